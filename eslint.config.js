@@ -1,0 +1,49 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  // Layers point one way: cli -> snapshotter/checkpoints -> store/git -> types.
+  // Only src/git spawns git, only the CLI prints or exits.
+  {
+    files: ['src/**/*.ts', 'types/**/*.ts'],
+    ignores: ['src/git/**', 'src/cli/**'],
+    rules: {
+      ...restrict([
+        { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
+        { group: ['**/cli/**'], message: 'Nothing depends on the CLI.' },
+      ]),
+      'no-console': 'error',
+      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Only the CLI exits.' }],
+    },
+  },
+  {
+    files: ['src/git/**/*.ts'],
+    rules: {
+      ...restrict([{ group: ['**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**'], message: 'src/git depends only on types and errors.' }]),
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/store/**/*.ts'],
+    rules: restrict([
+      { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
+      { group: ['**/snapshotter/**', '**/checkpoints/**', '**/cli/**'], message: 'The store sits below the services.' },
+    ]),
+  },
+  {
+    files: ['types/**/*.ts'],
+    rules: restrict([{ group: ['**/src/**'], message: 'types/ is the bottom layer.' }]),
+  },
+);

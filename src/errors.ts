@@ -1,0 +1,102 @@
+/**
+ * Every failure a user can cause or meet is an AgentgateError with a stable `code`.
+ * Callers (and tests) branch on `code`; messages are for people and say what to do next.
+ */
+export abstract class AgentgateError extends Error {
+  abstract readonly code: string;
+  /** Exit status the CLI uses: 2 for usage errors, 1 for everything else. */
+  readonly exitCode: 1 | 2 = 1;
+  readonly details: Record<string, unknown>;
+
+  constructor(message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.details = options.details ?? {};
+  }
+
+  toJSON(): { code: string; message: string; details?: Record<string, unknown> } {
+    const hasDetails = Object.keys(this.details).length > 0;
+    return { code: this.code, message: this.message, ...(hasDetails ? { details: this.details } : {}) };
+  }
+}
+
+export class UsageError extends AgentgateError {
+  readonly code = 'USAGE' as const;
+  override readonly exitCode = 2 as const;
+}
+export class InvalidIdError extends AgentgateError {
+  readonly code = 'INVALID_ID' as const;
+}
+export class InvalidArgumentError extends AgentgateError {
+  readonly code = 'INVALID_ARGUMENT' as const;
+}
+export class SnapshotNotFoundError extends AgentgateError {
+  readonly code = 'SNAPSHOT_NOT_FOUND' as const;
+}
+export class AmbiguousIdError extends AgentgateError {
+  readonly code = 'AMBIGUOUS_ID' as const;
+}
+export class RunNotFoundError extends AgentgateError {
+  readonly code = 'RUN_NOT_FOUND' as const;
+}
+export class RevisionNotFoundError extends AgentgateError {
+  readonly code = 'REVISION_NOT_FOUND' as const;
+}
+export class WorkspaceNotFoundError extends AgentgateError {
+  readonly code = 'WORKSPACE_NOT_FOUND' as const;
+}
+export class NotARepositoryError extends AgentgateError {
+  readonly code = 'NOT_A_REPOSITORY' as const;
+}
+export class UnsafeWorkspaceError extends AgentgateError {
+  readonly code = 'UNSAFE_WORKSPACE' as const;
+}
+export class PathOutsideWorkspaceError extends AgentgateError {
+  readonly code = 'PATH_OUTSIDE_WORKSPACE' as const;
+}
+export class UnmergedPathsError extends AgentgateError {
+  readonly code = 'UNMERGED_PATHS' as const;
+}
+export class OperationInProgressError extends AgentgateError {
+  readonly code = 'OPERATION_IN_PROGRESS' as const;
+}
+export class DirtyWorkspaceError extends AgentgateError {
+  readonly code = 'DIRTY_WORKSPACE' as const;
+}
+export class HistoryRewrittenError extends AgentgateError {
+  readonly code = 'HISTORY_REWRITTEN' as const;
+}
+export class ConcurrentUpdateError extends AgentgateError {
+  readonly code = 'CONCURRENT_UPDATE' as const;
+}
+export class CherryPickConflictError extends AgentgateError {
+  readonly code = 'CHERRY_PICK_CONFLICT' as const;
+}
+export class StoreCorruptError extends AgentgateError {
+  readonly code = 'STORE_CORRUPT' as const;
+}
+export class WriteFailedError extends AgentgateError {
+  readonly code = 'WRITE_FAILED' as const;
+}
+export class LockTimeoutError extends AgentgateError {
+  readonly code = 'LOCK_TIMEOUT' as const;
+}
+export class ConfigInvalidError extends AgentgateError {
+  readonly code = 'CONFIG_INVALID' as const;
+}
+export class CheckpointNotFoundError extends AgentgateError {
+  readonly code = 'CHECKPOINT_NOT_FOUND' as const;
+}
+export class GitNotFoundError extends AgentgateError {
+  readonly code = 'GIT_NOT_FOUND' as const;
+}
+export class GitTimeoutError extends AgentgateError {
+  readonly code = 'GIT_TIMEOUT' as const;
+}
+export class GitFailedError extends AgentgateError {
+  readonly code = 'GIT_FAILED' as const;
+}
+
+export function isAgentgateError(value: unknown): value is AgentgateError {
+  return value instanceof AgentgateError;
+}

@@ -1,0 +1,81 @@
+import type { Identity } from '../../types/config.js';
+
+/**
+ * The workspace was written by an untrusted agent, so its own config must not be able to make git
+ * run a program. These `-c` pairs outrank the repository's config on every call.
+ */
+export const HARDENING_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.pager=cat',
+  'core.editor=:',
+  'core.quotePath=false',
+  'diff.external=',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'log.showSignature=false',
+  'color.ui=false',
+  // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
+  'gc.auto=0',
+  'maintenance.auto=false',
+];
+
+/** Config sections whose named drivers can run a program, and the keys that do it. */
+const DRIVER_KEYS: Record<string, readonly string[]> = {
+  filter: ['clean', 'smudge', 'process'],
+  diff: ['command', 'textconv'],
+  merge: ['driver'],
+};
+
+/** The regex that finds the driver names a repository's config defines. */
+export const DRIVER_CONFIG_PATTERN = '^(filter|diff|merge)\\..+\\.';
+
+/**
+ * Given the config key names a repository defines (`git config --name-only --get-regexp`), returns
+ * `-c` pairs that empty every program-running key of every driver named, and makes filters optional
+ * so that an emptied filter is simply skipped. An emptied merge driver is replaced by `false` (a
+ * shell builtin, not a program), so that a merge needing it conflicts instead of guessing.
+ */
+export function neutraliseDrivers(configKeys: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const key of configKeys) {
+    const first = key.indexOf('.');
+    const last = key.lastIndexOf('.');
+    if (first < 0 || last <= first) continue;
+    const section = key.slice(0, first).toLowerCase();
+    const name = key.slice(first + 1, last);
+    const keys = DRIVER_KEYS[section];
+    if (keys === undefined) continue;
+    for (const k of keys) out.add(`${section}.${name}.${k}=${section === 'merge' ? 'false' : ''}`);
+    if (section === 'filter') out.add(`filter.${name}.required=false`);
+  }
+  return [...out];
+}
+
+/** Variables we pass through from the caller: everything else, GIT_* above all, is dropped. */
+const PASS_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'SYSTEMROOT', 'TZ'] as const;
+
+/** Builds the child's whole environment. No inherited GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ... */
+export function buildEnv(identity: Identity, indexFile?: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of PASS_THROUGH) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  Object.assign(env, {
+    LC_ALL: 'C',
+    LANG: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email,
+  });
+  if (indexFile !== undefined) env.GIT_INDEX_FILE = indexFile;
+  return env;
+}

@@ -1,0 +1,5 @@
+export * from './snapshot.js';
+export * from './run.js';
+export * from './verify.js';
+export * from './checkpoint.js';
+export * from './config.js';

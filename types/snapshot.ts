@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/** Safe characters for anything that becomes a file or ref name (no path traversal, no option look-alikes). */
+export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const SafeId = z
+  .string()
+  .regex(SAFE_ID, 'use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit')
+  .refine((s) => !s.includes('..') && !s.endsWith('.lock') && !s.endsWith('.'), 'must not contain ".." or end with "." or ".lock"');
+
+export const Sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'a full hexadecimal object id');
+export const IsoDate = z.string().datetime({ offset: true });
+
+export const HeadState = z.enum(['branch', 'detached', 'unborn']);
+export type HeadState = z.infer<typeof HeadState>;
+
+export const BeforeState = z.object({
+  sha: Sha,
+  branch: z.string().min(1),
+  isDirty: z.boolean(),
+  wipSha: Sha.nullable(),
+  capturedAt: IsoDate,
+  runId: SafeId,
+  headState: HeadState,
+});
+export type BeforeState = z.infer<typeof BeforeState>;
+
+export const FileStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'copied', 'typechange']);
+export type FileStatus = z.infer<typeof FileStatus>;
+
+export const FileChange = z.object({
+  path: z.string().min(1),
+  oldPath: z.string().min(1).nullable(),
+  status: FileStatus,
+  insertions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  binary: z.boolean(),
+});
+export type FileChange = z.infer<typeof FileChange>;
+
+export const DiffStats = z.object({
+  filesChanged: z.number().int().nonnegative(),
+  insertions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  files: z.array(FileChange),
+});
+export type DiffStats = z.infer<typeof DiffStats>;
+
+export const CommitInfo = z.object({
+  sha: Sha,
+  message: z.string(),
+  author: z.string(),
+  date: IsoDate,
+  parents: z.array(Sha),
+});
+export type CommitInfo = z.infer<typeof CommitInfo>;
+
+export const Snapshot = z.object({
+  id: SafeId,
+  runId: SafeId,
+  iteration: z.number().int().nonnegative(),
+  beforeSha: Sha,
+  afterSha: Sha,
+  branch: z.string().min(1),
+  commitMessage: z.string(),
+  patchPath: z.string().nullable(),
+  patchSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  filesChanged: z.number().int().nonnegative(),
+  insertions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  createdAt: IsoDate,
+  files: z.array(FileChange),
+  workspace: z.string().min(1),
+  ref: z.string().nullable(),
+});
+export type Snapshot = z.infer<typeof Snapshot>;
