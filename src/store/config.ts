@@ -1,0 +1,183 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { Config, DEFAULT_IDENTITY, type Identity, type OnDirty } from '../../types/config.js';
+import { ConfigInvalidError } from '../errors.js';
+import { errnoOf } from './atomic.js';
+import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.js';
+import { layout } from './paths.js';
+
+export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
+export const DEFAULT_CHECKPOINT_MAX_FILE_SIZE = 10 * 1024 * 1024;
+export const DEFAULT_CHECKPOINT_KEEP = 100;
+export const DEFAULT_ON_DIRTY: OnDirty = 'wip-commit';
+
+/** Everything the services need, with every default applied and every path absolute. */
+export interface Settings {
+  home: string;
+  /** The config file that was read, or null when there was none. */
+  configFile: string | null;
+  artifactsDir: string;
+  identity: Identity;
+  onDirty: OnDirty;
+  gitTimeoutMs: number;
+  lockTimeoutMs: number;
+  checkpoints: { maxFileSizeBytes: number; keep: number };
+}
+
+export interface LoadConfigOptions {
+  home: string;
+  /** `--config FILE`: must exist. Without it, `<home>/config.yaml` is read when present. */
+  configFile?: string;
+  /** Base for a relative `configFile` (default: the process's working directory). */
+  cwd?: string;
+}
+
+/** Explicit choices (CLI options) that beat the environment and the config file. */
+export interface SettingsOptions extends LoadConfigOptions {
+  artifactsDir?: string;
+  onDirty?: OnDirty;
+  gitTimeoutMs?: number;
+  lockTimeoutMs?: number;
+  identity?: Identity;
+  /** Where $AGENTGATE_ARTIFACTS_DIR is read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Loads the config file and applies the environment, the explicit options and the defaults. */
+export async function resolveSettings(opts: SettingsOptions): Promise<Settings> {
+  const { config, file } = await readConfig(opts);
+  return applySettings(config, file, opts);
+}
+
+/**
+ * Reads and validates the config file (yaml + zod). A missing default file is an empty config; a
+ * missing `--config` file, bad yaml or a bad value is CONFIG_INVALID naming the file, the key and
+ * the problem. Paths in the file are returned absolute, resolved against the file's directory.
+ */
+export async function loadConfig(opts: LoadConfigOptions): Promise<Config> {
+  return (await readConfig(opts)).config;
+}
+
+/**
+ * Precedence for the artifacts directory: explicit option > $AGENTGATE_ARTIFACTS_DIR > config >
+ * `<home>/artifacts`; for the rest: explicit option > config > default.
+ */
+export function applySettings(config: Config, configFile: string | null, opts: SettingsOptions): Settings {
+  const cwd = opts.cwd ?? process.cwd();
+  const home = resolve(cwd, opts.home);
+  const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
+  const artifactsDir =
+    opts.artifactsDir !== undefined
+      ? expandPath(cwd, opts.artifactsDir)
+      : fromEnv
+        ? expandPath(cwd, fromEnv)
+        : (config.artifactsDir ?? layout(home).artifacts);
+  return {
+    home,
+    configFile,
+    artifactsDir,
+    identity: opts.identity ?? config.identity ?? DEFAULT_IDENTITY,
+    onDirty: opts.onDirty ?? config.onDirty ?? DEFAULT_ON_DIRTY,
+    gitTimeoutMs: opts.gitTimeoutMs ?? config.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    lockTimeoutMs: opts.lockTimeoutMs ?? config.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+    checkpoints: {
+      maxFileSizeBytes: config.checkpoints?.maxFileSizeBytes ?? DEFAULT_CHECKPOINT_MAX_FILE_SIZE,
+      keep: config.checkpoints?.keep ?? DEFAULT_CHECKPOINT_KEEP,
+    },
+  };
+}
+
+async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; file: string | null }> {
+  const explicit = opts.configFile !== undefined;
+  const file = explicit ? resolve(opts.cwd ?? process.cwd(), opts.configFile as string) : join(resolve(opts.home), 'config.yaml');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !explicit) return { config: {}, file: null };
+    const problem = code === 'ENOENT' ? 'file not found' : `unreadable (${errnoOf(cause)})`;
+    throw new ConfigInvalidError(`${file}: ${problem}`, { cause, details: { path: file, issues: [{ key: null, problem }] } });
+  }
+  const config = parseConfig(file, text);
+  if (config.artifactsDir !== undefined) config.artifactsDir = expandPath(dirname(file), config.artifactsDir);
+  return { config, file };
+}
+
+/** yaml text -> validated Config, or CONFIG_INVALID `<file>: <key>: <problem>`. */
+export function parseConfig(file: string, text: string): Config {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError !== undefined) throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (cause) {
+    throw invalid(file, [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }], cause);
+  }
+  if (raw === null || raw === undefined) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(file, [{ key: null, problem: 'expected a mapping of settings (key: value lines)' }]);
+  const parsed = Config.safeParse(raw);
+  if (!parsed.success) throw invalid(file, parsed.error.issues.flatMap((issue) => describeIssue(issue, raw)));
+  return parsed.data;
+}
+
+interface ConfigIssue {
+  key: string | null;
+  problem: string;
+}
+
+function invalid(file: string, issues: ConfigIssue[], cause?: unknown): ConfigInvalidError {
+  const text = issues.map((i) => (i.key === null ? i.problem : `${i.key}: ${i.problem}`)).join('; ');
+  return new ConfigInvalidError(`${file}: ${text}`, { cause, details: { path: file, issues } });
+}
+
+/** One zod issue in the words of a config file: the dotted key and what is wrong with its value. */
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): ConfigIssue[] {
+  const key = issue.path.map(String).join('.');
+  const at = (k: string): string | null => (k.length > 0 ? k : null);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((name) => ({ key: key ? `${key}.${name}` : name, problem: 'unknown key' }));
+    case 'invalid_value':
+      return [{ key: at(key), problem: `expected one of ${issue.values.map(String).join('|')}` }];
+    case 'invalid_type': {
+      const value = valueAt(input, issue.path);
+      const expected = ({ int: 'an integer', object: 'a mapping', array: 'a list' } as Record<string, string>)[issue.expected] ?? issue.expected;
+      return [{ key: at(key), problem: value === undefined ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(value)}` }];
+    }
+    case 'too_small':
+      if (issue.origin === 'string') return [{ key: at(key), problem: 'must not be empty' }];
+      return [{ key: at(key), problem: `must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}` }];
+    default:
+      return [{ key: at(key), problem: issue.message }];
+  }
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const part of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
+  return value;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'number' && !Number.isInteger(value)) return `${value} (not an integer)`;
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/:$/, '');
+}
+
+/** Resolves `~` and `~/...` against the user's home, anything else against `base`. */
+function expandPath(base: string, value: string): string {
+  if (value === '~') return homedir();
+  if (value.startsWith('~/')) return join(homedir(), value.slice(2));
+  return resolve(base, value);
+}

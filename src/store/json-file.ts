@@ -1,0 +1,70 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { StoreCorruptError } from '../errors.js';
+import { errnoOf } from './atomic.js';
+
+/** A store file that cannot be used, named so that the user can find and fix it. */
+export function corruptFile(path: string, what: string, reason: string, cause?: unknown): StoreCorruptError {
+  return new StoreCorruptError(
+    `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    { cause, details: { path, reason } },
+  );
+}
+
+/**
+ * Reads and validates one JSON file of the store. A missing file is null; anything else that
+ * stops it from being used (unreadable, truncated, wrong shape) is STORE_CORRUPT naming the file.
+ */
+export async function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string): Promise<z.output<S> | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw corruptFile(path, what, `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`, cause);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
+  return parsed.data;
+}
+
+/** `key.path: problem` for each zod issue, joined; the root is called "(root)". */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * The `<name>.json` entries of a store directory, sorted; temp files (dot-prefixed) are skipped.
+ * A missing directory is an empty store.
+ */
+export async function listJsonNames(dir: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw corruptFile(dir, 'store directory', `unreadable (${errnoOf(cause)})`, cause);
+  }
+  return entries
+    .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+    .map((name) => name.slice(0, -'.json'.length))
+    .sort();
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight: a large store must not exhaust file handles. */
+export async function mapLimit<T>(items: readonly T[], fn: (item: T) => Promise<void>, limit = 32): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,38 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SafeId } from '../../types/snapshot.js';
+import { InvalidIdError } from '../errors.js';
+
+/** The agentgate home: an explicit option, else $AGENTGATE_HOME, else ~/.agentgate. */
+export function resolveHome(explicit?: string): string {
+  const chosen = explicit ?? process.env.AGENTGATE_HOME;
+  return chosen ? resolve(chosen) : join(homedir(), '.agentgate');
+}
+
+/** Where everything lives under a home (see CONTRACT.md, "Where data lives"). */
+export function layout(home: string) {
+  return {
+    home,
+    snapshots: join(home, 'snapshots'),
+    runs: join(home, 'runs'),
+    artifacts: join(home, 'artifacts'),
+    checkpoints: join(home, 'checkpoints'),
+    locks: join(home, 'locks'),
+    config: join(home, 'config.yaml'),
+  };
+}
+
+/** Ids become file and ref names: anything outside the safe set is refused before it touches a path. */
+export function assertSafeId(value: string, what: 'snapshot id' | 'run id'): string {
+  const parsed = SafeId.safeParse(value);
+  if (!parsed.success) {
+    const reason = parsed.error.issues[0]?.message ?? 'invalid';
+    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, { details: { value: value.slice(0, 200), what } });
+  }
+  return value;
+}
+
+/** `<artifacts>/<runId>/iteration-<n>/patch.diff` */
+export function patchPath(artifactsDir: string, runId: string, iteration: number): string {
+  return join(artifactsDir, assertSafeId(runId, 'run id'), `iteration-${iteration}`, 'patch.diff');
+}

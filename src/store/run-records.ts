@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import { BeforeState } from '../../types/snapshot.js';
+import { RunRecord } from '../../types/run.js';
+import { InvalidArgumentError, InvalidIdError, StoreCorruptError } from '../errors.js';
+import { writeJsonAtomic } from './atomic.js';
+import { corruptFile, describeIssues, listJsonNames, mapLimit, readJsonFile } from './json-file.js';
+import { withLock } from './lock.js';
+import { assertSafeId, layout } from './paths.js';
+
+/** The iteration of a stored snapshot, or null when its file is missing or unusable. */
+export type IterationOf = (snapshotId: string) => Promise<number | null>;
+
+/**
+ * `<home>/runs/<runId>.json`: one record per run. Every change is a read-modify-write under the
+ * run's lock (`<home>/locks/run-<runId>.lock`) with an atomic write, so concurrent processes
+ * sharing a home never lose each other's links. A corrupt record is never overwritten.
+ */
+export class RunRecords {
+  constructor(
+    private readonly home: string,
+    private readonly lockTimeoutMs: number,
+  ) {}
+
+  path(runId: string): string {
+    return join(layout(this.home).runs, `${assertSafeId(runId, 'run id')}.json`);
+  }
+
+  /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
+  async load(runId: string): Promise<RunRecord | null> {
+    const path = this.path(runId);
+    const record = await readJsonFile(path, RunRecord, 'run record');
+    if (record !== null && record.runId !== runId) throw corruptFile(path, 'run record', `it names run ${JSON.stringify(record.runId)}`);
+    return record;
+  }
+
+  /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
+  async list(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {
+    const names = await listJsonNames(layout(this.home).runs);
+    const runs: RunRecord[] = [];
+    const problems: StoreCorruptError[] = [];
+    await mapLimit(names, async (name) => {
+      try {
+        const record = await this.load(name);
+        if (record !== null) runs.push(record);
+      } catch (error) {
+        problems.push(asStoreProblem(error, join(layout(this.home).runs, `${name}.json`), 'run record'));
+      }
+    });
+    runs.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
+    return { runs, problems };
+  }
+
+  /** Ids of the runs whose records link `snapshotId` (a scan: used only to repair dangling links). */
+  async linking(snapshotId: string): Promise<string[]> {
+    const { runs } = await this.list();
+    return runs.filter((run) => run.snapshotIds.includes(snapshotId)).map((run) => run.runId);
+  }
+
+  /**
+   * Read-modify-write of one record under the run's lock. `change` gets the current record (a
+   * fresh one when `workspace` is given and none exists) and returns the next record, or null to
+   * leave the file untouched. Returns the record as stored afterwards.
+   */
+  async update(
+    runId: string,
+    workspace: string | null,
+    change: (current: RunRecord) => Promise<RunRecord | null> | RunRecord | null,
+  ): Promise<RunRecord | null> {
+    const path = this.path(runId);
+    const lockPath = join(layout(this.home).locks, `run-${runId}.lock`);
+    return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
+      const now = new Date().toISOString();
+      const current = (await this.load(runId)) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
+      if (current === null) return null;
+      const next = await change(current);
+      if (next === null) return current;
+      const checked = RunRecord.safeParse({ ...next, updatedAt: now });
+      if (!checked.success) throw new InvalidArgumentError(`run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`, { details: { runId, path } });
+      await writeJsonAtomic(path, checked.data);
+      return checked.data;
+    });
+  }
+
+  /** Creates the run's record if needed and sets its latest before state. */
+  async recordBefore(runId: string, workspace: string, before: BeforeState): Promise<RunRecord> {
+    assertSafeId(runId, 'run id');
+    const parsed = BeforeState.safeParse(before);
+    if (!parsed.success) throw new InvalidArgumentError(`before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`, { details: { runId } });
+    if (parsed.data.runId !== runId) throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, { details: { runId } });
+    return (await this.update(runId, requireWorkspace(workspace), (current) => ({ ...current, before: parsed.data }))) as RunRecord;
+  }
+
+  /**
+   * Links a snapshot into its run, keeping `snapshotIds` ordered by iteration. Linking an id that
+   * is already linked changes nothing. A second snapshot of an iteration that already has one is
+   * kept after it (both stay linked: nothing the store recorded is dropped silently). Positions
+   * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
+   * read keep their place.
+   */
+  async link(runId: string, workspace: string, snapshotId: string, iteration: number, iterationOf: IterationOf): Promise<RunRecord> {
+    assertSafeId(runId, 'run id');
+    assertSafeId(snapshotId, 'snapshot id');
+    if (!Number.isInteger(iteration) || iteration < 0) throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, { details: { iteration } });
+    return (await this.update(runId, requireWorkspace(workspace), async (current) => {
+      if (current.snapshotIds.includes(snapshotId)) return null;
+      const ids = [...current.snapshotIds];
+      let at = ids.length;
+      while (at > 0) {
+        const previous = await iterationOf(ids[at - 1] as string);
+        if (previous === null || previous <= iteration) break;
+        at -= 1;
+      }
+      ids.splice(at, 0, snapshotId);
+      return { ...current, snapshotIds: ids };
+    })) as RunRecord;
+  }
+
+  /** Removes a link; true when the run had it. A run without a record has nothing to unlink. */
+  async unlink(runId: string, snapshotId: string): Promise<boolean> {
+    let removed = false;
+    await this.update(runId, null, (current) => {
+      if (!current.snapshotIds.includes(snapshotId)) return null;
+      removed = true;
+      return { ...current, snapshotIds: current.snapshotIds.filter((id) => id !== snapshotId) };
+    });
+    return removed;
+  }
+}
+
+function requireWorkspace(workspace: string): string {
+  if (typeof workspace !== 'string' || workspace.length === 0) throw new InvalidArgumentError('a run record needs its workspace path', { details: { workspace } });
+  return workspace;
+}
+
+/** A listing collects store problems; anything else (a bug, an I/O error on the directory) still throws. */
+export function asStoreProblem(error: unknown, path: string, what: string): StoreCorruptError {
+  if (error instanceof StoreCorruptError) return error;
+  if (error instanceof InvalidIdError) return corruptFile(path, what, 'its file name is not a valid id', error);
+  throw error;
+}

@@ -1,0 +1,271 @@
+import { rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
+import type { RunRecord } from '../../types/run.js';
+import {
+  ConcurrentUpdateError,
+  InvalidArgumentError,
+  InvalidIdError,
+  RunNotFoundError,
+  SnapshotNotFoundError,
+  StoreCorruptError,
+  WriteFailedError,
+} from '../errors.js';
+import { errnoOf, writeJsonAtomic } from './atomic.js';
+import { corruptFile, describeIssues, listJsonNames, mapLimit, readJsonFile } from './json-file.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from './lock.js';
+import { assertSafeId, layout } from './paths.js';
+import { asStoreProblem, RunRecords } from './run-records.js';
+
+export interface SnapshotStoreOptions {
+  /** Longest wait for a run's or a snapshot's lock before LOCK_TIMEOUT. */
+  lockTimeoutMs?: number;
+}
+
+export interface SaveOptions {
+  /** Replace a different (or corrupt) snapshot stored under the same id instead of refusing. */
+  replace?: boolean;
+}
+
+/** What a run holds: its record, the snapshots that load (by iteration) and one problem per link that does not. */
+export interface RunContents {
+  run: RunRecord;
+  snapshots: Snapshot[];
+  problems: StoreCorruptError[];
+}
+
+export interface DeleteResult {
+  id: string;
+  /** Whether a metadata file was removed (false when only a dangling link was left). */
+  removedFile: boolean;
+  /** The runs whose records linked the id. */
+  unlinkedFrom: string[];
+}
+
+/**
+ * The JSON store under an agentgate home: `snapshots/<id>.json` and `runs/<runId>.json`. Every
+ * write is atomic, every read is validated, and every id is checked before it becomes a path.
+ */
+export class SnapshotStore {
+  readonly home: string;
+  private readonly lockTimeoutMs: number;
+  private readonly runs: RunRecords;
+
+  constructor(home: string, options: SnapshotStoreOptions = {}) {
+    this.home = resolve(home);
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.runs = new RunRecords(this.home, this.lockTimeoutMs);
+  }
+
+  snapshotPath(id: string): string {
+    return join(layout(this.home).snapshots, `${assertSafeId(id, 'snapshot id')}.json`);
+  }
+
+  runPath(runId: string): string {
+    return this.runs.path(runId);
+  }
+
+  /**
+   * Validates and stores a snapshot. Saving the same snapshot again is a no-op (safe to retry);
+   * a different snapshot under an existing id is refused with CONCURRENT_UPDATE unless `replace`
+   * is set, because ids are unique and a silent overwrite would lose a record. Returns what was stored.
+   */
+  async save(snapshot: Snapshot, options: SaveOptions = {}): Promise<Snapshot> {
+    const id = (snapshot as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') assertSafeId(id, 'snapshot id');
+    const runId = (snapshot as { runId?: unknown } | null)?.runId;
+    if (typeof runId === 'string') assertSafeId(runId, 'run id');
+    const parsed = Snapshot.safeParse(snapshot);
+    if (!parsed.success) {
+      throw new InvalidArgumentError(`snapshot ${typeof id === 'string' ? id : '(no id)'} is not valid: ${describeIssues(parsed.error.issues)}`, {
+        details: { issues: parsed.error.issues },
+      });
+    }
+    const valid = parsed.data;
+    const path = this.snapshotPath(valid.id);
+    await this.withSnapshotLock(valid.id, async () => {
+      if (!options.replace) {
+        const existing = await this.load(valid.id);
+        if (existing !== null && JSON.stringify(existing) === JSON.stringify(valid)) return;
+        if (existing !== null) {
+          throw new ConcurrentUpdateError(`${path} already holds a different snapshot ${valid.id}; snapshot ids are unique, so this is a second writer or a reused id`, {
+            details: { path, id: valid.id },
+          });
+        }
+      }
+      await writeJsonAtomic(path, valid);
+    });
+    return valid;
+  }
+
+  /** The snapshot, or null when there is none; STORE_CORRUPT when its file is unusable. */
+  async load(id: string): Promise<Snapshot | null> {
+    const path = this.snapshotPath(id);
+    const snapshot = await readJsonFile(path, Snapshot, 'snapshot');
+    if (snapshot !== null && snapshot.id !== id) throw corruptFile(path, 'snapshot', `it holds snapshot ${JSON.stringify(snapshot.id)}`);
+    return snapshot;
+  }
+
+  /**
+   * The run's snapshots ordered by iteration, read through its run record. RUN_NOT_FOUND without a
+   * record; STORE_CORRUPT when a linked snapshot is missing, unusable or belongs to another run
+   * (use `inspectRun` to get the rest anyway).
+   */
+  async loadByRun(runId: string): Promise<Snapshot[]> {
+    const { snapshots, problems } = await this.inspectRun(runId);
+    if (problems[0] !== undefined) throw problems[0];
+    return snapshots;
+  }
+
+  /** Like `loadByRun`, but a bad link is reported in `problems` instead of stopping the rest. */
+  async inspectRun(runId: string): Promise<RunContents> {
+    const run = await this.loadRun(runId);
+    if (run === null) throw new RunNotFoundError(`no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`, { details: { runId } });
+    const runFile = this.runPath(runId);
+    const found: Array<Snapshot | null> = [];
+    const problems: StoreCorruptError[] = [];
+    for (const id of run.snapshotIds) {
+      try {
+        const snapshot = await this.load(id);
+        if (snapshot === null) problems.push(danglingLink(runFile, id, this.snapshotPath(id)));
+        else if (snapshot.runId !== runId) problems.push(corruptFile(runFile, 'run record', `it links snapshot ${id}, which belongs to run ${snapshot.runId}`));
+        found.push(snapshot);
+      } catch (error) {
+        problems.push(asStoreProblem(error, this.snapshotPath(id), 'snapshot'));
+      }
+    }
+    const snapshots = found.filter((s): s is Snapshot => s !== null && s.runId === runId);
+    snapshots.sort((a, b) => a.iteration - b.iteration);
+    return { run, snapshots, problems };
+  }
+
+  /**
+   * Removes the snapshot's metadata and its link from its run (under the run's lock, link first, so
+   * a crash in between leaves an unlinked file rather than a dangling link). A snapshot whose file
+   * is corrupt or already gone is unlinked from every run that still links it. SNAPSHOT_NOT_FOUND
+   * when there is neither a file nor a link.
+   */
+  async delete(id: string): Promise<DeleteResult> {
+    const path = this.snapshotPath(id);
+    let owner: Snapshot | null = null;
+    let hasFile = true;
+    try {
+      owner = await this.load(id);
+      hasFile = owner !== null;
+    } catch (error) {
+      if (!(error instanceof StoreCorruptError)) throw error;
+    }
+    const runIds = owner !== null ? [owner.runId] : await this.runs.linking(id);
+    if (!hasFile && runIds.length === 0) {
+      throw new SnapshotNotFoundError(`no snapshot ${id} in ${layout(this.home).snapshots}; "list" shows the stored ones`, { details: { id } });
+    }
+    const unlinkedFrom: string[] = [];
+    for (const runId of runIds) if (await this.runs.unlink(runId, id)) unlinkedFrom.push(runId);
+    const removedFile = await this.withSnapshotLock(id, () => removeFile(path));
+    return { id, removedFile, unlinkedFrom };
+  }
+
+  /** Every snapshot that loads, by run then iteration, and one STORE_CORRUPT per file that does not. */
+  async list(): Promise<{ snapshots: Snapshot[]; problems: StoreCorruptError[] }> {
+    const dir = layout(this.home).snapshots;
+    const names = await listJsonNames(dir);
+    const snapshots: Snapshot[] = [];
+    const problems: StoreCorruptError[] = [];
+    await mapLimit(names, async (name) => {
+      try {
+        const snapshot = await this.load(name);
+        if (snapshot !== null) snapshots.push(snapshot);
+      } catch (error) {
+        problems.push(asStoreProblem(error, join(dir, `${name}.json`), 'snapshot'));
+      }
+    });
+    snapshots.sort(byRunThenIteration);
+    problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+    return { snapshots, problems };
+  }
+
+  /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
+  async listRuns(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {
+    return this.runs.list();
+  }
+
+  /** The run's record, or null; STORE_CORRUPT when its file is unusable. */
+  async loadRun(runId: string): Promise<RunRecord | null> {
+    return this.runs.load(runId);
+  }
+
+  /** Creates the run's record if needed (with `workspace`) and sets its latest before state. */
+  async recordBefore(runId: string, workspace: string, before: BeforeState): Promise<RunRecord> {
+    return this.runs.recordBefore(runId, workspace, before);
+  }
+
+  /**
+   * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
+   * by iteration. Idempotent; a re-captured iteration keeps both snapshots, the newer after the older.
+   * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
+   * INVALID_ARGUMENT when it names another run or iteration.
+   */
+  async linkSnapshot(runId: string, workspace: string, snapshotId: string, iteration: number): Promise<RunRecord> {
+    assertSafeId(runId, 'run id');
+    const snapshot = await this.load(snapshotId);
+    if (snapshot === null) throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, { details: { id: snapshotId, runId } });
+    if (snapshot.runId !== runId || snapshot.iteration !== iteration) {
+      throw new InvalidArgumentError(`snapshot ${snapshotId} is iteration ${snapshot.iteration} of run ${snapshot.runId}, not iteration ${iteration} of run ${runId}`, {
+        details: { id: snapshotId, runId, iteration },
+      });
+    }
+    return this.runs.link(runId, workspace, snapshotId, iteration, async (id) => {
+      try {
+        return (await this.load(id))?.iteration ?? null;
+      } catch {
+        return null;
+      }
+    });
+  }
+
+  /**
+   * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
+   * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has.
+   */
+  async findByPrefix(prefix: string): Promise<Snapshot[]> {
+    if (typeof prefix !== 'string' || !SAFE_ID.test(prefix)) {
+      throw new InvalidIdError(`${JSON.stringify(String(prefix).slice(0, 80))} is neither a snapshot id nor a SHA`, { details: { value: String(prefix).slice(0, 200) } });
+    }
+    const { snapshots } = await this.list();
+    const exact = snapshots.filter((s) => s.id === prefix);
+    if (exact.length > 0) return exact;
+    const sha = /^[0-9a-f]{4,64}$/i.test(prefix) ? prefix.toLowerCase() : null;
+    return snapshots.filter((s) => s.id.startsWith(prefix) || (sha !== null && s.afterSha.startsWith(sha)));
+  }
+
+  private withSnapshotLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const lockPath = join(layout(this.home).locks, `snapshot-${assertSafeId(id, 'snapshot id')}.lock`);
+    return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
+  }
+}
+
+function byRunThenIteration(a: Snapshot, b: Snapshot): number {
+  return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+}
+
+function danglingLink(runFile: string, id: string, snapshotFile: string): StoreCorruptError {
+  return new StoreCorruptError(
+    `${runFile} links snapshot ${id}, but ${snapshotFile} does not exist. Restore that file from a backup, or delete snapshot ${id} to drop the link`,
+    { details: { path: runFile, snapshotId: id, missing: snapshotFile } },
+  );
+}
+
+/** Removes a store file; false when it was already gone. */
+async function removeFile(path: string): Promise<boolean> {
+  const exists = await stat(path).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return false;
+  try {
+    await rm(path, { force: true });
+    return true;
+  } catch (cause) {
+    throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, { cause, details: { path } });
+  }
+}

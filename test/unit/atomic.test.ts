@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as FsPromises from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Tests run as root, where permissions do not stop writes: failures are injected into fs instead.
+const inject = vi.hoisted(() => ({ rename: null as string | null, open: null as string | null }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof FsPromises>();
+  const fail = (code: string) => Promise.reject(Object.assign(new Error(`injected ${code}`), { code }));
+  return {
+    ...real,
+    rename: (from: string, to: string) => (inject.rename ? fail(inject.rename) : real.rename(from, to)),
+    open: (...args: Parameters<typeof real.open>) => (inject.open && String(args[0]).endsWith('.tmp') ? fail(inject.open) : real.open(...args)),
+  };
+});
+
+const { writeFileAtomic, writeJsonAtomic } = await import('../../src/store/atomic.js');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'agentgate-atomic-'));
+});
+afterEach(() => {
+  inject.rename = null;
+  inject.open = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+}
+
+describe('writeFileAtomic', () => {
+  it('creates missing directories, replaces the file and leaves no temp file', async () => {
+    const path = join(dir, 'a', 'b', 'file.json');
+    await writeJsonAtomic(path, { n: 1 });
+    await writeJsonAtomic(path, { n: 2 });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ n: 2 });
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['file.json']);
+  });
+
+  it('writes buffers byte for byte', async () => {
+    const path = join(dir, 'bin');
+    const bytes = Buffer.from([0, 255, 10, 13, 0]);
+    await writeFileAtomic(path, bytes);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('WRITE_FAILED when the rename fails: the previous file is intact and the temp file is gone', async () => {
+    const path = join(dir, 'file.json');
+    writeFileSync(path, 'previous');
+    inject.rename = 'ENOSPC';
+    expect(await codeOf(writeJsonAtomic(path, { n: 2 }))).toBe('WRITE_FAILED');
+    expect(readFileSync(path, 'utf8')).toBe('previous');
+    expect(readdirSync(dir)).toEqual(['file.json']);
+  });
+
+  it('WRITE_FAILED when the temp file cannot be created: the previous file is intact', async () => {
+    const path = join(dir, 'file.json');
+    writeFileSync(path, 'previous');
+    inject.open = 'EACCES';
+    const error = await writeFileAtomic(path, 'new').catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('WRITE_FAILED');
+    expect((error as { details: { path: string } }).details.path).toBe(path);
+    expect(readFileSync(path, 'utf8')).toBe('previous');
+  });
+
+  it('WRITE_FAILED when the parent is a file or the target is a directory', async () => {
+    writeFileSync(join(dir, 'plain'), 'x');
+    expect(await codeOf(writeFileAtomic(join(dir, 'plain', 'child'), 'y'))).toBe('WRITE_FAILED');
+    mkdirSync(join(dir, 'adir', 'inside'), { recursive: true });
+    expect(await codeOf(writeFileAtomic(join(dir, 'adir'), 'y'))).toBe('WRITE_FAILED');
+    expect(readdirSync(join(dir, 'adir'))).toEqual(['inside']);
+    expect(readdirSync(dir).sort()).toEqual(['adir', 'plain']);
+  });
+});
