@@ -62,7 +62,15 @@ export async function runGitBuffer(opts: GitOptions, args: readonly string[], ru
   return execute(opts, args, run, true);
 }
 
+let spawned = 0;
+
+/** How many git processes this process has started so far (tests use it to prove that work is batched). */
+export function gitCallCount(): number {
+  return spawned;
+}
+
 async function execute(opts: GitOptions, args: readonly string[], run: RunOptions, raw: boolean): Promise<GitResult<Buffer>> {
+  spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const env = buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile);
@@ -79,7 +87,9 @@ async function execute(opts: GitOptions, args: readonly string[], run: RunOption
     allowEnvironment: Object.keys(env),
     abort: signal,
     completion: { onClose: true, onExit: false },
-    ...(run.input === undefined ? {} : { input: () => run.input }),
+    // simple-git neither writes nor closes stdin for zero-length input, leaving git waiting until the
+    // timeout; an empty Buffer is truthy, so it is written and stdin is closed.
+    ...(run.input === undefined ? {} : { input: () => (run.input?.length === 0 ? Buffer.alloc(0) : run.input) }),
     // simple-git's default treats a non-zero exit with an empty stderr as success: a silent
     // failure would hand back empty output. We decide on the exit code alone.
     errors: (error, result) => {

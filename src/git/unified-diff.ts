@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { WriteFailedError } from '../errors.js';
+import { DIFF_BASE_ARGS, resolveDiffTrees } from './diff-stats.js';
+import { runGitBuffer, type GitOptions } from './runner.js';
+
+/** Where a patch was written and how big it is. */
+export interface PatchFile {
+  path: string;
+  bytes: number;
+}
+
+/**
+ * Patch options: full object ids and binary hunks so that `git apply` can rebuild every file,
+ * fixed `a/` `b/` prefixes whatever diff.noprefix or diff.mnemonicPrefix say, no colour.
+ * diff-tree is plumbing: it does not read diff.renames, diff.relative, diff.external or the other
+ * porcelain diff settings at all; the explicit options are a second line of defence.
+ */
+const PATCH_ARGS: readonly string[] = ['diff-tree', '-p', '--binary', '--full-index', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', ...DIFF_BASE_ARGS];
+
+/**
+ * The unified diff from `from` to `to` (`from === null`: against the empty tree) as a string.
+ * `git apply --index` accepts it for every kind of change: text, binary, renames, copies, modes,
+ * symlinks, type changes, empty files. Identical trees give ''. The text is decoded as UTF-8, so
+ * file content in another encoding is not byte-exact here: write artifacts with
+ * writeUnifiedDiffToFile. Throws REVISION_NOT_FOUND, AMBIGUOUS_ID, GIT_FAILED.
+ */
+export async function unifiedDiff(repo: GitOptions, from: string | null, to: string): Promise<string> {
+  const trees = await resolveDiffTrees(repo, from, to);
+  return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString('utf8');
+}
+
+/**
+ * Writes the same patch, byte-exact, to `file`. git itself writes it (`--output`), so a large patch
+ * never passes through Node's memory. A relative path is taken from the process's working
+ * directory, missing directories are created, and the file is replaced atomically, only once git
+ * has succeeded. Throws REVISION_NOT_FOUND, AMBIGUOUS_ID, GIT_FAILED, WRITE_FAILED.
+ */
+export async function writeUnifiedDiffToFile(repo: GitOptions, from: string | null, to: string, file: string): Promise<PatchFile> {
+  const trees = await resolveDiffTrees(repo, from, to);
+  const path = resolve(file);
+  await fsStep(path, () => mkdir(dirname(path), { recursive: true }));
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await runGitBuffer(repo, [...PATCH_ARGS, `--output=${temp}`, trees.from, trees.to]);
+    const { size } = await fsStep(path, () => stat(temp));
+    await fsStep(path, () => fsyncFile(temp));
+    await fsStep(path, () => rename(temp, path));
+    return { path, bytes: size };
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * The issue's single entry point: the patch from `from` to `to` as a string, or, given
+ * `outputFile`, streamed to that file (see unifiedDiff and writeUnifiedDiffToFile).
+ */
+export function generateUnifiedDiff(repo: GitOptions, from: string | null, to: string): Promise<string>;
+export function generateUnifiedDiff(repo: GitOptions, from: string | null, to: string, opts: { outputFile: string }): Promise<PatchFile>;
+export async function generateUnifiedDiff(repo: GitOptions, from: string | null, to: string, opts?: { outputFile: string }): Promise<string | PatchFile> {
+  return opts === undefined ? unifiedDiff(repo, from, to) : writeUnifiedDiffToFile(repo, from, to, opts.outputFile);
+}
+
+/** Flushes git's output to disk before the rename makes it visible, so a crash cannot expose a torn patch. */
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function fsStep<T>(path: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (cause) {
+    throw new WriteFailedError(`could not write the patch to ${path}: ${(cause as Error).message}`, { cause, details: { path } });
+  }
+}
