@@ -1,0 +1,183 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { CommitInfo } from '../../types/snapshot.js';
+import {
+  CherryPickConflictError,
+  DirtyWorkspaceError,
+  GitFailedError,
+  InvalidArgumentError,
+  OperationInProgressError,
+  RevisionNotFoundError,
+} from '../errors.js';
+import { getCommitInfo } from './commit-info.js';
+import { assertRevisionSyntax, readHead, resolveRevision, updateRef } from './refs.js';
+import { isInside, type Repo } from './repo.js';
+import { runGit, type GitOptions } from './runner.js';
+import { detectOperation, getRepoState, readStatus } from './state.js';
+
+export interface CherryPickOptions {
+  /** Branch to apply onto (short name or refs/heads/...). Default: the checked-out branch (or detached HEAD). */
+  onto?: string;
+}
+
+/**
+ * Applies one commit (its change against its first parent) as a new commit on `onto`.
+ *
+ * Onto the checked-out branch: the workspace must be clean and idle; branch, index and files move.
+ * Onto any other branch: the workspace's files and index are never touched; the pick runs in a
+ * throw-away linked worktree outside the workspace and the branch then moves by compare-and-swap.
+ * On a conflict nothing is left changed (no moved ref, no CHERRY_PICK_HEAD, no stray worktree) and
+ * CHERRY_PICK_CONFLICT is thrown with `details.files`. Also throws DIRTY_WORKSPACE,
+ * OPERATION_IN_PROGRESS, REVISION_NOT_FOUND, AMBIGUOUS_ID, CONCURRENT_UPDATE.
+ */
+export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
+  const source = await getCommitInfo(repo, rev);
+  const head = await readHead(repo);
+  if (opts.onto === undefined) return pickInWorkspace(repo, source);
+  assertRevisionSyntax(opts.onto);
+  const ontoRef = opts.onto.startsWith('refs/heads/') ? opts.onto : `refs/heads/${opts.onto}`;
+  if (ontoRef === head.ref) return pickInWorkspace(repo, source);
+  return pickInWorktree(repo, source, ontoRef);
+}
+
+async function pickInWorkspace(repo: Repo, source: CommitInfo): Promise<CommitInfo> {
+  const state = await getRepoState(repo);
+  if (state.operation !== null) {
+    throw new OperationInProgressError(`a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`, { details: { operation: state.operation } });
+  }
+  const before = state.sha;
+  if (before === null) throw new RevisionNotFoundError(`branch ${state.branch ?? 'HEAD'} has no commits to cherry-pick onto`, { details: { rev: 'HEAD' } });
+  if (state.isDirty) {
+    throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
+  }
+  // `cherry-pick --abort` rewrites ORIG_HEAD, which the user may still want for `git reset ORIG_HEAD`.
+  const origHead = join(repo.gitDir, 'ORIG_HEAD');
+  const savedOrigHead = await readFile(origHead).catch(() => null);
+  const abort = async (): Promise<void> => {
+    await runGit(pickOptions(repo), ['cherry-pick', '--abort']);
+    await (savedOrigHead === null ? rm(origHead, { force: true }) : writeFile(origHead, savedOrigHead));
+    await assertRestored(repo, before);
+  };
+  let files: string[] | null;
+  try {
+    files = await runPick(repo, source);
+  } catch (error) {
+    // A failure other than a conflict normally changes nothing; if it left a pick behind, undo it.
+    if ((await detectOperation(repo.gitDir)) === 'cherry-pick') await abort();
+    throw error;
+  }
+  if (files === null) return getCommitInfo(repo, 'HEAD');
+  await abort();
+  throw conflict(source, state.branch ?? 'HEAD', files);
+}
+
+async function pickInWorktree(repo: Repo, source: CommitInfo, ontoRef: string): Promise<CommitInfo> {
+  const old = await resolveRevision(repo, ontoRef);
+  await assertNotCheckedOut(repo, ontoRef);
+  const dir = await mkdtemp(join(tmpdir(), 'agentgate-pick-'));
+  if (isInside(repo.topLevel, dir)) {
+    await rm(dir, { recursive: true, force: true });
+    throw new InvalidArgumentError(`the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`, { details: { tmpdir: dir } });
+  }
+  // Named after the unique temp dir, so git's admin dir for it is unique too.
+  const path = join(dir, basename(dir));
+  let failure: unknown = null;
+  try {
+    await runGit(repo, ['worktree', 'add', '--detach', '--quiet', path, old]);
+    const worktree = worktreeOptions(repo, path);
+    const files = await runPick(worktree, source);
+    if (files !== null) throw conflict(source, ontoRef.slice('refs/heads/'.length), files);
+    const sha = await resolveRevision(worktree, 'HEAD');
+    await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
+    return await getCommitInfo(repo, sha);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    await removeWorktree(repo, dir, path, failure !== null);
+  }
+}
+
+/**
+ * Runs the porcelain cherry-pick (the only porcelain here: it needs the merge machinery).
+ * Returns null on success or the conflicted paths when it stopped on conflicts.
+ */
+async function runPick(opts: GitOptions, source: CommitInfo): Promise<string[] | null> {
+  const mainline = source.parents.length > 1 ? ['-m', '1'] : [];
+  const args = ['cherry-pick', '--no-edit', '--allow-empty', '--keep-redundant-commits', '--no-rerere-autoupdate', ...mainline, source.sha];
+  try {
+    await runGit(pickOptions(opts), args);
+    return null;
+  } catch (error) {
+    if (!(error instanceof GitFailedError) || error.details.exitCode !== 1) throw error;
+    const report = await readStatus(opts);
+    const files = report.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path);
+    if (files.length === 0) throw error;
+    return files;
+  }
+}
+
+/**
+ * How to run git in the temporary worktree. A Repo carries its own `gitDir` (passed as --git-dir),
+ * which must not leak here: it would point the pick at the workspace's index and HEAD.
+ */
+function worktreeOptions(repo: Repo, path: string): GitOptions {
+  const { identity, timeoutMs, config, binary } = repo;
+  return { cwd: path, ...(identity && { identity }), ...(timeoutMs !== undefined && { timeoutMs }), ...(config && { config }), ...(binary !== undefined && { binary }) };
+}
+
+/** rerere could silently "resolve" a conflict from a recorded resolution: keep it out. */
+function pickOptions(opts: GitOptions): GitOptions {
+  return { ...opts, config: [...(opts.config ?? []), 'rerere.enabled=false'] };
+}
+
+/** After an abort, prove the workspace is back where it was; otherwise say so loudly. */
+async function assertRestored(repo: Repo, sha: string): Promise<void> {
+  const after = await getRepoState(repo);
+  if (after.sha !== sha || after.isDirty || after.operation !== null) {
+    throw new GitFailedError(`cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after.sha ?? 'none'}, expected ${sha}); inspect it by hand`, {
+      details: { args: ['cherry-pick', '--abort'], expected: sha, actual: after.sha, operation: after.operation },
+    });
+  }
+}
+
+/** Moving a branch that another worktree has checked out would make that worktree look changed. */
+async function assertNotCheckedOut(repo: Repo, ref: string): Promise<void> {
+  const { stdout } = await runGit(repo, ['worktree', 'list', '--porcelain', '-z']);
+  const records = stdout.split('\0');
+  const at = records.indexOf(`branch ${ref}`);
+  if (at >= 0) {
+    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith('worktree '))?.slice('worktree '.length);
+    throw new InvalidArgumentError(`${ref} is checked out in the worktree ${worktree ?? '(unknown)'}; cherry-pick there instead`, { details: { ref, worktree } });
+  }
+}
+
+/**
+ * Removes the temporary worktree: `worktree remove`, then the directory and git's admin dir for it
+ * (`<common dir>/worktrees/<name>`) in case removal failed half-way. Not `worktree prune`: that
+ * would also drop the user's own worktrees that are merely unreachable (an unmounted drive).
+ * A cleanup failure never hides the error that got us here.
+ */
+async function removeWorktree(repo: Repo, dir: string, path: string, quiet: boolean): Promise<void> {
+  try {
+    const admin = join(await commonDir(repo.gitDir), 'worktrees', basename(path));
+    await runGit(repo, ['worktree', 'remove', '--force', '--force', path]).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+    await rm(admin, { recursive: true, force: true });
+  } catch (error) {
+    if (!quiet) throw error;
+  }
+}
+
+/** The repository's common dir: a linked worktree's git dir names it in its `commondir` file. */
+async function commonDir(gitDir: string): Promise<string> {
+  const pointer = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => null);
+  return pointer === null ? gitDir : resolve(gitDir, pointer.trim());
+}
+
+function conflict(source: CommitInfo, onto: string, files: string[]): CherryPickConflictError {
+  return new CherryPickConflictError(`cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}; nothing was changed`, {
+    details: { sha: source.sha, onto, files },
+  });
+}

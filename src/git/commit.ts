@@ -1,0 +1,85 @@
+import { realpath } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { InvalidArgumentError } from '../errors.js';
+import { assertGitId, getTree, isFullId, readHead, updateRef } from './refs.js';
+import { isInside, type Repo } from './repo.js';
+import { runGit, type GitOptions } from './runner.js';
+
+export interface SnapshotCommitOptions {
+  /**
+   * Paths never staged (e.g. an artifacts directory inside the workspace). Relative paths are taken
+   * from the workspace's top level; paths outside the workspace cannot be staged and are ignored.
+   */
+  excludes?: readonly string[];
+  /**
+   * The commit the caller believes HEAD is at (null: unborn). The snapshot is built on it and the ref
+   * moves only if it is still there; otherwise CONCURRENT_UPDATE. Default: HEAD as read at the start.
+   */
+  expectedHead?: string | null;
+}
+
+export interface SnapshotCommit {
+  /** The snapshot commit; HEAD itself when nothing changed. Always a full id. */
+  sha: string;
+  tree: string;
+  /** The commit the snapshot was taken on (HEAD before the call), null on an unborn branch. */
+  parent: string | null;
+  created: boolean;
+  /** The ref that was (or would have been) moved: the branch HEAD points to, or HEAD when detached. */
+  ref: string;
+}
+
+/**
+ * Stages the whole work tree (`add -A`, honouring .gitignore and `excludes`), and if the tree
+ * differs from HEAD's, commits it with plumbing: `write-tree`, `commit-tree` (no hooks, no signing,
+ * no editor), then `update-ref` with the old value as compare-and-swap. On an unborn branch it
+ * always makes the root commit. Every step's exit code is checked; a failure is thrown, never
+ * papered over. The caller checks for unmerged paths or an operation in progress first.
+ * Throws CONCURRENT_UPDATE if the ref moved meanwhile.
+ */
+export async function createSnapshotCommit(repo: Repo, message: string, opts: SnapshotCommitOptions = {}): Promise<SnapshotCommit> {
+  const head = await readHead(repo);
+  const ref = head.ref ?? 'HEAD';
+  const parent = opts.expectedHead === undefined ? head.sha : opts.expectedHead;
+  const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
+  await runGit(repo, ['add', '-A', '--', ':(top)', ...excludes]);
+  const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
+  if (parent !== null && (await getTree(repo, parent)) === tree) return { sha: parent, tree, parent, created: false, ref };
+
+  const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
+  const subject = message.split('\n', 1)[0] ?? '';
+  await updateRef(repo, ref, sha, parent, { message: `agentgate snapshot: ${subject}`.slice(0, 200), noDeref: head.ref === null });
+  return { sha, tree, parent, created: true, ref };
+}
+
+/**
+ * Writes a commit object for `tree` with these parents (none: a root commit) and returns its id.
+ * Plumbing only: no hooks, no signing, no editor, and no ref moves. The message goes in on stdin,
+ * ending with a newline as git's own commits do.
+ */
+export async function commitTree(repo: GitOptions, tree: string, parents: readonly string[], message: string): Promise<string> {
+  for (const id of [tree, ...parents]) {
+    if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  }
+  const text = message.endsWith('\n') ? message : `${message}\n`;
+  const args = ['commit-tree', '--no-gpg-sign', ...parents.flatMap((p) => ['-p', p]), tree];
+  return assertGitId((await runGit(repo, args, { input: text })).stdout.trim(), 'commit-tree');
+}
+
+/**
+ * Turns workspace paths into literal, top-anchored exclude pathspecs. A path is matched both as
+ * given and through its real path, so a symlinked temp dir cannot slip an artifacts dir back in.
+ */
+async function excludePathspecs(topLevel: string, excludes: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const path of excludes) {
+    const abs = resolve(topLevel, path);
+    const real = await realpath(abs).catch(() => abs);
+    const inside = [abs, real].find((p) => isInside(topLevel, p));
+    if (inside === undefined) continue;
+    const rel = relative(topLevel, inside).split(sep).join('/');
+    if (rel === '') throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, { details: { exclude: path } });
+    out.push(`:(exclude,top,literal)${rel}`);
+  }
+  return out;
+}

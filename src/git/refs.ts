@@ -1,0 +1,188 @@
+import { AmbiguousIdError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
+import type { Repo } from './repo.js';
+import { runGit, type GitOptions } from './runner.js';
+
+const FULL_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** True for a full hexadecimal object id (SHA-1 or SHA-256). */
+export function isFullId(value: string): boolean {
+  return FULL_ID.test(value);
+}
+
+/** Checks an id that git printed; anything else (empty, abbreviated, noise) is a failure, never passed on. */
+export function assertGitId(value: string, command: string): string {
+  if (!isFullId(value)) {
+    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
+      details: { args: [command], stdout: value.slice(0, 200) },
+    });
+  }
+  return value;
+}
+
+/** Rejects revision strings that could be read as options or break line-based git input. */
+export function assertRevisionSyntax(rev: string): void {
+  if (rev === '' || rev.startsWith('-') || /[\0\n\r]/.test(rev)) {
+    throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, { details: { rev } });
+  }
+}
+
+/** The all-zero id git uses for "must not exist" in compare-and-swap, sized like `like`. */
+function zeroId(like: string): string {
+  return '0'.repeat(like.length);
+}
+
+function assertRefName(ref: string): void {
+  if (ref !== 'HEAD' && !/^refs\/[^\0\n\r ]+$/.test(ref)) {
+    throw new InvalidArgumentError(`${JSON.stringify(ref)} is not a full ref name (HEAD or refs/...)`, { details: { ref } });
+  }
+}
+
+export type PeelTo = 'commit' | 'tree' | 'none';
+
+/**
+ * Resolves any revision (full or abbreviated id, branch, tag, `HEAD~2`, ...) to a full object id,
+ * peeled to a commit by default. One `cat-file --batch-check` process answers both "what is it"
+ * and, when that fails, "was the short id ambiguous". Throws REVISION_NOT_FOUND or AMBIGUOUS_ID.
+ */
+export async function resolveRevision(repo: GitOptions, rev: string, peel: PeelTo = 'commit'): Promise<string> {
+  assertRevisionSyntax(rev);
+  const wanted = peel === 'none' ? rev : `${rev}^{${peel}}`;
+  const { stdout } = await runGit(repo, ['cat-file', '--batch-check'], { input: `${wanted}\n${rev}\n` });
+  const [peeled = '', plain = ''] = stdout.split('\n');
+  const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
+  if (hit) return assertGitId(hit[1] as string, 'cat-file --batch-check');
+  if (plain === `${rev} ambiguous`) {
+    const candidates = (await runGit(repo, ['rev-parse', `--disambiguate=${rev}`])).stdout.split('\n').filter(Boolean);
+    throw new AmbiguousIdError(`${rev} matches ${candidates.length} objects; give more characters of the id`, { details: { rev, candidates } });
+  }
+  const other = /^[0-9a-f]+ ([a-z]+) \d+$/.exec(plain);
+  const why = other ? `it is a ${other[1]}, not a ${peel}` : 'no such revision';
+  throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, { details: { rev, peel, ...(other ? { type: other[1] } : {}) } });
+}
+
+/** The tree of a revision (full id). Throws REVISION_NOT_FOUND. */
+export async function getTree(repo: GitOptions, rev: string): Promise<string> {
+  return resolveRevision(repo, rev, 'tree');
+}
+
+/** True if commit `a` is an ancestor of (or equal to) commit `b`. */
+export async function isAncestor(repo: GitOptions, a: string, b: string): Promise<boolean> {
+  assertRevisionSyntax(a);
+  assertRevisionSyntax(b);
+  const { exitCode } = await runGit(repo, ['merge-base', '--is-ancestor', a, b], { okExitCodes: [1] });
+  return exitCode === 0;
+}
+
+/** True if the object with this full id is in the repository's object store. */
+export async function objectExists(repo: GitOptions, id: string): Promise<boolean> {
+  if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  const { exitCode } = await runGit(repo, ['cat-file', '-e', id], { okExitCodes: [1] });
+  return exitCode === 0;
+}
+
+/** Where HEAD points: the full ref name (null when detached) and the commit (null on an unborn branch). */
+export interface HeadInfo {
+  ref: string | null;
+  sha: string | null;
+}
+
+/** Reads HEAD without touching anything. */
+export async function readHead(repo: GitOptions): Promise<HeadInfo> {
+  const [symbolic, resolved] = await Promise.all([
+    runGit(repo, ['symbolic-ref', '-q', 'HEAD'], { okExitCodes: [1] }),
+    runGit(repo, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { okExitCodes: [1] }),
+  ]);
+  return {
+    ref: symbolic.exitCode === 0 ? symbolic.stdout.trim() : null,
+    sha: resolved.exitCode === 0 ? assertGitId(resolved.stdout.trim(), 'rev-parse HEAD') : null,
+  };
+}
+
+/** The current id of a full ref name, or null if it does not exist (no peeling, no abbreviation). */
+export async function readRef(repo: GitOptions, ref: string): Promise<string | null> {
+  assertRefName(ref);
+  const { stdout, exitCode } = await runGit(repo, ['rev-parse', '-q', '--verify', '--end-of-options', ref], { okExitCodes: [1] });
+  return exitCode === 0 ? assertGitId(stdout.trim(), 'rev-parse') : null;
+}
+
+export interface UpdateRefOptions {
+  /** Reflog message. */
+  message?: string;
+  /** Update HEAD itself rather than the branch it points to (a detached HEAD). */
+  noDeref?: boolean;
+  /** Set the ref whatever its current value (no compare-and-swap); `oldSha` is then ignored. */
+  force?: boolean;
+}
+
+/**
+ * Moves `ref` to `newSha` only if it is still at `oldSha` (null: only if it does not exist yet), or
+ * unconditionally with `force`. Throws CONCURRENT_UPDATE when someone else moved it; any other
+ * failure stays GIT_FAILED.
+ */
+export async function updateRef(repo: GitOptions, ref: string, newSha: string, oldSha: string | null, opts: UpdateRefOptions = {}): Promise<void> {
+  assertRefName(ref);
+  for (const id of [newSha, oldSha ?? newSha]) {
+    if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { ref, id } });
+  }
+  const expected = opts.force ? [] : [oldSha ?? zeroId(newSha)];
+  const args = ['update-ref', '-m', opts.message ?? 'agentgate: update ref', ...(opts.noDeref ? ['--no-deref'] : []), ref, newSha, ...expected];
+  await withCompareAndSwap(repo, ref, oldSha, () => runGit(repo, args), opts.force === true);
+}
+
+/** Deletes `ref`, only if it is still at `oldSha` when one is given. Throws CONCURRENT_UPDATE. */
+export async function deleteRef(repo: GitOptions, ref: string, oldSha?: string): Promise<void> {
+  assertRefName(ref);
+  if (oldSha !== undefined && !isFullId(oldSha)) throw new InvalidArgumentError(`${JSON.stringify(oldSha)} is not a full object id`, { details: { ref, id: oldSha } });
+  const args = ['update-ref', '-m', 'agentgate: delete ref', '-d', ref, ...(oldSha === undefined ? [] : [oldSha])];
+  await withCompareAndSwap(repo, ref, oldSha ?? null, () => runGit(repo, args), oldSha === undefined);
+}
+
+/** Runs a ref update; when it fails, tells a lost compare-and-swap apart from any other failure. */
+async function withCompareAndSwap(repo: GitOptions, ref: string, expected: string | null, update: () => Promise<unknown>, anyValue = false): Promise<void> {
+  try {
+    await update();
+  } catch (cause) {
+    if (!(cause instanceof GitFailedError) || anyValue) throw cause;
+    const actual = await readRef(repo, ref);
+    if (actual === expected) throw cause;
+    throw new ConcurrentUpdateError(`${ref} moved to ${actual ?? '(deleted)'} while we expected ${expected ?? '(absent)'}; another process updated it, retry`, {
+      cause,
+      details: { ref, expected, actual },
+    });
+  }
+}
+
+export interface RefEntry {
+  ref: string;
+  sha: string;
+}
+
+/** Every ref under `prefix` (e.g. `refs/agentgate/`), sorted by name. One process. */
+export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEntry[]> {
+  assertRefName(prefix);
+  // Ref names cannot contain spaces or newlines, so this plain format is unambiguous.
+  const { stdout } = await runGit(repo, ['for-each-ref', '--format=%(objectname) %(refname)', prefix]);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const space = line.indexOf(' ');
+      return { sha: assertGitId(line.slice(0, space), 'for-each-ref'), ref: line.slice(space + 1) };
+    });
+}
+
+/**
+ * Gives a detached HEAD a branch: creates `refs/heads/<name>` at `sha` (must not exist yet) and points
+ * HEAD at it. No checkout: HEAD must already be detached at `sha`, so files and index stay as they are.
+ * Throws INVALID_ARGUMENT (bad name, HEAD not detached) or CONCURRENT_UPDATE (HEAD moved, branch exists).
+ */
+export async function createBranchAndSwitch(repo: Repo, name: string, sha: string): Promise<void> {
+  const ref = `refs/heads/${name}`;
+  const valid = await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
+  if (valid.exitCode !== 0 || name.startsWith('-')) throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
+  const head = await readHead(repo);
+  if (head.ref !== null) throw new InvalidArgumentError(`HEAD is on ${head.ref}, not detached; nothing to name`, { details: { head: head.ref } });
+  if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? '(none)'}, not ${sha}; it moved meanwhile`, { details: { ref: 'HEAD', expected: sha, actual: head.sha } });
+  await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for detached HEAD' });
+  await runGit(repo, ['symbolic-ref', '-m', 'agentgate: switch to new branch', 'HEAD', ref]);
+}

@@ -1,0 +1,89 @@
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HeadState } from '../../types/snapshot.js';
+import { parseStatusV2, type StatusReport } from './parsers/status.js';
+import type { Repo } from './repo.js';
+import { runGitBuffer, type GitOptions } from './runner.js';
+
+/** A multi-step operation git has stopped in the middle of (`am` shares rebase's machinery). */
+export type RepoOperation = 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert' | 'bisect';
+
+export interface RepoState {
+  topLevel: string;
+  headState: HeadState;
+  /** Short branch name; null when detached. On an unborn branch, the branch that the first commit will create. */
+  branch: string | null;
+  /** HEAD's commit; null on an unborn branch. */
+  sha: string | null;
+  /** Tracked changes (staged or not) or untracked files that are not ignored. */
+  isDirty: boolean;
+  unmergedPaths: string[];
+  operation: RepoOperation | null;
+}
+
+/**
+ * Reads the repository's state with one `git status` process plus a few file checks in the git dir.
+ * Read-only: `--no-optional-locks` keeps status from rewriting the index behind a concurrent agent.
+ */
+export async function getRepoState(repo: Repo): Promise<RepoState> {
+  const [report, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
+  const headState: HeadState = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
+  return {
+    topLevel: repo.topLevel,
+    headState,
+    branch: report.head,
+    sha: report.oid,
+    isDirty: report.entries.some((e) => e.kind !== 'ignored'),
+    unmergedPaths: report.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path),
+    operation,
+  };
+}
+
+/**
+ * Runs `git status --porcelain=v2 -z --branch` and parses it. The options a repository's config
+ * could change (untracked listing, submodule ignoring) are set explicitly.
+ */
+export async function readStatus(opts: GitOptions): Promise<StatusReport> {
+  const args = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignore-submodules=none'];
+  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
+}
+
+/**
+ * Which operation, if any, is stopped half-way in this work tree: the same marker files git's own
+ * status uses. A rebase is checked first, because it leaves cherry-pick markers behind while it runs.
+ */
+export async function detectOperation(gitDir: string): Promise<RepoOperation | null> {
+  const names = ['rebase-merge', 'rebase-apply', 'rebase-apply/applying', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'] as const;
+  const found = await Promise.all(names.map((n) => exists(join(gitDir, n))));
+  const has = (n: (typeof names)[number]): boolean => found[names.indexOf(n)] === true;
+  if (has('rebase-apply/applying')) return 'am';
+  if (has('rebase-merge') || has('rebase-apply')) return 'rebase';
+  if (has('MERGE_HEAD')) return 'merge';
+  if (has('CHERRY_PICK_HEAD')) return 'cherry-pick';
+  if (has('REVERT_HEAD')) return 'revert';
+  const sequenced = await sequencerOperation(gitDir);
+  if (sequenced !== null) return sequenced;
+  return has('BISECT_LOG') ? 'bisect' : null;
+}
+
+/** A multi-commit cherry-pick or revert that stopped between commits leaves only its todo list. */
+async function sequencerOperation(gitDir: string): Promise<'cherry-pick' | 'revert' | null> {
+  let todo: string;
+  try {
+    todo = await readFile(join(gitDir, 'sequencer', 'todo'), 'utf8');
+  } catch {
+    return null;
+  }
+  const first = todo.split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
+  if (first === undefined) return null;
+  return /^revert\s/.test(first) ? 'revert' : 'cherry-pick';
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,143 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cherryPick } from '../../src/git/cherry-pick.js';
+import { getCommitInfo } from '../../src/git/commit-info.js';
+import { openRepo } from '../../src/git/repo.js';
+import { commitAll, git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+/**
+ * main: base -> main edit of f.txt. feature (from base): `add` adds new.txt, then `clash` rewrites f.txt.
+ * release (from base): untouched. Picking `add` applies cleanly anywhere; `clash` conflicts on main.
+ */
+function pickRepo(): { dir: string; add: string; clash: string } {
+  const dir = repoWithCommit({ 'f.txt': 'base\n' });
+  git(dir, ['branch', 'release']);
+  git(dir, ['checkout', '-q', '-b', 'feature']);
+  writeFiles(dir, { 'new.txt': 'new\n' });
+  const add = commitAll(dir, 'add new.txt\n\nbody line');
+  writeFiles(dir, { 'f.txt': 'feature\n' });
+  const clash = commitAll(dir, 'clash');
+  git(dir, ['checkout', '-q', 'main']);
+  writeFiles(dir, { 'f.txt': 'main\n' });
+  commitAll(dir, 'main edit');
+  return { dir, add, clash };
+}
+
+/** Everything a user could see changed: HEAD, refs, index, status, every file's bytes, git's in-progress markers. */
+function fingerprint(dir: string): string {
+  const files: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (name === '.git' && d === dir) continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else files[relative(dir, p)] = readFileSync(p).toString('base64');
+    }
+  };
+  walk(dir);
+  const gitDir = join(dir, '.git');
+  return JSON.stringify({
+    head: readFileSync(join(gitDir, 'HEAD'), 'utf8'),
+    origHead: existsSync(join(gitDir, 'ORIG_HEAD')) ? readFileSync(join(gitDir, 'ORIG_HEAD'), 'utf8') : null,
+    refs: git(dir, ['for-each-ref', '--format=%(refname) %(objectname)']),
+    index: git(dir, ['ls-files', '-s']), // mode, object, stage, path (stat times may change: files are rewritten with the same bytes)
+    status: git(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']),
+    worktrees: git(dir, ['worktree', 'list', '--porcelain']),
+    adminDirs: existsSync(join(gitDir, 'worktrees')) ? readdirSync(join(gitDir, 'worktrees')) : [],
+    markers: ['CHERRY_PICK_HEAD', 'MERGE_MSG', 'sequencer', 'AUTO_MERGE'].filter((n) => existsSync(join(gitDir, n))),
+    files,
+  });
+}
+
+describe('cherryPick', () => {
+  it('applies a commit onto the checked-out branch: branch, index and files move', async () => {
+    const { dir, add } = pickRepo();
+    const before = head(dir);
+    const repo = await openRepo(dir);
+    const info = await cherryPick(repo, add.slice(0, 10));
+    expect(info).toEqual(await getCommitInfo(repo, 'HEAD'));
+    expect(info.parents).toEqual([before]);
+    expect(info.message).toBe('add new.txt\n\nbody line');
+    expect(info.author).toBe((await getCommitInfo(repo, add)).author);
+    expect(readFileSync(join(dir, 'new.txt'), 'utf8')).toBe('new\n');
+    expect(git(dir, ['status', '--porcelain'])).toBe('');
+    // The same change again is already there: still exactly one new (empty) commit, never a stop.
+    const again = await cherryPick(repo, add);
+    expect(again.parents).toEqual([info.sha]);
+    expect(git(dir, ['rev-parse', `${again.sha}^{tree}`])).toBe(git(dir, ['rev-parse', `${info.sha}^{tree}`]));
+  });
+
+  it('applies onto another branch without touching the dirty workspace, and leaves no worktree behind', async () => {
+    const { dir, add } = pickRepo();
+    const release = git(dir, ['rev-parse', 'release']);
+    writeFiles(dir, { 'f.txt': 'uncommitted\n', 'scratch.txt': 'untracked\n' });
+    git(dir, ['add', 'f.txt']);
+    writeFiles(dir, { 'f.txt': 'unstaged on top\n' });
+    const mainBefore = head(dir);
+    const print = fingerprint(dir);
+    const info = await cherryPick(await openRepo(dir), add, { onto: 'release' });
+    expect(git(dir, ['rev-parse', 'release'])).toBe(info.sha);
+    expect(info.parents).toEqual([release]);
+    expect(git(dir, ['ls-tree', '-r', '--name-only', 'release'])).toBe('f.txt\nnew.txt');
+    expect(git(dir, ['show', 'release:f.txt'])).toBe('base');
+    expect(head(dir)).toBe(mainBefore);
+    expect(fingerprint(dir).replace(release, info.sha)).toBe(print.replace(release, info.sha));
+  });
+
+  it('works from a linked worktree too, and cleans up in the common git dir', async () => {
+    const { dir, add } = pickRepo();
+    const linked = join(tempDir(), 'linked');
+    git(dir, ['worktree', 'add', '-q', '--detach', linked, 'main']);
+    const info = await cherryPick(await openRepo(linked), add, { onto: 'release' });
+    expect(git(dir, ['rev-parse', 'release'])).toBe(info.sha);
+    expect(readdirSync(join(dir, '.git', 'worktrees'))).toEqual(['linked']);
+    expect(git(dir, ['worktree', 'list', '--porcelain']).match(/^worktree /gm)).toHaveLength(2);
+  });
+
+  it('applies a merge commit as its change against the first parent', async () => {
+    const { dir, add } = pickRepo();
+    git(dir, ['checkout', '-q', '-b', 'merged', 'release']);
+    writeFiles(dir, { 'r.txt': 'r\n' });
+    commitAll(dir, 'release work');
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'merge add', add]);
+    const merge = head(dir);
+    git(dir, ['checkout', '-q', 'main']);
+    const info = await cherryPick(await openRepo(dir), merge);
+    expect(info.parents).toHaveLength(1);
+    expect(git(dir, ['diff', '--name-only', 'HEAD~1', 'HEAD'])).toBe('new.txt');
+  });
+
+  it('on a conflict onto the checked-out branch, aborts and leaves the repository byte-identical', async () => {
+    const { dir, clash } = pickRepo();
+    expect(existsSync(join(dir, '.git', 'ORIG_HEAD'))).toBe(false); // and it must not appear
+    const print = fingerprint(dir);
+    await expect(cherryPick(await openRepo(dir), clash)).rejects.toMatchObject({ code: 'CHERRY_PICK_CONFLICT', details: { files: ['f.txt'], onto: 'main' } });
+    expect(fingerprint(dir)).toBe(print);
+  });
+
+  it('on a conflict onto another branch, leaves the repository and the dirty workspace byte-identical', async () => {
+    const { dir, clash } = pickRepo();
+    git(dir, ['checkout', '-q', 'release']);
+    writeFiles(dir, { 'f.txt': 'dirty\n', 'u.txt': 'u\n' });
+    const print = fingerprint(dir);
+    await expect(cherryPick(await openRepo(dir), clash, { onto: 'main' })).rejects.toMatchObject({ code: 'CHERRY_PICK_CONFLICT', details: { files: ['f.txt'], onto: 'main' } });
+    expect(fingerprint(dir)).toBe(print);
+  });
+
+  it('refuses a dirty workspace, an operation in progress, a missing branch, and a branch checked out elsewhere', async () => {
+    const { dir, add } = pickRepo();
+    const repo = await openRepo(dir);
+    writeFiles(dir, { 'untracked.txt': 'u\n' });
+    await expect(cherryPick(repo, add)).rejects.toMatchObject({ code: 'DIRTY_WORKSPACE' });
+    await expect(cherryPick(repo, add, { onto: 'main' })).rejects.toMatchObject({ code: 'DIRTY_WORKSPACE' });
+    git(dir, ['clean', '-q', '-f']);
+    git(dir, ['bisect', 'start']);
+    await expect(cherryPick(repo, add)).rejects.toMatchObject({ code: 'OPERATION_IN_PROGRESS' });
+    git(dir, ['bisect', 'reset'], { stdio: 'pipe' });
+    await expect(cherryPick(repo, add, { onto: 'no-such-branch' })).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND' });
+    const linked = join(tempDir(), 'linked');
+    git(dir, ['worktree', 'add', '-q', linked, 'release']);
+    await expect(cherryPick(repo, add, { onto: 'release' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});

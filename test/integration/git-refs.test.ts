@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { openRepo, type Repo } from '../../src/git/repo.js';
+import { createBranchAndSwitch, deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, updateRef } from '../../src/git/refs.js';
+import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
+
+/** A repository with two commits on main and an annotated tag on the first. */
+async function twoCommits(): Promise<{ dir: string; repo: Repo; first: string; second: string }> {
+  const dir = repoWithCommit();
+  const first = head(dir);
+  git(dir, ['tag', '-a', '-m', 'v1', 'v1']);
+  writeFiles(dir, { 'b.txt': 'b\n' });
+  const second = commitAll(dir, 'second');
+  return { dir, repo: await openRepo(dir), first, second };
+}
+
+describe('refs', () => {
+  it('resolves full and abbreviated ids, names, tags and expressions to full ids', async () => {
+    const { dir, repo, first, second } = await twoCommits();
+    expect(await resolveRevision(repo, second)).toBe(second);
+    expect(await resolveRevision(repo, second.slice(0, 7))).toBe(second);
+    expect(await resolveRevision(repo, 'main')).toBe(second);
+    expect(await resolveRevision(repo, 'HEAD~1')).toBe(first);
+    expect(await resolveRevision(repo, 'v1')).toBe(first);
+    expect(await resolveRevision(repo, 'v1', 'none')).toBe(git(dir, ['rev-parse', 'refs/tags/v1']));
+    expect(await getTree(repo, 'v1')).toBe(git(dir, ['rev-parse', `${first}^{tree}`]));
+    await expect(resolveRevision(repo, 'no-such-branch')).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND' });
+    await expect(resolveRevision(repo, 'HEAD:README.md')).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND', details: { type: 'blob' } });
+    await expect(resolveRevision(repo, '--all')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('reads HEAD on a branch, detached and unborn', async () => {
+    const { dir, repo, second } = await twoCommits();
+    expect(await readHead(repo)).toEqual({ ref: 'refs/heads/main', sha: second });
+    git(dir, ['checkout', '-q', '--detach']);
+    expect(await readHead(repo)).toEqual({ ref: null, sha: second });
+    expect(await readHead(await openRepo(initRepo()))).toEqual({ ref: 'refs/heads/main', sha: null });
+  });
+
+  it('answers ancestry and object existence', async () => {
+    const { repo, first, second } = await twoCommits();
+    expect(await isAncestor(repo, first, second)).toBe(true);
+    expect(await isAncestor(repo, second, first)).toBe(false);
+    expect(await isAncestor(repo, second, second)).toBe(true);
+    expect(await objectExists(repo, first)).toBe(true);
+    expect(await objectExists(repo, '0123456789012345678901234567890123456789')).toBe(false);
+    await expect(objectExists(repo, first.slice(0, 10))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('creates, moves and deletes refs only by compare-and-swap, and lists them', async () => {
+    const { dir, repo, first, second } = await twoCommits();
+    await updateRef(repo, 'refs/agentgate/b', second, null);
+    await updateRef(repo, 'refs/agentgate/a', first, null);
+    await expect(updateRef(repo, 'refs/agentgate/a', second, null)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE', details: { actual: first } });
+    await expect(updateRef(repo, 'refs/agentgate/a', second, second)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    await updateRef(repo, 'refs/agentgate/a', second, first);
+    await updateRef(repo, 'refs/agentgate/a', first, null, { force: true });
+    expect(await listRefs(repo, 'refs/agentgate/')).toEqual([
+      { ref: 'refs/agentgate/a', sha: first },
+      { ref: 'refs/agentgate/b', sha: second },
+    ]);
+    await expect(deleteRef(repo, 'refs/agentgate/a', second)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    await deleteRef(repo, 'refs/agentgate/a', first);
+    await deleteRef(repo, 'refs/agentgate/b');
+    expect(await listRefs(repo, 'refs/agentgate/')).toEqual([]);
+    expect(git(dir, ['for-each-ref', 'refs/agentgate/'])).toBe('');
+    await expect(updateRef(repo, 'agentgate/x', first, null)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('names a detached HEAD with a new branch without touching files or index', async () => {
+    const { dir, repo, second } = await twoCommits();
+    git(dir, ['checkout', '-q', '--detach']);
+    writeFiles(dir, { 'b.txt': 'uncommitted\n' });
+    const index = git(dir, ['ls-files', '-s']);
+    await createBranchAndSwitch(repo, 'agentgate/run-1', second);
+    expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/agentgate/run-1');
+    expect(head(dir)).toBe(second);
+    expect(git(dir, ['ls-files', '-s'])).toBe(index);
+    expect(git(dir, ['status', '--porcelain'])).toBe(' M b.txt');
+    // HEAD is on a branch now, the name is bad, or the branch exists already.
+    await expect(createBranchAndSwitch(repo, 'agentgate/run-2', second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    git(dir, ['checkout', '-q', '--detach']);
+    await expect(createBranchAndSwitch(repo, 'bad..name', second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(createBranchAndSwitch(repo, 'main', second)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    expect(() => git(dir, ['symbolic-ref', '-q', 'HEAD'], { stdio: 'pipe' })).toThrow(); // still detached
+  });
+});

@@ -1,0 +1,114 @@
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openRepo } from '../../src/git/repo.js';
+import { gitCallCount } from '../../src/git/runner.js';
+import { getRepoState, type RepoOperation } from '../../src/git/state.js';
+import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
+
+/** Runs oracle git where a non-zero exit (a stopped merge, say) is the expected outcome. */
+function gitMayFail(dir: string, args: string[]): void {
+  try {
+    git(dir, args, { stdio: 'pipe' });
+  } catch {
+    // stopped on a conflict, as intended
+  }
+}
+
+/** main and feature both change f.txt: any merge-like operation between them stops on a conflict. */
+function conflictingRepo(): string {
+  const dir = repoWithCommit({ 'f.txt': 'base\n' });
+  git(dir, ['checkout', '-q', '-b', 'feature']);
+  writeFiles(dir, { 'f.txt': 'feature\n' });
+  commitAll(dir, 'feature');
+  git(dir, ['checkout', '-q', 'main']);
+  writeFiles(dir, { 'f.txt': 'main\n' });
+  commitAll(dir, 'main');
+  return dir;
+}
+
+describe('getRepoState', () => {
+  it('reports a clean branch, with one git process', async () => {
+    const dir = repoWithCommit();
+    const repo = await openRepo(dir);
+    const calls = gitCallCount();
+    const state = await getRepoState(repo);
+    expect(gitCallCount() - calls).toBe(1);
+    expect(state).toEqual({ topLevel: realpathSync(dir), headState: 'branch', branch: 'main', sha: head(dir), isDirty: false, unmergedPaths: [], operation: null });
+  });
+
+  it('reports an unborn branch, clean and then with an untracked file', async () => {
+    const dir = initRepo();
+    const repo = await openRepo(dir);
+    expect(await getRepoState(repo)).toMatchObject({ headState: 'unborn', branch: 'main', sha: null, isDirty: false });
+    writeFiles(dir, { 'new.txt': 'x\n' });
+    expect(await getRepoState(repo)).toMatchObject({ headState: 'unborn', isDirty: true });
+  });
+
+  it('reports a detached HEAD', async () => {
+    const dir = repoWithCommit();
+    git(dir, ['checkout', '-q', '--detach']);
+    expect(await getRepoState(await openRepo(dir))).toMatchObject({ headState: 'detached', branch: null, sha: head(dir) });
+  });
+
+  it('counts tracked and untracked changes as dirty but not ignored files, whatever the repo config says', async () => {
+    const dir = repoWithCommit({ '.gitignore': 'build/\n', 'a.txt': 'a\n' });
+    git(dir, ['config', 'status.showUntrackedFiles', 'no']);
+    const repo = await openRepo(dir);
+    writeFiles(dir, { 'build/out.o': 'x' });
+    expect((await getRepoState(repo)).isDirty).toBe(false);
+    writeFiles(dir, { 'sub/untracked.txt': 'x' });
+    expect((await getRepoState(repo)).isDirty).toBe(true);
+    git(dir, ['clean', '-q', '-f', '-d']);
+    writeFiles(dir, { 'a.txt': 'changed\n' });
+    git(dir, ['add', 'a.txt']);
+    expect((await getRepoState(repo)).isDirty).toBe(true);
+  });
+
+  const operations: [RepoOperation, (dir: string) => void][] = [
+    ['merge', (dir) => gitMayFail(dir, ['merge', '--no-edit', 'feature'])],
+    ['rebase', (dir) => gitMayFail(dir, ['rebase', 'feature'])],
+    ['cherry-pick', (dir) => gitMayFail(dir, ['cherry-pick', 'feature'])],
+    ['revert', (dir) => {
+      // Reverting main's change conflicts once a later commit rewrote the same line.
+      writeFiles(dir, { 'f.txt': 'later\n' });
+      commitAll(dir, 'later');
+      gitMayFail(dir, ['revert', '--no-edit', 'HEAD~1']);
+    }],
+  ];
+
+  it.each(operations)('detects a %s stopped on a conflict, with its unmerged path', async (op, stop) => {
+    const dir = conflictingRepo();
+    stop(dir);
+    const state = await getRepoState(await openRepo(dir));
+    expect(state.operation).toBe(op);
+    expect(state.unmergedPaths).toEqual(['f.txt']);
+    expect(state.isDirty).toBe(true);
+  });
+
+  it('detects git am stopped on a patch that does not apply', async () => {
+    const dir = conflictingRepo();
+    const patch = git(dir, ['format-patch', '-1', '--stdout', 'feature']);
+    try {
+      git(dir, ['am'], { input: `${patch}\n`, stdio: 'pipe' });
+    } catch {
+      // stopped, as intended
+    }
+    expect((await getRepoState(await openRepo(dir))).operation).toBe('am');
+  });
+
+  it('detects a bisect in progress', async () => {
+    const dir = conflictingRepo();
+    git(dir, ['bisect', 'start']);
+    expect((await getRepoState(await openRepo(dir))).operation).toBe('bisect');
+  });
+
+  it('reads the state of a linked worktree from its own git dir', async () => {
+    const dir = conflictingRepo();
+    const linked = join(dir, '..', `${dir.split('/').pop() ?? 'x'}-linked`);
+    git(dir, ['worktree', 'add', '-q', '--detach', linked, 'main']);
+    gitMayFail(linked, ['cherry-pick', 'feature']);
+    expect(await getRepoState(await openRepo(linked))).toMatchObject({ headState: 'detached', operation: 'cherry-pick', unmergedPaths: ['f.txt'] });
+    expect(await getRepoState(await openRepo(dir))).toMatchObject({ operation: null, isDirty: false });
+  });
+});
