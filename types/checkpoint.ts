@@ -33,5 +33,37 @@ export const CheckpointEntry = z.object({
   hash: ObjectId,
   label: z.string().nullable(),
   createdAt: IsoDate,
+  /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
+  kind: z.enum(['track', 'safety']).optional(),
 });
 export type CheckpointEntry = z.infer<typeof CheckpointEntry>;
+
+/** `restore`: the tree restored, the safety checkpoint taken first, and paths deliberately left alone. */
+export const RestoreResult = z.object({
+  hash: ObjectId,
+  safety: ObjectId,
+  safetyRef: z.string(),
+  /** Absolute paths the checkpoint knows but that were not touched (ignored, skipped, or in the way). */
+  leftAlone: z.array(z.string()),
+});
+export type RestoreResult = z.infer<typeof RestoreResult>;
+
+/** `revert`: absolute paths put back and deleted, and the safety checkpoint that undoes it. */
+export const RevertResult = z.object({
+  reverted: z.array(z.string()),
+  deleted: z.array(z.string()),
+  safety: ObjectId,
+  safetyRef: z.string(),
+  leftAlone: z.array(z.string()),
+});
+export type RevertResult = z.infer<typeof RevertResult>;
+
+/** `cleanup` (CLI `checkpoint gc`): retention of checkpoint refs, then git gc. */
+export const CleanupResult = z.object({
+  kept: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  pruneAge: z.string(),
+  storeBytesBefore: z.number().int().nonnegative(),
+  storeBytesAfter: z.number().int().nonnegative(),
+});
+export type CleanupResult = z.infer<typeof CleanupResult>;

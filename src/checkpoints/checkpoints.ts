@@ -1,0 +1,423 @@
+import { access, realpath, rm } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import type { CheckpointEntry, CleanupResult, FileDiff, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
+import type { Identity } from '../../types/config.js';
+import { CheckpointNotFoundError, InvalidArgumentError, UnsafeWorkspaceError } from '../errors.js';
+import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
+import { DEFAULT_GIT_TIMEOUT_MS } from '../git/runner.js';
+import { listCaptureCandidates, listIgnoredTracked, stageWorkspace, unstagePaths, writeTree } from '../git/shadow/capture.js';
+import { gcStore, sweepTemporaryFiles } from '../git/shadow/gc.js';
+import { isNullId } from '../git/shadow/ids.js';
+import { changedPaths, diffTrees, isCheckpointRevision, listTree, readObjects, resolveTree, unifiedDiff } from '../git/shadow/objects.js';
+import type { RefRecord, TreeEntry } from '../git/shadow/parse.js';
+import { commitTree, deleteRefs, listRefRecords, readRef, updateRefs, type RefUpdate } from '../git/shadow/refs.js';
+import { initShadowStore, removeStaleIndexLock, shadowStore, type ShadowStore } from '../git/shadow/store.js';
+import { probeWorkspace, rootCommit } from '../git/shadow/workspace.js';
+import { writeJsonAtomic } from '../store/atomic.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../store/lock.js';
+import { layout, resolveHome } from '../store/paths.js';
+import { applyPlan, type Applied } from './apply.js';
+import {
+  BASELINE_REF,
+  CHECKPOINT_REF_PREFIX,
+  decodeMessage,
+  encodeMessage,
+  LATEST_REF,
+  META_REF_PREFIX,
+  newCheckpointRef,
+  SAFETY_REF,
+  type CheckpointMeta,
+} from './message.js';
+import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
+import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
+import { assertRetention, DEFAULT_KEEP, DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
+import { DEFAULT_MAX_FILE_SIZE_BYTES, findSkipped, type Skip } from './skip-rules.js';
+import { toAbsolute, toGitPath, toWorkspaceGitPath } from './workspace-paths.js';
+
+export interface CheckpointsOptions {
+  /** The agentgate home (default: $AGENTGATE_HOME, else ~/.agentgate). */
+  home?: string;
+  /** Untracked files larger than this are not captured and are reported as skipped (default 10 MiB). */
+  maxFileSizeBytes?: number;
+  /** Further absolute paths never captured (e.g. an artifacts directory inside the workspace). */
+  excludePaths?: readonly string[];
+  /** How long to wait for another process using the same store (default 30 s), then LOCK_TIMEOUT. */
+  lockTimeoutMs?: number;
+  gitTimeoutMs?: number;
+  identity?: Identity;
+}
+
+export interface CleanupOptions {
+  /** Checkpoint refs to keep, newest first (default 100); baseline, latest and last safety are always kept. */
+  keep?: number;
+  /** Unreachable objects older than this are pruned by gc (default `2.weeks.ago`; `now` prunes all). */
+  pruneAge?: string;
+}
+
+/** The checkpoints the marker refs point at. */
+export interface CheckpointMarkers {
+  baseline: CheckpointEntry | null;
+  latest: CheckpointEntry | null;
+  safety: CheckpointEntry | null;
+}
+
+interface Capture {
+  tree: string;
+  skipped: Skip[];
+}
+
+interface Tracked extends TrackResult {
+  skips: Skip[];
+}
+
+/**
+ * Step-by-step states of a workspace in a private git object store (see project-id.ts for the
+ * layout). The workspace's own `.git` is only read, never written; directories that are not git
+ * repositories work too.
+ *
+ * A capture stages everything the workspace's ignore rules (`.gitignore` files and the
+ * repository's `info/exclude`) do not exclude, except our home, nested repositories and untracked
+ * files above the size cap, into the store's persistent index, and writes a tree. `track` keeps
+ * that tree reachable: a parentless commit under `refs/checkpoints/<time>-<random>` (label and
+ * time in its message), plus `refs/checkpoints-meta/latest`.
+ *
+ * Session: `refs/checkpoints-meta/baseline` marks the first checkpoint of the current session. A
+ * session starts with `startSession()` (or `track(label, { baseline: true })`), or implicitly with
+ * the first checkpoint of a store that has no baseline yet; later tracks, from any process,
+ * continue it.
+ *
+ * Every operation that writes the store (all but `list`) holds the store's cross-process lock.
+ */
+export class Checkpoints {
+  private baselineKnown = false;
+  private storeReady = false;
+
+  private constructor(
+    /** Real path of the workspace root (the repository's top level when it is one). */
+    readonly workspace: string,
+    readonly location: StoreLocation,
+    private readonly store: ShadowStore,
+    /** Git paths never captured or touched: our home and extra excludes inside the workspace. */
+    private readonly excluded: readonly string[],
+    /** The same, as absolute paths, for checking user-given paths. */
+    private readonly forbidden: readonly string[],
+    private readonly maxFileSizeBytes: number,
+    private readonly lockTimeoutMs: number,
+  ) {}
+
+  /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
+  private get staleIndexLockMs(): number {
+    return (this.store.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5_000;
+  }
+
+  /**
+   * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
+   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
+   * own checkpoint directory.
+   */
+  static async open(dir: string, opts: CheckpointsOptions = {}): Promise<Checkpoints> {
+    const real = await resolveWorkspaceDir(dir);
+    assertSafeWorkspace(real);
+    const gitOpts = { ...(opts.identity ? { identity: opts.identity } : {}), ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}) };
+    const probe = await probeWorkspace(real, gitOpts);
+    const root = probe.root;
+    assertSafeWorkspace(root);
+    const home = await physicalPath(resolveHome(opts.home));
+    const checkpointsDir = layout(home).checkpoints;
+    if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
+      throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; pass -C with a project directory`, {
+        details: { workspace: root },
+      });
+    }
+    const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
+    const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+    const location = await locateStore(checkpointsDir, root, () => (probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)));
+    const store = shadowStore({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
+    const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
+    return new Checkpoints(root, location, store, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+  }
+
+  /** Records the current state as a new checkpoint. */
+  async track(label?: string, opts: { baseline?: boolean } = {}): Promise<TrackResult> {
+    const t = await this.locked('checkpoint track', () => this.trackLocked(label ?? null, 'track', opts.baseline === true));
+    return { hash: t.hash, ref: t.ref, skipped: t.skipped };
+  }
+
+  /** Starts a session: records a checkpoint and makes it the baseline. */
+  async startSession(label?: string): Promise<TrackResult> {
+    return this.track(label, { baseline: true });
+  }
+
+  /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
+  async patch(hash: string): Promise<Patch> {
+    return this.locked('checkpoint patch', async () => {
+      const from = await this.requireTree(hash);
+      const { tree } = await this.capture();
+      const files = await changedPaths(this.store, from, tree);
+      return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
+    });
+  }
+
+  /** Unified diff (binary-safe, applicable) from checkpoint `hash` to the current state. */
+  async diff(hash: string): Promise<string> {
+    return this.locked('checkpoint diff', async () => {
+      const from = await this.requireTree(hash);
+      const { tree } = await this.capture();
+      return unifiedDiff(this.store, from, tree);
+    });
+  }
+
+  /**
+   * Per-file before/after contents between two checkpoints (`to` defaults to the current state).
+   * Contents of every file come from one `cat-file --batch` process; binary files have empty
+   * contents and zero counts. Paths are workspace-relative.
+   */
+  async diffFull(from: string, to?: string): Promise<FileDiff[]> {
+    return this.locked('checkpoint diff-full', async () => {
+      const fromTree = await this.requireTree(from);
+      const toTree = to === undefined ? (await this.capture()).tree : await this.requireTree(to);
+      const records = await diffTrees(this.store, fromTree, toTree);
+      const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.oldOid, r.newOid]).filter((o) => !isNullId(o));
+      const blobs = await readObjects(this.store, wanted);
+      const text = (oid: string): string => (isNullId(oid) ? '' : (blobs.get(oid)?.toString('utf8') ?? ''));
+      return records.map((r) => ({
+        file: r.path,
+        before: r.binary ? '' : text(r.oldOid),
+        after: r.binary ? '' : text(r.newOid),
+        additions: r.additions ?? 0,
+        deletions: r.deletions ?? 0,
+        status: r.status === 'A' ? 'added' : r.status === 'D' ? 'deleted' : 'modified',
+        binary: r.binary,
+      }));
+    });
+  }
+
+  /**
+   * Makes the workspace match checkpoint `hash` for every path the checkpoints know: changed files
+   * rewritten, files created since removed, deleted files brought back. A safety checkpoint is
+   * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
+   */
+  async restore(hash: string): Promise<RestoreResult> {
+    return this.locked('checkpoint restore', async () => {
+      const target = await this.requireTree(hash);
+      const wanted = await this.requireListing(target);
+      const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, 'safety', false);
+      const current = await this.requireListing(safety.hash);
+      const applied = await this.apply(planChanges(restoreDesired(wanted, current), current), current, safety.skips);
+      return { hash: target, safety: safety.hash, safetyRef: safety.ref, leftAlone: this.absolute(applied.leftAlone) };
+    });
+  }
+
+  /** Undoes a restore or revert: restores its safety checkpoint. */
+  async unrevert(safety: string): Promise<RestoreResult> {
+    return this.restore(safety);
+  }
+
+  /**
+   * Puts files back as they were in a checkpoint, after a safety checkpoint.
+   * - `revert(patches)`: each file named by a patch, from the first patch naming it; a file the
+   *   patch's checkpoint does not hold is deleted.
+   * - `revert(hash, paths?)`: the files that differ from checkpoint `hash`, under `paths`
+   *   (files or directories, absolute or workspace-relative; default: all).
+   * Paths outside the workspace are refused (PATH_OUTSIDE_WORKSPACE) and unknown checkpoints
+   * (CHECKPOINT_NOT_FOUND) before anything changes. The git process count does not grow with the
+   * number of files: one listing per distinct checkpoint plus a fixed number of calls.
+   */
+  async revert(patches: readonly Patch[]): Promise<RevertResult>;
+  async revert(hash: string, paths?: readonly string[]): Promise<RevertResult>;
+  async revert(target: string | readonly Patch[], paths?: readonly string[]): Promise<RevertResult> {
+    if (typeof target === 'string') {
+      this.assertRevision(target);
+      const selection = paths === undefined ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
+      return this.locked('checkpoint revert', async () => {
+        const wanted = await this.requireListing(target);
+        return this.revertLocked((current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]));
+      });
+    }
+    if (paths !== undefined) throw new InvalidArgumentError('revert(patches) takes no separate paths: list the files in the patches', { details: {} });
+    const pairs: Array<[string, string]> = [];
+    for (const patch of target) {
+      this.assertRevision(patch.hash);
+      for (const file of patch.files) pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch.hash]);
+    }
+    const sources = firstPatchWins(pairs);
+    return this.locked('checkpoint revert', async () => {
+      const listings = new Map<string, Map<string, TreeEntry>>();
+      for (const hash of new Set(target.map((p) => p.hash))) listings.set(hash, await this.requireListing(hash));
+      return this.revertLocked(() => [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]));
+    });
+  }
+
+  /** Recorded checkpoints, newest first. */
+  async list(): Promise<CheckpointEntry[]> {
+    if (!(await this.exists())) return [];
+    const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX]);
+    return records.map(toEntry);
+  }
+
+  /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
+  async markers(): Promise<CheckpointMarkers> {
+    const none: CheckpointMarkers = { baseline: null, latest: null, safety: null };
+    if (!(await this.exists())) return none;
+    const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const find = (meta: string): CheckpointEntry | null => {
+      const marker = records.find((r) => r.ref === meta);
+      if (marker === undefined) return null;
+      const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
+      return toEntry(named ?? marker);
+    };
+    return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
+  }
+
+  /**
+   * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and
+   * the last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>`
+   * and removes any temporary pack git left behind. Reports sizes of the whole store directory.
+   */
+  async cleanup(opts: CleanupOptions = {}): Promise<CleanupResult> {
+    const keep = opts.keep ?? DEFAULT_KEEP;
+    const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
+    assertRetention(keep, pruneAge);
+    if (!(await this.exists())) return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
+    return this.locked('checkpoint gc', async () => {
+      const storeBytesBefore = await directorySize(this.location.dir);
+      const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+      const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
+      const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+      const removals = selectRemovals(checkpoints, keep, protectedOids);
+      await deleteRefs(this.store, removals);
+      try {
+        await gcStore(this.store, pruneAge);
+      } finally {
+        await sweepTemporaryFiles(this.location.gitDir);
+      }
+      const storeBytesAfter = await directorySize(this.location.dir);
+      return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
+    });
+  }
+
+  // ---- internals ----
+
+  private async revertLocked(desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>): Promise<RevertResult> {
+    const safety = await this.trackLocked('safety before revert', 'safety', false);
+    const current = await this.requireListing(safety.hash);
+    const applied = await this.apply(planChanges(desired(current), current), current, safety.skips);
+    return {
+      reverted: this.absolute(applied.written),
+      deleted: this.absolute(applied.deleted),
+      safety: safety.hash,
+      safetyRef: safety.ref,
+      leftAlone: this.absolute(applied.leftAlone),
+    };
+  }
+
+  private apply(plan: ReturnType<typeof planChanges>, current: ReadonlyMap<string, TreeEntry>, skips: readonly Skip[]): Promise<Applied> {
+    const blocked = [...this.excluded, ...skips.map((s) => s.path)];
+    return applyPlan({ root: this.workspace, store: this.store, tempDir: this.location.tempDir, current, blocked }, plan);
+  }
+
+  /** Stages the workspace into the store's index and writes the tree. Caller holds the lock. */
+  private async capture(): Promise<Capture> {
+    const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(this.store, this.excluded), listIgnoredTracked(this.store)]);
+    const skipped = await findSkipped(this.workspace, listing, this.maxFileSizeBytes);
+    await unstagePaths(this.store, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
+    await stageWorkspace(this.store, [...this.excluded, ...skipped.map((s) => s.path)]);
+    return { tree: await writeTree(this.store), skipped };
+  }
+
+  private async trackLocked(label: string | null, kind: CheckpointMeta['kind'], baseline: boolean): Promise<Tracked> {
+    const { tree, skipped } = await this.capture();
+    const commit = await commitTree(this.store, tree, encodeMessage({ label, createdAt: new Date().toISOString(), kind }));
+    const ref = newCheckpointRef();
+    const updates: RefUpdate[] = [
+      { ref, oid: commit, expect: null },
+      { ref: LATEST_REF, oid: commit },
+    ];
+    if (kind === 'safety') updates.push({ ref: SAFETY_REF, oid: commit });
+    if (baseline || !(await this.hasBaseline())) updates.push({ ref: BASELINE_REF, oid: commit });
+    await updateRefs(this.store, updates);
+    this.baselineKnown = true;
+    return { hash: tree, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+  }
+
+  private async hasBaseline(): Promise<boolean> {
+    if (!this.baselineKnown) this.baselineKnown = (await readRef(this.store, BASELINE_REF)) !== null;
+    return this.baselineKnown;
+  }
+
+  private skippedFile(s: Skip): SkippedFile {
+    return { path: toAbsolute(this.workspace, s.path), reason: s.reason, size: s.size };
+  }
+
+  private absolute(paths: readonly string[]): string[] {
+    return paths.map((p) => toAbsolute(this.workspace, p));
+  }
+
+  private assertRevision(hash: string): void {
+    if (!isCheckpointRevision(hash)) throw this.notFound(hash);
+  }
+
+  private notFound(hash: string): CheckpointNotFoundError {
+    return new CheckpointNotFoundError(`no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`, {
+      details: { hash: hash.slice(0, 200), workspace: this.workspace },
+    });
+  }
+
+  private async requireTree(hash: string): Promise<string> {
+    const tree = await resolveTree(this.store, hash);
+    if (tree === null) throw this.notFound(hash);
+    return tree;
+  }
+
+  private async requireListing(hash: string): Promise<Map<string, TreeEntry>> {
+    const listing = await listTree(this.store, hash);
+    if (listing === null) throw this.notFound(hash);
+    return listing;
+  }
+
+  private async exists(): Promise<boolean> {
+    return (await readStoredWorkspace(this.location.metaFile)) === this.workspace;
+  }
+
+  /** Runs `fn` holding the store lock, creating the store first if needed. */
+  private locked<T>(purpose: string, fn: () => Promise<T>): Promise<T> {
+    return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
+      if (lock.recovered !== null) await this.repairAfterCrash();
+      else await removeStaleIndexLock(this.store, this.staleIndexLockMs);
+      await this.ensureStore();
+      return fn();
+    });
+  }
+
+  private async ensureStore(): Promise<void> {
+    if (this.storeReady) return;
+    if (!(await this.exists())) {
+      await initShadowStore(this.store);
+      await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: new Date().toISOString() });
+    }
+    this.storeReady = true;
+  }
+
+  /** A previous holder of the lock died: the lock files and temporaries it left are provably stale. */
+  private async repairAfterCrash(): Promise<void> {
+    await removeStaleIndexLock(this.store, 0);
+    await rm(join(this.location.gitDir, 'packed-refs.lock'), { force: true });
+    await rm(this.location.tempDir, { recursive: true, force: true });
+    await sweepTemporaryFiles(this.location.gitDir);
+  }
+}
+
+function toEntry(r: RefRecord): CheckpointEntry {
+  const meta = decodeMessage(r.body, r.date);
+  return { ref: r.ref, hash: r.tree, label: meta.label, createdAt: meta.createdAt, kind: meta.kind };
+}
+
+/** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */
+async function physicalPath(path: string): Promise<string> {
+  try {
+    await access(path);
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+/** What a checkpoint commit records about itself, as one JSON line in its message body. */
+export const CheckpointMeta = z.object({
+  label: z.string().nullable(),
+  createdAt: z.string(),
+  kind: z.enum(['track', 'safety']),
+});
+export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
+
+export const CHECKPOINT_REF_PREFIX = 'refs/checkpoints/';
+export const META_REF_PREFIX = 'refs/checkpoints-meta/';
+export const LATEST_REF = `${META_REF_PREFIX}latest`;
+export const BASELINE_REF = `${META_REF_PREFIX}baseline`;
+export const SAFETY_REF = `${META_REF_PREFIX}safety`;
+
+/** Commit message: a readable subject, then the metadata as JSON (labels may hold any text). */
+export function encodeMessage(meta: CheckpointMeta): string {
+  const firstLine = meta.label?.split('\n')[0]?.slice(0, 72) ?? '';
+  const subject = meta.kind === 'safety' ? 'agentgate safety checkpoint' : 'agentgate checkpoint';
+  return `${subject}${firstLine ? `: ${firstLine}` : ''}\n\n${JSON.stringify(meta)}\n`;
+}
+
+/** Reads the metadata back from a message body; a body we did not write falls back to the commit date. */
+export function decodeMessage(body: string, commitDate: string): CheckpointMeta {
+  for (const line of body.split('\n').reverse()) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const parsed = CheckpointMeta.safeParse(JSON.parse(line));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // Not our JSON: keep looking, then fall back.
+    }
+  }
+  return { label: null, createdAt: new Date(commitDate).toISOString(), kind: 'track' };
+}
+
+let lastStamp = 0;
+
+/**
+ * A new checkpoint ref name: `refs/checkpoints/<UTC time to the ms>-<random>`. Names sort by
+ * time; within one process the time is forced to increase, and captures in different processes
+ * are serialised by the store lock, so "newest first" is the reverse name order.
+ */
+export function newCheckpointRef(now: number = Date.now()): string {
+  lastStamp = Math.max(now, lastStamp + 1);
+  const iso = new Date(lastStamp).toISOString(); // 2025-01-02T03:04:05.678Z
+  const stamp = iso.replace(/[-:]/g, '').replace('.', '');
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes(3).toString('hex')}`;
+}

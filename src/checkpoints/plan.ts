@@ -1,0 +1,59 @@
+import type { TreeEntry } from '../git/shadow/parse.js';
+import { isUnder } from './workspace-paths.js';
+
+/**
+ * What must change on disk, decided from tree listings alone (pure). `current` is the safety
+ * checkpoint just taken, i.e. what the store knows about the workspace right now.
+ */
+export interface Plan {
+  /** Entries to write (their path is where). */
+  writes: TreeEntry[];
+  /** Paths the current capture holds that must disappear. */
+  deletes: string[];
+  /** Paths absent from both: if something is on disk there, the store never captured it. */
+  uncovered: string[];
+}
+
+/** Plans the change from `current` to `desired` (path -> wanted entry, or null for "must not exist"). */
+export function planChanges(desired: Iterable<readonly [string, TreeEntry | null]>, current: ReadonlyMap<string, TreeEntry>): Plan {
+  const plan: Plan = { writes: [], deletes: [], uncovered: [] };
+  for (const [path, want] of desired) {
+    const have = current.get(path);
+    if (want !== null) {
+      if (have === undefined || have.oid !== want.oid || have.mode !== want.mode) plan.writes.push({ ...want, path });
+    } else if (have !== undefined) {
+      plan.deletes.push(path);
+    } else {
+      plan.uncovered.push(path);
+    }
+  }
+  return plan;
+}
+
+/** Restore: every path of either tree, wanted as it is in `target`. */
+export function restoreDesired(target: ReadonlyMap<string, TreeEntry>, current: ReadonlyMap<string, TreeEntry>): Array<[string, TreeEntry | null]> {
+  const paths = new Set([...target.keys(), ...current.keys()]);
+  return [...paths].sort().map((p) => [p, target.get(p) ?? null]);
+}
+
+/** Paths whose entry differs between the trees, limited to those under one of `selection` (all when null). */
+export function changedBetween(target: ReadonlyMap<string, TreeEntry>, current: ReadonlyMap<string, TreeEntry>, selection: readonly string[] | null): string[] {
+  const out: string[] = [];
+  for (const path of new Set([...target.keys(), ...current.keys()])) {
+    const a = target.get(path);
+    const b = current.get(path);
+    if (a !== undefined && b !== undefined && a.oid === b.oid && a.mode === b.mode) continue;
+    if (selection === null || selection.some((s) => isUnder(path, s))) out.push(path);
+  }
+  return out.sort();
+}
+
+/**
+ * Revert by patches: for each file, the first patch that names it decides which checkpoint it comes
+ * from. Input pairs are (git path, tree hash) in patch order; the result keeps first occurrences.
+ */
+export function firstPatchWins(pairs: Iterable<readonly [string, string]>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, hash] of pairs) if (!out.has(path)) out.set(path, hash);
+  return out;
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Where one workspace's checkpoint store lives:
+ *
+ *     <home>/checkpoints/<projectId>/<worktreeKey>/
+ *       git/         private git dir: objects, refs/checkpoints/*, config, info/attributes
+ *       index        the persistent index (GIT_INDEX_FILE): repeated captures only re-stat files
+ *       store.json   { workspace, projectId, createdAt }, written last when the store is created
+ *       lock         cross-process lock serialising every operation that writes the store
+ *       tmp/         temporary indexes used while writing files back
+ *
+ * `projectId` is the workspace repository's root commit (so clones and worktrees of one project
+ * group together), or `path-<hash of the real path>` outside a repository or before the first
+ * commit. `worktreeKey` is `wt-<hash of the work tree's real path>`: worktrees sharing a root
+ * commit each get their own git dir and index, because an index describes one work tree.
+ *
+ * An existing store is found by its worktree key under any project id, so a repository that makes
+ * its first commit, or rewrites its history, keeps its checkpoints.
+ */
+export interface StoreLocation {
+  projectId: string;
+  worktreeKey: string;
+  dir: string;
+  gitDir: string;
+  indexFile: string;
+  metaFile: string;
+  lockPath: string;
+  tempDir: string;
+}
+
+/** `<16 hex>` of SHA-256 over a real path: short, stable, collision-unlikely for one machine. */
+export function pathKey(realPath: string): string {
+  return createHash('sha256').update(realPath).digest('hex').slice(0, 16);
+}
+
+/** The file layout for a store directory. Pure. */
+export function storeLayout(checkpointsDir: string, projectId: string, worktreeKey: string): StoreLocation {
+  const dir = join(checkpointsDir, projectId, worktreeKey);
+  return {
+    projectId,
+    worktreeKey,
+    dir,
+    gitDir: join(dir, 'git'),
+    indexFile: join(dir, 'index'),
+    metaFile: join(dir, 'store.json'),
+    lockPath: join(dir, 'lock'),
+    tempDir: join(dir, 'tmp'),
+  };
+}
+
+/**
+ * Finds the store for the work tree at `root` (a real path), or decides where a new one goes.
+ * `rootCommit` is asked only when no store exists yet.
+ */
+export async function locateStore(checkpointsDir: string, root: string, rootCommit: () => Promise<string | null>): Promise<StoreLocation> {
+  const worktreeKey = `wt-${pathKey(root)}`;
+  for (const projectId of await listDir(checkpointsDir)) {
+    const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
+    if ((await readStoredWorkspace(candidate.metaFile)) === root) return candidate;
+  }
+  const projectId = (await rootCommit()) ?? `path-${pathKey(root)}`;
+  return storeLayout(checkpointsDir, projectId, worktreeKey);
+}
+
+/** The workspace recorded in a store's `store.json`, or null when there is no readable one. */
+export async function readStoredWorkspace(metaFile: string): Promise<string | null> {
+  try {
+    const parsed = JSON.parse(await readFile(metaFile, 'utf8')) as { workspace?: unknown };
+    return typeof parsed.workspace === 'string' ? parsed.workspace : null;
+  } catch {
+    return null;
+  }
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,58 @@
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { PathOutsideWorkspaceError } from '../errors.js';
+import { isInside } from '../git/repo.js';
+
+/** Workspace-relative path with `/` separators, as git prints it; `''` for the root. */
+export function toGitPath(root: string, abs: string): string {
+  return relative(root, abs).split(sep).join('/');
+}
+
+/** Absolute path of a git path inside the workspace. */
+export function toAbsolute(root: string, gitPath: string): string {
+  return gitPath === '' ? root : join(root, ...gitPath.split('/'));
+}
+
+/**
+ * The physical location of `abs` without following `abs` itself: its parent directories are
+ * resolved through symbolic links (the deepest one that exists), the last component is kept. A
+ * link inside the workspace that leads outside therefore resolves outside.
+ */
+async function physical(abs: string): Promise<string> {
+  const tail: string[] = [basename(abs)];
+  let head = dirname(abs);
+  for (;;) {
+    try {
+      return join(await realpath(head), ...tail.reverse());
+    } catch {
+      const up = dirname(head);
+      if (up === head) return abs;
+      tail.push(basename(head));
+      head = up;
+    }
+  }
+}
+
+/**
+ * Turns a user-given path (absolute, or relative to the workspace root) into a git path, refusing
+ * with PATH_OUTSIDE_WORKSPACE anything that is, physically, outside the workspace, inside a `.git`
+ * directory, or inside one of `forbidden` (our own home). Nothing is touched.
+ */
+export async function toWorkspaceGitPath(root: string, input: string, forbidden: readonly string[]): Promise<string> {
+  const refuse = (why: string): never => {
+    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, { details: { path: input, workspace: root } });
+  };
+  if (input === '' || input.includes('\0')) refuse('is not a usable path');
+  const abs = resolve(root, input);
+  const real = abs === root ? root : await physical(abs);
+  if (!isInside(root, real)) refuse('is outside the workspace');
+  const gitPath = toGitPath(root, real);
+  if (gitPath.split('/').some((c) => c.toLowerCase() === '.git')) refuse("is inside the repository's .git directory");
+  if (forbidden.some((dir) => isInside(dir, real))) refuse("is inside agentgate's own data (its home or an excluded directory)");
+  return gitPath;
+}
+
+/** True if `path` is `prefix` or below it (git paths; `''` contains everything). */
+export function isUnder(path: string, prefix: string): boolean {
+  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+}

@@ -1,0 +1,122 @@
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RestoreResult } from '../../types/checkpoint.js';
+import { openCheckpoints, treeState } from '../helpers/checkpoints.js';
+import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+describe('checkpoint restore', () => {
+  it('brings back every captured path, leaves ignored and skipped files alone, and can be undone', async () => {
+    const ws = repoWithCommit({ '.gitignore': 'build/\n', 'keep.txt': 'keep\n' });
+    writeFiles(ws, {
+      'src/a.ts': 'a1\n',
+      'src/deep/b.ts': 'b1\n',
+      'sp ace é.txt': 'spaces\n',
+      'bin.dat': Buffer.from([0, 1, 2, 255]),
+      'run.sh': '#!/bin/sh\necho hi\n',
+      'build/artifact.js': 'built v1\n',
+      'grows.log': 'short\n',
+    });
+    chmodSync(join(ws, 'run.sh'), 0o755);
+    symlinkSync('keep.txt', join(ws, 'link'));
+    const cp = await openCheckpoints(ws, { maxFileSizeBytes: 1024 });
+    const base = await cp.track('base');
+    const original = treeState(ws, ['build']);
+
+    writeFiles(ws, { 'src/a.ts': 'a2\n', 'new.txt': 'new\n', 'newdir/x/y.txt': 'deep new\n', 'bin.dat': Buffer.from([9]), 'build/artifact.js': 'built v2\n' });
+    unlinkSync(join(ws, 'keep.txt'));
+    rmSync(join(ws, 'src/deep'), { recursive: true });
+    renameSync(join(ws, 'sp ace é.txt'), join(ws, 'renamed.txt'));
+    unlinkSync(join(ws, 'link'));
+    symlinkSync('src/a.ts', join(ws, 'link'));
+    chmodSync(join(ws, 'run.sh'), 0o644);
+    writeFileSync(join(ws, 'huge.bin'), Buffer.alloc(4096, 3));
+    writeFileSync(join(ws, 'grows.log'), Buffer.alloc(2048, 4));
+    const mutated = treeState(ws);
+
+    const r = await cp.restore(base.hash);
+    expect(RestoreResult.parse(r)).toEqual(r);
+    expect(r.hash).toBe(base.hash);
+    const originalRest = Object.fromEntries(Object.entries(original).filter(([p]) => p !== 'grows.log'));
+    expect(treeState(ws, ['build', 'huge.bin', 'grows.log'])).toEqual(originalRest);
+    expect(existsSync(join(ws, 'newdir'))).toBe(false); // directories emptied by the restore are removed
+    expect(readFileSync(join(ws, 'build/artifact.js'), 'utf8')).toBe('built v2\n'); // ignored: untouched
+    expect(readFileSync(join(ws, 'huge.bin')).length).toBe(4096); // over the cap: untouched
+    expect(readFileSync(join(ws, 'grows.log')).length).toBe(2048); // grew over the cap: not rolled back
+    expect(r.leftAlone).toEqual([join(ws, 'grows.log')]);
+
+    // The safety checkpoint undoes the restore.
+    const undo = await cp.unrevert(r.safety);
+    expect(undo.hash).toBe(r.safety);
+    expect(treeState(ws)).toEqual(mutated);
+    expect((await cp.list()).filter((e) => e.kind === 'safety').length).toBe(2);
+  });
+
+  it('is byte-exact whatever .gitattributes say, and the repository config cannot make it run programs', async () => {
+    const ws = repoWithCommit({ '.gitattributes': '* text eol=crlf\n*.dat filter=evil diff=evil\n' });
+    const marker = join(tempDir('agentgate-cp-marker-'), 'ran');
+    for (const [key, value] of [
+      ['core.fsmonitor', `touch ${marker}`],
+      ['filter.evil.clean', `touch ${marker}`],
+      ['filter.evil.smudge', `touch ${marker}`],
+      ['diff.evil.textconv', `touch ${marker}`],
+    ] as const) {
+      git(ws, ['config', key, value]);
+    }
+    const mixed = Buffer.from('lf\ncrlf\r\nlone cr\r');
+    writeFiles(ws, { 'mixed.txt': mixed, 'data.dat': 'payload\n' });
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track();
+    writeFiles(ws, { 'mixed.txt': 'changed\n', 'data.dat': 'changed\n' });
+    await cp.diffFull(t.hash);
+    await cp.diff(t.hash);
+    await cp.restore(t.hash);
+    expect(readFileSync(join(ws, 'mixed.txt')).equals(mixed)).toBe(true);
+    expect(readFileSync(join(ws, 'data.dat'), 'utf8')).toBe('payload\n');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('never writes through a symbolic link that leads outside the workspace', async () => {
+    const outside = tempDir('agentgate-cp-outside-');
+    writeFileSync(join(outside, 'secret.txt'), 'secret\n');
+    const ws = tempDir('agentgate-cp-links-');
+    writeFiles(ws, { 'config.txt': 'original\n', 'dir/f.txt': 'inner\n', 'cache/g.txt': 'cached\n', '.gitignore': '# none yet\n' });
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track();
+
+    // A file and a directory replaced by links to the outside, and an ignored link in the way.
+    unlinkSync(join(ws, 'config.txt'));
+    symlinkSync(join(outside, 'secret.txt'), join(ws, 'config.txt'));
+    rmSync(join(ws, 'dir'), { recursive: true });
+    symlinkSync(outside, join(ws, 'dir'));
+    rmSync(join(ws, 'cache'), { recursive: true });
+    symlinkSync(outside, join(ws, 'cache'));
+    writeFileSync(join(ws, '.gitignore'), 'cache\n');
+
+    const r = await cp.restore(t.hash);
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+    expect(lstatSync(join(ws, 'config.txt')).isFile()).toBe(true);
+    expect(readFileSync(join(ws, 'config.txt'), 'utf8')).toBe('original\n');
+    expect(lstatSync(join(ws, 'dir')).isDirectory()).toBe(true);
+    expect(readFileSync(join(ws, 'dir/f.txt'), 'utf8')).toBe('inner\n');
+    // `cache` was ignored when the safety checkpoint was taken, so the link stays and nothing goes through it.
+    expect(lstatSync(join(ws, 'cache')).isSymbolicLink()).toBe(true);
+    expect(r.leftAlone).toContain(join(ws, 'cache/g.txt'));
+  });
+
+  it('leaves a directory that holds uncaptured files in place of a file it would restore', async () => {
+    const ws = tempDir('agentgate-cp-obstacle-');
+    writeFiles(ws, { 'out': 'was a file\n', '.gitignore': '*.tmp\n' });
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track();
+    unlinkSync(join(ws, 'out'));
+    mkdirSync(join(ws, 'out'));
+    writeFiles(ws, { 'out/captured.txt': 'c\n', 'out/ignored.tmp': 'precious\n' });
+
+    const r = await cp.restore(t.hash);
+    expect(readFileSync(join(ws, 'out/ignored.tmp'), 'utf8')).toBe('precious\n');
+    expect(existsSync(join(ws, 'out/captured.txt'))).toBe(false);
+    expect(r.leftAlone).toEqual([join(ws, 'out')]);
+  });
+});

@@ -1,0 +1,96 @@
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RevertResult } from '../../types/checkpoint.js';
+import { gitCallCount } from '../../src/git/runner.js';
+import { openCheckpoints, treeState } from '../helpers/checkpoints.js';
+import { tempDir, writeFiles } from '../helpers/repo.js';
+
+const read = (ws: string, rel: string): string => readFileSync(join(ws, rel), 'utf8');
+
+describe('checkpoint revert', () => {
+  it('reverts patches: first patch wins per file, files absent from the checkpoint are deleted; unrevert undoes it', async () => {
+    const ws = tempDir('agentgate-cp-revert-');
+    writeFiles(ws, { 'a.txt': 'v1', 'b.txt': 'v1', 'untouched.txt': 'same' });
+    const cp = await openCheckpoints(ws);
+    const t1 = await cp.track('step 1');
+    writeFiles(ws, { 'a.txt': 'v2', 'b.txt': 'v2', 'c/new.txt': 'created in step 1' });
+    const p1 = await cp.patch(t1.hash);
+    const t2 = await cp.track('step 2');
+    writeFiles(ws, { 'a.txt': 'v3', 'd.txt': 'created in step 2' });
+    const p2 = await cp.patch(t2.hash);
+    const before = treeState(ws);
+
+    // Undo step 2 then step 1, newest first: a.txt comes from t2 (the first patch naming it).
+    const r = await cp.revert([p2, p1]);
+    expect(RevertResult.parse(r)).toEqual(r);
+    expect(read(ws, 'a.txt')).toBe('v2');
+    expect(read(ws, 'b.txt')).toBe('v1');
+    expect(existsSync(join(ws, 'c'))).toBe(false);
+    expect(existsSync(join(ws, 'd.txt'))).toBe(false);
+    expect(r.reverted).toEqual([join(ws, 'a.txt'), join(ws, 'b.txt')]);
+    expect([...r.deleted].sort()).toEqual([join(ws, 'c/new.txt'), join(ws, 'd.txt')]);
+
+    await cp.unrevert(r.safety);
+    expect(treeState(ws)).toEqual(before);
+  });
+
+  it('reverts chosen files or directories from a checkpoint and leaves other changes', async () => {
+    const ws = tempDir('agentgate-cp-revert-paths-');
+    writeFiles(ws, { 'src/x.ts': 'x1', 'src/sub/y.ts': 'y1', 'docs/r.md': 'r1' });
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track();
+    writeFiles(ws, { 'src/x.ts': 'x2', 'src/sub/y.ts': 'y2', 'src/sub/z.ts': 'new', 'docs/r.md': 'r2' });
+
+    const r = await cp.revert(t.hash, ['src/sub']);
+    expect(r.reverted).toEqual([join(ws, 'src/sub/y.ts')]);
+    expect(r.deleted).toEqual([join(ws, 'src/sub/z.ts')]);
+    expect([read(ws, 'src/x.ts'), read(ws, 'src/sub/y.ts'), read(ws, 'docs/r.md')]).toEqual(['x2', 'y1', 'r2']);
+
+    const all = await cp.revert(t.hash);
+    expect([...all.reverted].sort()).toEqual([join(ws, 'docs/r.md'), join(ws, 'src/x.ts')]);
+    expect([read(ws, 'src/x.ts'), read(ws, 'docs/r.md')]).toEqual(['x1', 'r1']);
+  });
+
+  it('reverts 300 files with as many git processes as it takes for 3', async () => {
+    const ws = tempDir('agentgate-cp-revert-many-');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i += 1) files[`d${i % 7}/file ${String(i).padStart(3, '0')}.txt`] = `original ${i}\n`;
+    writeFiles(ws, files);
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track();
+
+    const countRevert = async (paths: string[]): Promise<number> => {
+      writeFiles(ws, Object.fromEntries(paths.map((p) => [p, 'changed\n'])));
+      const start = gitCallCount();
+      const r = await cp.revert([{ hash: t.hash, files: paths.map((p) => join(ws, p)) }]);
+      expect(r.reverted.length).toBe(paths.length);
+      return gitCallCount() - start;
+    };
+    const few = await countRevert(Object.keys(files).slice(0, 3));
+    const many = await countRevert(Object.keys(files));
+    expect(many).toBe(few);
+    expect(many).toBeLessThanOrEqual(10);
+    for (const [p, content] of Object.entries(files)) expect(read(ws, p)).toBe(content);
+  });
+
+  it('refuses paths outside the workspace and unknown checkpoints before anything changes', async () => {
+    const outside = tempDir('agentgate-cp-revert-out-');
+    const ws = tempDir('agentgate-cp-revert-refuse-');
+    writeFiles(ws, { 'a.txt': 'a1' });
+    symlinkSync(outside, join(ws, 'escape'));
+    const cp = await openCheckpoints(ws);
+    const t = await cp.track();
+    writeFiles(ws, { 'a.txt': 'a2' });
+    const count = (await cp.list()).length;
+
+    for (const bad of ['../elsewhere.txt', '/etc/passwd', 'escape/x.txt', join(ws, 'escape/x.txt'), '.git/config']) {
+      await expect(cp.revert(t.hash, ['a.txt', bad])).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+      await expect(cp.revert([{ hash: t.hash, files: [join(ws, 'a.txt'), bad] }])).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    }
+    await expect(cp.revert('0123456789abcdef', ['a.txt'])).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
+    await expect(cp.revert([{ hash: t.hash, files: [join(ws, 'a.txt')] }, { hash: 'abcdef0123', files: [] }])).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
+    expect(read(ws, 'a.txt')).toBe('a2');
+    expect((await cp.list()).length).toBe(count);
+  });
+});

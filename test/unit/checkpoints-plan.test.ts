@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { TreeEntry } from '../../src/git/shadow/parse.js';
+import { decodeMessage, encodeMessage, newCheckpointRef } from '../../src/checkpoints/message.js';
+import { changedBetween, firstPatchWins, planChanges, restoreDesired } from '../../src/checkpoints/plan.js';
+import { assertRetention, selectRemovals } from '../../src/checkpoints/retention.js';
+
+const entry = (path: string, oid: string, mode = '100644'): TreeEntry => ({ path, oid: oid.repeat(40).slice(0, 40), mode, type: 'blob' });
+const tree = (...entries: TreeEntry[]): Map<string, TreeEntry> => new Map(entries.map((e) => [e.path, e]));
+
+describe('checkpoint planning (pure)', () => {
+  const current = tree(entry('same.txt', 'a'), entry('changed.txt', 'b'), entry('created.txt', 'c'), entry('mode.sh', 'd'));
+  const target = tree(entry('same.txt', 'a'), entry('changed.txt', 'e'), entry('deleted.txt', 'f'), entry('mode.sh', 'd', '100755'));
+
+  it('restore writes changed and deleted files, removes created ones, leaves equal ones', () => {
+    const plan = planChanges(restoreDesired(target, current), current);
+    expect(plan.writes.map((w) => w.path).sort()).toEqual(['changed.txt', 'deleted.txt', 'mode.sh']);
+    expect(plan.deletes).toEqual(['created.txt']);
+    expect(plan.uncovered).toEqual([]);
+  });
+
+  it('revert plans only the named files; a file absent from both is uncovered', () => {
+    const plan = planChanges(
+      [
+        ['created.txt', null],
+        ['never.txt', null],
+        ['changed.txt', target.get('changed.txt') ?? null],
+      ],
+      current,
+    );
+    expect(plan).toMatchObject({ deletes: ['created.txt'], uncovered: ['never.txt'] });
+    expect(plan.writes.map((w) => w.path)).toEqual(['changed.txt']);
+  });
+
+  it('selects changed paths under files or directories', () => {
+    const a = tree(entry('src/x.ts', 'a'), entry('src/y.ts', 'b'), entry('docs/r.md', 'c'), entry('srcfile', 'd'));
+    const b = tree(entry('src/x.ts', 'a'), entry('src/y.ts', 'e'), entry('docs/r.md', 'f'), entry('srcfile', 'e'));
+    expect(changedBetween(a, b, null)).toEqual(['docs/r.md', 'src/y.ts', 'srcfile']);
+    expect(changedBetween(a, b, ['src'])).toEqual(['src/y.ts']);
+    expect(changedBetween(a, b, [''])).toEqual(['docs/r.md', 'src/y.ts', 'srcfile']);
+  });
+
+  it('first patch naming a file wins', () => {
+    const wins = firstPatchWins([
+      ['a', 'h1'],
+      ['b', 'h1'],
+      ['b', 'h2'],
+      ['c', 'h2'],
+    ]);
+    expect([...wins]).toEqual([
+      ['a', 'h1'],
+      ['b', 'h1'],
+      ['c', 'h2'],
+    ]);
+  });
+
+  it('retention keeps the newest and every marked checkpoint', () => {
+    const refs = ['r5', 'r4', 'r3', 'r2', 'r1'].map((ref) => ({ ref, oid: `${ref}-oid` }));
+    expect(selectRemovals(refs, 2, new Set(['r1-oid'])).map((r) => r.ref)).toEqual(['r3', 'r2']);
+    expect(selectRemovals(refs, 0, new Set()).length).toBe(5);
+    expect(() => assertRetention(-1, 'now')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => assertRetention(1, '--exec=x')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => assertRetention(1, '2.weeks.ago')).not.toThrow();
+  });
+
+  it('checkpoint messages round-trip labels of any text; ref names sort by time', () => {
+    const meta = { label: 'multi\nline "quoted"', createdAt: '2025-01-02T03:04:05.000Z', kind: 'safety' as const };
+    const body = encodeMessage(meta).split('\n\n').slice(1).join('\n\n');
+    expect(decodeMessage(body, '2025-01-01T00:00:00Z')).toEqual(meta);
+    expect(decodeMessage('not ours', '2025-01-01T00:00:00+00:00')).toEqual({ label: null, createdAt: '2025-01-01T00:00:00.000Z', kind: 'track' });
+    const first = newCheckpointRef(1_000);
+    const second = newCheckpointRef(1_000);
+    expect(first).toMatch(/^refs\/checkpoints\/19700101T000001000Z-[0-9a-f]{6}$/);
+    expect(second > first).toBe(true);
+  });
+});
