@@ -29,6 +29,7 @@ export class InvalidIdError extends AgentgateError {
 }
 export class InvalidArgumentError extends AgentgateError {
   readonly code = 'INVALID_ARGUMENT' as const;
+  override readonly exitCode = 2 as const;
 }
 export class SnapshotNotFoundError extends AgentgateError {
   readonly code = 'SNAPSHOT_NOT_FOUND' as const;
@@ -71,6 +72,9 @@ export class ConcurrentUpdateError extends AgentgateError {
 }
 export class CherryPickConflictError extends AgentgateError {
   readonly code = 'CHERRY_PICK_CONFLICT' as const;
+}
+export class EmptySnapshotError extends AgentgateError {
+  readonly code = 'EMPTY_SNAPSHOT' as const;
 }
 export class StoreCorruptError extends AgentgateError {
   readonly code = 'STORE_CORRUPT' as const;

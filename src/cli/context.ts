@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { resolveSettings, type Settings } from '../store/config.js';
+import { resolveHome } from '../store/paths.js';
+import { Snapshotter } from '../snapshotter/snapshotter.js';
+import type { Values } from './spec.js';
+
+/** What every command gets: where the workspace and home are, the settings, and the services. */
+export class Context {
+  private snapshotterInstance: Snapshotter | null = null;
+
+  private constructor(
+    readonly workspace: string,
+    readonly settings: Settings,
+    readonly json: boolean,
+  ) {}
+
+  static async create(values: Values): Promise<Context> {
+    const home = resolveHome(str(values.home));
+    const settings = await resolveSettings({ home, configFile: str(values.config), artifactsDir: str(values['artifacts-dir']) });
+    return new Context(resolve(str(values.workspace) ?? '.'), settings, values.json === true);
+  }
+
+  get snapshotter(): Snapshotter {
+    this.snapshotterInstance ??= new Snapshotter({
+      home: this.settings.home,
+      artifactsDir: this.settings.artifactsDir,
+      identity: this.settings.identity,
+      gitTimeoutMs: this.settings.gitTimeoutMs,
+      lockTimeoutMs: this.settings.lockTimeoutMs,
+      onDirty: this.settings.onDirty,
+    });
+    return this.snapshotterInstance;
+  }
+}
+
+export function str(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

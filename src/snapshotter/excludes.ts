@@ -1,0 +1,24 @@
+import { relative, sep } from 'node:path';
+import { isInside, type Repo } from '../git/repo.js';
+import { readStatus, type RepoState } from '../git/state.js';
+
+/**
+ * Workspace-relative paths that are never snapshotted: an artifacts directory or an agentgate
+ * home placed inside the workspace would otherwise end up in the commit they describe.
+ */
+export function workspaceExcludes(topLevel: string, dirs: { home: string; artifactsDir: string }): string[] {
+  return [dirs.artifactsDir, dirs.home].filter((dir) => dir !== topLevel && isInside(topLevel, dir)).map((dir) => relative(topLevel, dir));
+}
+
+/**
+ * Whether the workspace has changes apart from the excluded directories: our own artifacts inside
+ * the workspace must not make it look dirty (a WIP commit with nothing in it, or DIRTY_WORKSPACE
+ * with `--on-dirty error`). Costs one more status only when there are excludes and it looks dirty.
+ */
+export async function isDirtyOutside(repo: Repo, state: RepoState, excludes: readonly string[]): Promise<boolean> {
+  if (!state.isDirty || excludes.length === 0) return state.isDirty;
+  const prefixes = excludes.map((x) => x.split(sep).join('/').replace(/\/+$/, ''));
+  const excluded = (path: string): boolean => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
+  const { entries } = await readStatus(repo);
+  return entries.some((e) => e.kind !== 'ignored' && !excluded(e.path));
+}

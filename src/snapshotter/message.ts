@@ -1,0 +1,52 @@
+/**
+ * The after commit's message (CONTRACT.md), with trailers that let the store be rebuilt from the
+ * repository alone: `git log --format=%(trailers)` gives back run, iteration and before SHA.
+ */
+export const WIP_SUBJECT = '[agentgate] WIP before run';
+export const TASK_LIMIT = 100;
+
+export interface IterationMessage {
+  runId: string;
+  iteration: number;
+  taskPrompt: string;
+  gatePlanSource: string;
+  beforeSha: string;
+}
+
+export function iterationMessage(m: IterationMessage): string {
+  return [
+    `[agentgate] Run ${m.runId} iteration ${m.iteration}`,
+    '',
+    `Task: ${firstChars(oneLine(m.taskPrompt), TASK_LIMIT)}`,
+    `Gate: ${oneLine(m.gatePlanSource)}`,
+    '',
+    `Agentgate-Run: ${m.runId}`,
+    `Agentgate-Iteration: ${m.iteration}`,
+    `Agentgate-Before: ${m.beforeSha}`,
+    '',
+  ].join('\n');
+}
+
+export function wipMessage(runId: string): string {
+  return `${WIP_SUBJECT}\n\nAgentgate-Run: ${runId}\n`;
+}
+
+/**
+ * The first `limit` characters, counted in code points: cutting UTF-16 units could split a
+ * surrogate pair and leave a lone half, which git would store as U+FFFD.
+ */
+function firstChars(text: string, limit: number): string {
+  let out = '';
+  let count = 0;
+  for (const char of text) {
+    if (count++ === limit) break;
+    out += char;
+  }
+  return out;
+}
+
+/** A task prompt may hold newlines and control characters; the message keeps one printable line. */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}

@@ -1,0 +1,26 @@
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Repo } from '../git/repo.js';
+import { withLock } from '../store/lock.js';
+
+/**
+ * Serialises our calls on one repository across processes and homes: the lock lives in the
+ * repository's own git dir, next to git's index.lock.
+ *
+ * If the previous holder died (SIGKILL, OOM), a git process of ours may have died with it and left
+ * `index.lock` behind, wedging every later git call. Such a file is provably ours when it was
+ * created while the dead owner held our lock; only then is it removed.
+ */
+export async function withRepoLock<T>(repo: Repo, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+  return withLock(join(repo.gitDir, 'agentgate.lock'), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
+    if (lock.recovered) await removeOrphanedIndexLock(repo.gitDir, Date.parse(lock.recovered.createdAt));
+    return fn();
+  });
+}
+
+async function removeOrphanedIndexLock(gitDir: string, ownerSince: number): Promise<void> {
+  const indexLock = join(gitDir, 'index.lock');
+  const info = await stat(indexLock).catch(() => null);
+  // A lock older than the dead owner's tenure belongs to someone else (the user's own git): leave it.
+  if (info && Number.isFinite(ownerSince) && info.mtimeMs >= ownerSince - 1000) await rm(indexLock, { force: true });
+}

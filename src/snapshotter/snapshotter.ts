@@ -1,0 +1,320 @@
+import { customAlphabet } from 'nanoid';
+import type { Identity, OnDirty } from '../../types/config.js';
+import { readFile } from 'node:fs/promises';
+import type { RunRecord } from '../../types/run.js';
+import { SafeId, type BeforeState, type CommitInfo, type DiffStats, type Snapshot } from '../../types/snapshot.js';
+import type { VerifyCheck, VerifyReport } from '../../types/verify.js';
+import { cherryPick } from '../git/cherry-pick.js';
+import { unifiedDiff } from '../git/unified-diff.js';
+import { commitTree, createSnapshotCommit } from '../git/commit.js';
+import { getDiffStats } from '../git/diff-stats.js';
+import { initRepo, openRepo, type Repo } from '../git/repo.js';
+import { createBranchAndSwitch, getTree, isAncestor, objectExists, resolveRevision, updateRef } from '../git/refs.js';
+import { getRepoState, type RepoState } from '../git/state.js';
+import {
+  AmbiguousIdError,
+  DirtyWorkspaceError,
+  EmptySnapshotError,
+  SnapshotNotFoundError,
+  StoreCorruptError,
+  HistoryRewrittenError,
+  NotARepositoryError,
+  OperationInProgressError,
+  RunNotFoundError,
+  UnmergedPathsError,
+} from '../errors.js';
+import { assertSafeId, patchPath } from '../store/paths.js';
+import { SnapshotStore } from '../store/snapshot-store.js';
+import { iterationMessage, wipMessage } from './message.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
+import { verifySnapshot } from './verify.js';
+import { withRepoLock } from './repo-lock.js';
+import { isDirtyOutside, workspaceExcludes } from './excludes.js';
+
+export interface SnapshotterOptions {
+  home: string;
+  artifactsDir: string;
+  identity: Identity;
+  gitTimeoutMs: number;
+  lockTimeoutMs: number;
+  onDirty: OnDirty;
+}
+
+export interface BeforeOptions {
+  runId: string;
+  onDirty?: OnDirty;
+}
+
+export interface AfterOptions {
+  runId: string;
+  iteration: number;
+  taskPrompt?: string;
+  gatePlanSource?: string;
+  /** Overrides the recorded before SHA (any revision the workspace can resolve). */
+  beforeSha?: string;
+}
+
+const newSnapshotId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 16);
+const DEFAULT_BRANCH = 'main';
+
+/**
+ * Run snapshots: the before state of an iteration, one structured commit after it, exact stats,
+ * a patch artifact and the stored metadata. Every call on a repository holds its repository lock.
+ */
+export class Snapshotter {
+  readonly store: SnapshotStore;
+
+  constructor(readonly options: SnapshotterOptions) {
+    this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+  }
+
+  /**
+   * Records where the run's next iteration starts. A missing repository is initialised, an unborn
+   * branch gets a root commit, a detached HEAD gets the branch `agentgate/<runId>`, and uncommitted
+   * work is saved as a WIP commit (or refused with DIRTY_WORKSPACE when onDirty is "error").
+   */
+  async captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
+    const runId = assertSafeId(opts.runId, 'run id');
+    const onDirty = opts.onDirty ?? this.options.onDirty;
+    const repo = await this.openOrInit(workspace);
+    return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+      const excludes = workspaceExcludes(repo.topLevel, this.options);
+      const state = await getRepoState(repo);
+      assertNoOperation(state);
+      const dirty = await isDirtyOutside(repo, state, excludes);
+      if (dirty && onDirty === 'error') {
+        throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`, {
+          details: { workspace: repo.topLevel },
+        });
+      }
+      let branch = state.branch;
+      if (state.headState === 'detached' && state.sha) {
+        branch = `agentgate/${runId}`;
+        await createBranchAndSwitch(repo, branch, state.sha);
+      }
+      let wipSha: string | null = null;
+      if (dirty || state.headState === 'unborn') {
+        const message = state.headState === 'unborn' && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
+        const commit = await createSnapshotCommit(repo, message, { excludes });
+        if (commit.created && dirty) wipSha = commit.sha;
+      }
+      const sha = await resolveRevision(repo, 'HEAD');
+      const before: BeforeState = {
+        sha,
+        branch: branch ?? DEFAULT_BRANCH,
+        isDirty: wipSha !== null,
+        wipSha,
+        capturedAt: new Date().toISOString(),
+        runId,
+        headState: state.headState,
+      };
+      await this.store.recordBefore(runId, repo.topLevel, before);
+      return before;
+    });
+  }
+
+  /**
+   * Commits everything the iteration changed and stores the snapshot. Compares against the before
+   * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
+   * change at all, nothing is committed and afterSha equals beforeSha.
+   */
+  async captureAfterState(workspace: string, before: BeforeState | null, opts: AfterOptions): Promise<Snapshot> {
+    const runId = assertSafeId(opts.runId, 'run id');
+    const repo = await openRepo(workspace, this.gitOptions());
+    return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+      const state = await getRepoState(repo);
+      const start = await this.startOf(repo, runId, before, opts.beforeSha, state);
+      assertNoOperation(state);
+      await this.assertDescends(repo, start.sha, state);
+      const message = iterationMessage({
+        runId,
+        iteration: opts.iteration,
+        taskPrompt: opts.taskPrompt ?? '',
+        gatePlanSource: opts.gatePlanSource ?? '',
+        beforeSha: start.sha,
+      });
+      const commit = await createSnapshotCommit(repo, message, { excludes: workspaceExcludes(repo.topLevel, this.options) });
+      const afterSha = commit.sha;
+      const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+      await updateRef(repo, ref, afterSha, null, { force: true });
+      const stats = await getDiffStats(repo, start.sha, afterSha);
+      const artifact = afterSha === start.sha ? null : await writePatchArtifact(repo, start.sha, afterSha, patchPath(this.options.artifactsDir, runId, opts.iteration));
+      const snapshot: Snapshot = {
+        id: `snap-${newSnapshotId()}`,
+        runId,
+        iteration: opts.iteration,
+        beforeSha: start.sha,
+        afterSha,
+        branch: state.branch ?? start.branch,
+        commitMessage: commit.created ? message : '',
+        patchPath: artifact?.path ?? null,
+        patchSha256: artifact?.sha256 ?? null,
+        ...totals(stats),
+        createdAt: new Date().toISOString(),
+        files: stats.files,
+        workspace: repo.topLevel,
+        ref,
+      };
+      await this.store.save(snapshot);
+      await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration);
+      return snapshot;
+    });
+  }
+
+  /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
+  async getSnapshot(idOrSha: string): Promise<Snapshot> {
+    const direct = SafeId.safeParse(idOrSha).success ? await this.store.load(idOrSha) : null;
+    if (direct) return direct;
+    const matches = /^[0-9a-f]{4,64}$/.test(idOrSha) || SafeId.safeParse(idOrSha).success ? await this.store.findByPrefix(idOrSha) : [];
+    if (matches.length === 1) return matches[0] as Snapshot;
+    if (matches.length > 1) {
+      throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(', ')}); give more characters`, {
+        details: { matches: matches.map((m) => m.id) },
+      });
+    }
+    throw new SnapshotNotFoundError(`no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`, { details: { id: idOrSha.slice(0, 200) } });
+  }
+
+  /** The run's snapshots, ordered by iteration. */
+  async listByRun(runId: string): Promise<Snapshot[]> {
+    return this.store.loadByRun(assertSafeId(runId, 'run id'));
+  }
+
+  /**
+   * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
+   * `outputFile` when given (atomically), else returns the text.
+   */
+  async generatePatch(snapshot: Snapshot, outputFile?: string): Promise<string> {
+    if (snapshot.beforeSha === snapshot.afterSha) {
+      if (outputFile) await writeFileAtomic(outputFile, '');
+      return '';
+    }
+    const intact = snapshot.patchPath !== null && (await sha256File(snapshot.patchPath).catch(() => null)) === snapshot.patchSha256;
+    if (intact && snapshot.patchPath) {
+      if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
+      return outputFile ? '' : readFile(snapshot.patchPath, 'utf8');
+    }
+    const repo = await openRepo(snapshot.workspace, this.gitOptions());
+    if (outputFile) {
+      await writePatchArtifact(repo, snapshot.beforeSha, snapshot.afterSha, outputFile);
+      return '';
+    }
+    return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
+  }
+
+  /** Diff statistics between any two revisions of a workspace. */
+  async stats(workspace: string, from: string, to: string): Promise<DiffStats> {
+    const repo = await openRepo(workspace, this.gitOptions());
+    return getDiffStats(repo, await resolveRevision(repo, from), await resolveRevision(repo, to));
+  }
+
+  /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
+  async verify(target: { id: string } | { runId: string } | { all: true }): Promise<VerifyReport> {
+    const checks: VerifyCheck[] = [];
+    let snapshots: Snapshot[];
+    if ('id' in target) snapshots = [await this.getSnapshot(target.id)];
+    else if ('runId' in target) {
+      // A link to a missing or corrupt file is a failed check; the rest of the run is still verified.
+      const contents = await this.store.inspectRun(assertSafeId(target.runId, 'run id'));
+      snapshots = contents.snapshots;
+      for (const problem of contents.problems) checks.push({ snapshotId: null, runId: target.runId, check: 'store-file', ok: false, detail: problem.message });
+    } else {
+      const listed = await this.store.list();
+      snapshots = listed.snapshots;
+      for (const problem of listed.problems) checks.push({ snapshotId: null, runId: null, check: 'store-file', ok: false, detail: problem.message });
+      const runs = await this.store.listRuns();
+      for (const problem of runs.problems) checks.push({ snapshotId: null, runId: null, check: 'store-file', ok: false, detail: problem.message });
+    }
+    const runs = new Map<string, RunRecord | null>();
+    for (const snapshot of snapshots) {
+      if (!runs.has(snapshot.runId)) runs.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
+      checks.push(...(await verifySnapshot(snapshot, runs.get(snapshot.runId) ?? null, this.gitOptions())));
+    }
+    return { ok: checks.every((c) => c.ok), checks };
+  }
+
+  /** Removes the snapshot's metadata and its link from the run. The commit and its ref stay in git. */
+  async delete(idOrSha: string): Promise<string> {
+    // A corrupt or missing file behind a run's link is still deletable by its exact id.
+    const id = await this.getSnapshot(idOrSha).then(
+      (snapshot) => snapshot.id,
+      (error: unknown) => {
+        if (error instanceof StoreCorruptError || (error instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)) return idOrSha;
+        throw error;
+      },
+    );
+    await this.store.delete(id);
+    return id;
+  }
+
+  /**
+   * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
+   * commit on `onto` (default: the current branch).
+   */
+  async cherryPick(idOrSha: string, onto?: string): Promise<CommitInfo> {
+    const snapshot = await this.getSnapshot(idOrSha);
+    if (snapshot.beforeSha === snapshot.afterSha) {
+      throw new EmptySnapshotError(`snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`, { details: { id: snapshot.id } });
+    }
+    const repo = await openRepo(snapshot.workspace, this.gitOptions());
+    return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+      const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}\n`;
+      const squashed = await commitTree(repo, await getTree(repo, snapshot.afterSha), [snapshot.beforeSha], message);
+      return cherryPick(repo, squashed, onto === undefined ? {} : { onto });
+    });
+  }
+
+  gitOptions(): { identity: Identity; timeoutMs: number } {
+    return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
+  }
+
+  private async openOrInit(workspace: string): Promise<Repo> {
+    try {
+      return await openRepo(workspace, this.gitOptions());
+    } catch (cause) {
+      if (!(cause instanceof NotARepositoryError)) throw cause;
+      return initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
+    }
+  }
+
+  /** Where the iteration started: the given state, else `--before SHA`, else the run's recorded before state. */
+  private async startOf(repo: Repo, runId: string, given: BeforeState | null, beforeRev: string | undefined, state: RepoState): Promise<{ sha: string; branch: string }> {
+    if (given) return given;
+    const run = await this.store.loadRun(runId);
+    if (beforeRev !== undefined) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH };
+    if (!run?.before) {
+      throw new RunNotFoundError(`run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`, { details: { runId } });
+    }
+    return run.before;
+  }
+
+  /** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
+  private async assertDescends(repo: Repo, beforeSha: string, state: RepoState): Promise<void> {
+    const fail = (why: string): never => {
+      throw new HistoryRewrittenError(`${why}; the iteration's history was rewritten. Start a new iteration with "before"`, {
+        details: { beforeSha, head: state.sha },
+      });
+    };
+    if (!state.sha) fail('HEAD has no commit any more');
+    if (!(await objectExists(repo, beforeSha))) fail(`before commit ${beforeSha} no longer exists`);
+    if (state.sha !== beforeSha && !(await isAncestor(repo, beforeSha, state.sha as string))) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
+  }
+}
+
+function assertNoOperation(state: RepoState): void {
+  if (state.unmergedPaths.length > 0) {
+    throw new UnmergedPathsError(`the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(', ')}); resolve the conflicts and commit, then retry`, {
+      details: { paths: state.unmergedPaths },
+    });
+  }
+  if (state.operation) {
+    throw new OperationInProgressError(`a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`, {
+      details: { operation: state.operation },
+    });
+  }
+}
+
+function totals(stats: DiffStats): Pick<Snapshot, 'filesChanged' | 'insertions' | 'deletions'> {
+  return { filesChanged: stats.filesChanged, insertions: stats.insertions, deletions: stats.deletions };
+}

@@ -1,0 +1,76 @@
+import { stat } from 'node:fs/promises';
+import type { Snapshot } from '../../types/snapshot.js';
+import type { VerifyCheck } from '../../types/verify.js';
+import { getDiffStats } from '../git/diff-stats.js';
+import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
+import { treeAfterApplying } from '../git/apply-check.js';
+import { getTree, isAncestor, objectExists, readRef } from '../git/refs.js';
+import type { RunRecord } from '../../types/run.js';
+import { sha256File } from './patch-artifact.js';
+
+type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
+
+/**
+ * Checks one stored snapshot against its repository, its artifact and its run: both SHAs exist,
+ * before is an ancestor of after, the iteration ref still points at after, the stats still match
+ * git, the patch artifact exists with its recorded sha256, and the run links the snapshot.
+ */
+export async function verifySnapshot(snapshot: Snapshot, run: RunRecord | null, git: OpenOptions): Promise<VerifyCheck[]> {
+  const checks: Check[] = [];
+  const add = (check: string, ok: boolean, detail: string) => checks.push({ check, ok, detail });
+
+  add('run-links-snapshot', run?.snapshotIds.includes(snapshot.id) ?? false, run ? (run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it`) : `run ${snapshot.runId} not found`);
+  const artifactOk = await artifactCheck(snapshot, add);
+
+  let repo: Repo | null = null;
+  try {
+    repo = await openRepo(snapshot.workspace, git);
+  } catch (error) {
+    add('workspace', false, `cannot open ${snapshot.workspace}: ${(error as Error).message}`);
+  }
+  if (repo && (await gitChecks(repo, snapshot, add)) && artifactOk && snapshot.patchPath) {
+    const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch((e: Error) => `fails: ${e.message}`);
+    const expected = await getTree(repo, snapshot.afterSha);
+    add('patch-applies', applied === expected, applied === expected ? 'applying the patch to before gives exactly the after tree' : `applying the patch to before gives ${applied}, after tree is ${expected}`);
+  }
+  return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
+}
+
+type Add = (check: string, ok: boolean, detail: string) => void;
+
+/** The artifact exists with its recorded sha256 (or there is none because nothing changed). */
+async function artifactCheck(snapshot: Snapshot, add: Add): Promise<boolean> {
+  if (snapshot.patchPath === null) {
+    const ok = snapshot.beforeSha === snapshot.afterSha;
+    add('patch-artifact', ok, ok ? 'no change, no artifact' : 'changed snapshot has no patch artifact');
+    return ok;
+  }
+  const exists = await stat(snapshot.patchPath).then((s) => s.isFile(), () => false);
+  if (!exists) {
+    add('patch-artifact', false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
+    return false;
+  }
+  const actual = await sha256File(snapshot.patchPath);
+  const ok = actual === snapshot.patchSha256;
+  add('patch-artifact', ok, ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`);
+  return ok;
+}
+
+/** Both commits exist, before is an ancestor of after, the ref holds after, the stats still match. */
+async function gitChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<boolean> {
+  const before = await objectExists(repo, snapshot.beforeSha);
+  const after = await objectExists(repo, snapshot.afterSha);
+  add('before-exists', before, snapshot.beforeSha);
+  add('after-exists', after, snapshot.afterSha);
+  if (!before || !after) return false;
+  const ancestor = snapshot.beforeSha === snapshot.afterSha || (await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha));
+  add('before-is-ancestor', ancestor, ancestor ? 'before is an ancestor of after' : 'before is not an ancestor of after');
+  if (snapshot.ref) {
+    const target = await readRef(repo, snapshot.ref);
+    add('ref', target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? 'nothing'}`);
+  }
+  const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
+  const same = stats.filesChanged === snapshot.filesChanged && stats.insertions === snapshot.insertions && stats.deletions === snapshot.deletions;
+  add('stats', same, same ? `${stats.filesChanged} files, +${stats.insertions} -${stats.deletions}` : `git now says ${stats.filesChanged} files +${stats.insertions} -${stats.deletions}`);
+  return ancestor;
+}
