@@ -122,6 +122,12 @@ export class Checkpoints {
     const probe = await probeWorkspace(real, gitOpts);
     const root = probe.root;
     assertSafeWorkspace(root);
+    // A `.git` file or core.worktree can place the work tree elsewhere: never capture or restore outside `dir`.
+    if (!isInside(root, real)) {
+      throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${root} (core.worktree?); refusing to use checkpoints outside the workspace`, {
+        details: { workspace: real, topLevel: root },
+      });
+    }
     const home = await physicalPath(resolveHome(opts.home));
     const checkpointsDir = layout(home).checkpoints;
     if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {

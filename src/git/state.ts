@@ -42,9 +42,14 @@ export async function getRepoState(repo: Repo): Promise<RepoState> {
 /**
  * Runs `git status --porcelain=v2 -z --branch` and parses it. The options a repository's config
  * could change (untracked listing, submodule ignoring) are set explicitly.
+ *
+ * Submodules count as changed when their checked-out commit moved (`--ignore-submodules=dirty`),
+ * not for edits inside them: finding those makes git run `status` inside each submodule, under
+ * the submodule's own config, whose filters we have not neutralised (its clean filter would run).
+ * A snapshot records only the submodule's commit anyway.
  */
 export async function readStatus(opts: GitOptions): Promise<StatusReport> {
-  const args = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignore-submodules=none'];
+  const args = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignore-submodules=dirty'];
   return parseStatusV2((await runGitBuffer(opts, args)).stdout);
 }
 

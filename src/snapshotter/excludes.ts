@@ -1,4 +1,5 @@
-import { relative, sep } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { isInside, type Repo } from '../git/repo.js';
 import { readStatus, type RepoState } from '../git/state.js';
 
@@ -21,4 +22,11 @@ export async function isDirtyOutside(repo: Repo, state: RepoState, excludes: rea
   const excluded = (path: string): boolean => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
   const { entries } = await readStatus(repo);
   return entries.some((e) => e.kind !== 'ignored' && !excluded(e.path));
+}
+
+/** Whether a directory that is not a repository yet holds anything besides our own home or artifacts. */
+export async function hasUserFiles(dir: string, dirs: { home: string; artifactsDir: string }): Promise<boolean> {
+  const ours = [dirs.home, dirs.artifactsDir];
+  const entries = await readdir(dir);
+  return entries.some((name) => !ours.some((own) => isInside(join(dir, name), own)));
 }

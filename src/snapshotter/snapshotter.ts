@@ -9,7 +9,7 @@ import { unifiedDiff } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getDiffStats } from '../git/diff-stats.js';
 import { initRepo, openRepo, type Repo } from '../git/repo.js';
-import { createBranchAndSwitch, getTree, isAncestor, objectExists, resolveRevision, updateRef } from '../git/refs.js';
+import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision, updateRef } from '../git/refs.js';
 import { getRepoState, type RepoState } from '../git/state.js';
 import {
   AmbiguousIdError,
@@ -18,6 +18,7 @@ import {
   SnapshotNotFoundError,
   StoreCorruptError,
   HistoryRewrittenError,
+  InvalidArgumentError,
   NotARepositoryError,
   OperationInProgressError,
   RunNotFoundError,
@@ -30,7 +31,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
 import { verifySnapshot } from './verify.js';
 import { withRepoLock } from './repo-lock.js';
-import { isDirtyOutside, workspaceExcludes } from './excludes.js';
+import { hasUserFiles, isDirtyOutside, workspaceExcludes } from './excludes.js';
 
 export interface SnapshotterOptions {
   home: string;
@@ -57,6 +58,7 @@ export interface AfterOptions {
 
 const newSnapshotId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 16);
 const DEFAULT_BRANCH = 'main';
+const MAX_DETACHED_BRANCHES = 100;
 
 /**
  * Run snapshots: the before state of an iteration, one structured commit after it, exact stats,
@@ -77,7 +79,7 @@ export class Snapshotter {
   async captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
     const runId = assertSafeId(opts.runId, 'run id');
     const onDirty = opts.onDirty ?? this.options.onDirty;
-    const repo = await this.openOrInit(workspace);
+    const repo = await this.openOrInit(workspace, onDirty);
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const excludes = workspaceExcludes(repo.topLevel, this.options);
       const state = await getRepoState(repo);
@@ -89,10 +91,7 @@ export class Snapshotter {
         });
       }
       let branch = state.branch;
-      if (state.headState === 'detached' && state.sha) {
-        branch = `agentgate/${runId}`;
-        await createBranchAndSwitch(repo, branch, state.sha);
-      }
+      if (state.headState === 'detached' && state.sha) branch = await nameDetachedHead(repo, runId, state.sha);
       let wipSha: string | null = null;
       if (dirty || state.headState === 'unborn') {
         const message = state.headState === 'unborn' && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
@@ -121,12 +120,19 @@ export class Snapshotter {
    */
   async captureAfterState(workspace: string, before: BeforeState | null, opts: AfterOptions): Promise<Snapshot> {
     const runId = assertSafeId(opts.runId, 'run id');
+    // Checked before anything is committed: the iteration becomes a ref name and a stored field.
+    if (!Number.isSafeInteger(opts.iteration) || opts.iteration < 0) {
+      throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(opts.iteration)}`, { details: { iteration: opts.iteration } });
+    }
     const repo = await openRepo(workspace, this.gitOptions());
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const state = await getRepoState(repo);
       const start = await this.startOf(repo, runId, before, opts.beforeSha, state);
       assertNoOperation(state);
       await this.assertDescends(repo, start.sha, state);
+      await this.assertIterationFree(runId, opts.iteration);
+      // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
+      const branch = state.headState === 'detached' && state.sha ? await nameDetachedHead(repo, runId, state.sha) : (state.branch ?? start.branch);
       const message = iterationMessage({
         runId,
         iteration: opts.iteration,
@@ -146,7 +152,7 @@ export class Snapshotter {
         iteration: opts.iteration,
         beforeSha: start.sha,
         afterSha,
-        branch: state.branch ?? start.branch,
+        branch,
         commitMessage: commit.created ? message : '',
         patchPath: artifact?.path ?? null,
         patchSha256: artifact?.sha256 ?? null,
@@ -269,11 +275,18 @@ export class Snapshotter {
     return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
   }
 
-  private async openOrInit(workspace: string): Promise<Repo> {
+  /** Opens the workspace's repository, or initialises one; with onDirty "error", files there refuse first (nothing is created). */
+  private async openOrInit(workspace: string, onDirty: OnDirty): Promise<Repo> {
     try {
       return await openRepo(workspace, this.gitOptions());
     } catch (cause) {
       if (!(cause instanceof NotARepositoryError)) throw cause;
+      const dir = typeof cause.details.workspace === 'string' ? cause.details.workspace : workspace;
+      if (onDirty === 'error' && (await hasUserFiles(dir, this.options))) {
+        throw new DirtyWorkspaceError(`${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`, {
+          details: { workspace: dir },
+        });
+      }
       return initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
     }
   }
@@ -289,6 +302,20 @@ export class Snapshotter {
     return run.before;
   }
 
+  /**
+   * One snapshot per iteration: a second one would replace the first one's patch artifact and
+   * iteration ref, and the first would no longer verify.
+   */
+  private async assertIterationFree(runId: string, iteration: number): Promise<void> {
+    if ((await this.store.loadRun(runId)) === null) return;
+    const taken = (await this.store.inspectRun(runId)).snapshots.find((s) => s.iteration === iteration);
+    if (taken) {
+      throw new InvalidArgumentError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
+        details: { runId, iteration, existing: taken.id },
+      });
+    }
+  }
+
   /** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
   private async assertDescends(repo: Repo, beforeSha: string, state: RepoState): Promise<void> {
     const fail = (why: string): never => {
@@ -300,6 +327,22 @@ export class Snapshotter {
     if (!(await objectExists(repo, beforeSha))) fail(`before commit ${beforeSha} no longer exists`);
     if (state.sha !== beforeSha && !(await isAncestor(repo, beforeSha, state.sha as string))) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
   }
+}
+
+/**
+ * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched). If an earlier
+ * detached start of the run already took that name, `agentgate/<runId>-2`, `-3`, ... instead.
+ */
+async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise<string> {
+  for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
+    const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
+    if ((await readRef(repo, `refs/heads/${name}`)) !== null) continue;
+    await createBranchAndSwitch(repo, name, sha);
+    return name;
+  }
+  throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {
+    details: { runId },
+  });
 }
 
 function assertNoOperation(state: RepoState): void {

@@ -96,17 +96,29 @@ async function waitFor(path: string, owner: LockOwner, timeoutMs: number): Promi
   }
 }
 
-/** Creates the lock with its content in one step: write a private file, then hard-link it into place. */
+/**
+ * Creates the lock with its content in one step: write a private file, then hard-link it into place.
+ * Only the link's EEXIST means "held": the same errno from creating the directory (a file where the
+ * locks directory goes) is a write failure, not a lock to wait for.
+ */
 async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
   const temp = `${path}.${owner.token}.tmp`;
+  const failed = (cause: unknown) =>
+    new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
   try {
-    await fse.ensureDir(dirname(path));
-    await writeFile(temp, JSON.stringify(owner), { flag: 'wx' });
-    await link(temp, path);
-    return true;
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
+    try {
+      await fse.ensureDir(dirname(path));
+      await writeFile(temp, JSON.stringify(owner), { flag: 'wx' });
+    } catch (cause) {
+      throw failed(cause);
+    }
+    try {
+      await link(temp, path);
+      return true;
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw failed(cause);
+    }
   } finally {
     await rm(temp, { force: true }).catch(() => undefined);
   }

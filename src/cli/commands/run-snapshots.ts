@@ -107,7 +107,7 @@ const runs: CommandSpec = {
 const patch: CommandSpec = {
   name: 'patch',
   usage: 'patch ID [-o FILE]',
-  summary: 'Print (or write to FILE) the snapshot\'s unified diff; regenerated from git when the artifact is gone.',
+  summary: 'Print (or write to FILE) the snapshot\'s unified diff; regenerated from git when the artifact is gone. With --json: { "id", "diff" }.',
   options: { output: { type: 'string', short: 'o' } },
   positionals: { required: ['ID'] },
   async run(ctx, values, [id]): Promise<CommandResult> {
@@ -116,6 +116,11 @@ const patch: CommandSpec = {
     if (output !== undefined) {
       await ctx.snapshotter.generatePatch(snapshot, output);
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
+    }
+    // --json promises exactly one JSON document on stdout, so the diff travels inside one.
+    if (ctx.json) {
+      const diff = await ctx.snapshotter.generatePatch(snapshot);
+      return { json: { id: snapshot.id, diff }, human: () => diff };
     }
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
     const file = join(dir, 'patch.diff');

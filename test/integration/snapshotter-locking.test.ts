@@ -1,0 +1,115 @@
+/**
+ * Calls on one repository are serialised (in one process and across processes), wait a bounded
+ * time (LOCK_TIMEOUT), and recover a stale lock whose owner is provably dead, together with the
+ * index.lock that owner's git left behind, but never an index.lock that predates it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/cli.js';
+import { deadPid, finished, printed, spawnTs } from '../helpers/node-child.js';
+import { git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { expectCode, fingerprint, newSnapshotter } from './snapshotter-fixtures.js';
+
+/** The index holds exactly HEAD's tree and the work tree is clean: nothing was half-staged. */
+function expectIntact(dir: string): void {
+  expect(git(dir, ['diff-index', '--cached', 'HEAD'])).toBe('');
+  expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(false);
+  expect(existsSync(join(dir, '.git', 'agentgate.lock'))).toBe(false);
+}
+
+describe('repository lock', () => {
+  it('serialises two captureAfterState calls on the same repository in one process', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    const [s1, s2] = [newSnapshotter(), newSnapshotter()];
+    const [b1, b2] = [await s1.captureBeforeState(dir, { runId: 'one' }), await s2.captureBeforeState(dir, { runId: 'two' })];
+    writeFiles(dir, { 'a.txt': 'changed\n', 'b.txt': 'b\n' });
+    const [x, y] = await Promise.all([
+      s1.captureAfterState(dir, b1, { runId: 'one', iteration: 1 }),
+      s2.captureAfterState(dir, b2, { runId: 'two', iteration: 1 }),
+    ]);
+    // Whoever ran first committed the change; the second found nothing left and points at that commit.
+    expect(x.afterSha).toBe(head(dir));
+    expect(y.afterSha).toBe(head(dir));
+    expect(git(dir, ['rev-list', '--count', `${b1.sha}..HEAD`])).toBe('1');
+    expect([x.filesChanged, y.filesChanged]).toEqual([2, 2]);
+    expectIntact(dir);
+  });
+
+  it('serialises two CLI processes capturing the same repository at once', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n' });
+    const home = tempDir('agentgate-home-');
+    const cli = (args: string[]) => finished(spawn(process.execPath, [CLI, ...args, '-C', dir, '--home', home, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    for (const run of ['p1', 'p2']) expect((await cli(['before', '--run', run])).code).toBe(0);
+    writeFiles(dir, { 'a.txt': 'changed\n', 'c.txt': 'c\n' });
+    const results = await Promise.all(['p1', 'p2'].map((run) => cli(['after', '--run', run, '--iteration', '1'])));
+    for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);
+    const afters = results.map((r) => (JSON.parse(r.stdout) as { afterSha: string }).afterSha);
+    expect(afters).toEqual([head(dir), head(dir)]);
+    expect(git(dir, ['rev-list', '--count', 'HEAD'])).toBe('2');
+    expectIntact(dir);
+  });
+
+  it('gives up with LOCK_TIMEOUT while another live process holds the lock, changing nothing', async () => {
+    const dir = repoWithCommit();
+    const s = newSnapshotter({ lockTimeoutMs: 50 });
+    const before = await s.captureBeforeState(dir, { runId: 'busy' });
+    writeFiles(dir, { 'x.txt': 'x\n' });
+    const holder = spawnTs('lock-child.ts', ['hold', join(dir, '.git', 'agentgate.lock')]);
+    const done = finished(holder);
+    try {
+      await printed(holder, 'held');
+      const print = fingerprint(dir);
+      await expectCode(s.captureAfterState(dir, before, { runId: 'busy', iteration: 1 }), 'LOCK_TIMEOUT');
+      await expectCode(s.captureBeforeState(dir, { runId: 'busy' }), 'LOCK_TIMEOUT');
+      expect(fingerprint(dir)).toBe(print);
+    } finally {
+      holder.kill('SIGKILL');
+      await done;
+    }
+    // The holder died with the lock held: the next call takes it over.
+    const snap = await s.captureAfterState(dir, before, { runId: 'busy', iteration: 1 });
+    expect(snap.afterSha).toBe(head(dir));
+    expectIntact(dir);
+  });
+
+  it('recovers a dead owner\'s lock together with the index.lock its git left behind', async () => {
+    const dir = repoWithCommit();
+    const s = newSnapshotter();
+    const before = await s.captureBeforeState(dir, { runId: 'stale' });
+    writeFiles(dir, { 'x.txt': 'x\n' });
+    await plantStaleLock(dir, Date.now() - 60_000);
+    writeFileSync(join(dir, '.git', 'index.lock'), '');
+    const snap = await s.captureAfterState(dir, before, { runId: 'stale', iteration: 1 });
+    expect(snap.files.map((f) => f.path)).toEqual(['x.txt']);
+    expect(head(dir)).toBe(snap.afterSha);
+    expectIntact(dir);
+  });
+
+  it('leaves an index.lock older than the dead owner (someone else\'s) and fails with GIT_FAILED', async () => {
+    const dir = repoWithCommit();
+    const s = newSnapshotter();
+    const before = await s.captureBeforeState(dir, { runId: 'foreign' });
+    writeFiles(dir, { 'x.txt': 'x\n' });
+    const indexLock = join(dir, '.git', 'index.lock');
+    writeFileSync(indexLock, '');
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(indexLock, old, old);
+    await plantStaleLock(dir, Date.now());
+    const start = head(dir);
+    await expectCode(s.captureAfterState(dir, before, { runId: 'foreign', iteration: 1 }), 'GIT_FAILED');
+    expect(existsSync(indexLock)).toBe(true);
+    expect(existsSync(join(dir, '.git', 'agentgate.lock'))).toBe(false);
+    expect(head(dir)).toBe(start);
+    expect(git(dir, ['for-each-ref', 'refs/agentgate/'])).toBe('');
+  });
+});
+
+/** Writes agentgate.lock as a process that has since died would have left it, taken at `since`. */
+async function plantStaleLock(dir: string, since: number): Promise<void> {
+  const owner = { pid: await deadPid(), hostname: hostname(), createdAt: new Date(since).toISOString(), token: 'f'.repeat(24), purpose: 'snapshot (killed)' };
+  writeFileSync(join(dir, '.git', 'agentgate.lock'), JSON.stringify(owner));
+}
