@@ -64,6 +64,9 @@ export class OperationInProgressError extends AgentgateError {
 export class DirtyWorkspaceError extends AgentgateError {
   readonly code = 'DIRTY_WORKSPACE' as const;
 }
+export class IterationExistsError extends AgentgateError {
+  readonly code = 'ITERATION_EXISTS' as const;
+}
 export class HistoryRewrittenError extends AgentgateError {
   readonly code = 'HISTORY_REWRITTEN' as const;
 }

@@ -19,6 +19,7 @@ import {
   StoreCorruptError,
   HistoryRewrittenError,
   InvalidArgumentError,
+  IterationExistsError,
   NotARepositoryError,
   OperationInProgressError,
   RunNotFoundError,
@@ -310,7 +311,7 @@ export class Snapshotter {
     if ((await this.store.loadRun(runId)) === null) return;
     const taken = (await this.store.inspectRun(runId)).snapshots.find((s) => s.iteration === iteration);
     if (taken) {
-      throw new InvalidArgumentError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
+      throw new IterationExistsError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
         details: { runId, iteration, existing: taken.id },
       });
     }

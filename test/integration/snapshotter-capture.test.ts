@@ -356,7 +356,7 @@ describe('captureAfterState', () => {
     expect(existsSync(join(s.options.artifactsDir, 'it'))).toBe(false);
   });
 
-  it('refuses to capture an iteration twice with INVALID_ARGUMENT, so the first snapshot keeps its artifact and ref', async () => {
+  it('refuses to capture an iteration twice with ITERATION_EXISTS, so the first snapshot keeps its artifact and ref', async () => {
     const dir = repoWithCommit();
     const s = newSnapshotter();
     let before = await s.captureBeforeState(dir, { runId: 'twice' });
@@ -365,7 +365,7 @@ describe('captureAfterState', () => {
     before = await s.captureBeforeState(dir, { runId: 'twice' });
     writeFiles(dir, { 'x.txt': 'y\n' });
     const print = fingerprint(dir);
-    await expectCode(s.captureAfterState(dir, before, { runId: 'twice', iteration: 1 }), 'INVALID_ARGUMENT');
+    await expectCode(s.captureAfterState(dir, before, { runId: 'twice', iteration: 1 }), 'ITERATION_EXISTS');
     expect(fingerprint(dir)).toBe(print);
     expect((await s.verify({ runId: 'twice' })).ok).toBe(true);
     await s.delete(first.id);
