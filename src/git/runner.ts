@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { simpleGit, type SimpleGitOptions } from 'simple-git';
 import { DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
-import { GitFailedError, GitNotFoundError, GitTimeoutError } from '../errors.js';
+import { GitFailedError, GitNotFoundError, GitTimeoutError, WriteFailedError } from '../errors.js';
 import { buildEnv, HARDENING_CONFIG } from './hardening.js';
 
 export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
@@ -112,6 +115,53 @@ async function execute(opts: GitOptions, args: readonly string[], run: RunOption
     });
   }
   return { stdout: raw ? Buffer.concat(chunks) : Buffer.from(text, 'utf8'), exitCode };
+}
+
+/**
+ * Runs git with its stdout streamed into a new file, for output that can be hundreds of MB
+ * (patches): simple-git keeps all of stdout in memory, so this one path spawns git itself, with
+ * the same environment and configuration. Both git's exit code and every write are checked (git's
+ * own `--output` ignores write errors: a full disk would give a truncated patch and exit 0).
+ * Returns the number of bytes written.
+ */
+export async function runGitToFile(opts: GitOptions, args: readonly string[], file: string): Promise<number> {
+  spawned += 1;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const fullArgs = [...[...HARDENING_CONFIG, ...(opts.config ?? [])].flatMap((c) => ['-c', c]), ...locationArgs(opts), ...args];
+  const child = spawn(opts.binary ?? 'git', fullArgs, { cwd: opts.cwd, env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile), stdio: ['ignore', 'pipe', 'pipe'], signal });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < 65_536) stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code ?? -1));
+  });
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o644 });
+  let written: unknown = null;
+  const copied = pipeline(child.stdout, out).catch((cause: unknown) => {
+    written = cause;
+    child.kill();
+  });
+  let exitCode: number;
+  try {
+    [exitCode] = await Promise.all([exited, copied]);
+  } catch (cause) {
+    throw classify(cause, { args: fullArgs, cwd: opts.cwd, timeoutMs, aborted: signal.aborted, exitCode: -1, stderr });
+  }
+  if (written !== null) {
+    throw new WriteFailedError(`could not write ${file} (${errnoText(written)}); check free space and permissions`, { cause: written, details: { path: file } });
+  }
+  if (exitCode !== 0) {
+    throw new GitFailedError(failureMessage(fullArgs, exitCode, stderr), { details: { args: fullArgs, cwd: opts.cwd, exitCode, stderr: stderr.trim() } });
+  }
+  return out.bytesWritten;
+}
+
+function errnoText(cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException).code;
+  return typeof code === 'string' ? code : String(cause);
 }
 
 function locationArgs(opts: GitOptions): string[] {

@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WriteFailedError } from '../errors.js';
 import { DIFF_BASE_ARGS, resolveDiffTrees } from './diff-stats.js';
-import { runGitBuffer, type GitOptions } from './runner.js';
+import { runGitBuffer, runGitToFile, type GitOptions } from './runner.js';
 
 /** Where a patch was written and how big it is. */
 export interface PatchFile {
@@ -32,22 +32,22 @@ export async function unifiedDiff(repo: GitOptions, from: string | null, to: str
 }
 
 /**
- * Writes the same patch, byte-exact, to `file`. Not with git's `--output`: git ignores write errors
- * there (a full disk gives a truncated patch and exit 0), while on stdout it checks them, and we
- * check ours. A relative path is taken from the process's working directory, missing directories
- * are created, and the file is replaced atomically, only once git and the write have succeeded.
+ * Writes the same patch, byte-exact, to `file`, streamed from git to disk so that a large patch
+ * never sits in memory (see runGitToFile, which also checks every write). A relative path is taken
+ * from the process's working directory, missing directories are created, and the file is replaced
+ * atomically (temp file, fsync, rename), only once git and the write have succeeded.
  * Throws REVISION_NOT_FOUND, AMBIGUOUS_ID, GIT_FAILED, WRITE_FAILED.
  */
 export async function writeUnifiedDiffToFile(repo: GitOptions, from: string | null, to: string, file: string): Promise<PatchFile> {
   const trees = await resolveDiffTrees(repo, from, to);
   const path = resolve(file);
   await fsStep(path, () => mkdir(dirname(path), { recursive: true }));
-  const patch = (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout;
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await fsStep(path, () => writeSynced(temp, patch));
+    const bytes = await runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp);
+    await fsStep(path, () => fsyncFile(temp));
     await fsStep(path, () => rename(temp, path));
-    return { path, bytes: patch.length };
+    return { path, bytes };
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
@@ -64,11 +64,10 @@ export async function generateUnifiedDiff(repo: GitOptions, from: string | null,
   return opts === undefined ? unifiedDiff(repo, from, to) : writeUnifiedDiffToFile(repo, from, to, opts.outputFile);
 }
 
-/** Writes a new file and flushes it to disk before the rename makes it visible, so a crash cannot expose a torn patch. */
-async function writeSynced(path: string, data: Buffer): Promise<void> {
-  const handle = await open(path, 'wx', 0o644);
+/** Flushes the patch to disk before the rename makes it visible, so a crash cannot expose a torn file. */
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
   try {
-    await handle.writeFile(data);
     await handle.sync();
   } finally {
     await handle.close();
