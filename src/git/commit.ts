@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
-import { assertGitId, getTree, isFullId, readHead, updateRef } from './refs.js';
+import { assertGitId, getTree, isFullId, readHead, updateRefs, type HeadInfo } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
 
@@ -16,6 +16,10 @@ export interface SnapshotCommitOptions {
    * moves only if it is still there; otherwise CONCURRENT_UPDATE. Default: HEAD as read at the start.
    */
   expectedHead?: string | null;
+  /** HEAD as the caller just read it (saves reading it again). */
+  head?: HeadInfo;
+  /** Further refs to point at the resulting commit, in the same transaction (e.g. an iteration ref). */
+  alsoPoint?: readonly string[];
 }
 
 export interface SnapshotCommit {
@@ -38,17 +42,25 @@ export interface SnapshotCommit {
  * Throws CONCURRENT_UPDATE if the ref moved meanwhile.
  */
 export async function createSnapshotCommit(repo: Repo, message: string, opts: SnapshotCommitOptions = {}): Promise<SnapshotCommit> {
-  const head = await readHead(repo);
+  const head = opts.head ?? (await readHead(repo));
   const ref = head.ref ?? 'HEAD';
   const parent = opts.expectedHead === undefined ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
-  await runGit(repo, ['add', '-A', '--', ':(top)', ...excludes]);
+  // The parent's tree is looked up while add scans the work tree.
+  const [, parentTree] = await Promise.all([runGit(repo, ['add', '-A', '--', ':(top)', ...excludes]), parent === null ? null : getTree(repo, parent)]);
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
-  if (parent !== null && (await getTree(repo, parent)) === tree) return { sha: parent, tree, parent, created: false, ref };
-
+  const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
+  if (parent !== null && parentTree === tree) {
+    await updateRefs(repo, also(parent), { message: 'agentgate: keep snapshot reachable' });
+    return { sha: parent, tree, parent, created: false, ref };
+  }
   const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
   const subject = message.split('\n', 1)[0] ?? '';
-  await updateRef(repo, ref, sha, parent, { message: `agentgate snapshot: ${subject}`.slice(0, 200), noDeref: head.ref === null });
+  // The branch moves by compare-and-swap, together with the refs that keep the commit reachable.
+  await updateRefs(repo, [{ ref, newSha: sha, oldSha: parent }, ...also(sha)], {
+    message: `agentgate snapshot: ${subject}`.slice(0, 200),
+    noDeref: head.ref === null,
+  });
   return { sha, tree, parent, created: true, ref };
 }
 

@@ -59,7 +59,11 @@ function checkRevision(rev: string): string {
  * GIT_FAILED.
  */
 export async function getDiffStats(repo: GitOptions, from: string | null, to: string): Promise<DiffStats> {
-  const trees = await resolveDiffTrees(repo, from, to);
+  return treeDiffStats(repo, await resolveDiffTrees(repo, from, to));
+}
+
+/** getDiffStats for two tree ids the caller already has: one process. */
+export async function treeDiffStats(repo: GitOptions, trees: DiffTrees): Promise<DiffStats> {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
   const out = await runGitBuffer(repo, ['diff-tree', '-z', '--raw', '--numstat', ...DIFF_BASE_ARGS, trees.from, trees.to]);
   const files = parseDiffChanges(out.stdout.toString('utf8'));

@@ -129,6 +129,34 @@ export async function updateRef(repo: GitOptions, ref: string, newSha: string, o
   await withCompareAndSwap(repo, ref, oldSha, () => runGit(repo, args), opts.force === true);
 }
 
+export interface RefUpdate {
+  ref: string;
+  newSha: string;
+  /** The value the ref must still have (null: must not exist yet); undefined: any value. */
+  oldSha?: string | null;
+}
+
+/**
+ * Moves several refs in one transaction (`update-ref --stdin -z`): all of them move or none does.
+ * Throws CONCURRENT_UPDATE when a compare-and-swap fails; any other failure stays GIT_FAILED.
+ */
+export async function updateRefs(repo: GitOptions, updates: readonly RefUpdate[], opts: Pick<UpdateRefOptions, 'message' | 'noDeref'> = {}): Promise<void> {
+  if (updates.length === 0) return;
+  const records: string[] = [];
+  for (const u of updates) {
+    assertRefName(u.ref);
+    for (const id of [u.newSha, u.oldSha ?? u.newSha]) {
+      if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { ref: u.ref, id } });
+    }
+    const old = u.oldSha === undefined ? '' : (u.oldSha ?? zeroId(u.newSha));
+    records.push(`update ${u.ref}`, u.newSha, old);
+  }
+  const args = ['update-ref', '-m', opts.message ?? 'agentgate: update refs', ...(opts.noDeref ? ['--no-deref'] : []), '--stdin', '-z'];
+  const guarded = updates.find((u) => u.oldSha !== undefined);
+  const run = () => runGit(repo, args, { input: `${records.join('\0')}\0` });
+  await withCompareAndSwap(repo, guarded?.ref ?? updates[0]!.ref, guarded?.oldSha ?? null, run, guarded === undefined);
+}
+
 /** Deletes `ref`, only if it is still at `oldSha` when one is given. Throws CONCURRENT_UPDATE. */
 export async function deleteRef(repo: GitOptions, ref: string, oldSha?: string): Promise<void> {
   assertRefName(ref);

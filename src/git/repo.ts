@@ -27,6 +27,9 @@ export interface OpenOptions {
 export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Repo> {
   const real = await resolveWorkspaceDir(dir);
   const base: GitOptions = { cwd: real, ...opts };
+  // The driver names are read while rev-parse finds the top level (config works from any subdirectory).
+  const driverKeys = runGit(base, ['config', '--name-only', '--get-regexp', DRIVER_CONFIG_PATTERN], { okExitCodes: [1] });
+  driverKeys.catch(() => undefined);
   let out: string;
   try {
     out = (await runGit(base, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir'])).stdout;
@@ -44,8 +47,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   if (!isInside(topLevel, real)) {
     throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`, { details: { workspace: real, topLevel } });
   }
-  const keys = await runGit({ ...base, cwd: topLevel }, ['config', '--name-only', '--get-regexp', DRIVER_CONFIG_PATTERN], { okExitCodes: [1] });
-  const config = neutraliseDrivers(keys.stdout.split('\n').filter(Boolean));
+  const config = neutraliseDrivers((await driverKeys).stdout.split('\n').filter(Boolean));
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
 }
 

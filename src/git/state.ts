@@ -1,7 +1,9 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HeadState } from '../../types/snapshot.js';
+import type { HeadState as HeadStateName } from '../../types/snapshot.js';
+import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusReport } from './parsers/status.js';
+import { readHead } from './refs.js';
 import type { Repo } from './repo.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
@@ -10,7 +12,7 @@ export type RepoOperation = 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert'
 
 export interface RepoState {
   topLevel: string;
-  headState: HeadState;
+  headState: HeadStateName;
   /** Short branch name; null when detached. On an unborn branch, the branch that the first commit will create. */
   branch: string | null;
   /** HEAD's commit; null on an unborn branch. */
@@ -27,7 +29,7 @@ export interface RepoState {
  */
 export async function getRepoState(repo: Repo): Promise<RepoState> {
   const [report, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
-  const headState: HeadState = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
+  const headState: HeadStateName = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
   return {
     topLevel: repo.topLevel,
     headState,
@@ -37,6 +39,33 @@ export async function getRepoState(repo: Repo): Promise<RepoState> {
     unmergedPaths: report.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path),
     operation,
   };
+}
+
+/** HEAD, conflicts and operations, without scanning the work tree. */
+export interface HeadState {
+  headState: HeadStateName;
+  /** The full ref HEAD points to (refs/heads/x), or null when detached. */
+  ref: string | null;
+  branch: string | null;
+  sha: string | null;
+  unmergedPaths: string[];
+  operation: RepoOperation | null;
+}
+
+/**
+ * Everything getRepoState tells except dirtiness, read from HEAD and the index alone: three small
+ * processes and a few file checks instead of a status pass over every file, which on a large
+ * work tree costs as much as staging it. For callers that stage everything next anyway.
+ */
+export async function getHeadState(repo: Repo): Promise<HeadState> {
+  const [head, unmerged, operation] = await Promise.all([
+    readHead(repo),
+    runGitBuffer(repo, ['ls-files', '-u', '-z']),
+    detectOperation(repo.gitDir),
+  ]);
+  const headState: HeadStateName = head.sha === null ? 'unborn' : head.ref === null ? 'detached' : 'branch';
+  const branch = head.ref?.startsWith('refs/heads/') ? head.ref.slice('refs/heads/'.length) : null;
+  return { headState, ref: head.ref, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WriteFailedError } from '../errors.js';
-import { DIFF_BASE_ARGS, resolveDiffTrees } from './diff-stats.js';
+import { DIFF_BASE_ARGS, resolveDiffTrees, type DiffTrees } from './diff-stats.js';
 import { runGitBuffer, runGitToFile, type GitOptions } from './runner.js';
 
 /** Where a patch was written and how big it is. */
@@ -39,7 +39,11 @@ export async function unifiedDiff(repo: GitOptions, from: string | null, to: str
  * Throws REVISION_NOT_FOUND, AMBIGUOUS_ID, GIT_FAILED, WRITE_FAILED.
  */
 export async function writeUnifiedDiffToFile(repo: GitOptions, from: string | null, to: string, file: string): Promise<PatchFile> {
-  const trees = await resolveDiffTrees(repo, from, to);
+  return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
+}
+
+/** writeUnifiedDiffToFile for two tree ids the caller already has: one git process. */
+export async function writeTreeDiffToFile(repo: GitOptions, trees: DiffTrees, file: string): Promise<PatchFile> {
   const path = resolve(file);
   await fsStep(path, () => mkdir(dirname(path), { recursive: true }));
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);

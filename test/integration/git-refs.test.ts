@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openRepo, type Repo } from '../../src/git/repo.js';
-import { createBranchAndSwitch, deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, updateRef } from '../../src/git/refs.js';
+import { createBranchAndSwitch, deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, updateRef, updateRefs } from '../../src/git/refs.js';
 import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** A repository with two commits on main and an annotated tag on the first. */
@@ -82,5 +82,25 @@ describe('refs', () => {
     await expect(createBranchAndSwitch(repo, 'bad..name', second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(createBranchAndSwitch(repo, 'main', second)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect(() => git(dir, ['symbolic-ref', '-q', 'HEAD'], { stdio: 'pipe' })).toThrow(); // still detached
+  });
+});
+
+describe('updateRefs', () => {
+  it('moves several refs in one transaction, and none of them when a compare-and-swap fails', async () => {
+    const dir = repoWithCommit();
+    const first = head(dir);
+    const second = commitAll(dir, 'second');
+    const repo = await openRepo(dir);
+    await updateRefs(repo, [
+      { ref: 'refs/agentgate/a', newSha: first, oldSha: null },
+      { ref: 'refs/agentgate/b', newSha: first },
+    ]);
+    expect([git(dir, ['rev-parse', 'refs/agentgate/a']), git(dir, ['rev-parse', 'refs/agentgate/b'])]).toEqual([first, first]);
+    const lost = updateRefs(repo, [
+      { ref: 'refs/agentgate/a', newSha: second, oldSha: second },
+      { ref: 'refs/agentgate/b', newSha: second },
+    ]);
+    await expect(lost).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    expect([git(dir, ['rev-parse', 'refs/agentgate/a']), git(dir, ['rev-parse', 'refs/agentgate/b'])]).toEqual([first, first]);
   });
 });

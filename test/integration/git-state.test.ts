@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
 import { gitCallCount } from '../../src/git/runner.js';
-import { getRepoState, type RepoOperation } from '../../src/git/state.js';
+import { getHeadState, getRepoState, type RepoOperation } from '../../src/git/state.js';
 import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** Runs oracle git where a non-zero exit (a stopped merge, say) is the expected outcome. */
@@ -110,5 +110,26 @@ describe('getRepoState', () => {
     gitMayFail(linked, ['cherry-pick', 'feature']);
     expect(await getRepoState(await openRepo(linked))).toMatchObject({ headState: 'detached', operation: 'cherry-pick', unmergedPaths: ['f.txt'] });
     expect(await getRepoState(await openRepo(dir))).toMatchObject({ operation: null, isDirty: false });
+  });
+});
+
+describe('getHeadState (no work-tree scan)', () => {
+  it('agrees with getRepoState on head, branch, conflicts and operation, in every head state', async () => {
+    const unborn = initRepo();
+    const detached = repoWithCommit();
+    git(detached, ['checkout', '-q', '--detach', 'HEAD']);
+    const conflicted = conflictingRepo();
+    gitMayFail(conflicted, ['merge', '-q', '--no-edit', 'feature']);
+    for (const dir of [unborn, detached, conflicted, repoWithCommit()]) {
+      const repo = await openRepo(dir);
+      const [full, light] = await Promise.all([getRepoState(repo), getHeadState(repo)]);
+      expect({ headState: light.headState, branch: light.branch, sha: light.sha, unmergedPaths: light.unmergedPaths, operation: light.operation }).toEqual({
+        headState: full.headState,
+        branch: full.branch,
+        sha: full.sha,
+        unmergedPaths: full.unmergedPaths,
+        operation: full.operation,
+      });
+    }
   });
 });

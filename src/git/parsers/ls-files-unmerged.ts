@@ -1,0 +1,20 @@
+import { GitFailedError } from '../../errors.js';
+
+/**
+ * The distinct paths in `git ls-files -u -z` output ("<mode> <id> <stage>\t<path>\0" per stage),
+ * in git's order. Pure; throws GIT_FAILED on a record it does not recognise.
+ */
+export function parseUnmergedPaths(output: Buffer | string): string[] {
+  const text = typeof output === 'string' ? output : output.toString('utf8');
+  const paths: string[] = [];
+  for (const record of text.split('\0')) {
+    if (record === '') continue;
+    const tab = record.indexOf('\t');
+    if (tab < 0 || !/^[0-7]{6} [0-9a-f]{40,64} [1-3]$/.test(record.slice(0, tab))) {
+      throw new GitFailedError(`unexpected ls-files -u record ${JSON.stringify(record.slice(0, 120))}`, { details: { record: record.slice(0, 200) } });
+    }
+    const path = record.slice(tab + 1);
+    if (paths.at(-1) !== path) paths.push(path);
+  }
+  return paths;
+}
