@@ -52,10 +52,11 @@ describe('error codes of the git layer', () => {
     await expect(getRepoState({ ...repo, binary: join(tempDir(), 'no-git-here') })).rejects.toMatchObject({ code: 'GIT_NOT_FOUND' });
   });
 
-  it('GIT_TIMEOUT: a git command that waits for input that never comes', async () => {
+  it('GIT_TIMEOUT: a git that never finishes is stopped; stdin never leaves git waiting', async () => {
     const repo = await openRepo(repoWithCommit());
-    await expect(runGit({ ...repo, timeoutMs: 200 }, ['hash-object', '--stdin'])).rejects.toMatchObject({ code: 'GIT_TIMEOUT' });
-    // Whereas empty input is input: stdin is closed and git answers.
+    await expect(runGit({ ...repo, timeoutMs: 200, binary: hangingGit() }, ['status'])).rejects.toMatchObject({ code: 'GIT_TIMEOUT' });
+    // Without input, stdin is /dev/null; empty input is input too: either way git answers.
+    expect((await runGit({ ...repo, timeoutMs: 10_000 }, ['hash-object', '--stdin'])).stdout.trim()).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
     expect((await runGit({ ...repo, timeoutMs: 10_000 }, ['hash-object', '--stdin'], { input: '' })).stdout.trim()).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
   });
 
@@ -120,3 +121,10 @@ describe('error codes of the git layer', () => {
     await expect(createBranchAndSwitch(repo, 'no spaces', head(dir))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
+
+/** A stand-in git that hangs, to prove the timeout stops it. */
+function hangingGit(): string {
+  const path = join(tempDir(), 'git');
+  writeFileSync(path, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+  return path;
+}

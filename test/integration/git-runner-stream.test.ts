@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGitToFile } from '../../src/git/runner.js';
@@ -31,6 +31,8 @@ describe('runGitToFile (streams stdout to disk)', () => {
     mkdirSync(join(out, 'taken'));
     expect(await codeOf(runGitToFile({ cwd: dir }, ['log'], join(out, 'taken')))).toBe('WRITE_FAILED');
     expect(await codeOf(runGitToFile({ cwd: dir, binary: 'git-that-does-not-exist' }, ['log'], join(out, 'b')))).toBe('GIT_NOT_FOUND');
-    expect(await codeOf(runGitToFile({ cwd: dir, timeoutMs: 1 }, ['cat-file', '--batch'], join(out, 'c')))).toBe('GIT_TIMEOUT');
+    const hanging = join(out, 'hanging-git');
+    writeFileSync(hanging, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    expect(await codeOf(runGitToFile({ cwd: dir, timeoutMs: 200, binary: hanging }, ['log'], join(out, 'c')))).toBe('GIT_TIMEOUT');
   });
 });
