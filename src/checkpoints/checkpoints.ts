@@ -1,11 +1,11 @@
-import { access, realpath, rm } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { access, lstat, realpath, rm } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import type { CheckpointEntry, CleanupResult, FileDiff, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
 import { CheckpointNotFoundError, InvalidArgumentError, UnsafeWorkspaceError } from '../errors.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
 import { DEFAULT_GIT_TIMEOUT_MS } from '../git/runner.js';
-import { listCaptureCandidates, listIgnoredTracked, stageWorkspace, unstagePaths, writeTree } from '../git/shadow/capture.js';
+import { listCaptureCandidates, listIgnoredTracked, stagePaths, stageWorkspace, unstagePaths, writeTree } from '../git/shadow/capture.js';
 import { gcStore, sweepTemporaryFiles } from '../git/shadow/gc.js';
 import { isNullId } from '../git/shadow/ids.js';
 import { changedPaths, diffTrees, isCheckpointRevision, listTree, readObjects, resolveTree, unifiedDiff } from '../git/shadow/objects.js';
@@ -33,6 +33,22 @@ import { locateStore, readStoredWorkspace, type StoreLocation } from './project-
 import { assertRetention, DEFAULT_KEEP, DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
 import { DEFAULT_MAX_FILE_SIZE_BYTES, findSkipped, type Skip } from './skip-rules.js';
 import { toAbsolute, toGitPath, toWorkspaceGitPath } from './workspace-paths.js';
+
+/** Up to this many changed paths are staged one by one rather than by a second pass over the work tree. */
+const FEW_CHANGES = 1000;
+
+/**
+ * True if staging `paths` one by one could go wrong: one of them is now a directory, or sits below
+ * a symlink (a directory replaced by a link). add's full pass handles those shapes; they are rare.
+ */
+async function unusualShapes(root: string, paths: readonly string[]): Promise<boolean> {
+  const parents = [...new Set(paths.map((p) => dirname(join(root, p))))];
+  const [dirs, links] = await Promise.all([
+    Promise.all(paths.map((p) => lstat(join(root, p)).then((st) => st.isDirectory(), () => false))),
+    Promise.all(parents.map((d) => realpath(d).then((real) => real !== d, () => false))),
+  ]);
+  return dirs.includes(true) || links.includes(true);
+}
 
 export interface CheckpointsOptions {
   /** The agentgate home (default: $AGENTGATE_HOME, else ~/.agentgate). */
@@ -327,7 +343,12 @@ export class Checkpoints {
     const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(this.store, this.excluded), listIgnoredTracked(this.store)]);
     const skipped = await findSkipped(this.workspace, listing, this.maxFileSizeBytes);
     await unstagePaths(this.store, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
-    await stageWorkspace(this.store, [...this.excluded, ...skipped.map((s) => s.path)]);
+    const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
+    const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
+    // The listing already found every change: stage just those, unless there are so many (a first
+    // capture) that add's parallel pass is faster, or the shape of the tree changed.
+    if (changed.length <= FEW_CHANGES && !(await unusualShapes(this.workspace, changed))) await stagePaths(this.store, changed);
+    else await stageWorkspace(this.store, [...this.excluded, ...skipped.map((s) => s.path)]);
     return { tree: await writeTree(this.store), skipped };
   }
 

@@ -159,3 +159,43 @@ describe('checkpoint patch, diff and diffFull', () => {
     expect((await cp.list()).length).toBe(1);
   });
 });
+
+describe('checkpoint track, staging only what changed', () => {
+  it('gives exactly the tree a full add -A gives, through every change shape', async () => {
+    const ws = tempDir('agentgate-cp-shapes-');
+    writeFiles(ws, { 'keep.txt': 'k\n', 'edit.txt': 'e\n', 'gone.txt': 'g\n', 'old.txt': 'rename me\n', 'd/f.txt': 'f\n', 'x/y.txt': 'y\n', 'exec.sh': 'echo\n', 'to-dir': 'file\n' });
+    const cp = await openCheckpoints(ws);
+    await cp.track();
+    const oracleTree = (): string => {
+      const gitDir = tempDir('agentgate-cp-oracle-');
+      git(gitDir, ['init', '-q', '--bare']);
+      const env = { GIT_DIR: gitDir, GIT_WORK_TREE: ws, GIT_INDEX_FILE: join(gitDir, 'fresh-index') };
+      git(ws, ['add', '-A'], { env: { ...process.env, ...env } });
+      return git(ws, ['write-tree'], { env: { ...process.env, ...env } });
+    };
+    const steps: Array<() => void> = [
+      () => writeFiles(ws, { 'edit.txt': 'e2\n', 'new/deep/n.txt': 'n\n' }),
+      () => {
+        unlinkSync(join(ws, 'gone.txt'));
+        renameSync(join(ws, 'old.txt'), join(ws, 'new.txt'));
+        chmodSync(join(ws, 'exec.sh'), 0o755);
+      },
+      () => {
+        rmSync(join(ws, 'd'), { recursive: true });
+        symlinkSync('x', join(ws, 'd'));
+      },
+      () => {
+        unlinkSync(join(ws, 'to-dir'));
+        writeFiles(ws, { 'to-dir/inside.txt': 'i\n' });
+      },
+      () => {
+        rmSync(join(ws, 'x'), { recursive: true });
+        writeFiles(ws, { x: 'now a file\n' });
+      },
+    ];
+    for (const step of steps) {
+      step();
+      expect((await cp.track()).hash).toBe(oracleTree());
+    }
+  });
+});

@@ -43,6 +43,16 @@ export async function stageWorkspace(store: ShadowStore, excluded: readonly stri
   await runGit(store, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: specs.map((s) => `${s}\0`).join('') });
 }
 
+/**
+ * Stages exactly `paths` (new, changed or deleted files; never directories) with one
+ * `update-index --add --remove --replace` process. After listCaptureCandidates has found what
+ * changed, this saves add's second pass over the whole work tree.
+ */
+export async function stagePaths(store: ShadowStore, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await runGit(store, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: paths.map((p) => `${p}\0`).join('') });
+}
+
 /** Writes the store's index as a tree object and returns its id. */
 export async function writeTree(store: ShadowStore): Promise<string> {
   const res = await runGit(store, ['write-tree']);
