@@ -1,0 +1,142 @@
+// Case 9: a 200 MB binary file added in one iteration. Peak resident memory of the CLI's `after`
+// and `patch` (artifact present, and regenerated from git), next to the floor script doing the
+// same git work. Three figures per command:
+//   node:    the Node process alone (its own getrusage maxRSS, written at exit by a preload);
+//   largest: /usr/bin/time -v, i.e. the largest single process in the tree (Node or a git child);
+//   tree:    /proc sampled every 20 ms, summing every live process of the tree (what the machine needs).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { open, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { git, gitEnv } from '../git.js';
+import { parseTimeVerbose } from '../measure.js';
+import { addRows, scratch, type Bench } from '../results.js';
+import { CLI, FLOOR_SCRIPT } from './iteration.js';
+
+const BIG = 200 * 1024 * 1024;
+const TIME = '/usr/bin/time';
+
+export interface PeakMemory {
+  nodeBytes: number | null;
+  largestBytes: number | null;
+  treeBytes: number;
+  ms: number;
+}
+
+/** Writes a file of random bytes in 1 MiB chunks (random data neither compresses nor deltas). */
+async function writeRandomFile(path: string, bytes: number): Promise<void> {
+  const fh = await open(path, 'w');
+  try {
+    for (let off = 0; off < bytes; off += 1 << 20) await fh.write(randomBytes(Math.min(1 << 20, bytes - off)));
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Resident set size of `pid` and every descendant, from /proc (0 for processes gone meanwhile). */
+async function treeRss(pid: number): Promise<number> {
+  let total = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop() as number;
+    const status = await readFile(`/proc/${p}/status`, 'utf8').catch(() => '');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+    if (kb) total += Number(kb[1]) * 1024;
+    const tasks = await readdir(`/proc/${p}/task`).catch(() => [] as string[]);
+    for (const t of tasks) {
+      const children = await readFile(`/proc/${p}/task/${t}/children`, 'utf8').catch(() => '');
+      for (const c of children.split(' ').filter(Boolean)) stack.push(Number(c));
+    }
+  }
+  return total;
+}
+
+/** Runs a command under /usr/bin/time -v (when present) while sampling the tree's RSS. */
+async function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv, nodeReport: string | null): Promise<{ peak: PeakMemory; stdout: string }> {
+  const useTime = existsSync(TIME);
+  const [bin, argv] = useTime ? [TIME, ['-v', cmd, ...args]] : [cmd, args];
+  if (nodeReport) await rm(nodeReport, { force: true });
+  const started = process.hrtime.bigint();
+  const child = spawn(bin, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let treeBytes = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling && child.pid !== undefined) {
+      treeBytes = Math.max(treeBytes, await treeRss(child.pid));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  let stdoutBytes = 0;
+  const head: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => {
+    // The patch goes to a consumer that keeps only its head: the reader must not hold 270 MB itself.
+    if (stdoutBytes < 1 << 20) head.push(c);
+    stdoutBytes += c.length;
+  });
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  sampling = false;
+  await sampler;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const stderr = Buffer.concat(err).toString('utf8');
+  if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}): ${stderr.slice(-2000)}`);
+  const timeReport = useTime ? parseTimeVerbose(stderr) : null;
+  const nodeBytes = nodeReport && existsSync(nodeReport) ? Number(await readFile(nodeReport, 'utf8')) : null;
+  return { peak: { nodeBytes, largestBytes: timeReport?.maxRssBytes ?? null, treeBytes, ms }, stdout: Buffer.concat(head).toString('utf8') };
+}
+
+export async function memoryCase(bench: Bench): Promise<void> {
+  const root = await scratch('memory');
+  const ws = join(root, 'ws');
+  const home = join(root, 'home');
+  const probe = join(root, 'rss-probe.mjs');
+  const report = join(root, 'node-maxrss');
+  // process.resourceUsage().maxRSS is this process only (kilobytes), children excluded.
+  await writeFile(probe, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
+  git(root, ['init', '-q', '--initial-branch=main', ws]);
+  git(ws, ['config', 'gc.auto', '0']);
+  await writeFile(join(ws, 'README.md'), 'memory case\n');
+  git(ws, ['add', '-A']);
+  git(ws, ['commit', '-q', '-m', 'base']);
+  const cliEnv = { ...process.env, NODE_OPTIONS: `--import=${probe}` };
+  const cli = (args: string[], json = true): Promise<{ peak: PeakMemory; stdout: string }> =>
+    measure(process.execPath, [CLI, ...args, '--home', home, '-C', ws, ...(json ? ['--json'] : [])], cliEnv, report);
+
+  bench.log('memory: 200 MB binary change (CLI after, patch; floor for comparison)');
+  await cli(['before', '--run', 'mem']);
+  await writeRandomFile(join(ws, 'big.bin'), BIG);
+  const after = await cli(['after', '--run', 'mem', '--iteration', '1']);
+  const snapshot = JSON.parse(after.stdout) as { id: string; patchPath: string; beforeSha: string };
+  // `patch` prints the diff text; with --json the CLI wraps it in one JSON document (measured apart).
+  const patch = await cli(['patch', snapshot.id], false);
+  const patchJson = await cli(['patch', snapshot.id], true);
+  await rm(snapshot.patchPath, { force: true });
+  const regenerated = await cli(['patch', snapshot.id], false);
+
+  // The same change through the floor script, on a fresh branch from the same base.
+  git(ws, ['checkout', '-q', '-f', '-B', 'main', snapshot.beforeSha]);
+  await writeRandomFile(join(ws, 'big.bin'), BIG);
+  const out = await scratch('memory-floor');
+  const floor = await measure('sh', [FLOOR_SCRIPT, 'after', ws, snapshot.beforeSha, out], gitEnv(), null);
+
+  const peaks: Record<string, PeakMemory> = {
+    'cli after': after.peak,
+    'cli patch (artifact)': patch.peak,
+    'cli patch (regenerated)': regenerated.peak,
+    'cli patch --json (artifact)': patchJson.peak,
+    'floor after (git only)': floor.peak,
+  };
+  for (const [name, p] of Object.entries(peaks)) {
+    const samples: Record<string, number[]> = { 'largest process': [p.largestBytes ?? Number.NaN], 'process tree': [p.treeBytes] };
+    if (p.nodeBytes !== null) samples['node process'] = [p.nodeBytes];
+    addRows(bench, { case: 'peak memory, 200 MB binary added', scale: name, unit: 'bytes' }, samples, null);
+  }
+  bench.facts.memory = Object.fromEntries(Object.entries(peaks).map(([k, p]) => [k, { ...p, ms: Math.round(p.ms) }]));
+  await rm(root, { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+}

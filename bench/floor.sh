@@ -1,0 +1,54 @@
+#!/bin/sh
+# The floor: the git work a snapshot cannot avoid, as a plain shell script with no library around
+# it. The harness times it next to the library and the CLI.
+#
+#   floor.sh before WORKSPACE                         HEAD's commit (the before SHA)
+#   floor.sh before-status WORKSPACE                  the same plus one `git status` (is it dirty?),
+#                                                     the work-tree scan a contract-complete before needs
+#   floor.sh after WORKSPACE BEFORE_SHA OUT_DIR       stage, commit, move the branch, numstat,
+#                                                     name-status and the patch (into OUT_DIR)
+#   floor.sh track WORKSPACE PRIVATE_GIT_DIR          checkpoint floor: stage into a private index
+#                                                     and object store, write the tree, keep a ref
+#
+# Identity and a clean config come from the environment the harness passes in.
+set -eu
+
+cmd=$1
+ws=$2
+cd "$ws"
+
+case "$cmd" in
+before)
+  git rev-parse --verify HEAD
+  ;;
+before-status)
+  git status --porcelain=v2 -z --untracked-files=normal >/dev/null
+  git rev-parse --verify HEAD
+  ;;
+after)
+  before=$3
+  out=$4
+  git add -A
+  tree=$(git write-tree)
+  commit=$(printf 'floor iteration\n' | git commit-tree -p "$before" "$tree")
+  git update-ref -m floor refs/heads/main "$commit" "$before"
+  git diff-tree -r -z -M -C --numstat "$before" "$commit" >"$out/numstat"
+  git diff-tree -r -z -M -C --name-status "$before" "$commit" >"$out/name-status"
+  git diff-tree -r -p --binary --full-index -M -C "$before" "$commit" >"$out/patch.diff"
+  echo "$commit"
+  ;;
+track)
+  GIT_DIR=$3
+  GIT_WORK_TREE=$ws
+  GIT_INDEX_FILE=$3/index
+  export GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+  git add -A
+  tree=$(git write-tree)
+  git update-ref refs/floor/latest "$tree"
+  echo "$tree"
+  ;;
+*)
+  echo "usage: floor.sh before|before-status|after|track WORKSPACE ..." >&2
+  exit 2
+  ;;
+esac
