@@ -3,6 +3,7 @@ import { relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 import { assertGitId, getTree, isFullId, readHead, updateRefs, type HeadInfo } from './refs.js';
 import { isInside, type Repo } from './repo.js';
+import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 
 export interface SnapshotCommitOptions {
@@ -47,7 +48,7 @@ export async function createSnapshotCommit(repo: Repo, message: string, opts: Sn
   const parent = opts.expectedHead === undefined ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
   // The parent's tree is looked up while add scans the work tree.
-  const [, parentTree] = await Promise.all([runGit(repo, ['add', '-A', '--', ':(top)', ...excludes]), parent === null ? null : getTree(repo, parent)]);
+  const [, parentTree] = await Promise.all([runGit(repo, [...STAGING_CONFIG, 'add', '-A', '--', ':(top)', ...excludes]), parent === null ? null : getTree(repo, parent)]);
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
   const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
   if (parent !== null && parentTree === tree) {

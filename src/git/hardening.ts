@@ -20,6 +20,13 @@ export const HARDENING_CONFIG: readonly string[] = [
   'maintenance.auto=false',
 ];
 
+/**
+ * For staging only: files above this size are streamed into the object store instead of read
+ * whole into memory (git's default is 512 MiB), so adding a 200 MB file costs megabytes, not
+ * hundreds. Not used for diffs, where it would turn large text files into "binary".
+ */
+export const STAGING_CONFIG: readonly string[] = ['-c', 'core.bigFileThreshold=16m'];
+
 /** Config sections whose named drivers can run a program, and the keys that do it. */
 const DRIVER_KEYS: Record<string, readonly string[]> = {
   filter: ['clean', 'smudge', 'process'],

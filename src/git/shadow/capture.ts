@@ -1,6 +1,7 @@
 import { assertGitId } from './ids.js';
 import { parseCandidateListing, splitNul, type CandidateListing } from './parse.js';
 import type { ShadowStore } from './store.js';
+import { STAGING_CONFIG } from '../hardening.js';
 import { runGit } from '../runner.js';
 
 /** A pathspec that matches exactly `path` (and everything below it), with no glob or magic. */
@@ -40,7 +41,7 @@ export async function unstagePaths(store: ShadowStore, paths: readonly string[])
  */
 export async function stageWorkspace(store: ShadowStore, excluded: readonly string[]): Promise<void> {
   const specs = ['.', ...excluded.map(excludeSpec)];
-  await runGit(store, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: specs.map((s) => `${s}\0`).join('') });
+  await runGit(store, [...STAGING_CONFIG, 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: specs.map((s) => `${s}\0`).join('') });
 }
 
 /**
@@ -50,7 +51,7 @@ export async function stageWorkspace(store: ShadowStore, excluded: readonly stri
  */
 export async function stagePaths(store: ShadowStore, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  await runGit(store, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: paths.map((p) => `${p}\0`).join('') });
+  await runGit(store, [...STAGING_CONFIG, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: paths.map((p) => `${p}\0`).join('') });
 }
 
 /** Writes the store's index as a tree object and returns its id. */
