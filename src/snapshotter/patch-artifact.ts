@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { copyFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import fse from 'fs-extra';
-import { writeUnifiedDiffToFile } from '../git/unified-diff.js';
+import type { DiffTrees } from '../git/diff-stats.js';
+import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import type { GitOptions } from '../git/runner.js';
 import { isAgentgateError, WriteFailedError } from '../errors.js';
 import { errnoOf } from '../store/atomic.js';
@@ -14,11 +15,11 @@ export interface PatchArtifact {
 }
 
 /**
- * Writes the patch from `from` to `to` at `path` (git streams it to disk and it is renamed into
+ * Writes the patch between two trees at `path` (git streams it to disk and it is renamed into
  * place atomically, see writeUnifiedDiffToFile) and returns its sha256 for the metadata.
  */
-export async function writePatchArtifact(repo: GitOptions, from: string, to: string, path: string): Promise<PatchArtifact> {
-  await writeUnifiedDiffToFile(repo, from, to, path);
+export async function writePatchArtifact(repo: GitOptions, trees: DiffTrees, path: string): Promise<PatchArtifact> {
+  await writeTreeDiffToFile(repo, trees, path);
   return { path, sha256: await sha256File(path) };
 }
 

@@ -1,16 +1,17 @@
+import { readFile } from 'node:fs/promises';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
-import { readFile } from 'node:fs/promises';
 import type { RunRecord } from '../../types/run.js';
 import { SafeId, type BeforeState, type CommitInfo, type DiffStats, type Snapshot } from '../../types/snapshot.js';
 import type { VerifyCheck, VerifyReport } from '../../types/verify.js';
 import { cherryPick } from '../git/cherry-pick.js';
 import { unifiedDiff } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
-import { getDiffStats } from '../git/diff-stats.js';
+import { getCommitInfo } from '../git/commit-info.js';
+import { getDiffStats, resolveDiffTrees, treeDiffStats } from '../git/diff-stats.js';
 import { initRepo, openRepo, type Repo } from '../git/repo.js';
-import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision, updateRef } from '../git/refs.js';
-import { getRepoState, type RepoState } from '../git/state.js';
+import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
+import { getHeadState, getRepoState, type RepoState } from '../git/state.js';
 import {
   AmbiguousIdError,
   DirtyWorkspaceError,
@@ -93,13 +94,12 @@ export class Snapshotter {
       }
       let branch = state.branch;
       if (state.headState === 'detached' && state.sha) branch = await nameDetachedHead(repo, runId, state.sha);
-      let wipSha: string | null = null;
-      if (dirty || state.headState === 'unborn') {
-        const message = state.headState === 'unborn' && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
-        const commit = await createSnapshotCommit(repo, message, { excludes });
-        if (commit.created && dirty) wipSha = commit.sha;
-      }
-      const sha = await resolveRevision(repo, 'HEAD');
+      const unborn = state.headState === 'unborn';
+      const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
+      const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
+      const wipSha = commit?.created && dirty ? commit.sha : null;
+      // Only an unborn HEAD has no SHA, and then the root commit was just made.
+      const sha = (commit?.sha ?? state.sha) as string;
       const before: BeforeState = {
         sha,
         branch: branch ?? DEFAULT_BRANCH,
@@ -126,14 +126,15 @@ export class Snapshotter {
       throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(opts.iteration)}`, { details: { iteration: opts.iteration } });
     }
     const repo = await openRepo(workspace, this.gitOptions());
-    return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-      const state = await getRepoState(repo);
-      const start = await this.startOf(repo, runId, before, opts.beforeSha, state);
-      assertNoOperation(state);
-      await this.assertDescends(repo, start.sha, state);
-      await this.assertIterationFree(runId, opts.iteration);
-      // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
-      const branch = state.headState === 'detached' && state.sha ? await nameDetachedHead(repo, runId, state.sha) : (state.branch ?? start.branch);
+    return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
+      // A call killed between saving its snapshot and linking it left the snapshot unlinked.
+      if (recovered) await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+      // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
+      // over the work tree (a status pass here would cost as much again on a large tree).
+      const head = await getHeadState(repo);
+      const start = await this.startOf(repo, runId, before, opts.beforeSha, head);
+      assertNoOperation(head);
+      await this.assertDescends(repo, start.sha, head);
       const message = iterationMessage({
         runId,
         iteration: opts.iteration,
@@ -141,12 +142,30 @@ export class Snapshotter {
         gatePlanSource: opts.gatePlanSource ?? '',
         beforeSha: start.sha,
       });
-      const commit = await createSnapshotCommit(repo, message, { excludes: workspaceExcludes(repo.topLevel, this.options) });
-      const afterSha = commit.sha;
+      const excludes = workspaceExcludes(repo.topLevel, this.options);
+      const done = await this.assertIterationFree(runId, opts.iteration, {
+        beforeSha: start.sha,
+        headSha: head.sha,
+        message,
+        isDirty: async () => isDirtyOutside(repo, await getRepoState(repo), excludes),
+      });
+      if (done) return done;
+      // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
+      const detached = head.headState === 'detached' && head.sha !== null;
+      const branch = detached ? await nameDetachedHead(repo, runId, head.sha as string) : (head.branch ?? start.branch);
       const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
-      await updateRef(repo, ref, afterSha, null, { force: true });
-      const stats = await getDiffStats(repo, start.sha, afterSha);
-      const artifact = afterSha === start.sha ? null : await writePatchArtifact(repo, start.sha, afterSha, patchPath(this.options.artifactsDir, runId, opts.iteration));
+      const [commit, beforeTree] = await Promise.all([
+        createSnapshotCommit(repo, message, { excludes, alsoPoint: [ref], ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }) }),
+        getTree(repo, start.sha),
+      ]);
+      const afterSha = commit.sha;
+      const trees = { from: beforeTree, to: commit.tree };
+      // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
+      const ours = commit.created || (afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
+      const [stats, artifact] = await Promise.all([
+        treeDiffStats(repo, trees),
+        afterSha === start.sha ? null : writePatchArtifact(repo, trees, patchPath(this.options.artifactsDir, runId, opts.iteration)),
+      ]);
       const snapshot: Snapshot = {
         id: `snap-${newSnapshotId()}`,
         runId,
@@ -154,7 +173,7 @@ export class Snapshotter {
         beforeSha: start.sha,
         afterSha,
         branch,
-        commitMessage: commit.created ? message : '',
+        commitMessage: ours ? message : '',
         patchPath: artifact?.path ?? null,
         patchSha256: artifact?.sha256 ?? null,
         ...totals(stats),
@@ -171,9 +190,11 @@ export class Snapshotter {
 
   /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
   async getSnapshot(idOrSha: string): Promise<Snapshot> {
-    const direct = SafeId.safeParse(idOrSha).success ? await this.store.load(idOrSha) : null;
+    // Every id and SHA (full or abbreviated) is in the safe set: anything else is no id at all.
+    assertSafeId(idOrSha, 'snapshot id');
+    const direct = await this.store.load(idOrSha);
     if (direct) return direct;
-    const matches = /^[0-9a-f]{4,64}$/.test(idOrSha) || SafeId.safeParse(idOrSha).success ? await this.store.findByPrefix(idOrSha) : [];
+    const matches = await this.store.findByPrefix(idOrSha);
     if (matches.length === 1) return matches[0] as Snapshot;
     if (matches.length > 1) {
       throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(', ')}); give more characters`, {
@@ -204,7 +225,7 @@ export class Snapshotter {
     }
     const repo = await openRepo(snapshot.workspace, this.gitOptions());
     if (outputFile) {
-      await writePatchArtifact(repo, snapshot.beforeSha, snapshot.afterSha, outputFile);
+      await writePatchArtifact(repo, await resolveDiffTrees(repo, snapshot.beforeSha, snapshot.afterSha), outputFile);
       return '';
     }
     return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
@@ -293,7 +314,7 @@ export class Snapshotter {
   }
 
   /** Where the iteration started: the given state, else `--before SHA`, else the run's recorded before state. */
-  private async startOf(repo: Repo, runId: string, given: BeforeState | null, beforeRev: string | undefined, state: RepoState): Promise<{ sha: string; branch: string }> {
+  private async startOf(repo: Repo, runId: string, given: BeforeState | null, beforeRev: string | undefined, state: { branch: string | null }): Promise<{ sha: string; branch: string }> {
     if (given) return given;
     const run = await this.store.loadRun(runId);
     if (beforeRev !== undefined) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH };
@@ -305,28 +326,47 @@ export class Snapshotter {
 
   /**
    * One snapshot per iteration: a second one would replace the first one's patch artifact and
-   * iteration ref, and the first would no longer verify.
+   * iteration ref, and the first would no longer verify. The exception is a retry of the very same
+   * capture (same before, same message, HEAD still at its after commit, nothing new in the work
+   * tree), as an orchestrator makes when the first call was killed before it could report: that
+   * gets the stored snapshot back.
    */
-  private async assertIterationFree(runId: string, iteration: number): Promise<void> {
-    if ((await this.store.loadRun(runId)) === null) return;
+  private async assertIterationFree(
+    runId: string,
+    iteration: number,
+    now: { beforeSha: string; headSha: string | null; message: string; isDirty: () => Promise<boolean> },
+  ): Promise<Snapshot | null> {
+    if ((await this.store.loadRun(runId)) === null) return null;
     const taken = (await this.store.inspectRun(runId)).snapshots.find((s) => s.iteration === iteration);
+    const sameCapture =
+      taken !== undefined &&
+      taken.beforeSha === now.beforeSha &&
+      taken.afterSha === now.headSha &&
+      (taken.commitMessage === now.message || (taken.commitMessage === '' && taken.afterSha === taken.beforeSha)) &&
+      !(await now.isDirty());
+    if (sameCapture) return taken;
     if (taken) {
       throw new IterationExistsError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
         details: { runId, iteration, existing: taken.id },
       });
     }
+    return null;
   }
 
   /** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
-  private async assertDescends(repo: Repo, beforeSha: string, state: RepoState): Promise<void> {
+  private async assertDescends(repo: Repo, beforeSha: string, state: Pick<RepoState, 'sha'>): Promise<void> {
     const fail = (why: string): never => {
       throw new HistoryRewrittenError(`${why}; the iteration's history was rewritten. Start a new iteration with "before"`, {
         details: { beforeSha, head: state.sha },
       });
     };
-    if (!state.sha) fail('HEAD has no commit any more');
-    if (!(await objectExists(repo, beforeSha))) fail(`before commit ${beforeSha} no longer exists`);
-    if (state.sha !== beforeSha && !(await isAncestor(repo, beforeSha, state.sha as string))) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
+    const head = state.sha;
+    if (!head) return fail('HEAD has no commit any more');
+    if (head === beforeSha) return;
+    // Both questions at once; a missing before commit makes merge-base fail, which the first answers.
+    const [exists, ancestor] = await Promise.all([objectExists(repo, beforeSha), isAncestor(repo, beforeSha, head).catch(() => false)]);
+    if (!exists) fail(`before commit ${beforeSha} no longer exists`);
+    if (!ancestor) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
   }
 }
 
@@ -346,7 +386,7 @@ async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise
   });
 }
 
-function assertNoOperation(state: RepoState): void {
+function assertNoOperation(state: Pick<RepoState, 'unmergedPaths' | 'operation'>): void {
   if (state.unmergedPaths.length > 0) {
     throw new UnmergedPathsError(`the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(', ')}); resolve the conflicts and commit, then retry`, {
       details: { paths: state.unmergedPaths },

@@ -195,14 +195,14 @@ describe('getSnapshot (show)', () => {
     expect(await s.getSnapshot(first.id.slice(0, -3))).toEqual(first);
   });
 
-  it('refuses an ambiguous prefix or shared after SHA with AMBIGUOUS_ID, and an unknown one with SNAPSHOT_NOT_FOUND', async () => {
+  it('refuses an ambiguous prefix or shared after SHA with AMBIGUOUS_ID, an unknown one with SNAPSHOT_NOT_FOUND and an unsafe one with INVALID_ID', async () => {
     const { s, snaps } = await shared();
     await expectCode(s.getSnapshot('snap-'), 'AMBIGUOUS_ID');
     // Iteration 3 changed nothing, so its after SHA is iteration 2's.
     await expectCode(s.getSnapshot(snaps[2].afterSha), 'AMBIGUOUS_ID');
     await expectCode(s.getSnapshot('snap-doesnotexist'), 'SNAPSHOT_NOT_FOUND');
     await expectCode(s.getSnapshot('deadbeefdeadbeef'), 'SNAPSHOT_NOT_FOUND');
-    await expectCode(s.getSnapshot('../../etc/passwd'), 'SNAPSHOT_NOT_FOUND');
+    await expectCode(s.getSnapshot('../../etc/passwd'), 'INVALID_ID');
   });
 });
 
