@@ -12,7 +12,9 @@ const PROGRAM = 'agentgate-snapshot';
 
 /** Entry point: parse, run one command, print its result, and map every failure to a code. */
 async function main(argv: string[]): Promise<number> {
-  const json = argv.includes('--json');
+  // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
+  const json = (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv).includes('--json');
+  process.stdout.on('error', onStdoutError);
   try {
     const { spec, rest } = findCommand(argv);
     if (!spec) return printHelp(rest.includes('--help') || rest.includes('-h') || rest.length === 0 ? 0 : 2, rest);
@@ -78,6 +80,8 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   if ('streamFile' in result) {
     try {
       await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
+    } catch (error) {
+      if (!isClosedPipe(error)) throw error;
     } finally {
       await result.cleanup?.();
     }
@@ -85,6 +89,19 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   }
   const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
   if (text.length > 0) process.stdout.write(`${text}\n`);
+}
+
+/** A reader that stops early (`| head`) closes the pipe: the output it did not want is no failure. */
+function isClosedPipe(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+}
+
+/** Without a listener, a failed write to stdout crashes the process with a stack trace. */
+function onStdoutError(error: NodeJS.ErrnoException): void {
+  if (isClosedPipe(error)) return;
+  process.stderr.write(`${PROGRAM}: WRITE_FAILED: could not write the output (${error.code ?? error.message})\n`);
+  process.exitCode = 1;
 }
 
 function fail(error: unknown, json: boolean): number {

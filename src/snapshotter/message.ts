@@ -45,8 +45,12 @@ function firstChars(text: string, limit: number): string {
   return out;
 }
 
-/** A task prompt may hold newlines and control characters; the message keeps one printable line. */
+/**
+ * A task prompt may hold newlines and control characters; the message keeps one printable line.
+ * C1 controls go too (U+009B is a terminal's CSI, as ESC [ is), and so do the bidirectional
+ * overrides and isolates that can make `git log` show text other than what is stored.
+ */
 function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
 }

@@ -9,12 +9,13 @@ import { withLock } from '../store/lock.js';
  *
  * If the previous holder died (SIGKILL, OOM), a git process of ours may have died with it and left
  * `index.lock` behind, wedging every later git call. Such a file is provably ours when it was
- * created while the dead owner held our lock; only then is it removed.
+ * created while the dead owner held our lock; only then is it removed. `fn` is told whether the
+ * lock was taken over from a dead owner, so that it can finish what that owner left half-done.
  */
-export async function withRepoLock<T>(repo: Repo, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+export async function withRepoLock<T>(repo: Repo, timeoutMs: number, fn: (recovered: boolean) => Promise<T>): Promise<T> {
   return withLock(join(repo.gitDir, 'agentgate.lock'), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
     if (lock.recovered) await removeOrphanedIndexLock(repo.gitDir, Date.parse(lock.recovered.createdAt));
-    return fn();
+    return fn(lock.recovered !== null);
   });
 }
 

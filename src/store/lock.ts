@@ -165,9 +165,10 @@ async function readOwner(path: string): Promise<LockOwner | null> {
 }
 
 /**
- * Only an owner on this host whose process is gone is provably dead: its pid no longer exists,
- * the pid now belongs to a process that started at another time (pid reuse), or the pid is ours
- * and the token is not one we hold (a previous process with our pid, common in containers).
+ * Only an owner on this host whose process is gone is provably dead: its pid no longer exists, is a
+ * zombie (killed, not yet reaped by a parent that is busy elsewhere: it holds its pid but will never
+ * run again), now belongs to a process that started at another time (pid reuse), or is ours with a
+ * token we do not hold (a previous process with our pid, common in containers).
  */
 export function isProvablyDead(owner: LockOwner): boolean {
   if (owner.hostname !== hostname()) return false;
@@ -177,17 +178,25 @@ export function isProvablyDead(owner: LockOwner): boolean {
   } catch (cause) {
     return (cause as NodeJS.ErrnoException).code === 'ESRCH';
   }
-  const now = owner.startTime === undefined ? null : processStartTime(owner.pid);
-  return now !== null && now !== owner.startTime;
+  const now = processStat(owner.pid);
+  if (now === null) return false;
+  if (now.state === 'Z' || now.state === 'X') return true;
+  return owner.startTime !== undefined && now.startTime !== owner.startTime;
 }
 
 /** The kernel's start time of `pid` in clock ticks since boot, or null where /proc is unavailable. */
 export function processStartTime(pid: number): string | null {
+  return processStat(pid)?.startTime ?? null;
+}
+
+/** State (field 3) and start time (field 22) from /proc/<pid>/stat, or null where /proc is unavailable. */
+function processStat(pid: number): { state: string; startTime: string } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
+    const [state, startTime] = [fields[0], fields[19]];
+    return state === undefined || startTime === undefined ? null : { state, startTime };
   } catch {
     return null;
   }
