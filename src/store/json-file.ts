@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { z } from 'zod';
-import { StoreCorruptError } from '../errors.js';
+import { InvalidIdError, StoreCorruptError } from '../errors.js';
 import { errnoOf } from './atomic.js';
 
 /** A store file that cannot be used, named so that the user can find and fix it. */
@@ -68,3 +69,30 @@ export async function mapLimit<T>(items: readonly T[], fn: (item: T) => Promise<
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
+
+/**
+ * Loads every `<name>.json` in `dir` with `load`. A file that fails to load becomes one
+ * STORE_CORRUPT problem naming it and never stops the rest; problems are sorted by path.
+ */
+export async function loadAll<T>(dir: string, what: string, load: (name: string) => Promise<T | null>): Promise<{ items: T[]; problems: StoreCorruptError[] }> {
+  const items: T[] = [];
+  const problems: StoreCorruptError[] = [];
+  await mapLimit(await listJsonNames(dir), async (name) => {
+    try {
+      const item = await load(name);
+      if (item !== null) items.push(item);
+    } catch (error) {
+      problems.push(asStoreProblem(error, join(dir, `${name}.json`), what));
+    }
+  });
+  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+  return { items, problems };
+}
+
+/** A load failure as a store problem: corrupt content, or a file name that is not a valid id. */
+export function asStoreProblem(error: unknown, path: string, what: string): StoreCorruptError {
+  if (error instanceof StoreCorruptError) return error;
+  if (error instanceof InvalidIdError) return corruptFile(path, what, 'its file name is not a valid id', error);
+  throw error;
+}
+

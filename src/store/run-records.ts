@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { BeforeState } from '../../types/snapshot.js';
 import { RunRecord } from '../../types/run.js';
-import { InvalidArgumentError, InvalidIdError, StoreCorruptError } from '../errors.js';
+import { InvalidArgumentError, type StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from './atomic.js';
-import { corruptFile, describeIssues, listJsonNames, mapLimit, readJsonFile } from './json-file.js';
+import { corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
 import { withLock } from './lock.js';
 import { assertSafeId, layout } from './paths.js';
 
@@ -35,17 +35,7 @@ export class RunRecords {
 
   /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
   async list(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {
-    const names = await listJsonNames(layout(this.home).runs);
-    const runs: RunRecord[] = [];
-    const problems: StoreCorruptError[] = [];
-    await mapLimit(names, async (name) => {
-      try {
-        const record = await this.load(name);
-        if (record !== null) runs.push(record);
-      } catch (error) {
-        problems.push(asStoreProblem(error, join(layout(this.home).runs, `${name}.json`), 'run record'));
-      }
-    });
+    const { items: runs, problems } = await loadAll(layout(this.home).runs, 'run record', (name) => this.load(name));
     runs.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
     return { runs, problems };
   }
@@ -133,8 +123,4 @@ function requireWorkspace(workspace: string): string {
 }
 
 /** A listing collects store problems; anything else (a bug, an I/O error on the directory) still throws. */
-export function asStoreProblem(error: unknown, path: string, what: string): StoreCorruptError {
-  if (error instanceof StoreCorruptError) return error;
-  if (error instanceof InvalidIdError) return corruptFile(path, what, 'its file name is not a valid id', error);
-  throw error;
-}
+

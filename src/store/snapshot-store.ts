@@ -12,10 +12,10 @@ import {
   WriteFailedError,
 } from '../errors.js';
 import { errnoOf, writeJsonAtomic } from './atomic.js';
-import { corruptFile, describeIssues, listJsonNames, mapLimit, readJsonFile } from './json-file.js';
+import { asStoreProblem, corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from './lock.js';
 import { assertSafeId, layout } from './paths.js';
-import { asStoreProblem, RunRecords } from './run-records.js';
+import { RunRecords } from './run-records.js';
 
 export interface SnapshotStoreOptions {
   /** Longest wait for a run's or a snapshot's lock before LOCK_TIMEOUT. */
@@ -167,20 +167,8 @@ export class SnapshotStore {
 
   /** Every snapshot that loads, by run then iteration, and one STORE_CORRUPT per file that does not. */
   async list(): Promise<{ snapshots: Snapshot[]; problems: StoreCorruptError[] }> {
-    const dir = layout(this.home).snapshots;
-    const names = await listJsonNames(dir);
-    const snapshots: Snapshot[] = [];
-    const problems: StoreCorruptError[] = [];
-    await mapLimit(names, async (name) => {
-      try {
-        const snapshot = await this.load(name);
-        if (snapshot !== null) snapshots.push(snapshot);
-      } catch (error) {
-        problems.push(asStoreProblem(error, join(dir, `${name}.json`), 'snapshot'));
-      }
-    });
+    const { items: snapshots, problems } = await loadAll(layout(this.home).snapshots, 'snapshot', (name) => this.load(name));
     snapshots.sort(byRunThenIteration);
-    problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
     return { snapshots, problems };
   }
 

@@ -2,14 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGitToFile } from '../../src/git/runner.js';
+import { codeOf } from '../helpers/codes.js';
 import { commitAll, gitRaw, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  return p.then(
-    () => 'resolved',
-    (e: { code?: string }) => e.code ?? 'no code',
-  );
-}
 
 describe('runGitToFile (streams stdout to disk)', () => {
   it('writes exactly what git prints and returns the byte count', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as FsPromises from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { codeOf } from '../helpers/codes.js';
 
 // Tests run as root, where permissions do not stop writes: failures are injected into fs instead.
 const inject = vi.hoisted(() => ({ rename: null as string | null, open: null as string | null }));
@@ -28,14 +29,6 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-}
 
 describe('writeFileAtomic', () => {
   it('creates missing directories, replaces the file and leaves no temp file', async () => {

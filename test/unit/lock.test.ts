@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProvablyDead, processStartTime, withLock, type LockOwner } from '../../src/store/lock.js';
 import { deadPid, finished, printed, spawnTs, until } from '../helpers/node-child.js';
+import { codeOf } from '../helpers/codes.js';
 
 let dir: string;
 let lockPath: string;
@@ -22,14 +23,6 @@ function writeStale(owner: LockOwner | string): void {
   writeFileSync(lockPath, typeof owner === 'string' ? owner : JSON.stringify(owner));
 }
 
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-}
 
 describe('withLock in one process', () => {
   it('runs fn, returns its value and removes the lock file', async () => {

@@ -5,6 +5,7 @@ import type { StoreCorruptError } from '../../src/errors.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { makeBefore, makeSnapshot, SHA_B, tempHome } from '../helpers/store-fixtures.js';
+import { codeOf } from '../helpers/codes.js';
 
 let home: string;
 let store: SnapshotStore;
@@ -14,14 +15,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-}
 
 const runFile = (runId: string) => join(home, 'runs', `${runId}.json`);
 const snapshotFile = (id: string) => join(home, 'snapshots', `${id}.json`);

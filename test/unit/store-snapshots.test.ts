@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreCorruptError } from '../../src/errors.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { makeBefore, makeSnapshot, SHA_A, tempHome } from '../helpers/store-fixtures.js';
+import { codeOf } from '../helpers/codes.js';
 
 let home: string;
 let store: SnapshotStore;
@@ -13,14 +14,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-}
 
 const snapshotFile = (id: string) => join(home, 'snapshots', `${id}.json`);
 

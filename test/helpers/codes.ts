@@ -1,0 +1,9 @@
+/** The `code` a promise rejects with, or undefined if it resolves: tests assert codes, never messages. */
+export async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+}
