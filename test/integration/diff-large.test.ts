@@ -1,4 +1,4 @@
-// A 50 MB file: git writes the patch straight to disk (--output) and the round trip still holds.
+// A 50 MB file: git streams the patch straight to disk (runGitToFile) and the round trip still holds.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getDiffStats } from '../../src/git/diff-stats.js';
