@@ -5,10 +5,10 @@ import type { RunRecord } from '../../types/run.js';
 import { SafeId, type BeforeState, type CommitInfo, type DiffStats, type Snapshot } from '../../types/snapshot.js';
 import type { VerifyCheck, VerifyReport } from '../../types/verify.js';
 import { cherryPick } from '../git/cherry-pick.js';
-import { unifiedDiff } from '../git/unified-diff.js';
+import { unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
-import { getDiffStats, resolveDiffTrees, treeDiffStats } from '../git/diff-stats.js';
+import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
 import { initRepo, openRepo, type Repo } from '../git/repo.js';
 import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getHeadState, getRepoState, type RepoState } from '../git/state.js';
@@ -225,7 +225,7 @@ export class Snapshotter {
     }
     const repo = await openRepo(snapshot.workspace, this.gitOptions());
     if (outputFile) {
-      await writePatchArtifact(repo, await resolveDiffTrees(repo, snapshot.beforeSha, snapshot.afterSha), outputFile);
+      await writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, outputFile);
       return '';
     }
     return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
