@@ -3,10 +3,9 @@
  * moments on a large workspace (see crash-harness.ts for what is checked after every kill).
  */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry, RestoreResult, RevertResult, TrackResult } from '../../types/checkpoint.js';
-import { git, tempDir } from '../helpers/repo.js';
-import { CRASH_REPO, crashLoop, KILLS, LOOP_TIMEOUT_MS } from './crash-harness.js';
+import { crashLoop, crashWorkspaces, KILLS, LOOP_TIMEOUT_MS } from './crash-harness.js';
 import {
   applyContents,
   blobIds,
@@ -14,7 +13,6 @@ import {
   cliAsync,
   contentProblems,
   fsckProblems,
-  makeLargeRepo,
   mutate,
   okJson,
   report,
@@ -25,20 +23,7 @@ import {
   type Contents,
 } from './support.js';
 
-const root = tempDir('agentgate-crash-cp-');
-const template = join(root, 'template');
-let templateContents: Contents;
-
-beforeAll(() => {
-  templateContents = makeLargeRepo(template, CRASH_REPO);
-}, 120_000);
-
-function setup(name: string): { ws: string; home: string; env: NodeJS.ProcessEnv } {
-  const ws = join(root, name);
-  git(root, ['clone', '-q', '--no-hardlinks', template, ws]);
-  const home = join(root, `${name}-home`);
-  return { ws, home, env: { AGENTGATE_HOME: home } };
-}
+const { contents: templateContents, setup } = crashWorkspaces('agentgate-crash-cp-');
 
 function storeOf(home: string): { gitDir: string; indexFile: string } {
   const stores = checkpointStores(home);
@@ -60,7 +45,7 @@ describe('SIGKILL during checkpoint track', () => {
   it(`survives ${KILLS} kills: store valid, work tree intact, fsck clean, next call succeeds`, { timeout: LOOP_TIMEOUT_MS }, async () => {
     const { ws, home, env } = setup('track');
     const rand = rng(SEED + 21);
-    let contents = templateContents;
+    let contents = templateContents();
     const figures = await crashLoop(
       {
         name: 'checkpoint track',
@@ -98,7 +83,7 @@ function flipping(command: 'restore' | 'revert', seedOffset: number): void {
       const { ws, home, env } = setup(command);
       const rand = rng(SEED + seedOffset);
       const track = async (label: string): Promise<string> => okJson<TrackResult>(await cliAsync(['checkpoint', 'track', '--label', label, '--json'], { cwd: ws, env }), 'track').hash;
-      const a = templateContents;
+      const a = templateContents();
       const hashA = await track('A');
       const b = mutate(a, rand, 1, { modify: 400, add: 30, remove: 30 }).next;
       applyContents(ws, a, b);

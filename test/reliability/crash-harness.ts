@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
+import { git, tempDir } from '../helpers/repo.js';
 import {
   byStress,
   checkpointStores,
@@ -14,6 +15,7 @@ import {
   fsckProblems,
   homeProblems,
   leftoverTemps,
+  makeLargeRepo,
   okJson,
   rng,
   runAndKill,
@@ -131,3 +133,26 @@ export async function crashLoop(c: CrashCase, seedOffset: number): Promise<Crash
 }
 
 export { okJson };
+
+/**
+ * The repository a crash suite works on: generated once (in beforeAll), then cloned privately for
+ * each command, with a home of its own. `contents()` is the generated repository's file set.
+ */
+export function crashWorkspaces(prefix: string): { contents: () => Contents; setup: (name: string) => { ws: string; home: string; env: NodeJS.ProcessEnv } } {
+  const root = tempDir(prefix);
+  const template = join(root, 'template');
+  let generated: Contents | null = null;
+  beforeAll(() => {
+    generated = makeLargeRepo(template, CRASH_REPO);
+  }, 120_000);
+  return {
+    contents: () => generated as Contents,
+    setup: (name) => {
+      const ws = join(root, name);
+      git(root, ['clone', '-q', '--no-hardlinks', template, ws]);
+      const home = join(root, `${name}-home`);
+      return { ws, home, env: { AGENTGATE_HOME: home } };
+    },
+  };
+}
+

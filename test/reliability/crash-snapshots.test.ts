@@ -5,30 +5,16 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../types/run.js';
 import type { BeforeState, Snapshot } from '../../types/snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { deadPid, finished, printed, spawnTs } from '../helpers/node-child.js';
 import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { CRASH_REPO, crashLoop, KILLS, LOOP_TIMEOUT_MS } from './crash-harness.js';
-import { applyContents, cliAsync, contentProblems, makeLargeRepo, mutate, okJson, report, rng, SEED, type CliRun, type Contents } from './support.js';
+import { crashLoop, crashWorkspaces, KILLS, LOOP_TIMEOUT_MS } from './crash-harness.js';
+import { applyContents, cliAsync, contentProblems, mutate, okJson, report, rng, SEED, type CliRun } from './support.js';
 
-const root = tempDir('agentgate-crash-snap-');
-const template = join(root, 'template');
-let templateContents: Contents;
-
-beforeAll(() => {
-  templateContents = makeLargeRepo(template, CRASH_REPO);
-}, 120_000);
-
-/** A private copy of the generated repository and a home of its own. */
-function setup(name: string): { ws: string; home: string; env: NodeJS.ProcessEnv } {
-  const ws = join(root, name);
-  git(root, ['clone', '-q', '--no-hardlinks', template, ws]);
-  const home = join(root, `${name}-home`);
-  return { ws, home, env: { AGENTGATE_HOME: home } };
-}
+const { contents: templateContents, setup } = crashWorkspaces('agentgate-crash-snap-');
 
 const EDIT = { modify: 150, add: 10, remove: 10 };
 
@@ -41,7 +27,7 @@ describe('SIGKILL during after', () => {
   it(`survives ${KILLS} kills: store valid, work tree intact, fsck clean, next call succeeds`, { timeout: LOOP_TIMEOUT_MS }, async () => {
     const { ws, home, env } = setup('after');
     const rand = rng(SEED + 11);
-    let contents = templateContents;
+    let contents = templateContents();
     let expected: { before: string; changed: string[] } = { before: '', changed: [] };
     const runId = 'crash-after';
 
@@ -93,7 +79,7 @@ describe('SIGKILL during before', () => {
   it(`survives ${KILLS} kills: store valid, work tree intact, fsck clean, next call succeeds`, { timeout: LOOP_TIMEOUT_MS }, async () => {
     const { ws, home, env } = setup('before');
     const rand = rng(SEED + 12);
-    let contents = templateContents;
+    let contents = templateContents();
     const runId = 'crash-before';
 
     const figures = await crashLoop(
