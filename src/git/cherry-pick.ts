@@ -14,11 +14,13 @@ import { getCommitInfo } from './commit-info.js';
 import { assertRevisionSyntax, readHead, resolveRevision, updateRef } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
-import { detectOperation, getRepoState, readStatus } from './state.js';
+import { detectOperation, getRepoState, hasChangesOutside, readStatus } from './state.js';
 
 export interface CherryPickOptions {
   /** Branch to apply onto (short name or refs/heads/...). Default: the checked-out branch (or detached HEAD). */
   onto?: string;
+  /** Workspace-relative directories whose untracked or changed files do not make the workspace dirty (our own artifacts). */
+  ignore?: readonly string[];
 }
 
 /**
@@ -34,21 +36,22 @@ export interface CherryPickOptions {
 export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
-  if (opts.onto === undefined) return pickInWorkspace(repo, source);
+  const ignore = opts.ignore ?? [];
+  if (opts.onto === undefined) return pickInWorkspace(repo, source, ignore);
   assertRevisionSyntax(opts.onto);
   const ontoRef = opts.onto.startsWith('refs/heads/') ? opts.onto : `refs/heads/${opts.onto}`;
-  if (ontoRef === head.ref) return pickInWorkspace(repo, source);
+  if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
 }
 
-async function pickInWorkspace(repo: Repo, source: CommitInfo): Promise<CommitInfo> {
+async function pickInWorkspace(repo: Repo, source: CommitInfo, ignore: readonly string[]): Promise<CommitInfo> {
   const state = await getRepoState(repo);
   if (state.operation !== null) {
     throw new OperationInProgressError(`a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`, { details: { operation: state.operation } });
   }
   const before = state.sha;
   if (before === null) throw new RevisionNotFoundError(`branch ${state.branch ?? 'HEAD'} has no commits to cherry-pick onto`, { details: { rev: 'HEAD' } });
-  if (state.isDirty) {
+  if (state.isDirty && (ignore.length === 0 || hasChangesOutside((await readStatus(repo)).entries, ignore))) {
     throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
   }
   // `cherry-pick --abort` rewrites ORIG_HEAD, which the user may still want for `git reset ORIG_HEAD`.

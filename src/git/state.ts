@@ -1,8 +1,8 @@
 import { access, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { HeadState as HeadStateName } from '../../types/snapshot.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
-import { parseStatusV2, type StatusReport } from './parsers/status.js';
+import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
 import type { Repo } from './repo.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
@@ -66,6 +66,16 @@ export async function getHeadState(repo: Repo): Promise<HeadState> {
   const headState: HeadStateName = head.sha === null ? 'unborn' : head.ref === null ? 'detached' : 'branch';
   const branch = head.ref?.startsWith('refs/heads/') ? head.ref.slice('refs/heads/'.length) : null;
   return { headState, ref: head.ref, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
+}
+
+/**
+ * Whether status entries show a change outside `excludes` (workspace-relative directories, such as
+ * our own artifacts directory inside the workspace). Ignored files never count.
+ */
+export function hasChangesOutside(entries: readonly StatusEntry[], excludes: readonly string[]): boolean {
+  const prefixes = excludes.map((x) => x.split(sep).join('/').replace(/\/+$/, ''));
+  const excluded = (path: string): boolean => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
+  return entries.some((e) => e.kind !== 'ignored' && !excluded(e.path));
 }
 
 /**

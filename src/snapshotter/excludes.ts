@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import { isInside, type Repo } from '../git/repo.js';
-import { readStatus, type RepoState } from '../git/state.js';
+import { hasChangesOutside, readStatus, type RepoState } from '../git/state.js';
 
 /**
  * Workspace-relative paths that are never snapshotted: an artifacts directory or an agentgate
@@ -18,10 +18,7 @@ export function workspaceExcludes(topLevel: string, dirs: { home: string; artifa
  */
 export async function isDirtyOutside(repo: Repo, state: RepoState, excludes: readonly string[]): Promise<boolean> {
   if (!state.isDirty || excludes.length === 0) return state.isDirty;
-  const prefixes = excludes.map((x) => x.split(sep).join('/').replace(/\/+$/, ''));
-  const excluded = (path: string): boolean => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
-  const { entries } = await readStatus(repo);
-  return entries.some((e) => e.kind !== 'ignored' && !excluded(e.path));
+  return hasChangesOutside((await readStatus(repo)).entries, excludes);
 }
 
 /** Whether a directory that is not a repository yet holds anything besides our own home or artifacts. */

@@ -289,7 +289,8 @@ export class Snapshotter {
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}\n`;
       const squashed = await commitTree(repo, await getTree(repo, snapshot.afterSha), [snapshot.beforeSha], message);
-      return cherryPick(repo, squashed, onto === undefined ? {} : { onto });
+      const ignore = workspaceExcludes(repo.topLevel, this.options);
+      return cherryPick(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) });
     });
   }
 

@@ -259,6 +259,23 @@ describe('cherryPick', () => {
     expect(git(dir, ['status', '--porcelain'])).toBe('');
   });
 
+  it('onto the current branch, does not count our own artifacts directory inside the workspace as dirty', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const s = newSnapshotter({ artifactsDir: join(dir, 'agentgate-artifacts') });
+    git(dir, ['branch', 'release']);
+    const before = await s.captureBeforeState(dir, { runId: 'pick' });
+    writeFiles(dir, { 'g.txt': 'g\n' });
+    const snap = await s.captureAfterState(dir, before, { runId: 'pick', iteration: 1 });
+    expect(existsSync(join(dir, 'agentgate-artifacts', 'pick', 'iteration-1', 'patch.diff'))).toBe(true);
+    git(dir, ['checkout', '-q', 'release']);
+    const info = await s.cherryPick(snap.id);
+    expect(head(dir)).toBe(info.sha);
+    expect(readFileSync(join(dir, 'g.txt'), 'utf8')).toBe('g\n');
+    // A real change is still refused.
+    writeFiles(dir, { 'f.txt': 'edited\n' });
+    await expectCode(s.cherryPick(snap.id), 'DIRTY_WORKSPACE');
+  });
+
   it('refuses a conflict with CHERRY_PICK_CONFLICT and leaves the repository exactly as it was', async () => {
     const { dir, s, snaps } = await threeIterations();
     git(dir, ['checkout', '-q', '-b', 'clash', 'release']);
