@@ -4,9 +4,9 @@
  * index.lock that owner's git left behind, but never an index.lock that predates it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { deadPid, finished, printed, spawnTs } from '../helpers/node-child.js';
@@ -86,6 +86,24 @@ describe('repository lock', () => {
     const snap = await s.captureAfterState(dir, before, { runId: 'stale', iteration: 1 });
     expect(snap.files.map((f) => f.path)).toEqual(['x.txt']);
     expect(head(dir)).toBe(snap.afterSha);
+    expectIntact(dir);
+  });
+
+  it('recovers the ref locks a killed update-ref of the dead owner left behind', async () => {
+    const dir = repoWithCommit();
+    const s = newSnapshotter();
+    const before = await s.captureBeforeState(dir, { runId: 'reflock' });
+    writeFiles(dir, { 'x.txt': 'x\n' });
+    await plantStaleLock(dir, Date.now() - 60_000);
+    const refLocks = [join(dir, '.git', 'refs', 'heads', 'main.lock'), join(dir, '.git', 'refs', 'agentgate', 'runs', 'reflock', 'iteration-1.lock')];
+    for (const lock of refLocks) {
+      mkdirSync(dirname(lock), { recursive: true });
+      writeFileSync(lock, '');
+    }
+    const snap = await s.captureAfterState(dir, before, { runId: 'reflock', iteration: 1 });
+    expect(head(dir)).toBe(snap.afterSha);
+    expect(git(dir, ['rev-parse', 'refs/agentgate/runs/reflock/iteration-1'])).toBe(snap.afterSha);
+    for (const lock of refLocks) expect(existsSync(lock)).toBe(false);
     expectIntact(dir);
   });
 
