@@ -1,4 +1,4 @@
-import { access, lstat, realpath, rm } from 'node:fs/promises';
+import { access, lstat, readdir, realpath, rm } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { CheckpointEntry, CleanupResult, FileDiff, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
@@ -428,7 +428,11 @@ export class Checkpoints {
   /** A previous holder of the lock died: the lock files and temporaries it left are provably stale. */
   private async repairAfterCrash(): Promise<void> {
     await removeStaleIndexLock(this.store, 0);
-    await rm(join(this.location.gitDir, 'packed-refs.lock'), { force: true });
+    // Only we write this store, so every git lock in it belongs to the dead holder: ref updates
+    // killed half-way leave `<ref>.lock` files that would refuse every later update.
+    const refs = join(this.location.gitDir, 'refs');
+    const refLocks = (await readdir(refs, { recursive: true }).catch(() => [])).filter((name) => name.endsWith('.lock'));
+    for (const name of [...refLocks.map((n) => join(refs, n)), join(this.location.gitDir, 'packed-refs.lock')]) await rm(name, { force: true });
     await rm(this.location.tempDir, { recursive: true, force: true });
     await sweepTemporaryFiles(this.location.gitDir);
   }

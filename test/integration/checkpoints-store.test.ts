@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CleanupResult, TrackResult } from '../../types/checkpoint.js';
 import { Checkpoints } from '../../src/checkpoints/index.js';
 import { withLock } from '../../src/store/lock.js';
 import { openCheckpoints, storeTreePaths, treeState } from '../helpers/checkpoints.js';
+import { deadPid } from '../helpers/node-child.js';
 import { commitAll, git, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const PROJECT = join(import.meta.dirname, '../..');
@@ -110,6 +112,21 @@ describe('checkpoint store', () => {
     const t2 = await cp.track();
     expect(t2.hash).not.toBe(t.hash);
     expect(existsSync(indexLock)).toBe(false);
+  });
+
+  it('after taking over a dead holder\'s store lock, removes the ref locks its killed update left', async () => {
+    const ws = tempDir('agentgate-cp-reflock-');
+    writeFiles(ws, { 'a.txt': 'one' });
+    const cp = await openCheckpoints(ws);
+    await cp.track();
+    const refLocks = [join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'latest.lock'), join(cp.location.gitDir, 'packed-refs.lock')];
+    for (const lock of refLocks) writeFileSync(lock, '');
+    const owner = { pid: await deadPid(), hostname: hostname(), createdAt: new Date().toISOString(), token: 'e'.repeat(24), purpose: 'checkpoint (killed)' };
+    writeFileSync(cp.location.lockPath, JSON.stringify(owner));
+    writeFiles(ws, { 'a.txt': 'two' });
+    const t = await cp.track();
+    expect((await cp.list())[0]?.hash).toBe(t.hash);
+    for (const lock of refLocks) expect(existsSync(lock)).toBe(false);
   });
 
   it('keys stores by worktree under one project id; info/exclude of the common dir applies to each', async () => {
