@@ -7,6 +7,12 @@ export const Identity = z.object({ name: z.string().min(1), email: z.string().mi
 export type Identity = z.infer<typeof Identity>;
 
 export const DEFAULT_IDENTITY: Identity = { name: 'agentgate', email: 'agentgate@localhost' };
+export const DEFAULT_ON_DIRTY: OnDirty = 'wip-commit';
+export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
+/** Untracked files above this size are not captured by a checkpoint (reported as skipped). */
+export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
+/** Checkpoints kept by retention, newest first (markers are kept besides). */
+export const DEFAULT_KEEP = 100;
 
 /** `<home>/config.yaml`. Every key is optional; unknown keys are refused so typos surface. */
 export const Config = z

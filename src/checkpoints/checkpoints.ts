@@ -1,10 +1,9 @@
 import { access, lstat, readdir, realpath, rm } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { CheckpointEntry, CleanupResult, FileDiff, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
-import type { Identity } from '../../types/config.js';
+import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_KEEP, DEFAULT_MAX_FILE_SIZE_BYTES, type Identity } from '../../types/config.js';
 import { CheckpointNotFoundError, InvalidArgumentError, UnsafeWorkspaceError } from '../errors.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
-import { DEFAULT_GIT_TIMEOUT_MS } from '../git/runner.js';
 import { listCaptureCandidates, listIgnoredTracked, stagePaths, stageWorkspace, unstagePaths, writeTree } from '../git/shadow/capture.js';
 import { gcStore, sweepTemporaryFiles } from '../git/shadow/gc.js';
 import { isNullId } from '../git/shadow/ids.js';
@@ -30,8 +29,8 @@ import {
 } from './message.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
-import { assertRetention, DEFAULT_KEEP, DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
-import { DEFAULT_MAX_FILE_SIZE_BYTES, findSkipped, type Skip } from './skip-rules.js';
+import { assertRetention, DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
+import { findSkipped, type Skip } from './skip-rules.js';
 import { toAbsolute, toGitPath, toWorkspaceGitPath } from './workspace-paths.js';
 
 /** Up to this many changed paths are staged one by one rather than by a second pass over the work tree. */

@@ -2,7 +2,6 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 
-export const DEFAULT_KEEP = 100;
 /** git's own default for `gc.pruneExpire`. */
 export const DEFAULT_PRUNE_AGE = '2.weeks.ago';
 

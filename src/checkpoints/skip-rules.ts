@@ -2,8 +2,6 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CandidateListing } from '../git/shadow/parse.js';
 
-export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
-
 /** A path a capture leaves out, workspace-relative. */
 export interface Skip {
   path: string;

@@ -14,7 +14,7 @@ import { getCommitInfo } from './commit-info.js';
 import { assertRevisionSyntax, readHead, resolveRevision, updateRef } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
-import { detectOperation, getRepoState, hasChangesOutside, readStatus } from './state.js';
+import { detectOperation, getRepoState, readStatus } from './state.js';
 
 export interface CherryPickOptions {
   /** Branch to apply onto (short name or refs/heads/...). Default: the checked-out branch (or detached HEAD). */
@@ -45,13 +45,13 @@ export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOption
 }
 
 async function pickInWorkspace(repo: Repo, source: CommitInfo, ignore: readonly string[]): Promise<CommitInfo> {
-  const state = await getRepoState(repo);
+  const state = await getRepoState(repo, ignore);
   if (state.operation !== null) {
     throw new OperationInProgressError(`a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`, { details: { operation: state.operation } });
   }
   const before = state.sha;
   if (before === null) throw new RevisionNotFoundError(`branch ${state.branch ?? 'HEAD'} has no commits to cherry-pick onto`, { details: { rev: 'HEAD' } });
-  if (state.isDirty && (ignore.length === 0 || hasChangesOutside((await readStatus(repo)).entries, ignore))) {
+  if (state.isDirty) {
     throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
   }
   // `cherry-pick --abort` rewrites ORIG_HEAD, which the user may still want for `git reset ORIG_HEAD`.

@@ -2,11 +2,9 @@ import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
+import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
 import { GitFailedError, GitNotFoundError, GitTimeoutError, WriteFailedError } from '../errors.js';
 import { buildEnv, HARDENING_CONFIG } from './hardening.js';
-
-export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
 
 /** How to reach one repository: where git runs, and optionally a private git dir, work tree and index. */
 export interface GitOptions {

@@ -26,8 +26,9 @@ export interface RepoState {
 /**
  * Reads the repository's state with one `git status` process plus a few file checks in the git dir.
  * Read-only: `--no-optional-locks` keeps status from rewriting the index behind a concurrent agent.
+ * Changes under `ignore` (workspace-relative directories: our own artifacts) do not make it dirty.
  */
-export async function getRepoState(repo: Repo): Promise<RepoState> {
+export async function getRepoState(repo: Repo, ignore: readonly string[] = []): Promise<RepoState> {
   const [report, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState: HeadStateName = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
   return {
@@ -35,7 +36,7 @@ export async function getRepoState(repo: Repo): Promise<RepoState> {
     headState,
     branch: report.head,
     sha: report.oid,
-    isDirty: report.entries.some((e) => e.kind !== 'ignored'),
+    isDirty: hasChangesOutside(report.entries, ignore),
     unmergedPaths: report.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path),
     operation,
   };

@@ -33,7 +33,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
 import { verifySnapshot } from './verify.js';
 import { withRepoLock } from './repo-lock.js';
-import { hasUserFiles, isDirtyOutside, workspaceExcludes } from './excludes.js';
+import { hasUserFiles, workspaceExcludes } from './excludes.js';
 
 export interface SnapshotterOptions {
   home: string;
@@ -84,9 +84,9 @@ export class Snapshotter {
     const repo = await this.openOrInit(workspace, onDirty);
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const excludes = workspaceExcludes(repo.topLevel, this.options);
-      const state = await getRepoState(repo);
+      const state = await getRepoState(repo, excludes);
       assertNoOperation(state);
-      const dirty = await isDirtyOutside(repo, state, excludes);
+      const dirty = state.isDirty;
       if (dirty && onDirty === 'error') {
         throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`, {
           details: { workspace: repo.topLevel },
@@ -147,7 +147,7 @@ export class Snapshotter {
         beforeSha: start.sha,
         headSha: head.sha,
         message,
-        isDirty: async () => isDirtyOutside(repo, await getRepoState(repo), excludes),
+        isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
       });
       if (done) return done;
       // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.

@@ -3,16 +3,20 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { Config, DEFAULT_IDENTITY, type Identity, type OnDirty } from '../../types/config.js';
+import {
+  Config,
+  DEFAULT_GIT_TIMEOUT_MS,
+  DEFAULT_IDENTITY,
+  DEFAULT_KEEP,
+  DEFAULT_MAX_FILE_SIZE_BYTES,
+  DEFAULT_ON_DIRTY,
+  type Identity,
+  type OnDirty,
+} from '../../types/config.js';
 import { ConfigInvalidError } from '../errors.js';
 import { errnoOf } from './atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.js';
 import { layout } from './paths.js';
-
-export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
-export const DEFAULT_CHECKPOINT_MAX_FILE_SIZE = 10 * 1024 * 1024;
-export const DEFAULT_CHECKPOINT_KEEP = 100;
-export const DEFAULT_ON_DIRTY: OnDirty = 'wip-commit';
 
 /** Everything the services need, with every default applied and every path absolute. */
 export interface Settings {
@@ -84,8 +88,8 @@ export function applySettings(config: Config, configFile: string | null, opts: S
     gitTimeoutMs: opts.gitTimeoutMs ?? config.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
     lockTimeoutMs: opts.lockTimeoutMs ?? config.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
     checkpoints: {
-      maxFileSizeBytes: config.checkpoints?.maxFileSizeBytes ?? DEFAULT_CHECKPOINT_MAX_FILE_SIZE,
-      keep: config.checkpoints?.keep ?? DEFAULT_CHECKPOINT_KEEP,
+      maxFileSizeBytes: config.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
+      keep: config.checkpoints?.keep ?? DEFAULT_KEEP,
     },
   };
 }

@@ -61,6 +61,21 @@ export function repoWithCommit(files: Record<string, string> = { 'README.md': 'h
   return dir;
 }
 
+/**
+ * A repository whose `main` and `branch` diverged from one base commit: `branch` commits
+ * `onBranch`, then `main` commits `onMain`. Returns it on `main`, with the branch's commit.
+ */
+export function divergedRepo(base: Record<string, string>, onBranch: Record<string, string>, onMain: Record<string, string>, branch = 'side'): { dir: string; branchTip: string } {
+  const dir = repoWithCommit(base);
+  git(dir, ['checkout', '-q', '-b', branch]);
+  writeFiles(dir, onBranch);
+  const branchTip = commitAll(dir, branch);
+  git(dir, ['checkout', '-q', 'main']);
+  writeFiles(dir, onMain);
+  commitAll(dir, 'main');
+  return { dir, branchTip };
+}
+
 export function writeFiles(dir: string, files: Record<string, string | Buffer>): void {
   for (const [rel, content] of Object.entries(files)) {
     const path = join(dir, rel);

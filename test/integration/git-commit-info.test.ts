@@ -2,17 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CommitInfo } from '../../types/snapshot.js';
 import { getCommitInfo } from '../../src/git/commit-info.js';
 import { openRepo } from '../../src/git/repo.js';
-import { commitAll, git, head, oracleEnv, repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { divergedRepo, git, head, oracleEnv, repoWithCommit } from '../helpers/repo.js';
 
 describe('getCommitInfo', () => {
   it('matches what git log says, for a merge commit with all its parents', async () => {
-    const dir = repoWithCommit({ 'a.txt': 'a\n' });
-    git(dir, ['checkout', '-q', '-b', 'side']);
-    writeFiles(dir, { 's.txt': 's\n' });
-    commitAll(dir, 'side');
-    git(dir, ['checkout', '-q', 'main']);
-    writeFiles(dir, { 'm.txt': 'm\n' });
-    commitAll(dir, 'main');
+    const { dir } = divergedRepo({ 'a.txt': 'a\n' }, { 's.txt': 's\n' }, { 'm.txt': 'm\n' });
     const env = oracleEnv({ GIT_AUTHOR_DATE: '2024-05-06T07:08:09-0230', GIT_AUTHOR_NAME: 'Zoë Q', GIT_AUTHOR_EMAIL: 'zoe@example.com' });
     git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge side\n\nwith a body', 'side'], { env });
     git(dir, ['config', 'log.showSignature', 'true']);

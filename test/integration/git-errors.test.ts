@@ -8,7 +8,7 @@ import { initRepo as initRepoUnderTest, openRepo } from '../../src/git/repo.js';
 import { createBranchAndSwitch, isAncestor, resolveRevision, updateRef } from '../../src/git/refs.js';
 import { runGit } from '../../src/git/runner.js';
 import { getRepoState } from '../../src/git/state.js';
-import { commitAll, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -26,14 +26,8 @@ function ambiguousCommits(dir: string): [string, string] {
 
 /** main and feature both rewrite f.txt. */
 function conflictingRepo(): { dir: string; feature: string } {
-  const dir = repoWithCommit({ 'f.txt': 'base\n' });
-  git(dir, ['checkout', '-q', '-b', 'feature']);
-  writeFiles(dir, { 'f.txt': 'feature\n' });
-  const feature = commitAll(dir, 'feature');
-  git(dir, ['checkout', '-q', 'main']);
-  writeFiles(dir, { 'f.txt': 'main\n' });
-  commitAll(dir, 'main');
-  return { dir, feature };
+  const { dir, branchTip } = divergedRepo({ 'f.txt': 'base\n' }, { 'f.txt': 'feature\n' }, { 'f.txt': 'main\n' }, 'feature');
+  return { dir, feature: branchTip };
 }
 
 describe('error codes of the git layer', () => {

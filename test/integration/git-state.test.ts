@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
 import { gitCallCount } from '../../src/git/runner.js';
 import { getHeadState, getRepoState, type RepoOperation } from '../../src/git/state.js';
-import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** Runs oracle git where a non-zero exit (a stopped merge, say) is the expected outcome. */
 function gitMayFail(dir: string, args: string[]): void {
@@ -17,14 +17,7 @@ function gitMayFail(dir: string, args: string[]): void {
 
 /** main and feature both change f.txt: any merge-like operation between them stops on a conflict. */
 function conflictingRepo(): string {
-  const dir = repoWithCommit({ 'f.txt': 'base\n' });
-  git(dir, ['checkout', '-q', '-b', 'feature']);
-  writeFiles(dir, { 'f.txt': 'feature\n' });
-  commitAll(dir, 'feature');
-  git(dir, ['checkout', '-q', 'main']);
-  writeFiles(dir, { 'f.txt': 'main\n' });
-  commitAll(dir, 'main');
-  return dir;
+  return divergedRepo({ 'f.txt': 'base\n' }, { 'f.txt': 'feature\n' }, { 'f.txt': 'main\n' }, 'feature').dir;
 }
 
 describe('getRepoState', () => {

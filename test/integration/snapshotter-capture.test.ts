@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BeforeState, Snapshot } from '../../types/snapshot.js';
-import { commitAll, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { oracleChanges, treeAfterApply, treeOf } from './diff-oracle.js';
 import { expectCode, fingerprint, messageOf, newSnapshotter } from './snapshotter-fixtures.js';
 
@@ -137,13 +137,7 @@ describe('captureBeforeState', () => {
   });
 
   it('refuses a stopped merge or cherry-pick with OPERATION_IN_PROGRESS and changes nothing', async () => {
-    const merging = repoWithCommit({ 'a.txt': 'a\n' });
-    git(merging, ['checkout', '-q', '-b', 'side']);
-    writeFiles(merging, { 'b.txt': 'b\n' });
-    commitAll(merging, 'side');
-    git(merging, ['checkout', '-q', 'main']);
-    writeFiles(merging, { 'c.txt': 'c\n' });
-    commitAll(merging, 'main');
+    const merging = divergedRepo({ 'a.txt': 'a\n' }, { 'b.txt': 'b\n' }, { 'c.txt': 'c\n' }).dir;
     git(merging, ['merge', '--no-commit', '--no-ff', '-q', 'side'], { stdio: 'pipe' });
 
     const picking = conflictedRepo('cherry-pick');
@@ -408,13 +402,7 @@ describe('captureAfterState', () => {
 
 /** A repository stopped on a conflict in f.txt, by a merge (default) or a cherry-pick. */
 function conflictedRepo(how: 'merge' | 'cherry-pick' = 'merge'): string {
-  const dir = repoWithCommit({ 'f.txt': 'base\n' });
-  git(dir, ['checkout', '-q', '-b', 'side']);
-  writeFiles(dir, { 'f.txt': 'side\n' });
-  commitAll(dir, 'side');
-  git(dir, ['checkout', '-q', 'main']);
-  writeFiles(dir, { 'f.txt': 'main\n' });
-  commitAll(dir, 'main');
+  const { dir } = divergedRepo({ 'f.txt': 'base\n' }, { 'f.txt': 'side\n' }, { 'f.txt': 'main\n' });
   const args = how === 'merge' ? ['merge', '-q', 'side'] : ['cherry-pick', 'side'];
   expect(() => git(dir, args, { stdio: 'pipe' })).toThrow();
   return dir;
