@@ -107,3 +107,6 @@ export class GitFailedError extends AgentgateError {
 export function isAgentgateError(value: unknown): value is AgentgateError {
   return value instanceof AgentgateError;
 }
+export class CiEnvironmentError extends AgentgateError {
+  readonly code = 'CI_ENV_MISSING' as const;
+}

@@ -9,3 +9,4 @@ const sandbox = mkdtempSync(join(tmpdir(), 'agentgate-test-home-'));
 process.env.HOME = sandbox;
 process.env.AGENTGATE_HOME = join(sandbox, '.agentgate');
 delete process.env.AGENTGATE_ARTIFACTS_DIR;
+delete process.env.GITHUB_ACTIONS; // CI detection is tested explicitly; the suite must not write to a real runner's files.

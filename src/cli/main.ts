@@ -89,6 +89,8 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   }
   const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
   if (text.length > 0) process.stdout.write(`${text}\n`);
+  const commands = result.workflowCommands ?? [];
+  if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
 }
 
 /** A reader that stops early (`| head`) closes the pipe: the output it did not want is no failure. */

@@ -6,7 +6,16 @@ export type Values = Record<string, string | boolean | undefined>;
 
 /** What a command hands back: a JSON document plus its rendering for people, or a file to stream. */
 export type CommandResult =
-  | { json: unknown; human: (colour: boolean) => string; exitCode?: number }
+  | {
+      json: unknown;
+      human: (colour: boolean) => string;
+      exitCode?: number;
+      /**
+       * CI workflow command lines (`::error ...`). Printed on stdout after the output for people;
+       * with --json on stderr, so that stdout stays one JSON document (GitHub reads both streams).
+       */
+      workflowCommands?: string[];
+    }
   | { streamFile: string; cleanup?: () => Promise<void> };
 
 export interface CommandSpec {

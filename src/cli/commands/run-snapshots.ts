@@ -7,6 +7,7 @@ import { InvalidArgumentError, UsageError } from '../../errors.js';
 import { str } from '../context.js';
 import { paint, short, table } from '../output.js';
 import type { CommandResult, CommandSpec, Values } from '../spec.js';
+import { appendKeyValues, detectCi, errorAnnotations, githubFile } from '../../ci/github.js';
 
 const before: CommandSpec = {
   name: 'before',
@@ -28,7 +29,7 @@ const before: CommandSpec = {
 
 const after: CommandSpec = {
   name: 'after',
-  usage: 'after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT] [--before SHA]',
+  usage: 'after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT] [--before SHA] [--ci github|none]',
   summary: 'Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.',
   options: {
     run: { type: 'string' },
@@ -37,9 +38,11 @@ const after: CommandSpec = {
     'task-file': { type: 'string' },
     gate: { type: 'string' },
     before: { type: 'string' },
+    ci: { type: 'string' },
   },
   positionals: { required: [] },
   async run(ctx, values) {
+    const outputFile = githubOutputFile(values);
     if (values.task !== undefined && values['task-file'] !== undefined) throw new UsageError('give --task or --task-file, not both');
     const taskFile = str(values['task-file']);
     const taskPrompt = taskFile === undefined ? str(values.task) : await readTaskFile(taskFile);
@@ -50,6 +53,7 @@ const after: CommandSpec = {
       ...(typeof values.gate === 'string' ? { gatePlanSource: values.gate } : {}),
       ...(typeof values.before === 'string' ? { beforeSha: values.before } : {}),
     });
+    if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, taskPrompt));
     return snapshotResult(snapshot);
   },
 };
@@ -143,11 +147,12 @@ const stats: CommandSpec = {
 
 const verify: CommandSpec = {
   name: 'verify',
-  usage: 'verify [ID | --run ID | --all]',
+  usage: 'verify [ID | --run ID | --all] [--ci github|none]',
   summary: 'Validate stored snapshots against git, their artifacts and their runs; exits 1 when a check fails.',
-  options: { run: { type: 'string' }, all: { type: 'boolean' } },
+  options: { run: { type: 'string' }, all: { type: 'boolean' }, ci: { type: 'string' } },
   positionals: { required: [], optional: ['ID'] },
   async run(ctx, values, [id]) {
+    const ci = detectCi(str(values.ci));
     const chosen = [id !== undefined, values.run !== undefined, values.all === true].filter(Boolean).length;
     if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
     const target = id !== undefined ? { id } : typeof values.run === 'string' ? { runId: values.run } : { all: true as const };
@@ -155,6 +160,7 @@ const verify: CommandSpec = {
     return {
       json: report,
       exitCode: report.ok ? 0 : 1,
+      ...(ci.mode === 'github' ? { workflowCommands: errorAnnotations(report.checks) } : {}),
       human: (colour) => {
         const rows = report.checks.map((c) => [c.ok ? paint('ok', 'green', colour) : paint('FAIL', 'red', colour), c.snapshotId ?? '-', c.check, c.detail]);
         const verdict = report.ok ? paint(`All ${report.checks.length} checks passed.`, 'green', colour) : paint(`${report.checks.filter((c) => !c.ok).length} of ${report.checks.length} checks failed.`, 'red', colour);
@@ -237,4 +243,27 @@ async function readTaskFile(path: string): Promise<string> {
   } catch (cause) {
     throw new InvalidArgumentError(`cannot read --task-file ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'error'}`, { cause });
   }
+}
+
+// --- GitHub Actions (--ci github|none; on by default when GITHUB_ACTIONS=true) ---
+
+/** $GITHUB_OUTPUT when `after` should write step outputs; checked before any work is done. */
+function githubOutputFile(values: Values): string | null {
+  const ci = detectCi(str(values.ci));
+  return ci.mode === 'github' ? githubFile('GITHUB_OUTPUT', ci.forced) : null;
+}
+
+/** The step outputs of `after` (CONTRACT.md), plus the run, iteration and the task as given. */
+function afterOutputs(s: Snapshot, task: string | undefined): Record<string, string | number> {
+  return {
+    'snapshot-id': s.id,
+    'after-sha': s.afterSha,
+    'patch-path': s.patchPath ?? '',
+    'files-changed': s.filesChanged,
+    insertions: s.insertions,
+    deletions: s.deletions,
+    'run-id': s.runId,
+    iteration: s.iteration,
+    task: task ?? '',
+  };
 }

@@ -1,0 +1,95 @@
+/**
+ * GitHub Actions without a toolkit: step outputs, environment and path files are plain appends,
+ * annotations are workflow command lines. Nothing here prints: the CLI prints what it returns.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import type { VerifyCheck } from '../../types/verify.js';
+import { CiEnvironmentError, InvalidArgumentError } from '../errors.js';
+
+export type CiMode = 'github' | 'none';
+export const CI_MODES: readonly CiMode[] = ['github', 'none'];
+
+/** `--ci github|none` wins; else GitHub Actions is on when `GITHUB_ACTIONS=true`. `forced` tells which. */
+export function detectCi(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): { mode: CiMode; forced: boolean } {
+  if (flag !== undefined) {
+    if (!(CI_MODES as readonly string[]).includes(flag)) throw new InvalidArgumentError(`--ci must be one of ${CI_MODES.join(', ')}`);
+    return { mode: flag as CiMode, forced: true };
+  }
+  return { mode: env.GITHUB_ACTIONS === 'true' ? 'github' : 'none', forced: false };
+}
+
+/**
+ * The file a GitHub variable names ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY...), or null. When the
+ * user forced `--ci github`, a missing variable is an error (said before any work is done).
+ */
+export function githubFile(variable: string, forced: boolean, env: NodeJS.ProcessEnv = process.env): string | null {
+  const value = env[variable];
+  if (value !== undefined && value !== '') return value;
+  if (forced) throw new CiEnvironmentError(`--ci github needs $${variable} to name a file; run inside a GitHub Actions step or use --ci none`, { details: { variable } });
+  return null;
+}
+
+/**
+ * `name<<DELIM\nvalue\nDELIM\n` for every entry: the form GitHub reads for $GITHUB_OUTPUT and
+ * $GITHUB_ENV whatever the value holds (newlines, `=`). The delimiter is random and checked not
+ * to occur in the value, so a value cannot end its own block early.
+ */
+export function formatKeyValues(values: Record<string, string | number | boolean | null>, random: () => string = randomDelimiter): string {
+  let out = '';
+  for (const [name, raw] of Object.entries(values)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
+    const value = raw === null ? '' : String(raw);
+    let delimiter = random();
+    while (value.includes(delimiter) || name.includes(delimiter)) delimiter = random();
+    out += `${name}<<${delimiter}\n${value}\n${delimiter}\n`;
+  }
+  return out;
+}
+
+function randomDelimiter(): string {
+  return `ghadelimiter_${randomBytes(16).toString('hex')}`;
+}
+
+/** Appends the values to the file in the multi-line-safe form (one append per call). */
+export async function appendKeyValues(file: string, values: Record<string, string | number | boolean | null>): Promise<void> {
+  await appendFile(file, formatKeyValues(values), 'utf8');
+}
+
+/** Appends Markdown to the step summary file. */
+export async function appendStepSummary(file: string, markdown: string): Promise<void> {
+  await appendFile(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`, 'utf8');
+}
+
+/** Appends a directory to $GITHUB_PATH (one line; a path with a newline cannot be put there). */
+export async function appendPath(file: string, dir: string): Promise<void> {
+  if (/[\r\n]/.test(dir)) throw new InvalidArgumentError('a directory with a line break cannot go on $GITHUB_PATH');
+  await appendFile(file, `${dir}\n`, 'utf8');
+}
+
+export const MAX_ANNOTATIONS = 10;
+
+/**
+ * `::error` workflow commands for the failed checks: at most MAX_ANNOTATIONS, then one line
+ * counting the rest. Returns the lines (no trailing newline on each).
+ */
+export function errorAnnotations(checks: readonly VerifyCheck[], max = MAX_ANNOTATIONS): string[] {
+  const failed = checks.filter((c) => !c.ok);
+  const lines = failed.slice(0, max).map((c) => {
+    const title = `agentgate verify: ${c.check}`;
+    const where = c.snapshotId ? `snapshot ${c.snapshotId}` : c.runId ? `run ${c.runId}` : 'store';
+    return `::error title=${escapeProperty(title)}::${escapeData(`${where}: ${c.detail}`)}`;
+  });
+  if (failed.length > max) lines.push(`::error title=${escapeProperty('agentgate verify')}::${escapeData(`${failed.length - max} more failed checks not annotated; see the verify output`)}`);
+  return lines;
+}
+
+/** Workflow command data: `%`, CR and LF are escaped so one message stays one command. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Workflow command properties additionally escape `:` and `,`. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

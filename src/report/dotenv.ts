@@ -1,0 +1,55 @@
+/**
+ * `report --format dotenv`: AGENTGATE_* variables for GitLab's `artifacts:reports:dotenv`, which
+ * takes at most 50 variables and 5 KB, one `KEY=value` per line. Values are made single-line and
+ * plain (no quotes, `$`, backslashes or control characters) so no shell or parser reads more
+ * into them; long free text is cut.
+ */
+import type { RunReport } from '../../types/report.js';
+
+export const DOTENV_MAX_VARIABLES = 50;
+export const DOTENV_MAX_BYTES = 5 * 1024;
+const TEXT_LIMIT = 200;
+
+export function dotenvVariables(report: RunReport): [string, string][] {
+  const last = report.snapshots.at(-1);
+  const failed = report.verification.checks.filter((c) => !c.ok).length;
+  const vars: [string, string | number | boolean | null | undefined][] = [
+    ['AGENTGATE_RUN_ID', report.run.runId],
+    ['AGENTGATE_BRANCH', report.branch],
+    ['AGENTGATE_BEFORE_SHA', report.beforeSha],
+    ['AGENTGATE_AFTER_SHA', report.afterSha],
+    ['AGENTGATE_ITERATIONS', report.totals.iterations],
+    ['AGENTGATE_FILES_CHANGED', report.totals.filesChanged],
+    ['AGENTGATE_INSERTIONS', report.totals.insertions],
+    ['AGENTGATE_DELETIONS', report.totals.deletions],
+    ['AGENTGATE_VERIFIED', report.verification.ok],
+    ['AGENTGATE_FAILED_CHECKS', failed],
+    ['AGENTGATE_LAST_SNAPSHOT_ID', last?.id],
+    ['AGENTGATE_LAST_ITERATION', last?.iteration],
+    ['AGENTGATE_LAST_TASK', last?.task],
+    ['AGENTGATE_LAST_GATE', last?.gate],
+    ['AGENTGATE_WORKSPACE', report.run.workspace],
+    ['AGENTGATE_GENERATED_AT', report.generatedAt],
+  ];
+  return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => [k, safeValue(v === null || v === undefined ? '' : String(v))]);
+}
+
+export function renderDotenv(report: RunReport): string {
+  let out = '';
+  for (const [k, v] of dotenvVariables(report)) {
+    const line = `${k}=${v}\n`;
+    if (Buffer.byteLength(out + line, 'utf8') > DOTENV_MAX_BYTES) break;
+    out += line;
+  }
+  return out;
+}
+
+export function safeValue(text: string): string {
+  const plain = text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/["'`$\\]/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return [...plain].slice(0, TEXT_LIMIT).join('');
+}

@@ -1,0 +1,225 @@
+/**
+ * `report --format html`: one self-contained page. Everything is inline (styles, the diff
+ * renderer, the data); a Content-Security-Policy forbids every fetch and every script but the two
+ * written here (by hash), so a hostile file name or task cannot load or run anything even if it
+ * slipped past the escaping. Each file's raw diff is stored once, as JSON, and rendered by
+ * diff2html in the browser only when the file is opened; big iterations list their files only
+ * when opened, a page at a time, so thousands of files open at once.
+ */
+import { createHash } from 'node:crypto';
+import type { RunReport } from '../../types/report.js';
+import type { FileDiffText } from './patches.js';
+import type { ReportAssets } from './assets.js';
+
+/** Iterations with at most this many files are listed (open) when the page loads. */
+export const EAGER_FILES = 200;
+/** Files listed per "show more" step in a big iteration. */
+export const FILES_PAGE = 200;
+
+export interface HtmlInput {
+  report: RunReport;
+  /** Per snapshot (same order as report.snapshots), per file (same order as its files). */
+  diffs: FileDiffText[][];
+  assets: ReportAssets;
+}
+
+export function renderHtml({ report, diffs, assets }: HtmlInput): string {
+  const data = {
+    eager: EAGER_FILES,
+    page: FILES_PAGE,
+    iterations: report.snapshots.map((s, i) => ({
+      iteration: s.iteration,
+      files: s.files.map((f, j) => {
+        const d = diffs[i]?.[j];
+        return { p: f.path, o: f.oldPath, s: f.status, a: f.insertions, d: f.deletions, b: d?.binary ?? f.binary, t: d?.truncated ?? false };
+      }),
+      diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? ''),
+    })),
+  };
+  const v = report.verification;
+  const failed = v.checks.filter((c) => !c.ok);
+  const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`).join(' ')}`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const rows = report.snapshots
+    .map(
+      (s) =>
+        `<tr data-iteration="${s.iteration}"><td class="num">${s.iteration}</td><td class="num">${s.filesChanged}</td>` +
+        `<td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td>` +
+        `<td><code title="${esc(s.afterSha)}">${esc(s.afterSha.slice(0, 12))}</code></td>` +
+        `<td class="text">${s.task === null ? '<span class="none">-</span>' : esc(s.task)}</td>` +
+        `<td class="text">${s.gate === null ? '<span class="none">-</span>' : esc(s.gate)}</td></tr>`,
+    )
+    .join('\n');
+  const checks = failed
+    .map((c) => `<li><b>${esc(c.check)}</b> ${c.snapshotId ? `<code>${esc(c.snapshotId)}</code> ` : ''}${esc(c.detail)}</li>`)
+    .join('\n');
+  const sha = (value: string | null) => (value ? `<code>${esc(value)}</code>` : '<span class="none">-</span>');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>agentgate run ${esc(report.run.runId)}</title>
+<style>${assets.diff2htmlCss}</style>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>agentgate run <code id="run-id">${esc(report.run.runId)}</code></h1>
+<dl class="facts">
+<dt>Workspace</dt><dd><code>${esc(report.run.workspace)}</code></dd>
+<dt>Branch</dt><dd>${report.branch === null ? '<span class="none">-</span>' : `<code>${esc(report.branch)}</code>`}</dd>
+<dt>Before</dt><dd>${sha(report.beforeSha)}</dd>
+<dt>After</dt><dd>${sha(report.afterSha)}</dd>
+<dt>Verification</dt><dd id="verification" class="${v.ok ? 'ok' : 'failed'}">${esc(verdict)}</dd>
+<dt>Totals</dt><dd>${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes, <span class="add">+${report.totals.insertions}</span> <span class="del">-${report.totals.deletions}</span></dd>
+<dt>Generated</dt><dd>${esc(report.generatedAt)}</dd>
+</dl>
+${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ''}
+</header>
+<main>
+<h2>Iterations</h2>
+${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
+<h2>Changes</h2>
+<div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
+<label><input type="radio" name="view" value="line-by-line" checked> line by line</label>
+<label><input type="radio" name="view" value="side-by-side"> side by side</label>
+</div>
+<div id="changes"></div>
+<noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
+</main>
+<script type="application/json" id="agentgate-data">${jsonForScript(data)}</script>
+<script>${assets.diff2htmlJs}</script>
+<script>${CLIENT}</script>
+</body>
+</html>
+`;
+}
+
+/** HTML text and attribute escaping. */
+export function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1400px;padding:16px 24px;color:#1f2328;background:#fff}
+h1{font-size:22px;margin:8px 0 12px}h2{font-size:17px;margin:24px 0 8px}
+code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px;word-break:break-all}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.facts dt{color:#59636e}.facts dd{margin:0}
+.ok{color:#1a7f37;font-weight:600}.failed{color:#d1242f;font-weight:600}.add{color:#1a7f37}.del{color:#d1242f}.none{color:#8c959f}
+.failed-checks{border:1px solid #ffcecb;background:#fff6f5;border-radius:6px;padding:4px 16px;margin-top:12px}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}.num{text-align:right;white-space:nowrap}td.text{white-space:pre-wrap;word-break:break-word}
+.toolbar{margin:8px 0;display:flex;gap:12px;align-items:center}
+details.iteration{border:1px solid #d1d9e0;border-radius:6px;margin:8px 0;padding:0 8px}
+details.iteration>summary{cursor:pointer;padding:8px 0;font-weight:600}
+details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;padding:4px 0;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.status{display:inline-block;min-width:6.5em;color:#59636e}.badge{background:#ddf4ff;color:#0969da;border-radius:8px;padding:0 6px;margin-left:6px;font-size:11px}
+.note{color:#59636e;font-style:italic;margin:4px 0}button.more{margin:8px 0}
+.diff .d2h-file-wrapper{margin-bottom:8px}
+`;
+
+/** The page's own script (plain ES2017, no dependency but the diff2html bundle). */
+const CLIENT = `(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('agentgate-data').textContent);
+  var view = 'line-by-line';
+  var changes = document.getElementById('changes');
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function fileEntry(i, j) {
+    var f = data.iterations[i].files[j];
+    var d = el('details', 'file');
+    d.dataset.i = String(i);
+    d.dataset.f = String(j);
+    var s = el('summary');
+    s.appendChild(el('span', 'status', f.s));
+    s.appendChild(el('span', 'path', f.o ? f.o + ' \\u2192 ' + f.p : f.p));
+    if (f.b) s.appendChild(el('span', 'badge', 'binary'));
+    else {
+      s.appendChild(document.createTextNode(' '));
+      s.appendChild(el('span', 'add', '+' + f.a));
+      s.appendChild(document.createTextNode(' '));
+      s.appendChild(el('span', 'del', '-' + f.d));
+    }
+    if (f.t) s.appendChild(el('span', 'badge', 'cut'));
+    d.appendChild(s);
+    d.appendChild(el('div', 'diff'));
+    return d;
+  }
+
+  function renderDiff(d) {
+    var i = Number(d.dataset.i), j = Number(d.dataset.f);
+    var f = data.iterations[i].files[j];
+    var box = d.querySelector('.diff');
+    d.dataset.view = view;
+    if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
+    var text = data.iterations[i].diffs[j];
+    if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
+    box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
+    if (f.t) box.insertBefore(el('p', 'note', 'This diff is cut at 1 MiB; the patch artifact holds all of it.'), box.firstChild);
+  }
+
+  function fill(box, i, from) {
+    var files = data.iterations[i].files;
+    var end = Math.min(files.length, from + data.page);
+    var frag = document.createDocumentFragment();
+    for (var j = from; j < end; j++) frag.appendChild(fileEntry(i, j));
+    box.appendChild(frag);
+    if (end < files.length) {
+      var more = el('button', 'more', 'Show ' + Math.min(data.page, files.length - end) + ' more of ' + (files.length - end) + ' files');
+      more.type = 'button';
+      more.addEventListener('click', function () { more.remove(); fill(box, i, end); });
+      box.appendChild(more);
+    }
+  }
+
+  data.iterations.forEach(function (it, i) {
+    var d = el('details', 'iteration');
+    d.dataset.iteration = String(it.iteration);
+    d.appendChild(el('summary', '', 'Iteration ' + it.iteration + ' \\u2014 ' + it.files.length + (it.files.length === 1 ? ' file' : ' files')));
+    var box = el('div', 'files');
+    d.appendChild(box);
+    if (it.files.length === 0) box.appendChild(el('p', 'note', 'No change in this iteration.'));
+    else if (it.files.length <= data.eager) { fill(box, i, 0); d.open = true; }
+    else d.addEventListener('toggle', function once() {
+      if (!d.open) return;
+      d.removeEventListener('toggle', once);
+      fill(box, i, 0);
+    });
+    changes.appendChild(d);
+  });
+
+  changes.addEventListener('toggle', function (e) {
+    var d = e.target;
+    if (d.classList && d.classList.contains('file') && d.open && d.dataset.view !== view) renderDiff(d);
+  }, true);
+
+  document.querySelectorAll('input[name="view"]').forEach(function (input) {
+    input.addEventListener('change', function () {
+      if (!input.checked) return;
+      view = input.value;
+      changes.querySelectorAll('details.file[open]').forEach(renderDiff);
+    });
+  });
+})();
+`;

@@ -1,0 +1,42 @@
+/** The run report: one run, its iterations and their verification, as HTML, Markdown, JSON or dotenv. */
+import { resolve } from 'node:path';
+import { RunReport, type ReportFormat } from '../../types/report.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import type { Snapshotter } from '../snapshotter/snapshotter.js';
+import { loadAssets } from './assets.js';
+import { renderDotenv } from './dotenv.js';
+import { renderHtml } from './html.js';
+import { renderMarkdown } from './markdown.js';
+import { buildRunReport } from './model.js';
+import { fileDiffs } from './patches.js';
+
+export { buildRunReport, withTaskAndGate } from './model.js';
+export { renderMarkdown, STEP_SUMMARY_LIMIT } from './markdown.js';
+export { renderDotenv, dotenvVariables, DOTENV_MAX_BYTES, DOTENV_MAX_VARIABLES } from './dotenv.js';
+export { renderHtml } from './html.js';
+
+/** Renders one run's report in the given format. */
+export async function renderReport(snapshotter: Snapshotter, format: ReportFormat, runId?: string): Promise<{ report: RunReport; text: string }> {
+  const report = await buildRunReport(snapshotter, runId);
+  switch (format) {
+    case 'json':
+      return { report, text: `${JSON.stringify(RunReport.parse(report), null, 2)}\n` };
+    case 'md':
+      return { report, text: renderMarkdown(report) };
+    case 'dotenv':
+      return { report, text: renderDotenv(report) };
+    case 'html': {
+      const diffs = [];
+      for (const s of report.snapshots) diffs.push(fileDiffs(s.files, await snapshotter.generatePatch(s)));
+      return { report, text: renderHtml({ report, diffs, assets: await loadAssets() }) };
+    }
+  }
+}
+
+/** Renders the report and writes it to `file` atomically. */
+export async function writeReport(snapshotter: Snapshotter, format: ReportFormat, file: string, runId?: string): Promise<{ file: string; format: ReportFormat; runId: string; bytes: number }> {
+  const { report, text } = await renderReport(snapshotter, format, runId);
+  const path = resolve(file);
+  await writeFileAtomic(path, text);
+  return { file: path, format, runId: report.run.runId, bytes: Buffer.byteLength(text, 'utf8') };
+}

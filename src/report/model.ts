@@ -1,0 +1,66 @@
+/** Gathers one run into the report document every format renders. */
+import type { RunRecord } from '../../types/run.js';
+import type { ReportSnapshot, RunReport } from '../../types/report.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { RunNotFoundError } from '../errors.js';
+import type { Snapshotter } from '../snapshotter/snapshotter.js';
+
+/** The run (default: the one updated last), its snapshots by iteration, and their verification. */
+export async function buildRunReport(snapshotter: Snapshotter, runId?: string, now: Date = new Date()): Promise<RunReport> {
+  const run = await pickRun(snapshotter, runId);
+  const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
+  const verification = await snapshotter.verify({ runId: run.runId });
+  const first = snapshots[0];
+  const last = snapshots.at(-1);
+  return {
+    kind: 'agentgate-run-report',
+    version: 1,
+    generatedAt: now.toISOString(),
+    run,
+    beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
+    afterSha: last?.afterSha ?? null,
+    branch: last?.branch ?? run.before?.branch ?? null,
+    totals: {
+      iterations: snapshots.length,
+      filesChanged: sum(snapshots, (s) => s.filesChanged),
+      insertions: sum(snapshots, (s) => s.insertions),
+      deletions: sum(snapshots, (s) => s.deletions),
+    },
+    snapshots,
+    verification,
+  };
+}
+
+async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Promise<RunRecord> {
+  if (runId !== undefined) {
+    await snapshotter.listByRun(runId); // checks the id
+    const run = await snapshotter.store.loadRun(runId);
+    if (!run) throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, { details: { runId } });
+    return run;
+  }
+  const { runs } = await snapshotter.store.listRuns();
+  const latest = [...runs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))[0];
+  if (!latest) throw new RunNotFoundError('no run recorded in this home yet; call "before" and "after" first, or pass --home');
+  return latest;
+}
+
+/**
+ * `task` and `gate` from the snapshot when it records them (newer stores), else from the commit
+ * message's `Task:` and `Gate:` lines.
+ */
+export function withTaskAndGate(snapshot: Snapshot): ReportSnapshot {
+  const recorded = snapshot as Snapshot & { task?: unknown; gate?: unknown };
+  const task = typeof recorded.task === 'string' ? recorded.task : messageLine(snapshot.commitMessage, 'Task');
+  const gate = typeof recorded.gate === 'string' ? recorded.gate : messageLine(snapshot.commitMessage, 'Gate');
+  return { ...snapshot, task, gate };
+}
+
+function messageLine(message: string, key: string): string | null {
+  const line = message.split('\n').find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
+  const value = line?.slice(key.length + 1).trim();
+  return value ? value : null;
+}
+
+function sum<T>(items: readonly T[], of: (item: T) => number): number {
+  return items.reduce((total, item) => total + of(item), 0);
+}

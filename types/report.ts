@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { RunRecord } from './run.js';
+import { IsoDate, Sha, Snapshot } from './snapshot.js';
+import { VerifyReport } from './verify.js';
+
+export const ReportFormat = z.enum(['html', 'md', 'json', 'dotenv']);
+export type ReportFormat = z.infer<typeof ReportFormat>;
+
+/**
+ * A snapshot as the report shows it: `task` and `gate` come from the snapshot when it records
+ * them, else from the commit message's `Task:` and `Gate:` lines (null when neither has them).
+ */
+export const ReportSnapshot = Snapshot.extend({
+  task: z.string().nullable(),
+  gate: z.string().nullable(),
+});
+export type ReportSnapshot = z.infer<typeof ReportSnapshot>;
+
+/** `report --format json`: one run, its snapshots by iteration, and their verification. */
+export const RunReport = z.object({
+  kind: z.literal('agentgate-run-report'),
+  version: z.literal(1),
+  generatedAt: IsoDate,
+  run: RunRecord,
+  /** The run's first before SHA and its last after SHA (null before the first iteration). */
+  beforeSha: Sha.nullable(),
+  afterSha: Sha.nullable(),
+  branch: z.string().nullable(),
+  totals: z.object({
+    iterations: z.number().int().nonnegative(),
+    filesChanged: z.number().int().nonnegative(),
+    insertions: z.number().int().nonnegative(),
+    deletions: z.number().int().nonnegative(),
+  }),
+  snapshots: z.array(ReportSnapshot),
+  verification: VerifyReport,
+});
+export type RunReport = z.infer<typeof RunReport>;
