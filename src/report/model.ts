@@ -50,8 +50,8 @@ async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Pro
  */
 export function withTaskAndGate(snapshot: Snapshot): ReportSnapshot {
   const recorded = snapshot as Snapshot & { task?: unknown; gate?: unknown };
-  const task = typeof recorded.task === 'string' ? recorded.task : messageLine(snapshot.commitMessage, 'Task');
-  const gate = typeof recorded.gate === 'string' ? recorded.gate : messageLine(snapshot.commitMessage, 'Gate');
+  const task = typeof recorded.task === 'string' || recorded.task === null ? recorded.task : messageLine(snapshot.commitMessage, 'Task');
+  const gate = typeof recorded.gate === 'string' || recorded.gate === null ? recorded.gate : messageLine(snapshot.commitMessage, 'Gate');
   return { ...snapshot, task, gate };
 }
 

@@ -1,0 +1,117 @@
+/**
+ * The built CLI: `report` in every format, `after` step outputs and `verify` annotations under
+ * GitHub Actions (detected or forced with --ci), and the step summary.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RunReport } from '../../types/report.js';
+import { Snapshot } from '../../types/snapshot.js';
+import { runCli } from '../helpers/cli.js';
+import { parseGithubFile } from '../helpers/github-files.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+const cleanup: string[] = [];
+afterEach(() => {
+  for (const d of cleanup.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup() {
+  const dir = repoWithCommit({ 'a.txt': 'a\n' });
+  const home = tempDir('agentgate-home-');
+  const gh = tempDir('agentgate-gh-');
+  cleanup.push(dir, home, gh);
+  const files = { GITHUB_OUTPUT: join(gh, 'output'), GITHUB_STEP_SUMMARY: join(gh, 'summary') };
+  for (const f of Object.values(files)) writeFileSync(f, '');
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['-C', dir, ...args], { env: { AGENTGATE_HOME: home, GITHUB_ACTIONS: '', ...env } });
+  return { dir, home, files, run };
+}
+
+const TASK = 'Make it work\nsecond line: a=b\n\n== done ==';
+
+describe('CLI report and GitHub Actions', () => {
+  it('after writes its step outputs under GITHUB_ACTIONS=true, read back exactly by GitHub rules', () => {
+    const { dir, files, run } = setup();
+    expect(run(['before', '--run', 'gh-run']).status).toBe(0);
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    const res = run(['after', '--run', 'gh-run', '--iteration', '1', '--task', TASK, '--json'], { GITHUB_ACTIONS: 'true', ...files });
+    expect(res.status, res.stderr).toBe(0);
+    const snapshot = Snapshot.parse(res.json());
+    expect(parseGithubFile(readFileSync(files.GITHUB_OUTPUT, 'utf8'))).toEqual({
+      'snapshot-id': snapshot.id,
+      'after-sha': snapshot.afterSha,
+      'patch-path': snapshot.patchPath,
+      'files-changed': '1',
+      insertions: '1',
+      deletions: '0',
+      'run-id': 'gh-run',
+      iteration: '1',
+      task: TASK,
+    });
+  });
+
+  it('--ci none turns it off; --ci github without $GITHUB_OUTPUT fails before capturing', () => {
+    const { dir, files, run } = setup();
+    run(['before', '--run', 'r']);
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    const missing = run(['after', '--run', 'r', '--iteration', '1', '--ci', 'github', '--json'], { GITHUB_OUTPUT: '' });
+    expect(missing.status).toBe(1);
+    expect(missing.json()).toMatchObject({ error: { code: 'CI_ENV_MISSING' } });
+    expect(run(['list', '--run', 'r', '--json']).json()).toEqual([]);
+    expect(run(['after', '--run', 'r', '--iteration', '1', '--ci', 'none'], { GITHUB_ACTIONS: 'true', ...files }).status).toBe(0);
+    expect(readFileSync(files.GITHUB_OUTPUT, 'utf8')).toBe('');
+    expect(run(['after', '--run', 'r', '--iteration', '2', '--ci', 'gitlab', '--json']).json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('report: html to a file, json of its schema, dotenv, and md appended to the step summary', () => {
+    const { dir, home, files, run } = setup();
+    run(['before', '--run', 'rep']);
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    run(['after', '--run', 'rep', '--iteration', '1', '--task', TASK, '--gate', 'npm test']);
+    const out = join(home, 'out', 'report.html');
+
+    const written = run(['report', '-o', out, '--json']);
+    expect(written.status, written.stderr).toBe(0);
+    expect(written.json()).toMatchObject({ file: out, format: 'html', runId: 'rep' });
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('Make it work');
+
+    const json = run(['report', '--format', 'json', '--json']);
+    const doc = RunReport.parse(json.json());
+    expect(doc.snapshots[0]).toMatchObject({ iteration: 1, task: 'Make it work second line: a=b == done ==', gate: 'npm test' });
+    expect(doc.verification.ok).toBe(true);
+    expect(RunReport.parse(JSON.parse(run(['report', '--format', 'json']).stdout))).toEqual({ ...doc, generatedAt: expect.any(String) });
+
+    const dotenv = run(['report', '--format', 'dotenv']);
+    expect(dotenv.stdout).toContain('AGENTGATE_RUN_ID=rep\n');
+
+    const printed = run(['report', '--format', 'md']);
+    expect(printed.stdout).toContain('## agentgate run `rep`');
+    const summary = run(['report', '--format', 'md'], { GITHUB_ACTIONS: 'true', ...files });
+    expect(summary.status, summary.stderr).toBe(0);
+    expect(readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('## agentgate run `rep`');
+    expect(run(['report', '--format', 'pdf', '--json']).json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+    expect(run(['report', '--run', 'nope', '--json']).json()).toMatchObject({ error: { code: 'RUN_NOT_FOUND' } });
+  });
+
+  it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {
+    const { dir, run } = setup();
+    for (let i = 1; i <= 12; i++) {
+      run(['before', '--run', 'v']);
+      writeFiles(dir, { [`f${i}.txt`]: `${i}\n` });
+      const res = run(['after', '--run', 'v', '--iteration', String(i), '--json']);
+      writeFileSync(Snapshot.parse(res.json()).patchPath as string, 'tampered\n');
+    }
+    const plain = run(['verify', '--run', 'v'], { GITHUB_ACTIONS: 'true' });
+    expect(plain.status).toBe(1);
+    const annotations = plain.stdout.split('\n').filter((l) => l.startsWith('::error'));
+    expect(annotations).toHaveLength(11);
+    expect(annotations[10]).toMatch(/::error title=agentgate verify::2 more failed checks/);
+    const json = run(['verify', '--run', 'v', '--json', '--ci', 'github']);
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false });
+    expect(json.stderr.split('\n').filter((l) => l.startsWith('::error'))).toHaveLength(11);
+    expect(run(['verify', '--run', 'v']).stdout).not.toContain('::error');
+  });
+});
