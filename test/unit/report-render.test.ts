@@ -57,7 +57,9 @@ function report(snapshots: ReportSnapshot[], ok = true): RunReport {
 describe('report renderers', () => {
   it('reads task and gate from the snapshot when recorded, else from the commit message', () => {
     const base = snapshot(1, []);
-    const { task: _t, gate: _g, ...plain } = base;
+    const plain: Omit<ReportSnapshot, 'task' | 'gate'> & { task?: unknown; gate?: unknown } = { ...base };
+    delete plain.task;
+    delete plain.gate;
     expect(withTaskAndGate({ ...plain, commitMessage: 'x\n\nTask: do it\nGate: npm test\n' })).toMatchObject({ task: 'do it', gate: 'npm test' });
     expect(withTaskAndGate({ ...plain, commitMessage: 'x\n\nTask: \nGate:\n' })).toMatchObject({ task: null, gate: null });
     expect(withTaskAndGate({ ...plain, task: 'full\ntask', gate: null } as never)).toMatchObject({ task: 'full\ntask', gate: null });
