@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**', 'action/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,183 @@
+import { createRequire as __agentgateCreateRequire } from 'node:module';
+const require = __agentgateCreateRequire(import.meta.url);
+
+// action/src/main.ts
+import { spawnSync } from "node:child_process";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// src/ci/github.ts
+import { randomBytes } from "node:crypto";
+import { appendFile } from "node:fs/promises";
+
+// src/errors.ts
+var AgentgateError = class extends Error {
+  /** Exit status the CLI uses: 2 for usage errors, 1 for everything else. */
+  exitCode = 1;
+  details;
+  constructor(message, options = {}) {
+    super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
+    this.name = new.target.name;
+    this.details = options.details ?? {};
+  }
+  toJSON() {
+    const hasDetails = Object.keys(this.details).length > 0;
+    return { code: this.code, message: this.message, ...hasDetails ? { details: this.details } : {} };
+  }
+};
+var InvalidArgumentError = class extends AgentgateError {
+  code = "INVALID_ARGUMENT";
+  exitCode = 2;
+};
+
+// src/ci/github.ts
+function formatKeyValues(values, random = randomDelimiter) {
+  let out = "";
+  for (const [name, raw] of Object.entries(values)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
+    const value = raw === null ? "" : String(raw);
+    let delimiter = random();
+    while (value.includes(delimiter) || name.includes(delimiter)) delimiter = random();
+    out += `${name}<<${delimiter}
+${value}
+${delimiter}
+`;
+  }
+  return out;
+}
+function randomDelimiter() {
+  return `ghadelimiter_${randomBytes(16).toString("hex")}`;
+}
+async function appendKeyValues(file, values) {
+  await appendFile(file, formatKeyValues(values), "utf8");
+}
+async function appendPath(file, dir) {
+  if (/[\r\n]/.test(dir)) throw new InvalidArgumentError("a directory with a line break cannot go on $GITHUB_PATH");
+  await appendFile(file, `${dir}
+`, "utf8");
+}
+function escapeData(text) {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+// action/src/main.ts
+var HERE = dirname(fileURLToPath(import.meta.url));
+var CLI = join(HERE, "cli.js");
+var FORMATS = ["html", "md", "json", "dotenv", "none"];
+var EXTENSIONS = { html: "html", md: "md", json: "json", dotenv: "env" };
+var ActionFailure = class extends Error {
+};
+function input(name, fallback = "") {
+  const value = process.env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`];
+  return value === void 0 || value.trim() === "" ? fallback : value.trim();
+}
+function flag(name, fallback) {
+  const value = input(name, String(fallback)).toLowerCase();
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new ActionFailure(`input ${name} must be true or false, not ${JSON.stringify(value)}`);
+}
+function envFile(name) {
+  const value = process.env[name];
+  return value ? value : null;
+}
+async function setOutputs(values) {
+  const file = envFile("GITHUB_OUTPUT");
+  if (file) await appendKeyValues(file, values);
+}
+function runnerTemp() {
+  return process.env.RUNNER_TEMP || tmpdir();
+}
+function home() {
+  return resolve(input("home", process.env.AGENTGATE_HOME || join(runnerTemp(), "agentgate-home")));
+}
+function workspace() {
+  return resolve(input("workspace", process.env.GITHUB_WORKSPACE || process.cwd()));
+}
+function cli(args, opts = {}) {
+  const res = spawnSync(process.execPath, [CLI, "-C", workspace(), ...args], {
+    env: { ...process.env, AGENTGATE_HOME: home() },
+    encoding: "utf8",
+    maxBuffer: 1024 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "pipe"]
+  });
+  if (res.error) throw new ActionFailure(`could not run the CLI: ${res.error.message}`);
+  if (!opts.capture && res.stdout) process.stdout.write(res.stdout);
+  if (res.stderr) process.stderr.write(res.stderr);
+  return { status: res.status ?? 1, stdout: res.stdout };
+}
+function cliJson(args, what) {
+  const res = cli([...args, "--json"], { capture: true });
+  let doc;
+  try {
+    doc = JSON.parse(res.stdout);
+  } catch {
+    throw new ActionFailure(`${what}: the CLI printed no JSON (exit ${res.status})`);
+  }
+  const error = doc.error;
+  if (res.status !== 0 || error) throw new ActionFailure(`${what} failed: ${error?.code ?? "ERROR"}: ${error?.message ?? `exit ${res.status}`}`);
+  return doc;
+}
+function shellQuote(text) {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+async function setup() {
+  const bin = join(runnerTemp(), "agentgate-bin");
+  await mkdir(bin, { recursive: true });
+  const shim = join(bin, "agentgate-snapshot");
+  await writeFile(shim, `#!/bin/sh
+exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} "$@"
+`, "utf8");
+  await chmod(shim, 493);
+  await mkdir(home(), { recursive: true });
+  const pathFile = envFile("GITHUB_PATH");
+  if (pathFile) await appendPath(pathFile, bin);
+  const envOut = envFile("GITHUB_ENV");
+  if (envOut) await appendKeyValues(envOut, { AGENTGATE_HOME: home() });
+  await setOutputs({ home: home(), "bin-path": bin });
+  process.stdout.write(`agentgate-snapshot is on PATH (${bin}); AGENTGATE_HOME=${home()}
+`);
+}
+async function finish() {
+  const format = input("report-format", "html");
+  if (!FORMATS.includes(format)) throw new ActionFailure(`input report-format must be one of ${FORMATS.join(", ")}`);
+  const runArgs = input("run-id") ? ["--run", input("run-id")] : [];
+  const runId = cliJson(["report", "--format", "json", ...runArgs], "report").run.runId;
+  const out = resolve(input("output-dir", join(runnerTemp(), "agentgate-out")));
+  await mkdir(out, { recursive: true });
+  const outputs = { "run-id": runId, "report-path": "", "bundle-path": "", "artifacts-path": join(process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join(home(), "artifacts"), runId), verified: "" };
+  let failure = null;
+  if (flag("verify", true)) {
+    const verified = cli(["verify", "--run", runId, "--ci", "github"]);
+    outputs.verified = String(verified.status === 0);
+    if (verified.status !== 0 && flag("fail-on-verify", true)) failure = `verify found failed checks in run ${runId}`;
+  }
+  if (flag("summary", true) && envFile("GITHUB_STEP_SUMMARY")) cliJson(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
+  if (format !== "none") {
+    const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
+    cliJson(["report", "--run", runId, "--format", format, "-o", file], "report");
+    outputs["report-path"] = file;
+  }
+  if (flag("bundle", false)) {
+    const file = join(out, `agentgate-${runId}.bundle`);
+    cliJson(["export", "--run", runId, "-o", file], "export");
+    outputs["bundle-path"] = file;
+  }
+  if (flag("publish", false)) cliJson(["push", "--run", runId, ...input("remote") ? ["--remote", input("remote")] : []], "push");
+  await setOutputs(outputs);
+  if (failure) throw new ActionFailure(failure);
+}
+async function main() {
+  const mode = input("mode", "setup");
+  if (mode === "setup") await setup();
+  else if (mode === "finish") await finish();
+  else throw new ActionFailure(`input mode must be setup or finish, not ${JSON.stringify(mode)}`);
+}
+main().catch((error) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stdout.write(`::error title=agentgate::${escapeData(message)}
+`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,150 @@
+/**
+ * The GitHub Action (bundled into action/dist/index.js; action.yml runs it on node24).
+ *
+ * mode: setup   puts `agentgate-snapshot` on PATH (a shim in $RUNNER_TEMP running the bundled CLI)
+ *               and exports AGENTGATE_HOME (under $RUNNER_TEMP) to the job's later steps.
+ * mode: finish  verifies the run (failed checks become annotations), writes the step summary and
+ *               the report, optionally publishes the run (`push`) and writes a bundle (`export`),
+ *               and sets outputs for actions/upload-artifact.
+ * Inputs arrive as INPUT_<NAME> (upper-cased, spaces as _); outputs and environment go through
+ * plain appends to $GITHUB_OUTPUT, $GITHUB_ENV and $GITHUB_PATH.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { appendKeyValues, appendPath, escapeData } from '../../src/ci/github.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CLI = join(HERE, 'cli.js');
+const FORMATS = ['html', 'md', 'json', 'dotenv', 'none'];
+const EXTENSIONS: Record<string, string> = { html: 'html', md: 'md', json: 'json', dotenv: 'env' };
+
+class ActionFailure extends Error {}
+
+function input(name: string, fallback = ''): string {
+  const value = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`];
+  return value === undefined || value.trim() === '' ? fallback : value.trim();
+}
+
+function flag(name: string, fallback: boolean): boolean {
+  const value = input(name, String(fallback)).toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new ActionFailure(`input ${name} must be true or false, not ${JSON.stringify(value)}`);
+}
+
+function envFile(name: string): string | null {
+  const value = process.env[name];
+  return value ? value : null;
+}
+
+async function setOutputs(values: Record<string, string>): Promise<void> {
+  const file = envFile('GITHUB_OUTPUT');
+  if (file) await appendKeyValues(file, values);
+}
+
+function runnerTemp(): string {
+  return process.env.RUNNER_TEMP || tmpdir();
+}
+
+function home(): string {
+  return resolve(input('home', process.env.AGENTGATE_HOME || join(runnerTemp(), 'agentgate-home')));
+}
+
+function workspace(): string {
+  return resolve(input('workspace', process.env.GITHUB_WORKSPACE || process.cwd()));
+}
+
+/** Runs the bundled CLI; its output goes to the step log (workflow commands included). */
+function cli(args: string[], opts: { capture?: boolean } = {}): { status: number; stdout: string } {
+  const res = spawnSync(process.execPath, [CLI, '-C', workspace(), ...args], {
+    env: { ...process.env, AGENTGATE_HOME: home() },
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (res.error) throw new ActionFailure(`could not run the CLI: ${res.error.message}`);
+  if (!opts.capture && res.stdout) process.stdout.write(res.stdout);
+  if (res.stderr) process.stderr.write(res.stderr);
+  return { status: res.status ?? 1, stdout: res.stdout };
+}
+
+function cliJson(args: string[], what: string): Record<string, unknown> {
+  const res = cli([...args, '--json'], { capture: true });
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(res.stdout) as Record<string, unknown>;
+  } catch {
+    throw new ActionFailure(`${what}: the CLI printed no JSON (exit ${res.status})`);
+  }
+  const error = doc.error as { code?: string; message?: string } | undefined;
+  if (res.status !== 0 || error) throw new ActionFailure(`${what} failed: ${error?.code ?? 'ERROR'}: ${error?.message ?? `exit ${res.status}`}`);
+  return doc;
+}
+
+/** A POSIX shell word: single-quoted, with embedded single quotes closed, escaped and reopened. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+async function setup(): Promise<void> {
+  const bin = join(runnerTemp(), 'agentgate-bin');
+  await mkdir(bin, { recursive: true });
+  const shim = join(bin, 'agentgate-snapshot');
+  await writeFile(shim, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(CLI)} "$@"\n`, 'utf8');
+  await chmod(shim, 0o755);
+  await mkdir(home(), { recursive: true });
+  const pathFile = envFile('GITHUB_PATH');
+  if (pathFile) await appendPath(pathFile, bin);
+  const envOut = envFile('GITHUB_ENV');
+  if (envOut) await appendKeyValues(envOut, { AGENTGATE_HOME: home() });
+  await setOutputs({ home: home(), 'bin-path': bin });
+  process.stdout.write(`agentgate-snapshot is on PATH (${bin}); AGENTGATE_HOME=${home()}\n`);
+}
+
+async function finish(): Promise<void> {
+  const format = input('report-format', 'html');
+  if (!FORMATS.includes(format)) throw new ActionFailure(`input report-format must be one of ${FORMATS.join(', ')}`);
+  const runArgs = input('run-id') ? ['--run', input('run-id')] : [];
+  // The run id: given, or the most recent run (what `report` picks by default).
+  const runId = (cliJson(['report', '--format', 'json', ...runArgs], 'report').run as { runId: string }).runId;
+  const out = resolve(input('output-dir', join(runnerTemp(), 'agentgate-out')));
+  await mkdir(out, { recursive: true });
+  const outputs: Record<string, string> = { 'run-id': runId, 'report-path': '', 'bundle-path': '', 'artifacts-path': join(process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join(home(), 'artifacts'), runId), verified: '' };
+
+  let failure: string | null = null;
+  if (flag('verify', true)) {
+    const verified = cli(['verify', '--run', runId, '--ci', 'github']);
+    outputs.verified = String(verified.status === 0);
+    if (verified.status !== 0 && flag('fail-on-verify', true)) failure = `verify found failed checks in run ${runId}`;
+  }
+  if (flag('summary', true) && envFile('GITHUB_STEP_SUMMARY')) cliJson(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
+  if (format !== 'none') {
+    const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
+    cliJson(['report', '--run', runId, '--format', format, '-o', file], 'report');
+    outputs['report-path'] = file;
+  }
+  if (flag('bundle', false)) {
+    const file = join(out, `agentgate-${runId}.bundle`);
+    cliJson(['export', '--run', runId, '-o', file], 'export');
+    outputs['bundle-path'] = file;
+  }
+  if (flag('publish', false)) cliJson(['push', '--run', runId, ...(input('remote') ? ['--remote', input('remote')] : [])], 'push');
+  await setOutputs(outputs);
+  if (failure) throw new ActionFailure(failure);
+}
+
+async function main(): Promise<void> {
+  const mode = input('mode', 'setup');
+  if (mode === 'setup') await setup();
+  else if (mode === 'finish') await finish();
+  else throw new ActionFailure(`input mode must be setup or finish, not ${JSON.stringify(mode)}`);
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stdout.write(`::error title=agentgate::${escapeData(message)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,100 @@
+/**
+ * The GitHub Action as GitHub runs it: the repository's tracked files copied to a directory with
+ * no node_modules, INPUT_* and the runner's file variables set, `node action/dist/index.js`; its
+ * outputs read by GitHub's rules. And the committed bundle must be what the sources build today.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RunReport } from '../../types/report.js';
+import { parseGithubFile } from '../helpers/github-files.js';
+import { git, oracleEnv, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const d of cleanup) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the GitHub Action', () => {
+  it('the committed bundle is what action/build.mjs makes from the sources (run `npm run build:action`)', () => {
+    const out = tempDir('agentgate-action-build-');
+    cleanup.push(out);
+    const res = spawnSync(process.execPath, [join(ROOT, 'action', 'build.mjs'), '--out', out], { encoding: 'utf8' });
+    expect(res.status, res.stderr).toBe(0);
+    for (const name of ['index.js', 'cli.js']) {
+      const fresh = readFileSync(join(out, name));
+      const committed = readFileSync(join(ROOT, 'action', 'dist', name));
+      expect(fresh.equals(committed), `action/dist/${name} is stale: run npm run build:action and commit it`).toBe(true);
+    }
+  });
+
+  it('runs from the tracked files alone: setup, an agent loop through the PATH shim, finish with report and outputs', () => {
+    // A copy of what a checkout of the action holds: tracked files only, no node_modules, no dist/.
+    const action = tempDir('agentgate-action-copy-');
+    const runner = tempDir('agentgate-runner-');
+    const repo = repoWithCommit({ 'app.txt': 'v1\n' });
+    cleanup.push(action, runner, repo);
+    for (const file of git(ROOT, ['ls-files', '-z']).split('\0').filter(Boolean)) {
+      if (!existsSync(join(ROOT, file))) continue;
+      mkdirSync(dirname(join(action, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(action, file));
+    }
+    expect(existsSync(join(action, 'node_modules'))).toBe(false);
+    expect(existsSync(join(action, 'action', 'dist', 'index.js'))).toBe(true);
+    expect(readFileSync(join(action, 'action.yml'), 'utf8')).toMatch(/using: node24\n\s+main: action\/dist\/index\.js/);
+
+    const temp = join(runner, 'temp');
+    mkdirSync(temp);
+    const files = { GITHUB_OUTPUT: join(runner, 'output'), GITHUB_ENV: join(runner, 'env'), GITHUB_PATH: join(runner, 'path'), GITHUB_STEP_SUMMARY: join(runner, 'summary') };
+    const base: NodeJS.ProcessEnv = { ...oracleEnv(), GITHUB_ACTIONS: 'true', RUNNER_TEMP: temp, GITHUB_WORKSPACE: repo, AGENTGATE_HOME: '', NO_COLOR: '1' };
+    const step = (env: NodeJS.ProcessEnv, argv: string[] = [join(action, 'action', 'dist', 'index.js')], cmd = process.execPath) => {
+      for (const f of Object.values(files)) writeFileSync(f, ''); // every step gets fresh files, as on a runner
+      const res = spawnSync(cmd, argv, { cwd: repo, env: { ...base, ...files, ...env }, encoding: 'utf8' });
+      return { ...res, outputs: parseGithubFile(readFileSync(files.GITHUB_OUTPUT, 'utf8')), env: parseGithubFile(readFileSync(files.GITHUB_ENV, 'utf8')) };
+    };
+
+    // Step 1: the action, mode setup (input names as GitHub passes them).
+    const setup = step({ INPUT_MODE: 'setup' });
+    expect(setup.status, setup.stdout + setup.stderr).toBe(0);
+    const bin = readFileSync(files.GITHUB_PATH, 'utf8').trim();
+    expect(bin).toBe(join(temp, 'agentgate-bin'));
+    const home = setup.env.AGENTGATE_HOME as string;
+    expect(home).toBe(join(temp, 'agentgate-home'));
+    expect(setup.outputs).toEqual({ home, 'bin-path': bin });
+
+    // Steps 2..: the agent loop, calling the CLI through PATH as a workflow's `run:` would.
+    const later = { PATH: `${bin}:${process.env.PATH ?? ''}`, AGENTGATE_HOME: home };
+    const task = 'Implement the feature\nwith = signs: a=b\n\nand blank lines';
+    expect(step(later, ['-c', 'agentgate-snapshot before --run ci-run'], '/bin/sh').status).toBe(0);
+    writeFiles(repo, { 'app.txt': 'v2\n', 'new.txt': 'new\n' });
+    const after = step({ ...later, TASK: task }, ['-c', 'agentgate-snapshot after --run ci-run --iteration 1 --task "$TASK" --gate "npm test"'], '/bin/sh');
+    expect(after.status, after.stderr).toBe(0);
+    expect(after.outputs).toMatchObject({ 'files-changed': '2', insertions: '2', deletions: '1', task, 'run-id': 'ci-run', iteration: '1' });
+    expect(after.outputs['after-sha']).toBe(git(repo, ['rev-parse', 'HEAD']));
+    expect(existsSync(after.outputs['patch-path'] as string)).toBe(true);
+
+    // Last step: the action, mode finish.
+    const finish = step({ ...later, INPUT_MODE: 'finish', 'INPUT_REPORT-FORMAT': 'html', INPUT_SUMMARY: 'true' });
+    expect(finish.status, finish.stdout + finish.stderr).toBe(0);
+    expect(finish.outputs).toMatchObject({ 'run-id': 'ci-run', verified: 'true', 'bundle-path': '', 'artifacts-path': join(home, 'artifacts', 'ci-run') });
+    const report = readFileSync(finish.outputs['report-path'] as string, 'utf8');
+    expect(report).toMatch(/^<!doctype html>/);
+    expect(report).toContain('Implement the feature');
+    expect(readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('## agentgate run `ci-run`');
+
+    const json = step({ ...later, INPUT_MODE: 'finish', 'INPUT_REPORT-FORMAT': 'json', INPUT_SUMMARY: 'false', INPUT_VERIFY: 'false' });
+    expect(json.status, json.stderr).toBe(0);
+    expect(RunReport.parse(JSON.parse(readFileSync(json.outputs['report-path'] as string, 'utf8'))).snapshots).toHaveLength(1);
+
+    // Publishing without a remote fails the step clearly, as an annotation.
+    const publish = step({ ...later, INPUT_MODE: 'finish', INPUT_PUBLISH: 'true', INPUT_REMOTE: 'nowhere' });
+    expect(publish.status).toBe(1);
+    expect(publish.stdout).toMatch(/^::error title=agentgate::push failed: [A-Z_]+: /m);
+    const bad = step({ INPUT_MODE: 'teardown' });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/^::error title=agentgate::input mode must be setup or finish/m);
+  });
+});
