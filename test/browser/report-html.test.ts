@@ -14,6 +14,8 @@ import { renderReport } from '../../src/report/index.js';
 import { launchBrowser, openFile } from '../helpers/browser.js';
 import { HOSTILE_NAME, HOSTILE_TASK, recordRun } from '../helpers/report-run.js';
 
+/** Rendering happens on a toggle event: wait for it generously (a loaded CI machine is slow). */
+const POLL = { timeout: 30_000, interval: 50 };
 let browser: Browser;
 const out = mkdtempSync(join(tmpdir(), 'agentgate-report-html-'));
 
@@ -62,25 +64,25 @@ describe('report --format html in a browser', () => {
       expect(await page.locator('.d2h-file-wrapper').count()).toBe(0);
       const feature = page.locator('details.file', { has: page.locator('.path', { hasText: /^src\/feature\.ts$/ }) });
       await feature.locator('summary').click();
-      await expect.poll(() => feature.locator('.d2h-file-wrapper').count()).toBe(1);
+      await expect.poll(async () => feature.locator('.d2h-file-wrapper').count(), POLL).toBe(1);
       expect(await feature.locator('.d2h-file-side-diff').count()).toBe(0);
       expect(await feature.locator('.d2h-diff-tbody').textContent()).toContain('export const feature = 1;');
       expect(await feature.textContent()).toContain('</script><script>window.__xss=4</script>');
 
       // Side by side re-renders what is open.
       await page.check('input[value="side-by-side"]');
-      await expect.poll(() => feature.locator('.d2h-file-side-diff').count()).toBe(2);
+      await expect.poll(async () => feature.locator('.d2h-file-side-diff').count(), POLL).toBe(2);
 
       // The modified file, the binary one and the hostile one open too.
       const app = page.locator('details.file', { has: page.locator('.path', { hasText: /^src\/app\.ts$/ }) });
       await app.locator('summary').click();
-      await expect.poll(() => app.locator('.d2h-del').count()).toBeGreaterThan(0);
+      await expect.poll(async () => app.locator('.d2h-del').count(), POLL).toBeGreaterThan(0);
       const logo = page.locator('details.file', { has: page.locator('.path', { hasText: 'assets/logo.bin' }) });
       await logo.locator('summary').click();
-      await expect.poll(() => logo.locator('.diff').textContent()).toContain('Binary file');
+      await expect.poll(async () => logo.locator('.diff').textContent(), POLL).toContain('Binary file');
       const hostile = page.locator('details.file', { has: page.locator('.path', { hasText: HOSTILE_NAME }) });
       await hostile.locator('summary').click();
-      await expect.poll(() => hostile.locator('.d2h-file-wrapper').count()).toBe(1);
+      await expect.poll(async () => hostile.locator('.d2h-file-wrapper').count(), POLL).toBe(1);
 
       // Hostile text stayed text: nothing ran, no element was injected.
       expect(await page.evaluate('typeof window.__xss')).toBe('undefined');
@@ -115,12 +117,12 @@ describe('report --format html in a browser', () => {
       expect(await page.locator('.d2h-file-wrapper').count()).toBe(0);
 
       await bulk.locator('summary').first().click();
-      await expect.poll(() => bulk.locator('details.file').count()).toBe(200);
+      await expect.poll(async () => bulk.locator('details.file').count(), POLL).toBe(200);
       await bulk.locator('button.more').click();
-      await expect.poll(() => bulk.locator('details.file').count()).toBe(400);
+      await expect.poll(async () => bulk.locator('details.file').count(), POLL).toBe(400);
       const last = bulk.locator('details.file').nth(399);
       await last.locator('summary').click();
-      await expect.poll(() => last.locator('.d2h-code-line-ctn', { hasText: 'line 399' }).count()).toBe(1);
+      await expect.poll(async () => last.locator('.d2h-code-line-ctn', { hasText: 'line 399' }).count(), POLL).toBe(1);
       expect(await last.locator('.path').textContent()).toBe('bulk/file-00399.txt');
 
       expect(blocked).toEqual([]);
