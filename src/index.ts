@@ -7,3 +7,5 @@ export { resolveSettings, loadConfig, type Settings } from './store/config.js';
 export { resolveHome, layout } from './store/paths.js';
 export * from './errors.js';
 export * from '../types/index.js';
+export { renderReport, writeReport, buildRunReport, renderMarkdown, renderDotenv } from './report/index.js';
+export { detectCi, formatKeyValues, appendKeyValues, appendStepSummary, errorAnnotations, type CiMode } from './ci/github.js';
