@@ -33144,7 +33144,7 @@ function renderHtml({ report: report2, diffs, assets }) {
       iteration: s.iteration,
       files: s.files.map((f, j) => {
         const d = diffs[i]?.[j];
-        return { p: f.path, o: f.oldPath, s: f.status, a: f.insertions, d: f.deletions, b: d?.binary ?? f.binary, t: d?.truncated ?? false };
+        return { p: f.path, o: f.oldPath, s: f.status, a: f.insertions, d: f.deletions, b: d?.binary ?? f.binary, t: d?.truncated ?? false, u: d?.unavailable === true };
       }),
       diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? "")
     }))
@@ -33272,6 +33272,7 @@ var CLIENT = `(function () {
     var box = d.querySelector('.diff');
     d.dataset.view = view;
     if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
+    if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
     var text = data.iterations[i].diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
@@ -33490,7 +33491,13 @@ async function renderReport(snapshotter, format, runId) {
       return { report: report2, text: renderDotenv(report2) };
     case "html": {
       const diffs = [];
-      for (const s of report2.snapshots) diffs.push(fileDiffs(s.files, await snapshotter.generatePatch(s)));
+      for (const s of report2.snapshots) {
+        const patch3 = await snapshotter.generatePatch(s).catch((error62) => {
+          if (isAgentgateError(error62)) return null;
+          throw error62;
+        });
+        diffs.push(patch3 === null ? s.files.map(() => ({ diff: "", binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch3));
+      }
       return { report: report2, text: renderHtml({ report: report2, diffs, assets: await loadAssets() }) };
     }
   }

@@ -31,7 +31,7 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
       iteration: s.iteration,
       files: s.files.map((f, j) => {
         const d = diffs[i]?.[j];
-        return { p: f.path, o: f.oldPath, s: f.status, a: f.insertions, d: f.deletions, b: d?.binary ?? f.binary, t: d?.truncated ?? false };
+        return { p: f.path, o: f.oldPath, s: f.status, a: f.insertions, d: f.deletions, b: d?.binary ?? f.binary, t: d?.truncated ?? false, u: d?.unavailable === true };
       }),
       diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? ''),
     })),
@@ -173,6 +173,7 @@ const CLIENT = `(function () {
     var box = d.querySelector('.diff');
     d.dataset.view = view;
     if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
+    if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
     var text = data.iterations[i].diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });

@@ -1,6 +1,7 @@
 /** The run report: one run, its iterations and their verification, as HTML, Markdown, JSON or dotenv. */
 import { resolve } from 'node:path';
 import { RunReport, type ReportFormat } from '../../types/report.js';
+import { isAgentgateError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { loadAssets } from './assets.js';
@@ -27,7 +28,14 @@ export async function renderReport(snapshotter: Snapshotter, format: ReportForma
       return { report, text: renderDotenv(report) };
     case 'html': {
       const diffs = [];
-      for (const s of report.snapshots) diffs.push(fileDiffs(s.files, await snapshotter.generatePatch(s)));
+      for (const s of report.snapshots) {
+        // A run fetched from elsewhere may lack both the artifact and the commits: the report still opens.
+        const patch = await snapshotter.generatePatch(s).catch((error: unknown) => {
+          if (isAgentgateError(error)) return null;
+          throw error;
+        });
+        diffs.push(patch === null ? s.files.map(() => ({ diff: '', binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch));
+      }
       return { report, text: renderHtml({ report, diffs, assets: await loadAssets() }) };
     }
   }

@@ -9,6 +9,8 @@ export interface FileDiffText {
   diff: string;
   binary: boolean;
   truncated: boolean;
+  /** The patch could not be read or regenerated here (no artifact, no commits). */
+  unavailable?: boolean;
 }
 
 /** The per-file sections of a `diff --git` patch, in patch order. Pure. */
