@@ -33778,7 +33778,8 @@ function afterOutputs(s, task) {
     deletions: s.deletions,
     "run-id": s.runId,
     iteration: s.iteration,
-    task: task ?? ""
+    // Step outputs share a 1 MiB budget per job: a long task file is cut.
+    task: (task ?? "").slice(0, 64 * 1024)
   };
 }
 
