@@ -83,6 +83,7 @@ describe('the GitHub Action', () => {
     const report = readFileSync(finish.outputs['report-path'] as string, 'utf8');
     expect(report).toMatch(/^<!doctype html>/);
     expect(report).toContain('Implement the feature');
+    expect(report).toContain('Diff2Html'); // the renderer is inlined by the bundle, not read from node_modules
     expect(readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('## agentgate run `ci-run`');
 
     const json = step({ ...later, INPUT_MODE: 'finish', 'INPUT_REPORT-FORMAT': 'json', INPUT_SUMMARY: 'false', INPUT_VERIFY: 'false' });
