@@ -137,8 +137,12 @@ function fail(error: unknown, json: boolean): number {
     const message = error instanceof Error ? error.message : String(error);
     return report('INTERNAL', `unexpected failure: ${message}; please report it with the command you ran`, json, 1);
   }
-  return report(error.code, error.message, json, error.exitCode);
+  const hint = WORKSPACE_CODES.includes(error.code) ? ' (-C, --workspace DIR)' : '';
+  return report(error.code, `${error.message}${hint}`, json, error.exitCode);
 }
+
+/** The library says "give the path of ..."; on the command line, that is -C. */
+const WORKSPACE_CODES = ['WORKSPACE_NOT_FOUND', 'NOT_A_REPOSITORY', 'UNSAFE_WORKSPACE'];
 
 function report(code: string, message: string, json: boolean, status: number): number {
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
