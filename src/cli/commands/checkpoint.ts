@@ -69,7 +69,7 @@ const patch = defineCommand({
   examples: ['checkpoint patch latest'],
   async run(ctx, _values, [name]) {
     const cp = await open(ctx);
-    const result = await cp.patch(await resolveCheckpoint(cp, name as string));
+    const result = await cp.patch(await resolveCheckpoint(cp, name));
     return {
       json: result,
       human: () => (result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files].join('\n') : `Nothing changed since checkpoint ${short(result.hash)}.`),
@@ -87,7 +87,7 @@ const diff = defineCommand({
   examples: ['checkpoint diff latest > since-latest.diff'],
   async run(ctx, _values, [name]) {
     const cp = await open(ctx);
-    const text = await cp.diff(await resolveCheckpoint(cp, name as string));
+    const text = await cp.diff(await resolveCheckpoint(cp, name));
     return { json: { diff: text }, human: () => text.replace(/\n$/, '') };
   },
 });
@@ -102,7 +102,7 @@ const diffFull = defineCommand({
   examples: ['checkpoint diff-full baseline latest --json'],
   async run(ctx, _values, [from, to]) {
     const cp = await open(ctx);
-    const diffs: FileDiff[] = await cp.diffFull(await resolveCheckpoint(cp, from as string), to === undefined ? undefined : await resolveCheckpoint(cp, to));
+    const diffs: FileDiff[] = await cp.diffFull(await resolveCheckpoint(cp, from), to === undefined ? undefined : await resolveCheckpoint(cp, to));
     return { json: diffs, human: () => (diffs.length ? diffs.map(fullText).join('\n') : 'No differences.') };
   },
 });
@@ -125,7 +125,7 @@ const restore = defineCommand({
   examples: ['checkpoint restore "before tool call"'],
   async run(ctx, _values, [name]) {
     const cp = await open(ctx);
-    const result = await cp.restore(await resolveCheckpoint(cp, name as string));
+    const result = await cp.restore(await resolveCheckpoint(cp, name));
     return { json: result, human: () => `Restored ${result.hash}.\nUndo with: ${PROGRAM} checkpoint restore ${result.safety}` };
   },
 });
@@ -140,7 +140,7 @@ const revert = defineCommand({
   examples: ['checkpoint revert latest src/app.ts'],
   async run(ctx, _values, [name, ...paths]) {
     const cp = await open(ctx);
-    const hash = await resolveCheckpoint(cp, name as string);
+    const hash = await resolveCheckpoint(cp, name);
     // Like git -C, paths are taken relative to the -C directory.
     const result = paths.length ? await cp.revert(hash, paths.map((p) => resolve(ctx.workspace, p))) : await cp.revert(hash);
     return {

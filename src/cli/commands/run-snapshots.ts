@@ -74,7 +74,7 @@ const show = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['show 3f2a9c1e0b --json'],
   async run(ctx, _values, [id]) {
-    return snapshotResult(await ctx.snapshotter.getSnapshot(id as string));
+    return snapshotResult(await ctx.snapshotter.getSnapshot(id));
   },
 });
 
@@ -128,7 +128,7 @@ const patch = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['patch 3f2a9c1e0b -o iteration-1.diff'],
   async run(ctx, values, [id]): Promise<CommandResult> {
-    const snapshot = await ctx.snapshotter.getSnapshot(id as string);
+    const snapshot = await ctx.snapshotter.getSnapshot(id);
     const output = values.output;
     if (output !== undefined) {
       await ctx.snapshotter.generatePatch(snapshot, output);
@@ -218,7 +218,7 @@ const del = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['delete 3f2a9c1e0b'],
   async run(ctx, _values, [id]) {
-    const deleted = await ctx.snapshotter.delete(id as string);
+    const deleted = await ctx.snapshotter.delete(id);
     return { json: { deleted }, human: () => `Deleted ${deleted}.` };
   },
 });
@@ -231,7 +231,7 @@ const cherryPick = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['cherry-pick 3f2a9c1e0b --onto release'],
   async run(ctx, values, [id]) {
-    const commit = await ctx.snapshotter.cherryPick(id as string, values.onto);
+    const commit = await ctx.snapshotter.cherryPick(id, values.onto);
     return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${values.onto}` : ''}: ${commit.message.split('\n')[0] ?? ''}` };
   },
 });
