@@ -3,7 +3,7 @@
  * the three forms of `stats`, checkpoint labels and markers wherever a HASH is taken, and what the
  * checkpoint commands print for people. Codes and exit statuses are asserted, not messages.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -193,5 +193,23 @@ describe('checkpoints by label and marker', () => {
     const full = run(['checkpoint', 'diff-full', 'start']);
     expect(full.status).toBe(0);
     expect(full.stdout).toBe('=== modified f.txt (+1 -1)\n--- before\none\n--- after\ntwo\n');
+  });
+});
+
+describe('patch that fails', () => {
+  it('leaves no temporary directory behind', () => {
+    const dir = repo();
+    const home = temp('agentgate-home-');
+    const tmp = temp('agentgate-tmpdir-');
+    const run = (args: string[]) => runCli(args, { cwd: dir, env: { AGENTGATE_HOME: home, TMPDIR: tmp } });
+    expect(run(['before', '--run', 'p']).status).toBe(0);
+    writeFiles(dir, { 'a.txt': 'a\n' });
+    const snap = ok(run(['after', '--run', 'p', '--iteration', '1', '--json']), Snapshot);
+    // Neither the artifact nor the repository is there to regenerate it from.
+    rmSync(snap.patchPath as string);
+    rmSync(join(dir, '.git'), { recursive: true, force: true });
+    const res = run(['patch', snap.id]);
+    expect(res.status).toBe(1);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
