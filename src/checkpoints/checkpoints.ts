@@ -146,7 +146,7 @@ export class Checkpoints {
     const home = await physicalPath(resolveHome(opts.home));
     const checkpointsDir = layout(home).checkpoints;
     if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
-      throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; pass -C with a project directory`, {
+      throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`, {
         details: { workspace: root },
       });
     }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { resolveHome } from '../store/paths.js';
 import { Snapshotter } from '../snapshotter/snapshotter.js';
-import type { Values } from './spec.js';
+import type { GlobalValues } from './spec.js';
 
 /** What every command gets: where the workspace and home are, the settings, and the services. */
 export class Context {
@@ -14,10 +14,10 @@ export class Context {
     readonly json: boolean,
   ) {}
 
-  static async create(values: Values): Promise<Context> {
-    const home = resolveHome(str(values.home));
-    const settings = await resolveSettings({ home, configFile: str(values.config), artifactsDir: str(values['artifacts-dir']) });
-    return new Context(resolve(str(values.workspace) ?? '.'), settings, values.json === true);
+  static async create(values: GlobalValues): Promise<Context> {
+    const home = resolveHome(values.home);
+    const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values['artifacts-dir'] });
+    return new Context(resolve(values.workspace ?? '.'), settings, values.json);
   }
 
   get snapshotter(): Snapshotter {
@@ -33,6 +33,7 @@ export class Context {
   }
 }
 
+/** @deprecated For commands still written as a `CommandSpec`; `defineCommand` gives typed values. */
 export function str(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }

@@ -1,30 +1,42 @@
 #!/usr/bin/env node
+/**
+ * The CLI's entry point: find the command, load only its module, parse its options, run it, print
+ * its result and map every failure to a code. Kept light (no library import at the top) so that
+ * `--version` and `--help` start as fast as Node does; see scripts/bundle.mjs.
+ */
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import { isAgentgateError, UsageError } from '../errors.js';
-import { COMMANDS } from './commands/index.js';
-import { Context } from './context.js';
+import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { useColour } from './output.js';
-import { GLOBAL_OPTIONS, GLOBAL_USAGE, type CommandResult, type CommandSpec } from './spec.js';
+import { commandHelp, GLOBAL_OPTIONS, optionLines, parseCommandLine, PROGRAM, type Command, type CommandResult, type GlobalValues } from './spec.js';
+import { packageVersion } from './version.js';
 
-const PROGRAM = 'agentgate-snapshot';
+/** Commands with subcommands: `checkpoint track`, ... */
+const GROUPS = ['checkpoint'];
 
-/** Entry point: parse, run one command, print its result, and map every failure to a code. */
 async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
-  const json = (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv).includes('--json');
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const json = options.includes('--json');
   process.stdout.on('error', onStdoutError);
   try {
-    const { spec, rest } = findCommand(argv);
-    if (!spec) return printHelp(rest.includes('--help') || rest.includes('-h') || rest.length === 0 ? 0 : 2, rest);
-    const { values, positionals } = parse(spec, rest);
+    const { words, rest } = findCommand(argv);
+    const name = words.join(' ');
+    if (words.length === 0 || GROUPS.includes(name)) return await withoutCommand(name, options, argv.length === 0, json);
+    if (!COMMAND_NAMES.includes(name)) {
+      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, { details: { command: name } });
+    }
+    const command = (await loadCommand(name)) as Command;
+    const { values, positionals } = parseCommandLine(command, rest);
+    if (values.version === true) return printVersion();
     if (values.help === true) {
-      process.stdout.write(`${commandHelp(spec)}\n`);
+      process.stdout.write(`${commandHelp(command)}\n`);
       return 0;
     }
-    const ctx = await Context.create(values);
-    const result = await spec.run(ctx, values, positionals);
+    const { Context } = await import('./context.js');
+    const ctx = await Context.create(values as GlobalValues);
+    const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;
   } catch (error) {
@@ -32,48 +44,64 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** The command is the first word that is not an option or an option's value; `checkpoint` takes a second word. */
-function findCommand(argv: string[]): { spec: CommandSpec | undefined; rest: string[] } {
-  const words: number[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i++) {
+/**
+ * The command words: the first word that is not an option or an option's value, and a second one
+ * after a group word (`checkpoint`). An option the global set does not know belongs to a command
+ * and may come first (`--run R before`): it takes the next word unless that word is a command.
+ */
+function findCommand(argv: string[]): { words: string[]; rest: string[] } {
+  const picked: number[] = [];
+  for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
-    if (arg.startsWith('-')) {
-      if (takesValue(arg) && !arg.includes('=')) i++;
+    if (arg.startsWith('-') && arg !== '-') {
+      if (takesNext(arg, argv[i + 1])) i++;
       continue;
     }
-    words.push(i);
-    if (arg !== 'checkpoint') break;
+    picked.push(i);
+    if (picked.length === 2 || !GROUPS.includes(arg)) break;
   }
-  const name = words.map((i) => argv[i]).join(' ');
-  const spec = COMMANDS.find((c) => c.name === name);
-  if (!spec && words.length > 0) {
-    throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, { details: { command: name } });
-  }
-  return { spec, rest: argv.filter((_, i) => !words.includes(i)) };
+  return { words: picked.map((i) => argv[i] as string), rest: argv.filter((_, i) => !picked.includes(i)) };
 }
 
-function takesValue(arg: string): boolean {
-  const flag = arg.replace(/=.*$/, '');
-  if (flag === '-C') return true;
-  const name = flag.replace(/^--/, '');
-  const known = COMMANDS.flatMap((c) => Object.entries(c.options)).concat(Object.entries(GLOBAL_OPTIONS));
-  return known.some(([n, o]) => (n === name || `-${o.short ?? ''}` === flag) && o.type === 'string');
+function takesNext(arg: string, next: string | undefined): boolean {
+  if (arg.includes('=') || next === undefined || next.startsWith('-')) return false;
+  const global = Object.entries(GLOBAL_OPTIONS).find(([name, d]) => arg === `--${name}` || ('short' in d && arg === `-${d.short}`));
+  if (global) return global[1].type === 'string';
+  if (/^-[^-]./.test(arg)) return false; // -xVALUE
+  return !COMMAND_NAMES.some((c) => c.split(' ')[0] === next);
 }
 
-function parse(spec: CommandSpec, args: string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...spec.options }, allowPositionals: true, strict: true });
-  } catch (cause) {
-    throw new UsageError(`${(cause as Error).message.split('\n')[0]}; usage: ${PROGRAM} ${spec.usage}`, { cause });
+/** No command, or a group word alone: the version, the help (exit 0 when asked for), or a usage error. */
+async function withoutCommand(group: string, options: string[], noArguments: boolean, json: boolean): Promise<number> {
+  if (options.includes('--version') || options.includes('-V')) return printVersion();
+  const asked = options.includes('--help') || options.includes('-h');
+  const help = await programHelp(group);
+  if (asked) {
+    process.stdout.write(`${help}\n`);
+    return 0;
   }
-  const { required, optional = [], rest } = spec.positionals;
-  const count = parsed.positionals.length;
-  if (parsed.values.help !== true && (count < required.length || (!rest && count > required.length + optional.length))) {
-    throw new UsageError(`wrong number of arguments; usage: ${PROGRAM} ${spec.usage}`);
-  }
-  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  if (!json) process.stderr.write(`${help}\n\n`);
+  const what = group === '' ? 'no command given' : `"${group}" needs a subcommand`;
+  throw new UsageError(`${what}; run "${PROGRAM} ${group === '' ? '' : `${group} `}--help" for the list`, { details: { noArguments } });
+}
+
+async function programHelp(group: string): Promise<string> {
+  const all = await loadAllCommands();
+  const listed = group === '' ? all : all.filter((c) => c.name.startsWith(`${group} `));
+  const width = Math.max(...listed.map((c) => c.name.length));
+  const lines = listed.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    `Usage: ${PROGRAM} ${group === '' ? '<command>' : `${group} <subcommand>`} [options]`,
+    `${group === '' ? 'Commands' : `${group[0]?.toUpperCase()}${group.slice(1)} subcommands`}:\n${lines.join('\n')}`,
+    `Global options:\n${optionLines(GLOBAL_OPTIONS)}`,
+    `Run "${PROGRAM} <command> --help" for a command's options and an example.`,
+  ].join('\n\n');
+}
+
+function printVersion(): number {
+  process.stdout.write(`${packageVersion()}\n`);
+  return 0;
 }
 
 async function emit(result: CommandResult, json: boolean): Promise<void> {
@@ -111,26 +139,17 @@ function fail(error: unknown, json: boolean): number {
     const message = error instanceof Error ? error.message : String(error);
     return report('INTERNAL', `unexpected failure: ${message}; please report it with the command you ran`, json, 1);
   }
-  return report(error.code, error.message, json, error.exitCode);
+  const hint = WORKSPACE_CODES.includes(error.code) ? ' (-C, --workspace DIR)' : '';
+  return report(error.code, `${error.message}${hint}`, json, error.exitCode);
 }
+
+/** The library says "give the path of ..."; on the command line, that is -C. */
+const WORKSPACE_CODES = ['WORKSPACE_NOT_FOUND', 'NOT_A_REPOSITORY', 'UNSAFE_WORKSPACE'];
 
 function report(code: string, message: string, json: boolean, status: number): number {
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
   else process.stderr.write(`${PROGRAM}: ${code}: ${message}\n`);
   return status;
-}
-
-function printHelp(status: number, rest: string[]): number {
-  const out = status === 0 ? process.stdout : process.stderr;
-  if (status !== 0) out.write(`${PROGRAM}: USAGE: no command given in "${rest.join(' ')}"\n`);
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  out.write(`Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\n${GLOBAL_USAGE}\n\nRun "${PROGRAM} <command> --help" for a command's options.\n`);
-  return status;
-}
-
-function commandHelp(spec: CommandSpec): string {
-  return `Usage: ${PROGRAM} ${spec.usage}\n\n${spec.summary}\n\n${GLOBAL_USAGE}`;
 }
 
 main(process.argv.slice(2)).then(

@@ -10,13 +10,24 @@ export function paint(text: string, colour: Colour, on: boolean): string {
   return on ? `\u001b[${CODES[colour]}m${text}\u001b[0m` : text;
 }
 
-/** A left-aligned table; numeric-looking columns are right-aligned. */
+// eslint-disable-next-line no-control-regex -- the escape character is what we strip
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** The width a cell takes on a terminal: its colour codes take none. */
+export function visibleWidth(text: string): number {
+  return text.replace(ANSI, '').length;
+}
+
+/** A left-aligned table; numeric-looking columns are right-aligned. Widths ignore colour codes. */
 export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test(r[i] ?? '')));
+  const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))));
+  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test((r[i] ?? '').replace(ANSI, ''))));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (numeric[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .map((c, i) => {
+        const pad = ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleWidth(c)));
+        return numeric[i] ? pad + c : c + pad;
+      })
       .join('  ')
       .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');

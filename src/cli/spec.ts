@@ -1,8 +1,94 @@
-import type { ParseArgsConfig } from 'node:util';
+/**
+ * How a command is declared. Read this before adding one.
+ *
+ * A command is one `defineCommand({...})` in a file under `src/cli/commands/`, registered with a
+ * lazy loader in `src/cli/commands/index.ts` (so its code, and the library it pulls in, load only
+ * when it runs). Every option is declared once; the declaration gives the parser, the typed
+ * values handed to `run`, and the command's `--help`:
+ *
+ *   export const gc = defineCommand({
+ *     name: 'checkpoint gc',                      // 'before', or 'checkpoint gc' for a subcommand
+ *     summary: 'One short line: the command list and the top of --help.',
+ *     description: 'Optional: more for --help (forms of the arguments, what is printed).',
+ *     usage: 'checkpoint gc [--keep N] [--prune AGE]', // optional: generated when left out
+ *     positionals: { required: [], optional: [], rest: undefined }, // names; `rest` takes any number
+ *     options: {
+ *       keep: { type: 'integer', valueName: 'N', description: 'checkpoints to keep', defaultText: '100' },
+ *       prune: { type: 'string', valueName: 'AGE', description: 'a git date', default: '2.weeks.ago' },
+ *       run: { type: 'string', valueName: 'ID', description: 'the run', required: true },
+ *       'on-dirty': { type: 'string', choices: ['wip-commit', 'error'], description: '...' },
+ *       all: { type: 'boolean', short: 'a', description: '...' },
+ *     },
+ *     examples: ['checkpoint gc --keep 20 --prune 1.day.ago'],   // shown after "Example:"
+ *     async run(ctx, values, positionals) {
+ *       // values.keep: number | undefined, values.prune: string, values.run: string,
+ *       // values['on-dirty']: 'wip-commit' | 'error' | undefined, values.all: boolean,
+ *       // plus the global options (values.json, values.workspace, ...).
+ *     },
+ *   });
+ *
+ * Types: 'string' (a `choices` list narrows it to those words), 'integer' (a whole number from 0
+ * up) and 'boolean'. A value is `T | undefined` unless the option is `required: true` or has a
+ * `default`. The parser reports an unknown option, a missing value or a missing required option
+ * as USAGE (exit 2), and a value of the wrong form (not a whole number, not one of the choices,
+ * an empty required value) as INVALID_ARGUMENT (exit 2), naming the option.
+ *
+ * Porting a command written in the older `CommandSpec` shape ({ name, usage, summary, options:
+ * parseArgs options, positionals, run(ctx, values, positionals) }): wrap it in `defineCommand`,
+ * give each option a `description` (and a `valueName`, `default` or `required` as it has), add
+ * `examples`, drop the `str()`/`required()` helpers and casts (the values are typed now), and add
+ * its file to `src/cli/commands/index.ts`. Until then, `fromCommandSpec(spec)` (at the end of this
+ * file) registers it unchanged.
+ */
+import { InvalidArgumentError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 
-export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
-export type Values = Record<string, string | boolean | undefined>;
+export const PROGRAM = 'agentgate-snapshot';
+
+interface OptionBase {
+  /** One letter: `-o` for `--output`. */
+  short?: string;
+  /** What it does, for --help: lower case, no final full stop. */
+  description: string;
+  /** The placeholder in --help and usage: FILE, N, AGE, ID. */
+  valueName?: string;
+  /** For --help when the default is not a constant of the parser (comes from the config, ...). */
+  defaultText?: string;
+}
+export interface StringOption extends OptionBase {
+  type: 'string';
+  choices?: readonly string[];
+  default?: string;
+  required?: boolean;
+}
+export interface IntegerOption extends OptionBase {
+  type: 'integer';
+  default?: number;
+  required?: boolean;
+}
+export interface BooleanOption extends OptionBase {
+  type: 'boolean';
+}
+export type OptionDecl = StringOption | IntegerOption | BooleanOption;
+export type OptionDecls = Readonly<Record<string, OptionDecl>>;
+
+type Always<D> = D extends { required: true } ? true : D extends { default: string | number } ? true : false;
+type Base<D> = D extends { type: 'integer' } ? number : D extends { choices: readonly (infer C extends string)[] } ? C : string;
+/** The value `run` receives for one declared option. */
+export type OptionValue<D> = D extends { type: 'boolean' } ? boolean : Always<D> extends true ? Base<D> : Base<D> | undefined;
+export type ValuesOf<O extends OptionDecls> = { -readonly [K in keyof O]: OptionValue<O[K]> };
+
+/** Options every command takes. */
+export const GLOBAL_OPTIONS = {
+  workspace: { type: 'string', short: 'C', valueName: 'DIR', description: 'the workspace', defaultText: 'the current directory' },
+  home: { type: 'string', valueName: 'DIR', description: 'agentgate home', defaultText: '$AGENTGATE_HOME, else ~/.agentgate' },
+  'artifacts-dir': { type: 'string', valueName: 'DIR', description: 'where patch artifacts go', defaultText: '$AGENTGATE_ARTIFACTS_DIR, else <home>/artifacts' },
+  config: { type: 'string', valueName: 'FILE', description: 'configuration file', defaultText: '<home>/config.yaml' },
+  json: { type: 'boolean', description: 'print exactly one JSON document on stdout' },
+  help: { type: 'boolean', short: 'h', description: 'show help' },
+  version: { type: 'boolean', short: 'V', description: 'print the version' },
+} as const satisfies OptionDecls;
+export type GlobalValues = ValuesOf<typeof GLOBAL_OPTIONS>;
 
 /** What a command hands back: a JSON document plus its rendering for people, or a file to stream. */
 export type CommandResult =
@@ -18,30 +104,223 @@ export type CommandResult =
     }
   | { streamFile: string; cleanup?: () => Promise<void> };
 
+/** Names of the positional arguments; `rest` takes any number. */
+export interface Positionals {
+  required: readonly string[];
+  optional?: readonly string[];
+  rest?: string;
+}
+
+export interface CommandDefinition<O extends OptionDecls> {
+  name: string;
+  summary: string;
+  description?: string;
+  usage?: string;
+  options: O;
+  positionals: Positionals;
+  examples: readonly string[];
+  run(ctx: Context, values: ValuesOf<O> & GlobalValues, positionals: string[]): Promise<CommandResult>;
+}
+
+/** A command with its option types erased, as the registry and the parser handle it. */
+export interface Command {
+  name: string;
+  summary: string;
+  description?: string;
+  usage: string;
+  options: OptionDecls;
+  positionals: Positionals;
+  examples: readonly string[];
+  run(ctx: Context, values: Record<string, unknown>, positionals: string[]): Promise<CommandResult>;
+}
+
+export function defineCommand<const O extends OptionDecls>(def: CommandDefinition<O>): Command {
+  // The parser builds `values` from these same declarations, so the erased type is sound.
+  return { ...def, usage: def.usage ?? generatedUsage(def.name, def.options, def.positionals), run: def.run as Command['run'] };
+}
+
+function generatedUsage(name: string, options: OptionDecls, positionals: Positionals): string {
+  const parts = [name];
+  for (const [key, decl] of Object.entries(options)) {
+    const text = decl.type === 'boolean' ? `--${key}` : `--${key} ${placeholder(decl)}`;
+    parts.push(decl.type !== 'boolean' && decl.required === true ? text : `[${text}]`);
+  }
+  parts.push(...positionals.required, ...(positionals.optional ?? []).map((p) => `[${p}]`));
+  if (positionals.rest) parts.push(`[${positionals.rest}...]`);
+  return parts.join(' ');
+}
+
+function placeholder(decl: StringOption | IntegerOption): string {
+  if (decl.valueName) return decl.valueName;
+  if (decl.type === 'string' && decl.choices) return decl.choices.join('|');
+  return decl.type === 'integer' ? 'N' : 'VALUE';
+}
+
+// ---- parsing ----
+
+export interface Parsed {
+  values: Record<string, unknown>;
+  positionals: string[];
+}
+
+/**
+ * Parses `args` (the command words already removed) against the global and the command's
+ * options. `--name value`, `--name=value`, `-x value`, `-xvalue`; `--` ends the options. A value
+ * that starts with `-` must be attached (`--iteration=-1`), else it is taken for an option.
+ */
+export function parseCommandLine(command: Command, args: readonly string[]): Parsed {
+  const decls: OptionDecls = { ...GLOBAL_OPTIONS, ...command.options };
+  const raw = new Map<string, string | true>();
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const { name, shown, inline } = splitOption(arg, decls);
+    const decl = name === undefined ? undefined : decls[name];
+    if (name === undefined || decl === undefined) {
+      throw new UsageError(`unknown option ${shown} for "${command.name}"; run "${PROGRAM} ${command.name} --help" for its options`, { details: { option: shown } });
+    }
+    if (decl.type === 'boolean') {
+      if (inline !== undefined) throw new UsageError(`option ${shown} takes no value`, { details: { option: shown } });
+      raw.set(name, true);
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = args[i + 1];
+      if (next === undefined || (next.startsWith('-') && next !== '-')) {
+        throw new UsageError(`option ${shown} needs a value (${shown} ${placeholder(decl)}${next === undefined ? '' : `, or ${shown}=${placeholder(decl)} for a value starting with "-"`})`, {
+          details: { option: shown },
+        });
+      }
+      value = next;
+      i++;
+    }
+    raw.set(name, value);
+  }
+  const help = raw.get('help') === true || raw.get('version') === true;
+  if (!help) checkPositionals(command, positionals.length);
+  const values: Record<string, unknown> = {};
+  for (const [name, decl] of Object.entries(decls)) values[name] = convert(name, decl, raw.get(name), help);
+  return { values, positionals };
+}
+
+function splitOption(arg: string, decls: OptionDecls): { name: string | undefined; shown: string; inline: string | undefined } {
+  if (arg.startsWith('--')) {
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    return { name: Object.hasOwn(decls, name) ? name : undefined, shown: `--${name}`, inline: eq < 0 ? undefined : arg.slice(eq + 1) };
+  }
+  const letter = arg.slice(1, 2);
+  const name = Object.entries(decls).find(([, d]) => d.short === letter)?.[0];
+  const attached = arg.slice(2);
+  return { name, shown: `-${letter}`, inline: attached === '' ? undefined : attached.replace(/^=/, '') };
+}
+
+function checkPositionals(command: Command, count: number): void {
+  const { required, optional = [], rest } = command.positionals;
+  if (count < required.length) {
+    throw new UsageError(`missing ${required.slice(count).join(' ')}; usage: ${PROGRAM} ${command.usage}`, { details: { missing: required.slice(count) } });
+  }
+  if (!rest && count > required.length + optional.length) throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
+}
+
+function convert(name: string, decl: OptionDecl, value: string | true | undefined, help: boolean): unknown {
+  if (decl.type === 'boolean') return value === true;
+  if (value === undefined || value === true) {
+    if (decl.default !== undefined) return decl.default;
+    if (decl.required === true && !help) throw new UsageError(`--${name} ${placeholder(decl)} is required`, { details: { option: `--${name}` } });
+    return undefined;
+  }
+  if (decl.required === true && value === '') throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
+  if (decl.type === 'integer') {
+    if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError(`--${name} must be a whole number from 0 up, not ${JSON.stringify(value.slice(0, 40))}`, { details: { option: `--${name}` } });
+    return Number(value);
+  }
+  if (decl.choices && !decl.choices.includes(value)) {
+    throw new InvalidArgumentError(`--${name} must be one of ${decl.choices.join(', ')}, not ${JSON.stringify(value.slice(0, 40))}`, { details: { option: `--${name}` } });
+  }
+  return value;
+}
+
+/** Two options that exclude each other, e.g. `--task` and `--task-file`. */
+export function atMostOne(values: Record<string, unknown>, names: readonly string[]): void {
+  const given = names.filter((n) => values[n] !== undefined && values[n] !== false);
+  if (given.length > 1) throw new UsageError(`give ${names.map((n) => `--${n}`).join(' or ')}, not both`, { details: { options: given } });
+}
+
+// ---- help ----
+
+/** `Usage:`, the summary, every option described, the global options and the examples. */
+export function commandHelp(command: Command): string {
+  const sections = [`Usage: ${PROGRAM} ${command.usage}`, command.summary, ...(command.description ? [command.description] : [])];
+  if (Object.keys(command.options).length > 0) sections.push(`Options:\n${optionLines(command.options)}`);
+  sections.push(`Global options:\n${optionLines(GLOBAL_OPTIONS)}`);
+  if (command.examples.length > 0) sections.push(`Example${command.examples.length > 1 ? 's' : ''}:\n${command.examples.map((e) => `  ${PROGRAM} ${e}`).join('\n')}`);
+  return sections.join('\n\n');
+}
+
+export function optionLines(decls: OptionDecls): string {
+  const heads = Object.entries(decls).map(([name, d]) => {
+    const flag = `${d.short ? `-${d.short}, ` : '    '}--${name}`;
+    return d.type === 'boolean' ? flag : `${flag} ${placeholder(d)}`;
+  });
+  const width = Math.max(...heads.map((h) => h.length));
+  return Object.values(decls)
+    .map((d, i) => `  ${(heads[i] as string).padEnd(width)}  ${describe(d)}`)
+    .join('\n');
+}
+
+function describe(d: OptionDecl): string {
+  const notes: string[] = [];
+  if (d.type === 'string' && d.choices) notes.push(`one of: ${d.choices.join(', ')}`);
+  if (d.type !== 'boolean' && d.required === true) notes.push('required');
+  const dflt = d.defaultText ?? (d.type !== 'boolean' && d.default !== undefined ? String(d.default) : undefined);
+  if (dflt !== undefined) notes.push(`default: ${dflt}`);
+  return notes.length > 0 ? `${d.description} (${notes.join('; ')})` : d.description;
+}
+
+// ---- transition: commands written in the older CommandSpec shape ----
+
+/** @deprecated The older shape (options as `util.parseArgs` declarations, untyped values); port it with `defineCommand`. */
 export interface CommandSpec {
-  /** 'before', or 'checkpoint track' for subcommands. */
   name: string;
   usage: string;
   summary: string;
-  options: OptionSpecs;
-  /** Names of the positional arguments; a trailing '...' takes any number. */
-  positionals: { required: string[]; optional?: string[]; rest?: string };
+  options: Readonly<Record<string, { type: 'string' | 'boolean'; short?: string }>>;
+  positionals: Positionals;
   run(ctx: Context, values: Values, positionals: string[]): Promise<CommandResult>;
 }
+/** @deprecated The values a `CommandSpec` receives. */
+export type Values = Record<string, string | boolean | undefined>;
 
-export const GLOBAL_OPTIONS: OptionSpecs = {
-  workspace: { type: 'string', short: 'C' },
-  home: { type: 'string' },
-  'artifacts-dir': { type: 'string' },
-  config: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-};
-
-export const GLOBAL_USAGE = `Global options:
-  -C, --workspace DIR     the workspace (default: the current directory)
-      --home DIR          agentgate home (default: $AGENTGATE_HOME or ~/.agentgate)
-      --artifacts-dir DIR patch artifacts (default: $AGENTGATE_ARTIFACTS_DIR or <home>/artifacts)
-      --config FILE       configuration file (default: <home>/config.yaml)
-      --json              print exactly one JSON document on stdout
-  -h, --help              show help`;
+/**
+ * Registers a command still written as a `CommandSpec` until it is ported: it parses and runs
+ * as before, and its --help lists its options without descriptions ("(not described yet)").
+ */
+export function fromCommandSpec(spec: CommandSpec): Command {
+  const options: Record<string, OptionDecl> = {};
+  for (const [name, o] of Object.entries(spec.options)) {
+    options[name] = { type: o.type, description: '(not described yet)', ...(o.short ? { short: o.short } : {}) };
+  }
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    usage: spec.usage,
+    options,
+    positionals: spec.positionals,
+    examples: [],
+    run: (ctx, values, positionals) => {
+      const legacy: Values = {};
+      for (const [k, v] of Object.entries(values)) if (v !== false && v !== undefined) legacy[k] = v as string | boolean;
+      return spec.run(ctx, legacy, positionals);
+    },
+  };
+}

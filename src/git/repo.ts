@@ -35,13 +35,13 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
     out = (await runGit(base, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir'])).stdout;
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
-      throw new NotARepositoryError(`${real} is not inside a git repository; run "git init" there or pass -C with a repository`, { cause, details: { workspace: real } });
+      throw new NotARepositoryError(`${real} is not inside a git repository; run "git init" there or give the path of a repository`, { cause, details: { workspace: real } });
     }
     throw cause;
   }
   const [topLevel, gitDir] = out.split('\n');
   if (!topLevel || !gitDir) {
-    throw new NotARepositoryError(`${real} has no work tree (bare repository?); pass -C with a checked-out repository`, { details: { workspace: real } });
+    throw new NotARepositoryError(`${real} has no work tree (bare repository?); give the path of a checked-out repository`, { details: { workspace: real } });
   }
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
@@ -66,16 +66,16 @@ export async function resolveWorkspaceDir(dir: string): Promise<string> {
     const real = await realpath(abs);
     if ((await stat(real)).isDirectory()) return real;
   } catch (cause) {
-    throw new WorkspaceNotFoundError(`workspace ${abs} does not exist; pass -C with an existing directory`, { cause, details: { workspace: abs } });
+    throw new WorkspaceNotFoundError(`workspace ${abs} does not exist; give the path of an existing directory`, { cause, details: { workspace: abs } });
   }
-  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; pass -C with a directory`, { details: { workspace: abs } });
+  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, { details: { workspace: abs } });
 }
 
 /** Snapshotting `/` or a home directory has filled disks in other tools: refuse. */
 export function assertSafeWorkspace(dir: string): void {
   const home = process.env.HOME ? resolve(process.env.HOME) : homedir();
   if (dir === sep || dir === resolve('/') || dir === home || dir === homedir()) {
-    throw new UnsafeWorkspaceError(`refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; pass -C with a project directory`, { details: { workspace: dir } });
+    throw new UnsafeWorkspaceError(`refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`, { details: { workspace: dir } });
   }
 }
 

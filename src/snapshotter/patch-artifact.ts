@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import fse from 'fs-extra';
 import type { DiffTrees } from '../git/diff-stats.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import type { GitOptions } from '../git/runner.js';
@@ -32,7 +31,7 @@ export async function copyFileAtomic(src: string, dest: string): Promise<void> {
 async function intoPlace<T>(path: string, fill: (temp: string) => Promise<T>): Promise<T> {
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await fse.ensureDir(dirname(path));
+    await mkdir(dirname(path), { recursive: true });
     const result = await fill(temp);
     await rename(temp, path);
     return result;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import fse from 'fs-extra';
 import { WriteFailedError } from '../errors.js';
 
 /**
@@ -13,7 +12,7 @@ export async function writeFileAtomic(path: string, data: string | Buffer): Prom
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await fse.ensureDir(dir);
+    await mkdir(dir, { recursive: true });
     const handle = await open(temp, 'wx', 0o644);
     try {
       await handle.writeFile(data);

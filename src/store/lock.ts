@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import fse from 'fs-extra';
 import { LockTimeoutError, WriteFailedError } from '../errors.js';
 import { errnoOf } from './atomic.js';
 
@@ -107,7 +106,7 @@ async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
     new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
   try {
     try {
-      await fse.ensureDir(dirname(path));
+      await mkdir(dirname(path), { recursive: true });
       await writeFile(temp, JSON.stringify(owner), { flag: 'wx' });
     } catch (cause) {
       throw failed(cause);

@@ -1,8 +1,8 @@
-/** Runs the built CLI (dist/, compiled by the global setup) as a child process. */
+/** Runs the bundled CLI (dist/bin/, the package's `bin`, built by the global setup) as a child process. */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bin/agentgate-snapshot.js', import.meta.url));
 
 export interface CliResult {
   status: number | null;

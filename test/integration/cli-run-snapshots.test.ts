@@ -272,7 +272,8 @@ describe('CLI errors', () => {
       [['show'], 'USAGE'],
       [['show', 'a', 'b'], 'USAGE'],
       [['verify', 'x', '--all'], 'USAGE'],
-      [['stats', 'HEAD'], 'USAGE'],
+      [['stats', 'a', 'b', 'c'], 'USAGE'],
+      [['stats'], 'USAGE'],
     ];
     for (const [i, [args, code]] of cases.entries()) {
       failsWith(run(args), code, 2);

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
+import { DEFAULT_KEEP } from '../../../types/config.js';
 import type { FileDiff } from '../../../types/checkpoint.js';
-import { Checkpoints } from '../../checkpoints/index.js';
-import { InvalidArgumentError } from '../../errors.js';
-import { str, type Context } from '../context.js';
+import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
+import { CheckpointNotFoundError } from '../../errors.js';
+import type { Context } from '../context.js';
 import { short, table } from '../output.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand, PROGRAM, type Command } from '../spec.js';
 
 /** The workspace's checkpoint store, configured from the settings. */
 function open(ctx: Context): Promise<Checkpoints> {
@@ -19,83 +20,129 @@ function open(ctx: Context): Promise<Checkpoints> {
   });
 }
 
-const track: CommandSpec = {
+const MARKERS = ['latest', 'baseline', 'safety'] as const satisfies ReadonlyArray<keyof CheckpointMarkers>;
+
+/** How every HASH argument is read; shown in the help of the commands that take one. */
+const HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
+
+/**
+ * A checkpoint named by hash, by label or by marker, as the hash the library takes. A hash that
+ * names a listed checkpoint wins over a label, a marker word over a label; anything unknown is
+ * passed on as it is, for the library to report CHECKPOINT_NOT_FOUND.
+ */
+export async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string> {
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(name)) return name;
+  if ((MARKERS as readonly string[]).includes(name)) {
+    const marked = (await cp.markers())[name as (typeof MARKERS)[number]];
+    if (marked === null) throw new CheckpointNotFoundError(`there is no "${name}" checkpoint yet; "checkpoint track" records one`, { details: { hash: name } });
+    return marked.hash;
+  }
+  const entries = await cp.list();
+  if (/^[0-9a-f]{4,63}$/.test(name) && entries.some((e) => e.hash.startsWith(name))) return name;
+  return entries.find((e) => e.label === name)?.hash ?? name;
+}
+
+const track = defineCommand({
   name: 'checkpoint track',
   usage: 'checkpoint track [--label L]',
-  summary: 'Record the workspace\'s current state in its private checkpoint store.',
-  options: { label: { type: 'string' } },
+  summary: "Record the workspace's current state in its private checkpoint store.",
+  options: { label: { type: 'string', valueName: 'L', description: 'a name for the checkpoint; other commands accept it where they take a HASH' } },
   positionals: { required: [] },
+  examples: ['checkpoint track --label "before tool call" --json'],
   async run(ctx, values) {
-    const result = await (await open(ctx)).track(str(values.label));
+    const result = await (await open(ctx)).track(values.label);
     return {
       json: result,
       human: () =>
         [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${s.path}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`)].join('\n'),
     };
   },
-};
+});
 
-const patch: CommandSpec = {
+const patch = defineCommand({
   name: 'checkpoint patch',
   usage: 'checkpoint patch HASH',
-  summary: 'List the files changed since checkpoint HASH.',
+  summary: 'List the files changed since checkpoint HASH (the diff itself: "checkpoint diff").',
+  description: `Prints one absolute path a line; with --json, { "hash", "files" }. ${HASH_FORMS}`,
   options: {},
   positionals: { required: ['HASH'] },
-  async run(ctx, _values, [hash]) {
-    const result = await (await open(ctx)).patch(hash as string);
-    return { json: result, human: () => (result.files.length ? result.files.join('\n') : `Nothing changed since ${short(result.hash)}.`) };
-  },
-};
-
-const diff: CommandSpec = {
-  name: 'checkpoint diff',
-  usage: 'checkpoint diff HASH',
-  summary: 'Unified diff from checkpoint HASH to the current state.',
-  options: {},
-  positionals: { required: ['HASH'] },
-  async run(ctx, _values, [hash]) {
-    const text = await (await open(ctx)).diff(hash as string);
-    return { json: { diff: text }, human: () => text.replace(/\n$/, '') };
-  },
-};
-
-const diffFull: CommandSpec = {
-  name: 'checkpoint diff-full',
-  usage: 'checkpoint diff-full FROM [TO]',
-  summary: 'Per-file before/after contents between two checkpoints (TO defaults to now).',
-  options: {},
-  positionals: { required: ['FROM'], optional: ['TO'] },
-  async run(ctx, _values, [from, to]) {
-    const diffs: FileDiff[] = await (await open(ctx)).diffFull(from as string, to);
+  examples: ['checkpoint patch latest'],
+  async run(ctx, _values, [name]) {
+    const cp = await open(ctx);
+    const result = await cp.patch(await resolveCheckpoint(cp, name));
     return {
-      json: diffs,
-      human: () => (diffs.length ? table(['STATUS', '+', '-', 'FILE'], diffs.map((d) => [d.status, d.binary ? 'bin' : String(d.additions), d.binary ? 'bin' : String(d.deletions), d.file])) : 'No differences.'),
+      json: result,
+      human: () => (result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files].join('\n') : `Nothing changed since checkpoint ${short(result.hash)}.`),
     };
   },
-};
+});
 
-const restore: CommandSpec = {
+const diff = defineCommand({
+  name: 'checkpoint diff',
+  usage: 'checkpoint diff HASH',
+  summary: 'Print the unified diff from checkpoint HASH to the current state.',
+  description: `The diff is binary-safe and applies with git apply; with --json, { "diff" }. ${HASH_FORMS}`,
+  options: {},
+  positionals: { required: ['HASH'] },
+  examples: ['checkpoint diff latest > since-latest.diff'],
+  async run(ctx, _values, [name]) {
+    const cp = await open(ctx);
+    const text = await cp.diff(await resolveCheckpoint(cp, name));
+    return { json: { diff: text }, human: () => text.replace(/\n$/, '') };
+  },
+});
+
+const diffFull = defineCommand({
+  name: 'checkpoint diff-full',
+  usage: 'checkpoint diff-full FROM [TO]',
+  summary: "Print each changed file's whole contents before and after, from checkpoint FROM to TO (default: now).",
+  description: `Each file starts with "=== STATUS PATH (+N -M)", then "--- before" and "--- after" with its full contents; binary files are named, not printed. With --json, FileDiff[]. FROM and TO take the forms of HASH: ${HASH_FORMS.slice('HASH is '.length)}`,
+  options: {},
+  positionals: { required: ['FROM'], optional: ['TO'] },
+  examples: ['checkpoint diff-full baseline latest --json'],
+  async run(ctx, _values, [from, to]) {
+    const cp = await open(ctx);
+    const diffs: FileDiff[] = await cp.diffFull(await resolveCheckpoint(cp, from), to === undefined ? undefined : await resolveCheckpoint(cp, to));
+    return { json: diffs, human: () => (diffs.length ? diffs.map(fullText).join('\n') : 'No differences.') };
+  },
+});
+
+/** One file of diff-full for people: a header with its counts, then its contents before and after. */
+function fullText(d: FileDiff): string {
+  const head = `=== ${d.status} ${d.file} (${d.binary ? 'binary' : `+${d.additions} -${d.deletions}`})`;
+  if (d.binary) return head;
+  const body = (label: string, text: string, present: boolean) => (present ? `--- ${label}\n${text}${text === '' || text.endsWith('\n') ? '' : '\n\\ No newline at end of file\n'}` : `--- ${label}: (none)\n`);
+  return `${head}\n${body('before', d.before, d.status !== 'added')}${body('after', d.after, d.status !== 'deleted')}`.replace(/\n$/, '');
+}
+
+const restore = defineCommand({
   name: 'checkpoint restore',
   usage: 'checkpoint restore HASH',
   summary: 'Make the workspace match checkpoint HASH (a safety checkpoint is taken first).',
+  description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
   options: {},
   positionals: { required: ['HASH'] },
-  async run(ctx, _values, [hash]) {
-    const result = await (await open(ctx)).restore(hash as string);
-    return { json: result, human: () => `Restored ${result.hash}.\nUndo with: agentgate-snapshot checkpoint restore ${result.safety}` };
+  examples: ['checkpoint restore "before tool call"'],
+  async run(ctx, _values, [name]) {
+    const cp = await open(ctx);
+    const result = await cp.restore(await resolveCheckpoint(cp, name));
+    return { json: result, human: () => `Restored ${result.hash}.\nUndo with: ${PROGRAM} checkpoint restore ${result.safety}` };
   },
-};
+});
 
-const revert: CommandSpec = {
+const revert = defineCommand({
   name: 'checkpoint revert',
   usage: 'checkpoint revert HASH [PATH...]',
   summary: 'Put back the given (default: all changed) files as they were at checkpoint HASH.',
+  description: `PATHs are relative to the workspace (-C). A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
   options: {},
   positionals: { required: ['HASH'], rest: 'PATH' },
-  async run(ctx, _values, [hash, ...paths]) {
+  examples: ['checkpoint revert latest src/app.ts'],
+  async run(ctx, _values, [name, ...paths]) {
     const cp = await open(ctx);
+    const hash = await resolveCheckpoint(cp, name);
     // Like git -C, paths are taken relative to the -C directory.
-    const result = paths.length ? await cp.revert(hash as string, paths.map((p) => resolve(ctx.workspace, p))) : await cp.revert(hash as string);
+    const result = paths.length ? await cp.revert(hash, paths.map((p) => resolve(ctx.workspace, p))) : await cp.revert(hash);
     return {
       json: result,
       human: () =>
@@ -103,18 +150,19 @@ const revert: CommandSpec = {
           `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
           ...result.reverted.map((p) => `  reverted ${p}`),
           ...result.deleted.map((p) => `  deleted  ${p}`),
-          `Undo with: agentgate-snapshot checkpoint restore ${result.safety}`,
+          `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`,
         ].join('\n'),
     };
   },
-};
+});
 
-const list: CommandSpec = {
+const list = defineCommand({
   name: 'checkpoint list',
   usage: 'checkpoint list',
   summary: 'Recorded checkpoints, newest first.',
   options: {},
   positionals: { required: [] },
+  examples: ['checkpoint list --json'],
   async run(ctx) {
     const entries = await (await open(ctx)).list();
     return {
@@ -122,27 +170,26 @@ const list: CommandSpec = {
       human: () => (entries.length ? table(['CREATED', 'HASH', 'LABEL', 'REF'], entries.map((e) => [e.createdAt, e.hash, e.label ?? '-', e.ref])) : 'No checkpoints.'),
     };
   },
-};
+});
 
-const gc: CommandSpec = {
+const gc = defineCommand({
   name: 'checkpoint gc',
   usage: 'checkpoint gc [--keep N] [--prune AGE]',
   summary: 'Keep the newest N checkpoints (and the baseline), then git gc the store.',
-  options: { keep: { type: 'string' }, prune: { type: 'string' } },
+  description: 'The checkpoints latest, baseline and safety point at are always kept. Reports the store\'s size before and after.',
+  options: {
+    keep: { type: 'integer', valueName: 'N', description: 'checkpoints to keep, newest first', defaultText: `checkpoints.keep in the config, else ${DEFAULT_KEEP}` },
+    prune: { type: 'string', valueName: 'AGE', description: 'drop unreachable objects older than AGE, a git date such as 2.weeks.ago, 1.day.ago, 2025-01-31, now or never', default: DEFAULT_PRUNE_AGE },
+  },
   positionals: { required: [] },
+  examples: ['checkpoint gc --keep 20 --prune 1.day.ago'],
   async run(ctx, values) {
-    const keepText = str(values.keep);
-    if (keepText !== undefined && !/^\d{1,9}$/.test(keepText)) throw new InvalidArgumentError(`--keep must be a whole number, not ${JSON.stringify(keepText.slice(0, 40))}`);
-    const prune = str(values.prune);
-    const result = await (await open(ctx)).cleanup({
-      keep: keepText === undefined ? ctx.settings.checkpoints.keep : Number(keepText),
-      ...(prune === undefined ? {} : { pruneAge: prune }),
-    });
+    const result = await (await open(ctx)).cleanup({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
     return {
       json: result,
       human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`,
     };
   },
-};
+});
 
-export const CHECKPOINT_COMMANDS: CommandSpec[] = [track, patch, diff, diffFull, restore, revert, list, gc];
+export const CHECKPOINT_COMMANDS: Command[] = [track, patch, diff, diffFull, restore, revert, list, gc];

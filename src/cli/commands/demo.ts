@@ -1,13 +1,14 @@
 import { runDemo } from '../../snapshotter/demo.js';
 import { paint, short, table } from '../output.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 
-export const DEMO_COMMAND: CommandSpec = {
+export const DEMO_COMMAND = defineCommand({
   name: 'demo',
   usage: 'demo',
   summary: 'Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).',
   options: {},
   positionals: { required: [] },
+  examples: ['demo', 'demo --json'],
   async run() {
     const summary = await runDemo();
     return {
@@ -29,4 +30,4 @@ export const DEMO_COMMAND: CommandSpec = {
       },
     };
   },
-};
+});

@@ -1,7 +1,38 @@
-import type { CommandSpec } from '../spec.js';
-import { CHECKPOINT_COMMANDS } from './checkpoint.js';
-import { DEMO_COMMAND } from './demo.js';
-import { REPORT_COMMAND } from './report.js';
-import { RUN_SNAPSHOT_COMMANDS } from './run-snapshots.js';
+/**
+ * Every command, by module. A module is imported only when one of its commands runs (or for the
+ * full command list in `--help`), so that starting the CLI does not load the library.
+ * Adding a module: list its command names here and return its commands from `load`.
+ */
+import type { Command } from '../spec.js';
 
-export const COMMANDS: CommandSpec[] = [...RUN_SNAPSHOT_COMMANDS, DEMO_COMMAND, REPORT_COMMAND, ...CHECKPOINT_COMMANDS];
+export interface CommandModule {
+  names: readonly string[];
+  load(): Promise<readonly Command[]>;
+}
+
+export const COMMAND_MODULES: readonly CommandModule[] = [
+  {
+    names: ['before', 'after', 'show', 'list', 'runs', 'patch', 'stats', 'verify', 'delete', 'cherry-pick'],
+    load: async () => (await import('./run-snapshots.js')).RUN_SNAPSHOT_COMMANDS,
+  },
+  { names: ['demo'], load: async () => [(await import('./demo.js')).DEMO_COMMAND] },
+  { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
+  {
+    names: ['checkpoint track', 'checkpoint patch', 'checkpoint diff', 'checkpoint diff-full', 'checkpoint restore', 'checkpoint revert', 'checkpoint list', 'checkpoint gc'],
+    load: async () => (await import('./checkpoint.js')).CHECKPOINT_COMMANDS,
+  },
+];
+
+export const COMMAND_NAMES: readonly string[] = COMMAND_MODULES.flatMap((m) => m.names);
+
+/** The command called `name`, loading only its module; undefined when there is none. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  const module = COMMAND_MODULES.find((m) => m.names.includes(name));
+  return (await module?.load())?.find((c) => c.name === name);
+}
+
+/** Every command, in the order listed above (loads every module). */
+export async function loadAllCommands(): Promise<Command[]> {
+  const loaded = await Promise.all(COMMAND_MODULES.map((m) => m.load()));
+  return COMMAND_NAMES.map((name) => loaded.flat().find((c) => c.name === name)).filter((c): c is Command => c !== undefined);
+}

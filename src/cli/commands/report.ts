@@ -1,31 +1,28 @@
 import { ReportFormat } from '../../../types/report.js';
 import { detectCi, githubFile, appendStepSummary } from '../../ci/github.js';
-import { InvalidArgumentError } from '../../errors.js';
 import { renderReport, writeReport } from '../../report/index.js';
-import { str } from '../context.js';
-import type { CommandSpec } from '../spec.js';
+import { defineCommand } from '../spec.js';
 
 /** `report`: one run as HTML (default), Markdown, JSON or GitLab dotenv. */
-export const REPORT_COMMAND: CommandSpec = {
+export const REPORT_COMMAND = defineCommand({
   name: 'report',
   usage: 'report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none]',
   summary:
     'A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. ' +
     'Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
   options: {
-    run: { type: 'string' },
-    format: { type: 'string' },
-    output: { type: 'string', short: 'o' },
-    ci: { type: 'string' },
+    run: { type: 'string', valueName: 'ID', description: 'the run to report', defaultText: 'the run updated most recently' },
+    format: { type: 'string', choices: ReportFormat.options, valueName: 'FORMAT', description: 'html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)', default: 'html' },
+    output: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the report to FILE instead of printing it' },
+    ci: { type: 'string', choices: ['github', 'none'], valueName: 'MODE', description: 'GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY', defaultText: 'github when GITHUB_ACTIONS=true, else none' },
   },
   positionals: { required: [] },
+  examples: ['report --run "$RUN" --format html -o report.html', 'report --format md --ci github'],
   async run(ctx, values) {
-    const parsed = ReportFormat.safeParse(values.format ?? 'html');
-    if (!parsed.success) throw new InvalidArgumentError(`--format must be one of ${ReportFormat.options.join(', ')}`);
-    const format = parsed.data;
-    const runId = str(values.run);
-    const output = str(values.output);
-    const ci = detectCi(str(values.ci));
+    const format = values.format;
+    const runId = values.run;
+    const output = values.output;
+    const ci = detectCi(values.ci);
     const summaryFile = output === undefined && format === 'md' && ci.mode === 'github' ? githubFile('GITHUB_STEP_SUMMARY', ci.forced) : null;
     if (output !== undefined) {
       const written = await writeReport(ctx.snapshotter, format, output, runId);
@@ -39,4 +36,4 @@ export const REPORT_COMMAND: CommandSpec = {
     // --json promises one JSON document: the json format is that document, the others travel inside one.
     return { json: format === 'json' ? report : { format, runId: report.run.runId, text }, human: () => text.replace(/\n$/, '') };
   },
-};
+});

@@ -3,21 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OnDirty } from '../../../types/config.js';
 import type { DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js';
-import { InvalidArgumentError, UsageError } from '../../errors.js';
-import { str } from '../context.js';
+import { InvalidArgumentError, SnapshotNotFoundError, UsageError } from '../../errors.js';
+import type { Context } from '../context.js';
 import { paint, short, table } from '../output.js';
-import type { CommandResult, CommandSpec, Values } from '../spec.js';
+import { atMostOne, defineCommand, type Command, type CommandResult } from '../spec.js';
 import { appendKeyValues, detectCi, errorAnnotations, githubFile } from '../../ci/github.js';
 
-const before: CommandSpec = {
+const RUN_ID = { type: 'string', valueName: 'ID', description: 'the run id: letters, digits, ".", "_" and "-"' } as const;
+
+const before = defineCommand({
   name: 'before',
   usage: 'before --run ID [--on-dirty wip-commit|error]',
-  summary: 'Capture and record the before state of the run\'s next iteration (uncommitted work becomes a WIP commit).',
-  options: { run: { type: 'string' }, 'on-dirty': { type: 'string' } },
+  summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
+  options: {
+    run: { ...RUN_ID, required: true },
+    'on-dirty': { type: 'string', choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: 'onDirty in the config, else wip-commit' },
+  },
   positionals: { required: [] },
+  examples: ['before --run "$RUN" -C "$WS" --json'],
   async run(ctx, values) {
-    const onDirty = values['on-dirty'] === undefined ? undefined : choice(OnDirty.options, values['on-dirty'], '--on-dirty');
-    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: required(values, 'run'), ...(onDirty ? { onDirty } : {}) });
+    const onDirty = values['on-dirty'];
+    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, ...(onDirty ? { onDirty } : {}) });
     return {
       json: state,
       human: () =>
@@ -25,58 +31,66 @@ const before: CommandSpec = {
         (state.wipSha ? `\nUncommitted work was saved as WIP commit ${short(state.wipSha)}.` : ''),
     };
   },
-};
+});
 
-const after: CommandSpec = {
+const after = defineCommand({
   name: 'after',
-  usage: 'after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT] [--before SHA] [--ci github|none]',
+  usage: 'after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]',
   summary: 'Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.',
   options: {
-    run: { type: 'string' },
-    iteration: { type: 'string' },
-    task: { type: 'string' },
-    'task-file': { type: 'string' },
-    gate: { type: 'string' },
-    before: { type: 'string' },
-    ci: { type: 'string' },
+    run: { ...RUN_ID, required: true },
+    iteration: { type: 'integer', valueName: 'N', description: 'the iteration number, 0 or more; each number once per run', required: true },
+    task: { type: 'string', valueName: 'TEXT', description: 'the task prompt; its first 100 characters go into the commit message as "Task:"' },
+    'task-file': { type: 'string', valueName: 'F', description: 'read the task prompt from file F' },
+    gate: { type: 'string', valueName: 'TEXT', description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"' },
+    'gate-file': { type: 'string', valueName: 'F', description: 'read the gate label from file F (its text, not its name, is recorded)' },
+    before: { type: 'string', valueName: 'SHA', description: 'the iteration\'s start (a full or abbreviated SHA or any revision)', defaultText: "the run's recorded before state" },
+    ci: { type: 'string', choices: ['github', 'none'], valueName: 'MODE', description: 'GitHub Actions integration: github writes step outputs/annotations, none turns it off', defaultText: 'github when GITHUB_ACTIONS=true, else none' },
   },
   positionals: { required: [] },
+  examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
   async run(ctx, values) {
-    const outputFile = githubOutputFile(values);
-    if (values.task !== undefined && values['task-file'] !== undefined) throw new UsageError('give --task or --task-file, not both');
-    const taskFile = str(values['task-file']);
-    const taskPrompt = taskFile === undefined ? str(values.task) : await readTaskFile(taskFile);
+    const outputFile = githubOutputFile(values.ci);
+    atMostOne(values, ['task', 'task-file']);
+    atMostOne(values, ['gate', 'gate-file']);
+    const taskPrompt = values['task-file'] === undefined ? values.task : await readOptionFile(values['task-file'], '--task-file');
+    const gatePlanSource = values['gate-file'] === undefined ? values.gate : await readOptionFile(values['gate-file'], '--gate-file');
     const snapshot = await ctx.snapshotter.captureAfterState(ctx.workspace, null, {
-      runId: required(values, 'run'),
-      iteration: iteration(required(values, 'iteration')),
+      runId: values.run,
+      iteration: values.iteration,
       ...(taskPrompt === undefined ? {} : { taskPrompt }),
-      ...(typeof values.gate === 'string' ? { gatePlanSource: values.gate } : {}),
-      ...(typeof values.before === 'string' ? { beforeSha: values.before } : {}),
+      ...(gatePlanSource === undefined ? {} : { gatePlanSource }),
+      ...(values.before === undefined ? {} : { beforeSha: values.before }),
     });
     if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, taskPrompt));
     return snapshotResult(snapshot);
   },
-};
+});
 
-const show: CommandSpec = {
+const SNAPSHOT_KEY = 'a snapshot id, or a full or abbreviated after SHA that names one snapshot';
+
+const show = defineCommand({
   name: 'show',
   usage: 'show ID',
-  summary: 'Show one snapshot; ID may be a snapshot id or a full or abbreviated after SHA.',
+  summary: 'Show one snapshot.',
+  description: `ID is ${SNAPSHOT_KEY}.`,
   options: {},
   positionals: { required: ['ID'] },
+  examples: ['show 3f2a9c1e0b --json'],
   async run(ctx, _values, [id]) {
-    return snapshotResult(await ctx.snapshotter.getSnapshot(id as string));
+    return snapshotResult(await ctx.snapshotter.getSnapshot(id));
   },
-};
+});
 
-const list: CommandSpec = {
+const list = defineCommand({
   name: 'list',
   usage: 'list [--run ID]',
   summary: 'List snapshots, by run then iteration.',
-  options: { run: { type: 'string' } },
+  options: { run: { ...RUN_ID, description: 'only the snapshots of this run' } },
   positionals: { required: [] },
+  examples: ['list --run "$RUN"'],
   async run(ctx, values) {
-    const runId = str(values.run);
+    const runId = values.run;
     const listed = runId === undefined ? await ctx.snapshotter.store.list() : { snapshots: await ctx.snapshotter.listByRun(runId), problems: [] };
     return {
       json: listed.snapshots,
@@ -87,14 +101,15 @@ const list: CommandSpec = {
       },
     };
   },
-};
+});
 
-const runs: CommandSpec = {
+const runs = defineCommand({
   name: 'runs',
   usage: 'runs',
   summary: 'List run records.',
   options: {},
   positionals: { required: [] },
+  examples: ['runs --json'],
   async run(ctx) {
     const listed = await ctx.snapshotter.store.listRuns();
     return {
@@ -106,17 +121,19 @@ const runs: CommandSpec = {
       },
     };
   },
-};
+});
 
-const patch: CommandSpec = {
+const patch = defineCommand({
   name: 'patch',
-  usage: 'patch ID [-o FILE]',
-  summary: 'Print (or write to FILE) the snapshot\'s unified diff; regenerated from git when the artifact is gone. With --json: { "id", "diff" }.',
-  options: { output: { type: 'string', short: 'o' } },
+  usage: 'patch ID [-o, --output FILE]',
+  summary: "Print (or write to FILE) the snapshot's unified diff.",
+  description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
+  options: { output: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the diff to FILE (atomically) instead of printing it' } },
   positionals: { required: ['ID'] },
+  examples: ['patch 3f2a9c1e0b -o iteration-1.diff'],
   async run(ctx, values, [id]): Promise<CommandResult> {
-    const snapshot = await ctx.snapshotter.getSnapshot(id as string);
-    const output = str(values.output);
+    const snapshot = await ctx.snapshotter.getSnapshot(id);
+    const output = values.output;
     if (output !== undefined) {
       await ctx.snapshotter.generatePatch(snapshot, output);
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
@@ -127,35 +144,65 @@ const patch: CommandSpec = {
       return { json: { id: snapshot.id, diff }, human: () => diff };
     }
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
+    const remove = () => rm(dir, { recursive: true, force: true });
     const file = join(dir, 'patch.diff');
-    await ctx.snapshotter.generatePatch(snapshot, file);
-    return { streamFile: file, cleanup: () => rm(dir, { recursive: true, force: true }) };
+    try {
+      await ctx.snapshotter.generatePatch(snapshot, file);
+    } catch (error) {
+      await remove();
+      throw error;
+    }
+    return { streamFile: file, cleanup: remove };
   },
-};
+});
 
-const stats: CommandSpec = {
+const stats = defineCommand({
   name: 'stats',
-  usage: 'stats FROM TO',
-  summary: 'Diff statistics between any two revisions of the workspace.',
-  options: {},
-  positionals: { required: ['FROM', 'TO'] },
-  async run(ctx, _values, [from, to]) {
-    const result = await ctx.snapshotter.stats(ctx.workspace, from as string, to as string);
+  usage: 'stats FROM TO | stats SNAPSHOT | stats --run ID',
+  summary: 'Diff statistics between two revisions, of one snapshot, or of a whole run.',
+  description: `FROM TO: any two revisions of the workspace. SNAPSHOT: ${SNAPSHOT_KEY}; its before..after. --run ID: from the run's first snapshot's before SHA to its last snapshot's after SHA. A snapshot or run is read in its recorded workspace unless -C is given.`,
+  options: { run: { ...RUN_ID, description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA" } },
+  positionals: { required: [], optional: ['FROM', 'TO'] },
+  examples: ['stats HEAD~3 HEAD', 'stats --run "$RUN" --json'],
+  async run(ctx, values, positionals) {
+    const result = await statsFor(ctx, values.run, positionals, values.workspace !== undefined);
     return { json: result, human: () => statsText(result) };
   },
-};
+});
 
-const verify: CommandSpec = {
+/** FROM TO in the workspace; SNAPSHOT or --run ID in the recorded workspace unless -C names one. */
+async function statsFor(ctx: Context, runId: string | undefined, positionals: string[], explicitWorkspace: boolean): Promise<DiffStats> {
+  const [from, to] = positionals;
+  if (runId !== undefined && positionals.length > 0) throw new UsageError('give FROM TO, SNAPSHOT or --run ID, not several');
+  if (from !== undefined && to !== undefined) return ctx.snapshotter.stats(ctx.workspace, from, to);
+  let range: Snapshot[];
+  if (from !== undefined) range = [await ctx.snapshotter.getSnapshot(from)];
+  else if (runId !== undefined) range = await ctx.snapshotter.listByRun(runId);
+  else throw new UsageError('give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms');
+  const first = range[0];
+  const last = range[range.length - 1];
+  if (first === undefined || last === undefined) {
+    throw new SnapshotNotFoundError(`run ${runId ?? ''} has no snapshots yet; "after" records them`, { details: { runId } });
+  }
+  return ctx.snapshotter.stats(explicitWorkspace ? ctx.workspace : first.workspace, first.beforeSha, last.afterSha);
+}
+
+const verify = defineCommand({
   name: 'verify',
   usage: 'verify [ID | --run ID | --all] [--ci github|none]',
   summary: 'Validate stored snapshots against git, their artifacts and their runs; exits 1 when a check fails.',
-  options: { run: { type: 'string' }, all: { type: 'boolean' }, ci: { type: 'string' } },
+  options: {
+    run: { ...RUN_ID, description: 'every snapshot of this run, and the run record' },
+    all: { type: 'boolean', description: 'the whole store, including files that no longer load (the default when nothing is given)' },
+    ci: { type: 'string', choices: ['github', 'none'], valueName: 'MODE', description: 'GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off', defaultText: 'github when GITHUB_ACTIONS=true, else none' },
+  },
   positionals: { required: [], optional: ['ID'] },
+  examples: ['verify --run "$RUN"'],
   async run(ctx, values, [id]) {
-    const ci = detectCi(str(values.ci));
-    const chosen = [id !== undefined, values.run !== undefined, values.all === true].filter(Boolean).length;
+    const ci = detectCi(values.ci);
+    const chosen = [id !== undefined, values.run !== undefined, values.all].filter(Boolean).length;
     if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
-    const target = id !== undefined ? { id } : typeof values.run === 'string' ? { runId: values.run } : { all: true as const };
+    const target = id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
     const report = await ctx.snapshotter.verify(target);
     return {
       json: report,
@@ -168,33 +215,35 @@ const verify: CommandSpec = {
       },
     };
   },
-};
+});
 
-const del: CommandSpec = {
+const del = defineCommand({
   name: 'delete',
   usage: 'delete ID',
-  summary: 'Remove a snapshot\'s metadata and its link from its run (the commit stays in git).',
+  summary: "Remove a snapshot's metadata and its link from its run (the commit stays in git).",
   options: {},
   positionals: { required: ['ID'] },
+  examples: ['delete 3f2a9c1e0b'],
   async run(ctx, _values, [id]) {
-    const deleted = await ctx.snapshotter.delete(id as string);
+    const deleted = await ctx.snapshotter.delete(id);
     return { json: { deleted }, human: () => `Deleted ${deleted}.` };
   },
-};
+});
 
-const cherryPick: CommandSpec = {
+const cherryPick = defineCommand({
   name: 'cherry-pick',
   usage: 'cherry-pick ID [--onto BRANCH]',
-  summary: 'Apply a snapshot\'s whole change as one commit on BRANCH (default: the current branch).',
-  options: { onto: { type: 'string' } },
+  summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
+  options: { onto: { type: 'string', valueName: 'BRANCH', description: 'the branch to commit on', defaultText: 'the current branch' } },
   positionals: { required: ['ID'] },
+  examples: ['cherry-pick 3f2a9c1e0b --onto release'],
   async run(ctx, values, [id]) {
-    const commit = await ctx.snapshotter.cherryPick(id as string, str(values.onto));
-    return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${String(values.onto)}` : ''}: ${commit.message.split('\n')[0] ?? ''}` };
+    const commit = await ctx.snapshotter.cherryPick(id, values.onto);
+    return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${values.onto}` : ''}: ${commit.message.split('\n')[0] ?? ''}` };
   },
-};
+});
 
-export const RUN_SNAPSHOT_COMMANDS: CommandSpec[] = [before, after, show, list, runs, patch, stats, verify, del, cherryPick];
+export const RUN_SNAPSHOT_COMMANDS: Command[] = [before, after, show, list, runs, patch, stats, verify, del, cherryPick];
 
 function snapshotResult(s: Snapshot): CommandResult {
   return {
@@ -220,36 +269,19 @@ function filesTable(files: FileChange[]): string {
   );
 }
 
-function required(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string') throw new UsageError(`--${name} is required`);
-  if (value.length === 0) throw new InvalidArgumentError(`--${name} must not be empty`);
-  return value;
-}
-
-function iteration(text: string): number {
-  if (!/^\d{1,9}$/.test(text)) throw new InvalidArgumentError(`--iteration must be a whole number from 0 up, not ${JSON.stringify(text.slice(0, 40))}`);
-  return Number(text);
-}
-
-function choice<T extends string>(allowed: readonly T[], value: string | boolean, flag: string): T {
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new InvalidArgumentError(`${flag} must be one of ${allowed.join(', ')}`);
-}
-
-async function readTaskFile(path: string): Promise<string> {
+async function readOptionFile(path: string, flag: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (cause) {
-    throw new InvalidArgumentError(`cannot read --task-file ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'error'}`, { cause });
+    throw new InvalidArgumentError(`cannot read ${flag} ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'error'}`, { cause, details: { option: flag } });
   }
 }
 
 // --- GitHub Actions (--ci github|none; on by default when GITHUB_ACTIONS=true) ---
 
 /** $GITHUB_OUTPUT when `after` should write step outputs; checked before any work is done. */
-function githubOutputFile(values: Values): string | null {
-  const ci = detectCi(str(values.ci));
+function githubOutputFile(flag: string | undefined): string | null {
+  const ci = detectCi(flag);
   return ci.mode === 'github' ? githubFile('GITHUB_OUTPUT', ci.forced) : null;
 }
 

@@ -1,0 +1,31 @@
+/**
+ * The bundled bin loads a command's code only when that command runs: the entry chunk and what
+ * it imports statically are small and hold none of the library (zod, the snapshotter, git), so
+ * `--version` and `--help` cost about what starting Node costs. Structural, not timed.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/cli.js';
+
+/** The files `file` imports statically, recursively (esbuild's minified `from"./chunks/x.js"`). */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^"'()]*?from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) staticClosure(join(dirname(file), m[1] as string), seen);
+  return seen;
+}
+
+describe('the bundled CLI', () => {
+  it('starts from a small entry that imports none of the library statically, and loads each command module on demand', () => {
+    const closure = [...staticClosure(CLI)];
+    const bytes = closure.reduce((sum, f) => sum + statSync(f).size, 0);
+    expect(bytes).toBeLessThan(64 * 1024);
+    const text = closure.map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(text).not.toMatch(/rev-parse|write-tree|ZodError/);
+    const entry = readFileSync(CLI, 'utf8');
+    expect(entry.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect([...entry.matchAll(/import\(["']\.\/chunks\/[^"']+["']\)/g)].length).toBeGreaterThanOrEqual(3);
+  });
+});
