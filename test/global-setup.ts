@@ -1,11 +1,27 @@
 // Builds what the CLI tests run, once: dist/ with tsc (the library) and the bundled CLI in
 // dist/bin/ (what the package's `bin` points at, so tests run what users get).
 // A type error does not stop the emit; `npm test` reports it in its typecheck step.
+//
+// It also gives the run one temporary root (TMPDIR for every worker and every child process).
+// Each test file works in a directory of its own below it, removed when the file ends
+// (test/setup.ts); the teardown fails the run if anything is left, so no test can litter /tmp.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-export default function setup(): void {
+export default function setup(): () => void {
   const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' });
   if (tsc.status !== 0) process.stderr.write(`global-setup: tsc reported problems (dist/ still emitted):\n${tsc.stdout}${tsc.stderr}`);
   const bundle = spawnSync(process.execPath, ['scripts/bundle.mjs'], { encoding: 'utf8' });
   if (bundle.status !== 0) throw new Error(`global-setup: bundling the CLI failed:\n${bundle.stdout}${bundle.stderr}`);
+
+  const root = mkdtempSync(join(tmpdir(), 'agentgate-tests-'));
+  process.env.AGENTGATE_TEST_TMP = root;
+  process.env.TMPDIR = root;
+  return () => {
+    const left = readdirSync(root);
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+    if (left.length > 0) throw new Error(`test files left temporary entries behind: ${left.slice(0, 20).join(', ')}`);
+  };
 }
