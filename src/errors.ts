@@ -107,3 +107,9 @@ export class GitFailedError extends AgentgateError {
 export function isAgentgateError(value: unknown): value is AgentgateError {
   return value instanceof AgentgateError;
 }
+
+/** A request line to `serve` that is not one JSON request (malformed, too long, wrong fields). */
+export class InvalidRequestError extends AgentgateError {
+  readonly code = 'INVALID_REQUEST' as const;
+  override readonly exitCode = 2 as const;
+}

@@ -3,3 +3,4 @@ export * from './run.js';
 export * from './verify.js';
 export * from './checkpoint.js';
 export * from './config.js';
+export * from './serve.js';

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMANDS } from './commands/index.js';
 import { Context } from './context.js';
+import { writeStreamedJson } from './json-stream.js';
 import { useColour } from './output.js';
 import { GLOBAL_OPTIONS, GLOBAL_USAGE, type CommandResult, type CommandSpec } from './spec.js';
 
@@ -77,9 +78,20 @@ function parse(spec: CommandSpec, args: string[]): { values: Record<string, stri
 }
 
 async function emit(result: CommandResult, json: boolean): Promise<void> {
+  if ('silent' in result) return;
   if ('streamFile' in result) {
     try {
       await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
+    } catch (error) {
+      if (!isClosedPipe(error)) throw error;
+    } finally {
+      await result.cleanup?.();
+    }
+    return;
+  }
+  if ('streamJson' in result) {
+    try {
+      await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error) {
       if (!isClosedPipe(error)) throw error;
     } finally {

@@ -1,13 +1,18 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Context } from './context.js';
+import type { StreamedJson } from './json-stream.js';
 
 export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | undefined>;
 
-/** What a command hands back: a JSON document plus its rendering for people, or a file to stream. */
+/** What a command hands back: a JSON document plus its rendering for people, a file to stream, or a streamed JSON document. */
 export type CommandResult =
   | { json: unknown; human: (colour: boolean) => string; exitCode?: number }
-  | { streamFile: string; cleanup?: () => Promise<void> };
+  | { streamFile: string; cleanup?: () => Promise<void> }
+  /** One JSON document whose big string member is read from a file as it is written (see json-stream.ts). */
+  | { streamJson: StreamedJson; cleanup?: () => Promise<void> }
+  /** The command wrote its own output (serve). */
+  | { silent: true; exitCode?: number };
 
 export interface CommandSpec {
   /** 'before', or 'checkpoint track' for subcommands. */
