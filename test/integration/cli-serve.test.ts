@@ -5,7 +5,7 @@
  * USAGE, and end of input ends the process cleanly (exit 0).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ServeResponse, SERVE_MAX_LINE_BYTES } from '../../types/serve.js';
 import { BeforeState, Snapshot } from '../../types/snapshot.js';
@@ -118,6 +118,25 @@ describe('serve (JSON lines over stdio)', () => {
       [12, 'ok'],
     ]);
     expect(errorCode(served.responses[0])).toBe('INVALID_REQUEST');
+  });
+
+  it('streams a patch larger than one read chunk inside one response line, and reports a failed verify with exitCode 1', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const big = Array.from({ length: 8000 }, (_, i) => `line ${i} "q" \\ é€😀 \u2028\t\n`).join('');
+    const run = async (lines: string[]) => serveLines(lines, ['-C', dir], home);
+    await run([req(1, 'before', { run: 'big' })]);
+    writeFiles(dir, { 'big.txt': big });
+    const snap = Snapshot.parse(result((await run([req(2, 'after', { run: 'big', iteration: 1 })])).responses[0]));
+    const artifact = readFileSync(snap.patchPath as string, 'utf8');
+    expect(artifact.length).toBeGreaterThan(128 * 1024);
+    const patched = await run([req(3, 'patch', {}, [snap.id])]);
+    expect(patched.responses).toHaveLength(1);
+    expect(result(patched.responses[0])).toEqual({ id: snap.id, diff: artifact });
+    writeFileSync(snap.patchPath as string, artifact.replace('line 1 ', 'line one '));
+    const verified = (await run([req(4, 'verify', {}, [snap.id])])).responses[0];
+    expect(verified).toMatchObject({ id: 4, exitCode: 1 });
+    expect(VerifyReport.parse(result(verified)).ok).toBe(false);
   });
 
   it('ends cleanly on an empty input', async () => {
