@@ -7,9 +7,8 @@ export const SERVE_COMMAND: CommandSpec = {
   summary: 'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
   options: {},
   positionals: { required: [] },
-  async run(ctx, values) {
+  async run(_ctx, values) {
     const [{ serve }, { COMMANDS }] = await Promise.all([import('../serve.js'), import('./index.js')]);
-    void ctx;
     await serve(process.stdin, process.stdout, { commands: COMMANDS, defaults: values });
     return { silent: true };
   },
