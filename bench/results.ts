@@ -17,6 +17,8 @@ export interface Row {
   /** The contestant this row is compared with (same case and scale), or null. */
   against: string | null;
   ratio: number | null;
+  /** Median over repetitions of this contestant's time / the `against` contestant's time in the same repetition. */
+  pairedRatio?: number;
   /** Git processes per operation, where counted. */
   gitProcesses: number | null;
   note?: string;
@@ -74,7 +76,17 @@ export function addRows(
       against: against === null || isBase ? null : against,
       ratio: against === null ? null : isBase ? 1 : ratio(m, baseMedian),
       gitProcesses: extra[contestant]?.gitProcesses ?? null,
+      ...(pairedRatio(values, against === null || isBase ? undefined : samples[against])),
       ...(extra[contestant]?.note ? { note: extra[contestant]?.note } : {}),
     });
   }
+}
+
+/**
+ * The median of per-repetition ratios, when both contestants have one sample per repetition
+ * (they ran interleaved in the same rounds): steadier than a ratio of medians on a loaded machine.
+ */
+function pairedRatio(values: readonly number[], base: readonly number[] | undefined): { pairedRatio?: number } {
+  if (!base || base.length !== values.length || values.length === 0) return {};
+  return { pairedRatio: Math.round(median(values.map((v, i) => v / (base[i] as number))) * 100) / 100 };
 }

@@ -110,3 +110,9 @@ export function isAgentgateError(value: unknown): value is AgentgateError {
 export class CiEnvironmentError extends AgentgateError {
   readonly code = 'CI_ENV_MISSING' as const;
 }
+
+/** A request line to `serve` that is not one JSON request (malformed, too long, wrong fields). */
+export class InvalidRequestError extends AgentgateError {
+  readonly code = 'INVALID_REQUEST' as const;
+  override readonly exitCode = 2 as const;
+}

@@ -4,3 +4,4 @@ export * from './verify.js';
 export * from './checkpoint.js';
 export * from './config.js';
 export * from './report.js';
+export * from './serve.js';

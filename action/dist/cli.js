@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -156,6 +156,10 @@ var init_errors = __esm({
     };
     CiEnvironmentError = class extends AgentgateError {
       code = "CI_ENV_MISSING";
+    };
+    InvalidRequestError = class extends AgentgateError {
+      code = "INVALID_REQUEST";
+      exitCode = 2;
     };
   }
 });
@@ -21037,20 +21041,19 @@ Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
           await ctx.snapshotter.generatePatch(snapshot, output2);
           return { json: { id: snapshot.id, path: output2 }, human: () => `Wrote ${output2}` };
         }
-        if (ctx.json) {
-          const diff2 = await ctx.snapshotter.generatePatch(snapshot);
-          return { json: { id: snapshot.id, diff: diff2 }, human: () => diff2 };
-        }
         const dir = await mkdtemp(join(tmpdir(), "agentgate-patch-"));
-        const remove = () => rm(dir, { recursive: true, force: true });
         const file2 = join(dir, "patch.diff");
+        const cleanup = () => rm(dir, { recursive: true, force: true });
         try {
           await ctx.snapshotter.generatePatch(snapshot, file2);
         } catch (error62) {
-          await remove();
+          await cleanup();
           throw error62;
         }
-        return { streamFile: file2, cleanup: remove };
+        if (ctx.json) return { streamJson: { prefix: `{
+  "id": ${JSON.stringify(snapshot.id)},
+  "diff": "`, file: file2, suffix: '"\n}\n' }, cleanup };
+        return { streamFile: file2, cleanup };
       }
     });
     stats = defineCommand({
@@ -21348,6 +21351,9 @@ async function runGitToFile(opts, args, file2) {
     })
   );
   return out.bytesWritten;
+}
+async function runGitStream(opts, args, consume) {
+  return spawnGit(opts, args, {}, consume);
 }
 async function spawnGit(opts, args, run, consume) {
   spawned += 1;
@@ -22222,7 +22228,7 @@ var init_diff_stats = __esm({
 });
 
 // src/git/unified-diff.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { createHash, randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir, open as open2, rename, rm as rm3 } from "node:fs/promises";
 import { basename as basename2, dirname, join as join4, resolve as resolve3 } from "node:path";
 async function unifiedDiff(repo, from, to) {
@@ -22245,6 +22251,13 @@ async function writeTreeDiffToFile(repo, trees, file2) {
     await rm3(temp, { force: true });
     throw error62;
   }
+}
+async function treeDiffSha256(repo, trees) {
+  const hash2 = createHash("sha256");
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+    for await (const chunk of stdout) hash2.update(chunk);
+  });
+  return hash2.digest("hex");
 }
 async function fsyncFile(path) {
   const handle = await open2(path, "r");
@@ -23050,7 +23063,7 @@ var init_message = __esm({
 });
 
 // src/snapshotter/patch-artifact.ts
-import { createHash, randomBytes as randomBytes5 } from "node:crypto";
+import { createHash as createHash2, randomBytes as randomBytes5 } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { copyFile, mkdir as mkdir4, rename as rename4, rm as rm7 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname4, join as join10 } from "node:path";
@@ -23075,7 +23088,7 @@ async function intoPlace(path, fill) {
   }
 }
 async function sha256File(path) {
-  const hash2 = createHash("sha256");
+  const hash2 = createHash2("sha256");
   for await (const chunk of createReadStream(path)) hash2.update(chunk);
   return hash2.digest("hex");
 }
@@ -23124,9 +23137,13 @@ async function verifySnapshot(snapshot, run, git) {
     add("workspace", false, `cannot open ${snapshot.workspace}: ${error62.message}`);
   }
   if (repo && await gitChecks(repo, snapshot, add) && artifactOk && snapshot.patchPath) {
-    const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch((e) => `fails: ${e.message}`);
-    const expected = await getTree(repo, snapshot.afterSha);
-    add("patch-applies", applied === expected, applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`);
+    const [beforeTree, expected] = await Promise.all([getTree(repo, snapshot.beforeSha), getTree(repo, snapshot.afterSha)]);
+    if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
+      add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
+    } else {
+      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch((e) => `fails: ${e.message}`);
+      add("patch-applies", applied === expected, applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`);
+    }
   }
   return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
 }
@@ -23169,6 +23186,7 @@ var init_verify = __esm({
     init_diff_stats();
     init_repo();
     init_apply_check();
+    init_unified_diff();
     init_refs();
     init_patch_artifact();
   }
@@ -23774,7 +23792,7 @@ var init_dotenv = __esm({
 });
 
 // src/report/html.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function renderHtml({ report: report2, diffs, assets }) {
   const data = {
     eager: EAGER_FILES,
@@ -23793,7 +23811,7 @@ function renderHtml({ report: report2, diffs, assets }) {
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
     "default-src 'none'",
-    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash2("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash3("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:",
     "base-uri 'none'",
@@ -24239,1349 +24257,25 @@ var init_report3 = __esm({
   }
 });
 
-// src/git/shadow/ids.ts
-function assertGitId2(value, command) {
-  if (!FULL_ID2.test(value)) {
-    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
-      details: { args: [command], stdout: value.slice(0, 200) }
-    });
-  }
-  return value;
-}
-function isNullId(value) {
-  return /^0+$/.test(value);
-}
-var FULL_ID2;
-var init_ids = __esm({
-  "src/git/shadow/ids.ts"() {
-    "use strict";
-    init_errors();
-    FULL_ID2 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-  }
-});
-
-// src/git/shadow/parse.ts
-function splitNul(text) {
-  const parts = text.split("\0");
-  if (parts.at(-1) === "") parts.pop();
-  return parts;
-}
-function parseCandidateListing(text) {
-  const out = { untracked: [], modified: [], nestedRepos: [] };
-  const seenModified = /* @__PURE__ */ new Set();
-  for (const record2 of splitNul(text)) {
-    const tag = record2.slice(0, 2);
-    const path = record2.slice(2);
-    if (path === "") throw new SyntaxError(`ls-files record without a path: ${JSON.stringify(record2)}`);
-    if (tag === "? ") {
-      if (path.endsWith("/")) out.nestedRepos.push(path.slice(0, -1));
-      else out.untracked.push(path);
-    } else if (tag === "C " || tag === "R ") {
-      if (!seenModified.has(path)) out.modified.push(path);
-      seenModified.add(path);
-    } else {
-      throw new SyntaxError(`unexpected ls-files tag ${JSON.stringify(tag)}`);
-    }
-  }
-  return out;
-}
-function parseLsTree(text) {
-  const out = /* @__PURE__ */ new Map();
-  for (const record2 of splitNul(text)) {
-    const tab = record2.indexOf("	");
-    const head = tab < 0 ? [] : record2.slice(0, tab).split(" ");
-    const [mode, type, oid] = head;
-    if (head.length !== 3 || mode === void 0 || type === void 0 || oid === void 0 || !/^[0-9a-f]{40,64}$/.test(oid)) {
-      throw new SyntaxError(`malformed ls-tree record: ${JSON.stringify(record2.slice(0, 120))}`);
-    }
-    const path = record2.slice(tab + 1);
-    out.set(path, { mode, type, oid, path });
-  }
-  return out;
-}
-function parseDiffRawNumstat(text) {
-  const tokens = splitNul(text);
-  const records = [];
-  const byPath = /* @__PURE__ */ new Map();
-  let i = 0;
-  while (i < tokens.length && tokens[i]?.startsWith(":")) {
-    const head = (tokens[i] ?? "").slice(1).split(" ");
-    const path = tokens[i + 1];
-    const [oldMode, newMode, oldOid, newOid, status] = head;
-    if (head.length !== 5 || path === void 0 || oldMode === void 0 || newMode === void 0 || oldOid === void 0 || newOid === void 0 || status === void 0) {
-      throw new SyntaxError(`malformed raw diff record: ${JSON.stringify(tokens[i])}`);
-    }
-    const record2 = { path, status, oldMode, newMode, oldOid, newOid, additions: null, deletions: null, binary: false };
-    records.push(record2);
-    byPath.set(path, record2);
-    i += 2;
-  }
-  for (; i < tokens.length; i += 1) {
-    const token = tokens[i] ?? "";
-    const first = token.indexOf("	");
-    const second = token.indexOf("	", first + 1);
-    if (first < 0 || second < 0) throw new SyntaxError(`malformed numstat record: ${JSON.stringify(token)}`);
-    const added = token.slice(0, first);
-    const deleted = token.slice(first + 1, second);
-    const record2 = byPath.get(token.slice(second + 1));
-    if (record2 === void 0) throw new SyntaxError(`numstat names a path the raw diff did not: ${JSON.stringify(token)}`);
-    if (added === "-" && deleted === "-") {
-      record2.binary = true;
-    } else {
-      record2.additions = toCount(added, token);
-      record2.deletions = toCount(deleted, token);
-    }
-  }
-  return records;
-}
-function toCount(value, token) {
-  if (!/^\d+$/.test(value)) throw new SyntaxError(`malformed numstat count in ${JSON.stringify(token)}`);
-  return Number(value);
-}
-function parseCatFileBatch(buf) {
-  const out = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    const eol = buf.indexOf(10, pos);
-    if (eol < 0) throw new SyntaxError("cat-file --batch output ends inside a header");
-    const header = buf.toString("utf8", pos, eol);
-    pos = eol + 1;
-    const missing = /^(.*) (missing|ambiguous)$/.exec(header);
-    if (missing) {
-      out.push({ kind: "missing", name: missing[1] ?? "" });
-      continue;
-    }
-    const found = /^([0-9a-f]{40,64}) ([a-z]+) (\d+)$/.exec(header);
-    if (!found) throw new SyntaxError(`malformed cat-file header ${JSON.stringify(header.slice(0, 120))}`);
-    const size = Number(found[3]);
-    if (pos + size + 1 > buf.length || buf[pos + size] !== 10) throw new SyntaxError(`cat-file object ${found[1]} is truncated`);
-    out.push({ kind: "found", oid: found[1] ?? "", type: found[2] ?? "", content: buf.subarray(pos, pos + size) });
-    pos += size + 1;
-  }
-  return out;
-}
-function parseRefRecords(text) {
-  const out = [];
-  const parts = text.split("\0");
-  let i = 0;
-  while (i + 5 <= parts.length - 1) {
-    const ref = (parts[i] ?? "").replace(/^\n/, "");
-    const [oid = "", tree = "", date5 = "", body = ""] = parts.slice(i + 1, i + 5);
-    if (!ref.startsWith("refs/") || !/^[0-9a-f]{40,64}$/.test(oid)) throw new SyntaxError(`malformed ref record for ${JSON.stringify(ref.slice(0, 120))}`);
-    out.push({ ref, oid, tree, date: date5, body });
-    i += 5;
-  }
-  const rest = parts.slice(i).join("\0").trim();
-  if (rest !== "") throw new SyntaxError(`trailing for-each-ref output ${JSON.stringify(rest.slice(0, 120))}`);
-  return out;
-}
-var REF_RECORD_FORMAT;
-var init_parse3 = __esm({
-  "src/git/shadow/parse.ts"() {
-    "use strict";
-    REF_RECORD_FORMAT = "%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00";
-  }
-});
-
-// src/git/shadow/capture.ts
-function excludeSpec(path) {
-  return `:(exclude,literal)${path}`;
-}
-async function listCaptureCandidates(store, excluded) {
-  const res = await runGit(store, ["ls-files", "-z", "-t", "--others", "--modified", "--exclude-standard", "--", ".", ...excluded.map(excludeSpec)]);
-  return parseCandidateListing(res.stdout);
-}
-async function listIgnoredTracked(store) {
-  const res = await runGit(store, ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]);
-  return splitNul(res.stdout);
-}
-async function unstagePaths(store, paths) {
-  if (paths.length === 0) return;
-  await runGit(store, ["--literal-pathspecs", "rm", "--cached", "-r", "-f", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-    input: paths.map((p) => `${p}\0`).join("")
-  });
-}
-async function stageWorkspace(store, excluded) {
-  const specs = [".", ...excluded.map(excludeSpec)];
-  await runGit(store, [...STAGING_CONFIG, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: specs.map((s) => `${s}\0`).join("") });
-}
-async function stagePaths(store, paths) {
-  if (paths.length === 0) return;
-  await runGit(store, [...STAGING_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: paths.map((p) => `${p}\0`).join("") });
-}
-async function writeTree(store) {
-  const res = await runGit(store, ["write-tree"]);
-  return assertGitId2(res.stdout.trim(), "write-tree");
-}
-var init_capture = __esm({
-  "src/git/shadow/capture.ts"() {
-    "use strict";
-    init_ids();
-    init_parse3();
-    init_hardening();
-    init_runner();
-  }
-});
-
-// src/git/shadow/gc.ts
-import { readdir as readdir4, rm as rm11 } from "node:fs/promises";
-import { join as join15 } from "node:path";
-async function gcStore(store, pruneAge) {
-  await runGit(store, ["gc", "--quiet", `--prune=${pruneAge}`]);
-}
-async function sweepTemporaryFiles(gitDir) {
-  const removed = [];
-  const objects = join15(gitDir, "objects");
-  const dirs = [objects, join15(objects, "pack"), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join15(objects, n))];
-  for (const dir of dirs) {
-    for (const name of await listDir(dir)) {
-      if (!TEMPORARY.test(name)) continue;
-      const path = join15(dir, name);
-      await rm11(path, { force: true, recursive: true });
-      removed.push(path);
-    }
-  }
-  await rm11(join15(gitDir, "gc.pid"), { force: true });
-  return removed;
-}
-async function listDir(dir) {
-  try {
-    return await readdir4(dir);
-  } catch {
-    return [];
-  }
-}
-var TEMPORARY;
-var init_gc = __esm({
-  "src/git/shadow/gc.ts"() {
-    "use strict";
-    init_runner();
-    TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
-  }
-});
-
-// src/git/shadow/objects.ts
-function isCheckpointRevision(rev) {
-  return REVISION.test(rev) && !rev.includes("..");
-}
-async function resolveTree(store, rev) {
-  if (!isCheckpointRevision(rev)) return null;
-  const res = await runGit(store, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], { okExitCodes: [1, 128] });
-  if (res.exitCode !== 0) return null;
-  return assertGitId2(res.stdout.trim(), "rev-parse");
-}
-async function listTree(store, rev) {
-  if (!isCheckpointRevision(rev)) return null;
-  try {
-    const res = await runGit(store, ["ls-tree", "-r", "-z", "--full-tree", rev]);
-    return parseLsTree(res.stdout);
-  } catch (cause) {
-    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr))) return null;
-    throw cause;
-  }
-}
-async function changedPaths(store, from, to) {
-  const res = await runGit(store, ["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
-  return splitNul(res.stdout);
-}
-async function diffTrees(store, from, to) {
-  const res = await runGit(store, ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", "--no-ext-diff", "--no-textconv", from, to]);
-  return parseDiffRawNumstat(res.stdout);
-}
-async function unifiedDiff2(store, from, to) {
-  const res = await runGit(store, ["diff-tree", "-r", "-p", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", from, to]);
-  return res.stdout;
-}
-async function readObjects(store, oids) {
-  const out = /* @__PURE__ */ new Map();
-  const unique = [...new Set(oids)];
-  if (unique.length === 0) return out;
-  const res = await runGitBuffer(store, ["cat-file", "--batch"], { input: unique.map((o) => `${o}
-`).join("") });
-  for (const obj of parseCatFileBatch(res.stdout)) {
-    if (obj.kind === "missing") {
-      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${store.gitDir}`, { details: { gitDir: store.gitDir, object: obj.name } });
-    }
-    out.set(obj.oid, obj.content);
-  }
-  return out;
-}
-var REVISION;
-var init_objects = __esm({
-  "src/git/shadow/objects.ts"() {
-    "use strict";
-    init_errors();
-    init_runner();
-    init_ids();
-    init_parse3();
-    REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
-  }
-});
-
-// src/git/shadow/refs.ts
-function assertRefLine(ref) {
-  if (!/^refs\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes("..")) throw new InvalidArgumentError(`refusing ref name ${JSON.stringify(ref)}`, { details: { ref } });
-}
-async function commitTree2(store, tree, message) {
-  const res = await runGit(store, ["commit-tree", tree, "-F", "-"], { input: message });
-  return assertGitId2(res.stdout.trim(), "commit-tree");
-}
-async function updateRefs2(store, updates) {
-  if (updates.length === 0) return;
-  const lines = updates.map((u) => {
-    assertRefLine(u.ref);
-    if (u.expect === null) return `create ${u.ref} ${u.oid}
-`;
-    return u.expect === void 0 ? `update ${u.ref} ${u.oid}
-` : `update ${u.ref} ${u.oid} ${u.expect}
-`;
-  });
-  await runGit(store, ["update-ref", "--stdin"], { input: `start
-${lines.join("")}prepare
-commit
-` });
-}
-async function deleteRefs(store, refs) {
-  if (refs.length === 0) return;
-  const lines = refs.map((r) => {
-    assertRefLine(r.ref);
-    return `delete ${r.ref} ${r.oid}
-`;
-  });
-  await runGit(store, ["update-ref", "--stdin"], { input: `start
-${lines.join("")}prepare
-commit
-` });
-}
-async function readRef2(store, ref) {
-  assertRefLine(ref);
-  const res = await runGit(store, ["rev-parse", "--verify", "--quiet", ref], { okExitCodes: [1] });
-  return res.exitCode === 0 ? assertGitId2(res.stdout.trim(), "rev-parse") : null;
-}
-async function listRefRecords(store, prefixes) {
-  for (const p of prefixes) assertRefLine(p);
-  const res = await runGit(store, ["for-each-ref", "--sort=-refname", `--format=${REF_RECORD_FORMAT}`, ...prefixes]);
-  return parseRefRecords(res.stdout);
-}
-var init_refs2 = __esm({
-  "src/git/shadow/refs.ts"() {
-    "use strict";
-    init_errors();
-    init_runner();
-    init_ids();
-    init_parse3();
-  }
-});
-
-// src/git/shadow/store.ts
-import { mkdir as mkdir6, rm as rm12, stat as stat5, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join16 } from "node:path";
-function shadowStore(p) {
-  return {
-    cwd: p.workspace,
-    gitDir: p.gitDir,
-    workTree: p.workspace,
-    indexFile: p.indexFile,
-    config: p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`],
-    ...p.identity === void 0 ? {} : { identity: p.identity },
-    ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs }
-  };
-}
-async function initShadowStore(store) {
-  await mkdir6(store.gitDir, { recursive: true });
-  await runGit(store, ["init", "--quiet"]);
-  for (const [key, value] of STORE_CONFIG) await runGit(store, ["config", key, value]);
-  await mkdir6(join16(store.gitDir, "info"), { recursive: true });
-  await writeFile4(join16(store.gitDir, "info", "attributes"), STORE_ATTRIBUTES);
-}
-async function removeStaleIndexLock(store, olderThanMs) {
-  const lock = `${store.indexFile}.lock`;
-  try {
-    if (Date.now() - (await stat5(lock)).mtimeMs < olderThanMs) return false;
-  } catch {
-    return false;
-  }
-  await rm12(lock, { force: true });
-  return true;
-}
-var STORE_CONFIG, STORE_ATTRIBUTES;
-var init_store = __esm({
-  "src/git/shadow/store.ts"() {
-    "use strict";
-    init_runner();
-    STORE_CONFIG = [
-      // Snapshots are byte-exact: no line-ending conversion in either direction.
-      ["core.autocrlf", "false"],
-      ["core.quotePath", "false"],
-      // No reflogs: a removed checkpoint ref must not keep its objects alive past retention.
-      ["core.logAllRefUpdates", "false"],
-      // We run gc ourselves, under our lock, with temporary packs swept afterwards.
-      ["gc.auto", "0"],
-      ["core.symlinks", "true"]
-    ];
-    STORE_ATTRIBUTES = "* -text -eol -crlf -ident -filter -working-tree-encoding\n";
-  }
-});
-
-// src/git/shadow/workspace.ts
-import { realpath as realpath3 } from "node:fs/promises";
-async function probeWorkspace(dir, opts = {}) {
-  const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "info/exclude"], { okExitCodes: [128] });
-  const [top, exclude] = res.stdout.split("\n");
-  if (res.exitCode !== 0 || !top || !exclude) return { root: dir, isRepository: false, excludesFile: null };
-  return { root: await realpath3(top), isRepository: true, excludesFile: exclude };
-}
-async function rootCommit(root, opts = {}) {
-  const res = await runGit({ cwd: root, ...opts }, ["rev-list", "--max-parents=0", "HEAD", "--"], { okExitCodes: [128] });
-  if (res.exitCode !== 0) return null;
-  const roots = res.stdout.split("\n").filter((line) => /^[0-9a-f]{40,64}$/.test(line));
-  return roots[0] ?? null;
-}
-var init_workspace = __esm({
-  "src/git/shadow/workspace.ts"() {
-    "use strict";
-    init_runner();
-  }
-});
-
-// src/git/shadow/checkout.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
-import { copyFile as copyFile2, lstat, mkdir as mkdir7, readlink, rename as rename6, rm as rm13, symlink } from "node:fs/promises";
-import { dirname as dirname6, join as join17 } from "node:path";
-async function checkoutEntries(store, entries, tempDir) {
-  if (entries.length === 0) return;
-  await mkdir7(tempDir, { recursive: true });
-  const token = `${process.pid}-${randomBytes6(6).toString("hex")}`;
-  const tempIndex = join17(tempDir, `index-${token}`);
-  const staging = join17(tempDir, `files-${token}`);
-  const temp = { ...store, indexFile: tempIndex };
-  try {
-    const info = entries.map((e) => `${e.mode} ${e.type} ${e.oid}	${e.path}\0`).join("");
-    await runGit(temp, ["update-index", "-z", "--index-info"], { input: info });
-    await runGit(temp, ["checkout-index", "-a", "-f", `--prefix=${staging}/`]);
-    for (const e of entries) {
-      const dest = join17(store.workTree, ...e.path.split("/"));
-      await moveIntoPlace(join17(staging, ...e.path.split("/")), dest, token).catch((cause) => {
-        const code2 = cause.code ?? String(cause);
-        throw new WriteFailedError(`could not write ${dest} (${code2}); check free space and permissions, then retry`, { cause, details: { path: dest } });
-      });
-    }
-  } finally {
-    await rm13(tempIndex, { force: true });
-    await rm13(`${tempIndex}.lock`, { force: true });
-    await rm13(staging, { recursive: true, force: true });
-  }
-}
-async function moveIntoPlace(src, dest, token) {
-  await mkdir7(dirname6(dest), { recursive: true });
-  try {
-    await rename6(src, dest);
-    return;
-  } catch (error62) {
-    if (error62.code !== "EXDEV") throw error62;
-  }
-  const beside = `${dest}.agentgate-${token}.tmp`;
-  try {
-    if ((await lstat(src)).isSymbolicLink()) await symlink(await readlink(src), beside);
-    else await copyFile2(src, beside);
-    await rename6(beside, dest);
-  } finally {
-    await rm13(beside, { force: true });
-  }
-}
-async function ignoredPaths(store, paths) {
-  if (paths.length === 0) return /* @__PURE__ */ new Set();
-  const res = await runGit(store, ["check-ignore", "-z", "--stdin", "--no-index"], { input: paths.map((p) => `${p}\0`).join(""), okExitCodes: [1] });
-  return new Set(splitNul(res.stdout));
-}
-var init_checkout = __esm({
-  "src/git/shadow/checkout.ts"() {
-    "use strict";
-    init_errors();
-    init_runner();
-    init_parse3();
-  }
-});
-
-// src/checkpoints/workspace-paths.ts
-import { realpath as realpath4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname7, join as join18, relative as relative4, resolve as resolve8, sep as sep4 } from "node:path";
-function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep4).join("/");
-}
-function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join18(root, ...gitPath.split("/"));
-}
-async function physical(abs) {
-  const tail = [basename5(abs)];
-  let head = dirname7(abs);
-  for (; ; ) {
-    try {
-      return join18(await realpath4(head), ...tail.reverse());
-    } catch {
-      const up = dirname7(head);
-      if (up === head) return abs;
-      tail.push(basename5(head));
-      head = up;
-    }
-  }
-}
-async function toWorkspaceGitPath(root, input2, forbidden) {
-  const refuse = (why) => {
-    throw new PathOutsideWorkspaceError(`${JSON.stringify(input2)} ${why}; give a path inside ${root}`, { details: { path: input2, workspace: root } });
-  };
-  if (input2 === "" || input2.includes("\0")) refuse("is not a usable path");
-  const abs = resolve8(root, input2);
-  const real = abs === root ? root : await physical(abs);
-  if (!isInside(root, real)) refuse("is outside the workspace");
-  const gitPath = toGitPath(root, real);
-  if (gitPath.split("/").some((c) => c.toLowerCase() === ".git")) refuse("is inside the repository's .git directory");
-  if (forbidden.some((dir) => isInside(dir, real))) refuse("is inside agentgate's own data (its home or an excluded directory)");
-  return gitPath;
-}
-function isUnder(path, prefix) {
-  return prefix === "" || path === prefix || path.startsWith(`${prefix}/`);
-}
-var init_workspace_paths = __esm({
-  "src/checkpoints/workspace-paths.ts"() {
-    "use strict";
-    init_errors();
-    init_repo();
-  }
-});
-
-// src/checkpoints/apply.ts
-import { lstat as lstat2, rmdir, unlink } from "node:fs/promises";
-async function kindOf(abs) {
-  try {
-    const st = await lstat2(abs);
-    if (st.isDirectory()) return "dir";
-    if (st.isSymbolicLink()) return "link";
-    return st.isFile() ? "file" : "other";
-  } catch {
-    return "missing";
-  }
-}
-async function leadingDirsAreReal(root, path, cache2) {
-  const parts = path.split("/");
-  for (let i = 1; i < parts.length; i += 1) {
-    const dir = parts.slice(0, i).join("/");
-    let kind = cache2.get(dir);
-    if (kind === void 0) {
-      kind = await kindOf(toAbsolute(root, dir));
-      cache2.set(dir, kind);
-    }
-    if (kind === "missing") return true;
-    if (kind !== "dir") return false;
-  }
-  return true;
-}
-async function applyPlan(ctx, plan) {
-  const out = { written: [], deleted: [], leftAlone: [] };
-  const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b));
-  await applyDeletes(ctx, plan.deletes.filter((p) => !blocked(p)), out);
-  for (const p of [...plan.deletes, ...plan.writes.map((w) => w.path)]) if (blocked(p)) out.leftAlone.push(p);
-  for (const p of plan.uncovered) if (await kindOf(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
-  const cache2 = /* @__PURE__ */ new Map();
-  const ready = [];
-  const fresh = [];
-  for (const entry of plan.writes) {
-    if (blocked(entry.path)) continue;
-    const kind = await kindOf(toAbsolute(ctx.root, entry.path));
-    const fits = await leadingDirsAreReal(ctx.root, entry.path, cache2) && kind !== "dir" && kind !== "other";
-    if (!fits || kind !== "missing" && !ctx.current.has(entry.path)) out.leftAlone.push(entry.path);
-    else (kind === "missing" ? fresh : ready).push(entry);
-  }
-  const ignored = await ignoredPaths(ctx.store, fresh.map((e) => e.path));
-  for (const entry of fresh) {
-    if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
-    else ready.push(entry);
-  }
-  await checkoutEntries(ctx.store, ready, ctx.tempDir);
-  out.written.push(...ready.map((e) => e.path).sort());
-  out.leftAlone.sort();
-  return out;
-}
-async function applyDeletes(ctx, paths, out) {
-  const cache2 = /* @__PURE__ */ new Map();
-  const emptied = /* @__PURE__ */ new Set();
-  for (const path of paths) {
-    const abs = toAbsolute(ctx.root, path);
-    const kind = await kindOf(abs);
-    if (kind === "missing") continue;
-    if (kind !== "file" && kind !== "link" || !await leadingDirsAreReal(ctx.root, path, cache2)) {
-      out.leftAlone.push(path);
-      continue;
-    }
-    await unlink(abs);
-    out.deleted.push(path);
-    const slash = path.lastIndexOf("/");
-    if (slash > 0) emptied.add(path.slice(0, slash));
-  }
-  await removeEmptyDirs(ctx.root, emptied);
-}
-async function removeEmptyDirs(root, dirs) {
-  const all = /* @__PURE__ */ new Set();
-  for (const dir of dirs) {
-    const parts = dir.split("/");
-    for (let i = parts.length; i > 0; i -= 1) all.add(parts.slice(0, i).join("/"));
-  }
-  const deepestFirst = [...all].sort((a, b) => b.split("/").length - a.split("/").length);
-  for (const dir of deepestFirst) {
-    await rmdir(toAbsolute(root, dir)).catch(() => void 0);
-  }
-}
-var init_apply = __esm({
-  "src/checkpoints/apply.ts"() {
-    "use strict";
-    init_checkout();
-    init_workspace_paths();
-  }
-});
-
-// src/checkpoints/message.ts
-import { randomBytes as randomBytes7 } from "node:crypto";
-function encodeMessage(meta3) {
-  const firstLine2 = meta3.label?.split("\n")[0]?.slice(0, 72) ?? "";
-  const subject = meta3.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
-  return `${subject}${firstLine2 ? `: ${firstLine2}` : ""}
-
-${JSON.stringify(meta3)}
-`;
-}
-function decodeMessage(body, commitDate) {
-  for (const line of body.split("\n").reverse()) {
-    if (!line.startsWith("{")) continue;
-    try {
-      const parsed = CheckpointMeta.safeParse(JSON.parse(line));
-      if (parsed.success) return parsed.data;
-    } catch {
-    }
-  }
-  return { label: null, createdAt: new Date(commitDate).toISOString(), kind: "track" };
-}
-function newCheckpointRef(now = Date.now()) {
-  lastStamp = Math.max(now, lastStamp + 1);
-  const iso = new Date(lastStamp).toISOString();
-  const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes7(3).toString("hex")}`;
-}
-var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
-var init_message2 = __esm({
-  "src/checkpoints/message.ts"() {
+// types/serve.ts
+var SERVE_MAX_LINE_BYTES, ServeRequestId, ServeRequest, ServeError, ServeResponse;
+var init_serve = __esm({
+  "types/serve.ts"() {
     "use strict";
     init_zod();
-    CheckpointMeta = external_exports.object({
-      label: external_exports.string().nullable(),
-      createdAt: external_exports.string(),
-      kind: external_exports.enum(["track", "safety"])
-    });
-    CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
-    META_REF_PREFIX = "refs/checkpoints-meta/";
-    LATEST_REF = `${META_REF_PREFIX}latest`;
-    BASELINE_REF = `${META_REF_PREFIX}baseline`;
-    SAFETY_REF = `${META_REF_PREFIX}safety`;
-    lastStamp = 0;
-  }
-});
-
-// src/checkpoints/plan.ts
-function planChanges(desired, current) {
-  const plan = { writes: [], deletes: [], uncovered: [] };
-  for (const [path, want] of desired) {
-    const have = current.get(path);
-    if (want !== null) {
-      if (have === void 0 || have.oid !== want.oid || have.mode !== want.mode) plan.writes.push({ ...want, path });
-    } else if (have !== void 0) {
-      plan.deletes.push(path);
-    } else {
-      plan.uncovered.push(path);
-    }
-  }
-  return plan;
-}
-function restoreDesired(target, current) {
-  const paths = /* @__PURE__ */ new Set([...target.keys(), ...current.keys()]);
-  return [...paths].sort().map((p) => [p, target.get(p) ?? null]);
-}
-function changedBetween(target, current, selection) {
-  const out = [];
-  for (const path of /* @__PURE__ */ new Set([...target.keys(), ...current.keys()])) {
-    const a = target.get(path);
-    const b = current.get(path);
-    if (a !== void 0 && b !== void 0 && a.oid === b.oid && a.mode === b.mode) continue;
-    if (selection === null || selection.some((s) => isUnder(path, s))) out.push(path);
-  }
-  return out.sort();
-}
-function firstPatchWins(pairs) {
-  const out = /* @__PURE__ */ new Map();
-  for (const [path, hash2] of pairs) if (!out.has(path)) out.set(path, hash2);
-  return out;
-}
-var init_plan = __esm({
-  "src/checkpoints/plan.ts"() {
-    "use strict";
-    init_workspace_paths();
-  }
-});
-
-// src/checkpoints/project-id.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readdir as readdir5, readFile as readFile8 } from "node:fs/promises";
-import { join as join19 } from "node:path";
-function pathKey(realPath) {
-  return createHash3("sha256").update(realPath).digest("hex").slice(0, 16);
-}
-function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join19(checkpointsDir, projectId, worktreeKey);
-  return {
-    projectId,
-    worktreeKey,
-    dir,
-    gitDir: join19(dir, "git"),
-    indexFile: join19(dir, "index"),
-    metaFile: join19(dir, "store.json"),
-    lockPath: join19(dir, "lock"),
-    tempDir: join19(dir, "tmp")
-  };
-}
-async function locateStore(checkpointsDir, root, rootCommit2) {
-  const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId2 of await listDir2(checkpointsDir)) {
-    const candidate = storeLayout(checkpointsDir, projectId2, worktreeKey);
-    if (await readStoredWorkspace(candidate.metaFile) === root) return candidate;
-  }
-  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
-  return storeLayout(checkpointsDir, projectId, worktreeKey);
-}
-async function readStoredWorkspace(metaFile) {
-  try {
-    const parsed = JSON.parse(await readFile8(metaFile, "utf8"));
-    return typeof parsed.workspace === "string" ? parsed.workspace : null;
-  } catch {
-    return null;
-  }
-}
-async function listDir2(dir) {
-  try {
-    return (await readdir5(dir)).sort();
-  } catch {
-    return [];
-  }
-}
-var init_project_id = __esm({
-  "src/checkpoints/project-id.ts"() {
-    "use strict";
-  }
-});
-
-// src/checkpoints/retention.ts
-import { lstat as lstat3, readdir as readdir6 } from "node:fs/promises";
-import { join as join20 } from "node:path";
-function assertRetention(keep, pruneAge) {
-  if (!Number.isInteger(keep) || keep < 0) {
-    throw new InvalidArgumentError(`keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`, { details: { keep } });
-  }
-  if (!PRUNE_AGE.test(pruneAge)) {
-    throw new InvalidArgumentError(`prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`, { details: { pruneAge } });
-  }
-}
-function selectRemovals(newestFirst, keep, protectedOids) {
-  return newestFirst.slice(keep).filter((r) => !protectedOids.has(r.oid));
-}
-async function directorySize(dir) {
-  let total = 0;
-  let names;
-  try {
-    names = await readdir6(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    const path = join20(dir, name);
-    try {
-      const st = await lstat3(path);
-      total += st.isDirectory() ? await directorySize(path) : st.size;
-    } catch {
-    }
-  }
-  return total;
-}
-var DEFAULT_PRUNE_AGE, PRUNE_AGE;
-var init_retention = __esm({
-  "src/checkpoints/retention.ts"() {
-    "use strict";
-    init_errors();
-    DEFAULT_PRUNE_AGE = "2.weeks.ago";
-    PRUNE_AGE = /^[A-Za-z0-9][A-Za-z0-9.:_-]{0,63}$/;
-  }
-});
-
-// src/checkpoints/skip-rules.ts
-import { lstat as lstat4 } from "node:fs/promises";
-import { join as join21 } from "node:path";
-async function findSkipped(root, listing, maxBytes) {
-  const skipped = listing.nestedRepos.map((path) => ({ path, reason: "nested-repository", size: null, indexed: false }));
-  const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
-  for (let i = 0; i < candidates.length; i += STAT_BATCH) {
-    const batch = candidates.slice(i, i + STAT_BATCH);
-    const sizes = await Promise.all(batch.map((c) => fileSize(join21(root, c.path))));
-    batch.forEach((c, k) => {
-      const size = sizes[k];
-      if (size !== void 0 && size !== null && size > maxBytes) skipped.push({ path: c.path, reason: "too-large", size, indexed: c.indexed });
-    });
-  }
-  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-}
-async function fileSize(path) {
-  try {
-    const st = await lstat4(path);
-    return st.isFile() ? st.size : null;
-  } catch {
-    return null;
-  }
-}
-var STAT_BATCH;
-var init_skip_rules = __esm({
-  "src/checkpoints/skip-rules.ts"() {
-    "use strict";
-    STAT_BATCH = 64;
-  }
-});
-
-// src/checkpoints/checkpoints.ts
-import { access as access2, lstat as lstat5, readdir as readdir7, realpath as realpath5, rm as rm14 } from "node:fs/promises";
-import { dirname as dirname8, join as join22, sep as sep5 } from "node:path";
-async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname8(join22(root, p))))];
-  const [dirs, links] = await Promise.all([
-    Promise.all(paths.map((p) => lstat5(join22(root, p)).then((st) => st.isDirectory(), () => false))),
-    Promise.all(parents.map((d) => realpath5(d).then((real) => real !== d, () => false)))
-  ]);
-  return dirs.includes(true) || links.includes(true);
-}
-function toEntry(r) {
-  const meta3 = decodeMessage(r.body, r.date);
-  return { ref: r.ref, hash: r.tree, label: meta3.label, createdAt: meta3.createdAt, kind: meta3.kind };
-}
-async function physicalPath(path) {
-  try {
-    await access2(path);
-    return await realpath5(path);
-  } catch {
-    return path;
-  }
-}
-var FEW_CHANGES, Checkpoints;
-var init_checkpoints = __esm({
-  "src/checkpoints/checkpoints.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_repo();
-    init_capture();
-    init_gc();
-    init_ids();
-    init_objects();
-    init_refs2();
-    init_store();
-    init_workspace();
-    init_atomic();
-    init_lock();
-    init_paths();
-    init_apply();
-    init_message2();
-    init_plan();
-    init_project_id();
-    init_retention();
-    init_skip_rules();
-    init_workspace_paths();
-    FEW_CHANGES = 1e3;
-    Checkpoints = class _Checkpoints {
-      constructor(workspace, location, store, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs) {
-        this.workspace = workspace;
-        this.location = location;
-        this.store = store;
-        this.excluded = excluded;
-        this.forbidden = forbidden;
-        this.maxFileSizeBytes = maxFileSizeBytes;
-        this.lockTimeoutMs = lockTimeoutMs;
-      }
-      workspace;
-      location;
-      store;
-      excluded;
-      forbidden;
-      maxFileSizeBytes;
-      lockTimeoutMs;
-      baselineKnown = false;
-      storeReady = false;
-      /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
-      get staleIndexLockMs() {
-        return (this.store.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5e3;
-      }
-      /**
-       * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
-       * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
-       * own checkpoint directory.
-       */
-      static async open(dir, opts = {}) {
-        const real = await resolveWorkspaceDir(dir);
-        assertSafeWorkspace(real);
-        const gitOpts = { ...opts.identity ? { identity: opts.identity } : {}, ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {} };
-        const probe = await probeWorkspace(real, gitOpts);
-        const root = probe.root;
-        assertSafeWorkspace(root);
-        if (!isInside(root, real)) {
-          throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${root} (core.worktree?); refusing to use checkpoints outside the workspace`, {
-            details: { workspace: real, topLevel: root }
-          });
-        }
-        const home = await physicalPath(resolveHome(opts.home));
-        const checkpointsDir = layout(home).checkpoints;
-        if (root.split(sep5).includes(".git") || root === home || isInside(checkpointsDir, root)) {
-          throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`, {
-            details: { workspace: root }
-          });
-        }
-        const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
-        const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-        const location = await locateStore(checkpointsDir, root, () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null));
-        const store = shadowStore({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
-        const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-        return new _Checkpoints(root, location, store, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
-      }
-      /** Records the current state as a new checkpoint. */
-      async track(label, opts = {}) {
-        const t = await this.locked("checkpoint track", () => this.trackLocked(label ?? null, "track", opts.baseline === true));
-        return { hash: t.hash, ref: t.ref, skipped: t.skipped };
-      }
-      /** Starts a session: records a checkpoint and makes it the baseline. */
-      async startSession(label) {
-        return this.track(label, { baseline: true });
-      }
-      /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
-      async patch(hash2) {
-        return this.locked("checkpoint patch", async () => {
-          const from = await this.requireTree(hash2);
-          const { tree } = await this.capture();
-          const files = await changedPaths(this.store, from, tree);
-          return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
-        });
-      }
-      /** Unified diff (binary-safe, applicable) from checkpoint `hash` to the current state. */
-      async diff(hash2) {
-        return this.locked("checkpoint diff", async () => {
-          const from = await this.requireTree(hash2);
-          const { tree } = await this.capture();
-          return unifiedDiff2(this.store, from, tree);
-        });
-      }
-      /**
-       * Per-file before/after contents between two checkpoints (`to` defaults to the current state).
-       * Contents of every file come from one `cat-file --batch` process; binary files have empty
-       * contents and zero counts. Paths are workspace-relative.
-       */
-      async diffFull(from, to) {
-        return this.locked("checkpoint diff-full", async () => {
-          const fromTree = await this.requireTree(from);
-          const toTree = to === void 0 ? (await this.capture()).tree : await this.requireTree(to);
-          const records = await diffTrees(this.store, fromTree, toTree);
-          const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.oldOid, r.newOid]).filter((o) => !isNullId(o));
-          const blobs = await readObjects(this.store, wanted);
-          const text = (oid) => isNullId(oid) ? "" : blobs.get(oid)?.toString("utf8") ?? "";
-          return records.map((r) => ({
-            file: r.path,
-            before: r.binary ? "" : text(r.oldOid),
-            after: r.binary ? "" : text(r.newOid),
-            additions: r.additions ?? 0,
-            deletions: r.deletions ?? 0,
-            status: r.status === "A" ? "added" : r.status === "D" ? "deleted" : "modified",
-            binary: r.binary
-          }));
-        });
-      }
-      /**
-       * Makes the workspace match checkpoint `hash` for every path the checkpoints know: changed files
-       * rewritten, files created since removed, deleted files brought back. A safety checkpoint is
-       * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
-       */
-      async restore(hash2) {
-        return this.locked("checkpoint restore", async () => {
-          const target = await this.requireTree(hash2);
-          const wanted = await this.requireListing(target);
-          const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
-          const current = await this.requireListing(safety.hash);
-          const applied = await this.apply(planChanges(restoreDesired(wanted, current), current), current, safety.skips);
-          return { hash: target, safety: safety.hash, safetyRef: safety.ref, leftAlone: this.absolute(applied.leftAlone) };
-        });
-      }
-      /** Undoes a restore or revert: restores its safety checkpoint. */
-      async unrevert(safety) {
-        return this.restore(safety);
-      }
-      async revert(target, paths) {
-        if (typeof target === "string") {
-          this.assertRevision(target);
-          const selection = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
-          return this.locked("checkpoint revert", async () => {
-            const wanted = await this.requireListing(target);
-            return this.revertLocked((current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]));
-          });
-        }
-        if (paths !== void 0) throw new InvalidArgumentError("revert(patches) takes no separate paths: list the files in the patches", { details: {} });
-        const pairs = [];
-        for (const patch3 of target) {
-          this.assertRevision(patch3.hash);
-          for (const file2 of patch3.files) pairs.push([await toWorkspaceGitPath(this.workspace, file2, this.forbidden), patch3.hash]);
-        }
-        const sources = firstPatchWins(pairs);
-        return this.locked("checkpoint revert", async () => {
-          const listings = /* @__PURE__ */ new Map();
-          for (const hash2 of new Set(target.map((p) => p.hash))) listings.set(hash2, await this.requireListing(hash2));
-          return this.revertLocked(() => [...sources].map(([path, hash2]) => [path, listings.get(hash2)?.get(path) ?? null]));
-        });
-      }
-      /** Recorded checkpoints, newest first. */
-      async list() {
-        if (!await this.exists()) return [];
-        const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX]);
-        return records.map(toEntry);
-      }
-      /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
-      async markers() {
-        const none = { baseline: null, latest: null, safety: null };
-        if (!await this.exists()) return none;
-        const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-        const find = (meta3) => {
-          const marker = records.find((r) => r.ref === meta3);
-          if (marker === void 0) return null;
-          const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-          return toEntry(named ?? marker);
-        };
-        return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
-      }
-      /**
-       * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and
-       * the last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>`
-       * and removes any temporary pack git left behind. Reports sizes of the whole store directory.
-       */
-      async cleanup(opts = {}) {
-        const keep = opts.keep ?? DEFAULT_KEEP;
-        const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
-        assertRetention(keep, pruneAge);
-        if (!await this.exists()) return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
-        return this.locked("checkpoint gc", async () => {
-          const storeBytesBefore = await directorySize(this.location.dir);
-          const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-          const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
-          const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-          const removals = selectRemovals(checkpoints, keep, protectedOids);
-          await deleteRefs(this.store, removals);
-          try {
-            await gcStore(this.store, pruneAge);
-          } finally {
-            await sweepTemporaryFiles(this.location.gitDir);
-          }
-          const storeBytesAfter = await directorySize(this.location.dir);
-          return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
-        });
-      }
-      // ---- internals ----
-      async revertLocked(desired) {
-        const safety = await this.trackLocked("safety before revert", "safety", false);
-        const current = await this.requireListing(safety.hash);
-        const applied = await this.apply(planChanges(desired(current), current), current, safety.skips);
-        return {
-          reverted: this.absolute(applied.written),
-          deleted: this.absolute(applied.deleted),
-          safety: safety.hash,
-          safetyRef: safety.ref,
-          leftAlone: this.absolute(applied.leftAlone)
-        };
-      }
-      apply(plan, current, skips) {
-        const blocked = [...this.excluded, ...skips.map((s) => s.path)];
-        return applyPlan({ root: this.workspace, store: this.store, tempDir: this.location.tempDir, current, blocked }, plan);
-      }
-      /** Stages the workspace into the store's index and writes the tree. Caller holds the lock. */
-      async capture() {
-        const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(this.store, this.excluded), listIgnoredTracked(this.store)]);
-        const skipped = await findSkipped(this.workspace, listing, this.maxFileSizeBytes);
-        await unstagePaths(this.store, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
-        const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
-        const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
-        if (changed.length <= FEW_CHANGES && !await unusualShapes(this.workspace, changed)) await stagePaths(this.store, changed);
-        else await stageWorkspace(this.store, [...this.excluded, ...skipped.map((s) => s.path)]);
-        return { tree: await writeTree(this.store), skipped };
-      }
-      async trackLocked(label, kind, baseline) {
-        const { tree, skipped } = await this.capture();
-        const commit = await commitTree2(this.store, tree, encodeMessage({ label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind }));
-        const ref = newCheckpointRef();
-        const updates = [
-          { ref, oid: commit, expect: null },
-          { ref: LATEST_REF, oid: commit }
-        ];
-        if (kind === "safety") updates.push({ ref: SAFETY_REF, oid: commit });
-        if (baseline || !await this.hasBaseline()) updates.push({ ref: BASELINE_REF, oid: commit });
-        await updateRefs2(this.store, updates);
-        this.baselineKnown = true;
-        return { hash: tree, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
-      }
-      async hasBaseline() {
-        if (!this.baselineKnown) this.baselineKnown = await readRef2(this.store, BASELINE_REF) !== null;
-        return this.baselineKnown;
-      }
-      skippedFile(s) {
-        return { path: toAbsolute(this.workspace, s.path), reason: s.reason, size: s.size };
-      }
-      absolute(paths) {
-        return paths.map((p) => toAbsolute(this.workspace, p));
-      }
-      assertRevision(hash2) {
-        if (!isCheckpointRevision(hash2)) throw this.notFound(hash2);
-      }
-      notFound(hash2) {
-        return new CheckpointNotFoundError(`no checkpoint ${JSON.stringify(hash2.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`, {
-          details: { hash: hash2.slice(0, 200), workspace: this.workspace }
-        });
-      }
-      async requireTree(hash2) {
-        const tree = await resolveTree(this.store, hash2);
-        if (tree === null) throw this.notFound(hash2);
-        return tree;
-      }
-      async requireListing(hash2) {
-        const listing = await listTree(this.store, hash2);
-        if (listing === null) throw this.notFound(hash2);
-        return listing;
-      }
-      async exists() {
-        return await readStoredWorkspace(this.location.metaFile) === this.workspace;
-      }
-      /** Runs `fn` holding the store lock, creating the store first if needed. */
-      locked(purpose, fn) {
-        return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-          if (lock.recovered !== null) await this.repairAfterCrash();
-          else await removeStaleIndexLock(this.store, this.staleIndexLockMs);
-          await this.ensureStore();
-          return fn();
-        });
-      }
-      async ensureStore() {
-        if (this.storeReady) return;
-        if (!await this.exists()) {
-          await initShadowStore(this.store);
-          await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: (/* @__PURE__ */ new Date()).toISOString() });
-        }
-        this.storeReady = true;
-      }
-      /** A previous holder of the lock died: the lock files and temporaries it left are provably stale. */
-      async repairAfterCrash() {
-        await removeStaleIndexLock(this.store, 0);
-        const refs = join22(this.location.gitDir, "refs");
-        const refLocks = (await readdir7(refs, { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock"));
-        for (const name of [...refLocks.map((n) => join22(refs, n)), join22(this.location.gitDir, "packed-refs.lock")]) await rm14(name, { force: true });
-        await rm14(this.location.tempDir, { recursive: true, force: true });
-        await sweepTemporaryFiles(this.location.gitDir);
-      }
-    };
-  }
-});
-
-// src/checkpoints/index.ts
-var init_checkpoints2 = __esm({
-  "src/checkpoints/index.ts"() {
-    "use strict";
-    init_checkpoints();
-    init_retention();
-  }
-});
-
-// src/cli/commands/checkpoint.ts
-var checkpoint_exports = {};
-__export(checkpoint_exports, {
-  CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS,
-  resolveCheckpoint: () => resolveCheckpoint
-});
-import { resolve as resolve9 } from "node:path";
-function open4(ctx) {
-  const s = ctx.settings;
-  return Checkpoints.open(ctx.workspace, {
-    home: s.home,
-    maxFileSizeBytes: s.checkpoints.maxFileSizeBytes,
-    excludePaths: [s.artifactsDir],
-    lockTimeoutMs: s.lockTimeoutMs,
-    gitTimeoutMs: s.gitTimeoutMs,
-    identity: s.identity
-  });
-}
-async function resolveCheckpoint(cp, name) {
-  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(name)) return name;
-  if (MARKERS.includes(name)) {
-    const marked = (await cp.markers())[name];
-    if (marked === null) throw new CheckpointNotFoundError(`there is no "${name}" checkpoint yet; "checkpoint track" records one`, { details: { hash: name } });
-    return marked.hash;
-  }
-  const entries = await cp.list();
-  if (/^[0-9a-f]{4,63}$/.test(name) && entries.some((e) => e.hash.startsWith(name))) return name;
-  return entries.find((e) => e.label === name)?.hash ?? name;
-}
-function fullText(d) {
-  const head = `=== ${d.status} ${d.file} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
-  if (d.binary) return head;
-  const body = (label, text, present) => present ? `--- ${label}
-${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
-`;
-  return `${head}
-${body("before", d.before, d.status !== "added")}${body("after", d.after, d.status !== "deleted")}`.replace(/\n$/, "");
-}
-var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, CHECKPOINT_COMMANDS;
-var init_checkpoint = __esm({
-  "src/cli/commands/checkpoint.ts"() {
-    "use strict";
-    init_config();
-    init_checkpoints2();
-    init_errors();
-    init_output();
-    init_spec();
-    MARKERS = ["latest", "baseline", "safety"];
-    HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
-    track = defineCommand({
-      name: "checkpoint track",
-      usage: "checkpoint track [--label L]",
-      summary: "Record the workspace's current state in its private checkpoint store.",
-      options: { label: { type: "string", valueName: "L", description: "a name for the checkpoint; other commands accept it where they take a HASH" } },
-      positionals: { required: [] },
-      examples: ['checkpoint track --label "before tool call" --json'],
-      async run(ctx, values) {
-        const result = await (await open4(ctx)).track(values.label);
-        return {
-          json: result,
-          human: () => [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${s.path}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`)].join("\n")
-        };
-      }
-    });
-    patch2 = defineCommand({
-      name: "checkpoint patch",
-      usage: "checkpoint patch HASH",
-      summary: 'List the files changed since checkpoint HASH (the diff itself: "checkpoint diff").',
-      description: `Prints one absolute path a line; with --json, { "hash", "files" }. ${HASH_FORMS}`,
-      options: {},
-      positionals: { required: ["HASH"] },
-      examples: ["checkpoint patch latest"],
-      async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
-        const result = await cp.patch(await resolveCheckpoint(cp, name));
-        return {
-          json: result,
-          human: () => result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
-        };
-      }
-    });
-    diff = defineCommand({
-      name: "checkpoint diff",
-      usage: "checkpoint diff HASH",
-      summary: "Print the unified diff from checkpoint HASH to the current state.",
-      description: `The diff is binary-safe and applies with git apply; with --json, { "diff" }. ${HASH_FORMS}`,
-      options: {},
-      positionals: { required: ["HASH"] },
-      examples: ["checkpoint diff latest > since-latest.diff"],
-      async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
-        const text = await cp.diff(await resolveCheckpoint(cp, name));
-        return { json: { diff: text }, human: () => text.replace(/\n$/, "") };
-      }
-    });
-    diffFull = defineCommand({
-      name: "checkpoint diff-full",
-      usage: "checkpoint diff-full FROM [TO]",
-      summary: "Print each changed file's whole contents before and after, from checkpoint FROM to TO (default: now).",
-      description: `Each file starts with "=== STATUS PATH (+N -M)", then "--- before" and "--- after" with its full contents; binary files are named, not printed. With --json, FileDiff[]. FROM and TO take the forms of HASH: ${HASH_FORMS.slice("HASH is ".length)}`,
-      options: {},
-      positionals: { required: ["FROM"], optional: ["TO"] },
-      examples: ["checkpoint diff-full baseline latest --json"],
-      async run(ctx, _values, [from, to]) {
-        const cp = await open4(ctx);
-        const diffs = await cp.diffFull(await resolveCheckpoint(cp, from), to === void 0 ? void 0 : await resolveCheckpoint(cp, to));
-        return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
-      }
-    });
-    restore = defineCommand({
-      name: "checkpoint restore",
-      usage: "checkpoint restore HASH",
-      summary: "Make the workspace match checkpoint HASH (a safety checkpoint is taken first).",
-      description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
-      options: {},
-      positionals: { required: ["HASH"] },
-      examples: ['checkpoint restore "before tool call"'],
-      async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
-        const result = await cp.restore(await resolveCheckpoint(cp, name));
-        return { json: result, human: () => `Restored ${result.hash}.
-Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
-      }
-    });
-    revert = defineCommand({
-      name: "checkpoint revert",
-      usage: "checkpoint revert HASH [PATH...]",
-      summary: "Put back the given (default: all changed) files as they were at checkpoint HASH.",
-      description: `PATHs are relative to the workspace (-C). A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
-      options: {},
-      positionals: { required: ["HASH"], rest: "PATH" },
-      examples: ["checkpoint revert latest src/app.ts"],
-      async run(ctx, _values, [name, ...paths]) {
-        const cp = await open4(ctx);
-        const hash2 = await resolveCheckpoint(cp, name);
-        const result = paths.length ? await cp.revert(hash2, paths.map((p) => resolve9(ctx.workspace, p))) : await cp.revert(hash2);
-        return {
-          json: result,
-          human: () => [
-            `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
-            ...result.reverted.map((p) => `  reverted ${p}`),
-            ...result.deleted.map((p) => `  deleted  ${p}`),
-            `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
-          ].join("\n")
-        };
-      }
-    });
-    list2 = defineCommand({
-      name: "checkpoint list",
-      usage: "checkpoint list",
-      summary: "Recorded checkpoints, newest first.",
-      options: {},
-      positionals: { required: [] },
-      examples: ["checkpoint list --json"],
-      async run(ctx) {
-        const entries = await (await open4(ctx)).list();
-        return {
-          json: entries,
-          human: () => entries.length ? table(["CREATED", "HASH", "LABEL", "REF"], entries.map((e) => [e.createdAt, e.hash, e.label ?? "-", e.ref])) : "No checkpoints."
-        };
-      }
-    });
-    gc = defineCommand({
-      name: "checkpoint gc",
-      usage: "checkpoint gc [--keep N] [--prune AGE]",
-      summary: "Keep the newest N checkpoints (and the baseline), then git gc the store.",
-      description: "The checkpoints latest, baseline and safety point at are always kept. Reports the store's size before and after.",
-      options: {
-        keep: { type: "integer", valueName: "N", description: "checkpoints to keep, newest first", defaultText: `checkpoints.keep in the config, else ${DEFAULT_KEEP}` },
-        prune: { type: "string", valueName: "AGE", description: "drop unreachable objects older than AGE, a git date such as 2.weeks.ago, 1.day.ago, 2025-01-31, now or never", default: DEFAULT_PRUNE_AGE }
-      },
-      positionals: { required: [] },
-      examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
-      async run(ctx, values) {
-        const result = await (await open4(ctx)).cleanup({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
-        return {
-          json: result,
-          human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
-        };
-      }
-    });
-    CHECKPOINT_COMMANDS = [track, patch2, diff, diffFull, restore, revert, list2, gc];
+    SERVE_MAX_LINE_BYTES = 1024 * 1024;
+    ServeRequestId = external_exports.union([external_exports.string().max(200), external_exports.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)]);
+    ServeRequest = external_exports.object({
+      id: ServeRequestId,
+      command: external_exports.string().min(1).max(100),
+      args: external_exports.array(external_exports.string().max(SERVE_MAX_LINE_BYTES)).max(1e4).default([]),
+      options: external_exports.record(external_exports.string().regex(/^[a-z][a-z0-9-]{0,63}$/), external_exports.union([external_exports.string(), external_exports.boolean(), external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])).default({})
+    }).strict();
+    ServeError = external_exports.object({ code: external_exports.string(), message: external_exports.string() });
+    ServeResponse = external_exports.union([
+      external_exports.object({ id: ServeRequestId, result: external_exports.unknown(), exitCode: external_exports.number().int().optional() }).strict(),
+      external_exports.object({ id: ServeRequestId.nullable(), error: ServeError }).strict()
+    ]);
   }
 });
 
@@ -32916,16 +31610,16 @@ var require_dist = __commonJS({
 });
 
 // src/store/config.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname9, join as join23, resolve as resolve10 } from "node:path";
+import { dirname as dirname6, join as join15, resolve as resolve8 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file: file2 } = await readConfig(opts);
   return applySettings(config2, file2, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve10(cwd, opts.home);
+  const home = resolve8(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -32944,10 +31638,10 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join23(resolve10(opts.home), "config.yaml");
+  const file2 = explicit ? resolve8(opts.cwd ?? process.cwd(), opts.configFile) : join15(resolve8(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile9(file2, "utf8");
+    text = await readFile8(file2, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -32955,7 +31649,7 @@ async function readConfig(opts) {
     throw new ConfigInvalidError(`${file2}: ${problem}`, { cause, details: { path: file2, issues: [{ key: null, problem }] } });
   }
   const config2 = parseConfig(file2, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname9(file2), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname6(file2), config2.artifactsDir);
   return { config: config2, file: file2 };
 }
 function parseConfig(file2, text) {
@@ -33015,8 +31709,8 @@ function firstLine(message) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join23(homedir3(), value.slice(2));
-  return resolve10(base, value);
+  if (value.startsWith("~/")) return join15(homedir3(), value.slice(2));
+  return resolve8(base, value);
 }
 var import_yaml;
 var init_config2 = __esm({
@@ -33037,7 +31731,7 @@ __export(context_exports, {
   Context: () => Context,
   str: () => str
 });
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 function str(value) {
   return typeof value === "string" ? value : void 0;
 }
@@ -33061,7 +31755,7 @@ var init_context = __esm({
       static async create(values) {
         const home = resolveHome(values.home);
         const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values["artifacts-dir"] });
-        return new _Context(resolve11(values.workspace ?? "."), settings, values.json);
+        return new _Context(resolve9(values.workspace ?? "."), settings, values.json);
       }
       get snapshotter() {
         this.snapshotterInstance ??= new Snapshotter({
@@ -33078,25 +31772,1554 @@ var init_context = __esm({
   }
 });
 
-// src/cli/main.ts
-init_errors();
+// src/cli/json-stream.ts
 import { createReadStream as createReadStream2 } from "node:fs";
+import { Readable, Transform } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
+import { StringDecoder } from "node:string_decoder";
+function jsonStringBody() {
+  const decoder = new StringDecoder("utf8");
+  const escape = (text) => text.length === 0 ? "" : JSON.stringify(text).slice(1, -1);
+  return new Transform({
+    transform(chunk, _encoding, done) {
+      done(null, escape(decoder.write(chunk)));
+    },
+    flush(done) {
+      done(null, escape(decoder.end()));
+    }
+  });
+}
+async function writeStreamedJson(doc, out) {
+  async function* parts() {
+    yield doc.prefix;
+    yield* createReadStream2(doc.file).pipe(jsonStringBody());
+    yield doc.suffix;
+  }
+  await pipeline2(Readable.from(parts()), out, { end: false });
+}
+var init_json_stream = __esm({
+  "src/cli/json-stream.ts"() {
+    "use strict";
+  }
+});
+
+// src/cli/serve.ts
+var serve_exports = {};
+__export(serve_exports, {
+  serve: () => serve
+});
+import { createReadStream as createReadStream3 } from "node:fs";
+async function serve(input2, output2, opts) {
+  const max = opts.maxLineBytes ?? SERVE_MAX_LINE_BYTES;
+  let parts = [];
+  let pending = 0;
+  let skipping = false;
+  let answered = 0;
+  const handle = async (line) => {
+    if (line.length === 0 || line.length === 1 && line[0] === 13) return;
+    await respond(output2, line, opts);
+    answered += 1;
+  };
+  for await (const chunk of input2) {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (skipping) {
+        skipping = false;
+      } else if (pending + piece.length > max) {
+        await tooLong(output2, max);
+        answered += 1;
+      } else {
+        await handle(Buffer.concat([...parts, piece]));
+      }
+      parts = [];
+      pending = 0;
+    }
+    const rest = chunk.subarray(start);
+    if (skipping || rest.length === 0) continue;
+    if (pending + rest.length > max) {
+      await tooLong(output2, max);
+      answered += 1;
+      skipping = true;
+      parts = [];
+      pending = 0;
+    } else {
+      parts.push(Buffer.from(rest));
+      pending += rest.length;
+    }
+  }
+  if (!skipping && pending > 0) await handle(Buffer.concat(parts));
+  return answered;
+}
+async function tooLong(output2, max) {
+  await write(output2, errorLine(null, new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)));
+}
+async function respond(output2, line, opts) {
+  let id = null;
+  try {
+    let body;
+    try {
+      body = JSON.parse(line.toString("utf8"));
+    } catch {
+      throw new InvalidRequestError('a request line must be one JSON object: {"id", "command", "args", "options"}');
+    }
+    const maybeId = ServeRequestId.safeParse(body?.id);
+    if (maybeId.success) id = maybeId.data;
+    const parsed = ServeRequest.safeParse(body);
+    if (!parsed.success) {
+      const issue2 = parsed.error.issues[0];
+      throw new InvalidRequestError(`invalid request: ${issue2 ? `${issue2.path.join(".") || "request"}: ${issue2.message}` : "wrong fields"}; expected {"id", "command", "args", "options"}`);
+    }
+    const result = await execute(parsed.data, opts);
+    await writeResult(output2, parsed.data.id, result);
+  } catch (error62) {
+    await write(output2, errorLine(id, error62));
+  }
+}
+async function execute(request, opts) {
+  const command = request.command === "serve" ? void 0 : await loadCommand(request.command);
+  if (!command) {
+    throw new UsageError(`unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`, { details: { command: request.command.slice(0, 100) } });
+  }
+  const argv = [];
+  const given = { ...request.options };
+  for (const name of INHERITED) if (!(name in given) && typeof opts.defaults[name] === "string") given[name] = opts.defaults[name];
+  for (const [name, value] of Object.entries(given)) {
+    if (name === "help") throw new UsageError('help is not served; run "agentgate-snapshot <command> --help"');
+    if (value === true) argv.push(`--${name}`);
+    else if (value !== false) argv.push(`--${name}=${String(value)}`);
+  }
+  argv.push("--", ...request.args);
+  const { values, positionals } = parseCommandLine(command, argv);
+  const ctx = await Context.create({ ...values, json: true });
+  return command.run(ctx, { ...values, json: true }, positionals);
+}
+async function writeResult(output2, id, result) {
+  const head = `{"id":${JSON.stringify(id)},"result":`;
+  if ("json" in result) {
+    const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : "";
+    await write(output2, `${head}${JSON.stringify(result.json ?? null)}${exit}}
+`);
+    return;
+  }
+  if ("silent" in result) {
+    await write(output2, `${head}null}
+`);
+    return;
+  }
+  try {
+    if ("streamJson" in result) {
+      const flat = (text) => text.replace(/\n\s*/g, "");
+      await writeStreamedJson({ prefix: head + flat(result.streamJson.prefix), file: result.streamJson.file, suffix: `${flat(result.streamJson.suffix)}}
+` }, output2);
+    } else {
+      await write(output2, `${head}"`);
+      for await (const piece of createReadStream3(result.streamFile).pipe(jsonStringBody())) await write(output2, piece);
+      await write(output2, '"}\n');
+    }
+  } finally {
+    await result.cleanup?.();
+  }
+}
+function errorLine(id, error62) {
+  const { code: code2, message } = isAgentgateError(error62) ? error62 : { code: "INTERNAL", message: `unexpected failure: ${error62 instanceof Error ? error62.message : String(error62)}; please report it with the request you sent` };
+  return `${JSON.stringify({ id, error: { code: code2, message } })}
+`;
+}
+function write(output2, text) {
+  return new Promise((resolve12, reject) => {
+    output2.write(text, (error62) => error62 ? reject(error62) : resolve12());
+  });
+}
+var INHERITED;
+var init_serve2 = __esm({
+  "src/cli/serve.ts"() {
+    "use strict";
+    init_serve();
+    init_errors();
+    init_context();
+    init_json_stream();
+    init_commands();
+    init_spec();
+    INHERITED = ["workspace", "home", "artifacts-dir", "config"];
+  }
+});
+
+// src/cli/commands/serve.ts
+var serve_exports2 = {};
+__export(serve_exports2, {
+  SERVE_COMMAND: () => SERVE_COMMAND
+});
+var SERVE_COMMAND;
+var init_serve3 = __esm({
+  "src/cli/commands/serve.ts"() {
+    "use strict";
+    init_spec();
+    SERVE_COMMAND = defineCommand({
+      name: "serve",
+      usage: "serve",
+      summary: 'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
+      description: "Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own.",
+      options: {},
+      positionals: { required: [] },
+      examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
+      async run(_ctx, values) {
+        const { serve: serve2 } = await Promise.resolve().then(() => (init_serve2(), serve_exports));
+        await serve2(process.stdin, process.stdout, { defaults: values });
+        return { silent: true };
+      }
+    });
+  }
+});
+
+// src/git/shadow/ids.ts
+function assertGitId2(value, command) {
+  if (!FULL_ID2.test(value)) {
+    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
+      details: { args: [command], stdout: value.slice(0, 200) }
+    });
+  }
+  return value;
+}
+function isNullId(value) {
+  return /^0+$/.test(value);
+}
+var FULL_ID2;
+var init_ids = __esm({
+  "src/git/shadow/ids.ts"() {
+    "use strict";
+    init_errors();
+    FULL_ID2 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+  }
+});
+
+// src/git/shadow/parse.ts
+function splitNul(text) {
+  const parts = text.split("\0");
+  if (parts.at(-1) === "") parts.pop();
+  return parts;
+}
+function parseCandidateListing(text) {
+  const out = { untracked: [], modified: [], nestedRepos: [] };
+  const seenModified = /* @__PURE__ */ new Set();
+  for (const record2 of splitNul(text)) {
+    const tag = record2.slice(0, 2);
+    const path = record2.slice(2);
+    if (path === "") throw new SyntaxError(`ls-files record without a path: ${JSON.stringify(record2)}`);
+    if (tag === "? ") {
+      if (path.endsWith("/")) out.nestedRepos.push(path.slice(0, -1));
+      else out.untracked.push(path);
+    } else if (tag === "C " || tag === "R ") {
+      if (!seenModified.has(path)) out.modified.push(path);
+      seenModified.add(path);
+    } else {
+      throw new SyntaxError(`unexpected ls-files tag ${JSON.stringify(tag)}`);
+    }
+  }
+  return out;
+}
+function parseLsTree(text) {
+  const out = /* @__PURE__ */ new Map();
+  for (const record2 of splitNul(text)) {
+    const tab = record2.indexOf("	");
+    const head = tab < 0 ? [] : record2.slice(0, tab).split(" ");
+    const [mode, type, oid] = head;
+    if (head.length !== 3 || mode === void 0 || type === void 0 || oid === void 0 || !/^[0-9a-f]{40,64}$/.test(oid)) {
+      throw new SyntaxError(`malformed ls-tree record: ${JSON.stringify(record2.slice(0, 120))}`);
+    }
+    const path = record2.slice(tab + 1);
+    out.set(path, { mode, type, oid, path });
+  }
+  return out;
+}
+function parseDiffRawNumstat(text) {
+  const tokens = splitNul(text);
+  const records = [];
+  const byPath = /* @__PURE__ */ new Map();
+  let i = 0;
+  while (i < tokens.length && tokens[i]?.startsWith(":")) {
+    const head = (tokens[i] ?? "").slice(1).split(" ");
+    const path = tokens[i + 1];
+    const [oldMode, newMode, oldOid, newOid, status] = head;
+    if (head.length !== 5 || path === void 0 || oldMode === void 0 || newMode === void 0 || oldOid === void 0 || newOid === void 0 || status === void 0) {
+      throw new SyntaxError(`malformed raw diff record: ${JSON.stringify(tokens[i])}`);
+    }
+    const record2 = { path, status, oldMode, newMode, oldOid, newOid, additions: null, deletions: null, binary: false };
+    records.push(record2);
+    byPath.set(path, record2);
+    i += 2;
+  }
+  for (; i < tokens.length; i += 1) {
+    const token = tokens[i] ?? "";
+    const first = token.indexOf("	");
+    const second = token.indexOf("	", first + 1);
+    if (first < 0 || second < 0) throw new SyntaxError(`malformed numstat record: ${JSON.stringify(token)}`);
+    const added = token.slice(0, first);
+    const deleted = token.slice(first + 1, second);
+    const record2 = byPath.get(token.slice(second + 1));
+    if (record2 === void 0) throw new SyntaxError(`numstat names a path the raw diff did not: ${JSON.stringify(token)}`);
+    if (added === "-" && deleted === "-") {
+      record2.binary = true;
+    } else {
+      record2.additions = toCount(added, token);
+      record2.deletions = toCount(deleted, token);
+    }
+  }
+  return records;
+}
+function toCount(value, token) {
+  if (!/^\d+$/.test(value)) throw new SyntaxError(`malformed numstat count in ${JSON.stringify(token)}`);
+  return Number(value);
+}
+function parseCatFileBatch(buf) {
+  const out = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const eol = buf.indexOf(10, pos);
+    if (eol < 0) throw new SyntaxError("cat-file --batch output ends inside a header");
+    const header = buf.toString("utf8", pos, eol);
+    pos = eol + 1;
+    const missing = /^(.*) (missing|ambiguous)$/.exec(header);
+    if (missing) {
+      out.push({ kind: "missing", name: missing[1] ?? "" });
+      continue;
+    }
+    const found = /^([0-9a-f]{40,64}) ([a-z]+) (\d+)$/.exec(header);
+    if (!found) throw new SyntaxError(`malformed cat-file header ${JSON.stringify(header.slice(0, 120))}`);
+    const size = Number(found[3]);
+    if (pos + size + 1 > buf.length || buf[pos + size] !== 10) throw new SyntaxError(`cat-file object ${found[1]} is truncated`);
+    out.push({ kind: "found", oid: found[1] ?? "", type: found[2] ?? "", content: buf.subarray(pos, pos + size) });
+    pos += size + 1;
+  }
+  return out;
+}
+function parseRefRecords(text) {
+  const out = [];
+  const parts = text.split("\0");
+  let i = 0;
+  while (i + 5 <= parts.length - 1) {
+    const ref = (parts[i] ?? "").replace(/^\n/, "");
+    const [oid = "", tree = "", date5 = "", body = ""] = parts.slice(i + 1, i + 5);
+    if (!ref.startsWith("refs/") || !/^[0-9a-f]{40,64}$/.test(oid)) throw new SyntaxError(`malformed ref record for ${JSON.stringify(ref.slice(0, 120))}`);
+    out.push({ ref, oid, tree, date: date5, body });
+    i += 5;
+  }
+  const rest = parts.slice(i).join("\0").trim();
+  if (rest !== "") throw new SyntaxError(`trailing for-each-ref output ${JSON.stringify(rest.slice(0, 120))}`);
+  return out;
+}
+var REF_RECORD_FORMAT;
+var init_parse3 = __esm({
+  "src/git/shadow/parse.ts"() {
+    "use strict";
+    REF_RECORD_FORMAT = "%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00";
+  }
+});
+
+// src/git/shadow/capture.ts
+function excludeSpec(path) {
+  return `:(exclude,literal)${path}`;
+}
+async function listCaptureCandidates(store, excluded) {
+  const res = await runGit(store, ["ls-files", "-z", "-t", "--others", "--modified", "--exclude-standard", "--", ".", ...excluded.map(excludeSpec)]);
+  return parseCandidateListing(res.stdout);
+}
+async function listIgnoredTracked(store) {
+  const res = await runGit(store, ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]);
+  return splitNul(res.stdout);
+}
+async function unstagePaths(store, paths) {
+  if (paths.length === 0) return;
+  await runGit(store, ["--literal-pathspecs", "rm", "--cached", "-r", "-f", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    input: paths.map((p) => `${p}\0`).join("")
+  });
+}
+async function stageWorkspace(store, excluded) {
+  const specs = [".", ...excluded.map(excludeSpec)];
+  await runGit(store, [...STAGING_CONFIG, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: specs.map((s) => `${s}\0`).join("") });
+}
+async function stagePaths(store, paths) {
+  if (paths.length === 0) return;
+  await runGit(store, [...STAGING_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: paths.map((p) => `${p}\0`).join("") });
+}
+async function writeTree(store) {
+  const res = await runGit(store, ["write-tree"]);
+  return assertGitId2(res.stdout.trim(), "write-tree");
+}
+var init_capture = __esm({
+  "src/git/shadow/capture.ts"() {
+    "use strict";
+    init_ids();
+    init_parse3();
+    init_hardening();
+    init_runner();
+  }
+});
+
+// src/git/shadow/gc.ts
+import { readdir as readdir4, rm as rm11 } from "node:fs/promises";
+import { join as join16 } from "node:path";
+async function gcStore(store, pruneAge) {
+  await runGit(store, ["gc", "--quiet", `--prune=${pruneAge}`]);
+}
+async function sweepTemporaryFiles(gitDir) {
+  const removed = [];
+  const objects = join16(gitDir, "objects");
+  const dirs = [objects, join16(objects, "pack"), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join16(objects, n))];
+  for (const dir of dirs) {
+    for (const name of await listDir(dir)) {
+      if (!TEMPORARY.test(name)) continue;
+      const path = join16(dir, name);
+      await rm11(path, { force: true, recursive: true });
+      removed.push(path);
+    }
+  }
+  await rm11(join16(gitDir, "gc.pid"), { force: true });
+  return removed;
+}
+async function listDir(dir) {
+  try {
+    return await readdir4(dir);
+  } catch {
+    return [];
+  }
+}
+var TEMPORARY;
+var init_gc = __esm({
+  "src/git/shadow/gc.ts"() {
+    "use strict";
+    init_runner();
+    TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+  }
+});
+
+// src/git/shadow/objects.ts
+function isCheckpointRevision(rev) {
+  return REVISION.test(rev) && !rev.includes("..");
+}
+async function resolveTree(store, rev) {
+  if (!isCheckpointRevision(rev)) return null;
+  const res = await runGit(store, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], { okExitCodes: [1, 128] });
+  if (res.exitCode !== 0) return null;
+  return assertGitId2(res.stdout.trim(), "rev-parse");
+}
+async function listTree(store, rev) {
+  if (!isCheckpointRevision(rev)) return null;
+  try {
+    const res = await runGit(store, ["ls-tree", "-r", "-z", "--full-tree", rev]);
+    return parseLsTree(res.stdout);
+  } catch (cause) {
+    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr))) return null;
+    throw cause;
+  }
+}
+async function changedPaths(store, from, to) {
+  const res = await runGit(store, ["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
+  return splitNul(res.stdout);
+}
+async function diffTrees(store, from, to) {
+  const res = await runGit(store, ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", "--no-ext-diff", "--no-textconv", from, to]);
+  return parseDiffRawNumstat(res.stdout);
+}
+async function unifiedDiff2(store, from, to) {
+  const res = await runGit(store, ["diff-tree", "-r", "-p", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", from, to]);
+  return res.stdout;
+}
+async function readObjects(store, oids) {
+  const out = /* @__PURE__ */ new Map();
+  const unique = [...new Set(oids)];
+  if (unique.length === 0) return out;
+  const res = await runGitBuffer(store, ["cat-file", "--batch"], { input: unique.map((o) => `${o}
+`).join("") });
+  for (const obj of parseCatFileBatch(res.stdout)) {
+    if (obj.kind === "missing") {
+      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${store.gitDir}`, { details: { gitDir: store.gitDir, object: obj.name } });
+    }
+    out.set(obj.oid, obj.content);
+  }
+  return out;
+}
+var REVISION;
+var init_objects = __esm({
+  "src/git/shadow/objects.ts"() {
+    "use strict";
+    init_errors();
+    init_runner();
+    init_ids();
+    init_parse3();
+    REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
+  }
+});
+
+// src/git/shadow/refs.ts
+function assertRefLine(ref) {
+  if (!/^refs\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes("..")) throw new InvalidArgumentError(`refusing ref name ${JSON.stringify(ref)}`, { details: { ref } });
+}
+async function commitTree2(store, tree, message) {
+  const res = await runGit(store, ["commit-tree", tree, "-F", "-"], { input: message });
+  return assertGitId2(res.stdout.trim(), "commit-tree");
+}
+async function updateRefs2(store, updates) {
+  if (updates.length === 0) return;
+  const lines = updates.map((u) => {
+    assertRefLine(u.ref);
+    if (u.expect === null) return `create ${u.ref} ${u.oid}
+`;
+    return u.expect === void 0 ? `update ${u.ref} ${u.oid}
+` : `update ${u.ref} ${u.oid} ${u.expect}
+`;
+  });
+  await runGit(store, ["update-ref", "--stdin"], { input: `start
+${lines.join("")}prepare
+commit
+` });
+}
+async function deleteRefs(store, refs) {
+  if (refs.length === 0) return;
+  const lines = refs.map((r) => {
+    assertRefLine(r.ref);
+    return `delete ${r.ref} ${r.oid}
+`;
+  });
+  await runGit(store, ["update-ref", "--stdin"], { input: `start
+${lines.join("")}prepare
+commit
+` });
+}
+async function readRef2(store, ref) {
+  assertRefLine(ref);
+  const res = await runGit(store, ["rev-parse", "--verify", "--quiet", ref], { okExitCodes: [1] });
+  return res.exitCode === 0 ? assertGitId2(res.stdout.trim(), "rev-parse") : null;
+}
+async function listRefRecords(store, prefixes) {
+  for (const p of prefixes) assertRefLine(p);
+  const res = await runGit(store, ["for-each-ref", "--sort=-refname", `--format=${REF_RECORD_FORMAT}`, ...prefixes]);
+  return parseRefRecords(res.stdout);
+}
+var init_refs2 = __esm({
+  "src/git/shadow/refs.ts"() {
+    "use strict";
+    init_errors();
+    init_runner();
+    init_ids();
+    init_parse3();
+  }
+});
+
+// src/git/shadow/store.ts
+import { mkdir as mkdir6, rm as rm12, stat as stat5, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join17 } from "node:path";
+function shadowStore(p) {
+  return {
+    cwd: p.workspace,
+    gitDir: p.gitDir,
+    workTree: p.workspace,
+    indexFile: p.indexFile,
+    config: p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`],
+    ...p.identity === void 0 ? {} : { identity: p.identity },
+    ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs }
+  };
+}
+async function initShadowStore(store) {
+  await mkdir6(store.gitDir, { recursive: true });
+  await runGit(store, ["init", "--quiet"]);
+  for (const [key, value] of STORE_CONFIG) await runGit(store, ["config", key, value]);
+  await mkdir6(join17(store.gitDir, "info"), { recursive: true });
+  await writeFile4(join17(store.gitDir, "info", "attributes"), STORE_ATTRIBUTES);
+}
+async function removeStaleIndexLock(store, olderThanMs) {
+  const lock = `${store.indexFile}.lock`;
+  try {
+    if (Date.now() - (await stat5(lock)).mtimeMs < olderThanMs) return false;
+  } catch {
+    return false;
+  }
+  await rm12(lock, { force: true });
+  return true;
+}
+var STORE_CONFIG, STORE_ATTRIBUTES;
+var init_store = __esm({
+  "src/git/shadow/store.ts"() {
+    "use strict";
+    init_runner();
+    STORE_CONFIG = [
+      // Snapshots are byte-exact: no line-ending conversion in either direction.
+      ["core.autocrlf", "false"],
+      ["core.quotePath", "false"],
+      // No reflogs: a removed checkpoint ref must not keep its objects alive past retention.
+      ["core.logAllRefUpdates", "false"],
+      // We run gc ourselves, under our lock, with temporary packs swept afterwards.
+      ["gc.auto", "0"],
+      ["core.symlinks", "true"]
+    ];
+    STORE_ATTRIBUTES = "* -text -eol -crlf -ident -filter -working-tree-encoding\n";
+  }
+});
+
+// src/git/shadow/workspace.ts
+import { realpath as realpath3 } from "node:fs/promises";
+async function probeWorkspace(dir, opts = {}) {
+  const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "info/exclude"], { okExitCodes: [128] });
+  const [top, exclude] = res.stdout.split("\n");
+  if (res.exitCode !== 0 || !top || !exclude) return { root: dir, isRepository: false, excludesFile: null };
+  return { root: await realpath3(top), isRepository: true, excludesFile: exclude };
+}
+async function rootCommit(root, opts = {}) {
+  const res = await runGit({ cwd: root, ...opts }, ["rev-list", "--max-parents=0", "HEAD", "--"], { okExitCodes: [128] });
+  if (res.exitCode !== 0) return null;
+  const roots = res.stdout.split("\n").filter((line) => /^[0-9a-f]{40,64}$/.test(line));
+  return roots[0] ?? null;
+}
+var init_workspace = __esm({
+  "src/git/shadow/workspace.ts"() {
+    "use strict";
+    init_runner();
+  }
+});
+
+// src/git/shadow/checkout.ts
+import { randomBytes as randomBytes6 } from "node:crypto";
+import { copyFile as copyFile2, lstat, mkdir as mkdir7, readlink, rename as rename6, rm as rm13, symlink } from "node:fs/promises";
+import { dirname as dirname7, join as join18 } from "node:path";
+async function checkoutEntries(store, entries, tempDir) {
+  if (entries.length === 0) return;
+  await mkdir7(tempDir, { recursive: true });
+  const token = `${process.pid}-${randomBytes6(6).toString("hex")}`;
+  const tempIndex = join18(tempDir, `index-${token}`);
+  const staging = join18(tempDir, `files-${token}`);
+  const temp = { ...store, indexFile: tempIndex };
+  try {
+    const info = entries.map((e) => `${e.mode} ${e.type} ${e.oid}	${e.path}\0`).join("");
+    await runGit(temp, ["update-index", "-z", "--index-info"], { input: info });
+    await runGit(temp, ["checkout-index", "-a", "-f", `--prefix=${staging}/`]);
+    for (const e of entries) {
+      const dest = join18(store.workTree, ...e.path.split("/"));
+      await moveIntoPlace(join18(staging, ...e.path.split("/")), dest, token).catch((cause) => {
+        const code2 = cause.code ?? String(cause);
+        throw new WriteFailedError(`could not write ${dest} (${code2}); check free space and permissions, then retry`, { cause, details: { path: dest } });
+      });
+    }
+  } finally {
+    await rm13(tempIndex, { force: true });
+    await rm13(`${tempIndex}.lock`, { force: true });
+    await rm13(staging, { recursive: true, force: true });
+  }
+}
+async function moveIntoPlace(src, dest, token) {
+  await mkdir7(dirname7(dest), { recursive: true });
+  try {
+    await rename6(src, dest);
+    return;
+  } catch (error62) {
+    if (error62.code !== "EXDEV") throw error62;
+  }
+  const beside = `${dest}.agentgate-${token}.tmp`;
+  try {
+    if ((await lstat(src)).isSymbolicLink()) await symlink(await readlink(src), beside);
+    else await copyFile2(src, beside);
+    await rename6(beside, dest);
+  } finally {
+    await rm13(beside, { force: true });
+  }
+}
+async function ignoredPaths(store, paths) {
+  if (paths.length === 0) return /* @__PURE__ */ new Set();
+  const res = await runGit(store, ["check-ignore", "-z", "--stdin", "--no-index"], { input: paths.map((p) => `${p}\0`).join(""), okExitCodes: [1] });
+  return new Set(splitNul(res.stdout));
+}
+var init_checkout = __esm({
+  "src/git/shadow/checkout.ts"() {
+    "use strict";
+    init_errors();
+    init_runner();
+    init_parse3();
+  }
+});
+
+// src/checkpoints/workspace-paths.ts
+import { realpath as realpath4 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname8, join as join19, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
+function toGitPath(root, abs) {
+  return relative4(root, abs).split(sep4).join("/");
+}
+function toAbsolute(root, gitPath) {
+  return gitPath === "" ? root : join19(root, ...gitPath.split("/"));
+}
+async function physical(abs) {
+  const tail = [basename5(abs)];
+  let head = dirname8(abs);
+  for (; ; ) {
+    try {
+      return join19(await realpath4(head), ...tail.reverse());
+    } catch {
+      const up = dirname8(head);
+      if (up === head) return abs;
+      tail.push(basename5(head));
+      head = up;
+    }
+  }
+}
+async function toWorkspaceGitPath(root, input2, forbidden) {
+  const refuse = (why) => {
+    throw new PathOutsideWorkspaceError(`${JSON.stringify(input2)} ${why}; give a path inside ${root}`, { details: { path: input2, workspace: root } });
+  };
+  if (input2 === "" || input2.includes("\0")) refuse("is not a usable path");
+  const abs = resolve10(root, input2);
+  const real = abs === root ? root : await physical(abs);
+  if (!isInside(root, real)) refuse("is outside the workspace");
+  const gitPath = toGitPath(root, real);
+  if (gitPath.split("/").some((c) => c.toLowerCase() === ".git")) refuse("is inside the repository's .git directory");
+  if (forbidden.some((dir) => isInside(dir, real))) refuse("is inside agentgate's own data (its home or an excluded directory)");
+  return gitPath;
+}
+function isUnder(path, prefix) {
+  return prefix === "" || path === prefix || path.startsWith(`${prefix}/`);
+}
+var init_workspace_paths = __esm({
+  "src/checkpoints/workspace-paths.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+  }
+});
+
+// src/checkpoints/apply.ts
+import { lstat as lstat2, rmdir, unlink } from "node:fs/promises";
+async function kindOf(abs) {
+  try {
+    const st = await lstat2(abs);
+    if (st.isDirectory()) return "dir";
+    if (st.isSymbolicLink()) return "link";
+    return st.isFile() ? "file" : "other";
+  } catch {
+    return "missing";
+  }
+}
+async function leadingDirsAreReal(root, path, cache2) {
+  const parts = path.split("/");
+  for (let i = 1; i < parts.length; i += 1) {
+    const dir = parts.slice(0, i).join("/");
+    let kind = cache2.get(dir);
+    if (kind === void 0) {
+      kind = await kindOf(toAbsolute(root, dir));
+      cache2.set(dir, kind);
+    }
+    if (kind === "missing") return true;
+    if (kind !== "dir") return false;
+  }
+  return true;
+}
+async function applyPlan(ctx, plan) {
+  const out = { written: [], deleted: [], leftAlone: [] };
+  const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b));
+  await applyDeletes(ctx, plan.deletes.filter((p) => !blocked(p)), out);
+  for (const p of [...plan.deletes, ...plan.writes.map((w) => w.path)]) if (blocked(p)) out.leftAlone.push(p);
+  for (const p of plan.uncovered) if (await kindOf(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
+  const cache2 = /* @__PURE__ */ new Map();
+  const ready = [];
+  const fresh = [];
+  for (const entry of plan.writes) {
+    if (blocked(entry.path)) continue;
+    const kind = await kindOf(toAbsolute(ctx.root, entry.path));
+    const fits = await leadingDirsAreReal(ctx.root, entry.path, cache2) && kind !== "dir" && kind !== "other";
+    if (!fits || kind !== "missing" && !ctx.current.has(entry.path)) out.leftAlone.push(entry.path);
+    else (kind === "missing" ? fresh : ready).push(entry);
+  }
+  const ignored = await ignoredPaths(ctx.store, fresh.map((e) => e.path));
+  for (const entry of fresh) {
+    if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
+    else ready.push(entry);
+  }
+  await checkoutEntries(ctx.store, ready, ctx.tempDir);
+  out.written.push(...ready.map((e) => e.path).sort());
+  out.leftAlone.sort();
+  return out;
+}
+async function applyDeletes(ctx, paths, out) {
+  const cache2 = /* @__PURE__ */ new Map();
+  const emptied = /* @__PURE__ */ new Set();
+  for (const path of paths) {
+    const abs = toAbsolute(ctx.root, path);
+    const kind = await kindOf(abs);
+    if (kind === "missing") continue;
+    if (kind !== "file" && kind !== "link" || !await leadingDirsAreReal(ctx.root, path, cache2)) {
+      out.leftAlone.push(path);
+      continue;
+    }
+    await unlink(abs);
+    out.deleted.push(path);
+    const slash = path.lastIndexOf("/");
+    if (slash > 0) emptied.add(path.slice(0, slash));
+  }
+  await removeEmptyDirs(ctx.root, emptied);
+}
+async function removeEmptyDirs(root, dirs) {
+  const all = /* @__PURE__ */ new Set();
+  for (const dir of dirs) {
+    const parts = dir.split("/");
+    for (let i = parts.length; i > 0; i -= 1) all.add(parts.slice(0, i).join("/"));
+  }
+  const deepestFirst = [...all].sort((a, b) => b.split("/").length - a.split("/").length);
+  for (const dir of deepestFirst) {
+    await rmdir(toAbsolute(root, dir)).catch(() => void 0);
+  }
+}
+var init_apply = __esm({
+  "src/checkpoints/apply.ts"() {
+    "use strict";
+    init_checkout();
+    init_workspace_paths();
+  }
+});
+
+// src/checkpoints/message.ts
+import { randomBytes as randomBytes7 } from "node:crypto";
+function encodeMessage(meta3) {
+  const firstLine2 = meta3.label?.split("\n")[0]?.slice(0, 72) ?? "";
+  const subject = meta3.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
+  return `${subject}${firstLine2 ? `: ${firstLine2}` : ""}
+
+${JSON.stringify(meta3)}
+`;
+}
+function decodeMessage(body, commitDate) {
+  for (const line of body.split("\n").reverse()) {
+    if (!line.startsWith("{")) continue;
+    try {
+      const parsed = CheckpointMeta.safeParse(JSON.parse(line));
+      if (parsed.success) return parsed.data;
+    } catch {
+    }
+  }
+  return { label: null, createdAt: new Date(commitDate).toISOString(), kind: "track" };
+}
+function newCheckpointRef(now = Date.now()) {
+  lastStamp = Math.max(now, lastStamp + 1);
+  const iso = new Date(lastStamp).toISOString();
+  const stamp = iso.replace(/[-:]/g, "").replace(".", "");
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes7(3).toString("hex")}`;
+}
+var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
+var init_message2 = __esm({
+  "src/checkpoints/message.ts"() {
+    "use strict";
+    init_zod();
+    CheckpointMeta = external_exports.object({
+      label: external_exports.string().nullable(),
+      createdAt: external_exports.string(),
+      kind: external_exports.enum(["track", "safety"])
+    });
+    CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
+    META_REF_PREFIX = "refs/checkpoints-meta/";
+    LATEST_REF = `${META_REF_PREFIX}latest`;
+    BASELINE_REF = `${META_REF_PREFIX}baseline`;
+    SAFETY_REF = `${META_REF_PREFIX}safety`;
+    lastStamp = 0;
+  }
+});
+
+// src/checkpoints/plan.ts
+function planChanges(desired, current) {
+  const plan = { writes: [], deletes: [], uncovered: [] };
+  for (const [path, want] of desired) {
+    const have = current.get(path);
+    if (want !== null) {
+      if (have === void 0 || have.oid !== want.oid || have.mode !== want.mode) plan.writes.push({ ...want, path });
+    } else if (have !== void 0) {
+      plan.deletes.push(path);
+    } else {
+      plan.uncovered.push(path);
+    }
+  }
+  return plan;
+}
+function restoreDesired(target, current) {
+  const paths = /* @__PURE__ */ new Set([...target.keys(), ...current.keys()]);
+  return [...paths].sort().map((p) => [p, target.get(p) ?? null]);
+}
+function changedBetween(target, current, selection) {
+  const out = [];
+  for (const path of /* @__PURE__ */ new Set([...target.keys(), ...current.keys()])) {
+    const a = target.get(path);
+    const b = current.get(path);
+    if (a !== void 0 && b !== void 0 && a.oid === b.oid && a.mode === b.mode) continue;
+    if (selection === null || selection.some((s) => isUnder(path, s))) out.push(path);
+  }
+  return out.sort();
+}
+function firstPatchWins(pairs) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [path, hash2] of pairs) if (!out.has(path)) out.set(path, hash2);
+  return out;
+}
+var init_plan = __esm({
+  "src/checkpoints/plan.ts"() {
+    "use strict";
+    init_workspace_paths();
+  }
+});
+
+// src/checkpoints/project-id.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
+import { join as join20 } from "node:path";
+function pathKey(realPath) {
+  return createHash4("sha256").update(realPath).digest("hex").slice(0, 16);
+}
+function storeLayout(checkpointsDir, projectId, worktreeKey) {
+  const dir = join20(checkpointsDir, projectId, worktreeKey);
+  return {
+    projectId,
+    worktreeKey,
+    dir,
+    gitDir: join20(dir, "git"),
+    indexFile: join20(dir, "index"),
+    metaFile: join20(dir, "store.json"),
+    lockPath: join20(dir, "lock"),
+    tempDir: join20(dir, "tmp")
+  };
+}
+async function locateStore(checkpointsDir, root, rootCommit2) {
+  const worktreeKey = `wt-${pathKey(root)}`;
+  for (const projectId2 of await listDir2(checkpointsDir)) {
+    const candidate = storeLayout(checkpointsDir, projectId2, worktreeKey);
+    if (await readStoredWorkspace(candidate.metaFile) === root) return candidate;
+  }
+  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
+  return storeLayout(checkpointsDir, projectId, worktreeKey);
+}
+async function readStoredWorkspace(metaFile) {
+  try {
+    const parsed = JSON.parse(await readFile9(metaFile, "utf8"));
+    return typeof parsed.workspace === "string" ? parsed.workspace : null;
+  } catch {
+    return null;
+  }
+}
+async function listDir2(dir) {
+  try {
+    return (await readdir5(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+var init_project_id = __esm({
+  "src/checkpoints/project-id.ts"() {
+    "use strict";
+  }
+});
+
+// src/checkpoints/retention.ts
+import { lstat as lstat3, readdir as readdir6 } from "node:fs/promises";
+import { join as join21 } from "node:path";
+function assertRetention(keep, pruneAge) {
+  if (!Number.isInteger(keep) || keep < 0) {
+    throw new InvalidArgumentError(`keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`, { details: { keep } });
+  }
+  if (!PRUNE_AGE.test(pruneAge)) {
+    throw new InvalidArgumentError(`prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`, { details: { pruneAge } });
+  }
+}
+function selectRemovals(newestFirst, keep, protectedOids) {
+  return newestFirst.slice(keep).filter((r) => !protectedOids.has(r.oid));
+}
+async function directorySize(dir) {
+  let total = 0;
+  let names;
+  try {
+    names = await readdir6(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const path = join21(dir, name);
+    try {
+      const st = await lstat3(path);
+      total += st.isDirectory() ? await directorySize(path) : st.size;
+    } catch {
+    }
+  }
+  return total;
+}
+var DEFAULT_PRUNE_AGE, PRUNE_AGE;
+var init_retention = __esm({
+  "src/checkpoints/retention.ts"() {
+    "use strict";
+    init_errors();
+    DEFAULT_PRUNE_AGE = "2.weeks.ago";
+    PRUNE_AGE = /^[A-Za-z0-9][A-Za-z0-9.:_-]{0,63}$/;
+  }
+});
+
+// src/checkpoints/skip-rules.ts
+import { lstat as lstat4 } from "node:fs/promises";
+import { join as join22 } from "node:path";
+async function findSkipped(root, listing, maxBytes) {
+  const skipped = listing.nestedRepos.map((path) => ({ path, reason: "nested-repository", size: null, indexed: false }));
+  const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
+  for (let i = 0; i < candidates.length; i += STAT_BATCH) {
+    const batch = candidates.slice(i, i + STAT_BATCH);
+    const sizes = await Promise.all(batch.map((c) => fileSize(join22(root, c.path))));
+    batch.forEach((c, k) => {
+      const size = sizes[k];
+      if (size !== void 0 && size !== null && size > maxBytes) skipped.push({ path: c.path, reason: "too-large", size, indexed: c.indexed });
+    });
+  }
+  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+async function fileSize(path) {
+  try {
+    const st = await lstat4(path);
+    return st.isFile() ? st.size : null;
+  } catch {
+    return null;
+  }
+}
+var STAT_BATCH;
+var init_skip_rules = __esm({
+  "src/checkpoints/skip-rules.ts"() {
+    "use strict";
+    STAT_BATCH = 64;
+  }
+});
+
+// src/checkpoints/checkpoints.ts
+import { access as access2, lstat as lstat5, readdir as readdir7, realpath as realpath5, rm as rm14 } from "node:fs/promises";
+import { dirname as dirname9, join as join23, sep as sep5 } from "node:path";
+async function unusualShapes(root, paths) {
+  const parents = [...new Set(paths.map((p) => dirname9(join23(root, p))))];
+  const [dirs, links] = await Promise.all([
+    Promise.all(paths.map((p) => lstat5(join23(root, p)).then((st) => st.isDirectory(), () => false))),
+    Promise.all(parents.map((d) => realpath5(d).then((real) => real !== d, () => false)))
+  ]);
+  return dirs.includes(true) || links.includes(true);
+}
+function toEntry(r) {
+  const meta3 = decodeMessage(r.body, r.date);
+  return { ref: r.ref, hash: r.tree, label: meta3.label, createdAt: meta3.createdAt, kind: meta3.kind };
+}
+async function physicalPath(path) {
+  try {
+    await access2(path);
+    return await realpath5(path);
+  } catch {
+    return path;
+  }
+}
+var FEW_CHANGES, Checkpoints;
+var init_checkpoints = __esm({
+  "src/checkpoints/checkpoints.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_repo();
+    init_capture();
+    init_gc();
+    init_ids();
+    init_objects();
+    init_refs2();
+    init_store();
+    init_workspace();
+    init_atomic();
+    init_lock();
+    init_paths();
+    init_apply();
+    init_message2();
+    init_plan();
+    init_project_id();
+    init_retention();
+    init_skip_rules();
+    init_workspace_paths();
+    FEW_CHANGES = 1e3;
+    Checkpoints = class _Checkpoints {
+      constructor(workspace, location, store, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs) {
+        this.workspace = workspace;
+        this.location = location;
+        this.store = store;
+        this.excluded = excluded;
+        this.forbidden = forbidden;
+        this.maxFileSizeBytes = maxFileSizeBytes;
+        this.lockTimeoutMs = lockTimeoutMs;
+      }
+      workspace;
+      location;
+      store;
+      excluded;
+      forbidden;
+      maxFileSizeBytes;
+      lockTimeoutMs;
+      baselineKnown = false;
+      storeReady = false;
+      /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
+      get staleIndexLockMs() {
+        return (this.store.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5e3;
+      }
+      /**
+       * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
+       * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
+       * own checkpoint directory.
+       */
+      static async open(dir, opts = {}) {
+        const real = await resolveWorkspaceDir(dir);
+        assertSafeWorkspace(real);
+        const gitOpts = { ...opts.identity ? { identity: opts.identity } : {}, ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {} };
+        const probe = await probeWorkspace(real, gitOpts);
+        const root = probe.root;
+        assertSafeWorkspace(root);
+        if (!isInside(root, real)) {
+          throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${root} (core.worktree?); refusing to use checkpoints outside the workspace`, {
+            details: { workspace: real, topLevel: root }
+          });
+        }
+        const home = await physicalPath(resolveHome(opts.home));
+        const checkpointsDir = layout(home).checkpoints;
+        if (root.split(sep5).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+          throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`, {
+            details: { workspace: root }
+          });
+        }
+        const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
+        const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+        const location = await locateStore(checkpointsDir, root, () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null));
+        const store = shadowStore({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
+        const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
+        return new _Checkpoints(root, location, store, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+      }
+      /** Records the current state as a new checkpoint. */
+      async track(label, opts = {}) {
+        const t = await this.locked("checkpoint track", () => this.trackLocked(label ?? null, "track", opts.baseline === true));
+        return { hash: t.hash, ref: t.ref, skipped: t.skipped };
+      }
+      /** Starts a session: records a checkpoint and makes it the baseline. */
+      async startSession(label) {
+        return this.track(label, { baseline: true });
+      }
+      /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
+      async patch(hash2) {
+        return this.locked("checkpoint patch", async () => {
+          const from = await this.requireTree(hash2);
+          const { tree } = await this.capture();
+          const files = await changedPaths(this.store, from, tree);
+          return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
+        });
+      }
+      /** Unified diff (binary-safe, applicable) from checkpoint `hash` to the current state. */
+      async diff(hash2) {
+        return this.locked("checkpoint diff", async () => {
+          const from = await this.requireTree(hash2);
+          const { tree } = await this.capture();
+          return unifiedDiff2(this.store, from, tree);
+        });
+      }
+      /**
+       * Per-file before/after contents between two checkpoints (`to` defaults to the current state).
+       * Contents of every file come from one `cat-file --batch` process; binary files have empty
+       * contents and zero counts. Paths are workspace-relative.
+       */
+      async diffFull(from, to) {
+        return this.locked("checkpoint diff-full", async () => {
+          const fromTree = await this.requireTree(from);
+          const toTree = to === void 0 ? (await this.capture()).tree : await this.requireTree(to);
+          const records = await diffTrees(this.store, fromTree, toTree);
+          const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.oldOid, r.newOid]).filter((o) => !isNullId(o));
+          const blobs = await readObjects(this.store, wanted);
+          const text = (oid) => isNullId(oid) ? "" : blobs.get(oid)?.toString("utf8") ?? "";
+          return records.map((r) => ({
+            file: r.path,
+            before: r.binary ? "" : text(r.oldOid),
+            after: r.binary ? "" : text(r.newOid),
+            additions: r.additions ?? 0,
+            deletions: r.deletions ?? 0,
+            status: r.status === "A" ? "added" : r.status === "D" ? "deleted" : "modified",
+            binary: r.binary
+          }));
+        });
+      }
+      /**
+       * Makes the workspace match checkpoint `hash` for every path the checkpoints know: changed files
+       * rewritten, files created since removed, deleted files brought back. A safety checkpoint is
+       * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
+       */
+      async restore(hash2) {
+        return this.locked("checkpoint restore", async () => {
+          const target = await this.requireTree(hash2);
+          const wanted = await this.requireListing(target);
+          const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
+          const current = await this.requireListing(safety.hash);
+          const applied = await this.apply(planChanges(restoreDesired(wanted, current), current), current, safety.skips);
+          return { hash: target, safety: safety.hash, safetyRef: safety.ref, leftAlone: this.absolute(applied.leftAlone) };
+        });
+      }
+      /** Undoes a restore or revert: restores its safety checkpoint. */
+      async unrevert(safety) {
+        return this.restore(safety);
+      }
+      async revert(target, paths) {
+        if (typeof target === "string") {
+          this.assertRevision(target);
+          const selection = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
+          return this.locked("checkpoint revert", async () => {
+            const wanted = await this.requireListing(target);
+            return this.revertLocked((current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]));
+          });
+        }
+        if (paths !== void 0) throw new InvalidArgumentError("revert(patches) takes no separate paths: list the files in the patches", { details: {} });
+        const pairs = [];
+        for (const patch3 of target) {
+          this.assertRevision(patch3.hash);
+          for (const file2 of patch3.files) pairs.push([await toWorkspaceGitPath(this.workspace, file2, this.forbidden), patch3.hash]);
+        }
+        const sources = firstPatchWins(pairs);
+        return this.locked("checkpoint revert", async () => {
+          const listings = /* @__PURE__ */ new Map();
+          for (const hash2 of new Set(target.map((p) => p.hash))) listings.set(hash2, await this.requireListing(hash2));
+          return this.revertLocked(() => [...sources].map(([path, hash2]) => [path, listings.get(hash2)?.get(path) ?? null]));
+        });
+      }
+      /** Recorded checkpoints, newest first. */
+      async list() {
+        if (!await this.exists()) return [];
+        const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX]);
+        return records.map(toEntry);
+      }
+      /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
+      async markers() {
+        const none = { baseline: null, latest: null, safety: null };
+        if (!await this.exists()) return none;
+        const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+        const find = (meta3) => {
+          const marker = records.find((r) => r.ref === meta3);
+          if (marker === void 0) return null;
+          const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
+          return toEntry(named ?? marker);
+        };
+        return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
+      }
+      /**
+       * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and
+       * the last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>`
+       * and removes any temporary pack git left behind. Reports sizes of the whole store directory.
+       */
+      async cleanup(opts = {}) {
+        const keep = opts.keep ?? DEFAULT_KEEP;
+        const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
+        assertRetention(keep, pruneAge);
+        if (!await this.exists()) return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
+        return this.locked("checkpoint gc", async () => {
+          const storeBytesBefore = await directorySize(this.location.dir);
+          const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+          const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
+          const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+          const removals = selectRemovals(checkpoints, keep, protectedOids);
+          await deleteRefs(this.store, removals);
+          try {
+            await gcStore(this.store, pruneAge);
+          } finally {
+            await sweepTemporaryFiles(this.location.gitDir);
+          }
+          const storeBytesAfter = await directorySize(this.location.dir);
+          return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
+        });
+      }
+      // ---- internals ----
+      async revertLocked(desired) {
+        const safety = await this.trackLocked("safety before revert", "safety", false);
+        const current = await this.requireListing(safety.hash);
+        const applied = await this.apply(planChanges(desired(current), current), current, safety.skips);
+        return {
+          reverted: this.absolute(applied.written),
+          deleted: this.absolute(applied.deleted),
+          safety: safety.hash,
+          safetyRef: safety.ref,
+          leftAlone: this.absolute(applied.leftAlone)
+        };
+      }
+      apply(plan, current, skips) {
+        const blocked = [...this.excluded, ...skips.map((s) => s.path)];
+        return applyPlan({ root: this.workspace, store: this.store, tempDir: this.location.tempDir, current, blocked }, plan);
+      }
+      /** Stages the workspace into the store's index and writes the tree. Caller holds the lock. */
+      async capture() {
+        const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(this.store, this.excluded), listIgnoredTracked(this.store)]);
+        const skipped = await findSkipped(this.workspace, listing, this.maxFileSizeBytes);
+        await unstagePaths(this.store, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
+        const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
+        const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
+        if (changed.length <= FEW_CHANGES && !await unusualShapes(this.workspace, changed)) await stagePaths(this.store, changed);
+        else await stageWorkspace(this.store, [...this.excluded, ...skipped.map((s) => s.path)]);
+        return { tree: await writeTree(this.store), skipped };
+      }
+      async trackLocked(label, kind, baseline) {
+        const { tree, skipped } = await this.capture();
+        const commit = await commitTree2(this.store, tree, encodeMessage({ label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind }));
+        const ref = newCheckpointRef();
+        const updates = [
+          { ref, oid: commit, expect: null },
+          { ref: LATEST_REF, oid: commit }
+        ];
+        if (kind === "safety") updates.push({ ref: SAFETY_REF, oid: commit });
+        if (baseline || !await this.hasBaseline()) updates.push({ ref: BASELINE_REF, oid: commit });
+        await updateRefs2(this.store, updates);
+        this.baselineKnown = true;
+        return { hash: tree, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+      }
+      async hasBaseline() {
+        if (!this.baselineKnown) this.baselineKnown = await readRef2(this.store, BASELINE_REF) !== null;
+        return this.baselineKnown;
+      }
+      skippedFile(s) {
+        return { path: toAbsolute(this.workspace, s.path), reason: s.reason, size: s.size };
+      }
+      absolute(paths) {
+        return paths.map((p) => toAbsolute(this.workspace, p));
+      }
+      assertRevision(hash2) {
+        if (!isCheckpointRevision(hash2)) throw this.notFound(hash2);
+      }
+      notFound(hash2) {
+        return new CheckpointNotFoundError(`no checkpoint ${JSON.stringify(hash2.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`, {
+          details: { hash: hash2.slice(0, 200), workspace: this.workspace }
+        });
+      }
+      async requireTree(hash2) {
+        const tree = await resolveTree(this.store, hash2);
+        if (tree === null) throw this.notFound(hash2);
+        return tree;
+      }
+      async requireListing(hash2) {
+        const listing = await listTree(this.store, hash2);
+        if (listing === null) throw this.notFound(hash2);
+        return listing;
+      }
+      async exists() {
+        return await readStoredWorkspace(this.location.metaFile) === this.workspace;
+      }
+      /** Runs `fn` holding the store lock, creating the store first if needed. */
+      locked(purpose, fn) {
+        return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
+          if (lock.recovered !== null) await this.repairAfterCrash();
+          else await removeStaleIndexLock(this.store, this.staleIndexLockMs);
+          await this.ensureStore();
+          return fn();
+        });
+      }
+      async ensureStore() {
+        if (this.storeReady) return;
+        if (!await this.exists()) {
+          await initShadowStore(this.store);
+          await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: (/* @__PURE__ */ new Date()).toISOString() });
+        }
+        this.storeReady = true;
+      }
+      /** A previous holder of the lock died: the lock files and temporaries it left are provably stale. */
+      async repairAfterCrash() {
+        await removeStaleIndexLock(this.store, 0);
+        const refs = join23(this.location.gitDir, "refs");
+        const refLocks = (await readdir7(refs, { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock"));
+        for (const name of [...refLocks.map((n) => join23(refs, n)), join23(this.location.gitDir, "packed-refs.lock")]) await rm14(name, { force: true });
+        await rm14(this.location.tempDir, { recursive: true, force: true });
+        await sweepTemporaryFiles(this.location.gitDir);
+      }
+    };
+  }
+});
+
+// src/checkpoints/index.ts
+var init_checkpoints2 = __esm({
+  "src/checkpoints/index.ts"() {
+    "use strict";
+    init_checkpoints();
+    init_retention();
+  }
+});
+
+// src/cli/commands/checkpoint.ts
+var checkpoint_exports = {};
+__export(checkpoint_exports, {
+  CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS,
+  resolveCheckpoint: () => resolveCheckpoint
+});
+import { resolve as resolve11 } from "node:path";
+function open4(ctx) {
+  const s = ctx.settings;
+  return Checkpoints.open(ctx.workspace, {
+    home: s.home,
+    maxFileSizeBytes: s.checkpoints.maxFileSizeBytes,
+    excludePaths: [s.artifactsDir],
+    lockTimeoutMs: s.lockTimeoutMs,
+    gitTimeoutMs: s.gitTimeoutMs,
+    identity: s.identity
+  });
+}
+async function resolveCheckpoint(cp, name) {
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(name)) return name;
+  if (MARKERS.includes(name)) {
+    const marked = (await cp.markers())[name];
+    if (marked === null) throw new CheckpointNotFoundError(`there is no "${name}" checkpoint yet; "checkpoint track" records one`, { details: { hash: name } });
+    return marked.hash;
+  }
+  const entries = await cp.list();
+  if (/^[0-9a-f]{4,63}$/.test(name) && entries.some((e) => e.hash.startsWith(name))) return name;
+  return entries.find((e) => e.label === name)?.hash ?? name;
+}
+function fullText(d) {
+  const head = `=== ${d.status} ${d.file} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
+  if (d.binary) return head;
+  const body = (label, text, present) => present ? `--- ${label}
+${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
+`;
+  return `${head}
+${body("before", d.before, d.status !== "added")}${body("after", d.after, d.status !== "deleted")}`.replace(/\n$/, "");
+}
+var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, CHECKPOINT_COMMANDS;
+var init_checkpoint = __esm({
+  "src/cli/commands/checkpoint.ts"() {
+    "use strict";
+    init_config();
+    init_checkpoints2();
+    init_errors();
+    init_output();
+    init_spec();
+    MARKERS = ["latest", "baseline", "safety"];
+    HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
+    track = defineCommand({
+      name: "checkpoint track",
+      usage: "checkpoint track [--label L]",
+      summary: "Record the workspace's current state in its private checkpoint store.",
+      options: { label: { type: "string", valueName: "L", description: "a name for the checkpoint; other commands accept it where they take a HASH" } },
+      positionals: { required: [] },
+      examples: ['checkpoint track --label "before tool call" --json'],
+      async run(ctx, values) {
+        const result = await (await open4(ctx)).track(values.label);
+        return {
+          json: result,
+          human: () => [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${s.path}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`)].join("\n")
+        };
+      }
+    });
+    patch2 = defineCommand({
+      name: "checkpoint patch",
+      usage: "checkpoint patch HASH",
+      summary: 'List the files changed since checkpoint HASH (the diff itself: "checkpoint diff").',
+      description: `Prints one absolute path a line; with --json, { "hash", "files" }. ${HASH_FORMS}`,
+      options: {},
+      positionals: { required: ["HASH"] },
+      examples: ["checkpoint patch latest"],
+      async run(ctx, _values, [name]) {
+        const cp = await open4(ctx);
+        const result = await cp.patch(await resolveCheckpoint(cp, name));
+        return {
+          json: result,
+          human: () => result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
+        };
+      }
+    });
+    diff = defineCommand({
+      name: "checkpoint diff",
+      usage: "checkpoint diff HASH",
+      summary: "Print the unified diff from checkpoint HASH to the current state.",
+      description: `The diff is binary-safe and applies with git apply; with --json, { "diff" }. ${HASH_FORMS}`,
+      options: {},
+      positionals: { required: ["HASH"] },
+      examples: ["checkpoint diff latest > since-latest.diff"],
+      async run(ctx, _values, [name]) {
+        const cp = await open4(ctx);
+        const text = await cp.diff(await resolveCheckpoint(cp, name));
+        return { json: { diff: text }, human: () => text.replace(/\n$/, "") };
+      }
+    });
+    diffFull = defineCommand({
+      name: "checkpoint diff-full",
+      usage: "checkpoint diff-full FROM [TO]",
+      summary: "Print each changed file's whole contents before and after, from checkpoint FROM to TO (default: now).",
+      description: `Each file starts with "=== STATUS PATH (+N -M)", then "--- before" and "--- after" with its full contents; binary files are named, not printed. With --json, FileDiff[]. FROM and TO take the forms of HASH: ${HASH_FORMS.slice("HASH is ".length)}`,
+      options: {},
+      positionals: { required: ["FROM"], optional: ["TO"] },
+      examples: ["checkpoint diff-full baseline latest --json"],
+      async run(ctx, _values, [from, to]) {
+        const cp = await open4(ctx);
+        const diffs = await cp.diffFull(await resolveCheckpoint(cp, from), to === void 0 ? void 0 : await resolveCheckpoint(cp, to));
+        return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
+      }
+    });
+    restore = defineCommand({
+      name: "checkpoint restore",
+      usage: "checkpoint restore HASH",
+      summary: "Make the workspace match checkpoint HASH (a safety checkpoint is taken first).",
+      description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
+      options: {},
+      positionals: { required: ["HASH"] },
+      examples: ['checkpoint restore "before tool call"'],
+      async run(ctx, _values, [name]) {
+        const cp = await open4(ctx);
+        const result = await cp.restore(await resolveCheckpoint(cp, name));
+        return { json: result, human: () => `Restored ${result.hash}.
+Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
+      }
+    });
+    revert = defineCommand({
+      name: "checkpoint revert",
+      usage: "checkpoint revert HASH [PATH...]",
+      summary: "Put back the given (default: all changed) files as they were at checkpoint HASH.",
+      description: `PATHs are relative to the workspace (-C). A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
+      options: {},
+      positionals: { required: ["HASH"], rest: "PATH" },
+      examples: ["checkpoint revert latest src/app.ts"],
+      async run(ctx, _values, [name, ...paths]) {
+        const cp = await open4(ctx);
+        const hash2 = await resolveCheckpoint(cp, name);
+        const result = paths.length ? await cp.revert(hash2, paths.map((p) => resolve11(ctx.workspace, p))) : await cp.revert(hash2);
+        return {
+          json: result,
+          human: () => [
+            `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
+            ...result.reverted.map((p) => `  reverted ${p}`),
+            ...result.deleted.map((p) => `  deleted  ${p}`),
+            `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
+          ].join("\n")
+        };
+      }
+    });
+    list2 = defineCommand({
+      name: "checkpoint list",
+      usage: "checkpoint list",
+      summary: "Recorded checkpoints, newest first.",
+      options: {},
+      positionals: { required: [] },
+      examples: ["checkpoint list --json"],
+      async run(ctx) {
+        const entries = await (await open4(ctx)).list();
+        return {
+          json: entries,
+          human: () => entries.length ? table(["CREATED", "HASH", "LABEL", "REF"], entries.map((e) => [e.createdAt, e.hash, e.label ?? "-", e.ref])) : "No checkpoints."
+        };
+      }
+    });
+    gc = defineCommand({
+      name: "checkpoint gc",
+      usage: "checkpoint gc [--keep N] [--prune AGE]",
+      summary: "Keep the newest N checkpoints (and the baseline), then git gc the store.",
+      description: "The checkpoints latest, baseline and safety point at are always kept. Reports the store's size before and after.",
+      options: {
+        keep: { type: "integer", valueName: "N", description: "checkpoints to keep, newest first", defaultText: `checkpoints.keep in the config, else ${DEFAULT_KEEP}` },
+        prune: { type: "string", valueName: "AGE", description: "drop unreachable objects older than AGE, a git date such as 2.weeks.ago, 1.day.ago, 2025-01-31, now or never", default: DEFAULT_PRUNE_AGE }
+      },
+      positionals: { required: [] },
+      examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
+      async run(ctx, values) {
+        const result = await (await open4(ctx)).cleanup({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        return {
+          json: result,
+          human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
+        };
+      }
+    });
+    CHECKPOINT_COMMANDS = [track, patch2, diff, diffFull, restore, revert, list2, gc];
+  }
+});
 
 // src/cli/commands/index.ts
-var COMMAND_MODULES = [
-  {
-    names: ["before", "after", "show", "list", "runs", "patch", "stats", "verify", "delete", "cherry-pick"],
-    load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
-  },
-  { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
-  { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
-  {
-    names: ["checkpoint track", "checkpoint patch", "checkpoint diff", "checkpoint diff-full", "checkpoint restore", "checkpoint revert", "checkpoint list", "checkpoint gc"],
-    load: async () => (await Promise.resolve().then(() => (init_checkpoint(), checkpoint_exports))).CHECKPOINT_COMMANDS
-  }
-];
-var COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
 async function loadCommand(name) {
   const module = COMMAND_MODULES.find((m) => m.names.includes(name));
   return (await module?.load())?.find((c) => c.name === name);
@@ -33105,10 +33328,35 @@ async function loadAllCommands() {
   const loaded = await Promise.all(COMMAND_MODULES.map((m) => m.load()));
   return COMMAND_NAMES.map((name) => loaded.flat().find((c) => c.name === name)).filter((c) => c !== void 0);
 }
+var COMMAND_MODULES, COMMAND_NAMES;
+var init_commands = __esm({
+  "src/cli/commands/index.ts"() {
+    "use strict";
+    COMMAND_MODULES = [
+      {
+        names: ["before", "after", "show", "list", "runs", "patch", "stats", "verify", "delete", "cherry-pick"],
+        load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
+      },
+      { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
+      { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
+      { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).SERVE_COMMAND] },
+      {
+        names: ["checkpoint track", "checkpoint patch", "checkpoint diff", "checkpoint diff-full", "checkpoint restore", "checkpoint revert", "checkpoint list", "checkpoint gc"],
+        load: async () => (await Promise.resolve().then(() => (init_checkpoint(), checkpoint_exports))).CHECKPOINT_COMMANDS
+      }
+    ];
+    COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
+  }
+});
 
 // src/cli/main.ts
+init_errors();
+init_commands();
+init_json_stream();
 init_output();
 init_spec();
+import { createReadStream as createReadStream4 } from "node:fs";
+import { pipeline as pipeline3 } from "node:stream/promises";
 
 // src/cli/version.ts
 import { readFileSync as readFileSync2 } from "node:fs";
@@ -33210,9 +33458,20 @@ function printVersion() {
   return 0;
 }
 async function emit(result, json2) {
+  if ("silent" in result) return;
   if ("streamFile" in result) {
     try {
-      await pipeline2(createReadStream2(result.streamFile), process.stdout, { end: false });
+      await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
+    } catch (error62) {
+      if (!isClosedPipe(error62)) throw error62;
+    } finally {
+      await result.cleanup?.();
+    }
+    return;
+  }
+  if ("streamJson" in result) {
+    try {
+      await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error62) {
       if (!isClosedPipe(error62)) throw error62;
     } finally {

@@ -11,6 +11,7 @@ import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 import { gitEnv, run } from '../git.js';
 import { median, rotate } from '../measure.js';
 import { porcelainAfter, porcelainBefore } from '../porcelain.js';
+import { startServe, type ServeClient } from '../serve-client.js';
 import { applyWorkload, ensureRepo, modifyFiles, resetRepo, type BenchRepo, type Workload } from '../repos.js';
 import { addRows, scratch, timed, type Bench } from '../results.js';
 
@@ -72,6 +73,31 @@ function cliContestant(home: string): Contestant {
   };
 }
 
+/**
+ * `serve`: one long-lived CLI process (started once, untimed) answering a before and an after
+ * request per iteration over JSON lines; each request's round trip is timed.
+ */
+function serveContestant(home: string): Contestant & { close(): Promise<void> } {
+  let client: ServeClient | null = null;
+  return {
+    name: 'serve',
+    async iterate(repo, rep, work) {
+      client ??= startServe(CLI, ['--home', home], { ...process.env, NO_COLOR: '1' });
+      const c = client;
+      const runId = `serve-${rep}`;
+      const b = await timed(() => c.request('before', { run: runId, workspace: repo.dir }));
+      const w = await work(runId);
+      const a = await timed(() => c.request('after', { run: runId, iteration: 1, task: 'bench task', gate: 'bench gate', workspace: repo.dir }));
+      const snapshot = a.value as { filesChanged: number };
+      return { ms: b.ms + a.ms, split: [b.ms, a.ms], files: snapshot.filesChanged, gitProcesses: null, created: w.created };
+    },
+    async close() {
+      const code = await client?.close();
+      if (code !== undefined && code !== 0) throw new Error(`serve exited ${String(code)}`);
+    },
+  };
+}
+
 /** The floor script; `withStatus` adds the dirty check (one `git status`) to the before step. */
 function floorContestant(withStatus = false): Contestant {
   return {
@@ -106,7 +132,8 @@ export async function iterationCase(bench: Bench): Promise<void> {
     resetRepo(repo);
     const home = await scratch(`home-iter-${size}`);
     const out = await scratch(`out-iter-${size}`);
-    const contestants = [libraryContestant(home), cliContestant(home), floorContestant(), floorContestant(true), porcelainContestant(out)];
+    const served = serveContestant(home);
+    const contestants = [libraryContestant(home), cliContestant(home), served, floorContestant(), floorContestant(true), porcelainContestant(out)];
     const samples: Record<string, number[]> = Object.fromEntries(contestants.map((c) => [c.name, []]));
     const procs: Record<string, number | null> = {};
     const splits: Record<string, Array<[number, number]>> = {};
@@ -123,6 +150,7 @@ export async function iterationCase(bench: Bench): Promise<void> {
         (splits[c.name] ??= []).push(result.split);
       }
     }
+    await served.close();
     const split = (bench.facts.iterationSplit ??= {}) as Record<string, Record<string, { beforeMs: number; afterMs: number }>>;
     split[`${size} files`] = Object.fromEntries(
       Object.entries(splits).map(([name, pairs]) => [name, { beforeMs: round1(median(pairs.map((p) => p[0]))), afterMs: round1(median(pairs.map((p) => p[1]))) }]),
@@ -132,6 +160,7 @@ export async function iterationCase(bench: Bench): Promise<void> {
       floor: { gitProcesses: 8, note: 'rev-parse; add -A, write-tree, commit-tree, update-ref, diff-tree x3' },
       'floor+status': { gitProcesses: 9, note: 'the floor plus one git status in before (the dirty check)' },
       porcelain: { gitProcesses: procs.porcelain ?? null, note: 'simple-git status/add/commit/diffSummary/diff' },
+      serve: { gitProcesses: null, note: 'one `serve` process started once (untimed); before and after as JSON-line requests' },
     });
   }
 }

@@ -1,13 +1,13 @@
-// Case 9: a 200 MB binary file added in one iteration. Peak resident memory of the CLI's `after`
-// and `patch` (artifact present, and regenerated from git), next to the floor script doing the
-// same git work. Three figures per command:
+// Case 9: a 200 MB binary file added in one iteration. Peak resident memory of the CLI's `after`,
+// `patch` and `patch --json` (artifact present, and regenerated from git), `verify`, `checkpoint
+// track` and `checkpoint diff-full`, next to the floor script doing the same git work. Three figures per command:
 //   node:    the Node process alone (its own getrusage maxRSS, written at exit by a preload);
 //   largest: /usr/bin/time -v, i.e. the largest single process in the tree (Node or a git child);
 //   tree:    /proc sampled every 20 ms, summing every live process of the tree (what the machine needs).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { open, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git, gitEnv } from '../git.js';
 import { parseTimeVerbose } from '../measure.js';
@@ -53,7 +53,7 @@ async function treeRss(pid: number): Promise<number> {
 }
 
 /** Runs a command under /usr/bin/time -v (when present) while sampling the tree's RSS. */
-async function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv, nodeReport: string | null): Promise<{ peak: PeakMemory; stdout: string }> {
+async function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv, nodeReport: string | null): Promise<{ peak: PeakMemory; stdout: string; bytes: number }> {
   const useTime = existsSync(TIME);
   const [bin, argv] = useTime ? [TIME, ['-v', cmd, ...args]] : [cmd, args];
   if (nodeReport) await rm(nodeReport, { force: true });
@@ -87,7 +87,7 @@ async function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv, node
   if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}): ${stderr.slice(-2000)}`);
   const timeReport = useTime ? parseTimeVerbose(stderr) : null;
   const nodeBytes = nodeReport && existsSync(nodeReport) ? Number(await readFile(nodeReport, 'utf8')) : null;
-  return { peak: { nodeBytes, largestBytes: timeReport?.maxRssBytes ?? null, treeBytes, ms }, stdout: Buffer.concat(head).toString('utf8') };
+  return { peak: { nodeBytes, largestBytes: timeReport?.maxRssBytes ?? null, treeBytes, ms }, stdout: Buffer.concat(head).toString('utf8'), bytes: stdoutBytes };
 }
 
 export async function memoryCase(bench: Bench): Promise<void> {
@@ -104,19 +104,31 @@ export async function memoryCase(bench: Bench): Promise<void> {
   git(ws, ['add', '-A']);
   git(ws, ['commit', '-q', '-m', 'base']);
   const cliEnv = { ...process.env, NODE_OPTIONS: `--import=${probe}` };
-  const cli = (args: string[], json = true): Promise<{ peak: PeakMemory; stdout: string }> =>
+  const cli = (args: string[], json = true): Promise<{ peak: PeakMemory; stdout: string; bytes: number }> =>
     measure(process.execPath, [CLI, ...args, '--home', home, '-C', ws, ...(json ? ['--json'] : [])], cliEnv, report);
 
-  bench.log('memory: 200 MB binary change (CLI after, patch; floor for comparison)');
+  bench.log('memory: 200 MB binary change (CLI after, patch, patch --json, verify, checkpoint track and diff-full; floor for comparison)');
+  // Checkpoints skip files over 10 MB by default: raise the cap so that the big file is captured.
+  await mkdir(home, { recursive: true });
+  await writeFile(join(home, 'config.yaml'), `checkpoints:\n  maxFileSizeBytes: ${2 * BIG}\n`);
   await cli(['before', '--run', 'mem']);
+  const base = JSON.parse((await cli(['checkpoint', 'track'])).stdout) as { hash: string };
   await writeRandomFile(join(ws, 'big.bin'), BIG);
+  const track = await cli(['checkpoint', 'track']);
+  const tracked = JSON.parse(track.stdout) as { hash: string; skipped: unknown[] };
+  if (tracked.skipped.length > 0) throw new Error(`checkpoint track skipped ${JSON.stringify(tracked.skipped)}`);
+  const diffFull = await cli(['checkpoint', 'diff-full', base.hash, tracked.hash]);
   const after = await cli(['after', '--run', 'mem', '--iteration', '1']);
   const snapshot = JSON.parse(after.stdout) as { id: string; patchPath: string; beforeSha: string };
   // `patch` prints the diff text; with --json the CLI wraps it in one JSON document (measured apart).
   const patch = await cli(['patch', snapshot.id], false);
   const patchJson = await cli(['patch', snapshot.id], true);
+  if (patchJson.bytes < BIG) throw new Error(`patch --json printed ${patchJson.bytes} bytes, less than the change`);
+  const verify = await cli(['verify', snapshot.id], true);
+  if (!(JSON.parse(verify.stdout) as { ok: boolean }).ok) throw new Error(`verify failed: ${verify.stdout.slice(0, 2000)}`);
   await rm(snapshot.patchPath, { force: true });
   const regenerated = await cli(['patch', snapshot.id], false);
+  const regeneratedJson = await cli(['patch', snapshot.id], true);
 
   // The same change through the floor script, on a fresh branch from the same base.
   git(ws, ['checkout', '-q', '-f', '-B', 'main', snapshot.beforeSha]);
@@ -129,6 +141,10 @@ export async function memoryCase(bench: Bench): Promise<void> {
     'cli patch (artifact)': patch.peak,
     'cli patch (regenerated)': regenerated.peak,
     'cli patch --json (artifact)': patchJson.peak,
+    'cli patch --json (regenerated)': regeneratedJson.peak,
+    'cli verify': verify.peak,
+    'cli checkpoint track': track.peak,
+    'cli checkpoint diff-full': diffFull.peak,
     'floor after (git only)': floor.peak,
   };
   for (const [name, p] of Object.entries(peaks)) {

@@ -1,7 +1,11 @@
-// Case 8: loadByRun for a 10-iteration run, in a store of 10 snapshots and in one of 10,000.
+// Case 8: loadByRun for a 10-iteration run, in a store of 10 snapshots and in one of 10,000; and
+// `list` (every snapshot, library and CLI) over 1,000 and 10,000 snapshots, which must grow no
+// faster than the store.
 // The store files are written directly, as JSON that the Snapshot and RunRecord schemas accept.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { run } from '../git.js';
+import { CLI } from './iteration.js';
 import { RunRecord } from '../../types/run.js';
 import { Snapshot, type FileChange } from '../../types/snapshot.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
@@ -64,7 +68,7 @@ async function writeStore(total: number): Promise<string> {
 }
 
 export async function storeCase(bench: Bench): Promise<void> {
-  const sizes = [10, 10_000];
+  const sizes = [10, 1000, 10_000];
   bench.log(`loadByRun: writing stores of ${sizes.join(' and ')} snapshots`);
   const stores = new Map<string, SnapshotStore>();
   for (const n of sizes) stores.set(`${n} snapshots`, new SnapshotStore(await writeStore(n)));
@@ -82,6 +86,28 @@ export async function storeCase(bench: Bench): Promise<void> {
     }
   }
   for (const [name, values] of Object.entries(samples)) {
+    if (name === '1000 snapshots') continue;
     addRows(bench, { case: 'store loadByRun (10-iteration run)', scale: name }, { library: values }, null);
   }
+  await listCase(bench, stores);
+}
+
+/** `list` of the whole store: library (SnapshotStore.list) and the CLI (`list --json`, one process). */
+async function listCase(bench: Bench, stores: Map<string, SnapshotStore>): Promise<void> {
+  const listed = ['1000 snapshots', '10000 snapshots'];
+  bench.log(`list: ${listed.join(' and ')} (library and CLI)`);
+  const samples: Record<string, { library: number[]; cli: number[] }> = Object.fromEntries(listed.map((k) => [k, { library: [], cli: [] }]));
+  for (let rep = -1; rep < bench.reps; rep++) {
+    for (const name of rotate(listed, rep)) {
+      const store = stores.get(name) as SnapshotStore;
+      const expected = Number(name.split(' ')[0]);
+      const lib = await timed(async () => (await store.list()).snapshots.length);
+      const cli = await timed(async () => (JSON.parse(await run(process.execPath, [CLI, 'list', '--json', '--home', store.home])) as unknown[]).length);
+      if (lib.value !== expected || cli.value !== expected) throw new Error(`list returned ${lib.value} / ${cli.value} snapshots in the ${name} store`);
+      if (rep < 0) continue;
+      samples[name]?.library.push(lib.ms);
+      samples[name]?.cli.push(cli.ms);
+    }
+  }
+  for (const [name, s] of Object.entries(samples)) addRows(bench, { case: 'list (whole store)', scale: name }, s, null);
 }

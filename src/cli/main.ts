@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
+import { writeStreamedJson } from './json-stream.js';
 import { useColour } from './output.js';
 import { commandHelp, GLOBAL_OPTIONS, optionLines, parseCommandLine, PROGRAM, type Command, type CommandResult, type GlobalValues } from './spec.js';
 import { packageVersion } from './version.js';
@@ -105,9 +106,20 @@ function printVersion(): number {
 }
 
 async function emit(result: CommandResult, json: boolean): Promise<void> {
+  if ('silent' in result) return;
   if ('streamFile' in result) {
     try {
       await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
+    } catch (error) {
+      if (!isClosedPipe(error)) throw error;
+    } finally {
+      await result.cleanup?.();
+    }
+    return;
+  }
+  if ('streamJson' in result) {
+    try {
+      await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error) {
       if (!isClosedPipe(error)) throw error;
     } finally {

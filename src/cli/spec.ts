@@ -42,6 +42,7 @@
  */
 import { InvalidArgumentError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
+import type { StreamedJson } from './json-stream.js';
 
 export const PROGRAM = 'agentgate-snapshot';
 
@@ -90,7 +91,7 @@ export const GLOBAL_OPTIONS = {
 } as const satisfies OptionDecls;
 export type GlobalValues = ValuesOf<typeof GLOBAL_OPTIONS>;
 
-/** What a command hands back: a JSON document plus its rendering for people, or a file to stream. */
+/** What a command hands back: a JSON document plus its rendering for people, a file to stream, or a streamed JSON document. */
 export type CommandResult =
   | {
       json: unknown;
@@ -102,7 +103,11 @@ export type CommandResult =
        */
       workflowCommands?: string[];
     }
-  | { streamFile: string; cleanup?: () => Promise<void> };
+  | { streamFile: string; cleanup?: () => Promise<void> }
+  /** One JSON document whose big string member is read from a file as it is written (see json-stream.ts). */
+  | { streamJson: StreamedJson; cleanup?: () => Promise<void> }
+  /** The command wrote its own output (serve). */
+  | { silent: true; exitCode?: number };
 
 /** Names of the positional arguments; `rest` takes any number. */
 export interface Positionals {

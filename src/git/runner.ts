@@ -86,6 +86,14 @@ export async function runGitToFile(opts: GitOptions, args: readonly string[], fi
 }
 
 /**
+ * Runs git with its stdout handed to `consume` as a stream (e.g. hashed chunk by chunk), for
+ * output too large to hold. A failure thrown by `consume` stops git and is rethrown.
+ */
+export async function runGitStream(opts: GitOptions, args: readonly string[], consume: (stdout: Readable) => Promise<unknown>): Promise<number> {
+  return spawnGit(opts, args, {}, consume);
+}
+
+/**
  * The one place git is started: explicit environment, hardening config, location options,
  * timeout, stdin, and a verdict on the exit code alone. `consume` reads stdout; if it fails (a
  * write error), git is stopped and that error is thrown.

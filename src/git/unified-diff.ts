@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WriteFailedError } from '../errors.js';
 import { DIFF_BASE_ARGS, resolveDiffTrees, type DiffTrees } from './diff-stats.js';
-import { runGitBuffer, runGitToFile, type GitOptions } from './runner.js';
+import { runGitBuffer, runGitStream, runGitToFile, type GitOptions } from './runner.js';
 
 /** Where a patch was written and how big it is. */
 export interface PatchFile {
@@ -56,6 +56,18 @@ export async function writeTreeDiffToFile(repo: GitOptions, trees: DiffTrees, fi
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * The sha256 of the patch between two trees, the same bytes writeTreeDiffToFile would write,
+ * hashed as git prints them: nothing is held in memory or written to disk. One git process.
+ */
+export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promise<string> {
+  const hash = createHash('sha256');
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+    for await (const chunk of stdout) hash.update(chunk as Buffer);
+  });
+  return hash.digest('hex');
 }
 
 /**

@@ -4,6 +4,7 @@ import type { VerifyCheck } from '../../types/verify.js';
 import { getDiffStats } from '../git/diff-stats.js';
 import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { treeAfterApplying } from '../git/apply-check.js';
+import { treeDiffSha256 } from '../git/unified-diff.js';
 import { getTree, isAncestor, objectExists, readRef } from '../git/refs.js';
 import type { RunRecord } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
@@ -29,9 +30,16 @@ export async function verifySnapshot(snapshot: Snapshot, run: RunRecord | null, 
     add('workspace', false, `cannot open ${snapshot.workspace}: ${(error as Error).message}`);
   }
   if (repo && (await gitChecks(repo, snapshot, add)) && artifactOk && snapshot.patchPath) {
-    const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch((e: Error) => `fails: ${e.message}`);
-    const expected = await getTree(repo, snapshot.afterSha);
-    add('patch-applies', applied === expected, applied === expected ? 'applying the patch to before gives exactly the after tree' : `applying the patch to before gives ${applied}, after tree is ${expected}`);
+    const [beforeTree, expected] = await Promise.all([getTree(repo, snapshot.beforeSha), getTree(repo, snapshot.afterSha)]);
+    // The intact artifact has the recorded sha256. When git's patch between the two trees, hashed
+    // as it streams, has that sha256 too, the artifact is exactly that patch: nothing is held in
+    // memory. Otherwise (another git version, a foreign artifact) it must apply to give after.
+    if ((await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null)) === snapshot.patchSha256) {
+      add('patch-applies', true, 'the artifact is byte for byte git\'s patch from before to after');
+    } else {
+      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch((e: Error) => `fails: ${e.message}`);
+      add('patch-applies', applied === expected, applied === expected ? 'applying the patch to before gives exactly the after tree' : `applying the patch to before gives ${applied}, after tree is ${expected}`);
+    }
   }
   return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
 }

@@ -17,6 +17,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   },
   { names: ['demo'], load: async () => [(await import('./demo.js')).DEMO_COMMAND] },
   { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
+  { names: ['serve'], load: async () => [(await import('./serve.js')).SERVE_COMMAND] },
   {
     names: ['checkpoint track', 'checkpoint patch', 'checkpoint diff', 'checkpoint diff-full', 'checkpoint restore', 'checkpoint revert', 'checkpoint list', 'checkpoint gc'],
     load: async () => (await import('./checkpoint.js')).CHECKPOINT_COMMANDS,

@@ -138,21 +138,19 @@ const patch = defineCommand({
       await ctx.snapshotter.generatePatch(snapshot, output);
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
     }
-    // --json promises exactly one JSON document on stdout, so the diff travels inside one.
-    if (ctx.json) {
-      const diff = await ctx.snapshotter.generatePatch(snapshot);
-      return { json: { id: snapshot.id, diff }, human: () => diff };
-    }
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
-    const remove = () => rm(dir, { recursive: true, force: true });
     const file = join(dir, 'patch.diff');
+    const cleanup = () => rm(dir, { recursive: true, force: true });
     try {
       await ctx.snapshotter.generatePatch(snapshot, file);
     } catch (error) {
-      await remove();
+      await cleanup();
       throw error;
     }
-    return { streamFile: file, cleanup: remove };
+    // --json promises exactly one JSON document on stdout, so the diff travels inside one: streamed
+    // from the file and escaped chunk by chunk (the same bytes as JSON.stringify, never held whole).
+    if (ctx.json) return { streamJson: { prefix: `{\n  "id": ${JSON.stringify(snapshot.id)},\n  "diff": "`, file, suffix: '"\n}\n' }, cleanup };
+    return { streamFile: file, cleanup };
   },
 });
 

@@ -1,0 +1,156 @@
+import { createReadStream } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { SERVE_MAX_LINE_BYTES, ServeRequest, ServeRequestId, type ServeRequestId as RequestId } from '../../types/serve.js';
+import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
+import { Context } from './context.js';
+import { jsonStringBody, writeStreamedJson } from './json-stream.js';
+import { loadCommand } from './commands/index.js';
+import { parseCommandLine, type CommandResult, type GlobalValues } from './spec.js';
+
+/** Options `serve` itself was started with that every request inherits unless it gives its own. */
+const INHERITED = ['workspace', 'home', 'artifacts-dir', 'config'] as const;
+
+export interface ServeOptions {
+  /** serve's own global options (workspace, home, ...): defaults for every request. */
+  defaults: Partial<GlobalValues>;
+  maxLineBytes?: number;
+}
+
+/**
+ * The long-lived mode: JSON lines over stdio. Reads one request per line from `input`, runs it
+ * exactly as the CLI would with --json (same parser, same validation, same error codes) and
+ * writes one response per line to `output`, in request order. Returns at end of input, once
+ * every request read has been answered; returns how many lines were answered.
+ */
+export async function serve(input: Readable, output: Writable, opts: ServeOptions): Promise<number> {
+  const max = opts.maxLineBytes ?? SERVE_MAX_LINE_BYTES;
+  let parts: Buffer[] = [];
+  let pending = 0;
+  let skipping = false;
+  let answered = 0;
+  const handle = async (line: Buffer): Promise<void> => {
+    if (line.length === 0 || (line.length === 1 && line[0] === 0x0d)) return;
+    await respond(output, line, opts);
+    answered += 1;
+  };
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a, start); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (skipping) {
+        skipping = false;
+      } else if (pending + piece.length > max) {
+        await tooLong(output, max);
+        answered += 1;
+      } else {
+        await handle(Buffer.concat([...parts, piece]));
+      }
+      parts = [];
+      pending = 0;
+    }
+    const rest = chunk.subarray(start);
+    if (skipping || rest.length === 0) continue;
+    if (pending + rest.length > max) {
+      // Refused as soon as it is too long: the rest of the line is read and dropped, never held.
+      await tooLong(output, max);
+      answered += 1;
+      skipping = true;
+      parts = [];
+      pending = 0;
+    } else {
+      parts.push(Buffer.from(rest));
+      pending += rest.length;
+    }
+  }
+  if (!skipping && pending > 0) await handle(Buffer.concat(parts));
+  return answered;
+}
+
+async function tooLong(output: Writable, max: number): Promise<void> {
+  await write(output, errorLine(null, new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)));
+}
+
+async function respond(output: Writable, line: Buffer, opts: ServeOptions): Promise<void> {
+  let id: RequestId | null = null;
+  try {
+    let body: unknown;
+    try {
+      body = JSON.parse(line.toString('utf8'));
+    } catch {
+      throw new InvalidRequestError('a request line must be one JSON object: {"id", "command", "args", "options"}');
+    }
+    const maybeId = ServeRequestId.safeParse((body as { id?: unknown } | null)?.id);
+    if (maybeId.success) id = maybeId.data;
+    const parsed = ServeRequest.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InvalidRequestError(`invalid request: ${issue ? `${issue.path.join('.') || 'request'}: ${issue.message}` : 'wrong fields'}; expected {"id", "command", "args", "options"}`);
+    }
+    const result = await execute(parsed.data, opts);
+    await writeResult(output, parsed.data.id, result);
+  } catch (error) {
+    await write(output, errorLine(id, error));
+  }
+}
+
+/** Runs one request through the same steps as the CLI: find the command, parse its options strictly, run it. */
+async function execute(request: ServeRequest, opts: ServeOptions): Promise<CommandResult> {
+  const command = request.command === 'serve' ? undefined : await loadCommand(request.command);
+  if (!command) {
+    throw new UsageError(`unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`, { details: { command: request.command.slice(0, 100) } });
+  }
+  const argv: string[] = [];
+  const given = { ...request.options };
+  for (const name of INHERITED) if (!(name in given) && typeof opts.defaults[name] === 'string') given[name] = opts.defaults[name];
+  for (const [name, value] of Object.entries(given)) {
+    if (name === 'help') throw new UsageError('help is not served; run "agentgate-snapshot <command> --help"');
+    if (value === true) argv.push(`--${name}`);
+    else if (value !== false) argv.push(`--${name}=${String(value)}`);
+  }
+  argv.push('--', ...request.args);
+  const { values, positionals } = parseCommandLine(command, argv);
+  const ctx = await Context.create({ ...(values as GlobalValues), json: true });
+  return command.run(ctx, { ...values, json: true }, positionals);
+}
+
+/** `{"id":…,"result":…}` on one line; a streamed result (a patch) is escaped as it is read, never held. */
+async function writeResult(output: Writable, id: RequestId, result: CommandResult): Promise<void> {
+  const head = `{"id":${JSON.stringify(id)},"result":`;
+  if ('json' in result) {
+    const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : '';
+    await write(output, `${head}${JSON.stringify(result.json ?? null)}${exit}}\n`);
+    return;
+  }
+  if ('silent' in result) {
+    await write(output, `${head}null}\n`);
+    return;
+  }
+  try {
+    if ('streamJson' in result) {
+      // Pretty-printed JSON has newlines only between tokens (never inside a string): one line here.
+      const flat = (text: string): string => text.replace(/\n\s*/g, '');
+      await writeStreamedJson({ prefix: head + flat(result.streamJson.prefix), file: result.streamJson.file, suffix: `${flat(result.streamJson.suffix)}}\n` }, output);
+    } else {
+      await write(output, `${head}"`);
+      for await (const piece of createReadStream(result.streamFile).pipe(jsonStringBody()) as AsyncIterable<string>) await write(output, piece);
+      await write(output, '"}\n');
+    }
+  } finally {
+    await result.cleanup?.();
+  }
+}
+
+function errorLine(id: RequestId | null, error: unknown): string {
+  const { code, message } = isAgentgateError(error)
+    ? error
+    : { code: 'INTERNAL', message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent` };
+  return `${JSON.stringify({ id, error: { code, message } })}\n`;
+}
+
+/** Writes and waits until the stream accepted the text (backpressure); rejects on a write error. */
+function write(output: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    output.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}

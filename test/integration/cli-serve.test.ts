@@ -1,0 +1,146 @@
+/**
+ * `serve`: the built CLI as one long-lived child speaking JSON lines. Requests run exactly as the
+ * CLI commands do with --json (same results, same error codes), one response line per request
+ * line in order, malformed and oversized lines refused with INVALID_REQUEST, unknown commands with
+ * USAGE, and end of input ends the process cleanly (exit 0).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ServeResponse, SERVE_MAX_LINE_BYTES } from '../../types/serve.js';
+import { BeforeState, Snapshot } from '../../types/snapshot.js';
+import { VerifyReport } from '../../types/verify.js';
+import { CLI } from '../helpers/cli.js';
+import { head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+interface Served {
+  status: number | null;
+  stderr: string;
+  responses: ServeResponse[];
+}
+
+/** Starts `serve`, writes every line (then closes stdin), and parses each stdout line as a response. */
+function serveLines(lines: (string | Buffer)[], args: string[], home: string): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, AGENTGATE_HOME: home, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      const text = Buffer.concat(out).toString('utf8');
+      expect(text === '' || text.endsWith('\n')).toBe(true);
+      const responses = text.split('\n').filter(Boolean).map((l) => ServeResponse.parse(JSON.parse(l)));
+      resolve({ status, stderr: Buffer.concat(err).toString('utf8'), responses });
+    });
+    for (const line of lines) child.stdin.write(line);
+    child.stdin.end();
+  });
+}
+
+const req = (id: string | number, command: string, options: Record<string, unknown> = {}, args: string[] = []): string => `${JSON.stringify({ id, command, args, options })}\n`;
+
+function result(r: ServeResponse | undefined): unknown {
+  if (!r || !('result' in r)) throw new Error(`expected a result, got ${JSON.stringify(r)}`);
+  return r.result;
+}
+function errorCode(r: ServeResponse | undefined): string {
+  if (!r || !('error' in r)) throw new Error(`expected an error, got ${JSON.stringify(r)}`);
+  return r.error.code;
+}
+
+describe('serve (JSON lines over stdio)', () => {
+  it('answers before/after/show/patch/verify in order with the CLI --json documents, then ends at EOF', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const first = await serveLines([req(1, 'before', { run: 'srv' })], ['-C', dir], home);
+    expect(first.status).toBe(0);
+    expect(first.stderr).toBe('');
+    const b = BeforeState.parse(result(first.responses[0]));
+    expect(first.responses[0]?.id).toBe(1);
+    expect(b.sha).toBe(head(dir));
+
+    writeFiles(dir, { 'f.txt': 'changed "quoted" \\ line\n', 'new é.txt': 'added\n' });
+    const second = await serveLines([req('a', 'after', { run: 'srv', iteration: 1, task: 'serve task', workspace: dir })], [], home);
+    const snap = Snapshot.parse(result(second.responses[0]));
+    expect(snap).toMatchObject({ runId: 'srv', iteration: 1, filesChanged: 2, beforeSha: b.sha });
+
+    const third = await serveLines([req('s', 'show', {}, [snap.id]), req('p', 'patch', {}, [snap.id]), req('v', 'verify', { run: 'srv' }), req('l', 'list', { run: 'srv' })], ['-C', dir], home);
+    expect(third.status).toBe(0);
+    expect(third.responses.map((r) => r.id)).toEqual(['s', 'p', 'v', 'l']);
+    expect(Snapshot.parse(result(third.responses[0])).id).toBe(snap.id);
+    expect(result(third.responses[1])).toEqual({ id: snap.id, diff: readFileSync(snap.patchPath as string, 'utf8') });
+    expect(VerifyReport.parse(result(third.responses[2])).ok).toBe(true);
+    expect(result(third.responses[3])).toHaveLength(1);
+  });
+
+  it('refuses malformed, oversized and unknown requests with codes, and keeps serving', async () => {
+    const dir = repoWithCommit();
+    const home = tempDir('agentgate-home-');
+    const huge = Buffer.alloc(SERVE_MAX_LINE_BYTES + 10, 'x');
+    const served = await serveLines(
+      [
+        'not json\n',
+        '\n',
+        '{"id": 2}\n',
+        '{"id": 3, "command": "before", "extra": 1}\n',
+        req(4, 'frobnicate'),
+        req(5, 'serve'),
+        req(6, 'before', { 'no-such-option': 'x' }),
+        req(7, 'before'),
+        req(8, 'after', { run: 'r', iteration: 'x' }),
+        req(9, 'show', {}, ['../etc']),
+        req(10, 'before', { help: true }),
+        Buffer.concat([huge, Buffer.from('\n')]),
+        req(11, 'before', { run: 'ok' }),
+        req(12, 'runs').trimEnd(), // the last line may lack its newline
+      ],
+      ['-C', dir],
+      home,
+    );
+    expect(served.status).toBe(0);
+    expect(served.stderr).toBe('');
+    const byId = served.responses.map((r) => [r.id, 'error' in r ? r.error.code : 'ok']);
+    expect(byId).toEqual([
+      [null, 'INVALID_REQUEST'],
+      [2, 'INVALID_REQUEST'],
+      [3, 'INVALID_REQUEST'],
+      [4, 'USAGE'],
+      [5, 'USAGE'],
+      [6, 'USAGE'],
+      [7, 'USAGE'],
+      [8, 'INVALID_ARGUMENT'],
+      [9, 'INVALID_ID'],
+      [10, 'USAGE'],
+      [null, 'INVALID_REQUEST'],
+      [11, 'ok'],
+      [12, 'ok'],
+    ]);
+    expect(errorCode(served.responses[0])).toBe('INVALID_REQUEST');
+  });
+
+  it('streams a patch larger than one read chunk inside one response line, and reports a failed verify with exitCode 1', async () => {
+    const dir = repoWithCommit({ 'f.txt': 'base\n' });
+    const home = tempDir('agentgate-home-');
+    const big = Array.from({ length: 8000 }, (_, i) => `line ${i} "q" \\ é€😀 \u2028\t\n`).join('');
+    const run = async (lines: string[]) => serveLines(lines, ['-C', dir], home);
+    await run([req(1, 'before', { run: 'big' })]);
+    writeFiles(dir, { 'big.txt': big });
+    const snap = Snapshot.parse(result((await run([req(2, 'after', { run: 'big', iteration: 1 })])).responses[0]));
+    const artifact = readFileSync(snap.patchPath as string, 'utf8');
+    expect(artifact.length).toBeGreaterThan(128 * 1024);
+    const patched = await run([req(3, 'patch', {}, [snap.id])]);
+    expect(patched.responses).toHaveLength(1);
+    expect(result(patched.responses[0])).toEqual({ id: snap.id, diff: artifact });
+    writeFileSync(snap.patchPath as string, artifact.replace('line 1 ', 'line one '));
+    const verified = (await run([req(4, 'verify', {}, [snap.id])])).responses[0];
+    expect(verified).toMatchObject({ id: 4, exitCode: 1 });
+    expect(VerifyReport.parse(result(verified)).ok).toBe(false);
+  });
+
+  it('ends cleanly on an empty input', async () => {
+    const served = await serveLines([], [], tempDir('agentgate-home-'));
+    expect(served).toEqual({ status: 0, stderr: '', responses: [] });
+  });
+});
