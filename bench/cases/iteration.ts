@@ -16,7 +16,7 @@ import { applyWorkload, ensureRepo, modifyFiles, resetRepo, type BenchRepo, type
 import { addRows, scratch, timed, type Bench } from '../results.js';
 
 export const FLOOR_SCRIPT = fileURLToPath(new URL('../floor.sh', import.meta.url));
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bin/agentgate-snapshot.js', import.meta.url));
 
 /** Files one workload changes: 10 modified, 2 added, 1 deleted, 1 renamed, 1 binary. */
 export const WORKLOAD_FILES = 15;
