@@ -107,3 +107,17 @@ export class GitFailedError extends AgentgateError {
 export function isAgentgateError(value: unknown): value is AgentgateError {
   return value instanceof AgentgateError;
 }
+
+// Runs that travel (src/sharing): remotes and bundles.
+export class RemoteNotFoundError extends AgentgateError {
+  readonly code = 'REMOTE_NOT_FOUND' as const;
+}
+export class PushRejectedError extends AgentgateError {
+  readonly code = 'PUSH_REJECTED' as const;
+}
+export class BundleInvalidError extends AgentgateError {
+  readonly code = 'BUNDLE_INVALID' as const;
+}
+export class UnsafeRemoteError extends AgentgateError {
+  readonly code = 'REMOTE_UNSAFE' as const;
+}

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
@@ -181,6 +181,8 @@ export class Snapshotter {
         files: stats.files,
         workspace: repo.topLevel,
         ref,
+        task: opts.taskPrompt ?? null,
+        gate: opts.gatePlanSource ?? null,
       };
       await this.store.save(snapshot);
       await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration);
@@ -218,6 +220,7 @@ export class Snapshotter {
       if (outputFile) await writeFileAtomic(outputFile, '');
       return '';
     }
+    snapshot = await this.withLocalPaths(snapshot);
     const intact = snapshot.patchPath !== null && (await sha256File(snapshot.patchPath).catch(() => null)) === snapshot.patchSha256;
     if (intact && snapshot.patchPath) {
       if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
@@ -257,7 +260,7 @@ export class Snapshotter {
     const runs = new Map<string, RunRecord | null>();
     for (const snapshot of snapshots) {
       if (!runs.has(snapshot.runId)) runs.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-      checks.push(...(await verifySnapshot(snapshot, runs.get(snapshot.runId) ?? null, this.gitOptions())));
+      checks.push(...(await verifySnapshot(await this.withLocalPaths(snapshot), runs.get(snapshot.runId) ?? null, this.gitOptions())));
     }
     return { ok: checks.every((c) => c.ok), checks };
   }
@@ -292,6 +295,19 @@ export class Snapshotter {
       const ignore = workspaceExcludes(repo.topLevel, this.options);
       return cherryPick(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) });
     });
+  }
+
+  /**
+   * Paths as this machine sees them: the patch artifact is looked for under the artifacts directory
+   * in use (`--artifacts-dir`, `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) first, so that a
+   * store copied from another machine, whose recorded paths are gone, still verifies and patches.
+   */
+  async withLocalPaths(snapshot: Snapshot): Promise<Snapshot> {
+    if (snapshot.patchPath === null) return snapshot;
+    const here = patchPath(this.options.artifactsDir, snapshot.runId, snapshot.iteration);
+    if (here === snapshot.patchPath) return snapshot;
+    const found = await stat(here).then((s) => s.isFile(), () => false);
+    return found ? { ...snapshot, patchPath: here } : snapshot;
   }
 
   gitOptions(): { identity: Identity; timeoutMs: number } {
