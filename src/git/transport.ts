@@ -157,6 +157,28 @@ export async function fetchRefs(repo: GitOptions, url: string, refspecs: readonl
   }
 }
 
+/** The remote's refs under `prefix` (e.g. `refs/agentgate/records/`), by one `git ls-remote`. */
+export async function listRemoteRefs(repo: GitOptions, url: string, prefix: string): Promise<Array<{ sha: string; ref: string }>> {
+  checkRemoteUrl(url);
+  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix)) throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
+  try {
+    const { stdout } = await runGit(withTransport(repo), ['ls-remote', '--refs', '--upload-pack=git-upload-pack', '--end-of-options', url, `${prefix}*`]);
+    return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
+  } catch (cause) {
+    throw unreachable(cause, url);
+  }
+}
+
+/** Parses `git ls-remote` output: `<id> TAB <ref>` lines (pure; malformed lines are dropped, as untrusted). */
+export function parseLsRemote(stdout: string): Array<{ sha: string; ref: string }> {
+  const out: Array<{ sha: string; ref: string }> = [];
+  for (const line of stdout.split('\n')) {
+    const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t(refs\/[^\s]+)$/.exec(line);
+    if (m) out.push({ sha: m[1] as string, ref: m[2] as string });
+  }
+  return out;
+}
+
 function unreachable(cause: unknown, url: string): unknown {
   if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(String(cause.details.stderr))) {
     return new RemoteNotFoundError(`cannot reach a git repository at ${url}; check the remote's URL and your access`, { cause, details: { url, stderr: cause.details.stderr } });

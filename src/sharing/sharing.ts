@@ -10,7 +10,7 @@ import { BundleInvalidError, GitFailedError, InvalidArgumentError, PushRejectedE
 import { batchCheck, deleteRefs, listRefsWithParents, objectFormat, readBlobs, writeObjects, type CommitRef } from '../git/record-objects.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
-import { createBundle, fetchRefs, pushRefs, resolveRemote, verifyBundle } from '../git/transport.js';
+import { createBundle, fetchRefs, listRemoteRefs, pushRefs, resolveRemote, verifyBundle } from '../git/transport.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import { writeJsonAtomic } from '../store/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
@@ -36,6 +36,8 @@ export interface Selection {
 
 /** The largest record.json taken from elsewhere (a hostile one cannot fill memory). */
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/** Above this many new records, one wildcard refspec instead of one per ref (command-line length). */
+const MAX_REFSPECS = 2000;
 
 /**
  * Runs that travel: every iteration's record is a commit under refs/agentgate/records/ (see
@@ -74,8 +76,12 @@ export class Sharing {
     if (sel.runId !== undefined) assertSafeId(sel.runId, 'run id');
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd);
-    const pattern = sel.runId === undefined ? '*' : `${sel.runId}/*`;
-    const result = await this.receive(repo, (r) => fetchRefs(r, remote.url, [`+${RECORDS_PREFIX}${pattern}:${INCOMING_PREFIX}${pattern}`]));
+    const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
+    const result = await this.receive(
+      repo,
+      () => listRemoteRefs(repo, remote.url, prefix),
+      (r, specs) => fetchRefs(r, remote.url, specs),
+    );
     return { remote: remote.name, ...result };
   }
 
@@ -109,9 +115,10 @@ export class Sharing {
     if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
       throw new BundleInvalidError(`${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`, { details: { file: path } });
     }
-    const result = await this.receive(repo, async (r) => {
+    const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+    const result = await this.receive(repo, async () => records, async (r, specs) => {
       try {
-        await fetchRefs(r, path, [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`]);
+        await fetchRefs(r, path, specs);
       } catch (cause) {
         if (cause instanceof GitFailedError) throw new BundleInvalidError(`git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`, { cause, details: { file: path } });
         throw cause;
@@ -187,18 +194,41 @@ export class Sharing {
   }
 
   /**
-   * Takes records in: `bring` fetches them into refs/agentgate/incoming/, each is checked and
-   * rebuilt into the home, and only then moved to refs/agentgate/records/. Serialised per home;
-   * what a killed call left in incoming/ is swept first.
+   * Takes records in. `list` names the source's records (one ls-remote, or the bundle's heads); only
+   * those this repository does not hold already are fetched (`bring`, into refs/agentgate/incoming/),
+   * so a fetch with nothing new transfers nothing. Each record is then checked and rebuilt into the
+   * home, and only then moved to refs/agentgate/records/. Serialised per home; what a killed call
+   * left in incoming/ is swept first.
    */
-  private async receive(repo: Repo, bring: (repo: Repo) => Promise<void>): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
+  private async receive(
+    repo: Repo,
+    list: () => Promise<Array<{ sha: string; ref: string }>>,
+    bring: (repo: Repo, refspecs: string[]) => Promise<void>,
+  ): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
     const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
     return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, async () => {
       await deleteRefs(repo, await listRefs(repo, INCOMING_PREFIX));
-      await bring(repo);
-      const incoming = await listRefsWithParents(repo, INCOMING_PREFIX);
+      const source = await list();
+      const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+      const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+      const refused: RefusedRecord[] = [];
+      const wanted = source.filter((r) => {
+        if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+        refused.push({ ref: r.ref, reason: 'not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)' });
+        return false;
+      });
+      const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+      if (toFetch.length > 0) {
+        const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+        await bring(repo, specs);
+      }
+      const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+      const wantedRefs = new Set(wanted.map((r) => r.ref));
+      // Records this repository already holds are rebuilt from its own refs (the home may be new).
+      const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
       try {
-        return await this.rebuild(repo, incoming);
+        const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
+        return { ...result, refused: [...refused, ...result.refused] };
       } finally {
         await deleteRefs(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
       }
@@ -210,10 +240,10 @@ export class Sharing {
   }
 
   /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
-  private async rebuild(repo: Repo, incoming: CommitRef[]): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
+  private async rebuild(repo: Repo, incoming: CommitRef[], localRefs: CommitRef[]): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
     const refused: RefusedRecord[] = [];
     const refuse = (ref: string, reason: string) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
-    const local = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
+    const local = new Map(localRefs.map((r) => [r.ref, r]));
     const index = (await readJsonFile(this.indexPath(), RebuiltIndex, 'sharing index').catch(() => null)) ?? { records: {} };
     const runs = new Set<string>();
     let unchanged = 0;
@@ -298,6 +328,8 @@ export class Sharing {
     const trees = await batchCheck(repo, accepted.flatMap((a) => [`${a.record.snapshot.beforeSha}^{tree}`, `${a.record.snapshot.afterSha}^{tree}`]));
     const done: Array<{ ref: CommitRef; record: RecordFile }> = [];
     const refUpdates: RefUpdate[] = [];
+    /** Per run: iteration -> snapshot id already stored here (read once per run, kept up to date). */
+    const iterations = new Map<string, Map<number, string>>();
     for (const [i, a] of accepted.entries()) {
       const s = a.record.snapshot;
       const [from, to] = [trees[2 * i], trees[2 * i + 1]];
@@ -316,9 +348,10 @@ export class Sharing {
         continue;
       }
       if (run !== null && stored === null) {
-        const others = (await this.store.inspectRun(s.runId)).snapshots.filter((o) => o.iteration === s.iteration && o.id !== s.id);
-        if (others.length > 0) {
-          refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${others[0]?.id}`);
+        if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
+        const other = iterations.get(s.runId)?.get(s.iteration);
+        if (other !== undefined && other !== s.id) {
+          refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
           continue;
         }
       }
@@ -368,6 +401,7 @@ export class Sharing {
         };
         return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
       });
+      iterations.get(s.runId)?.set(s.iteration, s.id);
       if (itSha === undefined) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
       const rec = recordRef(s.runId, s.iteration);
       refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });

@@ -5,6 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gitCallCount } from '../../src/git/runner.js';
+import { Sharing } from '../../src/sharing/sharing.js';
 import { git } from '../helpers/repo.js';
 import { failsWith as expectCode, runIterations, world, type World } from '../helpers/sharing.js';
 
@@ -56,7 +58,13 @@ describe('push and fetch', () => {
     expect(again.updated).toEqual([]);
     expect(again.upToDate).toEqual(['refs/agentgate/records/r/iteration-0']);
     expect((await b.share.fetch({ workspace: b.dir })).snapshots).toBe(1);
+    const calls = gitCallCount();
     expect(await b.share.fetch({ workspace: b.dir })).toMatchObject({ snapshots: 0, unchanged: 1 });
+    // Nothing new: one ls-remote and a few local reads, no fetch and no ref written.
+    expect(gitCallCount() - calls).toBeLessThanOrEqual(8);
+    // A new home on the same repository is rebuilt from the records the repository already holds.
+    const fresh = new Sharing({ ...b.share.options, home: join(w.root, 'b-home-2'), artifactsDir: join(w.root, 'b-home-2', 'artifacts') });
+    expect(await fresh.fetch({ workspace: b.dir })).toMatchObject({ snapshots: 1, unchanged: 0, refused: [] });
     // The machine that made the run fetches its own records back: nothing changes.
     expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ snapshots: 1, refused: [] });
     expect((await a.snap.verify({ runId: 'r' })).ok).toBe(true);
