@@ -6,7 +6,7 @@ import type { Identity } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
 import { RebuiltIndex, RecordFile, RECORD_FILE, type ExportResult, type PushResult, type ReceiveResult, type RefusedRecord } from '../../types/sharing.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { BundleInvalidError, GitFailedError, InvalidArgumentError, PushRejectedError, RunNotFoundError } from '../errors.js';
+import { BundleInvalidError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, PushRejectedError, RunNotFoundError } from '../errors.js';
 import { batchCheck, deleteRefs, listRefsWithParents, objectFormat, readBlobs, writeObjects, type CommitRef } from '../git/record-objects.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
@@ -190,7 +190,13 @@ export class Sharing {
       await rm(dir, { recursive: true, force: true });
     }
     const updates: RefUpdate[] = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
-    await updateRefs(repo, updates, { message: 'agentgate: record' });
+    try {
+      await updateRefs(repo, updates, { message: 'agentgate: record' });
+    } catch (error) {
+      // A concurrent push in this repository wrote the same records (they are deterministic): fine.
+      const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+      if (!(error instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha)) throw error;
+    }
   }
 
   /**
