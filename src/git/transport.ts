@@ -19,6 +19,7 @@ export const TRANSPORT_CONFIG: readonly string[] = [
   'core.sshCommand=ssh',
   'ssh.variant=ssh',
   'credential.helper=',
+  'core.askPass=',
   'fetch.writeCommitGraph=false',
   'fetch.recurseSubmodules=false',
   'submodule.recurse=false',
@@ -63,6 +64,19 @@ export function checkRemoteUrl(url: string): RemoteKind {
  * result is checked with checkRemoteUrl. Throws REMOTE_NOT_FOUND, REMOTE_UNSAFE.
  */
 export async function resolveRemote(repo: GitOptions & { topLevel: string }, nameOrUrl: string, cwd: string): Promise<{ name: string; url: string }> {
+  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd);
+  // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
+  // over anything we could pass: refuse rather than run it.
+  if (checkRemoteUrl(resolved.url) === 'git') {
+    const proxies = (await runGit(repo, ['config', '--get-all', 'core.gitProxy'], { okExitCodes: [1] })).stdout.split('\n').filter((v) => v !== '' && !/^none(\s|$)/.test(v));
+    if (proxies.length > 0) {
+      throw new UnsafeRemoteError(`the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`, { details: { url: resolved.url } });
+    }
+  }
+  return resolved;
+}
+
+async function resolveRemoteUrl(repo: GitOptions & { topLevel: string }, nameOrUrl: string, cwd: string): Promise<{ name: string; url: string }> {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
     const res = await runGit(repo, ['config', '--get', `remote.${nameOrUrl}.url`], { okExitCodes: [1] });
     const url = res.stdout.trim();

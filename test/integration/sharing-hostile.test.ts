@@ -50,6 +50,8 @@ describe('hostile remotes', () => {
     git(a.dir, ['config', '--unset', `url.ext::sh -c touch% ${marker}% #.insteadOf`]);
     await a.share.fetch({ workspace: a.dir });
     expect(existsSync(marker)).toBe(false);
+    git(a.dir, ['config', 'core.gitProxy', `sh -c "touch ${marker}"`]);
+    await failsWith(a.share.fetch({ workspace: a.dir }, 'git://example.invalid/repo.git'), 'REMOTE_UNSAFE');
     await failsWith(a.share.push({ workspace: a.dir }, 'no-such-remote'), 'REMOTE_NOT_FOUND');
     await failsWith(a.share.fetch({ workspace: a.dir }, join(w.root, 'missing.git')), 'REMOTE_NOT_FOUND');
   });
