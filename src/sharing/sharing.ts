@@ -55,7 +55,8 @@ export class Sharing {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd);
     const { runs, refs } = await this.materialise(repo, sel);
-    if (refs.length === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [] };
+    const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
+    if (count === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [] };
     const specs = sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
     const results = await pushRefs(repo, remote.url, specs);
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);

@@ -48,6 +48,21 @@ describe('push and fetch', () => {
     expect(report.checks.map((c) => c.check)).toContain('task');
   });
 
+  it('relays: a machine that fetched a run publishes it elsewhere with --all, unchanged', async () => {
+    w = world();
+    const [a, b, c] = [w.machine('a'), w.machine('b'), w.machine('c')];
+    await runIterations(a, 'relay', 2);
+    await a.share.push({ workspace: a.dir });
+    await b.share.fetch({ workspace: b.dir });
+    const mirror = join(w.root, 'mirror.git');
+    git(w.root, ['init', '-q', '--bare', mirror]);
+    expect(await b.share.push({ workspace: b.dir, all: true }, mirror)).toMatchObject({ refs: 2 });
+    expect(git(mirror, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/'])).toBe(git(w.origin, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/']));
+    expect(await c.share.fetch({ workspace: c.dir }, mirror)).toMatchObject({ runs: ['relay'], snapshots: 2, refused: [] });
+    expect((await c.snap.verify({ runId: 'relay' })).ok).toBe(true);
+    expect((await c.snap.store.loadRun('relay'))?.recordedWorkspace).toBe(a.dir);
+  });
+
   it('repeats harmlessly, and a second fetch with nothing new rebuilds nothing', async () => {
     w = world();
     const a = w.machine('a');
