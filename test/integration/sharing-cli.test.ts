@@ -57,18 +57,24 @@ describe('sharing through the CLI', () => {
     expect((cli(c, ['import', bad, '--json']).json() as { error: { code: string } }).error.code).toBe('BUNDLE_INVALID');
   });
 
-  it('a home copied elsewhere verifies and patches with --home and --artifacts-dir once the original is gone', async () => {
+  it('a home and workspace copied to another place verify and patch with -C, --home and --artifacts-dir once the originals are gone', async () => {
     w = world();
     const a = w.machine('a');
     await runIterations(a, 'moved', 2);
-    const copy = join(w.root, 'copied-home');
-    cpSync(a.home, copy, { recursive: true });
+    const original = readFileSync((await a.snap.listByRun('moved'))[1]!.patchPath as string);
+    const [home, ws] = [join(w.root, 'copied-home'), join(w.root, 'copied-ws')];
+    cpSync(a.home, home, { recursive: true });
+    cpSync(a.dir, ws, { recursive: true });
     rmSync(a.home, { recursive: true, force: true });
-    const moved = { ...a, home: copy };
-    const res = runCli(['-C', a.dir, '--home', copy, '--artifacts-dir', join(copy, 'artifacts'), 'verify', '--run', 'moved', '--json']);
-    expect(res.json()).toMatchObject({ ok: true });
-    const list = ok(moved, ['list']) as Snapshot[];
+    rmSync(a.dir, { recursive: true, force: true });
+    const opts = ['-C', ws, '--home', home, '--artifacts-dir', join(home, 'artifacts')];
+    expect(runCli([...opts, 'verify', '--run', 'moved', '--json']).json()).toMatchObject({ ok: true });
+    const list = runCli([...opts, 'list', '--json']).json() as Snapshot[];
     expect(list).toHaveLength(2);
+    const patchFile = join(w.root, 'out.diff');
+    rmSync(join(home, 'artifacts'), { recursive: true, force: true });
+    expect(runCli([...opts, 'patch', list[1]!.id, '-o', patchFile]).status).toBe(0);
+    expect(readFileSync(patchFile)).toEqual(original);
   });
 
   it('push and fetch killed with SIGKILL leave nothing that the next call does not mend', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { OnDirty } from '../../../types/config.js';
 import type { DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js';
 import { InvalidArgumentError, UsageError } from '../../errors.js';
-import { str } from '../context.js';
+import { str, type Context } from '../context.js';
 import { paint, short, table } from '../output.js';
 import type { CommandResult, CommandSpec, Values } from '../spec.js';
 
@@ -114,17 +114,17 @@ const patch: CommandSpec = {
     const snapshot = await ctx.snapshotter.getSnapshot(id as string);
     const output = str(values.output);
     if (output !== undefined) {
-      await ctx.snapshotter.generatePatch(snapshot, output);
+      await ctx.snapshotter.generatePatch(snapshot, output, givenPaths(ctx, values));
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
     }
     // --json promises exactly one JSON document on stdout, so the diff travels inside one.
     if (ctx.json) {
-      const diff = await ctx.snapshotter.generatePatch(snapshot);
+      const diff = await ctx.snapshotter.generatePatch(snapshot, undefined, givenPaths(ctx, values));
       return { json: { id: snapshot.id, diff }, human: () => diff };
     }
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
     const file = join(dir, 'patch.diff');
-    await ctx.snapshotter.generatePatch(snapshot, file);
+    await ctx.snapshotter.generatePatch(snapshot, file, givenPaths(ctx, values));
     return { streamFile: file, cleanup: () => rm(dir, { recursive: true, force: true }) };
   },
 };
@@ -151,7 +151,7 @@ const verify: CommandSpec = {
     const chosen = [id !== undefined, values.run !== undefined, values.all === true].filter(Boolean).length;
     if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
     const target = id !== undefined ? { id } : typeof values.run === 'string' ? { runId: values.run } : { all: true as const };
-    const report = await ctx.snapshotter.verify(target);
+    const report = await ctx.snapshotter.verify(target, givenPaths(ctx, values));
     return {
       json: report,
       exitCode: report.ok ? 0 : 1,
@@ -237,4 +237,9 @@ async function readTaskFile(path: string): Promise<string> {
   } catch (cause) {
     throw new InvalidArgumentError(`cannot read --task-file ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'error'}`, { cause });
   }
+}
+
+/** `-C` given on this machine stands in for a recorded workspace that is not here (runs that travel). */
+function givenPaths(ctx: Context, values: Values): { workspace?: string } {
+  return typeof values.workspace === 'string' ? { workspace: ctx.workspace } : {};
 }
