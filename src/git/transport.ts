@@ -106,6 +106,18 @@ async function isDir(path: string): Promise<boolean> {
   );
 }
 
+/**
+ * The program that serves a remote. For a repository on this machine (a path or file://) it runs
+ * here, in the other repository, where git clears our `-c` settings: so it gets its own, and that
+ * repository's hooks (pre-receive, update, post-receive, reference-transaction, ...) and fsmonitor
+ * run nothing. For ssh, git and https it runs on the server, which is the server's business (and
+ * servers accept only the plain name).
+ */
+function serverProgram(url: string, name: 'upload-pack' | 'receive-pack'): string {
+  const kind = checkRemoteUrl(url);
+  return kind === 'local' || kind === 'file' ? `git -c core.hooksPath=/dev/null -c core.fsmonitor=false ${name}` : `git-${name}`;
+}
+
 function withTransport(repo: GitOptions): GitOptions {
   return { ...repo, config: [...(repo.config ?? []), ...TRANSPORT_CONFIG] };
 }
@@ -139,7 +151,7 @@ export async function pushRefs(repo: GitOptions, url: string, refspecs: readonly
       throw new InvalidArgumentError(`refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`, { details: { refspec: spec } });
     }
   }
-  const args = ['push', '--porcelain', '--no-follow-tags', '--no-signed', '--receive-pack=git-receive-pack', '--end-of-options', url, ...refspecs];
+  const args = ['push', '--porcelain', '--no-follow-tags', '--no-signed', `--receive-pack=${serverProgram(url, 'receive-pack')}`, '--end-of-options', url, ...refspecs];
   try {
     const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
@@ -163,7 +175,7 @@ export async function fetchRefs(repo: GitOptions, url: string, refspecs: readonl
       throw new InvalidArgumentError(`refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`, { details: { refspec: spec } });
     }
   }
-  const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--no-auto-gc', '--upload-pack=git-upload-pack', '--end-of-options', url, ...refspecs];
+  const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--no-auto-gc', `--upload-pack=${serverProgram(url, 'upload-pack')}`, '--end-of-options', url, ...refspecs];
   try {
     await runGit(withTransport(repo), args);
   } catch (cause) {
@@ -176,7 +188,7 @@ export async function listRemoteRefs(repo: GitOptions, url: string, prefix: stri
   checkRemoteUrl(url);
   if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix)) throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
   try {
-    const { stdout } = await runGit(withTransport(repo), ['ls-remote', '--refs', '--upload-pack=git-upload-pack', '--end-of-options', url, `${prefix}*`]);
+    const { stdout } = await runGit(withTransport(repo), ['ls-remote', '--refs', `--upload-pack=${serverProgram(url, 'upload-pack')}`, '--end-of-options', url, `${prefix}*`]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
     throw unreachable(cause, url);
