@@ -61,7 +61,16 @@ export class Sharing {
     const results = await pushRefs(repo, remote.url, specs);
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
-    const rejected = results.filter((r) => r.flag === '!');
+    let rejected = results.filter((r) => r.flag === '!');
+    if (rejected.length > 0) {
+      // Another push of the very same records may have won the race: that is "up to date", not a conflict.
+      const [theirs, ours] = await Promise.all([listRemoteRefs(repo, remote.url, RECORDS_PREFIX), listRefs(repo, RECORDS_PREFIX)]);
+      const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
+      const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
+      const same = rejected.filter((r) => remoteSha.get(r.ref) !== undefined && remoteSha.get(r.ref) === localSha.get(r.ref));
+      upToDate.push(...same.map((r) => r.ref));
+      rejected = rejected.filter((r) => !same.includes(r));
+    }
     if (rejected.length > 0) {
       throw new PushRejectedError(
         `the remote already holds other records for ${rejected.length} iteration(s) (${rejected.slice(0, 3).map((r) => r.ref).join(', ')}); nothing was overwritten. Fetch them to compare, or publish under another run id`,

@@ -101,6 +101,10 @@ describe('push and fetch', () => {
     const got = await c.share.fetch({ workspace: c.dir });
     expect(got).toMatchObject({ runs: ['ra', 'rb'], snapshots: 5, refused: [] });
     expect((await c.snap.verify({ all: true })).ok).toBe(true);
+    // Two pushes of one run at once from one repository agree on the same records.
+    await runIterations(a, 'twice', 2);
+    const both = await Promise.all([a.share.push({ workspace: a.dir, runId: 'twice' }), a.share.push({ workspace: a.dir, runId: 'twice' })]);
+    expect(both.flatMap((p) => p.updated).sort()).toEqual(['refs/agentgate/records/twice/iteration-0', 'refs/agentgate/records/twice/iteration-1']);
     // --run fetches one run only.
     const d = w.machine('d');
     expect(await d.share.fetch({ workspace: d.dir, runId: 'rb' })).toMatchObject({ runs: ['rb'], snapshots: 2 });
