@@ -11,6 +11,7 @@ import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
 import { changeSizeCase, iterationCase } from './cases/iteration.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
+import { sharingCase } from './cases/sharing.js';
 import { storeCase } from './cases/store.js';
 import { gitVersion } from './git.js';
 import { parseCount, parseSizes } from './measure.js';
@@ -27,6 +28,7 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   store: storeCase,
   memory: memoryCase,
   profile: profileCase,
+  sharing: sharingCase,
 };
 
 async function main(): Promise<number> {

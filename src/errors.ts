@@ -104,9 +104,6 @@ export class GitFailedError extends AgentgateError {
   readonly code = 'GIT_FAILED' as const;
 }
 
-export function isAgentgateError(value: unknown): value is AgentgateError {
-  return value instanceof AgentgateError;
-}
 export class CiEnvironmentError extends AgentgateError {
   readonly code = 'CI_ENV_MISSING' as const;
 }
@@ -115,4 +112,22 @@ export class CiEnvironmentError extends AgentgateError {
 export class InvalidRequestError extends AgentgateError {
   readonly code = 'INVALID_REQUEST' as const;
   override readonly exitCode = 2 as const;
+}
+
+// Runs that travel (src/sharing): remotes and bundles.
+export class RemoteNotFoundError extends AgentgateError {
+  readonly code = 'REMOTE_NOT_FOUND' as const;
+}
+export class PushRejectedError extends AgentgateError {
+  readonly code = 'PUSH_REJECTED' as const;
+}
+export class BundleInvalidError extends AgentgateError {
+  readonly code = 'BUNDLE_INVALID' as const;
+}
+export class UnsafeRemoteError extends AgentgateError {
+  readonly code = 'REMOTE_UNSAFE' as const;
+}
+
+export function isAgentgateError(value: unknown): value is AgentgateError {
+  return value instanceof AgentgateError;
 }

@@ -8,5 +8,7 @@ export const RunRecord = z.object({
   updatedAt: IsoDate,
   before: BeforeState.nullable(),
   snapshotIds: z.array(SafeId),
+  /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
+  recordedWorkspace: z.string().min(1).optional(),
 });
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -71,5 +71,10 @@ export const Snapshot = z.object({
   files: z.array(FileChange),
   workspace: z.string().min(1),
   ref: z.string().nullable(),
+  /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
+  task: z.string().nullable().optional(),
+  gate: z.string().nullable().optional(),
+  /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
+  recordedWorkspace: z.string().min(1).optional(),
 });
 export type Snapshot = z.infer<typeof Snapshot>;

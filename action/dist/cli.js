@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -160,6 +160,18 @@ var init_errors = __esm({
     InvalidRequestError = class extends AgentgateError {
       code = "INVALID_REQUEST";
       exitCode = 2;
+    };
+    RemoteNotFoundError = class extends AgentgateError {
+      code = "REMOTE_NOT_FOUND";
+    };
+    PushRejectedError = class extends AgentgateError {
+      code = "PUSH_REJECTED";
+    };
+    BundleInvalidError = class extends AgentgateError {
+      code = "BUNDLE_INVALID";
+    };
+    UnsafeRemoteError = class extends AgentgateError {
+      code = "REMOTE_UNSAFE";
     };
   }
 });
@@ -4701,7 +4713,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve12) {
+function isRecursive(inst, stack, resolve14) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -4711,7 +4723,7 @@ function isRecursive(inst, stack, resolve12) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve12);
+      const answer2 = isRecursive(child, stack, resolve14);
       if (answer2 > result)
         result = answer2;
     }
@@ -4722,7 +4734,7 @@ function isRecursive(inst, stack, resolve12) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve12) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve14) : NONE;
       if (child > answer2)
         answer2 = child;
     }
@@ -4786,7 +4798,7 @@ function isRecursive(inst, stack, resolve12) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve12 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve14 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -20911,6 +20923,9 @@ function afterOutputs(s, task) {
     task: (task ?? "").slice(0, 64 * 1024)
   };
 }
+function givenPaths(ctx) {
+  return ctx.workspaceGiven ? { workspace: ctx.workspace } : {};
+}
 var RUN_ID, before, after, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
 var init_run_snapshots = __esm({
   "src/cli/commands/run-snapshots.ts"() {
@@ -21038,14 +21053,14 @@ Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
         const snapshot = await ctx.snapshotter.getSnapshot(id);
         const output2 = values.output;
         if (output2 !== void 0) {
-          await ctx.snapshotter.generatePatch(snapshot, output2);
+          await ctx.snapshotter.generatePatch(snapshot, output2, givenPaths(ctx));
           return { json: { id: snapshot.id, path: output2 }, human: () => `Wrote ${output2}` };
         }
         const dir = await mkdtemp(join(tmpdir(), "agentgate-patch-"));
         const file2 = join(dir, "patch.diff");
         const cleanup = () => rm(dir, { recursive: true, force: true });
         try {
-          await ctx.snapshotter.generatePatch(snapshot, file2);
+          await ctx.snapshotter.generatePatch(snapshot, file2, givenPaths(ctx));
         } catch (error62) {
           await cleanup();
           throw error62;
@@ -21085,7 +21100,7 @@ Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
         const chosen = [id !== void 0, values.run !== void 0, values.all].filter(Boolean).length;
         if (chosen > 1) throw new UsageError("give one of ID, --run ID or --all");
         const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        const report2 = await ctx.snapshotter.verify(target);
+        const report2 = await ctx.snapshotter.verify(target, givenPaths(ctx));
         return {
           json: report2,
           exitCode: report2.ok ? 0 : 1,
@@ -21251,7 +21266,12 @@ var init_snapshot = __esm({
       createdAt: IsoDate,
       files: external_exports.array(FileChange),
       workspace: external_exports.string().min(1),
-      ref: external_exports.string().nullable()
+      ref: external_exports.string().nullable(),
+      /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
+      task: external_exports.string().nullable().optional(),
+      gate: external_exports.string().nullable().optional(),
+      /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
+      recordedWorkspace: external_exports.string().min(1).optional()
     });
   }
 });
@@ -21376,9 +21396,9 @@ async function spawnGit(opts, args, run, consume) {
     child.stdin.on("error", () => void 0);
     child.stdin.end(run.input);
   }
-  const exited = new Promise((resolve12, reject) => {
+  const exited = new Promise((resolve14, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve12(code2 ?? -1));
+    child.once("close", (code2) => resolve14(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error62) => {
@@ -21536,6 +21556,14 @@ async function withCompareAndSwap(repo, ref, expected, update, anyValue = false)
       details: { ref, expected, actual }
     });
   }
+}
+async function listRefs(repo, prefix) {
+  assertRefName(prefix);
+  const { stdout } = await runGit(repo, ["for-each-ref", "--format=%(objectname) %(refname)", prefix]);
+  return stdout.split("\n").filter(Boolean).map((line) => {
+    const space = line.indexOf(" ");
+    return { sha: assertGitId(line.slice(0, space), "for-each-ref"), ref: line.slice(space + 1) };
+  });
 }
 async function createBranchAndSwitch(repo, name, sha) {
   const ref = `refs/heads/${name}`;
@@ -22625,8 +22653,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat6 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat6.slice(stat6.lastIndexOf(")") + 2).split(" ");
+    const stat9 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat9.slice(stat9.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -22658,7 +22686,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve12) => setTimeout(resolve12, ms));
+  return new Promise((resolve14) => setTimeout(resolve14, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -22684,7 +22712,9 @@ var init_run = __esm({
       createdAt: IsoDate,
       updatedAt: IsoDate,
       before: BeforeState.nullable(),
-      snapshotIds: external_exports.array(SafeId)
+      snapshotIds: external_exports.array(SafeId),
+      /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
+      recordedWorkspace: external_exports.string().min(1).optional()
     });
   }
 });
@@ -22813,11 +22843,11 @@ function danglingLink(runFile, id, snapshotFile) {
   );
 }
 async function removeFile(path) {
-  const exists2 = await stat2(path).then(
+  const exists3 = await stat2(path).then(
     () => true,
     () => false
   );
-  if (!exists2) return false;
+  if (!exists3) return false;
   try {
     await rm6(path, { force: true });
     return true;
@@ -22960,6 +22990,13 @@ var init_snapshot_store = __esm({
       async loadRun(runId) {
         return this.runs.load(runId);
       }
+      /**
+       * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
+       * returns the next record or null to leave it. Used by src/sharing to note where a fetched run was recorded.
+       */
+      async updateRun(runId, workspace, change) {
+        return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
+      }
       /** Creates the run's record if needed (with `workspace`) and sets its latest before state. */
       async recordBefore(runId, workspace, before2) {
         return this.runs.recordBefore(runId, workspace, before2);
@@ -23026,14 +23063,20 @@ function iterationMessage(m) {
   return [
     `[agentgate] Run ${m.runId} iteration ${m.iteration}`,
     "",
-    `Task: ${firstChars(oneLine(m.taskPrompt), TASK_LIMIT)}`,
-    `Gate: ${oneLine(m.gatePlanSource)}`,
+    taskLine(m.taskPrompt),
+    gateLine(m.gatePlanSource),
     "",
     `Agentgate-Run: ${m.runId}`,
     `Agentgate-Iteration: ${m.iteration}`,
     `Agentgate-Before: ${m.beforeSha}`,
     ""
   ].join("\n");
+}
+function taskLine(taskPrompt) {
+  return `Task: ${firstChars(oneLine(taskPrompt), TASK_LIMIT)}`;
+}
+function gateLine(gatePlanSource) {
+  return `Gate: ${oneLine(gatePlanSource)}`;
 }
 function wipMessage(runId) {
   return `${WIP_SUBJECT}
@@ -23153,8 +23196,8 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists2 = await stat3(snapshot.patchPath).then((s) => s.isFile(), () => false);
-  if (!exists2) {
+  const exists3 = await stat3(snapshot.patchPath).then((s) => s.isFile(), () => false);
+  if (!exists3) {
     add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
     return false;
   }
@@ -23175,10 +23218,22 @@ async function gitChecks(repo, snapshot, add) {
     const target = await readRef(repo, snapshot.ref);
     add("ref", target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`);
   }
+  await messageChecks(repo, snapshot, add);
   const stats2 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same = stats2.filesChanged === snapshot.filesChanged && stats2.insertions === snapshot.insertions && stats2.deletions === snapshot.deletions;
   add("stats", same, same ? `${stats2.filesChanged} files, +${stats2.insertions} -${stats2.deletions}` : `git now says ${stats2.filesChanged} files +${stats2.insertions} -${stats2.deletions}`);
   return ancestor;
+}
+async function messageChecks(repo, snapshot, add) {
+  if (snapshot.commitMessage === "" || snapshot.beforeSha === snapshot.afterSha) return;
+  const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  const same = message === snapshot.commitMessage.replace(/\n$/, "");
+  add("commit-message", same, same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one");
+  if (snapshot.task === void 0 && snapshot.gate === void 0) return;
+  const lines = message.split("\n");
+  const taskOk = snapshot.task === null || snapshot.task === void 0 || lines.includes(taskLine(snapshot.task));
+  const gateOk = snapshot.gate === null || snapshot.gate === void 0 || lines.includes(gateLine(snapshot.gate));
+  add("task", taskOk && gateOk, taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`);
 }
 var init_verify = __esm({
   "src/snapshotter/verify.ts"() {
@@ -23189,6 +23244,8 @@ var init_verify = __esm({
     init_unified_diff();
     init_refs();
     init_patch_artifact();
+    init_commit_info();
+    init_message();
   }
 });
 
@@ -23242,7 +23299,7 @@ var init_excludes = __esm({
 });
 
 // src/snapshotter/snapshotter.ts
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile7, stat as stat5 } from "node:fs/promises";
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
     const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
@@ -23402,7 +23459,9 @@ var init_snapshotter = __esm({
             createdAt: (/* @__PURE__ */ new Date()).toISOString(),
             files: stats2.files,
             workspace: repo.topLevel,
-            ref
+            ref,
+            task: opts.taskPrompt ?? null,
+            gate: opts.gatePlanSource ?? null
           };
           await this.store.save(snapshot);
           await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration);
@@ -23431,11 +23490,12 @@ var init_snapshotter = __esm({
        * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
        * `outputFile` when given (atomically), else returns the text.
        */
-      async generatePatch(snapshot, outputFile) {
+      async generatePatch(snapshot, outputFile, paths = {}) {
         if (snapshot.beforeSha === snapshot.afterSha) {
           if (outputFile) await writeFileAtomic(outputFile, "");
           return "";
         }
+        snapshot = await this.withLocalPaths(snapshot, paths);
         const intact = snapshot.patchPath !== null && await sha256File(snapshot.patchPath).catch(() => null) === snapshot.patchSha256;
         if (intact && snapshot.patchPath) {
           if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
@@ -23454,7 +23514,7 @@ var init_snapshotter = __esm({
         return getDiffStats(repo, await resolveRevision(repo, from), await resolveRevision(repo, to));
       }
       /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-      async verify(target) {
+      async verify(target, paths = {}) {
         const checks = [];
         let snapshots;
         if ("id" in target) snapshots = [await this.getSnapshot(target.id)];
@@ -23472,7 +23532,7 @@ var init_snapshotter = __esm({
         const runs2 = /* @__PURE__ */ new Map();
         for (const snapshot of snapshots) {
           if (!runs2.has(snapshot.runId)) runs2.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-          checks.push(...await verifySnapshot(snapshot, runs2.get(snapshot.runId) ?? null, this.gitOptions()));
+          checks.push(...await verifySnapshot(await this.withLocalPaths(snapshot, paths), runs2.get(snapshot.runId) ?? null, this.gitOptions()));
         }
         return { ok: checks.every((c) => c.ok), checks };
       }
@@ -23505,6 +23565,21 @@ var init_snapshotter = __esm({
           const ignore = workspaceExcludes(repo.topLevel, this.options);
           return cherryPick2(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } });
         });
+      }
+      /**
+       * Paths as this machine sees them: the patch artifact is looked for under the artifacts directory
+       * in use (`--artifacts-dir`, `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) first, so that a
+       * store copied from another machine, whose recorded paths are gone, still verifies and patches;
+       * likewise `-C` (paths.workspace) stands in for a recorded workspace that is not on this machine.
+       */
+      async withLocalPaths(snapshot, paths = {}) {
+        let out = snapshot;
+        if (paths.workspace !== void 0 && !await stat5(snapshot.workspace).then((s) => s.isDirectory(), () => false)) out = { ...out, workspace: paths.workspace };
+        if (out.patchPath === null) return out;
+        const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
+        if (here === out.patchPath) return out;
+        const found = await stat5(here).then((s) => s.isFile(), () => false);
+        return found ? { ...out, patchPath: here } : out;
       }
       gitOptions() {
         return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
@@ -23563,8 +23638,8 @@ var init_snapshotter = __esm({
         const head = state.sha;
         if (!head) return fail2("HEAD has no commit any more");
         if (head === beforeSha) return;
-        const [exists2, ancestor] = await Promise.all([objectExists(repo, beforeSha), isAncestor(repo, beforeSha, head).catch(() => false)]);
-        if (!exists2) fail2(`before commit ${beforeSha} no longer exists`);
+        const [exists3, ancestor] = await Promise.all([objectExists(repo, beforeSha), isAncestor(repo, beforeSha, head).catch(() => false)]);
+        if (!exists3) fail2(`before commit ${beforeSha} no longer exists`);
         if (!ancestor) fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
       }
     };
@@ -23681,6 +23756,891 @@ var init_demo2 = __esm({
   }
 });
 
+// types/sharing.ts
+var RECORD_FORMAT, RECORD_FILE, PatchRecipe, TravellingSnapshot, RecordFile, PushResult, RefusedRecord, ReceiveResult, ExportResult, RebuiltIndex;
+var init_sharing = __esm({
+  "types/sharing.ts"() {
+    "use strict";
+    init_zod();
+    init_snapshot();
+    RECORD_FORMAT = "agentgate-record/1";
+    RECORD_FILE = "record.json";
+    PatchRecipe = external_exports.object({
+      /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
+      file: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/),
+      args: external_exports.array(external_exports.string().regex(/^-/).max(200)).max(64)
+    }).strict();
+    TravellingSnapshot = external_exports.object({
+      id: SafeId,
+      runId: SafeId,
+      iteration: external_exports.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      beforeSha: Sha,
+      afterSha: Sha,
+      branch: external_exports.string().min(1).max(4096),
+      commitMessage: external_exports.string().max(1e6),
+      patchSha256: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
+      filesChanged: external_exports.number().int().nonnegative(),
+      insertions: external_exports.number().int().nonnegative(),
+      deletions: external_exports.number().int().nonnegative(),
+      createdAt: IsoDate,
+      files: external_exports.array(FileChange),
+      task: external_exports.string().max(1e7).nullable(),
+      gate: external_exports.string().max(1e6).nullable()
+    }).strict();
+    RecordFile = external_exports.object({
+      format: external_exports.literal(RECORD_FORMAT),
+      snapshot: TravellingSnapshot,
+      /** The workspace where the run was recorded (informational: never used as a path here). */
+      workspace: external_exports.string().min(1).max(4096),
+      /** Null when the iteration changed nothing (no patch). */
+      patch: PatchRecipe.nullable(),
+      run: external_exports.object({ createdAt: IsoDate, before: BeforeState.nullable() }).strict()
+    }).strict();
+    PushResult = external_exports.object({
+      remote: external_exports.string(),
+      runs: external_exports.array(SafeId),
+      refs: external_exports.number().int().nonnegative(),
+      /** Refs the remote took now (created or moved forward). */
+      updated: external_exports.array(external_exports.string()),
+      /** Refs the remote already had with the same content. */
+      upToDate: external_exports.array(external_exports.string())
+    });
+    RefusedRecord = external_exports.object({ ref: external_exports.string(), reason: external_exports.string() });
+    ReceiveResult = external_exports.object({
+      remote: external_exports.string().optional(),
+      file: external_exports.string().optional(),
+      runs: external_exports.array(SafeId),
+      /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
+      snapshots: external_exports.number().int().nonnegative(),
+      /** Records already present and unchanged. */
+      unchanged: external_exports.number().int().nonnegative(),
+      refused: external_exports.array(RefusedRecord)
+    });
+    ExportResult = external_exports.object({ file: external_exports.string(), runs: external_exports.array(SafeId), refs: external_exports.number().int().nonnegative() });
+    RebuiltIndex = external_exports.object({ records: external_exports.record(Sha, SafeId) });
+  }
+});
+
+// src/git/record-objects.ts
+import { createHash as createHash3 } from "node:crypto";
+async function objectFormat(repo) {
+  const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
+  if (out !== "sha1" && out !== "sha256") throw new GitFailedError(`unknown object format ${JSON.stringify(out)}`, { details: { format: out } });
+  return out;
+}
+function objectId(format, type, content) {
+  return createHash3(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
+}
+function treeContent(entries) {
+  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+  return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")]));
+}
+async function writeObjects(repo, type, files) {
+  if (files.length === 0) return;
+  for (const f of files) if (/[\n\r]/.test(f.path)) throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, { details: { path: f.path } });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], { input: `${files.map((f) => f.path).join("\n")}
+` })).stdout.split("\n").filter(Boolean);
+  files.forEach((f, i) => {
+    if (out[i] !== f.id) throw new GitFailedError(`git hash-object wrote ${out[i] ?? "nothing"} where ${f.id} was expected`, { details: { path: f.path, expected: f.id, actual: out[i] } });
+  });
+}
+async function listRefsWithParents(repo, prefix) {
+  if (!/^refs\/[^\0\n\r ]+$/.test(prefix)) throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
+  const { stdout } = await runGit(repo, ["for-each-ref", "--format=%(objectname) %(objecttype) %(refname) %(parent)", prefix]);
+  return parseRefsWithParents(stdout);
+}
+function parseRefsWithParents(stdout) {
+  return stdout.split("\n").filter(Boolean).map((line) => {
+    const [sha = "", type = "", ref = "", ...parents] = line.split(" ");
+    return { sha: assertGitId(sha, "for-each-ref"), type, ref, parents: parents.filter(Boolean).map((p) => assertGitId(p, "for-each-ref")) };
+  });
+}
+async function batchCheck(repo, names) {
+  if (names.length === 0) return [];
+  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], { input: names.map((n) => `${n}
+`).join("") });
+  return parseBatchCheck(names, out.stdout.toString("utf8"));
+}
+async function readBlobs(repo, ids) {
+  const out = /* @__PURE__ */ new Map();
+  if (ids.length === 0) return out;
+  for (const id of ids) if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  const buf = (await runGitBuffer(repo, ["cat-file", "--batch"], { input: ids.map((id) => `${id}
+`).join("") })).stdout;
+  let at = 0;
+  for (const id of ids) {
+    const nl = buf.indexOf(10, at);
+    const header = buf.subarray(at, nl).toString("utf8");
+    const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
+    if (!m || m[1] !== id) throw new GitFailedError(`unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`, { details: { id } });
+    const size = Number(m[2]);
+    out.set(id, buf.subarray(nl + 1, nl + 1 + size));
+    at = nl + 1 + size + 1;
+  }
+  return out;
+}
+async function deleteRefs(repo, refs) {
+  if (refs.length === 0) return;
+  for (const r of refs) {
+    if (!/^refs\/agentgate\/[^\0\n\r ]+$/.test(r.ref) || !isFullId(r.sha)) throw new InvalidArgumentError(`refusing to delete ${JSON.stringify(r.ref)}`, { details: { ref: r.ref } });
+  }
+  const input2 = refs.map((r) => `delete ${r.ref}\0${r.sha}\0`).join("");
+  await runGit(repo, ["update-ref", "-m", "agentgate: sharing", "--stdin", "-z"], { input: input2 });
+}
+var init_record_objects = __esm({
+  "src/git/record-objects.ts"() {
+    "use strict";
+    init_errors();
+    init_batch_check();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/git/transport.ts
+import { isAbsolute as isAbsolute3, resolve as resolve7 } from "node:path";
+import { stat as stat6 } from "node:fs/promises";
+function checkRemoteUrl(url2) {
+  const refuse = (why) => {
+    throw new UnsafeRemoteError(`remote ${JSON.stringify(url2.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`, {
+      details: { url: url2.slice(0, 500) }
+    });
+  };
+  if (url2 === "" || url2.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url2)) return refuse('it is empty, starts with "-" or holds control characters');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url2)) return refuse(`the "${url2.slice(0, url2.indexOf("::"))}::" remote helper runs a program`);
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url2);
+  if (scheme) {
+    const name = scheme[1].toLowerCase();
+    if (!SCHEMES.has(name)) return refuse(`the ${name}:// transport is not allowed`);
+    if (name === "file") return "file";
+    if (name === "https" || name === "git") return name;
+    return "ssh";
+  }
+  const colon = url2.indexOf(":");
+  const slash = url2.indexOf("/");
+  if (colon > 0 && (slash < 0 || colon < slash)) return "ssh";
+  return "local";
+}
+async function resolveRemote(repo, nameOrUrl, cwd) {
+  const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd);
+  if (checkRemoteUrl(resolved.url) === "git") {
+    const proxies = (await runGit(repo, ["config", "--get-all", "core.gitProxy"], { okExitCodes: [1] })).stdout.split("\n").filter((v) => v !== "" && !/^none(\s|$)/.test(v));
+    if (proxies.length > 0) {
+      throw new UnsafeRemoteError(`the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`, { details: { url: resolved.url } });
+    }
+  }
+  return resolved;
+}
+async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
+    const res = await runGit(repo, ["config", "--get", `remote.${nameOrUrl}.url`], { okExitCodes: [1] });
+    const url2 = res.stdout.trim();
+    if (res.exitCode === 0 && url2 !== "") {
+      const kind2 = checkRemoteUrl(url2);
+      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute3(url2) ? resolve7(repo.topLevel, url2) : url2 };
+    }
+    if (!await isDir(resolve7(cwd, nameOrUrl))) {
+      throw new RemoteNotFoundError(`no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`, {
+        details: { remote: nameOrUrl }
+      });
+    }
+  }
+  const kind = checkRemoteUrl(nameOrUrl);
+  if (kind === "local") {
+    const path = resolve7(cwd, nameOrUrl);
+    if (!await isDir(path)) throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, { details: { remote: path } });
+    return { name: nameOrUrl, url: path };
+  }
+  return { name: nameOrUrl, url: nameOrUrl };
+}
+async function isDir(path) {
+  return stat6(path).then(
+    (s) => s.isDirectory(),
+    () => false
+  );
+}
+function serverProgram(url2, name) {
+  const kind = checkRemoteUrl(url2);
+  return kind === "local" || kind === "file" ? `git -c core.hooksPath=/dev/null -c core.fsmonitor=false ${name}` : `git-${name}`;
+}
+function withTransport(repo) {
+  return { ...repo, config: [...repo.config ?? [], ...TRANSPORT_CONFIG] };
+}
+function parsePushPorcelain(stdout) {
+  const out = [];
+  for (const line of stdout.split("\n")) {
+    const m = /^([ +\-*!=])\t([^\t]*):([^\t]*)\t(.*)$/.exec(line);
+    if (m) out.push({ flag: m[1], ref: m[3], summary: m[4] });
+  }
+  return out;
+}
+async function pushRefs(repo, url2, refspecs) {
+  checkRemoteUrl(url2);
+  for (const spec of refspecs) {
+    if (spec.startsWith("+") || spec.startsWith("-") || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
+      throw new InvalidArgumentError(`refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`, { details: { refspec: spec } });
+    }
+  }
+  const args = ["push", "--porcelain", "--no-follow-tags", "--no-signed", `--receive-pack=${serverProgram(url2, "receive-pack")}`, "--end-of-options", url2, ...refspecs];
+  try {
+    const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
+    const refs = parsePushPorcelain(res.stdout);
+    if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
+      throw new GitFailedError(`git push to ${url2} failed without naming a ref`, { details: { url: url2, stdout: res.stdout.slice(0, 2e3) } });
+    }
+    return refs;
+  } catch (cause) {
+    throw unreachable(cause, url2);
+  }
+}
+async function fetchRefs(repo, url2, refspecs) {
+  checkRemoteUrl(url2);
+  for (const spec of refspecs) {
+    if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
+      throw new InvalidArgumentError(`refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`, { details: { refspec: spec } });
+    }
+  }
+  const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-gc", `--upload-pack=${serverProgram(url2, "upload-pack")}`, "--end-of-options", url2, ...refspecs];
+  try {
+    await runGit(withTransport(repo), args);
+  } catch (cause) {
+    throw unreachable(cause, url2);
+  }
+}
+async function listRemoteRefs(repo, url2, prefix) {
+  checkRemoteUrl(url2);
+  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix)) throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
+  try {
+    const { stdout } = await runGit(withTransport(repo), ["ls-remote", "--refs", `--upload-pack=${serverProgram(url2, "upload-pack")}`, "--end-of-options", url2, `${prefix}*`]);
+    return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
+  } catch (cause) {
+    throw unreachable(cause, url2);
+  }
+}
+function parseLsRemote(stdout) {
+  const out = [];
+  for (const line of stdout.split("\n")) {
+    const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t(refs\/[^\s]+)$/.exec(line);
+    if (m) out.push({ sha: m[1], ref: m[2] });
+  }
+  return out;
+}
+function unreachable(cause, url2) {
+  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(String(cause.details.stderr))) {
+    return new RemoteNotFoundError(`cannot reach a git repository at ${url2}; check the remote's URL and your access`, { cause, details: { url: url2, stderr: cause.details.stderr } });
+  }
+  return cause;
+}
+async function createBundle(repo, file2, refs) {
+  await runGit(repo, ["bundle", "create", "--quiet", file2, "--stdin"], { input: `${refs.join("\n")}
+` });
+}
+async function verifyBundle(repo, file2) {
+  const invalid2 = (why, cause) => new BundleInvalidError(`${file2} is not a usable agentgate bundle: ${why}; use a file written by "export"`, { cause, details: { file: file2 } });
+  try {
+    await runGit(withTransport(repo), ["bundle", "verify", "--quiet", file2]);
+    const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file2])).stdout;
+    return heads.split("\n").filter(Boolean).map((line) => {
+      const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
+      if (!m) throw invalid2(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
+      return { sha: m[1], ref: m[2] };
+    });
+  } catch (cause) {
+    if (cause instanceof BundleInvalidError) throw cause;
+    if (cause instanceof GitFailedError) throw invalid2(String(cause.details.stderr ?? cause.message).split("\n").slice(-2).join(" "), cause);
+    throw cause;
+  }
+}
+var TRANSPORT_CONFIG, SCHEMES;
+var init_transport = __esm({
+  "src/git/transport.ts"() {
+    "use strict";
+    init_errors();
+    init_runner();
+    TRANSPORT_CONFIG = [
+      "protocol.allow=never",
+      "protocol.file.allow=always",
+      "protocol.git.allow=always",
+      "protocol.ssh.allow=always",
+      "protocol.https.allow=always",
+      "core.sshCommand=ssh",
+      "ssh.variant=ssh",
+      "credential.helper=",
+      "core.askPass=",
+      "fetch.writeCommitGraph=false",
+      "fetch.recurseSubmodules=false",
+      "submodule.recurse=false",
+      "push.recurseSubmodules=no",
+      "push.gpgSign=false"
+    ];
+    SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
+  }
+});
+
+// src/sharing/records.ts
+function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
+  return `${prefix}${runId}/iteration-${iteration}`;
+}
+function iterationRef(runId, iteration) {
+  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
+}
+function parseRecordRef(ref, prefix) {
+  if (!ref.startsWith(prefix)) return null;
+  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,14})$/.exec(ref.slice(prefix.length));
+  if (!m || !SafeId.safeParse(m[1]).success) return null;
+  const iteration = Number(m[2]);
+  return Number.isSafeInteger(iteration) ? { runId: m[1], iteration } : null;
+}
+function relativePatchFile(runId, iteration) {
+  return `${runId}/iteration-${iteration}/patch.diff`;
+}
+function buildRecord(snapshot, run) {
+  const before2 = run.before !== null && run.before.sha === snapshot.beforeSha ? run.before : null;
+  const changed = snapshot.beforeSha !== snapshot.afterSha;
+  return RecordFile.parse({
+    format: RECORD_FORMAT,
+    snapshot: {
+      id: snapshot.id,
+      runId: snapshot.runId,
+      iteration: snapshot.iteration,
+      beforeSha: snapshot.beforeSha,
+      afterSha: snapshot.afterSha,
+      branch: snapshot.branch,
+      commitMessage: snapshot.commitMessage,
+      patchSha256: snapshot.patchSha256,
+      filesChanged: snapshot.filesChanged,
+      insertions: snapshot.insertions,
+      deletions: snapshot.deletions,
+      createdAt: snapshot.createdAt,
+      files: snapshot.files,
+      task: snapshot.task ?? null,
+      gate: snapshot.gate ?? null
+    },
+    workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
+    patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
+    run: { createdAt: run.createdAt, before: before2 }
+  });
+}
+function recordObjects(format, record2) {
+  const blobContent = Buffer.from(`${JSON.stringify(record2, null, 2)}
+`);
+  const blob = objectId(format, "blob", blobContent);
+  const treeBuf = treeContent([{ name: RECORD_FILE, blob }]);
+  const tree = objectId(format, "tree", treeBuf);
+  const seconds = Math.floor(Date.parse(record2.snapshot.createdAt) / 1e3);
+  const who = `agentgate <agentgate@localhost> ${seconds} +0000`;
+  const s = record2.snapshot;
+  const message = `[agentgate] Record of run ${s.runId} iteration ${s.iteration}
+
+Agentgate-Snapshot: ${s.id}
+`;
+  const commitBuf = Buffer.from(`tree ${tree}
+parent ${s.afterSha}
+author ${who}
+committer ${who}
+
+${message}`);
+  return {
+    blob: { id: blob, content: blobContent },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
+  };
+}
+var RECORDS_PREFIX, INCOMING_PREFIX, RUNS_PREFIX, PATCH_RECIPE_ARGS;
+var init_records = __esm({
+  "src/sharing/records.ts"() {
+    "use strict";
+    init_sharing();
+    init_snapshot();
+    init_record_objects();
+    init_unified_diff();
+    RECORDS_PREFIX = "refs/agentgate/records/";
+    INCOMING_PREFIX = "refs/agentgate/incoming/";
+    RUNS_PREFIX = "refs/agentgate/runs/";
+    PATCH_RECIPE_ARGS = PATCH_ARGS.slice(1);
+  }
+});
+
+// src/sharing/sharing.ts
+import { randomBytes as randomBytes6 } from "node:crypto";
+import { mkdir as mkdir6, rename as rename6, rm as rm11, stat as stat7, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname6, join as join15, resolve as resolve8 } from "node:path";
+function dedupe(items) {
+  const seen = /* @__PURE__ */ new Set();
+  return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
+}
+async function exists2(path) {
+  return stat7(path).then(
+    () => true,
+    () => false
+  );
+}
+var MAX_RECORD_BYTES, MAX_REFSPECS, Sharing;
+var init_sharing2 = __esm({
+  "src/sharing/sharing.ts"() {
+    "use strict";
+    init_sharing();
+    init_errors();
+    init_record_objects();
+    init_repo();
+    init_refs();
+    init_transport();
+    init_unified_diff();
+    init_atomic();
+    init_json_file();
+    init_lock();
+    init_paths();
+    init_snapshot_store();
+    init_records();
+    MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_REFSPECS = 2e3;
+    Sharing = class {
+      constructor(options) {
+        this.options = options;
+        this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+      }
+      options;
+      store;
+      /** Publishes the selected runs' records to a remote (default `origin`). PUSH_REJECTED when the remote holds another record for an iteration. */
+      async push(sel, remoteName = "origin", cwd = process.cwd()) {
+        const repo = await this.open(sel.workspace);
+        const remote = await resolveRemote(repo, remoteName, cwd);
+        const { runs: runs2, refs } = await this.materialise(repo, sel);
+        const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
+        if (count === 0) return { remote: remote.name, runs: runs2, refs: 0, updated: [], upToDate: [] };
+        const specs = sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs2.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
+        const results = await pushRefs(repo, remote.url, specs);
+        const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
+        const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
+        let rejected = results.filter((r) => r.flag === "!");
+        if (rejected.length > 0) {
+          const [theirs, ours] = await Promise.all([listRemoteRefs(repo, remote.url, RECORDS_PREFIX), listRefs(repo, RECORDS_PREFIX)]);
+          const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
+          const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
+          const same = rejected.filter((r) => remoteSha.get(r.ref) !== void 0 && remoteSha.get(r.ref) === localSha.get(r.ref));
+          upToDate.push(...same.map((r) => r.ref));
+          rejected = rejected.filter((r) => !same.includes(r));
+        }
+        if (rejected.length > 0) {
+          throw new PushRejectedError(
+            `the remote already holds other records for ${rejected.length} iteration(s) (${rejected.slice(0, 3).map((r) => r.ref).join(", ")}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
+            { details: { remote: remote.name, rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })), updated, upToDate } }
+          );
+        }
+        return { remote: remote.name, runs: runs2, refs: results.length, updated, upToDate };
+      }
+      /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
+      async fetch(sel, remoteName = "origin", cwd = process.cwd()) {
+        if (sel.runId !== void 0) assertSafeId(sel.runId, "run id");
+        const repo = await this.open(sel.workspace);
+        const remote = await resolveRemote(repo, remoteName, cwd);
+        const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
+        const result = await this.receive(
+          repo,
+          () => listRemoteRefs(repo, remote.url, prefix),
+          (r, specs) => fetchRefs(r, remote.url, specs)
+        );
+        return { remote: remote.name, ...result };
+      }
+      /** Writes the selected runs' records as one bundle file (atomically). */
+      async export(sel, file2, cwd = process.cwd()) {
+        const repo = await this.open(sel.workspace);
+        const { runs: runs2 } = await this.materialise(repo, sel);
+        const all = await listRefs(repo, RECORDS_PREFIX);
+        const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+        if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
+        const path = resolve8(cwd, file2);
+        await mkdir6(dirname6(path), { recursive: true });
+        const temp = join15(dirname6(path), `.${basename5(path)}.${randomBytes6(6).toString("hex")}.tmp`);
+        try {
+          await createBundle(repo, temp, chosen.map((r) => r.ref));
+          await rename6(temp, path);
+        } finally {
+          await rm11(temp, { force: true });
+        }
+        const exported = [...new Set(chosen.map((r) => parseRecordRef(r.ref, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))];
+        return { file: path, runs: exported, refs: chosen.length };
+      }
+      /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
+      async import(workspace, file2, cwd = process.cwd()) {
+        const repo = await this.open(workspace);
+        const path = resolve8(cwd, file2);
+        const isFile = await stat7(path).then((s) => s.isFile(), () => false);
+        if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
+        const heads = await verifyBundle(repo, path);
+        if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
+          throw new BundleInvalidError(`${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`, { details: { file: path } });
+        }
+        const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+        const result = await this.receive(repo, async () => records, async (r, specs) => {
+          try {
+            await fetchRefs(r, path, specs);
+          } catch (cause) {
+            if (cause instanceof GitFailedError) throw new BundleInvalidError(`git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`, { cause, details: { file: path } });
+            throw cause;
+          }
+        });
+        return { file: path, ...result };
+      }
+      async open(workspace) {
+        return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
+      }
+      /** The runs a selection names (records of other workspaces cannot be built here). */
+      async selectRuns(repo, sel) {
+        if (sel.runId !== void 0) {
+          const run = await this.store.loadRun(assertSafeId(sel.runId, "run id"));
+          if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
+          if (run.workspace !== repo.topLevel) {
+            throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; pass -C ${run.workspace}`, { details: { runId: sel.runId, workspace: run.workspace } });
+          }
+          return [run];
+        }
+        return (await this.store.listRuns()).runs.filter((r) => r.workspace === repo.topLevel);
+      }
+      /**
+       * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
+       * an existing record whose parent is the snapshot's after commit is kept as it is (records are
+       * immutable once made); a missing one is written (three hash-object processes and one ref
+       * transaction for all of them).
+       */
+      async materialise(repo, sel) {
+        const runs2 = await this.selectRuns(repo, sel);
+        const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
+        const format = await objectFormat(repo);
+        const pending = [];
+        const refs = [];
+        for (const run of runs2) {
+          const { snapshots } = await this.store.inspectRun(run.runId);
+          const latest = /* @__PURE__ */ new Map();
+          for (const s of snapshots) latest.set(s.iteration, s);
+          for (const snapshot of latest.values()) {
+            const ref = recordRef(run.runId, snapshot.iteration);
+            refs.push(ref);
+            const have = existing.get(ref);
+            if (have && have.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha) continue;
+            pending.push({ ref, objects: recordObjects(format, buildRecord(snapshot, run)), old: have?.sha ?? null });
+          }
+        }
+        if (pending.length > 0) await this.writeRecordObjects(repo, pending);
+        return { runs: runs2.map((r) => r.runId), refs };
+      }
+      async writeRecordObjects(repo, pending) {
+        const dir = join15(layout(this.options.home).home, "tmp", `sharing-${randomBytes6(6).toString("hex")}`);
+        await mkdir6(dir, { recursive: true });
+        try {
+          for (const type of ["blob", "tree", "commit"]) {
+            const files = [];
+            for (const p of pending) {
+              const obj = p.objects[type];
+              const path = join15(dir, `${type}-${obj.id}`);
+              await writeFile4(path, obj.content);
+              files.push({ path, id: obj.id });
+            }
+            await writeObjects(repo, type, dedupe(files));
+          }
+        } finally {
+          await rm11(dir, { recursive: true, force: true });
+        }
+        const updates = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
+        try {
+          await updateRefs(repo, updates, { message: "agentgate: record" });
+        } catch (error62) {
+          const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+          if (!(error62 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha)) throw error62;
+        }
+      }
+      /**
+       * Takes records in. `list` names the source's records (one ls-remote, or the bundle's heads); only
+       * those this repository does not hold already are fetched (`bring`, into refs/agentgate/incoming/),
+       * so a fetch with nothing new transfers nothing. Each record is then checked and rebuilt into the
+       * home, and only then moved to refs/agentgate/records/. Serialised per home; what a killed call
+       * left in incoming/ is swept first.
+       */
+      async receive(repo, list3, bring) {
+        const lockPath = join15(layout(this.options.home).locks, "sharing.lock");
+        return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, async () => {
+          await deleteRefs(repo, await listRefs(repo, INCOMING_PREFIX));
+          const source = await list3();
+          const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+          const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+          const refused = [];
+          const wanted = source.filter((r) => {
+            if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+            refused.push({ ref: r.ref, reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)" });
+            return false;
+          });
+          const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+          if (toFetch.length > 0) {
+            const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+            await bring(repo, specs);
+          }
+          const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+          const wantedRefs = new Set(wanted.map((r) => r.ref));
+          const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+          try {
+            const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
+            return { ...result, refused: [...refused, ...result.refused] };
+          } finally {
+            await deleteRefs(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
+          }
+        });
+      }
+      indexPath() {
+        return join15(layout(this.options.home).home, "sharing", "rebuilt.json");
+      }
+      /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
+      async rebuild(repo, incoming, localRefs) {
+        const refused = [];
+        const refuse = (ref, reason) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
+        const local = new Map(localRefs.map((r) => [r.ref, r]));
+        const index = await readJsonFile(this.indexPath(), RebuiltIndex, "sharing index").catch(() => null) ?? { records: {} };
+        const runs2 = /* @__PURE__ */ new Set();
+        let unchanged = 0;
+        const candidates = [];
+        for (const ref of incoming) {
+          const name = parseRecordRef(ref.ref, INCOMING_PREFIX);
+          if (!name) {
+            refuse(ref.ref, "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)");
+            continue;
+          }
+          if (ref.type !== "commit" || ref.parents.length !== 1) {
+            refuse(ref.ref, "not a record commit (one parent: the after commit)");
+            continue;
+          }
+          const mine = local.get(recordRef(name.runId, name.iteration));
+          if (mine && mine.sha !== ref.sha) {
+            refuse(ref.ref, `conflicts with this repository's record ${mine.sha}; kept the local one`);
+            continue;
+          }
+          const known = index.records[ref.sha];
+          if (mine && known !== void 0 && await exists2(this.store.snapshotPath(known))) {
+            unchanged += 1;
+            runs2.add(name.runId);
+            continue;
+          }
+          candidates.push({ ref, ...name });
+        }
+        const blobs = await batchCheck(repo, candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`));
+        const sizeOk = candidates.filter((c, i) => {
+          const b = blobs[i];
+          if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
+          else if (b.size > MAX_RECORD_BYTES) refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+          else return true;
+          return false;
+        });
+        const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : ""]));
+        const contents = await readBlobs(repo, [...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))]);
+        const accepted = [];
+        for (const c of sizeOk) {
+          const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
+          let json2;
+          try {
+            json2 = JSON.parse(raw.toString("utf8"));
+          } catch {
+            refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
+            continue;
+          }
+          const parsed = RecordFile.safeParse(json2);
+          if (!parsed.success) {
+            refuse(c.ref.ref, `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+            continue;
+          }
+          const rec = parsed.data;
+          const s = rec.snapshot;
+          const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : null;
+          if (why !== null) refuse(c.ref.ref, why);
+          else accepted.push({ ref: c.ref, record: rec });
+        }
+        const rebuilt = await this.rebuildAccepted(repo, accepted, refuse, index);
+        for (const a of rebuilt) runs2.add(a.record.snapshot.runId);
+        await writeJsonAtomic(this.indexPath(), index);
+        return { runs: [...runs2].sort(), snapshots: rebuilt.length, unchanged, refused };
+      }
+      async rebuildAccepted(repo, accepted, refuse, index) {
+        if (accepted.length === 0) return [];
+        const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
+        const trees = await batchCheck(repo, accepted.flatMap((a) => [`${a.record.snapshot.beforeSha}^{tree}`, `${a.record.snapshot.afterSha}^{tree}`]));
+        const done = [];
+        const refUpdates = [];
+        const iterations = /* @__PURE__ */ new Map();
+        for (const [i, a] of accepted.entries()) {
+          const s = a.record.snapshot;
+          const [from, to] = [trees[2 * i], trees[2 * i + 1]];
+          if (!from?.found || !to?.found) {
+            refuse(a.ref.ref, "its before or after commit is not in the repository");
+            continue;
+          }
+          const stored = await this.store.load(s.id).catch(() => null);
+          if (stored !== null && (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)) {
+            refuse(a.ref.ref, `snapshot id ${s.id} is already used by another snapshot here`);
+            continue;
+          }
+          const run = await this.store.loadRun(s.runId).catch(() => null);
+          if (run !== null && run.workspace !== repo.topLevel) {
+            refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
+            continue;
+          }
+          if (run !== null && stored === null) {
+            if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
+            const other = iterations.get(s.runId)?.get(s.iteration);
+            if (other !== void 0 && other !== s.id) {
+              refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
+              continue;
+            }
+          }
+          const itRef = iterationRef(s.runId, s.iteration);
+          const itSha = iterationRefs.get(itRef);
+          if (itSha !== void 0 && itSha !== s.afterSha) {
+            refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
+            continue;
+          }
+          const patch3 = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
+          if (patch3 !== null && (stored === null || !await exists2(patch3))) {
+            await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch3);
+          }
+          if (stored === null) {
+            const snapshot = {
+              id: s.id,
+              runId: s.runId,
+              iteration: s.iteration,
+              beforeSha: s.beforeSha,
+              afterSha: s.afterSha,
+              branch: s.branch,
+              commitMessage: s.commitMessage,
+              patchPath: patch3,
+              patchSha256: s.patchSha256,
+              filesChanged: s.filesChanged,
+              insertions: s.insertions,
+              deletions: s.deletions,
+              createdAt: s.createdAt,
+              files: s.files,
+              workspace: repo.topLevel,
+              ref: itRef,
+              task: s.task,
+              gate: s.gate,
+              recordedWorkspace: a.record.workspace
+            };
+            await this.store.save(snapshot);
+          }
+          await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
+          await this.store.updateRun(s.runId, repo.topLevel, (cur) => {
+            const before2 = a.record.run.before;
+            const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
+            const next = {
+              ...cur,
+              createdAt: a.record.run.createdAt < cur.createdAt ? a.record.run.createdAt : cur.createdAt,
+              before: before2 !== null && later ? before2 : cur.before,
+              ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
+            };
+            return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
+          });
+          iterations.get(s.runId)?.set(s.iteration, s.id);
+          if (itSha === void 0) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
+          const rec = recordRef(s.runId, s.iteration);
+          refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
+          done.push(a);
+        }
+        const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+        await updateRefs(repo, refUpdates.filter((u) => present.get(u.ref) !== u.newSha), { message: "agentgate: fetched record" });
+        for (const a of done) index.records[a.ref.sha] = a.record.snapshot.id;
+        return done;
+      }
+    };
+  }
+});
+
+// src/cli/commands/sharing.ts
+var sharing_exports = {};
+__export(sharing_exports, {
+  SHARING_COMMANDS: () => SHARING_COMMANDS
+});
+function sharing(ctx) {
+  const s = ctx.settings;
+  return new Sharing({ home: s.home, artifactsDir: s.artifactsDir, identity: s.identity, gitTimeoutMs: s.gitTimeoutMs, lockTimeoutMs: s.lockTimeoutMs });
+}
+function selection(ctx, values) {
+  if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
+  return { workspace: ctx.workspace, ...values.run === void 0 ? {} : { runId: values.run }, ...values.all ? { all: true } : {} };
+}
+function receiveResult(result, source) {
+  return {
+    json: result,
+    human: () => [
+      `Rebuilt ${result.snapshots} snapshot(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
+      ...result.refused.map((r) => `refused ${r.ref}: ${r.reason}`)
+    ].join("\n")
+  };
+}
+var SELECT, REMOTE, push, fetch, exportCommand, importCommand, SHARING_COMMANDS;
+var init_sharing3 = __esm({
+  "src/cli/commands/sharing.ts"() {
+    "use strict";
+    init_errors();
+    init_sharing2();
+    init_spec();
+    SELECT = {
+      run: { type: "string", valueName: "ID", description: "only this run" },
+      all: { type: "boolean", description: "every run record in the repository, also those fetched from elsewhere" }
+    };
+    REMOTE = { type: "string", valueName: "NAME|URL", description: "a configured remote or a URL (file, git, ssh or https only)", default: "origin" };
+    push = defineCommand({
+      name: "push",
+      usage: "push [--run ID | --all] [--remote NAME|URL]",
+      summary: "Publish runs under refs/agentgate/records/ with one git push; never forced.",
+      description: "Default: every run of this workspace. One ref per iteration; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.",
+      options: { ...SELECT, remote: REMOTE },
+      positionals: { required: [] },
+      examples: ['push --run "$RUN" --json', "push --all --remote https://github.com/acme/shop.git"],
+      async run(ctx, values) {
+        const result = await sharing(ctx).push(selection(ctx, values), values.remote);
+        return {
+          json: result,
+          human: () => result.refs === 0 ? "No run records to publish." : `Published ${result.runs.length} run(s) to ${result.remote}: ${result.updated.length} record(s) new, ${result.upToDate.length} already there.`
+        };
+      }
+    });
+    fetch = defineCommand({
+      name: "fetch",
+      usage: "fetch [--run ID | --all] [--remote NAME|URL]",
+      summary: "Fetch run records from the remote (only what is new) and rebuild them in the local home.",
+      description: "Every record is checked before it is used; refused records are listed with the reason.",
+      options: { ...SELECT, remote: REMOTE },
+      positionals: { required: [] },
+      examples: ["fetch --json", 'fetch --run "$RUN" --remote origin'],
+      async run(ctx, values) {
+        const result = await sharing(ctx).fetch(selection(ctx, values), values.remote);
+        return receiveResult(result, `from ${result.remote ?? ""}`);
+      }
+    });
+    exportCommand = defineCommand({
+      name: "export",
+      usage: "export [--run ID | --all] -o FILE",
+      summary: "Write runs (default: every run of this workspace) as one git bundle file.",
+      options: { ...SELECT, output: { type: "string", short: "o", valueName: "FILE", description: "the bundle file to write", required: true } },
+      positionals: { required: [] },
+      examples: ['export --run "$RUN" -o agentgate.bundle'],
+      async run(ctx, values) {
+        const result = await sharing(ctx).export(selection(ctx, values), values.output);
+        return { json: result, human: () => `Wrote ${result.refs} record(s) of ${result.runs.length} run(s) to ${result.file}.` };
+      }
+    });
+    importCommand = defineCommand({
+      name: "import",
+      usage: "import FILE",
+      summary: 'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
+      description: "A damaged or foreign file is BUNDLE_INVALID and changes nothing.",
+      options: {},
+      positionals: { required: ["FILE"] },
+      examples: ['import agentgate.bundle -C "$WS"'],
+      async run(ctx, _values, [file2]) {
+        const result = await sharing(ctx).import(ctx.workspace, file2);
+        return receiveResult(result, `from ${result.file ?? ""}`);
+      }
+    });
+    SHARING_COMMANDS = [push, fetch, exportCommand, importCommand];
+  }
+});
+
 // types/verify.ts
 var VerifyCheck, VerifyReport;
 var init_verify2 = __esm({
@@ -23792,7 +24752,7 @@ var init_dotenv = __esm({
 });
 
 // src/report/html.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function renderHtml({ report: report2, diffs, assets }) {
   const data = {
     eager: EAGER_FILES,
@@ -23811,7 +24771,7 @@ function renderHtml({ report: report2, diffs, assets }) {
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
     "default-src 'none'",
-    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash3("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash4("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:",
     "base-uri 'none'",
@@ -24105,9 +25065,8 @@ async function pickRun(snapshotter, runId) {
   return latest;
 }
 function withTaskAndGate(snapshot) {
-  const recorded = snapshot;
-  const task = typeof recorded.task === "string" || recorded.task === null ? recorded.task : messageLine(snapshot.commitMessage, "Task");
-  const gate = typeof recorded.gate === "string" || recorded.gate === null ? recorded.gate : messageLine(snapshot.commitMessage, "Gate");
+  const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
+  const gate = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
   return { ...snapshot, task, gate };
 }
 function messageLine(message, key) {
@@ -24162,7 +25121,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function renderReport(snapshotter, format, runId) {
   const report2 = await buildRunReport(snapshotter, runId);
   switch (format) {
@@ -24188,7 +25147,7 @@ async function renderReport(snapshotter, format, runId) {
 }
 async function writeReport(snapshotter, format, file2, runId) {
   const { report: report2, text } = await renderReport(snapshotter, format, runId);
-  const path = resolve7(file2);
+  const path = resolve9(file2);
   await writeFileAtomic(path, text);
   return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
 }
@@ -31612,14 +32571,14 @@ var require_dist = __commonJS({
 // src/store/config.ts
 import { readFile as readFile8 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname6, join as join15, resolve as resolve8 } from "node:path";
+import { dirname as dirname7, join as join16, resolve as resolve10 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file: file2 } = await readConfig(opts);
   return applySettings(config2, file2, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve8(cwd, opts.home);
+  const home = resolve10(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -31638,7 +32597,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file2 = explicit ? resolve8(opts.cwd ?? process.cwd(), opts.configFile) : join15(resolve8(opts.home), "config.yaml");
+  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join16(resolve10(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile8(file2, "utf8");
@@ -31649,7 +32608,7 @@ async function readConfig(opts) {
     throw new ConfigInvalidError(`${file2}: ${problem}`, { cause, details: { path: file2, issues: [{ key: null, problem }] } });
   }
   const config2 = parseConfig(file2, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname6(file2), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname7(file2), config2.artifactsDir);
   return { config: config2, file: file2 };
 }
 function parseConfig(file2, text) {
@@ -31709,8 +32668,8 @@ function firstLine(message) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join15(homedir3(), value.slice(2));
-  return resolve8(base, value);
+  if (value.startsWith("~/")) return join16(homedir3(), value.slice(2));
+  return resolve10(base, value);
 }
 var import_yaml;
 var init_config2 = __esm({
@@ -31731,7 +32690,7 @@ __export(context_exports, {
   Context: () => Context,
   str: () => str
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 function str(value) {
   return typeof value === "string" ? value : void 0;
 }
@@ -31743,19 +32702,21 @@ var init_context = __esm({
     init_paths();
     init_snapshotter();
     Context = class _Context {
-      constructor(workspace, settings, json2) {
+      constructor(workspace, settings, json2, workspaceGiven) {
         this.workspace = workspace;
         this.settings = settings;
         this.json = json2;
+        this.workspaceGiven = workspaceGiven;
       }
       workspace;
       settings;
       json;
+      workspaceGiven;
       snapshotterInstance = null;
       static async create(values) {
         const home = resolveHome(values.home);
         const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values["artifacts-dir"] });
-        return new _Context(resolve9(values.workspace ?? "."), settings, values.json);
+        return new _Context(resolve11(values.workspace ?? "."), settings, values.json, values.workspace !== void 0);
       }
       get snapshotter() {
         this.snapshotterInstance ??= new Snapshotter({
@@ -31928,8 +32889,8 @@ function errorLine(id, error62) {
 `;
 }
 function write(output2, text) {
-  return new Promise((resolve12, reject) => {
-    output2.write(text, (error62) => error62 ? reject(error62) : resolve12());
+  return new Promise((resolve14, reject) => {
+    output2.write(text, (error62) => error62 ? reject(error62) : resolve14());
   });
 }
 var INHERITED;
@@ -32158,24 +33119,24 @@ var init_capture = __esm({
 });
 
 // src/git/shadow/gc.ts
-import { readdir as readdir4, rm as rm11 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { readdir as readdir4, rm as rm12 } from "node:fs/promises";
+import { join as join17 } from "node:path";
 async function gcStore(store, pruneAge) {
   await runGit(store, ["gc", "--quiet", `--prune=${pruneAge}`]);
 }
 async function sweepTemporaryFiles(gitDir) {
   const removed = [];
-  const objects = join16(gitDir, "objects");
-  const dirs = [objects, join16(objects, "pack"), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join16(objects, n))];
+  const objects = join17(gitDir, "objects");
+  const dirs = [objects, join17(objects, "pack"), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join17(objects, n))];
   for (const dir of dirs) {
     for (const name of await listDir(dir)) {
       if (!TEMPORARY.test(name)) continue;
-      const path = join16(dir, name);
-      await rm11(path, { force: true, recursive: true });
+      const path = join17(dir, name);
+      await rm12(path, { force: true, recursive: true });
       removed.push(path);
     }
   }
-  await rm11(join16(gitDir, "gc.pid"), { force: true });
+  await rm12(join17(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -32275,7 +33236,7 @@ ${lines.join("")}prepare
 commit
 ` });
 }
-async function deleteRefs(store, refs) {
+async function deleteRefs2(store, refs) {
   if (refs.length === 0) return;
   const lines = refs.map((r) => {
     assertRefLine(r.ref);
@@ -32308,8 +33269,8 @@ var init_refs2 = __esm({
 });
 
 // src/git/shadow/store.ts
-import { mkdir as mkdir6, rm as rm12, stat as stat5, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { mkdir as mkdir7, rm as rm13, stat as stat8, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 function shadowStore(p) {
   return {
     cwd: p.workspace,
@@ -32322,20 +33283,20 @@ function shadowStore(p) {
   };
 }
 async function initShadowStore(store) {
-  await mkdir6(store.gitDir, { recursive: true });
+  await mkdir7(store.gitDir, { recursive: true });
   await runGit(store, ["init", "--quiet"]);
   for (const [key, value] of STORE_CONFIG) await runGit(store, ["config", key, value]);
-  await mkdir6(join17(store.gitDir, "info"), { recursive: true });
-  await writeFile4(join17(store.gitDir, "info", "attributes"), STORE_ATTRIBUTES);
+  await mkdir7(join18(store.gitDir, "info"), { recursive: true });
+  await writeFile5(join18(store.gitDir, "info", "attributes"), STORE_ATTRIBUTES);
 }
 async function removeStaleIndexLock(store, olderThanMs) {
   const lock = `${store.indexFile}.lock`;
   try {
-    if (Date.now() - (await stat5(lock)).mtimeMs < olderThanMs) return false;
+    if (Date.now() - (await stat8(lock)).mtimeMs < olderThanMs) return false;
   } catch {
     return false;
   }
-  await rm12(lock, { force: true });
+  await rm13(lock, { force: true });
   return true;
 }
 var STORE_CONFIG, STORE_ATTRIBUTES;
@@ -32379,37 +33340,37 @@ var init_workspace = __esm({
 });
 
 // src/git/shadow/checkout.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
-import { copyFile as copyFile2, lstat, mkdir as mkdir7, readlink, rename as rename6, rm as rm13, symlink } from "node:fs/promises";
-import { dirname as dirname7, join as join18 } from "node:path";
+import { randomBytes as randomBytes7 } from "node:crypto";
+import { copyFile as copyFile2, lstat, mkdir as mkdir8, readlink, rename as rename7, rm as rm14, symlink } from "node:fs/promises";
+import { dirname as dirname8, join as join19 } from "node:path";
 async function checkoutEntries(store, entries, tempDir) {
   if (entries.length === 0) return;
-  await mkdir7(tempDir, { recursive: true });
-  const token = `${process.pid}-${randomBytes6(6).toString("hex")}`;
-  const tempIndex = join18(tempDir, `index-${token}`);
-  const staging = join18(tempDir, `files-${token}`);
+  await mkdir8(tempDir, { recursive: true });
+  const token = `${process.pid}-${randomBytes7(6).toString("hex")}`;
+  const tempIndex = join19(tempDir, `index-${token}`);
+  const staging = join19(tempDir, `files-${token}`);
   const temp = { ...store, indexFile: tempIndex };
   try {
     const info = entries.map((e) => `${e.mode} ${e.type} ${e.oid}	${e.path}\0`).join("");
     await runGit(temp, ["update-index", "-z", "--index-info"], { input: info });
     await runGit(temp, ["checkout-index", "-a", "-f", `--prefix=${staging}/`]);
     for (const e of entries) {
-      const dest = join18(store.workTree, ...e.path.split("/"));
-      await moveIntoPlace(join18(staging, ...e.path.split("/")), dest, token).catch((cause) => {
+      const dest = join19(store.workTree, ...e.path.split("/"));
+      await moveIntoPlace(join19(staging, ...e.path.split("/")), dest, token).catch((cause) => {
         const code2 = cause.code ?? String(cause);
         throw new WriteFailedError(`could not write ${dest} (${code2}); check free space and permissions, then retry`, { cause, details: { path: dest } });
       });
     }
   } finally {
-    await rm13(tempIndex, { force: true });
-    await rm13(`${tempIndex}.lock`, { force: true });
-    await rm13(staging, { recursive: true, force: true });
+    await rm14(tempIndex, { force: true });
+    await rm14(`${tempIndex}.lock`, { force: true });
+    await rm14(staging, { recursive: true, force: true });
   }
 }
 async function moveIntoPlace(src, dest, token) {
-  await mkdir7(dirname7(dest), { recursive: true });
+  await mkdir8(dirname8(dest), { recursive: true });
   try {
-    await rename6(src, dest);
+    await rename7(src, dest);
     return;
   } catch (error62) {
     if (error62.code !== "EXDEV") throw error62;
@@ -32418,9 +33379,9 @@ async function moveIntoPlace(src, dest, token) {
   try {
     if ((await lstat(src)).isSymbolicLink()) await symlink(await readlink(src), beside);
     else await copyFile2(src, beside);
-    await rename6(beside, dest);
+    await rename7(beside, dest);
   } finally {
-    await rm13(beside, { force: true });
+    await rm14(beside, { force: true });
   }
 }
 async function ignoredPaths(store, paths) {
@@ -32439,23 +33400,23 @@ var init_checkout = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname8, join as join19, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
+import { basename as basename6, dirname as dirname9, join as join20, relative as relative4, resolve as resolve12, sep as sep4 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep4).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join19(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join20(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename5(abs)];
-  let head = dirname8(abs);
+  const tail = [basename6(abs)];
+  let head = dirname9(abs);
   for (; ; ) {
     try {
-      return join19(await realpath4(head), ...tail.reverse());
+      return join20(await realpath4(head), ...tail.reverse());
     } catch {
-      const up = dirname8(head);
+      const up = dirname9(head);
       if (up === head) return abs;
-      tail.push(basename5(head));
+      tail.push(basename6(head));
       head = up;
     }
   }
@@ -32465,7 +33426,7 @@ async function toWorkspaceGitPath(root, input2, forbidden) {
     throw new PathOutsideWorkspaceError(`${JSON.stringify(input2)} ${why}; give a path inside ${root}`, { details: { path: input2, workspace: root } });
   };
   if (input2 === "" || input2.includes("\0")) refuse("is not a usable path");
-  const abs = resolve10(root, input2);
+  const abs = resolve12(root, input2);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -32574,7 +33535,7 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes7 } from "node:crypto";
+import { randomBytes as randomBytes8 } from "node:crypto";
 function encodeMessage(meta3) {
   const firstLine2 = meta3.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta3.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -32598,7 +33559,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes7(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes8(3).toString("hex")}`;
 }
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
 var init_message2 = __esm({
@@ -32638,13 +33599,13 @@ function restoreDesired(target, current) {
   const paths = /* @__PURE__ */ new Set([...target.keys(), ...current.keys()]);
   return [...paths].sort().map((p) => [p, target.get(p) ?? null]);
 }
-function changedBetween(target, current, selection) {
+function changedBetween(target, current, selection2) {
   const out = [];
   for (const path of /* @__PURE__ */ new Set([...target.keys(), ...current.keys()])) {
     const a = target.get(path);
     const b = current.get(path);
     if (a !== void 0 && b !== void 0 && a.oid === b.oid && a.mode === b.mode) continue;
-    if (selection === null || selection.some((s) => isUnder(path, s))) out.push(path);
+    if (selection2 === null || selection2.some((s) => isUnder(path, s))) out.push(path);
   }
   return out.sort();
 }
@@ -32661,23 +33622,23 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/project-id.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 function pathKey(realPath) {
-  return createHash4("sha256").update(realPath).digest("hex").slice(0, 16);
+  return createHash5("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join20(checkpointsDir, projectId, worktreeKey);
+  const dir = join21(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join20(dir, "git"),
-    indexFile: join20(dir, "index"),
-    metaFile: join20(dir, "store.json"),
-    lockPath: join20(dir, "lock"),
-    tempDir: join20(dir, "tmp")
+    gitDir: join21(dir, "git"),
+    indexFile: join21(dir, "index"),
+    metaFile: join21(dir, "store.json"),
+    lockPath: join21(dir, "lock"),
+    tempDir: join21(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -32712,7 +33673,7 @@ var init_project_id = __esm({
 
 // src/checkpoints/retention.ts
 import { lstat as lstat3, readdir as readdir6 } from "node:fs/promises";
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(`keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`, { details: { keep } });
@@ -32733,7 +33694,7 @@ async function directorySize(dir) {
     return 0;
   }
   for (const name of names) {
-    const path = join21(dir, name);
+    const path = join22(dir, name);
     try {
       const st = await lstat3(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -32754,13 +33715,13 @@ var init_retention = __esm({
 
 // src/checkpoints/skip-rules.ts
 import { lstat as lstat4 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 async function findSkipped(root, listing, maxBytes) {
   const skipped = listing.nestedRepos.map((path) => ({ path, reason: "nested-repository", size: null, indexed: false }));
   const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
   for (let i = 0; i < candidates.length; i += STAT_BATCH) {
     const batch = candidates.slice(i, i + STAT_BATCH);
-    const sizes = await Promise.all(batch.map((c) => fileSize(join22(root, c.path))));
+    const sizes = await Promise.all(batch.map((c) => fileSize(join23(root, c.path))));
     batch.forEach((c, k) => {
       const size = sizes[k];
       if (size !== void 0 && size !== null && size > maxBytes) skipped.push({ path: c.path, reason: "too-large", size, indexed: c.indexed });
@@ -32785,12 +33746,12 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access2, lstat as lstat5, readdir as readdir7, realpath as realpath5, rm as rm14 } from "node:fs/promises";
-import { dirname as dirname9, join as join23, sep as sep5 } from "node:path";
+import { access as access2, lstat as lstat5, readdir as readdir7, realpath as realpath5, rm as rm15 } from "node:fs/promises";
+import { dirname as dirname10, join as join24, sep as sep5 } from "node:path";
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname9(join23(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname10(join24(root, p))))];
   const [dirs, links] = await Promise.all([
-    Promise.all(paths.map((p) => lstat5(join23(root, p)).then((st) => st.isDirectory(), () => false))),
+    Promise.all(paths.map((p) => lstat5(join24(root, p)).then((st) => st.isDirectory(), () => false))),
     Promise.all(parents.map((d) => realpath5(d).then((real) => real !== d, () => false)))
   ]);
   return dirs.includes(true) || links.includes(true);
@@ -32958,10 +33919,10 @@ var init_checkpoints = __esm({
       async revert(target, paths) {
         if (typeof target === "string") {
           this.assertRevision(target);
-          const selection = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
+          const selection2 = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
           return this.locked("checkpoint revert", async () => {
             const wanted = await this.requireListing(target);
-            return this.revertLocked((current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]));
+            return this.revertLocked((current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null]));
           });
         }
         if (paths !== void 0) throw new InvalidArgumentError("revert(patches) takes no separate paths: list the files in the patches", { details: {} });
@@ -33012,7 +33973,7 @@ var init_checkpoints = __esm({
           const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
           const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
           const removals = selectRemovals(checkpoints, keep, protectedOids);
-          await deleteRefs(this.store, removals);
+          await deleteRefs2(this.store, removals);
           try {
             await gcStore(this.store, pruneAge);
           } finally {
@@ -33115,10 +34076,10 @@ var init_checkpoints = __esm({
       /** A previous holder of the lock died: the lock files and temporaries it left are provably stale. */
       async repairAfterCrash() {
         await removeStaleIndexLock(this.store, 0);
-        const refs = join23(this.location.gitDir, "refs");
+        const refs = join24(this.location.gitDir, "refs");
         const refLocks = (await readdir7(refs, { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock"));
-        for (const name of [...refLocks.map((n) => join23(refs, n)), join23(this.location.gitDir, "packed-refs.lock")]) await rm14(name, { force: true });
-        await rm14(this.location.tempDir, { recursive: true, force: true });
+        for (const name of [...refLocks.map((n) => join24(refs, n)), join24(this.location.gitDir, "packed-refs.lock")]) await rm15(name, { force: true });
+        await rm15(this.location.tempDir, { recursive: true, force: true });
         await sweepTemporaryFiles(this.location.gitDir);
       }
     };
@@ -33140,7 +34101,7 @@ __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS,
   resolveCheckpoint: () => resolveCheckpoint
 });
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 function open4(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -33269,7 +34230,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
       async run(ctx, _values, [name, ...paths]) {
         const cp = await open4(ctx);
         const hash2 = await resolveCheckpoint(cp, name);
-        const result = paths.length ? await cp.revert(hash2, paths.map((p) => resolve11(ctx.workspace, p))) : await cp.revert(hash2);
+        const result = paths.length ? await cp.revert(hash2, paths.map((p) => resolve13(ctx.workspace, p))) : await cp.revert(hash2);
         return {
           json: result,
           human: () => [
@@ -33338,6 +34299,7 @@ var init_commands = __esm({
         load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
       },
       { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
+      { names: ["push", "fetch", "export", "import"], load: async () => (await Promise.resolve().then(() => (init_sharing3(), sharing_exports))).SHARING_COMMANDS },
       { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
       { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).SERVE_COMMAND] },
       {

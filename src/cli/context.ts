@@ -12,12 +12,14 @@ export class Context {
     readonly workspace: string,
     readonly settings: Settings,
     readonly json: boolean,
+    /** Whether -C named the workspace: then it also stands in for a recorded workspace that is not on this machine. */
+    readonly workspaceGiven: boolean,
   ) {}
 
   static async create(values: GlobalValues): Promise<Context> {
     const home = resolveHome(values.home);
     const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values['artifacts-dir'] });
-    return new Context(resolve(values.workspace ?? '.'), settings, values.json);
+    return new Context(resolve(values.workspace ?? '.'), settings, values.json, values.workspace !== undefined);
   }
 
   get snapshotter(): Snapshotter {

@@ -17,7 +17,7 @@ export interface PatchFile {
  * diff-tree is plumbing: it does not read diff.renames, diff.relative, diff.external or the other
  * porcelain diff settings at all; the explicit options are a second line of defence.
  */
-const PATCH_ARGS: readonly string[] = ['diff-tree', '-p', '--binary', '--full-index', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', ...DIFF_BASE_ARGS];
+export const PATCH_ARGS: readonly string[] = ['diff-tree', '-p', '--binary', '--full-index', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', ...DIFF_BASE_ARGS];
 
 /**
  * The unified diff from `from` to `to` (`from === null`: against the empty tree) as a string.

@@ -45,13 +45,12 @@ async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Pro
 }
 
 /**
- * `task` and `gate` from the snapshot when it records them (newer stores), else from the commit
- * message's `Task:` and `Gate:` lines.
+ * `task` and `gate` from the snapshot when it records them, else (a snapshot stored before they
+ * were recorded) from the commit message's `Task:` and `Gate:` lines.
  */
 export function withTaskAndGate(snapshot: Snapshot): ReportSnapshot {
-  const recorded = snapshot as Snapshot & { task?: unknown; gate?: unknown };
-  const task = typeof recorded.task === 'string' || recorded.task === null ? recorded.task : messageLine(snapshot.commitMessage, 'Task');
-  const gate = typeof recorded.gate === 'string' || recorded.gate === null ? recorded.gate : messageLine(snapshot.commitMessage, 'Gate');
+  const task = snapshot.task !== undefined ? snapshot.task : messageLine(snapshot.commitMessage, 'Task');
+  const gate = snapshot.gate !== undefined ? snapshot.gate : messageLine(snapshot.commitMessage, 'Gate');
   return { ...snapshot, task, gate };
 }
 

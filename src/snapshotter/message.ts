@@ -17,14 +17,24 @@ export function iterationMessage(m: IterationMessage): string {
   return [
     `[agentgate] Run ${m.runId} iteration ${m.iteration}`,
     '',
-    `Task: ${firstChars(oneLine(m.taskPrompt), TASK_LIMIT)}`,
-    `Gate: ${oneLine(m.gatePlanSource)}`,
+    taskLine(m.taskPrompt),
+    gateLine(m.gatePlanSource),
     '',
     `Agentgate-Run: ${m.runId}`,
     `Agentgate-Iteration: ${m.iteration}`,
     `Agentgate-Before: ${m.beforeSha}`,
     '',
   ].join('\n');
+}
+
+/** The message's `Task:` line for a task prompt: its first 100 characters on one line. */
+export function taskLine(taskPrompt: string): string {
+  return `Task: ${firstChars(oneLine(taskPrompt), TASK_LIMIT)}`;
+}
+
+/** The message's `Gate:` line for a gate plan source. */
+export function gateLine(gatePlanSource: string): string {
+  return `Gate: ${oneLine(gatePlanSource)}`;
 }
 
 export function wipMessage(runId: string): string {

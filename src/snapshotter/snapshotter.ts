@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
@@ -56,6 +56,12 @@ export interface AfterOptions {
   gatePlanSource?: string;
   /** Overrides the recorded before SHA (any revision the workspace can resolve). */
   beforeSha?: string;
+}
+
+/** Paths given on this machine (`-C`) that replace recorded ones which do not exist here. */
+export interface LocalPaths {
+  /** The workspace to use for a snapshot whose recorded workspace is not on this machine. */
+  workspace?: string;
 }
 
 const newSnapshotId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 16);
@@ -181,6 +187,8 @@ export class Snapshotter {
         files: stats.files,
         workspace: repo.topLevel,
         ref,
+        task: opts.taskPrompt ?? null,
+        gate: opts.gatePlanSource ?? null,
       };
       await this.store.save(snapshot);
       await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration);
@@ -213,11 +221,12 @@ export class Snapshotter {
    * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
    * `outputFile` when given (atomically), else returns the text.
    */
-  async generatePatch(snapshot: Snapshot, outputFile?: string): Promise<string> {
+  async generatePatch(snapshot: Snapshot, outputFile?: string, paths: LocalPaths = {}): Promise<string> {
     if (snapshot.beforeSha === snapshot.afterSha) {
       if (outputFile) await writeFileAtomic(outputFile, '');
       return '';
     }
+    snapshot = await this.withLocalPaths(snapshot, paths);
     const intact = snapshot.patchPath !== null && (await sha256File(snapshot.patchPath).catch(() => null)) === snapshot.patchSha256;
     if (intact && snapshot.patchPath) {
       if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
@@ -238,7 +247,7 @@ export class Snapshotter {
   }
 
   /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-  async verify(target: { id: string } | { runId: string } | { all: true }): Promise<VerifyReport> {
+  async verify(target: { id: string } | { runId: string } | { all: true }, paths: LocalPaths = {}): Promise<VerifyReport> {
     const checks: VerifyCheck[] = [];
     let snapshots: Snapshot[];
     if ('id' in target) snapshots = [await this.getSnapshot(target.id)];
@@ -257,7 +266,7 @@ export class Snapshotter {
     const runs = new Map<string, RunRecord | null>();
     for (const snapshot of snapshots) {
       if (!runs.has(snapshot.runId)) runs.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-      checks.push(...(await verifySnapshot(snapshot, runs.get(snapshot.runId) ?? null, this.gitOptions())));
+      checks.push(...(await verifySnapshot(await this.withLocalPaths(snapshot, paths), runs.get(snapshot.runId) ?? null, this.gitOptions())));
     }
     return { ok: checks.every((c) => c.ok), checks };
   }
@@ -292,6 +301,22 @@ export class Snapshotter {
       const ignore = workspaceExcludes(repo.topLevel, this.options);
       return cherryPick(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) });
     });
+  }
+
+  /**
+   * Paths as this machine sees them: the patch artifact is looked for under the artifacts directory
+   * in use (`--artifacts-dir`, `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) first, so that a
+   * store copied from another machine, whose recorded paths are gone, still verifies and patches;
+   * likewise `-C` (paths.workspace) stands in for a recorded workspace that is not on this machine.
+   */
+  async withLocalPaths(snapshot: Snapshot, paths: LocalPaths = {}): Promise<Snapshot> {
+    let out = snapshot;
+    if (paths.workspace !== undefined && !(await stat(snapshot.workspace).then((s) => s.isDirectory(), () => false))) out = { ...out, workspace: paths.workspace };
+    if (out.patchPath === null) return out;
+    const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
+    if (here === out.patchPath) return out;
+    const found = await stat(here).then((s) => s.isFile(), () => false);
+    return found ? { ...out, patchPath: here } : out;
   }
 
   gitOptions(): { identity: Identity; timeoutMs: number } {

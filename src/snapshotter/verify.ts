@@ -8,6 +8,8 @@ import { treeDiffSha256 } from '../git/unified-diff.js';
 import { getTree, isAncestor, objectExists, readRef } from '../git/refs.js';
 import type { RunRecord } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
+import { getCommitInfo } from '../git/commit-info.js';
+import { gateLine, taskLine } from './message.js';
 
 type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
 
@@ -77,8 +79,25 @@ async function gitChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<bool
     const target = await readRef(repo, snapshot.ref);
     add('ref', target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? 'nothing'}`);
   }
+  await messageChecks(repo, snapshot, add);
   const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same = stats.filesChanged === snapshot.filesChanged && stats.insertions === snapshot.insertions && stats.deletions === snapshot.deletions;
   add('stats', same, same ? `${stats.filesChanged} files, +${stats.insertions} -${stats.deletions}` : `git now says ${stats.filesChanged} files +${stats.insertions} -${stats.deletions}`);
   return ancestor;
+}
+
+/**
+ * The stored commit message is the after commit's, and the stored task and gate are the ones its
+ * Task and Gate lines were made from (a record fetched from elsewhere may have been edited).
+ */
+async function messageChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
+  if (snapshot.commitMessage === '' || snapshot.beforeSha === snapshot.afterSha) return;
+  const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  const same = message === snapshot.commitMessage.replace(/\n$/, '');
+  add('commit-message', same, same ? 'the after commit carries the stored message' : 'the after commit\'s message differs from the stored one');
+  if (snapshot.task === undefined && snapshot.gate === undefined) return;
+  const lines = message.split('\n');
+  const taskOk = snapshot.task === null || snapshot.task === undefined || lines.includes(taskLine(snapshot.task));
+  const gateOk = snapshot.gate === null || snapshot.gate === undefined || lines.includes(gateLine(snapshot.gate));
+  add('task', taskOk && gateOk, taskOk && gateOk ? 'task and gate match the commit\'s Task and Gate lines' : `the stored ${taskOk ? 'gate' : 'task'} does not match the commit's ${taskOk ? 'Gate' : 'Task'} line`);
 }

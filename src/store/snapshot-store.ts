@@ -182,6 +182,14 @@ export class SnapshotStore {
     return this.runs.load(runId);
   }
 
+  /**
+   * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
+   * returns the next record or null to leave it. Used by src/sharing to note where a fetched run was recorded.
+   */
+  async updateRun(runId: string, workspace: string, change: (current: RunRecord) => RunRecord | null): Promise<RunRecord | null> {
+    return this.runs.update(assertSafeId(runId, 'run id'), workspace, change);
+  }
+
   /** Creates the run's record if needed (with `workspace`) and sets its latest before state. */
   async recordBefore(runId: string, workspace: string, before: BeforeState): Promise<RunRecord> {
     return this.runs.recordBefore(runId, workspace, before);

@@ -129,7 +129,7 @@ describe('CLI run snapshots', () => {
       outputs.push(res.stdout);
     }
     for (const text of outputs) expect(text).not.toMatch(ANSI);
-    expect(outputs.join('\n')).toContain('All 8 checks passed.');
+    expect(outputs.join('\n')).toContain('All 10 checks passed.'); // 8 + commit-message and task
     expect(outputs.join('\n')).toContain('diff --git a/g.txt b/g.txt');
   });
 
@@ -172,7 +172,7 @@ describe('CLI run snapshots', () => {
     expect(res.status).toBe(1);
     const report = VerifyReport.parse(res.json());
     expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['store-file']);
-    expect(report.checks.filter((c) => c.snapshotId === snap.id && c.ok)).toHaveLength(8);
+    expect(report.checks.filter((c) => c.snapshotId === snap.id && c.ok)).toHaveLength(10);
     const list = run(['list']);
     expect(list.status).toBe(0);
     expect(list.stdout).toContain(snap.id);

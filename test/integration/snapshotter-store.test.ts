@@ -96,7 +96,8 @@ describe('the snapshot store (Thrust 17)', () => {
     const { s, snaps } = await threeIterations();
     await s.store.save({ ...snaps[0], id: 'ghost', afterSha: 'f'.repeat(40) });
     await s.store.save({ ...snaps[1], id: 'backwards', beforeSha: snaps[1].afterSha, afterSha: snaps[1].beforeSha });
-    await s.store.save({ ...snaps[0], id: 'no-artifact', patchPath: join(s.options.home, 'missing.diff') });
+    // An iteration with no artifact under the artifacts directory either (that one would be used).
+    await s.store.save({ ...snaps[0], id: 'no-artifact', iteration: 99, patchPath: join(s.options.home, 'missing.diff') });
     await s.store.save({ ...snaps[0], id: 'orphan', runId: 'other-run' });
     const report = await s.verify({ all: true });
     expect(report.ok).toBe(false);
@@ -126,10 +127,10 @@ describe('verify', () => {
     expect(failed(report)).toEqual([]);
     expect(report.ok).toBe(true);
     const names = (id: string) => report.checks.filter((c) => c.snapshotId === id).map((c) => c.check).sort();
-    const all = ['after-exists', 'before-exists', 'before-is-ancestor', 'patch-applies', 'patch-artifact', 'ref', 'run-links-snapshot', 'stats'];
+    const all = ['after-exists', 'before-exists', 'before-is-ancestor', 'commit-message', 'patch-applies', 'patch-artifact', 'ref', 'run-links-snapshot', 'stats', 'task'];
     expect(names(snaps[0].id)).toEqual(all);
     expect(names(snaps[1].id)).toEqual(all);
-    expect(names(snaps[2].id)).toEqual(all.filter((n) => n !== 'patch-applies'));
+    expect(names(snaps[2].id)).toEqual(all.filter((n) => !['patch-applies', 'commit-message', 'task'].includes(n)));
     expect((await s.verify({ id: snaps[0].id })).checks.every((c) => c.snapshotId === snaps[0].id && c.ok)).toBe(true);
   });
 

@@ -57,7 +57,7 @@ function report(snapshots: ReportSnapshot[], ok = true): RunReport {
 describe('report renderers', () => {
   it('reads task and gate from the snapshot when recorded, else from the commit message', () => {
     const base = snapshot(1, []);
-    const plain: Omit<ReportSnapshot, 'task' | 'gate'> & { task?: unknown; gate?: unknown } = { ...base };
+    const plain: Omit<ReportSnapshot, 'task' | 'gate'> & { task?: string | null; gate?: string | null } = { ...base };
     delete plain.task;
     delete plain.gate;
     expect(withTaskAndGate({ ...plain, commitMessage: 'x\n\nTask: do it\nGate: npm test\n' })).toMatchObject({ task: 'do it', gate: 'npm test' });

@@ -16,6 +16,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     load: async () => (await import('./run-snapshots.js')).RUN_SNAPSHOT_COMMANDS,
   },
   { names: ['demo'], load: async () => [(await import('./demo.js')).DEMO_COMMAND] },
+  { names: ['push', 'fetch', 'export', 'import'], load: async () => (await import('./sharing.js')).SHARING_COMMANDS },
   { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
   { names: ['serve'], load: async () => [(await import('./serve.js')).SERVE_COMMAND] },
   {

@@ -135,14 +135,14 @@ const patch = defineCommand({
     const snapshot = await ctx.snapshotter.getSnapshot(id);
     const output = values.output;
     if (output !== undefined) {
-      await ctx.snapshotter.generatePatch(snapshot, output);
+      await ctx.snapshotter.generatePatch(snapshot, output, givenPaths(ctx));
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
     }
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
     const file = join(dir, 'patch.diff');
     const cleanup = () => rm(dir, { recursive: true, force: true });
     try {
-      await ctx.snapshotter.generatePatch(snapshot, file);
+      await ctx.snapshotter.generatePatch(snapshot, file, givenPaths(ctx));
     } catch (error) {
       await cleanup();
       throw error;
@@ -201,7 +201,7 @@ const verify = defineCommand({
     const chosen = [id !== undefined, values.run !== undefined, values.all].filter(Boolean).length;
     if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
     const target = id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
-    const report = await ctx.snapshotter.verify(target);
+    const report = await ctx.snapshotter.verify(target, givenPaths(ctx));
     return {
       json: report,
       exitCode: report.ok ? 0 : 1,
@@ -297,4 +297,9 @@ function afterOutputs(s: Snapshot, task: string | undefined): Record<string, str
     // Step outputs share a 1 MiB budget per job: a long task file is cut.
     task: (task ?? '').slice(0, 64 * 1024),
   };
+}
+
+/** `-C` given on this machine stands in for a recorded workspace that is not here (runs that travel). */
+function givenPaths(ctx: Context): { workspace?: string } {
+  return ctx.workspaceGiven ? { workspace: ctx.workspace } : {};
 }

@@ -1,0 +1,96 @@
+import type { RunRecord } from '../../types/run.js';
+import { RECORD_FILE, RECORD_FORMAT, RecordFile, type RecordFile as RecordFileType } from '../../types/sharing.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { SafeId } from '../../types/snapshot.js';
+import { objectId, treeContent, type ObjectFormat } from '../git/record-objects.js';
+import { PATCH_ARGS } from '../git/unified-diff.js';
+
+/** Where the records live, locally and on every remote: one ref per iteration. */
+export const RECORDS_PREFIX = 'refs/agentgate/records/';
+/** Fetches and imports land here first; only records that pass every check are moved to RECORDS_PREFIX. */
+export const INCOMING_PREFIX = 'refs/agentgate/incoming/';
+/** The iteration refs the snapshotter keeps (after commit). */
+export const RUNS_PREFIX = 'refs/agentgate/runs/';
+
+/** The diff-tree arguments of every patch artifact (the two tree ids follow). */
+export const PATCH_RECIPE_ARGS: readonly string[] = PATCH_ARGS.slice(1);
+
+export function recordRef(runId: string, iteration: number, prefix = RECORDS_PREFIX): string {
+  return `${prefix}${runId}/iteration-${iteration}`;
+}
+
+export function iterationRef(runId: string, iteration: number): string {
+  return `${RUNS_PREFIX}${runId}/iteration-${iteration}`;
+}
+
+/** `<prefix><runId>/iteration-<n>` back to its parts; null for any other name (untrusted input). */
+export function parseRecordRef(ref: string, prefix: string): { runId: string; iteration: number } | null {
+  if (!ref.startsWith(prefix)) return null;
+  const m = /^([^/]+)\/iteration-(0|[1-9][0-9]{0,14})$/.exec(ref.slice(prefix.length));
+  if (!m || !SafeId.safeParse(m[1]).success) return null;
+  const iteration = Number(m[2]);
+  return Number.isSafeInteger(iteration) ? { runId: m[1] as string, iteration } : null;
+}
+
+/** The patch file of a snapshot, relative to the artifacts directory. */
+export function relativePatchFile(runId: string, iteration: number): string {
+  return `${runId}/iteration-${iteration}/patch.diff`;
+}
+
+/** The record that travels for one snapshot (its run gives createdAt and, when it matches, the before state). */
+export function buildRecord(snapshot: Snapshot, run: RunRecord): RecordFileType {
+  const before = run.before !== null && run.before.sha === snapshot.beforeSha ? run.before : null;
+  const changed = snapshot.beforeSha !== snapshot.afterSha;
+  return RecordFile.parse({
+    format: RECORD_FORMAT,
+    snapshot: {
+      id: snapshot.id,
+      runId: snapshot.runId,
+      iteration: snapshot.iteration,
+      beforeSha: snapshot.beforeSha,
+      afterSha: snapshot.afterSha,
+      branch: snapshot.branch,
+      commitMessage: snapshot.commitMessage,
+      patchSha256: snapshot.patchSha256,
+      filesChanged: snapshot.filesChanged,
+      insertions: snapshot.insertions,
+      deletions: snapshot.deletions,
+      createdAt: snapshot.createdAt,
+      files: snapshot.files,
+      task: snapshot.task ?? null,
+      gate: snapshot.gate ?? null,
+    },
+    workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
+    patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
+    run: { createdAt: run.createdAt, before },
+  });
+}
+
+/** The three objects of a record commit, with their ids (computed here; git checks them when writing). */
+export interface RecordObjects {
+  blob: { id: string; content: Buffer };
+  tree: { id: string; content: Buffer };
+  commit: { id: string; content: Buffer };
+}
+
+/**
+ * The record commit: its tree holds `record.json`, its only parent is the after commit (so that the
+ * iteration's history travels with it), and author, committer and date are fixed, so the same
+ * record gives the same commit id on every machine (a repeated publication is "up to date").
+ */
+export function recordObjects(format: ObjectFormat, record: RecordFileType): RecordObjects {
+  const blobContent = Buffer.from(`${JSON.stringify(record, null, 2)}\n`);
+  const blob = objectId(format, 'blob', blobContent);
+  const treeBuf = treeContent([{ name: RECORD_FILE, blob }]);
+  const tree = objectId(format, 'tree', treeBuf);
+  const seconds = Math.floor(Date.parse(record.snapshot.createdAt) / 1000);
+  const who = `agentgate <agentgate@localhost> ${seconds} +0000`;
+  const s = record.snapshot;
+  const message = `[agentgate] Record of run ${s.runId} iteration ${s.iteration}\n\nAgentgate-Snapshot: ${s.id}\n`;
+  const commitBuf = Buffer.from(`tree ${tree}\nparent ${s.afterSha}\nauthor ${who}\ncommitter ${who}\n\n${message}`);
+  return {
+    blob: { id: blob, content: blobContent },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, 'commit', commitBuf), content: commitBuf },
+  };
+}

@@ -1,0 +1,443 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Identity } from '../../types/config.js';
+import type { RunRecord } from '../../types/run.js';
+import { RebuiltIndex, RecordFile, RECORD_FILE, type ExportResult, type PushResult, type ReceiveResult, type RefusedRecord } from '../../types/sharing.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { BundleInvalidError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, PushRejectedError, RunNotFoundError } from '../errors.js';
+import { batchCheck, deleteRefs, listRefsWithParents, objectFormat, readBlobs, writeObjects, type CommitRef } from '../git/record-objects.js';
+import { openRepo, type Repo } from '../git/repo.js';
+import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
+import { createBundle, fetchRefs, listRemoteRefs, pushRefs, resolveRemote, verifyBundle } from '../git/transport.js';
+import { writeTreeDiffToFile } from '../git/unified-diff.js';
+import { writeJsonAtomic } from '../store/atomic.js';
+import { readJsonFile } from '../store/json-file.js';
+import { withLock } from '../store/lock.js';
+import { assertSafeId, layout, patchPath } from '../store/paths.js';
+import { SnapshotStore } from '../store/snapshot-store.js';
+import { buildRecord, INCOMING_PREFIX, iterationRef, parseRecordRef, PATCH_RECIPE_ARGS, recordObjects, recordRef, RECORDS_PREFIX, relativePatchFile } from './records.js';
+
+export interface SharingOptions {
+  home: string;
+  artifactsDir: string;
+  identity: Identity;
+  gitTimeoutMs: number;
+  lockTimeoutMs: number;
+}
+
+/** Which runs: one, every run of this workspace (the default), or every record in the repository. */
+export interface Selection {
+  workspace: string;
+  runId?: string;
+  all?: boolean;
+}
+
+/** The largest record.json taken from elsewhere (a hostile one cannot fill memory). */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/** Above this many new records, one wildcard refspec instead of one per ref (command-line length). */
+const MAX_REFSPECS = 2000;
+
+/**
+ * Runs that travel: every iteration's record is a commit under refs/agentgate/records/ (see
+ * records.ts), published with one `git push`, fetched with one `git fetch` or carried in one bundle,
+ * and rebuilt into the local home after checks. Nothing received is trusted.
+ */
+export class Sharing {
+  readonly store: SnapshotStore;
+
+  constructor(readonly options: SharingOptions) {
+    this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+  }
+
+  /** Publishes the selected runs' records to a remote (default `origin`). PUSH_REJECTED when the remote holds another record for an iteration. */
+  async push(sel: Selection, remoteName = 'origin', cwd = process.cwd()): Promise<PushResult> {
+    const repo = await this.open(sel.workspace);
+    const remote = await resolveRemote(repo, remoteName, cwd);
+    const { runs, refs } = await this.materialise(repo, sel);
+    const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
+    if (count === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [] };
+    const specs = sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
+    const results = await pushRefs(repo, remote.url, specs);
+    const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
+    const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
+    let rejected = results.filter((r) => r.flag === '!');
+    if (rejected.length > 0) {
+      // Another push of the very same records may have won the race: that is "up to date", not a conflict.
+      const [theirs, ours] = await Promise.all([listRemoteRefs(repo, remote.url, RECORDS_PREFIX), listRefs(repo, RECORDS_PREFIX)]);
+      const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
+      const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
+      const same = rejected.filter((r) => remoteSha.get(r.ref) !== undefined && remoteSha.get(r.ref) === localSha.get(r.ref));
+      upToDate.push(...same.map((r) => r.ref));
+      rejected = rejected.filter((r) => !same.includes(r));
+    }
+    if (rejected.length > 0) {
+      throw new PushRejectedError(
+        `the remote already holds other records for ${rejected.length} iteration(s) (${rejected.slice(0, 3).map((r) => r.ref).join(', ')}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
+        { details: { remote: remote.name, rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })), updated, upToDate } },
+      );
+    }
+    return { remote: remote.name, runs, refs: results.length, updated, upToDate };
+  }
+
+  /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
+  async fetch(sel: Selection, remoteName = 'origin', cwd = process.cwd()): Promise<ReceiveResult> {
+    if (sel.runId !== undefined) assertSafeId(sel.runId, 'run id');
+    const repo = await this.open(sel.workspace);
+    const remote = await resolveRemote(repo, remoteName, cwd);
+    const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
+    const result = await this.receive(
+      repo,
+      () => listRemoteRefs(repo, remote.url, prefix),
+      (r, specs) => fetchRefs(r, remote.url, specs),
+    );
+    return { remote: remote.name, ...result };
+  }
+
+  /** Writes the selected runs' records as one bundle file (atomically). */
+  async export(sel: Selection, file: string, cwd = process.cwd()): Promise<ExportResult> {
+    const repo = await this.open(sel.workspace);
+    const { runs } = await this.materialise(repo, sel);
+    const all = await listRefs(repo, RECORDS_PREFIX);
+    const chosen = sel.all ? all : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+    if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
+    const path = resolve(cwd, file);
+    await mkdir(dirname(path), { recursive: true });
+    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await createBundle(repo, temp, chosen.map((r) => r.ref));
+      await rename(temp, path);
+    } finally {
+      await rm(temp, { force: true });
+    }
+    const exported = [...new Set(chosen.map((r) => parseRecordRef(r.ref, RECORDS_PREFIX)?.runId).filter((r): r is string => r !== undefined))];
+    return { file: path, runs: exported, refs: chosen.length };
+  }
+
+  /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
+  async import(workspace: string, file: string, cwd = process.cwd()): Promise<ReceiveResult> {
+    const repo = await this.open(workspace);
+    const path = resolve(cwd, file);
+    const isFile = await stat(path).then((s) => s.isFile(), () => false);
+    if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
+    const heads = await verifyBundle(repo, path);
+    if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
+      throw new BundleInvalidError(`${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`, { details: { file: path } });
+    }
+    const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+    const result = await this.receive(repo, async () => records, async (r, specs) => {
+      try {
+        await fetchRefs(r, path, specs);
+      } catch (cause) {
+        if (cause instanceof GitFailedError) throw new BundleInvalidError(`git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`, { cause, details: { file: path } });
+        throw cause;
+      }
+    });
+    return { file: path, ...result };
+  }
+
+  private async open(workspace: string): Promise<Repo> {
+    return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
+  }
+
+  /** The runs a selection names (records of other workspaces cannot be built here). */
+  private async selectRuns(repo: Repo, sel: Selection): Promise<RunRecord[]> {
+    if (sel.runId !== undefined) {
+      const run = await this.store.loadRun(assertSafeId(sel.runId, 'run id'));
+      if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
+      if (run.workspace !== repo.topLevel) {
+        throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; pass -C ${run.workspace}`, { details: { runId: sel.runId, workspace: run.workspace } });
+      }
+      return [run];
+    }
+    return (await this.store.listRuns()).runs.filter((r) => r.workspace === repo.topLevel);
+  }
+
+  /**
+   * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
+   * an existing record whose parent is the snapshot's after commit is kept as it is (records are
+   * immutable once made); a missing one is written (three hash-object processes and one ref
+   * transaction for all of them).
+   */
+  private async materialise(repo: Repo, sel: Selection): Promise<{ runs: string[]; refs: string[] }> {
+    const runs = await this.selectRuns(repo, sel);
+    const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
+    const format = await objectFormat(repo);
+    const pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }> = [];
+    const refs: string[] = [];
+    for (const run of runs) {
+      const { snapshots } = await this.store.inspectRun(run.runId);
+      const latest = new Map<number, Snapshot>();
+      for (const s of snapshots) latest.set(s.iteration, s);
+      for (const snapshot of latest.values()) {
+        const ref = recordRef(run.runId, snapshot.iteration);
+        refs.push(ref);
+        const have = existing.get(ref);
+        if (have && have.type === 'commit' && have.parents.length === 1 && have.parents[0] === snapshot.afterSha) continue;
+        pending.push({ ref, objects: recordObjects(format, buildRecord(snapshot, run)), old: have?.sha ?? null });
+      }
+    }
+    if (pending.length > 0) await this.writeRecordObjects(repo, pending);
+    return { runs: runs.map((r) => r.runId), refs };
+  }
+
+  private async writeRecordObjects(repo: Repo, pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }>): Promise<void> {
+    const dir = join(layout(this.options.home).home, 'tmp', `sharing-${randomBytes(6).toString('hex')}`);
+    await mkdir(dir, { recursive: true });
+    try {
+      for (const type of ['blob', 'tree', 'commit'] as const) {
+        const files = [];
+        for (const p of pending) {
+          const obj = p.objects[type];
+          const path = join(dir, `${type}-${obj.id}`);
+          await writeFile(path, obj.content);
+          files.push({ path, id: obj.id });
+        }
+        await writeObjects(repo, type, dedupe(files));
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const updates: RefUpdate[] = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
+    try {
+      await updateRefs(repo, updates, { message: 'agentgate: record' });
+    } catch (error) {
+      // A concurrent push in this repository wrote the same records (they are deterministic): fine.
+      const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+      if (!(error instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha)) throw error;
+    }
+  }
+
+  /**
+   * Takes records in. `list` names the source's records (one ls-remote, or the bundle's heads); only
+   * those this repository does not hold already are fetched (`bring`, into refs/agentgate/incoming/),
+   * so a fetch with nothing new transfers nothing. Each record is then checked and rebuilt into the
+   * home, and only then moved to refs/agentgate/records/. Serialised per home; what a killed call
+   * left in incoming/ is swept first.
+   */
+  private async receive(
+    repo: Repo,
+    list: () => Promise<Array<{ sha: string; ref: string }>>,
+    bring: (repo: Repo, refspecs: string[]) => Promise<void>,
+  ): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
+    const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
+    return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, async () => {
+      await deleteRefs(repo, await listRefs(repo, INCOMING_PREFIX));
+      const source = await list();
+      const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+      const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+      const refused: RefusedRecord[] = [];
+      const wanted = source.filter((r) => {
+        if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+        refused.push({ ref: r.ref, reason: 'not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)' });
+        return false;
+      });
+      const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+      if (toFetch.length > 0) {
+        const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+        await bring(repo, specs);
+      }
+      const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+      const wantedRefs = new Set(wanted.map((r) => r.ref));
+      // Records this repository already holds are rebuilt from its own refs (the home may be new).
+      const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+      try {
+        const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
+        return { ...result, refused: [...refused, ...result.refused] };
+      } finally {
+        await deleteRefs(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
+      }
+    });
+  }
+
+  private indexPath(): string {
+    return join(layout(this.options.home).home, 'sharing', 'rebuilt.json');
+  }
+
+  /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
+  private async rebuild(repo: Repo, incoming: CommitRef[], localRefs: CommitRef[]): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
+    const refused: RefusedRecord[] = [];
+    const refuse = (ref: string, reason: string) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
+    const local = new Map(localRefs.map((r) => [r.ref, r]));
+    const index = (await readJsonFile(this.indexPath(), RebuiltIndex, 'sharing index').catch(() => null)) ?? { records: {} };
+    const runs = new Set<string>();
+    let unchanged = 0;
+    const candidates: Array<{ ref: CommitRef; runId: string; iteration: number }> = [];
+    for (const ref of incoming) {
+      const name = parseRecordRef(ref.ref, INCOMING_PREFIX);
+      if (!name) {
+        refuse(ref.ref, 'not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)');
+        continue;
+      }
+      if (ref.type !== 'commit' || ref.parents.length !== 1) {
+        refuse(ref.ref, 'not a record commit (one parent: the after commit)');
+        continue;
+      }
+      const mine = local.get(recordRef(name.runId, name.iteration));
+      if (mine && mine.sha !== ref.sha) {
+        refuse(ref.ref, `conflicts with this repository's record ${mine.sha}; kept the local one`);
+        continue;
+      }
+      const known = index.records[ref.sha];
+      if (mine && known !== undefined && (await exists(this.store.snapshotPath(known)))) {
+        unchanged += 1;
+        runs.add(name.runId);
+        continue;
+      }
+      candidates.push({ ref, ...name });
+    }
+    const blobs = await batchCheck(repo, candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`));
+    const sizeOk = candidates.filter((c, i) => {
+      const b = blobs[i];
+      if (!b?.found || b.type !== 'blob') refuse(c.ref.ref, `has no ${RECORD_FILE}`);
+      else if (b.size > MAX_RECORD_BYTES) refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+      else return true;
+      return false;
+    });
+    const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : '']));
+    const contents = await readBlobs(repo, [...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string))]);
+    const accepted: Array<{ ref: CommitRef; record: RecordFile }> = [];
+    for (const c of sizeOk) {
+      const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string) as Buffer;
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
+        continue;
+      }
+      const parsed = RecordFile.safeParse(json);
+      if (!parsed.success) {
+        refuse(c.ref.ref, `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        continue;
+      }
+      const rec = parsed.data;
+      const s = rec.snapshot;
+      const why =
+        s.runId !== c.runId || s.iteration !== c.iteration
+          ? `it describes run ${s.runId} iteration ${s.iteration}`
+          : c.ref.parents[0] !== s.afterSha
+            ? 'its parent is not the after commit it names'
+            : (rec.patch === null) !== (s.beforeSha === s.afterSha)
+              ? 'its patch recipe does not fit its commits'
+              : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(' ') !== PATCH_RECIPE_ARGS.join(' '))
+                ? 'its patch recipe is not the one this version writes'
+                : null;
+      if (why !== null) refuse(c.ref.ref, why);
+      else accepted.push({ ref: c.ref, record: rec });
+    }
+    const rebuilt = await this.rebuildAccepted(repo, accepted, refuse, index);
+    for (const a of rebuilt) runs.add(a.record.snapshot.runId);
+    await writeJsonAtomic(this.indexPath(), index);
+    return { runs: [...runs].sort(), snapshots: rebuilt.length, unchanged, refused };
+  }
+
+  private async rebuildAccepted(
+    repo: Repo,
+    accepted: Array<{ ref: CommitRef; record: RecordFile }>,
+    refuse: (ref: string, reason: string) => void,
+    index: RebuiltIndex,
+  ): Promise<Array<{ ref: CommitRef; record: RecordFile }>> {
+    if (accepted.length === 0) return [];
+    const iterationRefs = new Map((await listRefs(repo, 'refs/agentgate/runs/')).map((r) => [r.ref, r.sha]));
+    const trees = await batchCheck(repo, accepted.flatMap((a) => [`${a.record.snapshot.beforeSha}^{tree}`, `${a.record.snapshot.afterSha}^{tree}`]));
+    const done: Array<{ ref: CommitRef; record: RecordFile }> = [];
+    const refUpdates: RefUpdate[] = [];
+    /** Per run: iteration -> snapshot id already stored here (read once per run, kept up to date). */
+    const iterations = new Map<string, Map<number, string>>();
+    for (const [i, a] of accepted.entries()) {
+      const s = a.record.snapshot;
+      const [from, to] = [trees[2 * i], trees[2 * i + 1]];
+      if (!from?.found || !to?.found) {
+        refuse(a.ref.ref, 'its before or after commit is not in the repository');
+        continue;
+      }
+      const stored = await this.store.load(s.id).catch(() => null);
+      if (stored !== null && (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)) {
+        refuse(a.ref.ref, `snapshot id ${s.id} is already used by another snapshot here`);
+        continue;
+      }
+      const run = await this.store.loadRun(s.runId).catch(() => null);
+      if (run !== null && run.workspace !== repo.topLevel) {
+        refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
+        continue;
+      }
+      if (run !== null && stored === null) {
+        if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
+        const other = iterations.get(s.runId)?.get(s.iteration);
+        if (other !== undefined && other !== s.id) {
+          refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
+          continue;
+        }
+      }
+      const itRef = iterationRef(s.runId, s.iteration);
+      const itSha = iterationRefs.get(itRef);
+      if (itSha !== undefined && itSha !== s.afterSha) {
+        refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
+        continue;
+      }
+      const patch = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
+      if (patch !== null && (stored === null || !(await exists(patch)))) {
+        await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch);
+      }
+      if (stored === null) {
+        const snapshot: Snapshot = {
+          id: s.id,
+          runId: s.runId,
+          iteration: s.iteration,
+          beforeSha: s.beforeSha,
+          afterSha: s.afterSha,
+          branch: s.branch,
+          commitMessage: s.commitMessage,
+          patchPath: patch,
+          patchSha256: s.patchSha256,
+          filesChanged: s.filesChanged,
+          insertions: s.insertions,
+          deletions: s.deletions,
+          createdAt: s.createdAt,
+          files: s.files,
+          workspace: repo.topLevel,
+          ref: itRef,
+          task: s.task,
+          gate: s.gate,
+          recordedWorkspace: a.record.workspace,
+        };
+        await this.store.save(snapshot);
+      }
+      await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
+      await this.store.updateRun(s.runId, repo.topLevel, (cur) => {
+        const before = a.record.run.before;
+        const later = cur.before === null || (before !== null && before.capturedAt > cur.before.capturedAt);
+        const next = {
+          ...cur,
+          createdAt: a.record.run.createdAt < cur.createdAt ? a.record.run.createdAt : cur.createdAt,
+          before: before !== null && later ? before : cur.before,
+          ...(a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}),
+        };
+        return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
+      });
+      iterations.get(s.runId)?.set(s.iteration, s.id);
+      if (itSha === undefined) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
+      const rec = recordRef(s.runId, s.iteration);
+      refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
+      done.push(a);
+    }
+    // Records already promoted by an earlier, interrupted call are skipped by the compare-and-swap list.
+    const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+    await updateRefs(repo, refUpdates.filter((u) => present.get(u.ref) !== u.newSha), { message: 'agentgate: fetched record' });
+    for (const a of done) index.records[a.ref.sha] = a.record.snapshot.id;
+    return done;
+  }
+}
+
+function dedupe<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

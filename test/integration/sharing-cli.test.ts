@@ -1,0 +1,100 @@
+/**
+ * The four sharing commands through the built CLI: a run made on machine A is published, fetched on
+ * B and imported from a bundle on C, where runs, list, show, patch and verify work as on A; a copied
+ * home verifies with --home and --artifacts-dir; push and fetch killed with SIGKILL are mended by
+ * the next call.
+ */
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../types/snapshot.js';
+import { runCli } from '../helpers/cli.js';
+import { git } from '../helpers/repo.js';
+import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+import { runAndKill } from '../reliability/support.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+function cli(m: Machine, args: string[]) {
+  return runCli(['-C', m.dir, '--home', m.home, ...args], { env: { AGENTGATE_ARTIFACTS_DIR: '' } });
+}
+
+function ok(m: Machine, args: string[]): unknown {
+  const res = cli(m, [...args, '--json']);
+  expect(res.status, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
+  return res.json();
+}
+
+describe('sharing through the CLI', () => {
+  it('push, fetch, export and import; then runs, list, show, patch and verify on the other machines', async () => {
+    w = world();
+    const [a, b, c] = [w.machine('a'), w.machine('b'), w.machine('c')];
+    ok(a, ['before', '--run', 'cli-run']);
+    writeFileSync(join(a.dir, 'new.bin'), Buffer.from([0, 1, 2, 255, 254]));
+    writeFileSync(join(a.dir, 'README.md'), 'hello\nworld\n');
+    const snap = ok(a, ['after', '--run', 'cli-run', '--iteration', '0', '--task', 'make it so', '--gate', 'npm test']) as Snapshot;
+    expect(snap).toMatchObject({ task: 'make it so', gate: 'npm test' });
+    expect(ok(a, ['push'])).toMatchObject({ remote: 'origin', runs: ['cli-run'], refs: 1 });
+    expect(ok(b, ['fetch'])).toMatchObject({ remote: 'origin', runs: ['cli-run'], snapshots: 1 });
+    const bundle = join(w.root, 'run.bundle');
+    expect(ok(a, ['export', '--run', 'cli-run', '-o', bundle])).toMatchObject({ file: bundle, runs: ['cli-run'], refs: 1 });
+    expect(ok(c, ['import', bundle])).toMatchObject({ file: bundle, runs: ['cli-run'], snapshots: 1 });
+    const original = readFileSync(snap.patchPath as string);
+    for (const m of [b, c]) {
+      expect(ok(m, ['runs'])).toEqual([expect.objectContaining({ runId: 'cli-run', workspace: m.dir, recordedWorkspace: a.dir })]);
+      expect(ok(m, ['list'])).toEqual([expect.objectContaining({ id: snap.id, workspace: m.dir })]);
+      expect(ok(m, ['show', snap.afterSha.slice(0, 10)])).toMatchObject({ id: snap.id, task: 'make it so' });
+      const patch = runCli(['-C', m.dir, '--home', m.home, 'patch', snap.id], { env: { AGENTGATE_ARTIFACTS_DIR: '' } });
+      expect(Buffer.from(patch.stdout)).toEqual(original);
+      expect(ok(m, ['verify', '--run', 'cli-run'])).toMatchObject({ ok: true });
+    }
+    const refused = cli(a, ['push', '--remote', 'ext::sh -c id', '--json']);
+    expect(refused.status).toBe(1);
+    expect(refused.json()).toEqual({ error: expect.objectContaining({ code: 'REMOTE_UNSAFE' }) });
+    const bad = join(w.root, 'bad.bundle');
+    writeFileSync(bad, 'garbage');
+    expect((cli(c, ['import', bad, '--json']).json() as { error: { code: string } }).error.code).toBe('BUNDLE_INVALID');
+  });
+
+  it('a home and workspace copied to another place verify and patch with -C, --home and --artifacts-dir once the originals are gone', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'moved', 2);
+    const original = readFileSync((await a.snap.listByRun('moved'))[1]!.patchPath as string);
+    const [home, ws] = [join(w.root, 'copied-home'), join(w.root, 'copied-ws')];
+    cpSync(a.home, home, { recursive: true });
+    cpSync(a.dir, ws, { recursive: true });
+    rmSync(a.home, { recursive: true, force: true });
+    rmSync(a.dir, { recursive: true, force: true });
+    const opts = ['-C', ws, '--home', home, '--artifacts-dir', join(home, 'artifacts')];
+    expect(runCli([...opts, 'verify', '--run', 'moved', '--json']).json()).toMatchObject({ ok: true });
+    const list = runCli([...opts, 'list', '--json']).json() as Snapshot[];
+    expect(list).toHaveLength(2);
+    const patchFile = join(w.root, 'out.diff');
+    rmSync(join(home, 'artifacts'), { recursive: true, force: true });
+    expect(runCli([...opts, 'patch', list[1]!.id, '-o', patchFile]).status).toBe(0);
+    expect(readFileSync(patchFile)).toEqual(original);
+  });
+
+  it('push and fetch killed with SIGKILL leave nothing that the next call does not mend', async () => {
+    w = world();
+    const [a, b] = [w.machine('a'), w.machine('b')];
+    await runIterations(a, 'k', 12);
+    const env = { AGENTGATE_ARTIFACTS_DIR: '' };
+    let kills = 0;
+    for (const delay of [60, 120, 180, 240, 320, 450]) kills += Number((await runAndKill(['-C', a.dir, '--home', a.home, 'push'], delay, 'group', { env })).killed);
+    expect(kills).toBeGreaterThan(0);
+    expect(ok(a, ['push'])).toMatchObject({ refs: 12 });
+    expect(git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/records/k/']).split('\n')).toHaveLength(12);
+    kills = 0;
+    for (const delay of [60, 120, 180, 240, 320, 450, 600]) kills += Number((await runAndKill(['-C', b.dir, '--home', b.home, 'fetch'], delay, 'group', { env })).killed);
+    expect(kills).toBeGreaterThan(0);
+    const got = ok(b, ['fetch']) as { snapshots: number; unchanged: number; refused: unknown[] };
+    expect(got.refused).toEqual([]);
+    expect(got.snapshots + got.unchanged).toBe(12);
+    expect(ok(b, ['verify', '--run', 'k'])).toMatchObject({ ok: true });
+    expect(git(b.dir, ['for-each-ref', 'refs/agentgate/incoming/'])).toBe('');
+    expect(git(b.dir, ['fsck', '--no-dangling', '--connectivity-only'])).toBe('');
+  });
+});

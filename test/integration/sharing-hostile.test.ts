@@ -1,0 +1,125 @@
+/**
+ * Everything received is untrusted: hostile remotes (ext:: transports, odd ref names, records that
+ * fail the schema) change nothing, and a record edited on the remote is taken in but fails verify.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gitCallCount } from '../../src/git/runner.js';
+import { git } from '../helpers/repo.js';
+import { failsWith, runIterations, world, type World } from '../helpers/sharing.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+/** Writes a record commit on the remote by hand (what a hostile or careless publisher can do). */
+function forge(repo: string, ref: string, parent: string, recordJson: string, extra: Record<string, string> = {}): string {
+  const entries = Object.entries({ 'record.json': recordJson, ...extra }).map(([name, content]) => {
+    const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: content });
+    return `100644 blob ${blob}\t${name}`;
+  });
+  const tree = git(repo, ['mktree'], { input: `${entries.join('\n')}\n` });
+  const commit = git(repo, ['commit-tree', tree, '-p', parent, '-m', 'forged']);
+  git(repo, ['update-ref', ref, commit]);
+  return commit;
+}
+
+function recordOf(repo: string, ref: string): Record<string, unknown> & { snapshot: Record<string, unknown> } {
+  return JSON.parse(git(repo, ['show', `${ref}:record.json`])) as Record<string, unknown> & { snapshot: Record<string, unknown> };
+}
+
+describe('hostile remotes', () => {
+  it('refuses ext:: and other program-running transports before git runs', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'r', 1);
+    const marker = join(w.root, 'pwned');
+    const calls = gitCallCount();
+    for (const url of [`ext::sh -c touch% ${marker}`, 'fd::3', 'http://example.invalid/repo.git', `-uhost:${marker}`]) {
+      await failsWith(a.share.push({ workspace: a.dir }, url), 'REMOTE_UNSAFE');
+      await failsWith(a.share.fetch({ workspace: a.dir }, url), 'REMOTE_UNSAFE');
+    }
+    // Only the repository was opened (config, rev-parse): no push, fetch or transport ran.
+    expect(gitCallCount() - calls).toBeLessThanOrEqual(16);
+    git(a.dir, ['remote', 'add', 'evil', `ext::sh -c touch% ${marker}`]);
+    await failsWith(a.share.fetch({ workspace: a.dir }, 'evil'), 'REMOTE_UNSAFE');
+    // A configured rewrite to ext:: is stopped by git's protocol allow-list.
+    git(a.dir, ['config', `url.ext::sh -c touch% ${marker}% #.insteadOf`, w.origin]);
+    await expect(a.share.push({ workspace: a.dir })).rejects.toThrow();
+    git(a.dir, ['config', 'remote.origin.uploadpack', `sh -c "touch ${marker}"`]);
+    git(a.dir, ['config', '--unset', `url.ext::sh -c touch% ${marker}% #.insteadOf`]);
+    await a.share.fetch({ workspace: a.dir });
+    expect(existsSync(marker)).toBe(false);
+    git(a.dir, ['config', 'core.gitProxy', `sh -c "touch ${marker}"`]);
+    await failsWith(a.share.fetch({ workspace: a.dir }, 'git://example.invalid/repo.git'), 'REMOTE_UNSAFE');
+    await failsWith(a.share.push({ workspace: a.dir }, 'no-such-remote'), 'REMOTE_NOT_FOUND');
+    await failsWith(a.share.fetch({ workspace: a.dir }, join(w.root, 'missing.git')), 'REMOTE_NOT_FOUND');
+  });
+
+  it('refuses odd ref names and records that fail the schema, and writes nothing for them', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'good', 1);
+    await a.share.push({ workspace: a.dir });
+    const ref = 'refs/agentgate/records/good/iteration-0';
+    const parent = git(w.origin, ['rev-parse', `${ref}^`]);
+    const good = recordOf(w.origin, ref);
+    const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+    forge(w.origin, 'refs/agentgate/records/-x/iteration-0', parent, json(good));
+    forge(w.origin, 'refs/agentgate/records/nested/dir/iteration-0', parent, json(good));
+    forge(w.origin, 'refs/agentgate/records/good/iteration-01', parent, json(good));
+    forge(w.origin, 'refs/agentgate/records/traversal/iteration-0', parent, json({ ...good, snapshot: { ...good.snapshot, runId: '../../etc', id: '../x' } }));
+    forge(w.origin, 'refs/agentgate/records/extra/iteration-0', parent, json({ ...good, exec: 'rm -rf /' }));
+    forge(w.origin, 'refs/agentgate/records/other/iteration-0', parent, json({ ...good, snapshot: { ...good.snapshot, runId: 'other', id: 'snap-other' }, patch: { file: '../../../outside/patch.diff', args: ['--output=/tmp/x'] } }));
+    forge(w.origin, 'refs/agentgate/records/notjson/iteration-0', parent, '{ nope');
+    forge(w.origin, 'refs/agentgate/records/wrongparent/iteration-0', git(w.origin, ['rev-parse', 'main']), json({ ...good, snapshot: { ...good.snapshot, runId: 'wrongparent', id: 'snap-wp' } }));
+    const b = w.machine('b');
+    const got = await b.share.fetch({ workspace: b.dir });
+    expect(got.runs).toEqual(['good']);
+    expect(got.snapshots).toBe(1);
+    expect(got.refused.map((r) => r.ref).sort()).toEqual(
+      [
+        'refs/agentgate/records/-x/iteration-0',
+        'refs/agentgate/records/extra/iteration-0',
+        'refs/agentgate/records/good/iteration-01',
+        'refs/agentgate/records/nested/dir/iteration-0',
+        'refs/agentgate/records/notjson/iteration-0',
+        'refs/agentgate/records/other/iteration-0',
+        'refs/agentgate/records/traversal/iteration-0',
+        'refs/agentgate/records/wrongparent/iteration-0',
+      ].sort(),
+    );
+    // Nothing of the refused records reached the home or the repository's records.
+    expect(readdirSync(join(b.home, 'runs'))).toEqual(['good.json']);
+    expect(git(b.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/records/', 'refs/agentgate/incoming/'])).toBe(ref);
+    expect(existsSync(join(w.root, 'outside'))).toBe(false);
+  });
+
+  it('takes in a record edited on the remote, and verify fails it (counts, patch, task)', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 't', 3);
+    await a.share.push({ workspace: a.dir });
+    const edits: Array<(r: Record<string, unknown> & { snapshot: Record<string, unknown> }) => void> = [
+      (r) => (r.snapshot.insertions = 999),
+      (r) => (r.snapshot.patchSha256 = 'f'.repeat(64)),
+      (r) => (r.snapshot.task = 'a different task'),
+    ];
+    for (const [i, edit] of edits.entries()) {
+      const ref = `refs/agentgate/records/t/iteration-${i}`;
+      const record = recordOf(w.origin, ref);
+      edit(record);
+      forge(w.origin, ref, git(w.origin, ['rev-parse', `${ref}^`]), `${JSON.stringify(record, null, 2)}\n`);
+    }
+    const b = w.machine('b');
+    expect((await b.share.fetch({ workspace: b.dir })).snapshots).toBe(3);
+    const report = await b.snap.verify({ runId: 't' });
+    expect(report.ok).toBe(false);
+    const failed = report.checks.filter((c) => !c.ok).map((c) => c.check);
+    expect(failed).toEqual(expect.arrayContaining(['stats', 'patch-artifact', 'task']));
+    // And the machine that made the run refuses the edited records: its own stay.
+    const back = await a.share.fetch({ workspace: a.dir });
+    expect(back.refused).toHaveLength(3);
+    expect((await a.snap.verify({ runId: 't' })).ok).toBe(true);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * Runs that travel: a run made on one machine (a clone of a bare repository, with its own home) is
+ * pushed, fetched and verified on another, or carried there in one bundle.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gitCallCount } from '../../src/git/runner.js';
+import { Sharing } from '../../src/sharing/sharing.js';
+import { git } from '../helpers/repo.js';
+import { failsWith as expectCode, runIterations, world, type World } from '../helpers/sharing.js';
+
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+describe('push and fetch', () => {
+  it('rebuilds a run on a machine that never saw it: list, show, patch (byte-identical) and verify', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 2);
+    const pushed = await a.share.push({ workspace: a.dir });
+    expect(pushed.runs).toEqual(['run-1']);
+    expect(pushed.updated).toEqual(['refs/agentgate/records/run-1/iteration-0', 'refs/agentgate/records/run-1/iteration-1']);
+    // One ref per iteration on the remote, readable with plain git.
+    expect(git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/']).split('\n')).toEqual(pushed.updated);
+    const record = JSON.parse(git(w.origin, ['show', 'refs/agentgate/records/run-1/iteration-1:record.json'])) as { snapshot: { task: string } };
+    expect(record.snapshot.task).toBe(`Task 1: ${'x'.repeat(150)} end`);
+
+    const fetched = await b.share.fetch({ workspace: b.dir });
+    expect(fetched).toMatchObject({ remote: 'origin', runs: ['run-1'], snapshots: 2, unchanged: 0, refused: [] });
+    const original = await a.snap.listByRun('run-1');
+    const copies = await b.snap.listByRun('run-1');
+    expect(copies.map((s) => s.id)).toEqual(original.map((s) => s.id));
+    for (const [i, copy] of copies.entries()) {
+      const o = original[i]!;
+      expect(copy).toMatchObject({ afterSha: o.afterSha, beforeSha: o.beforeSha, files: o.files, task: o.task, gate: o.gate, workspace: b.dir, recordedWorkspace: a.dir });
+      expect(copy.patchPath).toBe(join(b.artifacts, 'run-1', `iteration-${i}`, 'patch.diff'));
+      expect(readFileSync(copy.patchPath!)).toEqual(readFileSync(o.patchPath!));
+      expect(await b.snap.generatePatch(copy)).toBe(readFileSync(o.patchPath!, 'utf8'));
+      expect((await b.snap.getSnapshot(o.afterSha.slice(0, 12))).id).toBe(o.id);
+    }
+    const run = await b.snap.store.loadRun('run-1');
+    expect(run).toMatchObject({ workspace: b.dir, recordedWorkspace: a.dir, snapshotIds: original.map((s) => s.id) });
+    const report = await b.snap.verify({ runId: 'run-1' });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.checks.map((c) => c.check)).toContain('task');
+  });
+
+  it('relays: a machine that fetched a run publishes it elsewhere with --all, unchanged', async () => {
+    w = world();
+    const [a, b, c] = [w.machine('a'), w.machine('b'), w.machine('c')];
+    await runIterations(a, 'relay', 2);
+    await a.share.push({ workspace: a.dir });
+    await b.share.fetch({ workspace: b.dir });
+    const mirror = join(w.root, 'mirror.git');
+    git(w.root, ['init', '-q', '--bare', mirror]);
+    expect(await b.share.push({ workspace: b.dir, all: true }, mirror)).toMatchObject({ refs: 2 });
+    expect(git(mirror, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/'])).toBe(git(w.origin, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/']));
+    expect(await c.share.fetch({ workspace: c.dir }, mirror)).toMatchObject({ runs: ['relay'], snapshots: 2, refused: [] });
+    expect((await c.snap.verify({ runId: 'relay' })).ok).toBe(true);
+    expect((await c.snap.store.loadRun('relay'))?.recordedWorkspace).toBe(a.dir);
+  });
+
+  it('repeats harmlessly, and a second fetch with nothing new rebuilds nothing', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'r', 1);
+    await a.share.push({ workspace: a.dir });
+    const again = await a.share.push({ workspace: a.dir });
+    expect(again.updated).toEqual([]);
+    expect(again.upToDate).toEqual(['refs/agentgate/records/r/iteration-0']);
+    expect((await b.share.fetch({ workspace: b.dir })).snapshots).toBe(1);
+    const calls = gitCallCount();
+    expect(await b.share.fetch({ workspace: b.dir })).toMatchObject({ snapshots: 0, unchanged: 1 });
+    // Nothing new: one ls-remote and a few local reads, no fetch and no ref written.
+    expect(gitCallCount() - calls).toBeLessThanOrEqual(8);
+    // A new home on the same repository is rebuilt from the records the repository already holds.
+    const fresh = new Sharing({ ...b.share.options, home: join(w.root, 'b-home-2'), artifactsDir: join(w.root, 'b-home-2', 'artifacts') });
+    expect(await fresh.fetch({ workspace: b.dir })).toMatchObject({ snapshots: 1, unchanged: 0, refused: [] });
+    // The machine that made the run fetches its own records back: nothing changes.
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ snapshots: 1, refused: [] });
+    expect((await a.snap.verify({ runId: 'r' })).ok).toBe(true);
+  });
+
+  it('pushes later iterations incrementally, and two machines publishing different runs at once both land', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    const c = w.machine('c');
+    await runIterations(a, 'ra', 1);
+    await runIterations(b, 'rb', 2);
+    await a.share.push({ workspace: a.dir });
+    await runIterations(a, 'ra', 2, 1);
+    const [pa, pb] = await Promise.all([a.share.push({ workspace: a.dir }), b.share.push({ workspace: b.dir })]);
+    expect(pa.updated).toEqual(['refs/agentgate/records/ra/iteration-1', 'refs/agentgate/records/ra/iteration-2']);
+    expect(pa.upToDate).toEqual(['refs/agentgate/records/ra/iteration-0']);
+    expect(pb.updated).toHaveLength(2);
+    const got = await c.share.fetch({ workspace: c.dir });
+    expect(got).toMatchObject({ runs: ['ra', 'rb'], snapshots: 5, refused: [] });
+    expect((await c.snap.verify({ all: true })).ok).toBe(true);
+    // Two pushes of one run at once from one repository agree on the same records.
+    await runIterations(a, 'twice', 2);
+    const both = await Promise.all([a.share.push({ workspace: a.dir, runId: 'twice' }), a.share.push({ workspace: a.dir, runId: 'twice' })]);
+    expect(both.flatMap((p) => p.updated).sort()).toEqual(['refs/agentgate/records/twice/iteration-0', 'refs/agentgate/records/twice/iteration-1']);
+    // --run fetches one run only.
+    const d = w.machine('d');
+    expect(await d.share.fetch({ workspace: d.dir, runId: 'rb' })).toMatchObject({ runs: ['rb'], snapshots: 2 });
+  });
+
+  it('refuses a conflicting publication of the same iteration with PUSH_REJECTED and loses nothing', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'same', 1);
+    await runIterations(b, 'same', 2);
+    await a.share.push({ workspace: a.dir });
+    const remoteBefore = git(w.origin, ['rev-parse', 'refs/agentgate/records/same/iteration-0']);
+    const error = await expectCode(b.share.push({ workspace: b.dir }), 'PUSH_REJECTED');
+    expect(error.details.rejected).toEqual([expect.objectContaining({ ref: 'refs/agentgate/records/same/iteration-0' })]);
+    // The other iteration landed; the first publication is intact.
+    expect(error.details.updated).toEqual(['refs/agentgate/records/same/iteration-1']);
+    expect(git(w.origin, ['rev-parse', 'refs/agentgate/records/same/iteration-0'])).toBe(remoteBefore);
+  });
+
+  it('carries a run in one bundle file; a damaged or foreign file is BUNDLE_INVALID and changes nothing', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'bundled', 2);
+    const file = join(w.root, 'audit.bundle');
+    expect(await a.share.export({ workspace: a.dir }, file)).toMatchObject({ file, runs: ['bundled'], refs: 2 });
+    const refsBefore = git(b.dir, ['for-each-ref']);
+    const damaged = join(w.root, 'damaged.bundle');
+    const bytes = readFileSync(file);
+    writeFileSync(damaged, bytes.subarray(0, Math.floor(bytes.length * 0.7)));
+    await expectCode(b.share.import(b.dir, damaged), 'BUNDLE_INVALID');
+    const flipped = Buffer.from(bytes);
+    flipped[flipped.length - 30] ^= 0xff;
+    writeFileSync(damaged, flipped);
+    await expectCode(b.share.import(b.dir, damaged), 'BUNDLE_INVALID');
+    writeFileSync(damaged, 'not a bundle\n');
+    await expectCode(b.share.import(b.dir, damaged), 'BUNDLE_INVALID');
+    const foreign = join(w.root, 'foreign.bundle');
+    git(a.dir, ['bundle', 'create', foreign, 'main']);
+    await expectCode(b.share.import(b.dir, foreign), 'BUNDLE_INVALID');
+    expect(git(b.dir, ['for-each-ref'])).toBe(refsBefore);
+    expect((await b.snap.store.listRuns()).runs).toEqual([]);
+
+    expect(await b.share.import(b.dir, file)).toMatchObject({ runs: ['bundled'], snapshots: 2, refused: [] });
+    expect(await b.share.import(b.dir, file)).toMatchObject({ snapshots: 0, unchanged: 2 });
+    expect((await b.snap.verify({ runId: 'bundled' })).ok).toBe(true);
+    const [o, c] = [await a.snap.listByRun('bundled'), await b.snap.listByRun('bundled')];
+    expect(readFileSync(c[1]!.patchPath!)).toEqual(readFileSync(o[1]!.patchPath!));
+  });
+
+  it('stores the whole task and the gate, also for an iteration where the agent made only its own commits', async () => {
+    w = world();
+    const a = w.machine('a');
+    const before = await a.snap.captureBeforeState(a.dir, { runId: 'own' });
+    writeFileSync(join(a.dir, 'agent.txt'), 'by the agent\n');
+    git(a.dir, ['add', '-A']);
+    git(a.dir, ['commit', '-q', '-m', 'agent commit']);
+    const task = `${'long task '.repeat(30)}\nsecond line`;
+    const snap = await a.snap.captureAfterState(a.dir, before, { runId: 'own', iteration: 0, taskPrompt: task, gatePlanSource: 'npm test' });
+    expect(snap).toMatchObject({ commitMessage: '', task, gate: 'npm test' });
+    const b = w.machine('b');
+    await a.share.push({ workspace: a.dir });
+    await b.share.fetch({ workspace: b.dir });
+    expect((await b.snap.listByRun('own'))[0]).toMatchObject({ task, gate: 'npm test', commitMessage: '' });
+  });
+});

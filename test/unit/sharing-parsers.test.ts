@@ -1,0 +1,101 @@
+/** Pure parts of sharing: URL checks, git output parsers, record names and record object ids. */
+import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { objectId, parseRefsWithParents, treeContent } from '../../src/git/record-objects.js';
+import { checkRemoteUrl, parseLsRemote, parsePushPorcelain } from '../../src/git/transport.js';
+import { parseRecordRef, recordObjects } from '../../src/sharing/records.js';
+import { RecordFile, RECORD_FORMAT } from '../../types/sharing.js';
+import { gitRaw, initRepo } from '../helpers/repo.js';
+
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+
+describe('checkRemoteUrl', () => {
+  it.each([
+    ['/srv/git/repo.git', 'local'],
+    ['../repo', 'local'],
+    ['file:///srv/repo.git', 'file'],
+    ['https://github.com/o/r.git', 'https'],
+    ['git://example.com/r.git', 'git'],
+    ['ssh://git@example.com/r.git', 'ssh'],
+    ['git@github.com:o/r.git', 'ssh'],
+  ])('accepts %s as %s', (url, kind) => {
+    expect(checkRemoteUrl(url)).toBe(kind);
+  });
+
+  it.each(['ext::sh -c id', 'fd::3', 'EXT::x', 'http://example.com/r.git', 'ftp://x/r', '-upload-pack=x', '', 'file:///a\nb'])('refuses %j with REMOTE_UNSAFE', (url) => {
+    expect(() => checkRemoteUrl(url)).toThrow(expect.objectContaining({ code: 'REMOTE_UNSAFE' }));
+  });
+});
+
+describe('parsers', () => {
+  it('parses git push --porcelain', () => {
+    const out = `To /srv/origin.git\n*\trefs/agentgate/records/r/iteration-1:refs/agentgate/records/r/iteration-1\t[new reference]\n=\trefs/agentgate/records/r/iteration-0:refs/agentgate/records/r/iteration-0\t[up to date]\n!\trefs/agentgate/records/s/iteration-0:refs/agentgate/records/s/iteration-0\t[rejected] (non-fast-forward)\nDone\n`;
+    expect(parsePushPorcelain(out)).toEqual([
+      { flag: '*', ref: 'refs/agentgate/records/r/iteration-1', summary: '[new reference]' },
+      { flag: '=', ref: 'refs/agentgate/records/r/iteration-0', summary: '[up to date]' },
+      { flag: '!', ref: 'refs/agentgate/records/s/iteration-0', summary: '[rejected] (non-fast-forward)' },
+    ]);
+  });
+
+  it('parses ls-remote and drops malformed lines', () => {
+    expect(parseLsRemote(`${A}\trefs/agentgate/records/r/iteration-0\nnoise\n${B}\trefs/x y\n`)).toEqual([{ sha: A, ref: 'refs/agentgate/records/r/iteration-0' }]);
+  });
+
+  it('parses for-each-ref with parents', () => {
+    expect(parseRefsWithParents(`${A} commit refs/agentgate/records/r/iteration-0 ${B}\n${B} tree refs/agentgate/records/t/iteration-0 \n`)).toEqual([
+      { sha: A, type: 'commit', ref: 'refs/agentgate/records/r/iteration-0', parents: [B] },
+      { sha: B, type: 'tree', ref: 'refs/agentgate/records/t/iteration-0', parents: [] },
+    ]);
+  });
+
+  it('reads record ref names, refusing everything else', () => {
+    const p = 'refs/agentgate/incoming/';
+    expect(parseRecordRef(`${p}run-1/iteration-12`, p)).toEqual({ runId: 'run-1', iteration: 12 });
+    for (const bad of ['-x/iteration-0', 'a/b/iteration-0', 'r/iteration-01', 'r/iteration-', 'r/other', 'r..s/iteration-0', 'r.lock/iteration-0']) {
+      expect(parseRecordRef(`${p}${bad}`, p)).toBeNull();
+    }
+    expect(parseRecordRef('refs/heads/main', p)).toBeNull();
+  });
+});
+
+describe('record objects', () => {
+  it('computes the ids git gives the blob, tree and commit', () => {
+    const record = RecordFile.parse({
+      format: RECORD_FORMAT,
+      snapshot: {
+        id: 'snap-1',
+        runId: 'r',
+        iteration: 0,
+        beforeSha: A,
+        afterSha: B,
+        branch: 'main',
+        commitMessage: '',
+        patchSha256: null,
+        filesChanged: 0,
+        insertions: 0,
+        deletions: 0,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        files: [],
+        task: 'τask',
+        gate: null,
+      },
+      workspace: '/w',
+      patch: null,
+      run: { createdAt: '2026-01-01T00:00:00.000Z', before: null },
+    });
+    const objects = recordObjects('sha1', record);
+    const dir = initRepo();
+    try {
+      const hash = (type: string, content: Buffer) => gitRaw(dir, ['hash-object', '--literally', '-t', type, '--stdin'], content).toString().trim();
+      expect(hash('blob', objects.blob.content)).toBe(objects.blob.id);
+      expect(hash('tree', objects.tree.content)).toBe(objects.tree.id);
+      expect(hash('commit', objects.commit.content)).toBe(objects.commit.id);
+      expect(recordObjects('sha1', record).commit.id).toBe(objects.commit.id);
+      expect(objectId('sha1', 'blob', Buffer.from(''))).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+      expect(treeContent([{ name: 'b', blob: A }, { name: 'a', blob: B }]).subarray(0, 9).toString()).toBe('100644 a\0');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

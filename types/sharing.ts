@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { BeforeState, FileChange, IsoDate, SafeId, Sha } from './snapshot.js';
+
+/**
+ * What travels: one record commit per iteration, under `refs/agentgate/records/<runId>/iteration-<n>`,
+ * whose only parent is the iteration's after commit and whose tree holds `record.json` (this schema).
+ * Everything in it is untrusted when it arrives from a remote or a bundle: it is parsed with these
+ * schemas (strict: unknown keys are refused) before anything is written.
+ */
+export const RECORD_FORMAT = 'agentgate-record/1' as const;
+export const RECORD_FILE = 'record.json';
+
+/** The patch recipe: the exact diff-tree arguments (before tree, after tree appended) whose output has `sha256`. */
+export const PatchRecipe = z
+  .object({
+    /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
+    file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/),
+    args: z.array(z.string().regex(/^-/).max(200)).max(64),
+  })
+  .strict();
+export type PatchRecipe = z.infer<typeof PatchRecipe>;
+
+export const TravellingSnapshot = z
+  .object({
+    id: SafeId,
+    runId: SafeId,
+    iteration: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    beforeSha: Sha,
+    afterSha: Sha,
+    branch: z.string().min(1).max(4096),
+    commitMessage: z.string().max(1_000_000),
+    patchSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+    filesChanged: z.number().int().nonnegative(),
+    insertions: z.number().int().nonnegative(),
+    deletions: z.number().int().nonnegative(),
+    createdAt: IsoDate,
+    files: z.array(FileChange),
+    task: z.string().max(10_000_000).nullable(),
+    gate: z.string().max(1_000_000).nullable(),
+  })
+  .strict();
+export type TravellingSnapshot = z.infer<typeof TravellingSnapshot>;
+
+export const RecordFile = z
+  .object({
+    format: z.literal(RECORD_FORMAT),
+    snapshot: TravellingSnapshot,
+    /** The workspace where the run was recorded (informational: never used as a path here). */
+    workspace: z.string().min(1).max(4096),
+    /** Null when the iteration changed nothing (no patch). */
+    patch: PatchRecipe.nullable(),
+    run: z.object({ createdAt: IsoDate, before: BeforeState.nullable() }).strict(),
+  })
+  .strict();
+export type RecordFile = z.infer<typeof RecordFile>;
+
+/** `push` result. */
+export const PushResult = z.object({
+  remote: z.string(),
+  runs: z.array(SafeId),
+  refs: z.number().int().nonnegative(),
+  /** Refs the remote took now (created or moved forward). */
+  updated: z.array(z.string()),
+  /** Refs the remote already had with the same content. */
+  upToDate: z.array(z.string()),
+});
+export type PushResult = z.infer<typeof PushResult>;
+
+/** A fetched or imported ref that was not taken in, and why. */
+export const RefusedRecord = z.object({ ref: z.string(), reason: z.string() });
+export type RefusedRecord = z.infer<typeof RefusedRecord>;
+
+/** `fetch` and `import` result (`remote` or `file` names the source). */
+export const ReceiveResult = z.object({
+  remote: z.string().optional(),
+  file: z.string().optional(),
+  runs: z.array(SafeId),
+  /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
+  snapshots: z.number().int().nonnegative(),
+  /** Records already present and unchanged. */
+  unchanged: z.number().int().nonnegative(),
+  refused: z.array(RefusedRecord),
+});
+export type ReceiveResult = z.infer<typeof ReceiveResult>;
+
+/** `export` result. */
+export const ExportResult = z.object({ file: z.string(), runs: z.array(SafeId), refs: z.number().int().nonnegative() });
+export type ExportResult = z.infer<typeof ExportResult>;
+
+/** `<home>/sharing/rebuilt.json`: the record commits already rebuilt into this home, and the snapshot each gave. */
+export const RebuiltIndex = z.object({ records: z.record(Sha, SafeId) });
+export type RebuiltIndex = z.infer<typeof RebuiltIndex>;
