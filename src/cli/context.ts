@@ -34,8 +34,3 @@ export class Context {
     return this.snapshotterInstance;
   }
 }
-
-/** @deprecated For commands still written as a `CommandSpec`; `defineCommand` gives typed values. */
-export function str(value: string | boolean | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}

@@ -32,13 +32,6 @@
  * `default`. The parser reports an unknown option, a missing value or a missing required option
  * as USAGE (exit 2), and a value of the wrong form (not a whole number, not one of the choices,
  * an empty required value) as INVALID_ARGUMENT (exit 2), naming the option.
- *
- * Porting a command written in the older `CommandSpec` shape ({ name, usage, summary, options:
- * parseArgs options, positionals, run(ctx, values, positionals) }): wrap it in `defineCommand`,
- * give each option a `description` (and a `valueName`, `default` or `required` as it has), add
- * `examples`, drop the `str()`/`required()` helpers and casts (the values are typed now), and add
- * its file to `src/cli/commands/index.ts`. Until then, `fromCommandSpec(spec)` (at the end of this
- * file) registers it unchanged.
  */
 import { InvalidArgumentError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
@@ -290,42 +283,4 @@ function describe(d: OptionDecl): string {
   const dflt = d.defaultText ?? (d.type !== 'boolean' && d.default !== undefined ? String(d.default) : undefined);
   if (dflt !== undefined) notes.push(`default: ${dflt}`);
   return notes.length > 0 ? `${d.description} (${notes.join('; ')})` : d.description;
-}
-
-// ---- transition: commands written in the older CommandSpec shape ----
-
-/** @deprecated The older shape (options as `util.parseArgs` declarations, untyped values); port it with `defineCommand`. */
-export interface CommandSpec {
-  name: string;
-  usage: string;
-  summary: string;
-  options: Readonly<Record<string, { type: 'string' | 'boolean'; short?: string }>>;
-  positionals: Positionals;
-  run(ctx: Context, values: Values, positionals: string[]): Promise<CommandResult>;
-}
-/** @deprecated The values a `CommandSpec` receives. */
-export type Values = Record<string, string | boolean | undefined>;
-
-/**
- * Registers a command still written as a `CommandSpec` until it is ported: it parses and runs
- * as before, and its --help lists its options without descriptions ("(not described yet)").
- */
-export function fromCommandSpec(spec: CommandSpec): Command {
-  const options: Record<string, OptionDecl> = {};
-  for (const [name, o] of Object.entries(spec.options)) {
-    options[name] = { type: o.type, description: '(not described yet)', ...(o.short ? { short: o.short } : {}) };
-  }
-  return {
-    name: spec.name,
-    summary: spec.summary,
-    usage: spec.usage,
-    options,
-    positionals: spec.positionals,
-    examples: [],
-    run: (ctx, values, positionals) => {
-      const legacy: Values = {};
-      for (const [k, v] of Object.entries(values)) if (v !== false && v !== undefined) legacy[k] = v as string | boolean;
-      return spec.run(ctx, legacy, positionals);
-    },
-  };
 }

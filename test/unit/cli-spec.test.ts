@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_MODULES, COMMAND_NAMES, loadAllCommands, loadCommand } from '../../src/cli/commands/index.js';
 import { paint, table, visibleWidth } from '../../src/cli/output.js';
-import { commandHelp, defineCommand, fromCommandSpec, GLOBAL_OPTIONS, parseCommandLine, type Command, type OptionDecl, type Values } from '../../src/cli/spec.js';
+import { commandHelp, defineCommand, GLOBAL_OPTIONS, parseCommandLine, type Command, type OptionDecl } from '../../src/cli/spec.js';
 import { packageVersion } from '../../src/cli/version.js';
 
 const sample = defineCommand({
@@ -103,28 +103,6 @@ describe('command registry', () => {
   it('lists exactly the commands each module exports', async () => {
     for (const module of COMMAND_MODULES) expect((await module.load()).map((c) => c.name)).toEqual(module.names);
     expect(new Set(COMMAND_NAMES).size).toBe(COMMAND_NAMES.length);
-  });
-});
-
-describe('fromCommandSpec', () => {
-  it('runs a command of the older shape with the values parseArgs gave it', async () => {
-    let seen: { values: Values; positionals: string[] } | undefined;
-    const legacy = fromCommandSpec({
-      name: 'legacy',
-      usage: 'legacy [-o FILE] [--all] ID',
-      summary: 'An old-style command.',
-      options: { output: { type: 'string', short: 'o' }, all: { type: 'boolean' }, run: { type: 'string' } },
-      positionals: { required: ['ID'] },
-      async run(_ctx, values, positionals) {
-        seen = { values, positionals };
-        return { json: null, human: () => '' };
-      },
-    });
-    const parsed = parseCommandLine(legacy, ['x', '-o', 'f', '--all', '--json']);
-    await legacy.run(null as never, parsed.values, parsed.positionals);
-    expect(seen).toEqual({ values: { output: 'f', all: true, json: true }, positionals: ['x'] });
-    expect(commandHelp(legacy)).toMatch(/^ {2}-o, --output VALUE +\(not described yet\)$/m);
-    expect(codeOfParse(['x', '--bogus'], legacy)).toBe('USAGE');
   });
 });
 
