@@ -146,7 +146,7 @@ export class Sharing {
       const run = await this.store.loadRun(assertSafeId(sel.runId, 'run id'));
       if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
       if (run.workspace !== repo.topLevel) {
-        throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; pass -C ${run.workspace}`, { details: { runId: sel.runId, workspace: run.workspace } });
+        throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace`, { details: { runId: sel.runId, workspace: run.workspace } });
       }
       return [run];
     }
