@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TreeEntry } from '../../src/git/shadow/parse.js';
+import type { TreeEntry } from '../../src/git/parsers/ls-tree.js';
 import { decodeMessage, encodeMessage, newCheckpointRef } from '../../src/checkpoints/message.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from '../../src/checkpoints/plan.js';
 import { assertRetention, selectRemovals } from '../../src/checkpoints/retention.js';
