@@ -118,7 +118,7 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
 }
 
 /** How many blobs are read from git and written before the next batch: bounds memory. */
-const WRITE_BATCH = 256;
+const WRITE_BATCH = 2048;
 
 /** Writes tree entries into the workspace from the checkpoint repository's blobs, durably. */
 async function writeEntries(ctx: ApplyContext, entries: readonly TreeEntry[]): Promise<void> {
