@@ -1,7 +1,9 @@
-import { resolve } from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { FileDiff } from '../../../types/checkpoint.js';
 import { Checkpoints } from '../../checkpoints/index.js';
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError, UsageError } from '../../errors.js';
 import { str, type Context } from '../context.js';
 import { short, table } from '../output.js';
 import type { CommandSpec } from '../spec.js';
@@ -54,8 +56,14 @@ const diff: CommandSpec = {
   options: {},
   positionals: { required: ['HASH'] },
   async run(ctx, _values, [hash]) {
-    const text = await (await open(ctx)).diff(hash as string);
-    return { json: { diff: text }, human: () => text.replace(/\n$/, '') };
+    const cp = await open(ctx);
+    if (ctx.json) return { json: { diff: await cp.diff(hash as string) }, human: () => '' };
+    // For people (and for `| git apply`), the patch goes out byte for byte, never decoded.
+    const bytes = await cp.diffBytes(hash as string);
+    const dir = await mkdtemp(join(tmpdir(), 'agentgate-cpdiff-'));
+    const file = join(dir, 'diff.patch');
+    await writeFile(file, bytes);
+    return { streamFile: file, cleanup: () => rm(dir, { recursive: true, force: true }) };
   },
 };
 
@@ -93,6 +101,7 @@ const revert: CommandSpec = {
   options: {},
   positionals: { required: ['HASH'], rest: 'PATH' },
   async run(ctx, _values, [hash, ...paths]) {
+    if (paths.includes('')) throw new UsageError('an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file');
     const cp = await open(ctx);
     // Like git -C, paths are taken relative to the -C directory.
     const result = paths.length ? await cp.revert(hash as string, paths.map((p) => resolve(ctx.workspace, p))) : await cp.revert(hash as string);
@@ -134,7 +143,7 @@ const gc: CommandSpec = {
     const keepText = str(values.keep);
     if (keepText !== undefined && !/^\d{1,9}$/.test(keepText)) throw new InvalidArgumentError(`--keep must be a whole number, not ${JSON.stringify(keepText.slice(0, 40))}`);
     const prune = str(values.prune);
-    const result = await (await open(ctx)).cleanup({
+    const result = await (await open(ctx)).gc({
       keep: keepText === undefined ? ctx.settings.checkpoints.keep : Number(keepText),
       ...(prune === undefined ? {} : { pruneAge: prune }),
     });
