@@ -1,9 +1,11 @@
-import { access, realpath } from 'node:fs/promises';
-import { sep } from 'node:path';
+import { access, readFile, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
 import type { CheckpointEntry, FileDiff, GcResult, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_KEEP, DEFAULT_MAX_FILE_SIZE_BYTES, type Identity } from '../../types/config.js';
 import { CheckpointNotFoundError, InvalidArgumentError, PathNotFoundError, UnsafeWorkspaceError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
+import { ignoredPaths } from '../git/checkpoint-index.js';
 import { checkpointRepo, initCheckpointRepo, probeWorkspace, rootCommit, type CheckpointRepo } from '../git/checkpoint-repo.js';
 import { changedPaths, diffTrees, isCheckpointRevision, listTree, readObjects, resolveTreeId, unifiedTreeDiff, type TreeEntry } from '../git/checkpoint-trees.js';
 import { commitTree } from '../git/commit.js';
@@ -11,7 +13,8 @@ import { isNullId } from '../git/ids.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { listRefRecords, readRef, updateRefs, type RefUpdate } from '../git/refs.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
-import { writeJsonAtomic } from '../store/atomic.js';
+import { userExcludesFile } from '../git/user-ignore.js';
+import { writeFileAtomic, writeJsonAtomic } from '../store/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../store/lock.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
@@ -101,6 +104,8 @@ export class Checkpoints {
     private readonly forbidden: readonly string[],
     private readonly maxFileSizeBytes: number,
     private readonly lockTimeoutMs: number,
+    /** The user's global ignore file (core.excludesFile), mirrored into the repository's info/exclude. */
+    private readonly userExcludes: string | null,
   ) {}
 
   /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -138,7 +143,8 @@ export class Checkpoints {
     const location = await locateStore(checkpointsDir, root, () => (probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)));
     const repo = checkpointRepo({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
     const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-    return new Checkpoints(root, location, repo, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+    const userExcludes = await userExcludesFile({ home: homedir(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: root, ...gitOpts });
+    return new Checkpoints(root, location, repo, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, userExcludes);
   }
 
   /** Records the current state as a new checkpoint. */
@@ -157,7 +163,7 @@ export class Checkpoints {
     return this.locked('checkpoint patch', async () => {
       const from = await this.requireTree(hash);
       const { treeId } = await this.capture();
-      const files = await changedPaths(this.repo, from, treeId);
+      const files = await this.withoutNowIgnored(await changedPaths(this.repo, from, treeId));
       return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
     });
   }
@@ -170,7 +176,9 @@ export class Checkpoints {
     return this.locked('checkpoint diff', async () => {
       const from = await this.requireTree(hash);
       const { treeId } = await this.capture();
-      return unifiedTreeDiff(this.repo, from, treeId);
+      const changed = await changedPaths(this.repo, from, treeId);
+      const ignored = await ignoredPaths(this.repo, changed);
+      return unifiedTreeDiff(this.repo, from, treeId, [...ignored]);
     });
   }
 
@@ -188,7 +196,9 @@ export class Checkpoints {
     return this.locked('checkpoint diff-full', async () => {
       const fromTree = await this.requireTree(from);
       const toTree = to === undefined ? (await this.capture()).treeId : await this.requireTree(to);
-      const records = await diffTrees(this.repo, fromTree, toTree);
+      const all = await diffTrees(this.repo, fromTree, toTree);
+      const kept = new Set(await this.withoutNowIgnored(all.map((r) => r.path)));
+      const records = all.filter((r) => kept.has(r.path));
       const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
       const blobs = await readObjects(this.repo, wanted);
       const text = (oid: string): string => (isNullId(oid) ? '' : (blobs.get(oid)?.toString('utf8') ?? ''));
@@ -412,7 +422,30 @@ export class Checkpoints {
       await initCheckpointRepo(this.repo);
       await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: new Date().toISOString() });
     }
+    await this.mirrorUserExcludes();
     this.storeReady = true;
+  }
+
+  /**
+   * The repository's own info/exclude is already honoured as core.excludesFile; the user's global
+   * ignore file goes into the checkpoint repository's info/exclude (rewritten when it changed), so
+   * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
+   */
+  private async mirrorUserExcludes(): Promise<void> {
+    const wanted = this.userExcludes === null ? '' : await readFile(this.userExcludes, 'utf8').catch(() => '');
+    const target = join(this.location.gitDir, 'info', 'exclude');
+    const have = await readFile(target, 'utf8').catch(() => null);
+    if (have !== wanted) await writeFileAtomic(target, wanted);
+  }
+
+  /**
+   * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
+   * ignored since leaves later captures; it is not reported as changed (deleted), as git does not
+   * report an ignored file, and restore and revert never touch it.
+   */
+  private async withoutNowIgnored(paths: readonly string[]): Promise<string[]> {
+    const ignored = await ignoredPaths(this.repo, paths);
+    return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
   }
 }
 

@@ -56,10 +56,12 @@ export async function diffTrees(repo: CheckpointRepo, from: string, to: string):
 /**
  * Unified diff between two trees from plumbing, as bytes: binary-safe and applicable with
  * `git apply` (`--binary --full-index`), no colour, no external diff or textconv programs, no
- * renames. Never decoded: file contents and names that are not UTF-8 stay exact.
+ * renames. Never decoded: file contents and names that are not UTF-8 stay exact. `leaveOut`: paths
+ * left out of the diff.
  */
-export async function unifiedTreeDiff(repo: CheckpointRepo, from: string, to: string): Promise<Buffer> {
-  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-p', '--binary', '--full-index', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', from, to]);
+export async function unifiedTreeDiff(repo: CheckpointRepo, from: string, to: string, leaveOut: readonly string[] = []): Promise<Buffer> {
+  const specs = leaveOut.length === 0 ? [] : ['--', '.', ...leaveOut.map((p) => `:(exclude,literal)${p}`)];
+  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-p', '--binary', '--full-index', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', from, to, ...specs]);
   return res.stdout;
 }
 
