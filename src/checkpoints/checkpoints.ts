@@ -8,10 +8,9 @@ import { decodeBytes } from '../fs/path-bytes.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import { checkpointRepo, initCheckpointRepo, probeWorkspace, rootCommit, type CheckpointRepo } from '../git/checkpoint-repo.js';
 import { changedPaths, diffTrees, isCheckpointRevision, listTree, readObjects, resolveTreeId, unifiedTreeDiff, type TreeEntry } from '../git/checkpoint-trees.js';
-import { commitTree } from '../git/commit.js';
 import { isNullId } from '../git/ids.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
-import { listRefRecords, readRef, updateRefs, type RefUpdate } from '../git/refs.js';
+import { listRefRecords, readRef } from '../git/refs.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesFile } from '../git/user-ignore.js';
 import { writeFileAtomic, writeJsonAtomic } from '../store/atomic.js';
@@ -19,23 +18,14 @@ import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../store/lock.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
 import { captureWorkspace, type Capture } from './capture.js';
-import {
-  BASELINE_REF,
-  CHECKPOINT_REF_PREFIX,
-  decodeMessage,
-  encodeMessage,
-  LATEST_REF,
-  META_REF_PREFIX,
-  newCheckpointRef,
-  SAFETY_REF,
-  type CheckpointMeta,
-} from './message.js';
+import { knownPaths, recordCheckpoint } from './record.js';
+import { BASELINE_REF, CHECKPOINT_REF_PREFIX, decodeMessage, LATEST_REF, META_REF_PREFIX, SAFETY_REF, type CheckpointMeta } from './message.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
 import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
 import type { Skip } from './skip-rules.js';
 import { gcStore, repairOnAcquire } from './upkeep.js';
-import { isUnder, toAbsolute, toGitPath, toWorkspaceGitPath } from './workspace-paths.js';
+import { toAbsolute, toGitPath, toWorkspaceGitPath } from './workspace-paths.js';
 
 export interface CheckpointsOptions {
   /** The agentgate home (default: $AGENTGATE_HOME, else ~/.agentgate). */
@@ -341,10 +331,11 @@ export class Checkpoints {
    * (PATH_NOT_FOUND otherwise), so that a typo is an error before anything changes.
    */
   private async assertKnownPaths(selection: readonly string[], wanted: ReadonlyMap<string, TreeEntry>): Promise<void> {
-    const unknown = selection.filter((sel) => ![...wanted.keys()].some((p) => isUnder(p, sel)));
+    const inCheckpoint = knownPaths(wanted.keys());
+    const unknown = selection.filter((sel) => !inCheckpoint.has(sel));
     if (unknown.length === 0) return;
-    const current = await listTree(this.repo, (await this.capture()).treeId);
-    const missing = unknown.filter((sel) => ![...(current?.keys() ?? [])].some((p) => isUnder(p, sel)));
+    const inWorkspace = knownPaths((await listTree(this.repo, (await this.capture()).treeId))?.keys() ?? []);
+    const missing = unknown.filter((sel) => !inWorkspace.has(sel));
     if (missing.length > 0) {
       const abs = missing.map((p) => toAbsolute(this.workspace, p));
       throw new PathNotFoundError(`${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`, {
@@ -355,15 +346,7 @@ export class Checkpoints {
 
   private async trackLocked(label: string | null, kind: CheckpointMeta['kind'], baseline: boolean): Promise<Tracked> {
     const { treeId, skipped } = await this.capture();
-    const commit = await commitTree(this.repo, treeId, [], encodeMessage({ label, createdAt: new Date().toISOString(), kind }));
-    const ref = newCheckpointRef();
-    const updates: RefUpdate[] = [
-      { ref, newSha: commit, oldSha: null },
-      { ref: LATEST_REF, newSha: commit },
-    ];
-    if (kind === 'safety') updates.push({ ref: SAFETY_REF, newSha: commit });
-    if (baseline || !(await this.hasBaseline())) updates.push({ ref: BASELINE_REF, newSha: commit });
-    await updateRefs(this.repo, updates, { message: 'agentgate checkpoint' });
+    const ref = await recordCheckpoint(this.repo, treeId, { label, kind, setBaseline: baseline || !(await this.hasBaseline()) });
     this.baselineKnown = true;
     return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
   }
