@@ -151,7 +151,7 @@ export class Checkpoints {
   /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
   async patch(hash: string): Promise<Patch> {
     return this.locked('checkpoint patch', async () => {
-      const from = await this.requireTree(hash);
+      const from = await this.requireTreeId(hash);
       const { treeId } = await this.capture();
       const files = await this.withoutNowIgnored(await changedPaths(this.repo, from, treeId));
       return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
@@ -164,7 +164,7 @@ export class Checkpoints {
    */
   async diffBytes(hash: string): Promise<Buffer> {
     return this.locked('checkpoint diff', async () => {
-      const from = await this.requireTree(hash);
+      const from = await this.requireTreeId(hash);
       const { treeId } = await this.capture();
       const changed = await changedPaths(this.repo, from, treeId);
       const ignored = await ignoredPaths(this.repo, changed);
@@ -184,8 +184,8 @@ export class Checkpoints {
    */
   async diffFull(from: string, to?: string): Promise<FileDiff[]> {
     return this.locked('checkpoint diff-full', async () => {
-      const fromTree = await this.requireTree(from);
-      const toTree = to === undefined ? (await this.capture()).treeId : await this.requireTree(to);
+      const fromTree = await this.requireTreeId(from);
+      const toTree = to === undefined ? (await this.capture()).treeId : await this.requireTreeId(to);
       const all = await diffTrees(this.repo, fromTree, toTree);
       const kept = new Set(await this.withoutNowIgnored(all.map((r) => r.path)));
       const records = all.filter((r) => kept.has(r.path));
@@ -211,7 +211,7 @@ export class Checkpoints {
    */
   async restore(hash: string): Promise<RestoreResult> {
     return this.locked('checkpoint restore', async () => {
-      const target = await this.requireTree(hash);
+      const target = await this.requireTreeId(hash);
       const wanted = await this.requireListing(target);
       const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, 'safety', false);
       const current = await this.requireListing(safety.hash);
@@ -374,10 +374,11 @@ export class Checkpoints {
     });
   }
 
-  private async requireTree(hash: string): Promise<string> {
-    const tree = await resolveTreeId(this.repo, hash);
-    if (tree === null) throw this.notFound(hash);
-    return tree;
+  /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
+  private async requireTreeId(rev: string): Promise<string> {
+    const treeId = await resolveTreeId(this.repo, rev);
+    if (treeId === null) throw this.notFound(rev);
+    return treeId;
   }
 
   private async requireListing(hash: string): Promise<Map<string, TreeEntry>> {
