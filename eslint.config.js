@@ -14,7 +14,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  // Layers point one way: cli -> snapshotter/checkpoints -> store/git -> types.
+  // Layers point one way: cli -> snapshotter/checkpoints -> store -> git/fs -> types.
   // Only src/git spawns git, only the CLI prints or exits.
   {
     files: ['src/**/*.ts', 'types/**/*.ts'],
@@ -34,6 +34,14 @@ export default tseslint.config(
       ...restrict([{ group: ['**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**'], message: 'src/git depends only on types and errors.' }]),
       'no-console': 'error',
     },
+  },
+  {
+    // File-system primitives (atomic write, lock, git-lock recovery, temp sweeping, path bytes).
+    files: ['src/fs/**/*.ts'],
+    rules: restrict([
+      { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
+      { group: ['**/git/**', '**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**', '**/sharing/**', '**/report/**'], message: 'src/fs depends only on types and errors.' },
+    ]),
   },
   {
     files: ['src/store/**/*.ts'],

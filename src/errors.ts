@@ -131,3 +131,12 @@ export class UnsafeRemoteError extends AgentgateError {
 export function isAgentgateError(value: unknown): value is AgentgateError {
   return value instanceof AgentgateError;
 }
+
+/** git printed something its documented output format does not allow (a git bug or an unsupported version). */
+export class GitOutputUnparseableError extends AgentgateError {
+  readonly code = 'GIT_OUTPUT_UNPARSEABLE' as const;
+}
+/** A path the user named is known neither to the checkpoint nor to the workspace. */
+export class PathNotFoundError extends AgentgateError {
+  readonly code = 'PATH_NOT_FOUND' as const;
+}

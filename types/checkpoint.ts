@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { IsoDate } from './snapshot.js';
-
-const ObjectId = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
+import { IsoDate, Sha as ObjectId } from './snapshot.js';
 
 export const SkippedFile = z.object({
   path: z.string(),
-  reason: z.enum(['too-large', 'nested-repository']),
+  /** `unreadable`: a FIFO, socket, device or a file that cannot be read; git cannot stage it. */
+  reason: z.enum(['too-large', 'nested-repository', 'unreadable']),
   size: z.number().int().nonnegative().nullable(),
 });
 export type SkippedFile = z.infer<typeof SkippedFile>;
@@ -58,12 +57,15 @@ export const RevertResult = z.object({
 });
 export type RevertResult = z.infer<typeof RevertResult>;
 
-/** `cleanup` (CLI `checkpoint gc`): retention of checkpoint refs, then git gc. */
-export const CleanupResult = z.object({
+/** `checkpoint gc`: retention of checkpoint refs, then git gc. */
+export const GcResult = z.object({
   kept: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
   pruneAge: z.string(),
   storeBytesBefore: z.number().int().nonnegative(),
   storeBytesAfter: z.number().int().nonnegative(),
 });
-export type CleanupResult = z.infer<typeof CleanupResult>;
+export type GcResult = z.infer<typeof GcResult>;
+/** The earlier name of GcResult. */
+export const CleanupResult = GcResult;
+export type CleanupResult = GcResult;

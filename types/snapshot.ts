@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OBJECT_ID_PATTERN } from './ids.js';
 
 /** Safe characters for anything that becomes a file or ref name (no path traversal, no option look-alikes). */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -7,7 +8,7 @@ export const SafeId = z
   .regex(SAFE_ID, 'use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit')
   .refine((s) => !s.includes('..') && !s.endsWith('.lock') && !s.endsWith('.'), 'must not contain ".." or end with "." or ".lock"');
 
-export const Sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'a full hexadecimal object id');
+export const Sha = z.string().regex(OBJECT_ID_PATTERN, 'a full hexadecimal object id');
 export const IsoDate = z.string().datetime({ offset: true });
 
 export const HeadState = z.enum(['branch', 'detached', 'unborn']);

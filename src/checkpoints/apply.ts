@@ -1,13 +1,18 @@
 import { lstat, rmdir, unlink } from 'node:fs/promises';
-import { checkoutEntries, ignoredPaths } from '../git/shadow/checkout.js';
-import type { TreeEntry } from '../git/shadow/parse.js';
-import type { ShadowStore } from '../git/shadow/store.js';
+import { dirname } from 'node:path';
+import { WriteFailedError } from '../errors.js';
+import { errnoOf, fsyncDir } from '../fs/atomic.js';
+import { fsPath } from '../fs/path-bytes.js';
+import { chooseStagingDir, placeFiles, type PlaceItem } from '../fs/place.js';
+import { ignoredPaths } from '../git/checkpoint-index.js';
+import type { CheckpointRepo } from '../git/checkpoint-repo.js';
+import { readObjects, type TreeEntry } from '../git/checkpoint-trees.js';
 import type { Plan } from './plan.js';
 import { isUnder, toAbsolute } from './workspace-paths.js';
 
 export interface ApplyContext {
   root: string;
-  store: ShadowStore;
+  repo: CheckpointRepo;
   tempDir: string;
   /** The safety capture: what the store knows is on disk now. */
   current: ReadonlyMap<string, TreeEntry>;
@@ -26,7 +31,7 @@ type Kind = 'missing' | 'dir' | 'file' | 'link' | 'other';
 
 async function kindOf(abs: string): Promise<Kind> {
   try {
-    const st = await lstat(abs);
+    const st = await lstat(fsPath(abs));
     if (st.isDirectory()) return 'dir';
     if (st.isSymbolicLink()) return 'link';
     return st.isFile() ? 'file' : 'other';
@@ -60,7 +65,8 @@ async function leadingDirsAreReal(root: string, path: string, cache: Map<string,
  * - a write is left alone when a leading directory is a link or a file, when a directory stands at
  *   the path, when an uncaptured file stands there, or when the path is new and ignored now;
  * - blocked paths (nested repositories, skipped files, our home) are never touched.
- * Files are written by git (checkout-index), which does not write through symbolic links.
+ * Files are written whole and renamed into place (never through a symbolic link), and every file
+ * and directory that changed is fsynced before this returns (see fs/place.ts).
  */
 export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   const out: Applied = { written: [], deleted: [], leftAlone: [] };
@@ -79,12 +85,12 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
     if (!fits || (kind !== 'missing' && !ctx.current.has(entry.path))) out.leftAlone.push(entry.path);
     else (kind === 'missing' ? fresh : ready).push(entry);
   }
-  const ignored = await ignoredPaths(ctx.store, fresh.map((e) => e.path));
+  const ignored = await ignoredPaths(ctx.repo, fresh.map((e) => e.path));
   for (const entry of fresh) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
   }
-  await checkoutEntries(ctx.store, ready, ctx.tempDir);
+  await writeEntries(ctx, ready);
   out.written.push(...ready.map((e) => e.path).sort());
   out.leftAlone.sort();
   return out;
@@ -101,12 +107,37 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
       out.leftAlone.push(path);
       continue;
     }
-    await unlink(abs);
+    await unlink(fsPath(abs));
     out.deleted.push(path);
     const slash = path.lastIndexOf('/');
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
+  // A deletion is durable once its directory is: fsync each one that lost an entry (or still exists).
+  for (const path of out.deleted) await fsyncDir(fsPath(dirname(toAbsolute(ctx.root, path))));
+}
+
+/** How many blobs are read from git and written before the next batch: bounds memory. */
+const WRITE_BATCH = 2048;
+
+/** Writes tree entries into the workspace from the checkpoint repository's blobs, durably. */
+async function writeEntries(ctx: ApplyContext, entries: readonly TreeEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
+  for (let i = 0; i < entries.length; i += WRITE_BATCH) {
+    const batch = entries.slice(i, i + WRITE_BATCH);
+    const blobs = await readObjects(ctx.repo, batch.map((e) => e.oid));
+    const items: PlaceItem[] = batch.map((e) => ({
+      dest: toAbsolute(ctx.root, e.path),
+      kind: e.mode === '120000' ? 'symlink' : e.mode === '100755' ? 'executable' : 'file',
+      content: blobs.get(e.oid) ?? Buffer.alloc(0),
+    }));
+    try {
+      await placeFiles(ctx.root, staging, items);
+    } catch (cause) {
+      throw new WriteFailedError(`could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { workspace: ctx.root } });
+    }
+  }
 }
 
 /** Removes the given directories and then their ancestors, deepest first, each only if empty; never the root. */
@@ -118,6 +149,6 @@ async function removeEmptyDirs(root: string, dirs: ReadonlySet<string>): Promise
   }
   const deepestFirst = [...all].sort((a, b) => b.split('/').length - a.split('/').length);
   for (const dir of deepestFirst) {
-    await rmdir(toAbsolute(root, dir)).catch(() => undefined); // not empty, or gone: leave it
+    await rmdir(fsPath(toAbsolute(root, dir))).catch(() => undefined); // not empty, or gone: leave it
   }
 }

@@ -1,53 +1,31 @@
-import { access, lstat, readdir, realpath, rm } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
-import type { CheckpointEntry, CleanupResult, FileDiff, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
+import { access, readFile, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
+import type { CheckpointEntry, FileDiff, GcResult, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_KEEP, DEFAULT_MAX_FILE_SIZE_BYTES, type Identity } from '../../types/config.js';
-import { CheckpointNotFoundError, InvalidArgumentError, UnsafeWorkspaceError } from '../errors.js';
+import { CheckpointNotFoundError, InvalidArgumentError, PathNotFoundError, UnsafeWorkspaceError } from '../errors.js';
+import { decodeBytes } from '../fs/path-bytes.js';
+import { ignoredPaths } from '../git/checkpoint-index.js';
+import { checkpointRepo, initCheckpointRepo, probeWorkspace, rootCommit, type CheckpointRepo } from '../git/checkpoint-repo.js';
+import { changedPaths, diffTrees, isCheckpointRevision, listTree, readObjects, resolveTreeId, unifiedTreeDiff, type TreeEntry } from '../git/checkpoint-trees.js';
+import { isNullId } from '../git/ids.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
+import { listRefRecords, readRef } from '../git/refs.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
-import { listCaptureCandidates, listIgnoredTracked, stagePaths, stageWorkspace, unstagePaths, writeTree } from '../git/shadow/capture.js';
-import { gcStore, sweepTemporaryFiles } from '../git/shadow/gc.js';
-import { isNullId } from '../git/shadow/ids.js';
-import { changedPaths, diffTrees, isCheckpointRevision, listTree, readObjects, resolveTree, unifiedDiff } from '../git/shadow/objects.js';
-import type { RefRecord, TreeEntry } from '../git/shadow/parse.js';
-import { commitTree, deleteRefs, listRefRecords, readRef, updateRefs, type RefUpdate } from '../git/shadow/refs.js';
-import { initShadowStore, removeStaleIndexLock, shadowStore, type ShadowStore } from '../git/shadow/store.js';
-import { probeWorkspace, rootCommit } from '../git/shadow/workspace.js';
-import { writeJsonAtomic } from '../store/atomic.js';
+import { userExcludesFile } from '../git/user-ignore.js';
+import { writeFileAtomic, writeJsonAtomic } from '../store/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../store/lock.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
-import {
-  BASELINE_REF,
-  CHECKPOINT_REF_PREFIX,
-  decodeMessage,
-  encodeMessage,
-  LATEST_REF,
-  META_REF_PREFIX,
-  newCheckpointRef,
-  SAFETY_REF,
-  type CheckpointMeta,
-} from './message.js';
+import { captureWorkspace, type Capture } from './capture.js';
+import { knownPaths, recordCheckpoint } from './record.js';
+import { BASELINE_REF, CHECKPOINT_REF_PREFIX, decodeMessage, LATEST_REF, META_REF_PREFIX, SAFETY_REF, type CheckpointMeta } from './message.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
-import { assertRetention, DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
-import { findSkipped, type Skip } from './skip-rules.js';
+import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
+import type { Skip } from './skip-rules.js';
+import { gcStore, repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath, toWorkspaceGitPath } from './workspace-paths.js';
-
-/** Up to this many changed paths are staged one by one rather than by a second pass over the work tree. */
-const FEW_CHANGES = 1000;
-
-/**
- * True if staging `paths` one by one could go wrong: one of them is now a directory, or sits below
- * a symlink (a directory replaced by a link). add's full pass handles those shapes; they are rare.
- */
-async function unusualShapes(root: string, paths: readonly string[]): Promise<boolean> {
-  const parents = [...new Set(paths.map((p) => dirname(join(root, p))))];
-  const [dirs, links] = await Promise.all([
-    Promise.all(paths.map((p) => lstat(join(root, p)).then((st) => st.isDirectory(), () => false))),
-    Promise.all(parents.map((d) => realpath(d).then((real) => real !== d, () => false))),
-  ]);
-  return dirs.includes(true) || links.includes(true);
-}
 
 export interface CheckpointsOptions {
   /** The agentgate home (default: $AGENTGATE_HOME, else ~/.agentgate). */
@@ -62,23 +40,21 @@ export interface CheckpointsOptions {
   identity?: Identity;
 }
 
-export interface CleanupOptions {
+export interface GcOptions {
   /** Checkpoint refs to keep, newest first (default 100); baseline, latest and last safety are always kept. */
   keep?: number;
   /** Unreachable objects older than this are pruned by gc (default `2.weeks.ago`; `now` prunes all). */
   pruneAge?: string;
 }
 
+/** The earlier name of GcOptions. */
+export type CleanupOptions = GcOptions;
+
 /** The checkpoints the marker refs point at. */
 export interface CheckpointMarkers {
   baseline: CheckpointEntry | null;
   latest: CheckpointEntry | null;
   safety: CheckpointEntry | null;
-}
-
-interface Capture {
-  tree: string;
-  skipped: Skip[];
 }
 
 interface Tracked extends TrackResult {
@@ -111,18 +87,20 @@ export class Checkpoints {
     /** Real path of the workspace root (the repository's top level when it is one). */
     readonly workspace: string,
     readonly location: StoreLocation,
-    private readonly store: ShadowStore,
+    private readonly repo: CheckpointRepo,
     /** Git paths never captured or touched: our home and extra excludes inside the workspace. */
     private readonly excluded: readonly string[],
     /** The same, as absolute paths, for checking user-given paths. */
     private readonly forbidden: readonly string[],
     private readonly maxFileSizeBytes: number,
     private readonly lockTimeoutMs: number,
+    /** The user's global ignore file (core.excludesFile), mirrored into the repository's info/exclude. */
+    private readonly userExcludes: string | null,
   ) {}
 
   /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
   private get staleIndexLockMs(): number {
-    return (this.store.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5_000;
+    return (this.repo.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5_000;
   }
 
   /**
@@ -153,9 +131,10 @@ export class Checkpoints {
     const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
     const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
     const location = await locateStore(checkpointsDir, root, () => (probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)));
-    const store = shadowStore({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
+    const repo = checkpointRepo({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
     const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-    return new Checkpoints(root, location, store, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+    const userExcludes = await userExcludesFile({ home: homedir(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: root, ...gitOpts });
+    return new Checkpoints(root, location, repo, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, userExcludes);
   }
 
   /** Records the current state as a new checkpoint. */
@@ -172,20 +151,30 @@ export class Checkpoints {
   /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
   async patch(hash: string): Promise<Patch> {
     return this.locked('checkpoint patch', async () => {
-      const from = await this.requireTree(hash);
-      const { tree } = await this.capture();
-      const files = await changedPaths(this.store, from, tree);
+      const from = await this.requireTreeId(hash);
+      const { treeId } = await this.capture();
+      const files = await this.withoutNowIgnored(await changedPaths(this.repo, from, treeId));
       return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
     });
   }
 
-  /** Unified diff (binary-safe, applicable) from checkpoint `hash` to the current state. */
-  async diff(hash: string): Promise<string> {
+  /**
+   * Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current
+   * state, byte for byte as git wrote it.
+   */
+  async diffBytes(hash: string): Promise<Buffer> {
     return this.locked('checkpoint diff', async () => {
-      const from = await this.requireTree(hash);
-      const { tree } = await this.capture();
-      return unifiedDiff(this.store, from, tree);
+      const from = await this.requireTreeId(hash);
+      const { treeId } = await this.capture();
+      const changed = await changedPaths(this.repo, from, treeId);
+      const ignored = await ignoredPaths(this.repo, changed);
+      return unifiedTreeDiff(this.repo, from, treeId, [...ignored]);
     });
+  }
+
+  /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
+  async diff(hash: string): Promise<string> {
+    return decodeBytes(await this.diffBytes(hash));
   }
 
   /**
@@ -195,18 +184,20 @@ export class Checkpoints {
    */
   async diffFull(from: string, to?: string): Promise<FileDiff[]> {
     return this.locked('checkpoint diff-full', async () => {
-      const fromTree = await this.requireTree(from);
-      const toTree = to === undefined ? (await this.capture()).tree : await this.requireTree(to);
-      const records = await diffTrees(this.store, fromTree, toTree);
-      const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.oldOid, r.newOid]).filter((o) => !isNullId(o));
-      const blobs = await readObjects(this.store, wanted);
+      const fromTree = await this.requireTreeId(from);
+      const toTree = to === undefined ? (await this.capture()).treeId : await this.requireTreeId(to);
+      const all = await diffTrees(this.repo, fromTree, toTree);
+      const kept = new Set(await this.withoutNowIgnored(all.map((r) => r.path)));
+      const records = all.filter((r) => kept.has(r.path));
+      const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
+      const blobs = await readObjects(this.repo, wanted);
       const text = (oid: string): string => (isNullId(oid) ? '' : (blobs.get(oid)?.toString('utf8') ?? ''));
       return records.map((r) => ({
         file: r.path,
-        before: r.binary ? '' : text(r.oldOid),
-        after: r.binary ? '' : text(r.newOid),
-        additions: r.additions ?? 0,
-        deletions: r.deletions ?? 0,
+        before: r.binary ? '' : text(r.srcId),
+        after: r.binary ? '' : text(r.dstId),
+        additions: r.insertions,
+        deletions: r.deletions,
         status: r.status === 'A' ? 'added' : r.status === 'D' ? 'deleted' : 'modified',
         binary: r.binary,
       }));
@@ -220,7 +211,7 @@ export class Checkpoints {
    */
   async restore(hash: string): Promise<RestoreResult> {
     return this.locked('checkpoint restore', async () => {
-      const target = await this.requireTree(hash);
+      const target = await this.requireTreeId(hash);
       const wanted = await this.requireListing(target);
       const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, 'safety', false);
       const current = await this.requireListing(safety.hash);
@@ -252,6 +243,7 @@ export class Checkpoints {
       const selection = paths === undefined ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
       return this.locked('checkpoint revert', async () => {
         const wanted = await this.requireListing(target);
+        if (selection !== null) await this.assertKnownPaths(selection, wanted);
         return this.revertLocked((current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]));
       });
     }
@@ -272,7 +264,7 @@ export class Checkpoints {
   /** Recorded checkpoints, newest first. */
   async list(): Promise<CheckpointEntry[]> {
     if (!(await this.exists())) return [];
-    const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX]);
+    const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX]);
     return records.map(toEntry);
   }
 
@@ -280,7 +272,7 @@ export class Checkpoints {
   async markers(): Promise<CheckpointMarkers> {
     const none: CheckpointMarkers = { baseline: null, latest: null, safety: null };
     if (!(await this.exists())) return none;
-    const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
     const find = (meta: string): CheckpointEntry | null => {
       const marker = records.find((r) => r.ref === meta);
       if (marker === undefined) return null;
@@ -291,30 +283,22 @@ export class Checkpoints {
   }
 
   /**
-   * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and
-   * the last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>`
-   * and removes any temporary pack git left behind. Reports sizes of the whole store directory.
+   * `checkpoint gc`: retention, then git gc (see upkeep.ts). Keeps the newest `keep` checkpoints
+   * plus those baseline, latest and the last safety checkpoint point at.
    */
-  async cleanup(opts: CleanupOptions = {}): Promise<CleanupResult> {
+  async gc(opts: GcOptions = {}): Promise<GcResult> {
     const keep = opts.keep ?? DEFAULT_KEEP;
     const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
-    assertRetention(keep, pruneAge);
-    if (!(await this.exists())) return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
-    return this.locked('checkpoint gc', async () => {
-      const storeBytesBefore = await directorySize(this.location.dir);
-      const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-      const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
-      const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-      const removals = selectRemovals(checkpoints, keep, protectedOids);
-      await deleteRefs(this.store, removals);
-      try {
-        await gcStore(this.store, pruneAge);
-      } finally {
-        await sweepTemporaryFiles(this.location.gitDir);
-      }
-      const storeBytesAfter = await directorySize(this.location.dir);
-      return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
-    });
+    if (!(await this.exists())) {
+      assertRetention(keep, pruneAge);
+      return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
+    }
+    return this.locked('checkpoint gc', () => gcStore(this.repo, this.location, keep, pruneAge));
+  }
+
+  /** The earlier name of gc(). */
+  async cleanup(opts: GcOptions = {}): Promise<GcResult> {
+    return this.gc(opts);
   }
 
   // ---- internals ----
@@ -334,40 +318,41 @@ export class Checkpoints {
 
   private apply(plan: ReturnType<typeof planChanges>, current: ReadonlyMap<string, TreeEntry>, skips: readonly Skip[]): Promise<Applied> {
     const blocked = [...this.excluded, ...skips.map((s) => s.path)];
-    return applyPlan({ root: this.workspace, store: this.store, tempDir: this.location.tempDir, current, blocked }, plan);
+    return applyPlan({ root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked }, plan);
   }
 
-  /** Stages the workspace into the store's index and writes the tree. Caller holds the lock. */
-  private async capture(): Promise<Capture> {
-    const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(this.store, this.excluded), listIgnoredTracked(this.store)]);
-    const skipped = await findSkipped(this.workspace, listing, this.maxFileSizeBytes);
-    await unstagePaths(this.store, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
-    const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
-    const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
-    // The listing already found every change: stage just those, unless there are so many (a first
-    // capture) that add's parallel pass is faster, or the shape of the tree changed.
-    if (changed.length <= FEW_CHANGES && !(await unusualShapes(this.workspace, changed))) await stagePaths(this.store, changed);
-    else await stageWorkspace(this.store, [...this.excluded, ...skipped.map((s) => s.path)]);
-    return { tree: await writeTree(this.store), skipped };
+  /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
+  private capture(): Promise<Capture> {
+    return captureWorkspace({ root: this.workspace, repo: this.repo, excluded: this.excluded, maxFileSizeBytes: this.maxFileSizeBytes });
+  }
+
+  /**
+   * Every path named by a revert must be known to the checkpoint or to the workspace now
+   * (PATH_NOT_FOUND otherwise), so that a typo is an error before anything changes.
+   */
+  private async assertKnownPaths(selection: readonly string[], wanted: ReadonlyMap<string, TreeEntry>): Promise<void> {
+    const inCheckpoint = knownPaths(wanted.keys());
+    const unknown = selection.filter((sel) => !inCheckpoint.has(sel));
+    if (unknown.length === 0) return;
+    const inWorkspace = knownPaths((await listTree(this.repo, (await this.capture()).treeId))?.keys() ?? []);
+    const missing = unknown.filter((sel) => !inWorkspace.has(sel));
+    if (missing.length > 0) {
+      const abs = missing.map((p) => toAbsolute(this.workspace, p));
+      throw new PathNotFoundError(`${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`, {
+        details: { paths: abs },
+      });
+    }
   }
 
   private async trackLocked(label: string | null, kind: CheckpointMeta['kind'], baseline: boolean): Promise<Tracked> {
-    const { tree, skipped } = await this.capture();
-    const commit = await commitTree(this.store, tree, encodeMessage({ label, createdAt: new Date().toISOString(), kind }));
-    const ref = newCheckpointRef();
-    const updates: RefUpdate[] = [
-      { ref, oid: commit, expect: null },
-      { ref: LATEST_REF, oid: commit },
-    ];
-    if (kind === 'safety') updates.push({ ref: SAFETY_REF, oid: commit });
-    if (baseline || !(await this.hasBaseline())) updates.push({ ref: BASELINE_REF, oid: commit });
-    await updateRefs(this.store, updates);
+    const { treeId, skipped } = await this.capture();
+    const ref = await recordCheckpoint(this.repo, treeId, { label, kind, setBaseline: baseline || !(await this.hasBaseline()) });
     this.baselineKnown = true;
-    return { hash: tree, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+    return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
   }
 
   private async hasBaseline(): Promise<boolean> {
-    if (!this.baselineKnown) this.baselineKnown = (await readRef(this.store, BASELINE_REF)) !== null;
+    if (!this.baselineKnown) this.baselineKnown = (await readRef(this.repo, BASELINE_REF)) !== null;
     return this.baselineKnown;
   }
 
@@ -389,14 +374,15 @@ export class Checkpoints {
     });
   }
 
-  private async requireTree(hash: string): Promise<string> {
-    const tree = await resolveTree(this.store, hash);
-    if (tree === null) throw this.notFound(hash);
-    return tree;
+  /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
+  private async requireTreeId(rev: string): Promise<string> {
+    const treeId = await resolveTreeId(this.repo, rev);
+    if (treeId === null) throw this.notFound(rev);
+    return treeId;
   }
 
   private async requireListing(hash: string): Promise<Map<string, TreeEntry>> {
-    const listing = await listTree(this.store, hash);
+    const listing = await listTree(this.repo, hash);
     if (listing === null) throw this.notFound(hash);
     return listing;
   }
@@ -408,8 +394,7 @@ export class Checkpoints {
   /** Runs `fn` holding the store lock, creating the store first if needed. */
   private locked<T>(purpose: string, fn: () => Promise<T>): Promise<T> {
     return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-      if (lock.recovered !== null) await this.repairAfterCrash();
-      else await removeStaleIndexLock(this.store, this.staleIndexLockMs);
+      await repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs);
       await this.ensureStore();
       return fn();
     });
@@ -418,22 +403,33 @@ export class Checkpoints {
   private async ensureStore(): Promise<void> {
     if (this.storeReady) return;
     if (!(await this.exists())) {
-      await initShadowStore(this.store);
+      await initCheckpointRepo(this.repo);
       await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: new Date().toISOString() });
     }
+    await this.mirrorUserExcludes();
     this.storeReady = true;
   }
 
-  /** A previous holder of the lock died: the lock files and temporaries it left are provably stale. */
-  private async repairAfterCrash(): Promise<void> {
-    await removeStaleIndexLock(this.store, 0);
-    // Only we write this store, so every git lock in it belongs to the dead holder: ref updates
-    // killed half-way leave `<ref>.lock` files that would refuse every later update.
-    const refs = join(this.location.gitDir, 'refs');
-    const refLocks = (await readdir(refs, { recursive: true }).catch(() => [])).filter((name) => name.endsWith('.lock'));
-    for (const name of [...refLocks.map((n) => join(refs, n)), join(this.location.gitDir, 'packed-refs.lock')]) await rm(name, { force: true });
-    await rm(this.location.tempDir, { recursive: true, force: true });
-    await sweepTemporaryFiles(this.location.gitDir);
+  /**
+   * The repository's own info/exclude is already honoured as core.excludesFile; the user's global
+   * ignore file goes into the checkpoint repository's info/exclude (rewritten when it changed), so
+   * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
+   */
+  private async mirrorUserExcludes(): Promise<void> {
+    const wanted = this.userExcludes === null ? '' : await readFile(this.userExcludes, 'utf8').catch(() => '');
+    const target = join(this.location.gitDir, 'info', 'exclude');
+    const have = await readFile(target, 'utf8').catch(() => null);
+    if (have !== wanted) await writeFileAtomic(target, wanted);
+  }
+
+  /**
+   * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
+   * ignored since leaves later captures; it is not reported as changed (deleted), as git does not
+   * report an ignored file, and restore and revert never touch it.
+   */
+  private async withoutNowIgnored(paths: readonly string[]): Promise<string[]> {
+    const ignored = await ignoredPaths(this.repo, paths);
+    return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { TreeEntry } from '../git/shadow/parse.js';
+import type { TreeEntry } from '../git/checkpoint-trees.js';
 import { isUnder } from './workspace-paths.js';
 
 /**

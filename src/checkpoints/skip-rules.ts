@@ -1,11 +1,13 @@
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { CandidateListing } from '../git/shadow/parse.js';
+import { constants } from 'node:fs';
+import { access, lstat } from 'node:fs/promises';
+import { fsPath } from '../fs/path-bytes.js';
+import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
+import { toAbsolute } from './workspace-paths.js';
 
 /** A path a capture leaves out, workspace-relative. */
 export interface Skip {
   path: string;
-  reason: 'too-large' | 'nested-repository';
+  reason: 'too-large' | 'nested-repository' | 'unreadable';
   size: number | null;
   /** True if the store's index still holds an older version that must leave the capture. */
   indexed: boolean;
@@ -16,7 +18,7 @@ const STAT_BATCH = 64;
 
 /**
  * Decides what the capture skips: nested repositories (git reports them, it does not enter them),
- * and regular files above `maxBytes` among the new and changed files git listed. Only those
+ * entries git cannot read (FIFOs, sockets, devices, unreadable files) and regular files above `maxBytes` among the new and changed files git listed. Only those
  * candidates are stat'ed, never the whole tree. A file that vanished since the listing is ignored.
  */
 export async function findSkipped(root: string, listing: CandidateListing, maxBytes: number): Promise<Skip[]> {
@@ -24,20 +26,29 @@ export async function findSkipped(root: string, listing: CandidateListing, maxBy
   const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
   for (let i = 0; i < candidates.length; i += STAT_BATCH) {
     const batch = candidates.slice(i, i + STAT_BATCH);
-    const sizes = await Promise.all(batch.map((c) => fileSize(join(root, c.path))));
+    const shapes = await Promise.all(batch.map((c) => fileShape(toAbsolute(root, c.path))));
     batch.forEach((c, k) => {
-      const size = sizes[k];
-      if (size !== undefined && size !== null && size > maxBytes) skipped.push({ path: c.path, reason: 'too-large', size, indexed: c.indexed });
+      const shape = shapes[k];
+      if (shape === undefined || shape === null) return;
+      if (shape === 'unreadable') skipped.push({ path: c.path, reason: 'unreadable', size: null, indexed: c.indexed });
+      else if (shape > maxBytes) skipped.push({ path: c.path, reason: 'too-large', size: shape, indexed: c.indexed });
     });
   }
   return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Size of a regular file; null for anything else (symlinks are captured as their target text) or a vanished path. */
-async function fileSize(path: string): Promise<number | null> {
+/**
+ * A regular file's size; 'unreadable' for what git cannot stage (a FIFO, a socket, a device, a
+ * file we may not read); null for anything else (directories, symlinks, which are captured as their
+ * target text) or a vanished path.
+ */
+async function fileShape(path: string): Promise<number | 'unreadable' | null> {
   try {
-    const st = await lstat(path);
-    return st.isFile() ? st.size : null;
+    const st = await lstat(fsPath(path));
+    if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return 'unreadable';
+    if (!st.isFile()) return null;
+    const readable = await access(fsPath(path), constants.R_OK).then(() => true, () => false);
+    return readable ? st.size : 'unreadable';
   } catch {
     return null;
   }

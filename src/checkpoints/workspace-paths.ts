@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { PathOutsideWorkspaceError } from '../errors.js';
+import { InvalidArgumentError, PathOutsideWorkspaceError } from '../errors.js';
 import { isInside } from '../git/repo.js';
 
 /** Workspace-relative path with `/` separators, as git prints it; `''` for the root. */
@@ -42,7 +42,8 @@ export async function toWorkspaceGitPath(root: string, input: string, forbidden:
   const refuse = (why: string): never => {
     throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, { details: { path: input, workspace: root } });
   };
-  if (input === '' || input.includes('\0')) refuse('is not a usable path');
+  if (input === '') throw new InvalidArgumentError('an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)', { details: { path: input } });
+  if (input.includes('\0')) refuse('is not a usable path');
   const abs = resolve(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse('is outside the workspace');

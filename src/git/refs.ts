@@ -1,23 +1,10 @@
 import { AmbiguousIdError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
+import { assertGitId, isFullId } from './ids.js';
 import type { Repo } from './repo.js';
+import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
 import { runGit, type GitOptions } from './runner.js';
 
-const FULL_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
-/** True for a full hexadecimal object id (SHA-1 or SHA-256). */
-export function isFullId(value: string): boolean {
-  return FULL_ID.test(value);
-}
-
-/** Checks an id that git printed; anything else (empty, abbreviated, noise) is a failure, never passed on. */
-export function assertGitId(value: string, command: string): string {
-  if (!isFullId(value)) {
-    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
-      details: { args: [command], stdout: value.slice(0, 200) },
-    });
-  }
-  return value;
-}
+export { assertGitId, isFullId } from './ids.js';
 
 /** Rejects revision strings that could be read as options or break line-based git input. */
 export function assertRevisionSyntax(rev: string): void {
@@ -213,4 +200,23 @@ export async function createBranchAndSwitch(repo: Repo, name: string, sha: strin
   if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? '(none)'}, not ${sha}; it moved meanwhile`, { details: { ref: 'HEAD', expected: sha, actual: head.sha } });
   await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for detached HEAD' });
   await runGit(repo, ['symbolic-ref', '-m', 'agentgate: switch to new branch', 'HEAD', ref]);
+}
+
+/** Deletes several refs in one transaction (`update-ref --stdin -z`), each only if it is still at the given id. */
+export async function deleteRefs(repo: GitOptions, refs: ReadonlyArray<{ ref: string; oldSha: string }>): Promise<void> {
+  if (refs.length === 0) return;
+  const records: string[] = [];
+  for (const r of refs) {
+    assertRefName(r.ref);
+    if (!isFullId(r.oldSha)) throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, { details: { ref: r.ref, id: r.oldSha } });
+    records.push(`delete ${r.ref}`, r.oldSha);
+  }
+  await runGit(repo, ['update-ref', '-m', 'agentgate: delete refs', '--stdin', '-z'], { input: `${records.join('\0')}\0` });
+}
+
+/** Every ref under the given prefixes with its commit, tree, date and message body, newest ref name first. */
+export async function listRefRecords(repo: GitOptions, prefixes: readonly string[]): Promise<RefRecord[]> {
+  for (const p of prefixes) assertRefName(p);
+  const res = await runGit(repo, ['for-each-ref', '--sort=-refname', `--format=${REF_RECORD_FORMAT}`, ...prefixes]);
+  return parseRefRecords(res.stdout);
 }

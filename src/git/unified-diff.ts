@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { WriteFailedError } from '../errors.js';
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { replaceFileAtomic } from '../fs/atomic.js';
 import { DIFF_BASE_ARGS, resolveDiffTrees, type DiffTrees } from './diff-stats.js';
 import { runGitBuffer, runGitStream, runGitToFile, type GitOptions } from './runner.js';
 
@@ -45,17 +44,8 @@ export async function writeUnifiedDiffToFile(repo: GitOptions, from: string | nu
 /** writeUnifiedDiffToFile for two tree ids the caller already has: one git process. */
 export async function writeTreeDiffToFile(repo: GitOptions, trees: DiffTrees, file: string): Promise<PatchFile> {
   const path = resolve(file);
-  await fsStep(path, () => mkdir(dirname(path), { recursive: true }));
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const bytes = await runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp);
-    await fsStep(path, () => fsyncFile(temp));
-    await fsStep(path, () => rename(temp, path));
-    return { path, bytes };
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  const bytes = await replaceFileAtomic(path, (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp));
+  return { path, bytes };
 }
 
 /**
@@ -80,20 +70,3 @@ export async function generateUnifiedDiff(repo: GitOptions, from: string | null,
   return opts === undefined ? unifiedDiff(repo, from, to) : writeUnifiedDiffToFile(repo, from, to, opts.outputFile);
 }
 
-/** Flushes the patch to disk before the rename makes it visible, so a crash cannot expose a torn file. */
-async function fsyncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function fsStep<T>(path: string, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (cause) {
-    throw new WriteFailedError(`could not write the patch to ${path}: ${(cause as Error).message}`, { cause, details: { path } });
-  }
-}

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  parseCandidateListing,
-  parseCatFileBatch,
-  parseDiffRawNumstat,
-  parseLsTree,
-  parseRefRecords,
-  splitNul,
-} from '../../src/git/shadow/parse.js';
+import { parseCatFileBatch } from '../../src/git/parsers/cat-file-batch.js';
+import { parseDiffPairs } from '../../src/git/parsers/diff-pairs.js';
+import { parseRefRecords } from '../../src/git/parsers/for-each-ref.js';
+import { parseCandidateListing } from '../../src/git/parsers/ls-files-tagged.js';
+import { parseLsTree } from '../../src/git/parsers/ls-tree.js';
+import { splitNul } from '../../src/git/parsers/nul-records.js';
+
+const UNPARSEABLE = expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' });
 
 const fixture = (name: string): Buffer => readFileSync(join(import.meta.dirname, '../../fixtures/git-output', name));
 
@@ -26,7 +26,7 @@ describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-
       modified: ['a file.txt', 'blob.bin', 'link', 'old.txt'],
       nestedRepos: ['nested'],
     });
-    expect(() => parseCandidateListing('H cached.txt\0')).toThrow(SyntaxError);
+    expect(() => parseCandidateListing('H cached.txt\0')).toThrow(UNPARSEABLE);
   });
 
   it('reads ls-tree -r -z with modes, symlinks, spaces and non-ASCII names', () => {
@@ -34,11 +34,11 @@ describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-
     expect([...tree.keys()]).toEqual(['a file.txt', 'blob.bin', 'dir é/ü.txt', 'link', 'old.txt']);
     expect(tree.get('link')).toMatchObject({ mode: '120000', type: 'blob' });
     expect(tree.get('a file.txt')?.oid).toBe('4cb29ea38f70d7c61b2a3a25b02e3bdf44905402');
-    expect(() => parseLsTree('100644 blob nothex\tx\0')).toThrow(SyntaxError);
+    expect(() => parseLsTree('100644 blob nothex\tx\0')).toThrow(UNPARSEABLE);
   });
 
   it('pairs raw records with numstat counts; "-" counts mean binary', () => {
-    const records = parseDiffRawNumstat(fixture('checkpoints-diff-raw-numstat.bin').toString('utf8'));
+    const records = parseDiffPairs(fixture('checkpoints-diff-raw-numstat.bin').toString('utf8'));
     const byPath = Object.fromEntries(records.map((r) => [r.path, r]));
     expect(records.map((r) => [r.path, r.status])).toEqual([
       ['a file.txt', 'M'],
@@ -48,12 +48,12 @@ describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-
       ['old.txt', 'D'],
       ['untracked.txt', 'A'],
     ]);
-    expect(byPath['a file.txt']).toMatchObject({ additions: 2, deletions: 1, binary: false });
-    expect(byPath['blob.bin']).toMatchObject({ additions: null, deletions: null, binary: true });
-    expect(byPath['old.txt']).toMatchObject({ newOid: '0'.repeat(40), newMode: '000000', additions: 0, deletions: 1 });
-    expect(byPath['link']).toMatchObject({ oldMode: '120000', newMode: '100644' });
-    expect(parseDiffRawNumstat('')).toEqual([]);
-    expect(() => parseDiffRawNumstat('1\t2\tnot-in-raw\0')).toThrow(SyntaxError);
+    expect(byPath['a file.txt']).toMatchObject({ insertions: 2, deletions: 1, binary: false });
+    expect(byPath['blob.bin']).toMatchObject({ insertions: 0, deletions: 0, binary: true });
+    expect(byPath['old.txt']).toMatchObject({ dstId: '0'.repeat(40), dstMode: '000000', insertions: 0, deletions: 1 });
+    expect(byPath['link']).toMatchObject({ srcMode: '120000', dstMode: '100644' });
+    expect(parseDiffPairs('')).toEqual([]);
+    expect(() => parseDiffPairs('1\t2\tnot-in-raw\0')).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
   });
 
   it('slices cat-file --batch objects by size: multi-line, empty, binary, missing', () => {
@@ -69,8 +69,8 @@ describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-
 
   it('refuses truncated cat-file output', () => {
     const whole = fixture('checkpoints-catfile-batch.bin');
-    expect(() => parseCatFileBatch(whole.subarray(0, 60))).toThrow(SyntaxError);
-    expect(() => parseCatFileBatch(Buffer.from('deadbeef'))).toThrow(SyntaxError);
+    expect(() => parseCatFileBatch(whole.subarray(0, 60))).toThrow(UNPARSEABLE);
+    expect(() => parseCatFileBatch(Buffer.from('deadbeef'))).toThrow(UNPARSEABLE);
   });
 
   it('reads for-each-ref records with NUL-separated fields and JSON bodies', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TreeEntry } from '../../src/git/shadow/parse.js';
+import type { TreeEntry } from '../../src/git/parsers/ls-tree.js';
 import { decodeMessage, encodeMessage, newCheckpointRef } from '../../src/checkpoints/message.js';
+import { knownPaths } from '../../src/checkpoints/record.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from '../../src/checkpoints/plan.js';
 import { assertRetention, selectRemovals } from '../../src/checkpoints/retention.js';
 
@@ -71,5 +72,12 @@ describe('checkpoint planning (pure)', () => {
     const second = newCheckpointRef(1_000);
     expect(first).toMatch(/^refs\/checkpoints\/19700101T000001000Z-[0-9a-f]{6}$/);
     expect(second > first).toBe(true);
+  });
+});
+
+describe('knownPaths', () => {
+  it('holds every path and every directory above one, nothing else', () => {
+    expect([...knownPaths(['a/b/c.txt', 'a/d.txt', 'e'])].sort()).toEqual(['a', 'a/b', 'a/b/c.txt', 'a/d.txt', 'e']);
+    expect(knownPaths([]).size).toBe(0);
   });
 });

@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { DEFAULT_KEEP } from '../../../types/config.js';
 import type { FileDiff } from '../../../types/checkpoint.js';
 import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
-import { CheckpointNotFoundError } from '../../errors.js';
+import { CheckpointNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { short, table } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
@@ -87,8 +89,19 @@ const diff = defineCommand({
   examples: ['checkpoint diff latest > since-latest.diff'],
   async run(ctx, _values, [name]) {
     const cp = await open(ctx);
-    const text = await cp.diff(await resolveCheckpoint(cp, name));
-    return { json: { diff: text }, human: () => text.replace(/\n$/, '') };
+    const hash = await resolveCheckpoint(cp, name);
+    if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => '' };
+    // For people (and for `| git apply`), the patch goes out byte for byte, never decoded.
+    const dir = await mkdtemp(join(tmpdir(), 'agentgate-cpdiff-'));
+    const file = join(dir, 'diff.patch');
+    const cleanup = () => rm(dir, { recursive: true, force: true });
+    try {
+      await writeFile(file, await cp.diffBytes(hash));
+    } catch (error) {
+      await cleanup();
+      throw error;
+    }
+    return { streamFile: file, cleanup };
   },
 });
 
@@ -139,6 +152,7 @@ const revert = defineCommand({
   positionals: { required: ['HASH'], rest: 'PATH' },
   examples: ['checkpoint revert latest src/app.ts'],
   async run(ctx, _values, [name, ...paths]) {
+    if (paths.includes('')) throw new UsageError('an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file');
     const cp = await open(ctx);
     const hash = await resolveCheckpoint(cp, name);
     // Like git -C, paths are taken relative to the -C directory.
@@ -184,7 +198,7 @@ const gc = defineCommand({
   positionals: { required: [] },
   examples: ['checkpoint gc --keep 20 --prune 1.day.ago'],
   async run(ctx, values) {
-    const result = await (await open(ctx)).cleanup({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+    const result = await (await open(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
     return {
       json: result,
       human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`,

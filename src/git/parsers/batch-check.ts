@@ -1,3 +1,4 @@
+import { OBJECT_ID_SOURCE } from '../../../types/ids.js';
 import { GitFailedError } from '../../errors.js';
 
 /** What `cat-file --batch-check` (default format) said about one input name. */
@@ -5,7 +6,7 @@ export type BatchCheckAnswer =
   | { name: string; found: true; id: string; type: string; size: number }
   | { name: string; found: false; reason: 'missing' | 'ambiguous' };
 
-const FOUND = /^([0-9a-f]{40}|[0-9a-f]{64}) ([a-z]+) ([0-9]+)$/;
+const FOUND = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) ([0-9]+)$`);
 
 /**
  * Pairs each input name of `cat-file --batch-check` with its answer line: `<id> <type> <size>` when

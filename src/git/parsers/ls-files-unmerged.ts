@@ -1,4 +1,7 @@
+import { OBJECT_ID_SOURCE } from '../../../types/ids.js';
 import { GitFailedError } from '../../errors.js';
+
+const UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
 
 /**
  * The distinct paths in `git ls-files -u -z` output ("<mode> <id> <stage>\t<path>\0" per stage),
@@ -10,7 +13,7 @@ export function parseUnmergedPaths(output: Buffer | string): string[] {
   for (const record of text.split('\0')) {
     if (record === '') continue;
     const tab = record.indexOf('\t');
-    if (tab < 0 || !/^[0-7]{6} [0-9a-f]{40,64} [1-3]$/.test(record.slice(0, tab))) {
+    if (tab < 0 || !UNMERGED_HEAD.test(record.slice(0, tab))) {
       throw new GitFailedError(`unexpected ls-files -u record ${JSON.stringify(record.slice(0, 120))}`, { details: { record: record.slice(0, 200) } });
     }
     const path = record.slice(tab + 1);

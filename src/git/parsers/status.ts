@@ -1,3 +1,4 @@
+import { OBJECT_ID_PATTERN } from '../../../types/ids.js';
 import { GitFailedError } from '../../errors.js';
 
 /** One entry of `git status --porcelain=v2 -z`. `xy` is the two-letter index/work-tree code. */
@@ -84,7 +85,7 @@ function splitFields(record: string, count: number): [string[], string] {
 }
 
 function hexId(value: string, record: string): string {
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value)) throw malformed('bad object id', record);
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed('bad object id', record);
   return value;
 }
 

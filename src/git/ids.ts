@@ -1,10 +1,14 @@
-import { GitFailedError } from '../../errors.js';
+import { OBJECT_ID_PATTERN } from '../../types/ids.js';
+import { GitFailedError } from '../errors.js';
 
-const FULL_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** True for a full hexadecimal object id (SHA-1 or SHA-256). */
+export function isFullId(value: string): boolean {
+  return OBJECT_ID_PATTERN.test(value);
+}
 
-/** Checks an object id git printed; empty or partial output is a failure, never passed on. */
+/** Checks an id that git printed; anything else (empty, abbreviated, noise) is a failure, never passed on. */
 export function assertGitId(value: string, command: string): string {
-  if (!FULL_ID.test(value)) {
+  if (!isFullId(value)) {
     throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
       details: { args: [command], stdout: value.slice(0, 200) },
     });

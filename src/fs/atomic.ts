@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { AgentgateError, WriteFailedError } from '../errors.js';
+
+/**
+ * The one fsync policy of the project, for every file we create or replace:
+ *
+ *   1. write the new content to a temp file in the destination's own directory (same filesystem),
+ *   2. fsync the temp file (its data reaches the disk before it becomes visible),
+ *   3. rename it over the destination (readers see the old file or the whole new one, never half),
+ *   4. fsync the directory (the rename itself survives a crash).
+ *
+ * Step 4 is best effort: some filesystems refuse to fsync a directory, and the rename has already
+ * happened, so that failure is not reported as a failed write. Temp names carry our pid
+ * (TEMP_NAME) so that a killed process's leftovers can be told apart and swept (see sweep.ts).
+ */
+
+/** `.<name>.<pid>.<12 hex>.tmp`: the temp files this module creates. */
+export const TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
+/** A fresh temp path beside `path`. */
+export function tempPathBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * Replaces `path` whole: `fill` writes the temp file (any way it likes: a write, a stream, a copy),
+ * then the policy above makes it durable and visible. On failure the previous file is left as it
+ * was and the temp file is removed; a filesystem error becomes WRITE_FAILED, an AgentgateError from
+ * `fill` passes through.
+ */
+export async function replaceFileAtomic<T>(path: string, fill: (temp: string) => Promise<T>): Promise<T> {
+  const dir = dirname(path);
+  const temp = tempPathBeside(path);
+  try {
+    await mkdir(dir, { recursive: true });
+    const result = await fill(temp);
+    await fsyncFile(temp);
+    await rename(temp, path);
+    await fsyncDir(dir);
+    return result;
+  } catch (cause) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { path } });
+  }
+}
+
+/** Writes `data` to `path` atomically and durably (see the policy above). */
+export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  await replaceFileAtomic(path, async (temp) => {
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** Writes a value as pretty JSON, atomically. */
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Flushes a file's data to disk. Throws on failure: unflushed data must not be reported as written. */
+export async function fsyncFile(path: string | Buffer): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Makes renames and creations in `dir` durable. Never throws: some filesystems refuse to open or
+ * fsync directories, and what it protects has already happened.
+ */
+export async function fsyncDir(dir: string | Buffer): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Directory fsync is unsupported on some platforms; the rename itself is still atomic.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+export function errnoOf(cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,57 @@
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+
+/**
+ * Stale git lock recovery, in one place. git takes `<file>.lock` before changing the index, HEAD,
+ * packed-refs or a loose ref, and a git killed half-way leaves it behind, refusing every later call.
+ * Such a file is provably ours, and dead, only when our own lock's previous holder died while
+ * holding it: call this from a lock takeover (LockHandle.recovered), never otherwise.
+ */
+export interface OrphanedLocks {
+  gitDir: string;
+  /** The index file git used (a private index for a checkpoint store); default `<gitDir>/index`. */
+  indexFile?: string;
+  /**
+   * When the dead holder took our lock (ms since the epoch). A lock file older than that belongs to
+   * someone else (the user's own git) and is left alone; 0 when nobody else ever uses this git dir.
+   */
+  ownerSince: number;
+}
+
+/** Removes git's lock files that a dead holder of our lock left behind. Returns the removed paths. */
+export async function removeOrphanedGitLocks(o: OrphanedLocks): Promise<string[]> {
+  if (!Number.isFinite(o.ownerSince)) return [];
+  const common = await commonDir(o.gitDir);
+  const refLocks = (await readdir(join(common, 'refs'), { recursive: true }).catch(() => []))
+    .filter((name) => name.endsWith('.lock'))
+    .map((name) => join(common, 'refs', name));
+  const candidates = [`${o.indexFile ?? join(o.gitDir, 'index')}.lock`, join(o.gitDir, 'HEAD.lock'), join(common, 'packed-refs.lock'), ...refLocks];
+  const removed: string[] = [];
+  for (const path of candidates) {
+    const info = await stat(path).catch(() => null);
+    // One second of slack for filesystems with coarse timestamps.
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1000) {
+      await rm(path, { force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes one lock file older than `olderThanMs`. For a git dir only we use, while holding our
+ * lock: a git call of ours times out sooner than that, so its owner was killed.
+ */
+export async function removeLockOlderThan(path: string, olderThanMs: number): Promise<boolean> {
+  const info = await stat(path).catch(() => null);
+  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
+  await rm(path, { force: true });
+  return true;
+}
+
+/** Where refs live: a linked worktree's git dir names the shared one in its `commondir` file. */
+async function commonDir(gitDir: string): Promise<string> {
+  const named = (await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  if (named === '') return gitDir;
+  return isAbsolute(named) ? named : join(gitDir, named);
+}

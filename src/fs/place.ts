@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, stat, symlink } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { fsyncDir } from './atomic.js';
+import { fsPath } from './path-bytes.js';
+
+/**
+ * Writes files into a workspace (a checkpoint restore or revert) under the fsync policy of
+ * atomic.ts: each file is written whole to a temp file, fsynced, renamed over its destination
+ * (a rename never follows a symbolic link standing there: the link is replaced), and every
+ * directory that changed is fsynced before the caller reports success.
+ *
+ * The temp file lives in `stagingDir` when that is on the workspace's filesystem, else in the
+ * workspace root, and only beside the destination when a mount point inside the workspace forbids
+ * the rename (EXDEV). Its path is therefore short whatever the destination's length: a file whose
+ * own path is close to PATH_MAX is still written. Temp names match PLACE_TEMP_NAME and carry our
+ * pid, so a killed process's leftovers are swept (see sweep.ts).
+ */
+
+/** `.agentgate-<pid>-<12 hex>.tmp` */
+export const PLACE_TEMP_NAME = /^\.agentgate-(\d+)-[0-9a-f]{12}\.tmp$/;
+
+export interface PlaceItem {
+  /** Absolute destination (may hold escaped bytes, see path-bytes.ts). */
+  dest: string;
+  kind: 'file' | 'executable' | 'symlink';
+  /** File bytes, or a symlink's target bytes. */
+  content: Buffer;
+}
+
+function tempName(): string {
+  return `.agentgate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** The directory for temp files: `preferred` when it shares `root`'s filesystem, else `root` itself. */
+export async function chooseStagingDir(root: string, preferred: string): Promise<string> {
+  await mkdir(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat(root), stat(preferred)]);
+  return a.dev === b.dev ? preferred : root;
+}
+
+/** Places every item, then fsyncs the directories that changed (up to `root`). Throws the first failure (temp removed). */
+export async function placeFiles(root: string, stagingDir: string, items: readonly PlaceItem[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const item of items) {
+    const parent = dirname(item.dest);
+    await mkdir(fsPath(parent), { recursive: true });
+    await placeOne(item, join(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname(d)) {
+      if (dirs.has(d)) break;
+      dirs.add(d);
+      if (d === root || dirname(d) === d) break;
+    }
+  }
+  for (const d of dirs) await fsyncDir(fsPath(d));
+}
+
+async function placeOne(item: PlaceItem, temp: string): Promise<void> {
+  try {
+    await writeTemp(item, temp);
+    await rename(temp, fsPath(item.dest));
+    return;
+  } catch (error) {
+    await rm(temp, { force: true });
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+  }
+  const beside = `${dirname(item.dest)}${sep}${tempName()}`;
+  try {
+    await writeTemp(item, fsPath(beside));
+    await rename(fsPath(beside), fsPath(item.dest));
+  } catch (error) {
+    await rm(fsPath(beside), { force: true });
+    throw error;
+  }
+}
+
+/** Writes and fsyncs the temp file (a symlink needs no data sync: its target is in the inode). */
+async function writeTemp(item: PlaceItem, temp: string | Buffer): Promise<void> {
+  if (item.kind === 'symlink') {
+    await symlink(item.content, temp);
+    return;
+  }
+  const handle = await open(temp, 'wx', item.kind === 'executable' ? 0o777 : 0o666);
+  try {
+    await handle.writeFile(item.content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,79 @@
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
+import type { CheckpointRepo } from './checkpoint-repo.js';
+import { STAGING_CONFIG } from './hardening.js';
+import { assertGitId } from './ids.js';
+import { parseCandidateListing, type CandidateListing } from './parsers/ls-files-tagged.js';
+import { splitNul } from './parsers/nul-records.js';
+import { runGit, runGitBuffer } from './runner.js';
+
+/**
+ * The checkpoint repository's index: what a capture stages. Paths travel as bytes both ways
+ * (decodeBytes/encodeBytes), so a name that is not valid UTF-8 is kept exactly.
+ */
+
+/** A pathspec that matches exactly `path` (and everything below it), with no glob or magic. */
+function excludeSpec(path: string): string {
+  return `:(exclude,literal)${path}`;
+}
+
+/** NUL-terminated records as bytes for git's stdin. */
+export function nulInput(items: readonly string[]): Buffer {
+  return Buffer.concat(items.map((p) => Buffer.concat([encodeBytes(p), Buffer.from([0])])));
+}
+
+/**
+ * Lists what a capture has to look at, in one process: files the index does not have yet and are
+ * not ignored (untracked), tracked files whose stat data changed (modified or deleted), and nested
+ * repositories, which git reports as a directory and does not enter. `excluded` are
+ * workspace-relative paths never looked at (our home, an artifacts directory).
+ */
+export async function listCaptureCandidates(repo: CheckpointRepo, excluded: readonly string[]): Promise<CandidateListing> {
+  const res = await runGitBuffer(repo, ['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard', '--', '.', ...excluded.map(excludeSpec)]);
+  return parseCandidateListing(decodeBytes(res.stdout));
+}
+
+/** Paths the index tracks that the ignore rules now match: they must leave the capture. */
+export async function listIgnoredTracked(repo: CheckpointRepo): Promise<string[]> {
+  const res = await runGitBuffer(repo, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']);
+  return splitNul(decodeBytes(res.stdout));
+}
+
+/** Removes paths (files, or directories recursively) from the index only; the workspace is not touched. */
+export async function unstagePaths(repo: CheckpointRepo, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await runGit(repo, ['--literal-pathspecs', 'rm', '--cached', '-r', '-f', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    input: nulInput(paths),
+  });
+}
+
+/**
+ * Stages the whole work tree into the index (`add -A`: new, changed and deleted files), except
+ * `excluded` paths. Pathspecs go through stdin, so any number of exclusions fits. A failure
+ * throws: a capture that did not stage must never fall back to an older tree.
+ */
+export async function stageWorkspace(repo: CheckpointRepo, excluded: readonly string[]): Promise<void> {
+  await runGit(repo, [...STAGING_CONFIG, 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: nulInput(['.', ...excluded.map(excludeSpec)]) });
+}
+
+/**
+ * Stages exactly `paths` (new, changed or deleted files; never directories) with one
+ * `update-index --add --remove --replace` process. After listCaptureCandidates has found what
+ * changed, this saves add's second pass over the whole work tree.
+ */
+export async function stagePaths(repo: CheckpointRepo, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await runGit(repo, [...STAGING_CONFIG, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulInput(paths) });
+}
+
+/** Writes the index as a tree object and returns its id. */
+export async function writeTree(repo: CheckpointRepo): Promise<string> {
+  const res = await runGit(repo, ['write-tree']);
+  return assertGitId(res.stdout.trim(), 'write-tree');
+}
+
+/** The subset of `paths` that the workspace's ignore rules match, whether or not the index tracks them (one process). */
+export async function ignoredPaths(repo: CheckpointRepo, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const res = await runGitBuffer(repo, ['check-ignore', '-z', '--stdin', '--no-index'], { input: nulInput(paths), okExitCodes: [1] });
+  return new Set(splitNul(decodeBytes(res.stdout)));
+}

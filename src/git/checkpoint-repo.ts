@@ -1,0 +1,118 @@
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Identity } from '../../types/config.js';
+import { OBJECT_ID_PATTERN } from '../../types/ids.js';
+import { runGit, type GitOptions } from './runner.js';
+
+/**
+ * How git reaches one private checkpoint repository: its own git dir and index, the workspace as
+ * work tree. Every call names `--git-dir` and `--work-tree` explicitly (GitOptions.gitDir/workTree),
+ * so nothing from the workspace's own `.git` or the caller's environment can redirect it.
+ */
+export interface CheckpointRepo extends GitOptions {
+  /** The workspace root; git runs here, so relative pathspecs are workspace-relative. */
+  cwd: string;
+  gitDir: string;
+  workTree: string;
+  indexFile: string;
+}
+
+export interface CheckpointRepoParams {
+  workspace: string;
+  gitDir: string;
+  indexFile: string;
+  /** Ignore files honoured as if they were the repository's own `core.excludesFile` (info/exclude, the user's global one). */
+  excludesFile: string | null;
+  identity?: Identity;
+  timeoutMs?: number;
+}
+
+/** Builds the git options for a checkpoint repository. Pure. */
+export function checkpointRepo(p: CheckpointRepoParams): CheckpointRepo {
+  return {
+    cwd: p.workspace,
+    gitDir: p.gitDir,
+    workTree: p.workspace,
+    indexFile: p.indexFile,
+    config: p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`],
+    ...(p.identity === undefined ? {} : { identity: p.identity }),
+    ...(p.timeoutMs === undefined ? {} : { timeoutMs: p.timeoutMs }),
+  };
+}
+
+/** Settings written into the repository's own config at creation. */
+const REPO_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  // Checkpoints are byte-exact: no line-ending conversion in either direction.
+  ['core.autocrlf', 'false'],
+  ['core.quotePath', 'false'],
+  // No reflogs: a removed checkpoint ref must not keep its objects alive past retention.
+  ['core.logAllRefUpdates', 'false'],
+  // We run gc ourselves, under our lock, with temporary packs swept afterwards.
+  ['gc.auto', '0'],
+  ['core.symlinks', 'true'],
+];
+
+/**
+ * `info/attributes` outranks every `.gitattributes` in the work tree: the workspace cannot make
+ * the repository convert line endings, expand `$Id$`, re-encode or filter content on capture or restore.
+ */
+const REPO_ATTRIBUTES = '* -text -eol -crlf -ident -filter -working-tree-encoding\n';
+
+/**
+ * Creates (or re-initialises, which is harmless) the git dir and writes its config and attributes.
+ * git records the work tree as `core.worktree`; we pass `--work-tree` on every call regardless.
+ * The caller holds the checkpoint lock.
+ */
+export async function initCheckpointRepo(repo: CheckpointRepo): Promise<void> {
+  await mkdir(repo.gitDir, { recursive: true });
+  await runGit(repo, ['init', '--quiet']);
+  for (const [key, value] of REPO_CONFIG) await runGit(repo, ['config', key, value]);
+  await mkdir(join(repo.gitDir, 'info'), { recursive: true });
+  await writeFile(join(repo.gitDir, 'info', 'attributes'), REPO_ATTRIBUTES);
+}
+
+/** What git says about a workspace directory. The workspace's `.git` is only ever read. */
+export interface WorkspaceProbe {
+  /** Real path of the work tree's top level, or of the directory itself when it is not in a repository. */
+  root: string;
+  isRepository: boolean;
+  /** Absolute path of the repository's `info/exclude` (the common dir's, for a linked worktree). */
+  excludesFile: string | null;
+}
+
+export interface ProbeOptions {
+  identity?: Identity;
+  timeoutMs?: number;
+}
+
+/**
+ * Finds the repository `dir` belongs to, if any. A directory outside any work tree (including one
+ * where git refuses to look, e.g. owned by another user) is a plain directory: checkpoints work
+ * there too.
+ */
+export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Promise<WorkspaceProbe> {
+  const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'info/exclude'], { okExitCodes: [128] });
+  const [top, exclude] = res.stdout.split('\n');
+  if (res.exitCode !== 0 || !top || !exclude) return { root: dir, isRepository: false, excludesFile: null };
+  return { root: await realpath(top), isRepository: true, excludesFile: exclude };
+}
+
+/**
+ * The root commit that identifies a repository's history: the first one `rev-list
+ * --max-parents=0 HEAD` lists (a history with merged-in unrelated roots has several). Null when
+ * HEAD is unborn or the history cannot be read.
+ */
+export async function rootCommit(root: string, opts: ProbeOptions = {}): Promise<string | null> {
+  const res = await runGit({ cwd: root, ...opts }, ['rev-list', '--max-parents=0', 'HEAD', '--'], { okExitCodes: [128] });
+  if (res.exitCode !== 0) return null;
+  const roots = res.stdout.split('\n').filter((line) => OBJECT_ID_PATTERN.test(line));
+  return roots[0] ?? null;
+}
+
+/**
+ * Packs the repository and drops unreachable objects older than `pruneAge` (a git date such as
+ * `2.weeks.ago` or `now`). The caller holds the checkpoint lock and sweeps temporary files afterwards.
+ */
+export async function gcCheckpointRepo(repo: CheckpointRepo, pruneAge: string): Promise<void> {
+  await runGit(repo, ['gc', '--quiet', `--prune=${pruneAge}`]);
+}

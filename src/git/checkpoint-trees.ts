@@ -1,0 +1,86 @@
+import { GitFailedError, StoreCorruptError } from '../errors.js';
+import { decodeBytes } from '../fs/path-bytes.js';
+import type { CheckpointRepo } from './checkpoint-repo.js';
+import { assertGitId } from './ids.js';
+import { parseCatFileBatch } from './parsers/cat-file-batch.js';
+import { parseDiffPairs, type DiffPair } from './parsers/diff-pairs.js';
+import { parseLsTree, type TreeEntry } from './parsers/ls-tree.js';
+import { splitNul } from './parsers/nul-records.js';
+import { runGit, runGitBuffer } from './runner.js';
+
+/** Reading the checkpoint repository's trees and blobs. Paths are decoded losslessly (decodeBytes). */
+
+/** Full or abbreviated hex ids, and our own checkpoint ref names: nothing that git could read as an option. */
+const REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
+
+/** True if `rev` has the shape of something the checkpoint repository can resolve. */
+export function isCheckpointRevision(rev: string): boolean {
+  return REVISION.test(rev) && !rev.includes('..');
+}
+
+/**
+ * Resolves a tree id, commit id (abbreviated or full) or checkpoint ref to the full id of its
+ * tree. Null when the repository has no such tree.
+ */
+export async function resolveTreeId(repo: CheckpointRepo, rev: string): Promise<string | null> {
+  if (!isCheckpointRevision(rev)) return null;
+  const res = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`], { okExitCodes: [1, 128] });
+  if (res.exitCode !== 0) return null;
+  return assertGitId(res.stdout.trim(), 'rev-parse');
+}
+
+/** Every blob (file or symlink) of a tree, by path. Null when `rev` names no tree; any other failure throws. */
+export async function listTree(repo: CheckpointRepo, rev: string): Promise<Map<string, TreeEntry> | null> {
+  if (!isCheckpointRevision(rev)) return null;
+  try {
+    const res = await runGitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', rev]);
+    return parseLsTree(decodeBytes(res.stdout));
+  } catch (cause) {
+    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr))) return null;
+    throw cause;
+  }
+}
+
+/** Paths that differ between two trees, in git's order (no rename detection). */
+export async function changedPaths(repo: CheckpointRepo, from: string, to: string): Promise<string[]> {
+  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to]);
+  return splitNul(decodeBytes(res.stdout));
+}
+
+/** Per-path status, modes, object ids and line counts between two trees, from one process. */
+export async function diffTrees(repo: CheckpointRepo, from: string, to: string): Promise<DiffPair[]> {
+  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-z', '--no-renames', '--raw', '--numstat', '--no-ext-diff', '--no-textconv', from, to]);
+  return parseDiffPairs(decodeBytes(res.stdout));
+}
+
+/**
+ * Unified diff between two trees from plumbing, as bytes: binary-safe and applicable with
+ * `git apply` (`--binary --full-index`), no colour, no external diff or textconv programs, no
+ * renames. Never decoded: file contents and names that are not UTF-8 stay exact. `leaveOut`: paths
+ * left out of the diff.
+ */
+export async function unifiedTreeDiff(repo: CheckpointRepo, from: string, to: string, leaveOut: readonly string[] = []): Promise<Buffer> {
+  const specs = leaveOut.length === 0 ? [] : ['--', '.', ...leaveOut.map((p) => `:(exclude,literal)${p}`)];
+  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-p', '--binary', '--full-index', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', from, to, ...specs]);
+  return res.stdout;
+}
+
+/**
+ * Reads any number of objects through one `cat-file --batch` process. Every id must exist: a
+ * missing object means the checkpoint repository is damaged (STORE_CORRUPT).
+ */
+export async function readObjects(repo: CheckpointRepo, oids: readonly string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const unique = [...new Set(oids)];
+  if (unique.length === 0) return out;
+  const res = await runGitBuffer(repo, ['cat-file', '--batch'], { input: unique.map((o) => `${o}\n`).join('') });
+  for (const obj of parseCatFileBatch(res.stdout)) {
+    if (obj.kind === 'missing') {
+      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, { details: { gitDir: repo.gitDir, object: obj.name } });
+    }
+    out.set(obj.oid, obj.content);
+  }
+  return out;
+}
+
+export type { DiffPair, TreeEntry };

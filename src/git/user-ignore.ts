@@ -1,0 +1,50 @@
+import { access } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import type { Identity } from '../../types/config.js';
+import { runGit } from './runner.js';
+
+/**
+ * The user's own global ignore file, found on purpose: the runner ignores global and system
+ * config (GIT_CONFIG_GLOBAL is empty), so this reads exactly one setting, `core.excludesFile`,
+ * from exactly the user's global config files, with `git config --file F --get` (no includes
+ * followed, nothing else read). git's order: `$XDG_CONFIG_HOME/git/config` (default
+ * `~/.config/git/config`), then `~/.gitconfig`, the later winning; without the setting, git's
+ * default `$XDG_CONFIG_HOME/git/ignore`. A leading `~/` is the home directory, as git expands it.
+ */
+export interface UserIgnoreOptions {
+  home: string;
+  /** `$XDG_CONFIG_HOME`, or undefined for `<home>/.config`. */
+  xdgConfigHome?: string | undefined;
+  cwd: string;
+  identity?: Identity;
+  timeoutMs?: number;
+}
+
+/** Absolute path of the user's global ignore file when one is configured (or the default exists), else null. */
+export async function userExcludesFile(o: UserIgnoreOptions): Promise<string | null> {
+  const xdg = o.xdgConfigHome && isAbsolute(o.xdgConfigHome) ? o.xdgConfigHome : join(o.home, '.config');
+  let configured: string | null = null;
+  for (const file of [join(xdg, 'git', 'config'), join(o.home, '.gitconfig')]) {
+    if (!(await exists(file))) continue;
+    const res = await runGit(
+      { cwd: o.cwd, ...(o.identity ? { identity: o.identity } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) },
+      ['config', '--file', file, '--get', 'core.excludesFile'],
+      { okExitCodes: [1] },
+    );
+    const value = res.exitCode === 0 ? res.stdout.trim() : '';
+    if (value !== '') configured = value;
+  }
+  const path = configured === null ? join(xdg, 'git', 'ignore') : expandHome(configured, o.home);
+  return isAbsolute(path) && (await exists(path)) ? path : null;
+}
+
+function expandHome(path: string, home: string): string {
+  return path === '~' ? home : path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
