@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, GitOutputUnparseableError, PathNotFoundError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -172,6 +172,12 @@ var init_errors = __esm({
     };
     UnsafeRemoteError = class extends AgentgateError {
       code = "REMOTE_UNSAFE";
+    };
+    GitOutputUnparseableError = class extends AgentgateError {
+      code = "GIT_OUTPUT_UNPARSEABLE";
+    };
+    PathNotFoundError = class extends AgentgateError {
+      code = "PATH_NOT_FOUND";
     };
   }
 });
@@ -21208,15 +21214,26 @@ var init_nanoid = __esm({
   }
 });
 
+// types/ids.ts
+var OBJECT_ID_SOURCE, OBJECT_ID_PATTERN;
+var init_ids = __esm({
+  "types/ids.ts"() {
+    "use strict";
+    OBJECT_ID_SOURCE = "[0-9a-f]{40}(?:[0-9a-f]{24})?";
+    OBJECT_ID_PATTERN = new RegExp(`^${OBJECT_ID_SOURCE}$`);
+  }
+});
+
 // types/snapshot.ts
 var SAFE_ID, SafeId, Sha, IsoDate, HeadState, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, Snapshot;
 var init_snapshot = __esm({
   "types/snapshot.ts"() {
     "use strict";
     init_zod();
+    init_ids();
     SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
     SafeId = external_exports.string().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine((s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."), 'must not contain ".." or end with "." or ".lock"');
-    Sha = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "a full hexadecimal object id");
+    Sha = external_exports.string().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
     IsoDate = external_exports.string().datetime({ offset: true });
     HeadState = external_exports.enum(["branch", "detached", "unborn"]);
     BeforeState = external_exports.object({
@@ -21273,6 +21290,73 @@ var init_snapshot = __esm({
       /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
       recordedWorkspace: external_exports.string().min(1).optional()
     });
+  }
+});
+
+// src/git/ids.ts
+function isFullId(value) {
+  return OBJECT_ID_PATTERN.test(value);
+}
+function assertGitId(value, command) {
+  if (!isFullId(value)) {
+    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
+      details: { args: [command], stdout: value.slice(0, 200) }
+    });
+  }
+  return value;
+}
+function isNullId(value) {
+  return /^0+$/.test(value);
+}
+var init_ids2 = __esm({
+  "src/git/ids.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+  }
+});
+
+// src/git/parsers/nul-records.ts
+function splitNul(text) {
+  const parts = text.split("\0");
+  if (parts.at(-1) === "") parts.pop();
+  return parts;
+}
+function unparseable(command, reason, sample = "") {
+  return new GitOutputUnparseableError(`unexpected output from git ${command}: ${reason}; please report this with your git version`, {
+    details: { command, reason, ...sample === "" ? {} : { sample: sample.slice(0, 120) } }
+  });
+}
+var init_nul_records = __esm({
+  "src/git/parsers/nul-records.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/git/parsers/for-each-ref.ts
+function parseRefRecords(text) {
+  const out = [];
+  const parts = text.split("\0");
+  let i = 0;
+  while (i + 5 <= parts.length - 1) {
+    const ref = (parts[i] ?? "").replace(/^\n/, "");
+    const [oid = "", tree = "", date5 = "", body = ""] = parts.slice(i + 1, i + 5);
+    if (!ref.startsWith("refs/") || !OBJECT_ID_PATTERN.test(oid)) throw unparseable("for-each-ref", "malformed ref record", ref);
+    out.push({ ref, oid, tree, date: date5, body });
+    i += 5;
+  }
+  const rest = parts.slice(i).join("\0").trim();
+  if (rest !== "") throw unparseable("for-each-ref", "trailing output", rest);
+  return out;
+}
+var REF_RECORD_FORMAT;
+var init_for_each_ref = __esm({
+  "src/git/parsers/for-each-ref.ts"() {
+    "use strict";
+    init_ids();
+    init_nul_records();
+    REF_RECORD_FORMAT = "%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00";
   }
 });
 
@@ -21449,17 +21533,6 @@ var init_runner = __esm({
 });
 
 // src/git/refs.ts
-function isFullId(value) {
-  return FULL_ID.test(value);
-}
-function assertGitId(value, command) {
-  if (!isFullId(value)) {
-    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
-      details: { args: [command], stdout: value.slice(0, 200) }
-    });
-  }
-  return value;
-}
 function assertRevisionSyntax(rev) {
   if (rev === "" || rev.startsWith("-") || /[\0\n\r]/.test(rev)) {
     throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, { details: { rev } });
@@ -21575,13 +21648,29 @@ async function createBranchAndSwitch(repo, name, sha) {
   await updateRef(repo, ref, sha, null, { message: "agentgate: branch for detached HEAD" });
   await runGit(repo, ["symbolic-ref", "-m", "agentgate: switch to new branch", "HEAD", ref]);
 }
-var FULL_ID;
+async function deleteRefs(repo, refs) {
+  if (refs.length === 0) return;
+  const records = [];
+  for (const r of refs) {
+    assertRefName(r.ref);
+    if (!isFullId(r.oldSha)) throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, { details: { ref: r.ref, id: r.oldSha } });
+    records.push(`delete ${r.ref}`, r.oldSha);
+  }
+  await runGit(repo, ["update-ref", "-m", "agentgate: delete refs", "--stdin", "-z"], { input: `${records.join("\0")}\0` });
+}
+async function listRefRecords(repo, prefixes) {
+  for (const p of prefixes) assertRefName(p);
+  const res = await runGit(repo, ["for-each-ref", "--sort=-refname", `--format=${REF_RECORD_FORMAT}`, ...prefixes]);
+  return parseRefRecords(res.stdout);
+}
 var init_refs = __esm({
   "src/git/refs.ts"() {
     "use strict";
     init_errors();
+    init_ids2();
+    init_for_each_ref();
     init_runner();
-    FULL_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+    init_ids2();
   }
 });
 
@@ -21724,7 +21813,7 @@ function parseUnmergedPaths(output2) {
   for (const record2 of text.split("\0")) {
     if (record2 === "") continue;
     const tab = record2.indexOf("	");
-    if (tab < 0 || !/^[0-7]{6} [0-9a-f]{40,64} [1-3]$/.test(record2.slice(0, tab))) {
+    if (tab < 0 || !UNMERGED_HEAD.test(record2.slice(0, tab))) {
       throw new GitFailedError(`unexpected ls-files -u record ${JSON.stringify(record2.slice(0, 120))}`, { details: { record: record2.slice(0, 200) } });
     }
     const path = record2.slice(tab + 1);
@@ -21732,10 +21821,13 @@ function parseUnmergedPaths(output2) {
   }
   return paths;
 }
+var UNMERGED_HEAD;
 var init_ls_files_unmerged = __esm({
   "src/git/parsers/ls-files-unmerged.ts"() {
     "use strict";
+    init_ids();
     init_errors();
+    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
   }
 });
 
@@ -21791,7 +21883,7 @@ function splitFields(record2, count) {
   return [fields, nonEmpty(record2.slice(start), record2)];
 }
 function hexId(value, record2) {
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value)) throw malformed("bad object id", record2);
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed("bad object id", record2);
   return value;
 }
 function nonEmpty(value, record2) {
@@ -21807,6 +21899,7 @@ var FIELDS_BEFORE_PATH;
 var init_status = __esm({
   "src/git/parsers/status.ts"() {
     "use strict";
+    init_ids();
     init_errors();
     FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
   }
@@ -22025,6 +22118,74 @@ var init_cherry_pick = __esm({
   }
 });
 
+// src/fs/atomic.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir, open as open2, rename, rm as rm3 } from "node:fs/promises";
+import { basename as basename2, dirname, join as join4 } from "node:path";
+function tempPathBeside(path) {
+  return join4(dirname(path), `.${basename2(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+}
+async function replaceFileAtomic(path, fill) {
+  const dir = dirname(path);
+  const temp = tempPathBeside(path);
+  try {
+    await mkdir(dir, { recursive: true });
+    const result = await fill(temp);
+    await fsyncFile(temp);
+    await rename(temp, path);
+    await fsyncDir(dir);
+    return result;
+  } catch (cause) {
+    await rm3(temp, { force: true }).catch(() => void 0);
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { path } });
+  }
+}
+async function writeFileAtomic(path, data) {
+  await replaceFileAtomic(path, async (temp) => {
+    const handle = await open2(temp, "wx", 420);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function writeJsonAtomic(path, value) {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
+`);
+}
+async function fsyncFile(path) {
+  const handle = await open2(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function fsyncDir(dir) {
+  let handle;
+  try {
+    handle = await open2(dir, "r");
+    await handle.sync();
+  } catch {
+  } finally {
+    await handle?.close().catch(() => void 0);
+  }
+}
+function errnoOf(cause) {
+  const code2 = cause?.code;
+  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
+}
+var TEMP_NAME;
+var init_atomic = __esm({
+  "src/fs/atomic.ts"() {
+    "use strict";
+    init_errors();
+    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  }
+});
+
 // src/git/empty-tree.ts
 async function emptyTreeId(repo) {
   const key = `${repo.gitDir ?? ""}\0${repo.cwd}`;
@@ -22069,8 +22230,9 @@ var FOUND;
 var init_batch_check = __esm({
   "src/git/parsers/batch-check.ts"() {
     "use strict";
+    init_ids();
     init_errors();
-    FOUND = /^([0-9a-f]{40}|[0-9a-f]{64}) ([a-z]+) ([0-9]+)$/;
+    FOUND = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) ([0-9]+)$`);
   }
 });
 
@@ -22256,9 +22418,8 @@ var init_diff_stats = __esm({
 });
 
 // src/git/unified-diff.ts
-import { createHash, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir, open as open2, rename, rm as rm3 } from "node:fs/promises";
-import { basename as basename2, dirname, join as join4, resolve as resolve3 } from "node:path";
+import { createHash } from "node:crypto";
+import { resolve as resolve3 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -22268,17 +22429,8 @@ async function writeUnifiedDiffToFile(repo, from, to, file2) {
 }
 async function writeTreeDiffToFile(repo, trees, file2) {
   const path = resolve3(file2);
-  await fsStep(path, () => mkdir(dirname(path), { recursive: true }));
-  const temp = join4(dirname(path), `.${basename2(path)}.${randomBytes2(6).toString("hex")}.tmp`);
-  try {
-    const bytes = await runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp);
-    await fsStep(path, () => fsyncFile(temp));
-    await fsStep(path, () => rename(temp, path));
-    return { path, bytes };
-  } catch (error62) {
-    await rm3(temp, { force: true });
-    throw error62;
-  }
+  const bytes = await replaceFileAtomic(path, (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp));
+  return { path, bytes };
 }
 async function treeDiffSha256(repo, trees) {
   const hash2 = createHash("sha256");
@@ -22287,26 +22439,11 @@ async function treeDiffSha256(repo, trees) {
   });
   return hash2.digest("hex");
 }
-async function fsyncFile(path) {
-  const handle = await open2(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-async function fsStep(path, step) {
-  try {
-    return await step();
-  } catch (cause) {
-    throw new WriteFailedError(`could not write the patch to ${path}: ${cause.message}`, { cause, details: { path } });
-  }
-}
 var PATCH_ARGS;
 var init_unified_diff = __esm({
   "src/git/unified-diff.ts"() {
     "use strict";
-    init_errors();
+    init_atomic();
     init_diff_stats();
     init_runner();
     PATCH_ARGS = ["diff-tree", "-p", "--binary", "--full-index", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", ...DIFF_BASE_ARGS];
@@ -22407,59 +22544,16 @@ var init_paths = __esm({
 });
 
 // src/store/atomic.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { mkdir as mkdir2, open as open3, rename as rename2, rm as rm4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname2, join as join6 } from "node:path";
-async function writeFileAtomic(path, data) {
-  const dir = dirname2(path);
-  const temp = join6(dir, `.${basename3(path)}.${process.pid}.${randomBytes3(6).toString("hex")}.tmp`);
-  try {
-    await mkdir2(dir, { recursive: true });
-    const handle = await open3(temp, "wx", 420);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename2(temp, path);
-    await syncDir(dir);
-  } catch (cause) {
-    await rm4(temp, { force: true }).catch(() => void 0);
-    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`, {
-      cause,
-      details: { path }
-    });
-  }
-}
-async function writeJsonAtomic(path, value) {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
-`);
-}
-async function syncDir(dir) {
-  let handle;
-  try {
-    handle = await open3(dir, "r");
-    await handle.sync();
-  } catch {
-  } finally {
-    await handle?.close().catch(() => void 0);
-  }
-}
-function errnoOf(cause) {
-  const code2 = cause?.code;
-  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
-}
-var init_atomic = __esm({
+var init_atomic2 = __esm({
   "src/store/atomic.ts"() {
     "use strict";
-    init_errors();
+    init_atomic();
   }
 });
 
 // src/store/json-file.ts
 import { readdir, readFile as readFile4 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { join as join6 } from "node:path";
 function corruptFile(path, what, reason, cause) {
   return new StoreCorruptError(
     `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -22512,7 +22606,7 @@ async function loadAll(dir, what, load) {
       const item = await load(name);
       if (item !== null) items.push(item);
     } catch (error62) {
-      problems.push(asStoreProblem(error62, join7(dir, `${name}.json`), what));
+      problems.push(asStoreProblem(error62, join6(dir, `${name}.json`), what));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -22527,16 +22621,16 @@ var init_json_file = __esm({
   "src/store/json-file.ts"() {
     "use strict";
     init_errors();
-    init_atomic();
+    init_atomic2();
   }
 });
 
-// src/store/lock.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+// src/fs/lock.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir3, readFile as readFile5, rename as rename3, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
+import { link, mkdir as mkdir2, readFile as readFile5, rename as rename2, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import { dirname as dirname3 } from "node:path";
+import { dirname as dirname2 } from "node:path";
 async function withLock(path, opts, fn) {
   const handle = await acquire(path, opts);
   try {
@@ -22552,7 +22646,7 @@ async function acquire(path, opts) {
     pid: process.pid,
     hostname: hostname3(),
     createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomBytes4(12).toString("hex"),
+    token: randomBytes3(12).toString("hex"),
     purpose: opts.purpose ?? "agentgate",
     ...startTime === null ? {} : { startTime }
   };
@@ -22589,7 +22683,7 @@ async function tryCreate(path, owner) {
   const failed = (cause) => new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
   try {
     try {
-      await mkdir3(dirname3(path), { recursive: true });
+      await mkdir2(dirname2(path), { recursive: true });
       await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
@@ -22602,7 +22696,7 @@ async function tryCreate(path, owner) {
       throw failed(cause);
     }
   } finally {
-    await rm5(temp, { force: true }).catch(() => void 0);
+    await rm4(temp, { force: true }).catch(() => void 0);
   }
 }
 async function takeOver(path, stale, owner) {
@@ -22616,13 +22710,13 @@ async function takeOver(path, stale, owner) {
   try {
     if ((await readOwner(path))?.token !== stale.token) return false;
     await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
-    await rename3(temp, path);
+    await rename2(temp, path);
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
   } finally {
-    await rm5(temp, { force: true }).catch(() => void 0);
-    await rm5(breaker2, { force: true }).catch(() => void 0);
+    await rm4(temp, { force: true }).catch(() => void 0);
+    await rm4(breaker2, { force: true }).catch(() => void 0);
   }
 }
 async function readOwner(path) {
@@ -22635,14 +22729,18 @@ async function readOwner(path) {
   }
   return null;
 }
-function isProvablyDead(owner) {
-  if (owner.hostname !== hostname3()) return false;
-  if (owner.pid === process.pid) return !HELD.has(owner.token);
+function isProcessGone(pid) {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(pid, 0);
+    return false;
   } catch (cause) {
     return cause.code === "ESRCH";
   }
+}
+function isProvablyDead(owner) {
+  if (owner.hostname !== hostname3()) return false;
+  if (owner.pid === process.pid) return !HELD.has(owner.token);
+  if (isProcessGone(owner.pid)) return true;
   const now = processStat(owner.pid);
   if (now === null) return false;
   if (now.state === "Z" || now.state === "X") return true;
@@ -22653,8 +22751,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat9 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat9.slice(stat9.lastIndexOf(")") + 2).split(" ");
+    const stat10 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat10.slice(stat10.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -22662,25 +22760,25 @@ function processStat(pid) {
   }
 }
 async function removeIfStill(path, stale) {
-  const grave = `${path}.${randomBytes4(6).toString("hex")}.stale`;
+  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
   try {
-    await rename3(path, grave);
+    await rename2(path, grave);
   } catch {
     return false;
   }
   const moved = await readOwner(grave);
   if (moved?.token !== stale.token) {
     await link(grave, path).catch(() => void 0);
-    await rm5(grave, { force: true });
+    await rm4(grave, { force: true });
     return false;
   }
-  await rm5(grave, { force: true });
+  await rm4(grave, { force: true });
   return true;
 }
 async function release(handle) {
   try {
     const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm5(handle.path, { force: true });
+    if (current?.token === handle.owner.token) await rm4(handle.path, { force: true });
   } finally {
     HELD.delete(handle.owner.token);
   }
@@ -22690,12 +22788,20 @@ function sleep(ms) {
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
-  "src/store/lock.ts"() {
+  "src/fs/lock.ts"() {
     "use strict";
     init_errors();
     init_atomic();
     DEFAULT_LOCK_TIMEOUT_MS = 3e4;
     HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
+  }
+});
+
+// src/store/lock.ts
+var init_lock2 = __esm({
+  "src/store/lock.ts"() {
+    "use strict";
+    init_lock();
   }
 });
 
@@ -22720,7 +22826,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join8 } from "node:path";
+import { join as join7 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0) throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
   return workspace;
@@ -22732,9 +22838,9 @@ var init_run_records = __esm({
     init_snapshot();
     init_run();
     init_errors();
-    init_atomic();
+    init_atomic2();
     init_json_file();
-    init_lock();
+    init_lock2();
     init_paths();
     RunRecords = class {
       constructor(home, lockTimeoutMs) {
@@ -22744,7 +22850,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join8(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join7(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -22771,7 +22877,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path = this.path(runId);
-        const lockPath = join8(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join7(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -22831,8 +22937,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm6, stat as stat2 } from "node:fs/promises";
-import { join as join9, resolve as resolve6 } from "node:path";
+import { rm as rm5, stat as stat2 } from "node:fs/promises";
+import { join as join8, resolve as resolve6 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -22843,13 +22949,13 @@ function danglingLink(runFile, id, snapshotFile) {
   );
 }
 async function removeFile(path) {
-  const exists3 = await stat2(path).then(
+  const exists4 = await stat2(path).then(
     () => true,
     () => false
   );
-  if (!exists3) return false;
+  if (!exists4) return false;
   try {
-    await rm6(path, { force: true });
+    await rm5(path, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, { cause, details: { path } });
@@ -22861,9 +22967,9 @@ var init_snapshot_store = __esm({
     "use strict";
     init_snapshot();
     init_errors();
-    init_atomic();
+    init_atomic2();
     init_json_file();
-    init_lock();
+    init_lock2();
     init_paths();
     init_run_records();
     SnapshotStore = class {
@@ -22876,7 +22982,7 @@ var init_snapshot_store = __esm({
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
       snapshotPath(id) {
-        return join9(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
+        return join8(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -23051,7 +23157,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id, fn) {
-        const lockPath = join9(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
+        const lockPath = join8(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
       }
     };
@@ -23106,29 +23212,15 @@ var init_message = __esm({
 });
 
 // src/snapshotter/patch-artifact.ts
-import { createHash as createHash2, randomBytes as randomBytes5 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir as mkdir4, rename as rename4, rm as rm7 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname4, join as join10 } from "node:path";
+import { copyFile } from "node:fs/promises";
 async function writePatchArtifact(repo, trees, path) {
   await writeTreeDiffToFile(repo, trees, path);
   return { path, sha256: await sha256File(path) };
 }
 async function copyFileAtomic(src, dest) {
-  await intoPlace(dest, (temp) => copyFile(src, temp));
-}
-async function intoPlace(path, fill) {
-  const temp = join10(dirname4(path), `.${basename4(path)}.${randomBytes5(6).toString("hex")}.tmp`);
-  try {
-    await mkdir4(dirname4(path), { recursive: true });
-    const result = await fill(temp);
-    await rename4(temp, path);
-    return result;
-  } catch (cause) {
-    await rm7(temp, { force: true }).catch(() => void 0);
-    if (isAgentgateError(cause)) throw cause;
-    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions`, { cause, details: { path } });
-  }
+  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
 }
 async function sha256File(path) {
   const hash2 = createHash2("sha256");
@@ -23139,24 +23231,23 @@ var init_patch_artifact = __esm({
   "src/snapshotter/patch-artifact.ts"() {
     "use strict";
     init_unified_diff();
-    init_errors();
-    init_atomic();
+    init_atomic2();
   }
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp3, rm as rm8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, rm as rm6 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join11 } from "node:path";
+import { join as join9 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join11(tmpdir3(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join11(dir, "index") };
+  const dir = await mkdtemp3(join9(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join9(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm8(dir, { recursive: true, force: true });
+    await rm6(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -23196,8 +23287,8 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists3 = await stat3(snapshot.patchPath).then((s) => s.isFile(), () => false);
-  if (!exists3) {
+  const exists4 = await stat3(snapshot.patchPath).then((s) => s.isFile(), () => false);
+  if (!exists4) {
     add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
     return false;
   }
@@ -23249,47 +23340,67 @@ var init_verify = __esm({
   }
 });
 
-// src/snapshotter/repo-lock.ts
-import { readdir as readdir2, readFile as readFile6, rm as rm9, stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join12 } from "node:path";
-async function withRepoLock(repo, timeoutMs, fn) {
-  return withLock(join12(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
-    if (lock.recovered) await removeOrphanedGitLocks(repo.gitDir, Date.parse(lock.recovered.createdAt));
-    return fn(lock.recovered !== null);
-  });
-}
-async function removeOrphanedGitLocks(gitDir, ownerSince) {
-  if (!Number.isFinite(ownerSince)) return;
-  const common = await commonDir2(gitDir);
-  const refLocks = (await readdir2(join12(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join12(common, "refs", name));
-  const candidates = [join12(gitDir, "index.lock"), join12(gitDir, "HEAD.lock"), join12(common, "packed-refs.lock"), ...refLocks];
+// src/fs/git-locks.ts
+import { readdir as readdir2, readFile as readFile6, rm as rm7, stat as stat4 } from "node:fs/promises";
+import { isAbsolute as isAbsolute2, join as join10 } from "node:path";
+async function removeOrphanedGitLocks(o) {
+  if (!Number.isFinite(o.ownerSince)) return [];
+  const common = await commonDir2(o.gitDir);
+  const refLocks = (await readdir2(join10(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join10(common, "refs", name));
+  const candidates = [`${o.indexFile ?? join10(o.gitDir, "index")}.lock`, join10(o.gitDir, "HEAD.lock"), join10(common, "packed-refs.lock"), ...refLocks];
+  const removed = [];
   for (const path of candidates) {
     const info = await stat4(path).catch(() => null);
-    if (info?.isFile() && info.mtimeMs >= ownerSince - 1e3) await rm9(path, { force: true });
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
+      await rm7(path, { force: true });
+      removed.push(path);
+    }
   }
+  return removed;
+}
+async function removeLockOlderThan(path, olderThanMs) {
+  const info = await stat4(path).catch(() => null);
+  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
+  await rm7(path, { force: true });
+  return true;
 }
 async function commonDir2(gitDir) {
-  const named = (await readFile6(join12(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named = (await readFile6(join10(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named === "") return gitDir;
-  return isAbsolute2(named) ? named : join12(gitDir, named);
+  return isAbsolute2(named) ? named : join10(gitDir, named);
+}
+var init_git_locks = __esm({
+  "src/fs/git-locks.ts"() {
+    "use strict";
+  }
+});
+
+// src/snapshotter/repo-lock.ts
+import { join as join11 } from "node:path";
+async function withRepoLock(repo, timeoutMs, fn) {
+  return withLock(join11(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
+    if (lock.recovered) await removeOrphanedGitLocks({ gitDir: repo.gitDir, ownerSince: Date.parse(lock.recovered.createdAt) });
+    return fn(lock.recovered !== null);
+  });
 }
 var init_repo_lock = __esm({
   "src/snapshotter/repo-lock.ts"() {
     "use strict";
-    init_lock();
+    init_git_locks();
+    init_lock2();
   }
 });
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir3 } from "node:fs/promises";
-import { join as join13, relative as relative3 } from "node:path";
+import { join as join12, relative as relative3 } from "node:path";
 function workspaceExcludes(topLevel, dirs) {
   return [dirs.artifactsDir, dirs.home].filter((dir) => dir !== topLevel && isInside(topLevel, dir)).map((dir) => relative3(topLevel, dir));
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [dirs.home, dirs.artifactsDir];
   const entries = await readdir3(dir);
-  return entries.some((name) => !ours.some((own2) => isInside(join13(dir, name), own2)));
+  return entries.some((name) => !ours.some((own2) => isInside(join12(dir, name), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -23344,7 +23455,7 @@ var init_snapshotter = __esm({
     init_paths();
     init_snapshot_store();
     init_message();
-    init_atomic();
+    init_atomic2();
     init_patch_artifact();
     init_verify();
     init_repo_lock();
@@ -23638,8 +23749,8 @@ var init_snapshotter = __esm({
         const head = state.sha;
         if (!head) return fail2("HEAD has no commit any more");
         if (head === beforeSha) return;
-        const [exists3, ancestor] = await Promise.all([objectExists(repo, beforeSha), isAncestor(repo, beforeSha, head).catch(() => false)]);
-        if (!exists3) fail2(`before commit ${beforeSha} no longer exists`);
+        const [exists4, ancestor] = await Promise.all([objectExists(repo, beforeSha), isAncestor(repo, beforeSha, head).catch(() => false)]);
+        if (!exists4) fail2(`before commit ${beforeSha} no longer exists`);
         if (!ancestor) fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
       }
     };
@@ -23647,18 +23758,18 @@ var init_snapshotter = __esm({
 });
 
 // src/snapshotter/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename5, rm as rm10, writeFile as writeFile3, mkdir as mkdir5 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rename as rename3, rm as rm8, writeFile as writeFile3, mkdir as mkdir3 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname5, join as join14 } from "node:path";
+import { dirname as dirname3, join as join13 } from "node:path";
 async function runDemo() {
-  const root = await mkdtemp4(join14(tmpdir4(), "agentgate-demo-"));
-  const workspace = join14(root, "workspace");
-  const home = join14(root, "home");
+  const root = await mkdtemp4(join13(tmpdir4(), "agentgate-demo-"));
+  const workspace = join13(root, "workspace");
+  const home = join13(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join14(home, "artifacts"),
+    artifactsDir: join13(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -23677,8 +23788,8 @@ async function runDemo() {
   return { workspace, home, runId, iterations, verify: { ok: report2.ok, checks: report2.checks.length, failed } };
 }
 async function put(root, rel, content) {
-  const path = join14(root, rel);
-  await mkdir5(dirname5(path), { recursive: true });
+  const path = join13(root, rel);
+  await mkdir3(dirname3(path), { recursive: true });
   await writeFile3(path, content);
 }
 var ITERATIONS;
@@ -23698,7 +23809,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and tweak the greeting",
         edit: async (ws) => {
-          await rename5(join14(ws, "src/greet.js"), join14(ws, "src/hello.js"));
+          await rename3(join13(ws, "src/greet.js"), join13(ws, "src/hello.js"));
           await put(ws, "src/hello.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n");
           await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 255, 0, 16, 128]));
         }
@@ -23706,7 +23817,7 @@ var init_demo = __esm({
       {
         task: "Remove the notes file and update the logo",
         edit: async (ws) => {
-          await rm10(join14(ws, "NOTES.txt"));
+          await rm8(join13(ws, "NOTES.txt"));
           await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4, 254, 0, 32, 64]));
         }
       }
@@ -23879,7 +23990,7 @@ async function readBlobs(repo, ids) {
   }
   return out;
 }
-async function deleteRefs(repo, refs) {
+async function deleteRefs2(repo, refs) {
   if (refs.length === 0) return;
   for (const r of refs) {
     if (!/^refs\/agentgate\/[^\0\n\r ]+$/.test(r.ref) || !isFullId(r.sha)) throw new InvalidArgumentError(`refusing to delete ${JSON.stringify(r.ref)}`, { details: { ref: r.ref } });
@@ -24162,9 +24273,9 @@ var init_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
-import { mkdir as mkdir6, rename as rename6, rm as rm11, stat as stat7, writeFile as writeFile4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname6, join as join15, resolve as resolve8 } from "node:path";
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { mkdir as mkdir4, rename as rename4, rm as rm9, stat as stat7, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname4, join as join14, resolve as resolve8 } from "node:path";
 function dedupe(items) {
   const seen = /* @__PURE__ */ new Set();
   return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
@@ -24186,9 +24297,9 @@ var init_sharing2 = __esm({
     init_refs();
     init_transport();
     init_unified_diff();
-    init_atomic();
+    init_atomic2();
     init_json_file();
-    init_lock();
+    init_lock2();
     init_paths();
     init_snapshot_store();
     init_records();
@@ -24250,13 +24361,13 @@ var init_sharing2 = __esm({
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
         if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
         const path = resolve8(cwd, file2);
-        await mkdir6(dirname6(path), { recursive: true });
-        const temp = join15(dirname6(path), `.${basename5(path)}.${randomBytes6(6).toString("hex")}.tmp`);
+        await mkdir4(dirname4(path), { recursive: true });
+        const temp = join14(dirname4(path), `.${basename3(path)}.${randomBytes4(6).toString("hex")}.tmp`);
         try {
           await createBundle(repo, temp, chosen.map((r) => r.ref));
-          await rename6(temp, path);
+          await rename4(temp, path);
         } finally {
-          await rm11(temp, { force: true });
+          await rm9(temp, { force: true });
         }
         const exported = [...new Set(chosen.map((r) => parseRecordRef(r.ref, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))];
         return { file: path, runs: exported, refs: chosen.length };
@@ -24291,7 +24402,7 @@ var init_sharing2 = __esm({
           const run = await this.store.loadRun(assertSafeId(sel.runId, "run id"));
           if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
           if (run.workspace !== repo.topLevel) {
-            throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; pass -C ${run.workspace}`, { details: { runId: sel.runId, workspace: run.workspace } });
+            throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace`, { details: { runId: sel.runId, workspace: run.workspace } });
           }
           return [run];
         }
@@ -24325,21 +24436,21 @@ var init_sharing2 = __esm({
         return { runs: runs2.map((r) => r.runId), refs };
       }
       async writeRecordObjects(repo, pending) {
-        const dir = join15(layout(this.options.home).home, "tmp", `sharing-${randomBytes6(6).toString("hex")}`);
-        await mkdir6(dir, { recursive: true });
+        const dir = join14(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
+        await mkdir4(dir, { recursive: true });
         try {
           for (const type of ["blob", "tree", "commit"]) {
             const files = [];
             for (const p of pending) {
               const obj = p.objects[type];
-              const path = join15(dir, `${type}-${obj.id}`);
+              const path = join14(dir, `${type}-${obj.id}`);
               await writeFile4(path, obj.content);
               files.push({ path, id: obj.id });
             }
             await writeObjects(repo, type, dedupe(files));
           }
         } finally {
-          await rm11(dir, { recursive: true, force: true });
+          await rm9(dir, { recursive: true, force: true });
         }
         const updates = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
         try {
@@ -24357,9 +24468,9 @@ var init_sharing2 = __esm({
        * left in incoming/ is swept first.
        */
       async receive(repo, list3, bring) {
-        const lockPath = join15(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join14(layout(this.options.home).locks, "sharing.lock");
         return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, async () => {
-          await deleteRefs(repo, await listRefs(repo, INCOMING_PREFIX));
+          await deleteRefs2(repo, await listRefs(repo, INCOMING_PREFIX));
           const source = await list3();
           const local = await listRefsWithParents(repo, RECORDS_PREFIX);
           const localSha = new Map(local.map((r) => [r.ref, r.sha]));
@@ -24381,12 +24492,12 @@ var init_sharing2 = __esm({
             const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
             return { ...result, refused: [...refused, ...result.refused] };
           } finally {
-            await deleteRefs(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
+            await deleteRefs2(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
           }
         });
       }
       indexPath() {
-        return join15(layout(this.options.home).home, "sharing", "rebuilt.json");
+        return join14(layout(this.options.home).home, "sharing", "rebuilt.json");
       }
       /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
       async rebuild(repo, incoming, localRefs) {
@@ -25156,7 +25267,7 @@ var init_report2 = __esm({
     "use strict";
     init_report();
     init_errors();
-    init_atomic();
+    init_atomic2();
     init_assets();
     init_dotenv();
     init_html();
@@ -29201,10 +29312,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep7, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep7?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -29218,7 +29329,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep6) {
+          if (!keyProps.anchor && !keyProps.tag && !sep7) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -29242,7 +29353,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -29258,7 +29369,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -29349,7 +29460,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep6 = "";
+        let sep7 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -29363,13 +29474,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep6 + cb;
-              sep6 = "";
+                comment += sep7 + cb;
+              sep7 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep6 += source;
+                sep7 += source;
               hasSpace = true;
               break;
             default:
@@ -29412,18 +29523,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep7, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep7?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value) {
+          if (!props.anchor && !props.tag && !sep7 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -29477,8 +29588,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep6 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+        if (!isMap && !sep7 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -29490,7 +29601,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -29501,8 +29612,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep6)
-                for (const st of sep6) {
+              if (sep7)
+                for (const st of sep7) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -29519,7 +29630,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -29699,7 +29810,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep6 = "";
+      let sep7 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -29716,24 +29827,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep6 === " ")
-            sep6 = "\n";
-          else if (!prevMoreIndented && sep6 === "\n")
-            sep6 = "\n\n";
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
+          if (sep7 === " ")
+            sep7 = "\n";
+          else if (!prevMoreIndented && sep7 === "\n")
+            sep7 = "\n\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep6 === "\n")
+          if (sep7 === "\n")
             value += "\n";
           else
-            sep6 = "\n";
+            sep7 = "\n";
         } else {
-          value += sep6 + content;
-          sep6 = " ";
+          value += sep7 + content;
+          sep7 = " ";
           prevMoreIndented = false;
         }
       }
@@ -29916,25 +30027,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep6 = " ";
+      let sep7 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep6 === "\n")
-            res += sep6;
+          if (sep7 === "\n")
+            res += sep7;
           else
-            sep6 = "\n";
+            sep7 = "\n";
         } else {
-          res += sep6 + lm;
-          sep6 = " ";
+          res += sep7 + lm;
+          sep7 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep6 + (match?.[1] ?? "");
+      return res + sep7 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -30744,14 +30855,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep6, value }) {
+    function stringifyItem({ start, key, sep: sep7, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep6)
-        for (const st of sep6)
+      if (sep7)
+        for (const st of sep7)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -31918,18 +32029,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep6;
+          let sep7;
           if (scalar.end) {
-            sep6 = scalar.end;
-            sep6.push(this.sourceToken);
+            sep7 = scalar.end;
+            sep7.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep6 = [this.sourceToken];
+            sep7 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep6 }]
+            items: [{ start, key: scalar, sep: sep7 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -32082,15 +32193,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep6 = it.sep;
-                  sep6.push(this.sourceToken);
+                  const sep7 = it.sep;
+                  sep7.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep6 }]
+                    items: [{ start: start2, key, sep: sep7 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -32284,13 +32395,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep6 = fc.end.splice(1, fc.end.length);
-            sep6.push(this.sourceToken);
+            const sep7 = fc.end.splice(1, fc.end.length);
+            sep7.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep6 }]
+              items: [{ start, key: fc, sep: sep7 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -32571,7 +32682,7 @@ var require_dist = __commonJS({
 // src/store/config.ts
 import { readFile as readFile8 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname7, join as join16, resolve as resolve10 } from "node:path";
+import { dirname as dirname5, join as join15, resolve as resolve10 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file: file2 } = await readConfig(opts);
   return applySettings(config2, file2, opts);
@@ -32597,7 +32708,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join16(resolve10(opts.home), "config.yaml");
+  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join15(resolve10(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile8(file2, "utf8");
@@ -32608,7 +32719,7 @@ async function readConfig(opts) {
     throw new ConfigInvalidError(`${file2}: ${problem}`, { cause, details: { path: file2, issues: [{ key: null, problem }] } });
   }
   const config2 = parseConfig(file2, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname7(file2), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname5(file2), config2.artifactsDir);
   return { config: config2, file: file2 };
 }
 function parseConfig(file2, text) {
@@ -32668,7 +32779,7 @@ function firstLine(message) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join16(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join15(homedir3(), value.slice(2));
   return resolve10(base, value);
 }
 var import_yaml;
@@ -32678,8 +32789,8 @@ var init_config2 = __esm({
     import_yaml = __toESM(require_dist(), 1);
     init_config();
     init_errors();
-    init_atomic();
-    init_lock();
+    init_atomic2();
+    init_lock2();
     init_paths();
   }
 });
@@ -32930,40 +33041,85 @@ var init_serve3 = __esm({
   }
 });
 
-// src/git/shadow/ids.ts
-function assertGitId2(value, command) {
-  if (!FULL_ID2.test(value)) {
-    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
-      details: { args: [command], stdout: value.slice(0, 200) }
-    });
+// src/fs/path-bytes.ts
+function decodeBytes(buf) {
+  const plain = buf.toString("utf8");
+  if (!plain.includes("\uFFFD") || Buffer.from(plain, "utf8").equals(buf)) return plain;
+  let out = "";
+  let i = 0;
+  while (i < buf.length) {
+    const len = validSequenceLength(buf, i);
+    if (len === 0) {
+      out += String.fromCharCode(56320 + buf[i]);
+      i += 1;
+    } else {
+      out += buf.toString("utf8", i, i + len);
+      i += len;
+    }
   }
-  return value;
+  return out;
 }
-function isNullId(value) {
-  return /^0+$/.test(value);
+function encodeBytes(text) {
+  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
+  const parts = [];
+  let run = "";
+  for (const ch of text) {
+    const code2 = ch.charCodeAt(0);
+    if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
+      if (run !== "") parts.push(Buffer.from(run, "utf8"));
+      run = "";
+      parts.push(Buffer.from([code2 - 56320]));
+    } else {
+      run += ch;
+    }
+  }
+  if (run !== "") parts.push(Buffer.from(run, "utf8"));
+  return Buffer.concat(parts);
 }
-var FULL_ID2;
-var init_ids = __esm({
-  "src/git/shadow/ids.ts"() {
+function hasEscapedBytes(text) {
+  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
+}
+function fsPath(path) {
+  return hasEscapedBytes(path) ? encodeBytes(path) : path;
+}
+function validSequenceLength(buf, i) {
+  const b0 = buf[i];
+  if (b0 < 128) return 1;
+  const cont = (k) => i + k < buf.length && (buf[i + k] & 192) === 128;
+  if (b0 >= 194 && b0 <= 223) return cont(1) ? 2 : 0;
+  if (b0 >= 224 && b0 <= 239) {
+    if (!cont(1) || !cont(2)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 224 && b1 < 160) return 0;
+    if (b0 === 237 && b1 >= 160) return 0;
+    return 3;
+  }
+  if (b0 >= 240 && b0 <= 244) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 240 && b1 < 144) return 0;
+    if (b0 === 244 && b1 >= 144) return 0;
+    return 4;
+  }
+  return 0;
+}
+var LOW, HIGH;
+var init_path_bytes = __esm({
+  "src/fs/path-bytes.ts"() {
     "use strict";
-    init_errors();
-    FULL_ID2 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+    LOW = 56448;
+    HIGH = 56575;
   }
 });
 
-// src/git/shadow/parse.ts
-function splitNul(text) {
-  const parts = text.split("\0");
-  if (parts.at(-1) === "") parts.pop();
-  return parts;
-}
+// src/git/parsers/ls-files-tagged.ts
 function parseCandidateListing(text) {
   const out = { untracked: [], modified: [], nestedRepos: [] };
   const seenModified = /* @__PURE__ */ new Set();
   for (const record2 of splitNul(text)) {
     const tag = record2.slice(0, 2);
     const path = record2.slice(2);
-    if (path === "") throw new SyntaxError(`ls-files record without a path: ${JSON.stringify(record2)}`);
+    if (path === "") throw unparseable("ls-files -t", "record without a path", record2);
     if (tag === "? ") {
       if (path.endsWith("/")) out.nestedRepos.push(path.slice(0, -1));
       else out.untracked.push(path);
@@ -32971,303 +33127,71 @@ function parseCandidateListing(text) {
       if (!seenModified.has(path)) out.modified.push(path);
       seenModified.add(path);
     } else {
-      throw new SyntaxError(`unexpected ls-files tag ${JSON.stringify(tag)}`);
+      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record2);
     }
   }
   return out;
 }
-function parseLsTree(text) {
-  const out = /* @__PURE__ */ new Map();
-  for (const record2 of splitNul(text)) {
-    const tab = record2.indexOf("	");
-    const head = tab < 0 ? [] : record2.slice(0, tab).split(" ");
-    const [mode, type, oid] = head;
-    if (head.length !== 3 || mode === void 0 || type === void 0 || oid === void 0 || !/^[0-9a-f]{40,64}$/.test(oid)) {
-      throw new SyntaxError(`malformed ls-tree record: ${JSON.stringify(record2.slice(0, 120))}`);
-    }
-    const path = record2.slice(tab + 1);
-    out.set(path, { mode, type, oid, path });
-  }
-  return out;
-}
-function parseDiffRawNumstat(text) {
-  const tokens = splitNul(text);
-  const records = [];
-  const byPath = /* @__PURE__ */ new Map();
-  let i = 0;
-  while (i < tokens.length && tokens[i]?.startsWith(":")) {
-    const head = (tokens[i] ?? "").slice(1).split(" ");
-    const path = tokens[i + 1];
-    const [oldMode, newMode, oldOid, newOid, status] = head;
-    if (head.length !== 5 || path === void 0 || oldMode === void 0 || newMode === void 0 || oldOid === void 0 || newOid === void 0 || status === void 0) {
-      throw new SyntaxError(`malformed raw diff record: ${JSON.stringify(tokens[i])}`);
-    }
-    const record2 = { path, status, oldMode, newMode, oldOid, newOid, additions: null, deletions: null, binary: false };
-    records.push(record2);
-    byPath.set(path, record2);
-    i += 2;
-  }
-  for (; i < tokens.length; i += 1) {
-    const token = tokens[i] ?? "";
-    const first = token.indexOf("	");
-    const second = token.indexOf("	", first + 1);
-    if (first < 0 || second < 0) throw new SyntaxError(`malformed numstat record: ${JSON.stringify(token)}`);
-    const added = token.slice(0, first);
-    const deleted = token.slice(first + 1, second);
-    const record2 = byPath.get(token.slice(second + 1));
-    if (record2 === void 0) throw new SyntaxError(`numstat names a path the raw diff did not: ${JSON.stringify(token)}`);
-    if (added === "-" && deleted === "-") {
-      record2.binary = true;
-    } else {
-      record2.additions = toCount(added, token);
-      record2.deletions = toCount(deleted, token);
-    }
-  }
-  return records;
-}
-function toCount(value, token) {
-  if (!/^\d+$/.test(value)) throw new SyntaxError(`malformed numstat count in ${JSON.stringify(token)}`);
-  return Number(value);
-}
-function parseCatFileBatch(buf) {
-  const out = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    const eol = buf.indexOf(10, pos);
-    if (eol < 0) throw new SyntaxError("cat-file --batch output ends inside a header");
-    const header = buf.toString("utf8", pos, eol);
-    pos = eol + 1;
-    const missing = /^(.*) (missing|ambiguous)$/.exec(header);
-    if (missing) {
-      out.push({ kind: "missing", name: missing[1] ?? "" });
-      continue;
-    }
-    const found = /^([0-9a-f]{40,64}) ([a-z]+) (\d+)$/.exec(header);
-    if (!found) throw new SyntaxError(`malformed cat-file header ${JSON.stringify(header.slice(0, 120))}`);
-    const size = Number(found[3]);
-    if (pos + size + 1 > buf.length || buf[pos + size] !== 10) throw new SyntaxError(`cat-file object ${found[1]} is truncated`);
-    out.push({ kind: "found", oid: found[1] ?? "", type: found[2] ?? "", content: buf.subarray(pos, pos + size) });
-    pos += size + 1;
-  }
-  return out;
-}
-function parseRefRecords(text) {
-  const out = [];
-  const parts = text.split("\0");
-  let i = 0;
-  while (i + 5 <= parts.length - 1) {
-    const ref = (parts[i] ?? "").replace(/^\n/, "");
-    const [oid = "", tree = "", date5 = "", body = ""] = parts.slice(i + 1, i + 5);
-    if (!ref.startsWith("refs/") || !/^[0-9a-f]{40,64}$/.test(oid)) throw new SyntaxError(`malformed ref record for ${JSON.stringify(ref.slice(0, 120))}`);
-    out.push({ ref, oid, tree, date: date5, body });
-    i += 5;
-  }
-  const rest = parts.slice(i).join("\0").trim();
-  if (rest !== "") throw new SyntaxError(`trailing for-each-ref output ${JSON.stringify(rest.slice(0, 120))}`);
-  return out;
-}
-var REF_RECORD_FORMAT;
-var init_parse3 = __esm({
-  "src/git/shadow/parse.ts"() {
+var init_ls_files_tagged = __esm({
+  "src/git/parsers/ls-files-tagged.ts"() {
     "use strict";
-    REF_RECORD_FORMAT = "%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00";
+    init_nul_records();
   }
 });
 
-// src/git/shadow/capture.ts
+// src/git/checkpoint-index.ts
 function excludeSpec(path) {
   return `:(exclude,literal)${path}`;
 }
-async function listCaptureCandidates(store, excluded) {
-  const res = await runGit(store, ["ls-files", "-z", "-t", "--others", "--modified", "--exclude-standard", "--", ".", ...excluded.map(excludeSpec)]);
-  return parseCandidateListing(res.stdout);
+function nulInput(items) {
+  return Buffer.concat(items.map((p) => Buffer.concat([encodeBytes(p), Buffer.from([0])])));
 }
-async function listIgnoredTracked(store) {
-  const res = await runGit(store, ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]);
-  return splitNul(res.stdout);
+async function listCaptureCandidates(repo, excluded) {
+  const res = await runGitBuffer(repo, ["ls-files", "-z", "-t", "--others", "--modified", "--exclude-standard", "--", ".", ...excluded.map(excludeSpec)]);
+  return parseCandidateListing(decodeBytes(res.stdout));
 }
-async function unstagePaths(store, paths) {
+async function listIgnoredTracked(repo) {
+  const res = await runGitBuffer(repo, ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]);
+  return splitNul(decodeBytes(res.stdout));
+}
+async function unstagePaths(repo, paths) {
   if (paths.length === 0) return;
-  await runGit(store, ["--literal-pathspecs", "rm", "--cached", "-r", "-f", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-    input: paths.map((p) => `${p}\0`).join("")
+  await runGit(repo, ["--literal-pathspecs", "rm", "--cached", "-r", "-f", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    input: nulInput(paths)
   });
 }
-async function stageWorkspace(store, excluded) {
-  const specs = [".", ...excluded.map(excludeSpec)];
-  await runGit(store, [...STAGING_CONFIG, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: specs.map((s) => `${s}\0`).join("") });
+async function stageWorkspace(repo, excluded) {
+  await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulInput([".", ...excluded.map(excludeSpec)]) });
 }
-async function stagePaths(store, paths) {
+async function stagePaths(repo, paths) {
   if (paths.length === 0) return;
-  await runGit(store, [...STAGING_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: paths.map((p) => `${p}\0`).join("") });
+  await runGit(repo, [...STAGING_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: nulInput(paths) });
 }
-async function writeTree(store) {
-  const res = await runGit(store, ["write-tree"]);
-  return assertGitId2(res.stdout.trim(), "write-tree");
+async function writeTree(repo) {
+  const res = await runGit(repo, ["write-tree"]);
+  return assertGitId(res.stdout.trim(), "write-tree");
 }
-var init_capture = __esm({
-  "src/git/shadow/capture.ts"() {
+async function ignoredPaths(repo, paths) {
+  if (paths.length === 0) return /* @__PURE__ */ new Set();
+  const res = await runGitBuffer(repo, ["check-ignore", "-z", "--stdin", "--no-index"], { input: nulInput(paths), okExitCodes: [1] });
+  return new Set(splitNul(decodeBytes(res.stdout)));
+}
+var init_checkpoint_index = __esm({
+  "src/git/checkpoint-index.ts"() {
     "use strict";
-    init_ids();
-    init_parse3();
+    init_path_bytes();
     init_hardening();
+    init_ids2();
+    init_ls_files_tagged();
+    init_nul_records();
     init_runner();
   }
 });
 
-// src/git/shadow/gc.ts
-import { readdir as readdir4, rm as rm12 } from "node:fs/promises";
-import { join as join17 } from "node:path";
-async function gcStore(store, pruneAge) {
-  await runGit(store, ["gc", "--quiet", `--prune=${pruneAge}`]);
-}
-async function sweepTemporaryFiles(gitDir) {
-  const removed = [];
-  const objects = join17(gitDir, "objects");
-  const dirs = [objects, join17(objects, "pack"), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join17(objects, n))];
-  for (const dir of dirs) {
-    for (const name of await listDir(dir)) {
-      if (!TEMPORARY.test(name)) continue;
-      const path = join17(dir, name);
-      await rm12(path, { force: true, recursive: true });
-      removed.push(path);
-    }
-  }
-  await rm12(join17(gitDir, "gc.pid"), { force: true });
-  return removed;
-}
-async function listDir(dir) {
-  try {
-    return await readdir4(dir);
-  } catch {
-    return [];
-  }
-}
-var TEMPORARY;
-var init_gc = __esm({
-  "src/git/shadow/gc.ts"() {
-    "use strict";
-    init_runner();
-    TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
-  }
-});
-
-// src/git/shadow/objects.ts
-function isCheckpointRevision(rev) {
-  return REVISION.test(rev) && !rev.includes("..");
-}
-async function resolveTree(store, rev) {
-  if (!isCheckpointRevision(rev)) return null;
-  const res = await runGit(store, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], { okExitCodes: [1, 128] });
-  if (res.exitCode !== 0) return null;
-  return assertGitId2(res.stdout.trim(), "rev-parse");
-}
-async function listTree(store, rev) {
-  if (!isCheckpointRevision(rev)) return null;
-  try {
-    const res = await runGit(store, ["ls-tree", "-r", "-z", "--full-tree", rev]);
-    return parseLsTree(res.stdout);
-  } catch (cause) {
-    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr))) return null;
-    throw cause;
-  }
-}
-async function changedPaths(store, from, to) {
-  const res = await runGit(store, ["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
-  return splitNul(res.stdout);
-}
-async function diffTrees(store, from, to) {
-  const res = await runGit(store, ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", "--no-ext-diff", "--no-textconv", from, to]);
-  return parseDiffRawNumstat(res.stdout);
-}
-async function unifiedDiff2(store, from, to) {
-  const res = await runGit(store, ["diff-tree", "-r", "-p", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", from, to]);
-  return res.stdout;
-}
-async function readObjects(store, oids) {
-  const out = /* @__PURE__ */ new Map();
-  const unique = [...new Set(oids)];
-  if (unique.length === 0) return out;
-  const res = await runGitBuffer(store, ["cat-file", "--batch"], { input: unique.map((o) => `${o}
-`).join("") });
-  for (const obj of parseCatFileBatch(res.stdout)) {
-    if (obj.kind === "missing") {
-      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${store.gitDir}`, { details: { gitDir: store.gitDir, object: obj.name } });
-    }
-    out.set(obj.oid, obj.content);
-  }
-  return out;
-}
-var REVISION;
-var init_objects = __esm({
-  "src/git/shadow/objects.ts"() {
-    "use strict";
-    init_errors();
-    init_runner();
-    init_ids();
-    init_parse3();
-    REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
-  }
-});
-
-// src/git/shadow/refs.ts
-function assertRefLine(ref) {
-  if (!/^refs\/[A-Za-z0-9._/-]+$/.test(ref) || ref.includes("..")) throw new InvalidArgumentError(`refusing ref name ${JSON.stringify(ref)}`, { details: { ref } });
-}
-async function commitTree2(store, tree, message) {
-  const res = await runGit(store, ["commit-tree", tree, "-F", "-"], { input: message });
-  return assertGitId2(res.stdout.trim(), "commit-tree");
-}
-async function updateRefs2(store, updates) {
-  if (updates.length === 0) return;
-  const lines = updates.map((u) => {
-    assertRefLine(u.ref);
-    if (u.expect === null) return `create ${u.ref} ${u.oid}
-`;
-    return u.expect === void 0 ? `update ${u.ref} ${u.oid}
-` : `update ${u.ref} ${u.oid} ${u.expect}
-`;
-  });
-  await runGit(store, ["update-ref", "--stdin"], { input: `start
-${lines.join("")}prepare
-commit
-` });
-}
-async function deleteRefs2(store, refs) {
-  if (refs.length === 0) return;
-  const lines = refs.map((r) => {
-    assertRefLine(r.ref);
-    return `delete ${r.ref} ${r.oid}
-`;
-  });
-  await runGit(store, ["update-ref", "--stdin"], { input: `start
-${lines.join("")}prepare
-commit
-` });
-}
-async function readRef2(store, ref) {
-  assertRefLine(ref);
-  const res = await runGit(store, ["rev-parse", "--verify", "--quiet", ref], { okExitCodes: [1] });
-  return res.exitCode === 0 ? assertGitId2(res.stdout.trim(), "rev-parse") : null;
-}
-async function listRefRecords(store, prefixes) {
-  for (const p of prefixes) assertRefLine(p);
-  const res = await runGit(store, ["for-each-ref", "--sort=-refname", `--format=${REF_RECORD_FORMAT}`, ...prefixes]);
-  return parseRefRecords(res.stdout);
-}
-var init_refs2 = __esm({
-  "src/git/shadow/refs.ts"() {
-    "use strict";
-    init_errors();
-    init_runner();
-    init_ids();
-    init_parse3();
-  }
-});
-
-// src/git/shadow/store.ts
-import { mkdir as mkdir7, rm as rm13, stat as stat8, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join18 } from "node:path";
-function shadowStore(p) {
+// src/git/checkpoint-repo.ts
+import { mkdir as mkdir5, realpath as realpath3, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join16 } from "node:path";
+function checkpointRepo(p) {
   return {
     cwd: p.workspace,
     gitDir: p.gitDir,
@@ -33278,44 +33202,13 @@ function shadowStore(p) {
     ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs }
   };
 }
-async function initShadowStore(store) {
-  await mkdir7(store.gitDir, { recursive: true });
-  await runGit(store, ["init", "--quiet"]);
-  for (const [key, value] of STORE_CONFIG) await runGit(store, ["config", key, value]);
-  await mkdir7(join18(store.gitDir, "info"), { recursive: true });
-  await writeFile5(join18(store.gitDir, "info", "attributes"), STORE_ATTRIBUTES);
+async function initCheckpointRepo(repo) {
+  await mkdir5(repo.gitDir, { recursive: true });
+  await runGit(repo, ["init", "--quiet"]);
+  for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
+  await mkdir5(join16(repo.gitDir, "info"), { recursive: true });
+  await writeFile5(join16(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
-async function removeStaleIndexLock(store, olderThanMs) {
-  const lock = `${store.indexFile}.lock`;
-  try {
-    if (Date.now() - (await stat8(lock)).mtimeMs < olderThanMs) return false;
-  } catch {
-    return false;
-  }
-  await rm13(lock, { force: true });
-  return true;
-}
-var STORE_CONFIG, STORE_ATTRIBUTES;
-var init_store = __esm({
-  "src/git/shadow/store.ts"() {
-    "use strict";
-    init_runner();
-    STORE_CONFIG = [
-      // Snapshots are byte-exact: no line-ending conversion in either direction.
-      ["core.autocrlf", "false"],
-      ["core.quotePath", "false"],
-      // No reflogs: a removed checkpoint ref must not keep its objects alive past retention.
-      ["core.logAllRefUpdates", "false"],
-      // We run gc ourselves, under our lock, with temporary packs swept afterwards.
-      ["gc.auto", "0"],
-      ["core.symlinks", "true"]
-    ];
-    STORE_ATTRIBUTES = "* -text -eol -crlf -ident -filter -working-tree-encoding\n";
-  }
-});
-
-// src/git/shadow/workspace.ts
-import { realpath as realpath3 } from "node:fs/promises";
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "info/exclude"], { okExitCodes: [128] });
   const [top, exclude] = res.stdout.split("\n");
@@ -33325,94 +33218,295 @@ async function probeWorkspace(dir, opts = {}) {
 async function rootCommit(root, opts = {}) {
   const res = await runGit({ cwd: root, ...opts }, ["rev-list", "--max-parents=0", "HEAD", "--"], { okExitCodes: [128] });
   if (res.exitCode !== 0) return null;
-  const roots = res.stdout.split("\n").filter((line) => /^[0-9a-f]{40,64}$/.test(line));
+  const roots = res.stdout.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line));
   return roots[0] ?? null;
 }
-var init_workspace = __esm({
-  "src/git/shadow/workspace.ts"() {
+async function gcCheckpointRepo(repo, pruneAge) {
+  await runGit(repo, ["gc", "--quiet", `--prune=${pruneAge}`]);
+}
+var REPO_CONFIG, REPO_ATTRIBUTES;
+var init_checkpoint_repo = __esm({
+  "src/git/checkpoint-repo.ts"() {
+    "use strict";
+    init_ids();
+    init_runner();
+    REPO_CONFIG = [
+      // Checkpoints are byte-exact: no line-ending conversion in either direction.
+      ["core.autocrlf", "false"],
+      ["core.quotePath", "false"],
+      // No reflogs: a removed checkpoint ref must not keep its objects alive past retention.
+      ["core.logAllRefUpdates", "false"],
+      // We run gc ourselves, under our lock, with temporary packs swept afterwards.
+      ["gc.auto", "0"],
+      ["core.symlinks", "true"]
+    ];
+    REPO_ATTRIBUTES = "* -text -eol -crlf -ident -filter -working-tree-encoding\n";
+  }
+});
+
+// src/git/parsers/cat-file-batch.ts
+function parseCatFileBatch(buf) {
+  const out = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const eol = buf.indexOf(10, pos);
+    if (eol < 0) throw unparseable("cat-file --batch", "output ends inside a header");
+    const header = buf.toString("utf8", pos, eol);
+    pos = eol + 1;
+    const missing = /^(.*) (missing|ambiguous)$/.exec(header);
+    if (missing) {
+      out.push({ kind: "missing", name: missing[1] ?? "" });
+      continue;
+    }
+    const found = FOUND2.exec(header);
+    if (!found) throw unparseable("cat-file --batch", "malformed header", header);
+    const size = Number(found[3]);
+    if (pos + size + 1 > buf.length || buf[pos + size] !== 10) throw unparseable("cat-file --batch", `object ${found[1]} is truncated`);
+    out.push({ kind: "found", oid: found[1] ?? "", type: found[2] ?? "", content: buf.subarray(pos, pos + size) });
+    pos += size + 1;
+  }
+  return out;
+}
+var FOUND2;
+var init_cat_file_batch = __esm({
+  "src/git/parsers/cat-file-batch.ts"() {
+    "use strict";
+    init_ids();
+    init_nul_records();
+    FOUND2 = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) (\\d+)$`);
+  }
+});
+
+// src/git/parsers/diff-pairs.ts
+function parseDiffPairs(output2) {
+  const tokens = new ZTokens(output2, "diff-tree --raw --numstat");
+  const raw = [];
+  while (atRawRecord(tokens)) raw.push(readRawRecord(tokens));
+  const pairs = raw.map((entry) => {
+    if (tokens.done) throw tokens.malformed(`${raw.length} raw records but fewer numstat records`);
+    const num = readNumstatRecord(tokens);
+    if (num.path !== entry.path) throw tokens.malformed(`raw record for ${JSON.stringify(entry.path)} paired with numstat record for ${JSON.stringify(num.path)}`);
+    return { ...entry, insertions: num.insertions, deletions: num.deletions, binary: num.binary };
+  });
+  if (!tokens.done) throw tokens.malformed(`more numstat records than the ${raw.length} raw records`);
+  return pairs;
+}
+var init_diff_pairs = __esm({
+  "src/git/parsers/diff-pairs.ts"() {
+    "use strict";
+    init_diff_raw();
+    init_diff_numstat();
+    init_z_tokens();
+  }
+});
+
+// src/git/parsers/ls-tree.ts
+function parseLsTree(text) {
+  const out = /* @__PURE__ */ new Map();
+  for (const record2 of splitNul(text)) {
+    const tab = record2.indexOf("	");
+    const head = tab < 0 ? [] : record2.slice(0, tab).split(" ");
+    const [mode, type, oid] = head;
+    if (head.length !== 3 || mode === void 0 || type === void 0 || oid === void 0 || !OBJECT_ID_PATTERN.test(oid)) {
+      throw unparseable("ls-tree", "malformed record", record2);
+    }
+    const path = record2.slice(tab + 1);
+    out.set(path, { mode, type, oid, path });
+  }
+  return out;
+}
+var init_ls_tree = __esm({
+  "src/git/parsers/ls-tree.ts"() {
+    "use strict";
+    init_ids();
+    init_nul_records();
+  }
+});
+
+// src/git/checkpoint-trees.ts
+function isCheckpointRevision(rev) {
+  return REVISION.test(rev) && !rev.includes("..");
+}
+async function resolveTreeId(repo, rev) {
+  if (!isCheckpointRevision(rev)) return null;
+  const res = await runGit(repo, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], { okExitCodes: [1, 128] });
+  if (res.exitCode !== 0) return null;
+  return assertGitId(res.stdout.trim(), "rev-parse");
+}
+async function listTree(repo, rev) {
+  if (!isCheckpointRevision(rev)) return null;
+  try {
+    const res = await runGitBuffer(repo, ["ls-tree", "-r", "-z", "--full-tree", rev]);
+    return parseLsTree(decodeBytes(res.stdout));
+  } catch (cause) {
+    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr))) return null;
+    throw cause;
+  }
+}
+async function changedPaths(repo, from, to) {
+  const res = await runGitBuffer(repo, ["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to]);
+  return splitNul(decodeBytes(res.stdout));
+}
+async function diffTrees(repo, from, to) {
+  const res = await runGitBuffer(repo, ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", "--no-ext-diff", "--no-textconv", from, to]);
+  return parseDiffPairs(decodeBytes(res.stdout));
+}
+async function unifiedTreeDiff(repo, from, to, leaveOut = []) {
+  const specs = leaveOut.length === 0 ? [] : ["--", ".", ...leaveOut.map((p) => `:(exclude,literal)${p}`)];
+  const res = await runGitBuffer(repo, ["diff-tree", "-r", "-p", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", from, to, ...specs]);
+  return res.stdout;
+}
+async function readObjects(repo, oids) {
+  const out = /* @__PURE__ */ new Map();
+  const unique = [...new Set(oids)];
+  if (unique.length === 0) return out;
+  const res = await runGitBuffer(repo, ["cat-file", "--batch"], { input: unique.map((o) => `${o}
+`).join("") });
+  for (const obj of parseCatFileBatch(res.stdout)) {
+    if (obj.kind === "missing") {
+      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, { details: { gitDir: repo.gitDir, object: obj.name } });
+    }
+    out.set(obj.oid, obj.content);
+  }
+  return out;
+}
+var REVISION;
+var init_checkpoint_trees = __esm({
+  "src/git/checkpoint-trees.ts"() {
+    "use strict";
+    init_errors();
+    init_path_bytes();
+    init_ids2();
+    init_cat_file_batch();
+    init_diff_pairs();
+    init_ls_tree();
+    init_nul_records();
+    init_runner();
+    REVISION = /^([0-9a-f]{4,64}|refs\/checkpoints(-meta)?\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)$/;
+  }
+});
+
+// src/git/user-ignore.ts
+import { access as access2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, join as join17 } from "node:path";
+async function userExcludesFile(o) {
+  const xdg = o.xdgConfigHome && isAbsolute4(o.xdgConfigHome) ? o.xdgConfigHome : join17(o.home, ".config");
+  let configured = null;
+  for (const file2 of [join17(xdg, "git", "config"), join17(o.home, ".gitconfig")]) {
+    if (!await exists3(file2)) continue;
+    const res = await runGit(
+      { cwd: o.cwd, ...o.identity ? { identity: o.identity } : {}, ...o.timeoutMs ? { timeoutMs: o.timeoutMs } : {} },
+      ["config", "--file", file2, "--get", "core.excludesFile"],
+      { okExitCodes: [1] }
+    );
+    const value = res.exitCode === 0 ? res.stdout.trim() : "";
+    if (value !== "") configured = value;
+  }
+  const path = configured === null ? join17(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return isAbsolute4(path) && await exists3(path) ? path : null;
+}
+function expandHome(path, home) {
+  return path === "~" ? home : path.startsWith("~/") ? join17(home, path.slice(2)) : path;
+}
+async function exists3(path) {
+  return access2(path).then(
+    () => true,
+    () => false
+  );
+}
+var init_user_ignore = __esm({
+  "src/git/user-ignore.ts"() {
     "use strict";
     init_runner();
   }
 });
 
-// src/git/shadow/checkout.ts
-import { randomBytes as randomBytes7 } from "node:crypto";
-import { copyFile as copyFile2, lstat, mkdir as mkdir8, readlink, rename as rename7, rm as rm14, symlink } from "node:fs/promises";
-import { dirname as dirname8, join as join19 } from "node:path";
-async function checkoutEntries(store, entries, tempDir) {
-  if (entries.length === 0) return;
-  await mkdir8(tempDir, { recursive: true });
-  const token = `${process.pid}-${randomBytes7(6).toString("hex")}`;
-  const tempIndex = join19(tempDir, `index-${token}`);
-  const staging = join19(tempDir, `files-${token}`);
-  const temp = { ...store, indexFile: tempIndex };
-  try {
-    const info = entries.map((e) => `${e.mode} ${e.type} ${e.oid}	${e.path}\0`).join("");
-    await runGit(temp, ["update-index", "-z", "--index-info"], { input: info });
-    await runGit(temp, ["checkout-index", "-a", "-f", `--prefix=${staging}/`]);
-    for (const e of entries) {
-      const dest = join19(store.workTree, ...e.path.split("/"));
-      await moveIntoPlace(join19(staging, ...e.path.split("/")), dest, token).catch((cause) => {
-        const code2 = cause.code ?? String(cause);
-        throw new WriteFailedError(`could not write ${dest} (${code2}); check free space and permissions, then retry`, { cause, details: { path: dest } });
-      });
-    }
-  } finally {
-    await rm14(tempIndex, { force: true });
-    await rm14(`${tempIndex}.lock`, { force: true });
-    await rm14(staging, { recursive: true, force: true });
-  }
+// src/fs/place.ts
+import { randomBytes as randomBytes5 } from "node:crypto";
+import { mkdir as mkdir6, open as open3, rename as rename5, rm as rm10, stat as stat8, symlink } from "node:fs/promises";
+import { dirname as dirname6, join as join18, sep as sep4 } from "node:path";
+function tempName() {
+  return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
-async function moveIntoPlace(src, dest, token) {
-  await mkdir8(dirname8(dest), { recursive: true });
+async function chooseStagingDir(root, preferred) {
+  await mkdir6(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat8(root), stat8(preferred)]);
+  return a.dev === b.dev ? preferred : root;
+}
+async function placeFiles(root, stagingDir, items) {
+  const dirs = /* @__PURE__ */ new Set();
+  for (const item of items) {
+    const parent = dirname6(item.dest);
+    await mkdir6(fsPath(parent), { recursive: true });
+    await placeOne(item, join18(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname6(d)) {
+      if (dirs.has(d)) break;
+      dirs.add(d);
+      if (d === root || dirname6(d) === d) break;
+    }
+  }
+  for (const d of dirs) await fsyncDir(fsPath(d));
+}
+async function placeOne(item, temp) {
   try {
-    await rename7(src, dest);
+    await writeTemp(item, temp);
+    await rename5(temp, fsPath(item.dest));
     return;
   } catch (error62) {
+    await rm10(temp, { force: true });
     if (error62.code !== "EXDEV") throw error62;
   }
-  const beside = `${dest}.agentgate-${token}.tmp`;
+  const beside = `${dirname6(item.dest)}${sep4}${tempName()}`;
   try {
-    if ((await lstat(src)).isSymbolicLink()) await symlink(await readlink(src), beside);
-    else await copyFile2(src, beside);
-    await rename7(beside, dest);
-  } finally {
-    await rm14(beside, { force: true });
+    await writeTemp(item, fsPath(beside));
+    await rename5(fsPath(beside), fsPath(item.dest));
+  } catch (error62) {
+    await rm10(fsPath(beside), { force: true });
+    throw error62;
   }
 }
-async function ignoredPaths(store, paths) {
-  if (paths.length === 0) return /* @__PURE__ */ new Set();
-  const res = await runGit(store, ["check-ignore", "-z", "--stdin", "--no-index"], { input: paths.map((p) => `${p}\0`).join(""), okExitCodes: [1] });
-  return new Set(splitNul(res.stdout));
+async function writeTemp(item, temp) {
+  if (item.kind === "symlink") {
+    await symlink(item.content, temp);
+    return;
+  }
+  const handle = await open3(temp, "wx", item.kind === "executable" ? 511 : 438);
+  try {
+    await handle.writeFile(item.content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
-var init_checkout = __esm({
-  "src/git/shadow/checkout.ts"() {
+var PLACE_TEMP_NAME;
+var init_place = __esm({
+  "src/fs/place.ts"() {
     "use strict";
-    init_errors();
-    init_runner();
-    init_parse3();
+    init_atomic();
+    init_path_bytes();
+    PLACE_TEMP_NAME = /^\.agentgate-(\d+)-[0-9a-f]{12}\.tmp$/;
   }
 });
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname9, join as join20, relative as relative4, resolve as resolve12, sep as sep4 } from "node:path";
+import { basename as basename4, dirname as dirname7, join as join19, relative as relative4, resolve as resolve12, sep as sep5 } from "node:path";
 function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep4).join("/");
+  return relative4(root, abs).split(sep5).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join20(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join19(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename6(abs)];
-  let head = dirname9(abs);
+  const tail = [basename4(abs)];
+  let head = dirname7(abs);
   for (; ; ) {
     try {
-      return join20(await realpath4(head), ...tail.reverse());
+      return join19(await realpath4(head), ...tail.reverse());
     } catch {
-      const up = dirname9(head);
+      const up = dirname7(head);
       if (up === head) return abs;
-      tail.push(basename6(head));
+      tail.push(basename4(head));
       head = up;
     }
   }
@@ -33421,7 +33515,8 @@ async function toWorkspaceGitPath(root, input2, forbidden) {
   const refuse = (why) => {
     throw new PathOutsideWorkspaceError(`${JSON.stringify(input2)} ${why}; give a path inside ${root}`, { details: { path: input2, workspace: root } });
   };
-  if (input2 === "" || input2.includes("\0")) refuse("is not a usable path");
+  if (input2 === "") throw new InvalidArgumentError("an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)", { details: { path: input2 } });
+  if (input2.includes("\0")) refuse("is not a usable path");
   const abs = resolve12(root, input2);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
@@ -33442,10 +33537,11 @@ var init_workspace_paths = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat2, rmdir, unlink } from "node:fs/promises";
+import { lstat, rmdir, unlink } from "node:fs/promises";
+import { dirname as dirname8 } from "node:path";
 async function kindOf(abs) {
   try {
-    const st = await lstat2(abs);
+    const st = await lstat(fsPath(abs));
     if (st.isDirectory()) return "dir";
     if (st.isSymbolicLink()) return "link";
     return st.isFile() ? "file" : "other";
@@ -33483,12 +33579,12 @@ async function applyPlan(ctx, plan) {
     if (!fits || kind !== "missing" && !ctx.current.has(entry.path)) out.leftAlone.push(entry.path);
     else (kind === "missing" ? fresh : ready).push(entry);
   }
-  const ignored = await ignoredPaths(ctx.store, fresh.map((e) => e.path));
+  const ignored = await ignoredPaths(ctx.repo, fresh.map((e) => e.path));
   for (const entry of fresh) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
   }
-  await checkoutEntries(ctx.store, ready, ctx.tempDir);
+  await writeEntries(ctx, ready);
   out.written.push(...ready.map((e) => e.path).sort());
   out.leftAlone.sort();
   return out;
@@ -33504,12 +33600,31 @@ async function applyDeletes(ctx, paths, out) {
       out.leftAlone.push(path);
       continue;
     }
-    await unlink(abs);
+    await unlink(fsPath(abs));
     out.deleted.push(path);
     const slash = path.lastIndexOf("/");
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
+  for (const path of out.deleted) await fsyncDir(fsPath(dirname8(toAbsolute(ctx.root, path))));
+}
+async function writeEntries(ctx, entries) {
+  if (entries.length === 0) return;
+  const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
+  for (let i = 0; i < entries.length; i += WRITE_BATCH) {
+    const batch = entries.slice(i, i + WRITE_BATCH);
+    const blobs = await readObjects(ctx.repo, batch.map((e) => e.oid));
+    const items = batch.map((e) => ({
+      dest: toAbsolute(ctx.root, e.path),
+      kind: e.mode === "120000" ? "symlink" : e.mode === "100755" ? "executable" : "file",
+      content: blobs.get(e.oid) ?? Buffer.alloc(0)
+    }));
+    try {
+      await placeFiles(ctx.root, staging, items);
+    } catch (cause) {
+      throw new WriteFailedError(`could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { workspace: ctx.root } });
+    }
+  }
 }
 async function removeEmptyDirs(root, dirs) {
   const all = /* @__PURE__ */ new Set();
@@ -33519,19 +33634,98 @@ async function removeEmptyDirs(root, dirs) {
   }
   const deepestFirst = [...all].sort((a, b) => b.split("/").length - a.split("/").length);
   for (const dir of deepestFirst) {
-    await rmdir(toAbsolute(root, dir)).catch(() => void 0);
+    await rmdir(fsPath(toAbsolute(root, dir))).catch(() => void 0);
   }
 }
+var WRITE_BATCH;
 var init_apply = __esm({
   "src/checkpoints/apply.ts"() {
     "use strict";
-    init_checkout();
+    init_errors();
+    init_atomic();
+    init_path_bytes();
+    init_place();
+    init_checkpoint_index();
+    init_checkpoint_trees();
     init_workspace_paths();
+    WRITE_BATCH = 2048;
+  }
+});
+
+// src/checkpoints/skip-rules.ts
+import { constants } from "node:fs";
+import { access as access3, lstat as lstat2 } from "node:fs/promises";
+async function findSkipped(root, listing, maxBytes) {
+  const skipped = listing.nestedRepos.map((path) => ({ path, reason: "nested-repository", size: null, indexed: false }));
+  const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
+  for (let i = 0; i < candidates.length; i += STAT_BATCH) {
+    const batch = candidates.slice(i, i + STAT_BATCH);
+    const shapes = await Promise.all(batch.map((c) => fileShape(toAbsolute(root, c.path))));
+    batch.forEach((c, k) => {
+      const shape = shapes[k];
+      if (shape === void 0 || shape === null) return;
+      if (shape === "unreadable") skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
+      else if (shape > maxBytes) skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
+    });
+  }
+  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+async function fileShape(path) {
+  try {
+    const st = await lstat2(fsPath(path));
+    if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
+    if (!st.isFile()) return null;
+    const readable = await access3(fsPath(path), constants.R_OK).then(() => true, () => false);
+    return readable ? st.size : "unreadable";
+  } catch {
+    return null;
+  }
+}
+var STAT_BATCH;
+var init_skip_rules = __esm({
+  "src/checkpoints/skip-rules.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_workspace_paths();
+    STAT_BATCH = 64;
+  }
+});
+
+// src/checkpoints/capture.ts
+import { lstat as lstat3, realpath as realpath5 } from "node:fs/promises";
+import { dirname as dirname9 } from "node:path";
+async function captureWorkspace(ctx) {
+  const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(ctx.repo, ctx.excluded), listIgnoredTracked(ctx.repo)]);
+  const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes);
+  await unstagePaths(ctx.repo, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
+  const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
+  const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
+  if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed)) await stagePaths(ctx.repo, changed);
+  else await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
+  return { treeId: await writeTree(ctx.repo), skipped };
+}
+async function unusualShapes(root, paths) {
+  const parents = [...new Set(paths.map((p) => dirname9(toAbsolute(root, p))))];
+  const [dirs, links] = await Promise.all([
+    Promise.all(paths.map((p) => lstat3(fsPath(toAbsolute(root, p))).then((st) => st.isDirectory(), () => false))),
+    Promise.all(parents.map((d) => realpath5(fsPath(d)).then((real) => real.toString() !== d, () => false)))
+  ]);
+  return dirs.includes(true) || links.includes(true);
+}
+var FEW_CHANGES;
+var init_capture = __esm({
+  "src/checkpoints/capture.ts"() {
+    "use strict";
+    init_checkpoint_index();
+    init_path_bytes();
+    init_skip_rules();
+    init_workspace_paths();
+    FEW_CHANGES = 1e3;
   }
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes8 } from "node:crypto";
+import { randomBytes as randomBytes6 } from "node:crypto";
 function encodeMessage(meta3) {
   const firstLine2 = meta3.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta3.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -33555,7 +33749,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes8(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
 }
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
 var init_message2 = __esm({
@@ -33573,6 +33767,35 @@ var init_message2 = __esm({
     BASELINE_REF = `${META_REF_PREFIX}baseline`;
     SAFETY_REF = `${META_REF_PREFIX}safety`;
     lastStamp = 0;
+  }
+});
+
+// src/checkpoints/record.ts
+async function recordCheckpoint(repo, treeId, meta3) {
+  const commit = await commitTree(repo, treeId, [], encodeMessage({ label: meta3.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta3.kind }));
+  const ref = newCheckpointRef();
+  const updates = [
+    { ref, newSha: commit, oldSha: null },
+    { ref: LATEST_REF, newSha: commit }
+  ];
+  if (meta3.kind === "safety") updates.push({ ref: SAFETY_REF, newSha: commit });
+  if (meta3.setBaseline) updates.push({ ref: BASELINE_REF, newSha: commit });
+  await updateRefs(repo, updates, { message: "agentgate checkpoint" });
+  return ref;
+}
+function knownPaths(paths) {
+  const out = /* @__PURE__ */ new Set();
+  for (const path of paths) {
+    for (let p = path; p !== "" && !out.has(p); p = p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "") out.add(p);
+  }
+  return out;
+}
+var init_record = __esm({
+  "src/checkpoints/record.ts"() {
+    "use strict";
+    init_commit();
+    init_refs();
+    init_message2();
   }
 });
 
@@ -33619,27 +33842,27 @@ var init_plan = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash5 } from "node:crypto";
-import { readdir as readdir5, readFile as readFile9 } from "node:fs/promises";
-import { join as join21 } from "node:path";
+import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
+import { join as join20 } from "node:path";
 function pathKey(realPath) {
   return createHash5("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join21(checkpointsDir, projectId, worktreeKey);
+  const dir = join20(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join21(dir, "git"),
-    indexFile: join21(dir, "index"),
-    metaFile: join21(dir, "store.json"),
-    lockPath: join21(dir, "lock"),
-    tempDir: join21(dir, "tmp")
+    gitDir: join20(dir, "git"),
+    indexFile: join20(dir, "index"),
+    metaFile: join20(dir, "store.json"),
+    lockPath: join20(dir, "lock"),
+    tempDir: join20(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
   const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId2 of await listDir2(checkpointsDir)) {
+  for (const projectId2 of await listDir(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId2, worktreeKey);
     if (await readStoredWorkspace(candidate.metaFile) === root) return candidate;
   }
@@ -33654,9 +33877,9 @@ async function readStoredWorkspace(metaFile) {
     return null;
   }
 }
-async function listDir2(dir) {
+async function listDir(dir) {
   try {
-    return (await readdir5(dir)).sort();
+    return (await readdir4(dir)).sort();
   } catch {
     return [];
   }
@@ -33668,8 +33891,8 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/retention.ts
-import { lstat as lstat3, readdir as readdir6 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { lstat as lstat4, readdir as readdir5 } from "node:fs/promises";
+import { join as join21 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(`keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`, { details: { keep } });
@@ -33685,14 +33908,14 @@ async function directorySize(dir) {
   let total = 0;
   let names;
   try {
-    names = await readdir6(dir);
+    names = await readdir5(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
-    const path = join22(dir, name);
+    const path = join21(dir, name);
     try {
-      const st = await lstat3(path);
+      const st = await lstat4(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
     } catch {
     }
@@ -33709,108 +33932,169 @@ var init_retention = __esm({
   }
 });
 
-// src/checkpoints/skip-rules.ts
-import { lstat as lstat4 } from "node:fs/promises";
-import { join as join23 } from "node:path";
-async function findSkipped(root, listing, maxBytes) {
-  const skipped = listing.nestedRepos.map((path) => ({ path, reason: "nested-repository", size: null, indexed: false }));
-  const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
-  for (let i = 0; i < candidates.length; i += STAT_BATCH) {
-    const batch = candidates.slice(i, i + STAT_BATCH);
-    const sizes = await Promise.all(batch.map((c) => fileSize(join23(root, c.path))));
-    batch.forEach((c, k) => {
-      const size = sizes[k];
-      if (size !== void 0 && size !== null && size > maxBytes) skipped.push({ path: c.path, reason: "too-large", size, indexed: c.indexed });
-    });
+// src/fs/sweep.ts
+import { readdir as readdir6, rm as rm11, stat as stat9 } from "node:fs/promises";
+import { join as join22 } from "node:path";
+async function sweepTempFiles(dir, opts) {
+  const removed = [];
+  for (const name of await listDir2(dir)) {
+    const m = (opts.pattern ?? TEMP_NAME).exec(name);
+    if (m === null) continue;
+    const path = join22(dir, name);
+    const info = await stat9(path).catch(() => null);
+    if (info === null) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= opts.olderThanMs) {
+      await rm11(path, { force: true });
+      removed.push(path);
+    }
   }
-  return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return removed;
 }
-async function fileSize(path) {
+async function sweepGitTemporaries(gitDir) {
+  const removed = [];
+  const objects = join22(gitDir, "objects");
+  const dirs = [objects, join22(objects, "pack"), ...(await listDir2(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join22(objects, n))];
+  for (const dir of dirs) {
+    for (const name of await listDir2(dir)) {
+      if (!GIT_TEMPORARY.test(name)) continue;
+      const path = join22(dir, name);
+      await rm11(path, { force: true, recursive: true });
+      removed.push(path);
+    }
+  }
+  await rm11(join22(gitDir, "gc.pid"), { force: true });
+  return removed;
+}
+async function listDir2(dir) {
   try {
-    const st = await lstat4(path);
-    return st.isFile() ? st.size : null;
+    return await readdir6(dir);
   } catch {
-    return null;
+    return [];
   }
 }
-var STAT_BATCH;
-var init_skip_rules = __esm({
-  "src/checkpoints/skip-rules.ts"() {
+var GIT_TEMPORARY;
+var init_sweep = __esm({
+  "src/fs/sweep.ts"() {
     "use strict";
-    STAT_BATCH = 64;
+    init_atomic();
+    init_lock();
+    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+  }
+});
+
+// src/checkpoints/upkeep.ts
+import { rm as rm12 } from "node:fs/promises";
+import { dirname as dirname10 } from "node:path";
+async function gcStore(repo, location, keep, pruneAge) {
+  assertRetention(keep, pruneAge);
+  const storeBytesBefore = await directorySize(location.dir);
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const removals = selectRemovals(checkpoints, keep, protectedOids);
+  await deleteRefs(repo, removals.map((r) => ({ ref: r.ref, oldSha: r.oid })));
+  try {
+    await gcCheckpointRepo(repo, pruneAge);
+  } finally {
+    await sweepGitTemporaries(location.gitDir);
+  }
+  const storeBytesAfter = await directorySize(location.dir);
+  return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
+}
+async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
+  if (recovered) {
+    await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
+    await rm12(location.tempDir, { recursive: true, force: true });
+    await sweepGitTemporaries(location.gitDir);
+  } else {
+    await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
+  }
+  await sweepTempFiles(dirname10(location.metaFile), { olderThanMs: TEMP_SWEEP_AGE_MS });
+  await sweepTempFiles(location.tempDir, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
+  await sweepTempFiles(repo.workTree, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
+}
+var TEMP_SWEEP_AGE_MS;
+var init_upkeep = __esm({
+  "src/checkpoints/upkeep.ts"() {
+    "use strict";
+    init_git_locks();
+    init_place();
+    init_sweep();
+    init_checkpoint_repo();
+    init_refs();
+    init_message2();
+    init_retention();
+    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
   }
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access2, lstat as lstat5, readdir as readdir7, realpath as realpath5, rm as rm15 } from "node:fs/promises";
-import { dirname as dirname10, join as join24, sep as sep5 } from "node:path";
-async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname10(join24(root, p))))];
-  const [dirs, links] = await Promise.all([
-    Promise.all(paths.map((p) => lstat5(join24(root, p)).then((st) => st.isDirectory(), () => false))),
-    Promise.all(parents.map((d) => realpath5(d).then((real) => real !== d, () => false)))
-  ]);
-  return dirs.includes(true) || links.includes(true);
-}
+import { access as access4, readFile as readFile10, realpath as realpath6 } from "node:fs/promises";
+import { homedir as homedir4 } from "node:os";
+import { join as join23, sep as sep6 } from "node:path";
 function toEntry(r) {
   const meta3 = decodeMessage(r.body, r.date);
   return { ref: r.ref, hash: r.tree, label: meta3.label, createdAt: meta3.createdAt, kind: meta3.kind };
 }
 async function physicalPath(path) {
   try {
-    await access2(path);
-    return await realpath5(path);
+    await access4(path);
+    return await realpath6(path);
   } catch {
     return path;
   }
 }
-var FEW_CHANGES, Checkpoints;
+var Checkpoints;
 var init_checkpoints = __esm({
   "src/checkpoints/checkpoints.ts"() {
     "use strict";
     init_config();
     init_errors();
+    init_path_bytes();
+    init_checkpoint_index();
+    init_checkpoint_repo();
+    init_checkpoint_trees();
+    init_ids2();
+    init_refs();
     init_repo();
-    init_capture();
-    init_gc();
-    init_ids();
-    init_objects();
-    init_refs2();
-    init_store();
-    init_workspace();
-    init_atomic();
-    init_lock();
+    init_user_ignore();
+    init_atomic2();
+    init_lock2();
     init_paths();
     init_apply();
+    init_capture();
+    init_record();
     init_message2();
     init_plan();
     init_project_id();
     init_retention();
-    init_skip_rules();
+    init_upkeep();
     init_workspace_paths();
-    FEW_CHANGES = 1e3;
     Checkpoints = class _Checkpoints {
-      constructor(workspace, location, store, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs) {
+      constructor(workspace, location, repo, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes) {
         this.workspace = workspace;
         this.location = location;
-        this.store = store;
+        this.repo = repo;
         this.excluded = excluded;
         this.forbidden = forbidden;
         this.maxFileSizeBytes = maxFileSizeBytes;
         this.lockTimeoutMs = lockTimeoutMs;
+        this.userExcludes = userExcludes;
       }
       workspace;
       location;
-      store;
+      repo;
       excluded;
       forbidden;
       maxFileSizeBytes;
       lockTimeoutMs;
+      userExcludes;
       baselineKnown = false;
       storeReady = false;
       /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
       get staleIndexLockMs() {
-        return (this.store.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5e3;
+        return (this.repo.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5e3;
       }
       /**
        * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
@@ -33831,7 +34115,7 @@ var init_checkpoints = __esm({
         }
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
-        if (root.split(sep5).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep6).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`, {
             details: { workspace: root }
           });
@@ -33839,9 +34123,10 @@ var init_checkpoints = __esm({
         const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
         const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
         const location = await locateStore(checkpointsDir, root, () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null));
-        const store = shadowStore({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
+        const repo = checkpointRepo({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
         const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-        return new _Checkpoints(root, location, store, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+        const userExcludes = await userExcludesFile({ home: homedir4(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: root, ...gitOpts });
+        return new _Checkpoints(root, location, repo, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, userExcludes);
       }
       /** Records the current state as a new checkpoint. */
       async track(label, opts = {}) {
@@ -33855,19 +34140,28 @@ var init_checkpoints = __esm({
       /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
       async patch(hash2) {
         return this.locked("checkpoint patch", async () => {
-          const from = await this.requireTree(hash2);
-          const { tree } = await this.capture();
-          const files = await changedPaths(this.store, from, tree);
+          const from = await this.requireTreeId(hash2);
+          const { treeId } = await this.capture();
+          const files = await this.withoutNowIgnored(await changedPaths(this.repo, from, treeId));
           return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
         });
       }
-      /** Unified diff (binary-safe, applicable) from checkpoint `hash` to the current state. */
-      async diff(hash2) {
+      /**
+       * Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current
+       * state, byte for byte as git wrote it.
+       */
+      async diffBytes(hash2) {
         return this.locked("checkpoint diff", async () => {
-          const from = await this.requireTree(hash2);
-          const { tree } = await this.capture();
-          return unifiedDiff2(this.store, from, tree);
+          const from = await this.requireTreeId(hash2);
+          const { treeId } = await this.capture();
+          const changed = await changedPaths(this.repo, from, treeId);
+          const ignored = await ignoredPaths(this.repo, changed);
+          return unifiedTreeDiff(this.repo, from, treeId, [...ignored]);
         });
+      }
+      /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
+      async diff(hash2) {
+        return decodeBytes(await this.diffBytes(hash2));
       }
       /**
        * Per-file before/after contents between two checkpoints (`to` defaults to the current state).
@@ -33876,18 +34170,20 @@ var init_checkpoints = __esm({
        */
       async diffFull(from, to) {
         return this.locked("checkpoint diff-full", async () => {
-          const fromTree = await this.requireTree(from);
-          const toTree = to === void 0 ? (await this.capture()).tree : await this.requireTree(to);
-          const records = await diffTrees(this.store, fromTree, toTree);
-          const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.oldOid, r.newOid]).filter((o) => !isNullId(o));
-          const blobs = await readObjects(this.store, wanted);
+          const fromTree = await this.requireTreeId(from);
+          const toTree = to === void 0 ? (await this.capture()).treeId : await this.requireTreeId(to);
+          const all = await diffTrees(this.repo, fromTree, toTree);
+          const kept = new Set(await this.withoutNowIgnored(all.map((r) => r.path)));
+          const records = all.filter((r) => kept.has(r.path));
+          const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
+          const blobs = await readObjects(this.repo, wanted);
           const text = (oid) => isNullId(oid) ? "" : blobs.get(oid)?.toString("utf8") ?? "";
           return records.map((r) => ({
             file: r.path,
-            before: r.binary ? "" : text(r.oldOid),
-            after: r.binary ? "" : text(r.newOid),
-            additions: r.additions ?? 0,
-            deletions: r.deletions ?? 0,
+            before: r.binary ? "" : text(r.srcId),
+            after: r.binary ? "" : text(r.dstId),
+            additions: r.insertions,
+            deletions: r.deletions,
             status: r.status === "A" ? "added" : r.status === "D" ? "deleted" : "modified",
             binary: r.binary
           }));
@@ -33900,7 +34196,7 @@ var init_checkpoints = __esm({
        */
       async restore(hash2) {
         return this.locked("checkpoint restore", async () => {
-          const target = await this.requireTree(hash2);
+          const target = await this.requireTreeId(hash2);
           const wanted = await this.requireListing(target);
           const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
           const current = await this.requireListing(safety.hash);
@@ -33918,6 +34214,7 @@ var init_checkpoints = __esm({
           const selection2 = paths === void 0 ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
           return this.locked("checkpoint revert", async () => {
             const wanted = await this.requireListing(target);
+            if (selection2 !== null) await this.assertKnownPaths(selection2, wanted);
             return this.revertLocked((current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null]));
           });
         }
@@ -33937,14 +34234,14 @@ var init_checkpoints = __esm({
       /** Recorded checkpoints, newest first. */
       async list() {
         if (!await this.exists()) return [];
-        const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX]);
+        const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX]);
         return records.map(toEntry);
       }
       /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
       async markers() {
         const none = { baseline: null, latest: null, safety: null };
         if (!await this.exists()) return none;
-        const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+        const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
         const find = (meta3) => {
           const marker = records.find((r) => r.ref === meta3);
           if (marker === void 0) return null;
@@ -33954,30 +34251,21 @@ var init_checkpoints = __esm({
         return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
       }
       /**
-       * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and
-       * the last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>`
-       * and removes any temporary pack git left behind. Reports sizes of the whole store directory.
+       * `checkpoint gc`: retention, then git gc (see upkeep.ts). Keeps the newest `keep` checkpoints
+       * plus those baseline, latest and the last safety checkpoint point at.
        */
-      async cleanup(opts = {}) {
+      async gc(opts = {}) {
         const keep = opts.keep ?? DEFAULT_KEEP;
         const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
-        assertRetention(keep, pruneAge);
-        if (!await this.exists()) return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
-        return this.locked("checkpoint gc", async () => {
-          const storeBytesBefore = await directorySize(this.location.dir);
-          const records = await listRefRecords(this.store, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-          const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
-          const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-          const removals = selectRemovals(checkpoints, keep, protectedOids);
-          await deleteRefs2(this.store, removals);
-          try {
-            await gcStore(this.store, pruneAge);
-          } finally {
-            await sweepTemporaryFiles(this.location.gitDir);
-          }
-          const storeBytesAfter = await directorySize(this.location.dir);
-          return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
-        });
+        if (!await this.exists()) {
+          assertRetention(keep, pruneAge);
+          return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
+        }
+        return this.locked("checkpoint gc", () => gcStore(this.repo, this.location, keep, pruneAge));
+      }
+      /** The earlier name of gc(). */
+      async cleanup(opts = {}) {
+        return this.gc(opts);
       }
       // ---- internals ----
       async revertLocked(desired) {
@@ -33994,35 +34282,37 @@ var init_checkpoints = __esm({
       }
       apply(plan, current, skips) {
         const blocked = [...this.excluded, ...skips.map((s) => s.path)];
-        return applyPlan({ root: this.workspace, store: this.store, tempDir: this.location.tempDir, current, blocked }, plan);
+        return applyPlan({ root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked }, plan);
       }
-      /** Stages the workspace into the store's index and writes the tree. Caller holds the lock. */
-      async capture() {
-        const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(this.store, this.excluded), listIgnoredTracked(this.store)]);
-        const skipped = await findSkipped(this.workspace, listing, this.maxFileSizeBytes);
-        await unstagePaths(this.store, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
-        const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
-        const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
-        if (changed.length <= FEW_CHANGES && !await unusualShapes(this.workspace, changed)) await stagePaths(this.store, changed);
-        else await stageWorkspace(this.store, [...this.excluded, ...skipped.map((s) => s.path)]);
-        return { tree: await writeTree(this.store), skipped };
+      /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
+      capture() {
+        return captureWorkspace({ root: this.workspace, repo: this.repo, excluded: this.excluded, maxFileSizeBytes: this.maxFileSizeBytes });
+      }
+      /**
+       * Every path named by a revert must be known to the checkpoint or to the workspace now
+       * (PATH_NOT_FOUND otherwise), so that a typo is an error before anything changes.
+       */
+      async assertKnownPaths(selection2, wanted) {
+        const inCheckpoint = knownPaths(wanted.keys());
+        const unknown2 = selection2.filter((sel) => !inCheckpoint.has(sel));
+        if (unknown2.length === 0) return;
+        const inWorkspace = knownPaths((await listTree(this.repo, (await this.capture()).treeId))?.keys() ?? []);
+        const missing = unknown2.filter((sel) => !inWorkspace.has(sel));
+        if (missing.length > 0) {
+          const abs = missing.map((p) => toAbsolute(this.workspace, p));
+          throw new PathNotFoundError(`${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`, {
+            details: { paths: abs }
+          });
+        }
       }
       async trackLocked(label, kind, baseline) {
-        const { tree, skipped } = await this.capture();
-        const commit = await commitTree2(this.store, tree, encodeMessage({ label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind }));
-        const ref = newCheckpointRef();
-        const updates = [
-          { ref, oid: commit, expect: null },
-          { ref: LATEST_REF, oid: commit }
-        ];
-        if (kind === "safety") updates.push({ ref: SAFETY_REF, oid: commit });
-        if (baseline || !await this.hasBaseline()) updates.push({ ref: BASELINE_REF, oid: commit });
-        await updateRefs2(this.store, updates);
+        const { treeId, skipped } = await this.capture();
+        const ref = await recordCheckpoint(this.repo, treeId, { label, kind, setBaseline: baseline || !await this.hasBaseline() });
         this.baselineKnown = true;
-        return { hash: tree, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+        return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
       }
       async hasBaseline() {
-        if (!this.baselineKnown) this.baselineKnown = await readRef2(this.store, BASELINE_REF) !== null;
+        if (!this.baselineKnown) this.baselineKnown = await readRef(this.repo, BASELINE_REF) !== null;
         return this.baselineKnown;
       }
       skippedFile(s) {
@@ -34039,13 +34329,14 @@ var init_checkpoints = __esm({
           details: { hash: hash2.slice(0, 200), workspace: this.workspace }
         });
       }
-      async requireTree(hash2) {
-        const tree = await resolveTree(this.store, hash2);
-        if (tree === null) throw this.notFound(hash2);
-        return tree;
+      /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
+      async requireTreeId(rev) {
+        const treeId = await resolveTreeId(this.repo, rev);
+        if (treeId === null) throw this.notFound(rev);
+        return treeId;
       }
       async requireListing(hash2) {
-        const listing = await listTree(this.store, hash2);
+        const listing = await listTree(this.repo, hash2);
         if (listing === null) throw this.notFound(hash2);
         return listing;
       }
@@ -34055,8 +34346,7 @@ var init_checkpoints = __esm({
       /** Runs `fn` holding the store lock, creating the store first if needed. */
       locked(purpose, fn) {
         return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-          if (lock.recovered !== null) await this.repairAfterCrash();
-          else await removeStaleIndexLock(this.store, this.staleIndexLockMs);
+          await repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs);
           await this.ensureStore();
           return fn();
         });
@@ -34064,19 +34354,31 @@ var init_checkpoints = __esm({
       async ensureStore() {
         if (this.storeReady) return;
         if (!await this.exists()) {
-          await initShadowStore(this.store);
+          await initCheckpointRepo(this.repo);
           await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: (/* @__PURE__ */ new Date()).toISOString() });
         }
+        await this.mirrorUserExcludes();
         this.storeReady = true;
       }
-      /** A previous holder of the lock died: the lock files and temporaries it left are provably stale. */
-      async repairAfterCrash() {
-        await removeStaleIndexLock(this.store, 0);
-        const refs = join24(this.location.gitDir, "refs");
-        const refLocks = (await readdir7(refs, { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock"));
-        for (const name of [...refLocks.map((n) => join24(refs, n)), join24(this.location.gitDir, "packed-refs.lock")]) await rm15(name, { force: true });
-        await rm15(this.location.tempDir, { recursive: true, force: true });
-        await sweepTemporaryFiles(this.location.gitDir);
+      /**
+       * The repository's own info/exclude is already honoured as core.excludesFile; the user's global
+       * ignore file goes into the checkpoint repository's info/exclude (rewritten when it changed), so
+       * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
+       */
+      async mirrorUserExcludes() {
+        const wanted = this.userExcludes === null ? "" : await readFile10(this.userExcludes, "utf8").catch(() => "");
+        const target = join23(this.location.gitDir, "info", "exclude");
+        const have = await readFile10(target, "utf8").catch(() => null);
+        if (have !== wanted) await writeFileAtomic(target, wanted);
+      }
+      /**
+       * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
+       * ignored since leaves later captures; it is not reported as changed (deleted), as git does not
+       * report an ignored file, and restore and revert never touch it.
+       */
+      async withoutNowIgnored(paths) {
+        const ignored = await ignoredPaths(this.repo, paths);
+        return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
       }
     };
   }
@@ -34097,7 +34399,9 @@ __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS,
   resolveCheckpoint: () => resolveCheckpoint
 });
-import { resolve as resolve13 } from "node:path";
+import { mkdtemp as mkdtemp5, rm as rm13, writeFile as writeFile6 } from "node:fs/promises";
+import { tmpdir as tmpdir5 } from "node:os";
+import { join as join24, resolve as resolve13 } from "node:path";
 function open4(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -34182,8 +34486,18 @@ var init_checkpoint = __esm({
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name]) {
         const cp = await open4(ctx);
-        const text = await cp.diff(await resolveCheckpoint(cp, name));
-        return { json: { diff: text }, human: () => text.replace(/\n$/, "") };
+        const hash2 = await resolveCheckpoint(cp, name);
+        if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
+        const dir = await mkdtemp5(join24(tmpdir5(), "agentgate-cpdiff-"));
+        const file2 = join24(dir, "diff.patch");
+        const cleanup = () => rm13(dir, { recursive: true, force: true });
+        try {
+          await writeFile6(file2, await cp.diffBytes(hash2));
+        } catch (error62) {
+          await cleanup();
+          throw error62;
+        }
+        return { streamFile: file2, cleanup };
       }
     });
     diffFull = defineCommand({
@@ -34224,6 +34538,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
       positionals: { required: ["HASH"], rest: "PATH" },
       examples: ["checkpoint revert latest src/app.ts"],
       async run(ctx, _values, [name, ...paths]) {
+        if (paths.includes("")) throw new UsageError("an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file");
         const cp = await open4(ctx);
         const hash2 = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(hash2, paths.map((p) => resolve13(ctx.workspace, p))) : await cp.revert(hash2);
@@ -34265,7 +34580,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).cleanup({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open4(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
