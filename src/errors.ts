@@ -128,6 +128,20 @@ export class UnsafeRemoteError extends AgentgateError {
   readonly code = 'REMOTE_UNSAFE' as const;
 }
 
+// What git itself reports, given codes of their own (src/git/runner.ts classifies git's stderr).
+export class DiskFullError extends AgentgateError {
+  readonly code = 'DISK_FULL' as const;
+}
+export class UnsafeRepositoryOwnerError extends AgentgateError {
+  readonly code = 'UNSAFE_REPOSITORY_OWNER' as const;
+}
+export class IndexLockedError extends AgentgateError {
+  readonly code = 'INDEX_LOCKED' as const;
+}
+export class ObjectMissingError extends AgentgateError {
+  readonly code = 'OBJECT_MISSING' as const;
+}
+
 export function isAgentgateError(value: unknown): value is AgentgateError {
   return value instanceof AgentgateError;
 }

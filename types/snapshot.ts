@@ -22,6 +22,8 @@ export const BeforeState = z.object({
   capturedAt: IsoDate,
   runId: SafeId,
   headState: HeadState,
+  /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
+  nestedRepositories: z.array(z.string()).optional(),
 });
 export type BeforeState = z.infer<typeof BeforeState>;
 

@@ -152,15 +152,23 @@ function fail(error: unknown, json: boolean): number {
     return report('INTERNAL', `unexpected failure: ${message}; please report it with the command you ran`, json, 1);
   }
   const hint = WORKSPACE_CODES.includes(error.code) ? ' (-C, --workspace DIR)' : '';
-  return report(error.code, `${error.message}${hint}`, json, error.exitCode);
+  return report(error.code, `${error.message}${hint}`, json, error.exitCode, error.details);
 }
 
 /** The library says "give the path of ..."; on the command line, that is -C. */
 const WORKSPACE_CODES = ['WORKSPACE_NOT_FOUND', 'NOT_A_REPOSITORY', 'UNSAFE_WORKSPACE'];
 
-function report(code: string, message: string, json: boolean, status: number): number {
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  else process.stderr.write(`${PROGRAM}: ${code}: ${message}\n`);
+/**
+ * With --json the error's details (for a git failure: the command, its exit code and git's whole
+ * stderr) travel in the document; for people, AGENTGATE_DEBUG=1 prints git's whole stderr too.
+ */
+function report(code: string, message: string, json: boolean, status: number, details: Record<string, unknown> = {}): number {
+  const hasDetails = Object.keys(details).length > 0;
+  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(hasDetails ? { details } : {}) } })}\n`);
+  else {
+    process.stderr.write(`${PROGRAM}: ${code}: ${message}\n`);
+    if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '') process.stderr.write(`git said:\n${details.stderr}\n`);
+  }
   return status;
 }
 

@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { SERVE_MAX_LINE_BYTES, ServeRequest, ServeRequestId, type ServeRequestId as RequestId } from '../../types/serve.js';
 import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
+import { loadCommand } from './commands/index.js';
 import { Context } from './context.js';
 import { jsonStringBody, writeStreamedJson } from './json-stream.js';
-import { loadCommand } from './commands/index.js';
 import { parseCommandLine, type CommandResult, type GlobalValues } from './spec.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */

@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 
 /**
@@ -54,4 +54,40 @@ async function commonDir(gitDir: string): Promise<string> {
   const named = (await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
   if (named === '') return gitDir;
   return isAbsolute(named) ? named : join(gitDir, named);
+}
+
+/**
+ * A lock file no process holds open and that does not go away by itself was left by a git that
+ * died (a crash, a killed job): it is removed. 'held' when a live process has it open or nobody
+ * can tell (no /proc): such a lock is never taken.
+ */
+export async function removeAbandonedLock(path: string, settleMs = 300): Promise<'absent' | 'removed' | 'held'> {
+  if ((await stat(path).catch(() => null)) === null) return 'absent';
+  for (const round of [0, 1]) {
+    if (round === 1) await new Promise((resolve) => setTimeout(resolve, settleMs));
+    if ((await stat(path).catch(() => null)) === null) return 'absent';
+    // git closes a lock file just before renaming it into place: only a lock that outlives a
+    // moment with no holder is abandoned.
+    if ((await openedBy(path)) !== 0) return 'held';
+  }
+  await rm(path, { force: true });
+  return 'removed';
+}
+
+/** How many processes hold `path` open (Linux: /proc/<pid>/fd); -1 when that cannot be known. */
+async function openedBy(path: string): Promise<number> {
+  const pids = await readdir('/proc').catch(() => null);
+  if (pids === null || (await stat('/proc/self/fd').catch(() => null)) === null) return -1;
+  let holders = 0;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+    for (const fd of fds) {
+      if ((await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === path) {
+        holders += 1;
+        break;
+      }
+    }
+  }
+  return holders;
 }

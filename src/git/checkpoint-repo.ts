@@ -2,6 +2,8 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
+import { GitFailedError } from '../errors.js';
+import { assertOwnWorkTree } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
@@ -86,15 +88,22 @@ export interface ProbeOptions {
 }
 
 /**
- * Finds the repository `dir` belongs to, if any. A directory outside any work tree (including one
- * where git refuses to look, e.g. owned by another user) is a plain directory: checkpoints work
- * there too.
+ * Finds the repository `dir` belongs to, if any. A directory outside any work tree is a plain
+ * directory: checkpoints work there too. A repository git refuses to open because another user
+ * owns it is not taken for a plain directory: that is UNSAFE_REPOSITORY_OWNER, with the way to
+ * allow it.
  */
 export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Promise<WorkspaceProbe> {
-  const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'info/exclude'], { okExitCodes: [128] });
-  const [top, exclude] = res.stdout.split('\n');
-  if (res.exitCode !== 0 || !top || !exclude) return { root: dir, isRepository: false, excludesFile: null };
-  return { root: await realpath(top), isRepository: true, excludesFile: exclude };
+  const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'info/exclude', '--git-dir']).catch((cause: unknown) => {
+    if (cause instanceof GitFailedError) return null;
+    throw cause;
+  });
+  const [top, exclude, gitDir] = res === null ? [] : res.stdout.split('\n');
+  if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
+  const root = await realpath(top);
+  // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
+  await assertOwnWorkTree(await realpath(dir), root, gitDir);
+  return { root, isRepository: true, excludesFile: exclude };
 }
 
 /**

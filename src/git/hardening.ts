@@ -1,3 +1,4 @@
+import { isAbsolute, join } from 'node:path';
 import type { Identity } from '../../types/config.js';
 
 /**
@@ -18,6 +19,9 @@ export const HARDENING_CONFIG: readonly string[] = [
   // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
   'gc.auto=0',
   'maintenance.auto=false',
+  // A repository that claims a case-insensitive filesystem would hide a new file whose name
+  // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
+  'core.ignoreCase=false',
 ];
 
 /**
@@ -34,8 +38,22 @@ const DRIVER_KEYS: Record<string, readonly string[]> = {
   merge: ['driver'],
 };
 
-/** The regex that finds the driver names a repository's config defines. */
-export const DRIVER_CONFIG_PATTERN = '^(filter|diff|merge)\\..+\\.';
+/**
+ * The keys read from every config file of a repository (and every file it includes, whatever the
+ * include's condition): the drivers it defines, and the files it includes.
+ */
+export const DRIVER_AND_INCLUDE_PATTERN = '^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$';
+
+/** Splits `git config -z --get-regexp` output into keys and values (`key\nvalue\0`; a key alone when it has no value). */
+export function parseConfigEntries(out: string): Array<{ key: string; value: string }> {
+  return out
+    .split('\0')
+    .filter((record) => record !== '')
+    .map((record) => {
+      const nl = record.indexOf('\n');
+      return nl < 0 ? { key: record, value: '' } : { key: record.slice(0, nl), value: record.slice(nl + 1) };
+    });
+}
 
 /**
  * Given the config key names a repository defines (`git config --name-only --get-regexp`), returns
@@ -78,6 +96,11 @@ export function buildEnv(identity: Identity, indexFile?: string): Record<string,
     GIT_NO_REPLACE_OBJECTS: '1',
     GIT_TERMINAL_PROMPT: '0',
     GIT_PAGER: 'cat',
+    // A partial clone would fetch a missing object from its promisor remote, running that remote's
+    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
+    // transports any call may use are these four (sharing's push and fetch included).
+    GIT_NO_LAZY_FETCH: '1',
+    GIT_ALLOW_PROTOCOL: 'file:git:ssh:https',
     GIT_AUTHOR_NAME: identity.name,
     GIT_AUTHOR_EMAIL: identity.email,
     GIT_COMMITTER_NAME: identity.name,
@@ -85,4 +108,17 @@ export function buildEnv(identity: Identity, indexFile?: string): Record<string,
   });
   if (indexFile !== undefined) env.GIT_INDEX_FILE = indexFile;
   return env;
+}
+
+/**
+ * The user's own config files, for the few settings we read from them on purpose (every call
+ * runs with GIT_CONFIG_NOSYSTEM and an empty GIT_CONFIG_GLOBAL): git's system file, then
+ * `$GIT_CONFIG_GLOBAL` when the caller set it, else `$XDG_CONFIG_HOME/git/config` (default
+ * `~/.config/git/config`) and `~/.gitconfig`, in git's order (a later file wins).
+ */
+export function userConfigFiles(env: NodeJS.ProcessEnv = process.env): { system: string[]; global: string[] } {
+  const home = env.HOME ?? '';
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === '' ? [] : [join(xdg, 'git', 'config'), join(home, '.gitconfig')];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ['/etc/gitconfig'], global };
 }

@@ -196,7 +196,8 @@ export async function createBranchAndSwitch(repo: Repo, name: string, sha: strin
   const valid = await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
   if (valid.exitCode !== 0 || name.startsWith('-')) throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
   const head = await readHead(repo);
-  if (head.ref !== null) throw new InvalidArgumentError(`HEAD is on ${head.ref}, not detached; nothing to name`, { details: { head: head.ref } });
+  // A HEAD on a ref outside refs/heads/ counts as detached: switching it to a branch leaves that ref as it was.
+  if (head.ref?.startsWith('refs/heads/')) throw new InvalidArgumentError(`HEAD is on ${head.ref}, not detached; nothing to name`, { details: { head: head.ref } });
   if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? '(none)'}, not ${sha}; it moved meanwhile`, { details: { ref: 'HEAD', expected: sha, actual: head.sha } });
   await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for detached HEAD' });
   await runGit(repo, ['symbolic-ref', '-m', 'agentgate: switch to new branch', 'HEAD', ref]);

@@ -1,9 +1,9 @@
-import { realpath, stat } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { GitFailedError, NotARepositoryError, UnsafeWorkspaceError, WorkspaceNotFoundError } from '../errors.js';
-import { DRIVER_CONFIG_PATTERN, neutraliseDrivers } from './hardening.js';
+import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /** A workspace repository, opened once per operation: where it is and how to run git on it safely. */
@@ -22,33 +22,109 @@ export interface OpenOptions {
 /**
  * Opens the repository that contains `dir`. Reads the driver names in the repository's config so
  * that every later call can switch their programs off (the config is read, never executed).
- * Throws WORKSPACE_NOT_FOUND, NOT_A_REPOSITORY or UNSAFE_WORKSPACE.
+ * Throws WORKSPACE_NOT_FOUND, NOT_A_REPOSITORY or UNSAFE_WORKSPACE: the latter also when the
+ * repository's config or its `.git` file would make git work on files outside the workspace.
  */
 export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Repo> {
   const real = await resolveWorkspaceDir(dir);
   const base: GitOptions = { cwd: real, ...opts };
-  // The driver names are read while rev-parse finds the top level (config works from any subdirectory).
-  const driverKeys = runGit(base, ['config', '--name-only', '--get-regexp', DRIVER_CONFIG_PATTERN], { okExitCodes: [1] });
-  driverKeys.catch(() => undefined);
   let out: string;
   try {
-    out = (await runGit(base, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir'])).stdout;
+    out = (await runGit(base, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir', '--git-common-dir'])).stdout;
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
       throw new NotARepositoryError(`${real} is not inside a git repository; run "git init" there or give the path of a repository`, { cause, details: { workspace: real } });
     }
     throw cause;
   }
-  const [topLevel, gitDir] = out.split('\n');
-  if (!topLevel || !gitDir) {
+  const [topLevel, gitDir, commonDir] = out.split('\n');
+  if (!topLevel || !gitDir || !commonDir) {
     throw new NotARepositoryError(`${real} has no work tree (bare repository?); give the path of a checked-out repository`, { details: { workspace: real } });
   }
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
     throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`, { details: { workspace: real, topLevel } });
   }
-  const config = neutraliseDrivers((await driverKeys).stdout.split('\n').filter(Boolean));
+  await assertOwnWorkTree(real, topLevel, gitDir);
+  const config = neutraliseDrivers(await driverKeys(base, [join(commonDir, 'config'), join(gitDir, 'config.worktree')]));
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
+}
+
+/**
+ * The work tree git uses must be the one its `.git` sits in. `core.worktree` can point a
+ * repository at a parent directory (a WIP commit would sweep up siblings), and a `.git` file can
+ * point into an unrelated repository (our commits would land there). Allowed: a plain `.git`
+ * directory, a linked worktree (`git worktree add`: its git dir names our `.git` file back), a
+ * submodule (its git dir's `core.worktree` names us back) and a separate git dir that is not
+ * another checkout's `.git`.
+ */
+export async function assertOwnWorkTree(real: string, topLevel: string, gitDir: string): Promise<void> {
+  const owner = await dotGitOwner(real);
+  const refuse = (why: string): never => {
+    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, { details: { workspace: real, topLevel, gitDir } });
+  };
+  if (owner === null) return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
+  if (owner.dir !== topLevel) return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (!owner.isFile) return;
+  const realGitDir = await realpath(gitDir);
+  const named = await readPointer(join(realGitDir, 'gitdir'));
+  if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === join(owner.dir, '.git')) return; // a linked worktree
+  const worktree = await configValue(join(realGitDir, 'config'), 'core.worktree');
+  if (worktree !== null && (await realpathOrNull(resolve(realGitDir, worktree))) === owner.dir) return; // a submodule
+  if (basename(realGitDir) === '.git' || realGitDir.split(sep).includes('.git')) {
+    refuse(`${join(owner.dir, '.git')} points into another repository's git dir (${realGitDir})`);
+  }
+}
+
+/** The nearest directory from `dir` upwards that holds a `.git` entry, and whether it is a file. */
+async function dotGitOwner(dir: string): Promise<{ dir: string; isFile: boolean } | null> {
+  for (let at = dir; ; at = dirname(at)) {
+    const info = await lstat(join(at, '.git')).catch(() => null);
+    if (info !== null) return { dir: at, isFile: info.isFile() };
+    if (dirname(at) === at) return null;
+  }
+}
+
+/** The driver keys of every config file of the repository and of every file they include, whatever the include's condition. */
+async function driverKeys(base: GitOptions, files: readonly string[]): Promise<string[]> {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  const queue = [...files];
+  while (queue.length > 0 && seen.size < 64) {
+    const file = queue.shift() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if ((await stat(file).catch(() => null))?.isFile() !== true) continue;
+    const res = await runGit(base, ['config', '--file', file, '-z', '--get-regexp', DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
+    for (const { key, value } of parseConfigEntries(res.stdout)) {
+      if (!/^include/i.test(key)) keys.push(key);
+      else if (value !== '') queue.push(includedFile(value, file));
+    }
+  }
+  return keys;
+}
+
+/** Where an include's path points: `~/` is the home directory, a relative path is relative to the including file. */
+function includedFile(path: string, from: string): string {
+  if (path === '~' || path.startsWith('~/')) return join(process.env.HOME ?? homedir(), path.slice(1));
+  return resolve(dirname(from), path);
+}
+
+async function configValue(file: string, key: string): Promise<string | null> {
+  if ((await stat(file).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname(file) }, ['config', '--file', file, '--get', key], { okExitCodes: [1] });
+  return res.exitCode === 0 ? res.stdout.trim() : null;
+}
+
+/** The path a `gitdir` file (or a `.git` file's `gitdir:` line) names, or null. */
+async function readPointer(file: string): Promise<string | null> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  return text.replace(/^gitdir: /, '').trim() || null;
+}
+
+async function realpathOrNull(path: string): Promise<string | null> {
+  return realpath(path).catch(() => null);
 }
 
 /** Initialises a repository in `dir` on `branch` and returns it opened. */
@@ -57,6 +133,25 @@ export async function initRepo(dir: string, branch: string, opts: OpenOptions = 
   assertSafeWorkspace(real);
   await runGit({ cwd: real, ...opts }, ['init', '--quiet', `--initial-branch=${branch}`]);
   return openRepo(real, opts);
+}
+
+/**
+ * For a repository we have just initialised: the repositories nested in its directory (a clone
+ * inside, a vendored checkout) are written to its `info/exclude`, so that staging everything never
+ * records them as gitlinks. Returns their workspace-relative paths.
+ */
+export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
+  // Without --directory git lists files one by one, and a nested repository as one `dir/` entry.
+  const listed = await runGit(repo, ['ls-files', '-z', '--others', '--exclude-standard']);
+  const nested = listed.stdout.split('\0').filter((p) => p.endsWith('/'));
+  const found: string[] = [];
+  for (const dir of nested) if (await lstat(join(repo.topLevel, dir, '.git')).catch(() => null)) found.push(dir.replace(/\/$/, ''));
+  if (found.length > 0) {
+    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, '\\$1')}/`).join('\n');
+    await mkdir(join(repo.gitDir, 'info'), { recursive: true });
+    await appendFile(join(repo.gitDir, 'info', 'exclude'), `\n# nested repositories, left out by agentgate-snapshot before --init\n${lines}\n`);
+  }
+  return found;
 }
 
 /** Resolves `dir` to its real path, or throws WORKSPACE_NOT_FOUND if it is missing or not a directory. */

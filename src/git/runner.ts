@@ -3,8 +3,8 @@ import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
-import { GitFailedError, GitNotFoundError, GitTimeoutError, WriteFailedError } from '../errors.js';
-import { buildEnv, HARDENING_CONFIG } from './hardening.js';
+import { DiskFullError, GitFailedError, GitNotFoundError, GitTimeoutError, IndexLockedError, ObjectMissingError, UnsafeRepositoryOwnerError, WriteFailedError, type AgentgateError } from '../errors.js';
+import { buildEnv, HARDENING_CONFIG, userConfigFiles } from './hardening.js';
 
 /** How to reach one repository: where git runs, and optionally a private git dir, work tree and index. */
 export interface GitOptions {
@@ -28,6 +28,8 @@ export interface RunOptions {
   input?: string | Buffer;
   /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
   okExitCodes?: readonly number[];
+  /** Internal: the call that reads the user's safe.directory values runs without them. */
+  withoutUserSafeDirectories?: boolean;
 }
 
 export interface GitResult<T> {
@@ -102,7 +104,8 @@ async function spawnGit(opts: GitOptions, args: readonly string[], run: RunOptio
   spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
-  const configArgs = [...HARDENING_CONFIG, ...(opts.config ?? [])].flatMap((c) => ['-c', c]);
+  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
+  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])].flatMap((c) => ['-c', c]);
   const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
   const child = spawn(opts.binary ?? 'git', fullArgs, {
@@ -143,9 +146,30 @@ async function spawnGit(opts: GitOptions, args: readonly string[], run: RunOptio
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    throw new GitFailedError(failureMessage(args, exitCode, stderr), { details: { ...details, exitCode, stderr: stderr.trim() } });
+    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
   }
   return exitCode;
+}
+
+let safeDirectoryConfig: Promise<string[]> | undefined;
+
+/**
+ * The user's own `safe.directory` values (and only that setting) from their system and global
+ * config, read once per process and passed on the command line: git refuses a repository owned
+ * by another user (the usual case in container CI jobs) unless the user allowed it, and our
+ * calls ignore the user's config otherwise.
+ */
+function userSafeDirectories(): Promise<string[]> {
+  safeDirectoryConfig ??= (async () => {
+    const { system, global } = userConfigFiles();
+    const values: string[] = [];
+    for (const file of [...system, ...global]) {
+      const res = await runGit({ cwd: '/' }, ['config', '--file', file, '--get-all', 'safe.directory'], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
+      if (res?.exitCode === 0) values.push(...res.stdout.split('\n').filter((v) => v !== ''));
+    }
+    return values.map((v) => `safe.directory=${v}`);
+  })();
+  return safeDirectoryConfig;
 }
 
 function locationArgs(opts: GitOptions): string[] {
@@ -155,9 +179,34 @@ function locationArgs(opts: GitOptions): string[] {
   return out;
 }
 
-function failureMessage(args: readonly string[], exitCode: number, stderr: string): string {
-  const reason = stderr.trim().split('\n').slice(-3).join(' ') || 'no message';
-  return `git ${args.slice(0, 3).join(' ')} failed (exit ${exitCode}): ${reason}`;
+/**
+ * The error for a failed git call. Failures the user can act on get codes of their own and a next
+ * step; every one keeps git's whole stderr (up to 64 KiB) in `details.stderr`.
+ */
+export function gitFailure(args: readonly string[], exitCode: number, stderr: string, details: Record<string, unknown>): AgentgateError {
+  const what = `git ${args.slice(0, 3).join(' ')}`;
+  if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
+    return new DiskFullError(`${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`, { details });
+  }
+  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
+  if (dubious) {
+    const dir = dubious[1] ?? String(details.cwd ?? '');
+    return new UnsafeRepositoryOwnerError(
+      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
+      { details: { ...details, repository: dir } },
+    );
+  }
+  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return new IndexLockedError(`${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`, {
+      details: { ...details, lock: lock[1] },
+    });
+  }
+  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
+    return new ObjectMissingError(`${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`, { details });
+  }
+  const reason = stderr.split('\n').slice(-3).join(' ') || 'no message';
+  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
 }
 
 function errnoText(cause: unknown): string {

@@ -64,9 +64,12 @@ export async function getHeadState(repo: Repo): Promise<HeadState> {
     runGitBuffer(repo, ['ls-files', '-u', '-z']),
     detectOperation(repo.gitDir),
   ]);
-  const headState: HeadStateName = head.sha === null ? 'unborn' : head.ref === null ? 'detached' : 'branch';
-  const branch = head.ref?.startsWith('refs/heads/') ? head.ref.slice('refs/heads/'.length) : null;
-  return { headState, ref: head.ref, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
+  // HEAD on a ref outside refs/heads/ (a remote-tracking ref, one of ours) is no branch to commit
+  // on: it is handled as detached, so the iteration gets a branch of its own.
+  const branchRef = head.ref?.startsWith('refs/heads/') ? head.ref : null;
+  const headState: HeadStateName = head.sha === null ? 'unborn' : branchRef === null ? 'detached' : 'branch';
+  const branch = branchRef === null ? null : branchRef.slice('refs/heads/'.length);
+  return { headState, ref: branchRef, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { Identity } from '../../types/config.js';
+import { userConfigFiles } from './hardening.js';
 import { runGit } from './runner.js';
 
 /**
@@ -24,7 +25,7 @@ export interface UserIgnoreOptions {
 export async function userExcludesFile(o: UserIgnoreOptions): Promise<string | null> {
   const xdg = o.xdgConfigHome && isAbsolute(o.xdgConfigHome) ? o.xdgConfigHome : join(o.home, '.config');
   let configured: string | null = null;
-  for (const file of [join(xdg, 'git', 'config'), join(o.home, '.gitconfig')]) {
+  for (const file of userConfigFiles({ HOME: o.home, ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}) }).global) {
     if (!(await exists(file))) continue;
     const res = await runGit(
       { cwd: o.cwd, ...(o.identity ? { identity: o.identity } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) },

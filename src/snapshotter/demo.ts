@@ -62,7 +62,7 @@ export async function runDemo(): Promise<DemoSummary> {
   const runId = 'demo-run';
   const iterations: DemoSummary['iterations'] = [];
   for (const [index, step] of ITERATIONS.entries()) {
-    const before = await snapshotter.captureBeforeState(workspace, { runId });
+    const before = await snapshotter.captureBeforeState(workspace, { runId, init: true });
     await step.edit(workspace);
     const s = await snapshotter.captureAfterState(workspace, before, { runId, iteration: index + 1, taskPrompt: step.task, gatePlanSource: 'demo' });
     iterations.push({ iteration: s.iteration, id: s.id, filesChanged: s.filesChanged, insertions: s.insertions, deletions: s.deletions, beforeSha: s.beforeSha, afterSha: s.afterSha, patchPath: s.patchPath, task: step.task });

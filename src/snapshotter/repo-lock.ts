@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { removeOrphanedGitLocks } from '../fs/git-locks.js';
+import { IndexLockedError } from '../errors.js';
+import { removeAbandonedLock, removeOrphanedGitLocks } from '../fs/git-locks.js';
 import type { Repo } from '../git/repo.js';
 import { withLock } from '../store/lock.js';
 
@@ -16,6 +17,16 @@ import { withLock } from '../store/lock.js';
 export async function withRepoLock<T>(repo: Repo, timeoutMs: number, fn: (recovered: boolean) => Promise<T>): Promise<T> {
   return withLock(join(repo.gitDir, 'agentgate.lock'), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
     if (lock.recovered) await removeOrphanedGitLocks({ gitDir: repo.gitDir, ownerSince: Date.parse(lock.recovered.createdAt) });
+    await recoverIndexLock(join(repo.gitDir, 'index.lock'));
     return fn(lock.recovered !== null);
   });
+}
+
+/**
+ * A git that died outside our lock (the user's, or one killed with its job) may have left
+ * `index.lock` behind: removed when no process holds it, else INDEX_LOCKED before anything changes.
+ */
+async function recoverIndexLock(path: string): Promise<void> {
+  if ((await removeAbandonedLock(path)) !== 'held') return;
+  throw new IndexLockedError(`${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`, { details: { lock: path } });
 }

@@ -9,7 +9,7 @@ import { unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
-import { initRepo, openRepo, type Repo } from '../git/repo.js';
+import { excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
 import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getHeadState, getRepoState, type RepoState } from '../git/state.js';
 import {
@@ -33,7 +33,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
 import { verifySnapshot } from './verify.js';
 import { withRepoLock } from './repo-lock.js';
-import { hasUserFiles, workspaceExcludes } from './excludes.js';
+import { assertNoLinkInside, hasUserFiles, workspaceExcludes } from './excludes.js';
 
 export interface SnapshotterOptions {
   home: string;
@@ -47,6 +47,12 @@ export interface SnapshotterOptions {
 export interface BeforeOptions {
   runId: string;
   onDirty?: OnDirty;
+  /**
+   * Initialise a directory that is not a repository yet (branch main) and commit its files as the
+   * root commit. Without it such a directory is NOT_A_REPOSITORY: creating a repository, and
+   * committing whatever lies there, must be a choice.
+   */
+  init?: boolean;
 }
 
 export interface AfterOptions {
@@ -87,9 +93,9 @@ export class Snapshotter {
   async captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
     const runId = assertSafeId(opts.runId, 'run id');
     const onDirty = opts.onDirty ?? this.options.onDirty;
-    const repo = await this.openOrInit(workspace, onDirty);
+    const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-      const excludes = workspaceExcludes(repo.topLevel, this.options);
+      const excludes = await workspaceExcludes(repo.topLevel, this.options);
       const state = await getRepoState(repo, excludes);
       assertNoOperation(state);
       const dirty = state.isDirty;
@@ -114,6 +120,7 @@ export class Snapshotter {
         capturedAt: new Date().toISOString(),
         runId,
         headState: state.headState,
+        ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
       };
       await this.store.recordBefore(runId, repo.topLevel, before);
       return before;
@@ -148,7 +155,7 @@ export class Snapshotter {
         gatePlanSource: opts.gatePlanSource ?? '',
         beforeSha: start.sha,
       });
-      const excludes = workspaceExcludes(repo.topLevel, this.options);
+      const excludes = await workspaceExcludes(repo.topLevel, this.options);
       const done = await this.assertIterationFree(runId, opts.iteration, {
         beforeSha: start.sha,
         headSha: head.sha,
@@ -168,10 +175,9 @@ export class Snapshotter {
       const trees = { from: beforeTree, to: commit.tree };
       // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
       const ours = commit.created || (afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
-      const [stats, artifact] = await Promise.all([
-        treeDiffStats(repo, trees),
-        afterSha === start.sha ? null : writePatchArtifact(repo, trees, patchPath(this.options.artifactsDir, runId, opts.iteration)),
-      ]);
+      const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
+      if (afterSha !== start.sha) await assertNoLinkInside(repo.topLevel, artifactPath);
+      const [stats, artifact] = await Promise.all([treeDiffStats(repo, trees), afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)]);
       const snapshot: Snapshot = {
         id: `snap-${newSnapshotId()}`,
         runId,
@@ -298,7 +304,7 @@ export class Snapshotter {
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}\n`;
       const squashed = await commitTree(repo, await getTree(repo, snapshot.afterSha), [snapshot.beforeSha], message);
-      const ignore = workspaceExcludes(repo.topLevel, this.options);
+      const ignore = await workspaceExcludes(repo.topLevel, this.options);
       return cherryPick(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) });
     });
   }
@@ -324,18 +330,26 @@ export class Snapshotter {
   }
 
   /** Opens the workspace's repository, or initialises one; with onDirty "error", files there refuse first (nothing is created). */
-  private async openOrInit(workspace: string, onDirty: OnDirty): Promise<Repo> {
+  private async openOrInit(workspace: string, onDirty: OnDirty, init: boolean): Promise<{ repo: Repo; nested: string[] }> {
     try {
-      return await openRepo(workspace, this.gitOptions());
+      return { repo: await openRepo(workspace, this.gitOptions()), nested: [] };
     } catch (cause) {
       if (!(cause instanceof NotARepositoryError)) throw cause;
       const dir = typeof cause.details.workspace === 'string' ? cause.details.workspace : workspace;
+      if (!init) {
+        throw new NotARepositoryError(`${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`, {
+          cause,
+          details: { workspace: dir },
+        });
+      }
       if (onDirty === 'error' && (await hasUserFiles(dir, this.options))) {
         throw new DirtyWorkspaceError(`${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`, {
           details: { workspace: dir },
         });
       }
-      return initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
+      const repo = await initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
+      // Repositories nested in the directory stay theirs: never recorded as gitlinks of ours.
+      return { repo, nested: await excludeNestedRepositories(repo) };
     }
   }
 

@@ -79,7 +79,7 @@ describe('CLI report and GitHub Actions', () => {
 
     const json = run(['report', '--format', 'json', '--json']);
     const doc = RunReport.parse(json.json());
-    expect(doc.snapshots[0]).toMatchObject({ iteration: 1, task: 'Make it work second line: a=b == done ==', gate: 'npm test' });
+    expect(doc.snapshots[0]).toMatchObject({ iteration: 1, task: TASK, gate: 'npm test' });
     expect(doc.verification.ok).toBe(true);
     expect(RunReport.parse(JSON.parse(run(['report', '--format', 'json']).stdout))).toEqual({ ...doc, generatedAt: expect.any(String) });
 

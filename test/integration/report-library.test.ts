@@ -19,8 +19,8 @@ describe('run report (library)', () => {
         insertions: run.snapshots.reduce((n, s) => n + s.insertions, 0),
         deletions: run.snapshots.reduce((n, s) => n + s.deletions, 0),
       });
-      // The commit message keeps the first line of the task, made single-line.
-      expect(report.snapshots[0]?.task).toBe(HOSTILE_TASK.replace(/\n/g, ' ').slice(0, 100));
+      // The snapshot records the whole task (the commit message keeps its first 100 characters).
+      expect(report.snapshots[0]?.task).toBe(HOSTILE_TASK);
       expect(report.snapshots.map((s) => s.gate)).toEqual(['npm test', 'npm run lint && npm test']);
       expect(report.verification.ok).toBe(true);
     } finally {

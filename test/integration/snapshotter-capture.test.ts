@@ -52,10 +52,12 @@ describe('captureBeforeState', () => {
     expect(await s.store.loadRun('r')).toBeNull();
   });
 
-  it('initialises a directory that is not a repository (branch main) with a root commit of its files', async () => {
+  it('initialises a directory that is not a repository only when asked (init), with a root commit of its files', async () => {
     const dir = tempDir('agentgate-plain-');
     writeFiles(dir, { 'src/x.txt': 'x\n' });
-    const before = await newSnapshotter().captureBeforeState(dir, { runId: 'r' });
+    await expectCode(newSnapshotter().captureBeforeState(dir, { runId: 'r' }), 'NOT_A_REPOSITORY');
+    expect(readdirSync(dir)).toEqual(['src']);
+    const before = await newSnapshotter().captureBeforeState(dir, { runId: 'r', init: true });
     expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/main');
     expect(before).toMatchObject({ sha: head(dir), branch: 'main' });
     expect(parents(dir, before.sha)).toEqual([]);
@@ -67,12 +69,25 @@ describe('captureBeforeState', () => {
     const s = newSnapshotter({ onDirty: 'error' });
     const withFiles = tempDir('agentgate-plain-');
     writeFiles(withFiles, { 'notes.txt': 'n\n' });
-    await expectCode(s.captureBeforeState(withFiles, { runId: 'r' }), 'DIRTY_WORKSPACE');
+    await expectCode(s.captureBeforeState(withFiles, { runId: 'r', init: true }), 'DIRTY_WORKSPACE');
     expect(readdirSync(withFiles)).toEqual(['notes.txt']);
 
     const empty = tempDir('agentgate-plain-');
-    const before = await s.captureBeforeState(empty, { runId: 'r' });
+    const before = await s.captureBeforeState(empty, { runId: 'r', init: true });
     expect(before).toMatchObject({ sha: head(empty), branch: 'main', wipSha: null });
+  });
+
+  it('with init, leaves nested repositories out of the first commit and every later one, and lists them', async () => {
+    const dir = tempDir('agentgate-plain-');
+    writeFiles(dir, { 'app.txt': 'app\n', 'vendor/lib/lib.txt': 'lib\n' });
+    git(join(dir, 'vendor', 'lib'), ['init', '-q']);
+    const s = newSnapshotter();
+    const before = await s.captureBeforeState(dir, { runId: 'r', init: true });
+    expect(before.nestedRepositories).toEqual(['vendor/lib']);
+    expect(git(dir, ['ls-tree', '-r', '--name-only', before.sha])).toBe('app.txt');
+    writeFiles(dir, { 'app.txt': 'app 2\n', 'vendor/lib/lib.txt': 'lib 2\n' });
+    const snap = await s.captureAfterState(dir, before, { runId: 'r', iteration: 1 });
+    expect(snap.files.map((f) => f.path)).toEqual(['app.txt']);
   });
 
   it('gives an unborn branch a root commit, with and without files, keeping the branch name', async () => {

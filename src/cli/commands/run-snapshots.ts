@@ -13,22 +13,24 @@ const RUN_ID = { type: 'string', valueName: 'ID', description: 'the run id: lett
 
 const before = defineCommand({
   name: 'before',
-  usage: 'before --run ID [--on-dirty wip-commit|error]',
+  usage: 'before --run ID [--on-dirty wip-commit|error] [--init]',
   summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
   options: {
     run: { ...RUN_ID, required: true },
     'on-dirty': { type: 'string', choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: 'onDirty in the config, else wip-commit' },
+    init: { type: 'boolean', description: 'initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed' },
   },
   positionals: { required: [] },
-  examples: ['before --run "$RUN" -C "$WS" --json'],
+  examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" -C ./new-project --init'],
   async run(ctx, values) {
     const onDirty = values['on-dirty'];
-    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, ...(onDirty ? { onDirty } : {}) });
+    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...(onDirty ? { onDirty } : {}) });
     return {
       json: state,
       human: () =>
         `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${state.branch} (${state.headState})` +
-        (state.wipSha ? `\nUncommitted work was saved as WIP commit ${short(state.wipSha)}.` : ''),
+        (state.wipSha ? `\nUncommitted work was saved as WIP commit ${short(state.wipSha)}.` : '') +
+        (state.nestedRepositories?.length ? `\nNested repositories left out: ${state.nestedRepositories.join(', ')}` : ''),
     };
   },
 });

@@ -13,7 +13,10 @@ export type StatusEntry =
 export interface StatusReport {
   /** HEAD's commit, or null on an unborn branch (`# branch.oid (initial)`). */
   oid: string | null;
-  /** The checked-out branch's short name, or null when HEAD is detached (`# branch.head (detached)`). */
+  /**
+   * The checked-out branch's short name, or null when HEAD is detached (`# branch.head (detached)`)
+   * or names a ref outside refs/heads/ (a remote-tracking ref: git prints `(null)`).
+   */
   head: string | null;
   upstream: string | null;
   ahead: number | null;
@@ -59,7 +62,7 @@ function readHeader(report: StatusReport, record: string): void {
   const key = space < 0 ? record.slice(2) : record.slice(2, space);
   const value = space < 0 ? '' : record.slice(space + 1);
   if (key === 'branch.oid') report.oid = value === '(initial)' ? null : hexId(value, record);
-  else if (key === 'branch.head') report.head = value === '(detached)' ? null : nonEmpty(value, record);
+  else if (key === 'branch.head') report.head = value === '(detached)' || value === '(null)' ? null : nonEmpty(value, record);
   else if (key === 'branch.upstream') report.upstream = nonEmpty(value, record);
   else if (key === 'branch.ab') {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
