@@ -4,7 +4,7 @@
  * full disk and a stale index.lock. Every attack leaves a marker file if it succeeds.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
@@ -132,6 +132,50 @@ describe('nothing outside the workspace is touched', () => {
     expect(cli(f, ['before', '--run', 'i1', '--on-dirty', 'error']).code).toBe('DIRTY_WORKSPACE');
     const before = ok<BeforeState>(f, ['before', '--run', 'i1']);
     expect(git(f.ws, ['show', `${before.wipSha ?? ''}:readme.md`])).toBe('another file');
+  });
+});
+
+describe('our own directories inside the workspace', () => {
+  it('a home that is the workspace is refused; a home inside it reached through a symlinked path is never committed', () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    expect(cli({ ws, home: ws }, ['before', '--run', 'h']).code).toBe('UNSAFE_WORKSPACE');
+    const link = join(tempDir('agentgate-link-'), 'ws-link');
+    symlinkSync(ws, link);
+    const f = { ws, home: join(link, '.agentgate') };
+    ok<BeforeState>(f, ['before', '--run', 'h']);
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    const snap = ok<Snapshot>(f, ['after', '--run', 'h', '--iteration', '1']);
+    expect(snap.files.map((x) => x.path)).toEqual(['a.txt']);
+    expect(git(ws, ['ls-tree', '-r', '--name-only', 'HEAD'])).toBe('a.txt');
+  });
+
+  it('an artifacts directory inside the workspace that the agent turns into a symlink is not written through', () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = join(tempDir('agentgate-art-home-'), 'home');
+    const f = { ws, home };
+    const env = { AGENTGATE_ARTIFACTS_DIR: join(ws, 'artifacts') };
+    ok<BeforeState>(f, ['before', '--run', 'a'], env);
+    writeFiles(ws, { 'a.txt': 'two\n' });
+    ok<Snapshot>(f, ['after', '--run', 'a', '--iteration', '1'], env);
+    const elsewhere = tempDir('agentgate-elsewhere-');
+    ok<BeforeState>(f, ['before', '--run', 'a'], env);
+    rmSync(join(ws, 'artifacts'), { recursive: true });
+    symlinkSync(elsewhere, join(ws, 'artifacts'));
+    writeFiles(ws, { 'a.txt': 'three\n' });
+    expect(cli(f, ['after', '--run', 'a', '--iteration', '2'], env).code).toBe('UNSAFE_WORKSPACE');
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('before in a directory that is not a repository needs --init, and reports nested repositories', () => {
+    const dir = tempDir('agentgate-plain-');
+    writeFiles(dir, { '.env': 'SECRET=1\n', 'clone/x.txt': 'x\n' });
+    git(join(dir, 'clone'), ['init', '-q']);
+    const f = { ws: dir, home: join(tempDir('agentgate-plain-home-'), 'home') };
+    expect(cli(f, ['before', '--run', 'n']).code).toBe('NOT_A_REPOSITORY');
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    const before = ok<BeforeState>(f, ['before', '--run', 'n', '--init']);
+    expect(before.nestedRepositories).toEqual(['clone']);
+    expect(git(dir, ['ls-tree', '-r', '--name-only', 'HEAD'])).toBe('.env');
   });
 });
 
