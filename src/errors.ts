@@ -142,6 +142,20 @@ export class ObjectMissingError extends AgentgateError {
   readonly code = 'OBJECT_MISSING' as const;
 }
 
+// Records that would say something untrue are refused.
+export class RunWorkspaceMismatchError extends AgentgateError {
+  readonly code = 'RUN_WORKSPACE_MISMATCH' as const;
+}
+export class NoBeforeStateError extends AgentgateError {
+  readonly code = 'NO_BEFORE_STATE' as const;
+}
+export class IterationOutOfOrderError extends AgentgateError {
+  readonly code = 'ITERATION_OUT_OF_ORDER' as const;
+}
+export class NothingToVerifyError extends AgentgateError {
+  readonly code = 'NOTHING_TO_VERIFY' as const;
+}
+
 export function isAgentgateError(value: unknown): value is AgentgateError {
   return value instanceof AgentgateError;
 }

@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, GitOutputUnparseableError, PathNotFoundError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -172,6 +172,30 @@ var init_errors = __esm({
     };
     UnsafeRemoteError = class extends AgentgateError {
       code = "REMOTE_UNSAFE";
+    };
+    DiskFullError = class extends AgentgateError {
+      code = "DISK_FULL";
+    };
+    UnsafeRepositoryOwnerError = class extends AgentgateError {
+      code = "UNSAFE_REPOSITORY_OWNER";
+    };
+    IndexLockedError = class extends AgentgateError {
+      code = "INDEX_LOCKED";
+    };
+    ObjectMissingError = class extends AgentgateError {
+      code = "OBJECT_MISSING";
+    };
+    RunWorkspaceMismatchError = class extends AgentgateError {
+      code = "RUN_WORKSPACE_MISMATCH";
+    };
+    NoBeforeStateError = class extends AgentgateError {
+      code = "NO_BEFORE_STATE";
+    };
+    IterationOutOfOrderError = class extends AgentgateError {
+      code = "ITERATION_OUT_OF_ORDER";
+    };
+    NothingToVerifyError = class extends AgentgateError {
+      code = "NOTHING_TO_VERIFY";
     };
     GitOutputUnparseableError = class extends AgentgateError {
       code = "GIT_OUTPUT_UNPARSEABLE";
@@ -20617,6 +20641,124 @@ var init_config = __esm({
   }
 });
 
+// types/ids.ts
+var OBJECT_ID_SOURCE, OBJECT_ID_PATTERN;
+var init_ids = __esm({
+  "types/ids.ts"() {
+    "use strict";
+    OBJECT_ID_SOURCE = "[0-9a-f]{40}(?:[0-9a-f]{24})?";
+    OBJECT_ID_PATTERN = new RegExp(`^${OBJECT_ID_SOURCE}$`);
+  }
+});
+
+// types/snapshot.ts
+var SAFE_ID, SafeId, Sha, IsoDate, HeadState, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, Snapshot;
+var init_snapshot = __esm({
+  "types/snapshot.ts"() {
+    "use strict";
+    init_zod();
+    init_ids();
+    SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+    SafeId = external_exports.string().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine((s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."), 'must not contain ".." or end with "." or ".lock"');
+    Sha = external_exports.string().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
+    IsoDate = external_exports.string().datetime({ offset: true });
+    HeadState = external_exports.enum(["branch", "detached", "unborn"]);
+    BeforeState = external_exports.object({
+      sha: Sha,
+      branch: external_exports.string().min(1),
+      isDirty: external_exports.boolean(),
+      wipSha: Sha.nullable(),
+      capturedAt: IsoDate,
+      runId: SafeId,
+      headState: HeadState,
+      /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
+      nestedRepositories: external_exports.array(external_exports.string()).optional()
+    });
+    FileStatus = external_exports.enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
+    FileChange = external_exports.object({
+      path: external_exports.string().min(1),
+      oldPath: external_exports.string().min(1).nullable(),
+      status: FileStatus,
+      insertions: external_exports.number().int().nonnegative(),
+      deletions: external_exports.number().int().nonnegative(),
+      binary: external_exports.boolean()
+    });
+    DiffStats = external_exports.object({
+      filesChanged: external_exports.number().int().nonnegative(),
+      insertions: external_exports.number().int().nonnegative(),
+      deletions: external_exports.number().int().nonnegative(),
+      files: external_exports.array(FileChange)
+    });
+    CommitInfo = external_exports.object({
+      sha: Sha,
+      message: external_exports.string(),
+      author: external_exports.string(),
+      date: IsoDate,
+      parents: external_exports.array(Sha)
+    });
+    Snapshot = external_exports.object({
+      id: SafeId,
+      runId: SafeId,
+      iteration: external_exports.number().int().nonnegative(),
+      beforeSha: Sha,
+      afterSha: Sha,
+      branch: external_exports.string().min(1),
+      commitMessage: external_exports.string(),
+      patchPath: external_exports.string().nullable(),
+      patchSha256: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
+      filesChanged: external_exports.number().int().nonnegative(),
+      insertions: external_exports.number().int().nonnegative(),
+      deletions: external_exports.number().int().nonnegative(),
+      createdAt: IsoDate,
+      files: external_exports.array(FileChange),
+      workspace: external_exports.string().min(1),
+      ref: external_exports.string().nullable(),
+      /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
+      task: external_exports.string().nullable().optional(),
+      gate: external_exports.string().nullable().optional(),
+      /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
+      recordedWorkspace: external_exports.string().min(1).optional()
+    });
+  }
+});
+
+// src/store/paths.ts
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+function resolveHome(explicit) {
+  const chosen = explicit ?? process.env.AGENTGATE_HOME;
+  return chosen ? resolve(chosen) : join(homedir(), ".agentgate");
+}
+function layout(home) {
+  return {
+    home,
+    snapshots: join(home, "snapshots"),
+    runs: join(home, "runs"),
+    artifacts: join(home, "artifacts"),
+    checkpoints: join(home, "checkpoints"),
+    locks: join(home, "locks"),
+    config: join(home, "config.yaml")
+  };
+}
+function assertSafeId(value, what) {
+  const parsed = SafeId.safeParse(value);
+  if (!parsed.success) {
+    const reason = parsed.error.issues[0]?.message ?? "invalid";
+    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, { details: { value: value.slice(0, 200), what } });
+  }
+  return value;
+}
+function patchPath(artifactsDir, runId, iteration) {
+  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`, "patch.diff");
+}
+var init_paths = __esm({
+  "src/store/paths.ts"() {
+    "use strict";
+    init_snapshot();
+    init_errors();
+  }
+});
+
 // src/cli/output.ts
 function useColour(stream) {
   return Boolean(stream.isTTY) && process.env.NO_COLOR === void 0 && process.env.TERM !== "dumb";
@@ -20862,11 +21004,12 @@ var init_github = __esm({
 // src/cli/commands/run-snapshots.ts
 var run_snapshots_exports = {};
 __export(run_snapshots_exports, {
-  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS
+  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS,
+  VERIFY_FAILED_EXIT: () => VERIFY_FAILED_EXIT
 });
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 async function statsFor(ctx, runId, positionals, explicitWorkspace) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0) throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
@@ -20932,33 +21075,37 @@ function afterOutputs(s, task) {
 function givenPaths(ctx) {
   return ctx.workspaceGiven ? { workspace: ctx.workspace } : {};
 }
-var RUN_ID, before, after, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
+var VERIFY_FAILED_EXIT, RUN_ID, before, after, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
 var init_run_snapshots = __esm({
   "src/cli/commands/run-snapshots.ts"() {
     "use strict";
     init_config();
     init_errors();
+    init_paths();
     init_output();
     init_spec();
     init_github();
+    VERIFY_FAILED_EXIT = 3;
     RUN_ID = { type: "string", valueName: "ID", description: 'the run id: letters, digits, ".", "_" and "-"' };
     before = defineCommand({
       name: "before",
-      usage: "before --run ID [--on-dirty wip-commit|error]",
+      usage: "before --run ID [--on-dirty wip-commit|error] [--init]",
       summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
       options: {
         run: { ...RUN_ID, required: true },
-        "on-dirty": { type: "string", choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: "onDirty in the config, else wip-commit" }
+        "on-dirty": { type: "string", choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: "onDirty in the config, else wip-commit" },
+        init: { type: "boolean", description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed" }
       },
       positionals: { required: [] },
-      examples: ['before --run "$RUN" -C "$WS" --json'],
+      examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" -C ./new-project --init'],
       async run(ctx, values) {
         const onDirty = values["on-dirty"];
-        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, ...onDirty ? { onDirty } : {} });
+        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...onDirty ? { onDirty } : {} });
         return {
           json: state,
           human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${state.branch} (${state.headState})` + (state.wipSha ? `
-Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
+Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "") + (state.nestedRepositories?.length ? `
+Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
         };
       }
     });
@@ -21017,9 +21164,11 @@ Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
       examples: ['list --run "$RUN"'],
       async run(ctx, values) {
         const runId = values.run;
-        const listed = runId === void 0 ? await ctx.snapshotter.store.list() : { snapshots: await ctx.snapshotter.listByRun(runId), problems: [] };
+        const listed = runId === void 0 ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, "run id"));
         return {
           json: listed.snapshots,
+          // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
+          warnings: listed.problems.map((p) => ({ code: p.code, message: p.message, file: typeof p.details.path === "string" ? p.details.path : null })),
           human: (colour) => {
             const rows = listed.snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? "-"]);
             const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
@@ -21062,8 +21211,8 @@ Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
           await ctx.snapshotter.generatePatch(snapshot, output2, givenPaths(ctx));
           return { json: { id: snapshot.id, path: output2 }, human: () => `Wrote ${output2}` };
         }
-        const dir = await mkdtemp(join(tmpdir(), "agentgate-patch-"));
-        const file2 = join(dir, "patch.diff");
+        const dir = await mkdtemp(join2(tmpdir(), "agentgate-patch-"));
+        const file2 = join2(dir, "patch.diff");
         const cleanup = () => rm(dir, { recursive: true, force: true });
         try {
           await ctx.snapshotter.generatePatch(snapshot, file2, givenPaths(ctx));
@@ -21093,7 +21242,8 @@ Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
     verify = defineCommand({
       name: "verify",
       usage: "verify [ID | --run ID | --all] [--ci github|none]",
-      summary: "Validate stored snapshots against git, their artifacts and their runs; exits 1 when a check fails.",
+      summary: "Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.",
+      description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
       options: {
         run: { ...RUN_ID, description: "every snapshot of this run, and the run record" },
         all: { type: "boolean", description: "the whole store, including files that no longer load (the default when nothing is given)" },
@@ -21109,7 +21259,7 @@ Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "")
         const report2 = await ctx.snapshotter.verify(target, givenPaths(ctx));
         return {
           json: report2,
-          exitCode: report2.ok ? 0 : 1,
+          exitCode: report2.ok ? 0 : VERIFY_FAILED_EXIT,
           ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report2.checks) } : {},
           human: (colour) => {
             const rows = report2.checks.map((c) => [c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour), c.snapshotId ?? "-", c.check, c.detail]);
@@ -21214,85 +21364,6 @@ var init_nanoid = __esm({
   }
 });
 
-// types/ids.ts
-var OBJECT_ID_SOURCE, OBJECT_ID_PATTERN;
-var init_ids = __esm({
-  "types/ids.ts"() {
-    "use strict";
-    OBJECT_ID_SOURCE = "[0-9a-f]{40}(?:[0-9a-f]{24})?";
-    OBJECT_ID_PATTERN = new RegExp(`^${OBJECT_ID_SOURCE}$`);
-  }
-});
-
-// types/snapshot.ts
-var SAFE_ID, SafeId, Sha, IsoDate, HeadState, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, Snapshot;
-var init_snapshot = __esm({
-  "types/snapshot.ts"() {
-    "use strict";
-    init_zod();
-    init_ids();
-    SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    SafeId = external_exports.string().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine((s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."), 'must not contain ".." or end with "." or ".lock"');
-    Sha = external_exports.string().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
-    IsoDate = external_exports.string().datetime({ offset: true });
-    HeadState = external_exports.enum(["branch", "detached", "unborn"]);
-    BeforeState = external_exports.object({
-      sha: Sha,
-      branch: external_exports.string().min(1),
-      isDirty: external_exports.boolean(),
-      wipSha: Sha.nullable(),
-      capturedAt: IsoDate,
-      runId: SafeId,
-      headState: HeadState
-    });
-    FileStatus = external_exports.enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
-    FileChange = external_exports.object({
-      path: external_exports.string().min(1),
-      oldPath: external_exports.string().min(1).nullable(),
-      status: FileStatus,
-      insertions: external_exports.number().int().nonnegative(),
-      deletions: external_exports.number().int().nonnegative(),
-      binary: external_exports.boolean()
-    });
-    DiffStats = external_exports.object({
-      filesChanged: external_exports.number().int().nonnegative(),
-      insertions: external_exports.number().int().nonnegative(),
-      deletions: external_exports.number().int().nonnegative(),
-      files: external_exports.array(FileChange)
-    });
-    CommitInfo = external_exports.object({
-      sha: Sha,
-      message: external_exports.string(),
-      author: external_exports.string(),
-      date: IsoDate,
-      parents: external_exports.array(Sha)
-    });
-    Snapshot = external_exports.object({
-      id: SafeId,
-      runId: SafeId,
-      iteration: external_exports.number().int().nonnegative(),
-      beforeSha: Sha,
-      afterSha: Sha,
-      branch: external_exports.string().min(1),
-      commitMessage: external_exports.string(),
-      patchPath: external_exports.string().nullable(),
-      patchSha256: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-      filesChanged: external_exports.number().int().nonnegative(),
-      insertions: external_exports.number().int().nonnegative(),
-      deletions: external_exports.number().int().nonnegative(),
-      createdAt: IsoDate,
-      files: external_exports.array(FileChange),
-      workspace: external_exports.string().min(1),
-      ref: external_exports.string().nullable(),
-      /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
-      task: external_exports.string().nullable().optional(),
-      gate: external_exports.string().nullable().optional(),
-      /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-      recordedWorkspace: external_exports.string().min(1).optional()
-    });
-  }
-});
-
 // src/git/ids.ts
 function isFullId(value) {
   return OBJECT_ID_PATTERN.test(value);
@@ -21361,6 +21432,13 @@ var init_for_each_ref = __esm({
 });
 
 // src/git/hardening.ts
+import { isAbsolute, join as join3 } from "node:path";
+function parseConfigEntries(out) {
+  return out.split("\0").filter((record2) => record2 !== "").map((record2) => {
+    const nl = record2.indexOf("\n");
+    return nl < 0 ? { key: record2, value: "" } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
+  });
+}
 function neutraliseDrivers(configKeys) {
   const out = /* @__PURE__ */ new Set();
   for (const key of configKeys) {
@@ -21391,6 +21469,11 @@ function buildEnv(identity, indexFile) {
     GIT_NO_REPLACE_OBJECTS: "1",
     GIT_TERMINAL_PROMPT: "0",
     GIT_PAGER: "cat",
+    // A partial clone would fetch a missing object from its promisor remote, running that remote's
+    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
+    // transports any call may use are these four (sharing's push and fetch included).
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
     GIT_AUTHOR_NAME: identity.name,
     GIT_AUTHOR_EMAIL: identity.email,
     GIT_COMMITTER_NAME: identity.name,
@@ -21399,7 +21482,13 @@ function buildEnv(identity, indexFile) {
   if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
   return env;
 }
-var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_CONFIG_PATTERN, PASS_THROUGH;
+function userConfigFiles(env = process.env) {
+  const home = env.HOME ?? "";
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join3(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join3(xdg, "git", "config"), join3(home, ".gitconfig")];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
+}
+var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
 var init_hardening = __esm({
   "src/git/hardening.ts"() {
     "use strict";
@@ -21416,7 +21505,10 @@ var init_hardening = __esm({
       "color.ui=false",
       // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
       "gc.auto=0",
-      "maintenance.auto=false"
+      "maintenance.auto=false",
+      // A repository that claims a case-insensitive filesystem would hide a new file whose name
+      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
+      "core.ignoreCase=false"
     ];
     STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
     DRIVER_KEYS = {
@@ -21424,7 +21516,7 @@ var init_hardening = __esm({
       diff: ["command", "textconv"],
       merge: ["driver"]
     };
-    DRIVER_CONFIG_PATTERN = "^(filter|diff|merge)\\..+\\.";
+    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
     PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
   }
 });
@@ -21463,7 +21555,8 @@ async function spawnGit(opts, args, run, consume) {
   spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
-  const configArgs = [...HARDENING_CONFIG, ...opts.config ?? []].flatMap((c) => ["-c", c]);
+  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
+  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => ["-c", c]);
   const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
   const child = spawn(opts.binary ?? "git", fullArgs, {
@@ -21503,9 +21596,21 @@ async function spawnGit(opts, args, run, consume) {
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    throw new GitFailedError(failureMessage(args, exitCode, stderr), { details: { ...details, exitCode, stderr: stderr.trim() } });
+    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
   }
   return exitCode;
+}
+function userSafeDirectories() {
+  safeDirectoryConfig ??= (async () => {
+    const { system, global } = userConfigFiles();
+    const values = [];
+    for (const file2 of [...system, ...global]) {
+      const res = await runGit({ cwd: "/" }, ["config", "--file", file2, "--get-all", "safe.directory"], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
+      if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
+    }
+    return values.map((v) => `safe.directory=${v}`);
+  })();
+  return safeDirectoryConfig;
 }
 function locationArgs(opts) {
   const out = [];
@@ -21513,15 +21618,36 @@ function locationArgs(opts) {
   if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
   return out;
 }
-function failureMessage(args, exitCode, stderr) {
-  const reason = stderr.trim().split("\n").slice(-3).join(" ") || "no message";
-  return `git ${args.slice(0, 3).join(" ")} failed (exit ${exitCode}): ${reason}`;
+function gitFailure(args, exitCode, stderr, details) {
+  const what = `git ${args.slice(0, 3).join(" ")}`;
+  if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
+    return new DiskFullError(`${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`, { details });
+  }
+  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
+  if (dubious) {
+    const dir = dubious[1] ?? String(details.cwd ?? "");
+    return new UnsafeRepositoryOwnerError(
+      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
+      { details: { ...details, repository: dir } }
+    );
+  }
+  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return new IndexLockedError(`${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`, {
+      details: { ...details, lock: lock[1] }
+    });
+  }
+  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
+    return new ObjectMissingError(`${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`, { details });
+  }
+  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
+  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
 }
 function errnoText(cause) {
   const code2 = cause.code;
   return typeof code2 === "string" ? code2 : String(cause);
 }
-var spawned;
+var spawned, safeDirectoryConfig;
 var init_runner = __esm({
   "src/git/runner.ts"() {
     "use strict";
@@ -21643,7 +21769,7 @@ async function createBranchAndSwitch(repo, name, sha) {
   const valid = await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
   if (valid.exitCode !== 0 || name.startsWith("-")) throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
   const head = await readHead(repo);
-  if (head.ref !== null) throw new InvalidArgumentError(`HEAD is on ${head.ref}, not detached; nothing to name`, { details: { head: head.ref } });
+  if (head.ref?.startsWith("refs/heads/")) throw new InvalidArgumentError(`HEAD is on ${head.ref}, not detached; nothing to name`, { details: { head: head.ref } });
   if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? "(none)"}, not ${sha}; it moved meanwhile`, { details: { ref: "HEAD", expected: sha, actual: head.sha } });
   await updateRef(repo, ref, sha, null, { message: "agentgate: branch for detached HEAD" });
   await runGit(repo, ["symbolic-ref", "-m", "agentgate: switch to new branch", "HEAD", ref]);
@@ -21743,33 +21869,90 @@ var init_commit_info = __esm({
 });
 
 // src/git/repo.ts
-import { realpath, stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { appendFile as appendFile2, lstat, mkdir, readFile as readFile2, realpath, stat } from "node:fs/promises";
+import { homedir as homedir2 } from "node:os";
+import { basename, dirname, isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve2, sep } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
-  const driverKeys = runGit(base, ["config", "--name-only", "--get-regexp", DRIVER_CONFIG_PATTERN], { okExitCodes: [1] });
-  driverKeys.catch(() => void 0);
   let out;
   try {
-    out = (await runGit(base, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir"])).stdout;
+    out = (await runGit(base, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"])).stdout;
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
       throw new NotARepositoryError(`${real} is not inside a git repository; run "git init" there or give the path of a repository`, { cause, details: { workspace: real } });
     }
     throw cause;
   }
-  const [topLevel, gitDir] = out.split("\n");
-  if (!topLevel || !gitDir) {
+  const [topLevel, gitDir, commonDir3] = out.split("\n");
+  if (!topLevel || !gitDir || !commonDir3) {
     throw new NotARepositoryError(`${real} has no work tree (bare repository?); give the path of a checked-out repository`, { details: { workspace: real } });
   }
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
     throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`, { details: { workspace: real, topLevel } });
   }
-  const config2 = neutraliseDrivers((await driverKeys).stdout.split("\n").filter(Boolean));
+  await assertOwnWorkTree(real, topLevel, gitDir);
+  const config2 = neutraliseDrivers(await driverKeys(base, [join4(commonDir3, "config"), join4(gitDir, "config.worktree")]));
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
+}
+async function assertOwnWorkTree(real, topLevel, gitDir) {
+  const owner = await dotGitOwner(real);
+  const refuse = (why) => {
+    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, { details: { workspace: real, topLevel, gitDir } });
+  };
+  if (owner === null) return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
+  if (owner.dir !== topLevel) return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (!owner.isFile) return;
+  const realGitDir = await realpath(gitDir);
+  const named = await readPointer(join4(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join4(owner.dir, ".git")) return;
+  const worktree = await configValue(join4(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
+  if (basename(realGitDir) === ".git" || realGitDir.split(sep).includes(".git")) {
+    refuse(`${join4(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  }
+}
+async function dotGitOwner(dir) {
+  for (let at = dir; ; at = dirname(at)) {
+    const info = await lstat(join4(at, ".git")).catch(() => null);
+    if (info !== null) return { dir: at, isFile: info.isFile() };
+    if (dirname(at) === at) return null;
+  }
+}
+async function driverKeys(base, files) {
+  const keys = [];
+  const seen = /* @__PURE__ */ new Set();
+  const queue = [...files];
+  while (queue.length > 0 && seen.size < 64) {
+    const file2 = queue.shift();
+    if (seen.has(file2)) continue;
+    seen.add(file2);
+    if ((await stat(file2).catch(() => null))?.isFile() !== true) continue;
+    const res = await runGit(base, ["config", "--file", file2, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
+    for (const { key, value } of parseConfigEntries(res.stdout)) {
+      if (!/^include/i.test(key)) keys.push(key);
+      else if (value !== "") queue.push(includedFile(value, file2));
+    }
+  }
+  return keys;
+}
+function includedFile(path, from) {
+  if (path === "~" || path.startsWith("~/")) return join4(process.env.HOME ?? homedir2(), path.slice(1));
+  return resolve2(dirname(from), path);
+}
+async function configValue(file2, key) {
+  if ((await stat(file2).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname(file2) }, ["config", "--file", file2, "--get", key], { okExitCodes: [1] });
+  return res.exitCode === 0 ? res.stdout.trim() : null;
+}
+async function readPointer(file2) {
+  const text = await readFile2(file2, "utf8").catch(() => null);
+  if (text === null) return null;
+  return text.replace(/^gitdir: /, "").trim() || null;
+}
+async function realpathOrNull(path) {
+  return realpath(path).catch(() => null);
 }
 async function initRepo(dir, branch, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
@@ -21777,8 +21960,23 @@ async function initRepo(dir, branch, opts = {}) {
   await runGit({ cwd: real, ...opts }, ["init", "--quiet", `--initial-branch=${branch}`]);
   return openRepo(real, opts);
 }
+async function excludeNestedRepositories(repo) {
+  const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
+  const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
+  const found = [];
+  for (const dir of nested) if (await lstat(join4(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+  if (found.length > 0) {
+    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
+    await mkdir(join4(repo.gitDir, "info"), { recursive: true });
+    await appendFile2(join4(repo.gitDir, "info", "exclude"), `
+# nested repositories, left out by agentgate-snapshot before --init
+${lines}
+`);
+  }
+  return found;
+}
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve(dir);
+  const abs = resolve2(dir);
   try {
     const real = await realpath(abs);
     if ((await stat(real)).isDirectory()) return real;
@@ -21788,14 +21986,14 @@ async function resolveWorkspaceDir(dir) {
   throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, { details: { workspace: abs } });
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve(process.env.HOME) : homedir();
-  if (dir === sep || dir === resolve("/") || dir === home || dir === homedir()) {
+  const home = process.env.HOME ? resolve2(process.env.HOME) : homedir2();
+  if (dir === sep || dir === resolve2("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(`refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`, { details: { workspace: dir } });
   }
 }
 function isInside(parent, child) {
   const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
 }
 var init_repo = __esm({
   "src/git/repo.ts"() {
@@ -21861,7 +22059,7 @@ function readHeader(report2, record2) {
   const key = space < 0 ? record2.slice(2) : record2.slice(2, space);
   const value = space < 0 ? "" : record2.slice(space + 1);
   if (key === "branch.oid") report2.oid = value === "(initial)" ? null : hexId(value, record2);
-  else if (key === "branch.head") report2.head = value === "(detached)" ? null : nonEmpty(value, record2);
+  else if (key === "branch.head") report2.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record2);
   else if (key === "branch.upstream") report2.upstream = nonEmpty(value, record2);
   else if (key === "branch.ab") {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
@@ -21906,8 +22104,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, readFile as readFile2 } from "node:fs/promises";
-import { join as join2, sep as sep2 } from "node:path";
+import { access, readFile as readFile3 } from "node:fs/promises";
+import { join as join5, sep as sep2 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
@@ -21927,9 +22125,10 @@ async function getHeadState(repo) {
     runGitBuffer(repo, ["ls-files", "-u", "-z"]),
     detectOperation(repo.gitDir)
   ]);
-  const headState = head.sha === null ? "unborn" : head.ref === null ? "detached" : "branch";
-  const branch = head.ref?.startsWith("refs/heads/") ? head.ref.slice("refs/heads/".length) : null;
-  return { headState, ref: head.ref, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
+  const branchRef = head.ref?.startsWith("refs/heads/") ? head.ref : null;
+  const headState = head.sha === null ? "unborn" : branchRef === null ? "detached" : "branch";
+  const branch = branchRef === null ? null : branchRef.slice("refs/heads/".length);
+  return { headState, ref: branchRef, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
 }
 function hasChangesOutside(entries, excludes) {
   const prefixes = excludes.map((x) => x.split(sep2).join("/").replace(/\/+$/, ""));
@@ -21942,7 +22141,7 @@ async function readStatus(opts) {
 }
 async function detectOperation(gitDir) {
   const names = ["rebase-merge", "rebase-apply", "rebase-apply/applying", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG"];
-  const found = await Promise.all(names.map((n) => exists(join2(gitDir, n))));
+  const found = await Promise.all(names.map((n) => exists(join5(gitDir, n))));
   const has = (n) => found[names.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -21956,7 +22155,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile2(join2(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile3(join5(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -21983,9 +22182,9 @@ var init_state = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp2, readFile as readFile3, rm as rm2, writeFile } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile4, rm as rm2, writeFile } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename, join as join3, resolve as resolve2 } from "node:path";
+import { basename as basename2, join as join6, resolve as resolve3 } from "node:path";
 async function cherryPick2(repo, rev, opts = {}) {
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
@@ -22006,8 +22205,8 @@ async function pickInWorkspace(repo, source, ignore) {
   if (state.isDirty) {
     throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
   }
-  const origHead = join3(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile3(origHead).catch(() => null);
+  const origHead = join6(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile4(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
     await (savedOrigHead === null ? rm2(origHead, { force: true }) : writeFile(origHead, savedOrigHead));
@@ -22027,12 +22226,12 @@ async function pickInWorkspace(repo, source, ignore) {
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef);
-  const dir = await mkdtemp2(join3(tmpdir2(), "agentgate-pick-"));
+  const dir = await mkdtemp2(join6(tmpdir2(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
     await rm2(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(`the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`, { details: { tmpdir: dir } });
   }
-  const path = join3(dir, basename(dir));
+  const path = join6(dir, basename2(dir));
   let failure2 = null;
   try {
     await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
@@ -22089,7 +22288,7 @@ async function assertNotCheckedOut(repo, ref) {
 }
 async function removeWorktree(repo, dir, path, quiet) {
   try {
-    const admin = join3(await commonDir(repo.gitDir), "worktrees", basename(path));
+    const admin = join6(await commonDir(repo.gitDir), "worktrees", basename2(path));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
     await rm2(dir, { recursive: true, force: true });
     await rm2(admin, { recursive: true, force: true });
@@ -22098,8 +22297,8 @@ async function removeWorktree(repo, dir, path, quiet) {
   }
 }
 async function commonDir(gitDir) {
-  const pointer = await readFile3(join3(gitDir, "commondir"), "utf8").catch(() => null);
-  return pointer === null ? gitDir : resolve2(gitDir, pointer.trim());
+  const pointer = await readFile4(join6(gitDir, "commondir"), "utf8").catch(() => null);
+  return pointer === null ? gitDir : resolve3(gitDir, pointer.trim());
 }
 function conflict(source, onto, files) {
   return new CherryPickConflictError(`cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`, {
@@ -22120,16 +22319,16 @@ var init_cherry_pick = __esm({
 
 // src/fs/atomic.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir, open as open2, rename, rm as rm3 } from "node:fs/promises";
-import { basename as basename2, dirname, join as join4 } from "node:path";
+import { mkdir as mkdir2, open as open2, rename, rm as rm3 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname2, join as join7 } from "node:path";
 function tempPathBeside(path) {
-  return join4(dirname(path), `.${basename2(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+  return join7(dirname2(path), `.${basename3(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
 }
 async function replaceFileAtomic(path, fill) {
-  const dir = dirname(path);
+  const dir = dirname2(path);
   const temp = tempPathBeside(path);
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir2(dir, { recursive: true });
     const result = await fill(temp);
     await fsyncFile(temp);
     await rename(temp, path);
@@ -22419,7 +22618,7 @@ var init_diff_stats = __esm({
 
 // src/git/unified-diff.ts
 import { createHash } from "node:crypto";
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -22428,7 +22627,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file2) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file2);
 }
 async function writeTreeDiffToFile(repo, trees, file2) {
-  const path = resolve3(file2);
+  const path = resolve4(file2);
   const bytes = await replaceFileAtomic(path, (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp));
   return { path, bytes };
 }
@@ -22452,7 +22651,7 @@ var init_unified_diff = __esm({
 
 // src/git/commit.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import { relative as relative2, resolve as resolve4, sep as sep3 } from "node:path";
+import { relative as relative2, resolve as resolve5, sep as sep3 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -22485,7 +22684,7 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path of excludes) {
-    const abs = resolve4(topLevel, path);
+    const abs = resolve5(topLevel, path);
     const real = await realpath2(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
@@ -22506,43 +22705,6 @@ var init_commit = __esm({
   }
 });
 
-// src/store/paths.ts
-import { homedir as homedir2 } from "node:os";
-import { join as join5, resolve as resolve5 } from "node:path";
-function resolveHome(explicit) {
-  const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve5(chosen) : join5(homedir2(), ".agentgate");
-}
-function layout(home) {
-  return {
-    home,
-    snapshots: join5(home, "snapshots"),
-    runs: join5(home, "runs"),
-    artifacts: join5(home, "artifacts"),
-    checkpoints: join5(home, "checkpoints"),
-    locks: join5(home, "locks"),
-    config: join5(home, "config.yaml")
-  };
-}
-function assertSafeId(value, what) {
-  const parsed = SafeId.safeParse(value);
-  if (!parsed.success) {
-    const reason = parsed.error.issues[0]?.message ?? "invalid";
-    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, { details: { value: value.slice(0, 200), what } });
-  }
-  return value;
-}
-function patchPath(artifactsDir, runId, iteration) {
-  return join5(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`, "patch.diff");
-}
-var init_paths = __esm({
-  "src/store/paths.ts"() {
-    "use strict";
-    init_snapshot();
-    init_errors();
-  }
-});
-
 // src/store/atomic.ts
 var init_atomic2 = __esm({
   "src/store/atomic.ts"() {
@@ -22552,8 +22714,8 @@ var init_atomic2 = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir, readFile as readFile4 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { readdir, readFile as readFile5 } from "node:fs/promises";
+import { join as join8 } from "node:path";
 function corruptFile(path, what, reason, cause) {
   return new StoreCorruptError(
     `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -22563,7 +22725,7 @@ function corruptFile(path, what, reason, cause) {
 async function readJsonFile(path, schema, what) {
   let text;
   try {
-    text = await readFile4(path, "utf8");
+    text = await readFile5(path, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
     throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
@@ -22606,7 +22768,7 @@ async function loadAll(dir, what, load) {
       const item = await load(name);
       if (item !== null) items.push(item);
     } catch (error62) {
-      problems.push(asStoreProblem(error62, join6(dir, `${name}.json`), what));
+      problems.push(asStoreProblem(error62, join8(dir, `${name}.json`), what));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -22628,9 +22790,9 @@ var init_json_file = __esm({
 // src/fs/lock.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir2, readFile as readFile5, rename as rename2, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
+import { link, mkdir as mkdir3, readFile as readFile6, rename as rename2, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import { dirname as dirname2 } from "node:path";
+import { dirname as dirname3 } from "node:path";
 async function withLock(path, opts, fn) {
   const handle = await acquire(path, opts);
   try {
@@ -22683,7 +22845,7 @@ async function tryCreate(path, owner) {
   const failed = (cause) => new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
   try {
     try {
-      await mkdir2(dirname2(path), { recursive: true });
+      await mkdir3(dirname3(path), { recursive: true });
       await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
     } catch (cause) {
       throw failed(cause);
@@ -22721,7 +22883,7 @@ async function takeOver(path, stale, owner) {
 }
 async function readOwner(path) {
   try {
-    const parsed = JSON.parse(await readFile5(path, "utf8"));
+    const parsed = JSON.parse(await readFile6(path, "utf8"));
     if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
       return { createdAt: "", purpose: "unknown", ...parsed };
     }
@@ -22818,6 +22980,8 @@ var init_run = __esm({
       createdAt: IsoDate,
       updatedAt: IsoDate,
       before: BeforeState.nullable(),
+      /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
+      beforeUsedBy: external_exports.object({ snapshotId: SafeId, iteration: external_exports.number().int().nonnegative() }).nullable().optional(),
       snapshotIds: external_exports.array(SafeId),
       /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
       recordedWorkspace: external_exports.string().min(1).optional()
@@ -22826,7 +22990,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join7 } from "node:path";
+import { join as join9 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0) throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
   return workspace;
@@ -22850,7 +23014,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join7(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join9(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -22877,11 +23041,16 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path = this.path(runId);
-        const lockPath = join7(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join9(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
           if (current === null) return null;
+          if (workspace !== null && current.workspace !== workspace) {
+            throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${current.workspace}, not ${workspace}; use another run id for this workspace`, {
+              details: { runId, workspace: current.workspace, given: workspace }
+            });
+          }
           const next = await change(current);
           if (next === null) return current;
           const checked = RunRecord.safeParse({ ...next, updatedAt: now });
@@ -22896,7 +23065,7 @@ var init_run_records = __esm({
         const parsed = BeforeState.safeParse(before2);
         if (!parsed.success) throw new InvalidArgumentError(`before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`, { details: { runId } });
         if (parsed.data.runId !== runId) throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, { details: { runId } });
-        return await this.update(runId, requireWorkspace(workspace), (current) => ({ ...current, before: parsed.data }));
+        return await this.update(runId, requireWorkspace(workspace), (current) => ({ ...current, before: parsed.data, beforeUsedBy: null }));
       }
       /**
        * Links a snapshot into its run, keeping `snapshotIds` ordered by iteration. Linking an id that
@@ -22905,12 +23074,13 @@ var init_run_records = __esm({
        * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
        * read keep their place.
        */
-      async link(runId, workspace, snapshotId, iteration, iterationOf) {
+      async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false) {
         assertSafeId(runId, "run id");
         assertSafeId(snapshotId, "snapshot id");
         if (!Number.isInteger(iteration) || iteration < 0) throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, { details: { iteration } });
         return await this.update(runId, requireWorkspace(workspace), async (current) => {
-          if (current.snapshotIds.includes(snapshotId)) return null;
+          const used = usesBefore ? { beforeUsedBy: { snapshotId, iteration } } : {};
+          if (current.snapshotIds.includes(snapshotId)) return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
           const ids = [...current.snapshotIds];
           let at = ids.length;
           while (at > 0) {
@@ -22919,7 +23089,7 @@ var init_run_records = __esm({
             at -= 1;
           }
           ids.splice(at, 0, snapshotId);
-          return { ...current, snapshotIds: ids };
+          return { ...current, snapshotIds: ids, ...used };
         });
       }
       /** Removes a link; true when the run had it. A run without a record has nothing to unlink. */
@@ -22938,7 +23108,7 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { rm as rm5, stat as stat2 } from "node:fs/promises";
-import { join as join8, resolve as resolve6 } from "node:path";
+import { join as join10, resolve as resolve6 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -22982,7 +23152,7 @@ var init_snapshot_store = __esm({
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
       snapshotPath(id) {
-        return join8(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
+        return join10(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -23113,7 +23283,7 @@ var init_snapshot_store = __esm({
        * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
        * INVALID_ARGUMENT when it names another run or iteration.
        */
-      async linkSnapshot(runId, workspace, snapshotId, iteration) {
+      async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false) {
         assertSafeId(runId, "run id");
         const snapshot = await this.load(snapshotId);
         if (snapshot === null) throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, { details: { id: snapshotId, runId } });
@@ -23122,13 +23292,14 @@ var init_snapshot_store = __esm({
             details: { id: snapshotId, runId, iteration }
           });
         }
-        return this.runs.link(runId, workspace, snapshotId, iteration, async (id) => {
+        const iterationOf = async (id) => {
           try {
             return (await this.load(id))?.iteration ?? null;
           } catch {
             return null;
           }
-        });
+        };
+        return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
       }
       /**
        * Links the stored snapshots of this run's iteration (taken in `workspace`) that the run does not
@@ -23157,7 +23328,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id, fn) {
-        const lockPath = join8(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
+        const lockPath = join10(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
       }
     };
@@ -23238,10 +23409,10 @@ var init_patch_artifact = __esm({
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp3, rm as rm6 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join9 } from "node:path";
+import { join as join11 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join9(tmpdir3(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join9(dir, "index") };
+  const dir = await mkdtemp3(join11(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join11(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -23305,26 +23476,73 @@ async function gitChecks(repo, snapshot, add) {
   if (!before2 || !after2) return false;
   const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
   add("before-is-ancestor", ancestor, ancestor ? "before is an ancestor of after" : "before is not an ancestor of after");
-  if (snapshot.ref) {
-    const target = await readRef(repo, snapshot.ref);
-    add("ref", target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`);
-  }
+  await refCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, add);
   await messageChecks(repo, snapshot, add);
   const stats2 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same = stats2.filesChanged === snapshot.filesChanged && stats2.insertions === snapshot.insertions && stats2.deletions === snapshot.deletions;
   add("stats", same, same ? `${stats2.filesChanged} files, +${stats2.insertions} -${stats2.deletions}` : `git now says ${stats2.filesChanged} files +${stats2.insertions} -${stats2.deletions}`);
+  const files = JSON.stringify(stats2.files) === JSON.stringify(snapshot.files);
+  add("files", files, files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats2.files)})`);
   return ancestor;
+}
+async function refCheck(repo, snapshot, add) {
+  const expected = `refs/agentgate/runs/${snapshot.runId}/iteration-${snapshot.iteration}`;
+  if (snapshot.ref !== expected) {
+    add("ref", false, snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`);
+    return;
+  }
+  const target = await readRef(repo, snapshot.ref);
+  add("ref", target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`);
+}
+async function branchCheck(repo, snapshot, add) {
+  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
+  if (tip === null) {
+    const elsewhere = snapshot.recordedWorkspace !== void 0;
+    add("branch", elsewhere, elsewhere ? `branch ${snapshot.branch} is not here (the run was recorded on another machine)` : `branch ${snapshot.branch} does not exist`);
+    return;
+  }
+  const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
+  add("branch", holds, holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`);
+}
+function describeFileDifference(stored, actual) {
+  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
+  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
+  return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
 }
 async function messageChecks(repo, snapshot, add) {
   if (snapshot.commitMessage === "" || snapshot.beforeSha === snapshot.afterSha) return;
   const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
   const same = message === snapshot.commitMessage.replace(/\n$/, "");
   add("commit-message", same, same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one");
+  const trailers = { run: trailer(message, "Agentgate-Run"), iteration: trailer(message, "Agentgate-Iteration"), before: trailer(message, "Agentgate-Before") };
+  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
+  add("trailers", trailersOk, trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`);
   if (snapshot.task === void 0 && snapshot.gate === void 0) return;
   const lines = message.split("\n");
   const taskOk = snapshot.task === null || snapshot.task === void 0 || lines.includes(taskLine(snapshot.task));
   const gateOk = snapshot.gate === null || snapshot.gate === void 0 || lines.includes(gateLine(snapshot.gate));
   add("task", taskOk && gateOk, taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`);
+}
+function trailer(message, key) {
+  const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
+  return line === void 0 ? null : line.slice(key.length + 2).trim();
+}
+async function continuityChecks(snapshots, git) {
+  const checks = [];
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  for (let i = 1; i < ordered.length; i++) {
+    const prev = ordered[i - 1];
+    const next = ordered[i];
+    let ok = next.beforeSha === prev.afterSha;
+    if (!ok) {
+      const repo = await openRepo(next.workspace, git).catch(() => null);
+      ok = repo !== null && await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false);
+    }
+    const detail = ok ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended` : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
+  }
+  return checks;
 }
 var init_verify = __esm({
   "src/snapshotter/verify.ts"() {
@@ -23341,13 +23559,13 @@ var init_verify = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir as readdir2, readFile as readFile6, rm as rm7, stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join10 } from "node:path";
+import { readdir as readdir2, readFile as readFile7, readlink, rm as rm7, stat as stat4 } from "node:fs/promises";
+import { isAbsolute as isAbsolute3, join as join12 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir2(o.gitDir);
-  const refLocks = (await readdir2(join10(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join10(common, "refs", name));
-  const candidates = [`${o.indexFile ?? join10(o.gitDir, "index")}.lock`, join10(o.gitDir, "HEAD.lock"), join10(common, "packed-refs.lock"), ...refLocks];
+  const refLocks = (await readdir2(join12(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join12(common, "refs", name));
+  const candidates = [`${o.indexFile ?? join12(o.gitDir, "index")}.lock`, join12(o.gitDir, "HEAD.lock"), join12(common, "packed-refs.lock"), ...refLocks];
   const removed = [];
   for (const path of candidates) {
     const info = await stat4(path).catch(() => null);
@@ -23365,9 +23583,35 @@ async function removeLockOlderThan(path, olderThanMs) {
   return true;
 }
 async function commonDir2(gitDir) {
-  const named = (await readFile6(join10(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named = (await readFile7(join12(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named === "") return gitDir;
-  return isAbsolute2(named) ? named : join10(gitDir, named);
+  return isAbsolute3(named) ? named : join12(gitDir, named);
+}
+async function removeAbandonedLock(path, settleMs = 300) {
+  if (await stat4(path).catch(() => null) === null) return "absent";
+  for (const round of [0, 1]) {
+    if (round === 1) await new Promise((resolve14) => setTimeout(resolve14, settleMs));
+    if (await stat4(path).catch(() => null) === null) return "absent";
+    if (await openedBy(path) !== 0) return "held";
+  }
+  await rm7(path, { force: true });
+  return "removed";
+}
+async function openedBy(path) {
+  const pids = await readdir2("/proc").catch(() => null);
+  if (pids === null || await stat4("/proc/self/fd").catch(() => null) === null) return -1;
+  let holders = 0;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
+    for (const fd of fds) {
+      if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) {
+        holders += 1;
+        break;
+      }
+    }
+  }
+  return holders;
 }
 var init_git_locks = __esm({
   "src/fs/git-locks.ts"() {
@@ -23376,41 +23620,82 @@ var init_git_locks = __esm({
 });
 
 // src/snapshotter/repo-lock.ts
-import { join as join11 } from "node:path";
+import { join as join13 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
-  return withLock(join11(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
+  return withLock(join13(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
     if (lock.recovered) await removeOrphanedGitLocks({ gitDir: repo.gitDir, ownerSince: Date.parse(lock.recovered.createdAt) });
+    await recoverIndexLock(join13(repo.gitDir, "index.lock"));
     return fn(lock.recovered !== null);
   });
+}
+async function recoverIndexLock(path) {
+  if (await removeAbandonedLock(path) !== "held") return;
+  throw new IndexLockedError(`${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`, { details: { lock: path } });
 }
 var init_repo_lock = __esm({
   "src/snapshotter/repo-lock.ts"() {
     "use strict";
+    init_errors();
     init_git_locks();
     init_lock2();
   }
 });
 
 // src/snapshotter/excludes.ts
-import { readdir as readdir3 } from "node:fs/promises";
-import { join as join12, relative as relative3 } from "node:path";
-function workspaceExcludes(topLevel, dirs) {
-  return [dirs.artifactsDir, dirs.home].filter((dir) => dir !== topLevel && isInside(topLevel, dir)).map((dir) => relative3(topLevel, dir));
+import { lstat as lstat2, readdir as readdir3, realpath as realpath3 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname4, join as join14, relative as relative3, sep as sep4 } from "node:path";
+async function workspaceExcludes(topLevel, dirs) {
+  const out = [];
+  for (const [what, dir] of [["agentgate home", dirs.home], ["artifacts directory", dirs.artifactsDir]]) {
+    const real = await realPathOf(dir);
+    if (real === topLevel) {
+      throw new UnsafeWorkspaceError(`the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`, {
+        details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
+      });
+    }
+    if (isInside(topLevel, real)) out.push(relative3(topLevel, real));
+  }
+  return out;
+}
+async function realPathOf(path) {
+  const real = await realpath3(path).catch(() => null);
+  if (real !== null) return real;
+  const parent = dirname4(path);
+  return parent === path ? path : join14(await realPathOf(parent), basename4(path));
+}
+async function assertNoLinkInside(topLevel, file2) {
+  const real = await realPathOf(dirname4(file2));
+  const lexical = relative3(topLevel, file2);
+  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
+  if (!inside) return;
+  const rel = isInside(topLevel, file2) ? lexical : relative3(topLevel, join14(real, basename4(file2)));
+  let at = topLevel;
+  for (const part of rel.split(sep4).slice(0, -1)) {
+    at = join14(at, part);
+    const info = await lstat2(at).catch(() => null);
+    if (info?.isSymbolicLink()) {
+      throw new UnsafeWorkspaceError(`${at} inside the workspace is a symbolic link, so writing ${file2} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`, {
+        details: { workspace: topLevel, path: at }
+      });
+    }
+  }
 }
 async function hasUserFiles(dir, dirs) {
-  const ours = [dirs.home, dirs.artifactsDir];
+  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries = await readdir3(dir);
-  return entries.some((name) => !ours.some((own2) => isInside(join12(dir, name), own2)));
+  return entries.some((name) => !ours.some((own2) => isInside(join14(dir, name), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
     "use strict";
+    init_errors();
     init_repo();
   }
 });
 
 // src/snapshotter/snapshotter.ts
-import { readFile as readFile7, stat as stat5 } from "node:fs/promises";
+import { readFile as readFile8, rm as rm8, rmdir, stat as stat5 } from "node:fs/promises";
+import { dirname as dirname5 } from "node:path";
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
     const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
@@ -23420,6 +23705,12 @@ async function nameDetachedHead(repo, runId, sha) {
   }
   throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {
     details: { runId }
+  });
+}
+function assertRunWorkspace(run, runId, workspace) {
+  if (run === null || run.workspace === workspace) return;
+  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
+    details: { runId, workspace: run.workspace, given: workspace }
   });
 }
 function assertNoOperation(state) {
@@ -23478,9 +23769,10 @@ var init_snapshotter = __esm({
       async captureBeforeState(workspace, opts) {
         const runId = assertSafeId(opts.runId, "run id");
         const onDirty = opts.onDirty ?? this.options.onDirty;
-        const repo = await this.openOrInit(workspace, onDirty);
+        const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
         return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          const excludes = workspaceExcludes(repo.topLevel, this.options);
+          assertRunWorkspace(await this.store.loadRun(runId), runId, repo.topLevel);
+          const excludes = await workspaceExcludes(repo.topLevel, this.options);
           const state = await getRepoState(repo, excludes);
           assertNoOperation(state);
           const dirty = state.isDirty;
@@ -23504,7 +23796,8 @@ var init_snapshotter = __esm({
             wipSha,
             capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
             runId,
-            headState: state.headState
+            headState: state.headState,
+            ...nested.length > 0 ? { nestedRepositories: nested } : {}
           };
           await this.store.recordBefore(runId, repo.topLevel, before2);
           return before2;
@@ -23524,7 +23817,7 @@ var init_snapshotter = __esm({
         return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
           if (recovered) await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
           const head = await getHeadState(repo);
-          const start = await this.startOf(repo, runId, before2, opts.beforeSha, head);
+          const start = await this.startOf(repo, runId, opts.iteration, before2, opts.beforeSha, head);
           assertNoOperation(head);
           await this.assertDescends(repo, start.sha, head);
           const message = iterationMessage({
@@ -23534,7 +23827,7 @@ var init_snapshotter = __esm({
             gatePlanSource: opts.gatePlanSource ?? "",
             beforeSha: start.sha
           });
-          const excludes = workspaceExcludes(repo.topLevel, this.options);
+          const excludes = await workspaceExcludes(repo.topLevel, this.options);
           const done = await this.assertIterationFree(runId, opts.iteration, {
             beforeSha: start.sha,
             headSha: head.sha,
@@ -23552,10 +23845,9 @@ var init_snapshotter = __esm({
           const afterSha = commit.sha;
           const trees = { from: beforeTree, to: commit.tree };
           const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
-          const [stats2, artifact] = await Promise.all([
-            treeDiffStats(repo, trees),
-            afterSha === start.sha ? null : writePatchArtifact(repo, trees, patchPath(this.options.artifactsDir, runId, opts.iteration))
-          ]);
+          const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
+          if (afterSha !== start.sha) await assertNoLinkInside(repo.topLevel, artifactPath);
+          const [stats2, artifact] = await Promise.all([treeDiffStats(repo, trees), afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)]);
           const snapshot = {
             id: `snap-${newSnapshotId()}`,
             runId,
@@ -23575,7 +23867,7 @@ var init_snapshotter = __esm({
             gate: opts.gatePlanSource ?? null
           };
           await this.store.save(snapshot);
-          await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration);
+          await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
           return snapshot;
         });
       }
@@ -23586,6 +23878,8 @@ var init_snapshotter = __esm({
         if (direct) return direct;
         const matches = await this.store.findByPrefix(idOrSha);
         if (matches.length === 1) return matches[0];
+        const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
+        if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return makers[0];
         if (matches.length > 1) {
           throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(", ")}); give more characters`, {
             details: { matches: matches.map((m) => m.id) }
@@ -23610,7 +23904,7 @@ var init_snapshotter = __esm({
         const intact = snapshot.patchPath !== null && await sha256File(snapshot.patchPath).catch(() => null) === snapshot.patchSha256;
         if (intact && snapshot.patchPath) {
           if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
-          return outputFile ? "" : readFile7(snapshot.patchPath, "utf8");
+          return outputFile ? "" : readFile8(snapshot.patchPath, "utf8");
         }
         const repo = await openRepo(snapshot.workspace, this.gitOptions());
         if (outputFile) {
@@ -23640,10 +23934,20 @@ var init_snapshotter = __esm({
           const runs3 = await this.store.listRuns();
           for (const problem of runs3.problems) checks.push({ snapshotId: null, runId: null, check: "store-file", ok: false, detail: problem.message });
         }
+        if (snapshots.length === 0 && checks.length === 0) {
+          const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${this.store.home}`;
+          throw new NothingToVerifyError(`${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`, { details: { home: this.store.home } });
+        }
         const runs2 = /* @__PURE__ */ new Map();
+        const local = [];
         for (const snapshot of snapshots) {
           if (!runs2.has(snapshot.runId)) runs2.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-          checks.push(...await verifySnapshot(await this.withLocalPaths(snapshot, paths), runs2.get(snapshot.runId) ?? null, this.gitOptions()));
+          const here = await this.withLocalPaths(snapshot, paths);
+          local.push(here);
+          checks.push(...await verifySnapshot(here, runs2.get(snapshot.runId) ?? null, this.gitOptions()));
+        }
+        if (!("id" in target)) {
+          for (const runId of new Set(local.map((s) => s.runId))) checks.push(...await continuityChecks(local.filter((s) => s.runId === runId), this.gitOptions()));
         }
         return { ok: checks.every((c) => c.ok), checks };
       }
@@ -23656,8 +23960,18 @@ var init_snapshotter = __esm({
             throw error62;
           }
         );
+        const stored = await this.store.load(id).catch(() => null);
         await this.store.delete(id);
+        if (stored !== null) await this.removeArtifact(stored);
         return id;
+      }
+      /** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */
+      async removeArtifact(snapshot) {
+        const local = await this.withLocalPaths(snapshot);
+        if (local.patchPath === null || local.patchSha256 === null) return;
+        if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
+        await rm8(local.patchPath, { force: true });
+        await rmdir(dirname5(local.patchPath)).catch(() => void 0);
       }
       /**
        * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
@@ -23673,7 +23987,7 @@ var init_snapshotter = __esm({
           const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
 `;
           const squashed = await commitTree(repo, await getTree(repo, snapshot.afterSha), [snapshot.beforeSha], message);
-          const ignore = workspaceExcludes(repo.topLevel, this.options);
+          const ignore = await workspaceExcludes(repo.topLevel, this.options);
           return cherryPick2(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } });
         });
       }
@@ -23696,29 +24010,47 @@ var init_snapshotter = __esm({
         return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
       }
       /** Opens the workspace's repository, or initialises one; with onDirty "error", files there refuse first (nothing is created). */
-      async openOrInit(workspace, onDirty) {
+      async openOrInit(workspace, onDirty, init) {
         try {
-          return await openRepo(workspace, this.gitOptions());
+          return { repo: await openRepo(workspace, this.gitOptions()), nested: [] };
         } catch (cause) {
           if (!(cause instanceof NotARepositoryError)) throw cause;
           const dir = typeof cause.details.workspace === "string" ? cause.details.workspace : workspace;
+          if (!init) {
+            throw new NotARepositoryError(`${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`, {
+              cause,
+              details: { workspace: dir }
+            });
+          }
           if (onDirty === "error" && await hasUserFiles(dir, this.options)) {
             throw new DirtyWorkspaceError(`${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`, {
               details: { workspace: dir }
             });
           }
-          return initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
+          const repo = await initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
+          return { repo, nested: await excludeNestedRepositories(repo) };
         }
       }
-      /** Where the iteration started: the given state, else `--before SHA`, else the run's recorded before state. */
-      async startOf(repo, runId, given, beforeRev, state) {
-        if (given) return given;
+      /**
+       * Where the iteration started: the given state, else `--before SHA`, else the run's recorded
+       * before state, which one `after` uses up (a second needs a new `before`: NO_BEFORE_STATE).
+       * `usesBefore` tells whether the start is the run's before state.
+       */
+      async startOf(repo, runId, iteration, given, beforeRev, state) {
         const run = await this.store.loadRun(runId);
-        if (beforeRev !== void 0) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH };
+        assertRunWorkspace(run, runId, repo.topLevel);
+        if (given) return { ...given, usesBefore: true };
+        if (beforeRev !== void 0) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH, usesBefore: false };
         if (!run?.before) {
           throw new RunNotFoundError(`run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`, { details: { runId } });
         }
-        return run.before;
+        const usedBy = run.beforeUsedBy;
+        if (usedBy && usedBy.iteration !== iteration) {
+          throw new NoBeforeStateError(`the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`, {
+            details: { runId, usedBy }
+          });
+        }
+        return { ...run.before, usesBefore: true };
       }
       /**
        * One snapshot per iteration: a second one would replace the first one's patch artifact and
@@ -23729,13 +24061,18 @@ var init_snapshotter = __esm({
        */
       async assertIterationFree(runId, iteration, now) {
         if (await this.store.loadRun(runId) === null) return null;
-        const taken = (await this.store.inspectRun(runId)).snapshots.find((s) => s.iteration === iteration);
+        const { snapshots } = await this.store.inspectRun(runId);
+        const taken = snapshots.find((s) => s.iteration === iteration);
         const sameCapture = taken !== void 0 && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
         if (sameCapture) return taken;
         if (taken) {
           throw new IterationExistsError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
             details: { runId, iteration, existing: taken.id }
           });
+        }
+        const last = Math.max(-1, ...snapshots.map((s) => s.iteration));
+        if (iteration < last) {
+          throw new IterationOutOfOrderError(`run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`, { details: { runId, iteration, last } });
         }
         return null;
       }
@@ -23758,18 +24095,18 @@ var init_snapshotter = __esm({
 });
 
 // src/snapshotter/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename3, rm as rm8, writeFile as writeFile3, mkdir as mkdir3 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rename as rename3, rm as rm9, writeFile as writeFile3, mkdir as mkdir4 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname3, join as join13 } from "node:path";
+import { dirname as dirname6, join as join15 } from "node:path";
 async function runDemo() {
-  const root = await mkdtemp4(join13(tmpdir4(), "agentgate-demo-"));
-  const workspace = join13(root, "workspace");
-  const home = join13(root, "home");
+  const root = await mkdtemp4(join15(tmpdir4(), "agentgate-demo-"));
+  const workspace = join15(root, "workspace");
+  const home = join15(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join13(home, "artifacts"),
+    artifactsDir: join15(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -23778,7 +24115,7 @@ async function runDemo() {
   const runId = "demo-run";
   const iterations = [];
   for (const [index, step] of ITERATIONS.entries()) {
-    const before2 = await snapshotter.captureBeforeState(workspace, { runId });
+    const before2 = await snapshotter.captureBeforeState(workspace, { runId, init: true });
     await step.edit(workspace);
     const s = await snapshotter.captureAfterState(workspace, before2, { runId, iteration: index + 1, taskPrompt: step.task, gatePlanSource: "demo" });
     iterations.push({ iteration: s.iteration, id: s.id, filesChanged: s.filesChanged, insertions: s.insertions, deletions: s.deletions, beforeSha: s.beforeSha, afterSha: s.afterSha, patchPath: s.patchPath, task: step.task });
@@ -23788,8 +24125,8 @@ async function runDemo() {
   return { workspace, home, runId, iterations, verify: { ok: report2.ok, checks: report2.checks.length, failed } };
 }
 async function put(root, rel, content) {
-  const path = join13(root, rel);
-  await mkdir3(dirname3(path), { recursive: true });
+  const path = join15(root, rel);
+  await mkdir4(dirname6(path), { recursive: true });
   await writeFile3(path, content);
 }
 var ITERATIONS;
@@ -23809,7 +24146,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and tweak the greeting",
         edit: async (ws) => {
-          await rename3(join13(ws, "src/greet.js"), join13(ws, "src/hello.js"));
+          await rename3(join15(ws, "src/greet.js"), join15(ws, "src/hello.js"));
           await put(ws, "src/hello.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n");
           await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 255, 0, 16, 128]));
         }
@@ -23817,7 +24154,7 @@ var init_demo = __esm({
       {
         task: "Remove the notes file and update the logo",
         edit: async (ws) => {
-          await rm8(join13(ws, "NOTES.txt"));
+          await rm9(join15(ws, "NOTES.txt"));
           await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4, 254, 0, 32, 64]));
         }
       }
@@ -24009,7 +24346,7 @@ var init_record_objects = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute3, resolve as resolve7 } from "node:path";
+import { isAbsolute as isAbsolute4, resolve as resolve7 } from "node:path";
 import { stat as stat6 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
@@ -24048,7 +24385,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
     const url2 = res.stdout.trim();
     if (res.exitCode === 0 && url2 !== "") {
       const kind2 = checkRemoteUrl(url2);
-      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute3(url2) ? resolve7(repo.topLevel, url2) : url2 };
+      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute4(url2) ? resolve7(repo.topLevel, url2) : url2 };
     }
     if (!await isDir(resolve7(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(`no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`, {
@@ -24274,8 +24611,8 @@ var init_records = __esm({
 
 // src/sharing/sharing.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir4, rename as rename4, rm as rm9, stat as stat7, writeFile as writeFile4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname4, join as join14, resolve as resolve8 } from "node:path";
+import { mkdir as mkdir5, rename as rename4, rm as rm10, stat as stat7, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname7, join as join16, resolve as resolve8 } from "node:path";
 function dedupe(items) {
   const seen = /* @__PURE__ */ new Set();
   return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
@@ -24361,13 +24698,13 @@ var init_sharing2 = __esm({
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
         if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
         const path = resolve8(cwd, file2);
-        await mkdir4(dirname4(path), { recursive: true });
-        const temp = join14(dirname4(path), `.${basename3(path)}.${randomBytes4(6).toString("hex")}.tmp`);
+        await mkdir5(dirname7(path), { recursive: true });
+        const temp = join16(dirname7(path), `.${basename5(path)}.${randomBytes4(6).toString("hex")}.tmp`);
         try {
           await createBundle(repo, temp, chosen.map((r) => r.ref));
           await rename4(temp, path);
         } finally {
-          await rm9(temp, { force: true });
+          await rm10(temp, { force: true });
         }
         const exported = [...new Set(chosen.map((r) => parseRecordRef(r.ref, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))];
         return { file: path, runs: exported, refs: chosen.length };
@@ -24436,21 +24773,21 @@ var init_sharing2 = __esm({
         return { runs: runs2.map((r) => r.runId), refs };
       }
       async writeRecordObjects(repo, pending) {
-        const dir = join14(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
-        await mkdir4(dir, { recursive: true });
+        const dir = join16(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
+        await mkdir5(dir, { recursive: true });
         try {
           for (const type of ["blob", "tree", "commit"]) {
             const files = [];
             for (const p of pending) {
               const obj = p.objects[type];
-              const path = join14(dir, `${type}-${obj.id}`);
+              const path = join16(dir, `${type}-${obj.id}`);
               await writeFile4(path, obj.content);
               files.push({ path, id: obj.id });
             }
             await writeObjects(repo, type, dedupe(files));
           }
         } finally {
-          await rm9(dir, { recursive: true, force: true });
+          await rm10(dir, { recursive: true, force: true });
         }
         const updates = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
         try {
@@ -24468,7 +24805,7 @@ var init_sharing2 = __esm({
        * left in incoming/ is swept first.
        */
       async receive(repo, list3, bring) {
-        const lockPath = join14(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join16(layout(this.options.home).locks, "sharing.lock");
         return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, async () => {
           await deleteRefs2(repo, await listRefs(repo, INCOMING_PREFIX));
           const source = await list3();
@@ -24497,7 +24834,7 @@ var init_sharing2 = __esm({
         });
       }
       indexPath() {
-        return join14(layout(this.options.home).home, "sharing", "rebuilt.json");
+        return join16(layout(this.options.home).home, "sharing", "rebuilt.json");
       }
       /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
       async rebuild(repo, incoming, localRefs) {
@@ -29312,10 +29649,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -29329,7 +29666,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep7) {
+          if (!keyProps.anchor && !keyProps.tag && !sep8) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -29353,7 +29690,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -29369,7 +29706,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -29460,7 +29797,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep7 = "";
+        let sep8 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -29474,13 +29811,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep7 + cb;
-              sep7 = "";
+                comment += sep8 + cb;
+              sep8 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep7 += source;
+                sep8 += source;
               hasSpace = true;
               break;
             default:
@@ -29523,18 +29860,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep7 && !value) {
+          if (!props.anchor && !props.tag && !sep8 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -29588,8 +29925,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep7 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
+        if (!isMap && !sep8 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -29601,7 +29938,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -29612,8 +29949,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep7)
-                for (const st of sep7) {
+              if (sep8)
+                for (const st of sep8) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -29630,7 +29967,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -29810,7 +30147,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep7 = "";
+      let sep8 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -29827,24 +30164,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          value += sep8 + indent.slice(trimIndent) + content;
+          sep8 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep7 === " ")
-            sep7 = "\n";
-          else if (!prevMoreIndented && sep7 === "\n")
-            sep7 = "\n\n";
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          if (sep8 === " ")
+            sep8 = "\n";
+          else if (!prevMoreIndented && sep8 === "\n")
+            sep8 = "\n\n";
+          value += sep8 + indent.slice(trimIndent) + content;
+          sep8 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep7 === "\n")
+          if (sep8 === "\n")
             value += "\n";
           else
-            sep7 = "\n";
+            sep8 = "\n";
         } else {
-          value += sep7 + content;
-          sep7 = " ";
+          value += sep8 + content;
+          sep8 = " ";
           prevMoreIndented = false;
         }
       }
@@ -30027,25 +30364,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep7 = " ";
+      let sep8 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep7 === "\n")
-            res += sep7;
+          if (sep8 === "\n")
+            res += sep8;
           else
-            sep7 = "\n";
+            sep8 = "\n";
         } else {
-          res += sep7 + lm;
-          sep7 = " ";
+          res += sep8 + lm;
+          sep8 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep7 + (match?.[1] ?? "");
+      return res + sep8 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -30855,14 +31192,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep7, value }) {
+    function stringifyItem({ start, key, sep: sep8, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep7)
-        for (const st of sep7)
+      if (sep8)
+        for (const st of sep8)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -32029,18 +32366,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep7;
+          let sep8;
           if (scalar.end) {
-            sep7 = scalar.end;
-            sep7.push(this.sourceToken);
+            sep8 = scalar.end;
+            sep8.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep7 = [this.sourceToken];
+            sep8 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep7 }]
+            items: [{ start, key: scalar, sep: sep8 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -32193,15 +32530,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep7 = it.sep;
-                  sep7.push(this.sourceToken);
+                  const sep8 = it.sep;
+                  sep8.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep7 }]
+                    items: [{ start: start2, key, sep: sep8 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -32395,13 +32732,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep7 = fc.end.splice(1, fc.end.length);
-            sep7.push(this.sourceToken);
+            const sep8 = fc.end.splice(1, fc.end.length);
+            sep8.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep7 }]
+              items: [{ start, key: fc, sep: sep8 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -32680,9 +33017,9 @@ var require_dist = __commonJS({
 });
 
 // src/store/config.ts
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname5, join as join15, resolve as resolve10 } from "node:path";
+import { dirname as dirname8, join as join17, resolve as resolve10 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file: file2 } = await readConfig(opts);
   return applySettings(config2, file2, opts);
@@ -32708,10 +33045,10 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join15(resolve10(opts.home), "config.yaml");
+  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join17(resolve10(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile8(file2, "utf8");
+    text = await readFile9(file2, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -32719,7 +33056,7 @@ async function readConfig(opts) {
     throw new ConfigInvalidError(`${file2}: ${problem}`, { cause, details: { path: file2, issues: [{ key: null, problem }] } });
   }
   const config2 = parseConfig(file2, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname5(file2), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname8(file2), config2.artifactsDir);
   return { config: config2, file: file2 };
 }
 function parseConfig(file2, text) {
@@ -32779,7 +33116,7 @@ function firstLine(message) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join15(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join17(homedir3(), value.slice(2));
   return resolve10(base, value);
 }
 var import_yaml;
@@ -33006,9 +33343,9 @@ var init_serve2 = __esm({
     "use strict";
     init_serve();
     init_errors();
+    init_commands();
     init_context();
     init_json_stream();
-    init_commands();
     init_spec();
     INHERITED = ["workspace", "home", "artifacts-dir", "config"];
   }
@@ -33189,8 +33526,8 @@ var init_checkpoint_index = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir5, realpath as realpath3, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -33203,17 +33540,22 @@ function checkpointRepo(p) {
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir5(repo.gitDir, { recursive: true });
+  await mkdir6(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir5(join16(repo.gitDir, "info"), { recursive: true });
-  await writeFile5(join16(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir6(join18(repo.gitDir, "info"), { recursive: true });
+  await writeFile5(join18(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
-  const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "info/exclude"], { okExitCodes: [128] });
-  const [top, exclude] = res.stdout.split("\n");
-  if (res.exitCode !== 0 || !top || !exclude) return { root: dir, isRepository: false, excludesFile: null };
-  return { root: await realpath3(top), isRepository: true, excludesFile: exclude };
+  const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "info/exclude", "--git-dir"]).catch((cause) => {
+    if (cause instanceof GitFailedError) return null;
+    throw cause;
+  });
+  const [top, exclude, gitDir] = res === null ? [] : res.stdout.split("\n");
+  if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
+  const root = await realpath4(top);
+  await assertOwnWorkTree(await realpath4(dir), root, gitDir);
+  return { root, isRepository: true, excludesFile: exclude };
 }
 async function rootCommit(root, opts = {}) {
   const res = await runGit({ cwd: root, ...opts }, ["rev-list", "--max-parents=0", "HEAD", "--"], { okExitCodes: [128] });
@@ -33229,6 +33571,8 @@ var init_checkpoint_repo = __esm({
   "src/git/checkpoint-repo.ts"() {
     "use strict";
     init_ids();
+    init_errors();
+    init_repo();
     init_runner();
     REPO_CONFIG = [
       // Checkpoints are byte-exact: no line-ending conversion in either direction.
@@ -33388,11 +33732,11 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute4, join as join17 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join19 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute4(o.xdgConfigHome) ? o.xdgConfigHome : join17(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join19(o.home, ".config");
   let configured = null;
-  for (const file2 of [join17(xdg, "git", "config"), join17(o.home, ".gitconfig")]) {
+  for (const file2 of userConfigFiles({ HOME: o.home, ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {} }).global) {
     if (!await exists3(file2)) continue;
     const res = await runGit(
       { cwd: o.cwd, ...o.identity ? { identity: o.identity } : {}, ...o.timeoutMs ? { timeoutMs: o.timeoutMs } : {} },
@@ -33402,11 +33746,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join17(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute4(path) && await exists3(path) ? path : null;
+  const path = configured === null ? join19(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join17(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join19(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -33417,32 +33761,33 @@ async function exists3(path) {
 var init_user_ignore = __esm({
   "src/git/user-ignore.ts"() {
     "use strict";
+    init_hardening();
     init_runner();
   }
 });
 
 // src/fs/place.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir6, open as open3, rename as rename5, rm as rm10, stat as stat8, symlink } from "node:fs/promises";
-import { dirname as dirname6, join as join18, sep as sep4 } from "node:path";
+import { mkdir as mkdir7, open as open3, rename as rename5, rm as rm11, stat as stat8, symlink } from "node:fs/promises";
+import { dirname as dirname9, join as join20, sep as sep5 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir6(preferred, { recursive: true });
+  await mkdir7(preferred, { recursive: true });
   const [a, b] = await Promise.all([stat8(root), stat8(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname6(item.dest);
-    await mkdir6(fsPath(parent), { recursive: true });
-    await placeOne(item, join18(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname6(d)) {
+    const parent = dirname9(item.dest);
+    await mkdir7(fsPath(parent), { recursive: true });
+    await placeOne(item, join20(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname9(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname6(d) === d) break;
+      if (d === root || dirname9(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -33453,15 +33798,15 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error62) {
-    await rm10(temp, { force: true });
+    await rm11(temp, { force: true });
     if (error62.code !== "EXDEV") throw error62;
   }
-  const beside = `${dirname6(item.dest)}${sep4}${tempName()}`;
+  const beside = `${dirname9(item.dest)}${sep5}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error62) {
-    await rm10(fsPath(beside), { force: true });
+    await rm11(fsPath(beside), { force: true });
     throw error62;
   }
 }
@@ -33489,24 +33834,24 @@ var init_place = __esm({
 });
 
 // src/checkpoints/workspace-paths.ts
-import { realpath as realpath4 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname7, join as join19, relative as relative4, resolve as resolve12, sep as sep5 } from "node:path";
+import { realpath as realpath5 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname10, join as join21, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep5).join("/");
+  return relative4(root, abs).split(sep6).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join19(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join21(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename4(abs)];
-  let head = dirname7(abs);
+  const tail = [basename6(abs)];
+  let head = dirname10(abs);
   for (; ; ) {
     try {
-      return join19(await realpath4(head), ...tail.reverse());
+      return join21(await realpath5(head), ...tail.reverse());
     } catch {
-      const up = dirname7(head);
+      const up = dirname10(head);
       if (up === head) return abs;
-      tail.push(basename4(head));
+      tail.push(basename6(head));
       head = up;
     }
   }
@@ -33537,11 +33882,11 @@ var init_workspace_paths = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat, rmdir, unlink } from "node:fs/promises";
-import { dirname as dirname8 } from "node:path";
+import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { dirname as dirname11 } from "node:path";
 async function kindOf(abs) {
   try {
-    const st = await lstat(fsPath(abs));
+    const st = await lstat3(fsPath(abs));
     if (st.isDirectory()) return "dir";
     if (st.isSymbolicLink()) return "link";
     return st.isFile() ? "file" : "other";
@@ -33606,7 +33951,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const path of out.deleted) await fsyncDir(fsPath(dirname8(toAbsolute(ctx.root, path))));
+  for (const path of out.deleted) await fsyncDir(fsPath(dirname11(toAbsolute(ctx.root, path))));
 }
 async function writeEntries(ctx, entries) {
   if (entries.length === 0) return;
@@ -33634,7 +33979,7 @@ async function removeEmptyDirs(root, dirs) {
   }
   const deepestFirst = [...all].sort((a, b) => b.split("/").length - a.split("/").length);
   for (const dir of deepestFirst) {
-    await rmdir(fsPath(toAbsolute(root, dir))).catch(() => void 0);
+    await rmdir2(fsPath(toAbsolute(root, dir))).catch(() => void 0);
   }
 }
 var WRITE_BATCH;
@@ -33654,7 +33999,7 @@ var init_apply = __esm({
 
 // src/checkpoints/skip-rules.ts
 import { constants } from "node:fs";
-import { access as access3, lstat as lstat2 } from "node:fs/promises";
+import { access as access3, lstat as lstat4 } from "node:fs/promises";
 async function findSkipped(root, listing, maxBytes) {
   const skipped = listing.nestedRepos.map((path) => ({ path, reason: "nested-repository", size: null, indexed: false }));
   const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
@@ -33672,7 +34017,7 @@ async function findSkipped(root, listing, maxBytes) {
 }
 async function fileShape(path) {
   try {
-    const st = await lstat2(fsPath(path));
+    const st = await lstat4(fsPath(path));
     if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
     if (!st.isFile()) return null;
     const readable = await access3(fsPath(path), constants.R_OK).then(() => true, () => false);
@@ -33692,8 +34037,8 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat3, realpath as realpath5 } from "node:fs/promises";
-import { dirname as dirname9 } from "node:path";
+import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
+import { dirname as dirname12 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(ctx.repo, ctx.excluded), listIgnoredTracked(ctx.repo)]);
   const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes);
@@ -33705,10 +34050,10 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname9(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname12(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
-    Promise.all(paths.map((p) => lstat3(fsPath(toAbsolute(root, p))).then((st) => st.isDirectory(), () => false))),
-    Promise.all(parents.map((d) => realpath5(fsPath(d)).then((real) => real.toString() !== d, () => false)))
+    Promise.all(paths.map((p) => lstat5(fsPath(toAbsolute(root, p))).then((st) => st.isDirectory(), () => false))),
+    Promise.all(parents.map((d) => realpath6(fsPath(d)).then((real) => real.toString() !== d, () => false)))
   ]);
   return dirs.includes(true) || links.includes(true);
 }
@@ -33842,22 +34187,22 @@ var init_plan = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash5 } from "node:crypto";
-import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
-import { join as join20 } from "node:path";
+import { readdir as readdir4, readFile as readFile10 } from "node:fs/promises";
+import { join as join22 } from "node:path";
 function pathKey(realPath) {
   return createHash5("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join20(checkpointsDir, projectId, worktreeKey);
+  const dir = join22(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join20(dir, "git"),
-    indexFile: join20(dir, "index"),
-    metaFile: join20(dir, "store.json"),
-    lockPath: join20(dir, "lock"),
-    tempDir: join20(dir, "tmp")
+    gitDir: join22(dir, "git"),
+    indexFile: join22(dir, "index"),
+    metaFile: join22(dir, "store.json"),
+    lockPath: join22(dir, "lock"),
+    tempDir: join22(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -33871,7 +34216,7 @@ async function locateStore(checkpointsDir, root, rootCommit2) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile9(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile10(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -33891,8 +34236,8 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/retention.ts
-import { lstat as lstat4, readdir as readdir5 } from "node:fs/promises";
-import { join as join21 } from "node:path";
+import { lstat as lstat6, readdir as readdir5 } from "node:fs/promises";
+import { join as join23 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(`keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`, { details: { keep } });
@@ -33913,9 +34258,9 @@ async function directorySize(dir) {
     return 0;
   }
   for (const name of names) {
-    const path = join21(dir, name);
+    const path = join23(dir, name);
     try {
-      const st = await lstat4(path);
+      const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
     } catch {
     }
@@ -33933,19 +34278,19 @@ var init_retention = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir6, rm as rm11, stat as stat9 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { readdir as readdir6, rm as rm12, stat as stat9 } from "node:fs/promises";
+import { join as join24 } from "node:path";
 async function sweepTempFiles(dir, opts) {
   const removed = [];
   for (const name of await listDir2(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name);
     if (m === null) continue;
-    const path = join22(dir, name);
+    const path = join24(dir, name);
     const info = await stat9(path).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= opts.olderThanMs) {
-      await rm11(path, { force: true });
+      await rm12(path, { force: true });
       removed.push(path);
     }
   }
@@ -33953,17 +34298,17 @@ async function sweepTempFiles(dir, opts) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join22(gitDir, "objects");
-  const dirs = [objects, join22(objects, "pack"), ...(await listDir2(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join22(objects, n))];
+  const objects = join24(gitDir, "objects");
+  const dirs = [objects, join24(objects, "pack"), ...(await listDir2(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join24(objects, n))];
   for (const dir of dirs) {
     for (const name of await listDir2(dir)) {
       if (!GIT_TEMPORARY.test(name)) continue;
-      const path = join22(dir, name);
-      await rm11(path, { force: true, recursive: true });
+      const path = join24(dir, name);
+      await rm12(path, { force: true, recursive: true });
       removed.push(path);
     }
   }
-  await rm11(join22(gitDir, "gc.pid"), { force: true });
+  await rm12(join24(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir2(dir) {
@@ -33984,8 +34329,8 @@ var init_sweep = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { rm as rm12 } from "node:fs/promises";
-import { dirname as dirname10 } from "node:path";
+import { rm as rm13 } from "node:fs/promises";
+import { dirname as dirname13 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   assertRetention(keep, pruneAge);
   const storeBytesBefore = await directorySize(location.dir);
@@ -34005,12 +34350,12 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm12(location.tempDir, { recursive: true, force: true });
+    await rm13(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname10(location.metaFile), { olderThanMs: TEMP_SWEEP_AGE_MS });
+  await sweepTempFiles(dirname13(location.metaFile), { olderThanMs: TEMP_SWEEP_AGE_MS });
   await sweepTempFiles(location.tempDir, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
 }
@@ -34030,9 +34375,9 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile10, realpath as realpath6 } from "node:fs/promises";
+import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join23, sep as sep6 } from "node:path";
+import { join as join25, sep as sep7 } from "node:path";
 function toEntry(r) {
   const meta3 = decodeMessage(r.body, r.date);
   return { ref: r.ref, hash: r.tree, label: meta3.label, createdAt: meta3.createdAt, kind: meta3.kind };
@@ -34040,7 +34385,7 @@ function toEntry(r) {
 async function physicalPath(path) {
   try {
     await access4(path);
-    return await realpath6(path);
+    return await realpath7(path);
   } catch {
     return path;
   }
@@ -34115,7 +34460,7 @@ var init_checkpoints = __esm({
         }
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
-        if (root.split(sep6).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep7).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`, {
             details: { workspace: root }
           });
@@ -34366,9 +34711,9 @@ var init_checkpoints = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile10(this.userExcludes, "utf8").catch(() => "");
-        const target = join23(this.location.gitDir, "info", "exclude");
-        const have = await readFile10(target, "utf8").catch(() => null);
+        const wanted = this.userExcludes === null ? "" : await readFile11(this.userExcludes, "utf8").catch(() => "");
+        const target = join25(this.location.gitDir, "info", "exclude");
+        const have = await readFile11(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
       /**
@@ -34399,9 +34744,9 @@ __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS,
   resolveCheckpoint: () => resolveCheckpoint
 });
-import { mkdtemp as mkdtemp5, rm as rm13, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join24, resolve as resolve13 } from "node:path";
+import { join as join26, resolve as resolve13 } from "node:path";
 function open4(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -34488,9 +34833,9 @@ var init_checkpoint = __esm({
         const cp = await open4(ctx);
         const hash2 = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
-        const dir = await mkdtemp5(join24(tmpdir5(), "agentgate-cpdiff-"));
-        const file2 = join24(dir, "diff.patch");
-        const cleanup = () => rm13(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join26(tmpdir5(), "agentgate-cpdiff-"));
+        const file2 = join26(dir, "diff.patch");
+        const cleanup = () => rm14(dir, { recursive: true, force: true });
         try {
           await writeFile6(file2, await cp.diffBytes(hash2));
         } catch (error62) {
@@ -34755,6 +35100,8 @@ async function emit(result, json2) {
   const text = json2 ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
   if (text.length > 0) process.stdout.write(`${text}
 `);
+  if (json2 && result.warnings !== void 0 && result.warnings.length > 0) process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
+`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json2 ? process.stderr : process.stdout).write(`${commands.join("\n")}
 `);
@@ -34775,14 +35122,20 @@ function fail(error62, json2) {
     return report("INTERNAL", `unexpected failure: ${message}; please report it with the command you ran`, json2, 1);
   }
   const hint = WORKSPACE_CODES.includes(error62.code) ? " (-C, --workspace DIR)" : "";
-  return report(error62.code, `${error62.message}${hint}`, json2, error62.exitCode);
+  return report(error62.code, `${error62.message}${hint}`, json2, error62.exitCode, error62.details);
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
-function report(code2, message, json2, status) {
-  if (json2) process.stdout.write(`${JSON.stringify({ error: { code: code2, message } })}
+function report(code2, message, json2, status, details = {}) {
+  const hasDetails = Object.keys(details).length > 0;
+  if (json2) process.stdout.write(`${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
 `);
-  else process.stderr.write(`${PROGRAM}: ${code2}: ${message}
+  else {
+    process.stderr.write(`${PROGRAM}: ${code2}: ${message}
 `);
+    if (process.env.AGENTGATE_DEBUG === "1" && typeof details.stderr === "string" && details.stderr !== "") process.stderr.write(`git said:
+${details.stderr}
+`);
+  }
   return status;
 }
 main(process.argv.slice(2)).then(

@@ -118,7 +118,8 @@ async function finish(): Promise<void> {
   if (flag('verify', true)) {
     const verified = cli(['verify', '--run', runId, '--ci', 'github']);
     outputs.verified = String(verified.status === 0);
-    if (verified.status !== 0 && flag('fail-on-verify', true)) failure = `verify found failed checks in run ${runId}`;
+    // Exit 3: a check failed; any other failure is verify itself not running (its error is printed).
+    if (verified.status !== 0 && flag('fail-on-verify', true)) failure = verified.status === 3 ? `verify found failed checks in run ${runId}` : `verify could not run for run ${runId} (exit ${verified.status})`;
   }
   if (flag('summary', true) && envFile('GITHUB_STEP_SUMMARY')) cliJson(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
   if (format !== 'none') {

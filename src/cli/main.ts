@@ -129,6 +129,7 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   }
   const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
   if (text.length > 0) process.stdout.write(`${text}\n`);
+  if (json && result.warnings !== undefined && result.warnings.length > 0) process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
 }

@@ -95,6 +95,8 @@ export type CommandResult =
        * with --json on stderr, so that stdout stays one JSON document (GitHub reads both streams).
        */
       workflowCommands?: string[];
+      /** Problems that do not stop the command (a store file that does not load): with --json, one `{"warnings":[...]}` line on stderr. */
+      warnings?: Array<{ code: string; message: string; file: string | null }>;
     }
   | { streamFile: string; cleanup?: () => Promise<void> }
   /** One JSON document whose big string member is read from a file as it is written (see json-stream.ts). */

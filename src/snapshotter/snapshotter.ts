@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
@@ -21,6 +22,10 @@ import {
   HistoryRewrittenError,
   InvalidArgumentError,
   IterationExistsError,
+  IterationOutOfOrderError,
+  NothingToVerifyError,
+  NoBeforeStateError,
+  RunWorkspaceMismatchError,
   NotARepositoryError,
   OperationInProgressError,
   RunNotFoundError,
@@ -31,7 +36,7 @@ import { SnapshotStore } from '../store/snapshot-store.js';
 import { iterationMessage, wipMessage } from './message.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
-import { verifySnapshot } from './verify.js';
+import { continuityChecks, verifySnapshot } from './verify.js';
 import { withRepoLock } from './repo-lock.js';
 import { assertNoLinkInside, hasUserFiles, workspaceExcludes } from './excludes.js';
 
@@ -95,6 +100,7 @@ export class Snapshotter {
     const onDirty = opts.onDirty ?? this.options.onDirty;
     const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+      assertRunWorkspace(await this.store.loadRun(runId), runId, repo.topLevel);
       const excludes = await workspaceExcludes(repo.topLevel, this.options);
       const state = await getRepoState(repo, excludes);
       assertNoOperation(state);
@@ -145,7 +151,7 @@ export class Snapshotter {
       // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
       // over the work tree (a status pass here would cost as much again on a large tree).
       const head = await getHeadState(repo);
-      const start = await this.startOf(repo, runId, before, opts.beforeSha, head);
+      const start = await this.startOf(repo, runId, opts.iteration, before, opts.beforeSha, head);
       assertNoOperation(head);
       await this.assertDescends(repo, start.sha, head);
       const message = iterationMessage({
@@ -197,7 +203,7 @@ export class Snapshotter {
         gate: opts.gatePlanSource ?? null,
       };
       await this.store.save(snapshot);
-      await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration);
+      await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
       return snapshot;
     });
   }
@@ -210,6 +216,9 @@ export class Snapshotter {
     if (direct) return direct;
     const matches = await this.store.findByPrefix(idOrSha);
     if (matches.length === 1) return matches[0] as Snapshot;
+    // A no-change iteration shares its after SHA with the iteration that made that commit: the SHA names the one that made it.
+    const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
+    if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return makers[0] as Snapshot;
     if (matches.length > 1) {
       throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(', ')}); give more characters`, {
         details: { matches: matches.map((m) => m.id) },
@@ -269,10 +278,20 @@ export class Snapshotter {
       const runs = await this.store.listRuns();
       for (const problem of runs.problems) checks.push({ snapshotId: null, runId: null, check: 'store-file', ok: false, detail: problem.message });
     }
+    if (snapshots.length === 0 && checks.length === 0) {
+      const what = 'id' in target ? `snapshot ${target.id}` : 'runId' in target ? `run ${target.runId}` : `the home ${this.store.home}`;
+      throw new NothingToVerifyError(`${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`, { details: { home: this.store.home } });
+    }
     const runs = new Map<string, RunRecord | null>();
+    const local: Snapshot[] = [];
     for (const snapshot of snapshots) {
       if (!runs.has(snapshot.runId)) runs.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-      checks.push(...(await verifySnapshot(await this.withLocalPaths(snapshot, paths), runs.get(snapshot.runId) ?? null, this.gitOptions())));
+      const here = await this.withLocalPaths(snapshot, paths);
+      local.push(here);
+      checks.push(...(await verifySnapshot(here, runs.get(snapshot.runId) ?? null, this.gitOptions())));
+    }
+    if (!('id' in target)) {
+      for (const runId of new Set(local.map((s) => s.runId))) checks.push(...(await continuityChecks(local.filter((s) => s.runId === runId), this.gitOptions())));
     }
     return { ok: checks.every((c) => c.ok), checks };
   }
@@ -287,8 +306,20 @@ export class Snapshotter {
         throw error;
       },
     );
+    const stored = await this.store.load(id).catch(() => null);
     await this.store.delete(id);
+    // Metadata first: a crash after it leaves an orphan file, never a record without its patch.
+    if (stored !== null) await this.removeArtifact(stored);
     return id;
+  }
+
+  /** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */
+  private async removeArtifact(snapshot: Snapshot): Promise<void> {
+    const local = await this.withLocalPaths(snapshot);
+    if (local.patchPath === null || local.patchSha256 === null) return;
+    if ((await sha256File(local.patchPath).catch(() => null)) !== local.patchSha256) return;
+    await rm(local.patchPath, { force: true });
+    await rmdir(dirname(local.patchPath)).catch(() => undefined);
   }
 
   /**
@@ -353,15 +384,34 @@ export class Snapshotter {
     }
   }
 
-  /** Where the iteration started: the given state, else `--before SHA`, else the run's recorded before state. */
-  private async startOf(repo: Repo, runId: string, given: BeforeState | null, beforeRev: string | undefined, state: { branch: string | null }): Promise<{ sha: string; branch: string }> {
-    if (given) return given;
+  /**
+   * Where the iteration started: the given state, else `--before SHA`, else the run's recorded
+   * before state, which one `after` uses up (a second needs a new `before`: NO_BEFORE_STATE).
+   * `usesBefore` tells whether the start is the run's before state.
+   */
+  private async startOf(
+    repo: Repo,
+    runId: string,
+    iteration: number,
+    given: BeforeState | null,
+    beforeRev: string | undefined,
+    state: { branch: string | null },
+  ): Promise<{ sha: string; branch: string; usesBefore: boolean }> {
     const run = await this.store.loadRun(runId);
-    if (beforeRev !== undefined) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH };
+    assertRunWorkspace(run, runId, repo.topLevel);
+    if (given) return { ...given, usesBefore: true };
+    if (beforeRev !== undefined) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH, usesBefore: false };
     if (!run?.before) {
       throw new RunNotFoundError(`run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`, { details: { runId } });
     }
-    return run.before;
+    const usedBy = run.beforeUsedBy;
+    // The same iteration again is a retry (or ITERATION_EXISTS), decided by assertIterationFree.
+    if (usedBy && usedBy.iteration !== iteration) {
+      throw new NoBeforeStateError(`the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`, {
+        details: { runId, usedBy },
+      });
+    }
+    return { ...run.before, usesBefore: true };
   }
 
   /**
@@ -377,7 +427,8 @@ export class Snapshotter {
     now: { beforeSha: string; headSha: string | null; message: string; isDirty: () => Promise<boolean> },
   ): Promise<Snapshot | null> {
     if ((await this.store.loadRun(runId)) === null) return null;
-    const taken = (await this.store.inspectRun(runId)).snapshots.find((s) => s.iteration === iteration);
+    const { snapshots } = await this.store.inspectRun(runId);
+    const taken = snapshots.find((s) => s.iteration === iteration);
     const sameCapture =
       taken !== undefined &&
       taken.beforeSha === now.beforeSha &&
@@ -389,6 +440,10 @@ export class Snapshotter {
       throw new IterationExistsError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
         details: { runId, iteration, existing: taken.id },
       });
+    }
+    const last = Math.max(-1, ...snapshots.map((s) => s.iteration));
+    if (iteration < last) {
+      throw new IterationOutOfOrderError(`run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`, { details: { runId, iteration, last } });
     }
     return null;
   }
@@ -423,6 +478,14 @@ async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise
   }
   throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {
     details: { runId },
+  });
+}
+
+/** A run belongs to the workspace it started in: another workspace's iteration would be recorded as this run's. */
+function assertRunWorkspace(run: RunRecord | null, runId: string, workspace: string): void {
+  if (run === null || run.workspace === workspace) return;
+  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
+    details: { runId, workspace: run.workspace, given: workspace },
   });
 }
 

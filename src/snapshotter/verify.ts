@@ -75,15 +75,47 @@ async function gitChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<bool
   if (!before || !after) return false;
   const ancestor = snapshot.beforeSha === snapshot.afterSha || (await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha));
   add('before-is-ancestor', ancestor, ancestor ? 'before is an ancestor of after' : 'before is not an ancestor of after');
-  if (snapshot.ref) {
-    const target = await readRef(repo, snapshot.ref);
-    add('ref', target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? 'nothing'}`);
-  }
+  await refCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, add);
   await messageChecks(repo, snapshot, add);
   const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same = stats.filesChanged === snapshot.filesChanged && stats.insertions === snapshot.insertions && stats.deletions === snapshot.deletions;
   add('stats', same, same ? `${stats.filesChanged} files, +${stats.insertions} -${stats.deletions}` : `git now says ${stats.filesChanged} files +${stats.insertions} -${stats.deletions}`);
+  const files = JSON.stringify(stats.files) === JSON.stringify(snapshot.files);
+  add('files', files, files ? 'every file\'s status and counts match git' : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats.files)})`);
   return ancestor;
+}
+
+/** The iteration ref exists, has the name the run and iteration give, and holds after. */
+async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
+  const expected = `refs/agentgate/runs/${snapshot.runId}/iteration-${snapshot.iteration}`;
+  if (snapshot.ref !== expected) {
+    add('ref', false, snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`);
+    return;
+  }
+  const target = await readRef(repo, snapshot.ref);
+  add('ref', target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? 'nothing'}`);
+}
+
+/**
+ * The recorded branch holds after. A branch that is not in this repository passes only for a run
+ * recorded elsewhere (fetched or imported), whose branches did not travel.
+ */
+async function branchCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
+  const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
+  if (tip === null) {
+    const elsewhere = snapshot.recordedWorkspace !== undefined;
+    add('branch', elsewhere, elsewhere ? `branch ${snapshot.branch} is not here (the run was recorded on another machine)` : `branch ${snapshot.branch} does not exist`);
+    return;
+  }
+  const holds = tip === snapshot.afterSha || (await isAncestor(repo, snapshot.afterSha, tip));
+  add('branch', holds, holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`);
+}
+
+function describeFileDifference(stored: Snapshot['files'], actual: Snapshot['files']): string {
+  if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
+  const at = stored.findIndex((f, i) => JSON.stringify(f) !== JSON.stringify(actual[i]));
+  return `first at ${actual[at]?.path ?? stored[at]?.path ?? '?'}`;
 }
 
 /**
@@ -95,9 +127,38 @@ async function messageChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<
   const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
   const same = message === snapshot.commitMessage.replace(/\n$/, '');
   add('commit-message', same, same ? 'the after commit carries the stored message' : 'the after commit\'s message differs from the stored one');
+  const trailers = { run: trailer(message, 'Agentgate-Run'), iteration: trailer(message, 'Agentgate-Iteration'), before: trailer(message, 'Agentgate-Before') };
+  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
+  add('trailers', trailersOk, trailersOk ? 'run, iteration and before match the commit\'s trailers' : `the commit says run ${trailers.run ?? '-'}, iteration ${trailers.iteration ?? '-'}, before ${trailers.before ?? '-'}`);
   if (snapshot.task === undefined && snapshot.gate === undefined) return;
   const lines = message.split('\n');
   const taskOk = snapshot.task === null || snapshot.task === undefined || lines.includes(taskLine(snapshot.task));
   const gateOk = snapshot.gate === null || snapshot.gate === undefined || lines.includes(gateLine(snapshot.gate));
   add('task', taskOk && gateOk, taskOk && gateOk ? 'task and gate match the commit\'s Task and Gate lines' : `the stored ${taskOk ? 'gate' : 'task'} does not match the commit's ${taskOk ? 'Gate' : 'Task'} line`);
+}
+
+function trailer(message: string, key: string): string | null {
+  const line = message.split('\n').find((l) => l.startsWith(`${key}: `));
+  return line === undefined ? null : line.slice(key.length + 2).trim();
+}
+
+/**
+ * Each iteration starts where the previous one ended: its before SHA is the previous after SHA, or
+ * descends from it (a WIP commit of the next `before` sits between them).
+ */
+export async function continuityChecks(snapshots: readonly Snapshot[], git: OpenOptions): Promise<VerifyCheck[]> {
+  const checks: VerifyCheck[] = [];
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  for (let i = 1; i < ordered.length; i++) {
+    const prev = ordered[i - 1] as Snapshot;
+    const next = ordered[i] as Snapshot;
+    let ok = next.beforeSha === prev.afterSha;
+    if (!ok) {
+      const repo = await openRepo(next.workspace, git).catch(() => null);
+      ok = repo !== null && (await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false));
+    }
+    const detail = ok ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended` : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    checks.push({ snapshotId: next.id, runId: next.runId, check: 'continuity', ok, detail });
+  }
+  return checks;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { BeforeState } from '../../types/snapshot.js';
 import { RunRecord } from '../../types/run.js';
-import { InvalidArgumentError, type StoreCorruptError } from '../errors.js';
+import { InvalidArgumentError, type StoreCorruptError, RunWorkspaceMismatchError } from '../errors.js';
 import { writeJsonAtomic } from './atomic.js';
 import { corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
 import { withLock } from './lock.js';
@@ -62,6 +62,11 @@ export class RunRecords {
       const now = new Date().toISOString();
       const current = (await this.load(runId)) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
       if (current === null) return null;
+      if (workspace !== null && current.workspace !== workspace) {
+        throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${current.workspace}, not ${workspace}; use another run id for this workspace`, {
+          details: { runId, workspace: current.workspace, given: workspace },
+        });
+      }
       const next = await change(current);
       if (next === null) return current;
       const checked = RunRecord.safeParse({ ...next, updatedAt: now });
@@ -77,7 +82,7 @@ export class RunRecords {
     const parsed = BeforeState.safeParse(before);
     if (!parsed.success) throw new InvalidArgumentError(`before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`, { details: { runId } });
     if (parsed.data.runId !== runId) throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, { details: { runId } });
-    return (await this.update(runId, requireWorkspace(workspace), (current) => ({ ...current, before: parsed.data }))) as RunRecord;
+    return (await this.update(runId, requireWorkspace(workspace), (current) => ({ ...current, before: parsed.data, beforeUsedBy: null }))) as RunRecord;
   }
 
   /**
@@ -87,12 +92,13 @@ export class RunRecords {
    * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
    * read keep their place.
    */
-  async link(runId: string, workspace: string, snapshotId: string, iteration: number, iterationOf: IterationOf): Promise<RunRecord> {
+  async link(runId: string, workspace: string, snapshotId: string, iteration: number, iterationOf: IterationOf, usesBefore = false): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     assertSafeId(snapshotId, 'snapshot id');
     if (!Number.isInteger(iteration) || iteration < 0) throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, { details: { iteration } });
     return (await this.update(runId, requireWorkspace(workspace), async (current) => {
-      if (current.snapshotIds.includes(snapshotId)) return null;
+      const used = usesBefore ? { beforeUsedBy: { snapshotId, iteration } } : {};
+      if (current.snapshotIds.includes(snapshotId)) return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
       const ids = [...current.snapshotIds];
       let at = ids.length;
       while (at > 0) {
@@ -101,7 +107,7 @@ export class RunRecords {
         at -= 1;
       }
       ids.splice(at, 0, snapshotId);
-      return { ...current, snapshotIds: ids };
+      return { ...current, snapshotIds: ids, ...used };
     })) as RunRecord;
   }
 

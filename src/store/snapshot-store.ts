@@ -201,7 +201,7 @@ export class SnapshotStore {
    * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
    * INVALID_ARGUMENT when it names another run or iteration.
    */
-  async linkSnapshot(runId: string, workspace: string, snapshotId: string, iteration: number): Promise<RunRecord> {
+  async linkSnapshot(runId: string, workspace: string, snapshotId: string, iteration: number, usesBefore = false): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const snapshot = await this.load(snapshotId);
     if (snapshot === null) throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, { details: { id: snapshotId, runId } });
@@ -210,13 +210,14 @@ export class SnapshotStore {
         details: { id: snapshotId, runId, iteration },
       });
     }
-    return this.runs.link(runId, workspace, snapshotId, iteration, async (id) => {
+    const iterationOf = async (id: string) => {
       try {
         return (await this.load(id))?.iteration ?? null;
       } catch {
         return null;
       }
-    });
+    };
+    return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
   }
 
   /**

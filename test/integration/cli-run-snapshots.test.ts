@@ -150,12 +150,12 @@ describe('CLI run snapshots', () => {
     expect(report.ok).toBe(false);
     expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['patch-artifact']);
     const human = run(['verify', snap.id]);
-    expect(human.status).toBe(1);
+    expect(human.status).toBe(3);
     expect(human.stdout).toMatch(/FAIL\s+\S+\s+patch-artifact/);
     expect(run(['patch', snap.id]).stdout).toBe(original);
 
     rmSync(path);
-    expect(run(['verify', '--run', 'v']).status).toBe(1);
+    expect(run(['verify', '--run', 'v']).status).toBe(3);
     const regenerated = run(['patch', snap.id]);
     expect(regenerated.status).toBe(0);
     expect(regenerated.stdout).toBe(original);

@@ -5,9 +5,13 @@ import { OnDirty } from '../../../types/config.js';
 import type { DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js';
 import { InvalidArgumentError, SnapshotNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
+import { assertSafeId } from '../../store/paths.js';
 import { paint, short, table } from '../output.js';
 import { atMostOne, defineCommand, type Command, type CommandResult } from '../spec.js';
 import { appendKeyValues, detectCi, errorAnnotations, githubFile } from '../../ci/github.js';
+
+/** verify's exit status when a check fails, apart from 1 (the tool itself failed) and 2 (usage). */
+export const VERIFY_FAILED_EXIT = 3;
 
 const RUN_ID = { type: 'string', valueName: 'ID', description: 'the run id: letters, digits, ".", "_" and "-"' } as const;
 
@@ -93,9 +97,11 @@ const list = defineCommand({
   examples: ['list --run "$RUN"'],
   async run(ctx, values) {
     const runId = values.run;
-    const listed = runId === undefined ? await ctx.snapshotter.store.list() : { snapshots: await ctx.snapshotter.listByRun(runId), problems: [] };
+    const listed = runId === undefined ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, 'run id'));
     return {
       json: listed.snapshots,
+      // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
+      warnings: listed.problems.map((p) => ({ code: p.code, message: p.message, file: typeof p.details.path === 'string' ? p.details.path : null })),
       human: (colour) => {
         const rows = listed.snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? '-']);
         const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour));
@@ -190,7 +196,8 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
 const verify = defineCommand({
   name: 'verify',
   usage: 'verify [ID | --run ID | --all] [--ci github|none]',
-  summary: 'Validate stored snapshots against git, their artifacts and their runs; exits 1 when a check fails.',
+  summary: 'Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.',
+  description: 'Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.',
   options: {
     run: { ...RUN_ID, description: 'every snapshot of this run, and the run record' },
     all: { type: 'boolean', description: 'the whole store, including files that no longer load (the default when nothing is given)' },
@@ -206,7 +213,7 @@ const verify = defineCommand({
     const report = await ctx.snapshotter.verify(target, givenPaths(ctx));
     return {
       json: report,
-      exitCode: report.ok ? 0 : 1,
+      exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,
       ...(ci.mode === 'github' ? { workflowCommands: errorAnnotations(report.checks) } : {}),
       human: (colour) => {
         const rows = report.checks.map((c) => [c.ok ? paint('ok', 'green', colour) : paint('FAIL', 'red', colour), c.snapshotId ?? '-', c.check, c.detail]);

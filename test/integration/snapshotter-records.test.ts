@@ -1,0 +1,152 @@
+/**
+ * Records that would say something untrue: a run used from two workspaces, an `after` without its
+ * own `before`, iterations going backwards, hand-edited snapshots, a verify that verifies nothing,
+ * an abbreviated SHA shared by two snapshots, and a delete that would leave its patch behind.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../types/snapshot.js';
+import { runCli } from '../helpers/cli.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { expectCode, newSnapshotter } from './snapshotter-fixtures.js';
+
+async function iteration(s: ReturnType<typeof newSnapshotter>, ws: string, runId: string, n: number, files: Record<string, string>): Promise<Snapshot> {
+  const before = await s.captureBeforeState(ws, { runId });
+  writeFiles(ws, files);
+  return s.captureAfterState(ws, before, { runId, iteration: n, taskPrompt: `task ${n}`, gatePlanSource: 'npm test' });
+}
+
+function snapshotFile(s: ReturnType<typeof newSnapshotter>, id: string): string {
+  return join(s.options.home, 'snapshots', `${id}.json`);
+}
+
+describe('a run belongs to one workspace', () => {
+  it('before and after from a second workspace are RUN_WORKSPACE_MISMATCH, changing nothing', async () => {
+    const s = newSnapshotter();
+    const a = repoWithCommit({ 'a.txt': 'a\n' });
+    const b = repoWithCommit({ 'b.txt': 'b\n' });
+    await iteration(s, a, 'r', 1, { 'a.txt': 'a2\n' });
+    writeFiles(b, { 'b.txt': 'b2\n' });
+    await expectCode(s.captureBeforeState(b, { runId: 'r' }), 'RUN_WORKSPACE_MISMATCH');
+    await expectCode(s.captureAfterState(b, null, { runId: 'r', iteration: 2, beforeSha: 'HEAD' }), 'RUN_WORKSPACE_MISMATCH');
+    expect((await s.store.loadRun('r'))?.snapshotIds).toHaveLength(1);
+  });
+});
+
+describe('a before is used up by its after, and iterations only go forward', () => {
+  it('a second after without a new before is NO_BEFORE_STATE; --before SHA still works', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const first = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    writeFiles(ws, { 'a.txt': 'a3\n' });
+    await expectCode(s.captureAfterState(ws, null, { runId: 'r', iteration: 2 }), 'NO_BEFORE_STATE');
+    const explicit = await s.captureAfterState(ws, null, { runId: 'r', iteration: 2, beforeSha: first.afterSha });
+    expect(explicit.beforeSha).toBe(first.afterSha);
+  });
+
+  it('a retry of the very same capture still gets the stored snapshot back', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    await s.captureBeforeState(ws, { runId: 'r' });
+    writeFiles(ws, { 'a.txt': 'a2\n' });
+    const first = await s.captureAfterState(ws, null, { runId: 'r', iteration: 1, taskPrompt: 't' });
+    const again = await s.captureAfterState(ws, null, { runId: 'r', iteration: 1, taskPrompt: 't' });
+    expect(again.id).toBe(first.id);
+  });
+
+  it('an earlier iteration number is ITERATION_OUT_OF_ORDER, the same one ITERATION_EXISTS', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    await iteration(s, ws, 'r', 3, { 'a.txt': 'a2\n' });
+    await s.captureBeforeState(ws, { runId: 'r' });
+    writeFiles(ws, { 'a.txt': 'a3\n' });
+    await expectCode(s.captureAfterState(ws, null, { runId: 'r', iteration: 0 }), 'ITERATION_OUT_OF_ORDER');
+    await expectCode(s.captureAfterState(ws, null, { runId: 'r', iteration: 3 }), 'ITERATION_EXISTS');
+    expect((await s.captureAfterState(ws, null, { runId: 'r', iteration: 4 })).iteration).toBe(4);
+  });
+});
+
+describe('verify confirms every stored field git can confirm', () => {
+  const edits: Array<[string, (x: Snapshot) => Snapshot, string]> = [
+    ['a per-file count', (x) => ({ ...x, files: x.files.map((f, i) => (i === 0 ? { ...f, insertions: f.insertions + 1 } : f)) }), 'files'],
+    ['the iteration', (x) => ({ ...x, iteration: x.iteration + 7 }), 'ref'],
+    ['the branch', (x) => ({ ...x, branch: 'nowhere' }), 'branch'],
+    ['the ref, set to null', (x) => ({ ...x, ref: null }), 'ref'],
+    ['the before SHA in the message trailers', (x) => ({ ...x, commitMessage: x.commitMessage.replace(/Agentgate-Run: .*/, 'Agentgate-Run: other') }), 'commit-message'],
+  ];
+  for (const [what, edit, check] of edits) {
+    it(`fails a hand-edited ${what}`, async () => {
+      const s = newSnapshotter();
+      const ws = repoWithCommit({ 'a.txt': 'a\n' });
+      const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\nmore\n' });
+      expect((await s.verify({ runId: 'r' })).ok).toBe(true);
+      writeFileSync(snapshotFile(s, snap.id), JSON.stringify(edit(snap), null, 2));
+      const report = await s.verify({ runId: 'r' });
+      expect(report.ok).toBe(false);
+      expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toContain(check);
+    });
+  }
+
+  it('checks that each iteration starts where the previous one ended', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const one = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    writeFiles(ws, { 'dirty.txt': 'between iterations\n' });
+    await iteration(s, ws, 'r', 2, { 'a.txt': 'a3\n' });
+    const report = await s.verify({ runId: 'r' });
+    expect(report.checks.filter((c) => c.check === 'continuity')).toEqual([expect.objectContaining({ ok: true })]);
+    // A second history that does not build on iteration 1.
+    const other = await iteration(s, ws, 'r', 3, { 'a.txt': 'a4\n' });
+    writeFileSync(snapshotFile(s, other.id), JSON.stringify({ ...other, beforeSha: one.beforeSha }, null, 2));
+    const broken = await s.verify({ runId: 'r' });
+    expect(broken.checks.filter((c) => c.check === 'continuity' && !c.ok)).toHaveLength(1);
+  });
+
+  it('verifying nothing is NOTHING_TO_VERIFY, and the CLI tells a failed check (3) from a failure to verify (1)', async () => {
+    const s = newSnapshotter();
+    await expectCode(s.verify({ all: true }), 'NOTHING_TO_VERIFY');
+    const empty = runCli(['verify', '--all', '--home', tempDir('agentgate-empty-home-'), '--json']);
+    expect(empty.status).toBe(1);
+    expect((empty.json() as { error: { code: string } }).error.code).toBe('NOTHING_TO_VERIFY');
+
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    writeFileSync(snap.patchPath as string, 'tampered\n');
+    expect(runCli(['verify', '--run', 'r', '--home', s.options.home, '--artifacts-dir', s.options.artifactsDir]).status).toBe(3);
+  });
+});
+
+describe('list, show and delete', () => {
+  it('list --json names a corrupt store file on stderr and still lists the good records on stdout', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    writeFileSync(join(s.options.home, 'snapshots', 'snap-broken.json'), '{ not json');
+    const res = runCli(['list', '--json', '--home', s.options.home]);
+    expect(res.status).toBe(0);
+    expect((JSON.parse(res.stdout) as Snapshot[]).map((x) => x.id)).toEqual([snap.id]);
+    const warning = JSON.parse(res.stderr.trim()) as { warnings: Array<{ code: string; file: string }> };
+    expect(warning.warnings).toEqual([expect.objectContaining({ code: 'STORE_CORRUPT', file: join(s.options.home, 'snapshots', 'snap-broken.json') })]);
+  });
+
+  it('an abbreviated SHA shared by a no-change iteration names the snapshot that made the commit', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const made = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const none = await iteration(s, ws, 'r', 2, {});
+    expect(none.afterSha).toBe(made.afterSha);
+    expect((await s.getSnapshot(made.afterSha.slice(0, 10))).id).toBe(made.id);
+  });
+
+  it('delete removes the patch artifact with the record', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
+    const patch = snap.patchPath as string;
+    expect(readFileSync(patch, 'utf8')).toContain('a2');
+    await s.delete(snap.id);
+    expect(existsSync(patch)).toBe(false);
+    expect(existsSync(join(patch, '..'))).toBe(false);
+  });
+});
