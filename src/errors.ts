@@ -141,6 +141,9 @@ export class IndexLockedError extends AgentgateError {
 export class ObjectMissingError extends AgentgateError {
   readonly code = 'OBJECT_MISSING' as const;
 }
+export class LfsUnsupportedError extends AgentgateError {
+  readonly code = 'LFS_UNSUPPORTED' as const;
+}
 
 // Records that would say something untrue are refused.
 export class RunWorkspaceMismatchError extends AgentgateError {

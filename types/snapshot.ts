@@ -14,6 +14,10 @@ export const IsoDate = z.string().datetime({ offset: true });
 export const HeadState = z.enum(['branch', 'detached', 'unborn']);
 export type HeadState = z.infer<typeof HeadState>;
 
+/** A path the capture could not stage (a FIFO or socket where a file was, a file it may not read): left as the index had it. */
+export const SkippedPath = z.object({ path: z.string().min(1), reason: z.enum(['special-file', 'unreadable']) });
+export type SkippedPath = z.infer<typeof SkippedPath>;
+
 export const BeforeState = z.object({
   sha: Sha,
   branch: z.string().min(1),
@@ -24,6 +28,8 @@ export const BeforeState = z.object({
   headState: HeadState,
   /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
   nestedRepositories: z.array(z.string()).optional(),
+  /** Paths the WIP commit could not take. */
+  skipped: z.array(SkippedPath).optional(),
 });
 export type BeforeState = z.infer<typeof BeforeState>;
 
@@ -76,6 +82,8 @@ export const Snapshot = z.object({
   ref: z.string().nullable(),
   /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
   task: z.string().nullable().optional(),
+  /** Paths the iteration's commit could not take (left as they were). */
+  skipped: z.array(SkippedPath).optional(),
   gate: z.string().nullable().optional(),
   /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
   recordedWorkspace: z.string().min(1).optional(),

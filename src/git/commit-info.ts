@@ -1,5 +1,5 @@
 import type { CommitInfo } from '../../types/snapshot.js';
-import { GitFailedError, RevisionNotFoundError } from '../errors.js';
+import { GitOutputUnparseableError, RevisionNotFoundError } from '../errors.js';
 import { assertGitId, assertRevisionSyntax, resolveRevision } from './refs.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
@@ -21,7 +21,7 @@ export async function getCommitInfo(repo: GitOptions, rev: string): Promise<Comm
   }
   const size = Number(header[2]);
   const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size) throw new GitFailedError(`git cat-file returned a truncated commit for ${rev}`, { details: { args: ['cat-file', '--batch'], rev } });
+  if (body.length !== size) throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, { details: { args: ['cat-file', '--batch'], rev } });
   return parseCommitObject(assertGitId(header[1] as string, 'cat-file --batch'), body);
 }
 
@@ -76,6 +76,6 @@ function parseIdent(value: string, sha: string): { ident: string; date: string }
   return { ident, date: `${iso}${sign === '-' && offsetMinutes !== 0 ? '-' : '+'}${hh}:${mm}` };
 }
 
-function badCommit(sha: string, reason: string): GitFailedError {
-  return new GitFailedError(`commit ${sha} is malformed: ${reason}`, { details: { args: ['cat-file', 'commit', sha], reason } });
+function badCommit(sha: string, reason: string): GitOutputUnparseableError {
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, { details: { args: ['cat-file', 'commit', sha], reason } });
 }

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { InvalidArgumentError } from '../errors.js';
+import { GitFailedError, InvalidArgumentError } from '../errors.js';
 import { assertGitId, getTree, isFullId, readHead, updateRefs, type HeadInfo } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
@@ -32,6 +32,8 @@ export interface SnapshotCommit {
   created: boolean;
   /** The ref that was (or would have been) moved: the branch HEAD points to, or HEAD when detached. */
   ref: string;
+  /** Paths git could not stage, left as they were in the index. */
+  skipped: UnstageablePath[];
 }
 
 /**
@@ -48,12 +50,12 @@ export async function createSnapshotCommit(repo: Repo, message: string, opts: Sn
   const parent = opts.expectedHead === undefined ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
   // The parent's tree is looked up while add scans the work tree.
-  const [, parentTree] = await Promise.all([runGit(repo, [...STAGING_CONFIG, 'add', '-A', '--', ':(top)', ...excludes]), parent === null ? null : getTree(repo, parent)]);
+  const [skipped, parentTree] = await Promise.all([stageAll(repo, excludes), parent === null ? null : getTree(repo, parent)]);
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
   const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
   if (parent !== null && parentTree === tree) {
     await updateRefs(repo, also(parent), { message: 'agentgate: keep snapshot reachable' });
-    return { sha: parent, tree, parent, created: false, ref };
+    return { sha: parent, tree, parent, created: false, ref, skipped };
   }
   const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
   const subject = message.split('\n', 1)[0] ?? '';
@@ -62,7 +64,41 @@ export async function createSnapshotCommit(repo: Repo, message: string, opts: Sn
     message: `agentgate snapshot: ${subject}`.slice(0, 200),
     noDeref: head.ref === null,
   });
-  return { sha, tree, parent, created: true, ref };
+  return { sha, tree, parent, created: true, ref, skipped };
+}
+
+/** A path `add -A` cannot stage, left as the index had it. */
+export interface UnstageablePath {
+  path: string;
+  /** `special-file`: a FIFO, socket or device where a file was; `unreadable`: no permission to read it. */
+  reason: 'special-file' | 'unreadable';
+}
+
+const UNSTAGEABLE: ReadonlyArray<[RegExp, UnstageablePath['reason']]> = [
+  [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, 'special-file'],
+  [/^error: open\("(.+)"\): Permission denied$/gm, 'unreadable'],
+];
+
+/**
+ * `add -A --sparse` (a new file outside a sparse checkout's cone is the agent's work too). A path
+ * git cannot stage (a FIFO or socket where a tracked file was, a file we may not read) would fail
+ * the whole capture: it is left out, as the index had it, and reported; the rest is staged.
+ */
+async function stageAll(repo: Repo, excludes: readonly string[]): Promise<UnstageablePath[]> {
+  const skipped: UnstageablePath[] = [];
+  for (;;) {
+    const left = skipped.map((s) => `:(exclude,top,literal)${s.path}`);
+    try {
+      await runGit(repo, [...STAGING_CONFIG, 'add', '-A', '--sparse', '--', ':(top)', ...excludes, ...left]);
+      return skipped;
+    } catch (error) {
+      const stderr = error instanceof GitFailedError ? String(error.details.stderr ?? '') : '';
+      const found = UNSTAGEABLE.flatMap(([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1] as string, reason })));
+      const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
+      if (fresh.length === 0) throw error;
+      skipped.push(...fresh);
+    }
+  }
 }
 
 /**

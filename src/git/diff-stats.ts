@@ -1,4 +1,5 @@
 import type { DiffStats } from '../../types/snapshot.js';
+import { decodeBytes } from '../fs/path-bytes.js';
 import { AmbiguousIdError, RevisionNotFoundError } from '../errors.js';
 import { emptyTreeId } from './empty-tree.js';
 import { parseBatchCheck } from './parsers/batch-check.js';
@@ -66,7 +67,8 @@ export async function getDiffStats(repo: GitOptions, from: string | null, to: st
 export async function treeDiffStats(repo: GitOptions, trees: DiffTrees): Promise<DiffStats> {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
   const out = await runGitBuffer(repo, ['diff-tree', '-z', '--raw', '--numstat', ...DIFF_BASE_ARGS, trees.from, trees.to]);
-  const files = parseDiffChanges(out.stdout.toString('utf8'));
+  // Names are bytes: invalid UTF-8 stays lossless (U+DC80+byte, `\udcNN` in JSON), never U+FFFD.
+  const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;
   let deletions = 0;
   for (const f of files) {

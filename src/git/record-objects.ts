@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GitFailedError, InvalidArgumentError } from '../errors.js';
+import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
 import { parseBatchCheck, type BatchCheckAnswer } from './parsers/batch-check.js';
 import { assertGitId, isFullId } from './refs.js';
 import { runGit, runGitBuffer, type GitOptions } from './runner.js';
@@ -15,7 +15,7 @@ export type ObjectType = 'blob' | 'tree' | 'commit';
 /** The repository's object format. */
 export async function objectFormat(repo: GitOptions): Promise<ObjectFormat> {
   const out = (await runGit(repo, ['rev-parse', '--show-object-format'])).stdout.trim();
-  if (out !== 'sha1' && out !== 'sha256') throw new GitFailedError(`unknown object format ${JSON.stringify(out)}`, { details: { format: out } });
+  if (out !== 'sha1' && out !== 'sha256') throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, { details: { format: out } });
   return out;
 }
 
@@ -89,7 +89,7 @@ export async function readBlobs(repo: GitOptions, ids: readonly string[]): Promi
     const nl = buf.indexOf(0x0a, at);
     const header = buf.subarray(at, nl).toString('utf8');
     const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (!m || m[1] !== id) throw new GitFailedError(`unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`, { details: { id } });
+    if (!m || m[1] !== id) throw new GitOutputUnparseableError(`unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`, { details: { id } });
     const size = Number(m[2]);
     out.set(id, buf.subarray(nl + 1, nl + 1 + size));
     at = nl + 1 + size + 1;

@@ -2,7 +2,7 @@ import { appendFile, lstat, mkdir, readFile, realpath, stat } from 'node:fs/prom
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
-import { GitFailedError, NotARepositoryError, UnsafeWorkspaceError, WorkspaceNotFoundError } from '../errors.js';
+import { GitFailedError, LfsUnsupportedError, NotARepositoryError, UnsafeWorkspaceError, WorkspaceNotFoundError } from '../errors.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 
@@ -152,6 +152,24 @@ export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
     await appendFile(join(repo.gitDir, 'info', 'exclude'), `\n# nested repositories, left out by agentgate-snapshot before --init\n${lines}\n`);
   }
   return found;
+}
+
+/**
+ * Git LFS keeps large files as pointers through a clean filter that our hardened calls never run:
+ * staging would commit the raw file, and the user's own git would then see it modified. A
+ * repository whose top-level `.gitattributes` or `info/attributes` routes paths through
+ * `filter=lfs` is refused (LFS_UNSUPPORTED) before anything changes.
+ */
+export async function assertNoLfs(repo: Repo): Promise<void> {
+  const common = (await readPointer(join(repo.gitDir, 'commondir'))) ?? '.';
+  for (const file of [join(repo.topLevel, '.gitattributes'), join(resolve(repo.gitDir, common), 'info', 'attributes')]) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
+      throw new LfsUnsupportedError(`${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {
+        details: { workspace: repo.topLevel, attributes: file },
+      });
+    }
+  }
 }
 
 /** Resolves `dir` to its real path, or throws WORKSPACE_NOT_FOUND if it is missing or not a directory. */

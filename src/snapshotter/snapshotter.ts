@@ -10,7 +10,7 @@ import { unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
-import { excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
+import { assertNoLfs, excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
 import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getHeadState, getRepoState, type RepoState } from '../git/state.js';
 import {
@@ -114,6 +114,7 @@ export class Snapshotter {
       if (state.headState === 'detached' && state.sha) branch = await nameDetachedHead(repo, runId, state.sha);
       const unborn = state.headState === 'unborn';
       const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
+      if (dirty) await assertNoLfs(repo);
       const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
       const wipSha = commit?.created && dirty ? commit.sha : null;
       // Only an unborn HEAD has no SHA, and then the root commit was just made.
@@ -127,6 +128,7 @@ export class Snapshotter {
         runId,
         headState: state.headState,
         ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
+        ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
       };
       await this.store.recordBefore(runId, repo.topLevel, before);
       return before;
@@ -169,6 +171,7 @@ export class Snapshotter {
         isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
       });
       if (done) return done;
+      await assertNoLfs(repo);
       // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
       const detached = head.headState === 'detached' && head.sha !== null;
       const branch = detached ? await nameDetachedHead(repo, runId, head.sha as string) : (head.branch ?? start.branch);
@@ -201,6 +204,7 @@ export class Snapshotter {
         ref,
         task: opts.taskPrompt ?? null,
         gate: opts.gatePlanSource ?? null,
+        ...(commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
       };
       await this.store.save(snapshot);
       await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);

@@ -179,6 +179,46 @@ describe('our own directories inside the workspace', () => {
   });
 });
 
+describe('odd files and repositories', () => {
+  it('names that are not UTF-8 stay distinct and lossless (\\udcNN in JSON)', () => {
+    const f = fixture('odd-names');
+    ok<BeforeState>(f, ['before', '--run', 'o1', '--on-dirty', 'wip-commit']);
+    const wip = git(f.ws, ['rev-parse', 'HEAD']);
+    writeFiles(f.ws, { 'README.md': 'more\n' });
+    const snap = ok<Snapshot>(f, ['after', '--run', 'o1', '--iteration', '1']);
+    expect(snap.files.map((x) => x.path)).toEqual(['README.md']);
+    const stats = ok<DiffStats>(f, ['stats', 'HEAD~2', wip]);
+    const names = stats.files.map((x) => x.path).sort();
+    expect(names).toEqual(['name-\udcfe.txt', 'name-\udcff.txt']);
+  });
+
+  it('a FIFO where a tracked file was is skipped and reported; the rest is captured', () => {
+    const f = fixture('special-file');
+    const before = ok<BeforeState>(f, ['before', '--run', 'p1']);
+    expect(before.skipped).toEqual([{ path: 'pipe', reason: 'special-file' }]);
+    expect(git(f.ws, ['show', 'HEAD:README.md'])).toBe('edited');
+    expect(git(f.ws, ['show', 'HEAD:pipe'])).toBe('data');
+  });
+
+  it('a sparse checkout takes a new file outside the cone, and leaves the index as git expects', () => {
+    const f = fixture('sparse');
+    const before = ok<BeforeState>(f, ['before', '--run', 's1']);
+    expect(before.wipSha).not.toBeNull();
+    expect(git(f.ws, ['show', 'HEAD:b/new.txt'])).toBe('new outside the cone');
+    writeFiles(f.ws, { 'a/x.txt': 'a2\n' });
+    expect(ok<Snapshot>(f, ['after', '--run', 's1', '--iteration', '1']).files.map((x) => x.path)).toEqual(['a/x.txt']);
+    expect(git(f.ws, ['status', '--porcelain'])).toBe('');
+  });
+
+  it('a repository using Git LFS is LFS_UNSUPPORTED before anything changes', () => {
+    const f = fixture('lfs');
+    const tip = head(f.ws);
+    expect(cli(f, ['before', '--run', 'l1']).code).toBe('LFS_UNSUPPORTED');
+    expect(head(f.ws)).toBe(tip);
+    expect(git(f.ws, ['status', '--porcelain'])).toBe('?? big.bin');
+  });
+});
+
 const asRoot = process.getuid?.() === 0;
 
 describe('a repository owned by another user', () => {

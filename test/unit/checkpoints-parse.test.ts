@@ -53,7 +53,7 @@ describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-
     expect(byPath['old.txt']).toMatchObject({ dstId: '0'.repeat(40), dstMode: '000000', insertions: 0, deletions: 1 });
     expect(byPath['link']).toMatchObject({ srcMode: '120000', dstMode: '100644' });
     expect(parseDiffPairs('')).toEqual([]);
-    expect(() => parseDiffPairs('1\t2\tnot-in-raw\0')).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
+    expect(() => parseDiffPairs('1\t2\tnot-in-raw\0')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
   });
 
   it('slices cat-file --batch objects by size: multi-line, empty, binary, missing', () => {

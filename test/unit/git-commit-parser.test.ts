@@ -48,7 +48,7 @@ describe('parseCommitObject (canned git output)', () => {
   });
 
   it('rejects a commit without an author, or with a bad parent id', () => {
-    expect(() => parseCommitObject(SHA, Buffer.from('tree x\n\nmsg\n'))).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
-    expect(() => parseCommitObject(SHA, Buffer.from('parent 123\nauthor a <b> 0 +0000\n\nm\n'))).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
+    expect(() => parseCommitObject(SHA, Buffer.from('tree x\n\nmsg\n'))).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
+    expect(() => parseCommitObject(SHA, Buffer.from('parent 123\nauthor a <b> 0 +0000\n\nm\n'))).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
   });
 });

@@ -72,6 +72,6 @@ describe('parseStatusV2 (canned git output)', () => {
     ['bad ahead/behind', '# branch.ab 1 2\0'],
     ['empty path', '? \0'],
   ])('rejects malformed output: %s', (_name, text) => {
-    expect(() => parseStatusV2(text)).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
+    expect(() => parseStatusV2(text)).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
   });
 });

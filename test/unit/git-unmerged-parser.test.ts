@@ -15,7 +15,7 @@ describe('parseUnmergedPaths', () => {
     expect(parseUnmergedPaths('')).toEqual([]);
   });
 
-  it('refuses output it does not recognise with GIT_FAILED', () => {
-    expect(() => parseUnmergedPaths('garbage\u0000')).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
+  it('refuses output it does not recognise with GIT_OUTPUT_UNPARSEABLE', () => {
+    expect(() => parseUnmergedPaths('garbage\u0000')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
   });
 });

@@ -83,8 +83,8 @@ describe('parseDiffChanges (raw + numstat from one diff-tree process)', () => {
     ['halves that name different paths', ':100644 100644 aaaa bbbb M\0x\0' + '1\t1\ty\0'],
     ['rename sources that differ', ':100644 100644 aaaa bbbb R090\0a\0b\0' + '1\t1\t\0c\0b\0'],
     ['counts that are not numbers', ':100644 100644 aaaa bbbb M\0x\0' + 'one\t1\tx\0'],
-  ])('refuses %s with GIT_FAILED', (_what, output) => {
-    expect(() => parseDiffChanges(output)).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
+  ])('refuses %s with GIT_OUTPUT_UNPARSEABLE', (_what, output) => {
+    expect(() => parseDiffChanges(output)).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
   });
 });
 
@@ -121,8 +121,8 @@ describe('parseBatchCheck', () => {
     expect(answers[4]).toMatchObject({ id: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', size: 0 });
   });
 
-  it('refuses an answer count that does not match with GIT_FAILED', () => {
-    expect(() => parseBatchCheck(['a', 'b'], 'a missing\n')).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
-    expect(() => parseBatchCheck(['a'], 'garbage\n')).toThrow(expect.objectContaining({ code: 'GIT_FAILED' }));
+  it('refuses an answer count that does not match with GIT_OUTPUT_UNPARSEABLE', () => {
+    expect(() => parseBatchCheck(['a', 'b'], 'a missing\n')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
+    expect(() => parseBatchCheck(['a'], 'garbage\n')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
   });
 });

@@ -1,5 +1,5 @@
 import { OBJECT_ID_SOURCE } from '../../../types/ids.js';
-import { GitFailedError } from '../../errors.js';
+import { GitOutputUnparseableError } from '../../errors.js';
 
 /** What `cat-file --batch-check` (default format) said about one input name. */
 export type BatchCheckAnswer =
@@ -29,8 +29,8 @@ function answer(name: string, line: string): BatchCheckAnswer {
   return { name, found: true, id: m[1] as string, type: m[2] as string, size: Number(m[3]) };
 }
 
-function malformed(reason: string): GitFailedError {
-  return new GitFailedError(`unexpected output from git cat-file --batch-check: ${reason}`, {
+function malformed(reason: string): GitOutputUnparseableError {
+  return new GitOutputUnparseableError(`unexpected output from git cat-file --batch-check: ${reason}`, {
     details: { parser: 'cat-file --batch-check', reason },
   });
 }

@@ -1,5 +1,5 @@
 import { OBJECT_ID_SOURCE } from '../../../types/ids.js';
-import { GitFailedError } from '../../errors.js';
+import { GitOutputUnparseableError } from '../../errors.js';
 
 const UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
 
@@ -14,7 +14,7 @@ export function parseUnmergedPaths(output: Buffer | string): string[] {
     if (record === '') continue;
     const tab = record.indexOf('\t');
     if (tab < 0 || !UNMERGED_HEAD.test(record.slice(0, tab))) {
-      throw new GitFailedError(`unexpected ls-files -u record ${JSON.stringify(record.slice(0, 120))}`, { details: { record: record.slice(0, 200) } });
+      throw new GitOutputUnparseableError(`unexpected ls-files -u record ${JSON.stringify(record.slice(0, 120))}`, { details: { record: record.slice(0, 200) } });
     }
     const path = record.slice(tab + 1);
     if (paths.at(-1) !== path) paths.push(path);

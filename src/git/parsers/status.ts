@@ -1,5 +1,5 @@
 import { OBJECT_ID_PATTERN } from '../../../types/ids.js';
-import { GitFailedError } from '../../errors.js';
+import { GitOutputUnparseableError } from '../../errors.js';
 
 /** One entry of `git status --porcelain=v2 -z`. `xy` is the two-letter index/work-tree code. */
 export type StatusEntry =
@@ -97,8 +97,8 @@ function nonEmpty(value: string, record: string): string {
   return value;
 }
 
-function malformed(reason: string, record: string): GitFailedError {
-  return new GitFailedError(`unexpected output from git status (${reason}): ${JSON.stringify(record.slice(0, 120))}`, {
+function malformed(reason: string, record: string): GitOutputUnparseableError {
+  return new GitOutputUnparseableError(`unexpected output from git status (${reason}): ${JSON.stringify(record.slice(0, 120))}`, {
     details: { args: ['status', '--porcelain=v2', '-z'], reason, record: record.slice(0, 200) },
   });
 }

@@ -1,4 +1,4 @@
-import { GitFailedError } from '../../errors.js';
+import { GitOutputUnparseableError } from '../../errors.js';
 
 /**
  * Reads git's NUL-terminated (`-z`) output one field at a time. With `-z` git quotes nothing, so a
@@ -36,8 +36,8 @@ export class ZTokens {
   }
 
   /** The error to throw when git's output does not have the shape we parse. */
-  malformed(reason: string): GitFailedError {
-    return new GitFailedError(`unexpected output from git ${this.what}: ${reason}; please report this with your git version`, {
+  malformed(reason: string): GitOutputUnparseableError {
+    return new GitOutputUnparseableError(`unexpected output from git ${this.what}: ${reason}; please report this with your git version`, {
       details: { parser: this.what, field: this.index, reason },
     });
   }
