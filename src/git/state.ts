@@ -1,6 +1,6 @@
 import { access, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import type { HeadState as HeadStateName } from '../../types/snapshot.js';
+import type { HeadState } from '../../types/snapshot.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
@@ -12,7 +12,7 @@ export type RepoOperation = 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert'
 
 export interface RepoState {
   topLevel: string;
-  headState: HeadStateName;
+  headState: HeadState;
   /** Short branch name; null when detached. On an unborn branch, the branch that the first commit will create. */
   branch: string | null;
   /** HEAD's commit; null on an unborn branch. */
@@ -30,7 +30,7 @@ export interface RepoState {
  */
 export async function getRepoState(repo: Repo, ignore: readonly string[] = []): Promise<RepoState> {
   const [report, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
-  const headState: HeadStateName = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
+  const headState: HeadState = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
   return {
     topLevel: repo.topLevel,
     headState,
@@ -43,8 +43,8 @@ export async function getRepoState(repo: Repo, ignore: readonly string[] = []): 
 }
 
 /** HEAD, conflicts and operations, without scanning the work tree. */
-export interface HeadState {
-  headState: HeadStateName;
+export interface RepoHead {
+  headState: HeadState;
   /** The full ref HEAD points to (refs/heads/x), or null when detached. */
   ref: string | null;
   branch: string | null;
@@ -58,7 +58,7 @@ export interface HeadState {
  * processes and a few file checks instead of a status pass over every file, which on a large
  * work tree costs as much as staging it. For callers that stage everything next anyway.
  */
-export async function getHeadState(repo: Repo): Promise<HeadState> {
+export async function getRepoHead(repo: Repo): Promise<RepoHead> {
   const [head, unmerged, operation] = await Promise.all([
     readHead(repo),
     runGitBuffer(repo, ['ls-files', '-u', '-z']),
@@ -67,7 +67,7 @@ export async function getHeadState(repo: Repo): Promise<HeadState> {
   // HEAD on a ref outside refs/heads/ (a remote-tracking ref, one of ours) is no branch to commit
   // on: it is handled as detached, so the iteration gets a branch of its own.
   const branchRef = head.ref?.startsWith('refs/heads/') ? head.ref : null;
-  const headState: HeadStateName = head.sha === null ? 'unborn' : branchRef === null ? 'detached' : 'branch';
+  const headState: HeadState = head.sha === null ? 'unborn' : branchRef === null ? 'detached' : 'branch';
   const branch = branchRef === null ? null : branchRef.slice('refs/heads/'.length);
   return { headState, ref: branchRef, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
 }

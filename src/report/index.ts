@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { RunReport, type ReportFormat } from '../../types/report.js';
 import { isAgentgateError } from '../errors.js';
-import { writeFileAtomic } from '../store/atomic.js';
+import { writeFileAtomic } from '../fs/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { loadAssets } from './assets.js';
 import { renderDotenv } from './dotenv.js';

@@ -4,7 +4,7 @@ import { copyFile } from 'node:fs/promises';
 import type { DiffTrees } from '../git/diff-stats.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import type { GitOptions } from '../git/runner.js';
-import { replaceFileAtomic } from '../store/atomic.js';
+import { replaceFileAtomic } from '../fs/atomic.js';
 
 export interface PatchArtifact {
   path: string;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { IndexLockedError } from '../errors.js';
 import { removeAbandonedLock, removeOrphanedGitLocks } from '../fs/git-locks.js';
 import type { Repo } from '../git/repo.js';
-import { withLock } from '../store/lock.js';
+import { withLock } from '../fs/lock.js';
 
 /**
  * Serialises our calls on one repository across processes and homes: the lock lives in the

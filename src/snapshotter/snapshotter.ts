@@ -12,7 +12,7 @@ import { getCommitInfo } from '../git/commit-info.js';
 import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
 import { assertNoLfs, excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
 import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
-import { getHeadState, getRepoState, type RepoState } from '../git/state.js';
+import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import {
   AmbiguousIdError,
   DirtyWorkspaceError,
@@ -34,7 +34,7 @@ import {
 import { assertSafeId, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { iterationMessage, wipMessage } from './message.js';
-import { writeFileAtomic } from '../store/atomic.js';
+import { writeFileAtomic } from '../fs/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
 import { continuityChecks, verifySnapshot } from './verify.js';
 import { withRepoLock } from './repo-lock.js';
@@ -152,7 +152,7 @@ export class Snapshotter {
       if (recovered) await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
       // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
       // over the work tree (a status pass here would cost as much again on a large tree).
-      const head = await getHeadState(repo);
+      const head = await getRepoHead(repo);
       const start = await this.startOf(repo, runId, opts.iteration, before, opts.beforeSha, head);
       assertNoOperation(head);
       await this.assertDescends(repo, start.sha, head);

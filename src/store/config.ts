@@ -14,8 +14,8 @@ import {
   type OnDirty,
 } from '../../types/config.js';
 import { ConfigInvalidError } from '../errors.js';
-import { errnoOf } from './atomic.js';
-import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.js';
+import { errnoOf } from '../fs/atomic.js';
+import { DEFAULT_LOCK_TIMEOUT_MS } from '../fs/lock.js';
 import { layout } from './paths.js';
 
 /** Everything the services need, with every default applied and every path absolute. */

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { InvalidIdError, StoreCorruptError } from '../errors.js';
-import { errnoOf } from './atomic.js';
+import { errnoOf } from '../fs/atomic.js';
 
 /** A store file that cannot be used, named so that the user can find and fix it. */
 export function corruptFile(path: string, what: string, reason: string, cause?: unknown): StoreCorruptError {

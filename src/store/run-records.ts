@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { BeforeState } from '../../types/snapshot.js';
 import { RunRecord } from '../../types/run.js';
 import { InvalidArgumentError, type StoreCorruptError, RunWorkspaceMismatchError } from '../errors.js';
-import { writeJsonAtomic } from './atomic.js';
+import { writeJsonAtomic } from '../fs/atomic.js';
 import { corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
-import { withLock } from './lock.js';
+import { withLock } from '../fs/lock.js';
 import { assertSafeId, layout } from './paths.js';
 
 /** The iteration of a stored snapshot, or null when its file is missing or unusable. */

@@ -11,9 +11,9 @@ import {
   StoreCorruptError,
   WriteFailedError,
 } from '../errors.js';
-import { errnoOf, writeJsonAtomic } from './atomic.js';
+import { errnoOf, writeJsonAtomic } from '../fs/atomic.js';
 import { asStoreProblem, corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from './lock.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
 import { assertSafeId, layout } from './paths.js';
 import { RunRecords } from './run-records.js';
 

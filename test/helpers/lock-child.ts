@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { withLock } from '../../src/store/lock.js';
+import { withLock } from '../../src/fs/lock.js';
 
 const [mode, lockPath, ...rest] = process.argv.slice(2);
 if (lockPath === undefined) throw new Error('usage: lock-child.ts append|hold LOCK ...');

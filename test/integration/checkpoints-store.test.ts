@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CleanupResult, TrackResult } from '../../types/checkpoint.js';
 import { Checkpoints } from '../../src/checkpoints/index.js';
-import { withLock } from '../../src/store/lock.js';
+import { withLock } from '../../src/fs/lock.js';
 import { openCheckpoints, storeTreePaths, treeState } from '../helpers/checkpoints.js';
 import { deadPid } from '../helpers/node-child.js';
 import { commitAll, git, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';

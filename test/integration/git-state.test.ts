@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
 import { gitCallCount } from '../../src/git/runner.js';
-import { getHeadState, getRepoState, type RepoOperation } from '../../src/git/state.js';
+import { getRepoHead, getRepoState, type RepoOperation } from '../../src/git/state.js';
 import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** Runs oracle git where a non-zero exit (a stopped merge, say) is the expected outcome. */
@@ -106,7 +106,7 @@ describe('getRepoState', () => {
   });
 });
 
-describe('getHeadState (no work-tree scan)', () => {
+describe('getRepoHead (no work-tree scan)', () => {
   it('agrees with getRepoState on head, branch, conflicts and operation, in every head state', async () => {
     const unborn = initRepo();
     const detached = repoWithCommit();
@@ -115,7 +115,7 @@ describe('getHeadState (no work-tree scan)', () => {
     gitMayFail(conflicted, ['merge', '-q', '--no-edit', 'feature']);
     for (const dir of [unborn, detached, conflicted, repoWithCommit()]) {
       const repo = await openRepo(dir);
-      const [full, light] = await Promise.all([getRepoState(repo), getHeadState(repo)]);
+      const [full, light] = await Promise.all([getRepoState(repo), getRepoHead(repo)]);
       expect({ headState: light.headState, branch: light.branch, sha: light.sha, unmergedPaths: light.unmergedPaths, operation: light.operation }).toEqual({
         headState: full.headState,
         branch: full.branch,

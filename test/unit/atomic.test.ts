@@ -17,7 +17,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
-const { writeFileAtomic, writeJsonAtomic } = await import('../../src/store/atomic.js');
+const { writeFileAtomic, writeJsonAtomic } = await import('../../src/fs/atomic.js');
 
 let dir: string;
 beforeEach(() => {

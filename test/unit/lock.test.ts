@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isProvablyDead, processStartTime, withLock, type LockOwner } from '../../src/store/lock.js';
+import { isProvablyDead, processStartTime, withLock, type LockOwner } from '../../src/fs/lock.js';
 import { deadPid, finished, printed, spawnTs, until } from '../helpers/node-child.js';
 import { codeOf } from '../helpers/codes.js';
 
