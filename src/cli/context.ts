@@ -2,7 +2,15 @@ import { resolve } from 'node:path';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { resolveHome } from '../store/paths.js';
 import { Snapshotter } from '../snapshotter/snapshotter.js';
-import type { GlobalValues } from './spec.js';
+
+/** The global options a context is built from (see GLOBAL_OPTIONS in spec.ts). */
+export interface ContextValues {
+  workspace?: string | undefined;
+  home?: string | undefined;
+  'artifacts-dir'?: string | undefined;
+  config?: string | undefined;
+  json: boolean;
+}
 
 /** What every command gets: where the workspace and home are, the settings, and the services. */
 export class Context {
@@ -16,7 +24,7 @@ export class Context {
     readonly workspaceGiven: boolean,
   ) {}
 
-  static async create(values: GlobalValues): Promise<Context> {
+  static async create(values: ContextValues): Promise<Context> {
     const home = resolveHome(values.home);
     const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values['artifacts-dir'] });
     return new Context(resolve(values.workspace ?? '.'), settings, values.json, values.workspace !== undefined);
