@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /** The `code` a promise rejects with, or undefined if it resolves: tests assert codes, never messages. */
 export async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -6,4 +8,9 @@ export async function codeOf(promise: Promise<unknown>): Promise<string | undefi
   } catch (error) {
     return (error as { code?: string }).code;
   }
+}
+
+/** Awaits `promise` and checks that it rejects with an error carrying `code`. */
+export async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
+  expect(await codeOf(promise)).toBe(code);
 }

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import type { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { newSnapshotter } from '../integration/snapshotter-fixtures.js';
+import { newSnapshotter } from './snapshotter.js';
 import { git, remove, repoWithCommit, writeFiles } from './repo.js';
 
 export const HOSTILE_NAME = '<script>window.__xss=1</script>.txt'.replace(/\//g, '');

@@ -1,26 +1,16 @@
 /** Issue 11 item 21: the user's global ignore file, and files ignored after they were captured. */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCheckpoints, storeTreePaths } from '../helpers/checkpoints.js';
 import { tempDir, writeFiles } from '../helpers/repo.js';
 
-/** Temp dirs made here, removed when the file's tests are done. */
-const made: string[] = [];
-const tmp = (prefix: string): string => {
-  const dir = tempDir(prefix);
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
 
 const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
 let home: string;
 
 beforeEach(() => {
-  home = tmp('agentgate-cp-userhome-');
+  home = tempDir('agentgate-cp-userhome-');
   process.env.HOME = home;
   delete process.env.XDG_CONFIG_HOME;
 });
@@ -34,9 +24,9 @@ describe("checkpoints honour the user's global core.excludesFile, and only that"
   it('reads core.excludesFile from ~/.gitconfig (with ~/ expanded)', async () => {
     writeFileSync(join(home, '.gitconfig'), '[core]\n\texcludesFile = ~/my-ignore\n[user]\n\tname = ignored\n');
     writeFileSync(join(home, 'my-ignore'), '*.secret\n');
-    const ws = tmp('agentgate-cp-global-');
+    const ws = tempDir('agentgate-cp-global-');
     writeFiles(ws, { 'a.secret': 'token', 'b.txt': 'keep' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t = await cp.track();
     expect(storeTreePaths(cp, t.hash)).toEqual(['b.txt']);
   });
@@ -46,9 +36,9 @@ describe("checkpoints honour the user's global core.excludesFile, and only that"
     mkdirSync(join(xdg, 'git'), { recursive: true });
     process.env.XDG_CONFIG_HOME = xdg;
     writeFileSync(join(xdg, 'git', 'ignore'), '*.log\n');
-    const ws = tmp('agentgate-cp-xdg-');
+    const ws = tempDir('agentgate-cp-xdg-');
     writeFiles(ws, { 'debug.log': 'x', 'b.txt': 'keep' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     expect(storeTreePaths(cp, (await cp.track()).hash)).toEqual(['b.txt']);
 
     writeFileSync(join(xdg, 'git', 'config'), '[core]\n\texcludesFile = ~/xdg-named\n');
@@ -56,16 +46,16 @@ describe("checkpoints honour the user's global core.excludesFile, and only that"
     writeFileSync(join(home, '.gitconfig'), '[core]\n\texcludesFile = ~/home-named\n');
     writeFileSync(join(home, 'home-named'), '*.tmp\n');
     writeFiles(ws, { 'c.tmp': 'x' });
-    const again = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const again = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     expect(storeTreePaths(again, (await again.track()).hash)).toEqual(['b.txt', 'debug.log']);
   });
 });
 
 describe('a file captured earlier and ignored now', () => {
   it('is not listed as changed by patch, diff or diff-full, and restore leaves it alone', async () => {
-    const ws = tmp('agentgate-cp-nowignored-');
+    const ws = tempDir('agentgate-cp-nowignored-');
     writeFiles(ws, { 'build.out': 'artifact v1', 'src.txt': 'v1' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t1 = await cp.track('before ignore');
     writeFiles(ws, { '.gitignore': 'build.out\n', 'build.out': 'artifact v2' });
     const patch = await cp.patch(t1.hash);

@@ -6,23 +6,13 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PLACE_TEMP_NAME } from '../../src/fs/place.js';
 import { openCheckpoints } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
 import { codeOf } from '../helpers/codes.js';
 import { gitRaw, oracleEnv, tempDir, writeFiles } from '../helpers/repo.js';
 
-/** Temp dirs made here, removed when the file's tests are done. */
-const made: string[] = [];
-const tmp = (prefix: string): string => {
-  const dir = tempDir(prefix);
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/make-odd-workspace.sh');
 const odd = (dir: string, ...kinds: string[]): void => {
@@ -38,9 +28,9 @@ afterEach(() => {
 
 describe('checkpoints: file names that are not UTF-8 (issue 11 item 13)', () => {
   it('are captured, listed losslessly and restored with their exact bytes', async () => {
-    const ws = tmp('agentgate-cp-names-');
+    const ws = tempDir('agentgate-cp-names-');
     odd(ws, 'names');
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t1 = await cp.track('names');
     const names = gitRaw(ws, [`--git-dir=${cp.location.gitDir}`, 'ls-tree', '-r', '-z', '--name-only', t1.hash]).toString('latin1').split('\0').filter(Boolean);
     expect(names).toContain(LATIN1_NAME.toString('latin1'));
@@ -60,9 +50,9 @@ describe('checkpoints: file names that are not UTF-8 (issue 11 item 13)', () => 
 
 describe('checkpoints: entries git cannot stage (issue 11 item 14)', () => {
   it('a FIFO and a socket are skipped with a reason; track, restore and revert work for the rest', async () => {
-    const ws = tmp('agentgate-cp-special-');
+    const ws = tempDir('agentgate-cp-special-');
     writeFiles(ws, { fifo: 'was a file\n', sock: 'was a file\n' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t0 = await cp.track('plain files');
     odd(ws, 'special');
     const t1 = await cp.track('special');
@@ -91,11 +81,11 @@ describe('checkpoints: entries git cannot stage (issue 11 item 14)', () => {
 
 describe('checkpoints: paths near PATH_MAX (issue 11 item 16)', () => {
   it('restore writes a file whose absolute path is within 100 bytes of 4096', async () => {
-    const ws = tmp('agentgate-cp-long-');
+    const ws = tempDir('agentgate-cp-long-');
     odd(ws, 'long');
     const rel = readFileSync(join(ws, '.long-path'), 'utf8').trim();
     expect(join(ws, rel).length).toBeGreaterThan(3990);
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t1 = await cp.track('long');
     writeFileSync(join(ws, rel), 'changed\n');
     await cp.restore(t1.hash);
@@ -109,11 +99,11 @@ describe('checkpoints: paths near PATH_MAX (issue 11 item 16)', () => {
 
 describe('checkpoint diff is byte-exact (issue 11 item 17)', () => {
   it('applies with git apply and reproduces invalid UTF-8 and binary bytes', async () => {
-    const ws = tmp('agentgate-cp-bytes-');
+    const ws = tempDir('agentgate-cp-bytes-');
     writeFiles(ws, { 'latin1.txt': 'old\n', 'blob.bin': 'old\n', 'keep.txt': 'same\n' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t1 = await cp.track('before');
-    const copy = tmp('agentgate-cp-bytes-copy-');
+    const copy = tempDir('agentgate-cp-bytes-copy-');
     cpSync(ws, copy, { recursive: true });
     odd(ws, 'bytes');
     const patch = await cp.diffBytes(t1.hash);
@@ -124,9 +114,9 @@ describe('checkpoint diff is byte-exact (issue 11 item 17)', () => {
   });
 
   it('the CLI streams the same bytes', async () => {
-    const ws = tmp('agentgate-cp-bytes-cli-');
+    const ws = tempDir('agentgate-cp-bytes-cli-');
     writeFiles(ws, { 'latin1.txt': 'old\n' });
-    const home = tmp('agentgate-cp-bytes-home-');
+    const home = tempDir('agentgate-cp-bytes-home-');
     const t1 = runCli(['checkpoint', 'track', '--json', '-C', ws, '--home', home]).json() as { hash: string };
     odd(ws, 'bytes');
     const out = execFileSync(process.execPath, [join(import.meta.dirname, '../../dist/src/cli/main.js'), 'checkpoint', 'diff', t1.hash, '-C', ws, '--home', home], {
@@ -139,9 +129,9 @@ describe('checkpoint diff is byte-exact (issue 11 item 17)', () => {
 
 describe('checkpoint revert: paths that name nothing (issue 11 items 18 and 12b)', () => {
   it('an empty path is a usage error, from the CLI and the library, and nothing changes', async () => {
-    const ws = tmp('agentgate-cp-empty-');
+    const ws = tempDir('agentgate-cp-empty-');
     writeFiles(ws, { 'a.txt': 'v1\n' });
-    const home = tmp('agentgate-cp-empty-home-');
+    const home = tempDir('agentgate-cp-empty-home-');
     const cp = await openCheckpoints(ws, { home });
     const t1 = await cp.track('one');
     writeFiles(ws, { 'a.txt': 'v2\n' });
@@ -154,9 +144,9 @@ describe('checkpoint revert: paths that name nothing (issue 11 items 18 and 12b)
   });
 
   it('a path unknown to the checkpoint and the workspace is PATH_NOT_FOUND before any safety checkpoint', async () => {
-    const ws = tmp('agentgate-cp-nopath-');
+    const ws = tempDir('agentgate-cp-nopath-');
     writeFiles(ws, { 'a.txt': 'v1\n', 'gone.txt': 'x\n' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t1 = await cp.track('one');
     rmSync(join(ws, 'gone.txt'));
     writeFiles(ws, { 'a.txt': 'v2\n', 'new.txt': 'n\n' });
@@ -172,9 +162,9 @@ describe('checkpoint revert: paths that name nothing (issue 11 items 18 and 12b)
 
 describe('checkpoints: durability and leftovers (issue 11 items 24 and 25)', () => {
   it('restored and reverted files and their directories are fsynced before success is reported', async () => {
-    const ws = tmp('agentgate-cp-fsync-');
+    const ws = tempDir('agentgate-cp-fsync-');
     writeFiles(ws, { 'a.txt': 'v1\n', 'dir/b.txt': 'v1\n' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t1 = await cp.track('one');
     writeFiles(ws, { 'a.txt': 'v2\n', 'dir/b.txt': 'v2\n' });
     const probe = await open(join(ws, 'a.txt'), 'r');
@@ -195,9 +185,9 @@ describe('checkpoints: durability and leftovers (issue 11 items 24 and 25)', () 
   });
 
   it("a killed process's temp files are swept when the store is next locked; a live owner's are kept", async () => {
-    const ws = tmp('agentgate-cp-sweep-');
+    const ws = tempDir('agentgate-cp-sweep-');
     writeFiles(ws, { 'a.txt': 'v1\n' });
-    const cp = await openCheckpoints(ws, { home: tmp('agentgate-cp-home-') });
+    const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     await cp.track('one');
     const dead = 2 ** 22 + 12345; // above the kernel's pid_max default: no such process
     const live = process.ppid;

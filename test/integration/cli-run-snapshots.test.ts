@@ -14,8 +14,8 @@ import { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapsh
 import { VerifyReport } from '../../types/verify.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { commitAll, git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { oracleChanges } from './diff-oracle.js';
-import { fingerprint, messageOf } from './snapshotter-fixtures.js';
+import { oracleChanges } from '../helpers/diff-oracle.js';
+import { fingerprint, messageOf } from '../helpers/snapshotter.js';
 
 // eslint-disable-next-line no-control-regex -- the escape character is what we look for
 const ANSI = /\u001b\[/;

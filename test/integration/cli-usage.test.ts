@@ -11,7 +11,7 @@ import { CheckpointEntry, FileDiff, Patch, RestoreResult, TrackResult } from '..
 import { DiffStats, Snapshot } from '../../types/snapshot.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { messageOf } from './snapshotter-fixtures.js';
+import { messageOf } from '../helpers/snapshotter.js';
 
 const made: string[] = [];
 function temp(prefix: string): string {

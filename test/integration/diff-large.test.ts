@@ -5,7 +5,7 @@ import { getDiffStats } from '../../src/git/diff-stats.js';
 import { openRepo } from '../../src/git/repo.js';
 import { writeUnifiedDiffToFile } from '../../src/git/unified-diff.js';
 import { commitAll, remove, repoWithCommit, tempDir } from '../helpers/repo.js';
-import { fsx, oracleChanges, treeAfterApply, treeOf } from './diff-oracle.js';
+import { fsx, oracleChanges, treeAfterApply, treeOf } from '../helpers/diff-oracle.js';
 
 const SIZE = 50 * 1024 * 1024;
 const LINE = 64;

@@ -9,7 +9,7 @@ import { getDiffStats } from '../../src/git/diff-stats.js';
 import { openRepo } from '../../src/git/repo.js';
 import { writeUnifiedDiffToFile } from '../../src/git/unified-diff.js';
 import { commitAll, initRepo, tempDir } from '../helpers/repo.js';
-import { fsx, oracleChanges, treeAfterApply, treeOf } from './diff-oracle.js';
+import { fsx, oracleChanges, treeAfterApply, treeOf } from '../helpers/diff-oracle.js';
 
 /** No name is a directory of another, so any subset can exist at once. */
 const NAMES = ['a.txt', 'b.txt', 'dir/c.txt', 'dir/sub/d.md', 'sp ace.txt', 'ü/ñ 日本.txt', `q"uote's.txt`, 'bin/e.bin', 'x', 'dir/y'];

@@ -8,7 +8,7 @@ import { getDiffStats } from '../../src/git/diff-stats.js';
 import { openRepo } from '../../src/git/repo.js';
 import { unifiedDiff, writeUnifiedDiffToFile } from '../../src/git/unified-diff.js';
 import { commitAll, initRepo, tempDir } from '../helpers/repo.js';
-import { fsx, lines, oracleChanges, treeAfterApply, treeOf } from './diff-oracle.js';
+import { fsx, lines, oracleChanges, treeAfterApply, treeOf } from '../helpers/diff-oracle.js';
 
 type Build = (dir: string) => void;
 interface Case {

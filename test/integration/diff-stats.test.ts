@@ -10,7 +10,7 @@ import { openRepo } from '../../src/git/repo.js';
 import { gitCallCount } from '../../src/git/runner.js';
 import { generateUnifiedDiff, unifiedDiff, writeUnifiedDiffToFile } from '../../src/git/unified-diff.js';
 import { commitAll, git, gitRaw, initRepo, repoWithCommit, tempDir } from '../helpers/repo.js';
-import { fsx, lines, oracleChanges, treeAfterApply, treeOf } from './diff-oracle.js';
+import { fsx, lines, oracleChanges, treeAfterApply, treeOf } from '../helpers/diff-oracle.js';
 
 const code = (c: string) => expect.objectContaining({ code: c });
 

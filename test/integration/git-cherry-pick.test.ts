@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cherryPick } from '../../src/git/cherry-pick.js';
 import { getCommitInfo } from '../../src/git/commit-info.js';
 import { openRepo } from '../../src/git/repo.js';
 import { commitAll, git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { fingerprint } from '../helpers/snapshotter.js';
 
 /**
  * main: base -> main edit of f.txt. feature (from base): `add` adds new.txt, then `clash` rewrites f.txt.
@@ -22,32 +23,6 @@ function pickRepo(): { dir: string; add: string; clash: string } {
   writeFiles(dir, { 'f.txt': 'main\n' });
   commitAll(dir, 'main edit');
   return { dir, add, clash };
-}
-
-/** Everything a user could see changed: HEAD, refs, index, status, every file's bytes, git's in-progress markers. */
-function fingerprint(dir: string): string {
-  const files: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (name === '.git' && d === dir) continue;
-      if (statSync(p).isDirectory()) walk(p);
-      else files[relative(dir, p)] = readFileSync(p).toString('base64');
-    }
-  };
-  walk(dir);
-  const gitDir = join(dir, '.git');
-  return JSON.stringify({
-    head: readFileSync(join(gitDir, 'HEAD'), 'utf8'),
-    origHead: existsSync(join(gitDir, 'ORIG_HEAD')) ? readFileSync(join(gitDir, 'ORIG_HEAD'), 'utf8') : null,
-    refs: git(dir, ['for-each-ref', '--format=%(refname) %(objectname)']),
-    index: git(dir, ['ls-files', '-s']), // mode, object, stage, path (stat times may change: files are rewritten with the same bytes)
-    status: git(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']),
-    worktrees: git(dir, ['worktree', 'list', '--porcelain']),
-    adminDirs: existsSync(join(gitDir, 'worktrees')) ? readdirSync(join(gitDir, 'worktrees')) : [],
-    markers: ['CHERRY_PICK_HEAD', 'MERGE_MSG', 'sequencer', 'AUTO_MERGE'].filter((n) => existsSync(join(gitDir, n))),
-    files,
-  });
 }
 
 describe('cherryPick', () => {

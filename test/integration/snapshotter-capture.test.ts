@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BeforeState, Snapshot } from '../../types/snapshot.js';
 import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { oracleChanges, treeAfterApply, treeOf } from './diff-oracle.js';
-import { expectCode, fingerprint, messageOf, newSnapshotter } from './snapshotter-fixtures.js';
+import { oracleChanges, treeAfterApply, treeOf } from '../helpers/diff-oracle.js';
+import { expectCode, fingerprint, messageOf, newSnapshotter } from '../helpers/snapshotter.js';
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 const parents = (dir: string, sha: string): string[] => git(dir, ['rev-list', '--parents', '-n', '1', sha]).split(' ').slice(1);

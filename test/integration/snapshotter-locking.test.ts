@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { deadPid, finished, printed, spawnTs } from '../helpers/node-child.js';
 import { git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { expectCode, fingerprint, newSnapshotter } from './snapshotter-fixtures.js';
+import { expectCode, fingerprint, newSnapshotter } from '../helpers/snapshotter.js';
 
 /** The index holds exactly HEAD's tree and the work tree is clean: nothing was half-staged. */
 function expectIntact(dir: string): void {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { expectCode, newSnapshotter } from './snapshotter-fixtures.js';
+import { expectCode, newSnapshotter } from '../helpers/snapshotter.js';
 
 async function iteration(s: ReturnType<typeof newSnapshotter>, ws: string, runId: string, n: number, files: Record<string, string>): Promise<Snapshot> {
   const before = await s.captureBeforeState(ws, { runId });

@@ -10,7 +10,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import type { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 import { commitAll, git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-import { expectCode, fingerprint, newSnapshotter } from './snapshotter-fixtures.js';
+import { expectCode, fingerprint, newSnapshotter } from '../helpers/snapshotter.js';
 
 interface Run {
   dir: string;

@@ -11,7 +11,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { getTree } from '../../src/git/refs.js';
 import { treeDiffSha256 } from '../../src/git/unified-diff.js';
 import { repoWithCommit, writeFiles } from '../helpers/repo.js';
-import { newSnapshotter } from './snapshotter-fixtures.js';
+import { newSnapshotter } from '../helpers/snapshotter.js';
 
 async function captured() {
   const dir = repoWithCommit({ 'f.txt': 'one\ntwo\n', 'bin.dat': Buffer.from([0, 1, 2, 3]).toString('latin1') });

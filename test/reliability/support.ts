@@ -3,6 +3,7 @@
  * source, the CLI as an asynchronous (and killable) child process, large generated repositories,
  * and the oracles that judge what a call left behind (content sets, store files, git fsck).
  */
+import { finished } from '../helpers/node-child.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,15 +74,9 @@ export function cliAsync(args: string[], opts: CliOptions = {}): Promise<CliRun>
   return collect(child);
 }
 
-function collect(child: ReturnType<typeof spawn>): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
-  });
+async function collect(child: ReturnType<typeof spawn>): Promise<CliRun> {
+  const { code, signal, stdout, stderr } = await finished(child);
+  return { status: code, signal, stdout, stderr };
 }
 
 /** How a kill lands: on the whole process group (node and its git children), or on node alone. */

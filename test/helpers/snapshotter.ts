@@ -4,10 +4,9 @@
  */
 import { existsSync, readdirSync, readFileSync, lstatSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { expect } from 'vitest';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { Snapshotter, type SnapshotterOptions } from '../../src/snapshotter/snapshotter.js';
-import { git, gitRaw, tempDir } from '../helpers/repo.js';
+import { git, gitRaw, tempDir } from './repo.js';
 
 /** A Snapshotter on a fresh temporary home (artifacts under it unless overridden). */
 export function newSnapshotter(overrides: Partial<SnapshotterOptions> = {}): Snapshotter {
@@ -24,8 +23,9 @@ export function newSnapshotter(overrides: Partial<SnapshotterOptions> = {}): Sna
 }
 
 /**
- * HEAD, every ref, the index (mode, object, stage, path), status, git's in-progress markers and
- * every work-tree file's bytes: two equal fingerprints mean nothing a user can see has changed.
+ * Everything a user could see change in a repository: HEAD and ORIG_HEAD, every ref, the index
+ * (mode, object, stage, path), status, worktrees, git's in-progress markers and every work-tree
+ * file's bytes, mode and link target. Two equal fingerprints mean nothing visible has changed.
  */
 export function fingerprint(dir: string): string {
   const files: Record<string, string> = {};
@@ -41,13 +41,18 @@ export function fingerprint(dir: string): string {
   };
   walk(dir);
   const gitDir = join(dir, '.git');
+  const read = (name: string): string | null => (existsSync(join(gitDir, name)) ? readFileSync(join(gitDir, name), 'utf8') : null);
   return JSON.stringify(
     {
-      head: readFileSync(join(gitDir, 'HEAD'), 'utf8'),
+      head: read('HEAD'),
+      origHead: read('ORIG_HEAD'),
       refs: git(dir, ['for-each-ref', '--format=%(refname) %(objectname)']),
+      // Stat times may change (files rewritten with the same bytes): mode, object, stage, path only.
       index: git(dir, ['ls-files', '-s']),
       status: git(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']),
-      markers: ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'sequencer', 'rebase-merge', 'rebase-apply'].filter((n) => existsSync(join(gitDir, n))),
+      worktrees: git(dir, ['worktree', 'list', '--porcelain']),
+      adminDirs: existsSync(join(gitDir, 'worktrees')) ? readdirSync(join(gitDir, 'worktrees')).sort() : [],
+      markers: ['MERGE_HEAD', 'MERGE_MSG', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'AUTO_MERGE', 'sequencer', 'rebase-merge', 'rebase-apply'].filter((n) => existsSync(join(gitDir, n))),
       files,
     },
     null,
@@ -61,7 +66,4 @@ export function messageOf(dir: string, sha: string): string {
   return raw.slice(raw.indexOf('\n\n') + 2);
 }
 
-/** Awaits `promise` and checks that it rejects with an error carrying `code`. */
-export async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
-  await expect(promise).rejects.toMatchObject({ code });
-}
+export { expectCode } from './codes.js';

@@ -5,7 +5,7 @@
  */
 import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { git, gitRaw, tempDir } from '../helpers/repo.js';
+import { git, gitRaw, tempDir } from './repo.js';
 
 export interface OracleChange {
   path: string;
