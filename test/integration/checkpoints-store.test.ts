@@ -94,7 +94,7 @@ describe('checkpoint store', () => {
     await cp.track();
   });
 
-  it('fails a capture that cannot stage (GIT_FAILED) and records nothing; recovers a provably stale index.lock', async () => {
+  it('fails a capture that cannot stage (INDEX_LOCKED) and records nothing; recovers a provably stale index.lock', async () => {
     const ws = tempDir('agentgate-cp-fail-');
     writeFiles(ws, { 'a.txt': 'one' });
     const cp = await openCheckpoints(ws);
@@ -102,8 +102,8 @@ describe('checkpoint store', () => {
     writeFiles(ws, { 'a.txt': 'two' });
     const indexLock = `${cp.location.indexFile}.lock`;
     writeFileSync(indexLock, '');
-    await expect(cp.track()).rejects.toMatchObject({ code: 'GIT_FAILED' });
-    await expect(cp.patch(t.hash)).rejects.toMatchObject({ code: 'GIT_FAILED' });
+    await expect(cp.track()).rejects.toMatchObject({ code: 'INDEX_LOCKED' });
+    await expect(cp.patch(t.hash)).rejects.toMatchObject({ code: 'INDEX_LOCKED' });
     expect((await cp.list()).map((e) => e.hash)).toEqual([t.hash]);
 
     // Older than any git call of ours may run: left by a killed process, so removed under the store lock.

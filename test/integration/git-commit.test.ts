@@ -88,12 +88,12 @@ describe('createSnapshotCommit', () => {
     await expect(createSnapshotCommit(repo, 'all', { excludes: ['.'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('fails with GIT_FAILED, and commits nothing, when staging fails', async () => {
+  it('fails with INDEX_LOCKED, and commits nothing, when staging meets a held index.lock', async () => {
     const dir = repoWithCommit();
     const before = head(dir);
     writeFiles(dir, { 'x.txt': 'x\n' });
     writeFileSync(join(dir, '.git', 'index.lock'), '');
-    await expect(createSnapshotCommit(await openRepo(dir), 'blocked')).rejects.toMatchObject({ code: 'GIT_FAILED' });
+    await expect(createSnapshotCommit(await openRepo(dir), 'blocked')).rejects.toMatchObject({ code: 'INDEX_LOCKED' });
     expect(head(dir)).toBe(before);
   });
 
