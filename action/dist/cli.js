@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -184,6 +184,9 @@ var init_errors = __esm({
     };
     ObjectMissingError = class extends AgentgateError {
       code = "OBJECT_MISSING";
+    };
+    LfsUnsupportedError = class extends AgentgateError {
+      code = "LFS_UNSUPPORTED";
     };
     RunWorkspaceMismatchError = class extends AgentgateError {
       code = "RUN_WORKSPACE_MISMATCH";
@@ -20652,7 +20655,7 @@ var init_ids = __esm({
 });
 
 // types/snapshot.ts
-var SAFE_ID, SafeId, Sha, IsoDate, HeadState, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, Snapshot;
+var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, Snapshot;
 var init_snapshot = __esm({
   "types/snapshot.ts"() {
     "use strict";
@@ -20663,6 +20666,7 @@ var init_snapshot = __esm({
     Sha = external_exports.string().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
     IsoDate = external_exports.string().datetime({ offset: true });
     HeadState = external_exports.enum(["branch", "detached", "unborn"]);
+    SkippedPath = external_exports.object({ path: external_exports.string().min(1), reason: external_exports.enum(["special-file", "unreadable"]) });
     BeforeState = external_exports.object({
       sha: Sha,
       branch: external_exports.string().min(1),
@@ -20672,7 +20676,9 @@ var init_snapshot = __esm({
       runId: SafeId,
       headState: HeadState,
       /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
-      nestedRepositories: external_exports.array(external_exports.string()).optional()
+      nestedRepositories: external_exports.array(external_exports.string()).optional(),
+      /** Paths the WIP commit could not take. */
+      skipped: external_exports.array(SkippedPath).optional()
     });
     FileStatus = external_exports.enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
     FileChange = external_exports.object({
@@ -20715,6 +20721,8 @@ var init_snapshot = __esm({
       ref: external_exports.string().nullable(),
       /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
       task: external_exports.string().nullable().optional(),
+      /** Paths the iteration's commit could not take (left as they were). */
+      skipped: external_exports.array(SkippedPath).optional(),
       gate: external_exports.string().nullable().optional(),
       /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
       recordedWorkspace: external_exports.string().min(1).optional()
@@ -21298,6 +21306,298 @@ Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
   }
 });
 
+// src/fs/atomic.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir, open as open2, rename, rm as rm2 } from "node:fs/promises";
+import { basename, dirname, join as join3 } from "node:path";
+function tempPathBeside(path) {
+  return join3(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+}
+async function replaceFileAtomic(path, fill) {
+  const dir = dirname(path);
+  const temp = tempPathBeside(path);
+  try {
+    await mkdir(dir, { recursive: true });
+    const result = await fill(temp);
+    await fsyncFile(temp);
+    await rename(temp, path);
+    await fsyncDir(dir);
+    return result;
+  } catch (cause) {
+    await rm2(temp, { force: true }).catch(() => void 0);
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { path } });
+  }
+}
+async function writeFileAtomic(path, data) {
+  await replaceFileAtomic(path, async (temp) => {
+    const handle = await open2(temp, "wx", 420);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function writeJsonAtomic(path, value) {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
+`);
+}
+async function fsyncFile(path) {
+  const handle = await open2(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function fsyncDir(dir) {
+  let handle;
+  try {
+    handle = await open2(dir, "r");
+    await handle.sync();
+  } catch {
+  } finally {
+    await handle?.close().catch(() => void 0);
+  }
+}
+function errnoOf(cause) {
+  const code2 = cause?.code;
+  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
+}
+var TEMP_NAME;
+var init_atomic = __esm({
+  "src/fs/atomic.ts"() {
+    "use strict";
+    init_errors();
+    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  }
+});
+
+// src/fs/lock.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { link, mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm3, writeFile } from "node:fs/promises";
+import { hostname as hostname3 } from "node:os";
+import { dirname as dirname2 } from "node:path";
+async function withLock(path, opts, fn) {
+  const handle = await acquire(path, opts);
+  try {
+    return await fn(handle);
+  } finally {
+    await release(handle);
+  }
+}
+async function acquire(path, opts) {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const startTime = processStartTime(process.pid);
+  const owner = {
+    pid: process.pid,
+    hostname: hostname3(),
+    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+    token: randomBytes3(12).toString("hex"),
+    purpose: opts.purpose ?? "agentgate",
+    ...startTime === null ? {} : { startTime }
+  };
+  HELD.add(owner.token);
+  try {
+    return await waitFor(path, owner, timeoutMs);
+  } catch (error62) {
+    HELD.delete(owner.token);
+    throw error62;
+  }
+}
+async function waitFor(path, owner, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 5;
+  for (; ; ) {
+    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
+    const current = await readOwner(path);
+    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
+      return { path, owner, recovered: current };
+    }
+    if (Date.now() >= deadline) {
+      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
+      throw new LockTimeoutError(
+        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
+        { details: { path, owner: current, timeoutMs } }
+      );
+    }
+    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
+    delay = Math.min(delay * 2, 100);
+  }
+}
+async function tryCreate(path, owner) {
+  const temp = `${path}.${owner.token}.tmp`;
+  const failed = (cause) => new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
+  try {
+    try {
+      await mkdir2(dirname2(path), { recursive: true });
+      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    } catch (cause) {
+      throw failed(cause);
+    }
+    try {
+      await link(temp, path);
+      return true;
+    } catch (cause) {
+      if (cause.code === "EEXIST") return false;
+      throw failed(cause);
+    }
+  } finally {
+    await rm3(temp, { force: true }).catch(() => void 0);
+  }
+}
+async function takeOver(path, stale, owner) {
+  const breaker2 = `${path}.break`;
+  if (!await tryCreate(breaker2, owner)) {
+    const other = await readOwner(breaker2);
+    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
+    return false;
+  }
+  const temp = `${path}.${owner.token}.tmp`;
+  try {
+    if ((await readOwner(path))?.token !== stale.token) return false;
+    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    await rename2(temp, path);
+    return true;
+  } catch (cause) {
+    throw new WriteFailedError(`could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
+  } finally {
+    await rm3(temp, { force: true }).catch(() => void 0);
+    await rm3(breaker2, { force: true }).catch(() => void 0);
+  }
+}
+async function readOwner(path) {
+  try {
+    const parsed = JSON.parse(await readFile2(path, "utf8"));
+    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
+      return { createdAt: "", purpose: "unknown", ...parsed };
+    }
+  } catch {
+  }
+  return null;
+}
+function isProcessGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (cause) {
+    return cause.code === "ESRCH";
+  }
+}
+function isProvablyDead(owner) {
+  if (owner.hostname !== hostname3()) return false;
+  if (owner.pid === process.pid) return !HELD.has(owner.token);
+  if (isProcessGone(owner.pid)) return true;
+  const now = processStat(owner.pid);
+  if (now === null) return false;
+  if (now.state === "Z" || now.state === "X") return true;
+  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
+}
+function processStartTime(pid) {
+  return processStat(pid)?.startTime ?? null;
+}
+function processStat(pid) {
+  try {
+    const stat10 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat10.slice(stat10.lastIndexOf(")") + 2).split(" ");
+    const [state, startTime] = [fields[0], fields[19]];
+    return state === void 0 || startTime === void 0 ? null : { state, startTime };
+  } catch {
+    return null;
+  }
+}
+async function removeIfStill(path, stale) {
+  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
+  try {
+    await rename2(path, grave);
+  } catch {
+    return false;
+  }
+  const moved = await readOwner(grave);
+  if (moved?.token !== stale.token) {
+    await link(grave, path).catch(() => void 0);
+    await rm3(grave, { force: true });
+    return false;
+  }
+  await rm3(grave, { force: true });
+  return true;
+}
+async function release(handle) {
+  try {
+    const current = await readOwner(handle.path);
+    if (current?.token === handle.owner.token) await rm3(handle.path, { force: true });
+  } finally {
+    HELD.delete(handle.owner.token);
+  }
+}
+function sleep(ms) {
+  return new Promise((resolve14) => setTimeout(resolve14, ms));
+}
+var DEFAULT_LOCK_TIMEOUT_MS, HELD;
+var init_lock = __esm({
+  "src/fs/lock.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
+    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
+  }
+});
+
+// src/fs/sweep.ts
+import { readdir, rm as rm4, stat } from "node:fs/promises";
+import { join as join4 } from "node:path";
+async function sweepTempFiles(dir, opts = {}) {
+  const removed = [];
+  for (const name of await listDir(dir)) {
+    const m = (opts.pattern ?? TEMP_NAME).exec(name);
+    if (m === null) continue;
+    const path = join4(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (info === null) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= (opts.olderThanMs ?? TEMP_SWEEP_AGE_MS)) {
+      await rm4(path, { force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
+async function sweepGitTemporaries(gitDir) {
+  const removed = [];
+  const objects = join4(gitDir, "objects");
+  const dirs = [objects, join4(objects, "pack"), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join4(objects, n))];
+  for (const dir of dirs) {
+    for (const name of await listDir(dir)) {
+      if (!GIT_TEMPORARY.test(name)) continue;
+      const path = join4(dir, name);
+      await rm4(path, { force: true, recursive: true });
+      removed.push(path);
+    }
+  }
+  await rm4(join4(gitDir, "gc.pid"), { force: true });
+  return removed;
+}
+async function listDir(dir) {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+var TEMP_SWEEP_AGE_MS, GIT_TEMPORARY;
+var init_sweep = __esm({
+  "src/fs/sweep.ts"() {
+    "use strict";
+    init_atomic();
+    init_lock();
+    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
+    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+  }
+});
+
 // node_modules/nanoid/index.js
 import { webcrypto as crypto } from "node:crypto";
 function fillPool(bytes) {
@@ -21370,7 +21670,7 @@ function isFullId(value) {
 }
 function assertGitId(value, command) {
   if (!isFullId(value)) {
-    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
+    throw new GitOutputUnparseableError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
       details: { args: [command], stdout: value.slice(0, 200) }
     });
   }
@@ -21432,7 +21732,7 @@ var init_for_each_ref = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute, join as join3 } from "node:path";
+import { isAbsolute, join as join5 } from "node:path";
 function parseConfigEntries(out) {
   return out.split("\0").filter((record2) => record2 !== "").map((record2) => {
     const nl = record2.indexOf("\n");
@@ -21484,8 +21784,8 @@ function buildEnv(identity, indexFile) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join3(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join3(xdg, "git", "config"), join3(home, ".gitconfig")];
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join5(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join5(xdg, "git", "config"), join5(home, ".gitconfig")];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
 }
 var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
@@ -21523,7 +21823,7 @@ var init_hardening = __esm({
 
 // src/git/runner.ts
 import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import { pipeline } from "node:stream/promises";
 async function runGit(opts, args, run = {}) {
   const result = await runGitBuffer(opts, args, run);
@@ -21605,6 +21905,7 @@ function userSafeDirectories() {
     const { system, global } = userConfigFiles();
     const values = [];
     for (const file2 of [...system, ...global]) {
+      if (!existsSync(file2)) continue;
       const res = await runGit({ cwd: "/" }, ["config", "--file", file2, "--get-all", "safe.directory"], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
       if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
     }
@@ -21813,7 +22114,7 @@ async function getCommitInfo(repo, rev) {
   }
   const size = Number(header[2]);
   const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size) throw new GitFailedError(`git cat-file returned a truncated commit for ${rev}`, { details: { args: ["cat-file", "--batch"], rev } });
+  if (body.length !== size) throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, { details: { args: ["cat-file", "--batch"], rev } });
   return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
 }
 function parseCommitObject(sha, raw) {
@@ -21857,7 +22158,7 @@ function parseIdent(value, sha) {
   return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
 }
 function badCommit(sha, reason) {
-  return new GitFailedError(`commit ${sha} is malformed: ${reason}`, { details: { args: ["cat-file", "commit", sha], reason } });
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, { details: { args: ["cat-file", "commit", sha], reason } });
 }
 var init_commit_info = __esm({
   "src/git/commit-info.ts"() {
@@ -21869,9 +22170,9 @@ var init_commit_info = __esm({
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat, mkdir, readFile as readFile2, realpath, stat } from "node:fs/promises";
+import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile3, realpath, stat as stat2 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { basename, dirname, isAbsolute as isAbsolute2, join as join4, relative, resolve as resolve2, sep } from "node:path";
+import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute2, join as join6, relative, resolve as resolve2, sep } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
@@ -21893,7 +22194,7 @@ async function openRepo(dir, opts = {}) {
     throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`, { details: { workspace: real, topLevel } });
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
-  const config2 = neutraliseDrivers(await driverKeys(base, [join4(commonDir3, "config"), join4(gitDir, "config.worktree")]));
+  const config2 = neutraliseDrivers(await driverKeys(base, [join6(commonDir3, "config"), join6(gitDir, "config.worktree")]));
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
 async function assertOwnWorkTree(real, topLevel, gitDir) {
@@ -21905,19 +22206,19 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
   if (owner.dir !== topLevel) return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
   const realGitDir = await realpath(gitDir);
-  const named = await readPointer(join4(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join4(owner.dir, ".git")) return;
-  const worktree = await configValue(join4(realGitDir, "config"), "core.worktree");
+  const named = await readPointer(join6(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join6(owner.dir, ".git")) return;
+  const worktree = await configValue(join6(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
-  if (basename(realGitDir) === ".git" || realGitDir.split(sep).includes(".git")) {
-    refuse(`${join4(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  if (basename2(realGitDir) === ".git" || realGitDir.split(sep).includes(".git")) {
+    refuse(`${join6(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname(at)) {
-    const info = await lstat(join4(at, ".git")).catch(() => null);
+  for (let at = dir; ; at = dirname3(at)) {
+    const info = await lstat(join6(at, ".git")).catch(() => null);
     if (info !== null) return { dir: at, isFile: info.isFile() };
-    if (dirname(at) === at) return null;
+    if (dirname3(at) === at) return null;
   }
 }
 async function driverKeys(base, files) {
@@ -21928,7 +22229,7 @@ async function driverKeys(base, files) {
     const file2 = queue.shift();
     if (seen.has(file2)) continue;
     seen.add(file2);
-    if ((await stat(file2).catch(() => null))?.isFile() !== true) continue;
+    if ((await stat2(file2).catch(() => null))?.isFile() !== true) continue;
     const res = await runGit(base, ["config", "--file", file2, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
@@ -21938,16 +22239,16 @@ async function driverKeys(base, files) {
   return keys;
 }
 function includedFile(path, from) {
-  if (path === "~" || path.startsWith("~/")) return join4(process.env.HOME ?? homedir2(), path.slice(1));
-  return resolve2(dirname(from), path);
+  if (path === "~" || path.startsWith("~/")) return join6(process.env.HOME ?? homedir2(), path.slice(1));
+  return resolve2(dirname3(from), path);
 }
 async function configValue(file2, key) {
-  if ((await stat(file2).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname(file2) }, ["config", "--file", file2, "--get", key], { okExitCodes: [1] });
+  if ((await stat2(file2).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname3(file2) }, ["config", "--file", file2, "--get", key], { okExitCodes: [1] });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file2) {
-  const text = await readFile2(file2, "utf8").catch(() => null);
+  const text = await readFile3(file2, "utf8").catch(() => null);
   if (text === null) return null;
   return text.replace(/^gitdir: /, "").trim() || null;
 }
@@ -21964,22 +22265,33 @@ async function excludeNestedRepositories(repo) {
   const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
-  for (const dir of nested) if (await lstat(join4(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+  for (const dir of nested) if (await lstat(join6(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir(join4(repo.gitDir, "info"), { recursive: true });
-    await appendFile2(join4(repo.gitDir, "info", "exclude"), `
+    await mkdir3(join6(repo.gitDir, "info"), { recursive: true });
+    await appendFile2(join6(repo.gitDir, "info", "exclude"), `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
 `);
   }
   return found;
 }
+async function assertNoLfs(repo) {
+  const common = await readPointer(join6(repo.gitDir, "commondir")) ?? ".";
+  for (const file2 of [join6(repo.topLevel, ".gitattributes"), join6(resolve2(repo.gitDir, common), "info", "attributes")]) {
+    const text = await readFile3(file2, "utf8").catch(() => "");
+    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
+      throw new LfsUnsupportedError(`${file2} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {
+        details: { workspace: repo.topLevel, attributes: file2 }
+      });
+    }
+  }
+}
 async function resolveWorkspaceDir(dir) {
   const abs = resolve2(dir);
   try {
     const real = await realpath(abs);
-    if ((await stat(real)).isDirectory()) return real;
+    if ((await stat2(real)).isDirectory()) return real;
   } catch (cause) {
     throw new WorkspaceNotFoundError(`workspace ${abs} does not exist; give the path of an existing directory`, { cause, details: { workspace: abs } });
   }
@@ -22012,7 +22324,7 @@ function parseUnmergedPaths(output2) {
     if (record2 === "") continue;
     const tab = record2.indexOf("	");
     if (tab < 0 || !UNMERGED_HEAD.test(record2.slice(0, tab))) {
-      throw new GitFailedError(`unexpected ls-files -u record ${JSON.stringify(record2.slice(0, 120))}`, { details: { record: record2.slice(0, 200) } });
+      throw new GitOutputUnparseableError(`unexpected ls-files -u record ${JSON.stringify(record2.slice(0, 120))}`, { details: { record: record2.slice(0, 200) } });
     }
     const path = record2.slice(tab + 1);
     if (paths.at(-1) !== path) paths.push(path);
@@ -22089,7 +22401,7 @@ function nonEmpty(value, record2) {
   return value;
 }
 function malformed(reason, record2) {
-  return new GitFailedError(`unexpected output from git status (${reason}): ${JSON.stringify(record2.slice(0, 120))}`, {
+  return new GitOutputUnparseableError(`unexpected output from git status (${reason}): ${JSON.stringify(record2.slice(0, 120))}`, {
     details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record2.slice(0, 200) }
   });
 }
@@ -22104,8 +22416,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, readFile as readFile3 } from "node:fs/promises";
-import { join as join5, sep as sep2 } from "node:path";
+import { access, readFile as readFile4 } from "node:fs/promises";
+import { join as join7, sep as sep2 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
@@ -22119,7 +22431,7 @@ async function getRepoState(repo, ignore = []) {
     operation
   };
 }
-async function getHeadState(repo) {
+async function getRepoHead(repo) {
   const [head, unmerged, operation] = await Promise.all([
     readHead(repo),
     runGitBuffer(repo, ["ls-files", "-u", "-z"]),
@@ -22141,7 +22453,7 @@ async function readStatus(opts) {
 }
 async function detectOperation(gitDir) {
   const names = ["rebase-merge", "rebase-apply", "rebase-apply/applying", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG"];
-  const found = await Promise.all(names.map((n) => exists(join5(gitDir, n))));
+  const found = await Promise.all(names.map((n) => exists(join7(gitDir, n))));
   const has = (n) => found[names.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -22155,7 +22467,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile3(join5(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile4(join7(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -22182,9 +22494,9 @@ var init_state = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp2, readFile as readFile4, rm as rm2, writeFile } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile5, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename2, join as join6, resolve as resolve3 } from "node:path";
+import { basename as basename3, join as join8, resolve as resolve3 } from "node:path";
 async function cherryPick2(repo, rev, opts = {}) {
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
@@ -22205,11 +22517,11 @@ async function pickInWorkspace(repo, source, ignore) {
   if (state.isDirty) {
     throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
   }
-  const origHead = join6(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile4(origHead).catch(() => null);
+  const origHead = join8(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile5(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm2(origHead, { force: true }) : writeFile(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm5(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -22226,12 +22538,12 @@ async function pickInWorkspace(repo, source, ignore) {
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef);
-  const dir = await mkdtemp2(join6(tmpdir2(), "agentgate-pick-"));
+  const dir = await mkdtemp2(join8(tmpdir2(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
-    await rm2(dir, { recursive: true, force: true });
+    await rm5(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(`the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`, { details: { tmpdir: dir } });
   }
-  const path = join6(dir, basename2(dir));
+  const path = join8(dir, basename3(dir));
   let failure2 = null;
   try {
     await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
@@ -22288,16 +22600,16 @@ async function assertNotCheckedOut(repo, ref) {
 }
 async function removeWorktree(repo, dir, path, quiet) {
   try {
-    const admin = join6(await commonDir(repo.gitDir), "worktrees", basename2(path));
+    const admin = join8(await commonDir(repo.gitDir), "worktrees", basename3(path));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
-    await rm2(dir, { recursive: true, force: true });
-    await rm2(admin, { recursive: true, force: true });
+    await rm5(dir, { recursive: true, force: true });
+    await rm5(admin, { recursive: true, force: true });
   } catch (error62) {
     if (!quiet) throw error62;
   }
 }
 async function commonDir(gitDir) {
-  const pointer = await readFile4(join6(gitDir, "commondir"), "utf8").catch(() => null);
+  const pointer = await readFile5(join8(gitDir, "commondir"), "utf8").catch(() => null);
   return pointer === null ? gitDir : resolve3(gitDir, pointer.trim());
 }
 function conflict(source, onto, files) {
@@ -22317,71 +22629,74 @@ var init_cherry_pick = __esm({
   }
 });
 
-// src/fs/atomic.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir2, open as open2, rename, rm as rm3 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname2, join as join7 } from "node:path";
-function tempPathBeside(path) {
-  return join7(dirname2(path), `.${basename3(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
-}
-async function replaceFileAtomic(path, fill) {
-  const dir = dirname2(path);
-  const temp = tempPathBeside(path);
-  try {
-    await mkdir2(dir, { recursive: true });
-    const result = await fill(temp);
-    await fsyncFile(temp);
-    await rename(temp, path);
-    await fsyncDir(dir);
-    return result;
-  } catch (cause) {
-    await rm3(temp, { force: true }).catch(() => void 0);
-    if (cause instanceof AgentgateError) throw cause;
-    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { path } });
-  }
-}
-async function writeFileAtomic(path, data) {
-  await replaceFileAtomic(path, async (temp) => {
-    const handle = await open2(temp, "wx", 420);
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
+// src/fs/path-bytes.ts
+function decodeBytes(buf) {
+  const plain = buf.toString("utf8");
+  if (!plain.includes("\uFFFD") || Buffer.from(plain, "utf8").equals(buf)) return plain;
+  let out = "";
+  let i = 0;
+  while (i < buf.length) {
+    const len = validSequenceLength(buf, i);
+    if (len === 0) {
+      out += String.fromCharCode(56320 + buf[i]);
+      i += 1;
+    } else {
+      out += buf.toString("utf8", i, i + len);
+      i += len;
     }
-  });
-}
-async function writeJsonAtomic(path, value) {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
-`);
-}
-async function fsyncFile(path) {
-  const handle = await open2(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
+  return out;
 }
-async function fsyncDir(dir) {
-  let handle;
-  try {
-    handle = await open2(dir, "r");
-    await handle.sync();
-  } catch {
-  } finally {
-    await handle?.close().catch(() => void 0);
+function encodeBytes(text) {
+  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
+  const parts = [];
+  let run = "";
+  for (const ch of text) {
+    const code2 = ch.charCodeAt(0);
+    if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
+      if (run !== "") parts.push(Buffer.from(run, "utf8"));
+      run = "";
+      parts.push(Buffer.from([code2 - 56320]));
+    } else {
+      run += ch;
+    }
   }
+  if (run !== "") parts.push(Buffer.from(run, "utf8"));
+  return Buffer.concat(parts);
 }
-function errnoOf(cause) {
-  const code2 = cause?.code;
-  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
+function hasEscapedBytes(text) {
+  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
 }
-var TEMP_NAME;
-var init_atomic = __esm({
-  "src/fs/atomic.ts"() {
+function fsPath(path) {
+  return hasEscapedBytes(path) ? encodeBytes(path) : path;
+}
+function validSequenceLength(buf, i) {
+  const b0 = buf[i];
+  if (b0 < 128) return 1;
+  const cont = (k) => i + k < buf.length && (buf[i + k] & 192) === 128;
+  if (b0 >= 194 && b0 <= 223) return cont(1) ? 2 : 0;
+  if (b0 >= 224 && b0 <= 239) {
+    if (!cont(1) || !cont(2)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 224 && b1 < 160) return 0;
+    if (b0 === 237 && b1 >= 160) return 0;
+    return 3;
+  }
+  if (b0 >= 240 && b0 <= 244) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 240 && b1 < 144) return 0;
+    if (b0 === 244 && b1 >= 144) return 0;
+    return 4;
+  }
+  return 0;
+}
+var LOW, HIGH;
+var init_path_bytes = __esm({
+  "src/fs/path-bytes.ts"() {
     "use strict";
-    init_errors();
-    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+    LOW = 56448;
+    HIGH = 56575;
   }
 });
 
@@ -22421,7 +22736,7 @@ function answer(name, line) {
   return { name, found: true, id: m[1], type: m[2], size: Number(m[3]) };
 }
 function malformed2(reason) {
-  return new GitFailedError(`unexpected output from git cat-file --batch-check: ${reason}`, {
+  return new GitOutputUnparseableError(`unexpected output from git cat-file --batch-check: ${reason}`, {
     details: { parser: "cat-file --batch-check", reason }
   });
 }
@@ -22467,7 +22782,7 @@ var init_z_tokens = __esm({
       }
       /** The error to throw when git's output does not have the shape we parse. */
       malformed(reason) {
-        return new GitFailedError(`unexpected output from git ${this.what}: ${reason}; please report this with your git version`, {
+        return new GitOutputUnparseableError(`unexpected output from git ${this.what}: ${reason}; please report this with your git version`, {
           details: { parser: this.what, field: this.index, reason }
         });
       }
@@ -22594,7 +22909,7 @@ async function getDiffStats(repo, from, to) {
 async function treeDiffStats(repo, trees) {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
   const out = await runGitBuffer(repo, ["diff-tree", "-z", "--raw", "--numstat", ...DIFF_BASE_ARGS, trees.from, trees.to]);
-  const files = parseDiffChanges(out.stdout.toString("utf8"));
+  const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;
   let deletions = 0;
   for (const f of files) {
@@ -22607,6 +22922,7 @@ var DIFF_BASE_ARGS;
 var init_diff_stats = __esm({
   "src/git/diff-stats.ts"() {
     "use strict";
+    init_path_bytes();
     init_errors();
     init_empty_tree();
     init_batch_check();
@@ -22657,12 +22973,12 @@ async function createSnapshotCommit(repo, message, opts = {}) {
   const ref = head.ref ?? "HEAD";
   const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
-  const [, parentTree] = await Promise.all([runGit(repo, [...STAGING_CONFIG, "add", "-A", "--", ":(top)", ...excludes]), parent === null ? null : getTree(repo, parent)]);
+  const [skipped, parentTree] = await Promise.all([stageAll(repo, excludes), parent === null ? null : getTree(repo, parent)]);
   const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
   const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha2 }));
   if (parent !== null && parentTree === tree) {
     await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
-    return { sha: parent, tree, parent, created: false, ref };
+    return { sha: parent, tree, parent, created: false, ref, skipped };
   }
   const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
   const subject = message.split("\n", 1)[0] ?? "";
@@ -22670,7 +22986,23 @@ async function createSnapshotCommit(repo, message, opts = {}) {
     message: `agentgate snapshot: ${subject}`.slice(0, 200),
     noDeref: head.ref === null
   });
-  return { sha, tree, parent, created: true, ref };
+  return { sha, tree, parent, created: true, ref, skipped };
+}
+async function stageAll(repo, excludes) {
+  const skipped = [];
+  for (; ; ) {
+    const left = skipped.map((s) => `:(exclude,top,literal)${s.path}`);
+    try {
+      await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--sparse", "--", ":(top)", ...excludes, ...left]);
+      return skipped;
+    } catch (error62) {
+      const stderr = error62 instanceof GitFailedError ? String(error62.details.stderr ?? "") : "";
+      const found = UNSTAGEABLE.flatMap(([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason })));
+      const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
+      if (fresh.length === 0) throw error62;
+      skipped.push(...fresh);
+    }
+  }
 }
 async function commitTree(repo, tree, parents, message) {
   for (const id of [tree, ...parents]) {
@@ -22694,6 +23026,7 @@ async function excludePathspecs(topLevel, excludes) {
   }
   return out;
 }
+var UNSTAGEABLE;
 var init_commit = __esm({
   "src/git/commit.ts"() {
     "use strict";
@@ -22702,20 +23035,16 @@ var init_commit = __esm({
     init_repo();
     init_hardening();
     init_runner();
-  }
-});
-
-// src/store/atomic.ts
-var init_atomic2 = __esm({
-  "src/store/atomic.ts"() {
-    "use strict";
-    init_atomic();
+    UNSTAGEABLE = [
+      [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
+      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"]
+    ];
   }
 });
 
 // src/store/json-file.ts
-import { readdir, readFile as readFile5 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
+import { join as join9 } from "node:path";
 function corruptFile(path, what, reason, cause) {
   return new StoreCorruptError(
     `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -22725,7 +23054,7 @@ function corruptFile(path, what, reason, cause) {
 async function readJsonFile(path, schema, what) {
   let text;
   try {
-    text = await readFile5(path, "utf8");
+    text = await readFile6(path, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
     throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
@@ -22746,7 +23075,7 @@ function describeIssues(issues) {
 async function listJsonNames(dir) {
   let entries;
   try {
-    entries = await readdir(dir);
+    entries = await readdir2(dir);
   } catch (cause) {
     if (cause.code === "ENOENT") return [];
     throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
@@ -22768,7 +23097,7 @@ async function loadAll(dir, what, load) {
       const item = await load(name);
       if (item !== null) items.push(item);
     } catch (error62) {
-      problems.push(asStoreProblem(error62, join8(dir, `${name}.json`), what));
+      problems.push(asStoreProblem(error62, join9(dir, `${name}.json`), what));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -22783,187 +23112,7 @@ var init_json_file = __esm({
   "src/store/json-file.ts"() {
     "use strict";
     init_errors();
-    init_atomic2();
-  }
-});
-
-// src/fs/lock.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir3, readFile as readFile6, rename as rename2, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
-import { hostname as hostname3 } from "node:os";
-import { dirname as dirname3 } from "node:path";
-async function withLock(path, opts, fn) {
-  const handle = await acquire(path, opts);
-  try {
-    return await fn(handle);
-  } finally {
-    await release(handle);
-  }
-}
-async function acquire(path, opts) {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const startTime = processStartTime(process.pid);
-  const owner = {
-    pid: process.pid,
-    hostname: hostname3(),
-    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomBytes3(12).toString("hex"),
-    purpose: opts.purpose ?? "agentgate",
-    ...startTime === null ? {} : { startTime }
-  };
-  HELD.add(owner.token);
-  try {
-    return await waitFor(path, owner, timeoutMs);
-  } catch (error62) {
-    HELD.delete(owner.token);
-    throw error62;
-  }
-}
-async function waitFor(path, owner, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 5;
-  for (; ; ) {
-    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
-    const current = await readOwner(path);
-    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
-      return { path, owner, recovered: current };
-    }
-    if (Date.now() >= deadline) {
-      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
-      throw new LockTimeoutError(
-        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
-        { details: { path, owner: current, timeoutMs } }
-      );
-    }
-    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
-    delay = Math.min(delay * 2, 100);
-  }
-}
-async function tryCreate(path, owner) {
-  const temp = `${path}.${owner.token}.tmp`;
-  const failed = (cause) => new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
-  try {
-    try {
-      await mkdir3(dirname3(path), { recursive: true });
-      await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
-    } catch (cause) {
-      throw failed(cause);
-    }
-    try {
-      await link(temp, path);
-      return true;
-    } catch (cause) {
-      if (cause.code === "EEXIST") return false;
-      throw failed(cause);
-    }
-  } finally {
-    await rm4(temp, { force: true }).catch(() => void 0);
-  }
-}
-async function takeOver(path, stale, owner) {
-  const breaker2 = `${path}.break`;
-  if (!await tryCreate(breaker2, owner)) {
-    const other = await readOwner(breaker2);
-    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
-    return false;
-  }
-  const temp = `${path}.${owner.token}.tmp`;
-  try {
-    if ((await readOwner(path))?.token !== stale.token) return false;
-    await writeFile2(temp, JSON.stringify(owner), { flag: "wx" });
-    await rename2(temp, path);
-    return true;
-  } catch (cause) {
-    throw new WriteFailedError(`could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
-  } finally {
-    await rm4(temp, { force: true }).catch(() => void 0);
-    await rm4(breaker2, { force: true }).catch(() => void 0);
-  }
-}
-async function readOwner(path) {
-  try {
-    const parsed = JSON.parse(await readFile6(path, "utf8"));
-    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
-      return { createdAt: "", purpose: "unknown", ...parsed };
-    }
-  } catch {
-  }
-  return null;
-}
-function isProcessGone(pid) {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (cause) {
-    return cause.code === "ESRCH";
-  }
-}
-function isProvablyDead(owner) {
-  if (owner.hostname !== hostname3()) return false;
-  if (owner.pid === process.pid) return !HELD.has(owner.token);
-  if (isProcessGone(owner.pid)) return true;
-  const now = processStat(owner.pid);
-  if (now === null) return false;
-  if (now.state === "Z" || now.state === "X") return true;
-  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
-}
-function processStartTime(pid) {
-  return processStat(pid)?.startTime ?? null;
-}
-function processStat(pid) {
-  try {
-    const stat10 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat10.slice(stat10.lastIndexOf(")") + 2).split(" ");
-    const [state, startTime] = [fields[0], fields[19]];
-    return state === void 0 || startTime === void 0 ? null : { state, startTime };
-  } catch {
-    return null;
-  }
-}
-async function removeIfStill(path, stale) {
-  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
-  try {
-    await rename2(path, grave);
-  } catch {
-    return false;
-  }
-  const moved = await readOwner(grave);
-  if (moved?.token !== stale.token) {
-    await link(grave, path).catch(() => void 0);
-    await rm4(grave, { force: true });
-    return false;
-  }
-  await rm4(grave, { force: true });
-  return true;
-}
-async function release(handle) {
-  try {
-    const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm4(handle.path, { force: true });
-  } finally {
-    HELD.delete(handle.owner.token);
-  }
-}
-function sleep(ms) {
-  return new Promise((resolve14) => setTimeout(resolve14, ms));
-}
-var DEFAULT_LOCK_TIMEOUT_MS, HELD;
-var init_lock = __esm({
-  "src/fs/lock.ts"() {
-    "use strict";
-    init_errors();
     init_atomic();
-    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
-    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
-  }
-});
-
-// src/store/lock.ts
-var init_lock2 = __esm({
-  "src/store/lock.ts"() {
-    "use strict";
-    init_lock();
   }
 });
 
@@ -22990,7 +23139,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0) throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
   return workspace;
@@ -23002,9 +23151,9 @@ var init_run_records = __esm({
     init_snapshot();
     init_run();
     init_errors();
-    init_atomic2();
+    init_atomic();
     init_json_file();
-    init_lock2();
+    init_lock();
     init_paths();
     RunRecords = class {
       constructor(home, lockTimeoutMs) {
@@ -23014,7 +23163,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join9(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join10(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -23041,7 +23190,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path = this.path(runId);
-        const lockPath = join9(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join10(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -23107,8 +23256,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm5, stat as stat2 } from "node:fs/promises";
-import { join as join10, resolve as resolve6 } from "node:path";
+import { rm as rm6, stat as stat3 } from "node:fs/promises";
+import { join as join11, resolve as resolve6 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -23119,13 +23268,13 @@ function danglingLink(runFile, id, snapshotFile) {
   );
 }
 async function removeFile(path) {
-  const exists4 = await stat2(path).then(
+  const exists4 = await stat3(path).then(
     () => true,
     () => false
   );
   if (!exists4) return false;
   try {
-    await rm5(path, { force: true });
+    await rm6(path, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, { cause, details: { path } });
@@ -23135,11 +23284,12 @@ var SnapshotStore;
 var init_snapshot_store = __esm({
   "src/store/snapshot-store.ts"() {
     "use strict";
+    init_sweep();
     init_snapshot();
     init_errors();
-    init_atomic2();
+    init_atomic();
     init_json_file();
-    init_lock2();
+    init_lock();
     init_paths();
     init_run_records();
     SnapshotStore = class {
@@ -23152,7 +23302,7 @@ var init_snapshot_store = __esm({
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
       snapshotPath(id) {
-        return join10(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
+        return join11(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -23302,6 +23452,15 @@ var init_snapshot_store = __esm({
         return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
       }
       /**
+       * Removes the temp files a killed writer left in the store (its atomic writes' `.<name>.<pid>.<hex>.tmp`):
+       * only ours, only once their writer is gone or an hour old. For recovery, after a lock takeover.
+       */
+      async sweepTempFiles() {
+        const dirs = layout(this.home);
+        const swept = await Promise.all([dirs.snapshots, dirs.runs].map((dir) => sweepTempFiles(dir)));
+        return swept.flat();
+      }
+      /**
        * Links the stored snapshots of this run's iteration (taken in `workspace`) that the run does not
        * link: what a process killed between saving a snapshot and linking it leaves behind. Scans the
        * whole store, so it is for recovery only. Returns the ids it linked.
@@ -23328,7 +23487,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id, fn) {
-        const lockPath = join10(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
+        const lockPath = join11(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
       }
     };
@@ -23402,23 +23561,23 @@ var init_patch_artifact = __esm({
   "src/snapshotter/patch-artifact.ts"() {
     "use strict";
     init_unified_diff();
-    init_atomic2();
+    init_atomic();
   }
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp3, rm as rm6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, rm as rm7 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join11(tmpdir3(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join11(dir, "index") };
+  const dir = await mkdtemp3(join12(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join12(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm6(dir, { recursive: true, force: true });
+    await rm7(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -23429,7 +23588,7 @@ var init_apply_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat3 } from "node:fs/promises";
+import { stat as stat4 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check2, ok, detail) => checks.push({ check: check2, ok, detail });
@@ -23458,7 +23617,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat3(snapshot.patchPath).then((s) => s.isFile(), () => false);
+  const exists4 = await stat4(snapshot.patchPath).then((s) => s.isFile(), () => false);
   if (!exists4) {
     add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
     return false;
@@ -23496,10 +23655,13 @@ async function refCheck(repo, snapshot, add) {
   add("ref", target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`);
 }
 async function branchCheck(repo, snapshot, add) {
+  if (snapshot.recordedWorkspace !== void 0) {
+    add("branch", true, `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`);
+    return;
+  }
   const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
   if (tip === null) {
-    const elsewhere = snapshot.recordedWorkspace !== void 0;
-    add("branch", elsewhere, elsewhere ? `branch ${snapshot.branch} is not here (the run was recorded on another machine)` : `branch ${snapshot.branch} does not exist`);
+    add("branch", false, `branch ${snapshot.branch} does not exist`);
     return;
   }
   const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
@@ -23559,51 +23721,51 @@ var init_verify = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir as readdir2, readFile as readFile7, readlink, rm as rm7, stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, join as join12 } from "node:path";
+import { readdir as readdir3, readFile as readFile7, readlink, rm as rm8, stat as stat5 } from "node:fs/promises";
+import { isAbsolute as isAbsolute3, join as join13 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir2(o.gitDir);
-  const refLocks = (await readdir2(join12(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join12(common, "refs", name));
-  const candidates = [`${o.indexFile ?? join12(o.gitDir, "index")}.lock`, join12(o.gitDir, "HEAD.lock"), join12(common, "packed-refs.lock"), ...refLocks];
+  const refLocks = (await readdir3(join13(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join13(common, "refs", name));
+  const candidates = [`${o.indexFile ?? join13(o.gitDir, "index")}.lock`, join13(o.gitDir, "HEAD.lock"), join13(common, "packed-refs.lock"), ...refLocks];
   const removed = [];
   for (const path of candidates) {
-    const info = await stat4(path).catch(() => null);
+    const info = await stat5(path).catch(() => null);
     if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm7(path, { force: true });
+      await rm8(path, { force: true });
       removed.push(path);
     }
   }
   return removed;
 }
 async function removeLockOlderThan(path, olderThanMs) {
-  const info = await stat4(path).catch(() => null);
+  const info = await stat5(path).catch(() => null);
   if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm7(path, { force: true });
+  await rm8(path, { force: true });
   return true;
 }
 async function commonDir2(gitDir) {
-  const named = (await readFile7(join12(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named = (await readFile7(join13(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named === "") return gitDir;
-  return isAbsolute3(named) ? named : join12(gitDir, named);
+  return isAbsolute3(named) ? named : join13(gitDir, named);
 }
 async function removeAbandonedLock(path, settleMs = 300) {
-  if (await stat4(path).catch(() => null) === null) return "absent";
+  if (await stat5(path).catch(() => null) === null) return "absent";
   for (const round of [0, 1]) {
     if (round === 1) await new Promise((resolve14) => setTimeout(resolve14, settleMs));
-    if (await stat4(path).catch(() => null) === null) return "absent";
+    if (await stat5(path).catch(() => null) === null) return "absent";
     if (await openedBy(path) !== 0) return "held";
   }
-  await rm7(path, { force: true });
+  await rm8(path, { force: true });
   return "removed";
 }
 async function openedBy(path) {
-  const pids = await readdir2("/proc").catch(() => null);
-  if (pids === null || await stat4("/proc/self/fd").catch(() => null) === null) return -1;
+  const pids = await readdir3("/proc").catch(() => null);
+  if (pids === null || await stat5("/proc/self/fd").catch(() => null) === null) return -1;
   let holders = 0;
   for (const pid of pids) {
     if (!/^\d+$/.test(pid)) continue;
-    const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
+    const fds = await readdir3(`/proc/${pid}/fd`).catch(() => []);
     for (const fd of fds) {
       if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) {
         holders += 1;
@@ -23620,11 +23782,11 @@ var init_git_locks = __esm({
 });
 
 // src/snapshotter/repo-lock.ts
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
-  return withLock(join13(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
+  return withLock(join14(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
     if (lock.recovered) await removeOrphanedGitLocks({ gitDir: repo.gitDir, ownerSince: Date.parse(lock.recovered.createdAt) });
-    await recoverIndexLock(join13(repo.gitDir, "index.lock"));
+    await recoverIndexLock(join14(repo.gitDir, "index.lock"));
     return fn(lock.recovered !== null);
   });
 }
@@ -23637,13 +23799,13 @@ var init_repo_lock = __esm({
     "use strict";
     init_errors();
     init_git_locks();
-    init_lock2();
+    init_lock();
   }
 });
 
 // src/snapshotter/excludes.ts
-import { lstat as lstat2, readdir as readdir3, realpath as realpath3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname4, join as join14, relative as relative3, sep as sep4 } from "node:path";
+import { lstat as lstat2, readdir as readdir4, realpath as realpath3 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname4, join as join15, relative as relative3, sep as sep4 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [["agentgate home", dirs.home], ["artifacts directory", dirs.artifactsDir]]) {
@@ -23661,17 +23823,17 @@ async function realPathOf(path) {
   const real = await realpath3(path).catch(() => null);
   if (real !== null) return real;
   const parent = dirname4(path);
-  return parent === path ? path : join14(await realPathOf(parent), basename4(path));
+  return parent === path ? path : join15(await realPathOf(parent), basename4(path));
 }
 async function assertNoLinkInside(topLevel, file2) {
   const real = await realPathOf(dirname4(file2));
   const lexical = relative3(topLevel, file2);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file2) ? lexical : relative3(topLevel, join14(real, basename4(file2)));
+  const rel = isInside(topLevel, file2) ? lexical : relative3(topLevel, join15(real, basename4(file2)));
   let at = topLevel;
   for (const part of rel.split(sep4).slice(0, -1)) {
-    at = join14(at, part);
+    at = join15(at, part);
     const info = await lstat2(at).catch(() => null);
     if (info?.isSymbolicLink()) {
       throw new UnsafeWorkspaceError(`${at} inside the workspace is a symbolic link, so writing ${file2} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`, {
@@ -23682,8 +23844,8 @@ async function assertNoLinkInside(topLevel, file2) {
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir3(dir);
-  return entries.some((name) => !ours.some((own2) => isInside(join14(dir, name), own2)));
+  const entries = await readdir4(dir);
+  return entries.some((name) => !ours.some((own2) => isInside(join15(dir, name), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -23694,7 +23856,7 @@ var init_excludes = __esm({
 });
 
 // src/snapshotter/snapshotter.ts
-import { readFile as readFile8, rm as rm8, rmdir, stat as stat5 } from "node:fs/promises";
+import { readFile as readFile8, rm as rm9, rmdir, stat as stat6 } from "node:fs/promises";
 import { dirname as dirname5 } from "node:path";
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
@@ -23732,6 +23894,7 @@ var newSnapshotId, DEFAULT_BRANCH, MAX_DETACHED_BRANCHES, Snapshotter;
 var init_snapshotter = __esm({
   "src/snapshotter/snapshotter.ts"() {
     "use strict";
+    init_sweep();
     init_nanoid();
     init_snapshot();
     init_cherry_pick();
@@ -23746,7 +23909,7 @@ var init_snapshotter = __esm({
     init_paths();
     init_snapshot_store();
     init_message();
-    init_atomic2();
+    init_atomic();
     init_patch_artifact();
     init_verify();
     init_repo_lock();
@@ -23786,6 +23949,7 @@ var init_snapshotter = __esm({
           const unborn = state.headState === "unborn";
           const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
 ` : wipMessage(runId);
+          if (dirty) await assertNoLfs(repo);
           const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
           const wipSha = commit?.created && dirty ? commit.sha : null;
           const sha = commit?.sha ?? state.sha;
@@ -23797,7 +23961,8 @@ var init_snapshotter = __esm({
             capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
             runId,
             headState: state.headState,
-            ...nested.length > 0 ? { nestedRepositories: nested } : {}
+            ...nested.length > 0 ? { nestedRepositories: nested } : {},
+            ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
           };
           await this.store.recordBefore(runId, repo.topLevel, before2);
           return before2;
@@ -23815,8 +23980,12 @@ var init_snapshotter = __esm({
         }
         const repo = await openRepo(workspace, this.gitOptions());
         return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
-          if (recovered) await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
-          const head = await getHeadState(repo);
+          if (recovered) {
+            await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+            await this.store.sweepTempFiles();
+            await sweepTempFiles(dirname5(patchPath(this.options.artifactsDir, runId, opts.iteration)));
+          }
+          const head = await getRepoHead(repo);
           const start = await this.startOf(repo, runId, opts.iteration, before2, opts.beforeSha, head);
           assertNoOperation(head);
           await this.assertDescends(repo, start.sha, head);
@@ -23835,6 +24004,7 @@ var init_snapshotter = __esm({
             isDirty: async () => (await getRepoState(repo, excludes)).isDirty
           });
           if (done) return done;
+          await assertNoLfs(repo);
           const detached = head.headState === "detached" && head.sha !== null;
           const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
           const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
@@ -23864,7 +24034,8 @@ var init_snapshotter = __esm({
             workspace: repo.topLevel,
             ref,
             task: opts.taskPrompt ?? null,
-            gate: opts.gatePlanSource ?? null
+            gate: opts.gatePlanSource ?? null,
+            ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
           };
           await this.store.save(snapshot);
           await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
@@ -23947,7 +24118,10 @@ var init_snapshotter = __esm({
           checks.push(...await verifySnapshot(here, runs2.get(snapshot.runId) ?? null, this.gitOptions()));
         }
         if (!("id" in target)) {
-          for (const runId of new Set(local.map((s) => s.runId))) checks.push(...await continuityChecks(local.filter((s) => s.runId === runId), this.gitOptions()));
+          for (const [runId, run] of runs2) {
+            const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+            checks.push(...await continuityChecks(linked, this.gitOptions()));
+          }
         }
         return { ok: checks.every((c) => c.ok), checks };
       }
@@ -23970,7 +24144,7 @@ var init_snapshotter = __esm({
         const local = await this.withLocalPaths(snapshot);
         if (local.patchPath === null || local.patchSha256 === null) return;
         if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-        await rm8(local.patchPath, { force: true });
+        await rm9(local.patchPath, { force: true });
         await rmdir(dirname5(local.patchPath)).catch(() => void 0);
       }
       /**
@@ -23999,11 +24173,11 @@ var init_snapshotter = __esm({
        */
       async withLocalPaths(snapshot, paths = {}) {
         let out = snapshot;
-        if (paths.workspace !== void 0 && !await stat5(snapshot.workspace).then((s) => s.isDirectory(), () => false)) out = { ...out, workspace: paths.workspace };
+        if (paths.workspace !== void 0 && !await stat6(snapshot.workspace).then((s) => s.isDirectory(), () => false)) out = { ...out, workspace: paths.workspace };
         if (out.patchPath === null) return out;
         const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
         if (here === out.patchPath) return out;
-        const found = await stat5(here).then((s) => s.isFile(), () => false);
+        const found = await stat6(here).then((s) => s.isFile(), () => false);
         return found ? { ...out, patchPath: here } : out;
       }
       gitOptions() {
@@ -24016,6 +24190,7 @@ var init_snapshotter = __esm({
         } catch (cause) {
           if (!(cause instanceof NotARepositoryError)) throw cause;
           const dir = typeof cause.details.workspace === "string" ? cause.details.workspace : workspace;
+          assertSafeWorkspace(dir);
           if (!init) {
             throw new NotARepositoryError(`${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`, {
               cause,
@@ -24045,7 +24220,7 @@ var init_snapshotter = __esm({
           throw new RunNotFoundError(`run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`, { details: { runId } });
         }
         const usedBy = run.beforeUsedBy;
-        if (usedBy && usedBy.iteration !== iteration) {
+        if (usedBy && iteration > usedBy.iteration) {
           throw new NoBeforeStateError(`the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`, {
             details: { runId, usedBy }
           });
@@ -24095,18 +24270,18 @@ var init_snapshotter = __esm({
 });
 
 // src/snapshotter/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename3, rm as rm9, writeFile as writeFile3, mkdir as mkdir4 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rename as rename3, rm as rm10, writeFile as writeFile3, mkdir as mkdir4 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname6, join as join15 } from "node:path";
+import { dirname as dirname6, join as join16 } from "node:path";
 async function runDemo() {
-  const root = await mkdtemp4(join15(tmpdir4(), "agentgate-demo-"));
-  const workspace = join15(root, "workspace");
-  const home = join15(root, "home");
+  const root = await mkdtemp4(join16(tmpdir4(), "agentgate-demo-"));
+  const workspace = join16(root, "workspace");
+  const home = join16(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join15(home, "artifacts"),
+    artifactsDir: join16(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -24125,7 +24300,7 @@ async function runDemo() {
   return { workspace, home, runId, iterations, verify: { ok: report2.ok, checks: report2.checks.length, failed } };
 }
 async function put(root, rel, content) {
-  const path = join15(root, rel);
+  const path = join16(root, rel);
   await mkdir4(dirname6(path), { recursive: true });
   await writeFile3(path, content);
 }
@@ -24146,7 +24321,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and tweak the greeting",
         edit: async (ws) => {
-          await rename3(join15(ws, "src/greet.js"), join15(ws, "src/hello.js"));
+          await rename3(join16(ws, "src/greet.js"), join16(ws, "src/hello.js"));
           await put(ws, "src/hello.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n");
           await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 255, 0, 16, 128]));
         }
@@ -24154,7 +24329,7 @@ var init_demo = __esm({
       {
         task: "Remove the notes file and update the logo",
         edit: async (ws) => {
-          await rm9(join15(ws, "NOTES.txt"));
+          await rm10(join16(ws, "NOTES.txt"));
           await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4, 254, 0, 32, 64]));
         }
       }
@@ -24273,7 +24448,7 @@ var init_sharing = __esm({
 import { createHash as createHash3 } from "node:crypto";
 async function objectFormat(repo) {
   const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
-  if (out !== "sha1" && out !== "sha256") throw new GitFailedError(`unknown object format ${JSON.stringify(out)}`, { details: { format: out } });
+  if (out !== "sha1" && out !== "sha256") throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, { details: { format: out } });
   return out;
 }
 function objectId(format, type, content) {
@@ -24320,7 +24495,7 @@ async function readBlobs(repo, ids) {
     const nl = buf.indexOf(10, at);
     const header = buf.subarray(at, nl).toString("utf8");
     const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (!m || m[1] !== id) throw new GitFailedError(`unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`, { details: { id } });
+    if (!m || m[1] !== id) throw new GitOutputUnparseableError(`unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`, { details: { id } });
     const size = Number(m[2]);
     out.set(id, buf.subarray(nl + 1, nl + 1 + size));
     at = nl + 1 + size + 1;
@@ -24347,7 +24522,7 @@ var init_record_objects = __esm({
 
 // src/git/transport.ts
 import { isAbsolute as isAbsolute4, resolve as resolve7 } from "node:path";
-import { stat as stat6 } from "node:fs/promises";
+import { stat as stat7 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(`remote ${JSON.stringify(url2.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`, {
@@ -24402,7 +24577,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   return { name: nameOrUrl, url: nameOrUrl };
 }
 async function isDir(path) {
-  return stat6(path).then(
+  return stat7(path).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -24611,14 +24786,14 @@ var init_records = __esm({
 
 // src/sharing/sharing.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir5, rename as rename4, rm as rm10, stat as stat7, writeFile as writeFile4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname7, join as join16, resolve as resolve8 } from "node:path";
+import { mkdir as mkdir5, rename as rename4, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname7, join as join17, resolve as resolve8 } from "node:path";
 function dedupe(items) {
   const seen = /* @__PURE__ */ new Set();
   return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
 }
 async function exists2(path) {
-  return stat7(path).then(
+  return stat8(path).then(
     () => true,
     () => false
   );
@@ -24634,9 +24809,9 @@ var init_sharing2 = __esm({
     init_refs();
     init_transport();
     init_unified_diff();
-    init_atomic2();
+    init_atomic();
     init_json_file();
-    init_lock2();
+    init_lock();
     init_paths();
     init_snapshot_store();
     init_records();
@@ -24699,12 +24874,12 @@ var init_sharing2 = __esm({
         if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
         const path = resolve8(cwd, file2);
         await mkdir5(dirname7(path), { recursive: true });
-        const temp = join16(dirname7(path), `.${basename5(path)}.${randomBytes4(6).toString("hex")}.tmp`);
+        const temp = join17(dirname7(path), `.${basename5(path)}.${randomBytes4(6).toString("hex")}.tmp`);
         try {
           await createBundle(repo, temp, chosen.map((r) => r.ref));
           await rename4(temp, path);
         } finally {
-          await rm10(temp, { force: true });
+          await rm11(temp, { force: true });
         }
         const exported = [...new Set(chosen.map((r) => parseRecordRef(r.ref, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))];
         return { file: path, runs: exported, refs: chosen.length };
@@ -24713,7 +24888,7 @@ var init_sharing2 = __esm({
       async import(workspace, file2, cwd = process.cwd()) {
         const repo = await this.open(workspace);
         const path = resolve8(cwd, file2);
-        const isFile = await stat7(path).then((s) => s.isFile(), () => false);
+        const isFile = await stat8(path).then((s) => s.isFile(), () => false);
         if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
         const heads = await verifyBundle(repo, path);
         if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
@@ -24773,21 +24948,21 @@ var init_sharing2 = __esm({
         return { runs: runs2.map((r) => r.runId), refs };
       }
       async writeRecordObjects(repo, pending) {
-        const dir = join16(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
+        const dir = join17(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
         await mkdir5(dir, { recursive: true });
         try {
           for (const type of ["blob", "tree", "commit"]) {
             const files = [];
             for (const p of pending) {
               const obj = p.objects[type];
-              const path = join16(dir, `${type}-${obj.id}`);
+              const path = join17(dir, `${type}-${obj.id}`);
               await writeFile4(path, obj.content);
               files.push({ path, id: obj.id });
             }
             await writeObjects(repo, type, dedupe(files));
           }
         } finally {
-          await rm10(dir, { recursive: true, force: true });
+          await rm11(dir, { recursive: true, force: true });
         }
         const updates = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
         try {
@@ -24805,7 +24980,7 @@ var init_sharing2 = __esm({
        * left in incoming/ is swept first.
        */
       async receive(repo, list3, bring) {
-        const lockPath = join16(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join17(layout(this.options.home).locks, "sharing.lock");
         return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, async () => {
           await deleteRefs2(repo, await listRefs(repo, INCOMING_PREFIX));
           const source = await list3();
@@ -24834,7 +25009,7 @@ var init_sharing2 = __esm({
         });
       }
       indexPath() {
-        return join16(layout(this.options.home).home, "sharing", "rebuilt.json");
+        return join17(layout(this.options.home).home, "sharing", "rebuilt.json");
       }
       /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
       async rebuild(repo, incoming, localRefs) {
@@ -25604,7 +25779,7 @@ var init_report2 = __esm({
     "use strict";
     init_report();
     init_errors();
-    init_atomic2();
+    init_atomic();
     init_assets();
     init_dotenv();
     init_html();
@@ -33019,7 +33194,7 @@ var require_dist = __commonJS({
 // src/store/config.ts
 import { readFile as readFile9 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname8, join as join17, resolve as resolve10 } from "node:path";
+import { dirname as dirname8, join as join18, resolve as resolve10 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file: file2 } = await readConfig(opts);
   return applySettings(config2, file2, opts);
@@ -33045,7 +33220,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join17(resolve10(opts.home), "config.yaml");
+  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve10(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile9(file2, "utf8");
@@ -33116,7 +33291,7 @@ function firstLine(message) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join17(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join18(homedir3(), value.slice(2));
   return resolve10(base, value);
 }
 var import_yaml;
@@ -33126,8 +33301,8 @@ var init_config2 = __esm({
     import_yaml = __toESM(require_dist(), 1);
     init_config();
     init_errors();
-    init_atomic2();
-    init_lock2();
+    init_atomic();
+    init_lock();
     init_paths();
   }
 });
@@ -33378,77 +33553,6 @@ var init_serve3 = __esm({
   }
 });
 
-// src/fs/path-bytes.ts
-function decodeBytes(buf) {
-  const plain = buf.toString("utf8");
-  if (!plain.includes("\uFFFD") || Buffer.from(plain, "utf8").equals(buf)) return plain;
-  let out = "";
-  let i = 0;
-  while (i < buf.length) {
-    const len = validSequenceLength(buf, i);
-    if (len === 0) {
-      out += String.fromCharCode(56320 + buf[i]);
-      i += 1;
-    } else {
-      out += buf.toString("utf8", i, i + len);
-      i += len;
-    }
-  }
-  return out;
-}
-function encodeBytes(text) {
-  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
-  const parts = [];
-  let run = "";
-  for (const ch of text) {
-    const code2 = ch.charCodeAt(0);
-    if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
-      if (run !== "") parts.push(Buffer.from(run, "utf8"));
-      run = "";
-      parts.push(Buffer.from([code2 - 56320]));
-    } else {
-      run += ch;
-    }
-  }
-  if (run !== "") parts.push(Buffer.from(run, "utf8"));
-  return Buffer.concat(parts);
-}
-function hasEscapedBytes(text) {
-  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
-}
-function fsPath(path) {
-  return hasEscapedBytes(path) ? encodeBytes(path) : path;
-}
-function validSequenceLength(buf, i) {
-  const b0 = buf[i];
-  if (b0 < 128) return 1;
-  const cont = (k) => i + k < buf.length && (buf[i + k] & 192) === 128;
-  if (b0 >= 194 && b0 <= 223) return cont(1) ? 2 : 0;
-  if (b0 >= 224 && b0 <= 239) {
-    if (!cont(1) || !cont(2)) return 0;
-    const b1 = buf[i + 1];
-    if (b0 === 224 && b1 < 160) return 0;
-    if (b0 === 237 && b1 >= 160) return 0;
-    return 3;
-  }
-  if (b0 >= 240 && b0 <= 244) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    const b1 = buf[i + 1];
-    if (b0 === 240 && b1 < 144) return 0;
-    if (b0 === 244 && b1 >= 144) return 0;
-    return 4;
-  }
-  return 0;
-}
-var LOW, HIGH;
-var init_path_bytes = __esm({
-  "src/fs/path-bytes.ts"() {
-    "use strict";
-    LOW = 56448;
-    HIGH = 56575;
-  }
-});
-
 // src/git/parsers/ls-files-tagged.ts
 function parseCandidateListing(text) {
   const out = { untracked: [], modified: [], nestedRepos: [] };
@@ -33527,7 +33631,7 @@ var init_checkpoint_index = __esm({
 
 // src/git/checkpoint-repo.ts
 import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -33543,8 +33647,8 @@ async function initCheckpointRepo(repo) {
   await mkdir6(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir6(join18(repo.gitDir, "info"), { recursive: true });
-  await writeFile5(join18(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir6(join19(repo.gitDir, "info"), { recursive: true });
+  await writeFile5(join19(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "info/exclude", "--git-dir"]).catch((cause) => {
@@ -33732,9 +33836,9 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join19 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join20 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join19(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join20(o.home, ".config");
   let configured = null;
   for (const file2 of userConfigFiles({ HOME: o.home, ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {} }).global) {
     if (!await exists3(file2)) continue;
@@ -33746,11 +33850,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join19(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path = configured === null ? join20(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join19(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join20(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -33768,14 +33872,14 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir7, open as open3, rename as rename5, rm as rm11, stat as stat8, symlink } from "node:fs/promises";
-import { dirname as dirname9, join as join20, sep as sep5 } from "node:path";
+import { mkdir as mkdir7, open as open3, rename as rename5, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
+import { dirname as dirname9, join as join21, sep as sep5 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir7(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat8(root), stat8(preferred)]);
+  const [a, b] = await Promise.all([stat9(root), stat9(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -33783,7 +33887,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname9(item.dest);
     await mkdir7(fsPath(parent), { recursive: true });
-    await placeOne(item, join20(stagingDir, tempName()));
+    await placeOne(item, join21(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname9(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -33798,7 +33902,7 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error62) {
-    await rm11(temp, { force: true });
+    await rm12(temp, { force: true });
     if (error62.code !== "EXDEV") throw error62;
   }
   const beside = `${dirname9(item.dest)}${sep5}${tempName()}`;
@@ -33806,7 +33910,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error62) {
-    await rm11(fsPath(beside), { force: true });
+    await rm12(fsPath(beside), { force: true });
     throw error62;
   }
 }
@@ -33835,19 +33939,19 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname10, join as join21, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename6, dirname as dirname10, join as join22, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep6).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join21(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join22(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename6(abs)];
   let head = dirname10(abs);
   for (; ; ) {
     try {
-      return join21(await realpath5(head), ...tail.reverse());
+      return join22(await realpath5(head), ...tail.reverse());
     } catch {
       const up = dirname10(head);
       if (up === head) return abs;
@@ -34187,27 +34291,27 @@ var init_plan = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash5 } from "node:crypto";
-import { readdir as readdir4, readFile as readFile10 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
+import { join as join23 } from "node:path";
 function pathKey(realPath) {
   return createHash5("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join22(checkpointsDir, projectId, worktreeKey);
+  const dir = join23(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join22(dir, "git"),
-    indexFile: join22(dir, "index"),
-    metaFile: join22(dir, "store.json"),
-    lockPath: join22(dir, "lock"),
-    tempDir: join22(dir, "tmp")
+    gitDir: join23(dir, "git"),
+    indexFile: join23(dir, "index"),
+    metaFile: join23(dir, "store.json"),
+    lockPath: join23(dir, "lock"),
+    tempDir: join23(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
   const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId2 of await listDir(checkpointsDir)) {
+  for (const projectId2 of await listDir2(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId2, worktreeKey);
     if (await readStoredWorkspace(candidate.metaFile) === root) return candidate;
   }
@@ -34222,9 +34326,9 @@ async function readStoredWorkspace(metaFile) {
     return null;
   }
 }
-async function listDir(dir) {
+async function listDir2(dir) {
   try {
-    return (await readdir4(dir)).sort();
+    return (await readdir5(dir)).sort();
   } catch {
     return [];
   }
@@ -34236,8 +34340,8 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/retention.ts
-import { lstat as lstat6, readdir as readdir5 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { lstat as lstat6, readdir as readdir6 } from "node:fs/promises";
+import { join as join24 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(`keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`, { details: { keep } });
@@ -34253,12 +34357,12 @@ async function directorySize(dir) {
   let total = 0;
   let names;
   try {
-    names = await readdir5(dir);
+    names = await readdir6(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
-    const path = join23(dir, name);
+    const path = join24(dir, name);
     try {
       const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -34274,57 +34378,6 @@ var init_retention = __esm({
     init_errors();
     DEFAULT_PRUNE_AGE = "2.weeks.ago";
     PRUNE_AGE = /^[A-Za-z0-9][A-Za-z0-9.:_-]{0,63}$/;
-  }
-});
-
-// src/fs/sweep.ts
-import { readdir as readdir6, rm as rm12, stat as stat9 } from "node:fs/promises";
-import { join as join24 } from "node:path";
-async function sweepTempFiles(dir, opts) {
-  const removed = [];
-  for (const name of await listDir2(dir)) {
-    const m = (opts.pattern ?? TEMP_NAME).exec(name);
-    if (m === null) continue;
-    const path = join24(dir, name);
-    const info = await stat9(path).catch(() => null);
-    if (info === null) continue;
-    const pid = Number(m[1]);
-    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= opts.olderThanMs) {
-      await rm12(path, { force: true });
-      removed.push(path);
-    }
-  }
-  return removed;
-}
-async function sweepGitTemporaries(gitDir) {
-  const removed = [];
-  const objects = join24(gitDir, "objects");
-  const dirs = [objects, join24(objects, "pack"), ...(await listDir2(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join24(objects, n))];
-  for (const dir of dirs) {
-    for (const name of await listDir2(dir)) {
-      if (!GIT_TEMPORARY.test(name)) continue;
-      const path = join24(dir, name);
-      await rm12(path, { force: true, recursive: true });
-      removed.push(path);
-    }
-  }
-  await rm12(join24(gitDir, "gc.pid"), { force: true });
-  return removed;
-}
-async function listDir2(dir) {
-  try {
-    return await readdir6(dir);
-  } catch {
-    return [];
-  }
-}
-var GIT_TEMPORARY;
-var init_sweep = __esm({
-  "src/fs/sweep.ts"() {
-    "use strict";
-    init_atomic();
-    init_lock();
-    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
   }
 });
 
@@ -34355,11 +34408,10 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname13(location.metaFile), { olderThanMs: TEMP_SWEEP_AGE_MS });
-  await sweepTempFiles(location.tempDir, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
-  await sweepTempFiles(repo.workTree, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
+  await sweepTempFiles(dirname13(location.metaFile), {});
+  await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
+  await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
-var TEMP_SWEEP_AGE_MS;
 var init_upkeep = __esm({
   "src/checkpoints/upkeep.ts"() {
     "use strict";
@@ -34370,7 +34422,6 @@ var init_upkeep = __esm({
     init_refs();
     init_message2();
     init_retention();
-    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
   }
 });
 
@@ -34404,8 +34455,8 @@ var init_checkpoints = __esm({
     init_refs();
     init_repo();
     init_user_ignore();
-    init_atomic2();
-    init_lock2();
+    init_atomic();
+    init_lock();
     init_paths();
     init_apply();
     init_capture();

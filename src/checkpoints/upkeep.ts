@@ -13,7 +13,6 @@ import { assertRetention, directorySize, selectRemovals } from './retention.js';
 /** Upkeep of a checkpoint store: gc with retention, and repair of what a killed process left. */
 
 /** Temp files older than this cannot belong to a write still in progress. */
-export const TEMP_SWEEP_AGE_MS = 60 * 60 * 1000;
 
 /**
  * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and the
@@ -54,7 +53,7 @@ export async function repairOnAcquire(repo: CheckpointRepo, location: StoreLocat
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname(location.metaFile), { olderThanMs: TEMP_SWEEP_AGE_MS });
-  await sweepTempFiles(location.tempDir, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
-  await sweepTempFiles(repo.workTree, { olderThanMs: TEMP_SWEEP_AGE_MS, pattern: PLACE_TEMP_NAME });
+  await sweepTempFiles(dirname(location.metaFile), {});
+  await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
+  await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }

@@ -8,14 +8,18 @@ import { isProcessGone } from './lock.js';
  * owner cannot still be writing them: its pid is gone, or the file is older than `olderThanMs`
  * (longer than any of our writes can take).
  */
+/** Longer than any write of ours takes: a temp file this old has no writer left. */
+export const TEMP_SWEEP_AGE_MS = 60 * 60 * 1000;
+
 export interface SweepOptions {
-  olderThanMs: number;
+  /** Default TEMP_SWEEP_AGE_MS. */
+  olderThanMs?: number;
   /** Which names are ours; the first capture group is the owner's pid. Default: atomic.ts's TEMP_NAME. */
   pattern?: RegExp;
 }
 
 /** Removes our temp files (default: atomic writes, `.<name>.<pid>.<hex>.tmp`) from `dir`. Returns the removed paths. */
-export async function sweepTempFiles(dir: string, opts: SweepOptions): Promise<string[]> {
+export async function sweepTempFiles(dir: string, opts: SweepOptions = {}): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name);
@@ -24,7 +28,7 @@ export async function sweepTempFiles(dir: string, opts: SweepOptions): Promise<s
     const info = await stat(path).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
-    if ((pid !== process.pid && isProcessGone(pid)) || Date.now() - info.mtimeMs >= opts.olderThanMs) {
+    if ((pid !== process.pid && isProcessGone(pid)) || Date.now() - info.mtimeMs >= (opts.olderThanMs ?? TEMP_SWEEP_AGE_MS)) {
       await rm(path, { force: true });
       removed.push(path);
     }

@@ -1,5 +1,5 @@
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
-import { GitFailedError } from '../errors.js';
+import { GitOutputUnparseableError } from '../errors.js';
 
 /** True for a full hexadecimal object id (SHA-1 or SHA-256). */
 export function isFullId(value: string): boolean {
@@ -9,7 +9,7 @@ export function isFullId(value: string): boolean {
 /** Checks an id that git printed; anything else (empty, abbreviated, noise) is a failure, never passed on. */
 export function assertGitId(value: string, command: string): string {
   if (!isFullId(value)) {
-    throw new GitFailedError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
+    throw new GitOutputUnparseableError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
       details: { args: [command], stdout: value.slice(0, 200) },
     });
   }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
@@ -164,6 +164,7 @@ function userSafeDirectories(): Promise<string[]> {
     const { system, global } = userConfigFiles();
     const values: string[] = [];
     for (const file of [...system, ...global]) {
+      if (!existsSync(file)) continue;
       const res = await runGit({ cwd: '/' }, ['config', '--file', file, '--get-all', 'safe.directory'], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
       if (res?.exitCode === 0) values.push(...res.stdout.split('\n').filter((v) => v !== ''));
     }

@@ -1,5 +1,6 @@
 import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { sweepTempFiles } from '../fs/sweep.js';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
@@ -10,7 +11,7 @@ import { unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
-import { assertNoLfs, excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
+import { assertNoLfs, assertSafeWorkspace, excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
 import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import {
@@ -149,7 +150,11 @@ export class Snapshotter {
     const repo = await openRepo(workspace, this.gitOptions());
     return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
       // A call killed between saving its snapshot and linking it left the snapshot unlinked.
-      if (recovered) await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+      if (recovered) {
+        await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+        await this.store.sweepTempFiles();
+        await sweepTempFiles(dirname(patchPath(this.options.artifactsDir, runId, opts.iteration)));
+      }
       // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
       // over the work tree (a status pass here would cost as much again on a large tree).
       const head = await getRepoHead(repo);
@@ -295,7 +300,11 @@ export class Snapshotter {
       checks.push(...(await verifySnapshot(here, runs.get(snapshot.runId) ?? null, this.gitOptions())));
     }
     if (!('id' in target)) {
-      for (const runId of new Set(local.map((s) => s.runId))) checks.push(...(await continuityChecks(local.filter((s) => s.runId === runId), this.gitOptions())));
+      // Along each run's own links: a stray file of the run that it does not link is checked above, not here.
+      for (const [runId, run] of runs) {
+        const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+        checks.push(...(await continuityChecks(linked, this.gitOptions())));
+      }
     }
     return { ok: checks.every((c) => c.ok), checks };
   }
@@ -371,6 +380,7 @@ export class Snapshotter {
     } catch (cause) {
       if (!(cause instanceof NotARepositoryError)) throw cause;
       const dir = typeof cause.details.workspace === 'string' ? cause.details.workspace : workspace;
+      assertSafeWorkspace(dir);
       if (!init) {
         throw new NotARepositoryError(`${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`, {
           cause,
@@ -409,8 +419,8 @@ export class Snapshotter {
       throw new RunNotFoundError(`run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`, { details: { runId } });
     }
     const usedBy = run.beforeUsedBy;
-    // The same iteration again is a retry (or ITERATION_EXISTS), decided by assertIterationFree.
-    if (usedBy && usedBy.iteration !== iteration) {
+    // The same or an earlier iteration again is a retry, ITERATION_EXISTS or ITERATION_OUT_OF_ORDER, decided by assertIterationFree.
+    if (usedBy && iteration > usedBy.iteration) {
       throw new NoBeforeStateError(`the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`, {
         details: { runId, usedBy },
       });

@@ -1,3 +1,4 @@
+import { sweepTempFiles } from '../fs/sweep.js';
 import { rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
@@ -218,6 +219,16 @@ export class SnapshotStore {
       }
     };
     return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
+  }
+
+  /**
+   * Removes the temp files a killed writer left in the store (its atomic writes' `.<name>.<pid>.<hex>.tmp`):
+   * only ours, only once their writer is gone or an hour old. For recovery, after a lock takeover.
+   */
+  async sweepTempFiles(): Promise<string[]> {
+    const dirs = layout(this.home);
+    const swept = await Promise.all([dirs.snapshots, dirs.runs].map((dir) => sweepTempFiles(dir)));
+    return swept.flat();
   }
 
   /**

@@ -74,8 +74,8 @@ describe('CLI run snapshots', () => {
     const s2 = ok(run(['after', '--run', 'cli-run', '--iteration', '2', '--task', 'nothing to do', ...ws]), Snapshot);
     expect(s2).toMatchObject({ beforeSha: b2.sha, afterSha: b2.sha, filesChanged: 0, patchPath: null });
     expect(s2.id).not.toBe(s1.id);
-    // Both snapshots now end at the same commit: its SHA no longer names one of them.
-    failsWithJson(run(['show', s1.afterSha, ...ws]), 'AMBIGUOUS_ID');
+    // Both snapshots now end at the same commit: its SHA names the one that made it.
+    expect(ok(run(['show', s1.afterSha, ...ws]), Snapshot)).toEqual(s1);
 
     expect(ok(run(['list', ...ws]), z.array(Snapshot))).toEqual([s1, s2]);
     expect(ok(run(['list', '--run', 'cli-run', ...ws]), z.array(Snapshot))).toEqual([s1, s2]);
@@ -119,8 +119,9 @@ describe('CLI run snapshots', () => {
     const id = /Snapshot (\S+):/.exec(outputs[1] as string)?.[1] as string;
     expect(outputs[1]).toMatch(/added\s+1\s+0\s+g\.txt/);
     // Off a TTY there is no colour even without NO_COLOR; verify (the most colourful) also runs with it.
-    const commands = [['show', id], ['list'], ['runs'], ['stats', 'HEAD~1', 'HEAD'], ['verify', '--run', 'h'], ['patch', id], ['delete', id]];
-    for (const [args, env] of [...commands.map((c) => [c, { NO_COLOR: undefined }] as const), [['verify', '--run', 'h'], { NO_COLOR: '1' }] as const]) {
+    const commands = [['show', id], ['list'], ['runs'], ['stats', 'HEAD~1', 'HEAD'], ['verify', '--run', 'h'], ['patch', id]];
+    const runs = [...commands.map((c) => [c, { NO_COLOR: undefined }] as const), [['verify', '--run', 'h'], { NO_COLOR: '1' }] as const, [['delete', id], { NO_COLOR: undefined }] as const];
+    for (const [args, env] of runs) {
       const res = run([...args], env);
       expect(res.status, `${args.join(' ')}: ${res.stderr}`).toBe(0);
       expect(res.stderr).toBe('');
@@ -129,7 +130,7 @@ describe('CLI run snapshots', () => {
       outputs.push(res.stdout);
     }
     for (const text of outputs) expect(text).not.toMatch(ANSI);
-    expect(outputs.join('\n')).toContain('All 10 checks passed.'); // 8 + commit-message and task
+    expect(outputs.join('\n')).toContain('All 13 checks passed.'); // the base 8, commit-message, task, branch, files and trailers
     expect(outputs.join('\n')).toContain('diff --git a/g.txt b/g.txt');
   });
 
@@ -145,7 +146,7 @@ describe('CLI run snapshots', () => {
     writeFileSync(path, `${original}# tampered\n`);
     const report = VerifyReport.parse(run(['verify', snap.id, '--json']).json());
     const res = run(['verify', snap.id, '--json']);
-    expect(res.status).toBe(1);
+    expect(res.status).toBe(3);
     expect(VerifyReport.parse(res.json())).toEqual(report);
     expect(report.ok).toBe(false);
     expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['patch-artifact']);
@@ -169,10 +170,10 @@ describe('CLI run snapshots', () => {
     const snap = ok(run(['after', '--run', 'c', '--iteration', '1', '--json']), Snapshot);
     writeFileSync(join(home, 'snapshots', 'zz-corrupt.json'), '{');
     const res = run(['verify', '--all', '--json']);
-    expect(res.status).toBe(1);
+    expect(res.status).toBe(3);
     const report = VerifyReport.parse(res.json());
     expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['store-file']);
-    expect(report.checks.filter((c) => c.snapshotId === snap.id && c.ok)).toHaveLength(10);
+    expect(report.checks.filter((c) => c.snapshotId === snap.id && c.ok)).toHaveLength(13);
     const list = run(['list']);
     expect(list.status).toBe(0);
     expect(list.stdout).toContain(snap.id);

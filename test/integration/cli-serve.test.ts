@@ -135,7 +135,7 @@ describe('serve (JSON lines over stdio)', () => {
     expect(result(patched.responses[0])).toEqual({ id: snap.id, diff: artifact });
     writeFileSync(snap.patchPath as string, artifact.replace('line 1 ', 'line one '));
     const verified = (await run([req(4, 'verify', {}, [snap.id])])).responses[0];
-    expect(verified).toMatchObject({ id: 4, exitCode: 1 });
+    expect(verified).toMatchObject({ id: 4, exitCode: 3 });
     expect(VerifyReport.parse(result(verified)).ok).toBe(false);
   });
 

@@ -50,7 +50,7 @@ describe('createSnapshotCommit', () => {
     const dir = repoWithCommit();
     const before = head(dir);
     const result = await createSnapshotCommit(await openRepo(dir), 'nothing');
-    expect(result).toEqual({ sha: before, tree: git(dir, ['rev-parse', 'HEAD^{tree}']), parent: before, created: false, ref: 'refs/heads/main' });
+    expect(result).toEqual({ sha: before, tree: git(dir, ['rev-parse', 'HEAD^{tree}']), parent: before, created: false, ref: 'refs/heads/main', skipped: [] });
     expect(head(dir)).toBe(before);
   });
 

@@ -3,11 +3,13 @@
  * own `before`, iterations going backwards, hand-edited snapshots, a verify that verifies nothing,
  * an abbreviated SHA shared by two snapshots, and a delete that would leave its patch behind.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { deadPid } from '../helpers/node-child.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { expectCode, newSnapshotter } from '../helpers/snapshotter.js';
 
@@ -114,6 +116,29 @@ describe('verify confirms every stored field git can confirm', () => {
     const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     writeFileSync(snap.patchPath as string, 'tampered\n');
     expect(runCli(['verify', '--run', 'r', '--home', s.options.home, '--artifacts-dir', s.options.artifactsDir]).status).toBe(3);
+  });
+});
+
+describe('temp files a killed writer left', () => {
+  it('are swept from the store and the artifacts directory when a dead holder\'s lock is taken over', async () => {
+    const s = newSnapshotter();
+    const ws = repoWithCommit({ 'a.txt': 'a\n' });
+    const before = await s.captureBeforeState(ws, { runId: 'r' });
+    const dead = await deadPid();
+    const stale = [
+      join(s.options.home, 'snapshots', `.snap-x.json.${dead}.0123456789ab.tmp`),
+      join(s.options.home, 'runs', `.r.json.${dead}.0123456789ab.tmp`),
+      join(s.options.artifactsDir, 'r', 'iteration-1', `.patch.diff.${dead}.0123456789ab.tmp`),
+    ];
+    for (const file of stale) {
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileSync(file, 'half');
+    }
+    const owner = { pid: dead, hostname: hostname(), createdAt: new Date().toISOString(), token: 'f'.repeat(24), purpose: 'snapshot (killed)' };
+    writeFileSync(join(ws, '.git', 'agentgate.lock'), JSON.stringify(owner));
+    writeFiles(ws, { 'a.txt': 'a2\n' });
+    await s.captureAfterState(ws, before, { runId: 'r', iteration: 1 });
+    for (const file of stale) expect(existsSync(file), file).toBe(false);
   });
 });
 

