@@ -12,6 +12,8 @@ export interface DemoSummary {
   runId: string;
   iterations: Array<Pick<Snapshot, 'iteration' | 'id' | 'filesChanged' | 'insertions' | 'deletions' | 'beforeSha' | 'afterSha' | 'patchPath'> & { task: string }>;
   verify: Pick<VerifyReport, 'ok'> & { checks: number; failed: number };
+  /** Whether the workspace and home were left in place (`demo --keep`); otherwise they are gone. */
+  kept: boolean;
 }
 
 /** Scripted "agent" edits, one list per iteration: what a coding agent typically does to a repo. */
@@ -43,10 +45,19 @@ const ITERATIONS: Array<{ task: string; edit: (ws: string) => Promise<void> }> =
 /**
  * The main job end to end on a throwaway workspace and home: three iterations of scripted agent
  * edits (a rename and a binary file among them), each captured, then the whole run verified.
- * Never touches the user's real home; the temp directories are kept for inspection.
+ * Never touches the user's real home. The throwaway directories are removed when it ends, whether
+ * it succeeded or failed, unless `keep` asks to leave them for a look (the summary then says where).
  */
-export async function runDemo(): Promise<DemoSummary> {
+export async function runDemo(opts: { keep?: boolean } = {}): Promise<DemoSummary> {
   const root = await mkdtemp(join(tmpdir(), 'agentgate-demo-'));
+  try {
+    return { ...(await demoIn(root)), kept: opts.keep === true };
+  } finally {
+    if (opts.keep !== true) await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function demoIn(root: string): Promise<Omit<DemoSummary, 'kept'>> {
   const workspace = join(root, 'workspace');
   const home = join(root, 'home');
   await put(workspace, 'README.md', '# demo\n\nA throwaway workspace.\n');

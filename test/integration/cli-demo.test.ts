@@ -21,9 +21,10 @@ describe('demo', () => {
   it('prints a table of 3 iterations and a clean verify, leaving $HOME/.agentgate untouched', () => {
     const home = tempDir('agentgate-user-');
     const res = runCli(['demo'], { cwd: home, env: { HOME: home, AGENTGATE_HOME: undefined, NO_COLOR: undefined } });
-    const workspace = /^Run \S+ in (.+)$/m.exec(res.stdout)?.[1];
-    if (workspace) rmSync(dirname(workspace), { recursive: true, force: true });
+    const workspace = /^Run \S+ in (.+)$/m.exec(res.stdout)?.[1] as string;
     expect(res.status, res.stderr).toBe(0);
+    // Nothing of the throwaway run is left behind.
+    expect(existsSync(dirname(workspace))).toBe(false);
     expect(res.stderr).toBe('');
     expect(res.stdout).not.toContain('\u001b[');
     expect(res.stdout).toMatch(/^ITER\s+FILES\s+\+\s+-\s+BEFORE\s+AFTER\s+PATCH$/m);
@@ -36,8 +37,10 @@ describe('demo', () => {
   it('with --json prints one summary whose verify.ok is true, and ignores $AGENTGATE_HOME', () => {
     const user = tempDir('agentgate-user-');
     const agentgateHome = join(user, 'agentgate-home');
-    const res = runCli(['demo', '--json'], { cwd: user, env: { HOME: user, AGENTGATE_HOME: agentgateHome } });
+    const res = runCli(['demo', '--json', '--keep'], { cwd: user, env: { HOME: user, AGENTGATE_HOME: agentgateHome } });
     const summary = Summary.parse(res.json());
+    // --keep leaves the workspace for a look.
+    expect(existsSync(join(summary.workspace, 'README.md'))).toBe(true);
     rmSync(dirname(summary.workspace), { recursive: true, force: true });
     expect(res.status, res.stderr).toBe(0);
     expect(summary.verify).toMatchObject({ ok: true, failed: 0 });

@@ -6,11 +6,12 @@ export const DEMO_COMMAND = defineCommand({
   name: 'demo',
   usage: 'demo',
   summary: 'Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).',
-  options: {},
+  description: 'The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.',
+  options: { keep: { type: 'boolean', description: 'keep the throwaway workspace and home, and say where they are' } },
   positionals: { required: [] },
-  examples: ['demo', 'demo --json'],
-  async run() {
-    const summary = await runDemo();
+  examples: ['demo', 'demo --keep --json'],
+  async run(_ctx, values) {
+    const summary = await runDemo({ keep: values.keep });
     return {
       json: summary,
       exitCode: summary.verify.ok ? 0 : 1,
@@ -25,7 +26,7 @@ export const DEMO_COMMAND = defineCommand({
           table(['ITER', 'FILES', '+', '-', 'BEFORE', 'AFTER', 'PATCH'], rows),
           '',
           verdict,
-          `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}`,
+          summary.kept ? `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}` : 'The throwaway workspace and home were removed (demo --keep keeps them).',
         ].join('\n');
       },
     };
