@@ -24273,8 +24273,15 @@ var init_snapshotter = __esm({
 import { mkdtemp as mkdtemp4, rename as rename3, rm as rm10, writeFile as writeFile3, mkdir as mkdir4 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import { dirname as dirname6, join as join16 } from "node:path";
-async function runDemo() {
+async function runDemo(opts = {}) {
   const root = await mkdtemp4(join16(tmpdir4(), "agentgate-demo-"));
+  try {
+    return { ...await demoIn(root), kept: opts.keep === true };
+  } finally {
+    if (opts.keep !== true) await rm10(root, { recursive: true, force: true });
+  }
+}
+async function demoIn(root) {
   const workspace = join16(root, "workspace");
   const home = join16(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
@@ -24353,11 +24360,12 @@ var init_demo2 = __esm({
       name: "demo",
       usage: "demo",
       summary: "Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).",
-      options: {},
+      description: "The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.",
+      options: { keep: { type: "boolean", description: "keep the throwaway workspace and home, and say where they are" } },
       positionals: { required: [] },
-      examples: ["demo", "demo --json"],
-      async run() {
-        const summary = await runDemo();
+      examples: ["demo", "demo --keep --json"],
+      async run(_ctx, values) {
+        const summary = await runDemo({ keep: values.keep });
         return {
           json: summary,
           exitCode: summary.verify.ok ? 0 : 1,
@@ -24370,7 +24378,7 @@ var init_demo2 = __esm({
               table(["ITER", "FILES", "+", "-", "BEFORE", "AFTER", "PATCH"], rows),
               "",
               verdict,
-              `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}`
+              summary.kept ? `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}` : "The throwaway workspace and home were removed (demo --keep keeps them)."
             ].join("\n");
           }
         };
