@@ -48,6 +48,7 @@ export function targets(rows: readonly Row[], facts: Record<string, unknown>): C
     { name: 'CLI iteration @ 1000 files vs floor', comparison: 'at-most', limit: 1.5, unit: 'x', actual: orNull(atThousand('cli')?.pairedRatio ?? atThousand('cli')?.ratio) },
     { name: `serve iteration @ ${SIZE} files vs floor`, comparison: 'at-most', limit: 1.05, unit: 'x', actual: orNull(it('serve')?.pairedRatio ?? it('serve')?.ratio) },
     { name: 'list: 10000-snapshot store / 1000-snapshot store (linear: 10x)', comparison: 'at-most', limit: 10, unit: 'x', actual: orNull(listSmall && listLarge ? ratio(listLarge.median, listSmall.median) : null) },
+    { name: 'CLI start-up (--version) vs node -e 0', comparison: 'at-most', limit: 1.5, unit: 'x', actual: orNull(find(rows, 'CLI start-up', 'no repository', 'cli --version')?.pairedRatio ?? find(rows, 'CLI start-up', 'no repository', 'cli --version')?.ratio) },
     { name: `porcelain / library @ ${SIZE} files`, comparison: 'at-least', limit: 1.5, unit: 'x', actual: orNull(lib && porcelain ? ratio(porcelain.median, lib.median) : null) },
     { name: `checkpoint track @ ${SIZE} files vs its floor`, comparison: 'at-most', limit: 1.2, unit: 'x', actual: orNull(find(rows, 'checkpoint track', `${SIZE} files`, 'library')?.ratio) },
     { name: 'diffFull 1000 files: git show per file / library', comparison: 'at-least', limit: 10, unit: 'x', actual: orNull(show && diffLib ? ratio(show.median, diffLib.median) : null) },

@@ -12,6 +12,7 @@ import { changeSizeCase, iterationCase } from './cases/iteration.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
 import { sharingCase } from './cases/sharing.js';
+import { startupCase } from './cases/startup.js';
 import { storeCase } from './cases/store.js';
 import { gitVersion } from './git.js';
 import { parseCount, parseSizes } from './measure.js';
@@ -29,6 +30,7 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   memory: memoryCase,
   profile: profileCase,
   sharing: sharingCase,
+  startup: startupCase,
 };
 
 async function main(): Promise<number> {
