@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BeforeState, FileChange, IsoDate, SafeId, Sha } from './snapshot.js';
+import { BeforeState, IsoDate, SafeId, Sha, Snapshot } from './snapshot.js';
 
 /**
  * What travels: one record commit per iteration, under `refs/agentgate/records/<runId>/iteration-<n>`,
@@ -20,21 +20,27 @@ export const PatchRecipe = z
   .strict();
 export type PatchRecipe = z.infer<typeof PatchRecipe>;
 
-export const TravellingSnapshot = z
-  .object({
-    id: SafeId,
-    runId: SafeId,
+/**
+ * A snapshot as it travels: the stored fields that describe the iteration itself (not this
+ * machine's paths or ref), every string bounded, `task` and `gate` always present.
+ */
+export const TravellingSnapshot = Snapshot.pick({
+  id: true,
+  runId: true,
+  beforeSha: true,
+  afterSha: true,
+  patchSha256: true,
+  filesChanged: true,
+  insertions: true,
+  deletions: true,
+  createdAt: true,
+  files: true,
+  skipped: true,
+})
+  .extend({
     iteration: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    beforeSha: Sha,
-    afterSha: Sha,
     branch: z.string().min(1).max(4096),
     commitMessage: z.string().max(1_000_000),
-    patchSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
-    filesChanged: z.number().int().nonnegative(),
-    insertions: z.number().int().nonnegative(),
-    deletions: z.number().int().nonnegative(),
-    createdAt: IsoDate,
-    files: z.array(FileChange),
     task: z.string().max(10_000_000).nullable(),
     gate: z.string().max(1_000_000).nullable(),
   })

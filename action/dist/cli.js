@@ -24401,20 +24401,22 @@ var init_sharing = __esm({
       file: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/),
       args: external_exports.array(external_exports.string().regex(/^-/).max(200)).max(64)
     }).strict();
-    TravellingSnapshot = external_exports.object({
-      id: SafeId,
-      runId: SafeId,
+    TravellingSnapshot = Snapshot.pick({
+      id: true,
+      runId: true,
+      beforeSha: true,
+      afterSha: true,
+      patchSha256: true,
+      filesChanged: true,
+      insertions: true,
+      deletions: true,
+      createdAt: true,
+      files: true,
+      skipped: true
+    }).extend({
       iteration: external_exports.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-      beforeSha: Sha,
-      afterSha: Sha,
       branch: external_exports.string().min(1).max(4096),
       commitMessage: external_exports.string().max(1e6),
-      patchSha256: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-      filesChanged: external_exports.number().int().nonnegative(),
-      insertions: external_exports.number().int().nonnegative(),
-      deletions: external_exports.number().int().nonnegative(),
-      createdAt: IsoDate,
-      files: external_exports.array(FileChange),
       task: external_exports.string().max(1e7).nullable(),
       gate: external_exports.string().max(1e6).nullable()
     }).strict();
@@ -24745,7 +24747,8 @@ function buildRecord(snapshot, run) {
       createdAt: snapshot.createdAt,
       files: snapshot.files,
       task: snapshot.task ?? null,
-      gate: snapshot.gate ?? null
+      gate: snapshot.gate ?? null,
+      ...snapshot.skipped === void 0 ? {} : { skipped: snapshot.skipped }
     },
     workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
     patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
@@ -25130,27 +25133,7 @@ var init_sharing2 = __esm({
             await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch3);
           }
           if (stored === null) {
-            const snapshot = {
-              id: s.id,
-              runId: s.runId,
-              iteration: s.iteration,
-              beforeSha: s.beforeSha,
-              afterSha: s.afterSha,
-              branch: s.branch,
-              commitMessage: s.commitMessage,
-              patchPath: patch3,
-              patchSha256: s.patchSha256,
-              filesChanged: s.filesChanged,
-              insertions: s.insertions,
-              deletions: s.deletions,
-              createdAt: s.createdAt,
-              files: s.files,
-              workspace: repo.topLevel,
-              ref: itRef,
-              task: s.task,
-              gate: s.gate,
-              recordedWorkspace: a.record.workspace
-            };
+            const snapshot = { ...s, patchPath: patch3, workspace: repo.topLevel, ref: itRef, recordedWorkspace: a.record.workspace };
             await this.store.save(snapshot);
           }
           await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);

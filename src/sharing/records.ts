@@ -59,6 +59,7 @@ export function buildRecord(snapshot: Snapshot, run: RunRecord): RecordFileType 
       files: snapshot.files,
       task: snapshot.task ?? null,
       gate: snapshot.gate ?? null,
+      ...(snapshot.skipped === undefined ? {} : { skipped: snapshot.skipped }),
     },
     workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
     patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,

@@ -381,27 +381,8 @@ export class Sharing {
         await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch);
       }
       if (stored === null) {
-        const snapshot: Snapshot = {
-          id: s.id,
-          runId: s.runId,
-          iteration: s.iteration,
-          beforeSha: s.beforeSha,
-          afterSha: s.afterSha,
-          branch: s.branch,
-          commitMessage: s.commitMessage,
-          patchPath: patch,
-          patchSha256: s.patchSha256,
-          filesChanged: s.filesChanged,
-          insertions: s.insertions,
-          deletions: s.deletions,
-          createdAt: s.createdAt,
-          files: s.files,
-          workspace: repo.topLevel,
-          ref: itRef,
-          task: s.task,
-          gate: s.gate,
-          recordedWorkspace: a.record.workspace,
-        };
+        // What travelled, plus where it lives on this machine.
+        const snapshot: Snapshot = { ...s, patchPath: patch, workspace: repo.topLevel, ref: itRef, recordedWorkspace: a.record.workspace };
         await this.store.save(snapshot);
       }
       await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);

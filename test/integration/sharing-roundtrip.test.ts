@@ -2,7 +2,8 @@
  * Runs that travel: a run made on one machine (a clone of a bare repository, with its own home) is
  * pushed, fetched and verified on another, or carried there in one bundle.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitCallCount } from '../../src/git/runner.js';
@@ -170,5 +171,25 @@ describe('push and fetch', () => {
     await a.share.push({ workspace: a.dir });
     await b.share.fetch({ workspace: b.dir });
     expect((await b.snap.listByRun('own'))[0]).toMatchObject({ task, gate: 'npm test', commitMessage: '' });
+  });
+
+  it('carries the paths an iteration skipped (a FIFO where a tracked file was), so the other machine knows what was left out', async () => {
+    w = world();
+    const a = w.machine('a');
+    writeFileSync(join(a.dir, 'pipe'), 'data\n');
+    git(a.dir, ['add', 'pipe']);
+    git(a.dir, ['commit', '-q', '-m', 'a tracked file']);
+    const before = await a.snap.captureBeforeState(a.dir, { runId: 'odd' });
+    writeFileSync(join(a.dir, 'kept.txt'), 'kept\n');
+    rmSync(join(a.dir, 'pipe'));
+    execFileSync('mkfifo', [join(a.dir, 'pipe')]);
+    const snap = await a.snap.captureAfterState(a.dir, before, { runId: 'odd', iteration: 0 });
+    expect(snap.skipped).toEqual([{ path: 'pipe', reason: 'special-file' }]);
+    const b = w.machine('b');
+    await a.share.push({ workspace: a.dir });
+    await b.share.fetch({ workspace: b.dir });
+    const [copy] = await b.snap.listByRun('odd');
+    expect(copy).toMatchObject({ skipped: snap.skipped, files: snap.files });
+    expect((await b.snap.verify({ runId: 'odd' })).checks.filter((c) => !c.ok)).toEqual([]);
   });
 });
