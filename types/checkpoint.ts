@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IsoDate, Sha as ObjectId } from './snapshot.js';
 
 export const SkippedFile = z.object({

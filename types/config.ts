@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const OnDirty = z.enum(['wip-commit', 'error']);
 export type OnDirty = z.infer<typeof OnDirty>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RunRecord } from './run.js';
 import { IsoDate, Sha, Snapshot } from './snapshot.js';
 import { VerifyReport } from './verify.js';

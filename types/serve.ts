@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Longest request line `serve` reads (bytes, newline excluded); a longer one is refused unread. */
 export const SERVE_MAX_LINE_BYTES = 1024 * 1024;

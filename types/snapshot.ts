@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OBJECT_ID_PATTERN } from './ids.js';
 
 /** Safe characters for anything that becomes a file or ref name (no path traversal, no option look-alikes). */

@@ -321,8 +321,8 @@ function jsonStringifyReplacer(_, value) {
 function cached(getter) {
   return new Cached(getter);
 }
-function nullish(input2) {
-  return input2 === null || input2 === void 0;
+function nullish(input) {
+  return input === null || input === void 0;
 }
 function cleanRegex(source) {
   const start = source.startsWith("^") ? 1 : 0;
@@ -458,8 +458,8 @@ function randomString(length = 10) {
 function esc(str) {
   return JSON.stringify(str);
 }
-function slugify(input2) {
-  return input2.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
+function slugify(input) {
+  return input.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
 }
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
@@ -746,12 +746,12 @@ function finalizeIssue(iss, ctx, config2) {
   }
   return full;
 }
-function getSizableOrigin(input2) {
-  if (input2 instanceof Set)
+function getSizableOrigin(input) {
+  if (input instanceof Set)
     return "set";
-  if (input2 instanceof Map)
+  if (input instanceof Map)
     return "map";
-  if (input2 instanceof File)
+  if (input instanceof File)
     return "file";
   return "unknown";
 }
@@ -768,10 +768,10 @@ function codePointLength(str) {
   }
   return count;
 }
-function getLengthableOrigin(input2) {
-  if (Array.isArray(input2))
+function getLengthableOrigin(input) {
+  if (Array.isArray(input))
     return "array";
-  if (typeof input2 === "string")
+  if (typeof input === "string")
     return "string";
   return "unknown";
 }
@@ -797,12 +797,12 @@ function parsedType(data) {
   return t;
 }
 function issue(...args) {
-  const [iss, input2, inst] = args;
+  const [iss, input, inst] = args;
   if (typeof iss === "string") {
     return {
       message: iss,
       code: "custom",
-      input: input2,
+      input,
       inst
     };
   }
@@ -813,8 +813,8 @@ function cleanEnum(obj) {
     return Number.isNaN(Number.parseInt(k, 10));
   }).map((el) => el[1]);
 }
-function base64ToUint8Array(base643) {
-  const binaryString = atob(base643);
+function base64ToUint8Array(base642) {
+  const binaryString = atob(base642);
   const bytes = new Uint8Array(binaryString.length);
   for (let i = 0; i < binaryString.length; i++) {
     bytes[i] = binaryString.charCodeAt(i);
@@ -828,16 +828,16 @@ function uint8ArrayToBase64(bytes) {
   }
   return btoa(binaryString);
 }
-function base64urlToUint8Array(base64url3) {
-  const base643 = base64url3.replace(/-/g, "+").replace(/_/g, "/");
-  const padding = "=".repeat((4 - base643.length % 4) % 4);
-  return base64ToUint8Array(base643 + padding);
+function base64urlToUint8Array(base64url2) {
+  const base642 = base64url2.replace(/-/g, "+").replace(/_/g, "/");
+  const padding = "=".repeat((4 - base642.length % 4) % 4);
+  return base64ToUint8Array(base642 + padding);
 }
 function uint8ArrayToBase64url(bytes) {
   return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
-function hexToUint8Array(hex3) {
-  const cleanHex = hex3.replace(/^0x/, "");
+function hexToUint8Array(hex) {
+  const cleanHex = hex.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
@@ -1171,16 +1171,12 @@ function config(newConfig) {
     Object.assign(globalConfig, newConfig);
   return globalConfig;
 }
-var _a, NEVER, _zodDesc, _E, $brand, $ZodAsyncError, $ZodEncodeError, globalConfig;
+var _a, _zodDesc, _E, $ZodAsyncError, $ZodEncodeError, globalConfig;
 var init_core = __esm({
   "node_modules/zod/v4/core/core.js"() {
     init_util();
-    NEVER = /* @__PURE__ */ Object.freeze({
-      status: "aborted"
-    });
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
-    $brand = /* @__PURE__ */ Symbol("zod_brand");
     $ZodAsyncError = class extends Error {
       constructor() {
         super(`Encountered Promise during synchronous parse. Use .parseAsync() instead.`);
@@ -1216,10 +1212,10 @@ function node(obj, key, make) {
   }
   return obj[key];
 }
-function flattenError(error62, mapper = (issue2) => issue2.message) {
+function flattenError(error2, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
   const formErrors = [];
-  for (const sub of error62.issues) {
+  for (const sub of error2.issues) {
     if (sub.path.length > 0) {
       node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
     } else {
@@ -1228,10 +1224,10 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
   }
   return { formErrors, fieldErrors };
 }
-function formatError(error62, mapper = (issue2) => issue2.message) {
+function formatError(error2, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path = []) => {
-    for (const issue2 of error63.issues) {
+  const processError = (error3, path = []) => {
+    for (const issue2 of error3.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
         issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
@@ -1273,85 +1269,8 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
       }
     }
   };
-  processError(error62);
+  processError(error2);
   return fieldErrors;
-}
-function treeifyError(error62, mapper = (issue2) => issue2.message) {
-  const result = { errors: [] };
-  const processError = (error63, path = []) => {
-    var _a3;
-    for (const issue2 of error63.issues) {
-      if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
-      } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
-      } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
-      } else {
-        const fullpath = [...path, ...issue2.path];
-        if (fullpath.length === 0) {
-          result.errors.push(mapper(issue2));
-          continue;
-        }
-        let curr = result;
-        let i = 0;
-        while (i < fullpath.length) {
-          const el = fullpath[i];
-          const terminal = i === fullpath.length - 1;
-          if (typeof el === "string") {
-            curr.properties ?? (curr.properties = {});
-            if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
-              Object.defineProperty(curr.properties, el, {
-                value: { errors: [] },
-                enumerable: true,
-                writable: true,
-                configurable: true
-              });
-            }
-            curr = curr.properties[el];
-          } else {
-            curr.items ?? (curr.items = []);
-            (_a3 = curr.items)[el] ?? (_a3[el] = { errors: [] });
-            curr = curr.items[el];
-          }
-          if (terminal) {
-            curr.errors.push(mapper(issue2));
-          }
-          i++;
-        }
-      }
-    }
-  };
-  processError(error62);
-  return result;
-}
-function toDotPath(_path) {
-  const segs = [];
-  const path = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path) {
-    if (typeof seg === "number")
-      segs.push(`[${seg}]`);
-    else if (typeof seg === "symbol")
-      segs.push(`[${JSON.stringify(String(seg))}]`);
-    else if (/[^\w$]/.test(seg))
-      segs.push(`[${JSON.stringify(seg)}]`);
-    else {
-      if (segs.length)
-        segs.push(".");
-      segs.push(seg);
-    }
-  }
-  return segs.join("");
-}
-function prettifyError(error62) {
-  const lines = [];
-  const issues = [...error62.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
-  for (const issue2 of issues) {
-    lines.push(`\u2716 ${issue2.message}`);
-    if (issue2.path?.length)
-      lines.push(`  \u2192 at ${toDotPath(issue2.path)}`);
-  }
-  return lines.join("\n");
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
@@ -1401,19 +1320,19 @@ function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
 function failure(Err, issues, ctx) {
-  let error62;
+  let error2;
   return {
     success: false,
     get error() {
-      if (!error62) {
-        error62 = new Err(issues.map((iss) => finalizeIssue(iss, ctx, config())));
+      if (!error2) {
+        error2 = new Err(issues.map((iss) => finalizeIssue(iss, ctx, config())));
         issues = void 0;
         ctx = void 0;
       }
-      return error62;
+      return error2;
     },
     set error(e) {
-      error62 = e;
+      error2 = e;
       issues = void 0;
       ctx = void 0;
     }
@@ -1434,11 +1353,10 @@ function validateFallback(schema, value, _ctx) {
   }
   return result.issues.length === 0;
 }
-var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync, COMPILE_INVALID, COMPILE_FALLBACK, validate, validateAsync, _encode, encode, _decode, decode, _encodeAsync, encodeAsync, _decodeAsync, decodeAsync, _safeEncode, safeEncode, _safeDecode, safeDecode, _safeEncodeAsync, safeEncodeAsync, _safeDecodeAsync, safeDecodeAsync;
+var _parse, _parseAsync, _safeParse, _safeParseAsync, COMPILE_INVALID, COMPILE_FALLBACK, validate, validateAsync, _encode, _decode, _encodeAsync, _decodeAsync, _safeEncode, _safeDecode, _safeEncodeAsync, _safeDecodeAsync;
 var init_parse = __esm({
   "node_modules/zod/v4/core/parse.js"() {
     init_core();
-    init_errors2();
     init_util();
     _parse = (_Err) => {
       const fn = (schema, value, _ctx, _params) => {
@@ -1456,7 +1374,6 @@ var init_parse = __esm({
       };
       return fn;
     };
-    parse = /* @__PURE__ */ _parse($ZodRealError);
     _parseAsync = (_Err) => {
       const fn = async (schema, value, _ctx, params) => {
         const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
@@ -1472,7 +1389,6 @@ var init_parse = __esm({
       };
       return fn;
     };
-    parseAsync = /* @__PURE__ */ _parseAsync($ZodRealError);
     _safeParse = (_Err) => (schema, value, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
       const result = schema._zod.run({ value, issues: [] }, ctx);
@@ -1481,7 +1397,6 @@ var init_parse = __esm({
       }
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
     };
-    safeParse = /* @__PURE__ */ _safeParse($ZodRealError);
     _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
       let result = schema._zod.run({ value, issues: [] }, ctx);
@@ -1489,7 +1404,6 @@ var init_parse = __esm({
         result = await result;
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
     };
-    safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
     COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
     COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
     validate = ((schema, value, _ctx) => {
@@ -1510,128 +1424,53 @@ var init_parse = __esm({
       return result.issues.length === 0;
     };
     _encode = (_Err) => {
-      const parse3 = _parse(_Err);
+      const parse2 = _parse(_Err);
       const fn = (schema, value, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return parse3(schema, value, ctx, finalizeParams(fn, _params));
+        return parse2(schema, value, ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
-    encode = /* @__PURE__ */ _encode($ZodRealError);
     _decode = (_Err) => {
-      const parse3 = _parse(_Err);
+      const parse2 = _parse(_Err);
       const fn = (schema, value, _ctx, _params) => {
-        return parse3(schema, value, _ctx, finalizeParams(fn, _params));
+        return parse2(schema, value, _ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
-    decode = /* @__PURE__ */ _decode($ZodRealError);
     _encodeAsync = (_Err) => {
-      const parseAsync3 = _parseAsync(_Err);
+      const parseAsync2 = _parseAsync(_Err);
       const fn = async (schema, value, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return await parseAsync3(schema, value, ctx, finalizeParams(fn, _params));
+        return await parseAsync2(schema, value, ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
-    encodeAsync = /* @__PURE__ */ _encodeAsync($ZodRealError);
     _decodeAsync = (_Err) => {
-      const parseAsync3 = _parseAsync(_Err);
+      const parseAsync2 = _parseAsync(_Err);
       const fn = async (schema, value, _ctx, _params) => {
-        return await parseAsync3(schema, value, _ctx, finalizeParams(fn, _params));
+        return await parseAsync2(schema, value, _ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
-    decodeAsync = /* @__PURE__ */ _decodeAsync($ZodRealError);
     _safeEncode = (_Err) => (schema, value, _ctx) => {
       const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
       return _safeParse(_Err)(schema, value, ctx);
     };
-    safeEncode = /* @__PURE__ */ _safeEncode($ZodRealError);
     _safeDecode = (_Err) => (schema, value, _ctx) => {
       return _safeParse(_Err)(schema, value, _ctx);
     };
-    safeDecode = /* @__PURE__ */ _safeDecode($ZodRealError);
     _safeEncodeAsync = (_Err) => async (schema, value, _ctx) => {
       const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
       return _safeParseAsync(_Err)(schema, value, ctx);
     };
-    safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync($ZodRealError);
     _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
       return _safeParseAsync(_Err)(schema, value, _ctx);
     };
-    safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
   }
 });
 
 // node_modules/zod/v4/core/regexes.js
-var regexes_exports = {};
-__export(regexes_exports, {
-  anyString: () => anyString,
-  base64: () => base64,
-  base64url: () => base64url,
-  bigint: () => bigint,
-  boolean: () => boolean,
-  browserEmail: () => browserEmail,
-  cidrv4: () => cidrv4,
-  cidrv6: () => cidrv6,
-  creditCard: () => creditCard,
-  cuid: () => cuid,
-  cuid2: () => cuid2,
-  currencyCode: () => currencyCode,
-  date: () => date,
-  datetime: () => datetime,
-  domain: () => domain,
-  duration: () => duration,
-  e164: () => e164,
-  email: () => email,
-  emoji: () => emoji,
-  extendedDuration: () => extendedDuration,
-  guid: () => guid,
-  hex: () => hex,
-  hostname: () => hostname,
-  html5Email: () => html5Email,
-  httpProtocol: () => httpProtocol,
-  iban: () => iban,
-  idnEmail: () => idnEmail,
-  integer: () => integer,
-  ipv4: () => ipv4,
-  ipv6: () => ipv6,
-  ksuid: () => ksuid,
-  lowercase: () => lowercase,
-  mac: () => mac,
-  md5_base64: () => md5_base64,
-  md5_base64url: () => md5_base64url,
-  md5_hex: () => md5_hex,
-  nanoid: () => nanoid,
-  nanoidOfLength: () => nanoidOfLength,
-  null: () => _null,
-  number: () => number,
-  rfc5322Email: () => rfc5322Email,
-  sha1_base64: () => sha1_base64,
-  sha1_base64url: () => sha1_base64url,
-  sha1_hex: () => sha1_hex,
-  sha256_base64: () => sha256_base64,
-  sha256_base64url: () => sha256_base64url,
-  sha256_hex: () => sha256_hex,
-  sha384_base64: () => sha384_base64,
-  sha384_base64url: () => sha384_base64url,
-  sha384_hex: () => sha384_hex,
-  sha512_base64: () => sha512_base64,
-  sha512_base64url: () => sha512_base64url,
-  sha512_hex: () => sha512_hex,
-  string: () => string,
-  time: () => time,
-  ulid: () => ulid,
-  undefined: () => _undefined,
-  unicodeEmail: () => unicodeEmail,
-  uppercase: () => uppercase,
-  uuid: () => uuid,
-  uuid4: () => uuid4,
-  uuid6: () => uuid6,
-  uuid7: () => uuid7,
-  xid: () => xid
-});
 function nanoidOfLength(length) {
   return new RegExp(`^[a-zA-Z0-9_-]{${length}}$`);
 }
@@ -1657,16 +1496,9 @@ function datetime(args) {
   const timeRegex = args.local ? `${qualified}|${timeSource({ precision: args.precision })}` : qualified;
   return new RegExp(`^${dateSource}T(?:${timeRegex})$`);
 }
-function fixedBase64(bodyLength, padding) {
-  return new RegExp(`^[A-Za-z0-9+/]{${bodyLength}}${padding}$`);
-}
-function fixedBase64url(length) {
-  return new RegExp(`^[A-Za-z0-9_-]{${length}}$`);
-}
-var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, extendedDuration, guid, uuid, uuid4, uuid6, uuid7, email, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, _emoji, ipv4, ipv6, mac, cidrv4, cidrv6, base64, base64url, hostname, domain, httpProtocol, e164, creditCard, currencyCode, iban, dateSource, date, anyString, string, bigint, integer, number, boolean, _null, _undefined, lowercase, uppercase, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url;
+var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, guid, uuid, email, _emoji, ipv4, ipv6, cidrv4, cidrv6, base64, base64url, httpProtocol, e164, dateSource, date, anyString, integer, number, boolean, lowercase, uppercase;
 var init_regexes = __esm({
   "node_modules/zod/v4/core/regexes.js"() {
-    init_util();
     cuid = /^[cC][0-9a-z]{6,}$/;
     cuid2 = /^[0-9a-z]+$/;
     ulid = /^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$/;
@@ -1674,81 +1506,35 @@ var init_regexes = __esm({
     ksuid = /^[A-Za-z0-9]{27}$/;
     nanoid = /^[a-zA-Z0-9_-]{21}$/;
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
-    extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
     guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
     uuid = (version2) => {
       if (!version2)
         return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
       return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version2}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
     };
-    uuid4 = /* @__PURE__ */ uuid(4);
-    uuid6 = /* @__PURE__ */ uuid(6);
-    uuid7 = /* @__PURE__ */ uuid(7);
     email = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
-    html5Email = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-    rfc5322Email = /^(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@((\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))$/;
-    unicodeEmail = /^[^\s@"]{1,64}@[^\s@]{1,255}$/u;
-    idnEmail = unicodeEmail;
-    browserEmail = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
     _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
     ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
     ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-    mac = (delimiter) => {
-      const escapedDelim = escapeRegex(delimiter ?? ":");
-      return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
-    };
     cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
     cidrv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$/;
     base64 = /^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$/;
     base64url = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
-    hostname = /^(?=.{1,253}\.?$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-Z])?)*\.?$/;
-    domain = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
     httpProtocol = /^https?$/;
     e164 = /^\+[1-9]\d{6,14}$/;
-    creditCard = /^\d(?:[ -]?\d){11,18}$/;
-    currencyCode = /^(?:AED|AFN|ALL|AMD|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAD|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XCG|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$/;
-    iban = /^[A-Z]{2}(?!00|01|99)\d{2}[A-Z0-9]{11,30}$/;
     dateSource = `(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))`;
     date = /* @__PURE__ */ anchor(dateSource);
     anyString = /^[\s\S]{0,}$/;
-    string = (params) => {
-      const regex = params ? `[\\s\\S]{${params?.minimum ?? 0},${params?.maximum ?? ""}}` : `[\\s\\S]*`;
-      return new RegExp(`^${regex}$`);
-    };
-    bigint = /^-?\d+n?$/;
     integer = /^-?\d+$/;
     number = /^-?\d+(?:\.\d+)?$/;
     boolean = /^(?:true|false)$/i;
-    _null = /^null$/i;
-    _undefined = /^undefined$/i;
     lowercase = /^[^A-Z]*$/;
     uppercase = /^[^a-z]*$/;
-    hex = /^[0-9a-fA-F]*$/;
-    md5_hex = /^[0-9a-fA-F]{32}$/;
-    md5_base64 = /* @__PURE__ */ fixedBase64(22, "==");
-    md5_base64url = /* @__PURE__ */ fixedBase64url(22);
-    sha1_hex = /^[0-9a-fA-F]{40}$/;
-    sha1_base64 = /* @__PURE__ */ fixedBase64(27, "=");
-    sha1_base64url = /* @__PURE__ */ fixedBase64url(27);
-    sha256_hex = /^[0-9a-fA-F]{64}$/;
-    sha256_base64 = /* @__PURE__ */ fixedBase64(43, "=");
-    sha256_base64url = /* @__PURE__ */ fixedBase64url(43);
-    sha384_hex = /^[0-9a-fA-F]{96}$/;
-    sha384_base64 = /* @__PURE__ */ fixedBase64(64, "");
-    sha384_base64url = /* @__PURE__ */ fixedBase64url(64);
-    sha512_hex = /^[0-9a-fA-F]{128}$/;
-    sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
-    sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
   }
 });
 
 // node_modules/zod/v4/core/checks.js
-function handleCheckPropertyResult(result, payload, property) {
-  if (result.issues.length) {
-    payload.issues.push(...prefixIssues(property, result.issues));
-  }
-}
-var $ZodCheck, _whenHasSize, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckMultipleOf, $ZodCheckNumberFormat, $ZodCheckBigIntFormat, $ZodCheckMaxSize, $ZodCheckMinSize, $ZodCheckSizeEquals, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckLengthEquals, $ZodCheckStringFormat, $ZodCheckRegex, $ZodCheckLowerCase, $ZodCheckUpperCase, $ZodCheckIncludes, $ZodCheckStartsWith, $ZodCheckEndsWith, $ZodCheckProperty, $ZodCheckProperties, $ZodCheckMimeType, $ZodCheckOverwrite;
+var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckMultipleOf, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckLengthEquals, $ZodCheckStringFormat, $ZodCheckRegex, $ZodCheckLowerCase, $ZodCheckUpperCase, $ZodCheckIncludes, $ZodCheckStartsWith, $ZodCheckEndsWith, $ZodCheckOverwrite;
 var init_checks = __esm({
   "node_modules/zod/v4/core/checks.js"() {
     init_core();
@@ -1760,10 +1546,6 @@ var init_checks = __esm({
       inst._zod.def = def;
       (_a3 = inst._zod).onattach ?? (_a3.onattach = []);
     });
-    _whenHasSize = (payload) => {
-      const val = payload.value;
-      return !nullish(val) && val.size !== void 0;
-    };
     _whenHasLength = (payload) => {
       const val = payload.value;
       return !nullish(val) && val.length !== void 0;
@@ -1837,23 +1619,23 @@ var init_checks = __esm({
       const origin = isInt ? "int" : "number";
       const [minimum, maximum] = NUMBER_FORMAT_RANGES[def.format];
       inst._zod.check = (payload) => {
-        const input2 = payload.value;
+        const input = payload.value;
         if (isInt) {
-          if (!Number.isInteger(input2)) {
+          if (!Number.isInteger(input)) {
             payload.issues.push({
               expected: origin,
               format: def.format,
               code: "invalid_type",
               continue: false,
-              input: input2,
+              input,
               inst
             });
             return;
           }
-          if (!Number.isSafeInteger(input2)) {
-            if (input2 > 0) {
+          if (!Number.isSafeInteger(input)) {
+            if (input > 0) {
               payload.issues.push({
-                input: input2,
+                input,
                 code: "too_big",
                 maximum: Number.MAX_SAFE_INTEGER,
                 note: "Integers must be within the safe integer range.",
@@ -1864,7 +1646,7 @@ var init_checks = __esm({
               });
             } else {
               payload.issues.push({
-                input: input2,
+                input,
                 code: "too_small",
                 minimum: Number.MIN_SAFE_INTEGER,
                 note: "Integers must be within the safe integer range.",
@@ -1877,10 +1659,10 @@ var init_checks = __esm({
             return;
           }
         }
-        if (input2 < minimum) {
+        if (input < minimum) {
           payload.issues.push({
             origin: "number",
-            input: input2,
+            input,
             code: "too_small",
             minimum,
             inclusive: true,
@@ -1888,10 +1670,10 @@ var init_checks = __esm({
             continue: !def.abort
           });
         }
-        if (input2 > maximum) {
+        if (input > maximum) {
           payload.issues.push({
             origin: "number",
-            input: input2,
+            input,
             code: "too_big",
             maximum,
             inclusive: true,
@@ -1899,96 +1681,6 @@ var init_checks = __esm({
             continue: !def.abort
           });
         }
-      };
-    });
-    $ZodCheckBigIntFormat = /* @__PURE__ */ $constructor("$ZodCheckBigIntFormat", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      const [minimum, maximum] = BIGINT_FORMAT_RANGES[def.format];
-      inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        if (input2 < minimum) {
-          payload.issues.push({
-            origin: "bigint",
-            input: input2,
-            code: "too_small",
-            minimum,
-            inclusive: true,
-            inst,
-            continue: !def.abort
-          });
-        }
-        if (input2 > maximum) {
-          payload.issues.push({
-            origin: "bigint",
-            input: input2,
-            code: "too_big",
-            maximum,
-            inclusive: true,
-            inst,
-            continue: !def.abort
-          });
-        }
-      };
-    });
-    $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, def) => {
-      var _a3;
-      $ZodCheck.init(inst, def);
-      (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
-      inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        const size = input2.size;
-        if (size <= def.maximum)
-          return;
-        payload.issues.push({
-          origin: getSizableOrigin(input2),
-          code: "too_big",
-          maximum: def.maximum,
-          inclusive: true,
-          input: input2,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, def) => {
-      var _a3;
-      $ZodCheck.init(inst, def);
-      (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
-      inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        const size = input2.size;
-        if (size >= def.minimum)
-          return;
-        payload.issues.push({
-          origin: getSizableOrigin(input2),
-          code: "too_small",
-          minimum: def.minimum,
-          inclusive: true,
-          input: input2,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (inst, def) => {
-      var _a3;
-      $ZodCheck.init(inst, def);
-      (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
-      inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        const size = input2.size;
-        if (size === def.size)
-          return;
-        const tooBig = size > def.size;
-        payload.issues.push({
-          origin: getSizableOrigin(input2),
-          ...tooBig ? { code: "too_big", maximum: def.size } : { code: "too_small", minimum: def.size },
-          inclusive: true,
-          exact: true,
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
       };
     });
     $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (inst, def) => {
@@ -1996,18 +1688,18 @@ var init_checks = __esm({
       $ZodCheck.init(inst, def);
       (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasLength);
       inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        const units = input2.length;
-        const length = typeof input2 === "string" && units > def.maximum ? codePointLength(input2) : units;
+        const input = payload.value;
+        const units = input.length;
+        const length = typeof input === "string" && units > def.maximum ? codePointLength(input) : units;
         if (length <= def.maximum)
           return;
-        const origin = getLengthableOrigin(input2);
+        const origin = getLengthableOrigin(input);
         payload.issues.push({
           origin,
           code: "too_big",
           maximum: def.maximum,
           inclusive: true,
-          input: input2,
+          input,
           inst,
           continue: !def.abort
         });
@@ -2018,18 +1710,18 @@ var init_checks = __esm({
       $ZodCheck.init(inst, def);
       (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasLength);
       inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        const units = input2.length;
-        const length = typeof input2 === "string" && units >= def.minimum && units < def.minimum * 2 ? codePointLength(input2) : units;
+        const input = payload.value;
+        const units = input.length;
+        const length = typeof input === "string" && units >= def.minimum && units < def.minimum * 2 ? codePointLength(input) : units;
         if (length >= def.minimum)
           return;
-        const origin = getLengthableOrigin(input2);
+        const origin = getLengthableOrigin(input);
         payload.issues.push({
           origin,
           code: "too_small",
           minimum: def.minimum,
           inclusive: true,
-          input: input2,
+          input,
           inst,
           continue: !def.abort
         });
@@ -2040,12 +1732,12 @@ var init_checks = __esm({
       $ZodCheck.init(inst, def);
       (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasLength);
       inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        const units = input2.length;
-        const length = typeof input2 === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input2) : units;
+        const input = payload.value;
+        const units = input.length;
+        const length = typeof input === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input) : units;
         if (length === def.length)
           return;
-        const origin = getLengthableOrigin(input2);
+        const origin = getLengthableOrigin(input);
         const tooBig = length > def.length;
         payload.issues.push({
           origin,
@@ -2160,63 +1852,6 @@ var init_checks = __esm({
         });
       };
     });
-    $ZodCheckProperty = /* @__PURE__ */ $constructor("$ZodCheckProperty", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      inst._zod.check = (payload) => {
-        const result = def.schema._zod.run({
-          value: payload.value[def.property],
-          issues: []
-        }, {});
-        if (result instanceof Promise) {
-          return result.then((result2) => handleCheckPropertyResult(result2, payload, def.property));
-        }
-        handleCheckPropertyResult(result, payload, def.property);
-        return;
-      };
-    });
-    $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      hide(inst, Symbol.iterator, function* () {
-        yield inst;
-      });
-      let entries;
-      inst._zod.check = (payload) => {
-        if (payload.value == null) {
-          payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
-          return void 0;
-        }
-        entries ?? (entries = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
-        const input2 = payload.value;
-        let proms;
-        for (const [key, schema] of entries) {
-          const result = schema._zod.run({ value: input2[key], issues: [] }, {});
-          if (result instanceof Promise) {
-            proms ?? (proms = []);
-            proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key)));
-          } else {
-            handleCheckPropertyResult(result, payload, key);
-          }
-        }
-        if (proms)
-          return Promise.all(proms).then(() => void 0);
-        return void 0;
-      };
-    });
-    $ZodCheckMimeType = /* @__PURE__ */ $constructor("$ZodCheckMimeType", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      const mimeSet = new Set(def.mime);
-      inst._zod.check = (payload) => {
-        if (mimeSet.has(payload.value.type))
-          return;
-        payload.issues.push({
-          code: "invalid_value",
-          values: def.mime,
-          input: payload.value.type,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
     $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (inst, def) => {
       $ZodCheck.init(inst, def);
       inst._zod.check = (payload) => {
@@ -2305,11 +1940,11 @@ function standardProps(inst) {
     version: 1
   };
 }
-function canParseURL(input2) {
+function canParseURL(input) {
   try {
     if (typeof URL !== "undefined" && typeof URL.canParse === "function")
-      return URL.canParse(input2);
-    new URL(input2);
+      return URL.canParse(input);
+    new URL(input);
     return true;
   } catch {
     return false;
@@ -2339,13 +1974,13 @@ function parseURLObject(trimmed, def) {
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname4) {
-  hostname4.lastIndex = 0;
-  return hostname4.test(url2.hostname);
+function urlHostnameOk(url, hostname2) {
+  hostname2.lastIndex = 0;
+  return hostname2.test(url.hostname);
 }
-function urlProtocolOk(url2, protocol) {
+function urlProtocolOk(url, protocol) {
   protocol.lastIndex = 0;
-  return protocol.test(url2.protocol.endsWith(":") ? url2.protocol.slice(0, -1) : url2.protocol);
+  return protocol.test(url.protocol.endsWith(":") ? url.protocol.slice(0, -1) : url.protocol);
 }
 function isValidIPv6(value) {
   if (!ipv6Alphabet.test(value))
@@ -2383,43 +2018,9 @@ function isValidBase64(data) {
 function isValidBase64URL(data) {
   if (!base64urlCharset.test(data))
     return false;
-  const base643 = data.replace(/[-_]/g, (c) => c === "-" ? "+" : "/");
-  const padded = base643.padEnd(Math.ceil(base643.length / 4) * 4, "=");
+  const base642 = data.replace(/[-_]/g, (c) => c === "-" ? "+" : "/");
+  const padded = base642.padEnd(Math.ceil(base642.length / 4) * 4, "=");
   return isValidBase64(padded);
-}
-function isLuhnAlgo(digits) {
-  let length = digits.length;
-  let bit = 1;
-  let sum2 = 0;
-  while (length) {
-    const value = digits.charCodeAt(--length) - 48;
-    bit ^= 1;
-    sum2 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value] : value;
-  }
-  return sum2 % 10 === 0;
-}
-function isValidCreditCard(input2) {
-  if (!creditCard.test(input2))
-    return false;
-  return isLuhnAlgo(input2.replace(CC_SANITIZE, ""));
-}
-function isIso7064Mod97(iban3) {
-  let remainder = 0;
-  const len = iban3.length;
-  for (let i = 4; i < len; i++) {
-    const code2 = iban3.charCodeAt(i);
-    remainder = (code2 >= 65 ? remainder * 100 + (code2 - 55) : remainder * 10 + (code2 - 48)) % 97;
-  }
-  for (let i = 0; i < 4; i++) {
-    const code2 = iban3.charCodeAt(i);
-    remainder = (code2 >= 65 ? remainder * 100 + (code2 - 55) : remainder * 10 + (code2 - 48)) % 97;
-  }
-  return remainder === 1;
-}
-function isValidIBAN(input2) {
-  if (!iban.test(input2))
-    return false;
-  return isIso7064Mod97(input2);
 }
 function isValidJWT(token, algorithm = null) {
   try {
@@ -2446,7 +2047,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse3 = inst._zod.parse;
+  const parse2 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -2460,7 +2061,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse3(payload, ctx);
+    return parse2(payload, ctx);
   };
 }
 function handleArrayResult(result, final, index) {
@@ -2469,8 +2070,8 @@ function handleArrayResult(result, final, index) {
   }
   final.value[index] = result.value;
 }
-function handlePropertyResult(result, final, key, input2, optin, optout) {
-  const isPresent = key in input2;
+function handlePropertyResult(result, final, key, input, optin, optout) {
+  const isPresent = key in input;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -2521,7 +2122,7 @@ function normalizeDef(def) {
     optionalKeys: new Set(okeys)
   };
 }
-function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
+function handleCatchall(proms, input, payload, ctx, def, inst, abortEarly) {
   const unrecognized = [];
   const keySet = def.keySet;
   const _catchall = def.catchall._zod;
@@ -2529,7 +2130,7 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key in input2) {
+  for (const key in input) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
@@ -2546,18 +2147,18 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
       unrecognized.push(key);
       continue;
     }
-    const r = _catchall.run({ value: input2[key], issues: [] }, ctx);
+    const r = _catchall.run({ value: input[key], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key, input2, optin, optout);
+      handlePropertyResult(r, payload, key, input, optin, optout);
     }
   }
   if (unrecognized.length) {
     payload.issues.push({
       code: "unrecognized_keys",
       keys: unrecognized,
-      input: input2,
+      input,
       inst,
       // Describes the shape of the input, not the validity of the parsed value, so it never aborts. The parse still fails; the schema's own checks just get to run first, and an enclosing intersection can reconcile the key against a sibling operand.
       continue: true
@@ -2588,65 +2189,6 @@ function handleUnionResults(results, final, inst, ctx) {
     errors: results.map((result) => result.issues.map((iss) => finalizeIssue(iss, ctx, config())))
   });
   return final;
-}
-function handleExclusiveUnionResults(results, final, inst, ctx) {
-  const matches = [];
-  for (let i = 0; i < results.length; i++) {
-    if (results[i].issues.length === 0)
-      matches.push(i);
-  }
-  if (matches.length === 1) {
-    final.value = results[matches[0]].value;
-    return final;
-  }
-  if (matches.length === 0) {
-    final.issues.push({
-      code: "invalid_union",
-      input: final.value,
-      inst,
-      errors: results.map((result) => result.issues.map((iss) => finalizeIssue(iss, ctx, config())))
-    });
-  } else {
-    final.issues.push({
-      code: "invalid_union",
-      input: final.value,
-      inst,
-      errors: [],
-      inclusive: false,
-      matches
-    });
-  }
-  return final;
-}
-function getDiscriminatedOption(union2, value) {
-  const internals = union2._zod;
-  let map2 = internals.bag.optionsMap;
-  if (!map2) {
-    map2 = discriminatorMap(internals.def);
-    internals.bag.optionsMap = map2;
-  }
-  const option = map2.get(value);
-  if (option === null)
-    throw new Error(`Ambiguous discriminator value "${String(value)}"`);
-  return option;
-}
-function discriminatorMap(def) {
-  const map2 = /* @__PURE__ */ new Map();
-  for (const option of def.options) {
-    const values = option._zod.propValues?.[def.discriminator];
-    if (!values || values.size === 0)
-      throw new Error(`Invalid discriminated union option at index "${def.options.indexOf(option)}"`);
-    for (const value of values) {
-      if (map2.has(value)) {
-        if (value !== void 0)
-          throw new Error(`Duplicate discriminator value "${String(value)}"`);
-        map2.set(value, null);
-      } else {
-        map2.set(value, option);
-      }
-    }
-  }
-  return map2;
 }
 function mergeValues(a, b) {
   if (a === b) {
@@ -2747,82 +2289,6 @@ function handleIntersectionResults(result, left, right) {
   result.value = merged.data;
   return result;
 }
-function getTupleOptStart(items, key) {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
-    if (!omittable)
-      return i + 1;
-  }
-  return 0;
-}
-function handleTupleResult(result, final, index) {
-  if (result.issues.length) {
-    final.issues.push(...prefixIssues(index, result.issues));
-  }
-  final.value[index] = result.value;
-}
-function handleTupleResults(itemResults, final, items, input2, optoutStart) {
-  for (let i = 0; i < items.length; i++) {
-    const r = itemResults[i];
-    const isPresent = i < input2.length;
-    if (!isPresent && i >= optoutStart && items[i]._zod.optin === "optional") {
-      final.value.length = i;
-      break;
-    }
-    if (r.issues.length) {
-      if (!isPresent && i >= optoutStart) {
-        final.value.length = i;
-        break;
-      }
-      final.issues.push(...prefixIssues(i, r.issues));
-    }
-    final.value[i] = r.value;
-  }
-  for (let i = final.value.length - 1; i >= input2.length; i--) {
-    if (items[i]._zod.optout === "optional" && final.value[i] === void 0) {
-      final.value.length = i;
-    } else {
-      break;
-    }
-  }
-  return final;
-}
-function handleMapResult(keyResult, valueResult, final, key, input2, inst, ctx) {
-  if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, keyResult.issues));
-    } else {
-      final.issues.push({
-        code: "invalid_key",
-        origin: "map",
-        input: input2,
-        inst,
-        issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
-      });
-    }
-  }
-  if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, valueResult.issues));
-    } else {
-      final.issues.push({
-        origin: "map",
-        code: "invalid_element",
-        input: input2,
-        inst,
-        key,
-        issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
-      });
-    }
-  }
-  final.value.set(keyResult.value, valueResult.value);
-}
-function handleSetResult(result, final) {
-  if (result.issues.length) {
-    final.issues.push(...result.issues);
-  }
-  final.value.add(result.value);
-}
 function handleOptionalResult(payload, result) {
   payload.value = result.issues.length ? void 0 : result.value;
   return payload;
@@ -2868,89 +2334,16 @@ function handlePipeResult(left, next, ctx) {
   }
   return next._zod.run({ value: left.value, issues: left.issues }, ctx);
 }
-function handleCodecAResult(result, def, ctx) {
-  if (result.issues.length) {
-    result.aborted = true;
-    return result;
-  }
-  const direction = ctx.direction || "forward";
-  if (direction === "forward") {
-    const transformed = def.transform(result.value, result);
-    if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.out, ctx));
-    }
-    return handleCodecTxResult(result, transformed, def.out, ctx);
-  } else {
-    const transformed = def.reverseTransform(result.value, result);
-    if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.in, ctx));
-    }
-    return handleCodecTxResult(result, transformed, def.in, ctx);
-  }
-}
-function handleCodecTxResult(left, value, nextSchema, ctx) {
-  if (left.issues.length) {
-    left.aborted = true;
-    return left;
-  }
-  return nextSchema._zod.run({ value, issues: left.issues }, ctx);
-}
 function handleReadonlyResult(payload) {
   if (!payload.memo)
     payload.value = Object.freeze(payload.value);
   return payload;
 }
-function leafPattern(schema) {
-  const def = schema._zod.def;
-  let pattern = def.pattern;
-  let isInt = !!def.format?.includes("int");
-  let minimum;
-  let maximum;
-  for (const ch of def.checks ?? []) {
-    const d = ch._zod.def;
-    if (d.pattern)
-      pattern = d.pattern;
-    isInt || (isInt = !!d.format?.includes("int"));
-    const lo = d.minimum ?? d.length;
-    const hi = d.maximum ?? d.length;
-    if (lo !== void 0 && (minimum === void 0 || lo > minimum))
-      minimum = lo;
-    if (hi !== void 0 && (maximum === void 0 || hi < maximum))
-      maximum = hi;
-  }
-  if (pattern)
-    return pattern.source;
-  if (minimum !== void 0 && maximum !== void 0 && minimum > maximum)
-    return "(?!)";
-  if (minimum !== void 0 || maximum !== void 0)
-    return string({ minimum, maximum }).source;
-  const own2 = schema._zod.pattern;
-  return (isInt && own2 === number ? integer : own2)?.source;
-}
-function partPattern(schema) {
-  const def = schema._zod.def;
-  const own2 = schema._zod.pattern?.source;
-  const inner = def.innerType ?? schema._zod.innerType;
-  if (inner) {
-    const before2 = inner._zod.pattern?.source;
-    const after2 = partPattern(inner);
-    if (own2 && before2 && after2 && after2 !== before2) {
-      return own2.replace(cleanRegex(before2), () => cleanRegex(after2));
-    }
-    return own2;
-  }
-  if (def.options) {
-    const sources = def.options.map(partPattern);
-    if (sources.every(Boolean))
-      return `^(${sources.map((s) => cleanRegex(s)).join("|")})$`;
-  }
-  return leafPattern(schema);
-}
-function handleRefineResult(result, payload, input2, inst) {
+function handleRefineResult(result, payload, input, inst) {
   if (!result) {
     const _iss = {
       code: "custom",
-      input: input2,
+      input,
       inst,
       // incorporates params.error into issue reporting
       path: [...inst._zod.def.path ?? []],
@@ -2963,13 +2356,12 @@ function handleRefineResult(result, payload, input2, inst) {
     payload.issues.push(issue(_iss));
   }
 }
-var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodGUID, $ZodUUID, $ZodEmail, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodEmoji, $ZodNanoID, $ZodCUID, $ZodCUID2, $ZodULID, $ZodXID, $ZodKSUID, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodIPv4, ipv6Alphabet, $ZodIPv6, $ZodMAC, $ZodCIDRv4, $ZodCIDRv6, base64Charset, $ZodBase64, base64urlCharset, $ZodBase64URL, $ZodE164, CC_SANITIZE, $ZodCreditCard, $ZodIBAN, $ZodJWT, $ZodCustomStringFormat, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodBigInt, $ZodBigIntFormat, $ZodSymbol, $ZodUndefined, $ZodNull, $ZodAny, $ZodUnknown, $ZodNever, $ZodVoid, $ZodDate, arraySize, mapSize, setSize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodObjectJIT, $ZodUnion, $ZodXor, $ZodDiscriminatedUnion, $ZodIntersection, $ZodTuple, $ZodRecord, $ZodMap, $ZodSet, $ZodEnum, $ZodLiteral, $ZodFile, $ZodTransform, $ZodOptional, $ZodExactOptional, $ZodNullable, $ZodDefault, $ZodPrefault, $ZodNonOptional, $ZodSuccess, $ZodCatch, $ZodNaN, $ZodPipe, $ZodCodec, $ZodPreprocess, $ZodReadonly, $ZodTemplateLiteral, $ZodFunction, $ZodPromise, $ZodLazy, $ZodCustom;
+var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodGUID, $ZodUUID, $ZodEmail, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodEmoji, $ZodNanoID, $ZodCUID, $ZodCUID2, $ZodULID, $ZodXID, $ZodKSUID, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodIPv4, ipv6Alphabet, $ZodIPv6, $ZodCIDRv4, $ZodCIDRv6, base64Charset, $ZodBase64, base64urlCharset, $ZodBase64URL, $ZodE164, $ZodJWT, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodObjectJIT, $ZodUnion, $ZodIntersection, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodTransform, $ZodOptional, $ZodExactOptional, $ZodNullable, $ZodDefault, $ZodPrefault, $ZodNonOptional, $ZodCatch, $ZodPipe, $ZodReadonly, $ZodCustom;
 var init_schemas = __esm({
   "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_doc();
-    init_parse();
     init_regexes();
     init_util();
     init_versions();
@@ -3144,8 +2536,8 @@ var init_schemas = __esm({
       inst._zod.check = (payload) => {
         try {
           const trimmed = payload.value.trim();
-          const url2 = validateURL(trimmed, def);
-          if (url2 === URL_BAD_FORMAT) {
+          const url = validateURL(trimmed, def);
+          if (url === URL_BAD_FORMAT) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -3156,7 +2548,7 @@ var init_schemas = __esm({
             });
             return;
           }
-          if (url2 === URL_UNPARSEABLE) {
+          if (url === URL_UNPARSEABLE) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -3166,11 +2558,11 @@ var init_schemas = __esm({
             });
             return;
           }
-          if (url2 === true) {
+          if (url === true) {
             payload.value = stripTabAndNewline(trimmed);
             return;
           }
-          if (def.hostname && !urlHostnameOk(url2, def.hostname)) {
+          if (def.hostname && !urlHostnameOk(url, def.hostname)) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -3181,7 +2573,7 @@ var init_schemas = __esm({
               continue: !def.abort
             });
           }
-          if (def.protocol && !urlProtocolOk(url2, def.protocol)) {
+          if (def.protocol && !urlProtocolOk(url, def.protocol)) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -3192,7 +2584,7 @@ var init_schemas = __esm({
               continue: !def.abort
             });
           }
-          payload.value = def.normalize ? url2.href : stripTabAndNewline(trimmed);
+          payload.value = def.normalize ? url.href : stripTabAndNewline(trimmed);
           return;
         } catch (_) {
           payload.issues.push({
@@ -3271,10 +2663,6 @@ var init_schemas = __esm({
         }
       };
     });
-    $ZodMAC = /* @__PURE__ */ $constructor("$ZodMAC", (inst, def) => {
-      def.pattern ?? (def.pattern = mac(def.delimiter));
-      $ZodStringFormat.init(inst, def);
-    });
     $ZodCIDRv4 = /* @__PURE__ */ $constructor("$ZodCIDRv4", (inst, def) => {
       def.pattern ?? (def.pattern = cidrv4);
       $ZodStringFormat.init(inst, def);
@@ -3330,37 +2718,6 @@ var init_schemas = __esm({
       def.pattern ?? (def.pattern = e164);
       $ZodStringFormat.init(inst, def);
     });
-    CC_SANITIZE = /[- ]/g;
-    $ZodCreditCard = /* @__PURE__ */ $constructor("$ZodCreditCard", (inst, def) => {
-      def.pattern ?? (def.pattern = creditCard);
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (isValidCreditCard(payload.value))
-          return;
-        payload.issues.push({
-          code: "invalid_format",
-          format: "credit_card",
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodIBAN = /* @__PURE__ */ $constructor("$ZodIBAN", (inst, def) => {
-      def.pattern ?? (def.pattern = iban);
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (isValidIBAN(payload.value))
-          return;
-        payload.issues.push({
-          code: "invalid_format",
-          format: "iban",
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
     $ZodJWT = /* @__PURE__ */ $constructor("$ZodJWT", (inst, def) => {
       $ZodStringFormat.init(inst, def);
       inst._zod.check = (payload) => {
@@ -3369,20 +2726,6 @@ var init_schemas = __esm({
         payload.issues.push({
           code: "invalid_format",
           format: "jwt",
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodCustomStringFormat = /* @__PURE__ */ $constructor("$ZodCustomStringFormat", (inst, def) => {
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (def.fn(payload.value))
-          return;
-        payload.issues.push({
-          code: "invalid_format",
-          format: def.format,
           input: payload.value,
           inst,
           continue: !def.abort
@@ -3398,15 +2741,15 @@ var init_schemas = __esm({
             payload.value = Number(payload.value);
           } catch (_) {
           }
-        const input2 = payload.value;
-        if (typeof input2 === "number" && !Number.isNaN(input2) && Number.isFinite(input2)) {
+        const input = payload.value;
+        if (typeof input === "number" && !Number.isNaN(input) && Number.isFinite(input)) {
           return payload;
         }
-        const received = typeof input2 === "number" ? Number.isNaN(input2) ? "NaN" : !Number.isFinite(input2) ? String(input2) : void 0 : void 0;
+        const received = typeof input === "number" ? Number.isNaN(input) ? "NaN" : !Number.isFinite(input) ? String(input) : void 0 : void 0;
         payload.issues.push({
           expected: "number",
           code: "invalid_type",
-          input: input2,
+          input,
           inst,
           ...received ? { received } : {}
         });
@@ -3426,94 +2769,17 @@ var init_schemas = __esm({
             payload.value = Boolean(payload.value);
           } catch (_) {
           }
-        const input2 = payload.value;
-        if (typeof input2 === "boolean")
+        const input = payload.value;
+        if (typeof input === "boolean")
           return payload;
         payload.issues.push({
           expected: "boolean",
           code: "invalid_type",
-          input: input2,
+          input,
           inst
         });
         return payload;
       };
-    });
-    $ZodBigInt = /* @__PURE__ */ $constructor("$ZodBigInt", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.pattern = bigint;
-      inst._zod.parse = (payload, _ctx) => {
-        if (def.coerce)
-          try {
-            payload.value = BigInt(payload.value);
-          } catch (_) {
-          }
-        if (typeof payload.value === "bigint")
-          return payload;
-        payload.issues.push({
-          expected: "bigint",
-          code: "invalid_type",
-          input: payload.value,
-          inst
-        });
-        return payload;
-      };
-    });
-    $ZodBigIntFormat = /* @__PURE__ */ $constructor("$ZodBigIntFormat", (inst, def) => {
-      $ZodCheckBigIntFormat.init(inst, def);
-      $ZodBigInt.init(inst, def);
-    });
-    $ZodSymbol = /* @__PURE__ */ $constructor("$ZodSymbol", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, _ctx) => {
-        const input2 = payload.value;
-        if (typeof input2 === "symbol")
-          return payload;
-        payload.issues.push({
-          expected: "symbol",
-          code: "invalid_type",
-          input: input2,
-          inst
-        });
-        return payload;
-      };
-    });
-    $ZodUndefined = /* @__PURE__ */ $constructor("$ZodUndefined", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.pattern = _undefined;
-      inst._zod.values = /* @__PURE__ */ new Set([void 0]);
-      inst._zod.parse = (payload, _ctx) => {
-        const input2 = payload.value;
-        if (typeof input2 === "undefined")
-          return payload;
-        payload.issues.push({
-          expected: "undefined",
-          code: "invalid_type",
-          input: input2,
-          inst
-        });
-        return payload;
-      };
-    });
-    $ZodNull = /* @__PURE__ */ $constructor("$ZodNull", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.pattern = _null;
-      inst._zod.values = /* @__PURE__ */ new Set([null]);
-      inst._zod.parse = (payload, _ctx) => {
-        const input2 = payload.value;
-        if (input2 === null)
-          return payload;
-        payload.issues.push({
-          expected: "null",
-          code: "invalid_type",
-          input: input2,
-          inst
-        });
-        return payload;
-      };
-    });
-    $ZodAny = /* @__PURE__ */ $constructor("$ZodAny", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload) => payload;
     });
     $ZodUnknown = /* @__PURE__ */ $constructor("$ZodUnknown", (inst, def) => {
       $ZodType.init(inst, def);
@@ -3531,68 +2797,27 @@ var init_schemas = __esm({
         return payload;
       };
     });
-    $ZodVoid = /* @__PURE__ */ $constructor("$ZodVoid", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, _ctx) => {
-        const input2 = payload.value;
-        if (typeof input2 === "undefined")
-          return payload;
-        payload.issues.push({
-          expected: "void",
-          code: "invalid_type",
-          input: input2,
-          inst
-        });
-        return payload;
-      };
-    });
-    $ZodDate = /* @__PURE__ */ $constructor("$ZodDate", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, _ctx) => {
-        if (def.coerce) {
-          try {
-            payload.value = new Date(payload.value);
-          } catch (_err) {
-          }
-        }
-        const input2 = payload.value;
-        const isDate = input2 instanceof Date;
-        const isValidDate = isDate && !Number.isNaN(input2.getTime());
-        if (isValidDate)
-          return payload;
-        payload.issues.push({
-          expected: "date",
-          code: "invalid_type",
-          input: input2,
-          ...isDate ? { received: "Invalid Date" } : {},
-          inst
-        });
-        return payload;
-      };
-    });
-    arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
-    mapSize = (input2) => input2 instanceof Map ? input2.size : -1;
-    setSize = (input2) => input2 instanceof Set ? input2.size : -1;
+    arraySize = (input) => Array.isArray(input) ? input.length : -1;
     $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
       $ZodType.init(inst, def);
       const memo2 = globalConfig.memoizer;
       memo2?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
-        const input2 = payload.value;
-        if (!Array.isArray(input2)) {
+        const input = payload.value;
+        if (!Array.isArray(input)) {
           payload.issues.push({
             expected: "array",
             code: "invalid_type",
-            input: input2,
+            input,
             inst
           });
           return payload;
         }
-        payload.value = memo2 ? memo2.alloc(inst, payload, Array(input2.length), ctx) : Array(input2.length);
+        payload.value = memo2 ? memo2.alloc(inst, payload, Array(input.length), ctx) : Array(input.length);
         const proms = [];
         const abortEarly = ctx?.abortEarly;
-        for (let i = 0; i < input2.length; i++) {
-          const item = input2[i];
+        for (let i = 0; i < input.length; i++) {
+          const item = input[i];
           const result = def.element._zod.run({
             value: item,
             issues: []
@@ -3652,12 +2877,12 @@ var init_schemas = __esm({
       memo2?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
-        const input2 = payload.value;
-        if (!isObject2(input2)) {
+        const input = payload.value;
+        if (!isObject2(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
-            input: input2,
+            input,
             inst
           });
           return payload;
@@ -3678,17 +2903,17 @@ var init_schemas = __esm({
           const el = shape[key];
           const optin = el._zod.optin;
           const optout = el._zod.optout;
-          const r = el._zod.run({ value: input2[key], issues: [] }, ctx);
+          const r = el._zod.run({ value: input[key], issues: [] }, ctx);
           if (r instanceof Promise) {
-            proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+            proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input, optin, optout)));
           } else {
-            handlePropertyResult(r, payload, key, input2, optin, optout);
+            handlePropertyResult(r, payload, key, input, optin, optout);
           }
         }
         if (!catchall) {
           return proms.length ? Promise.all(proms).then(() => payload) : payload;
         }
-        return handleCatchall(proms, input2, payload, ctx, _normalized.value, inst, abortEarly === true);
+        return handleCatchall(proms, input, payload, ctx, _normalized.value, inst, abortEarly === true);
       };
     });
     $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) => {
@@ -3797,12 +3022,12 @@ var init_schemas = __esm({
       let value;
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
-        const input2 = payload.value;
-        if (!isObject2(input2)) {
+        const input = payload.value;
+        if (!isObject2(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
-            input: input2,
+            input,
             inst
           });
           return payload;
@@ -3813,7 +3038,7 @@ var init_schemas = __esm({
           payload = fastpass(payload, ctx);
           if (!catchall)
             return payload;
-          return handleCatchall([], input2, payload, ctx, value, inst, ctx?.abortEarly === true);
+          return handleCatchall([], input, payload, ctx, value, inst, ctx?.abortEarly === true);
         }
         return superParse(payload, ctx);
       };
@@ -3863,106 +3088,12 @@ var init_schemas = __esm({
         });
       };
     });
-    $ZodXor = /* @__PURE__ */ $constructor("$ZodXor", (inst, def) => {
-      $ZodUnion.init(inst, def);
-      def.inclusive = false;
-      const first = def.options.length === 1 ? def.options[0]._zod.run : null;
-      inst._zod.parse = (payload, ctx) => {
-        if (first) {
-          return first(payload, ctx);
-        }
-        let async = false;
-        const results = [];
-        for (const option of def.options) {
-          const result = option._zod.run({
-            value: payload.value,
-            issues: []
-          }, ctx);
-          if (result instanceof Promise) {
-            results.push(result);
-            async = true;
-          } else {
-            results.push(result);
-          }
-        }
-        if (!async)
-          return handleExclusiveUnionResults(results, payload, inst, ctx);
-        return Promise.all(results).then((results2) => {
-          return handleExclusiveUnionResults(results2, payload, inst, ctx);
-        });
-      };
-    });
-    $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnion", (inst, def) => {
-      def.inclusive = false;
-      $ZodUnion.init(inst, def);
-      const _super = inst._zod.parse;
-      defineLazyInternal(inst, "propValues", (zod) => {
-        const propValues = {};
-        let undefinedCount = 0;
-        for (const option of zod.def.options) {
-          const pv = option._zod.propValues;
-          if (!pv || Object.keys(pv).length === 0)
-            throw new Error(`Invalid discriminated union option at index "${zod.def.options.indexOf(option)}"`);
-          if (pv[zod.def.discriminator]?.has(void 0))
-            undefinedCount++;
-          for (const [k, v] of Object.entries(pv)) {
-            if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-              assignProp(propValues, k, /* @__PURE__ */ new Set());
-            }
-            for (const val of v) {
-              propValues[k].add(val);
-            }
-          }
-        }
-        if (!zod.def.unionFallback && undefinedCount > 1)
-          propValues[zod.def.discriminator]?.delete(void 0);
-        return propValues;
-      });
-      def.options.forEach((option, i) => {
-        const propShape = rawShape(option._zod.def);
-        if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
-          throw new Error(`Invalid discriminated union option at index "${i}"`);
-        }
-      });
-      const disc = cached(() => discriminatorMap(def));
-      inst._zod.parse = (payload, ctx) => {
-        const input2 = payload.value;
-        if (!isObject(input2)) {
-          payload.issues.push({
-            code: "invalid_type",
-            expected: "object",
-            input: input2,
-            inst
-          });
-          return payload;
-        }
-        const value = input2?.[def.discriminator];
-        const opt = disc.value.get(value);
-        if (opt && (value !== void 0 || ctx.direction !== "backward")) {
-          return opt._zod.run(payload, ctx);
-        }
-        if (def.unionFallback || ctx.direction === "backward") {
-          return _super(payload, ctx);
-        }
-        payload.issues.push({
-          code: "invalid_union",
-          errors: [],
-          note: "No matching discriminator",
-          discriminator: def.discriminator,
-          options: Array.from(disc.value.keys()).filter((value2) => disc.value.get(value2) !== null),
-          input: input2,
-          path: [def.discriminator],
-          inst
-        });
-        return payload;
-      };
-    });
     $ZodIntersection = /* @__PURE__ */ $constructor("$ZodIntersection", (inst, def) => {
       $ZodType.init(inst, def);
       inst._zod.parse = (payload, ctx) => {
-        const input2 = payload.value;
-        const left = def.left._zod.run({ value: input2, issues: [] }, ctx);
-        const right = def.right._zod.run({ value: input2, issues: [] }, ctx);
+        const input = payload.value;
+        const left = def.left._zod.run({ value: input, issues: [] }, ctx);
+        const right = def.right._zod.run({ value: input, issues: [] }, ctx);
         const async = left instanceof Promise || right instanceof Promise;
         if (async) {
           return Promise.all([left, right]).then(([left2, right2]) => {
@@ -3972,100 +3103,17 @@ var init_schemas = __esm({
         return handleIntersectionResults(payload, left, right);
       };
     });
-    $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
-      $ZodType.init(inst, def);
-      const items = def.items;
-      const memo2 = globalConfig.memoizer;
-      memo2?.attach(inst);
-      inst._zod.parse = (payload, ctx) => {
-        const input2 = payload.value;
-        if (!Array.isArray(input2)) {
-          payload.issues.push({
-            input: input2,
-            inst,
-            expected: "tuple",
-            code: "invalid_type"
-          });
-          return payload;
-        }
-        payload.value = memo2 ? memo2.alloc(inst, payload, [], ctx) : [];
-        const proms = [];
-        const optinStart = getTupleOptStart(items, "optin");
-        const optoutStart = getTupleOptStart(items, "optout");
-        if (!def.rest) {
-          if (input2.length < optinStart) {
-            payload.issues.push({
-              code: "too_small",
-              minimum: optinStart,
-              inclusive: true,
-              input: input2,
-              inst,
-              origin: "array"
-            });
-            return payload;
-          }
-          if (input2.length > items.length) {
-            payload.issues.push({
-              code: "too_big",
-              maximum: items.length,
-              inclusive: true,
-              input: input2,
-              inst,
-              origin: "array"
-            });
-          }
-        }
-        const itemResults = new Array(items.length);
-        const abortEarly = def.rest ? ctx?.abortEarly : void 0;
-        let itemAborted = false;
-        for (let i = 0; i < items.length; i++) {
-          const r = items[i]._zod.run({ value: input2[i], issues: [] }, ctx);
-          if (r instanceof Promise) {
-            proms.push(r.then((rr) => {
-              itemResults[i] = rr;
-            }));
-          } else {
-            itemResults[i] = r;
-            if (abortEarly && !itemAborted && r.issues.length)
-              itemAborted = aborted(r);
-          }
-        }
-        if (def.rest && !itemAborted) {
-          let i = items.length - 1;
-          const rest = input2.slice(items.length);
-          let seen = payload.issues.length;
-          for (const el of rest) {
-            if (abortEarly && payload.issues.length !== seen) {
-              if (aborted(payload, seen))
-                break;
-              seen = payload.issues.length;
-            }
-            i++;
-            const result = def.rest._zod.run({ value: el, issues: [] }, ctx);
-            if (result instanceof Promise) {
-              proms.push(result.then((r) => handleTupleResult(r, payload, i)));
-            } else {
-              handleTupleResult(result, payload, i);
-            }
-          }
-        }
-        if (proms.length) {
-          return Promise.all(proms).then(() => handleTupleResults(itemResults, payload, items, input2, optoutStart));
-        }
-        return handleTupleResults(itemResults, payload, items, input2, optoutStart);
-      };
-    });
     $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
       $ZodType.init(inst, def);
       const memo2 = globalConfig.memoizer;
       memo2?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
-        const input2 = payload.value;
-        if (!isPlainObject(input2)) {
+        const input = payload.value;
+        if (!isPlainObject(input)) {
           payload.issues.push({
             expected: "record",
             code: "invalid_type",
-            input: input2,
+            input,
             inst
           });
           return payload;
@@ -4098,7 +3146,7 @@ var init_schemas = __esm({
               const outKey = keyResult.value;
               if (outKey === "__proto__")
                 continue;
-              const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+              const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
               if (result instanceof Promise) {
                 proms.push(result.then((result2) => {
                   if (result2.issues.length) {
@@ -4115,12 +3163,12 @@ var init_schemas = __esm({
             }
           }
           let unrecognized;
-          for (const key in input2) {
+          for (const key in input) {
             if (!recordKeys.has(key)) {
               if (def.mode === "loose") {
                 if (key === "__proto__")
                   continue;
-                payload.value[key] = input2[key];
+                payload.value[key] = input[key];
               } else {
                 unrecognized = unrecognized ?? [];
                 unrecognized.push(key);
@@ -4130,7 +3178,7 @@ var init_schemas = __esm({
           if (unrecognized && unrecognized.length > 0) {
             payload.issues.push({
               code: "unrecognized_keys",
-              input: input2,
+              input,
               inst,
               keys: unrecognized,
               continue: true
@@ -4139,10 +3187,10 @@ var init_schemas = __esm({
         } else {
           payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
           let unrecognized;
-          for (const key of Reflect.ownKeys(input2)) {
+          for (const key of Reflect.ownKeys(input)) {
             if (key === "__proto__")
               continue;
-            if (!Object.prototype.propertyIsEnumerable.call(input2, key))
+            if (!Object.prototype.propertyIsEnumerable.call(input, key))
               continue;
             let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
             if (keyResult instanceof Promise) {
@@ -4160,7 +3208,7 @@ var init_schemas = __esm({
             }
             if (keyResult.issues.length) {
               if (def.mode === "loose") {
-                payload.value[key] = input2[key];
+                payload.value[key] = input[key];
               } else if (values) {
                 unrecognized = unrecognized ?? [];
                 unrecognized.push(key);
@@ -4179,7 +3227,7 @@ var init_schemas = __esm({
             const outKey = keyResult.value;
             if (outKey === "__proto__")
               continue;
-            const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+            const result = def.valueType._zod.run({ value: input[key], issues: [] }, ctx);
             if (result instanceof Promise) {
               proms.push(result.then((result2) => {
                 if (result2.issues.length) {
@@ -4197,7 +3245,7 @@ var init_schemas = __esm({
           if (unrecognized && unrecognized.length > 0) {
             payload.issues.push({
               code: "unrecognized_keys",
-              input: input2,
+              input,
               inst,
               keys: unrecognized,
               continue: true
@@ -4210,84 +3258,6 @@ var init_schemas = __esm({
         return payload;
       };
     });
-    $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
-      $ZodType.init(inst, def);
-      const memo2 = globalConfig.memoizer;
-      memo2?.attach(inst);
-      inst._zod.parse = (payload, ctx) => {
-        const input2 = payload.value;
-        if (!(input2 instanceof Map)) {
-          payload.issues.push({
-            expected: "map",
-            code: "invalid_type",
-            input: input2,
-            inst
-          });
-          return payload;
-        }
-        const proms = [];
-        payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
-        const abortEarly = ctx?.abortEarly;
-        let seen = payload.issues.length;
-        for (const [key, value] of input2) {
-          if (abortEarly && payload.issues.length !== seen) {
-            if (aborted(payload, seen))
-              break;
-            seen = payload.issues.length;
-          }
-          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
-          const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
-          if (keyResult instanceof Promise || valueResult instanceof Promise) {
-            proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-              handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
-            }));
-          } else {
-            handleMapResult(keyResult, valueResult, payload, key, input2, inst, ctx);
-          }
-        }
-        if (proms.length)
-          return Promise.all(proms).then(() => payload);
-        return payload;
-      };
-      capSize(inst, mapSize);
-    });
-    $ZodSet = /* @__PURE__ */ $constructor("$ZodSet", (inst, def) => {
-      $ZodType.init(inst, def);
-      const memo2 = globalConfig.memoizer;
-      memo2?.attach(inst);
-      inst._zod.parse = (payload, ctx) => {
-        const input2 = payload.value;
-        if (!(input2 instanceof Set)) {
-          payload.issues.push({
-            input: input2,
-            inst,
-            expected: "set",
-            code: "invalid_type"
-          });
-          return payload;
-        }
-        const proms = [];
-        payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Set(), ctx) : /* @__PURE__ */ new Set();
-        const abortEarly = ctx?.abortEarly;
-        let seen = payload.issues.length;
-        for (const item of input2) {
-          if (abortEarly && payload.issues.length !== seen) {
-            if (aborted(payload, seen))
-              break;
-            seen = payload.issues.length;
-          }
-          const result = def.valueType._zod.run({ value: item, issues: [] }, ctx);
-          if (result instanceof Promise) {
-            proms.push(result.then((result2) => handleSetResult(result2, payload)));
-          } else
-            handleSetResult(result, payload);
-        }
-        if (proms.length)
-          return Promise.all(proms).then(() => payload);
-        return payload;
-      };
-      capSize(inst, setSize);
-    });
     $ZodEnum = /* @__PURE__ */ $constructor("$ZodEnum", (inst, def) => {
       $ZodType.init(inst, def);
       const values = getEnumValues(def.entries);
@@ -4298,14 +3268,14 @@ var init_schemas = __esm({
         return new RegExp(patternValues.length ? `^(${patternValues.map((o) => escapeRegex(o.toString())).join("|")})$` : "^[^\\s\\S]$");
       });
       inst._zod.parse = (payload, _ctx) => {
-        const input2 = payload.value;
-        if (valuesSet.has(input2)) {
+        const input = payload.value;
+        if (valuesSet.has(input)) {
           return payload;
         }
         payload.issues.push({
           code: "invalid_value",
           values,
-          input: input2,
+          input,
           inst
         });
         return payload;
@@ -4320,29 +3290,14 @@ var init_schemas = __esm({
         return new RegExp(vals.length ? `^(${vals.map((o) => typeof o === "string" ? escapeRegex(o) : o ? escapeRegex(o.toString()) : String(o)).join("|")})$` : "^[^\\s\\S]$");
       });
       inst._zod.parse = (payload, _ctx) => {
-        const input2 = payload.value;
-        if (values.has(input2)) {
+        const input = payload.value;
+        if (values.has(input)) {
           return payload;
         }
         payload.issues.push({
           code: "invalid_value",
           values: def.values,
-          input: input2,
-          inst
-        });
-        return payload;
-      };
-    });
-    $ZodFile = /* @__PURE__ */ $constructor("$ZodFile", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, _ctx) => {
-        const input2 = payload.value;
-        if (input2 instanceof File)
-          return payload;
-        payload.issues.push({
-          expected: "file",
-          code: "invalid_type",
-          input: input2,
+          input,
           inst
         });
         return payload;
@@ -4358,9 +3313,9 @@ var init_schemas = __esm({
         }
         const _out = def.transform(payload.value, payload);
         if (ctx.async) {
-          const output2 = _out instanceof Promise ? _out : Promise.resolve(_out);
-          return output2.then((output3) => {
-            payload.value = output3;
+          const output = _out instanceof Promise ? _out : Promise.resolve(_out);
+          return output.then((output2) => {
+            payload.value = output2;
             return payload;
           });
         }
@@ -4467,23 +3422,6 @@ var init_schemas = __esm({
         return handleNonOptionalResult(result, inst);
       };
     });
-    $ZodSuccess = /* @__PURE__ */ $constructor("$ZodSuccess", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, ctx) => {
-        if (ctx.direction === "backward") {
-          throw new $ZodEncodeError("ZodSuccess");
-        }
-        const result = def.innerType._zod.run(payload, ctx);
-        if (result instanceof Promise) {
-          return result.then((result2) => {
-            payload.value = result2.issues.length === 0;
-            return payload;
-          });
-        }
-        payload.value = result.issues.length === 0;
-        return payload;
-      };
-    });
     $ZodCatch = /* @__PURE__ */ $constructor("$ZodCatch", (inst, def) => {
       $ZodType.init(inst, def);
       defineLazyInternal(inst, "optin", (zod) => zod.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional");
@@ -4498,21 +3436,6 @@ var init_schemas = __esm({
           return result.then((result2) => handleCatchResult(payload, result2, def, ctx));
         }
         return handleCatchResult(payload, result, def, ctx);
-      };
-    });
-    $ZodNaN = /* @__PURE__ */ $constructor("$ZodNaN", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, _ctx) => {
-        if (typeof payload.value !== "number" || !Number.isNaN(payload.value)) {
-          payload.issues.push({
-            input: payload.value,
-            inst,
-            expected: "nan",
-            code: "invalid_type"
-          });
-          return payload;
-        }
-        return payload;
       };
     });
     $ZodPipe = /* @__PURE__ */ $constructor("$ZodPipe", (inst, def) => {
@@ -4536,32 +3459,6 @@ var init_schemas = __esm({
         return handlePipeResult(left, def.out, ctx);
       };
     });
-    $ZodCodec = /* @__PURE__ */ $constructor("$ZodCodec", (inst, def) => {
-      $ZodType.init(inst, def);
-      defineLazyInternal(inst, "values", (zod) => zod.def.in._zod.values);
-      defineLazyInternal(inst, "optin", (zod) => zod.def.in._zod.optin);
-      defineLazyInternal(inst, "optout", (zod) => zod.def.out._zod.optout);
-      defineLazyInternal(inst, "propValues", (zod) => zod.def.in._zod.propValues);
-      inst._zod.parse = (payload, ctx) => {
-        const direction = ctx.direction || "forward";
-        if (direction === "forward") {
-          const left = def.in._zod.run(payload, ctx);
-          if (left instanceof Promise) {
-            return left.then((left2) => handleCodecAResult(left2, def, ctx));
-          }
-          return handleCodecAResult(left, def, ctx);
-        } else {
-          const right = def.out._zod.run(payload, ctx);
-          if (right instanceof Promise) {
-            return right.then((right2) => handleCodecAResult(right2, def, ctx));
-          }
-          return handleCodecAResult(right, def, ctx);
-        }
-      };
-    });
-    $ZodPreprocess = /* @__PURE__ */ $constructor("$ZodPreprocess", (inst, def) => {
-      $ZodPipe.init(inst, def);
-    });
     $ZodReadonly = /* @__PURE__ */ $constructor("$ZodReadonly", (inst, def) => {
       $ZodType.init(inst, def);
       defineLazyInternal(inst, "propValues", (zod) => zod.def.innerType._zod.propValues);
@@ -4579,147 +3476,6 @@ var init_schemas = __esm({
         return handleReadonlyResult(result);
       };
     });
-    $ZodTemplateLiteral = /* @__PURE__ */ $constructor("$ZodTemplateLiteral", (inst, def) => {
-      $ZodType.init(inst, def);
-      const regexParts = [];
-      for (const part of def.parts) {
-        if (typeof part === "object" && part !== null) {
-          const source = partPattern(part);
-          if (!source) {
-            throw new Error(`Invalid template literal part, no pattern found: ${[...part._zod.traits].shift()}`);
-          }
-          regexParts.push(cleanRegex(source));
-        } else if (part === null || primitiveTypes.has(typeof part)) {
-          regexParts.push(escapeRegex(`${part}`));
-        } else {
-          throw new Error(`Invalid template literal part: ${part}`);
-        }
-      }
-      inst._zod.pattern = new RegExp(`^${regexParts.join("")}$`);
-      inst._zod.parse = (payload, _ctx) => {
-        if (typeof payload.value !== "string") {
-          payload.issues.push({
-            input: payload.value,
-            inst,
-            expected: "string",
-            code: "invalid_type"
-          });
-          return payload;
-        }
-        inst._zod.pattern.lastIndex = 0;
-        if (!inst._zod.pattern.test(payload.value)) {
-          payload.issues.push({
-            input: payload.value,
-            inst,
-            code: "invalid_format",
-            format: def.format ?? "template_literal",
-            pattern: inst._zod.pattern.source
-          });
-          return payload;
-        }
-        return payload;
-      };
-    });
-    $ZodFunction = /* @__PURE__ */ $constructor("$ZodFunction", (inst, def) => {
-      $ZodType.init(inst, def);
-      Object.defineProperty(inst, "_def", { value: def });
-      inst._zod.def = def;
-      inst.implement = (func) => {
-        if (typeof func !== "function") {
-          throw new Error("implement() must be called with a function");
-        }
-        return Object.defineProperty(function(...args) {
-          const parsedArgs = inst._def.input ? parse(inst._def.input, args) : args;
-          const result = Reflect.apply(func, this, parsedArgs);
-          if (inst._def.output) {
-            return parse(inst._def.output, result);
-          }
-          return result;
-        }, "_zod", { value: inst._zod, enumerable: false });
-      };
-      inst.implementAsync = (func) => {
-        if (typeof func !== "function") {
-          throw new Error("implementAsync() must be called with a function");
-        }
-        return Object.defineProperty(async function(...args) {
-          const parsedArgs = inst._def.input ? await parseAsync(inst._def.input, args) : args;
-          const result = await Reflect.apply(func, this, parsedArgs);
-          if (inst._def.output) {
-            return await parseAsync(inst._def.output, result);
-          }
-          return result;
-        }, "_zod", { value: inst._zod, enumerable: false });
-      };
-      inst._zod.parse = (payload, _ctx) => {
-        if (typeof payload.value !== "function") {
-          payload.issues.push({
-            code: "invalid_type",
-            expected: "function",
-            input: payload.value,
-            inst
-          });
-          return payload;
-        }
-        const hasPromiseOutput = inst._def.output && inst._def.output._zod.def.type === "promise";
-        if (hasPromiseOutput) {
-          payload.value = inst.implementAsync(payload.value);
-        } else {
-          payload.value = inst.implement(payload.value);
-        }
-        return payload;
-      };
-      inst.input = (...args) => {
-        const F = inst.constructor;
-        if (Array.isArray(args[0])) {
-          return new F({
-            type: "function",
-            input: new $ZodTuple({
-              type: "tuple",
-              items: args[0],
-              rest: args[1]
-            }),
-            output: inst._def.output
-          });
-        }
-        return new F({
-          type: "function",
-          input: args[0],
-          output: inst._def.output
-        });
-      };
-      inst.output = (output2) => {
-        const F = inst.constructor;
-        return new F({
-          type: "function",
-          input: inst._def.input,
-          output: output2
-        });
-      };
-      return inst;
-    });
-    $ZodPromise = /* @__PURE__ */ $constructor("$ZodPromise", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, ctx) => {
-        return Promise.resolve(payload.value).then((inner) => def.innerType._zod.run({ value: inner, issues: [] }, ctx));
-      };
-    });
-    $ZodLazy = /* @__PURE__ */ $constructor("$ZodLazy", (inst, def) => {
-      $ZodType.init(inst, def);
-      defineLazy(inst._zod, "innerType", () => {
-        const d = def;
-        if (!d._cachedInner)
-          d._cachedInner = def.getter();
-        return d._cachedInner;
-      });
-      defineLazyInternal(inst, "pattern", (zod) => zod.innerType?._zod?.pattern);
-      defineLazyInternal(inst, "propValues", (zod) => zod.innerType?._zod?.propValues);
-      defineLazyInternal(inst, "optin", (zod) => zod.innerType?._zod?.optin ?? void 0);
-      defineLazyInternal(inst, "optout", (zod) => zod.innerType?._zod?.optout ?? void 0);
-      inst._zod.parse = (payload, ctx) => {
-        const inner = inst._zod.innerType;
-        return inner._zod.run(payload, ctx);
-      };
-    });
     $ZodCustom = /* @__PURE__ */ $constructor("$ZodCustom", (inst, def) => {
       $ZodCheck.init(inst, def);
       $ZodType.init(inst, def);
@@ -4727,12 +3483,12 @@ var init_schemas = __esm({
         return payload;
       };
       inst._zod.check = (payload) => {
-        const input2 = payload.value;
-        const r = def.fn(input2);
+        const input = payload.value;
+        const r = def.fn(input);
         if (r instanceof Promise) {
-          return r.then((r2) => handleRefineResult(r2, payload, input2, inst));
+          return r.then((r2) => handleRefineResult(r2, payload, input, inst));
         }
-        handleRefineResult(r, payload, input2, inst);
+        handleRefineResult(r, payload, input, inst);
         return;
       };
     });
@@ -4754,7 +3510,7 @@ function isRecursive(inst, stack, resolve14) {
     return PROVEN;
   stack.add(inst);
   let result = NONE;
-  const check2 = (child) => {
+  const check = (child) => {
     if (result !== PROVEN && child?._zod) {
       const answer2 = isRecursive(child, stack, resolve14);
       if (answer2 > result)
@@ -4783,32 +3539,32 @@ function isRecursive(inst, stack, resolve14) {
     case "object": {
       const raw = rawShape(def);
       merge2(raw ? shape(raw, true) : ASSUMED);
-      check2(def.catchall);
+      check(def.catchall);
       break;
     }
     case "array":
-      check2(def.element);
+      check(def.element);
       break;
     case "tuple":
       for (const el of def.items)
-        check2(el);
-      check2(def.rest);
+        check(el);
+      check(def.rest);
       break;
     case "record":
     case "map":
-      check2(def.keyType);
-      check2(def.valueType);
+      check(def.keyType);
+      check(def.valueType);
       break;
     case "set":
-      check2(def.valueType);
+      check(def.valueType);
       break;
     case "union":
       for (const el of def.options)
-        check2(el);
+        check(el);
       break;
     case "intersection":
-      check2(def.left);
-      check2(def.right);
+      check(def.left);
+      check(def.right);
       break;
     case "optional":
     case "nullable":
@@ -4819,15 +3575,15 @@ function isRecursive(inst, stack, resolve14) {
     case "nonoptional":
     case "promise":
     case "success":
-      check2(def.innerType);
+      check(def.innerType);
       break;
     case "pipe":
-      check2(def.in);
-      check2(def.out);
+      check(def.in);
+      check(def.out);
       break;
     case "function":
-      check2(def.input);
-      check2(def.output);
+      check(def.input);
+      check(def.output);
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
@@ -4868,10 +3624,10 @@ function isRecursive(inst, stack, resolve14) {
         if (!value || typeof value !== "object")
           continue;
         if (value._zod)
-          check2(value);
+          check(value);
         else if (Array.isArray(value))
           for (const el of value)
-            check2(el);
+            check(el);
       }
     }
   }
@@ -4882,9 +3638,6 @@ function settle(inst, answer2) {
   if (answer2 !== ASSUMED)
     recursive.set(inst, answer2 === PROVEN);
   return answer2;
-}
-function isRecursiveSchema(inst) {
-  return isRecursive(inst, /* @__PURE__ */ new Set(), true) !== NONE;
 }
 function bucketFor(state, inst) {
   let bucket = state.buckets.get(inst);
@@ -4967,8 +3720,8 @@ var init_memoizer = __esm({
               else
                 rechecked = true;
             }
-            const input2 = payload.value;
-            if (!isRef(input2))
+            const input = payload.value;
+            if (!isRef(input))
               return base(payload, ctx);
             let state = ctx[STATE];
             if (!state) {
@@ -4983,7 +3736,7 @@ var init_memoizer = __esm({
               lastCtx = ctx;
               lastBucket = bucket;
             }
-            const hit = bucket.get(input2);
+            const hit = bucket.get(input);
             if (hit) {
               payload.value = hit.value;
               if (hit.issues) {
@@ -5021,1427 +3774,17 @@ var init_memoizer = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ar.js
-function ar_default() {
+// node_modules/zod/v4/locales/en.js
+function en_default() {
   return {
     localeError: error()
   };
 }
 var error;
-var init_ar = __esm({
-  "node_modules/zod/v4/locales/ar.js"() {
-    init_util();
-    error = () => {
-      const Sizable = {
-        string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
-        file: { unit: "\u0628\u0627\u064A\u062A", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
-        array: { unit: "\u0639\u0646\u0635\u0631", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
-        set: { unit: "\u0639\u0646\u0635\u0631", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
-        map: { unit: "\u0639\u0646\u0635\u0631", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0645\u062F\u062E\u0644",
-        email: "\u0628\u0631\u064A\u062F \u0625\u0644\u0643\u062A\u0631\u0648\u0646\u064A",
-        url: "\u0631\u0627\u0628\u0637",
-        emoji: "\u0625\u064A\u0645\u0648\u062C\u064A",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u062A\u0627\u0631\u064A\u062E \u0648\u0648\u0642\u062A \u0628\u0645\u0639\u064A\u0627\u0631 ISO",
-        date: "\u062A\u0627\u0631\u064A\u062E \u0628\u0645\u0639\u064A\u0627\u0631 ISO",
-        time: "\u0648\u0642\u062A \u0628\u0645\u0639\u064A\u0627\u0631 ISO",
-        duration: "\u0645\u062F\u0629 \u0628\u0645\u0639\u064A\u0627\u0631 ISO",
-        ipv4: "\u0639\u0646\u0648\u0627\u0646 IPv4",
-        ipv6: "\u0639\u0646\u0648\u0627\u0646 IPv6",
-        mac: "\u0639\u0646\u0648\u0627\u0646 MAC",
-        cidrv4: "\u0645\u062F\u0649 \u0639\u0646\u0627\u0648\u064A\u0646 \u0628\u0635\u064A\u063A\u0629 IPv4",
-        cidrv6: "\u0645\u062F\u0649 \u0639\u0646\u0627\u0648\u064A\u0646 \u0628\u0635\u064A\u063A\u0629 IPv6",
-        base64: "\u0646\u064E\u0635 \u0628\u062A\u0631\u0645\u064A\u0632 base64-encoded",
-        base64url: "\u0646\u064E\u0635 \u0628\u062A\u0631\u0645\u064A\u0632 base64url-encoded",
-        json_string: "\u0646\u064E\u0635 \u0639\u0644\u0649 \u0647\u064A\u0626\u0629 JSON",
-        e164: "\u0631\u0642\u0645 \u0647\u0627\u062A\u0641 \u0628\u0645\u0639\u064A\u0627\u0631 E.164",
-        credit_card: "\u0631\u0642\u0645 \u0628\u0637\u0627\u0642\u0629 \u0627\u0644\u0627\u0626\u062A\u0645\u0627\u0646",
-        currency_code: "\u0631\u0645\u0632 \u0627\u0644\u0639\u0645\u0644\u0629",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0645\u062F\u062E\u0644"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u0645\u062F\u062E\u0644\u0627\u062A \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644\u0629: \u064A\u0641\u062A\u0631\u0636 \u0625\u062F\u062E\u0627\u0644 instanceof ${issue2.expected}\u060C \u0648\u0644\u0643\u0646 \u062A\u0645 \u0625\u062F\u062E\u0627\u0644 ${received}`;
-            }
-            return `\u0645\u062F\u062E\u0644\u0627\u062A \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644\u0629: \u064A\u0641\u062A\u0631\u0636 \u0625\u062F\u062E\u0627\u0644 ${expected}\u060C \u0648\u0644\u0643\u0646 \u062A\u0645 \u0625\u062F\u062E\u0627\u0644 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0645\u062F\u062E\u0644\u0627\u062A \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644\u0629: \u064A\u0641\u062A\u0631\u0636 \u0625\u062F\u062E\u0627\u0644 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0627\u062E\u062A\u064A\u0627\u0631 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644: \u064A\u062A\u0648\u0642\u0639 \u0627\u0646\u062A\u0642\u0627\u0621 \u0623\u062D\u062F \u0647\u0630\u0647 \u0627\u0644\u062E\u064A\u0627\u0631\u0627\u062A: ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return ` \u0623\u0643\u0628\u0631 \u0645\u0646 \u0627\u0644\u0644\u0627\u0632\u0645: \u064A\u0641\u062A\u0631\u0636 \u0623\u0646 \u062A\u0643\u0648\u0646 ${issue2.origin ?? "\u0627\u0644\u0642\u064A\u0645\u0629"} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "\u0639\u0646\u0635\u0631"}`;
-            return `\u0623\u0643\u0628\u0631 \u0645\u0646 \u0627\u0644\u0644\u0627\u0632\u0645: \u064A\u0641\u062A\u0631\u0636 \u0623\u0646 \u062A\u0643\u0648\u0646 ${issue2.origin ?? "\u0627\u0644\u0642\u064A\u0645\u0629"} ${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0623\u0635\u063A\u0631 \u0645\u0646 \u0627\u0644\u0644\u0627\u0632\u0645: \u064A\u0641\u062A\u0631\u0636 \u0644\u0640 ${issue2.origin} \u0623\u0646 \u064A\u0643\u0648\u0646 ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u0623\u0635\u063A\u0631 \u0645\u0646 \u0627\u0644\u0644\u0627\u0632\u0645: \u064A\u0641\u062A\u0631\u0636 \u0644\u0640 ${issue2.origin} \u0623\u0646 \u064A\u0643\u0648\u0646 ${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u0646\u064E\u0635 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644: \u064A\u062C\u0628 \u0623\u0646 \u064A\u0628\u062F\u0623 \u0628\u0640 "${issue2.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `\u0646\u064E\u0635 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644: \u064A\u062C\u0628 \u0623\u0646 \u064A\u0646\u062A\u0647\u064A \u0628\u0640 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u0646\u064E\u0635 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644: \u064A\u062C\u0628 \u0623\u0646 \u064A\u062A\u0636\u0645\u0651\u064E\u0646 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u0646\u064E\u0635 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644: \u064A\u062C\u0628 \u0623\u0646 \u064A\u0637\u0627\u0628\u0642 \u0627\u0644\u0646\u0645\u0637 ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644`;
-          }
-          case "not_multiple_of":
-            return `\u0631\u0642\u0645 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644: \u064A\u062C\u0628 \u0623\u0646 \u064A\u0643\u0648\u0646 \u0645\u0646 \u0645\u0636\u0627\u0639\u0641\u0627\u062A ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u0645\u0639\u0631\u0641${issue2.keys.length > 1 ? "\u0627\u062A" : ""} \u063A\u0631\u064A\u0628${issue2.keys.length > 1 ? "\u0629" : ""}: ${joinValues(issue2.keys, "\u060C ")}`;
-          case "invalid_key":
-            return `\u0645\u0639\u0631\u0641 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644 \u0641\u064A ${issue2.origin}`;
-          case "invalid_union":
-            return "\u0645\u062F\u062E\u0644 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644";
-          case "invalid_element":
-            return `\u0645\u062F\u062E\u0644 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644 \u0641\u064A ${issue2.origin}`;
-          default:
-            return "\u0645\u062F\u062E\u0644 \u063A\u064A\u0631 \u0645\u0642\u0628\u0648\u0644";
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/az.js
-function az_default() {
-  return {
-    localeError: error2()
-  };
-}
-var error2;
-var init_az = __esm({
-  "node_modules/zod/v4/locales/az.js"() {
-    init_util();
-    error2 = () => {
-      const Sizable = {
-        string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
-        file: { unit: "bayt", verb: "olmal\u0131d\u0131r" },
-        array: { unit: "element", verb: "olmal\u0131d\u0131r" },
-        set: { unit: "element", verb: "olmal\u0131d\u0131r" },
-        map: { unit: "element", verb: "olmal\u0131d\u0131r" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "input",
-        email: "email address",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO datetime",
-        date: "ISO date",
-        time: "ISO time",
-        duration: "ISO duration",
-        ipv4: "IPv4 address",
-        ipv6: "IPv6 address",
-        mac: "MAC address",
-        cidrv4: "IPv4 range",
-        cidrv6: "IPv6 range",
-        base64: "base64-encoded string",
-        base64url: "base64url-encoded string",
-        json_string: "JSON string",
-        e164: "E.164 number",
-        credit_card: "kredit kart\u0131 n\xF6mr\u0259si",
-        currency_code: "valyuta kodu",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Yanl\u0131\u015F d\u0259y\u0259r: g\xF6zl\u0259nil\u0259n instanceof ${issue2.expected}, daxil olan ${received}`;
-            }
-            return `Yanl\u0131\u015F d\u0259y\u0259r: g\xF6zl\u0259nil\u0259n ${expected}, daxil olan ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Yanl\u0131\u015F d\u0259y\u0259r: g\xF6zl\u0259nil\u0259n ${stringifyPrimitive(issue2.values[0])}`;
-            return `Yanl\u0131\u015F se\xE7im: a\u015Fa\u011F\u0131dak\u0131lardan biri olmal\u0131d\u0131r: ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\xC7ox b\xF6y\xFCk: g\xF6zl\u0259nil\u0259n ${issue2.origin ?? "d\u0259y\u0259r"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
-            return `\xC7ox b\xF6y\xFCk: g\xF6zl\u0259nil\u0259n ${issue2.origin ?? "d\u0259y\u0259r"} ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\xC7ox ki\xE7ik: g\xF6zl\u0259nil\u0259n ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            return `\xC7ox ki\xE7ik: g\xF6zl\u0259nil\u0259n ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Yanl\u0131\u015F m\u0259tn: "${_issue.prefix}" il\u0259 ba\u015Flamal\u0131d\u0131r`;
-            if (_issue.format === "ends_with")
-              return `Yanl\u0131\u015F m\u0259tn: "${_issue.suffix}" il\u0259 bitm\u0259lidir`;
-            if (_issue.format === "includes")
-              return `Yanl\u0131\u015F m\u0259tn: "${_issue.includes}" daxil olmal\u0131d\u0131r`;
-            if (_issue.format === "regex")
-              return `Yanl\u0131\u015F m\u0259tn: ${_issue.pattern} \u015Fablonuna uy\u011Fun olmal\u0131d\u0131r`;
-            return `Yanl\u0131\u015F ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Yanl\u0131\u015F \u0259d\u0259d: ${issue2.divisor} il\u0259 b\xF6l\xFCn\u0259 bil\u0259n olmal\u0131d\u0131r`;
-          case "unrecognized_keys":
-            return `Tan\u0131nmayan a\xE7ar${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} daxilind\u0259 yanl\u0131\u015F a\xE7ar`;
-          case "invalid_union":
-            return "Yanl\u0131\u015F d\u0259y\u0259r";
-          case "invalid_element":
-            return `${issue2.origin} daxilind\u0259 yanl\u0131\u015F d\u0259y\u0259r`;
-          default:
-            return `Yanl\u0131\u015F d\u0259y\u0259r`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
-  const lastDigit = absCount % 10;
-  const lastTwoDigits = absCount % 100;
-  if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
-    return many;
-  }
-  if (lastDigit === 1) {
-    return one;
-  }
-  if (lastDigit >= 2 && lastDigit <= 4) {
-    return few;
-  }
-  return many;
-}
-function be_default() {
-  return {
-    localeError: error3()
-  };
-}
-var error3;
-var init_be = __esm({
-  "node_modules/zod/v4/locales/be.js"() {
-    init_util();
-    error3 = () => {
-      const Sizable = {
-        string: {
-          unit: {
-            one: "\u0441\u0456\u043C\u0432\u0430\u043B",
-            few: "\u0441\u0456\u043C\u0432\u0430\u043B\u044B",
-            many: "\u0441\u0456\u043C\u0432\u0430\u043B\u0430\u045E"
-          },
-          verb: "\u043C\u0435\u0446\u044C"
-        },
-        array: {
-          unit: {
-            one: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442",
-            few: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u044B",
-            many: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u0430\u045E"
-          },
-          verb: "\u043C\u0435\u0446\u044C"
-        },
-        set: {
-          unit: {
-            one: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442",
-            few: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u044B",
-            many: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u0430\u045E"
-          },
-          verb: "\u043C\u0435\u0446\u044C"
-        },
-        map: {
-          unit: {
-            one: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442",
-            few: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u044B",
-            many: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u0430\u045E"
-          },
-          verb: "\u043C\u0435\u0446\u044C"
-        },
-        file: {
-          unit: {
-            one: "\u0431\u0430\u0439\u0442",
-            few: "\u0431\u0430\u0439\u0442\u044B",
-            many: "\u0431\u0430\u0439\u0442\u0430\u045E"
-          },
-          verb: "\u043C\u0435\u0446\u044C"
-        }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0443\u0432\u043E\u0434",
-        email: "email \u0430\u0434\u0440\u0430\u0441",
-        url: "URL",
-        emoji: "\u044D\u043C\u043E\u0434\u0437\u0456",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0434\u0430\u0442\u0430 \u0456 \u0447\u0430\u0441",
-        date: "ISO \u0434\u0430\u0442\u0430",
-        time: "ISO \u0447\u0430\u0441",
-        duration: "ISO \u043F\u0440\u0430\u0446\u044F\u0433\u043B\u0430\u0441\u0446\u044C",
-        ipv4: "IPv4 \u0430\u0434\u0440\u0430\u0441",
-        ipv6: "IPv6 \u0430\u0434\u0440\u0430\u0441",
-        mac: "MAC \u0430\u0434\u0440\u0430\u0441",
-        cidrv4: "IPv4 \u0434\u044B\u044F\u043F\u0430\u0437\u043E\u043D",
-        cidrv6: "IPv6 \u0434\u044B\u044F\u043F\u0430\u0437\u043E\u043D",
-        base64: "\u0440\u0430\u0434\u043E\u043A \u0443 \u0444\u0430\u0440\u043C\u0430\u0446\u0435 base64",
-        base64url: "\u0440\u0430\u0434\u043E\u043A \u0443 \u0444\u0430\u0440\u043C\u0430\u0446\u0435 base64url",
-        json_string: "JSON \u0440\u0430\u0434\u043E\u043A",
-        e164: "\u043D\u0443\u043C\u0430\u0440 E.164",
-        credit_card: "\u043D\u0443\u043C\u0430\u0440 \u043A\u0440\u044D\u0434\u044B\u0442\u043D\u0430\u0439 \u043A\u0430\u0440\u0442\u044B",
-        currency_code: "\u043A\u043E\u0434 \u0432\u0430\u043B\u044E\u0442\u044B",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0443\u0432\u043E\u0434"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u043B\u0456\u043A",
-        array: "\u043C\u0430\u0441\u0456\u045E"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u045E\u0432\u043E\u0434: \u0447\u0430\u043A\u0430\u045E\u0441\u044F instanceof ${issue2.expected}, \u0430\u0442\u0440\u044B\u043C\u0430\u043D\u0430 ${received}`;
-            }
-            return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u045E\u0432\u043E\u0434: \u0447\u0430\u043A\u0430\u045E\u0441\u044F ${expected}, \u0430\u0442\u0440\u044B\u043C\u0430\u043D\u0430 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u045E\u0432\u043E\u0434: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u0432\u0430\u0440\u044B\u044F\u043D\u0442: \u0447\u0430\u043A\u0430\u045E\u0441\u044F \u0430\u0434\u0437\u0456\u043D \u0437 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              const maxValue = Number(issue2.maximum);
-              const unit = getBelarusianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.maximum.toString()} ${unit}`;
-            }
-            return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u0432\u044F\u043B\u0456\u043A\u0456: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435"} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 \u0431\u044B\u0446\u044C ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              const minValue = Number(issue2.minimum);
-              const unit = getBelarusianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 ${sizing.verb} ${adj}${issue2.minimum.toString()} ${unit}`;
-            }
-            return `\u0417\u0430\u043D\u0430\u0434\u0442\u0430 \u043C\u0430\u043B\u044B: \u0447\u0430\u043A\u0430\u043B\u0430\u0441\u044F, \u0448\u0442\u043E ${issue2.origin} \u043F\u0430\u0432\u0456\u043D\u043D\u0430 \u0431\u044B\u0446\u044C ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u0440\u0430\u0434\u043E\u043A: \u043F\u0430\u0432\u0456\u043D\u0435\u043D \u043F\u0430\u0447\u044B\u043D\u0430\u0446\u0446\u0430 \u0437 "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u0440\u0430\u0434\u043E\u043A: \u043F\u0430\u0432\u0456\u043D\u0435\u043D \u0437\u0430\u043A\u0430\u043D\u0447\u0432\u0430\u0446\u0446\u0430 \u043D\u0430 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u0440\u0430\u0434\u043E\u043A: \u043F\u0430\u0432\u0456\u043D\u0435\u043D \u0437\u043C\u044F\u0448\u0447\u0430\u0446\u044C "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u0440\u0430\u0434\u043E\u043A: \u043F\u0430\u0432\u0456\u043D\u0435\u043D \u0430\u0434\u043F\u0430\u0432\u044F\u0434\u0430\u0446\u044C \u0448\u0430\u0431\u043B\u043E\u043D\u0443 ${_issue.pattern}`;
-            return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u043B\u0456\u043A: \u043F\u0430\u0432\u0456\u043D\u0435\u043D \u0431\u044B\u0446\u044C \u043A\u0440\u0430\u0442\u043D\u044B\u043C ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u041D\u0435\u0440\u0430\u0441\u043F\u0430\u0437\u043D\u0430\u043D\u044B ${issue2.keys.length > 1 ? "\u043A\u043B\u044E\u0447\u044B" : "\u043A\u043B\u044E\u0447"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u043A\u043B\u044E\u0447 \u0443 ${issue2.origin}`;
-          case "invalid_union":
-            return "\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u045E\u0432\u043E\u0434";
-          case "invalid_element":
-            return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u0430\u0435 \u0437\u043D\u0430\u0447\u044D\u043D\u043D\u0435 \u045E ${issue2.origin}`;
-          default:
-            return `\u041D\u044F\u043F\u0440\u0430\u0432\u0456\u043B\u044C\u043D\u044B \u045E\u0432\u043E\u0434`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/bg.js
-function bg_default() {
-  return {
-    localeError: error4()
-  };
-}
-var error4;
-var init_bg = __esm({
-  "node_modules/zod/v4/locales/bg.js"() {
-    init_util();
-    error4 = () => {
-      const Sizable = {
-        string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
-        file: { unit: "\u0431\u0430\u0439\u0442\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
-        array: { unit: "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
-        set: { unit: "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
-        map: { unit: "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0432\u0445\u043E\u0434",
-        email: "\u0438\u043C\u0435\u0439\u043B \u0430\u0434\u0440\u0435\u0441",
-        url: "URL",
-        emoji: "\u0435\u043C\u043E\u0434\u0436\u0438",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0432\u0440\u0435\u043C\u0435",
-        date: "ISO \u0434\u0430\u0442\u0430",
-        time: "ISO \u0432\u0440\u0435\u043C\u0435",
-        duration: "ISO \u043F\u0440\u043E\u0434\u044A\u043B\u0436\u0438\u0442\u0435\u043B\u043D\u043E\u0441\u0442",
-        ipv4: "IPv4 \u0430\u0434\u0440\u0435\u0441",
-        ipv6: "IPv6 \u0430\u0434\u0440\u0435\u0441",
-        mac: "MAC \u0430\u0434\u0440\u0435\u0441",
-        cidrv4: "IPv4 \u0434\u0438\u0430\u043F\u0430\u0437\u043E\u043D",
-        cidrv6: "IPv6 \u0434\u0438\u0430\u043F\u0430\u0437\u043E\u043D",
-        base64: "base64-\u043A\u043E\u0434\u0438\u0440\u0430\u043D \u043D\u0438\u0437",
-        base64url: "base64url-\u043A\u043E\u0434\u0438\u0440\u0430\u043D \u043D\u0438\u0437",
-        json_string: "JSON \u043D\u0438\u0437",
-        e164: "E.164 \u043D\u043E\u043C\u0435\u0440",
-        credit_card: "\u043D\u043E\u043C\u0435\u0440 \u043D\u0430 \u043A\u0440\u0435\u0434\u0438\u0442\u043D\u0430 \u043A\u0430\u0440\u0442\u0430",
-        currency_code: "\u043A\u043E\u0434 \u043D\u0430 \u0432\u0430\u043B\u0443\u0442\u0430",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0432\u0445\u043E\u0434"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0447\u0438\u0441\u043B\u043E",
-        array: "\u043C\u0430\u0441\u0438\u0432"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u0432\u0445\u043E\u0434: \u043E\u0447\u0430\u043A\u0432\u0430\u043D instanceof ${issue2.expected}, \u043F\u043E\u043B\u0443\u0447\u0435\u043D ${received}`;
-            }
-            return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u0432\u0445\u043E\u0434: \u043E\u0447\u0430\u043A\u0432\u0430\u043D ${expected}, \u043F\u043E\u043B\u0443\u0447\u0435\u043D ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u0432\u0445\u043E\u0434: \u043E\u0447\u0430\u043A\u0432\u0430\u043D ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u0430 \u043E\u043F\u0446\u0438\u044F: \u043E\u0447\u0430\u043A\u0432\u0430\u043D\u043E \u0435\u0434\u043D\u043E \u043E\u0442 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0422\u0432\u044A\u0440\u0434\u0435 \u0433\u043E\u043B\u044F\u043C\u043E: \u043E\u0447\u0430\u043A\u0432\u0430 \u0441\u0435 ${issue2.origin ?? "\u0441\u0442\u043E\u0439\u043D\u043E\u0441\u0442"} \u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0430"}`;
-            return `\u0422\u0432\u044A\u0440\u0434\u0435 \u0433\u043E\u043B\u044F\u043C\u043E: \u043E\u0447\u0430\u043A\u0432\u0430 \u0441\u0435 ${issue2.origin ?? "\u0441\u0442\u043E\u0439\u043D\u043E\u0441\u0442"} \u0434\u0430 \u0431\u044A\u0434\u0435 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0422\u0432\u044A\u0440\u0434\u0435 \u043C\u0430\u043B\u043A\u043E: \u043E\u0447\u0430\u043A\u0432\u0430 \u0441\u0435 ${issue2.origin} \u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430 ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u0422\u0432\u044A\u0440\u0434\u0435 \u043C\u0430\u043B\u043A\u043E: \u043E\u0447\u0430\u043A\u0432\u0430 \u0441\u0435 ${issue2.origin} \u0434\u0430 \u0431\u044A\u0434\u0435 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u043D\u0438\u0437: \u0442\u0440\u044F\u0431\u0432\u0430 \u0434\u0430 \u0437\u0430\u043F\u043E\u0447\u0432\u0430 \u0441 "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u043D\u0438\u0437: \u0442\u0440\u044F\u0431\u0432\u0430 \u0434\u0430 \u0437\u0430\u0432\u044A\u0440\u0448\u0432\u0430 \u0441 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u043D\u0438\u0437: \u0442\u0440\u044F\u0431\u0432\u0430 \u0434\u0430 \u0432\u043A\u043B\u044E\u0447\u0432\u0430 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u043D\u0438\u0437: \u0442\u0440\u044F\u0431\u0432\u0430 \u0434\u0430 \u0441\u044A\u0432\u043F\u0430\u0434\u0430 \u0441 ${_issue.pattern}`;
-            let invalid_adj = "\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D";
-            if (_issue.format === "emoji")
-              invalid_adj = "\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u043E";
-            if (_issue.format === "datetime")
-              invalid_adj = "\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u043E";
-            if (_issue.format === "date")
-              invalid_adj = "\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u0430";
-            if (_issue.format === "time")
-              invalid_adj = "\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u043E";
-            if (_issue.format === "duration")
-              invalid_adj = "\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u0430";
-            return `${invalid_adj} ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u043E \u0447\u0438\u0441\u043B\u043E: \u0442\u0440\u044F\u0431\u0432\u0430 \u0434\u0430 \u0431\u044A\u0434\u0435 \u043A\u0440\u0430\u0442\u043D\u043E \u043D\u0430 ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u041D\u0435\u0440\u0430\u0437\u043F\u043E\u0437\u043D\u0430\u0442${issue2.keys.length > 1 ? "\u0438" : ""} \u043A\u043B\u044E\u0447${issue2.keys.length > 1 ? "\u043E\u0432\u0435" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u043A\u043B\u044E\u0447 \u0432 ${issue2.origin}`;
-          case "invalid_union":
-            return "\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u0432\u0445\u043E\u0434";
-          case "invalid_element":
-            return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u043D\u0430 \u0441\u0442\u043E\u0439\u043D\u043E\u0441\u0442 \u0432 ${issue2.origin}`;
-          default:
-            return `\u041D\u0435\u0432\u0430\u043B\u0438\u0434\u0435\u043D \u0432\u0445\u043E\u0434`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/bn.js
-function bn_default() {
-  return {
-    localeError: error5()
-  };
-}
-var error5;
-var init_bn = __esm({
-  "node_modules/zod/v4/locales/bn.js"() {
-    init_util();
-    error5 = () => {
-      const Sizable = {
-        string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
-        file: { unit: "\u09AC\u09BE\u0987\u099F", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
-        array: { unit: "\u0986\u0987\u099F\u09C7\u09AE", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
-        set: { unit: "\u0986\u0987\u099F\u09C7\u09AE", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
-        map: { unit: "\u098F\u09A8\u09CD\u099F\u09CD\u09B0\u09BF", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0987\u09A8\u09AA\u09C1\u099F",
-        email: "\u0987\u09AE\u09C7\u0987\u09B2 \u09A0\u09BF\u0995\u09BE\u09A8\u09BE",
-        url: "URL",
-        emoji: "\u0987\u09AE\u09CB\u099C\u09BF",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u09A4\u09BE\u09B0\u09BF\u0996 \u0993 \u09B8\u09AE\u09AF\u09BC",
-        date: "ISO \u09A4\u09BE\u09B0\u09BF\u0996",
-        time: "ISO \u09B8\u09AE\u09AF\u09BC",
-        duration: "ISO \u09B8\u09AE\u09AF\u09BC\u0995\u09BE\u09B2",
-        ipv4: "IPv4 \u09A0\u09BF\u0995\u09BE\u09A8\u09BE",
-        ipv6: "IPv6 \u09A0\u09BF\u0995\u09BE\u09A8\u09BE",
-        mac: "MAC \u09A0\u09BF\u0995\u09BE\u09A8\u09BE",
-        cidrv4: "IPv4 \u09B0\u09C7\u099E\u09CD\u099C",
-        cidrv6: "IPv6 \u09B0\u09C7\u099E\u09CD\u099C",
-        base64: "base64-\u098F\u09A8\u0995\u09CB\u09A1\u09C7\u09A1 \u09B8\u09CD\u099F\u09CD\u09B0\u09BF\u0982",
-        base64url: "base64url-\u098F\u09A8\u0995\u09CB\u09A1\u09C7\u09A1 \u09B8\u09CD\u099F\u09CD\u09B0\u09BF\u0982",
-        json_string: "JSON \u09B8\u09CD\u099F\u09CD\u09B0\u09BF\u0982",
-        e164: "E.164 \u09A8\u09AE\u09CD\u09AC\u09B0",
-        credit_card: "\u0995\u09CD\u09B0\u09C7\u09A1\u09BF\u099F \u0995\u09BE\u09B0\u09CD\u09A1 \u09A8\u09AE\u09CD\u09AC\u09B0",
-        currency_code: "\u09AE\u09C1\u09A6\u09CD\u09B0\u09BE \u0995\u09CB\u09A1",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0987\u09A8\u09AA\u09C1\u099F"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `\u0985\u09AC\u09C8\u09A7 \u0987\u09A8\u09AA\u09C1\u099F: \u09AA\u09CD\u09B0\u09A4\u09CD\u09AF\u09BE\u09B6\u09BF\u09A4 ${expected}, \u09AA\u09CD\u09B0\u09BE\u09AA\u09CD\u09A4 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0985\u09AC\u09C8\u09A7 \u0987\u09A8\u09AA\u09C1\u099F: \u09AA\u09CD\u09B0\u09A4\u09CD\u09AF\u09BE\u09B6\u09BF\u09A4 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0985\u09AC\u09C8\u09A7 \u0985\u09AA\u09B6\u09A8: ${joinValues(issue2.values, " | ")} \u098F\u09B0 \u09AE\u09A7\u09CD\u09AF\u09C7 \u098F\u0995\u099F\u09BF \u09AA\u09CD\u09B0\u09A4\u09CD\u09AF\u09BE\u09B6\u09BF\u09A4`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0985\u09A8\u09C7\u0995 \u09AC\u09A1\u09BC: ${issue2.origin ?? "\u09AE\u09BE\u09A8"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u098F\u09B2\u09BF\u09AE\u09C7\u09A8\u09CD\u099F"} \u09B9\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-            return `\u0985\u09A8\u09C7\u0995 \u09AC\u09A1\u09BC: ${issue2.origin ?? "\u09AE\u09BE\u09A8"} ${adj}${issue2.maximum.toString()} \u09B9\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0985\u09A8\u09C7\u0995 \u099B\u09CB\u099F: ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} \u09B9\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-            }
-            return `\u0985\u09A8\u09C7\u0995 \u099B\u09CB\u099F: ${issue2.origin} ${adj}${issue2.minimum.toString()} \u09B9\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u0985\u09AC\u09C8\u09A7 \u09B8\u09CD\u099F\u09CD\u09B0\u09BF\u0982: "${_issue.prefix}" \u09A6\u09BF\u09AF\u09BC\u09C7 \u09B6\u09C1\u09B0\u09C1 \u09B9\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u0985\u09AC\u09C8\u09A7 \u09B8\u09CD\u099F\u09CD\u09B0\u09BF\u0982: "${_issue.suffix}" \u09A6\u09BF\u09AF\u09BC\u09C7 \u09B6\u09C7\u09B7 \u09B9\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-            if (_issue.format === "includes")
-              return `\u0985\u09AC\u09C8\u09A7 \u09B8\u09CD\u099F\u09CD\u09B0\u09BF\u0982: "${_issue.includes}" \u0985\u09A8\u09CD\u09A4\u09B0\u09CD\u09AD\u09C1\u0995\u09CD\u09A4 \u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-            if (_issue.format === "regex")
-              return `\u0985\u09AC\u09C8\u09A7 \u09B8\u09CD\u099F\u09CD\u09B0\u09BF\u0982: ${_issue.pattern} \u09AA\u09CD\u09AF\u09BE\u099F\u09BE\u09B0\u09CD\u09A8 \u09AE\u09BF\u09B2\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-            return `\u0985\u09AC\u09C8\u09A7 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0985\u09AC\u09C8\u09A7 \u09A8\u09AE\u09CD\u09AC\u09B0: ${issue2.divisor} \u098F\u09B0 \u0997\u09C1\u09A3\u09BF\u09A4\u0995 \u09B9\u09A4\u09C7 \u09B9\u09AC\u09C7`;
-          case "unrecognized_keys":
-            return `\u0985\u099A\u09C7\u09A8\u09BE \u0995\u09C0${issue2.keys.length > 1 ? "\u0997\u09C1\u09B2\u09CB" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} \u098F \u0985\u09AC\u09C8\u09A7 \u0995\u09C0`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `\u0985\u09AC\u09C8\u09A7 \u09A1\u09BF\u09B8\u0995\u09CD\u09B0\u09BF\u09AE\u09BF\u09A8\u09C7\u099F\u09B0 \u09AE\u09BE\u09A8\u0964 \u09AA\u09CD\u09B0\u09A4\u09CD\u09AF\u09BE\u09B6\u09BF\u09A4 ${opts}`;
-            }
-            return "\u0985\u09AC\u09C8\u09A7 \u0987\u09A8\u09AA\u09C1\u099F";
-          case "invalid_element":
-            return `${issue2.origin} \u098F \u0985\u09AC\u09C8\u09A7 \u09AE\u09BE\u09A8`;
-          default:
-            return "\u0985\u09AC\u09C8\u09A7 \u0987\u09A8\u09AA\u09C1\u099F";
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ca.js
-function ca_default() {
-  return {
-    localeError: error6()
-  };
-}
-var error6;
-var init_ca = __esm({
-  "node_modules/zod/v4/locales/ca.js"() {
-    init_util();
-    error6 = () => {
-      const Sizable = {
-        string: { unit: "car\xE0cters", verb: "contenir" },
-        file: { unit: "bytes", verb: "contenir" },
-        array: { unit: "elements", verb: "contenir" },
-        set: { unit: "elements", verb: "contenir" },
-        map: { unit: "elements", verb: "contenir" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "entrada",
-        email: "adre\xE7a electr\xF2nica",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "data i hora ISO",
-        date: "data ISO",
-        time: "hora ISO",
-        duration: "durada ISO",
-        ipv4: "adre\xE7a IPv4",
-        ipv6: "adre\xE7a IPv6",
-        mac: "adre\xE7a MAC",
-        cidrv4: "rang IPv4",
-        cidrv6: "rang IPv6",
-        base64: "cadena codificada en base64",
-        base64url: "cadena codificada en base64url",
-        json_string: "cadena JSON",
-        e164: "n\xFAmero E.164",
-        credit_card: "n\xFAmero de targeta de cr\xE8dit",
-        currency_code: "codi de moneda",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "entrada"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Tipus inv\xE0lid: s'esperava instanceof ${issue2.expected}, s'ha rebut ${received}`;
-            }
-            return `Tipus inv\xE0lid: s'esperava ${expected}, s'ha rebut ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Valor inv\xE0lid: s'esperava ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opci\xF3 inv\xE0lida: s'esperava una de ${joinValues(issue2.values, " o ")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "com a m\xE0xim" : "menys de";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Massa gran: s'esperava que ${issue2.origin ?? "el valor"} contingu\xE9s ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elements"}`;
-            return `Massa gran: s'esperava que ${issue2.origin ?? "el valor"} fos ${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? "com a m\xEDnim" : "m\xE9s de";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Massa petit: s'esperava que ${issue2.origin} contingu\xE9s ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Massa petit: s'esperava que ${issue2.origin} fos ${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `Format inv\xE0lid: ha de comen\xE7ar amb "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `Format inv\xE0lid: ha d'acabar amb "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Format inv\xE0lid: ha d'incloure "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Format inv\xE0lid: ha de coincidir amb el patr\xF3 ${_issue.pattern}`;
-            return `Format inv\xE0lid per a ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `N\xFAmero inv\xE0lid: ha de ser m\xFAltiple de ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Clau${issue2.keys.length > 1 ? "s" : ""} no reconeguda${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Clau inv\xE0lida a ${issue2.origin}`;
-          case "invalid_union":
-            return "Entrada inv\xE0lida";
-          // Could also be "Tipus d'unió invàlid" but "Entrada invàlida" is more general
-          case "invalid_element":
-            return `Element inv\xE0lid a ${issue2.origin}`;
-          default:
-            return `Entrada inv\xE0lida`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ckb.js
-function ckb_default() {
-  return {
-    localeError: error7()
-  };
-}
-var error7;
-var init_ckb = __esm({
-  "node_modules/zod/v4/locales/ckb.js"() {
-    init_util();
-    error7 = () => {
-      const Sizable = {
-        string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
-        file: { unit: "\u0628\u0627\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
-        array: { unit: "\u062F\u0627\u0646\u06D5", verb: "\u0628\u06CE\u062A" },
-        set: { unit: "\u062F\u0627\u0646\u06D5", verb: "\u0628\u06CE\u062A" },
-        map: { unit: "\u062F\u0627\u0646\u06D5", verb: "\u0628\u06CE\u062A" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "regex",
-        email: "\u0626\u06CC\u0645\u06D5\u06CC\u06B5",
-        url: "\u0628\u06D5\u0633\u062A\u06D5\u0631 (URL)",
-        emoji: "\u0626\u06CC\u0645\u06C6\u062C\u06CC",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u0695\u06CE\u06A9\u06D5\u0648\u062A \u0648 \u06A9\u0627\u062A",
-        date: "\u0695\u06CE\u06A9\u06D5\u0648\u062A",
-        time: "\u06A9\u0627\u062A",
-        duration: "\u0645\u0627\u0648\u06D5",
-        ipv4: "\u0646\u0627\u0648\u0646\u06CC\u0634\u0627\u0646\u06CC IPv4",
-        ipv6: "\u0646\u0627\u0648\u0646\u06CC\u0634\u0627\u0646\u06CC IPv6",
-        mac: "\u0646\u0627\u0648\u0646\u06CC\u0634\u0627\u0646\u06CC MAC",
-        cidrv4: "\u0645\u06D5\u0648\u062F\u0627\u06CC IPv4",
-        cidrv6: "\u0645\u06D5\u0648\u062F\u0627\u06CC IPv6",
-        base64: "\u062F\u06D5\u0642\u06CC base64",
-        base64url: "\u062F\u06D5\u0642\u06CC base64url",
-        json_string: "\u062F\u06D5\u0642\u06CC JSON",
-        e164: "\u0698\u0645\u0627\u0631\u06D5\u06CC E.164",
-        credit_card: "\u0698\u0645\u0627\u0631\u06D5\u06CC \u06A9\u0627\u0631\u062A\u06CC \u06A9\u0631\u06CE\u062F\u06CC\u062A",
-        currency_code: "\u06A9\u06C6\u062F\u06CC \u062F\u0631\u0627\u0648",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u062A\u06CE\u06A9\u0631\u062F\u06D5"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        string: "\u0646\u0648\u0648\u0633\u06CC\u0646",
-        number: "\u0698\u0645\u0627\u0631\u06D5",
-        boolean: "boolean",
-        array: "array",
-        object: "object",
-        date: "\u0695\u06CE\u06A9\u06D5\u0648\u062A",
-        integer: "\u0698\u0645\u0627\u0631\u06D5",
-        float: "\u0698\u0645\u0627\u0631\u06D5",
-        null: "null",
-        undefined: "undefined",
-        function: "function",
-        symbol: "symbol",
-        unknown: "unknown",
-        promise: "promise",
-        void: "void",
-        never: "never",
-        map: "map",
-        set: "set"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            const postfix = ["\u0627", "\u0648", "\u06C6", "\u0648\u0648", "\u06D5", "\u06CC", "\u06CE"].some((p) => received.endsWith(p)) ? "\u06CC\u06D5" : "\u06D5";
-            const isEnglish = /^[a-zA-Z]+$/.test(received);
-            if (receivedType === "null" || receivedType === "undefined")
-              return `\u062F\u0627\u0648\u0627\u06A9\u0631\u0627\u0648\u06D5`;
-            return `\u0686\u0627\u0648\u06D5\u0695\u0648\u0627\u0646\u06A9\u0631\u0627\u0648\u06D5 ${expected} \u0628\u06CE\u062A\u060C \u0628\u06D5\u06B5\u0627\u0645 ${received}${isEnglish ? "" : postfix}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0628\u06D5\u0647\u0627\u06A9\u06D5 \u0646\u0627\u062F\u0631\u0648\u0648\u0633\u062A\u06D5: \u0686\u0627\u0648\u06D5\u0695\u0648\u0627\u0646\u06A9\u0631\u0627\u0648\u06D5 ${stringifyPrimitive(issue2.values[0])} \u0628\u06CE\u062A`;
-            return `\u0647\u06D5\u06B5\u0628\u0698\u0627\u0631\u062F\u06D5\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A: \u0686\u0627\u0648\u06D5\u0695\u0648\u0627\u0646\u06A9\u0631\u0627\u0648\u06D5 \u06CC\u06D5\u06A9\u06CE\u06A9 \u0628\u06CE\u062A \u0644\u06D5 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 \u0628\u06D5 \u0644\u0627\u06CC\u06D5\u0646\u06CC \u0632\u06C6\u0631\u06D5\u0648\u06D5 ${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `\u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 \u0628\u06D5 \u0644\u0627\u06CC\u06D5\u0646\u06CC \u0632\u06C6\u0631\u06D5\u0648\u06D5 ${issue2.maximum.toString()} \u0628\u06CE\u062A`;
-          }
-          case "too_small": {
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 \u0628\u06D5 \u0644\u0627\u06CC\u06D5\u0646\u06CC \u06A9\u06D5\u0645\u06D5\u0648\u06D5 ${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `\u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 \u0628\u06D5 \u0644\u0627\u06CC\u06D5\u0646\u06CC \u06A9\u06D5\u0645\u06D5\u0648\u06D5 ${issue2.minimum.toString()} \u0628\u06CE\u062A`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u062F\u06D5\u0642\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A: \u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 \u062F\u06D5\u0633\u062A\u067E\u06CE\u0628\u06A9\u0627\u062A \u0628\u06D5 "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u062F\u06D5\u0642\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A: \u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 \u06A9\u06C6\u062A\u0627\u06CC\u06CC\u0628\u06CE\u062A \u0628\u06D5 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u062F\u06D5\u0642\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A: \u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 "${_issue.includes}" \u0644\u06D5\u062E\u06C6\u0628\u06AF\u0631\u06CE\u062A`;
-            if (_issue.format === "regex")
-              return `\u062F\u06D5\u0642\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A: \u067E\u06CE\u0648\u06CC\u0633\u062A\u06D5 \u0644\u06D5\u06AF\u06D5\u06B5 \u067E\u0627\u062A\u06CE\u0631\u0646\u06CC ${_issue.pattern} \u0628\u06AF\u0648\u0646\u062C\u06CE\u062A`;
-            return `\u0628\u06D5\u0647\u0627\u06CC ${FormatDictionary[_issue.format] ?? issue2.format} \u0646\u0627\u062F\u0631\u0648\u0633\u062A\u06D5`;
-          }
-          case "not_multiple_of":
-            return `\u0698\u0645\u0627\u0631\u06D5\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A: \u062F\u06D5\u0628\u06CE\u062A \u0686\u06D5\u0646\u062F \u0647\u06CE\u0646\u062F\u06D5 \u0628\u06CE\u062A \u0628\u06C6 ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u06A9\u0644\u06CC\u0644\u06CC \u0646\u06D5\u0646\u0627\u0633\u0631\u0627\u0648: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u06A9\u0644\u06CC\u0644\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A \u0644\u06D5 ${issue2.origin}`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `\u0628\u06D5\u0647\u0627\u06CC \u0646\u06D5\u0646\u0627\u0633\u0631\u0627\u0648 \u0647\u06D5\u06CC\u06D5. \u0628\u06D5\u0647\u0627\u06CC \u0686\u0627\u0648\u06D5\u0695\u0648\u0627\u0646\u06A9\u0631\u0627\u0648: ${opts}`;
-            }
-            return "\u06CC\u06D5\u06A9\u06AF\u0631\u062A\u0646\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A";
-          case "invalid_element":
-            return `${issue2.origin} \u0628\u06D5\u0647\u0627\u06A9\u06D5 \u0646\u0627\u062F\u0631\u0648\u0633\u062A\u06D5`;
-          default:
-            return `\u062A\u06CE\u06A9\u0631\u062F\u06D5\u06CC \u0646\u0627\u062F\u0631\u0648\u0633\u062A`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/cs.js
-function cs_default() {
-  return {
-    localeError: error8()
-  };
-}
-var error8;
-var init_cs = __esm({
-  "node_modules/zod/v4/locales/cs.js"() {
-    init_util();
-    error8 = () => {
-      const Sizable = {
-        string: { unit: "znak\u016F", verb: "m\xEDt" },
-        file: { unit: "bajt\u016F", verb: "m\xEDt" },
-        array: { unit: "prvk\u016F", verb: "m\xEDt" },
-        set: { unit: "prvk\u016F", verb: "m\xEDt" },
-        map: { unit: "prvk\u016F", verb: "m\xEDt" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "regul\xE1rn\xED v\xFDraz",
-        email: "e-mailov\xE1 adresa",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "datum a \u010Das ve form\xE1tu ISO",
-        date: "datum ve form\xE1tu ISO",
-        time: "\u010Das ve form\xE1tu ISO",
-        duration: "doba trv\xE1n\xED ISO",
-        ipv4: "IPv4 adresa",
-        ipv6: "IPv6 adresa",
-        mac: "MAC adresa",
-        cidrv4: "rozsah IPv4",
-        cidrv6: "rozsah IPv6",
-        base64: "\u0159et\u011Bzec zak\xF3dovan\xFD ve form\xE1tu base64",
-        base64url: "\u0159et\u011Bzec zak\xF3dovan\xFD ve form\xE1tu base64url",
-        json_string: "\u0159et\u011Bzec ve form\xE1tu JSON",
-        e164: "\u010D\xEDslo E.164",
-        credit_card: "\u010D\xEDslo kreditn\xED karty",
-        currency_code: "k\xF3d m\u011Bny",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "vstup"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u010D\xEDslo",
-        string: "\u0159et\u011Bzec",
-        function: "funkce",
-        array: "pole"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neplatn\xFD vstup: o\u010Dek\xE1v\xE1no instanceof ${issue2.expected}, obdr\u017Eeno ${received}`;
-            }
-            return `Neplatn\xFD vstup: o\u010Dek\xE1v\xE1no ${expected}, obdr\u017Eeno ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neplatn\xFD vstup: o\u010Dek\xE1v\xE1no ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neplatn\xE1 mo\u017Enost: o\u010Dek\xE1v\xE1na jedna z hodnot ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Hodnota je p\u0159\xEDli\u0161 velk\xE1: ${issue2.origin ?? "hodnota"} mus\xED m\xEDt ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "prvk\u016F"}`;
-            }
-            return `Hodnota je p\u0159\xEDli\u0161 velk\xE1: ${issue2.origin ?? "hodnota"} mus\xED b\xFDt ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Hodnota je p\u0159\xEDli\u0161 mal\xE1: ${issue2.origin ?? "hodnota"} mus\xED m\xEDt ${adj}${issue2.minimum.toString()} ${sizing.unit ?? "prvk\u016F"}`;
-            }
-            return `Hodnota je p\u0159\xEDli\u0161 mal\xE1: ${issue2.origin ?? "hodnota"} mus\xED b\xFDt ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Neplatn\xFD \u0159et\u011Bzec: mus\xED za\u010D\xEDnat na "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Neplatn\xFD \u0159et\u011Bzec: mus\xED kon\u010Dit na "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Neplatn\xFD \u0159et\u011Bzec: mus\xED obsahovat "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Neplatn\xFD \u0159et\u011Bzec: mus\xED odpov\xEDdat vzoru ${_issue.pattern}`;
-            return `Neplatn\xFD form\xE1t ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Neplatn\xE9 \u010D\xEDslo: mus\xED b\xFDt n\xE1sobkem ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Nezn\xE1m\xE9 kl\xED\u010De: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Neplatn\xFD kl\xED\u010D v ${issue2.origin}`;
-          case "invalid_union":
-            return "Neplatn\xFD vstup";
-          case "invalid_element":
-            return `Neplatn\xE1 hodnota v ${issue2.origin}`;
-          default:
-            return `Neplatn\xFD vstup`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/da.js
-function da_default() {
-  return {
-    localeError: error9()
-  };
-}
-var error9;
-var init_da = __esm({
-  "node_modules/zod/v4/locales/da.js"() {
-    init_util();
-    error9 = () => {
-      const Sizable = {
-        string: { unit: "tegn", verb: "havde" },
-        file: { unit: "bytes", verb: "havde" },
-        array: { unit: "elementer", verb: "indeholdt" },
-        set: { unit: "elementer", verb: "indeholdt" },
-        map: { unit: "elementer", verb: "indeholdt" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "input",
-        email: "e-mailadresse",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO dato- og klokkesl\xE6t",
-        date: "ISO-dato",
-        time: "ISO-klokkesl\xE6t",
-        duration: "ISO-varighed",
-        ipv4: "IPv4-adresse",
-        ipv6: "IPv6-adresse",
-        mac: "MAC-adresse",
-        cidrv4: "IPv4-spektrum",
-        cidrv6: "IPv6-spektrum",
-        base64: "base64-kodet streng",
-        base64url: "base64url-kodet streng",
-        json_string: "JSON-streng",
-        e164: "E.164-nummer",
-        credit_card: "kreditkortnummer",
-        currency_code: "valutakode",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        string: "streng",
-        number: "tal",
-        boolean: "boolean",
-        array: "liste",
-        object: "objekt",
-        set: "s\xE6t",
-        file: "fil"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ugyldigt input: forventede instanceof ${issue2.expected}, fik ${received}`;
-            }
-            return `Ugyldigt input: forventede ${expected}, fik ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ugyldig v\xE6rdi: forventede ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ugyldigt valg: forventede en af f\xF8lgende ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            if (sizing)
-              return `For stor: forventede ${origin ?? "value"} ${sizing.verb} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elementer"}`;
-            return `For stor: forventede ${origin ?? "value"} havde ${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            if (sizing) {
-              return `For lille: forventede ${origin} ${sizing.verb} ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `For lille: forventede ${origin} havde ${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Ugyldig streng: skal starte med "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Ugyldig streng: skal ende med "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Ugyldig streng: skal indeholde "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Ugyldig streng: skal matche m\xF8nsteret ${_issue.pattern}`;
-            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Ugyldigt tal: skal v\xE6re deleligt med ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Ukendte n\xF8gler" : "Ukendt n\xF8gle"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Ugyldig n\xF8gle i ${issue2.origin}`;
-          case "invalid_union":
-            return "Ugyldigt input: matcher ingen af de tilladte typer";
-          case "invalid_element":
-            return `Ugyldig v\xE6rdi i ${issue2.origin}`;
-          default:
-            return `Ugyldigt input`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/de.js
-function de_default() {
-  return {
-    localeError: error10()
-  };
-}
-var error10;
-var init_de = __esm({
-  "node_modules/zod/v4/locales/de.js"() {
-    init_util();
-    error10 = () => {
-      const Sizable = {
-        string: { unit: "Zeichen", verb: "zu haben" },
-        file: { unit: "Bytes", verb: "zu haben" },
-        array: { unit: "Elemente", verb: "zu haben" },
-        set: { unit: "Elemente", verb: "zu haben" },
-        map: { unit: "Elemente", verb: "zu haben" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "Eingabe",
-        email: "E-Mail-Adresse",
-        url: "URL",
-        emoji: "Emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO-Datum und -Uhrzeit",
-        date: "ISO-Datum",
-        time: "ISO-Uhrzeit",
-        duration: "ISO-Dauer",
-        ipv4: "IPv4-Adresse",
-        ipv6: "IPv6-Adresse",
-        mac: "MAC-Adresse",
-        cidrv4: "IPv4-Bereich",
-        cidrv6: "IPv6-Bereich",
-        base64: "Base64-codierter String",
-        base64url: "Base64-URL-codierter String",
-        json_string: "JSON-String",
-        e164: "E.164-Nummer",
-        credit_card: "Kreditkartennummer",
-        currency_code: "W\xE4hrungscode",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "Eingabe"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "Zahl",
-        array: "Array"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ung\xFCltige Eingabe: erwartet instanceof ${issue2.expected}, erhalten ${received}`;
-            }
-            return `Ung\xFCltige Eingabe: erwartet ${expected}, erhalten ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ung\xFCltige Eingabe: erwartet ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ung\xFCltige Option: erwartet eine von ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Zu gro\xDF: erwartet, dass ${issue2.origin ?? "Wert"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "Elemente"} hat`;
-            return `Zu gro\xDF: erwartet, dass ${issue2.origin ?? "Wert"} ${adj}${issue2.maximum.toString()} ist`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Zu klein: erwartet, dass ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} hat`;
-            }
-            return `Zu klein: erwartet, dass ${issue2.origin} ${adj}${issue2.minimum.toString()} ist`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Ung\xFCltiger String: muss mit "${_issue.prefix}" beginnen`;
-            if (_issue.format === "ends_with")
-              return `Ung\xFCltiger String: muss mit "${_issue.suffix}" enden`;
-            if (_issue.format === "includes")
-              return `Ung\xFCltiger String: muss "${_issue.includes}" enthalten`;
-            if (_issue.format === "regex")
-              return `Ung\xFCltiger String: muss dem Muster ${_issue.pattern} entsprechen`;
-            return `Ung\xFCltig: ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Ung\xFCltige Zahl: muss ein Vielfaches von ${issue2.divisor} sein`;
-          case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Unbekannte Schl\xFCssel" : "Unbekannter Schl\xFCssel"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Ung\xFCltiger Schl\xFCssel in ${issue2.origin}`;
-          case "invalid_union":
-            return "Ung\xFCltige Eingabe";
-          case "invalid_element":
-            return `Ung\xFCltiger Wert in ${issue2.origin}`;
-          default:
-            return `Ung\xFCltige Eingabe`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/el.js
-function el_default() {
-  return {
-    localeError: error11()
-  };
-}
-var error11;
-var init_el = __esm({
-  "node_modules/zod/v4/locales/el.js"() {
-    init_util();
-    error11 = () => {
-      const Sizable = {
-        string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
-        file: { unit: "bytes", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
-        array: { unit: "\u03C3\u03C4\u03BF\u03B9\u03C7\u03B5\u03AF\u03B1", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
-        set: { unit: "\u03C3\u03C4\u03BF\u03B9\u03C7\u03B5\u03AF\u03B1", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
-        map: { unit: "\u03BA\u03B1\u03C4\u03B1\u03C7\u03C9\u03C1\u03AE\u03C3\u03B5\u03B9\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u03B5\u03AF\u03C3\u03BF\u03B4\u03BF\u03C2",
-        email: "\u03B4\u03B9\u03B5\u03CD\u03B8\u03C5\u03BD\u03C3\u03B7 email",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u03B7\u03BC\u03B5\u03C1\u03BF\u03BC\u03B7\u03BD\u03AF\u03B1 \u03BA\u03B1\u03B9 \u03CE\u03C1\u03B1",
-        date: "ISO \u03B7\u03BC\u03B5\u03C1\u03BF\u03BC\u03B7\u03BD\u03AF\u03B1",
-        time: "ISO \u03CE\u03C1\u03B1",
-        duration: "ISO \u03B4\u03B9\u03AC\u03C1\u03BA\u03B5\u03B9\u03B1",
-        ipv4: "\u03B4\u03B9\u03B5\u03CD\u03B8\u03C5\u03BD\u03C3\u03B7 IPv4",
-        ipv6: "\u03B4\u03B9\u03B5\u03CD\u03B8\u03C5\u03BD\u03C3\u03B7 IPv6",
-        mac: "\u03B4\u03B9\u03B5\u03CD\u03B8\u03C5\u03BD\u03C3\u03B7 MAC",
-        cidrv4: "\u03B5\u03CD\u03C1\u03BF\u03C2 IPv4",
-        cidrv6: "\u03B5\u03CD\u03C1\u03BF\u03C2 IPv6",
-        base64: "\u03C3\u03C5\u03BC\u03B2\u03BF\u03BB\u03BF\u03C3\u03B5\u03B9\u03C1\u03AC \u03BA\u03C9\u03B4\u03B9\u03BA\u03BF\u03C0\u03BF\u03B9\u03B7\u03BC\u03AD\u03BD\u03B7 \u03C3\u03B5 base64",
-        base64url: "\u03C3\u03C5\u03BC\u03B2\u03BF\u03BB\u03BF\u03C3\u03B5\u03B9\u03C1\u03AC \u03BA\u03C9\u03B4\u03B9\u03BA\u03BF\u03C0\u03BF\u03B9\u03B7\u03BC\u03AD\u03BD\u03B7 \u03C3\u03B5 base64url",
-        json_string: "\u03C3\u03C5\u03BC\u03B2\u03BF\u03BB\u03BF\u03C3\u03B5\u03B9\u03C1\u03AC JSON",
-        e164: "\u03B1\u03C1\u03B9\u03B8\u03BC\u03CC\u03C2 E.164",
-        credit_card: "\u03B1\u03C1\u03B9\u03B8\u03BC\u03CC\u03C2 \u03C0\u03B9\u03C3\u03C4\u03C9\u03C4\u03B9\u03BA\u03AE\u03C2 \u03BA\u03AC\u03C1\u03C4\u03B1\u03C2",
-        currency_code: "\u03BA\u03C9\u03B4\u03B9\u03BA\u03CC\u03C2 \u03BD\u03BF\u03BC\u03AF\u03C3\u03BC\u03B1\u03C4\u03BF\u03C2",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u03B5\u03AF\u03C3\u03BF\u03B4\u03BF\u03C2"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (typeof issue2.expected === "string" && /^[A-Z]/.test(issue2.expected)) {
-              return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03B5\u03AF\u03C3\u03BF\u03B4\u03BF\u03C2: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD instanceof ${issue2.expected}, \u03BB\u03AE\u03C6\u03B8\u03B7\u03BA\u03B5 ${received}`;
-            }
-            return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03B5\u03AF\u03C3\u03BF\u03B4\u03BF\u03C2: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD ${expected}, \u03BB\u03AE\u03C6\u03B8\u03B7\u03BA\u03B5 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03B5\u03AF\u03C3\u03BF\u03B4\u03BF\u03C2: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03B5\u03C0\u03B9\u03BB\u03BF\u03B3\u03AE: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD \u03AD\u03BD\u03B1 \u03B1\u03C0\u03CC ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u03A0\u03BF\u03BB\u03CD \u03BC\u03B5\u03B3\u03AC\u03BB\u03BF: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD ${issue2.origin ?? "\u03C4\u03B9\u03BC\u03AE"} \u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u03C3\u03C4\u03BF\u03B9\u03C7\u03B5\u03AF\u03B1"}`;
-            return `\u03A0\u03BF\u03BB\u03CD \u03BC\u03B5\u03B3\u03AC\u03BB\u03BF: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD ${issue2.origin ?? "\u03C4\u03B9\u03BC\u03AE"} \u03BD\u03B1 \u03B5\u03AF\u03BD\u03B1\u03B9 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u03A0\u03BF\u03BB\u03CD \u03BC\u03B9\u03BA\u03C1\u03CC: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD ${issue2.origin} \u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9 ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u03A0\u03BF\u03BB\u03CD \u03BC\u03B9\u03BA\u03C1\u03CC: \u03B1\u03BD\u03B1\u03BC\u03B5\u03BD\u03CC\u03C4\u03B1\u03BD ${issue2.origin} \u03BD\u03B1 \u03B5\u03AF\u03BD\u03B1\u03B9 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03C3\u03C5\u03BC\u03B2\u03BF\u03BB\u03BF\u03C3\u03B5\u03B9\u03C1\u03AC: \u03C0\u03C1\u03AD\u03C0\u03B5\u03B9 \u03BD\u03B1 \u03BE\u03B5\u03BA\u03B9\u03BD\u03AC \u03BC\u03B5 "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03C3\u03C5\u03BC\u03B2\u03BF\u03BB\u03BF\u03C3\u03B5\u03B9\u03C1\u03AC: \u03C0\u03C1\u03AD\u03C0\u03B5\u03B9 \u03BD\u03B1 \u03C4\u03B5\u03BB\u03B5\u03B9\u03CE\u03BD\u03B5\u03B9 \u03BC\u03B5 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03C3\u03C5\u03BC\u03B2\u03BF\u03BB\u03BF\u03C3\u03B5\u03B9\u03C1\u03AC: \u03C0\u03C1\u03AD\u03C0\u03B5\u03B9 \u03BD\u03B1 \u03C0\u03B5\u03C1\u03B9\u03AD\u03C7\u03B5\u03B9 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03C3\u03C5\u03BC\u03B2\u03BF\u03BB\u03BF\u03C3\u03B5\u03B9\u03C1\u03AC: \u03C0\u03C1\u03AD\u03C0\u03B5\u03B9 \u03BD\u03B1 \u03C4\u03B1\u03B9\u03C1\u03B9\u03AC\u03B6\u03B5\u03B9 \u03BC\u03B5 \u03C4\u03BF \u03BC\u03BF\u03C4\u03AF\u03B2\u03BF ${_issue.pattern}`;
-            return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03BF: ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03BF\u03C2 \u03B1\u03C1\u03B9\u03B8\u03BC\u03CC\u03C2: \u03C0\u03C1\u03AD\u03C0\u03B5\u03B9 \u03BD\u03B1 \u03B5\u03AF\u03BD\u03B1\u03B9 \u03C0\u03BF\u03BB\u03BB\u03B1\u03C0\u03BB\u03AC\u03C3\u03B9\u03BF \u03C4\u03BF\u03C5 ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u0386\u03B3\u03BD\u03C9\u03C3\u03C4${issue2.keys.length > 1 ? "\u03B1" : "\u03BF"} \u03BA\u03BB\u03B5\u03B9\u03B4${issue2.keys.length > 1 ? "\u03B9\u03AC" : "\u03AF"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03BF \u03BA\u03BB\u03B5\u03B9\u03B4\u03AF \u03C3\u03C4\u03BF ${issue2.origin}`;
-          case "invalid_union":
-            return "\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03B5\u03AF\u03C3\u03BF\u03B4\u03BF\u03C2";
-          case "invalid_element":
-            return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03C4\u03B9\u03BC\u03AE \u03C3\u03C4\u03BF ${issue2.origin}`;
-          default:
-            return `\u039C\u03B7 \u03AD\u03B3\u03BA\u03C5\u03C1\u03B7 \u03B5\u03AF\u03C3\u03BF\u03B4\u03BF\u03C2`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/en.js
-function en_default() {
-  return {
-    localeError: error12()
-  };
-}
-var error12;
 var init_en = __esm({
   "node_modules/zod/v4/locales/en.js"() {
     init_util();
-    error12 = () => {
+    error = () => {
       const Sizable = {
         string: { unit: "characters", verb: "to have" },
         file: { unit: "bytes", verb: "to have" },
@@ -6491,9 +3834,9 @@ var init_en = __esm({
         nan: "NaN"
         // All other type names omitted - they fall back to raw values via ?? operator
       };
-      function getTypeName(type, input2) {
-        if (type === "number" && typeof input2 === "number" && !Number.isFinite(input2)) {
-          return String(input2);
+      function getTypeName(type, input) {
+        if (type === "number" && typeof input === "number" && !Number.isFinite(input)) {
+          return String(input);
         }
         return TypeDictionary[type] ?? type;
       }
@@ -6562,6472 +3905,9 @@ var init_en = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/eo.js
-function eo_default() {
-  return {
-    localeError: error13()
-  };
-}
-var error13;
-var init_eo = __esm({
-  "node_modules/zod/v4/locales/eo.js"() {
-    init_util();
-    error13 = () => {
-      const Sizable = {
-        string: { unit: "karaktrojn", verb: "havi" },
-        file: { unit: "bajtojn", verb: "havi" },
-        array: { unit: "elementojn", verb: "havi" },
-        set: { unit: "elementojn", verb: "havi" },
-        map: { unit: "elementojn", verb: "havi" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "enigo",
-        email: "retadreso",
-        url: "URL",
-        emoji: "emo\u011Dio",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO-datotempo",
-        date: "ISO-dato",
-        time: "ISO-tempo",
-        duration: "ISO-da\u016Dro",
-        ipv4: "IPv4-adreso",
-        ipv6: "IPv6-adreso",
-        mac: "MAC-adreso",
-        cidrv4: "IPv4-rango",
-        cidrv6: "IPv6-rango",
-        base64: "64-ume kodita karaktraro",
-        base64url: "URL-64-ume kodita karaktraro",
-        json_string: "JSON-karaktraro",
-        e164: "E.164-nombro",
-        credit_card: "kreditkarta numero",
-        currency_code: "valuta kodo",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "enigo"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "nombro",
-        array: "tabelo",
-        null: "senvalora"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Nevalida enigo: atendi\u011Dis instanceof ${issue2.expected}, ricevi\u011Dis ${received}`;
-            }
-            return `Nevalida enigo: atendi\u011Dis ${expected}, ricevi\u011Dis ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Nevalida enigo: atendi\u011Dis ${stringifyPrimitive(issue2.values[0])}`;
-            return `Nevalida opcio: atendi\u011Dis unu el ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Tro granda: atendi\u011Dis ke ${issue2.origin ?? "valoro"} havu ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementojn"}`;
-            return `Tro granda: atendi\u011Dis ke ${issue2.origin ?? "valoro"} havu ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Tro malgranda: atendi\u011Dis ke ${issue2.origin} havu ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Tro malgranda: atendi\u011Dis ke ${issue2.origin} estu ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Nevalida karaktraro: devas komenci\u011Di per "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Nevalida karaktraro: devas fini\u011Di per "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Nevalida karaktraro: devas inkluzivi "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Nevalida karaktraro: devas kongrui kun la modelo ${_issue.pattern}`;
-            return `Nevalida ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Nevalida nombro: devas esti oblo de ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Nekonata${issue2.keys.length > 1 ? "j" : ""} \u015Dlosilo${issue2.keys.length > 1 ? "j" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Nevalida \u015Dlosilo en ${issue2.origin}`;
-          case "invalid_union":
-            return "Nevalida enigo";
-          case "invalid_element":
-            return `Nevalida valoro en ${issue2.origin}`;
-          default:
-            return `Nevalida enigo`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/es.js
-function es_default() {
-  return {
-    localeError: error14()
-  };
-}
-var error14;
-var init_es = __esm({
-  "node_modules/zod/v4/locales/es.js"() {
-    init_util();
-    error14 = () => {
-      const Sizable = {
-        string: { unit: "caracteres", verb: "tener" },
-        file: { unit: "bytes", verb: "tener" },
-        array: { unit: "elementos", verb: "tener" },
-        set: { unit: "elementos", verb: "tener" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "entrada",
-        email: "direcci\xF3n de correo electr\xF3nico",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "fecha y hora ISO",
-        date: "fecha ISO",
-        time: "hora ISO",
-        duration: "duraci\xF3n ISO",
-        ipv4: "direcci\xF3n IPv4",
-        ipv6: "direcci\xF3n IPv6",
-        mac: "direcci\xF3n MAC",
-        cidrv4: "rango IPv4",
-        cidrv6: "rango IPv6",
-        base64: "cadena codificada en base64",
-        base64url: "URL codificada en base64",
-        json_string: "cadena JSON",
-        e164: "n\xFAmero E.164",
-        credit_card: "n\xFAmero de tarjeta de cr\xE9dito",
-        currency_code: "c\xF3digo de moneda",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "entrada"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        string: "texto",
-        number: "n\xFAmero",
-        boolean: "booleano",
-        array: "arreglo",
-        object: "objeto",
-        set: "conjunto",
-        file: "archivo",
-        date: "fecha",
-        bigint: "n\xFAmero grande",
-        symbol: "s\xEDmbolo",
-        undefined: "indefinido",
-        null: "nulo",
-        function: "funci\xF3n",
-        map: "mapa",
-        record: "registro",
-        tuple: "tupla",
-        enum: "enumeraci\xF3n",
-        union: "uni\xF3n",
-        literal: "literal",
-        promise: "promesa",
-        void: "vac\xEDo",
-        never: "nunca",
-        unknown: "desconocido",
-        any: "cualquiera"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Entrada inv\xE1lida: se esperaba instanceof ${issue2.expected}, recibido ${received}`;
-            }
-            return `Entrada inv\xE1lida: se esperaba ${expected}, recibido ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrada inv\xE1lida: se esperaba ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opci\xF3n inv\xE1lida: se esperaba una de ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            if (sizing)
-              return `Demasiado grande: se esperaba que ${origin ?? "valor"} tuviera ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementos"}`;
-            return `Demasiado grande: se esperaba que ${origin ?? "valor"} fuera ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            if (sizing) {
-              return `Demasiado peque\xF1o: se esperaba que ${origin} tuviera ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Demasiado peque\xF1o: se esperaba que ${origin} fuera ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Cadena inv\xE1lida: debe comenzar con "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Cadena inv\xE1lida: debe terminar en "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Cadena inv\xE1lida: debe incluir "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Cadena inv\xE1lida: debe coincidir con el patr\xF3n ${_issue.pattern}`;
-            return `Inv\xE1lido ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `N\xFAmero inv\xE1lido: debe ser m\xFAltiplo de ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Llave${issue2.keys.length > 1 ? "s" : ""} desconocida${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Llave inv\xE1lida en ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
-          case "invalid_union":
-            return "Entrada inv\xE1lida";
-          case "invalid_element":
-            return `Valor inv\xE1lido en ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
-          default:
-            return `Entrada inv\xE1lida`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/fa.js
-function fa_default() {
-  return {
-    localeError: error15()
-  };
-}
-var error15;
-var init_fa = __esm({
-  "node_modules/zod/v4/locales/fa.js"() {
-    init_util();
-    error15 = () => {
-      const Sizable = {
-        string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
-        file: { unit: "\u0628\u0627\u06CC\u062A", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
-        array: { unit: "\u0622\u06CC\u062A\u0645", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
-        set: { unit: "\u0622\u06CC\u062A\u0645", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
-        map: { unit: "\u0622\u06CC\u062A\u0645", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0648\u0631\u0648\u062F\u06CC",
-        email: "\u0622\u062F\u0631\u0633 \u0627\u06CC\u0645\u06CC\u0644",
-        url: "URL",
-        emoji: "\u0627\u06CC\u0645\u0648\u062C\u06CC",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u062A\u0627\u0631\u06CC\u062E \u0648 \u0632\u0645\u0627\u0646 \u0627\u06CC\u0632\u0648",
-        date: "\u062A\u0627\u0631\u06CC\u062E \u0627\u06CC\u0632\u0648",
-        time: "\u0632\u0645\u0627\u0646 \u0627\u06CC\u0632\u0648",
-        duration: "\u0645\u062F\u062A \u0632\u0645\u0627\u0646 \u0627\u06CC\u0632\u0648",
-        ipv4: "IPv4 \u0622\u062F\u0631\u0633",
-        ipv6: "IPv6 \u0622\u062F\u0631\u0633",
-        mac: "MAC \u0622\u062F\u0631\u0633",
-        cidrv4: "IPv4 \u062F\u0627\u0645\u0646\u0647",
-        cidrv6: "IPv6 \u062F\u0627\u0645\u0646\u0647",
-        base64: "base64-encoded \u0631\u0634\u062A\u0647",
-        base64url: "base64url-encoded \u0631\u0634\u062A\u0647",
-        json_string: "JSON \u0631\u0634\u062A\u0647",
-        e164: "E.164 \u0639\u062F\u062F",
-        credit_card: "\u0634\u0645\u0627\u0631\u0647 \u06A9\u0627\u0631\u062A \u0627\u0639\u062A\u0628\u0627\u0631\u06CC",
-        currency_code: "\u06A9\u062F \u0627\u0631\u0632",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0648\u0631\u0648\u062F\u06CC"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0639\u062F\u062F",
-        array: "\u0622\u0631\u0627\u06CC\u0647"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u0648\u0631\u0648\u062F\u06CC \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0645\u06CC\u200C\u0628\u0627\u06CC\u0633\u062A instanceof ${issue2.expected} \u0645\u06CC\u200C\u0628\u0648\u062F\u060C ${received} \u062F\u0631\u06CC\u0627\u0641\u062A \u0634\u062F`;
-            }
-            return `\u0648\u0631\u0648\u062F\u06CC \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0645\u06CC\u200C\u0628\u0627\u06CC\u0633\u062A ${expected} \u0645\u06CC\u200C\u0628\u0648\u062F\u060C ${received} \u062F\u0631\u06CC\u0627\u0641\u062A \u0634\u062F`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1) {
-              return `\u0648\u0631\u0648\u062F\u06CC \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0645\u06CC\u200C\u0628\u0627\u06CC\u0633\u062A ${stringifyPrimitive(issue2.values[0])} \u0645\u06CC\u200C\u0628\u0648\u062F`;
-            }
-            return `\u06AF\u0632\u06CC\u0646\u0647 \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0645\u06CC\u200C\u0628\u0627\u06CC\u0633\u062A \u06CC\u06A9\u06CC \u0627\u0632 ${joinValues(issue2.values, "|")} \u0645\u06CC\u200C\u0628\u0648\u062F`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u062E\u06CC\u0644\u06CC \u0628\u0632\u0631\u06AF: ${issue2.origin ?? "\u0645\u0642\u062F\u0627\u0631"} \u0628\u0627\u06CC\u062F ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0639\u0646\u0635\u0631"} \u0628\u0627\u0634\u062F`;
-            }
-            return `\u062E\u06CC\u0644\u06CC \u0628\u0632\u0631\u06AF: ${issue2.origin ?? "\u0645\u0642\u062F\u0627\u0631"} \u0628\u0627\u06CC\u062F ${adj}${issue2.maximum.toString()} \u0628\u0627\u0634\u062F`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u062E\u06CC\u0644\u06CC \u06A9\u0648\u0686\u06A9: ${issue2.origin} \u0628\u0627\u06CC\u062F ${adj}${issue2.minimum.toString()} ${sizing.unit} \u0628\u0627\u0634\u062F`;
-            }
-            return `\u062E\u06CC\u0644\u06CC \u06A9\u0648\u0686\u06A9: ${issue2.origin} \u0628\u0627\u06CC\u062F ${adj}${issue2.minimum.toString()} \u0628\u0627\u0634\u062F`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u0631\u0634\u062A\u0647 \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0628\u0627\u06CC\u062F \u0628\u0627 "${_issue.prefix}" \u0634\u0631\u0648\u0639 \u0634\u0648\u062F`;
-            }
-            if (_issue.format === "ends_with") {
-              return `\u0631\u0634\u062A\u0647 \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0628\u0627\u06CC\u062F \u0628\u0627 "${_issue.suffix}" \u062A\u0645\u0627\u0645 \u0634\u0648\u062F`;
-            }
-            if (_issue.format === "includes") {
-              return `\u0631\u0634\u062A\u0647 \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0628\u0627\u06CC\u062F \u0634\u0627\u0645\u0644 "${_issue.includes}" \u0628\u0627\u0634\u062F`;
-            }
-            if (_issue.format === "regex") {
-              return `\u0631\u0634\u062A\u0647 \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0628\u0627\u06CC\u062F \u0628\u0627 \u0627\u0644\u06AF\u0648\u06CC ${_issue.pattern} \u0645\u0637\u0627\u0628\u0642\u062A \u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F`;
-            }
-            return `${FormatDictionary[_issue.format] ?? issue2.format} \u0646\u0627\u0645\u0639\u062A\u0628\u0631`;
-          }
-          case "not_multiple_of":
-            return `\u0639\u062F\u062F \u0646\u0627\u0645\u0639\u062A\u0628\u0631: \u0628\u0627\u06CC\u062F \u0645\u0636\u0631\u0628 ${issue2.divisor} \u0628\u0627\u0634\u062F`;
-          case "unrecognized_keys":
-            return `\u06A9\u0644\u06CC\u062F${issue2.keys.length > 1 ? "\u0647\u0627\u06CC" : ""} \u0646\u0627\u0634\u0646\u0627\u0633: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u06A9\u0644\u06CC\u062F \u0646\u0627\u0634\u0646\u0627\u0633 \u062F\u0631 ${issue2.origin}`;
-          case "invalid_union":
-            return `\u0648\u0631\u0648\u062F\u06CC \u0646\u0627\u0645\u0639\u062A\u0628\u0631`;
-          case "invalid_element":
-            return `\u0645\u0642\u062F\u0627\u0631 \u0646\u0627\u0645\u0639\u062A\u0628\u0631 \u062F\u0631 ${issue2.origin}`;
-          default:
-            return `\u0648\u0631\u0648\u062F\u06CC \u0646\u0627\u0645\u0639\u062A\u0628\u0631`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/fi.js
-function fi_default() {
-  return {
-    localeError: error16()
-  };
-}
-var error16;
-var init_fi = __esm({
-  "node_modules/zod/v4/locales/fi.js"() {
-    init_util();
-    error16 = () => {
-      const Sizable = {
-        string: { unit: "merkki\xE4", subject: "merkkijonon" },
-        file: { unit: "tavua", subject: "tiedoston" },
-        array: { unit: "alkiota", subject: "listan" },
-        set: { unit: "alkiota", subject: "joukon" },
-        map: { unit: "alkiota", subject: "kuvauksen" },
-        number: { unit: "", subject: "luvun" },
-        bigint: { unit: "", subject: "suuren kokonaisluvun" },
-        int: { unit: "", subject: "kokonaisluvun" },
-        date: { unit: "", subject: "p\xE4iv\xE4m\xE4\xE4r\xE4n" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "s\xE4\xE4nn\xF6llinen lauseke",
-        email: "s\xE4hk\xF6postiosoite",
-        url: "URL-osoite",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO-aikaleima",
-        date: "ISO-p\xE4iv\xE4m\xE4\xE4r\xE4",
-        time: "ISO-aika",
-        duration: "ISO-kesto",
-        ipv4: "IPv4-osoite",
-        ipv6: "IPv6-osoite",
-        mac: "MAC-osoite",
-        cidrv4: "IPv4-alue",
-        cidrv6: "IPv6-alue",
-        base64: "base64-koodattu merkkijono",
-        base64url: "base64url-koodattu merkkijono",
-        json_string: "JSON-merkkijono",
-        e164: "E.164-luku",
-        credit_card: "luottokortin numero",
-        currency_code: "valuuttakoodi",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "templaattimerkkijono"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Virheellinen tyyppi: odotettiin instanceof ${issue2.expected}, oli ${received}`;
-            }
-            return `Virheellinen tyyppi: odotettiin ${expected}, oli ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Virheellinen sy\xF6te: t\xE4ytyy olla ${stringifyPrimitive(issue2.values[0])}`;
-            return `Virheellinen valinta: t\xE4ytyy olla yksi seuraavista: ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Liian suuri: ${sizing.subject} t\xE4ytyy olla ${adj}${issue2.maximum.toString()} ${sizing.unit}`.trim();
-            }
-            return `Liian suuri: arvon t\xE4ytyy olla ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Liian pieni: ${sizing.subject} t\xE4ytyy olla ${adj}${issue2.minimum.toString()} ${sizing.unit}`.trim();
-            }
-            return `Liian pieni: arvon t\xE4ytyy olla ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Virheellinen sy\xF6te: t\xE4ytyy alkaa "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Virheellinen sy\xF6te: t\xE4ytyy loppua "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Virheellinen sy\xF6te: t\xE4ytyy sis\xE4lt\xE4\xE4 "${_issue.includes}"`;
-            if (_issue.format === "regex") {
-              return `Virheellinen sy\xF6te: t\xE4ytyy vastata s\xE4\xE4nn\xF6llist\xE4 lauseketta ${_issue.pattern}`;
-            }
-            return `Virheellinen ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Virheellinen luku: t\xE4ytyy olla luvun ${issue2.divisor} monikerta`;
-          case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Tuntemattomat avaimet" : "Tuntematon avain"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return "Virheellinen avain tietueessa";
-          case "invalid_union":
-            return "Virheellinen unioni";
-          case "invalid_element":
-            return "Virheellinen arvo joukossa";
-          default:
-            return `Virheellinen sy\xF6te`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/fr.js
-function fr_default() {
-  return {
-    localeError: error17()
-  };
-}
-var error17;
-var init_fr = __esm({
-  "node_modules/zod/v4/locales/fr.js"() {
-    init_util();
-    error17 = () => {
-      const Sizable = {
-        string: { unit: "caract\xE8res", verb: "avoir" },
-        file: { unit: "octets", verb: "avoir" },
-        array: { unit: "\xE9l\xE9ments", verb: "avoir" },
-        set: { unit: "\xE9l\xE9ments", verb: "avoir" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "expression r\xE9guli\xE8re",
-        email: "adresse e-mail",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "date et heure ISO",
-        date: "date ISO",
-        time: "heure ISO",
-        duration: "dur\xE9e ISO",
-        ipv4: "adresse IPv4",
-        ipv6: "adresse IPv6",
-        mac: "adresse MAC",
-        cidrv4: "plage IPv4",
-        cidrv6: "plage IPv6",
-        base64: "cha\xEEne de caract\xE8res encod\xE9e en base64",
-        base64url: "cha\xEEne de caract\xE8res encod\xE9e en base64url",
-        json_string: "cha\xEEne de caract\xE8res JSON",
-        e164: "num\xE9ro au format E.164",
-        credit_card: "num\xE9ro de carte de cr\xE9dit",
-        currency_code: "code de devise",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "entr\xE9e"
-      };
-      const TypeDictionary = {
-        string: "cha\xEEne de caract\xE8res",
-        number: "nombre",
-        int: "entier",
-        boolean: "bool\xE9en",
-        bigint: "grand entier",
-        symbol: "symbole",
-        undefined: "ind\xE9fini",
-        null: "null",
-        never: "jamais",
-        void: "vide",
-        date: "date",
-        array: "tableau",
-        object: "objet",
-        tuple: "tuple",
-        record: "record",
-        map: "map",
-        set: "ensemble",
-        file: "fichier",
-        nonoptional: "non optionnel",
-        nan: "NaN",
-        function: "fonction"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Entr\xE9e invalide : instance de ${issue2.expected} attendu, ${received} re\xE7u`;
-            }
-            return `Entr\xE9e invalide : ${expected} attendu, ${received} re\xE7u`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entr\xE9e invalide : ${stringifyPrimitive(issue2.values[0])} attendu`;
-            return `Option invalide : une valeur parmi ${joinValues(issue2.values, "|")} attendue`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Trop grand : ${TypeDictionary[issue2.origin] ?? "valeur"} doit ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\xE9l\xE9ment(s)"}`;
-            return `Trop grand : ${TypeDictionary[issue2.origin] ?? "valeur"} doit \xEAtre ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Trop petit : ${TypeDictionary[issue2.origin] ?? "valeur"} doit ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            return `Trop petit : ${TypeDictionary[issue2.origin] ?? "valeur"} doit \xEAtre ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Cha\xEEne de caract\xE8res invalide : doit commencer par "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Cha\xEEne de caract\xE8res invalide : doit se terminer par "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Cha\xEEne de caract\xE8res invalide : doit inclure "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Cha\xEEne de caract\xE8res invalide : doit correspondre au motif ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} invalide`;
-          }
-          case "not_multiple_of":
-            return `Nombre invalide : doit \xEAtre un multiple de ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Cl\xE9${issue2.keys.length > 1 ? "s" : ""} non reconnue${issue2.keys.length > 1 ? "s" : ""} : ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Cl\xE9 invalide dans ${issue2.origin}`;
-          case "invalid_union":
-            return "Entr\xE9e invalide";
-          case "invalid_element":
-            return `Valeur invalide dans ${issue2.origin}`;
-          default:
-            return `Entr\xE9e invalide`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/fr-CA.js
-function fr_CA_default() {
-  return {
-    localeError: error18()
-  };
-}
-var error18;
-var init_fr_CA = __esm({
-  "node_modules/zod/v4/locales/fr-CA.js"() {
-    init_util();
-    error18 = () => {
-      const Sizable = {
-        string: { unit: "caract\xE8res", verb: "avoir" },
-        file: { unit: "octets", verb: "avoir" },
-        array: { unit: "\xE9l\xE9ments", verb: "avoir" },
-        set: { unit: "\xE9l\xE9ments", verb: "avoir" },
-        map: { unit: "\xE9l\xE9ments", verb: "avoir" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "entr\xE9e",
-        email: "adresse courriel",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "date-heure ISO",
-        date: "date ISO",
-        time: "heure ISO",
-        duration: "dur\xE9e ISO",
-        ipv4: "adresse IPv4",
-        ipv6: "adresse IPv6",
-        mac: "adresse MAC",
-        cidrv4: "plage IPv4",
-        cidrv6: "plage IPv6",
-        base64: "cha\xEEne encod\xE9e en base64",
-        base64url: "cha\xEEne encod\xE9e en base64url",
-        json_string: "cha\xEEne JSON",
-        e164: "num\xE9ro E.164",
-        credit_card: "num\xE9ro de carte de cr\xE9dit",
-        currency_code: "code de devise",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "entr\xE9e"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Entr\xE9e invalide : attendu instanceof ${issue2.expected}, re\xE7u ${received}`;
-            }
-            return `Entr\xE9e invalide : attendu ${expected}, re\xE7u ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entr\xE9e invalide : attendu ${stringifyPrimitive(issue2.values[0])}`;
-            return `Option invalide : attendu l'une des valeurs suivantes ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "\u2264" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Trop grand : attendu que ${issue2.origin ?? "la valeur"} ait ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
-            return `Trop grand : attendu que ${issue2.origin ?? "la valeur"} soit ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? "\u2265" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Trop petit : attendu que ${issue2.origin} ait ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Trop petit : attendu que ${issue2.origin} soit ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `Cha\xEEne invalide : doit commencer par "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `Cha\xEEne invalide : doit se terminer par "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Cha\xEEne invalide : doit inclure "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Cha\xEEne invalide : doit correspondre au motif ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} invalide`;
-          }
-          case "not_multiple_of":
-            return `Nombre invalide : doit \xEAtre un multiple de ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Cl\xE9${issue2.keys.length > 1 ? "s" : ""} non reconnue${issue2.keys.length > 1 ? "s" : ""} : ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Cl\xE9 invalide dans ${issue2.origin}`;
-          case "invalid_union":
-            return "Entr\xE9e invalide";
-          case "invalid_element":
-            return `Valeur invalide dans ${issue2.origin}`;
-          default:
-            return `Entr\xE9e invalide`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/gu.js
-function gu_default() {
-  return {
-    localeError: error19()
-  };
-}
-var error19;
-var init_gu = __esm({
-  "node_modules/zod/v4/locales/gu.js"() {
-    init_util();
-    error19 = () => {
-      const Sizable = {
-        string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
-        file: { unit: "\u0AAC\u0ABE\u0AAF\u0A9F", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
-        array: { unit: "\u0A86\u0A87\u0A9F\u0AAE", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
-        set: { unit: "\u0A86\u0A87\u0A9F\u0AAE", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
-        map: { unit: "\u0A8F\u0AA8\u0ACD\u0A9F\u0ACD\u0AB0\u0AC0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0A87\u0AA8\u0AAA\u0AC1\u0A9F",
-        email: "\u0A88\u0AAE\u0AC7\u0A87\u0AB2 \u0A8F\u0AA1\u0ACD\u0AB0\u0AC7\u0AB8",
-        url: "URL",
-        emoji: "\u0A87\u0AAE\u0ACB\u0A9C\u0AC0",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0AA4\u0ABE\u0AB0\u0AC0\u0A96 \u0A85\u0AA8\u0AC7 \u0AB8\u0AAE\u0AAF",
-        date: "ISO \u0AA4\u0ABE\u0AB0\u0AC0\u0A96",
-        time: "ISO \u0AB8\u0AAE\u0AAF",
-        duration: "ISO \u0A85\u0AB5\u0AA7\u0ABF",
-        ipv4: "IPv4 \u0A8F\u0AA1\u0ACD\u0AB0\u0AC7\u0AB8",
-        ipv6: "IPv6 \u0A8F\u0AA1\u0ACD\u0AB0\u0AC7\u0AB8",
-        mac: "MAC \u0A8F\u0AA1\u0ACD\u0AB0\u0AC7\u0AB8",
-        cidrv4: "IPv4 \u0AB6\u0ACD\u0AB0\u0AC7\u0AA3\u0AC0",
-        cidrv6: "IPv6 \u0AB6\u0ACD\u0AB0\u0AC7\u0AA3\u0AC0",
-        base64: "base64-\u0A8F\u0AA8\u0ACD\u0A95\u0ACB\u0AA1\u0AC7\u0AA1 \u0AB8\u0ACD\u0A9F\u0ACD\u0AB0\u0ABF\u0A82\u0A97",
-        base64url: "base64url-\u0A8F\u0AA8\u0ACD\u0A95\u0ACB\u0AA1\u0AC7\u0AA1 \u0AB8\u0ACD\u0A9F\u0ACD\u0AB0\u0ABF\u0A82\u0A97",
-        json_string: "JSON \u0AB8\u0ACD\u0A9F\u0ACD\u0AB0\u0ABF\u0A82\u0A97",
-        e164: "E.164 \u0AA8\u0A82\u0AAC\u0AB0",
-        credit_card: "\u0A95\u0ACD\u0AB0\u0AC7\u0AA1\u0ABF\u0A9F \u0A95\u0ABE\u0AB0\u0ACD\u0AA1 \u0AA8\u0A82\u0AAC\u0AB0",
-        currency_code: "\u0A9A\u0AB2\u0AA3 \u0A95\u0ACB\u0AA1",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0A87\u0AA8\u0AAA\u0AC1\u0A9F"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0A87\u0AA8\u0AAA\u0AC1\u0A9F: \u0A85\u0AAA\u0AC7\u0A95\u0ACD\u0AB7\u0ABF\u0AA4 ${expected}, \u0AAA\u0ACD\u0AB0\u0ABE\u0AAA\u0ACD\u0AA4 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0A87\u0AA8\u0AAA\u0AC1\u0A9F: \u0A85\u0AAA\u0AC7\u0A95\u0ACD\u0AB7\u0ABF\u0AA4 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AB5\u0ABF\u0A95\u0AB2\u0ACD\u0AAA: ${joinValues(issue2.values, " | ")} \u0AAE\u0ABE\u0AA7\u0ACD\u0AAF\u0AAE\u0AA5\u0AC0 \u0A8F\u0A95 \u0A85\u0AAA\u0AC7\u0A95\u0ACD\u0AB7\u0ABF\u0AA4`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0A96\u0AC2\u0AAC \u0AAE\u0ACB\u0A9F\u0AC1\u0A82: ${issue2.origin ?? "\u0AAE\u0AC2\u0AB2\u0ACD\u0AAF"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0A8F\u0AB2\u0ABF\u0AAE\u0AC7\u0AA8\u0ACD\u0A9F"} \u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F`;
-            return `\u0A96\u0AC2\u0AAC \u0AAE\u0ACB\u0A9F\u0AC1\u0A82: ${issue2.origin ?? "\u0AAE\u0AC2\u0AB2\u0ACD\u0AAF"} ${adj}${issue2.maximum.toString()} \u0AB9\u0ACB\u0AB5\u0AC1\u0A82 \u0A9C\u0ACB\u0A88\u0A8F`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0A96\u0AC2\u0AAC \u0AA8\u0ABE\u0AA8\u0AC1\u0A82: ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} \u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F`;
-            }
-            return `\u0A96\u0AC2\u0AAC \u0AA8\u0ABE\u0AA8\u0AC1\u0A82: ${issue2.origin} ${adj}${issue2.minimum.toString()} \u0AB9\u0ACB\u0AB5\u0AC1\u0A82 \u0A9C\u0ACB\u0A88\u0A8F`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AB8\u0ACD\u0A9F\u0ACD\u0AB0\u0ABF\u0A82\u0A97: "${_issue.prefix}" \u0AA5\u0AC0 \u0AB6\u0AB0\u0AC2 \u0AA5\u0AB5\u0AC1\u0A82 \u0A9C\u0ACB\u0A88\u0A8F`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AB8\u0ACD\u0A9F\u0ACD\u0AB0\u0ABF\u0A82\u0A97: "${_issue.suffix}" \u0AAA\u0AB0 \u0AB8\u0AAE\u0ABE\u0AAA\u0ACD\u0AA4 \u0AA5\u0AB5\u0AC1\u0A82 \u0A9C\u0ACB\u0A88\u0A8F`;
-            if (_issue.format === "includes")
-              return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AB8\u0ACD\u0A9F\u0ACD\u0AB0\u0ABF\u0A82\u0A97: "${_issue.includes}" \u0AB6\u0ABE\u0AAE\u0AC7\u0AB2 \u0AB9\u0ACB\u0AB5\u0AC1\u0A82 \u0A9C\u0ACB\u0A88\u0A8F`;
-            if (_issue.format === "regex")
-              return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AB8\u0ACD\u0A9F\u0ACD\u0AB0\u0ABF\u0A82\u0A97: \u0AAA\u0AC7\u0A9F\u0AB0\u0ACD\u0AA8 ${_issue.pattern} \u0AB8\u0ABE\u0AA5\u0AC7 \u0AAE\u0AC7\u0AB3 \u0A96\u0ABE\u0AB5\u0AC1\u0A82 \u0A9C\u0ACB\u0A88\u0A8F`;
-            return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AA8\u0A82\u0AAC\u0AB0: ${issue2.divisor} \u0AA8\u0ACB \u0A97\u0AC1\u0AA3\u0ABE\u0A82\u0A95 \u0AB9\u0ACB\u0AB5\u0ACB \u0A9C\u0ACB\u0A88\u0A8F`;
-          case "unrecognized_keys":
-            return `\u0A93\u0AB3\u0A96\u0AC0 \u0AB6\u0A95\u0ABE\u0AA4\u0ABE \u0AA8\u0AB9\u0AC0\u0A82 \u0AA4\u0AC7 \u0A95\u0AC0${issue2.keys.length > 1 ? "\u0A93" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} \u0AAE\u0ABE\u0A82 \u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0A95\u0AC0`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AA1\u0ABF\u0AB8\u0ACD\u0A95\u0ACD\u0AB0\u0ABF\u0AAE\u0ABF\u0AA8\u0AC7\u0A9F\u0AB0 \u0AAE\u0AC2\u0AB2\u0ACD\u0AAF. \u0A85\u0AAA\u0AC7\u0A95\u0ACD\u0AB7\u0ABF\u0AA4 ${opts}`;
-            }
-            return "\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0A87\u0AA8\u0AAA\u0AC1\u0A9F";
-          case "invalid_element":
-            return `${issue2.origin} \u0AAE\u0ABE\u0A82 \u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0AAE\u0AC2\u0AB2\u0ACD\u0AAF`;
-          default:
-            return "\u0A85\u0AAE\u0ABE\u0AA8\u0ACD\u0AAF \u0A87\u0AA8\u0AAA\u0AC1\u0A9F";
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/he.js
-function he_default() {
-  return {
-    localeError: error20()
-  };
-}
-var error20;
-var init_he = __esm({
-  "node_modules/zod/v4/locales/he.js"() {
-    init_util();
-    error20 = () => {
-      const TypeNames = {
-        string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
-        number: { label: "\u05DE\u05E1\u05E4\u05E8", gender: "m" },
-        boolean: { label: "\u05E2\u05E8\u05DA \u05D1\u05D5\u05DC\u05D9\u05D0\u05E0\u05D9", gender: "m" },
-        bigint: { label: "BigInt", gender: "m" },
-        date: { label: "\u05EA\u05D0\u05E8\u05D9\u05DA", gender: "m" },
-        array: { label: "\u05DE\u05E2\u05E8\u05DA", gender: "m" },
-        object: { label: "\u05D0\u05D5\u05D1\u05D9\u05D9\u05E7\u05D8", gender: "m" },
-        null: { label: "\u05E2\u05E8\u05DA \u05E8\u05D9\u05E7 (null)", gender: "m" },
-        undefined: { label: "\u05E2\u05E8\u05DA \u05DC\u05D0 \u05DE\u05D5\u05D2\u05D3\u05E8 (undefined)", gender: "m" },
-        symbol: { label: "\u05E1\u05D9\u05DE\u05D1\u05D5\u05DC (Symbol)", gender: "m" },
-        function: { label: "\u05E4\u05D5\u05E0\u05E7\u05E6\u05D9\u05D4", gender: "f" },
-        map: { label: "\u05DE\u05E4\u05D4 (Map)", gender: "f" },
-        set: { label: "\u05E7\u05D1\u05D5\u05E6\u05D4 (Set)", gender: "f" },
-        file: { label: "\u05E7\u05D5\u05D1\u05E5", gender: "m" },
-        promise: { label: "Promise", gender: "m" },
-        NaN: { label: "NaN", gender: "m" },
-        unknown: { label: "\u05E2\u05E8\u05DA \u05DC\u05D0 \u05D9\u05D3\u05D5\u05E2", gender: "m" },
-        value: { label: "\u05E2\u05E8\u05DA", gender: "m" }
-      };
-      const Sizable = {
-        string: { unit: "\u05EA\u05D5\u05D5\u05D9\u05DD", shortLabel: "\u05E7\u05E6\u05E8", longLabel: "\u05D0\u05E8\u05D5\u05DA" },
-        file: { unit: "\u05D1\u05D9\u05D9\u05D8\u05D9\u05DD", shortLabel: "\u05E7\u05D8\u05DF", longLabel: "\u05D2\u05D3\u05D5\u05DC" },
-        array: { unit: "\u05E4\u05E8\u05D9\u05D8\u05D9\u05DD", shortLabel: "\u05E7\u05D8\u05DF", longLabel: "\u05D2\u05D3\u05D5\u05DC" },
-        set: { unit: "\u05E4\u05E8\u05D9\u05D8\u05D9\u05DD", shortLabel: "\u05E7\u05D8\u05DF", longLabel: "\u05D2\u05D3\u05D5\u05DC" },
-        number: { unit: "", shortLabel: "\u05E7\u05D8\u05DF", longLabel: "\u05D2\u05D3\u05D5\u05DC" }
-        // no unit
-      };
-      const typeEntry = (t) => t ? TypeNames[t] : void 0;
-      const typeLabel = (t) => {
-        const e = typeEntry(t);
-        if (e)
-          return e.label;
-        return t ?? TypeNames.unknown.label;
-      };
-      const withDefinite = (t) => `\u05D4${typeLabel(t)}`;
-      const verbFor = (t) => {
-        const e = typeEntry(t);
-        const gender = e?.gender ?? "m";
-        return gender === "f" ? "\u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05D9\u05D5\u05EA" : "\u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA";
-      };
-      const getSizing = (origin) => {
-        if (!origin)
-          return null;
-        return Sizable[origin] ?? null;
-      };
-      const FormatDictionary = {
-        regex: { label: "\u05E7\u05DC\u05D8", gender: "m" },
-        email: { label: "\u05DB\u05EA\u05D5\u05D1\u05EA \u05D0\u05D9\u05DE\u05D9\u05D9\u05DC", gender: "f" },
-        url: { label: "\u05DB\u05EA\u05D5\u05D1\u05EA \u05E8\u05E9\u05EA", gender: "f" },
-        emoji: { label: "\u05D0\u05D9\u05DE\u05D5\u05D2'\u05D9", gender: "m" },
-        uuid: { label: "UUID", gender: "m" },
-        uuidv4: { label: "UUIDv4", gender: "m" },
-        uuidv6: { label: "UUIDv6", gender: "m" },
-        nanoid: { label: "nanoid", gender: "m" },
-        guid: { label: "GUID", gender: "m" },
-        cuid: { label: "cuid", gender: "m" },
-        cuid2: { label: "cuid2", gender: "m" },
-        ulid: { label: "ULID", gender: "m" },
-        xid: { label: "XID", gender: "m" },
-        ksuid: { label: "KSUID", gender: "m" },
-        datetime: { label: "\u05EA\u05D0\u05E8\u05D9\u05DA \u05D5\u05D6\u05DE\u05DF ISO", gender: "m" },
-        date: { label: "\u05EA\u05D0\u05E8\u05D9\u05DA ISO", gender: "m" },
-        time: { label: "\u05D6\u05DE\u05DF ISO", gender: "m" },
-        duration: { label: "\u05DE\u05E9\u05DA \u05D6\u05DE\u05DF ISO", gender: "m" },
-        ipv4: { label: "\u05DB\u05EA\u05D5\u05D1\u05EA IPv4", gender: "f" },
-        ipv6: { label: "\u05DB\u05EA\u05D5\u05D1\u05EA IPv6", gender: "f" },
-        mac: { label: "\u05DB\u05EA\u05D5\u05D1\u05EA MAC", gender: "f" },
-        cidrv4: { label: "\u05D8\u05D5\u05D5\u05D7 IPv4", gender: "m" },
-        cidrv6: { label: "\u05D8\u05D5\u05D5\u05D7 IPv6", gender: "m" },
-        base64: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA \u05D1\u05D1\u05E1\u05D9\u05E1 64", gender: "f" },
-        base64url: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA \u05D1\u05D1\u05E1\u05D9\u05E1 64 \u05DC\u05DB\u05EA\u05D5\u05D1\u05D5\u05EA \u05E8\u05E9\u05EA", gender: "f" },
-        json_string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA JSON", gender: "f" },
-        e164: { label: "\u05DE\u05E1\u05E4\u05E8 E.164", gender: "m" },
-        credit_card: { label: "\u05DE\u05E1\u05E4\u05E8 \u05DB\u05E8\u05D8\u05D9\u05E1 \u05D0\u05E9\u05E8\u05D0\u05D9", gender: "m" },
-        currency_code: { label: "\u05E7\u05D5\u05D3 \u05DE\u05D8\u05D1\u05E2", gender: "m" },
-        iban: { label: "IBAN", gender: "m" },
-        jwt: { label: "JWT", gender: "m" },
-        template_literal: { label: "\u05E7\u05DC\u05D8", gender: "m" },
-        ends_with: { label: "\u05E7\u05DC\u05D8", gender: "m" },
-        includes: { label: "\u05E7\u05DC\u05D8", gender: "m" },
-        lowercase: { label: "\u05E7\u05DC\u05D8", gender: "m" },
-        starts_with: { label: "\u05E7\u05DC\u05D8", gender: "m" },
-        uppercase: { label: "\u05E7\u05DC\u05D8", gender: "m" }
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expectedKey = issue2.expected;
-            const expected = TypeDictionary[expectedKey ?? ""] ?? typeLabel(expectedKey);
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? TypeNames[receivedType]?.label ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u05E7\u05DC\u05D8 \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF: \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA instanceof ${issue2.expected}, \u05D4\u05EA\u05E7\u05D1\u05DC ${received}`;
-            }
-            return `\u05E7\u05DC\u05D8 \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF: \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${expected}, \u05D4\u05EA\u05E7\u05D1\u05DC ${received}`;
-          }
-          case "invalid_value": {
-            if (issue2.values.length === 1) {
-              return `\u05E2\u05E8\u05DA \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF: \u05D4\u05E2\u05E8\u05DA \u05D7\u05D9\u05D9\u05D1 \u05DC\u05D4\u05D9\u05D5\u05EA ${stringifyPrimitive(issue2.values[0])}`;
-            }
-            const stringified = issue2.values.map((v) => stringifyPrimitive(v));
-            if (issue2.values.length === 2) {
-              return `\u05E2\u05E8\u05DA \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF: \u05D4\u05D0\u05E4\u05E9\u05E8\u05D5\u05D9\u05D5\u05EA \u05D4\u05DE\u05EA\u05D0\u05D9\u05DE\u05D5\u05EA \u05D4\u05DF ${stringified[0]} \u05D0\u05D5 ${stringified[1]}`;
-            }
-            const lastValue = stringified[stringified.length - 1];
-            const restValues = stringified.slice(0, -1).join(", ");
-            return `\u05E2\u05E8\u05DA \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF: \u05D4\u05D0\u05E4\u05E9\u05E8\u05D5\u05D9\u05D5\u05EA \u05D4\u05DE\u05EA\u05D0\u05D9\u05DE\u05D5\u05EA \u05D4\u05DF ${restValues} \u05D0\u05D5 ${lastValue}`;
-          }
-          case "too_big": {
-            const sizing = getSizing(issue2.origin);
-            const subject = withDefinite(issue2.origin ?? "value");
-            if (issue2.origin === "string") {
-              return `${sizing?.longLabel ?? "\u05D0\u05E8\u05D5\u05DA"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.maximum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA" : "\u05DC\u05DB\u05DC \u05D4\u05D9\u05D5\u05EA\u05E8"}`.trim();
-            }
-            if (issue2.origin === "number") {
-              const comparison = issue2.inclusive ? `\u05E7\u05D8\u05DF \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue2.maximum}` : `\u05E7\u05D8\u05DF \u05DE-${issue2.maximum}`;
-              return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
-            }
-            if (issue2.origin === "array" || issue2.origin === "set") {
-              const verb = issue2.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
-              const comparison = issue2.inclusive ? `${issue2.maximum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05E4\u05D7\u05D5\u05EA` : `\u05E4\u05D7\u05D5\u05EA \u05DE-${issue2.maximum} ${sizing?.unit ?? ""}`;
-              return `\u05D2\u05D3\u05D5\u05DC \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
-            }
-            const adj = issue2.inclusive ? "<=" : "<";
-            const be = verbFor(issue2.origin ?? "value");
-            if (sizing?.unit) {
-              return `${sizing.longLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
-            }
-            return `${sizing?.longLabel ?? "\u05D2\u05D3\u05D5\u05DC"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const sizing = getSizing(issue2.origin);
-            const subject = withDefinite(issue2.origin ?? "value");
-            if (issue2.origin === "string") {
-              return `${sizing?.shortLabel ?? "\u05E7\u05E6\u05E8"} \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DB\u05D4 \u05DC\u05D4\u05DB\u05D9\u05DC ${issue2.minimum.toString()} ${sizing?.unit ?? ""} ${issue2.inclusive ? "\u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8" : "\u05DC\u05E4\u05D7\u05D5\u05EA"}`.trim();
-            }
-            if (issue2.origin === "number") {
-              const comparison = issue2.inclusive ? `\u05D2\u05D3\u05D5\u05DC \u05D0\u05D5 \u05E9\u05D5\u05D5\u05D4 \u05DC-${issue2.minimum}` : `\u05D2\u05D3\u05D5\u05DC \u05DE-${issue2.minimum}`;
-              return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} \u05E6\u05E8\u05D9\u05DA \u05DC\u05D4\u05D9\u05D5\u05EA ${comparison}`;
-            }
-            if (issue2.origin === "array" || issue2.origin === "set") {
-              const verb = issue2.origin === "set" ? "\u05E6\u05E8\u05D9\u05DB\u05D4" : "\u05E6\u05E8\u05D9\u05DA";
-              if (issue2.minimum === 1 && issue2.inclusive) {
-                const singularPhrase = issue2.origin === "set" ? "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3" : "\u05DC\u05E4\u05D7\u05D5\u05EA \u05E4\u05E8\u05D9\u05D8 \u05D0\u05D7\u05D3";
-                return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${singularPhrase}`;
-              }
-              const comparison = issue2.inclusive ? `${issue2.minimum} ${sizing?.unit ?? ""} \u05D0\u05D5 \u05D9\u05D5\u05EA\u05E8` : `\u05D9\u05D5\u05EA\u05E8 \u05DE-${issue2.minimum} ${sizing?.unit ?? ""}`;
-              return `\u05E7\u05D8\u05DF \u05DE\u05D3\u05D9: ${subject} ${verb} \u05DC\u05D4\u05DB\u05D9\u05DC ${comparison}`.trim();
-            }
-            const adj = issue2.inclusive ? ">=" : ">";
-            const be = verbFor(issue2.origin ?? "value");
-            if (sizing?.unit) {
-              return `${sizing.shortLabel} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `${sizing?.shortLabel ?? "\u05E7\u05D8\u05DF"} \u05DE\u05D3\u05D9: ${subject} ${be} ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u05D4\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA \u05D7\u05D9\u05D9\u05D1\u05EA \u05DC\u05D4\u05EA\u05D7\u05D9\u05DC \u05D1 "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `\u05D4\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA \u05D7\u05D9\u05D9\u05D1\u05EA \u05DC\u05D4\u05E1\u05EA\u05D9\u05D9\u05DD \u05D1 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u05D4\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA \u05D7\u05D9\u05D9\u05D1\u05EA \u05DC\u05DB\u05DC\u05D5\u05DC "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u05D4\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA \u05D7\u05D9\u05D9\u05D1\u05EA \u05DC\u05D4\u05EA\u05D0\u05D9\u05DD \u05DC\u05EA\u05D1\u05E0\u05D9\u05EA ${_issue.pattern}`;
-            const nounEntry = FormatDictionary[_issue.format];
-            const noun = nounEntry?.label ?? _issue.format;
-            const gender = nounEntry?.gender ?? "m";
-            const adjective = gender === "f" ? "\u05EA\u05E7\u05D9\u05E0\u05D4" : "\u05EA\u05E7\u05D9\u05DF";
-            return `${noun} \u05DC\u05D0 ${adjective}`;
-          }
-          case "not_multiple_of":
-            return `\u05DE\u05E1\u05E4\u05E8 \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF: \u05D7\u05D9\u05D9\u05D1 \u05DC\u05D4\u05D9\u05D5\u05EA \u05DE\u05DB\u05E4\u05DC\u05D4 \u05E9\u05DC ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u05DE\u05E4\u05EA\u05D7${issue2.keys.length > 1 ? "\u05D5\u05EA" : ""} \u05DC\u05D0 \u05DE\u05D6\u05D5\u05D4${issue2.keys.length > 1 ? "\u05D9\u05DD" : "\u05D4"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key": {
-            return `\u05E9\u05D3\u05D4 \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF \u05D1\u05D0\u05D5\u05D1\u05D9\u05D9\u05E7\u05D8`;
-          }
-          case "invalid_union":
-            return "\u05E7\u05DC\u05D8 \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF";
-          case "invalid_element": {
-            const place = withDefinite(issue2.origin ?? "array");
-            return `\u05E2\u05E8\u05DA \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF \u05D1${place}`;
-          }
-          default:
-            return `\u05E7\u05DC\u05D8 \u05DC\u05D0 \u05EA\u05E7\u05D9\u05DF`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/hi.js
-function hi_default() {
-  return {
-    localeError: error21()
-  };
-}
-var error21;
-var init_hi = __esm({
-  "node_modules/zod/v4/locales/hi.js"() {
-    init_util();
-    error21 = () => {
-      const Sizable = {
-        string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
-        file: { unit: "\u092C\u093E\u0907\u091F\u094D\u0938", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
-        array: { unit: "\u0924\u0924\u094D\u0935", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
-        set: { unit: "\u0924\u0924\u094D\u0935", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
-        map: { unit: "\u092A\u094D\u0930\u0935\u093F\u0937\u094D\u091F\u093F\u092F\u093E\u0901", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0907\u0928\u092A\u0941\u091F",
-        email: "\u0908\u092E\u0947\u0932 \u092A\u0924\u093E",
-        url: "URL",
-        emoji: "\u0907\u092E\u094B\u091C\u0940",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0924\u093F\u0925\u093F \u0914\u0930 \u0938\u092E\u092F",
-        date: "ISO \u0924\u093F\u0925\u093F",
-        time: "ISO \u0938\u092E\u092F",
-        duration: "ISO \u0905\u0935\u0927\u093F",
-        ipv4: "IPv4 \u092A\u0924\u093E",
-        ipv6: "IPv6 \u092A\u0924\u093E",
-        mac: "MAC \u092A\u0924\u093E",
-        cidrv4: "IPv4 \u0936\u094D\u0930\u0947\u0923\u0940",
-        cidrv6: "IPv6 \u0936\u094D\u0930\u0947\u0923\u0940",
-        base64: "Base64-\u090F\u0928\u094D\u0915\u094B\u0921\u0947\u0921 \u0938\u094D\u091F\u094D\u0930\u093F\u0902\u0917",
-        base64url: "Base64URL-\u090F\u0928\u094D\u0915\u094B\u0921\u0947\u0921 \u0938\u094D\u091F\u094D\u0930\u093F\u0902\u0917",
-        json_string: "JSON \u0938\u094D\u091F\u094D\u0930\u093F\u0902\u0917",
-        e164: "E.164 \u0938\u0902\u0916\u094D\u092F\u093E",
-        credit_card: "\u0915\u094D\u0930\u0947\u0921\u093F\u091F \u0915\u093E\u0930\u094D\u0921 \u0938\u0902\u0916\u094D\u092F\u093E",
-        currency_code: "\u092E\u0941\u0926\u094D\u0930\u093E \u0915\u094B\u0921",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0907\u0928\u092A\u0941\u091F"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 ${expected}, \u092A\u094D\u0930\u093E\u092A\u094D\u0924 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0935\u093F\u0915\u0932\u094D\u092A: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 \u092E\u093E\u0928\u094B\u0902 \u092E\u0947\u0902 \u0938\u0947 \u090F\u0915 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u092C\u0939\u0941\u0924 \u092C\u0921\u093C\u093E: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 \u0925\u093E \u0915\u093F ${issue2.origin ?? "\u092E\u093E\u0928"} \u092E\u0947\u0902 ${adj}${issue2.maximum} ${sizing.unit} \u0939\u094B\u0902`;
-            return `\u092C\u0939\u0941\u0924 \u092C\u0921\u093C\u093E: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 \u0925\u093E \u0915\u093F ${issue2.origin ?? "\u092E\u093E\u0928"} ${adj}${issue2.maximum} \u0939\u094B`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u092C\u0939\u0941\u0924 \u091B\u094B\u091F\u093E: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 \u0925\u093E \u0915\u093F ${issue2.origin} \u092E\u0947\u0902 ${adj}${issue2.minimum} ${sizing.unit} \u0939\u094B\u0902`;
-            return `\u092C\u0939\u0941\u0924 \u091B\u094B\u091F\u093E: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 \u0925\u093E \u0915\u093F ${issue2.origin} ${adj}${issue2.minimum} \u0939\u094B`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0902\u0917: "${_issue.prefix}" \u0938\u0947 \u0936\u0941\u0930\u0942 \u0939\u094B\u0928\u093E \u091A\u093E\u0939\u093F\u090F`;
-            if (_issue.format === "ends_with")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0902\u0917: "${_issue.suffix}" \u092A\u0930 \u0938\u092E\u093E\u092A\u094D\u0924 \u0939\u094B\u0928\u093E \u091A\u093E\u0939\u093F\u090F`;
-            if (_issue.format === "includes")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0902\u0917: \u0907\u0938\u092E\u0947\u0902 "${_issue.includes}" \u0936\u093E\u092E\u093F\u0932 \u0939\u094B\u0928\u093E \u091A\u093E\u0939\u093F\u090F`;
-            if (_issue.format === "regex")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0902\u0917: \u092A\u0948\u091F\u0930\u094D\u0928 ${_issue.pattern} \u0938\u0947 \u092E\u0947\u0932 \u0916\u093E\u0928\u093E \u091A\u093E\u0939\u093F\u090F`;
-            return `\u0905\u092E\u093E\u0928\u094D\u092F ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u0902\u0916\u094D\u092F\u093E: \u092F\u0939 ${issue2.divisor} \u0915\u093E \u0917\u0941\u0923\u091C \u0939\u094B\u0928\u093E \u091A\u093E\u0939\u093F\u090F`;
-          case "unrecognized_keys":
-            return `\u0905\u092A\u0930\u093F\u091A\u093F\u0924 \u0915\u0941\u0902\u091C\u0940${issue2.keys.length > 1 ? "\u092F\u093E\u0901" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0915\u0941\u0902\u091C\u0940: ${issue2.origin} \u092E\u0947\u0902`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0921\u093F\u0938\u094D\u0915\u094D\u0930\u093F\u092E\u093F\u0928\u0947\u091F\u0930 \u092E\u093E\u0928: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 ${opts}`;
-            }
-            return "\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F";
-          case "invalid_element":
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u092E\u093E\u0928: ${issue2.origin} \u092E\u0947\u0902`;
-          default:
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/hr.js
-function hr_default() {
-  return {
-    localeError: error22()
-  };
-}
-var error22;
-var init_hr = __esm({
-  "node_modules/zod/v4/locales/hr.js"() {
-    init_util();
-    error22 = () => {
-      const Sizable = {
-        string: { unit: "znakova", verb: "imati" },
-        file: { unit: "bajtova", verb: "imati" },
-        array: { unit: "stavki", verb: "imati" },
-        set: { unit: "stavki", verb: "imati" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "unos",
-        email: "email adresa",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO datum i vrijeme",
-        date: "ISO datum",
-        time: "ISO vrijeme",
-        duration: "ISO trajanje",
-        ipv4: "IPv4 adresa",
-        ipv6: "IPv6 adresa",
-        mac: "MAC adresa",
-        cidrv4: "IPv4 raspon",
-        cidrv6: "IPv6 raspon",
-        base64: "base64 kodirani tekst",
-        base64url: "base64url kodirani tekst",
-        json_string: "JSON tekst",
-        e164: "E.164 broj",
-        credit_card: "broj kreditne kartice",
-        currency_code: "kod valute",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "unos"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        string: "tekst",
-        number: "broj",
-        boolean: "boolean",
-        array: "niz",
-        object: "objekt",
-        set: "skup",
-        file: "datoteka",
-        date: "datum",
-        bigint: "bigint",
-        symbol: "simbol",
-        undefined: "undefined",
-        null: "null",
-        function: "funkcija",
-        map: "mapa"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neispravan unos: o\u010Dekuje se instanceof ${issue2.expected}, a primljeno je ${received}`;
-            }
-            return `Neispravan unos: o\u010Dekuje se ${expected}, a primljeno je ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neispravna vrijednost: o\u010Dekivano ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neispravna opcija: o\u010Dekivano jedno od ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            if (sizing)
-              return `Preveliko: o\u010Dekivano da ${origin ?? "vrijednost"} ima ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemenata"}`;
-            return `Preveliko: o\u010Dekivano da ${origin ?? "vrijednost"} bude ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            if (sizing) {
-              return `Premalo: o\u010Dekivano da ${origin} ima ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Premalo: o\u010Dekivano da ${origin} bude ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Neispravan tekst: mora zapo\u010Dinjati s "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Neispravan tekst: mora zavr\u0161avati s "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Neispravan tekst: mora sadr\u017Eavati "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Neispravan tekst: mora odgovarati uzorku ${_issue.pattern}`;
-            return `Neispravna ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Neispravan broj: mora biti vi\u0161ekratnik od ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Neprepoznat${issue2.keys.length > 1 ? "i klju\u010Devi" : " klju\u010D"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Neispravan klju\u010D u ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
-          case "invalid_union":
-            return "Neispravan unos";
-          case "invalid_element":
-            return `Neispravna vrijednost u ${TypeDictionary[issue2.origin] ?? issue2.origin}`;
-          default:
-            return `Neispravan unos`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/hu.js
-function hu_default() {
-  return {
-    localeError: error23()
-  };
-}
-var error23;
-var init_hu = __esm({
-  "node_modules/zod/v4/locales/hu.js"() {
-    init_util();
-    error23 = () => {
-      const Sizable = {
-        string: { unit: "karakter", verb: "legyen" },
-        file: { unit: "byte", verb: "legyen" },
-        array: { unit: "elem", verb: "legyen" },
-        set: { unit: "elem", verb: "legyen" },
-        map: { unit: "elem", verb: "legyen" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "bemenet",
-        email: "email c\xEDm",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO id\u0151b\xE9lyeg",
-        date: "ISO d\xE1tum",
-        time: "ISO id\u0151",
-        duration: "ISO id\u0151intervallum",
-        ipv4: "IPv4 c\xEDm",
-        ipv6: "IPv6 c\xEDm",
-        mac: "MAC c\xEDm",
-        cidrv4: "IPv4 tartom\xE1ny",
-        cidrv6: "IPv6 tartom\xE1ny",
-        base64: "base64-k\xF3dolt string",
-        base64url: "base64url-k\xF3dolt string",
-        json_string: "JSON string",
-        e164: "E.164 sz\xE1m",
-        credit_card: "hitelk\xE1rtyasz\xE1m",
-        currency_code: "p\xE9nznemk\xF3d",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "bemenet"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "sz\xE1m",
-        array: "t\xF6mb"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\xC9rv\xE9nytelen bemenet: a v\xE1rt \xE9rt\xE9k instanceof ${issue2.expected}, a kapott \xE9rt\xE9k ${received}`;
-            }
-            return `\xC9rv\xE9nytelen bemenet: a v\xE1rt \xE9rt\xE9k ${expected}, a kapott \xE9rt\xE9k ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\xC9rv\xE9nytelen bemenet: a v\xE1rt \xE9rt\xE9k ${stringifyPrimitive(issue2.values[0])}`;
-            return `\xC9rv\xE9nytelen opci\xF3: valamelyik \xE9rt\xE9k v\xE1rt ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `T\xFAl nagy: ${issue2.origin ?? "\xE9rt\xE9k"} m\xE9rete t\xFAl nagy ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elem"}`;
-            return `T\xFAl nagy: a bemeneti \xE9rt\xE9k ${issue2.origin ?? "\xE9rt\xE9k"} t\xFAl nagy: ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `T\xFAl kicsi: a bemeneti \xE9rt\xE9k ${issue2.origin} m\xE9rete t\xFAl kicsi ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `T\xFAl kicsi: a bemeneti \xE9rt\xE9k ${issue2.origin} t\xFAl kicsi ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\xC9rv\xE9nytelen string: "${_issue.prefix}" \xE9rt\xE9kkel kell kezd\u0151dnie`;
-            if (_issue.format === "ends_with")
-              return `\xC9rv\xE9nytelen string: "${_issue.suffix}" \xE9rt\xE9kkel kell v\xE9gz\u0151dnie`;
-            if (_issue.format === "includes")
-              return `\xC9rv\xE9nytelen string: "${_issue.includes}" \xE9rt\xE9ket kell tartalmaznia`;
-            if (_issue.format === "regex")
-              return `\xC9rv\xE9nytelen string: ${_issue.pattern} mint\xE1nak kell megfelelnie`;
-            return `\xC9rv\xE9nytelen ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\xC9rv\xE9nytelen sz\xE1m: ${issue2.divisor} t\xF6bbsz\xF6r\xF6s\xE9nek kell lennie`;
-          case "unrecognized_keys":
-            return `Ismeretlen kulcs${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\xC9rv\xE9nytelen kulcs ${issue2.origin}`;
-          case "invalid_union":
-            return "\xC9rv\xE9nytelen bemenet";
-          case "invalid_element":
-            return `\xC9rv\xE9nytelen \xE9rt\xE9k: ${issue2.origin}`;
-          default:
-            return `\xC9rv\xE9nytelen bemenet`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
-}
-function withDefiniteArticle(word) {
-  if (!word)
-    return "";
-  const vowels = ["\u0561", "\u0565", "\u0568", "\u056B", "\u0578", "\u0578\u0582", "\u0585"];
-  const lastChar = word[word.length - 1];
-  return word + (vowels.includes(lastChar) ? "\u0576" : "\u0568");
-}
-function hy_default() {
-  return {
-    localeError: error24()
-  };
-}
-var error24;
-var init_hy = __esm({
-  "node_modules/zod/v4/locales/hy.js"() {
-    init_util();
-    error24 = () => {
-      const Sizable = {
-        string: {
-          unit: {
-            one: "\u0576\u0577\u0561\u0576",
-            many: "\u0576\u0577\u0561\u0576\u0576\u0565\u0580"
-          },
-          verb: "\u0578\u0582\u0576\u0565\u0576\u0561\u056C"
-        },
-        file: {
-          unit: {
-            one: "\u0562\u0561\u0575\u0569",
-            many: "\u0562\u0561\u0575\u0569\u0565\u0580"
-          },
-          verb: "\u0578\u0582\u0576\u0565\u0576\u0561\u056C"
-        },
-        array: {
-          unit: {
-            one: "\u057F\u0561\u0580\u0580",
-            many: "\u057F\u0561\u0580\u0580\u0565\u0580"
-          },
-          verb: "\u0578\u0582\u0576\u0565\u0576\u0561\u056C"
-        },
-        set: {
-          unit: {
-            one: "\u057F\u0561\u0580\u0580",
-            many: "\u057F\u0561\u0580\u0580\u0565\u0580"
-          },
-          verb: "\u0578\u0582\u0576\u0565\u0576\u0561\u056C"
-        },
-        map: {
-          unit: {
-            one: "\u057F\u0561\u0580\u0580",
-            many: "\u057F\u0561\u0580\u0580\u0565\u0580"
-          },
-          verb: "\u0578\u0582\u0576\u0565\u0576\u0561\u056C"
-        }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0574\u0578\u0582\u057F\u0584",
-        email: "\u0567\u056C. \u0570\u0561\u057D\u0581\u0565",
-        url: "URL",
-        emoji: "\u0567\u0574\u0578\u057B\u056B",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0561\u0574\u057D\u0561\u0569\u056B\u057E \u0587 \u056A\u0561\u0574",
-        date: "ISO \u0561\u0574\u057D\u0561\u0569\u056B\u057E",
-        time: "ISO \u056A\u0561\u0574",
-        duration: "ISO \u057F\u0587\u0578\u0572\u0578\u0582\u0569\u0575\u0578\u0582\u0576",
-        ipv4: "IPv4 \u0570\u0561\u057D\u0581\u0565",
-        ipv6: "IPv6 \u0570\u0561\u057D\u0581\u0565",
-        mac: "MAC \u0570\u0561\u057D\u0581\u0565",
-        cidrv4: "IPv4 \u0574\u056B\u057B\u0561\u056F\u0561\u0575\u0584",
-        cidrv6: "IPv6 \u0574\u056B\u057B\u0561\u056F\u0561\u0575\u0584",
-        base64: "base64 \u0571\u0587\u0561\u0579\u0561\u0583\u0578\u057E \u057F\u0578\u0572",
-        base64url: "base64url \u0571\u0587\u0561\u0579\u0561\u0583\u0578\u057E \u057F\u0578\u0572",
-        json_string: "JSON \u057F\u0578\u0572",
-        e164: "E.164 \u0570\u0561\u0574\u0561\u0580",
-        credit_card: "\u056F\u0580\u0565\u0564\u056B\u057F \u0584\u0561\u0580\u057F\u056B \u0570\u0561\u0574\u0561\u0580",
-        currency_code: "\u0561\u0580\u056A\u0578\u0582\u0575\u0569\u056B \u056F\u0578\u0564",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0574\u0578\u0582\u057F\u0584"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0569\u056B\u057E",
-        array: "\u0566\u0561\u0576\u0563\u057E\u0561\u056E"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u054D\u056D\u0561\u056C \u0574\u0578\u0582\u057F\u0584\u0561\u0563\u0580\u0578\u0582\u0574\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567\u0580 instanceof ${issue2.expected}, \u057D\u057F\u0561\u0581\u057E\u0565\u056C \u0567 ${received}`;
-            }
-            return `\u054D\u056D\u0561\u056C \u0574\u0578\u0582\u057F\u0584\u0561\u0563\u0580\u0578\u0582\u0574\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567\u0580 ${expected}, \u057D\u057F\u0561\u0581\u057E\u0565\u056C \u0567 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u054D\u056D\u0561\u056C \u0574\u0578\u0582\u057F\u0584\u0561\u0563\u0580\u0578\u0582\u0574\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567\u0580 ${stringifyPrimitive(issue2.values[1])}`;
-            return `\u054D\u056D\u0561\u056C \u057F\u0561\u0580\u0562\u0565\u0580\u0561\u056F\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567\u0580 \u0570\u0565\u057F\u0587\u0575\u0561\u056C\u0576\u0565\u0580\u056B\u0581 \u0574\u0565\u056F\u0568\u055D ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              const maxValue = Number(issue2.maximum);
-              const unit = getArmenianPlural(maxValue, sizing.unit.one, sizing.unit.many);
-              return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.maximum.toString()} ${unit}`;
-            }
-            return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0574\u0565\u056E \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin ?? "\u0561\u0580\u056A\u0565\u0584")} \u056C\u056B\u0576\u056B ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              const minValue = Number(issue2.minimum);
-              const unit = getArmenianPlural(minValue, sizing.unit.one, sizing.unit.many);
-              return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056F\u0578\u0582\u0576\u0565\u0576\u0561 ${adj}${issue2.minimum.toString()} ${unit}`;
-            }
-            return `\u0549\u0561\u0583\u0561\u0566\u0561\u0576\u0581 \u0583\u0578\u0584\u0580 \u0561\u0580\u056A\u0565\u0584\u2024 \u057D\u057A\u0561\u057D\u057E\u0578\u0582\u0574 \u0567, \u0578\u0580 ${withDefiniteArticle(issue2.origin)} \u056C\u056B\u0576\u056B ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u054D\u056D\u0561\u056C \u057F\u0578\u0572\u2024 \u057A\u0565\u057F\u0584 \u0567 \u057D\u056F\u057D\u057E\u056B "${_issue.prefix}"-\u0578\u057E`;
-            if (_issue.format === "ends_with")
-              return `\u054D\u056D\u0561\u056C \u057F\u0578\u0572\u2024 \u057A\u0565\u057F\u0584 \u0567 \u0561\u057E\u0561\u0580\u057F\u057E\u056B "${_issue.suffix}"-\u0578\u057E`;
-            if (_issue.format === "includes")
-              return `\u054D\u056D\u0561\u056C \u057F\u0578\u0572\u2024 \u057A\u0565\u057F\u0584 \u0567 \u057A\u0561\u0580\u0578\u0582\u0576\u0561\u056F\u056B "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u054D\u056D\u0561\u056C \u057F\u0578\u0572\u2024 \u057A\u0565\u057F\u0584 \u0567 \u0570\u0561\u0574\u0561\u057A\u0561\u057F\u0561\u057D\u056D\u0561\u0576\u056B ${_issue.pattern} \u0571\u0587\u0561\u0579\u0561\u0583\u056B\u0576`;
-            return `\u054D\u056D\u0561\u056C ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u054D\u056D\u0561\u056C \u0569\u056B\u057E\u2024 \u057A\u0565\u057F\u0584 \u0567 \u0562\u0561\u0566\u0574\u0561\u057A\u0561\u057F\u056B\u056F \u056C\u056B\u0576\u056B ${issue2.divisor}-\u056B`;
-          case "unrecognized_keys":
-            return `\u0549\u0573\u0561\u0576\u0561\u0579\u057E\u0561\u056E \u0562\u0561\u0576\u0561\u056C\u056B${issue2.keys.length > 1 ? "\u0576\u0565\u0580" : ""}. ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u054D\u056D\u0561\u056C \u0562\u0561\u0576\u0561\u056C\u056B ${withDefiniteArticle(issue2.origin)}-\u0578\u0582\u0574`;
-          case "invalid_union":
-            return "\u054D\u056D\u0561\u056C \u0574\u0578\u0582\u057F\u0584\u0561\u0563\u0580\u0578\u0582\u0574";
-          case "invalid_element":
-            return `\u054D\u056D\u0561\u056C \u0561\u0580\u056A\u0565\u0584 ${withDefiniteArticle(issue2.origin)}-\u0578\u0582\u0574`;
-          default:
-            return `\u054D\u056D\u0561\u056C \u0574\u0578\u0582\u057F\u0584\u0561\u0563\u0580\u0578\u0582\u0574`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/id.js
-function id_default() {
-  return {
-    localeError: error25()
-  };
-}
-var error25;
-var init_id = __esm({
-  "node_modules/zod/v4/locales/id.js"() {
-    init_util();
-    error25 = () => {
-      const Sizable = {
-        string: { unit: "karakter", verb: "memiliki" },
-        file: { unit: "byte", verb: "memiliki" },
-        array: { unit: "item", verb: "memiliki" },
-        set: { unit: "item", verb: "memiliki" },
-        map: { unit: "item", verb: "memiliki" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "input",
-        email: "alamat email",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "tanggal dan waktu format ISO",
-        date: "tanggal format ISO",
-        time: "jam format ISO",
-        duration: "durasi format ISO",
-        ipv4: "alamat IPv4",
-        ipv6: "alamat IPv6",
-        mac: "alamat MAC",
-        cidrv4: "rentang alamat IPv4",
-        cidrv6: "rentang alamat IPv6",
-        base64: "string dengan enkode base64",
-        base64url: "string dengan enkode base64url",
-        json_string: "string JSON",
-        e164: "angka E.164",
-        credit_card: "nomor kartu kredit",
-        currency_code: "kode mata uang",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Input tidak valid: diharapkan instanceof ${issue2.expected}, diterima ${received}`;
-            }
-            return `Input tidak valid: diharapkan ${expected}, diterima ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Input tidak valid: diharapkan ${stringifyPrimitive(issue2.values[0])}`;
-            return `Pilihan tidak valid: diharapkan salah satu dari ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Terlalu besar: diharapkan ${issue2.origin ?? "value"} memiliki ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemen"}`;
-            return `Terlalu besar: diharapkan ${issue2.origin ?? "value"} menjadi ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Terlalu kecil: diharapkan ${issue2.origin} memiliki ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Terlalu kecil: diharapkan ${issue2.origin} menjadi ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `String tidak valid: harus dimulai dengan "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `String tidak valid: harus berakhir dengan "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `String tidak valid: harus menyertakan "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `String tidak valid: harus sesuai pola ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} tidak valid`;
-          }
-          case "not_multiple_of":
-            return `Angka tidak valid: harus kelipatan dari ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Kunci tidak dikenali ${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Kunci tidak valid di ${issue2.origin}`;
-          case "invalid_union":
-            return "Input tidak valid";
-          case "invalid_element":
-            return `Nilai tidak valid di ${issue2.origin}`;
-          default:
-            return `Input tidak valid`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/is.js
-function is_default() {
-  return {
-    localeError: error26()
-  };
-}
-var error26;
-var init_is = __esm({
-  "node_modules/zod/v4/locales/is.js"() {
-    init_util();
-    error26 = () => {
-      const Sizable = {
-        string: { unit: "stafi", verb: "a\xF0 hafa" },
-        file: { unit: "b\xE6ti", verb: "a\xF0 hafa" },
-        array: { unit: "hluti", verb: "a\xF0 hafa" },
-        set: { unit: "hluti", verb: "a\xF0 hafa" },
-        map: { unit: "hluti", verb: "a\xF0 hafa" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "gildi",
-        email: "netfang",
-        url: "vefsl\xF3\xF0",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO dagsetning og t\xEDmi",
-        date: "ISO dagsetning",
-        time: "ISO t\xEDmi",
-        duration: "ISO t\xEDmalengd",
-        ipv4: "IPv4 address",
-        ipv6: "IPv6 address",
-        mac: "MAC address",
-        cidrv4: "IPv4 range",
-        cidrv6: "IPv6 range",
-        base64: "base64-encoded strengur",
-        base64url: "base64url-encoded strengur",
-        json_string: "JSON strengur",
-        e164: "E.164 t\xF6lugildi",
-        credit_card: "kreditkortan\xFAmer",
-        currency_code: "gjaldmi\xF0ilsk\xF3\xF0i",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "gildi"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "n\xFAmer",
-        array: "fylki"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Rangt gildi: \xDE\xFA sl\xF3st inn ${received} \xFEar sem \xE1 a\xF0 vera instanceof ${issue2.expected}`;
-            }
-            return `Rangt gildi: \xDE\xFA sl\xF3st inn ${received} \xFEar sem \xE1 a\xF0 vera ${expected}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Rangt gildi: gert r\xE1\xF0 fyrir ${stringifyPrimitive(issue2.values[0])}`;
-            return `\xD3gilt val: m\xE1 vera eitt af eftirfarandi ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Of st\xF3rt: gert er r\xE1\xF0 fyrir a\xF0 ${issue2.origin ?? "gildi"} hafi ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "hluti"}`;
-            return `Of st\xF3rt: gert er r\xE1\xF0 fyrir a\xF0 ${issue2.origin ?? "gildi"} s\xE9 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Of l\xEDti\xF0: gert er r\xE1\xF0 fyrir a\xF0 ${issue2.origin} hafi ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Of l\xEDti\xF0: gert er r\xE1\xF0 fyrir a\xF0 ${issue2.origin} s\xE9 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\xD3gildur strengur: ver\xF0ur a\xF0 byrja \xE1 "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\xD3gildur strengur: ver\xF0ur a\xF0 enda \xE1 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\xD3gildur strengur: ver\xF0ur a\xF0 innihalda "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\xD3gildur strengur: ver\xF0ur a\xF0 fylgja mynstri ${_issue.pattern}`;
-            return `Rangt ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `R\xF6ng tala: ver\xF0ur a\xF0 vera margfeldi af ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\xD3\xFEekkt ${issue2.keys.length > 1 ? "ir lyklar" : "ur lykill"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Rangur lykill \xED ${issue2.origin}`;
-          case "invalid_union":
-            return "Rangt gildi";
-          case "invalid_element":
-            return `Rangt gildi \xED ${issue2.origin}`;
-          default:
-            return `Rangt gildi`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/it.js
-function it_default() {
-  return {
-    localeError: error27()
-  };
-}
-var error27;
-var init_it = __esm({
-  "node_modules/zod/v4/locales/it.js"() {
-    init_util();
-    error27 = () => {
-      const Sizable = {
-        string: { unit: "caratteri", verb: "avere" },
-        file: { unit: "byte", verb: "avere" },
-        array: { unit: "elementi", verb: "avere" },
-        set: { unit: "elementi", verb: "avere" },
-        map: { unit: "elementi", verb: "avere" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "input",
-        email: "indirizzo email",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "data e ora ISO",
-        date: "data ISO",
-        time: "ora ISO",
-        duration: "durata ISO",
-        ipv4: "indirizzo IPv4",
-        ipv6: "indirizzo IPv6",
-        mac: "indirizzo MAC",
-        cidrv4: "intervallo IPv4",
-        cidrv6: "intervallo IPv6",
-        base64: "stringa codificata in base64",
-        base64url: "URL codificata in base64",
-        json_string: "stringa JSON",
-        e164: "numero E.164",
-        credit_card: "numero di carta di credito",
-        currency_code: "codice valuta",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "numero",
-        array: "vettore"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Input non valido: atteso instanceof ${issue2.expected}, ricevuto ${received}`;
-            }
-            return `Input non valido: atteso ${expected}, ricevuto ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Input non valido: atteso ${stringifyPrimitive(issue2.values[0])}`;
-            return `Opzione non valida: atteso uno tra ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Troppo grande: ${issue2.origin ?? "valore"} deve avere ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementi"}`;
-            return `Troppo grande: ${issue2.origin ?? "valore"} deve essere ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Troppo piccolo: ${issue2.origin} deve avere ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Troppo piccolo: ${issue2.origin} deve essere ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Stringa non valida: deve iniziare con "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Stringa non valida: deve terminare con "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Stringa non valida: deve includere "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Stringa non valida: deve corrispondere al pattern ${_issue.pattern}`;
-            return `Input non valido: ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Numero non valido: deve essere un multiplo di ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Chiav${issue2.keys.length > 1 ? "i" : "e"} non riconosciut${issue2.keys.length > 1 ? "e" : "a"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Chiave non valida in ${issue2.origin}`;
-          case "invalid_union":
-            return "Input non valido";
-          case "invalid_element":
-            return `Valore non valido in ${issue2.origin}`;
-          default:
-            return `Input non valido`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ja.js
-function ja_default() {
-  return {
-    localeError: error28()
-  };
-}
-var error28;
-var init_ja = __esm({
-  "node_modules/zod/v4/locales/ja.js"() {
-    init_util();
-    error28 = () => {
-      const Sizable = {
-        string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
-        file: { unit: "\u30D0\u30A4\u30C8", verb: "\u3067\u3042\u308B" },
-        array: { unit: "\u8981\u7D20", verb: "\u3067\u3042\u308B" },
-        set: { unit: "\u8981\u7D20", verb: "\u3067\u3042\u308B" },
-        map: { unit: "\u8981\u7D20", verb: "\u3067\u3042\u308B" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u5165\u529B\u5024",
-        email: "\u30E1\u30FC\u30EB\u30A2\u30C9\u30EC\u30B9",
-        url: "URL",
-        emoji: "\u7D75\u6587\u5B57",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO\u65E5\u6642",
-        date: "ISO\u65E5\u4ED8",
-        time: "ISO\u6642\u523B",
-        duration: "ISO\u671F\u9593",
-        ipv4: "IPv4\u30A2\u30C9\u30EC\u30B9",
-        ipv6: "IPv6\u30A2\u30C9\u30EC\u30B9",
-        mac: "MAC\u30A2\u30C9\u30EC\u30B9",
-        cidrv4: "IPv4\u7BC4\u56F2",
-        cidrv6: "IPv6\u7BC4\u56F2",
-        base64: "base64\u30A8\u30F3\u30B3\u30FC\u30C9\u6587\u5B57\u5217",
-        base64url: "base64url\u30A8\u30F3\u30B3\u30FC\u30C9\u6587\u5B57\u5217",
-        json_string: "JSON\u6587\u5B57\u5217",
-        e164: "E.164\u756A\u53F7",
-        credit_card: "\u30AF\u30EC\u30B8\u30C3\u30C8\u30AB\u30FC\u30C9\u756A\u53F7",
-        currency_code: "\u901A\u8CA8\u30B3\u30FC\u30C9",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u5165\u529B\u5024"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u6570\u5024",
-        array: "\u914D\u5217"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u7121\u52B9\u306A\u5165\u529B: instanceof ${issue2.expected}\u304C\u671F\u5F85\u3055\u308C\u307E\u3057\u305F\u304C\u3001${received}\u304C\u5165\u529B\u3055\u308C\u307E\u3057\u305F`;
-            }
-            return `\u7121\u52B9\u306A\u5165\u529B: ${expected}\u304C\u671F\u5F85\u3055\u308C\u307E\u3057\u305F\u304C\u3001${received}\u304C\u5165\u529B\u3055\u308C\u307E\u3057\u305F`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u7121\u52B9\u306A\u5165\u529B: ${stringifyPrimitive(issue2.values[0])}\u304C\u671F\u5F85\u3055\u308C\u307E\u3057\u305F`;
-            return `\u7121\u52B9\u306A\u9078\u629E: ${joinValues(issue2.values, "\u3001")}\u306E\u3044\u305A\u308C\u304B\u3067\u3042\u308B\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "\u4EE5\u4E0B\u3067\u3042\u308B" : "\u3088\u308A\u5C0F\u3055\u3044";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u5927\u304D\u3059\u304E\u308B\u5024: ${issue2.origin ?? "\u5024"}\u306F${issue2.maximum.toString()}${sizing.unit ?? "\u8981\u7D20"}${adj}\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-            return `\u5927\u304D\u3059\u304E\u308B\u5024: ${issue2.origin ?? "\u5024"}\u306F${issue2.maximum.toString()}${adj}\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? "\u4EE5\u4E0A\u3067\u3042\u308B" : "\u3088\u308A\u5927\u304D\u3044";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u5C0F\u3055\u3059\u304E\u308B\u5024: ${issue2.origin}\u306F${issue2.minimum.toString()}${sizing.unit}${adj}\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-            return `\u5C0F\u3055\u3059\u304E\u308B\u5024: ${issue2.origin}\u306F${issue2.minimum.toString()}${adj}\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u7121\u52B9\u306A\u6587\u5B57\u5217: "${_issue.prefix}"\u3067\u59CB\u307E\u308B\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-            if (_issue.format === "ends_with")
-              return `\u7121\u52B9\u306A\u6587\u5B57\u5217: "${_issue.suffix}"\u3067\u7D42\u308F\u308B\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-            if (_issue.format === "includes")
-              return `\u7121\u52B9\u306A\u6587\u5B57\u5217: "${_issue.includes}"\u3092\u542B\u3080\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-            if (_issue.format === "regex")
-              return `\u7121\u52B9\u306A\u6587\u5B57\u5217: \u30D1\u30BF\u30FC\u30F3${_issue.pattern}\u306B\u4E00\u81F4\u3059\u308B\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-            return `\u7121\u52B9\u306A${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u7121\u52B9\u306A\u6570\u5024: ${issue2.divisor}\u306E\u500D\u6570\u3067\u3042\u308B\u5FC5\u8981\u304C\u3042\u308A\u307E\u3059`;
-          case "unrecognized_keys":
-            return `\u8A8D\u8B58\u3055\u308C\u3066\u3044\u306A\u3044\u30AD\u30FC${issue2.keys.length > 1 ? "\u7FA4" : ""}: ${joinValues(issue2.keys, "\u3001")}`;
-          case "invalid_key":
-            return `${issue2.origin}\u5185\u306E\u7121\u52B9\u306A\u30AD\u30FC`;
-          case "invalid_union":
-            return "\u7121\u52B9\u306A\u5165\u529B";
-          case "invalid_element":
-            return `${issue2.origin}\u5185\u306E\u7121\u52B9\u306A\u5024`;
-          default:
-            return `\u7121\u52B9\u306A\u5165\u529B`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ka.js
-function ka_default() {
-  return {
-    localeError: error29()
-  };
-}
-var error29;
-var init_ka = __esm({
-  "node_modules/zod/v4/locales/ka.js"() {
-    init_util();
-    error29 = () => {
-      const Sizable = {
-        string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
-        file: { unit: "\u10D1\u10D0\u10D8\u10E2\u10D8", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
-        array: { unit: "\u10D4\u10DA\u10D4\u10DB\u10D4\u10DC\u10E2\u10D8", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
-        set: { unit: "\u10D4\u10DA\u10D4\u10DB\u10D4\u10DC\u10E2\u10D8", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
-        map: { unit: "\u10D4\u10DA\u10D4\u10DB\u10D4\u10DC\u10E2\u10D8", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u10E8\u10D4\u10E7\u10D5\u10D0\u10DC\u10D0",
-        email: "\u10D4\u10DA-\u10E4\u10DD\u10E1\u10E2\u10D8\u10E1 \u10DB\u10D8\u10E1\u10D0\u10DB\u10D0\u10E0\u10D7\u10D8",
-        url: "URL",
-        emoji: "\u10D4\u10DB\u10DD\u10EF\u10D8",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u10D7\u10D0\u10E0\u10D8\u10E6\u10D8-\u10D3\u10E0\u10DD",
-        date: "\u10D7\u10D0\u10E0\u10D8\u10E6\u10D8",
-        time: "\u10D3\u10E0\u10DD",
-        duration: "\u10EE\u10D0\u10DC\u10D2\u10E0\u10EB\u10DA\u10D8\u10D5\u10DD\u10D1\u10D0",
-        ipv4: "IPv4 \u10DB\u10D8\u10E1\u10D0\u10DB\u10D0\u10E0\u10D7\u10D8",
-        ipv6: "IPv6 \u10DB\u10D8\u10E1\u10D0\u10DB\u10D0\u10E0\u10D7\u10D8",
-        mac: "MAC \u10DB\u10D8\u10E1\u10D0\u10DB\u10D0\u10E0\u10D7\u10D8",
-        cidrv4: "IPv4 \u10D3\u10D8\u10D0\u10DE\u10D0\u10D6\u10DD\u10DC\u10D8",
-        cidrv6: "IPv6 \u10D3\u10D8\u10D0\u10DE\u10D0\u10D6\u10DD\u10DC\u10D8",
-        base64: "base64-\u10D9\u10DD\u10D3\u10D8\u10E0\u10D4\u10D1\u10E3\u10DA\u10D8 \u10D5\u10D4\u10DA\u10D8",
-        base64url: "base64url-\u10D9\u10DD\u10D3\u10D8\u10E0\u10D4\u10D1\u10E3\u10DA\u10D8 \u10D5\u10D4\u10DA\u10D8",
-        json_string: "JSON \u10D5\u10D4\u10DA\u10D8",
-        e164: "E.164 \u10DC\u10DD\u10DB\u10D4\u10E0\u10D8",
-        credit_card: "\u10E1\u10D0\u10D9\u10E0\u10D4\u10D3\u10D8\u10E2\u10DD \u10D1\u10D0\u10E0\u10D0\u10D7\u10D8\u10E1 \u10DC\u10DD\u10DB\u10D4\u10E0\u10D8",
-        currency_code: "\u10D5\u10D0\u10DA\u10E3\u10E2\u10D8\u10E1 \u10D9\u10DD\u10D3\u10D8",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u10E8\u10D4\u10E7\u10D5\u10D0\u10DC\u10D0"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u10E0\u10D8\u10EA\u10EE\u10D5\u10D8",
-        string: "\u10D5\u10D4\u10DA\u10D8",
-        boolean: "\u10D1\u10E3\u10DA\u10D4\u10D0\u10DC\u10D8",
-        function: "\u10E4\u10E3\u10DC\u10E5\u10EA\u10D8\u10D0",
-        array: "\u10DB\u10D0\u10E1\u10D8\u10D5\u10D8"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10E8\u10D4\u10E7\u10D5\u10D0\u10DC\u10D0: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8 instanceof ${issue2.expected}, \u10DB\u10D8\u10E6\u10D4\u10D1\u10E3\u10DA\u10D8 ${received}`;
-            }
-            return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10E8\u10D4\u10E7\u10D5\u10D0\u10DC\u10D0: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8 ${expected}, \u10DB\u10D8\u10E6\u10D4\u10D1\u10E3\u10DA\u10D8 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10E8\u10D4\u10E7\u10D5\u10D0\u10DC\u10D0: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10D5\u10D0\u10E0\u10D8\u10D0\u10DC\u10E2\u10D8: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8\u10D0 \u10D4\u10E0\u10D7-\u10D4\u10E0\u10D7\u10D8 ${joinValues(issue2.values, "|")}-\u10D3\u10D0\u10DC`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u10D6\u10D4\u10D3\u10DB\u10D4\u10E2\u10D0\u10D3 \u10D3\u10D8\u10D3\u10D8: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8 ${issue2.origin ?? "\u10DB\u10DC\u10D8\u10E8\u10D5\u10DC\u10D4\u10DA\u10DD\u10D1\u10D0"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit}`;
-            return `\u10D6\u10D4\u10D3\u10DB\u10D4\u10E2\u10D0\u10D3 \u10D3\u10D8\u10D3\u10D8: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8 ${issue2.origin ?? "\u10DB\u10DC\u10D8\u10E8\u10D5\u10DC\u10D4\u10DA\u10DD\u10D1\u10D0"} \u10D8\u10E7\u10DD\u10E1 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u10D6\u10D4\u10D3\u10DB\u10D4\u10E2\u10D0\u10D3 \u10DE\u10D0\u10E2\u10D0\u10E0\u10D0: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8 ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u10D6\u10D4\u10D3\u10DB\u10D4\u10E2\u10D0\u10D3 \u10DE\u10D0\u10E2\u10D0\u10E0\u10D0: \u10DB\u10DD\u10E1\u10D0\u10DA\u10DD\u10D3\u10DC\u10D4\u10DA\u10D8 ${issue2.origin} \u10D8\u10E7\u10DD\u10E1 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10D5\u10D4\u10DA\u10D8: \u10E3\u10DC\u10D3\u10D0 \u10D8\u10EC\u10E7\u10D4\u10D1\u10DD\u10D3\u10D4\u10E1 "${_issue.prefix}"-\u10D8\u10D7`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10D5\u10D4\u10DA\u10D8: \u10E3\u10DC\u10D3\u10D0 \u10DB\u10D7\u10D0\u10D5\u10E0\u10D3\u10D4\u10D1\u10DD\u10D3\u10D4\u10E1 "${_issue.suffix}"-\u10D8\u10D7`;
-            if (_issue.format === "includes")
-              return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10D5\u10D4\u10DA\u10D8: \u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1 "${_issue.includes}"-\u10E1`;
-            if (_issue.format === "regex")
-              return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10D5\u10D4\u10DA\u10D8: \u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D4\u10E1\u10D0\u10D1\u10D0\u10DB\u10D4\u10D1\u10DD\u10D3\u10D4\u10E1 \u10E8\u10D0\u10D1\u10DA\u10DD\u10DC\u10E1 ${_issue.pattern}`;
-            return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10E0\u10D8\u10EA\u10EE\u10D5\u10D8: \u10E3\u10DC\u10D3\u10D0 \u10D8\u10E7\u10DD\u10E1 ${issue2.divisor}-\u10D8\u10E1 \u10EF\u10D4\u10E0\u10D0\u10D3\u10D8`;
-          case "unrecognized_keys":
-            return `\u10E3\u10EA\u10DC\u10DD\u10D1\u10D8 \u10D2\u10D0\u10E1\u10D0\u10E6\u10D4\u10D1${issue2.keys.length > 1 ? "\u10D4\u10D1\u10D8" : "\u10D8"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10D2\u10D0\u10E1\u10D0\u10E6\u10D4\u10D1\u10D8 ${issue2.origin}-\u10E8\u10D8`;
-          case "invalid_union":
-            return "\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10E8\u10D4\u10E7\u10D5\u10D0\u10DC\u10D0";
-          case "invalid_element":
-            return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10DB\u10DC\u10D8\u10E8\u10D5\u10DC\u10D4\u10DA\u10DD\u10D1\u10D0 ${issue2.origin}-\u10E8\u10D8`;
-          default:
-            return `\u10D0\u10E0\u10D0\u10E1\u10EC\u10DD\u10E0\u10D8 \u10E8\u10D4\u10E7\u10D5\u10D0\u10DC\u10D0`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/km.js
-function km_default() {
-  return {
-    localeError: error30()
-  };
-}
-var error30;
-var init_km = __esm({
-  "node_modules/zod/v4/locales/km.js"() {
-    init_util();
-    error30 = () => {
-      const Sizable = {
-        string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
-        file: { unit: "\u1794\u17C3", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
-        array: { unit: "\u1792\u17B6\u178F\u17BB", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
-        set: { unit: "\u1792\u17B6\u178F\u17BB", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
-        map: { unit: "\u1792\u17B6\u178F\u17BB", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1794\u1789\u17D2\u1785\u17BC\u179B",
-        email: "\u17A2\u17B6\u179F\u1799\u178A\u17D2\u178B\u17B6\u1793\u17A2\u17CA\u17B8\u1798\u17C2\u179B",
-        url: "URL",
-        emoji: "\u179F\u1789\u17D2\u1789\u17B6\u17A2\u17B6\u179A\u1798\u17D2\u1798\u178E\u17CD",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u1780\u17B6\u179B\u1794\u179A\u17B7\u1785\u17D2\u1786\u17C1\u1791 \u1793\u17B7\u1784\u1798\u17C9\u17C4\u1784 ISO",
-        date: "\u1780\u17B6\u179B\u1794\u179A\u17B7\u1785\u17D2\u1786\u17C1\u1791 ISO",
-        time: "\u1798\u17C9\u17C4\u1784 ISO",
-        duration: "\u179A\u1799\u17C8\u1796\u17C1\u179B ISO",
-        ipv4: "\u17A2\u17B6\u179F\u1799\u178A\u17D2\u178B\u17B6\u1793 IPv4",
-        ipv6: "\u17A2\u17B6\u179F\u1799\u178A\u17D2\u178B\u17B6\u1793 IPv6",
-        mac: "\u17A2\u17B6\u179F\u1799\u178A\u17D2\u178B\u17B6\u1793 MAC",
-        cidrv4: "\u178A\u17C2\u1793\u17A2\u17B6\u179F\u1799\u178A\u17D2\u178B\u17B6\u1793 IPv4",
-        cidrv6: "\u178A\u17C2\u1793\u17A2\u17B6\u179F\u1799\u178A\u17D2\u178B\u17B6\u1793 IPv6",
-        base64: "\u1781\u17D2\u179F\u17C2\u17A2\u1780\u17D2\u179F\u179A\u17A2\u17CA\u17B7\u1780\u17BC\u178A base64",
-        base64url: "\u1781\u17D2\u179F\u17C2\u17A2\u1780\u17D2\u179F\u179A\u17A2\u17CA\u17B7\u1780\u17BC\u178A base64url",
-        json_string: "\u1781\u17D2\u179F\u17C2\u17A2\u1780\u17D2\u179F\u179A JSON",
-        e164: "\u179B\u17C1\u1781 E.164",
-        credit_card: "\u179B\u17C1\u1781\u1794\u17D0\u178E\u17D2\u178E\u17A5\u178E\u1791\u17B6\u1793",
-        currency_code: "\u1780\u17BC\u178A\u179A\u17BC\u1794\u17B7\u1799\u1794\u17D0\u178E\u17D2\u178E",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1794\u1789\u17D2\u1785\u17BC\u179B"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u179B\u17C1\u1781",
-        array: "\u17A2\u17B6\u179A\u17C1 (Array)",
-        null: "\u1782\u17D2\u1798\u17B6\u1793\u178F\u1798\u17D2\u179B\u17C3 (null)"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1794\u1789\u17D2\u1785\u17BC\u179B\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1780\u17B6\u179A instanceof ${issue2.expected} \u1794\u17C9\u17BB\u1793\u17D2\u178F\u17C2\u1791\u1791\u17BD\u179B\u1794\u17B6\u1793 ${received}`;
-            }
-            return `\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1794\u1789\u17D2\u1785\u17BC\u179B\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1780\u17B6\u179A ${expected} \u1794\u17C9\u17BB\u1793\u17D2\u178F\u17C2\u1791\u1791\u17BD\u179B\u1794\u17B6\u1793 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1794\u1789\u17D2\u1785\u17BC\u179B\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1780\u17B6\u179A ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u1787\u1798\u17D2\u179A\u17BE\u179F\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1787\u17B6\u1798\u17BD\u1799\u1780\u17D2\u1793\u17BB\u1784\u1785\u17C6\u178E\u17C4\u1798 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u1792\u17C6\u1796\u17C1\u1780\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1780\u17B6\u179A ${issue2.origin ?? "\u178F\u1798\u17D2\u179B\u17C3"} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "\u1792\u17B6\u178F\u17BB"}`;
-            return `\u1792\u17C6\u1796\u17C1\u1780\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1780\u17B6\u179A ${issue2.origin ?? "\u178F\u1798\u17D2\u179B\u17C3"} ${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u178F\u17BC\u1785\u1796\u17C1\u1780\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1780\u17B6\u179A ${issue2.origin} ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u178F\u17BC\u1785\u1796\u17C1\u1780\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1780\u17B6\u179A ${issue2.origin} ${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u1781\u17D2\u179F\u17C2\u17A2\u1780\u17D2\u179F\u179A\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1785\u17B6\u1794\u17CB\u1795\u17D2\u178F\u17BE\u1798\u178A\u17C4\u1799 "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u1781\u17D2\u179F\u17C2\u17A2\u1780\u17D2\u179F\u179A\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1794\u1789\u17D2\u1785\u1794\u17CB\u178A\u17C4\u1799 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u1781\u17D2\u179F\u17C2\u17A2\u1780\u17D2\u179F\u179A\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u1798\u17B6\u1793 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u1781\u17D2\u179F\u17C2\u17A2\u1780\u17D2\u179F\u179A\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u178F\u17C2\u1795\u17D2\u1782\u17BC\u1795\u17D2\u1782\u1784\u1793\u17B9\u1784\u1791\u1798\u17D2\u179A\u1784\u17CB\u178A\u17C2\u179B\u1794\u17B6\u1793\u1780\u17C6\u178E\u178F\u17CB ${_issue.pattern}`;
-            return `\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u179B\u17C1\u1781\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u17D6 \u178F\u17D2\u179A\u17BC\u179C\u178F\u17C2\u1787\u17B6\u1796\u17A0\u17BB\u1782\u17BB\u178E\u1793\u17C3 ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u179A\u1780\u1783\u17BE\u1789\u179F\u17C4\u1798\u17B7\u1793\u179F\u17D2\u1782\u17B6\u179B\u17CB\u17D6 ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u179F\u17C4\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u1793\u17C5\u1780\u17D2\u1793\u17BB\u1784 ${issue2.origin}`;
-          case "invalid_union":
-            return `\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C`;
-          case "invalid_element":
-            return `\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C\u1793\u17C5\u1780\u17D2\u1793\u17BB\u1784 ${issue2.origin}`;
-          default:
-            return `\u1791\u17B7\u1793\u17D2\u1793\u1793\u17D0\u1799\u1798\u17B7\u1793\u178F\u17D2\u179A\u17B9\u1798\u178F\u17D2\u179A\u17BC\u179C`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/kh.js
-function kh_default() {
-  return km_default();
-}
-var init_kh = __esm({
-  "node_modules/zod/v4/locales/kh.js"() {
-    init_km();
-  }
-});
-
-// node_modules/zod/v4/locales/kn.js
-function kn_default() {
-  return {
-    localeError: error31()
-  };
-}
-var error31;
-var init_kn = __esm({
-  "node_modules/zod/v4/locales/kn.js"() {
-    init_util();
-    error31 = () => {
-      const Sizable = {
-        string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
-        file: { unit: "\u0CAC\u0CC8\u0C9F\u0CCD\u200C\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
-        array: { unit: "\u0CB5\u0CB8\u0CCD\u0CA4\u0CC1\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
-        set: { unit: "\u0CB5\u0CB8\u0CCD\u0CA4\u0CC1\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
-        map: { unit: "entries", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0C87\u0CA8\u0CCD\u0CAA\u0CC1\u0C9F\u0CCD",
-        email: "email \u0CB5\u0CBF\u0CB3\u0CBE\u0CB8",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0CA6\u0CBF\u0CA8\u0CBE\u0C82\u0C95\u0CA6 \u0CB8\u0CAE\u0CAF",
-        date: "ISO \u0CA6\u0CBF\u0CA8\u0CBE\u0C82\u0C95",
-        time: "ISO \u0CB8\u0CAE\u0CAF",
-        duration: "ISO \u0C85\u0CB5\u0CA7\u0CBF",
-        ipv4: "IPv4 \u0CB5\u0CBF\u0CB3\u0CBE\u0CB8",
-        ipv6: "IPv6 \u0CB5\u0CBF\u0CB3\u0CBE\u0CB8",
-        mac: "MAC \u0CB5\u0CBF\u0CB3\u0CBE\u0CB8",
-        cidrv4: "IPv4 \u0CB5\u0CCD\u0CAF\u0CBE\u0CAA\u0CCD\u0CA4\u0CBF\u0CAF",
-        cidrv6: "IPv6 \u0CB5\u0CCD\u0CAF\u0CBE\u0CAA\u0CCD\u0CA4\u0CBF\u0CAF",
-        base64: "base64-encoded\u0CB8\u0CCD\u0C9F\u0CCD\u0CB0\u0CBF\u0C82\u0C97\u0CCD",
-        base64url: "base64url-encoded\u0CB8\u0CCD\u0C9F\u0CCD\u0CB0\u0CBF\u0C82\u0C97\u0CCD",
-        json_string: "JSON\u0CB8\u0CCD\u0C9F\u0CCD\u0CB0\u0CBF\u0C82\u0C97\u0CCD",
-        e164: "E.164 \u0CB8\u0C82\u0C96\u0CCD\u0CAF\u0CC6",
-        credit_card: "\u0C95\u0CCD\u0CB0\u0CC6\u0CA1\u0CBF\u0C9F\u0CCD \u0C95\u0CBE\u0CB0\u0CCD\u0CA1\u0CCD \u0CB8\u0C82\u0C96\u0CCD\u0CAF\u0CC6",
-        currency_code: "\u0C95\u0CB0\u0CC6\u0CA8\u0CCD\u0CB8\u0CBF \u0C95\u0CCB\u0CA1\u0CCD",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0C87\u0CA8\u0CCD\u0CAA\u0CC1\u0C9F\u0CCD"
-      };
-      const TypeDictionary = {
-        // Compatibility: "nan" -> "NaN" for display
-        nan: "NaN"
-        // All other type names omitted - they fall back to raw values via ?? operator
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0C87\u0CA8\u0CCD\u200C\u0CAA\u0CC1\u0C9F\u0CCD: \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${expected}, \u0CB8\u0CCD\u0CB5\u0CC0\u0C95\u0CB0\u0CBF\u0CB8\u0CBF\u0CA6\u0CA8\u0CC1 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0C87\u0CA8\u0CCD\u200C\u0CAA\u0CC1\u0C9F\u0CCD: \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0C86\u0CAF\u0CCD\u0C95\u0CC6: \u0C87\u0CB5\u0CC1\u0C97\u0CB3\u0CB2\u0CCD\u0CB2\u0CBF \u0C92\u0C82\u0CA6\u0CA8\u0CCD\u0CA8\u0CC1 \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0CA4\u0CC1\u0C82\u0CAC\u0CBE \u0CA6\u0CCA\u0CA1\u0CCD\u0CA1\u0CA6\u0CC1: \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${issue2.origin ?? "value"} \u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0C85\u0C82\u0CB6\u0C97\u0CB3\u0CC1"}`;
-            return `\u0CA4\u0CC1\u0C82\u0CAC\u0CBE \u0CA6\u0CCA\u0CA1\u0CCD\u0CA1\u0CA6\u0CC1: \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${issue2.origin ?? "value"} \u0C8E\u0C82\u0CA6\u0CC1 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0CA4\u0CC1\u0C82\u0CAC\u0CBE \u0C9A\u0CBF\u0C95\u0CCD\u0C95\u0CA6\u0CC1: \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${issue2.origin} \u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1 ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u0CA4\u0CC1\u0C82\u0CAC\u0CBE \u0C9A\u0CBF\u0C95\u0CCD\u0C95\u0CA6\u0CC1: \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${issue2.origin} \u0C8E\u0C82\u0CA6\u0CC1 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF\u0CB5\u0CBE\u0CA6 \u0CB8\u0CCD\u0C9F\u0CCD\u0CB0\u0CBF\u0C82\u0C97\u0CCD: \u0C87\u0CA6\u0CB0\u0CCA\u0C82\u0CA6\u0CBF\u0C97\u0CC6 \u0CAA\u0CCD\u0CB0\u0CBE\u0CB0\u0C82\u0CAD\u0CBF\u0CB8\u0CAC\u0CC7\u0C95\u0CC1 "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF\u0CB5\u0CBE\u0CA6 \u0CB8\u0CCD\u0C9F\u0CCD\u0CB0\u0CBF\u0C82\u0C97\u0CCD: \u0C87\u0CA6\u0CB0\u0CCA\u0C82\u0CA6\u0CBF\u0C97\u0CC6 \u0C95\u0CCA\u0CA8\u0CC6\u0C97\u0CCA\u0CB3\u0CCD\u0CB3\u0CAC\u0CC7\u0C95\u0CC1 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0CB8\u0CCD\u0C9F\u0CCD\u0CB0\u0CBF\u0C82\u0C97\u0CCD: \u0C92\u0CB3\u0C97\u0CCA\u0C82\u0CA1\u0CBF\u0CB0\u0CAC\u0CC7\u0C95\u0CC1 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF\u0CB5\u0CBE\u0CA6 \u0CB8\u0CCD\u0C9F\u0CCD\u0CB0\u0CBF\u0C82\u0C97\u0CCD: \u0CAE\u0CBE\u0CA6\u0CB0\u0CBF\u0C97\u0CC6 \u0CB9\u0CCA\u0C82\u0CA6\u0CBF\u0C95\u0CC6\u0CAF\u0CBE\u0C97\u0CAC\u0CC7\u0C95\u0CC1 ${_issue.pattern}`;
-            return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0CB8\u0C82\u0C96\u0CCD\u0CAF\u0CC6: \u0CAC\u0CB9\u0CC1\u0CB8\u0C82\u0C96\u0CCD\u0CAF\u0CC6\u0CAF\u0CBE\u0C97\u0CBF\u0CB0\u0CAC\u0CC7\u0C95\u0CC1 ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u0C97\u0CC1\u0CB0\u0CC1\u0CA4\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CA6 \u0C95\u0CC0 ${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF\u0CB5\u0CBE\u0CA6 \u0C95\u0CC0 \u0C87\u0CA8\u0CCD ${issue2.origin}`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0CA4\u0CBE\u0CB0\u0CA4\u0CAE\u0CCD\u0CAF \u0CAE\u0CCC\u0CB2\u0CCD\u0CAF. \u0CA8\u0CBF\u0CB0\u0CC0\u0C95\u0CCD\u0CB7\u0CBF\u0CB8\u0CB2\u0CBE\u0C97\u0CBF\u0CA6\u0CC6 ${opts}`;
-            }
-            return "\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0C87\u0CA8\u0CCD\u200C\u0CAA\u0CC1\u0C9F\u0CCD";
-          case "invalid_element":
-            return `\u0CB0\u0CB2\u0CCD\u0CB2\u0CBF \u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0CAE\u0CCC\u0CB2\u0CCD\u0CAF ${issue2.origin}`;
-          default:
-            return `\u0C85\u0CAE\u0CBE\u0CA8\u0CCD\u0CAF \u0C87\u0CA8\u0CCD\u200C\u0CAA\u0CC1\u0C9F\u0CCD`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ko.js
-function ko_default() {
-  return {
-    localeError: error32()
-  };
-}
-var error32;
-var init_ko = __esm({
-  "node_modules/zod/v4/locales/ko.js"() {
-    init_util();
-    error32 = () => {
-      const Sizable = {
-        string: { unit: "\uBB38\uC790", verb: "to have" },
-        file: { unit: "\uBC14\uC774\uD2B8", verb: "to have" },
-        array: { unit: "\uAC1C", verb: "to have" },
-        set: { unit: "\uAC1C", verb: "to have" },
-        map: { unit: "\uAC1C", verb: "to have" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\uC785\uB825",
-        email: "\uC774\uBA54\uC77C \uC8FC\uC18C",
-        url: "URL",
-        emoji: "\uC774\uBAA8\uC9C0",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \uB0A0\uC9DC\uC2DC\uAC04",
-        date: "ISO \uB0A0\uC9DC",
-        time: "ISO \uC2DC\uAC04",
-        duration: "ISO \uAE30\uAC04",
-        ipv4: "IPv4 \uC8FC\uC18C",
-        ipv6: "IPv6 \uC8FC\uC18C",
-        mac: "MAC \uC8FC\uC18C",
-        cidrv4: "IPv4 \uBC94\uC704",
-        cidrv6: "IPv6 \uBC94\uC704",
-        base64: "base64 \uC778\uCF54\uB529 \uBB38\uC790\uC5F4",
-        base64url: "base64url \uC778\uCF54\uB529 \uBB38\uC790\uC5F4",
-        json_string: "JSON \uBB38\uC790\uC5F4",
-        e164: "E.164 \uBC88\uD638",
-        credit_card: "\uC2E0\uC6A9\uCE74\uB4DC \uBC88\uD638",
-        currency_code: "\uD1B5\uD654 \uCF54\uB4DC",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\uC785\uB825"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\uC798\uBABB\uB41C \uC785\uB825: \uC608\uC0C1 \uD0C0\uC785\uC740 instanceof ${issue2.expected}, \uBC1B\uC740 \uD0C0\uC785\uC740 ${received}\uC785\uB2C8\uB2E4`;
-            }
-            return `\uC798\uBABB\uB41C \uC785\uB825: \uC608\uC0C1 \uD0C0\uC785\uC740 ${expected}, \uBC1B\uC740 \uD0C0\uC785\uC740 ${received}\uC785\uB2C8\uB2E4`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\uC798\uBABB\uB41C \uC785\uB825: \uAC12\uC740 ${stringifyPrimitive(issue2.values[0])} \uC774\uC5B4\uC57C \uD569\uB2C8\uB2E4`;
-            return `\uC798\uBABB\uB41C \uC635\uC158: ${joinValues(issue2.values, "\uB610\uB294 ")} \uC911 \uD558\uB098\uC5EC\uC57C \uD569\uB2C8\uB2E4`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "\uC774\uD558" : "\uBBF8\uB9CC";
-            const suffix = adj === "\uBBF8\uB9CC" ? "\uC774\uC5B4\uC57C \uD569\uB2C8\uB2E4" : "\uC5EC\uC57C \uD569\uB2C8\uB2E4";
-            const sizing = getSizing(issue2.origin);
-            const unit = sizing?.unit ?? "\uC694\uC18C";
-            if (sizing)
-              return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()}${unit} ${adj}${suffix}`;
-            return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uD07D\uB2C8\uB2E4: ${issue2.maximum.toString()} ${adj}${suffix}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? "\uC774\uC0C1" : "\uCD08\uACFC";
-            const suffix = adj === "\uC774\uC0C1" ? "\uC774\uC5B4\uC57C \uD569\uB2C8\uB2E4" : "\uC5EC\uC57C \uD569\uB2C8\uB2E4";
-            const sizing = getSizing(issue2.origin);
-            const unit = sizing?.unit ?? "\uC694\uC18C";
-            if (sizing) {
-              return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()}${unit} ${adj}${suffix}`;
-            }
-            return `${issue2.origin ?? "\uAC12"}\uC774 \uB108\uBB34 \uC791\uC2B5\uB2C8\uB2E4: ${issue2.minimum.toString()} ${adj}${suffix}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\uC798\uBABB\uB41C \uBB38\uC790\uC5F4: "${_issue.prefix}"(\uC73C)\uB85C \uC2DC\uC791\uD574\uC57C \uD569\uB2C8\uB2E4`;
-            }
-            if (_issue.format === "ends_with")
-              return `\uC798\uBABB\uB41C \uBB38\uC790\uC5F4: "${_issue.suffix}"(\uC73C)\uB85C \uB05D\uB098\uC57C \uD569\uB2C8\uB2E4`;
-            if (_issue.format === "includes")
-              return `\uC798\uBABB\uB41C \uBB38\uC790\uC5F4: "${_issue.includes}"\uC744(\uB97C) \uD3EC\uD568\uD574\uC57C \uD569\uB2C8\uB2E4`;
-            if (_issue.format === "regex")
-              return `\uC798\uBABB\uB41C \uBB38\uC790\uC5F4: \uC815\uADDC\uC2DD ${_issue.pattern} \uD328\uD134\uACFC \uC77C\uCE58\uD574\uC57C \uD569\uB2C8\uB2E4`;
-            return `\uC798\uBABB\uB41C ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\uC798\uBABB\uB41C \uC22B\uC790: ${issue2.divisor}\uC758 \uBC30\uC218\uC5EC\uC57C \uD569\uB2C8\uB2E4`;
-          case "unrecognized_keys":
-            return `\uC778\uC2DD\uD560 \uC218 \uC5C6\uB294 \uD0A4: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\uC798\uBABB\uB41C \uD0A4: ${issue2.origin}`;
-          case "invalid_union":
-            return `\uC798\uBABB\uB41C \uC785\uB825`;
-          case "invalid_element":
-            return `\uC798\uBABB\uB41C \uAC12: ${issue2.origin}`;
-          default:
-            return `\uC798\uBABB\uB41C \uC785\uB825`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/lt.js
-function getUnitTypeFromNumber(number4) {
-  const abs = Math.abs(number4);
-  const last = abs % 10;
-  const last2 = abs % 100;
-  if (last2 >= 11 && last2 <= 19 || last === 0)
-    return "many";
-  if (last === 1)
-    return "one";
-  return "few";
-}
-function lt_default() {
-  return {
-    localeError: error33()
-  };
-}
-var capitalizeFirstCharacter, error33;
-var init_lt = __esm({
-  "node_modules/zod/v4/locales/lt.js"() {
-    init_util();
-    capitalizeFirstCharacter = (text) => {
-      return text.charAt(0).toUpperCase() + text.slice(1);
-    };
-    error33 = () => {
-      const Sizable = {
-        string: {
-          unit: {
-            one: "simbolis",
-            few: "simboliai",
-            many: "simboli\u0173"
-          },
-          verb: {
-            smaller: {
-              inclusive: "turi b\u016Bti ne ilgesn\u0117 kaip",
-              notInclusive: "turi b\u016Bti trumpesn\u0117 kaip"
-            },
-            bigger: {
-              inclusive: "turi b\u016Bti ne trumpesn\u0117 kaip",
-              notInclusive: "turi b\u016Bti ilgesn\u0117 kaip"
-            }
-          }
-        },
-        file: {
-          unit: {
-            one: "baitas",
-            few: "baitai",
-            many: "bait\u0173"
-          },
-          verb: {
-            smaller: {
-              inclusive: "turi b\u016Bti ne didesnis kaip",
-              notInclusive: "turi b\u016Bti ma\u017Eesnis kaip"
-            },
-            bigger: {
-              inclusive: "turi b\u016Bti ne ma\u017Eesnis kaip",
-              notInclusive: "turi b\u016Bti didesnis kaip"
-            }
-          }
-        },
-        array: {
-          unit: {
-            one: "element\u0105",
-            few: "elementus",
-            many: "element\u0173"
-          },
-          verb: {
-            smaller: {
-              inclusive: "turi tur\u0117ti ne daugiau kaip",
-              notInclusive: "turi tur\u0117ti ma\u017Eiau kaip"
-            },
-            bigger: {
-              inclusive: "turi tur\u0117ti ne ma\u017Eiau kaip",
-              notInclusive: "turi tur\u0117ti daugiau kaip"
-            }
-          }
-        },
-        set: {
-          unit: {
-            one: "element\u0105",
-            few: "elementus",
-            many: "element\u0173"
-          },
-          verb: {
-            smaller: {
-              inclusive: "turi tur\u0117ti ne daugiau kaip",
-              notInclusive: "turi tur\u0117ti ma\u017Eiau kaip"
-            },
-            bigger: {
-              inclusive: "turi tur\u0117ti ne ma\u017Eiau kaip",
-              notInclusive: "turi tur\u0117ti daugiau kaip"
-            }
-          }
-        }
-      };
-      function getSizing(origin, unitType, inclusive, targetShouldBe) {
-        const result = Sizable[origin] ?? null;
-        if (result === null)
-          return result;
-        return {
-          unit: result.unit[unitType],
-          verb: result.verb[targetShouldBe][inclusive ? "inclusive" : "notInclusive"]
-        };
-      }
-      const FormatDictionary = {
-        regex: "\u012Fvestis",
-        email: "el. pa\u0161to adresas",
-        url: "URL",
-        emoji: "jaustukas",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO data ir laikas",
-        date: "ISO data",
-        time: "ISO laikas",
-        duration: "ISO trukm\u0117",
-        ipv4: "IPv4 adresas",
-        ipv6: "IPv6 adresas",
-        mac: "MAC adresas",
-        cidrv4: "IPv4 tinklo prefiksas (CIDR)",
-        cidrv6: "IPv6 tinklo prefiksas (CIDR)",
-        base64: "base64 u\u017Ekoduota eilut\u0117",
-        base64url: "base64url u\u017Ekoduota eilut\u0117",
-        json_string: "JSON eilut\u0117",
-        e164: "E.164 numeris",
-        credit_card: "kredito kortel\u0117s numeris",
-        currency_code: "valiutos kodas",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u012Fvestis"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "skai\u010Dius",
-        bigint: "sveikasis skai\u010Dius",
-        string: "eilut\u0117",
-        boolean: "login\u0117 reik\u0161m\u0117",
-        undefined: "neapibr\u0117\u017Eta reik\u0161m\u0117",
-        function: "funkcija",
-        symbol: "simbolis",
-        array: "masyvas",
-        object: "objektas",
-        null: "nulin\u0117 reik\u0161m\u0117"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Gautas tipas ${received}, o tik\u0117tasi - instanceof ${issue2.expected}`;
-            }
-            return `Gautas tipas ${received}, o tik\u0117tasi - ${expected}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Privalo b\u016Bti ${stringifyPrimitive(issue2.values[0])}`;
-            return `Privalo b\u016Bti vienas i\u0161 ${joinValues(issue2.values, "|")} pasirinkim\u0173`;
-          case "too_big": {
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            const sizing = getSizing(issue2.origin, getUnitTypeFromNumber(Number(issue2.maximum)), issue2.inclusive ?? false, "smaller");
-            if (sizing?.verb)
-              return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reik\u0161m\u0117")} ${sizing.verb} ${issue2.maximum.toString()} ${sizing.unit ?? "element\u0173"}`;
-            const adj = issue2.inclusive ? "ne didesnis kaip" : "ma\u017Eesnis kaip";
-            return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reik\u0161m\u0117")} turi b\u016Bti ${adj} ${issue2.maximum.toString()} ${sizing?.unit}`;
-          }
-          case "too_small": {
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            const sizing = getSizing(issue2.origin, getUnitTypeFromNumber(Number(issue2.minimum)), issue2.inclusive ?? false, "bigger");
-            if (sizing?.verb)
-              return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reik\u0161m\u0117")} ${sizing.verb} ${issue2.minimum.toString()} ${sizing.unit ?? "element\u0173"}`;
-            const adj = issue2.inclusive ? "ne ma\u017Eesnis kaip" : "didesnis kaip";
-            return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reik\u0161m\u0117")} turi b\u016Bti ${adj} ${issue2.minimum.toString()} ${sizing?.unit}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `Eilut\u0117 privalo prasid\u0117ti "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `Eilut\u0117 privalo pasibaigti "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Eilut\u0117 privalo \u012Ftraukti "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Eilut\u0117 privalo atitikti ${_issue.pattern}`;
-            return `Neteisingas ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Skai\u010Dius privalo b\u016Bti ${issue2.divisor} kartotinis.`;
-          case "unrecognized_keys":
-            return `Neatpa\u017Eint${issue2.keys.length > 1 ? "i" : "as"} rakt${issue2.keys.length > 1 ? "ai" : "as"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return "Rastas klaidingas raktas";
-          case "invalid_union":
-            return "Klaidinga \u012Fvestis";
-          case "invalid_element": {
-            const origin = TypeDictionary[issue2.origin] ?? issue2.origin;
-            return `${capitalizeFirstCharacter(origin ?? issue2.origin ?? "reik\u0161m\u0117")} turi klaiding\u0105 \u012Fvest\u012F`;
-          }
-          default:
-            return "Klaidinga \u012Fvestis";
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/mk.js
-function mk_default() {
-  return {
-    localeError: error34()
-  };
-}
-var error34;
-var init_mk = __esm({
-  "node_modules/zod/v4/locales/mk.js"() {
-    init_util();
-    error34 = () => {
-      const Sizable = {
-        string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
-        file: { unit: "\u0431\u0430\u0458\u0442\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
-        array: { unit: "\u0441\u0442\u0430\u0432\u043A\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
-        set: { unit: "\u0441\u0442\u0430\u0432\u043A\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
-        map: { unit: "\u0441\u0442\u0430\u0432\u043A\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0432\u043D\u0435\u0441",
-        email: "\u0430\u0434\u0440\u0435\u0441\u0430 \u043D\u0430 \u0435-\u043F\u043E\u0448\u0442\u0430",
-        url: "URL",
-        emoji: "\u0435\u043C\u043E\u045F\u0438",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0434\u0430\u0442\u0443\u043C \u0438 \u0432\u0440\u0435\u043C\u0435",
-        date: "ISO \u0434\u0430\u0442\u0443\u043C",
-        time: "ISO \u0432\u0440\u0435\u043C\u0435",
-        duration: "ISO \u0432\u0440\u0435\u043C\u0435\u0442\u0440\u0430\u0435\u045A\u0435",
-        ipv4: "IPv4 \u0430\u0434\u0440\u0435\u0441\u0430",
-        ipv6: "IPv6 \u0430\u0434\u0440\u0435\u0441\u0430",
-        mac: "MAC \u0430\u0434\u0440\u0435\u0441\u0430",
-        cidrv4: "IPv4 \u043E\u043F\u0441\u0435\u0433",
-        cidrv6: "IPv6 \u043E\u043F\u0441\u0435\u0433",
-        base64: "base64-\u0435\u043D\u043A\u043E\u0434\u0438\u0440\u0430\u043D\u0430 \u043D\u0438\u0437\u0430",
-        base64url: "base64url-\u0435\u043D\u043A\u043E\u0434\u0438\u0440\u0430\u043D\u0430 \u043D\u0438\u0437\u0430",
-        json_string: "JSON \u043D\u0438\u0437\u0430",
-        e164: "E.164 \u0431\u0440\u043E\u0458",
-        credit_card: "\u0431\u0440\u043E\u0458 \u043D\u0430 \u043A\u0440\u0435\u0434\u0438\u0442\u043D\u0430 \u043A\u0430\u0440\u0442\u0438\u0447\u043A\u0430",
-        currency_code: "\u043A\u043E\u0434 \u043D\u0430 \u0432\u0430\u043B\u0443\u0442\u0430",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0432\u043D\u0435\u0441"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0431\u0440\u043E\u0458",
-        array: "\u043D\u0438\u0437\u0430"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u0413\u0440\u0435\u0448\u0435\u043D \u0432\u043D\u0435\u0441: \u0441\u0435 \u043E\u0447\u0435\u043A\u0443\u0432\u0430 instanceof ${issue2.expected}, \u043F\u0440\u0438\u043C\u0435\u043D\u043E ${received}`;
-            }
-            return `\u0413\u0440\u0435\u0448\u0435\u043D \u0432\u043D\u0435\u0441: \u0441\u0435 \u043E\u0447\u0435\u043A\u0443\u0432\u0430 ${expected}, \u043F\u0440\u0438\u043C\u0435\u043D\u043E ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Invalid input: expected ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0413\u0440\u0435\u0448\u0430\u043D\u0430 \u043E\u043F\u0446\u0438\u0458\u0430: \u0441\u0435 \u043E\u0447\u0435\u043A\u0443\u0432\u0430 \u0435\u0434\u043D\u0430 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u041F\u0440\u0435\u043C\u043D\u043E\u0433\u0443 \u0433\u043E\u043B\u0435\u043C: \u0441\u0435 \u043E\u0447\u0435\u043A\u0443\u0432\u0430 ${issue2.origin ?? "\u0432\u0440\u0435\u0434\u043D\u043E\u0441\u0442\u0430"} \u0434\u0430 \u0438\u043C\u0430 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0438"}`;
-            return `\u041F\u0440\u0435\u043C\u043D\u043E\u0433\u0443 \u0433\u043E\u043B\u0435\u043C: \u0441\u0435 \u043E\u0447\u0435\u043A\u0443\u0432\u0430 ${issue2.origin ?? "\u0432\u0440\u0435\u0434\u043D\u043E\u0441\u0442\u0430"} \u0434\u0430 \u0431\u0438\u0434\u0435 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u041F\u0440\u0435\u043C\u043D\u043E\u0433\u0443 \u043C\u0430\u043B: \u0441\u0435 \u043E\u0447\u0435\u043A\u0443\u0432\u0430 ${issue2.origin} \u0434\u0430 \u0438\u043C\u0430 ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u041F\u0440\u0435\u043C\u043D\u043E\u0433\u0443 \u043C\u0430\u043B: \u0441\u0435 \u043E\u0447\u0435\u043A\u0443\u0432\u0430 ${issue2.origin} \u0434\u0430 \u0431\u0438\u0434\u0435 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u041D\u0435\u0432\u0430\u0436\u0435\u0447\u043A\u0430 \u043D\u0438\u0437\u0430: \u043C\u043E\u0440\u0430 \u0434\u0430 \u0437\u0430\u043F\u043E\u0447\u043D\u0443\u0432\u0430 \u0441\u043E "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u041D\u0435\u0432\u0430\u0436\u0435\u0447\u043A\u0430 \u043D\u0438\u0437\u0430: \u043C\u043E\u0440\u0430 \u0434\u0430 \u0437\u0430\u0432\u0440\u0448\u0443\u0432\u0430 \u0441\u043E "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u041D\u0435\u0432\u0430\u0436\u0435\u0447\u043A\u0430 \u043D\u0438\u0437\u0430: \u043C\u043E\u0440\u0430 \u0434\u0430 \u0432\u043A\u043B\u0443\u0447\u0443\u0432\u0430 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u041D\u0435\u0432\u0430\u0436\u0435\u0447\u043A\u0430 \u043D\u0438\u0437\u0430: \u043C\u043E\u0440\u0430 \u0434\u0430 \u043E\u0434\u0433\u043E\u0430\u0440\u0430 \u043D\u0430 \u043F\u0430\u0442\u0435\u0440\u043D\u043E\u0442 ${_issue.pattern}`;
-            return `Invalid ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0413\u0440\u0435\u0448\u0435\u043D \u0431\u0440\u043E\u0458: \u043C\u043E\u0440\u0430 \u0434\u0430 \u0431\u0438\u0434\u0435 \u0434\u0435\u043B\u0438\u0432 \u0441\u043E ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "\u041D\u0435\u043F\u0440\u0435\u043F\u043E\u0437\u043D\u0430\u0435\u043D\u0438 \u043A\u043B\u0443\u0447\u0435\u0432\u0438" : "\u041D\u0435\u043F\u0440\u0435\u043F\u043E\u0437\u043D\u0430\u0435\u043D \u043A\u043B\u0443\u0447"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u0413\u0440\u0435\u0448\u0435\u043D \u043A\u043B\u0443\u0447 \u0432\u043E ${issue2.origin}`;
-          case "invalid_union":
-            return "\u0413\u0440\u0435\u0448\u0435\u043D \u0432\u043D\u0435\u0441";
-          case "invalid_element":
-            return `\u0413\u0440\u0435\u0448\u043D\u0430 \u0432\u0440\u0435\u0434\u043D\u043E\u0441\u0442 \u0432\u043E ${issue2.origin}`;
-          default:
-            return `\u0413\u0440\u0435\u0448\u0435\u043D \u0432\u043D\u0435\u0441`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ms.js
-function ms_default() {
-  return {
-    localeError: error35()
-  };
-}
-var error35;
-var init_ms = __esm({
-  "node_modules/zod/v4/locales/ms.js"() {
-    init_util();
-    error35 = () => {
-      const Sizable = {
-        string: { unit: "aksara", verb: "mempunyai" },
-        file: { unit: "bait", verb: "mempunyai" },
-        array: { unit: "elemen", verb: "mempunyai" },
-        set: { unit: "elemen", verb: "mempunyai" },
-        map: { unit: "elemen", verb: "mempunyai" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "input",
-        email: "alamat e-mel",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "tarikh masa ISO",
-        date: "tarikh ISO",
-        time: "masa ISO",
-        duration: "tempoh ISO",
-        ipv4: "alamat IPv4",
-        ipv6: "alamat IPv6",
-        mac: "alamat MAC",
-        cidrv4: "julat IPv4",
-        cidrv6: "julat IPv6",
-        base64: "string dikodkan base64",
-        base64url: "string dikodkan base64url",
-        json_string: "string JSON",
-        e164: "nombor E.164",
-        credit_card: "nombor kad kredit",
-        currency_code: "kod mata wang",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "nombor"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Input tidak sah: dijangka instanceof ${issue2.expected}, diterima ${received}`;
-            }
-            return `Input tidak sah: dijangka ${expected}, diterima ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Input tidak sah: dijangka ${stringifyPrimitive(issue2.values[0])}`;
-            return `Pilihan tidak sah: dijangka salah satu daripada ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Terlalu besar: dijangka ${issue2.origin ?? "nilai"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemen"}`;
-            return `Terlalu besar: dijangka ${issue2.origin ?? "nilai"} adalah ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Terlalu kecil: dijangka ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Terlalu kecil: dijangka ${issue2.origin} adalah ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `String tidak sah: mesti bermula dengan "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `String tidak sah: mesti berakhir dengan "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `String tidak sah: mesti mengandungi "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `String tidak sah: mesti sepadan dengan corak ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} tidak sah`;
-          }
-          case "not_multiple_of":
-            return `Nombor tidak sah: perlu gandaan ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Kunci tidak dikenali: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Kunci tidak sah dalam ${issue2.origin}`;
-          case "invalid_union":
-            return "Input tidak sah";
-          case "invalid_element":
-            return `Nilai tidak sah dalam ${issue2.origin}`;
-          default:
-            return `Input tidak sah`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ne.js
-function ne_default() {
-  return {
-    localeError: error36()
-  };
-}
-var error36;
-var init_ne = __esm({
-  "node_modules/zod/v4/locales/ne.js"() {
-    init_util();
-    error36 = () => {
-      const Sizable = {
-        string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
-        file: { unit: "\u092C\u093E\u0907\u091F", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
-        array: { unit: "\u0924\u0924\u094D\u0935", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
-        set: { unit: "\u0924\u0924\u094D\u0935", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
-        map: { unit: "\u092A\u094D\u0930\u0935\u093F\u0937\u094D\u091F\u093F", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0907\u0928\u092A\u0941\u091F",
-        email: "\u0907\u092E\u0947\u0932 \u0920\u0947\u0917\u093E\u0928\u093E",
-        url: "URL",
-        emoji: "\u0907\u092E\u094B\u091C\u0940",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u092E\u093F\u0924\u093F \u0930 \u0938\u092E\u092F",
-        date: "ISO \u092E\u093F\u0924\u093F",
-        time: "ISO \u0938\u092E\u092F",
-        duration: "ISO \u0905\u0935\u0927\u093F",
-        ipv4: "IPv4 \u0920\u0947\u0917\u093E\u0928\u093E",
-        ipv6: "IPv6 \u0920\u0947\u0917\u093E\u0928\u093E",
-        mac: "MAC \u0920\u0947\u0917\u093E\u0928\u093E",
-        cidrv4: "IPv4 \u0926\u093E\u092F\u0930\u093E",
-        cidrv6: "IPv6 \u0926\u093E\u092F\u0930\u093E",
-        base64: "base64-\u0907\u0928\u094D\u0915\u094B\u0921 \u0917\u0930\u093F\u090F\u0915\u094B \u0938\u094D\u091F\u094D\u0930\u093F\u0919",
-        base64url: "base64url-\u0907\u0928\u094D\u0915\u094B\u0921 \u0917\u0930\u093F\u090F\u0915\u094B \u0938\u094D\u091F\u094D\u0930\u093F\u0919",
-        json_string: "JSON \u0938\u094D\u091F\u094D\u0930\u093F\u0919",
-        e164: "E.164 \u0928\u092E\u094D\u092C\u0930",
-        credit_card: "\u0915\u094D\u0930\u0947\u0921\u093F\u091F \u0915\u093E\u0930\u094D\u0921 \u0928\u092E\u094D\u092C\u0930",
-        currency_code: "\u092E\u0941\u0926\u094D\u0930\u093E \u0915\u094B\u0921",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0907\u0928\u092A\u0941\u091F"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 ${expected}, \u092A\u094D\u0930\u093E\u092A\u094D\u0924 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0935\u093F\u0915\u0932\u094D\u092A: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 \u092E\u093E\u0928\u0939\u0930\u0942 \u092E\u0927\u094D\u092F\u0947 \u090F\u0915 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0927\u0947\u0930\u0948 \u0920\u0942\u0932\u094B: ${issue2.origin ?? "\u092E\u093E\u0928"} \u092E\u093E ${adj}${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `\u0927\u0947\u0930\u0948 \u0920\u0942\u0932\u094B: ${issue2.origin ?? "\u092E\u093E\u0928"} ${adj}${issue2.maximum.toString()} \u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0927\u0947\u0930\u0948 \u0938\u093E\u0928\u094B: ${issue2.origin} \u092E\u093E ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `\u0927\u0947\u0930\u0948 \u0938\u093E\u0928\u094B: ${issue2.origin} ${adj}${issue2.minimum.toString()} \u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0919: "${_issue.prefix}" \u092C\u093E\u091F \u0938\u0941\u0930\u0941 \u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B`;
-            if (_issue.format === "ends_with")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0919: "${_issue.suffix}" \u092E\u093E \u0938\u092E\u093E\u092A\u094D\u0924 \u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B`;
-            if (_issue.format === "includes")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0919: "${_issue.includes}" \u0938\u092E\u093E\u0935\u0947\u0936 \u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B`;
-            if (_issue.format === "regex")
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u094D\u091F\u094D\u0930\u093F\u0919: \u0922\u093E\u0901\u091A\u093E ${_issue.pattern} \u0938\u0901\u0917 \u092E\u0947\u0932 \u0916\u093E\u0928\u0941\u092A\u0930\u094D\u091B`;
-            return `\u0905\u092E\u093E\u0928\u094D\u092F ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0938\u0902\u0916\u094D\u092F\u093E: ${issue2.divisor} \u0915\u094B \u0917\u0941\u0923\u091C \u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B`;
-          case "unrecognized_keys":
-            return `\u0905\u092A\u0930\u093F\u091A\u093F\u0924 \u0915\u0941\u091E\u094D\u091C\u0940${issue2.keys.length > 1 ? "\u0939\u0930\u0942" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0915\u0941\u091E\u094D\u091C\u0940: ${issue2.origin} \u092E\u093E`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `\u0905\u092E\u093E\u0928\u094D\u092F \u0921\u093F\u0938\u094D\u0915\u094D\u0930\u093F\u092E\u093F\u0928\u0947\u091F\u0930 \u092E\u093E\u0928: \u0905\u092A\u0947\u0915\u094D\u0937\u093F\u0924 ${opts}`;
-            }
-            return "\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F";
-          case "invalid_element":
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u092E\u093E\u0928: ${issue2.origin} \u092E\u093E`;
-          default:
-            return `\u0905\u092E\u093E\u0928\u094D\u092F \u0907\u0928\u092A\u0941\u091F`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/nl.js
-function nl_default() {
-  return {
-    localeError: error37()
-  };
-}
-var error37;
-var init_nl = __esm({
-  "node_modules/zod/v4/locales/nl.js"() {
-    init_util();
-    error37 = () => {
-      const Sizable = {
-        string: { unit: "tekens", verb: "heeft" },
-        file: { unit: "bytes", verb: "heeft" },
-        array: { unit: "elementen", verb: "heeft" },
-        set: { unit: "elementen", verb: "heeft" },
-        map: { unit: "elementen", verb: "heeft" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "invoer",
-        email: "emailadres",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO datum en tijd",
-        date: "ISO datum",
-        time: "ISO tijd",
-        duration: "ISO duur",
-        ipv4: "IPv4-adres",
-        ipv6: "IPv6-adres",
-        mac: "MAC-adres",
-        cidrv4: "IPv4-bereik",
-        cidrv6: "IPv6-bereik",
-        base64: "base64-gecodeerde tekst",
-        base64url: "base64 URL-gecodeerde tekst",
-        json_string: "JSON string",
-        e164: "E.164-nummer",
-        credit_card: "creditcardnummer",
-        currency_code: "valutacode",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "invoer"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "getal"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ongeldige invoer: verwacht instanceof ${issue2.expected}, ontving ${received}`;
-            }
-            return `Ongeldige invoer: verwacht ${expected}, ontving ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ongeldige invoer: verwacht ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ongeldige optie: verwacht \xE9\xE9n van ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            const longName = issue2.origin === "date" ? "laat" : issue2.origin === "string" ? "lang" : "groot";
-            if (sizing)
-              return `Te ${longName}: verwacht dat ${issue2.origin ?? "waarde"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementen"} ${sizing.verb}`;
-            return `Te ${longName}: verwacht dat ${issue2.origin ?? "waarde"} ${adj}${issue2.maximum.toString()} is`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            const shortName = issue2.origin === "date" ? "vroeg" : issue2.origin === "string" ? "kort" : "klein";
-            if (sizing) {
-              return `Te ${shortName}: verwacht dat ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            }
-            return `Te ${shortName}: verwacht dat ${issue2.origin} ${adj}${issue2.minimum.toString()} is`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `Ongeldige tekst: moet met "${_issue.prefix}" beginnen`;
-            }
-            if (_issue.format === "ends_with")
-              return `Ongeldige tekst: moet op "${_issue.suffix}" eindigen`;
-            if (_issue.format === "includes")
-              return `Ongeldige tekst: moet "${_issue.includes}" bevatten`;
-            if (_issue.format === "regex")
-              return `Ongeldige tekst: moet overeenkomen met patroon ${_issue.pattern}`;
-            return `Ongeldig: ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Ongeldig getal: moet een veelvoud van ${issue2.divisor} zijn`;
-          case "unrecognized_keys":
-            return `Onbekende key${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Ongeldige key in ${issue2.origin}`;
-          case "invalid_union":
-            return "Ongeldige invoer";
-          case "invalid_element":
-            return `Ongeldige waarde in ${issue2.origin}`;
-          default:
-            return `Ongeldige invoer`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/nn.js
-function nn_default() {
-  return {
-    localeError: error38()
-  };
-}
-var error38;
-var init_nn = __esm({
-  "node_modules/zod/v4/locales/nn.js"() {
-    init_util();
-    error38 = () => {
-      const Sizable = {
-        string: { unit: "teikn", verb: "\xE5 ha" },
-        file: { unit: "bytes", verb: "\xE5 ha" },
-        array: { unit: "element", verb: "\xE5 innehalde" },
-        set: { unit: "element", verb: "\xE5 innehalde" },
-        map: { unit: "element", verb: "\xE5 innehalde" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "input",
-        email: "e-postadresse",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO dato- og klokkeslett",
-        date: "ISO-dato",
-        time: "ISO-klokkeslett",
-        duration: "ISO-varigheit",
-        ipv4: "IPv4-adresse",
-        ipv6: "IPv6-adresse",
-        mac: "MAC-adresse",
-        cidrv4: "IPv4-spekter",
-        cidrv6: "IPv6-spekter",
-        base64: "base64-enkoda streng",
-        base64url: "base64url-enkoda streng",
-        json_string: "JSON-streng",
-        e164: "E.164-nummer",
-        credit_card: "kredittkortnummer",
-        currency_code: "valutakode",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "tal",
-        array: "liste"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ugyldig input: forventa instanceof ${issue2.expected}, fekk ${received}`;
-            }
-            return `Ugyldig input: forventa ${expected}, fekk ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ugyldig verdi: forventa ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ugyldig val: forventa eitt av ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `For stor(t): forventa ${issue2.origin ?? "value"} til \xE5 ha ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
-            return `For stor(t): forventa ${issue2.origin ?? "value"} til \xE5 ha ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `For lite(n): forventa ${issue2.origin} til \xE5 ha ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `For lite(n): forventa ${issue2.origin} til \xE5 ha ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Ugyldig streng: m\xE5 starte med "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Ugyldig streng: m\xE5 slutte med "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Ugyldig streng: m\xE5 innehalde "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Ugyldig streng: m\xE5 matche m\xF8nsteret ${_issue.pattern}`;
-            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Ugyldig tal: m\xE5 vere eit multiplum av ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Ukjende n\xF8klar" : "Ukjend n\xF8kkel"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Ugyldig n\xF8kkel i ${issue2.origin}`;
-          case "invalid_union":
-            return "Ugyldig input";
-          case "invalid_element":
-            return `Ugyldig verdi i ${issue2.origin}`;
-          default:
-            return `Ugyldig input`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/no.js
-function no_default() {
-  return {
-    localeError: error39()
-  };
-}
-var error39;
-var init_no = __esm({
-  "node_modules/zod/v4/locales/no.js"() {
-    init_util();
-    error39 = () => {
-      const Sizable = {
-        string: { unit: "tegn", verb: "\xE5 ha" },
-        file: { unit: "bytes", verb: "\xE5 ha" },
-        array: { unit: "elementer", verb: "\xE5 inneholde" },
-        set: { unit: "elementer", verb: "\xE5 inneholde" },
-        map: { unit: "elementer", verb: "\xE5 inneholde" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "input",
-        email: "e-postadresse",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO dato- og klokkeslett",
-        date: "ISO-dato",
-        time: "ISO-klokkeslett",
-        duration: "ISO-varighet",
-        ipv4: "IPv4-adresse",
-        ipv6: "IPv6-adresse",
-        mac: "MAC-adresse",
-        cidrv4: "IPv4-spekter",
-        cidrv6: "IPv6-spekter",
-        base64: "base64-enkodet streng",
-        base64url: "base64url-enkodet streng",
-        json_string: "JSON-streng",
-        e164: "E.164-nummer",
-        credit_card: "kredittkortnummer",
-        currency_code: "valutakode",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "tall",
-        array: "liste"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ugyldig input: forventet instanceof ${issue2.expected}, fikk ${received}`;
-            }
-            return `Ugyldig input: forventet ${expected}, fikk ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ugyldig verdi: forventet ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ugyldig valg: forventet en av ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `For stor(t): forventet ${issue2.origin ?? "value"} til \xE5 ha ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementer"}`;
-            return `For stor(t): forventet ${issue2.origin ?? "value"} til \xE5 ha ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `For lite(n): forventet ${issue2.origin} til \xE5 ha ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `For lite(n): forventet ${issue2.origin} til \xE5 ha ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Ugyldig streng: m\xE5 starte med "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Ugyldig streng: m\xE5 ende med "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Ugyldig streng: m\xE5 inneholde "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Ugyldig streng: m\xE5 matche m\xF8nsteret ${_issue.pattern}`;
-            return `Ugyldig ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Ugyldig tall: m\xE5 v\xE6re et multiplum av ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Ukjente n\xF8kler" : "Ukjent n\xF8kkel"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Ugyldig n\xF8kkel i ${issue2.origin}`;
-          case "invalid_union":
-            return "Ugyldig input";
-          case "invalid_element":
-            return `Ugyldig verdi i ${issue2.origin}`;
-          default:
-            return `Ugyldig input`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ota.js
-function ota_default() {
-  return {
-    localeError: error40()
-  };
-}
-var error40;
-var init_ota = __esm({
-  "node_modules/zod/v4/locales/ota.js"() {
-    init_util();
-    error40 = () => {
-      const Sizable = {
-        string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
-        file: { unit: "bayt", verb: "olmal\u0131d\u0131r" },
-        array: { unit: "unsur", verb: "olmal\u0131d\u0131r" },
-        set: { unit: "unsur", verb: "olmal\u0131d\u0131r" },
-        map: { unit: "unsur", verb: "olmal\u0131d\u0131r" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "giren",
-        email: "epostag\xE2h",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO heng\xE2m\u0131",
-        date: "ISO tarihi",
-        time: "ISO zaman\u0131",
-        duration: "ISO m\xFCddeti",
-        ipv4: "IPv4 ni\u015F\xE2n\u0131",
-        ipv6: "IPv6 ni\u015F\xE2n\u0131",
-        mac: "MAC ni\u015F\xE2n\u0131",
-        cidrv4: "IPv4 menzili",
-        cidrv6: "IPv6 menzili",
-        base64: "base64-\u015Fifreli metin",
-        base64url: "base64url-\u015Fifreli metin",
-        json_string: "JSON metin",
-        e164: "E.164 say\u0131s\u0131",
-        credit_card: "i'tib\xE2r kart\u0131 numaras\u0131",
-        currency_code: "para birimi kodu",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "giren"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "numara",
-        array: "saf",
-        null: "gayb"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `F\xE2sit giren: umulan instanceof ${issue2.expected}, al\u0131nan ${received}`;
-            }
-            return `F\xE2sit giren: umulan ${expected}, al\u0131nan ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `F\xE2sit giren: umulan ${stringifyPrimitive(issue2.values[0])}`;
-            return `F\xE2sit tercih: m\xFBteberler ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Fazla b\xFCy\xFCk: ${issue2.origin ?? "value"}, ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elements"} sahip olmal\u0131yd\u0131.`;
-            return `Fazla b\xFCy\xFCk: ${issue2.origin ?? "value"}, ${adj}${issue2.maximum.toString()} olmal\u0131yd\u0131.`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Fazla k\xFC\xE7\xFCk: ${issue2.origin}, ${adj}${issue2.minimum.toString()} ${sizing.unit} sahip olmal\u0131yd\u0131.`;
-            }
-            return `Fazla k\xFC\xE7\xFCk: ${issue2.origin}, ${adj}${issue2.minimum.toString()} olmal\u0131yd\u0131.`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `F\xE2sit metin: "${_issue.prefix}" ile ba\u015Flamal\u0131.`;
-            if (_issue.format === "ends_with")
-              return `F\xE2sit metin: "${_issue.suffix}" ile bitmeli.`;
-            if (_issue.format === "includes")
-              return `F\xE2sit metin: "${_issue.includes}" ihtiv\xE2 etmeli.`;
-            if (_issue.format === "regex")
-              return `F\xE2sit metin: ${_issue.pattern} nak\u015F\u0131na uymal\u0131.`;
-            return `F\xE2sit ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `F\xE2sit say\u0131: ${issue2.divisor} kat\u0131 olmal\u0131yd\u0131.`;
-          case "unrecognized_keys":
-            return `Tan\u0131nmayan anahtar ${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} i\xE7in tan\u0131nmayan anahtar var.`;
-          case "invalid_union":
-            return "Giren tan\u0131namad\u0131.";
-          case "invalid_element":
-            return `${issue2.origin} i\xE7in tan\u0131nmayan k\u0131ymet var.`;
-          default:
-            return `K\u0131ymet tan\u0131namad\u0131.`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ps.js
-function ps_default() {
-  return {
-    localeError: error41()
-  };
-}
-var error41;
-var init_ps = __esm({
-  "node_modules/zod/v4/locales/ps.js"() {
-    init_util();
-    error41 = () => {
-      const Sizable = {
-        string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
-        file: { unit: "\u0628\u0627\u06CC\u067C\u0633", verb: "\u0648\u0644\u0631\u064A" },
-        array: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
-        set: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
-        map: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0648\u0631\u0648\u062F\u064A",
-        email: "\u0628\u0631\u06CC\u069A\u0646\u0627\u0644\u06CC\u06A9",
-        url: "\u06CC\u0648 \u0622\u0631 \u0627\u0644",
-        emoji: "\u0627\u06CC\u0645\u0648\u062C\u064A",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u0646\u06CC\u067C\u0647 \u0627\u0648 \u0648\u062E\u062A",
-        date: "\u0646\u06D0\u067C\u0647",
-        time: "\u0648\u062E\u062A",
-        duration: "\u0645\u0648\u062F\u0647",
-        ipv4: "\u062F IPv4 \u067E\u062A\u0647",
-        ipv6: "\u062F IPv6 \u067E\u062A\u0647",
-        mac: "\u062F MAC \u067E\u062A\u0647",
-        cidrv4: "\u062F IPv4 \u0633\u0627\u062D\u0647",
-        cidrv6: "\u062F IPv6 \u0633\u0627\u062D\u0647",
-        base64: "base64-encoded \u0645\u062A\u0646",
-        base64url: "base64url-encoded \u0645\u062A\u0646",
-        json_string: "JSON \u0645\u062A\u0646",
-        e164: "\u062F E.164 \u0634\u0645\u06D0\u0631\u0647",
-        credit_card: "\u062F \u06A9\u0631\u06CC\u0689\u06CC\u067C \u06A9\u0627\u0631\u062A \u0634\u0645\u06CC\u0631\u0647",
-        currency_code: "\u062F \u0627\u0633\u0639\u0627\u0631\u0648 \u06A9\u0648\u0689",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0648\u0631\u0648\u062F\u064A"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0639\u062F\u062F",
-        array: "\u0627\u0631\u06D0"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u0646\u0627\u0633\u0645 \u0648\u0631\u0648\u062F\u064A: \u0628\u0627\u06CC\u062F instanceof ${issue2.expected} \u0648\u0627\u06CC, \u0645\u06AB\u0631 ${received} \u062A\u0631\u0644\u0627\u0633\u0647 \u0634\u0648`;
-            }
-            return `\u0646\u0627\u0633\u0645 \u0648\u0631\u0648\u062F\u064A: \u0628\u0627\u06CC\u062F ${expected} \u0648\u0627\u06CC, \u0645\u06AB\u0631 ${received} \u062A\u0631\u0644\u0627\u0633\u0647 \u0634\u0648`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1) {
-              return `\u0646\u0627\u0633\u0645 \u0648\u0631\u0648\u062F\u064A: \u0628\u0627\u06CC\u062F ${stringifyPrimitive(issue2.values[0])} \u0648\u0627\u06CC`;
-            }
-            return `\u0646\u0627\u0633\u0645 \u0627\u0646\u062A\u062E\u0627\u0628: \u0628\u0627\u06CC\u062F \u06CC\u0648 \u0644\u0647 ${joinValues(issue2.values, "|")} \u0685\u062E\u0647 \u0648\u0627\u06CC`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0689\u06CC\u0631 \u0644\u0648\u06CC: ${issue2.origin ?? "\u0627\u0631\u0632\u069A\u062A"} \u0628\u0627\u06CC\u062F ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0639\u0646\u0635\u0631\u0648\u0646\u0647"} \u0648\u0644\u0631\u064A`;
-            }
-            return `\u0689\u06CC\u0631 \u0644\u0648\u06CC: ${issue2.origin ?? "\u0627\u0631\u0632\u069A\u062A"} \u0628\u0627\u06CC\u062F ${adj}${issue2.maximum.toString()} \u0648\u064A`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0689\u06CC\u0631 \u06A9\u0648\u0686\u0646\u06CC: ${issue2.origin} \u0628\u0627\u06CC\u062F ${adj}${issue2.minimum.toString()} ${sizing.unit} \u0648\u0644\u0631\u064A`;
-            }
-            return `\u0689\u06CC\u0631 \u06A9\u0648\u0686\u0646\u06CC: ${issue2.origin} \u0628\u0627\u06CC\u062F ${adj}${issue2.minimum.toString()} \u0648\u064A`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u0646\u0627\u0633\u0645 \u0645\u062A\u0646: \u0628\u0627\u06CC\u062F \u062F "${_issue.prefix}" \u0633\u0631\u0647 \u067E\u06CC\u0644 \u0634\u064A`;
-            }
-            if (_issue.format === "ends_with") {
-              return `\u0646\u0627\u0633\u0645 \u0645\u062A\u0646: \u0628\u0627\u06CC\u062F \u062F "${_issue.suffix}" \u0633\u0631\u0647 \u067E\u0627\u06CC \u062A\u0647 \u0648\u0631\u0633\u064A\u0696\u064A`;
-            }
-            if (_issue.format === "includes") {
-              return `\u0646\u0627\u0633\u0645 \u0645\u062A\u0646: \u0628\u0627\u06CC\u062F "${_issue.includes}" \u0648\u0644\u0631\u064A`;
-            }
-            if (_issue.format === "regex") {
-              return `\u0646\u0627\u0633\u0645 \u0645\u062A\u0646: \u0628\u0627\u06CC\u062F \u062F ${_issue.pattern} \u0633\u0631\u0647 \u0645\u0637\u0627\u0628\u0642\u062A \u0648\u0644\u0631\u064A`;
-            }
-            return `${FormatDictionary[_issue.format] ?? issue2.format} \u0646\u0627\u0633\u0645 \u062F\u06CC`;
-          }
-          case "not_multiple_of":
-            return `\u0646\u0627\u0633\u0645 \u0639\u062F\u062F: \u0628\u0627\u06CC\u062F \u062F ${issue2.divisor} \u0645\u0636\u0631\u0628 \u0648\u064A`;
-          case "unrecognized_keys":
-            return `\u0646\u0627\u0633\u0645 ${issue2.keys.length > 1 ? "\u06A9\u0644\u06CC\u0689\u0648\u0646\u0647" : "\u06A9\u0644\u06CC\u0689"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u0646\u0627\u0633\u0645 \u06A9\u0644\u06CC\u0689 \u067E\u0647 ${issue2.origin} \u06A9\u06D0`;
-          case "invalid_union":
-            return `\u0646\u0627\u0633\u0645\u0647 \u0648\u0631\u0648\u062F\u064A`;
-          case "invalid_element":
-            return `\u0646\u0627\u0633\u0645 \u0639\u0646\u0635\u0631 \u067E\u0647 ${issue2.origin} \u06A9\u06D0`;
-          default:
-            return `\u0646\u0627\u0633\u0645\u0647 \u0648\u0631\u0648\u062F\u064A`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/pl.js
-function pl_default() {
-  return {
-    localeError: error42()
-  };
-}
-var error42;
-var init_pl = __esm({
-  "node_modules/zod/v4/locales/pl.js"() {
-    init_util();
-    error42 = () => {
-      const Sizable = {
-        string: { unit: "znak\xF3w", verb: "mie\u0107" },
-        file: { unit: "bajt\xF3w", verb: "mie\u0107" },
-        array: { unit: "element\xF3w", verb: "mie\u0107" },
-        set: { unit: "element\xF3w", verb: "mie\u0107" },
-        map: { unit: "element\xF3w", verb: "mie\u0107" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "wyra\u017Cenie",
-        email: "adres email",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "data i godzina w formacie ISO",
-        date: "data w formacie ISO",
-        time: "godzina w formacie ISO",
-        duration: "czas trwania ISO",
-        ipv4: "adres IPv4",
-        ipv6: "adres IPv6",
-        mac: "adres MAC",
-        cidrv4: "zakres IPv4",
-        cidrv6: "zakres IPv6",
-        base64: "ci\u0105g znak\xF3w zakodowany w formacie base64",
-        base64url: "ci\u0105g znak\xF3w zakodowany w formacie base64url",
-        json_string: "ci\u0105g znak\xF3w w formacie JSON",
-        e164: "liczba E.164",
-        credit_card: "numer karty kredytowej",
-        currency_code: "kod waluty",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "wej\u015Bcie"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "liczba",
-        array: "tablica"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Nieprawid\u0142owe dane wej\u015Bciowe: oczekiwano instanceof ${issue2.expected}, otrzymano ${received}`;
-            }
-            return `Nieprawid\u0142owe dane wej\u015Bciowe: oczekiwano ${expected}, otrzymano ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Nieprawid\u0142owe dane wej\u015Bciowe: oczekiwano ${stringifyPrimitive(issue2.values[0])}`;
-            return `Nieprawid\u0142owa opcja: oczekiwano jednej z warto\u015Bci ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Za du\u017Ca warto\u015B\u0107: oczekiwano, \u017Ce ${issue2.origin ?? "warto\u015B\u0107"} b\u0119dzie mie\u0107 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "element\xF3w"}`;
-            }
-            return `Zbyt du\u017C(y/a/e): oczekiwano, \u017Ce ${issue2.origin ?? "warto\u015B\u0107"} b\u0119dzie wynosi\u0107 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Za ma\u0142a warto\u015B\u0107: oczekiwano, \u017Ce ${issue2.origin ?? "warto\u015B\u0107"} b\u0119dzie mie\u0107 ${adj}${issue2.minimum.toString()} ${sizing.unit ?? "element\xF3w"}`;
-            }
-            return `Zbyt ma\u0142(y/a/e): oczekiwano, \u017Ce ${issue2.origin ?? "warto\u015B\u0107"} b\u0119dzie wynosi\u0107 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Nieprawid\u0142owy ci\u0105g znak\xF3w: musi zaczyna\u0107 si\u0119 od "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Nieprawid\u0142owy ci\u0105g znak\xF3w: musi ko\u0144czy\u0107 si\u0119 na "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Nieprawid\u0142owy ci\u0105g znak\xF3w: musi zawiera\u0107 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Nieprawid\u0142owy ci\u0105g znak\xF3w: musi odpowiada\u0107 wzorcowi ${_issue.pattern}`;
-            return `Nieprawid\u0142ow(y/a/e) ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Nieprawid\u0142owa liczba: musi by\u0107 wielokrotno\u015Bci\u0105 ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Nierozpoznane klucze${issue2.keys.length > 1 ? "s" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Nieprawid\u0142owy klucz w ${issue2.origin}`;
-          case "invalid_union":
-            return "Nieprawid\u0142owe dane wej\u015Bciowe";
-          case "invalid_element":
-            return `Nieprawid\u0142owa warto\u015B\u0107 w ${issue2.origin}`;
-          default:
-            return `Nieprawid\u0142owe dane wej\u015Bciowe`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/pt.js
-function pt_default() {
-  return {
-    localeError: error43()
-  };
-}
-var error43;
-var init_pt = __esm({
-  "node_modules/zod/v4/locales/pt.js"() {
-    init_util();
-    error43 = () => {
-      const Sizable = {
-        string: { unit: "caracteres" },
-        file: { unit: "bytes" },
-        array: { unit: "elementos" },
-        set: { unit: "elementos" },
-        map: { unit: "entradas" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "a entrada",
-        email: "o endere\xE7o de e-mail",
-        url: "o URL",
-        emoji: "o emoji",
-        uuid: "o UUID",
-        uuidv4: "o UUIDv4",
-        uuidv6: "o UUIDv6",
-        nanoid: "o nanoid",
-        guid: "o GUID",
-        cuid: "o cuid",
-        cuid2: "o cuid2",
-        ulid: "o ULID",
-        xid: "o XID",
-        ksuid: "o KSUID",
-        datetime: "a data e hora ISO",
-        date: "a data ISO",
-        time: "a hora ISO",
-        duration: "a dura\xE7\xE3o ISO",
-        ipv4: "o endere\xE7o IPv4",
-        ipv6: "o endere\xE7o IPv6",
-        mac: "o endere\xE7o MAC",
-        cidrv4: "o intervalo de endere\xE7os IPv4",
-        cidrv6: "o intervalo de endere\xE7os IPv6",
-        base64: "o texto codificado em base64",
-        base64url: "o texto codificado em base64url",
-        json_string: "o texto JSON",
-        e164: "o n\xFAmero E.164",
-        credit_card: "o n\xFAmero de cart\xE3o de cr\xE9dito",
-        currency_code: "o c\xF3digo de moeda",
-        iban: "o IBAN",
-        jwt: "o JWT",
-        template_literal: "a entrada"
-      };
-      const Gender = {
-        masculine: { definite: "o", indefinite: "um" },
-        feminine: { definite: "a", indefinite: "uma" }
-      };
-      const TypeDictionary = {
-        string: { name: "texto", articles: Gender.masculine },
-        number: { name: "n\xFAmero", articles: Gender.masculine },
-        int: { name: "n\xFAmero inteiro", articles: Gender.masculine },
-        boolean: { name: "valor booleano", articles: Gender.masculine },
-        bigint: { name: "n\xFAmero bigint", articles: Gender.masculine },
-        symbol: { name: "s\xEDmbolo", articles: Gender.masculine },
-        undefined: { name: 'valor "undefined"', articles: Gender.masculine },
-        null: { name: 'valor "nulo"', articles: Gender.masculine },
-        never: { name: 'valor "never"', articles: Gender.masculine },
-        void: { name: 'valor "void"', articles: Gender.masculine },
-        date: { name: "data", articles: Gender.feminine },
-        array: { name: "vetor", articles: Gender.masculine },
-        object: { name: "objeto", articles: Gender.masculine },
-        tuple: { name: "tuplo", articles: Gender.masculine },
-        record: { name: "registo", articles: Gender.masculine },
-        map: { name: "mapa", articles: Gender.masculine },
-        set: { name: "conjunto", articles: Gender.masculine },
-        file: { name: "ficheiro", articles: Gender.masculine },
-        nonoptional: { name: "valor n\xE3o opcional", articles: Gender.masculine },
-        nan: { name: 'valor "NaN"', articles: Gender.masculine },
-        // Compatibility: "nan" -> "NaN" for display
-        function: { name: "fun\xE7\xE3o", articles: Gender.feminine }
-      };
-      function translateOriginWithArticle(type, articleType) {
-        const translatedValue = TypeDictionary[type] ?? { name: `valor "${type}"`, articles: Gender.masculine };
-        return `${translatedValue.articles[articleType]} ${translatedValue.name}`;
-      }
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = translateOriginWithArticle(issue2.expected, "indefinite");
-            const receivedType = parsedType(issue2.input);
-            const received = translateOriginWithArticle(receivedType, "indefinite");
-            return `Entrada inv\xE1lida: esperava ${expected}, recebeu ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrada inv\xE1lida: esperava ${stringifyPrimitive(issue2.values[0])}`;
-            return `Op\xE7\xE3o inv\xE1lida: esperava uma das seguintes op\xE7\xF5es: ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Demasiado grande: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elementos"}`;
-            return `Demasiado grande: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Demasiado pequeno: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.minimum.toString()} ${sizing.unit ?? "elementos"}`;
-            }
-            return `Demasiado pequeno: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Texto inv\xE1lido: deve come\xE7ar por "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Texto inv\xE1lido: deve terminar em "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Texto inv\xE1lido: deve incluir "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Texto inv\xE1lido: deve corresponder ao padr\xE3o ${_issue.pattern}`;
-            return `Formato d${FormatDictionary[_issue.format] ?? issue2.format} inv\xE1lido`;
-          }
-          case "not_multiple_of":
-            return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
-          case "unrecognized_keys": {
-            const plural2 = issue2.keys.length > 1 ? "s" : "";
-            return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
-          }
-          case "invalid_key":
-            return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `Valor de discrimina\xE7\xE3o inv\xE1lido. Esperava ${opts}`;
-            }
-            return "Entrada inv\xE1lida";
-          case "invalid_element":
-            return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
-          default:
-            return `Entrada inv\xE1lida`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/pt-BR.js
-function pt_BR_default() {
-  return {
-    localeError: error44()
-  };
-}
-var error44;
-var init_pt_BR = __esm({
-  "node_modules/zod/v4/locales/pt-BR.js"() {
-    init_util();
-    error44 = () => {
-      const Sizable = {
-        string: { unit: "caracteres" },
-        file: { unit: "bytes" },
-        array: { unit: "elementos" },
-        set: { unit: "elementos" },
-        map: { unit: "entradas" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "a entrada",
-        email: "o endere\xE7o de e-mail",
-        url: "o URL",
-        emoji: "o emoji",
-        uuid: "o UUID",
-        uuidv4: "o UUIDv4",
-        uuidv6: "o UUIDv6",
-        nanoid: "o nanoid",
-        guid: "o GUID",
-        cuid: "o cuid",
-        cuid2: "o cuid2",
-        ulid: "o ULID",
-        xid: "o XID",
-        ksuid: "o KSUID",
-        datetime: "a data e hora ISO",
-        date: "a data ISO",
-        time: "a hora ISO",
-        duration: "a dura\xE7\xE3o ISO",
-        ipv4: "o endere\xE7o IPv4",
-        ipv6: "o endere\xE7o IPv6",
-        mac: "o endere\xE7o MAC",
-        cidrv4: "a faixa de endere\xE7os IPv4",
-        cidrv6: "a faixa de endere\xE7os IPv6",
-        base64: "o texto codificado em base64",
-        base64url: "o texto codificado em base64url",
-        json_string: "o texto JSON",
-        e164: "o n\xFAmero E.164",
-        credit_card: "o n\xFAmero de cart\xE3o de cr\xE9dito",
-        currency_code: "o c\xF3digo de moeda",
-        iban: "o IBAN",
-        jwt: "o JWT",
-        template_literal: "a entrada"
-      };
-      const Gender = {
-        masculine: { definite: "o", indefinite: "um" },
-        feminine: { definite: "a", indefinite: "uma" }
-      };
-      const TypeDictionary = {
-        string: { name: "texto", articles: Gender.masculine },
-        number: { name: "n\xFAmero", articles: Gender.masculine },
-        int: { name: "n\xFAmero inteiro", articles: Gender.masculine },
-        boolean: { name: "valor booleano", articles: Gender.masculine },
-        bigint: { name: "n\xFAmero bigint", articles: Gender.masculine },
-        symbol: { name: "s\xEDmbolo", articles: Gender.masculine },
-        undefined: { name: 'valor "undefined"', articles: Gender.masculine },
-        null: { name: 'valor "nulo"', articles: Gender.masculine },
-        never: { name: 'valor "never"', articles: Gender.masculine },
-        void: { name: 'valor "void"', articles: Gender.masculine },
-        date: { name: "data", articles: Gender.feminine },
-        array: { name: "vetor", articles: Gender.masculine },
-        object: { name: "objeto", articles: Gender.masculine },
-        tuple: { name: "tupla", articles: Gender.feminine },
-        record: { name: "registro", articles: Gender.masculine },
-        map: { name: "mapa", articles: Gender.masculine },
-        set: { name: "conjunto", articles: Gender.masculine },
-        file: { name: "arquivo", articles: Gender.masculine },
-        nonoptional: { name: "valor n\xE3o opcional", articles: Gender.masculine },
-        nan: { name: 'valor "NaN"', articles: Gender.masculine },
-        // Compatibility: "nan" -> "NaN" for display
-        function: { name: "fun\xE7\xE3o", articles: Gender.feminine }
-      };
-      function translateOriginWithArticle(type, articleType) {
-        const translatedValue = TypeDictionary[type] ?? { name: `valor "${type}"`, articles: Gender.masculine };
-        return `${translatedValue.articles[articleType]} ${translatedValue.name}`;
-      }
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = translateOriginWithArticle(issue2.expected, "indefinite");
-            const receivedType = parsedType(issue2.input);
-            const received = translateOriginWithArticle(receivedType, "indefinite");
-            return `Entrada inv\xE1lida: esperava ${expected}, recebeu ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Entrada inv\xE1lida: esperava ${stringifyPrimitive(issue2.values[0])}`;
-            return `Op\xE7\xE3o inv\xE1lida: esperava uma das seguintes op\xE7\xF5es: ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Grande demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "elementos"}`;
-            return `Grande demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Pequeno demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} tivesse ${adj} ${issue2.minimum.toString()} ${sizing.unit ?? "elementos"}`;
-            }
-            return `Pequeno demais: esperava que ${translateOriginWithArticle(issue2.origin, "definite")} fosse ${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `Texto inv\xE1lido: deve come\xE7ar com "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `Texto inv\xE1lido: deve terminar com "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Texto inv\xE1lido: deve incluir "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Texto inv\xE1lido: deve corresponder ao padr\xE3o ${_issue.pattern}`;
-            return `Formato d${FormatDictionary[_issue.format] ?? issue2.format} inv\xE1lido`;
-          }
-          case "not_multiple_of":
-            return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
-          case "unrecognized_keys": {
-            const plural2 = issue2.keys.length > 1 ? "s" : "";
-            return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
-          }
-          case "invalid_key":
-            return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `Valor de discrimina\xE7\xE3o inv\xE1lido. Esperava ${opts}`;
-            }
-            return "Entrada inv\xE1lida";
-          case "invalid_element":
-            return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
-          default:
-            return `Entrada inv\xE1lida`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ro.js
-function ro_default() {
-  return {
-    localeError: error45()
-  };
-}
-var error45;
-var init_ro = __esm({
-  "node_modules/zod/v4/locales/ro.js"() {
-    init_util();
-    error45 = () => {
-      const Sizable = {
-        string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
-        file: { unit: "octe\u021Bi", verb: "s\u0103 aib\u0103" },
-        array: { unit: "elemente", verb: "s\u0103 aib\u0103" },
-        set: { unit: "elemente", verb: "s\u0103 aib\u0103" },
-        map: { unit: "intr\u0103ri", verb: "s\u0103 aib\u0103" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "intrare",
-        email: "adres\u0103 de email",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "dat\u0103 \u0219i or\u0103 ISO",
-        date: "dat\u0103 ISO",
-        time: "or\u0103 ISO",
-        duration: "durat\u0103 ISO",
-        ipv4: "adres\u0103 IPv4",
-        ipv6: "adres\u0103 IPv6",
-        mac: "adres\u0103 MAC",
-        cidrv4: "interval IPv4",
-        cidrv6: "interval IPv6",
-        base64: "\u0219ir codat base64",
-        base64url: "\u0219ir codat base64url",
-        json_string: "\u0219ir JSON",
-        e164: "num\u0103r E.164",
-        credit_card: "num\u0103r de card de credit",
-        currency_code: "cod valutar",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "intrare"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        string: "\u0219ir",
-        number: "num\u0103r",
-        boolean: "boolean",
-        function: "func\u021Bie",
-        array: "matrice",
-        object: "obiect",
-        undefined: "nedefinit",
-        symbol: "simbol",
-        bigint: "num\u0103r mare",
-        void: "void",
-        never: "never",
-        map: "hart\u0103",
-        set: "set"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `Intrare invalid\u0103: a\u0219teptat ${expected}, primit ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Intrare invalid\u0103: a\u0219teptat ${stringifyPrimitive(issue2.values[0])}`;
-            return `Op\u021Biune invalid\u0103: a\u0219teptat una dintre ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Prea mare: a\u0219teptat ca ${issue2.origin ?? "valoarea"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elemente"}`;
-            return `Prea mare: a\u0219teptat ca ${issue2.origin ?? "valoarea"} s\u0103 fie ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Prea mic: a\u0219teptat ca ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Prea mic: a\u0219teptat ca ${issue2.origin} s\u0103 fie ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u0218ir invalid: trebuie s\u0103 \xEEnceap\u0103 cu "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u0218ir invalid: trebuie s\u0103 se termine cu "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u0218ir invalid: trebuie s\u0103 includ\u0103 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u0218ir invalid: trebuie s\u0103 se potriveasc\u0103 cu modelul ${_issue.pattern}`;
-            return `Format invalid: ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Num\u0103r invalid: trebuie s\u0103 fie multiplu de ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Chei nerecunoscute: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Cheie invalid\u0103 \xEEn ${issue2.origin}`;
-          case "invalid_union":
-            return "Intrare invalid\u0103";
-          case "invalid_element":
-            return `Valoare invalid\u0103 \xEEn ${issue2.origin}`;
-          default:
-            return `Intrare invalid\u0103`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
-  const lastDigit = absCount % 10;
-  const lastTwoDigits = absCount % 100;
-  if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
-    return many;
-  }
-  if (lastDigit === 1) {
-    return one;
-  }
-  if (lastDigit >= 2 && lastDigit <= 4) {
-    return few;
-  }
-  return many;
-}
-function ru_default() {
-  return {
-    localeError: error46()
-  };
-}
-var error46;
-var init_ru = __esm({
-  "node_modules/zod/v4/locales/ru.js"() {
-    init_util();
-    error46 = () => {
-      const Sizable = {
-        string: {
-          unit: {
-            one: "\u0441\u0438\u043C\u0432\u043E\u043B",
-            few: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430",
-            many: "\u0441\u0438\u043C\u0432\u043E\u043B\u043E\u0432"
-          },
-          verb: "\u0438\u043C\u0435\u0442\u044C"
-        },
-        file: {
-          unit: {
-            one: "\u0431\u0430\u0439\u0442",
-            few: "\u0431\u0430\u0439\u0442\u0430",
-            many: "\u0431\u0430\u0439\u0442"
-          },
-          verb: "\u0438\u043C\u0435\u0442\u044C"
-        },
-        array: {
-          unit: {
-            one: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442",
-            few: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u0430",
-            many: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u043E\u0432"
-          },
-          verb: "\u0438\u043C\u0435\u0442\u044C"
-        },
-        set: {
-          unit: {
-            one: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442",
-            few: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u0430",
-            many: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u043E\u0432"
-          },
-          verb: "\u0438\u043C\u0435\u0442\u044C"
-        },
-        map: {
-          unit: {
-            one: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442",
-            few: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u0430",
-            many: "\u044D\u043B\u0435\u043C\u0435\u043D\u0442\u043E\u0432"
-          },
-          verb: "\u0438\u043C\u0435\u0442\u044C"
-        }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0432\u0432\u043E\u0434",
-        email: "email \u0430\u0434\u0440\u0435\u0441",
-        url: "URL",
-        emoji: "\u044D\u043C\u043E\u0434\u0437\u0438",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0434\u0430\u0442\u0430 \u0438 \u0432\u0440\u0435\u043C\u044F",
-        date: "ISO \u0434\u0430\u0442\u0430",
-        time: "ISO \u0432\u0440\u0435\u043C\u044F",
-        duration: "ISO \u0434\u043B\u0438\u0442\u0435\u043B\u044C\u043D\u043E\u0441\u0442\u044C",
-        ipv4: "IPv4 \u0430\u0434\u0440\u0435\u0441",
-        ipv6: "IPv6 \u0430\u0434\u0440\u0435\u0441",
-        mac: "MAC \u0430\u0434\u0440\u0435\u0441",
-        cidrv4: "IPv4 \u0434\u0438\u0430\u043F\u0430\u0437\u043E\u043D",
-        cidrv6: "IPv6 \u0434\u0438\u0430\u043F\u0430\u0437\u043E\u043D",
-        base64: "\u0441\u0442\u0440\u043E\u043A\u0430 \u0432 \u0444\u043E\u0440\u043C\u0430\u0442\u0435 base64",
-        base64url: "\u0441\u0442\u0440\u043E\u043A\u0430 \u0432 \u0444\u043E\u0440\u043C\u0430\u0442\u0435 base64url",
-        json_string: "JSON \u0441\u0442\u0440\u043E\u043A\u0430",
-        e164: "\u043D\u043E\u043C\u0435\u0440 E.164",
-        credit_card: "\u043D\u043E\u043C\u0435\u0440 \u043A\u0440\u0435\u0434\u0438\u0442\u043D\u043E\u0439 \u043A\u0430\u0440\u0442\u044B",
-        currency_code: "\u043A\u043E\u0434 \u0432\u0430\u043B\u044E\u0442\u044B",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0432\u0432\u043E\u0434"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0447\u0438\u0441\u043B\u043E",
-        array: "\u043C\u0430\u0441\u0441\u0438\u0432"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0439 \u0432\u0432\u043E\u0434: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C instanceof ${issue2.expected}, \u043F\u043E\u043B\u0443\u0447\u0435\u043D\u043E ${received}`;
-            }
-            return `\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0439 \u0432\u0432\u043E\u0434: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C ${expected}, \u043F\u043E\u043B\u0443\u0447\u0435\u043D\u043E ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0439 \u0432\u0432\u043E\u0434: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0439 \u0432\u0430\u0440\u0438\u0430\u043D\u0442: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C \u043E\u0434\u043D\u043E \u0438\u0437 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              const maxValue = Number(issue2.maximum);
-              const unit = getRussianPlural(maxValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.maximum.toString()} ${unit}`;
-            }
-            return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u0431\u043E\u043B\u044C\u0448\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435"} \u0431\u0443\u0434\u0435\u0442 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              const minValue = Number(issue2.minimum);
-              const unit = getRussianPlural(minValue, sizing.unit.one, sizing.unit.few, sizing.unit.many);
-              return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 \u0438\u043C\u0435\u0442\u044C ${adj}${issue2.minimum.toString()} ${unit}`;
-            }
-            return `\u0421\u043B\u0438\u0448\u043A\u043E\u043C \u043C\u0430\u043B\u0435\u043D\u044C\u043A\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435: \u043E\u0436\u0438\u0434\u0430\u043B\u043E\u0441\u044C, \u0447\u0442\u043E ${issue2.origin} \u0431\u0443\u0434\u0435\u0442 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u041D\u0435\u0432\u0435\u0440\u043D\u0430\u044F \u0441\u0442\u0440\u043E\u043A\u0430: \u0434\u043E\u043B\u0436\u043D\u0430 \u043D\u0430\u0447\u0438\u043D\u0430\u0442\u044C\u0441\u044F \u0441 "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `\u041D\u0435\u0432\u0435\u0440\u043D\u0430\u044F \u0441\u0442\u0440\u043E\u043A\u0430: \u0434\u043E\u043B\u0436\u043D\u0430 \u0437\u0430\u043A\u0430\u043D\u0447\u0438\u0432\u0430\u0442\u044C\u0441\u044F \u043D\u0430 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u041D\u0435\u0432\u0435\u0440\u043D\u0430\u044F \u0441\u0442\u0440\u043E\u043A\u0430: \u0434\u043E\u043B\u0436\u043D\u0430 \u0441\u043E\u0434\u0435\u0440\u0436\u0430\u0442\u044C "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u041D\u0435\u0432\u0435\u0440\u043D\u0430\u044F \u0441\u0442\u0440\u043E\u043A\u0430: \u0434\u043E\u043B\u0436\u043D\u0430 \u0441\u043E\u043E\u0442\u0432\u0435\u0442\u0441\u0442\u0432\u043E\u0432\u0430\u0442\u044C \u0448\u0430\u0431\u043B\u043E\u043D\u0443 ${_issue.pattern}`;
-            return `\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0439 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u041D\u0435\u0432\u0435\u0440\u043D\u043E\u0435 \u0447\u0438\u0441\u043B\u043E: \u0434\u043E\u043B\u0436\u043D\u043E \u0431\u044B\u0442\u044C \u043A\u0440\u0430\u0442\u043D\u044B\u043C ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u041D\u0435\u0440\u0430\u0441\u043F\u043E\u0437\u043D\u0430\u043D\u043D${issue2.keys.length > 1 ? "\u044B\u0435" : "\u044B\u0439"} \u043A\u043B\u044E\u0447${issue2.keys.length > 1 ? "\u0438" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0439 \u043A\u043B\u044E\u0447 \u0432 ${issue2.origin}`;
-          case "invalid_union":
-            return "\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0435 \u0432\u0445\u043E\u0434\u043D\u044B\u0435 \u0434\u0430\u043D\u043D\u044B\u0435";
-          case "invalid_element":
-            return `\u041D\u0435\u0432\u0435\u0440\u043D\u043E\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u0438\u0435 \u0432 ${issue2.origin}`;
-          default:
-            return `\u041D\u0435\u0432\u0435\u0440\u043D\u044B\u0435 \u0432\u0445\u043E\u0434\u043D\u044B\u0435 \u0434\u0430\u043D\u043D\u044B\u0435`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/sk.js
-function sk_default() {
-  return {
-    localeError: error47()
-  };
-}
-var error47;
-var init_sk = __esm({
-  "node_modules/zod/v4/locales/sk.js"() {
-    init_util();
-    error47 = () => {
-      const Sizable = {
-        string: { unit: "znakov", verb: "ma\u0165" },
-        file: { unit: "bajtov", verb: "ma\u0165" },
-        array: { unit: "prvkov", verb: "ma\u0165" },
-        set: { unit: "prvkov", verb: "ma\u0165" },
-        map: { unit: "polo\u017Eiek", verb: "ma\u0165" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "regul\xE1rny v\xFDraz",
-        email: "e-mailov\xE1 adresa",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "d\xE1tum a \u010Das vo form\xE1te ISO",
-        date: "d\xE1tum vo form\xE1te ISO",
-        time: "\u010Das vo form\xE1te ISO",
-        duration: "doba trvania ISO",
-        ipv4: "IPv4 adresa",
-        ipv6: "IPv6 adresa",
-        mac: "MAC adresa",
-        cidrv4: "rozsah IPv4",
-        cidrv6: "rozsah IPv6",
-        base64: "re\u0165azec zak\xF3dovan\xFD vo form\xE1te base64",
-        base64url: "re\u0165azec zak\xF3dovan\xFD vo form\xE1te base64url",
-        json_string: "re\u0165azec vo form\xE1te JSON",
-        e164: "\u010D\xEDslo E.164",
-        credit_card: "\u010D\xEDslo kreditnej karty",
-        currency_code: "k\xF3d meny",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "vstup"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u010D\xEDslo",
-        string: "re\u0165azec",
-        function: "funkcia",
-        array: "pole"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neplatn\xFD vstup: o\u010Dak\xE1van\xE9 instanceof ${issue2.expected}, obdr\u017Ean\xE9 ${received}`;
-            }
-            return `Neplatn\xFD vstup: o\u010Dak\xE1van\xE9 ${expected}, obdr\u017Ean\xE9 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neplatn\xFD vstup: o\u010Dak\xE1van\xE9 ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neplatn\xFD vstup: o\u010Dak\xE1van\xE1 jedna z hodn\xF4t ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Hodnota je pr\xEDli\u0161 ve\u013Ek\xE1: ${issue2.origin ?? "hodnota"} mus\xED ma\u0165 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "prvkov"}`;
-            }
-            return `Hodnota je pr\xEDli\u0161 ve\u013Ek\xE1: ${issue2.origin ?? "hodnota"} mus\xED by\u0165 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Hodnota je pr\xEDli\u0161 mal\xE1: ${issue2.origin ?? "hodnota"} mus\xED ma\u0165 ${adj}${issue2.minimum.toString()} ${sizing.unit ?? "prvkov"}`;
-            }
-            return `Hodnota je pr\xEDli\u0161 mal\xE1: ${issue2.origin ?? "hodnota"} mus\xED by\u0165 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Neplatn\xFD re\u0165azec: mus\xED za\u010D\xEDna\u0165 na "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Neplatn\xFD re\u0165azec: mus\xED kon\u010Di\u0165 na "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Neplatn\xFD re\u0165azec: mus\xED obsahova\u0165 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Neplatn\xFD re\u0165azec: mus\xED zodpoveda\u0165 vzoru ${_issue.pattern}`;
-            return `Neplatn\xFD form\xE1t ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Neplatn\xE9 \u010D\xEDslo: mus\xED by\u0165 n\xE1sobkom ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Nezn\xE1me kl\xFA\u010De: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Neplatn\xFD kl\xFA\u010D v ${issue2.origin}`;
-          case "invalid_union":
-            return "Neplatn\xFD vstup";
-          case "invalid_element":
-            return `Neplatn\xE1 hodnota v ${issue2.origin}`;
-          default:
-            return `Neplatn\xFD vstup`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/sl.js
-function sl_default() {
-  return {
-    localeError: error48()
-  };
-}
-var error48;
-var init_sl = __esm({
-  "node_modules/zod/v4/locales/sl.js"() {
-    init_util();
-    error48 = () => {
-      const Sizable = {
-        string: { unit: "znakov", verb: "imeti" },
-        file: { unit: "bajtov", verb: "imeti" },
-        array: { unit: "elementov", verb: "imeti" },
-        set: { unit: "elementov", verb: "imeti" },
-        map: { unit: "elementov", verb: "imeti" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "vnos",
-        email: "e-po\u0161tni naslov",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO datum in \u010Das",
-        date: "ISO datum",
-        time: "ISO \u010Das",
-        duration: "ISO trajanje",
-        ipv4: "IPv4 naslov",
-        ipv6: "IPv6 naslov",
-        mac: "MAC naslov",
-        cidrv4: "obseg IPv4",
-        cidrv6: "obseg IPv6",
-        base64: "base64 kodiran niz",
-        base64url: "base64url kodiran niz",
-        json_string: "JSON niz",
-        e164: "E.164 \u0161tevilka",
-        credit_card: "\u0161tevilka kreditne kartice",
-        currency_code: "koda valute",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "vnos"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0161tevilo",
-        array: "tabela"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Neveljaven vnos: pri\u010Dakovano instanceof ${issue2.expected}, prejeto ${received}`;
-            }
-            return `Neveljaven vnos: pri\u010Dakovano ${expected}, prejeto ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Neveljaven vnos: pri\u010Dakovano ${stringifyPrimitive(issue2.values[0])}`;
-            return `Neveljavna mo\u017Enost: pri\u010Dakovano eno izmed ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Preveliko: pri\u010Dakovano, da bo ${issue2.origin ?? "vrednost"} imelo ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "elementov"}`;
-            return `Preveliko: pri\u010Dakovano, da bo ${issue2.origin ?? "vrednost"} ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Premajhno: pri\u010Dakovano, da bo ${issue2.origin} imelo ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Premajhno: pri\u010Dakovano, da bo ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `Neveljaven niz: mora se za\u010Deti z "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `Neveljaven niz: mora se kon\u010Dati z "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Neveljaven niz: mora vsebovati "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Neveljaven niz: mora ustrezati vzorcu ${_issue.pattern}`;
-            return `Neveljaven ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Neveljavno \u0161tevilo: mora biti ve\u010Dkratnik ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Neprepoznan${issue2.keys.length > 1 ? "i klju\u010Di" : " klju\u010D"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Neveljaven klju\u010D v ${issue2.origin}`;
-          case "invalid_union":
-            return "Neveljaven vnos";
-          case "invalid_element":
-            return `Neveljavna vrednost v ${issue2.origin}`;
-          default:
-            return "Neveljaven vnos";
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/sv.js
-function sv_default() {
-  return {
-    localeError: error49()
-  };
-}
-var error49;
-var init_sv = __esm({
-  "node_modules/zod/v4/locales/sv.js"() {
-    init_util();
-    error49 = () => {
-      const Sizable = {
-        string: { unit: "tecken", verb: "att ha" },
-        file: { unit: "bytes", verb: "att ha" },
-        array: { unit: "objekt", verb: "att inneh\xE5lla" },
-        set: { unit: "objekt", verb: "att inneh\xE5lla" },
-        map: { unit: "objekt", verb: "att inneh\xE5lla" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "regulj\xE4rt uttryck",
-        email: "e-postadress",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO-datum och tid",
-        date: "ISO-datum",
-        time: "ISO-tid",
-        duration: "ISO-varaktighet",
-        ipv4: "IPv4-adress",
-        ipv6: "IPv6-adress",
-        mac: "MAC-adress",
-        cidrv4: "IPv4-spektrum",
-        cidrv6: "IPv6-spektrum",
-        base64: "base64-kodad str\xE4ng",
-        base64url: "base64url-kodad str\xE4ng",
-        json_string: "JSON-str\xE4ng",
-        e164: "E.164-nummer",
-        credit_card: "kreditkortsnummer",
-        currency_code: "valutakod",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "mall-literal"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "antal",
-        array: "lista"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ogiltig inmatning: f\xF6rv\xE4ntat instanceof ${issue2.expected}, fick ${received}`;
-            }
-            return `Ogiltig inmatning: f\xF6rv\xE4ntat ${expected}, fick ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ogiltig inmatning: f\xF6rv\xE4ntat ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ogiltigt val: f\xF6rv\xE4ntade en av ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `F\xF6r stor(t): f\xF6rv\xE4ntade ${issue2.origin ?? "v\xE4rdet"} att ha ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
-            }
-            return `F\xF6r stor(t): f\xF6rv\xE4ntat ${issue2.origin ?? "v\xE4rdet"} att ha ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `F\xF6r lite(t): f\xF6rv\xE4ntade ${issue2.origin ?? "v\xE4rdet"} att ha ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `F\xF6r lite(t): f\xF6rv\xE4ntade ${issue2.origin ?? "v\xE4rdet"} att ha ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `Ogiltig str\xE4ng: m\xE5ste b\xF6rja med "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `Ogiltig str\xE4ng: m\xE5ste sluta med "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Ogiltig str\xE4ng: m\xE5ste inneh\xE5lla "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Ogiltig str\xE4ng: m\xE5ste matcha m\xF6nstret "${_issue.pattern}"`;
-            return `Ogiltig(t) ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Ogiltigt tal: m\xE5ste vara en multipel av ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `${issue2.keys.length > 1 ? "Ok\xE4nda nycklar" : "Ok\xE4nd nyckel"}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Ogiltig nyckel i ${issue2.origin ?? "v\xE4rdet"}`;
-          case "invalid_union":
-            return "Ogiltig input";
-          case "invalid_element":
-            return `Ogiltigt v\xE4rde i ${issue2.origin ?? "v\xE4rdet"}`;
-          default:
-            return `Ogiltig input`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ta.js
-function ta_default() {
-  return {
-    localeError: error50()
-  };
-}
-var error50;
-var init_ta = __esm({
-  "node_modules/zod/v4/locales/ta.js"() {
-    init_util();
-    error50 = () => {
-      const Sizable = {
-        string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
-        file: { unit: "\u0BAA\u0BC8\u0B9F\u0BCD\u0B9F\u0BC1\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
-        array: { unit: "\u0B89\u0BB1\u0BC1\u0BAA\u0BCD\u0BAA\u0BC1\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
-        set: { unit: "\u0B89\u0BB1\u0BC1\u0BAA\u0BCD\u0BAA\u0BC1\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
-        map: { unit: "\u0B89\u0BB1\u0BC1\u0BAA\u0BCD\u0BAA\u0BC1\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0B89\u0BB3\u0BCD\u0BB3\u0BC0\u0B9F\u0BC1",
-        email: "\u0BAE\u0BBF\u0BA9\u0BCD\u0BA9\u0B9E\u0BCD\u0B9A\u0BB2\u0BCD \u0BAE\u0BC1\u0B95\u0BB5\u0BB0\u0BBF",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u0BA4\u0BC7\u0BA4\u0BBF \u0BA8\u0BC7\u0BB0\u0BAE\u0BCD",
-        date: "ISO \u0BA4\u0BC7\u0BA4\u0BBF",
-        time: "ISO \u0BA8\u0BC7\u0BB0\u0BAE\u0BCD",
-        duration: "ISO \u0B95\u0BBE\u0BB2 \u0B85\u0BB3\u0BB5\u0BC1",
-        ipv4: "IPv4 \u0BAE\u0BC1\u0B95\u0BB5\u0BB0\u0BBF",
-        ipv6: "IPv6 \u0BAE\u0BC1\u0B95\u0BB5\u0BB0\u0BBF",
-        mac: "MAC \u0BAE\u0BC1\u0B95\u0BB5\u0BB0\u0BBF",
-        cidrv4: "IPv4 \u0BB5\u0BB0\u0BAE\u0BCD\u0BAA\u0BC1",
-        cidrv6: "IPv6 \u0BB5\u0BB0\u0BAE\u0BCD\u0BAA\u0BC1",
-        base64: "base64-encoded \u0B9A\u0BB0\u0BAE\u0BCD",
-        base64url: "base64url-encoded \u0B9A\u0BB0\u0BAE\u0BCD",
-        json_string: "JSON \u0B9A\u0BB0\u0BAE\u0BCD",
-        e164: "E.164 \u0B8E\u0BA3\u0BCD",
-        credit_card: "\u0B95\u0B9F\u0BA9\u0BCD \u0B85\u0B9F\u0BCD\u0B9F\u0BC8 \u0B8E\u0BA3\u0BCD",
-        currency_code: "\u0BA8\u0BBE\u0BA3\u0BAF\u0B95\u0BCD \u0B95\u0BC1\u0BB1\u0BBF\u0BAF\u0BC0\u0B9F\u0BC1",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "input"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0B8E\u0BA3\u0BCD",
-        array: "\u0B85\u0BA3\u0BBF",
-        null: "\u0BB5\u0BC6\u0BB1\u0BC1\u0BAE\u0BC8"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B89\u0BB3\u0BCD\u0BB3\u0BC0\u0B9F\u0BC1: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 instanceof ${issue2.expected}, \u0BAA\u0BC6\u0BB1\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${received}`;
-            }
-            return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B89\u0BB3\u0BCD\u0BB3\u0BC0\u0B9F\u0BC1: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${expected}, \u0BAA\u0BC6\u0BB1\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B89\u0BB3\u0BCD\u0BB3\u0BC0\u0B9F\u0BC1: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0BB5\u0BBF\u0BB0\u0BC1\u0BAA\u0BCD\u0BAA\u0BAE\u0BCD: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${joinValues(issue2.values, "|")} \u0B87\u0BB2\u0BCD \u0B92\u0BA9\u0BCD\u0BB1\u0BC1`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0BAE\u0BBF\u0B95 \u0BAA\u0BC6\u0BB0\u0BBF\u0BAF\u0BA4\u0BC1: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${issue2.origin ?? "\u0BAE\u0BA4\u0BBF\u0BAA\u0BCD\u0BAA\u0BC1"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0B89\u0BB1\u0BC1\u0BAA\u0BCD\u0BAA\u0BC1\u0B95\u0BB3\u0BCD"} \u0B86\u0B95 \u0B87\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-            }
-            return `\u0BAE\u0BBF\u0B95 \u0BAA\u0BC6\u0BB0\u0BBF\u0BAF\u0BA4\u0BC1: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${issue2.origin ?? "\u0BAE\u0BA4\u0BBF\u0BAA\u0BCD\u0BAA\u0BC1"} ${adj}${issue2.maximum.toString()} \u0B86\u0B95 \u0B87\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0BAE\u0BBF\u0B95\u0B9A\u0BCD \u0B9A\u0BBF\u0BB1\u0BBF\u0BAF\u0BA4\u0BC1: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} \u0B86\u0B95 \u0B87\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-            }
-            return `\u0BAE\u0BBF\u0B95\u0B9A\u0BCD \u0B9A\u0BBF\u0BB1\u0BBF\u0BAF\u0BA4\u0BC1: \u0B8E\u0BA4\u0BBF\u0BB0\u0BCD\u0BAA\u0BBE\u0BB0\u0BCD\u0B95\u0BCD\u0B95\u0BAA\u0BCD\u0BAA\u0B9F\u0BCD\u0B9F\u0BA4\u0BC1 ${issue2.origin} ${adj}${issue2.minimum.toString()} \u0B86\u0B95 \u0B87\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B9A\u0BB0\u0BAE\u0BCD: "${_issue.prefix}" \u0B87\u0BB2\u0BCD \u0BA4\u0BCA\u0B9F\u0B99\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-            if (_issue.format === "ends_with")
-              return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B9A\u0BB0\u0BAE\u0BCD: "${_issue.suffix}" \u0B87\u0BB2\u0BCD \u0BAE\u0BC1\u0B9F\u0BBF\u0BB5\u0B9F\u0BC8\u0BAF \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-            if (_issue.format === "includes")
-              return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B9A\u0BB0\u0BAE\u0BCD: "${_issue.includes}" \u0B90 \u0B89\u0BB3\u0BCD\u0BB3\u0B9F\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-            if (_issue.format === "regex")
-              return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B9A\u0BB0\u0BAE\u0BCD: ${_issue.pattern} \u0BAE\u0BC1\u0BB1\u0BC8\u0BAA\u0BBE\u0B9F\u0BCD\u0B9F\u0BC1\u0B9F\u0BA9\u0BCD \u0BAA\u0BCA\u0BB0\u0BC1\u0BA8\u0BCD\u0BA4 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-            return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B8E\u0BA3\u0BCD: ${issue2.divisor} \u0B87\u0BA9\u0BCD \u0BAA\u0BB2\u0BAE\u0BBE\u0B95 \u0B87\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD`;
-          case "unrecognized_keys":
-            return `\u0B85\u0B9F\u0BC8\u0BAF\u0BBE\u0BB3\u0BAE\u0BCD \u0BA4\u0BC6\u0BB0\u0BBF\u0BAF\u0BBE\u0BA4 \u0BB5\u0BBF\u0B9A\u0BC8${issue2.keys.length > 1 ? "\u0B95\u0BB3\u0BCD" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} \u0B87\u0BB2\u0BCD \u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0BB5\u0BBF\u0B9A\u0BC8`;
-          case "invalid_union":
-            return "\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B89\u0BB3\u0BCD\u0BB3\u0BC0\u0B9F\u0BC1";
-          case "invalid_element":
-            return `${issue2.origin} \u0B87\u0BB2\u0BCD \u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0BAE\u0BA4\u0BBF\u0BAA\u0BCD\u0BAA\u0BC1`;
-          default:
-            return `\u0BA4\u0BB5\u0BB1\u0BBE\u0BA9 \u0B89\u0BB3\u0BCD\u0BB3\u0BC0\u0B9F\u0BC1`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/tg.js
-function tg_default() {
-  return {
-    localeError: error51()
-  };
-}
-var error51;
-var init_tg = __esm({
-  "node_modules/zod/v4/locales/tg.js"() {
-    init_util();
-    error51 = () => {
-      const Sizable = {
-        string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
-        file: { unit: "\u0431\u0430\u0439\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
-        array: { unit: "\u0443\u043D\u0441\u0443\u0440", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
-        set: { unit: "\u0443\u043D\u0441\u0443\u0440", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
-        map: { unit: "\u0441\u0430\u0431\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0432\u0443\u0440\u0443\u0434",
-        email: "\u0441\u0443\u0440\u043E\u0493\u0430\u0438 email",
-        url: "URL",
-        emoji: "\u044D\u043C\u043E\u04B7\u0438",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u0441\u0430\u043D\u0430\u0432\u0443 \u0432\u0430\u049B\u0442\u0438 ISO",
-        date: "\u0441\u0430\u043D\u0430\u0438 ISO",
-        time: "\u0432\u0430\u049B\u0442\u0438 ISO",
-        duration: "\u0434\u0430\u0432\u043E\u043C\u043D\u043E\u043A\u0438\u0438 ISO",
-        ipv4: "\u0441\u0443\u0440\u043E\u0493\u0430\u0438 IPv4",
-        ipv6: "\u0441\u0443\u0440\u043E\u0493\u0430\u0438 IPv6",
-        mac: "\u0441\u0443\u0440\u043E\u0493\u0430\u0438 MAC",
-        cidrv4: "\u043C\u0430\u04B3\u0434\u0443\u0434\u0430\u0438 IPv4",
-        cidrv6: "\u043C\u0430\u04B3\u0434\u0443\u0434\u0430\u0438 IPv6",
-        base64: "\u0441\u0430\u0442\u0440\u0438 \u0434\u0430\u0440 \u0444\u043E\u0440\u043C\u0430\u0442\u0438 base64",
-        base64url: "\u0441\u0430\u0442\u0440\u0438 \u0434\u0430\u0440 \u0444\u043E\u0440\u043C\u0430\u0442\u0438 base64url",
-        json_string: "\u0441\u0430\u0442\u0440\u0438 JSON",
-        e164: "\u0440\u0430\u049B\u0430\u043C\u0438 E.164",
-        credit_card: "\u0440\u0430\u049B\u0430\u043C\u0438 \u043A\u043E\u0440\u0442\u0438 \u043A\u0440\u0435\u0434\u0438\u0442\u04E3",
-        currency_code: "\u0440\u0430\u043C\u0437\u0438 \u0430\u0441\u044A\u043E\u0440",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0432\u0443\u0440\u0443\u0434"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0440\u0430\u049B\u0430\u043C",
-        string: "\u0441\u0430\u0442\u0440",
-        array: "\u043C\u0430\u0441\u0441\u0438\u0432",
-        object: "\u043E\u0431\u044A\u0435\u043A\u0442",
-        date: "\u0441\u0430\u043D\u0430"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `\u0412\u0443\u0440\u0443\u0434\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: ${expected} \u0438\u043D\u0442\u0438\u0437\u043E\u0440 \u043C\u0435\u0440\u0430\u0444\u0442, ${received} \u0433\u0438\u0440\u0438\u0444\u0442\u0430 \u0448\u0443\u0434`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0412\u0443\u0440\u0443\u0434\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: ${stringifyPrimitive(issue2.values[0])} \u0438\u043D\u0442\u0438\u0437\u043E\u0440 \u043C\u0435\u0440\u0430\u0444\u0442`;
-            return `\u0418\u043D\u0442\u0438\u0445\u043E\u0431\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: \u044F\u043A\u0435 \u0430\u0437 ${joinValues(issue2.values, "|")} \u0438\u043D\u0442\u0438\u0437\u043E\u0440 \u043C\u0435\u0440\u0430\u0444\u0442`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0425\u0435\u043B\u0435 \u043A\u0430\u043B\u043E\u043D: ${issue2.origin ?? "\u049B\u0438\u043C\u0430\u0442"} \u0431\u043E\u044F\u0434 ${adj}${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `\u0425\u0435\u043B\u0435 \u043A\u0430\u043B\u043E\u043D: ${issue2.origin ?? "\u049B\u0438\u043C\u0430\u0442"} \u0431\u043E\u044F\u0434 ${adj}${issue2.maximum.toString()} \u0431\u043E\u0448\u0430\u0434`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0425\u0435\u043B\u0435 \u0445\u0443\u0440\u0434: ${issue2.origin} \u0431\u043E\u044F\u0434 ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `\u0425\u0435\u043B\u0435 \u0445\u0443\u0440\u0434: ${issue2.origin} \u0431\u043E\u044F\u0434 ${adj}${issue2.minimum.toString()} \u0431\u043E\u0448\u0430\u0434`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u0421\u0430\u0442\u0440\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: \u0431\u043E\u044F\u0434 \u0431\u043E "${_issue.prefix}" \u043E\u0493\u043E\u0437 \u0448\u0430\u0432\u0430\u0434`;
-            if (_issue.format === "ends_with")
-              return `\u0421\u0430\u0442\u0440\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: \u0431\u043E\u044F\u0434 \u0431\u043E "${_issue.suffix}" \u0430\u043D\u04B7\u043E\u043C \u0451\u0431\u0430\u0434`;
-            if (_issue.format === "includes")
-              return `\u0421\u0430\u0442\u0440\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: \u0431\u043E\u044F\u0434 "${_issue.includes}"-\u0440\u043E \u0434\u0430\u0440 \u0431\u0430\u0440 \u0433\u0438\u0440\u0430\u0434`;
-            if (_issue.format === "regex")
-              return `\u0421\u0430\u0442\u0440\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: \u0431\u043E\u044F\u0434 \u0431\u0430 \u043D\u0430\u043C\u0443\u043D\u0430\u0438 ${_issue.pattern} \u043C\u0443\u0432\u043E\u0444\u0438\u049B\u0430\u0442 \u043A\u0443\u043D\u0430\u0434`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format}-\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442`;
-          }
-          case "not_multiple_of":
-            return `\u0420\u0430\u049B\u0430\u043C\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442: \u0431\u043E\u044F\u0434 \u0431\u0430 ${issue2.divisor} \u0431\u0435 \u0431\u0430\u049B\u0438\u044F \u0442\u0430\u049B\u0441\u0438\u043C \u0448\u0430\u0432\u0430\u0434`;
-          case "unrecognized_keys":
-            return `\u041A\u0430\u043B\u0438\u0434${issue2.keys.length > 1 ? "\u04B3\u043E\u0438" : "\u0438"} \u043D\u043E\u043C\u0430\u044A\u043B\u0443\u043C: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u041A\u0430\u043B\u0438\u0434\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442 \u0434\u0430\u0440 ${issue2.origin}`;
-          case "invalid_union":
-            if (issue2.options && Array.isArray(issue2.options) && issue2.options.length > 0) {
-              const opts = issue2.options.map((o) => `'${o}'`).join(" | ");
-              return `\u049A\u0438\u043C\u0430\u0442\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442\u0438 \u0434\u0438\u0441\u043A\u0440\u0438\u043C\u0438\u043D\u0430\u0442\u043E\u0440: ${opts} \u0438\u043D\u0442\u0438\u0437\u043E\u0440 \u043C\u0435\u0440\u0430\u0444\u0442`;
-            }
-            return "\u0412\u0443\u0440\u0443\u0434\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442";
-          case "invalid_element":
-            return `\u049A\u0438\u043C\u0430\u0442\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442 \u0434\u0430\u0440 ${issue2.origin}`;
-          default:
-            return `\u0412\u0443\u0440\u0443\u0434\u0438 \u043D\u043E\u0434\u0443\u0440\u0443\u0441\u0442`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/th.js
-function th_default() {
-  return {
-    localeError: error52()
-  };
-}
-var error52;
-var init_th = __esm({
-  "node_modules/zod/v4/locales/th.js"() {
-    init_util();
-    error52 = () => {
-      const Sizable = {
-        string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
-        file: { unit: "\u0E44\u0E1A\u0E15\u0E4C", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
-        array: { unit: "\u0E23\u0E32\u0E22\u0E01\u0E32\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
-        set: { unit: "\u0E23\u0E32\u0E22\u0E01\u0E32\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
-        map: { unit: "\u0E23\u0E32\u0E22\u0E01\u0E32\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0E02\u0E49\u0E2D\u0E21\u0E39\u0E25\u0E17\u0E35\u0E48\u0E1B\u0E49\u0E2D\u0E19",
-        email: "\u0E17\u0E35\u0E48\u0E2D\u0E22\u0E39\u0E48\u0E2D\u0E35\u0E40\u0E21\u0E25",
-        url: "URL",
-        emoji: "\u0E2D\u0E34\u0E42\u0E21\u0E08\u0E34",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u0E27\u0E31\u0E19\u0E17\u0E35\u0E48\u0E40\u0E27\u0E25\u0E32\u0E41\u0E1A\u0E1A ISO",
-        date: "\u0E27\u0E31\u0E19\u0E17\u0E35\u0E48\u0E41\u0E1A\u0E1A ISO",
-        time: "\u0E40\u0E27\u0E25\u0E32\u0E41\u0E1A\u0E1A ISO",
-        duration: "\u0E0A\u0E48\u0E27\u0E07\u0E40\u0E27\u0E25\u0E32\u0E41\u0E1A\u0E1A ISO",
-        ipv4: "\u0E17\u0E35\u0E48\u0E2D\u0E22\u0E39\u0E48 IPv4",
-        ipv6: "\u0E17\u0E35\u0E48\u0E2D\u0E22\u0E39\u0E48 IPv6",
-        mac: "\u0E17\u0E35\u0E48\u0E2D\u0E22\u0E39\u0E48 MAC",
-        cidrv4: "\u0E0A\u0E48\u0E27\u0E07 IP \u0E41\u0E1A\u0E1A IPv4",
-        cidrv6: "\u0E0A\u0E48\u0E27\u0E07 IP \u0E41\u0E1A\u0E1A IPv6",
-        base64: "\u0E02\u0E49\u0E2D\u0E04\u0E27\u0E32\u0E21\u0E41\u0E1A\u0E1A Base64",
-        base64url: "\u0E02\u0E49\u0E2D\u0E04\u0E27\u0E32\u0E21\u0E41\u0E1A\u0E1A Base64 \u0E2A\u0E33\u0E2B\u0E23\u0E31\u0E1A URL",
-        json_string: "\u0E02\u0E49\u0E2D\u0E04\u0E27\u0E32\u0E21\u0E41\u0E1A\u0E1A JSON",
-        e164: "\u0E40\u0E1A\u0E2D\u0E23\u0E4C\u0E42\u0E17\u0E23\u0E28\u0E31\u0E1E\u0E17\u0E4C\u0E23\u0E30\u0E2B\u0E27\u0E48\u0E32\u0E07\u0E1B\u0E23\u0E30\u0E40\u0E17\u0E28 (E.164)",
-        credit_card: "\u0E2B\u0E21\u0E32\u0E22\u0E40\u0E25\u0E02\u0E1A\u0E31\u0E15\u0E23\u0E40\u0E04\u0E23\u0E14\u0E34\u0E15",
-        currency_code: "\u0E23\u0E2B\u0E31\u0E2A\u0E2A\u0E01\u0E38\u0E25\u0E40\u0E07\u0E34\u0E19",
-        iban: "IBAN",
-        jwt: "\u0E42\u0E17\u0E40\u0E04\u0E19 JWT",
-        template_literal: "\u0E02\u0E49\u0E2D\u0E21\u0E39\u0E25\u0E17\u0E35\u0E48\u0E1B\u0E49\u0E2D\u0E19"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0E15\u0E31\u0E27\u0E40\u0E25\u0E02",
-        array: "\u0E2D\u0E32\u0E23\u0E4C\u0E40\u0E23\u0E22\u0E4C (Array)",
-        null: "\u0E44\u0E21\u0E48\u0E21\u0E35\u0E04\u0E48\u0E32 (null)"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u0E1B\u0E23\u0E30\u0E40\u0E20\u0E17\u0E02\u0E49\u0E2D\u0E21\u0E39\u0E25\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E04\u0E27\u0E23\u0E40\u0E1B\u0E47\u0E19 instanceof ${issue2.expected} \u0E41\u0E15\u0E48\u0E44\u0E14\u0E49\u0E23\u0E31\u0E1A ${received}`;
-            }
-            return `\u0E1B\u0E23\u0E30\u0E40\u0E20\u0E17\u0E02\u0E49\u0E2D\u0E21\u0E39\u0E25\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E04\u0E27\u0E23\u0E40\u0E1B\u0E47\u0E19 ${expected} \u0E41\u0E15\u0E48\u0E44\u0E14\u0E49\u0E23\u0E31\u0E1A ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0E04\u0E48\u0E32\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E04\u0E27\u0E23\u0E40\u0E1B\u0E47\u0E19 ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u0E15\u0E31\u0E27\u0E40\u0E25\u0E37\u0E2D\u0E01\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E04\u0E27\u0E23\u0E40\u0E1B\u0E47\u0E19\u0E2B\u0E19\u0E36\u0E48\u0E07\u0E43\u0E19 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "\u0E44\u0E21\u0E48\u0E40\u0E01\u0E34\u0E19" : "\u0E19\u0E49\u0E2D\u0E22\u0E01\u0E27\u0E48\u0E32";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0E40\u0E01\u0E34\u0E19\u0E01\u0E33\u0E2B\u0E19\u0E14: ${issue2.origin ?? "\u0E04\u0E48\u0E32"} \u0E04\u0E27\u0E23\u0E21\u0E35${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "\u0E23\u0E32\u0E22\u0E01\u0E32\u0E23"}`;
-            return `\u0E40\u0E01\u0E34\u0E19\u0E01\u0E33\u0E2B\u0E19\u0E14: ${issue2.origin ?? "\u0E04\u0E48\u0E32"} \u0E04\u0E27\u0E23\u0E21\u0E35${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? "\u0E2D\u0E22\u0E48\u0E32\u0E07\u0E19\u0E49\u0E2D\u0E22" : "\u0E21\u0E32\u0E01\u0E01\u0E27\u0E48\u0E32";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0E19\u0E49\u0E2D\u0E22\u0E01\u0E27\u0E48\u0E32\u0E01\u0E33\u0E2B\u0E19\u0E14: ${issue2.origin} \u0E04\u0E27\u0E23\u0E21\u0E35${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u0E19\u0E49\u0E2D\u0E22\u0E01\u0E27\u0E48\u0E32\u0E01\u0E33\u0E2B\u0E19\u0E14: ${issue2.origin} \u0E04\u0E27\u0E23\u0E21\u0E35${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u0E23\u0E39\u0E1B\u0E41\u0E1A\u0E1A\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E02\u0E49\u0E2D\u0E04\u0E27\u0E32\u0E21\u0E15\u0E49\u0E2D\u0E07\u0E02\u0E36\u0E49\u0E19\u0E15\u0E49\u0E19\u0E14\u0E49\u0E27\u0E22 "${_issue.prefix}"`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u0E23\u0E39\u0E1B\u0E41\u0E1A\u0E1A\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E02\u0E49\u0E2D\u0E04\u0E27\u0E32\u0E21\u0E15\u0E49\u0E2D\u0E07\u0E25\u0E07\u0E17\u0E49\u0E32\u0E22\u0E14\u0E49\u0E27\u0E22 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u0E23\u0E39\u0E1B\u0E41\u0E1A\u0E1A\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E02\u0E49\u0E2D\u0E04\u0E27\u0E32\u0E21\u0E15\u0E49\u0E2D\u0E07\u0E21\u0E35 "${_issue.includes}" \u0E2D\u0E22\u0E39\u0E48\u0E43\u0E19\u0E02\u0E49\u0E2D\u0E04\u0E27\u0E32\u0E21`;
-            if (_issue.format === "regex")
-              return `\u0E23\u0E39\u0E1B\u0E41\u0E1A\u0E1A\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E15\u0E49\u0E2D\u0E07\u0E15\u0E23\u0E07\u0E01\u0E31\u0E1A\u0E23\u0E39\u0E1B\u0E41\u0E1A\u0E1A\u0E17\u0E35\u0E48\u0E01\u0E33\u0E2B\u0E19\u0E14 ${_issue.pattern}`;
-            return `\u0E23\u0E39\u0E1B\u0E41\u0E1A\u0E1A\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u0E15\u0E31\u0E27\u0E40\u0E25\u0E02\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E15\u0E49\u0E2D\u0E07\u0E40\u0E1B\u0E47\u0E19\u0E08\u0E33\u0E19\u0E27\u0E19\u0E17\u0E35\u0E48\u0E2B\u0E32\u0E23\u0E14\u0E49\u0E27\u0E22 ${issue2.divisor} \u0E44\u0E14\u0E49\u0E25\u0E07\u0E15\u0E31\u0E27`;
-          case "unrecognized_keys":
-            return `\u0E1E\u0E1A\u0E04\u0E35\u0E22\u0E4C\u0E17\u0E35\u0E48\u0E44\u0E21\u0E48\u0E23\u0E39\u0E49\u0E08\u0E31\u0E01: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u0E04\u0E35\u0E22\u0E4C\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07\u0E43\u0E19 ${issue2.origin}`;
-          case "invalid_union":
-            return "\u0E02\u0E49\u0E2D\u0E21\u0E39\u0E25\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07: \u0E44\u0E21\u0E48\u0E15\u0E23\u0E07\u0E01\u0E31\u0E1A\u0E23\u0E39\u0E1B\u0E41\u0E1A\u0E1A\u0E22\u0E39\u0E40\u0E19\u0E35\u0E22\u0E19\u0E17\u0E35\u0E48\u0E01\u0E33\u0E2B\u0E19\u0E14\u0E44\u0E27\u0E49";
-          case "invalid_element":
-            return `\u0E02\u0E49\u0E2D\u0E21\u0E39\u0E25\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07\u0E43\u0E19 ${issue2.origin}`;
-          default:
-            return `\u0E02\u0E49\u0E2D\u0E21\u0E39\u0E25\u0E44\u0E21\u0E48\u0E16\u0E39\u0E01\u0E15\u0E49\u0E2D\u0E07`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/tk.js
-function tk_default() {
-  return {
-    localeError: error53()
-  };
-}
-var error53;
-var init_tk = __esm({
-  "node_modules/zod/v4/locales/tk.js"() {
-    init_util();
-    error53 = () => {
-      const Sizable = {
-        string: { unit: "simwol", verb: "bolmaly" },
-        file: { unit: "ba\xFDt", verb: "bolmaly" },
-        array: { unit: "elementler", verb: "bolmaly" },
-        set: { unit: "elementler", verb: "bolmaly" },
-        map: { unit: "elementler", verb: "bolmaly" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "giri\u015F",
-        email: "e-po\xE7ta salgysy",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO sene we wagt",
-        date: "ISO sene",
-        time: "ISO wagt",
-        duration: "ISO wagt aralygy",
-        ipv4: "IPv4 salgysy",
-        ipv6: "IPv6 salgysy",
-        mac: "MAC salgysy",
-        cidrv4: "IPv4 aralygy",
-        cidrv6: "IPv6 aralygy",
-        base64: "base64 bilen \u015Fifrlenen setir",
-        base64url: "base64url bilen \u015Fifrlenen setir",
-        json_string: "JSON setiri",
-        e164: "E.164 nomeri",
-        credit_card: "kredit kartyny\u0148 nomeri",
-        currency_code: "wal\xFDuta kody",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u015Fablon"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            return `N\xE4dogry baha: gara\u015Fylan ${expected} \xFDerine ${received} alyndy`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `N\xE4dogry baha: ${stringifyPrimitive(issue2.values[0])} bolmaly`;
-            return `N\xE4dogry sa\xFDlaw: a\u015Fakdakylardan biri bolmaly: ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Has uly: gara\u015Fyl\xFDan ${issue2.origin ?? "baha"} ${adj} ${issue2.maximum.toString()} ${sizing.unit ?? "element"}`;
-            return `Has uly: gara\u015Fyl\xFDan ${issue2.origin ?? "baha"} ${adj} ${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Has ki\xE7i: gara\u015Fyl\xFDan ${issue2.origin} ${adj} ${issue2.minimum.toString()} ${sizing.unit}`;
-            return `Has ki\xE7i: gara\u015Fyl\xFDan ${issue2.origin} ${adj} ${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `N\xE4dogry setir: "${_issue.prefix}" bilen ba\u015Flamaly`;
-            if (_issue.format === "ends_with")
-              return `N\xE4dogry setir: "${_issue.suffix}" bilen gutarmaly`;
-            if (_issue.format === "includes")
-              return `N\xE4dogry setir: "${_issue.includes}" saklamaly`;
-            if (_issue.format === "regex")
-              return `N\xE4dogry setir: ${_issue.pattern} nusga la\xFDyk bolmaly`;
-            return `N\xE4dogry ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `N\xE4dogry san: ${issue2.divisor} bilen galyndysyz b\xF6l\xFCnmeli`;
-          case "unrecognized_keys":
-            return `Tanalma\xFDan a\xE7ar${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} i\xE7inde n\xE4dogry a\xE7ar`;
-          case "invalid_union":
-            return "N\xE4dogry baha";
-          case "invalid_element":
-            return `${issue2.origin} i\xE7inde n\xE4dogry baha`;
-          default:
-            return `N\xE4dogry baha`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/tr.js
-function tr_default() {
-  return {
-    localeError: error54()
-  };
-}
-var error54;
-var init_tr = __esm({
-  "node_modules/zod/v4/locales/tr.js"() {
-    init_util();
-    error54 = () => {
-      const Sizable = {
-        string: { unit: "karakter", verb: "olmal\u0131" },
-        file: { unit: "bayt", verb: "olmal\u0131" },
-        array: { unit: "\xF6\u011Fe", verb: "olmal\u0131" },
-        set: { unit: "\xF6\u011Fe", verb: "olmal\u0131" },
-        map: { unit: "\xF6\u011Fe", verb: "olmal\u0131" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "girdi",
-        email: "e-posta adresi",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO tarih ve saat",
-        date: "ISO tarih",
-        time: "ISO saat",
-        duration: "ISO s\xFCre",
-        ipv4: "IPv4 adresi",
-        ipv6: "IPv6 adresi",
-        mac: "MAC adresi",
-        cidrv4: "IPv4 aral\u0131\u011F\u0131",
-        cidrv6: "IPv6 aral\u0131\u011F\u0131",
-        base64: "base64 ile \u015Fifrelenmi\u015F metin",
-        base64url: "base64url ile \u015Fifrelenmi\u015F metin",
-        json_string: "JSON dizesi",
-        e164: "E.164 say\u0131s\u0131",
-        credit_card: "kredi kart\u0131 numaras\u0131",
-        currency_code: "para birimi kodu",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u015Eablon dizesi"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Ge\xE7ersiz de\u011Fer: beklenen instanceof ${issue2.expected}, al\u0131nan ${received}`;
-            }
-            return `Ge\xE7ersiz de\u011Fer: beklenen ${expected}, al\u0131nan ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Ge\xE7ersiz de\u011Fer: beklenen ${stringifyPrimitive(issue2.values[0])}`;
-            return `Ge\xE7ersiz se\xE7enek: a\u015Fa\u011F\u0131dakilerden biri olmal\u0131: ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\xC7ok b\xFCy\xFCk: beklenen ${issue2.origin ?? "de\u011Fer"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\xF6\u011Fe"}`;
-            return `\xC7ok b\xFCy\xFCk: beklenen ${issue2.origin ?? "de\u011Fer"} ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\xC7ok k\xFC\xE7\xFCk: beklenen ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            return `\xC7ok k\xFC\xE7\xFCk: beklenen ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Ge\xE7ersiz metin: "${_issue.prefix}" ile ba\u015Flamal\u0131`;
-            if (_issue.format === "ends_with")
-              return `Ge\xE7ersiz metin: "${_issue.suffix}" ile bitmeli`;
-            if (_issue.format === "includes")
-              return `Ge\xE7ersiz metin: "${_issue.includes}" i\xE7ermeli`;
-            if (_issue.format === "regex")
-              return `Ge\xE7ersiz metin: ${_issue.pattern} desenine uymal\u0131`;
-            return `Ge\xE7ersiz ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Ge\xE7ersiz say\u0131: ${issue2.divisor} ile tam b\xF6l\xFCnebilmeli`;
-          case "unrecognized_keys":
-            return `Tan\u0131nmayan anahtar${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} i\xE7inde ge\xE7ersiz anahtar`;
-          case "invalid_union":
-            return "Ge\xE7ersiz de\u011Fer";
-          case "invalid_element":
-            return `${issue2.origin} i\xE7inde ge\xE7ersiz de\u011Fer`;
-          default:
-            return `Ge\xE7ersiz de\u011Fer`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/uk.js
-function uk_default() {
-  return {
-    localeError: error55()
-  };
-}
-var error55;
-var init_uk = __esm({
-  "node_modules/zod/v4/locales/uk.js"() {
-    init_util();
-    error55 = () => {
-      const Sizable = {
-        string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
-        file: { unit: "\u0431\u0430\u0439\u0442\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
-        array: { unit: "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
-        set: { unit: "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
-        map: { unit: "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0432\u0445\u0456\u0434\u043D\u0456 \u0434\u0430\u043D\u0456",
-        email: "\u0430\u0434\u0440\u0435\u0441\u0430 \u0435\u043B\u0435\u043A\u0442\u0440\u043E\u043D\u043D\u043E\u0457 \u043F\u043E\u0448\u0442\u0438",
-        url: "URL",
-        emoji: "\u0435\u043C\u043E\u0434\u0437\u0456",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\u0434\u0430\u0442\u0430 \u0442\u0430 \u0447\u0430\u0441 ISO",
-        date: "\u0434\u0430\u0442\u0430 ISO",
-        time: "\u0447\u0430\u0441 ISO",
-        duration: "\u0442\u0440\u0438\u0432\u0430\u043B\u0456\u0441\u0442\u044C ISO",
-        ipv4: "\u0430\u0434\u0440\u0435\u0441\u0430 IPv4",
-        ipv6: "\u0430\u0434\u0440\u0435\u0441\u0430 IPv6",
-        mac: "\u0430\u0434\u0440\u0435\u0441\u0430 MAC",
-        cidrv4: "\u0434\u0456\u0430\u043F\u0430\u0437\u043E\u043D IPv4",
-        cidrv6: "\u0434\u0456\u0430\u043F\u0430\u0437\u043E\u043D IPv6",
-        base64: "\u0440\u044F\u0434\u043E\u043A \u0443 \u043A\u043E\u0434\u0443\u0432\u0430\u043D\u043D\u0456 base64",
-        base64url: "\u0440\u044F\u0434\u043E\u043A \u0443 \u043A\u043E\u0434\u0443\u0432\u0430\u043D\u043D\u0456 base64url",
-        json_string: "\u0440\u044F\u0434\u043E\u043A JSON",
-        e164: "\u043D\u043E\u043C\u0435\u0440 E.164",
-        credit_card: "\u043D\u043E\u043C\u0435\u0440 \u043A\u0440\u0435\u0434\u0438\u0442\u043D\u043E\u0457 \u043A\u0430\u0440\u0442\u043A\u0438",
-        currency_code: "\u043A\u043E\u0434 \u0432\u0430\u043B\u044E\u0442\u0438",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0432\u0445\u0456\u0434\u043D\u0456 \u0434\u0430\u043D\u0456"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0447\u0438\u0441\u043B\u043E",
-        array: "\u043C\u0430\u0441\u0438\u0432"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0456 \u0432\u0445\u0456\u0434\u043D\u0456 \u0434\u0430\u043D\u0456: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F instanceof ${issue2.expected}, \u043E\u0442\u0440\u0438\u043C\u0430\u043D\u043E ${received}`;
-            }
-            return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0456 \u0432\u0445\u0456\u0434\u043D\u0456 \u0434\u0430\u043D\u0456: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F ${expected}, \u043E\u0442\u0440\u0438\u043C\u0430\u043D\u043E ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0456 \u0432\u0445\u0456\u0434\u043D\u0456 \u0434\u0430\u043D\u0456: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0430 \u043E\u043F\u0446\u0456\u044F: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F \u043E\u0434\u043D\u0435 \u0437 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0417\u0430\u043D\u0430\u0434\u0442\u043E \u0432\u0435\u043B\u0438\u043A\u0435: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F, \u0449\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u043D\u044F"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0435\u043B\u0435\u043C\u0435\u043D\u0442\u0456\u0432"}`;
-            return `\u0417\u0430\u043D\u0430\u0434\u0442\u043E \u0432\u0435\u043B\u0438\u043A\u0435: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F, \u0449\u043E ${issue2.origin ?? "\u0437\u043D\u0430\u0447\u0435\u043D\u043D\u044F"} \u0431\u0443\u0434\u0435 ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0417\u0430\u043D\u0430\u0434\u0442\u043E \u043C\u0430\u043B\u0435: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F, \u0449\u043E ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u0417\u0430\u043D\u0430\u0434\u0442\u043E \u043C\u0430\u043B\u0435: \u043E\u0447\u0456\u043A\u0443\u0454\u0442\u044C\u0441\u044F, \u0449\u043E ${issue2.origin} \u0431\u0443\u0434\u0435 ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0438\u0439 \u0440\u044F\u0434\u043E\u043A: \u043F\u043E\u0432\u0438\u043D\u0435\u043D \u043F\u043E\u0447\u0438\u043D\u0430\u0442\u0438\u0441\u044F \u0437 "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0438\u0439 \u0440\u044F\u0434\u043E\u043A: \u043F\u043E\u0432\u0438\u043D\u0435\u043D \u0437\u0430\u043A\u0456\u043D\u0447\u0443\u0432\u0430\u0442\u0438\u0441\u044F \u043D\u0430 "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0438\u0439 \u0440\u044F\u0434\u043E\u043A: \u043F\u043E\u0432\u0438\u043D\u0435\u043D \u043C\u0456\u0441\u0442\u0438\u0442\u0438 "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0438\u0439 \u0440\u044F\u0434\u043E\u043A: \u043F\u043E\u0432\u0438\u043D\u0435\u043D \u0432\u0456\u0434\u043F\u043E\u0432\u0456\u0434\u0430\u0442\u0438 \u0448\u0430\u0431\u043B\u043E\u043D\u0443 ${_issue.pattern}`;
-            return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0438\u0439 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0435 \u0447\u0438\u0441\u043B\u043E: \u043F\u043E\u0432\u0438\u043D\u043D\u043E \u0431\u0443\u0442\u0438 \u043A\u0440\u0430\u0442\u043D\u0438\u043C ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `\u041D\u0435\u0440\u043E\u0437\u043F\u0456\u0437\u043D\u0430\u043D\u0438\u0439 \u043A\u043B\u044E\u0447${issue2.keys.length > 1 ? "\u0456" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0438\u0439 \u043A\u043B\u044E\u0447 \u0443 ${issue2.origin}`;
-          case "invalid_union":
-            return "\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0456 \u0432\u0445\u0456\u0434\u043D\u0456 \u0434\u0430\u043D\u0456";
-          case "invalid_element":
-            return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0435 \u0437\u043D\u0430\u0447\u0435\u043D\u043D\u044F \u0443 ${issue2.origin}`;
-          default:
-            return `\u041D\u0435\u043F\u0440\u0430\u0432\u0438\u043B\u044C\u043D\u0456 \u0432\u0445\u0456\u0434\u043D\u0456 \u0434\u0430\u043D\u0456`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/ua.js
-function ua_default() {
-  return uk_default();
-}
-var init_ua = __esm({
-  "node_modules/zod/v4/locales/ua.js"() {
-    init_uk();
-  }
-});
-
-// node_modules/zod/v4/locales/ur.js
-function ur_default() {
-  return {
-    localeError: error56()
-  };
-}
-var error56;
-var init_ur = __esm({
-  "node_modules/zod/v4/locales/ur.js"() {
-    init_util();
-    error56 = () => {
-      const Sizable = {
-        string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
-        file: { unit: "\u0628\u0627\u0626\u0679\u0633", verb: "\u06C1\u0648\u0646\u0627" },
-        array: { unit: "\u0622\u0626\u0679\u0645\u0632", verb: "\u06C1\u0648\u0646\u0627" },
-        set: { unit: "\u0622\u0626\u0679\u0645\u0632", verb: "\u06C1\u0648\u0646\u0627" },
-        map: { unit: "\u0622\u0626\u0679\u0645\u0632", verb: "\u06C1\u0648\u0646\u0627" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0627\u0646 \u067E\u0679",
-        email: "\u0627\u06CC \u0645\u06CC\u0644 \u0627\u06CC\u0688\u0631\u06CC\u0633",
-        url: "\u06CC\u0648 \u0622\u0631 \u0627\u06CC\u0644",
-        emoji: "\u0627\u06CC\u0645\u0648\u062C\u06CC",
-        uuid: "\u06CC\u0648 \u06CC\u0648 \u0622\u0626\u06CC \u0688\u06CC",
-        uuidv4: "\u06CC\u0648 \u06CC\u0648 \u0622\u0626\u06CC \u0688\u06CC \u0648\u06CC 4",
-        uuidv6: "\u06CC\u0648 \u06CC\u0648 \u0622\u0626\u06CC \u0688\u06CC \u0648\u06CC 6",
-        nanoid: "\u0646\u06CC\u0646\u0648 \u0622\u0626\u06CC \u0688\u06CC",
-        guid: "\u062C\u06CC \u06CC\u0648 \u0622\u0626\u06CC \u0688\u06CC",
-        cuid: "\u0633\u06CC \u06CC\u0648 \u0622\u0626\u06CC \u0688\u06CC",
-        cuid2: "\u0633\u06CC \u06CC\u0648 \u0622\u0626\u06CC \u0688\u06CC 2",
-        ulid: "\u06CC\u0648 \u0627\u06CC\u0644 \u0622\u0626\u06CC \u0688\u06CC",
-        xid: "\u0627\u06CC\u06A9\u0633 \u0622\u0626\u06CC \u0688\u06CC",
-        ksuid: "\u06A9\u06D2 \u0627\u06CC\u0633 \u06CC\u0648 \u0622\u0626\u06CC \u0688\u06CC",
-        datetime: "\u0622\u0626\u06CC \u0627\u06CC\u0633 \u0627\u0648 \u0688\u06CC\u0679 \u0679\u0627\u0626\u0645",
-        date: "\u0622\u0626\u06CC \u0627\u06CC\u0633 \u0627\u0648 \u062A\u0627\u0631\u06CC\u062E",
-        time: "\u0622\u0626\u06CC \u0627\u06CC\u0633 \u0627\u0648 \u0648\u0642\u062A",
-        duration: "\u0622\u0626\u06CC \u0627\u06CC\u0633 \u0627\u0648 \u0645\u062F\u062A",
-        ipv4: "\u0622\u0626\u06CC \u067E\u06CC \u0648\u06CC 4 \u0627\u06CC\u0688\u0631\u06CC\u0633",
-        ipv6: "\u0622\u0626\u06CC \u067E\u06CC \u0648\u06CC 6 \u0627\u06CC\u0688\u0631\u06CC\u0633",
-        mac: "\u0627\u06CC\u0645 \u0627\u06D2 \u0633\u06CC \u0627\u06CC\u0688\u0631\u06CC\u0633",
-        cidrv4: "\u0622\u0626\u06CC \u067E\u06CC \u0648\u06CC 4 \u0631\u06CC\u0646\u062C",
-        cidrv6: "\u0622\u0626\u06CC \u067E\u06CC \u0648\u06CC 6 \u0631\u06CC\u0646\u062C",
-        base64: "\u0628\u06CC\u0633 64 \u0627\u0646 \u06A9\u0648\u0688\u0688 \u0633\u0679\u0631\u0646\u06AF",
-        base64url: "\u0628\u06CC\u0633 64 \u06CC\u0648 \u0622\u0631 \u0627\u06CC\u0644 \u0627\u0646 \u06A9\u0648\u0688\u0688 \u0633\u0679\u0631\u0646\u06AF",
-        json_string: "\u062C\u06D2 \u0627\u06CC\u0633 \u0627\u0648 \u0627\u06CC\u0646 \u0633\u0679\u0631\u0646\u06AF",
-        e164: "\u0627\u06CC 164 \u0646\u0645\u0628\u0631",
-        credit_card: "\u06A9\u0631\u06CC\u0688\u0679 \u06A9\u0627\u0631\u0688 \u0646\u0645\u0628\u0631",
-        currency_code: "\u06A9\u0631\u0646\u0633\u06CC \u06A9\u0648\u0688",
-        iban: "IBAN",
-        jwt: "\u062C\u06D2 \u0688\u0628\u0644\u06CC\u0648 \u0679\u06CC",
-        template_literal: "\u0627\u0646 \u067E\u0679"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u0646\u0645\u0628\u0631",
-        array: "\u0622\u0631\u06D2",
-        null: "\u0646\u0644"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u063A\u0644\u0637 \u0627\u0646 \u067E\u0679: instanceof ${issue2.expected} \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u0627\u060C ${received} \u0645\u0648\u0635\u0648\u0644 \u06C1\u0648\u0627`;
-            }
-            return `\u063A\u0644\u0637 \u0627\u0646 \u067E\u0679: ${expected} \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u0627\u060C ${received} \u0645\u0648\u0635\u0648\u0644 \u06C1\u0648\u0627`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u063A\u0644\u0637 \u0627\u0646 \u067E\u0679: ${stringifyPrimitive(issue2.values[0])} \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u0627`;
-            return `\u063A\u0644\u0637 \u0622\u067E\u0634\u0646: ${joinValues(issue2.values, "|")} \u0645\u06CC\u06BA \u0633\u06D2 \u0627\u06CC\u06A9 \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u0627`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u0628\u06C1\u062A \u0628\u0691\u0627: ${issue2.origin ?? "\u0648\u06CC\u0644\u06CC\u0648"} \u06A9\u06D2 ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u0639\u0646\u0627\u0635\u0631"} \u06C1\u0648\u0646\u06D2 \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u06D2`;
-            return `\u0628\u06C1\u062A \u0628\u0691\u0627: ${issue2.origin ?? "\u0648\u06CC\u0644\u06CC\u0648"} \u06A9\u0627 ${adj}${issue2.maximum.toString()} \u06C1\u0648\u0646\u0627 \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u0627`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u0628\u06C1\u062A \u0686\u06BE\u0648\u0679\u0627: ${issue2.origin} \u06A9\u06D2 ${adj}${issue2.minimum.toString()} ${sizing.unit} \u06C1\u0648\u0646\u06D2 \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u06D2`;
-            }
-            return `\u0628\u06C1\u062A \u0686\u06BE\u0648\u0679\u0627: ${issue2.origin} \u06A9\u0627 ${adj}${issue2.minimum.toString()} \u06C1\u0648\u0646\u0627 \u0645\u062A\u0648\u0642\u0639 \u062A\u06BE\u0627`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u063A\u0644\u0637 \u0633\u0679\u0631\u0646\u06AF: "${_issue.prefix}" \u0633\u06D2 \u0634\u0631\u0648\u0639 \u06C1\u0648\u0646\u0627 \u0686\u0627\u06C1\u06CC\u06D2`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u063A\u0644\u0637 \u0633\u0679\u0631\u0646\u06AF: "${_issue.suffix}" \u067E\u0631 \u062E\u062A\u0645 \u06C1\u0648\u0646\u0627 \u0686\u0627\u06C1\u06CC\u06D2`;
-            if (_issue.format === "includes")
-              return `\u063A\u0644\u0637 \u0633\u0679\u0631\u0646\u06AF: "${_issue.includes}" \u0634\u0627\u0645\u0644 \u06C1\u0648\u0646\u0627 \u0686\u0627\u06C1\u06CC\u06D2`;
-            if (_issue.format === "regex")
-              return `\u063A\u0644\u0637 \u0633\u0679\u0631\u0646\u06AF: \u067E\u06CC\u0679\u0631\u0646 ${_issue.pattern} \u0633\u06D2 \u0645\u06CC\u0686 \u06C1\u0648\u0646\u0627 \u0686\u0627\u06C1\u06CC\u06D2`;
-            return `\u063A\u0644\u0637 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u063A\u0644\u0637 \u0646\u0645\u0628\u0631: ${issue2.divisor} \u06A9\u0627 \u0645\u0636\u0627\u0639\u0641 \u06C1\u0648\u0646\u0627 \u0686\u0627\u06C1\u06CC\u06D2`;
-          case "unrecognized_keys":
-            return `\u063A\u06CC\u0631 \u062A\u0633\u0644\u06CC\u0645 \u0634\u062F\u06C1 \u06A9\u06CC${issue2.keys.length > 1 ? "\u0632" : ""}: ${joinValues(issue2.keys, "\u060C ")}`;
-          case "invalid_key":
-            return `${issue2.origin} \u0645\u06CC\u06BA \u063A\u0644\u0637 \u06A9\u06CC`;
-          case "invalid_union":
-            return "\u063A\u0644\u0637 \u0627\u0646 \u067E\u0679";
-          case "invalid_element":
-            return `${issue2.origin} \u0645\u06CC\u06BA \u063A\u0644\u0637 \u0648\u06CC\u0644\u06CC\u0648`;
-          default:
-            return `\u063A\u0644\u0637 \u0627\u0646 \u067E\u0679`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/uz.js
-function uz_default() {
-  return {
-    localeError: error57()
-  };
-}
-var error57;
-var init_uz = __esm({
-  "node_modules/zod/v4/locales/uz.js"() {
-    init_util();
-    error57 = () => {
-      const Sizable = {
-        string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
-        file: { unit: "bayt", verb: "bo\u2018lishi kerak" },
-        array: { unit: "element", verb: "bo\u2018lishi kerak" },
-        set: { unit: "element", verb: "bo\u2018lishi kerak" },
-        map: { unit: "yozuv", verb: "bo\u2018lishi kerak" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "kirish",
-        email: "elektron pochta manzili",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO sana va vaqti",
-        date: "ISO sana",
-        time: "ISO vaqt",
-        duration: "ISO davomiylik",
-        ipv4: "IPv4 manzil",
-        ipv6: "IPv6 manzil",
-        mac: "MAC manzil",
-        cidrv4: "IPv4 diapazon",
-        cidrv6: "IPv6 diapazon",
-        base64: "base64 kodlangan satr",
-        base64url: "base64url kodlangan satr",
-        json_string: "JSON satr",
-        e164: "E.164 raqam",
-        credit_card: "kredit karta raqami",
-        currency_code: "valyuta kodi",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "kirish"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "raqam",
-        array: "massiv"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `Noto\u2018g\u2018ri kirish: kutilgan instanceof ${issue2.expected}, qabul qilingan ${received}`;
-            }
-            return `Noto\u2018g\u2018ri kirish: kutilgan ${expected}, qabul qilingan ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `Noto\u2018g\u2018ri kirish: kutilgan ${stringifyPrimitive(issue2.values[0])}`;
-            return `Noto\u2018g\u2018ri variant: quyidagilardan biri kutilgan ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Juda katta: kutilgan ${issue2.origin ?? "qiymat"} ${adj}${issue2.maximum.toString()} ${sizing.unit} ${sizing.verb}`;
-            return `Juda katta: kutilgan ${issue2.origin ?? "qiymat"} ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Juda kichik: kutilgan ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit} ${sizing.verb}`;
-            }
-            return `Juda kichik: kutilgan ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Noto\u2018g\u2018ri satr: "${_issue.prefix}" bilan boshlanishi kerak`;
-            if (_issue.format === "ends_with")
-              return `Noto\u2018g\u2018ri satr: "${_issue.suffix}" bilan tugashi kerak`;
-            if (_issue.format === "includes")
-              return `Noto\u2018g\u2018ri satr: "${_issue.includes}" ni o\u2018z ichiga olishi kerak`;
-            if (_issue.format === "regex")
-              return `Noto\u2018g\u2018ri satr: ${_issue.pattern} shabloniga mos kelishi kerak`;
-            return `Noto\u2018g\u2018ri ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `Noto\u2018g\u2018ri raqam: ${issue2.divisor} ning karralisi bo\u2018lishi kerak`;
-          case "unrecognized_keys":
-            return `Noma\u2019lum kalit${issue2.keys.length > 1 ? "lar" : ""}: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} dagi kalit noto\u2018g\u2018ri`;
-          case "invalid_union":
-            return "Noto\u2018g\u2018ri kirish";
-          case "invalid_element":
-            return `${issue2.origin} da noto\u2018g\u2018ri qiymat`;
-          default:
-            return `Noto\u2018g\u2018ri kirish`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/vi.js
-function vi_default() {
-  return {
-    localeError: error58()
-  };
-}
-var error58;
-var init_vi = __esm({
-  "node_modules/zod/v4/locales/vi.js"() {
-    init_util();
-    error58 = () => {
-      const Sizable = {
-        string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
-        file: { unit: "byte", verb: "c\xF3" },
-        array: { unit: "ph\u1EA7n t\u1EED", verb: "c\xF3" },
-        set: { unit: "ph\u1EA7n t\u1EED", verb: "c\xF3" },
-        map: { unit: "ph\u1EA7n t\u1EED", verb: "c\xF3" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u0111\u1EA7u v\xE0o",
-        email: "\u0111\u1ECBa ch\u1EC9 email",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ng\xE0y gi\u1EDD ISO",
-        date: "ng\xE0y ISO",
-        time: "gi\u1EDD ISO",
-        duration: "kho\u1EA3ng th\u1EDDi gian ISO",
-        ipv4: "\u0111\u1ECBa ch\u1EC9 IPv4",
-        ipv6: "\u0111\u1ECBa ch\u1EC9 IPv6",
-        mac: "\u0111\u1ECBa ch\u1EC9 MAC",
-        cidrv4: "d\u1EA3i IPv4",
-        cidrv6: "d\u1EA3i IPv6",
-        base64: "chu\u1ED7i m\xE3 h\xF3a base64",
-        base64url: "chu\u1ED7i m\xE3 h\xF3a base64url",
-        json_string: "chu\u1ED7i JSON",
-        e164: "s\u1ED1 E.164",
-        credit_card: "s\u1ED1 th\u1EBB t\xEDn d\u1EE5ng",
-        currency_code: "m\xE3 ti\u1EC1n t\u1EC7",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u0111\u1EA7u v\xE0o"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "s\u1ED1",
-        array: "m\u1EA3ng"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u0110\u1EA7u v\xE0o kh\xF4ng h\u1EE3p l\u1EC7: mong \u0111\u1EE3i instanceof ${issue2.expected}, nh\u1EADn \u0111\u01B0\u1EE3c ${received}`;
-            }
-            return `\u0110\u1EA7u v\xE0o kh\xF4ng h\u1EE3p l\u1EC7: mong \u0111\u1EE3i ${expected}, nh\u1EADn \u0111\u01B0\u1EE3c ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u0110\u1EA7u v\xE0o kh\xF4ng h\u1EE3p l\u1EC7: mong \u0111\u1EE3i ${stringifyPrimitive(issue2.values[0])}`;
-            return `T\xF9y ch\u1ECDn kh\xF4ng h\u1EE3p l\u1EC7: mong \u0111\u1EE3i m\u1ED9t trong c\xE1c gi\xE1 tr\u1ECB ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `Qu\xE1 l\u1EDBn: mong \u0111\u1EE3i ${issue2.origin ?? "gi\xE1 tr\u1ECB"} ${sizing.verb} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "ph\u1EA7n t\u1EED"}`;
-            return `Qu\xE1 l\u1EDBn: mong \u0111\u1EE3i ${issue2.origin ?? "gi\xE1 tr\u1ECB"} ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `Qu\xE1 nh\u1ECF: mong \u0111\u1EE3i ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `Qu\xE1 nh\u1ECF: mong \u0111\u1EE3i ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `Chu\u1ED7i kh\xF4ng h\u1EE3p l\u1EC7: ph\u1EA3i b\u1EAFt \u0111\u1EA7u b\u1EB1ng "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `Chu\u1ED7i kh\xF4ng h\u1EE3p l\u1EC7: ph\u1EA3i k\u1EBFt th\xFAc b\u1EB1ng "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `Chu\u1ED7i kh\xF4ng h\u1EE3p l\u1EC7: ph\u1EA3i bao g\u1ED3m "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `Chu\u1ED7i kh\xF4ng h\u1EE3p l\u1EC7: ph\u1EA3i kh\u1EDBp v\u1EDBi m\u1EABu ${_issue.pattern}`;
-            return `${FormatDictionary[_issue.format] ?? issue2.format} kh\xF4ng h\u1EE3p l\u1EC7`;
-          }
-          case "not_multiple_of":
-            return `S\u1ED1 kh\xF4ng h\u1EE3p l\u1EC7: ph\u1EA3i l\xE0 b\u1ED9i s\u1ED1 c\u1EE7a ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `Kh\xF3a kh\xF4ng \u0111\u01B0\u1EE3c nh\u1EADn d\u1EA1ng: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `Kh\xF3a kh\xF4ng h\u1EE3p l\u1EC7 trong ${issue2.origin}`;
-          case "invalid_union":
-            return "\u0110\u1EA7u v\xE0o kh\xF4ng h\u1EE3p l\u1EC7";
-          case "invalid_element":
-            return `Gi\xE1 tr\u1ECB kh\xF4ng h\u1EE3p l\u1EC7 trong ${issue2.origin}`;
-          default:
-            return `\u0110\u1EA7u v\xE0o kh\xF4ng h\u1EE3p l\u1EC7`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/zh-CN.js
-function zh_CN_default() {
-  return {
-    localeError: error59()
-  };
-}
-var error59;
-var init_zh_CN = __esm({
-  "node_modules/zod/v4/locales/zh-CN.js"() {
-    init_util();
-    error59 = () => {
-      const Sizable = {
-        string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
-        file: { unit: "\u5B57\u8282", verb: "\u5305\u542B" },
-        array: { unit: "\u9879", verb: "\u5305\u542B" },
-        set: { unit: "\u9879", verb: "\u5305\u542B" },
-        map: { unit: "\u9879", verb: "\u5305\u542B" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u8F93\u5165",
-        email: "\u7535\u5B50\u90AE\u4EF6",
-        url: "URL",
-        emoji: "\u8868\u60C5\u7B26\u53F7",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO\u65E5\u671F\u65F6\u95F4",
-        date: "ISO\u65E5\u671F",
-        time: "ISO\u65F6\u95F4",
-        duration: "ISO\u65F6\u957F",
-        ipv4: "IPv4\u5730\u5740",
-        ipv6: "IPv6\u5730\u5740",
-        mac: "MAC\u5730\u5740",
-        cidrv4: "IPv4\u7F51\u6BB5",
-        cidrv6: "IPv6\u7F51\u6BB5",
-        base64: "base64\u7F16\u7801\u5B57\u7B26\u4E32",
-        base64url: "base64url\u7F16\u7801\u5B57\u7B26\u4E32",
-        json_string: "JSON\u5B57\u7B26\u4E32",
-        e164: "E.164\u53F7\u7801",
-        credit_card: "\u4FE1\u7528\u5361\u53F7",
-        currency_code: "\u8D27\u5E01\u4EE3\u7801",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u8F93\u5165"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "\u6570\u5B57",
-        array: "\u6570\u7EC4",
-        null: "\u7A7A\u503C(null)"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u65E0\u6548\u8F93\u5165\uFF1A\u671F\u671B instanceof ${issue2.expected}\uFF0C\u5B9E\u9645\u63A5\u6536 ${received}`;
-            }
-            return `\u65E0\u6548\u8F93\u5165\uFF1A\u671F\u671B ${expected}\uFF0C\u5B9E\u9645\u63A5\u6536 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u65E0\u6548\u8F93\u5165\uFF1A\u671F\u671B ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u65E0\u6548\u9009\u9879\uFF1A\u671F\u671B\u4EE5\u4E0B\u4E4B\u4E00 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u6570\u503C\u8FC7\u5927\uFF1A\u671F\u671B ${issue2.origin ?? "\u503C"} ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u4E2A\u5143\u7D20"}`;
-            return `\u6570\u503C\u8FC7\u5927\uFF1A\u671F\u671B ${issue2.origin ?? "\u503C"} ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u6570\u503C\u8FC7\u5C0F\uFF1A\u671F\u671B ${issue2.origin} ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u6570\u503C\u8FC7\u5C0F\uFF1A\u671F\u671B ${issue2.origin} ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u65E0\u6548\u5B57\u7B26\u4E32\uFF1A\u5FC5\u987B\u4EE5 "${_issue.prefix}" \u5F00\u5934`;
-            if (_issue.format === "ends_with")
-              return `\u65E0\u6548\u5B57\u7B26\u4E32\uFF1A\u5FC5\u987B\u4EE5 "${_issue.suffix}" \u7ED3\u5C3E`;
-            if (_issue.format === "includes")
-              return `\u65E0\u6548\u5B57\u7B26\u4E32\uFF1A\u5FC5\u987B\u5305\u542B "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u65E0\u6548\u5B57\u7B26\u4E32\uFF1A\u5FC5\u987B\u6EE1\u8DB3\u6B63\u5219\u8868\u8FBE\u5F0F ${_issue.pattern}`;
-            return `\u65E0\u6548${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u65E0\u6548\u6570\u5B57\uFF1A\u5FC5\u987B\u662F ${issue2.divisor} \u7684\u500D\u6570`;
-          case "unrecognized_keys":
-            return `\u51FA\u73B0\u672A\u77E5\u7684\u952E(key): ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `${issue2.origin} \u4E2D\u7684\u952E(key)\u65E0\u6548`;
-          case "invalid_union":
-            return "\u65E0\u6548\u8F93\u5165";
-          case "invalid_element":
-            return `${issue2.origin} \u4E2D\u5305\u542B\u65E0\u6548\u503C(value)`;
-          default:
-            return `\u65E0\u6548\u8F93\u5165`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/zh-TW.js
-function zh_TW_default() {
-  return {
-    localeError: error60()
-  };
-}
-var error60;
-var init_zh_TW = __esm({
-  "node_modules/zod/v4/locales/zh-TW.js"() {
-    init_util();
-    error60 = () => {
-      const Sizable = {
-        string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
-        file: { unit: "\u4F4D\u5143\u7D44", verb: "\u64C1\u6709" },
-        array: { unit: "\u9805\u76EE", verb: "\u64C1\u6709" },
-        set: { unit: "\u9805\u76EE", verb: "\u64C1\u6709" },
-        map: { unit: "\u9805\u76EE", verb: "\u64C1\u6709" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u8F38\u5165",
-        email: "\u90F5\u4EF6\u5730\u5740",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "ISO \u65E5\u671F\u6642\u9593",
-        date: "ISO \u65E5\u671F",
-        time: "ISO \u6642\u9593",
-        duration: "ISO \u671F\u9593",
-        ipv4: "IPv4 \u4F4D\u5740",
-        ipv6: "IPv6 \u4F4D\u5740",
-        mac: "MAC \u4F4D\u5740",
-        cidrv4: "IPv4 \u7BC4\u570D",
-        cidrv6: "IPv6 \u7BC4\u570D",
-        base64: "base64 \u7DE8\u78BC\u5B57\u4E32",
-        base64url: "base64url \u7DE8\u78BC\u5B57\u4E32",
-        json_string: "JSON \u5B57\u4E32",
-        e164: "E.164 \u6578\u503C",
-        credit_card: "\u4FE1\u7528\u5361\u865F",
-        currency_code: "\u8CA8\u5E63\u4EE3\u78BC",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u8F38\u5165"
-      };
-      const TypeDictionary = {
-        nan: "NaN"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\u7121\u6548\u7684\u8F38\u5165\u503C\uFF1A\u9810\u671F\u70BA instanceof ${issue2.expected}\uFF0C\u4F46\u6536\u5230 ${received}`;
-            }
-            return `\u7121\u6548\u7684\u8F38\u5165\u503C\uFF1A\u9810\u671F\u70BA ${expected}\uFF0C\u4F46\u6536\u5230 ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\u7121\u6548\u7684\u8F38\u5165\u503C\uFF1A\u9810\u671F\u70BA ${stringifyPrimitive(issue2.values[0])}`;
-            return `\u7121\u6548\u7684\u9078\u9805\uFF1A\u9810\u671F\u70BA\u4EE5\u4E0B\u5176\u4E2D\u4E4B\u4E00 ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `\u6578\u503C\u904E\u5927\uFF1A\u9810\u671F ${issue2.origin ?? "\u503C"} \u61C9\u70BA ${adj}${issue2.maximum.toString()} ${sizing.unit ?? "\u500B\u5143\u7D20"}`;
-            return `\u6578\u503C\u904E\u5927\uFF1A\u9810\u671F ${issue2.origin ?? "\u503C"} \u61C9\u70BA ${adj}${issue2.maximum.toString()}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing) {
-              return `\u6578\u503C\u904E\u5C0F\uFF1A\u9810\u671F ${issue2.origin} \u61C9\u70BA ${adj}${issue2.minimum.toString()} ${sizing.unit}`;
-            }
-            return `\u6578\u503C\u904E\u5C0F\uFF1A\u9810\u671F ${issue2.origin} \u61C9\u70BA ${adj}${issue2.minimum.toString()}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with") {
-              return `\u7121\u6548\u7684\u5B57\u4E32\uFF1A\u5FC5\u9808\u4EE5 "${_issue.prefix}" \u958B\u982D`;
-            }
-            if (_issue.format === "ends_with")
-              return `\u7121\u6548\u7684\u5B57\u4E32\uFF1A\u5FC5\u9808\u4EE5 "${_issue.suffix}" \u7D50\u5C3E`;
-            if (_issue.format === "includes")
-              return `\u7121\u6548\u7684\u5B57\u4E32\uFF1A\u5FC5\u9808\u5305\u542B "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u7121\u6548\u7684\u5B57\u4E32\uFF1A\u5FC5\u9808\u7B26\u5408\u683C\u5F0F ${_issue.pattern}`;
-            return `\u7121\u6548\u7684 ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `\u7121\u6548\u7684\u6578\u5B57\uFF1A\u5FC5\u9808\u70BA ${issue2.divisor} \u7684\u500D\u6578`;
-          case "unrecognized_keys":
-            return `\u7121\u6CD5\u8B58\u5225\u7684\u9375\u503C${issue2.keys.length > 1 ? "\u5011" : ""}\uFF1A${joinValues(issue2.keys, "\u3001")}`;
-          case "invalid_key":
-            return `${issue2.origin} \u4E2D\u6709\u7121\u6548\u7684\u9375\u503C`;
-          case "invalid_union":
-            return "\u7121\u6548\u7684\u8F38\u5165\u503C";
-          case "invalid_element":
-            return `${issue2.origin} \u4E2D\u6709\u7121\u6548\u7684\u503C`;
-          default:
-            return `\u7121\u6548\u7684\u8F38\u5165\u503C`;
-        }
-      };
-    };
-  }
-});
-
-// node_modules/zod/v4/locales/yo.js
-function yo_default() {
-  return {
-    localeError: error61()
-  };
-}
-var error61;
-var init_yo = __esm({
-  "node_modules/zod/v4/locales/yo.js"() {
-    init_util();
-    error61 = () => {
-      const Sizable = {
-        string: { unit: "\xE0mi", verb: "n\xED" },
-        file: { unit: "bytes", verb: "n\xED" },
-        array: { unit: "nkan", verb: "n\xED" },
-        set: { unit: "nkan", verb: "n\xED" },
-        map: { unit: "nkan", verb: "n\xED" }
-      };
-      function getSizing(origin) {
-        return Sizable[origin] ?? null;
-      }
-      const FormatDictionary = {
-        regex: "\u1EB9\u0300r\u1ECD \xECb\xE1w\u1ECDl\xE9",
-        email: "\xE0d\xEDr\u1EB9\u0301s\xEC \xECm\u1EB9\u0301l\xEC",
-        url: "URL",
-        emoji: "emoji",
-        uuid: "UUID",
-        uuidv4: "UUIDv4",
-        uuidv6: "UUIDv6",
-        nanoid: "nanoid",
-        guid: "GUID",
-        cuid: "cuid",
-        cuid2: "cuid2",
-        ulid: "ULID",
-        xid: "XID",
-        ksuid: "KSUID",
-        datetime: "\xE0k\xF3k\xF2 ISO",
-        date: "\u1ECDj\u1ECD\u0301 ISO",
-        time: "\xE0k\xF3k\xF2 ISO",
-        duration: "\xE0k\xF3k\xF2 t\xF3 p\xE9 ISO",
-        ipv4: "\xE0d\xEDr\u1EB9\u0301s\xEC IPv4",
-        ipv6: "\xE0d\xEDr\u1EB9\u0301s\xEC IPv6",
-        mac: "\xE0d\xEDr\u1EB9\u0301s\xEC MAC",
-        cidrv4: "\xE0gb\xE8gb\xE8 IPv4",
-        cidrv6: "\xE0gb\xE8gb\xE8 IPv6",
-        base64: "\u1ECD\u0300r\u1ECD\u0300 t\xED a k\u1ECD\u0301 n\xED base64",
-        base64url: "\u1ECD\u0300r\u1ECD\u0300 base64url",
-        json_string: "\u1ECD\u0300r\u1ECD\u0300 JSON",
-        e164: "n\u1ECD\u0301mb\xE0 E.164",
-        credit_card: "n\u1ECDmba kaadi gbese",
-        currency_code: "koodu ow\xF3",
-        iban: "IBAN",
-        jwt: "JWT",
-        template_literal: "\u1EB9\u0300r\u1ECD \xECb\xE1w\u1ECDl\xE9"
-      };
-      const TypeDictionary = {
-        nan: "NaN",
-        number: "n\u1ECD\u0301mb\xE0",
-        array: "akop\u1ECD"
-      };
-      return (issue2) => {
-        switch (issue2.code) {
-          case "invalid_type": {
-            const expected = TypeDictionary[issue2.expected] ?? issue2.expected;
-            const receivedType = parsedType(issue2.input);
-            const received = TypeDictionary[receivedType] ?? receivedType;
-            if (/^[A-Z]/.test(issue2.expected)) {
-              return `\xCCb\xE1w\u1ECDl\xE9 a\u1E63\xEC\u1E63e: a n\xED l\xE1ti fi instanceof ${issue2.expected}, \xE0m\u1ECD\u0300 a r\xED ${received}`;
-            }
-            return `\xCCb\xE1w\u1ECDl\xE9 a\u1E63\xEC\u1E63e: a n\xED l\xE1ti fi ${expected}, \xE0m\u1ECD\u0300 a r\xED ${received}`;
-          }
-          case "invalid_value":
-            if (issue2.values.length === 1)
-              return `\xCCb\xE1w\u1ECDl\xE9 a\u1E63\xEC\u1E63e: a n\xED l\xE1ti fi ${stringifyPrimitive(issue2.values[0])}`;
-            return `\xC0\u1E63\xE0y\xE0n a\u1E63\xEC\u1E63e: yan \u1ECD\u0300kan l\xE1ra ${joinValues(issue2.values, "|")}`;
-          case "too_big": {
-            const adj = issue2.inclusive ? "<=" : "<";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `T\xF3 p\u1ECD\u0300 j\xF9: a n\xED l\xE1ti j\u1EB9\u0301 p\xE9 ${issue2.origin ?? "iye"} ${sizing.verb} ${adj}${issue2.maximum} ${sizing.unit}`;
-            return `T\xF3 p\u1ECD\u0300 j\xF9: a n\xED l\xE1ti j\u1EB9\u0301 ${adj}${issue2.maximum}`;
-          }
-          case "too_small": {
-            const adj = issue2.inclusive ? ">=" : ">";
-            const sizing = getSizing(issue2.origin);
-            if (sizing)
-              return `K\xE9r\xE9 ju: a n\xED l\xE1ti j\u1EB9\u0301 p\xE9 ${issue2.origin} ${sizing.verb} ${adj}${issue2.minimum} ${sizing.unit}`;
-            return `K\xE9r\xE9 ju: a n\xED l\xE1ti j\u1EB9\u0301 ${adj}${issue2.minimum}`;
-          }
-          case "invalid_format": {
-            const _issue = issue2;
-            if (_issue.format === "starts_with")
-              return `\u1ECC\u0300r\u1ECD\u0300 a\u1E63\xEC\u1E63e: gb\u1ECD\u0301d\u1ECD\u0300 b\u1EB9\u0300r\u1EB9\u0300 p\u1EB9\u0300l\xFA "${_issue.prefix}"`;
-            if (_issue.format === "ends_with")
-              return `\u1ECC\u0300r\u1ECD\u0300 a\u1E63\xEC\u1E63e: gb\u1ECD\u0301d\u1ECD\u0300 par\xED p\u1EB9\u0300l\xFA "${_issue.suffix}"`;
-            if (_issue.format === "includes")
-              return `\u1ECC\u0300r\u1ECD\u0300 a\u1E63\xEC\u1E63e: gb\u1ECD\u0301d\u1ECD\u0300 n\xED "${_issue.includes}"`;
-            if (_issue.format === "regex")
-              return `\u1ECC\u0300r\u1ECD\u0300 a\u1E63\xEC\u1E63e: gb\u1ECD\u0301d\u1ECD\u0300 b\xE1 \xE0p\u1EB9\u1EB9r\u1EB9 mu ${_issue.pattern}`;
-            return `A\u1E63\xEC\u1E63e: ${FormatDictionary[_issue.format] ?? issue2.format}`;
-          }
-          case "not_multiple_of":
-            return `N\u1ECD\u0301mb\xE0 a\u1E63\xEC\u1E63e: gb\u1ECD\u0301d\u1ECD\u0300 j\u1EB9\u0301 \xE8y\xE0 p\xEDp\xEDn ti ${issue2.divisor}`;
-          case "unrecognized_keys":
-            return `B\u1ECDt\xECn\xEC \xE0\xECm\u1ECD\u0300: ${joinValues(issue2.keys, ", ")}`;
-          case "invalid_key":
-            return `B\u1ECDt\xECn\xEC a\u1E63\xEC\u1E63e n\xEDn\xFA ${issue2.origin}`;
-          case "invalid_union":
-            return "\xCCb\xE1w\u1ECDl\xE9 a\u1E63\xEC\u1E63e";
-          case "invalid_element":
-            return `Iye a\u1E63\xEC\u1E63e n\xEDn\xFA ${issue2.origin}`;
-          default:
-            return "\xCCb\xE1w\u1ECDl\xE9 a\u1E63\xEC\u1E63e";
-        }
-      };
-    };
-  }
-});
-
 // node_modules/zod/v4/locales/index.js
-var locales_exports = {};
-__export(locales_exports, {
-  ar: () => ar_default,
-  az: () => az_default,
-  be: () => be_default,
-  bg: () => bg_default,
-  bn: () => bn_default,
-  ca: () => ca_default,
-  ckb: () => ckb_default,
-  cs: () => cs_default,
-  da: () => da_default,
-  de: () => de_default,
-  el: () => el_default,
-  en: () => en_default,
-  eo: () => eo_default,
-  es: () => es_default,
-  fa: () => fa_default,
-  fi: () => fi_default,
-  fr: () => fr_default,
-  frCA: () => fr_CA_default,
-  gu: () => gu_default,
-  he: () => he_default,
-  hi: () => hi_default,
-  hr: () => hr_default,
-  hu: () => hu_default,
-  hy: () => hy_default,
-  id: () => id_default,
-  is: () => is_default,
-  it: () => it_default,
-  ja: () => ja_default,
-  ka: () => ka_default,
-  kh: () => kh_default,
-  km: () => km_default,
-  kn: () => kn_default,
-  ko: () => ko_default,
-  lt: () => lt_default,
-  mk: () => mk_default,
-  ms: () => ms_default,
-  ne: () => ne_default,
-  nl: () => nl_default,
-  nn: () => nn_default,
-  no: () => no_default,
-  ota: () => ota_default,
-  pl: () => pl_default,
-  ps: () => ps_default,
-  pt: () => pt_default,
-  ptBR: () => pt_BR_default,
-  ro: () => ro_default,
-  ru: () => ru_default,
-  sk: () => sk_default,
-  sl: () => sl_default,
-  sv: () => sv_default,
-  ta: () => ta_default,
-  tg: () => tg_default,
-  th: () => th_default,
-  tk: () => tk_default,
-  tr: () => tr_default,
-  ua: () => ua_default,
-  uk: () => uk_default,
-  ur: () => ur_default,
-  uz: () => uz_default,
-  vi: () => vi_default,
-  yo: () => yo_default,
-  zhCN: () => zh_CN_default,
-  zhTW: () => zh_TW_default
-});
 var init_locales = __esm({
   "node_modules/zod/v4/locales/index.js"() {
-    init_ar();
-    init_az();
-    init_be();
-    init_bg();
-    init_bn();
-    init_ca();
-    init_ckb();
-    init_cs();
-    init_da();
-    init_de();
-    init_el();
-    init_en();
-    init_eo();
-    init_es();
-    init_fa();
-    init_fi();
-    init_fr();
-    init_fr_CA();
-    init_gu();
-    init_he();
-    init_hi();
-    init_hr();
-    init_hu();
-    init_hy();
-    init_id();
-    init_is();
-    init_it();
-    init_ja();
-    init_ka();
-    init_kh();
-    init_km();
-    init_kn();
-    init_ko();
-    init_lt();
-    init_mk();
-    init_ms();
-    init_ne();
-    init_nl();
-    init_nn();
-    init_no();
-    init_ota();
-    init_ps();
-    init_pl();
-    init_pt();
-    init_pt_BR();
-    init_ro();
-    init_ru();
-    init_sk();
-    init_sl();
-    init_sv();
-    init_ta();
-    init_tg();
-    init_th();
-    init_tk();
-    init_tr();
-    init_ua();
-    init_uk();
-    init_ur();
-    init_uz();
-    init_vi();
-    init_zh_CN();
-    init_zh_TW();
-    init_yo();
   }
 });
 
@@ -13035,21 +3915,19 @@ var init_locales = __esm({
 function registry() {
   return new $ZodRegistry();
 }
-var _a2, $output, $input, $ZodRegistry, globalRegistry;
+var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
   "node_modules/zod/v4/core/registries.js"() {
-    $output = /* @__PURE__ */ Symbol("ZodOutput");
-    $input = /* @__PURE__ */ Symbol("ZodInput");
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
         this._idmap = /* @__PURE__ */ new Map();
       }
       add(schema, ..._meta) {
-        const meta3 = _meta[0];
-        this._map.set(schema, meta3);
-        if (meta3 && typeof meta3 === "object" && "id" in meta3) {
-          this._idmap.set(meta3.id, schema);
+        const meta2 = _meta[0];
+        this._map.set(schema, meta2);
+        if (meta2 && typeof meta2 === "object" && "id" in meta2) {
+          this._idmap.set(meta2.id, schema);
         }
         return this;
       }
@@ -13059,9 +3937,9 @@ var init_registries = __esm({
         return this;
       }
       remove(schema) {
-        const meta3 = this._map.get(schema);
-        if (meta3 && typeof meta3 === "object" && "id" in meta3) {
-          this._idmap.delete(meta3.id);
+        const meta2 = this._map.get(schema);
+        if (meta2 && typeof meta2 === "object" && "id" in meta2) {
+          this._idmap.delete(meta2.id);
         }
         this._map.delete(schema);
         return this;
@@ -13086,1623 +3964,8 @@ var init_registries = __esm({
 });
 
 // node_modules/zod/v4/core/compile.js
-function compileValidator(schema, parser) {
-  try {
-    return compileFn(schema, { assertOnly: true });
-  } catch {
-    return parser;
-  }
-}
-function compile(schema, options) {
-  try {
-    const parser = compileFn(schema);
-    const clone2 = withParser(schema, parser);
-    clone2._zod.bag.validator = compileValidator(schema, parser);
-    return clone2;
-  } catch (err) {
-    if (options?.strict)
-      throw err;
-    return schema;
-  }
-}
-function withParser(schema, parser) {
-  if (isRecursiveSchema(schema)) {
-    throw new ZodCompileUnsupportedError("a schema whose subtree contains a reference cycle");
-  }
-  const clone2 = clone(schema);
-  const liveRun = schema._zod.run;
-  const originalRun = liveRun.__originalRun ?? liveRun;
-  const wrapped = (payload, ctx) => {
-    if (ctx?.async || ctx?.direction === "backward" || ctx?.skipChecks || ctx?.[FALLBACK_FLAG]) {
-      return originalRun(payload, ctx);
-    }
-    if (ctx && isBackEdge(ctx, payload.value)) {
-      return originalRun(payload, ctx);
-    }
-    const out = parser(payload.value);
-    if (out !== INVALID) {
-      payload.value = out;
-      return payload;
-    }
-    if (ctx)
-      ctx[FALLBACK_FLAG] = true;
-    return originalRun(payload, ctx);
-  };
-  wrapped.__originalRun = originalRun;
-  clone2._zod.bag.fallbackRun = originalRun;
-  clone2._zod.bag.validator = parser;
-  clone2._zod.run = wrapped;
-  if (!liveRun.__originalRun)
-    installCompiledUserMethods(clone2, schema, parser);
-  return clone2;
-}
-function installCompiledUserMethods(target, source, parser) {
-  const targetAny = target;
-  const sourceAny = source;
-  if (typeof sourceAny.safeParse === "function") {
-    const originalSafeParse = sourceAny.safeParse;
-    targetAny.safeParse = (data, params) => {
-      const out = parser(data);
-      if (out !== INVALID) {
-        return { success: true, data: out };
-      }
-      return originalSafeParse(data, params);
-    };
-  }
-  if (typeof sourceAny.parse === "function") {
-    const originalParse = sourceAny.parse;
-    targetAny.parse = (data, params) => {
-      const out = parser(data);
-      if (out !== INVALID) {
-        return out;
-      }
-      return originalParse(data, params);
-    };
-  }
-}
-function compileFn(schema, options) {
-  let recursive2 = true;
-  try {
-    recursive2 = isRecursiveSchema(schema);
-  } catch {
-  }
-  if (recursive2) {
-    throw new ZodCompileUnsupportedError("a schema whose subtree contains a reference cycle");
-  }
-  const ctx = {
-    constants: /* @__PURE__ */ new Map(),
-    constantCounter: 0,
-    varCounter: 0,
-    definite: true
-  };
-  const doc = new Doc(["input"]);
-  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options?.assertOnly);
-  doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
-  const constantNames = ["INVALID", ...ctx.constants.keys()];
-  const constantValues = [INVALID, ...ctx.constants.values()];
-  const code2 = doc.content.join("\n");
-  const fullCode = options?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
-${code2}` : code2 : "";
-  const F = Function;
-  const factoryCode = `return (input) => {
-${code2}
-}`;
-  let fn;
-  try {
-    const factory = new F(...constantNames, factoryCode);
-    fn = factory(...constantValues);
-  } catch (err) {
-    throw new ZodCompileUnsupportedError(`this schema (generated code failed to evaluate: ${err.message})`);
-  }
-  if (options?.debug) {
-    fn.code = fullCode;
-  }
-  fn.definite = ctx.definite;
-  return fn;
-}
-function addConstant(ctx, value) {
-  for (const [name2, v] of ctx.constants) {
-    if (v === value)
-      return name2;
-  }
-  const name = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name, value);
-  return name;
-}
-function addUserConstant(ctx, fn) {
-  ctx.definite = false;
-  return addConstant(ctx, fn);
-}
-function newVar(ctx) {
-  return `v${ctx.varCounter++}`;
-}
-function runtimeRun(schema, value) {
-  const result = schema._zod.run({ value, issues: [] }, {});
-  if (result && typeof result.then === "function")
-    return INVALID;
-  const r = result;
-  return r.issues.length === 0 ? r.value : INVALID;
-}
-function compileChild(doc, ctx, schema, accessor, needsValue = true) {
-  const contentLen = doc.content.length;
-  const constantCount = ctx.constants.size;
-  const constantCounter = ctx.constantCounter;
-  const varCounter = ctx.varCounter;
-  try {
-    return generateCheck(doc, ctx, schema, accessor, needsValue);
-  } catch (err) {
-    if (!(err instanceof ZodCompileUnsupportedError) || !err.islandable)
-      throw err;
-    doc.content.length = contentLen;
-    if (ctx.constants.size > constantCount) {
-      const trailing = Array.from(ctx.constants.keys()).slice(constantCount);
-      for (const k of trailing)
-        ctx.constants.delete(k);
-    }
-    ctx.constantCounter = constantCounter;
-    ctx.varCounter = varCounter;
-    return emitRuntimeIsland(doc, ctx, schema, accessor);
-  }
-}
-function emitRuntimeIsland(doc, ctx, schema, accessor) {
-  ctx.definite = false;
-  const schemaConst = addConstant(ctx, schema);
-  const runConst = addConstant(ctx, runtimeRun);
-  const outVar = newVar(ctx);
-  doc.write(`const ${outVar} = ${runConst}(${schemaConst}, ${accessor});`);
-  doc.write(`if (${outVar} === INVALID) return INVALID;`);
-  return outVar;
-}
-function generateChecks(doc, ctx, schema, accessor) {
-  const schemaChecks = schema._zod.def.checks;
-  if (!schemaChecks || schemaChecks.length === 0)
-    return accessor;
-  let currentAccessor = accessor;
-  for (const check2 of schemaChecks) {
-    const def = check2._zod.def;
-    if (def.when && !WHEN_DEFAULTED_CHECKS.has(def.check)) {
-      throw new ZodCompileUnsupportedError(`check with a custom "when" condition`);
-    }
-    switch (def.check) {
-      case "greater_than":
-        generateGreaterThanCheck(doc, ctx, def, currentAccessor);
-        break;
-      case "less_than":
-        generateLessThanCheck(doc, ctx, def, currentAccessor);
-        break;
-      case "multiple_of":
-        generateMultipleOfCheck(doc, ctx, def, currentAccessor);
-        break;
-      case "number_format":
-        generateNumberFormatCheck(doc, def, currentAccessor);
-        break;
-      case "min_length": {
-        const min = numericOperand(def.minimum, "min_length");
-        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length >= ${min} && ${currentAccessor}.length < ${def.minimum * 2}`);
-        doc.write(`if (${len} < ${min}) return INVALID;`);
-        break;
-      }
-      case "max_length": {
-        const max = numericOperand(def.maximum, "max_length");
-        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length > ${max}`);
-        doc.write(`if (${len} > ${max}) return INVALID;`);
-        break;
-      }
-      case "length_equals": {
-        const exact = numericOperand(def.length, "length_equals");
-        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length >= ${exact} && ${currentAccessor}.length <= ${def.length * 2}`);
-        doc.write(`if (${len} !== ${exact}) return INVALID;`);
-        break;
-      }
-      case "min_size":
-        doc.write(`if (${currentAccessor}.size < ${numericOperand(def.minimum, "min_size")}) return INVALID;`);
-        break;
-      case "max_size":
-        doc.write(`if (${currentAccessor}.size > ${numericOperand(def.maximum, "max_size")}) return INVALID;`);
-        break;
-      case "size_equals":
-        doc.write(`if (${currentAccessor}.size !== ${numericOperand(def.size, "size_equals")}) return INVALID;`);
-        break;
-      case "string_format":
-        currentAccessor = generateStringFormatCheck(doc, ctx, def, currentAccessor);
-        break;
-      case "custom":
-        currentAccessor = generateCustomRefineCheck(doc, ctx, check2, currentAccessor);
-        break;
-      case "bigint_format":
-        generateBigIntFormatCheck(doc, def, currentAccessor);
-        break;
-      case "mime_type":
-        generateMimeTypeCheck(doc, ctx, def, currentAccessor);
-        break;
-      case "property":
-        generatePropertyCheck(doc, ctx, def, currentAccessor);
-        break;
-      case "properties":
-        generatePropertiesChecks(doc, ctx, def, currentAccessor);
-        break;
-      case "overwrite": {
-        const newAccessor = newVar(ctx);
-        generateOverwriteCheck(doc, ctx, check2, currentAccessor, newAccessor);
-        currentAccessor = newAccessor;
-        break;
-      }
-      default: {
-        void def;
-        throw new ZodCompileUnsupportedError(`check type ${def.check}`);
-      }
-    }
-  }
-  return currentAccessor;
-}
-function codePointLengthVar(doc, ctx, accessor, inDoubt) {
-  const cpLen = addConstant(ctx, codePointLength);
-  const v = newVar(ctx);
-  doc.write(`const ${v} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
-  return v;
-}
-function numericOperand(value, label) {
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ZodCompileUnsupportedError(`${label} bound of type ${typeof value}`);
-  }
-  return `${value}`;
-}
-function comparisonOperand(ctx, value) {
-  if (typeof value === "bigint")
-    return `${value}n`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
-      throw new ZodCompileUnsupportedError("comparison check with NaN bound");
-    return `${value}`;
-  }
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) {
-      throw new ZodCompileUnsupportedError("comparison check with Invalid Date bound");
-    }
-    return addConstant(ctx, value);
-  }
-  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value}`);
-}
-function generateGreaterThanCheck(doc, ctx, def, accessor) {
-  const op = def.inclusive ? "<" : "<=";
-  doc.write(`if (${accessor} ${op} ${comparisonOperand(ctx, def.value)}) return INVALID;`);
-}
-function generateLessThanCheck(doc, ctx, def, accessor) {
-  const op = def.inclusive ? ">" : ">=";
-  doc.write(`if (${accessor} ${op} ${comparisonOperand(ctx, def.value)}) return INVALID;`);
-}
-function generateMultipleOfCheck(doc, ctx, def, accessor) {
-  if (typeof def.value === "bigint") {
-    if (def.value === BigInt(0))
-      throw new ZodCompileUnsupportedError("multiple_of check with a zero divisor");
-    doc.write(`if (${accessor} % ${def.value}n !== 0n) return INVALID;`);
-  } else {
-    const remainder = addConstant(ctx, floatSafeRemainder);
-    doc.write(`if (${remainder}(${accessor}, ${numericOperand(def.value, "multiple_of")}) !== 0) return INVALID;`);
-  }
-}
-function generateNumberFormatCheck(doc, def, accessor) {
-  const format = def.format;
-  switch (format) {
-    case "safeint":
-      doc.write(`if (!Number.isSafeInteger(${accessor})) return INVALID;`);
-      break;
-    case "int32":
-      doc.write(`if (!Number.isInteger(${accessor}) || ${accessor} < -2147483648 || ${accessor} > 2147483647) return INVALID;`);
-      break;
-    case "uint32":
-      doc.write(`if (!Number.isInteger(${accessor}) || ${accessor} < 0 || ${accessor} > 4294967295) return INVALID;`);
-      break;
-    case "float32":
-      doc.write(`if (!Number.isFinite(${accessor}) || ${accessor} < -3.4028234663852886e38 || ${accessor} > 3.4028234663852886e38) return INVALID;`);
-      break;
-    case "float64":
-      doc.write(`if (!Number.isFinite(${accessor})) return INVALID;`);
-      break;
-    default: {
-      void format;
-      throw new ZodCompileUnsupportedError(`number format ${format}`);
-    }
-  }
-}
-function generateBigIntFormatCheck(doc, def, accessor) {
-  const format = def.format;
-  if (!format)
-    return;
-  switch (format) {
-    case "int64":
-      doc.write(`if (${accessor} < -9223372036854775808n || ${accessor} > 9223372036854775807n) return INVALID;`);
-      break;
-    case "uint64":
-      doc.write(`if (${accessor} < 0n || ${accessor} > 18446744073709551615n) return INVALID;`);
-      break;
-    default: {
-      void format;
-      throw new ZodCompileUnsupportedError(`bigint format ${format}`);
-    }
-  }
-}
-function generateMimeTypeCheck(doc, ctx, def, accessor) {
-  const mimeTypes = def.mime;
-  if (mimeTypes && mimeTypes.length > 0) {
-    const mimeSet = addConstant(ctx, new Set(mimeTypes));
-    doc.write(`if (!${mimeSet}.has(${accessor}.type)) return INVALID;`);
-  }
-}
-function generatePropertiesChecks(doc, ctx, def, accessor) {
-  if (def.when) {
-    throw new ZodCompileUnsupportedError(`check with a custom "when" condition`);
-  }
-  doc.write(`if (${accessor} == null) return INVALID;`);
-  const shape = def.shape;
-  for (const key of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key === "symbol" ? addConstant(ctx, key) : esc(key);
-    const inputVar = newVar(ctx);
-    doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key], inputVar, false);
-  }
-}
-function generatePropertyCheck(doc, ctx, def, accessor) {
-  const propAccessor = `${accessor}[${JSON.stringify(def.property)}]`;
-  generateCheck(doc, ctx, def.schema, propAccessor);
-}
-function generateOverwriteCheck(doc, ctx, check2, currentAccessor, newAccessor) {
-  const tx = check2._zod.def.tx;
-  if (!tx) {
-    throw new ZodCompileUnsupportedError("overwrite check without a transform function");
-  }
-  if (isAsyncFunction(tx)) {
-    throw new ZodCompileAsyncError("z.compile: async overwrite transforms are not supported");
-  }
-  const txConst = addConstant(ctx, tx);
-  doc.write(`const ${newAccessor} = ${txConst}(${currentAccessor});`);
-}
-function throwAsync() {
-  throw new $ZodAsyncError();
-}
-function pushIssue(issue2) {
-  this.issues.push(issue2);
-}
-function generateCustomRefineCheck(doc, ctx, check2, accessor) {
-  const def = check2._zod.def;
-  if (def.fn) {
-    if (isAsyncFunction(def.fn)) {
-      throw new ZodCompileAsyncError("z.compile: async .refine() predicates are not supported");
-    }
-    const fnConst = addUserConstant(ctx, def.fn);
-    const throwAsyncConst = addConstant(ctx, throwAsync);
-    const resVar = newVar(ctx);
-    doc.write(`const ${resVar} = ${fnConst}(${accessor});`);
-    doc.write(`if (${resVar} instanceof Promise) ${throwAsyncConst}();`);
-    doc.write(`if (!${resVar}) return INVALID;`);
-    return accessor;
-  }
-  if (check2._zod.check) {
-    if (isAsyncFunction(check2._zod.check)) {
-      throw new ZodCompileAsyncError("z.compile: async .superRefine() / check functions are not supported");
-    }
-    const checkFn = check2._zod.check;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = checkFn(fakePayload);
-      if (result instanceof Promise)
-        throwAsync();
-      return fakePayload.issues.length === 0 ? fakePayload.value : INVALID;
-    };
-    const helperConst = addUserConstant(ctx, helperFn);
-    const outVar = newVar(ctx);
-    doc.write(`const ${outVar} = ${helperConst}(${accessor});`);
-    doc.write(`if (${outVar} === INVALID) return INVALID;`);
-    return outVar;
-  }
-  throw new ZodCompileUnsupportedError("custom check without a predicate or check function");
-}
-function generateStringFormatCheck(doc, ctx, def, accessor, needsValue = true) {
-  const fmt = def.format;
-  if (fmt === "base64") {
-    const validator = addConstant(ctx, isValidBase64);
-    doc.write(`if (!${validator}(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  if (fmt === "base64url") {
-    const validator = addConstant(ctx, isValidBase64URL);
-    doc.write(`if (!${validator}(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  if (fmt === "jwt") {
-    const validator = addConstant(ctx, isValidJWT);
-    const alg = addConstant(ctx, def.alg ?? null);
-    doc.write(`if (!${validator}(${accessor}, ${alg})) return INVALID;`);
-    return accessor;
-  }
-  if (fmt === "ipv6") {
-    const validator = addConstant(ctx, isValidIPv6);
-    doc.write(`if (!${validator}(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  if (fmt === "cidrv6") {
-    const validator = addConstant(ctx, isValidCIDRv6);
-    doc.write(`if (!${validator}(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  if (fmt === "credit_card") {
-    const validator = addConstant(ctx, isValidCreditCard);
-    doc.write(`if (!${validator}(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  if (fmt === "iban") {
-    const validator = addConstant(ctx, isValidIBAN);
-    doc.write(`if (!${validator}(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  const formatDef = def;
-  if (fmt === "url" || fmt === "httpurl" || formatDef.normalize || formatDef.hostname !== void 0 || formatDef.protocol !== void 0) {
-    const parseConst = addConstant(ctx, validateURL);
-    const defConst = addConstant(ctx, def);
-    const trimVar = newVar(ctx);
-    const urlVar = newVar(ctx);
-    doc.write(`const ${trimVar} = ${accessor}.trim();`);
-    doc.write(`const ${urlVar} = ${parseConst}(${trimVar}, ${defConst});`);
-    doc.write(`if (typeof ${urlVar} === "number") return INVALID;`);
-    if (formatDef.hostname !== void 0) {
-      const hostnameConst = addConstant(ctx, urlHostnameOk);
-      doc.write(`if (!${hostnameConst}(${urlVar}, ${defConst}.hostname)) return INVALID;`);
-    }
-    if (formatDef.protocol !== void 0) {
-      const protocolConst = addConstant(ctx, urlProtocolOk);
-      doc.write(`if (!${protocolConst}(${urlVar}, ${defConst}.protocol)) return INVALID;`);
-    }
-    if (!needsValue)
-      return null;
-    const outputVar = newVar(ctx);
-    const outputExpr = formatDef.normalize ? `${urlVar}.href` : `${addConstant(ctx, stripTabAndNewline)}(${trimVar})`;
-    doc.write(`const ${outputVar} = ${outputExpr};`);
-    return outputVar;
-  }
-  const customFn = def.fn;
-  if (customFn) {
-    if (isAsyncFunction(customFn))
-      throw new ZodCompileUnsupportedError(`async string format ${fmt}`);
-    const fnConst = addConstant(ctx, customFn);
-    doc.write(`if (!${fnConst}(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  if (PATTERN_IS_COMPLETE.has(fmt) && def.pattern) {
-    const patternConst = addConstant(ctx, def.pattern);
-    doc.write(`${patternConst}.lastIndex = 0;`);
-    doc.write(`if (!${patternConst}.test(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  const format = def.format;
-  switch (format) {
-    case "regex":
-      throw new ZodCompileUnsupportedError("regex format without a pattern");
-    case "lowercase":
-      doc.write(`if (${accessor} !== ${accessor}.toLowerCase()) return INVALID;`);
-      break;
-    case "uppercase":
-      doc.write(`if (${accessor} !== ${accessor}.toUpperCase()) return INVALID;`);
-      break;
-    case "includes":
-      doc.write(`if (!${accessor}.includes(${esc(def.includes)})) return INVALID;`);
-      break;
-    case "starts_with": {
-      const prefix = def.prefix;
-      doc.write(`if (${accessor}.slice(0, ${prefix.length}) !== ${esc(prefix)}) return INVALID;`);
-      break;
-    }
-    case "ends_with": {
-      const suffix = def.suffix;
-      doc.write(`if (${accessor}.slice(-${suffix.length}) !== ${esc(suffix)}) return INVALID;`);
-      break;
-    }
-    default: {
-      void format;
-      throw new ZodCompileUnsupportedError(`string format ${format}`);
-    }
-  }
-  return accessor;
-}
-function generateCheck(doc, ctx, schema, accessor, needsValue = true) {
-  const def = schema._zod.def;
-  const type = def.type;
-  if (def.coerce) {
-    throw new ZodCompileUnsupportedError(`coercion (z.coerce.${type}())`);
-  }
-  const buildsValue = needsValue || !!def.checks?.length;
-  let typeAccessor;
-  switch (type) {
-    case "string":
-      typeAccessor = generateStringCheck(doc, ctx, schema, accessor, buildsValue);
-      break;
-    case "number":
-      typeAccessor = generateNumberCheck(doc, schema, accessor);
-      break;
-    case "boolean":
-      typeAccessor = generateBooleanCheck(doc, accessor);
-      break;
-    case "bigint":
-      typeAccessor = generateBigIntCheck(doc, schema, accessor);
-      break;
-    case "symbol":
-      typeAccessor = generateSymbolCheck(doc, accessor);
-      break;
-    case "undefined":
-      typeAccessor = generateUndefinedCheck(doc, accessor);
-      break;
-    case "null":
-      typeAccessor = generateNullCheck(doc, accessor);
-      break;
-    case "any":
-    case "unknown":
-      typeAccessor = accessor;
-      break;
-    case "never":
-      doc.write("return INVALID;");
-      typeAccessor = accessor;
-      break;
-    case "void":
-      typeAccessor = generateVoidCheck(doc, accessor);
-      break;
-    case "nan":
-      typeAccessor = generateNaNCheck(doc, accessor);
-      break;
-    case "date":
-      typeAccessor = generateDateCheck(doc, accessor);
-      break;
-    case "object":
-      typeAccessor = generateObjectCheck(doc, ctx, schema, accessor, buildsValue);
-      break;
-    case "optional":
-      typeAccessor = generateOptionalCheck(doc, ctx, schema, accessor, buildsValue);
-      break;
-    case "nullable":
-      typeAccessor = generateNullableCheck(doc, ctx, schema, accessor, buildsValue);
-      break;
-    case "array":
-      typeAccessor = generateArrayCheck(doc, ctx, schema, accessor, buildsValue);
-      break;
-    case "literal":
-      typeAccessor = generateLiteralCheck(doc, ctx, schema, accessor);
-      break;
-    case "enum":
-      typeAccessor = generateEnumCheck(doc, ctx, schema, accessor);
-      break;
-    case "readonly": {
-      const innerOut = generateWrapperCheck(doc, ctx, schema, accessor);
-      const frozenVar = newVar(ctx);
-      doc.write(`const ${frozenVar} = Object.freeze(${innerOut});`);
-      typeAccessor = frozenVar;
-      break;
-    }
-    case "success":
-      generateWrapperCheck(doc, ctx, schema, accessor);
-      typeAccessor = "true";
-      break;
-    case "default":
-    case "prefault":
-      typeAccessor = generateDefaultCheck(doc, ctx, schema, accessor);
-      break;
-    case "nonoptional":
-      typeAccessor = generateNonOptionalCheck(doc, ctx, schema, accessor);
-      break;
-    case "tuple":
-      typeAccessor = generateTupleCheck(doc, ctx, schema, accessor);
-      break;
-    case "union":
-      typeAccessor = generateUnionCheck(doc, ctx, schema, accessor);
-      break;
-    case "intersection":
-      typeAccessor = generateIntersectionCheck(doc, ctx, schema, accessor);
-      break;
-    case "record":
-      typeAccessor = generateRecordCheck(doc, ctx, schema, accessor);
-      break;
-    case "map":
-      typeAccessor = generateMapCheck(doc, ctx, schema, accessor);
-      break;
-    case "set":
-      typeAccessor = generateSetCheck(doc, ctx, schema, accessor);
-      break;
-    case "file":
-      typeAccessor = generateFileCheck(doc, accessor);
-      break;
-    case "template_literal":
-      typeAccessor = generateTemplateLiteralCheck(doc, ctx, schema, accessor);
-      break;
-    case "lazy":
-      typeAccessor = generateLazyCheck(doc, ctx, schema, accessor);
-      break;
-    case "pipe":
-      typeAccessor = generatePipeCheck(doc, ctx, schema, accessor);
-      break;
-    case "custom":
-      typeAccessor = generateCustomCheck(doc, ctx, schema, accessor);
-      break;
-    case "transform":
-      typeAccessor = generateTransformCheck(doc, ctx, schema, accessor);
-      break;
-    case "catch":
-      typeAccessor = generateCatchCheck(doc, ctx, schema, accessor);
-      break;
-    default: {
-      void type;
-      throw new ZodCompileUnsupportedError(`schema type ${type}`);
-    }
-  }
-  if (typeAccessor === null)
-    return null;
-  return generateChecks(doc, ctx, schema, typeAccessor);
-}
-function generateStringCheck(doc, ctx, schema, accessor, needsValue = true) {
-  doc.write(`if (typeof ${accessor} !== "string") return INVALID;`);
-  const def = schema._zod.def;
-  if (def.format === void 0)
-    return accessor;
-  return generateStringFormatCheck(doc, ctx, def, accessor, needsValue);
-}
-function generateNumberCheck(doc, schema, accessor) {
-  doc.write(`if (typeof ${accessor} !== "number" || !Number.isFinite(${accessor})) return INVALID;`);
-  const def = schema._zod.def;
-  if (def.check === "number_format" && def.format) {
-    generateNumberFormatCheck(doc, { format: def.format }, accessor);
-  }
-  return accessor;
-}
-function generateBooleanCheck(doc, accessor) {
-  doc.write(`if (typeof ${accessor} !== "boolean") return INVALID;`);
-  return accessor;
-}
-function generateBigIntCheck(doc, schema, accessor) {
-  doc.write(`if (typeof ${accessor} !== "bigint") return INVALID;`);
-  const def = schema._zod.def;
-  if (def.format) {
-    switch (def.format) {
-      case "int64":
-        doc.write(`if (${accessor} < -9223372036854775808n || ${accessor} > 9223372036854775807n) return INVALID;`);
-        break;
-      case "uint64":
-        doc.write(`if (${accessor} < 0n || ${accessor} > 18446744073709551615n) return INVALID;`);
-        break;
-    }
-  }
-  return accessor;
-}
-function generateSymbolCheck(doc, accessor) {
-  doc.write(`if (typeof ${accessor} !== "symbol") return INVALID;`);
-  return accessor;
-}
-function generateUndefinedCheck(doc, accessor) {
-  doc.write(`if (${accessor} !== undefined) return INVALID;`);
-  return accessor;
-}
-function generateNullCheck(doc, accessor) {
-  doc.write(`if (${accessor} !== null) return INVALID;`);
-  return accessor;
-}
-function generateVoidCheck(doc, accessor) {
-  doc.write(`if (${accessor} !== undefined) return INVALID;`);
-  return accessor;
-}
-function generateNaNCheck(doc, accessor) {
-  doc.write(`if (typeof ${accessor} !== "number" || !Number.isNaN(${accessor})) return INVALID;`);
-  return accessor;
-}
-function generateDateCheck(doc, accessor) {
-  doc.write(`if (!(${accessor} instanceof Date) || Number.isNaN(${accessor}.getTime())) return INVALID;`);
-  return accessor;
-}
-function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
-  doc.write(`if (typeof ${accessor} !== "object" || ${accessor} === null || Array.isArray(${accessor})) return INVALID;`);
-  const shape = def.shape;
-  const keys = Object.keys(shape);
-  const symbolKeys = Object.getOwnPropertySymbols(shape);
-  const allKeys = symbolKeys.length ? [...keys, ...symbolKeys] : keys;
-  const keyExpr = (k) => typeof k === "symbol" ? addConstant(ctx, k) : esc(k);
-  const propKey = (k) => typeof k === "symbol" ? `[${keyExpr(k)}]` : esc(k);
-  const propShape = shape;
-  if (keys.includes("__proto__")) {
-    throw new ZodCompileUnsupportedError('object shape key "__proto__"');
-  }
-  const propOutputs = /* @__PURE__ */ new Map();
-  for (const key of allKeys) {
-    const propSchema = propShape[key];
-    const kx = keyExpr(key);
-    const inputVar = newVar(ctx);
-    doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
-    if (propSchema._zod.optin !== void 0) {
-      const outputVar2 = newVar(ctx);
-      doc.write(`let ${outputVar2} = (() => {`);
-      doc.indented((d) => {
-        const outputAccessor = compileChild(d, ctx, propSchema, inputVar);
-        d.write(`return ${outputAccessor};`);
-      });
-      doc.write(`})();`);
-      if (propSchema._zod.optout === "optional") {
-        doc.write(`if (${outputVar2} === INVALID) {`);
-        doc.indented((d) => {
-          d.write(`if (${kx} in ${accessor}) return INVALID;`);
-          d.write(`${outputVar2} = undefined;`);
-        });
-        doc.write(`}`);
-      } else {
-        doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
-      }
-      propOutputs.set(key, outputVar2);
-    } else {
-      if (requiresPresenceCheck(propSchema)) {
-        doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
-      }
-      const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
-      if (outputAccessor !== null)
-        propOutputs.set(key, outputAccessor);
-    }
-  }
-  const catchall = def.catchall;
-  let unknownKeysMode = "none";
-  if (catchall) {
-    const catchallType = catchall._zod.def.type;
-    if (catchallType === "never") {
-      const condition = keys.map((k) => `k !== ${esc(k)}`).join(" && ") || "true";
-      doc.write(`for (const k in ${accessor}) {`);
-      doc.indented((d) => {
-        d.write(`if (${condition}) return INVALID;`);
-      });
-      doc.write(`}`);
-    } else if ((catchallType === "unknown" || catchallType === "any") && !catchall._zod.def.checks?.length) {
-      unknownKeysMode = "passthrough";
-    } else {
-      unknownKeysMode = "schema";
-    }
-  }
-  const outputVar = newVar(ctx);
-  const hasConditionalKeys = allKeys.some((k) => mayOmitUndefined(propShape[k]) || dropsWhenAbsent(propShape[k]));
-  if (!buildsValue) {
-    if (unknownKeysMode === "schema") {
-      const knownSet = keys.length > 0 ? addConstant(ctx, new Set(keys)) : null;
-      doc.write(`for (const k in ${accessor}) {`);
-      doc.indented((d) => {
-        d.write(`if (k === "__proto__") continue;`);
-        if (knownSet)
-          d.write(`if (${knownSet}.has(k)) continue;`);
-        const valVar = newVar(ctx);
-        d.write(`const ${valVar} = ${accessor}[k];`);
-        compileChild(d, ctx, catchall, valVar, false);
-      });
-      doc.write(`}`);
-    }
-    return null;
-  }
-  if (!hasConditionalKeys) {
-    const propLiterals = allKeys.map((k) => `${propKey(k)}: ${propOutputs.get(k)}`).join(", ");
-    doc.write(`const ${outputVar} = { ${propLiterals} };`);
-  } else {
-    doc.write(`const ${outputVar} = {};`);
-    for (const k of allKeys) {
-      const kx = keyExpr(k);
-      const out = propOutputs.get(k);
-      if (dropsWhenAbsent(propShape[k])) {
-        doc.write(`if (${kx} in ${accessor}) ${outputVar}[${kx}] = ${out};`);
-      } else if (mayOmitUndefined(propShape[k])) {
-        doc.write(`if (${out} !== undefined || ${kx} in ${accessor}) ${outputVar}[${kx}] = ${out};`);
-      } else {
-        doc.write(`${outputVar}[${kx}] = ${out};`);
-      }
-    }
-  }
-  if (unknownKeysMode !== "none") {
-    const knownSet = keys.length > 0 ? addConstant(ctx, new Set(keys)) : null;
-    doc.write(`for (const k in ${accessor}) {`);
-    doc.indented((d) => {
-      d.write(`if (k === "__proto__") continue;`);
-      if (knownSet)
-        d.write(`if (${knownSet}.has(k)) continue;`);
-      if (unknownKeysMode === "passthrough") {
-        d.write(`${outputVar}[k] = ${accessor}[k];`);
-      } else {
-        const valVar = newVar(ctx);
-        d.write(`const ${valVar} = ${accessor}[k];`);
-        const catchallOut = compileChild(d, ctx, catchall, valVar);
-        d.write(`${outputVar}[k] = ${catchallOut};`);
-      }
-    });
-    doc.write(`}`);
-  }
-  return outputVar;
-}
-function generateOptionalCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
-  if (isExactOptional(schema)) {
-    return generateCheck(doc, ctx, def.innerType, accessor, buildsValue);
-  }
-  if (def.innerType._zod.optin === "defaulted") {
-    const outputVar2 = newVar(ctx);
-    const branchVar = newVar(ctx);
-    doc.write(`let ${outputVar2};`);
-    doc.write(`if (${accessor} === undefined) {`);
-    doc.indented((d) => {
-      d.write(`const ${branchVar} = (() => {`);
-      d.indented((d2) => {
-        const innerOutput = generateCheck(d2, ctx, def.innerType, accessor);
-        d2.write(`return ${innerOutput};`);
-      });
-      d.write(`})();`);
-      d.write(`if (${branchVar} !== INVALID) ${outputVar2} = ${branchVar};`);
-    });
-    doc.write(`} else {`);
-    doc.indented((d) => {
-      const innerOutput = generateCheck(d, ctx, def.innerType, accessor);
-      d.write(`${outputVar2} = ${innerOutput};`);
-    });
-    doc.write(`}`);
-    return outputVar2;
-  }
-  const outputVar = buildsValue ? newVar(ctx) : null;
-  if (outputVar)
-    doc.write(`let ${outputVar};`);
-  doc.write(`if (${accessor} !== undefined) {`);
-  doc.indented((d) => {
-    const innerOutput = generateCheck(d, ctx, def.innerType, accessor, buildsValue);
-    if (outputVar && innerOutput !== null)
-      d.write(`${outputVar} = ${innerOutput};`);
-  });
-  doc.write(`}`);
-  return outputVar;
-}
-function isExactOptional(schema) {
-  return schema._zod.traits?.has("$ZodExactOptional") === true;
-}
-function requiresPresenceCheck(schema) {
-  return schema._zod.optin === void 0 && fastPathAcceptsAbsence(schema);
-}
-function fastPathAcceptsAbsence(schema) {
-  if (schema._zod.def.coerce)
-    return true;
-  const def = schema._zod.def;
-  switch (def.type) {
-    case "any":
-    case "unknown":
-    case "undefined":
-    case "void":
-    case "default":
-    case "prefault":
-    case "transform":
-    case "custom":
-    case "lazy":
-      return true;
-    case "string":
-    case "number":
-    case "boolean":
-    case "bigint":
-    case "symbol":
-    case "null":
-    case "never":
-    case "nan":
-    case "date":
-    case "object":
-    case "array":
-    case "tuple":
-    case "record":
-    case "map":
-    case "set":
-    case "file":
-    case "template_literal":
-      return false;
-    case "nonoptional":
-      return def.innerType ? fastPathAcceptsAbsence(def.innerType) : false;
-    case "literal":
-      return !!def.values?.includes(void 0);
-    case "enum":
-      return !!schema._zod.values?.has(void 0);
-    case "optional":
-    case "nullable":
-    case "readonly":
-    case "success":
-      return def.innerType ? fastPathAcceptsAbsence(def.innerType) : true;
-    case "catch":
-      return true;
-    case "union":
-      return def.options ? def.options.some(fastPathAcceptsAbsence) : true;
-    case "intersection":
-      if (!def.left || !def.right)
-        return true;
-      return fastPathAcceptsAbsence(def.left) && fastPathAcceptsAbsence(def.right);
-    case "pipe":
-      return def.in ? fastPathAcceptsAbsence(def.in) : true;
-    default:
-      return true;
-  }
-}
-function dropsWhenAbsent(schema) {
-  return schema._zod.optin === "optional" && schema._zod.optout === "optional";
-}
-function mayOmitUndefined(schema) {
-  return (schema._zod.optin !== "defaulted" || schema._zod.optout === "optional") && mayOutputUndefined(schema);
-}
-function mayOutputUndefined(schema) {
-  const def = schema._zod.def;
-  switch (def.type) {
-    case "string":
-    case "number":
-    case "boolean":
-    case "bigint":
-    case "symbol":
-    case "null":
-    case "nan":
-    case "date":
-    case "object":
-    case "array":
-    case "tuple":
-    case "record":
-    case "map":
-    case "set":
-    case "file":
-    case "template_literal":
-    case "never":
-    case "success":
-      return false;
-    case "literal":
-      return !!def.values?.includes(void 0);
-    case "enum":
-      return !!schema._zod.values?.has(void 0);
-    case "optional":
-      return true;
-    case "nullable":
-    case "readonly":
-    case "nonoptional":
-      return def.innerType ? mayOutputUndefined(def.innerType) : true;
-    case "union":
-      return def.options ? def.options.some(mayOutputUndefined) : true;
-    case "intersection":
-      return !def.left || !def.right || mayOutputUndefined(def.left) || mayOutputUndefined(def.right);
-    case "pipe":
-      return def.out ? mayOutputUndefined(def.out) : true;
-    default:
-      return true;
-  }
-}
-function generateNullableCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
-  const outputVar = buildsValue ? newVar(ctx) : null;
-  if (outputVar)
-    doc.write(`let ${outputVar} = null;`);
-  doc.write(`if (${accessor} !== null) {`);
-  doc.indented((d) => {
-    const innerOutput = generateCheck(d, ctx, def.innerType, accessor, buildsValue);
-    if (outputVar && innerOutput !== null)
-      d.write(`${outputVar} = ${innerOutput};`);
-  });
-  doc.write(`}`);
-  return outputVar;
-}
-function generateSizeGate(doc, schema, size) {
-  for (const [max, check2] of sizeCaps(schema._zod.def.checks)) {
-    doc.write(`if (${size} > ${numericOperand(max, check2._zod.def.check)}) return INVALID;`);
-  }
-}
-function generateArrayCheck(doc, ctx, schema, accessor, buildsValue = true) {
-  const def = schema._zod.def;
-  doc.write(`if (!Array.isArray(${accessor})) return INVALID;`);
-  generateSizeGate(doc, schema, `${accessor}.length`);
-  const outputVar = buildsValue ? newVar(ctx) : null;
-  const iVar = newVar(ctx);
-  const elemVar = newVar(ctx);
-  if (outputVar)
-    doc.write(`const ${outputVar} = new Array(${accessor}.length);`);
-  doc.write(`for (let ${iVar} = 0; ${iVar} < ${accessor}.length; ${iVar}++) {`);
-  doc.indented((d) => {
-    d.write(`const ${elemVar} = ${accessor}[${iVar}];`);
-    const elemOutput = compileChild(d, ctx, def.element, elemVar, buildsValue);
-    if (outputVar && elemOutput !== null)
-      d.write(`${outputVar}[${iVar}] = ${elemOutput};`);
-  });
-  doc.write(`}`);
-  return outputVar;
-}
-function generateLiteralCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const values = def.values;
-  if (values.length !== 1) {
-    const literalSet = addConstant(ctx, new Set(values));
-    doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  const value = values[0];
-  if (typeof value === "number" && Number.isNaN(value)) {
-    const literalSet = addConstant(ctx, new Set(values));
-    doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  if (typeof value === "string") {
-    doc.write(`if (${accessor} !== ${esc(value)}) return INVALID;`);
-  } else if (typeof value === "number" || typeof value === "boolean") {
-    doc.write(`if (${accessor} !== ${value}) return INVALID;`);
-  } else if (value === null) {
-    doc.write(`if (${accessor} !== null) return INVALID;`);
-  } else if (value === void 0) {
-    doc.write(`if (${accessor} !== undefined) return INVALID;`);
-  } else if (typeof value === "bigint") {
-    doc.write(`if (${accessor} !== ${value}n) return INVALID;`);
-  } else {
-    throw new ZodCompileUnsupportedError(`literal type ${typeof value}`);
-  }
-  return accessor;
-}
-function generateEnumCheck(doc, ctx, schema, accessor) {
-  const values = schema._zod.values;
-  if (!values) {
-    throw new ZodCompileUnsupportedError("enum schema without enumerated values");
-  }
-  const enumSet = addConstant(ctx, values);
-  doc.write(`if (!${enumSet}.has(${accessor})) return INVALID;`);
-  return accessor;
-}
-function generateWrapperCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  return generateCheck(doc, ctx, def.innerType, accessor);
-}
-function generateDefaultCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const descriptor = Object.getOwnPropertyDescriptor(schema._zod.def, "defaultValue");
-  const defaultGetter = descriptor ? () => schema._zod.def.defaultValue : void 0;
-  if (schema._zod.def.type === "prefault") {
-    if (!defaultGetter) {
-      return generateCheck(doc, ctx, def.innerType, accessor);
-    }
-    const defaultFn = addConstant(ctx, defaultGetter);
-    const inputVar = newVar(ctx);
-    doc.write(`let ${inputVar} = ${accessor};`);
-    doc.write(`if (${accessor} === undefined) ${inputVar} = ${defaultFn}();`);
-    return generateCheck(doc, ctx, def.innerType, inputVar);
-  }
-  const outputVar = newVar(ctx);
-  if (defaultGetter) {
-    const defaultFn = addConstant(ctx, defaultGetter);
-    const cloneFn = addConstant(ctx, shallowClone);
-    doc.write(`let ${outputVar};`);
-    doc.write(`if (${accessor} === undefined) {`);
-    doc.indented((d) => {
-      d.write(`${outputVar} = ${cloneFn}(${defaultFn}());`);
-    });
-    doc.write(`} else {`);
-    doc.indented((d) => {
-      const innerOutput = generateCheck(d, ctx, def.innerType, accessor);
-      d.write(`${outputVar} = ${innerOutput} === undefined ? ${cloneFn}(${defaultFn}()) : ${innerOutput};`);
-    });
-    doc.write(`}`);
-  } else {
-    doc.write(`let ${outputVar};`);
-    doc.write(`if (${accessor} !== undefined) {`);
-    doc.indented((d) => {
-      const innerOutput = generateCheck(d, ctx, def.innerType, accessor);
-      d.write(`${outputVar} = ${innerOutput};`);
-    });
-    doc.write(`}`);
-  }
-  return outputVar;
-}
-function generateNonOptionalCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const innerOutput = generateCheck(doc, ctx, def.innerType, accessor);
-  const outputVar = newVar(ctx);
-  doc.write(`const ${outputVar} = ${innerOutput};`);
-  doc.write(`if (${outputVar} === undefined) return INVALID;`);
-  return outputVar;
-}
-function generateTupleCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const items = def.items;
-  const rest = def.rest;
-  doc.write(`if (!Array.isArray(${accessor})) return INVALID;`);
-  const optinStart = getTupleOptStart2(items, "optin");
-  const optoutStart = getTupleOptStart2(items, "optout");
-  if (rest) {
-    doc.write(`if (${accessor}.length < ${optinStart}) return INVALID;`);
-  } else {
-    doc.write(`if (${accessor}.length < ${optinStart} || ${accessor}.length > ${items.length}) return INVALID;`);
-  }
-  const outputVar = newVar(ctx);
-  doc.write(`const ${outputVar} = [];`);
-  for (let i = 0; i < items.length; i++) {
-    const itemSchema = items[i];
-    if (i >= optoutStart) {
-      doc.write(`if (${outputVar}.length === ${i}) {`);
-      doc.indented((d) => {
-        d.write(`if (${i} < ${accessor}.length) {`);
-        d.indented((d2) => {
-          const elemVar = newVar(ctx);
-          d2.write(`const ${elemVar} = ${accessor}[${i}];`);
-          const elemOutput = compileChild(d2, ctx, itemSchema, elemVar);
-          d2.write(`${outputVar}[${i}] = ${elemOutput};`);
-        });
-        d.write(`} else {`);
-        d.indented((d2) => {
-          if (dropsWhenAbsent(itemSchema)) {
-            d2.write(`${outputVar}.length = ${i};`);
-            return;
-          }
-          const elemVar = newVar(ctx);
-          const branchVar = newVar(ctx);
-          d2.write(`const ${elemVar} = undefined;`);
-          d2.write(`const ${branchVar} = (() => {`);
-          d2.indented((d3) => {
-            const elemOutput = compileChild(d3, ctx, itemSchema, elemVar);
-            d3.write(`return ${elemOutput};`);
-          });
-          d2.write(`})();`);
-          d2.write(`if (${branchVar} === INVALID || ${branchVar} === undefined) ${outputVar}.length = ${i};`);
-          d2.write(`else ${outputVar}[${i}] = ${branchVar};`);
-        });
-        d.write(`}`);
-      });
-      doc.write(`}`);
-    } else {
-      const elemVar = newVar(ctx);
-      doc.write(`const ${elemVar} = ${accessor}[${i}];`);
-      const elemOutput = compileChild(doc, ctx, itemSchema, elemVar);
-      doc.write(`${outputVar}[${i}] = ${elemOutput};`);
-    }
-  }
-  if (rest) {
-    const iVar = newVar(ctx);
-    const elemVar = newVar(ctx);
-    doc.write(`for (let ${iVar} = ${items.length}; ${iVar} < ${accessor}.length; ${iVar}++) {`);
-    doc.indented((d) => {
-      d.write(`const ${elemVar} = ${accessor}[${iVar}];`);
-      const elemOutput = compileChild(d, ctx, rest, elemVar);
-      d.write(`${outputVar}[${iVar}] = ${elemOutput};`);
-    });
-    doc.write(`}`);
-  }
-  return outputVar;
-}
-function getTupleOptStart2(items, key) {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
-    if (!omittable)
-      return i + 1;
-  }
-  return 0;
-}
-function generateUnionCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const options = def.options;
-  if (def.discriminator) {
-    return generateDiscriminatedUnionCheck(doc, ctx, def, accessor);
-  }
-  if (def.inclusive === false) {
-    throw new ZodCompileUnsupportedError("exclusive unions (z.xor)");
-  }
-  if (options.length === 0) {
-    doc.write("return INVALID;");
-    return accessor;
-  }
-  if (options.length === 1) {
-    return generateCheck(doc, ctx, options[0], accessor);
-  }
-  const allLiterals = options.every((opt) => opt._zod.def.type === "literal" && !opt._zod.def.checks?.length);
-  if (allLiterals) {
-    const values = new Set(options.flatMap((opt) => opt._zod.def.values));
-    const valuesConst = addConstant(ctx, values);
-    doc.write(`if (!${valuesConst}.has(${accessor})) return INVALID;`);
-    return accessor;
-  }
-  const outputVar = newVar(ctx);
-  doc.write(`let ${outputVar};`);
-  for (let i = 0; i < options.length; i++) {
-    const opt = options[i];
-    if (i === 0) {
-      doc.write(`${outputVar} = (() => {`);
-    } else {
-      doc.write(`if (${outputVar} === INVALID) ${outputVar} = (() => {`);
-    }
-    doc.indented((d) => {
-      const branchOutput = generateCheck(d, ctx, opt, accessor);
-      d.write(`return ${branchOutput};`);
-    });
-    doc.write(`})();`);
-  }
-  doc.write(`if (${outputVar} === INVALID) return INVALID;`);
-  return outputVar;
-}
-function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
-  if (def.unionFallback) {
-    throw new ZodCompileUnsupportedError("discriminated union with unionFallback");
-  }
-  if (def.options.length === 0) {
-    doc.write("return INVALID;");
-    return accessor;
-  }
-  const discVar = newVar(ctx);
-  const outputVar = newVar(ctx);
-  doc.write(`const ${discVar} = ${accessor}?.[${esc(def.discriminator)}];`);
-  doc.write(`let ${outputVar};`);
-  let firstBranch = true;
-  const claimed = /* @__PURE__ */ new Set();
-  for (const option of def.options) {
-    const values = option._zod.propValues?.[def.discriminator];
-    if (!values || values.size === 0) {
-      throw new ZodCompileUnsupportedError("discriminated union option without static discriminator values");
-    }
-    for (const value of values) {
-      if (claimed.has(value)) {
-        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value)}`);
-      }
-      claimed.add(value);
-    }
-    const conditions = Array.from(values, (value) => literalEquality(ctx, discVar, value));
-    const prefix = firstBranch ? "if" : "else if";
-    doc.write(`${prefix} (${conditions.join(" || ")}) {`);
-    doc.indented((d) => {
-      const branchOutput = generateCheck(d, ctx, option, accessor);
-      d.write(`${outputVar} = ${branchOutput};`);
-    });
-    doc.write(`}`);
-    firstBranch = false;
-  }
-  doc.write(`else { return INVALID; }`);
-  return outputVar;
-}
-function literalEquality(ctx, accessor, value) {
-  if (typeof value === "string")
-    return `${accessor} === ${esc(value)}`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
-      return `Number.isNaN(${accessor})`;
-    return `${accessor} === ${value}`;
-  }
-  if (typeof value === "boolean")
-    return `${accessor} === ${value}`;
-  if (value === null)
-    return `${accessor} === null`;
-  if (value === void 0)
-    return `${accessor} === undefined`;
-  if (typeof value === "bigint")
-    return `${accessor} === ${value}n`;
-  if (typeof value === "symbol") {
-    const symbolConst = addConstant(ctx, value);
-    return `${accessor} === ${symbolConst}`;
-  }
-  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value)}`);
-}
-function generateIntersectionCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  ctx.definite = false;
-  const leftOutput = compileChild(doc, ctx, def.left, accessor);
-  const rightOutput = compileChild(doc, ctx, def.right, accessor);
-  const mergeConst = addConstant(ctx, mergeValues);
-  const mergedVar = newVar(ctx);
-  doc.write(`const ${mergedVar} = ${mergeConst}(${leftOutput}, ${rightOutput});`);
-  doc.write(`if (!${mergedVar}.valid) return INVALID;`);
-  return `${mergedVar}.data`;
-}
-function generateRecordCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const isPlainObjectConst = addConstant(ctx, isPlainObject);
-  doc.write(`if (!${isPlainObjectConst}(${accessor})) return INVALID;`);
-  const outputVar = newVar(ctx);
-  const kVar = newVar(ctx);
-  const valVar = newVar(ctx);
-  doc.write(`const ${outputVar} = {};`);
-  const recordDef = def;
-  const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
-  if (keyValues) {
-    const inputKeys = [];
-    for (const key of keyValues) {
-      if (!(typeof key === "string" || typeof key === "number" || typeof key === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key)}`);
-      }
-      const inputKey = typeof key === "number" ? key.toString() : key;
-      if (inputKey === "__proto__") {
-        throw new ZodCompileUnsupportedError('record key "__proto__"');
-      }
-      inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key);
-      const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
-      const valueVar = newVar(ctx);
-      doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
-      const valOutput = compileChild(doc, ctx, def.valueType, valueVar);
-      doc.write(`${outputVar}[${outKey}] = ${valOutput};`);
-    }
-    const knownKeysConst = addConstant(ctx, new Set(inputKeys));
-    doc.write(`for (const ${kVar} in ${accessor}) {`);
-    doc.indented((d) => {
-      d.write(`if (${knownKeysConst}.has(${kVar})) continue;`);
-      if (recordDef.mode === "loose") {
-        d.write(`if (${kVar} !== "__proto__") ${outputVar}[${kVar}] = ${accessor}[${kVar}];`);
-      } else {
-        d.write(`return INVALID;`);
-      }
-    });
-    doc.write(`}`);
-    return outputVar;
-  }
-  const keyDef = def.keyType._zod.def;
-  const keyIsBareString = keyDef.type === "string" && keyDef.format === void 0 && !keyDef.coerce && (keyDef.checks?.length ?? 0) === 0;
-  if (!keyIsBareString) {
-    const isLoose = def.mode === "loose";
-    const keyFn = compileFn(def.keyType);
-    if (keyFn.definite === false)
-      ctx.definite = false;
-    const keyFast = addConstant(ctx, keyFn);
-    const numericConst = addConstant(ctx, number);
-    const outKeyVar = newVar(ctx);
-    emitOwnKeys(doc, ctx, accessor, kVar, (d) => {
-      d.write(`let ${outKeyVar} = ${keyFast}(${kVar});`);
-      d.write(`if (${outKeyVar} === INVALID && typeof ${kVar} === "string" && ${numericConst}.test(${kVar})) ${outKeyVar} = ${keyFast}(Number(${kVar}));`);
-      if (isLoose) {
-        d.write(`if (${outKeyVar} === INVALID) { ${outputVar}[${kVar}] = ${accessor}[${kVar}]; continue; }`);
-      } else {
-        d.write(`if (${outKeyVar} === INVALID) return INVALID;`);
-      }
-      d.write(`if (${outKeyVar} === "__proto__") continue;`);
-      const valueVar = newVar(ctx);
-      d.write(`const ${valueVar} = ${accessor}[${kVar}];`);
-      const valOutput = compileChild(d, ctx, def.valueType, valueVar);
-      d.write(`${outputVar}[${outKeyVar}] = ${valOutput};`);
-    });
-    return outputVar;
-  }
-  emitOwnKeys(doc, ctx, accessor, kVar, (d) => {
-    d.write(`const ${valVar} = ${accessor}[${kVar}];`);
-    const valOutput = compileChild(d, ctx, def.valueType, valVar);
-    d.write(`${outputVar}[${kVar}] = ${valOutput};`);
-  }, `return INVALID;`);
-  return outputVar;
-}
-function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
-  const propIsEnumerableConst = addConstant(ctx, Object.prototype.propertyIsEnumerable);
-  const symsVar = newVar(ctx);
-  const keysVar = newVar(ctx);
-  const iVar = newVar(ctx);
-  doc.write(`const ${symsVar} = Object.getOwnPropertySymbols(${accessor});`);
-  doc.write(`const ${keysVar} = Object.getOwnPropertyNames(${accessor});`);
-  doc.write(`for (let ${iVar} = 0; ${iVar} < ${keysVar}.length; ${iVar}++) {`);
-  doc.indented((d) => {
-    d.write(`const ${kVar} = ${keysVar}[${iVar}];`);
-    d.write(`if (${kVar} === "__proto__" || !${propIsEnumerableConst}.call(${accessor}, ${kVar})) continue;`);
-    body(d);
-  });
-  doc.write(`}`);
-  doc.write(`for (let ${iVar} = 0; ${iVar} < ${symsVar}.length; ${iVar}++) {`);
-  doc.indented((d) => {
-    d.write(`const ${kVar} = ${symsVar}[${iVar}];`);
-    d.write(`if (!${propIsEnumerableConst}.call(${accessor}, ${kVar})) continue;`);
-    if (onSymbol)
-      d.write(onSymbol);
-    else
-      body(d);
-  });
-  doc.write(`}`);
-}
-function literalPropertyKey(ctx, key) {
-  if (typeof key === "string")
-    return esc(key);
-  return addConstant(ctx, key);
-}
-function generateMapCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  doc.write(`if (!(${accessor} instanceof Map)) return INVALID;`);
-  generateSizeGate(doc, schema, `${accessor}.size`);
-  const outputVar = newVar(ctx);
-  const kVar = newVar(ctx);
-  const valVar = newVar(ctx);
-  doc.write(`const ${outputVar} = new Map();`);
-  doc.write(`for (const [${kVar}, ${valVar}] of ${accessor}) {`);
-  doc.indented((d) => {
-    const keyOutput = generateCheck(d, ctx, def.keyType, kVar);
-    const valOutput = generateCheck(d, ctx, def.valueType, valVar);
-    d.write(`${outputVar}.set(${keyOutput}, ${valOutput});`);
-  });
-  doc.write(`}`);
-  return outputVar;
-}
-function generateSetCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  doc.write(`if (!(${accessor} instanceof Set)) return INVALID;`);
-  generateSizeGate(doc, schema, `${accessor}.size`);
-  const outputVar = newVar(ctx);
-  const valVar = newVar(ctx);
-  doc.write(`const ${outputVar} = new Set();`);
-  doc.write(`for (const ${valVar} of ${accessor}) {`);
-  doc.indented((d) => {
-    const valOutput = generateCheck(d, ctx, def.valueType, valVar);
-    d.write(`${outputVar}.add(${valOutput});`);
-  });
-  doc.write(`}`);
-  return outputVar;
-}
-function generateFileCheck(doc, accessor) {
-  doc.write(`if (!(${accessor} instanceof File)) return INVALID;`);
-  return accessor;
-}
-function generateTemplateLiteralCheck(doc, ctx, schema, accessor) {
-  doc.write(`if (typeof ${accessor} !== "string") return INVALID;`);
-  const pattern = schema._zod.pattern;
-  if (pattern) {
-    const patternConst = addConstant(ctx, pattern);
-    doc.write(`${patternConst}.lastIndex = 0;`);
-    doc.write(`if (!${patternConst}.test(${accessor})) return INVALID;`);
-  }
-  return accessor;
-}
-function generateLazyCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const getterConst = addUserConstant(ctx, def.getter);
-  const cacheConst = addConstant(ctx, { parser: null });
-  doc.write(`if (!${cacheConst}.parser) {`);
-  doc.indented((d) => {
-    d.write(`const inner = ${getterConst}();`);
-    d.write(`${cacheConst}.parser = function(input) {`);
-    d.indented((d2) => {
-      d2.write(`const result = inner._zod.run({ value: input, issues: [] }, {});`);
-      d2.write(`return result.issues.length === 0 ? result.value : INVALID;`);
-    });
-    d.write(`};`);
-  });
-  doc.write(`}`);
-  const outputVar = newVar(ctx);
-  doc.write(`const ${outputVar} = ${cacheConst}.parser(${accessor});`);
-  doc.write(`if (${outputVar} === INVALID) return INVALID;`);
-  return outputVar;
-}
-function generatePipeCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  const inputOutput = generateCheck(doc, ctx, def.in, accessor);
-  if (def.transform) {
-    if (isAsyncFunction(def.transform)) {
-      throw new ZodCompileAsyncError("z.compile: async transforms in pipes are not supported");
-    }
-    const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
-      if (result instanceof Promise)
-        return INVALID;
-      return fakePayload.issues.length === 0 ? result : INVALID;
-    };
-    const helperConst = addUserConstant(ctx, helperFn);
-    const transformedVar = newVar(ctx);
-    doc.write(`const ${transformedVar} = ${helperConst}(${inputOutput});`);
-    doc.write(`if (${transformedVar} === INVALID) return INVALID;`);
-    return generateCheck(doc, ctx, def.out, transformedVar);
-  } else {
-    return generateCheck(doc, ctx, def.out, inputOutput);
-  }
-}
-function isAsyncFunction(fn) {
-  return typeof fn === "function" && (fn.constructor.name === "AsyncFunction" || fn[Symbol.toStringTag] === "AsyncFunction");
-}
-function generateCustomCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  if (def.fn) {
-    if (isAsyncFunction(def.fn)) {
-      throw new ZodCompileAsyncError("z.compile: async custom predicates are not supported");
-    }
-    const fnConst = addUserConstant(ctx, def.fn);
-    const throwAsyncConst = addConstant(ctx, throwAsync);
-    const resVar = newVar(ctx);
-    doc.write(`const ${resVar} = ${fnConst}(${accessor});`);
-    doc.write(`if (${resVar} instanceof Promise) ${throwAsyncConst}();`);
-    doc.write(`if (!${resVar}) return INVALID;`);
-  } else {
-    throw new ZodCompileUnsupportedError("custom schema without a predicate function");
-  }
-  return accessor;
-}
-function runtimeCatch(innerSchema, catchValue, value) {
-  const result = innerSchema._zod.run({ value, issues: [] }, {});
-  if (result && typeof result.then === "function")
-    return INVALID;
-  const r = result;
-  if (r.issues.length === 0)
-    return r.value;
-  return catchValue();
-}
-function generateCatchCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  if (!def.catchValue[CONSTANT_CATCH]) {
-    throw new ZodCompileUnsupportedError("catch with a callback (only a constant catch value compiles)", false);
-  }
-  const outputVar = newVar(ctx);
-  doc.write(`let ${outputVar} = (() => {`);
-  doc.indented((d) => {
-    const innerOut = compileChild(d, ctx, def.innerType, accessor);
-    d.write(`return ${innerOut};`);
-  });
-  doc.write(`})();`);
-  const innerConst = addConstant(ctx, def.innerType);
-  const catchConst = addUserConstant(ctx, def.catchValue);
-  const catchHelperConst = addConstant(ctx, runtimeCatch);
-  doc.write(`if (${outputVar} === INVALID) {`);
-  doc.indented((d) => {
-    d.write(`${outputVar} = ${catchHelperConst}(${innerConst}, ${catchConst}, ${accessor});`);
-    d.write(`if (${outputVar} === INVALID) return INVALID;`);
-  });
-  doc.write(`}`);
-  return outputVar;
-}
-function generateTransformCheck(doc, ctx, schema, accessor) {
-  const def = schema._zod.def;
-  if (def.transform) {
-    if (isAsyncFunction(def.transform)) {
-      throw new ZodCompileAsyncError("z.compile: async transforms are not supported");
-    }
-    const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
-      if (result instanceof Promise)
-        return INVALID;
-      return fakePayload.issues.length === 0 ? result : INVALID;
-    };
-    const helperConst = addUserConstant(ctx, helperFn);
-    const outputVar = newVar(ctx);
-    doc.write(`const ${outputVar} = ${helperConst}(${accessor});`);
-    doc.write(`if (${outputVar} === INVALID) return INVALID;`);
-    return outputVar;
-  }
-  return accessor;
-}
-var INVALID, FALLBACK_FLAG, ZodCompileAsyncError, ZodCompileUnsupportedError, WHEN_DEFAULTED_CHECKS, PATTERN_IS_COMPLETE;
 var init_compile = __esm({
   "node_modules/zod/v4/core/compile.js"() {
-    init_core();
-    init_doc();
-    init_memoizer();
-    init_regexes();
-    init_schemas();
-    init_util();
-    INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
-    FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-    ZodCompileAsyncError = class extends Error {
-      constructor(message = "z.compile does not support async refinements, transforms, or checks") {
-        super(message);
-        this.name = "ZodCompileAsyncError";
-      }
-    };
-    ZodCompileUnsupportedError = class extends Error {
-      constructor(feature, islandable = true) {
-        super(`z.compile does not support ${feature}; this schema must use the runtime parser`);
-        this.name = "ZodCompileUnsupportedError";
-        this.islandable = islandable;
-      }
-    };
-    WHEN_DEFAULTED_CHECKS = /* @__PURE__ */ new Set([
-      "max_size",
-      "min_size",
-      "size_equals",
-      "max_length",
-      "min_length",
-      "length_equals"
-    ]);
-    PATTERN_IS_COMPLETE = /* @__PURE__ */ new Set([
-      "cidrv4",
-      "cuid",
-      "cuid2",
-      "date",
-      "datetime",
-      "duration",
-      "e164",
-      "email",
-      "emoji",
-      "ends_with",
-      "guid",
-      "includes",
-      "ipv4",
-      "ksuid",
-      "lowercase",
-      "mac",
-      "nanoid",
-      "regex",
-      "starts_with",
-      "time",
-      "ulid",
-      "uppercase",
-      "uuid",
-      "xid"
-    ]);
   }
 });
 
@@ -14715,10 +3978,6 @@ function snapshotChecks(def) {
 // @__NO_SIDE_EFFECTS__
 function _string(Class2, params) {
   return new Class2(snapshotChecks({ type: "string", ...normalizeParams(params) }));
-}
-// @__NO_SIDE_EFFECTS__
-function _coercedString(Class2, params) {
-  return new Class2(snapshotChecks({ type: "string", coerce: true, ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
 function _email(Class2, params) {
@@ -14884,16 +4143,6 @@ function _ipv6(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _mac(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "mac",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
 function _cidrv4(Class2, params) {
   return new Class2({
     type: "string",
@@ -14938,26 +4187,6 @@ function _e164(Class2, params) {
   return new Class2({
     type: "string",
     format: "e164",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _creditCard(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "credit_card",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _iban(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "iban",
     check: "string_format",
     abort: false,
     ...normalizeParams(params)
@@ -15018,10 +4247,6 @@ function _number(Class2, params) {
   return new Class2(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
-function _coercedNumber(Class2, params) {
-  return new Class2(snapshotChecks({ type: "number", coerce: true, checks: [], ...normalizeParams(params) }));
-}
-// @__NO_SIDE_EFFECTS__
 function _int(Class2, params) {
   return new Class2({
     type: "number",
@@ -15032,120 +4257,10 @@ function _int(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _float32(Class2, params) {
-  return new Class2({
-    type: "number",
-    check: "number_format",
-    abort: false,
-    format: "float32",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _float64(Class2, params) {
-  return new Class2({
-    type: "number",
-    check: "number_format",
-    abort: false,
-    format: "float64",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _int32(Class2, params) {
-  return new Class2({
-    type: "number",
-    check: "number_format",
-    abort: false,
-    format: "int32",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _uint32(Class2, params) {
-  return new Class2({
-    type: "number",
-    check: "number_format",
-    abort: false,
-    format: "uint32",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
 function _boolean(Class2, params) {
   return new Class2({
     type: "boolean",
     ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _coercedBoolean(Class2, params) {
-  return new Class2({
-    type: "boolean",
-    coerce: true,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _bigint(Class2, params) {
-  return new Class2({
-    type: "bigint",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _coercedBigint(Class2, params) {
-  return new Class2({
-    type: "bigint",
-    coerce: true,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _int64(Class2, params) {
-  return new Class2({
-    type: "bigint",
-    check: "bigint_format",
-    abort: false,
-    format: "int64",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _uint64(Class2, params) {
-  return new Class2({
-    type: "bigint",
-    check: "bigint_format",
-    abort: false,
-    format: "uint64",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _symbol(Class2, params) {
-  return new Class2({
-    type: "symbol",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _undefined2(Class2, params) {
-  return new Class2({
-    type: "undefined",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _null2(Class2, params) {
-  return new Class2({
-    type: "null",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _any(Class2) {
-  return new Class2({
-    type: "any"
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -15158,35 +4273,6 @@ function _unknown(Class2) {
 function _never(Class2, params) {
   return new Class2({
     type: "never",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _void(Class2, params) {
-  return new Class2({
-    type: "void",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _date(Class2, params) {
-  return new Class2({
-    type: "date",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _coercedDate(Class2, params) {
-  return new Class2({
-    type: "date",
-    coerce: true,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _nan(Class2, params) {
-  return new Class2({
-    type: "nan",
     ...normalizeParams(params)
   });
 }
@@ -15227,51 +4313,11 @@ function _gte(value, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _positive(params) {
-  return /* @__PURE__ */ _gt(0, params);
-}
-// @__NO_SIDE_EFFECTS__
-function _negative(params) {
-  return /* @__PURE__ */ _lt(0, params);
-}
-// @__NO_SIDE_EFFECTS__
-function _nonpositive(params) {
-  return /* @__PURE__ */ _lte(0, params);
-}
-// @__NO_SIDE_EFFECTS__
-function _nonnegative(params) {
-  return /* @__PURE__ */ _gte(0, params);
-}
-// @__NO_SIDE_EFFECTS__
 function _multipleOf(value, params) {
   return new $ZodCheckMultipleOf({
     check: "multiple_of",
     ...normalizeParams(params),
     value
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _maxSize(maximum, params) {
-  return new $ZodCheckMaxSize({
-    check: "max_size",
-    ...normalizeParams(params),
-    maximum
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _minSize(minimum, params) {
-  return new $ZodCheckMinSize({
-    check: "min_size",
-    ...normalizeParams(params),
-    minimum
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _size(size, params) {
-  return new $ZodCheckSizeEquals({
-    check: "size_equals",
-    ...normalizeParams(params),
-    size
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -15352,31 +4398,6 @@ function _endsWith(suffix, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _property(property, schema, params) {
-  return new $ZodCheckProperty({
-    check: "property",
-    property,
-    schema,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _properties(shape, params) {
-  return new $ZodCheckProperties({
-    check: "properties",
-    shape,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _mime(types, params) {
-  return new $ZodCheckMimeType({
-    check: "mime_type",
-    mime: types,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
 function _overwrite(tx) {
   return new $ZodCheckOverwrite({
     check: "overwrite",
@@ -15385,23 +4406,23 @@ function _overwrite(tx) {
 }
 // @__NO_SIDE_EFFECTS__
 function _normalize(form) {
-  return /* @__PURE__ */ _overwrite((input2) => input2.normalize(form));
+  return /* @__PURE__ */ _overwrite((input) => input.normalize(form));
 }
 // @__NO_SIDE_EFFECTS__
 function _trim() {
-  return /* @__PURE__ */ _overwrite((input2) => input2.trim());
+  return /* @__PURE__ */ _overwrite((input) => input.trim());
 }
 // @__NO_SIDE_EFFECTS__
 function _toLowerCase() {
-  return /* @__PURE__ */ _overwrite((input2) => input2.toLowerCase());
+  return /* @__PURE__ */ _overwrite((input) => input.toLowerCase());
 }
 // @__NO_SIDE_EFFECTS__
 function _toUpperCase() {
-  return /* @__PURE__ */ _overwrite((input2) => input2.toUpperCase());
+  return /* @__PURE__ */ _overwrite((input) => input.toUpperCase());
 }
 // @__NO_SIDE_EFFECTS__
 function _slugify() {
-  return /* @__PURE__ */ _overwrite((input2) => slugify(input2));
+  return /* @__PURE__ */ _overwrite((input) => slugify(input));
 }
 // @__NO_SIDE_EFFECTS__
 function _array(Class2, element, params) {
@@ -15413,212 +4434,6 @@ function _array(Class2, element, params) {
     // },
     ...normalizeParams(params)
   });
-}
-// @__NO_SIDE_EFFECTS__
-function _union(Class2, options, params) {
-  return new Class2({
-    type: "union",
-    options,
-    ...normalizeParams(params)
-  });
-}
-function _xor(Class2, options, params) {
-  return new Class2({
-    type: "union",
-    options,
-    inclusive: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _discriminatedUnion(Class2, discriminator, options, params) {
-  return new Class2({
-    type: "union",
-    options,
-    discriminator,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _intersection(Class2, left, right) {
-  return new Class2({
-    type: "intersection",
-    left,
-    right
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _tuple(Class2, items, _paramsOrRest, _params) {
-  const hasRest = _paramsOrRest instanceof $ZodType;
-  const params = hasRest ? _params : _paramsOrRest;
-  const rest = hasRest ? _paramsOrRest : null;
-  return new Class2({
-    type: "tuple",
-    items,
-    rest,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _record(Class2, keyType, valueType, params) {
-  return new Class2({
-    type: "record",
-    keyType,
-    valueType,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _map(Class2, keyType, valueType, params) {
-  return new Class2({
-    type: "map",
-    keyType,
-    valueType,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _set(Class2, valueType, params) {
-  return new Class2({
-    type: "set",
-    valueType,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _enum(Class2, values, params) {
-  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
-  return new Class2({
-    type: "enum",
-    entries,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _nativeEnum(Class2, entries, params) {
-  return new Class2({
-    type: "enum",
-    entries,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _literal(Class2, value, params) {
-  return new Class2({
-    type: "literal",
-    values: Array.isArray(value) ? value : [value],
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _file(Class2, params) {
-  return new Class2({
-    type: "file",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _transform(Class2, fn) {
-  return new Class2({
-    type: "transform",
-    transform: fn
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _optional(Class2, innerType) {
-  return new Class2({
-    type: "optional",
-    innerType
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _nullable(Class2, innerType) {
-  return new Class2({
-    type: "nullable",
-    innerType
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _default(Class2, innerType, defaultValue) {
-  return new Class2({
-    type: "default",
-    innerType,
-    get defaultValue() {
-      return typeof defaultValue === "function" ? defaultValue() : shallowClone(defaultValue);
-    }
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _nonoptional(Class2, innerType, params) {
-  return new Class2({
-    type: "nonoptional",
-    innerType,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _success(Class2, innerType) {
-  return new Class2({
-    type: "success",
-    innerType
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _catch(Class2, innerType, catchValue) {
-  return new Class2({
-    type: "catch",
-    innerType,
-    catchValue: typeof catchValue === "function" ? catchValue : constantCatch(catchValue)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _pipe(Class2, in_, out) {
-  return new Class2({
-    type: "pipe",
-    in: in_,
-    out
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _readonly(Class2, innerType) {
-  return new Class2({
-    type: "readonly",
-    innerType
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _templateLiteral(Class2, parts, params) {
-  return new Class2({
-    type: "template_literal",
-    parts,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _lazy(Class2, getter) {
-  return new Class2({
-    type: "lazy",
-    getter
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _promise(Class2, innerType) {
-  return new Class2({
-    type: "promise",
-    innerType
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _custom(Class2, fn, _params) {
-  const norm = normalizeParams(_params);
-  norm.abort ?? (norm.abort = true);
-  const schema = new Class2({
-    type: "custom",
-    check: "custom",
-    fn,
-    ...norm
-  });
-  return schema;
 }
 // @__NO_SIDE_EFFECTS__
 function _refine(Class2, fn, _params) {
@@ -15661,116 +4476,10 @@ function _check(fn, params) {
   ch._zod.check = fn;
   return ch;
 }
-// @__NO_SIDE_EFFECTS__
-function describe(description) {
-  const ch = new $ZodCheck({ check: "describe" });
-  ch._zod.onattach = [
-    (inst) => {
-      const existing = globalRegistry.get(inst) ?? {};
-      globalRegistry.add(inst, { ...existing, description });
-    }
-  ];
-  ch._zod.check = () => {
-  };
-  return ch;
-}
-// @__NO_SIDE_EFFECTS__
-function meta(metadata) {
-  const ch = new $ZodCheck({ check: "meta" });
-  ch._zod.onattach = [
-    (inst) => {
-      const existing = globalRegistry.get(inst) ?? {};
-      globalRegistry.add(inst, { ...existing, ...metadata });
-    }
-  ];
-  ch._zod.check = () => {
-  };
-  return ch;
-}
-// @__NO_SIDE_EFFECTS__
-function _stringbool(Classes, _params) {
-  const params = normalizeParams(_params);
-  let truthyArray = params.truthy ?? ["true", "1", "yes", "on", "y", "enabled"];
-  let falsyArray = params.falsy ?? ["false", "0", "no", "off", "n", "disabled"];
-  if (params.case !== "sensitive") {
-    truthyArray = truthyArray.map((v) => typeof v === "string" ? v.toLowerCase() : v);
-    falsyArray = falsyArray.map((v) => typeof v === "string" ? v.toLowerCase() : v);
-  }
-  const truthySet = new Set(truthyArray);
-  const falsySet = new Set(falsyArray);
-  const _Codec = Classes.Codec ?? $ZodCodec;
-  const _Boolean = Classes.Boolean ?? $ZodBoolean;
-  const _String = Classes.String ?? $ZodString;
-  const stringSchema = new _String({ type: "string", error: params.error });
-  const booleanSchema = new _Boolean({ type: "boolean", error: params.error });
-  const codec2 = new _Codec({
-    type: "pipe",
-    in: stringSchema,
-    out: booleanSchema,
-    transform: ((input2, payload) => {
-      let data = input2;
-      if (params.case !== "sensitive")
-        data = data.toLowerCase();
-      if (truthySet.has(data)) {
-        return true;
-      } else if (falsySet.has(data)) {
-        return false;
-      } else {
-        payload.issues.push({
-          code: "invalid_value",
-          expected: "stringbool",
-          values: [...truthySet, ...falsySet],
-          input: payload.value,
-          inst: codec2,
-          continue: false
-        });
-        return {};
-      }
-    }),
-    reverseTransform: ((input2, _payload) => {
-      if (input2 === true) {
-        return truthyArray[0] || "true";
-      } else {
-        return falsyArray[0] || "false";
-      }
-    }),
-    error: params.error
-  });
-  codec2._zod.bag.truthy = truthyArray;
-  codec2._zod.bag.falsy = falsyArray;
-  codec2._zod.bag.case = params.case ?? "insensitive";
-  return codec2;
-}
-// @__NO_SIDE_EFFECTS__
-function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
-  const params = normalizeParams(_params);
-  const def = {
-    check: "string_format",
-    type: "string",
-    format,
-    fn: typeof fnOrRegex === "function" ? fnOrRegex : (val) => fnOrRegex.test(val),
-    ...params
-  };
-  if (fnOrRegex instanceof RegExp) {
-    def.pattern = fnOrRegex;
-  }
-  const inst = new Class2(def);
-  return inst;
-}
-var TimePrecision;
 var init_api = __esm({
   "node_modules/zod/v4/core/api.js"() {
     init_checks();
-    init_registries();
-    init_schemas();
     init_util();
-    TimePrecision = {
-      Any: null,
-      Minute: -1,
-      Second: 0,
-      Millisecond: 3,
-      Microsecond: 6
-    };
   }
 });
 
@@ -15810,13 +4519,13 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema, ctx, json2, params, message) {
+function handleUnrepresentable(schema, ctx, json, params, message) {
   const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
     throw new Error(message);
-  Object.assign(json2, result);
+  Object.assign(json, result);
   return true;
 }
 function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
@@ -15862,9 +4571,9 @@ function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
       ctx.seen.get(parent).isParent = true;
     }
   }
-  const meta3 = ctx.metadataRegistry.get(schema);
-  if (meta3)
-    assignProps(result.schema, meta3);
+  const meta2 = ctx.metadataRegistry.get(schema);
+  if (meta2)
+    assignProps(result.schema, meta2);
   if (ctx.io === "input" && isTransforming(schema)) {
     delete result.schema.examples;
     delete result.schema.default;
@@ -16050,12 +4759,12 @@ function foldObjects(members2) {
   }
   return folded;
 }
-function foldIntersection(json2) {
-  const allOf = json2.allOf;
+function foldIntersection(json) {
+  const allOf = json.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
   for (const key of FOLDABLE_KEYS)
-    if (key in json2)
+    if (key in json)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -16074,8 +4783,8 @@ function foldIntersection(json2) {
   }
   if (!folded)
     return;
-  delete json2.allOf;
-  assignProps(json2, folded);
+  delete json.allOf;
+  assignProps(json, folded);
 }
 function finalize(ctx, schema) {
   const root = ctx.seen.get(schema);
@@ -16157,20 +4866,20 @@ function finalize(ctx, schema) {
     if (ctx.intersections.length) {
       const carriers = /* @__PURE__ */ new Map();
       for (const seen of ctx.seen.values()) {
-        for (const json2 of [seen.schema, seen.def]) {
-          const allOf = json2?.allOf;
+        for (const json of [seen.schema, seen.def]) {
+          const allOf = json?.allOf;
           if (!Array.isArray(allOf))
             continue;
           const existing = carriers.get(allOf);
           if (existing)
-            existing.push(json2);
+            existing.push(json);
           else
-            carriers.set(allOf, [json2]);
+            carriers.set(allOf, [json]);
         }
       }
       for (const allOf of ctx.intersections) {
-        for (const json2 of carriers.get(allOf) ?? [])
-          foldIntersection(json2);
+        for (const json of carriers.get(allOf) ?? [])
+          foldIntersection(json);
       }
     }
   }
@@ -16350,31 +5059,31 @@ function inputOptin(schema) {
   }
   return schema._zod.optin;
 }
-function stringifyKeyNames(bySchema, json2, visited) {
-  if (json2.$ref) {
-    if (visited.has(json2))
-      return json2;
-    visited.add(json2);
-    const def = bySchema.get(json2)?.def;
+function stringifyKeyNames(bySchema, json, visited) {
+  if (json.$ref) {
+    if (visited.has(json))
+      return json;
+    visited.add(json);
+    const def = bySchema.get(json)?.def;
     if (!def)
-      return json2;
+      return json;
     const inlined = stringifyKeyNames(bySchema, def, visited);
-    return inlined === def ? json2 : inlined;
+    return inlined === def ? json : inlined;
   }
   for (const keyword of ["anyOf", "oneOf"]) {
-    const branches = json2[keyword];
+    const branches = json[keyword];
     if (!Array.isArray(branches))
       continue;
     const mapped = branches.map((branch) => stringifyKeyNames(bySchema, branch, visited));
     if (mapped.some((branch, i) => branch !== branches[i]))
-      json2 = { ...json2, [keyword]: mapped };
+      json = { ...json, [keyword]: mapped };
   }
-  const types = Array.isArray(json2.type) ? json2.type : [json2.type];
+  const types = Array.isArray(json.type) ? json.type : [json.type];
   const numericType = !types.includes("string") && types.some((t) => t === "number" || t === "integer");
-  const values = json2.enum ?? (json2.const !== void 0 ? [json2.const] : void 0);
+  const values = json.enum ?? (json.const !== void 0 ? [json.const] : void 0);
   if (!numericType && !values?.some((v) => typeof v === "number"))
-    return json2;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json2;
+    return json;
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json;
   if (rest.enum)
     rest.enum = rest.enum.map((v) => typeof v === "number" ? String(v) : v);
   else if (typeof rest.const === "number")
@@ -16412,7 +5121,7 @@ function rewriteKeyNames(ctx) {
     }
   }
 }
-function serializeDefaultValue(value, schema, ctx, json2, params) {
+function serializeDefaultValue(value, schema, ctx, json, params) {
   let unrepresentable = false;
   const serialized = JSON.stringify(value, (_, val) => {
     if (typeof val !== "bigint")
@@ -16422,44 +5131,10 @@ function serializeDefaultValue(value, schema, ctx, json2, params) {
   });
   if (!unrepresentable)
     return JSON.parse(serialized);
-  handleUnrepresentable(schema, ctx, json2, params, "BigInt defaults cannot be represented in JSON Schema");
+  handleUnrepresentable(schema, ctx, json, params, "BigInt defaults cannot be represented in JSON Schema");
   return UNREPRESENTABLE_DEFAULT;
 }
-function toJSONSchema(input2, params) {
-  if ("_idmap" in input2) {
-    const registry2 = input2;
-    const ctx2 = initializeContext({ ...params, processors: allProcessors });
-    const defs = {};
-    for (const entry of registry2._idmap.entries()) {
-      const [_, schema] = entry;
-      processSchema(schema, ctx2);
-    }
-    const schemas = {};
-    const external = {
-      registry: registry2,
-      uri: params?.uri,
-      defs
-    };
-    ctx2.external = external;
-    for (const entry of registry2._idmap.entries()) {
-      const [key, schema] = entry;
-      extractDefs(ctx2, schema);
-      assignProp(schemas, key, finalize(ctx2, schema));
-    }
-    if (Object.keys(defs).length > 0) {
-      const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
-      schemas.__shared = {
-        [defsSegment]: defs
-      };
-    }
-    return { schemas };
-  }
-  const ctx = initializeContext({ ...params, processors: allProcessors });
-  processSchema(input2, ctx);
-  extractDefs(ctx, input2);
-  return finalize(ctx, input2);
-}
-var narrowMin, narrowMax, narrowBoth, addDivisor, addPattern, intersectMime, setFormat, minContributor, maxContributor, formatContributor, contributors, formatMap, exactPatterns, exactPattern, stringProcessor, numberProcessor, booleanProcessor, bigintProcessor, symbolProcessor, nullProcessor, undefinedProcessor, voidProcessor, neverProcessor, anyProcessor, unknownProcessor, dateProcessor, enumProcessor, literalProcessor, nanProcessor, templateLiteralProcessor, fileProcessor, successProcessor, customProcessor, functionProcessor, transformProcessor, mapProcessor, setProcessor, arrayProcessor, objectProcessor, unionProcessor, intersectionProcessor, tupleProcessor, pendingRecords, recordProcessor, nullableProcessor, nonoptionalProcessor, UNREPRESENTABLE_DEFAULT, defaultProcessor, prefaultProcessor, catchProcessor, pipeProcessor, readonlyProcessor, promiseProcessor, optionalProcessor, lazyProcessor, allProcessors;
+var narrowMin, narrowMax, narrowBoth, addDivisor, addPattern, intersectMime, setFormat, minContributor, maxContributor, formatContributor, contributors, formatMap, exactPatterns, exactPattern, stringProcessor, numberProcessor, booleanProcessor, neverProcessor, unknownProcessor, enumProcessor, literalProcessor, customProcessor, transformProcessor, arrayProcessor, objectProcessor, unionProcessor, intersectionProcessor, pendingRecords, recordProcessor, nullableProcessor, nonoptionalProcessor, UNREPRESENTABLE_DEFAULT, defaultProcessor, prefaultProcessor, catchProcessor, pipeProcessor, readonlyProcessor, optionalProcessor;
 var init_json_schema_processors = __esm({
   "node_modules/zod/v4/core/json-schema-processors.js"() {
     init_regexes();
@@ -16540,29 +5215,29 @@ var init_json_schema_processors = __esm({
     ]);
     exactPattern = (p) => exactPatterns.get(p) ?? p;
     stringProcessor = (schema, ctx, _json, _params) => {
-      const json2 = _json;
-      json2.type = "string";
+      const json = _json;
+      json.type = "string";
       const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
       if (typeof minimum === "number")
-        json2.minLength = minimum;
+        json.minLength = minimum;
       if (typeof maximum === "number")
-        json2.maxLength = maximum;
+        json.maxLength = maximum;
       if (format) {
-        json2.format = formatMap[format] ?? format;
-        if (json2.format === "")
-          delete json2.format;
+        json.format = formatMap[format] ?? format;
+        if (json.format === "")
+          delete json.format;
         if (format === "time" || laxFormat) {
-          delete json2.format;
+          delete json.format;
         }
       }
       if (contentEncoding)
-        json2.contentEncoding = contentEncoding;
+        json.contentEncoding = contentEncoding;
       if (patterns && patterns.size > 0) {
         const patternList = [...patterns].map(exactPattern);
         if (patternList.length === 1)
-          json2.pattern = patternList[0].source;
+          json.pattern = patternList[0].source;
         else if (patternList.length > 1) {
-          json2.allOf = [
+          json.allOf = [
             ...patternList.map((regex) => ({
               ...ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0" ? { type: "string" } : {},
               pattern: regex.source
@@ -16572,31 +5247,31 @@ var init_json_schema_processors = __esm({
       }
     };
     numberProcessor = (schema, ctx, _json, params) => {
-      const json2 = _json;
+      const json = _json;
       const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema);
-      json2.type = isInt ? "integer" : "number";
+      json.type = isInt ? "integer" : "number";
       const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
       const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
       const legacy = ctx.target === "draft-04" || ctx.target === "openapi-3.0";
       if (exMin) {
         if (legacy) {
-          json2.minimum = exclusiveMinimum;
-          json2.exclusiveMinimum = true;
+          json.minimum = exclusiveMinimum;
+          json.exclusiveMinimum = true;
         } else {
-          json2.exclusiveMinimum = exclusiveMinimum;
+          json.exclusiveMinimum = exclusiveMinimum;
         }
       } else if (typeof minimum === "number") {
-        json2.minimum = minimum;
+        json.minimum = minimum;
       }
       if (exMax) {
         if (legacy) {
-          json2.maximum = exclusiveMaximum;
-          json2.exclusiveMaximum = true;
+          json.maximum = exclusiveMaximum;
+          json.exclusiveMaximum = true;
         } else {
-          json2.exclusiveMaximum = exclusiveMaximum;
+          json.exclusiveMaximum = exclusiveMaximum;
         }
       } else if (typeof maximum === "number") {
-        json2.maximum = maximum;
+        json.maximum = maximum;
       }
       if (multipleOf) {
         const divisors = /* @__PURE__ */ new Set();
@@ -16604,75 +5279,49 @@ var init_json_schema_processors = __esm({
           if (Number.isFinite(divisor) && divisor !== 0)
             divisors.add(Math.abs(divisor));
           else
-            handleUnrepresentable(schema, ctx, json2, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
+            handleUnrepresentable(schema, ctx, json, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
         }
         const [first, ...rest] = divisors;
         if (first !== void 0)
-          json2.multipleOf = first;
+          json.multipleOf = first;
         if (rest.length)
-          json2.allOf = [...json2.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
+          json.allOf = [...json.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
       }
     };
-    booleanProcessor = (_schema, _ctx, json2, _params) => {
-      json2.type = "boolean";
+    booleanProcessor = (_schema, _ctx, json, _params) => {
+      json.type = "boolean";
     };
-    bigintProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "BigInt cannot be represented in JSON Schema");
-    };
-    symbolProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Symbols cannot be represented in JSON Schema");
-    };
-    nullProcessor = (_schema, ctx, json2, _params) => {
-      if (ctx.target === "openapi-3.0") {
-        json2.type = "string";
-        json2.nullable = true;
-        json2.enum = [null];
-      } else {
-        json2.type = "null";
-      }
-    };
-    undefinedProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Undefined cannot be represented in JSON Schema");
-    };
-    voidProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Void cannot be represented in JSON Schema");
-    };
-    neverProcessor = (_schema, _ctx, json2, _params) => {
-      json2.not = {};
-    };
-    anyProcessor = (_schema, _ctx, _json, _params) => {
+    neverProcessor = (_schema, _ctx, json, _params) => {
+      json.not = {};
     };
     unknownProcessor = (_schema, _ctx, _json, _params) => {
     };
-    dateProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Date cannot be represented in JSON Schema");
-    };
-    enumProcessor = (schema, _ctx, json2, _params) => {
+    enumProcessor = (schema, _ctx, json, _params) => {
       const def = schema._zod.def;
       const values = getEnumValues(def.entries);
       if (values.length === 0) {
-        json2.not = {};
+        json.not = {};
         return;
       }
       if (values.every((v) => typeof v === "number"))
-        json2.type = "number";
+        json.type = "number";
       if (values.every((v) => typeof v === "string"))
-        json2.type = "string";
-      json2.enum = values;
+        json.type = "string";
+      json.enum = values;
     };
-    literalProcessor = (schema, ctx, json2, params) => {
+    literalProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       if (def.values.length === 0) {
-        json2.not = {};
+        json.not = {};
         return;
       }
       const vals = [];
       for (const val of def.values) {
         if (val === void 0) {
-          if (handleUnrepresentable(schema, ctx, json2, params, "Literal `undefined` cannot be represented in JSON Schema"))
+          if (handleUnrepresentable(schema, ctx, json, params, "Literal `undefined` cannot be represented in JSON Schema"))
             return;
         } else if (typeof val === "bigint") {
-          if (handleUnrepresentable(schema, ctx, json2, params, "BigInt literals cannot be represented in JSON Schema"))
+          if (handleUnrepresentable(schema, ctx, json, params, "BigInt literals cannot be represented in JSON Schema"))
             return;
           vals.push(Number(val));
         } else {
@@ -16682,98 +5331,56 @@ var init_json_schema_processors = __esm({
       if (vals.length === 0) {
       } else if (vals.length === 1) {
         const val = vals[0];
-        json2.type = val === null ? "null" : typeof val;
+        json.type = val === null ? "null" : typeof val;
         if (ctx.target === "draft-04" || ctx.target === "openapi-3.0") {
-          json2.enum = [val];
+          json.enum = [val];
         } else {
-          json2.const = val;
+          json.const = val;
         }
       } else {
         if (vals.every((v) => typeof v === "number"))
-          json2.type = "number";
+          json.type = "number";
         if (vals.every((v) => typeof v === "string"))
-          json2.type = "string";
+          json.type = "string";
         if (vals.every((v) => typeof v === "boolean"))
-          json2.type = "boolean";
+          json.type = "boolean";
         if (vals.every((v) => v === null))
-          json2.type = "null";
-        json2.enum = vals;
+          json.type = "null";
+        json.enum = vals;
       }
     };
-    nanProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "NaN cannot be represented in JSON Schema");
+    customProcessor = (schema, ctx, json, params) => {
+      handleUnrepresentable(schema, ctx, json, params, "Custom types cannot be represented in JSON Schema");
     };
-    templateLiteralProcessor = (schema, _ctx, json2, _params) => {
-      const _json = json2;
-      const pattern = schema._zod.pattern;
-      if (!pattern)
-        throw new Error("Pattern not found in template literal");
-      _json.type = "string";
-      _json.pattern = pattern.source;
-    };
-    fileProcessor = (schema, _ctx, json2, _params) => {
-      const _json = json2;
-      _json.type = "string";
-      _json.format = "binary";
-      _json.contentEncoding = "binary";
-      const { minimum, maximum, mime } = aggregateChecks(schema);
-      if (minimum !== void 0)
-        _json.minLength = minimum;
-      if (maximum !== void 0)
-        _json.maxLength = maximum;
-      if (!mime)
-        return;
-      if (mime.length === 0)
-        _json.not = {};
-      else if (mime.length === 1)
-        _json.contentMediaType = mime[0];
-      else
-        _json.anyOf = mime.map((m) => ({ contentMediaType: m }));
-    };
-    successProcessor = (_schema, _ctx, json2, _params) => {
-      json2.type = "boolean";
-    };
-    customProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Custom types cannot be represented in JSON Schema");
-    };
-    functionProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Function types cannot be represented in JSON Schema");
-    };
-    transformProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Transforms cannot be represented in JSON Schema");
-    };
-    mapProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Map cannot be represented in JSON Schema");
-    };
-    setProcessor = (schema, ctx, json2, params) => {
-      handleUnrepresentable(schema, ctx, json2, params, "Set cannot be represented in JSON Schema");
+    transformProcessor = (schema, ctx, json, params) => {
+      handleUnrepresentable(schema, ctx, json, params, "Transforms cannot be represented in JSON Schema");
     };
     arrayProcessor = (schema, ctx, _json, params) => {
-      const json2 = _json;
+      const json = _json;
       const def = schema._zod.def;
       const { minimum, maximum } = aggregateChecks(schema);
       if (typeof minimum === "number")
-        json2.minItems = minimum;
+        json.minItems = minimum;
       if (typeof maximum === "number")
-        json2.maxItems = maximum;
-      json2.type = "array";
-      json2.items = processSchema(def.element, ctx, {
+        json.maxItems = maximum;
+      json.type = "array";
+      json.items = processSchema(def.element, ctx, {
         ...params,
         path: [...params.path, "items"]
       });
     };
     objectProcessor = (schema, ctx, _json, params) => {
-      const json2 = _json;
+      const json = _json;
       const def = schema._zod.def;
       const shape = def.shape;
       const symbolKeys = Object.getOwnPropertySymbols(shape);
-      if (symbolKeys.length && handleUnrepresentable(schema, ctx, json2, params, "Symbol keys cannot be represented in JSON Schema")) {
+      if (symbolKeys.length && handleUnrepresentable(schema, ctx, json, params, "Symbol keys cannot be represented in JSON Schema")) {
         return;
       }
-      json2.type = "object";
-      json2.properties = {};
+      json.type = "object";
+      json.properties = {};
       for (const key in shape) {
-        assignProp(json2.properties, key, processSchema(shape[key], ctx, {
+        assignProp(json.properties, key, processSchema(shape[key], ctx, {
           ...params,
           path: [...params.path, "properties", key]
         }));
@@ -16786,21 +5393,21 @@ var init_json_schema_processors = __esm({
         }
       }
       if (requiredKeys.length > 0) {
-        json2.required = requiredKeys;
+        json.required = requiredKeys;
       }
       if (def.catchall?._zod.def.type === "never") {
-        json2.additionalProperties = false;
+        json.additionalProperties = false;
       } else if (!def.catchall) {
         if (ctx.io === "output")
-          json2.additionalProperties = false;
+          json.additionalProperties = false;
       } else if (def.catchall) {
-        json2.additionalProperties = processSchema(def.catchall, ctx, {
+        json.additionalProperties = processSchema(def.catchall, ctx, {
           ...params,
           path: [...params.path, "additionalProperties"]
         });
       }
     };
-    unionProcessor = (schema, ctx, json2, params) => {
+    unionProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       const isExclusive = def.inclusive === false;
       const options = def.options.map((x, i) => processSchema(x, ctx, {
@@ -16808,12 +5415,12 @@ var init_json_schema_processors = __esm({
         path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
       }));
       if (isExclusive) {
-        json2.oneOf = options;
+        json.oneOf = options;
       } else {
-        json2.anyOf = options;
+        json.anyOf = options;
       }
     };
-    intersectionProcessor = (schema, ctx, json2, params) => {
+    intersectionProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       const a = processSchema(def.left, ctx, {
         ...params,
@@ -16828,78 +5435,14 @@ var init_json_schema_processors = __esm({
         ...isSimpleIntersection(a) ? a.allOf : [a],
         ...isSimpleIntersection(b) ? b.allOf : [b]
       ];
-      json2.allOf = allOf;
+      json.allOf = allOf;
       ctx.intersections.push(allOf);
-    };
-    tupleProcessor = (schema, ctx, _json, params) => {
-      const json2 = _json;
-      const def = schema._zod.def;
-      json2.type = "array";
-      const prefixPath = ctx.target === "draft-2020-12" ? "prefixItems" : "items";
-      const restPath = ctx.target === "draft-2020-12" ? "items" : ctx.target === "openapi-3.0" ? "items" : "additionalItems";
-      const prefixItems = def.items.map((x, i) => processSchema(x, ctx, {
-        ...params,
-        path: [...params.path, prefixPath, i]
-      }));
-      const rest = def.rest ? processSchema(def.rest, ctx, {
-        ...params,
-        path: [...params.path, restPath, ...ctx.target === "openapi-3.0" ? [def.items.length] : []]
-      }) : null;
-      let minItems = def.items.length;
-      while (minItems > 0) {
-        const item = def.items[minItems - 1];
-        const optional2 = ctx.io === "input" ? inputOptin(item) !== void 0 : item._zod.optout === "optional";
-        if (!optional2)
-          break;
-        minItems--;
-      }
-      const maxItems = def.items.length;
-      const isClosed = !def.rest;
-      if (ctx.target === "draft-2020-12") {
-        json2.prefixItems = prefixItems;
-        if (isClosed) {
-          json2.items = false;
-        } else if (rest) {
-          json2.items = rest;
-        }
-        if (minItems > 0)
-          json2.minItems = minItems;
-        if (isClosed)
-          json2.maxItems = maxItems;
-      } else if (ctx.target === "openapi-3.0") {
-        json2.items = {
-          anyOf: prefixItems
-        };
-        if (rest) {
-          json2.items.anyOf.push(rest);
-        }
-        if (minItems > 0)
-          json2.minItems = minItems;
-        if (isClosed)
-          json2.maxItems = maxItems;
-      } else {
-        json2.items = prefixItems;
-        if (isClosed) {
-          json2.additionalItems = false;
-        } else if (rest) {
-          json2.additionalItems = rest;
-        }
-        if (minItems > 0)
-          json2.minItems = minItems;
-        if (isClosed)
-          json2.maxItems = maxItems;
-      }
-      const { minimum, maximum } = aggregateChecks(schema);
-      if (typeof minimum === "number")
-        json2.minItems = minimum;
-      if (typeof maximum === "number")
-        json2.maxItems = maximum;
     };
     pendingRecords = /* @__PURE__ */ new WeakMap();
     recordProcessor = (schema, ctx, _json, params) => {
-      const json2 = _json;
+      const json = _json;
       const def = schema._zod.def;
-      json2.type = "object";
+      json.type = "object";
       const keyType = def.keyType;
       const patterns = aggregateChecks(keyType).patterns;
       if (def.mode === "loose" && patterns && patterns.size > 0) {
@@ -16907,13 +5450,13 @@ var init_json_schema_processors = __esm({
           ...params,
           path: [...params.path, "patternProperties", "*"]
         });
-        json2.patternProperties = {};
+        json.patternProperties = {};
         for (const pattern of patterns) {
-          assignProp(json2.patternProperties, exactPattern(pattern).source, valueSchema);
+          assignProp(json.patternProperties, exactPattern(pattern).source, valueSchema);
         }
       } else {
         if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
-          json2.propertyNames = processSchema(def.keyType, ctx, {
+          json.propertyNames = processSchema(def.keyType, ctx, {
             ...params,
             path: [...params.path, "propertyNames"]
           });
@@ -16925,7 +5468,7 @@ var init_json_schema_processors = __esm({
           }
           pending.push(schema);
         }
-        json2.additionalProperties = processSchema(def.valueType, ctx, {
+        json.additionalProperties = processSchema(def.valueType, ctx, {
           ...params,
           path: [...params.path, "additionalProperties"]
         });
@@ -16935,19 +5478,19 @@ var init_json_schema_processors = __esm({
       if (keyValues && !def.partial && !omittableOnInput) {
         const validKeyValues = [...keyValues].filter((v) => typeof v === "string" || typeof v === "number");
         if (validKeyValues.length > 0) {
-          json2.required = validKeyValues.map(String);
+          json.required = validKeyValues.map(String);
         }
       }
     };
-    nullableProcessor = (schema, ctx, json2, params) => {
+    nullableProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       const inner = processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema);
       if (ctx.target === "openapi-3.0") {
         seen.ref = def.innerType;
-        json2.nullable = true;
+        json.nullable = true;
       } else {
-        json2.anyOf = [inner, { type: "null" }];
+        json.anyOf = [inner, { type: "null" }];
       }
     };
     nonoptionalProcessor = (schema, ctx, _json, params) => {
@@ -16957,27 +5500,27 @@ var init_json_schema_processors = __esm({
       seen.ref = def.innerType;
     };
     UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-    defaultProcessor = (schema, ctx, json2, params) => {
+    defaultProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema);
       seen.ref = def.innerType;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json, params);
       if (value !== UNREPRESENTABLE_DEFAULT)
-        json2.default = value;
+        json.default = value;
     };
-    prefaultProcessor = (schema, ctx, json2, params) => {
+    prefaultProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema);
       seen.ref = def.innerType;
       if (ctx.io !== "input")
         return;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json, params);
       if (value !== UNREPRESENTABLE_DEFAULT)
-        json2._prefault = value;
+        json._prefault = value;
     };
-    catchProcessor = (schema, ctx, json2, params) => {
+    catchProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema);
@@ -16986,10 +5529,10 @@ var init_json_schema_processors = __esm({
       try {
         catchValue = def.catchValue(void 0);
       } catch {
-        handleUnrepresentable(schema, ctx, json2, params, "Dynamic catch values are not supported in JSON Schema");
+        handleUnrepresentable(schema, ctx, json, params, "Dynamic catch values are not supported in JSON Schema");
         return;
       }
-      json2.default = catchValue;
+      json.default = catchValue;
     };
     pipeProcessor = (schema, ctx, _json, params) => {
       const def = schema._zod.def;
@@ -16999,18 +5542,12 @@ var init_json_schema_processors = __esm({
       const seen = ctx.seen.get(schema);
       seen.ref = innerType;
     };
-    readonlyProcessor = (schema, ctx, json2, params) => {
+    readonlyProcessor = (schema, ctx, json, params) => {
       const def = schema._zod.def;
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema);
       seen.ref = def.innerType;
-      json2.readOnly = true;
-    };
-    promiseProcessor = (schema, ctx, _json, params) => {
-      const def = schema._zod.def;
-      processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = def.innerType;
+      json.readOnly = true;
     };
     optionalProcessor = (schema, ctx, _json, params) => {
       const def = schema._zod.def;
@@ -17018,464 +5555,16 @@ var init_json_schema_processors = __esm({
       const seen = ctx.seen.get(schema);
       seen.ref = def.innerType;
     };
-    lazyProcessor = (schema, ctx, _json, params) => {
-      const innerType = schema._zod.innerType;
-      processSchema(innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = innerType;
-    };
-    allProcessors = {
-      string: stringProcessor,
-      number: numberProcessor,
-      boolean: booleanProcessor,
-      bigint: bigintProcessor,
-      symbol: symbolProcessor,
-      null: nullProcessor,
-      undefined: undefinedProcessor,
-      void: voidProcessor,
-      never: neverProcessor,
-      any: anyProcessor,
-      unknown: unknownProcessor,
-      date: dateProcessor,
-      enum: enumProcessor,
-      literal: literalProcessor,
-      nan: nanProcessor,
-      template_literal: templateLiteralProcessor,
-      file: fileProcessor,
-      success: successProcessor,
-      custom: customProcessor,
-      function: functionProcessor,
-      transform: transformProcessor,
-      map: mapProcessor,
-      set: setProcessor,
-      array: arrayProcessor,
-      object: objectProcessor,
-      union: unionProcessor,
-      intersection: intersectionProcessor,
-      tuple: tupleProcessor,
-      record: recordProcessor,
-      nullable: nullableProcessor,
-      nonoptional: nonoptionalProcessor,
-      default: defaultProcessor,
-      prefault: prefaultProcessor,
-      catch: catchProcessor,
-      pipe: pipeProcessor,
-      readonly: readonlyProcessor,
-      promise: promiseProcessor,
-      optional: optionalProcessor,
-      lazy: lazyProcessor
-    };
-  }
-});
-
-// node_modules/zod/v4/core/json-schema-generator.js
-var JSONSchemaGenerator;
-var init_json_schema_generator = __esm({
-  "node_modules/zod/v4/core/json-schema-generator.js"() {
-    init_json_schema_processors();
-    init_to_json_schema();
-    JSONSchemaGenerator = class {
-      /** @deprecated Access via ctx instead */
-      get metadataRegistry() {
-        return this.ctx.metadataRegistry;
-      }
-      /** @deprecated Access via ctx instead */
-      get target() {
-        return this.ctx.target;
-      }
-      // annotated so the .d.cts emits an indexed access rather than an inline `import()` of an ESM path
-      /** @deprecated Access via ctx instead */
-      get unrepresentable() {
-        return this.ctx.unrepresentable;
-      }
-      /** @deprecated Access via ctx instead */
-      get override() {
-        return this.ctx.override;
-      }
-      /** @deprecated Access via ctx instead */
-      get io() {
-        return this.ctx.io;
-      }
-      /** @deprecated Access via ctx instead */
-      get counter() {
-        return this.ctx.counter;
-      }
-      set counter(value) {
-        this.ctx.counter = value;
-      }
-      /** @deprecated Access via ctx instead */
-      get seen() {
-        return this.ctx.seen;
-      }
-      constructor(params) {
-        let normalizedTarget = params?.target ?? "draft-2020-12";
-        if (normalizedTarget === "draft-4")
-          normalizedTarget = "draft-04";
-        if (normalizedTarget === "draft-7")
-          normalizedTarget = "draft-07";
-        this.ctx = initializeContext({
-          processors: allProcessors,
-          target: normalizedTarget,
-          ...params?.metadata && { metadata: params.metadata },
-          ...params?.unrepresentable && { unrepresentable: params.unrepresentable },
-          ...params?.override && { override: params.override },
-          ...params?.io && { io: params.io }
-        });
-      }
-      /**
-       * Process a schema to prepare it for JSON Schema generation.
-       * This must be called before emit().
-       */
-      process(schema, _params = { path: [], schemaPath: [] }) {
-        return processSchema(schema, this.ctx, _params);
-      }
-      /**
-       * Emit the final JSON Schema after processing.
-       * Must call process() first.
-       */
-      emit(schema, _params) {
-        if (_params) {
-          if (_params.cycles)
-            this.ctx.cycles = _params.cycles;
-          if (_params.reused)
-            this.ctx.reused = _params.reused;
-          if (_params.external)
-            this.ctx.external = _params.external;
-        }
-        this.ctx.sharedDefsExtractedFor = void 0;
-        this.ctx.sharedEmitDoneFor = void 0;
-        extractDefs(this.ctx, schema);
-        const result = finalize(this.ctx, schema);
-        const { "~standard": _, ...plainResult } = result;
-        return plainResult;
-      }
-    };
   }
 });
 
 // node_modules/zod/v4/core/json-schema.js
-var json_schema_exports = {};
 var init_json_schema = __esm({
   "node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
 // node_modules/zod/v4/core/index.js
-var core_exports2 = {};
-__export(core_exports2, {
-  $ZodAny: () => $ZodAny,
-  $ZodArray: () => $ZodArray,
-  $ZodAsyncError: () => $ZodAsyncError,
-  $ZodBase64: () => $ZodBase64,
-  $ZodBase64URL: () => $ZodBase64URL,
-  $ZodBigInt: () => $ZodBigInt,
-  $ZodBigIntFormat: () => $ZodBigIntFormat,
-  $ZodBoolean: () => $ZodBoolean,
-  $ZodCIDRv4: () => $ZodCIDRv4,
-  $ZodCIDRv6: () => $ZodCIDRv6,
-  $ZodCUID: () => $ZodCUID,
-  $ZodCUID2: () => $ZodCUID2,
-  $ZodCatch: () => $ZodCatch,
-  $ZodCheck: () => $ZodCheck,
-  $ZodCheckBigIntFormat: () => $ZodCheckBigIntFormat,
-  $ZodCheckEndsWith: () => $ZodCheckEndsWith,
-  $ZodCheckGreaterThan: () => $ZodCheckGreaterThan,
-  $ZodCheckIncludes: () => $ZodCheckIncludes,
-  $ZodCheckLengthEquals: () => $ZodCheckLengthEquals,
-  $ZodCheckLessThan: () => $ZodCheckLessThan,
-  $ZodCheckLowerCase: () => $ZodCheckLowerCase,
-  $ZodCheckMaxLength: () => $ZodCheckMaxLength,
-  $ZodCheckMaxSize: () => $ZodCheckMaxSize,
-  $ZodCheckMimeType: () => $ZodCheckMimeType,
-  $ZodCheckMinLength: () => $ZodCheckMinLength,
-  $ZodCheckMinSize: () => $ZodCheckMinSize,
-  $ZodCheckMultipleOf: () => $ZodCheckMultipleOf,
-  $ZodCheckNumberFormat: () => $ZodCheckNumberFormat,
-  $ZodCheckOverwrite: () => $ZodCheckOverwrite,
-  $ZodCheckProperties: () => $ZodCheckProperties,
-  $ZodCheckProperty: () => $ZodCheckProperty,
-  $ZodCheckRegex: () => $ZodCheckRegex,
-  $ZodCheckSizeEquals: () => $ZodCheckSizeEquals,
-  $ZodCheckStartsWith: () => $ZodCheckStartsWith,
-  $ZodCheckStringFormat: () => $ZodCheckStringFormat,
-  $ZodCheckUpperCase: () => $ZodCheckUpperCase,
-  $ZodCodec: () => $ZodCodec,
-  $ZodCreditCard: () => $ZodCreditCard,
-  $ZodCustom: () => $ZodCustom,
-  $ZodCustomStringFormat: () => $ZodCustomStringFormat,
-  $ZodCyclicError: () => $ZodCyclicError,
-  $ZodDate: () => $ZodDate,
-  $ZodDefault: () => $ZodDefault,
-  $ZodDiscriminatedUnion: () => $ZodDiscriminatedUnion,
-  $ZodE164: () => $ZodE164,
-  $ZodEmail: () => $ZodEmail,
-  $ZodEmoji: () => $ZodEmoji,
-  $ZodEncodeError: () => $ZodEncodeError,
-  $ZodEnum: () => $ZodEnum,
-  $ZodError: () => $ZodError,
-  $ZodExactOptional: () => $ZodExactOptional,
-  $ZodFile: () => $ZodFile,
-  $ZodFunction: () => $ZodFunction,
-  $ZodGUID: () => $ZodGUID,
-  $ZodIBAN: () => $ZodIBAN,
-  $ZodIPv4: () => $ZodIPv4,
-  $ZodIPv6: () => $ZodIPv6,
-  $ZodISODate: () => $ZodISODate,
-  $ZodISODateTime: () => $ZodISODateTime,
-  $ZodISODuration: () => $ZodISODuration,
-  $ZodISOTime: () => $ZodISOTime,
-  $ZodIntersection: () => $ZodIntersection,
-  $ZodJWT: () => $ZodJWT,
-  $ZodKSUID: () => $ZodKSUID,
-  $ZodLazy: () => $ZodLazy,
-  $ZodLiteral: () => $ZodLiteral,
-  $ZodMAC: () => $ZodMAC,
-  $ZodMap: () => $ZodMap,
-  $ZodNaN: () => $ZodNaN,
-  $ZodNanoID: () => $ZodNanoID,
-  $ZodNever: () => $ZodNever,
-  $ZodNonOptional: () => $ZodNonOptional,
-  $ZodNull: () => $ZodNull,
-  $ZodNullable: () => $ZodNullable,
-  $ZodNumber: () => $ZodNumber,
-  $ZodNumberFormat: () => $ZodNumberFormat,
-  $ZodObject: () => $ZodObject,
-  $ZodObjectJIT: () => $ZodObjectJIT,
-  $ZodOptional: () => $ZodOptional,
-  $ZodPipe: () => $ZodPipe,
-  $ZodPrefault: () => $ZodPrefault,
-  $ZodPreprocess: () => $ZodPreprocess,
-  $ZodPromise: () => $ZodPromise,
-  $ZodReadonly: () => $ZodReadonly,
-  $ZodRealError: () => $ZodRealError,
-  $ZodRecord: () => $ZodRecord,
-  $ZodRegistry: () => $ZodRegistry,
-  $ZodSet: () => $ZodSet,
-  $ZodString: () => $ZodString,
-  $ZodStringFormat: () => $ZodStringFormat,
-  $ZodSuccess: () => $ZodSuccess,
-  $ZodSymbol: () => $ZodSymbol,
-  $ZodTemplateLiteral: () => $ZodTemplateLiteral,
-  $ZodTransform: () => $ZodTransform,
-  $ZodTuple: () => $ZodTuple,
-  $ZodType: () => $ZodType,
-  $ZodULID: () => $ZodULID,
-  $ZodURL: () => $ZodURL,
-  $ZodUUID: () => $ZodUUID,
-  $ZodUndefined: () => $ZodUndefined,
-  $ZodUnion: () => $ZodUnion,
-  $ZodUnknown: () => $ZodUnknown,
-  $ZodVoid: () => $ZodVoid,
-  $ZodXID: () => $ZodXID,
-  $ZodXor: () => $ZodXor,
-  $brand: () => $brand,
-  $constructor: () => $constructor,
-  $input: () => $input,
-  $output: () => $output,
-  Doc: () => Doc,
-  INVALID: () => INVALID,
-  JSONSchema: () => json_schema_exports,
-  JSONSchemaGenerator: () => JSONSchemaGenerator,
-  NEVER: () => NEVER,
-  TimePrecision: () => TimePrecision,
-  URL_BAD_FORMAT: () => URL_BAD_FORMAT,
-  URL_UNPARSEABLE: () => URL_UNPARSEABLE,
-  ZodCompileAsyncError: () => ZodCompileAsyncError,
-  ZodCompileUnsupportedError: () => ZodCompileUnsupportedError,
-  _any: () => _any,
-  _array: () => _array,
-  _base64: () => _base64,
-  _base64url: () => _base64url,
-  _bigint: () => _bigint,
-  _boolean: () => _boolean,
-  _catch: () => _catch,
-  _check: () => _check,
-  _cidrv4: () => _cidrv4,
-  _cidrv6: () => _cidrv6,
-  _coercedBigint: () => _coercedBigint,
-  _coercedBoolean: () => _coercedBoolean,
-  _coercedDate: () => _coercedDate,
-  _coercedNumber: () => _coercedNumber,
-  _coercedString: () => _coercedString,
-  _creditCard: () => _creditCard,
-  _cuid: () => _cuid,
-  _cuid2: () => _cuid2,
-  _custom: () => _custom,
-  _date: () => _date,
-  _decode: () => _decode,
-  _decodeAsync: () => _decodeAsync,
-  _default: () => _default,
-  _discriminatedUnion: () => _discriminatedUnion,
-  _e164: () => _e164,
-  _email: () => _email,
-  _emoji: () => _emoji2,
-  _encode: () => _encode,
-  _encodeAsync: () => _encodeAsync,
-  _endsWith: () => _endsWith,
-  _enum: () => _enum,
-  _file: () => _file,
-  _float32: () => _float32,
-  _float64: () => _float64,
-  _gt: () => _gt,
-  _gte: () => _gte,
-  _guid: () => _guid,
-  _iban: () => _iban,
-  _includes: () => _includes,
-  _int: () => _int,
-  _int32: () => _int32,
-  _int64: () => _int64,
-  _intersection: () => _intersection,
-  _ipv4: () => _ipv4,
-  _ipv6: () => _ipv6,
-  _isoDate: () => _isoDate,
-  _isoDateTime: () => _isoDateTime,
-  _isoDuration: () => _isoDuration,
-  _isoTime: () => _isoTime,
-  _jwt: () => _jwt,
-  _ksuid: () => _ksuid,
-  _lazy: () => _lazy,
-  _length: () => _length,
-  _literal: () => _literal,
-  _lowercase: () => _lowercase,
-  _lt: () => _lt,
-  _lte: () => _lte,
-  _mac: () => _mac,
-  _map: () => _map,
-  _max: () => _lte,
-  _maxLength: () => _maxLength,
-  _maxSize: () => _maxSize,
-  _mime: () => _mime,
-  _min: () => _gte,
-  _minLength: () => _minLength,
-  _minSize: () => _minSize,
-  _multipleOf: () => _multipleOf,
-  _nan: () => _nan,
-  _nanoid: () => _nanoid,
-  _nativeEnum: () => _nativeEnum,
-  _negative: () => _negative,
-  _never: () => _never,
-  _nonnegative: () => _nonnegative,
-  _nonoptional: () => _nonoptional,
-  _nonpositive: () => _nonpositive,
-  _normalize: () => _normalize,
-  _null: () => _null2,
-  _nullable: () => _nullable,
-  _number: () => _number,
-  _optional: () => _optional,
-  _overwrite: () => _overwrite,
-  _parse: () => _parse,
-  _parseAsync: () => _parseAsync,
-  _pipe: () => _pipe,
-  _positive: () => _positive,
-  _promise: () => _promise,
-  _properties: () => _properties,
-  _property: () => _property,
-  _readonly: () => _readonly,
-  _record: () => _record,
-  _refine: () => _refine,
-  _regex: () => _regex,
-  _safeDecode: () => _safeDecode,
-  _safeDecodeAsync: () => _safeDecodeAsync,
-  _safeEncode: () => _safeEncode,
-  _safeEncodeAsync: () => _safeEncodeAsync,
-  _safeParse: () => _safeParse,
-  _safeParseAsync: () => _safeParseAsync,
-  _set: () => _set,
-  _size: () => _size,
-  _slugify: () => _slugify,
-  _startsWith: () => _startsWith,
-  _string: () => _string,
-  _stringFormat: () => _stringFormat,
-  _stringbool: () => _stringbool,
-  _success: () => _success,
-  _superRefine: () => _superRefine,
-  _symbol: () => _symbol,
-  _templateLiteral: () => _templateLiteral,
-  _toLowerCase: () => _toLowerCase,
-  _toUpperCase: () => _toUpperCase,
-  _transform: () => _transform,
-  _trim: () => _trim,
-  _tuple: () => _tuple,
-  _uint32: () => _uint32,
-  _uint64: () => _uint64,
-  _ulid: () => _ulid,
-  _undefined: () => _undefined2,
-  _union: () => _union,
-  _unknown: () => _unknown,
-  _uppercase: () => _uppercase,
-  _url: () => _url,
-  _uuid: () => _uuid,
-  _uuidv4: () => _uuidv4,
-  _uuidv6: () => _uuidv6,
-  _uuidv7: () => _uuidv7,
-  _void: () => _void,
-  _xid: () => _xid,
-  _xor: () => _xor,
-  base64Charset: () => base64Charset,
-  base64urlCharset: () => base64urlCharset,
-  canParseURL: () => canParseURL,
-  clone: () => clone,
-  compile: () => compile,
-  compileFn: () => compileFn,
-  config: () => config,
-  createStandardJSONSchemaMethod: () => createStandardJSONSchemaMethod,
-  createToJSONSchemaMethod: () => createToJSONSchemaMethod,
-  decode: () => decode,
-  decodeAsync: () => decodeAsync,
-  describe: () => describe,
-  encode: () => encode,
-  encodeAsync: () => encodeAsync,
-  extractDefs: () => extractDefs,
-  finalize: () => finalize,
-  flattenError: () => flattenError,
-  formatError: () => formatError,
-  getDiscriminatedOption: () => getDiscriminatedOption,
-  globalConfig: () => globalConfig,
-  globalRegistry: () => globalRegistry,
-  handleUnrepresentable: () => handleUnrepresentable,
-  initializeContext: () => initializeContext,
-  isBackEdge: () => isBackEdge,
-  isRecursiveSchema: () => isRecursiveSchema,
-  isValidBase64: () => isValidBase64,
-  isValidBase64URL: () => isValidBase64URL,
-  isValidCIDRv6: () => isValidCIDRv6,
-  isValidCreditCard: () => isValidCreditCard,
-  isValidIBAN: () => isValidIBAN,
-  isValidIPv6: () => isValidIPv6,
-  isValidJWT: () => isValidJWT,
-  locales: () => locales_exports,
-  memoizer: () => memoizer,
-  mergeValues: () => mergeValues,
-  meta: () => meta,
-  parse: () => parse,
-  parseAsync: () => parseAsync,
-  parseURLObject: () => parseURLObject,
-  prettifyError: () => prettifyError,
-  process: () => processSchema,
-  processSchema: () => processSchema,
-  regexes: () => regexes_exports,
-  registry: () => registry,
-  safeDecode: () => safeDecode,
-  safeDecodeAsync: () => safeDecodeAsync,
-  safeEncode: () => safeEncode,
-  safeEncodeAsync: () => safeEncodeAsync,
-  safeParse: () => safeParse,
-  safeParseAsync: () => safeParseAsync,
-  standardProps: () => standardProps,
-  stripTabAndNewline: () => stripTabAndNewline,
-  toDotPath: () => toDotPath,
-  toJSONSchema: () => toJSONSchema,
-  toZod: () => toZod,
-  treeifyError: () => treeifyError,
-  urlHostnameOk: () => urlHostnameOk,
-  urlProtocolOk: () => urlProtocolOk,
-  util: () => util_exports,
-  validate: () => validate,
-  validateAsync: () => validateAsync,
-  validateURL: () => validateURL,
-  version: () => version,
-  withParser: () => withParser
-});
 var init_core2 = __esm({
   "node_modules/zod/v4/core/index.js"() {
     init_core();
@@ -17486,7 +5575,6 @@ var init_core2 = __esm({
     init_checks();
     init_versions();
     init_util();
-    init_util();
     init_regexes();
     init_locales();
     init_registries();
@@ -17494,46 +5582,11 @@ var init_core2 = __esm({
     init_compile();
     init_api();
     init_to_json_schema();
-    init_json_schema_processors();
-    init_json_schema_generator();
     init_json_schema();
   }
 });
 
 // node_modules/zod/v4/classic/checks.js
-var checks_exports2 = {};
-__export(checks_exports2, {
-  endsWith: () => _endsWith,
-  gt: () => _gt,
-  gte: () => _gte,
-  includes: () => _includes,
-  length: () => _length,
-  lowercase: () => _lowercase,
-  lt: () => _lt,
-  lte: () => _lte,
-  maxLength: () => _maxLength,
-  maxSize: () => _maxSize,
-  mime: () => _mime,
-  minLength: () => _minLength,
-  minSize: () => _minSize,
-  multipleOf: () => _multipleOf,
-  negative: () => _negative,
-  nonnegative: () => _nonnegative,
-  nonpositive: () => _nonpositive,
-  normalize: () => _normalize,
-  overwrite: () => _overwrite,
-  positive: () => _positive,
-  properties: () => _properties,
-  property: () => _property,
-  regex: () => _regex,
-  size: () => _size,
-  slugify: () => _slugify,
-  startsWith: () => _startsWith,
-  toLowerCase: () => _toLowerCase,
-  toUpperCase: () => _toUpperCase,
-  trim: () => _trim,
-  uppercase: () => _uppercase
-});
 var init_checks2 = __esm({
   "node_modules/zod/v4/classic/checks.js"() {
     init_core2();
@@ -17555,7 +5608,7 @@ function _lazyMethod(proto, key, make) {
     }
   });
 }
-var _installedErrorProtos, initializer2, ZodError, ZodRealError;
+var _installedErrorProtos, initializer2, ZodRealError;
 var init_errors3 = __esm({
   "node_modules/zod/v4/classic/errors.js"() {
     init_core2();
@@ -17587,7 +5640,6 @@ var init_errors3 = __esm({
         }
       });
     };
-    ZodError = /* @__PURE__ */ $constructor("ZodError", initializer2);
     ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0, {
       Parent: Error
     });
@@ -17595,207 +5647,28 @@ var init_errors3 = __esm({
 });
 
 // node_modules/zod/v4/classic/parse.js
-var parse2, parseAsync2, safeParse2, safeParseAsync2, encode2, decode2, encodeAsync2, decodeAsync2, safeEncode2, safeDecode2, safeEncodeAsync2, safeDecodeAsync2;
+var parse, parseAsync, safeParse, safeParseAsync, encode, decode, encodeAsync, decodeAsync, safeEncode, safeDecode, safeEncodeAsync, safeDecodeAsync;
 var init_parse2 = __esm({
   "node_modules/zod/v4/classic/parse.js"() {
     init_core2();
     init_errors3();
     init_core2();
-    parse2 = /* @__PURE__ */ _parse(ZodRealError);
-    parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
-    safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
-    safeParseAsync2 = /* @__PURE__ */ _safeParseAsync(ZodRealError);
-    encode2 = /* @__PURE__ */ _encode(ZodRealError);
-    decode2 = /* @__PURE__ */ _decode(ZodRealError);
-    encodeAsync2 = /* @__PURE__ */ _encodeAsync(ZodRealError);
-    decodeAsync2 = /* @__PURE__ */ _decodeAsync(ZodRealError);
-    safeEncode2 = /* @__PURE__ */ _safeEncode(ZodRealError);
-    safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
-    safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
-    safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
+    parse = /* @__PURE__ */ _parse(ZodRealError);
+    parseAsync = /* @__PURE__ */ _parseAsync(ZodRealError);
+    safeParse = /* @__PURE__ */ _safeParse(ZodRealError);
+    safeParseAsync = /* @__PURE__ */ _safeParseAsync(ZodRealError);
+    encode = /* @__PURE__ */ _encode(ZodRealError);
+    decode = /* @__PURE__ */ _decode(ZodRealError);
+    encodeAsync = /* @__PURE__ */ _encodeAsync(ZodRealError);
+    decodeAsync = /* @__PURE__ */ _decodeAsync(ZodRealError);
+    safeEncode = /* @__PURE__ */ _safeEncode(ZodRealError);
+    safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
+    safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
+    safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
   }
 });
 
 // node_modules/zod/v4/classic/schemas.js
-var schemas_exports2 = {};
-__export(schemas_exports2, {
-  ZodAny: () => ZodAny,
-  ZodArray: () => ZodArray,
-  ZodBase64: () => ZodBase64,
-  ZodBase64URL: () => ZodBase64URL,
-  ZodBigInt: () => ZodBigInt,
-  ZodBigIntFormat: () => ZodBigIntFormat,
-  ZodBoolean: () => ZodBoolean,
-  ZodCIDRv4: () => ZodCIDRv4,
-  ZodCIDRv6: () => ZodCIDRv6,
-  ZodCUID: () => ZodCUID,
-  ZodCUID2: () => ZodCUID2,
-  ZodCatch: () => ZodCatch,
-  ZodCodec: () => ZodCodec,
-  ZodCreditCard: () => ZodCreditCard,
-  ZodCustom: () => ZodCustom,
-  ZodCustomStringFormat: () => ZodCustomStringFormat,
-  ZodDate: () => ZodDate,
-  ZodDefault: () => ZodDefault,
-  ZodDiscriminatedUnion: () => ZodDiscriminatedUnion,
-  ZodE164: () => ZodE164,
-  ZodEmail: () => ZodEmail,
-  ZodEmoji: () => ZodEmoji,
-  ZodEnum: () => ZodEnum,
-  ZodExactOptional: () => ZodExactOptional,
-  ZodFile: () => ZodFile,
-  ZodFunction: () => ZodFunction,
-  ZodGUID: () => ZodGUID,
-  ZodIBAN: () => ZodIBAN,
-  ZodIPv4: () => ZodIPv4,
-  ZodIPv6: () => ZodIPv6,
-  ZodISODate: () => ZodISODate,
-  ZodISODateTime: () => ZodISODateTime,
-  ZodISODuration: () => ZodISODuration,
-  ZodISOTime: () => ZodISOTime,
-  ZodInstanceOf: () => ZodInstanceOf,
-  ZodIntersection: () => ZodIntersection,
-  ZodJWT: () => ZodJWT,
-  ZodKSUID: () => ZodKSUID,
-  ZodLazy: () => ZodLazy,
-  ZodLiteral: () => ZodLiteral,
-  ZodMAC: () => ZodMAC,
-  ZodMap: () => ZodMap,
-  ZodNaN: () => ZodNaN,
-  ZodNanoID: () => ZodNanoID,
-  ZodNever: () => ZodNever,
-  ZodNonOptional: () => ZodNonOptional,
-  ZodNull: () => ZodNull,
-  ZodNullable: () => ZodNullable,
-  ZodNumber: () => ZodNumber,
-  ZodNumberFormat: () => ZodNumberFormat,
-  ZodObject: () => ZodObject,
-  ZodOptional: () => ZodOptional,
-  ZodPipe: () => ZodPipe,
-  ZodPrefault: () => ZodPrefault,
-  ZodPreprocess: () => ZodPreprocess,
-  ZodPromise: () => ZodPromise,
-  ZodReadonly: () => ZodReadonly,
-  ZodRecord: () => ZodRecord,
-  ZodSet: () => ZodSet,
-  ZodString: () => ZodString,
-  ZodStringFormat: () => ZodStringFormat,
-  ZodSuccess: () => ZodSuccess,
-  ZodSymbol: () => ZodSymbol,
-  ZodTemplateLiteral: () => ZodTemplateLiteral,
-  ZodTransform: () => ZodTransform,
-  ZodTuple: () => ZodTuple,
-  ZodType: () => ZodType,
-  ZodULID: () => ZodULID,
-  ZodURL: () => ZodURL,
-  ZodUUID: () => ZodUUID,
-  ZodUndefined: () => ZodUndefined,
-  ZodUnion: () => ZodUnion,
-  ZodUnknown: () => ZodUnknown,
-  ZodVoid: () => ZodVoid,
-  ZodXID: () => ZodXID,
-  ZodXor: () => ZodXor,
-  _ZodString: () => _ZodString,
-  _default: () => _default2,
-  _function: () => _function,
-  any: () => any,
-  array: () => array,
-  base64: () => base642,
-  base64url: () => base64url2,
-  bigint: () => bigint2,
-  boolean: () => boolean2,
-  catch: () => _catch2,
-  check: () => check,
-  cidrv4: () => cidrv42,
-  cidrv6: () => cidrv62,
-  codec: () => codec,
-  creditCard: () => creditCard2,
-  cuid: () => cuid3,
-  cuid2: () => cuid22,
-  currencyCode: () => currencyCode2,
-  custom: () => custom,
-  date: () => date2,
-  describe: () => describe2,
-  discriminatedUnion: () => discriminatedUnion,
-  e164: () => e1642,
-  email: () => email2,
-  emoji: () => emoji2,
-  enum: () => _enum2,
-  exactOptional: () => exactOptional,
-  file: () => file,
-  float32: () => float32,
-  float64: () => float64,
-  function: () => _function,
-  guid: () => guid2,
-  hash: () => hash,
-  hex: () => hex2,
-  hostname: () => hostname2,
-  httpUrl: () => httpUrl,
-  iban: () => iban2,
-  instanceof: () => _instanceof,
-  int: () => int,
-  int32: () => int32,
-  int64: () => int64,
-  intersection: () => intersection,
-  invertCodec: () => invertCodec,
-  ipv4: () => ipv42,
-  ipv6: () => ipv62,
-  json: () => json,
-  jwt: () => jwt,
-  keyof: () => keyof,
-  ksuid: () => ksuid2,
-  lazy: () => lazy,
-  literal: () => literal,
-  looseObject: () => looseObject,
-  looseRecord: () => looseRecord,
-  mac: () => mac2,
-  map: () => map,
-  meta: () => meta2,
-  nan: () => nan,
-  nanoid: () => nanoid2,
-  nativeEnum: () => nativeEnum,
-  never: () => never,
-  nonoptional: () => nonoptional,
-  null: () => _null3,
-  nullable: () => nullable,
-  nullish: () => nullish2,
-  number: () => number2,
-  object: () => object,
-  optional: () => optional,
-  partialRecord: () => partialRecord,
-  pipe: () => pipe,
-  prefault: () => prefault,
-  preprocess: () => preprocess,
-  promise: () => promise,
-  readonly: () => readonly,
-  record: () => record,
-  refine: () => refine,
-  set: () => set,
-  strictObject: () => strictObject,
-  string: () => string2,
-  stringFormat: () => stringFormat,
-  stringbool: () => stringbool,
-  success: () => success,
-  superRefine: () => superRefine,
-  symbol: () => symbol,
-  templateLiteral: () => templateLiteral,
-  transform: () => transform,
-  tuple: () => tuple,
-  uint32: () => uint32,
-  uint64: () => uint64,
-  ulid: () => ulid2,
-  undefined: () => _undefined3,
-  union: () => union,
-  unknown: () => unknown,
-  url: () => url,
-  uuid: () => uuid2,
-  uuidv4: () => uuidv4,
-  uuidv6: () => uuidv6,
-  uuidv7: () => uuidv7,
-  void: () => _void2,
-  xid: () => xid2,
-  xor: () => xor
-});
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -17807,149 +5680,14 @@ function _ensureDefaultMemoizer() {
 function string2(params) {
   return _string(ZodString, params);
 }
-function email2(params) {
-  return _email(ZodEmail, params);
-}
-function guid2(params) {
-  return _guid(ZodGUID, params);
-}
-function uuid2(params) {
-  return _uuid(ZodUUID, params);
-}
-function uuidv4(params) {
-  return _uuidv4(ZodUUID, params);
-}
-function uuidv6(params) {
-  return _uuidv6(ZodUUID, params);
-}
-function uuidv7(params) {
-  return _uuidv7(ZodUUID, params);
-}
-function url(params) {
-  return _url(ZodURL, params);
-}
-function httpUrl(params) {
-  return _url(ZodURL, {
-    protocol: httpProtocol,
-    hostname: domain,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function emoji2(params) {
-  return _emoji2(ZodEmoji, params);
-}
-function nanoid2(params) {
-  return _nanoid(ZodNanoID, params);
-}
-function cuid3(params) {
-  return _cuid(ZodCUID, params);
-}
-function cuid22(params) {
-  return _cuid2(ZodCUID2, params);
-}
-function ulid2(params) {
-  return _ulid(ZodULID, params);
-}
-function xid2(params) {
-  return _xid(ZodXID, params);
-}
-function ksuid2(params) {
-  return _ksuid(ZodKSUID, params);
-}
-function ipv42(params) {
-  return _ipv4(ZodIPv4, params);
-}
-function mac2(params) {
-  return _mac(ZodMAC, params);
-}
-function ipv62(params) {
-  return _ipv6(ZodIPv6, params);
-}
-function cidrv42(params) {
-  return _cidrv4(ZodCIDRv4, params);
-}
-function cidrv62(params) {
-  return _cidrv6(ZodCIDRv6, params);
-}
-function base642(params) {
-  return _base64(ZodBase64, params);
-}
-function base64url2(params) {
-  return _base64url(ZodBase64URL, params);
-}
-function e1642(params) {
-  return _e164(ZodE164, params);
-}
-function creditCard2(params) {
-  return _creditCard(ZodCreditCard, params);
-}
-function iban2(params) {
-  return _iban(ZodIBAN, params);
-}
-function jwt(params) {
-  return _jwt(ZodJWT, params);
-}
-function stringFormat(format, fnOrRegex, _params = {}) {
-  return _stringFormat(ZodCustomStringFormat, format, fnOrRegex, _params);
-}
-function hostname2(_params) {
-  return _stringFormat(ZodCustomStringFormat, "hostname", hostname, _params);
-}
-function hex2(_params) {
-  return _stringFormat(ZodCustomStringFormat, "hex", hex, _params);
-}
-function currencyCode2(_params) {
-  return _stringFormat(ZodCustomStringFormat, "currency_code", currencyCode, _params);
-}
-function hash(alg, params) {
-  const enc = params?.enc ?? "hex";
-  const format = `${alg}_${enc}`;
-  const regex = regexes_exports[format];
-  if (!regex)
-    throw new Error(`Unrecognized hash format: ${format}`);
-  return _stringFormat(ZodCustomStringFormat, format, regex, params);
-}
 function number2(params) {
   return _number(ZodNumber, params);
 }
 function int(params) {
   return _int(ZodNumberFormat, params);
 }
-function float32(params) {
-  return _float32(ZodNumberFormat, params);
-}
-function float64(params) {
-  return _float64(ZodNumberFormat, params);
-}
-function int32(params) {
-  return _int32(ZodNumberFormat, params);
-}
-function uint32(params) {
-  return _uint32(ZodNumberFormat, params);
-}
 function boolean2(params) {
   return _boolean(ZodBoolean, params);
-}
-function bigint2(params) {
-  return _bigint(ZodBigInt, params);
-}
-function int64(params) {
-  return _int64(ZodBigIntFormat, params);
-}
-function uint64(params) {
-  return _uint64(ZodBigIntFormat, params);
-}
-function symbol(params) {
-  return _symbol(ZodSymbol, params);
-}
-function _undefined3(params) {
-  return _undefined2(ZodUndefined, params);
-}
-function _null3(params) {
-  return _null2(ZodNull, params);
-}
-function any() {
-  return _any(ZodAny);
 }
 function unknown() {
   return _unknown(ZodUnknown);
@@ -17957,18 +5695,8 @@ function unknown() {
 function never(params) {
   return _never(ZodNever, params);
 }
-function _void2(params) {
-  return _void(ZodVoid, params);
-}
-function date2(params) {
-  return _date(ZodDate, params);
-}
 function array(element, params) {
   return _array(ZodArray, element, params);
-}
-function keyof(schema) {
-  const shape = schema._zod.def.shape;
-  return _enum2(Object.keys(shape));
 }
 function object(shape, params) {
   const def = {
@@ -17978,42 +5706,10 @@ function object(shape, params) {
   };
   return new ZodObject(def);
 }
-function strictObject(shape, params) {
-  return new ZodObject({
-    type: "object",
-    shape,
-    catchall: never(),
-    ...util_exports.normalizeParams(params)
-  });
-}
-function looseObject(shape, params) {
-  return new ZodObject({
-    type: "object",
-    shape,
-    catchall: unknown(),
-    ...util_exports.normalizeParams(params)
-  });
-}
 function union(options, params) {
   return new ZodUnion({
     type: "union",
     options,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function xor(options, params) {
-  return new ZodXor({
-    type: "union",
-    options,
-    inclusive: false,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function discriminatedUnion(discriminator, options, params) {
-  return new ZodDiscriminatedUnion({
-    type: "union",
-    options,
-    discriminator,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -18022,17 +5718,6 @@ function intersection(left, right) {
     type: "intersection",
     left,
     right
-  });
-}
-function tuple(items, _paramsOrRest, _params) {
-  const hasRest = _paramsOrRest instanceof $ZodType;
-  const params = hasRest ? _params : _paramsOrRest;
-  const rest = hasRest ? _paramsOrRest : null;
-  return new ZodTuple({
-    type: "tuple",
-    items,
-    rest,
-    ...util_exports.normalizeParams(params)
   });
 }
 function record(keyType, valueType, params) {
@@ -18051,48 +5736,8 @@ function record(keyType, valueType, params) {
     ...util_exports.normalizeParams(params)
   });
 }
-function partialRecord(keyType, valueType, params) {
-  return new ZodRecord({
-    type: "record",
-    keyType,
-    valueType,
-    ...util_exports.normalizeParams(params),
-    partial: true
-  });
-}
-function looseRecord(keyType, valueType, params) {
-  return new ZodRecord({
-    type: "record",
-    keyType,
-    valueType,
-    mode: "loose",
-    ...util_exports.normalizeParams(params)
-  });
-}
-function map(keyType, valueType, params) {
-  return new ZodMap({
-    type: "map",
-    keyType,
-    valueType,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function set(valueType, params) {
-  return new ZodSet({
-    type: "set",
-    valueType,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function _enum2(values, params) {
+function _enum(values, params) {
   const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
-  return new ZodEnum({
-    type: "enum",
-    entries,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function nativeEnum(entries, params) {
   return new ZodEnum({
     type: "enum",
     entries,
@@ -18105,9 +5750,6 @@ function literal(value, params) {
     values: Array.isArray(value) ? value : [value],
     ...util_exports.normalizeParams(params)
   });
-}
-function file(params) {
-  return _file(ZodFile, params);
 }
 function transform(fn) {
   return new ZodTransform({
@@ -18133,10 +5775,7 @@ function nullable(innerType) {
     innerType
   });
 }
-function nullish2(innerType) {
-  return optional(nullable(innerType));
-}
-function _default2(innerType, defaultValue) {
+function _default(innerType, defaultValue) {
   return new ZodDefault({
     type: "default",
     innerType,
@@ -18161,21 +5800,12 @@ function nonoptional(innerType, params) {
     ...util_exports.normalizeParams(params)
   });
 }
-function success(innerType) {
-  return new ZodSuccess({
-    type: "success",
-    innerType
-  });
-}
-function _catch2(innerType, catchValue) {
+function _catch(innerType, catchValue) {
   return new ZodCatch({
     type: "catch",
     innerType,
     catchValue: typeof catchValue === "function" ? catchValue : util_exports.constantCatch(catchValue)
   });
-}
-function nan(params) {
-  return _nan(ZodNaN, params);
 }
 function pipe(in_, out) {
   return new ZodPipe({
@@ -18185,67 +5815,11 @@ function pipe(in_, out) {
     // ...util.normalizeParams(params),
   });
 }
-function codec(in_, out, params) {
-  return new ZodCodec({
-    type: "pipe",
-    in: in_,
-    out,
-    transform: params.decode,
-    reverseTransform: params.encode
-  });
-}
-function invertCodec(codec2) {
-  const def = codec2._zod.def;
-  return new ZodCodec({
-    type: "pipe",
-    in: def.out,
-    out: def.in,
-    transform: def.reverseTransform,
-    reverseTransform: def.transform
-  });
-}
 function readonly(innerType) {
   return new ZodReadonly({
     type: "readonly",
     innerType
   });
-}
-function templateLiteral(parts, params) {
-  return new ZodTemplateLiteral({
-    type: "template_literal",
-    parts,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function lazy(getter) {
-  return new ZodLazy({
-    type: "lazy",
-    getter
-  });
-}
-function promise(innerType) {
-  return new ZodPromise({
-    type: "promise",
-    innerType
-  });
-}
-function _function(params) {
-  return new ZodFunction({
-    type: "function",
-    input: Array.isArray(params?.input) ? tuple(params?.input) : params?.input ?? array(unknown()),
-    output: params?.output ?? unknown()
-  });
-}
-function check(fn) {
-  const ch = new $ZodCheck({
-    check: "custom"
-    // ...util.normalizeParams(params),
-  });
-  ch._zod.check = fn;
-  return ch;
-}
-function custom(fn, _params) {
-  return _custom(ZodCustom, fn ?? (() => true), _params);
 }
 function refine(fn, _params = {}) {
   return _refine(ZodCustom, fn, _params);
@@ -18253,48 +5827,12 @@ function refine(fn, _params = {}) {
 function superRefine(fn, params) {
   return _superRefine(fn, params);
 }
-function _instanceof(cls, params = {}) {
-  const inst = new ZodInstanceOf({
-    type: "custom",
-    check: "custom",
-    fn: (data) => data instanceof cls,
-    abort: true,
-    ...util_exports.normalizeParams(params)
-  });
-  inst._zod.bag.Class = cls;
-  inst._zod.check = (payload) => {
-    if (!(payload.value instanceof cls)) {
-      payload.issues.push({
-        code: "invalid_type",
-        expected: cls.name,
-        input: payload.value,
-        inst,
-        path: [...inst._zod.def.path ?? []]
-      });
-    }
-  };
-  return inst;
-}
-function json(params) {
-  const jsonSchema = lazy(() => {
-    return union([string2(params), number2(), boolean2(), _null3(), array(jsonSchema), record(string2(), jsonSchema)]);
-  });
-  return jsonSchema;
-}
-function preprocess(fn, schema) {
-  return new ZodPreprocess({
-    type: "pipe",
-    in: transform(fn),
-    out: schema
-  });
-}
-var ZodType, _ZodString, ZodString, ZodStringFormat, ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodMAC, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodCreditCard, ZodIBAN, ZodJWT, ZodCustomStringFormat, ZodNumber, ZodNumberFormat, ZodBoolean, ZodBigInt, ZodBigIntFormat, ZodSymbol, ZodUndefined, ZodNull, ZodAny, ZodUnknown, ZodNever, ZodVoid, ZodDate, ZodArray, ZodObject, ZodUnion, ZodXor, ZodDiscriminatedUnion, ZodIntersection, ZodTuple, ZodRecord, ZodMap, ZodSet, ZodEnum, ZodLiteral, ZodFile, ZodTransform, ZodOptional, ZodExactOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodSuccess, ZodCatch, ZodNaN, ZodPipe, ZodCodec, ZodPreprocess, ZodReadonly, ZodTemplateLiteral, ZodLazy, ZodPromise, ZodFunction, ZodCustom, describe2, meta2, ZodInstanceOf, stringbool;
+var ZodType, _ZodString, ZodString, ZodStringFormat, ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodJWT, ZodNumber, ZodNumberFormat, ZodBoolean, ZodUnknown, ZodNever, ZodArray, ZodObject, ZodUnion, ZodIntersection, ZodRecord, ZodEnum, ZodLiteral, ZodTransform, ZodOptional, ZodExactOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodCatch, ZodPipe, ZodReadonly, ZodCustom;
 var init_schemas2 = __esm({
   "node_modules/zod/v4/classic/schemas.js"() {
     init_core2();
     init_core2();
     init_json_schema_processors();
-    init_regexes();
     init_to_json_schema();
     init_en();
     init_checks2();
@@ -18324,12 +5862,12 @@ var init_schemas2 = __esm({
       brand() {
         return this;
       },
-      register(reg, meta3) {
-        reg.add(this, meta3);
+      register(reg, meta2) {
+        reg.add(this, meta2);
         return this;
       },
-      refine(check2, params) {
-        return this.check(refine(check2, params));
+      refine(check, params) {
+        return this.check(refine(check, params));
       },
       superRefine(refinement, params) {
         return this.check(superRefine(refinement, params));
@@ -18365,13 +5903,13 @@ var init_schemas2 = __esm({
         return pipe(this, transform(tx));
       },
       default(d) {
-        return _default2(this, d);
+        return _default(this, d);
       },
       prefault(d) {
         return prefault(this, d);
       },
       catch(params) {
-        return _catch2(this, params);
+        return _catch(this, params);
       },
       pipe(target) {
         return pipe(this, target);
@@ -18414,16 +5952,16 @@ var init_schemas2 = __esm({
         util_exports.own(this, "~standard", value);
       },
       parse: function _parse2(data, params) {
-        return parse2(this, data, params, { callee: _parse2 });
+        return parse(this, data, params, { callee: _parse2 });
       },
       parseAsync: async function _parseAsync2(data, params) {
-        return await parseAsync2(this, data, params, { callee: _parseAsync2 });
+        return await parseAsync(this, data, params, { callee: _parseAsync2 });
       },
       safeParse(data, params) {
-        return safeParse2(this, data, params);
+        return safeParse(this, data, params);
       },
       async safeParseAsync(data, params) {
-        return safeParseAsync2(this, data, params);
+        return safeParseAsync(this, data, params);
       },
       // `spa` is an alias: same function object as `safeParseAsync`, as before.
       get spa() {
@@ -18439,28 +5977,28 @@ var init_schemas2 = __esm({
         return validateAsync(this, data, params);
       },
       encode: function _encode2(data, params) {
-        return encode2(this, data, params, { callee: _encode2 });
+        return encode(this, data, params, { callee: _encode2 });
       },
       decode: function _decode2(data, params) {
-        return decode2(this, data, params, { callee: _decode2 });
+        return decode(this, data, params, { callee: _decode2 });
       },
       encodeAsync: async function _encodeAsync2(data, params) {
-        return await encodeAsync2(this, data, params, { callee: _encodeAsync2 });
+        return await encodeAsync(this, data, params, { callee: _encodeAsync2 });
       },
       decodeAsync: async function _decodeAsync2(data, params) {
-        return await decodeAsync2(this, data, params, { callee: _decodeAsync2 });
+        return await decodeAsync(this, data, params, { callee: _decodeAsync2 });
       },
       safeEncode(data, params) {
-        return safeEncode2(this, data, params);
+        return safeEncode(this, data, params);
       },
       safeDecode(data, params) {
-        return safeDecode2(this, data, params);
+        return safeDecode(this, data, params);
       },
       async safeEncodeAsync(data, params) {
-        return safeEncodeAsync2(this, data, params);
+        return safeEncodeAsync(this, data, params);
       },
       async safeDecodeAsync(data, params) {
-        return safeDecodeAsync2(this, data, params);
+        return safeDecodeAsync(this, data, params);
       },
       toJSONSchema(params) {
         return createToJSONSchemaMethod(this, {})(params);
@@ -18479,7 +6017,7 @@ var init_schemas2 = __esm({
       (inst, def) => {
         $ZodString.init(inst, def);
         ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => stringProcessor(inst, ctx, json2, params);
+        inst._zod.processJSONSchema = (ctx, json, params) => stringProcessor(inst, ctx, json, params);
       },
       /* @__PURE__ */ util_exports.derived({
         format: (inst) => aggregateChecks(inst).format ?? null,
@@ -18684,10 +6222,6 @@ var init_schemas2 = __esm({
       $ZodIPv4.init(inst, def);
       ZodStringFormat.init(inst, def);
     });
-    ZodMAC = /* @__PURE__ */ $constructor("ZodMAC", (inst, def) => {
-      $ZodMAC.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
     ZodIPv6 = /* @__PURE__ */ $constructor("ZodIPv6", (inst, def) => {
       $ZodIPv6.init(inst, def);
       ZodStringFormat.init(inst, def);
@@ -18712,20 +6246,8 @@ var init_schemas2 = __esm({
       $ZodE164.init(inst, def);
       ZodStringFormat.init(inst, def);
     });
-    ZodCreditCard = /* @__PURE__ */ $constructor("ZodCreditCard", (inst, def) => {
-      $ZodCreditCard.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodIBAN = /* @__PURE__ */ $constructor("ZodIBAN", (inst, def) => {
-      $ZodIBAN.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
     ZodJWT = /* @__PURE__ */ $constructor("ZodJWT", (inst, def) => {
       $ZodJWT.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodCustomStringFormat = /* @__PURE__ */ $constructor("ZodCustomStringFormat", (inst, def) => {
-      $ZodCustomStringFormat.init(inst, def);
       ZodStringFormat.init(inst, def);
     });
     ZodNumber = /* @__PURE__ */ $constructor(
@@ -18733,7 +6255,7 @@ var init_schemas2 = __esm({
       (inst, def) => {
         $ZodNumber.init(inst, def);
         ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => numberProcessor(inst, ctx, json2, params);
+        inst._zod.processJSONSchema = (ctx, json, params) => numberProcessor(inst, ctx, json, params);
         inst.isFinite = true;
       },
       /* @__PURE__ */ util_exports.derived({
@@ -18805,119 +6327,23 @@ var init_schemas2 = __esm({
     ZodBoolean = /* @__PURE__ */ $constructor("ZodBoolean", (inst, def) => {
       $ZodBoolean.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => booleanProcessor(inst, ctx, json2, params);
-    });
-    ZodBigInt = /* @__PURE__ */ $constructor(
-      "ZodBigInt",
-      (inst, def) => {
-        $ZodBigInt.init(inst, def);
-        ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => bigintProcessor(inst, ctx, json2, params);
-      },
-      /* @__PURE__ */ util_exports.derived({
-        minValue: (inst) => aggregateChecks(inst).minimum ?? null,
-        maxValue: (inst) => aggregateChecks(inst).maximum ?? null,
-        format: (inst) => aggregateChecks(inst).format ?? null
-      }, {
-        gte(value, params) {
-          return this.check(_gte(value, params));
-        },
-        min(value, params) {
-          return this.check(_gte(value, params));
-        },
-        gt(value, params) {
-          return this.check(_gt(value, params));
-        },
-        lt(value, params) {
-          return this.check(_lt(value, params));
-        },
-        lte(value, params) {
-          return this.check(_lte(value, params));
-        },
-        max(value, params) {
-          return this.check(_lte(value, params));
-        },
-        positive(params) {
-          return this.check(_gt(BigInt(0), params));
-        },
-        negative(params) {
-          return this.check(_lt(BigInt(0), params));
-        },
-        nonpositive(params) {
-          return this.check(_lte(BigInt(0), params));
-        },
-        nonnegative(params) {
-          return this.check(_gte(BigInt(0), params));
-        },
-        multipleOf(value, params) {
-          return this.check(_multipleOf(value, params));
-        }
-      })
-    );
-    ZodBigIntFormat = /* @__PURE__ */ $constructor("ZodBigIntFormat", (inst, def) => {
-      $ZodBigIntFormat.init(inst, def);
-      ZodBigInt.init(inst, def);
-    });
-    ZodSymbol = /* @__PURE__ */ $constructor("ZodSymbol", (inst, def) => {
-      $ZodSymbol.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => symbolProcessor(inst, ctx, json2, params);
-    });
-    ZodUndefined = /* @__PURE__ */ $constructor("ZodUndefined", (inst, def) => {
-      $ZodUndefined.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => undefinedProcessor(inst, ctx, json2, params);
-    });
-    ZodNull = /* @__PURE__ */ $constructor("ZodNull", (inst, def) => {
-      $ZodNull.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nullProcessor(inst, ctx, json2, params);
-    });
-    ZodAny = /* @__PURE__ */ $constructor("ZodAny", (inst, def) => {
-      $ZodAny.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => anyProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
     });
     ZodUnknown = /* @__PURE__ */ $constructor("ZodUnknown", (inst, def) => {
       $ZodUnknown.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => unknownProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => unknownProcessor(inst, ctx, json, params);
     });
     ZodNever = /* @__PURE__ */ $constructor("ZodNever", (inst, def) => {
       $ZodNever.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => neverProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => neverProcessor(inst, ctx, json, params);
     });
-    ZodVoid = /* @__PURE__ */ $constructor("ZodVoid", (inst, def) => {
-      $ZodVoid.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => voidProcessor(inst, ctx, json2, params);
-    });
-    ZodDate = /* @__PURE__ */ $constructor(
-      "ZodDate",
-      (inst, def) => {
-        $ZodDate.init(inst, def);
-        ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
-        inst.min = (value, params) => inst.check(_gte(value, params));
-        inst.max = (value, params) => inst.check(_lte(value, params));
-      },
-      /* @__PURE__ */ util_exports.derived({
-        minDate: (inst) => {
-          const { minimum } = aggregateChecks(inst);
-          return minimum ? new Date(minimum) : null;
-        },
-        maxDate: (inst) => {
-          const { maximum } = aggregateChecks(inst);
-          return maximum ? new Date(maximum) : null;
-        }
-      }, {})
-    );
     ZodArray = /* @__PURE__ */ $constructor("ZodArray", (inst, def) => {
       _ensureDefaultMemoizer();
       $ZodArray.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => arrayProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => arrayProcessor(inst, ctx, json, params);
       inst.element = def.element;
     }, {
       min(n, params) {
@@ -18940,11 +6366,11 @@ var init_schemas2 = __esm({
       _ensureDefaultMemoizer();
       $ZodObjectJIT.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => objectProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => objectProcessor(inst, ctx, json, params);
       util_exports.installLazyProp(inst, "shape", (self) => self._zod.def.shape, false);
     }, {
       keyof() {
-        return _enum2(Object.keys(this._zod.def.shape));
+        return _enum(Object.keys(this._zod.def.shape));
       },
       catchall(catchall) {
         return this.clone(util_exports.mergeDefs(this._zod.def, { catchall }));
@@ -18989,80 +6415,26 @@ var init_schemas2 = __esm({
     ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
       $ZodUnion.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => unionProcessor(inst, ctx, json, params);
       inst.options = def.options;
-    });
-    ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
-      ZodUnion.init(inst, def);
-      $ZodXor.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
-      inst.options = def.options;
-    });
-    ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("ZodDiscriminatedUnion", (inst, def) => {
-      ZodUnion.init(inst, def);
-      $ZodDiscriminatedUnion.init(inst, def);
     });
     ZodIntersection = /* @__PURE__ */ $constructor("ZodIntersection", (inst, def) => {
       $ZodIntersection.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => intersectionProcessor(inst, ctx, json2, params);
-    });
-    ZodTuple = /* @__PURE__ */ $constructor("ZodTuple", (inst, def) => {
-      _ensureDefaultMemoizer();
-      $ZodTuple.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => tupleProcessor(inst, ctx, json2, params);
-    }, {
-      rest(rest) {
-        return this.clone({
-          ...this._zod.def,
-          rest
-        });
-      },
-      partial() {
-        const def = this._zod.def;
-        if (def.checks?.length)
-          throw new Error(".partial() cannot be used on tuple schemas containing refinements");
-        return this.clone({
-          ...def,
-          items: def.items.map((item) => new ZodOptional({ type: "optional", innerType: item }))
-        });
-      }
+      inst._zod.processJSONSchema = (ctx, json, params) => intersectionProcessor(inst, ctx, json, params);
     });
     ZodRecord = /* @__PURE__ */ $constructor("ZodRecord", (inst, def) => {
       _ensureDefaultMemoizer();
       $ZodRecord.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => recordProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => recordProcessor(inst, ctx, json, params);
       inst.keyType = def.keyType;
       inst.valueType = def.valueType;
-    });
-    ZodMap = /* @__PURE__ */ $constructor("ZodMap", (inst, def) => {
-      _ensureDefaultMemoizer();
-      $ZodMap.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => mapProcessor(inst, ctx, json2, params);
-      inst.keyType = def.keyType;
-      inst.valueType = def.valueType;
-      inst.min = (...args) => inst.check(_minSize(...args));
-      inst.nonempty = (params) => inst.check(_minSize(1, params));
-      inst.max = (...args) => inst.check(_maxSize(...args));
-      inst.size = (...args) => inst.check(_size(...args));
-    });
-    ZodSet = /* @__PURE__ */ $constructor("ZodSet", (inst, def) => {
-      _ensureDefaultMemoizer();
-      $ZodSet.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => setProcessor(inst, ctx, json2, params);
-      inst.min = (...args) => inst.check(_minSize(...args));
-      inst.nonempty = (params) => inst.check(_minSize(1, params));
-      inst.max = (...args) => inst.check(_maxSize(...args));
-      inst.size = (...args) => inst.check(_size(...args));
     });
     ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
       $ZodEnum.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => enumProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => enumProcessor(inst, ctx, json, params);
       inst.enum = def.entries;
       inst.options = [...inst._zod.values];
       const keys = new Set(Object.keys(def.entries));
@@ -19100,7 +6472,7 @@ var init_schemas2 = __esm({
     ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
       $ZodLiteral.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => literalProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => literalProcessor(inst, ctx, json, params);
       inst.values = new Set(def.values);
       Object.defineProperty(inst, "value", {
         get() {
@@ -19111,19 +6483,11 @@ var init_schemas2 = __esm({
         }
       });
     });
-    ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
-      $ZodFile.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
-      inst.min = (size, params) => inst.check(_minSize(size, params));
-      inst.max = (size, params) => inst.check(_maxSize(size, params));
-      inst.mime = (types, params) => inst.check(_mime(Array.isArray(types) ? types : [types], params));
-    });
     ZodTransform = /* @__PURE__ */ $constructor("ZodTransform", (inst, def) => {
       _ensureDefaultMemoizer();
       $ZodTransform.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => transformProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => transformProcessor(inst, ctx, json, params);
       inst._zod.parse = (payload, _ctx) => {
         if (_ctx.direction === "backward") {
           throw new $ZodEncodeError(inst.constructor.name);
@@ -19142,1453 +6506,104 @@ var init_schemas2 = __esm({
             payload.issues.push(util_exports.issue(_issue));
           }
         };
-        const output2 = def.transform(payload.value, payload);
-        if (output2 instanceof Promise) {
-          return output2.then((output3) => {
-            payload.value = output3;
+        const output = def.transform(payload.value, payload);
+        if (output instanceof Promise) {
+          return output.then((output2) => {
+            payload.value = output2;
             return payload;
           });
         }
-        payload.value = output2;
+        payload.value = output;
         return payload;
       };
     });
     ZodOptional = /* @__PURE__ */ $constructor("ZodOptional", (inst, def) => {
       $ZodOptional.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodExactOptional = /* @__PURE__ */ $constructor("ZodExactOptional", (inst, def) => {
       $ZodExactOptional.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => optionalProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodNullable = /* @__PURE__ */ $constructor("ZodNullable", (inst, def) => {
       $ZodNullable.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nullableProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => nullableProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodDefault = /* @__PURE__ */ $constructor("ZodDefault", (inst, def) => {
       $ZodDefault.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => defaultProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => defaultProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
       inst.removeDefault = inst.unwrap;
     });
     ZodPrefault = /* @__PURE__ */ $constructor("ZodPrefault", (inst, def) => {
       $ZodPrefault.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => prefaultProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => prefaultProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodNonOptional = /* @__PURE__ */ $constructor("ZodNonOptional", (inst, def) => {
       $ZodNonOptional.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nonoptionalProcessor(inst, ctx, json2, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-    });
-    ZodSuccess = /* @__PURE__ */ $constructor("ZodSuccess", (inst, def) => {
-      $ZodSuccess.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => successProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => nonoptionalProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
     });
     ZodCatch = /* @__PURE__ */ $constructor("ZodCatch", (inst, def) => {
       $ZodCatch.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => catchProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => catchProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
       inst.removeCatch = inst.unwrap;
-    });
-    ZodNaN = /* @__PURE__ */ $constructor("ZodNaN", (inst, def) => {
-      $ZodNaN.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => nanProcessor(inst, ctx, json2, params);
     });
     ZodPipe = /* @__PURE__ */ $constructor("ZodPipe", (inst, def) => {
       $ZodPipe.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => pipeProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => pipeProcessor(inst, ctx, json, params);
       inst.in = def.in;
       inst.out = def.out;
-    });
-    ZodCodec = /* @__PURE__ */ $constructor("ZodCodec", (inst, def) => {
-      ZodPipe.init(inst, def);
-      $ZodCodec.init(inst, def);
-    });
-    ZodPreprocess = /* @__PURE__ */ $constructor("ZodPreprocess", (inst, def) => {
-      ZodPipe.init(inst, def);
-      $ZodPreprocess.init(inst, def);
     });
     ZodReadonly = /* @__PURE__ */ $constructor("ZodReadonly", (inst, def) => {
       $ZodReadonly.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => readonlyProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => readonlyProcessor(inst, ctx, json, params);
       inst.unwrap = () => inst._zod.def.innerType;
-    });
-    ZodTemplateLiteral = /* @__PURE__ */ $constructor("ZodTemplateLiteral", (inst, def) => {
-      $ZodTemplateLiteral.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => templateLiteralProcessor(inst, ctx, json2, params);
-    });
-    ZodLazy = /* @__PURE__ */ $constructor("ZodLazy", (inst, def) => {
-      $ZodLazy.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => lazyProcessor(inst, ctx, json2, params);
-      inst.unwrap = () => inst._zod.def.getter();
-    });
-    ZodPromise = /* @__PURE__ */ $constructor("ZodPromise", (inst, def) => {
-      $ZodPromise.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => promiseProcessor(inst, ctx, json2, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-    });
-    ZodFunction = /* @__PURE__ */ $constructor("ZodFunction", (inst, def) => {
-      $ZodFunction.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => functionProcessor(inst, ctx, json2, params);
     });
     ZodCustom = /* @__PURE__ */ $constructor("ZodCustom", (inst, def) => {
       $ZodCustom.init(inst, def);
       ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json2, params) => customProcessor(inst, ctx, json2, params);
+      inst._zod.processJSONSchema = (ctx, json, params) => customProcessor(inst, ctx, json, params);
     });
-    describe2 = describe;
-    meta2 = meta;
-    ZodInstanceOf = /* @__PURE__ */ $constructor("ZodInstanceOf", (inst, def) => {
-      ZodCustom.init(inst, def);
-    }, {
-      properties(shape, params) {
-        return this.check(_properties(shape, params));
-      }
-    });
-    stringbool = (...args) => _stringbool({
-      Codec: ZodCodec,
-      Boolean: ZodBoolean,
-      String: ZodString
-    }, ...args);
   }
 });
 
 // node_modules/zod/v4/classic/compat.js
-function setErrorMap(map2) {
-  config({
-    customError: map2
-  });
-}
-function getErrorMap() {
-  return config().customError;
-}
-var ZodIssueCode, ZodFirstPartyTypeKind;
+var ZodFirstPartyTypeKind;
 var init_compat = __esm({
   "node_modules/zod/v4/classic/compat.js"() {
-    init_core2();
-    ZodIssueCode = {
-      invalid_type: "invalid_type",
-      too_big: "too_big",
-      too_small: "too_small",
-      invalid_format: "invalid_format",
-      not_multiple_of: "not_multiple_of",
-      unrecognized_keys: "unrecognized_keys",
-      invalid_union: "invalid_union",
-      invalid_key: "invalid_key",
-      invalid_element: "invalid_element",
-      invalid_value: "invalid_value",
-      custom: "custom"
-    };
     /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
     })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
   }
 });
 
 // node_modules/zod/v4/classic/iso.js
-var iso_exports = {};
-__export(iso_exports, {
-  ZodISODate: () => ZodISODate,
-  ZodISODateTime: () => ZodISODateTime,
-  ZodISODuration: () => ZodISODuration,
-  ZodISOTime: () => ZodISOTime,
-  date: () => date3,
-  datetime: () => datetime2,
-  duration: () => duration2,
-  time: () => time2
-});
-function datetime2(params) {
-  return _isoDateTime(ZodISODateTime, params);
-}
-function date3(params) {
-  return _isoDate(ZodISODate, params);
-}
-function time2(params) {
-  return _isoTime(ZodISOTime, params);
-}
-function duration2(params) {
-  return _isoDuration(ZodISODuration, params);
-}
 var init_iso = __esm({
   "node_modules/zod/v4/classic/iso.js"() {
-    init_core2();
-    init_schemas2();
-    init_schemas2();
-  }
-});
-
-// node_modules/zod/v4/classic/from-json-schema.js
-function detectVersion(schema, defaultTarget) {
-  const $schema = schema.$schema;
-  if ($schema === "https://json-schema.org/draft/2020-12/schema") {
-    return "draft-2020-12";
-  }
-  if ($schema === "http://json-schema.org/draft-07/schema#") {
-    return "draft-7";
-  }
-  if ($schema === "http://json-schema.org/draft-04/schema#") {
-    return "draft-4";
-  }
-  return defaultTarget ?? "draft-2020-12";
-}
-function applyMinItems(items, minItems) {
-  return items.map((item, index) => index < minItems ? item : item.optional());
-}
-function decodeJSONPointerSegment(segment) {
-  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-function resolveRef(ref, ctx) {
-  if (!ref.startsWith("#")) {
-    throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
-  }
-  const path = ref.slice(1).split("/").filter(Boolean);
-  if (path.length === 0) {
-    return ctx.rootSchema;
-  }
-  const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path[0] === defsKey) {
-    const key = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
-    if (!key || !ctx.defs[key]) {
-      throw new Error(`Reference not found: ${ref}`);
-    }
-    return ctx.defs[key];
-  }
-  throw new Error(`Reference not found: ${ref}`);
-}
-function checkObjectGuards(objectSchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
-    const value = payload.value;
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      return;
-    const keys = Object.getOwnPropertyNames(value);
-    if (guards.minProperties !== void 0 && keys.length < guards.minProperties) {
-      payload.issues.push({
-        origin: "object",
-        code: "too_small",
-        minimum: guards.minProperties,
-        inclusive: true,
-        message: `Too small: expected object to have >=${guards.minProperties} properties`,
-        input: value,
-        inst: objectSchema,
-        continue: true
-      });
-    }
-    if (guards.maxProperties !== void 0 && keys.length > guards.maxProperties) {
-      payload.issues.push({
-        origin: "object",
-        code: "too_big",
-        maximum: guards.maxProperties,
-        inclusive: true,
-        message: `Too big: expected object to have <=${guards.maxProperties} properties`,
-        input: value,
-        inst: objectSchema,
-        continue: true
-      });
-    }
-    if (guards.keySchema) {
-      for (const key of keys) {
-        const result = guards.keySchema.safeParse(key);
-        if (result.success)
-          continue;
-        payload.issues.push({
-          code: "invalid_key",
-          origin: "record",
-          issues: result.error.issues,
-          input: key,
-          path: [key],
-          continue: true
-        });
-      }
-    }
-  });
-  return guard.pipe(objectSchema);
-}
-function canonicalKey(value, seen) {
-  if (value === null)
-    return "z";
-  const type = typeof value;
-  if (type !== "object") {
-    if (type === "number" && Number.isNaN(value))
-      return null;
-    const raw = String(value);
-    return `${type[0]}${raw.length}:${raw}`;
-  }
-  if (seen.has(value))
-    return null;
-  seen.add(value);
-  try {
-    if (Array.isArray(value)) {
-      const parts2 = [];
-      for (const item of value) {
-        const key = canonicalKey(item, seen);
-        if (key === null)
-          return null;
-        parts2.push(key);
-      }
-      return `a${parts2.length}:[${parts2.join(",")}]`;
-    }
-    const keys = Object.keys(value).sort();
-    const parts = [];
-    for (const k of keys) {
-      const key = canonicalKey(value[k], seen);
-      if (key === null)
-        return null;
-      parts.push(`${k.length}:${k}=${key}`);
-    }
-    return `o${parts.length}:{${parts.join(",")}}`;
-  } finally {
-    seen.delete(value);
-  }
-}
-function containsRef(value) {
-  if (typeof value !== "object" || value === null)
-    return false;
-  if (Array.isArray(value))
-    return value.some(containsRef);
-  if (typeof value.$ref === "string")
-    return true;
-  return Object.entries(value).some(([key, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key))
-      return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
-      return false;
-    return Object.values(sub).some(containsRef);
-  });
-}
-function plural(n) {
-  return n === 1 ? "element" : "elements";
-}
-function checkArrayGuards(arraySchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
-    const items = payload.value;
-    if (!Array.isArray(items))
-      return;
-    if (guards.uniqueItems === true) {
-      const firstSeen = /* @__PURE__ */ new Map();
-      for (let i = 0; i < items.length; i++) {
-        const key = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key === null)
-          continue;
-        const first = firstSeen.get(key);
-        if (first === void 0) {
-          firstSeen.set(key, i);
-          continue;
-        }
-        payload.issues.push({
-          code: "custom",
-          message: `Array items must be unique: element at index ${i} duplicates the one at index ${first}`,
-          input: items,
-          path: [i],
-          continue: true
-        });
-      }
-    }
-    if (guards.containsSchema) {
-      const minContains = guards.minContains ?? 1;
-      const ceiling = guards.maxContains !== void 0 ? guards.maxContains + 1 : Number.POSITIVE_INFINITY;
-      let matches = 0;
-      for (const item of items) {
-        if (guards.containsSchema.safeParse(item).success && ++matches >= ceiling)
-          break;
-      }
-      if (matches < minContains) {
-        payload.issues.push({
-          code: "custom",
-          message: `Array must contain at least ${minContains} matching ${plural(minContains)}; found ${matches}`,
-          input: items,
-          continue: true
-        });
-      }
-      if (guards.maxContains !== void 0 && matches > guards.maxContains) {
-        payload.issues.push({
-          code: "custom",
-          message: `Array must contain at most ${guards.maxContains} matching ${plural(guards.maxContains)}`,
-          input: items,
-          continue: true
-        });
-      }
-    }
-  });
-  return guard.pipe(arraySchema);
-}
-function getTupleRest(restSchema, ctx) {
-  if (restSchema === false) {
-    return void 0;
-  }
-  if (restSchema === void 0 || restSchema === true) {
-    return z.any();
-  }
-  return convertSchema(restSchema, ctx);
-}
-function convertBaseSchema(schema, ctx) {
-  if (schema.not !== void 0) {
-    if (typeof schema.not === "object" && Object.keys(schema.not).length === 0) {
-      return z.never();
-    }
-    throw new Error("not is not supported in Zod (except { not: {} } for never)");
-  }
-  if (schema.unevaluatedItems !== void 0) {
-    throw new Error("unevaluatedItems is not supported");
-  }
-  if (schema.unevaluatedProperties !== void 0) {
-    throw new Error("unevaluatedProperties is not supported");
-  }
-  if (schema.if !== void 0 || schema.then !== void 0 || schema.else !== void 0) {
-    throw new Error("Conditional schemas (if/then/else) are not supported");
-  }
-  if (schema.dependentSchemas !== void 0 || schema.dependentRequired !== void 0) {
-    throw new Error("dependentSchemas and dependentRequired are not supported");
-  }
-  if (schema.$ref) {
-    const refPath = schema.$ref;
-    if (ctx.refs.has(refPath)) {
-      return ctx.refs.get(refPath);
-    }
-    if (ctx.processing.has(refPath)) {
-      return z.lazy(() => {
-        if (!ctx.refs.has(refPath)) {
-          throw new Error(`Circular reference not resolved: ${refPath}`);
-        }
-        return ctx.refs.get(refPath);
-      });
-    }
-    ctx.processing.add(refPath);
-    const resolved = resolveRef(refPath, ctx);
-    const zodSchema2 = convertSchema(resolved, ctx);
-    ctx.refs.set(refPath, zodSchema2);
-    ctx.processing.delete(refPath);
-    return zodSchema2;
-  }
-  if (schema.enum !== void 0) {
-    const enumValues = schema.enum;
-    if (ctx.version === "openapi-3.0" && schema.nullable === true && enumValues.length === 1 && enumValues[0] === null) {
-      return z.null();
-    }
-    if (enumValues.length === 0) {
-      return z.never();
-    }
-    if (enumValues.length === 1) {
-      return z.literal(enumValues[0]);
-    }
-    if (enumValues.every((v) => typeof v === "string")) {
-      return z.enum(enumValues);
-    }
-    const literalSchemas = enumValues.map((v) => z.literal(v));
-    if (literalSchemas.length < 2) {
-      return literalSchemas[0];
-    }
-    return z.union([literalSchemas[0], literalSchemas[1], ...literalSchemas.slice(2)]);
-  }
-  if (schema.const !== void 0) {
-    return z.literal(schema.const);
-  }
-  const type = schema.type;
-  if (Array.isArray(type)) {
-    const typeSchemas = type.map((t) => {
-      const typeSchema = { ...schema, type: t };
-      return convertBaseSchema(typeSchema, ctx);
-    });
-    if (typeSchemas.length === 0) {
-      return z.never();
-    }
-    if (typeSchemas.length === 1) {
-      return typeSchemas[0];
-    }
-    return z.union(typeSchemas);
-  }
-  if (!type) {
-    return z.any();
-  }
-  let zodSchema;
-  switch (type) {
-    case "string": {
-      let stringSchema = z.string();
-      if (schema.format) {
-        const format = schema.format;
-        if (format === "email") {
-          stringSchema = stringSchema.check(z.email());
-        } else if (format === "uri" || format === "uri-reference") {
-          stringSchema = stringSchema.check(z.url());
-        } else if (format === "uuid" || format === "guid") {
-          stringSchema = stringSchema.check(z.uuid());
-        } else if (format === "date-time") {
-          stringSchema = stringSchema.check(z.iso.datetime({ offset: true }));
-        } else if (format === "date") {
-          stringSchema = stringSchema.check(z.iso.date());
-        } else if (format === "time") {
-          stringSchema = stringSchema.check(z.regex(fullTime));
-        } else if (format === "duration") {
-          stringSchema = stringSchema.check(z.iso.duration());
-        } else if (format === "hostname") {
-          stringSchema = stringSchema.check(z.hostname());
-        } else if (format === "ipv4") {
-          stringSchema = stringSchema.check(z.ipv4());
-        } else if (format === "ipv6") {
-          stringSchema = stringSchema.check(z.ipv6());
-        } else if (format === "mac") {
-          stringSchema = stringSchema.check(z.mac());
-        } else if (format === "cidr") {
-          stringSchema = stringSchema.check(z.cidrv4());
-        } else if (format === "cidr-v6") {
-          stringSchema = stringSchema.check(z.cidrv6());
-        } else if (format === "base64") {
-          stringSchema = stringSchema.check(z.base64());
-        } else if (format === "base64url") {
-          stringSchema = stringSchema.check(z.base64url());
-        } else if (format === "e164") {
-          stringSchema = stringSchema.check(z.e164());
-        } else if (format === "credit_card") {
-          stringSchema = stringSchema.check(z.creditCard());
-        } else if (format === "iban") {
-          stringSchema = stringSchema.check(z.iban());
-        } else if (format === "jwt") {
-          stringSchema = stringSchema.check(z.jwt());
-        } else if (format === "emoji") {
-          stringSchema = stringSchema.check(z.emoji());
-        } else if (format === "nanoid") {
-          stringSchema = stringSchema.check(z.nanoid());
-        } else if (format === "cuid") {
-          stringSchema = stringSchema.check(z.cuid());
-        } else if (format === "cuid2") {
-          stringSchema = stringSchema.check(z.cuid2());
-        } else if (format === "ulid") {
-          stringSchema = stringSchema.check(z.ulid());
-        } else if (format === "xid") {
-          stringSchema = stringSchema.check(z.xid());
-        } else if (format === "ksuid") {
-          stringSchema = stringSchema.check(z.ksuid());
-        }
-      }
-      if (typeof schema.minLength === "number") {
-        stringSchema = stringSchema.min(schema.minLength);
-      }
-      if (typeof schema.maxLength === "number") {
-        stringSchema = stringSchema.max(schema.maxLength);
-      }
-      if (schema.pattern) {
-        stringSchema = stringSchema.regex(new RegExp(schema.pattern));
-      }
-      zodSchema = stringSchema;
-      break;
-    }
-    case "number":
-    case "integer": {
-      let numberSchema = type === "integer" ? z.number().int() : z.number();
-      if (typeof schema.minimum === "number" && schema.exclusiveMinimum !== true) {
-        numberSchema = numberSchema.min(schema.minimum);
-      }
-      if (typeof schema.maximum === "number" && schema.exclusiveMaximum !== true) {
-        numberSchema = numberSchema.max(schema.maximum);
-      }
-      if (typeof schema.exclusiveMinimum === "number") {
-        numberSchema = numberSchema.gt(schema.exclusiveMinimum);
-      } else if (schema.exclusiveMinimum === true && typeof schema.minimum === "number") {
-        numberSchema = numberSchema.gt(schema.minimum);
-      }
-      if (typeof schema.exclusiveMaximum === "number") {
-        numberSchema = numberSchema.lt(schema.exclusiveMaximum);
-      } else if (schema.exclusiveMaximum === true && typeof schema.maximum === "number") {
-        numberSchema = numberSchema.lt(schema.maximum);
-      }
-      if (typeof schema.multipleOf === "number") {
-        numberSchema = numberSchema.multipleOf(schema.multipleOf);
-      }
-      zodSchema = numberSchema;
-      break;
-    }
-    case "boolean": {
-      zodSchema = z.boolean();
-      break;
-    }
-    case "null": {
-      zodSchema = z.null();
-      break;
-    }
-    case "object": {
-      const shape = {};
-      const properties = schema.properties || {};
-      const requiredSet = new Set(schema.required || []);
-      const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key, propSchema] of Object.entries(properties)) {
-        const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key, requiredSet.has(key) ? propZodSchema : propZodSchema.optional());
-      }
-      if (schema.patternProperties) {
-        const patternProps = schema.patternProperties;
-        const patternKeys = Object.keys(patternProps);
-        const looseRecords = [];
-        for (const pattern of patternKeys) {
-          const patternValue = convertSchema(patternProps[pattern], ctx);
-          const keySchema = z.string().regex(new RegExp(pattern));
-          looseRecords.push(z.looseRecord(keySchema, patternValue));
-        }
-        const schemasToIntersect = [];
-        if (Object.keys(shape).length > 0) {
-          schemasToIntersect.push(z.object(shape).passthrough());
-        }
-        schemasToIntersect.push(...looseRecords);
-        if (schemasToIntersect.length === 0) {
-          zodSchema = z.object({}).passthrough();
-        } else if (schemasToIntersect.length === 1) {
-          zodSchema = schemasToIntersect[0];
-        } else {
-          let result = z.intersection(schemasToIntersect[0], schemasToIntersect[1]);
-          for (let i = 2; i < schemasToIntersect.length; i++) {
-            result = z.intersection(result, schemasToIntersect[i]);
-          }
-          zodSchema = result;
-        }
-        if (schema.additionalProperties === false) {
-          const propertyKeys = Object.keys(shape);
-          const patterns = patternKeys.map((p) => new RegExp(p));
-          const basePatternSchema = zodSchema;
-          zodSchema = zodSchema.check((payload) => {
-            if (!isPlainObject(payload.value))
-              return;
-            const unrecognized = [];
-            for (const key of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key))
-                continue;
-              if (patterns.some((regex) => regex.test(key)))
-                continue;
-              unrecognized.push(key);
-            }
-            if (unrecognized.length) {
-              payload.issues.push({
-                code: "unrecognized_keys",
-                keys: unrecognized,
-                input: payload.value,
-                inst: basePatternSchema
-              });
-            }
-          });
-        }
-      } else {
-        const objectSchema = z.object(shape);
-        if (schema.additionalProperties === false) {
-          zodSchema = objectSchema.strict();
-        } else if (additionalSchema) {
-          zodSchema = objectSchema.catchall(additionalSchema);
-        } else {
-          zodSchema = objectSchema.passthrough();
-        }
-      }
-      const hasKeyGuard = schema.propertyNames !== void 0 && schema.propertyNames !== true;
-      const minProperties = typeof schema.minProperties === "number" ? schema.minProperties : void 0;
-      const maxProperties = typeof schema.maxProperties === "number" ? schema.maxProperties : void 0;
-      if (hasKeyGuard || minProperties !== void 0 || maxProperties !== void 0) {
-        let keySchema;
-        if (hasKeyGuard) {
-          const keyJSONSchema = typeof schema.propertyNames === "object" && schema.propertyNames.type === void 0 ? { type: "string", ...schema.propertyNames } : schema.propertyNames;
-          keySchema = convertSchema(keyJSONSchema, ctx);
-        }
-        zodSchema = checkObjectGuards(zodSchema, { keySchema, minProperties, maxProperties });
-      }
-      break;
-    }
-    case "array": {
-      const prefixItems = schema.prefixItems;
-      const items = schema.items;
-      if (prefixItems && Array.isArray(prefixItems)) {
-        const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
-        const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
-        const positionalItems = applyMinItems(tupleItems, minItems);
-        const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
-        const tupleSchema = z.tuple(positionalItems);
-        zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
-        if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
-        }
-        if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
-        }
-      } else if (Array.isArray(items)) {
-        const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
-        const tupleItems = items.map((item) => convertSchema(item, ctx));
-        const positionalItems = applyMinItems(tupleItems, minItems);
-        const rest = getTupleRest(schema.additionalItems, ctx);
-        const tupleSchema = z.tuple(positionalItems);
-        zodSchema = rest ? tupleSchema.rest(rest) : tupleSchema;
-        if (typeof schema.minItems === "number") {
-          zodSchema = zodSchema.check(z.minLength(schema.minItems));
-        }
-        if (typeof schema.maxItems === "number") {
-          zodSchema = zodSchema.check(z.maxLength(schema.maxItems));
-        }
-      } else if (items !== void 0) {
-        const element = convertSchema(items, ctx);
-        let arraySchema = z.array(element);
-        if (typeof schema.minItems === "number") {
-          arraySchema = arraySchema.min(schema.minItems);
-        }
-        if (typeof schema.maxItems === "number") {
-          arraySchema = arraySchema.max(schema.maxItems);
-        }
-        zodSchema = arraySchema;
-      } else {
-        zodSchema = z.array(z.any());
-      }
-      if (schema.uniqueItems === true || schema.contains !== void 0) {
-        zodSchema = checkArrayGuards(zodSchema, {
-          uniqueItems: schema.uniqueItems === true,
-          containsSchema: schema.contains !== void 0 ? convertSchema(schema.contains, ctx) : void 0,
-          minContains: typeof schema.minContains === "number" ? schema.minContains : void 0,
-          maxContains: typeof schema.maxContains === "number" ? schema.maxContains : void 0
-        });
-      }
-      break;
-    }
-    default:
-      throw new Error(`Unsupported type: ${type}`);
-  }
-  return zodSchema;
-}
-function convertSchema(schema, ctx) {
-  if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
-  }
-  let baseSchema = convertBaseSchema(schema, ctx);
-  const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
-  if (schema.anyOf && Array.isArray(schema.anyOf)) {
-    const options = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
-  }
-  if (schema.oneOf && Array.isArray(schema.oneOf)) {
-    const options = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options);
-    baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
-  }
-  if (schema.allOf && Array.isArray(schema.allOf)) {
-    if (schema.allOf.length === 0) {
-      baseSchema = hasExplicitType ? baseSchema : z.any();
-    } else {
-      let result = hasExplicitType ? baseSchema : convertSchema(schema.allOf[0], ctx);
-      const startIdx = hasExplicitType ? 0 : 1;
-      for (let i = startIdx; i < schema.allOf.length; i++) {
-        result = z.intersection(result, convertSchema(schema.allOf[i], ctx));
-      }
-      baseSchema = result;
-    }
-  }
-  if (schema.nullable === true && ctx.version === "openapi-3.0") {
-    baseSchema = z.nullable(baseSchema);
-  }
-  if (schema.readOnly === true) {
-    baseSchema = z.readonly(baseSchema);
-  }
-  if (schema.default !== void 0) {
-    baseSchema = baseSchema.default(schema.default);
-  }
-  const extraMeta = {};
-  const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key of coreMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
-    }
-  }
-  const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key of contentMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
-    }
-  }
-  if (schema.type === "object" && schema.$ref === void 0) {
-    if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
-      extraMeta.propertyNames = schema.propertyNames;
-    }
-    for (const key of ["minProperties", "maxProperties"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
-    }
-  }
-  if (schema.type === "array" && schema.$ref === void 0) {
-    if (schema.contains !== void 0 && !containsRef(schema.contains)) {
-      extraMeta.contains = schema.contains;
-    }
-    for (const key of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
-    }
-  }
-  for (const key of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key)) {
-      assignProp(extraMeta, key, schema[key]);
-    }
-  }
-  if (Object.keys(extraMeta).length > 0) {
-    ctx.registry.add(baseSchema, extraMeta);
-  }
-  if (schema.description) {
-    baseSchema = baseSchema.describe(schema.description);
-  }
-  return baseSchema;
-}
-function fromJSONSchema(schema, params) {
-  if (typeof schema === "boolean") {
-    return schema ? z.any() : z.never();
-  }
-  let normalized;
-  try {
-    normalized = JSON.parse(JSON.stringify(schema));
-  } catch {
-    throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
-  }
-  const version2 = detectVersion(normalized, params?.defaultTarget);
-  const defs = normalized.$defs || normalized.definitions || {};
-  const ctx = {
-    version: version2,
-    defs,
-    refs: /* @__PURE__ */ new Map(),
-    processing: /* @__PURE__ */ new Set(),
-    rootSchema: normalized,
-    registry: params?.registry ?? globalRegistry
-  };
-  return convertSchema(normalized, ctx);
-}
-var z, RECOGNIZED_KEYS, SCHEMA_KEYWORDS, SCHEMA_MAP_KEYWORDS, fullTime;
-var init_from_json_schema = __esm({
-  "node_modules/zod/v4/classic/from-json-schema.js"() {
-    init_registries();
-    init_util();
-    init_checks2();
-    init_iso();
-    init_schemas2();
-    z = {
-      ...schemas_exports2,
-      ...checks_exports2,
-      iso: iso_exports
-    };
-    RECOGNIZED_KEYS = /* @__PURE__ */ new Set([
-      // Schema identification
-      "$schema",
-      "$ref",
-      "$defs",
-      "definitions",
-      // Core schema keywords
-      "$id",
-      "id",
-      "$comment",
-      "$anchor",
-      "$vocabulary",
-      "$dynamicRef",
-      "$dynamicAnchor",
-      // Type
-      "type",
-      "enum",
-      "const",
-      // Composition
-      "anyOf",
-      "oneOf",
-      "allOf",
-      "not",
-      // Object
-      "properties",
-      "required",
-      "additionalProperties",
-      "patternProperties",
-      "propertyNames",
-      "minProperties",
-      "maxProperties",
-      // Array
-      "items",
-      "prefixItems",
-      "additionalItems",
-      "minItems",
-      "maxItems",
-      "uniqueItems",
-      "contains",
-      "minContains",
-      "maxContains",
-      // String
-      "minLength",
-      "maxLength",
-      "pattern",
-      "format",
-      // Number
-      "minimum",
-      "maximum",
-      "exclusiveMinimum",
-      "exclusiveMaximum",
-      "multipleOf",
-      // Already handled metadata
-      "description",
-      "default",
-      // Content
-      "contentEncoding",
-      "contentMediaType",
-      "contentSchema",
-      // Unsupported (error-throwing)
-      "unevaluatedItems",
-      "unevaluatedProperties",
-      "if",
-      "then",
-      "else",
-      "dependentSchemas",
-      "dependentRequired",
-      // OpenAPI
-      "nullable",
-      "readOnly"
-    ]);
-    SCHEMA_KEYWORDS = /* @__PURE__ */ new Set([
-      "items",
-      "prefixItems",
-      "additionalItems",
-      "additionalProperties",
-      "contains",
-      "propertyNames",
-      "not",
-      "if",
-      "then",
-      "else",
-      "allOf",
-      "anyOf",
-      "oneOf",
-      "unevaluatedItems",
-      "unevaluatedProperties",
-      "contentSchema"
-    ]);
-    SCHEMA_MAP_KEYWORDS = /* @__PURE__ */ new Set([
-      "properties",
-      "patternProperties",
-      "dependentSchemas",
-      "dependencies",
-      "$defs",
-      "definitions"
-    ]);
-    fullTime = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
-  }
-});
-
-// node_modules/zod/v4/core/visit.js
-function visit(schema, fnOrHandlers) {
-  const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
-    const h = fnOrHandlers[node2._zod.def.type];
-    return h ? h(node2, rewritten) : node2;
-  };
-  const cache2 = /* @__PURE__ */ new Map();
-  function run(s) {
-    const cached2 = cache2.get(s);
-    if (cached2 === RESOLVING) {
-      return new $ZodLazy({
-        type: "lazy",
-        getter: () => cache2.get(s)
-      });
-    }
-    if (cached2 !== void 0)
-      return cached2;
-    cache2.set(s, RESOLVING);
-    const inner = mapInner(s);
-    const mapped = fn(inner, inner !== s);
-    cache2.set(s, mapped);
-    return mapped;
-  }
-  function mapInner(s) {
-    const def = s._zod.def;
-    const kind = def.type;
-    switch (kind) {
-      case "object": {
-        const oldShape = def.shape;
-        const keys = Object.keys(oldShape);
-        let changed = false;
-        const newShape = {};
-        for (const k of keys) {
-          const mapped = run(oldShape[k]);
-          if (mapped !== oldShape[k])
-            changed = true;
-          newShape[k] = mapped;
-        }
-        let newCatchall = def.catchall;
-        if (def.catchall) {
-          newCatchall = run(def.catchall);
-          if (newCatchall !== def.catchall)
-            changed = true;
-        }
-        return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
-      }
-      case "array": {
-        const mapped = run(def.element);
-        return mapped === def.element ? s : clone(s, { ...def, element: mapped });
-      }
-      case "tuple": {
-        const oldItems = def.items;
-        let changed = false;
-        const newItems = [];
-        for (const item of oldItems) {
-          const mapped = run(item);
-          if (mapped !== item)
-            changed = true;
-          newItems.push(mapped);
-        }
-        let newRest = def.rest;
-        if (def.rest) {
-          newRest = run(def.rest);
-          if (newRest !== def.rest)
-            changed = true;
-        }
-        return changed ? clone(s, { ...def, items: newItems, rest: newRest }) : s;
-      }
-      case "record":
-      case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
-        return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
-      }
-      case "set": {
-        const newVal = run(def.valueType);
-        return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
-      }
-      case "union": {
-        const oldOptions = def.options;
-        let changed = false;
-        const newOptions = [];
-        for (const opt of oldOptions) {
-          const mapped = run(opt);
-          if (mapped !== opt)
-            changed = true;
-          newOptions.push(mapped);
-        }
-        return changed ? clone(s, { ...def, options: newOptions }) : s;
-      }
-      case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
-        return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
-      }
-      case "optional":
-      case "nullable":
-      case "default":
-      case "prefault":
-      case "catch":
-      case "readonly":
-      case "nonoptional":
-      case "promise":
-      case "success": {
-        const newInner = run(def.innerType);
-        return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
-      }
-      case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
-        return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
-      }
-      case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
-        return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
-      }
-      case "lazy": {
-        const original = def.getter;
-        const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
-      }
-      // A leaf by choice: `parts` are regex fragments, not data positions.
-      case "template_literal":
-      // Leaves.
-      case "string":
-      case "number":
-      case "int":
-      case "boolean":
-      case "bigint":
-      case "symbol":
-      case "undefined":
-      case "null":
-      case "void":
-      case "never":
-      case "any":
-      case "unknown":
-      case "date":
-      case "nan":
-      case "enum":
-      case "literal":
-      case "file":
-      case "transform":
-      case "custom":
-        return s;
-      default: {
-        kind;
-        return s;
-      }
-    }
-  }
-  return run(schema);
-}
-var RESOLVING;
-var init_visit = __esm({
-  "node_modules/zod/v4/core/visit.js"() {
-    init_schemas();
-    init_util();
-    RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
-  }
-});
-
-// node_modules/zod/v4/classic/deep-partial.js
-function deepPartial(schema) {
-  return visit(schema, {
-    object: (s) => s.partial(),
-    // Every partialed option now admits `undefined`, which the constructor rejects as a duplicate.
-    union: (s) => {
-      const def = s._zod.def;
-      return def.discriminator === void 0 ? s : union(def.options);
-    }
-  });
-}
-var init_deep_partial = __esm({
-  "node_modules/zod/v4/classic/deep-partial.js"() {
-    init_visit();
-    init_schemas2();
-  }
-});
-
-// node_modules/zod/v4/classic/in-out.js
-function withChecks(side, checks) {
-  if (!checks?.length)
-    return side;
-  const def = side._zod.def;
-  return clone(side, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
-}
-function outSide(def) {
-  return withChecks(def.out, def.checks);
-}
-function inSide(def) {
-  return def.in._zod.traits.has("$ZodTransform") ? outSide(def) : def.in;
-}
-function input(schema) {
-  return visit(schema, {
-    pipe: (s) => inSide(s._zod.def),
-    // A default value belongs to the output side, so a rewritten inner type leaves it stranded. `.default()` widens the declared input type with `undefined`, and `optional` is what carries that across.
-    default: (s, rewritten) => rewritten ? optional(s._zod.def.innerType) : s,
-    // A catch value is output-side too, but `.catch()` leaves the declared input type alone, so the inner schema stands on its own.
-    catch: (s, rewritten) => rewritten ? s._zod.def.innerType : s
-  });
-}
-function output(schema) {
-  return visit(schema, {
-    pipe: (s) => outSide(s._zod.def),
-    // A prefault value is fed through the schema, which makes it input-side, so a rewritten inner type leaves it stranded.
-    prefault: (s, rewritten) => rewritten ? s._zod.def.innerType : s
-  });
-}
-var init_in_out = __esm({
-  "node_modules/zod/v4/classic/in-out.js"() {
-    init_util();
-    init_visit();
-    init_schemas2();
   }
 });
 
 // node_modules/zod/v4/classic/coerce.js
-var coerce_exports = {};
-__export(coerce_exports, {
-  bigint: () => bigint3,
-  boolean: () => boolean3,
-  date: () => date4,
-  number: () => number3,
-  string: () => string3
-});
-function string3(params) {
-  return _coercedString(ZodString, params);
-}
-function number3(params) {
-  return _coercedNumber(ZodNumber, params);
-}
-function boolean3(params) {
-  return _coercedBoolean(ZodBoolean, params);
-}
-function bigint3(params) {
-  return _coercedBigint(ZodBigInt, params);
-}
-function date4(params) {
-  return _coercedDate(ZodDate, params);
-}
 var init_coerce = __esm({
   "node_modules/zod/v4/classic/coerce.js"() {
-    init_core2();
-    init_schemas2();
   }
 });
 
 // node_modules/zod/v4/classic/external.js
-var external_exports = {};
-__export(external_exports, {
-  $brand: () => $brand,
-  $input: () => $input,
-  $output: () => $output,
-  INVALID: () => INVALID,
-  NEVER: () => NEVER,
-  TimePrecision: () => TimePrecision,
-  ZodAny: () => ZodAny,
-  ZodArray: () => ZodArray,
-  ZodBase64: () => ZodBase64,
-  ZodBase64URL: () => ZodBase64URL,
-  ZodBigInt: () => ZodBigInt,
-  ZodBigIntFormat: () => ZodBigIntFormat,
-  ZodBoolean: () => ZodBoolean,
-  ZodCIDRv4: () => ZodCIDRv4,
-  ZodCIDRv6: () => ZodCIDRv6,
-  ZodCUID: () => ZodCUID,
-  ZodCUID2: () => ZodCUID2,
-  ZodCatch: () => ZodCatch,
-  ZodCodec: () => ZodCodec,
-  ZodCompileAsyncError: () => ZodCompileAsyncError,
-  ZodCompileUnsupportedError: () => ZodCompileUnsupportedError,
-  ZodCreditCard: () => ZodCreditCard,
-  ZodCustom: () => ZodCustom,
-  ZodCustomStringFormat: () => ZodCustomStringFormat,
-  ZodDate: () => ZodDate,
-  ZodDefault: () => ZodDefault,
-  ZodDiscriminatedUnion: () => ZodDiscriminatedUnion,
-  ZodE164: () => ZodE164,
-  ZodEmail: () => ZodEmail,
-  ZodEmoji: () => ZodEmoji,
-  ZodEnum: () => ZodEnum,
-  ZodError: () => ZodError,
-  ZodExactOptional: () => ZodExactOptional,
-  ZodFile: () => ZodFile,
-  ZodFirstPartyTypeKind: () => ZodFirstPartyTypeKind,
-  ZodFunction: () => ZodFunction,
-  ZodGUID: () => ZodGUID,
-  ZodIBAN: () => ZodIBAN,
-  ZodIPv4: () => ZodIPv4,
-  ZodIPv6: () => ZodIPv6,
-  ZodISODate: () => ZodISODate,
-  ZodISODateTime: () => ZodISODateTime,
-  ZodISODuration: () => ZodISODuration,
-  ZodISOTime: () => ZodISOTime,
-  ZodInstanceOf: () => ZodInstanceOf,
-  ZodIntersection: () => ZodIntersection,
-  ZodIssueCode: () => ZodIssueCode,
-  ZodJWT: () => ZodJWT,
-  ZodKSUID: () => ZodKSUID,
-  ZodLazy: () => ZodLazy,
-  ZodLiteral: () => ZodLiteral,
-  ZodMAC: () => ZodMAC,
-  ZodMap: () => ZodMap,
-  ZodNaN: () => ZodNaN,
-  ZodNanoID: () => ZodNanoID,
-  ZodNever: () => ZodNever,
-  ZodNonOptional: () => ZodNonOptional,
-  ZodNull: () => ZodNull,
-  ZodNullable: () => ZodNullable,
-  ZodNumber: () => ZodNumber,
-  ZodNumberFormat: () => ZodNumberFormat,
-  ZodObject: () => ZodObject,
-  ZodOptional: () => ZodOptional,
-  ZodPipe: () => ZodPipe,
-  ZodPrefault: () => ZodPrefault,
-  ZodPreprocess: () => ZodPreprocess,
-  ZodPromise: () => ZodPromise,
-  ZodReadonly: () => ZodReadonly,
-  ZodRealError: () => ZodRealError,
-  ZodRecord: () => ZodRecord,
-  ZodSet: () => ZodSet,
-  ZodString: () => ZodString,
-  ZodStringFormat: () => ZodStringFormat,
-  ZodSuccess: () => ZodSuccess,
-  ZodSymbol: () => ZodSymbol,
-  ZodTemplateLiteral: () => ZodTemplateLiteral,
-  ZodTransform: () => ZodTransform,
-  ZodTuple: () => ZodTuple,
-  ZodType: () => ZodType,
-  ZodULID: () => ZodULID,
-  ZodURL: () => ZodURL,
-  ZodUUID: () => ZodUUID,
-  ZodUndefined: () => ZodUndefined,
-  ZodUnion: () => ZodUnion,
-  ZodUnknown: () => ZodUnknown,
-  ZodVoid: () => ZodVoid,
-  ZodXID: () => ZodXID,
-  ZodXor: () => ZodXor,
-  _ZodString: () => _ZodString,
-  _default: () => _default2,
-  _function: () => _function,
-  any: () => any,
-  array: () => array,
-  base64: () => base642,
-  base64url: () => base64url2,
-  bigint: () => bigint2,
-  boolean: () => boolean2,
-  catch: () => _catch2,
-  check: () => check,
-  cidrv4: () => cidrv42,
-  cidrv6: () => cidrv62,
-  clone: () => clone,
-  codec: () => codec,
-  coerce: () => coerce_exports,
-  compile: () => compile,
-  config: () => config,
-  core: () => core_exports2,
-  creditCard: () => creditCard2,
-  cuid: () => cuid3,
-  cuid2: () => cuid22,
-  currencyCode: () => currencyCode2,
-  custom: () => custom,
-  date: () => date2,
-  decode: () => decode2,
-  decodeAsync: () => decodeAsync2,
-  deepPartial: () => deepPartial,
-  describe: () => describe2,
-  discriminatedUnion: () => discriminatedUnion,
-  e164: () => e1642,
-  email: () => email2,
-  emoji: () => emoji2,
-  encode: () => encode2,
-  encodeAsync: () => encodeAsync2,
-  endsWith: () => _endsWith,
-  enum: () => _enum2,
-  exactOptional: () => exactOptional,
-  file: () => file,
-  flattenError: () => flattenError,
-  float32: () => float32,
-  float64: () => float64,
-  formatError: () => formatError,
-  fromJSONSchema: () => fromJSONSchema,
-  function: () => _function,
-  getDiscriminatedOption: () => getDiscriminatedOption,
-  getErrorMap: () => getErrorMap,
-  globalRegistry: () => globalRegistry,
-  gt: () => _gt,
-  gte: () => _gte,
-  guid: () => guid2,
-  hash: () => hash,
-  hex: () => hex2,
-  hostname: () => hostname2,
-  httpUrl: () => httpUrl,
-  iban: () => iban2,
-  includes: () => _includes,
-  input: () => input,
-  instanceof: () => _instanceof,
-  int: () => int,
-  int32: () => int32,
-  int64: () => int64,
-  intersection: () => intersection,
-  invertCodec: () => invertCodec,
-  ipv4: () => ipv42,
-  ipv6: () => ipv62,
-  iso: () => iso_exports,
-  json: () => json,
-  jwt: () => jwt,
-  keyof: () => keyof,
-  ksuid: () => ksuid2,
-  lazy: () => lazy,
-  length: () => _length,
-  literal: () => literal,
-  locales: () => locales_exports,
-  looseObject: () => looseObject,
-  looseRecord: () => looseRecord,
-  lowercase: () => _lowercase,
-  lt: () => _lt,
-  lte: () => _lte,
-  mac: () => mac2,
-  map: () => map,
-  maxLength: () => _maxLength,
-  maxSize: () => _maxSize,
-  memoizer: () => memoizer,
-  meta: () => meta2,
-  mime: () => _mime,
-  minLength: () => _minLength,
-  minSize: () => _minSize,
-  multipleOf: () => _multipleOf,
-  nan: () => nan,
-  nanoid: () => nanoid2,
-  nativeEnum: () => nativeEnum,
-  negative: () => _negative,
-  never: () => never,
-  nonnegative: () => _nonnegative,
-  nonoptional: () => nonoptional,
-  nonpositive: () => _nonpositive,
-  normalize: () => _normalize,
-  null: () => _null3,
-  nullable: () => nullable,
-  nullish: () => nullish2,
-  number: () => number2,
-  object: () => object,
-  optional: () => optional,
-  output: () => output,
-  overwrite: () => _overwrite,
-  parse: () => parse2,
-  parseAsync: () => parseAsync2,
-  partialRecord: () => partialRecord,
-  pipe: () => pipe,
-  positive: () => _positive,
-  prefault: () => prefault,
-  preprocess: () => preprocess,
-  prettifyError: () => prettifyError,
-  promise: () => promise,
-  properties: () => _properties,
-  property: () => _property,
-  readonly: () => readonly,
-  record: () => record,
-  refine: () => refine,
-  regex: () => _regex,
-  regexes: () => regexes_exports,
-  registry: () => registry,
-  safeDecode: () => safeDecode2,
-  safeDecodeAsync: () => safeDecodeAsync2,
-  safeEncode: () => safeEncode2,
-  safeEncodeAsync: () => safeEncodeAsync2,
-  safeParse: () => safeParse2,
-  safeParseAsync: () => safeParseAsync2,
-  set: () => set,
-  setErrorMap: () => setErrorMap,
-  size: () => _size,
-  slugify: () => _slugify,
-  startsWith: () => _startsWith,
-  strictObject: () => strictObject,
-  string: () => string2,
-  stringFormat: () => stringFormat,
-  stringbool: () => stringbool,
-  success: () => success,
-  superRefine: () => superRefine,
-  symbol: () => symbol,
-  templateLiteral: () => templateLiteral,
-  toJSONSchema: () => toJSONSchema,
-  toLowerCase: () => _toLowerCase,
-  toUpperCase: () => _toUpperCase,
-  toZod: () => toZod,
-  transform: () => transform,
-  treeifyError: () => treeifyError,
-  trim: () => _trim,
-  tuple: () => tuple,
-  uint32: () => uint32,
-  uint64: () => uint64,
-  ulid: () => ulid2,
-  undefined: () => _undefined3,
-  union: () => union,
-  unknown: () => unknown,
-  uppercase: () => _uppercase,
-  url: () => url,
-  util: () => util_exports,
-  uuid: () => uuid2,
-  uuidv4: () => uuidv4,
-  uuidv6: () => uuidv6,
-  uuidv7: () => uuidv7,
-  validate: () => validate,
-  validateAsync: () => validateAsync,
-  void: () => _void2,
-  withParser: () => withParser,
-  xid: () => xid2,
-  xor: () => xor
-});
 var init_external = __esm({
   "node_modules/zod/v4/classic/external.js"() {
     init_core2();
@@ -20597,13 +6612,7 @@ var init_external = __esm({
     init_errors3();
     init_parse2();
     init_compat();
-    init_core2();
-    init_json_schema_processors();
-    init_from_json_schema();
-    init_deep_partial();
-    init_in_out();
     init_locales();
-    init_iso();
     init_iso();
     init_coerce();
   }
@@ -20612,7 +6621,6 @@ var init_external = __esm({
 // node_modules/zod/index.js
 var init_zod = __esm({
   "node_modules/zod/index.js"() {
-    init_external();
     init_external();
   }
 });
@@ -20623,22 +6631,22 @@ var init_config = __esm({
   "types/config.ts"() {
     "use strict";
     init_zod();
-    OnDirty = external_exports.enum(["wip-commit", "error"]);
-    Identity = external_exports.object({ name: external_exports.string().min(1), email: external_exports.string().min(1) }).strict();
+    OnDirty = _enum(["wip-commit", "error"]);
+    Identity = object({ name: string2().min(1), email: string2().min(1) }).strict();
     DEFAULT_IDENTITY = { name: "agentgate", email: "agentgate@localhost" };
     DEFAULT_ON_DIRTY = "wip-commit";
     DEFAULT_GIT_TIMEOUT_MS = 12e4;
     DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
     DEFAULT_KEEP = 100;
-    Config = external_exports.object({
-      artifactsDir: external_exports.string().min(1).optional(),
+    Config = object({
+      artifactsDir: string2().min(1).optional(),
       identity: Identity.optional(),
       onDirty: OnDirty.optional(),
-      gitTimeoutMs: external_exports.number().int().positive().optional(),
-      lockTimeoutMs: external_exports.number().int().positive().optional(),
-      checkpoints: external_exports.object({
-        maxFileSizeBytes: external_exports.number().int().positive().optional(),
-        keep: external_exports.number().int().positive().optional()
+      gitTimeoutMs: number2().int().positive().optional(),
+      lockTimeoutMs: number2().int().positive().optional(),
+      checkpoints: object({
+        maxFileSizeBytes: number2().int().positive().optional(),
+        keep: number2().int().positive().optional()
       }).strict().optional()
     }).strict();
   }
@@ -20662,70 +6670,70 @@ var init_snapshot = __esm({
     init_zod();
     init_ids();
     SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    SafeId = external_exports.string().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine((s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."), 'must not contain ".." or end with "." or ".lock"');
-    Sha = external_exports.string().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
-    IsoDate = external_exports.string().datetime({ offset: true });
-    HeadState = external_exports.enum(["branch", "detached", "unborn"]);
-    SkippedPath = external_exports.object({ path: external_exports.string().min(1), reason: external_exports.enum(["special-file", "unreadable"]) });
-    BeforeState = external_exports.object({
+    SafeId = string2().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine((s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."), 'must not contain ".." or end with "." or ".lock"');
+    Sha = string2().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
+    IsoDate = string2().datetime({ offset: true });
+    HeadState = _enum(["branch", "detached", "unborn"]);
+    SkippedPath = object({ path: string2().min(1), reason: _enum(["special-file", "unreadable"]) });
+    BeforeState = object({
       sha: Sha,
-      branch: external_exports.string().min(1),
-      isDirty: external_exports.boolean(),
+      branch: string2().min(1),
+      isDirty: boolean2(),
       wipSha: Sha.nullable(),
       capturedAt: IsoDate,
       runId: SafeId,
       headState: HeadState,
       /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
-      nestedRepositories: external_exports.array(external_exports.string()).optional(),
+      nestedRepositories: array(string2()).optional(),
       /** Paths the WIP commit could not take. */
-      skipped: external_exports.array(SkippedPath).optional()
+      skipped: array(SkippedPath).optional()
     });
-    FileStatus = external_exports.enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
-    FileChange = external_exports.object({
-      path: external_exports.string().min(1),
-      oldPath: external_exports.string().min(1).nullable(),
+    FileStatus = _enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
+    FileChange = object({
+      path: string2().min(1),
+      oldPath: string2().min(1).nullable(),
       status: FileStatus,
-      insertions: external_exports.number().int().nonnegative(),
-      deletions: external_exports.number().int().nonnegative(),
-      binary: external_exports.boolean()
+      insertions: number2().int().nonnegative(),
+      deletions: number2().int().nonnegative(),
+      binary: boolean2()
     });
-    DiffStats = external_exports.object({
-      filesChanged: external_exports.number().int().nonnegative(),
-      insertions: external_exports.number().int().nonnegative(),
-      deletions: external_exports.number().int().nonnegative(),
-      files: external_exports.array(FileChange)
+    DiffStats = object({
+      filesChanged: number2().int().nonnegative(),
+      insertions: number2().int().nonnegative(),
+      deletions: number2().int().nonnegative(),
+      files: array(FileChange)
     });
-    CommitInfo = external_exports.object({
+    CommitInfo = object({
       sha: Sha,
-      message: external_exports.string(),
-      author: external_exports.string(),
+      message: string2(),
+      author: string2(),
       date: IsoDate,
-      parents: external_exports.array(Sha)
+      parents: array(Sha)
     });
-    Snapshot = external_exports.object({
+    Snapshot = object({
       id: SafeId,
       runId: SafeId,
-      iteration: external_exports.number().int().nonnegative(),
+      iteration: number2().int().nonnegative(),
       beforeSha: Sha,
       afterSha: Sha,
-      branch: external_exports.string().min(1),
-      commitMessage: external_exports.string(),
-      patchPath: external_exports.string().nullable(),
-      patchSha256: external_exports.string().regex(/^[0-9a-f]{64}$/).nullable(),
-      filesChanged: external_exports.number().int().nonnegative(),
-      insertions: external_exports.number().int().nonnegative(),
-      deletions: external_exports.number().int().nonnegative(),
+      branch: string2().min(1),
+      commitMessage: string2(),
+      patchPath: string2().nullable(),
+      patchSha256: string2().regex(/^[0-9a-f]{64}$/).nullable(),
+      filesChanged: number2().int().nonnegative(),
+      insertions: number2().int().nonnegative(),
+      deletions: number2().int().nonnegative(),
       createdAt: IsoDate,
-      files: external_exports.array(FileChange),
-      workspace: external_exports.string().min(1),
-      ref: external_exports.string().nullable(),
+      files: array(FileChange),
+      workspace: string2().min(1),
+      ref: string2().nullable(),
       /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
-      task: external_exports.string().nullable().optional(),
+      task: string2().nullable().optional(),
       /** Paths the iteration's commit could not take (left as they were). */
-      skipped: external_exports.array(SkippedPath).optional(),
-      gate: external_exports.string().nullable().optional(),
+      skipped: array(SkippedPath).optional(),
+      gate: string2().nullable().optional(),
       /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-      recordedWorkspace: external_exports.string().min(1).optional()
+      recordedWorkspace: string2().min(1).optional()
     });
   }
 });
@@ -20915,9 +6923,9 @@ function optionLines(decls) {
     return d.type === "boolean" ? flag : `${flag} ${placeholder(d)}`;
   });
   const width = Math.max(...heads.map((h) => h.length));
-  return Object.values(decls).map((d, i) => `  ${heads[i].padEnd(width)}  ${describe3(d)}`).join("\n");
+  return Object.values(decls).map((d, i) => `  ${heads[i].padEnd(width)}  ${describe2(d)}`).join("\n");
 }
-function describe3(d) {
+function describe2(d) {
   const notes = [];
   if (d.type === "string" && d.choices) notes.push(`one of: ${d.choices.join(", ")}`);
   if (d.type !== "boolean" && d.required === true) notes.push("required");
@@ -20976,11 +6984,11 @@ ${delimiter}
 function randomDelimiter() {
   return `ghadelimiter_${randomBytes(16).toString("hex")}`;
 }
-async function appendKeyValues(file2, values) {
-  await appendFile(file2, formatKeyValues(values), "utf8");
+async function appendKeyValues(file, values) {
+  await appendFile(file, formatKeyValues(values), "utf8");
 }
-async function appendStepSummary(file2, markdown) {
-  await appendFile(file2, markdown.endsWith("\n") ? markdown : `${markdown}
+async function appendStepSummary(file, markdown) {
+  await appendFile(file, markdown.endsWith("\n") ? markdown : `${markdown}
 `, "utf8");
 }
 function errorAnnotations(checks, max = MAX_ANNOTATIONS) {
@@ -21214,24 +7222,24 @@ Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
       examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
       async run(ctx, values, [id]) {
         const snapshot = await ctx.snapshotter.getSnapshot(id);
-        const output2 = values.output;
-        if (output2 !== void 0) {
-          await ctx.snapshotter.generatePatch(snapshot, output2, givenPaths(ctx));
-          return { json: { id: snapshot.id, path: output2 }, human: () => `Wrote ${output2}` };
+        const output = values.output;
+        if (output !== void 0) {
+          await ctx.snapshotter.generatePatch(snapshot, output, givenPaths(ctx));
+          return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
         const dir = await mkdtemp(join2(tmpdir(), "agentgate-patch-"));
-        const file2 = join2(dir, "patch.diff");
+        const file = join2(dir, "patch.diff");
         const cleanup = () => rm(dir, { recursive: true, force: true });
         try {
-          await ctx.snapshotter.generatePatch(snapshot, file2, givenPaths(ctx));
-        } catch (error62) {
+          await ctx.snapshotter.generatePatch(snapshot, file, givenPaths(ctx));
+        } catch (error2) {
           await cleanup();
-          throw error62;
+          throw error2;
         }
         if (ctx.json) return { streamJson: { prefix: `{
   "id": ${JSON.stringify(snapshot.id)},
-  "diff": "`, file: file2, suffix: '"\n}\n' }, cleanup };
-        return { streamFile: file2, cleanup };
+  "diff": "`, file, suffix: '"\n}\n' }, cleanup };
+        return { streamFile: file, cleanup };
       }
     });
     stats = defineCommand({
@@ -21378,7 +7386,7 @@ var init_atomic = __esm({
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { link, mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm3, writeFile } from "node:fs/promises";
-import { hostname as hostname3 } from "node:os";
+import { hostname } from "node:os";
 import { dirname as dirname2 } from "node:path";
 async function withLock(path, opts, fn) {
   const handle = await acquire(path, opts);
@@ -21393,7 +7401,7 @@ async function acquire(path, opts) {
   const startTime = processStartTime(process.pid);
   const owner = {
     pid: process.pid,
-    hostname: hostname3(),
+    hostname: hostname(),
     createdAt: (/* @__PURE__ */ new Date()).toISOString(),
     token: randomBytes3(12).toString("hex"),
     purpose: opts.purpose ?? "agentgate",
@@ -21402,9 +7410,9 @@ async function acquire(path, opts) {
   HELD.add(owner.token);
   try {
     return await waitFor(path, owner, timeoutMs);
-  } catch (error62) {
+  } catch (error2) {
     HELD.delete(owner.token);
-    throw error62;
+    throw error2;
   }
 }
 async function waitFor(path, owner, timeoutMs) {
@@ -21487,7 +7495,7 @@ function isProcessGone(pid) {
   }
 }
 function isProvablyDead(owner) {
-  if (owner.hostname !== hostname3()) return false;
+  if (owner.hostname !== hostname()) return false;
   if (owner.pid === process.pid) return !HELD.has(owner.token);
   if (isProcessGone(owner.pid)) return true;
   const now = processStat(owner.pid);
@@ -21712,9 +7720,9 @@ function parseRefRecords(text) {
   let i = 0;
   while (i + 5 <= parts.length - 1) {
     const ref = (parts[i] ?? "").replace(/^\n/, "");
-    const [oid = "", tree = "", date5 = "", body = ""] = parts.slice(i + 1, i + 5);
+    const [oid = "", tree = "", date2 = "", body = ""] = parts.slice(i + 1, i + 5);
     if (!ref.startsWith("refs/") || !OBJECT_ID_PATTERN.test(oid)) throw unparseable("for-each-ref", "malformed ref record", ref);
-    out.push({ ref, oid, tree, date: date5, body });
+    out.push({ ref, oid, tree, date: date2, body });
     i += 5;
   }
   const rest = parts.slice(i).join("\0").trim();
@@ -21836,14 +7844,14 @@ async function runGitBuffer(opts, args, run = {}) {
   });
   return { stdout: Buffer.concat(chunks), exitCode };
 }
-async function runGitToFile(opts, args, file2) {
-  const out = createWriteStream(file2, { flags: "wx", mode: 420 });
+async function runGitToFile(opts, args, file) {
+  const out = createWriteStream(file, { flags: "wx", mode: 420 });
   await spawnGit(
     opts,
     args,
     {},
     (stdout) => pipeline(stdout, out).catch((cause) => {
-      throw new WriteFailedError(`could not write ${file2} (${errnoText(cause)}); check free space and permissions`, { cause, details: { path: file2 } });
+      throw new WriteFailedError(`could not write ${file} (${errnoText(cause)}); check free space and permissions`, { cause, details: { path: file } });
     })
   );
   return out.bytesWritten;
@@ -21878,8 +7886,8 @@ async function spawnGit(opts, args, run, consume) {
     child.once("close", (code2) => resolve14(code2 ?? -1));
   });
   let consumeError = null;
-  const consumed = consume(child.stdout).catch((error62) => {
-    consumeError = error62;
+  const consumed = consume(child.stdout).catch((error2) => {
+    consumeError = error2;
     child.kill();
   });
   let exitCode;
@@ -21904,9 +7912,9 @@ function userSafeDirectories() {
   safeDirectoryConfig ??= (async () => {
     const { system, global } = userConfigFiles();
     const values = [];
-    for (const file2 of [...system, ...global]) {
-      if (!existsSync(file2)) continue;
-      const res = await runGit({ cwd: "/" }, ["config", "--file", file2, "--get-all", "safe.directory"], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
+    for (const file of [...system, ...global]) {
+      if (!existsSync(file)) continue;
+      const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
       if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
     }
     return values.map((v) => `safe.directory=${v}`);
@@ -22118,7 +8126,7 @@ async function getCommitInfo(repo, rev) {
   return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
 }
 function parseCommitObject(sha, raw) {
-  const text = decode3(raw);
+  const text = decode2(raw);
   const split = text.indexOf("\n\n");
   const headerText = split < 0 ? text.replace(/\n$/, "") : text.slice(0, split);
   const message = split < 0 ? "" : text.slice(split + 2).replace(/\n$/, "");
@@ -22135,7 +8143,7 @@ function parseCommitObject(sha, raw) {
   if (author === null) throw badCommit(sha, "no author header");
   return { sha, message, author: author.ident, date: author.date, parents };
 }
-function decode3(raw) {
+function decode2(raw) {
   const end = raw.indexOf("\n\n");
   const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
   const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
@@ -22226,14 +8234,14 @@ async function driverKeys(base, files) {
   const seen = /* @__PURE__ */ new Set();
   const queue = [...files];
   while (queue.length > 0 && seen.size < 64) {
-    const file2 = queue.shift();
-    if (seen.has(file2)) continue;
-    seen.add(file2);
-    if ((await stat2(file2).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(base, ["config", "--file", file2, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
+    const file = queue.shift();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if ((await stat2(file).catch(() => null))?.isFile() !== true) continue;
+    const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== "") queue.push(includedFile(value, file2));
+      else if (value !== "") queue.push(includedFile(value, file));
     }
   }
   return keys;
@@ -22242,13 +8250,13 @@ function includedFile(path, from) {
   if (path === "~" || path.startsWith("~/")) return join6(process.env.HOME ?? homedir2(), path.slice(1));
   return resolve2(dirname3(from), path);
 }
-async function configValue(file2, key) {
-  if ((await stat2(file2).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname3(file2) }, ["config", "--file", file2, "--get", key], { okExitCodes: [1] });
+async function configValue(file, key) {
+  if ((await stat2(file).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], { okExitCodes: [1] });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
-async function readPointer(file2) {
-  const text = await readFile3(file2, "utf8").catch(() => null);
+async function readPointer(file) {
+  const text = await readFile3(file, "utf8").catch(() => null);
   if (text === null) return null;
   return text.replace(/^gitdir: /, "").trim() || null;
 }
@@ -22278,11 +8286,11 @@ ${lines}
 }
 async function assertNoLfs(repo) {
   const common = await readPointer(join6(repo.gitDir, "commondir")) ?? ".";
-  for (const file2 of [join6(repo.topLevel, ".gitattributes"), join6(resolve2(repo.gitDir, common), "info", "attributes")]) {
-    const text = await readFile3(file2, "utf8").catch(() => "");
+  for (const file of [join6(repo.topLevel, ".gitattributes"), join6(resolve2(repo.gitDir, common), "info", "attributes")]) {
+    const text = await readFile3(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
-      throw new LfsUnsupportedError(`${file2} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {
-        details: { workspace: repo.topLevel, attributes: file2 }
+      throw new LfsUnsupportedError(`${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {
+        details: { workspace: repo.topLevel, attributes: file }
       });
     }
   }
@@ -22317,8 +8325,8 @@ var init_repo = __esm({
 });
 
 // src/git/parsers/ls-files-unmerged.ts
-function parseUnmergedPaths(output2) {
-  const text = typeof output2 === "string" ? output2 : output2.toString("utf8");
+function parseUnmergedPaths(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
   const paths = [];
   for (const record2 of text.split("\0")) {
     if (record2 === "") continue;
@@ -22342,8 +8350,8 @@ var init_ls_files_unmerged = __esm({
 });
 
 // src/git/parsers/status.ts
-function parseStatusV2(output2) {
-  const text = typeof output2 === "string" ? output2 : output2.toString("utf8");
+function parseStatusV2(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
   const records = text.split("\0");
   if (records.at(-1) === "") records.pop();
   const report2 = { oid: null, head: null, upstream: null, ahead: null, behind: null, entries: [] };
@@ -22527,9 +8535,9 @@ async function pickInWorkspace(repo, source, ignore) {
   let files;
   try {
     files = await runPick(repo, source);
-  } catch (error62) {
+  } catch (error2) {
     if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
-    throw error62;
+    throw error2;
   }
   if (files === null) return getCommitInfo(repo, "HEAD");
   await abort();
@@ -22553,9 +8561,9 @@ async function pickInWorktree(repo, source, ontoRef) {
     const sha = await resolveRevision(worktree, "HEAD");
     await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
     return await getCommitInfo(repo, sha);
-  } catch (error62) {
-    failure2 = error62;
-    throw error62;
+  } catch (error2) {
+    failure2 = error2;
+    throw error2;
   } finally {
     await removeWorktree(repo, dir, path, failure2 !== null);
   }
@@ -22566,11 +8574,11 @@ async function runPick(opts, source) {
   try {
     await runGit(pickOptions(opts), args);
     return null;
-  } catch (error62) {
-    if (!(error62 instanceof GitFailedError) || error62.details.exitCode !== 1) throw error62;
+  } catch (error2) {
+    if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
     const report2 = await readStatus(opts);
     const files = report2.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
-    if (files.length === 0) throw error62;
+    if (files.length === 0) throw error2;
     return files;
   }
 }
@@ -22604,8 +8612,8 @@ async function removeWorktree(repo, dir, path, quiet) {
     await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
     await rm5(dir, { recursive: true, force: true });
     await rm5(admin, { recursive: true, force: true });
-  } catch (error62) {
-    if (!quiet) throw error62;
+  } catch (error2) {
+    if (!quiet) throw error2;
   }
 }
 async function commonDir(gitDir) {
@@ -22721,8 +8729,8 @@ var init_empty_tree = __esm({
 });
 
 // src/git/parsers/batch-check.ts
-function parseBatchCheck(names, output2) {
-  const lines = output2.split("\n");
+function parseBatchCheck(names, output) {
+  const lines = output.split("\n");
   if (lines.pop() !== "" || lines.length !== names.length) {
     throw malformed2(`${names.length} names asked, ${lines.length} answer lines`);
   }
@@ -22757,9 +8765,9 @@ var init_z_tokens = __esm({
     "use strict";
     init_errors();
     ZTokens = class {
-      constructor(output2, what) {
+      constructor(output, what) {
         this.what = what;
-        this.fields = output2 === "" ? [] : output2.split("\0");
+        this.fields = output === "" ? [] : output.split("\0");
         if (this.fields.length > 0 && this.fields.pop() !== "") throw this.malformed("output does not end with NUL");
       }
       what;
@@ -22837,8 +8845,8 @@ var init_diff_numstat = __esm({
 });
 
 // src/git/parsers/diff-changes.ts
-function parseDiffChanges(output2) {
-  const tokens = new ZTokens(output2, "diff-tree --raw --numstat");
+function parseDiffChanges(output) {
+  const tokens = new ZTokens(output, "diff-tree --raw --numstat");
   const raw = [];
   while (atRawRecord(tokens)) raw.push(readRawRecord(tokens));
   const changes = [];
@@ -22939,20 +8947,20 @@ async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
 }
-async function writeUnifiedDiffToFile(repo, from, to, file2) {
-  return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file2);
+async function writeUnifiedDiffToFile(repo, from, to, file) {
+  return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
-async function writeTreeDiffToFile(repo, trees, file2) {
-  const path = resolve4(file2);
+async function writeTreeDiffToFile(repo, trees, file) {
+  const path = resolve4(file);
   const bytes = await replaceFileAtomic(path, (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp));
   return { path, bytes };
 }
 async function treeDiffSha256(repo, trees) {
-  const hash2 = createHash("sha256");
+  const hash = createHash("sha256");
   await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) hash2.update(chunk);
+    for await (const chunk of stdout) hash.update(chunk);
   });
-  return hash2.digest("hex");
+  return hash.digest("hex");
 }
 var PATCH_ARGS;
 var init_unified_diff = __esm({
@@ -22995,11 +9003,11 @@ async function stageAll(repo, excludes) {
     try {
       await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--sparse", "--", ":(top)", ...excludes, ...left]);
       return skipped;
-    } catch (error62) {
-      const stderr = error62 instanceof GitFailedError ? String(error62.details.stderr ?? "") : "";
+    } catch (error2) {
+      const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
       const found = UNSTAGEABLE.flatMap(([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason })));
       const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
-      if (fresh.length === 0) throw error62;
+      if (fresh.length === 0) throw error2;
       skipped.push(...fresh);
     }
   }
@@ -23096,17 +9104,17 @@ async function loadAll(dir, what, load) {
     try {
       const item = await load(name);
       if (item !== null) items.push(item);
-    } catch (error62) {
-      problems.push(asStoreProblem(error62, join9(dir, `${name}.json`), what));
+    } catch (error2) {
+      problems.push(asStoreProblem(error2, join9(dir, `${name}.json`), what));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
   return { items, problems };
 }
-function asStoreProblem(error62, path, what) {
-  if (error62 instanceof StoreCorruptError) return error62;
-  if (error62 instanceof InvalidIdError) return corruptFile(path, what, "its file name is not a valid id", error62);
-  throw error62;
+function asStoreProblem(error2, path, what) {
+  if (error2 instanceof StoreCorruptError) return error2;
+  if (error2 instanceof InvalidIdError) return corruptFile(path, what, "its file name is not a valid id", error2);
+  throw error2;
 }
 var init_json_file = __esm({
   "src/store/json-file.ts"() {
@@ -23123,17 +9131,17 @@ var init_run = __esm({
     "use strict";
     init_zod();
     init_snapshot();
-    RunRecord = external_exports.object({
+    RunRecord = object({
       runId: SafeId,
-      workspace: external_exports.string().min(1),
+      workspace: string2().min(1),
       createdAt: IsoDate,
       updatedAt: IsoDate,
       before: BeforeState.nullable(),
       /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-      beforeUsedBy: external_exports.object({ snapshotId: SafeId, iteration: external_exports.number().int().nonnegative() }).nullable().optional(),
-      snapshotIds: external_exports.array(SafeId),
+      beforeUsedBy: object({ snapshotId: SafeId, iteration: number2().int().nonnegative() }).nullable().optional(),
+      snapshotIds: array(SafeId),
       /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-      recordedWorkspace: external_exports.string().min(1).optional()
+      recordedWorkspace: string2().min(1).optional()
     });
   }
 });
@@ -23369,8 +9377,8 @@ var init_snapshot_store = __esm({
             if (snapshot === null) problems.push(danglingLink(runFile, id, this.snapshotPath(id)));
             else if (snapshot.runId !== runId) problems.push(corruptFile(runFile, "run record", `it links snapshot ${id}, which belongs to run ${snapshot.runId}`));
             found.push(snapshot);
-          } catch (error62) {
-            problems.push(asStoreProblem(error62, this.snapshotPath(id), "snapshot"));
+          } catch (error2) {
+            problems.push(asStoreProblem(error2, this.snapshotPath(id), "snapshot"));
           }
         }
         const snapshots = found.filter((s) => s !== null && s.runId === runId);
@@ -23390,8 +9398,8 @@ var init_snapshot_store = __esm({
         try {
           owner = await this.load(id);
           hasFile = owner !== null;
-        } catch (error62) {
-          if (!(error62 instanceof StoreCorruptError)) throw error62;
+        } catch (error2) {
+          if (!(error2 instanceof StoreCorruptError)) throw error2;
         }
         const runIds = owner !== null ? [owner.runId] : await this.runs.linking(id);
         if (!hasFile && runIds.length === 0) {
@@ -23553,9 +9561,9 @@ async function copyFileAtomic(src, dest) {
   await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
 }
 async function sha256File(path) {
-  const hash2 = createHash2("sha256");
-  for await (const chunk of createReadStream(path)) hash2.update(chunk);
-  return hash2.digest("hex");
+  const hash = createHash2("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return hash.digest("hex");
 }
 var init_patch_artifact = __esm({
   "src/snapshotter/patch-artifact.ts"() {
@@ -23591,14 +9599,14 @@ var init_apply_check = __esm({
 import { stat as stat4 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
-  const add = (check2, ok, detail) => checks.push({ check: check2, ok, detail });
+  const add = (check, ok, detail) => checks.push({ check, ok, detail });
   add("run-links-snapshot", run?.snapshotIds.includes(snapshot.id) ?? false, run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`);
   const artifactOk = await artifactCheck(snapshot, add);
   let repo = null;
   try {
     repo = await openRepo(snapshot.workspace, git);
-  } catch (error62) {
-    add("workspace", false, `cannot open ${snapshot.workspace}: ${error62.message}`);
+  } catch (error2) {
+    add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
   }
   if (repo && await gitChecks(repo, snapshot, add) && artifactOk && snapshot.patchPath) {
     const [beforeTree, expected] = await Promise.all([getTree(repo, snapshot.beforeSha), getTree(repo, snapshot.afterSha)]);
@@ -23825,18 +9833,18 @@ async function realPathOf(path) {
   const parent = dirname4(path);
   return parent === path ? path : join15(await realPathOf(parent), basename4(path));
 }
-async function assertNoLinkInside(topLevel, file2) {
-  const real = await realPathOf(dirname4(file2));
-  const lexical = relative3(topLevel, file2);
+async function assertNoLinkInside(topLevel, file) {
+  const real = await realPathOf(dirname4(file));
+  const lexical = relative3(topLevel, file);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file2) ? lexical : relative3(topLevel, join15(real, basename4(file2)));
+  const rel = isInside(topLevel, file) ? lexical : relative3(topLevel, join15(real, basename4(file)));
   let at = topLevel;
   for (const part of rel.split(sep4).slice(0, -1)) {
     at = join15(at, part);
     const info = await lstat2(at).catch(() => null);
     if (info?.isSymbolicLink()) {
-      throw new UnsafeWorkspaceError(`${at} inside the workspace is a symbolic link, so writing ${file2} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`, {
+      throw new UnsafeWorkspaceError(`${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`, {
         details: { workspace: topLevel, path: at }
       });
     }
@@ -24129,9 +10137,9 @@ var init_snapshotter = __esm({
       async delete(idOrSha) {
         const id = await this.getSnapshot(idOrSha).then(
           (snapshot) => snapshot.id,
-          (error62) => {
-            if (error62 instanceof StoreCorruptError || error62 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success) return idOrSha;
-            throw error62;
+          (error2) => {
+            if (error2 instanceof StoreCorruptError || error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success) return idOrSha;
+            throw error2;
           }
         );
         const stored = await this.store.load(id).catch(() => null);
@@ -24396,10 +10404,10 @@ var init_sharing = __esm({
     init_snapshot();
     RECORD_FORMAT = "agentgate-record/1";
     RECORD_FILE = "record.json";
-    PatchRecipe = external_exports.object({
+    PatchRecipe = object({
       /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
-      file: external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/),
-      args: external_exports.array(external_exports.string().regex(/^-/).max(200)).max(64)
+      file: string2().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/),
+      args: array(string2().regex(/^-/).max(200)).max(64)
     }).strict();
     TravellingSnapshot = Snapshot.pick({
       id: true,
@@ -24414,43 +10422,43 @@ var init_sharing = __esm({
       files: true,
       skipped: true
     }).extend({
-      iteration: external_exports.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-      branch: external_exports.string().min(1).max(4096),
-      commitMessage: external_exports.string().max(1e6),
-      task: external_exports.string().max(1e7).nullable(),
-      gate: external_exports.string().max(1e6).nullable()
+      iteration: number2().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      branch: string2().min(1).max(4096),
+      commitMessage: string2().max(1e6),
+      task: string2().max(1e7).nullable(),
+      gate: string2().max(1e6).nullable()
     }).strict();
-    RecordFile = external_exports.object({
-      format: external_exports.literal(RECORD_FORMAT),
+    RecordFile = object({
+      format: literal(RECORD_FORMAT),
       snapshot: TravellingSnapshot,
       /** The workspace where the run was recorded (informational: never used as a path here). */
-      workspace: external_exports.string().min(1).max(4096),
+      workspace: string2().min(1).max(4096),
       /** Null when the iteration changed nothing (no patch). */
       patch: PatchRecipe.nullable(),
-      run: external_exports.object({ createdAt: IsoDate, before: BeforeState.nullable() }).strict()
+      run: object({ createdAt: IsoDate, before: BeforeState.nullable() }).strict()
     }).strict();
-    PushResult = external_exports.object({
-      remote: external_exports.string(),
-      runs: external_exports.array(SafeId),
-      refs: external_exports.number().int().nonnegative(),
+    PushResult = object({
+      remote: string2(),
+      runs: array(SafeId),
+      refs: number2().int().nonnegative(),
       /** Refs the remote took now (created or moved forward). */
-      updated: external_exports.array(external_exports.string()),
+      updated: array(string2()),
       /** Refs the remote already had with the same content. */
-      upToDate: external_exports.array(external_exports.string())
+      upToDate: array(string2())
     });
-    RefusedRecord = external_exports.object({ ref: external_exports.string(), reason: external_exports.string() });
-    ReceiveResult = external_exports.object({
-      remote: external_exports.string().optional(),
-      file: external_exports.string().optional(),
-      runs: external_exports.array(SafeId),
+    RefusedRecord = object({ ref: string2(), reason: string2() });
+    ReceiveResult = object({
+      remote: string2().optional(),
+      file: string2().optional(),
+      runs: array(SafeId),
       /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
-      snapshots: external_exports.number().int().nonnegative(),
+      snapshots: number2().int().nonnegative(),
       /** Records already present and unchanged. */
-      unchanged: external_exports.number().int().nonnegative(),
-      refused: external_exports.array(RefusedRecord)
+      unchanged: number2().int().nonnegative(),
+      refused: array(RefusedRecord)
     });
-    ExportResult = external_exports.object({ file: external_exports.string(), runs: external_exports.array(SafeId), refs: external_exports.number().int().nonnegative() });
-    RebuiltIndex = external_exports.object({ records: external_exports.record(Sha, SafeId) });
+    ExportResult = object({ file: string2(), runs: array(SafeId), refs: number2().int().nonnegative() });
+    RebuiltIndex = object({ records: record(Sha, SafeId) });
   }
 });
 
@@ -24517,8 +10525,8 @@ async function deleteRefs2(repo, refs) {
   for (const r of refs) {
     if (!/^refs\/agentgate\/[^\0\n\r ]+$/.test(r.ref) || !isFullId(r.sha)) throw new InvalidArgumentError(`refusing to delete ${JSON.stringify(r.ref)}`, { details: { ref: r.ref } });
   }
-  const input2 = refs.map((r) => `delete ${r.ref}\0${r.sha}\0`).join("");
-  await runGit(repo, ["update-ref", "-m", "agentgate: sharing", "--stdin", "-z"], { input: input2 });
+  const input = refs.map((r) => `delete ${r.ref}\0${r.sha}\0`).join("");
+  await runGit(repo, ["update-ref", "-m", "agentgate: sharing", "--stdin", "-z"], { input });
 }
 var init_record_objects = __esm({
   "src/git/record-objects.ts"() {
@@ -24533,15 +10541,15 @@ var init_record_objects = __esm({
 // src/git/transport.ts
 import { isAbsolute as isAbsolute4, resolve as resolve7 } from "node:path";
 import { stat as stat7 } from "node:fs/promises";
-function checkRemoteUrl(url2) {
+function checkRemoteUrl(url) {
   const refuse = (why) => {
-    throw new UnsafeRemoteError(`remote ${JSON.stringify(url2.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`, {
-      details: { url: url2.slice(0, 500) }
+    throw new UnsafeRemoteError(`remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`, {
+      details: { url: url.slice(0, 500) }
     });
   };
-  if (url2 === "" || url2.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url2)) return refuse('it is empty, starts with "-" or holds control characters');
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url2)) return refuse(`the "${url2.slice(0, url2.indexOf("::"))}::" remote helper runs a program`);
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url2);
+  if (url === "" || url.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url)) return refuse('it is empty, starts with "-" or holds control characters');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url)) return refuse(`the "${url.slice(0, url.indexOf("::"))}::" remote helper runs a program`);
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url);
   if (scheme) {
     const name = scheme[1].toLowerCase();
     if (!SCHEMES.has(name)) return refuse(`the ${name}:// transport is not allowed`);
@@ -24549,8 +10557,8 @@ function checkRemoteUrl(url2) {
     if (name === "https" || name === "git") return name;
     return "ssh";
   }
-  const colon = url2.indexOf(":");
-  const slash = url2.indexOf("/");
+  const colon = url.indexOf(":");
+  const slash = url.indexOf("/");
   if (colon > 0 && (slash < 0 || colon < slash)) return "ssh";
   return "local";
 }
@@ -24567,10 +10575,10 @@ async function resolveRemote(repo, nameOrUrl, cwd) {
 async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
     const res = await runGit(repo, ["config", "--get", `remote.${nameOrUrl}.url`], { okExitCodes: [1] });
-    const url2 = res.stdout.trim();
-    if (res.exitCode === 0 && url2 !== "") {
-      const kind2 = checkRemoteUrl(url2);
-      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute4(url2) ? resolve7(repo.topLevel, url2) : url2 };
+    const url = res.stdout.trim();
+    if (res.exitCode === 0 && url !== "") {
+      const kind2 = checkRemoteUrl(url);
+      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute4(url) ? resolve7(repo.topLevel, url) : url };
     }
     if (!await isDir(resolve7(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(`no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`, {
@@ -24592,8 +10600,8 @@ async function isDir(path) {
     () => false
   );
 }
-function serverProgram(url2, name) {
-  const kind = checkRemoteUrl(url2);
+function serverProgram(url, name) {
+  const kind = checkRemoteUrl(url);
   return kind === "local" || kind === "file" ? `git -c core.hooksPath=/dev/null -c core.fsmonitor=false ${name}` : `git-${name}`;
 }
 function withTransport(repo) {
@@ -24607,47 +10615,47 @@ function parsePushPorcelain(stdout) {
   }
   return out;
 }
-async function pushRefs(repo, url2, refspecs) {
-  checkRemoteUrl(url2);
+async function pushRefs(repo, url, refspecs) {
+  checkRemoteUrl(url);
   for (const spec of refspecs) {
     if (spec.startsWith("+") || spec.startsWith("-") || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(`refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`, { details: { refspec: spec } });
     }
   }
-  const args = ["push", "--porcelain", "--no-follow-tags", "--no-signed", `--receive-pack=${serverProgram(url2, "receive-pack")}`, "--end-of-options", url2, ...refspecs];
+  const args = ["push", "--porcelain", "--no-follow-tags", "--no-signed", `--receive-pack=${serverProgram(url, "receive-pack")}`, "--end-of-options", url, ...refspecs];
   try {
     const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
-      throw new GitFailedError(`git push to ${url2} failed without naming a ref`, { details: { url: url2, stdout: res.stdout.slice(0, 2e3) } });
+      throw new GitFailedError(`git push to ${url} failed without naming a ref`, { details: { url, stdout: res.stdout.slice(0, 2e3) } });
     }
     return refs;
   } catch (cause) {
-    throw unreachable(cause, url2);
+    throw unreachable(cause, url);
   }
 }
-async function fetchRefs(repo, url2, refspecs) {
-  checkRemoteUrl(url2);
+async function fetchRefs(repo, url, refspecs) {
+  checkRemoteUrl(url);
   for (const spec of refspecs) {
     if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(`refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`, { details: { refspec: spec } });
     }
   }
-  const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-gc", `--upload-pack=${serverProgram(url2, "upload-pack")}`, "--end-of-options", url2, ...refspecs];
+  const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-gc", `--upload-pack=${serverProgram(url, "upload-pack")}`, "--end-of-options", url, ...refspecs];
   try {
     await runGit(withTransport(repo), args);
   } catch (cause) {
-    throw unreachable(cause, url2);
+    throw unreachable(cause, url);
   }
 }
-async function listRemoteRefs(repo, url2, prefix) {
-  checkRemoteUrl(url2);
+async function listRemoteRefs(repo, url, prefix) {
+  checkRemoteUrl(url);
   if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix)) throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
   try {
-    const { stdout } = await runGit(withTransport(repo), ["ls-remote", "--refs", `--upload-pack=${serverProgram(url2, "upload-pack")}`, "--end-of-options", url2, `${prefix}*`]);
+    const { stdout } = await runGit(withTransport(repo), ["ls-remote", "--refs", `--upload-pack=${serverProgram(url, "upload-pack")}`, "--end-of-options", url, `${prefix}*`]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
-    throw unreachable(cause, url2);
+    throw unreachable(cause, url);
   }
 }
 function parseLsRemote(stdout) {
@@ -24658,21 +10666,21 @@ function parseLsRemote(stdout) {
   }
   return out;
 }
-function unreachable(cause, url2) {
+function unreachable(cause, url) {
   if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(String(cause.details.stderr))) {
-    return new RemoteNotFoundError(`cannot reach a git repository at ${url2}; check the remote's URL and your access`, { cause, details: { url: url2, stderr: cause.details.stderr } });
+    return new RemoteNotFoundError(`cannot reach a git repository at ${url}; check the remote's URL and your access`, { cause, details: { url, stderr: cause.details.stderr } });
   }
   return cause;
 }
-async function createBundle(repo, file2, refs) {
-  await runGit(repo, ["bundle", "create", "--quiet", file2, "--stdin"], { input: `${refs.join("\n")}
+async function createBundle(repo, file, refs) {
+  await runGit(repo, ["bundle", "create", "--quiet", file, "--stdin"], { input: `${refs.join("\n")}
 ` });
 }
-async function verifyBundle(repo, file2) {
-  const invalid2 = (why, cause) => new BundleInvalidError(`${file2} is not a usable agentgate bundle: ${why}; use a file written by "export"`, { cause, details: { file: file2 } });
+async function verifyBundle(repo, file) {
+  const invalid2 = (why, cause) => new BundleInvalidError(`${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`, { cause, details: { file } });
   try {
-    await runGit(withTransport(repo), ["bundle", "verify", "--quiet", file2]);
-    const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file2])).stdout;
+    await runGit(withTransport(repo), ["bundle", "verify", "--quiet", file]);
+    const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file])).stdout;
     return heads.split("\n").filter(Boolean).map((line) => {
       const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
       if (!m) throw invalid2(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
@@ -24877,13 +10885,13 @@ var init_sharing2 = __esm({
         return { remote: remote.name, ...result };
       }
       /** Writes the selected runs' records as one bundle file (atomically). */
-      async export(sel, file2, cwd = process.cwd()) {
+      async export(sel, file, cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const { runs: runs2 } = await this.materialise(repo, sel);
         const all = await listRefs(repo, RECORDS_PREFIX);
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
         if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
-        const path = resolve8(cwd, file2);
+        const path = resolve8(cwd, file);
         await mkdir5(dirname7(path), { recursive: true });
         const temp = join17(dirname7(path), `.${basename5(path)}.${randomBytes4(6).toString("hex")}.tmp`);
         try {
@@ -24896,9 +10904,9 @@ var init_sharing2 = __esm({
         return { file: path, runs: exported, refs: chosen.length };
       }
       /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
-      async import(workspace, file2, cwd = process.cwd()) {
+      async import(workspace, file, cwd = process.cwd()) {
         const repo = await this.open(workspace);
-        const path = resolve8(cwd, file2);
+        const path = resolve8(cwd, file);
         const isFile = await stat8(path).then((s) => s.isFile(), () => false);
         if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
         const heads = await verifyBundle(repo, path);
@@ -24978,9 +10986,9 @@ var init_sharing2 = __esm({
         const updates = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
         try {
           await updateRefs(repo, updates, { message: "agentgate: record" });
-        } catch (error62) {
+        } catch (error2) {
           const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-          if (!(error62 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha)) throw error62;
+          if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha)) throw error2;
         }
       }
       /**
@@ -25067,14 +11075,14 @@ var init_sharing2 = __esm({
         const accepted = [];
         for (const c of sizeOk) {
           const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
-          let json2;
+          let json;
           try {
-            json2 = JSON.parse(raw.toString("utf8"));
+            json = JSON.parse(raw.toString("utf8"));
           } catch {
             refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
             continue;
           }
-          const parsed = RecordFile.safeParse(json2);
+          const parsed = RecordFile.safeParse(json);
           if (!parsed.success) {
             refuse(c.ref.ref, `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
             continue;
@@ -25246,8 +11254,8 @@ var init_sharing3 = __esm({
       options: {},
       positionals: { required: ["FILE"] },
       examples: ['import agentgate.bundle -C "$WS"'],
-      async run(ctx, _values, [file2]) {
-        const result = await sharing(ctx).import(ctx.workspace, file2);
+      async run(ctx, _values, [file]) {
+        const result = await sharing(ctx).import(ctx.workspace, file);
         return receiveResult(result, `from ${result.file ?? ""}`);
       }
     });
@@ -25261,14 +11269,14 @@ var init_verify2 = __esm({
   "types/verify.ts"() {
     "use strict";
     init_zod();
-    VerifyCheck = external_exports.object({
-      snapshotId: external_exports.string().nullable(),
-      runId: external_exports.string().nullable(),
-      check: external_exports.string(),
-      ok: external_exports.boolean(),
-      detail: external_exports.string()
+    VerifyCheck = object({
+      snapshotId: string2().nullable(),
+      runId: string2().nullable(),
+      check: string2(),
+      ok: boolean2(),
+      detail: string2()
     });
-    VerifyReport = external_exports.object({ ok: external_exports.boolean(), checks: external_exports.array(VerifyCheck) });
+    VerifyReport = object({ ok: boolean2(), checks: array(VerifyCheck) });
   }
 });
 
@@ -25281,27 +11289,27 @@ var init_report = __esm({
     init_run();
     init_snapshot();
     init_verify2();
-    ReportFormat = external_exports.enum(["html", "md", "json", "dotenv"]);
+    ReportFormat = _enum(["html", "md", "json", "dotenv"]);
     ReportSnapshot = Snapshot.extend({
-      task: external_exports.string().nullable(),
-      gate: external_exports.string().nullable()
+      task: string2().nullable(),
+      gate: string2().nullable()
     });
-    RunReport = external_exports.object({
-      kind: external_exports.literal("agentgate-run-report"),
-      version: external_exports.literal(1),
+    RunReport = object({
+      kind: literal("agentgate-run-report"),
+      version: literal(1),
       generatedAt: IsoDate,
       run: RunRecord,
       /** The run's first before SHA and its last after SHA (null before the first iteration). */
       beforeSha: Sha.nullable(),
       afterSha: Sha.nullable(),
-      branch: external_exports.string().nullable(),
-      totals: external_exports.object({
-        iterations: external_exports.number().int().nonnegative(),
-        filesChanged: external_exports.number().int().nonnegative(),
-        insertions: external_exports.number().int().nonnegative(),
-        deletions: external_exports.number().int().nonnegative()
+      branch: string2().nullable(),
+      totals: object({
+        iterations: number2().int().nonnegative(),
+        filesChanged: number2().int().nonnegative(),
+        insertions: number2().int().nonnegative(),
+        deletions: number2().int().nonnegative()
       }),
-      snapshots: external_exports.array(ReportSnapshot),
+      snapshots: array(ReportSnapshot),
       verification: VerifyReport
     });
   }
@@ -25709,16 +11717,16 @@ function splitPatch(patch3) {
 function fileDiffs(files, patch3, maxBytes = MAX_FILE_DIFF_BYTES) {
   const sections = splitPatch(patch3);
   const byOrder = sections.length === files.length;
-  return files.map((file2, i) => {
-    const section = byOrder ? sections[i] ?? "" : sections.find((s) => headerNames(s, file2)) ?? "";
-    const binary = file2.binary || /^(GIT binary patch|Binary files )/m.test(section);
+  return files.map((file, i) => {
+    const section = byOrder ? sections[i] ?? "" : sections.find((s) => headerNames(s, file)) ?? "";
+    const binary = file.binary || /^(GIT binary patch|Binary files )/m.test(section);
     if (binary) return { diff: "", binary: true, truncated: false };
     return cut(section, maxBytes);
   });
 }
-function headerNames(section, file2) {
+function headerNames(section, file) {
   const header = section.slice(0, section.indexOf("\n") === -1 ? section.length : section.indexOf("\n"));
-  return header === `diff --git a/${file2.oldPath ?? file2.path} b/${file2.path}`;
+  return header === `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
 }
 function cut(section, maxBytes) {
   if (Buffer.byteLength(section, "utf8") <= maxBytes) return { diff: section, binary: false, truncated: false };
@@ -25749,9 +11757,9 @@ async function renderReport(snapshotter, format, runId) {
     case "html": {
       const diffs = [];
       for (const s of report2.snapshots) {
-        const patch3 = await snapshotter.generatePatch(s).catch((error62) => {
-          if (isAgentgateError(error62)) return null;
-          throw error62;
+        const patch3 = await snapshotter.generatePatch(s).catch((error2) => {
+          if (isAgentgateError(error2)) return null;
+          throw error2;
         });
         diffs.push(patch3 === null ? s.files.map(() => ({ diff: "", binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch3));
       }
@@ -25759,9 +11767,9 @@ async function renderReport(snapshotter, format, runId) {
     }
   }
 }
-async function writeReport(snapshotter, format, file2, runId) {
+async function writeReport(snapshotter, format, file, runId) {
   const { report: report2, text } = await renderReport(snapshotter, format, runId);
-  const path = resolve9(file2);
+  const path = resolve9(file);
   await writeFileAtomic(path, text);
   return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
 }
@@ -25812,11 +11820,11 @@ var init_report3 = __esm({
       async run(ctx, values) {
         const format = values.format;
         const runId = values.run;
-        const output2 = values.output;
+        const output = values.output;
         const ci = detectCi(values.ci);
-        const summaryFile = output2 === void 0 && format === "md" && ci.mode === "github" ? githubFile("GITHUB_STEP_SUMMARY", ci.forced) : null;
-        if (output2 !== void 0) {
-          const written = await writeReport(ctx.snapshotter, format, output2, runId);
+        const summaryFile = output === void 0 && format === "md" && ci.mode === "github" ? githubFile("GITHUB_STEP_SUMMARY", ci.forced) : null;
+        if (output !== void 0) {
+          const written = await writeReport(ctx.snapshotter, format, output, runId);
           return { json: written, human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)` };
         }
         const { report: report2, text } = await renderReport(ctx.snapshotter, format, runId);
@@ -25837,17 +11845,17 @@ var init_serve = __esm({
     "use strict";
     init_zod();
     SERVE_MAX_LINE_BYTES = 1024 * 1024;
-    ServeRequestId = external_exports.union([external_exports.string().max(200), external_exports.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)]);
-    ServeRequest = external_exports.object({
+    ServeRequestId = union([string2().max(200), number2().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)]);
+    ServeRequest = object({
       id: ServeRequestId,
-      command: external_exports.string().min(1).max(100),
-      args: external_exports.array(external_exports.string().max(SERVE_MAX_LINE_BYTES)).max(1e4).default([]),
-      options: external_exports.record(external_exports.string().regex(/^[a-z][a-z0-9-]{0,63}$/), external_exports.union([external_exports.string(), external_exports.boolean(), external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])).default({})
+      command: string2().min(1).max(100),
+      args: array(string2().max(SERVE_MAX_LINE_BYTES)).max(1e4).default([]),
+      options: record(string2().regex(/^[a-z][a-z0-9-]{0,63}$/), union([string2(), boolean2(), number2().int().min(0).max(Number.MAX_SAFE_INTEGER)])).default({})
     }).strict();
-    ServeError = external_exports.object({ code: external_exports.string(), message: external_exports.string() });
-    ServeResponse = external_exports.union([
-      external_exports.object({ id: ServeRequestId, result: external_exports.unknown(), exitCode: external_exports.number().int().optional() }).strict(),
-      external_exports.object({ id: ServeRequestId.nullable(), error: ServeError }).strict()
+    ServeError = object({ code: string2(), message: string2() });
+    ServeResponse = union([
+      object({ id: ServeRequestId, result: unknown(), exitCode: number2().int().optional() }).strict(),
+      object({ id: ServeRequestId.nullable(), error: ServeError }).strict()
     ]);
   }
 });
@@ -25917,7 +11925,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node2, visitor) {
+    function visit(node2, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node2)) {
         const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
@@ -25926,9 +11934,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node2, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path) {
       const ctrl = callVisitor(key, node2, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -26062,7 +12070,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit2;
+    exports.visit = visit;
     exports.visitAsync = visitAsync;
   }
 });
@@ -26072,7 +12080,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -26189,8 +12197,8 @@ var require_directives = __commonJS({
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
-          } catch (error62) {
-            onError(String(error62));
+          } catch (error2) {
+            onError(String(error2));
             return null;
           }
         }
@@ -26216,7 +12224,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node2) => {
+          visit.visit(doc.contents, (_key, node2) => {
             if (identity.isNode(node2) && node2.tag)
               tags[node2.tag] = true;
           });
@@ -26243,7 +12251,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit = require_visit();
     function anchorIsValid(anchor2) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
         const sa = JSON.stringify(anchor2);
@@ -26254,7 +12262,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root, {
+      visit.visit(root, {
         Value(_key, node2) {
           if (node2.anchor)
             anchors.add(node2.anchor);
@@ -26292,9 +12300,9 @@ var require_anchors = __commonJS({
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
-              const error62 = new Error("Failed to resolve repeated object (this should not happen)");
-              error62.source = source;
-              throw error62;
+              const error2 = new Error("Failed to resolve repeated object (this should not happen)");
+              error2.source = source;
+              throw error2;
             }
           }
         },
@@ -26434,7 +12442,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit2 = require_visit();
+    var visit = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -26460,7 +12468,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit2.visit(doc, {
+          visit.visit(doc, {
             Node: (_key, node2) => {
               if (identity.isAlias(node2) || identity.hasAnchor(node2))
                 nodes.push(node2);
@@ -26601,9 +12609,9 @@ var require_createNode = __commonJS({
       if (identity.isNode(value))
         return value;
       if (identity.isPair(value)) {
-        const map2 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map2.items.push(value);
-        return map2;
+        const map = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map.items.push(value);
+        return map;
       }
       if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
         value = value.valueOf();
@@ -26979,27 +12987,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json2 = JSON.stringify(value);
+      const json = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json2;
+        return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
-        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+          str += json.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json2[i + 1]) {
+          switch (json[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
-                const code2 = json2.substr(i + 2, 4);
+                str += json.slice(start, i);
+                const code2 = json.substr(i + 2, 4);
                 switch (code2) {
                   case "0000":
                     str += "\\0";
@@ -27029,23 +13037,23 @@ var require_stringifyString = __commonJS({
                     if (code2.substr(0, 2) === "00")
                       str += "\\x" + code2.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str += json.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
-                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                str += json.slice(start, i) + "\n\n";
+                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent;
-                if (json2[i + 2] === " ")
+                if (json[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -27055,7 +13063,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
+      str = start ? str + json.slice(start) : json;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -27528,30 +13536,30 @@ var require_merge = __commonJS({
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
-    function addMergeToJSMap(ctx, map2, value) {
+    function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
         for (const it of source.items)
-          mergeValue(ctx, map2, it);
+          mergeValue(ctx, map, it);
       else if (Array.isArray(source))
         for (const it of source)
-          mergeValue(ctx, map2, it);
+          mergeValue(ctx, map, it);
       else
-        mergeValue(ctx, map2, source);
+        mergeValue(ctx, map, source);
     }
-    function mergeValue(ctx, map2, value) {
+    function mergeValue(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
       for (const [key, value2] of srcMap) {
-        if (map2 instanceof Map) {
-          if (!map2.has(key))
-            map2.set(key, value2);
-        } else if (map2 instanceof Set) {
-          map2.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
-          Object.defineProperty(map2, key, {
+        if (map instanceof Map) {
+          if (!map.has(key))
+            map.set(key, value2);
+        } else if (map instanceof Set) {
+          map.add(key);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
+          Object.defineProperty(map, key, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -27559,7 +13567,7 @@ var require_merge = __commonJS({
           });
         }
       }
-      return map2;
+      return map;
     }
     function resolveAliasValue(ctx, value) {
       return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
@@ -27579,32 +13587,32 @@ var require_addPairToJSMap = __commonJS({
     var stringify = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value }) {
+    function addPairToJSMap(ctx, map, { key, value }) {
       if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value);
+        key.addToJSMap(ctx, map, value);
       else if (merge2.isMergeKey(ctx, key))
-        merge2.addMergeToJSMap(ctx, map2, value);
+        merge2.addMergeToJSMap(ctx, map, value);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
-        if (map2 instanceof Map) {
-          map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
-        } else if (map2 instanceof Set) {
-          map2.add(jsKey);
+        if (map instanceof Map) {
+          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        } else if (map instanceof Set) {
+          map.add(jsKey);
         } else {
           const stringKey = stringifyKey(key, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
-          if (stringKey in map2)
-            Object.defineProperty(map2, stringKey, {
+          if (stringKey in map)
+            Object.defineProperty(map, stringKey, {
               value: jsValue,
               writable: true,
               enumerable: true,
               configurable: true
             });
           else
-            map2[stringKey] = jsValue;
+            map[stringKey] = jsValue;
         }
       }
-      return map2;
+      return map;
     }
     function stringifyKey(key, jsKey, ctx) {
       if (jsKey === null)
@@ -27861,14 +13869,14 @@ var require_YAMLMap = __commonJS({
        */
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
-        const map2 = new this(schema);
+        const map = new this(schema);
         const add = (key, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj, key, value);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
           if (value !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value, ctx));
+            map.items.push(Pair.createPair(key, value, ctx));
         };
         if (obj instanceof Map) {
           for (const [key, value] of obj)
@@ -27878,9 +13886,9 @@ var require_YAMLMap = __commonJS({
             add(key, obj[key]);
         }
         if (typeof schema.sortMapEntries === "function") {
-          map2.items.sort(schema.sortMapEntries);
+          map.items.sort(schema.sortMapEntries);
         }
-        return map2;
+        return map;
       }
       /**
        * Adds a value to the collection.
@@ -27939,12 +13947,12 @@ var require_YAMLMap = __commonJS({
        * @returns Instance of Type, Map, or Object
        */
       toJSON(_, ctx, Type) {
-        const map2 = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
         if (ctx?.onCreate)
-          ctx.onCreate(map2);
+          ctx.onCreate(map);
         for (const item of this.items)
-          addPairToJSMap.addPairToJSMap(ctx, map2, item);
-        return map2;
+          addPairToJSMap.addPairToJSMap(ctx, map, item);
+        return map;
       }
       toString(ctx, onComment, onChompKeep) {
         if (!ctx)
@@ -27975,19 +13983,19 @@ var require_map = __commonJS({
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
-    var map2 = {
+    var map = {
       collection: "map",
       default: true,
       nodeClass: YAMLMap.YAMLMap,
       tag: "tag:yaml.org,2002:map",
-      resolve(map3, onError) {
-        if (!identity.isMap(map3))
+      resolve(map2, onError) {
+        if (!identity.isMap(map2))
           onError("Expected a mapping for this tag");
-        return map3;
+        return map2;
       },
       createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
     };
-    exports.map = map2;
+    exports.map = map;
   }
 });
 
@@ -28134,7 +14142,7 @@ var require_string = __commonJS({
   "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
-    var string4 = {
+    var string3 = {
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
@@ -28144,7 +14152,7 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string4;
+    exports.string = string3;
   }
 });
 
@@ -28312,18 +14320,18 @@ var require_int = __commonJS({
 var require_schema = __commonJS({
   "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
-    var map2 = require_map();
-    var _null4 = require_null();
+    var map = require_map();
+    var _null3 = require_null();
     var seq = require_seq();
-    var string4 = require_string();
+    var string3 = require_string();
     var bool = require_bool();
     var float = require_float();
     var int2 = require_int();
     var schema = [
-      map2.map,
+      map.map,
       seq.seq,
-      string4.string,
-      _null4.nullTag,
+      string3.string,
+      _null3.nullTag,
       bool.boolTag,
       int2.intOct,
       int2.int,
@@ -28341,7 +14349,7 @@ var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
-    var map2 = require_map();
+    var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
       return typeof value === "bigint" || Number.isInteger(value);
@@ -28398,7 +14406,7 @@ var require_schema2 = __commonJS({
         return str;
       }
     };
-    var schema = [map2.map, seq.seq].concat(jsonScalars, jsonError);
+    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
     exports.schema = schema;
   }
 });
@@ -28573,9 +14581,9 @@ var require_omap = __commonJS({
       toJSON(_, ctx) {
         if (!ctx)
           return super.toJSON(_);
-        const map2 = /* @__PURE__ */ new Map();
+        const map = /* @__PURE__ */ new Map();
         if (ctx?.onCreate)
-          ctx.onCreate(map2);
+          ctx.onCreate(map);
         for (const pair of this.items) {
           let key, value;
           if (identity.isPair(pair)) {
@@ -28584,11 +14592,11 @@ var require_omap = __commonJS({
           } else {
             key = toJS.toJS(pair, "", ctx);
           }
-          if (map2.has(key))
+          if (map.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value);
+          map.set(key, value);
         }
-        return map2;
+        return map;
       }
       static from(schema, iterable, ctx) {
         const pairs$1 = pairs.createPairs(schema, iterable, ctx);
@@ -28840,37 +14848,37 @@ var require_set = __commonJS({
       }
       static from(schema, iterable, ctx) {
         const { replacer } = ctx;
-        const set3 = new this(schema);
+        const set2 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
               value = replacer.call(iterable, value, value);
-            set3.items.push(Pair.createPair(value, null, ctx));
+            set2.items.push(Pair.createPair(value, null, ctx));
           }
-        return set3;
+        return set2;
       }
     };
     YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set2 = {
+    var set = {
       collection: "map",
       identify: (value) => value instanceof Set,
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
       createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
-      resolve(map2, onError) {
-        if (identity.isMap(map2)) {
-          if (map2.hasAllNullValues(true))
-            return Object.assign(new YAMLSet(), map2);
+      resolve(map, onError) {
+        if (identity.isMap(map)) {
+          if (map.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map);
           else
             onError("Set items must all have null values");
         } else
           onError("Expected a mapping for this tag");
-        return map2;
+        return map;
       }
     };
     exports.YAMLSet = YAMLSet;
-    exports.set = set2;
+    exports.set = set;
   }
 });
 
@@ -28944,15 +14952,15 @@ var require_timestamp = __commonJS({
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
         const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date5 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        let date2 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
         const tz = match[8];
         if (tz && tz !== "Z") {
           let d = parseSexagesimal(tz, false);
           if (Math.abs(d) < 30)
             d *= 60;
-          date5 -= 6e4 * d;
+          date2 -= 6e4 * d;
         }
-        return new Date(date5);
+        return new Date(date2);
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
@@ -28966,10 +14974,10 @@ var require_timestamp = __commonJS({
 var require_schema3 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
-    var map2 = require_map();
-    var _null4 = require_null();
+    var map = require_map();
+    var _null3 = require_null();
     var seq = require_seq();
-    var string4 = require_string();
+    var string3 = require_string();
     var binary = require_binary();
     var bool = require_bool2();
     var float = require_float2();
@@ -28977,13 +14985,13 @@ var require_schema3 = __commonJS({
     var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
-    var set2 = require_set();
+    var set = require_set();
     var timestamp = require_timestamp();
     var schema = [
-      map2.map,
+      map.map,
       seq.seq,
-      string4.string,
-      _null4.nullTag,
+      string3.string,
+      _null3.nullTag,
       bool.trueTag,
       bool.falseTag,
       int2.intBin,
@@ -28997,7 +15005,7 @@ var require_schema3 = __commonJS({
       merge2.merge,
       omap.omap,
       pairs.pairs,
-      set2.set,
+      set.set,
       timestamp.intTime,
       timestamp.floatTime,
       timestamp.timestamp
@@ -29010,10 +15018,10 @@ var require_schema3 = __commonJS({
 var require_tags = __commonJS({
   "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
-    var map2 = require_map();
-    var _null4 = require_null();
+    var map = require_map();
+    var _null3 = require_null();
     var seq = require_seq();
-    var string4 = require_string();
+    var string3 = require_string();
     var bool = require_bool();
     var float = require_float();
     var int2 = require_int();
@@ -29024,11 +15032,11 @@ var require_tags = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
-    var set2 = require_set();
+    var set = require_set();
     var timestamp = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
-      ["failsafe", [map2.map, seq.seq, string4.string]],
+      ["failsafe", [map.map, seq.seq, string3.string]],
       ["json", schema$1.schema],
       ["yaml11", schema$2.schema],
       ["yaml-1.1", schema$2.schema]
@@ -29044,13 +15052,13 @@ var require_tags = __commonJS({
       intHex: int2.intHex,
       intOct: int2.intOct,
       intTime: timestamp.intTime,
-      map: map2.map,
+      map: map.map,
       merge: merge2.merge,
-      null: _null4.nullTag,
+      null: _null3.nullTag,
       omap: omap.omap,
       pairs: pairs.pairs,
       seq: seq.seq,
-      set: set2.set,
+      set: set.set,
       timestamp: timestamp.timestamp
     };
     var coreKnownTags = {
@@ -29058,7 +15066,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:merge": merge2.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set2.set,
+      "tag:yaml.org,2002:set": set.set,
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
@@ -29105,9 +15113,9 @@ var require_Schema = __commonJS({
   "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var map2 = require_map();
+    var map = require_map();
     var seq = require_seq();
-    var string4 = require_string();
+    var string3 = require_string();
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
@@ -29117,8 +15125,8 @@ var require_Schema = __commonJS({
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
         this.tags = tags.getTags(customTags, this.name, merge2);
         this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity.MAP, { value: map2.map });
-        Object.defineProperty(this, identity.SCALAR, { value: string4.string });
+        Object.defineProperty(this, identity.MAP, { value: map.map });
+        Object.defineProperty(this, identity.SCALAR, { value: string3.string });
         Object.defineProperty(this, identity.SEQ, { value: seq.seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
@@ -29477,11 +15485,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json2,
+          keep: !json,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -29544,12 +15552,12 @@ var require_errors = __commonJS({
         super("YAMLWarning", pos, code2, message);
       }
     };
-    var prettifyError2 = (src, lc) => (error62) => {
-      if (error62.pos[0] === -1)
+    var prettifyError = (src, lc) => (error2) => {
+      if (error2.pos[0] === -1)
         return;
-      error62.linePos = error62.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error62.linePos[0];
-      error62.message += ` at line ${line}, column ${col}`;
+      error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error2.linePos[0];
+      error2.message += ` at line ${line}, column ${col}`;
       let ci = col - 1;
       let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
@@ -29567,12 +15575,12 @@ var require_errors = __commonJS({
       }
       if (/[^ ]/.test(lineStr)) {
         let count = 1;
-        const end = error62.linePos[1];
+        const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
           count = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
         const pointer = " ".repeat(ci) + "^".repeat(count);
-        error62.message += `:
+        error2.message += `:
 
 ${lineStr}
 ${pointer}
@@ -29582,7 +15590,7 @@ ${pointer}
     exports.YAMLError = YAMLError;
     exports.YAMLParseError = YAMLParseError;
     exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError2;
+    exports.prettifyError = prettifyError;
   }
 });
 
@@ -29809,7 +15817,7 @@ var require_resolve_block_map = __commonJS({
     var startColMsg = "All mapping items must start at the same column";
     function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
       const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
-      const map2 = new NodeClass(ctx.schema);
+      const map = new NodeClass(ctx.schema);
       if (ctx.atRoot)
         ctx.atRoot = false;
       let offset = bm.offset;
@@ -29835,10 +15843,10 @@ var require_resolve_block_map = __commonJS({
           if (!keyProps.anchor && !keyProps.tag && !sep8) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
-              if (map2.comment)
-                map2.comment += "\n" + keyProps.comment;
+              if (map.comment)
+                map.comment += "\n" + keyProps.comment;
               else
-                map2.comment = keyProps.comment;
+                map.comment = keyProps.comment;
             }
             continue;
           }
@@ -29854,7 +15862,7 @@ var require_resolve_block_map = __commonJS({
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
         ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep8 ?? [], {
           indicator: "map-value-ind",
@@ -29879,7 +15887,7 @@ var require_resolve_block_map = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          map2.items.push(pair);
+          map.items.push(pair);
         } else {
           if (implicitKey)
             onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
@@ -29892,13 +15900,13 @@ var require_resolve_block_map = __commonJS({
           const pair = new Pair.Pair(keyNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          map2.items.push(pair);
+          map.items.push(pair);
         }
       }
       if (commentEnd && commentEnd < offset)
         onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
-      map2.range = [bm.offset, offset, commentEnd ?? offset];
-      return map2;
+      map.range = [bm.offset, offset, commentEnd ?? offset];
+      return map;
     }
     exports.resolveBlockMap = resolveBlockMap;
   }
@@ -30147,17 +16155,17 @@ var require_resolve_flow_collection = __commonJS({
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           if (isMap) {
-            const map2 = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
+            const map = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map2.items.push(pair);
+            map.items.push(pair);
           } else {
-            const map2 = new YAMLMap.YAMLMap(ctx.schema);
-            map2.flow = true;
-            map2.items.push(pair);
+            const map = new YAMLMap.YAMLMap(ctx.schema);
+            map.flow = true;
+            map.items.push(pair);
             const endRange = (valueNode ?? keyNode).range;
-            map2.range = [keyNode.range[0], endRange[1], endRange[2]];
-            coll.items.push(map2);
+            map.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map);
           }
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
@@ -30375,7 +16383,7 @@ var require_resolve_block_scalar = __commonJS({
       const mode = source[0];
       let indent = 0;
       let chomp = "";
-      let error62 = -1;
+      let error2 = -1;
       for (let i = 1; i < source.length; ++i) {
         const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
@@ -30384,12 +16392,12 @@ var require_resolve_block_scalar = __commonJS({
           const n = Number(ch);
           if (!indent && n)
             indent = n;
-          else if (error62 === -1)
-            error62 = offset + i;
+          else if (error2 === -1)
+            error2 = offset + i;
         }
       }
-      if (error62 !== -1)
-        onError(error62, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      if (error2 !== -1)
+        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
       let length = source.length;
@@ -30685,8 +16693,8 @@ var require_compose_scalar = __commonJS({
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error62) {
-        const msg = error62 instanceof Error ? error62.message : String(error62);
+      } catch (error2) {
+        const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value);
       }
@@ -30809,8 +16817,8 @@ var require_compose_node = __commonJS({
             node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor2)
               node2.anchor = anchor2.source.substring(1);
-          } catch (error62) {
-            const message = error62 instanceof Error ? error62.message : String(error62);
+          } catch (error2) {
+            const message = error2 instanceof Error ? error2.message : String(error2);
             onError(token, "RESOURCE_EXHAUSTION", message);
           }
           break;
@@ -31075,11 +17083,11 @@ ${cb}` : comment;
             break;
           case "error": {
             const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error62 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            const error2 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
             if (this.atDirectives || !this.doc)
-              this.errors.push(error62);
+              this.errors.push(error2);
             else
-              this.doc.errors.push(error62);
+              this.doc.errors.push(error2);
             break;
           }
           case "doc-end": {
@@ -31382,15 +17390,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
+    function visit(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path) => {
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    visit.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field, index] of path) {
         const tok = item?.[field];
@@ -31401,8 +17409,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path) => {
-      const parent = visit2.itemAtPath(cst, path.slice(0, -1));
+    visit.parentCollection = (cst, path) => {
+      const parent = visit.itemAtPath(cst, path.slice(0, -1));
       const field = path[path.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -31433,7 +17441,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports.visit = visit2;
+    exports.visit = visit;
   }
 });
 
@@ -32392,8 +18400,8 @@ var require_parser = __commonJS({
       peek(n) {
         return this.stack[this.stack.length - n];
       }
-      *pop(error62) {
-        const token = error62 ?? this.stack.pop();
+      *pop(error2) {
+        const token = error2 ?? this.stack.pop();
         if (!token) {
           const message = "Tried to pop an empty stack";
           yield { type: "error", offset: this.offset, source: "", message };
@@ -32539,14 +18547,14 @@ var require_parser = __commonJS({
             delete scalar.end;
           } else
             sep8 = [this.sourceToken];
-          const map2 = {
+          const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
             items: [{ start, key: scalar, sep: sep8 }]
           };
           this.onKeyLine = true;
-          this.stack[this.stack.length - 1] = map2;
+          this.stack[this.stack.length - 1] = map;
         } else
           yield* this.lineEnd(scalar);
       }
@@ -32576,8 +18584,8 @@ var require_parser = __commonJS({
             yield* this.step();
         }
       }
-      *blockMap(map2) {
-        const it = map2.items[map2.items.length - 1];
+      *blockMap(map) {
+        const it = map.items[map.items.length - 1];
         switch (this.type) {
           case "newline":
             this.onKeyLine = false;
@@ -32587,7 +18595,7 @@ var require_parser = __commonJS({
               if (last?.type === "comment")
                 end?.push(this.sourceToken);
               else
-                map2.items.push({ start: [this.sourceToken] });
+                map.items.push({ start: [this.sourceToken] });
             } else if (it.sep) {
               it.sep.push(this.sourceToken);
             } else {
@@ -32597,17 +18605,17 @@ var require_parser = __commonJS({
           case "space":
           case "comment":
             if (it.value) {
-              map2.items.push({ start: [this.sourceToken] });
+              map.items.push({ start: [this.sourceToken] });
             } else if (it.sep) {
               it.sep.push(this.sourceToken);
             } else {
-              if (this.atIndentedComment(it.start, map2.indent)) {
-                const prev = map2.items[map2.items.length - 2];
+              if (this.atIndentedComment(it.start, map.indent)) {
+                const prev = map.items[map.items.length - 2];
                 const end = prev?.value?.end;
                 if (Array.isArray(end)) {
                   arrayPushArray(end, it.start);
                   end.push(this.sourceToken);
-                  map2.items.pop();
+                  map.items.pop();
                   return;
                 }
               }
@@ -32615,8 +18623,8 @@ var require_parser = __commonJS({
             }
             return;
         }
-        if (this.indent >= map2.indent) {
-          const atMapIndent = !this.onKeyLine && this.indent === map2.indent;
+        if (this.indent >= map.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
           const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
           let start = [];
           if (atNextItem && it.sep && !it.value) {
@@ -32630,7 +18638,7 @@ var require_parser = __commonJS({
                 case "space":
                   break;
                 case "comment":
-                  if (st.indent > map2.indent)
+                  if (st.indent > map.indent)
                     nl.length = 0;
                   break;
                 default:
@@ -32645,7 +18653,7 @@ var require_parser = __commonJS({
             case "tag":
               if (atNextItem || it.value) {
                 start.push(this.sourceToken);
-                map2.items.push({ start });
+                map.items.push({ start });
                 this.onKeyLine = true;
               } else if (it.sep) {
                 it.sep.push(this.sourceToken);
@@ -32659,7 +18667,7 @@ var require_parser = __commonJS({
                 it.explicitKey = true;
               } else if (atNextItem || it.value) {
                 start.push(this.sourceToken);
-                map2.items.push({ start, explicitKey: true });
+                map.items.push({ start, explicitKey: true });
               } else {
                 this.stack.push({
                   type: "block-map",
@@ -32685,7 +18693,7 @@ var require_parser = __commonJS({
                     });
                   }
                 } else if (it.value) {
-                  map2.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
                 } else if (includesToken(it.sep, "map-value-ind")) {
                   this.stack.push({
                     type: "block-map",
@@ -32715,7 +18723,7 @@ var require_parser = __commonJS({
                 if (!it.sep) {
                   Object.assign(it, { key: null, sep: [this.sourceToken] });
                 } else if (it.value || atNextItem) {
-                  map2.items.push({ start, key: null, sep: [this.sourceToken] });
+                  map.items.push({ start, key: null, sep: [this.sourceToken] });
                 } else if (includesToken(it.sep, "map-value-ind")) {
                   this.stack.push({
                     type: "block-map",
@@ -32735,7 +18743,7 @@ var require_parser = __commonJS({
             case "double-quoted-scalar": {
               const fs = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start, key: fs, sep: [] });
+                map.items.push({ start, key: fs, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
                 this.stack.push(fs);
@@ -32746,7 +18754,7 @@ var require_parser = __commonJS({
               return;
             }
             default: {
-              const bv = this.startBlockValue(map2);
+              const bv = this.startBlockValue(map);
               if (bv) {
                 if (bv.type === "block-seq") {
                   if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
@@ -32759,7 +18767,7 @@ var require_parser = __commonJS({
                     return;
                   }
                 } else if (atMapIndent) {
-                  map2.items.push({ start });
+                  map.items.push({ start });
                 }
                 this.stack.push(bv);
                 return;
@@ -32900,14 +18908,14 @@ var require_parser = __commonJS({
             fixFlowSeqItems(fc);
             const sep8 = fc.end.splice(1, fc.end.length);
             sep8.push(this.sourceToken);
-            const map2 = {
+            const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
               items: [{ start, key: fc, sep: sep8 }]
             };
             this.onKeyLine = true;
-            this.stack[this.stack.length - 1] = map2;
+            this.stack[this.stack.length - 1] = map;
           } else {
             yield* this.lineEnd(fc);
           }
@@ -33082,7 +19090,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse2(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -33123,7 +19131,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse3;
+    exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -33149,7 +19157,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit2 = require_visit();
+    var visit = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -33177,8 +19185,78 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit2.visit;
-    exports.visitAsync = visit2.visitAsync;
+    exports.visit = visit.visit;
+    exports.visitAsync = visit.visitAsync;
+  }
+});
+
+// src/store/config-parse.ts
+var config_parse_exports = {};
+__export(config_parse_exports, {
+  parseConfig: () => parseConfig
+});
+function parseConfig(file, text) {
+  const doc = (0, import_yaml.parseDocument)(text, { prettyErrors: true, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError !== void 0) throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
+  let raw;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (cause) {
+    throw invalid(file, [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }], cause);
+  }
+  if (raw === null || raw === void 0) return {};
+  if (typeof raw !== "object" || Array.isArray(raw)) throw invalid(file, [{ key: null, problem: "expected a mapping of settings (key: value lines)" }]);
+  const parsed = Config.safeParse(raw);
+  if (!parsed.success) throw invalid(file, parsed.error.issues.flatMap((issue2) => describeIssue(issue2, raw)));
+  return parsed.data;
+}
+function invalid(file, issues, cause) {
+  const text = issues.map((i) => i.key === null ? i.problem : `${i.key}: ${i.problem}`).join("; ");
+  return new ConfigInvalidError(`${file}: ${text}`, { cause, details: { path: file, issues } });
+}
+function describeIssue(issue2, input) {
+  const key = issue2.path.map(String).join(".");
+  const at = (k) => k.length > 0 ? k : null;
+  switch (issue2.code) {
+    case "unrecognized_keys":
+      return issue2.keys.map((name) => ({ key: key ? `${key}.${name}` : name, problem: "unknown key" }));
+    case "invalid_value":
+      return [{ key: at(key), problem: `expected one of ${issue2.values.map(String).join("|")}` }];
+    case "invalid_type": {
+      const value = valueAt(input, issue2.path);
+      const expected = { int: "an integer", object: "a mapping", array: "a list" }[issue2.expected] ?? issue2.expected;
+      return [{ key: at(key), problem: value === void 0 ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(value)}` }];
+    }
+    case "too_small":
+      if (issue2.origin === "string") return [{ key: at(key), problem: "must not be empty" }];
+      return [{ key: at(key), problem: `must be ${issue2.inclusive ? ">=" : ">"} ${String(issue2.minimum)}` }];
+    default:
+      return [{ key: at(key), problem: issue2.message }];
+  }
+}
+function valueAt(input, path) {
+  let value = input;
+  for (const part of path) value = value !== null && typeof value === "object" ? value[part] : void 0;
+  return value;
+}
+function describeValue(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "number" && !Number.isInteger(value)) return `${value} (not an integer)`;
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+function firstLine(message) {
+  return (message.split("\n")[0] ?? message).replace(/:$/, "");
+}
+var import_yaml;
+var init_config_parse = __esm({
+  "src/store/config-parse.ts"() {
+    "use strict";
+    import_yaml = __toESM(require_dist(), 1);
+    init_config();
+    init_errors();
   }
 });
 
@@ -33187,8 +19265,8 @@ import { readFile as readFile9 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
 import { dirname as dirname8, join as join18, resolve as resolve10 } from "node:path";
 async function resolveSettings(opts) {
-  const { config: config2, file: file2 } = await readConfig(opts);
-  return applySettings(config2, file2, opts);
+  const { config: config2, file } = await readConfig(opts);
+  return applySettings(config2, file, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
@@ -33211,85 +19289,29 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file2 = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve10(opts.home), "config.yaml");
+  const file = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve10(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile9(file2, "utf8");
+    text = await readFile9(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
     const problem = code2 === "ENOENT" ? "file not found" : `unreadable (${errnoOf(cause)})`;
-    throw new ConfigInvalidError(`${file2}: ${problem}`, { cause, details: { path: file2, issues: [{ key: null, problem }] } });
+    throw new ConfigInvalidError(`${file}: ${problem}`, { cause, details: { path: file, issues: [{ key: null, problem }] } });
   }
-  const config2 = parseConfig(file2, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname8(file2), config2.artifactsDir);
-  return { config: config2, file: file2 };
-}
-function parseConfig(file2, text) {
-  const doc = (0, import_yaml.parseDocument)(text, { prettyErrors: true, uniqueKeys: true });
-  const yamlError = doc.errors[0];
-  if (yamlError !== void 0) throw invalid(file2, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
-  let raw;
-  try {
-    raw = doc.toJS({ maxAliasCount: 100 });
-  } catch (cause) {
-    throw invalid(file2, [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }], cause);
-  }
-  if (raw === null || raw === void 0) return {};
-  if (typeof raw !== "object" || Array.isArray(raw)) throw invalid(file2, [{ key: null, problem: "expected a mapping of settings (key: value lines)" }]);
-  const parsed = Config.safeParse(raw);
-  if (!parsed.success) throw invalid(file2, parsed.error.issues.flatMap((issue2) => describeIssue(issue2, raw)));
-  return parsed.data;
-}
-function invalid(file2, issues, cause) {
-  const text = issues.map((i) => i.key === null ? i.problem : `${i.key}: ${i.problem}`).join("; ");
-  return new ConfigInvalidError(`${file2}: ${text}`, { cause, details: { path: file2, issues } });
-}
-function describeIssue(issue2, input2) {
-  const key = issue2.path.map(String).join(".");
-  const at = (k) => k.length > 0 ? k : null;
-  switch (issue2.code) {
-    case "unrecognized_keys":
-      return issue2.keys.map((name) => ({ key: key ? `${key}.${name}` : name, problem: "unknown key" }));
-    case "invalid_value":
-      return [{ key: at(key), problem: `expected one of ${issue2.values.map(String).join("|")}` }];
-    case "invalid_type": {
-      const value = valueAt(input2, issue2.path);
-      const expected = { int: "an integer", object: "a mapping", array: "a list" }[issue2.expected] ?? issue2.expected;
-      return [{ key: at(key), problem: value === void 0 ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(value)}` }];
-    }
-    case "too_small":
-      if (issue2.origin === "string") return [{ key: at(key), problem: "must not be empty" }];
-      return [{ key: at(key), problem: `must be ${issue2.inclusive ? ">=" : ">"} ${String(issue2.minimum)}` }];
-    default:
-      return [{ key: at(key), problem: issue2.message }];
-  }
-}
-function valueAt(input2, path) {
-  let value = input2;
-  for (const part of path) value = value !== null && typeof value === "object" ? value[part] : void 0;
-  return value;
-}
-function describeValue(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "number" && !Number.isInteger(value)) return `${value} (not an integer)`;
-  return `${typeof value} ${JSON.stringify(value)}`;
-}
-function firstLine(message) {
-  return (message.split("\n")[0] ?? message).replace(/:$/, "");
+  const { parseConfig: parseConfig2 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
+  const config2 = parseConfig2(file, text);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname8(file), config2.artifactsDir);
+  return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
   if (value.startsWith("~/")) return join18(homedir3(), value.slice(2));
   return resolve10(base, value);
 }
-var import_yaml;
 var init_config2 = __esm({
   "src/store/config.ts"() {
     "use strict";
-    import_yaml = __toESM(require_dist(), 1);
     init_config();
     init_errors();
     init_atomic();
@@ -33312,10 +19334,10 @@ var init_context = __esm({
     init_paths();
     init_snapshotter();
     Context = class _Context {
-      constructor(workspace, settings, json2, workspaceGiven) {
+      constructor(workspace, settings, json, workspaceGiven) {
         this.workspace = workspace;
         this.settings = settings;
-        this.json = json2;
+        this.json = json;
         this.workspaceGiven = workspaceGiven;
       }
       workspace;
@@ -33380,7 +19402,7 @@ __export(serve_exports, {
   serve: () => serve
 });
 import { createReadStream as createReadStream3 } from "node:fs";
-async function serve(input2, output2, opts) {
+async function serve(input, output, opts) {
   const max = opts.maxLineBytes ?? SERVE_MAX_LINE_BYTES;
   let parts = [];
   let pending = 0;
@@ -33388,10 +19410,10 @@ async function serve(input2, output2, opts) {
   let answered = 0;
   const handle = async (line) => {
     if (line.length === 0 || line.length === 1 && line[0] === 13) return;
-    await respond(output2, line, opts);
+    await respond(output, line, opts);
     answered += 1;
   };
-  for await (const chunk of input2) {
+  for await (const chunk of input) {
     let start = 0;
     for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, nl);
@@ -33399,7 +19421,7 @@ async function serve(input2, output2, opts) {
       if (skipping) {
         skipping = false;
       } else if (pending + piece.length > max) {
-        await tooLong(output2, max);
+        await tooLong(output, max);
         answered += 1;
       } else {
         await handle(Buffer.concat([...parts, piece]));
@@ -33410,7 +19432,7 @@ async function serve(input2, output2, opts) {
     const rest = chunk.subarray(start);
     if (skipping || rest.length === 0) continue;
     if (pending + rest.length > max) {
-      await tooLong(output2, max);
+      await tooLong(output, max);
       answered += 1;
       skipping = true;
       parts = [];
@@ -33423,10 +19445,10 @@ async function serve(input2, output2, opts) {
   if (!skipping && pending > 0) await handle(Buffer.concat(parts));
   return answered;
 }
-async function tooLong(output2, max) {
-  await write(output2, errorLine(null, new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)));
+async function tooLong(output, max) {
+  await write(output, errorLine(null, new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)));
 }
-async function respond(output2, line, opts) {
+async function respond(output, line, opts) {
   let id = null;
   try {
     let body;
@@ -33443,9 +19465,9 @@ async function respond(output2, line, opts) {
       throw new InvalidRequestError(`invalid request: ${issue2 ? `${issue2.path.join(".") || "request"}: ${issue2.message}` : "wrong fields"}; expected {"id", "command", "args", "options"}`);
     }
     const result = await execute(parsed.data, opts);
-    await writeResult(output2, parsed.data.id, result);
-  } catch (error62) {
-    await write(output2, errorLine(id, error62));
+    await writeResult(output, parsed.data.id, result);
+  } catch (error2) {
+    await write(output, errorLine(id, error2));
   }
 }
 async function execute(request, opts) {
@@ -33466,16 +19488,16 @@ async function execute(request, opts) {
   const ctx = await Context.create({ ...values, json: true });
   return command.run(ctx, { ...values, json: true }, positionals);
 }
-async function writeResult(output2, id, result) {
+async function writeResult(output, id, result) {
   const head = `{"id":${JSON.stringify(id)},"result":`;
   if ("json" in result) {
     const exit = result.exitCode ? `,"exitCode":${result.exitCode}` : "";
-    await write(output2, `${head}${JSON.stringify(result.json ?? null)}${exit}}
+    await write(output, `${head}${JSON.stringify(result.json ?? null)}${exit}}
 `);
     return;
   }
   if ("silent" in result) {
-    await write(output2, `${head}null}
+    await write(output, `${head}null}
 `);
     return;
   }
@@ -33483,24 +19505,24 @@ async function writeResult(output2, id, result) {
     if ("streamJson" in result) {
       const flat = (text) => text.replace(/\n\s*/g, "");
       await writeStreamedJson({ prefix: head + flat(result.streamJson.prefix), file: result.streamJson.file, suffix: `${flat(result.streamJson.suffix)}}
-` }, output2);
+` }, output);
     } else {
-      await write(output2, `${head}"`);
-      for await (const piece of createReadStream3(result.streamFile).pipe(jsonStringBody())) await write(output2, piece);
-      await write(output2, '"}\n');
+      await write(output, `${head}"`);
+      for await (const piece of createReadStream3(result.streamFile).pipe(jsonStringBody())) await write(output, piece);
+      await write(output, '"}\n');
     }
   } finally {
     await result.cleanup?.();
   }
 }
-function errorLine(id, error62) {
-  const { code: code2, message } = isAgentgateError(error62) ? error62 : { code: "INTERNAL", message: `unexpected failure: ${error62 instanceof Error ? error62.message : String(error62)}; please report it with the request you sent` };
+function errorLine(id, error2) {
+  const { code: code2, message } = isAgentgateError(error2) ? error2 : { code: "INTERNAL", message: `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent` };
   return `${JSON.stringify({ id, error: { code: code2, message } })}
 `;
 }
-function write(output2, text) {
+function write(output, text) {
   return new Promise((resolve14, reject) => {
-    output2.write(text, (error62) => error62 ? reject(error62) : resolve14());
+    output.write(text, (error2) => error2 ? reject(error2) : resolve14());
   });
 }
 var INHERITED;
@@ -33717,8 +19739,8 @@ var init_cat_file_batch = __esm({
 });
 
 // src/git/parsers/diff-pairs.ts
-function parseDiffPairs(output2) {
-  const tokens = new ZTokens(output2, "diff-tree --raw --numstat");
+function parseDiffPairs(output) {
+  const tokens = new ZTokens(output, "diff-tree --raw --numstat");
   const raw = [];
   while (atRawRecord(tokens)) raw.push(readRawRecord(tokens));
   const pairs = raw.map((entry) => {
@@ -33831,11 +19853,11 @@ import { isAbsolute as isAbsolute5, join as join20 } from "node:path";
 async function userExcludesFile(o) {
   const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join20(o.home, ".config");
   let configured = null;
-  for (const file2 of userConfigFiles({ HOME: o.home, ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {} }).global) {
-    if (!await exists3(file2)) continue;
+  for (const file of userConfigFiles({ HOME: o.home, ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {} }).global) {
+    if (!await exists3(file)) continue;
     const res = await runGit(
       { cwd: o.cwd, ...o.identity ? { identity: o.identity } : {}, ...o.timeoutMs ? { timeoutMs: o.timeoutMs } : {} },
-      ["config", "--file", file2, "--get", "core.excludesFile"],
+      ["config", "--file", file, "--get", "core.excludesFile"],
       { okExitCodes: [1] }
     );
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
@@ -33892,17 +19914,17 @@ async function placeOne(item, temp) {
     await writeTemp(item, temp);
     await rename5(temp, fsPath(item.dest));
     return;
-  } catch (error62) {
+  } catch (error2) {
     await rm12(temp, { force: true });
-    if (error62.code !== "EXDEV") throw error62;
+    if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname9(item.dest)}${sep5}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
-  } catch (error62) {
+  } catch (error2) {
     await rm12(fsPath(beside), { force: true });
-    throw error62;
+    throw error2;
   }
 }
 async function writeTemp(item, temp) {
@@ -33951,13 +19973,13 @@ async function physical(abs) {
     }
   }
 }
-async function toWorkspaceGitPath(root, input2, forbidden) {
+async function toWorkspaceGitPath(root, input, forbidden) {
   const refuse = (why) => {
-    throw new PathOutsideWorkspaceError(`${JSON.stringify(input2)} ${why}; give a path inside ${root}`, { details: { path: input2, workspace: root } });
+    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, { details: { path: input, workspace: root } });
   };
-  if (input2 === "") throw new InvalidArgumentError("an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)", { details: { path: input2 } });
-  if (input2.includes("\0")) refuse("is not a usable path");
-  const abs = resolve12(root, input2);
+  if (input === "") throw new InvalidArgumentError("an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)", { details: { path: input } });
+  if (input.includes("\0")) refuse("is not a usable path");
+  const abs = resolve12(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -34166,12 +20188,12 @@ var init_capture = __esm({
 
 // src/checkpoints/message.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
-function encodeMessage(meta3) {
-  const firstLine2 = meta3.label?.split("\n")[0]?.slice(0, 72) ?? "";
-  const subject = meta3.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
+function encodeMessage(meta2) {
+  const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
+  const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
   return `${subject}${firstLine2 ? `: ${firstLine2}` : ""}
 
-${JSON.stringify(meta3)}
+${JSON.stringify(meta2)}
 `;
 }
 function decodeMessage(body, commitDate) {
@@ -34196,10 +20218,10 @@ var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
     "use strict";
     init_zod();
-    CheckpointMeta = external_exports.object({
-      label: external_exports.string().nullable(),
-      createdAt: external_exports.string(),
-      kind: external_exports.enum(["track", "safety"])
+    CheckpointMeta = object({
+      label: string2().nullable(),
+      createdAt: string2(),
+      kind: _enum(["track", "safety"])
     });
     CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
     META_REF_PREFIX = "refs/checkpoints-meta/";
@@ -34211,15 +20233,15 @@ var init_message2 = __esm({
 });
 
 // src/checkpoints/record.ts
-async function recordCheckpoint(repo, treeId, meta3) {
-  const commit = await commitTree(repo, treeId, [], encodeMessage({ label: meta3.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta3.kind }));
+async function recordCheckpoint(repo, treeId, meta2) {
+  const commit = await commitTree(repo, treeId, [], encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind }));
   const ref = newCheckpointRef();
   const updates = [
     { ref, newSha: commit, oldSha: null },
     { ref: LATEST_REF, newSha: commit }
   ];
-  if (meta3.kind === "safety") updates.push({ ref: SAFETY_REF, newSha: commit });
-  if (meta3.setBaseline) updates.push({ ref: BASELINE_REF, newSha: commit });
+  if (meta2.kind === "safety") updates.push({ ref: SAFETY_REF, newSha: commit });
+  if (meta2.setBaseline) updates.push({ ref: BASELINE_REF, newSha: commit });
   await updateRefs(repo, updates, { message: "agentgate checkpoint" });
   return ref;
 }
@@ -34270,7 +20292,7 @@ function changedBetween(target, current, selection2) {
 }
 function firstPatchWins(pairs) {
   const out = /* @__PURE__ */ new Map();
-  for (const [path, hash2] of pairs) if (!out.has(path)) out.set(path, hash2);
+  for (const [path, hash] of pairs) if (!out.has(path)) out.set(path, hash);
   return out;
 }
 var init_plan = __esm({
@@ -34421,8 +20443,8 @@ import { access as access4, readFile as readFile11, realpath as realpath7 } from
 import { homedir as homedir4 } from "node:os";
 import { join as join25, sep as sep7 } from "node:path";
 function toEntry(r) {
-  const meta3 = decodeMessage(r.body, r.date);
-  return { ref: r.ref, hash: r.tree, label: meta3.label, createdAt: meta3.createdAt, kind: meta3.kind };
+  const meta2 = decodeMessage(r.body, r.date);
+  return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
 }
 async function physicalPath(path) {
   try {
@@ -34525,9 +20547,9 @@ var init_checkpoints = __esm({
         return this.track(label, { baseline: true });
       }
       /** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
-      async patch(hash2) {
+      async patch(hash) {
         return this.locked("checkpoint patch", async () => {
-          const from = await this.requireTreeId(hash2);
+          const from = await this.requireTreeId(hash);
           const { treeId } = await this.capture();
           const files = await this.withoutNowIgnored(await changedPaths(this.repo, from, treeId));
           return { hash: from, files: files.map((f) => toAbsolute(this.workspace, f)) };
@@ -34537,9 +20559,9 @@ var init_checkpoints = __esm({
        * Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current
        * state, byte for byte as git wrote it.
        */
-      async diffBytes(hash2) {
+      async diffBytes(hash) {
         return this.locked("checkpoint diff", async () => {
-          const from = await this.requireTreeId(hash2);
+          const from = await this.requireTreeId(hash);
           const { treeId } = await this.capture();
           const changed = await changedPaths(this.repo, from, treeId);
           const ignored = await ignoredPaths(this.repo, changed);
@@ -34547,8 +20569,8 @@ var init_checkpoints = __esm({
         });
       }
       /** diffBytes as a string, decoded losslessly: bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts). */
-      async diff(hash2) {
-        return decodeBytes(await this.diffBytes(hash2));
+      async diff(hash) {
+        return decodeBytes(await this.diffBytes(hash));
       }
       /**
        * Per-file before/after contents between two checkpoints (`to` defaults to the current state).
@@ -34581,9 +20603,9 @@ var init_checkpoints = __esm({
        * rewritten, files created since removed, deleted files brought back. A safety checkpoint is
        * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
        */
-      async restore(hash2) {
+      async restore(hash) {
         return this.locked("checkpoint restore", async () => {
-          const target = await this.requireTreeId(hash2);
+          const target = await this.requireTreeId(hash);
           const wanted = await this.requireListing(target);
           const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
           const current = await this.requireListing(safety.hash);
@@ -34609,13 +20631,13 @@ var init_checkpoints = __esm({
         const pairs = [];
         for (const patch3 of target) {
           this.assertRevision(patch3.hash);
-          for (const file2 of patch3.files) pairs.push([await toWorkspaceGitPath(this.workspace, file2, this.forbidden), patch3.hash]);
+          for (const file of patch3.files) pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch3.hash]);
         }
         const sources = firstPatchWins(pairs);
         return this.locked("checkpoint revert", async () => {
           const listings = /* @__PURE__ */ new Map();
-          for (const hash2 of new Set(target.map((p) => p.hash))) listings.set(hash2, await this.requireListing(hash2));
-          return this.revertLocked(() => [...sources].map(([path, hash2]) => [path, listings.get(hash2)?.get(path) ?? null]));
+          for (const hash of new Set(target.map((p) => p.hash))) listings.set(hash, await this.requireListing(hash));
+          return this.revertLocked(() => [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]));
         });
       }
       /** Recorded checkpoints, newest first. */
@@ -34629,8 +20651,8 @@ var init_checkpoints = __esm({
         const none = { baseline: null, latest: null, safety: null };
         if (!await this.exists()) return none;
         const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-        const find = (meta3) => {
-          const marker = records.find((r) => r.ref === meta3);
+        const find = (meta2) => {
+          const marker = records.find((r) => r.ref === meta2);
           if (marker === void 0) return null;
           const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
           return toEntry(named ?? marker);
@@ -34708,12 +20730,12 @@ var init_checkpoints = __esm({
       absolute(paths) {
         return paths.map((p) => toAbsolute(this.workspace, p));
       }
-      assertRevision(hash2) {
-        if (!isCheckpointRevision(hash2)) throw this.notFound(hash2);
+      assertRevision(hash) {
+        if (!isCheckpointRevision(hash)) throw this.notFound(hash);
       }
-      notFound(hash2) {
-        return new CheckpointNotFoundError(`no checkpoint ${JSON.stringify(hash2.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`, {
-          details: { hash: hash2.slice(0, 200), workspace: this.workspace }
+      notFound(hash) {
+        return new CheckpointNotFoundError(`no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`, {
+          details: { hash: hash.slice(0, 200), workspace: this.workspace }
         });
       }
       /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
@@ -34722,9 +20744,9 @@ var init_checkpoints = __esm({
         if (treeId === null) throw this.notFound(rev);
         return treeId;
       }
-      async requireListing(hash2) {
-        const listing = await listTree(this.repo, hash2);
-        if (listing === null) throw this.notFound(hash2);
+      async requireListing(hash) {
+        const listing = await listTree(this.repo, hash);
+        if (listing === null) throw this.notFound(hash);
         return listing;
       }
       async exists() {
@@ -34873,18 +20895,18 @@ var init_checkpoint = __esm({
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name]) {
         const cp = await open4(ctx);
-        const hash2 = await resolveCheckpoint(cp, name);
-        if (ctx.json) return { json: { diff: await cp.diff(hash2) }, human: () => "" };
+        const hash = await resolveCheckpoint(cp, name);
+        if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
         const dir = await mkdtemp5(join26(tmpdir5(), "agentgate-cpdiff-"));
-        const file2 = join26(dir, "diff.patch");
+        const file = join26(dir, "diff.patch");
         const cleanup = () => rm14(dir, { recursive: true, force: true });
         try {
-          await writeFile6(file2, await cp.diffBytes(hash2));
-        } catch (error62) {
+          await writeFile6(file, await cp.diffBytes(hash));
+        } catch (error2) {
           await cleanup();
-          throw error62;
+          throw error2;
         }
-        return { streamFile: file2, cleanup };
+        return { streamFile: file, cleanup };
       }
     });
     diffFull = defineCommand({
@@ -34927,8 +20949,8 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
       async run(ctx, _values, [name, ...paths]) {
         if (paths.includes("")) throw new UsageError("an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file");
         const cp = await open4(ctx);
-        const hash2 = await resolveCheckpoint(cp, name);
-        const result = paths.length ? await cp.revert(hash2, paths.map((p) => resolve13(ctx.workspace, p))) : await cp.revert(hash2);
+        const hash = await resolveCheckpoint(cp, name);
+        const result = paths.length ? await cp.revert(hash, paths.map((p) => resolve13(ctx.workspace, p))) : await cp.revert(hash);
         return {
           json: result,
           human: () => [
@@ -35036,12 +21058,12 @@ function packageVersion() {
 var GROUPS = ["checkpoint"];
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
-  const json2 = options.includes("--json");
+  const json = options.includes("--json");
   process.stdout.on("error", onStdoutError);
   try {
     const { words, rest } = findCommand(argv);
     const name = words.join(" ");
-    if (words.length === 0 || GROUPS.includes(name)) return await withoutCommand(name, options, argv.length === 0, json2);
+    if (words.length === 0 || GROUPS.includes(name)) return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
       throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, { details: { command: name } });
     }
@@ -35056,10 +21078,10 @@ async function main(argv) {
     const { Context: Context2 } = await Promise.resolve().then(() => (init_context(), context_exports));
     const ctx = await Context2.create(values);
     const result = await command.run(ctx, values, positionals);
-    await emit(result, json2);
+    await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
-  } catch (error62) {
-    return fail(error62, json2);
+  } catch (error2) {
+    return fail(error2, json);
   }
 }
 function findCommand(argv) {
@@ -35083,7 +21105,7 @@ function takesNext(arg, next) {
   if (/^-[^-]./.test(arg)) return false;
   return !COMMAND_NAMES.some((c) => c.split(" ")[0] === next);
 }
-async function withoutCommand(group, options, noArguments, json2) {
+async function withoutCommand(group, options, noArguments, json) {
   if (options.includes("--version") || options.includes("-V")) return printVersion();
   const asked = options.includes("--help") || options.includes("-h");
   const help = await programHelp(group);
@@ -35092,7 +21114,7 @@ async function withoutCommand(group, options, noArguments, json2) {
 `);
     return 0;
   }
-  if (!json2) process.stderr.write(`${help}
+  if (!json) process.stderr.write(`${help}
 
 `);
   const what = group === "" ? "no command given" : `"${group}" needs a subcommand`;
@@ -35117,13 +21139,13 @@ function printVersion() {
 `);
   return 0;
 }
-async function emit(result, json2) {
+async function emit(result, json) {
   if ("silent" in result) return;
   if ("streamFile" in result) {
     try {
       await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
-    } catch (error62) {
-      if (!isClosedPipe(error62)) throw error62;
+    } catch (error2) {
+      if (!isClosedPipe(error2)) throw error2;
     } finally {
       await result.cleanup?.();
     }
@@ -35132,44 +21154,44 @@ async function emit(result, json2) {
   if ("streamJson" in result) {
     try {
       await writeStreamedJson(result.streamJson, process.stdout);
-    } catch (error62) {
-      if (!isClosedPipe(error62)) throw error62;
+    } catch (error2) {
+      if (!isClosedPipe(error2)) throw error2;
     } finally {
       await result.cleanup?.();
     }
     return;
   }
-  const text = json2 ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
+  const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
   if (text.length > 0) process.stdout.write(`${text}
 `);
-  if (json2 && result.warnings !== void 0 && result.warnings.length > 0) process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
+  if (json && result.warnings !== void 0 && result.warnings.length > 0) process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
 `);
   const commands = result.workflowCommands ?? [];
-  if (commands.length > 0) (json2 ? process.stderr : process.stdout).write(`${commands.join("\n")}
+  if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join("\n")}
 `);
 }
-function isClosedPipe(error62) {
-  const code2 = error62?.code;
+function isClosedPipe(error2) {
+  const code2 = error2?.code;
   return code2 === "EPIPE" || code2 === "ERR_STREAM_DESTROYED";
 }
-function onStdoutError(error62) {
-  if (isClosedPipe(error62)) return;
-  process.stderr.write(`${PROGRAM}: WRITE_FAILED: could not write the output (${error62.code ?? error62.message})
+function onStdoutError(error2) {
+  if (isClosedPipe(error2)) return;
+  process.stderr.write(`${PROGRAM}: WRITE_FAILED: could not write the output (${error2.code ?? error2.message})
 `);
   process.exitCode = 1;
 }
-function fail(error62, json2) {
-  if (!isAgentgateError(error62)) {
-    const message = error62 instanceof Error ? error62.message : String(error62);
-    return report("INTERNAL", `unexpected failure: ${message}; please report it with the command you ran`, json2, 1);
+function fail(error2, json) {
+  if (!isAgentgateError(error2)) {
+    const message = error2 instanceof Error ? error2.message : String(error2);
+    return report("INTERNAL", `unexpected failure: ${message}; please report it with the command you ran`, json, 1);
   }
-  const hint = WORKSPACE_CODES.includes(error62.code) ? " (-C, --workspace DIR)" : "";
-  return report(error62.code, `${error62.message}${hint}`, json2, error62.exitCode, error62.details);
+  const hint = WORKSPACE_CODES.includes(error2.code) ? " (-C, --workspace DIR)" : "";
+  return report(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
-function report(code2, message, json2, status, details = {}) {
+function report(code2, message, json, status, details = {}) {
   const hasDetails = Object.keys(details).length > 0;
-  if (json2) process.stdout.write(`${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
+  if (json) process.stdout.write(`${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
 `);
   else {
     process.stderr.write(`${PROGRAM}: ${code2}: ${message}
@@ -35184,8 +21206,8 @@ main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;
   },
-  (error62) => {
-    process.stderr.write(`${PROGRAM}: INTERNAL: ${String(error62)}
+  (error2) => {
+    process.stderr.write(`${PROGRAM}: INTERNAL: ${String(error2)}
 `);
     process.exitCode = 1;
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What a checkpoint commit records about itself, as one JSON line in its message body. */
 export const CheckpointMeta = z.object({

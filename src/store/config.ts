@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
-import type { z } from 'zod';
+import type {
+  Config} from '../../types/config.js';
 import {
-  Config,
   DEFAULT_GIT_TIMEOUT_MS,
   DEFAULT_IDENTITY,
   DEFAULT_KEEP,
@@ -106,77 +105,11 @@ async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; fi
     const problem = code === 'ENOENT' ? 'file not found' : `unreadable (${errnoOf(cause)})`;
     throw new ConfigInvalidError(`${file}: ${problem}`, { cause, details: { path: file, issues: [{ key: null, problem }] } });
   }
+  // The yaml parser is a sixth of the CLI's code and most runs have no config file: load it now.
+  const { parseConfig } = await import('./config-parse.js');
   const config = parseConfig(file, text);
   if (config.artifactsDir !== undefined) config.artifactsDir = expandPath(dirname(file), config.artifactsDir);
   return { config, file };
-}
-
-/** yaml text -> validated Config, or CONFIG_INVALID `<file>: <key>: <problem>`. */
-export function parseConfig(file: string, text: string): Config {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  const yamlError = doc.errors[0];
-  if (yamlError !== undefined) throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
-  let raw: unknown;
-  try {
-    raw = doc.toJS({ maxAliasCount: 100 });
-  } catch (cause) {
-    throw invalid(file, [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }], cause);
-  }
-  if (raw === null || raw === undefined) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(file, [{ key: null, problem: 'expected a mapping of settings (key: value lines)' }]);
-  const parsed = Config.safeParse(raw);
-  if (!parsed.success) throw invalid(file, parsed.error.issues.flatMap((issue) => describeIssue(issue, raw)));
-  return parsed.data;
-}
-
-interface ConfigIssue {
-  key: string | null;
-  problem: string;
-}
-
-function invalid(file: string, issues: ConfigIssue[], cause?: unknown): ConfigInvalidError {
-  const text = issues.map((i) => (i.key === null ? i.problem : `${i.key}: ${i.problem}`)).join('; ');
-  return new ConfigInvalidError(`${file}: ${text}`, { cause, details: { path: file, issues } });
-}
-
-/** One zod issue in the words of a config file: the dotted key and what is wrong with its value. */
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): ConfigIssue[] {
-  const key = issue.path.map(String).join('.');
-  const at = (k: string): string | null => (k.length > 0 ? k : null);
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return issue.keys.map((name) => ({ key: key ? `${key}.${name}` : name, problem: 'unknown key' }));
-    case 'invalid_value':
-      return [{ key: at(key), problem: `expected one of ${issue.values.map(String).join('|')}` }];
-    case 'invalid_type': {
-      const value = valueAt(input, issue.path);
-      const expected = ({ int: 'an integer', object: 'a mapping', array: 'a list' } as Record<string, string>)[issue.expected] ?? issue.expected;
-      return [{ key: at(key), problem: value === undefined ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(value)}` }];
-    }
-    case 'too_small':
-      if (issue.origin === 'string') return [{ key: at(key), problem: 'must not be empty' }];
-      return [{ key: at(key), problem: `must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}` }];
-    default:
-      return [{ key: at(key), problem: issue.message }];
-  }
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const part of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
-  return value;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'number' && !Number.isInteger(value)) return `${value} (not an integer)`;
-  return `${typeof value} ${JSON.stringify(value)}`;
-}
-
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? message).replace(/:$/, '');
 }
 
 /** Resolves `~` and `~/...` against the user's home, anything else against `base`. */

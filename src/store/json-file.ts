@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InvalidIdError, StoreCorruptError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 

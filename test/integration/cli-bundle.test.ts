@@ -3,10 +3,11 @@
  * it imports statically are small and hold none of the library (zod, the snapshotter, git), so
  * `--version` and `--help` cost about what starting Node costs. Structural, not timed.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 
 /** The files `file` imports statically, recursively (esbuild's minified `from"./chunks/x.js"`). */
 function staticClosure(file: string, seen = new Set<string>()): Set<string> {
@@ -28,5 +29,20 @@ describe('the bundled CLI', () => {
     expect(entry.startsWith('#!/usr/bin/env node\n')).toBe(true);
     // The command registry (in the entry or a small chunk it imports) loads each command module on demand.
     expect([...text.matchAll(/import\(["']\.\/(chunks\/)?[^"']+["']\)/g)].length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('loads the yaml parser, kept out of start-up, when a config file is there to read', () => {
+    const home = mkdtempSync(join(tmpdir(), 'bundle-config-'));
+    try {
+      writeFileSync(join(home, 'config.yaml'), 'onDirty: sometimes\n');
+      const bad = runCli(['runs', '--json', '--home', home]);
+      expect([bad.status, (bad.json() as { error: { code: string } }).error.code]).toEqual([1, 'CONFIG_INVALID']);
+      expect(bad.stdout).toContain('onDirty');
+      writeFileSync(join(home, 'config.yaml'), 'onDirty: error\n');
+      const good = runCli(['runs', '--json', '--home', home]);
+      expect([good.status, good.json()]).toEqual([0, []]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/repo.js';
 

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RunRecord } from '../../types/run.js';
 import { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
 import { VerifyReport } from '../../types/verify.js';

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckpointEntry, FileDiff, Patch, RestoreResult, TrackResult } from '../../types/checkpoint.js';
 import { DiffStats, Snapshot } from '../../types/snapshot.js';
 import { runCli, type CliResult } from '../helpers/cli.js';

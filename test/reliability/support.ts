@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RunRecord } from '../../types/run.js';
 import { IsoDate, Snapshot } from '../../types/snapshot.js';
 import { CLI } from '../helpers/cli.js';
