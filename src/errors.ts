@@ -70,6 +70,10 @@ export class IterationExistsError extends AgentgateError {
 export class HistoryRewrittenError extends AgentgateError {
   readonly code = 'HISTORY_REWRITTEN' as const;
 }
+/** `before --branch`: the branch exists at another commit than HEAD, so switching to it would need a checkout. */
+export class BranchExistsError extends AgentgateError {
+  readonly code = 'BRANCH_EXISTS' as const;
+}
 export class ConcurrentUpdateError extends AgentgateError {
   readonly code = 'CONCURRENT_UPDATE' as const;
 }

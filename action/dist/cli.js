@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -120,6 +120,9 @@ var init_errors = __esm({
     };
     HistoryRewrittenError = class extends AgentgateError {
       code = "HISTORY_REWRITTEN";
+    };
+    BranchExistsError = class extends AgentgateError {
+      code = "BRANCH_EXISTS";
     };
     ConcurrentUpdateError = class extends AgentgateError {
       code = "CONCURRENT_UPDATE";
@@ -7105,18 +7108,24 @@ var init_run_snapshots = __esm({
     RUN_ID = { type: "string", valueName: "ID", description: 'the run id: letters, digits, ".", "_" and "-"' };
     before = defineCommand({
       name: "before",
-      usage: "before --run ID [--on-dirty wip-commit|error] [--init]",
+      usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]",
       summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
       options: {
         run: { ...RUN_ID, required: true },
         "on-dirty": { type: "string", choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: "onDirty in the config, else wip-commit" },
+        branch: {
+          type: "string",
+          valueName: "NAME",
+          description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
+          defaultText: "the checked-out branch"
+        },
         init: { type: "boolean", description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed" }
       },
       positionals: { required: [] },
-      examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" -C ./new-project --init'],
+      examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"', 'before --run "$RUN" -C ./new-project --init'],
       async run(ctx, values) {
-        const onDirty = values["on-dirty"];
-        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...onDirty ? { onDirty } : {} });
+        const { "on-dirty": onDirty, branch } = values;
+        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...onDirty ? { onDirty } : {}, ...branch === void 0 ? {} : { branch } });
         return {
           json: state,
           human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${state.branch} (${state.headState})` + (state.wipSha ? `
@@ -8073,15 +8082,20 @@ async function listRefs(repo, prefix) {
     return { sha: assertGitId(line.slice(0, space), "for-each-ref"), ref: line.slice(space + 1) };
   });
 }
-async function createBranchAndSwitch(repo, name, sha) {
+async function switchToBranch(repo, name, sha) {
   const ref = `refs/heads/${name}`;
   const valid = await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith("-")) throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
-  const head = await readHead(repo);
-  if (head.ref?.startsWith("refs/heads/")) throw new InvalidArgumentError(`HEAD is on ${head.ref}, not detached; nothing to name`, { details: { head: head.ref } });
-  if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? "(none)"}, not ${sha}; it moved meanwhile`, { details: { ref: "HEAD", expected: sha, actual: head.sha } });
-  await updateRef(repo, ref, sha, null, { message: "agentgate: branch for detached HEAD" });
-  await runGit(repo, ["symbolic-ref", "-m", "agentgate: switch to new branch", "HEAD", ref]);
+  if (valid.exitCode !== 0 || name.startsWith("-") || name === "HEAD") throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
+  const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
+  if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`, { details: { ref: "HEAD", expected: sha, actual: head.sha } });
+  if (head.ref === ref) return;
+  if (existing !== null && existing !== sha) {
+    throw new BranchExistsError(`branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`, {
+      details: { branch: name, branchSha: existing, headSha: sha }
+    });
+  }
+  if (existing === null && sha !== null) await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
+  await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name}`, "HEAD", ref]);
 }
 async function deleteRefs(repo, refs) {
   if (refs.length === 0) return;
@@ -9870,7 +9884,7 @@ async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
     const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
     if (await readRef(repo, `refs/heads/${name}`) !== null) continue;
-    await createBranchAndSwitch(repo, name, sha);
+    await switchToBranch(repo, name, sha);
     return name;
   }
   throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {
@@ -9934,8 +9948,9 @@ var init_snapshotter = __esm({
       store;
       /**
        * Records where the run's next iteration starts. A missing repository is initialised, an unborn
-       * branch gets a root commit, a detached HEAD gets the branch `agentgate/<runId>`, and uncommitted
-       * work is saved as a WIP commit (or refused with DIRTY_WORKSPACE when onDirty is "error").
+       * branch gets a root commit, HEAD is switched to `branch` when one is given (otherwise a detached
+       * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
+       * refused with DIRTY_WORKSPACE when onDirty is "error").
        */
       async captureBeforeState(workspace, opts) {
         const runId = assertSafeId(opts.runId, "run id");
@@ -9953,7 +9968,12 @@ var init_snapshotter = __esm({
             });
           }
           let branch = state.branch;
-          if (state.headState === "detached" && state.sha) branch = await nameDetachedHead(repo, runId, state.sha);
+          if (opts.branch !== void 0) {
+            await switchToBranch(repo, opts.branch, state.sha);
+            branch = opts.branch;
+          } else if (state.headState === "detached" && state.sha) {
+            branch = await nameDetachedHead(repo, runId, state.sha);
+          }
           const unborn = state.headState === "unborn";
           const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
 ` : wipMessage(runId);

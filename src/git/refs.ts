@@ -1,4 +1,4 @@
-import { AmbiguousIdError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
+import { AmbiguousIdError, BranchExistsError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
 import { assertGitId, isFullId } from './ids.js';
 import type { Repo } from './repo.js';
 import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
@@ -187,20 +187,26 @@ export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEnt
 }
 
 /**
- * Gives a detached HEAD a branch: creates `refs/heads/<name>` at `sha` (must not exist yet) and points
- * HEAD at it. No checkout: HEAD must already be detached at `sha`, so files and index stay as they are.
- * Throws INVALID_ARGUMENT (bad name, HEAD not detached) or CONCURRENT_UPDATE (HEAD moved, branch exists).
+ * Puts HEAD on `refs/heads/<name>` without a checkout, so files and index stay as they are: the
+ * branch is created at HEAD's commit `sha` when it does not exist, and must already be at `sha`
+ * when it does. On an unborn HEAD (`sha` null) the branch must not exist; the first commit makes it.
+ * Throws INVALID_ARGUMENT (bad name), BRANCH_EXISTS (the branch is at another commit) or
+ * CONCURRENT_UPDATE (HEAD moved, or the branch appeared, meanwhile).
  */
-export async function createBranchAndSwitch(repo: Repo, name: string, sha: string): Promise<void> {
+export async function switchToBranch(repo: Repo, name: string, sha: string | null): Promise<void> {
   const ref = `refs/heads/${name}`;
   const valid = await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith('-')) throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
-  const head = await readHead(repo);
-  // A HEAD on a ref outside refs/heads/ counts as detached: switching it to a branch leaves that ref as it was.
-  if (head.ref?.startsWith('refs/heads/')) throw new InvalidArgumentError(`HEAD is on ${head.ref}, not detached; nothing to name`, { details: { head: head.ref } });
-  if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? '(none)'}, not ${sha}; it moved meanwhile`, { details: { ref: 'HEAD', expected: sha, actual: head.sha } });
-  await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for detached HEAD' });
-  await runGit(repo, ['symbolic-ref', '-m', 'agentgate: switch to new branch', 'HEAD', ref]);
+  if (valid.exitCode !== 0 || name.startsWith('-') || name === 'HEAD') throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
+  const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
+  if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? '(none)'}, not ${sha ?? '(none)'}; it moved meanwhile`, { details: { ref: 'HEAD', expected: sha, actual: head.sha } });
+  if (head.ref === ref) return;
+  if (existing !== null && existing !== sha) {
+    throw new BranchExistsError(`branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? 'no commit yet' : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`, {
+      details: { branch: name, branchSha: existing, headSha: sha },
+    });
+  }
+  if (existing === null && sha !== null) await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
+  await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
 }
 
 /** Deletes several refs in one transaction (`update-ref --stdin -z`), each only if it is still at the given id. */

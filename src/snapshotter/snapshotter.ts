@@ -12,7 +12,7 @@ import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
 import { assertNoLfs, assertSafeWorkspace, excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
-import { createBranchAndSwitch, getTree, isAncestor, objectExists, readRef, resolveRevision } from '../git/refs.js';
+import { getTree, isAncestor, objectExists, readRef, resolveRevision, switchToBranch } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import {
   AmbiguousIdError,
@@ -59,6 +59,12 @@ export interface BeforeOptions {
    * committing whatever lies there, must be a choice.
    */
   init?: boolean;
+  /**
+   * Commit the run on this branch instead of the checked-out one: it is created at HEAD when it does
+   * not exist, and HEAD is switched to it without a checkout (files and index stay as they are), so
+   * the WIP commit and every iteration land there and the user's branch never moves.
+   */
+  branch?: string;
 }
 
 export interface AfterOptions {
@@ -93,8 +99,9 @@ export class Snapshotter {
 
   /**
    * Records where the run's next iteration starts. A missing repository is initialised, an unborn
-   * branch gets a root commit, a detached HEAD gets the branch `agentgate/<runId>`, and uncommitted
-   * work is saved as a WIP commit (or refused with DIRTY_WORKSPACE when onDirty is "error").
+   * branch gets a root commit, HEAD is switched to `branch` when one is given (otherwise a detached
+   * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
+   * refused with DIRTY_WORKSPACE when onDirty is "error").
    */
   async captureBeforeState(workspace: string, opts: BeforeOptions): Promise<BeforeState> {
     const runId = assertSafeId(opts.runId, 'run id');
@@ -112,7 +119,12 @@ export class Snapshotter {
         });
       }
       let branch = state.branch;
-      if (state.headState === 'detached' && state.sha) branch = await nameDetachedHead(repo, runId, state.sha);
+      if (opts.branch !== undefined) {
+        await switchToBranch(repo, opts.branch, state.sha);
+        branch = opts.branch;
+      } else if (state.headState === 'detached' && state.sha) {
+        branch = await nameDetachedHead(repo, runId, state.sha);
+      }
       const unborn = state.headState === 'unborn';
       const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
       if (dirty) await assertNoLfs(repo);
@@ -487,7 +499,7 @@ async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
     const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
     if ((await readRef(repo, `refs/heads/${name}`)) !== null) continue;
-    await createBranchAndSwitch(repo, name, sha);
+    await switchToBranch(repo, name, sha);
     return name;
   }
   throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {

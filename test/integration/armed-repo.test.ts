@@ -13,7 +13,7 @@ import { getCommitInfo } from '../../src/git/commit-info.js';
 import { createSnapshotCommit } from '../../src/git/commit.js';
 import { getDiffStats } from '../../src/git/diff-stats.js';
 import { openRepo, type Repo } from '../../src/git/repo.js';
-import { createBranchAndSwitch, deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, updateRef } from '../../src/git/refs.js';
+import { switchToBranch, deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, updateRef } from '../../src/git/refs.js';
 import { getRepoState } from '../../src/git/state.js';
 import { generateUnifiedDiff } from '../../src/git/unified-diff.js';
 import { oracleEnv, tempDir } from '../helpers/repo.js';
@@ -132,7 +132,7 @@ describe('the git module in an armed repository, with a hostile environment', ()
     expect(await readHead(repo)).toEqual({ ref: null, sha: onMain.sha });
     const detached = await createSnapshotCommit(repo, 'detached snapshot');
     expect(detached).toMatchObject({ created: false, ref: 'HEAD' });
-    await createBranchAndSwitch(repo, 'agentgate/armed-run', onMain.sha);
+    await switchToBranch(repo, 'agentgate/armed-run', onMain.sha);
     expect(await readHead(repo)).toEqual({ ref: 'refs/heads/agentgate/armed-run', sha: onMain.sha });
 
     expect(markerList()).toEqual([]);

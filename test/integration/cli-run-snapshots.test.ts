@@ -209,6 +209,21 @@ describe('CLI run snapshots', () => {
     const snap = ok(run(['after', '--run', 'b', '--iteration', '1', '--before', base.slice(0, 10), '--json']), Snapshot);
     expect(snap).toMatchObject({ beforeSha: base, afterSha: head(dir), filesChanged: 1 });
   });
+
+  it('before --branch puts the run on a branch of its own; one at another commit is BRANCH_EXISTS', () => {
+    const dir = repoWithCommit();
+    const base = head(dir);
+    const { run } = cliFor(dir);
+    expect(ok(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), BeforeState)).toMatchObject({ sha: base, branch: 'agentgate/own' });
+    writeFiles(dir, { 'a.txt': 'a\n' });
+    const snap = ok(run(['after', '--run', 'own', '--iteration', '0', '--json']), Snapshot);
+    expect(snap.branch).toBe('agentgate/own');
+    expect([git(dir, ['rev-parse', 'main']), git(dir, ['rev-parse', 'agentgate/own'])]).toEqual([base, snap.afterSha]);
+    git(dir, ['checkout', '-q', 'main']);
+    failsWithJson(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), 'BRANCH_EXISTS');
+    failsWith(run(['before', '--run', 'own', '--branch', 'no..good']), 'INVALID_ARGUMENT', 2);
+    expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/main');
+  });
 });
 
 describe('CLI errors', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cherryPick } from '../../src/git/cherry-pick.js';
 import { initRepo as initRepoUnderTest, openRepo } from '../../src/git/repo.js';
-import { createBranchAndSwitch, isAncestor, resolveRevision, updateRef } from '../../src/git/refs.js';
+import { switchToBranch, isAncestor, resolveRevision, updateRef } from '../../src/git/refs.js';
 import { runGit } from '../../src/git/runner.js';
 import { getRepoState } from '../../src/git/state.js';
 import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
@@ -112,7 +112,7 @@ describe('error codes of the git layer', () => {
     const repo = await openRepo(dir);
     await expect(resolveRevision(repo, '--output=/tmp/x')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     git(dir, ['checkout', '-q', '--detach']);
-    await expect(createBranchAndSwitch(repo, 'no spaces', head(dir))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(switchToBranch(repo, 'no spaces', head(dir))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
 

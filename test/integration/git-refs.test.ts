@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openRepo, type Repo } from '../../src/git/repo.js';
-import { createBranchAndSwitch, deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, updateRef, updateRefs } from '../../src/git/refs.js';
+import { deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, switchToBranch, updateRef, updateRefs } from '../../src/git/refs.js';
 import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** A repository with two commits on main and an annotated tag on the first. */
@@ -66,22 +66,34 @@ describe('refs', () => {
     await expect(updateRef(repo, 'agentgate/x', first, null)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('names a detached HEAD with a new branch without touching files or index', async () => {
-    const { dir, repo, second } = await twoCommits();
+  it('switches HEAD to a branch without touching files or index: created when missing, taken when at HEAD, refused elsewhere', async () => {
+    const { dir, repo, first, second } = await twoCommits();
     git(dir, ['checkout', '-q', '--detach']);
     writeFiles(dir, { 'b.txt': 'uncommitted\n' });
     const index = git(dir, ['ls-files', '-s']);
-    await createBranchAndSwitch(repo, 'agentgate/run-1', second);
+    await switchToBranch(repo, 'agentgate/run-1', second);
     expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/agentgate/run-1');
     expect(head(dir)).toBe(second);
     expect(git(dir, ['ls-files', '-s'])).toBe(index);
     expect(git(dir, ['status', '--porcelain'])).toBe(' M b.txt');
-    // HEAD is on a branch now, the name is bad, or the branch exists already.
-    await expect(createBranchAndSwitch(repo, 'agentgate/run-2', second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    git(dir, ['checkout', '-q', '--detach']);
-    await expect(createBranchAndSwitch(repo, 'bad..name', second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(createBranchAndSwitch(repo, 'main', second)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
-    expect(() => git(dir, ['symbolic-ref', '-q', 'HEAD'], { stdio: 'pipe' })).toThrow(); // still detached
+    await switchToBranch(repo, 'agentgate/run-1', second); // already there: nothing to do
+    await switchToBranch(repo, 'main', second); // exists at HEAD's commit: taken as it is
+    expect(await readHead(repo)).toEqual({ ref: 'refs/heads/main', sha: second });
+    git(dir, ['branch', 'old', first]);
+    await expect(switchToBranch(repo, 'old', second)).rejects.toMatchObject({ code: 'BRANCH_EXISTS', details: { branchSha: first, headSha: second } });
+    for (const bad of ['bad..name', 'HEAD', '-f', 'no spaces']) await expect(switchToBranch(repo, bad, second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(switchToBranch(repo, 'fresh', first)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    expect(await readHead(repo)).toEqual({ ref: 'refs/heads/main', sha: second });
+    expect(git(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe('refs/heads/agentgate/run-1\nrefs/heads/main\nrefs/heads/old');
+    expect(git(dir, ['ls-files', '-s'])).toBe(index);
+  });
+
+  it('points an unborn HEAD at the branch, which its first commit will create', async () => {
+    const dir = initRepo();
+    const repo = await openRepo(dir);
+    await switchToBranch(repo, 'agentgate/first', null);
+    expect(await readHead(repo)).toEqual({ ref: 'refs/heads/agentgate/first', sha: null });
+    expect(git(dir, ['for-each-ref'])).toBe('');
   });
 });
 

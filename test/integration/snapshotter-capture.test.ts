@@ -130,6 +130,58 @@ describe('captureBeforeState', () => {
     expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/agentgate/det-1-2');
   });
 
+  it('with a run branch, commits the WIP work and every iteration there; the checked-out branch never moves', async () => {
+    const dir = repoWithCommit({ 'a.txt': 'one\n' });
+    const start = head(dir);
+    writeFiles(dir, { 'a.txt': 'uncommitted\n' });
+    const s = newSnapshotter();
+    const before = await s.captureBeforeState(dir, { runId: 'rb', branch: 'agentgate/rb' });
+    expect(before).toMatchObject({ branch: 'agentgate/rb', isDirty: true, headState: 'branch' });
+    expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/agentgate/rb');
+    expect(parents(dir, before.sha)).toEqual([start]);
+    writeFiles(dir, { 'b.txt': 'b\n' });
+    const first = await s.captureAfterState(dir, before, { runId: 'rb', iteration: 0 });
+    // The next iteration: the branch is already checked out, so nothing is switched.
+    const next = await s.captureBeforeState(dir, { runId: 'rb', branch: 'agentgate/rb' });
+    expect(next).toMatchObject({ sha: first.afterSha, branch: 'agentgate/rb', isDirty: false });
+    writeFiles(dir, { 'c.txt': 'c\n' });
+    const second = await s.captureAfterState(dir, next, { runId: 'rb', iteration: 1 });
+    expect([first.branch, second.branch]).toEqual(['agentgate/rb', 'agentgate/rb']);
+    expect(git(dir, ['rev-parse', 'agentgate/rb'])).toBe(second.afterSha);
+    expect(git(dir, ['rev-parse', 'main'])).toBe(start);
+    expect((await s.verify({ runId: 'rb' })).checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('takes a run branch that is at HEAD, names a detached HEAD with it, and gives it to a first commit', async () => {
+    const dir = repoWithCommit();
+    git(dir, ['branch', 'agentgate/same']);
+    const s = newSnapshotter();
+    expect(await s.captureBeforeState(dir, { runId: 'same', branch: 'agentgate/same' })).toMatchObject({ sha: head(dir), branch: 'agentgate/same' });
+    git(dir, ['checkout', '-q', '--detach']);
+    expect(await s.captureBeforeState(dir, { runId: 'det', branch: 'runs/det' })).toMatchObject({ branch: 'runs/det', headState: 'detached' });
+    expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/runs/det');
+    const fresh = tempDir('agentgate-init-');
+    writeFiles(fresh, { 'f.txt': 'f\n' });
+    const init = await s.captureBeforeState(fresh, { runId: 'fresh', init: true, branch: 'agentgate/fresh' });
+    expect(init.branch).toBe('agentgate/fresh');
+    expect(git(fresh, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe('refs/heads/agentgate/fresh');
+  });
+
+  it('refuses a run branch at another commit (BRANCH_EXISTS) or with a bad name (INVALID_ARGUMENT) and changes nothing', async () => {
+    const dir = repoWithCommit();
+    git(dir, ['branch', 'agentgate/old']);
+    writeFiles(dir, { 'a.txt': 'moved on\n' });
+    commitAll(dir, 'later');
+    writeFiles(dir, { 'dirty.txt': 'd\n' });
+    const print = fingerprint(dir);
+    const s = newSnapshotter();
+    await expectCode(s.captureBeforeState(dir, { runId: 'old', branch: 'agentgate/old' }), 'BRANCH_EXISTS');
+    await expectCode(s.captureBeforeState(dir, { runId: 'old', branch: 'bad..name' }), 'INVALID_ARGUMENT');
+    expect(fingerprint(dir)).toBe(print);
+    expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/main');
+    expect(await s.store.loadRun('old')).toBeNull();
+  });
+
   it('names the branch the after commit is on, also when the agent detached HEAD during the iteration', async () => {
     const dir = repoWithCommit();
     const s = newSnapshotter();

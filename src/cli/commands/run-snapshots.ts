@@ -17,18 +17,25 @@ const RUN_ID = { type: 'string', valueName: 'ID', description: 'the run id: lett
 
 const before = defineCommand({
   name: 'before',
-  usage: 'before --run ID [--on-dirty wip-commit|error] [--init]',
+  usage: 'before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]',
   summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
   options: {
     run: { ...RUN_ID, required: true },
     'on-dirty': { type: 'string', choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: 'onDirty in the config, else wip-commit' },
+    branch: {
+      type: 'string',
+      valueName: 'NAME',
+      description:
+        'commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves',
+      defaultText: 'the checked-out branch',
+    },
     init: { type: 'boolean', description: 'initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed' },
   },
   positionals: { required: [] },
-  examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" -C ./new-project --init'],
+  examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"', 'before --run "$RUN" -C ./new-project --init'],
   async run(ctx, values) {
-    const onDirty = values['on-dirty'];
-    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...(onDirty ? { onDirty } : {}) });
+    const { 'on-dirty': onDirty, branch } = values;
+    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...(onDirty ? { onDirty } : {}), ...(branch === undefined ? {} : { branch }) });
     return {
       json: state,
       human: () =>
