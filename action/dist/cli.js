@@ -7091,9 +7091,6 @@ function afterOutputs(s, task) {
     task: (task ?? "").slice(0, 64 * 1024)
   };
 }
-function givenPaths(ctx) {
-  return ctx.workspaceGiven ? { workspace: ctx.workspace } : {};
-}
 var VERIFY_FAILED_EXIT, RUN_ID, before, after, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
 var init_run_snapshots = __esm({
   "src/cli/commands/run-snapshots.ts"() {
@@ -7190,12 +7187,13 @@ Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
       async run(ctx, values) {
         const runId = values.run;
         const listed = runId === void 0 ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, "run id"));
+        const snapshots = await Promise.all(listed.snapshots.map((s) => ctx.snapshotter.withLocalPaths(s)));
         return {
-          json: listed.snapshots,
+          json: snapshots,
           // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
           warnings: listed.problems.map((p) => ({ code: p.code, message: p.message, file: typeof p.details.path === "string" ? p.details.path : null })),
           human: (colour) => {
-            const rows = listed.snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? "-"]);
+            const rows = snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? "-"]);
             const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
             return [rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.", ...warnings].join("\n");
           }
@@ -7211,10 +7209,11 @@ Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
       examples: ["runs --json"],
       async run(ctx) {
         const listed = await ctx.snapshotter.store.listRuns();
+        const runs2 = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
         return {
-          json: listed.runs,
+          json: runs2,
           human: (colour) => {
-            const rows = listed.runs.map((r) => [r.runId, String(r.snapshotIds.length), short(r.before?.sha), r.updatedAt, r.workspace]);
+            const rows = runs2.map((r) => [r.runId, String(r.snapshotIds.length), short(r.before?.sha), r.updatedAt, r.workspace]);
             const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
             return [rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.", ...warnings].join("\n");
           }
@@ -7233,14 +7232,14 @@ Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
         const snapshot = await ctx.snapshotter.getSnapshot(id);
         const output = values.output;
         if (output !== void 0) {
-          await ctx.snapshotter.generatePatch(snapshot, output, givenPaths(ctx));
+          await ctx.snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
         const dir = await mkdtemp(join2(tmpdir(), "agentgate-patch-"));
         const file = join2(dir, "patch.diff");
         const cleanup = () => rm(dir, { recursive: true, force: true });
         try {
-          await ctx.snapshotter.generatePatch(snapshot, file, givenPaths(ctx));
+          await ctx.snapshotter.generatePatch(snapshot, file);
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -7281,7 +7280,7 @@ Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
         const chosen = [id !== void 0, values.run !== void 0, values.all].filter(Boolean).length;
         if (chosen > 1) throw new UsageError("give one of ID, --run ID or --all");
         const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        const report2 = await ctx.snapshotter.verify(target, givenPaths(ctx));
+        const report2 = await ctx.snapshotter.verify(target);
         return {
           json: report2,
           exitCode: report2.ok ? 0 : VERIFY_FAILED_EXIT,
@@ -10074,11 +10073,11 @@ var init_snapshotter = __esm({
       async getSnapshot(idOrSha) {
         assertSafeId(idOrSha, "snapshot id");
         const direct = await this.store.load(idOrSha);
-        if (direct) return direct;
+        if (direct) return this.withLocalPaths(direct);
         const matches = await this.store.findByPrefix(idOrSha);
-        if (matches.length === 1) return matches[0];
+        if (matches.length === 1) return this.withLocalPaths(matches[0]);
         const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-        if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return makers[0];
+        if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return this.withLocalPaths(makers[0]);
         if (matches.length > 1) {
           throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(", ")}); give more characters`, {
             details: { matches: matches.map((m) => m.id) }
@@ -10086,20 +10085,20 @@ var init_snapshotter = __esm({
         }
         throw new SnapshotNotFoundError(`no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`, { details: { id: idOrSha.slice(0, 200) } });
       }
-      /** The run's snapshots, ordered by iteration. */
+      /** The run's snapshots, ordered by iteration, with this machine's paths. */
       async listByRun(runId) {
-        return this.store.loadByRun(assertSafeId(runId, "run id"));
+        return Promise.all((await this.store.loadByRun(assertSafeId(runId, "run id"))).map((s) => this.withLocalPaths(s)));
       }
       /**
        * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
        * `outputFile` when given (atomically), else returns the text.
        */
-      async generatePatch(snapshot, outputFile, paths = {}) {
+      async generatePatch(snapshot, outputFile) {
         if (snapshot.beforeSha === snapshot.afterSha) {
           if (outputFile) await writeFileAtomic(outputFile, "");
           return "";
         }
-        snapshot = await this.withLocalPaths(snapshot, paths);
+        snapshot = await this.withLocalPaths(snapshot);
         const intact = snapshot.patchPath !== null && await sha256File(snapshot.patchPath).catch(() => null) === snapshot.patchSha256;
         if (intact && snapshot.patchPath) {
           if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
@@ -10118,7 +10117,7 @@ var init_snapshotter = __esm({
         return getDiffStats(repo, await resolveRevision(repo, from), await resolveRevision(repo, to));
       }
       /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-      async verify(target, paths = {}) {
+      async verify(target) {
         const checks = [];
         let snapshots;
         if ("id" in target) snapshots = [await this.getSnapshot(target.id)];
@@ -10141,7 +10140,7 @@ var init_snapshotter = __esm({
         const local = [];
         for (const snapshot of snapshots) {
           if (!runs2.has(snapshot.runId)) runs2.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-          const here = await this.withLocalPaths(snapshot, paths);
+          const here = await this.withLocalPaths(snapshot);
           local.push(here);
           checks.push(...await verifySnapshot(here, runs2.get(snapshot.runId) ?? null, this.gitOptions()));
         }
@@ -10194,19 +10193,31 @@ var init_snapshotter = __esm({
         });
       }
       /**
-       * Paths as this machine sees them: the patch artifact is looked for under the artifacts directory
-       * in use (`--artifacts-dir`, `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) first, so that a
-       * store copied from another machine, whose recorded paths are gone, still verifies and patches;
-       * likewise `-C` (paths.workspace) stands in for a recorded workspace that is not on this machine.
+       * Paths as this machine sees them, for a record that may come from another machine (a copied
+       * store): the patch artifact is looked for under the artifacts directory in use (`--artifacts-dir`,
+       * `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) when it is not where it was recorded, and the
+       * local workspace (`-C`) stands in for a recorded workspace that is not here. Costs no file
+       * check when the record was made with this home.
        */
-      async withLocalPaths(snapshot, paths = {}) {
-        let out = snapshot;
-        if (paths.workspace !== void 0 && !await stat6(snapshot.workspace).then((s) => s.isDirectory(), () => false)) out = { ...out, workspace: paths.workspace };
+      async withLocalPaths(snapshot) {
+        const workspace = await this.localWorkspaceFor(snapshot.workspace);
+        let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
         if (out.patchPath === null) return out;
         const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
         if (here === out.patchPath) return out;
         const found = await stat6(here).then((s) => s.isFile(), () => false);
-        return found ? { ...out, patchPath: here } : out;
+        if (found) out = { ...out, patchPath: here };
+        return out;
+      }
+      /** A run record with this machine's workspace (see withLocalPaths). */
+      async withLocalWorkspace(run) {
+        const workspace = await this.localWorkspaceFor(run.workspace);
+        return workspace === run.workspace ? run : { ...run, workspace };
+      }
+      async localWorkspaceFor(recorded) {
+        const local = this.options.localWorkspace;
+        if (local === void 0 || local === recorded) return recorded;
+        return await stat6(recorded).then((s) => s.isDirectory(), () => false) ? recorded : local;
       }
       gitOptions() {
         return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
@@ -10851,6 +10862,7 @@ var init_sharing2 = __esm({
     init_atomic();
     init_json_file();
     init_lock();
+    init_repo_lock();
     init_paths();
     init_snapshot_store();
     init_records();
@@ -10966,6 +10978,9 @@ var init_sharing2 = __esm({
        * transaction for all of them).
        */
       async materialise(repo, sel) {
+        return withRepoLock(repo, this.options.lockTimeoutMs, () => this.materialiseLocked(repo, sel));
+      }
+      async materialiseLocked(repo, sel) {
         const runs2 = await this.selectRuns(repo, sel);
         const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
         const format = await objectFormat(repo);
@@ -11020,7 +11035,7 @@ var init_sharing2 = __esm({
        */
       async receive(repo, list3, bring) {
         const lockPath = join17(layout(this.options.home).locks, "sharing.lock");
-        return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, async () => {
+        return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
           await deleteRefs2(repo, await listRefs(repo, INCOMING_PREFIX));
           const source = await list3();
           const local = await listRefsWithParents(repo, RECORDS_PREFIX);
@@ -11045,7 +11060,7 @@ var init_sharing2 = __esm({
           } finally {
             await deleteRefs2(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
           }
-        });
+        }));
       }
       indexPath() {
         return join17(layout(this.options.home).home, "sharing", "rebuilt.json");
@@ -11699,12 +11714,12 @@ async function pickRun(snapshotter, runId) {
     await snapshotter.listByRun(runId);
     const run = await snapshotter.store.loadRun(runId);
     if (!run) throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, { details: { runId } });
-    return run;
+    return snapshotter.withLocalWorkspace(run);
   }
   const { runs: runs2 } = await snapshotter.store.listRuns();
   const latest = [...runs2].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))[0];
   if (!latest) throw new RunNotFoundError('no run recorded in this home yet; call "before" and "after" first, or pass --home');
-  return latest;
+  return snapshotter.withLocalWorkspace(latest);
 }
 function withTaskAndGate(snapshot) {
   const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
@@ -19377,7 +19392,8 @@ var init_context = __esm({
           identity: this.settings.identity,
           gitTimeoutMs: this.settings.gitTimeoutMs,
           lockTimeoutMs: this.settings.lockTimeoutMs,
-          onDirty: this.settings.onDirty
+          onDirty: this.settings.onDirty,
+          ...this.workspaceGiven ? { localWorkspace: this.workspace } : {}
         });
         return this.snapshotterInstance;
       }

@@ -38,6 +38,7 @@ export class Context {
       gitTimeoutMs: this.settings.gitTimeoutMs,
       lockTimeoutMs: this.settings.lockTimeoutMs,
       onDirty: this.settings.onDirty,
+      ...(this.workspaceGiven ? { localWorkspace: this.workspace } : {}),
     });
     return this.snapshotterInstance;
   }

@@ -36,12 +36,12 @@ async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Pro
     await snapshotter.listByRun(runId); // checks the id
     const run = await snapshotter.store.loadRun(runId);
     if (!run) throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, { details: { runId } });
-    return run;
+    return snapshotter.withLocalWorkspace(run);
   }
   const { runs } = await snapshotter.store.listRuns();
   const latest = [...runs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))[0];
   if (!latest) throw new RunNotFoundError('no run recorded in this home yet; call "before" and "after" first, or pass --home');
-  return latest;
+  return snapshotter.withLocalWorkspace(latest);
 }
 
 /**

@@ -14,6 +14,7 @@ import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
 import { withLock } from '../fs/lock.js';
+import { withRepoLock } from '../snapshotter/repo-lock.js';
 import { assertSafeId, layout, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { buildRecord, INCOMING_PREFIX, iterationRef, parseRecordRef, PATCH_RECIPE_ARGS, recordObjects, recordRef, RECORDS_PREFIX, relativePatchFile } from './records.js';
@@ -160,6 +161,10 @@ export class Sharing {
    * transaction for all of them).
    */
   private async materialise(repo: Repo, sel: Selection): Promise<{ runs: string[]; refs: string[] }> {
+    return withRepoLock(repo, this.options.lockTimeoutMs, () => this.materialiseLocked(repo, sel));
+  }
+
+  private async materialiseLocked(repo: Repo, sel: Selection): Promise<{ runs: string[]; refs: string[] }> {
     const runs = await this.selectRuns(repo, sel);
     const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
     const format = await objectFormat(repo);
@@ -221,7 +226,8 @@ export class Sharing {
     bring: (repo: Repo, refspecs: string[]) => Promise<void>,
   ): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
     const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
-    return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, async () => {
+    // The repository's lock too: a fetch killed inside git leaves ref locks that its takeover clears.
+    return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       await deleteRefs(repo, await listRefs(repo, INCOMING_PREFIX));
       const source = await list();
       const local = await listRefsWithParents(repo, RECORDS_PREFIX);
@@ -247,7 +253,7 @@ export class Sharing {
       } finally {
         await deleteRefs(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
       }
-    });
+    }));
   }
 
   private indexPath(): string {

@@ -48,6 +48,11 @@ export interface SnapshotterOptions {
   gitTimeoutMs: number;
   lockTimeoutMs: number;
   onDirty: OnDirty;
+  /**
+   * A workspace on this machine (the CLI's `-C`) that stands in for a recorded workspace that is not
+   * here: a store copied from, or fetched from, another machine.
+   */
+  localWorkspace?: string;
 }
 
 export interface BeforeOptions {
@@ -74,12 +79,6 @@ export interface AfterOptions {
   gatePlanSource?: string;
   /** Overrides the recorded before SHA (any revision the workspace can resolve). */
   beforeSha?: string;
-}
-
-/** Paths given on this machine (`-C`) that replace recorded ones which do not exist here. */
-export interface LocalPaths {
-  /** The workspace to use for a snapshot whose recorded workspace is not on this machine. */
-  workspace?: string;
 }
 
 const newSnapshotId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 16);
@@ -234,12 +233,12 @@ export class Snapshotter {
     // Every id and SHA (full or abbreviated) is in the safe set: anything else is no id at all.
     assertSafeId(idOrSha, 'snapshot id');
     const direct = await this.store.load(idOrSha);
-    if (direct) return direct;
+    if (direct) return this.withLocalPaths(direct);
     const matches = await this.store.findByPrefix(idOrSha);
-    if (matches.length === 1) return matches[0] as Snapshot;
+    if (matches.length === 1) return this.withLocalPaths(matches[0] as Snapshot);
     // A no-change iteration shares its after SHA with the iteration that made that commit: the SHA names the one that made it.
     const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-    if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return makers[0] as Snapshot;
+    if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return this.withLocalPaths(makers[0] as Snapshot);
     if (matches.length > 1) {
       throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(', ')}); give more characters`, {
         details: { matches: matches.map((m) => m.id) },
@@ -248,21 +247,21 @@ export class Snapshotter {
     throw new SnapshotNotFoundError(`no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`, { details: { id: idOrSha.slice(0, 200) } });
   }
 
-  /** The run's snapshots, ordered by iteration. */
+  /** The run's snapshots, ordered by iteration, with this machine's paths. */
   async listByRun(runId: string): Promise<Snapshot[]> {
-    return this.store.loadByRun(assertSafeId(runId, 'run id'));
+    return Promise.all((await this.store.loadByRun(assertSafeId(runId, 'run id'))).map((s) => this.withLocalPaths(s)));
   }
 
   /**
    * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
    * `outputFile` when given (atomically), else returns the text.
    */
-  async generatePatch(snapshot: Snapshot, outputFile?: string, paths: LocalPaths = {}): Promise<string> {
+  async generatePatch(snapshot: Snapshot, outputFile?: string): Promise<string> {
     if (snapshot.beforeSha === snapshot.afterSha) {
       if (outputFile) await writeFileAtomic(outputFile, '');
       return '';
     }
-    snapshot = await this.withLocalPaths(snapshot, paths);
+    snapshot = await this.withLocalPaths(snapshot);
     const intact = snapshot.patchPath !== null && (await sha256File(snapshot.patchPath).catch(() => null)) === snapshot.patchSha256;
     if (intact && snapshot.patchPath) {
       if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
@@ -283,7 +282,7 @@ export class Snapshotter {
   }
 
   /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-  async verify(target: { id: string } | { runId: string } | { all: true }, paths: LocalPaths = {}): Promise<VerifyReport> {
+  async verify(target: { id: string } | { runId: string } | { all: true }): Promise<VerifyReport> {
     const checks: VerifyCheck[] = [];
     let snapshots: Snapshot[];
     if ('id' in target) snapshots = [await this.getSnapshot(target.id)];
@@ -307,7 +306,7 @@ export class Snapshotter {
     const local: Snapshot[] = [];
     for (const snapshot of snapshots) {
       if (!runs.has(snapshot.runId)) runs.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-      const here = await this.withLocalPaths(snapshot, paths);
+      const here = await this.withLocalPaths(snapshot);
       local.push(here);
       checks.push(...(await verifySnapshot(here, runs.get(snapshot.runId) ?? null, this.gitOptions())));
     }
@@ -366,19 +365,33 @@ export class Snapshotter {
   }
 
   /**
-   * Paths as this machine sees them: the patch artifact is looked for under the artifacts directory
-   * in use (`--artifacts-dir`, `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) first, so that a
-   * store copied from another machine, whose recorded paths are gone, still verifies and patches;
-   * likewise `-C` (paths.workspace) stands in for a recorded workspace that is not on this machine.
+   * Paths as this machine sees them, for a record that may come from another machine (a copied
+   * store): the patch artifact is looked for under the artifacts directory in use (`--artifacts-dir`,
+   * `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) when it is not where it was recorded, and the
+   * local workspace (`-C`) stands in for a recorded workspace that is not here. Costs no file
+   * check when the record was made with this home.
    */
-  async withLocalPaths(snapshot: Snapshot, paths: LocalPaths = {}): Promise<Snapshot> {
-    let out = snapshot;
-    if (paths.workspace !== undefined && !(await stat(snapshot.workspace).then((s) => s.isDirectory(), () => false))) out = { ...out, workspace: paths.workspace };
+  async withLocalPaths(snapshot: Snapshot): Promise<Snapshot> {
+    const workspace = await this.localWorkspaceFor(snapshot.workspace);
+    let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
     if (out.patchPath === null) return out;
     const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
     if (here === out.patchPath) return out;
     const found = await stat(here).then((s) => s.isFile(), () => false);
-    return found ? { ...out, patchPath: here } : out;
+    if (found) out = { ...out, patchPath: here };
+    return out;
+  }
+
+  /** A run record with this machine's workspace (see withLocalPaths). */
+  async withLocalWorkspace(run: RunRecord): Promise<RunRecord> {
+    const workspace = await this.localWorkspaceFor(run.workspace);
+    return workspace === run.workspace ? run : { ...run, workspace };
+  }
+
+  private async localWorkspaceFor(recorded: string): Promise<string> {
+    const local = this.options.localWorkspace;
+    if (local === undefined || local === recorded) return recorded;
+    return (await stat(recorded).then((s) => s.isDirectory(), () => false)) ? recorded : local;
   }
 
   gitOptions(): { identity: Identity; timeoutMs: number } {

@@ -4,11 +4,13 @@
  * home verifies with --home and --artifacts-dir; push and fetch killed with SIGKILL are mended by
  * the next call.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
 import { runCli } from '../helpers/cli.js';
+import { deadPid } from '../helpers/node-child.js';
 import { git } from '../helpers/repo.js';
 import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 import { runAndKill } from '../reliability/support.js';
@@ -71,10 +73,34 @@ describe('sharing through the CLI', () => {
     expect(runCli([...opts, 'verify', '--run', 'moved', '--json']).json()).toMatchObject({ ok: true });
     const list = runCli([...opts, 'list', '--json']).json() as Snapshot[];
     expect(list).toHaveLength(2);
+    // Printed paths are this machine's: the copied artifacts and the -C workspace, not the originals.
+    for (const s of list) expect(s).toMatchObject({ workspace: ws, patchPath: join(home, 'artifacts', 'moved', `iteration-${s.iteration}`, 'patch.diff') });
+    expect(runCli([...opts, 'show', list[1]!.id, '--json']).json()).toEqual(list[1]);
+    expect(runCli([...opts, 'runs', '--json']).json()).toEqual([expect.objectContaining({ runId: 'moved', workspace: ws })]);
+    expect(runCli([...opts, 'report', '--format', 'json']).json()).toMatchObject({ run: { workspace: ws }, verification: { ok: true } });
+    // Without -C nothing stands in for the recorded workspace: it is printed as recorded.
+    expect((runCli(['--home', home, 'runs', '--json']).json() as Array<{ workspace: string }>)[0]!.workspace).toBe(a.dir);
     const patchFile = join(w.root, 'out.diff');
     rmSync(join(home, 'artifacts'), { recursive: true, force: true });
     expect(runCli([...opts, 'patch', list[1]!.id, '-o', patchFile]).status).toBe(0);
     expect(readFileSync(patchFile)).toEqual(original);
+  });
+
+  it('a fetch killed inside git, holding a ref lock, is mended by the next fetch (the same state every time)', async () => {
+    w = world();
+    const [a, b] = [w.machine('a'), w.machine('b')];
+    await runIterations(a, 'locked', 2);
+    ok(a, ['push']);
+    // What SIGKILL leaves when it lands while git updates refs/agentgate/incoming/: our lock, held
+    // by a dead process, and git's lock on the ref it was writing.
+    const owner = { pid: await deadPid(), hostname: hostname(), createdAt: new Date(Date.now() - 1000).toISOString(), token: 'dead0wner', purpose: 'sharing' };
+    writeFileSync(join(b.dir, '.git', 'agentgate.lock'), JSON.stringify(owner));
+    const refLock = join(b.dir, '.git', 'refs', 'agentgate', 'incoming', 'locked', 'iteration-0.lock');
+    mkdirSync(join(refLock, '..'), { recursive: true });
+    writeFileSync(refLock, '');
+    expect(ok(b, ['fetch'])).toMatchObject({ snapshots: 2, refused: [] });
+    expect(existsSync(refLock)).toBe(false);
+    expect(ok(b, ['verify', '--run', 'locked'])).toMatchObject({ ok: true });
   });
 
   it('push and fetch killed with SIGKILL leave nothing that the next call does not mend', async () => {

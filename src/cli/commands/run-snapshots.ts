@@ -105,12 +105,13 @@ const list = defineCommand({
   async run(ctx, values) {
     const runId = values.run;
     const listed = runId === undefined ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, 'run id'));
+    const snapshots = await Promise.all(listed.snapshots.map((s) => ctx.snapshotter.withLocalPaths(s)));
     return {
-      json: listed.snapshots,
+      json: snapshots,
       // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
       warnings: listed.problems.map((p) => ({ code: p.code, message: p.message, file: typeof p.details.path === 'string' ? p.details.path : null })),
       human: (colour) => {
-        const rows = listed.snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? '-']);
+        const rows = snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? '-']);
         const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour));
         return [rows.length ? table(['RUN', 'ITER', 'ID', 'FILES', '+', '-', 'AFTER', 'PATCH'], rows) : 'No snapshots.', ...warnings].join('\n');
       },
@@ -127,10 +128,11 @@ const runs = defineCommand({
   examples: ['runs --json'],
   async run(ctx) {
     const listed = await ctx.snapshotter.store.listRuns();
+    const runs = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
     return {
-      json: listed.runs,
+      json: runs,
       human: (colour) => {
-        const rows = listed.runs.map((r) => [r.runId, String(r.snapshotIds.length), short(r.before?.sha), r.updatedAt, r.workspace]);
+        const rows = runs.map((r) => [r.runId, String(r.snapshotIds.length), short(r.before?.sha), r.updatedAt, r.workspace]);
         const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour));
         return [rows.length ? table(['RUN', 'SNAPSHOTS', 'BEFORE', 'UPDATED', 'WORKSPACE'], rows) : 'No runs.', ...warnings].join('\n');
       },
@@ -150,14 +152,14 @@ const patch = defineCommand({
     const snapshot = await ctx.snapshotter.getSnapshot(id);
     const output = values.output;
     if (output !== undefined) {
-      await ctx.snapshotter.generatePatch(snapshot, output, givenPaths(ctx));
+      await ctx.snapshotter.generatePatch(snapshot, output);
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
     }
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
     const file = join(dir, 'patch.diff');
     const cleanup = () => rm(dir, { recursive: true, force: true });
     try {
-      await ctx.snapshotter.generatePatch(snapshot, file, givenPaths(ctx));
+      await ctx.snapshotter.generatePatch(snapshot, file);
     } catch (error) {
       await cleanup();
       throw error;
@@ -217,7 +219,7 @@ const verify = defineCommand({
     const chosen = [id !== undefined, values.run !== undefined, values.all].filter(Boolean).length;
     if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
     const target = id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
-    const report = await ctx.snapshotter.verify(target, givenPaths(ctx));
+    const report = await ctx.snapshotter.verify(target);
     return {
       json: report,
       exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,
@@ -315,7 +317,3 @@ function afterOutputs(s: Snapshot, task: string | undefined): Record<string, str
   };
 }
 
-/** `-C` given on this machine stands in for a recorded workspace that is not here (runs that travel). */
-function givenPaths(ctx: Context): { workspace?: string } {
-  return ctx.workspaceGiven ? { workspace: ctx.workspace } : {};
-}
