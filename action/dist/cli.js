@@ -9802,7 +9802,7 @@ var init_git_locks = __esm({
   }
 });
 
-// src/snapshotter/repo-lock.ts
+// src/git/repo-lock.ts
 import { join as join14 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(join14(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
@@ -9816,7 +9816,7 @@ async function recoverIndexLock(path) {
   throw new IndexLockedError(`${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`, { details: { lock: path } });
 }
 var init_repo_lock = __esm({
-  "src/snapshotter/repo-lock.ts"() {
+  "src/git/repo-lock.ts"() {
     "use strict";
     init_errors();
     init_git_locks();

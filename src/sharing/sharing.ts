@@ -14,7 +14,7 @@ import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
 import { withLock } from '../fs/lock.js';
-import { withRepoLock } from '../snapshotter/repo-lock.js';
+import { withRepoLock } from '../git/repo-lock.js';
 import { assertSafeId, layout, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { buildRecord, INCOMING_PREFIX, iterationRef, parseRecordRef, PATCH_RECIPE_ARGS, recordObjects, recordRef, RECORDS_PREFIX, relativePatchFile } from './records.js';

@@ -38,7 +38,7 @@ import { iterationMessage, wipMessage } from './message.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
 import { continuityChecks, verifySnapshot } from './verify.js';
-import { withRepoLock } from './repo-lock.js';
+import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside, hasUserFiles, workspaceExcludes } from './excludes.js';
 
 export interface SnapshotterOptions {

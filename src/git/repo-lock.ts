@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { IndexLockedError } from '../errors.js';
 import { removeAbandonedLock, removeOrphanedGitLocks } from '../fs/git-locks.js';
-import type { Repo } from '../git/repo.js';
+import type { Repo } from './repo.js';
 import { withLock } from '../fs/lock.js';
 
 /**
