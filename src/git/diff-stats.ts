@@ -14,11 +14,11 @@ export interface DiffTrees {
 
 /**
  * Options every diff we run shares, so that neither the repository's config nor its attributes
- * change what we report: renames (-M) and copies (-C) always detected, no external diff or
- * textconv program, whole-tree paths (not relative to a subdirectory), submodule changes never
- * hidden by `ignore` settings.
+ * change what we report: renames (-M) and copies (-C) always detected with git's default rename
+ * limit (-l1000, whatever diff.renameLimit says), no external diff or textconv program, whole-tree
+ * paths (not relative to a subdirectory), submodule changes never hidden by `ignore` settings.
  */
-export const DIFF_BASE_ARGS: readonly string[] = ['-r', '-M', '-C', '--no-ext-diff', '--no-textconv', '--no-relative', '--ignore-submodules=none'];
+export const DIFF_BASE_ARGS: readonly string[] = ['-r', '-M', '-C', '-l1000', '--no-ext-diff', '--no-textconv', '--no-relative', '--ignore-submodules=none'];
 
 /**
  * Resolves `from` and `to` (any revision that names a commit, tag or tree) to tree ids in one

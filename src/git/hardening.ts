@@ -22,6 +22,8 @@ export const HARDENING_CONFIG: readonly string[] = [
   // A repository that claims a case-insensitive filesystem would hide a new file whose name
   // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
   'core.ignoreCase=false',
+  // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
+  'diff.suppressBlankEmpty=false',
 ];
 
 /**

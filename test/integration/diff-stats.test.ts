@@ -15,6 +15,25 @@ import { fsx, lines, oracleChanges, treeAfterApply, treeOf } from '../helpers/di
 const code = (c: string) => expect.objectContaining({ code: c });
 
 describe('getDiffStats / unified diff edges', () => {
+  it('ignores diff.renameLimit and diff.suppressBlankEmpty: stats and patch stay what git gives by default', async () => {
+    const dir = initRepo();
+    fsx.write(dir, 'f.txt', `${lines('f', 20)}\n${lines('g', 2)}`);
+    fsx.write(dir, 'h.txt', lines('h', 40));
+    const base = commitAll(dir, 'base');
+    git(dir, ['mv', 'f.txt', 'f2.txt']);
+    git(dir, ['mv', 'h.txt', 'h2.txt']);
+    fsx.write(dir, 'f2.txt', `${lines('f', 20)}\n${lines('g', 1)}`);
+    fsx.write(dir, 'h2.txt', lines('h', 41));
+    const next = commitAll(dir, 'renames with edits');
+    const repo = await openRepo(dir);
+    const plain = { stats: await getDiffStats(repo, base, next), patch: await unifiedDiff(repo, base, next) };
+    expect(plain.stats.files.map((f) => f.status)).toEqual(['renamed', 'renamed']);
+    expect(plain.patch).toMatch(/^ $/m); // the blank context line keeps its space
+    git(dir, ['config', 'diff.renameLimit', '1']);
+    git(dir, ['config', 'diff.suppressBlankEmpty', 'true']);
+    expect({ stats: await getDiffStats(repo, base, next), patch: await unifiedDiff(repo, base, next) }).toEqual(plain);
+  });
+
   it('diffs a root commit against the empty tree (from === null) and the patch rebuilds it from nothing', async () => {
     const dir = initRepo();
     fsx.write(dir, 'a.txt', lines('a', 3));
