@@ -39,7 +39,8 @@ export const TravellingSnapshot = Snapshot.pick({
 })
   .extend({
     iteration: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    branch: z.string().min(1).max(4096),
+    // A git branch name never holds a control character (git check-ref-format).
+    branch: z.string().min(1).max(4096).regex(/^[^\u0000-\u001f\u007f]+$/),
     commitMessage: z.string().max(1_000_000),
     task: z.string().max(10_000_000).nullable(),
     gate: z.string().max(1_000_000).nullable(),

@@ -70,17 +70,19 @@ export async function appendPath(file: string, dir: string): Promise<void> {
 export const MAX_ANNOTATIONS = 10;
 
 /**
- * `::error` workflow commands for the failed checks: at most MAX_ANNOTATIONS, then one line
- * counting the rest. Returns the lines (no trailing newline on each).
+ * `::error` workflow commands for the failed checks, at most MAX_ANNOTATIONS lines in all: when
+ * there are more failures, the last line counts the ones not annotated. Returns the lines (no
+ * trailing newline on each).
  */
 export function errorAnnotations(checks: readonly VerifyCheck[], max = MAX_ANNOTATIONS): string[] {
   const failed = checks.filter((c) => !c.ok);
-  const lines = failed.slice(0, max).map((c) => {
+  const shown = failed.length > max ? max - 1 : failed.length;
+  const lines = failed.slice(0, shown).map((c) => {
     const title = `agentgate verify: ${c.check}`;
     const where = c.snapshotId ? `snapshot ${c.snapshotId}` : c.runId ? `run ${c.runId}` : 'store';
     return `::error title=${escapeProperty(title)}::${escapeData(`${where}: ${c.detail}`)}`;
   });
-  if (failed.length > max) lines.push(`::error title=${escapeProperty('agentgate verify')}::${escapeData(`${failed.length - max} more failed checks not annotated; see the verify output`)}`);
+  if (shown < failed.length) lines.push(`::error title=${escapeProperty('agentgate verify')}::${escapeData(`${failed.length - shown} more failed checks not annotated; see the verify output`)}`);
   return lines;
 }
 

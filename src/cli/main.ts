@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
-import { useColour } from './output.js';
+import { printable, useColour } from './output.js';
 import { commandHelp, GLOBAL_OPTIONS, optionLines, parseCommandLine, PROGRAM, type Command, type CommandResult, type GlobalValues } from './spec.js';
 import { packageVersion } from './version.js';
 
@@ -167,7 +167,7 @@ function report(code: string, message: string, json: boolean, status: number, de
   const hasDetails = Object.keys(details).length > 0;
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(hasDetails ? { details } : {}) } })}\n`);
   else {
-    process.stderr.write(`${PROGRAM}: ${code}: ${message}\n`);
+    process.stderr.write(`${PROGRAM}: ${code}: ${printable(message)}\n`);
     if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '') process.stderr.write(`git said:\n${details.stderr}\n`);
   }
   return status;

@@ -18,8 +18,25 @@ export function visibleWidth(text: string): number {
   return text.replace(ANSI, '').length;
 }
 
-/** A left-aligned table; numeric-looking columns are right-aligned. Widths ignore colour codes. */
-export function table(headers: string[], rows: string[][]): string {
+// eslint-disable-next-line no-control-regex -- control characters are what we look for
+const CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * One line of text for people, whatever a file name, branch or record held: control characters
+ * are shown escaped (`\n`, `\x1b`), so a name cannot break a table row, start a line that CI
+ * reads as a workflow command (`::warning::`), or drive the terminal. Colour codes stay.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    if (c.length > 1) return c;
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  });
+}
+
+/** A left-aligned table of printable cells; numeric-looking columns are right-aligned. Widths ignore colour codes. */
+export function table(headers: string[], cells: string[][]): string {
+  const rows = cells.map((r) => r.map(printable));
   const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test((r[i] ?? '').replace(ANSI, ''))));
   const line = (cells: string[]) =>

@@ -106,12 +106,12 @@ describe('CLI report and GitHub Actions', () => {
     const plain = run(['verify', '--run', 'v'], { GITHUB_ACTIONS: 'true' });
     expect(plain.status).toBe(3);
     const annotations = plain.stdout.split('\n').filter((l) => l.startsWith('::error'));
-    expect(annotations).toHaveLength(11);
-    expect(annotations[10]).toMatch(/::error title=agentgate verify::2 more failed checks/);
+    expect(annotations).toHaveLength(10);
+    expect(annotations[9]).toMatch(/::error title=agentgate verify::3 more failed checks/);
     const json = run(['verify', '--run', 'v', '--json', '--ci', 'github']);
     expect(json.status).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false });
-    expect(json.stderr.split('\n').filter((l) => l.startsWith('::error'))).toHaveLength(11);
+    expect(json.stderr.split('\n').filter((l) => l.startsWith('::error'))).toHaveLength(10);
     expect(run(['verify', '--run', 'v']).stdout).not.toContain('::error');
   });
 });

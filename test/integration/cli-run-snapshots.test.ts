@@ -134,6 +134,23 @@ describe('CLI run snapshots', () => {
     expect(outputs.join('\n')).toContain('diff --git a/g.txt b/g.txt');
   });
 
+  it('shows names with control characters escaped, so no name can start a line of its own (a CI workflow command)', () => {
+    const dir = repoWithCommit();
+    const { run } = cliFor(dir);
+    ok(run(['before', '--run', 'names', '--json']), BeforeState);
+    const evil = 'x\n::warning::injected\u001b]0;title\u0007';
+    writeFiles(dir, { [evil]: 'x\n' });
+    const snap = ok(run(['after', '--run', 'names', '--iteration', '0', '--json']), Snapshot);
+    expect(snap.files.map((f) => f.path)).toEqual([evil]);
+    for (const args of [['show', snap.id], ['stats', snap.id], ['list'], ['verify', '--run', 'names']]) {
+      const out = run(args);
+      expect(out.status, out.stderr).toBe(0);
+      if (args[0] === 'show' || args[0] === 'stats') expect(out.stdout).toContain('x\\n::warning::injected\\x1b]0;title\\x07');
+      expect(out.stdout.split('\n').some((line) => line.startsWith('::'))).toBe(false);
+      expect(out.stdout).not.toContain('\u001b');
+    }
+  });
+
   it('verify exits 1 on a tampered artifact (one JSON document with --json); patch regenerates a deleted one byte for byte', () => {
     const dir = repoWithCommit({ 'f.txt': 'base\n' });
     const { run } = cliFor(dir);

@@ -65,13 +65,14 @@ describe('GitHub Actions files', () => {
     await expect(appendPath(join(dir, 'path'), '/a\nb')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('annotates at most 10 failed checks, counts the rest in one line, and keeps each on one line', () => {
+  it('writes at most 10 annotations: 9 failed checks and one line counting the rest, each on one line', () => {
     const check = (i: number, ok = false): VerifyCheck => ({ snapshotId: `s${i}`, runId: 'r', check: 'after-sha', ok, detail: `bad %\n${i}` });
     expect(errorAnnotations([check(1, true)])).toEqual([]);
     const lines = errorAnnotations([check(0, true), ...Array.from({ length: 13 }, (_, i) => check(i + 1))]);
-    expect(lines).toHaveLength(11);
+    expect(lines).toHaveLength(10);
     expect(lines[0]).toBe('::error title=agentgate verify%3A after-sha::snapshot s1: bad %25%0A1');
-    expect(lines[10]).toMatch(/^::error title=agentgate verify::3 more failed checks/);
+    expect(lines[9]).toMatch(/^::error title=agentgate verify::4 more failed checks/);
+    expect(errorAnnotations(Array.from({ length: 10 }, (_, i) => check(i)))).toHaveLength(10);
     for (const line of lines) expect(line).not.toMatch(/[\r\n]/);
     expect(escapeData('a\r\nb%')).toBe('a%0D%0Ab%25');
   });

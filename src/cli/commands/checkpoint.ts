@@ -6,7 +6,7 @@ import type { FileDiff } from '../../../types/checkpoint.js';
 import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
 import { CheckpointNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
-import { short, table } from '../output.js';
+import { printable, short, table } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
 
 /** The workspace's checkpoint store, configured from the settings. */
@@ -56,7 +56,7 @@ const track = defineCommand({
     return {
       json: result,
       human: () =>
-        [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${s.path}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`)].join('\n'),
+        [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`)].join('\n'),
     };
   },
 });
@@ -74,7 +74,7 @@ const patch = defineCommand({
     const result = await cp.patch(await resolveCheckpoint(cp, name));
     return {
       json: result,
-      human: () => (result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files].join('\n') : `Nothing changed since checkpoint ${short(result.hash)}.`),
+      human: () => (result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files.map(printable)].join('\n') : `Nothing changed since checkpoint ${short(result.hash)}.`),
     };
   },
 });
@@ -162,8 +162,8 @@ const revert = defineCommand({
       human: () =>
         [
           `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
-          ...result.reverted.map((p) => `  reverted ${p}`),
-          ...result.deleted.map((p) => `  deleted  ${p}`),
+          ...result.reverted.map((p) => `  reverted ${printable(p)}`),
+          ...result.deleted.map((p) => `  deleted  ${printable(p)}`),
           `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`,
         ].join('\n'),
     };

@@ -6,7 +6,7 @@ import type { DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js
 import { InvalidArgumentError, SnapshotNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { assertSafeId } from '../../store/paths.js';
-import { paint, short, table } from '../output.js';
+import { paint, printable, short, table } from '../output.js';
 import { atMostOne, defineCommand, type Command, type CommandResult } from '../spec.js';
 import { appendKeyValues, detectCi, errorAnnotations, githubFile } from '../../ci/github.js';
 
@@ -39,9 +39,9 @@ const before = defineCommand({
     return {
       json: state,
       human: () =>
-        `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${state.branch} (${state.headState})` +
+        `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` +
         (state.wipSha ? `\nUncommitted work was saved as WIP commit ${short(state.wipSha)}.` : '') +
-        (state.nestedRepositories?.length ? `\nNested repositories left out: ${state.nestedRepositories.join(', ')}` : ''),
+        (state.nestedRepositories?.length ? `\nNested repositories left out: ${printable(state.nestedRepositories.join(', '))}` : ''),
     };
   },
 });
@@ -255,7 +255,7 @@ const cherryPick = defineCommand({
   examples: ['cherry-pick 3f2a9c1e0b --onto release'],
   async run(ctx, values, [id]) {
     const commit = await ctx.snapshotter.cherryPick(id, values.onto);
-    return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${values.onto}` : ''}: ${commit.message.split('\n')[0] ?? ''}` };
+    return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ''}: ${printable(commit.message.split('\n')[0] ?? '')}` };
   },
 });
 
@@ -266,9 +266,9 @@ function snapshotResult(s: Snapshot): CommandResult {
     json: s,
     human: () =>
       [
-        `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${s.branch}`,
+        `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
         `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? ' (no change)' : ''}`,
-        `  patch: ${s.patchPath ?? '-'}`,
+        `  patch: ${printable(s.patchPath ?? '-')}`,
         ...(s.files.length ? ['', filesTable(s.files)] : []),
       ].join('\n'),
   };

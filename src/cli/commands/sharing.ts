@@ -2,6 +2,7 @@ import type { ReceiveResult } from '../../../types/sharing.js';
 import { UsageError } from '../../errors.js';
 import { Sharing } from '../../sharing/sharing.js';
 import type { Context } from '../context.js';
+import { printable } from '../output.js';
 import { defineCommand, type Command, type CommandResult } from '../spec.js';
 
 /** Runs that travel: push, fetch, export, import through git remotes and bundles. */
@@ -88,7 +89,7 @@ function receiveResult(result: ReceiveResult, source: string): CommandResult {
     human: () =>
       [
         `Rebuilt ${result.snapshots} snapshot(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
-        ...result.refused.map((r) => `refused ${r.ref}: ${r.reason}`),
+        ...result.refused.map((r) => printable(`refused ${r.ref}: ${r.reason}`)),
       ].join('\n'),
   };
 }
