@@ -40,6 +40,7 @@ export const TravellingSnapshot = Snapshot.pick({
   .extend({
     iteration: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
     // A git branch name never holds a control character (git check-ref-format).
+    // eslint-disable-next-line no-control-regex -- control characters are what we refuse
     branch: z.string().min(1).max(4096).regex(/^[^\u0000-\u001f\u007f]+$/),
     commitMessage: z.string().max(1_000_000),
     task: z.string().max(10_000_000).nullable(),
