@@ -368,6 +368,13 @@ export class Sharing {
         refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
         continue;
       }
+      // A run is known by when it started: the same id started elsewhere is another run, and its
+      // records must not be mixed into this one.
+      if (run !== null && run.createdAt !== a.record.run.createdAt) {
+        refuse(a.ref.ref, `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`);
+        continue;
+      }
+
       if (run !== null && stored === null) {
         if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
         const other = iterations.get(s.runId)?.get(s.iteration);
@@ -386,6 +393,9 @@ export class Sharing {
       if (patch !== null && (stored === null || !(await exists(patch)))) {
         await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch);
       }
+      // A new run takes the record's start first, so that a call killed after this point leaves a
+      // run that the check above still recognises as this one.
+      if (run === null) await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({ ...cur, createdAt: a.record.run.createdAt }));
       if (stored === null) {
         // What travelled, plus where it lives on this machine.
         const snapshot: Snapshot = { ...s, patchPath: patch, workspace: repo.topLevel, ref: itRef, recordedWorkspace: a.record.workspace };
@@ -397,7 +407,6 @@ export class Sharing {
         const later = cur.before === null || (before !== null && before.capturedAt > cur.before.capturedAt);
         const next = {
           ...cur,
-          createdAt: a.record.run.createdAt < cur.createdAt ? a.record.run.createdAt : cur.createdAt,
           before: before !== null && later ? before : cur.before,
           ...(a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}),
         };

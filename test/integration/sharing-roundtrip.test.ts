@@ -126,6 +126,22 @@ describe('push and fetch', () => {
     expect(git(w.origin, ['rev-parse', 'refs/agentgate/records/same/iteration-0'])).toBe(remoteBefore);
   });
 
+  it('refuses every record of a run that shares its id with another run here, and leaves that run as it was', async () => {
+    w = world();
+    const [a, b] = [w.machine('a'), w.machine('b')];
+    await runIterations(a, 'same-id', 3);
+    await a.share.push({ workspace: a.dir });
+    await runIterations(b, 'same-id', 1);
+    const mine = await b.snap.store.loadRun('same-id');
+    const fetched = await b.share.fetch({ workspace: b.dir });
+    expect(fetched.snapshots).toBe(0);
+    expect(fetched.refused.map((r) => r.ref)).toEqual([0, 1, 2].map((i) => `refs/agentgate/records/same-id/iteration-${i}`));
+    expect(await b.snap.store.loadRun('same-id')).toEqual(mine);
+    expect((await b.snap.verify({ runId: 'same-id' })).ok).toBe(true);
+    await runIterations(b, 'same-id', 1, 1); // its own next iteration goes on as before
+    expect((await b.snap.listByRun('same-id')).map((s) => s.iteration)).toEqual([0, 1]);
+  });
+
   it('carries a run in one bundle file; a damaged or foreign file is BUNDLE_INVALID and changes nothing', async () => {
     w = world();
     const a = w.machine('a');
