@@ -15,6 +15,7 @@ import { writeJsonAtomic } from '../fs/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
 import { withLock } from '../fs/lock.js';
 import { withRepoLock } from '../git/repo-lock.js';
+import { bundlePackIntact } from '../git/bundle-pack.js';
 import { assertSafeId, layout, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { buildRecord, INCOMING_PREFIX, iterationRef, parseRecordRef, PATCH_RECIPE_ARGS, recordObjects, recordRef, RECORDS_PREFIX, relativePatchFile } from './records.js';
@@ -122,6 +123,7 @@ export class Sharing {
     const isFile = await stat(path).then((s) => s.isFile(), () => false);
     if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
     const heads = await verifyBundle(repo, path);
+    if (!(await bundlePackIntact(path))) throw new BundleInvalidError(`${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`, { details: { file: path } });
     if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
       throw new BundleInvalidError(`${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`, { details: { file: path } });
     }

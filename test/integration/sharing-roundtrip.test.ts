@@ -168,6 +168,11 @@ describe('push and fetch', () => {
 
     expect(await b.share.import(b.dir, file)).toMatchObject({ runs: ['bundled'], snapshots: 2, refused: [] });
     expect(await b.share.import(b.dir, file)).toMatchObject({ snapshots: 0, unchanged: 2 });
+    // With every record already here nothing is fetched, yet a damaged file is still refused.
+    for (const broken of [bytes.subarray(0, bytes.length - 7), flipped]) {
+      writeFileSync(damaged, broken);
+      await expectCode(b.share.import(b.dir, damaged), 'BUNDLE_INVALID');
+    }
     expect((await b.snap.verify({ runId: 'bundled' })).ok).toBe(true);
     const [o, c] = [await a.snap.listByRun('bundled'), await b.snap.listByRun('bundled')];
     expect(readFileSync(c[1]!.patchPath!)).toEqual(readFileSync(o[1]!.patchPath!));
