@@ -6788,10 +6788,18 @@ function paint(text, colour, on) {
 function visibleWidth(text) {
   return text.replace(ANSI, "").length;
 }
-function table(headers, rows) {
+function printable(text) {
+  return text.replace(CONTROL, (c) => {
+    if (c.length > 1) return c;
+    const named = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
+    return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+}
+function table(headers, cells) {
+  const rows = cells.map((r) => r.map(printable));
   const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ""))));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test((r[i] ?? "").replace(ANSI, ""))));
-  const line = (cells) => cells.map((c, i) => {
+  const line = (cells2) => cells2.map((c, i) => {
     const pad = " ".repeat(Math.max(0, (widths[i] ?? 0) - visibleWidth(c)));
     return numeric[i] ? pad + c : c + pad;
   }).join("  ").trimEnd();
@@ -6800,12 +6808,13 @@ function table(headers, rows) {
 function short(sha) {
   return sha ? sha.slice(0, 10) : "-";
 }
-var CODES, ANSI;
+var CODES, ANSI, CONTROL;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 };
     ANSI = /\u001b\[[0-9;]*m/g;
+    CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f]/g;
   }
 });
 
@@ -6996,12 +7005,13 @@ async function appendStepSummary(file, markdown) {
 }
 function errorAnnotations(checks, max = MAX_ANNOTATIONS) {
   const failed = checks.filter((c) => !c.ok);
-  const lines = failed.slice(0, max).map((c) => {
+  const shown = failed.length > max ? max - 1 : failed.length;
+  const lines = failed.slice(0, shown).map((c) => {
     const title = `agentgate verify: ${c.check}`;
     const where = c.snapshotId ? `snapshot ${c.snapshotId}` : c.runId ? `run ${c.runId}` : "store";
     return `::error title=${escapeProperty(title)}::${escapeData(`${where}: ${c.detail}`)}`;
   });
-  if (failed.length > max) lines.push(`::error title=${escapeProperty("agentgate verify")}::${escapeData(`${failed.length - max} more failed checks not annotated; see the verify output`)}`);
+  if (shown < failed.length) lines.push(`::error title=${escapeProperty("agentgate verify")}::${escapeData(`${failed.length - shown} more failed checks not annotated; see the verify output`)}`);
   return lines;
 }
 function escapeData(text) {
@@ -7048,9 +7058,9 @@ function snapshotResult(s) {
   return {
     json: s,
     human: () => [
-      `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${s.branch}`,
+      `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
       `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? " (no change)" : ""}`,
-      `  patch: ${s.patchPath ?? "-"}`,
+      `  patch: ${printable(s.patchPath ?? "-")}`,
       ...s.files.length ? ["", filesTable(s.files)] : []
     ].join("\n")
   };
@@ -7125,9 +7135,9 @@ var init_run_snapshots = __esm({
         const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...onDirty ? { onDirty } : {}, ...branch === void 0 ? {} : { branch } });
         return {
           json: state,
-          human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${state.branch} (${state.headState})` + (state.wipSha ? `
+          human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` + (state.wipSha ? `
 Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "") + (state.nestedRepositories?.length ? `
-Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
+Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}` : "")
         };
       }
     });
@@ -7315,7 +7325,7 @@ Nested repositories left out: ${state.nestedRepositories.join(", ")}` : "")
       examples: ["cherry-pick 3f2a9c1e0b --onto release"],
       async run(ctx, values, [id]) {
         const commit = await ctx.snapshotter.cherryPick(id, values.onto);
-        return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${values.onto}` : ""}: ${commit.message.split("\n")[0] ?? ""}` };
+        return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}` };
       }
     });
     RUN_SNAPSHOT_COMMANDS = [before, after, show, list, runs, patch, stats, verify, del, cherryPick];
@@ -7824,7 +7834,9 @@ var init_hardening = __esm({
       "maintenance.auto=false",
       // A repository that claims a case-insensitive filesystem would hide a new file whose name
       // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
-      "core.ignoreCase=false"
+      "core.ignoreCase=false",
+      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
+      "diff.suppressBlankEmpty=false"
     ];
     STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
     DRIVER_KEYS = {
@@ -8949,7 +8961,7 @@ var init_diff_stats = __esm({
     init_batch_check();
     init_diff_changes();
     init_runner();
-    DIFF_BASE_ARGS = ["-r", "-M", "-C", "--no-ext-diff", "--no-textconv", "--no-relative", "--ignore-submodules=none"];
+    DIFF_BASE_ARGS = ["-r", "-M", "-C", "-l1000", "--no-ext-diff", "--no-textconv", "--no-relative", "--ignore-submodules=none"];
   }
 });
 
@@ -10454,7 +10466,9 @@ var init_sharing = __esm({
       skipped: true
     }).extend({
       iteration: number2().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-      branch: string2().min(1).max(4096),
+      // A git branch name never holds a control character (git check-ref-format).
+      // eslint-disable-next-line no-control-regex -- control characters are what we refuse
+      branch: string2().min(1).max(4096).regex(/^[^\u0000-\u001f\u007f]+$/),
       commitMessage: string2().max(1e6),
       task: string2().max(1e7).nullable(),
       gate: string2().max(1e6).nullable()
@@ -10749,6 +10763,49 @@ var init_transport = __esm({
   }
 });
 
+// src/git/bundle-pack.ts
+import { createHash as createHash4 } from "node:crypto";
+import { createReadStream as createReadStream2 } from "node:fs";
+async function bundlePackIntact(file) {
+  let header = Buffer.alloc(0);
+  let hash = null;
+  let trailerBytes = 20;
+  let tail = Buffer.alloc(0);
+  let packBytes = 0;
+  let magic = Buffer.alloc(0);
+  for await (const chunk of createReadStream2(file)) {
+    let data = chunk;
+    if (header !== null) {
+      header = Buffer.concat([header, data]);
+      const end = header.indexOf("\n\n");
+      if (end === -1) {
+        if (header.length > MAX_HEADER_BYTES) return false;
+        continue;
+      }
+      const text = header.subarray(0, end + 1).toString("latin1");
+      if (/^@object-format=sha256$/m.test(text)) trailerBytes = 32;
+      hash = createHash4(trailerBytes === 32 ? "sha256" : "sha1");
+      data = header.subarray(end + 2);
+      header = null;
+    }
+    if (magic.length < 4) magic = Buffer.concat([magic, data.subarray(0, 4 - magic.length)]);
+    const joined = Buffer.concat([tail, data]);
+    const cut2 = Math.max(0, joined.length - trailerBytes);
+    hash?.update(joined.subarray(0, cut2));
+    tail = joined.subarray(cut2);
+    packBytes += data.length;
+  }
+  if (hash === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
+  return hash.digest().equals(tail);
+}
+var MAX_HEADER_BYTES;
+var init_bundle_pack = __esm({
+  "src/git/bundle-pack.ts"() {
+    "use strict";
+    MAX_HEADER_BYTES = 64 * 1024 * 1024;
+  }
+});
+
 // src/sharing/records.ts
 function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
   return `${prefix}${runId}/iteration-${iteration}`;
@@ -10863,6 +10920,7 @@ var init_sharing2 = __esm({
     init_json_file();
     init_lock();
     init_repo_lock();
+    init_bundle_pack();
     init_paths();
     init_snapshot_store();
     init_records();
@@ -10942,6 +11000,7 @@ var init_sharing2 = __esm({
         const isFile = await stat8(path).then((s) => s.isFile(), () => false);
         if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
         const heads = await verifyBundle(repo, path);
+        if (!await bundlePackIntact(path)) throw new BundleInvalidError(`${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`, { details: { file: path } });
         if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
           throw new BundleInvalidError(`${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`, { details: { file: path } });
         }
@@ -11157,6 +11216,10 @@ var init_sharing2 = __esm({
             refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
             continue;
           }
+          if (run !== null && run.createdAt !== a.record.run.createdAt) {
+            refuse(a.ref.ref, `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`);
+            continue;
+          }
           if (run !== null && stored === null) {
             if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
             const other = iterations.get(s.runId)?.get(s.iteration);
@@ -11175,6 +11238,7 @@ var init_sharing2 = __esm({
           if (patch3 !== null && (stored === null || !await exists2(patch3))) {
             await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch3);
           }
+          if (run === null) await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({ ...cur, createdAt: a.record.run.createdAt }));
           if (stored === null) {
             const snapshot = { ...s, patchPath: patch3, workspace: repo.topLevel, ref: itRef, recordedWorkspace: a.record.workspace };
             await this.store.save(snapshot);
@@ -11185,7 +11249,6 @@ var init_sharing2 = __esm({
             const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
             const next = {
               ...cur,
-              createdAt: a.record.run.createdAt < cur.createdAt ? a.record.run.createdAt : cur.createdAt,
               before: before2 !== null && later ? before2 : cur.before,
               ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
             };
@@ -11224,7 +11287,7 @@ function receiveResult(result, source) {
     json: result,
     human: () => [
       `Rebuilt ${result.snapshots} snapshot(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
-      ...result.refused.map((r) => `refused ${r.ref}: ${r.reason}`)
+      ...result.refused.map((r) => printable(`refused ${r.ref}: ${r.reason}`))
     ].join("\n")
   };
 }
@@ -11234,6 +11297,7 @@ var init_sharing3 = __esm({
     "use strict";
     init_errors();
     init_sharing2();
+    init_output();
     init_spec();
     SELECT = {
       run: { type: "string", valueName: "ID", description: "only this run" },
@@ -11409,7 +11473,7 @@ var init_dotenv = __esm({
 });
 
 // src/report/html.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function renderHtml({ report: report2, diffs, assets }) {
   const data = {
     eager: EAGER_FILES,
@@ -11428,7 +11492,7 @@ function renderHtml({ report: report2, diffs, assets }) {
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
     "default-src 'none'",
-    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash4("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash5("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:",
     "base-uri 'none'",
@@ -19402,7 +19466,7 @@ var init_context = __esm({
 });
 
 // src/cli/json-stream.ts
-import { createReadStream as createReadStream2 } from "node:fs";
+import { createReadStream as createReadStream3 } from "node:fs";
 import { Readable, Transform } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
@@ -19421,7 +19485,7 @@ function jsonStringBody() {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream2(doc.file).pipe(jsonStringBody());
+    yield* createReadStream3(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
   await pipeline2(Readable.from(parts()), out, { end: false });
@@ -19437,7 +19501,7 @@ var serve_exports = {};
 __export(serve_exports, {
   serve: () => serve
 });
-import { createReadStream as createReadStream3 } from "node:fs";
+import { createReadStream as createReadStream4 } from "node:fs";
 async function serve(input, output, opts) {
   const max = opts.maxLineBytes ?? SERVE_MAX_LINE_BYTES;
   let parts = [];
@@ -19544,7 +19608,7 @@ async function writeResult(output, id, result) {
 ` }, output);
     } else {
       await write(output, `${head}"`);
-      for await (const piece of createReadStream3(result.streamFile).pipe(jsonStringBody())) await write(output, piece);
+      for await (const piece of createReadStream4(result.streamFile).pipe(jsonStringBody())) await write(output, piece);
       await write(output, '"}\n');
     }
   } finally {
@@ -20339,11 +20403,11 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/project-id.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 function pathKey(realPath) {
-  return createHash5("sha256").update(realPath).digest("hex").slice(0, 16);
+  return createHash6("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
   const dir = join23(checkpointsDir, projectId, worktreeKey);
@@ -20900,7 +20964,7 @@ var init_checkpoint = __esm({
         const result = await (await open4(ctx)).track(values.label);
         return {
           json: result,
-          human: () => [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${s.path}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`)].join("\n")
+          human: () => [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`)].join("\n")
         };
       }
     });
@@ -20917,7 +20981,7 @@ var init_checkpoint = __esm({
         const result = await cp.patch(await resolveCheckpoint(cp, name));
         return {
           json: result,
-          human: () => result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
+          human: () => result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files.map(printable)].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
         };
       }
     });
@@ -20991,8 +21055,8 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
           json: result,
           human: () => [
             `Reverted ${result.reverted.length} files, deleted ${result.deleted.length}.`,
-            ...result.reverted.map((p) => `  reverted ${p}`),
-            ...result.deleted.map((p) => `  deleted  ${p}`),
+            ...result.reverted.map((p) => `  reverted ${printable(p)}`),
+            ...result.deleted.map((p) => `  deleted  ${printable(p)}`),
             `Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           ].join("\n")
         };
@@ -21073,7 +21137,7 @@ init_commands();
 init_json_stream();
 init_output();
 init_spec();
-import { createReadStream as createReadStream4 } from "node:fs";
+import { createReadStream as createReadStream5 } from "node:fs";
 import { pipeline as pipeline3 } from "node:stream/promises";
 
 // src/cli/version.ts
@@ -21105,12 +21169,8 @@ async function main(argv) {
     }
     const command = await loadCommand(name);
     const { values, positionals } = parseCommandLine(command, rest);
-    if (values.version === true) return printVersion();
-    if (values.help === true) {
-      process.stdout.write(`${commandHelp(command)}
-`);
-      return 0;
-    }
+    if (values.version === true) return printVersion(json);
+    if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context: Context2 } = await Promise.resolve().then(() => (init_context(), context_exports));
     const ctx = await Context2.create(values);
     const result = await command.run(ctx, values, positionals);
@@ -21142,14 +21202,10 @@ function takesNext(arg, next) {
   return !COMMAND_NAMES.some((c) => c.split(" ")[0] === next);
 }
 async function withoutCommand(group, options, noArguments, json) {
-  if (options.includes("--version") || options.includes("-V")) return printVersion();
+  if (options.includes("--version") || options.includes("-V")) return printVersion(json);
   const asked = options.includes("--help") || options.includes("-h");
   const help = await programHelp(group);
-  if (asked) {
-    process.stdout.write(`${help}
-`);
-    return 0;
-  }
+  if (asked) return printHelp(help, json);
   if (!json) process.stderr.write(`${help}
 
 `);
@@ -21170,8 +21226,15 @@ ${optionLines(GLOBAL_OPTIONS)}`,
     `Run "${PROGRAM} <command> --help" for a command's options and an example.`
   ].join("\n\n");
 }
-function printVersion() {
-  process.stdout.write(`${packageVersion()}
+function printHelp(text, json) {
+  process.stdout.write(json ? `${JSON.stringify({ help: text })}
+` : `${text}
+`);
+  return 0;
+}
+function printVersion(json) {
+  process.stdout.write(json ? `${JSON.stringify({ version: packageVersion() })}
+` : `${packageVersion()}
 `);
   return 0;
 }
@@ -21179,7 +21242,7 @@ async function emit(result, json) {
   if ("silent" in result) return;
   if ("streamFile" in result) {
     try {
-      await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
+      await pipeline3(createReadStream5(result.streamFile), process.stdout, { end: false });
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
     } finally {
@@ -21230,7 +21293,7 @@ function report(code2, message, json, status, details = {}) {
   if (json) process.stdout.write(`${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
 `);
   else {
-    process.stderr.write(`${PROGRAM}: ${code2}: ${message}
+    process.stderr.write(`${PROGRAM}: ${code2}: ${printable(message)}
 `);
     if (process.env.AGENTGATE_DEBUG === "1" && typeof details.stderr === "string" && details.stderr !== "") process.stderr.write(`git said:
 ${details.stderr}

@@ -30,11 +30,8 @@ async function main(argv: string[]): Promise<number> {
     }
     const command = (await loadCommand(name)) as Command;
     const { values, positionals } = parseCommandLine(command, rest);
-    if (values.version === true) return printVersion();
-    if (values.help === true) {
-      process.stdout.write(`${commandHelp(command)}\n`);
-      return 0;
-    }
+    if (values.version === true) return printVersion(json);
+    if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context } = await import('./context.js');
     const ctx = await Context.create(values as GlobalValues);
     const result = await command.run(ctx, values, positionals);
@@ -75,13 +72,10 @@ function takesNext(arg: string, next: string | undefined): boolean {
 
 /** No command, or a group word alone: the version, the help (exit 0 when asked for), or a usage error. */
 async function withoutCommand(group: string, options: string[], noArguments: boolean, json: boolean): Promise<number> {
-  if (options.includes('--version') || options.includes('-V')) return printVersion();
+  if (options.includes('--version') || options.includes('-V')) return printVersion(json);
   const asked = options.includes('--help') || options.includes('-h');
   const help = await programHelp(group);
-  if (asked) {
-    process.stdout.write(`${help}\n`);
-    return 0;
-  }
+  if (asked) return printHelp(help, json);
   if (!json) process.stderr.write(`${help}\n\n`);
   const what = group === '' ? 'no command given' : `"${group}" needs a subcommand`;
   throw new UsageError(`${what}; run "${PROGRAM} ${group === '' ? '' : `${group} `}--help" for the list`, { details: { noArguments } });
@@ -100,8 +94,15 @@ async function programHelp(group: string): Promise<string> {
   ].join('\n\n');
 }
 
-function printVersion(): number {
-  process.stdout.write(`${packageVersion()}\n`);
+/** With --json, stdout is one JSON document here too: `{ "help": TEXT }`. */
+function printHelp(text: string, json: boolean): number {
+  process.stdout.write(json ? `${JSON.stringify({ help: text })}\n` : `${text}\n`);
+  return 0;
+}
+
+/** `0.1.0`, or `{ "version": "0.1.0" }` with --json. */
+function printVersion(json: boolean): number {
+  process.stdout.write(json ? `${JSON.stringify({ version: packageVersion() })}\n` : `${packageVersion()}\n`);
   return 0;
 }
 

@@ -64,6 +64,16 @@ describe('help, usage errors and --version', () => {
     }
   });
 
+  it('with --json, --version and --help print one JSON document too', () => {
+    const run = cliIn(temp('agentgate-cwd-'));
+    expect(run(['--version', '--json']).json()).toEqual({ version: VERSION });
+    for (const args of [['--help', '--json'], ['before', '--help', '--json'], ['checkpoint', '--help', '--json']]) {
+      const res = run(args);
+      expect(res.status).toBe(0);
+      expect(res.json()).toEqual({ help: expect.stringContaining('Usage: agentgate-snapshot') });
+    }
+  });
+
   it('`checkpoint --help` lists the checkpoint subcommands; `checkpoint` alone is a usage error', () => {
     const run = cliIn(temp('agentgate-cwd-'));
     const help = run(['checkpoint', '--help']);
