@@ -11752,7 +11752,7 @@ var init_markdown = __esm({
 async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
   const run = await pickRun(snapshotter, runId);
   const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
-  const verification = await snapshotter.verify({ runId: run.runId });
+  const verification = snapshots.length === 0 ? { ok: false, checks: [{ snapshotId: null, runId: run.runId, check: "iterations", ok: false, detail: "the run has no iterations yet: nothing was captured to verify" }] } : await snapshotter.verify({ runId: run.runId });
   const first = snapshots[0];
   const last = snapshots.at(-1);
   return {

@@ -2,6 +2,7 @@
 import type { RunRecord } from '../../types/run.js';
 import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { Snapshot } from '../../types/snapshot.js';
+import type { VerifyReport } from '../../types/verify.js';
 import { RunNotFoundError } from '../errors.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 
@@ -9,7 +10,11 @@ import type { Snapshotter } from '../snapshotter/snapshotter.js';
 export async function buildRunReport(snapshotter: Snapshotter, runId?: string, now: Date = new Date()): Promise<RunReport> {
   const run = await pickRun(snapshotter, runId);
   const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
-  const verification = await snapshotter.verify({ runId: run.runId });
+  // A run whose agent loop died before its first `after` still gets its report, failed.
+  const verification: VerifyReport =
+    snapshots.length === 0
+      ? { ok: false, checks: [{ snapshotId: null, runId: run.runId, check: 'iterations', ok: false, detail: 'the run has no iterations yet: nothing was captured to verify' }] }
+      : await snapshotter.verify({ runId: run.runId });
   const first = snapshots[0];
   const last = snapshots.at(-1);
   return {

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildRunReport, renderReport } from '../../src/report/index.js';
 import { RunReport } from '../../types/report.js';
 import { HOSTILE_TASK, recordRun } from '../helpers/report-run.js';
+import { repoWithCommit } from '../helpers/repo.js';
+import { newSnapshotter } from '../helpers/snapshotter.js';
 
 describe('run report (library)', () => {
   it('reports the most recent run by default, with totals, task and gate', async () => {
@@ -26,6 +28,18 @@ describe('run report (library)', () => {
     } finally {
       run.cleanup();
     }
+  });
+
+  it('reports a run that has a before but no iteration yet, as failed, in every format', async () => {
+    const dir = repoWithCommit();
+    const snapshotter = newSnapshotter();
+    await snapshotter.captureBeforeState(dir, { runId: 'no-iterations' });
+    const report = RunReport.parse(await buildRunReport(snapshotter, 'no-iterations'));
+    expect(report).toMatchObject({ totals: { iterations: 0 }, snapshots: [], afterSha: null, verification: { ok: false } });
+    expect(report.verification.checks.map((c) => c.check)).toEqual(['iterations']);
+    expect((await renderReport(snapshotter, 'md', 'no-iterations')).text).toContain('failed');
+    expect((await renderReport(snapshotter, 'dotenv', 'no-iterations')).text).toMatch(/^AGENTGATE_VERIFIED="?false"?$/m);
+    expect((await renderReport(snapshotter, 'html', 'no-iterations')).text).toContain('no-iterations');
   });
 
   it('still renders when the workspace and artifacts are gone, and says so', async () => {
