@@ -10895,6 +10895,9 @@ var init_records = __esm({
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir5, rename as rename4, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
 import { basename as basename5, dirname as dirname7, join as join17, resolve as resolve8 } from "node:path";
+function runsOf(refs) {
+  return [...new Set(refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))].sort();
+}
 function dedupe(items) {
   const seen = /* @__PURE__ */ new Set();
   return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
@@ -10959,7 +10962,7 @@ var init_sharing2 = __esm({
             { details: { remote: remote.name, rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })), updated, upToDate } }
           );
         }
-        return { remote: remote.name, runs: runs2, refs: results.length, updated, upToDate };
+        return { remote: remote.name, runs: sel.all ? runsOf(results.map((r) => r.ref)) : runs2, refs: results.length, updated, upToDate };
       }
       /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
       async fetch(sel, remoteName = "origin", cwd = process.cwd()) {
@@ -10990,8 +10993,7 @@ var init_sharing2 = __esm({
         } finally {
           await rm11(temp, { force: true });
         }
-        const exported = [...new Set(chosen.map((r) => parseRecordRef(r.ref, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))];
-        return { file: path, runs: exported, refs: chosen.length };
+        return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
       }
       /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
       async import(workspace, file, cwd = process.cwd()) {
@@ -11023,12 +11025,30 @@ var init_sharing2 = __esm({
         if (sel.runId !== void 0) {
           const run = await this.store.loadRun(assertSafeId(sel.runId, "run id"));
           if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
-          if (run.workspace !== repo.topLevel) {
-            throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace`, { details: { runId: sel.runId, workspace: run.workspace } });
+          if (!await this.belongsHere(repo, run)) {
+            throw new RunWorkspaceMismatchError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`, {
+              details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
+            });
           }
           return [run];
         }
-        return (await this.store.listRuns()).runs.filter((r) => r.workspace === repo.topLevel);
+        const runs2 = (await this.store.listRuns()).runs;
+        const here = await Promise.all(runs2.map((r) => this.belongsHere(repo, r)));
+        return runs2.filter((_, i) => here[i]);
+      }
+      /**
+       * A run belongs to this repository when it was recorded here, or when `-C` named this repository,
+       * the recorded workspace is not on this machine (a copied home) and this repository holds the
+       * run's commits.
+       */
+      async belongsHere(repo, run) {
+        if (run.workspace === repo.topLevel) return true;
+        if (this.options.localWorkspace === void 0) return false;
+        if (await stat8(run.workspace).then((s) => s.isDirectory(), () => false)) return false;
+        const { snapshots } = await this.store.inspectRun(run.runId);
+        if (snapshots.length === 0) return false;
+        const found = await batchCheck(repo, snapshots.map((s) => `${s.afterSha}^{commit}`));
+        return found.every((f) => f.found);
       }
       /**
        * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
@@ -11276,7 +11296,14 @@ __export(sharing_exports, {
 });
 function sharing(ctx) {
   const s = ctx.settings;
-  return new Sharing({ home: s.home, artifactsDir: s.artifactsDir, identity: s.identity, gitTimeoutMs: s.gitTimeoutMs, lockTimeoutMs: s.lockTimeoutMs });
+  return new Sharing({
+    home: s.home,
+    artifactsDir: s.artifactsDir,
+    identity: s.identity,
+    gitTimeoutMs: s.gitTimeoutMs,
+    lockTimeoutMs: s.lockTimeoutMs,
+    ...ctx.workspaceGiven ? { localWorkspace: ctx.workspace } : {}
+  });
 }
 function selection(ctx, values) {
   if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");

@@ -5,7 +5,7 @@ import type { Identity } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
 import { RebuiltIndex, RecordFile, RECORD_FILE, type ExportResult, type PushResult, type ReceiveResult, type RefusedRecord } from '../../types/sharing.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { BundleInvalidError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, PushRejectedError, RunNotFoundError } from '../errors.js';
+import { BundleInvalidError, ConcurrentUpdateError, GitFailedError, PushRejectedError, RunNotFoundError, RunWorkspaceMismatchError } from '../errors.js';
 import { batchCheck, deleteRefs, listRefsWithParents, objectFormat, readBlobs, writeObjects, type CommitRef } from '../git/record-objects.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
@@ -26,6 +26,11 @@ export interface SharingOptions {
   identity: Identity;
   gitTimeoutMs: number;
   lockTimeoutMs: number;
+  /**
+   * A workspace on this machine (the CLI's `-C`) that stands in for a recorded workspace that is not
+   * here, as for the snapshotter: a copied home publishes its runs from the copied workspace.
+   */
+  localWorkspace?: string;
 }
 
 /** Which runs: one, every run of this workspace (the default), or every record in the repository. */
@@ -79,7 +84,8 @@ export class Sharing {
         { details: { remote: remote.name, rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })), updated, upToDate } },
       );
     }
-    return { remote: remote.name, runs, refs: results.length, updated, upToDate };
+    // With --all, the runs are those of every record pushed, whichever home made them.
+    return { remote: remote.name, runs: sel.all ? runsOf(results.map((r) => r.ref)) : runs, refs: results.length, updated, upToDate };
   }
 
   /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
@@ -112,8 +118,7 @@ export class Sharing {
     } finally {
       await rm(temp, { force: true });
     }
-    const exported = [...new Set(chosen.map((r) => parseRecordRef(r.ref, RECORDS_PREFIX)?.runId).filter((r): r is string => r !== undefined))];
-    return { file: path, runs: exported, refs: chosen.length };
+    return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
   }
 
   /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
@@ -148,12 +153,31 @@ export class Sharing {
     if (sel.runId !== undefined) {
       const run = await this.store.loadRun(assertSafeId(sel.runId, 'run id'));
       if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
-      if (run.workspace !== repo.topLevel) {
-        throw new InvalidArgumentError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace`, { details: { runId: sel.runId, workspace: run.workspace } });
+      if (!(await this.belongsHere(repo, run))) {
+        throw new RunWorkspaceMismatchError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`, {
+          details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel },
+        });
       }
       return [run];
     }
-    return (await this.store.listRuns()).runs.filter((r) => r.workspace === repo.topLevel);
+    const runs = (await this.store.listRuns()).runs;
+    const here = await Promise.all(runs.map((r) => this.belongsHere(repo, r)));
+    return runs.filter((_, i) => here[i]);
+  }
+
+  /**
+   * A run belongs to this repository when it was recorded here, or when `-C` named this repository,
+   * the recorded workspace is not on this machine (a copied home) and this repository holds the
+   * run's commits.
+   */
+  private async belongsHere(repo: Repo, run: RunRecord): Promise<boolean> {
+    if (run.workspace === repo.topLevel) return true;
+    if (this.options.localWorkspace === undefined) return false;
+    if (await stat(run.workspace).then((s) => s.isDirectory(), () => false)) return false;
+    const { snapshots } = await this.store.inspectRun(run.runId);
+    if (snapshots.length === 0) return false;
+    const found = await batchCheck(repo, snapshots.map((s) => `${s.afterSha}^{commit}`));
+    return found.every((f) => f.found);
   }
 
   /**
@@ -426,6 +450,11 @@ export class Sharing {
     for (const a of done) index.records[a.ref.sha] = a.record.snapshot.id;
     return done;
   }
+}
+
+/** The run ids of record refs, sorted, each once. */
+function runsOf(refs: readonly string[]): string[] {
+  return [...new Set(refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r): r is string => r !== undefined))].sort();
 }
 
 function dedupe<T extends { id: string }>(items: T[]): T[] {

@@ -80,6 +80,15 @@ describe('sharing through the CLI', () => {
     expect(runCli([...opts, 'report', '--format', 'json']).json()).toMatchObject({ run: { workspace: ws }, verification: { ok: true } });
     // Without -C nothing stands in for the recorded workspace: it is printed as recorded.
     expect((runCli(['--home', home, 'runs', '--json']).json() as Array<{ workspace: string }>)[0]!.workspace).toBe(a.dir);
+    // The copied home publishes from the copied workspace, and -C names it.
+    const bundle = join(w.root, 'copied.bundle');
+    expect(runCli([...opts, 'export', '-o', bundle, '--json']).json()).toMatchObject({ runs: ['moved'], refs: 2 });
+    expect(runCli([...opts, 'push', '--run', 'moved', '--json']).json()).toMatchObject({ runs: ['moved'], refs: 2 });
+    const unrelated = join(w.root, 'unrelated');
+    git(w.root, ['init', '-q', unrelated]);
+    git(unrelated, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'other history']);
+    const elsewhere = runCli(['-C', unrelated, '--home', home, 'export', '--run', 'moved', '-o', join(w.root, 'no.bundle'), '--json']);
+    expect([elsewhere.status, (elsewhere.json() as { error: { code: string } }).error.code]).toEqual([1, 'RUN_WORKSPACE_MISMATCH']);
     const patchFile = join(w.root, 'out.diff');
     rmSync(join(home, 'artifacts'), { recursive: true, force: true });
     expect(runCli([...opts, 'patch', list[1]!.id, '-o', patchFile]).status).toBe(0);
