@@ -11207,16 +11207,17 @@ var init_sharing2 = __esm({
           if (why !== null) refuse(c.ref.ref, why);
           else accepted.push({ ref: c.ref, record: rec });
         }
-        const rebuilt = await this.rebuildAccepted(repo, accepted, refuse, index);
-        for (const a of rebuilt) runs2.add(a.record.snapshot.runId);
+        const { done, kept } = await this.rebuildAccepted(repo, accepted, refuse, index);
+        for (const a of [...done, ...kept]) runs2.add(a.record.snapshot.runId);
         await writeJsonAtomic(this.indexPath(), index);
-        return { runs: [...runs2].sort(), snapshots: rebuilt.length, unchanged, refused };
+        return { runs: [...runs2].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
       }
       async rebuildAccepted(repo, accepted, refuse, index) {
-        if (accepted.length === 0) return [];
+        if (accepted.length === 0) return { done: [], kept: [] };
         const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
         const trees = await batchCheck(repo, accepted.flatMap((a) => [`${a.record.snapshot.beforeSha}^{tree}`, `${a.record.snapshot.afterSha}^{tree}`]));
         const done = [];
+        const kept = [];
         const refUpdates = [];
         const iterations = /* @__PURE__ */ new Map();
         for (const [i, a] of accepted.entries()) {
@@ -11255,6 +11256,7 @@ var init_sharing2 = __esm({
             continue;
           }
           const patch3 = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
+          const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && (patch3 === null || await exists2(patch3));
           if (patch3 !== null && (stored === null || !await exists2(patch3))) {
             await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch3);
           }
@@ -11278,12 +11280,12 @@ var init_sharing2 = __esm({
           if (itSha === void 0) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
           const rec = recordRef(s.runId, s.iteration);
           refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
-          done.push(a);
+          (here ? kept : done).push(a);
         }
         const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
         await updateRefs(repo, refUpdates.filter((u) => present.get(u.ref) !== u.newSha), { message: "agentgate: fetched record" });
-        for (const a of done) index.records[a.ref.sha] = a.record.snapshot.id;
-        return done;
+        for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
+        return { done, kept };
       }
     };
   }

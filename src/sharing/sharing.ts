@@ -328,7 +328,7 @@ export class Sharing {
     });
     const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : '']));
     const contents = await readBlobs(repo, [...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string))]);
-    const accepted: Array<{ ref: CommitRef; record: RecordFile }> = [];
+    const accepted: Accepted[] = [];
     for (const c of sizeOk) {
       const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string) as Buffer;
       let json: unknown;
@@ -358,22 +358,23 @@ export class Sharing {
       if (why !== null) refuse(c.ref.ref, why);
       else accepted.push({ ref: c.ref, record: rec });
     }
-    const rebuilt = await this.rebuildAccepted(repo, accepted, refuse, index);
-    for (const a of rebuilt) runs.add(a.record.snapshot.runId);
+    const { done, kept } = await this.rebuildAccepted(repo, accepted, refuse, index);
+    for (const a of [...done, ...kept]) runs.add(a.record.snapshot.runId);
     await writeJsonAtomic(this.indexPath(), index);
-    return { runs: [...runs].sort(), snapshots: rebuilt.length, unchanged, refused };
+    return { runs: [...runs].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
   }
 
   private async rebuildAccepted(
     repo: Repo,
-    accepted: Array<{ ref: CommitRef; record: RecordFile }>,
+    accepted: Accepted[],
     refuse: (ref: string, reason: string) => void,
     index: RebuiltIndex,
-  ): Promise<Array<{ ref: CommitRef; record: RecordFile }>> {
-    if (accepted.length === 0) return [];
+  ): Promise<{ done: Accepted[]; kept: Accepted[] }> {
+    if (accepted.length === 0) return { done: [], kept: [] };
     const iterationRefs = new Map((await listRefs(repo, 'refs/agentgate/runs/')).map((r) => [r.ref, r.sha]));
     const trees = await batchCheck(repo, accepted.flatMap((a) => [`${a.record.snapshot.beforeSha}^{tree}`, `${a.record.snapshot.afterSha}^{tree}`]));
-    const done: Array<{ ref: CommitRef; record: RecordFile }> = [];
+    const done: Accepted[] = [];
+    const kept: Accepted[] = [];
     const refUpdates: RefUpdate[] = [];
     /** Per run: iteration -> snapshot id already stored here (read once per run, kept up to date). */
     const iterations = new Map<string, Map<number, string>>();
@@ -416,6 +417,8 @@ export class Sharing {
         continue;
       }
       const patch = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
+      // A record this home made itself (pushed, then fetched back) only needs its refs.
+      const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && (patch === null || (await exists(patch)));
       if (patch !== null && (stored === null || !(await exists(patch)))) {
         await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch);
       }
@@ -442,15 +445,18 @@ export class Sharing {
       if (itSha === undefined) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
       const rec = recordRef(s.runId, s.iteration);
       refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
-      done.push(a);
+      (here ? kept : done).push(a);
     }
     // Records already promoted by an earlier, interrupted call are skipped by the compare-and-swap list.
     const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
     await updateRefs(repo, refUpdates.filter((u) => present.get(u.ref) !== u.newSha), { message: 'agentgate: fetched record' });
-    for (const a of done) index.records[a.ref.sha] = a.record.snapshot.id;
-    return done;
+    for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
+    return { done, kept };
   }
 }
+
+/** A record that passed the checks, with the commit that carries it. */
+type Accepted = { ref: CommitRef; record: RecordFile };
 
 /** The run ids of record refs, sorted, each once. */
 function runsOf(refs: readonly string[]): string[] {

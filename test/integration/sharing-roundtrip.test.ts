@@ -3,7 +3,7 @@
  * pushed, fetched and verified on another, or carried there in one bundle.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitCallCount } from '../../src/git/runner.js';
@@ -81,8 +81,12 @@ describe('push and fetch', () => {
     // A new home on the same repository is rebuilt from the records the repository already holds.
     const fresh = new Sharing({ ...b.share.options, home: join(w.root, 'b-home-2'), artifactsDir: join(w.root, 'b-home-2', 'artifacts') });
     expect(await fresh.fetch({ workspace: b.dir })).toMatchObject({ snapshots: 1, unchanged: 0, refused: [] });
-    // The machine that made the run fetches its own records back: nothing changes.
-    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ snapshots: 1, refused: [] });
+    // The machine that made the run fetches its own records back: nothing changes, nothing is counted as rebuilt.
+    const home = () => JSON.stringify([readdirSync(join(a.home, 'snapshots')).sort(), readFileSync(join(a.home, 'runs', 'r.json'), 'utf8')]);
+    const kept = home();
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ snapshots: 0, unchanged: 1, refused: [] });
+    expect(home()).toBe(kept);
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ snapshots: 0, unchanged: 1 });
     expect((await a.snap.verify({ runId: 'r' })).ok).toBe(true);
   });
 
