@@ -10043,6 +10043,8 @@ var init_snapshotter = __esm({
             isDirty: async () => (await getRepoState(repo, excludes)).isDirty
           });
           if (done) return done;
+          const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
+          await assertNoLinkInside(repo.topLevel, artifactPath);
           await assertNoLfs(repo);
           const detached = head.headState === "detached" && head.sha !== null;
           const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
@@ -10054,8 +10056,6 @@ var init_snapshotter = __esm({
           const afterSha = commit.sha;
           const trees = { from: beforeTree, to: commit.tree };
           const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
-          const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
-          if (afterSha !== start.sha) await assertNoLinkInside(repo.topLevel, artifactPath);
           const [stats2, artifact] = await Promise.all([treeDiffStats(repo, trees), afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)]);
           const snapshot = {
             id: `snap-${newSnapshotId()}`,

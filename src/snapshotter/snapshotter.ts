@@ -187,6 +187,9 @@ export class Snapshotter {
         isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
       });
       if (done) return done;
+      // Refused before anything is committed: an artifact path through a link the agent made.
+      const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
+      await assertNoLinkInside(repo.topLevel, artifactPath);
       await assertNoLfs(repo);
       // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
       const detached = head.headState === 'detached' && head.sha !== null;
@@ -200,8 +203,6 @@ export class Snapshotter {
       const trees = { from: beforeTree, to: commit.tree };
       // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
       const ours = commit.created || (afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
-      const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
-      if (afterSha !== start.sha) await assertNoLinkInside(repo.topLevel, artifactPath);
       const [stats, artifact] = await Promise.all([treeDiffStats(repo, trees), afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)]);
       const snapshot: Snapshot = {
         id: `snap-${newSnapshotId()}`,

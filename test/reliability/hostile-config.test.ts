@@ -162,8 +162,12 @@ describe('our own directories inside the workspace', () => {
     rmSync(join(ws, 'artifacts'), { recursive: true });
     symlinkSync(elsewhere, join(ws, 'artifacts'));
     writeFiles(ws, { 'a.txt': 'three\n' });
+    const headBefore = git(ws, ['rev-parse', 'HEAD']);
     expect(cli(f, ['after', '--run', 'a', '--iteration', '2'], env).code).toBe('UNSAFE_WORKSPACE');
     expect(readdirSync(elsewhere)).toEqual([]);
+    // Refused before anything was committed: no commit, no iteration ref.
+    expect(git(ws, ['rev-parse', 'HEAD'])).toBe(headBefore);
+    expect(git(ws, ['for-each-ref', 'refs/agentgate/runs/a/iteration-2'])).toBe('');
   });
 
   it('before in a directory that is not a repository needs --init, and reports nested repositories', () => {
