@@ -401,7 +401,6 @@ export class Sharing {
         refuse(a.ref.ref, `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`);
         continue;
       }
-
       if (run !== null && stored === null) {
         if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
         const other = iterations.get(s.runId)?.get(s.iteration);
