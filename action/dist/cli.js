@@ -3505,7 +3505,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve14) {
+function isRecursive(inst, stack, resolve13) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -3515,7 +3515,7 @@ function isRecursive(inst, stack, resolve14) {
   let result = NONE;
   const check = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve14);
+      const answer2 = isRecursive(child, stack, resolve13);
       if (answer2 > result)
         result = answer2;
     }
@@ -3526,7 +3526,7 @@ function isRecursive(inst, stack, resolve14) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve14) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
       if (child > answer2)
         answer2 = child;
     }
@@ -3590,7 +3590,7 @@ function isRecursive(inst, stack, resolve14) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve14 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -6945,12 +6945,13 @@ function describe2(d) {
   if (dflt !== void 0) notes.push(`default: ${dflt}`);
   return notes.length > 0 ? `${d.description} (${notes.join("; ")})` : d.description;
 }
-var PROGRAM, GLOBAL_OPTIONS;
+var PROGRAM, CI_OPTION, GLOBAL_OPTIONS;
 var init_spec = __esm({
   "src/cli/spec.ts"() {
     "use strict";
     init_errors();
     PROGRAM = "agentgate-snapshot";
+    CI_OPTION = { type: "string", choices: ["github", "none"], valueName: "MODE", defaultText: "github when GITHUB_ACTIONS=true, else none" };
     GLOBAL_OPTIONS = {
       workspace: { type: "string", short: "C", valueName: "DIR", description: "the workspace", defaultText: "the current directory" },
       home: { type: "string", valueName: "DIR", description: "agentgate home", defaultText: "$AGENTGATE_HOME, else ~/.agentgate" },
@@ -6978,6 +6979,10 @@ function githubFile(variable, forced, env = process.env) {
   if (value !== void 0 && value !== "") return value;
   if (forced) throw new CiEnvironmentError(`--ci github needs $${variable} to name a file; run inside a GitHub Actions step or use --ci none`, { details: { variable } });
   return null;
+}
+function githubFileFor(flag, variable) {
+  const ci = detectCi(flag);
+  return ci.mode === "github" ? githubFile(variable, ci.forced) : null;
 }
 function formatKeyValues(values, random2 = randomDelimiter) {
   let out = "";
@@ -7039,7 +7044,7 @@ __export(run_snapshots_exports, {
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join2 } from "node:path";
-async function statsFor(ctx, runId, positionals, explicitWorkspace) {
+async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0) throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
   if (from !== void 0 && to !== void 0) return ctx.snapshotter.stats(ctx.workspace, from, to);
@@ -7052,7 +7057,7 @@ async function statsFor(ctx, runId, positionals, explicitWorkspace) {
   if (first === void 0 || last === void 0) {
     throw new SnapshotNotFoundError(`run ${runId ?? ""} has no snapshots yet; "after" records them`, { details: { runId } });
   }
-  return ctx.snapshotter.stats(explicitWorkspace ? ctx.workspace : first.workspace, first.beforeSha, last.afterSha);
+  return ctx.snapshotter.stats(ctx.workspaceGiven ? ctx.workspace : first.workspace, first.beforeSha, last.afterSha);
 }
 function snapshotResult(s) {
   return {
@@ -7082,10 +7087,6 @@ async function readOptionFile(path, flag) {
   } catch (cause) {
     throw new InvalidArgumentError(`cannot read ${flag} ${path}: ${cause.code ?? "error"}`, { cause, details: { option: flag } });
   }
-}
-function githubOutputFile(flag) {
-  const ci = detectCi(flag);
-  return ci.mode === "github" ? githubFile("GITHUB_OUTPUT", ci.forced) : null;
 }
 function afterOutputs(s, task) {
   return {
@@ -7153,12 +7154,12 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         gate: { type: "string", valueName: "TEXT", description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"' },
         "gate-file": { type: "string", valueName: "F", description: "read the gate label from file F (its text, not its name, is recorded)" },
         before: { type: "string", valueName: "SHA", description: "the iteration's start (a full or abbreviated SHA or any revision)", defaultText: "the run's recorded before state" },
-        ci: { type: "string", choices: ["github", "none"], valueName: "MODE", description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off", defaultText: "github when GITHUB_ACTIONS=true, else none" }
+        ci: { ...CI_OPTION, description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off" }
       },
       positionals: { required: [] },
       examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
       async run(ctx, values) {
-        const outputFile = githubOutputFile(values.ci);
+        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
         atMostOne(values, ["task", "task-file"]);
         atMostOne(values, ["gate", "gate-file"]);
         const taskPrompt = values["task-file"] === void 0 ? values.task : await readOptionFile(values["task-file"], "--task-file");
@@ -7269,7 +7270,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       positionals: { required: [], optional: ["FROM", "TO"] },
       examples: ["stats HEAD~3 HEAD", 'stats --run "$RUN" --json'],
       async run(ctx, values, positionals) {
-        const result = await statsFor(ctx, values.run, positionals, values.workspace !== void 0);
+        const result = await statsFor(ctx, values.run, positionals);
         return { json: result, human: () => statsText(result) };
       }
     });
@@ -7281,7 +7282,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       options: {
         run: { ...RUN_ID, description: "every snapshot of this run, and the run record" },
         all: { type: "boolean", description: "the whole store, including files that no longer load (the default when nothing is given)" },
-        ci: { type: "string", choices: ["github", "none"], valueName: "MODE", description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off", defaultText: "github when GITHUB_ACTIONS=true, else none" }
+        ci: { ...CI_OPTION, description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off" }
       },
       positionals: { required: [], optional: ["ID"] },
       examples: ['verify --run "$RUN"'],
@@ -7559,7 +7560,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve14) => setTimeout(resolve14, ms));
+  return new Promise((resolve13) => setTimeout(resolve13, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -7584,7 +7585,7 @@ async function sweepTempFiles(dir, opts = {}) {
     const info = await stat(path).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
-    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= (opts.olderThanMs ?? TEMP_SWEEP_AGE_MS)) {
+    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
       await rm4(path, { force: true });
       removed.push(path);
     }
@@ -7901,9 +7902,9 @@ async function spawnGit(opts, args, run, consume) {
     child.stdin.on("error", () => void 0);
     child.stdin.end(run.input);
   }
-  const exited = new Promise((resolve14, reject) => {
+  const exited = new Promise((resolve13, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve14(code2 ?? -1));
+    child.once("close", (code2) => resolve13(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -8130,7 +8131,6 @@ var init_refs = __esm({
     init_ids2();
     init_for_each_ref();
     init_runner();
-    init_ids2();
   }
 });
 
@@ -8197,15 +8197,79 @@ var init_commit_info = __esm({
   "src/git/commit-info.ts"() {
     "use strict";
     init_errors();
+    init_ids2();
     init_refs();
     init_runner();
   }
 });
 
+// src/fs/git-locks.ts
+import { readdir as readdir2, readFile as readFile3, readlink, rm as rm5, stat as stat2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute2, join as join6 } from "node:path";
+async function removeOrphanedGitLocks(o) {
+  if (!Number.isFinite(o.ownerSince)) return [];
+  const common = await commonDir(o.gitDir);
+  const refLocks = (await readdir2(join6(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join6(common, "refs", name));
+  const candidates = [`${o.indexFile ?? join6(o.gitDir, "index")}.lock`, join6(o.gitDir, "HEAD.lock"), join6(common, "packed-refs.lock"), ...refLocks];
+  const removed = [];
+  for (const path of candidates) {
+    const info = await stat2(path).catch(() => null);
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
+      await rm5(path, { force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
+async function removeLockOlderThan(path, olderThanMs) {
+  const info = await stat2(path).catch(() => null);
+  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
+  await rm5(path, { force: true });
+  return true;
+}
+async function commonDir(gitDir) {
+  const named = (await readFile3(join6(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  if (named === "") return gitDir;
+  return isAbsolute2(named) ? named : join6(gitDir, named);
+}
+async function removeAbandonedLock(path) {
+  if (await stat2(path).catch(() => null) === null) return "absent";
+  for (const round of [0, 1]) {
+    if (round === 1) await new Promise((resolve13) => setTimeout(resolve13, LOCK_SETTLE_MS));
+    if (await stat2(path).catch(() => null) === null) return "absent";
+    if (await openedBy(path) !== 0) return "held";
+  }
+  await rm5(path, { force: true });
+  return "removed";
+}
+async function openedBy(path) {
+  const pids = await readdir2("/proc").catch(() => null);
+  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return -1;
+  let holders = 0;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
+    for (const fd of fds) {
+      if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) {
+        holders += 1;
+        break;
+      }
+    }
+  }
+  return holders;
+}
+var LOCK_SETTLE_MS;
+var init_git_locks = __esm({
+  "src/fs/git-locks.ts"() {
+    "use strict";
+    LOCK_SETTLE_MS = 300;
+  }
+});
+
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile3, realpath, stat as stat2 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile4, realpath, stat as stat3 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute2, join as join6, relative, resolve as resolve2, sep } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, resolve as resolve2, sep } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
@@ -8218,8 +8282,8 @@ async function openRepo(dir, opts = {}) {
     }
     throw cause;
   }
-  const [topLevel, gitDir, commonDir3] = out.split("\n");
-  if (!topLevel || !gitDir || !commonDir3) {
+  const [topLevel, gitDir, commonDir2] = out.split("\n");
+  if (!topLevel || !gitDir || !commonDir2) {
     throw new NotARepositoryError(`${real} has no work tree (bare repository?); give the path of a checked-out repository`, { details: { workspace: real } });
   }
   assertSafeWorkspace(topLevel);
@@ -8227,7 +8291,7 @@ async function openRepo(dir, opts = {}) {
     throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`, { details: { workspace: real, topLevel } });
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
-  const config2 = neutraliseDrivers(await driverKeys(base, [join6(commonDir3, "config"), join6(gitDir, "config.worktree")]));
+  const config2 = neutraliseDrivers(await driverKeys(base, [join7(commonDir2, "config"), join7(gitDir, "config.worktree")]));
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
 async function assertOwnWorkTree(real, topLevel, gitDir) {
@@ -8239,17 +8303,17 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
   if (owner.dir !== topLevel) return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
   const realGitDir = await realpath(gitDir);
-  const named = await readPointer(join6(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join6(owner.dir, ".git")) return;
-  const worktree = await configValue(join6(realGitDir, "config"), "core.worktree");
+  const named = await readPointer(join7(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join7(owner.dir, ".git")) return;
+  const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
-  if (basename2(realGitDir) === ".git" || realGitDir.split(sep).includes(".git")) {
-    refuse(`${join6(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  if (realGitDir.split(sep).includes(".git")) {
+    refuse(`${join7(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
   for (let at = dir; ; at = dirname3(at)) {
-    const info = await lstat(join6(at, ".git")).catch(() => null);
+    const info = await lstat(join7(at, ".git")).catch(() => null);
     if (info !== null) return { dir: at, isFile: info.isFile() };
     if (dirname3(at) === at) return null;
   }
@@ -8262,7 +8326,7 @@ async function driverKeys(base, files) {
     const file = queue.shift();
     if (seen.has(file)) continue;
     seen.add(file);
-    if ((await stat2(file).catch(() => null))?.isFile() !== true) continue;
+    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
     const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
@@ -8272,16 +8336,16 @@ async function driverKeys(base, files) {
   return keys;
 }
 function includedFile(path, from) {
-  if (path === "~" || path.startsWith("~/")) return join6(process.env.HOME ?? homedir2(), path.slice(1));
+  if (path === "~" || path.startsWith("~/")) return join7(process.env.HOME ?? homedir2(), path.slice(1));
   return resolve2(dirname3(from), path);
 }
 async function configValue(file, key) {
-  if ((await stat2(file).catch(() => null))?.isFile() !== true) return null;
+  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
   const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], { okExitCodes: [1] });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file) {
-  const text = await readFile3(file, "utf8").catch(() => null);
+  const text = await readFile4(file, "utf8").catch(() => null);
   if (text === null) return null;
   return text.replace(/^gitdir: /, "").trim() || null;
 }
@@ -8298,11 +8362,11 @@ async function excludeNestedRepositories(repo) {
   const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
-  for (const dir of nested) if (await lstat(join6(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+  for (const dir of nested) if (await lstat(join7(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join6(repo.gitDir, "info"), { recursive: true });
-    await appendFile2(join6(repo.gitDir, "info", "exclude"), `
+    await mkdir3(join7(repo.gitDir, "info"), { recursive: true });
+    await appendFile2(join7(repo.gitDir, "info", "exclude"), `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
 `);
@@ -8310,9 +8374,8 @@ ${lines}
   return found;
 }
 async function assertNoLfs(repo) {
-  const common = await readPointer(join6(repo.gitDir, "commondir")) ?? ".";
-  for (const file of [join6(repo.topLevel, ".gitattributes"), join6(resolve2(repo.gitDir, common), "info", "attributes")]) {
-    const text = await readFile3(file, "utf8").catch(() => "");
+  for (const file of [join7(repo.topLevel, ".gitattributes"), join7(await commonDir(repo.gitDir), "info", "attributes")]) {
+    const text = await readFile4(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(`${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {
         details: { workspace: repo.topLevel, attributes: file }
@@ -8324,7 +8387,7 @@ async function resolveWorkspaceDir(dir) {
   const abs = resolve2(dir);
   try {
     const real = await realpath(abs);
-    if ((await stat2(real)).isDirectory()) return real;
+    if ((await stat3(real)).isDirectory()) return real;
   } catch (cause) {
     throw new WorkspaceNotFoundError(`workspace ${abs} does not exist; give the path of an existing directory`, { cause, details: { workspace: abs } });
   }
@@ -8338,12 +8401,13 @@ function assertSafeWorkspace(dir) {
 }
 function isInside(parent, child) {
   const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
 }
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
     init_errors();
+    init_git_locks();
     init_hardening();
     init_runner();
   }
@@ -8449,8 +8513,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, readFile as readFile4 } from "node:fs/promises";
-import { join as join7, sep as sep2 } from "node:path";
+import { access, readFile as readFile5 } from "node:fs/promises";
+import { join as join8, sep as sep2 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
@@ -8486,7 +8550,7 @@ async function readStatus(opts) {
 }
 async function detectOperation(gitDir) {
   const names = ["rebase-merge", "rebase-apply", "rebase-apply/applying", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG"];
-  const found = await Promise.all(names.map((n) => exists(join7(gitDir, n))));
+  const found = await Promise.all(names.map((n) => exists(join8(gitDir, n))));
   const has = (n) => found[names.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -8500,7 +8564,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile4(join7(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile5(join8(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -8527,9 +8591,9 @@ var init_state = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp2, readFile as readFile5, rm as rm5, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile6, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename3, join as join8, resolve as resolve3 } from "node:path";
+import { basename as basename2, join as join9 } from "node:path";
 async function cherryPick2(repo, rev, opts = {}) {
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
@@ -8550,11 +8614,11 @@ async function pickInWorkspace(repo, source, ignore) {
   if (state.isDirty) {
     throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
   }
-  const origHead = join8(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile5(origHead).catch(() => null);
+  const origHead = join9(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile6(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm5(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm6(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -8571,12 +8635,12 @@ async function pickInWorkspace(repo, source, ignore) {
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef);
-  const dir = await mkdtemp2(join8(tmpdir2(), "agentgate-pick-"));
+  const dir = await mkdtemp2(join9(tmpdir2(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
-    await rm5(dir, { recursive: true, force: true });
+    await rm6(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(`the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`, { details: { tmpdir: dir } });
   }
-  const path = join8(dir, basename3(dir));
+  const path = join9(dir, basename2(dir));
   let failure2 = null;
   try {
     await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
@@ -8633,17 +8697,13 @@ async function assertNotCheckedOut(repo, ref) {
 }
 async function removeWorktree(repo, dir, path, quiet) {
   try {
-    const admin = join8(await commonDir(repo.gitDir), "worktrees", basename3(path));
+    const admin = join9(await commonDir(repo.gitDir), "worktrees", basename2(path));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
-    await rm5(dir, { recursive: true, force: true });
-    await rm5(admin, { recursive: true, force: true });
+    await rm6(dir, { recursive: true, force: true });
+    await rm6(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
-}
-async function commonDir(gitDir) {
-  const pointer = await readFile5(join8(gitDir, "commondir"), "utf8").catch(() => null);
-  return pointer === null ? gitDir : resolve3(gitDir, pointer.trim());
 }
 function conflict(source, onto, files) {
   return new CherryPickConflictError(`cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`, {
@@ -8656,6 +8716,7 @@ var init_cherry_pick = __esm({
     init_errors();
     init_commit_info();
     init_refs();
+    init_git_locks();
     init_repo();
     init_runner();
     init_state();
@@ -8967,7 +9028,7 @@ var init_diff_stats = __esm({
 
 // src/git/unified-diff.ts
 import { createHash } from "node:crypto";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -8976,7 +9037,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file) {
-  const path = resolve4(file);
+  const path = resolve3(file);
   const bytes = await replaceFileAtomic(path, (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp));
   return { path, bytes };
 }
@@ -9000,7 +9061,7 @@ var init_unified_diff = __esm({
 
 // src/git/commit.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import { relative as relative2, resolve as resolve5, sep as sep3 } from "node:path";
+import { relative as relative2, resolve as resolve4, sep as sep3 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -9049,7 +9110,7 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path of excludes) {
-    const abs = resolve5(topLevel, path);
+    const abs = resolve4(topLevel, path);
     const real = await realpath2(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
@@ -9064,6 +9125,7 @@ var init_commit = __esm({
   "src/git/commit.ts"() {
     "use strict";
     init_errors();
+    init_ids2();
     init_refs();
     init_repo();
     init_hardening();
@@ -9076,8 +9138,8 @@ var init_commit = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { readdir as readdir3, readFile as readFile7 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 function corruptFile(path, what, reason, cause) {
   return new StoreCorruptError(
     `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -9087,7 +9149,7 @@ function corruptFile(path, what, reason, cause) {
 async function readJsonFile(path, schema, what) {
   let text;
   try {
-    text = await readFile6(path, "utf8");
+    text = await readFile7(path, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
     throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
@@ -9108,7 +9170,7 @@ function describeIssues(issues) {
 async function listJsonNames(dir) {
   let entries;
   try {
-    entries = await readdir2(dir);
+    entries = await readdir3(dir);
   } catch (cause) {
     if (cause.code === "ENOENT") return [];
     throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
@@ -9130,7 +9192,7 @@ async function loadAll(dir, what, load) {
       const item = await load(name);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join9(dir, `${name}.json`), what));
+      problems.push(asStoreProblem(error2, join10(dir, `${name}.json`), what));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -9172,10 +9234,16 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0) throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
   return workspace;
+}
+function assertRunWorkspace(run, runId, workspace) {
+  if (run === null || run.workspace === workspace) return;
+  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
+    details: { runId, workspace: run.workspace, given: workspace }
+  });
 }
 var RunRecords;
 var init_run_records = __esm({
@@ -9196,7 +9264,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join10(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join11(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -9223,16 +9291,12 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path = this.path(runId);
-        const lockPath = join10(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join11(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
           if (current === null) return null;
-          if (workspace !== null && current.workspace !== workspace) {
-            throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${current.workspace}, not ${workspace}; use another run id for this workspace`, {
-              details: { runId, workspace: current.workspace, given: workspace }
-            });
-          }
+          if (workspace !== null) assertRunWorkspace(current, runId, workspace);
           const next = await change(current);
           if (next === null) return current;
           const checked = RunRecord.safeParse({ ...next, updatedAt: now });
@@ -9289,8 +9353,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm6, stat as stat3 } from "node:fs/promises";
-import { join as join11, resolve as resolve6 } from "node:path";
+import { rm as rm7, stat as stat4 } from "node:fs/promises";
+import { join as join12, resolve as resolve5 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9301,13 +9365,13 @@ function danglingLink(runFile, id, snapshotFile) {
   );
 }
 async function removeFile(path) {
-  const exists4 = await stat3(path).then(
+  const exists4 = await stat4(path).then(
     () => true,
     () => false
   );
   if (!exists4) return false;
   try {
-    await rm6(path, { force: true });
+    await rm7(path, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, { cause, details: { path } });
@@ -9330,12 +9394,12 @@ var init_snapshot_store = __esm({
       lockTimeoutMs;
       runs;
       constructor(home, options = {}) {
-        this.home = resolve6(home);
+        this.home = resolve5(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
       snapshotPath(id) {
-        return join11(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
+        return join12(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -9520,7 +9584,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id, fn) {
-        const lockPath = join11(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
+        const lockPath = join12(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
       }
     };
@@ -9599,18 +9663,18 @@ var init_patch_artifact = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp3, rm as rm7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, rm as rm8 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join12(tmpdir3(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join12(dir, "index") };
+  const dir = await mkdtemp3(join13(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join13(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm7(dir, { recursive: true, force: true });
+    await rm8(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -9621,7 +9685,7 @@ var init_apply_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat4 } from "node:fs/promises";
+import { stat as stat5 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -9650,7 +9714,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat4(snapshot.patchPath).then((s) => s.isFile(), () => false);
+  const exists4 = await stat5(snapshot.patchPath).then((s) => s.isFile(), () => false);
   if (!exists4) {
     add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
     return false;
@@ -9726,12 +9790,17 @@ function trailer(message, key) {
 async function continuityChecks(snapshots, git) {
   const checks = [];
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  const repos = /* @__PURE__ */ new Map();
+  const repoOf = (workspace) => {
+    if (!repos.has(workspace)) repos.set(workspace, openRepo(workspace, git).catch(() => null));
+    return repos.get(workspace);
+  };
   for (let i = 1; i < ordered.length; i++) {
     const prev = ordered[i - 1];
     const next = ordered[i];
     let ok = next.beforeSha === prev.afterSha;
     if (!ok) {
-      const repo = await openRepo(next.workspace, git).catch(() => null);
+      const repo = await repoOf(next.workspace);
       ok = repo !== null && await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false);
     }
     const detail = ok ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended` : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
@@ -9750,67 +9819,6 @@ var init_verify = __esm({
     init_patch_artifact();
     init_commit_info();
     init_message();
-  }
-});
-
-// src/fs/git-locks.ts
-import { readdir as readdir3, readFile as readFile7, readlink, rm as rm8, stat as stat5 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, join as join13 } from "node:path";
-async function removeOrphanedGitLocks(o) {
-  if (!Number.isFinite(o.ownerSince)) return [];
-  const common = await commonDir2(o.gitDir);
-  const refLocks = (await readdir3(join13(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join13(common, "refs", name));
-  const candidates = [`${o.indexFile ?? join13(o.gitDir, "index")}.lock`, join13(o.gitDir, "HEAD.lock"), join13(common, "packed-refs.lock"), ...refLocks];
-  const removed = [];
-  for (const path of candidates) {
-    const info = await stat5(path).catch(() => null);
-    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm8(path, { force: true });
-      removed.push(path);
-    }
-  }
-  return removed;
-}
-async function removeLockOlderThan(path, olderThanMs) {
-  const info = await stat5(path).catch(() => null);
-  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm8(path, { force: true });
-  return true;
-}
-async function commonDir2(gitDir) {
-  const named = (await readFile7(join13(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-  if (named === "") return gitDir;
-  return isAbsolute3(named) ? named : join13(gitDir, named);
-}
-async function removeAbandonedLock(path, settleMs = 300) {
-  if (await stat5(path).catch(() => null) === null) return "absent";
-  for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve14) => setTimeout(resolve14, settleMs));
-    if (await stat5(path).catch(() => null) === null) return "absent";
-    if (await openedBy(path) !== 0) return "held";
-  }
-  await rm8(path, { force: true });
-  return "removed";
-}
-async function openedBy(path) {
-  const pids = await readdir3("/proc").catch(() => null);
-  if (pids === null || await stat5("/proc/self/fd").catch(() => null) === null) return -1;
-  let holders = 0;
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid)) continue;
-    const fds = await readdir3(`/proc/${pid}/fd`).catch(() => []);
-    for (const fd of fds) {
-      if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) {
-        holders += 1;
-        break;
-      }
-    }
-  }
-  return holders;
-}
-var init_git_locks = __esm({
-  "src/fs/git-locks.ts"() {
-    "use strict";
   }
 });
 
@@ -9838,7 +9846,7 @@ var init_repo_lock = __esm({
 
 // src/snapshotter/excludes.ts
 import { lstat as lstat2, readdir as readdir4, realpath as realpath3 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname4, join as join15, relative as relative3, sep as sep4 } from "node:path";
+import { basename as basename3, dirname as dirname4, join as join15, relative as relative3, sep as sep4 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [["agentgate home", dirs.home], ["artifacts directory", dirs.artifactsDir]]) {
@@ -9856,14 +9864,14 @@ async function realPathOf(path) {
   const real = await realpath3(path).catch(() => null);
   if (real !== null) return real;
   const parent = dirname4(path);
-  return parent === path ? path : join15(await realPathOf(parent), basename4(path));
+  return parent === path ? path : join15(await realPathOf(parent), basename3(path));
 }
 async function assertNoLinkInside(topLevel, file) {
   const real = await realPathOf(dirname4(file));
   const lexical = relative3(topLevel, file);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative3(topLevel, join15(real, basename4(file)));
+  const rel = isInside(topLevel, file) ? lexical : relative3(topLevel, join15(real, basename3(file)));
   let at = topLevel;
   for (const part of rel.split(sep4).slice(0, -1)) {
     at = join15(at, part);
@@ -9902,12 +9910,6 @@ async function nameDetachedHead(repo, runId, sha) {
     details: { runId }
   });
 }
-function assertRunWorkspace(run, runId, workspace) {
-  if (run === null || run.workspace === workspace) return;
-  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
-    details: { runId, workspace: run.workspace, given: workspace }
-  });
-}
 function assertNoOperation(state) {
   if (state.unmergedPaths.length > 0) {
     throw new UnmergedPathsError(`the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(", ")}); resolve the conflicts and commit, then retry`, {
@@ -9941,6 +9943,7 @@ var init_snapshotter = __esm({
     init_errors();
     init_paths();
     init_snapshot_store();
+    init_run_records();
     init_message();
     init_atomic();
     init_patch_artifact();
@@ -10565,26 +10568,18 @@ async function readBlobs(repo, ids) {
   }
   return out;
 }
-async function deleteRefs2(repo, refs) {
-  if (refs.length === 0) return;
-  for (const r of refs) {
-    if (!/^refs\/agentgate\/[^\0\n\r ]+$/.test(r.ref) || !isFullId(r.sha)) throw new InvalidArgumentError(`refusing to delete ${JSON.stringify(r.ref)}`, { details: { ref: r.ref } });
-  }
-  const input = refs.map((r) => `delete ${r.ref}\0${r.sha}\0`).join("");
-  await runGit(repo, ["update-ref", "-m", "agentgate: sharing", "--stdin", "-z"], { input });
-}
 var init_record_objects = __esm({
   "src/git/record-objects.ts"() {
     "use strict";
     init_errors();
     init_batch_check();
-    init_refs();
+    init_ids2();
     init_runner();
   }
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute4, resolve as resolve7 } from "node:path";
+import { isAbsolute as isAbsolute4, resolve as resolve6 } from "node:path";
 import { stat as stat7 } from "node:fs/promises";
 function checkRemoteUrl(url) {
   const refuse = (why) => {
@@ -10623,9 +10618,9 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
     const url = res.stdout.trim();
     if (res.exitCode === 0 && url !== "") {
       const kind2 = checkRemoteUrl(url);
-      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute4(url) ? resolve7(repo.topLevel, url) : url };
+      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute4(url) ? resolve6(repo.topLevel, url) : url };
     }
-    if (!await isDir(resolve7(cwd, nameOrUrl))) {
+    if (!await isDir(resolve6(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(`no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`, {
         details: { remote: nameOrUrl }
       });
@@ -10633,7 +10628,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
-    const path = resolve7(cwd, nameOrUrl);
+    const path = resolve6(cwd, nameOrUrl);
     if (!await isDir(path)) throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, { details: { remote: path } });
     return { name: nameOrUrl, url: path };
   }
@@ -10893,8 +10888,11 @@ var init_records = __esm({
 
 // src/sharing/sharing.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir5, rename as rename4, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname7, join as join17, resolve as resolve8 } from "node:path";
+import { mkdir as mkdir5, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join17, resolve as resolve7 } from "node:path";
+function toDelete(r) {
+  return { ref: r.ref, oldSha: r.sha };
+}
 function runsOf(refs) {
   return [...new Set(refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))].sort();
 }
@@ -10984,21 +10982,14 @@ var init_sharing2 = __esm({
         const all = await listRefs(repo, RECORDS_PREFIX);
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
         if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
-        const path = resolve8(cwd, file);
-        await mkdir5(dirname7(path), { recursive: true });
-        const temp = join17(dirname7(path), `.${basename5(path)}.${randomBytes4(6).toString("hex")}.tmp`);
-        try {
-          await createBundle(repo, temp, chosen.map((r) => r.ref));
-          await rename4(temp, path);
-        } finally {
-          await rm11(temp, { force: true });
-        }
+        const path = resolve7(cwd, file);
+        await replaceFileAtomic(path, (temp) => createBundle(repo, temp, chosen.map((r) => r.ref)));
         return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
       }
       /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
       async import(workspace, file, cwd = process.cwd()) {
         const repo = await this.open(workspace);
-        const path = resolve8(cwd, file);
+        const path = resolve7(cwd, file);
         const isFile = await stat8(path).then((s) => s.isFile(), () => false);
         if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
         const heads = await verifyBundle(repo, path);
@@ -11025,30 +11016,28 @@ var init_sharing2 = __esm({
         if (sel.runId !== void 0) {
           const run = await this.store.loadRun(assertSafeId(sel.runId, "run id"));
           if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
-          if (!await this.belongsHere(repo, run)) {
+          if ((await this.runsHere(repo, [run])).length === 0) {
             throw new RunWorkspaceMismatchError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`, {
               details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
             });
           }
           return [run];
         }
-        const runs2 = (await this.store.listRuns()).runs;
-        const here = await Promise.all(runs2.map((r) => this.belongsHere(repo, r)));
-        return runs2.filter((_, i) => here[i]);
+        return this.runsHere(repo, (await this.store.listRuns()).runs);
       }
       /**
-       * A run belongs to this repository when it was recorded here, or when `-C` named this repository,
-       * the recorded workspace is not on this machine (a copied home) and this repository holds the
-       * run's commits.
+       * The runs that belong to this repository: recorded here, or (when `-C` named it) recorded in a
+       * workspace that is not on this machine, a copied home, whose commits this repository holds. One
+       * object check for all of them.
        */
-      async belongsHere(repo, run) {
-        if (run.workspace === repo.topLevel) return true;
-        if (this.options.localWorkspace === void 0) return false;
-        if (await stat8(run.workspace).then((s) => s.isDirectory(), () => false)) return false;
-        const { snapshots } = await this.store.inspectRun(run.runId);
-        if (snapshots.length === 0) return false;
-        const found = await batchCheck(repo, snapshots.map((s) => `${s.afterSha}^{commit}`));
-        return found.every((f) => f.found);
+      async runsHere(repo, runs2) {
+        const here = runs2.filter((r) => r.workspace === repo.topLevel);
+        if (this.options.localWorkspace === void 0) return here;
+        const gone = await Promise.all(runs2.map(async (r) => r.workspace !== repo.topLevel && !await stat8(r.workspace).then((st) => st.isDirectory(), () => false)));
+        const orphans = await Promise.all(runs2.filter((_, i) => gone[i]).map(async (run) => ({ run, shas: (await this.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha) })));
+        const found = new Map((await batchCheck(repo, orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`)))).map((f) => [f.name, f.found]));
+        const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
+        return runs2.filter((r) => here.includes(r) || adopted.includes(r));
       }
       /**
        * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
@@ -11115,7 +11104,7 @@ var init_sharing2 = __esm({
       async receive(repo, list3, bring) {
         const lockPath = join17(layout(this.options.home).locks, "sharing.lock");
         return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          await deleteRefs2(repo, await listRefs(repo, INCOMING_PREFIX));
+          await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
           const source = await list3();
           const local = await listRefsWithParents(repo, RECORDS_PREFIX);
           const localSha = new Map(local.map((r) => [r.ref, r.sha]));
@@ -11137,7 +11126,7 @@ var init_sharing2 = __esm({
             const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
             return { ...result, refused: [...refused, ...result.refused] };
           } finally {
-            await deleteRefs2(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
+            await deleteRefs(repo, incoming.map(toDelete));
           }
         }));
       }
@@ -11256,8 +11245,9 @@ var init_sharing2 = __esm({
             continue;
           }
           const patch3 = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
-          const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && (patch3 === null || await exists2(patch3));
-          if (patch3 !== null && (stored === null || !await exists2(patch3))) {
+          const patchThere = patch3 === null || await exists2(patch3);
+          const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
+          if (patch3 !== null && (stored === null || !patchThere)) {
             await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch3);
           }
           if (run === null) await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({ ...cur, createdAt: a.record.run.createdAt }));
@@ -11297,15 +11287,7 @@ __export(sharing_exports, {
   SHARING_COMMANDS: () => SHARING_COMMANDS
 });
 function sharing(ctx) {
-  const s = ctx.settings;
-  return new Sharing({
-    home: s.home,
-    artifactsDir: s.artifactsDir,
-    identity: s.identity,
-    gitTimeoutMs: s.gitTimeoutMs,
-    lockTimeoutMs: s.lockTimeoutMs,
-    ...ctx.workspaceGiven ? { localWorkspace: ctx.workspace } : {}
-  });
+  return new Sharing(ctx.serviceOptions);
 }
 function selection(ctx, values) {
   if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
@@ -11804,8 +11786,7 @@ async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date
 }
 async function pickRun(snapshotter, runId) {
   if (runId !== void 0) {
-    await snapshotter.listByRun(runId);
-    const run = await snapshotter.store.loadRun(runId);
+    const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
     if (!run) throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, { details: { runId } });
     return snapshotter.withLocalWorkspace(run);
   }
@@ -11831,6 +11812,7 @@ var init_model = __esm({
   "src/report/model.ts"() {
     "use strict";
     init_errors();
+    init_paths();
   }
 });
 
@@ -11871,7 +11853,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function renderReport(snapshotter, format, runId) {
   const report2 = await buildRunReport(snapshotter, runId);
   switch (format) {
@@ -11897,7 +11879,7 @@ async function renderReport(snapshotter, format, runId) {
 }
 async function writeReport(snapshotter, format, file, runId) {
   const { report: report2, text } = await renderReport(snapshotter, format, runId);
-  const path = resolve9(file);
+  const path = resolve8(file);
   await writeFileAtomic(path, text);
   return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
 }
@@ -11916,7 +11898,6 @@ var init_report2 = __esm({
     init_model();
     init_markdown();
     init_dotenv();
-    init_html();
   }
 });
 
@@ -11941,7 +11922,7 @@ var init_report3 = __esm({
         run: { type: "string", valueName: "ID", description: "the run to report", defaultText: "the run updated most recently" },
         format: { type: "string", choices: ReportFormat.options, valueName: "FORMAT", description: "html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)", default: "html" },
         output: { type: "string", short: "o", valueName: "FILE", description: "write the report to FILE instead of printing it" },
-        ci: { type: "string", choices: ["github", "none"], valueName: "MODE", description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY", defaultText: "github when GITHUB_ACTIONS=true, else none" }
+        ci: { ...CI_OPTION, description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY" }
       },
       positionals: { required: [] },
       examples: ['report --run "$RUN" --format html -o report.html', "report --format md --ci github"],
@@ -11949,8 +11930,7 @@ var init_report3 = __esm({
         const format = values.format;
         const runId = values.run;
         const output = values.output;
-        const ci = detectCi(values.ci);
-        const summaryFile = output === void 0 && format === "md" && ci.mode === "github" ? githubFile("GITHUB_STEP_SUMMARY", ci.forced) : null;
+        const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
         if (output !== void 0) {
           const written = await writeReport(ctx.snapshotter, format, output, runId);
           return { json: written, human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)` };
@@ -19391,14 +19371,14 @@ var init_config_parse = __esm({
 // src/store/config.ts
 import { readFile as readFile9 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname8, join as join18, resolve as resolve10 } from "node:path";
+import { dirname as dirname7, join as join18, resolve as resolve9 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve10(cwd, opts.home);
+  const home = resolve9(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -19417,7 +19397,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve10(opts.home), "config.yaml");
+  const file = explicit ? resolve9(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve9(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile9(file, "utf8");
@@ -19429,13 +19409,13 @@ async function readConfig(opts) {
   }
   const { parseConfig: parseConfig2 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
   const config2 = parseConfig2(file, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname8(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname7(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
   if (value.startsWith("~/")) return join18(homedir3(), value.slice(2));
-  return resolve10(base, value);
+  return resolve9(base, value);
 }
 var init_config2 = __esm({
   "src/store/config.ts"() {
@@ -19453,7 +19433,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -19476,18 +19456,15 @@ var init_context = __esm({
       static async create(values) {
         const home = resolveHome(values.home);
         const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values["artifacts-dir"] });
-        return new _Context(resolve11(values.workspace ?? "."), settings, values.json, values.workspace !== void 0);
+        return new _Context(resolve10(values.workspace ?? "."), settings, values.json, values.workspace !== void 0);
+      }
+      /** What the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
+      get serviceOptions() {
+        const { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs } = this.settings;
+        return { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs, ...this.workspaceGiven ? { localWorkspace: this.workspace } : {} };
       }
       get snapshotter() {
-        this.snapshotterInstance ??= new Snapshotter({
-          home: this.settings.home,
-          artifactsDir: this.settings.artifactsDir,
-          identity: this.settings.identity,
-          gitTimeoutMs: this.settings.gitTimeoutMs,
-          lockTimeoutMs: this.settings.lockTimeoutMs,
-          onDirty: this.settings.onDirty,
-          ...this.workspaceGiven ? { localWorkspace: this.workspace } : {}
-        });
+        this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
         return this.snapshotterInstance;
       }
     };
@@ -19530,17 +19507,14 @@ var serve_exports = {};
 __export(serve_exports, {
   serve: () => serve
 });
-import { createReadStream as createReadStream4 } from "node:fs";
 async function serve(input, output, opts) {
-  const max = opts.maxLineBytes ?? SERVE_MAX_LINE_BYTES;
+  const max = SERVE_MAX_LINE_BYTES;
   let parts = [];
   let pending = 0;
   let skipping = false;
-  let answered = 0;
   const handle = async (line) => {
     if (line.length === 0 || line.length === 1 && line[0] === 13) return;
     await respond(output, line, opts);
-    answered += 1;
   };
   for await (const chunk of input) {
     let start = 0;
@@ -19551,7 +19525,6 @@ async function serve(input, output, opts) {
         skipping = false;
       } else if (pending + piece.length > max) {
         await tooLong(output, max);
-        answered += 1;
       } else {
         await handle(Buffer.concat([...parts, piece]));
       }
@@ -19562,7 +19535,6 @@ async function serve(input, output, opts) {
     if (skipping || rest.length === 0) continue;
     if (pending + rest.length > max) {
       await tooLong(output, max);
-      answered += 1;
       skipping = true;
       parts = [];
       pending = 0;
@@ -19572,7 +19544,6 @@ async function serve(input, output, opts) {
     }
   }
   if (!skipping && pending > 0) await handle(Buffer.concat(parts));
-  return answered;
 }
 async function tooLong(output, max) {
   await write(output, errorLine(null, new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)));
@@ -19636,9 +19607,7 @@ async function writeResult(output, id, result) {
       await writeStreamedJson({ prefix: head + flat(result.streamJson.prefix), file: result.streamJson.file, suffix: `${flat(result.streamJson.suffix)}}
 ` }, output);
     } else {
-      await write(output, `${head}"`);
-      for await (const piece of createReadStream4(result.streamFile).pipe(jsonStringBody())) await write(output, piece);
-      await write(output, '"}\n');
+      await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
     }
   } finally {
     await result.cleanup?.();
@@ -19650,8 +19619,8 @@ function errorLine(id, error2) {
 `;
 }
 function write(output, text) {
-  return new Promise((resolve14, reject) => {
-    output.write(text, (error2) => error2 ? reject(error2) : resolve14());
+  return new Promise((resolve13, reject) => {
+    output.write(text, (error2) => error2 ? reject(error2) : resolve13());
   });
 }
 var INHERITED;
@@ -19942,7 +19911,7 @@ async function diffTrees(repo, from, to) {
   return parseDiffPairs(decodeBytes(res.stdout));
 }
 async function unifiedTreeDiff(repo, from, to, leaveOut = []) {
-  const specs = leaveOut.length === 0 ? [] : ["--", ".", ...leaveOut.map((p) => `:(exclude,literal)${p}`)];
+  const specs = leaveOut.length === 0 ? [] : ["--", ".", ...leaveOut.map(excludeSpec)];
   const res = await runGitBuffer(repo, ["diff-tree", "-r", "-p", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", from, to, ...specs]);
   return res.stdout;
 }
@@ -19966,6 +19935,7 @@ var init_checkpoint_trees = __esm({
     "use strict";
     init_errors();
     init_path_bytes();
+    init_checkpoint_index();
     init_ids2();
     init_cat_file_batch();
     init_diff_pairs();
@@ -20014,8 +19984,8 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir7, open as open3, rename as rename5, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
-import { dirname as dirname9, join as join21, sep as sep5 } from "node:path";
+import { mkdir as mkdir7, open as open3, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
+import { dirname as dirname8, join as join21, sep as sep5 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
@@ -20027,13 +19997,13 @@ async function chooseStagingDir(root, preferred) {
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname9(item.dest);
+    const parent = dirname8(item.dest);
     await mkdir7(fsPath(parent), { recursive: true });
     await placeOne(item, join21(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname9(d)) {
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname8(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname9(d) === d) break;
+      if (d === root || dirname8(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -20041,16 +20011,16 @@ async function placeFiles(root, stagingDir, items) {
 async function placeOne(item, temp) {
   try {
     await writeTemp(item, temp);
-    await rename5(temp, fsPath(item.dest));
+    await rename4(temp, fsPath(item.dest));
     return;
   } catch (error2) {
     await rm12(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname9(item.dest)}${sep5}${tempName()}`;
+  const beside = `${dirname8(item.dest)}${sep5}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
-    await rename5(fsPath(beside), fsPath(item.dest));
+    await rename4(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
     await rm12(fsPath(beside), { force: true });
     throw error2;
@@ -20081,7 +20051,7 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname10, join as join22, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join22, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep6).join("/");
 }
@@ -20089,15 +20059,15 @@ function toAbsolute(root, gitPath) {
   return gitPath === "" ? root : join22(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename6(abs)];
-  let head = dirname10(abs);
+  const tail = [basename4(abs)];
+  let head = dirname9(abs);
   for (; ; ) {
     try {
       return join22(await realpath5(head), ...tail.reverse());
     } catch {
-      const up = dirname10(head);
+      const up = dirname9(head);
       if (up === head) return abs;
-      tail.push(basename6(head));
+      tail.push(basename4(head));
       head = up;
     }
   }
@@ -20108,7 +20078,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
   };
   if (input === "") throw new InvalidArgumentError("an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)", { details: { path: input } });
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve12(root, input);
+  const abs = resolve11(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -20129,7 +20099,7 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname11 } from "node:path";
+import { dirname as dirname10 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat3(fsPath(abs));
@@ -20197,7 +20167,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const path of out.deleted) await fsyncDir(fsPath(dirname11(toAbsolute(ctx.root, path))));
+  for (const dir of new Set(out.deleted.map((path) => dirname10(toAbsolute(ctx.root, path))))) await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
   if (entries.length === 0) return;
@@ -20284,7 +20254,7 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
+import { dirname as dirname11 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(ctx.repo, ctx.excluded), listIgnoredTracked(ctx.repo)]);
   const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes);
@@ -20296,7 +20266,7 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname12(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname11(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(paths.map((p) => lstat5(fsPath(toAbsolute(root, p))).then((st) => st.isDirectory(), () => false))),
     Promise.all(parents.map((d) => realpath6(fsPath(d)).then((real) => real.toString() !== d, () => false)))
@@ -20525,9 +20495,8 @@ var init_retention = __esm({
 
 // src/checkpoints/upkeep.ts
 import { rm as rm13 } from "node:fs/promises";
-import { dirname as dirname13 } from "node:path";
+import { dirname as dirname12 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
-  assertRetention(keep, pruneAge);
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
@@ -20550,7 +20519,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname13(location.metaFile), {});
+  await sweepTempFiles(dirname12(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
@@ -20646,11 +20615,6 @@ var init_checkpoints = __esm({
         const probe = await probeWorkspace(real, gitOpts);
         const root = probe.root;
         assertSafeWorkspace(root);
-        if (!isInside(root, real)) {
-          throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${root} (core.worktree?); refusing to use checkpoints outside the workspace`, {
-            details: { workspace: real, topLevel: root }
-          });
-        }
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
         if (root.split(sep7).includes(".git") || root === home || isInside(checkpointsDir, root)) {
@@ -20795,8 +20759,8 @@ var init_checkpoints = __esm({
       async gc(opts = {}) {
         const keep = opts.keep ?? DEFAULT_KEEP;
         const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
+        assertRetention(keep, pruneAge);
         if (!await this.exists()) {
-          assertRetention(keep, pruneAge);
           return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
         }
         return this.locked("checkpoint gc", () => gcStore(this.repo, this.location, keep, pruneAge));
@@ -20934,12 +20898,11 @@ var init_checkpoints2 = __esm({
 // src/cli/commands/checkpoint.ts
 var checkpoint_exports = {};
 __export(checkpoint_exports, {
-  CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS,
-  resolveCheckpoint: () => resolveCheckpoint
+  CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
 import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join26, resolve as resolve13 } from "node:path";
+import { join as join26, resolve as resolve12 } from "node:path";
 function open4(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -20952,7 +20915,7 @@ function open4(ctx) {
   });
 }
 async function resolveCheckpoint(cp, name) {
-  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(name)) return name;
+  if (OBJECT_ID_PATTERN.test(name)) return name;
   if (MARKERS.includes(name)) {
     const marked = (await cp.markers())[name];
     if (marked === null) throw new CheckpointNotFoundError(`there is no "${name}" checkpoint yet; "checkpoint track" records one`, { details: { hash: name } });
@@ -20976,6 +20939,7 @@ var init_checkpoint = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
     init_config();
+    init_ids();
     init_checkpoints2();
     init_errors();
     init_output();
@@ -21079,7 +21043,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
         if (paths.includes("")) throw new UsageError("an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file");
         const cp = await open4(ctx);
         const hash = await resolveCheckpoint(cp, name);
-        const result = paths.length ? await cp.revert(hash, paths.map((p) => resolve13(ctx.workspace, p))) : await cp.revert(hash);
+        const result = paths.length ? await cp.revert(hash, paths.map((p) => resolve12(ctx.workspace, p))) : await cp.revert(hash);
         return {
           json: result,
           human: () => [
@@ -21135,8 +21099,7 @@ async function loadCommand(name) {
   return (await module?.load())?.find((c) => c.name === name);
 }
 async function loadAllCommands() {
-  const loaded = await Promise.all(COMMAND_MODULES.map((m) => m.load()));
-  return COMMAND_NAMES.map((name) => loaded.flat().find((c) => c.name === name)).filter((c) => c !== void 0);
+  return (await Promise.all(COMMAND_MODULES.map((m) => m.load()))).flat();
 }
 var COMMAND_MODULES, COMMAND_NAMES;
 var init_commands = __esm({
@@ -21166,7 +21129,7 @@ init_commands();
 init_json_stream();
 init_output();
 init_spec();
-import { createReadStream as createReadStream5 } from "node:fs";
+import { createReadStream as createReadStream4 } from "node:fs";
 import { pipeline as pipeline3 } from "node:stream/promises";
 
 // src/cli/version.ts
@@ -21269,19 +21232,10 @@ function printVersion(json) {
 }
 async function emit(result, json) {
   if ("silent" in result) return;
-  if ("streamFile" in result) {
+  if ("streamFile" in result || "streamJson" in result) {
     try {
-      await pipeline3(createReadStream5(result.streamFile), process.stdout, { end: false });
-    } catch (error2) {
-      if (!isClosedPipe(error2)) throw error2;
-    } finally {
-      await result.cleanup?.();
-    }
-    return;
-  }
-  if ("streamJson" in result) {
-    try {
-      await writeStreamedJson(result.streamJson, process.stdout);
+      if ("streamFile" in result) await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
+      else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
     } finally {

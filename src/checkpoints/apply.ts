@@ -114,7 +114,7 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
   }
   await removeEmptyDirs(ctx.root, emptied);
   // A deletion is durable once its directory is: fsync each one that lost an entry (or still exists).
-  for (const path of out.deleted) await fsyncDir(fsPath(dirname(toAbsolute(ctx.root, path))));
+  for (const dir of new Set(out.deleted.map((path) => dirname(toAbsolute(ctx.root, path))))) await fsyncDir(fsPath(dir));
 }
 
 /** How many blobs are read from git and written before the next batch: bounds memory. */

@@ -114,13 +114,8 @@ export class Checkpoints {
     const gitOpts = { ...(opts.identity ? { identity: opts.identity } : {}), ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}) };
     const probe = await probeWorkspace(real, gitOpts);
     const root = probe.root;
+    // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
     assertSafeWorkspace(root);
-    // A `.git` file or core.worktree can place the work tree elsewhere: never capture or restore outside `dir`.
-    if (!isInside(root, real)) {
-      throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${root} (core.worktree?); refusing to use checkpoints outside the workspace`, {
-        details: { workspace: real, topLevel: root },
-      });
-    }
     const home = await physicalPath(resolveHome(opts.home));
     const checkpointsDir = layout(home).checkpoints;
     if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
@@ -289,8 +284,8 @@ export class Checkpoints {
   async gc(opts: GcOptions = {}): Promise<GcResult> {
     const keep = opts.keep ?? DEFAULT_KEEP;
     const pruneAge = opts.pruneAge ?? DEFAULT_PRUNE_AGE;
+    assertRetention(keep, pruneAge);
     if (!(await this.exists())) {
-      assertRetention(keep, pruneAge);
       return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
     }
     return this.locked('checkpoint gc', () => gcStore(this.repo, this.location, keep, pruneAge));

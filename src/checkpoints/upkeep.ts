@@ -8,20 +8,17 @@ import { gcCheckpointRepo, type CheckpointRepo } from '../git/checkpoint-repo.js
 import { deleteRefs, listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, META_REF_PREFIX } from './message.js';
 import type { StoreLocation } from './project-id.js';
-import { assertRetention, directorySize, selectRemovals } from './retention.js';
+import { directorySize, selectRemovals } from './retention.js';
 
 /** Upkeep of a checkpoint store: gc with retention, and repair of what a killed process left. */
-
-/** Temp files older than this cannot belong to a write still in progress. */
 
 /**
  * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and the
  * last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>` and
  * removes any temporary pack git left behind. Reports sizes of the whole store directory.
- * The caller holds the checkpoint lock.
+ * The caller holds the checkpoint lock and has checked keep and pruneAge (assertRetention).
  */
 export async function gcStore(repo: CheckpointRepo, location: StoreLocation, keep: number, pruneAge: string): Promise<GcResult> {
-  assertRetention(keep, pruneAge);
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
@@ -53,7 +50,7 @@ export async function repairOnAcquire(repo: CheckpointRepo, location: StoreLocat
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname(location.metaFile), {});
+  await sweepTempFiles(dirname(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }

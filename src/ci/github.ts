@@ -30,6 +30,12 @@ export function githubFile(variable: string, forced: boolean, env: NodeJS.Proces
   return null;
 }
 
+/** The file a GitHub variable names when `--ci` (or the environment) turns the integration on, else null. */
+export function githubFileFor(flag: string | undefined, variable: string): string | null {
+  const ci = detectCi(flag);
+  return ci.mode === 'github' ? githubFile(variable, ci.forced) : null;
+}
+
 /**
  * `name<<DELIM\nvalue\nDELIM\n` for every entry: the form GitHub reads for $GITHUB_OUTPUT and
  * $GITHUB_ENV whatever the value holds (newlines, `=`). The delimiter is random and checked not

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { Identity } from '../../types/config.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { resolveHome } from '../store/paths.js';
 import { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -30,16 +31,14 @@ export class Context {
     return new Context(resolve(values.workspace ?? '.'), settings, values.json, values.workspace !== undefined);
   }
 
+  /** What the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
+  get serviceOptions(): { home: string; artifactsDir: string; identity: Identity; gitTimeoutMs: number; lockTimeoutMs: number; localWorkspace?: string } {
+    const { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs } = this.settings;
+    return { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs, ...(this.workspaceGiven ? { localWorkspace: this.workspace } : {}) };
+  }
+
   get snapshotter(): Snapshotter {
-    this.snapshotterInstance ??= new Snapshotter({
-      home: this.settings.home,
-      artifactsDir: this.settings.artifactsDir,
-      identity: this.settings.identity,
-      gitTimeoutMs: this.settings.gitTimeoutMs,
-      lockTimeoutMs: this.settings.lockTimeoutMs,
-      onDirty: this.settings.onDirty,
-      ...(this.workspaceGiven ? { localWorkspace: this.workspace } : {}),
-    });
+    this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
     return this.snapshotterInstance;
   }
 }

@@ -16,7 +16,7 @@ export interface StreamedJson {
 }
 
 /** A transform from raw bytes to the body of a JSON string (no quotes), multi-byte safe across chunks. */
-export function jsonStringBody(): Transform {
+function jsonStringBody(): Transform {
   const decoder = new StringDecoder('utf8');
   const escape = (text: string): string => (text.length === 0 ? '' : JSON.stringify(text).slice(1, -1));
   return new Transform({

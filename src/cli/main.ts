@@ -108,19 +108,10 @@ function printVersion(json: boolean): number {
 
 async function emit(result: CommandResult, json: boolean): Promise<void> {
   if ('silent' in result) return;
-  if ('streamFile' in result) {
+  if ('streamFile' in result || 'streamJson' in result) {
     try {
-      await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
-    } catch (error) {
-      if (!isClosedPipe(error)) throw error;
-    } finally {
-      await result.cleanup?.();
-    }
-    return;
-  }
-  if ('streamJson' in result) {
-    try {
-      await writeStreamedJson(result.streamJson, process.stdout);
+      if ('streamFile' in result) await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
+      else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error) {
       if (!isClosedPipe(error)) throw error;
     } finally {

@@ -1,10 +1,9 @@
-import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { SERVE_MAX_LINE_BYTES, ServeRequest, ServeRequestId, type ServeRequestId as RequestId } from '../../types/serve.js';
 import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
 import { loadCommand } from './commands/index.js';
 import { Context } from './context.js';
-import { jsonStringBody, writeStreamedJson } from './json-stream.js';
+import { writeStreamedJson } from './json-stream.js';
 import { parseCommandLine, type CommandResult, type GlobalValues } from './spec.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */
@@ -13,25 +12,22 @@ const INHERITED = ['workspace', 'home', 'artifacts-dir', 'config'] as const;
 export interface ServeOptions {
   /** serve's own global options (workspace, home, ...): defaults for every request. */
   defaults: Partial<GlobalValues>;
-  maxLineBytes?: number;
 }
 
 /**
  * The long-lived mode: JSON lines over stdio. Reads one request per line from `input`, runs it
  * exactly as the CLI would with --json (same parser, same validation, same error codes) and
  * writes one response per line to `output`, in request order. Returns at end of input, once
- * every request read has been answered; returns how many lines were answered.
+ * every request read has been answered.
  */
-export async function serve(input: Readable, output: Writable, opts: ServeOptions): Promise<number> {
-  const max = opts.maxLineBytes ?? SERVE_MAX_LINE_BYTES;
+export async function serve(input: Readable, output: Writable, opts: ServeOptions): Promise<void> {
+  const max = SERVE_MAX_LINE_BYTES;
   let parts: Buffer[] = [];
   let pending = 0;
   let skipping = false;
-  let answered = 0;
   const handle = async (line: Buffer): Promise<void> => {
     if (line.length === 0 || (line.length === 1 && line[0] === 0x0d)) return;
     await respond(output, line, opts);
-    answered += 1;
   };
   for await (const chunk of input as AsyncIterable<Buffer>) {
     let start = 0;
@@ -42,7 +38,6 @@ export async function serve(input: Readable, output: Writable, opts: ServeOption
         skipping = false;
       } else if (pending + piece.length > max) {
         await tooLong(output, max);
-        answered += 1;
       } else {
         await handle(Buffer.concat([...parts, piece]));
       }
@@ -54,7 +49,6 @@ export async function serve(input: Readable, output: Writable, opts: ServeOption
     if (pending + rest.length > max) {
       // Refused as soon as it is too long: the rest of the line is read and dropped, never held.
       await tooLong(output, max);
-      answered += 1;
       skipping = true;
       parts = [];
       pending = 0;
@@ -64,7 +58,6 @@ export async function serve(input: Readable, output: Writable, opts: ServeOption
     }
   }
   if (!skipping && pending > 0) await handle(Buffer.concat(parts));
-  return answered;
 }
 
 async function tooLong(output: Writable, max: number): Promise<void> {
@@ -132,9 +125,7 @@ async function writeResult(output: Writable, id: RequestId, result: CommandResul
       const flat = (text: string): string => text.replace(/\n\s*/g, '');
       await writeStreamedJson({ prefix: head + flat(result.streamJson.prefix), file: result.streamJson.file, suffix: `${flat(result.streamJson.suffix)}}\n` }, output);
     } else {
-      await write(output, `${head}"`);
-      for await (const piece of createReadStream(result.streamFile).pipe(jsonStringBody()) as AsyncIterable<string>) await write(output, piece);
-      await write(output, '"}\n');
+      await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
     }
   } finally {
     await result.cleanup?.();

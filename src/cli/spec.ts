@@ -39,6 +39,9 @@ import type { StreamedJson } from './json-stream.js';
 
 export const PROGRAM = 'agentgate-snapshot';
 
+/** `--ci github|none`, shared by the commands that speak GitHub Actions (each gives its own description). */
+export const CI_OPTION = { type: 'string', choices: ['github', 'none'], valueName: 'MODE', defaultText: 'github when GITHUB_ACTIONS=true, else none' } as const;
+
 interface OptionBase {
   /** One letter: `-o` for `--output`. */
   short?: string;

@@ -20,7 +20,7 @@ import { AgentgateError, WriteFailedError } from '../errors.js';
 export const TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
 
 /** A fresh temp path beside `path`. */
-export function tempPathBeside(path: string): string {
+function tempPathBeside(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
@@ -65,7 +65,7 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
 }
 
 /** Flushes a file's data to disk. Throws on failure: unflushed data must not be reported as written. */
-export async function fsyncFile(path: string | Buffer): Promise<void> {
+async function fsyncFile(path: string | Buffer): Promise<void> {
   const handle = await open(path, 'r');
   try {
     await handle.sync();

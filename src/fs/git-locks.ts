@@ -49,22 +49,25 @@ export async function removeLockOlderThan(path: string, olderThanMs: number): Pr
   return true;
 }
 
-/** Where refs live: a linked worktree's git dir names the shared one in its `commondir` file. */
-async function commonDir(gitDir: string): Promise<string> {
+/** The repository's common dir, where refs live: a linked worktree's git dir names it in its `commondir` file. */
+export async function commonDir(gitDir: string): Promise<string> {
   const named = (await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
   if (named === '') return gitDir;
   return isAbsolute(named) ? named : join(gitDir, named);
 }
+
+/** How long a lock with no holder must stay before it counts as abandoned (git renames it away at once). */
+const LOCK_SETTLE_MS = 300;
 
 /**
  * A lock file no process holds open and that does not go away by itself was left by a git that
  * died (a crash, a killed job): it is removed. 'held' when a live process has it open or nobody
  * can tell (no /proc): such a lock is never taken.
  */
-export async function removeAbandonedLock(path: string, settleMs = 300): Promise<'absent' | 'removed' | 'held'> {
+export async function removeAbandonedLock(path: string): Promise<'absent' | 'removed' | 'held'> {
   if ((await stat(path).catch(() => null)) === null) return 'absent';
   for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve) => setTimeout(resolve, settleMs));
+    if (round === 1) await new Promise((resolve) => setTimeout(resolve, LOCK_SETTLE_MS));
     if ((await stat(path).catch(() => null)) === null) return 'absent';
     // git closes a lock file just before renaming it into place: only a lock that outlives a
     // moment with no holder is abandoned.

@@ -5,15 +5,13 @@ import { isProcessGone } from './lock.js';
 
 /**
  * Temp-file sweeping, in one place. Only files we create are ever removed, and only when their
- * owner cannot still be writing them: its pid is gone, or the file is older than `olderThanMs`
+ * owner cannot still be writing them: its pid is gone, or the file is older than TEMP_SWEEP_AGE_MS
  * (longer than any of our writes can take).
  */
 /** Longer than any write of ours takes: a temp file this old has no writer left. */
 export const TEMP_SWEEP_AGE_MS = 60 * 60 * 1000;
 
 export interface SweepOptions {
-  /** Default TEMP_SWEEP_AGE_MS. */
-  olderThanMs?: number;
   /** Which names are ours; the first capture group is the owner's pid. Default: atomic.ts's TEMP_NAME. */
   pattern?: RegExp;
 }
@@ -28,7 +26,7 @@ export async function sweepTempFiles(dir: string, opts: SweepOptions = {}): Prom
     const info = await stat(path).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
-    if ((pid !== process.pid && isProcessGone(pid)) || Date.now() - info.mtimeMs >= (opts.olderThanMs ?? TEMP_SWEEP_AGE_MS)) {
+    if ((pid !== process.pid && isProcessGone(pid)) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
       await rm(path, { force: true });
       removed.push(path);
     }

@@ -12,12 +12,12 @@ import { runGit, runGitBuffer } from './runner.js';
  */
 
 /** A pathspec that matches exactly `path` (and everything below it), with no glob or magic. */
-function excludeSpec(path: string): string {
+export function excludeSpec(path: string): string {
   return `:(exclude,literal)${path}`;
 }
 
 /** NUL-terminated records as bytes for git's stdin. */
-export function nulInput(items: readonly string[]): Buffer {
+function nulInput(items: readonly string[]): Buffer {
   return Buffer.concat(items.map((p) => Buffer.concat([encodeBytes(p), Buffer.from([0])])));
 }
 

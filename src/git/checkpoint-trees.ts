@@ -1,6 +1,7 @@
 import { GitFailedError, StoreCorruptError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import type { CheckpointRepo } from './checkpoint-repo.js';
+import { excludeSpec } from './checkpoint-index.js';
 import { assertGitId } from './ids.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseDiffPairs, type DiffPair } from './parsers/diff-pairs.js';
@@ -60,7 +61,7 @@ export async function diffTrees(repo: CheckpointRepo, from: string, to: string):
  * left out of the diff.
  */
 export async function unifiedTreeDiff(repo: CheckpointRepo, from: string, to: string, leaveOut: readonly string[] = []): Promise<Buffer> {
-  const specs = leaveOut.length === 0 ? [] : ['--', '.', ...leaveOut.map((p) => `:(exclude,literal)${p}`)];
+  const specs = leaveOut.length === 0 ? [] : ['--', '.', ...leaveOut.map(excludeSpec)];
   const res = await runGitBuffer(repo, ['diff-tree', '-r', '-p', '--binary', '--full-index', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', from, to, ...specs]);
   return res.stdout;
 }
@@ -83,4 +84,4 @@ export async function readObjects(repo: CheckpointRepo, oids: readonly string[])
   return out;
 }
 
-export type { DiffPair, TreeEntry };
+export type { TreeEntry };

@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CommitInfo } from '../../types/snapshot.js';
 import {
   CherryPickConflictError,
@@ -12,6 +12,7 @@ import {
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
 import { assertRevisionSyntax, readHead, resolveRevision, updateRef } from './refs.js';
+import { commonDir } from '../fs/git-locks.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
 import { detectOperation, getRepoState, readStatus } from './state.js';
@@ -171,12 +172,6 @@ async function removeWorktree(repo: Repo, dir: string, path: string, quiet: bool
   } catch (error) {
     if (!quiet) throw error;
   }
-}
-
-/** The repository's common dir: a linked worktree's git dir names it in its `commondir` file. */
-async function commonDir(gitDir: string): Promise<string> {
-  const pointer = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => null);
-  return pointer === null ? gitDir : resolve(gitDir, pointer.trim());
 }
 
 function conflict(source: CommitInfo, onto: string, files: string[]): CherryPickConflictError {

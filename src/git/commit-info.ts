@@ -1,6 +1,7 @@
 import type { CommitInfo } from '../../types/snapshot.js';
 import { GitOutputUnparseableError, RevisionNotFoundError } from '../errors.js';
-import { assertGitId, assertRevisionSyntax, resolveRevision } from './refs.js';
+import { assertGitId } from './ids.js';
+import { assertRevisionSyntax, resolveRevision } from './refs.js';
 import { runGitBuffer, type GitOptions } from './runner.js';
 
 /**

@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { GitFailedError, InvalidArgumentError } from '../errors.js';
-import { assertGitId, getTree, isFullId, readHead, updateRefs, type HeadInfo } from './refs.js';
+import { assertGitId, isFullId } from './ids.js';
+import { getTree, readHead, updateRefs, type HeadInfo } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';

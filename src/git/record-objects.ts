@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
 import { parseBatchCheck, type BatchCheckAnswer } from './parsers/batch-check.js';
-import { assertGitId, isFullId } from './refs.js';
+import { assertGitId, isFullId } from './ids.js';
 import { runGit, runGitBuffer, type GitOptions } from './runner.js';
 
 /*
@@ -95,14 +95,4 @@ export async function readBlobs(repo: GitOptions, ids: readonly string[]): Promi
     at = nl + 1 + size + 1;
   }
   return out;
-}
-
-/** Deletes refs in one `update-ref --stdin -z` transaction (each only if still at the id given). */
-export async function deleteRefs(repo: GitOptions, refs: ReadonlyArray<{ ref: string; sha: string }>): Promise<void> {
-  if (refs.length === 0) return;
-  for (const r of refs) {
-    if (!/^refs\/agentgate\/[^\0\n\r ]+$/.test(r.ref) || !isFullId(r.sha)) throw new InvalidArgumentError(`refusing to delete ${JSON.stringify(r.ref)}`, { details: { ref: r.ref } });
-  }
-  const input = refs.map((r) => `delete ${r.ref}\0${r.sha}\0`).join('');
-  await runGit(repo, ['update-ref', '-m', 'agentgate: sharing', '--stdin', '-z'], { input });
 }

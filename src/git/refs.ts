@@ -4,8 +4,6 @@ import type { Repo } from './repo.js';
 import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
 import { runGit, type GitOptions } from './runner.js';
 
-export { assertGitId, isFullId } from './ids.js';
-
 /** Rejects revision strings that could be read as options or break line-based git input. */
 export function assertRevisionSyntax(rev: string): void {
   if (rev === '' || rev.startsWith('-') || /[\0\n\r]/.test(rev)) {

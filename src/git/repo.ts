@@ -1,8 +1,9 @@
 import { appendFile, lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { GitFailedError, LfsUnsupportedError, NotARepositoryError, UnsafeWorkspaceError, WorkspaceNotFoundError } from '../errors.js';
+import { commonDir } from '../fs/git-locks.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
 
@@ -71,7 +72,7 @@ export async function assertOwnWorkTree(real: string, topLevel: string, gitDir: 
   if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === join(owner.dir, '.git')) return; // a linked worktree
   const worktree = await configValue(join(realGitDir, 'config'), 'core.worktree');
   if (worktree !== null && (await realpathOrNull(resolve(realGitDir, worktree))) === owner.dir) return; // a submodule
-  if (basename(realGitDir) === '.git' || realGitDir.split(sep).includes('.git')) {
+  if (realGitDir.split(sep).includes('.git')) {
     refuse(`${join(owner.dir, '.git')} points into another repository's git dir (${realGitDir})`);
   }
 }
@@ -161,8 +162,7 @@ export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
  * `filter=lfs` is refused (LFS_UNSUPPORTED) before anything changes.
  */
 export async function assertNoLfs(repo: Repo): Promise<void> {
-  const common = (await readPointer(join(repo.gitDir, 'commondir'))) ?? '.';
-  for (const file of [join(repo.topLevel, '.gitattributes'), join(resolve(repo.gitDir, common), 'info', 'attributes')]) {
+  for (const file of [join(repo.topLevel, '.gitattributes'), join(await commonDir(repo.gitDir), 'info', 'attributes')]) {
     const text = await readFile(file, 'utf8').catch(() => '');
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(`${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {

@@ -11,10 +11,9 @@ import { renderMarkdown } from './markdown.js';
 import { buildRunReport } from './model.js';
 import { fileDiffs } from './patches.js';
 
-export { buildRunReport, withTaskAndGate } from './model.js';
-export { renderMarkdown, STEP_SUMMARY_LIMIT } from './markdown.js';
-export { renderDotenv, dotenvVariables, DOTENV_MAX_BYTES, DOTENV_MAX_VARIABLES } from './dotenv.js';
-export { renderHtml } from './html.js';
+export { buildRunReport } from './model.js';
+export { renderMarkdown } from './markdown.js';
+export { renderDotenv } from './dotenv.js';
 
 /** Renders one run's report in the given format. */
 export async function renderReport(snapshotter: Snapshotter, format: ReportFormat, runId?: string): Promise<{ report: RunReport; text: string }> {

@@ -4,6 +4,7 @@ import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
 import { RunNotFoundError } from '../errors.js';
+import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 
 /** The run (default: the one updated last), its snapshots by iteration, and their verification. */
@@ -38,8 +39,7 @@ export async function buildRunReport(snapshotter: Snapshotter, runId?: string, n
 
 async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Promise<RunRecord> {
   if (runId !== undefined) {
-    await snapshotter.listByRun(runId); // checks the id
-    const run = await snapshotter.store.loadRun(runId);
+    const run = await snapshotter.store.loadRun(assertSafeId(runId, 'run id'));
     if (!run) throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, { details: { runId } });
     return snapshotter.withLocalWorkspace(run);
   }

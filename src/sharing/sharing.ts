@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
 import { RebuiltIndex, RecordFile, RECORD_FILE, type ExportResult, type PushResult, type ReceiveResult, type RefusedRecord } from '../../types/sharing.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { BundleInvalidError, ConcurrentUpdateError, GitFailedError, PushRejectedError, RunNotFoundError, RunWorkspaceMismatchError } from '../errors.js';
-import { batchCheck, deleteRefs, listRefsWithParents, objectFormat, readBlobs, writeObjects, type CommitRef } from '../git/record-objects.js';
+import { batchCheck, listRefsWithParents, objectFormat, readBlobs, writeObjects, type CommitRef } from '../git/record-objects.js';
 import { openRepo, type Repo } from '../git/repo.js';
-import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
+import { deleteRefs, listRefs, updateRefs, type RefEntry, type RefUpdate } from '../git/refs.js';
 import { createBundle, fetchRefs, listRemoteRefs, pushRefs, resolveRemote, verifyBundle } from '../git/transport.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
-import { writeJsonAtomic } from '../fs/atomic.js';
+import { replaceFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
 import { withLock } from '../fs/lock.js';
 import { withRepoLock } from '../git/repo-lock.js';
@@ -110,14 +110,7 @@ export class Sharing {
     const chosen = sel.all ? all : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
     if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
     const path = resolve(cwd, file);
-    await mkdir(dirname(path), { recursive: true });
-    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      await createBundle(repo, temp, chosen.map((r) => r.ref));
-      await rename(temp, path);
-    } finally {
-      await rm(temp, { force: true });
-    }
+    await replaceFileAtomic(path, (temp) => createBundle(repo, temp, chosen.map((r) => r.ref)));
     return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
   }
 
@@ -153,31 +146,29 @@ export class Sharing {
     if (sel.runId !== undefined) {
       const run = await this.store.loadRun(assertSafeId(sel.runId, 'run id'));
       if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
-      if (!(await this.belongsHere(repo, run))) {
+      if ((await this.runsHere(repo, [run])).length === 0) {
         throw new RunWorkspaceMismatchError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`, {
           details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel },
         });
       }
       return [run];
     }
-    const runs = (await this.store.listRuns()).runs;
-    const here = await Promise.all(runs.map((r) => this.belongsHere(repo, r)));
-    return runs.filter((_, i) => here[i]);
+    return this.runsHere(repo, (await this.store.listRuns()).runs);
   }
 
   /**
-   * A run belongs to this repository when it was recorded here, or when `-C` named this repository,
-   * the recorded workspace is not on this machine (a copied home) and this repository holds the
-   * run's commits.
+   * The runs that belong to this repository: recorded here, or (when `-C` named it) recorded in a
+   * workspace that is not on this machine, a copied home, whose commits this repository holds. One
+   * object check for all of them.
    */
-  private async belongsHere(repo: Repo, run: RunRecord): Promise<boolean> {
-    if (run.workspace === repo.topLevel) return true;
-    if (this.options.localWorkspace === undefined) return false;
-    if (await stat(run.workspace).then((s) => s.isDirectory(), () => false)) return false;
-    const { snapshots } = await this.store.inspectRun(run.runId);
-    if (snapshots.length === 0) return false;
-    const found = await batchCheck(repo, snapshots.map((s) => `${s.afterSha}^{commit}`));
-    return found.every((f) => f.found);
+  private async runsHere(repo: Repo, runs: readonly RunRecord[]): Promise<RunRecord[]> {
+    const here = runs.filter((r) => r.workspace === repo.topLevel);
+    if (this.options.localWorkspace === undefined) return here;
+    const gone = await Promise.all(runs.map(async (r) => r.workspace !== repo.topLevel && !(await stat(r.workspace).then((st) => st.isDirectory(), () => false))));
+    const orphans = await Promise.all(runs.filter((_, i) => gone[i]).map(async (run) => ({ run, shas: (await this.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha) })));
+    const found = new Map((await batchCheck(repo, orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`)))).map((f) => [f.name, f.found]));
+    const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
+    return runs.filter((r) => here.includes(r) || adopted.includes(r));
   }
 
   /**
@@ -254,7 +245,7 @@ export class Sharing {
     const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
     // The repository's lock too: a fetch killed inside git leaves ref locks that its takeover clears.
     return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-      await deleteRefs(repo, await listRefs(repo, INCOMING_PREFIX));
+      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
       const source = await list();
       const local = await listRefsWithParents(repo, RECORDS_PREFIX);
       const localSha = new Map(local.map((r) => [r.ref, r.sha]));
@@ -277,7 +268,7 @@ export class Sharing {
         const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
         return { ...result, refused: [...refused, ...result.refused] };
       } finally {
-        await deleteRefs(repo, incoming.map((r) => ({ ref: r.ref, sha: r.sha })));
+        await deleteRefs(repo, incoming.map(toDelete));
       }
     }));
   }
@@ -416,9 +407,10 @@ export class Sharing {
         continue;
       }
       const patch = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
+      const patchThere = patch === null || (await exists(patch));
       // A record this home made itself (pushed, then fetched back) only needs its refs.
-      const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && (patch === null || (await exists(patch)));
-      if (patch !== null && (stored === null || !(await exists(patch)))) {
+      const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
+      if (patch !== null && (stored === null || !patchThere)) {
         await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch);
       }
       // A new run takes the record's start first, so that a call killed after this point leaves a
@@ -456,6 +448,11 @@ export class Sharing {
 
 /** A record that passed the checks, with the commit that carries it. */
 type Accepted = { ref: CommitRef; record: RecordFile };
+
+/** A ref as deleteRefs takes it: only while it is still where it was listed. */
+function toDelete(r: RefEntry): { ref: string; oldSha: string } {
+  return { ref: r.ref, oldSha: r.sha };
+}
 
 /** The run ids of record refs, sorted, each once. */
 function runsOf(refs: readonly string[]): string[] {

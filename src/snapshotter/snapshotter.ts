@@ -26,7 +26,6 @@ import {
   IterationOutOfOrderError,
   NothingToVerifyError,
   NoBeforeStateError,
-  RunWorkspaceMismatchError,
   NotARepositoryError,
   OperationInProgressError,
   RunNotFoundError,
@@ -34,6 +33,7 @@ import {
 } from '../errors.js';
 import { assertSafeId, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
+import { assertRunWorkspace } from '../store/run-records.js';
 import { iterationMessage, wipMessage } from './message.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
@@ -518,14 +518,6 @@ async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise
   }
   throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {
     details: { runId },
-  });
-}
-
-/** A run belongs to the workspace it started in: another workspace's iteration would be recorded as this run's. */
-function assertRunWorkspace(run: RunRecord | null, runId: string, workspace: string): void {
-  if (run === null || run.workspace === workspace) return;
-  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
-    details: { runId, workspace: run.workspace, given: workspace },
   });
 }
 

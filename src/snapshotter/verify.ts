@@ -152,12 +152,18 @@ function trailer(message: string, key: string): string | null {
 export async function continuityChecks(snapshots: readonly Snapshot[], git: OpenOptions): Promise<VerifyCheck[]> {
   const checks: VerifyCheck[] = [];
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  // Each workspace is opened once, however many iterations need an ancestry check in it.
+  const repos = new Map<string, Promise<Repo | null>>();
+  const repoOf = (workspace: string): Promise<Repo | null> => {
+    if (!repos.has(workspace)) repos.set(workspace, openRepo(workspace, git).catch(() => null));
+    return repos.get(workspace) as Promise<Repo | null>;
+  };
   for (let i = 1; i < ordered.length; i++) {
     const prev = ordered[i - 1] as Snapshot;
     const next = ordered[i] as Snapshot;
     let ok = next.beforeSha === prev.afterSha;
     if (!ok) {
-      const repo = await openRepo(next.workspace, git).catch(() => null);
+      const repo = await repoOf(next.workspace);
       ok = repo !== null && (await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false));
     }
     const detail = ok ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended` : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;

@@ -62,11 +62,7 @@ export class RunRecords {
       const now = new Date().toISOString();
       const current = (await this.load(runId)) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
       if (current === null) return null;
-      if (workspace !== null && current.workspace !== workspace) {
-        throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${current.workspace}, not ${workspace}; use another run id for this workspace`, {
-          details: { runId, workspace: current.workspace, given: workspace },
-        });
-      }
+      if (workspace !== null) assertRunWorkspace(current, runId, workspace);
       const next = await change(current);
       if (next === null) return current;
       const checked = RunRecord.safeParse({ ...next, updatedAt: now });
@@ -130,3 +126,10 @@ function requireWorkspace(workspace: string): string {
 
 /** A listing collects store problems; anything else (a bug, an I/O error on the directory) still throws. */
 
+/** A run belongs to the workspace it started in: another workspace's iteration would be recorded as this run's. */
+export function assertRunWorkspace(run: RunRecord | null, runId: string, workspace: string): void {
+  if (run === null || run.workspace === workspace) return;
+  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
+    details: { runId, workspace: run.workspace, given: workspace },
+  });
+}

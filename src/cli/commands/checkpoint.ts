@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_KEEP } from '../../../types/config.js';
 import type { FileDiff } from '../../../types/checkpoint.js';
+import { OBJECT_ID_PATTERN } from '../../../types/ids.js';
 import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
 import { CheckpointNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
@@ -32,8 +33,8 @@ const HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label giv
  * names a listed checkpoint wins over a label, a marker word over a label; anything unknown is
  * passed on as it is, for the library to report CHECKPOINT_NOT_FOUND.
  */
-export async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string> {
-  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(name)) return name;
+async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string> {
+  if (OBJECT_ID_PATTERN.test(name)) return name;
   if ((MARKERS as readonly string[]).includes(name)) {
     const marked = (await cp.markers())[name as (typeof MARKERS)[number]];
     if (marked === null) throw new CheckpointNotFoundError(`there is no "${name}" checkpoint yet; "checkpoint track" records one`, { details: { hash: name } });

@@ -1,7 +1,7 @@
 import { ReportFormat } from '../../../types/report.js';
-import { detectCi, githubFile, appendStepSummary } from '../../ci/github.js';
+import { appendStepSummary, githubFileFor } from '../../ci/github.js';
 import { renderReport, writeReport } from '../../report/index.js';
-import { defineCommand } from '../spec.js';
+import { CI_OPTION, defineCommand } from '../spec.js';
 
 /** `report`: one run as HTML (default), Markdown, JSON or GitLab dotenv. */
 export const REPORT_COMMAND = defineCommand({
@@ -14,7 +14,7 @@ export const REPORT_COMMAND = defineCommand({
     run: { type: 'string', valueName: 'ID', description: 'the run to report', defaultText: 'the run updated most recently' },
     format: { type: 'string', choices: ReportFormat.options, valueName: 'FORMAT', description: 'html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)', default: 'html' },
     output: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the report to FILE instead of printing it' },
-    ci: { type: 'string', choices: ['github', 'none'], valueName: 'MODE', description: 'GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY', defaultText: 'github when GITHUB_ACTIONS=true, else none' },
+    ci: { ...CI_OPTION, description: 'GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY' },
   },
   positionals: { required: [] },
   examples: ['report --run "$RUN" --format html -o report.html', 'report --format md --ci github'],
@@ -22,8 +22,7 @@ export const REPORT_COMMAND = defineCommand({
     const format = values.format;
     const runId = values.run;
     const output = values.output;
-    const ci = detectCi(values.ci);
-    const summaryFile = output === undefined && format === 'md' && ci.mode === 'github' ? githubFile('GITHUB_STEP_SUMMARY', ci.forced) : null;
+    const summaryFile = output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
     if (output !== undefined) {
       const written = await writeReport(ctx.snapshotter, format, output, runId);
       return { json: written, human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)` };

@@ -7,8 +7,8 @@ import { InvalidArgumentError, SnapshotNotFoundError, UsageError } from '../../e
 import type { Context } from '../context.js';
 import { assertSafeId } from '../../store/paths.js';
 import { paint, printable, short, table } from '../output.js';
-import { atMostOne, defineCommand, type Command, type CommandResult } from '../spec.js';
-import { appendKeyValues, detectCi, errorAnnotations, githubFile } from '../../ci/github.js';
+import { atMostOne, CI_OPTION, defineCommand, type Command, type CommandResult } from '../spec.js';
+import { appendKeyValues, detectCi, errorAnnotations, githubFileFor } from '../../ci/github.js';
 
 /** verify's exit status when a check fails, apart from 1 (the tool itself failed) and 2 (usage). */
 export const VERIFY_FAILED_EXIT = 3;
@@ -58,12 +58,12 @@ const after = defineCommand({
     gate: { type: 'string', valueName: 'TEXT', description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"' },
     'gate-file': { type: 'string', valueName: 'F', description: 'read the gate label from file F (its text, not its name, is recorded)' },
     before: { type: 'string', valueName: 'SHA', description: 'the iteration\'s start (a full or abbreviated SHA or any revision)', defaultText: "the run's recorded before state" },
-    ci: { type: 'string', choices: ['github', 'none'], valueName: 'MODE', description: 'GitHub Actions integration: github writes step outputs/annotations, none turns it off', defaultText: 'github when GITHUB_ACTIONS=true, else none' },
+    ci: { ...CI_OPTION, description: 'GitHub Actions integration: github writes step outputs/annotations, none turns it off' },
   },
   positionals: { required: [] },
   examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
   async run(ctx, values) {
-    const outputFile = githubOutputFile(values.ci);
+    const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
     atMostOne(values, ['task', 'task-file']);
     atMostOne(values, ['gate', 'gate-file']);
     const taskPrompt = values['task-file'] === undefined ? values.task : await readOptionFile(values['task-file'], '--task-file');
@@ -180,13 +180,13 @@ const stats = defineCommand({
   positionals: { required: [], optional: ['FROM', 'TO'] },
   examples: ['stats HEAD~3 HEAD', 'stats --run "$RUN" --json'],
   async run(ctx, values, positionals) {
-    const result = await statsFor(ctx, values.run, positionals, values.workspace !== undefined);
+    const result = await statsFor(ctx, values.run, positionals);
     return { json: result, human: () => statsText(result) };
   },
 });
 
 /** FROM TO in the workspace; SNAPSHOT or --run ID in the recorded workspace unless -C names one. */
-async function statsFor(ctx: Context, runId: string | undefined, positionals: string[], explicitWorkspace: boolean): Promise<DiffStats> {
+async function statsFor(ctx: Context, runId: string | undefined, positionals: string[]): Promise<DiffStats> {
   const [from, to] = positionals;
   if (runId !== undefined && positionals.length > 0) throw new UsageError('give FROM TO, SNAPSHOT or --run ID, not several');
   if (from !== undefined && to !== undefined) return ctx.snapshotter.stats(ctx.workspace, from, to);
@@ -199,7 +199,7 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
   if (first === undefined || last === undefined) {
     throw new SnapshotNotFoundError(`run ${runId ?? ''} has no snapshots yet; "after" records them`, { details: { runId } });
   }
-  return ctx.snapshotter.stats(explicitWorkspace ? ctx.workspace : first.workspace, first.beforeSha, last.afterSha);
+  return ctx.snapshotter.stats(ctx.workspaceGiven ? ctx.workspace : first.workspace, first.beforeSha, last.afterSha);
 }
 
 const verify = defineCommand({
@@ -210,7 +210,7 @@ const verify = defineCommand({
   options: {
     run: { ...RUN_ID, description: 'every snapshot of this run, and the run record' },
     all: { type: 'boolean', description: 'the whole store, including files that no longer load (the default when nothing is given)' },
-    ci: { type: 'string', choices: ['github', 'none'], valueName: 'MODE', description: 'GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off', defaultText: 'github when GITHUB_ACTIONS=true, else none' },
+    ci: { ...CI_OPTION, description: 'GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off' },
   },
   positionals: { required: [], optional: ['ID'] },
   examples: ['verify --run "$RUN"'],
@@ -294,12 +294,6 @@ async function readOptionFile(path: string, flag: string): Promise<string> {
 }
 
 // --- GitHub Actions (--ci github|none; on by default when GITHUB_ACTIONS=true) ---
-
-/** $GITHUB_OUTPUT when `after` should write step outputs; checked before any work is done. */
-function githubOutputFile(flag: string | undefined): string | null {
-  const ci = detectCi(flag);
-  return ci.mode === 'github' ? githubFile('GITHUB_OUTPUT', ci.forced) : null;
-}
 
 /** The step outputs of `after` (CONTRACT.md), plus the run, iteration and the task as given. */
 function afterOutputs(s: Snapshot, task: string | undefined): Record<string, string | number> {

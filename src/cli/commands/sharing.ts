@@ -7,15 +7,7 @@ import { defineCommand, type Command, type CommandResult } from '../spec.js';
 
 /** Runs that travel: push, fetch, export, import through git remotes and bundles. */
 function sharing(ctx: Context): Sharing {
-  const s = ctx.settings;
-  return new Sharing({
-    home: s.home,
-    artifactsDir: s.artifactsDir,
-    identity: s.identity,
-    gitTimeoutMs: s.gitTimeoutMs,
-    lockTimeoutMs: s.lockTimeoutMs,
-    ...(ctx.workspaceGiven ? { localWorkspace: ctx.workspace } : {}),
-  });
+  return new Sharing(ctx.serviceOptions);
 }
 
 const SELECT = {
