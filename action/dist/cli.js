@@ -19579,7 +19579,7 @@ async function execute(request, opts) {
   const given = { ...request.options };
   for (const name of INHERITED) if (!(name in given) && typeof opts.defaults[name] === "string") given[name] = opts.defaults[name];
   for (const [name, value] of Object.entries(given)) {
-    if (name === "help") throw new UsageError('help is not served; run "agentgate-snapshot <command> --help"');
+    if (name === "help" || name === "version") throw new UsageError(`${name} is not served; run "agentgate-snapshot <command> --${name}"`);
     if (value === true) argv.push(`--${name}`);
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }

@@ -97,7 +97,8 @@ async function execute(request: ServeRequest, opts: ServeOptions): Promise<Comma
   const given = { ...request.options };
   for (const name of INHERITED) if (!(name in given) && typeof opts.defaults[name] === 'string') given[name] = opts.defaults[name];
   for (const [name, value] of Object.entries(given)) {
-    if (name === 'help') throw new UsageError('help is not served; run "agentgate-snapshot <command> --help"');
+    // --help and --version make the parser skip its required-option checks: never run a command with them.
+    if (name === 'help' || name === 'version') throw new UsageError(`${name} is not served; run "agentgate-snapshot <command> --${name}"`);
     if (value === true) argv.push(`--${name}`);
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }

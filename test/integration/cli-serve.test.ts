@@ -92,6 +92,7 @@ describe('serve (JSON lines over stdio)', () => {
         req(8, 'after', { run: 'r', iteration: 'x' }),
         req(9, 'show', {}, ['../etc']),
         req(10, 'before', { help: true }),
+        req(13, 'before', { version: true }),
         Buffer.concat([huge, Buffer.from('\n')]),
         req(11, 'before', { run: 'ok' }),
         req(12, 'runs').trimEnd(), // the last line may lack its newline
@@ -113,6 +114,7 @@ describe('serve (JSON lines over stdio)', () => {
       [8, 'INVALID_ARGUMENT'],
       [9, 'INVALID_ID'],
       [10, 'USAGE'],
+      [13, 'USAGE'],
       [null, 'INVALID_REQUEST'],
       [11, 'ok'],
       [12, 'ok'],
