@@ -41,7 +41,9 @@ await build({
   target: 'node20',
   outExtension: { '.js': '.js' },
   // Bundled CommonJS dependencies still call require() for Node's own modules.
-  banner: { js: "import { createRequire as __agentgateCreateRequire } from 'node:module';\nconst require = __agentgateCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __agentgateCreateRequire } from 'node:module';\nconst require = __agentgateCreateRequire(import.meta.url);",
+  },
   legalComments: 'none',
   sourcemap: false,
   splitting: false,

@@ -23,17 +23,32 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs git synchronously and returns stdout; throws with stderr on a non-zero exit. */
-export function git(cwd: string, args: readonly string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): string {
+export function git(
+  cwd: string,
+  args: readonly string[],
+  opts: { input?: string | Buffer; env?: Record<string, string> } = {},
+): string {
   const res = spawnSync('git', args, { cwd, env: gitEnv(opts.env), input: opts.input, maxBuffer: 1 << 30 });
   if (res.error) throw res.error;
-  if (res.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${cwd} (exit ${res.status}): ${res.stderr.toString().trim()}`);
+  if (res.status !== 0)
+    throw new Error(
+      `git ${args.join(' ')} failed in ${cwd} (exit ${res.status}): ${res.stderr.toString().trim()}`,
+    );
   return res.stdout.toString('utf8');
 }
 
 /** Runs a command asynchronously, failing on a non-zero exit; resolves with stdout. */
-export function run(cmd: string, args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export function run(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? gitEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -42,12 +57,19 @@ export function run(cmd: string, args: readonly string[], opts: { cwd?: string; 
     child.on('close', (code) => {
       const stdout = Buffer.concat(out).toString('utf8');
       if (code === 0) resolve(stdout);
-      else reject(new Error(`${cmd} ${args.join(' ')} failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().slice(-2000)}`));
+      else
+        reject(
+          new Error(
+            `${cmd} ${args.join(' ')} failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().slice(-2000)}`,
+          ),
+        );
     });
   });
 }
 
 /** `git version 2.39.5` -> `2.39.5`. */
 export function gitVersion(): string {
-  return git(process.cwd(), ['--version']).trim().replace(/^git version /, '');
+  return git(process.cwd(), ['--version'])
+    .trim()
+    .replace(/^git version /, '');
 }

@@ -7,7 +7,9 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** `value / base`, rounded to two decimals; NaN when either is missing or the base is not positive. */
@@ -65,7 +67,9 @@ export function describeLimit(t: Pick<Target, 'comparison' | 'limit' | 'unit'>):
 /** Plain-text table: columns padded to their widest cell, numbers (cells starting with a digit) right-aligned. */
 export function formatTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-0-9.]/.test(r[i] ?? '') || (r[i] ?? '') === ''));
+  const numeric = header.map(
+    (_, i) => rows.length > 0 && rows.every((r) => /^[-0-9.]/.test(r[i] ?? '') || (r[i] ?? '') === ''),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((c, i) => (numeric[i] ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
@@ -76,7 +80,10 @@ export function formatTable(header: readonly string[], rows: ReadonlyArray<reado
 }
 
 /** The same table as GitHub markdown (for docs/performance.md). */
-export function formatMarkdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+export function formatMarkdownTable(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+): string {
   const esc = (c: string): string => c.replace(/\|/g, '\\|');
   const line = (cells: readonly string[]): string => `| ${cells.map(esc).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
@@ -105,7 +112,8 @@ export function rotate<T>(items: readonly T[], by: number): T[] {
 export function parseSizes(value: string | undefined, fallback: readonly number[]): number[] {
   if (value === undefined || value.trim() === '') return [...fallback];
   const sizes = value.split(',').map((s) => Number(s.trim().replace(/_/g, '')));
-  if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`AGENTGATE_BENCH_SIZES must be positive integers separated by commas, got "${value}"`);
+  if (sizes.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error(`AGENTGATE_BENCH_SIZES must be positive integers separated by commas, got "${value}"`);
   return sizes;
 }
 

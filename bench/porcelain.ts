@@ -15,7 +15,11 @@ export interface PorcelainBefore {
  * so it gets only PATH and HOME, and the identity as `-c` config as a hand-written tool would.
  */
 function open(dir: string): SimpleGit {
-  const env = Object.fromEntries(['PATH', 'HOME', 'TMPDIR'].flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k] as string]])));
+  const env = Object.fromEntries(
+    ['PATH', 'HOME', 'TMPDIR'].flatMap((k) =>
+      process.env[k] === undefined ? [] : [[k, process.env[k] as string]],
+    ),
+  );
   const config = [`user.name=${BENCH_IDENTITY.name}`, `user.email=${BENCH_IDENTITY.email}`];
   return simpleGit({ baseDir: dir, maxConcurrentProcesses: 1, config }).env(env);
 }
@@ -33,7 +37,12 @@ export async function porcelainBefore(dir: string): Promise<PorcelainBefore> {
 }
 
 /** After: commit everything, summary and patch against the before SHA, write both. Returns the file count. */
-export async function porcelainAfter(dir: string, before: PorcelainBefore, outDir: string, iteration: number): Promise<number> {
+export async function porcelainAfter(
+  dir: string,
+  before: PorcelainBefore,
+  outDir: string,
+  iteration: number,
+): Promise<number> {
   const git = open(dir);
   const status = await git.status();
   if (status.isClean()) return 0;
@@ -44,6 +53,15 @@ export async function porcelainAfter(dir: string, before: PorcelainBefore, outDi
   const patch = await git.diff(['--binary', before.sha, after]);
   await mkdir(outDir, { recursive: true });
   await writeFile(join(outDir, 'patch.diff'), patch);
-  await writeFile(join(outDir, 'snapshot.json'), JSON.stringify({ beforeSha: before.sha, afterSha: after, files: summary.files, insertions: summary.insertions, deletions: summary.deletions }));
+  await writeFile(
+    join(outDir, 'snapshot.json'),
+    JSON.stringify({
+      beforeSha: before.sha,
+      afterSha: after,
+      files: summary.files,
+      insertions: summary.insertions,
+      deletions: summary.deletions,
+    }),
+  );
   return summary.files.length;
 }

@@ -40,7 +40,10 @@ export function pathFor(i: number, n: number): string {
   return `src/pkg${a}/mod${b}/part${c}/file${i}.txt`;
 }
 
-const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega'.split(' ');
+const WORDS =
+  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega'.split(
+    ' ',
+  );
 
 /** Deterministic text of about 2 KB, unique per file (so that blobs do not collapse into one). */
 export function fileText(i: number, salt = ''): string {
@@ -105,7 +108,11 @@ export async function ensureRepo(n: number, log: (msg: string) => void): Promise
 }
 
 async function fastImport(dir: string, n: number): Promise<void> {
-  const child = spawn('git', ['fast-import', '--quiet', '--done'], { cwd: dir, env: gitEnv(), stdio: ['pipe', 'ignore', 'pipe'] });
+  const child = spawn('git', ['fast-import', '--quiet', '--done'], {
+    cwd: dir,
+    env: gitEnv(),
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   const err: Buffer[] = [];
   child.stderr.on('data', (c: Buffer) => err.push(c));
   const closed = new Promise<number | null>((resolve, reject) => {
@@ -116,7 +123,9 @@ async function fastImport(dir: string, n: number): Promise<void> {
     if (!child.stdin.write(chunk)) await new Promise((r) => child.stdin.once('drain', r));
   };
   const msg = `bench: ${n} files\n`;
-  await write(`commit refs/heads/main\ncommitter bench <bench@localhost> 1700000000 +0000\ndata ${Buffer.byteLength(msg)}\n${msg}`);
+  await write(
+    `commit refs/heads/main\ncommitter bench <bench@localhost> 1700000000 +0000\ndata ${Buffer.byteLength(msg)}\n${msg}`,
+  );
   let batch: string[] = [];
   for (let i = 0; i < n; i++) {
     const text = fileText(i);
@@ -133,7 +142,8 @@ async function fastImport(dir: string, n: number): Promise<void> {
   await write('\ndone\n');
   child.stdin.end();
   const code = await closed;
-  if (code !== 0) throw new Error(`git fast-import failed (exit ${code}): ${Buffer.concat(err).toString('utf8')}`);
+  if (code !== 0)
+    throw new Error(`git fast-import failed (exit ${code}): ${Buffer.concat(err).toString('utf8')}`);
 }
 
 /** Loose objects from earlier runs beyond which a cached repository is pruned before use. */
@@ -159,8 +169,11 @@ function pruneLeftovers(repo: BenchRepo, log: (msg: string) => void): void {
  */
 export function resetRepo(repo: BenchRepo, created: readonly string[] = []): void {
   for (const path of created) rmSyncQuiet(join(repo.dir, path));
-  const refs = git(repo.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/', 'refs/bench/']).split('\n').filter(Boolean);
-  if (refs.length > 0) git(repo.dir, ['update-ref', '--stdin'], { input: refs.map((r) => `delete ${r}\n`).join('') });
+  const refs = git(repo.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/', 'refs/bench/'])
+    .split('\n')
+    .filter(Boolean);
+  if (refs.length > 0)
+    git(repo.dir, ['update-ref', '--stdin'], { input: refs.map((r) => `delete ${r}\n`).join('') });
   git(repo.dir, ['checkout', '-q', '-f', '-B', 'main', repo.base]);
 }
 
@@ -187,7 +200,14 @@ export interface Workload {
 export async function applyWorkload(repo: BenchRepo, nonce: string): Promise<Workload> {
   const n = repo.files;
   const pick = (k: number): number => Math.floor(((k + 0.5) * n) / 13);
-  const w: Workload = { modified: [], added: [], deleted: [], renamed: [], binary: [BINARY_PATH], created: [] };
+  const w: Workload = {
+    modified: [],
+    added: [],
+    deleted: [],
+    renamed: [],
+    binary: [BINARY_PATH],
+    created: [],
+  };
   for (let k = 0; k < 10; k++) {
     const i = pick(k);
     const path = pathFor(i, n);

@@ -76,7 +76,7 @@ export function addRows(
       against: against === null || isBase ? null : against,
       ratio: against === null ? null : isBase ? 1 : ratio(m, baseMedian),
       gitProcesses: extra[contestant]?.gitProcesses ?? null,
-      ...(pairedRatio(values, against === null || isBase ? undefined : samples[against])),
+      ...pairedRatio(values, against === null || isBase ? undefined : samples[against]),
       ...(extra[contestant]?.note ? { note: extra[contestant]?.note } : {}),
     });
   }
@@ -86,7 +86,10 @@ export function addRows(
  * The median of per-repetition ratios, when both contestants have one sample per repetition
  * (they ran interleaved in the same rounds): steadier than a ratio of medians on a loaded machine.
  */
-function pairedRatio(values: readonly number[], base: readonly number[] | undefined): { pairedRatio?: number } {
+function pairedRatio(
+  values: readonly number[],
+  base: readonly number[] | undefined,
+): { pairedRatio?: number } {
   if (!base || base.length !== values.length || values.length === 0) return {};
   return { pairedRatio: Math.round(median(values.map((v, i) => v / (base[i] as number))) * 100) / 100 };
 }

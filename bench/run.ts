@@ -36,16 +36,22 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
 async function main(): Promise<number> {
   const sizes = parseSizes(process.env.AGENTGATE_BENCH_SIZES, [1000, 10_000, 100_000]);
   const reps = parseCount(process.env.AGENTGATE_BENCH_REPS, 5, 'AGENTGATE_BENCH_REPS');
-  const selected = (process.env.AGENTGATE_BENCH_CASES ?? Object.keys(CASES).join(',')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const selected = (process.env.AGENTGATE_BENCH_CASES ?? Object.keys(CASES).join(','))
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = selected.filter((c) => !(c in CASES));
-  if (unknown.length > 0) throw new Error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown case(s) ${unknown.join(', ')}; known: ${Object.keys(CASES).join(', ')}`);
   const started = Date.now();
   const loadBefore = loadavg().map((l) => Math.round(l * 100) / 100);
   const log = (msg: string): void => {
     process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`);
   };
   const bench: Bench = { reps, sizes, log, rows: [], facts: {} };
-  log(`sizes ${sizes.join(', ')}; ${reps} repetitions; cases ${selected.join(', ')}; scratch in ${benchRoot()}`);
+  log(
+    `sizes ${sizes.join(', ')}; ${reps} repetitions; cases ${selected.join(', ')}; scratch in ${benchRoot()}`,
+  );
   await cleanScratch();
   for (const name of selected) await (CASES[name] as (b: Bench) => Promise<void>)(bench);
   await cleanScratch();
@@ -66,11 +72,18 @@ async function main(): Promise<number> {
     loadavg: { start: loadBefore, end: loadavg().map((l) => Math.round(l * 100) / 100) },
   };
   const checked = targets(bench.rows, bench.facts);
-  process.stdout.write(`\nagentgate-snapshotter benchmark, ${meta.date}\nnode ${meta.node}, git ${meta.git}, ${meta.cores} cores (${meta.cpu}), ${meta.platform}\n`);
-  process.stdout.write(`load average at start ${meta.loadavg.start.join(' ')}, at end ${meta.loadavg.end.join(' ')}\n`);
-  process.stdout.write(`medians of ${reps} repetitions; ratio = median / median of the row named in "vs"\n\n`);
+  process.stdout.write(
+    `\nagentgate-snapshotter benchmark, ${meta.date}\nnode ${meta.node}, git ${meta.git}, ${meta.cores} cores (${meta.cpu}), ${meta.platform}\n`,
+  );
+  process.stdout.write(
+    `load average at start ${meta.loadavg.start.join(' ')}, at end ${meta.loadavg.end.join(' ')}\n`,
+  );
+  process.stdout.write(
+    `medians of ${reps} repetitions; ratio = median / median of the row named in "vs"\n\n`,
+  );
   process.stdout.write(`${resultTable(bench.rows)}\n\n`);
-  const split = bench.facts.iterationSplit as Record<string, Record<string, { beforeMs: number; afterMs: number }>> | undefined;
+  const split = bench.facts.iterationSplit as
+    Record<string, Record<string, { beforeMs: number; afterMs: number }>> | undefined;
   if (split) process.stdout.write(`${splitTable(split)}\n\n`);
   const profile = bench.facts.profile as IterationProfile | undefined;
   if (profile) process.stdout.write(`${profileTable(profile)}\n\n`);
@@ -81,14 +94,18 @@ async function main(): Promise<number> {
   const rows = bench.rows.map((r) => ({ ...r, median: Math.round(r.median * 10) / 10 }));
   await writeFile(`${dir}latest.json`, compactJson({ meta, rows, targets: checked, facts: bench.facts }));
   await writeFile(`${dir}latest.md`, `${markdownTable(bench.rows, checked, meta)}\n`);
-  process.stdout.write(`\nwritten: bench/results/latest.json, bench/results/latest.md (${meta.durationS} s)\n`);
+  process.stdout.write(
+    `\nwritten: bench/results/latest.json, bench/results/latest.md (${meta.durationS} s)\n`,
+  );
   return 0;
 }
 
 /** One line per top-level key and per array element below it: small in git, still readable in a diff. */
 function compactJson(doc: Record<string, unknown>): string {
   const parts = Object.entries(doc).map(([key, value]) => {
-    const body = Array.isArray(value) ? `[\n${value.map((v) => `  ${JSON.stringify(v)}`).join(',\n')}\n ]` : JSON.stringify(value);
+    const body = Array.isArray(value)
+      ? `[\n${value.map((v) => `  ${JSON.stringify(v)}`).join(',\n')}\n ]`
+      : JSON.stringify(value);
     return ` ${JSON.stringify(key)}: ${body}`;
   });
   return `{\n${parts.join(',\n')}\n}\n`;
@@ -104,7 +121,9 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -4,12 +4,19 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 export interface ServeClient {
-  request(command: string, options: Record<string, string | number | boolean>, args?: string[]): Promise<unknown>;
+  request(
+    command: string,
+    options: Record<string, string | number | boolean>,
+    args?: string[],
+  ): Promise<unknown>;
   close(): Promise<number | null>;
 }
 
 export function startServe(cli: string, args: string[], env: NodeJS.ProcessEnv): ServeClient {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cli, 'serve', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cli, 'serve', ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const waiting: Array<(line: string) => void> = [];
   const stderr: string[] = [];
   child.stderr.on('data', (c: Buffer) => stderr.push(c.toString('utf8')));
@@ -24,9 +31,14 @@ export function startServe(cli: string, args: string[], env: NodeJS.ProcessEnv):
         void closed.then(() => reject(new Error(`serve ended: ${stderr.join('').slice(-2000)}`)));
       });
       child.stdin.write(`${JSON.stringify({ id, command, args: positional, options })}\n`);
-      const response = JSON.parse(await line) as { id: number; result?: unknown; error?: { code: string; message: string } };
+      const response = JSON.parse(await line) as {
+        id: number;
+        result?: unknown;
+        error?: { code: string; message: string };
+      };
       if (response.id !== id) throw new Error(`serve answered ${response.id} to request ${id}`);
-      if (response.error) throw new Error(`serve ${command}: ${response.error.code}: ${response.error.message}`);
+      if (response.error)
+        throw new Error(`serve ${command}: ${response.error.code}: ${response.error.message}`);
       return response.result;
     },
     async close() {

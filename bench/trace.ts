@@ -52,7 +52,12 @@ export async function createTracer(dir: string): Promise<Tracer> {
         .map((line) => {
           const [start, ns, rest] = line.split('\t');
           const args = (rest ?? '').split(' ').filter(Boolean);
-          return { startMs: Number(start) / 1e6, ms: Number(ns) / 1e6, command: subcommand(args), args: args.join(' ') };
+          return {
+            startMs: Number(start) / 1e6,
+            ms: Number(ns) / 1e6,
+            command: subcommand(args),
+            args: args.join(' '),
+          };
         })
         .filter((c) => Number.isFinite(c.startMs) && Number.isFinite(c.ms));
     },

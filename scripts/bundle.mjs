@@ -27,7 +27,9 @@ await build({
   legalComments: 'none',
   define: { AGENTGATE_VERSION: JSON.stringify(pkg.version) },
   // A CommonJS dependency's require() of a Node built-in needs a real require in an ES module.
-  banner: { js: "import{createRequire as __agentgateCreateRequire}from'node:module';const require=__agentgateCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import{createRequire as __agentgateCreateRequire}from'node:module';const require=__agentgateCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 chmodSync(join(outdir, 'agentgate-snapshot.js'), 0o755);

@@ -1,11 +1,28 @@
 /** The library: run snapshots, checkpoints, the store, configuration, errors and the data contract. */
-export { Snapshotter, type SnapshotterOptions, type BeforeOptions, type AfterOptions } from './snapshotter/snapshotter.js';
+export {
+  Snapshotter,
+  type SnapshotterOptions,
+  type BeforeOptions,
+  type AfterOptions,
+} from './snapshotter/snapshotter.js';
 export { runDemo, type DemoSummary } from './snapshotter/demo.js';
-export { Checkpoints, type CheckpointsOptions, type CleanupOptions, type GcOptions } from './checkpoints/index.js';
+export {
+  Checkpoints,
+  type CheckpointsOptions,
+  type CleanupOptions,
+  type GcOptions,
+} from './checkpoints/index.js';
 export { SnapshotStore } from './store/snapshot-store.js';
 export { resolveSettings, loadConfig, type Settings } from './store/config.js';
 export { resolveHome, layout } from './store/paths.js';
 export * from './errors.js';
 export * from '../types/index.js';
 export { renderReport, writeReport, buildRunReport, renderMarkdown, renderDotenv } from './report/index.js';
-export { detectCi, formatKeyValues, appendKeyValues, appendStepSummary, errorAnnotations, type CiMode } from './ci/github.js';
+export {
+  detectCi,
+  formatKeyValues,
+  appendKeyValues,
+  appendStepSummary,
+  errorAnnotations,
+  type CiMode,
+} from './ci/github.js';

@@ -11,10 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' });
-  if (tsc.status !== 0) process.stderr.write(`global-setup: tsc reported problems (dist/ still emitted):\n${tsc.stdout}${tsc.stderr}`);
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    encoding: 'utf8',
+  });
+  if (tsc.status !== 0)
+    process.stderr.write(
+      `global-setup: tsc reported problems (dist/ still emitted):\n${tsc.stdout}${tsc.stderr}`,
+    );
   const bundle = spawnSync(process.execPath, ['scripts/bundle.mjs'], { encoding: 'utf8' });
-  if (bundle.status !== 0) throw new Error(`global-setup: bundling the CLI failed:\n${bundle.stdout}${bundle.stderr}`);
+  if (bundle.status !== 0)
+    throw new Error(`global-setup: bundling the CLI failed:\n${bundle.stdout}${bundle.stderr}`);
 
   const root = mkdtempSync(join(tmpdir(), 'agentgate-tests-'));
   process.env.AGENTGATE_TEST_TMP = root;
@@ -22,6 +28,7 @@ export default function setup(): () => void {
   return () => {
     const left = readdirSync(root);
     rmSync(root, { recursive: true, force: true, maxRetries: 5 });
-    if (left.length > 0) throw new Error(`test files left temporary entries behind: ${left.slice(0, 20).join(', ')}`);
+    if (left.length > 0)
+      throw new Error(`test files left temporary entries behind: ${left.slice(0, 20).join(', ')}`);
   };
 }

@@ -8,7 +8,10 @@ export const RunRecord = z.object({
   updatedAt: IsoDate,
   before: BeforeState.nullable(),
   /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-  beforeUsedBy: z.object({ snapshotId: SafeId, iteration: z.number().int().nonnegative() }).nullable().optional(),
+  beforeUsedBy: z
+    .object({ snapshotId: SafeId, iteration: z.number().int().nonnegative() })
+    .nullable()
+    .optional(),
   snapshotIds: z.array(SafeId),
   /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
   recordedWorkspace: z.string().min(1).optional(),

@@ -4,7 +4,10 @@ import * as z from 'zod';
 export const SERVE_MAX_LINE_BYTES = 1024 * 1024;
 
 /** A request id: echoed in the response so that a caller can match them. */
-export const ServeRequestId = z.union([z.string().max(200), z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)]);
+export const ServeRequestId = z.union([
+  z.string().max(200),
+  z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+]);
 export type ServeRequestId = z.infer<typeof ServeRequestId>;
 
 /**
@@ -17,7 +20,12 @@ export const ServeRequest = z
     id: ServeRequestId,
     command: z.string().min(1).max(100),
     args: z.array(z.string().max(SERVE_MAX_LINE_BYTES)).max(10_000).default([]),
-    options: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,63}$/), z.union([z.string(), z.boolean(), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])).default({}),
+    options: z
+      .record(
+        z.string().regex(/^[a-z][a-z0-9-]{0,63}$/),
+        z.union([z.string(), z.boolean(), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]),
+      )
+      .default({}),
   })
   .strict();
 export type ServeRequest = z.infer<typeof ServeRequest>;

@@ -40,8 +40,12 @@ export const TravellingSnapshot = Snapshot.pick({
   .extend({
     iteration: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
     // A git branch name never holds a control character (git check-ref-format).
-    // eslint-disable-next-line no-control-regex -- control characters are what we refuse
-    branch: z.string().min(1).max(4096).regex(/^[^\u0000-\u001f\u007f]+$/),
+    branch: z
+      .string()
+      .min(1)
+      .max(4096)
+      // eslint-disable-next-line no-control-regex -- control characters are what we refuse
+      .regex(/^[^\u0000-\u001f\u007f]+$/),
     commitMessage: z.string().max(1_000_000),
     task: z.string().max(10_000_000).nullable(),
     gate: z.string().max(1_000_000).nullable(),
@@ -92,7 +96,11 @@ export const ReceiveResult = z.object({
 export type ReceiveResult = z.infer<typeof ReceiveResult>;
 
 /** `export` result. */
-export const ExportResult = z.object({ file: z.string(), runs: z.array(SafeId), refs: z.number().int().nonnegative() });
+export const ExportResult = z.object({
+  file: z.string(),
+  runs: z.array(SafeId),
+  refs: z.number().int().nonnegative(),
+});
 export type ExportResult = z.infer<typeof ExportResult>;
 
 /** `<home>/sharing/rebuilt.json`: the record commits already rebuilt into this home, and the snapshot each gave. */

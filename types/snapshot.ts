@@ -6,7 +6,10 @@ export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const SafeId = z
   .string()
   .regex(SAFE_ID, 'use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit')
-  .refine((s) => !s.includes('..') && !s.endsWith('.lock') && !s.endsWith('.'), 'must not contain ".." or end with "." or ".lock"');
+  .refine(
+    (s) => !s.includes('..') && !s.endsWith('.lock') && !s.endsWith('.'),
+    'must not contain ".." or end with "." or ".lock"',
+  );
 
 export const Sha = z.string().regex(OBJECT_ID_PATTERN, 'a full hexadecimal object id');
 export const IsoDate = z.string().datetime({ offset: true });
@@ -15,7 +18,10 @@ export const HeadState = z.enum(['branch', 'detached', 'unborn']);
 export type HeadState = z.infer<typeof HeadState>;
 
 /** A path the capture could not stage (a FIFO or socket where a file was, a file it may not read): left as the index had it. */
-export const SkippedPath = z.object({ path: z.string().min(1), reason: z.enum(['special-file', 'unreadable']) });
+export const SkippedPath = z.object({
+  path: z.string().min(1),
+  reason: z.enum(['special-file', 'unreadable']),
+});
 export type SkippedPath = z.infer<typeof SkippedPath>;
 
 export const BeforeState = z.object({
@@ -72,7 +78,10 @@ export const Snapshot = z.object({
   branch: z.string().min(1),
   commitMessage: z.string(),
   patchPath: z.string().nullable(),
-  patchSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  patchSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   filesChanged: z.number().int().nonnegative(),
   insertions: z.number().int().nonnegative(),
   deletions: z.number().int().nonnegative(),

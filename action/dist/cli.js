@@ -6673,11 +6673,17 @@ var init_snapshot = __esm({
     init_zod();
     init_ids();
     SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    SafeId = string2().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine((s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."), 'must not contain ".." or end with "." or ".lock"');
+    SafeId = string2().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine(
+      (s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."),
+      'must not contain ".." or end with "." or ".lock"'
+    );
     Sha = string2().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
     IsoDate = string2().datetime({ offset: true });
     HeadState = _enum(["branch", "detached", "unborn"]);
-    SkippedPath = object({ path: string2().min(1), reason: _enum(["special-file", "unreadable"]) });
+    SkippedPath = object({
+      path: string2().min(1),
+      reason: _enum(["special-file", "unreadable"])
+    });
     BeforeState = object({
       sha: Sha,
       branch: string2().min(1),
@@ -6763,7 +6769,9 @@ function assertSafeId(value, what) {
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? "invalid";
-    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, { details: { value: value.slice(0, 200), what } });
+    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
+      details: { value: value.slice(0, 200), what }
+    });
   }
   return value;
 }
@@ -6797,8 +6805,12 @@ function printable(text) {
 }
 function table(headers, cells) {
   const rows = cells.map((r) => r.map(printable));
-  const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ""))));
-  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test((r[i] ?? "").replace(ANSI, ""))));
+  const widths = headers.map(
+    (h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? "")))
+  );
+  const numeric = headers.map(
+    (_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test((r[i] ?? "").replace(ANSI, "")))
+  );
   const line = (cells2) => cells2.map((c, i) => {
     const pad = " ".repeat(Math.max(0, (widths[i] ?? 0) - visibleWidth(c)));
     return numeric[i] ? pad + c : c + pad;
@@ -6820,7 +6832,11 @@ var init_output = __esm({
 
 // src/cli/spec.ts
 function defineCommand(def) {
-  return { ...def, usage: def.usage ?? generatedUsage(def.name, def.options, def.positionals), run: def.run };
+  return {
+    ...def,
+    usage: def.usage ?? generatedUsage(def.name, def.options, def.positionals),
+    run: def.run
+  };
 }
 function generatedUsage(name, options, positionals) {
   const parts = [name];
@@ -6854,10 +6870,14 @@ function parseCommandLine(command, args) {
     const { name, shown, inline } = splitOption(arg, decls);
     const decl = name === void 0 ? void 0 : decls[name];
     if (name === void 0 || decl === void 0) {
-      throw new UsageError(`unknown option ${shown} for "${command.name}"; run "${PROGRAM} ${command.name} --help" for its options`, { details: { option: shown } });
+      throw new UsageError(
+        `unknown option ${shown} for "${command.name}"; run "${PROGRAM} ${command.name} --help" for its options`,
+        { details: { option: shown } }
+      );
     }
     if (decl.type === "boolean") {
-      if (inline !== void 0) throw new UsageError(`option ${shown} takes no value`, { details: { option: shown } });
+      if (inline !== void 0)
+        throw new UsageError(`option ${shown} takes no value`, { details: { option: shown } });
       raw.set(name, true);
       continue;
     }
@@ -6865,9 +6885,12 @@ function parseCommandLine(command, args) {
     if (value === void 0) {
       const next = args[i + 1];
       if (next === void 0 || next.startsWith("-") && next !== "-") {
-        throw new UsageError(`option ${shown} needs a value (${shown} ${placeholder(decl)}${next === void 0 ? "" : `, or ${shown}=${placeholder(decl)} for a value starting with "-"`})`, {
-          details: { option: shown }
-        });
+        throw new UsageError(
+          `option ${shown} needs a value (${shown} ${placeholder(decl)}${next === void 0 ? "" : `, or ${shown}=${placeholder(decl)} for a value starting with "-"`})`,
+          {
+            details: { option: shown }
+          }
+        );
       }
       value = next;
       i++;
@@ -6884,7 +6907,11 @@ function splitOption(arg, decls) {
   if (arg.startsWith("--")) {
     const eq = arg.indexOf("=");
     const name2 = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-    return { name: Object.hasOwn(decls, name2) ? name2 : void 0, shown: `--${name2}`, inline: eq < 0 ? void 0 : arg.slice(eq + 1) };
+    return {
+      name: Object.hasOwn(decls, name2) ? name2 : void 0,
+      shown: `--${name2}`,
+      inline: eq < 0 ? void 0 : arg.slice(eq + 1)
+    };
   }
   const letter = arg.slice(1, 2);
   const name = Object.entries(decls).find(([, d]) => d.short === letter)?.[0];
@@ -6894,39 +6921,63 @@ function splitOption(arg, decls) {
 function checkPositionals(command, count) {
   const { required: required2, optional: optional2 = [], rest } = command.positionals;
   if (count < required2.length) {
-    throw new UsageError(`missing ${required2.slice(count).join(" ")}; usage: ${PROGRAM} ${command.usage}`, { details: { missing: required2.slice(count) } });
+    throw new UsageError(`missing ${required2.slice(count).join(" ")}; usage: ${PROGRAM} ${command.usage}`, {
+      details: { missing: required2.slice(count) }
+    });
   }
-  if (!rest && count > required2.length + optional2.length) throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
+  if (!rest && count > required2.length + optional2.length)
+    throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
 }
 function convert(name, decl, value, help) {
   if (decl.type === "boolean") return value === true;
   if (value === void 0 || value === true) {
     if (decl.default !== void 0) return decl.default;
-    if (decl.required === true && !help) throw new UsageError(`--${name} ${placeholder(decl)} is required`, { details: { option: `--${name}` } });
+    if (decl.required === true && !help)
+      throw new UsageError(`--${name} ${placeholder(decl)} is required`, {
+        details: { option: `--${name}` }
+      });
     return void 0;
   }
-  if (decl.required === true && value === "") throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
+  if (decl.required === true && value === "")
+    throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
   if (decl.type === "integer") {
-    if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError(`--${name} must be a whole number from 0 up, not ${JSON.stringify(value.slice(0, 40))}`, { details: { option: `--${name}` } });
+    if (!/^\d{1,9}$/.test(value))
+      throw new InvalidArgumentError(
+        `--${name} must be a whole number from 0 up, not ${JSON.stringify(value.slice(0, 40))}`,
+        { details: { option: `--${name}` } }
+      );
     return Number(value);
   }
   if (decl.choices && !decl.choices.includes(value)) {
-    throw new InvalidArgumentError(`--${name} must be one of ${decl.choices.join(", ")}, not ${JSON.stringify(value.slice(0, 40))}`, { details: { option: `--${name}` } });
+    throw new InvalidArgumentError(
+      `--${name} must be one of ${decl.choices.join(", ")}, not ${JSON.stringify(value.slice(0, 40))}`,
+      { details: { option: `--${name}` } }
+    );
   }
   return value;
 }
 function atMostOne(values, names) {
   const given = names.filter((n) => values[n] !== void 0 && values[n] !== false);
-  if (given.length > 1) throw new UsageError(`give ${names.map((n) => `--${n}`).join(" or ")}, not both`, { details: { options: given } });
+  if (given.length > 1)
+    throw new UsageError(`give ${names.map((n) => `--${n}`).join(" or ")}, not both`, {
+      details: { options: given }
+    });
 }
 function commandHelp(command) {
-  const sections = [`Usage: ${PROGRAM} ${command.usage}`, command.summary, ...command.description ? [command.description] : []];
+  const sections = [
+    `Usage: ${PROGRAM} ${command.usage}`,
+    command.summary,
+    ...command.description ? [command.description] : []
+  ];
   if (Object.keys(command.options).length > 0) sections.push(`Options:
 ${optionLines(command.options)}`);
   sections.push(`Global options:
 ${optionLines(GLOBAL_OPTIONS)}`);
-  if (command.examples.length > 0) sections.push(`Example${command.examples.length > 1 ? "s" : ""}:
-${command.examples.map((e) => `  ${PROGRAM} ${e}`).join("\n")}`);
+  if (command.examples.length > 0)
+    sections.push(
+      `Example${command.examples.length > 1 ? "s" : ""}:
+${command.examples.map((e) => `  ${PROGRAM} ${e}`).join("\n")}`
+    );
   return sections.join("\n\n");
 }
 function optionLines(decls) {
@@ -6951,12 +7002,38 @@ var init_spec = __esm({
     "use strict";
     init_errors();
     PROGRAM = "agentgate-snapshot";
-    CI_OPTION = { type: "string", choices: ["github", "none"], valueName: "MODE", defaultText: "github when GITHUB_ACTIONS=true, else none" };
+    CI_OPTION = {
+      type: "string",
+      choices: ["github", "none"],
+      valueName: "MODE",
+      defaultText: "github when GITHUB_ACTIONS=true, else none"
+    };
     GLOBAL_OPTIONS = {
-      workspace: { type: "string", short: "C", valueName: "DIR", description: "the workspace", defaultText: "the current directory" },
-      home: { type: "string", valueName: "DIR", description: "agentgate home", defaultText: "$AGENTGATE_HOME, else ~/.agentgate" },
-      "artifacts-dir": { type: "string", valueName: "DIR", description: "where patch artifacts go", defaultText: "$AGENTGATE_ARTIFACTS_DIR, else <home>/artifacts" },
-      config: { type: "string", valueName: "FILE", description: "configuration file", defaultText: "<home>/config.yaml" },
+      workspace: {
+        type: "string",
+        short: "C",
+        valueName: "DIR",
+        description: "the workspace",
+        defaultText: "the current directory"
+      },
+      home: {
+        type: "string",
+        valueName: "DIR",
+        description: "agentgate home",
+        defaultText: "$AGENTGATE_HOME, else ~/.agentgate"
+      },
+      "artifacts-dir": {
+        type: "string",
+        valueName: "DIR",
+        description: "where patch artifacts go",
+        defaultText: "$AGENTGATE_ARTIFACTS_DIR, else <home>/artifacts"
+      },
+      config: {
+        type: "string",
+        valueName: "FILE",
+        description: "configuration file",
+        defaultText: "<home>/config.yaml"
+      },
       json: { type: "boolean", description: "print exactly one JSON document on stdout" },
       help: { type: "boolean", short: "h", description: "show help" },
       version: { type: "boolean", short: "V", description: "print the version" }
@@ -6969,7 +7046,8 @@ import { randomBytes } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 function detectCi(flag, env = process.env) {
   if (flag !== void 0) {
-    if (!CI_MODES.includes(flag)) throw new InvalidArgumentError(`--ci must be one of ${CI_MODES.join(", ")}`);
+    if (!CI_MODES.includes(flag))
+      throw new InvalidArgumentError(`--ci must be one of ${CI_MODES.join(", ")}`);
     return { mode: flag, forced: true };
   }
   return { mode: env.GITHUB_ACTIONS === "true" ? "github" : "none", forced: false };
@@ -6977,7 +7055,11 @@ function detectCi(flag, env = process.env) {
 function githubFile(variable, forced, env = process.env) {
   const value = env[variable];
   if (value !== void 0 && value !== "") return value;
-  if (forced) throw new CiEnvironmentError(`--ci github needs $${variable} to name a file; run inside a GitHub Actions step or use --ci none`, { details: { variable } });
+  if (forced)
+    throw new CiEnvironmentError(
+      `--ci github needs $${variable} to name a file; run inside a GitHub Actions step or use --ci none`,
+      { details: { variable } }
+    );
   return null;
 }
 function githubFileFor(flag, variable) {
@@ -6987,7 +7069,8 @@ function githubFileFor(flag, variable) {
 function formatKeyValues(values, random2 = randomDelimiter) {
   let out = "";
   for (const [name, raw] of Object.entries(values)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
+      throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
     const value = raw === null ? "" : String(raw);
     let delimiter = random2();
     while (value.includes(delimiter) || name.includes(delimiter)) delimiter = random2();
@@ -7016,7 +7099,10 @@ function errorAnnotations(checks, max = MAX_ANNOTATIONS) {
     const where = c.snapshotId ? `snapshot ${c.snapshotId}` : c.runId ? `run ${c.runId}` : "store";
     return `::error title=${escapeProperty(title)}::${escapeData(`${where}: ${c.detail}`)}`;
   });
-  if (shown < failed.length) lines.push(`::error title=${escapeProperty("agentgate verify")}::${escapeData(`${failed.length - shown} more failed checks not annotated; see the verify output`)}`);
+  if (shown < failed.length)
+    lines.push(
+      `::error title=${escapeProperty("agentgate verify")}::${escapeData(`${failed.length - shown} more failed checks not annotated; see the verify output`)}`
+    );
   return lines;
 }
 function escapeData(text) {
@@ -7046,18 +7132,28 @@ import { tmpdir } from "node:os";
 import { join as join2 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
-  if (runId !== void 0 && positionals.length > 0) throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
+  if (runId !== void 0 && positionals.length > 0)
+    throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
   if (from !== void 0 && to !== void 0) return ctx.snapshotter.stats(ctx.workspace, from, to);
   let range;
   if (from !== void 0) range = [await ctx.snapshotter.getSnapshot(from)];
   else if (runId !== void 0) range = await ctx.snapshotter.listByRun(runId);
-  else throw new UsageError('give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms');
+  else
+    throw new UsageError(
+      'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms'
+    );
   const first = range[0];
   const last = range[range.length - 1];
   if (first === void 0 || last === void 0) {
-    throw new SnapshotNotFoundError(`run ${runId ?? ""} has no snapshots yet; "after" records them`, { details: { runId } });
+    throw new SnapshotNotFoundError(`run ${runId ?? ""} has no snapshots yet; "after" records them`, {
+      details: { runId }
+    });
   }
-  return ctx.snapshotter.stats(ctx.workspaceGiven ? ctx.workspace : first.workspace, first.beforeSha, last.afterSha);
+  return ctx.snapshotter.stats(
+    ctx.workspaceGiven ? ctx.workspace : first.workspace,
+    first.beforeSha,
+    last.afterSha
+  );
 }
 function snapshotResult(s) {
   return {
@@ -7078,14 +7174,22 @@ ${filesTable(s.files)}` : ""}`;
 function filesTable(files) {
   return table(
     ["STATUS", "+", "-", "PATH"],
-    files.map((f) => [f.status, f.binary ? "bin" : String(f.insertions), f.binary ? "bin" : String(f.deletions), f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path])
+    files.map((f) => [
+      f.status,
+      f.binary ? "bin" : String(f.insertions),
+      f.binary ? "bin" : String(f.deletions),
+      f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path
+    ])
   );
 }
 async function readOptionFile(path, flag) {
   try {
     return await readFile(path, "utf8");
   } catch (cause) {
-    throw new InvalidArgumentError(`cannot read ${flag} ${path}: ${cause.code ?? "error"}`, { cause, details: { option: flag } });
+    throw new InvalidArgumentError(
+      `cannot read ${flag} ${path}: ${cause.code ?? "error"}`,
+      { cause, details: { option: flag } }
+    );
   }
 }
 function afterOutputs(s, task) {
@@ -7113,27 +7217,48 @@ var init_run_snapshots = __esm({
     init_spec();
     init_github();
     VERIFY_FAILED_EXIT = 3;
-    RUN_ID = { type: "string", valueName: "ID", description: 'the run id: letters, digits, ".", "_" and "-"' };
+    RUN_ID = {
+      type: "string",
+      valueName: "ID",
+      description: 'the run id: letters, digits, ".", "_" and "-"'
+    };
     before = defineCommand({
       name: "before",
       usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]",
       summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
       options: {
         run: { ...RUN_ID, required: true },
-        "on-dirty": { type: "string", choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: "onDirty in the config, else wip-commit" },
+        "on-dirty": {
+          type: "string",
+          choices: OnDirty.options,
+          description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
+          defaultText: "onDirty in the config, else wip-commit"
+        },
         branch: {
           type: "string",
           valueName: "NAME",
           description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
           defaultText: "the checked-out branch"
         },
-        init: { type: "boolean", description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed" }
+        init: {
+          type: "boolean",
+          description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
+        }
       },
       positionals: { required: [] },
-      examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"', 'before --run "$RUN" -C ./new-project --init'],
+      examples: [
+        'before --run "$RUN" -C "$WS" --json',
+        'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
+        'before --run "$RUN" -C ./new-project --init'
+      ],
       async run(ctx, values) {
         const { "on-dirty": onDirty, branch } = values;
-        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...onDirty ? { onDirty } : {}, ...branch === void 0 ? {} : { branch } });
+        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
+          runId: values.run,
+          init: values.init,
+          ...onDirty ? { onDirty } : {},
+          ...branch === void 0 ? {} : { branch }
+        });
         return {
           json: state,
           human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` + (state.wipSha ? `
@@ -7148,13 +7273,38 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       summary: "Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.",
       options: {
         run: { ...RUN_ID, required: true },
-        iteration: { type: "integer", valueName: "N", description: "the iteration number, 0 or more; each number once per run", required: true },
-        task: { type: "string", valueName: "TEXT", description: 'the task prompt; its first 100 characters go into the commit message as "Task:"' },
+        iteration: {
+          type: "integer",
+          valueName: "N",
+          description: "the iteration number, 0 or more; each number once per run",
+          required: true
+        },
+        task: {
+          type: "string",
+          valueName: "TEXT",
+          description: 'the task prompt; its first 100 characters go into the commit message as "Task:"'
+        },
         "task-file": { type: "string", valueName: "F", description: "read the task prompt from file F" },
-        gate: { type: "string", valueName: "TEXT", description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"' },
-        "gate-file": { type: "string", valueName: "F", description: "read the gate label from file F (its text, not its name, is recorded)" },
-        before: { type: "string", valueName: "SHA", description: "the iteration's start (a full or abbreviated SHA or any revision)", defaultText: "the run's recorded before state" },
-        ci: { ...CI_OPTION, description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off" }
+        gate: {
+          type: "string",
+          valueName: "TEXT",
+          description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"'
+        },
+        "gate-file": {
+          type: "string",
+          valueName: "F",
+          description: "read the gate label from file F (its text, not its name, is recorded)"
+        },
+        before: {
+          type: "string",
+          valueName: "SHA",
+          description: "the iteration's start (a full or abbreviated SHA or any revision)",
+          defaultText: "the run's recorded before state"
+        },
+        ci: {
+          ...CI_OPTION,
+          description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off"
+        }
       },
       positionals: { required: [] },
       examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
@@ -7202,11 +7352,29 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         return {
           json: snapshots,
           // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
-          warnings: listed.problems.map((p) => ({ code: p.code, message: p.message, file: typeof p.details.path === "string" ? p.details.path : null })),
+          warnings: listed.problems.map((p) => ({
+            code: p.code,
+            message: p.message,
+            file: typeof p.details.path === "string" ? p.details.path : null
+          })),
           human: (colour) => {
-            const rows = snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? "-"]);
-            const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
-            return [rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.", ...warnings].join("\n");
+            const rows = snapshots.map((s) => [
+              s.runId,
+              String(s.iteration),
+              s.id,
+              String(s.filesChanged),
+              `+${s.insertions}`,
+              `-${s.deletions}`,
+              short(s.afterSha),
+              s.patchPath ?? "-"
+            ]);
+            const warnings = listed.problems.map(
+              (p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour)
+            );
+            return [
+              rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.",
+              ...warnings
+            ].join("\n");
           }
         };
       }
@@ -7224,9 +7392,20 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         return {
           json: runs2,
           human: (colour) => {
-            const rows = runs2.map((r) => [r.runId, String(r.snapshotIds.length), short(r.before?.sha), r.updatedAt, r.workspace]);
-            const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
-            return [rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.", ...warnings].join("\n");
+            const rows = runs2.map((r) => [
+              r.runId,
+              String(r.snapshotIds.length),
+              short(r.before?.sha),
+              r.updatedAt,
+              r.workspace
+            ]);
+            const warnings = listed.problems.map(
+              (p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour)
+            );
+            return [
+              rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.",
+              ...warnings
+            ].join("\n");
           }
         };
       }
@@ -7236,7 +7415,14 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       usage: "patch ID [-o, --output FILE]",
       summary: "Print (or write to FILE) the snapshot's unified diff.",
       description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
-      options: { output: { type: "string", short: "o", valueName: "FILE", description: "write the diff to FILE (atomically) instead of printing it" } },
+      options: {
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "write the diff to FILE (atomically) instead of printing it"
+        }
+      },
       positionals: { required: ["ID"] },
       examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
       async run(ctx, values, [id]) {
@@ -7255,9 +7441,17 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
           await cleanup();
           throw error2;
         }
-        if (ctx.json) return { streamJson: { prefix: `{
+        if (ctx.json)
+          return {
+            streamJson: {
+              prefix: `{
   "id": ${JSON.stringify(snapshot.id)},
-  "diff": "`, file, suffix: '"\n}\n' }, cleanup };
+  "diff": "`,
+              file,
+              suffix: '"\n}\n'
+            },
+            cleanup
+          };
         return { streamFile: file, cleanup };
       }
     });
@@ -7266,7 +7460,12 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       usage: "stats FROM TO | stats SNAPSHOT | stats --run ID",
       summary: "Diff statistics between two revisions, of one snapshot, or of a whole run.",
       description: `FROM TO: any two revisions of the workspace. SNAPSHOT: ${SNAPSHOT_KEY}; its before..after. --run ID: from the run's first snapshot's before SHA to its last snapshot's after SHA. A snapshot or run is read in its recorded workspace unless -C is given.`,
-      options: { run: { ...RUN_ID, description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA" } },
+      options: {
+        run: {
+          ...RUN_ID,
+          description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA"
+        }
+      },
       positionals: { required: [], optional: ["FROM", "TO"] },
       examples: ["stats HEAD~3 HEAD", 'stats --run "$RUN" --json'],
       async run(ctx, values, positionals) {
@@ -7281,8 +7480,14 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
       options: {
         run: { ...RUN_ID, description: "every snapshot of this run, and the run record" },
-        all: { type: "boolean", description: "the whole store, including files that no longer load (the default when nothing is given)" },
-        ci: { ...CI_OPTION, description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off" }
+        all: {
+          type: "boolean",
+          description: "the whole store, including files that no longer load (the default when nothing is given)"
+        },
+        ci: {
+          ...CI_OPTION,
+          description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off"
+        }
       },
       positionals: { required: [], optional: ["ID"] },
       examples: ['verify --run "$RUN"'],
@@ -7297,8 +7502,17 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
           exitCode: report2.ok ? 0 : VERIFY_FAILED_EXIT,
           ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report2.checks) } : {},
           human: (colour) => {
-            const rows = report2.checks.map((c) => [c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour), c.snapshotId ?? "-", c.check, c.detail]);
-            const verdict = report2.ok ? paint(`All ${report2.checks.length} checks passed.`, "green", colour) : paint(`${report2.checks.filter((c) => !c.ok).length} of ${report2.checks.length} checks failed.`, "red", colour);
+            const rows = report2.checks.map((c) => [
+              c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+              c.snapshotId ?? "-",
+              c.check,
+              c.detail
+            ]);
+            const verdict = report2.ok ? paint(`All ${report2.checks.length} checks passed.`, "green", colour) : paint(
+              `${report2.checks.filter((c) => !c.ok).length} of ${report2.checks.length} checks failed.`,
+              "red",
+              colour
+            );
             return `${rows.length ? `${table(["", "SNAPSHOT", "CHECK", "DETAIL"], rows)}
 ` : ""}${verdict}`;
           }
@@ -7321,15 +7535,36 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       name: "cherry-pick",
       usage: "cherry-pick ID [--onto BRANCH]",
       summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
-      options: { onto: { type: "string", valueName: "BRANCH", description: "the branch to commit on", defaultText: "the current branch" } },
+      options: {
+        onto: {
+          type: "string",
+          valueName: "BRANCH",
+          description: "the branch to commit on",
+          defaultText: "the current branch"
+        }
+      },
       positionals: { required: ["ID"] },
       examples: ["cherry-pick 3f2a9c1e0b --onto release"],
       async run(ctx, values, [id]) {
         const commit = await ctx.snapshotter.cherryPick(id, values.onto);
-        return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}` };
+        return {
+          json: commit,
+          human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}`
+        };
       }
     });
-    RUN_SNAPSHOT_COMMANDS = [before, after, show, list, runs, patch, stats, verify, del, cherryPick];
+    RUN_SNAPSHOT_COMMANDS = [
+      before,
+      after,
+      show,
+      list,
+      runs,
+      patch,
+      stats,
+      verify,
+      del,
+      cherryPick
+    ];
   }
 });
 
@@ -7353,7 +7588,10 @@ async function replaceFileAtomic(path, fill) {
   } catch (cause) {
     await rm2(temp, { force: true }).catch(() => void 0);
     if (cause instanceof AgentgateError) throw cause;
-    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { path } });
+    throw new WriteFailedError(
+      `could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`,
+      { cause, details: { path } }
+    );
   }
 }
 async function writeFileAtomic(path, data) {
@@ -7456,7 +7694,10 @@ async function waitFor(path, owner, timeoutMs) {
 }
 async function tryCreate(path, owner) {
   const temp = `${path}.${owner.token}.tmp`;
-  const failed = (cause) => new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
+  const failed = (cause) => new WriteFailedError(
+    `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+    { cause, details: { path } }
+  );
   try {
     try {
       await mkdir2(dirname2(path), { recursive: true });
@@ -7489,7 +7730,10 @@ async function takeOver(path, stale, owner) {
     await rename2(temp, path);
     return true;
   } catch (cause) {
-    throw new WriteFailedError(`could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
+    throw new WriteFailedError(
+      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+      { cause, details: { path } }
+    );
   } finally {
     await rm3(temp, { force: true }).catch(() => void 0);
     await rm3(breaker2, { force: true }).catch(() => void 0);
@@ -7595,7 +7839,11 @@ async function sweepTempFiles(dir, opts = {}) {
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
   const objects = join4(gitDir, "objects");
-  const dirs = [objects, join4(objects, "pack"), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join4(objects, n))];
+  const dirs = [
+    objects,
+    join4(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join4(objects, n))
+  ];
   for (const dir of dirs) {
     for (const name of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name)) continue;
@@ -7697,9 +7945,12 @@ function isFullId(value) {
 }
 function assertGitId(value, command) {
   if (!isFullId(value)) {
-    throw new GitOutputUnparseableError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
-      details: { args: [command], stdout: value.slice(0, 200) }
-    });
+    throw new GitOutputUnparseableError(
+      `git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`,
+      {
+        details: { args: [command], stdout: value.slice(0, 200) }
+      }
+    );
   }
   return value;
 }
@@ -7721,9 +7972,12 @@ function splitNul(text) {
   return parts;
 }
 function unparseable(command, reason, sample = "") {
-  return new GitOutputUnparseableError(`unexpected output from git ${command}: ${reason}; please report this with your git version`, {
-    details: { command, reason, ...sample === "" ? {} : { sample: sample.slice(0, 120) } }
-  });
+  return new GitOutputUnparseableError(
+    `unexpected output from git ${command}: ${reason}; please report this with your git version`,
+    {
+      details: { command, reason, ...sample === "" ? {} : { sample: sample.slice(0, 120) } }
+    }
+  );
 }
 var init_nul_records = __esm({
   "src/git/parsers/nul-records.ts"() {
@@ -7740,7 +7994,8 @@ function parseRefRecords(text) {
   while (i + 5 <= parts.length - 1) {
     const ref = (parts[i] ?? "").replace(/^\n/, "");
     const [oid = "", tree = "", date2 = "", body = ""] = parts.slice(i + 1, i + 5);
-    if (!ref.startsWith("refs/") || !OBJECT_ID_PATTERN.test(oid)) throw unparseable("for-each-ref", "malformed ref record", ref);
+    if (!ref.startsWith("refs/") || !OBJECT_ID_PATTERN.test(oid))
+      throw unparseable("for-each-ref", "malformed ref record", ref);
     out.push({ ref, oid, tree, date: date2, body });
     i += 5;
   }
@@ -7872,7 +8127,10 @@ async function runGitToFile(opts, args, file) {
     args,
     {},
     (stdout) => pipeline(stdout, out).catch((cause) => {
-      throw new WriteFailedError(`could not write ${file} (${errnoText(cause)}); check free space and permissions`, { cause, details: { path: file } });
+      throw new WriteFailedError(
+        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
+        { cause, details: { path: file } }
+      );
     })
   );
   return out.bytesWritten;
@@ -7885,7 +8143,10 @@ async function spawnGit(opts, args, run, consume) {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
-  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => ["-c", c]);
+  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
+    "-c",
+    c
+  ]);
   const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
   const child = spawn(opts.binary ?? "git", fullArgs, {
@@ -7916,12 +8177,21 @@ async function spawnGit(opts, args, run, consume) {
     [exitCode] = await Promise.all([exited, consumed]);
   } catch (cause) {
     if (signal.aborted) {
-      throw new GitTimeoutError(`git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`, { cause, details: { ...details, timeoutMs } });
+      throw new GitTimeoutError(
+        `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
+        { cause, details: { ...details, timeoutMs } }
+      );
     }
     if (cause.code === "ENOENT") {
-      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", { cause, details });
+      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", {
+        cause,
+        details
+      });
     }
-    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, { cause, details });
+    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, {
+      cause,
+      details
+    });
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
@@ -7935,7 +8205,10 @@ function userSafeDirectories() {
     const values = [];
     for (const file of [...system, ...global]) {
       if (!existsSync(file)) continue;
-      const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
+      const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
+        okExitCodes: [1],
+        withoutUserSafeDirectories: true
+      }).catch(() => null);
       if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
     }
     return values.map((v) => `safe.directory=${v}`);
@@ -7951,7 +8224,10 @@ function locationArgs(opts) {
 function gitFailure(args, exitCode, stderr, details) {
   const what = `git ${args.slice(0, 3).join(" ")}`;
   if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
-    return new DiskFullError(`${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`, { details });
+    return new DiskFullError(
+      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      { details }
+    );
   }
   const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
   if (dubious) {
@@ -7963,12 +8239,18 @@ function gitFailure(args, exitCode, stderr, details) {
   }
   const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
   if (lock) {
-    return new IndexLockedError(`${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`, {
-      details: { ...details, lock: lock[1] }
-    });
+    return new IndexLockedError(
+      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
+      {
+        details: { ...details, lock: lock[1] }
+      }
+    );
   }
   if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
-    return new ObjectMissingError(`${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`, { details });
+    return new ObjectMissingError(
+      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      { details }
+    );
   }
   const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
   return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
@@ -7991,7 +8273,9 @@ var init_runner = __esm({
 // src/git/refs.ts
 function assertRevisionSyntax(rev) {
   if (rev === "" || rev.startsWith("-") || /[\0\n\r]/.test(rev)) {
-    throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, { details: { rev } });
+    throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, {
+      details: { rev }
+    });
   }
 }
 function zeroId(like) {
@@ -7999,7 +8283,9 @@ function zeroId(like) {
 }
 function assertRefName(ref) {
   if (ref !== "HEAD" && !/^refs\/[^\0\n\r ]+$/.test(ref)) {
-    throw new InvalidArgumentError(`${JSON.stringify(ref)} is not a full ref name (HEAD or refs/...)`, { details: { ref } });
+    throw new InvalidArgumentError(`${JSON.stringify(ref)} is not a full ref name (HEAD or refs/...)`, {
+      details: { ref }
+    });
   }
 }
 async function resolveRevision(repo, rev, peel = "commit") {
@@ -8013,11 +8299,16 @@ ${rev}
   if (hit) return assertGitId(hit[1], "cat-file --batch-check");
   if (plain === `${rev} ambiguous`) {
     const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
-    throw new AmbiguousIdError(`${rev} matches ${candidates.length} objects; give more characters of the id`, { details: { rev, candidates } });
+    throw new AmbiguousIdError(
+      `${rev} matches ${candidates.length} objects; give more characters of the id`,
+      { details: { rev, candidates } }
+    );
   }
   const other = /^[0-9a-f]+ ([a-z]+) \d+$/.exec(plain);
   const why = other ? `it is a ${other[1]}, not a ${peel}` : "no such revision";
-  throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, { details: { rev, peel, ...other ? { type: other[1] } : {} } });
+  throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, {
+    details: { rev, peel, ...other ? { type: other[1] } : {} }
+  });
 }
 async function getTree(repo, rev) {
   return resolveRevision(repo, rev, "tree");
@@ -8029,7 +8320,8 @@ async function isAncestor(repo, a, b) {
   return exitCode === 0;
 }
 async function objectExists(repo, id) {
-  if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  if (!isFullId(id))
+    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
   const { exitCode } = await runGit(repo, ["cat-file", "-e", id], { okExitCodes: [1] });
   return exitCode === 0;
 }
@@ -8045,16 +8337,29 @@ async function readHead(repo) {
 }
 async function readRef(repo, ref) {
   assertRefName(ref);
-  const { stdout, exitCode } = await runGit(repo, ["rev-parse", "-q", "--verify", "--end-of-options", ref], { okExitCodes: [1] });
+  const { stdout, exitCode } = await runGit(repo, ["rev-parse", "-q", "--verify", "--end-of-options", ref], {
+    okExitCodes: [1]
+  });
   return exitCode === 0 ? assertGitId(stdout.trim(), "rev-parse") : null;
 }
 async function updateRef(repo, ref, newSha, oldSha, opts = {}) {
   assertRefName(ref);
   for (const id of [newSha, oldSha ?? newSha]) {
-    if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { ref, id } });
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
+        details: { ref, id }
+      });
   }
   const expected = opts.force ? [] : [oldSha ?? zeroId(newSha)];
-  const args = ["update-ref", "-m", opts.message ?? "agentgate: update ref", ...opts.noDeref ? ["--no-deref"] : [], ref, newSha, ...expected];
+  const args = [
+    "update-ref",
+    "-m",
+    opts.message ?? "agentgate: update ref",
+    ...opts.noDeref ? ["--no-deref"] : [],
+    ref,
+    newSha,
+    ...expected
+  ];
   await withCompareAndSwap(repo, ref, oldSha, () => runGit(repo, args), opts.force === true);
 }
 async function updateRefs(repo, updates, opts = {}) {
@@ -8063,15 +8368,31 @@ async function updateRefs(repo, updates, opts = {}) {
   for (const u of updates) {
     assertRefName(u.ref);
     for (const id of [u.newSha, u.oldSha ?? u.newSha]) {
-      if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { ref: u.ref, id } });
+      if (!isFullId(id))
+        throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
+          details: { ref: u.ref, id }
+        });
     }
     const old = u.oldSha === void 0 ? "" : u.oldSha ?? zeroId(u.newSha);
     records.push(`update ${u.ref}`, u.newSha, old);
   }
-  const args = ["update-ref", "-m", opts.message ?? "agentgate: update refs", ...opts.noDeref ? ["--no-deref"] : [], "--stdin", "-z"];
+  const args = [
+    "update-ref",
+    "-m",
+    opts.message ?? "agentgate: update refs",
+    ...opts.noDeref ? ["--no-deref"] : [],
+    "--stdin",
+    "-z"
+  ];
   const guarded = updates.find((u) => u.oldSha !== void 0);
   const run = () => runGit(repo, args, { input: `${records.join("\0")}\0` });
-  await withCompareAndSwap(repo, guarded?.ref ?? updates[0].ref, guarded?.oldSha ?? null, run, guarded === void 0);
+  await withCompareAndSwap(
+    repo,
+    guarded?.ref ?? updates[0].ref,
+    guarded?.oldSha ?? null,
+    run,
+    guarded === void 0
+  );
 }
 async function withCompareAndSwap(repo, ref, expected, update, anyValue = false) {
   try {
@@ -8080,10 +8401,13 @@ async function withCompareAndSwap(repo, ref, expected, update, anyValue = false)
     if (!(cause instanceof GitFailedError) || anyValue) throw cause;
     const actual = await readRef(repo, ref);
     if (actual === expected) throw cause;
-    throw new ConcurrentUpdateError(`${ref} moved to ${actual ?? "(deleted)"} while we expected ${expected ?? "(absent)"}; another process updated it, retry`, {
-      cause,
-      details: { ref, expected, actual }
-    });
+    throw new ConcurrentUpdateError(
+      `${ref} moved to ${actual ?? "(deleted)"} while we expected ${expected ?? "(absent)"}; another process updated it, retry`,
+      {
+        cause,
+        details: { ref, expected, actual }
+      }
+    );
   }
 }
 async function listRefs(repo, prefix) {
@@ -8097,16 +8421,27 @@ async function listRefs(repo, prefix) {
 async function switchToBranch(repo, name, sha) {
   const ref = `refs/heads/${name}`;
   const valid = await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith("-") || name === "HEAD") throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
+  if (valid.exitCode !== 0 || name.startsWith("-") || name === "HEAD")
+    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
+      details: { name }
+    });
   const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
-  if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`, { details: { ref: "HEAD", expected: sha, actual: head.sha } });
+  if (head.sha !== sha)
+    throw new ConcurrentUpdateError(
+      `HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`,
+      { details: { ref: "HEAD", expected: sha, actual: head.sha } }
+    );
   if (head.ref === ref) return;
   if (existing !== null && existing !== sha) {
-    throw new BranchExistsError(`branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`, {
-      details: { branch: name, branchSha: existing, headSha: sha }
-    });
+    throw new BranchExistsError(
+      `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
+      {
+        details: { branch: name, branchSha: existing, headSha: sha }
+      }
+    );
   }
-  if (existing === null && sha !== null) await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
+  if (existing === null && sha !== null)
+    await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
   await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name}`, "HEAD", ref]);
 }
 async function deleteRefs(repo, refs) {
@@ -8114,14 +8449,24 @@ async function deleteRefs(repo, refs) {
   const records = [];
   for (const r of refs) {
     assertRefName(r.ref);
-    if (!isFullId(r.oldSha)) throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, { details: { ref: r.ref, id: r.oldSha } });
+    if (!isFullId(r.oldSha))
+      throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, {
+        details: { ref: r.ref, id: r.oldSha }
+      });
     records.push(`delete ${r.ref}`, r.oldSha);
   }
-  await runGit(repo, ["update-ref", "-m", "agentgate: delete refs", "--stdin", "-z"], { input: `${records.join("\0")}\0` });
+  await runGit(repo, ["update-ref", "-m", "agentgate: delete refs", "--stdin", "-z"], {
+    input: `${records.join("\0")}\0`
+  });
 }
 async function listRefRecords(repo, prefixes) {
   for (const p of prefixes) assertRefName(p);
-  const res = await runGit(repo, ["for-each-ref", "--sort=-refname", `--format=${REF_RECORD_FORMAT}`, ...prefixes]);
+  const res = await runGit(repo, [
+    "for-each-ref",
+    "--sort=-refname",
+    `--format=${REF_RECORD_FORMAT}`,
+    ...prefixes
+  ]);
   return parseRefRecords(res.stdout);
 }
 var init_refs = __esm({
@@ -8147,7 +8492,10 @@ async function getCommitInfo(repo, rev) {
   }
   const size = Number(header[2]);
   const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size) throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, { details: { args: ["cat-file", "--batch"], rev } });
+  if (body.length !== size)
+    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
+      details: { args: ["cat-file", "--batch"], rev }
+    });
   return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
 }
 function parseCommitObject(sha, raw) {
@@ -8191,7 +8539,9 @@ function parseIdent(value, sha) {
   return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
 }
 function badCommit(sha, reason) {
-  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, { details: { args: ["cat-file", "commit", sha], reason } });
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
+    details: { args: ["cat-file", "commit", sha], reason }
+  });
 }
 var init_commit_info = __esm({
   "src/git/commit-info.ts"() {
@@ -8210,7 +8560,12 @@ async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
   const refLocks = (await readdir2(join6(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join6(common, "refs", name));
-  const candidates = [`${o.indexFile ?? join6(o.gitDir, "index")}.lock`, join6(o.gitDir, "HEAD.lock"), join6(common, "packed-refs.lock"), ...refLocks];
+  const candidates = [
+    `${o.indexFile ?? join6(o.gitDir, "index")}.lock`,
+    join6(o.gitDir, "HEAD.lock"),
+    join6(common, "packed-refs.lock"),
+    ...refLocks
+  ];
   const removed = [];
   for (const path of candidates) {
     const info = await stat2(path).catch(() => null);
@@ -8275,36 +8630,58 @@ async function openRepo(dir, opts = {}) {
   const base = { cwd: real, ...opts };
   let out;
   try {
-    out = (await runGit(base, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"])).stdout;
+    out = (await runGit(base, [
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--git-dir",
+      "--git-common-dir"
+    ])).stdout;
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
-      throw new NotARepositoryError(`${real} is not inside a git repository; run "git init" there or give the path of a repository`, { cause, details: { workspace: real } });
+      throw new NotARepositoryError(
+        `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
+        { cause, details: { workspace: real } }
+      );
     }
     throw cause;
   }
   const [topLevel, gitDir, commonDir2] = out.split("\n");
   if (!topLevel || !gitDir || !commonDir2) {
-    throw new NotARepositoryError(`${real} has no work tree (bare repository?); give the path of a checked-out repository`, { details: { workspace: real } });
+    throw new NotARepositoryError(
+      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
+      { details: { workspace: real } }
+    );
   }
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
-    throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`, { details: { workspace: real, topLevel } });
+    throw new UnsafeWorkspaceError(
+      `git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`,
+      { details: { workspace: real, topLevel } }
+    );
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
-  const config2 = neutraliseDrivers(await driverKeys(base, [join7(commonDir2, "config"), join7(gitDir, "config.worktree")]));
+  const config2 = neutraliseDrivers(
+    await driverKeys(base, [join7(commonDir2, "config"), join7(gitDir, "config.worktree")])
+  );
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
 async function assertOwnWorkTree(real, topLevel, gitDir) {
   const owner = await dotGitOwner(real);
   const refuse = (why) => {
-    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, { details: { workspace: real, topLevel, gitDir } });
+    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
+      details: { workspace: real, topLevel, gitDir }
+    });
   };
-  if (owner === null) return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
-  if (owner.dir !== topLevel) return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (owner === null)
+    return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
+  if (owner.dir !== topLevel)
+    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
   const realGitDir = await realpath(gitDir);
   const named = await readPointer(join7(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join7(owner.dir, ".git")) return;
+  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join7(owner.dir, ".git"))
+    return;
   const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep).includes(".git")) {
@@ -8327,7 +8704,11 @@ async function driverKeys(base, files) {
     if (seen.has(file)) continue;
     seen.add(file);
     if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(base, ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
+    const res = await runGit(
+      base,
+      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
+      { okExitCodes: [1] }
+    );
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
       else if (value !== "") queue.push(includedFile(value, file));
@@ -8341,7 +8722,9 @@ function includedFile(path, from) {
 }
 async function configValue(file, key) {
   if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], { okExitCodes: [1] });
+  const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], {
+    okExitCodes: [1]
+  });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file) {
@@ -8362,24 +8745,34 @@ async function excludeNestedRepositories(repo) {
   const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
-  for (const dir of nested) if (await lstat(join7(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+  for (const dir of nested)
+    if (await lstat(join7(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
     await mkdir3(join7(repo.gitDir, "info"), { recursive: true });
-    await appendFile2(join7(repo.gitDir, "info", "exclude"), `
+    await appendFile2(
+      join7(repo.gitDir, "info", "exclude"),
+      `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
-`);
+`
+    );
   }
   return found;
 }
 async function assertNoLfs(repo) {
-  for (const file of [join7(repo.topLevel, ".gitattributes"), join7(await commonDir(repo.gitDir), "info", "attributes")]) {
+  for (const file of [
+    join7(repo.topLevel, ".gitattributes"),
+    join7(await commonDir(repo.gitDir), "info", "attributes")
+  ]) {
     const text = await readFile4(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
-      throw new LfsUnsupportedError(`${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {
-        details: { workspace: repo.topLevel, attributes: file }
-      });
+      throw new LfsUnsupportedError(
+        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
+        {
+          details: { workspace: repo.topLevel, attributes: file }
+        }
+      );
     }
   }
 }
@@ -8389,14 +8782,22 @@ async function resolveWorkspaceDir(dir) {
     const real = await realpath(abs);
     if ((await stat3(real)).isDirectory()) return real;
   } catch (cause) {
-    throw new WorkspaceNotFoundError(`workspace ${abs} does not exist; give the path of an existing directory`, { cause, details: { workspace: abs } });
+    throw new WorkspaceNotFoundError(
+      `workspace ${abs} does not exist; give the path of an existing directory`,
+      { cause, details: { workspace: abs } }
+    );
   }
-  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, { details: { workspace: abs } });
+  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
+    details: { workspace: abs }
+  });
 }
 function assertSafeWorkspace(dir) {
   const home = process.env.HOME ? resolve2(process.env.HOME) : homedir2();
   if (dir === sep || dir === resolve2("/") || dir === home || dir === homedir2()) {
-    throw new UnsafeWorkspaceError(`refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`, { details: { workspace: dir } });
+    throw new UnsafeWorkspaceError(
+      `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
+      { details: { workspace: dir } }
+    );
   }
 }
 function isInside(parent, child) {
@@ -8421,7 +8822,10 @@ function parseUnmergedPaths(output) {
     if (record2 === "") continue;
     const tab = record2.indexOf("	");
     if (tab < 0 || !UNMERGED_HEAD.test(record2.slice(0, tab))) {
-      throw new GitOutputUnparseableError(`unexpected ls-files -u record ${JSON.stringify(record2.slice(0, 120))}`, { details: { record: record2.slice(0, 200) } });
+      throw new GitOutputUnparseableError(
+        `unexpected ls-files -u record ${JSON.stringify(record2.slice(0, 120))}`,
+        { details: { record: record2.slice(0, 200) } }
+      );
     }
     const path = record2.slice(tab + 1);
     if (paths.at(-1) !== path) paths.push(path);
@@ -8443,12 +8847,20 @@ function parseStatusV2(output) {
   const text = typeof output === "string" ? output : output.toString("utf8");
   const records = text.split("\0");
   if (records.at(-1) === "") records.pop();
-  const report2 = { oid: null, head: null, upstream: null, ahead: null, behind: null, entries: [] };
+  const report2 = {
+    oid: null,
+    head: null,
+    upstream: null,
+    ahead: null,
+    behind: null,
+    entries: []
+  };
   for (let i = 0; i < records.length; i++) {
     const record2 = records[i];
     const kind = record2.slice(0, 2);
     if (kind === "# ") readHeader(report2, record2);
-    else if (kind === "? ") report2.entries.push({ kind: "untracked", path: nonEmpty(record2.slice(2), record2) });
+    else if (kind === "? ")
+      report2.entries.push({ kind: "untracked", path: nonEmpty(record2.slice(2), record2) });
     else if (kind === "! ") report2.entries.push({ kind: "ignored", path: nonEmpty(record2.slice(2), record2) });
     else if (kind === "1 " || kind === "u ") {
       const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH[kind[0]]);
@@ -8457,8 +8869,16 @@ function parseStatusV2(output) {
     } else if (kind === "2 ") {
       const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH["2"]);
       const origPath = records[++i];
-      if (origPath === void 0 || origPath === "") throw malformed("rename without its original path", record2);
-      report2.entries.push({ kind: "renamed", xy: fields[1], submodule: fields[2], score: fields[8], path, origPath });
+      if (origPath === void 0 || origPath === "")
+        throw malformed("rename without its original path", record2);
+      report2.entries.push({
+        kind: "renamed",
+        xy: fields[1],
+        submodule: fields[2],
+        score: fields[8],
+        path,
+        origPath
+      });
     } else throw malformed("unknown record", record2);
   }
   return report2;
@@ -8468,7 +8888,8 @@ function readHeader(report2, record2) {
   const key = space < 0 ? record2.slice(2) : record2.slice(2, space);
   const value = space < 0 ? "" : record2.slice(space + 1);
   if (key === "branch.oid") report2.oid = value === "(initial)" ? null : hexId(value, record2);
-  else if (key === "branch.head") report2.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record2);
+  else if (key === "branch.head")
+    report2.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record2);
   else if (key === "branch.upstream") report2.upstream = nonEmpty(value, record2);
   else if (key === "branch.ab") {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
@@ -8498,9 +8919,12 @@ function nonEmpty(value, record2) {
   return value;
 }
 function malformed(reason, record2) {
-  return new GitOutputUnparseableError(`unexpected output from git status (${reason}): ${JSON.stringify(record2.slice(0, 120))}`, {
-    details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record2.slice(0, 200) }
-  });
+  return new GitOutputUnparseableError(
+    `unexpected output from git status (${reason}): ${JSON.stringify(record2.slice(0, 120))}`,
+    {
+      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record2.slice(0, 200) }
+    }
+  );
 }
 var FIELDS_BEFORE_PATH;
 var init_status = __esm({
@@ -8537,7 +8961,14 @@ async function getRepoHead(repo) {
   const branchRef = head.ref?.startsWith("refs/heads/") ? head.ref : null;
   const headState = head.sha === null ? "unborn" : branchRef === null ? "detached" : "branch";
   const branch = branchRef === null ? null : branchRef.slice("refs/heads/".length);
-  return { headState, ref: branchRef, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
+  return {
+    headState,
+    ref: branchRef,
+    branch,
+    sha: head.sha,
+    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    operation
+  };
 }
 function hasChangesOutside(entries, excludes) {
   const prefixes = excludes.map((x) => x.split(sep2).join("/").replace(/\/+$/, ""));
@@ -8545,11 +8976,27 @@ function hasChangesOutside(entries, excludes) {
   return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
 }
 async function readStatus(opts) {
-  const args = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal", "--ignore-submodules=dirty"];
+  const args = [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=normal",
+    "--ignore-submodules=dirty"
+  ];
   return parseStatusV2((await runGitBuffer(opts, args)).stdout);
 }
 async function detectOperation(gitDir) {
-  const names = ["rebase-merge", "rebase-apply", "rebase-apply/applying", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG"];
+  const names = [
+    "rebase-merge",
+    "rebase-apply",
+    "rebase-apply/applying",
+    "MERGE_HEAD",
+    "CHERRY_PICK_HEAD",
+    "REVERT_HEAD",
+    "BISECT_LOG"
+  ];
   const found = await Promise.all(names.map((n) => exists(join8(gitDir, n))));
   const has = (n) => found[names.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
@@ -8607,12 +9054,21 @@ async function cherryPick2(repo, rev, opts = {}) {
 async function pickInWorkspace(repo, source, ignore) {
   const state = await getRepoState(repo, ignore);
   if (state.operation !== null) {
-    throw new OperationInProgressError(`a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`, { details: { operation: state.operation } });
+    throw new OperationInProgressError(
+      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
+      { details: { operation: state.operation } }
+    );
   }
   const before2 = state.sha;
-  if (before2 === null) throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, { details: { rev: "HEAD" } });
+  if (before2 === null)
+    throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, {
+      details: { rev: "HEAD" }
+    });
   if (state.isDirty) {
-    throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel } }
+    );
   }
   const origHead = join9(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile6(origHead).catch(() => null);
@@ -8638,7 +9094,10 @@ async function pickInWorktree(repo, source, ontoRef) {
   const dir = await mkdtemp2(join9(tmpdir2(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
     await rm6(dir, { recursive: true, force: true });
-    throw new InvalidArgumentError(`the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`, { details: { tmpdir: dir } });
+    throw new InvalidArgumentError(
+      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
+      { details: { tmpdir: dir } }
+    );
   }
   const path = join9(dir, basename2(dir));
   let failure2 = null;
@@ -8659,7 +9118,15 @@ async function pickInWorktree(repo, source, ontoRef) {
 }
 async function runPick(opts, source) {
   const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
-  const args = ["cherry-pick", "--no-edit", "--allow-empty", "--keep-redundant-commits", "--no-rerere-autoupdate", ...mainline, source.sha];
+  const args = [
+    "cherry-pick",
+    "--no-edit",
+    "--allow-empty",
+    "--keep-redundant-commits",
+    "--no-rerere-autoupdate",
+    ...mainline,
+    source.sha
+  ];
   try {
     await runGit(pickOptions(opts), args);
     return null;
@@ -8673,7 +9140,13 @@ async function runPick(opts, source) {
 }
 function worktreeOptions(repo, path) {
   const { identity, timeoutMs, config: config2, binary } = repo;
-  return { cwd: path, ...identity && { identity }, ...timeoutMs !== void 0 && { timeoutMs }, ...config2 && { config: config2 }, ...binary !== void 0 && { binary } };
+  return {
+    cwd: path,
+    ...identity && { identity },
+    ...timeoutMs !== void 0 && { timeoutMs },
+    ...config2 && { config: config2 },
+    ...binary !== void 0 && { binary }
+  };
 }
 function pickOptions(opts) {
   return { ...opts, config: [...opts.config ?? [], "rerere.enabled=false"] };
@@ -8681,9 +9154,17 @@ function pickOptions(opts) {
 async function assertRestored(repo, sha) {
   const after2 = await getRepoState(repo);
   if (after2.sha !== sha || after2.isDirty || after2.operation !== null) {
-    throw new GitFailedError(`cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`, {
-      details: { args: ["cherry-pick", "--abort"], expected: sha, actual: after2.sha, operation: after2.operation }
-    });
+    throw new GitFailedError(
+      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`,
+      {
+        details: {
+          args: ["cherry-pick", "--abort"],
+          expected: sha,
+          actual: after2.sha,
+          operation: after2.operation
+        }
+      }
+    );
   }
 }
 async function assertNotCheckedOut(repo, ref) {
@@ -8692,7 +9173,10 @@ async function assertNotCheckedOut(repo, ref) {
   const at = records.indexOf(`branch ${ref}`);
   if (at >= 0) {
     const worktree = records.slice(0, at).reverse().find((r) => r.startsWith("worktree "))?.slice("worktree ".length);
-    throw new InvalidArgumentError(`${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; cherry-pick there instead`, { details: { ref, worktree } });
+    throw new InvalidArgumentError(
+      `${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; cherry-pick there instead`,
+      { details: { ref, worktree } }
+    );
   }
 }
 async function removeWorktree(repo, dir, path, quiet) {
@@ -8706,9 +9190,12 @@ async function removeWorktree(repo, dir, path, quiet) {
   }
 }
 function conflict(source, onto, files) {
-  return new CherryPickConflictError(`cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`, {
-    details: { sha: source.sha, onto, files }
-  });
+  return new CherryPickConflictError(
+    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
+    {
+      details: { sha: source.sha, onto, files }
+    }
+  );
 }
 var init_cherry_pick = __esm({
   "src/git/cherry-pick.ts"() {
@@ -8854,7 +9341,8 @@ var init_z_tokens = __esm({
       constructor(output, what) {
         this.what = what;
         this.fields = output === "" ? [] : output.split("\0");
-        if (this.fields.length > 0 && this.fields.pop() !== "") throw this.malformed("output does not end with NUL");
+        if (this.fields.length > 0 && this.fields.pop() !== "")
+          throw this.malformed("output does not end with NUL");
       }
       what;
       fields;
@@ -8876,9 +9364,12 @@ var init_z_tokens = __esm({
       }
       /** The error to throw when git's output does not have the shape we parse. */
       malformed(reason) {
-        return new GitOutputUnparseableError(`unexpected output from git ${this.what}: ${reason}; please report this with your git version`, {
-          details: { parser: this.what, field: this.index, reason }
-        });
+        return new GitOutputUnparseableError(
+          `unexpected output from git ${this.what}: ${reason}; please report this with your git version`,
+          {
+            details: { parser: this.what, field: this.index, reason }
+          }
+        );
       }
     };
   }
@@ -8937,7 +9428,8 @@ function parseDiffChanges(output) {
   while (atRawRecord(tokens)) raw.push(readRawRecord(tokens));
   const changes = [];
   for (const entry of raw) {
-    if (tokens.done) throw tokens.malformed(`${raw.length} raw records but only ${changes.length} numstat records`);
+    if (tokens.done)
+      throw tokens.malformed(`${raw.length} raw records but only ${changes.length} numstat records`);
     changes.push(combine(entry, readNumstatRecord(tokens), tokens));
   }
   if (!tokens.done) throw tokens.malformed(`more numstat records than the ${raw.length} raw records`);
@@ -8945,7 +9437,9 @@ function parseDiffChanges(output) {
 }
 function combine(raw, num, tokens) {
   if (raw.path !== num.path || raw.oldPath !== num.oldPath) {
-    throw tokens.malformed(`raw record for ${JSON.stringify(raw.path)} paired with numstat record for ${JSON.stringify(num.path)}`);
+    throw tokens.malformed(
+      `raw record for ${JSON.stringify(raw.path)} paired with numstat record for ${JSON.stringify(num.path)}`
+    );
   }
   return {
     path: raw.path,
@@ -8978,22 +9472,31 @@ var init_diff_changes = __esm({
 async function resolveDiffTrees(repo, from, to) {
   const revs = (from === null ? [to] : [from, to]).map(checkRevision);
   const names = revs.flatMap((rev) => [`${rev}^{tree}`, rev]);
-  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], { input: names.map((n) => `${n}
-`).join("") });
+  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
+    input: names.map((n) => `${n}
+`).join("")
+  });
   const answers = parseBatchCheck(names, out.stdout.toString("utf8"));
   const ids = revs.map((rev, i) => {
     const [tree, bare] = [answers[2 * i], answers[2 * i + 1]];
     if (tree?.found) return tree.id;
     if (bare !== void 0 && !bare.found && bare.reason === "ambiguous") {
-      throw new AmbiguousIdError(`revision "${rev}" is an abbreviated id that matches several objects; give more digits`, { details: { revision: rev } });
+      throw new AmbiguousIdError(
+        `revision "${rev}" is an abbreviated id that matches several objects; give more digits`,
+        { details: { revision: rev } }
+      );
     }
-    throw new RevisionNotFoundError(`revision "${rev}" does not name a commit or tree in this repository`, { details: { revision: rev } });
+    throw new RevisionNotFoundError(`revision "${rev}" does not name a commit or tree in this repository`, {
+      details: { revision: rev }
+    });
   });
   return from === null ? { from: await emptyTreeId(repo), to: ids[0] } : { from: ids[0], to: ids[1] };
 }
 function checkRevision(rev) {
   if (rev === "" || /[\n\r\0]/.test(rev)) {
-    throw new RevisionNotFoundError(`revision ${JSON.stringify(rev)} is empty or contains a line break`, { details: { revision: rev } });
+    throw new RevisionNotFoundError(`revision ${JSON.stringify(rev)} is empty or contains a line break`, {
+      details: { revision: rev }
+    });
   }
   return rev;
 }
@@ -9002,7 +9505,15 @@ async function getDiffStats(repo, from, to) {
 }
 async function treeDiffStats(repo, trees) {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
-  const out = await runGitBuffer(repo, ["diff-tree", "-z", "--raw", "--numstat", ...DIFF_BASE_ARGS, trees.from, trees.to]);
+  const out = await runGitBuffer(repo, [
+    "diff-tree",
+    "-z",
+    "--raw",
+    "--numstat",
+    ...DIFF_BASE_ARGS,
+    trees.from,
+    trees.to
+  ]);
   const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;
   let deletions = 0;
@@ -9022,7 +9533,16 @@ var init_diff_stats = __esm({
     init_batch_check();
     init_diff_changes();
     init_runner();
-    DIFF_BASE_ARGS = ["-r", "-M", "-C", "-l1000", "--no-ext-diff", "--no-textconv", "--no-relative", "--ignore-submodules=none"];
+    DIFF_BASE_ARGS = [
+      "-r",
+      "-M",
+      "-C",
+      "-l1000",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--no-relative",
+      "--ignore-submodules=none"
+    ];
   }
 });
 
@@ -9038,7 +9558,10 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
 }
 async function writeTreeDiffToFile(repo, trees, file) {
   const path = resolve3(file);
-  const bytes = await replaceFileAtomic(path, (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp));
+  const bytes = await replaceFileAtomic(
+    path,
+    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp)
+  );
   return { path, bytes };
 }
 async function treeDiffSha256(repo, trees) {
@@ -9055,7 +9578,16 @@ var init_unified_diff = __esm({
     init_atomic();
     init_diff_stats();
     init_runner();
-    PATCH_ARGS = ["diff-tree", "-p", "--binary", "--full-index", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", ...DIFF_BASE_ARGS];
+    PATCH_ARGS = [
+      "diff-tree",
+      "-p",
+      "--binary",
+      "--full-index",
+      "--no-color",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+      ...DIFF_BASE_ARGS
+    ];
   }
 });
 
@@ -9067,7 +9599,10 @@ async function createSnapshotCommit(repo, message, opts = {}) {
   const ref = head.ref ?? "HEAD";
   const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
-  const [skipped, parentTree] = await Promise.all([stageAll(repo, excludes), parent === null ? null : getTree(repo, parent)]);
+  const [skipped, parentTree] = await Promise.all([
+    stageAll(repo, excludes),
+    parent === null ? null : getTree(repo, parent)
+  ]);
   const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
   const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha2 }));
   if (parent !== null && parentTree === tree) {
@@ -9091,7 +9626,9 @@ async function stageAll(repo, excludes) {
       return skipped;
     } catch (error2) {
       const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
-      const found = UNSTAGEABLE.flatMap(([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason })));
+      const found = UNSTAGEABLE.flatMap(
+        ([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason }))
+      );
       const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
       if (fresh.length === 0) throw error2;
       skipped.push(...fresh);
@@ -9100,7 +9637,8 @@ async function stageAll(repo, excludes) {
 }
 async function commitTree(repo, tree, parents, message) {
   for (const id of [tree, ...parents]) {
-    if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
   }
   const text = message.endsWith("\n") ? message : `${message}
 `;
@@ -9115,7 +9653,10 @@ async function excludePathspecs(topLevel, excludes) {
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
     const rel = relative2(topLevel, inside).split(sep3).join("/");
-    if (rel === "") throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, { details: { exclude: path } });
+    if (rel === "")
+      throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, {
+        details: { exclude: path }
+      });
     out.push(`:(exclude,top,literal)${rel}`);
   }
   return out;
@@ -9158,7 +9699,12 @@ async function readJsonFile(path, schema, what) {
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw corruptFile(path, what, `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`, cause);
+    throw corruptFile(
+      path,
+      what,
+      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
+      cause
+    );
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
@@ -9200,7 +9746,8 @@ async function loadAll(dir, what, load) {
 }
 function asStoreProblem(error2, path, what) {
   if (error2 instanceof StoreCorruptError) return error2;
-  if (error2 instanceof InvalidIdError) return corruptFile(path, what, "its file name is not a valid id", error2);
+  if (error2 instanceof InvalidIdError)
+    return corruptFile(path, what, "its file name is not a valid id", error2);
   throw error2;
 }
 var init_json_file = __esm({
@@ -9236,14 +9783,18 @@ var init_run = __esm({
 // src/store/run-records.ts
 import { join as join11 } from "node:path";
 function requireWorkspace(workspace) {
-  if (typeof workspace !== "string" || workspace.length === 0) throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
+  if (typeof workspace !== "string" || workspace.length === 0)
+    throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
   return workspace;
 }
 function assertRunWorkspace(run, runId, workspace) {
   if (run === null || run.workspace === workspace) return;
-  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
-    details: { runId, workspace: run.workspace, given: workspace }
-  });
+  throw new RunWorkspaceMismatchError(
+    `run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`,
+    {
+      details: { runId, workspace: run.workspace, given: workspace }
+    }
+  );
 }
 var RunRecords;
 var init_run_records = __esm({
@@ -9270,12 +9821,17 @@ var init_run_records = __esm({
       async load(runId) {
         const path = this.path(runId);
         const record2 = await readJsonFile(path, RunRecord, "run record");
-        if (record2 !== null && record2.runId !== runId) throw corruptFile(path, "run record", `it names run ${JSON.stringify(record2.runId)}`);
+        if (record2 !== null && record2.runId !== runId)
+          throw corruptFile(path, "run record", `it names run ${JSON.stringify(record2.runId)}`);
         return record2;
       }
       /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       async list() {
-        const { items: runs2, problems } = await loadAll(layout(this.home).runs, "run record", (name) => this.load(name));
+        const { items: runs2, problems } = await loadAll(
+          layout(this.home).runs,
+          "run record",
+          (name) => this.load(name)
+        );
         runs2.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
         return { runs: runs2, problems };
       }
@@ -9300,7 +9856,11 @@ var init_run_records = __esm({
           const next = await change(current);
           if (next === null) return current;
           const checked = RunRecord.safeParse({ ...next, updatedAt: now });
-          if (!checked.success) throw new InvalidArgumentError(`run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`, { details: { runId, path } });
+          if (!checked.success)
+            throw new InvalidArgumentError(
+              `run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`,
+              { details: { runId, path } }
+            );
           await writeJsonAtomic(path, checked.data);
           return checked.data;
         });
@@ -9309,9 +9869,20 @@ var init_run_records = __esm({
       async recordBefore(runId, workspace, before2) {
         assertSafeId(runId, "run id");
         const parsed = BeforeState.safeParse(before2);
-        if (!parsed.success) throw new InvalidArgumentError(`before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`, { details: { runId } });
-        if (parsed.data.runId !== runId) throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, { details: { runId } });
-        return await this.update(runId, requireWorkspace(workspace), (current) => ({ ...current, before: parsed.data, beforeUsedBy: null }));
+        if (!parsed.success)
+          throw new InvalidArgumentError(
+            `before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`,
+            { details: { runId } }
+          );
+        if (parsed.data.runId !== runId)
+          throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
+            details: { runId }
+          });
+        return await this.update(runId, requireWorkspace(workspace), (current) => ({
+          ...current,
+          before: parsed.data,
+          beforeUsedBy: null
+        }));
       }
       /**
        * Links a snapshot into its run, keeping `snapshotIds` ordered by iteration. Linking an id that
@@ -9323,10 +9894,14 @@ var init_run_records = __esm({
       async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false) {
         assertSafeId(runId, "run id");
         assertSafeId(snapshotId, "snapshot id");
-        if (!Number.isInteger(iteration) || iteration < 0) throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, { details: { iteration } });
+        if (!Number.isInteger(iteration) || iteration < 0)
+          throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, {
+            details: { iteration }
+          });
         return await this.update(runId, requireWorkspace(workspace), async (current) => {
           const used = usesBefore ? { beforeUsedBy: { snapshotId, iteration } } : {};
-          if (current.snapshotIds.includes(snapshotId)) return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
+          if (current.snapshotIds.includes(snapshotId))
+            return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
           const ids = [...current.snapshotIds];
           let at = ids.length;
           while (at > 0) {
@@ -9374,7 +9949,10 @@ async function removeFile(path) {
     await rm7(path, { force: true });
     return true;
   } catch (cause) {
-    throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, { cause, details: { path } });
+    throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, {
+      cause,
+      details: { path }
+    });
   }
 }
 var SnapshotStore;
@@ -9416,9 +9994,12 @@ var init_snapshot_store = __esm({
         if (typeof runId === "string") assertSafeId(runId, "run id");
         const parsed = Snapshot.safeParse(snapshot);
         if (!parsed.success) {
-          throw new InvalidArgumentError(`snapshot ${typeof id === "string" ? id : "(no id)"} is not valid: ${describeIssues(parsed.error.issues)}`, {
-            details: { issues: parsed.error.issues }
-          });
+          throw new InvalidArgumentError(
+            `snapshot ${typeof id === "string" ? id : "(no id)"} is not valid: ${describeIssues(parsed.error.issues)}`,
+            {
+              details: { issues: parsed.error.issues }
+            }
+          );
         }
         const valid = parsed.data;
         const path = this.snapshotPath(valid.id);
@@ -9427,9 +10008,12 @@ var init_snapshot_store = __esm({
             const existing = await this.load(valid.id);
             if (existing !== null && JSON.stringify(existing) === JSON.stringify(valid)) return;
             if (existing !== null) {
-              throw new ConcurrentUpdateError(`${path} already holds a different snapshot ${valid.id}; snapshot ids are unique, so this is a second writer or a reused id`, {
-                details: { path, id: valid.id }
-              });
+              throw new ConcurrentUpdateError(
+                `${path} already holds a different snapshot ${valid.id}; snapshot ids are unique, so this is a second writer or a reused id`,
+                {
+                  details: { path, id: valid.id }
+                }
+              );
             }
           }
           await writeJsonAtomic(path, valid);
@@ -9440,7 +10024,8 @@ var init_snapshot_store = __esm({
       async load(id) {
         const path = this.snapshotPath(id);
         const snapshot = await readJsonFile(path, Snapshot, "snapshot");
-        if (snapshot !== null && snapshot.id !== id) throw corruptFile(path, "snapshot", `it holds snapshot ${JSON.stringify(snapshot.id)}`);
+        if (snapshot !== null && snapshot.id !== id)
+          throw corruptFile(path, "snapshot", `it holds snapshot ${JSON.stringify(snapshot.id)}`);
         return snapshot;
       }
       /**
@@ -9456,7 +10041,11 @@ var init_snapshot_store = __esm({
       /** Like `loadByRun`, but a bad link is reported in `problems` instead of stopping the rest. */
       async inspectRun(runId) {
         const run = await this.loadRun(runId);
-        if (run === null) throw new RunNotFoundError(`no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`, { details: { runId } });
+        if (run === null)
+          throw new RunNotFoundError(
+            `no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`,
+            { details: { runId } }
+          );
         const runFile = this.runPath(runId);
         const found = [];
         const problems = [];
@@ -9464,7 +10053,14 @@ var init_snapshot_store = __esm({
           try {
             const snapshot = await this.load(id);
             if (snapshot === null) problems.push(danglingLink(runFile, id, this.snapshotPath(id)));
-            else if (snapshot.runId !== runId) problems.push(corruptFile(runFile, "run record", `it links snapshot ${id}, which belongs to run ${snapshot.runId}`));
+            else if (snapshot.runId !== runId)
+              problems.push(
+                corruptFile(
+                  runFile,
+                  "run record",
+                  `it links snapshot ${id}, which belongs to run ${snapshot.runId}`
+                )
+              );
             found.push(snapshot);
           } catch (error2) {
             problems.push(asStoreProblem(error2, this.snapshotPath(id), "snapshot"));
@@ -9492,7 +10088,10 @@ var init_snapshot_store = __esm({
         }
         const runIds = owner !== null ? [owner.runId] : await this.runs.linking(id);
         if (!hasFile && runIds.length === 0) {
-          throw new SnapshotNotFoundError(`no snapshot ${id} in ${layout(this.home).snapshots}; "list" shows the stored ones`, { details: { id } });
+          throw new SnapshotNotFoundError(
+            `no snapshot ${id} in ${layout(this.home).snapshots}; "list" shows the stored ones`,
+            { details: { id } }
+          );
         }
         const unlinkedFrom = [];
         for (const runId of runIds) if (await this.runs.unlink(runId, id)) unlinkedFrom.push(runId);
@@ -9501,7 +10100,11 @@ var init_snapshot_store = __esm({
       }
       /** Every snapshot that loads, by run then iteration, and one STORE_CORRUPT per file that does not. */
       async list() {
-        const { items: snapshots, problems } = await loadAll(layout(this.home).snapshots, "snapshot", (name) => this.load(name));
+        const { items: snapshots, problems } = await loadAll(
+          layout(this.home).snapshots,
+          "snapshot",
+          (name) => this.load(name)
+        );
         snapshots.sort(byRunThenIteration);
         return { snapshots, problems };
       }
@@ -9533,11 +10136,17 @@ var init_snapshot_store = __esm({
       async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false) {
         assertSafeId(runId, "run id");
         const snapshot = await this.load(snapshotId);
-        if (snapshot === null) throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, { details: { id: snapshotId, runId } });
-        if (snapshot.runId !== runId || snapshot.iteration !== iteration) {
-          throw new InvalidArgumentError(`snapshot ${snapshotId} is iteration ${snapshot.iteration} of run ${snapshot.runId}, not iteration ${iteration} of run ${runId}`, {
-            details: { id: snapshotId, runId, iteration }
+        if (snapshot === null)
+          throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, {
+            details: { id: snapshotId, runId }
           });
+        if (snapshot.runId !== runId || snapshot.iteration !== iteration) {
+          throw new InvalidArgumentError(
+            `snapshot ${snapshotId} is iteration ${snapshot.iteration} of run ${snapshot.runId}, not iteration ${iteration} of run ${runId}`,
+            {
+              details: { id: snapshotId, runId, iteration }
+            }
+          );
         }
         const iterationOf = async (id) => {
           try {
@@ -9565,7 +10174,9 @@ var init_snapshot_store = __esm({
       async linkUnlinked(runId, workspace, iteration) {
         const linked = new Set((await this.loadRun(runId))?.snapshotIds ?? []);
         const { snapshots } = await this.list();
-        const unlinked = snapshots.filter((s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id));
+        const unlinked = snapshots.filter(
+          (s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id)
+        );
         for (const s of unlinked) await this.linkSnapshot(runId, workspace, s.id, iteration);
         return unlinked.map((s) => s.id);
       }
@@ -9575,7 +10186,10 @@ var init_snapshot_store = __esm({
        */
       async findByPrefix(prefix) {
         if (typeof prefix !== "string" || !SAFE_ID.test(prefix)) {
-          throw new InvalidIdError(`${JSON.stringify(String(prefix).slice(0, 80))} is neither a snapshot id nor a SHA`, { details: { value: String(prefix).slice(0, 200) } });
+          throw new InvalidIdError(
+            `${JSON.stringify(String(prefix).slice(0, 80))} is neither a snapshot id nor a SHA`,
+            { details: { value: String(prefix).slice(0, 200) } }
+          );
         }
         const { snapshots } = await this.list();
         const exact = snapshots.filter((s) => s.id === prefix);
@@ -9689,7 +10303,11 @@ import { stat as stat5 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
-  add("run-links-snapshot", run?.snapshotIds.includes(snapshot.id) ?? false, run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`);
+  add(
+    "run-links-snapshot",
+    run?.snapshotIds.includes(snapshot.id) ?? false,
+    run ? run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it` : `run ${snapshot.runId} not found`
+  );
   const artifactOk = await artifactCheck(snapshot, add);
   let repo = null;
   try {
@@ -9698,12 +10316,21 @@ async function verifySnapshot(snapshot, run, git) {
     add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
   }
   if (repo && await gitChecks(repo, snapshot, add) && artifactOk && snapshot.patchPath) {
-    const [beforeTree, expected] = await Promise.all([getTree(repo, snapshot.beforeSha), getTree(repo, snapshot.afterSha)]);
+    const [beforeTree, expected] = await Promise.all([
+      getTree(repo, snapshot.beforeSha),
+      getTree(repo, snapshot.afterSha)
+    ]);
     if (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null) === snapshot.patchSha256) {
       add("patch-applies", true, "the artifact is byte for byte git's patch from before to after");
     } else {
-      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch((e) => `fails: ${e.message}`);
-      add("patch-applies", applied === expected, applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`);
+      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
+        (e) => `fails: ${e.message}`
+      );
+      add(
+        "patch-applies",
+        applied === expected,
+        applied === expected ? "applying the patch to before gives exactly the after tree" : `applying the patch to before gives ${applied}, after tree is ${expected}`
+      );
     }
   }
   return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
@@ -9714,14 +10341,21 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat5(snapshot.patchPath).then((s) => s.isFile(), () => false);
+  const exists4 = await stat5(snapshot.patchPath).then(
+    (s) => s.isFile(),
+    () => false
+  );
   if (!exists4) {
     add("patch-artifact", false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
     return false;
   }
   const actual = await sha256File(snapshot.patchPath);
   const ok = actual === snapshot.patchSha256;
-  add("patch-artifact", ok, ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`);
+  add(
+    "patch-artifact",
+    ok,
+    ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`
+  );
   return ok;
 }
 async function gitChecks(repo, snapshot, add) {
@@ -9731,29 +10365,53 @@ async function gitChecks(repo, snapshot, add) {
   add("after-exists", after2, snapshot.afterSha);
   if (!before2 || !after2) return false;
   const ancestor = snapshot.beforeSha === snapshot.afterSha || await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha);
-  add("before-is-ancestor", ancestor, ancestor ? "before is an ancestor of after" : "before is not an ancestor of after");
+  add(
+    "before-is-ancestor",
+    ancestor,
+    ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
+  );
   await refCheck(repo, snapshot, add);
   await branchCheck(repo, snapshot, add);
   await messageChecks(repo, snapshot, add);
   const stats2 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same = stats2.filesChanged === snapshot.filesChanged && stats2.insertions === snapshot.insertions && stats2.deletions === snapshot.deletions;
-  add("stats", same, same ? `${stats2.filesChanged} files, +${stats2.insertions} -${stats2.deletions}` : `git now says ${stats2.filesChanged} files +${stats2.insertions} -${stats2.deletions}`);
+  add(
+    "stats",
+    same,
+    same ? `${stats2.filesChanged} files, +${stats2.insertions} -${stats2.deletions}` : `git now says ${stats2.filesChanged} files +${stats2.insertions} -${stats2.deletions}`
+  );
   const files = JSON.stringify(stats2.files) === JSON.stringify(snapshot.files);
-  add("files", files, files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats2.files)})`);
+  add(
+    "files",
+    files,
+    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats2.files)})`
+  );
   return ancestor;
 }
 async function refCheck(repo, snapshot, add) {
   const expected = `refs/agentgate/runs/${snapshot.runId}/iteration-${snapshot.iteration}`;
   if (snapshot.ref !== expected) {
-    add("ref", false, snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`);
+    add(
+      "ref",
+      false,
+      snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`
+    );
     return;
   }
   const target = await readRef(repo, snapshot.ref);
-  add("ref", target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`);
+  add(
+    "ref",
+    target === snapshot.afterSha,
+    target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
+  );
 }
 async function branchCheck(repo, snapshot, add) {
   if (snapshot.recordedWorkspace !== void 0) {
-    add("branch", true, `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`);
+    add(
+      "branch",
+      true,
+      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`
+    );
     return;
   }
   const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
@@ -9762,7 +10420,11 @@ async function branchCheck(repo, snapshot, add) {
     return;
   }
   const holds = tip === snapshot.afterSha || await isAncestor(repo, snapshot.afterSha, tip);
-  add("branch", holds, holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`);
+  add(
+    "branch",
+    holds,
+    holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`
+  );
 }
 function describeFileDifference(stored, actual) {
   if (stored.length !== actual.length) return `${stored.length} stored, ${actual.length} in git`;
@@ -9773,15 +10435,31 @@ async function messageChecks(repo, snapshot, add) {
   if (snapshot.commitMessage === "" || snapshot.beforeSha === snapshot.afterSha) return;
   const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
   const same = message === snapshot.commitMessage.replace(/\n$/, "");
-  add("commit-message", same, same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one");
-  const trailers = { run: trailer(message, "Agentgate-Run"), iteration: trailer(message, "Agentgate-Iteration"), before: trailer(message, "Agentgate-Before") };
+  add(
+    "commit-message",
+    same,
+    same ? "the after commit carries the stored message" : "the after commit's message differs from the stored one"
+  );
+  const trailers = {
+    run: trailer(message, "Agentgate-Run"),
+    iteration: trailer(message, "Agentgate-Iteration"),
+    before: trailer(message, "Agentgate-Before")
+  };
   const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
-  add("trailers", trailersOk, trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`);
+  add(
+    "trailers",
+    trailersOk,
+    trailersOk ? "run, iteration and before match the commit's trailers" : `the commit says run ${trailers.run ?? "-"}, iteration ${trailers.iteration ?? "-"}, before ${trailers.before ?? "-"}`
+  );
   if (snapshot.task === void 0 && snapshot.gate === void 0) return;
   const lines = message.split("\n");
   const taskOk = snapshot.task === null || snapshot.task === void 0 || lines.includes(taskLine(snapshot.task));
   const gateOk = snapshot.gate === null || snapshot.gate === void 0 || lines.includes(gateLine(snapshot.gate));
-  add("task", taskOk && gateOk, taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`);
+  add(
+    "task",
+    taskOk && gateOk,
+    taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
+  );
 }
 function trailer(message, key) {
   const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
@@ -9792,7 +10470,11 @@ async function continuityChecks(snapshots, git) {
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
   const repos = /* @__PURE__ */ new Map();
   const repoOf = (workspace) => {
-    if (!repos.has(workspace)) repos.set(workspace, openRepo(workspace, git).catch(() => null));
+    if (!repos.has(workspace))
+      repos.set(
+        workspace,
+        openRepo(workspace, git).catch(() => null)
+      );
     return repos.get(workspace);
   };
   for (let i = 1; i < ordered.length; i++) {
@@ -9825,15 +10507,26 @@ var init_verify = __esm({
 // src/git/repo-lock.ts
 import { join as join14 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
-  return withLock(join14(repo.gitDir, "agentgate.lock"), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
-    if (lock.recovered) await removeOrphanedGitLocks({ gitDir: repo.gitDir, ownerSince: Date.parse(lock.recovered.createdAt) });
-    await recoverIndexLock(join14(repo.gitDir, "index.lock"));
-    return fn(lock.recovered !== null);
-  });
+  return withLock(
+    join14(repo.gitDir, "agentgate.lock"),
+    { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
+    async (lock) => {
+      if (lock.recovered)
+        await removeOrphanedGitLocks({
+          gitDir: repo.gitDir,
+          ownerSince: Date.parse(lock.recovered.createdAt)
+        });
+      await recoverIndexLock(join14(repo.gitDir, "index.lock"));
+      return fn(lock.recovered !== null);
+    }
+  );
 }
 async function recoverIndexLock(path) {
   if (await removeAbandonedLock(path) !== "held") return;
-  throw new IndexLockedError(`${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`, { details: { lock: path } });
+  throw new IndexLockedError(
+    `${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`,
+    { details: { lock: path } }
+  );
 }
 var init_repo_lock = __esm({
   "src/git/repo-lock.ts"() {
@@ -9849,12 +10542,18 @@ import { lstat as lstat2, readdir as readdir4, realpath as realpath3 } from "nod
 import { basename as basename3, dirname as dirname4, join as join15, relative as relative3, sep as sep4 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
-  for (const [what, dir] of [["agentgate home", dirs.home], ["artifacts directory", dirs.artifactsDir]]) {
+  for (const [what, dir] of [
+    ["agentgate home", dirs.home],
+    ["artifacts directory", dirs.artifactsDir]
+  ]) {
     const real = await realPathOf(dir);
     if (real === topLevel) {
-      throw new UnsafeWorkspaceError(`the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`, {
-        details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
-      });
+      throw new UnsafeWorkspaceError(
+        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        {
+          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
+        }
+      );
     }
     if (isInside(topLevel, real)) out.push(relative3(topLevel, real));
   }
@@ -9877,9 +10576,12 @@ async function assertNoLinkInside(topLevel, file) {
     at = join15(at, part);
     const info = await lstat2(at).catch(() => null);
     if (info?.isSymbolicLink()) {
-      throw new UnsafeWorkspaceError(`${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`, {
-        details: { workspace: topLevel, path: at }
-      });
+      throw new UnsafeWorkspaceError(
+        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
+        {
+          details: { workspace: topLevel, path: at }
+        }
+      );
     }
   }
 }
@@ -9906,20 +10608,29 @@ async function nameDetachedHead(repo, runId, sha) {
     await switchToBranch(repo, name, sha);
     return name;
   }
-  throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {
-    details: { runId }
-  });
+  throw new InvalidArgumentError(
+    `branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`,
+    {
+      details: { runId }
+    }
+  );
 }
 function assertNoOperation(state) {
   if (state.unmergedPaths.length > 0) {
-    throw new UnmergedPathsError(`the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(", ")}); resolve the conflicts and commit, then retry`, {
-      details: { paths: state.unmergedPaths }
-    });
+    throw new UnmergedPathsError(
+      `the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(", ")}); resolve the conflicts and commit, then retry`,
+      {
+        details: { paths: state.unmergedPaths }
+      }
+    );
   }
   if (state.operation) {
-    throw new OperationInProgressError(`a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`, {
-      details: { operation: state.operation }
-    });
+    throw new OperationInProgressError(
+      `a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`,
+      {
+        details: { operation: state.operation }
+      }
+    );
   }
 }
 function totals(stats2) {
@@ -9977,9 +10688,12 @@ var init_snapshotter = __esm({
           assertNoOperation(state);
           const dirty = state.isDirty;
           if (dirty && onDirty === "error") {
-            throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`, {
-              details: { workspace: repo.topLevel }
-            });
+            throw new DirtyWorkspaceError(
+              `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+              {
+                details: { workspace: repo.topLevel }
+              }
+            );
           }
           let branch = state.branch;
           if (opts.branch !== void 0) {
@@ -10018,7 +10732,10 @@ var init_snapshotter = __esm({
       async captureAfterState(workspace, before2, opts) {
         const runId = assertSafeId(opts.runId, "run id");
         if (!Number.isSafeInteger(opts.iteration) || opts.iteration < 0) {
-          throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(opts.iteration)}`, { details: { iteration: opts.iteration } });
+          throw new InvalidArgumentError(
+            `iteration must be a whole number from 0 up, not ${String(opts.iteration)}`,
+            { details: { iteration: opts.iteration } }
+          );
         }
         const repo = await openRepo(workspace, this.gitOptions());
         return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
@@ -10053,13 +10770,20 @@ var init_snapshotter = __esm({
           const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
           const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
           const [commit, beforeTree] = await Promise.all([
-            createSnapshotCommit(repo, message, { excludes, alsoPoint: [ref], ...detached ? {} : { head: { ref: head.ref, sha: head.sha } } }),
+            createSnapshotCommit(repo, message, {
+              excludes,
+              alsoPoint: [ref],
+              ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
+            }),
             getTree(repo, start.sha)
           ]);
           const afterSha = commit.sha;
           const trees = { from: beforeTree, to: commit.tree };
           const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
-          const [stats2, artifact] = await Promise.all([treeDiffStats(repo, trees), afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)]);
+          const [stats2, artifact] = await Promise.all([
+            treeDiffStats(repo, trees),
+            afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
+          ]);
           const snapshot = {
             id: `snap-${newSnapshotId()}`,
             runId,
@@ -10092,17 +10816,26 @@ var init_snapshotter = __esm({
         const matches = await this.store.findByPrefix(idOrSha);
         if (matches.length === 1) return this.withLocalPaths(matches[0]);
         const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-        if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return this.withLocalPaths(makers[0]);
+        if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
+          return this.withLocalPaths(makers[0]);
         if (matches.length > 1) {
-          throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(", ")}); give more characters`, {
-            details: { matches: matches.map((m) => m.id) }
-          });
+          throw new AmbiguousIdError(
+            `${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(", ")}); give more characters`,
+            {
+              details: { matches: matches.map((m) => m.id) }
+            }
+          );
         }
-        throw new SnapshotNotFoundError(`no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`, { details: { id: idOrSha.slice(0, 200) } });
+        throw new SnapshotNotFoundError(
+          `no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`,
+          { details: { id: idOrSha.slice(0, 200) } }
+        );
       }
       /** The run's snapshots, ordered by iteration, with this machine's paths. */
       async listByRun(runId) {
-        return Promise.all((await this.store.loadByRun(assertSafeId(runId, "run id"))).map((s) => this.withLocalPaths(s)));
+        return Promise.all(
+          (await this.store.loadByRun(assertSafeId(runId, "run id"))).map((s) => this.withLocalPaths(s))
+        );
       }
       /**
        * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
@@ -10139,22 +10872,47 @@ var init_snapshotter = __esm({
         else if ("runId" in target) {
           const contents = await this.store.inspectRun(assertSafeId(target.runId, "run id"));
           snapshots = contents.snapshots;
-          for (const problem of contents.problems) checks.push({ snapshotId: null, runId: target.runId, check: "store-file", ok: false, detail: problem.message });
+          for (const problem of contents.problems)
+            checks.push({
+              snapshotId: null,
+              runId: target.runId,
+              check: "store-file",
+              ok: false,
+              detail: problem.message
+            });
         } else {
           const listed = await this.store.list();
           snapshots = listed.snapshots;
-          for (const problem of listed.problems) checks.push({ snapshotId: null, runId: null, check: "store-file", ok: false, detail: problem.message });
+          for (const problem of listed.problems)
+            checks.push({
+              snapshotId: null,
+              runId: null,
+              check: "store-file",
+              ok: false,
+              detail: problem.message
+            });
           const runs3 = await this.store.listRuns();
-          for (const problem of runs3.problems) checks.push({ snapshotId: null, runId: null, check: "store-file", ok: false, detail: problem.message });
+          for (const problem of runs3.problems)
+            checks.push({
+              snapshotId: null,
+              runId: null,
+              check: "store-file",
+              ok: false,
+              detail: problem.message
+            });
         }
         if (snapshots.length === 0 && checks.length === 0) {
           const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${this.store.home}`;
-          throw new NothingToVerifyError(`${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`, { details: { home: this.store.home } });
+          throw new NothingToVerifyError(
+            `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+            { details: { home: this.store.home } }
+          );
         }
         const runs2 = /* @__PURE__ */ new Map();
         const local = [];
         for (const snapshot of snapshots) {
-          if (!runs2.has(snapshot.runId)) runs2.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
+          if (!runs2.has(snapshot.runId))
+            runs2.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
           const here = await this.withLocalPaths(snapshot);
           local.push(here);
           checks.push(...await verifySnapshot(here, runs2.get(snapshot.runId) ?? null, this.gitOptions()));
@@ -10172,7 +10930,8 @@ var init_snapshotter = __esm({
         const id = await this.getSnapshot(idOrSha).then(
           (snapshot) => snapshot.id,
           (error2) => {
-            if (error2 instanceof StoreCorruptError || error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success) return idOrSha;
+            if (error2 instanceof StoreCorruptError || error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)
+              return idOrSha;
             throw error2;
           }
         );
@@ -10196,13 +10955,21 @@ var init_snapshotter = __esm({
       async cherryPick(idOrSha, onto) {
         const snapshot = await this.getSnapshot(idOrSha);
         if (snapshot.beforeSha === snapshot.afterSha) {
-          throw new EmptySnapshotError(`snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`, { details: { id: snapshot.id } });
+          throw new EmptySnapshotError(
+            `snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`,
+            { details: { id: snapshot.id } }
+          );
         }
         const repo = await openRepo(snapshot.workspace, this.gitOptions());
         return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
           const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
 `;
-          const squashed = await commitTree(repo, await getTree(repo, snapshot.afterSha), [snapshot.beforeSha], message);
+          const squashed = await commitTree(
+            repo,
+            await getTree(repo, snapshot.afterSha),
+            [snapshot.beforeSha],
+            message
+          );
           const ignore = await workspaceExcludes(repo.topLevel, this.options);
           return cherryPick2(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } });
         });
@@ -10220,7 +10987,10 @@ var init_snapshotter = __esm({
         if (out.patchPath === null) return out;
         const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
         if (here === out.patchPath) return out;
-        const found = await stat6(here).then((s) => s.isFile(), () => false);
+        const found = await stat6(here).then(
+          (s) => s.isFile(),
+          () => false
+        );
         if (found) out = { ...out, patchPath: here };
         return out;
       }
@@ -10232,7 +11002,10 @@ var init_snapshotter = __esm({
       async localWorkspaceFor(recorded) {
         const local = this.options.localWorkspace;
         if (local === void 0 || local === recorded) return recorded;
-        return await stat6(recorded).then((s) => s.isDirectory(), () => false) ? recorded : local;
+        return await stat6(recorded).then(
+          (s) => s.isDirectory(),
+          () => false
+        ) ? recorded : local;
       }
       gitOptions() {
         return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
@@ -10246,15 +11019,21 @@ var init_snapshotter = __esm({
           const dir = typeof cause.details.workspace === "string" ? cause.details.workspace : workspace;
           assertSafeWorkspace(dir);
           if (!init) {
-            throw new NotARepositoryError(`${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`, {
-              cause,
-              details: { workspace: dir }
-            });
+            throw new NotARepositoryError(
+              `${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`,
+              {
+                cause,
+                details: { workspace: dir }
+              }
+            );
           }
           if (onDirty === "error" && await hasUserFiles(dir, this.options)) {
-            throw new DirtyWorkspaceError(`${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`, {
-              details: { workspace: dir }
-            });
+            throw new DirtyWorkspaceError(
+              `${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`,
+              {
+                details: { workspace: dir }
+              }
+            );
           }
           const repo = await initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
           return { repo, nested: await excludeNestedRepositories(repo) };
@@ -10269,15 +11048,26 @@ var init_snapshotter = __esm({
         const run = await this.store.loadRun(runId);
         assertRunWorkspace(run, runId, repo.topLevel);
         if (given) return { ...given, usesBefore: true };
-        if (beforeRev !== void 0) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH, usesBefore: false };
+        if (beforeRev !== void 0)
+          return {
+            sha: await resolveRevision(repo, beforeRev),
+            branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
+            usesBefore: false
+          };
         if (!run?.before) {
-          throw new RunNotFoundError(`run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`, { details: { runId } });
+          throw new RunNotFoundError(
+            `run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`,
+            { details: { runId } }
+          );
         }
         const usedBy = run.beforeUsedBy;
         if (usedBy && iteration > usedBy.iteration) {
-          throw new NoBeforeStateError(`the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`, {
-            details: { runId, usedBy }
-          });
+          throw new NoBeforeStateError(
+            `the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`,
+            {
+              details: { runId, usedBy }
+            }
+          );
         }
         return { ...run.before, usesBefore: true };
       }
@@ -10295,27 +11085,39 @@ var init_snapshotter = __esm({
         const sameCapture = taken !== void 0 && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
         if (sameCapture) return taken;
         if (taken) {
-          throw new IterationExistsError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
-            details: { runId, iteration, existing: taken.id }
-          });
+          throw new IterationExistsError(
+            `iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`,
+            {
+              details: { runId, iteration, existing: taken.id }
+            }
+          );
         }
         const last = Math.max(-1, ...snapshots.map((s) => s.iteration));
         if (iteration < last) {
-          throw new IterationOutOfOrderError(`run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`, { details: { runId, iteration, last } });
+          throw new IterationOutOfOrderError(
+            `run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`,
+            { details: { runId, iteration, last } }
+          );
         }
         return null;
       }
       /** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
       async assertDescends(repo, beforeSha, state) {
         const fail2 = (why) => {
-          throw new HistoryRewrittenError(`${why}; the iteration's history was rewritten. Start a new iteration with "before"`, {
-            details: { beforeSha, head: state.sha }
-          });
+          throw new HistoryRewrittenError(
+            `${why}; the iteration's history was rewritten. Start a new iteration with "before"`,
+            {
+              details: { beforeSha, head: state.sha }
+            }
+          );
         };
         const head = state.sha;
         if (!head) return fail2("HEAD has no commit any more");
         if (head === beforeSha) return;
-        const [exists4, ancestor] = await Promise.all([objectExists(repo, beforeSha), isAncestor(repo, beforeSha, head).catch(() => false)]);
+        const [exists4, ancestor] = await Promise.all([
+          objectExists(repo, beforeSha),
+          isAncestor(repo, beforeSha, head).catch(() => false)
+        ]);
         if (!exists4) fail2(`before commit ${beforeSha} no longer exists`);
         if (!ancestor) fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
       }
@@ -10353,12 +11155,33 @@ async function demoIn(root) {
   for (const [index, step] of ITERATIONS.entries()) {
     const before2 = await snapshotter.captureBeforeState(workspace, { runId, init: true });
     await step.edit(workspace);
-    const s = await snapshotter.captureAfterState(workspace, before2, { runId, iteration: index + 1, taskPrompt: step.task, gatePlanSource: "demo" });
-    iterations.push({ iteration: s.iteration, id: s.id, filesChanged: s.filesChanged, insertions: s.insertions, deletions: s.deletions, beforeSha: s.beforeSha, afterSha: s.afterSha, patchPath: s.patchPath, task: step.task });
+    const s = await snapshotter.captureAfterState(workspace, before2, {
+      runId,
+      iteration: index + 1,
+      taskPrompt: step.task,
+      gatePlanSource: "demo"
+    });
+    iterations.push({
+      iteration: s.iteration,
+      id: s.id,
+      filesChanged: s.filesChanged,
+      insertions: s.insertions,
+      deletions: s.deletions,
+      beforeSha: s.beforeSha,
+      afterSha: s.afterSha,
+      patchPath: s.patchPath,
+      task: step.task
+    });
   }
   const report2 = await snapshotter.verify({ runId });
   const failed = report2.checks.filter((c) => !c.ok).length;
-  return { workspace, home, runId, iterations, verify: { ok: report2.ok, checks: report2.checks.length, failed } };
+  return {
+    workspace,
+    home,
+    runId,
+    iterations,
+    verify: { ok: report2.ok, checks: report2.checks.length, failed }
+  };
 }
 async function put(root, rel, content) {
   const path = join16(root, rel);
@@ -10376,22 +11199,38 @@ var init_demo = __esm({
         task: "Add a greeting module and document it",
         edit: async (ws) => {
           await put(ws, "src/greet.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n");
-          await put(ws, "README.md", "# demo\n\nA throwaway workspace.\n\nUse `greet(name)` from src/greet.js.\n");
+          await put(
+            ws,
+            "README.md",
+            "# demo\n\nA throwaway workspace.\n\nUse `greet(name)` from src/greet.js.\n"
+          );
         }
       },
       {
         task: "Rename the module, add a logo, and tweak the greeting",
         edit: async (ws) => {
           await rename3(join16(ws, "src/greet.js"), join16(ws, "src/hello.js"));
-          await put(ws, "src/hello.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n");
-          await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 255, 0, 16, 128]));
+          await put(
+            ws,
+            "src/hello.js",
+            "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n"
+          );
+          await put(
+            ws,
+            "assets/logo.png",
+            Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 255, 0, 16, 128])
+          );
         }
       },
       {
         task: "Remove the notes file and update the logo",
         edit: async (ws) => {
           await rm10(join16(ws, "NOTES.txt"));
-          await put(ws, "assets/logo.png", Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4, 254, 0, 32, 64]));
+          await put(
+            ws,
+            "assets/logo.png",
+            Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4, 254, 0, 32, 64])
+          );
         }
       }
     ];
@@ -10415,7 +11254,9 @@ var init_demo2 = __esm({
       usage: "demo",
       summary: "Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).",
       description: "The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.",
-      options: { keep: { type: "boolean", description: "keep the throwaway workspace and home, and say where they are" } },
+      options: {
+        keep: { type: "boolean", description: "keep the throwaway workspace and home, and say where they are" }
+      },
       positionals: { required: [] },
       examples: ["demo", "demo --keep --json"],
       async run(_ctx, values) {
@@ -10424,8 +11265,20 @@ var init_demo2 = __esm({
           json: summary,
           exitCode: summary.verify.ok ? 0 : 1,
           human: (colour) => {
-            const rows = summary.iterations.map((i) => [String(i.iteration), String(i.filesChanged), `+${i.insertions}`, `-${i.deletions}`, short(i.beforeSha), short(i.afterSha), i.patchPath ?? "-"]);
-            const verdict = summary.verify.ok ? paint(`verify: all ${summary.verify.checks} checks passed`, "green", colour) : paint(`verify: ${summary.verify.failed} of ${summary.verify.checks} checks failed`, "red", colour);
+            const rows = summary.iterations.map((i) => [
+              String(i.iteration),
+              String(i.filesChanged),
+              `+${i.insertions}`,
+              `-${i.deletions}`,
+              short(i.beforeSha),
+              short(i.afterSha),
+              i.patchPath ?? "-"
+            ]);
+            const verdict = summary.verify.ok ? paint(`verify: all ${summary.verify.checks} checks passed`, "green", colour) : paint(
+              `verify: ${summary.verify.failed} of ${summary.verify.checks} checks failed`,
+              "red",
+              colour
+            );
             return [
               `Run ${summary.runId} in ${summary.workspace}`,
               "",
@@ -10470,7 +11323,6 @@ var init_sharing = __esm({
     }).extend({
       iteration: number2().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
       // A git branch name never holds a control character (git check-ref-format).
-      // eslint-disable-next-line no-control-regex -- control characters are what we refuse
       branch: string2().min(1).max(4096).regex(/^[^\u0000-\u001f\u007f]+$/),
       commitMessage: string2().max(1e6),
       task: string2().max(1e7).nullable(),
@@ -10505,7 +11357,11 @@ var init_sharing = __esm({
       unchanged: number2().int().nonnegative(),
       refused: array(RefusedRecord)
     });
-    ExportResult = object({ file: string2(), runs: array(SafeId), refs: number2().int().nonnegative() });
+    ExportResult = object({
+      file: string2(),
+      runs: array(SafeId),
+      refs: number2().int().nonnegative()
+    });
     RebuiltIndex = object({ records: record(Sha, SafeId) });
   }
 });
@@ -10514,7 +11370,10 @@ var init_sharing = __esm({
 import { createHash as createHash3 } from "node:crypto";
 async function objectFormat(repo) {
   const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
-  if (out !== "sha1" && out !== "sha256") throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, { details: { format: out } });
+  if (out !== "sha1" && out !== "sha256")
+    throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, {
+      details: { format: out }
+    });
   return out;
 }
 function objectId(format, type, content) {
@@ -10522,38 +11381,63 @@ function objectId(format, type, content) {
 }
 function treeContent(entries) {
   const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-  return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")]));
+  return Buffer.concat(
+    sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")])
+  );
 }
 async function writeObjects(repo, type, files) {
   if (files.length === 0) return;
-  for (const f of files) if (/[\n\r]/.test(f.path)) throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, { details: { path: f.path } });
-  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], { input: `${files.map((f) => f.path).join("\n")}
-` })).stdout.split("\n").filter(Boolean);
+  for (const f of files)
+    if (/[\n\r]/.test(f.path))
+      throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, {
+        details: { path: f.path }
+      });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], {
+    input: `${files.map((f) => f.path).join("\n")}
+`
+  })).stdout.split("\n").filter(Boolean);
   files.forEach((f, i) => {
-    if (out[i] !== f.id) throw new GitFailedError(`git hash-object wrote ${out[i] ?? "nothing"} where ${f.id} was expected`, { details: { path: f.path, expected: f.id, actual: out[i] } });
+    if (out[i] !== f.id)
+      throw new GitFailedError(`git hash-object wrote ${out[i] ?? "nothing"} where ${f.id} was expected`, {
+        details: { path: f.path, expected: f.id, actual: out[i] }
+      });
   });
 }
 async function listRefsWithParents(repo, prefix) {
-  if (!/^refs\/[^\0\n\r ]+$/.test(prefix)) throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
-  const { stdout } = await runGit(repo, ["for-each-ref", "--format=%(objectname) %(objecttype) %(refname) %(parent)", prefix]);
+  if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
+    throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
+  const { stdout } = await runGit(repo, [
+    "for-each-ref",
+    "--format=%(objectname) %(objecttype) %(refname) %(parent)",
+    prefix
+  ]);
   return parseRefsWithParents(stdout);
 }
 function parseRefsWithParents(stdout) {
   return stdout.split("\n").filter(Boolean).map((line) => {
     const [sha = "", type = "", ref = "", ...parents] = line.split(" ");
-    return { sha: assertGitId(sha, "for-each-ref"), type, ref, parents: parents.filter(Boolean).map((p) => assertGitId(p, "for-each-ref")) };
+    return {
+      sha: assertGitId(sha, "for-each-ref"),
+      type,
+      ref,
+      parents: parents.filter(Boolean).map((p) => assertGitId(p, "for-each-ref"))
+    };
   });
 }
 async function batchCheck(repo, names) {
   if (names.length === 0) return [];
-  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], { input: names.map((n) => `${n}
-`).join("") });
+  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
+    input: names.map((n) => `${n}
+`).join("")
+  });
   return parseBatchCheck(names, out.stdout.toString("utf8"));
 }
 async function readBlobs(repo, ids) {
   const out = /* @__PURE__ */ new Map();
   if (ids.length === 0) return out;
-  for (const id of ids) if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  for (const id of ids)
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
   const buf = (await runGitBuffer(repo, ["cat-file", "--batch"], { input: ids.map((id) => `${id}
 `).join("") })).stdout;
   let at = 0;
@@ -10561,7 +11445,11 @@ async function readBlobs(repo, ids) {
     const nl = buf.indexOf(10, at);
     const header = buf.subarray(at, nl).toString("utf8");
     const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (!m || m[1] !== id) throw new GitOutputUnparseableError(`unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`, { details: { id } });
+    if (!m || m[1] !== id)
+      throw new GitOutputUnparseableError(
+        `unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`,
+        { details: { id } }
+      );
     const size = Number(m[2]);
     out.set(id, buf.subarray(nl + 1, nl + 1 + size));
     at = nl + 1 + size + 1;
@@ -10583,12 +11471,17 @@ import { isAbsolute as isAbsolute4, resolve as resolve6 } from "node:path";
 import { stat as stat7 } from "node:fs/promises";
 function checkRemoteUrl(url) {
   const refuse = (why) => {
-    throw new UnsafeRemoteError(`remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`, {
-      details: { url: url.slice(0, 500) }
-    });
+    throw new UnsafeRemoteError(
+      `remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
+      {
+        details: { url: url.slice(0, 500) }
+      }
+    );
   };
-  if (url === "" || url.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url)) return refuse('it is empty, starts with "-" or holds control characters');
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url)) return refuse(`the "${url.slice(0, url.indexOf("::"))}::" remote helper runs a program`);
+  if (url === "" || url.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url))
+    return refuse('it is empty, starts with "-" or holds control characters');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url))
+    return refuse(`the "${url.slice(0, url.indexOf("::"))}::" remote helper runs a program`);
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url);
   if (scheme) {
     const name = scheme[1].toLowerCase();
@@ -10607,7 +11500,10 @@ async function resolveRemote(repo, nameOrUrl, cwd) {
   if (checkRemoteUrl(resolved.url) === "git") {
     const proxies = (await runGit(repo, ["config", "--get-all", "core.gitProxy"], { okExitCodes: [1] })).stdout.split("\n").filter((v) => v !== "" && !/^none(\s|$)/.test(v));
     if (proxies.length > 0) {
-      throw new UnsafeRemoteError(`the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`, { details: { url: resolved.url } });
+      throw new UnsafeRemoteError(
+        `the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`,
+        { details: { url: resolved.url } }
+      );
     }
   }
   return resolved;
@@ -10618,18 +11514,27 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
     const url = res.stdout.trim();
     if (res.exitCode === 0 && url !== "") {
       const kind2 = checkRemoteUrl(url);
-      return { name: nameOrUrl, url: kind2 === "local" && !isAbsolute4(url) ? resolve6(repo.topLevel, url) : url };
+      return {
+        name: nameOrUrl,
+        url: kind2 === "local" && !isAbsolute4(url) ? resolve6(repo.topLevel, url) : url
+      };
     }
     if (!await isDir(resolve6(cwd, nameOrUrl))) {
-      throw new RemoteNotFoundError(`no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`, {
-        details: { remote: nameOrUrl }
-      });
+      throw new RemoteNotFoundError(
+        `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
+        {
+          details: { remote: nameOrUrl }
+        }
+      );
     }
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
     const path = resolve6(cwd, nameOrUrl);
-    if (!await isDir(path)) throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, { details: { remote: path } });
+    if (!await isDir(path))
+      throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, {
+        details: { remote: path }
+      });
     return { name: nameOrUrl, url: path };
   }
   return { name: nameOrUrl, url: nameOrUrl };
@@ -10659,15 +11564,29 @@ async function pushRefs(repo, url, refspecs) {
   checkRemoteUrl(url);
   for (const spec of refspecs) {
     if (spec.startsWith("+") || spec.startsWith("-") || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
-      throw new InvalidArgumentError(`refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`, { details: { refspec: spec } });
+      throw new InvalidArgumentError(
+        `refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`,
+        { details: { refspec: spec } }
+      );
     }
   }
-  const args = ["push", "--porcelain", "--no-follow-tags", "--no-signed", `--receive-pack=${serverProgram(url, "receive-pack")}`, "--end-of-options", url, ...refspecs];
+  const args = [
+    "push",
+    "--porcelain",
+    "--no-follow-tags",
+    "--no-signed",
+    `--receive-pack=${serverProgram(url, "receive-pack")}`,
+    "--end-of-options",
+    url,
+    ...refspecs
+  ];
   try {
     const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
-      throw new GitFailedError(`git push to ${url} failed without naming a ref`, { details: { url, stdout: res.stdout.slice(0, 2e3) } });
+      throw new GitFailedError(`git push to ${url} failed without naming a ref`, {
+        details: { url, stdout: res.stdout.slice(0, 2e3) }
+      });
     }
     return refs;
   } catch (cause) {
@@ -10678,10 +11597,24 @@ async function fetchRefs(repo, url, refspecs) {
   checkRemoteUrl(url);
   for (const spec of refspecs) {
     if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
-      throw new InvalidArgumentError(`refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`, { details: { refspec: spec } });
+      throw new InvalidArgumentError(
+        `refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`,
+        { details: { refspec: spec } }
+      );
     }
   }
-  const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-gc", `--upload-pack=${serverProgram(url, "upload-pack")}`, "--end-of-options", url, ...refspecs];
+  const args = [
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--no-write-fetch-head",
+    "--no-recurse-submodules",
+    "--no-auto-gc",
+    `--upload-pack=${serverProgram(url, "upload-pack")}`,
+    "--end-of-options",
+    url,
+    ...refspecs
+  ];
   try {
     await runGit(withTransport(repo), args);
   } catch (cause) {
@@ -10690,9 +11623,17 @@ async function fetchRefs(repo, url, refspecs) {
 }
 async function listRemoteRefs(repo, url, prefix) {
   checkRemoteUrl(url);
-  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix)) throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
+  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix))
+    throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
   try {
-    const { stdout } = await runGit(withTransport(repo), ["ls-remote", "--refs", `--upload-pack=${serverProgram(url, "upload-pack")}`, "--end-of-options", url, `${prefix}*`]);
+    const { stdout } = await runGit(withTransport(repo), [
+      "ls-remote",
+      "--refs",
+      `--upload-pack=${serverProgram(url, "upload-pack")}`,
+      "--end-of-options",
+      url,
+      `${prefix}*`
+    ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
     throw unreachable(cause, url);
@@ -10707,8 +11648,13 @@ function parseLsRemote(stdout) {
   return out;
 }
 function unreachable(cause, url) {
-  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(String(cause.details.stderr))) {
-    return new RemoteNotFoundError(`cannot reach a git repository at ${url}; check the remote's URL and your access`, { cause, details: { url, stderr: cause.details.stderr } });
+  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(
+    String(cause.details.stderr)
+  )) {
+    return new RemoteNotFoundError(
+      `cannot reach a git repository at ${url}; check the remote's URL and your access`,
+      { cause, details: { url, stderr: cause.details.stderr } }
+    );
   }
   return cause;
 }
@@ -10717,7 +11663,10 @@ async function createBundle(repo, file, refs) {
 ` });
 }
 async function verifyBundle(repo, file) {
-  const invalid2 = (why, cause) => new BundleInvalidError(`${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`, { cause, details: { file } });
+  const invalid2 = (why, cause) => new BundleInvalidError(
+    `${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`,
+    { cause, details: { file } }
+  );
   try {
     await runGit(withTransport(repo), ["bundle", "verify", "--quiet", file]);
     const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file])).stdout;
@@ -10728,7 +11677,11 @@ async function verifyBundle(repo, file) {
     });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError) throw invalid2(String(cause.details.stderr ?? cause.message).split("\n").slice(-2).join(" "), cause);
+    if (cause instanceof GitFailedError)
+      throw invalid2(
+        String(cause.details.stderr ?? cause.message).split("\n").slice(-2).join(" "),
+        cause
+      );
     throw cause;
   }
 }
@@ -10859,12 +11812,14 @@ function recordObjects(format, record2) {
 
 Agentgate-Snapshot: ${s.id}
 `;
-  const commitBuf = Buffer.from(`tree ${tree}
+  const commitBuf = Buffer.from(
+    `tree ${tree}
 parent ${s.afterSha}
 author ${who}
 committer ${who}
 
-${message}`);
+${message}`
+  );
   return {
     blob: { id: blob, content: blobContent },
     tree: { id: tree, content: treeBuf },
@@ -10894,7 +11849,11 @@ function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
 }
 function runsOf(refs) {
-  return [...new Set(refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0))].sort();
+  return [
+    ...new Set(
+      refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0)
+    )
+  ].sort();
 }
 function dedupe(items) {
   const seen = /* @__PURE__ */ new Set();
@@ -10947,20 +11906,38 @@ var init_sharing2 = __esm({
         const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
         let rejected = results.filter((r) => r.flag === "!");
         if (rejected.length > 0) {
-          const [theirs, ours] = await Promise.all([listRemoteRefs(repo, remote.url, RECORDS_PREFIX), listRefs(repo, RECORDS_PREFIX)]);
+          const [theirs, ours] = await Promise.all([
+            listRemoteRefs(repo, remote.url, RECORDS_PREFIX),
+            listRefs(repo, RECORDS_PREFIX)
+          ]);
           const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
           const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
-          const same = rejected.filter((r) => remoteSha.get(r.ref) !== void 0 && remoteSha.get(r.ref) === localSha.get(r.ref));
+          const same = rejected.filter(
+            (r) => remoteSha.get(r.ref) !== void 0 && remoteSha.get(r.ref) === localSha.get(r.ref)
+          );
           upToDate.push(...same.map((r) => r.ref));
           rejected = rejected.filter((r) => !same.includes(r));
         }
         if (rejected.length > 0) {
           throw new PushRejectedError(
             `the remote already holds other records for ${rejected.length} iteration(s) (${rejected.slice(0, 3).map((r) => r.ref).join(", ")}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
-            { details: { remote: remote.name, rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })), updated, upToDate } }
+            {
+              details: {
+                remote: remote.name,
+                rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
+                updated,
+                upToDate
+              }
+            }
           );
         }
-        return { remote: remote.name, runs: sel.all ? runsOf(results.map((r) => r.ref)) : runs2, refs: results.length, updated, upToDate };
+        return {
+          remote: remote.name,
+          runs: sel.all ? runsOf(results.map((r) => r.ref)) : runs2,
+          refs: results.length,
+          updated,
+          upToDate
+        };
       }
       /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
       async fetch(sel, remoteName = "origin", cwd = process.cwd()) {
@@ -10981,31 +11958,63 @@ var init_sharing2 = __esm({
         const { runs: runs2 } = await this.materialise(repo, sel);
         const all = await listRefs(repo, RECORDS_PREFIX);
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
-        if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
+        if (chosen.length === 0)
+          throw new RunNotFoundError(
+            `no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`,
+            { details: { workspace: repo.topLevel } }
+          );
         const path = resolve7(cwd, file);
-        await replaceFileAtomic(path, (temp) => createBundle(repo, temp, chosen.map((r) => r.ref)));
+        await replaceFileAtomic(
+          path,
+          (temp) => createBundle(
+            repo,
+            temp,
+            chosen.map((r) => r.ref)
+          )
+        );
         return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
       }
       /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
       async import(workspace, file, cwd = process.cwd()) {
         const repo = await this.open(workspace);
         const path = resolve7(cwd, file);
-        const isFile = await stat8(path).then((s) => s.isFile(), () => false);
-        if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
+        const isFile = await stat8(path).then(
+          (s) => s.isFile(),
+          () => false
+        );
+        if (!isFile)
+          throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, {
+            details: { file: path }
+          });
         const heads = await verifyBundle(repo, path);
-        if (!await bundlePackIntact(path)) throw new BundleInvalidError(`${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`, { details: { file: path } });
+        if (!await bundlePackIntact(path))
+          throw new BundleInvalidError(
+            `${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
+            { details: { file: path } }
+          );
         if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
-          throw new BundleInvalidError(`${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`, { details: { file: path } });
+          throw new BundleInvalidError(
+            `${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`,
+            { details: { file: path } }
+          );
         }
         const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-        const result = await this.receive(repo, async () => records, async (r, specs) => {
-          try {
-            await fetchRefs(r, path, specs);
-          } catch (cause) {
-            if (cause instanceof GitFailedError) throw new BundleInvalidError(`git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`, { cause, details: { file: path } });
-            throw cause;
+        const result = await this.receive(
+          repo,
+          async () => records,
+          async (r, specs) => {
+            try {
+              await fetchRefs(r, path, specs);
+            } catch (cause) {
+              if (cause instanceof GitFailedError)
+                throw new BundleInvalidError(
+                  `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
+                  { cause, details: { file: path } }
+                );
+              throw cause;
+            }
           }
-        });
+        );
         return { file: path, ...result };
       }
       async open(workspace) {
@@ -11015,11 +12024,18 @@ var init_sharing2 = __esm({
       async selectRuns(repo, sel) {
         if (sel.runId !== void 0) {
           const run = await this.store.loadRun(assertSafeId(sel.runId, "run id"));
-          if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
+          if (run === null)
+            throw new RunNotFoundError(
+              `no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`,
+              { details: { runId: sel.runId } }
+            );
           if ((await this.runsHere(repo, [run])).length === 0) {
-            throw new RunWorkspaceMismatchError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`, {
-              details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
-            });
+            throw new RunWorkspaceMismatchError(
+              `run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`,
+              {
+                details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
+              }
+            );
           }
           return [run];
         }
@@ -11033,9 +12049,26 @@ var init_sharing2 = __esm({
       async runsHere(repo, runs2) {
         const here = runs2.filter((r) => r.workspace === repo.topLevel);
         if (this.options.localWorkspace === void 0) return here;
-        const gone = await Promise.all(runs2.map(async (r) => r.workspace !== repo.topLevel && !await stat8(r.workspace).then((st) => st.isDirectory(), () => false)));
-        const orphans = await Promise.all(runs2.filter((_, i) => gone[i]).map(async (run) => ({ run, shas: (await this.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha) })));
-        const found = new Map((await batchCheck(repo, orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`)))).map((f) => [f.name, f.found]));
+        const gone = await Promise.all(
+          runs2.map(
+            async (r) => r.workspace !== repo.topLevel && !await stat8(r.workspace).then(
+              (st) => st.isDirectory(),
+              () => false
+            )
+          )
+        );
+        const orphans = await Promise.all(
+          runs2.filter((_, i) => gone[i]).map(async (run) => ({
+            run,
+            shas: (await this.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha)
+          }))
+        );
+        const found = new Map(
+          (await batchCheck(
+            repo,
+            orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`))
+          )).map((f) => [f.name, f.found])
+        );
         const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
         return runs2.filter((r) => here.includes(r) || adopted.includes(r));
       }
@@ -11062,8 +12095,13 @@ var init_sharing2 = __esm({
             const ref = recordRef(run.runId, snapshot.iteration);
             refs.push(ref);
             const have = existing.get(ref);
-            if (have && have.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha) continue;
-            pending.push({ ref, objects: recordObjects(format, buildRecord(snapshot, run)), old: have?.sha ?? null });
+            if (have && have.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
+              continue;
+            pending.push({
+              ref,
+              objects: recordObjects(format, buildRecord(snapshot, run)),
+              old: have?.sha ?? null
+            });
           }
         }
         if (pending.length > 0) await this.writeRecordObjects(repo, pending);
@@ -11086,12 +12124,17 @@ var init_sharing2 = __esm({
         } finally {
           await rm11(dir, { recursive: true, force: true });
         }
-        const updates = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
+        const updates = pending.map((p) => ({
+          ref: p.ref,
+          newSha: p.objects.commit.id,
+          oldSha: p.old
+        }));
         try {
           await updateRefs(repo, updates, { message: "agentgate: record" });
         } catch (error2) {
           const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-          if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha)) throw error2;
+          if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
+            throw error2;
         }
       }
       /**
@@ -11103,32 +12146,48 @@ var init_sharing2 = __esm({
        */
       async receive(repo, list3, bring) {
         const lockPath = join17(layout(this.options.home).locks, "sharing.lock");
-        return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" }, () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
-          const source = await list3();
-          const local = await listRefsWithParents(repo, RECORDS_PREFIX);
-          const localSha = new Map(local.map((r) => [r.ref, r.sha]));
-          const refused = [];
-          const wanted = source.filter((r) => {
-            if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
-            refused.push({ ref: r.ref, reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)" });
-            return false;
-          });
-          const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
-          if (toFetch.length > 0) {
-            const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
-            await bring(repo, specs);
-          }
-          const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
-          const wantedRefs = new Set(wanted.map((r) => r.ref));
-          const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
-          try {
-            const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
-            return { ...result, refused: [...refused, ...result.refused] };
-          } finally {
-            await deleteRefs(repo, incoming.map(toDelete));
-          }
-        }));
+        return withLock(
+          lockPath,
+          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
+          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+            await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
+            const source = await list3();
+            const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+            const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+            const refused = [];
+            const wanted = source.filter((r) => {
+              if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+              refused.push({
+                ref: r.ref,
+                reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)"
+              });
+              return false;
+            });
+            const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+            if (toFetch.length > 0) {
+              const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+              await bring(repo, specs);
+            }
+            const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+            const wantedRefs = new Set(wanted.map((r) => r.ref));
+            const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+            try {
+              const result = await this.rebuild(
+                repo,
+                [
+                  ...incoming.filter(
+                    (r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)
+                  ),
+                  ...held
+                ],
+                local
+              );
+              return { ...result, refused: [...refused, ...result.refused] };
+            } finally {
+              await deleteRefs(repo, incoming.map(toDelete));
+            }
+          })
+        );
       }
       indexPath() {
         return join17(layout(this.options.home).home, "sharing", "rebuilt.json");
@@ -11138,7 +12197,9 @@ var init_sharing2 = __esm({
         const refused = [];
         const refuse = (ref, reason) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
         const local = new Map(localRefs.map((r) => [r.ref, r]));
-        const index = await readJsonFile(this.indexPath(), RebuiltIndex, "sharing index").catch(() => null) ?? { records: {} };
+        const index = await readJsonFile(this.indexPath(), RebuiltIndex, "sharing index").catch(() => null) ?? {
+          records: {}
+        };
         const runs2 = /* @__PURE__ */ new Set();
         let unchanged = 0;
         const candidates = [];
@@ -11165,16 +12226,22 @@ var init_sharing2 = __esm({
           }
           candidates.push({ ref, ...name });
         }
-        const blobs = await batchCheck(repo, candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`));
+        const blobs = await batchCheck(
+          repo,
+          candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
+        );
         const sizeOk = candidates.filter((c, i) => {
           const b = blobs[i];
           if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
-          else if (b.size > MAX_RECORD_BYTES) refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+          else if (b.size > MAX_RECORD_BYTES)
+            refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
           else return true;
           return false;
         });
         const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : ""]));
-        const contents = await readBlobs(repo, [...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))]);
+        const contents = await readBlobs(repo, [
+          ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))
+        ]);
         const accepted = [];
         for (const c of sizeOk) {
           const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
@@ -11187,7 +12254,10 @@ var init_sharing2 = __esm({
           }
           const parsed = RecordFile.safeParse(json);
           if (!parsed.success) {
-            refuse(c.ref.ref, `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+            refuse(
+              c.ref.ref,
+              `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+            );
             continue;
           }
           const rec = parsed.data;
@@ -11204,7 +12274,13 @@ var init_sharing2 = __esm({
       async rebuildAccepted(repo, accepted, refuse, index) {
         if (accepted.length === 0) return { done: [], kept: [] };
         const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
-        const trees = await batchCheck(repo, accepted.flatMap((a) => [`${a.record.snapshot.beforeSha}^{tree}`, `${a.record.snapshot.afterSha}^{tree}`]));
+        const trees = await batchCheck(
+          repo,
+          accepted.flatMap((a) => [
+            `${a.record.snapshot.beforeSha}^{tree}`,
+            `${a.record.snapshot.afterSha}^{tree}`
+          ])
+        );
         const done = [];
         const kept = [];
         const refUpdates = [];
@@ -11227,14 +12303,24 @@ var init_sharing2 = __esm({
             continue;
           }
           if (run !== null && run.createdAt !== a.record.run.createdAt) {
-            refuse(a.ref.ref, `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`);
+            refuse(
+              a.ref.ref,
+              `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`
+            );
             continue;
           }
           if (run !== null && stored === null) {
-            if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
+            if (!iterations.has(s.runId))
+              iterations.set(
+                s.runId,
+                new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id]))
+              );
             const other = iterations.get(s.runId)?.get(s.iteration);
             if (other !== void 0 && other !== s.id) {
-              refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
+              refuse(
+                a.ref.ref,
+                `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`
+              );
               continue;
             }
           }
@@ -11250,9 +12336,19 @@ var init_sharing2 = __esm({
           if (patch3 !== null && (stored === null || !patchThere)) {
             await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch3);
           }
-          if (run === null) await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({ ...cur, createdAt: a.record.run.createdAt }));
+          if (run === null)
+            await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({
+              ...cur,
+              createdAt: a.record.run.createdAt
+            }));
           if (stored === null) {
-            const snapshot = { ...s, patchPath: patch3, workspace: repo.topLevel, ref: itRef, recordedWorkspace: a.record.workspace };
+            const snapshot = {
+              ...s,
+              patchPath: patch3,
+              workspace: repo.topLevel,
+              ref: itRef,
+              recordedWorkspace: a.record.workspace
+            };
             await this.store.save(snapshot);
           }
           await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
@@ -11273,7 +12369,11 @@ var init_sharing2 = __esm({
           (here ? kept : done).push(a);
         }
         const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-        await updateRefs(repo, refUpdates.filter((u) => present.get(u.ref) !== u.newSha), { message: "agentgate: fetched record" });
+        await updateRefs(
+          repo,
+          refUpdates.filter((u) => present.get(u.ref) !== u.newSha),
+          { message: "agentgate: fetched record" }
+        );
         for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
         return { done, kept };
       }
@@ -11291,7 +12391,11 @@ function sharing(ctx) {
 }
 function selection(ctx, values) {
   if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
-  return { workspace: ctx.workspace, ...values.run === void 0 ? {} : { runId: values.run }, ...values.all ? { all: true } : {} };
+  return {
+    workspace: ctx.workspace,
+    ...values.run === void 0 ? {} : { runId: values.run },
+    ...values.all ? { all: true } : {}
+  };
 }
 function receiveResult(result, source) {
   return {
@@ -11312,9 +12416,17 @@ var init_sharing3 = __esm({
     init_spec();
     SELECT = {
       run: { type: "string", valueName: "ID", description: "only this run" },
-      all: { type: "boolean", description: "every run record in the repository, also those fetched from elsewhere" }
+      all: {
+        type: "boolean",
+        description: "every run record in the repository, also those fetched from elsewhere"
+      }
     };
-    REMOTE = { type: "string", valueName: "NAME|URL", description: "a configured remote or a URL (file, git, ssh or https only)", default: "origin" };
+    REMOTE = {
+      type: "string",
+      valueName: "NAME|URL",
+      description: "a configured remote or a URL (file, git, ssh or https only)",
+      default: "origin"
+    };
     push = defineCommand({
       name: "push",
       usage: "push [--run ID | --all] [--remote NAME|URL]",
@@ -11348,12 +12460,24 @@ var init_sharing3 = __esm({
       name: "export",
       usage: "export [--run ID | --all] -o FILE",
       summary: "Write runs (default: every run of this workspace) as one git bundle file.",
-      options: { ...SELECT, output: { type: "string", short: "o", valueName: "FILE", description: "the bundle file to write", required: true } },
+      options: {
+        ...SELECT,
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "the bundle file to write",
+          required: true
+        }
+      },
       positionals: { required: [] },
       examples: ['export --run "$RUN" -o agentgate.bundle'],
       async run(ctx, values) {
         const result = await sharing(ctx).export(selection(ctx, values), values.output);
-        return { json: result, human: () => `Wrote ${result.refs} record(s) of ${result.runs.length} run(s) to ${result.file}.` };
+        return {
+          json: result,
+          human: () => `Wrote ${result.refs} record(s) of ${result.runs.length} run(s) to ${result.file}.`
+        };
       }
     });
     importCommand = defineCommand({
@@ -11493,7 +12617,16 @@ function renderHtml({ report: report2, diffs, assets }) {
       iteration: s.iteration,
       files: s.files.map((f, j) => {
         const d = diffs[i]?.[j];
-        return { p: f.path, o: f.oldPath, s: f.status, a: f.insertions, d: f.deletions, b: d?.binary ?? f.binary, t: d?.truncated ?? false, u: d?.unavailable === true };
+        return {
+          p: f.path,
+          o: f.oldPath,
+          s: f.status,
+          a: f.insertions,
+          d: f.deletions,
+          b: d?.binary ?? f.binary,
+          t: d?.truncated ?? false,
+          u: d?.unavailable === true
+        };
       }),
       diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? "")
     }))
@@ -11512,7 +12645,9 @@ function renderHtml({ report: report2, diffs, assets }) {
   const rows = report2.snapshots.map(
     (s) => `<tr data-iteration="${s.iteration}"><td class="num">${s.iteration}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td></tr>`
   ).join("\n");
-  const checks = failed.map((c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`).join("\n");
+  const checks = failed.map(
+    (c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`
+  ).join("\n");
   const sha = (value) => value ? `<code>${esc2(value)}</code>` : '<span class="none">-</span>';
   return `<!doctype html>
 <html lang="en">
@@ -11703,21 +12838,36 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
   const row = (line) => blocks.push({ lines: [line], row: true });
   if (failed.length) {
     section(["### Failed checks", "", "| Check | Snapshot | Detail |", "|---|---|---|"]);
-    for (const c of failed) row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
+    for (const c of failed)
+      row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
     section([""]);
   }
   if (report2.snapshots.length) {
-    section(["### Iterations", "", "| # | Files | + | - | After | Task | Gate |", "|--:|--:|--:|--:|---|---|---|"]);
+    section([
+      "### Iterations",
+      "",
+      "| # | Files | + | - | After | Task | Gate |",
+      "|--:|--:|--:|--:|---|---|---|"
+    ]);
     for (const s of report2.snapshots) {
-      row(`| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} |`);
+      row(
+        `| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} |`
+      );
     }
     section([""]);
     for (const s of report2.snapshots) {
       if (s.files.length === 0) continue;
-      section([`<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`, "", "| Status | + | - | Path |", "|---|--:|--:|---|"]);
+      section([
+        `<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`,
+        "",
+        "| Status | + | - | Path |",
+        "|---|--:|--:|---|"
+      ]);
       for (const f of s.files) {
         const path = f.oldPath ? `${cell(f.oldPath)} &rarr; ${cell(f.path)}` : cell(f.path);
-        row(`| ${f.status} | ${f.binary ? "bin" : `+${f.insertions}`} | ${f.binary ? "bin" : `-${f.deletions}`} | ${path} |`);
+        row(
+          `| ${f.status} | ${f.binary ? "bin" : `+${f.insertions}`} | ${f.binary ? "bin" : `-${f.deletions}`} | ${path} |`
+        );
       }
       section(["", "</details>", ""]);
     }
@@ -11741,7 +12891,11 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
     const omitted = blocks.slice(cutAt).filter((b) => b.row).length;
     const opened = out.filter((l) => l.startsWith("<details>")).length - out.filter((l) => l === "</details>").length;
     out.push("", ...opened > 0 ? ["</details>", ""] : []);
-    out.push(`> [!NOTE]`, `> This summary was cut to stay within GitHub's 1 MiB step summary limit: ${omitted} more rows are not shown. The HTML or JSON report (\`report --format html\`) has everything.`, "");
+    out.push(
+      `> [!NOTE]`,
+      `> This summary was cut to stay within GitHub's 1 MiB step summary limit: ${omitted} more rows are not shown. The HTML or JSON report (\`report --format html\`) has everything.`,
+      ""
+    );
   }
   return out.join("\n");
 }
@@ -11763,7 +12917,18 @@ var init_markdown = __esm({
 async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
   const run = await pickRun(snapshotter, runId);
   const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
-  const verification = snapshots.length === 0 ? { ok: false, checks: [{ snapshotId: null, runId: run.runId, check: "iterations", ok: false, detail: "the run has no iterations yet: nothing was captured to verify" }] } : await snapshotter.verify({ runId: run.runId });
+  const verification = snapshots.length === 0 ? {
+    ok: false,
+    checks: [
+      {
+        snapshotId: null,
+        runId: run.runId,
+        check: "iterations",
+        ok: false,
+        detail: "the run has no iterations yet: nothing was captured to verify"
+      }
+    ]
+  } : await snapshotter.verify({ runId: run.runId });
   const first = snapshots[0];
   const last = snapshots.at(-1);
   return {
@@ -11787,12 +12952,20 @@ async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date
 async function pickRun(snapshotter, runId) {
   if (runId !== void 0) {
     const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
-    if (!run) throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, { details: { runId } });
+    if (!run)
+      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
+        details: { runId }
+      });
     return snapshotter.withLocalWorkspace(run);
   }
   const { runs: runs2 } = await snapshotter.store.listRuns();
-  const latest = [...runs2].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))[0];
-  if (!latest) throw new RunNotFoundError('no run recorded in this home yet; call "before" and "after" first, or pass --home');
+  const latest = [...runs2].sort(
+    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
+  )[0];
+  if (!latest)
+    throw new RunNotFoundError(
+      'no run recorded in this home yet; call "before" and "after" first, or pass --home'
+    );
   return snapshotter.withLocalWorkspace(latest);
 }
 function withTaskAndGate(snapshot) {
@@ -11821,7 +12994,8 @@ function splitPatch(patch3) {
   if (patch3.length === 0) return [];
   const starts = [];
   if (patch3.startsWith("diff --git ")) starts.push(0);
-  for (let at = patch3.indexOf("\ndiff --git "); at !== -1; at = patch3.indexOf("\ndiff --git ", at + 1)) starts.push(at + 1);
+  for (let at = patch3.indexOf("\ndiff --git "); at !== -1; at = patch3.indexOf("\ndiff --git ", at + 1))
+    starts.push(at + 1);
   return starts.map((start, i) => patch3.slice(start, starts[i + 1] ?? patch3.length));
 }
 function fileDiffs(files, patch3, maxBytes = MAX_FILE_DIFF_BYTES) {
@@ -11839,7 +13013,8 @@ function headerNames(section, file) {
   return header === `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
 }
 function cut(section, maxBytes) {
-  if (Buffer.byteLength(section, "utf8") <= maxBytes) return { diff: section, binary: false, truncated: false };
+  if (Buffer.byteLength(section, "utf8") <= maxBytes)
+    return { diff: section, binary: false, truncated: false };
   const prefix = Buffer.from(section, "utf8").subarray(0, maxBytes).toString("utf8");
   const end = prefix.lastIndexOf("\n");
   return { diff: end === -1 ? "" : prefix.slice(0, end + 1), binary: false, truncated: true };
@@ -11871,7 +13046,9 @@ async function renderReport(snapshotter, format, runId) {
           if (isAgentgateError(error2)) return null;
           throw error2;
         });
-        diffs.push(patch3 === null ? s.files.map(() => ({ diff: "", binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch3));
+        diffs.push(
+          patch3 === null ? s.files.map(() => ({ diff: "", binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch3)
+        );
       }
       return { report: report2, text: renderHtml({ report: report2, diffs, assets: await loadAssets() }) };
     }
@@ -11919,10 +13096,29 @@ var init_report3 = __esm({
       usage: "report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none]",
       summary: "A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
       options: {
-        run: { type: "string", valueName: "ID", description: "the run to report", defaultText: "the run updated most recently" },
-        format: { type: "string", choices: ReportFormat.options, valueName: "FORMAT", description: "html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)", default: "html" },
-        output: { type: "string", short: "o", valueName: "FILE", description: "write the report to FILE instead of printing it" },
-        ci: { ...CI_OPTION, description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY" }
+        run: {
+          type: "string",
+          valueName: "ID",
+          description: "the run to report",
+          defaultText: "the run updated most recently"
+        },
+        format: {
+          type: "string",
+          choices: ReportFormat.options,
+          valueName: "FORMAT",
+          description: "html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)",
+          default: "html"
+        },
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "write the report to FILE instead of printing it"
+        },
+        ci: {
+          ...CI_OPTION,
+          description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY"
+        }
       },
       positionals: { required: [] },
       examples: ['report --run "$RUN" --format html -o report.html', "report --format md --ci github"],
@@ -11933,14 +13129,23 @@ var init_report3 = __esm({
         const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
         if (output !== void 0) {
           const written = await writeReport(ctx.snapshotter, format, output, runId);
-          return { json: written, human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)` };
+          return {
+            json: written,
+            human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
+          };
         }
         const { report: report2, text } = await renderReport(ctx.snapshotter, format, runId);
         if (summaryFile !== null) {
           await appendStepSummary(summaryFile, text);
-          return { json: { summary: summaryFile, format, runId: report2.run.runId }, human: () => `Appended the run ${report2.run.runId} summary to $GITHUB_STEP_SUMMARY.` };
+          return {
+            json: { summary: summaryFile, format, runId: report2.run.runId },
+            human: () => `Appended the run ${report2.run.runId} summary to $GITHUB_STEP_SUMMARY.`
+          };
         }
-        return { json: format === "json" ? report2 : { format, runId: report2.run.runId, text }, human: () => text.replace(/\n$/, "") };
+        return {
+          json: format === "json" ? report2 : { format, runId: report2.run.runId, text },
+          human: () => text.replace(/\n$/, "")
+        };
       }
     });
   }
@@ -11953,12 +13158,18 @@ var init_serve = __esm({
     "use strict";
     init_zod();
     SERVE_MAX_LINE_BYTES = 1024 * 1024;
-    ServeRequestId = union([string2().max(200), number2().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)]);
+    ServeRequestId = union([
+      string2().max(200),
+      number2().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)
+    ]);
     ServeRequest = object({
       id: ServeRequestId,
       command: string2().min(1).max(100),
       args: array(string2().max(SERVE_MAX_LINE_BYTES)).max(1e4).default([]),
-      options: record(string2().regex(/^[a-z][a-z0-9-]{0,63}$/), union([string2(), boolean2(), number2().int().min(0).max(Number.MAX_SAFE_INTEGER)])).default({})
+      options: record(
+        string2().regex(/^[a-z][a-z0-9-]{0,63}$/),
+        union([string2(), boolean2(), number2().int().min(0).max(Number.MAX_SAFE_INTEGER)])
+      ).default({})
     }).strict();
     ServeError = object({ code: string2(), message: string2() });
     ServeResponse = union([
@@ -19306,17 +20517,27 @@ __export(config_parse_exports, {
 function parseConfig(file, text) {
   const doc = (0, import_yaml.parseDocument)(text, { prettyErrors: true, uniqueKeys: true });
   const yamlError = doc.errors[0];
-  if (yamlError !== void 0) throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
+  if (yamlError !== void 0)
+    throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
   let raw;
   try {
     raw = doc.toJS({ maxAliasCount: 100 });
   } catch (cause) {
-    throw invalid(file, [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }], cause);
+    throw invalid(
+      file,
+      [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }],
+      cause
+    );
   }
   if (raw === null || raw === void 0) return {};
-  if (typeof raw !== "object" || Array.isArray(raw)) throw invalid(file, [{ key: null, problem: "expected a mapping of settings (key: value lines)" }]);
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw invalid(file, [{ key: null, problem: "expected a mapping of settings (key: value lines)" }]);
   const parsed = Config.safeParse(raw);
-  if (!parsed.success) throw invalid(file, parsed.error.issues.flatMap((issue2) => describeIssue(issue2, raw)));
+  if (!parsed.success)
+    throw invalid(
+      file,
+      parsed.error.issues.flatMap((issue2) => describeIssue(issue2, raw))
+    );
   return parsed.data;
 }
 function invalid(file, issues, cause) {
@@ -19334,7 +20555,12 @@ function describeIssue(issue2, input) {
     case "invalid_type": {
       const value = valueAt(input, issue2.path);
       const expected = { int: "an integer", object: "a mapping", array: "a list" }[issue2.expected] ?? issue2.expected;
-      return [{ key: at(key), problem: value === void 0 ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(value)}` }];
+      return [
+        {
+          key: at(key),
+          problem: value === void 0 ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(value)}`
+        }
+      ];
     }
     case "too_small":
       if (issue2.origin === "string") return [{ key: at(key), problem: "must not be empty" }];
@@ -19345,7 +20571,8 @@ function describeIssue(issue2, input) {
 }
 function valueAt(input, path) {
   let value = input;
-  for (const part of path) value = value !== null && typeof value === "object" ? value[part] : void 0;
+  for (const part of path)
+    value = value !== null && typeof value === "object" ? value[part] : void 0;
   return value;
 }
 function describeValue(value) {
@@ -19405,7 +20632,10 @@ async function readConfig(opts) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
     const problem = code2 === "ENOENT" ? "file not found" : `unreadable (${errnoOf(cause)})`;
-    throw new ConfigInvalidError(`${file}: ${problem}`, { cause, details: { path: file, issues: [{ key: null, problem }] } });
+    throw new ConfigInvalidError(`${file}: ${problem}`, {
+      cause,
+      details: { path: file, issues: [{ key: null, problem }] }
+    });
   }
   const { parseConfig: parseConfig2 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
   const config2 = parseConfig2(file, text);
@@ -19455,13 +20685,29 @@ var init_context = __esm({
       snapshotterInstance = null;
       static async create(values) {
         const home = resolveHome(values.home);
-        const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values["artifacts-dir"] });
-        return new _Context(resolve10(values.workspace ?? "."), settings, values.json, values.workspace !== void 0);
+        const settings = await resolveSettings({
+          home,
+          configFile: values.config,
+          artifactsDir: values["artifacts-dir"]
+        });
+        return new _Context(
+          resolve10(values.workspace ?? "."),
+          settings,
+          values.json,
+          values.workspace !== void 0
+        );
       }
       /** What the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
       get serviceOptions() {
         const { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs } = this.settings;
-        return { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs, ...this.workspaceGiven ? { localWorkspace: this.workspace } : {} };
+        return {
+          home,
+          artifactsDir,
+          identity,
+          gitTimeoutMs,
+          lockTimeoutMs,
+          ...this.workspaceGiven ? { localWorkspace: this.workspace } : {}
+        };
       }
       get snapshotter() {
         this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
@@ -19546,7 +20792,13 @@ async function serve(input, output, opts) {
   if (!skipping && pending > 0) await handle(Buffer.concat(parts));
 }
 async function tooLong(output, max) {
-  await write(output, errorLine(null, new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)));
+  await write(
+    output,
+    errorLine(
+      null,
+      new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)
+    )
+  );
 }
 async function respond(output, line, opts) {
   let id = null;
@@ -19555,14 +20807,18 @@ async function respond(output, line, opts) {
     try {
       body = JSON.parse(line.toString("utf8"));
     } catch {
-      throw new InvalidRequestError('a request line must be one JSON object: {"id", "command", "args", "options"}');
+      throw new InvalidRequestError(
+        'a request line must be one JSON object: {"id", "command", "args", "options"}'
+      );
     }
     const maybeId = ServeRequestId.safeParse(body?.id);
     if (maybeId.success) id = maybeId.data;
     const parsed = ServeRequest.safeParse(body);
     if (!parsed.success) {
       const issue2 = parsed.error.issues[0];
-      throw new InvalidRequestError(`invalid request: ${issue2 ? `${issue2.path.join(".") || "request"}: ${issue2.message}` : "wrong fields"}; expected {"id", "command", "args", "options"}`);
+      throw new InvalidRequestError(
+        `invalid request: ${issue2 ? `${issue2.path.join(".") || "request"}: ${issue2.message}` : "wrong fields"}; expected {"id", "command", "args", "options"}`
+      );
     }
     const result = await execute(parsed.data, opts);
     await writeResult(output, parsed.data.id, result);
@@ -19573,13 +20829,18 @@ async function respond(output, line, opts) {
 async function execute(request, opts) {
   const command = request.command === "serve" ? void 0 : await loadCommand(request.command);
   if (!command) {
-    throw new UsageError(`unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`, { details: { command: request.command.slice(0, 100) } });
+    throw new UsageError(
+      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`,
+      { details: { command: request.command.slice(0, 100) } }
+    );
   }
   const argv = [];
   const given = { ...request.options };
-  for (const name of INHERITED) if (!(name in given) && typeof opts.defaults[name] === "string") given[name] = opts.defaults[name];
+  for (const name of INHERITED)
+    if (!(name in given) && typeof opts.defaults[name] === "string") given[name] = opts.defaults[name];
   for (const [name, value] of Object.entries(given)) {
-    if (name === "help" || name === "version") throw new UsageError(`${name} is not served; run "agentgate-snapshot <command> --${name}"`);
+    if (name === "help" || name === "version")
+      throw new UsageError(`${name} is not served; run "agentgate-snapshot <command> --${name}"`);
     if (value === true) argv.push(`--${name}`);
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }
@@ -19604,8 +20865,15 @@ async function writeResult(output, id, result) {
   try {
     if ("streamJson" in result) {
       const flat = (text) => text.replace(/\n\s*/g, "");
-      await writeStreamedJson({ prefix: head + flat(result.streamJson.prefix), file: result.streamJson.file, suffix: `${flat(result.streamJson.suffix)}}
-` }, output);
+      await writeStreamedJson(
+        {
+          prefix: head + flat(result.streamJson.prefix),
+          file: result.streamJson.file,
+          suffix: `${flat(result.streamJson.suffix)}}
+`
+        },
+        output
+      );
     } else {
       await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
     }
@@ -19614,7 +20882,10 @@ async function writeResult(output, id, result) {
   }
 }
 function errorLine(id, error2) {
-  const { code: code2, message } = isAgentgateError(error2) ? error2 : { code: "INTERNAL", message: `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent` };
+  const { code: code2, message } = isAgentgateError(error2) ? error2 : {
+    code: "INTERNAL",
+    message: `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent`
+  };
   return `${JSON.stringify({ id, error: { code: code2, message } })}
 `;
 }
@@ -19699,7 +20970,17 @@ function nulInput(items) {
   return Buffer.concat(items.map((p) => Buffer.concat([encodeBytes(p), Buffer.from([0])])));
 }
 async function listCaptureCandidates(repo, excluded) {
-  const res = await runGitBuffer(repo, ["ls-files", "-z", "-t", "--others", "--modified", "--exclude-standard", "--", ".", ...excluded.map(excludeSpec)]);
+  const res = await runGitBuffer(repo, [
+    "ls-files",
+    "-z",
+    "-t",
+    "--others",
+    "--modified",
+    "--exclude-standard",
+    "--",
+    ".",
+    ...excluded.map(excludeSpec)
+  ]);
   return parseCandidateListing(decodeBytes(res.stdout));
 }
 async function listIgnoredTracked(repo) {
@@ -19708,16 +20989,34 @@ async function listIgnoredTracked(repo) {
 }
 async function unstagePaths(repo, paths) {
   if (paths.length === 0) return;
-  await runGit(repo, ["--literal-pathspecs", "rm", "--cached", "-r", "-f", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], {
-    input: nulInput(paths)
-  });
+  await runGit(
+    repo,
+    [
+      "--literal-pathspecs",
+      "rm",
+      "--cached",
+      "-r",
+      "-f",
+      "-q",
+      "--ignore-unmatch",
+      "--pathspec-from-file=-",
+      "--pathspec-file-nul"
+    ],
+    {
+      input: nulInput(paths)
+    }
+  );
 }
 async function stageWorkspace(repo, excluded) {
-  await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulInput([".", ...excluded.map(excludeSpec)]) });
+  await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    input: nulInput([".", ...excluded.map(excludeSpec)])
+  });
 }
 async function stagePaths(repo, paths) {
   if (paths.length === 0) return;
-  await runGit(repo, [...STAGING_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: nulInput(paths) });
+  await runGit(repo, [...STAGING_CONFIG, "update-index", "--add", "--remove", "--replace", "-z", "--stdin"], {
+    input: nulInput(paths)
+  });
 }
 async function writeTree(repo) {
   const res = await runGit(repo, ["write-tree"]);
@@ -19725,7 +21024,10 @@ async function writeTree(repo) {
 }
 async function ignoredPaths(repo, paths) {
   if (paths.length === 0) return /* @__PURE__ */ new Set();
-  const res = await runGitBuffer(repo, ["check-ignore", "-z", "--stdin", "--no-index"], { input: nulInput(paths), okExitCodes: [1] });
+  const res = await runGitBuffer(repo, ["check-ignore", "-z", "--stdin", "--no-index"], {
+    input: nulInput(paths),
+    okExitCodes: [1]
+  });
   return new Set(splitNul(decodeBytes(res.stdout)));
 }
 var init_checkpoint_index = __esm({
@@ -19762,7 +21064,14 @@ async function initCheckpointRepo(repo) {
   await writeFile5(join19(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
-  const res = await runGit({ cwd: dir, ...opts }, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "info/exclude", "--git-dir"]).catch((cause) => {
+  const res = await runGit({ cwd: dir, ...opts }, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--show-toplevel",
+    "--git-path",
+    "info/exclude",
+    "--git-dir"
+  ]).catch((cause) => {
     if (cause instanceof GitFailedError) return null;
     throw cause;
   });
@@ -19773,7 +21082,9 @@ async function probeWorkspace(dir, opts = {}) {
   return { root, isRepository: true, excludesFile: exclude };
 }
 async function rootCommit(root, opts = {}) {
-  const res = await runGit({ cwd: root, ...opts }, ["rev-list", "--max-parents=0", "HEAD", "--"], { okExitCodes: [128] });
+  const res = await runGit({ cwd: root, ...opts }, ["rev-list", "--max-parents=0", "HEAD", "--"], {
+    okExitCodes: [128]
+  });
   if (res.exitCode !== 0) return null;
   const roots = res.stdout.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line));
   return roots[0] ?? null;
@@ -19820,8 +21131,14 @@ function parseCatFileBatch(buf) {
     const found = FOUND2.exec(header);
     if (!found) throw unparseable("cat-file --batch", "malformed header", header);
     const size = Number(found[3]);
-    if (pos + size + 1 > buf.length || buf[pos + size] !== 10) throw unparseable("cat-file --batch", `object ${found[1]} is truncated`);
-    out.push({ kind: "found", oid: found[1] ?? "", type: found[2] ?? "", content: buf.subarray(pos, pos + size) });
+    if (pos + size + 1 > buf.length || buf[pos + size] !== 10)
+      throw unparseable("cat-file --batch", `object ${found[1]} is truncated`);
+    out.push({
+      kind: "found",
+      oid: found[1] ?? "",
+      type: found[2] ?? "",
+      content: buf.subarray(pos, pos + size)
+    });
     pos += size + 1;
   }
   return out;
@@ -19844,7 +21161,10 @@ function parseDiffPairs(output) {
   const pairs = raw.map((entry) => {
     if (tokens.done) throw tokens.malformed(`${raw.length} raw records but fewer numstat records`);
     const num = readNumstatRecord(tokens);
-    if (num.path !== entry.path) throw tokens.malformed(`raw record for ${JSON.stringify(entry.path)} paired with numstat record for ${JSON.stringify(num.path)}`);
+    if (num.path !== entry.path)
+      throw tokens.malformed(
+        `raw record for ${JSON.stringify(entry.path)} paired with numstat record for ${JSON.stringify(num.path)}`
+      );
     return { ...entry, insertions: num.insertions, deletions: num.deletions, binary: num.binary };
   });
   if (!tokens.done) throw tokens.malformed(`more numstat records than the ${raw.length} raw records`);
@@ -19888,7 +21208,9 @@ function isCheckpointRevision(rev) {
 }
 async function resolveTreeId(repo, rev) {
   if (!isCheckpointRevision(rev)) return null;
-  const res = await runGit(repo, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], { okExitCodes: [1, 128] });
+  const res = await runGit(repo, ["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], {
+    okExitCodes: [1, 128]
+  });
   if (res.exitCode !== 0) return null;
   return assertGitId(res.stdout.trim(), "rev-parse");
 }
@@ -19898,7 +21220,8 @@ async function listTree(repo, rev) {
     const res = await runGitBuffer(repo, ["ls-tree", "-r", "-z", "--full-tree", rev]);
     return parseLsTree(decodeBytes(res.stdout));
   } catch (cause) {
-    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr))) return null;
+    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr)))
+      return null;
     throw cause;
   }
 }
@@ -19907,23 +21230,53 @@ async function changedPaths(repo, from, to) {
   return splitNul(decodeBytes(res.stdout));
 }
 async function diffTrees(repo, from, to) {
-  const res = await runGitBuffer(repo, ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", "--no-ext-diff", "--no-textconv", from, to]);
+  const res = await runGitBuffer(repo, [
+    "diff-tree",
+    "-r",
+    "-z",
+    "--no-renames",
+    "--raw",
+    "--numstat",
+    "--no-ext-diff",
+    "--no-textconv",
+    from,
+    to
+  ]);
   return parseDiffPairs(decodeBytes(res.stdout));
 }
 async function unifiedTreeDiff(repo, from, to, leaveOut = []) {
   const specs = leaveOut.length === 0 ? [] : ["--", ".", ...leaveOut.map(excludeSpec)];
-  const res = await runGitBuffer(repo, ["diff-tree", "-r", "-p", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", from, to, ...specs]);
+  const res = await runGitBuffer(repo, [
+    "diff-tree",
+    "-r",
+    "-p",
+    "--binary",
+    "--full-index",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-renames",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    from,
+    to,
+    ...specs
+  ]);
   return res.stdout;
 }
 async function readObjects(repo, oids) {
   const out = /* @__PURE__ */ new Map();
   const unique = [...new Set(oids)];
   if (unique.length === 0) return out;
-  const res = await runGitBuffer(repo, ["cat-file", "--batch"], { input: unique.map((o) => `${o}
-`).join("") });
+  const res = await runGitBuffer(repo, ["cat-file", "--batch"], {
+    input: unique.map((o) => `${o}
+`).join("")
+  });
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind === "missing") {
-      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, { details: { gitDir: repo.gitDir, object: obj.name } });
+      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, {
+        details: { gitDir: repo.gitDir, object: obj.name }
+      });
     }
     out.set(obj.oid, obj.content);
   }
@@ -19952,10 +21305,17 @@ import { isAbsolute as isAbsolute5, join as join20 } from "node:path";
 async function userExcludesFile(o) {
   const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join20(o.home, ".config");
   let configured = null;
-  for (const file of userConfigFiles({ HOME: o.home, ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {} }).global) {
+  for (const file of userConfigFiles({
+    HOME: o.home,
+    ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}
+  }).global) {
     if (!await exists3(file)) continue;
     const res = await runGit(
-      { cwd: o.cwd, ...o.identity ? { identity: o.identity } : {}, ...o.timeoutMs ? { timeoutMs: o.timeoutMs } : {} },
+      {
+        cwd: o.cwd,
+        ...o.identity ? { identity: o.identity } : {},
+        ...o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}
+      },
       ["config", "--file", file, "--get", "core.excludesFile"],
       { okExitCodes: [1] }
     );
@@ -20074,16 +21434,24 @@ async function physical(abs) {
 }
 async function toWorkspaceGitPath(root, input, forbidden) {
   const refuse = (why) => {
-    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, { details: { path: input, workspace: root } });
+    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, {
+      details: { path: input, workspace: root }
+    });
   };
-  if (input === "") throw new InvalidArgumentError("an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)", { details: { path: input } });
+  if (input === "")
+    throw new InvalidArgumentError(
+      "an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)",
+      { details: { path: input } }
+    );
   if (input.includes("\0")) refuse("is not a usable path");
   const abs = resolve11(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
-  if (gitPath.split("/").some((c) => c.toLowerCase() === ".git")) refuse("is inside the repository's .git directory");
-  if (forbidden.some((dir) => isInside(dir, real))) refuse("is inside agentgate's own data (its home or an excluded directory)");
+  if (gitPath.split("/").some((c) => c.toLowerCase() === ".git"))
+    refuse("is inside the repository's .git directory");
+  if (forbidden.some((dir) => isInside(dir, real)))
+    refuse("is inside agentgate's own data (its home or an excluded directory)");
   return gitPath;
 }
 function isUnder(path, prefix) {
@@ -20127,9 +21495,14 @@ async function leadingDirsAreReal(root, path, cache2) {
 async function applyPlan(ctx, plan) {
   const out = { written: [], deleted: [], leftAlone: [] };
   const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b));
-  await applyDeletes(ctx, plan.deletes.filter((p) => !blocked(p)), out);
+  await applyDeletes(
+    ctx,
+    plan.deletes.filter((p) => !blocked(p)),
+    out
+  );
   for (const p of [...plan.deletes, ...plan.writes.map((w) => w.path)]) if (blocked(p)) out.leftAlone.push(p);
-  for (const p of plan.uncovered) if (await kindOf(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
+  for (const p of plan.uncovered)
+    if (await kindOf(toAbsolute(ctx.root, p)) !== "missing") out.leftAlone.push(p);
   const cache2 = /* @__PURE__ */ new Map();
   const ready = [];
   const fresh = [];
@@ -20140,7 +21513,10 @@ async function applyPlan(ctx, plan) {
     if (!fits || kind !== "missing" && !ctx.current.has(entry.path)) out.leftAlone.push(entry.path);
     else (kind === "missing" ? fresh : ready).push(entry);
   }
-  const ignored = await ignoredPaths(ctx.repo, fresh.map((e) => e.path));
+  const ignored = await ignoredPaths(
+    ctx.repo,
+    fresh.map((e) => e.path)
+  );
   for (const entry of fresh) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
@@ -20167,14 +21543,18 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path) => dirname10(toAbsolute(ctx.root, path))))) await fsyncDir(fsPath(dir));
+  for (const dir of new Set(out.deleted.map((path) => dirname10(toAbsolute(ctx.root, path)))))
+    await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
   if (entries.length === 0) return;
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
   for (let i = 0; i < entries.length; i += WRITE_BATCH) {
     const batch = entries.slice(i, i + WRITE_BATCH);
-    const blobs = await readObjects(ctx.repo, batch.map((e) => e.oid));
+    const blobs = await readObjects(
+      ctx.repo,
+      batch.map((e) => e.oid)
+    );
     const items = batch.map((e) => ({
       dest: toAbsolute(ctx.root, e.path),
       kind: e.mode === "120000" ? "symlink" : e.mode === "100755" ? "executable" : "file",
@@ -20183,7 +21563,10 @@ async function writeEntries(ctx, entries) {
     try {
       await placeFiles(ctx.root, staging, items);
     } catch (cause) {
-      throw new WriteFailedError(`could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { workspace: ctx.root } });
+      throw new WriteFailedError(
+        `could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`,
+        { cause, details: { workspace: ctx.root } }
+      );
     }
   }
 }
@@ -20217,16 +21600,26 @@ var init_apply = __esm({
 import { constants } from "node:fs";
 import { access as access3, lstat as lstat4 } from "node:fs/promises";
 async function findSkipped(root, listing, maxBytes) {
-  const skipped = listing.nestedRepos.map((path) => ({ path, reason: "nested-repository", size: null, indexed: false }));
-  const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
+  const skipped = listing.nestedRepos.map((path) => ({
+    path,
+    reason: "nested-repository",
+    size: null,
+    indexed: false
+  }));
+  const candidates = [
+    ...listing.untracked.map((path) => ({ path, indexed: false })),
+    ...listing.modified.map((path) => ({ path, indexed: true }))
+  ];
   for (let i = 0; i < candidates.length; i += STAT_BATCH) {
     const batch = candidates.slice(i, i + STAT_BATCH);
     const shapes = await Promise.all(batch.map((c) => fileShape(toAbsolute(root, c.path))));
     batch.forEach((c, k) => {
       const shape = shapes[k];
       if (shape === void 0 || shape === null) return;
-      if (shape === "unreadable") skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
-      else if (shape > maxBytes) skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
+      if (shape === "unreadable")
+        skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
+      else if (shape > maxBytes)
+        skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
     });
   }
   return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -20236,7 +21629,10 @@ async function fileShape(path) {
     const st = await lstat4(fsPath(path));
     if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
     if (!st.isFile()) return null;
-    const readable = await access3(fsPath(path), constants.R_OK).then(() => true, () => false);
+    const readable = await access3(fsPath(path), constants.R_OK).then(
+      () => true,
+      () => false
+    );
     return readable ? st.size : "unreadable";
   } catch {
     return null;
@@ -20256,20 +21652,38 @@ var init_skip_rules = __esm({
 import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
 import { dirname as dirname11 } from "node:path";
 async function captureWorkspace(ctx) {
-  const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(ctx.repo, ctx.excluded), listIgnoredTracked(ctx.repo)]);
+  const [listing, ignoredTracked] = await Promise.all([
+    listCaptureCandidates(ctx.repo, ctx.excluded),
+    listIgnoredTracked(ctx.repo)
+  ]);
   const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes);
   await unstagePaths(ctx.repo, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
   const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
   const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
-  if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed)) await stagePaths(ctx.repo, changed);
+  if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed))
+    await stagePaths(ctx.repo, changed);
   else await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
   const parents = [...new Set(paths.map((p) => dirname11(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
-    Promise.all(paths.map((p) => lstat5(fsPath(toAbsolute(root, p))).then((st) => st.isDirectory(), () => false))),
-    Promise.all(parents.map((d) => realpath6(fsPath(d)).then((real) => real.toString() !== d, () => false)))
+    Promise.all(
+      paths.map(
+        (p) => lstat5(fsPath(toAbsolute(root, p))).then(
+          (st) => st.isDirectory(),
+          () => false
+        )
+      )
+    ),
+    Promise.all(
+      parents.map(
+        (d) => realpath6(fsPath(d)).then(
+          (real) => real.toString() !== d,
+          () => false
+        )
+      )
+    )
   ]);
   return dirs.includes(true) || links.includes(true);
 }
@@ -20333,7 +21747,12 @@ var init_message2 = __esm({
 
 // src/checkpoints/record.ts
 async function recordCheckpoint(repo, treeId, meta2) {
-  const commit = await commitTree(repo, treeId, [], encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind }));
+  const commit = await commitTree(
+    repo,
+    treeId,
+    [],
+    encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind })
+  );
   const ref = newCheckpointRef();
   const updates = [
     { ref, newSha: commit, oldSha: null },
@@ -20347,7 +21766,8 @@ async function recordCheckpoint(repo, treeId, meta2) {
 function knownPaths(paths) {
   const out = /* @__PURE__ */ new Set();
   for (const path of paths) {
-    for (let p = path; p !== "" && !out.has(p); p = p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "") out.add(p);
+    for (let p = path; p !== "" && !out.has(p); p = p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "")
+      out.add(p);
   }
   return out;
 }
@@ -20366,7 +21786,8 @@ function planChanges(desired, current) {
   for (const [path, want] of desired) {
     const have = current.get(path);
     if (want !== null) {
-      if (have === void 0 || have.oid !== want.oid || have.mode !== want.mode) plan.writes.push({ ...want, path });
+      if (have === void 0 || have.oid !== want.oid || have.mode !== want.mode)
+        plan.writes.push({ ...want, path });
     } else if (have !== void 0) {
       plan.deletes.push(path);
     } else {
@@ -20456,10 +21877,16 @@ import { lstat as lstat6, readdir as readdir6 } from "node:fs/promises";
 import { join as join24 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
-    throw new InvalidArgumentError(`keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`, { details: { keep } });
+    throw new InvalidArgumentError(
+      `keep must be a whole number of checkpoints (0 or more), not ${String(keep)}`,
+      { details: { keep } }
+    );
   }
   if (!PRUNE_AGE.test(pruneAge)) {
-    throw new InvalidArgumentError(`prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`, { details: { pruneAge } });
+    throw new InvalidArgumentError(
+      `prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`,
+      { details: { pruneAge } }
+    );
   }
 }
 function selectRemovals(newestFirst, keep, protectedOids) {
@@ -20502,14 +21929,23 @@ async function gcStore(repo, location, keep, pruneAge) {
   const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
   const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
   const removals = selectRemovals(checkpoints, keep, protectedOids);
-  await deleteRefs(repo, removals.map((r) => ({ ref: r.ref, oldSha: r.oid })));
+  await deleteRefs(
+    repo,
+    removals.map((r) => ({ ref: r.ref, oldSha: r.oid }))
+  );
   try {
     await gcCheckpointRepo(repo, pruneAge);
   } finally {
     await sweepGitTemporaries(location.gitDir);
   }
   const storeBytesAfter = await directorySize(location.dir);
-  return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
+  return {
+    kept: checkpoints.length - removals.length,
+    removed: removals.length,
+    pruneAge,
+    storeBytesBefore,
+    storeBytesAfter
+  };
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
@@ -20611,28 +22047,61 @@ var init_checkpoints = __esm({
       static async open(dir, opts = {}) {
         const real = await resolveWorkspaceDir(dir);
         assertSafeWorkspace(real);
-        const gitOpts = { ...opts.identity ? { identity: opts.identity } : {}, ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {} };
+        const gitOpts = {
+          ...opts.identity ? { identity: opts.identity } : {},
+          ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}
+        };
         const probe = await probeWorkspace(real, gitOpts);
         const root = probe.root;
         assertSafeWorkspace(root);
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
         if (root.split(sep7).includes(".git") || root === home || isInside(checkpointsDir, root)) {
-          throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`, {
-            details: { workspace: root }
-          });
+          throw new UnsafeWorkspaceError(
+            `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
+            {
+              details: { workspace: root }
+            }
+          );
         }
         const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
         const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-        const location = await locateStore(checkpointsDir, root, () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null));
-        const repo = checkpointRepo({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
+        const location = await locateStore(
+          checkpointsDir,
+          root,
+          () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)
+        );
+        const repo = checkpointRepo({
+          workspace: root,
+          gitDir: location.gitDir,
+          indexFile: location.indexFile,
+          excludesFile: probe.excludesFile,
+          ...gitOpts
+        });
         const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-        const userExcludes = await userExcludesFile({ home: homedir4(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: root, ...gitOpts });
-        return new _Checkpoints(root, location, repo, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, userExcludes);
+        const userExcludes = await userExcludesFile({
+          home: homedir4(),
+          xdgConfigHome: process.env.XDG_CONFIG_HOME,
+          cwd: root,
+          ...gitOpts
+        });
+        return new _Checkpoints(
+          root,
+          location,
+          repo,
+          excluded,
+          forbidden,
+          maxBytes,
+          opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+          userExcludes
+        );
       }
       /** Records the current state as a new checkpoint. */
       async track(label, opts = {}) {
-        const t = await this.locked("checkpoint track", () => this.trackLocked(label ?? null, "track", opts.baseline === true));
+        const t = await this.locked(
+          "checkpoint track",
+          () => this.trackLocked(label ?? null, "track", opts.baseline === true)
+        );
         return { hash: t.hash, ref: t.ref, skipped: t.skipped };
       }
       /** Starts a session: records a checkpoint and makes it the baseline. */
@@ -20702,8 +22171,17 @@ var init_checkpoints = __esm({
           const wanted = await this.requireListing(target);
           const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, "safety", false);
           const current = await this.requireListing(safety.hash);
-          const applied = await this.apply(planChanges(restoreDesired(wanted, current), current), current, safety.skips);
-          return { hash: target, safety: safety.hash, safetyRef: safety.ref, leftAlone: this.absolute(applied.leftAlone) };
+          const applied = await this.apply(
+            planChanges(restoreDesired(wanted, current), current),
+            current,
+            safety.skips
+          );
+          return {
+            hash: target,
+            safety: safety.hash,
+            safetyRef: safety.ref,
+            leftAlone: this.absolute(applied.leftAlone)
+          };
         });
       }
       /** Undoes a restore or revert: restores its safety checkpoint. */
@@ -20717,20 +22195,30 @@ var init_checkpoints = __esm({
           return this.locked("checkpoint revert", async () => {
             const wanted = await this.requireListing(target);
             if (selection2 !== null) await this.assertKnownPaths(selection2, wanted);
-            return this.revertLocked((current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null]));
+            return this.revertLocked(
+              (current) => changedBetween(wanted, current, selection2).map((p) => [p, wanted.get(p) ?? null])
+            );
           });
         }
-        if (paths !== void 0) throw new InvalidArgumentError("revert(patches) takes no separate paths: list the files in the patches", { details: {} });
+        if (paths !== void 0)
+          throw new InvalidArgumentError(
+            "revert(patches) takes no separate paths: list the files in the patches",
+            { details: {} }
+          );
         const pairs = [];
         for (const patch3 of target) {
           this.assertRevision(patch3.hash);
-          for (const file of patch3.files) pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch3.hash]);
+          for (const file of patch3.files)
+            pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch3.hash]);
         }
         const sources = firstPatchWins(pairs);
         return this.locked("checkpoint revert", async () => {
           const listings = /* @__PURE__ */ new Map();
-          for (const hash of new Set(target.map((p) => p.hash))) listings.set(hash, await this.requireListing(hash));
-          return this.revertLocked(() => [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]));
+          for (const hash of new Set(target.map((p) => p.hash)))
+            listings.set(hash, await this.requireListing(hash));
+          return this.revertLocked(
+            () => [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null])
+          );
         });
       }
       /** Recorded checkpoints, newest first. */
@@ -20784,11 +22272,19 @@ var init_checkpoints = __esm({
       }
       apply(plan, current, skips) {
         const blocked = [...this.excluded, ...skips.map((s) => s.path)];
-        return applyPlan({ root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked }, plan);
+        return applyPlan(
+          { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked },
+          plan
+        );
       }
       /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
       capture() {
-        return captureWorkspace({ root: this.workspace, repo: this.repo, excluded: this.excluded, maxFileSizeBytes: this.maxFileSizeBytes });
+        return captureWorkspace({
+          root: this.workspace,
+          repo: this.repo,
+          excluded: this.excluded,
+          maxFileSizeBytes: this.maxFileSizeBytes
+        });
       }
       /**
        * Every path named by a revert must be known to the checkpoint or to the workspace now
@@ -20802,14 +22298,21 @@ var init_checkpoints = __esm({
         const missing = unknown2.filter((sel) => !inWorkspace.has(sel));
         if (missing.length > 0) {
           const abs = missing.map((p) => toAbsolute(this.workspace, p));
-          throw new PathNotFoundError(`${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`, {
-            details: { paths: abs }
-          });
+          throw new PathNotFoundError(
+            `${abs.join(", ")}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`,
+            {
+              details: { paths: abs }
+            }
+          );
         }
       }
       async trackLocked(label, kind, baseline) {
         const { treeId, skipped } = await this.capture();
-        const ref = await recordCheckpoint(this.repo, treeId, { label, kind, setBaseline: baseline || !await this.hasBaseline() });
+        const ref = await recordCheckpoint(this.repo, treeId, {
+          label,
+          kind,
+          setBaseline: baseline || !await this.hasBaseline()
+        });
         this.baselineKnown = true;
         return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
       }
@@ -20827,9 +22330,12 @@ var init_checkpoints = __esm({
         if (!isCheckpointRevision(hash)) throw this.notFound(hash);
       }
       notFound(hash) {
-        return new CheckpointNotFoundError(`no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`, {
-          details: { hash: hash.slice(0, 200), workspace: this.workspace }
-        });
+        return new CheckpointNotFoundError(
+          `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`,
+          {
+            details: { hash: hash.slice(0, 200), workspace: this.workspace }
+          }
+        );
       }
       /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
       async requireTreeId(rev) {
@@ -20857,7 +22363,11 @@ var init_checkpoints = __esm({
         if (this.storeReady) return;
         if (!await this.exists()) {
           await initCheckpointRepo(this.repo);
-          await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: (/* @__PURE__ */ new Date()).toISOString() });
+          await writeJsonAtomic(this.location.metaFile, {
+            workspace: this.workspace,
+            projectId: this.location.projectId,
+            createdAt: (/* @__PURE__ */ new Date()).toISOString()
+          });
         }
         await this.mirrorUserExcludes();
         this.storeReady = true;
@@ -20918,7 +22428,11 @@ async function resolveCheckpoint(cp, name) {
   if (OBJECT_ID_PATTERN.test(name)) return name;
   if (MARKERS.includes(name)) {
     const marked = (await cp.markers())[name];
-    if (marked === null) throw new CheckpointNotFoundError(`there is no "${name}" checkpoint yet; "checkpoint track" records one`, { details: { hash: name } });
+    if (marked === null)
+      throw new CheckpointNotFoundError(
+        `there is no "${name}" checkpoint yet; "checkpoint track" records one`,
+        { details: { hash: name } }
+      );
     return marked.hash;
   }
   const entries = await cp.list();
@@ -20932,7 +22446,10 @@ function fullText(d) {
 ${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
 `;
   return `${head}
-${body("before", d.before, d.status !== "added")}${body("after", d.after, d.status !== "deleted")}`.replace(/\n$/, "");
+${body("before", d.before, d.status !== "added")}${body("after", d.after, d.status !== "deleted")}`.replace(
+    /\n$/,
+    ""
+  );
 }
 var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, CHECKPOINT_COMMANDS;
 var init_checkpoint = __esm({
@@ -20950,14 +22467,25 @@ var init_checkpoint = __esm({
       name: "checkpoint track",
       usage: "checkpoint track [--label L]",
       summary: "Record the workspace's current state in its private checkpoint store.",
-      options: { label: { type: "string", valueName: "L", description: "a name for the checkpoint; other commands accept it where they take a HASH" } },
+      options: {
+        label: {
+          type: "string",
+          valueName: "L",
+          description: "a name for the checkpoint; other commands accept it where they take a HASH"
+        }
+      },
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
         const result = await (await open4(ctx)).track(values.label);
         return {
           json: result,
-          human: () => [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`)].join("\n")
+          human: () => [
+            `Checkpoint ${result.hash} (${result.ref})`,
+            ...result.skipped.map(
+              (s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
+            )
+          ].join("\n")
         };
       }
     });
@@ -20974,7 +22502,10 @@ var init_checkpoint = __esm({
         const result = await cp.patch(await resolveCheckpoint(cp, name));
         return {
           json: result,
-          human: () => result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files.map(printable)].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
+          human: () => result.files.length ? [
+            `${result.files.length} files changed since checkpoint ${short(result.hash)}:`,
+            ...result.files.map(printable)
+          ].join("\n") : `Nothing changed since checkpoint ${short(result.hash)}.`
         };
       }
     });
@@ -21012,7 +22543,10 @@ var init_checkpoint = __esm({
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
         const cp = await open4(ctx);
-        const diffs = await cp.diffFull(await resolveCheckpoint(cp, from), to === void 0 ? void 0 : await resolveCheckpoint(cp, to));
+        const diffs = await cp.diffFull(
+          await resolveCheckpoint(cp, from),
+          to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
+        );
         return { json: diffs, human: () => diffs.length ? diffs.map(fullText).join("\n") : "No differences." };
       }
     });
@@ -21027,8 +22561,11 @@ var init_checkpoint = __esm({
       async run(ctx, _values, [name]) {
         const cp = await open4(ctx);
         const result = await cp.restore(await resolveCheckpoint(cp, name));
-        return { json: result, human: () => `Restored ${result.hash}.
-Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
+        return {
+          json: result,
+          human: () => `Restored ${result.hash}.
+Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
+        };
       }
     });
     revert = defineCommand({
@@ -21040,10 +22577,16 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
       positionals: { required: ["HASH"], rest: "PATH" },
       examples: ["checkpoint revert latest src/app.ts"],
       async run(ctx, _values, [name, ...paths]) {
-        if (paths.includes("")) throw new UsageError("an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file");
+        if (paths.includes(""))
+          throw new UsageError(
+            "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
+          );
         const cp = await open4(ctx);
         const hash = await resolveCheckpoint(cp, name);
-        const result = paths.length ? await cp.revert(hash, paths.map((p) => resolve12(ctx.workspace, p))) : await cp.revert(hash);
+        const result = paths.length ? await cp.revert(
+          hash,
+          paths.map((p) => resolve12(ctx.workspace, p))
+        ) : await cp.revert(hash);
         return {
           json: result,
           human: () => [
@@ -21066,7 +22609,10 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
         const entries = await (await open4(ctx)).list();
         return {
           json: entries,
-          human: () => entries.length ? table(["CREATED", "HASH", "LABEL", "REF"], entries.map((e) => [e.createdAt, e.hash, e.label ?? "-", e.ref])) : "No checkpoints."
+          human: () => entries.length ? table(
+            ["CREATED", "HASH", "LABEL", "REF"],
+            entries.map((e) => [e.createdAt, e.hash, e.label ?? "-", e.ref])
+          ) : "No checkpoints."
         };
       }
     });
@@ -21076,8 +22622,18 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}` };
       summary: "Keep the newest N checkpoints (and the baseline), then git gc the store.",
       description: "The checkpoints latest, baseline and safety point at are always kept. Reports the store's size before and after.",
       options: {
-        keep: { type: "integer", valueName: "N", description: "checkpoints to keep, newest first", defaultText: `checkpoints.keep in the config, else ${DEFAULT_KEEP}` },
-        prune: { type: "string", valueName: "AGE", description: "drop unreachable objects older than AGE, a git date such as 2.weeks.ago, 1.day.ago, 2025-01-31, now or never", default: DEFAULT_PRUNE_AGE }
+        keep: {
+          type: "integer",
+          valueName: "N",
+          description: "checkpoints to keep, newest first",
+          defaultText: `checkpoints.keep in the config, else ${DEFAULT_KEEP}`
+        },
+        prune: {
+          type: "string",
+          valueName: "AGE",
+          description: "drop unreachable objects older than AGE, a git date such as 2.weeks.ago, 1.day.ago, 2025-01-31, now or never",
+          default: DEFAULT_PRUNE_AGE
+        }
       },
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
@@ -21111,11 +22667,23 @@ var init_commands = __esm({
         load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
       },
       { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
-      { names: ["push", "fetch", "export", "import"], load: async () => (await Promise.resolve().then(() => (init_sharing3(), sharing_exports))).SHARING_COMMANDS },
+      {
+        names: ["push", "fetch", "export", "import"],
+        load: async () => (await Promise.resolve().then(() => (init_sharing3(), sharing_exports))).SHARING_COMMANDS
+      },
       { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
       { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).SERVE_COMMAND] },
       {
-        names: ["checkpoint track", "checkpoint patch", "checkpoint diff", "checkpoint diff-full", "checkpoint restore", "checkpoint revert", "checkpoint list", "checkpoint gc"],
+        names: [
+          "checkpoint track",
+          "checkpoint patch",
+          "checkpoint diff",
+          "checkpoint diff-full",
+          "checkpoint restore",
+          "checkpoint revert",
+          "checkpoint list",
+          "checkpoint gc"
+        ],
         load: async () => (await Promise.resolve().then(() => (init_checkpoint(), checkpoint_exports))).CHECKPOINT_COMMANDS
       }
     ];
@@ -21155,9 +22723,12 @@ async function main(argv) {
   try {
     const { words, rest } = findCommand(argv);
     const name = words.join(" ");
-    if (words.length === 0 || GROUPS.includes(name)) return await withoutCommand(name, options, argv.length === 0, json);
+    if (words.length === 0 || GROUPS.includes(name))
+      return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
-      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, { details: { command: name } });
+      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {
+        details: { command: name }
+      });
     }
     const command = await loadCommand(name);
     const { values, positionals } = parseCommandLine(command, rest);
@@ -21188,7 +22759,9 @@ function findCommand(argv) {
 }
 function takesNext(arg, next) {
   if (arg.includes("=") || next === void 0 || next.startsWith("-")) return false;
-  const global = Object.entries(GLOBAL_OPTIONS).find(([name, d]) => arg === `--${name}` || "short" in d && arg === `-${d.short}`);
+  const global = Object.entries(GLOBAL_OPTIONS).find(
+    ([name, d]) => arg === `--${name}` || "short" in d && arg === `-${d.short}`
+  );
   if (global) return global[1].type === "string";
   if (/^-[^-]./.test(arg)) return false;
   return !COMMAND_NAMES.some((c) => c.split(" ")[0] === next);
@@ -21202,7 +22775,9 @@ async function withoutCommand(group, options, noArguments, json) {
 
 `);
   const what = group === "" ? "no command given" : `"${group}" needs a subcommand`;
-  throw new UsageError(`${what}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, { details: { noArguments } });
+  throw new UsageError(`${what}; run "${PROGRAM} ${group === "" ? "" : `${group} `}--help" for the list`, {
+    details: { noArguments }
+  });
 }
 async function programHelp(group) {
   const all = await loadAllCommands();
@@ -21234,7 +22809,8 @@ async function emit(result, json) {
   if ("silent" in result) return;
   if ("streamFile" in result || "streamJson" in result) {
     try {
-      if ("streamFile" in result) await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
+      if ("streamFile" in result)
+        await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
       else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
@@ -21246,7 +22822,8 @@ async function emit(result, json) {
   const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
   if (text.length > 0) process.stdout.write(`${text}
 `);
-  if (json && result.warnings !== void 0 && result.warnings.length > 0) process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
+  if (json && result.warnings !== void 0 && result.warnings.length > 0)
+    process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
 `);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join("\n")}
@@ -21258,14 +22835,21 @@ function isClosedPipe(error2) {
 }
 function onStdoutError(error2) {
   if (isClosedPipe(error2)) return;
-  process.stderr.write(`${PROGRAM}: WRITE_FAILED: could not write the output (${error2.code ?? error2.message})
-`);
+  process.stderr.write(
+    `${PROGRAM}: WRITE_FAILED: could not write the output (${error2.code ?? error2.message})
+`
+  );
   process.exitCode = 1;
 }
 function fail(error2, json) {
   if (!isAgentgateError(error2)) {
     const message = error2 instanceof Error ? error2.message : String(error2);
-    return report("INTERNAL", `unexpected failure: ${message}; please report it with the command you ran`, json, 1);
+    return report(
+      "INTERNAL",
+      `unexpected failure: ${message}; please report it with the command you ran`,
+      json,
+      1
+    );
   }
   const hint = WORKSPACE_CODES.includes(error2.code) ? " (-C, --workspace DIR)" : "";
   return report(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
@@ -21273,12 +22857,16 @@ function fail(error2, json) {
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
 function report(code2, message, json, status, details = {}) {
   const hasDetails = Object.keys(details).length > 0;
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
-`);
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
+`
+    );
   else {
     process.stderr.write(`${PROGRAM}: ${code2}: ${printable(message)}
 `);
-    if (process.env.AGENTGATE_DEBUG === "1" && typeof details.stderr === "string" && details.stderr !== "") process.stderr.write(`git said:
+    if (process.env.AGENTGATE_DEBUG === "1" && typeof details.stderr === "string" && details.stderr !== "")
+      process.stderr.write(`git said:
 ${details.stderr}
 `);
   }

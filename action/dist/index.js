@@ -36,7 +36,8 @@ var InvalidArgumentError = class extends AgentgateError {
 function formatKeyValues(values, random = randomDelimiter) {
   let out = "";
   for (const [name, raw] of Object.entries(values)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
+      throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
     const value = raw === null ? "" : String(raw);
     let delimiter = random();
     while (value.includes(delimiter) || name.includes(delimiter)) delimiter = random();
@@ -54,7 +55,8 @@ async function appendKeyValues(file, values) {
   await appendFile(file, formatKeyValues(values), "utf8");
 }
 async function appendPath(file, dir) {
-  if (/[\r\n]/.test(dir)) throw new InvalidArgumentError("a directory with a line break cannot go on $GITHUB_PATH");
+  if (/[\r\n]/.test(dir))
+    throw new InvalidArgumentError("a directory with a line break cannot go on $GITHUB_PATH");
   await appendFile(file, `${dir}
 `, "utf8");
 }
@@ -117,7 +119,10 @@ function cliJson(args, what) {
     throw new ActionFailure(`${what}: the CLI printed no JSON (exit ${res.status})`);
   }
   const error = doc.error;
-  if (res.status !== 0 || error) throw new ActionFailure(`${what} failed: ${error?.code ?? "ERROR"}: ${error?.message ?? `exit ${res.status}`}`);
+  if (res.status !== 0 || error)
+    throw new ActionFailure(
+      `${what} failed: ${error?.code ?? "ERROR"}: ${error?.message ?? `exit ${res.status}`}`
+    );
   return doc;
 }
 function shellQuote(text) {
@@ -142,19 +147,31 @@ exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} "$@"
 }
 async function finish() {
   const format = input("report-format", "html");
-  if (!FORMATS.includes(format)) throw new ActionFailure(`input report-format must be one of ${FORMATS.join(", ")}`);
+  if (!FORMATS.includes(format))
+    throw new ActionFailure(`input report-format must be one of ${FORMATS.join(", ")}`);
   const runArgs = input("run-id") ? ["--run", input("run-id")] : [];
   const runId = cliJson(["report", "--format", "json", ...runArgs], "report").run.runId;
   const out = resolve(input("output-dir", join(runnerTemp(), "agentgate-out")));
   await mkdir(out, { recursive: true });
-  const outputs = { "run-id": runId, "report-path": "", "bundle-path": "", "artifacts-path": join(process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join(home(), "artifacts"), runId), verified: "" };
+  const outputs = {
+    "run-id": runId,
+    "report-path": "",
+    "bundle-path": "",
+    "artifacts-path": join(
+      process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join(home(), "artifacts"),
+      runId
+    ),
+    verified: ""
+  };
   let failure = null;
   if (flag("verify", true)) {
     const verified = cli(["verify", "--run", runId, "--ci", "github"]);
     outputs.verified = String(verified.status === 0);
-    if (verified.status !== 0 && flag("fail-on-verify", true)) failure = verified.status === 3 ? `verify found failed checks in run ${runId}` : `verify could not run for run ${runId} (exit ${verified.status})`;
+    if (verified.status !== 0 && flag("fail-on-verify", true))
+      failure = verified.status === 3 ? `verify found failed checks in run ${runId}` : `verify could not run for run ${runId} (exit ${verified.status})`;
   }
-  if (flag("summary", true) && envFile("GITHUB_STEP_SUMMARY")) cliJson(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
+  if (flag("summary", true) && envFile("GITHUB_STEP_SUMMARY"))
+    cliJson(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
   if (format !== "none") {
     const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
     cliJson(["report", "--run", runId, "--format", format, "-o", file], "report");
@@ -165,7 +182,8 @@ async function finish() {
     cliJson(["export", "--run", runId, "-o", file], "export");
     outputs["bundle-path"] = file;
   }
-  if (flag("publish", false)) cliJson(["push", "--run", runId, ...input("remote") ? ["--remote", input("remote")] : []], "push");
+  if (flag("publish", false))
+    cliJson(["push", "--run", runId, ...input("remote") ? ["--remote", input("remote")] : []], "push");
   await setOutputs(outputs);
   if (failure) throw new ActionFailure(failure);
 }

@@ -80,7 +80,10 @@ function cliJson(args: string[], what: string): Record<string, unknown> {
     throw new ActionFailure(`${what}: the CLI printed no JSON (exit ${res.status})`);
   }
   const error = doc.error as { code?: string; message?: string } | undefined;
-  if (res.status !== 0 || error) throw new ActionFailure(`${what} failed: ${error?.code ?? 'ERROR'}: ${error?.message ?? `exit ${res.status}`}`);
+  if (res.status !== 0 || error)
+    throw new ActionFailure(
+      `${what} failed: ${error?.code ?? 'ERROR'}: ${error?.message ?? `exit ${res.status}`}`,
+    );
   return doc;
 }
 
@@ -106,22 +109,40 @@ async function setup(): Promise<void> {
 
 async function finish(): Promise<void> {
   const format = input('report-format', 'html');
-  if (!FORMATS.includes(format)) throw new ActionFailure(`input report-format must be one of ${FORMATS.join(', ')}`);
+  if (!FORMATS.includes(format))
+    throw new ActionFailure(`input report-format must be one of ${FORMATS.join(', ')}`);
   const runArgs = input('run-id') ? ['--run', input('run-id')] : [];
   // The run id: given, or the most recent run (what `report` picks by default).
-  const runId = (cliJson(['report', '--format', 'json', ...runArgs], 'report').run as { runId: string }).runId;
+  const runId = (cliJson(['report', '--format', 'json', ...runArgs], 'report').run as { runId: string })
+    .runId;
   const out = resolve(input('output-dir', join(runnerTemp(), 'agentgate-out')));
   await mkdir(out, { recursive: true });
-  const outputs: Record<string, string> = { 'run-id': runId, 'report-path': '', 'bundle-path': '', 'artifacts-path': join(process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join(home(), 'artifacts'), runId), verified: '' };
+  const outputs: Record<string, string> = {
+    'run-id': runId,
+    'report-path': '',
+    'bundle-path': '',
+    'artifacts-path': join(
+      process.env.AGENTGATE_ARTIFACTS_DIR
+        ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR)
+        : join(home(), 'artifacts'),
+      runId,
+    ),
+    verified: '',
+  };
 
   let failure: string | null = null;
   if (flag('verify', true)) {
     const verified = cli(['verify', '--run', runId, '--ci', 'github']);
     outputs.verified = String(verified.status === 0);
     // Exit 3: a check failed; any other failure is verify itself not running (its error is printed).
-    if (verified.status !== 0 && flag('fail-on-verify', true)) failure = verified.status === 3 ? `verify found failed checks in run ${runId}` : `verify could not run for run ${runId} (exit ${verified.status})`;
+    if (verified.status !== 0 && flag('fail-on-verify', true))
+      failure =
+        verified.status === 3
+          ? `verify found failed checks in run ${runId}`
+          : `verify could not run for run ${runId} (exit ${verified.status})`;
   }
-  if (flag('summary', true) && envFile('GITHUB_STEP_SUMMARY')) cliJson(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
+  if (flag('summary', true) && envFile('GITHUB_STEP_SUMMARY'))
+    cliJson(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
   if (format !== 'none') {
     const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
     cliJson(['report', '--run', runId, '--format', format, '-o', file], 'report');
@@ -132,7 +153,8 @@ async function finish(): Promise<void> {
     cliJson(['export', '--run', runId, '-o', file], 'export');
     outputs['bundle-path'] = file;
   }
-  if (flag('publish', false)) cliJson(['push', '--run', runId, ...(input('remote') ? ['--remote', input('remote')] : [])], 'push');
+  if (flag('publish', false))
+    cliJson(['push', '--run', runId, ...(input('remote') ? ['--remote', input('remote')] : [])], 'push');
   await setOutputs(outputs);
   if (failure) throw new ActionFailure(failure);
 }

@@ -30,7 +30,12 @@ export async function trackCase(bench: Bench): Promise<void> {
       library: (await timed(async () => (await Checkpoints.open(repo.dir, { home })).track('first'))).ms,
       floor: (await timed(() => floorTrack(repo, floorDir))).ms,
     };
-    addRows(bench, { case: 'checkpoint first track (cold store)', scale: `${size} files` }, { library: [first.library], floor: [first.floor] }, 'floor');
+    addRows(
+      bench,
+      { case: 'checkpoint first track (cold store)', scale: `${size} files` },
+      { library: [first.library], floor: [first.floor] },
+      'floor',
+    );
     const samples: Record<string, number[]> = { library: [], floor: [] };
     let procs: number | null = null;
     bench.log(`checkpoint track @ ${size} files: ${bench.reps} repetitions`);
@@ -38,7 +43,11 @@ export async function trackCase(bench: Bench): Promise<void> {
       for (const name of rotate(['library', 'floor'], rep)) {
         const w = await applyWorkload(repo, `track-${name}-${rep}`);
         const calls = gitCallCount();
-        const t = await timed(async () => (name === 'library' ? (await (await Checkpoints.open(repo.dir, { home })).track()).hash : floorTrack(repo, floorDir)));
+        const t = await timed(async () =>
+          name === 'library'
+            ? (await (await Checkpoints.open(repo.dir, { home })).track()).hash
+            : floorTrack(repo, floorDir),
+        );
         if (name === 'library') procs = gitCallCount() - calls;
         resetRepo(repo, w.created);
         if (rep >= 0) samples[name]?.push(t.ms);
@@ -81,14 +90,24 @@ export async function diffFullCase(bench: Bench): Promise<void> {
   // The baseline is the reference here: the library's ratio is its share of the baseline's time.
   addRows(bench, { case: 'diffFull', scale: `${changed} changed files` }, samples, 'git show per file', {
     library: { gitProcesses: procs },
-    'git show per file': { gitProcesses: changed + 1, note: 'diff-tree --name-only, then git show FROM:path per file; after side read from disk' },
+    'git show per file': {
+      gitProcesses: changed + 1,
+      note: 'diff-tree --name-only, then git show FROM:path per file; after side read from disk',
+    },
   });
 }
 
 /** What most tools do: list the changed paths, then one `git show` per file for the old side, and the new side from disk. */
-async function showPerFile(repo: BenchRepo, gitDir: string, from: string, to: string): Promise<Array<{ file: string; before: string; after: string }>> {
+async function showPerFile(
+  repo: BenchRepo,
+  gitDir: string,
+  from: string,
+  to: string,
+): Promise<Array<{ file: string; before: string; after: string }>> {
   const env = gitEnv({ GIT_DIR: gitDir, GIT_WORK_TREE: repo.dir });
-  const names = (await run('git', ['diff-tree', '-r', '-z', '--name-only', from, to], { cwd: repo.dir, env })).split('\0').filter(Boolean);
+  const names = (await run('git', ['diff-tree', '-r', '-z', '--name-only', from, to], { cwd: repo.dir, env }))
+    .split('\0')
+    .filter(Boolean);
   const out: Array<{ file: string; before: string; after: string }> = [];
   for (const file of names) {
     const before = await run('git', ['show', `${from}:${file}`], { cwd: repo.dir, env });
@@ -113,9 +132,11 @@ export async function revertCase(bench: Bench): Promise<void> {
     const calls = gitCallCount();
     const t = await timed(() => cp.revert(target));
     procs = Math.max(procs, gitCallCount() - calls);
-    if (t.value.reverted.length !== count) throw new Error(`revert put back ${t.value.reverted.length} files, expected ${count}`);
+    if (t.value.reverted.length !== count)
+      throw new Error(`revert put back ${t.value.reverted.length} files, expected ${count}`);
     const sample = paths[0] as string;
-    if ((await readFile(join(repo.dir, sample), 'utf8')).includes('edited revert-')) throw new Error(`revert left ${sample} modified`);
+    if ((await readFile(join(repo.dir, sample), 'utf8')).includes('edited revert-'))
+      throw new Error(`revert left ${sample} modified`);
     if (rep >= 0) samples.push(t.ms);
   }
   resetRepo(repo, []);

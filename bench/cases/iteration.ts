@@ -12,7 +12,14 @@ import { gitEnv, run } from '../git.js';
 import { median, rotate } from '../measure.js';
 import { porcelainAfter, porcelainBefore } from '../porcelain.js';
 import { startServe, type ServeClient } from '../serve-client.js';
-import { applyWorkload, ensureRepo, modifyFiles, resetRepo, type BenchRepo, type Workload } from '../repos.js';
+import {
+  applyWorkload,
+  ensureRepo,
+  modifyFiles,
+  resetRepo,
+  type BenchRepo,
+  type Workload,
+} from '../repos.js';
 import { addRows, scratch, timed, type Bench } from '../results.js';
 
 export const FLOOR_SCRIPT = fileURLToPath(new URL('../floor.sh', import.meta.url));
@@ -52,23 +59,59 @@ function libraryContestant(home: string): Contestant {
       const calls = gitCallCount();
       const b = await timed(() => snapshotter.captureBeforeState(repo.dir, { runId }));
       const w = await work(runId);
-      const a = await timed(() => snapshotter.captureAfterState(repo.dir, b.value, { runId, iteration: 1, taskPrompt: 'bench task', gatePlanSource: 'bench gate' }));
-      return { ms: b.ms + a.ms, split: [b.ms, a.ms], files: a.value.filesChanged, gitProcesses: gitCallCount() - calls, created: w.created };
+      const a = await timed(() =>
+        snapshotter.captureAfterState(repo.dir, b.value, {
+          runId,
+          iteration: 1,
+          taskPrompt: 'bench task',
+          gatePlanSource: 'bench gate',
+        }),
+      );
+      return {
+        ms: b.ms + a.ms,
+        split: [b.ms, a.ms],
+        files: a.value.filesChanged,
+        gitProcesses: gitCallCount() - calls,
+        created: w.created,
+      };
     },
   };
 }
 
 function cliContestant(home: string): Contestant {
-  const cli = (args: string[]): Promise<string> => run(process.execPath, [CLI, ...args, '--home', home, '--json'], { env: { ...process.env, NO_COLOR: '1' } });
+  const cli = (args: string[]): Promise<string> =>
+    run(process.execPath, [CLI, ...args, '--home', home, '--json'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
   return {
     name: 'cli',
     async iterate(repo, rep, work) {
       const runId = `cli-${rep}`;
       const b = await timed(() => cli(['before', '--run', runId, '-C', repo.dir]));
       const w = await work(runId);
-      const a = await timed(() => cli(['after', '--run', runId, '--iteration', '1', '--task', 'bench task', '--gate', 'bench gate', '-C', repo.dir]));
+      const a = await timed(() =>
+        cli([
+          'after',
+          '--run',
+          runId,
+          '--iteration',
+          '1',
+          '--task',
+          'bench task',
+          '--gate',
+          'bench gate',
+          '-C',
+          repo.dir,
+        ]),
+      );
       const snapshot = JSON.parse(a.value) as { filesChanged: number };
-      return { ms: b.ms + a.ms, split: [b.ms, a.ms], files: snapshot.filesChanged, gitProcesses: null, created: w.created };
+      return {
+        ms: b.ms + a.ms,
+        split: [b.ms, a.ms],
+        files: snapshot.filesChanged,
+        gitProcesses: null,
+        created: w.created,
+      };
     },
   };
 }
@@ -87,9 +130,23 @@ function serveContestant(home: string): Contestant & { close(): Promise<void> } 
       const runId = `serve-${rep}`;
       const b = await timed(() => c.request('before', { run: runId, workspace: repo.dir }));
       const w = await work(runId);
-      const a = await timed(() => c.request('after', { run: runId, iteration: 1, task: 'bench task', gate: 'bench gate', workspace: repo.dir }));
+      const a = await timed(() =>
+        c.request('after', {
+          run: runId,
+          iteration: 1,
+          task: 'bench task',
+          gate: 'bench gate',
+          workspace: repo.dir,
+        }),
+      );
       const snapshot = a.value as { filesChanged: number };
-      return { ms: b.ms + a.ms, split: [b.ms, a.ms], files: snapshot.filesChanged, gitProcesses: null, created: w.created };
+      return {
+        ms: b.ms + a.ms,
+        split: [b.ms, a.ms],
+        files: snapshot.filesChanged,
+        gitProcesses: null,
+        created: w.created,
+      };
     },
     async close() {
       const code = await client?.close();
@@ -104,11 +161,23 @@ function floorContestant(withStatus = false): Contestant {
     name: withStatus ? 'floor+status' : 'floor',
     async iterate(repo, rep, work) {
       const out = await scratch(`floor-out-${rep}`);
-      const b = await timed(() => run('sh', [FLOOR_SCRIPT, withStatus ? 'before-status' : 'before', repo.dir]));
+      const b = await timed(() =>
+        run('sh', [FLOOR_SCRIPT, withStatus ? 'before-status' : 'before', repo.dir]),
+      );
       const w = await work(`${withStatus ? 'floors' : 'floor'}-${rep}`);
-      const a = await timed(() => run('sh', [FLOOR_SCRIPT, 'after', repo.dir, b.value.trim(), out], { env: gitEnv() }));
-      const files = (await readFile(join(out, 'name-status'), 'utf8')).split('\0').filter((t) => /^[ACDMRT]/.test(t)).length;
-      return { ms: b.ms + a.ms, split: [b.ms, a.ms], files, gitProcesses: withStatus ? 9 : 8, created: w.created };
+      const a = await timed(() =>
+        run('sh', [FLOOR_SCRIPT, 'after', repo.dir, b.value.trim(), out], { env: gitEnv() }),
+      );
+      const files = (await readFile(join(out, 'name-status'), 'utf8'))
+        .split('\0')
+        .filter((t) => /^[ACDMRT]/.test(t)).length;
+      return {
+        ms: b.ms + a.ms,
+        split: [b.ms, a.ms],
+        files,
+        gitProcesses: withStatus ? 9 : 8,
+        created: w.created,
+      };
     },
   };
 }
@@ -133,17 +202,29 @@ export async function iterationCase(bench: Bench): Promise<void> {
     const home = await scratch(`home-iter-${size}`);
     const out = await scratch(`out-iter-${size}`);
     const served = serveContestant(home);
-    const contestants = [libraryContestant(home), cliContestant(home), served, floorContestant(), floorContestant(true), porcelainContestant(out)];
+    const contestants = [
+      libraryContestant(home),
+      cliContestant(home),
+      served,
+      floorContestant(),
+      floorContestant(true),
+      porcelainContestant(out),
+    ];
     const samples: Record<string, number[]> = Object.fromEntries(contestants.map((c) => [c.name, []]));
     const procs: Record<string, number | null> = {};
     const splits: Record<string, Array<[number, number]>> = {};
-    bench.log(`iteration @ ${size} files: ${bench.reps} repetitions of ${contestants.map((c) => c.name).join(', ')}`);
+    bench.log(
+      `iteration @ ${size} files: ${bench.reps} repetitions of ${contestants.map((c) => c.name).join(', ')}`,
+    );
     // One untimed warm-up round so that the first contestant does not pay for a cold page cache.
     for (let rep = -1; rep < bench.reps; rep++) {
       for (const c of rotate(contestants, rep)) {
         const result = await c.iterate(repo, rep, (nonce) => applyWorkload(repo, `${nonce}-${size}`));
         resetRepo(repo, result.created);
-        if (result.files !== WORKLOAD_FILES) throw new Error(`${c.name} reported ${result.files} changed files at ${size} files, expected ${WORKLOAD_FILES}`);
+        if (result.files !== WORKLOAD_FILES)
+          throw new Error(
+            `${c.name} reported ${result.files} changed files at ${size} files, expected ${WORKLOAD_FILES}`,
+          );
         if (rep < 0) continue;
         samples[c.name]?.push(result.ms);
         procs[c.name] = result.gitProcesses;
@@ -151,16 +232,31 @@ export async function iterationCase(bench: Bench): Promise<void> {
       }
     }
     await served.close();
-    const split = (bench.facts.iterationSplit ??= {}) as Record<string, Record<string, { beforeMs: number; afterMs: number }>>;
+    const split = (bench.facts.iterationSplit ??= {}) as Record<
+      string,
+      Record<string, { beforeMs: number; afterMs: number }>
+    >;
     split[`${size} files`] = Object.fromEntries(
-      Object.entries(splits).map(([name, pairs]) => [name, { beforeMs: round1(median(pairs.map((p) => p[0]))), afterMs: round1(median(pairs.map((p) => p[1]))) }]),
+      Object.entries(splits).map(([name, pairs]) => [
+        name,
+        { beforeMs: round1(median(pairs.map((p) => p[0]))), afterMs: round1(median(pairs.map((p) => p[1]))) },
+      ]),
     );
     addRows(bench, { case: 'iteration (before+after)', scale: `${size} files` }, samples, 'floor', {
       library: { gitProcesses: procs.library ?? null },
-      floor: { gitProcesses: 8, note: 'rev-parse; add -A, write-tree, commit-tree, update-ref, diff-tree x3' },
+      floor: {
+        gitProcesses: 8,
+        note: 'rev-parse; add -A, write-tree, commit-tree, update-ref, diff-tree x3',
+      },
       'floor+status': { gitProcesses: 9, note: 'the floor plus one git status in before (the dirty check)' },
-      porcelain: { gitProcesses: procs.porcelain ?? null, note: 'simple-git status/add/commit/diffSummary/diff' },
-      serve: { gitProcesses: null, note: 'one `serve` process started once (untimed); before and after as JSON-line requests' },
+      porcelain: {
+        gitProcesses: procs.porcelain ?? null,
+        note: 'simple-git status/add/commit/diffSummary/diff',
+      },
+      serve: {
+        gitProcesses: null,
+        note: 'one `serve` process started once (untimed); before and after as JSON-line requests',
+      },
     });
   }
 }
@@ -188,11 +284,17 @@ export async function changeSizeCase(bench: Bench): Promise<void> {
         };
         const result = await c.iterate(repo, rep + 1000 * changed, work);
         resetRepo(repo, result.created);
-        if (result.files !== changed) throw new Error(`${c.name} reported ${result.files} changed files, expected ${changed}`);
+        if (result.files !== changed)
+          throw new Error(`${c.name} reported ${result.files} changed files, expected ${changed}`);
         if (rep >= 0) samples[c.name]?.push(result.ms);
       }
     }
-    addRows(bench, { case: 'iteration by change size', scale: `${changed} of ${CHANGE_REPO_FILES} files` }, samples, 'floor');
+    addRows(
+      bench,
+      { case: 'iteration by change size', scale: `${changed} of ${CHANGE_REPO_FILES} files` },
+      samples,
+      'floor',
+    );
   }
 }
 

@@ -28,7 +28,8 @@ export interface PeakMemory {
 async function writeRandomFile(path: string, bytes: number): Promise<void> {
   const fh = await open(path, 'w');
   try {
-    for (let off = 0; off < bytes; off += 1 << 20) await fh.write(randomBytes(Math.min(1 << 20, bytes - off)));
+    for (let off = 0; off < bytes; off += 1 << 20)
+      await fh.write(randomBytes(Math.min(1 << 20, bytes - off)));
   } finally {
     await fh.close();
   }
@@ -53,7 +54,12 @@ async function treeRss(pid: number): Promise<number> {
 }
 
 /** Runs a command under /usr/bin/time -v (when present) while sampling the tree's RSS. */
-async function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv, nodeReport: string | null): Promise<{ peak: PeakMemory; stdout: string; bytes: number }> {
+async function measure(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeReport: string | null,
+): Promise<{ peak: PeakMemory; stdout: string; bytes: number }> {
   const useTime = existsSync(TIME);
   const [bin, argv] = useTime ? [TIME, ['-v', cmd, ...args]] : [cmd, args];
   if (nodeReport) await rm(nodeReport, { force: true });
@@ -87,7 +93,11 @@ async function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv, node
   if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}): ${stderr.slice(-2000)}`);
   const timeReport = useTime ? parseTimeVerbose(stderr) : null;
   const nodeBytes = nodeReport && existsSync(nodeReport) ? Number(await readFile(nodeReport, 'utf8')) : null;
-  return { peak: { nodeBytes, largestBytes: timeReport?.maxRssBytes ?? null, treeBytes, ms }, stdout: Buffer.concat(head).toString('utf8'), bytes: stdoutBytes };
+  return {
+    peak: { nodeBytes, largestBytes: timeReport?.maxRssBytes ?? null, treeBytes, ms },
+    stdout: Buffer.concat(head).toString('utf8'),
+    bytes: stdoutBytes,
+  };
 }
 
 export async function memoryCase(bench: Bench): Promise<void> {
@@ -97,7 +107,10 @@ export async function memoryCase(bench: Bench): Promise<void> {
   const probe = join(root, 'rss-probe.mjs');
   const report = join(root, 'node-maxrss');
   // process.resourceUsage().maxRSS is this process only (kilobytes), children excluded.
-  await writeFile(probe, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
+  await writeFile(
+    probe,
+    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS * 1024)));\n`,
+  );
   git(root, ['init', '-q', '--initial-branch=main', ws]);
   git(ws, ['config', 'gc.auto', '0']);
   await writeFile(join(ws, 'README.md'), 'memory case\n');
@@ -105,9 +118,16 @@ export async function memoryCase(bench: Bench): Promise<void> {
   git(ws, ['commit', '-q', '-m', 'base']);
   const cliEnv = { ...process.env, NODE_OPTIONS: `--import=${probe}` };
   const cli = (args: string[], json = true): Promise<{ peak: PeakMemory; stdout: string; bytes: number }> =>
-    measure(process.execPath, [CLI, ...args, '--home', home, '-C', ws, ...(json ? ['--json'] : [])], cliEnv, report);
+    measure(
+      process.execPath,
+      [CLI, ...args, '--home', home, '-C', ws, ...(json ? ['--json'] : [])],
+      cliEnv,
+      report,
+    );
 
-  bench.log('memory: 200 MB binary change (CLI after, patch, patch --json, verify, checkpoint track and diff-full; floor for comparison)');
+  bench.log(
+    'memory: 200 MB binary change (CLI after, patch, patch --json, verify, checkpoint track and diff-full; floor for comparison)',
+  );
   // Checkpoints skip files over 10 MB by default: raise the cap so that the big file is captured.
   await mkdir(home, { recursive: true });
   await writeFile(join(home, 'config.yaml'), `checkpoints:\n  maxFileSizeBytes: ${2 * BIG}\n`);
@@ -116,16 +136,19 @@ export async function memoryCase(bench: Bench): Promise<void> {
   await writeRandomFile(join(ws, 'big.bin'), BIG);
   const track = await cli(['checkpoint', 'track']);
   const tracked = JSON.parse(track.stdout) as { hash: string; skipped: unknown[] };
-  if (tracked.skipped.length > 0) throw new Error(`checkpoint track skipped ${JSON.stringify(tracked.skipped)}`);
+  if (tracked.skipped.length > 0)
+    throw new Error(`checkpoint track skipped ${JSON.stringify(tracked.skipped)}`);
   const diffFull = await cli(['checkpoint', 'diff-full', base.hash, tracked.hash]);
   const after = await cli(['after', '--run', 'mem', '--iteration', '1']);
   const snapshot = JSON.parse(after.stdout) as { id: string; patchPath: string; beforeSha: string };
   // `patch` prints the diff text; with --json the CLI wraps it in one JSON document (measured apart).
   const patch = await cli(['patch', snapshot.id], false);
   const patchJson = await cli(['patch', snapshot.id], true);
-  if (patchJson.bytes < BIG) throw new Error(`patch --json printed ${patchJson.bytes} bytes, less than the change`);
+  if (patchJson.bytes < BIG)
+    throw new Error(`patch --json printed ${patchJson.bytes} bytes, less than the change`);
   const verify = await cli(['verify', snapshot.id], true);
-  if (!(JSON.parse(verify.stdout) as { ok: boolean }).ok) throw new Error(`verify failed: ${verify.stdout.slice(0, 2000)}`);
+  if (!(JSON.parse(verify.stdout) as { ok: boolean }).ok)
+    throw new Error(`verify failed: ${verify.stdout.slice(0, 2000)}`);
   await rm(snapshot.patchPath, { force: true });
   const regenerated = await cli(['patch', snapshot.id], false);
   const regeneratedJson = await cli(['patch', snapshot.id], true);
@@ -148,11 +171,16 @@ export async function memoryCase(bench: Bench): Promise<void> {
     'floor after (git only)': floor.peak,
   };
   for (const [name, p] of Object.entries(peaks)) {
-    const samples: Record<string, number[]> = { 'largest process': [p.largestBytes ?? Number.NaN], 'process tree': [p.treeBytes] };
+    const samples: Record<string, number[]> = {
+      'largest process': [p.largestBytes ?? Number.NaN],
+      'process tree': [p.treeBytes],
+    };
     if (p.nodeBytes !== null) samples['node process'] = [p.nodeBytes];
     addRows(bench, { case: 'peak memory, 200 MB binary added', scale: name, unit: 'bytes' }, samples, null);
   }
-  bench.facts.memory = Object.fromEntries(Object.entries(peaks).map(([k, p]) => [k, { ...p, ms: Math.round(p.ms) }]));
+  bench.facts.memory = Object.fromEntries(
+    Object.entries(peaks).map(([k, p]) => [k, { ...p, ms: Math.round(p.ms) }]),
+  );
   await rm(root, { recursive: true, force: true });
   await rm(out, { recursive: true, force: true });
 }

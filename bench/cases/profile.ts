@@ -49,15 +49,32 @@ export async function profileCase(bench: Bench): Promise<void> {
   bench.log(`profile: git processes of one library and one CLI iteration @ ${size} files`);
   const tracer = await createTracer(await scratch('trace'));
   const home = await scratch('home-profile');
-  const snapshotter = new Snapshotter({ home, artifactsDir: join(home, 'artifacts'), identity: DEFAULT_IDENTITY, gitTimeoutMs: 600_000, lockTimeoutMs: 60_000, onDirty: 'wip-commit' });
+  const snapshotter = new Snapshotter({
+    home,
+    artifactsDir: join(home, 'artifacts'),
+    identity: DEFAULT_IDENTITY,
+    gitTimeoutMs: 600_000,
+    lockTimeoutMs: 60_000,
+    onDirty: 'wip-commit',
+  });
 
   const lb = await traced(tracer, () => snapshotter.captureBeforeState(repo.dir, { runId: 'profile-lib' }));
   const w1 = await applyWorkload(repo, 'profile-lib');
-  const la = await traced(tracer, () => snapshotter.captureAfterState(repo.dir, lb.value, { runId: 'profile-lib', iteration: 1, taskPrompt: 'p', gatePlanSource: 'p' }));
+  const la = await traced(tracer, () =>
+    snapshotter.captureAfterState(repo.dir, lb.value, {
+      runId: 'profile-lib',
+      iteration: 1,
+      taskPrompt: 'p',
+      gatePlanSource: 'p',
+    }),
+  );
   resetRepo(repo, w1.created);
 
   // The CLI child inherits PATH from this process, so the wrapper sees its git calls too.
-  const cli = (args: string[]): Promise<string> => run(process.execPath, [CLI, ...args, '--home', home, '-C', repo.dir, '--json'], { env: { ...process.env } });
+  const cli = (args: string[]): Promise<string> =>
+    run(process.execPath, [CLI, ...args, '--home', home, '-C', repo.dir, '--json'], {
+      env: { ...process.env },
+    });
   const cb = await traced(tracer, () => cli(['before', '--run', 'profile-cli']));
   const w2 = await applyWorkload(repo, 'profile-cli');
   const ca = await traced(tracer, () => cli(['after', '--run', 'profile-cli', '--iteration', '1']));
@@ -69,7 +86,13 @@ export async function profileCase(bench: Bench): Promise<void> {
   const ct = await traced(tracer, async () => (await Checkpoints.open(repo.dir, { home })).track());
   resetRepo(repo, w3.created);
 
-  const phases = { 'library before': lb.profile, 'library after': la.profile, 'cli before': cb.profile, 'cli after': ca.profile, 'checkpoint track': ct.profile };
+  const phases = {
+    'library before': lb.profile,
+    'library after': la.profile,
+    'cli before': cb.profile,
+    'cli after': ca.profile,
+    'checkpoint track': ct.profile,
+  };
   const profile: IterationProfile = { files: size, phases };
   bench.facts.profile = profile;
 }

@@ -23,7 +23,11 @@ interface Shape {
 
 const SHAPES: Shape[] = [
   { scale: '1 run of 100 iterations', count: 100, at: (i) => ({ runId: 'long-run', iteration: i }) },
-  { scale: '1000 runs of 1 iteration', count: 1000, at: (i) => ({ runId: `run-${String(i).padStart(4, '0')}`, iteration: 0 }) },
+  {
+    scale: '1000 runs of 1 iteration',
+    count: 1000,
+    at: (i) => ({ runId: `run-${String(i).padStart(4, '0')}`, iteration: 0 }),
+  },
 ];
 
 interface Machine {
@@ -36,7 +40,13 @@ function machine(root: string, name: string, origin: string): Machine {
   const dir = join(root, name);
   git(root, ['clone', '-q', origin, dir]);
   const home = join(root, `${name}-home`);
-  const share = new Sharing({ home, artifactsDir: join(home, 'artifacts'), identity: DEFAULT_IDENTITY, gitTimeoutMs: 600_000, lockTimeoutMs: 60_000 });
+  const share = new Sharing({
+    home,
+    artifactsDir: join(home, 'artifacts'),
+    identity: DEFAULT_IDENTITY,
+    gitTimeoutMs: 600_000,
+    lockTimeoutMs: 60_000,
+  });
   return { dir: realpathSync(dir), home, share };
 }
 
@@ -46,11 +56,23 @@ function capture(a: Machine, shape: Shape, from: number, count: number): void {
   const stream: string[] = [];
   for (let i = from; i < from + count; i++) {
     const body = `change ${i}\n`;
-    stream.push('commit refs/heads/main', `mark :${i + 1}`, `committer bench <bench@localhost> ${1_700_000_000 + i} +0000`, 'data 7', 'change', ...(i === from ? [`from ${base}`] : []), `M 100644 inline work/file-${i}.txt`, `data ${Buffer.byteLength(body)}`, body);
+    stream.push(
+      'commit refs/heads/main',
+      `mark :${i + 1}`,
+      `committer bench <bench@localhost> ${1_700_000_000 + i} +0000`,
+      'data 7',
+      'change',
+      ...(i === from ? [`from ${base}`] : []),
+      `M 100644 inline work/file-${i}.txt`,
+      `data ${Buffer.byteLength(body)}`,
+      body,
+    );
   }
   git(a.dir, ['fast-import', '--quiet', '--force'], { input: `${stream.join('\n')}\n` });
   git(a.dir, ['reset', '-q', '--hard', 'main']);
-  const shas = git(a.dir, ['rev-list', '--reverse', `-${count + 1}`, 'main']).trim().split('\n');
+  const shas = git(a.dir, ['rev-list', '--reverse', `-${count + 1}`, 'main'])
+    .trim()
+    .split('\n');
   const refs: string[] = [];
   const runs = new Map<string, { ids: string[]; createdAt: string }>();
   mkdirSync(join(a.home, 'snapshots'), { recursive: true });
@@ -78,7 +100,16 @@ function capture(a: Machine, shape: Shape, from: number, count: number): void {
       insertions: 1,
       deletions: 0,
       createdAt,
-      files: [{ path: `work/file-${i}.txt`, oldPath: null, status: 'added', insertions: 1, deletions: 0, binary: false }],
+      files: [
+        {
+          path: `work/file-${i}.txt`,
+          oldPath: null,
+          status: 'added',
+          insertions: 1,
+          deletions: 0,
+          binary: false,
+        },
+      ],
       workspace: a.dir,
       ref: `refs/agentgate/runs/${runId}/iteration-${iteration}`,
       task: `bench task ${i}`,
@@ -93,8 +124,17 @@ function capture(a: Machine, shape: Shape, from: number, count: number): void {
   git(a.dir, ['update-ref', '--stdin'], { input: `${refs.join('\n')}\n` });
   for (const [runId, run] of runs) {
     const path = join(a.home, 'runs', `${runId}.json`);
-    const ids = existsSync(path) ? [...RunRecord.parse(JSON.parse(readFileSync(path, 'utf8'))).snapshotIds, ...run.ids] : run.ids;
-    const record = RunRecord.parse({ runId, workspace: a.dir, createdAt: run.createdAt, updatedAt: run.createdAt, before: null, snapshotIds: ids });
+    const ids = existsSync(path)
+      ? [...RunRecord.parse(JSON.parse(readFileSync(path, 'utf8'))).snapshotIds, ...run.ids]
+      : run.ids;
+    const record = RunRecord.parse({
+      runId,
+      workspace: a.dir,
+      createdAt: run.createdAt,
+      updatedAt: run.createdAt,
+      before: null,
+      snapshotIds: ids,
+    });
     writeFileSync(path, JSON.stringify(record, null, 2));
   }
 }
@@ -140,10 +180,14 @@ export async function sharingCase(bench: Bench): Promise<void> {
       bench.log(`sharing: ${shape.scale}: ${name}: ${Math.round(m.ms)} ms, ${m.processes} git processes`);
       samples[name] = [m.ms];
       extra[name] = { gitProcesses: m.processes, note: 'one sample' };
-      (facts[shape.scale] as Record<string, { ms: number; gitProcesses: number }>)[name] = { ms: Math.round(m.ms), gitProcesses: m.processes };
+      (facts[shape.scale] as Record<string, { ms: number; gitProcesses: number }>)[name] = {
+        ms: Math.round(m.ms),
+        gitProcesses: m.processes,
+      };
     }
     const fetched = (await b.share.fetch({ workspace: b.dir })).unchanged;
-    if (fetched !== shape.count + 1) throw new Error(`sharing bench: B holds ${fetched} records, expected ${shape.count + 1}`);
+    if (fetched !== shape.count + 1)
+      throw new Error(`sharing bench: B holds ${fetched} records, expected ${shape.count + 1}`);
     addRows(bench, { case: 'sharing', scale: shape.scale }, samples, 'push, all new', extra);
   }
   bench.facts.sharing = facts;

@@ -14,7 +14,9 @@ export async function startupCase(bench: Bench): Promise<void> {
     'cli --version': [CLI, '--version'],
     'cli runs --json': [CLI, 'runs', '--json', '--home', home],
   };
-  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contestants).map((name) => [name, []]));
+  const samples: Record<string, number[]> = Object.fromEntries(
+    Object.keys(contestants).map((name) => [name, []]),
+  );
   const names = Object.keys(contestants);
   // Start-up is short and noisy: many more repetitions than the iteration cases.
   for (let rep = -1; rep < bench.reps * 6; rep++) {

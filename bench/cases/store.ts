@@ -61,7 +61,14 @@ async function writeStore(total: number): Promise<string> {
   }
   const now = new Date(1_700_000_000_000).toISOString();
   for (const [runId, snapshotIds] of runs) {
-    const record = RunRecord.parse({ runId, workspace: '/tmp/bench-workspace', createdAt: now, updatedAt: now, before: null, snapshotIds });
+    const record = RunRecord.parse({
+      runId,
+      workspace: '/tmp/bench-workspace',
+      createdAt: now,
+      updatedAt: now,
+      before: null,
+      snapshotIds,
+    });
     await writeFile(join(home, 'runs', `${runId}.json`), JSON.stringify(record, null, 2));
   }
   return home;
@@ -81,7 +88,8 @@ export async function storeCase(bench: Bench): Promise<void> {
         for (let k = 0; k < CALLS; k++) n = (await store.loadByRun(RUN)).length;
         return n;
       });
-      if (t.value !== ITERATIONS) throw new Error(`loadByRun returned ${t.value} snapshots in the ${name} store`);
+      if (t.value !== ITERATIONS)
+        throw new Error(`loadByRun returned ${t.value} snapshots in the ${name} store`);
       if (rep >= 0) samples[name]?.push(t.ms / CALLS);
     }
   }
@@ -96,18 +104,29 @@ export async function storeCase(bench: Bench): Promise<void> {
 async function listCase(bench: Bench, stores: Map<string, SnapshotStore>): Promise<void> {
   const listed = ['1000 snapshots', '10000 snapshots'];
   bench.log(`list: ${listed.join(' and ')} (library and CLI)`);
-  const samples: Record<string, { library: number[]; cli: number[] }> = Object.fromEntries(listed.map((k) => [k, { library: [], cli: [] }]));
+  const samples: Record<string, { library: number[]; cli: number[] }> = Object.fromEntries(
+    listed.map((k) => [k, { library: [], cli: [] }]),
+  );
   for (let rep = -1; rep < bench.reps; rep++) {
     for (const name of rotate(listed, rep)) {
       const store = stores.get(name) as SnapshotStore;
       const expected = Number(name.split(' ')[0]);
       const lib = await timed(async () => (await store.list()).snapshots.length);
-      const cli = await timed(async () => (JSON.parse(await run(process.execPath, [CLI, 'list', '--json', '--home', store.home])) as unknown[]).length);
-      if (lib.value !== expected || cli.value !== expected) throw new Error(`list returned ${lib.value} / ${cli.value} snapshots in the ${name} store`);
+      const cli = await timed(
+        async () =>
+          (
+            JSON.parse(
+              await run(process.execPath, [CLI, 'list', '--json', '--home', store.home]),
+            ) as unknown[]
+          ).length,
+      );
+      if (lib.value !== expected || cli.value !== expected)
+        throw new Error(`list returned ${lib.value} / ${cli.value} snapshots in the ${name} store`);
       if (rep < 0) continue;
       samples[name]?.library.push(lib.ms);
       samples[name]?.cli.push(cli.ms);
     }
   }
-  for (const [name, s] of Object.entries(samples)) addRows(bench, { case: 'list (whole store)', scale: name }, s, null);
+  for (const [name, s] of Object.entries(samples))
+    addRows(bench, { case: 'list (whole store)', scale: name }, s, null);
 }

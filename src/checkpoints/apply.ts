@@ -71,9 +71,14 @@ async function leadingDirsAreReal(root: string, path: string, cache: Map<string,
 export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   const out: Applied = { written: [], deleted: [], leftAlone: [] };
   const blocked = (p: string): boolean => ctx.blocked.some((b) => isUnder(p, b));
-  await applyDeletes(ctx, plan.deletes.filter((p) => !blocked(p)), out);
+  await applyDeletes(
+    ctx,
+    plan.deletes.filter((p) => !blocked(p)),
+    out,
+  );
   for (const p of [...plan.deletes, ...plan.writes.map((w) => w.path)]) if (blocked(p)) out.leftAlone.push(p);
-  for (const p of plan.uncovered) if ((await kindOf(toAbsolute(ctx.root, p))) !== 'missing') out.leftAlone.push(p);
+  for (const p of plan.uncovered)
+    if ((await kindOf(toAbsolute(ctx.root, p))) !== 'missing') out.leftAlone.push(p);
 
   const cache = new Map<string, Kind>();
   const ready: TreeEntry[] = [];
@@ -81,11 +86,15 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
   for (const entry of plan.writes) {
     if (blocked(entry.path)) continue;
     const kind = await kindOf(toAbsolute(ctx.root, entry.path));
-    const fits = (await leadingDirsAreReal(ctx.root, entry.path, cache)) && kind !== 'dir' && kind !== 'other';
+    const fits =
+      (await leadingDirsAreReal(ctx.root, entry.path, cache)) && kind !== 'dir' && kind !== 'other';
     if (!fits || (kind !== 'missing' && !ctx.current.has(entry.path))) out.leftAlone.push(entry.path);
     else (kind === 'missing' ? fresh : ready).push(entry);
   }
-  const ignored = await ignoredPaths(ctx.repo, fresh.map((e) => e.path));
+  const ignored = await ignoredPaths(
+    ctx.repo,
+    fresh.map((e) => e.path),
+  );
   for (const entry of fresh) {
     if (ignored.has(entry.path)) out.leftAlone.push(entry.path);
     else ready.push(entry);
@@ -114,7 +123,8 @@ async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Ap
   }
   await removeEmptyDirs(ctx.root, emptied);
   // A deletion is durable once its directory is: fsync each one that lost an entry (or still exists).
-  for (const dir of new Set(out.deleted.map((path) => dirname(toAbsolute(ctx.root, path))))) await fsyncDir(fsPath(dir));
+  for (const dir of new Set(out.deleted.map((path) => dirname(toAbsolute(ctx.root, path)))))
+    await fsyncDir(fsPath(dir));
 }
 
 /** How many blobs are read from git and written before the next batch: bounds memory. */
@@ -126,7 +136,10 @@ async function writeEntries(ctx: ApplyContext, entries: readonly TreeEntry[]): P
   const staging = await chooseStagingDir(ctx.root, ctx.tempDir);
   for (let i = 0; i < entries.length; i += WRITE_BATCH) {
     const batch = entries.slice(i, i + WRITE_BATCH);
-    const blobs = await readObjects(ctx.repo, batch.map((e) => e.oid));
+    const blobs = await readObjects(
+      ctx.repo,
+      batch.map((e) => e.oid),
+    );
     const items: PlaceItem[] = batch.map((e) => ({
       dest: toAbsolute(ctx.root, e.path),
       kind: e.mode === '120000' ? 'symlink' : e.mode === '100755' ? 'executable' : 'file',
@@ -135,7 +148,10 @@ async function writeEntries(ctx: ApplyContext, entries: readonly TreeEntry[]): P
     try {
       await placeFiles(ctx.root, staging, items);
     } catch (cause) {
-      throw new WriteFailedError(`could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { workspace: ctx.root } });
+      throw new WriteFailedError(
+        `could not write files into ${ctx.root} (${errnoOf(cause)}); check free space and permissions, then retry`,
+        { cause, details: { workspace: ctx.root } },
+      );
     }
   }
 }

@@ -1,6 +1,13 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { listCaptureCandidates, listIgnoredTracked, stagePaths, stageWorkspace, unstagePaths, writeTree } from '../git/checkpoint-index.js';
+import {
+  listCaptureCandidates,
+  listIgnoredTracked,
+  stagePaths,
+  stageWorkspace,
+  unstagePaths,
+  writeTree,
+} from '../git/checkpoint-index.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { findSkipped, type Skip } from './skip-rules.js';
@@ -34,14 +41,18 @@ export interface Capture {
  * the capture (it is neither kept nor listed as changed).
  */
 export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
-  const [listing, ignoredTracked] = await Promise.all([listCaptureCandidates(ctx.repo, ctx.excluded), listIgnoredTracked(ctx.repo)]);
+  const [listing, ignoredTracked] = await Promise.all([
+    listCaptureCandidates(ctx.repo, ctx.excluded),
+    listIgnoredTracked(ctx.repo),
+  ]);
   const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes);
   await unstagePaths(ctx.repo, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
   const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
   const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
   // The listing already found every change: stage just those, unless there are so many (a first
   // capture) that add's parallel pass is faster, or the shape of the tree changed.
-  if (changed.length <= FEW_CHANGES && !(await unusualShapes(ctx.root, changed))) await stagePaths(ctx.repo, changed);
+  if (changed.length <= FEW_CHANGES && !(await unusualShapes(ctx.root, changed)))
+    await stagePaths(ctx.repo, changed);
   else await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
 }
@@ -53,8 +64,22 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
 async function unusualShapes(root: string, paths: readonly string[]): Promise<boolean> {
   const parents = [...new Set(paths.map((p) => dirname(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
-    Promise.all(paths.map((p) => lstat(fsPath(toAbsolute(root, p))).then((st) => st.isDirectory(), () => false))),
-    Promise.all(parents.map((d) => realpath(fsPath(d)).then((real) => real.toString() !== d, () => false))),
+    Promise.all(
+      paths.map((p) =>
+        lstat(fsPath(toAbsolute(root, p))).then(
+          (st) => st.isDirectory(),
+          () => false,
+        ),
+      ),
+    ),
+    Promise.all(
+      parents.map((d) =>
+        realpath(fsPath(d)).then(
+          (real) => real.toString() !== d,
+          () => false,
+        ),
+      ),
+    ),
   ]);
   return dirs.includes(true) || links.includes(true);
 }

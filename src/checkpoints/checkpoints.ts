@@ -1,13 +1,47 @@
 import { access, readFile, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
-import type { CheckpointEntry, FileDiff, GcResult, Patch, RestoreResult, RevertResult, SkippedFile, TrackResult } from '../../types/checkpoint.js';
-import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_KEEP, DEFAULT_MAX_FILE_SIZE_BYTES, type Identity } from '../../types/config.js';
-import { CheckpointNotFoundError, InvalidArgumentError, PathNotFoundError, UnsafeWorkspaceError } from '../errors.js';
+import type {
+  CheckpointEntry,
+  FileDiff,
+  GcResult,
+  Patch,
+  RestoreResult,
+  RevertResult,
+  SkippedFile,
+  TrackResult,
+} from '../../types/checkpoint.js';
+import {
+  DEFAULT_GIT_TIMEOUT_MS,
+  DEFAULT_KEEP,
+  DEFAULT_MAX_FILE_SIZE_BYTES,
+  type Identity,
+} from '../../types/config.js';
+import {
+  CheckpointNotFoundError,
+  InvalidArgumentError,
+  PathNotFoundError,
+  UnsafeWorkspaceError,
+} from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
-import { checkpointRepo, initCheckpointRepo, probeWorkspace, rootCommit, type CheckpointRepo } from '../git/checkpoint-repo.js';
-import { changedPaths, diffTrees, isCheckpointRevision, listTree, readObjects, resolveTreeId, unifiedTreeDiff, type TreeEntry } from '../git/checkpoint-trees.js';
+import {
+  checkpointRepo,
+  initCheckpointRepo,
+  probeWorkspace,
+  rootCommit,
+  type CheckpointRepo,
+} from '../git/checkpoint-repo.js';
+import {
+  changedPaths,
+  diffTrees,
+  isCheckpointRevision,
+  listTree,
+  readObjects,
+  resolveTreeId,
+  unifiedTreeDiff,
+  type TreeEntry,
+} from '../git/checkpoint-trees.js';
 import { isNullId } from '../git/ids.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { listRefRecords, readRef } from '../git/refs.js';
@@ -19,7 +53,15 @@ import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
 import { captureWorkspace, type Capture } from './capture.js';
 import { knownPaths, recordCheckpoint } from './record.js';
-import { BASELINE_REF, CHECKPOINT_REF_PREFIX, decodeMessage, LATEST_REF, META_REF_PREFIX, SAFETY_REF, type CheckpointMeta } from './message.js';
+import {
+  BASELINE_REF,
+  CHECKPOINT_REF_PREFIX,
+  decodeMessage,
+  LATEST_REF,
+  META_REF_PREFIX,
+  SAFETY_REF,
+  type CheckpointMeta,
+} from './message.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
 import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
@@ -111,7 +153,10 @@ export class Checkpoints {
   static async open(dir: string, opts: CheckpointsOptions = {}): Promise<Checkpoints> {
     const real = await resolveWorkspaceDir(dir);
     assertSafeWorkspace(real);
-    const gitOpts = { ...(opts.identity ? { identity: opts.identity } : {}), ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}) };
+    const gitOpts = {
+      ...(opts.identity ? { identity: opts.identity } : {}),
+      ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}),
+    };
     const probe = await probeWorkspace(real, gitOpts);
     const root = probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
@@ -119,22 +164,49 @@ export class Checkpoints {
     const home = await physicalPath(resolveHome(opts.home));
     const checkpointsDir = layout(home).checkpoints;
     if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
-      throw new UnsafeWorkspaceError(`refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`, {
-        details: { workspace: root },
-      });
+      throw new UnsafeWorkspaceError(
+        `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
+        {
+          details: { workspace: root },
+        },
+      );
     }
     const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
     const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-    const location = await locateStore(checkpointsDir, root, () => (probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)));
-    const repo = checkpointRepo({ workspace: root, gitDir: location.gitDir, indexFile: location.indexFile, excludesFile: probe.excludesFile, ...gitOpts });
+    const location = await locateStore(checkpointsDir, root, () =>
+      probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null),
+    );
+    const repo = checkpointRepo({
+      workspace: root,
+      gitDir: location.gitDir,
+      indexFile: location.indexFile,
+      excludesFile: probe.excludesFile,
+      ...gitOpts,
+    });
     const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-    const userExcludes = await userExcludesFile({ home: homedir(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: root, ...gitOpts });
-    return new Checkpoints(root, location, repo, excluded, forbidden, maxBytes, opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, userExcludes);
+    const userExcludes = await userExcludesFile({
+      home: homedir(),
+      xdgConfigHome: process.env.XDG_CONFIG_HOME,
+      cwd: root,
+      ...gitOpts,
+    });
+    return new Checkpoints(
+      root,
+      location,
+      repo,
+      excluded,
+      forbidden,
+      maxBytes,
+      opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      userExcludes,
+    );
   }
 
   /** Records the current state as a new checkpoint. */
   async track(label?: string, opts: { baseline?: boolean } = {}): Promise<TrackResult> {
-    const t = await this.locked('checkpoint track', () => this.trackLocked(label ?? null, 'track', opts.baseline === true));
+    const t = await this.locked('checkpoint track', () =>
+      this.trackLocked(label ?? null, 'track', opts.baseline === true),
+    );
     return { hash: t.hash, ref: t.ref, skipped: t.skipped };
   }
 
@@ -184,7 +256,10 @@ export class Checkpoints {
       const all = await diffTrees(this.repo, fromTree, toTree);
       const kept = new Set(await this.withoutNowIgnored(all.map((r) => r.path)));
       const records = all.filter((r) => kept.has(r.path));
-      const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
+      const wanted = records
+        .filter((r) => !r.binary)
+        .flatMap((r) => [r.srcId, r.dstId])
+        .filter((o) => !isNullId(o));
       const blobs = await readObjects(this.repo, wanted);
       const text = (oid: string): string => (isNullId(oid) ? '' : (blobs.get(oid)?.toString('utf8') ?? ''));
       return records.map((r) => ({
@@ -210,8 +285,17 @@ export class Checkpoints {
       const wanted = await this.requireListing(target);
       const safety = await this.trackLocked(`safety before restore ${target.slice(0, 12)}`, 'safety', false);
       const current = await this.requireListing(safety.hash);
-      const applied = await this.apply(planChanges(restoreDesired(wanted, current), current), current, safety.skips);
-      return { hash: target, safety: safety.hash, safetyRef: safety.ref, leftAlone: this.absolute(applied.leftAlone) };
+      const applied = await this.apply(
+        planChanges(restoreDesired(wanted, current), current),
+        current,
+        safety.skips,
+      );
+      return {
+        hash: target,
+        safety: safety.hash,
+        safetyRef: safety.ref,
+        leftAlone: this.absolute(applied.leftAlone),
+      };
     });
   }
 
@@ -235,24 +319,37 @@ export class Checkpoints {
   async revert(target: string | readonly Patch[], paths?: readonly string[]): Promise<RevertResult> {
     if (typeof target === 'string') {
       this.assertRevision(target);
-      const selection = paths === undefined ? null : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
+      const selection =
+        paths === undefined
+          ? null
+          : await Promise.all(paths.map((p) => toWorkspaceGitPath(this.workspace, p, this.forbidden)));
       return this.locked('checkpoint revert', async () => {
         const wanted = await this.requireListing(target);
         if (selection !== null) await this.assertKnownPaths(selection, wanted);
-        return this.revertLocked((current) => changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]));
+        return this.revertLocked((current) =>
+          changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]),
+        );
       });
     }
-    if (paths !== undefined) throw new InvalidArgumentError('revert(patches) takes no separate paths: list the files in the patches', { details: {} });
+    if (paths !== undefined)
+      throw new InvalidArgumentError(
+        'revert(patches) takes no separate paths: list the files in the patches',
+        { details: {} },
+      );
     const pairs: Array<[string, string]> = [];
     for (const patch of target) {
       this.assertRevision(patch.hash);
-      for (const file of patch.files) pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch.hash]);
+      for (const file of patch.files)
+        pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch.hash]);
     }
     const sources = firstPatchWins(pairs);
     return this.locked('checkpoint revert', async () => {
       const listings = new Map<string, Map<string, TreeEntry>>();
-      for (const hash of new Set(target.map((p) => p.hash))) listings.set(hash, await this.requireListing(hash));
-      return this.revertLocked(() => [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]));
+      for (const hash of new Set(target.map((p) => p.hash)))
+        listings.set(hash, await this.requireListing(hash));
+      return this.revertLocked(() =>
+        [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]),
+      );
     });
   }
 
@@ -298,7 +395,9 @@ export class Checkpoints {
 
   // ---- internals ----
 
-  private async revertLocked(desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>): Promise<RevertResult> {
+  private async revertLocked(
+    desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>,
+  ): Promise<RevertResult> {
     const safety = await this.trackLocked('safety before revert', 'safety', false);
     const current = await this.requireListing(safety.hash);
     const applied = await this.apply(planChanges(desired(current), current), current, safety.skips);
@@ -311,21 +410,36 @@ export class Checkpoints {
     };
   }
 
-  private apply(plan: ReturnType<typeof planChanges>, current: ReadonlyMap<string, TreeEntry>, skips: readonly Skip[]): Promise<Applied> {
+  private apply(
+    plan: ReturnType<typeof planChanges>,
+    current: ReadonlyMap<string, TreeEntry>,
+    skips: readonly Skip[],
+  ): Promise<Applied> {
     const blocked = [...this.excluded, ...skips.map((s) => s.path)];
-    return applyPlan({ root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked }, plan);
+    return applyPlan(
+      { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked },
+      plan,
+    );
   }
 
   /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
   private capture(): Promise<Capture> {
-    return captureWorkspace({ root: this.workspace, repo: this.repo, excluded: this.excluded, maxFileSizeBytes: this.maxFileSizeBytes });
+    return captureWorkspace({
+      root: this.workspace,
+      repo: this.repo,
+      excluded: this.excluded,
+      maxFileSizeBytes: this.maxFileSizeBytes,
+    });
   }
 
   /**
    * Every path named by a revert must be known to the checkpoint or to the workspace now
    * (PATH_NOT_FOUND otherwise), so that a typo is an error before anything changes.
    */
-  private async assertKnownPaths(selection: readonly string[], wanted: ReadonlyMap<string, TreeEntry>): Promise<void> {
+  private async assertKnownPaths(
+    selection: readonly string[],
+    wanted: ReadonlyMap<string, TreeEntry>,
+  ): Promise<void> {
     const inCheckpoint = knownPaths(wanted.keys());
     const unknown = selection.filter((sel) => !inCheckpoint.has(sel));
     if (unknown.length === 0) return;
@@ -333,15 +447,26 @@ export class Checkpoints {
     const missing = unknown.filter((sel) => !inWorkspace.has(sel));
     if (missing.length > 0) {
       const abs = missing.map((p) => toAbsolute(this.workspace, p));
-      throw new PathNotFoundError(`${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`, {
-        details: { paths: abs },
-      });
+      throw new PathNotFoundError(
+        `${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`,
+        {
+          details: { paths: abs },
+        },
+      );
     }
   }
 
-  private async trackLocked(label: string | null, kind: CheckpointMeta['kind'], baseline: boolean): Promise<Tracked> {
+  private async trackLocked(
+    label: string | null,
+    kind: CheckpointMeta['kind'],
+    baseline: boolean,
+  ): Promise<Tracked> {
     const { treeId, skipped } = await this.capture();
-    const ref = await recordCheckpoint(this.repo, treeId, { label, kind, setBaseline: baseline || !(await this.hasBaseline()) });
+    const ref = await recordCheckpoint(this.repo, treeId, {
+      label,
+      kind,
+      setBaseline: baseline || !(await this.hasBaseline()),
+    });
     this.baselineKnown = true;
     return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
   }
@@ -364,9 +489,12 @@ export class Checkpoints {
   }
 
   private notFound(hash: string): CheckpointNotFoundError {
-    return new CheckpointNotFoundError(`no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`, {
-      details: { hash: hash.slice(0, 200), workspace: this.workspace },
-    });
+    return new CheckpointNotFoundError(
+      `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`,
+      {
+        details: { hash: hash.slice(0, 200), workspace: this.workspace },
+      },
+    );
   }
 
   /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
@@ -399,7 +527,11 @@ export class Checkpoints {
     if (this.storeReady) return;
     if (!(await this.exists())) {
       await initCheckpointRepo(this.repo);
-      await writeJsonAtomic(this.location.metaFile, { workspace: this.workspace, projectId: this.location.projectId, createdAt: new Date().toISOString() });
+      await writeJsonAtomic(this.location.metaFile, {
+        workspace: this.workspace,
+        projectId: this.location.projectId,
+        createdAt: new Date().toISOString(),
+      });
     }
     await this.mirrorUserExcludes();
     this.storeReady = true;
@@ -411,7 +543,8 @@ export class Checkpoints {
    * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
    */
   private async mirrorUserExcludes(): Promise<void> {
-    const wanted = this.userExcludes === null ? '' : await readFile(this.userExcludes, 'utf8').catch(() => '');
+    const wanted =
+      this.userExcludes === null ? '' : await readFile(this.userExcludes, 'utf8').catch(() => '');
     const target = join(this.location.gitDir, 'info', 'exclude');
     const have = await readFile(target, 'utf8').catch(() => null);
     if (have !== wanted) await writeFileAtomic(target, wanted);

@@ -1,2 +1,8 @@
-export { Checkpoints, type CheckpointMarkers, type CheckpointsOptions, type CleanupOptions, type GcOptions } from './checkpoints.js';
+export {
+  Checkpoints,
+  type CheckpointMarkers,
+  type CheckpointsOptions,
+  type CleanupOptions,
+  type GcOptions,
+} from './checkpoints.js';
 export { DEFAULT_PRUNE_AGE } from './retention.js';

@@ -15,12 +15,16 @@ export interface Plan {
 }
 
 /** Plans the change from `current` to `desired` (path -> wanted entry, or null for "must not exist"). */
-export function planChanges(desired: Iterable<readonly [string, TreeEntry | null]>, current: ReadonlyMap<string, TreeEntry>): Plan {
+export function planChanges(
+  desired: Iterable<readonly [string, TreeEntry | null]>,
+  current: ReadonlyMap<string, TreeEntry>,
+): Plan {
   const plan: Plan = { writes: [], deletes: [], uncovered: [] };
   for (const [path, want] of desired) {
     const have = current.get(path);
     if (want !== null) {
-      if (have === undefined || have.oid !== want.oid || have.mode !== want.mode) plan.writes.push({ ...want, path });
+      if (have === undefined || have.oid !== want.oid || have.mode !== want.mode)
+        plan.writes.push({ ...want, path });
     } else if (have !== undefined) {
       plan.deletes.push(path);
     } else {
@@ -31,13 +35,20 @@ export function planChanges(desired: Iterable<readonly [string, TreeEntry | null
 }
 
 /** Restore: every path of either tree, wanted as it is in `target`. */
-export function restoreDesired(target: ReadonlyMap<string, TreeEntry>, current: ReadonlyMap<string, TreeEntry>): Array<[string, TreeEntry | null]> {
+export function restoreDesired(
+  target: ReadonlyMap<string, TreeEntry>,
+  current: ReadonlyMap<string, TreeEntry>,
+): Array<[string, TreeEntry | null]> {
   const paths = new Set([...target.keys(), ...current.keys()]);
   return [...paths].sort().map((p) => [p, target.get(p) ?? null]);
 }
 
 /** Paths whose entry differs between the trees, limited to those under one of `selection` (all when null). */
-export function changedBetween(target: ReadonlyMap<string, TreeEntry>, current: ReadonlyMap<string, TreeEntry>, selection: readonly string[] | null): string[] {
+export function changedBetween(
+  target: ReadonlyMap<string, TreeEntry>,
+  current: ReadonlyMap<string, TreeEntry>,
+  selection: readonly string[] | null,
+): string[] {
   const out: string[] = [];
   for (const path of new Set([...target.keys(), ...current.keys()])) {
     const a = target.get(path);

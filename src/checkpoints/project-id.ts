@@ -55,7 +55,11 @@ export function storeLayout(checkpointsDir: string, projectId: string, worktreeK
  * Finds the store for the work tree at `root` (a real path), or decides where a new one goes.
  * `rootCommit` is asked only when no store exists yet.
  */
-export async function locateStore(checkpointsDir: string, root: string, rootCommit: () => Promise<string | null>): Promise<StoreLocation> {
+export async function locateStore(
+  checkpointsDir: string,
+  root: string,
+  rootCommit: () => Promise<string | null>,
+): Promise<StoreLocation> {
   const worktreeKey = `wt-${pathKey(root)}`;
   for (const projectId of await listDir(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);

@@ -1,15 +1,31 @@
 import { commitTree } from '../git/commit.js';
 import type { CheckpointRepo } from '../git/checkpoint-repo.js';
 import { updateRefs, type RefUpdate } from '../git/refs.js';
-import { BASELINE_REF, encodeMessage, LATEST_REF, newCheckpointRef, SAFETY_REF, type CheckpointMeta } from './message.js';
+import {
+  BASELINE_REF,
+  encodeMessage,
+  LATEST_REF,
+  newCheckpointRef,
+  SAFETY_REF,
+  type CheckpointMeta,
+} from './message.js';
 
 /**
  * Makes a captured tree a checkpoint: a parentless commit (so old checkpoints never keep each
  * other alive) under a new `refs/checkpoints/<time>-<random>` ref, plus the markers, in one ref
  * transaction. Returns the new ref. The caller holds the checkpoint lock.
  */
-export async function recordCheckpoint(repo: CheckpointRepo, treeId: string, meta: { label: string | null; kind: CheckpointMeta['kind']; setBaseline: boolean }): Promise<string> {
-  const commit = await commitTree(repo, treeId, [], encodeMessage({ label: meta.label, createdAt: new Date().toISOString(), kind: meta.kind }));
+export async function recordCheckpoint(
+  repo: CheckpointRepo,
+  treeId: string,
+  meta: { label: string | null; kind: CheckpointMeta['kind']; setBaseline: boolean },
+): Promise<string> {
+  const commit = await commitTree(
+    repo,
+    treeId,
+    [],
+    encodeMessage({ label: meta.label, createdAt: new Date().toISOString(), kind: meta.kind }),
+  );
   const ref = newCheckpointRef();
   const updates: RefUpdate[] = [
     { ref, newSha: commit, oldSha: null },
@@ -25,7 +41,8 @@ export async function recordCheckpoint(repo: CheckpointRepo, treeId: string, met
 export function knownPaths(paths: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const path of paths) {
-    for (let p = path; p !== '' && !out.has(p); p = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') out.add(p);
+    for (let p = path; p !== '' && !out.has(p); p = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '')
+      out.add(p);
   }
   return out;
 }

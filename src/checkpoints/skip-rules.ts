@@ -21,17 +21,31 @@ const STAT_BATCH = 64;
  * entries git cannot read (FIFOs, sockets, devices, unreadable files) and regular files above `maxBytes` among the new and changed files git listed. Only those
  * candidates are stat'ed, never the whole tree. A file that vanished since the listing is ignored.
  */
-export async function findSkipped(root: string, listing: CandidateListing, maxBytes: number): Promise<Skip[]> {
-  const skipped: Skip[] = listing.nestedRepos.map((path) => ({ path, reason: 'nested-repository', size: null, indexed: false }));
-  const candidates = [...listing.untracked.map((path) => ({ path, indexed: false })), ...listing.modified.map((path) => ({ path, indexed: true }))];
+export async function findSkipped(
+  root: string,
+  listing: CandidateListing,
+  maxBytes: number,
+): Promise<Skip[]> {
+  const skipped: Skip[] = listing.nestedRepos.map((path) => ({
+    path,
+    reason: 'nested-repository',
+    size: null,
+    indexed: false,
+  }));
+  const candidates = [
+    ...listing.untracked.map((path) => ({ path, indexed: false })),
+    ...listing.modified.map((path) => ({ path, indexed: true })),
+  ];
   for (let i = 0; i < candidates.length; i += STAT_BATCH) {
     const batch = candidates.slice(i, i + STAT_BATCH);
     const shapes = await Promise.all(batch.map((c) => fileShape(toAbsolute(root, c.path))));
     batch.forEach((c, k) => {
       const shape = shapes[k];
       if (shape === undefined || shape === null) return;
-      if (shape === 'unreadable') skipped.push({ path: c.path, reason: 'unreadable', size: null, indexed: c.indexed });
-      else if (shape > maxBytes) skipped.push({ path: c.path, reason: 'too-large', size: shape, indexed: c.indexed });
+      if (shape === 'unreadable')
+        skipped.push({ path: c.path, reason: 'unreadable', size: null, indexed: c.indexed });
+      else if (shape > maxBytes)
+        skipped.push({ path: c.path, reason: 'too-large', size: shape, indexed: c.indexed });
     });
   }
   return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -47,7 +61,10 @@ async function fileShape(path: string): Promise<number | 'unreadable' | null> {
     const st = await lstat(fsPath(path));
     if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return 'unreadable';
     if (!st.isFile()) return null;
-    const readable = await access(fsPath(path), constants.R_OK).then(() => true, () => false);
+    const readable = await access(fsPath(path), constants.R_OK).then(
+      () => true,
+      () => false,
+    );
     return readable ? st.size : 'unreadable';
   } catch {
     return null;

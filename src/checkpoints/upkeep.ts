@@ -18,20 +18,34 @@ import { directorySize, selectRemovals } from './retention.js';
  * removes any temporary pack git left behind. Reports sizes of the whole store directory.
  * The caller holds the checkpoint lock and has checked keep and pruneAge (assertRetention).
  */
-export async function gcStore(repo: CheckpointRepo, location: StoreLocation, keep: number, pruneAge: string): Promise<GcResult> {
+export async function gcStore(
+  repo: CheckpointRepo,
+  location: StoreLocation,
+  keep: number,
+  pruneAge: string,
+): Promise<GcResult> {
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
   const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
   const removals = selectRemovals(checkpoints, keep, protectedOids);
-  await deleteRefs(repo, removals.map((r) => ({ ref: r.ref, oldSha: r.oid })));
+  await deleteRefs(
+    repo,
+    removals.map((r) => ({ ref: r.ref, oldSha: r.oid })),
+  );
   try {
     await gcCheckpointRepo(repo, pruneAge);
   } finally {
     await sweepGitTemporaries(location.gitDir);
   }
   const storeBytesAfter = await directorySize(location.dir);
-  return { kept: checkpoints.length - removals.length, removed: removals.length, pruneAge, storeBytesBefore, storeBytesAfter };
+  return {
+    kept: checkpoints.length - removals.length,
+    removed: removals.length,
+    pruneAge,
+    storeBytesBefore,
+    storeBytesAfter,
+  };
 }
 
 /**
@@ -42,7 +56,12 @@ export async function gcStore(repo: CheckpointRepo, location: StoreLocation, kee
  * swept: atomic-write temps beside store.json, and file-placement temps in the staging directory
  * and the workspace root (see fs/place.ts).
  */
-export async function repairOnAcquire(repo: CheckpointRepo, location: StoreLocation, recovered: boolean, staleIndexLockMs: number): Promise<void> {
+export async function repairOnAcquire(
+  repo: CheckpointRepo,
+  location: StoreLocation,
+  recovered: boolean,
+  staleIndexLockMs: number,
+): Promise<void> {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
     await rm(location.tempDir, { recursive: true, force: true });

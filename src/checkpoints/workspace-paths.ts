@@ -38,18 +38,30 @@ async function physical(abs: string): Promise<string> {
  * with PATH_OUTSIDE_WORKSPACE anything that is, physically, outside the workspace, inside a `.git`
  * directory, or inside one of `forbidden` (our own home). Nothing is touched.
  */
-export async function toWorkspaceGitPath(root: string, input: string, forbidden: readonly string[]): Promise<string> {
+export async function toWorkspaceGitPath(
+  root: string,
+  input: string,
+  forbidden: readonly string[],
+): Promise<string> {
   const refuse = (why: string): never => {
-    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, { details: { path: input, workspace: root } });
+    throw new PathOutsideWorkspaceError(`${JSON.stringify(input)} ${why}; give a path inside ${root}`, {
+      details: { path: input, workspace: root },
+    });
   };
-  if (input === '') throw new InvalidArgumentError('an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)', { details: { path: input } });
+  if (input === '')
+    throw new InvalidArgumentError(
+      'an empty path names nothing; give a file or directory inside the workspace (or no path to mean all)',
+      { details: { path: input } },
+    );
   if (input.includes('\0')) refuse('is not a usable path');
   const abs = resolve(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse('is outside the workspace');
   const gitPath = toGitPath(root, real);
-  if (gitPath.split('/').some((c) => c.toLowerCase() === '.git')) refuse("is inside the repository's .git directory");
-  if (forbidden.some((dir) => isInside(dir, real))) refuse("is inside agentgate's own data (its home or an excluded directory)");
+  if (gitPath.split('/').some((c) => c.toLowerCase() === '.git'))
+    refuse("is inside the repository's .git directory");
+  if (forbidden.some((dir) => isInside(dir, real)))
+    refuse("is inside agentgate's own data (its home or an excluded directory)");
   return gitPath;
 }
 

@@ -11,9 +11,13 @@ export type CiMode = 'github' | 'none';
 export const CI_MODES: readonly CiMode[] = ['github', 'none'];
 
 /** `--ci github|none` wins; else GitHub Actions is on when `GITHUB_ACTIONS=true`. `forced` tells which. */
-export function detectCi(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): { mode: CiMode; forced: boolean } {
+export function detectCi(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { mode: CiMode; forced: boolean } {
   if (flag !== undefined) {
-    if (!(CI_MODES as readonly string[]).includes(flag)) throw new InvalidArgumentError(`--ci must be one of ${CI_MODES.join(', ')}`);
+    if (!(CI_MODES as readonly string[]).includes(flag))
+      throw new InvalidArgumentError(`--ci must be one of ${CI_MODES.join(', ')}`);
     return { mode: flag as CiMode, forced: true };
   }
   return { mode: env.GITHUB_ACTIONS === 'true' ? 'github' : 'none', forced: false };
@@ -23,10 +27,18 @@ export function detectCi(flag: string | undefined, env: NodeJS.ProcessEnv = proc
  * The file a GitHub variable names ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY...), or null. When the
  * user forced `--ci github`, a missing variable is an error (said before any work is done).
  */
-export function githubFile(variable: string, forced: boolean, env: NodeJS.ProcessEnv = process.env): string | null {
+export function githubFile(
+  variable: string,
+  forced: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
   const value = env[variable];
   if (value !== undefined && value !== '') return value;
-  if (forced) throw new CiEnvironmentError(`--ci github needs $${variable} to name a file; run inside a GitHub Actions step or use --ci none`, { details: { variable } });
+  if (forced)
+    throw new CiEnvironmentError(
+      `--ci github needs $${variable} to name a file; run inside a GitHub Actions step or use --ci none`,
+      { details: { variable } },
+    );
   return null;
 }
 
@@ -41,10 +53,14 @@ export function githubFileFor(flag: string | undefined, variable: string): strin
  * $GITHUB_ENV whatever the value holds (newlines, `=`). The delimiter is random and checked not
  * to occur in the value, so a value cannot end its own block early.
  */
-export function formatKeyValues(values: Record<string, string | number | boolean | null>, random: () => string = randomDelimiter): string {
+export function formatKeyValues(
+  values: Record<string, string | number | boolean | null>,
+  random: () => string = randomDelimiter,
+): string {
   let out = '';
   for (const [name, raw] of Object.entries(values)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
+      throw new InvalidArgumentError(`output name ${JSON.stringify(name)} is not valid`);
     const value = raw === null ? '' : String(raw);
     let delimiter = random();
     while (value.includes(delimiter) || name.includes(delimiter)) delimiter = random();
@@ -58,7 +74,10 @@ function randomDelimiter(): string {
 }
 
 /** Appends the values to the file in the multi-line-safe form (one append per call). */
-export async function appendKeyValues(file: string, values: Record<string, string | number | boolean | null>): Promise<void> {
+export async function appendKeyValues(
+  file: string,
+  values: Record<string, string | number | boolean | null>,
+): Promise<void> {
   await appendFile(file, formatKeyValues(values), 'utf8');
 }
 
@@ -69,7 +88,8 @@ export async function appendStepSummary(file: string, markdown: string): Promise
 
 /** Appends a directory to $GITHUB_PATH (one line; a path with a newline cannot be put there). */
 export async function appendPath(file: string, dir: string): Promise<void> {
-  if (/[\r\n]/.test(dir)) throw new InvalidArgumentError('a directory with a line break cannot go on $GITHUB_PATH');
+  if (/[\r\n]/.test(dir))
+    throw new InvalidArgumentError('a directory with a line break cannot go on $GITHUB_PATH');
   await appendFile(file, `${dir}\n`, 'utf8');
 }
 
@@ -88,7 +108,10 @@ export function errorAnnotations(checks: readonly VerifyCheck[], max = MAX_ANNOT
     const where = c.snapshotId ? `snapshot ${c.snapshotId}` : c.runId ? `run ${c.runId}` : 'store';
     return `::error title=${escapeProperty(title)}::${escapeData(`${where}: ${c.detail}`)}`;
   });
-  if (shown < failed.length) lines.push(`::error title=${escapeProperty('agentgate verify')}::${escapeData(`${failed.length - shown} more failed checks not annotated; see the verify output`)}`);
+  if (shown < failed.length)
+    lines.push(
+      `::error title=${escapeProperty('agentgate verify')}::${escapeData(`${failed.length - shown} more failed checks not annotated; see the verify output`)}`,
+    );
   return lines;
 }
 

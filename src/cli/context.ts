@@ -27,14 +27,37 @@ export class Context {
 
   static async create(values: ContextValues): Promise<Context> {
     const home = resolveHome(values.home);
-    const settings = await resolveSettings({ home, configFile: values.config, artifactsDir: values['artifacts-dir'] });
-    return new Context(resolve(values.workspace ?? '.'), settings, values.json, values.workspace !== undefined);
+    const settings = await resolveSettings({
+      home,
+      configFile: values.config,
+      artifactsDir: values['artifacts-dir'],
+    });
+    return new Context(
+      resolve(values.workspace ?? '.'),
+      settings,
+      values.json,
+      values.workspace !== undefined,
+    );
   }
 
   /** What the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
-  get serviceOptions(): { home: string; artifactsDir: string; identity: Identity; gitTimeoutMs: number; lockTimeoutMs: number; localWorkspace?: string } {
+  get serviceOptions(): {
+    home: string;
+    artifactsDir: string;
+    identity: Identity;
+    gitTimeoutMs: number;
+    lockTimeoutMs: number;
+    localWorkspace?: string;
+  } {
     const { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs } = this.settings;
-    return { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs, ...(this.workspaceGiven ? { localWorkspace: this.workspace } : {}) };
+    return {
+      home,
+      artifactsDir,
+      identity,
+      gitTimeoutMs,
+      lockTimeoutMs,
+      ...(this.workspaceGiven ? { localWorkspace: this.workspace } : {}),
+    };
   }
 
   get snapshotter(): Snapshotter {

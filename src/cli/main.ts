@@ -10,7 +10,16 @@ import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
 import { printable, useColour } from './output.js';
-import { commandHelp, GLOBAL_OPTIONS, optionLines, parseCommandLine, PROGRAM, type Command, type CommandResult, type GlobalValues } from './spec.js';
+import {
+  commandHelp,
+  GLOBAL_OPTIONS,
+  optionLines,
+  parseCommandLine,
+  PROGRAM,
+  type Command,
+  type CommandResult,
+  type GlobalValues,
+} from './spec.js';
 import { packageVersion } from './version.js';
 
 /** Commands with subcommands: `checkpoint track`, ... */
@@ -24,9 +33,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { words, rest } = findCommand(argv);
     const name = words.join(' ');
-    if (words.length === 0 || GROUPS.includes(name)) return await withoutCommand(name, options, argv.length === 0, json);
+    if (words.length === 0 || GROUPS.includes(name))
+      return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
-      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, { details: { command: name } });
+      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {
+        details: { command: name },
+      });
     }
     const command = (await loadCommand(name)) as Command;
     const { values, positionals } = parseCommandLine(command, rest);
@@ -64,21 +76,30 @@ function findCommand(argv: string[]): { words: string[]; rest: string[] } {
 
 function takesNext(arg: string, next: string | undefined): boolean {
   if (arg.includes('=') || next === undefined || next.startsWith('-')) return false;
-  const global = Object.entries(GLOBAL_OPTIONS).find(([name, d]) => arg === `--${name}` || ('short' in d && arg === `-${d.short}`));
+  const global = Object.entries(GLOBAL_OPTIONS).find(
+    ([name, d]) => arg === `--${name}` || ('short' in d && arg === `-${d.short}`),
+  );
   if (global) return global[1].type === 'string';
   if (/^-[^-]./.test(arg)) return false; // -xVALUE
   return !COMMAND_NAMES.some((c) => c.split(' ')[0] === next);
 }
 
 /** No command, or a group word alone: the version, the help (exit 0 when asked for), or a usage error. */
-async function withoutCommand(group: string, options: string[], noArguments: boolean, json: boolean): Promise<number> {
+async function withoutCommand(
+  group: string,
+  options: string[],
+  noArguments: boolean,
+  json: boolean,
+): Promise<number> {
   if (options.includes('--version') || options.includes('-V')) return printVersion(json);
   const asked = options.includes('--help') || options.includes('-h');
   const help = await programHelp(group);
   if (asked) return printHelp(help, json);
   if (!json) process.stderr.write(`${help}\n\n`);
   const what = group === '' ? 'no command given' : `"${group}" needs a subcommand`;
-  throw new UsageError(`${what}; run "${PROGRAM} ${group === '' ? '' : `${group} `}--help" for the list`, { details: { noArguments } });
+  throw new UsageError(`${what}; run "${PROGRAM} ${group === '' ? '' : `${group} `}--help" for the list`, {
+    details: { noArguments },
+  });
 }
 
 async function programHelp(group: string): Promise<string> {
@@ -110,7 +131,8 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   if ('silent' in result) return;
   if ('streamFile' in result || 'streamJson' in result) {
     try {
-      if ('streamFile' in result) await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
+      if ('streamFile' in result)
+        await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
       else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error) {
       if (!isClosedPipe(error)) throw error;
@@ -121,7 +143,8 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   }
   const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
   if (text.length > 0) process.stdout.write(`${text}\n`);
-  if (json && result.warnings !== undefined && result.warnings.length > 0) process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
+  if (json && result.warnings !== undefined && result.warnings.length > 0)
+    process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
 }
@@ -135,14 +158,21 @@ function isClosedPipe(error: unknown): boolean {
 /** Without a listener, a failed write to stdout crashes the process with a stack trace. */
 function onStdoutError(error: NodeJS.ErrnoException): void {
   if (isClosedPipe(error)) return;
-  process.stderr.write(`${PROGRAM}: WRITE_FAILED: could not write the output (${error.code ?? error.message})\n`);
+  process.stderr.write(
+    `${PROGRAM}: WRITE_FAILED: could not write the output (${error.code ?? error.message})\n`,
+  );
   process.exitCode = 1;
 }
 
 function fail(error: unknown, json: boolean): number {
   if (!isAgentgateError(error)) {
     const message = error instanceof Error ? error.message : String(error);
-    return report('INTERNAL', `unexpected failure: ${message}; please report it with the command you ran`, json, 1);
+    return report(
+      'INTERNAL',
+      `unexpected failure: ${message}; please report it with the command you ran`,
+      json,
+      1,
+    );
   }
   const hint = WORKSPACE_CODES.includes(error.code) ? ' (-C, --workspace DIR)' : '';
   return report(error.code, `${error.message}${hint}`, json, error.exitCode, error.details);
@@ -155,12 +185,22 @@ const WORKSPACE_CODES = ['WORKSPACE_NOT_FOUND', 'NOT_A_REPOSITORY', 'UNSAFE_WORK
  * With --json the error's details (for a git failure: the command, its exit code and git's whole
  * stderr) travel in the document; for people, AGENTGATE_DEBUG=1 prints git's whole stderr too.
  */
-function report(code: string, message: string, json: boolean, status: number, details: Record<string, unknown> = {}): number {
+function report(
+  code: string,
+  message: string,
+  json: boolean,
+  status: number,
+  details: Record<string, unknown> = {},
+): number {
   const hasDetails = Object.keys(details).length > 0;
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...(hasDetails ? { details } : {}) } })}\n`);
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ error: { code, message, ...(hasDetails ? { details } : {}) } })}\n`,
+    );
   else {
     process.stderr.write(`${PROGRAM}: ${code}: ${printable(message)}\n`);
-    if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '') process.stderr.write(`git said:\n${details.stderr}\n`);
+    if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '')
+      process.stderr.write(`git said:\n${details.stderr}\n`);
   }
   return status;
 }

@@ -37,8 +37,12 @@ export function printable(text: string): string {
 /** A left-aligned table of printable cells; numeric-looking columns are right-aligned. Widths ignore colour codes. */
 export function table(headers: string[], cells: string[][]): string {
   const rows = cells.map((r) => r.map(printable));
-  const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))));
-  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test((r[i] ?? '').replace(ANSI, ''))));
+  const widths = headers.map((h, i) =>
+    Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))),
+  );
+  const numeric = headers.map(
+    (_, i) => rows.length > 0 && rows.every((r) => /^[+-]?\d+$/.test((r[i] ?? '').replace(ANSI, ''))),
+  );
   const line = (cells: string[]) =>
     cells
       .map((c, i) => {

@@ -1,5 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { SERVE_MAX_LINE_BYTES, ServeRequest, ServeRequestId, type ServeRequestId as RequestId } from '../../types/serve.js';
+import {
+  SERVE_MAX_LINE_BYTES,
+  ServeRequest,
+  ServeRequestId,
+  type ServeRequestId as RequestId,
+} from '../../types/serve.js';
 import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
 import { loadCommand } from './commands/index.js';
 import { Context } from './context.js';
@@ -61,7 +66,13 @@ export async function serve(input: Readable, output: Writable, opts: ServeOption
 }
 
 async function tooLong(output: Writable, max: number): Promise<void> {
-  await write(output, errorLine(null, new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`)));
+  await write(
+    output,
+    errorLine(
+      null,
+      new InvalidRequestError(`request line longer than ${max} bytes; send one JSON request per line`),
+    ),
+  );
 }
 
 async function respond(output: Writable, line: Buffer, opts: ServeOptions): Promise<void> {
@@ -71,14 +82,18 @@ async function respond(output: Writable, line: Buffer, opts: ServeOptions): Prom
     try {
       body = JSON.parse(line.toString('utf8'));
     } catch {
-      throw new InvalidRequestError('a request line must be one JSON object: {"id", "command", "args", "options"}');
+      throw new InvalidRequestError(
+        'a request line must be one JSON object: {"id", "command", "args", "options"}',
+      );
     }
     const maybeId = ServeRequestId.safeParse((body as { id?: unknown } | null)?.id);
     if (maybeId.success) id = maybeId.data;
     const parsed = ServeRequest.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new InvalidRequestError(`invalid request: ${issue ? `${issue.path.join('.') || 'request'}: ${issue.message}` : 'wrong fields'}; expected {"id", "command", "args", "options"}`);
+      throw new InvalidRequestError(
+        `invalid request: ${issue ? `${issue.path.join('.') || 'request'}: ${issue.message}` : 'wrong fields'}; expected {"id", "command", "args", "options"}`,
+      );
     }
     const result = await execute(parsed.data, opts);
     await writeResult(output, parsed.data.id, result);
@@ -91,14 +106,19 @@ async function respond(output: Writable, line: Buffer, opts: ServeOptions): Prom
 async function execute(request: ServeRequest, opts: ServeOptions): Promise<CommandResult> {
   const command = request.command === 'serve' ? undefined : await loadCommand(request.command);
   if (!command) {
-    throw new UsageError(`unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`, { details: { command: request.command.slice(0, 100) } });
+    throw new UsageError(
+      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`,
+      { details: { command: request.command.slice(0, 100) } },
+    );
   }
   const argv: string[] = [];
   const given = { ...request.options };
-  for (const name of INHERITED) if (!(name in given) && typeof opts.defaults[name] === 'string') given[name] = opts.defaults[name];
+  for (const name of INHERITED)
+    if (!(name in given) && typeof opts.defaults[name] === 'string') given[name] = opts.defaults[name];
   for (const [name, value] of Object.entries(given)) {
     // --help and --version make the parser skip its required-option checks: never run a command with them.
-    if (name === 'help' || name === 'version') throw new UsageError(`${name} is not served; run "agentgate-snapshot <command> --${name}"`);
+    if (name === 'help' || name === 'version')
+      throw new UsageError(`${name} is not served; run "agentgate-snapshot <command> --${name}"`);
     if (value === true) argv.push(`--${name}`);
     else if (value !== false) argv.push(`--${name}=${String(value)}`);
   }
@@ -124,7 +144,14 @@ async function writeResult(output: Writable, id: RequestId, result: CommandResul
     if ('streamJson' in result) {
       // Pretty-printed JSON has newlines only between tokens (never inside a string): one line here.
       const flat = (text: string): string => text.replace(/\n\s*/g, '');
-      await writeStreamedJson({ prefix: head + flat(result.streamJson.prefix), file: result.streamJson.file, suffix: `${flat(result.streamJson.suffix)}}\n` }, output);
+      await writeStreamedJson(
+        {
+          prefix: head + flat(result.streamJson.prefix),
+          file: result.streamJson.file,
+          suffix: `${flat(result.streamJson.suffix)}}\n`,
+        },
+        output,
+      );
     } else {
       await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
     }
@@ -136,7 +163,10 @@ async function writeResult(output: Writable, id: RequestId, result: CommandResul
 function errorLine(id: RequestId | null, error: unknown): string {
   const { code, message } = isAgentgateError(error)
     ? error
-    : { code: 'INTERNAL', message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent` };
+    : {
+        code: 'INTERNAL',
+        message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent`,
+      };
   return `${JSON.stringify({ id, error: { code, message } })}\n`;
 }
 

@@ -40,7 +40,12 @@ import type { StreamedJson } from './json-stream.js';
 export const PROGRAM = 'agentgate-snapshot';
 
 /** `--ci github|none`, shared by the commands that speak GitHub Actions (each gives its own description). */
-export const CI_OPTION = { type: 'string', choices: ['github', 'none'], valueName: 'MODE', defaultText: 'github when GITHUB_ACTIONS=true, else none' } as const;
+export const CI_OPTION = {
+  type: 'string',
+  choices: ['github', 'none'],
+  valueName: 'MODE',
+  defaultText: 'github when GITHUB_ACTIONS=true, else none',
+} as const;
 
 interface OptionBase {
   /** One letter: `-o` for `--output`. */
@@ -70,17 +75,46 @@ export type OptionDecl = StringOption | IntegerOption | BooleanOption;
 export type OptionDecls = Readonly<Record<string, OptionDecl>>;
 
 type Always<D> = D extends { required: true } ? true : D extends { default: string | number } ? true : false;
-type Base<D> = D extends { type: 'integer' } ? number : D extends { choices: readonly (infer C extends string)[] } ? C : string;
+type Base<D> = D extends { type: 'integer' }
+  ? number
+  : D extends { choices: readonly (infer C extends string)[] }
+    ? C
+    : string;
 /** The value `run` receives for one declared option. */
-export type OptionValue<D> = D extends { type: 'boolean' } ? boolean : Always<D> extends true ? Base<D> : Base<D> | undefined;
+export type OptionValue<D> = D extends { type: 'boolean' }
+  ? boolean
+  : Always<D> extends true
+    ? Base<D>
+    : Base<D> | undefined;
 export type ValuesOf<O extends OptionDecls> = { -readonly [K in keyof O]: OptionValue<O[K]> };
 
 /** Options every command takes. */
 export const GLOBAL_OPTIONS = {
-  workspace: { type: 'string', short: 'C', valueName: 'DIR', description: 'the workspace', defaultText: 'the current directory' },
-  home: { type: 'string', valueName: 'DIR', description: 'agentgate home', defaultText: '$AGENTGATE_HOME, else ~/.agentgate' },
-  'artifacts-dir': { type: 'string', valueName: 'DIR', description: 'where patch artifacts go', defaultText: '$AGENTGATE_ARTIFACTS_DIR, else <home>/artifacts' },
-  config: { type: 'string', valueName: 'FILE', description: 'configuration file', defaultText: '<home>/config.yaml' },
+  workspace: {
+    type: 'string',
+    short: 'C',
+    valueName: 'DIR',
+    description: 'the workspace',
+    defaultText: 'the current directory',
+  },
+  home: {
+    type: 'string',
+    valueName: 'DIR',
+    description: 'agentgate home',
+    defaultText: '$AGENTGATE_HOME, else ~/.agentgate',
+  },
+  'artifacts-dir': {
+    type: 'string',
+    valueName: 'DIR',
+    description: 'where patch artifacts go',
+    defaultText: '$AGENTGATE_ARTIFACTS_DIR, else <home>/artifacts',
+  },
+  config: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'configuration file',
+    defaultText: '<home>/config.yaml',
+  },
   json: { type: 'boolean', description: 'print exactly one JSON document on stdout' },
   help: { type: 'boolean', short: 'h', description: 'show help' },
   version: { type: 'boolean', short: 'V', description: 'print the version' },
@@ -139,7 +173,11 @@ export interface Command {
 
 export function defineCommand<const O extends OptionDecls>(def: CommandDefinition<O>): Command {
   // The parser builds `values` from these same declarations, so the erased type is sound.
-  return { ...def, usage: def.usage ?? generatedUsage(def.name, def.options, def.positionals), run: def.run as Command['run'] };
+  return {
+    ...def,
+    usage: def.usage ?? generatedUsage(def.name, def.options, def.positionals),
+    run: def.run as Command['run'],
+  };
 }
 
 function generatedUsage(name: string, options: OptionDecls, positionals: Positionals): string {
@@ -188,10 +226,14 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
     const { name, shown, inline } = splitOption(arg, decls);
     const decl = name === undefined ? undefined : decls[name];
     if (name === undefined || decl === undefined) {
-      throw new UsageError(`unknown option ${shown} for "${command.name}"; run "${PROGRAM} ${command.name} --help" for its options`, { details: { option: shown } });
+      throw new UsageError(
+        `unknown option ${shown} for "${command.name}"; run "${PROGRAM} ${command.name} --help" for its options`,
+        { details: { option: shown } },
+      );
     }
     if (decl.type === 'boolean') {
-      if (inline !== undefined) throw new UsageError(`option ${shown} takes no value`, { details: { option: shown } });
+      if (inline !== undefined)
+        throw new UsageError(`option ${shown} takes no value`, { details: { option: shown } });
       raw.set(name, true);
       continue;
     }
@@ -199,9 +241,12 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
     if (value === undefined) {
       const next = args[i + 1];
       if (next === undefined || (next.startsWith('-') && next !== '-')) {
-        throw new UsageError(`option ${shown} needs a value (${shown} ${placeholder(decl)}${next === undefined ? '' : `, or ${shown}=${placeholder(decl)} for a value starting with "-"`})`, {
-          details: { option: shown },
-        });
+        throw new UsageError(
+          `option ${shown} needs a value (${shown} ${placeholder(decl)}${next === undefined ? '' : `, or ${shown}=${placeholder(decl)} for a value starting with "-"`})`,
+          {
+            details: { option: shown },
+          },
+        );
       }
       value = next;
       i++;
@@ -215,11 +260,18 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
   return { values, positionals };
 }
 
-function splitOption(arg: string, decls: OptionDecls): { name: string | undefined; shown: string; inline: string | undefined } {
+function splitOption(
+  arg: string,
+  decls: OptionDecls,
+): { name: string | undefined; shown: string; inline: string | undefined } {
   if (arg.startsWith('--')) {
     const eq = arg.indexOf('=');
     const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
-    return { name: Object.hasOwn(decls, name) ? name : undefined, shown: `--${name}`, inline: eq < 0 ? undefined : arg.slice(eq + 1) };
+    return {
+      name: Object.hasOwn(decls, name) ? name : undefined,
+      shown: `--${name}`,
+      inline: eq < 0 ? undefined : arg.slice(eq + 1),
+    };
   }
   const letter = arg.slice(1, 2);
   const name = Object.entries(decls).find(([, d]) => d.short === letter)?.[0];
@@ -230,25 +282,39 @@ function splitOption(arg: string, decls: OptionDecls): { name: string | undefine
 function checkPositionals(command: Command, count: number): void {
   const { required, optional = [], rest } = command.positionals;
   if (count < required.length) {
-    throw new UsageError(`missing ${required.slice(count).join(' ')}; usage: ${PROGRAM} ${command.usage}`, { details: { missing: required.slice(count) } });
+    throw new UsageError(`missing ${required.slice(count).join(' ')}; usage: ${PROGRAM} ${command.usage}`, {
+      details: { missing: required.slice(count) },
+    });
   }
-  if (!rest && count > required.length + optional.length) throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
+  if (!rest && count > required.length + optional.length)
+    throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
 }
 
 function convert(name: string, decl: OptionDecl, value: string | true | undefined, help: boolean): unknown {
   if (decl.type === 'boolean') return value === true;
   if (value === undefined || value === true) {
     if (decl.default !== undefined) return decl.default;
-    if (decl.required === true && !help) throw new UsageError(`--${name} ${placeholder(decl)} is required`, { details: { option: `--${name}` } });
+    if (decl.required === true && !help)
+      throw new UsageError(`--${name} ${placeholder(decl)} is required`, {
+        details: { option: `--${name}` },
+      });
     return undefined;
   }
-  if (decl.required === true && value === '') throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
+  if (decl.required === true && value === '')
+    throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
   if (decl.type === 'integer') {
-    if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError(`--${name} must be a whole number from 0 up, not ${JSON.stringify(value.slice(0, 40))}`, { details: { option: `--${name}` } });
+    if (!/^\d{1,9}$/.test(value))
+      throw new InvalidArgumentError(
+        `--${name} must be a whole number from 0 up, not ${JSON.stringify(value.slice(0, 40))}`,
+        { details: { option: `--${name}` } },
+      );
     return Number(value);
   }
   if (decl.choices && !decl.choices.includes(value)) {
-    throw new InvalidArgumentError(`--${name} must be one of ${decl.choices.join(', ')}, not ${JSON.stringify(value.slice(0, 40))}`, { details: { option: `--${name}` } });
+    throw new InvalidArgumentError(
+      `--${name} must be one of ${decl.choices.join(', ')}, not ${JSON.stringify(value.slice(0, 40))}`,
+      { details: { option: `--${name}` } },
+    );
   }
   return value;
 }
@@ -256,17 +322,27 @@ function convert(name: string, decl: OptionDecl, value: string | true | undefine
 /** Two options that exclude each other, e.g. `--task` and `--task-file`. */
 export function atMostOne(values: Record<string, unknown>, names: readonly string[]): void {
   const given = names.filter((n) => values[n] !== undefined && values[n] !== false);
-  if (given.length > 1) throw new UsageError(`give ${names.map((n) => `--${n}`).join(' or ')}, not both`, { details: { options: given } });
+  if (given.length > 1)
+    throw new UsageError(`give ${names.map((n) => `--${n}`).join(' or ')}, not both`, {
+      details: { options: given },
+    });
 }
 
 // ---- help ----
 
 /** `Usage:`, the summary, every option described, the global options and the examples. */
 export function commandHelp(command: Command): string {
-  const sections = [`Usage: ${PROGRAM} ${command.usage}`, command.summary, ...(command.description ? [command.description] : [])];
+  const sections = [
+    `Usage: ${PROGRAM} ${command.usage}`,
+    command.summary,
+    ...(command.description ? [command.description] : []),
+  ];
   if (Object.keys(command.options).length > 0) sections.push(`Options:\n${optionLines(command.options)}`);
   sections.push(`Global options:\n${optionLines(GLOBAL_OPTIONS)}`);
-  if (command.examples.length > 0) sections.push(`Example${command.examples.length > 1 ? 's' : ''}:\n${command.examples.map((e) => `  ${PROGRAM} ${e}`).join('\n')}`);
+  if (command.examples.length > 0)
+    sections.push(
+      `Example${command.examples.length > 1 ? 's' : ''}:\n${command.examples.map((e) => `  ${PROGRAM} ${e}`).join('\n')}`,
+    );
   return sections.join('\n\n');
 }
 
@@ -285,7 +361,8 @@ function describe(d: OptionDecl): string {
   const notes: string[] = [];
   if (d.type === 'string' && d.choices) notes.push(`one of: ${d.choices.join(', ')}`);
   if (d.type !== 'boolean' && d.required === true) notes.push('required');
-  const dflt = d.defaultText ?? (d.type !== 'boolean' && d.default !== undefined ? String(d.default) : undefined);
+  const dflt =
+    d.defaultText ?? (d.type !== 'boolean' && d.default !== undefined ? String(d.default) : undefined);
   if (dflt !== undefined) notes.push(`default: ${dflt}`);
   return notes.length > 0 ? `${d.description} (${notes.join('; ')})` : d.description;
 }

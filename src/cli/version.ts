@@ -9,7 +9,10 @@ export function packageVersion(): string {
   // dist/src/cli/version.js (tsc) or src/cli/version.ts (tsx): the package root is 3 or 2 levels up.
   for (const up of ['../../../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (pkg.name === 'agentgate-snapshotter' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // not there: try the next level

@@ -43,7 +43,10 @@ export async function replaceFileAtomic<T>(path: string, fill: (temp: string) =>
   } catch (cause) {
     await rm(temp, { force: true }).catch(() => undefined);
     if (cause instanceof AgentgateError) throw cause;
-    throw new WriteFailedError(`could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`, { cause, details: { path } });
+    throw new WriteFailedError(
+      `could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`,
+      { cause, details: { path } },
+    );
   }
 }
 

@@ -25,7 +25,12 @@ export async function removeOrphanedGitLocks(o: OrphanedLocks): Promise<string[]
   const refLocks = (await readdir(join(common, 'refs'), { recursive: true }).catch(() => []))
     .filter((name) => name.endsWith('.lock'))
     .map((name) => join(common, 'refs', name));
-  const candidates = [`${o.indexFile ?? join(o.gitDir, 'index')}.lock`, join(o.gitDir, 'HEAD.lock'), join(common, 'packed-refs.lock'), ...refLocks];
+  const candidates = [
+    `${o.indexFile ?? join(o.gitDir, 'index')}.lock`,
+    join(o.gitDir, 'HEAD.lock'),
+    join(common, 'packed-refs.lock'),
+    ...refLocks,
+  ];
   const removed: string[] = [];
   for (const path of candidates) {
     const info = await stat(path).catch(() => null);

@@ -35,7 +35,8 @@ export interface LockOptions {
  * Tokens of the locks this process holds or is acquiring. Shared through globalThis so that two
  * copies of this module in one process (src and dist) agree on which same-pid locks are alive.
  */
-const HELD: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('agentgate.heldLocks')] ??= new Set<string>()) as Set<string>;
+const HELD: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('agentgate.heldLocks')] ??=
+  new Set<string>()) as Set<string>;
 
 /**
  * Runs `fn` while holding the lock file at `path`, serialising processes across the machine.
@@ -43,7 +44,11 @@ const HELD: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('a
  * host, process gone) is taken over, and reported to `fn` so that it can repair what the dead
  * owner left behind. Not re-entrant: a nested call on the same path waits for the outer one.
  */
-export async function withLock<T>(path: string, opts: LockOptions, fn: (lock: LockHandle) => Promise<T>): Promise<T> {
+export async function withLock<T>(
+  path: string,
+  opts: LockOptions,
+  fn: (lock: LockHandle) => Promise<T>,
+): Promise<T> {
   const handle = await acquire(path, opts);
   try {
     return await fn(handle);
@@ -83,7 +88,9 @@ async function waitFor(path: string, owner: LockOwner, timeoutMs: number): Promi
       return { path, owner, recovered: current };
     }
     if (Date.now() >= deadline) {
-      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : 'another process';
+      const who = current
+        ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})`
+        : 'another process';
       throw new LockTimeoutError(
         `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
         { details: { path, owner: current, timeoutMs } },
@@ -103,7 +110,10 @@ async function waitFor(path: string, owner: LockOwner, timeoutMs: number): Promi
 async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
   const temp = `${path}.${owner.token}.tmp`;
   const failed = (cause: unknown) =>
-    new WriteFailedError(`could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
+    new WriteFailedError(
+      `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+      { cause, details: { path } },
+    );
   try {
     try {
       await mkdir(dirname(path), { recursive: true });
@@ -144,7 +154,10 @@ async function takeOver(path: string, stale: LockOwner, owner: LockOwner): Promi
     await rename(temp, path);
     return true;
   } catch (cause) {
-    throw new WriteFailedError(`could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`, { cause, details: { path } });
+    throw new WriteFailedError(
+      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+      { cause, details: { path } },
+    );
   } finally {
     await rm(temp, { force: true }).catch(() => undefined);
     await rm(breaker, { force: true }).catch(() => undefined);
@@ -154,7 +167,11 @@ async function takeOver(path: string, stale: LockOwner, owner: LockOwner): Promi
 async function readOwner(path: string): Promise<LockOwner | null> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof parsed.pid === 'number' && typeof parsed.token === 'string' && typeof parsed.hostname === 'string') {
+    if (
+      typeof parsed.pid === 'number' &&
+      typeof parsed.token === 'string' &&
+      typeof parsed.hostname === 'string'
+    ) {
       return { createdAt: '', purpose: 'unknown', ...parsed } as LockOwner;
     }
   } catch {

@@ -40,7 +40,11 @@ export async function chooseStagingDir(root: string, preferred: string): Promise
 }
 
 /** Places every item, then fsyncs the directories that changed (up to `root`). Throws the first failure (temp removed). */
-export async function placeFiles(root: string, stagingDir: string, items: readonly PlaceItem[]): Promise<void> {
+export async function placeFiles(
+  root: string,
+  stagingDir: string,
+  items: readonly PlaceItem[],
+): Promise<void> {
   const dirs = new Set<string>();
   for (const item of items) {
     const parent = dirname(item.dest);

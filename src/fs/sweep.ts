@@ -45,7 +45,11 @@ const GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_
 export async function sweepGitTemporaries(gitDir: string): Promise<string[]> {
   const removed: string[] = [];
   const objects = join(gitDir, 'objects');
-  const dirs = [objects, join(objects, 'pack'), ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join(objects, n))];
+  const dirs = [
+    objects,
+    join(objects, 'pack'),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join(objects, n)),
+  ];
   for (const dir of dirs) {
     for (const name of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name)) continue;

@@ -27,8 +27,21 @@ function nulInput(items: readonly string[]): Buffer {
  * repositories, which git reports as a directory and does not enter. `excluded` are
  * workspace-relative paths never looked at (our home, an artifacts directory).
  */
-export async function listCaptureCandidates(repo: CheckpointRepo, excluded: readonly string[]): Promise<CandidateListing> {
-  const res = await runGitBuffer(repo, ['ls-files', '-z', '-t', '--others', '--modified', '--exclude-standard', '--', '.', ...excluded.map(excludeSpec)]);
+export async function listCaptureCandidates(
+  repo: CheckpointRepo,
+  excluded: readonly string[],
+): Promise<CandidateListing> {
+  const res = await runGitBuffer(repo, [
+    'ls-files',
+    '-z',
+    '-t',
+    '--others',
+    '--modified',
+    '--exclude-standard',
+    '--',
+    '.',
+    ...excluded.map(excludeSpec),
+  ]);
   return parseCandidateListing(decodeBytes(res.stdout));
 }
 
@@ -41,9 +54,23 @@ export async function listIgnoredTracked(repo: CheckpointRepo): Promise<string[]
 /** Removes paths (files, or directories recursively) from the index only; the workspace is not touched. */
 export async function unstagePaths(repo: CheckpointRepo, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  await runGit(repo, ['--literal-pathspecs', 'rm', '--cached', '-r', '-f', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-    input: nulInput(paths),
-  });
+  await runGit(
+    repo,
+    [
+      '--literal-pathspecs',
+      'rm',
+      '--cached',
+      '-r',
+      '-f',
+      '-q',
+      '--ignore-unmatch',
+      '--pathspec-from-file=-',
+      '--pathspec-file-nul',
+    ],
+    {
+      input: nulInput(paths),
+    },
+  );
 }
 
 /**
@@ -52,7 +79,9 @@ export async function unstagePaths(repo: CheckpointRepo, paths: readonly string[
  * throws: a capture that did not stage must never fall back to an older tree.
  */
 export async function stageWorkspace(repo: CheckpointRepo, excluded: readonly string[]): Promise<void> {
-  await runGit(repo, [...STAGING_CONFIG, 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: nulInput(['.', ...excluded.map(excludeSpec)]) });
+  await runGit(repo, [...STAGING_CONFIG, 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    input: nulInput(['.', ...excluded.map(excludeSpec)]),
+  });
 }
 
 /**
@@ -62,7 +91,9 @@ export async function stageWorkspace(repo: CheckpointRepo, excluded: readonly st
  */
 export async function stagePaths(repo: CheckpointRepo, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  await runGit(repo, [...STAGING_CONFIG, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulInput(paths) });
+  await runGit(repo, [...STAGING_CONFIG, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
+    input: nulInput(paths),
+  });
 }
 
 /** Writes the index as a tree object and returns its id. */
@@ -74,6 +105,9 @@ export async function writeTree(repo: CheckpointRepo): Promise<string> {
 /** The subset of `paths` that the workspace's ignore rules match, whether or not the index tracks them (one process). */
 export async function ignoredPaths(repo: CheckpointRepo, paths: readonly string[]): Promise<Set<string>> {
   if (paths.length === 0) return new Set();
-  const res = await runGitBuffer(repo, ['check-ignore', '-z', '--stdin', '--no-index'], { input: nulInput(paths), okExitCodes: [1] });
+  const res = await runGitBuffer(repo, ['check-ignore', '-z', '--stdin', '--no-index'], {
+    input: nulInput(paths),
+    okExitCodes: [1],
+  });
   return new Set(splitNul(decodeBytes(res.stdout)));
 }

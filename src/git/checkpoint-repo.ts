@@ -94,7 +94,14 @@ export interface ProbeOptions {
  * allow it.
  */
 export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Promise<WorkspaceProbe> {
-  const res = await runGit({ cwd: dir, ...opts }, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'info/exclude', '--git-dir']).catch((cause: unknown) => {
+  const res = await runGit({ cwd: dir, ...opts }, [
+    'rev-parse',
+    '--path-format=absolute',
+    '--show-toplevel',
+    '--git-path',
+    'info/exclude',
+    '--git-dir',
+  ]).catch((cause: unknown) => {
     if (cause instanceof GitFailedError) return null;
     throw cause;
   });
@@ -112,7 +119,9 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
  * HEAD is unborn or the history cannot be read.
  */
 export async function rootCommit(root: string, opts: ProbeOptions = {}): Promise<string | null> {
-  const res = await runGit({ cwd: root, ...opts }, ['rev-list', '--max-parents=0', 'HEAD', '--'], { okExitCodes: [128] });
+  const res = await runGit({ cwd: root, ...opts }, ['rev-list', '--max-parents=0', 'HEAD', '--'], {
+    okExitCodes: [128],
+  });
   if (res.exitCode !== 0) return null;
   const roots = res.stdout.split('\n').filter((line) => OBJECT_ID_PATTERN.test(line));
   return roots[0] ?? null;

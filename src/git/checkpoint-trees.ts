@@ -25,7 +25,9 @@ export function isCheckpointRevision(rev: string): boolean {
  */
 export async function resolveTreeId(repo: CheckpointRepo, rev: string): Promise<string | null> {
   if (!isCheckpointRevision(rev)) return null;
-  const res = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`], { okExitCodes: [1, 128] });
+  const res = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{tree}`], {
+    okExitCodes: [1, 128],
+  });
   if (res.exitCode !== 0) return null;
   return assertGitId(res.stdout.trim(), 'rev-parse');
 }
@@ -37,7 +39,11 @@ export async function listTree(repo: CheckpointRepo, rev: string): Promise<Map<s
     const res = await runGitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', rev]);
     return parseLsTree(decodeBytes(res.stdout));
   } catch (cause) {
-    if (cause instanceof GitFailedError && /not a valid object name|not a tree object/i.test(String(cause.details.stderr))) return null;
+    if (
+      cause instanceof GitFailedError &&
+      /not a valid object name|not a tree object/i.test(String(cause.details.stderr))
+    )
+      return null;
     throw cause;
   }
 }
@@ -50,7 +56,18 @@ export async function changedPaths(repo: CheckpointRepo, from: string, to: strin
 
 /** Per-path status, modes, object ids and line counts between two trees, from one process. */
 export async function diffTrees(repo: CheckpointRepo, from: string, to: string): Promise<DiffPair[]> {
-  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-z', '--no-renames', '--raw', '--numstat', '--no-ext-diff', '--no-textconv', from, to]);
+  const res = await runGitBuffer(repo, [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--no-renames',
+    '--raw',
+    '--numstat',
+    '--no-ext-diff',
+    '--no-textconv',
+    from,
+    to,
+  ]);
   return parseDiffPairs(decodeBytes(res.stdout));
 }
 
@@ -60,9 +77,29 @@ export async function diffTrees(repo: CheckpointRepo, from: string, to: string):
  * renames. Never decoded: file contents and names that are not UTF-8 stay exact. `leaveOut`: paths
  * left out of the diff.
  */
-export async function unifiedTreeDiff(repo: CheckpointRepo, from: string, to: string, leaveOut: readonly string[] = []): Promise<Buffer> {
+export async function unifiedTreeDiff(
+  repo: CheckpointRepo,
+  from: string,
+  to: string,
+  leaveOut: readonly string[] = [],
+): Promise<Buffer> {
   const specs = leaveOut.length === 0 ? [] : ['--', '.', ...leaveOut.map(excludeSpec)];
-  const res = await runGitBuffer(repo, ['diff-tree', '-r', '-p', '--binary', '--full-index', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', from, to, ...specs]);
+  const res = await runGitBuffer(repo, [
+    'diff-tree',
+    '-r',
+    '-p',
+    '--binary',
+    '--full-index',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-renames',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    from,
+    to,
+    ...specs,
+  ]);
   return res.stdout;
 }
 
@@ -70,14 +107,21 @@ export async function unifiedTreeDiff(repo: CheckpointRepo, from: string, to: st
  * Reads any number of objects through one `cat-file --batch` process. Every id must exist: a
  * missing object means the checkpoint repository is damaged (STORE_CORRUPT).
  */
-export async function readObjects(repo: CheckpointRepo, oids: readonly string[]): Promise<Map<string, Buffer>> {
+export async function readObjects(
+  repo: CheckpointRepo,
+  oids: readonly string[],
+): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   const unique = [...new Set(oids)];
   if (unique.length === 0) return out;
-  const res = await runGitBuffer(repo, ['cat-file', '--batch'], { input: unique.map((o) => `${o}\n`).join('') });
+  const res = await runGitBuffer(repo, ['cat-file', '--batch'], {
+    input: unique.map((o) => `${o}\n`).join(''),
+  });
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind === 'missing') {
-      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, { details: { gitDir: repo.gitDir, object: obj.name } });
+      throw new StoreCorruptError(`object ${obj.name} is missing from the checkpoint store ${repo.gitDir}`, {
+        details: { gitDir: repo.gitDir, object: obj.name },
+      });
     }
     out.set(obj.oid, obj.content);
   }

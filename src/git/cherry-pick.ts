@@ -45,15 +45,28 @@ export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOption
   return pickInWorktree(repo, source, ontoRef);
 }
 
-async function pickInWorkspace(repo: Repo, source: CommitInfo, ignore: readonly string[]): Promise<CommitInfo> {
+async function pickInWorkspace(
+  repo: Repo,
+  source: CommitInfo,
+  ignore: readonly string[],
+): Promise<CommitInfo> {
   const state = await getRepoState(repo, ignore);
   if (state.operation !== null) {
-    throw new OperationInProgressError(`a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`, { details: { operation: state.operation } });
+    throw new OperationInProgressError(
+      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
+      { details: { operation: state.operation } },
+    );
   }
   const before = state.sha;
-  if (before === null) throw new RevisionNotFoundError(`branch ${state.branch ?? 'HEAD'} has no commits to cherry-pick onto`, { details: { rev: 'HEAD' } });
+  if (before === null)
+    throw new RevisionNotFoundError(`branch ${state.branch ?? 'HEAD'} has no commits to cherry-pick onto`, {
+      details: { rev: 'HEAD' },
+    });
   if (state.isDirty) {
-    throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`, { details: { workspace: repo.topLevel } });
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel } },
+    );
   }
   // `cherry-pick --abort` rewrites ORIG_HEAD, which the user may still want for `git reset ORIG_HEAD`.
   const origHead = join(repo.gitDir, 'ORIG_HEAD');
@@ -82,7 +95,10 @@ async function pickInWorktree(repo: Repo, source: CommitInfo, ontoRef: string): 
   const dir = await mkdtemp(join(tmpdir(), 'agentgate-pick-'));
   if (isInside(repo.topLevel, dir)) {
     await rm(dir, { recursive: true, force: true });
-    throw new InvalidArgumentError(`the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`, { details: { tmpdir: dir } });
+    throw new InvalidArgumentError(
+      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
+      { details: { tmpdir: dir } },
+    );
   }
   // Named after the unique temp dir, so git's admin dir for it is unique too.
   const path = join(dir, basename(dir));
@@ -109,7 +125,15 @@ async function pickInWorktree(repo: Repo, source: CommitInfo, ontoRef: string): 
  */
 async function runPick(opts: GitOptions, source: CommitInfo): Promise<string[] | null> {
   const mainline = source.parents.length > 1 ? ['-m', '1'] : [];
-  const args = ['cherry-pick', '--no-edit', '--allow-empty', '--keep-redundant-commits', '--no-rerere-autoupdate', ...mainline, source.sha];
+  const args = [
+    'cherry-pick',
+    '--no-edit',
+    '--allow-empty',
+    '--keep-redundant-commits',
+    '--no-rerere-autoupdate',
+    ...mainline,
+    source.sha,
+  ];
   try {
     await runGit(pickOptions(opts), args);
     return null;
@@ -128,7 +152,13 @@ async function runPick(opts: GitOptions, source: CommitInfo): Promise<string[] |
  */
 function worktreeOptions(repo: Repo, path: string): GitOptions {
   const { identity, timeoutMs, config, binary } = repo;
-  return { cwd: path, ...(identity && { identity }), ...(timeoutMs !== undefined && { timeoutMs }), ...(config && { config }), ...(binary !== undefined && { binary }) };
+  return {
+    cwd: path,
+    ...(identity && { identity }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(config && { config }),
+    ...(binary !== undefined && { binary }),
+  };
 }
 
 /** rerere could silently "resolve" a conflict from a recorded resolution: keep it out. */
@@ -140,9 +170,17 @@ function pickOptions(opts: GitOptions): GitOptions {
 async function assertRestored(repo: Repo, sha: string): Promise<void> {
   const after = await getRepoState(repo);
   if (after.sha !== sha || after.isDirty || after.operation !== null) {
-    throw new GitFailedError(`cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after.sha ?? 'none'}, expected ${sha}); inspect it by hand`, {
-      details: { args: ['cherry-pick', '--abort'], expected: sha, actual: after.sha, operation: after.operation },
-    });
+    throw new GitFailedError(
+      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after.sha ?? 'none'}, expected ${sha}); inspect it by hand`,
+      {
+        details: {
+          args: ['cherry-pick', '--abort'],
+          expected: sha,
+          actual: after.sha,
+          operation: after.operation,
+        },
+      },
+    );
   }
 }
 
@@ -152,8 +190,15 @@ async function assertNotCheckedOut(repo: Repo, ref: string): Promise<void> {
   const records = stdout.split('\0');
   const at = records.indexOf(`branch ${ref}`);
   if (at >= 0) {
-    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith('worktree '))?.slice('worktree '.length);
-    throw new InvalidArgumentError(`${ref} is checked out in the worktree ${worktree ?? '(unknown)'}; cherry-pick there instead`, { details: { ref, worktree } });
+    const worktree = records
+      .slice(0, at)
+      .reverse()
+      .find((r) => r.startsWith('worktree '))
+      ?.slice('worktree '.length);
+    throw new InvalidArgumentError(
+      `${ref} is checked out in the worktree ${worktree ?? '(unknown)'}; cherry-pick there instead`,
+      { details: { ref, worktree } },
+    );
   }
 }
 
@@ -175,7 +220,10 @@ async function removeWorktree(repo: Repo, dir: string, path: string, quiet: bool
 }
 
 function conflict(source: CommitInfo, onto: string, files: string[]): CherryPickConflictError {
-  return new CherryPickConflictError(`cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}; nothing was changed`, {
-    details: { sha: source.sha, onto, files },
-  });
+  return new CherryPickConflictError(
+    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}; nothing was changed`,
+    {
+      details: { sha: source.sha, onto, files },
+    },
+  );
 }

@@ -22,7 +22,10 @@ export async function getCommitInfo(repo: GitOptions, rev: string): Promise<Comm
   }
   const size = Number(header[2]);
   const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size) throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, { details: { args: ['cat-file', '--batch'], rev } });
+  if (body.length !== size)
+    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
+      details: { args: ['cat-file', '--batch'], rev },
+    });
   return parseCommitObject(assertGitId(header[1] as string, 'cat-file --batch'), body);
 }
 
@@ -78,5 +81,7 @@ function parseIdent(value: string, sha: string): { ident: string; date: string }
 }
 
 function badCommit(sha: string, reason: string): GitOutputUnparseableError {
-  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, { details: { args: ['cat-file', 'commit', sha], reason } });
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
+    details: { args: ['cat-file', 'commit', sha], reason },
+  });
 }

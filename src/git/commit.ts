@@ -45,13 +45,20 @@ export interface SnapshotCommit {
  * papered over. The caller checks for unmerged paths or an operation in progress first.
  * Throws CONCURRENT_UPDATE if the ref moved meanwhile.
  */
-export async function createSnapshotCommit(repo: Repo, message: string, opts: SnapshotCommitOptions = {}): Promise<SnapshotCommit> {
+export async function createSnapshotCommit(
+  repo: Repo,
+  message: string,
+  opts: SnapshotCommitOptions = {},
+): Promise<SnapshotCommit> {
   const head = opts.head ?? (await readHead(repo));
   const ref = head.ref ?? 'HEAD';
   const parent = opts.expectedHead === undefined ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
   // The parent's tree is looked up while add scans the work tree.
-  const [skipped, parentTree] = await Promise.all([stageAll(repo, excludes), parent === null ? null : getTree(repo, parent)]);
+  const [skipped, parentTree] = await Promise.all([
+    stageAll(repo, excludes),
+    parent === null ? null : getTree(repo, parent),
+  ]);
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
   const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
   if (parent !== null && parentTree === tree) {
@@ -94,7 +101,9 @@ async function stageAll(repo: Repo, excludes: readonly string[]): Promise<Unstag
       return skipped;
     } catch (error) {
       const stderr = error instanceof GitFailedError ? String(error.details.stderr ?? '') : '';
-      const found = UNSTAGEABLE.flatMap(([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1] as string, reason })));
+      const found = UNSTAGEABLE.flatMap(([pattern, reason]) =>
+        [...stderr.matchAll(pattern)].map((m) => ({ path: m[1] as string, reason })),
+      );
       const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
       if (fresh.length === 0) throw error;
       skipped.push(...fresh);
@@ -107,9 +116,15 @@ async function stageAll(repo: Repo, excludes: readonly string[]): Promise<Unstag
  * Plumbing only: no hooks, no signing, no editor, and no ref moves. The message goes in on stdin,
  * ending with a newline as git's own commits do.
  */
-export async function commitTree(repo: GitOptions, tree: string, parents: readonly string[], message: string): Promise<string> {
+export async function commitTree(
+  repo: GitOptions,
+  tree: string,
+  parents: readonly string[],
+  message: string,
+): Promise<string> {
   for (const id of [tree, ...parents]) {
-    if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
   }
   const text = message.endsWith('\n') ? message : `${message}\n`;
   const args = ['commit-tree', '--no-gpg-sign', ...parents.flatMap((p) => ['-p', p]), tree];
@@ -128,7 +143,10 @@ async function excludePathspecs(topLevel: string, excludes: readonly string[]): 
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === undefined) continue;
     const rel = relative(topLevel, inside).split(sep).join('/');
-    if (rel === '') throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, { details: { exclude: path } });
+    if (rel === '')
+      throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, {
+        details: { exclude: path },
+      });
     out.push(`:(exclude,top,literal)${rel}`);
   }
   return out;

@@ -18,7 +18,16 @@ export interface DiffTrees {
  * limit (-l1000, whatever diff.renameLimit says), no external diff or textconv program, whole-tree
  * paths (not relative to a subdirectory), submodule changes never hidden by `ignore` settings.
  */
-export const DIFF_BASE_ARGS: readonly string[] = ['-r', '-M', '-C', '-l1000', '--no-ext-diff', '--no-textconv', '--no-relative', '--ignore-submodules=none'];
+export const DIFF_BASE_ARGS: readonly string[] = [
+  '-r',
+  '-M',
+  '-C',
+  '-l1000',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--no-relative',
+  '--ignore-submodules=none',
+];
 
 /**
  * Resolves `from` and `to` (any revision that names a commit, tag or tree) to tree ids in one
@@ -26,28 +35,43 @@ export const DIFF_BASE_ARGS: readonly string[] = ['-r', '-M', '-C', '-l1000', '-
  * never read as an option. `from === null` stands for the empty tree (a root commit's parent).
  * Throws REVISION_NOT_FOUND, or AMBIGUOUS_ID for an abbreviated id that matches several objects.
  */
-export async function resolveDiffTrees(repo: GitOptions, from: string | null, to: string): Promise<DiffTrees> {
+export async function resolveDiffTrees(
+  repo: GitOptions,
+  from: string | null,
+  to: string,
+): Promise<DiffTrees> {
   const revs = (from === null ? [to] : [from, to]).map(checkRevision);
   // Each revision is asked twice: peeled to a tree (the answer we want; git prefers tree-ish
   // objects when an abbreviation is ambiguous), and bare (to tell "ambiguous" from "missing").
   const names = revs.flatMap((rev) => [`${rev}^{tree}`, rev]);
-  const out = await runGitBuffer(repo, ['cat-file', '--batch-check'], { input: names.map((n) => `${n}\n`).join('') });
+  const out = await runGitBuffer(repo, ['cat-file', '--batch-check'], {
+    input: names.map((n) => `${n}\n`).join(''),
+  });
   const answers = parseBatchCheck(names, out.stdout.toString('utf8'));
   const ids = revs.map((rev, i) => {
     const [tree, bare] = [answers[2 * i], answers[2 * i + 1]];
     if (tree?.found) return tree.id;
     if (bare !== undefined && !bare.found && bare.reason === 'ambiguous') {
-      throw new AmbiguousIdError(`revision "${rev}" is an abbreviated id that matches several objects; give more digits`, { details: { revision: rev } });
+      throw new AmbiguousIdError(
+        `revision "${rev}" is an abbreviated id that matches several objects; give more digits`,
+        { details: { revision: rev } },
+      );
     }
-    throw new RevisionNotFoundError(`revision "${rev}" does not name a commit or tree in this repository`, { details: { revision: rev } });
+    throw new RevisionNotFoundError(`revision "${rev}" does not name a commit or tree in this repository`, {
+      details: { revision: rev },
+    });
   });
-  return from === null ? { from: await emptyTreeId(repo), to: ids[0] as string } : { from: ids[0] as string, to: ids[1] as string };
+  return from === null
+    ? { from: await emptyTreeId(repo), to: ids[0] as string }
+    : { from: ids[0] as string, to: ids[1] as string };
 }
 
 /** A revision must fit on one stdin line of cat-file. */
 function checkRevision(rev: string): string {
   if (rev === '' || /[\n\r\0]/.test(rev)) {
-    throw new RevisionNotFoundError(`revision ${JSON.stringify(rev)} is empty or contains a line break`, { details: { revision: rev } });
+    throw new RevisionNotFoundError(`revision ${JSON.stringify(rev)} is empty or contains a line break`, {
+      details: { revision: rev },
+    });
   }
   return rev;
 }
@@ -66,7 +90,15 @@ export async function getDiffStats(repo: GitOptions, from: string | null, to: st
 /** getDiffStats for two tree ids the caller already has: one process. */
 export async function treeDiffStats(repo: GitOptions, trees: DiffTrees): Promise<DiffStats> {
   if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
-  const out = await runGitBuffer(repo, ['diff-tree', '-z', '--raw', '--numstat', ...DIFF_BASE_ARGS, trees.from, trees.to]);
+  const out = await runGitBuffer(repo, [
+    'diff-tree',
+    '-z',
+    '--raw',
+    '--numstat',
+    ...DIFF_BASE_ARGS,
+    trees.from,
+    trees.to,
+  ]);
   // Names are bytes: invalid UTF-8 stays lossless (U+DC80+byte, `\udcNN` in JSON), never U+FFFD.
   const files = parseDiffChanges(decodeBytes(out.stdout));
   let insertions = 0;

@@ -118,9 +118,17 @@ export function buildEnv(identity: Identity, indexFile?: string): Record<string,
  * `$GIT_CONFIG_GLOBAL` when the caller set it, else `$XDG_CONFIG_HOME/git/config` (default
  * `~/.config/git/config`) and `~/.gitconfig`, in git's order (a later file wins).
  */
-export function userConfigFiles(env: NodeJS.ProcessEnv = process.env): { system: string[]; global: string[] } {
+export function userConfigFiles(env: NodeJS.ProcessEnv = process.env): {
+  system: string[];
+  global: string[];
+} {
   const home = env.HOME ?? '';
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === '' ? [] : [join(xdg, 'git', 'config'), join(home, '.gitconfig')];
+  const xdg =
+    env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
+  const global = env.GIT_CONFIG_GLOBAL
+    ? [env.GIT_CONFIG_GLOBAL]
+    : home === ''
+      ? []
+      : [join(xdg, 'git', 'config'), join(home, '.gitconfig')];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ['/etc/gitconfig'], global };
 }

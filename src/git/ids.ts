@@ -9,9 +9,12 @@ export function isFullId(value: string): boolean {
 /** Checks an id that git printed; anything else (empty, abbreviated, noise) is a failure, never passed on. */
 export function assertGitId(value: string, command: string): string {
   if (!isFullId(value)) {
-    throw new GitOutputUnparseableError(`git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`, {
-      details: { args: [command], stdout: value.slice(0, 200) },
-    });
+    throw new GitOutputUnparseableError(
+      `git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`,
+      {
+        details: { args: [command], stdout: value.slice(0, 200) },
+      },
+    );
   }
   return value;
 }

@@ -15,7 +15,10 @@ export type ObjectType = 'blob' | 'tree' | 'commit';
 /** The repository's object format. */
 export async function objectFormat(repo: GitOptions): Promise<ObjectFormat> {
   const out = (await runGit(repo, ['rev-parse', '--show-object-format'])).stdout.trim();
-  if (out !== 'sha1' && out !== 'sha256') throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, { details: { format: out } });
+  if (out !== 'sha1' && out !== 'sha256')
+    throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, {
+      details: { format: out },
+    });
   return out;
 }
 
@@ -27,19 +30,38 @@ export function objectId(format: ObjectFormat, type: ObjectType, content: Buffer
 /** The content of a tree of regular files (mode 100644), entries sorted as git sorts them. */
 export function treeContent(entries: ReadonlyArray<{ name: string; blob: string }>): Buffer {
   const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-  return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, 'hex')]));
+  return Buffer.concat(
+    sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, 'hex')]),
+  );
 }
 
 /**
  * Writes objects (their content in the files given) into the object store with one `hash-object
  * -w --stdin-paths` process per type, and checks that git gave each the id expected.
  */
-export async function writeObjects(repo: GitOptions, type: ObjectType, files: ReadonlyArray<{ path: string; id: string }>): Promise<void> {
+export async function writeObjects(
+  repo: GitOptions,
+  type: ObjectType,
+  files: ReadonlyArray<{ path: string; id: string }>,
+): Promise<void> {
   if (files.length === 0) return;
-  for (const f of files) if (/[\n\r]/.test(f.path)) throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, { details: { path: f.path } });
-  const out = (await runGit(repo, ['hash-object', '-w', '-t', type, '--stdin-paths'], { input: `${files.map((f) => f.path).join('\n')}\n` })).stdout.split('\n').filter(Boolean);
+  for (const f of files)
+    if (/[\n\r]/.test(f.path))
+      throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, {
+        details: { path: f.path },
+      });
+  const out = (
+    await runGit(repo, ['hash-object', '-w', '-t', type, '--stdin-paths'], {
+      input: `${files.map((f) => f.path).join('\n')}\n`,
+    })
+  ).stdout
+    .split('\n')
+    .filter(Boolean);
   files.forEach((f, i) => {
-    if (out[i] !== f.id) throw new GitFailedError(`git hash-object wrote ${out[i] ?? 'nothing'} where ${f.id} was expected`, { details: { path: f.path, expected: f.id, actual: out[i] } });
+    if (out[i] !== f.id)
+      throw new GitFailedError(`git hash-object wrote ${out[i] ?? 'nothing'} where ${f.id} was expected`, {
+        details: { path: f.path, expected: f.id, actual: out[i] },
+      });
   });
 }
 
@@ -52,8 +74,13 @@ export interface CommitRef {
 
 /** Every ref under `prefix` with its object's type and parents: one `for-each-ref` process. */
 export async function listRefsWithParents(repo: GitOptions, prefix: string): Promise<CommitRef[]> {
-  if (!/^refs\/[^\0\n\r ]+$/.test(prefix)) throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
-  const { stdout } = await runGit(repo, ['for-each-ref', '--format=%(objectname) %(objecttype) %(refname) %(parent)', prefix]);
+  if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
+    throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
+  const { stdout } = await runGit(repo, [
+    'for-each-ref',
+    '--format=%(objectname) %(objecttype) %(refname) %(parent)',
+    prefix,
+  ]);
   return parseRefsWithParents(stdout);
 }
 
@@ -64,14 +91,21 @@ export function parseRefsWithParents(stdout: string): CommitRef[] {
     .filter(Boolean)
     .map((line) => {
       const [sha = '', type = '', ref = '', ...parents] = line.split(' ');
-      return { sha: assertGitId(sha, 'for-each-ref'), type, ref, parents: parents.filter(Boolean).map((p) => assertGitId(p, 'for-each-ref')) };
+      return {
+        sha: assertGitId(sha, 'for-each-ref'),
+        type,
+        ref,
+        parents: parents.filter(Boolean).map((p) => assertGitId(p, 'for-each-ref')),
+      };
     });
 }
 
 /** `cat-file --batch-check` for many names in one process (names must not hold newlines). */
 export async function batchCheck(repo: GitOptions, names: readonly string[]): Promise<BatchCheckAnswer[]> {
   if (names.length === 0) return [];
-  const out = await runGitBuffer(repo, ['cat-file', '--batch-check'], { input: names.map((n) => `${n}\n`).join('') });
+  const out = await runGitBuffer(repo, ['cat-file', '--batch-check'], {
+    input: names.map((n) => `${n}\n`).join(''),
+  });
   return parseBatchCheck(names, out.stdout.toString('utf8'));
 }
 
@@ -82,14 +116,22 @@ export async function batchCheck(repo: GitOptions, names: readonly string[]): Pr
 export async function readBlobs(repo: GitOptions, ids: readonly string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   if (ids.length === 0) return out;
-  for (const id of ids) if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
-  const buf = (await runGitBuffer(repo, ['cat-file', '--batch'], { input: ids.map((id) => `${id}\n`).join('') })).stdout;
+  for (const id of ids)
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  const buf = (
+    await runGitBuffer(repo, ['cat-file', '--batch'], { input: ids.map((id) => `${id}\n`).join('') })
+  ).stdout;
   let at = 0;
   for (const id of ids) {
     const nl = buf.indexOf(0x0a, at);
     const header = buf.subarray(at, nl).toString('utf8');
     const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (!m || m[1] !== id) throw new GitOutputUnparseableError(`unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`, { details: { id } });
+    if (!m || m[1] !== id)
+      throw new GitOutputUnparseableError(
+        `unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`,
+        { details: { id } },
+      );
     const size = Number(m[2]);
     out.set(id, buf.subarray(nl + 1, nl + 1 + size));
     at = nl + 1 + size + 1;

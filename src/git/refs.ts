@@ -1,4 +1,11 @@
-import { AmbiguousIdError, BranchExistsError, ConcurrentUpdateError, GitFailedError, InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
+import {
+  AmbiguousIdError,
+  BranchExistsError,
+  ConcurrentUpdateError,
+  GitFailedError,
+  InvalidArgumentError,
+  RevisionNotFoundError,
+} from '../errors.js';
 import { assertGitId, isFullId } from './ids.js';
 import type { Repo } from './repo.js';
 import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
@@ -7,7 +14,9 @@ import { runGit, type GitOptions } from './runner.js';
 /** Rejects revision strings that could be read as options or break line-based git input. */
 export function assertRevisionSyntax(rev: string): void {
   if (rev === '' || rev.startsWith('-') || /[\0\n\r]/.test(rev)) {
-    throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, { details: { rev } });
+    throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, {
+      details: { rev },
+    });
   }
 }
 
@@ -18,7 +27,9 @@ function zeroId(like: string): string {
 
 function assertRefName(ref: string): void {
   if (ref !== 'HEAD' && !/^refs\/[^\0\n\r ]+$/.test(ref)) {
-    throw new InvalidArgumentError(`${JSON.stringify(ref)} is not a full ref name (HEAD or refs/...)`, { details: { ref } });
+    throw new InvalidArgumentError(`${JSON.stringify(ref)} is not a full ref name (HEAD or refs/...)`, {
+      details: { ref },
+    });
   }
 }
 
@@ -29,7 +40,11 @@ export type PeelTo = 'commit' | 'tree' | 'none';
  * peeled to a commit by default. One `cat-file --batch-check` process answers both "what is it"
  * and, when that fails, "was the short id ambiguous". Throws REVISION_NOT_FOUND or AMBIGUOUS_ID.
  */
-export async function resolveRevision(repo: GitOptions, rev: string, peel: PeelTo = 'commit'): Promise<string> {
+export async function resolveRevision(
+  repo: GitOptions,
+  rev: string,
+  peel: PeelTo = 'commit',
+): Promise<string> {
   assertRevisionSyntax(rev);
   const wanted = peel === 'none' ? rev : `${rev}^{${peel}}`;
   const { stdout } = await runGit(repo, ['cat-file', '--batch-check'], { input: `${wanted}\n${rev}\n` });
@@ -37,12 +52,19 @@ export async function resolveRevision(repo: GitOptions, rev: string, peel: PeelT
   const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
   if (hit) return assertGitId(hit[1] as string, 'cat-file --batch-check');
   if (plain === `${rev} ambiguous`) {
-    const candidates = (await runGit(repo, ['rev-parse', `--disambiguate=${rev}`])).stdout.split('\n').filter(Boolean);
-    throw new AmbiguousIdError(`${rev} matches ${candidates.length} objects; give more characters of the id`, { details: { rev, candidates } });
+    const candidates = (await runGit(repo, ['rev-parse', `--disambiguate=${rev}`])).stdout
+      .split('\n')
+      .filter(Boolean);
+    throw new AmbiguousIdError(
+      `${rev} matches ${candidates.length} objects; give more characters of the id`,
+      { details: { rev, candidates } },
+    );
   }
   const other = /^[0-9a-f]+ ([a-z]+) \d+$/.exec(plain);
   const why = other ? `it is a ${other[1]}, not a ${peel}` : 'no such revision';
-  throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, { details: { rev, peel, ...(other ? { type: other[1] } : {}) } });
+  throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, {
+    details: { rev, peel, ...(other ? { type: other[1] } : {}) },
+  });
 }
 
 /** The tree of a revision (full id). Throws REVISION_NOT_FOUND. */
@@ -60,7 +82,8 @@ export async function isAncestor(repo: GitOptions, a: string, b: string): Promis
 
 /** True if the object with this full id is in the repository's object store. */
 export async function objectExists(repo: GitOptions, id: string): Promise<boolean> {
-  if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  if (!isFullId(id))
+    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
   const { exitCode } = await runGit(repo, ['cat-file', '-e', id], { okExitCodes: [1] });
   return exitCode === 0;
 }
@@ -86,7 +109,9 @@ export async function readHead(repo: GitOptions): Promise<HeadInfo> {
 /** The current id of a full ref name, or null if it does not exist (no peeling, no abbreviation). */
 export async function readRef(repo: GitOptions, ref: string): Promise<string | null> {
   assertRefName(ref);
-  const { stdout, exitCode } = await runGit(repo, ['rev-parse', '-q', '--verify', '--end-of-options', ref], { okExitCodes: [1] });
+  const { stdout, exitCode } = await runGit(repo, ['rev-parse', '-q', '--verify', '--end-of-options', ref], {
+    okExitCodes: [1],
+  });
   return exitCode === 0 ? assertGitId(stdout.trim(), 'rev-parse') : null;
 }
 
@@ -104,13 +129,30 @@ export interface UpdateRefOptions {
  * unconditionally with `force`. Throws CONCURRENT_UPDATE when someone else moved it; any other
  * failure stays GIT_FAILED.
  */
-export async function updateRef(repo: GitOptions, ref: string, newSha: string, oldSha: string | null, opts: UpdateRefOptions = {}): Promise<void> {
+export async function updateRef(
+  repo: GitOptions,
+  ref: string,
+  newSha: string,
+  oldSha: string | null,
+  opts: UpdateRefOptions = {},
+): Promise<void> {
   assertRefName(ref);
   for (const id of [newSha, oldSha ?? newSha]) {
-    if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { ref, id } });
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
+        details: { ref, id },
+      });
   }
   const expected = opts.force ? [] : [oldSha ?? zeroId(newSha)];
-  const args = ['update-ref', '-m', opts.message ?? 'agentgate: update ref', ...(opts.noDeref ? ['--no-deref'] : []), ref, newSha, ...expected];
+  const args = [
+    'update-ref',
+    '-m',
+    opts.message ?? 'agentgate: update ref',
+    ...(opts.noDeref ? ['--no-deref'] : []),
+    ref,
+    newSha,
+    ...expected,
+  ];
   await withCompareAndSwap(repo, ref, oldSha, () => runGit(repo, args), opts.force === true);
 }
 
@@ -125,43 +167,82 @@ export interface RefUpdate {
  * Moves several refs in one transaction (`update-ref --stdin -z`): all of them move or none does.
  * Throws CONCURRENT_UPDATE when a compare-and-swap fails; any other failure stays GIT_FAILED.
  */
-export async function updateRefs(repo: GitOptions, updates: readonly RefUpdate[], opts: Pick<UpdateRefOptions, 'message' | 'noDeref'> = {}): Promise<void> {
+export async function updateRefs(
+  repo: GitOptions,
+  updates: readonly RefUpdate[],
+  opts: Pick<UpdateRefOptions, 'message' | 'noDeref'> = {},
+): Promise<void> {
   if (updates.length === 0) return;
   const records: string[] = [];
   for (const u of updates) {
     assertRefName(u.ref);
     for (const id of [u.newSha, u.oldSha ?? u.newSha]) {
-      if (!isFullId(id)) throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { ref: u.ref, id } });
+      if (!isFullId(id))
+        throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
+          details: { ref: u.ref, id },
+        });
     }
     const old = u.oldSha === undefined ? '' : (u.oldSha ?? zeroId(u.newSha));
     records.push(`update ${u.ref}`, u.newSha, old);
   }
-  const args = ['update-ref', '-m', opts.message ?? 'agentgate: update refs', ...(opts.noDeref ? ['--no-deref'] : []), '--stdin', '-z'];
+  const args = [
+    'update-ref',
+    '-m',
+    opts.message ?? 'agentgate: update refs',
+    ...(opts.noDeref ? ['--no-deref'] : []),
+    '--stdin',
+    '-z',
+  ];
   const guarded = updates.find((u) => u.oldSha !== undefined);
   const run = () => runGit(repo, args, { input: `${records.join('\0')}\0` });
-  await withCompareAndSwap(repo, guarded?.ref ?? updates[0]!.ref, guarded?.oldSha ?? null, run, guarded === undefined);
+  await withCompareAndSwap(
+    repo,
+    guarded?.ref ?? updates[0]!.ref,
+    guarded?.oldSha ?? null,
+    run,
+    guarded === undefined,
+  );
 }
 
 /** Deletes `ref`, only if it is still at `oldSha` when one is given. Throws CONCURRENT_UPDATE. */
 export async function deleteRef(repo: GitOptions, ref: string, oldSha?: string): Promise<void> {
   assertRefName(ref);
-  if (oldSha !== undefined && !isFullId(oldSha)) throw new InvalidArgumentError(`${JSON.stringify(oldSha)} is not a full object id`, { details: { ref, id: oldSha } });
-  const args = ['update-ref', '-m', 'agentgate: delete ref', '-d', ref, ...(oldSha === undefined ? [] : [oldSha])];
+  if (oldSha !== undefined && !isFullId(oldSha))
+    throw new InvalidArgumentError(`${JSON.stringify(oldSha)} is not a full object id`, {
+      details: { ref, id: oldSha },
+    });
+  const args = [
+    'update-ref',
+    '-m',
+    'agentgate: delete ref',
+    '-d',
+    ref,
+    ...(oldSha === undefined ? [] : [oldSha]),
+  ];
   await withCompareAndSwap(repo, ref, oldSha ?? null, () => runGit(repo, args), oldSha === undefined);
 }
 
 /** Runs a ref update; when it fails, tells a lost compare-and-swap apart from any other failure. */
-async function withCompareAndSwap(repo: GitOptions, ref: string, expected: string | null, update: () => Promise<unknown>, anyValue = false): Promise<void> {
+async function withCompareAndSwap(
+  repo: GitOptions,
+  ref: string,
+  expected: string | null,
+  update: () => Promise<unknown>,
+  anyValue = false,
+): Promise<void> {
   try {
     await update();
   } catch (cause) {
     if (!(cause instanceof GitFailedError) || anyValue) throw cause;
     const actual = await readRef(repo, ref);
     if (actual === expected) throw cause;
-    throw new ConcurrentUpdateError(`${ref} moved to ${actual ?? '(deleted)'} while we expected ${expected ?? '(absent)'}; another process updated it, retry`, {
-      cause,
-      details: { ref, expected, actual },
-    });
+    throw new ConcurrentUpdateError(
+      `${ref} moved to ${actual ?? '(deleted)'} while we expected ${expected ?? '(absent)'}; another process updated it, retry`,
+      {
+        cause,
+        details: { ref, expected, actual },
+      },
+    );
   }
 }
 
@@ -194,34 +275,58 @@ export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEnt
 export async function switchToBranch(repo: Repo, name: string, sha: string | null): Promise<void> {
   const ref = `refs/heads/${name}`;
   const valid = await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith('-') || name === 'HEAD') throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, { details: { name } });
+  if (valid.exitCode !== 0 || name.startsWith('-') || name === 'HEAD')
+    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
+      details: { name },
+    });
   const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
-  if (head.sha !== sha) throw new ConcurrentUpdateError(`HEAD is at ${head.sha ?? '(none)'}, not ${sha ?? '(none)'}; it moved meanwhile`, { details: { ref: 'HEAD', expected: sha, actual: head.sha } });
+  if (head.sha !== sha)
+    throw new ConcurrentUpdateError(
+      `HEAD is at ${head.sha ?? '(none)'}, not ${sha ?? '(none)'}; it moved meanwhile`,
+      { details: { ref: 'HEAD', expected: sha, actual: head.sha } },
+    );
   if (head.ref === ref) return;
   if (existing !== null && existing !== sha) {
-    throw new BranchExistsError(`branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? 'no commit yet' : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`, {
-      details: { branch: name, branchSha: existing, headSha: sha },
-    });
+    throw new BranchExistsError(
+      `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? 'no commit yet' : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
+      {
+        details: { branch: name, branchSha: existing, headSha: sha },
+      },
+    );
   }
-  if (existing === null && sha !== null) await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
+  if (existing === null && sha !== null)
+    await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
   await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
 }
 
 /** Deletes several refs in one transaction (`update-ref --stdin -z`), each only if it is still at the given id. */
-export async function deleteRefs(repo: GitOptions, refs: ReadonlyArray<{ ref: string; oldSha: string }>): Promise<void> {
+export async function deleteRefs(
+  repo: GitOptions,
+  refs: ReadonlyArray<{ ref: string; oldSha: string }>,
+): Promise<void> {
   if (refs.length === 0) return;
   const records: string[] = [];
   for (const r of refs) {
     assertRefName(r.ref);
-    if (!isFullId(r.oldSha)) throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, { details: { ref: r.ref, id: r.oldSha } });
+    if (!isFullId(r.oldSha))
+      throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, {
+        details: { ref: r.ref, id: r.oldSha },
+      });
     records.push(`delete ${r.ref}`, r.oldSha);
   }
-  await runGit(repo, ['update-ref', '-m', 'agentgate: delete refs', '--stdin', '-z'], { input: `${records.join('\0')}\0` });
+  await runGit(repo, ['update-ref', '-m', 'agentgate: delete refs', '--stdin', '-z'], {
+    input: `${records.join('\0')}\0`,
+  });
 }
 
 /** Every ref under the given prefixes with its commit, tree, date and message body, newest ref name first. */
 export async function listRefRecords(repo: GitOptions, prefixes: readonly string[]): Promise<RefRecord[]> {
   for (const p of prefixes) assertRefName(p);
-  const res = await runGit(repo, ['for-each-ref', '--sort=-refname', `--format=${REF_RECORD_FORMAT}`, ...prefixes]);
+  const res = await runGit(repo, [
+    'for-each-ref',
+    '--sort=-refname',
+    `--format=${REF_RECORD_FORMAT}`,
+    ...prefixes,
+  ]);
   return parseRefRecords(res.stdout);
 }

@@ -14,12 +14,24 @@ import { withLock } from '../fs/lock.js';
  * whether the lock was taken over from a dead owner, so that it can finish what that owner left
  * half-done.
  */
-export async function withRepoLock<T>(repo: Repo, timeoutMs: number, fn: (recovered: boolean) => Promise<T>): Promise<T> {
-  return withLock(join(repo.gitDir, 'agentgate.lock'), { timeoutMs, purpose: `snapshot ${repo.topLevel}` }, async (lock) => {
-    if (lock.recovered) await removeOrphanedGitLocks({ gitDir: repo.gitDir, ownerSince: Date.parse(lock.recovered.createdAt) });
-    await recoverIndexLock(join(repo.gitDir, 'index.lock'));
-    return fn(lock.recovered !== null);
-  });
+export async function withRepoLock<T>(
+  repo: Repo,
+  timeoutMs: number,
+  fn: (recovered: boolean) => Promise<T>,
+): Promise<T> {
+  return withLock(
+    join(repo.gitDir, 'agentgate.lock'),
+    { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
+    async (lock) => {
+      if (lock.recovered)
+        await removeOrphanedGitLocks({
+          gitDir: repo.gitDir,
+          ownerSince: Date.parse(lock.recovered.createdAt),
+        });
+      await recoverIndexLock(join(repo.gitDir, 'index.lock'));
+      return fn(lock.recovered !== null);
+    },
+  );
 }
 
 /**
@@ -28,5 +40,8 @@ export async function withRepoLock<T>(repo: Repo, timeoutMs: number, fn: (recove
  */
 async function recoverIndexLock(path: string): Promise<void> {
   if ((await removeAbandonedLock(path)) !== 'held') return;
-  throw new IndexLockedError(`${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`, { details: { lock: path } });
+  throw new IndexLockedError(
+    `${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`,
+    { details: { lock: path } },
+  );
 }

@@ -2,7 +2,13 @@ import { appendFile, lstat, mkdir, readFile, realpath, stat } from 'node:fs/prom
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
-import { GitFailedError, LfsUnsupportedError, NotARepositoryError, UnsafeWorkspaceError, WorkspaceNotFoundError } from '../errors.js';
+import {
+  GitFailedError,
+  LfsUnsupportedError,
+  NotARepositoryError,
+  UnsafeWorkspaceError,
+  WorkspaceNotFoundError,
+} from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
@@ -31,23 +37,42 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   const base: GitOptions = { cwd: real, ...opts };
   let out: string;
   try {
-    out = (await runGit(base, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir', '--git-common-dir'])).stdout;
+    out = (
+      await runGit(base, [
+        'rev-parse',
+        '--path-format=absolute',
+        '--show-toplevel',
+        '--git-dir',
+        '--git-common-dir',
+      ])
+    ).stdout;
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
-      throw new NotARepositoryError(`${real} is not inside a git repository; run "git init" there or give the path of a repository`, { cause, details: { workspace: real } });
+      throw new NotARepositoryError(
+        `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
+        { cause, details: { workspace: real } },
+      );
     }
     throw cause;
   }
   const [topLevel, gitDir, commonDir] = out.split('\n');
   if (!topLevel || !gitDir || !commonDir) {
-    throw new NotARepositoryError(`${real} has no work tree (bare repository?); give the path of a checked-out repository`, { details: { workspace: real } });
+    throw new NotARepositoryError(
+      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
+      { details: { workspace: real } },
+    );
   }
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
-    throw new UnsafeWorkspaceError(`git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`, { details: { workspace: real, topLevel } });
+    throw new UnsafeWorkspaceError(
+      `git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`,
+      { details: { workspace: real, topLevel } },
+    );
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
-  const config = neutraliseDrivers(await driverKeys(base, [join(commonDir, 'config'), join(gitDir, 'config.worktree')]));
+  const config = neutraliseDrivers(
+    await driverKeys(base, [join(commonDir, 'config'), join(gitDir, 'config.worktree')]),
+  );
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
 }
 
@@ -62,14 +87,19 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
 export async function assertOwnWorkTree(real: string, topLevel: string, gitDir: string): Promise<void> {
   const owner = await dotGitOwner(real);
   const refuse = (why: string): never => {
-    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, { details: { workspace: real, topLevel, gitDir } });
+    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
+      details: { workspace: real, topLevel, gitDir },
+    });
   };
-  if (owner === null) return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
-  if (owner.dir !== topLevel) return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (owner === null)
+    return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
+  if (owner.dir !== topLevel)
+    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
   const realGitDir = await realpath(gitDir);
   const named = await readPointer(join(realGitDir, 'gitdir'));
-  if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === join(owner.dir, '.git')) return; // a linked worktree
+  if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === join(owner.dir, '.git'))
+    return; // a linked worktree
   const worktree = await configValue(join(realGitDir, 'config'), 'core.worktree');
   if (worktree !== null && (await realpathOrNull(resolve(realGitDir, worktree))) === owner.dir) return; // a submodule
   if (realGitDir.split(sep).includes('.git')) {
@@ -96,7 +126,11 @@ async function driverKeys(base: GitOptions, files: readonly string[]): Promise<s
     if (seen.has(file)) continue;
     seen.add(file);
     if ((await stat(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(base, ['config', '--file', file, '-z', '--get-regexp', DRIVER_AND_INCLUDE_PATTERN], { okExitCodes: [1] });
+    const res = await runGit(
+      base,
+      ['config', '--file', file, '-z', '--get-regexp', DRIVER_AND_INCLUDE_PATTERN],
+      { okExitCodes: [1] },
+    );
     for (const { key, value } of parseConfigEntries(res.stdout)) {
       if (!/^include/i.test(key)) keys.push(key);
       else if (value !== '') queue.push(includedFile(value, file));
@@ -113,7 +147,9 @@ function includedFile(path: string, from: string): string {
 
 async function configValue(file: string, key: string): Promise<string | null> {
   if ((await stat(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname(file) }, ['config', '--file', file, '--get', key], { okExitCodes: [1] });
+  const res = await runGit({ cwd: dirname(file) }, ['config', '--file', file, '--get', key], {
+    okExitCodes: [1],
+  });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 
@@ -146,11 +182,15 @@ export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
   const listed = await runGit(repo, ['ls-files', '-z', '--others', '--exclude-standard']);
   const nested = listed.stdout.split('\0').filter((p) => p.endsWith('/'));
   const found: string[] = [];
-  for (const dir of nested) if (await lstat(join(repo.topLevel, dir, '.git')).catch(() => null)) found.push(dir.replace(/\/$/, ''));
+  for (const dir of nested)
+    if (await lstat(join(repo.topLevel, dir, '.git')).catch(() => null)) found.push(dir.replace(/\/$/, ''));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, '\\$1')}/`).join('\n');
     await mkdir(join(repo.gitDir, 'info'), { recursive: true });
-    await appendFile(join(repo.gitDir, 'info', 'exclude'), `\n# nested repositories, left out by agentgate-snapshot before --init\n${lines}\n`);
+    await appendFile(
+      join(repo.gitDir, 'info', 'exclude'),
+      `\n# nested repositories, left out by agentgate-snapshot before --init\n${lines}\n`,
+    );
   }
   return found;
 }
@@ -162,12 +202,18 @@ export async function excludeNestedRepositories(repo: Repo): Promise<string[]> {
  * `filter=lfs` is refused (LFS_UNSUPPORTED) before anything changes.
  */
 export async function assertNoLfs(repo: Repo): Promise<void> {
-  for (const file of [join(repo.topLevel, '.gitattributes'), join(await commonDir(repo.gitDir), 'info', 'attributes')]) {
+  for (const file of [
+    join(repo.topLevel, '.gitattributes'),
+    join(await commonDir(repo.gitDir), 'info', 'attributes'),
+  ]) {
     const text = await readFile(file, 'utf8').catch(() => '');
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
-      throw new LfsUnsupportedError(`${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`, {
-        details: { workspace: repo.topLevel, attributes: file },
-      });
+      throw new LfsUnsupportedError(
+        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
+        {
+          details: { workspace: repo.topLevel, attributes: file },
+        },
+      );
     }
   }
 }
@@ -179,16 +225,24 @@ export async function resolveWorkspaceDir(dir: string): Promise<string> {
     const real = await realpath(abs);
     if ((await stat(real)).isDirectory()) return real;
   } catch (cause) {
-    throw new WorkspaceNotFoundError(`workspace ${abs} does not exist; give the path of an existing directory`, { cause, details: { workspace: abs } });
+    throw new WorkspaceNotFoundError(
+      `workspace ${abs} does not exist; give the path of an existing directory`,
+      { cause, details: { workspace: abs } },
+    );
   }
-  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, { details: { workspace: abs } });
+  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
+    details: { workspace: abs },
+  });
 }
 
 /** Snapshotting `/` or a home directory has filled disks in other tools: refuse. */
 export function assertSafeWorkspace(dir: string): void {
   const home = process.env.HOME ? resolve(process.env.HOME) : homedir();
   if (dir === sep || dir === resolve('/') || dir === home || dir === homedir()) {
-    throw new UnsafeWorkspaceError(`refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`, { details: { workspace: dir } });
+    throw new UnsafeWorkspaceError(
+      `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
+      { details: { workspace: dir } },
+    );
   }
 }
 

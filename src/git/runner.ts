@@ -3,7 +3,17 @@ import { createWriteStream, existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
-import { DiskFullError, GitFailedError, GitNotFoundError, GitTimeoutError, IndexLockedError, ObjectMissingError, UnsafeRepositoryOwnerError, WriteFailedError, type AgentgateError } from '../errors.js';
+import {
+  DiskFullError,
+  GitFailedError,
+  GitNotFoundError,
+  GitTimeoutError,
+  IndexLockedError,
+  ObjectMissingError,
+  UnsafeRepositoryOwnerError,
+  WriteFailedError,
+  type AgentgateError,
+} from '../errors.js';
 import { buildEnv, HARDENING_CONFIG, userConfigFiles } from './hardening.js';
 
 /** How to reach one repository: where git runs, and optionally a private git dir, work tree and index. */
@@ -57,13 +67,21 @@ export function gitCallCount(): number {
 }
 
 /** Runs one git command with the hardened environment and configuration; stdout as UTF-8 text. */
-export async function runGit(opts: GitOptions, args: readonly string[], run: RunOptions = {}): Promise<GitResult<string>> {
+export async function runGit(
+  opts: GitOptions,
+  args: readonly string[],
+  run: RunOptions = {},
+): Promise<GitResult<string>> {
   const result = await runGitBuffer(opts, args, run);
   return { stdout: result.stdout.toString('utf8'), exitCode: result.exitCode };
 }
 
 /** Like runGit, but returns stdout as raw bytes (object contents, `-z` output with arbitrary names). */
-export async function runGitBuffer(opts: GitOptions, args: readonly string[], run: RunOptions = {}): Promise<GitResult<Buffer>> {
+export async function runGitBuffer(
+  opts: GitOptions,
+  args: readonly string[],
+  run: RunOptions = {},
+): Promise<GitResult<Buffer>> {
   const chunks: Buffer[] = [];
   const exitCode = await spawnGit(opts, args, run, async (stdout) => {
     for await (const chunk of stdout) chunks.push(chunk as Buffer);
@@ -81,7 +99,10 @@ export async function runGitToFile(opts: GitOptions, args: readonly string[], fi
   const out = createWriteStream(file, { flags: 'wx', mode: 0o644 });
   await spawnGit(opts, args, {}, (stdout) =>
     pipeline(stdout, out).catch((cause: unknown) => {
-      throw new WriteFailedError(`could not write ${file} (${errnoText(cause)}); check free space and permissions`, { cause, details: { path: file } });
+      throw new WriteFailedError(
+        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
+        { cause, details: { path: file } },
+      );
     }),
   );
   return out.bytesWritten;
@@ -91,7 +112,11 @@ export async function runGitToFile(opts: GitOptions, args: readonly string[], fi
  * Runs git with its stdout handed to `consume` as a stream (e.g. hashed chunk by chunk), for
  * output too large to hold. A failure thrown by `consume` stops git and is rethrown.
  */
-export async function runGitStream(opts: GitOptions, args: readonly string[], consume: (stdout: Readable) => Promise<unknown>): Promise<number> {
+export async function runGitStream(
+  opts: GitOptions,
+  args: readonly string[],
+  consume: (stdout: Readable) => Promise<unknown>,
+): Promise<number> {
   return spawnGit(opts, args, {}, consume);
 }
 
@@ -100,12 +125,20 @@ export async function runGitStream(opts: GitOptions, args: readonly string[], co
  * timeout, stdin, and a verdict on the exit code alone. `consume` reads stdout; if it fails (a
  * write error), git is stopped and that error is thrown.
  */
-async function spawnGit(opts: GitOptions, args: readonly string[], run: RunOptions, consume: (stdout: Readable) => Promise<unknown>): Promise<number> {
+async function spawnGit(
+  opts: GitOptions,
+  args: readonly string[],
+  run: RunOptions,
+  consume: (stdout: Readable) => Promise<unknown>,
+): Promise<number> {
   spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
-  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])].flatMap((c) => ['-c', c]);
+  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])].flatMap((c) => [
+    '-c',
+    c,
+  ]);
   const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
   const child = spawn(opts.binary ?? 'git', fullArgs, {
@@ -137,12 +170,21 @@ async function spawnGit(opts: GitOptions, args: readonly string[], run: RunOptio
     [exitCode] = await Promise.all([exited, consumed]);
   } catch (cause) {
     if (signal.aborted) {
-      throw new GitTimeoutError(`git ${args[0] ?? ''} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`, { cause, details: { ...details, timeoutMs } });
+      throw new GitTimeoutError(
+        `git ${args[0] ?? ''} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
+        { cause, details: { ...details, timeoutMs } },
+      );
     }
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new GitNotFoundError('git was not found on PATH; install git (2.38 or newer) and try again', { cause, details });
+      throw new GitNotFoundError('git was not found on PATH; install git (2.38 or newer) and try again', {
+        cause,
+        details,
+      });
     }
-    throw new GitFailedError(`could not run git ${args[0] ?? ''}: ${(cause as Error).message}`, { cause, details });
+    throw new GitFailedError(`could not run git ${args[0] ?? ''}: ${(cause as Error).message}`, {
+      cause,
+      details,
+    });
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
@@ -165,7 +207,10 @@ function userSafeDirectories(): Promise<string[]> {
     const values: string[] = [];
     for (const file of [...system, ...global]) {
       if (!existsSync(file)) continue;
-      const res = await runGit({ cwd: '/' }, ['config', '--file', file, '--get-all', 'safe.directory'], { okExitCodes: [1], withoutUserSafeDirectories: true }).catch(() => null);
+      const res = await runGit({ cwd: '/' }, ['config', '--file', file, '--get-all', 'safe.directory'], {
+        okExitCodes: [1],
+        withoutUserSafeDirectories: true,
+      }).catch(() => null);
       if (res?.exitCode === 0) values.push(...res.stdout.split('\n').filter((v) => v !== ''));
     }
     return values.map((v) => `safe.directory=${v}`);
@@ -184,10 +229,18 @@ function locationArgs(opts: GitOptions): string[] {
  * The error for a failed git call. Failures the user can act on get codes of their own and a next
  * step; every one keeps git's whole stderr (up to 64 KiB) in `details.stderr`.
  */
-export function gitFailure(args: readonly string[], exitCode: number, stderr: string, details: Record<string, unknown>): AgentgateError {
+export function gitFailure(
+  args: readonly string[],
+  exitCode: number,
+  stderr: string,
+  details: Record<string, unknown>,
+): AgentgateError {
   const what = `git ${args.slice(0, 3).join(' ')}`;
   if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
-    return new DiskFullError(`${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`, { details });
+    return new DiskFullError(
+      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      { details },
+    );
   }
   const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
   if (dubious) {
@@ -199,12 +252,18 @@ export function gitFailure(args: readonly string[], exitCode: number, stderr: st
   }
   const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
   if (lock) {
-    return new IndexLockedError(`${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`, {
-      details: { ...details, lock: lock[1] },
-    });
+    return new IndexLockedError(
+      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
+      {
+        details: { ...details, lock: lock[1] },
+      },
+    );
   }
   if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
-    return new ObjectMissingError(`${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`, { details });
+    return new ObjectMissingError(
+      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      { details },
+    );
   }
   const reason = stderr.split('\n').slice(-3).join(' ') || 'no message';
   return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });

@@ -69,7 +69,14 @@ export async function getRepoHead(repo: Repo): Promise<RepoHead> {
   const branchRef = head.ref?.startsWith('refs/heads/') ? head.ref : null;
   const headState: HeadState = head.sha === null ? 'unborn' : branchRef === null ? 'detached' : 'branch';
   const branch = branchRef === null ? null : branchRef.slice('refs/heads/'.length);
-  return { headState, ref: branchRef, branch, sha: head.sha, unmergedPaths: parseUnmergedPaths(unmerged.stdout), operation };
+  return {
+    headState,
+    ref: branchRef,
+    branch,
+    sha: head.sha,
+    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    operation,
+  };
 }
 
 /**
@@ -92,7 +99,15 @@ export function hasChangesOutside(entries: readonly StatusEntry[], excludes: rea
  * A snapshot records only the submodule's commit anyway.
  */
 export async function readStatus(opts: GitOptions): Promise<StatusReport> {
-  const args = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--ignore-submodules=dirty'];
+  const args = [
+    '--no-optional-locks',
+    'status',
+    '--porcelain=v2',
+    '-z',
+    '--branch',
+    '--untracked-files=normal',
+    '--ignore-submodules=dirty',
+  ];
   return parseStatusV2((await runGitBuffer(opts, args)).stdout);
 }
 
@@ -101,7 +116,15 @@ export async function readStatus(opts: GitOptions): Promise<StatusReport> {
  * status uses. A rebase is checked first, because it leaves cherry-pick markers behind while it runs.
  */
 export async function detectOperation(gitDir: string): Promise<RepoOperation | null> {
-  const names = ['rebase-merge', 'rebase-apply', 'rebase-apply/applying', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG'] as const;
+  const names = [
+    'rebase-merge',
+    'rebase-apply',
+    'rebase-apply/applying',
+    'MERGE_HEAD',
+    'CHERRY_PICK_HEAD',
+    'REVERT_HEAD',
+    'BISECT_LOG',
+  ] as const;
   const found = await Promise.all(names.map((n) => exists(join(gitDir, n))));
   const has = (n: (typeof names)[number]): boolean => found[names.indexOf(n)] === true;
   if (has('rebase-apply/applying')) return 'am';

@@ -1,6 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { BundleInvalidError, GitFailedError, InvalidArgumentError, RemoteNotFoundError, UnsafeRemoteError } from '../errors.js';
+import {
+  BundleInvalidError,
+  GitFailedError,
+  InvalidArgumentError,
+  RemoteNotFoundError,
+  UnsafeRemoteError,
+} from '../errors.js';
 import { runGit, type GitOptions } from './runner.js';
 
 /**
@@ -37,13 +43,18 @@ export type RemoteKind = 'local' | 'file' | 'ssh' | 'git' | 'https';
  */
 export function checkRemoteUrl(url: string): RemoteKind {
   const refuse = (why: string): never => {
-    throw new UnsafeRemoteError(`remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`, {
-      details: { url: url.slice(0, 500) },
-    });
+    throw new UnsafeRemoteError(
+      `remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
+      {
+        details: { url: url.slice(0, 500) },
+      },
+    );
   };
   // eslint-disable-next-line no-control-regex
-  if (url === '' || url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url)) return refuse('it is empty, starts with "-" or holds control characters');
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url)) return refuse(`the "${url.slice(0, url.indexOf('::'))}::" remote helper runs a program`);
+  if (url === '' || url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url))
+    return refuse('it is empty, starts with "-" or holds control characters');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url))
+    return refuse(`the "${url.slice(0, url.indexOf('::'))}::" remote helper runs a program`);
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url);
   if (scheme) {
     const name = (scheme[1] as string).toLowerCase();
@@ -63,37 +74,61 @@ export function checkRemoteUrl(url: string): RemoteKind {
  * repository's top level), else the URL or path itself (relative paths taken from `cwd`). The
  * result is checked with checkRemoteUrl. Throws REMOTE_NOT_FOUND, REMOTE_UNSAFE.
  */
-export async function resolveRemote(repo: GitOptions & { topLevel: string }, nameOrUrl: string, cwd: string): Promise<{ name: string; url: string }> {
+export async function resolveRemote(
+  repo: GitOptions & { topLevel: string },
+  nameOrUrl: string,
+  cwd: string,
+): Promise<{ name: string; url: string }> {
   const resolved = await resolveRemoteUrl(repo, nameOrUrl, cwd);
   // git:// runs `core.gitProxy` when the repository's config names one, and the first value wins
   // over anything we could pass: refuse rather than run it.
   if (checkRemoteUrl(resolved.url) === 'git') {
-    const proxies = (await runGit(repo, ['config', '--get-all', 'core.gitProxy'], { okExitCodes: [1] })).stdout.split('\n').filter((v) => v !== '' && !/^none(\s|$)/.test(v));
+    const proxies = (
+      await runGit(repo, ['config', '--get-all', 'core.gitProxy'], { okExitCodes: [1] })
+    ).stdout
+      .split('\n')
+      .filter((v) => v !== '' && !/^none(\s|$)/.test(v));
     if (proxies.length > 0) {
-      throw new UnsafeRemoteError(`the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`, { details: { url: resolved.url } });
+      throw new UnsafeRemoteError(
+        `the repository's config sets core.gitProxy, which git would run for ${resolved.url}; remove it or use an ssh:// or https:// URL`,
+        { details: { url: resolved.url } },
+      );
     }
   }
   return resolved;
 }
 
-async function resolveRemoteUrl(repo: GitOptions & { topLevel: string }, nameOrUrl: string, cwd: string): Promise<{ name: string; url: string }> {
+async function resolveRemoteUrl(
+  repo: GitOptions & { topLevel: string },
+  nameOrUrl: string,
+  cwd: string,
+): Promise<{ name: string; url: string }> {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
     const res = await runGit(repo, ['config', '--get', `remote.${nameOrUrl}.url`], { okExitCodes: [1] });
     const url = res.stdout.trim();
     if (res.exitCode === 0 && url !== '') {
       const kind = checkRemoteUrl(url);
-      return { name: nameOrUrl, url: kind === 'local' && !isAbsolute(url) ? resolve(repo.topLevel, url) : url };
+      return {
+        name: nameOrUrl,
+        url: kind === 'local' && !isAbsolute(url) ? resolve(repo.topLevel, url) : url,
+      };
     }
     if (!(await isDir(resolve(cwd, nameOrUrl)))) {
-      throw new RemoteNotFoundError(`no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`, {
-        details: { remote: nameOrUrl },
-      });
+      throw new RemoteNotFoundError(
+        `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
+        {
+          details: { remote: nameOrUrl },
+        },
+      );
     }
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === 'local') {
     const path = resolve(cwd, nameOrUrl);
-    if (!(await isDir(path))) throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, { details: { remote: path } });
+    if (!(await isDir(path)))
+      throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, {
+        details: { remote: path },
+      });
     return { name: nameOrUrl, url: path };
   }
   return { name: nameOrUrl, url: nameOrUrl };
@@ -115,7 +150,9 @@ async function isDir(path: string): Promise<boolean> {
  */
 function serverProgram(url: string, name: 'upload-pack' | 'receive-pack'): string {
   const kind = checkRemoteUrl(url);
-  return kind === 'local' || kind === 'file' ? `git -c core.hooksPath=/dev/null -c core.fsmonitor=false ${name}` : `git-${name}`;
+  return kind === 'local' || kind === 'file'
+    ? `git -c core.hooksPath=/dev/null -c core.fsmonitor=false ${name}`
+    : `git-${name}`;
 }
 
 function withTransport(repo: GitOptions): GitOptions {
@@ -144,19 +181,41 @@ export function parsePushPorcelain(stdout: string): PushedRef[] {
  * ref is its own compare-and-swap on the remote, so one rejected ref does not stop the others.
  * Returns git's per-ref verdicts; REMOTE_NOT_FOUND when the remote cannot be reached as a repository.
  */
-export async function pushRefs(repo: GitOptions, url: string, refspecs: readonly string[]): Promise<PushedRef[]> {
+export async function pushRefs(
+  repo: GitOptions,
+  url: string,
+  refspecs: readonly string[],
+): Promise<PushedRef[]> {
   checkRemoteUrl(url);
   for (const spec of refspecs) {
-    if (spec.startsWith('+') || spec.startsWith('-') || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
-      throw new InvalidArgumentError(`refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`, { details: { refspec: spec } });
+    if (
+      spec.startsWith('+') ||
+      spec.startsWith('-') ||
+      !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)
+    ) {
+      throw new InvalidArgumentError(
+        `refusing to push ${JSON.stringify(spec)}: only non-forced refs/agentgate/ refspecs`,
+        { details: { refspec: spec } },
+      );
     }
   }
-  const args = ['push', '--porcelain', '--no-follow-tags', '--no-signed', `--receive-pack=${serverProgram(url, 'receive-pack')}`, '--end-of-options', url, ...refspecs];
+  const args = [
+    'push',
+    '--porcelain',
+    '--no-follow-tags',
+    '--no-signed',
+    `--receive-pack=${serverProgram(url, 'receive-pack')}`,
+    '--end-of-options',
+    url,
+    ...refspecs,
+  ];
   try {
     const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === '!')) {
-      throw new GitFailedError(`git push to ${url} failed without naming a ref`, { details: { url, stdout: res.stdout.slice(0, 2000) } });
+      throw new GitFailedError(`git push to ${url} failed without naming a ref`, {
+        details: { url, stdout: res.stdout.slice(0, 2000) },
+      });
     }
     return refs;
   } catch (cause) {
@@ -172,10 +231,24 @@ export async function fetchRefs(repo: GitOptions, url: string, refspecs: readonl
   checkRemoteUrl(url);
   for (const spec of refspecs) {
     if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
-      throw new InvalidArgumentError(`refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`, { details: { refspec: spec } });
+      throw new InvalidArgumentError(
+        `refusing to fetch ${JSON.stringify(spec)}: only into refs/agentgate/incoming/`,
+        { details: { refspec: spec } },
+      );
     }
   }
-  const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--no-auto-gc', `--upload-pack=${serverProgram(url, 'upload-pack')}`, '--end-of-options', url, ...refspecs];
+  const args = [
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    '--no-write-fetch-head',
+    '--no-recurse-submodules',
+    '--no-auto-gc',
+    `--upload-pack=${serverProgram(url, 'upload-pack')}`,
+    '--end-of-options',
+    url,
+    ...refspecs,
+  ];
   try {
     await runGit(withTransport(repo), args);
   } catch (cause) {
@@ -184,11 +257,23 @@ export async function fetchRefs(repo: GitOptions, url: string, refspecs: readonl
 }
 
 /** The remote's refs under `prefix` (e.g. `refs/agentgate/records/`), by one `git ls-remote`. */
-export async function listRemoteRefs(repo: GitOptions, url: string, prefix: string): Promise<Array<{ sha: string; ref: string }>> {
+export async function listRemoteRefs(
+  repo: GitOptions,
+  url: string,
+  prefix: string,
+): Promise<Array<{ sha: string; ref: string }>> {
   checkRemoteUrl(url);
-  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix)) throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
+  if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix))
+    throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
   try {
-    const { stdout } = await runGit(withTransport(repo), ['ls-remote', '--refs', `--upload-pack=${serverProgram(url, 'upload-pack')}`, '--end-of-options', url, `${prefix}*`]);
+    const { stdout } = await runGit(withTransport(repo), [
+      'ls-remote',
+      '--refs',
+      `--upload-pack=${serverProgram(url, 'upload-pack')}`,
+      '--end-of-options',
+      url,
+      `${prefix}*`,
+    ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
     throw unreachable(cause, url);
@@ -206,8 +291,16 @@ export function parseLsRemote(stdout: string): Array<{ sha: string; ref: string 
 }
 
 function unreachable(cause: unknown, url: string): unknown {
-  if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(String(cause.details.stderr))) {
-    return new RemoteNotFoundError(`cannot reach a git repository at ${url}; check the remote's URL and your access`, { cause, details: { url, stderr: cause.details.stderr } });
+  if (
+    cause instanceof GitFailedError &&
+    /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(
+      String(cause.details.stderr),
+    )
+  ) {
+    return new RemoteNotFoundError(
+      `cannot reach a git repository at ${url}; check the remote's URL and your access`,
+      { cause, details: { url, stderr: cause.details.stderr } },
+    );
   }
   return cause;
 }
@@ -221,9 +314,15 @@ export async function createBundle(repo: GitOptions, file: string, refs: readonl
  * Checks a bundle file with git's own verification (header, and prerequisites present here) and
  * lists its refs. Throws BUNDLE_INVALID for anything git does not accept as a bundle.
  */
-export async function verifyBundle(repo: GitOptions, file: string): Promise<Array<{ sha: string; ref: string }>> {
+export async function verifyBundle(
+  repo: GitOptions,
+  file: string,
+): Promise<Array<{ sha: string; ref: string }>> {
   const invalid = (why: string, cause?: unknown) =>
-    new BundleInvalidError(`${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`, { cause, details: { file } });
+    new BundleInvalidError(
+      `${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`,
+      { cause, details: { file } },
+    );
   try {
     await runGit(withTransport(repo), ['bundle', 'verify', '--quiet', file]);
     const heads = (await runGit(withTransport(repo), ['bundle', 'list-heads', file])).stdout;
@@ -237,7 +336,14 @@ export async function verifyBundle(repo: GitOptions, file: string): Promise<Arra
       });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
-    if (cause instanceof GitFailedError) throw invalid(String(cause.details.stderr ?? cause.message).split('\n').slice(-2).join(' '), cause);
+    if (cause instanceof GitFailedError)
+      throw invalid(
+        String(cause.details.stderr ?? cause.message)
+          .split('\n')
+          .slice(-2)
+          .join(' '),
+        cause,
+      );
     throw cause;
   }
 }

@@ -16,7 +16,16 @@ export interface PatchFile {
  * diff-tree is plumbing: it does not read diff.renames, diff.relative, diff.external or the other
  * porcelain diff settings at all; the explicit options are a second line of defence.
  */
-export const PATCH_ARGS: readonly string[] = ['diff-tree', '-p', '--binary', '--full-index', '--no-color', '--src-prefix=a/', '--dst-prefix=b/', ...DIFF_BASE_ARGS];
+export const PATCH_ARGS: readonly string[] = [
+  'diff-tree',
+  '-p',
+  '--binary',
+  '--full-index',
+  '--no-color',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  ...DIFF_BASE_ARGS,
+];
 
 /**
  * The unified diff from `from` to `to` (`from === null`: against the empty tree) as a string.
@@ -37,14 +46,25 @@ export async function unifiedDiff(repo: GitOptions, from: string | null, to: str
  * atomically (temp file, fsync, rename), only once git and the write have succeeded.
  * Throws REVISION_NOT_FOUND, AMBIGUOUS_ID, GIT_FAILED, WRITE_FAILED.
  */
-export async function writeUnifiedDiffToFile(repo: GitOptions, from: string | null, to: string, file: string): Promise<PatchFile> {
+export async function writeUnifiedDiffToFile(
+  repo: GitOptions,
+  from: string | null,
+  to: string,
+  file: string,
+): Promise<PatchFile> {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 
 /** writeUnifiedDiffToFile for two tree ids the caller already has: one git process. */
-export async function writeTreeDiffToFile(repo: GitOptions, trees: DiffTrees, file: string): Promise<PatchFile> {
+export async function writeTreeDiffToFile(
+  repo: GitOptions,
+  trees: DiffTrees,
+  file: string,
+): Promise<PatchFile> {
   const path = resolve(file);
-  const bytes = await replaceFileAtomic(path, (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp));
+  const bytes = await replaceFileAtomic(path, (temp) =>
+    runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp),
+  );
   return { path, bytes };
 }
 
@@ -65,8 +85,19 @@ export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promis
  * `outputFile`, streamed to that file (see unifiedDiff and writeUnifiedDiffToFile).
  */
 export function generateUnifiedDiff(repo: GitOptions, from: string | null, to: string): Promise<string>;
-export function generateUnifiedDiff(repo: GitOptions, from: string | null, to: string, opts: { outputFile: string }): Promise<PatchFile>;
-export async function generateUnifiedDiff(repo: GitOptions, from: string | null, to: string, opts?: { outputFile: string }): Promise<string | PatchFile> {
-  return opts === undefined ? unifiedDiff(repo, from, to) : writeUnifiedDiffToFile(repo, from, to, opts.outputFile);
+export function generateUnifiedDiff(
+  repo: GitOptions,
+  from: string | null,
+  to: string,
+  opts: { outputFile: string },
+): Promise<PatchFile>;
+export async function generateUnifiedDiff(
+  repo: GitOptions,
+  from: string | null,
+  to: string,
+  opts?: { outputFile: string },
+): Promise<string | PatchFile> {
+  return opts === undefined
+    ? unifiedDiff(repo, from, to)
+    : writeUnifiedDiffToFile(repo, from, to, opts.outputFile);
 }
-

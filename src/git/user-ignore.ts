@@ -25,10 +25,17 @@ export interface UserIgnoreOptions {
 export async function userExcludesFile(o: UserIgnoreOptions): Promise<string | null> {
   const xdg = o.xdgConfigHome && isAbsolute(o.xdgConfigHome) ? o.xdgConfigHome : join(o.home, '.config');
   let configured: string | null = null;
-  for (const file of userConfigFiles({ HOME: o.home, ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}) }).global) {
+  for (const file of userConfigFiles({
+    HOME: o.home,
+    ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}),
+  }).global) {
     if (!(await exists(file))) continue;
     const res = await runGit(
-      { cwd: o.cwd, ...(o.identity ? { identity: o.identity } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) },
+      {
+        cwd: o.cwd,
+        ...(o.identity ? { identity: o.identity } : {}),
+        ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+      },
       ['config', '--file', file, '--get', 'core.excludesFile'],
       { okExitCodes: [1] },
     );

@@ -31,7 +31,9 @@ export function dotenvVariables(report: RunReport): [string, string][] {
     ['AGENTGATE_WORKSPACE', report.run.workspace],
     ['AGENTGATE_GENERATED_AT', report.generatedAt],
   ];
-  return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => [k, safeValue(v === null || v === undefined ? '' : String(v))]);
+  return vars
+    .slice(0, DOTENV_MAX_VARIABLES)
+    .map(([k, v]) => [k, safeValue(v === null || v === undefined ? '' : String(v))]);
 }
 
 export function renderDotenv(report: RunReport): string {

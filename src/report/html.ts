@@ -31,14 +31,25 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
       iteration: s.iteration,
       files: s.files.map((f, j) => {
         const d = diffs[i]?.[j];
-        return { p: f.path, o: f.oldPath, s: f.status, a: f.insertions, d: f.deletions, b: d?.binary ?? f.binary, t: d?.truncated ?? false, u: d?.unavailable === true };
+        return {
+          p: f.path,
+          o: f.oldPath,
+          s: f.status,
+          a: f.insertions,
+          d: f.deletions,
+          b: d?.binary ?? f.binary,
+          t: d?.truncated ?? false,
+          u: d?.unavailable === true,
+        };
       }),
       diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? ''),
     })),
   };
   const v = report.verification;
   const failed = v.checks.filter((c) => !c.ok);
-  const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
+  const verdict = v.ok
+    ? `passed (${v.checks.length} checks)`
+    : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
     "default-src 'none'",
     `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`).join(' ')}`,
@@ -58,9 +69,13 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
     )
     .join('\n');
   const checks = failed
-    .map((c) => `<li><b>${esc(c.check)}</b> ${c.snapshotId ? `<code>${esc(c.snapshotId)}</code> ` : ''}${esc(c.detail)}</li>`)
+    .map(
+      (c) =>
+        `<li><b>${esc(c.check)}</b> ${c.snapshotId ? `<code>${esc(c.snapshotId)}</code> ` : ''}${esc(c.detail)}</li>`,
+    )
     .join('\n');
-  const sha = (value: string | null) => (value ? `<code>${esc(value)}</code>` : '<span class="none">-</span>');
+  const sha = (value: string | null) =>
+    value ? `<code>${esc(value)}</code>` : '<span class="none">-</span>';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -111,7 +126,10 @@ export function esc(text: string): string {
 
 /** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const STYLE = `

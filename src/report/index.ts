@@ -16,7 +16,11 @@ export { renderMarkdown } from './markdown.js';
 export { renderDotenv } from './dotenv.js';
 
 /** Renders one run's report in the given format. */
-export async function renderReport(snapshotter: Snapshotter, format: ReportFormat, runId?: string): Promise<{ report: RunReport; text: string }> {
+export async function renderReport(
+  snapshotter: Snapshotter,
+  format: ReportFormat,
+  runId?: string,
+): Promise<{ report: RunReport; text: string }> {
   const report = await buildRunReport(snapshotter, runId);
   switch (format) {
     case 'json':
@@ -33,7 +37,11 @@ export async function renderReport(snapshotter: Snapshotter, format: ReportForma
           if (isAgentgateError(error)) return null;
           throw error;
         });
-        diffs.push(patch === null ? s.files.map(() => ({ diff: '', binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch));
+        diffs.push(
+          patch === null
+            ? s.files.map(() => ({ diff: '', binary: false, truncated: false, unavailable: true }))
+            : fileDiffs(s.files, patch),
+        );
       }
       return { report, text: renderHtml({ report, diffs, assets: await loadAssets() }) };
     }
@@ -41,7 +49,12 @@ export async function renderReport(snapshotter: Snapshotter, format: ReportForma
 }
 
 /** Renders the report and writes it to `file` atomically. */
-export async function writeReport(snapshotter: Snapshotter, format: ReportFormat, file: string, runId?: string): Promise<{ file: string; format: ReportFormat; runId: string; bytes: number }> {
+export async function writeReport(
+  snapshotter: Snapshotter,
+  format: ReportFormat,
+  file: string,
+  runId?: string,
+): Promise<{ file: string; format: ReportFormat; runId: string; bytes: number }> {
   const { report, text } = await renderReport(snapshotter, format, runId);
   const path = resolve(file);
   await writeFileAtomic(path, text);

@@ -28,21 +28,36 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
   const row = (line: string) => blocks.push({ lines: [line], row: true });
   if (failed.length) {
     section(['### Failed checks', '', '| Check | Snapshot | Detail |', '|---|---|---|']);
-    for (const c of failed) row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : '-'} | ${cell(c.detail)} |`);
+    for (const c of failed)
+      row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : '-'} | ${cell(c.detail)} |`);
     section(['']);
   }
   if (report.snapshots.length) {
-    section(['### Iterations', '', '| # | Files | + | - | After | Task | Gate |', '|--:|--:|--:|--:|---|---|---|']);
+    section([
+      '### Iterations',
+      '',
+      '| # | Files | + | - | After | Task | Gate |',
+      '|--:|--:|--:|--:|---|---|---|',
+    ]);
     for (const s of report.snapshots) {
-      row(`| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? '-' : cell(s.task)} | ${s.gate === null ? '-' : cell(s.gate)} |`);
+      row(
+        `| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? '-' : cell(s.task)} | ${s.gate === null ? '-' : cell(s.gate)} |`,
+      );
     }
     section(['']);
     for (const s of report.snapshots) {
       if (s.files.length === 0) continue;
-      section([`<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`, '', '| Status | + | - | Path |', '|---|--:|--:|---|']);
+      section([
+        `<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`,
+        '',
+        '| Status | + | - | Path |',
+        '|---|--:|--:|---|',
+      ]);
       for (const f of s.files) {
         const path = f.oldPath ? `${cell(f.oldPath)} &rarr; ${cell(f.path)}` : cell(f.path);
-        row(`| ${f.status} | ${f.binary ? 'bin' : `+${f.insertions}`} | ${f.binary ? 'bin' : `-${f.deletions}`} | ${path} |`);
+        row(
+          `| ${f.status} | ${f.binary ? 'bin' : `+${f.insertions}`} | ${f.binary ? 'bin' : `-${f.deletions}`} | ${path} |`,
+        );
       }
       section(['', '</details>', '']);
     }
@@ -66,9 +81,14 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
   if (cutAt !== -1) {
     const omitted = blocks.slice(cutAt).filter((b) => b.row).length;
     // Close a <details> left open by the cut.
-    const opened = out.filter((l) => l.startsWith('<details>')).length - out.filter((l) => l === '</details>').length;
+    const opened =
+      out.filter((l) => l.startsWith('<details>')).length - out.filter((l) => l === '</details>').length;
     out.push('', ...(opened > 0 ? ['</details>', ''] : []));
-    out.push(`> [!NOTE]`, `> This summary was cut to stay within GitHub's 1 MiB step summary limit: ${omitted} more rows are not shown. The HTML or JSON report (\`report --format html\`) has everything.`, '');
+    out.push(
+      `> [!NOTE]`,
+      `> This summary was cut to stay within GitHub's 1 MiB step summary limit: ${omitted} more rows are not shown. The HTML or JSON report (\`report --format html\`) has everything.`,
+      '',
+    );
   }
   return out.join('\n');
 }

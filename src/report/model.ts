@@ -8,13 +8,28 @@ import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 
 /** The run (default: the one updated last), its snapshots by iteration, and their verification. */
-export async function buildRunReport(snapshotter: Snapshotter, runId?: string, now: Date = new Date()): Promise<RunReport> {
+export async function buildRunReport(
+  snapshotter: Snapshotter,
+  runId?: string,
+  now: Date = new Date(),
+): Promise<RunReport> {
   const run = await pickRun(snapshotter, runId);
   const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
   // A run whose agent loop died before its first `after` still gets its report, failed.
   const verification: VerifyReport =
     snapshots.length === 0
-      ? { ok: false, checks: [{ snapshotId: null, runId: run.runId, check: 'iterations', ok: false, detail: 'the run has no iterations yet: nothing was captured to verify' }] }
+      ? {
+          ok: false,
+          checks: [
+            {
+              snapshotId: null,
+              runId: run.runId,
+              check: 'iterations',
+              ok: false,
+              detail: 'the run has no iterations yet: nothing was captured to verify',
+            },
+          ],
+        }
       : await snapshotter.verify({ runId: run.runId });
   const first = snapshots[0];
   const last = snapshots.at(-1);
@@ -40,12 +55,20 @@ export async function buildRunReport(snapshotter: Snapshotter, runId?: string, n
 async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Promise<RunRecord> {
   if (runId !== undefined) {
     const run = await snapshotter.store.loadRun(assertSafeId(runId, 'run id'));
-    if (!run) throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, { details: { runId } });
+    if (!run)
+      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
+        details: { runId },
+      });
     return snapshotter.withLocalWorkspace(run);
   }
   const { runs } = await snapshotter.store.listRuns();
-  const latest = [...runs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))[0];
-  if (!latest) throw new RunNotFoundError('no run recorded in this home yet; call "before" and "after" first, or pass --home');
+  const latest = [...runs].sort(
+    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt),
+  )[0];
+  if (!latest)
+    throw new RunNotFoundError(
+      'no run recorded in this home yet; call "before" and "after" first, or pass --home',
+    );
   return snapshotter.withLocalWorkspace(latest);
 }
 

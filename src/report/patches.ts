@@ -18,7 +18,8 @@ export function splitPatch(patch: string): string[] {
   if (patch.length === 0) return [];
   const starts: number[] = [];
   if (patch.startsWith('diff --git ')) starts.push(0);
-  for (let at = patch.indexOf('\ndiff --git '); at !== -1; at = patch.indexOf('\ndiff --git ', at + 1)) starts.push(at + 1);
+  for (let at = patch.indexOf('\ndiff --git '); at !== -1; at = patch.indexOf('\ndiff --git ', at + 1))
+    starts.push(at + 1);
   return starts.map((start, i) => patch.slice(start, starts[i + 1] ?? patch.length));
 }
 
@@ -26,7 +27,11 @@ export function splitPatch(patch: string): string[] {
  * Pairs the sections with the snapshot's files. Both come from the same diff-tree pass, sorted
  * the same way, so they pair in order; a file without a section (no textual change) gets ''.
  */
-export function fileDiffs(files: readonly FileChange[], patch: string, maxBytes = MAX_FILE_DIFF_BYTES): FileDiffText[] {
+export function fileDiffs(
+  files: readonly FileChange[],
+  patch: string,
+  maxBytes = MAX_FILE_DIFF_BYTES,
+): FileDiffText[] {
   const sections = splitPatch(patch);
   const byOrder = sections.length === files.length;
   return files.map((file, i) => {
@@ -43,7 +48,8 @@ function headerNames(section: string, file: FileChange): boolean {
 }
 
 function cut(section: string, maxBytes: number): FileDiffText {
-  if (Buffer.byteLength(section, 'utf8') <= maxBytes) return { diff: section, binary: false, truncated: false };
+  if (Buffer.byteLength(section, 'utf8') <= maxBytes)
+    return { diff: section, binary: false, truncated: false };
   const prefix = Buffer.from(section, 'utf8').subarray(0, maxBytes).toString('utf8');
   const end = prefix.lastIndexOf('\n');
   return { diff: end === -1 ? '' : prefix.slice(0, end + 1), binary: false, truncated: true };

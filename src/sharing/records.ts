@@ -1,5 +1,10 @@
 import type { RunRecord } from '../../types/run.js';
-import { RECORD_FILE, RECORD_FORMAT, RecordFile, type RecordFile as RecordFileType } from '../../types/sharing.js';
+import {
+  RECORD_FILE,
+  RECORD_FORMAT,
+  RecordFile,
+  type RecordFile as RecordFileType,
+} from '../../types/sharing.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { SafeId } from '../../types/snapshot.js';
 import { objectId, treeContent, type ObjectFormat } from '../git/record-objects.js';
@@ -62,7 +67,9 @@ export function buildRecord(snapshot: Snapshot, run: RunRecord): RecordFileType 
       ...(snapshot.skipped === undefined ? {} : { skipped: snapshot.skipped }),
     },
     workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
-    patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
+    patch: changed
+      ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] }
+      : null,
     run: { createdAt: run.createdAt, before },
   });
 }
@@ -88,7 +95,9 @@ export function recordObjects(format: ObjectFormat, record: RecordFileType): Rec
   const who = `agentgate <agentgate@localhost> ${seconds} +0000`;
   const s = record.snapshot;
   const message = `[agentgate] Record of run ${s.runId} iteration ${s.iteration}\n\nAgentgate-Snapshot: ${s.id}\n`;
-  const commitBuf = Buffer.from(`tree ${tree}\nparent ${s.afterSha}\nauthor ${who}\ncommitter ${who}\n\n${message}`);
+  const commitBuf = Buffer.from(
+    `tree ${tree}\nparent ${s.afterSha}\nauthor ${who}\ncommitter ${who}\n\n${message}`,
+  );
   return {
     blob: { id: blob, content: blobContent },
     tree: { id: tree, content: treeBuf },

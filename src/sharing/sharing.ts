@@ -3,13 +3,42 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
-import { RebuiltIndex, RecordFile, RECORD_FILE, type ExportResult, type PushResult, type ReceiveResult, type RefusedRecord } from '../../types/sharing.js';
+import {
+  RebuiltIndex,
+  RecordFile,
+  RECORD_FILE,
+  type ExportResult,
+  type PushResult,
+  type ReceiveResult,
+  type RefusedRecord,
+} from '../../types/sharing.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { BundleInvalidError, ConcurrentUpdateError, GitFailedError, PushRejectedError, RunNotFoundError, RunWorkspaceMismatchError } from '../errors.js';
-import { batchCheck, listRefsWithParents, objectFormat, readBlobs, writeObjects, type CommitRef } from '../git/record-objects.js';
+import {
+  BundleInvalidError,
+  ConcurrentUpdateError,
+  GitFailedError,
+  PushRejectedError,
+  RunNotFoundError,
+  RunWorkspaceMismatchError,
+} from '../errors.js';
+import {
+  batchCheck,
+  listRefsWithParents,
+  objectFormat,
+  readBlobs,
+  writeObjects,
+  type CommitRef,
+} from '../git/record-objects.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { deleteRefs, listRefs, updateRefs, type RefEntry, type RefUpdate } from '../git/refs.js';
-import { createBundle, fetchRefs, listRemoteRefs, pushRefs, resolveRemote, verifyBundle } from '../git/transport.js';
+import {
+  createBundle,
+  fetchRefs,
+  listRemoteRefs,
+  pushRefs,
+  resolveRemote,
+  verifyBundle,
+} from '../git/transport.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import { replaceFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
@@ -18,7 +47,17 @@ import { withRepoLock } from '../git/repo-lock.js';
 import { bundlePackIntact } from '../git/bundle-pack.js';
 import { assertSafeId, layout, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
-import { buildRecord, INCOMING_PREFIX, iterationRef, parseRecordRef, PATCH_RECIPE_ARGS, recordObjects, recordRef, RECORDS_PREFIX, relativePatchFile } from './records.js';
+import {
+  buildRecord,
+  INCOMING_PREFIX,
+  iterationRef,
+  parseRecordRef,
+  PATCH_RECIPE_ARGS,
+  recordObjects,
+  recordRef,
+  RECORDS_PREFIX,
+  relativePatchFile,
+} from './records.js';
 
 export interface SharingOptions {
   home: string;
@@ -64,28 +103,51 @@ export class Sharing {
     const { runs, refs } = await this.materialise(repo, sel);
     const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
     if (count === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [] };
-    const specs = sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
+    const specs = sel.all
+      ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`]
+      : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
     const results = await pushRefs(repo, remote.url, specs);
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
     let rejected = results.filter((r) => r.flag === '!');
     if (rejected.length > 0) {
       // Another push of the very same records may have won the race: that is "up to date", not a conflict.
-      const [theirs, ours] = await Promise.all([listRemoteRefs(repo, remote.url, RECORDS_PREFIX), listRefs(repo, RECORDS_PREFIX)]);
+      const [theirs, ours] = await Promise.all([
+        listRemoteRefs(repo, remote.url, RECORDS_PREFIX),
+        listRefs(repo, RECORDS_PREFIX),
+      ]);
       const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
       const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
-      const same = rejected.filter((r) => remoteSha.get(r.ref) !== undefined && remoteSha.get(r.ref) === localSha.get(r.ref));
+      const same = rejected.filter(
+        (r) => remoteSha.get(r.ref) !== undefined && remoteSha.get(r.ref) === localSha.get(r.ref),
+      );
       upToDate.push(...same.map((r) => r.ref));
       rejected = rejected.filter((r) => !same.includes(r));
     }
     if (rejected.length > 0) {
       throw new PushRejectedError(
-        `the remote already holds other records for ${rejected.length} iteration(s) (${rejected.slice(0, 3).map((r) => r.ref).join(', ')}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
-        { details: { remote: remote.name, rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })), updated, upToDate } },
+        `the remote already holds other records for ${rejected.length} iteration(s) (${rejected
+          .slice(0, 3)
+          .map((r) => r.ref)
+          .join(', ')}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
+        {
+          details: {
+            remote: remote.name,
+            rejected: rejected.map((r) => ({ ref: r.ref, summary: r.summary })),
+            updated,
+            upToDate,
+          },
+        },
       );
     }
     // With --all, the runs are those of every record pushed, whichever home made them.
-    return { remote: remote.name, runs: sel.all ? runsOf(results.map((r) => r.ref)) : runs, refs: results.length, updated, upToDate };
+    return {
+      remote: remote.name,
+      runs: sel.all ? runsOf(results.map((r) => r.ref)) : runs,
+      refs: results.length,
+      updated,
+      upToDate,
+    };
   }
 
   /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
@@ -107,10 +169,22 @@ export class Sharing {
     const repo = await this.open(sel.workspace);
     const { runs } = await this.materialise(repo, sel);
     const all = await listRefs(repo, RECORDS_PREFIX);
-    const chosen = sel.all ? all : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
-    if (chosen.length === 0) throw new RunNotFoundError(`no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`, { details: { workspace: repo.topLevel } });
+    const chosen = sel.all
+      ? all
+      : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+    if (chosen.length === 0)
+      throw new RunNotFoundError(
+        `no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`,
+        { details: { workspace: repo.topLevel } },
+      );
     const path = resolve(cwd, file);
-    await replaceFileAtomic(path, (temp) => createBundle(repo, temp, chosen.map((r) => r.ref)));
+    await replaceFileAtomic(path, (temp) =>
+      createBundle(
+        repo,
+        temp,
+        chosen.map((r) => r.ref),
+      ),
+    );
     return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
   }
 
@@ -118,22 +192,43 @@ export class Sharing {
   async import(workspace: string, file: string, cwd = process.cwd()): Promise<ReceiveResult> {
     const repo = await this.open(workspace);
     const path = resolve(cwd, file);
-    const isFile = await stat(path).then((s) => s.isFile(), () => false);
-    if (!isFile) throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, { details: { file: path } });
+    const isFile = await stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (!isFile)
+      throw new BundleInvalidError(`${path} is not a file; give the bundle written by "export"`, {
+        details: { file: path },
+      });
     const heads = await verifyBundle(repo, path);
-    if (!(await bundlePackIntact(path))) throw new BundleInvalidError(`${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`, { details: { file: path } });
+    if (!(await bundlePackIntact(path)))
+      throw new BundleInvalidError(
+        `${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
+        { details: { file: path } },
+      );
     if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
-      throw new BundleInvalidError(`${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`, { details: { file: path } });
+      throw new BundleInvalidError(
+        `${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`,
+        { details: { file: path } },
+      );
     }
     const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-    const result = await this.receive(repo, async () => records, async (r, specs) => {
-      try {
-        await fetchRefs(r, path, specs);
-      } catch (cause) {
-        if (cause instanceof GitFailedError) throw new BundleInvalidError(`git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`, { cause, details: { file: path } });
-        throw cause;
-      }
-    });
+    const result = await this.receive(
+      repo,
+      async () => records,
+      async (r, specs) => {
+        try {
+          await fetchRefs(r, path, specs);
+        } catch (cause) {
+          if (cause instanceof GitFailedError)
+            throw new BundleInvalidError(
+              `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
+              { cause, details: { file: path } },
+            );
+          throw cause;
+        }
+      },
+    );
     return { file: path, ...result };
   }
 
@@ -145,11 +240,18 @@ export class Sharing {
   private async selectRuns(repo: Repo, sel: Selection): Promise<RunRecord[]> {
     if (sel.runId !== undefined) {
       const run = await this.store.loadRun(assertSafeId(sel.runId, 'run id'));
-      if (run === null) throw new RunNotFoundError(`no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`, { details: { runId: sel.runId } });
+      if (run === null)
+        throw new RunNotFoundError(
+          `no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`,
+          { details: { runId: sel.runId } },
+        );
       if ((await this.runsHere(repo, [run])).length === 0) {
-        throw new RunWorkspaceMismatchError(`run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`, {
-          details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel },
-        });
+        throw new RunWorkspaceMismatchError(
+          `run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`,
+          {
+            details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel },
+          },
+        );
       }
       return [run];
     }
@@ -164,10 +266,35 @@ export class Sharing {
   private async runsHere(repo: Repo, runs: readonly RunRecord[]): Promise<RunRecord[]> {
     const here = runs.filter((r) => r.workspace === repo.topLevel);
     if (this.options.localWorkspace === undefined) return here;
-    const gone = await Promise.all(runs.map(async (r) => r.workspace !== repo.topLevel && !(await stat(r.workspace).then((st) => st.isDirectory(), () => false))));
-    const orphans = await Promise.all(runs.filter((_, i) => gone[i]).map(async (run) => ({ run, shas: (await this.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha) })));
-    const found = new Map((await batchCheck(repo, orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`)))).map((f) => [f.name, f.found]));
-    const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
+    const gone = await Promise.all(
+      runs.map(
+        async (r) =>
+          r.workspace !== repo.topLevel &&
+          !(await stat(r.workspace).then(
+            (st) => st.isDirectory(),
+            () => false,
+          )),
+      ),
+    );
+    const orphans = await Promise.all(
+      runs
+        .filter((_, i) => gone[i])
+        .map(async (run) => ({
+          run,
+          shas: (await this.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha),
+        })),
+    );
+    const found = new Map(
+      (
+        await batchCheck(
+          repo,
+          orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`)),
+        )
+      ).map((f) => [f.name, f.found]),
+    );
+    const adopted = orphans
+      .filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true))
+      .map((o) => o.run);
     return runs.filter((r) => here.includes(r) || adopted.includes(r));
   }
 
@@ -195,15 +322,28 @@ export class Sharing {
         const ref = recordRef(run.runId, snapshot.iteration);
         refs.push(ref);
         const have = existing.get(ref);
-        if (have && have.type === 'commit' && have.parents.length === 1 && have.parents[0] === snapshot.afterSha) continue;
-        pending.push({ ref, objects: recordObjects(format, buildRecord(snapshot, run)), old: have?.sha ?? null });
+        if (
+          have &&
+          have.type === 'commit' &&
+          have.parents.length === 1 &&
+          have.parents[0] === snapshot.afterSha
+        )
+          continue;
+        pending.push({
+          ref,
+          objects: recordObjects(format, buildRecord(snapshot, run)),
+          old: have?.sha ?? null,
+        });
       }
     }
     if (pending.length > 0) await this.writeRecordObjects(repo, pending);
     return { runs: runs.map((r) => r.runId), refs };
   }
 
-  private async writeRecordObjects(repo: Repo, pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }>): Promise<void> {
+  private async writeRecordObjects(
+    repo: Repo,
+    pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }>,
+  ): Promise<void> {
     const dir = join(layout(this.options.home).home, 'tmp', `sharing-${randomBytes(6).toString('hex')}`);
     await mkdir(dir, { recursive: true });
     try {
@@ -220,13 +360,18 @@ export class Sharing {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    const updates: RefUpdate[] = pending.map((p) => ({ ref: p.ref, newSha: p.objects.commit.id, oldSha: p.old }));
+    const updates: RefUpdate[] = pending.map((p) => ({
+      ref: p.ref,
+      newSha: p.objects.commit.id,
+      oldSha: p.old,
+    }));
     try {
       await updateRefs(repo, updates, { message: 'agentgate: record' });
     } catch (error) {
       // A concurrent push in this repository wrote the same records (they are deterministic): fine.
       const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-      if (!(error instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha)) throw error;
+      if (!(error instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
+        throw error;
     }
   }
 
@@ -244,33 +389,52 @@ export class Sharing {
   ): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
     const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
     // The repository's lock too: a fetch killed inside git leaves ref locks that its takeover clears.
-    return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
-      const source = await list();
-      const local = await listRefsWithParents(repo, RECORDS_PREFIX);
-      const localSha = new Map(local.map((r) => [r.ref, r.sha]));
-      const refused: RefusedRecord[] = [];
-      const wanted = source.filter((r) => {
-        if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
-        refused.push({ ref: r.ref, reason: 'not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)' });
-        return false;
-      });
-      const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
-      if (toFetch.length > 0) {
-        const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
-        await bring(repo, specs);
-      }
-      const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
-      const wantedRefs = new Set(wanted.map((r) => r.ref));
-      // Records this repository already holds are rebuilt from its own refs (the home may be new).
-      const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
-      try {
-        const result = await this.rebuild(repo, [...incoming.filter((r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)), ...held], local);
-        return { ...result, refused: [...refused, ...result.refused] };
-      } finally {
-        await deleteRefs(repo, incoming.map(toDelete));
-      }
-    }));
+    return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () =>
+      withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+        await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
+        const source = await list();
+        const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+        const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+        const refused: RefusedRecord[] = [];
+        const wanted = source.filter((r) => {
+          if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+          refused.push({
+            ref: r.ref,
+            reason: 'not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)',
+          });
+          return false;
+        });
+        const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+        if (toFetch.length > 0) {
+          const specs =
+            toFetch.length > MAX_REFSPECS
+              ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`]
+              : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+          await bring(repo, specs);
+        }
+        const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+        const wantedRefs = new Set(wanted.map((r) => r.ref));
+        // Records this repository already holds are rebuilt from its own refs (the home may be new).
+        const held = local
+          .filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref))
+          .map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+        try {
+          const result = await this.rebuild(
+            repo,
+            [
+              ...incoming.filter((r) =>
+                wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`),
+              ),
+              ...held,
+            ],
+            local,
+          );
+          return { ...result, refused: [...refused, ...result.refused] };
+        } finally {
+          await deleteRefs(repo, incoming.map(toDelete));
+        }
+      }),
+    );
   }
 
   private indexPath(): string {
@@ -278,11 +442,18 @@ export class Sharing {
   }
 
   /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
-  private async rebuild(repo: Repo, incoming: CommitRef[], localRefs: CommitRef[]): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
+  private async rebuild(
+    repo: Repo,
+    incoming: CommitRef[],
+    localRefs: CommitRef[],
+  ): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
     const refused: RefusedRecord[] = [];
-    const refuse = (ref: string, reason: string) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
+    const refuse = (ref: string, reason: string) =>
+      refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
     const local = new Map(localRefs.map((r) => [r.ref, r]));
-    const index = (await readJsonFile(this.indexPath(), RebuiltIndex, 'sharing index').catch(() => null)) ?? { records: {} };
+    const index = (await readJsonFile(this.indexPath(), RebuiltIndex, 'sharing index').catch(() => null)) ?? {
+      records: {},
+    };
     const runs = new Set<string>();
     let unchanged = 0;
     const candidates: Array<{ ref: CommitRef; runId: string; iteration: number }> = [];
@@ -309,16 +480,22 @@ export class Sharing {
       }
       candidates.push({ ref, ...name });
     }
-    const blobs = await batchCheck(repo, candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`));
+    const blobs = await batchCheck(
+      repo,
+      candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`),
+    );
     const sizeOk = candidates.filter((c, i) => {
       const b = blobs[i];
       if (!b?.found || b.type !== 'blob') refuse(c.ref.ref, `has no ${RECORD_FILE}`);
-      else if (b.size > MAX_RECORD_BYTES) refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+      else if (b.size > MAX_RECORD_BYTES)
+        refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
       else return true;
       return false;
     });
     const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : '']));
-    const contents = await readBlobs(repo, [...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string))]);
+    const contents = await readBlobs(repo, [
+      ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string)),
+    ]);
     const accepted: Accepted[] = [];
     for (const c of sizeOk) {
       const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string) as Buffer;
@@ -331,7 +508,13 @@ export class Sharing {
       }
       const parsed = RecordFile.safeParse(json);
       if (!parsed.success) {
-        refuse(c.ref.ref, `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        refuse(
+          c.ref.ref,
+          `${RECORD_FILE} does not match the record schema: ${parsed.error.issues
+            .slice(0, 3)
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ')}`,
+        );
         continue;
       }
       const rec = parsed.data;
@@ -343,7 +526,9 @@ export class Sharing {
             ? 'its parent is not the after commit it names'
             : (rec.patch === null) !== (s.beforeSha === s.afterSha)
               ? 'its patch recipe does not fit its commits'
-              : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(' ') !== PATCH_RECIPE_ARGS.join(' '))
+              : rec.patch !== null &&
+                  (rec.patch.file !== relativePatchFile(c.runId, c.iteration) ||
+                    rec.patch.args.join(' ') !== PATCH_RECIPE_ARGS.join(' '))
                 ? 'its patch recipe is not the one this version writes'
                 : null;
       if (why !== null) refuse(c.ref.ref, why);
@@ -363,7 +548,13 @@ export class Sharing {
   ): Promise<{ done: Accepted[]; kept: Accepted[] }> {
     if (accepted.length === 0) return { done: [], kept: [] };
     const iterationRefs = new Map((await listRefs(repo, 'refs/agentgate/runs/')).map((r) => [r.ref, r.sha]));
-    const trees = await batchCheck(repo, accepted.flatMap((a) => [`${a.record.snapshot.beforeSha}^{tree}`, `${a.record.snapshot.afterSha}^{tree}`]));
+    const trees = await batchCheck(
+      repo,
+      accepted.flatMap((a) => [
+        `${a.record.snapshot.beforeSha}^{tree}`,
+        `${a.record.snapshot.afterSha}^{tree}`,
+      ]),
+    );
     const done: Accepted[] = [];
     const kept: Accepted[] = [];
     const refUpdates: RefUpdate[] = [];
@@ -377,7 +568,10 @@ export class Sharing {
         continue;
       }
       const stored = await this.store.load(s.id).catch(() => null);
-      if (stored !== null && (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)) {
+      if (
+        stored !== null &&
+        (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)
+      ) {
         refuse(a.ref.ref, `snapshot id ${s.id} is already used by another snapshot here`);
         continue;
       }
@@ -389,14 +583,24 @@ export class Sharing {
       // A run is known by when it started: the same id started elsewhere is another run, and its
       // records must not be mixed into this one.
       if (run !== null && run.createdAt !== a.record.run.createdAt) {
-        refuse(a.ref.ref, `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`);
+        refuse(
+          a.ref.ref,
+          `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`,
+        );
         continue;
       }
       if (run !== null && stored === null) {
-        if (!iterations.has(s.runId)) iterations.set(s.runId, new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])));
+        if (!iterations.has(s.runId))
+          iterations.set(
+            s.runId,
+            new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id])),
+          );
         const other = iterations.get(s.runId)?.get(s.iteration);
         if (other !== undefined && other !== s.id) {
-          refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
+          refuse(
+            a.ref.ref,
+            `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`,
+          );
           continue;
         }
       }
@@ -406,7 +610,8 @@ export class Sharing {
         refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
         continue;
       }
-      const patch = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
+      const patch =
+        a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
       const patchThere = patch === null || (await exists(patch));
       // A record this home made itself (pushed, then fetched back) only needs its refs.
       const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
@@ -415,10 +620,20 @@ export class Sharing {
       }
       // A new run takes the record's start first, so that a call killed after this point leaves a
       // run that the check above still recognises as this one.
-      if (run === null) await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({ ...cur, createdAt: a.record.run.createdAt }));
+      if (run === null)
+        await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({
+          ...cur,
+          createdAt: a.record.run.createdAt,
+        }));
       if (stored === null) {
         // What travelled, plus where it lives on this machine.
-        const snapshot: Snapshot = { ...s, patchPath: patch, workspace: repo.topLevel, ref: itRef, recordedWorkspace: a.record.workspace };
+        const snapshot: Snapshot = {
+          ...s,
+          patchPath: patch,
+          workspace: repo.topLevel,
+          ref: itRef,
+          recordedWorkspace: a.record.workspace,
+        };
         await this.store.save(snapshot);
       }
       await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
@@ -440,7 +655,11 @@ export class Sharing {
     }
     // Records already promoted by an earlier, interrupted call are skipped by the compare-and-swap list.
     const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-    await updateRefs(repo, refUpdates.filter((u) => present.get(u.ref) !== u.newSha), { message: 'agentgate: fetched record' });
+    await updateRefs(
+      repo,
+      refUpdates.filter((u) => present.get(u.ref) !== u.newSha),
+      { message: 'agentgate: fetched record' },
+    );
     for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
     return { done, kept };
   }
@@ -456,7 +675,11 @@ function toDelete(r: RefEntry): { ref: string; oldSha: string } {
 
 /** The run ids of record refs, sorted, each once. */
 function runsOf(refs: readonly string[]): string[] {
-  return [...new Set(refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r): r is string => r !== undefined))].sort();
+  return [
+    ...new Set(
+      refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r): r is string => r !== undefined),
+    ),
+  ].sort();
 }
 
 function dedupe<T extends { id: string }>(items: T[]): T[] {

@@ -10,7 +10,19 @@ export interface DemoSummary {
   workspace: string;
   home: string;
   runId: string;
-  iterations: Array<Pick<Snapshot, 'iteration' | 'id' | 'filesChanged' | 'insertions' | 'deletions' | 'beforeSha' | 'afterSha' | 'patchPath'> & { task: string }>;
+  iterations: Array<
+    Pick<
+      Snapshot,
+      | 'iteration'
+      | 'id'
+      | 'filesChanged'
+      | 'insertions'
+      | 'deletions'
+      | 'beforeSha'
+      | 'afterSha'
+      | 'patchPath'
+    > & { task: string }
+  >;
   verify: Pick<VerifyReport, 'ok'> & { checks: number; failed: number };
   /** Whether the workspace and home were left in place (`demo --keep`); otherwise they are gone. */
   kept: boolean;
@@ -22,22 +34,38 @@ const ITERATIONS: Array<{ task: string; edit: (ws: string) => Promise<void> }> =
     task: 'Add a greeting module and document it',
     edit: async (ws) => {
       await put(ws, 'src/greet.js', 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n');
-      await put(ws, 'README.md', '# demo\n\nA throwaway workspace.\n\nUse `greet(name)` from src/greet.js.\n');
+      await put(
+        ws,
+        'README.md',
+        '# demo\n\nA throwaway workspace.\n\nUse `greet(name)` from src/greet.js.\n',
+      );
     },
   },
   {
     task: 'Rename the module, add a logo, and tweak the greeting',
     edit: async (ws) => {
       await rename(join(ws, 'src/greet.js'), join(ws, 'src/hello.js'));
-      await put(ws, 'src/hello.js', 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n');
-      await put(ws, 'assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0xff, 0x00, 0x10, 0x80]));
+      await put(
+        ws,
+        'src/hello.js',
+        'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n',
+      );
+      await put(
+        ws,
+        'assets/logo.png',
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0xff, 0x00, 0x10, 0x80]),
+      );
     },
   },
   {
     task: 'Remove the notes file and update the logo',
     edit: async (ws) => {
       await rm(join(ws, 'NOTES.txt'));
-      await put(ws, 'assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 0xfe, 0x00, 0x20, 0x40]));
+      await put(
+        ws,
+        'assets/logo.png',
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 0xfe, 0x00, 0x20, 0x40]),
+      );
     },
   },
 ];
@@ -75,12 +103,33 @@ async function demoIn(root: string): Promise<Omit<DemoSummary, 'kept'>> {
   for (const [index, step] of ITERATIONS.entries()) {
     const before = await snapshotter.captureBeforeState(workspace, { runId, init: true });
     await step.edit(workspace);
-    const s = await snapshotter.captureAfterState(workspace, before, { runId, iteration: index + 1, taskPrompt: step.task, gatePlanSource: 'demo' });
-    iterations.push({ iteration: s.iteration, id: s.id, filesChanged: s.filesChanged, insertions: s.insertions, deletions: s.deletions, beforeSha: s.beforeSha, afterSha: s.afterSha, patchPath: s.patchPath, task: step.task });
+    const s = await snapshotter.captureAfterState(workspace, before, {
+      runId,
+      iteration: index + 1,
+      taskPrompt: step.task,
+      gatePlanSource: 'demo',
+    });
+    iterations.push({
+      iteration: s.iteration,
+      id: s.id,
+      filesChanged: s.filesChanged,
+      insertions: s.insertions,
+      deletions: s.deletions,
+      beforeSha: s.beforeSha,
+      afterSha: s.afterSha,
+      patchPath: s.patchPath,
+      task: step.task,
+    });
   }
   const report = await snapshotter.verify({ runId });
   const failed = report.checks.filter((c) => !c.ok).length;
-  return { workspace, home, runId, iterations, verify: { ok: report.ok, checks: report.checks.length, failed } };
+  return {
+    workspace,
+    home,
+    runId,
+    iterations,
+    verify: { ok: report.ok, checks: report.checks.length, failed },
+  };
 }
 
 async function put(root: string, rel: string, content: string | Buffer): Promise<void> {

@@ -17,12 +17,18 @@ export interface OwnDirs {
  */
 export async function workspaceExcludes(topLevel: string, dirs: OwnDirs): Promise<string[]> {
   const out: string[] = [];
-  for (const [what, dir] of [['agentgate home', dirs.home], ['artifacts directory', dirs.artifactsDir]] as const) {
+  for (const [what, dir] of [
+    ['agentgate home', dirs.home],
+    ['artifacts directory', dirs.artifactsDir],
+  ] as const) {
     const real = await realPathOf(dir);
     if (real === topLevel) {
-      throw new UnsafeWorkspaceError(`the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`, {
-        details: { workspace: topLevel, [what === 'agentgate home' ? 'home' : 'artifactsDir']: dir },
-      });
+      throw new UnsafeWorkspaceError(
+        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        {
+          details: { workspace: topLevel, [what === 'agentgate home' ? 'home' : 'artifactsDir']: dir },
+        },
+      );
     }
     if (isInside(topLevel, real)) out.push(relative(topLevel, real));
   }
@@ -56,9 +62,12 @@ export async function assertNoLinkInside(topLevel: string, file: string): Promis
     at = join(at, part);
     const info = await lstat(at).catch(() => null);
     if (info?.isSymbolicLink()) {
-      throw new UnsafeWorkspaceError(`${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`, {
-        details: { workspace: topLevel, path: at },
-      });
+      throw new UnsafeWorkspaceError(
+        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
+        {
+          details: { workspace: topLevel, path: at },
+        },
+      );
     }
   }
 }

@@ -61,6 +61,10 @@ function firstChars(text: string, limit: number): string {
  * overrides and isolates that can make `git log` show text other than what is stored.
  */
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- control characters are what we remove
+      .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+      .trim()
+  );
 }

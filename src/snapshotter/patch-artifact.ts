@@ -15,7 +15,11 @@ export interface PatchArtifact {
  * Writes the patch between two trees at `path` (git streams it to disk and it is renamed into
  * place atomically, see writeUnifiedDiffToFile) and returns its sha256 for the metadata.
  */
-export async function writePatchArtifact(repo: GitOptions, trees: DiffTrees, path: string): Promise<PatchArtifact> {
+export async function writePatchArtifact(
+  repo: GitOptions,
+  trees: DiffTrees,
+  path: string,
+): Promise<PatchArtifact> {
   await writeTreeDiffToFile(repo, trees, path);
   return { path, sha256: await sha256File(path) };
 }

@@ -4,14 +4,27 @@ import { sweepTempFiles } from '../fs/sweep.js';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
-import { SafeId, type BeforeState, type CommitInfo, type DiffStats, type Snapshot } from '../../types/snapshot.js';
+import {
+  SafeId,
+  type BeforeState,
+  type CommitInfo,
+  type DiffStats,
+  type Snapshot,
+} from '../../types/snapshot.js';
 import type { VerifyCheck, VerifyReport } from '../../types/verify.js';
 import { cherryPick } from '../git/cherry-pick.js';
 import { unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
-import { assertNoLfs, assertSafeWorkspace, excludeNestedRepositories, initRepo, openRepo, type Repo } from '../git/repo.js';
+import {
+  assertNoLfs,
+  assertSafeWorkspace,
+  excludeNestedRepositories,
+  initRepo,
+  openRepo,
+  type Repo,
+} from '../git/repo.js';
 import { getTree, isAncestor, objectExists, readRef, resolveRevision, switchToBranch } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import {
@@ -113,9 +126,12 @@ export class Snapshotter {
       assertNoOperation(state);
       const dirty = state.isDirty;
       if (dirty && onDirty === 'error') {
-        throw new DirtyWorkspaceError(`${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`, {
-          details: { workspace: repo.topLevel },
-        });
+        throw new DirtyWorkspaceError(
+          `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+          {
+            details: { workspace: repo.topLevel },
+          },
+        );
       }
       let branch = state.branch;
       if (opts.branch !== undefined) {
@@ -152,11 +168,18 @@ export class Snapshotter {
    * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
    * change at all, nothing is committed and afterSha equals beforeSha.
    */
-  async captureAfterState(workspace: string, before: BeforeState | null, opts: AfterOptions): Promise<Snapshot> {
+  async captureAfterState(
+    workspace: string,
+    before: BeforeState | null,
+    opts: AfterOptions,
+  ): Promise<Snapshot> {
     const runId = assertSafeId(opts.runId, 'run id');
     // Checked before anything is committed: the iteration becomes a ref name and a stored field.
     if (!Number.isSafeInteger(opts.iteration) || opts.iteration < 0) {
-      throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(opts.iteration)}`, { details: { iteration: opts.iteration } });
+      throw new InvalidArgumentError(
+        `iteration must be a whole number from 0 up, not ${String(opts.iteration)}`,
+        { details: { iteration: opts.iteration } },
+      );
     }
     const repo = await openRepo(workspace, this.gitOptions());
     return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
@@ -193,17 +216,29 @@ export class Snapshotter {
       await assertNoLfs(repo);
       // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
       const detached = head.headState === 'detached' && head.sha !== null;
-      const branch = detached ? await nameDetachedHead(repo, runId, head.sha as string) : (head.branch ?? start.branch);
+      const branch = detached
+        ? await nameDetachedHead(repo, runId, head.sha as string)
+        : (head.branch ?? start.branch);
       const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
       const [commit, beforeTree] = await Promise.all([
-        createSnapshotCommit(repo, message, { excludes, alsoPoint: [ref], ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }) }),
+        createSnapshotCommit(repo, message, {
+          excludes,
+          alsoPoint: [ref],
+          ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
+        }),
         getTree(repo, start.sha),
       ]);
       const afterSha = commit.sha;
       const trees = { from: beforeTree, to: commit.tree };
       // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
-      const ours = commit.created || (afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
-      const [stats, artifact] = await Promise.all([treeDiffStats(repo, trees), afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)]);
+      const ours =
+        commit.created ||
+        (afterSha !== start.sha &&
+          (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
+      const [stats, artifact] = await Promise.all([
+        treeDiffStats(repo, trees),
+        afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath),
+      ]);
       const snapshot: Snapshot = {
         id: `snap-${newSnapshotId()}`,
         runId,
@@ -239,18 +274,30 @@ export class Snapshotter {
     if (matches.length === 1) return this.withLocalPaths(matches[0] as Snapshot);
     // A no-change iteration shares its after SHA with the iteration that made that commit: the SHA names the one that made it.
     const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-    if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha)) return this.withLocalPaths(makers[0] as Snapshot);
+    if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
+      return this.withLocalPaths(makers[0] as Snapshot);
     if (matches.length > 1) {
-      throw new AmbiguousIdError(`${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(', ')}); give more characters`, {
-        details: { matches: matches.map((m) => m.id) },
-      });
+      throw new AmbiguousIdError(
+        `${idOrSha} matches ${matches.length} snapshots (${matches
+          .slice(0, 5)
+          .map((m) => m.id)
+          .join(', ')}); give more characters`,
+        {
+          details: { matches: matches.map((m) => m.id) },
+        },
+      );
     }
-    throw new SnapshotNotFoundError(`no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`, { details: { id: idOrSha.slice(0, 200) } });
+    throw new SnapshotNotFoundError(
+      `no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`,
+      { details: { id: idOrSha.slice(0, 200) } },
+    );
   }
 
   /** The run's snapshots, ordered by iteration, with this machine's paths. */
   async listByRun(runId: string): Promise<Snapshot[]> {
-    return Promise.all((await this.store.loadByRun(assertSafeId(runId, 'run id'))).map((s) => this.withLocalPaths(s)));
+    return Promise.all(
+      (await this.store.loadByRun(assertSafeId(runId, 'run id'))).map((s) => this.withLocalPaths(s)),
+    );
   }
 
   /**
@@ -263,7 +310,9 @@ export class Snapshotter {
       return '';
     }
     snapshot = await this.withLocalPaths(snapshot);
-    const intact = snapshot.patchPath !== null && (await sha256File(snapshot.patchPath).catch(() => null)) === snapshot.patchSha256;
+    const intact =
+      snapshot.patchPath !== null &&
+      (await sha256File(snapshot.patchPath).catch(() => null)) === snapshot.patchSha256;
     if (intact && snapshot.patchPath) {
       if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
       return outputFile ? '' : readFile(snapshot.patchPath, 'utf8');
@@ -291,22 +340,52 @@ export class Snapshotter {
       // A link to a missing or corrupt file is a failed check; the rest of the run is still verified.
       const contents = await this.store.inspectRun(assertSafeId(target.runId, 'run id'));
       snapshots = contents.snapshots;
-      for (const problem of contents.problems) checks.push({ snapshotId: null, runId: target.runId, check: 'store-file', ok: false, detail: problem.message });
+      for (const problem of contents.problems)
+        checks.push({
+          snapshotId: null,
+          runId: target.runId,
+          check: 'store-file',
+          ok: false,
+          detail: problem.message,
+        });
     } else {
       const listed = await this.store.list();
       snapshots = listed.snapshots;
-      for (const problem of listed.problems) checks.push({ snapshotId: null, runId: null, check: 'store-file', ok: false, detail: problem.message });
+      for (const problem of listed.problems)
+        checks.push({
+          snapshotId: null,
+          runId: null,
+          check: 'store-file',
+          ok: false,
+          detail: problem.message,
+        });
       const runs = await this.store.listRuns();
-      for (const problem of runs.problems) checks.push({ snapshotId: null, runId: null, check: 'store-file', ok: false, detail: problem.message });
+      for (const problem of runs.problems)
+        checks.push({
+          snapshotId: null,
+          runId: null,
+          check: 'store-file',
+          ok: false,
+          detail: problem.message,
+        });
     }
     if (snapshots.length === 0 && checks.length === 0) {
-      const what = 'id' in target ? `snapshot ${target.id}` : 'runId' in target ? `run ${target.runId}` : `the home ${this.store.home}`;
-      throw new NothingToVerifyError(`${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`, { details: { home: this.store.home } });
+      const what =
+        'id' in target
+          ? `snapshot ${target.id}`
+          : 'runId' in target
+            ? `run ${target.runId}`
+            : `the home ${this.store.home}`;
+      throw new NothingToVerifyError(
+        `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+        { details: { home: this.store.home } },
+      );
     }
     const runs = new Map<string, RunRecord | null>();
     const local: Snapshot[] = [];
     for (const snapshot of snapshots) {
-      if (!runs.has(snapshot.runId)) runs.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
+      if (!runs.has(snapshot.runId))
+        runs.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
       const here = await this.withLocalPaths(snapshot);
       local.push(here);
       checks.push(...(await verifySnapshot(here, runs.get(snapshot.runId) ?? null, this.gitOptions())));
@@ -327,7 +406,11 @@ export class Snapshotter {
     const id = await this.getSnapshot(idOrSha).then(
       (snapshot) => snapshot.id,
       (error: unknown) => {
-        if (error instanceof StoreCorruptError || (error instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)) return idOrSha;
+        if (
+          error instanceof StoreCorruptError ||
+          (error instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)
+        )
+          return idOrSha;
         throw error;
       },
     );
@@ -354,12 +437,21 @@ export class Snapshotter {
   async cherryPick(idOrSha: string, onto?: string): Promise<CommitInfo> {
     const snapshot = await this.getSnapshot(idOrSha);
     if (snapshot.beforeSha === snapshot.afterSha) {
-      throw new EmptySnapshotError(`snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`, { details: { id: snapshot.id } });
+      throw new EmptySnapshotError(
+        `snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`,
+        { details: { id: snapshot.id } },
+      );
     }
     const repo = await openRepo(snapshot.workspace, this.gitOptions());
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-      const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}\n`;
-      const squashed = await commitTree(repo, await getTree(repo, snapshot.afterSha), [snapshot.beforeSha], message);
+      const message =
+        snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}\n`;
+      const squashed = await commitTree(
+        repo,
+        await getTree(repo, snapshot.afterSha),
+        [snapshot.beforeSha],
+        message,
+      );
       const ignore = await workspaceExcludes(repo.topLevel, this.options);
       return cherryPick(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) });
     });
@@ -378,7 +470,10 @@ export class Snapshotter {
     if (out.patchPath === null) return out;
     const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
     if (here === out.patchPath) return out;
-    const found = await stat(here).then((s) => s.isFile(), () => false);
+    const found = await stat(here).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     if (found) out = { ...out, patchPath: here };
     return out;
   }
@@ -392,7 +487,12 @@ export class Snapshotter {
   private async localWorkspaceFor(recorded: string): Promise<string> {
     const local = this.options.localWorkspace;
     if (local === undefined || local === recorded) return recorded;
-    return (await stat(recorded).then((s) => s.isDirectory(), () => false)) ? recorded : local;
+    return (await stat(recorded).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+      ? recorded
+      : local;
   }
 
   gitOptions(): { identity: Identity; timeoutMs: number } {
@@ -400,7 +500,11 @@ export class Snapshotter {
   }
 
   /** Opens the workspace's repository, or initialises one; with onDirty "error", files there refuse first (nothing is created). */
-  private async openOrInit(workspace: string, onDirty: OnDirty, init: boolean): Promise<{ repo: Repo; nested: string[] }> {
+  private async openOrInit(
+    workspace: string,
+    onDirty: OnDirty,
+    init: boolean,
+  ): Promise<{ repo: Repo; nested: string[] }> {
     try {
       return { repo: await openRepo(workspace, this.gitOptions()), nested: [] };
     } catch (cause) {
@@ -408,15 +512,21 @@ export class Snapshotter {
       const dir = typeof cause.details.workspace === 'string' ? cause.details.workspace : workspace;
       assertSafeWorkspace(dir);
       if (!init) {
-        throw new NotARepositoryError(`${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`, {
-          cause,
-          details: { workspace: dir },
-        });
+        throw new NotARepositoryError(
+          `${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`,
+          {
+            cause,
+            details: { workspace: dir },
+          },
+        );
       }
       if (onDirty === 'error' && (await hasUserFiles(dir, this.options))) {
-        throw new DirtyWorkspaceError(`${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`, {
-          details: { workspace: dir },
-        });
+        throw new DirtyWorkspaceError(
+          `${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`,
+          {
+            details: { workspace: dir },
+          },
+        );
       }
       const repo = await initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
       // Repositories nested in the directory stay theirs: never recorded as gitlinks of ours.
@@ -440,16 +550,27 @@ export class Snapshotter {
     const run = await this.store.loadRun(runId);
     assertRunWorkspace(run, runId, repo.topLevel);
     if (given) return { ...given, usesBefore: true };
-    if (beforeRev !== undefined) return { sha: await resolveRevision(repo, beforeRev), branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH, usesBefore: false };
+    if (beforeRev !== undefined)
+      return {
+        sha: await resolveRevision(repo, beforeRev),
+        branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
+        usesBefore: false,
+      };
     if (!run?.before) {
-      throw new RunNotFoundError(`run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`, { details: { runId } });
+      throw new RunNotFoundError(
+        `run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`,
+        { details: { runId } },
+      );
     }
     const usedBy = run.beforeUsedBy;
     // The same or an earlier iteration again is a retry, ITERATION_EXISTS or ITERATION_OUT_OF_ORDER, decided by assertIterationFree.
     if (usedBy && iteration > usedBy.iteration) {
-      throw new NoBeforeStateError(`the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`, {
-        details: { runId, usedBy },
-      });
+      throw new NoBeforeStateError(
+        `the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`,
+        {
+          details: { runId, usedBy },
+        },
+      );
     }
     return { ...run.before, usesBefore: true };
   }
@@ -473,17 +594,24 @@ export class Snapshotter {
       taken !== undefined &&
       taken.beforeSha === now.beforeSha &&
       taken.afterSha === now.headSha &&
-      (taken.commitMessage === now.message || (taken.commitMessage === '' && taken.afterSha === taken.beforeSha)) &&
+      (taken.commitMessage === now.message ||
+        (taken.commitMessage === '' && taken.afterSha === taken.beforeSha)) &&
       !(await now.isDirty());
     if (sameCapture) return taken;
     if (taken) {
-      throw new IterationExistsError(`iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`, {
-        details: { runId, iteration, existing: taken.id },
-      });
+      throw new IterationExistsError(
+        `iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`,
+        {
+          details: { runId, iteration, existing: taken.id },
+        },
+      );
     }
     const last = Math.max(-1, ...snapshots.map((s) => s.iteration));
     if (iteration < last) {
-      throw new IterationOutOfOrderError(`run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`, { details: { runId, iteration, last } });
+      throw new IterationOutOfOrderError(
+        `run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`,
+        { details: { runId, iteration, last } },
+      );
     }
     return null;
   }
@@ -491,15 +619,21 @@ export class Snapshotter {
   /** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
   private async assertDescends(repo: Repo, beforeSha: string, state: Pick<RepoState, 'sha'>): Promise<void> {
     const fail = (why: string): never => {
-      throw new HistoryRewrittenError(`${why}; the iteration's history was rewritten. Start a new iteration with "before"`, {
-        details: { beforeSha, head: state.sha },
-      });
+      throw new HistoryRewrittenError(
+        `${why}; the iteration's history was rewritten. Start a new iteration with "before"`,
+        {
+          details: { beforeSha, head: state.sha },
+        },
+      );
     };
     const head = state.sha;
     if (!head) return fail('HEAD has no commit any more');
     if (head === beforeSha) return;
     // Both questions at once; a missing before commit makes merge-base fail, which the first answers.
-    const [exists, ancestor] = await Promise.all([objectExists(repo, beforeSha), isAncestor(repo, beforeSha, head).catch(() => false)]);
+    const [exists, ancestor] = await Promise.all([
+      objectExists(repo, beforeSha),
+      isAncestor(repo, beforeSha, head).catch(() => false),
+    ]);
     if (!exists) fail(`before commit ${beforeSha} no longer exists`);
     if (!ancestor) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
   }
@@ -516,21 +650,30 @@ async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise
     await switchToBranch(repo, name, sha);
     return name;
   }
-  throw new InvalidArgumentError(`branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`, {
-    details: { runId },
-  });
+  throw new InvalidArgumentError(
+    `branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`,
+    {
+      details: { runId },
+    },
+  );
 }
 
 function assertNoOperation(state: Pick<RepoState, 'unmergedPaths' | 'operation'>): void {
   if (state.unmergedPaths.length > 0) {
-    throw new UnmergedPathsError(`the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(', ')}); resolve the conflicts and commit, then retry`, {
-      details: { paths: state.unmergedPaths },
-    });
+    throw new UnmergedPathsError(
+      `the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(', ')}); resolve the conflicts and commit, then retry`,
+      {
+        details: { paths: state.unmergedPaths },
+      },
+    );
   }
   if (state.operation) {
-    throw new OperationInProgressError(`a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`, {
-      details: { operation: state.operation },
-    });
+    throw new OperationInProgressError(
+      `a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`,
+      {
+        details: { operation: state.operation },
+      },
+    );
   }
 }
 

@@ -18,11 +18,23 @@ type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
  * before is an ancestor of after, the iteration ref still points at after, the stats still match
  * git, the patch artifact exists with its recorded sha256, and the run links the snapshot.
  */
-export async function verifySnapshot(snapshot: Snapshot, run: RunRecord | null, git: OpenOptions): Promise<VerifyCheck[]> {
+export async function verifySnapshot(
+  snapshot: Snapshot,
+  run: RunRecord | null,
+  git: OpenOptions,
+): Promise<VerifyCheck[]> {
   const checks: Check[] = [];
   const add = (check: string, ok: boolean, detail: string) => checks.push({ check, ok, detail });
 
-  add('run-links-snapshot', run?.snapshotIds.includes(snapshot.id) ?? false, run ? (run.snapshotIds.includes(snapshot.id) ? `run ${run.runId} lists it` : `run ${run.runId} does not list it`) : `run ${snapshot.runId} not found`);
+  add(
+    'run-links-snapshot',
+    run?.snapshotIds.includes(snapshot.id) ?? false,
+    run
+      ? run.snapshotIds.includes(snapshot.id)
+        ? `run ${run.runId} lists it`
+        : `run ${run.runId} does not list it`
+      : `run ${snapshot.runId} not found`,
+  );
   const artifactOk = await artifactCheck(snapshot, add);
 
   let repo: Repo | null = null;
@@ -32,15 +44,29 @@ export async function verifySnapshot(snapshot: Snapshot, run: RunRecord | null, 
     add('workspace', false, `cannot open ${snapshot.workspace}: ${(error as Error).message}`);
   }
   if (repo && (await gitChecks(repo, snapshot, add)) && artifactOk && snapshot.patchPath) {
-    const [beforeTree, expected] = await Promise.all([getTree(repo, snapshot.beforeSha), getTree(repo, snapshot.afterSha)]);
+    const [beforeTree, expected] = await Promise.all([
+      getTree(repo, snapshot.beforeSha),
+      getTree(repo, snapshot.afterSha),
+    ]);
     // The intact artifact has the recorded sha256. When git's patch between the two trees, hashed
     // as it streams, has that sha256 too, the artifact is exactly that patch: nothing is held in
     // memory. Otherwise (another git version, a foreign artifact) it must apply to give after.
-    if ((await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null)) === snapshot.patchSha256) {
-      add('patch-applies', true, 'the artifact is byte for byte git\'s patch from before to after');
+    if (
+      (await treeDiffSha256(repo, { from: beforeTree, to: expected }).catch(() => null)) ===
+      snapshot.patchSha256
+    ) {
+      add('patch-applies', true, "the artifact is byte for byte git's patch from before to after");
     } else {
-      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch((e: Error) => `fails: ${e.message}`);
-      add('patch-applies', applied === expected, applied === expected ? 'applying the patch to before gives exactly the after tree' : `applying the patch to before gives ${applied}, after tree is ${expected}`);
+      const applied = await treeAfterApplying(repo, snapshot.beforeSha, snapshot.patchPath).catch(
+        (e: Error) => `fails: ${e.message}`,
+      );
+      add(
+        'patch-applies',
+        applied === expected,
+        applied === expected
+          ? 'applying the patch to before gives exactly the after tree'
+          : `applying the patch to before gives ${applied}, after tree is ${expected}`,
+      );
     }
   }
   return checks.map((c) => ({ snapshotId: snapshot.id, runId: snapshot.runId, ...c }));
@@ -55,14 +81,23 @@ async function artifactCheck(snapshot: Snapshot, add: Add): Promise<boolean> {
     add('patch-artifact', ok, ok ? 'no change, no artifact' : 'changed snapshot has no patch artifact');
     return ok;
   }
-  const exists = await stat(snapshot.patchPath).then((s) => s.isFile(), () => false);
+  const exists = await stat(snapshot.patchPath).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (!exists) {
     add('patch-artifact', false, `${snapshot.patchPath} is missing ("patch" regenerates the diff from git)`);
     return false;
   }
   const actual = await sha256File(snapshot.patchPath);
   const ok = actual === snapshot.patchSha256;
-  add('patch-artifact', ok, ok ? `${snapshot.patchPath} sha256 matches` : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`);
+  add(
+    'patch-artifact',
+    ok,
+    ok
+      ? `${snapshot.patchPath} sha256 matches`
+      : `${snapshot.patchPath} sha256 is ${actual}, recorded ${snapshot.patchSha256}`,
+  );
   return ok;
 }
 
@@ -73,16 +108,37 @@ async function gitChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<bool
   add('before-exists', before, snapshot.beforeSha);
   add('after-exists', after, snapshot.afterSha);
   if (!before || !after) return false;
-  const ancestor = snapshot.beforeSha === snapshot.afterSha || (await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha));
-  add('before-is-ancestor', ancestor, ancestor ? 'before is an ancestor of after' : 'before is not an ancestor of after');
+  const ancestor =
+    snapshot.beforeSha === snapshot.afterSha ||
+    (await isAncestor(repo, snapshot.beforeSha, snapshot.afterSha));
+  add(
+    'before-is-ancestor',
+    ancestor,
+    ancestor ? 'before is an ancestor of after' : 'before is not an ancestor of after',
+  );
   await refCheck(repo, snapshot, add);
   await branchCheck(repo, snapshot, add);
   await messageChecks(repo, snapshot, add);
   const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
-  const same = stats.filesChanged === snapshot.filesChanged && stats.insertions === snapshot.insertions && stats.deletions === snapshot.deletions;
-  add('stats', same, same ? `${stats.filesChanged} files, +${stats.insertions} -${stats.deletions}` : `git now says ${stats.filesChanged} files +${stats.insertions} -${stats.deletions}`);
+  const same =
+    stats.filesChanged === snapshot.filesChanged &&
+    stats.insertions === snapshot.insertions &&
+    stats.deletions === snapshot.deletions;
+  add(
+    'stats',
+    same,
+    same
+      ? `${stats.filesChanged} files, +${stats.insertions} -${stats.deletions}`
+      : `git now says ${stats.filesChanged} files +${stats.insertions} -${stats.deletions}`,
+  );
   const files = JSON.stringify(stats.files) === JSON.stringify(snapshot.files);
-  add('files', files, files ? 'every file\'s status and counts match git' : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats.files)})`);
+  add(
+    'files',
+    files,
+    files
+      ? "every file's status and counts match git"
+      : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats.files)})`,
+  );
   return ancestor;
 }
 
@@ -90,11 +146,23 @@ async function gitChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<bool
 async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
   const expected = `refs/agentgate/runs/${snapshot.runId}/iteration-${snapshot.iteration}`;
   if (snapshot.ref !== expected) {
-    add('ref', false, snapshot.ref === null ? `no ref recorded; ${expected} should keep after reachable` : `recorded ref ${snapshot.ref} is not ${expected}`);
+    add(
+      'ref',
+      false,
+      snapshot.ref === null
+        ? `no ref recorded; ${expected} should keep after reachable`
+        : `recorded ref ${snapshot.ref} is not ${expected}`,
+    );
     return;
   }
   const target = await readRef(repo, snapshot.ref);
-  add('ref', target === snapshot.afterSha, target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? 'nothing'}`);
+  add(
+    'ref',
+    target === snapshot.afterSha,
+    target === snapshot.afterSha
+      ? `${snapshot.ref} keeps after reachable`
+      : `${snapshot.ref} points at ${target ?? 'nothing'}`,
+  );
 }
 
 /**
@@ -103,7 +171,11 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
  */
 async function branchCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
   if (snapshot.recordedWorkspace !== undefined) {
-    add('branch', true, `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`);
+    add(
+      'branch',
+      true,
+      `recorded on another machine: its branch ${snapshot.branch} did not travel (the ref and commits are checked)`,
+    );
     return;
   }
   const tip = await readRef(repo, `refs/heads/${snapshot.branch}`).catch(() => null);
@@ -112,7 +184,13 @@ async function branchCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<vo
     return;
   }
   const holds = tip === snapshot.afterSha || (await isAncestor(repo, snapshot.afterSha, tip));
-  add('branch', holds, holds ? `${snapshot.branch} contains after` : `${snapshot.branch} does not contain after ${snapshot.afterSha}`);
+  add(
+    'branch',
+    holds,
+    holds
+      ? `${snapshot.branch} contains after`
+      : `${snapshot.branch} does not contain after ${snapshot.afterSha}`,
+  );
 }
 
 function describeFileDifference(stored: Snapshot['files'], actual: Snapshot['files']): string {
@@ -129,15 +207,42 @@ async function messageChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<
   if (snapshot.commitMessage === '' || snapshot.beforeSha === snapshot.afterSha) return;
   const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
   const same = message === snapshot.commitMessage.replace(/\n$/, '');
-  add('commit-message', same, same ? 'the after commit carries the stored message' : 'the after commit\'s message differs from the stored one');
-  const trailers = { run: trailer(message, 'Agentgate-Run'), iteration: trailer(message, 'Agentgate-Iteration'), before: trailer(message, 'Agentgate-Before') };
-  const trailersOk = trailers.run === snapshot.runId && trailers.iteration === String(snapshot.iteration) && trailers.before === snapshot.beforeSha;
-  add('trailers', trailersOk, trailersOk ? 'run, iteration and before match the commit\'s trailers' : `the commit says run ${trailers.run ?? '-'}, iteration ${trailers.iteration ?? '-'}, before ${trailers.before ?? '-'}`);
+  add(
+    'commit-message',
+    same,
+    same
+      ? 'the after commit carries the stored message'
+      : "the after commit's message differs from the stored one",
+  );
+  const trailers = {
+    run: trailer(message, 'Agentgate-Run'),
+    iteration: trailer(message, 'Agentgate-Iteration'),
+    before: trailer(message, 'Agentgate-Before'),
+  };
+  const trailersOk =
+    trailers.run === snapshot.runId &&
+    trailers.iteration === String(snapshot.iteration) &&
+    trailers.before === snapshot.beforeSha;
+  add(
+    'trailers',
+    trailersOk,
+    trailersOk
+      ? "run, iteration and before match the commit's trailers"
+      : `the commit says run ${trailers.run ?? '-'}, iteration ${trailers.iteration ?? '-'}, before ${trailers.before ?? '-'}`,
+  );
   if (snapshot.task === undefined && snapshot.gate === undefined) return;
   const lines = message.split('\n');
-  const taskOk = snapshot.task === null || snapshot.task === undefined || lines.includes(taskLine(snapshot.task));
-  const gateOk = snapshot.gate === null || snapshot.gate === undefined || lines.includes(gateLine(snapshot.gate));
-  add('task', taskOk && gateOk, taskOk && gateOk ? 'task and gate match the commit\'s Task and Gate lines' : `the stored ${taskOk ? 'gate' : 'task'} does not match the commit's ${taskOk ? 'Gate' : 'Task'} line`);
+  const taskOk =
+    snapshot.task === null || snapshot.task === undefined || lines.includes(taskLine(snapshot.task));
+  const gateOk =
+    snapshot.gate === null || snapshot.gate === undefined || lines.includes(gateLine(snapshot.gate));
+  add(
+    'task',
+    taskOk && gateOk,
+    taskOk && gateOk
+      ? "task and gate match the commit's Task and Gate lines"
+      : `the stored ${taskOk ? 'gate' : 'task'} does not match the commit's ${taskOk ? 'Gate' : 'Task'} line`,
+  );
 }
 
 function trailer(message: string, key: string): string | null {
@@ -149,13 +254,20 @@ function trailer(message: string, key: string): string | null {
  * Each iteration starts where the previous one ended: its before SHA is the previous after SHA, or
  * descends from it (a WIP commit of the next `before` sits between them).
  */
-export async function continuityChecks(snapshots: readonly Snapshot[], git: OpenOptions): Promise<VerifyCheck[]> {
+export async function continuityChecks(
+  snapshots: readonly Snapshot[],
+  git: OpenOptions,
+): Promise<VerifyCheck[]> {
   const checks: VerifyCheck[] = [];
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
   // Each workspace is opened once, however many iterations need an ancestry check in it.
   const repos = new Map<string, Promise<Repo | null>>();
   const repoOf = (workspace: string): Promise<Repo | null> => {
-    if (!repos.has(workspace)) repos.set(workspace, openRepo(workspace, git).catch(() => null));
+    if (!repos.has(workspace))
+      repos.set(
+        workspace,
+        openRepo(workspace, git).catch(() => null),
+      );
     return repos.get(workspace) as Promise<Repo | null>;
   };
   for (let i = 1; i < ordered.length; i++) {
@@ -166,7 +278,9 @@ export async function continuityChecks(snapshots: readonly Snapshot[], git: Open
       const repo = await repoOf(next.workspace);
       ok = repo !== null && (await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false));
     }
-    const detail = ok ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended` : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    const detail = ok
+      ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`
+      : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
     checks.push({ snapshotId: next.id, runId: next.runId, check: 'continuity', ok, detail });
   }
   return checks;

@@ -11,17 +11,27 @@ import { ConfigInvalidError } from '../errors.js';
 export function parseConfig(file: string, text: string): Config {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const yamlError = doc.errors[0];
-  if (yamlError !== undefined) throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
+  if (yamlError !== undefined)
+    throw invalid(file, [{ key: null, problem: firstLine(yamlError.message) }], yamlError);
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: 100 });
   } catch (cause) {
-    throw invalid(file, [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }], cause);
+    throw invalid(
+      file,
+      [{ key: null, problem: firstLine(cause instanceof Error ? cause.message : String(cause)) }],
+      cause,
+    );
   }
   if (raw === null || raw === undefined) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(file, [{ key: null, problem: 'expected a mapping of settings (key: value lines)' }]);
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw invalid(file, [{ key: null, problem: 'expected a mapping of settings (key: value lines)' }]);
   const parsed = Config.safeParse(raw);
-  if (!parsed.success) throw invalid(file, parsed.error.issues.flatMap((issue) => describeIssue(issue, raw)));
+  if (!parsed.success)
+    throw invalid(
+      file,
+      parsed.error.issues.flatMap((issue) => describeIssue(issue, raw)),
+    );
   return parsed.data;
 }
 
@@ -46,8 +56,19 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): ConfigIssue[] {
       return [{ key: at(key), problem: `expected one of ${issue.values.map(String).join('|')}` }];
     case 'invalid_type': {
       const value = valueAt(input, issue.path);
-      const expected = ({ int: 'an integer', object: 'a mapping', array: 'a list' } as Record<string, string>)[issue.expected] ?? issue.expected;
-      return [{ key: at(key), problem: value === undefined ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(value)}` }];
+      const expected =
+        ({ int: 'an integer', object: 'a mapping', array: 'a list' } as Record<string, string>)[
+          issue.expected
+        ] ?? issue.expected;
+      return [
+        {
+          key: at(key),
+          problem:
+            value === undefined
+              ? `missing (expected ${expected})`
+              : `expected ${expected}, got ${describeValue(value)}`,
+        },
+      ];
     }
     case 'too_small':
       if (issue.origin === 'string') return [{ key: at(key), problem: 'must not be empty' }];
@@ -59,7 +80,9 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): ConfigIssue[] {
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
-  for (const part of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
+  for (const part of path)
+    value =
+      value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[part] : undefined;
   return value;
 }
 

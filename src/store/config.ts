@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type {
-  Config} from '../../types/config.js';
+import type { Config } from '../../types/config.js';
 import {
   DEFAULT_GIT_TIMEOUT_MS,
   DEFAULT_IDENTITY,
@@ -95,7 +94,9 @@ export function applySettings(config: Config, configFile: string | null, opts: S
 
 async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; file: string | null }> {
   const explicit = opts.configFile !== undefined;
-  const file = explicit ? resolve(opts.cwd ?? process.cwd(), opts.configFile as string) : join(resolve(opts.home), 'config.yaml');
+  const file = explicit
+    ? resolve(opts.cwd ?? process.cwd(), opts.configFile as string)
+    : join(resolve(opts.home), 'config.yaml');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -103,7 +104,10 @@ async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; fi
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !explicit) return { config: {}, file: null };
     const problem = code === 'ENOENT' ? 'file not found' : `unreadable (${errnoOf(cause)})`;
-    throw new ConfigInvalidError(`${file}: ${problem}`, { cause, details: { path: file, issues: [{ key: null, problem }] } });
+    throw new ConfigInvalidError(`${file}: ${problem}`, {
+      cause,
+      details: { path: file, issues: [{ key: null, problem }] },
+    });
   }
   // The yaml parser is a sixth of the CLI's code and most runs have no config file: load it now.
   const { parseConfig } = await import('./config-parse.js');

@@ -16,7 +16,11 @@ export function corruptFile(path: string, what: string, reason: string, cause?: 
  * Reads and validates one JSON file of the store. A missing file is null; anything else that
  * stops it from being used (unreadable, truncated, wrong shape) is STORE_CORRUPT naming the file.
  */
-export async function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string): Promise<z.output<S> | null> {
+export async function readJsonFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  what: string,
+): Promise<z.output<S> | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -28,7 +32,12 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw corruptFile(path, what, `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`, cause);
+    throw corruptFile(
+      path,
+      what,
+      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
+      cause,
+    );
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
@@ -62,7 +71,11 @@ export async function listJsonNames(dir: string): Promise<string[]> {
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight: a large store must not exhaust file handles. */
-export async function mapLimit<T>(items: readonly T[], fn: (item: T) => Promise<void>, limit = 32): Promise<void> {
+export async function mapLimit<T>(
+  items: readonly T[],
+  fn: (item: T) => Promise<void>,
+  limit = 32,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) await fn(items[next++] as T);
@@ -74,7 +87,11 @@ export async function mapLimit<T>(items: readonly T[], fn: (item: T) => Promise<
  * Loads every `<name>.json` in `dir` with `load`. A file that fails to load becomes one
  * STORE_CORRUPT problem naming it and never stops the rest; problems are sorted by path.
  */
-export async function loadAll<T>(dir: string, what: string, load: (name: string) => Promise<T | null>): Promise<{ items: T[]; problems: StoreCorruptError[] }> {
+export async function loadAll<T>(
+  dir: string,
+  what: string,
+  load: (name: string) => Promise<T | null>,
+): Promise<{ items: T[]; problems: StoreCorruptError[] }> {
   const items: T[] = [];
   const problems: StoreCorruptError[] = [];
   await mapLimit(await listJsonNames(dir), async (name) => {
@@ -92,7 +109,7 @@ export async function loadAll<T>(dir: string, what: string, load: (name: string)
 /** A load failure as a store problem: corrupt content, or a file name that is not a valid id. */
 export function asStoreProblem(error: unknown, path: string, what: string): StoreCorruptError {
   if (error instanceof StoreCorruptError) return error;
-  if (error instanceof InvalidIdError) return corruptFile(path, what, 'its file name is not a valid id', error);
+  if (error instanceof InvalidIdError)
+    return corruptFile(path, what, 'its file name is not a valid id', error);
   throw error;
 }
-

@@ -27,7 +27,9 @@ export function assertSafeId(value: string, what: 'snapshot id' | 'run id'): str
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? 'invalid';
-    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, { details: { value: value.slice(0, 200), what } });
+    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
+      details: { value: value.slice(0, 200), what },
+    });
   }
   return value;
 }

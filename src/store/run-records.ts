@@ -29,13 +29,16 @@ export class RunRecords {
   async load(runId: string): Promise<RunRecord | null> {
     const path = this.path(runId);
     const record = await readJsonFile(path, RunRecord, 'run record');
-    if (record !== null && record.runId !== runId) throw corruptFile(path, 'run record', `it names run ${JSON.stringify(record.runId)}`);
+    if (record !== null && record.runId !== runId)
+      throw corruptFile(path, 'run record', `it names run ${JSON.stringify(record.runId)}`);
     return record;
   }
 
   /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
   async list(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {
-    const { items: runs, problems } = await loadAll(layout(this.home).runs, 'run record', (name) => this.load(name));
+    const { items: runs, problems } = await loadAll(layout(this.home).runs, 'run record', (name) =>
+      this.load(name),
+    );
     runs.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
     return { runs, problems };
   }
@@ -60,13 +63,21 @@ export class RunRecords {
     const lockPath = join(layout(this.home).locks, `run-${runId}.lock`);
     return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
       const now = new Date().toISOString();
-      const current = (await this.load(runId)) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
+      const current =
+        (await this.load(runId)) ??
+        (workspace === null
+          ? null
+          : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
       if (current === null) return null;
       if (workspace !== null) assertRunWorkspace(current, runId, workspace);
       const next = await change(current);
       if (next === null) return current;
       const checked = RunRecord.safeParse({ ...next, updatedAt: now });
-      if (!checked.success) throw new InvalidArgumentError(`run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`, { details: { runId, path } });
+      if (!checked.success)
+        throw new InvalidArgumentError(
+          `run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`,
+          { details: { runId, path } },
+        );
       await writeJsonAtomic(path, checked.data);
       return checked.data;
     });
@@ -76,9 +87,20 @@ export class RunRecords {
   async recordBefore(runId: string, workspace: string, before: BeforeState): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const parsed = BeforeState.safeParse(before);
-    if (!parsed.success) throw new InvalidArgumentError(`before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`, { details: { runId } });
-    if (parsed.data.runId !== runId) throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, { details: { runId } });
-    return (await this.update(runId, requireWorkspace(workspace), (current) => ({ ...current, before: parsed.data, beforeUsedBy: null }))) as RunRecord;
+    if (!parsed.success)
+      throw new InvalidArgumentError(
+        `before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`,
+        { details: { runId } },
+      );
+    if (parsed.data.runId !== runId)
+      throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
+        details: { runId },
+      });
+    return (await this.update(runId, requireWorkspace(workspace), (current) => ({
+      ...current,
+      before: parsed.data,
+      beforeUsedBy: null,
+    }))) as RunRecord;
   }
 
   /**
@@ -88,13 +110,24 @@ export class RunRecords {
    * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
    * read keep their place.
    */
-  async link(runId: string, workspace: string, snapshotId: string, iteration: number, iterationOf: IterationOf, usesBefore = false): Promise<RunRecord> {
+  async link(
+    runId: string,
+    workspace: string,
+    snapshotId: string,
+    iteration: number,
+    iterationOf: IterationOf,
+    usesBefore = false,
+  ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     assertSafeId(snapshotId, 'snapshot id');
-    if (!Number.isInteger(iteration) || iteration < 0) throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, { details: { iteration } });
+    if (!Number.isInteger(iteration) || iteration < 0)
+      throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, {
+        details: { iteration },
+      });
     return (await this.update(runId, requireWorkspace(workspace), async (current) => {
       const used = usesBefore ? { beforeUsedBy: { snapshotId, iteration } } : {};
-      if (current.snapshotIds.includes(snapshotId)) return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
+      if (current.snapshotIds.includes(snapshotId))
+        return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
       const ids = [...current.snapshotIds];
       let at = ids.length;
       while (at > 0) {
@@ -120,7 +153,8 @@ export class RunRecords {
 }
 
 function requireWorkspace(workspace: string): string {
-  if (typeof workspace !== 'string' || workspace.length === 0) throw new InvalidArgumentError('a run record needs its workspace path', { details: { workspace } });
+  if (typeof workspace !== 'string' || workspace.length === 0)
+    throw new InvalidArgumentError('a run record needs its workspace path', { details: { workspace } });
   return workspace;
 }
 
@@ -129,7 +163,10 @@ function requireWorkspace(workspace: string): string {
 /** A run belongs to the workspace it started in: another workspace's iteration would be recorded as this run's. */
 export function assertRunWorkspace(run: RunRecord | null, runId: string, workspace: string): void {
   if (run === null || run.workspace === workspace) return;
-  throw new RunWorkspaceMismatchError(`run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`, {
-    details: { runId, workspace: run.workspace, given: workspace },
-  });
+  throw new RunWorkspaceMismatchError(
+    `run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`,
+    {
+      details: { runId, workspace: run.workspace, given: workspace },
+    },
+  );
 }

@@ -78,9 +78,12 @@ export class SnapshotStore {
     if (typeof runId === 'string') assertSafeId(runId, 'run id');
     const parsed = Snapshot.safeParse(snapshot);
     if (!parsed.success) {
-      throw new InvalidArgumentError(`snapshot ${typeof id === 'string' ? id : '(no id)'} is not valid: ${describeIssues(parsed.error.issues)}`, {
-        details: { issues: parsed.error.issues },
-      });
+      throw new InvalidArgumentError(
+        `snapshot ${typeof id === 'string' ? id : '(no id)'} is not valid: ${describeIssues(parsed.error.issues)}`,
+        {
+          details: { issues: parsed.error.issues },
+        },
+      );
     }
     const valid = parsed.data;
     const path = this.snapshotPath(valid.id);
@@ -89,9 +92,12 @@ export class SnapshotStore {
         const existing = await this.load(valid.id);
         if (existing !== null && JSON.stringify(existing) === JSON.stringify(valid)) return;
         if (existing !== null) {
-          throw new ConcurrentUpdateError(`${path} already holds a different snapshot ${valid.id}; snapshot ids are unique, so this is a second writer or a reused id`, {
-            details: { path, id: valid.id },
-          });
+          throw new ConcurrentUpdateError(
+            `${path} already holds a different snapshot ${valid.id}; snapshot ids are unique, so this is a second writer or a reused id`,
+            {
+              details: { path, id: valid.id },
+            },
+          );
         }
       }
       await writeJsonAtomic(path, valid);
@@ -103,7 +109,8 @@ export class SnapshotStore {
   async load(id: string): Promise<Snapshot | null> {
     const path = this.snapshotPath(id);
     const snapshot = await readJsonFile(path, Snapshot, 'snapshot');
-    if (snapshot !== null && snapshot.id !== id) throw corruptFile(path, 'snapshot', `it holds snapshot ${JSON.stringify(snapshot.id)}`);
+    if (snapshot !== null && snapshot.id !== id)
+      throw corruptFile(path, 'snapshot', `it holds snapshot ${JSON.stringify(snapshot.id)}`);
     return snapshot;
   }
 
@@ -121,7 +128,11 @@ export class SnapshotStore {
   /** Like `loadByRun`, but a bad link is reported in `problems` instead of stopping the rest. */
   async inspectRun(runId: string): Promise<RunContents> {
     const run = await this.loadRun(runId);
-    if (run === null) throw new RunNotFoundError(`no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`, { details: { runId } });
+    if (run === null)
+      throw new RunNotFoundError(
+        `no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`,
+        { details: { runId } },
+      );
     const runFile = this.runPath(runId);
     const found: Array<Snapshot | null> = [];
     const problems: StoreCorruptError[] = [];
@@ -129,7 +140,14 @@ export class SnapshotStore {
       try {
         const snapshot = await this.load(id);
         if (snapshot === null) problems.push(danglingLink(runFile, id, this.snapshotPath(id)));
-        else if (snapshot.runId !== runId) problems.push(corruptFile(runFile, 'run record', `it links snapshot ${id}, which belongs to run ${snapshot.runId}`));
+        else if (snapshot.runId !== runId)
+          problems.push(
+            corruptFile(
+              runFile,
+              'run record',
+              `it links snapshot ${id}, which belongs to run ${snapshot.runId}`,
+            ),
+          );
         found.push(snapshot);
       } catch (error) {
         problems.push(asStoreProblem(error, this.snapshotPath(id), 'snapshot'));
@@ -158,7 +176,10 @@ export class SnapshotStore {
     }
     const runIds = owner !== null ? [owner.runId] : await this.runs.linking(id);
     if (!hasFile && runIds.length === 0) {
-      throw new SnapshotNotFoundError(`no snapshot ${id} in ${layout(this.home).snapshots}; "list" shows the stored ones`, { details: { id } });
+      throw new SnapshotNotFoundError(
+        `no snapshot ${id} in ${layout(this.home).snapshots}; "list" shows the stored ones`,
+        { details: { id } },
+      );
     }
     const unlinkedFrom: string[] = [];
     for (const runId of runIds) if (await this.runs.unlink(runId, id)) unlinkedFrom.push(runId);
@@ -168,7 +189,9 @@ export class SnapshotStore {
 
   /** Every snapshot that loads, by run then iteration, and one STORE_CORRUPT per file that does not. */
   async list(): Promise<{ snapshots: Snapshot[]; problems: StoreCorruptError[] }> {
-    const { items: snapshots, problems } = await loadAll(layout(this.home).snapshots, 'snapshot', (name) => this.load(name));
+    const { items: snapshots, problems } = await loadAll(layout(this.home).snapshots, 'snapshot', (name) =>
+      this.load(name),
+    );
     snapshots.sort(byRunThenIteration);
     return { snapshots, problems };
   }
@@ -187,7 +210,11 @@ export class SnapshotStore {
    * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
    * returns the next record or null to leave it. Used by src/sharing to note where a fetched run was recorded.
    */
-  async updateRun(runId: string, workspace: string, change: (current: RunRecord) => RunRecord | null): Promise<RunRecord | null> {
+  async updateRun(
+    runId: string,
+    workspace: string,
+    change: (current: RunRecord) => RunRecord | null,
+  ): Promise<RunRecord | null> {
     return this.runs.update(assertSafeId(runId, 'run id'), workspace, change);
   }
 
@@ -202,14 +229,26 @@ export class SnapshotStore {
    * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
    * INVALID_ARGUMENT when it names another run or iteration.
    */
-  async linkSnapshot(runId: string, workspace: string, snapshotId: string, iteration: number, usesBefore = false): Promise<RunRecord> {
+  async linkSnapshot(
+    runId: string,
+    workspace: string,
+    snapshotId: string,
+    iteration: number,
+    usesBefore = false,
+  ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const snapshot = await this.load(snapshotId);
-    if (snapshot === null) throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, { details: { id: snapshotId, runId } });
-    if (snapshot.runId !== runId || snapshot.iteration !== iteration) {
-      throw new InvalidArgumentError(`snapshot ${snapshotId} is iteration ${snapshot.iteration} of run ${snapshot.runId}, not iteration ${iteration} of run ${runId}`, {
-        details: { id: snapshotId, runId, iteration },
+    if (snapshot === null)
+      throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, {
+        details: { id: snapshotId, runId },
       });
+    if (snapshot.runId !== runId || snapshot.iteration !== iteration) {
+      throw new InvalidArgumentError(
+        `snapshot ${snapshotId} is iteration ${snapshot.iteration} of run ${snapshot.runId}, not iteration ${iteration} of run ${runId}`,
+        {
+          details: { id: snapshotId, runId, iteration },
+        },
+      );
     }
     const iterationOf = async (id: string) => {
       try {
@@ -239,7 +278,9 @@ export class SnapshotStore {
   async linkUnlinked(runId: string, workspace: string, iteration: number): Promise<string[]> {
     const linked = new Set((await this.loadRun(runId))?.snapshotIds ?? []);
     const { snapshots } = await this.list();
-    const unlinked = snapshots.filter((s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id));
+    const unlinked = snapshots.filter(
+      (s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id),
+    );
     for (const s of unlinked) await this.linkSnapshot(runId, workspace, s.id, iteration);
     return unlinked.map((s) => s.id);
   }
@@ -250,7 +291,10 @@ export class SnapshotStore {
    */
   async findByPrefix(prefix: string): Promise<Snapshot[]> {
     if (typeof prefix !== 'string' || !SAFE_ID.test(prefix)) {
-      throw new InvalidIdError(`${JSON.stringify(String(prefix).slice(0, 80))} is neither a snapshot id nor a SHA`, { details: { value: String(prefix).slice(0, 200) } });
+      throw new InvalidIdError(
+        `${JSON.stringify(String(prefix).slice(0, 80))} is neither a snapshot id nor a SHA`,
+        { details: { value: String(prefix).slice(0, 200) } },
+      );
     }
     const { snapshots } = await this.list();
     const exact = snapshots.filter((s) => s.id === prefix);
@@ -266,7 +310,12 @@ export class SnapshotStore {
 }
 
 function byRunThenIteration(a: Snapshot, b: Snapshot): number {
-  return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+  return (
+    a.runId.localeCompare(b.runId) ||
+    a.iteration - b.iteration ||
+    a.createdAt.localeCompare(b.createdAt) ||
+    a.id.localeCompare(b.id)
+  );
 }
 
 function danglingLink(runFile: string, id: string, snapshotFile: string): StoreCorruptError {
@@ -287,6 +336,9 @@ async function removeFile(path: string): Promise<boolean> {
     await rm(path, { force: true });
     return true;
   } catch (cause) {
-    throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, { cause, details: { path } });
+    throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, {
+      cause,
+      details: { path },
+    });
   }
 }

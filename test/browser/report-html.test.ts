@@ -39,11 +39,14 @@ describe('report --format html in a browser', () => {
       const { page, blocked, consoleErrors } = await openFile(browser, pathToFileURL(file).href);
       expect(await page.textContent('#run-id')).toBe(run.runId);
       const facts = (await page.textContent('.facts')) ?? '';
-      for (const value of [run.dir, 'main', run.snapshots[0]?.beforeSha, run.snapshots.at(-1)?.afterSha]) expect(facts).toContain(value);
+      for (const value of [run.dir, 'main', run.snapshots[0]?.beforeSha, run.snapshots.at(-1)?.afterSha])
+        expect(facts).toContain(value);
       expect(await page.textContent('#verification')).toMatch(/^passed/);
 
       // One row per iteration, with files, counts, after SHA, task and gate.
-      const rows = await page.$$eval('#iterations tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      const rows = await page.$$eval('#iterations tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      );
       expect(rows.map((r) => r[0])).toEqual(['1', '2']);
       for (const [i, s] of run.snapshots.entries()) {
         expect(rows[i]?.slice(1, 4)).toEqual([String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`]);
@@ -55,14 +58,21 @@ describe('report --format html in a browser', () => {
 
       // Every changed file is listed and visible.
       const paths = await page.$$eval('details.file > summary .path', (els) => els.map((e) => e.textContent));
-      expect(paths).toEqual(run.snapshots.flatMap((s) => s.files.map((f) => (f.oldPath ? `${f.oldPath} → ${f.path}` : f.path))));
+      expect(paths).toEqual(
+        run.snapshots.flatMap((s) => s.files.map((f) => (f.oldPath ? `${f.oldPath} → ${f.path}` : f.path))),
+      );
       expect(paths).toContain(HOSTILE_NAME);
-      for (const summary of await page.$$('details.file > summary')) expect(await summary.isVisible()).toBe(true);
-      expect(await page.textContent('details.file:has(.path:text-is("assets/logo.bin")) summary')).toContain('binary');
+      for (const summary of await page.$$('details.file > summary'))
+        expect(await summary.isVisible()).toBe(true);
+      expect(await page.textContent('details.file:has(.path:text-is("assets/logo.bin")) summary')).toContain(
+        'binary',
+      );
 
       // No diff is rendered until a file is opened.
       expect(await page.locator('.d2h-file-wrapper').count()).toBe(0);
-      const feature = page.locator('details.file', { has: page.locator('.path', { hasText: /^src\/feature\.ts$/ }) });
+      const feature = page.locator('details.file', {
+        has: page.locator('.path', { hasText: /^src\/feature\.ts$/ }),
+      });
       await feature.locator('summary').click();
       await expect.poll(async () => feature.locator('.d2h-file-wrapper').count(), POLL).toBe(1);
       expect(await feature.locator('.d2h-file-side-diff').count()).toBe(0);
@@ -77,7 +87,9 @@ describe('report --format html in a browser', () => {
       const app = page.locator('details.file', { has: page.locator('.path', { hasText: /^src\/app\.ts$/ }) });
       await app.locator('summary').click();
       await expect.poll(async () => app.locator('.d2h-del').count(), POLL).toBeGreaterThan(0);
-      const logo = page.locator('details.file', { has: page.locator('.path', { hasText: 'assets/logo.bin' }) });
+      const logo = page.locator('details.file', {
+        has: page.locator('.path', { hasText: 'assets/logo.bin' }),
+      });
       await logo.locator('summary').click();
       await expect.poll(async () => logo.locator('.diff').textContent(), POLL).toContain('Binary file');
       const hostile = page.locator('details.file', { has: page.locator('.path', { hasText: HOSTILE_NAME }) });
@@ -105,7 +117,10 @@ describe('report --format html in a browser', () => {
       const file = join(out, 'bulk.html');
       writeFileSync(file, text);
       // Near the size of the patches: each file's diff is stored once (plus the fixed renderer).
-      const patchBytes = run.snapshots.reduce((n, s) => n + (s.patchPath ? statSync(s.patchPath).size : 0), 0);
+      const patchBytes = run.snapshots.reduce(
+        (n, s) => n + (s.patchPath ? statSync(s.patchPath).size : 0),
+        0,
+      );
       expect(statSync(file).size).toBeLessThan(patchBytes * 1.5 + 200_000);
 
       const { page, blocked, consoleErrors } = await openFile(browser, pathToFileURL(file).href);
@@ -122,7 +137,9 @@ describe('report --format html in a browser', () => {
       await expect.poll(async () => bulk.locator('details.file').count(), POLL).toBe(400);
       const last = bulk.locator('details.file').nth(399);
       await last.locator('summary').click();
-      await expect.poll(async () => last.locator('.d2h-code-line-ctn', { hasText: 'line 399' }).count(), POLL).toBe(1);
+      await expect
+        .poll(async () => last.locator('.d2h-code-line-ctn', { hasText: 'line 399' }).count(), POLL)
+        .toBe(1);
       expect(await last.locator('.path').textContent()).toBe('bulk/file-00399.txt');
 
       expect(blocked).toEqual([]);

@@ -12,9 +12,17 @@ export async function launchBrowser(): Promise<Browser> {
   try {
     // Its defaults are made for one-shot lambdas: in --single-process mode closing a context kills
     // the browser, and a report must work with the browser's web security on, as people open it.
-    const dropped = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content']);
+    const dropped = new Set([
+      '--single-process',
+      '--disable-web-security',
+      '--allow-running-insecure-content',
+    ]);
     const args = chromium.args.filter((a) => !dropped.has(a));
-    return await playwright.launch({ executablePath: await chromium.executablePath(), args: [...args, ...ARGS], headless: true });
+    return await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: [...args, ...ARGS],
+      headless: true,
+    });
   } catch (error) {
     const fallback = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
     if (!fallback) throw error;

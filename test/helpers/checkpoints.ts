@@ -25,7 +25,8 @@ export function treeState(dir: string, skip: readonly string[] = []): Record<str
       else if (st.isDirectory()) {
         out[path] = 'dir';
         walk(path);
-      } else out[path] = `file ${st.mode & 0o100 ? 'x' : '-'} ${readFileSync(join(dir, path)).toString('base64')}`;
+      } else
+        out[path] = `file ${st.mode & 0o100 ? 'x' : '-'} ${readFileSync(join(dir, path)).toString('base64')}`;
     }
   };
   walk('');
@@ -40,7 +41,14 @@ export function fingerprint(dir: string): Record<string, string> {
       const path = rel === '' ? name : `${rel}/${name}`;
       const st = lstatSync(join(dir, path));
       if (st.isDirectory()) walk(path);
-      else out[path] = `${st.size}:${st.mtimeMs}:${st.isFile() ? createHash('sha1').update(readFileSync(join(dir, path))).digest('hex') : 'x'}`;
+      else
+        out[path] = `${st.size}:${st.mtimeMs}:${
+          st.isFile()
+            ? createHash('sha1')
+                .update(readFileSync(join(dir, path)))
+                .digest('hex')
+            : 'x'
+        }`;
     }
   };
   walk('');
@@ -49,5 +57,7 @@ export function fingerprint(dir: string): Record<string, string> {
 
 /** Paths of a tree in the store, through the oracle git. */
 export function storeTreePaths(cp: Checkpoints, tree: string): string[] {
-  return git(cp.workspace, [`--git-dir=${cp.location.gitDir}`, 'ls-tree', '-r', '-z', '--name-only', tree]).split('\0').filter(Boolean);
+  return git(cp.workspace, [`--git-dir=${cp.location.gitDir}`, 'ls-tree', '-r', '-z', '--name-only', tree])
+    .split('\0')
+    .filter(Boolean);
 }

@@ -11,7 +11,10 @@ export interface CliResult {
   json: () => unknown;
 }
 
-export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): CliResult {
   const res = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd,
     env: { ...process.env, NO_COLOR: '1', ...opts.env },

@@ -16,7 +16,14 @@ export interface OracleChange {
   binary: boolean;
 }
 
-const STATUS: Record<string, string> = { A: 'added', C: 'copied', D: 'deleted', M: 'modified', R: 'renamed', T: 'typechange' };
+const STATUS: Record<string, string> = {
+  A: 'added',
+  C: 'copied',
+  D: 'deleted',
+  M: 'modified',
+  R: 'renamed',
+  T: 'typechange',
+};
 
 /** git's own answer, from two separate processes: `--name-status -z` and `--numstat -z`. */
 export function oracleChanges(dir: string, from: string | null, to: string): OracleChange[] {
@@ -31,7 +38,14 @@ export function oracleChanges(dir: string, from: string | null, to: string): Ora
     const path = names.shift() as string;
     const [ins, del, rest] = splitCounts(counts.shift() as string);
     if (rest === '') counts.splice(0, 2);
-    out.push({ path, oldPath, status: STATUS[letter] ?? letter, insertions: ins === '-' ? 0 : Number(ins), deletions: del === '-' ? 0 : Number(del), binary: ins === '-' });
+    out.push({
+      path,
+      oldPath,
+      status: STATUS[letter] ?? letter,
+      insertions: ins === '-' ? 0 : Number(ins),
+      deletions: del === '-' ? 0 : Number(del),
+      binary: ins === '-',
+    });
   }
   return out;
 }

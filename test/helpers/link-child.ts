@@ -8,7 +8,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { makeSnapshot } from './store-fixtures.js';
 
-const [home, runId, index, children, count, go] = process.argv.slice(2) as [string, string, string, string, string, string];
+const [home, runId, index, children, count, go] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 const store = new SnapshotStore(home, { lockTimeoutMs: 60_000 });
 process.stdout.write('ready\n');
 while (!existsSync(go)) await sleep(5);

@@ -10,7 +10,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Starts `test/helpers/<script>` in its own node process; stdout and stderr are piped. */
 export function spawnTs(script: string, args: string[]): ChildProcess {
   const path = fileURLToPath(new URL(`./${script}`, import.meta.url));
-  return spawn(process.execPath, ['--import', 'tsx', path, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', 'tsx', path, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 export interface ChildResult {
@@ -42,7 +45,9 @@ export function printed(child: ChildProcess, marker: string): Promise<void> {
       seen += chunk.toString();
       if (seen.includes(marker)) resolve();
     });
-    child.on('close', (code) => reject(new Error(`child exited (${code}) before printing ${marker}: ${stderr}`)));
+    child.on('close', (code) =>
+      reject(new Error(`child exited (${code}) before printing ${marker}: ${stderr}`)),
+    );
   });
 }
 

@@ -65,7 +65,12 @@ export function repoWithCommit(files: Record<string, string> = { 'README.md': 'h
  * A repository whose `main` and `branch` diverged from one base commit: `branch` commits
  * `onBranch`, then `main` commits `onMain`. Returns it on `main`, with the branch's commit.
  */
-export function divergedRepo(base: Record<string, string>, onBranch: Record<string, string>, onMain: Record<string, string>, branch = 'side'): { dir: string; branchTip: string } {
+export function divergedRepo(
+  base: Record<string, string>,
+  onBranch: Record<string, string>,
+  onMain: Record<string, string>,
+  branch = 'side',
+): { dir: string; branchTip: string } {
   const dir = repoWithCommit(base);
   git(dir, ['checkout', '-q', '-b', branch]);
   writeFiles(dir, onBranch);

@@ -6,7 +6,8 @@ import { newSnapshotter } from './snapshotter.js';
 import { git, remove, repoWithCommit, writeFiles } from './repo.js';
 
 export const HOSTILE_NAME = '<script>window.__xss=1</script>.txt'.replace(/\//g, '');
-export const HOSTILE_TASK = 'Fix <script>window.__xss=2</script> & <img src=x onerror="window.__xss=3">\nsecond line = yes';
+export const HOSTILE_TASK =
+  'Fix <script>window.__xss=2</script> & <img src=x onerror="window.__xss=3">\nsecond line = yes';
 
 export interface RecordedRun {
   dir: string;
@@ -20,14 +21,25 @@ export interface RecordedRun {
 /** Iterations: 1 adds text, hostile and binary files; 2 modifies, renames and deletes; 3 (optional) adds `bulk` files. */
 export async function recordRun(opts: { runId?: string; bulk?: number } = {}): Promise<RecordedRun> {
   const runId = opts.runId ?? 'report-run';
-  const dir = repoWithCommit({ 'src/app.ts': lines(40, 'base'), 'docs/old name.md': 'old\n', 'gone.txt': 'bye\n' });
+  const dir = repoWithCommit({
+    'src/app.ts': lines(40, 'base'),
+    'docs/old name.md': 'old\n',
+    'gone.txt': 'bye\n',
+  });
   const snapshotter = newSnapshotter();
   const home = snapshotter.options.home;
   const snapshots: Snapshot[] = [];
   const iterate = async (iteration: number, change: () => void, task: string, gate: string) => {
     await snapshotter.captureBeforeState(dir, { runId });
     change();
-    snapshots.push(await snapshotter.captureAfterState(dir, null, { runId, iteration, taskPrompt: task, gatePlanSource: gate }));
+    snapshots.push(
+      await snapshotter.captureAfterState(dir, null, {
+        runId,
+        iteration,
+        taskPrompt: task,
+        gatePlanSource: gate,
+      }),
+    );
   };
   await iterate(
     1,
@@ -43,7 +55,9 @@ export async function recordRun(opts: { runId?: string; bulk?: number } = {}): P
   await iterate(
     2,
     () => {
-      writeFiles(dir, { 'src/app.ts': lines(40, 'base').replace('base 7\n', 'changed 7\n').replace('base 30\n', '') });
+      writeFiles(dir, {
+        'src/app.ts': lines(40, 'base').replace('base 7\n', 'changed 7\n').replace('base 30\n', ''),
+      });
       git(dir, ['mv', 'docs/old name.md', 'docs/new name.md']);
       remove(`${dir}/gone.txt`);
     },

@@ -43,8 +43,21 @@ export function world(): World {
       git(dir, ['config', 'commit.gpgsign', 'false']);
       const home = join(root, `${name}-home`);
       const artifacts = join(home, 'artifacts');
-      const opts = { home, artifactsDir: artifacts, identity: DEFAULT_IDENTITY, gitTimeoutMs: 60_000, lockTimeoutMs: 10_000 };
-      return { name, dir, home, artifacts, snap: new Snapshotter({ ...opts, onDirty: 'wip-commit' }), share: new Sharing(opts) };
+      const opts = {
+        home,
+        artifactsDir: artifacts,
+        identity: DEFAULT_IDENTITY,
+        gitTimeoutMs: 60_000,
+        lockTimeoutMs: 10_000,
+      };
+      return {
+        name,
+        dir,
+        home,
+        artifacts,
+        snap: new Snapshotter({ ...opts, onDirty: 'wip-commit' }),
+        share: new Sharing(opts),
+      };
     },
     cleanup() {
       rmSync(root, { recursive: true, force: true });
@@ -56,19 +69,33 @@ export function world(): World {
 export async function runIterations(m: Machine, runId: string, count: number, from = 0): Promise<void> {
   for (let i = from; i < from + count; i++) {
     const before = await m.snap.captureBeforeState(m.dir, { runId });
-    writeFiles(m.dir, { [`work/${runId}-${i}.txt`]: `iteration ${i}\n`, 'src/app.txt': `one\ntwo\nthree\n${runId} ${i}\n` });
-    await m.snap.captureAfterState(m.dir, before, { runId, iteration: i, taskPrompt: `Task ${i}: ${'x'.repeat(150)} end`, gatePlanSource: `npm test # ${i}` });
+    writeFiles(m.dir, {
+      [`work/${runId}-${i}.txt`]: `iteration ${i}\n`,
+      'src/app.txt': `one\ntwo\nthree\n${runId} ${i}\n`,
+    });
+    await m.snap.captureAfterState(m.dir, before, {
+      runId,
+      iteration: i,
+      taskPrompt: `Task ${i}: ${'x'.repeat(150)} end`,
+      gatePlanSource: `npm test # ${i}`,
+    });
   }
 }
 
 /** Awaits a promise that must fail with `code`; returns the error for further checks. */
-export async function failsWith(promise: Promise<unknown>, code: string): Promise<{ code: string; details: Record<string, unknown> }> {
+export async function failsWith(
+  promise: Promise<unknown>,
+  code: string,
+): Promise<{ code: string; details: Record<string, unknown> }> {
   const error = await promise.then(
     () => {
       throw new Error(`expected ${code}, but it succeeded`);
     },
     (e: unknown) => e as { code: string; details: Record<string, unknown> },
   );
-  if (error.code !== code) throw new Error(`expected ${code}, got ${String(error.code)}: ${String((error as unknown as Error).message)}`);
+  if (error.code !== code)
+    throw new Error(
+      `expected ${code}, got ${String(error.code)}: ${String((error as unknown as Error).message)}`,
+    );
   return error;
 }

@@ -41,7 +41,8 @@ export function fingerprint(dir: string): string {
   };
   walk(dir);
   const gitDir = join(dir, '.git');
-  const read = (name: string): string | null => (existsSync(join(gitDir, name)) ? readFileSync(join(gitDir, name), 'utf8') : null);
+  const read = (name: string): string | null =>
+    existsSync(join(gitDir, name)) ? readFileSync(join(gitDir, name), 'utf8') : null;
   return JSON.stringify(
     {
       head: read('HEAD'),
@@ -52,7 +53,16 @@ export function fingerprint(dir: string): string {
       status: git(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']),
       worktrees: git(dir, ['worktree', 'list', '--porcelain']),
       adminDirs: existsSync(join(gitDir, 'worktrees')) ? readdirSync(join(gitDir, 'worktrees')).sort() : [],
-      markers: ['MERGE_HEAD', 'MERGE_MSG', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'AUTO_MERGE', 'sequencer', 'rebase-merge', 'rebase-apply'].filter((n) => existsSync(join(gitDir, n))),
+      markers: [
+        'MERGE_HEAD',
+        'MERGE_MSG',
+        'CHERRY_PICK_HEAD',
+        'REVERT_HEAD',
+        'AUTO_MERGE',
+        'sequencer',
+        'rebase-merge',
+        'rebase-apply',
+      ].filter((n) => existsSync(join(gitDir, n))),
       files,
     },
     null,

@@ -37,5 +37,13 @@ export function makeSnapshot(overrides: Partial<Snapshot> = {}): Snapshot {
 }
 
 export function makeBefore(runId: string, sha = SHA_A): BeforeState {
-  return { sha, branch: 'main', isDirty: false, wipSha: null, capturedAt: '2024-05-01T09:59:00.000Z', runId, headState: 'branch' };
+  return {
+    sha,
+    branch: 'main',
+    isDirty: false,
+    wipSha: null,
+    capturedAt: '2024-05-01T09:59:00.000Z',
+    runId,
+    headState: 'branch',
+  };
 }

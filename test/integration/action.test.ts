@@ -22,12 +22,17 @@ describe('the GitHub Action', () => {
   it('the committed bundle is what action/build.mjs makes from the sources (run `npm run build:action`)', () => {
     const out = tempDir('agentgate-action-build-');
     cleanup.push(out);
-    const res = spawnSync(process.execPath, [join(ROOT, 'action', 'build.mjs'), '--out', out], { encoding: 'utf8' });
+    const res = spawnSync(process.execPath, [join(ROOT, 'action', 'build.mjs'), '--out', out], {
+      encoding: 'utf8',
+    });
     expect(res.status, res.stderr).toBe(0);
     for (const name of ['index.js', 'cli.js']) {
       const fresh = readFileSync(join(out, name));
       const committed = readFileSync(join(ROOT, 'action', 'dist', name));
-      expect(fresh.equals(committed), `action/dist/${name} is stale: run npm run build:action and commit it`).toBe(true);
+      expect(
+        fresh.equals(committed),
+        `action/dist/${name} is stale: run npm run build:action and commit it`,
+      ).toBe(true);
     }
   });
 
@@ -44,16 +49,38 @@ describe('the GitHub Action', () => {
     }
     expect(existsSync(join(action, 'node_modules'))).toBe(false);
     expect(existsSync(join(action, 'action', 'dist', 'index.js'))).toBe(true);
-    expect(readFileSync(join(action, 'action.yml'), 'utf8')).toMatch(/using: node24\n\s+main: action\/dist\/index\.js/);
+    expect(readFileSync(join(action, 'action.yml'), 'utf8')).toMatch(
+      /using: node24\n\s+main: action\/dist\/index\.js/,
+    );
 
     const temp = join(runner, 'temp');
     mkdirSync(temp);
-    const files = { GITHUB_OUTPUT: join(runner, 'output'), GITHUB_ENV: join(runner, 'env'), GITHUB_PATH: join(runner, 'path'), GITHUB_STEP_SUMMARY: join(runner, 'summary') };
-    const base: NodeJS.ProcessEnv = { ...oracleEnv(), GITHUB_ACTIONS: 'true', RUNNER_TEMP: temp, GITHUB_WORKSPACE: repo, AGENTGATE_HOME: '', NO_COLOR: '1' };
-    const step = (env: NodeJS.ProcessEnv, argv: string[] = [join(action, 'action', 'dist', 'index.js')], cmd = process.execPath) => {
+    const files = {
+      GITHUB_OUTPUT: join(runner, 'output'),
+      GITHUB_ENV: join(runner, 'env'),
+      GITHUB_PATH: join(runner, 'path'),
+      GITHUB_STEP_SUMMARY: join(runner, 'summary'),
+    };
+    const base: NodeJS.ProcessEnv = {
+      ...oracleEnv(),
+      GITHUB_ACTIONS: 'true',
+      RUNNER_TEMP: temp,
+      GITHUB_WORKSPACE: repo,
+      AGENTGATE_HOME: '',
+      NO_COLOR: '1',
+    };
+    const step = (
+      env: NodeJS.ProcessEnv,
+      argv: string[] = [join(action, 'action', 'dist', 'index.js')],
+      cmd = process.execPath,
+    ) => {
       for (const f of Object.values(files)) writeFileSync(f, ''); // every step gets fresh files, as on a runner
       const res = spawnSync(cmd, argv, { cwd: repo, env: { ...base, ...files, ...env }, encoding: 'utf8' });
-      return { ...res, outputs: parseGithubFile(readFileSync(files.GITHUB_OUTPUT, 'utf8')), env: parseGithubFile(readFileSync(files.GITHUB_ENV, 'utf8')) };
+      return {
+        ...res,
+        outputs: parseGithubFile(readFileSync(files.GITHUB_OUTPUT, 'utf8')),
+        env: parseGithubFile(readFileSync(files.GITHUB_ENV, 'utf8')),
+      };
     };
 
     // Step 1: the action, mode setup (input names as GitHub passes them).
@@ -70,25 +97,54 @@ describe('the GitHub Action', () => {
     const task = 'Implement the feature\nwith = signs: a=b\n\nand blank lines';
     expect(step(later, ['-c', 'agentgate-snapshot before --run ci-run'], '/bin/sh').status).toBe(0);
     writeFiles(repo, { 'app.txt': 'v2\n', 'new.txt': 'new\n' });
-    const after = step({ ...later, TASK: task }, ['-c', 'agentgate-snapshot after --run ci-run --iteration 1 --task "$TASK" --gate "npm test"'], '/bin/sh');
+    const after = step(
+      { ...later, TASK: task },
+      ['-c', 'agentgate-snapshot after --run ci-run --iteration 1 --task "$TASK" --gate "npm test"'],
+      '/bin/sh',
+    );
     expect(after.status, after.stderr).toBe(0);
-    expect(after.outputs).toMatchObject({ 'files-changed': '2', insertions: '2', deletions: '1', task, 'run-id': 'ci-run', iteration: '1' });
+    expect(after.outputs).toMatchObject({
+      'files-changed': '2',
+      insertions: '2',
+      deletions: '1',
+      task,
+      'run-id': 'ci-run',
+      iteration: '1',
+    });
     expect(after.outputs['after-sha']).toBe(git(repo, ['rev-parse', 'HEAD']));
     expect(existsSync(after.outputs['patch-path'] as string)).toBe(true);
 
     // Last step: the action, mode finish.
-    const finish = step({ ...later, INPUT_MODE: 'finish', 'INPUT_REPORT-FORMAT': 'html', INPUT_SUMMARY: 'true' });
+    const finish = step({
+      ...later,
+      INPUT_MODE: 'finish',
+      'INPUT_REPORT-FORMAT': 'html',
+      INPUT_SUMMARY: 'true',
+    });
     expect(finish.status, finish.stdout + finish.stderr).toBe(0);
-    expect(finish.outputs).toMatchObject({ 'run-id': 'ci-run', verified: 'true', 'bundle-path': '', 'artifacts-path': join(home, 'artifacts', 'ci-run') });
+    expect(finish.outputs).toMatchObject({
+      'run-id': 'ci-run',
+      verified: 'true',
+      'bundle-path': '',
+      'artifacts-path': join(home, 'artifacts', 'ci-run'),
+    });
     const report = readFileSync(finish.outputs['report-path'] as string, 'utf8');
     expect(report).toMatch(/^<!doctype html>/);
     expect(report).toContain('Implement the feature');
     expect(report).toContain('Diff2Html'); // the renderer is inlined by the bundle, not read from node_modules
     expect(readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('## agentgate run `ci-run`');
 
-    const json = step({ ...later, INPUT_MODE: 'finish', 'INPUT_REPORT-FORMAT': 'json', INPUT_SUMMARY: 'false', INPUT_VERIFY: 'false' });
+    const json = step({
+      ...later,
+      INPUT_MODE: 'finish',
+      'INPUT_REPORT-FORMAT': 'json',
+      INPUT_SUMMARY: 'false',
+      INPUT_VERIFY: 'false',
+    });
     expect(json.status, json.stderr).toBe(0);
-    expect(RunReport.parse(JSON.parse(readFileSync(json.outputs['report-path'] as string, 'utf8'))).snapshots).toHaveLength(1);
+    expect(
+      RunReport.parse(JSON.parse(readFileSync(json.outputs['report-path'] as string, 'utf8'))).snapshots,
+    ).toHaveLength(1);
 
     // Publishing without a remote fails the step clearly, as an annotation.
     const publish = step({ ...later, INPUT_MODE: 'finish', INPUT_PUBLISH: 'true', INPUT_REMOTE: 'nowhere' });

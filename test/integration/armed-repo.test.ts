@@ -13,7 +13,17 @@ import { getCommitInfo } from '../../src/git/commit-info.js';
 import { createSnapshotCommit } from '../../src/git/commit.js';
 import { getDiffStats } from '../../src/git/diff-stats.js';
 import { openRepo, type Repo } from '../../src/git/repo.js';
-import { switchToBranch, deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, updateRef } from '../../src/git/refs.js';
+import {
+  switchToBranch,
+  deleteRef,
+  getTree,
+  isAncestor,
+  listRefs,
+  objectExists,
+  readHead,
+  resolveRevision,
+  updateRef,
+} from '../../src/git/refs.js';
 import { getRepoState } from '../../src/git/state.js';
 import { generateUnifiedDiff } from '../../src/git/unified-diff.js';
 import { oracleEnv, tempDir } from '../helpers/repo.js';
@@ -26,7 +36,8 @@ const bogus = join(root, 'bogus');
 const markerList = (): string[] => readdirSync(markers).sort();
 
 /** Read-only oracle plumbing that runs no armed program (cat-file reads objects without filters). */
-const show = (spec: string): string => execFileSync('git', ['cat-file', '-p', spec], { cwd: dir, env: oracleEnv() }).toString();
+const show = (spec: string): string =>
+  execFileSync('git', ['cat-file', '-p', spec], { cwd: dir, env: oracleEnv() }).toString();
 
 const HOSTILE_ENV: Record<string, string> = {
   GIT_DIR: join(bogus, 'git-dir'),
@@ -67,10 +78,18 @@ describe('the git module in an armed repository, with a hostile environment', ()
   // One sequence: each step builds on the last, like a real run does.
   it('runs every function correctly and runs none of the armed programs', async () => {
     const rev = (r: string): Promise<string> => resolveRevision(repo, r);
-    const [base, mainEdit, topicAdd, topicClash, release] = await Promise.all(['main~1', 'main', 'topic~1', 'topic', 'release'].map(rev));
+    const [base, mainEdit, topicAdd, topicClash, release] = await Promise.all(
+      ['main~1', 'main', 'topic~1', 'topic', 'release'].map(rev),
+    );
 
     // State: clean (the neutralised filters read files as they are, which is how they were committed).
-    expect(await getRepoState(repo)).toMatchObject({ headState: 'branch', branch: 'main', sha: mainEdit, isDirty: false, operation: null });
+    expect(await getRepoState(repo)).toMatchObject({
+      headState: 'branch',
+      branch: 'main',
+      sha: mainEdit,
+      isDirty: false,
+      operation: null,
+    });
 
     // A snapshot of a dirty tree with filtered files, an untracked file, and an excluded artifacts dir.
     writeFileSync(join(dir, 'data.txt'), 'rewritten through no filter\n');
@@ -86,10 +105,17 @@ describe('the git module in an armed repository, with a hostile environment', ()
     expect(show(`${snap.sha}:new.txt`)).toBe('untracked file\n');
     expect(show(snap.tree)).not.toContain('artifacts');
     expect(show(snap.sha)).not.toContain('gpgsig');
-    expect(await createSnapshotCommit(repo, 'again', { excludes: ['artifacts'] })).toMatchObject({ sha: snap.sha, created: false });
+    expect(await createSnapshotCommit(repo, 'again', { excludes: ['artifacts'] })).toMatchObject({
+      sha: snap.sha,
+      created: false,
+    });
 
     // Commit info and refs.
-    expect(await getCommitInfo(repo, snap.sha)).toMatchObject({ sha: snap.sha, message: 'armed snapshot', parents: [mainEdit] });
+    expect(await getCommitInfo(repo, snap.sha)).toMatchObject({
+      sha: snap.sha,
+      message: 'armed snapshot',
+      parents: [mainEdit],
+    });
     expect(await getTree(repo, snap.sha)).toBe(snap.tree);
     expect(await isAncestor(repo, base, snap.sha)).toBe(true);
     expect(await objectExists(repo, snap.tree)).toBe(true);
@@ -108,7 +134,9 @@ describe('the git module in an armed repository, with a hostile environment', ()
     const patch = await generateUnifiedDiff(repo, mainEdit, snap.sha);
     expect(patch).toContain('+rewritten through no filter');
     expect(patch).toContain('GIT binary patch');
-    const patchFile = await generateUnifiedDiff(repo, mainEdit, snap.sha, { outputFile: join(root, 'out', 'patch.diff') });
+    const patchFile = await generateUnifiedDiff(repo, mainEdit, snap.sha, {
+      outputFile: join(root, 'out', 'patch.diff'),
+    });
     expect(readFileSync(patchFile.path, 'utf8')).toBe(patch);
 
     // Cherry-pick onto the checked-out branch (files are written back without smudge) ...
@@ -123,8 +151,13 @@ describe('the git module in an armed repository, with a hostile environment', ()
     expect(await rev('release')).toBe(onRelease.sha);
     // The same change applies cleanly where no content merge is needed; where one is, the
     // (neutralised) merge driver is not run and the pick conflicts instead.
-    await expect(cherryPick(repo, topicClash, { onto: 'release' })).resolves.toMatchObject({ parents: [onRelease.sha] });
-    await expect(cherryPick(repo, topicClash, { onto: 'main' })).rejects.toMatchObject({ code: 'CHERRY_PICK_CONFLICT', details: { files: ['data.txt'] } });
+    await expect(cherryPick(repo, topicClash, { onto: 'release' })).resolves.toMatchObject({
+      parents: [onRelease.sha],
+    });
+    await expect(cherryPick(repo, topicClash, { onto: 'main' })).rejects.toMatchObject({
+      code: 'CHERRY_PICK_CONFLICT',
+      details: { files: ['data.txt'] },
+    });
     expect(await rev('main')).toBe(onMain.sha);
 
     // Detach HEAD in place, then give it a branch, with no checkout.
@@ -155,6 +188,15 @@ describe('the git module in an armed repository, with a hostile environment', ()
     plain([...noProcessFilter, 'diff', 'HEAD~1']);
     plain([...noProcessFilter, 'add', '-A']);
     plain([...noProcessFilter, 'commit', '-m', 'control']);
-    expect(markerList()).toEqual(expect.arrayContaining(['fsmonitor', 'filter-clean', 'filter2-clean', 'diff-command', 'gpg', 'hookspath-pre-commit']));
+    expect(markerList()).toEqual(
+      expect.arrayContaining([
+        'fsmonitor',
+        'filter-clean',
+        'filter2-clean',
+        'diff-command',
+        'gpg',
+        'hookspath-pre-commit',
+      ]),
+    );
   });
 });

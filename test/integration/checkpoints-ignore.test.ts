@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCheckpoints, storeTreePaths } from '../helpers/checkpoints.js';
 import { tempDir, writeFiles } from '../helpers/repo.js';
 
-
 const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
 let home: string;
 
@@ -22,7 +21,10 @@ afterEach(() => {
 
 describe("checkpoints honour the user's global core.excludesFile, and only that", () => {
   it('reads core.excludesFile from ~/.gitconfig (with ~/ expanded)', async () => {
-    writeFileSync(join(home, '.gitconfig'), '[core]\n\texcludesFile = ~/my-ignore\n[user]\n\tname = ignored\n');
+    writeFileSync(
+      join(home, '.gitconfig'),
+      '[core]\n\texcludesFile = ~/my-ignore\n[user]\n\tname = ignored\n',
+    );
     writeFileSync(join(home, 'my-ignore'), '*.secret\n');
     const ws = tempDir('agentgate-cp-global-');
     writeFiles(ws, { 'a.secret': 'token', 'b.txt': 'keep' });

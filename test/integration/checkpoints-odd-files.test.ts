@@ -3,7 +3,16 @@
  * fixtures/make-odd-workspace.sh), path errors before anything changes, durability, temp sweeping.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +21,6 @@ import { openCheckpoints } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
 import { codeOf } from '../helpers/codes.js';
 import { gitRaw, oracleEnv, tempDir, writeFiles } from '../helpers/repo.js';
-
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/make-odd-workspace.sh');
 const odd = (dir: string, ...kinds: string[]): void => {
@@ -32,7 +40,17 @@ describe('checkpoints: file names that are not UTF-8 (issue 11 item 13)', () => 
     odd(ws, 'names');
     const cp = await openCheckpoints(ws, { home: tempDir('agentgate-cp-home-') });
     const t1 = await cp.track('names');
-    const names = gitRaw(ws, [`--git-dir=${cp.location.gitDir}`, 'ls-tree', '-r', '-z', '--name-only', t1.hash]).toString('latin1').split('\0').filter(Boolean);
+    const names = gitRaw(ws, [
+      `--git-dir=${cp.location.gitDir}`,
+      'ls-tree',
+      '-r',
+      '-z',
+      '--name-only',
+      t1.hash,
+    ])
+      .toString('latin1')
+      .split('\0')
+      .filter(Boolean);
     expect(names).toContain(LATIN1_NAME.toString('latin1'));
     expect(names).toContain(Buffer.from('café.txt').toString('latin1'));
 
@@ -108,7 +126,8 @@ describe('checkpoint diff is byte-exact (issue 11 item 17)', () => {
     odd(ws, 'bytes');
     const patch = await cp.diffBytes(t1.hash);
     execFileSync('git', ['apply', '--binary', '-'], { cwd: copy, input: patch, env: oracleEnv() });
-    for (const name of ['latin1.txt', 'blob.bin', 'keep.txt']) expect(readFileSync(join(copy, name)).equals(readFileSync(join(ws, name)))).toBe(true);
+    for (const name of ['latin1.txt', 'blob.bin', 'keep.txt'])
+      expect(readFileSync(join(copy, name)).equals(readFileSync(join(ws, name)))).toBe(true);
     // The string form is lossless too: invalid bytes are escaped, not replaced.
     expect(await cp.diff(t1.hash)).not.toContain('\ufffd');
   });
@@ -119,9 +138,22 @@ describe('checkpoint diff is byte-exact (issue 11 item 17)', () => {
     const home = tempDir('agentgate-cp-bytes-home-');
     const t1 = runCli(['checkpoint', 'track', '--json', '-C', ws, '--home', home]).json() as { hash: string };
     odd(ws, 'bytes');
-    const out = execFileSync(process.execPath, [join(import.meta.dirname, '../../dist/src/cli/main.js'), 'checkpoint', 'diff', t1.hash, '-C', ws, '--home', home], {
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    const out = execFileSync(
+      process.execPath,
+      [
+        join(import.meta.dirname, '../../dist/src/cli/main.js'),
+        'checkpoint',
+        'diff',
+        t1.hash,
+        '-C',
+        ws,
+        '--home',
+        home,
+      ],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
     const cp = await openCheckpoints(ws, { home });
     expect(out.equals(await cp.diffBytes(t1.hash))).toBe(true);
   });

@@ -1,4 +1,16 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RestoreResult } from '../../types/checkpoint.js';
@@ -23,7 +35,13 @@ describe('checkpoint restore', () => {
     const base = await cp.track('base');
     const original = treeState(ws, ['build']);
 
-    writeFiles(ws, { 'src/a.ts': 'a2\n', 'new.txt': 'new\n', 'newdir/x/y.txt': 'deep new\n', 'bin.dat': Buffer.from([9]), 'build/artifact.js': 'built v2\n' });
+    writeFiles(ws, {
+      'src/a.ts': 'a2\n',
+      'new.txt': 'new\n',
+      'newdir/x/y.txt': 'deep new\n',
+      'bin.dat': Buffer.from([9]),
+      'build/artifact.js': 'built v2\n',
+    });
     unlinkSync(join(ws, 'keep.txt'));
     rmSync(join(ws, 'src/deep'), { recursive: true });
     renameSync(join(ws, 'sp ace é.txt'), join(ws, 'renamed.txt'));
@@ -80,7 +98,12 @@ describe('checkpoint restore', () => {
     const outside = tempDir('agentgate-cp-outside-');
     writeFileSync(join(outside, 'secret.txt'), 'secret\n');
     const ws = tempDir('agentgate-cp-links-');
-    writeFiles(ws, { 'config.txt': 'original\n', 'dir/f.txt': 'inner\n', 'cache/g.txt': 'cached\n', '.gitignore': '# none yet\n' });
+    writeFiles(ws, {
+      'config.txt': 'original\n',
+      'dir/f.txt': 'inner\n',
+      'cache/g.txt': 'cached\n',
+      '.gitignore': '# none yet\n',
+    });
     const cp = await openCheckpoints(ws);
     const t = await cp.track();
 
@@ -107,7 +130,7 @@ describe('checkpoint restore', () => {
 
   it('leaves a directory that holds uncaptured files in place of a file it would restore', async () => {
     const ws = tempDir('agentgate-cp-obstacle-');
-    writeFiles(ws, { 'out': 'was a file\n', '.gitignore': '*.tmp\n' });
+    writeFiles(ws, { out: 'was a file\n', '.gitignore': '*.tmp\n' });
     const cp = await openCheckpoints(ws);
     const t = await cp.track();
     unlinkSync(join(ws, 'out'));

@@ -45,7 +45,11 @@ describe('checkpoint revert', () => {
     const r = await cp.revert(t.hash, ['src/sub']);
     expect(r.reverted).toEqual([join(ws, 'src/sub/y.ts')]);
     expect(r.deleted).toEqual([join(ws, 'src/sub/z.ts')]);
-    expect([read(ws, 'src/x.ts'), read(ws, 'src/sub/y.ts'), read(ws, 'docs/r.md')]).toEqual(['x2', 'y1', 'r2']);
+    expect([read(ws, 'src/x.ts'), read(ws, 'src/sub/y.ts'), read(ws, 'docs/r.md')]).toEqual([
+      'x2',
+      'y1',
+      'r2',
+    ]);
 
     const all = await cp.revert(t.hash);
     expect([...all.reverted].sort()).toEqual([join(ws, 'docs/r.md'), join(ws, 'src/x.ts')]);
@@ -55,7 +59,8 @@ describe('checkpoint revert', () => {
   it('reverts 300 files with as many git processes as it takes for 3', async () => {
     const ws = tempDir('agentgate-cp-revert-many-');
     const files: Record<string, string> = {};
-    for (let i = 0; i < 300; i += 1) files[`d${i % 7}/file ${String(i).padStart(3, '0')}.txt`] = `original ${i}\n`;
+    for (let i = 0; i < 300; i += 1)
+      files[`d${i % 7}/file ${String(i).padStart(3, '0')}.txt`] = `original ${i}\n`;
     writeFiles(ws, files);
     const cp = await openCheckpoints(ws);
     const t = await cp.track();
@@ -84,12 +89,29 @@ describe('checkpoint revert', () => {
     writeFiles(ws, { 'a.txt': 'a2' });
     const count = (await cp.list()).length;
 
-    for (const bad of ['../elsewhere.txt', '/etc/passwd', 'escape/x.txt', join(ws, 'escape/x.txt'), '.git/config']) {
-      await expect(cp.revert(t.hash, ['a.txt', bad])).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
-      await expect(cp.revert([{ hash: t.hash, files: [join(ws, 'a.txt'), bad] }])).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    for (const bad of [
+      '../elsewhere.txt',
+      '/etc/passwd',
+      'escape/x.txt',
+      join(ws, 'escape/x.txt'),
+      '.git/config',
+    ]) {
+      await expect(cp.revert(t.hash, ['a.txt', bad])).rejects.toMatchObject({
+        code: 'PATH_OUTSIDE_WORKSPACE',
+      });
+      await expect(cp.revert([{ hash: t.hash, files: [join(ws, 'a.txt'), bad] }])).rejects.toMatchObject({
+        code: 'PATH_OUTSIDE_WORKSPACE',
+      });
     }
-    await expect(cp.revert('0123456789abcdef', ['a.txt'])).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
-    await expect(cp.revert([{ hash: t.hash, files: [join(ws, 'a.txt')] }, { hash: 'abcdef0123', files: [] }])).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
+    await expect(cp.revert('0123456789abcdef', ['a.txt'])).rejects.toMatchObject({
+      code: 'CHECKPOINT_NOT_FOUND',
+    });
+    await expect(
+      cp.revert([
+        { hash: t.hash, files: [join(ws, 'a.txt')] },
+        { hash: 'abcdef0123', files: [] },
+      ]),
+    ).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
     expect(read(ws, 'a.txt')).toBe('a2');
     expect((await cp.list()).length).toBe(count);
   });

@@ -14,14 +14,27 @@ const PROJECT = join(import.meta.dirname, '../..');
 const CHILD = join(PROJECT, 'test/helpers/checkpoints-track-child.ts');
 
 /** Starts a child that tracks; resolves `ready` once it has opened the store, `done` with its result. */
-function trackInChild(ws: string, home: string, label: string): { ready: Promise<void>; done: Promise<TrackResult> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ws, home, label], { cwd: PROJECT, stdio: ['ignore', 'pipe', 'pipe'] });
+function trackInChild(
+  ws: string,
+  home: string,
+  label: string,
+): { ready: Promise<void>; done: Promise<TrackResult> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ws, home, label], {
+    cwd: PROJECT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  const ready = new Promise<void>((resolve) => child.stderr.on('data', (c: Buffer) => ((stderr += c.toString()), stderr.includes('ready') && resolve())));
+  const ready = new Promise<void>((resolve) =>
+    child.stderr.on('data', (c: Buffer) => ((stderr += c.toString()), stderr.includes('ready') && resolve())),
+  );
   const done = new Promise<TrackResult>((resolve, reject) =>
-    child.on('close', (code) => (code === 0 ? resolve(TrackResult.parse(JSON.parse(stdout))) : reject(new Error(`child exited ${code}: ${stderr}`)))),
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(TrackResult.parse(JSON.parse(stdout)))
+        : reject(new Error(`child exited ${code}: ${stderr}`)),
+    ),
   );
   return { ready, done };
 }
@@ -80,7 +93,8 @@ describe('checkpoint store', () => {
     expect(new Set(refs).size).toBe(2);
     const list = await cp.list();
     expect(list.map((e) => e.ref).sort()).toEqual([...refs].sort());
-    for (const r of results) expect(git(ws, [`--git-dir=${cp.location.gitDir}`, 'rev-parse', `${r?.ref}^{tree}`])).toBe(r?.hash);
+    for (const r of results)
+      expect(git(ws, [`--git-dir=${cp.location.gitDir}`, 'rev-parse', `${r?.ref}^{tree}`])).toBe(r?.hash);
     git(ws, [`--git-dir=${cp.location.gitDir}`, 'fsck', '--no-progress'], { stdio: 'pipe' });
   });
 
@@ -114,14 +128,23 @@ describe('checkpoint store', () => {
     expect(existsSync(indexLock)).toBe(false);
   });
 
-  it('after taking over a dead holder\'s store lock, removes the ref locks its killed update left', async () => {
+  it("after taking over a dead holder's store lock, removes the ref locks its killed update left", async () => {
     const ws = tempDir('agentgate-cp-reflock-');
     writeFiles(ws, { 'a.txt': 'one' });
     const cp = await openCheckpoints(ws);
     await cp.track();
-    const refLocks = [join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'latest.lock'), join(cp.location.gitDir, 'packed-refs.lock')];
+    const refLocks = [
+      join(cp.location.gitDir, 'refs', 'checkpoints-meta', 'latest.lock'),
+      join(cp.location.gitDir, 'packed-refs.lock'),
+    ];
     for (const lock of refLocks) writeFileSync(lock, '');
-    const owner = { pid: await deadPid(), hostname: hostname(), createdAt: new Date().toISOString(), token: 'e'.repeat(24), purpose: 'checkpoint (killed)' };
+    const owner = {
+      pid: await deadPid(),
+      hostname: hostname(),
+      createdAt: new Date().toISOString(),
+      token: 'e'.repeat(24),
+      purpose: 'checkpoint (killed)',
+    };
     writeFileSync(cp.location.lockPath, JSON.stringify(owner));
     writeFiles(ws, { 'a.txt': 'two' });
     const t = await cp.track();
@@ -162,7 +185,9 @@ describe('checkpoint store', () => {
     const again = await Checkpoints.open(ws, { home });
     expect(again.location.dir).toBe(cp.location.dir);
     expect((await again.list()).map((e) => e.hash)).toEqual([t.hash]);
-    await expect(again.revert(t.hash, [join(home, 'checkpoints')])).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    await expect(again.revert(t.hash, [join(home, 'checkpoints')])).rejects.toMatchObject({
+      code: 'PATH_OUTSIDE_WORKSPACE',
+    });
     // A fresh home (no store yet) keys the new store by the root commit.
     const fresh = await Checkpoints.open(ws, { home: tempDir('agentgate-cp-home-') });
     expect(fresh.location.projectId).toBe(git(ws, ['rev-parse', 'HEAD']));

@@ -1,4 +1,13 @@
-import { appendFileSync, chmodSync, cpSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileDiff, Patch, TrackResult } from '../../types/checkpoint.js';
@@ -9,7 +18,13 @@ import { git, gitRaw, repoWithCommit, tempDir, writeFiles } from '../helpers/rep
 describe('checkpoint track', () => {
   it('captures a repository workspace through its ignore rules and info/exclude, without writing its .git', async () => {
     const ws = repoWithCommit({ 'README.md': 'hi\n', '.gitignore': 'build/\n*.log\n' });
-    writeFiles(ws, { 'build/out.js': 'x', 'debug.log': 'l', 'secret.txt': 's', 'src/a.ts': 'a', 'src/deep/b.ts': 'b' });
+    writeFiles(ws, {
+      'build/out.js': 'x',
+      'debug.log': 'l',
+      'secret.txt': 's',
+      'src/a.ts': 'a',
+      'src/deep/b.ts': 'b',
+    });
     appendFileSync(join(ws, '.git/info/exclude'), 'secret.txt\n');
     const dotGit = fingerprint(join(ws, '.git'));
 
@@ -32,7 +47,12 @@ describe('checkpoint track', () => {
 
   it('skips files over the size cap and nested repositories, in a directory that is not a repository', async () => {
     const ws = tempDir('agentgate-cp-plain-');
-    writeFiles(ws, { 'small.txt': 'small', 'big.bin': Buffer.alloc(2048, 7), 'grows.txt': 'tiny', 'vendor/lib/code.c': 'int x;' });
+    writeFiles(ws, {
+      'small.txt': 'small',
+      'big.bin': Buffer.alloc(2048, 7),
+      'grows.txt': 'tiny',
+      'vendor/lib/code.c': 'int x;',
+    });
     git(join(ws, 'vendor/lib'), ['init', '-q']);
     const cp = await openCheckpoints(ws, { maxFileSizeBytes: 1024 });
     expect(cp.location.projectId).toMatch(/^path-[0-9a-f]{16}$/);
@@ -47,12 +67,18 @@ describe('checkpoint track', () => {
     // A captured file that grows over the cap leaves the capture rather than keeping a stale version.
     writeFileSync(join(ws, 'grows.txt'), Buffer.alloc(4096, 1));
     const t2 = await cp.track();
-    expect(t2.skipped.map((s) => [s.path, s.reason, s.size])).toContainEqual([join(ws, 'grows.txt'), 'too-large', 4096]);
+    expect(t2.skipped.map((s) => [s.path, s.reason, s.size])).toContainEqual([
+      join(ws, 'grows.txt'),
+      'too-large',
+      4096,
+    ]);
     expect(storeTreePaths(cp, t2.hash)).toEqual(['small.txt']);
   });
 
   it('refuses the home directory and / with UNSAFE_WORKSPACE', async () => {
-    await expect(Checkpoints.open(process.env.HOME ?? '/nonexistent')).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
+    await expect(Checkpoints.open(process.env.HOME ?? '/nonexistent')).rejects.toMatchObject({
+      code: 'UNSAFE_WORKSPACE',
+    });
     await expect(Checkpoints.open('/')).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
     const ws = repoWithCommit();
     await expect(Checkpoints.open(join(ws, '.git'))).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
@@ -104,7 +130,11 @@ describe('checkpoint patch, diff and diffFull', () => {
     const before = tempDir('agentgate-cp-before-');
     cpSync(ws, before, { recursive: true, verbatimSymlinks: true });
 
-    writeFiles(ws, { 'a file.txt': 'one\nTWO\nthree\nfour\n', 'ñ new.txt': 'new\n', 'bin.dat': Buffer.from([0, 9, 9]) });
+    writeFiles(ws, {
+      'a file.txt': 'one\nTWO\nthree\nfour\n',
+      'ñ new.txt': 'new\n',
+      'bin.dat': Buffer.from([0, 9, 9]),
+    });
     unlinkSync(join(ws, 'old.txt'));
     renameSync(join(ws, 'rename-me.txt'), join(ws, 'renamed.txt'));
     rmSync(join(ws, 'gone'), { recursive: true });
@@ -115,7 +145,18 @@ describe('checkpoint patch, diff and diffFull', () => {
     const patch = await cp.patch(t.hash);
     expect(Patch.parse(patch)).toEqual(patch);
     expect(patch.hash).toBe(t.hash);
-    const changed = ['a file.txt', 'bin.dat', 'gone/deeper/y.txt', 'gone/x.txt', 'link', 'old.txt', 'rename-me.txt', 'renamed.txt', 'run.sh', 'ñ new.txt'];
+    const changed = [
+      'a file.txt',
+      'bin.dat',
+      'gone/deeper/y.txt',
+      'gone/x.txt',
+      'link',
+      'old.txt',
+      'rename-me.txt',
+      'renamed.txt',
+      'run.sh',
+      'ñ new.txt',
+    ];
     expect([...patch.files].sort()).toEqual(changed.map((f) => join(ws, f)).sort());
     expect((await cp.list()).length).toBe(1); // patch captures without recording a checkpoint
 
@@ -131,13 +172,33 @@ describe('checkpoint patch, diff and diffFull', () => {
     for (const d of full) expect(FileDiff.parse(d)).toEqual(d);
     const by = Object.fromEntries(full.map((d) => [d.file, d]));
     expect(Object.keys(by).sort()).toEqual([...changed].sort());
-    expect(by['a file.txt']).toEqual({ file: 'a file.txt', before: 'one\ntwo\nthree\n', after: 'one\nTWO\nthree\nfour\n', additions: 2, deletions: 1, status: 'modified', binary: false });
-    expect(by['bin.dat']).toMatchObject({ before: '', after: '', additions: 0, deletions: 0, status: 'modified', binary: true });
+    expect(by['a file.txt']).toEqual({
+      file: 'a file.txt',
+      before: 'one\ntwo\nthree\n',
+      after: 'one\nTWO\nthree\nfour\n',
+      additions: 2,
+      deletions: 1,
+      status: 'modified',
+      binary: false,
+    });
+    expect(by['bin.dat']).toMatchObject({
+      before: '',
+      after: '',
+      additions: 0,
+      deletions: 0,
+      status: 'modified',
+      binary: true,
+    });
     expect(by['old.txt']).toMatchObject({ status: 'deleted', before: 'old\n', after: '', deletions: 1 });
     expect(by['renamed.txt']).toMatchObject({ status: 'added', after: 'moving\n' });
     expect(by['rename-me.txt']).toMatchObject({ status: 'deleted' });
     expect(by['ñ new.txt']).toMatchObject({ status: 'added', after: 'new\n', additions: 1 });
-    expect(by['link']).toMatchObject({ status: 'modified', before: 'a file.txt', after: 'dir é/ü.txt', binary: false });
+    expect(by['link']).toMatchObject({
+      status: 'modified',
+      before: 'a file.txt',
+      after: 'dir é/ü.txt',
+      binary: false,
+    });
 
     // Between two recorded checkpoints.
     const t2 = await cp.track();
@@ -150,7 +211,13 @@ describe('checkpoint patch, diff and diffFull', () => {
     writeFiles(ws, { 'a.txt': 'a' });
     const cp = await openCheckpoints(ws);
     await cp.track();
-    for (const bad of ['0123456789abcdef0123456789abcdef01234567', 'deadbeef', '--output=/tmp/x', 'HEAD', '']) {
+    for (const bad of [
+      '0123456789abcdef0123456789abcdef01234567',
+      'deadbeef',
+      '--output=/tmp/x',
+      'HEAD',
+      '',
+    ]) {
       await expect(cp.patch(bad)).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
     }
     await expect(cp.diff('abcdef12')).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
@@ -163,7 +230,16 @@ describe('checkpoint patch, diff and diffFull', () => {
 describe('checkpoint track, staging only what changed', () => {
   it('gives exactly the tree a full add -A gives, through every change shape', async () => {
     const ws = tempDir('agentgate-cp-shapes-');
-    writeFiles(ws, { 'keep.txt': 'k\n', 'edit.txt': 'e\n', 'gone.txt': 'g\n', 'old.txt': 'rename me\n', 'd/f.txt': 'f\n', 'x/y.txt': 'y\n', 'exec.sh': 'echo\n', 'to-dir': 'file\n' });
+    writeFiles(ws, {
+      'keep.txt': 'k\n',
+      'edit.txt': 'e\n',
+      'gone.txt': 'g\n',
+      'old.txt': 'rename me\n',
+      'd/f.txt': 'f\n',
+      'x/y.txt': 'y\n',
+      'exec.sh': 'echo\n',
+      'to-dir': 'file\n',
+    });
     const cp = await openCheckpoints(ws);
     await cp.track();
     const oracleTree = (): string => {

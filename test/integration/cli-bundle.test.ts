@@ -14,7 +14,10 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  for (const m of text.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[^"'()]*?from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) staticClosure(join(dirname(file), m[1] as string), seen);
+  for (const m of text.matchAll(
+    /(?:^|[;\s}])(?:import|export)\s*(?:[^"'()]*?from\s*)?["'](\.{1,2}\/[^"']+)["']/g,
+  ))
+    staticClosure(join(dirname(file), m[1] as string), seen);
   return seen;
 }
 
@@ -36,7 +39,10 @@ describe('the bundled CLI', () => {
     try {
       writeFileSync(join(home, 'config.yaml'), 'onDirty: sometimes\n');
       const bad = runCli(['runs', '--json', '--home', home]);
-      expect([bad.status, (bad.json() as { error: { code: string } }).error.code]).toEqual([1, 'CONFIG_INVALID']);
+      expect([bad.status, (bad.json() as { error: { code: string } }).error.code]).toEqual([
+        1,
+        'CONFIG_INVALID',
+      ]);
       expect(bad.stdout).toContain('onDirty');
       writeFileSync(join(home, 'config.yaml'), 'onDirty: error\n');
       const good = runCli(['runs', '--json', '--home', home]);

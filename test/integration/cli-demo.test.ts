@@ -13,14 +13,24 @@ const Summary = z.object({
   workspace: z.string(),
   home: z.string(),
   runId: z.string(),
-  iterations: z.array(z.object({ iteration: z.number(), id: z.string(), filesChanged: z.number(), patchPath: z.string().nullable() })),
+  iterations: z.array(
+    z.object({
+      iteration: z.number(),
+      id: z.string(),
+      filesChanged: z.number(),
+      patchPath: z.string().nullable(),
+    }),
+  ),
   verify: z.object({ ok: z.boolean(), checks: z.number(), failed: z.number() }),
 });
 
 describe('demo', () => {
   it('prints a table of 3 iterations and a clean verify, leaving $HOME/.agentgate untouched', () => {
     const home = tempDir('agentgate-user-');
-    const res = runCli(['demo'], { cwd: home, env: { HOME: home, AGENTGATE_HOME: undefined, NO_COLOR: undefined } });
+    const res = runCli(['demo'], {
+      cwd: home,
+      env: { HOME: home, AGENTGATE_HOME: undefined, NO_COLOR: undefined },
+    });
     const workspace = /^Run \S+ in (.+)$/m.exec(res.stdout)?.[1] as string;
     expect(res.status, res.stderr).toBe(0);
     // Nothing of the throwaway run is left behind.
@@ -28,7 +38,9 @@ describe('demo', () => {
     expect(res.stderr).toBe('');
     expect(res.stdout).not.toContain('\u001b[');
     expect(res.stdout).toMatch(/^ITER\s+FILES\s+\+\s+-\s+BEFORE\s+AFTER\s+PATCH$/m);
-    const rows = res.stdout.split('\n').filter((line) => /^\s*\d+\s+\d+\s+\+\d+\s+-\d+\s+[0-9a-f]{10}\s+[0-9a-f]{10}\s/.test(line));
+    const rows = res.stdout
+      .split('\n')
+      .filter((line) => /^\s*\d+\s+\d+\s+\+\d+\s+-\d+\s+[0-9a-f]{10}\s+[0-9a-f]{10}\s/.test(line));
     expect(rows.map((r) => r.trim().split(/\s+/)[0])).toEqual(['1', '2', '3']);
     expect(res.stdout).toMatch(/verify: all \d+ checks passed/);
     expect(readdirSync(home)).toEqual([]);
@@ -37,7 +49,10 @@ describe('demo', () => {
   it('with --json prints one summary whose verify.ok is true, and ignores $AGENTGATE_HOME', () => {
     const user = tempDir('agentgate-user-');
     const agentgateHome = join(user, 'agentgate-home');
-    const res = runCli(['demo', '--json', '--keep'], { cwd: user, env: { HOME: user, AGENTGATE_HOME: agentgateHome } });
+    const res = runCli(['demo', '--json', '--keep'], {
+      cwd: user,
+      env: { HOME: user, AGENTGATE_HOME: agentgateHome },
+    });
     const summary = Summary.parse(res.json());
     // --keep leaves the workspace for a look.
     expect(existsSync(join(summary.workspace, 'README.md'))).toBe(true);

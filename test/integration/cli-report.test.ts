@@ -23,7 +23,8 @@ function setup() {
   cleanup.push(dir, home, gh);
   const files = { GITHUB_OUTPUT: join(gh, 'output'), GITHUB_STEP_SUMMARY: join(gh, 'summary') };
   for (const f of Object.values(files)) writeFileSync(f, '');
-  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['-C', dir, ...args], { env: { AGENTGATE_HOME: home, GITHUB_ACTIONS: '', ...env } });
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runCli(['-C', dir, ...args], { env: { AGENTGATE_HOME: home, GITHUB_ACTIONS: '', ...env } });
   return { dir, home, files, run };
 }
 
@@ -34,7 +35,10 @@ describe('CLI report and GitHub Actions', () => {
     const { dir, files, run } = setup();
     expect(run(['before', '--run', 'gh-run']).status).toBe(0);
     writeFiles(dir, { 'b.txt': 'b\n' });
-    const res = run(['after', '--run', 'gh-run', '--iteration', '1', '--task', TASK, '--json'], { GITHUB_ACTIONS: 'true', ...files });
+    const res = run(['after', '--run', 'gh-run', '--iteration', '1', '--task', TASK, '--json'], {
+      GITHUB_ACTIONS: 'true',
+      ...files,
+    });
     expect(res.status, res.stderr).toBe(0);
     const snapshot = Snapshot.parse(res.json());
     expect(parseGithubFile(readFileSync(files.GITHUB_OUTPUT, 'utf8'))).toEqual({
@@ -54,13 +58,20 @@ describe('CLI report and GitHub Actions', () => {
     const { dir, files, run } = setup();
     run(['before', '--run', 'r']);
     writeFiles(dir, { 'b.txt': 'b\n' });
-    const missing = run(['after', '--run', 'r', '--iteration', '1', '--ci', 'github', '--json'], { GITHUB_OUTPUT: '' });
+    const missing = run(['after', '--run', 'r', '--iteration', '1', '--ci', 'github', '--json'], {
+      GITHUB_OUTPUT: '',
+    });
     expect(missing.status).toBe(1);
     expect(missing.json()).toMatchObject({ error: { code: 'CI_ENV_MISSING' } });
     expect(run(['list', '--run', 'r', '--json']).json()).toEqual([]);
-    expect(run(['after', '--run', 'r', '--iteration', '1', '--ci', 'none'], { GITHUB_ACTIONS: 'true', ...files }).status).toBe(0);
+    expect(
+      run(['after', '--run', 'r', '--iteration', '1', '--ci', 'none'], { GITHUB_ACTIONS: 'true', ...files })
+        .status,
+    ).toBe(0);
     expect(readFileSync(files.GITHUB_OUTPUT, 'utf8')).toBe('');
-    expect(run(['after', '--run', 'r', '--iteration', '2', '--ci', 'gitlab', '--json']).json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+    expect(run(['after', '--run', 'r', '--iteration', '2', '--ci', 'gitlab', '--json']).json()).toMatchObject(
+      { error: { code: 'INVALID_ARGUMENT' } },
+    );
   });
 
   it('report: html to a file, json of its schema, dotenv, and md appended to the step summary', () => {
@@ -81,7 +92,10 @@ describe('CLI report and GitHub Actions', () => {
     const doc = RunReport.parse(json.json());
     expect(doc.snapshots[0]).toMatchObject({ iteration: 1, task: TASK, gate: 'npm test' });
     expect(doc.verification.ok).toBe(true);
-    expect(RunReport.parse(JSON.parse(run(['report', '--format', 'json']).stdout))).toEqual({ ...doc, generatedAt: expect.any(String) });
+    expect(RunReport.parse(JSON.parse(run(['report', '--format', 'json']).stdout))).toEqual({
+      ...doc,
+      generatedAt: expect.any(String),
+    });
 
     const dotenv = run(['report', '--format', 'dotenv']);
     expect(dotenv.stdout).toContain('AGENTGATE_RUN_ID=rep\n');
@@ -91,8 +105,12 @@ describe('CLI report and GitHub Actions', () => {
     const summary = run(['report', '--format', 'md'], { GITHUB_ACTIONS: 'true', ...files });
     expect(summary.status, summary.stderr).toBe(0);
     expect(readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain('## agentgate run `rep`');
-    expect(run(['report', '--format', 'pdf', '--json']).json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
-    expect(run(['report', '--run', 'nope', '--json']).json()).toMatchObject({ error: { code: 'RUN_NOT_FOUND' } });
+    expect(run(['report', '--format', 'pdf', '--json']).json()).toMatchObject({
+      error: { code: 'INVALID_ARGUMENT' },
+    });
+    expect(run(['report', '--run', 'nope', '--json']).json()).toMatchObject({
+      error: { code: 'RUN_NOT_FOUND' },
+    });
   });
 
   it('verify: failed checks become ::error annotations, on stdout, or on stderr with --json', () => {

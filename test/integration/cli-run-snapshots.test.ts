@@ -23,7 +23,8 @@ const STACK = /^\s+at /m;
 
 /** Runs the CLI in `cwd` with its own home; every call is a new process. */
 function cliFor(cwd: string, home = tempDir('agentgate-home-')) {
-  const run = (args: string[], env: NodeJS.ProcessEnv = {}): CliResult => runCli(args, { cwd, env: { AGENTGATE_HOME: home, ...env } });
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}): CliResult =>
+    runCli(args, { cwd, env: { AGENTGATE_HOME: home, ...env } });
   return { home, run };
 }
 
@@ -45,7 +46,9 @@ function failsWith(res: CliResult, code: string, status = 1): void {
 /** With --json: `{"error":{"code","message"}}` as the only stdout. */
 function failsWithJson(res: CliResult, code: string, status = 1): void {
   expect(res.status, res.stdout + res.stderr).toBe(status);
-  const doc = z.object({ error: z.object({ code: z.literal(code), message: z.string().min(1) }) }).parse(res.json());
+  const doc = z
+    .object({ error: z.object({ code: z.literal(code), message: z.string().min(1) }) })
+    .parse(res.json());
   expect(doc.error.message).not.toMatch(STACK);
   expect(res.stderr).toBe('');
 }
@@ -62,16 +65,40 @@ describe('CLI run snapshots', () => {
     writeFiles(dir, { 'a.txt': 'a\n', 'f.txt': 'base\nmore\n' });
     const taskFile = join(tempDir('agentgate-task-'), 'task.md');
     writeFileSync(taskFile, `# Fix it\n\n${'word '.repeat(220_000)}`);
-    const s1 = ok(run(['after', '--run', 'cli-run', '--iteration', '1', '--task-file', taskFile, '--gate', 'gates.yaml', ...ws]), Snapshot);
-    expect(s1).toMatchObject({ beforeSha: b1.sha, afterSha: head(dir), filesChanged: 2, insertions: 2, deletions: 0 });
+    const s1 = ok(
+      run([
+        'after',
+        '--run',
+        'cli-run',
+        '--iteration',
+        '1',
+        '--task-file',
+        taskFile,
+        '--gate',
+        'gates.yaml',
+        ...ws,
+      ]),
+      Snapshot,
+    );
+    expect(s1).toMatchObject({
+      beforeSha: b1.sha,
+      afterSha: head(dir),
+      filesChanged: 2,
+      insertions: 2,
+      deletions: 0,
+    });
     expect(s1.patchPath).toBe(join(home, 'artifacts', 'cli-run', 'iteration-1', 'patch.diff'));
     const task = messageOf(dir, s1.afterSha).split('\n')[2] as string;
     expect(task).toBe(`Task: ${`# Fix it ${'word '.repeat(20)}`.slice(0, 100)}`);
 
-    for (const key of [s1.id, s1.afterSha, s1.afterSha.slice(0, 9)]) expect(ok(run(['show', key, ...ws]), Snapshot)).toEqual(s1);
+    for (const key of [s1.id, s1.afterSha, s1.afterSha.slice(0, 9)])
+      expect(ok(run(['show', key, ...ws]), Snapshot)).toEqual(s1);
 
     const b2 = ok(run(['before', '--run', 'cli-run', ...ws]), BeforeState);
-    const s2 = ok(run(['after', '--run', 'cli-run', '--iteration', '2', '--task', 'nothing to do', ...ws]), Snapshot);
+    const s2 = ok(
+      run(['after', '--run', 'cli-run', '--iteration', '2', '--task', 'nothing to do', ...ws]),
+      Snapshot,
+    );
     expect(s2).toMatchObject({ beforeSha: b2.sha, afterSha: b2.sha, filesChanged: 0, patchPath: null });
     expect(s2.id).not.toBe(s1.id);
     // Both snapshots now end at the same commit: its SHA names the one that made it.
@@ -92,16 +119,25 @@ describe('CLI run snapshots', () => {
     expect(ok(run(['verify', '--all', ...ws]), VerifyReport).checks.length).toBe(report.checks.length);
 
     const artifact = readFileSync(s1.patchPath as string, 'utf8');
-    expect(ok(run(['patch', s1.id, ...ws]), z.object({ id: z.string(), diff: z.string() }))).toEqual({ id: s1.id, diff: artifact });
+    expect(ok(run(['patch', s1.id, ...ws]), z.object({ id: z.string(), diff: z.string() }))).toEqual({
+      id: s1.id,
+      diff: artifact,
+    });
     const out = join(tempDir('agentgate-out-'), 'out.diff');
-    expect(ok(run(['patch', s1.id, '-o', out, ...ws]), z.object({ id: z.string(), path: z.string() }))).toEqual({ id: s1.id, path: out });
+    expect(
+      ok(run(['patch', s1.id, '-o', out, ...ws]), z.object({ id: z.string(), path: z.string() })),
+    ).toEqual({ id: s1.id, path: out });
     expect(readFileSync(out, 'utf8')).toBe(artifact);
 
     const picked = ok(run(['cherry-pick', s1.id, '--onto', 'release', ...ws]), CommitInfo);
     expect(git(dir, ['rev-parse', 'release'])).toBe(picked.sha);
-    expect(git(dir, ['rev-parse', `${picked.sha}^{tree}`])).toBe(git(dir, ['rev-parse', `${s1.afterSha}^{tree}`]));
+    expect(git(dir, ['rev-parse', `${picked.sha}^{tree}`])).toBe(
+      git(dir, ['rev-parse', `${s1.afterSha}^{tree}`]),
+    );
 
-    expect(ok(run(['delete', s2.id, ...ws]), z.object({ deleted: z.literal(s2.id) }))).toEqual({ deleted: s2.id });
+    expect(ok(run(['delete', s2.id, ...ws]), z.object({ deleted: z.literal(s2.id) }))).toEqual({
+      deleted: s2.id,
+    });
     expect(ok(run(['list', ...ws]), z.array(Snapshot))).toEqual([s1]);
     failsWithJson(run(['show', s2.id, ...ws]), 'SNAPSHOT_NOT_FOUND');
   });
@@ -110,7 +146,10 @@ describe('CLI run snapshots', () => {
     const dir = repoWithCommit({ 'f.txt': 'base\n' });
     const { run } = cliFor(dir);
     const outputs: string[] = [];
-    for (const args of [['before', '--run', 'h'], ['after', '--run', 'h', '--iteration', '1', '--task', 'edit f']]) {
+    for (const args of [
+      ['before', '--run', 'h'],
+      ['after', '--run', 'h', '--iteration', '1', '--task', 'edit f'],
+    ]) {
       const res = run(args, { NO_COLOR: undefined });
       expect(res.status, res.stderr).toBe(0);
       outputs.push(res.stdout);
@@ -119,8 +158,19 @@ describe('CLI run snapshots', () => {
     const id = /Snapshot (\S+):/.exec(outputs[1] as string)?.[1] as string;
     expect(outputs[1]).toMatch(/added\s+1\s+0\s+g\.txt/);
     // Off a TTY there is no colour even without NO_COLOR; verify (the most colourful) also runs with it.
-    const commands = [['show', id], ['list'], ['runs'], ['stats', 'HEAD~1', 'HEAD'], ['verify', '--run', 'h'], ['patch', id]];
-    const runs = [...commands.map((c) => [c, { NO_COLOR: undefined }] as const), [['verify', '--run', 'h'], { NO_COLOR: '1' }] as const, [['delete', id], { NO_COLOR: undefined }] as const];
+    const commands = [
+      ['show', id],
+      ['list'],
+      ['runs'],
+      ['stats', 'HEAD~1', 'HEAD'],
+      ['verify', '--run', 'h'],
+      ['patch', id],
+    ];
+    const runs = [
+      ...commands.map((c) => [c, { NO_COLOR: undefined }] as const),
+      [['verify', '--run', 'h'], { NO_COLOR: '1' }] as const,
+      [['delete', id], { NO_COLOR: undefined }] as const,
+    ];
     for (const [args, env] of runs) {
       const res = run([...args], env);
       expect(res.status, `${args.join(' ')}: ${res.stderr}`).toBe(0);
@@ -145,7 +195,8 @@ describe('CLI run snapshots', () => {
     for (const args of [['show', snap.id], ['stats', snap.id], ['list'], ['verify', '--run', 'names']]) {
       const out = run(args);
       expect(out.status, out.stderr).toBe(0);
-      if (args[0] === 'show' || args[0] === 'stats') expect(out.stdout).toContain('x\\n::warning::injected\\x1b]0;title\\x07');
+      if (args[0] === 'show' || args[0] === 'stats')
+        expect(out.stdout).toContain('x\\n::warning::injected\\x1b]0;title\\x07');
       expect(out.stdout.split('\n').some((line) => line.startsWith('::'))).toBe(false);
       expect(out.stdout).not.toContain('\u001b');
     }
@@ -202,14 +253,21 @@ describe('CLI run snapshots', () => {
     const elsewhere = tempDir('agentgate-cwd-');
     const home = tempDir('agentgate-home-');
     const [viaFlag, viaEnv] = [tempDir('agentgate-art-'), tempDir('agentgate-art-')];
-    const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli([...args, '-C', dir, '--home', home, '--json'], { cwd: elsewhere, env: { AGENTGATE_HOME: undefined, ...env } });
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      runCli([...args, '-C', dir, '--home', home, '--json'], {
+        cwd: elsewhere,
+        env: { AGENTGATE_HOME: undefined, ...env },
+      });
     for (const [iteration, extra, env, expected] of [
       [1, ['--artifacts-dir', viaFlag], {}, viaFlag],
       [2, [], { AGENTGATE_ARTIFACTS_DIR: viaEnv }, viaEnv],
     ] as const) {
       ok(run(['before', '--run', 'o']), BeforeState);
       writeFiles(dir, { [`f${iteration}.txt`]: 'x\n' });
-      const snap = ok(run(['after', '--run', 'o', '--iteration', String(iteration), ...extra], env), Snapshot);
+      const snap = ok(
+        run(['after', '--run', 'o', '--iteration', String(iteration), ...extra], env),
+        Snapshot,
+      );
       expect(snap.patchPath).toBe(join(expected, 'o', `iteration-${iteration}`, 'patch.diff'));
       expect(existsSync(snap.patchPath as string)).toBe(true);
     }
@@ -223,7 +281,10 @@ describe('CLI run snapshots', () => {
     writeFiles(dir, { 'a.txt': 'a\n' });
     commitAll(dir, 'agent');
     const { run } = cliFor(dir);
-    const snap = ok(run(['after', '--run', 'b', '--iteration', '1', '--before', base.slice(0, 10), '--json']), Snapshot);
+    const snap = ok(
+      run(['after', '--run', 'b', '--iteration', '1', '--before', base.slice(0, 10), '--json']),
+      Snapshot,
+    );
     expect(snap).toMatchObject({ beforeSha: base, afterSha: head(dir), filesChanged: 1 });
   });
 
@@ -231,11 +292,16 @@ describe('CLI run snapshots', () => {
     const dir = repoWithCommit();
     const base = head(dir);
     const { run } = cliFor(dir);
-    expect(ok(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), BeforeState)).toMatchObject({ sha: base, branch: 'agentgate/own' });
+    expect(
+      ok(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), BeforeState),
+    ).toMatchObject({ sha: base, branch: 'agentgate/own' });
     writeFiles(dir, { 'a.txt': 'a\n' });
     const snap = ok(run(['after', '--run', 'own', '--iteration', '0', '--json']), Snapshot);
     expect(snap.branch).toBe('agentgate/own');
-    expect([git(dir, ['rev-parse', 'main']), git(dir, ['rev-parse', 'agentgate/own'])]).toEqual([base, snap.afterSha]);
+    expect([git(dir, ['rev-parse', 'main']), git(dir, ['rev-parse', 'agentgate/own'])]).toEqual([
+      base,
+      snap.afterSha,
+    ]);
     git(dir, ['checkout', '-q', 'main']);
     failsWithJson(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), 'BRANCH_EXISTS');
     failsWith(run(['before', '--run', 'own', '--branch', 'no..good']), 'INVALID_ARGUMENT', 2);
@@ -322,7 +388,20 @@ describe('CLI errors', () => {
     expect(top.status).toBe(0);
     const section = top.stdout.slice(top.stdout.indexOf('Commands:'), top.stdout.indexOf('Global options:'));
     const names = [...section.matchAll(/^ {2}([a-z-]+(?: [a-z-]+)?) {2,}/gm)].map((m) => m[1] as string);
-    for (const required of ['before', 'after', 'show', 'list', 'runs', 'patch', 'stats', 'verify', 'delete', 'cherry-pick', 'demo']) expect(names).toContain(required);
+    for (const required of [
+      'before',
+      'after',
+      'show',
+      'list',
+      'runs',
+      'patch',
+      'stats',
+      'verify',
+      'delete',
+      'cherry-pick',
+      'demo',
+    ])
+      expect(names).toContain(required);
     for (const name of names) {
       const res = run([...name.split(' '), '--help']);
       expect(res.status, name).toBe(0);

@@ -22,7 +22,10 @@ interface Served {
 /** Starts `serve`, writes every line (then closes stdin), and parses each stdout line as a response. */
 function serveLines(lines: (string | Buffer)[], args: string[], home: string): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, AGENTGATE_HOME: home, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+      env: { ...process.env, AGENTGATE_HOME: home, NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -31,7 +34,10 @@ function serveLines(lines: (string | Buffer)[], args: string[], home: string): P
     child.on('close', (status) => {
       const text = Buffer.concat(out).toString('utf8');
       expect(text === '' || text.endsWith('\n')).toBe(true);
-      const responses = text.split('\n').filter(Boolean).map((l) => ServeResponse.parse(JSON.parse(l)));
+      const responses = text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => ServeResponse.parse(JSON.parse(l)));
       resolve({ status, stderr: Buffer.concat(err).toString('utf8'), responses });
     });
     for (const line of lines) child.stdin.write(line);
@@ -39,7 +45,12 @@ function serveLines(lines: (string | Buffer)[], args: string[], home: string): P
   });
 }
 
-const req = (id: string | number, command: string, options: Record<string, unknown> = {}, args: string[] = []): string => `${JSON.stringify({ id, command, args, options })}\n`;
+const req = (
+  id: string | number,
+  command: string,
+  options: Record<string, unknown> = {},
+  args: string[] = [],
+): string => `${JSON.stringify({ id, command, args, options })}\n`;
 
 function result(r: ServeResponse | undefined): unknown {
   if (!r || !('result' in r)) throw new Error(`expected a result, got ${JSON.stringify(r)}`);
@@ -62,15 +73,31 @@ describe('serve (JSON lines over stdio)', () => {
     expect(b.sha).toBe(head(dir));
 
     writeFiles(dir, { 'f.txt': 'changed "quoted" \\ line\n', 'new é.txt': 'added\n' });
-    const second = await serveLines([req('a', 'after', { run: 'srv', iteration: 1, task: 'serve task', workspace: dir })], [], home);
+    const second = await serveLines(
+      [req('a', 'after', { run: 'srv', iteration: 1, task: 'serve task', workspace: dir })],
+      [],
+      home,
+    );
     const snap = Snapshot.parse(result(second.responses[0]));
     expect(snap).toMatchObject({ runId: 'srv', iteration: 1, filesChanged: 2, beforeSha: b.sha });
 
-    const third = await serveLines([req('s', 'show', {}, [snap.id]), req('p', 'patch', {}, [snap.id]), req('v', 'verify', { run: 'srv' }), req('l', 'list', { run: 'srv' })], ['-C', dir], home);
+    const third = await serveLines(
+      [
+        req('s', 'show', {}, [snap.id]),
+        req('p', 'patch', {}, [snap.id]),
+        req('v', 'verify', { run: 'srv' }),
+        req('l', 'list', { run: 'srv' }),
+      ],
+      ['-C', dir],
+      home,
+    );
     expect(third.status).toBe(0);
     expect(third.responses.map((r) => r.id)).toEqual(['s', 'p', 'v', 'l']);
     expect(Snapshot.parse(result(third.responses[0])).id).toBe(snap.id);
-    expect(result(third.responses[1])).toEqual({ id: snap.id, diff: readFileSync(snap.patchPath as string, 'utf8') });
+    expect(result(third.responses[1])).toEqual({
+      id: snap.id,
+      diff: readFileSync(snap.patchPath as string, 'utf8'),
+    });
     expect(VerifyReport.parse(result(third.responses[2])).ok).toBe(true);
     expect(result(third.responses[3])).toHaveLength(1);
   });
@@ -129,7 +156,9 @@ describe('serve (JSON lines over stdio)', () => {
     const run = async (lines: string[]) => serveLines(lines, ['-C', dir], home);
     await run([req(1, 'before', { run: 'big' })]);
     writeFiles(dir, { 'big.txt': big });
-    const snap = Snapshot.parse(result((await run([req(2, 'after', { run: 'big', iteration: 1 })])).responses[0]));
+    const snap = Snapshot.parse(
+      result((await run([req(2, 'after', { run: 'big', iteration: 1 })])).responses[0]),
+    );
     const artifact = readFileSync(snap.patchPath as string, 'utf8');
     expect(artifact.length).toBeGreaterThan(128 * 1024);
     const patched = await run([req(3, 'patch', {}, [snap.id])]);

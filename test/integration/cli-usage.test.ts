@@ -40,11 +40,15 @@ function ok<S extends z.ZodType>(res: CliResult, schema: S): z.output<S> {
 
 /** The exit status and the `CODE` of `agentgate-snapshot: CODE: message` (or of the JSON error). */
 function failure(res: CliResult): [number | null, string | undefined] {
-  const json = /^\{"error"/.test(res.stdout) ? z.object({ error: z.object({ code: z.string() }) }).parse(res.json()).error.code : undefined;
+  const json = /^\{"error"/.test(res.stdout)
+    ? z.object({ error: z.object({ code: z.string() }) }).parse(res.json()).error.code
+    : undefined;
   return [res.status, json ?? /^agentgate-snapshot: ([A-Z_]+): /m.exec(res.stderr)?.[1]];
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 describe('help, usage errors and --version', () => {
   it('with no arguments prints the help on stderr and exits 2', () => {
@@ -67,7 +71,11 @@ describe('help, usage errors and --version', () => {
   it('with --json, --version and --help print one JSON document too', () => {
     const run = cliIn(temp('agentgate-cwd-'));
     expect(run(['--version', '--json']).json()).toEqual({ version: VERSION });
-    for (const args of [['--help', '--json'], ['before', '--help', '--json'], ['checkpoint', '--help', '--json']]) {
+    for (const args of [
+      ['--help', '--json'],
+      ['before', '--help', '--json'],
+      ['checkpoint', '--help', '--json'],
+    ]) {
       const res = run(args);
       expect(res.status).toBe(0);
       expect(res.json()).toEqual({ help: expect.stringContaining('Usage: agentgate-snapshot') });
@@ -78,7 +86,8 @@ describe('help, usage errors and --version', () => {
     const run = cliIn(temp('agentgate-cwd-'));
     const help = run(['checkpoint', '--help']);
     expect(help.status).toBe(0);
-    for (const sub of ['track', 'patch', 'diff', 'diff-full', 'restore', 'revert', 'list', 'gc']) expect(help.stdout).toMatch(new RegExp(`^ {2}checkpoint ${sub} `, 'm'));
+    for (const sub of ['track', 'patch', 'diff', 'diff-full', 'restore', 'revert', 'list', 'gc'])
+      expect(help.stdout).toMatch(new RegExp(`^ {2}checkpoint ${sub} `, 'm'));
     expect(help.stdout).not.toMatch(/^ {2}before /m);
     const alone = run(['checkpoint']);
     expect(failure(alone)).toEqual([2, 'USAGE']);
@@ -117,22 +126,29 @@ describe('help, usage errors and --version', () => {
 });
 
 describe('after --gate and --gate-file', () => {
-  it('records the gate label from the file\'s text; both at once is USAGE, an unreadable file INVALID_ARGUMENT', () => {
+  it("records the gate label from the file's text; both at once is USAGE, an unreadable file INVALID_ARGUMENT", () => {
     const dir = repo();
     const run = cliIn(dir);
     const gateFile = join(temp('agentgate-gate-'), 'gate.txt');
     writeFileSync(gateFile, 'lint, unit tests\n');
     expect(run(['before', '--run', 'g']).status).toBe(0);
     writeFiles(dir, { 'a.txt': 'a\n' });
-    const snap = ok(run(['after', '--run', 'g', '--iteration', '1', '--gate-file', gateFile, '--json']), Snapshot);
+    const snap = ok(
+      run(['after', '--run', 'g', '--iteration', '1', '--gate-file', gateFile, '--json']),
+      Snapshot,
+    );
     expect(messageOf(dir, snap.afterSha).split('\n')[3]).toBe('Gate: lint, unit tests');
-    expect(failure(run(['after', '--run', 'g', '--iteration', '2', '--gate', 'x', '--gate-file', gateFile]))).toEqual([2, 'USAGE']);
-    expect(failure(run(['after', '--run', 'g', '--iteration', '2', '--gate-file', join(dir, 'missing.txt')]))).toEqual([2, 'INVALID_ARGUMENT']);
+    expect(
+      failure(run(['after', '--run', 'g', '--iteration', '2', '--gate', 'x', '--gate-file', gateFile])),
+    ).toEqual([2, 'USAGE']);
+    expect(
+      failure(run(['after', '--run', 'g', '--iteration', '2', '--gate-file', join(dir, 'missing.txt')])),
+    ).toEqual([2, 'INVALID_ARGUMENT']);
   });
 });
 
 describe('stats FROM TO | SNAPSHOT | --run ID', () => {
-  it('gives a snapshot\'s and a whole run\'s statistics, the same as FROM TO over their SHAs', () => {
+  it("gives a snapshot's and a whole run's statistics, the same as FROM TO over their SHAs", () => {
     const dir = repo({ 'f.txt': 'base\n' });
     const elsewhere = temp('agentgate-cwd-');
     const home = temp('agentgate-home-');
@@ -147,7 +163,11 @@ describe('stats FROM TO | SNAPSHOT | --run ID', () => {
 
     const one = ok(run(['stats', s2.id, '--json']), DiffStats);
     expect(one).toEqual(ok(run(['stats', s2.beforeSha, s2.afterSha, '--json']), DiffStats));
-    expect(one).toMatchObject({ filesChanged: s2.filesChanged, insertions: s2.insertions, deletions: s2.deletions });
+    expect(one).toMatchObject({
+      filesChanged: s2.filesChanged,
+      insertions: s2.insertions,
+      deletions: s2.deletions,
+    });
     const whole = ok(run(['stats', '--run', 's', '--json']), DiffStats);
     expect(whole).toEqual(ok(run(['stats', start, s2.afterSha, '--json']), DiffStats));
     expect(whole.filesChanged).toBe(3);
@@ -171,11 +191,17 @@ describe('checkpoints by label and marker', () => {
     const second = ok(run(['checkpoint', 'track', '--label', 'edited', '--json']), TrackResult);
     writeFiles(dir, { 'f.txt': 'three\n' });
 
-    expect(ok(run(['checkpoint', 'patch', 'start', '--json']), Patch)).toEqual(ok(run(['checkpoint', 'patch', first.hash, '--json']), Patch));
+    expect(ok(run(['checkpoint', 'patch', 'start', '--json']), Patch)).toEqual(
+      ok(run(['checkpoint', 'patch', first.hash, '--json']), Patch),
+    );
     expect(ok(run(['checkpoint', 'patch', 'latest', '--json']), Patch).hash).toBe(second.hash);
-    expect(ok(run(['checkpoint', 'diff', 'baseline', '--json']), z.object({ diff: z.string() }))).toEqual(ok(run(['checkpoint', 'diff', first.hash.slice(0, 8), '--json']), z.object({ diff: z.string() })));
+    expect(ok(run(['checkpoint', 'diff', 'baseline', '--json']), z.object({ diff: z.string() }))).toEqual(
+      ok(run(['checkpoint', 'diff', first.hash.slice(0, 8), '--json']), z.object({ diff: z.string() })),
+    );
     const full = ok(run(['checkpoint', 'diff-full', 'start', 'edited', '--json']), z.array(FileDiff));
-    expect(full).toEqual(ok(run(['checkpoint', 'diff-full', first.hash, second.hash, '--json']), z.array(FileDiff)));
+    expect(full).toEqual(
+      ok(run(['checkpoint', 'diff-full', first.hash, second.hash, '--json']), z.array(FileDiff)),
+    );
     expect(full.map((d) => d.file).sort()).toEqual(['f.txt', 'g.txt']);
 
     expect(failure(run(['checkpoint', 'restore', 'safety']))).toEqual([1, 'CHECKPOINT_NOT_FOUND']);
@@ -186,10 +212,12 @@ describe('checkpoints by label and marker', () => {
     // The safety checkpoint the restore took is now `safety`: restoring it undoes the restore.
     expect(ok(run(['checkpoint', 'restore', 'safety', '--json']), RestoreResult).hash).toBe(restored.safety);
     expect(readFileSync(join(dir, 'f.txt'), 'utf8')).toBe('three\n');
-    expect(ok(run(['checkpoint', 'list', '--json']), z.array(CheckpointEntry)).some((e) => e.label === 'edited')).toBe(true);
+    expect(
+      ok(run(['checkpoint', 'list', '--json']), z.array(CheckpointEntry)).some((e) => e.label === 'edited'),
+    ).toBe(true);
   });
 
-  it('prints, for people: patch the changed files, diff a unified diff, diff-full each file\'s contents before and after', () => {
+  it("prints, for people: patch the changed files, diff a unified diff, diff-full each file's contents before and after", () => {
     const dir = repo({ 'f.txt': 'one\n' });
     const run = cliIn(dir);
     expect(run(['checkpoint', 'track', '--label', 'start']).status).toBe(0);

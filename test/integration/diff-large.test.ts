@@ -14,7 +14,8 @@ const LINE = 64;
 function bigText(): string {
   const count = SIZE / LINE;
   const out: string[] = new Array<string>(count);
-  for (let i = 0; i < count; i++) out[i] = `line ${String(i).padStart(10, '0')} of a large generated file`.padEnd(LINE - 1, '.') + '\n';
+  for (let i = 0; i < count; i++)
+    out[i] = `line ${String(i).padStart(10, '0')} of a large generated file`.padEnd(LINE - 1, '.') + '\n';
   return out.join('');
 }
 

@@ -12,14 +12,29 @@ import { commitAll, initRepo, tempDir } from '../helpers/repo.js';
 import { fsx, oracleChanges, treeAfterApply, treeOf } from '../helpers/diff-oracle.js';
 
 /** No name is a directory of another, so any subset can exist at once. */
-const NAMES = ['a.txt', 'b.txt', 'dir/c.txt', 'dir/sub/d.md', 'sp ace.txt', 'ü/ñ 日本.txt', `q"uote's.txt`, 'bin/e.bin', 'x', 'dir/y'];
+const NAMES = [
+  'a.txt',
+  'b.txt',
+  'dir/c.txt',
+  'dir/sub/d.md',
+  'sp ace.txt',
+  'ü/ñ 日本.txt',
+  `q"uote's.txt`,
+  'bin/e.bin',
+  'x',
+  'dir/y',
+];
 const LINK_TARGETS = ['a.txt', 'nowhere', '../outside', 'dir/c.txt'];
 
 type Entry = { kind: 'file'; data: string | Uint8Array; exec: boolean } | { kind: 'link'; target: string };
 type Model = Map<string, Entry>;
 
 const text = fc
-  .tuple(fc.array(fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'epsilon', ''), { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+  .tuple(
+    fc.array(fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'epsilon', ''), { maxLength: 12 }),
+    fc.constantFrom('\n', '\r\n'),
+    fc.boolean(),
+  )
   .map(([words, eol, lastEol]) => words.join(eol) + (lastEol && words.length > 0 ? eol : ''));
 const binary = fc.uint8Array({ minLength: 1, maxLength: 48 }).map((b) => Uint8Array.from([0, ...b]));
 const content = fc.oneof(text, binary);
@@ -34,23 +49,29 @@ const op = fc.oneof(
 );
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
-const initial = fc.array(fc.tuple(fc.nat(), content, fc.boolean()), { minLength: 1, maxLength: 6 }).map((files) => {
-  const model: Model = new Map();
-  for (const [n, data, exec] of files) model.set(NAMES[n % NAMES.length] as string, { kind: 'file', data, exec });
-  return model;
-});
+const initial = fc
+  .array(fc.tuple(fc.nat(), content, fc.boolean()), { minLength: 1, maxLength: 6 })
+  .map((files) => {
+    const model: Model = new Map();
+    for (const [n, data, exec] of files)
+      model.set(NAMES[n % NAMES.length] as string, { kind: 'file', data, exec });
+    return model;
+  });
 
 function apply(model: Model, ops: Op[]): Model {
   const next: Model = new Map(model);
   const pick = (n: number): string | undefined => [...next.keys()].sort()[n % Math.max(next.size, 1)];
   for (const o of ops) {
-    if (o.kind === 'add') next.set(NAMES[o.name % NAMES.length] as string, { kind: 'file', data: o.data, exec: false });
-    else if (o.kind === 'link') next.set(NAMES[o.name % NAMES.length] as string, { kind: 'link', target: o.target });
+    if (o.kind === 'add')
+      next.set(NAMES[o.name % NAMES.length] as string, { kind: 'file', data: o.data, exec: false });
+    else if (o.kind === 'link')
+      next.set(NAMES[o.name % NAMES.length] as string, { kind: 'link', target: o.target });
     else {
       const path = pick(o.target);
       const entry = path === undefined ? undefined : next.get(path);
       if (path === undefined || entry === undefined) continue;
-      if (o.kind === 'edit') next.set(path, { kind: 'file', data: o.data, exec: entry.kind === 'file' && entry.exec });
+      if (o.kind === 'edit')
+        next.set(path, { kind: 'file', data: o.data, exec: entry.kind === 'file' && entry.exec });
       else if (o.kind === 'delete') next.delete(path);
       else if (o.kind === 'chmod' && entry.kind === 'file') next.set(path, { ...entry, exec: !entry.exec });
       else if (o.kind === 'rename') {
@@ -58,7 +79,10 @@ function apply(model: Model, ops: Op[]): Model {
         const to = free[o.to % Math.max(free.length, 1)];
         if (to === undefined) continue;
         next.delete(path);
-        const moved = o.append && entry.kind === 'file' && typeof entry.data === 'string' ? { ...entry, data: entry.data + 'appended\n' } : entry;
+        const moved =
+          o.append && entry.kind === 'file' && typeof entry.data === 'string'
+            ? { ...entry, data: entry.data + 'appended\n' }
+            : entry;
         next.set(to, moved);
       }
     }
@@ -96,7 +120,12 @@ describe('random change sets', () => {
           stats.files.reduce((n, f) => n + f.deletions, 0),
         ]);
 
-        const patch = await writeUnifiedDiffToFile(repo, before, after, join(tempDir('agentgate-patch-'), 'p.diff'));
+        const patch = await writeUnifiedDiffToFile(
+          repo,
+          before,
+          after,
+          join(tempDir('agentgate-patch-'), 'p.diff'),
+        );
         if (treeOf(dir, before) === treeOf(dir, after)) {
           expect(stats.filesChanged).toBe(0);
           expect(patch.bytes).toBe(0);

@@ -31,7 +31,10 @@ describe('getDiffStats / unified diff edges', () => {
     expect(plain.patch).toMatch(/^ $/m); // the blank context line keeps its space
     git(dir, ['config', 'diff.renameLimit', '1']);
     git(dir, ['config', 'diff.suppressBlankEmpty', 'true']);
-    expect({ stats: await getDiffStats(repo, base, next), patch: await unifiedDiff(repo, base, next) }).toEqual(plain);
+    expect({
+      stats: await getDiffStats(repo, base, next),
+      patch: await unifiedDiff(repo, base, next),
+    }).toEqual(plain);
   });
 
   it('diffs a root commit against the empty tree (from === null) and the patch rebuilds it from nothing', async () => {
@@ -52,7 +55,12 @@ describe('getDiffStats / unified diff edges', () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     const sha = commitAll(dir, 'empty commit, same tree');
     const repo = await openRepo(dir);
-    expect(await getDiffStats(repo, 'HEAD~1', sha)).toEqual({ filesChanged: 0, insertions: 0, deletions: 0, files: [] });
+    expect(await getDiffStats(repo, 'HEAD~1', sha)).toEqual({
+      filesChanged: 0,
+      insertions: 0,
+      deletions: 0,
+      files: [],
+    });
     expect(await unifiedDiff(repo, sha, sha)).toBe('');
     const patch = await writeUnifiedDiffToFile(repo, sha, sha, join(tempDir(), 'same.diff'));
     expect(patch.bytes).toBe(0);
@@ -80,7 +88,9 @@ describe('getDiffStats / unified diff edges', () => {
     commitAll(dir, 'second');
     const tree = treeOf(dir, 'HEAD');
     const stats = await getDiffStats(await openRepo(dir), 'v1', tree);
-    expect(stats.files).toEqual([{ path: 'a.txt', oldPath: null, status: 'modified', insertions: 1, deletions: 1, binary: false }]);
+    expect(stats.files).toEqual([
+      { path: 'a.txt', oldPath: null, status: 'modified', insertions: 1, deletions: 1, binary: false },
+    ]);
   });
 
   it('writes to a relative path, creates missing directories and leaves no temp file', async () => {
@@ -115,26 +125,37 @@ describe('getDiffStats / unified diff edges', () => {
   it('throws AMBIGUOUS_ID for an abbreviated id that matches several objects', async () => {
     const dir = repoWithCommit();
     // 600 blobs in one process: two of them surely share a four-digit prefix.
-    const stream = Array.from({ length: 600 }, (_, i) => `blob\ndata ${String(i).length + 1}\n${i}\n`).join('');
+    const stream = Array.from({ length: 600 }, (_, i) => `blob\ndata ${String(i).length + 1}\n${i}\n`).join(
+      '',
+    );
     gitRaw(dir, ['fast-import', '--quiet'], stream);
     const ids = git(dir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).split('\n');
     const seen = new Set<string>();
     const prefix = ids.map((id) => id.slice(0, 4)).find((p) => seen.has(p) || !seen.add(p));
     expect(prefix).toBeDefined();
-    await expect(getDiffStats(await openRepo(dir), prefix as string, 'HEAD')).rejects.toThrow(code('AMBIGUOUS_ID'));
+    await expect(getDiffStats(await openRepo(dir), prefix as string, 'HEAD')).rejects.toThrow(
+      code('AMBIGUOUS_ID'),
+    );
   });
 
   it('throws WRITE_FAILED when the patch file cannot be created, and leaves nothing behind', async () => {
     const dir = repoWithCommit();
     const out = tempDir();
     writeFileSync(join(out, 'file'), 'a regular file where a directory is needed\n');
-    await expect(writeUnifiedDiffToFile(await openRepo(dir), null, 'HEAD', join(out, 'file', 'p.diff'))).rejects.toThrow(code('WRITE_FAILED'));
+    await expect(
+      writeUnifiedDiffToFile(await openRepo(dir), null, 'HEAD', join(out, 'file', 'p.diff')),
+    ).rejects.toThrow(code('WRITE_FAILED'));
     expect(readdirSync(out)).toEqual(['file']);
   });
 
   it('round-trips submodule pointer (gitlink) changes, which ignore settings cannot hide', async () => {
-    const dir = repoWithCommit({ '.gitmodules': '[submodule "sub"]\n\tpath = sub\n\turl = ./nowhere\n\tignore = all\n' });
-    const link = (id: string): void => (git(dir, ['update-index', '--add', '--cacheinfo', `160000,${id.repeat(40)},sub`]), undefined);
+    const dir = repoWithCommit({
+      '.gitmodules': '[submodule "sub"]\n\tpath = sub\n\turl = ./nowhere\n\tignore = all\n',
+    });
+    const link = (id: string): void => (
+      git(dir, ['update-index', '--add', '--cacheinfo', `160000,${id.repeat(40)},sub`]),
+      undefined
+    );
     link('1');
     git(dir, ['commit', '-q', '-m', 'add gitlink']);
     const before = git(dir, ['rev-parse', 'HEAD']);
@@ -143,7 +164,9 @@ describe('getDiffStats / unified diff edges', () => {
     git(dir, ['config', 'diff.ignoreSubmodules', 'all']);
     const repo = await openRepo(dir);
     const stats = await getDiffStats(repo, before, 'HEAD');
-    expect(stats.files).toEqual([{ path: 'sub', oldPath: null, status: 'modified', insertions: 1, deletions: 1, binary: false }]);
+    expect(stats.files).toEqual([
+      { path: 'sub', oldPath: null, status: 'modified', insertions: 1, deletions: 1, binary: false },
+    ]);
     const patch = await writeUnifiedDiffToFile(repo, 'HEAD~2', 'HEAD', join(tempDir(), 'p.diff'));
     expect(treeAfterApply(dir, git(dir, ['rev-parse', 'HEAD~2']), patch.path)).toBe(treeOf(dir, 'HEAD'));
   });
@@ -173,15 +196,36 @@ describe('hostile repository config', () => {
     fsx.write(dir, 'top.bin', Buffer.from([0, 1, 2, 3]));
     const after = commitAll(dir, 'after');
     // The oracle's answer, taken before the repository is armed.
-    const expected = gitRaw(dir, ['diff-tree', '-r', '-p', '--binary', '--full-index', '-M', '-C', before, after]);
+    const expected = gitRaw(dir, [
+      'diff-tree',
+      '-r',
+      '-p',
+      '--binary',
+      '--full-index',
+      '-M',
+      '-C',
+      before,
+      after,
+    ]);
     const expectedChanges = oracleChanges(dir, before, after);
 
     const run = `touch '${marker}' #`;
     for (const [k, v] of [
-      ['diff.noprefix', 'true'], ['diff.mnemonicPrefix', 'true'], ['diff.relative', 'true'], ['diff.renames', 'false'],
-      ['diff.external', run], ['diff.evil.textconv', run], ['diff.evil.command', run], ['diff.algorithm', 'patience'],
-      ['color.ui', 'always'], ['color.diff', 'always'], ['core.abbrev', '7'], ['diff.context', '1'], ['diff.orderFile', 'order'],
-    ] as const) git(dir, ['config', k, v]);
+      ['diff.noprefix', 'true'],
+      ['diff.mnemonicPrefix', 'true'],
+      ['diff.relative', 'true'],
+      ['diff.renames', 'false'],
+      ['diff.external', run],
+      ['diff.evil.textconv', run],
+      ['diff.evil.command', run],
+      ['diff.algorithm', 'patience'],
+      ['color.ui', 'always'],
+      ['color.diff', 'always'],
+      ['core.abbrev', '7'],
+      ['diff.context', '1'],
+      ['diff.orderFile', 'order'],
+    ] as const)
+      git(dir, ['config', k, v]);
     fsx.write(dir, 'order', 'top.bin\n');
     fsx.write(dir, '.gitattributes', '* diff=evil\n');
     fsx.write(join(dir, '.git/info'), 'attributes', '* diff=evil\n');

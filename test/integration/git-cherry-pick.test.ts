@@ -40,7 +40,9 @@ describe('cherryPick', () => {
     // The same change again is already there: still exactly one new (empty) commit, never a stop.
     const again = await cherryPick(repo, add);
     expect(again.parents).toEqual([info.sha]);
-    expect(git(dir, ['rev-parse', `${again.sha}^{tree}`])).toBe(git(dir, ['rev-parse', `${info.sha}^{tree}`]));
+    expect(git(dir, ['rev-parse', `${again.sha}^{tree}`])).toBe(
+      git(dir, ['rev-parse', `${info.sha}^{tree}`]),
+    );
   });
 
   it('applies onto another branch without touching the dirty workspace, and leaves no worktree behind', async () => {
@@ -87,7 +89,10 @@ describe('cherryPick', () => {
     const { dir, clash } = pickRepo();
     expect(existsSync(join(dir, '.git', 'ORIG_HEAD'))).toBe(false); // and it must not appear
     const print = fingerprint(dir);
-    await expect(cherryPick(await openRepo(dir), clash)).rejects.toMatchObject({ code: 'CHERRY_PICK_CONFLICT', details: { files: ['f.txt'], onto: 'main' } });
+    await expect(cherryPick(await openRepo(dir), clash)).rejects.toMatchObject({
+      code: 'CHERRY_PICK_CONFLICT',
+      details: { files: ['f.txt'], onto: 'main' },
+    });
     expect(fingerprint(dir)).toBe(print);
   });
 
@@ -96,7 +101,10 @@ describe('cherryPick', () => {
     git(dir, ['checkout', '-q', 'release']);
     writeFiles(dir, { 'f.txt': 'dirty\n', 'u.txt': 'u\n' });
     const print = fingerprint(dir);
-    await expect(cherryPick(await openRepo(dir), clash, { onto: 'main' })).rejects.toMatchObject({ code: 'CHERRY_PICK_CONFLICT', details: { files: ['f.txt'], onto: 'main' } });
+    await expect(cherryPick(await openRepo(dir), clash, { onto: 'main' })).rejects.toMatchObject({
+      code: 'CHERRY_PICK_CONFLICT',
+      details: { files: ['f.txt'], onto: 'main' },
+    });
     expect(fingerprint(dir)).toBe(print);
   });
 
@@ -110,9 +118,13 @@ describe('cherryPick', () => {
     git(dir, ['bisect', 'start']);
     await expect(cherryPick(repo, add)).rejects.toMatchObject({ code: 'OPERATION_IN_PROGRESS' });
     git(dir, ['bisect', 'reset'], { stdio: 'pipe' });
-    await expect(cherryPick(repo, add, { onto: 'no-such-branch' })).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND' });
+    await expect(cherryPick(repo, add, { onto: 'no-such-branch' })).rejects.toMatchObject({
+      code: 'REVISION_NOT_FOUND',
+    });
     const linked = join(tempDir(), 'linked');
     git(dir, ['worktree', 'add', '-q', linked, 'release']);
-    await expect(cherryPick(repo, add, { onto: 'release' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(cherryPick(repo, add, { onto: 'release' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 });

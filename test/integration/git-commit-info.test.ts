@@ -7,7 +7,11 @@ import { divergedRepo, git, head, oracleEnv, repoWithCommit } from '../helpers/r
 describe('getCommitInfo', () => {
   it('matches what git log says, for a merge commit with all its parents', async () => {
     const { dir } = divergedRepo({ 'a.txt': 'a\n' }, { 's.txt': 's\n' }, { 'm.txt': 'm\n' });
-    const env = oracleEnv({ GIT_AUTHOR_DATE: '2024-05-06T07:08:09-0230', GIT_AUTHOR_NAME: 'Zoë Q', GIT_AUTHOR_EMAIL: 'zoe@example.com' });
+    const env = oracleEnv({
+      GIT_AUTHOR_DATE: '2024-05-06T07:08:09-0230',
+      GIT_AUTHOR_NAME: 'Zoë Q',
+      GIT_AUTHOR_EMAIL: 'zoe@example.com',
+    });
     git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge side\n\nwith a body', 'side'], { env });
     git(dir, ['config', 'log.showSignature', 'true']);
     const sha = head(dir);

@@ -5,11 +5,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { createSnapshotCommit } from '../../src/git/commit.js';
 import { openRepo } from '../../src/git/repo.js';
-import { commitAll, git, gitRaw, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import {
+  commitAll,
+  git,
+  gitRaw,
+  head,
+  initRepo,
+  repoWithCommit,
+  tempDir,
+  writeFiles,
+} from '../helpers/repo.js';
 
 const SHA = /^[0-9a-f]{40}$/;
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-const lsTree = (dir: string, rev: string): string[] => git(dir, ['ls-tree', '-r', '--name-only', rev]).split('\n').filter(Boolean);
+const lsTree = (dir: string, rev: string): string[] =>
+  git(dir, ['ls-tree', '-r', '--name-only', rev]).split('\n').filter(Boolean);
 
 describe('createSnapshotCommit', () => {
   it('makes the root commit on an unborn branch', async () => {
@@ -50,7 +60,14 @@ describe('createSnapshotCommit', () => {
     const dir = repoWithCommit();
     const before = head(dir);
     const result = await createSnapshotCommit(await openRepo(dir), 'nothing');
-    expect(result).toEqual({ sha: before, tree: git(dir, ['rev-parse', 'HEAD^{tree}']), parent: before, created: false, ref: 'refs/heads/main', skipped: [] });
+    expect(result).toEqual({
+      sha: before,
+      tree: git(dir, ['rev-parse', 'HEAD^{tree}']),
+      parent: before,
+      created: false,
+      ref: 'refs/heads/main',
+      skipped: [],
+    });
     expect(head(dir)).toBe(before);
   });
 
@@ -72,7 +89,9 @@ describe('createSnapshotCommit', () => {
     writeFiles(dir, { 'b.txt': 'b\n' });
     const second = commitAll(dir, 'moved by someone else');
     writeFiles(dir, { 'c.txt': 'c\n' });
-    await expect(createSnapshotCommit(await openRepo(dir), 'late', { expectedHead: first })).rejects.toMatchObject({
+    await expect(
+      createSnapshotCommit(await openRepo(dir), 'late', { expectedHead: first }),
+    ).rejects.toMatchObject({
       code: 'CONCURRENT_UPDATE',
       details: { ref: 'refs/heads/main', expected: first, actual: second },
     });
@@ -81,11 +100,20 @@ describe('createSnapshotCommit', () => {
 
   it('never stages excluded paths, given relative or absolute, and reads them literally', async () => {
     const dir = repoWithCommit();
-    writeFiles(dir, { '.agentgate/artifacts/patch.diff': 'p', 'out*/x.txt': 'x', 'outside/y.txt': 'y', 'src/a.ts': 'a' });
+    writeFiles(dir, {
+      '.agentgate/artifacts/patch.diff': 'p',
+      'out*/x.txt': 'x',
+      'outside/y.txt': 'y',
+      'src/a.ts': 'a',
+    });
     const repo = await openRepo(dir);
-    const result = await createSnapshotCommit(repo, 'excludes', { excludes: [join(repo.topLevel, '.agentgate', 'artifacts'), 'out*/', tempDir()] });
+    const result = await createSnapshotCommit(repo, 'excludes', {
+      excludes: [join(repo.topLevel, '.agentgate', 'artifacts'), 'out*/', tempDir()],
+    });
     expect(lsTree(dir, result.sha)).toEqual(['README.md', 'outside/y.txt', 'src/a.ts']);
-    await expect(createSnapshotCommit(repo, 'all', { excludes: ['.'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(createSnapshotCommit(repo, 'all', { excludes: ['.'] })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 
   it('fails with INDEX_LOCKED, and commits nothing, when staging meets a held index.lock', async () => {
@@ -93,7 +121,9 @@ describe('createSnapshotCommit', () => {
     const before = head(dir);
     writeFiles(dir, { 'x.txt': 'x\n' });
     writeFileSync(join(dir, '.git', 'index.lock'), '');
-    await expect(createSnapshotCommit(await openRepo(dir), 'blocked')).rejects.toMatchObject({ code: 'INDEX_LOCKED' });
+    await expect(createSnapshotCommit(await openRepo(dir), 'blocked')).rejects.toMatchObject({
+      code: 'INDEX_LOCKED',
+    });
     expect(head(dir)).toBe(before);
   });
 
@@ -119,7 +149,13 @@ describe('createSnapshotCommit', () => {
       git(dir, ['config', 'commit.gpgsign', 'true']);
       writeFiles(dir, { 'a.txt': 'a\n' });
       // Control: plain git with this environment cannot commit at all.
-      expect(() => execFileSync('git', ['commit-tree', '-m', 'x', EMPTY_TREE], { cwd: dir, env: process.env, stdio: 'pipe' })).toThrow();
+      expect(() =>
+        execFileSync('git', ['commit-tree', '-m', 'x', EMPTY_TREE], {
+          cwd: dir,
+          env: process.env,
+          stdio: 'pipe',
+        }),
+      ).toThrow();
       const result = await createSnapshotCommit(await openRepo(dir), 'signed?');
       const raw = gitRaw(dir, ['cat-file', 'commit', result.sha]).toString();
       expect(raw).not.toMatch(/^gpgsig/m);

@@ -8,7 +8,16 @@ import { initRepo as initRepoUnderTest, openRepo } from '../../src/git/repo.js';
 import { switchToBranch, isAncestor, resolveRevision, updateRef } from '../../src/git/refs.js';
 import { runGit } from '../../src/git/runner.js';
 import { getRepoState } from '../../src/git/state.js';
-import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import {
+  commitAll,
+  divergedRepo,
+  git,
+  head,
+  initRepo,
+  repoWithCommit,
+  tempDir,
+  writeFiles,
+} from '../helpers/repo.js';
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -17,16 +26,27 @@ function ambiguousCommits(dir: string): [string, string] {
   const seen = new Map<string, string>();
   for (let i = 0; ; i++) {
     const body = `tree ${EMPTY_TREE}\nauthor a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n\nm${i}\n`;
-    const prefix = createHash('sha1').update(`commit ${Buffer.byteLength(body)}\0${body}`).digest('hex').slice(0, 4);
+    const prefix = createHash('sha1')
+      .update(`commit ${Buffer.byteLength(body)}\0${body}`)
+      .digest('hex')
+      .slice(0, 4);
     const other = seen.get(prefix);
-    if (other !== undefined) return [other, body].map((b) => git(dir, ['hash-object', '-t', 'commit', '-w', '--stdin'], { input: b })) as [string, string];
+    if (other !== undefined)
+      return [other, body].map((b) =>
+        git(dir, ['hash-object', '-t', 'commit', '-w', '--stdin'], { input: b }),
+      ) as [string, string];
     seen.set(prefix, body);
   }
 }
 
 /** main and feature both rewrite f.txt. */
 function conflictingRepo(): { dir: string; feature: string } {
-  const { dir, branchTip } = divergedRepo({ 'f.txt': 'base\n' }, { 'f.txt': 'feature\n' }, { 'f.txt': 'main\n' }, 'feature');
+  const { dir, branchTip } = divergedRepo(
+    { 'f.txt': 'base\n' },
+    { 'f.txt': 'feature\n' },
+    { 'f.txt': 'main\n' },
+    'feature',
+  );
   return { dir, feature: branchTip };
 }
 
@@ -38,20 +58,31 @@ describe('error codes of the git layer', () => {
 
   it('GIT_FAILED: a git command that fails', async () => {
     const repo = await openRepo(repoWithCommit());
-    await expect(isAncestor(repo, 'no-such-rev', 'HEAD')).rejects.toMatchObject({ code: 'GIT_FAILED', details: { exitCode: 128 } });
+    await expect(isAncestor(repo, 'no-such-rev', 'HEAD')).rejects.toMatchObject({
+      code: 'GIT_FAILED',
+      details: { exitCode: 128 },
+    });
   });
 
   it('GIT_NOT_FOUND: no git binary', async () => {
     const repo = await openRepo(repoWithCommit());
-    await expect(getRepoState({ ...repo, binary: join(tempDir(), 'no-git-here') })).rejects.toMatchObject({ code: 'GIT_NOT_FOUND' });
+    await expect(getRepoState({ ...repo, binary: join(tempDir(), 'no-git-here') })).rejects.toMatchObject({
+      code: 'GIT_NOT_FOUND',
+    });
   });
 
   it('GIT_TIMEOUT: a git that never finishes is stopped; stdin never leaves git waiting', async () => {
     const repo = await openRepo(repoWithCommit());
-    await expect(runGit({ ...repo, timeoutMs: 200, binary: hangingGit() }, ['status'])).rejects.toMatchObject({ code: 'GIT_TIMEOUT' });
+    await expect(runGit({ ...repo, timeoutMs: 200, binary: hangingGit() }, ['status'])).rejects.toMatchObject(
+      { code: 'GIT_TIMEOUT' },
+    );
     // Without input, stdin is /dev/null; empty input is input too: either way git answers.
-    expect((await runGit({ ...repo, timeoutMs: 10_000 }, ['hash-object', '--stdin'])).stdout.trim()).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
-    expect((await runGit({ ...repo, timeoutMs: 10_000 }, ['hash-object', '--stdin'], { input: '' })).stdout.trim()).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+    expect((await runGit({ ...repo, timeoutMs: 10_000 }, ['hash-object', '--stdin'])).stdout.trim()).toBe(
+      'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
+    );
+    expect(
+      (await runGit({ ...repo, timeoutMs: 10_000 }, ['hash-object', '--stdin'], { input: '' })).stdout.trim(),
+    ).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
   });
 
   it('WORKSPACE_NOT_FOUND: a missing directory, and a file', async () => {
@@ -82,7 +113,10 @@ describe('error codes of the git layer', () => {
     const first = head(dir);
     writeFiles(dir, { 'b.txt': 'b' });
     const second = commitAll(dir, 'second');
-    await expect(updateRef(await openRepo(dir), 'refs/heads/main', first, first)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE', details: { actual: second } });
+    await expect(updateRef(await openRepo(dir), 'refs/heads/main', first, first)).rejects.toMatchObject({
+      code: 'CONCURRENT_UPDATE',
+      details: { actual: second },
+    });
   });
 
   it('REVISION_NOT_FOUND and AMBIGUOUS_ID', async () => {
@@ -91,14 +125,20 @@ describe('error codes of the git layer', () => {
     await expect(resolveRevision(repo, 'nope')).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND' });
     const [a, b] = ambiguousCommits(dir);
     expect(a.slice(0, 4)).toBe(b.slice(0, 4));
-    await expect(resolveRevision(repo, a.slice(0, 4))).rejects.toMatchObject({ code: 'AMBIGUOUS_ID', details: { candidates: expect.arrayContaining([a, b]) } });
+    await expect(resolveRevision(repo, a.slice(0, 4))).rejects.toMatchObject({
+      code: 'AMBIGUOUS_ID',
+      details: { candidates: expect.arrayContaining([a, b]) },
+    });
     expect(await resolveRevision(repo, a.slice(0, 12))).toBe(a);
   });
 
   it('CHERRY_PICK_CONFLICT, DIRTY_WORKSPACE, OPERATION_IN_PROGRESS', async () => {
     const { dir, feature } = conflictingRepo();
     const repo = await openRepo(dir);
-    await expect(cherryPick(repo, feature)).rejects.toMatchObject({ code: 'CHERRY_PICK_CONFLICT', details: { files: ['f.txt'] } });
+    await expect(cherryPick(repo, feature)).rejects.toMatchObject({
+      code: 'CHERRY_PICK_CONFLICT',
+      details: { files: ['f.txt'] },
+    });
     mkdirSync(join(dir, 'new'));
     writeFileSync(join(dir, 'new', 'x.txt'), 'x');
     await expect(cherryPick(repo, feature)).rejects.toMatchObject({ code: 'DIRTY_WORKSPACE' });
@@ -110,9 +150,13 @@ describe('error codes of the git layer', () => {
   it('INVALID_ARGUMENT: a revision that looks like an option, a bad branch name', async () => {
     const dir = repoWithCommit();
     const repo = await openRepo(dir);
-    await expect(resolveRevision(repo, '--output=/tmp/x')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(resolveRevision(repo, '--output=/tmp/x')).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     git(dir, ['checkout', '-q', '--detach']);
-    await expect(switchToBranch(repo, 'no spaces', head(dir))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(switchToBranch(repo, 'no spaces', head(dir))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 });
 

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { openRepo, type Repo } from '../../src/git/repo.js';
-import { deleteRef, getTree, isAncestor, listRefs, objectExists, readHead, resolveRevision, switchToBranch, updateRef, updateRefs } from '../../src/git/refs.js';
+import {
+  deleteRef,
+  getTree,
+  isAncestor,
+  listRefs,
+  objectExists,
+  readHead,
+  resolveRevision,
+  switchToBranch,
+  updateRef,
+  updateRefs,
+} from '../../src/git/refs.js';
 import { commitAll, git, head, initRepo, repoWithCommit, writeFiles } from '../helpers/repo.js';
 
 /** A repository with two commits on main and an annotated tag on the first. */
@@ -23,8 +34,13 @@ describe('refs', () => {
     expect(await resolveRevision(repo, 'v1')).toBe(first);
     expect(await resolveRevision(repo, 'v1', 'none')).toBe(git(dir, ['rev-parse', 'refs/tags/v1']));
     expect(await getTree(repo, 'v1')).toBe(git(dir, ['rev-parse', `${first}^{tree}`]));
-    await expect(resolveRevision(repo, 'no-such-branch')).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND' });
-    await expect(resolveRevision(repo, 'HEAD:README.md')).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND', details: { type: 'blob' } });
+    await expect(resolveRevision(repo, 'no-such-branch')).rejects.toMatchObject({
+      code: 'REVISION_NOT_FOUND',
+    });
+    await expect(resolveRevision(repo, 'HEAD:README.md')).rejects.toMatchObject({
+      code: 'REVISION_NOT_FOUND',
+      details: { type: 'blob' },
+    });
     await expect(resolveRevision(repo, '--all')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
@@ -50,20 +66,29 @@ describe('refs', () => {
     const { dir, repo, first, second } = await twoCommits();
     await updateRef(repo, 'refs/agentgate/b', second, null);
     await updateRef(repo, 'refs/agentgate/a', first, null);
-    await expect(updateRef(repo, 'refs/agentgate/a', second, null)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE', details: { actual: first } });
-    await expect(updateRef(repo, 'refs/agentgate/a', second, second)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    await expect(updateRef(repo, 'refs/agentgate/a', second, null)).rejects.toMatchObject({
+      code: 'CONCURRENT_UPDATE',
+      details: { actual: first },
+    });
+    await expect(updateRef(repo, 'refs/agentgate/a', second, second)).rejects.toMatchObject({
+      code: 'CONCURRENT_UPDATE',
+    });
     await updateRef(repo, 'refs/agentgate/a', second, first);
     await updateRef(repo, 'refs/agentgate/a', first, null, { force: true });
     expect(await listRefs(repo, 'refs/agentgate/')).toEqual([
       { ref: 'refs/agentgate/a', sha: first },
       { ref: 'refs/agentgate/b', sha: second },
     ]);
-    await expect(deleteRef(repo, 'refs/agentgate/a', second)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
+    await expect(deleteRef(repo, 'refs/agentgate/a', second)).rejects.toMatchObject({
+      code: 'CONCURRENT_UPDATE',
+    });
     await deleteRef(repo, 'refs/agentgate/a', first);
     await deleteRef(repo, 'refs/agentgate/b');
     expect(await listRefs(repo, 'refs/agentgate/')).toEqual([]);
     expect(git(dir, ['for-each-ref', 'refs/agentgate/'])).toBe('');
-    await expect(updateRef(repo, 'agentgate/x', first, null)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(updateRef(repo, 'agentgate/x', first, null)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 
   it('switches HEAD to a branch without touching files or index: created when missing, taken when at HEAD, refused elsewhere', async () => {
@@ -80,11 +105,17 @@ describe('refs', () => {
     await switchToBranch(repo, 'main', second); // exists at HEAD's commit: taken as it is
     expect(await readHead(repo)).toEqual({ ref: 'refs/heads/main', sha: second });
     git(dir, ['branch', 'old', first]);
-    await expect(switchToBranch(repo, 'old', second)).rejects.toMatchObject({ code: 'BRANCH_EXISTS', details: { branchSha: first, headSha: second } });
-    for (const bad of ['bad..name', 'HEAD', '-f', 'no spaces']) await expect(switchToBranch(repo, bad, second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(switchToBranch(repo, 'old', second)).rejects.toMatchObject({
+      code: 'BRANCH_EXISTS',
+      details: { branchSha: first, headSha: second },
+    });
+    for (const bad of ['bad..name', 'HEAD', '-f', 'no spaces'])
+      await expect(switchToBranch(repo, bad, second)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(switchToBranch(repo, 'fresh', first)).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
     expect(await readHead(repo)).toEqual({ ref: 'refs/heads/main', sha: second });
-    expect(git(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe('refs/heads/agentgate/run-1\nrefs/heads/main\nrefs/heads/old');
+    expect(git(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe(
+      'refs/heads/agentgate/run-1\nrefs/heads/main\nrefs/heads/old',
+    );
     expect(git(dir, ['ls-files', '-s'])).toBe(index);
   });
 
@@ -107,12 +138,18 @@ describe('updateRefs', () => {
       { ref: 'refs/agentgate/a', newSha: first, oldSha: null },
       { ref: 'refs/agentgate/b', newSha: first },
     ]);
-    expect([git(dir, ['rev-parse', 'refs/agentgate/a']), git(dir, ['rev-parse', 'refs/agentgate/b'])]).toEqual([first, first]);
+    expect([
+      git(dir, ['rev-parse', 'refs/agentgate/a']),
+      git(dir, ['rev-parse', 'refs/agentgate/b']),
+    ]).toEqual([first, first]);
     const lost = updateRefs(repo, [
       { ref: 'refs/agentgate/a', newSha: second, oldSha: second },
       { ref: 'refs/agentgate/b', newSha: second },
     ]);
     await expect(lost).rejects.toMatchObject({ code: 'CONCURRENT_UPDATE' });
-    expect([git(dir, ['rev-parse', 'refs/agentgate/a']), git(dir, ['rev-parse', 'refs/agentgate/b'])]).toEqual([first, first]);
+    expect([
+      git(dir, ['rev-parse', 'refs/agentgate/a']),
+      git(dir, ['rev-parse', 'refs/agentgate/b']),
+    ]).toEqual([first, first]);
   });
 });

@@ -5,7 +5,6 @@ import { runGitToFile } from '../../src/git/runner.js';
 import { codeOf } from '../helpers/codes.js';
 import { commitAll, gitRaw, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
-
 describe('runGitToFile (streams stdout to disk)', () => {
   it('writes exactly what git prints and returns the byte count', async () => {
     const dir = repoWithCommit({ 'a.txt': 'one\n' });
@@ -22,12 +21,18 @@ describe('runGitToFile (streams stdout to disk)', () => {
   it('fails with the right code for a git failure, a write failure, a missing git and a timeout', async () => {
     const dir = repoWithCommit();
     const out = tempDir();
-    expect(await codeOf(runGitToFile({ cwd: dir }, ['rev-parse', '--verify', 'nope'], join(out, 'a')))).toBe('GIT_FAILED');
+    expect(await codeOf(runGitToFile({ cwd: dir }, ['rev-parse', '--verify', 'nope'], join(out, 'a')))).toBe(
+      'GIT_FAILED',
+    );
     mkdirSync(join(out, 'taken'));
     expect(await codeOf(runGitToFile({ cwd: dir }, ['log'], join(out, 'taken')))).toBe('WRITE_FAILED');
-    expect(await codeOf(runGitToFile({ cwd: dir, binary: 'git-that-does-not-exist' }, ['log'], join(out, 'b')))).toBe('GIT_NOT_FOUND');
+    expect(
+      await codeOf(runGitToFile({ cwd: dir, binary: 'git-that-does-not-exist' }, ['log'], join(out, 'b'))),
+    ).toBe('GIT_NOT_FOUND');
     const hanging = join(out, 'hanging-git');
     writeFileSync(hanging, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
-    expect(await codeOf(runGitToFile({ cwd: dir, timeoutMs: 200, binary: hanging }, ['log'], join(out, 'c')))).toBe('GIT_TIMEOUT');
+    expect(
+      await codeOf(runGitToFile({ cwd: dir, timeoutMs: 200, binary: hanging }, ['log'], join(out, 'c'))),
+    ).toBe('GIT_TIMEOUT');
   });
 });

@@ -27,13 +27,26 @@ describe('getRepoState', () => {
     const calls = gitCallCount();
     const state = await getRepoState(repo);
     expect(gitCallCount() - calls).toBe(1);
-    expect(state).toEqual({ topLevel: realpathSync(dir), headState: 'branch', branch: 'main', sha: head(dir), isDirty: false, unmergedPaths: [], operation: null });
+    expect(state).toEqual({
+      topLevel: realpathSync(dir),
+      headState: 'branch',
+      branch: 'main',
+      sha: head(dir),
+      isDirty: false,
+      unmergedPaths: [],
+      operation: null,
+    });
   });
 
   it('reports an unborn branch, clean and then with an untracked file', async () => {
     const dir = initRepo();
     const repo = await openRepo(dir);
-    expect(await getRepoState(repo)).toMatchObject({ headState: 'unborn', branch: 'main', sha: null, isDirty: false });
+    expect(await getRepoState(repo)).toMatchObject({
+      headState: 'unborn',
+      branch: 'main',
+      sha: null,
+      isDirty: false,
+    });
     writeFiles(dir, { 'new.txt': 'x\n' });
     expect(await getRepoState(repo)).toMatchObject({ headState: 'unborn', isDirty: true });
   });
@@ -41,7 +54,11 @@ describe('getRepoState', () => {
   it('reports a detached HEAD', async () => {
     const dir = repoWithCommit();
     git(dir, ['checkout', '-q', '--detach']);
-    expect(await getRepoState(await openRepo(dir))).toMatchObject({ headState: 'detached', branch: null, sha: head(dir) });
+    expect(await getRepoState(await openRepo(dir))).toMatchObject({
+      headState: 'detached',
+      branch: null,
+      sha: head(dir),
+    });
   });
 
   it('counts tracked and untracked changes as dirty but not ignored files, whatever the repo config says', async () => {
@@ -62,12 +79,15 @@ describe('getRepoState', () => {
     ['merge', (dir) => gitMayFail(dir, ['merge', '--no-edit', 'feature'])],
     ['rebase', (dir) => gitMayFail(dir, ['rebase', 'feature'])],
     ['cherry-pick', (dir) => gitMayFail(dir, ['cherry-pick', 'feature'])],
-    ['revert', (dir) => {
-      // Reverting main's change conflicts once a later commit rewrote the same line.
-      writeFiles(dir, { 'f.txt': 'later\n' });
-      commitAll(dir, 'later');
-      gitMayFail(dir, ['revert', '--no-edit', 'HEAD~1']);
-    }],
+    [
+      'revert',
+      (dir) => {
+        // Reverting main's change conflicts once a later commit rewrote the same line.
+        writeFiles(dir, { 'f.txt': 'later\n' });
+        commitAll(dir, 'later');
+        gitMayFail(dir, ['revert', '--no-edit', 'HEAD~1']);
+      },
+    ],
   ];
 
   it.each(operations)('detects a %s stopped on a conflict, with its unmerged path', async (op, stop) => {
@@ -101,7 +121,11 @@ describe('getRepoState', () => {
     const linked = join(dir, '..', `${dir.split('/').pop() ?? 'x'}-linked`);
     git(dir, ['worktree', 'add', '-q', '--detach', linked, 'main']);
     gitMayFail(linked, ['cherry-pick', 'feature']);
-    expect(await getRepoState(await openRepo(linked))).toMatchObject({ headState: 'detached', operation: 'cherry-pick', unmergedPaths: ['f.txt'] });
+    expect(await getRepoState(await openRepo(linked))).toMatchObject({
+      headState: 'detached',
+      operation: 'cherry-pick',
+      unmergedPaths: ['f.txt'],
+    });
     expect(await getRepoState(await openRepo(dir))).toMatchObject({ operation: null, isDirty: false });
   });
 });
@@ -116,7 +140,13 @@ describe('getRepoHead (no work-tree scan)', () => {
     for (const dir of [unborn, detached, conflicted, repoWithCommit()]) {
       const repo = await openRepo(dir);
       const [full, light] = await Promise.all([getRepoState(repo), getRepoHead(repo)]);
-      expect({ headState: light.headState, branch: light.branch, sha: light.sha, unmergedPaths: light.unmergedPaths, operation: light.operation }).toEqual({
+      expect({
+        headState: light.headState,
+        branch: light.branch,
+        sha: light.sha,
+        unmergedPaths: light.unmergedPaths,
+        operation: light.operation,
+      }).toEqual({
         headState: full.headState,
         branch: full.branch,
         sha: full.sha,

@@ -13,48 +13,96 @@ import * as z from 'zod';
 import { tempDir } from '../helpers/repo.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
 const work = tempDir('agentgate-package-');
-const env = { ...process.env, npm_config_cache: join(work, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', NO_COLOR: '1' };
+const env = {
+  ...process.env,
+  npm_config_cache: join(work, 'npm-cache'),
+  npm_config_update_notifier: 'false',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  NO_COLOR: '1',
+};
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync('npm', args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 describe('the packed package', () => {
-  it('ships the library, its types, the bundled CLI and the README, and installs into an empty project where npx runs the CLI and node imports the library', { timeout: 300_000 }, () => {
-    const packDir = join(work, 'pack');
-    mkdirSync(packDir);
-    const packed = z.array(z.object({ filename: z.string(), files: z.array(z.object({ path: z.string() })) })).parse(JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], ROOT)));
-    const files = (packed[0]?.files ?? []).map((f) => f.path);
-    for (const needed of ['README.md', 'package.json', PKG.bin['agentgate-snapshot'] as string, 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/types/snapshot.d.ts']) expect(files).toContain(needed);
-    expect(files.some((f) => f.startsWith('dist/bin/chunks/'))).toBe(true);
-    expect(files.filter((f) => /^(src|test|bench|fixtures)\//.test(f))).toEqual([]);
+  it(
+    'ships the library, its types, the bundled CLI and the README, and installs into an empty project where npx runs the CLI and node imports the library',
+    { timeout: 300_000 },
+    () => {
+      const packDir = join(work, 'pack');
+      mkdirSync(packDir);
+      const packed = z
+        .array(z.object({ filename: z.string(), files: z.array(z.object({ path: z.string() })) }))
+        .parse(JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], ROOT)));
+      const files = (packed[0]?.files ?? []).map((f) => f.path);
+      for (const needed of [
+        'README.md',
+        'package.json',
+        PKG.bin['agentgate-snapshot'] as string,
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/types/snapshot.d.ts',
+      ])
+        expect(files).toContain(needed);
+      expect(files.some((f) => f.startsWith('dist/bin/chunks/'))).toBe(true);
+      expect(files.filter((f) => /^(src|test|bench|fixtures)\//.test(f))).toEqual([]);
 
-    const project = join(work, 'project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', version: '1.0.0', private: true, type: 'commonjs' }));
-    npm(['install', '--no-audit', '--no-fund', join(packDir, packed[0]?.filename as string)], project);
+      const project = join(work, 'project');
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'empty-project', version: '1.0.0', private: true, type: 'commonjs' }),
+      );
+      npm(['install', '--no-audit', '--no-fund', join(packDir, packed[0]?.filename as string)], project);
 
-    const version = spawnSync('npx', ['--no', '--', 'agentgate-snapshot', '--version'], { cwd: project, env, encoding: 'utf8' });
-    expect(version.status, version.stderr).toBe(0);
-    expect(version.stdout).toBe(`${PKG.version}\n`);
+      const version = spawnSync('npx', ['--no', '--', 'agentgate-snapshot', '--version'], {
+        cwd: project,
+        env,
+        encoding: 'utf8',
+      });
+      expect(version.status, version.stderr).toBe(0);
+      expect(version.stdout).toBe(`${PKG.version}\n`);
 
-    const userHome = join(work, 'home');
-    mkdirSync(userHome);
-    const demo = spawnSync('npx', ['--no', '--', 'agentgate-snapshot', 'demo', '--json'], { cwd: project, env: { ...env, HOME: userHome }, encoding: 'utf8' });
-    const summary = z.object({ workspace: z.string(), verify: z.object({ ok: z.boolean() }), iterations: z.array(z.unknown()) }).parse(JSON.parse(demo.stdout));
-    rmSync(dirname(summary.workspace), { recursive: true, force: true });
-    expect(demo.status, demo.stderr).toBe(0);
-    expect(summary.verify.ok).toBe(true);
-    expect(summary.iterations).toHaveLength(3);
+      const userHome = join(work, 'home');
+      mkdirSync(userHome);
+      const demo = spawnSync('npx', ['--no', '--', 'agentgate-snapshot', 'demo', '--json'], {
+        cwd: project,
+        env: { ...env, HOME: userHome },
+        encoding: 'utf8',
+      });
+      const summary = z
+        .object({
+          workspace: z.string(),
+          verify: z.object({ ok: z.boolean() }),
+          iterations: z.array(z.unknown()),
+        })
+        .parse(JSON.parse(demo.stdout));
+      rmSync(dirname(summary.workspace), { recursive: true, force: true });
+      expect(demo.status, demo.stderr).toBe(0);
+      expect(summary.verify.ok).toBe(true);
+      expect(summary.iterations).toHaveLength(3);
 
-    const script = `import('${PKG.name}').then((m) => console.log(JSON.stringify({ snapshotter: typeof m.Snapshotter, checkpoints: typeof m.Checkpoints })))`;
-    const lib = spawnSync(process.execPath, ['-e', script], { cwd: project, env, encoding: 'utf8' });
-    expect(lib.status, lib.stderr).toBe(0);
-    expect(JSON.parse(lib.stdout)).toEqual({ snapshotter: 'function', checkpoints: 'function' });
-    expect(existsSync(join(project, 'node_modules', PKG.name, 'dist', 'src', 'index.d.ts'))).toBe(true);
-  });
+      const script = `import('${PKG.name}').then((m) => console.log(JSON.stringify({ snapshotter: typeof m.Snapshotter, checkpoints: typeof m.Checkpoints })))`;
+      const lib = spawnSync(process.execPath, ['-e', script], { cwd: project, env, encoding: 'utf8' });
+      expect(lib.status, lib.stderr).toBe(0);
+      expect(JSON.parse(lib.stdout)).toEqual({ snapshotter: 'function', checkpoints: 'function' });
+      expect(existsSync(join(project, 'node_modules', PKG.name, 'dist', 'src', 'index.d.ts'))).toBe(true);
+    },
+  );
 });

@@ -35,10 +35,17 @@ describe('run report (library)', () => {
     const snapshotter = newSnapshotter();
     await snapshotter.captureBeforeState(dir, { runId: 'no-iterations' });
     const report = RunReport.parse(await buildRunReport(snapshotter, 'no-iterations'));
-    expect(report).toMatchObject({ totals: { iterations: 0 }, snapshots: [], afterSha: null, verification: { ok: false } });
+    expect(report).toMatchObject({
+      totals: { iterations: 0 },
+      snapshots: [],
+      afterSha: null,
+      verification: { ok: false },
+    });
     expect(report.verification.checks.map((c) => c.check)).toEqual(['iterations']);
     expect((await renderReport(snapshotter, 'md', 'no-iterations')).text).toContain('failed');
-    expect((await renderReport(snapshotter, 'dotenv', 'no-iterations')).text).toMatch(/^AGENTGATE_VERIFIED="?false"?$/m);
+    expect((await renderReport(snapshotter, 'dotenv', 'no-iterations')).text).toMatch(
+      /^AGENTGATE_VERIFIED="?false"?$/m,
+    );
     expect((await renderReport(snapshotter, 'html', 'no-iterations')).text).toContain('no-iterations');
   });
 

@@ -13,7 +13,9 @@ import { oracleEnv, tempDir } from '../helpers/repo.js';
 
 const SCRIPT = new URL('../../fixtures/make-armed-repo.sh', import.meta.url).pathname;
 const root = tempDir('agentgate-sharing-armed-');
-const [a, b, remote, markers, bogus] = ['a', 'b', 'remote.git', 'markers', 'bogus'].map((n) => join(root, n)) as [string, string, string, string, string];
+const [a, b, remote, markers, bogus] = ['a', 'b', 'remote.git', 'markers', 'bogus'].map((n) =>
+  join(root, n),
+) as [string, string, string, string, string];
 const never = join(root, 'never');
 
 const ENV: NodeJS.ProcessEnv = {
@@ -33,14 +35,22 @@ function cli(repo: string, home: string, args: string[]): unknown {
   return JSON.parse(res.stdout);
 }
 
-const plain = (cwd: string, args: string[]): string => execFileSync('git', args, { cwd, env: oracleEnv() }).toString().trim();
+const plain = (cwd: string, args: string[]): string =>
+  execFileSync('git', args, { cwd, env: oracleEnv() }).toString().trim();
 
 beforeAll(() => {
   for (const repo of [a, b]) execFileSync('sh', [SCRIPT, repo, markers], { env: oracleEnv(), stdio: 'pipe' });
   writeFileSync(never, `#!/bin/sh\ntouch '${markers}/env-program'\nexit 1\n`, { mode: 0o755 });
   plain(root, ['init', '-q', '--bare', remote]);
   // The remote's own hooks, and programs named as upload-pack and receive-pack in both clones.
-  for (const hook of ['pre-receive', 'update', 'post-receive', 'post-update', 'reference-transaction', 'push-to-checkout']) {
+  for (const hook of [
+    'pre-receive',
+    'update',
+    'post-receive',
+    'post-update',
+    'reference-transaction',
+    'push-to-checkout',
+  ]) {
     writeFileSync(join(remote, 'hooks', hook), `#!/bin/sh\ntouch '${markers}/remote-${hook}'\nexit 0\n`);
     chmodSync(join(remote, 'hooks', hook), 0o755);
   }
@@ -57,7 +67,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('sharing between armed repositories', () => {
   it('push, fetch, export and import run nothing armed, and the run verifies on the other side', () => {
-    const [homeA, homeB, homeC] = ['home-a', 'home-b', 'home-c'].map((n) => join(root, n)) as [string, string, string];
+    const [homeA, homeB, homeC] = ['home-a', 'home-b', 'home-c'].map((n) => join(root, n)) as [
+      string,
+      string,
+      string,
+    ];
     cli(a, homeA, ['before', '--run', 'armed']);
     writeFileSync(join(a, 'data.txt'), 'changed by the agent\n');
     cli(a, homeA, ['after', '--run', 'armed', '--iteration', '0', '--task', 'armed task']);
@@ -68,11 +82,21 @@ describe('sharing between armed repositories', () => {
     cli(a, homeA, ['export', '-o', bundle]);
     expect(cli(b, homeC, ['import', bundle])).toMatchObject({ runs: ['armed'], snapshots: 1 });
     expect(cli(b, homeC, ['verify', '--all'])).toMatchObject({ ok: true });
-    expect(plain(remote, ['for-each-ref', '--format=%(refname)'])).toBe('refs/agentgate/records/armed/iteration-0');
+    expect(plain(remote, ['for-each-ref', '--format=%(refname)'])).toBe(
+      'refs/agentgate/records/armed/iteration-0',
+    );
   });
 
   it('control: a plain git push to the same remote runs its hooks (the arming is live)', () => {
-    plain(a, ['-c', 'core.hooksPath=/dev/null', 'push', '-q', '--receive-pack=git-receive-pack', remote, 'main:refs/heads/control']);
+    plain(a, [
+      '-c',
+      'core.hooksPath=/dev/null',
+      'push',
+      '-q',
+      '--receive-pack=git-receive-pack',
+      remote,
+      'main:refs/heads/control',
+    ]);
     expect(readdirSync(markers)).toContain('remote-pre-receive');
   });
 });

@@ -35,19 +35,37 @@ describe('sharing through the CLI', () => {
     ok(a, ['before', '--run', 'cli-run']);
     writeFileSync(join(a.dir, 'new.bin'), Buffer.from([0, 1, 2, 255, 254]));
     writeFileSync(join(a.dir, 'README.md'), 'hello\nworld\n');
-    const snap = ok(a, ['after', '--run', 'cli-run', '--iteration', '0', '--task', 'make it so', '--gate', 'npm test']) as Snapshot;
+    const snap = ok(a, [
+      'after',
+      '--run',
+      'cli-run',
+      '--iteration',
+      '0',
+      '--task',
+      'make it so',
+      '--gate',
+      'npm test',
+    ]) as Snapshot;
     expect(snap).toMatchObject({ task: 'make it so', gate: 'npm test' });
     expect(ok(a, ['push'])).toMatchObject({ remote: 'origin', runs: ['cli-run'], refs: 1 });
     expect(ok(b, ['fetch'])).toMatchObject({ remote: 'origin', runs: ['cli-run'], snapshots: 1 });
     const bundle = join(w.root, 'run.bundle');
-    expect(ok(a, ['export', '--run', 'cli-run', '-o', bundle])).toMatchObject({ file: bundle, runs: ['cli-run'], refs: 1 });
+    expect(ok(a, ['export', '--run', 'cli-run', '-o', bundle])).toMatchObject({
+      file: bundle,
+      runs: ['cli-run'],
+      refs: 1,
+    });
     expect(ok(c, ['import', bundle])).toMatchObject({ file: bundle, runs: ['cli-run'], snapshots: 1 });
     const original = readFileSync(snap.patchPath as string);
     for (const m of [b, c]) {
-      expect(ok(m, ['runs'])).toEqual([expect.objectContaining({ runId: 'cli-run', workspace: m.dir, recordedWorkspace: a.dir })]);
+      expect(ok(m, ['runs'])).toEqual([
+        expect.objectContaining({ runId: 'cli-run', workspace: m.dir, recordedWorkspace: a.dir }),
+      ]);
       expect(ok(m, ['list'])).toEqual([expect.objectContaining({ id: snap.id, workspace: m.dir })]);
       expect(ok(m, ['show', snap.afterSha.slice(0, 10)])).toMatchObject({ id: snap.id, task: 'make it so' });
-      const patch = runCli(['-C', m.dir, '--home', m.home, 'patch', snap.id], { env: { AGENTGATE_ARTIFACTS_DIR: '' } });
+      const patch = runCli(['-C', m.dir, '--home', m.home, 'patch', snap.id], {
+        env: { AGENTGATE_ARTIFACTS_DIR: '' },
+      });
       expect(Buffer.from(patch.stdout)).toEqual(original);
       expect(ok(m, ['verify', '--run', 'cli-run'])).toMatchObject({ ok: true });
     }
@@ -56,7 +74,9 @@ describe('sharing through the CLI', () => {
     expect(refused.json()).toEqual({ error: expect.objectContaining({ code: 'REMOTE_UNSAFE' }) });
     const bad = join(w.root, 'bad.bundle');
     writeFileSync(bad, 'garbage');
-    expect((cli(c, ['import', bad, '--json']).json() as { error: { code: string } }).error.code).toBe('BUNDLE_INVALID');
+    expect((cli(c, ['import', bad, '--json']).json() as { error: { code: string } }).error.code).toBe(
+      'BUNDLE_INVALID',
+    );
   });
 
   it('a home and workspace copied to another place verify and patch with -C, --home and --artifacts-dir once the originals are gone', async () => {
@@ -74,21 +94,62 @@ describe('sharing through the CLI', () => {
     const list = runCli([...opts, 'list', '--json']).json() as Snapshot[];
     expect(list).toHaveLength(2);
     // Printed paths are this machine's: the copied artifacts and the -C workspace, not the originals.
-    for (const s of list) expect(s).toMatchObject({ workspace: ws, patchPath: join(home, 'artifacts', 'moved', `iteration-${s.iteration}`, 'patch.diff') });
+    for (const s of list)
+      expect(s).toMatchObject({
+        workspace: ws,
+        patchPath: join(home, 'artifacts', 'moved', `iteration-${s.iteration}`, 'patch.diff'),
+      });
     expect(runCli([...opts, 'show', list[1]!.id, '--json']).json()).toEqual(list[1]);
-    expect(runCli([...opts, 'runs', '--json']).json()).toEqual([expect.objectContaining({ runId: 'moved', workspace: ws })]);
-    expect(runCli([...opts, 'report', '--format', 'json']).json()).toMatchObject({ run: { workspace: ws }, verification: { ok: true } });
+    expect(runCli([...opts, 'runs', '--json']).json()).toEqual([
+      expect.objectContaining({ runId: 'moved', workspace: ws }),
+    ]);
+    expect(runCli([...opts, 'report', '--format', 'json']).json()).toMatchObject({
+      run: { workspace: ws },
+      verification: { ok: true },
+    });
     // Without -C nothing stands in for the recorded workspace: it is printed as recorded.
-    expect((runCli(['--home', home, 'runs', '--json']).json() as Array<{ workspace: string }>)[0]!.workspace).toBe(a.dir);
+    expect(
+      (runCli(['--home', home, 'runs', '--json']).json() as Array<{ workspace: string }>)[0]!.workspace,
+    ).toBe(a.dir);
     // The copied home publishes from the copied workspace, and -C names it.
     const bundle = join(w.root, 'copied.bundle');
-    expect(runCli([...opts, 'export', '-o', bundle, '--json']).json()).toMatchObject({ runs: ['moved'], refs: 2 });
-    expect(runCli([...opts, 'push', '--run', 'moved', '--json']).json()).toMatchObject({ runs: ['moved'], refs: 2 });
+    expect(runCli([...opts, 'export', '-o', bundle, '--json']).json()).toMatchObject({
+      runs: ['moved'],
+      refs: 2,
+    });
+    expect(runCli([...opts, 'push', '--run', 'moved', '--json']).json()).toMatchObject({
+      runs: ['moved'],
+      refs: 2,
+    });
     const unrelated = join(w.root, 'unrelated');
     git(w.root, ['init', '-q', unrelated]);
-    git(unrelated, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'other history']);
-    const elsewhere = runCli(['-C', unrelated, '--home', home, 'export', '--run', 'moved', '-o', join(w.root, 'no.bundle'), '--json']);
-    expect([elsewhere.status, (elsewhere.json() as { error: { code: string } }).error.code]).toEqual([1, 'RUN_WORKSPACE_MISMATCH']);
+    git(unrelated, [
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'other history',
+    ]);
+    const elsewhere = runCli([
+      '-C',
+      unrelated,
+      '--home',
+      home,
+      'export',
+      '--run',
+      'moved',
+      '-o',
+      join(w.root, 'no.bundle'),
+      '--json',
+    ]);
+    expect([elsewhere.status, (elsewhere.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'RUN_WORKSPACE_MISMATCH',
+    ]);
     const patchFile = join(w.root, 'out.diff');
     rmSync(join(home, 'artifacts'), { recursive: true, force: true });
     expect(runCli([...opts, 'patch', list[1]!.id, '-o', patchFile]).status).toBe(0);
@@ -102,7 +163,13 @@ describe('sharing through the CLI', () => {
     ok(a, ['push']);
     // What SIGKILL leaves when it lands while git updates refs/agentgate/incoming/: our lock, held
     // by a dead process, and git's lock on the ref it was writing.
-    const owner = { pid: await deadPid(), hostname: hostname(), createdAt: new Date(Date.now() - 1000).toISOString(), token: 'dead0wner', purpose: 'sharing' };
+    const owner = {
+      pid: await deadPid(),
+      hostname: hostname(),
+      createdAt: new Date(Date.now() - 1000).toISOString(),
+      token: 'dead0wner',
+      purpose: 'sharing',
+    };
     writeFileSync(join(b.dir, '.git', 'agentgate.lock'), JSON.stringify(owner));
     const refLock = join(b.dir, '.git', 'refs', 'agentgate', 'incoming', 'locked', 'iteration-0.lock');
     mkdirSync(join(refLock, '..'), { recursive: true });
@@ -118,12 +185,20 @@ describe('sharing through the CLI', () => {
     await runIterations(a, 'k', 12);
     const env = { AGENTGATE_ARTIFACTS_DIR: '' };
     let kills = 0;
-    for (const delay of [60, 120, 180, 240, 320, 450]) kills += Number((await runAndKill(['-C', a.dir, '--home', a.home, 'push'], delay, 'group', { env })).killed);
+    for (const delay of [60, 120, 180, 240, 320, 450])
+      kills += Number(
+        (await runAndKill(['-C', a.dir, '--home', a.home, 'push'], delay, 'group', { env })).killed,
+      );
     expect(kills).toBeGreaterThan(0);
     expect(ok(a, ['push'])).toMatchObject({ refs: 12 });
-    expect(git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/records/k/']).split('\n')).toHaveLength(12);
+    expect(
+      git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/records/k/']).split('\n'),
+    ).toHaveLength(12);
     kills = 0;
-    for (const delay of [60, 120, 180, 240, 320, 450, 600]) kills += Number((await runAndKill(['-C', b.dir, '--home', b.home, 'fetch'], delay, 'group', { env })).killed);
+    for (const delay of [60, 120, 180, 240, 320, 450, 600])
+      kills += Number(
+        (await runAndKill(['-C', b.dir, '--home', b.home, 'fetch'], delay, 'group', { env })).killed,
+      );
     expect(kills).toBeGreaterThan(0);
     const got = ok(b, ['fetch']) as { snapshots: number; unchanged: number; refused: unknown[] };
     expect(got.refused).toEqual([]);

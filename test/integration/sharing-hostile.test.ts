@@ -13,7 +13,13 @@ let w: World;
 afterEach(() => w?.cleanup());
 
 /** Writes a record commit on the remote by hand (what a hostile or careless publisher can do). */
-function forge(repo: string, ref: string, parent: string, recordJson: string, extra: Record<string, string> = {}): string {
+function forge(
+  repo: string,
+  ref: string,
+  parent: string,
+  recordJson: string,
+  extra: Record<string, string> = {},
+): string {
   const entries = Object.entries({ 'record.json': recordJson, ...extra }).map(([name, content]) => {
     const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: content });
     return `100644 blob ${blob}\t${name}`;
@@ -24,8 +30,13 @@ function forge(repo: string, ref: string, parent: string, recordJson: string, ex
   return commit;
 }
 
-function recordOf(repo: string, ref: string): Record<string, unknown> & { snapshot: Record<string, unknown> } {
-  return JSON.parse(git(repo, ['show', `${ref}:record.json`])) as Record<string, unknown> & { snapshot: Record<string, unknown> };
+function recordOf(
+  repo: string,
+  ref: string,
+): Record<string, unknown> & { snapshot: Record<string, unknown> } {
+  return JSON.parse(git(repo, ['show', `${ref}:record.json`])) as Record<string, unknown> & {
+    snapshot: Record<string, unknown>;
+  };
 }
 
 describe('hostile remotes', () => {
@@ -35,7 +46,12 @@ describe('hostile remotes', () => {
     await runIterations(a, 'r', 1);
     const marker = join(w.root, 'pwned');
     const calls = gitCallCount();
-    for (const url of [`ext::sh -c touch% ${marker}`, 'fd::3', 'http://example.invalid/repo.git', `-uhost:${marker}`]) {
+    for (const url of [
+      `ext::sh -c touch% ${marker}`,
+      'fd::3',
+      'http://example.invalid/repo.git',
+      `-uhost:${marker}`,
+    ]) {
       await failsWith(a.share.push({ workspace: a.dir }, url), 'REMOTE_UNSAFE');
       await failsWith(a.share.fetch({ workspace: a.dir }, url), 'REMOTE_UNSAFE');
     }
@@ -68,11 +84,30 @@ describe('hostile remotes', () => {
     forge(w.origin, 'refs/agentgate/records/-x/iteration-0', parent, json(good));
     forge(w.origin, 'refs/agentgate/records/nested/dir/iteration-0', parent, json(good));
     forge(w.origin, 'refs/agentgate/records/good/iteration-01', parent, json(good));
-    forge(w.origin, 'refs/agentgate/records/traversal/iteration-0', parent, json({ ...good, snapshot: { ...good.snapshot, runId: '../../etc', id: '../x' } }));
+    forge(
+      w.origin,
+      'refs/agentgate/records/traversal/iteration-0',
+      parent,
+      json({ ...good, snapshot: { ...good.snapshot, runId: '../../etc', id: '../x' } }),
+    );
     forge(w.origin, 'refs/agentgate/records/extra/iteration-0', parent, json({ ...good, exec: 'rm -rf /' }));
-    forge(w.origin, 'refs/agentgate/records/other/iteration-0', parent, json({ ...good, snapshot: { ...good.snapshot, runId: 'other', id: 'snap-other' }, patch: { file: '../../../outside/patch.diff', args: ['--output=/tmp/x'] } }));
+    forge(
+      w.origin,
+      'refs/agentgate/records/other/iteration-0',
+      parent,
+      json({
+        ...good,
+        snapshot: { ...good.snapshot, runId: 'other', id: 'snap-other' },
+        patch: { file: '../../../outside/patch.diff', args: ['--output=/tmp/x'] },
+      }),
+    );
     forge(w.origin, 'refs/agentgate/records/notjson/iteration-0', parent, '{ nope');
-    forge(w.origin, 'refs/agentgate/records/wrongparent/iteration-0', git(w.origin, ['rev-parse', 'main']), json({ ...good, snapshot: { ...good.snapshot, runId: 'wrongparent', id: 'snap-wp' } }));
+    forge(
+      w.origin,
+      'refs/agentgate/records/wrongparent/iteration-0',
+      git(w.origin, ['rev-parse', 'main']),
+      json({ ...good, snapshot: { ...good.snapshot, runId: 'wrongparent', id: 'snap-wp' } }),
+    );
     const b = w.machine('b');
     const got = await b.share.fetch({ workspace: b.dir });
     expect(got.runs).toEqual(['good']);
@@ -91,7 +126,14 @@ describe('hostile remotes', () => {
     );
     // Nothing of the refused records reached the home or the repository's records.
     expect(readdirSync(join(b.home, 'runs'))).toEqual(['good.json']);
-    expect(git(b.dir, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/records/', 'refs/agentgate/incoming/'])).toBe(ref);
+    expect(
+      git(b.dir, [
+        'for-each-ref',
+        '--format=%(refname)',
+        'refs/agentgate/records/',
+        'refs/agentgate/incoming/',
+      ]),
+    ).toBe(ref);
     expect(existsSync(join(w.root, 'outside'))).toBe(false);
   });
 

@@ -11,7 +11,6 @@ import { Sharing } from '../../src/sharing/sharing.js';
 import { git } from '../helpers/repo.js';
 import { failsWith as expectCode, runIterations, world, type World } from '../helpers/sharing.js';
 
-
 let w: World;
 afterEach(() => w?.cleanup());
 
@@ -23,27 +22,52 @@ describe('push and fetch', () => {
     await runIterations(a, 'run-1', 2);
     const pushed = await a.share.push({ workspace: a.dir });
     expect(pushed.runs).toEqual(['run-1']);
-    expect(pushed.updated).toEqual(['refs/agentgate/records/run-1/iteration-0', 'refs/agentgate/records/run-1/iteration-1']);
+    expect(pushed.updated).toEqual([
+      'refs/agentgate/records/run-1/iteration-0',
+      'refs/agentgate/records/run-1/iteration-1',
+    ]);
     // One ref per iteration on the remote, readable with plain git.
-    expect(git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/']).split('\n')).toEqual(pushed.updated);
-    const record = JSON.parse(git(w.origin, ['show', 'refs/agentgate/records/run-1/iteration-1:record.json'])) as { snapshot: { task: string } };
+    expect(git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/']).split('\n')).toEqual(
+      pushed.updated,
+    );
+    const record = JSON.parse(
+      git(w.origin, ['show', 'refs/agentgate/records/run-1/iteration-1:record.json']),
+    ) as { snapshot: { task: string } };
     expect(record.snapshot.task).toBe(`Task 1: ${'x'.repeat(150)} end`);
 
     const fetched = await b.share.fetch({ workspace: b.dir });
-    expect(fetched).toMatchObject({ remote: 'origin', runs: ['run-1'], snapshots: 2, unchanged: 0, refused: [] });
+    expect(fetched).toMatchObject({
+      remote: 'origin',
+      runs: ['run-1'],
+      snapshots: 2,
+      unchanged: 0,
+      refused: [],
+    });
     const original = await a.snap.listByRun('run-1');
     const copies = await b.snap.listByRun('run-1');
     expect(copies.map((s) => s.id)).toEqual(original.map((s) => s.id));
     for (const [i, copy] of copies.entries()) {
       const o = original[i]!;
-      expect(copy).toMatchObject({ afterSha: o.afterSha, beforeSha: o.beforeSha, files: o.files, task: o.task, gate: o.gate, workspace: b.dir, recordedWorkspace: a.dir });
+      expect(copy).toMatchObject({
+        afterSha: o.afterSha,
+        beforeSha: o.beforeSha,
+        files: o.files,
+        task: o.task,
+        gate: o.gate,
+        workspace: b.dir,
+        recordedWorkspace: a.dir,
+      });
       expect(copy.patchPath).toBe(join(b.artifacts, 'run-1', `iteration-${i}`, 'patch.diff'));
       expect(readFileSync(copy.patchPath!)).toEqual(readFileSync(o.patchPath!));
       expect(await b.snap.generatePatch(copy)).toBe(readFileSync(o.patchPath!, 'utf8'));
       expect((await b.snap.getSnapshot(o.afterSha.slice(0, 12))).id).toBe(o.id);
     }
     const run = await b.snap.store.loadRun('run-1');
-    expect(run).toMatchObject({ workspace: b.dir, recordedWorkspace: a.dir, snapshotIds: original.map((s) => s.id) });
+    expect(run).toMatchObject({
+      workspace: b.dir,
+      recordedWorkspace: a.dir,
+      snapshotIds: original.map((s) => s.id),
+    });
     const report = await b.snap.verify({ runId: 'run-1' });
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     expect(report.checks.map((c) => c.check)).toContain('task');
@@ -58,8 +82,14 @@ describe('push and fetch', () => {
     const mirror = join(w.root, 'mirror.git');
     git(w.root, ['init', '-q', '--bare', mirror]);
     expect(await b.share.push({ workspace: b.dir, all: true }, mirror)).toMatchObject({ refs: 2 });
-    expect(git(mirror, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/'])).toBe(git(w.origin, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/']));
-    expect(await c.share.fetch({ workspace: c.dir }, mirror)).toMatchObject({ runs: ['relay'], snapshots: 2, refused: [] });
+    expect(git(mirror, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/'])).toBe(
+      git(w.origin, ['for-each-ref', '--format=%(objectname)', 'refs/agentgate/records/']),
+    );
+    expect(await c.share.fetch({ workspace: c.dir }, mirror)).toMatchObject({
+      runs: ['relay'],
+      snapshots: 2,
+      refused: [],
+    });
     expect((await c.snap.verify({ runId: 'relay' })).ok).toBe(true);
     expect((await c.snap.store.loadRun('relay'))?.recordedWorkspace).toBe(a.dir);
   });
@@ -79,12 +109,28 @@ describe('push and fetch', () => {
     // Nothing new: one ls-remote and a few local reads, no fetch and no ref written.
     expect(gitCallCount() - calls).toBeLessThanOrEqual(8);
     // A new home on the same repository is rebuilt from the records the repository already holds.
-    const fresh = new Sharing({ ...b.share.options, home: join(w.root, 'b-home-2'), artifactsDir: join(w.root, 'b-home-2', 'artifacts') });
-    expect(await fresh.fetch({ workspace: b.dir })).toMatchObject({ snapshots: 1, unchanged: 0, refused: [] });
+    const fresh = new Sharing({
+      ...b.share.options,
+      home: join(w.root, 'b-home-2'),
+      artifactsDir: join(w.root, 'b-home-2', 'artifacts'),
+    });
+    expect(await fresh.fetch({ workspace: b.dir })).toMatchObject({
+      snapshots: 1,
+      unchanged: 0,
+      refused: [],
+    });
     // The machine that made the run fetches its own records back: nothing changes, nothing is counted as rebuilt.
-    const home = () => JSON.stringify([readdirSync(join(a.home, 'snapshots')).sort(), readFileSync(join(a.home, 'runs', 'r.json'), 'utf8')]);
+    const home = () =>
+      JSON.stringify([
+        readdirSync(join(a.home, 'snapshots')).sort(),
+        readFileSync(join(a.home, 'runs', 'r.json'), 'utf8'),
+      ]);
     const kept = home();
-    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ snapshots: 0, unchanged: 1, refused: [] });
+    expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({
+      snapshots: 0,
+      unchanged: 1,
+      refused: [],
+    });
     expect(home()).toBe(kept);
     expect(await a.share.fetch({ workspace: a.dir })).toMatchObject({ snapshots: 0, unchanged: 1 });
     expect((await a.snap.verify({ runId: 'r' })).ok).toBe(true);
@@ -99,8 +145,14 @@ describe('push and fetch', () => {
     await runIterations(b, 'rb', 2);
     await a.share.push({ workspace: a.dir });
     await runIterations(a, 'ra', 2, 1);
-    const [pa, pb] = await Promise.all([a.share.push({ workspace: a.dir }), b.share.push({ workspace: b.dir })]);
-    expect(pa.updated).toEqual(['refs/agentgate/records/ra/iteration-1', 'refs/agentgate/records/ra/iteration-2']);
+    const [pa, pb] = await Promise.all([
+      a.share.push({ workspace: a.dir }),
+      b.share.push({ workspace: b.dir }),
+    ]);
+    expect(pa.updated).toEqual([
+      'refs/agentgate/records/ra/iteration-1',
+      'refs/agentgate/records/ra/iteration-2',
+    ]);
     expect(pa.upToDate).toEqual(['refs/agentgate/records/ra/iteration-0']);
     expect(pb.updated).toHaveLength(2);
     const got = await c.share.fetch({ workspace: c.dir });
@@ -108,11 +160,20 @@ describe('push and fetch', () => {
     expect((await c.snap.verify({ all: true })).ok).toBe(true);
     // Two pushes of one run at once from one repository agree on the same records.
     await runIterations(a, 'twice', 2);
-    const both = await Promise.all([a.share.push({ workspace: a.dir, runId: 'twice' }), a.share.push({ workspace: a.dir, runId: 'twice' })]);
-    expect(both.flatMap((p) => p.updated).sort()).toEqual(['refs/agentgate/records/twice/iteration-0', 'refs/agentgate/records/twice/iteration-1']);
+    const both = await Promise.all([
+      a.share.push({ workspace: a.dir, runId: 'twice' }),
+      a.share.push({ workspace: a.dir, runId: 'twice' }),
+    ]);
+    expect(both.flatMap((p) => p.updated).sort()).toEqual([
+      'refs/agentgate/records/twice/iteration-0',
+      'refs/agentgate/records/twice/iteration-1',
+    ]);
     // --run fetches one run only.
     const d = w.machine('d');
-    expect(await d.share.fetch({ workspace: d.dir, runId: 'rb' })).toMatchObject({ runs: ['rb'], snapshots: 2 });
+    expect(await d.share.fetch({ workspace: d.dir, runId: 'rb' })).toMatchObject({
+      runs: ['rb'],
+      snapshots: 2,
+    });
   });
 
   it('refuses a conflicting publication of the same iteration with PUSH_REJECTED and loses nothing', async () => {
@@ -124,7 +185,9 @@ describe('push and fetch', () => {
     await a.share.push({ workspace: a.dir });
     const remoteBefore = git(w.origin, ['rev-parse', 'refs/agentgate/records/same/iteration-0']);
     const error = await expectCode(b.share.push({ workspace: b.dir }), 'PUSH_REJECTED');
-    expect(error.details.rejected).toEqual([expect.objectContaining({ ref: 'refs/agentgate/records/same/iteration-0' })]);
+    expect(error.details.rejected).toEqual([
+      expect.objectContaining({ ref: 'refs/agentgate/records/same/iteration-0' }),
+    ]);
     // The other iteration landed; the first publication is intact.
     expect(error.details.updated).toEqual(['refs/agentgate/records/same/iteration-1']);
     expect(git(w.origin, ['rev-parse', 'refs/agentgate/records/same/iteration-0'])).toBe(remoteBefore);
@@ -139,7 +202,9 @@ describe('push and fetch', () => {
     const mine = await b.snap.store.loadRun('same-id');
     const fetched = await b.share.fetch({ workspace: b.dir });
     expect(fetched.snapshots).toBe(0);
-    expect(fetched.refused.map((r) => r.ref)).toEqual([0, 1, 2].map((i) => `refs/agentgate/records/same-id/iteration-${i}`));
+    expect(fetched.refused.map((r) => r.ref)).toEqual(
+      [0, 1, 2].map((i) => `refs/agentgate/records/same-id/iteration-${i}`),
+    );
     expect(await b.snap.store.loadRun('same-id')).toEqual(mine);
     expect((await b.snap.verify({ runId: 'same-id' })).ok).toBe(true);
     await runIterations(b, 'same-id', 1, 1); // its own next iteration goes on as before
@@ -152,7 +217,11 @@ describe('push and fetch', () => {
     const b = w.machine('b');
     await runIterations(a, 'bundled', 2);
     const file = join(w.root, 'audit.bundle');
-    expect(await a.share.export({ workspace: a.dir }, file)).toMatchObject({ file, runs: ['bundled'], refs: 2 });
+    expect(await a.share.export({ workspace: a.dir }, file)).toMatchObject({
+      file,
+      runs: ['bundled'],
+      refs: 2,
+    });
     const refsBefore = git(b.dir, ['for-each-ref']);
     const damaged = join(w.root, 'damaged.bundle');
     const bytes = readFileSync(file);
@@ -190,7 +259,12 @@ describe('push and fetch', () => {
     git(a.dir, ['add', '-A']);
     git(a.dir, ['commit', '-q', '-m', 'agent commit']);
     const task = `${'long task '.repeat(30)}\nsecond line`;
-    const snap = await a.snap.captureAfterState(a.dir, before, { runId: 'own', iteration: 0, taskPrompt: task, gatePlanSource: 'npm test' });
+    const snap = await a.snap.captureAfterState(a.dir, before, {
+      runId: 'own',
+      iteration: 0,
+      taskPrompt: task,
+      gatePlanSource: 'npm test',
+    });
     expect(snap).toMatchObject({ commitMessage: '', task, gate: 'npm test' });
     const b = w.machine('b');
     await a.share.push({ workspace: a.dir });

@@ -4,16 +4,35 @@
  * each checked against the oracle git in a repository of its own.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BeforeState, Snapshot } from '../../types/snapshot.js';
-import { commitAll, divergedRepo, git, head, initRepo, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import {
+  commitAll,
+  divergedRepo,
+  git,
+  head,
+  initRepo,
+  repoWithCommit,
+  tempDir,
+  writeFiles,
+} from '../helpers/repo.js';
 import { oracleChanges, treeAfterApply, treeOf } from '../helpers/diff-oracle.js';
 import { expectCode, fingerprint, messageOf, newSnapshotter } from '../helpers/snapshotter.js';
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
-const parents = (dir: string, sha: string): string[] => git(dir, ['rev-list', '--parents', '-n', '1', sha]).split(' ').slice(1);
+const parents = (dir: string, sha: string): string[] =>
+  git(dir, ['rev-list', '--parents', '-n', '1', sha]).split(' ').slice(1);
 const subject = (dir: string, sha: string): string => git(dir, ['log', '-1', '--format=%s', sha]);
 
 describe('captureBeforeState', () => {
@@ -22,7 +41,14 @@ describe('captureBeforeState', () => {
     const s = newSnapshotter();
     const before = await s.captureBeforeState(dir, { runId: 'run-1' });
     expect(BeforeState.parse(before)).toEqual(before);
-    expect(before).toMatchObject({ sha: head(dir), branch: 'main', isDirty: false, wipSha: null, runId: 'run-1', headState: 'branch' });
+    expect(before).toMatchObject({
+      sha: head(dir),
+      branch: 'main',
+      isDirty: false,
+      wipSha: null,
+      runId: 'run-1',
+      headState: 'branch',
+    });
     expect((await s.store.loadRun('run-1'))?.before).toEqual(before);
   });
 
@@ -156,15 +182,23 @@ describe('captureBeforeState', () => {
     const dir = repoWithCommit();
     git(dir, ['branch', 'agentgate/same']);
     const s = newSnapshotter();
-    expect(await s.captureBeforeState(dir, { runId: 'same', branch: 'agentgate/same' })).toMatchObject({ sha: head(dir), branch: 'agentgate/same' });
+    expect(await s.captureBeforeState(dir, { runId: 'same', branch: 'agentgate/same' })).toMatchObject({
+      sha: head(dir),
+      branch: 'agentgate/same',
+    });
     git(dir, ['checkout', '-q', '--detach']);
-    expect(await s.captureBeforeState(dir, { runId: 'det', branch: 'runs/det' })).toMatchObject({ branch: 'runs/det', headState: 'detached' });
+    expect(await s.captureBeforeState(dir, { runId: 'det', branch: 'runs/det' })).toMatchObject({
+      branch: 'runs/det',
+      headState: 'detached',
+    });
     expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/runs/det');
     const fresh = tempDir('agentgate-init-');
     writeFiles(fresh, { 'f.txt': 'f\n' });
     const init = await s.captureBeforeState(fresh, { runId: 'fresh', init: true, branch: 'agentgate/fresh' });
     expect(init.branch).toBe('agentgate/fresh');
-    expect(git(fresh, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe('refs/heads/agentgate/fresh');
+    expect(git(fresh, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toBe(
+      'refs/heads/agentgate/fresh',
+    );
   });
 
   it('refuses a run branch at another commit (BRANCH_EXISTS) or with a bad name (INVALID_ARGUMENT) and changes nothing', async () => {
@@ -199,7 +233,10 @@ describe('captureBeforeState', () => {
     const print = fingerprint(dir);
     const s = newSnapshotter();
     await expectCode(s.captureBeforeState(dir, { runId: 'r' }), 'UNMERGED_PATHS');
-    await expectCode(s.captureAfterState(dir, null, { runId: 'r', iteration: 1, beforeSha: 'HEAD' }), 'UNMERGED_PATHS');
+    await expectCode(
+      s.captureAfterState(dir, null, { runId: 'r', iteration: 1, beforeSha: 'HEAD' }),
+      'UNMERGED_PATHS',
+    );
     expect(fingerprint(dir)).toBe(print);
   });
 
@@ -215,7 +252,10 @@ describe('captureBeforeState', () => {
     for (const dir of [merging, picking]) {
       const print = fingerprint(dir);
       await expectCode(s.captureBeforeState(dir, { runId: 'r' }), 'OPERATION_IN_PROGRESS');
-      await expectCode(s.captureAfterState(dir, null, { runId: 'r', iteration: 1, beforeSha: 'HEAD~1' }), 'OPERATION_IN_PROGRESS');
+      await expectCode(
+        s.captureAfterState(dir, null, { runId: 'r', iteration: 1, beforeSha: 'HEAD~1' }),
+        'OPERATION_IN_PROGRESS',
+      );
       expect(fingerprint(dir)).toBe(print);
     }
   });
@@ -232,11 +272,25 @@ describe('captureAfterState', () => {
     const s = newSnapshotter();
     const before = await s.captureBeforeState(dir, { runId: 'run-7' });
     writeFiles(dir, { 'a.txt': 'one\ntwo\n', 'b.txt': 'new\n' });
-    const snap = await s.captureAfterState(dir, before, { runId: 'run-7', iteration: 3, taskPrompt: 'Fix the parser', gatePlanSource: '.agentgate/gates.yaml' });
+    const snap = await s.captureAfterState(dir, before, {
+      runId: 'run-7',
+      iteration: 3,
+      taskPrompt: 'Fix the parser',
+      gatePlanSource: '.agentgate/gates.yaml',
+    });
 
     expect(Snapshot.parse(snap)).toEqual(snap);
     expect(snap.id).not.toBe(snap.afterSha);
-    expect(snap).toMatchObject({ runId: 'run-7', iteration: 3, beforeSha: before.sha, afterSha: head(dir), branch: 'main', filesChanged: 2, insertions: 2, deletions: 0 });
+    expect(snap).toMatchObject({
+      runId: 'run-7',
+      iteration: 3,
+      beforeSha: before.sha,
+      afterSha: head(dir),
+      branch: 'main',
+      filesChanged: 2,
+      insertions: 2,
+      deletions: 0,
+    });
     expect(parents(dir, snap.afterSha)).toEqual([before.sha]);
     expect(git(dir, ['rev-parse', 'refs/heads/main'])).toBe(snap.afterSha);
     expect(git(dir, ['status', '--porcelain'])).toBe('');
@@ -253,8 +307,17 @@ describe('captureAfterState', () => {
     ].join('\n');
     expect(messageOf(dir, snap.afterSha)).toBe(expected);
     expect(snap.commitMessage).toBe(expected);
-    expect(git(dir, ['log', '-1', '--format=%(trailers:key=Agentgate-Run,valueonly)%(trailers:key=Agentgate-Iteration,valueonly)', snap.afterSha])).toBe('run-7\n3');
-    expect(git(dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/agentgate/'])).toBe(`refs/agentgate/runs/run-7/iteration-3 ${snap.afterSha}`);
+    expect(
+      git(dir, [
+        'log',
+        '-1',
+        '--format=%(trailers:key=Agentgate-Run,valueonly)%(trailers:key=Agentgate-Iteration,valueonly)',
+        snap.afterSha,
+      ]),
+    ).toBe('run-7\n3');
+    expect(git(dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/agentgate/'])).toBe(
+      `refs/agentgate/runs/run-7/iteration-3 ${snap.afterSha}`,
+    );
     expect(await s.getSnapshot(snap.id)).toEqual(snap);
     expect((await s.store.loadRun('run-7'))?.snapshotIds).toEqual([snap.id]);
   });
@@ -272,7 +335,12 @@ describe('captureAfterState', () => {
     const artifacts = tempDir('agentgate-artifacts-');
     const s = newSnapshotter({ artifactsDir: artifacts });
     const before = await s.captureBeforeState(dir, { runId: 'p' });
-    writeFiles(dir, { 'keep.txt': 'a\nB\nc\nd\n', 'bin.dat': Buffer.from([9, 0, 8, 0, 7]), 'empty.txt': '', 'ünï "quoted" name.txt': 'q\n' });
+    writeFiles(dir, {
+      'keep.txt': 'a\nB\nc\nd\n',
+      'bin.dat': Buffer.from([9, 0, 8, 0, 7]),
+      'empty.txt': '',
+      'ünï "quoted" name.txt': 'q\n',
+    });
     rmSync(join(dir, 'gone.txt'));
     mkdirSync(join(dir, 'moved'));
     renameSync(join(dir, 'old name.txt'), join(dir, 'moved', 'new name.txt'));
@@ -291,7 +359,10 @@ describe('captureAfterState', () => {
     const oracle = oracleChanges(dir, before.sha, snap.afterSha);
     const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
     expect([...snap.files].sort(byPath)).toEqual([...oracle].sort(byPath));
-    expect(snap.files.find((f) => f.path === 'moved/new name.txt')).toMatchObject({ status: 'renamed', oldPath: 'old name.txt' });
+    expect(snap.files.find((f) => f.path === 'moved/new name.txt')).toMatchObject({
+      status: 'renamed',
+      oldPath: 'old name.txt',
+    });
     expect(snap.files.find((f) => f.path === 'bin.dat')).toMatchObject({ status: 'modified', binary: true });
     expect(snap.files.find((f) => f.path === 'gone.txt')).toMatchObject({ status: 'deleted', deletions: 1 });
     expect(snap.files.find((f) => f.path === 'empty.txt')).toMatchObject({ status: 'added', insertions: 0 });
@@ -311,7 +382,16 @@ describe('captureAfterState', () => {
     }
     const [one, two] = snaps as [Snapshot, Snapshot];
     for (const snap of snaps) {
-      expect(snap).toMatchObject({ beforeSha: head(dir), afterSha: head(dir), filesChanged: 0, insertions: 0, deletions: 0, files: [], patchPath: null, commitMessage: '' });
+      expect(snap).toMatchObject({
+        beforeSha: head(dir),
+        afterSha: head(dir),
+        filesChanged: 0,
+        insertions: 0,
+        deletions: 0,
+        files: [],
+        patchPath: null,
+        commitMessage: '',
+      });
       expect(snap.id).not.toBe(snap.afterSha);
       expect(await s.getSnapshot(snap.id)).toEqual(snap);
     }
@@ -369,9 +449,15 @@ describe('captureAfterState', () => {
     writeFiles(amend, { 'a.txt': 'amended\n' });
     git(amend, ['commit', '-q', '-a', '--amend', '-m', 'amended']);
 
-    for (const [dir, before] of [[reset, b1], [amend, b2]] as const) {
+    for (const [dir, before] of [
+      [reset, b1],
+      [amend, b2],
+    ] as const) {
       const print = fingerprint(dir);
-      await expectCode(s.captureAfterState(dir, before, { runId: before.runId, iteration: 1 }), 'HISTORY_REWRITTEN');
+      await expectCode(
+        s.captureAfterState(dir, before, { runId: before.runId, iteration: 1 }),
+        'HISTORY_REWRITTEN',
+      );
       expect(fingerprint(dir)).toBe(print);
       expect((await s.store.loadRun(before.runId))?.snapshotIds).toEqual([]);
     }
@@ -400,7 +486,11 @@ describe('captureAfterState', () => {
     commitAll(dir, 'earlier work');
     writeFiles(dir, { 'c.txt': 'c\n' });
     const s = newSnapshotter();
-    const snap = await s.captureAfterState(dir, null, { runId: 'ovr', iteration: 1, beforeSha: base.slice(0, 12) });
+    const snap = await s.captureAfterState(dir, null, {
+      runId: 'ovr',
+      iteration: 1,
+      beforeSha: base.slice(0, 12),
+    });
     expect(snap.beforeSha).toBe(base);
     expect(snap.files.map((f) => f.path).sort()).toEqual(['b.txt', 'c.txt']);
     expect((await s.store.loadRun('ovr'))?.snapshotIds).toEqual([snap.id]);
@@ -412,7 +502,8 @@ describe('captureAfterState', () => {
     const before = await s.captureBeforeState(dir, { runId: 'it' });
     writeFiles(dir, { 'x.txt': 'x\n' });
     const print = fingerprint(dir);
-    for (const iteration of [-1, 1.5, Number.NaN]) await expectCode(s.captureAfterState(dir, before, { runId: 'it', iteration }), 'INVALID_ARGUMENT');
+    for (const iteration of [-1, 1.5, Number.NaN])
+      await expectCode(s.captureAfterState(dir, before, { runId: 'it', iteration }), 'INVALID_ARGUMENT');
     expect(fingerprint(dir)).toBe(print);
     expect(existsSync(join(s.options.artifactsDir, 'it'))).toBe(false);
   });
@@ -437,7 +528,10 @@ describe('captureAfterState', () => {
     const dir = repoWithCommit();
     writeFiles(dir, { 'x.txt': 'x\n' });
     const print = fingerprint(dir);
-    await expectCode(newSnapshotter().captureAfterState(dir, null, { runId: 'never', iteration: 1 }), 'RUN_NOT_FOUND');
+    await expectCode(
+      newSnapshotter().captureAfterState(dir, null, { runId: 'never', iteration: 1 }),
+      'RUN_NOT_FOUND',
+    );
     expect(fingerprint(dir)).toBe(print);
   });
 
@@ -452,7 +546,12 @@ describe('captureAfterState', () => {
     for (const [i, taskPrompt] of prompts.entries()) {
       const before = await s.captureBeforeState(dir, { runId: 'long' });
       writeFiles(dir, { 'f.txt': `${i}\n` });
-      const snap = await s.captureAfterState(dir, before, { runId: 'long', iteration: i + 1, taskPrompt, gatePlanSource: 'gate\nsecond line' });
+      const snap = await s.captureAfterState(dir, before, {
+        runId: 'long',
+        iteration: i + 1,
+        taskPrompt,
+        gatePlanSource: 'gate\nsecond line',
+      });
       const lines = messageOf(dir, snap.afterSha).split('\n');
       expect(lines.slice(0, 2)).toEqual([`[agentgate] Run long iteration ${i + 1}`, '']);
       const task = lines[2] as string;

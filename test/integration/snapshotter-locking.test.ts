@@ -25,7 +25,10 @@ describe('repository lock', () => {
   it('serialises two captureAfterState calls on the same repository in one process', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     const [s1, s2] = [newSnapshotter(), newSnapshotter()];
-    const [b1, b2] = [await s1.captureBeforeState(dir, { runId: 'one' }), await s2.captureBeforeState(dir, { runId: 'two' })];
+    const [b1, b2] = [
+      await s1.captureBeforeState(dir, { runId: 'one' }),
+      await s2.captureBeforeState(dir, { runId: 'two' }),
+    ];
     writeFiles(dir, { 'a.txt': 'changed\n', 'b.txt': 'b\n' });
     const [x, y] = await Promise.all([
       s1.captureAfterState(dir, b1, { runId: 'one', iteration: 1 }),
@@ -42,10 +45,17 @@ describe('repository lock', () => {
   it('serialises two CLI processes capturing the same repository at once', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     const home = tempDir('agentgate-home-');
-    const cli = (args: string[]) => finished(spawn(process.execPath, [CLI, ...args, '-C', dir, '--home', home, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const cli = (args: string[]) =>
+      finished(
+        spawn(process.execPath, [CLI, ...args, '-C', dir, '--home', home, '--json'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
     for (const run of ['p1', 'p2']) expect((await cli(['before', '--run', run])).code).toBe(0);
     writeFiles(dir, { 'a.txt': 'changed\n', 'c.txt': 'c\n' });
-    const results = await Promise.all(['p1', 'p2'].map((run) => cli(['after', '--run', run, '--iteration', '1'])));
+    const results = await Promise.all(
+      ['p1', 'p2'].map((run) => cli(['after', '--run', run, '--iteration', '1'])),
+    );
     for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);
     const afters = results.map((r) => (JSON.parse(r.stdout) as { afterSha: string }).afterSha);
     expect(afters).toEqual([head(dir), head(dir)]);
@@ -76,7 +86,7 @@ describe('repository lock', () => {
     expectIntact(dir);
   });
 
-  it('recovers a dead owner\'s lock together with the index.lock its git left behind', async () => {
+  it("recovers a dead owner's lock together with the index.lock its git left behind", async () => {
     const dir = repoWithCommit();
     const s = newSnapshotter();
     const before = await s.captureBeforeState(dir, { runId: 'stale' });
@@ -95,7 +105,10 @@ describe('repository lock', () => {
     const before = await s.captureBeforeState(dir, { runId: 'reflock' });
     writeFiles(dir, { 'x.txt': 'x\n' });
     await plantStaleLock(dir, Date.now() - 60_000);
-    const refLocks = [join(dir, '.git', 'refs', 'heads', 'main.lock'), join(dir, '.git', 'refs', 'agentgate', 'runs', 'reflock', 'iteration-1.lock')];
+    const refLocks = [
+      join(dir, '.git', 'refs', 'heads', 'main.lock'),
+      join(dir, '.git', 'refs', 'agentgate', 'runs', 'reflock', 'iteration-1.lock'),
+    ];
     for (const lock of refLocks) {
       mkdirSync(dirname(lock), { recursive: true });
       writeFileSync(lock, '');
@@ -127,6 +140,12 @@ describe('repository lock', () => {
 
 /** Writes agentgate.lock as a process that has since died would have left it, taken at `since`. */
 async function plantStaleLock(dir: string, since: number): Promise<void> {
-  const owner = { pid: await deadPid(), hostname: hostname(), createdAt: new Date(since).toISOString(), token: 'f'.repeat(24), purpose: 'snapshot (killed)' };
+  const owner = {
+    pid: await deadPid(),
+    hostname: hostname(),
+    createdAt: new Date(since).toISOString(),
+    token: 'f'.repeat(24),
+    purpose: 'snapshot (killed)',
+  };
   writeFileSync(join(dir, '.git', 'agentgate.lock'), JSON.stringify(owner));
 }

@@ -13,10 +13,21 @@ import { deadPid } from '../helpers/node-child.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { expectCode, newSnapshotter } from '../helpers/snapshotter.js';
 
-async function iteration(s: ReturnType<typeof newSnapshotter>, ws: string, runId: string, n: number, files: Record<string, string>): Promise<Snapshot> {
+async function iteration(
+  s: ReturnType<typeof newSnapshotter>,
+  ws: string,
+  runId: string,
+  n: number,
+  files: Record<string, string>,
+): Promise<Snapshot> {
   const before = await s.captureBeforeState(ws, { runId });
   writeFiles(ws, files);
-  return s.captureAfterState(ws, before, { runId, iteration: n, taskPrompt: `task ${n}`, gatePlanSource: 'npm test' });
+  return s.captureAfterState(ws, before, {
+    runId,
+    iteration: n,
+    taskPrompt: `task ${n}`,
+    gatePlanSource: 'npm test',
+  });
 }
 
 function snapshotFile(s: ReturnType<typeof newSnapshotter>, id: string): string {
@@ -31,7 +42,10 @@ describe('a run belongs to one workspace', () => {
     await iteration(s, a, 'r', 1, { 'a.txt': 'a2\n' });
     writeFiles(b, { 'b.txt': 'b2\n' });
     await expectCode(s.captureBeforeState(b, { runId: 'r' }), 'RUN_WORKSPACE_MISMATCH');
-    await expectCode(s.captureAfterState(b, null, { runId: 'r', iteration: 2, beforeSha: 'HEAD' }), 'RUN_WORKSPACE_MISMATCH');
+    await expectCode(
+      s.captureAfterState(b, null, { runId: 'r', iteration: 2, beforeSha: 'HEAD' }),
+      'RUN_WORKSPACE_MISMATCH',
+    );
     expect((await s.store.loadRun('r'))?.snapshotIds).toHaveLength(1);
   });
 });
@@ -43,7 +57,11 @@ describe('a before is used up by its after, and iterations only go forward', () 
     const first = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     writeFiles(ws, { 'a.txt': 'a3\n' });
     await expectCode(s.captureAfterState(ws, null, { runId: 'r', iteration: 2 }), 'NO_BEFORE_STATE');
-    const explicit = await s.captureAfterState(ws, null, { runId: 'r', iteration: 2, beforeSha: first.afterSha });
+    const explicit = await s.captureAfterState(ws, null, {
+      runId: 'r',
+      iteration: 2,
+      beforeSha: first.afterSha,
+    });
     expect(explicit.beforeSha).toBe(first.afterSha);
   });
 
@@ -71,11 +89,19 @@ describe('a before is used up by its after, and iterations only go forward', () 
 
 describe('verify confirms every stored field git can confirm', () => {
   const edits: Array<[string, (x: Snapshot) => Snapshot, string]> = [
-    ['a per-file count', (x) => ({ ...x, files: x.files.map((f, i) => (i === 0 ? { ...f, insertions: f.insertions + 1 } : f)) }), 'files'],
+    [
+      'a per-file count',
+      (x) => ({ ...x, files: x.files.map((f, i) => (i === 0 ? { ...f, insertions: f.insertions + 1 } : f)) }),
+      'files',
+    ],
     ['the iteration', (x) => ({ ...x, iteration: x.iteration + 7 }), 'ref'],
     ['the branch', (x) => ({ ...x, branch: 'nowhere' }), 'branch'],
     ['the ref, set to null', (x) => ({ ...x, ref: null }), 'ref'],
-    ['the before SHA in the message trailers', (x) => ({ ...x, commitMessage: x.commitMessage.replace(/Agentgate-Run: .*/, 'Agentgate-Run: other') }), 'commit-message'],
+    [
+      'the before SHA in the message trailers',
+      (x) => ({ ...x, commitMessage: x.commitMessage.replace(/Agentgate-Run: .*/, 'Agentgate-Run: other') }),
+      'commit-message',
+    ],
   ];
   for (const [what, edit, check] of edits) {
     it(`fails a hand-edited ${what}`, async () => {
@@ -97,7 +123,9 @@ describe('verify confirms every stored field git can confirm', () => {
     writeFiles(ws, { 'dirty.txt': 'between iterations\n' });
     await iteration(s, ws, 'r', 2, { 'a.txt': 'a3\n' });
     const report = await s.verify({ runId: 'r' });
-    expect(report.checks.filter((c) => c.check === 'continuity')).toEqual([expect.objectContaining({ ok: true })]);
+    expect(report.checks.filter((c) => c.check === 'continuity')).toEqual([
+      expect.objectContaining({ ok: true }),
+    ]);
     // A second history that does not build on iteration 1.
     const other = await iteration(s, ws, 'r', 3, { 'a.txt': 'a4\n' });
     writeFileSync(snapshotFile(s, other.id), JSON.stringify({ ...other, beforeSha: one.beforeSha }, null, 2));
@@ -115,12 +143,15 @@ describe('verify confirms every stored field git can confirm', () => {
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     const snap = await iteration(s, ws, 'r', 1, { 'a.txt': 'a2\n' });
     writeFileSync(snap.patchPath as string, 'tampered\n');
-    expect(runCli(['verify', '--run', 'r', '--home', s.options.home, '--artifacts-dir', s.options.artifactsDir]).status).toBe(3);
+    expect(
+      runCli(['verify', '--run', 'r', '--home', s.options.home, '--artifacts-dir', s.options.artifactsDir])
+        .status,
+    ).toBe(3);
   });
 });
 
 describe('temp files a killed writer left', () => {
-  it('are swept from the store and the artifacts directory when a dead holder\'s lock is taken over', async () => {
+  it("are swept from the store and the artifacts directory when a dead holder's lock is taken over", async () => {
     const s = newSnapshotter();
     const ws = repoWithCommit({ 'a.txt': 'a\n' });
     const before = await s.captureBeforeState(ws, { runId: 'r' });
@@ -134,7 +165,13 @@ describe('temp files a killed writer left', () => {
       mkdirSync(join(file, '..'), { recursive: true });
       writeFileSync(file, 'half');
     }
-    const owner = { pid: dead, hostname: hostname(), createdAt: new Date().toISOString(), token: 'f'.repeat(24), purpose: 'snapshot (killed)' };
+    const owner = {
+      pid: dead,
+      hostname: hostname(),
+      createdAt: new Date().toISOString(),
+      token: 'f'.repeat(24),
+      purpose: 'snapshot (killed)',
+    };
     writeFileSync(join(ws, '.git', 'agentgate.lock'), JSON.stringify(owner));
     writeFiles(ws, { 'a.txt': 'a2\n' });
     await s.captureAfterState(ws, before, { runId: 'r', iteration: 1 });
@@ -152,7 +189,12 @@ describe('list, show and delete', () => {
     expect(res.status).toBe(0);
     expect((JSON.parse(res.stdout) as Snapshot[]).map((x) => x.id)).toEqual([snap.id]);
     const warning = JSON.parse(res.stderr.trim()) as { warnings: Array<{ code: string; file: string }> };
-    expect(warning.warnings).toEqual([expect.objectContaining({ code: 'STORE_CORRUPT', file: join(s.options.home, 'snapshots', 'snap-broken.json') })]);
+    expect(warning.warnings).toEqual([
+      expect.objectContaining({
+        code: 'STORE_CORRUPT',
+        file: join(s.options.home, 'snapshots', 'snap-broken.json'),
+      }),
+    ]);
   });
 
   it('an abbreviated SHA shared by a no-change iteration names the snapshot that made the commit', async () => {

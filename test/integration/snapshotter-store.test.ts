@@ -37,7 +37,9 @@ async function threeIterations(): Promise<Run> {
   for (const [i, edit] of edits.entries()) {
     const before = await s.captureBeforeState(dir, { runId: 'r' });
     edit();
-    snaps.push(await s.captureAfterState(dir, before, { runId: 'r', iteration: i + 1, taskPrompt: `step ${i + 1}` }));
+    snaps.push(
+      await s.captureAfterState(dir, before, { runId: 'r', iteration: i + 1, taskPrompt: `step ${i + 1}` }),
+    );
   }
   return { dir, s, snaps: snaps as Run['snaps'] };
 }
@@ -51,7 +53,8 @@ function shared(): Promise<Run> {
 
 const snapshotFile = (s: Snapshotter, id: string): string => join(s.options.home, 'snapshots', `${id}.json`);
 const runFile = (s: Snapshotter, runId: string): string => join(s.options.home, 'runs', `${runId}.json`);
-const failed = (report: { checks: Array<{ check: string; ok: boolean; snapshotId: string | null }> }) => report.checks.filter((c) => !c.ok).map((c) => `${c.snapshotId ?? '-'} ${c.check}`);
+const failed = (report: { checks: Array<{ check: string; ok: boolean; snapshotId: string | null }> }) =>
+  report.checks.filter((c) => !c.ok).map((c) => `${c.snapshotId ?? '-'} ${c.check}`);
 
 describe('the snapshot store (Thrust 17)', () => {
   it('save persists to <home>/snapshots/<id>.json and load returns the same data', async () => {
@@ -78,7 +81,11 @@ describe('the snapshot store (Thrust 17)', () => {
       await s.captureAfterState(dir, before, { runId: 'order', iteration });
     }
     expect((await s.listByRun('order')).map((x) => x.iteration)).toEqual([1, 2, 3]);
-    expect((await s.store.loadByRun('order')).map((x) => x.files[0]?.path)).toEqual(['f1.txt', 'f2.txt', 'f3.txt']);
+    expect((await s.store.loadByRun('order')).map((x) => x.files[0]?.path)).toEqual([
+      'f1.txt',
+      'f2.txt',
+      'f3.txt',
+    ]);
     await expectCode(s.listByRun('no-such-run'), 'RUN_NOT_FOUND');
   });
 
@@ -95,9 +102,19 @@ describe('the snapshot store (Thrust 17)', () => {
   it('flags a snapshot that is well-formed but wrong about the repository (unknown SHA, not an ancestor, no artifact, no run)', async () => {
     const { s, snaps } = await threeIterations();
     await s.store.save({ ...snaps[0], id: 'ghost', afterSha: 'f'.repeat(40) });
-    await s.store.save({ ...snaps[1], id: 'backwards', beforeSha: snaps[1].afterSha, afterSha: snaps[1].beforeSha });
+    await s.store.save({
+      ...snaps[1],
+      id: 'backwards',
+      beforeSha: snaps[1].afterSha,
+      afterSha: snaps[1].beforeSha,
+    });
     // An iteration with no artifact under the artifacts directory either (that one would be used).
-    await s.store.save({ ...snaps[0], id: 'no-artifact', iteration: 99, patchPath: join(s.options.home, 'missing.diff') });
+    await s.store.save({
+      ...snaps[0],
+      id: 'no-artifact',
+      iteration: 99,
+      patchPath: join(s.options.home, 'missing.diff'),
+    });
     await s.store.save({ ...snaps[0], id: 'orphan', runId: 'other-run' });
     const report = await s.verify({ all: true });
     expect(report.ok).toBe(false);
@@ -126,13 +143,37 @@ describe('verify', () => {
     const report = await s.verify({ runId: 'r' });
     expect(failed(report)).toEqual([]);
     expect(report.ok).toBe(true);
-    const names = (id: string) => report.checks.filter((c) => c.snapshotId === id).map((c) => c.check).sort();
-    const all = ['after-exists', 'before-exists', 'before-is-ancestor', 'branch', 'commit-message', 'files', 'patch-applies', 'patch-artifact', 'ref', 'run-links-snapshot', 'stats', 'task', 'trailers'];
+    const names = (id: string) =>
+      report.checks
+        .filter((c) => c.snapshotId === id)
+        .map((c) => c.check)
+        .sort();
+    const all = [
+      'after-exists',
+      'before-exists',
+      'before-is-ancestor',
+      'branch',
+      'commit-message',
+      'files',
+      'patch-applies',
+      'patch-artifact',
+      'ref',
+      'run-links-snapshot',
+      'stats',
+      'task',
+      'trailers',
+    ];
     expect(names(snaps[0].id)).toEqual(all);
     // From the second iteration on, each also starts where the previous one ended.
     expect(names(snaps[1].id)).toEqual([...all, 'continuity'].sort());
-    expect(names(snaps[2].id)).toEqual([...all, 'continuity'].filter((n) => !['patch-applies', 'commit-message', 'task', 'trailers'].includes(n)).sort());
-    expect((await s.verify({ id: snaps[0].id })).checks.every((c) => c.snapshotId === snaps[0].id && c.ok)).toBe(true);
+    expect(names(snaps[2].id)).toEqual(
+      [...all, 'continuity']
+        .filter((n) => !['patch-applies', 'commit-message', 'task', 'trailers'].includes(n))
+        .sort(),
+    );
+    expect(
+      (await s.verify({ id: snaps[0].id })).checks.every((c) => c.snapshotId === snaps[0].id && c.ok),
+    ).toBe(true);
   });
 
   it('fails the sha256 check of a tampered artifact, and the patch is regenerated from git byte for byte', async () => {

@@ -65,7 +65,9 @@ function ambiguousBlobs(ws: string): string {
   const seen = new Map<string, string>();
   for (let i = 0; ; i++) {
     const content = `blob ${i}\n`;
-    const id = createHash('sha1').update(`blob ${Buffer.byteLength(content)}\0${content}`).digest('hex');
+    const id = createHash('sha1')
+      .update(`blob ${Buffer.byteLength(content)}\0${content}`)
+      .digest('hex');
     const prefix = id.slice(0, 4);
     const other = seen.get(prefix);
     if (other !== undefined && other !== content) {
@@ -96,7 +98,12 @@ const ROWS: Row[] = [
   { name: 'empty run id', args: () => ['before', '--run', ''], code: 'INVALID_ARGUMENT', status: 2 },
   { name: 'run id that is an option', args: () => ['before', '--run=-rf'], code: 'INVALID_ID', status: 1 },
   { name: 'run id of 200 characters', args: () => ['before', '--run', LONG], code: 'INVALID_ID', status: 1 },
-  { name: 'run id ending in .lock', args: () => ['after', '--run', 'x.lock', '--iteration', '1'], code: 'INVALID_ID', status: 1 },
+  {
+    name: 'run id ending in .lock',
+    args: () => ['after', '--run', 'x.lock', '--iteration', '1'],
+    code: 'INVALID_ID',
+    status: 1,
+  },
   { name: 'run id with .. in list', args: () => ['list', '--run', '../runs'], code: 'INVALID_ID', status: 1 },
   { name: 'run id with / in verify', args: () => ['verify', '--run', 'a/b'], code: 'INVALID_ID', status: 1 },
   // Unsafe, empty or unknown snapshot ids and SHAs.
@@ -104,28 +111,117 @@ const ROWS: Row[] = [
   { name: 'empty snapshot id', args: () => ['show', ''], code: 'INVALID_ID', status: 1 },
   { name: 'snapshot id with /', args: () => ['delete', 'a/b'], code: 'INVALID_ID', status: 1 },
   { name: 'snapshot id of 200 characters', args: () => ['patch', LONG], code: 'INVALID_ID', status: 1 },
-  { name: 'snapshot id ending in .lock', args: () => ['cherry-pick', 'x.lock'], code: 'INVALID_ID', status: 1 },
+  {
+    name: 'snapshot id ending in .lock',
+    args: () => ['cherry-pick', 'x.lock'],
+    code: 'INVALID_ID',
+    status: 1,
+  },
   { name: 'snapshot id that is an option', args: () => ['show', '-rf'], code: 'USAGE', status: 2 },
-  { name: 'unknown snapshot id', args: () => ['show', 'snap-doesnotexist'], code: 'SNAPSHOT_NOT_FOUND', status: 1 },
-  { name: 'unknown after SHA', args: () => ['show', 'deadbeefdeadbeef'], code: 'SNAPSHOT_NOT_FOUND', status: 1 },
-  { name: 'unknown revision', args: () => ['stats', 'deadbeefdeadbeef', 'HEAD'], code: 'REVISION_NOT_FOUND', status: 1 },
-  { name: 'ambiguous SHA prefix (objects)', args: (f) => ['stats', ambiguousBlobs(f.ws), 'HEAD'], code: 'AMBIGUOUS_ID', status: 1 },
+  {
+    name: 'unknown snapshot id',
+    args: () => ['show', 'snap-doesnotexist'],
+    code: 'SNAPSHOT_NOT_FOUND',
+    status: 1,
+  },
+  {
+    name: 'unknown after SHA',
+    args: () => ['show', 'deadbeefdeadbeef'],
+    code: 'SNAPSHOT_NOT_FOUND',
+    status: 1,
+  },
+  {
+    name: 'unknown revision',
+    args: () => ['stats', 'deadbeefdeadbeef', 'HEAD'],
+    code: 'REVISION_NOT_FOUND',
+    status: 1,
+  },
+  {
+    name: 'ambiguous SHA prefix (objects)',
+    args: (f) => ['stats', ambiguousBlobs(f.ws), 'HEAD'],
+    code: 'AMBIGUOUS_ID',
+    status: 1,
+  },
   { name: 'ambiguous snapshot prefix', args: () => ['show', 'snap-'], code: 'AMBIGUOUS_ID', status: 1 },
   { name: 'ambiguous id prefix', args: () => ['show', 'snap-'], code: 'AMBIGUOUS_ID', status: 1 },
-  { name: 'unknown before SHA', args: () => ['after', '--run', 'r1', '--iteration', '9', '--before', 'deadbeefdeadbeef'], code: 'REVISION_NOT_FOUND', status: 1 },
-  { name: 'unknown checkpoint', args: () => ['checkpoint', 'restore', 'deadbeefdeadbeef'], code: 'CHECKPOINT_NOT_FOUND', status: 1 },
-  { name: 'checkpoint that is an option', args: () => ['checkpoint', 'revert', '--', '--output=/tmp/x'], code: 'CHECKPOINT_NOT_FOUND', status: 1 },
+  {
+    name: 'unknown before SHA',
+    args: () => ['after', '--run', 'r1', '--iteration', '9', '--before', 'deadbeefdeadbeef'],
+    code: 'REVISION_NOT_FOUND',
+    status: 1,
+  },
+  {
+    name: 'unknown checkpoint',
+    args: () => ['checkpoint', 'restore', 'deadbeefdeadbeef'],
+    code: 'CHECKPOINT_NOT_FOUND',
+    status: 1,
+  },
+  {
+    name: 'checkpoint that is an option',
+    args: () => ['checkpoint', 'revert', '--', '--output=/tmp/x'],
+    code: 'CHECKPOINT_NOT_FOUND',
+    status: 1,
+  },
   // Iterations.
-  { name: 'negative iteration', args: () => ['after', '--run', 'r1', '--iteration=-1'], code: 'INVALID_ARGUMENT', status: 2 },
-  { name: 'non-numeric iteration', args: () => ['after', '--run', 'r1', '--iteration', 'three'], code: 'INVALID_ARGUMENT', status: 2 },
-  { name: 'fractional iteration', args: () => ['after', '--run', 'r1', '--iteration', '1.5'], code: 'INVALID_ARGUMENT', status: 2 },
-  { name: 'huge iteration', args: () => ['after', '--run', 'r1', '--iteration', '99999999999999999999'], code: 'INVALID_ARGUMENT', status: 2 },
-  { name: 'iteration already captured', args: () => ['after', '--run', 'r1', '--iteration', '1'], code: 'ITERATION_EXISTS', status: 1 },
+  {
+    name: 'negative iteration',
+    args: () => ['after', '--run', 'r1', '--iteration=-1'],
+    code: 'INVALID_ARGUMENT',
+    status: 2,
+  },
+  {
+    name: 'non-numeric iteration',
+    args: () => ['after', '--run', 'r1', '--iteration', 'three'],
+    code: 'INVALID_ARGUMENT',
+    status: 2,
+  },
+  {
+    name: 'fractional iteration',
+    args: () => ['after', '--run', 'r1', '--iteration', '1.5'],
+    code: 'INVALID_ARGUMENT',
+    status: 2,
+  },
+  {
+    name: 'huge iteration',
+    args: () => ['after', '--run', 'r1', '--iteration', '99999999999999999999'],
+    code: 'INVALID_ARGUMENT',
+    status: 2,
+  },
+  {
+    name: 'iteration already captured',
+    args: () => ['after', '--run', 'r1', '--iteration', '1'],
+    code: 'ITERATION_EXISTS',
+    status: 1,
+  },
   // Workspaces.
-  { name: 'workspace that does not exist', args: (f) => ['before', '--run', 'r9', '-C', join(f.home, 'nowhere')], code: 'WORKSPACE_NOT_FOUND', status: 1, ownWorkspace: true },
-  { name: 'workspace that is a file', args: (f) => ['checkpoint', 'track', '-C', join(f.ws, 'a.txt')], code: 'WORKSPACE_NOT_FOUND', status: 1, ownWorkspace: true },
-  { name: 'workspace that is not a repository', args: (f) => ['stats', 'HEAD', 'HEAD', '-C', join(f.home, 'runs')], code: 'NOT_A_REPOSITORY', status: 1, ownWorkspace: true },
-  { name: 'workspace that is /', args: () => ['before', '--run', 'r9', '-C', '/'], code: 'UNSAFE_WORKSPACE', status: 1, ownWorkspace: true },
+  {
+    name: 'workspace that does not exist',
+    args: (f) => ['before', '--run', 'r9', '-C', join(f.home, 'nowhere')],
+    code: 'WORKSPACE_NOT_FOUND',
+    status: 1,
+    ownWorkspace: true,
+  },
+  {
+    name: 'workspace that is a file',
+    args: (f) => ['checkpoint', 'track', '-C', join(f.ws, 'a.txt')],
+    code: 'WORKSPACE_NOT_FOUND',
+    status: 1,
+    ownWorkspace: true,
+  },
+  {
+    name: 'workspace that is not a repository',
+    args: (f) => ['stats', 'HEAD', 'HEAD', '-C', join(f.home, 'runs')],
+    code: 'NOT_A_REPOSITORY',
+    status: 1,
+    ownWorkspace: true,
+  },
+  {
+    name: 'workspace that is /',
+    args: () => ['before', '--run', 'r9', '-C', '/'],
+    code: 'UNSAFE_WORKSPACE',
+    status: 1,
+    ownWorkspace: true,
+  },
   // A damaged store.
   {
     name: 'truncated snapshot file',
@@ -141,8 +237,20 @@ const ROWS: Row[] = [
     code: 'STORE_CORRUPT',
     status: 1,
   },
-  { name: 'truncated run record (after)', damage: (f) => truncate(join(f.home, 'runs', 'r1.json')), args: () => ['after', '--run', 'r1', '--iteration', '9'], code: 'STORE_CORRUPT', status: 1 },
-  { name: 'truncated run record (before)', damage: (f) => truncate(join(f.home, 'runs', 'r1.json')), args: () => ['before', '--run', 'r1'], code: 'STORE_CORRUPT', status: 1 },
+  {
+    name: 'truncated run record (after)',
+    damage: (f) => truncate(join(f.home, 'runs', 'r1.json')),
+    args: () => ['after', '--run', 'r1', '--iteration', '9'],
+    code: 'STORE_CORRUPT',
+    status: 1,
+  },
+  {
+    name: 'truncated run record (before)',
+    damage: (f) => truncate(join(f.home, 'runs', 'r1.json')),
+    args: () => ['before', '--run', 'r1'],
+    code: 'STORE_CORRUPT',
+    status: 1,
+  },
   {
     name: 'run record pointing at a missing snapshot',
     damage: (f) => dropSnapshotFile(f),
@@ -158,25 +266,93 @@ const ROWS: Row[] = [
     status: 1,
   },
   // Configuration.
-  { name: 'config value of the wrong type', damage: (f) => writeFileSync(join(f.home, 'config.yaml'), 'lockTimeoutMs: soon\n'), args: () => ['runs'], code: 'CONFIG_INVALID', status: 1 },
-  { name: 'config with an unknown key', damage: (f) => writeFileSync(join(f.home, 'config.yaml'), 'lockTimeout: 5\n'), args: () => ['list'], code: 'CONFIG_INVALID', status: 1 },
-  { name: 'config that is not YAML', damage: (f) => writeFileSync(join(f.home, 'config.yaml'), 'a: [unclosed\n'), args: () => ['before', '--run', 'r1'], code: 'CONFIG_INVALID', status: 1 },
-  { name: '--config file that does not exist', args: (f) => ['runs', '--config', join(f.home, 'missing.yaml')], code: 'CONFIG_INVALID', status: 1 },
+  {
+    name: 'config value of the wrong type',
+    damage: (f) => writeFileSync(join(f.home, 'config.yaml'), 'lockTimeoutMs: soon\n'),
+    args: () => ['runs'],
+    code: 'CONFIG_INVALID',
+    status: 1,
+  },
+  {
+    name: 'config with an unknown key',
+    damage: (f) => writeFileSync(join(f.home, 'config.yaml'), 'lockTimeout: 5\n'),
+    args: () => ['list'],
+    code: 'CONFIG_INVALID',
+    status: 1,
+  },
+  {
+    name: 'config that is not YAML',
+    damage: (f) => writeFileSync(join(f.home, 'config.yaml'), 'a: [unclosed\n'),
+    args: () => ['before', '--run', 'r1'],
+    code: 'CONFIG_INVALID',
+    status: 1,
+  },
+  {
+    name: '--config file that does not exist',
+    args: (f) => ['runs', '--config', join(f.home, 'missing.yaml')],
+    code: 'CONFIG_INVALID',
+    status: 1,
+  },
   // Missing or unknown options and commands.
   { name: 'after without --run', args: () => ['after', '--iteration', '1'], code: 'USAGE', status: 2 },
   { name: 'after without --iteration', args: () => ['after', '--run', 'r1'], code: 'USAGE', status: 2 },
   { name: 'show without an id', args: () => ['show'], code: 'USAGE', status: 2 },
-  { name: 'stats with three revisions', args: () => ['stats', 'HEAD~1', 'HEAD', 'HEAD'], code: 'USAGE', status: 2 },
-  { name: 'stats of a revision that is no snapshot id', args: () => ['stats', 'HEAD'], code: 'SNAPSHOT_NOT_FOUND', status: 1 },
-  { name: 'checkpoint restore without a hash', args: () => ['checkpoint', 'restore'], code: 'USAGE', status: 2 },
+  {
+    name: 'stats with three revisions',
+    args: () => ['stats', 'HEAD~1', 'HEAD', 'HEAD'],
+    code: 'USAGE',
+    status: 2,
+  },
+  {
+    name: 'stats of a revision that is no snapshot id',
+    args: () => ['stats', 'HEAD'],
+    code: 'SNAPSHOT_NOT_FOUND',
+    status: 1,
+  },
+  {
+    name: 'checkpoint restore without a hash',
+    args: () => ['checkpoint', 'restore'],
+    code: 'USAGE',
+    status: 2,
+  },
   { name: '--run without a value', args: () => ['before', '--run'], code: 'USAGE', status: 2 },
   { name: 'unknown option', args: () => ['before', '--run', 'r1', '--force'], code: 'USAGE', status: 2 },
   { name: 'unknown command', args: () => ['snapshot'], code: 'USAGE', status: 2 },
   { name: 'unknown checkpoint subcommand', args: () => ['checkpoint', 'rewind'], code: 'USAGE', status: 2 },
-  { name: 'both --task and --task-file', args: (f) => ['after', '--run', 'r1', '--iteration', '9', '--task', 'x', '--task-file', join(f.ws, 'a.txt')], code: 'USAGE', status: 2 },
-  { name: '--task-file that does not exist', args: (f) => ['after', '--run', 'r1', '--iteration', '9', '--task-file', join(f.home, 'no-task.md')], code: 'INVALID_ARGUMENT', status: 2 },
-  { name: 'bad --on-dirty', args: () => ['before', '--run', 'r1', '--on-dirty', 'ignore'], code: 'INVALID_ARGUMENT', status: 2 },
-  { name: 'bad --keep', args: () => ['checkpoint', 'gc', '--keep', 'all'], code: 'INVALID_ARGUMENT', status: 2 },
+  {
+    name: 'both --task and --task-file',
+    args: (f) => [
+      'after',
+      '--run',
+      'r1',
+      '--iteration',
+      '9',
+      '--task',
+      'x',
+      '--task-file',
+      join(f.ws, 'a.txt'),
+    ],
+    code: 'USAGE',
+    status: 2,
+  },
+  {
+    name: '--task-file that does not exist',
+    args: (f) => ['after', '--run', 'r1', '--iteration', '9', '--task-file', join(f.home, 'no-task.md')],
+    code: 'INVALID_ARGUMENT',
+    status: 2,
+  },
+  {
+    name: 'bad --on-dirty',
+    args: () => ['before', '--run', 'r1', '--on-dirty', 'ignore'],
+    code: 'INVALID_ARGUMENT',
+    status: 2,
+  },
+  {
+    name: 'bad --keep',
+    args: () => ['checkpoint', 'gc', '--keep', 'all'],
+    code: 'INVALID_ARGUMENT',
+    status: 2,
+  },
 ];
 
 function truncate(path: string): void {
@@ -204,7 +380,14 @@ describe('bad input through the CLI', () => {
     row.damage?.(f);
     const args = row.args(f);
     const json = i % 2 === 1;
-    const full = [...args.slice(0, args.indexOf('--') < 0 ? args.length : args.indexOf('--')), ...(row.ownWorkspace ? [] : ['-C', f.ws]), '--home', f.home, ...(json ? ['--json'] : []), ...(args.indexOf('--') < 0 ? [] : args.slice(args.indexOf('--')))];
+    const full = [
+      ...args.slice(0, args.indexOf('--') < 0 ? args.length : args.indexOf('--')),
+      ...(row.ownWorkspace ? [] : ['-C', f.ws]),
+      '--home',
+      f.home,
+      ...(json ? ['--json'] : []),
+      ...(args.indexOf('--') < 0 ? [] : args.slice(args.indexOf('--'))),
+    ];
     const before = diskState(f.home, f.ws);
     const res = runCli(full, { cwd: f.ws });
 
@@ -255,7 +438,20 @@ describe('valid extremes', () => {
     expect(readFileSync(taskFile).length).toBeGreaterThan(1_000_000);
     expect(runCli(['before', '--run', 'big', '-C', ws, '--home', home]).status).toBe(0);
     writeFiles(ws, { 'a.txt': 'two\n' });
-    const res = runCli(['after', '--run', 'big', '--iteration', '1', '--task-file', taskFile, '-C', ws, '--home', home, '--json']);
+    const res = runCli([
+      'after',
+      '--run',
+      'big',
+      '--iteration',
+      '1',
+      '--task-file',
+      taskFile,
+      '-C',
+      ws,
+      '--home',
+      home,
+      '--json',
+    ]);
     expect(res.status, res.stdout).toBe(0);
     const task = taskLine(res.json() as Snapshot, ws);
     expect(task.startsWith('Fix the parser. Explain every step')).toBe(true);
@@ -271,7 +467,22 @@ describe('valid extremes', () => {
     writeFileSync(taskFile, nasty);
     expect(runCli(['before', '--run', 'ctrl', '-C', ws, '--home', home]).status).toBe(0);
     writeFiles(ws, { 'a.txt': 'two\n' });
-    const res = runCli(['after', '--run', 'ctrl', '--iteration', '1', '--task-file', taskFile, '--gate', 'gates\u001b[2J.yaml\nInjected: trailer', '-C', ws, '--home', home, '--json']);
+    const res = runCli([
+      'after',
+      '--run',
+      'ctrl',
+      '--iteration',
+      '1',
+      '--task-file',
+      taskFile,
+      '--gate',
+      'gates\u001b[2J.yaml\nInjected: trailer',
+      '-C',
+      ws,
+      '--home',
+      home,
+      '--json',
+    ]);
     expect(res.status, res.stdout).toBe(0);
     const snapshot = res.json() as Snapshot;
     const task = taskLine(snapshot, ws);
@@ -280,7 +491,7 @@ describe('valid extremes', () => {
     expect(snapshot.commitMessage.split('\n').filter((l) => l.startsWith('Injected:'))).toEqual([]);
   });
 
-  it('a reader that closes the pipe early (| head): no stack trace, no error, the command\'s own status', () => {
+  it("a reader that closes the pipe early (| head): no stack trace, no error, the command's own status", () => {
     const ws = repoWithCommit({ 'a.txt': 'one\n' });
     const home = tempDir('agentgate-pipe-');
     expect(runCli(['before', '--run', 'pipe', '-C', ws, '--home', home]).status).toBe(0);
@@ -289,9 +500,21 @@ describe('valid extremes', () => {
     const id = (res.json() as Snapshot).id;
     const errFile = join(home, 'stderr.txt');
     for (const args of [['patch', id], ['patch', id, '--json'], ['show', id, '--json'], ['list']]) {
-      const piped = spawnSync('bash', ['-c', `"$0" "$@" 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`, process.execPath, CLI, ...args, '--home', home], {
-        env: { ...process.env, ERR_FILE: errFile },
-      });
+      const piped = spawnSync(
+        'bash',
+        [
+          '-c',
+          `"$0" "$@" 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
+          process.execPath,
+          CLI,
+          ...args,
+          '--home',
+          home,
+        ],
+        {
+          env: { ...process.env, ERR_FILE: errFile },
+        },
+      );
       expect(piped.status, args.join(' ')).toBe(0);
       expect(readFileSync(errFile, 'utf8'), args.join(' ')).toBe('');
     }

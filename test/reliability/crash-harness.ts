@@ -27,7 +27,12 @@ import {
 } from './support.js';
 
 /** Large enough that every command spends a while in git and in the store; one generation per suite. */
-export const CRASH_REPO: LargeRepoOptions = { files: byStress(1500, 2500), lines: 120, binaries: 24, binaryBytes: 48 * 1024 };
+export const CRASH_REPO: LargeRepoOptions = {
+  files: byStress(1500, 2500),
+  lines: 120,
+  binaries: 24,
+  binaryBytes: 48 * 1024,
+};
 
 /** Kills per command: the issue's 50 in full mode, a lighter pass in CI. */
 export const KILLS = byStress(8, 50);
@@ -89,13 +94,27 @@ export async function crashLoop(c: CrashCase, seedOffset: number): Promise<Crash
   }
 
   const timing = { prepare: 0, killed: 0, checks: 0, recovery: 0 };
-  const figures: CrashFigures = { command: c.name, kills: 0, attempts: 0, finishedFirst: 0, staleLocks: 0, staleIndexLocks: 0, recoveries: 0, typicalMs, leaderOnlyKills: 0, strayTempFiles: 0 };
+  const figures: CrashFigures = {
+    command: c.name,
+    kills: 0,
+    attempts: 0,
+    finishedFirst: 0,
+    staleLocks: 0,
+    staleIndexLocks: 0,
+    recoveries: 0,
+    typicalMs,
+    leaderOnlyKills: 0,
+    strayTempFiles: 0,
+  };
   for (let k = 2; figures.kills < KILLS && figures.attempts < KILLS * 3; k++) {
     const attemptStart = Date.now();
     const attempt = await c.prepare(k);
     const mode: KillMode = k % 3 === 0 ? 'leader' : 'group';
     const prepared = Date.now();
-    const outcome = await runAndKill(attempt.args, Math.floor(rand() * typicalMs), mode, { cwd: c.workspace, env: c.env });
+    const outcome = await runAndKill(attempt.args, Math.floor(rand() * typicalMs), mode, {
+      cwd: c.workspace,
+      env: c.env,
+    });
     const killedAt = Date.now();
     timing.prepare += prepared - attemptStart;
     timing.killed += killedAt - prepared;
@@ -115,7 +134,8 @@ export async function crashLoop(c: CrashCase, seedOffset: number): Promise<Crash
     expect(homeProblems(c.home), `store files after ${where}`).toEqual([]);
     expect(contentProblems(c.workspace, attempt.allowed), `workspace content after ${where}`).toEqual([]);
     expect(fsckProblems(c.workspace), `git fsck of the workspace after ${where}`).toBeNull();
-    for (const store of checkpointStores(c.home)) expect(fsckProblems(c.workspace, store), `git fsck of the checkpoint store after ${where}`).toBeNull();
+    for (const store of checkpointStores(c.home))
+      expect(fsckProblems(c.workspace, store), `git fsck of the checkpoint store after ${where}`).toBeNull();
 
     const checked = Date.now();
     const recovery = await run(attempt.args);
@@ -128,7 +148,8 @@ export async function crashLoop(c: CrashCase, seedOffset: number): Promise<Crash
   expect(figures.kills, `kills of ${c.name} (${figures.attempts} attempts)`).toBe(KILLS);
   const gitDirTemps = readdirSync(join(c.workspace, '.git')).filter((n) => n.endsWith('.tmp'));
   figures.strayTempFiles = leftoverTemps(c.home).length + gitDirTemps.length;
-  if (process.env.AGENTGATE_STRESS_TIMING) console.log(`[reliability] timing ${c.name}: ${JSON.stringify(timing)}`);
+  if (process.env.AGENTGATE_STRESS_TIMING)
+    console.log(`[reliability] timing ${c.name}: ${JSON.stringify(timing)}`);
   return figures;
 }
 
@@ -138,7 +159,10 @@ export { okJson };
  * The repository a crash suite works on: generated once (in beforeAll), then cloned privately for
  * each command, with a home of its own. `contents()` is the generated repository's file set.
  */
-export function crashWorkspaces(prefix: string): { contents: () => Contents; setup: (name: string) => { ws: string; home: string; env: NodeJS.ProcessEnv } } {
+export function crashWorkspaces(prefix: string): {
+  contents: () => Contents;
+  setup: (name: string) => { ws: string; home: string; env: NodeJS.ProcessEnv };
+} {
   const root = tempDir(prefix);
   const template = join(root, 'template');
   let generated: Contents | null = null;
@@ -155,4 +179,3 @@ export function crashWorkspaces(prefix: string): { contents: () => Contents; set
     },
   };
 }
-

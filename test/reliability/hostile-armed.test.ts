@@ -10,7 +10,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CheckpointEntry, FileDiff, Patch, RestoreResult, RevertResult, TrackResult } from '../../types/checkpoint.js';
+import type {
+  CheckpointEntry,
+  FileDiff,
+  Patch,
+  RestoreResult,
+  RevertResult,
+  TrackResult,
+} from '../../types/checkpoint.js';
 import type { RunRecord } from '../../types/run.js';
 import type { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
@@ -63,7 +70,8 @@ function ok<T>(args: string[]): T {
 }
 
 /** Oracle plumbing that runs no armed program (no index refresh, no filters, no pager). */
-const plumb = (args: string[]): string => execFileSync('git', args, { cwd: dir, env: oracleEnv() }).toString().trimEnd();
+const plumb = (args: string[]): string =>
+  execFileSync('git', args, { cwd: dir, env: oracleEnv() }).toString().trimEnd();
 const blob = (spec: string): string => plumb(['cat-file', '-p', spec]);
 const rev = (spec: string): string => plumb(['rev-parse', '--verify', spec]);
 
@@ -88,14 +96,26 @@ describe('the armed repository through every CLI command', () => {
     const dirty = ok<BeforeState>(['before', '--run', 'armed']);
     expect(dirty.wipSha).toBe(rev('HEAD'));
     expect(blob(`${dirty.wipSha}:data.txt`)).toBe('dirty before the run');
-    expect(Buffer.from(plumb(['cat-file', 'blob', `${dirty.wipSha}:blob.dat`]), 'latin1').length).toBeGreaterThan(0);
+    expect(
+      Buffer.from(plumb(['cat-file', 'blob', `${dirty.wipSha}:blob.dat`]), 'latin1').length,
+    ).toBeGreaterThan(0);
     expect(blob(dirty.wipSha as string)).not.toContain('gpgsig');
 
     // The agent's iteration: a change, an addition, a deletion.
     writeFileSync(join(dir, 'data.txt'), 'the agent was here\n');
     writeFileSync(join(dir, 'agent.txt'), 'added by the agent\n');
     rmSync(join(dir, 'README.md'));
-    const snap = ok<Snapshot>(['after', '--run', 'armed', '--iteration', '1', '--task', 'armed task', '--gate', 'gates.yaml']);
+    const snap = ok<Snapshot>([
+      'after',
+      '--run',
+      'armed',
+      '--iteration',
+      '1',
+      '--task',
+      'armed task',
+      '--gate',
+      'gates.yaml',
+    ]);
     expect(snap.beforeSha).toBe(dirty.sha);
     expect(snap.afterSha).toBe(rev('HEAD'));
     expect(snap.files.map((f) => [f.path, f.status]).sort()).toEqual([
@@ -187,7 +207,9 @@ describe('the armed repository through every CLI command', () => {
     const tracked = ok<TrackResult>(['checkpoint', 'track', '--label', 'armed']);
     const files = readWorkspace(dir);
     const [store] = checkpointStores(home);
-    expect(Object.fromEntries(treeBlobs(dir, tracked.hash, store?.gitDir))).toEqual(Object.fromEntries(blobIds(dir, [...files.keys()].sort())));
+    expect(Object.fromEntries(treeBlobs(dir, tracked.hash, store?.gitDir))).toEqual(
+      Object.fromEntries(blobIds(dir, [...files.keys()].sort())),
+    );
     state.h1 = tracked.hash;
     state.atH1 = files;
 
@@ -200,8 +222,16 @@ describe('the armed repository through every CLI command', () => {
     expect(diff).toContain('+changed after the checkpoint');
     expect(diff).toContain('-the agent was here');
     const full = ok<FileDiff[]>(['checkpoint', 'diff-full', tracked.hash]);
-    expect(full.find((d) => d.file === 'data.txt')).toMatchObject({ before: 'the agent was here\n', after: 'changed after the checkpoint\n', status: 'modified' });
-    expect(full.find((d) => d.file === 'feature.txt')).toMatchObject({ before: 'a feature\n', after: '', status: 'deleted' });
+    expect(full.find((d) => d.file === 'data.txt')).toMatchObject({
+      before: 'the agent was here\n',
+      after: 'changed after the checkpoint\n',
+      status: 'modified',
+    });
+    expect(full.find((d) => d.file === 'feature.txt')).toMatchObject({
+      before: 'a feature\n',
+      after: '',
+      status: 'deleted',
+    });
   });
 
   it('checkpoint restore, revert, list, gc: files written back raw (no smudge), nothing run', () => {
@@ -227,10 +257,16 @@ describe('the armed repository through every CLI command', () => {
   it('covered every command, and the control shows the arming is live', () => {
     expect([...commandsRun].sort()).toEqual(
       ['after', 'before', 'cherry-pick', 'delete', 'list', 'patch', 'runs', 'show', 'stats', 'verify']
-        .concat(['diff', 'diff-full', 'gc', 'list', 'patch', 'restore', 'revert', 'track'].map((c) => `checkpoint ${c}`))
+        .concat(
+          ['diff', 'diff-full', 'gc', 'list', 'patch', 'restore', 'revert', 'track'].map(
+            (c) => `checkpoint ${c}`,
+          ),
+        )
         .sort(),
     );
-    const armed = ['armed-bin', 'hooks', 'armed-hooks'].map((d) => readdirSync(join(dir, '.git', d)).filter((n) => !n.endsWith('.sample')).length);
+    const armed = ['armed-bin', 'hooks', 'armed-hooks'].map(
+      (d) => readdirSync(join(dir, '.git', d)).filter((n) => !n.endsWith('.sample')).length,
+    );
     // Config keys (in the repository's config and the files it includes) that name an armed program.
     const keys = ['config', 'armed-include', 'armed-include-onbranch']
       .flatMap((f) => readFileSync(join(dir, '.git', f), 'utf8').split('\n'))
@@ -247,9 +283,19 @@ describe('the armed repository through every CLI command', () => {
     plain(['status']);
     plain(['diff', 'HEAD~1']);
     plain(['-c', 'filter.armedproc.required=false', '-c', 'filter.armedproc.process=', 'add', '-A']);
-    plain(['-c', 'filter.armedproc.required=false', '-c', 'filter.armedproc.process=', 'commit', '-m', 'control']);
+    plain([
+      '-c',
+      'filter.armedproc.required=false',
+      '-c',
+      'filter.armedproc.process=',
+      'commit',
+      '-m',
+      'control',
+    ]);
     const fired = readdirSync(markers);
-    expect(fired).toEqual(expect.arrayContaining(['fsmonitor', 'filter-clean', 'diff-command', 'gpg', 'hookspath-pre-commit']));
+    expect(fired).toEqual(
+      expect.arrayContaining(['fsmonitor', 'filter-clean', 'diff-command', 'gpg', 'hookspath-pre-commit']),
+    );
     expect(existsSync(join(markers, 'env-program'))).toBe(false);
     report('hostile', {
       case: 'armed repository',

@@ -4,7 +4,16 @@
  * full disk and a stale index.lock. Every attack leaves a marker file if it succeeds.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
@@ -30,7 +39,10 @@ function fixture(kind: string): Fixture {
 
 function cli(f: { ws: string; home: string }, args: string[], env: NodeJS.ProcessEnv = {}) {
   const res = runCli(['-C', f.ws, '--json', ...args], { env: { AGENTGATE_HOME: f.home, ...env } });
-  return { ...res, code: res.status === 0 ? null : (JSON.parse(res.stdout) as { error: { code: string } }).error.code };
+  return {
+    ...res,
+    code: res.status === 0 ? null : (JSON.parse(res.stdout) as { error: { code: string } }).error.code,
+  };
 }
 
 function ok<T>(f: { ws: string; home: string }, args: string[], env: NodeJS.ProcessEnv = {}): T {
@@ -82,7 +94,11 @@ describe('programs a repository names never run', () => {
 describe('nothing outside the workspace is touched', () => {
   it('core.worktree pointing at a parent: UNSAFE_WORKSPACE for snapshots and checkpoints, the sibling untouched', () => {
     const f = fixture('core-worktree');
-    for (const args of [['before', '--run', 'c1'], ['checkpoint', 'track']]) expect(cli(f, args).code, args.join(' ')).toBe('UNSAFE_WORKSPACE');
+    for (const args of [
+      ['before', '--run', 'c1'],
+      ['checkpoint', 'track'],
+    ])
+      expect(cli(f, args).code, args.join(' ')).toBe('UNSAFE_WORKSPACE');
     expect(readFileSync(join(f.root, 'sibling', 'secret.txt'), 'utf8')).toBe('not yours\n');
     expect(git(join(f.root, 'ws'), ['log', '--format=%s'])).toBe('init');
   });
@@ -91,7 +107,11 @@ describe('nothing outside the workspace is touched', () => {
     const f = fixture('foreign-gitfile');
     const victim = join(f.root, 'victim');
     const tip = head(victim);
-    for (const args of [['before', '--run', 'g1'], ['checkpoint', 'track']]) expect(cli(f, args).code, args.join(' ')).toBe('UNSAFE_WORKSPACE');
+    for (const args of [
+      ['before', '--run', 'g1'],
+      ['checkpoint', 'track'],
+    ])
+      expect(cli(f, args).code, args.join(' ')).toBe('UNSAFE_WORKSPACE');
     expect(head(victim)).toBe(tip);
     expect(git(victim, ['status', '--porcelain'])).toBe('');
   });
@@ -109,7 +129,10 @@ describe('nothing outside the workspace is touched', () => {
     const sup = repoWithCommit({ 'top.txt': 'top\n' });
     git(sup, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'modules/sub']);
     commitAll(sup, 'add submodule');
-    const inSubmodule = { ws: join(sup, 'modules', 'sub'), home: join(tempDir('agentgate-sub-home-'), 'home') };
+    const inSubmodule = {
+      ws: join(sup, 'modules', 'sub'),
+      home: join(tempDir('agentgate-sub-home-'), 'home'),
+    };
     ok<BeforeState>(inSubmodule, ['before', '--run', 'sub']);
     writeFiles(inSubmodule.ws, { 's.txt': 'changed in the submodule\n' });
     expect(ok<Snapshot>(inSubmodule, ['after', '--run', 'sub', '--iteration', '1']).filesChanged).toBe(1);
@@ -210,7 +233,9 @@ describe('odd files and repositories', () => {
     expect(before.wipSha).not.toBeNull();
     expect(git(f.ws, ['show', 'HEAD:b/new.txt'])).toBe('new outside the cone');
     writeFiles(f.ws, { 'a/x.txt': 'a2\n' });
-    expect(ok<Snapshot>(f, ['after', '--run', 's1', '--iteration', '1']).files.map((x) => x.path)).toEqual(['a/x.txt']);
+    expect(ok<Snapshot>(f, ['after', '--run', 's1', '--iteration', '1']).files.map((x) => x.path)).toEqual([
+      'a/x.txt',
+    ]);
     expect(git(f.ws, ['status', '--porcelain'])).toBe('');
   });
 
@@ -226,37 +251,62 @@ describe('odd files and repositories', () => {
 const asRoot = process.getuid?.() === 0;
 
 describe('a repository owned by another user', () => {
-  it.runIf(asRoot)('is UNSAFE_REPOSITORY_OWNER with the way to allow it, for snapshots and checkpoints; the user\'s safe.directory allows it', () => {
-    const ws = repoWithCommit({ 'a.txt': 'one\n' });
-    chownSync(ws, 12345, 12345);
-    chownSync(join(ws, '.git'), 12345, 12345);
-    const f = { ws, home: join(tempDir('agentgate-owner-home-'), 'home') };
-    const userHome = tempDir('agentgate-owner-user-');
-    for (const args of [['before', '--run', 'o1'], ['checkpoint', 'track']]) {
-      const res = cli(f, args, { HOME: userHome });
-      expect(res.code, args.join(' ')).toBe('UNSAFE_REPOSITORY_OWNER');
-      expect((JSON.parse(res.stdout) as { error: { message: string } }).error.message).toContain('safe.directory');
-    }
-    writeFileSync(join(userHome, '.gitconfig'), `[safe]\n\tdirectory = ${ws}\n`);
-    ok<BeforeState>(f, ['before', '--run', 'o1'], { HOME: userHome });
-    ok(f, ['checkpoint', 'track'], { HOME: userHome });
-  });
+  it.runIf(asRoot)(
+    "is UNSAFE_REPOSITORY_OWNER with the way to allow it, for snapshots and checkpoints; the user's safe.directory allows it",
+    () => {
+      const ws = repoWithCommit({ 'a.txt': 'one\n' });
+      chownSync(ws, 12345, 12345);
+      chownSync(join(ws, '.git'), 12345, 12345);
+      const f = { ws, home: join(tempDir('agentgate-owner-home-'), 'home') };
+      const userHome = tempDir('agentgate-owner-user-');
+      for (const args of [
+        ['before', '--run', 'o1'],
+        ['checkpoint', 'track'],
+      ]) {
+        const res = cli(f, args, { HOME: userHome });
+        expect(res.code, args.join(' ')).toBe('UNSAFE_REPOSITORY_OWNER');
+        expect((JSON.parse(res.stdout) as { error: { message: string } }).error.message).toContain(
+          'safe.directory',
+        );
+      }
+      writeFileSync(join(userHome, '.gitconfig'), `[safe]\n\tdirectory = ${ws}\n`);
+      ok<BeforeState>(f, ['before', '--run', 'o1'], { HOME: userHome });
+      ok(f, ['checkpoint', 'track'], { HOME: userHome });
+    },
+  );
 });
 
 describe('git failures get codes, and keep what git said', () => {
   it('classifies disk full, dubious ownership, a held index.lock and a missing promisor object', () => {
     const code = (stderr: string) => gitFailure(['add', '-A'], 128, stderr, {}).code;
-    expect(code('error: unable to write file .git/objects/ab/cd: No space left on device\nfatal: unable to write new index file')).toBe('DISK_FULL');
-    expect(code("fatal: detected dubious ownership in repository at '/w'\nTo add an exception for this directory, call:\n\n\tgit config --global --add safe.directory /w")).toBe('UNSAFE_REPOSITORY_OWNER');
-    expect(code("fatal: Unable to create '/w/.git/index.lock': File exists.\n\nAnother git process seems to be running")).toBe('INDEX_LOCKED');
-    expect(code('warning: lazy fetching disabled; some objects may not be available\nfatal: bad object')).toBe('OBJECT_MISSING');
+    expect(
+      code(
+        'error: unable to write file .git/objects/ab/cd: No space left on device\nfatal: unable to write new index file',
+      ),
+    ).toBe('DISK_FULL');
+    expect(
+      code(
+        "fatal: detected dubious ownership in repository at '/w'\nTo add an exception for this directory, call:\n\n\tgit config --global --add safe.directory /w",
+      ),
+    ).toBe('UNSAFE_REPOSITORY_OWNER');
+    expect(
+      code(
+        "fatal: Unable to create '/w/.git/index.lock': File exists.\n\nAnother git process seems to be running",
+      ),
+    ).toBe('INDEX_LOCKED');
+    expect(
+      code('warning: lazy fetching disabled; some objects may not be available\nfatal: bad object'),
+    ).toBe('OBJECT_MISSING');
     expect(code('fatal: something else')).toBe('GIT_FAILED');
     const long = `${'x'.repeat(100)}\n`.repeat(50);
     expect(gitFailure(['status'], 1, long, { stderr: long }).details.stderr).toBe(long);
   });
 
   it('a stale index.lock whose git is gone is recovered; one held by a live process is INDEX_LOCKED, untouched', async () => {
-    const f = { ws: repoWithCommit({ 'a.txt': 'one\n' }), home: join(tempDir('agentgate-lock-home-'), 'home') };
+    const f = {
+      ws: repoWithCommit({ 'a.txt': 'one\n' }),
+      home: join(tempDir('agentgate-lock-home-'), 'home'),
+    };
     const lock = join(f.ws, '.git', 'index.lock');
     writeFileSync(lock, '');
     ok<BeforeState>(f, ['before', '--run', 'l1']);
@@ -286,34 +336,39 @@ describe('a full disk', () => {
     for (const dir of mounts) execFileSync('umount', [dir]);
   });
 
-  it.runIf(asRoot && canMountTmpfs())('is DISK_FULL and loses nothing; after freeing space the retry records the iteration', () => {
-    const disk = tempDir('agentgate-disk-');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', disk]);
-    mounts.push(disk);
-    const ws = join(disk, 'ws');
-    mkdirSync(ws);
-    git(ws, ['init', '-q', '-b', 'main']);
-    writeFiles(ws, { 'a.txt': 'one\n' });
-    commitAll(ws, 'initial');
-    const f = { ws, home: join(disk, 'home') };
-    ok<BeforeState>(f, ['before', '--run', 'd1']);
-    const ballast = join(disk, 'ballast');
-    // Too little room left for the new object: staging fails before anything is committed.
-    writeFileSync(ballast, randomBytesOf(4_800_000));
-    const payload = randomBytesOf(1_800_000);
-    writeFileSync(join(ws, 'big.bin'), payload);
-    const tip = head(ws);
-    const failed = cli(f, ['after', '--run', 'd1', '--iteration', '1']);
-    expect(failed.code).toBe('DISK_FULL');
-    // --json errors carry what git said, whole, in details.
-    expect((JSON.parse(failed.stdout) as { error: { details: { stderr: string } } }).error.details.stderr).toContain('No space left on device');
-    expect(head(ws)).toBe(tip);
-    expect(readFileSync(join(ws, 'big.bin')).equals(payload)).toBe(true);
-    rmSync(ballast);
-    const snap = ok<Snapshot>(f, ['after', '--run', 'd1', '--iteration', '1']);
-    expect(snap.files.map((x) => x.path)).toContain('big.bin');
-    expect(readFileSync(join(ws, 'big.bin')).equals(payload)).toBe(true);
-  });
+  it.runIf(asRoot && canMountTmpfs())(
+    'is DISK_FULL and loses nothing; after freeing space the retry records the iteration',
+    () => {
+      const disk = tempDir('agentgate-disk-');
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', disk]);
+      mounts.push(disk);
+      const ws = join(disk, 'ws');
+      mkdirSync(ws);
+      git(ws, ['init', '-q', '-b', 'main']);
+      writeFiles(ws, { 'a.txt': 'one\n' });
+      commitAll(ws, 'initial');
+      const f = { ws, home: join(disk, 'home') };
+      ok<BeforeState>(f, ['before', '--run', 'd1']);
+      const ballast = join(disk, 'ballast');
+      // Too little room left for the new object: staging fails before anything is committed.
+      writeFileSync(ballast, randomBytesOf(4_800_000));
+      const payload = randomBytesOf(1_800_000);
+      writeFileSync(join(ws, 'big.bin'), payload);
+      const tip = head(ws);
+      const failed = cli(f, ['after', '--run', 'd1', '--iteration', '1']);
+      expect(failed.code).toBe('DISK_FULL');
+      // --json errors carry what git said, whole, in details.
+      expect(
+        (JSON.parse(failed.stdout) as { error: { details: { stderr: string } } }).error.details.stderr,
+      ).toContain('No space left on device');
+      expect(head(ws)).toBe(tip);
+      expect(readFileSync(join(ws, 'big.bin')).equals(payload)).toBe(true);
+      rmSync(ballast);
+      const snap = ok<Snapshot>(f, ['after', '--run', 'd1', '--iteration', '1']);
+      expect(snap.files.map((x) => x.path)).toContain('big.bin');
+      expect(readFileSync(join(ws, 'big.bin')).equals(payload)).toBe(true);
+    },
+  );
 });
 
 function canMountTmpfs(): boolean {

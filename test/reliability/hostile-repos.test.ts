@@ -4,7 +4,18 @@
  * armed submodule, symlinks leading out of the workspace, and file names that look like options.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry, RestoreResult, RevertResult, TrackResult } from '../../types/checkpoint.js';
@@ -30,7 +41,12 @@ interface Call {
 /** The CLI in `ws`, run from inside it, with a home of the test's choosing (global options first, so that `--` may end the command's). */
 function cli(ws: string, home: string, args: string[]): Call {
   const res = runCli(['-C', ws, '--json', ...args], { env: { AGENTGATE_HOME: home }, cwd: ws });
-  return { status: res.status, stdout: res.stdout, stderr: res.stderr, json: <T>() => JSON.parse(res.stdout) as T };
+  return {
+    status: res.status,
+    stdout: res.stdout,
+    stderr: res.stderr,
+    json: <T>() => JSON.parse(res.stdout) as T,
+  };
 }
 
 function ok<T>(ws: string, home: string, args: string[]): T {
@@ -58,14 +74,40 @@ function arm(gitDir: string, markers: string, tag: string): string {
     writeFileSync(path, `#!/bin/sh\necho "$0 $*" >> '${markers}/${tag}-${name}'\n${body}\n`);
     chmodSync(path, 0o755);
   };
-  for (const [name, body] of Object.entries({ clean: 'cat', smudge: 'cat', process: 'exit 1', fsmonitor: 'exit 1', external: 'exit 0', textconv: 'cat "$1"', diffcmd: 'exit 0', merge: 'exit 0', pager: 'cat', gpg: 'exit 1', clean2: 'cat' })) {
+  for (const [name, body] of Object.entries({
+    clean: 'cat',
+    smudge: 'cat',
+    process: 'exit 1',
+    fsmonitor: 'exit 1',
+    external: 'exit 0',
+    textconv: 'cat "$1"',
+    diffcmd: 'exit 0',
+    merge: 'exit 0',
+    pager: 'cat',
+    gpg: 'exit 1',
+    clean2: 'cat',
+  })) {
     script(join(bin, name), name, body);
   }
-  for (const hook of ['pre-commit', 'post-commit', 'commit-msg', 'prepare-commit-msg', 'post-checkout', 'post-merge', 'reference-transaction', 'post-index-change', 'pre-auto-gc', 'post-rewrite']) {
+  for (const hook of [
+    'pre-commit',
+    'post-commit',
+    'commit-msg',
+    'prepare-commit-msg',
+    'post-checkout',
+    'post-merge',
+    'reference-transaction',
+    'post-index-change',
+    'pre-auto-gc',
+    'post-rewrite',
+  ]) {
     script(join(gitDir, 'hooks', hook), `hook-${hook}`, 'exit 0');
     script(join(bin, 'hooks', hook), `hookspath-${hook}`, 'exit 0');
   }
-  writeFileSync(join(bin, 'include'), `[filter "${tag}2"]\n\tclean = ${bin}/clean2\n\tsmudge = ${bin}/clean2\n\trequired = true\n`);
+  writeFileSync(
+    join(bin, 'include'),
+    `[filter "${tag}2"]\n\tclean = ${bin}/clean2\n\tsmudge = ${bin}/clean2\n\trequired = true\n`,
+  );
   const set = (key: string, value: string): void => {
     execFileSync('git', ['config', '--file', join(gitDir, 'config'), key, value], { env: oracleEnv() });
   };
@@ -87,13 +129,26 @@ function arm(gitDir: string, markers: string, tag: string): string {
 }
 
 const noMarkers = (markers: string, during: string): void => {
-  expect(existsSync(markers) ? readdirSync(markers) : [], `armed programs that ran during ${during}`).toEqual([]);
+  expect(existsSync(markers) ? readdirSync(markers) : [], `armed programs that ran during ${during}`).toEqual(
+    [],
+  );
 };
 
 /** Oracle flags that keep the oracle itself from running what a test armed. */
 function quiet(tags: string[]): string[] {
-  const flags = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgSign=false', 'diff.external='];
-  for (const t of tags) flags.push(`filter.${t}.clean=`, `filter.${t}.smudge=`, `filter.${t}.process=`, `filter.${t}.required=false`);
+  const flags = [
+    'core.hooksPath=/dev/null',
+    'core.fsmonitor=false',
+    'commit.gpgSign=false',
+    'diff.external=',
+  ];
+  for (const t of tags)
+    flags.push(
+      `filter.${t}.clean=`,
+      `filter.${t}.smudge=`,
+      `filter.${t}.process=`,
+      `filter.${t}.required=false`,
+    );
   return flags.flatMap((f) => ['-c', f]);
 }
 
@@ -104,7 +159,16 @@ describe('a .git file pointing elsewhere', () => {
     const markers = join(root, 'markers');
     execFileSync('sh', [SCRIPT, main, markers], { env: oracleEnv(), stdio: 'pipe' });
     const wt = join(root, 'wt');
-    git(main, [...quiet(['armed', 'armedproc', 'armed2']), 'worktree', 'add', '-q', '-b', 'wt-branch', wt, 'main']);
+    git(main, [
+      ...quiet(['armed', 'armedproc', 'armed2']),
+      'worktree',
+      'add',
+      '-q',
+      '-b',
+      'wt-branch',
+      wt,
+      'main',
+    ]);
     for (const m of readdirSync(markers)) rmSync(join(markers, m));
     expect(lstatSync(join(wt, '.git')).isFile()).toBe(true);
     const home = join(root, 'home');
@@ -129,14 +193,18 @@ describe('a .git file pointing elsewhere', () => {
     rmSync(join(wt, 'wt.txt'));
     ok<RestoreResult>(wt, home, ['checkpoint', 'restore', cpWt.hash]);
     expect(readWorkspace(wt)).toEqual(atTrack);
-    expect(ok<CheckpointEntry[]>(main, home, ['checkpoint', 'list']).map((e) => e.hash)).toEqual([cpMain.hash]);
+    expect(ok<CheckpointEntry[]>(main, home, ['checkpoint', 'list']).map((e) => e.hash)).toEqual([
+      cpMain.hash,
+    ]);
     noMarkers(markers, 'checkpoints in the worktree');
 
     // The main worktree: same HEAD, same index, same files; only refs the worktree legitimately moved differ.
     const mainAfter = diskState(join(root, 'nothing'), main);
     expect({ ...mainAfter, refs: '', files: '' }).toEqual({ ...mainBefore, refs: '', files: '' });
     expect(readWorkspace(main)).toEqual(mainFiles);
-    expect(readFileSync(join(main, 'data.txt'), 'utf8')).toBe('line 1 from main\nline 2\nline 3\nline 4\nline 5\n');
+    expect(readFileSync(join(main, 'data.txt'), 'utf8')).toBe(
+      'line 1 from main\nline 2\nline 3\nline 4\nline 5\n',
+    );
     count('linked worktree');
   });
 
@@ -144,14 +212,20 @@ describe('a .git file pointing elsewhere', () => {
     const root = tempDir('agentgate-sep-');
     const ws = join(root, 'ws');
     const gitDir = join(root, 'elsewhere.git');
-    execFileSync('git', ['init', '-q', '-b', 'main', `--separate-git-dir=${gitDir}`, ws], { env: oracleEnv() });
+    execFileSync('git', ['init', '-q', '-b', 'main', `--separate-git-dir=${gitDir}`, ws], {
+      env: oracleEnv(),
+    });
     writeFiles(ws, { 'a.txt': 'one\n' });
     commitAll(ws, 'initial');
     const home = join(root, 'home');
     ok<BeforeState>(ws, home, ['before', '--run', 'sep']);
     writeFiles(ws, { 'a.txt': 'two\n', 'b.txt': 'bee\n' });
     const snap = ok<Snapshot>(ws, home, ['after', '--run', 'sep', '--iteration', '1']);
-    expect(snap.afterSha).toBe(execFileSync('git', [`--git-dir=${gitDir}`, 'rev-parse', 'main'], { env: oracleEnv() }).toString().trim());
+    expect(snap.afterSha).toBe(
+      execFileSync('git', [`--git-dir=${gitDir}`, 'rev-parse', 'main'], { env: oracleEnv() })
+        .toString()
+        .trim(),
+    );
     expect(lstatSync(join(ws, '.git')).isFile()).toBe(true);
     expect(existsSync(join(gitDir, 'agentgate.lock'))).toBe(false);
     const cp = ok<TrackResult>(ws, home, ['checkpoint', 'track']);
@@ -172,7 +246,12 @@ describe('a .git file pointing elsewhere', () => {
     writeFileSync(join(ws, 'mine.txt'), 'mine\n');
     const home = join(root, 'home');
     const before = { other: diskState(home, other), ws: treeDigest(ws) };
-    for (const args of [['before', '--run', 'x'], ['after', '--run', 'x', '--iteration', '1', '--before', 'HEAD'], ['checkpoint', 'track'], ['checkpoint', 'restore', 'abcdef12']]) {
+    for (const args of [
+      ['before', '--run', 'x'],
+      ['after', '--run', 'x', '--iteration', '1', '--before', 'HEAD'],
+      ['checkpoint', 'track'],
+      ['checkpoint', 'restore', 'abcdef12'],
+    ]) {
       expect(codeOf(cli(ws, home, args)), args.join(' ')).toBe('UNSAFE_WORKSPACE');
     }
     expect({ other: diskState(home, other), ws: treeDigest(ws) }).toEqual(before);
@@ -236,7 +315,15 @@ describe('an armed submodule', () => {
     ok<BeforeState>(ws, home, ['before', '--run', 'sub']);
     noMarkers(markers, 'before');
     writeFileSync(join(ws, 'top.txt'), 'top, edited\n');
-    git(join(ws, 'sub'), [...quiet(['subarm', 'subarm2', 'subarmp']), 'commit', '-q', '--allow-empty', '--no-verify', '-m', 'moved']);
+    git(join(ws, 'sub'), [
+      ...quiet(['subarm', 'subarm2', 'subarmp']),
+      'commit',
+      '-q',
+      '--allow-empty',
+      '--no-verify',
+      '-m',
+      'moved',
+    ]);
     for (const m of existsSync(markers) ? readdirSync(markers) : []) rmSync(join(markers, m));
     utimesSync(join(ws, 'sub', 's.txt'), future, future);
     const snap = ok<Snapshot>(ws, home, ['after', '--run', 'sub', '--iteration', '1']);
@@ -298,15 +385,23 @@ describe('symlinks leading out of the workspace', () => {
     // An ignored link is not part of the state: what lies beyond it is left alone.
     writeFileSync(join(ws, '.git', 'info', 'exclude'), '/dir\n');
     replaceWithLinks();
-    expect(ok<RestoreResult>(ws, home, ['checkpoint', 'restore', cp.hash]).leftAlone).toEqual([join(ws, 'dir', 'a.txt')]);
+    expect(ok<RestoreResult>(ws, home, ['checkpoint', 'restore', cp.hash]).leftAlone).toEqual([
+      join(ws, 'dir', 'a.txt'),
+    ]);
     insideAgain();
     expect(lstatSync(join(ws, 'dir')).isSymbolicLink()).toBe(true);
 
     // Revert by path: a path through the link, or outside, is refused; revert of everything writes nothing outside.
     replaceWithLinks();
-    expect(codeOf(cli(ws, home, ['checkpoint', 'revert', cp.hash, 'dir/a.txt']))).toBe('PATH_OUTSIDE_WORKSPACE');
-    expect(codeOf(cli(ws, home, ['checkpoint', 'revert', cp.hash, join(outside, 'secret.txt')]))).toBe('PATH_OUTSIDE_WORKSPACE');
-    expect(ok<RevertResult>(ws, home, ['checkpoint', 'revert', cp.hash]).leftAlone).toEqual([join(ws, 'dir', 'a.txt')]);
+    expect(codeOf(cli(ws, home, ['checkpoint', 'revert', cp.hash, 'dir/a.txt']))).toBe(
+      'PATH_OUTSIDE_WORKSPACE',
+    );
+    expect(codeOf(cli(ws, home, ['checkpoint', 'revert', cp.hash, join(outside, 'secret.txt')]))).toBe(
+      'PATH_OUTSIDE_WORKSPACE',
+    );
+    expect(ok<RevertResult>(ws, home, ['checkpoint', 'revert', cp.hash]).leftAlone).toEqual([
+      join(ws, 'dir', 'a.txt'),
+    ]);
     insideAgain();
     count('symlinks out of the workspace');
   });
@@ -322,7 +417,11 @@ describe('file names that look like options', () => {
     for (const name of NAMES) writeFileSync(join(ws, name), `${name} content\n`);
     const snap = ok<Snapshot>(ws, home, ['after', '--run', 'opts', '--iteration', '1']);
     expect(snap.files.map((f) => f.path).sort()).toEqual([...NAMES].sort());
-    expect(ok<DiffStats>(ws, home, ['stats', before.sha, snap.afterSha]).files.map((f) => f.path).sort()).toEqual([...NAMES].sort());
+    expect(
+      ok<DiffStats>(ws, home, ['stats', before.sha, snap.afterSha])
+        .files.map((f) => f.path)
+        .sort(),
+    ).toEqual([...NAMES].sort());
     const patch = ok<{ diff: string }>(ws, home, ['patch', snap.id]).diff;
     for (const name of NAMES) expect(patch).toContain(`+++ b/${name}\n`);
 
@@ -332,10 +431,14 @@ describe('file names that look like options', () => {
     expect(some.reverted.sort()).toEqual([join(ws, '--help'), join(ws, '-rf')]);
     const dotted = ok<RevertResult>(ws, home, ['checkpoint', 'revert', cp.hash, './--output=x', './-C']);
     expect(dotted.reverted.sort()).toEqual([join(ws, '--output=x'), join(ws, '-C')]);
-    for (const name of ['-rf', '--help', '--output=x', '-C']) expect(readFileSync(join(ws, name), 'utf8')).toBe(`${name} content\n`);
+    for (const name of ['-rf', '--help', '--output=x', '-C'])
+      expect(readFileSync(join(ws, name), 'utf8')).toBe(`${name} content\n`);
     expect(readFileSync(join(ws, '--json'), 'utf8')).toBe('changed\n');
     // After `--`, even `--json` is a path: it is reverted, and the output stays for people.
-    const human = runCli(['-C', ws, 'checkpoint', 'revert', cp.hash, '--', '--json'], { env: { AGENTGATE_HOME: home }, cwd: ws });
+    const human = runCli(['-C', ws, 'checkpoint', 'revert', cp.hash, '--', '--json'], {
+      env: { AGENTGATE_HOME: home },
+      cwd: ws,
+    });
     expect(human.status, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^Reverted 1 files/);
     expect(readFileSync(join(ws, '--json'), 'utf8')).toBe('--json content\n');

@@ -6,7 +6,17 @@
 import { finished } from '../helpers/node-child.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod';
 import { RunRecord } from '../../types/run.js';
@@ -70,7 +80,11 @@ function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** Runs the built CLI without blocking the test process, so that several can run at once. */
 export function cliAsync(args: string[], opts: CliOptions = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: cliEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    env: cliEnv(opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return collect(child);
 }
 
@@ -91,8 +105,18 @@ export interface KillOutcome extends CliRun {
  * first). `leader` kills node only: its git children live on as orphans; we wait until the whole
  * group is gone, so that the next call meets what a finished orphan leaves, not a running one.
  */
-export async function runAndKill(args: string[], delayMs: number, mode: KillMode, opts: CliOptions = {}): Promise<KillOutcome> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: cliEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export async function runAndKill(
+  args: string[],
+  delayMs: number,
+  mode: KillMode,
+  opts: CliOptions = {},
+): Promise<KillOutcome> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    env: cliEnv(opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const done = collect(child);
   const pid = child.pid as number;
   let exited = false;
@@ -125,7 +149,10 @@ async function groupGone(pgid: number): Promise<void> {
 
 /** The parsed `--json` output of a call that must have succeeded. */
 export function okJson<T = Record<string, unknown>>(run: CliRun, what: string): T {
-  if (run.status !== 0) throw new Error(`${what} failed (status ${run.status}, signal ${run.signal}):\n${run.stdout}\n${run.stderr}`);
+  if (run.status !== 0)
+    throw new Error(
+      `${what} failed (status ${run.status}, signal ${run.signal}):\n${run.stdout}\n${run.stderr}`,
+    );
   return JSON.parse(run.stdout) as T;
 }
 
@@ -161,8 +188,10 @@ export function makeLargeRepo(dir: string, opts: LargeRepoOptions): Contents {
   mkdirSync(dir, { recursive: true });
   git(dir, ['init', '-q', '-b', 'main']);
   const contents: Contents = new Map();
-  for (let i = 0; i < opts.files; i++) contents.set(`src/d${i % 40}/e${i % 7}/file-${i}.txt`, textContent(`f${i}`, 0, opts.lines));
-  for (let i = 0; i < opts.binaries; i++) contents.set(`assets/blob-${i}.bin`, binaryContent(`b${i}`, 0, opts.binaryBytes));
+  for (let i = 0; i < opts.files; i++)
+    contents.set(`src/d${i % 40}/e${i % 7}/file-${i}.txt`, textContent(`f${i}`, 0, opts.lines));
+  for (let i = 0; i < opts.binaries; i++)
+    contents.set(`assets/blob-${i}.bin`, binaryContent(`b${i}`, 0, opts.binaryBytes));
   contents.set('.gitignore', Buffer.from('ignored/\n'));
   writeContents(dir, contents);
   git(dir, ['add', '-A']);
@@ -184,7 +213,12 @@ export interface Mutation {
 }
 
 /** Picks `modify` files to rewrite, `add` new ones and `remove` to delete, all from `rand`. */
-export function mutate(current: Contents, rand: () => number, version: number, counts: { modify: number; add: number; remove: number }): Mutation {
+export function mutate(
+  current: Contents,
+  rand: () => number,
+  version: number,
+  counts: { modify: number; add: number; remove: number },
+): Mutation {
   const next: Contents = new Map(current);
   const paths = [...current.keys()].filter((p) => p.startsWith('src/') || p.startsWith('assets/'));
   const pick = (): string => paths.splice(Math.floor(rand() * paths.length), 1)[0] as string;
@@ -192,7 +226,12 @@ export function mutate(current: Contents, rand: () => number, version: number, c
   for (let i = 0; i < counts.modify && paths.length > 0; i++) {
     const p = pick();
     const old = current.get(p) as Buffer;
-    next.set(p, p.endsWith('.bin') ? binaryContent(p, version, old.length) : textContent(p, version, Math.max(1, Math.round(old.length / 80))));
+    next.set(
+      p,
+      p.endsWith('.bin')
+        ? binaryContent(p, version, old.length)
+        : textContent(p, version, Math.max(1, Math.round(old.length / 80))),
+    );
     changed.push(p);
   }
   for (let i = 0; i < counts.remove && paths.length > 0; i++) {
@@ -211,10 +250,11 @@ export function mutate(current: Contents, rand: () => number, version: number, c
 /** Brings the directory from `from` to `to` (writes and deletes only what differs). */
 export function applyContents(dir: string, from: Contents, to: Contents): void {
   for (const path of from.keys()) if (!to.has(path)) rmSync(join(dir, path), { force: true });
-  for (const [path, data] of to) if (!from.get(path)?.equals(data)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), data);
-  }
+  for (const [path, data] of to)
+    if (!from.get(path)?.equals(data)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), data);
+    }
 }
 
 /** Every file and symlink under `dir` except `.git` and the given top-level names, by path. */
@@ -238,7 +278,11 @@ export function readWorkspace(dir: string, skip: readonly string[] = []): Map<st
  * Problems with the workspace relative to the allowed states: a file that matches none of them
  * (half-written or lost), a file none of them has, or a file they all have that is missing.
  */
-export function contentProblems(dir: string, allowed: readonly Contents[], skip: readonly string[] = []): string[] {
+export function contentProblems(
+  dir: string,
+  allowed: readonly Contents[],
+  skip: readonly string[] = [],
+): string[] {
   const actual = readWorkspace(dir, skip);
   const problems: string[] = [];
   const paths = new Set([...actual.keys(), ...allowed.flatMap((c) => [...c.keys()])]);
@@ -248,14 +292,21 @@ export function contentProblems(dir: string, allowed: readonly Contents[], skip:
       const want = state.get(path);
       return want === undefined ? have === undefined : have !== undefined && want.equals(have);
     });
-    if (!ok) problems.push(`${path}: ${have === undefined ? 'missing' : `${have.length} bytes matching no expected version`}`);
+    if (!ok)
+      problems.push(
+        `${path}: ${have === undefined ? 'missing' : `${have.length} bytes matching no expected version`}`,
+      );
   }
   return problems.sort();
 }
 
 // ---- the store ----
 
-const StoreMeta = z.object({ workspace: z.string().min(1), projectId: z.string().min(1), createdAt: IsoDate });
+const StoreMeta = z.object({
+  workspace: z.string().min(1),
+  projectId: z.string().min(1),
+  createdAt: IsoDate,
+});
 
 /** Every JSON file under the home parses and validates with the contract's schemas. Returns the problems. */
 export function homeProblems(home: string): string[] {
@@ -278,10 +329,19 @@ export function homeProblems(home: string): string[] {
         problems.push(`${rel}: ${(error as Error).message}`);
         continue;
       }
-      const schema = rel.startsWith('snapshots/') ? Snapshot : rel.startsWith('runs/') ? RunRecord : name === 'store.json' ? StoreMeta : null;
+      const schema = rel.startsWith('snapshots/')
+        ? Snapshot
+        : rel.startsWith('runs/')
+          ? RunRecord
+          : name === 'store.json'
+            ? StoreMeta
+            : null;
       if (schema === null) continue;
       const parsed = schema.safeParse(value);
-      if (!parsed.success) problems.push(`${rel}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        problems.push(
+          `${rel}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+        );
     }
   };
   walk(home);
@@ -323,20 +383,38 @@ export function checkpointStores(home: string): Array<{ gitDir: string; indexFil
  * verified on load). Returns null when clean, else what git said.
  */
 export function fsckProblems(cwd: string, opts: { gitDir?: string; indexFile?: string } = {}): string | null {
-  const env = oracleEnv(opts.indexFile && existsSync(opts.indexFile) ? { GIT_INDEX_FILE: opts.indexFile } : {});
+  const env = oracleEnv(
+    opts.indexFile && existsSync(opts.indexFile) ? { GIT_INDEX_FILE: opts.indexFile } : {},
+  );
   const pre = opts.gitDir ? [`--git-dir=${opts.gitDir}`] : [];
-  for (const args of [['fsck', '--no-dangling', '--no-progress'], ['ls-files', '-s']]) {
+  for (const args of [
+    ['fsck', '--no-dangling', '--no-progress'],
+    ['ls-files', '-s'],
+  ]) {
     if (args[0] === 'ls-files' && opts.gitDir && !(opts.indexFile && existsSync(opts.indexFile))) continue;
-    const res = spawnSync('git', [...pre, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    if (res.status !== 0) return `git ${args[0]} exited ${res.status}: ${res.stderr.trim().split('\n').slice(0, 5).join(' | ')}`;
-    if (args[0] === 'fsck' && /error|missing|broken|corrupt/i.test(res.stderr)) return `git fsck: ${res.stderr.trim().split('\n').slice(0, 5).join(' | ')}`;
+    const res = spawnSync('git', [...pre, ...args], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    if (res.status !== 0)
+      return `git ${args[0]} exited ${res.status}: ${res.stderr.trim().split('\n').slice(0, 5).join(' | ')}`;
+    if (args[0] === 'fsck' && /error|missing|broken|corrupt/i.test(res.stderr))
+      return `git fsck: ${res.stderr.trim().split('\n').slice(0, 5).join(' | ')}`;
   }
   return null;
 }
 
 /** Object ids of the workspace's files as git would store them (no filters), from one oracle process. */
 export function blobIds(dir: string, paths: readonly string[]): Map<string, string> {
-  const res = spawnSync('git', ['hash-object', '--no-filters', '--stdin-paths'], { cwd: dir, env: oracleEnv(), input: paths.join('\n'), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const res = spawnSync('git', ['hash-object', '--no-filters', '--stdin-paths'], {
+    cwd: dir,
+    env: oracleEnv(),
+    input: paths.join('\n'),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (res.status !== 0) throw new Error(`hash-object: ${res.stderr}`);
   const ids = res.stdout.trim().split('\n');
   return new Map(paths.map((p, i) => [p, ids[i] as string]));
@@ -346,7 +424,9 @@ export function blobIds(dir: string, paths: readonly string[]): Map<string, stri
 export function treeBlobs(cwd: string, rev: string, gitDir?: string): Map<string, string> {
   const pre = gitDir ? [`--git-dir=${gitDir}`] : [];
   const out = new Map<string, string>();
-  for (const record of git(cwd, [...pre, 'ls-tree', '-r', '-z', '--full-tree', rev]).split('\0').filter(Boolean)) {
+  for (const record of git(cwd, [...pre, 'ls-tree', '-r', '-z', '--full-tree', rev])
+    .split('\0')
+    .filter(Boolean)) {
     const tab = record.indexOf('\t');
     out.set(record.slice(tab + 1), record.slice(0, tab).split(' ')[2] as string);
   }
@@ -371,7 +451,11 @@ export function treeDigest(dir: string, opts: { dirs?: boolean } = {}): string {
         if (opts.dirs !== false) hash.update(`d ${path}\0`);
         walk(path);
       } else if (st.isSymbolicLink()) hash.update(`l ${path} ${readlinkSync(join(dir, path))}\0`);
-      else hash.update(`f ${path} ${st.mode & 0o777} `).update(readFileSync(join(dir, path))).update('\0');
+      else
+        hash
+          .update(`f ${path} ${st.mode & 0o777} `)
+          .update(readFileSync(join(dir, path)))
+          .update('\0');
     }
   };
   walk('');
@@ -387,7 +471,15 @@ export function fileHashes(dir: string): Map<string, string> {
       const path = rel === '' ? name : `${rel}/${name}`;
       const st = lstatSync(join(dir, path));
       if (st.isDirectory()) walk(path);
-      else out.set(path, st.isSymbolicLink() ? `link:${readlinkSync(join(dir, path))}` : createHash('sha256').update(readFileSync(join(dir, path))).digest('hex'));
+      else
+        out.set(
+          path,
+          st.isSymbolicLink()
+            ? `link:${readlinkSync(join(dir, path))}`
+            : createHash('sha256')
+                .update(readFileSync(join(dir, path)))
+                .digest('hex'),
+        );
     }
   };
   walk('');

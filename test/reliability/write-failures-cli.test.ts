@@ -18,10 +18,14 @@ const handled: string[] = [];
 
 /** The CLI with writes limited to `kib` KiB per file (bash counts ulimit -f in 1024-byte blocks). */
 function limitedCli(kib: number, args: string[], env: NodeJS.ProcessEnv): CliRun {
-  const res = spawnSync('bash', ['-c', `ulimit -f ${kib}; trap '' XFSZ; exec "$0" "$@"`, process.execPath, CLI, ...args], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    encoding: 'utf8',
-  });
+  const res = spawnSync(
+    'bash',
+    ['-c', `ulimit -f ${kib}; trap '' XFSZ; exec "$0" "$@"`, process.execPath, CLI, ...args],
+    {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      encoding: 'utf8',
+    },
+  );
   return { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -96,23 +100,43 @@ describe('the wrong kind of file where we write', () => {
     const notADir = join(tempDir('agentgate-wfc-'), 'artifacts');
     writeFileSync(notADir, 'a file, not a directory\n');
     let previous = fileHashes(home);
-    expectWriteFailed('artifacts dir is a file', cli(['after', '--run', 'r1', '--iteration', '2', '-C', ws, '--artifacts-dir', notADir, '--json'], env), home, previous);
+    expectWriteFailed(
+      'artifacts dir is a file',
+      cli(['after', '--run', 'r1', '--iteration', '2', '-C', ws, '--artifacts-dir', notADir, '--json'], env),
+      home,
+      previous,
+    );
 
     const list = JSON.parse(cli(['list', '--json'], env).stdout) as Snapshot[];
     const out = join(tempDir('agentgate-wfc-out-'), 'patch.diff');
     mkdirSync(out);
     previous = fileHashes(home);
-    expectWriteFailed('patch -o onto a directory', cli(['patch', list[0]!.id, '-o', out, '--json'], env), home, previous);
+    expectWriteFailed(
+      'patch -o onto a directory',
+      cli(['patch', list[0]!.id, '-o', out, '--json'], env),
+      home,
+      previous,
+    );
 
     rmSync(join(home, 'locks'), { recursive: true, force: true });
     writeFileSync(join(home, 'locks'), 'a file, not a directory\n');
     previous = fileHashes(home);
-    expectWriteFailed('locks dir is a file', cli(['after', '--run', 'r1', '--iteration', '2', '-C', ws, '--json'], env), home, previous);
+    expectWriteFailed(
+      'locks dir is a file',
+      cli(['after', '--run', 'r1', '--iteration', '2', '-C', ws, '--json'], env),
+      home,
+      previous,
+    );
     rmSync(join(home, 'locks'));
 
     writeFileSync(join(home, 'checkpoints'), 'a file, not a directory\n');
     previous = fileHashes(home);
-    expectWriteFailed('checkpoints dir is a file', cli(['checkpoint', 'track', '-C', ws, '--json'], env), home, previous);
+    expectWriteFailed(
+      'checkpoints dir is a file',
+      cli(['checkpoint', 'track', '-C', ws, '--json'], env),
+      home,
+      previous,
+    );
     rmSync(join(home, 'checkpoints'));
 
     const retry = cli(['after', '--run', 'r1', '--iteration', '2', '-C', ws, '--json'], env);

@@ -16,11 +16,15 @@ import { leftoverTemps, report, treeDigest } from './support.js';
 type Op = 'open' | 'write' | 'sync' | 'rename' | 'copyFile' | 'writeFile' | 'stream';
 
 /** The fault to inject: on which operation, for which paths, with which errno; `after` lets that many matching calls through first. */
-const fault = vi.hoisted(() => ({ current: null as null | { op: string; match: RegExp; code: string; after: number }, hits: 0 }));
+const fault = vi.hoisted(() => ({
+  current: null as null | { op: string; match: RegExp; code: string; after: number },
+  hits: 0,
+}));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof FsPromises>();
-  const errno = (code: string, path: string) => Object.assign(new Error(`injected ${code}: ${path}`), { code, path });
+  const errno = (code: string, path: string) =>
+    Object.assign(new Error(`injected ${code}: ${path}`), { code, path });
   const trip = (op: string, path: unknown): string | null => {
     const f = fault.current;
     if (f === null || f.op !== op || !f.match.test(String(path))) return null;
@@ -60,7 +64,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     open: async (path: Parameters<typeof real.open>[0], ...rest: unknown[]) => {
       const code = trip('open', path);
       if (code !== null) throw errno(code, String(path));
-      return wrap(await (real.open as (...a: unknown[]) => Promise<FsPromises.FileHandle>)(path, ...rest), String(path));
+      return wrap(
+        await (real.open as (...a: unknown[]) => Promise<FsPromises.FileHandle>)(path, ...rest),
+        String(path),
+      );
     },
     rename: async (from: string, to: string) => {
       const code = trip('rename', to);
@@ -89,7 +96,8 @@ vi.mock('node:fs', async (importOriginal) => {
     ...real,
     createWriteStream: (path: Fs.PathLike, options?: Parameters<typeof real.createWriteStream>[1]) => {
       const f = fault.current;
-      if (f === null || f.op !== 'stream' || !f.match.test(String(path))) return real.createWriteStream(path, options);
+      if (f === null || f.op !== 'stream' || !f.match.test(String(path)))
+        return real.createWriteStream(path, options);
       fault.hits += 1;
       const code = f.code;
       const sink = new Writable({
@@ -119,7 +127,14 @@ const handled: string[] = [];
 beforeEach(() => {
   home = tempDir('agentgate-wf-home-');
   ws = repoWithCommit({ 'a.txt': 'one\n' });
-  snapshotter = new Snapshotter({ home, artifactsDir: join(home, 'artifacts'), identity: DEFAULT_IDENTITY, gitTimeoutMs: 60_000, lockTimeoutMs: 10_000, onDirty: 'wip-commit' });
+  snapshotter = new Snapshotter({
+    home,
+    artifactsDir: join(home, 'artifacts'),
+    identity: DEFAULT_IDENTITY,
+    gitTimeoutMs: 60_000,
+    lockTimeoutMs: 10_000,
+    onDirty: 'wip-commit',
+  });
 });
 afterEach(() => {
   fault.current = null;
@@ -156,7 +171,9 @@ describe('write failures in the run snapshot store', () => {
   it('ENOSPC half-way through a run record write: WRITE_FAILED, the previous record intact', async () => {
     await firstIteration();
     inject('write', /runs\/\.r1\.json\..*\.tmp$/, 'ENOSPC');
-    await failsCleanly('run record ENOSPC (partial write)', () => snapshotter.captureBeforeState(ws, { runId: 'r1' }));
+    await failsCleanly('run record ENOSPC (partial write)', () =>
+      snapshotter.captureBeforeState(ws, { runId: 'r1' }),
+    );
     await snapshotter.captureBeforeState(ws, { runId: 'r1' });
   });
 
@@ -167,7 +184,9 @@ describe('write failures in the run snapshot store', () => {
     inject('sync', /snapshots\/\.snap-.*\.tmp$/, 'EIO');
     const before = treeDigest(join(home, 'snapshots'));
     const runBefore = readFileSync(join(home, 'runs', 'r1.json'), 'utf8');
-    expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 2 }))).toBe('WRITE_FAILED');
+    expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 2 }))).toBe(
+      'WRITE_FAILED',
+    );
     fault.current = null;
     expect(treeDigest(join(home, 'snapshots'))).toBe(before);
     expect(readFileSync(join(home, 'runs', 'r1.json'), 'utf8')).toBe(runBefore);
@@ -183,7 +202,9 @@ describe('write failures in the run snapshot store', () => {
     await snapshotter.captureBeforeState(ws, { runId: 'r1' });
     writeFiles(ws, { 'd.txt': 'dee\n' });
     inject('rename', /snapshots\/snap-[^/]*\.json$/, 'ENOSPC');
-    expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 2 }))).toBe('WRITE_FAILED');
+    expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 2 }))).toBe(
+      'WRITE_FAILED',
+    );
     expect(leftoverTemps(home)).toEqual([]);
     handled.push('snapshot ENOSPC on rename');
     inject('writeFile', /locks\/run-r1\.lock\..*\.tmp$/, 'EACCES');
@@ -199,7 +220,9 @@ describe('write failures in the patch artifacts', () => {
     await snapshotter.captureBeforeState(ws, { runId: 'r1' });
     writeFiles(ws, { 'e.txt': 'e\n'.repeat(100) });
     inject('stream', /artifacts\/r1\/iteration-2\/\.patch\.diff\..*\.tmp$/, 'ENOSPC');
-    await failsCleanly('patch artifact ENOSPC (partial write)', () => snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 2 }));
+    await failsCleanly('patch artifact ENOSPC (partial write)', () =>
+      snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 2 }),
+    );
     expect(readFileSync(join(home, 'artifacts', 'r1', 'iteration-1', 'patch.diff')).equals(first)).toBe(true);
     const retried = await snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 2 });
     expect(retried.patchPath).not.toBeNull();
@@ -257,7 +280,11 @@ describe('write failures in the checkpoint store', () => {
     expect(contents.filter((c) => c.includes('2')).length).toBe(1);
     handled.push('checkpoint restore ENOSPC on the second file');
     await (await open()).restore(third.hash);
-    expect(['a.txt', 'b.txt', 'c.txt'].map((n) => readFileSync(join(ws, n), 'utf8'))).toEqual(['A2\n', 'B2\n', 'C2\n']);
+    expect(['a.txt', 'b.txt', 'c.txt'].map((n) => readFileSync(join(ws, n), 'utf8'))).toEqual([
+      'A2\n',
+      'B2\n',
+      'C2\n',
+    ]);
     report('write-failures', { layer: 'library', faults: handled.length, cases: handled });
   });
 });

@@ -13,7 +13,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return {
     ...real,
     rename: (from: string, to: string) => (inject.rename ? fail(inject.rename) : real.rename(from, to)),
-    open: (...args: Parameters<typeof real.open>) => (inject.open && String(args[0]).endsWith('.tmp') ? fail(inject.open) : real.open(...args)),
+    open: (...args: Parameters<typeof real.open>) =>
+      inject.open && String(args[0]).endsWith('.tmp') ? fail(inject.open) : real.open(...args),
   };
 });
 
@@ -28,7 +29,6 @@ afterEach(() => {
   inject.open = null;
   rmSync(dir, { recursive: true, force: true });
 });
-
 
 describe('writeFileAtomic', () => {
   it('creates missing directories, replaces the file and leaves no temp file', async () => {

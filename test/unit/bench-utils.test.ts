@@ -61,7 +61,13 @@ describe('bench targets', () => {
 
 describe('bench formatting', () => {
   it('pads columns and right-aligns numeric ones', () => {
-    const text = formatTable(['case', 'ms'], [['a', '5.0'], ['longer', '120']]);
+    const text = formatTable(
+      ['case', 'ms'],
+      [
+        ['a', '5.0'],
+        ['longer', '120'],
+      ],
+    );
     expect(text.split('\n')).toEqual(['case     ms', '------  ---', 'a       5.0', 'longer  120']);
   });
 
@@ -89,7 +95,8 @@ describe('bench inputs', () => {
   });
 
   it('reads the peak from /usr/bin/time -v', () => {
-    const stderr = '\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:01.52\n\tMaximum resident set size (kbytes): 414448\n';
+    const stderr =
+      '\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:01.52\n\tMaximum resident set size (kbytes): 414448\n';
     expect(parseTimeVerbose(stderr)).toEqual({ maxRssBytes: 414448 * 1024, elapsed: '0:01.52' });
     expect(parseTimeVerbose('no report')).toBeNull();
   });

@@ -10,7 +10,8 @@ import { splitNul } from '../../src/git/parsers/nul-records.js';
 
 const UNPARSEABLE = expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' });
 
-const fixture = (name: string): Buffer => readFileSync(join(import.meta.dirname, '../../fixtures/git-output', name));
+const fixture = (name: string): Buffer =>
+  readFileSync(join(import.meta.dirname, '../../fixtures/git-output', name));
 
 describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-fixtures.sh)', () => {
   it('splits NUL-terminated records, with or without a final terminator', () => {
@@ -50,10 +51,17 @@ describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-
     ]);
     expect(byPath['a file.txt']).toMatchObject({ insertions: 2, deletions: 1, binary: false });
     expect(byPath['blob.bin']).toMatchObject({ insertions: 0, deletions: 0, binary: true });
-    expect(byPath['old.txt']).toMatchObject({ dstId: '0'.repeat(40), dstMode: '000000', insertions: 0, deletions: 1 });
+    expect(byPath['old.txt']).toMatchObject({
+      dstId: '0'.repeat(40),
+      dstMode: '000000',
+      insertions: 0,
+      deletions: 1,
+    });
     expect(byPath['link']).toMatchObject({ srcMode: '120000', dstMode: '100644' });
     expect(parseDiffPairs('')).toEqual([]);
-    expect(() => parseDiffPairs('1\t2\tnot-in-raw\0')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
+    expect(() => parseDiffPairs('1\t2\tnot-in-raw\0')).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
   });
 
   it('slices cat-file --batch objects by size: multi-line, empty, binary, missing', () => {

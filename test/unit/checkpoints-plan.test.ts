@@ -5,12 +5,27 @@ import { knownPaths } from '../../src/checkpoints/record.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from '../../src/checkpoints/plan.js';
 import { assertRetention, selectRemovals } from '../../src/checkpoints/retention.js';
 
-const entry = (path: string, oid: string, mode = '100644'): TreeEntry => ({ path, oid: oid.repeat(40).slice(0, 40), mode, type: 'blob' });
+const entry = (path: string, oid: string, mode = '100644'): TreeEntry => ({
+  path,
+  oid: oid.repeat(40).slice(0, 40),
+  mode,
+  type: 'blob',
+});
 const tree = (...entries: TreeEntry[]): Map<string, TreeEntry> => new Map(entries.map((e) => [e.path, e]));
 
 describe('checkpoint planning (pure)', () => {
-  const current = tree(entry('same.txt', 'a'), entry('changed.txt', 'b'), entry('created.txt', 'c'), entry('mode.sh', 'd'));
-  const target = tree(entry('same.txt', 'a'), entry('changed.txt', 'e'), entry('deleted.txt', 'f'), entry('mode.sh', 'd', '100755'));
+  const current = tree(
+    entry('same.txt', 'a'),
+    entry('changed.txt', 'b'),
+    entry('created.txt', 'c'),
+    entry('mode.sh', 'd'),
+  );
+  const target = tree(
+    entry('same.txt', 'a'),
+    entry('changed.txt', 'e'),
+    entry('deleted.txt', 'f'),
+    entry('mode.sh', 'd', '100755'),
+  );
 
   it('restore writes changed and deleted files, removes created ones, leaves equal ones', () => {
     const plan = planChanges(restoreDesired(target, current), current);
@@ -33,8 +48,18 @@ describe('checkpoint planning (pure)', () => {
   });
 
   it('selects changed paths under files or directories', () => {
-    const a = tree(entry('src/x.ts', 'a'), entry('src/y.ts', 'b'), entry('docs/r.md', 'c'), entry('srcfile', 'd'));
-    const b = tree(entry('src/x.ts', 'a'), entry('src/y.ts', 'e'), entry('docs/r.md', 'f'), entry('srcfile', 'e'));
+    const a = tree(
+      entry('src/x.ts', 'a'),
+      entry('src/y.ts', 'b'),
+      entry('docs/r.md', 'c'),
+      entry('srcfile', 'd'),
+    );
+    const b = tree(
+      entry('src/x.ts', 'a'),
+      entry('src/y.ts', 'e'),
+      entry('docs/r.md', 'f'),
+      entry('srcfile', 'e'),
+    );
     expect(changedBetween(a, b, null)).toEqual(['docs/r.md', 'src/y.ts', 'srcfile']);
     expect(changedBetween(a, b, ['src'])).toEqual(['src/y.ts']);
     expect(changedBetween(a, b, [''])).toEqual(['docs/r.md', 'src/y.ts', 'srcfile']);
@@ -59,15 +84,25 @@ describe('checkpoint planning (pure)', () => {
     expect(selectRemovals(refs, 2, new Set(['r1-oid'])).map((r) => r.ref)).toEqual(['r3', 'r2']);
     expect(selectRemovals(refs, 0, new Set()).length).toBe(5);
     expect(() => assertRetention(-1, 'now')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => assertRetention(1, '--exec=x')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => assertRetention(1, '--exec=x')).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => assertRetention(1, '2.weeks.ago')).not.toThrow();
   });
 
   it('checkpoint messages round-trip labels of any text; ref names sort by time', () => {
-    const meta = { label: 'multi\nline "quoted"', createdAt: '2025-01-02T03:04:05.000Z', kind: 'safety' as const };
+    const meta = {
+      label: 'multi\nline "quoted"',
+      createdAt: '2025-01-02T03:04:05.000Z',
+      kind: 'safety' as const,
+    };
     const body = encodeMessage(meta).split('\n\n').slice(1).join('\n\n');
     expect(decodeMessage(body, '2025-01-01T00:00:00Z')).toEqual(meta);
-    expect(decodeMessage('not ours', '2025-01-01T00:00:00+00:00')).toEqual({ label: null, createdAt: '2025-01-01T00:00:00.000Z', kind: 'track' });
+    expect(decodeMessage('not ours', '2025-01-01T00:00:00+00:00')).toEqual({
+      label: null,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      kind: 'track',
+    });
     const first = newCheckpointRef(1_000);
     const second = newCheckpointRef(1_000);
     expect(first).toMatch(/^refs\/checkpoints\/19700101T000001000Z-[0-9a-f]{6}$/);
@@ -77,7 +112,13 @@ describe('checkpoint planning (pure)', () => {
 
 describe('knownPaths', () => {
   it('holds every path and every directory above one, nothing else', () => {
-    expect([...knownPaths(['a/b/c.txt', 'a/d.txt', 'e'])].sort()).toEqual(['a', 'a/b', 'a/b/c.txt', 'a/d.txt', 'e']);
+    expect([...knownPaths(['a/b/c.txt', 'a/d.txt', 'e'])].sort()).toEqual([
+      'a',
+      'a/b',
+      'a/b/c.txt',
+      'a/d.txt',
+      'e',
+    ]);
     expect(knownPaths([]).size).toBe(0);
   });
 });

@@ -2,7 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendKeyValues, appendPath, appendStepSummary, detectCi, errorAnnotations, escapeData, formatKeyValues, githubFile } from '../../src/ci/github.js';
+import {
+  appendKeyValues,
+  appendPath,
+  appendStepSummary,
+  detectCi,
+  errorAnnotations,
+  escapeData,
+  formatKeyValues,
+  githubFile,
+} from '../../src/ci/github.js';
 import type { VerifyCheck } from '../../types/verify.js';
 import { parseGithubFile } from '../helpers/github-files.js';
 
@@ -43,9 +52,22 @@ describe('GitHub Actions files', () => {
   it('writes values with newlines, = and delimiter look-alikes so that GitHub reads them back exactly', async () => {
     const file = join(tmp(), 'out');
     writeFileSync(file, 'earlier=kept\n');
-    const values = { task: 'line one\nsecond = two\n\nEOF\nghadelimiter_x', plain: 'a=b', empty: '', n: 3, ok: true };
+    const values = {
+      task: 'line one\nsecond = two\n\nEOF\nghadelimiter_x',
+      plain: 'a=b',
+      empty: '',
+      n: 3,
+      ok: true,
+    };
     await appendKeyValues(file, values);
-    expect(parseGithubFile(readFileSync(file, 'utf8'))).toEqual({ earlier: 'kept', task: values.task, plain: 'a=b', empty: '', n: '3', ok: 'true' });
+    expect(parseGithubFile(readFileSync(file, 'utf8'))).toEqual({
+      earlier: 'kept',
+      task: values.task,
+      plain: 'a=b',
+      empty: '',
+      n: '3',
+      ok: 'true',
+    });
   });
 
   it('picks another delimiter when the value holds the first one', () => {
@@ -66,7 +88,13 @@ describe('GitHub Actions files', () => {
   });
 
   it('writes at most 10 annotations: 9 failed checks and one line counting the rest, each on one line', () => {
-    const check = (i: number, ok = false): VerifyCheck => ({ snapshotId: `s${i}`, runId: 'r', check: 'after-sha', ok, detail: `bad %\n${i}` });
+    const check = (i: number, ok = false): VerifyCheck => ({
+      snapshotId: `s${i}`,
+      runId: 'r',
+      check: 'after-sha',
+      ok,
+      detail: `bad %\n${i}`,
+    });
     expect(errorAnnotations([check(1, true)])).toEqual([]);
     const lines = errorAnnotations([check(0, true), ...Array.from({ length: 13 }, (_, i) => check(i + 1))]);
     expect(lines).toHaveLength(10);

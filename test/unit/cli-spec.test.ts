@@ -6,9 +6,21 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_MODULES, COMMAND_NAMES, loadAllCommands, loadCommand } from '../../src/cli/commands/index.js';
+import {
+  COMMAND_MODULES,
+  COMMAND_NAMES,
+  loadAllCommands,
+  loadCommand,
+} from '../../src/cli/commands/index.js';
 import { paint, table, visibleWidth } from '../../src/cli/output.js';
-import { commandHelp, defineCommand, GLOBAL_OPTIONS, parseCommandLine, type Command, type OptionDecl } from '../../src/cli/spec.js';
+import {
+  commandHelp,
+  defineCommand,
+  GLOBAL_OPTIONS,
+  parseCommandLine,
+  type Command,
+  type OptionDecl,
+} from '../../src/cli/spec.js';
 import { packageVersion } from '../../src/cli/version.js';
 
 const sample = defineCommand({
@@ -39,11 +51,41 @@ function codeOfParse(args: string[], command: Command = sample): string | undefi
 
 describe('parseCommandLine', () => {
   it('gives typed values: defaults, integers, booleans, short options, attached values and `--`', () => {
-    const parsed = parseCommandLine(sample, ['x', '--run', 'r', '-o', 'f.diff', '--keep=3', '--all', '--mode', 'slow', '-C', 'ws', '--', '--json']);
+    const parsed = parseCommandLine(sample, [
+      'x',
+      '--run',
+      'r',
+      '-o',
+      'f.diff',
+      '--keep=3',
+      '--all',
+      '--mode',
+      'slow',
+      '-C',
+      'ws',
+      '--',
+      '--json',
+    ]);
     expect(parsed.positionals).toEqual(['x', '--json']);
-    expect(parsed.values).toMatchObject({ run: 'r', output: 'f.diff', keep: 3, all: true, mode: 'slow', workspace: 'ws', json: false, help: false });
+    expect(parsed.values).toMatchObject({
+      run: 'r',
+      output: 'f.diff',
+      keep: 3,
+      all: true,
+      mode: 'slow',
+      workspace: 'ws',
+      json: false,
+      help: false,
+    });
     const defaults = parseCommandLine(sample, ['--run=r', 'x', '-ofile']);
-    expect(defaults.values).toMatchObject({ run: 'r', keep: 7, output: 'file', all: false, mode: undefined, workspace: undefined });
+    expect(defaults.values).toMatchObject({
+      run: 'r',
+      keep: 7,
+      output: 'file',
+      all: false,
+      mode: undefined,
+      workspace: undefined,
+    });
     expect(parseCommandLine(sample, ['--run', 'r', 'x', '--keep=0']).values.keep).toBe(0);
   });
 
@@ -84,7 +126,8 @@ describe('generated help', () => {
       for (const [name, decl] of Object.entries(declared)) {
         const line = help.split('\n').find((l) => l.includes(`--${name}`) && l.includes(decl.description));
         expect(line, `${command.name} --${name}`).toBeDefined();
-        if ('default' in decl && decl.default !== undefined) expect(line).toContain(`default: ${String(decl.default)}`);
+        if ('default' in decl && decl.default !== undefined)
+          expect(line).toContain(`default: ${String(decl.default)}`);
         if (decl.defaultText !== undefined) expect(line).toContain(`default: ${decl.defaultText}`);
       }
     }
@@ -95,13 +138,16 @@ describe('generated help', () => {
   });
 
   it('generates a usage line from the declarations when none is given', () => {
-    expect(sample.usage).toBe('sample --run ID [--keep N] [--mode fast|slow] [--output FILE] [--all] ID [TO]');
+    expect(sample.usage).toBe(
+      'sample --run ID [--keep N] [--mode fast|slow] [--output FILE] [--all] ID [TO]',
+    );
   });
 });
 
 describe('command registry', () => {
   it('lists exactly the commands each module exports', async () => {
-    for (const module of COMMAND_MODULES) expect((await module.load()).map((c) => c.name)).toEqual(module.names);
+    for (const module of COMMAND_MODULES)
+      expect((await module.load()).map((c) => c.name)).toEqual(module.names);
     expect(new Set(COMMAND_NAMES).size).toBe(COMMAND_NAMES.length);
   });
 });
@@ -122,7 +168,9 @@ describe('tables', () => {
 
 describe('version and library messages', () => {
   it('reads the package version', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(packageVersion()).toBe(pkg.version);
   });
 

@@ -79,21 +79,35 @@ describe('artifacts directory precedence', () => {
 
   it('explicit option > $AGENTGATE_ARTIFACTS_DIR > config > <home>/artifacts', async () => {
     const env = { AGENTGATE_ARTIFACTS_DIR: '/from/env' };
-    expect((await resolveSettings({ home, env, artifactsDir: '/from/option' })).artifactsDir).toBe('/from/option');
+    expect((await resolveSettings({ home, env, artifactsDir: '/from/option' })).artifactsDir).toBe(
+      '/from/option',
+    );
     expect((await resolveSettings({ home, env })).artifactsDir).toBe('/from/env');
-    expect((await resolveSettings({ home, env: { AGENTGATE_ARTIFACTS_DIR: '' } })).artifactsDir).toBe('/from/config');
+    expect((await resolveSettings({ home, env: { AGENTGATE_ARTIFACTS_DIR: '' } })).artifactsDir).toBe(
+      '/from/config',
+    );
     rmSync(join(home, 'config.yaml'));
     expect((await resolveSettings({ home, env: noEnv })).artifactsDir).toBe(join(home, 'artifacts'));
   });
 
   it('relative explicit and environment paths resolve against the working directory', async () => {
     const cwd = join(home, 'cwd');
-    expect((await resolveSettings({ home, cwd, env: noEnv, artifactsDir: 'opt' })).artifactsDir).toBe(join(cwd, 'opt'));
-    expect((await resolveSettings({ home, cwd, env: { AGENTGATE_ARTIFACTS_DIR: 'env' } })).artifactsDir).toBe(join(cwd, 'env'));
+    expect((await resolveSettings({ home, cwd, env: noEnv, artifactsDir: 'opt' })).artifactsDir).toBe(
+      join(cwd, 'opt'),
+    );
+    expect((await resolveSettings({ home, cwd, env: { AGENTGATE_ARTIFACTS_DIR: 'env' } })).artifactsDir).toBe(
+      join(cwd, 'env'),
+    );
   });
 
   it('explicit options beat the config file for the other settings too', async () => {
-    const settings = await resolveSettings({ home, env: noEnv, onDirty: 'error', gitTimeoutMs: 1, lockTimeoutMs: 2 });
+    const settings = await resolveSettings({
+      home,
+      env: noEnv,
+      onDirty: 'error',
+      gitTimeoutMs: 1,
+      lockTimeoutMs: 2,
+    });
     expect(settings).toMatchObject({ onDirty: 'error', gitTimeoutMs: 1, lockTimeoutMs: 2 });
   });
 });
@@ -104,7 +118,11 @@ describe('--config FILE', () => {
     writeFileSync(join(home, 'etc', 'agentgate.yml'), 'artifactsDir: ../art\nonDirty: error\n');
     writeFileSync(join(home, 'config.yaml'), 'onDirty: wip-commit\n');
     const settings = await resolveSettings({ home, cwd: home, configFile: 'etc/agentgate.yml', env: noEnv });
-    expect(settings).toMatchObject({ configFile: join(home, 'etc', 'agentgate.yml'), artifactsDir: join(home, 'art'), onDirty: 'error' });
+    expect(settings).toMatchObject({
+      configFile: join(home, 'etc', 'agentgate.yml'),
+      artifactsDir: join(home, 'art'),
+      onDirty: 'error',
+    });
   });
 
   it('a missing explicit config file is CONFIG_INVALID naming it', async () => {
@@ -121,7 +139,12 @@ describe('invalid files are CONFIG_INVALID naming the file, the key and the prob
     ['an unknown key (typo)', 'ondirty: error\n', 'ondirty', 'unknown key'],
     ['an unknown nested key', 'checkpoints:\n  kep: 3\n', 'checkpoints.kep', 'unknown key'],
     ['a wrong type', 'gitTimeoutMs: soon\n', 'gitTimeoutMs', 'expected number, got string "soon"'],
-    ['a non-integer', 'checkpoints:\n  keep: 1.5\n', 'checkpoints.keep', 'expected an integer, got 1.5 (not an integer)'],
+    [
+      'a non-integer',
+      'checkpoints:\n  keep: 1.5\n',
+      'checkpoints.keep',
+      'expected an integer, got 1.5 (not an integer)',
+    ],
     ['a non-positive number', 'lockTimeoutMs: 0\n', 'lockTimeoutMs', 'must be > 0'],
     ['a missing nested value', 'identity:\n  name: Bot\n', 'identity.email', 'missing (expected string)'],
     ['an empty string', 'artifactsDir: ""\n', 'artifactsDir', 'must not be empty'],
@@ -142,7 +165,10 @@ describe('invalid files are CONFIG_INVALID naming the file, the key and the prob
   it('reports every bad key at once', async () => {
     writeFileSync(join(home, 'config.yaml'), 'onDirty: maybe\ngitTimeoutMs: -5\n');
     const error = await configError(loadConfig({ home }));
-    expect((error.details.issues as Array<{ key: string }>).map((i) => i.key)).toEqual(['onDirty', 'gitTimeoutMs']);
+    expect((error.details.issues as Array<{ key: string }>).map((i) => i.key)).toEqual([
+      'onDirty',
+      'gitTimeoutMs',
+    ]);
   });
 
   it('an unreadable default config file (a directory) is CONFIG_INVALID, not silently ignored', async () => {

@@ -14,7 +14,14 @@ describe('lossless file-name bytes (PEP 383 escapes)', () => {
   it('escapes each invalid byte as U+DC80..U+DCFF and round-trips every byte string', () => {
     expect(decodeBytes(Buffer.from([0x61, 0xff, 0xfe, 0x62]))).toBe('a\udcff\udcfeb');
     // Overlong forms, encoded surrogates, truncated sequences and stray continuation bytes.
-    const odd = [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80], [0xf4, 0x90, 0x80, 0x80], [0xe9, 0x2d]];
+    const odd = [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xe2, 0x82],
+      [0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe9, 0x2d],
+    ];
     for (const bytes of odd) {
       const buf = Buffer.from(bytes);
       const text = decodeBytes(buf);
@@ -32,6 +39,8 @@ describe('lossless file-name bytes (PEP 383 escapes)', () => {
     const name = decodeBytes(Buffer.from([0x63, 0xe9, 0x2e, 0x74]));
     const json = JSON.stringify({ path: name });
     expect(json).toBe('{"path":"c\\udce9.t"}');
-    expect(encodeBytes((JSON.parse(json) as { path: string }).path).equals(Buffer.from([0x63, 0xe9, 0x2e, 0x74]))).toBe(true);
+    expect(
+      encodeBytes((JSON.parse(json) as { path: string }).path).equals(Buffer.from([0x63, 0xe9, 0x2e, 0x74])),
+    ).toBe(true);
   });
 });

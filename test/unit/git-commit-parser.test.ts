@@ -4,7 +4,8 @@ import { CommitInfo } from '../../types/snapshot.js';
 import { parseCommitObject } from '../../src/git/commit-info.js';
 
 const SHA = 'a'.repeat(40);
-const fixture = (name: string): Buffer => readFileSync(new URL(`../../fixtures/git-output/commit-object-${name}.bin`, import.meta.url));
+const fixture = (name: string): Buffer =>
+  readFileSync(new URL(`../../fixtures/git-output/commit-object-${name}.bin`, import.meta.url));
 
 describe('parseCommitObject (canned git output)', () => {
   it('reads a root commit: no parents, full message, date in the author offset', () => {
@@ -48,7 +49,11 @@ describe('parseCommitObject (canned git output)', () => {
   });
 
   it('rejects a commit without an author, or with a bad parent id', () => {
-    expect(() => parseCommitObject(SHA, Buffer.from('tree x\n\nmsg\n'))).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
-    expect(() => parseCommitObject(SHA, Buffer.from('parent 123\nauthor a <b> 0 +0000\n\nm\n'))).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
+    expect(() => parseCommitObject(SHA, Buffer.from('tree x\n\nmsg\n'))).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
+    expect(() => parseCommitObject(SHA, Buffer.from('parent 123\nauthor a <b> 0 +0000\n\nm\n'))).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
   });
 });

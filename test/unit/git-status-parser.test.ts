@@ -2,11 +2,19 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseStatusV2 } from '../../src/git/parsers/status.js';
 
-const fixture = (name: string): Buffer => readFileSync(new URL(`../../fixtures/git-output/status-${name}.bin`, import.meta.url));
+const fixture = (name: string): Buffer =>
+  readFileSync(new URL(`../../fixtures/git-output/status-${name}.bin`, import.meta.url));
 
 describe('parseStatusV2 (canned git output)', () => {
   it('reads an unborn branch with nothing in it', () => {
-    expect(parseStatusV2(fixture('unborn-empty'))).toEqual({ oid: null, head: 'main', upstream: null, ahead: null, behind: null, entries: [] });
+    expect(parseStatusV2(fixture('unborn-empty'))).toEqual({
+      oid: null,
+      head: 'main',
+      upstream: null,
+      ahead: null,
+      behind: null,
+      entries: [],
+    });
   });
 
   it('reads an unborn branch with a staged and an untracked file', () => {
@@ -33,11 +41,41 @@ describe('parseStatusV2 (canned git output)', () => {
     expect(r).toMatchObject({ head: 'main', upstream: 'base', ahead: 1, behind: 1 });
     const byPath = new Map(r.entries.map((e) => [e.path, e]));
     expect([...byPath.keys()].sort()).toEqual(
-      ['added.txt', 'both.txt', 'café.txt', 'del-staged.txt', 'del-unstaged.txt', 'new name.txt', 'newdir/', 'staged.txt', 'tab\tand\nnewline.txt', 'to-link.txt', 'unstaged.txt', 'untracked with space.txt'].sort(),
+      [
+        'added.txt',
+        'both.txt',
+        'café.txt',
+        'del-staged.txt',
+        'del-unstaged.txt',
+        'new name.txt',
+        'newdir/',
+        'staged.txt',
+        'tab\tand\nnewline.txt',
+        'to-link.txt',
+        'unstaged.txt',
+        'untracked with space.txt',
+      ].sort(),
     );
-    expect(byPath.get('new name.txt')).toEqual({ kind: 'renamed', xy: 'R.', submodule: 'N...', score: 'R100', path: 'new name.txt', origPath: 'old name.txt' });
+    expect(byPath.get('new name.txt')).toEqual({
+      kind: 'renamed',
+      xy: 'R.',
+      submodule: 'N...',
+      score: 'R100',
+      path: 'new name.txt',
+      origPath: 'old name.txt',
+    });
     const codes = Object.fromEntries(r.entries.map((e) => [e.path, 'xy' in e ? e.xy : e.kind]));
-    expect(codes).toMatchObject({ 'added.txt': 'A.', 'both.txt': 'MM', 'del-staged.txt': 'D.', 'del-unstaged.txt': '.D', 'staged.txt': 'M.', 'to-link.txt': '.T', 'unstaged.txt': '.M', 'café.txt': 'untracked', 'tab\tand\nnewline.txt': 'untracked' });
+    expect(codes).toMatchObject({
+      'added.txt': 'A.',
+      'both.txt': 'MM',
+      'del-staged.txt': 'D.',
+      'del-unstaged.txt': '.D',
+      'staged.txt': 'M.',
+      'to-link.txt': '.T',
+      'unstaged.txt': '.M',
+      'café.txt': 'untracked',
+      'tab\tand\nnewline.txt': 'untracked',
+    });
   });
 
   it('reads ignored entries when listed', () => {

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,14 +23,20 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function staleOwner(pid: number, extra: Partial<LockOwner> = {}): LockOwner {
-  return { pid, hostname: hostname(), createdAt: '2024-01-01T00:00:00.000Z', token: 'deadbeefdeadbeefdeadbeef', purpose: 'crashed', ...extra };
+  return {
+    pid,
+    hostname: hostname(),
+    createdAt: '2024-01-01T00:00:00.000Z',
+    token: 'deadbeefdeadbeefdeadbeef',
+    purpose: 'crashed',
+    ...extra,
+  };
 }
 
 function writeStale(owner: LockOwner | string): void {
   mkdirSync(dirname(lockPath), { recursive: true });
   writeFileSync(lockPath, typeof owner === 'string' ? owner : JSON.stringify(owner));
 }
-
 
 describe('withLock in one process', () => {
   it('runs fn, returns its value and removes the lock file', async () => {
@@ -37,7 +51,9 @@ describe('withLock in one process', () => {
   });
 
   it('releases the lock when fn throws', async () => {
-    await expect(withLock(lockPath, {}, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(withLock(lockPath, {}, async () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     expect(readdirSync(join(dir, 'locks'))).toEqual([]);
   });
 
@@ -83,12 +99,15 @@ describe('stale locks', () => {
     expect(await codeOf(withLock(lockPath, { timeoutMs: 50 }, async () => undefined))).toBe('LOCK_TIMEOUT');
   });
 
-  it.runIf(processStartTime(process.pid) !== null)('treats a live pid with another start time as reused (dead owner)', async () => {
-    const live = process.ppid;
-    expect(isProvablyDead(staleOwner(live, { startTime: 'not-a-start-time' }))).toBe(true);
-    expect(isProvablyDead(staleOwner(live, { startTime: processStartTime(live) as string }))).toBe(false);
-    expect(isProvablyDead(staleOwner(live))).toBe(false);
-  });
+  it.runIf(processStartTime(process.pid) !== null)(
+    'treats a live pid with another start time as reused (dead owner)',
+    async () => {
+      const live = process.ppid;
+      expect(isProvablyDead(staleOwner(live, { startTime: 'not-a-start-time' }))).toBe(true);
+      expect(isProvablyDead(staleOwner(live, { startTime: processStartTime(live) as string }))).toBe(false);
+      expect(isProvablyDead(staleOwner(live))).toBe(false);
+    },
+  );
 });
 
 describe('across processes', () => {
@@ -96,7 +115,9 @@ describe('across processes', () => {
     const holder = spawnTs('lock-child.ts', ['hold', lockPath]);
     const done = finished(holder);
     await printed(holder, 'held');
-    const error = await withLock(lockPath, { timeoutMs: 200 }, async () => undefined).catch((e: unknown) => e);
+    const error = await withLock(lockPath, { timeoutMs: 200 }, async () => undefined).catch(
+      (e: unknown) => e,
+    );
     expect((error as { code?: string }).code).toBe('LOCK_TIMEOUT');
     expect((error as { details: { owner: LockOwner } }).details.owner.pid).toBe(holder.pid);
 

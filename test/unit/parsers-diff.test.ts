@@ -8,9 +8,16 @@ import { parseDiffChanges } from '../../src/git/parsers/diff-changes.js';
 import { parseDiffNumstat } from '../../src/git/parsers/diff-numstat.js';
 import { parseDiffRaw } from '../../src/git/parsers/diff-raw.js';
 
-const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../fixtures/git-output', name), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(join(import.meta.dirname, '../../fixtures/git-output', name), 'utf8');
 
-const change = (path: string, status: FileChange['status'], insertions: number, deletions: number, extra: Partial<FileChange> = {}): FileChange => ({
+const change = (
+  path: string,
+  status: FileChange['status'],
+  insertions: number,
+  deletions: number,
+  extra: Partial<FileChange> = {},
+): FileChange => ({
   path,
   oldPath: null,
   status,
@@ -59,7 +66,9 @@ describe('parseDiffChanges (raw + numstat from one diff-tree process)', () => {
       ['with space.txt', null, 'added'],
       ['ünïcödé/日本語.txt', null, 'added'],
     ]);
-    expect(changes.every((c) => c.insertions === (c.status === 'renamed' ? 0 : 1) && c.deletions === 0)).toBe(true);
+    expect(changes.every((c) => c.insertions === (c.status === 'renamed' ? 0 : 1) && c.deletions === 0)).toBe(
+      true,
+    );
   });
 
   it('reads a diff against the empty tree as all additions, symlinks and binaries included', () => {
@@ -84,7 +93,9 @@ describe('parseDiffChanges (raw + numstat from one diff-tree process)', () => {
     ['rename sources that differ', ':100644 100644 aaaa bbbb R090\0a\0b\0' + '1\t1\t\0c\0b\0'],
     ['counts that are not numbers', ':100644 100644 aaaa bbbb M\0x\0' + 'one\t1\tx\0'],
   ])('refuses %s with GIT_OUTPUT_UNPARSEABLE', (_what, output) => {
-    expect(() => parseDiffChanges(output)).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
+    expect(() => parseDiffChanges(output)).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
   });
 });
 
@@ -107,8 +118,22 @@ describe('parseDiffRaw', () => {
 describe('parseDiffNumstat', () => {
   it('reads counts, binary markers and rename pairs', () => {
     const num = parseDiffNumstat(fixture('diff-kinds.numstat.z'));
-    expect(num.map(({ path, oldPath, insertions, deletions, binary }) => ({ path, oldPath, insertions, deletions, binary }))).toEqual(
-      KINDS.map(({ path, oldPath, insertions, deletions, binary }) => ({ path, oldPath, insertions, deletions, binary })),
+    expect(
+      num.map(({ path, oldPath, insertions, deletions, binary }) => ({
+        path,
+        oldPath,
+        insertions,
+        deletions,
+        binary,
+      })),
+    ).toEqual(
+      KINDS.map(({ path, oldPath, insertions, deletions, binary }) => ({
+        path,
+        oldPath,
+        insertions,
+        deletions,
+        binary,
+      })),
     );
   });
 });
@@ -117,12 +142,22 @@ describe('parseBatchCheck', () => {
   it('pairs each name with found, missing or ambiguous', () => {
     const names = fixture('batch-check.in.txt').split('\n').slice(0, -1);
     const answers = parseBatchCheck(names, fixture('batch-check.out.txt'));
-    expect(answers.map((a) => (a.found ? a.type : a.reason))).toEqual(['tree', 'missing', 'ambiguous', 'missing', 'tree']);
+    expect(answers.map((a) => (a.found ? a.type : a.reason))).toEqual([
+      'tree',
+      'missing',
+      'ambiguous',
+      'missing',
+      'tree',
+    ]);
     expect(answers[4]).toMatchObject({ id: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', size: 0 });
   });
 
   it('refuses an answer count that does not match with GIT_OUTPUT_UNPARSEABLE', () => {
-    expect(() => parseBatchCheck(['a', 'b'], 'a missing\n')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
-    expect(() => parseBatchCheck(['a'], 'garbage\n')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
+    expect(() => parseBatchCheck(['a', 'b'], 'a missing\n')).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
+    expect(() => parseBatchCheck(['a'], 'garbage\n')).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
   });
 });

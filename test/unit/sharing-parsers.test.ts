@@ -23,7 +23,16 @@ describe('checkRemoteUrl', () => {
     expect(checkRemoteUrl(url)).toBe(kind);
   });
 
-  it.each(['ext::sh -c id', 'fd::3', 'EXT::x', 'http://example.com/r.git', 'ftp://x/r', '-upload-pack=x', '', 'file:///a\nb'])('refuses %j with REMOTE_UNSAFE', (url) => {
+  it.each([
+    'ext::sh -c id',
+    'fd::3',
+    'EXT::x',
+    'http://example.com/r.git',
+    'ftp://x/r',
+    '-upload-pack=x',
+    '',
+    'file:///a\nb',
+  ])('refuses %j with REMOTE_UNSAFE', (url) => {
     expect(() => checkRemoteUrl(url)).toThrow(expect.objectContaining({ code: 'REMOTE_UNSAFE' }));
   });
 });
@@ -39,11 +48,17 @@ describe('parsers', () => {
   });
 
   it('parses ls-remote and drops malformed lines', () => {
-    expect(parseLsRemote(`${A}\trefs/agentgate/records/r/iteration-0\nnoise\n${B}\trefs/x y\n`)).toEqual([{ sha: A, ref: 'refs/agentgate/records/r/iteration-0' }]);
+    expect(parseLsRemote(`${A}\trefs/agentgate/records/r/iteration-0\nnoise\n${B}\trefs/x y\n`)).toEqual([
+      { sha: A, ref: 'refs/agentgate/records/r/iteration-0' },
+    ]);
   });
 
   it('parses for-each-ref with parents', () => {
-    expect(parseRefsWithParents(`${A} commit refs/agentgate/records/r/iteration-0 ${B}\n${B} tree refs/agentgate/records/t/iteration-0 \n`)).toEqual([
+    expect(
+      parseRefsWithParents(
+        `${A} commit refs/agentgate/records/r/iteration-0 ${B}\n${B} tree refs/agentgate/records/t/iteration-0 \n`,
+      ),
+    ).toEqual([
       { sha: A, type: 'commit', ref: 'refs/agentgate/records/r/iteration-0', parents: [B] },
       { sha: B, type: 'tree', ref: 'refs/agentgate/records/t/iteration-0', parents: [] },
     ]);
@@ -52,7 +67,15 @@ describe('parsers', () => {
   it('reads record ref names, refusing everything else', () => {
     const p = 'refs/agentgate/incoming/';
     expect(parseRecordRef(`${p}run-1/iteration-12`, p)).toEqual({ runId: 'run-1', iteration: 12 });
-    for (const bad of ['-x/iteration-0', 'a/b/iteration-0', 'r/iteration-01', 'r/iteration-', 'r/other', 'r..s/iteration-0', 'r.lock/iteration-0']) {
+    for (const bad of [
+      '-x/iteration-0',
+      'a/b/iteration-0',
+      'r/iteration-01',
+      'r/iteration-',
+      'r/other',
+      'r..s/iteration-0',
+      'r.lock/iteration-0',
+    ]) {
       expect(parseRecordRef(`${p}${bad}`, p)).toBeNull();
     }
     expect(parseRecordRef('refs/heads/main', p)).toBeNull();
@@ -87,13 +110,21 @@ describe('record objects', () => {
     const objects = recordObjects('sha1', record);
     const dir = initRepo();
     try {
-      const hash = (type: string, content: Buffer) => gitRaw(dir, ['hash-object', '--literally', '-t', type, '--stdin'], content).toString().trim();
+      const hash = (type: string, content: Buffer) =>
+        gitRaw(dir, ['hash-object', '--literally', '-t', type, '--stdin'], content).toString().trim();
       expect(hash('blob', objects.blob.content)).toBe(objects.blob.id);
       expect(hash('tree', objects.tree.content)).toBe(objects.tree.id);
       expect(hash('commit', objects.commit.content)).toBe(objects.commit.id);
       expect(recordObjects('sha1', record).commit.id).toBe(objects.commit.id);
       expect(objectId('sha1', 'blob', Buffer.from(''))).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
-      expect(treeContent([{ name: 'b', blob: A }, { name: 'a', blob: B }]).subarray(0, 9).toString()).toBe('100644 a\0');
+      expect(
+        treeContent([
+          { name: 'b', blob: A },
+          { name: 'a', blob: B },
+        ])
+          .subarray(0, 9)
+          .toString(),
+      ).toBe('100644 a\0');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

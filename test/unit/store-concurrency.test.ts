@@ -15,7 +15,9 @@ it('8 processes x 10 links into one run lose nothing and stay ordered by iterati
   const children = 8;
   const count = 10;
   const go = join(home, 'go');
-  const procs = Array.from({ length: children }, (_, index) => spawnTs('link-child.ts', [home, 'shared', String(index), String(children), String(count), go]));
+  const procs = Array.from({ length: children }, (_, index) =>
+    spawnTs('link-child.ts', [home, 'shared', String(index), String(children), String(count), go]),
+  );
   const results = procs.map(finished);
   await Promise.all(procs.map((child) => printed(child, 'ready')));
   writeFileSync(go, '');

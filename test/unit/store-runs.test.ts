@@ -15,7 +15,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-
 const runFile = (runId: string) => join(home, 'runs', `${runId}.json`);
 const snapshotFile = (id: string) => join(home, 'snapshots', `${id}.json`);
 
@@ -30,11 +29,18 @@ async function capture(runId: string, iteration: number, id = `${runId}-${iterat
 describe('recordBefore', () => {
   it('creates the run record at <home>/runs/<runId>.json and updates its before state later', async () => {
     const first = await store.recordBefore('run1', '/tmp/ws', makeBefore('run1'));
-    expect(first).toMatchObject({ runId: 'run1', workspace: '/tmp/ws', before: makeBefore('run1'), snapshotIds: [] });
+    expect(first).toMatchObject({
+      runId: 'run1',
+      workspace: '/tmp/ws',
+      before: makeBefore('run1'),
+      snapshotIds: [],
+    });
     expect(JSON.parse(readFileSync(runFile('run1'), 'utf8'))).toEqual(first);
 
     await capture('run1', 1);
-    await expect(store.recordBefore('run1', '/elsewhere', makeBefore('run1', SHA_B))).rejects.toMatchObject({ code: 'RUN_WORKSPACE_MISMATCH' });
+    await expect(store.recordBefore('run1', '/elsewhere', makeBefore('run1', SHA_B))).rejects.toMatchObject({
+      code: 'RUN_WORKSPACE_MISMATCH',
+    });
     const second = await store.recordBefore('run1', '/tmp/ws', makeBefore('run1', SHA_B));
     expect(second.before?.sha).toBe(SHA_B);
     expect(second.createdAt).toBe(first.createdAt);
@@ -44,7 +50,9 @@ describe('recordBefore', () => {
   });
 
   it('refuses an invalid before state, or one of another run, with INVALID_ARGUMENT', async () => {
-    expect(await codeOf(store.recordBefore('run1', '/tmp/ws', { ...makeBefore('run1'), sha: 'HEAD' }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(store.recordBefore('run1', '/tmp/ws', { ...makeBefore('run1'), sha: 'HEAD' }))).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect(await codeOf(store.recordBefore('run1', '/tmp/ws', makeBefore('run2')))).toBe('INVALID_ARGUMENT');
     expect(await codeOf(store.recordBefore('run1', '', makeBefore('run1')))).toBe('INVALID_ARGUMENT');
     expect(existsSync(runFile('run1'))).toBe(false);
@@ -54,7 +62,13 @@ describe('recordBefore', () => {
 describe('linkSnapshot and loadByRun', () => {
   it('keeps links ordered by iteration whatever the order of linking; loadByRun returns them in order', async () => {
     for (const iteration of [3, 1, 4, 0, 2]) await capture('run1', iteration);
-    expect((await store.loadRun('run1'))?.snapshotIds).toEqual(['run1-0', 'run1-1', 'run1-2', 'run1-3', 'run1-4']);
+    expect((await store.loadRun('run1'))?.snapshotIds).toEqual([
+      'run1-0',
+      'run1-1',
+      'run1-2',
+      'run1-3',
+      'run1-4',
+    ]);
     expect((await store.loadByRun('run1')).map((s) => s.iteration)).toEqual([0, 1, 2, 3, 4]);
   });
 
@@ -86,7 +100,11 @@ describe('linkSnapshot and loadByRun', () => {
     rmSync(snapshotFile('run1-2'));
     const error = (await store.loadByRun('run1').catch((e: unknown) => e)) as StoreCorruptError;
     expect(error.code).toBe('STORE_CORRUPT');
-    expect(error.details).toMatchObject({ path: runFile('run1'), snapshotId: 'run1-2', missing: snapshotFile('run1-2') });
+    expect(error.details).toMatchObject({
+      path: runFile('run1'),
+      snapshotId: 'run1-2',
+      missing: snapshotFile('run1-2'),
+    });
 
     const contents = await store.inspectRun('run1');
     expect(contents.snapshots.map((s) => s.id)).toEqual(['run1-1', 'run1-3']);
@@ -147,7 +165,11 @@ describe('delete', () => {
     await capture('run1', 1);
     await capture('run1', 2);
     rmSync(snapshotFile('run1-1'));
-    expect(await store.delete('run1-1')).toEqual({ id: 'run1-1', removedFile: false, unlinkedFrom: ['run1'] });
+    expect(await store.delete('run1-1')).toEqual({
+      id: 'run1-1',
+      removedFile: false,
+      unlinkedFrom: ['run1'],
+    });
     expect((await store.loadByRun('run1')).map((s) => s.id)).toEqual(['run1-2']);
   });
 

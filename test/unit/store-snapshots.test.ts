@@ -14,7 +14,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-
 const snapshotFile = (id: string) => join(home, 'snapshots', `${id}.json`);
 
 describe('save and load', () => {
@@ -41,7 +40,9 @@ describe('save and load', () => {
   it('refuses an invalid snapshot with INVALID_ARGUMENT and writes nothing', async () => {
     const bad = { ...makeSnapshot(), afterSha: 'not-a-sha', insertions: -1 };
     expect(await codeOf(store.save(bad))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(store.save({ ...makeSnapshot(), files: undefined } as never))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(store.save({ ...makeSnapshot(), files: undefined } as never))).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect(existsSync(join(home, 'snapshots'))).toBe(false);
   });
 
@@ -69,17 +70,20 @@ describe('corrupt files', () => {
     ['a file holding another id', JSON.stringify(makeSnapshot({ id: 'other' }))],
     ['an empty file', ''],
   ];
-  it.each(cases)('%s: load is STORE_CORRUPT naming the file; list still returns the good ones', async (_label, content) => {
-    writeFileSync(snapshotFile('bad'), content);
-    const error = (await store.load('bad').catch((e: unknown) => e)) as StoreCorruptError;
-    expect(error.code).toBe('STORE_CORRUPT');
-    expect(error.details.path).toBe(snapshotFile('bad'));
-    expect(error.message).toContain(snapshotFile('bad'));
+  it.each(cases)(
+    '%s: load is STORE_CORRUPT naming the file; list still returns the good ones',
+    async (_label, content) => {
+      writeFileSync(snapshotFile('bad'), content);
+      const error = (await store.load('bad').catch((e: unknown) => e)) as StoreCorruptError;
+      expect(error.code).toBe('STORE_CORRUPT');
+      expect(error.details.path).toBe(snapshotFile('bad'));
+      expect(error.message).toContain(snapshotFile('bad'));
 
-    const { snapshots, problems } = await store.list();
-    expect(snapshots.map((s) => s.id)).toEqual(['good-1', 'good-2']);
-    expect(problems.map((p) => [p.code, p.details.path])).toEqual([['STORE_CORRUPT', snapshotFile('bad')]]);
-  });
+      const { snapshots, problems } = await store.list();
+      expect(snapshots.map((s) => s.id)).toEqual(['good-1', 'good-2']);
+      expect(problems.map((p) => [p.code, p.details.path])).toEqual([['STORE_CORRUPT', snapshotFile('bad')]]);
+    },
+  );
 
   it('an unreadable entry (a directory named like a snapshot) is a problem, not a crash', async () => {
     mkdirSync(snapshotFile('dir'));
@@ -101,28 +105,33 @@ describe('corrupt files', () => {
 describe('ids are validated before they touch a path', () => {
   const badIds = ['../x', 'a/b', '', '-rf', 'x'.repeat(200), '..', 'a\\b', 'x.lock', '/etc/passwd', 'a\0b'];
 
-  it.each(badIds.map((id) => [JSON.stringify(id).slice(0, 30), id]))('%s -> INVALID_ID everywhere, nothing written', async (_label, id) => {
-    const calls: Array<Promise<unknown>> = [
-      store.load(id),
-      store.save(makeSnapshot({ id })),
-      store.save(makeSnapshot({ runId: id })),
-      store.delete(id),
-      store.loadRun(id),
-      store.loadByRun(id),
-      store.recordBefore(id, '/tmp/ws', makeBefore(id)),
-      store.linkSnapshot(id, '/tmp/ws', 'fine', 1),
-      store.linkSnapshot('fine', '/tmp/ws', id, 1),
-      // "x.lock" cannot be an id but can begin one ("x.lockstep"), so it is a fine prefix.
-      ...(id === 'x.lock' ? [] : [store.findByPrefix(id)]),
-    ];
-    for (const call of calls) expect(await codeOf(call)).toBe('INVALID_ID');
-    expect(readdirSync(home)).toEqual([]);
-  });
+  it.each(badIds.map((id) => [JSON.stringify(id).slice(0, 30), id]))(
+    '%s -> INVALID_ID everywhere, nothing written',
+    async (_label, id) => {
+      const calls: Array<Promise<unknown>> = [
+        store.load(id),
+        store.save(makeSnapshot({ id })),
+        store.save(makeSnapshot({ runId: id })),
+        store.delete(id),
+        store.loadRun(id),
+        store.loadByRun(id),
+        store.recordBefore(id, '/tmp/ws', makeBefore(id)),
+        store.linkSnapshot(id, '/tmp/ws', 'fine', 1),
+        store.linkSnapshot('fine', '/tmp/ws', id, 1),
+        // "x.lock" cannot be an id but can begin one ("x.lockstep"), so it is a fine prefix.
+        ...(id === 'x.lock' ? [] : [store.findByPrefix(id)]),
+      ];
+      for (const call of calls) expect(await codeOf(call)).toBe('INVALID_ID');
+      expect(readdirSync(home)).toEqual([]);
+    },
+  );
 });
 
 describe('list and findByPrefix', () => {
   beforeEach(async () => {
-    await store.save(makeSnapshot({ runId: 'runB', iteration: 1, id: 'b1', afterSha: 'c0ffee'.padEnd(40, '0') }));
+    await store.save(
+      makeSnapshot({ runId: 'runB', iteration: 1, id: 'b1', afterSha: 'c0ffee'.padEnd(40, '0') }),
+    );
     await store.save(makeSnapshot({ runId: 'runA', iteration: 2, id: 'a2' }));
     await store.save(makeSnapshot({ runId: 'runA', iteration: 10, id: 'a10' }));
     await store.save(makeSnapshot({ runId: 'runA', iteration: 1, id: 'a1-extra' }));

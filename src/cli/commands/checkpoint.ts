@@ -26,7 +26,8 @@ function open(ctx: Context): Promise<Checkpoints> {
 const MARKERS = ['latest', 'baseline', 'safety'] as const satisfies ReadonlyArray<keyof CheckpointMarkers>;
 
 /** How every HASH argument is read; shown in the help of the commands that take one. */
-const HASH_FORMS = 'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
+const HASH_FORMS =
+  'HASH is a checkpoint hash (full or abbreviated), a label given to "checkpoint track --label" (the newest checkpoint with it), or latest, baseline or safety.';
 
 /**
  * A checkpoint named by hash, by label or by marker, as the hash the library takes. A hash that
@@ -37,7 +38,11 @@ async function resolveCheckpoint(cp: Checkpoints, name: string): Promise<string>
   if (OBJECT_ID_PATTERN.test(name)) return name;
   if ((MARKERS as readonly string[]).includes(name)) {
     const marked = (await cp.markers())[name as (typeof MARKERS)[number]];
-    if (marked === null) throw new CheckpointNotFoundError(`there is no "${name}" checkpoint yet; "checkpoint track" records one`, { details: { hash: name } });
+    if (marked === null)
+      throw new CheckpointNotFoundError(
+        `there is no "${name}" checkpoint yet; "checkpoint track" records one`,
+        { details: { hash: name } },
+      );
     return marked.hash;
   }
   const entries = await cp.list();
@@ -49,7 +54,13 @@ const track = defineCommand({
   name: 'checkpoint track',
   usage: 'checkpoint track [--label L]',
   summary: "Record the workspace's current state in its private checkpoint store.",
-  options: { label: { type: 'string', valueName: 'L', description: 'a name for the checkpoint; other commands accept it where they take a HASH' } },
+  options: {
+    label: {
+      type: 'string',
+      valueName: 'L',
+      description: 'a name for the checkpoint; other commands accept it where they take a HASH',
+    },
+  },
   positionals: { required: [] },
   examples: ['checkpoint track --label "before tool call" --json'],
   async run(ctx, values) {
@@ -57,7 +68,13 @@ const track = defineCommand({
     return {
       json: result,
       human: () =>
-        [`Checkpoint ${result.hash} (${result.ref})`, ...result.skipped.map((s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`)].join('\n'),
+        [
+          `Checkpoint ${result.hash} (${result.ref})`,
+          ...result.skipped.map(
+            (s) =>
+              `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`,
+          ),
+        ].join('\n'),
     };
   },
 });
@@ -75,7 +92,13 @@ const patch = defineCommand({
     const result = await cp.patch(await resolveCheckpoint(cp, name));
     return {
       json: result,
-      human: () => (result.files.length ? [`${result.files.length} files changed since checkpoint ${short(result.hash)}:`, ...result.files.map(printable)].join('\n') : `Nothing changed since checkpoint ${short(result.hash)}.`),
+      human: () =>
+        result.files.length
+          ? [
+              `${result.files.length} files changed since checkpoint ${short(result.hash)}:`,
+              ...result.files.map(printable),
+            ].join('\n')
+          : `Nothing changed since checkpoint ${short(result.hash)}.`,
     };
   },
 });
@@ -109,14 +132,18 @@ const diff = defineCommand({
 const diffFull = defineCommand({
   name: 'checkpoint diff-full',
   usage: 'checkpoint diff-full FROM [TO]',
-  summary: "Print each changed file's whole contents before and after, from checkpoint FROM to TO (default: now).",
+  summary:
+    "Print each changed file's whole contents before and after, from checkpoint FROM to TO (default: now).",
   description: `Each file starts with "=== STATUS PATH (+N -M)", then "--- before" and "--- after" with its full contents; binary files are named, not printed. With --json, FileDiff[]. FROM and TO take the forms of HASH: ${HASH_FORMS.slice('HASH is '.length)}`,
   options: {},
   positionals: { required: ['FROM'], optional: ['TO'] },
   examples: ['checkpoint diff-full baseline latest --json'],
   async run(ctx, _values, [from, to]) {
     const cp = await open(ctx);
-    const diffs: FileDiff[] = await cp.diffFull(await resolveCheckpoint(cp, from), to === undefined ? undefined : await resolveCheckpoint(cp, to));
+    const diffs: FileDiff[] = await cp.diffFull(
+      await resolveCheckpoint(cp, from),
+      to === undefined ? undefined : await resolveCheckpoint(cp, to),
+    );
     return { json: diffs, human: () => (diffs.length ? diffs.map(fullText).join('\n') : 'No differences.') };
   },
 });
@@ -125,8 +152,14 @@ const diffFull = defineCommand({
 function fullText(d: FileDiff): string {
   const head = `=== ${d.status} ${d.file} (${d.binary ? 'binary' : `+${d.additions} -${d.deletions}`})`;
   if (d.binary) return head;
-  const body = (label: string, text: string, present: boolean) => (present ? `--- ${label}\n${text}${text === '' || text.endsWith('\n') ? '' : '\n\\ No newline at end of file\n'}` : `--- ${label}: (none)\n`);
-  return `${head}\n${body('before', d.before, d.status !== 'added')}${body('after', d.after, d.status !== 'deleted')}`.replace(/\n$/, '');
+  const body = (label: string, text: string, present: boolean) =>
+    present
+      ? `--- ${label}\n${text}${text === '' || text.endsWith('\n') ? '' : '\n\\ No newline at end of file\n'}`
+      : `--- ${label}: (none)\n`;
+  return `${head}\n${body('before', d.before, d.status !== 'added')}${body('after', d.after, d.status !== 'deleted')}`.replace(
+    /\n$/,
+    '',
+  );
 }
 
 const restore = defineCommand({
@@ -140,7 +173,10 @@ const restore = defineCommand({
   async run(ctx, _values, [name]) {
     const cp = await open(ctx);
     const result = await cp.restore(await resolveCheckpoint(cp, name));
-    return { json: result, human: () => `Restored ${result.hash}.\nUndo with: ${PROGRAM} checkpoint restore ${result.safety}` };
+    return {
+      json: result,
+      human: () => `Restored ${result.hash}.\nUndo with: ${PROGRAM} checkpoint restore ${result.safety}`,
+    };
   },
 });
 
@@ -153,11 +189,19 @@ const revert = defineCommand({
   positionals: { required: ['HASH'], rest: 'PATH' },
   examples: ['checkpoint revert latest src/app.ts'],
   async run(ctx, _values, [name, ...paths]) {
-    if (paths.includes('')) throw new UsageError('an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file');
+    if (paths.includes(''))
+      throw new UsageError(
+        'an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file',
+      );
     const cp = await open(ctx);
     const hash = await resolveCheckpoint(cp, name);
     // Like git -C, paths are taken relative to the -C directory.
-    const result = paths.length ? await cp.revert(hash, paths.map((p) => resolve(ctx.workspace, p))) : await cp.revert(hash);
+    const result = paths.length
+      ? await cp.revert(
+          hash,
+          paths.map((p) => resolve(ctx.workspace, p)),
+        )
+      : await cp.revert(hash);
     return {
       json: result,
       human: () =>
@@ -182,7 +226,13 @@ const list = defineCommand({
     const entries = await (await open(ctx)).list();
     return {
       json: entries,
-      human: () => (entries.length ? table(['CREATED', 'HASH', 'LABEL', 'REF'], entries.map((e) => [e.createdAt, e.hash, e.label ?? '-', e.ref])) : 'No checkpoints.'),
+      human: () =>
+        entries.length
+          ? table(
+              ['CREATED', 'HASH', 'LABEL', 'REF'],
+              entries.map((e) => [e.createdAt, e.hash, e.label ?? '-', e.ref]),
+            )
+          : 'No checkpoints.',
     };
   },
 });
@@ -191,18 +241,33 @@ const gc = defineCommand({
   name: 'checkpoint gc',
   usage: 'checkpoint gc [--keep N] [--prune AGE]',
   summary: 'Keep the newest N checkpoints (and the baseline), then git gc the store.',
-  description: 'The checkpoints latest, baseline and safety point at are always kept. Reports the store\'s size before and after.',
+  description:
+    "The checkpoints latest, baseline and safety point at are always kept. Reports the store's size before and after.",
   options: {
-    keep: { type: 'integer', valueName: 'N', description: 'checkpoints to keep, newest first', defaultText: `checkpoints.keep in the config, else ${DEFAULT_KEEP}` },
-    prune: { type: 'string', valueName: 'AGE', description: 'drop unreachable objects older than AGE, a git date such as 2.weeks.ago, 1.day.ago, 2025-01-31, now or never', default: DEFAULT_PRUNE_AGE },
+    keep: {
+      type: 'integer',
+      valueName: 'N',
+      description: 'checkpoints to keep, newest first',
+      defaultText: `checkpoints.keep in the config, else ${DEFAULT_KEEP}`,
+    },
+    prune: {
+      type: 'string',
+      valueName: 'AGE',
+      description:
+        'drop unreachable objects older than AGE, a git date such as 2.weeks.ago, 1.day.ago, 2025-01-31, now or never',
+      default: DEFAULT_PRUNE_AGE,
+    },
   },
   positionals: { required: [] },
   examples: ['checkpoint gc --keep 20 --prune 1.day.ago'],
   async run(ctx, values) {
-    const result = await (await open(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+    const result = await (
+      await open(ctx)
+    ).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
     return {
       json: result,
-      human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`,
+      human: () =>
+        `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`,
     };
   },
 });

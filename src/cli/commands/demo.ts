@@ -5,9 +5,13 @@ import { defineCommand } from '../spec.js';
 export const DEMO_COMMAND = defineCommand({
   name: 'demo',
   usage: 'demo',
-  summary: 'Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).',
-  description: 'The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.',
-  options: { keep: { type: 'boolean', description: 'keep the throwaway workspace and home, and say where they are' } },
+  summary:
+    'Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).',
+  description:
+    'The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.',
+  options: {
+    keep: { type: 'boolean', description: 'keep the throwaway workspace and home, and say where they are' },
+  },
   positionals: { required: [] },
   examples: ['demo', 'demo --keep --json'],
   async run(_ctx, values) {
@@ -16,17 +20,31 @@ export const DEMO_COMMAND = defineCommand({
       json: summary,
       exitCode: summary.verify.ok ? 0 : 1,
       human: (colour) => {
-        const rows = summary.iterations.map((i) => [String(i.iteration), String(i.filesChanged), `+${i.insertions}`, `-${i.deletions}`, short(i.beforeSha), short(i.afterSha), i.patchPath ?? '-']);
+        const rows = summary.iterations.map((i) => [
+          String(i.iteration),
+          String(i.filesChanged),
+          `+${i.insertions}`,
+          `-${i.deletions}`,
+          short(i.beforeSha),
+          short(i.afterSha),
+          i.patchPath ?? '-',
+        ]);
         const verdict = summary.verify.ok
           ? paint(`verify: all ${summary.verify.checks} checks passed`, 'green', colour)
-          : paint(`verify: ${summary.verify.failed} of ${summary.verify.checks} checks failed`, 'red', colour);
+          : paint(
+              `verify: ${summary.verify.failed} of ${summary.verify.checks} checks failed`,
+              'red',
+              colour,
+            );
         return [
           `Run ${summary.runId} in ${summary.workspace}`,
           '',
           table(['ITER', 'FILES', '+', '-', 'BEFORE', 'AFTER', 'PATCH'], rows),
           '',
           verdict,
-          summary.kept ? `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}` : 'The throwaway workspace and home were removed (demo --keep keeps them).',
+          summary.kept
+            ? `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}`
+            : 'The throwaway workspace and home were removed (demo --keep keeps them).',
         ].join('\n');
       },
     };

@@ -16,11 +16,23 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     load: async () => (await import('./run-snapshots.js')).RUN_SNAPSHOT_COMMANDS,
   },
   { names: ['demo'], load: async () => [(await import('./demo.js')).DEMO_COMMAND] },
-  { names: ['push', 'fetch', 'export', 'import'], load: async () => (await import('./sharing.js')).SHARING_COMMANDS },
+  {
+    names: ['push', 'fetch', 'export', 'import'],
+    load: async () => (await import('./sharing.js')).SHARING_COMMANDS,
+  },
   { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
   { names: ['serve'], load: async () => [(await import('./serve.js')).SERVE_COMMAND] },
   {
-    names: ['checkpoint track', 'checkpoint patch', 'checkpoint diff', 'checkpoint diff-full', 'checkpoint restore', 'checkpoint revert', 'checkpoint list', 'checkpoint gc'],
+    names: [
+      'checkpoint track',
+      'checkpoint patch',
+      'checkpoint diff',
+      'checkpoint diff-full',
+      'checkpoint restore',
+      'checkpoint revert',
+      'checkpoint list',
+      'checkpoint gc',
+    ],
     load: async () => (await import('./checkpoint.js')).CHECKPOINT_COMMANDS,
   },
 ];

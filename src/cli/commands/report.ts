@@ -11,10 +11,31 @@ export const REPORT_COMMAND = defineCommand({
     'A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. ' +
     'Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
   options: {
-    run: { type: 'string', valueName: 'ID', description: 'the run to report', defaultText: 'the run updated most recently' },
-    format: { type: 'string', choices: ReportFormat.options, valueName: 'FORMAT', description: 'html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)', default: 'html' },
-    output: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the report to FILE instead of printing it' },
-    ci: { ...CI_OPTION, description: 'GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY' },
+    run: {
+      type: 'string',
+      valueName: 'ID',
+      description: 'the run to report',
+      defaultText: 'the run updated most recently',
+    },
+    format: {
+      type: 'string',
+      choices: ReportFormat.options,
+      valueName: 'FORMAT',
+      description:
+        'html (one self-contained page), md (GitHub-flavoured Markdown, at most 1 MiB), json (one document) or dotenv (GitLab AGENTGATE_* variables)',
+      default: 'html',
+    },
+    output: {
+      type: 'string',
+      short: 'o',
+      valueName: 'FILE',
+      description: 'write the report to FILE instead of printing it',
+    },
+    ci: {
+      ...CI_OPTION,
+      description:
+        'GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY',
+    },
   },
   positionals: { required: [] },
   examples: ['report --run "$RUN" --format html -o report.html', 'report --format md --ci github'],
@@ -22,17 +43,27 @@ export const REPORT_COMMAND = defineCommand({
     const format = values.format;
     const runId = values.run;
     const output = values.output;
-    const summaryFile = output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
+    const summaryFile =
+      output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
     if (output !== undefined) {
       const written = await writeReport(ctx.snapshotter, format, output, runId);
-      return { json: written, human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)` };
+      return {
+        json: written,
+        human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`,
+      };
     }
     const { report, text } = await renderReport(ctx.snapshotter, format, runId);
     if (summaryFile !== null) {
       await appendStepSummary(summaryFile, text);
-      return { json: { summary: summaryFile, format, runId: report.run.runId }, human: () => `Appended the run ${report.run.runId} summary to $GITHUB_STEP_SUMMARY.` };
+      return {
+        json: { summary: summaryFile, format, runId: report.run.runId },
+        human: () => `Appended the run ${report.run.runId} summary to $GITHUB_STEP_SUMMARY.`,
+      };
     }
     // --json promises one JSON document: the json format is that document, the others travel inside one.
-    return { json: format === 'json' ? report : { format, runId: report.run.runId, text }, human: () => text.replace(/\n$/, '') };
+    return {
+      json: format === 'json' ? report : { format, runId: report.run.runId, text },
+      human: () => text.replace(/\n$/, ''),
+    };
   },
 });

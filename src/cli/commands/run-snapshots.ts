@@ -13,15 +13,26 @@ import { appendKeyValues, detectCi, errorAnnotations, githubFileFor } from '../.
 /** verify's exit status when a check fails, apart from 1 (the tool itself failed) and 2 (usage). */
 export const VERIFY_FAILED_EXIT = 3;
 
-const RUN_ID = { type: 'string', valueName: 'ID', description: 'the run id: letters, digits, ".", "_" and "-"' } as const;
+const RUN_ID = {
+  type: 'string',
+  valueName: 'ID',
+  description: 'the run id: letters, digits, ".", "_" and "-"',
+} as const;
 
 const before = defineCommand({
   name: 'before',
   usage: 'before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]',
-  summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
+  summary:
+    "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
   options: {
     run: { ...RUN_ID, required: true },
-    'on-dirty': { type: 'string', choices: OnDirty.options, description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE', defaultText: 'onDirty in the config, else wip-commit' },
+    'on-dirty': {
+      type: 'string',
+      choices: OnDirty.options,
+      description:
+        'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
+      defaultText: 'onDirty in the config, else wip-commit',
+    },
     branch: {
       type: 'string',
       valueName: 'NAME',
@@ -29,36 +40,79 @@ const before = defineCommand({
         'commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves',
       defaultText: 'the checked-out branch',
     },
-    init: { type: 'boolean', description: 'initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed' },
+    init: {
+      type: 'boolean',
+      description:
+        'initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed',
+    },
   },
   positionals: { required: [] },
-  examples: ['before --run "$RUN" -C "$WS" --json', 'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"', 'before --run "$RUN" -C ./new-project --init'],
+  examples: [
+    'before --run "$RUN" -C "$WS" --json',
+    'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
+    'before --run "$RUN" -C ./new-project --init',
+  ],
   async run(ctx, values) {
     const { 'on-dirty': onDirty, branch } = values;
-    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, { runId: values.run, init: values.init, ...(onDirty ? { onDirty } : {}), ...(branch === undefined ? {} : { branch }) });
+    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
+      runId: values.run,
+      init: values.init,
+      ...(onDirty ? { onDirty } : {}),
+      ...(branch === undefined ? {} : { branch }),
+    });
     return {
       json: state,
       human: () =>
         `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` +
         (state.wipSha ? `\nUncommitted work was saved as WIP commit ${short(state.wipSha)}.` : '') +
-        (state.nestedRepositories?.length ? `\nNested repositories left out: ${printable(state.nestedRepositories.join(', '))}` : ''),
+        (state.nestedRepositories?.length
+          ? `\nNested repositories left out: ${printable(state.nestedRepositories.join(', '))}`
+          : ''),
     };
   },
 });
 
 const after = defineCommand({
   name: 'after',
-  usage: 'after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]',
-  summary: 'Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.',
+  usage:
+    'after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]',
+  summary:
+    'Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.',
   options: {
     run: { ...RUN_ID, required: true },
-    iteration: { type: 'integer', valueName: 'N', description: 'the iteration number, 0 or more; each number once per run', required: true },
-    task: { type: 'string', valueName: 'TEXT', description: 'the task prompt; its first 100 characters go into the commit message as "Task:"' },
+    iteration: {
+      type: 'integer',
+      valueName: 'N',
+      description: 'the iteration number, 0 or more; each number once per run',
+      required: true,
+    },
+    task: {
+      type: 'string',
+      valueName: 'TEXT',
+      description: 'the task prompt; its first 100 characters go into the commit message as "Task:"',
+    },
     'task-file': { type: 'string', valueName: 'F', description: 'read the task prompt from file F' },
-    gate: { type: 'string', valueName: 'TEXT', description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"' },
-    'gate-file': { type: 'string', valueName: 'F', description: 'read the gate label from file F (its text, not its name, is recorded)' },
-    before: { type: 'string', valueName: 'SHA', description: 'the iteration\'s start (a full or abbreviated SHA or any revision)', defaultText: "the run's recorded before state" },
-    ci: { ...CI_OPTION, description: 'GitHub Actions integration: github writes step outputs/annotations, none turns it off' },
+    gate: {
+      type: 'string',
+      valueName: 'TEXT',
+      description:
+        'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"',
+    },
+    'gate-file': {
+      type: 'string',
+      valueName: 'F',
+      description: 'read the gate label from file F (its text, not its name, is recorded)',
+    },
+    before: {
+      type: 'string',
+      valueName: 'SHA',
+      description: "the iteration's start (a full or abbreviated SHA or any revision)",
+      defaultText: "the run's recorded before state",
+    },
+    ci: {
+      ...CI_OPTION,
+      description: 'GitHub Actions integration: github writes step outputs/annotations, none turns it off',
+    },
   },
   positionals: { required: [] },
   examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
@@ -66,8 +120,14 @@ const after = defineCommand({
     const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
     atMostOne(values, ['task', 'task-file']);
     atMostOne(values, ['gate', 'gate-file']);
-    const taskPrompt = values['task-file'] === undefined ? values.task : await readOptionFile(values['task-file'], '--task-file');
-    const gatePlanSource = values['gate-file'] === undefined ? values.gate : await readOptionFile(values['gate-file'], '--gate-file');
+    const taskPrompt =
+      values['task-file'] === undefined
+        ? values.task
+        : await readOptionFile(values['task-file'], '--task-file');
+    const gatePlanSource =
+      values['gate-file'] === undefined
+        ? values.gate
+        : await readOptionFile(values['gate-file'], '--gate-file');
     const snapshot = await ctx.snapshotter.captureAfterState(ctx.workspace, null, {
       runId: values.run,
       iteration: values.iteration,
@@ -104,16 +164,39 @@ const list = defineCommand({
   examples: ['list --run "$RUN"'],
   async run(ctx, values) {
     const runId = values.run;
-    const listed = runId === undefined ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, 'run id'));
+    const listed =
+      runId === undefined
+        ? await ctx.snapshotter.store.list()
+        : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, 'run id'));
     const snapshots = await Promise.all(listed.snapshots.map((s) => ctx.snapshotter.withLocalPaths(s)));
     return {
       json: snapshots,
       // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
-      warnings: listed.problems.map((p) => ({ code: p.code, message: p.message, file: typeof p.details.path === 'string' ? p.details.path : null })),
+      warnings: listed.problems.map((p) => ({
+        code: p.code,
+        message: p.message,
+        file: typeof p.details.path === 'string' ? p.details.path : null,
+      })),
       human: (colour) => {
-        const rows = snapshots.map((s) => [s.runId, String(s.iteration), s.id, String(s.filesChanged), `+${s.insertions}`, `-${s.deletions}`, short(s.afterSha), s.patchPath ?? '-']);
-        const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour));
-        return [rows.length ? table(['RUN', 'ITER', 'ID', 'FILES', '+', '-', 'AFTER', 'PATCH'], rows) : 'No snapshots.', ...warnings].join('\n');
+        const rows = snapshots.map((s) => [
+          s.runId,
+          String(s.iteration),
+          s.id,
+          String(s.filesChanged),
+          `+${s.insertions}`,
+          `-${s.deletions}`,
+          short(s.afterSha),
+          s.patchPath ?? '-',
+        ]);
+        const warnings = listed.problems.map((p) =>
+          paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour),
+        );
+        return [
+          rows.length
+            ? table(['RUN', 'ITER', 'ID', 'FILES', '+', '-', 'AFTER', 'PATCH'], rows)
+            : 'No snapshots.',
+          ...warnings,
+        ].join('\n');
       },
     };
   },
@@ -132,9 +215,20 @@ const runs = defineCommand({
     return {
       json: runs,
       human: (colour) => {
-        const rows = runs.map((r) => [r.runId, String(r.snapshotIds.length), short(r.before?.sha), r.updatedAt, r.workspace]);
-        const warnings = listed.problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour));
-        return [rows.length ? table(['RUN', 'SNAPSHOTS', 'BEFORE', 'UPDATED', 'WORKSPACE'], rows) : 'No runs.', ...warnings].join('\n');
+        const rows = runs.map((r) => [
+          r.runId,
+          String(r.snapshotIds.length),
+          short(r.before?.sha),
+          r.updatedAt,
+          r.workspace,
+        ]);
+        const warnings = listed.problems.map((p) =>
+          paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour),
+        );
+        return [
+          rows.length ? table(['RUN', 'SNAPSHOTS', 'BEFORE', 'UPDATED', 'WORKSPACE'], rows) : 'No runs.',
+          ...warnings,
+        ].join('\n');
       },
     };
   },
@@ -145,7 +239,14 @@ const patch = defineCommand({
   usage: 'patch ID [-o, --output FILE]',
   summary: "Print (or write to FILE) the snapshot's unified diff.",
   description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
-  options: { output: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the diff to FILE (atomically) instead of printing it' } },
+  options: {
+    output: {
+      type: 'string',
+      short: 'o',
+      valueName: 'FILE',
+      description: 'write the diff to FILE (atomically) instead of printing it',
+    },
+  },
   positionals: { required: ['ID'] },
   examples: ['patch 3f2a9c1e0b -o iteration-1.diff'],
   async run(ctx, values, [id]): Promise<CommandResult> {
@@ -166,7 +267,15 @@ const patch = defineCommand({
     }
     // --json promises exactly one JSON document on stdout, so the diff travels inside one: streamed
     // from the file and escaped chunk by chunk (the same bytes as JSON.stringify, never held whole).
-    if (ctx.json) return { streamJson: { prefix: `{\n  "id": ${JSON.stringify(snapshot.id)},\n  "diff": "`, file, suffix: '"\n}\n' }, cleanup };
+    if (ctx.json)
+      return {
+        streamJson: {
+          prefix: `{\n  "id": ${JSON.stringify(snapshot.id)},\n  "diff": "`,
+          file,
+          suffix: '"\n}\n',
+        },
+        cleanup,
+      };
     return { streamFile: file, cleanup };
   },
 });
@@ -176,7 +285,12 @@ const stats = defineCommand({
   usage: 'stats FROM TO | stats SNAPSHOT | stats --run ID',
   summary: 'Diff statistics between two revisions, of one snapshot, or of a whole run.',
   description: `FROM TO: any two revisions of the workspace. SNAPSHOT: ${SNAPSHOT_KEY}; its before..after. --run ID: from the run's first snapshot's before SHA to its last snapshot's after SHA. A snapshot or run is read in its recorded workspace unless -C is given.`,
-  options: { run: { ...RUN_ID, description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA" } },
+  options: {
+    run: {
+      ...RUN_ID,
+      description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA",
+    },
+  },
   positionals: { required: [], optional: ['FROM', 'TO'] },
   examples: ['stats HEAD~3 HEAD', 'stats --run "$RUN" --json'],
   async run(ctx, values, positionals) {
@@ -188,29 +302,48 @@ const stats = defineCommand({
 /** FROM TO in the workspace; SNAPSHOT or --run ID in the recorded workspace unless -C names one. */
 async function statsFor(ctx: Context, runId: string | undefined, positionals: string[]): Promise<DiffStats> {
   const [from, to] = positionals;
-  if (runId !== undefined && positionals.length > 0) throw new UsageError('give FROM TO, SNAPSHOT or --run ID, not several');
+  if (runId !== undefined && positionals.length > 0)
+    throw new UsageError('give FROM TO, SNAPSHOT or --run ID, not several');
   if (from !== undefined && to !== undefined) return ctx.snapshotter.stats(ctx.workspace, from, to);
   let range: Snapshot[];
   if (from !== undefined) range = [await ctx.snapshotter.getSnapshot(from)];
   else if (runId !== undefined) range = await ctx.snapshotter.listByRun(runId);
-  else throw new UsageError('give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms');
+  else
+    throw new UsageError(
+      'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms',
+    );
   const first = range[0];
   const last = range[range.length - 1];
   if (first === undefined || last === undefined) {
-    throw new SnapshotNotFoundError(`run ${runId ?? ''} has no snapshots yet; "after" records them`, { details: { runId } });
+    throw new SnapshotNotFoundError(`run ${runId ?? ''} has no snapshots yet; "after" records them`, {
+      details: { runId },
+    });
   }
-  return ctx.snapshotter.stats(ctx.workspaceGiven ? ctx.workspace : first.workspace, first.beforeSha, last.afterSha);
+  return ctx.snapshotter.stats(
+    ctx.workspaceGiven ? ctx.workspace : first.workspace,
+    first.beforeSha,
+    last.afterSha,
+  );
 }
 
 const verify = defineCommand({
   name: 'verify',
   usage: 'verify [ID | --run ID | --all] [--ci github|none]',
-  summary: 'Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.',
-  description: 'Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.',
+  summary:
+    'Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.',
+  description:
+    'Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.',
   options: {
     run: { ...RUN_ID, description: 'every snapshot of this run, and the run record' },
-    all: { type: 'boolean', description: 'the whole store, including files that no longer load (the default when nothing is given)' },
-    ci: { ...CI_OPTION, description: 'GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off' },
+    all: {
+      type: 'boolean',
+      description: 'the whole store, including files that no longer load (the default when nothing is given)',
+    },
+    ci: {
+      ...CI_OPTION,
+      description:
+        'GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off',
+    },
   },
   positionals: { required: [], optional: ['ID'] },
   examples: ['verify --run "$RUN"'],
@@ -218,15 +351,27 @@ const verify = defineCommand({
     const ci = detectCi(values.ci);
     const chosen = [id !== undefined, values.run !== undefined, values.all].filter(Boolean).length;
     if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
-    const target = id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
+    const target =
+      id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
     const report = await ctx.snapshotter.verify(target);
     return {
       json: report,
       exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,
       ...(ci.mode === 'github' ? { workflowCommands: errorAnnotations(report.checks) } : {}),
       human: (colour) => {
-        const rows = report.checks.map((c) => [c.ok ? paint('ok', 'green', colour) : paint('FAIL', 'red', colour), c.snapshotId ?? '-', c.check, c.detail]);
-        const verdict = report.ok ? paint(`All ${report.checks.length} checks passed.`, 'green', colour) : paint(`${report.checks.filter((c) => !c.ok).length} of ${report.checks.length} checks failed.`, 'red', colour);
+        const rows = report.checks.map((c) => [
+          c.ok ? paint('ok', 'green', colour) : paint('FAIL', 'red', colour),
+          c.snapshotId ?? '-',
+          c.check,
+          c.detail,
+        ]);
+        const verdict = report.ok
+          ? paint(`All ${report.checks.length} checks passed.`, 'green', colour)
+          : paint(
+              `${report.checks.filter((c) => !c.ok).length} of ${report.checks.length} checks failed.`,
+              'red',
+              colour,
+            );
         return `${rows.length ? `${table(['', 'SNAPSHOT', 'CHECK', 'DETAIL'], rows)}\n` : ''}${verdict}`;
       },
     };
@@ -250,16 +395,38 @@ const cherryPick = defineCommand({
   name: 'cherry-pick',
   usage: 'cherry-pick ID [--onto BRANCH]',
   summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
-  options: { onto: { type: 'string', valueName: 'BRANCH', description: 'the branch to commit on', defaultText: 'the current branch' } },
+  options: {
+    onto: {
+      type: 'string',
+      valueName: 'BRANCH',
+      description: 'the branch to commit on',
+      defaultText: 'the current branch',
+    },
+  },
   positionals: { required: ['ID'] },
   examples: ['cherry-pick 3f2a9c1e0b --onto release'],
   async run(ctx, values, [id]) {
     const commit = await ctx.snapshotter.cherryPick(id, values.onto);
-    return { json: commit, human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ''}: ${printable(commit.message.split('\n')[0] ?? '')}` };
+    return {
+      json: commit,
+      human: () =>
+        `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ''}: ${printable(commit.message.split('\n')[0] ?? '')}`,
+    };
   },
 });
 
-export const RUN_SNAPSHOT_COMMANDS: Command[] = [before, after, show, list, runs, patch, stats, verify, del, cherryPick];
+export const RUN_SNAPSHOT_COMMANDS: Command[] = [
+  before,
+  after,
+  show,
+  list,
+  runs,
+  patch,
+  stats,
+  verify,
+  del,
+  cherryPick,
+];
 
 function snapshotResult(s: Snapshot): CommandResult {
   return {
@@ -281,7 +448,12 @@ function statsText(s: DiffStats): string {
 function filesTable(files: FileChange[]): string {
   return table(
     ['STATUS', '+', '-', 'PATH'],
-    files.map((f) => [f.status, f.binary ? 'bin' : String(f.insertions), f.binary ? 'bin' : String(f.deletions), f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path]),
+    files.map((f) => [
+      f.status,
+      f.binary ? 'bin' : String(f.insertions),
+      f.binary ? 'bin' : String(f.deletions),
+      f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path,
+    ]),
   );
 }
 
@@ -289,7 +461,10 @@ async function readOptionFile(path: string, flag: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (cause) {
-    throw new InvalidArgumentError(`cannot read ${flag} ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'error'}`, { cause, details: { option: flag } });
+    throw new InvalidArgumentError(
+      `cannot read ${flag} ${path}: ${(cause as NodeJS.ErrnoException).code ?? 'error'}`,
+      { cause, details: { option: flag } },
+    );
   }
 }
 
@@ -310,4 +485,3 @@ function afterOutputs(s: Snapshot, task: string | undefined): Record<string, str
     task: (task ?? '').slice(0, 64 * 1024),
   };
 }
-

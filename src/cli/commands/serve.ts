@@ -4,7 +4,8 @@ import { defineCommand } from '../spec.js';
 export const SERVE_COMMAND = defineCommand({
   name: 'serve',
   usage: 'serve',
-  summary: 'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
+  summary:
+    'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
   description:
     "Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own.",
   options: {},

@@ -12,20 +12,36 @@ function sharing(ctx: Context): Sharing {
 
 const SELECT = {
   run: { type: 'string', valueName: 'ID', description: 'only this run' },
-  all: { type: 'boolean', description: 'every run record in the repository, also those fetched from elsewhere' },
+  all: {
+    type: 'boolean',
+    description: 'every run record in the repository, also those fetched from elsewhere',
+  },
 } as const;
-const REMOTE = { type: 'string', valueName: 'NAME|URL', description: 'a configured remote or a URL (file, git, ssh or https only)', default: 'origin' } as const;
+const REMOTE = {
+  type: 'string',
+  valueName: 'NAME|URL',
+  description: 'a configured remote or a URL (file, git, ssh or https only)',
+  default: 'origin',
+} as const;
 
-function selection(ctx: Context, values: { run?: string | undefined; all: boolean }): { workspace: string; runId?: string; all?: boolean } {
+function selection(
+  ctx: Context,
+  values: { run?: string | undefined; all: boolean },
+): { workspace: string; runId?: string; all?: boolean } {
   if (values.run !== undefined && values.all) throw new UsageError('give --run ID or --all, not both');
-  return { workspace: ctx.workspace, ...(values.run === undefined ? {} : { runId: values.run }), ...(values.all ? { all: true } : {}) };
+  return {
+    workspace: ctx.workspace,
+    ...(values.run === undefined ? {} : { runId: values.run }),
+    ...(values.all ? { all: true } : {}),
+  };
 }
 
 const push = defineCommand({
   name: 'push',
   usage: 'push [--run ID | --all] [--remote NAME|URL]',
   summary: 'Publish runs under refs/agentgate/records/ with one git push; never forced.',
-  description: 'Default: every run of this workspace. One ref per iteration; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.',
+  description:
+    'Default: every run of this workspace. One ref per iteration; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.',
   options: { ...SELECT, remote: REMOTE },
   positionals: { required: [] },
   examples: ['push --run "$RUN" --json', 'push --all --remote https://github.com/acme/shop.git'],
@@ -59,19 +75,32 @@ const exportCommand = defineCommand({
   name: 'export',
   usage: 'export [--run ID | --all] -o FILE',
   summary: 'Write runs (default: every run of this workspace) as one git bundle file.',
-  options: { ...SELECT, output: { type: 'string', short: 'o', valueName: 'FILE', description: 'the bundle file to write', required: true } },
+  options: {
+    ...SELECT,
+    output: {
+      type: 'string',
+      short: 'o',
+      valueName: 'FILE',
+      description: 'the bundle file to write',
+      required: true,
+    },
+  },
   positionals: { required: [] },
   examples: ['export --run "$RUN" -o agentgate.bundle'],
   async run(ctx, values) {
     const result = await sharing(ctx).export(selection(ctx, values), values.output);
-    return { json: result, human: () => `Wrote ${result.refs} record(s) of ${result.runs.length} run(s) to ${result.file}.` };
+    return {
+      json: result,
+      human: () => `Wrote ${result.refs} record(s) of ${result.runs.length} run(s) to ${result.file}.`,
+    };
   },
 });
 
 const importCommand = defineCommand({
   name: 'import',
   usage: 'import FILE',
-  summary: 'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
+  summary:
+    'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
   description: 'A damaged or foreign file is BUNDLE_INVALID and changes nothing.',
   options: {},
   positionals: { required: ['FILE'] },

@@ -2,7 +2,8 @@ import { OBJECT_ID_SOURCE } from '../../../types/ids.js';
 import { unparseable } from './nul-records.js';
 
 /** One object of `cat-file --batch` output. */
-export type BatchObject = { kind: 'found'; oid: string; type: string; content: Buffer } | { kind: 'missing'; name: string };
+export type BatchObject =
+  { kind: 'found'; oid: string; type: string; content: Buffer } | { kind: 'missing'; name: string };
 
 const FOUND = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) (\\d+)$`);
 
@@ -27,8 +28,14 @@ export function parseCatFileBatch(buf: Buffer): BatchObject[] {
     const found = FOUND.exec(header);
     if (!found) throw unparseable('cat-file --batch', 'malformed header', header);
     const size = Number(found[3]);
-    if (pos + size + 1 > buf.length || buf[pos + size] !== 0x0a) throw unparseable('cat-file --batch', `object ${found[1]} is truncated`);
-    out.push({ kind: 'found', oid: found[1] ?? '', type: found[2] ?? '', content: buf.subarray(pos, pos + size) });
+    if (pos + size + 1 > buf.length || buf[pos + size] !== 0x0a)
+      throw unparseable('cat-file --batch', `object ${found[1]} is truncated`);
+    out.push({
+      kind: 'found',
+      oid: found[1] ?? '',
+      type: found[2] ?? '',
+      content: buf.subarray(pos, pos + size),
+    });
     pos += size + 1;
   }
   return out;

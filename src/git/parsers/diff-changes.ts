@@ -25,7 +25,8 @@ export function parseDiffChanges(output: string): FileChange[] {
   while (atRawRecord(tokens)) raw.push(readRawRecord(tokens));
   const changes: FileChange[] = [];
   for (const entry of raw) {
-    if (tokens.done) throw tokens.malformed(`${raw.length} raw records but only ${changes.length} numstat records`);
+    if (tokens.done)
+      throw tokens.malformed(`${raw.length} raw records but only ${changes.length} numstat records`);
     changes.push(combine(entry, readNumstatRecord(tokens), tokens));
   }
   if (!tokens.done) throw tokens.malformed(`more numstat records than the ${raw.length} raw records`);
@@ -34,7 +35,9 @@ export function parseDiffChanges(output: string): FileChange[] {
 
 function combine(raw: RawEntry, num: NumstatEntry, tokens: ZTokens): FileChange {
   if (raw.path !== num.path || raw.oldPath !== num.oldPath) {
-    throw tokens.malformed(`raw record for ${JSON.stringify(raw.path)} paired with numstat record for ${JSON.stringify(num.path)}`);
+    throw tokens.malformed(
+      `raw record for ${JSON.stringify(raw.path)} paired with numstat record for ${JSON.stringify(num.path)}`,
+    );
   }
   return {
     path: raw.path,

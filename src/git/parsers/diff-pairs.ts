@@ -20,7 +20,10 @@ export function parseDiffPairs(output: string): DiffPair[] {
   const pairs = raw.map((entry) => {
     if (tokens.done) throw tokens.malformed(`${raw.length} raw records but fewer numstat records`);
     const num = readNumstatRecord(tokens);
-    if (num.path !== entry.path) throw tokens.malformed(`raw record for ${JSON.stringify(entry.path)} paired with numstat record for ${JSON.stringify(num.path)}`);
+    if (num.path !== entry.path)
+      throw tokens.malformed(
+        `raw record for ${JSON.stringify(entry.path)} paired with numstat record for ${JSON.stringify(num.path)}`,
+      );
     return { ...entry, insertions: num.insertions, deletions: num.deletions, binary: num.binary };
   });
   if (!tokens.done) throw tokens.malformed(`more numstat records than the ${raw.length} raw records`);

@@ -30,7 +30,15 @@ export function readRawRecord(tokens: ZTokens): RawEntry {
   const header = tokens.next();
   const m = HEADER.exec(header);
   if (m === null) throw tokens.malformed(`not a raw record header: ${JSON.stringify(header)}`);
-  const [, srcMode, dstMode, srcId, dstId, letter, digits] = m as unknown as [string, string, string, string, string, RawStatus, string];
+  const [, srcMode, dstMode, srcId, dstId, letter, digits] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    RawStatus,
+    string,
+  ];
   const twoPaths = letter === 'R' || letter === 'C';
   const first = tokens.next();
   const path = twoPaths ? tokens.next() : first;

@@ -11,7 +11,8 @@ export interface RefRecord {
 }
 
 /** The `for-each-ref` format that parseRefRecords reads: NUL-separated fields, NUL after the body. */
-export const REF_RECORD_FORMAT = '%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00';
+export const REF_RECORD_FORMAT =
+  '%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00';
 
 /** Parses for-each-ref output in REF_RECORD_FORMAT (git adds a newline after each record). */
 export function parseRefRecords(text: string): RefRecord[] {
@@ -21,7 +22,8 @@ export function parseRefRecords(text: string): RefRecord[] {
   while (i + 5 <= parts.length - 1) {
     const ref = (parts[i] ?? '').replace(/^\n/, '');
     const [oid = '', tree = '', date = '', body = ''] = parts.slice(i + 1, i + 5);
-    if (!ref.startsWith('refs/') || !OBJECT_ID_PATTERN.test(oid)) throw unparseable('for-each-ref', 'malformed ref record', ref);
+    if (!ref.startsWith('refs/') || !OBJECT_ID_PATTERN.test(oid))
+      throw unparseable('for-each-ref', 'malformed ref record', ref);
     out.push({ ref, oid, tree, date, body });
     i += 5;
   }

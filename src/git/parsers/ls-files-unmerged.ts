@@ -14,7 +14,10 @@ export function parseUnmergedPaths(output: Buffer | string): string[] {
     if (record === '') continue;
     const tab = record.indexOf('\t');
     if (tab < 0 || !UNMERGED_HEAD.test(record.slice(0, tab))) {
-      throw new GitOutputUnparseableError(`unexpected ls-files -u record ${JSON.stringify(record.slice(0, 120))}`, { details: { record: record.slice(0, 200) } });
+      throw new GitOutputUnparseableError(
+        `unexpected ls-files -u record ${JSON.stringify(record.slice(0, 120))}`,
+        { details: { record: record.slice(0, 200) } },
+      );
     }
     const path = record.slice(tab + 1);
     if (paths.at(-1) !== path) paths.push(path);

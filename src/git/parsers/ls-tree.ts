@@ -17,7 +17,13 @@ export function parseLsTree(text: string): Map<string, TreeEntry> {
     const tab = record.indexOf('\t');
     const head = tab < 0 ? [] : record.slice(0, tab).split(' ');
     const [mode, type, oid] = head;
-    if (head.length !== 3 || mode === undefined || type === undefined || oid === undefined || !OBJECT_ID_PATTERN.test(oid)) {
+    if (
+      head.length !== 3 ||
+      mode === undefined ||
+      type === undefined ||
+      oid === undefined ||
+      !OBJECT_ID_PATTERN.test(oid)
+    ) {
       throw unparseable('ls-tree', 'malformed record', record);
     }
     const path = record.slice(tab + 1);

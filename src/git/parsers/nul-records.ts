@@ -9,7 +9,10 @@ export function splitNul(text: string): string[] {
 
 /** The error every parser throws when git's output does not have the documented shape. */
 export function unparseable(command: string, reason: string, sample = ''): GitOutputUnparseableError {
-  return new GitOutputUnparseableError(`unexpected output from git ${command}: ${reason}; please report this with your git version`, {
-    details: { command, reason, ...(sample === '' ? {} : { sample: sample.slice(0, 120) }) },
-  });
+  return new GitOutputUnparseableError(
+    `unexpected output from git ${command}: ${reason}; please report this with your git version`,
+    {
+      details: { command, reason, ...(sample === '' ? {} : { sample: sample.slice(0, 120) }) },
+    },
+  );
 }

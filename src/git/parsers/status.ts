@@ -36,12 +36,20 @@ export function parseStatusV2(output: Buffer | string): StatusReport {
   const text = typeof output === 'string' ? output : output.toString('utf8');
   const records = text.split('\0');
   if (records.at(-1) === '') records.pop();
-  const report: StatusReport = { oid: null, head: null, upstream: null, ahead: null, behind: null, entries: [] };
+  const report: StatusReport = {
+    oid: null,
+    head: null,
+    upstream: null,
+    ahead: null,
+    behind: null,
+    entries: [],
+  };
   for (let i = 0; i < records.length; i++) {
     const record = records[i] as string;
     const kind = record.slice(0, 2);
     if (kind === '# ') readHeader(report, record);
-    else if (kind === '? ') report.entries.push({ kind: 'untracked', path: nonEmpty(record.slice(2), record) });
+    else if (kind === '? ')
+      report.entries.push({ kind: 'untracked', path: nonEmpty(record.slice(2), record) });
     else if (kind === '! ') report.entries.push({ kind: 'ignored', path: nonEmpty(record.slice(2), record) });
     else if (kind === '1 ' || kind === 'u ') {
       const [fields, path] = splitFields(record, FIELDS_BEFORE_PATH[kind[0] as '1' | 'u']);
@@ -50,8 +58,16 @@ export function parseStatusV2(output: Buffer | string): StatusReport {
     } else if (kind === '2 ') {
       const [fields, path] = splitFields(record, FIELDS_BEFORE_PATH['2']);
       const origPath = records[++i];
-      if (origPath === undefined || origPath === '') throw malformed('rename without its original path', record);
-      report.entries.push({ kind: 'renamed', xy: fields[1] as string, submodule: fields[2] as string, score: fields[8] as string, path, origPath });
+      if (origPath === undefined || origPath === '')
+        throw malformed('rename without its original path', record);
+      report.entries.push({
+        kind: 'renamed',
+        xy: fields[1] as string,
+        submodule: fields[2] as string,
+        score: fields[8] as string,
+        path,
+        origPath,
+      });
     } else throw malformed('unknown record', record);
   }
   return report;
@@ -62,7 +78,8 @@ function readHeader(report: StatusReport, record: string): void {
   const key = space < 0 ? record.slice(2) : record.slice(2, space);
   const value = space < 0 ? '' : record.slice(space + 1);
   if (key === 'branch.oid') report.oid = value === '(initial)' ? null : hexId(value, record);
-  else if (key === 'branch.head') report.head = value === '(detached)' || value === '(null)' ? null : nonEmpty(value, record);
+  else if (key === 'branch.head')
+    report.head = value === '(detached)' || value === '(null)' ? null : nonEmpty(value, record);
   else if (key === 'branch.upstream') report.upstream = nonEmpty(value, record);
   else if (key === 'branch.ab') {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
@@ -98,7 +115,10 @@ function nonEmpty(value: string, record: string): string {
 }
 
 function malformed(reason: string, record: string): GitOutputUnparseableError {
-  return new GitOutputUnparseableError(`unexpected output from git status (${reason}): ${JSON.stringify(record.slice(0, 120))}`, {
-    details: { args: ['status', '--porcelain=v2', '-z'], reason, record: record.slice(0, 200) },
-  });
+  return new GitOutputUnparseableError(
+    `unexpected output from git status (${reason}): ${JSON.stringify(record.slice(0, 120))}`,
+    {
+      details: { args: ['status', '--porcelain=v2', '-z'], reason, record: record.slice(0, 200) },
+    },
+  );
 }

@@ -14,7 +14,8 @@ export class ZTokens {
   ) {
     this.fields = output === '' ? [] : output.split('\0');
     // Every field is NUL-terminated, so a well-formed stream ends with an empty piece.
-    if (this.fields.length > 0 && this.fields.pop() !== '') throw this.malformed('output does not end with NUL');
+    if (this.fields.length > 0 && this.fields.pop() !== '')
+      throw this.malformed('output does not end with NUL');
   }
 
   /** True when every field has been consumed. */
@@ -37,8 +38,11 @@ export class ZTokens {
 
   /** The error to throw when git's output does not have the shape we parse. */
   malformed(reason: string): GitOutputUnparseableError {
-    return new GitOutputUnparseableError(`unexpected output from git ${this.what}: ${reason}; please report this with your git version`, {
-      details: { parser: this.what, field: this.index, reason },
-    });
+    return new GitOutputUnparseableError(
+      `unexpected output from git ${this.what}: ${reason}; please report this with your git version`,
+      {
+        details: { parser: this.what, field: this.index, reason },
+      },
+    );
   }
 }
