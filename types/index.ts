@@ -5,3 +5,4 @@ export * from './checkpoint.js';
 export * from './config.js';
 export * from './report.js';
 export * from './serve.js';
+export * from './gate.js';

@@ -15,6 +15,7 @@ export function layout(home: string) {
     home,
     snapshots: join(home, 'snapshots'),
     runs: join(home, 'runs'),
+    gates: join(home, 'gates'),
     artifacts: join(home, 'artifacts'),
     checkpoints: join(home, 'checkpoints'),
     locks: join(home, 'locks'),
@@ -23,7 +24,10 @@ export function layout(home: string) {
 }
 
 /** Ids become file and ref names: anything outside the safe set is refused before it touches a path. */
-export function assertSafeId(value: string, what: 'snapshot id' | 'run id'): string {
+export function assertSafeId(
+  value: string,
+  what: 'snapshot id' | 'run id' | 'gate id' | 'gate name',
+): string {
   const parsed = SafeId.safeParse(value);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? 'invalid';

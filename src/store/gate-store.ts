@@ -1,0 +1,130 @@
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { customAlphabet } from 'nanoid';
+import { compareGateResults, GateResult } from '../../types/gate.js';
+import { ConcurrentUpdateError, InvalidArgumentError, type StoreCorruptError } from '../errors.js';
+import { writeJsonAtomic } from '../fs/atomic.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
+import { corruptFile, describeIssues, listJsonNames, loadAll, readJsonFile } from './json-file.js';
+import { assertSafeId, layout } from './paths.js';
+
+/** Random, file- and ref-name safe, unique across machines (a CI matrix records verdicts at once). */
+const newGateId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 20);
+
+/** A verdict as the caller builds it: the store numbers the attempt and gives the id. */
+export type NewGateResult = Omit<GateResult, 'id' | 'attempt'>;
+
+/**
+ * Gate verdicts under the home: `gates/<runId>/<id>.json`, one file per attempt, append-only.
+ * Appending numbers the attempt under the run's gate lock; nothing ever rewrites a stored verdict.
+ */
+export class GateStore {
+  readonly home: string;
+  private readonly lockTimeoutMs: number;
+
+  constructor(home: string, options: { lockTimeoutMs?: number } = {}) {
+    this.home = resolve(home);
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  }
+
+  runDir(runId: string): string {
+    return join(layout(this.home).gates, assertSafeId(runId, 'run id'));
+  }
+
+  path(runId: string, id: string): string {
+    return join(this.runDir(runId), `${assertSafeId(id, 'gate id')}.json`);
+  }
+
+  /**
+   * Stores a new local attempt: the next attempt number for its iteration and name (after every
+   * attempt known here, fetched ones included) and a fresh id. Returns what was stored.
+   */
+  async append(result: NewGateResult): Promise<GateResult> {
+    return this.withRunLock(result.runId, async () => {
+      const { results } = await this.list(result.runId);
+      const attempt =
+        1 +
+        results
+          .filter((r) => r.iteration === result.iteration && r.name === result.name)
+          .reduce((max, r) => Math.max(max, r.attempt), 0);
+      const stored = validate({ ...result, id: newGateId(), attempt });
+      await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
+      return stored;
+    });
+  }
+
+  /**
+   * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
+   * again is a no-op and returns false; a different verdict under a known id is refused
+   * (CONCURRENT_UPDATE): a stored attempt is never replaced.
+   */
+  async receive(result: GateResult): Promise<boolean> {
+    const valid = validate(result);
+    return this.withRunLock(valid.runId, async () => {
+      const existing = await this.load(valid.runId, valid.id);
+      if (existing !== null) {
+        if (sameVerdict(existing, valid)) return false;
+        throw new ConcurrentUpdateError(
+          `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
+          { details: { runId: valid.runId, id: valid.id } },
+        );
+      }
+      await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
+      return true;
+    });
+  }
+
+  /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
+  async load(runId: string, id: string): Promise<GateResult | null> {
+    const path = this.path(runId, id);
+    const result = await readJsonFile(path, GateResult, 'gate verdict');
+    if (result !== null && (result.id !== id || result.runId !== runId)) {
+      throw corruptFile(path, 'gate verdict', `it holds verdict ${result.id} of run ${result.runId}`);
+    }
+    return result;
+  }
+
+  /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
+  async list(runId: string): Promise<{ results: GateResult[]; problems: StoreCorruptError[] }> {
+    const { items, problems } = await loadAll(this.runDir(runId), 'gate verdict', (id) =>
+      this.load(runId, id),
+    );
+    return { results: items.sort(compareGateResults), problems };
+  }
+
+  /** Every run that has verdicts here. */
+  async runIds(): Promise<string[]> {
+    try {
+      return (await readdir(layout(this.home).gates)).filter((name) => !name.startsWith('.')).sort();
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw cause;
+    }
+  }
+
+  /** Whether the run has any verdict file (cheap: no parsing). */
+  async hasAny(runId: string): Promise<boolean> {
+    return (await listJsonNames(this.runDir(runId))).length > 0;
+  }
+
+  private withRunLock<T>(runId: string, fn: () => Promise<T>): Promise<T> {
+    const lockPath = join(layout(this.home).locks, `gates-${assertSafeId(runId, 'run id')}.lock`);
+    return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
+  }
+}
+
+function validate(value: unknown): GateResult {
+  const parsed = GateResult.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues },
+    });
+  }
+  return parsed.data;
+}
+
+/** Two copies of one verdict; the log's path is this machine's and may differ. */
+function sameVerdict(a: GateResult, b: GateResult): boolean {
+  const strip = (r: GateResult) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  return strip(a) === strip(b);
+}
