@@ -18,20 +18,28 @@ export default tseslint.config(
   // Only src/git spawns git, only the CLI prints or exits.
   {
     files: ['src/**/*.ts', 'types/**/*.ts'],
-    ignores: ['src/git/**', 'src/cli/**'],
+    ignores: ['src/git/**', 'src/cli/**', 'src/process/**'],
     rules: {
       ...restrict([
         { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
         { group: ['**/cli/**'], message: 'Nothing depends on the CLI.' },
       ]),
       'no-console': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Only the CLI exits.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit', message: 'Only the CLI exits.' },
+      ],
     },
   },
   {
     files: ['src/git/**/*.ts'],
     rules: {
-      ...restrict([{ group: ['**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**'], message: 'src/git depends only on types and errors.' }]),
+      ...restrict([
+        {
+          group: ['**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**'],
+          message: 'src/git depends only on types and errors.',
+        },
+      ]),
       'no-console': 'error',
     },
   },
@@ -40,14 +48,52 @@ export default tseslint.config(
     files: ['src/fs/**/*.ts'],
     rules: restrict([
       { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
-      { group: ['**/git/**', '**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**', '**/sharing/**', '**/report/**'], message: 'src/fs depends only on types and errors.' },
+      {
+        group: [
+          '**/git/**',
+          '**/store/**',
+          '**/snapshotter/**',
+          '**/checkpoints/**',
+          '**/cli/**',
+          '**/sharing/**',
+          '**/report/**',
+        ],
+        message: 'src/fs depends only on types and errors.',
+      },
     ]),
+  },
+  {
+    // The user's own commands (a gate's check, the agent under `iterate`) start here and nowhere else.
+    files: ['src/process/**/*.ts'],
+    rules: {
+      ...restrict([
+        { group: ['simple-git'], message: 'Only src/git runs git.' },
+        {
+          group: [
+            '**/git/**',
+            '**/store/**',
+            '**/snapshotter/**',
+            '**/checkpoints/**',
+            '**/cli/**',
+            '**/sharing/**',
+            '**/report/**',
+            '**/gates/**',
+            '**/hooks/**',
+          ],
+          message: 'src/process depends only on types and errors.',
+        },
+      ]),
+      'no-console': 'error',
+    },
   },
   {
     files: ['src/store/**/*.ts'],
     rules: restrict([
       { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
-      { group: ['**/snapshotter/**', '**/checkpoints/**', '**/cli/**'], message: 'The store sits below the services.' },
+      {
+        group: ['**/snapshotter/**', '**/checkpoints/**', '**/cli/**'],
+        message: 'The store sits below the services.',
+      },
     ]),
   },
   {

@@ -1,0 +1,164 @@
+/**
+ * The one place that starts the user's own commands: a gate's check and the agent under `iterate`.
+ * (git is started only by src/git/runner.ts.) The command gets the caller's environment and a
+ * working directory; we never interpret its argv through a shell.
+ */
+import { spawn, type StdioOptions } from 'node:child_process';
+import type { Writable } from 'node:stream';
+
+export interface UserCommandOptions {
+  argv: readonly string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * `inherit`: the command uses our stdin, stdout and stderr as they are (a terminal stays a
+   * terminal); with `stdoutToStderr` its stdout is our stderr. `tee`: its output is piped, copied
+   * to `echo` (stdout and stderr, or both to stderr with `stdoutToStderr`) and to `log`.
+   */
+  stdio: 'inherit' | 'tee';
+  stdoutToStderr?: boolean;
+  /** Where a teed command's output is kept whole, in the order it arrived. */
+  log?: Writable;
+  /** Echo targets of a teed command (default: process.stdout and process.stderr). */
+  echo?: { stdout: Writable; stderr: Writable };
+  /** Kill the command (its whole process group when `group`) after this long. */
+  timeoutMs?: number;
+  /**
+   * Start the command in a process group of its own, so that a timeout or a forwarded signal
+   * reaches everything it started. Off for an interactive agent: a background group cannot read
+   * the terminal.
+   */
+  group?: boolean;
+  /** Forward these signals we receive to the command while it runs. */
+  forwardSignals?: readonly NodeJS.Signals[];
+}
+
+export interface UserCommandResult {
+  /** Null when it was ended by a signal or never started. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  durationMs: number;
+  timedOut: boolean;
+  /** Set when the command could not start: `ENOENT` (not found), `EACCES` (not executable), ... */
+  spawnError: NodeJS.ErrnoException | null;
+  /** The signal we received and forwarded, if any. */
+  forwarded: NodeJS.Signals | null;
+}
+
+/** How long a timed-out group gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+
+/** Runs the command to its end; never throws for anything the command itself does. */
+export function runUserCommand(options: UserCommandOptions): Promise<UserCommandResult> {
+  const started = performance.now();
+  const [file, ...args] = options.argv;
+  if (file === undefined || file === '') {
+    const error = Object.assign(new Error('empty command'), { code: 'ENOENT' }) as NodeJS.ErrnoException;
+    return Promise.resolve(notStarted(error, started));
+  }
+  const stdio: StdioOptions =
+    options.stdio === 'inherit'
+      ? ['inherit', options.stdoutToStderr ? process.stderr : 'inherit', 'inherit']
+      : ['ignore', 'pipe', 'pipe'];
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio,
+      detached: options.group === true,
+      windowsHide: true,
+    });
+    let timedOut = false;
+    let forwarded: NodeJS.Signals | null = null;
+    let spawnError: NodeJS.ErrnoException | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    const kill = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        if (options.group) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    const forward = (signal: NodeJS.Signals) => {
+      forwarded = signal;
+      kill(signal);
+    };
+    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    if (options.timeoutMs !== undefined) {
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          kill('SIGTERM');
+          timers.push(setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS).unref());
+        }, options.timeoutMs),
+      );
+    }
+    if (options.stdio === 'tee') tee(child.stdout, child.stderr, options);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      spawnError = error;
+    });
+    child.on('close', (code, signal) => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      // A group may outlive its leader (a background job of the check): end it with the command.
+      if (options.group && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Nothing left.
+        }
+      }
+      if (spawnError !== null) return resolve(notStarted(spawnError, started));
+      resolve({
+        exitCode: code,
+        signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        spawnError: null,
+        forwarded,
+      });
+    });
+  });
+}
+
+/** Copies each output to its echo target and the log, pausing the command's pipe while either is full (bounded memory). */
+function tee(
+  stdout: NodeJS.ReadableStream | null,
+  stderr: NodeJS.ReadableStream | null,
+  options: UserCommandOptions,
+): void {
+  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  const route = (from: NodeJS.ReadableStream | null, to: Writable) => {
+    from?.on('data', (chunk: Buffer) => {
+      const targets = [options.log, to].filter((t): t is Writable => t !== undefined && !t.destroyed);
+      const full = targets.filter((t) => !t.write(chunk));
+      if (full.length === 0) return;
+      from.pause();
+      let waiting = full.length;
+      for (const t of full) {
+        const resume = () => {
+          t.off('drain', resume);
+          t.off('close', resume);
+          if (--waiting === 0) from.resume();
+        };
+        t.on('drain', resume);
+        t.on('close', resume);
+      }
+    });
+  };
+  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
+  route(stderr, echo.stderr);
+}
+
+function notStarted(error: NodeJS.ErrnoException, started: number): UserCommandResult {
+  return {
+    exitCode: null,
+    signal: null,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: false,
+    spawnError: error,
+    forwarded: null,
+  };
+}
