@@ -6759,6 +6759,7 @@ function layout(home) {
     home,
     snapshots: join(home, "snapshots"),
     runs: join(home, "runs"),
+    gates: join(home, "gates"),
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
