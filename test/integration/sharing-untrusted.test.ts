@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
@@ -47,9 +47,8 @@ const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 /** Every file under `dir`, relative, sorted (empty when it does not exist). */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-    .filter((e) => !e.isDirectory())
-    .map((e) => join(e.parentPath ?? e.path, e.name).slice(dir.length + 1))
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((name) => !lstatSync(join(dir, name)).isDirectory())
     .sort();
 }
 
