@@ -14,9 +14,9 @@
  * filters and drivers in integration/sharing-armed.test.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { git, oracleEnv } from '../helpers/repo.js';
 import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
@@ -97,6 +97,10 @@ beforeAll(async () => {
   expect(ran()).toEqual([]);
 }, 120_000);
 
+beforeEach(() => {
+  for (const f of ran()) rmSync(join(markers, f));
+});
+
 afterAll(() => {
   server?.kill();
   w?.cleanup();
@@ -104,21 +108,29 @@ afterAll(() => {
 
 describe('program-naming settings during push, fetch, export and import', () => {
   it('push, fetch, export and import run none of them, and the run arrives whole', () => {
-    const push = cli(a, ['push']);
-    expect(push.status, push.stdout + push.stderr).toBe(0);
-    expect(ran()).toEqual([]);
-    const fetched = cli(b, ['fetch']);
-    expect(fetched.json()).toMatchObject({ runs: ['armed'], snapshots: 2, refused: [] });
-    expect(ran()).toEqual([]);
     const bundle = join(w.root, 'armed.bundle');
-    expect(cli(a, ['export', '-o', bundle]).status).toBe(0);
-    expect(ran()).toEqual([]);
-    expect(cli(c, ['import', bundle]).json()).toMatchObject({ runs: ['armed'], snapshots: 2 });
-    expect(ran()).toEqual([]);
-    // Pushing more over the same remote: receive-pack with something to receive.
-    expect(cli(b, ['push', '--all']).status).toBe(0);
-    expect(cli(c, ['verify', '--all']).json()).toMatchObject({ ok: true });
-    expect(ran()).toEqual([]);
+    // What ran during each step (all steps run, so that a failure names every one that ran something).
+    const steps: Record<string, string[]> = {};
+    const step = (name: string, m: Machine, args: string[]) => {
+      const res = cli(m, args);
+      steps[name] = ran();
+      for (const f of steps[name]) rmSync(join(markers, f));
+      return res;
+    };
+    expect(step('push', a, ['push']).status).toBe(0);
+    expect(step('fetch', b, ['fetch']).json()).toMatchObject({ runs: ['armed'], snapshots: 2, refused: [] });
+    expect(step('export', a, ['export', '-o', bundle]).status).toBe(0);
+    expect(step('import', c, ['import', bundle]).json()).toMatchObject({ runs: ['armed'], snapshots: 2 });
+    expect(step('push --all', b, ['push', '--all']).status).toBe(0);
+    expect(step('verify', c, ['verify', '--all']).json()).toMatchObject({ ok: true });
+    expect(steps).toEqual({
+      push: [],
+      fetch: [],
+      export: [],
+      import: [],
+      'push --all': [],
+      verify: [],
+    });
   });
 
   it('ssh and https remotes: no ssh command, credential helper or askpass of the repository runs', () => {
