@@ -197,7 +197,7 @@ export class Sharing {
       : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
     if (chosen.length === 0)
       throw new RunNotFoundError(
-        `no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`,
+        `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
         { details: { workspace: repo.topLevel } },
       );
     const path = resolve(cwd, file);
