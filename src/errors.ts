@@ -175,3 +175,7 @@ export class GitOutputUnparseableError extends AgentgateError {
 export class PathNotFoundError extends AgentgateError {
   readonly code = 'PATH_NOT_FOUND' as const;
 }
+/** git's output would pass a bound we set (a patch regenerated from a record received from elsewhere). */
+export class OutputTooLargeError extends AgentgateError {
+  readonly code = 'OUTPUT_TOO_LARGE' as const;
+}

@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -208,6 +208,9 @@ var init_errors = __esm({
     };
     PathNotFoundError = class extends AgentgateError {
       code = "PATH_NOT_FOUND";
+    };
+    OutputTooLargeError = class extends AgentgateError {
+      code = "OUTPUT_TOO_LARGE";
     };
   }
 });
@@ -8093,7 +8096,10 @@ var init_hardening = __esm({
       // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
       "core.ignoreCase=false",
       // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
-      "diff.suppressBlankEmpty=false"
+      "diff.suppressBlankEmpty=false",
+      // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
+      // command (through a shell) to list the alternate's refs. Empty: nothing runs.
+      "core.alternateRefsCommand="
     ];
     STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
     DRIVER_KEYS = {
@@ -8109,6 +8115,7 @@ var init_hardening = __esm({
 // src/git/runner.ts
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 async function runGit(opts, args, run = {}) {
   const result = await runGitBuffer(opts, args, run);
@@ -8121,13 +8128,14 @@ async function runGitBuffer(opts, args, run = {}) {
   });
   return { stdout: Buffer.concat(chunks), exitCode };
 }
-async function runGitToFile(opts, args, file) {
+async function runGitToFile(opts, args, file, limit = {}) {
   const out = createWriteStream(file, { flags: "wx", mode: 420 });
   await spawnGit(
     opts,
     args,
     {},
-    (stdout) => pipeline(stdout, out).catch((cause) => {
+    (stdout) => pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
+      if (cause instanceof OutputTooLargeError) throw cause;
       throw new WriteFailedError(
         `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
         { cause, details: { path: file } }
@@ -8135,6 +8143,21 @@ async function runGitToFile(opts, args, file) {
     })
   );
   return out.bytesWritten;
+}
+function byteLimit(maxBytes, file) {
+  let seen = 0;
+  return new Transform({
+    transform(chunk, _encoding, done) {
+      seen += chunk.length;
+      if (seen <= maxBytes) done(null, chunk);
+      else
+        done(
+          new OutputTooLargeError(`${file} would be larger than ${maxBytes} bytes`, {
+            details: { path: file, maxBytes }
+          })
+        );
+    }
+  });
 }
 async function runGitStream(opts, args, consume) {
   return spawnGit(opts, args, {}, consume);
@@ -8224,7 +8247,7 @@ function locationArgs(opts) {
 }
 function gitFailure(args, exitCode, stderr, details) {
   const what = `git ${args.slice(0, 3).join(" ")}`;
-  if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
+  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
     return new DiskFullError(
       `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
       { details }
@@ -8622,10 +8645,50 @@ var init_git_locks = __esm({
   }
 });
 
+// src/fs/inside.ts
+import { lstat, realpath } from "node:fs/promises";
+import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, sep } from "node:path";
+function isInside(parent, child) {
+  const rel = relative(parent, child);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+}
+async function realPathOf(path) {
+  const real = await realpath(path).catch(() => null);
+  if (real !== null) return real;
+  const parent = dirname3(path);
+  return parent === path ? path : join7(await realPathOf(parent), basename2(path));
+}
+async function assertNoLinkInside(topLevel, file) {
+  const real = await realPathOf(dirname3(file));
+  const lexical = relative(topLevel, file);
+  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
+  if (!inside) return;
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join7(real, basename2(file)));
+  let at = topLevel;
+  for (const part of rel.split(sep).slice(0, -1)) {
+    at = join7(at, part);
+    const info = await lstat(at).catch(() => null);
+    if (info?.isSymbolicLink()) {
+      throw new UnsafeWorkspaceError(
+        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
+        {
+          details: { workspace: topLevel, path: at }
+        }
+      );
+    }
+  }
+}
+var init_inside = __esm({
+  "src/fs/inside.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile4, realpath, stat as stat3 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat2, mkdir as mkdir3, readFile as readFile4, realpath as realpath2, stat as stat3 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, resolve as resolve2, sep } from "node:path";
+import { dirname as dirname4, join as join8, resolve as resolve2, sep as sep2 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
@@ -8663,7 +8726,7 @@ async function openRepo(dir, opts = {}) {
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
   const config2 = neutraliseDrivers(
-    await driverKeys(base, [join7(commonDir2, "config"), join7(gitDir, "config.worktree")])
+    await driverKeys(base, [join8(commonDir2, "config"), join8(gitDir, "config.worktree")])
   );
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
@@ -8679,21 +8742,21 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
   if (owner.dir !== topLevel)
     return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
-  const realGitDir = await realpath(gitDir);
-  const named = await readPointer(join7(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join7(owner.dir, ".git"))
+  const realGitDir = await realpath2(gitDir);
+  const named = await readPointer(join8(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join8(owner.dir, ".git"))
     return;
-  const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
+  const worktree = await configValue(join8(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
-  if (realGitDir.split(sep).includes(".git")) {
-    refuse(`${join7(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  if (realGitDir.split(sep2).includes(".git")) {
+    refuse(`${join8(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname3(at)) {
-    const info = await lstat(join7(at, ".git")).catch(() => null);
+  for (let at = dir; ; at = dirname4(at)) {
+    const info = await lstat2(join8(at, ".git")).catch(() => null);
     if (info !== null) return { dir: at, isFile: info.isFile() };
-    if (dirname3(at) === at) return null;
+    if (dirname4(at) === at) return null;
   }
 }
 async function driverKeys(base, files) {
@@ -8718,12 +8781,12 @@ async function driverKeys(base, files) {
   return keys;
 }
 function includedFile(path, from) {
-  if (path === "~" || path.startsWith("~/")) return join7(process.env.HOME ?? homedir2(), path.slice(1));
-  return resolve2(dirname3(from), path);
+  if (path === "~" || path.startsWith("~/")) return join8(process.env.HOME ?? homedir2(), path.slice(1));
+  return resolve2(dirname4(from), path);
 }
 async function configValue(file, key) {
   if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], {
+  const res = await runGit({ cwd: dirname4(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
@@ -8734,7 +8797,7 @@ async function readPointer(file) {
   return text.replace(/^gitdir: /, "").trim() || null;
 }
 async function realpathOrNull(path) {
-  return realpath(path).catch(() => null);
+  return realpath2(path).catch(() => null);
 }
 async function initRepo(dir, branch, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
@@ -8747,12 +8810,12 @@ async function excludeNestedRepositories(repo) {
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
   for (const dir of nested)
-    if (await lstat(join7(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+    if (await lstat2(join8(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join7(repo.gitDir, "info"), { recursive: true });
+    await mkdir3(join8(repo.gitDir, "info"), { recursive: true });
     await appendFile2(
-      join7(repo.gitDir, "info", "exclude"),
+      join8(repo.gitDir, "info", "exclude"),
       `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
@@ -8763,8 +8826,8 @@ ${lines}
 }
 async function assertNoLfs(repo) {
   for (const file of [
-    join7(repo.topLevel, ".gitattributes"),
-    join7(await commonDir(repo.gitDir), "info", "attributes")
+    join8(repo.topLevel, ".gitattributes"),
+    join8(await commonDir(repo.gitDir), "info", "attributes")
   ]) {
     const text = await readFile4(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
@@ -8780,7 +8843,7 @@ async function assertNoLfs(repo) {
 async function resolveWorkspaceDir(dir) {
   const abs = resolve2(dir);
   try {
-    const real = await realpath(abs);
+    const real = await realpath2(abs);
     if ((await stat3(real)).isDirectory()) return real;
   } catch (cause) {
     throw new WorkspaceNotFoundError(
@@ -8794,22 +8857,19 @@ async function resolveWorkspaceDir(dir) {
 }
 function assertSafeWorkspace(dir) {
   const home = process.env.HOME ? resolve2(process.env.HOME) : homedir2();
-  if (dir === sep || dir === resolve2("/") || dir === home || dir === homedir2()) {
+  if (dir === sep2 || dir === resolve2("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
     );
   }
 }
-function isInside(parent, child) {
-  const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
-}
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
     init_errors();
     init_git_locks();
+    init_inside();
     init_hardening();
     init_runner();
   }
@@ -8939,7 +8999,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, readFile as readFile5 } from "node:fs/promises";
-import { join as join8, sep as sep2 } from "node:path";
+import { join as join9, sep as sep3 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
@@ -8972,7 +9032,7 @@ async function getRepoHead(repo) {
   };
 }
 function hasChangesOutside(entries, excludes) {
-  const prefixes = excludes.map((x) => x.split(sep2).join("/").replace(/\/+$/, ""));
+  const prefixes = excludes.map((x) => x.split(sep3).join("/").replace(/\/+$/, ""));
   const excluded = (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
   return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
 }
@@ -8998,7 +9058,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names.map((n) => exists(join8(gitDir, n))));
+  const found = await Promise.all(names.map((n) => exists(join9(gitDir, n))));
   const has = (n) => found[names.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -9012,7 +9072,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile5(join8(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile5(join9(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -9041,7 +9101,7 @@ var init_state = __esm({
 // src/git/cherry-pick.ts
 import { mkdtemp as mkdtemp2, readFile as readFile6, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename2, join as join9 } from "node:path";
+import { basename as basename3, join as join10 } from "node:path";
 async function cherryPick2(repo, rev, opts = {}) {
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
@@ -9071,7 +9131,7 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join9(repo.gitDir, "ORIG_HEAD");
+  const origHead = join10(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile6(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
@@ -9092,7 +9152,7 @@ async function pickInWorkspace(repo, source, ignore) {
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef);
-  const dir = await mkdtemp2(join9(tmpdir2(), "agentgate-pick-"));
+  const dir = await mkdtemp2(join10(tmpdir2(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
     await rm6(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -9100,7 +9160,7 @@ async function pickInWorktree(repo, source, ontoRef) {
       { details: { tmpdir: dir } }
     );
   }
-  const path = join9(dir, basename2(dir));
+  const path = join10(dir, basename3(dir));
   let failure2 = null;
   try {
     await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
@@ -9182,7 +9242,7 @@ async function assertNotCheckedOut(repo, ref) {
 }
 async function removeWorktree(repo, dir, path, quiet) {
   try {
-    const admin = join9(await commonDir(repo.gitDir), "worktrees", basename2(path));
+    const admin = join10(await commonDir(repo.gitDir), "worktrees", basename3(path));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
     await rm6(dir, { recursive: true, force: true });
     await rm6(admin, { recursive: true, force: true });
@@ -9557,11 +9617,11 @@ async function unifiedDiff(repo, from, to) {
 async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
-async function writeTreeDiffToFile(repo, trees, file) {
+async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
   const path = resolve3(file);
   const bytes = await replaceFileAtomic(
     path,
-    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp)
+    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
   );
   return { path, bytes };
 }
@@ -9593,8 +9653,8 @@ var init_unified_diff = __esm({
 });
 
 // src/git/commit.ts
-import { realpath as realpath2 } from "node:fs/promises";
-import { relative as relative2, resolve as resolve4, sep as sep3 } from "node:path";
+import { realpath as realpath3 } from "node:fs/promises";
+import { relative as relative2, resolve as resolve4, sep as sep4 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -9650,10 +9710,10 @@ async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path of excludes) {
     const abs = resolve4(topLevel, path);
-    const real = await realpath2(abs).catch(() => abs);
+    const real = await realpath3(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative2(topLevel, inside).split(sep3).join("/");
+    const rel = relative2(topLevel, inside).split(sep4).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path }
@@ -9681,7 +9741,7 @@ var init_commit = __esm({
 
 // src/store/json-file.ts
 import { readdir as readdir3, readFile as readFile7 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 function corruptFile(path, what, reason, cause) {
   return new StoreCorruptError(
     `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
@@ -9739,7 +9799,7 @@ async function loadAll(dir, what, load) {
       const item = await load(name);
       if (item !== null) items.push(item);
     } catch (error2) {
-      problems.push(asStoreProblem(error2, join10(dir, `${name}.json`), what));
+      problems.push(asStoreProblem(error2, join11(dir, `${name}.json`), what));
     }
   });
   problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
@@ -9782,7 +9842,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -9816,7 +9876,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join11(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join12(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -9848,7 +9908,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path = this.path(runId);
-        const lockPath = join11(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join12(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -9930,7 +9990,7 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { rm as rm7, stat as stat4 } from "node:fs/promises";
-import { join as join12, resolve as resolve5 } from "node:path";
+import { join as join13, resolve as resolve5 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9978,7 +10038,7 @@ var init_snapshot_store = __esm({
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
       snapshotPath(id) {
-        return join12(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
+        return join13(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -10199,7 +10259,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id, fn) {
-        const lockPath = join12(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
+        const lockPath = join13(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
       }
     };
@@ -10280,10 +10340,10 @@ var init_patch_artifact = __esm({
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp3, rm as rm8 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join13(tmpdir3(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join13(dir, "index") };
+  const dir = await mkdtemp3(join14(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join14(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -10433,8 +10493,16 @@ function describeFileDifference(stored, actual) {
   return `first at ${actual[at]?.path ?? stored[at]?.path ?? "?"}`;
 }
 async function messageChecks(repo, snapshot, add) {
-  if (snapshot.commitMessage === "" || snapshot.beforeSha === snapshot.afterSha) return;
-  const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  if (snapshot.beforeSha === snapshot.afterSha) return;
+  let message;
+  try {
+    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  } catch (error2) {
+    if (!(error2 instanceof GitOutputUnparseableError)) throw error2;
+    add("commit-message", false, `the after commit cannot be read: ${error2.message}`);
+    return;
+  }
+  if (snapshot.commitMessage === "" && trailer(message, "Agentgate-Run") === null) return;
   const same = message === snapshot.commitMessage.replace(/\n$/, "");
   add(
     "commit-message",
@@ -10502,14 +10570,15 @@ var init_verify = __esm({
     init_patch_artifact();
     init_commit_info();
     init_message();
+    init_errors();
   }
 });
 
 // src/git/repo-lock.ts
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join14(repo.gitDir, "agentgate.lock"),
+    join15(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -10517,7 +10586,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
           gitDir: repo.gitDir,
           ownerSince: Date.parse(lock.recovered.createdAt)
         });
-      await recoverIndexLock(join14(repo.gitDir, "index.lock"));
+      await recoverIndexLock(join15(repo.gitDir, "index.lock"));
       return fn(lock.recovered !== null);
     }
   );
@@ -10539,8 +10608,8 @@ var init_repo_lock = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { lstat as lstat2, readdir as readdir4, realpath as realpath3 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname4, join as join15, relative as relative3, sep as sep4 } from "node:path";
+import { readdir as readdir4 } from "node:fs/promises";
+import { join as join16, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [
@@ -10560,42 +10629,17 @@ async function workspaceExcludes(topLevel, dirs) {
   }
   return out;
 }
-async function realPathOf(path) {
-  const real = await realpath3(path).catch(() => null);
-  if (real !== null) return real;
-  const parent = dirname4(path);
-  return parent === path ? path : join15(await realPathOf(parent), basename3(path));
-}
-async function assertNoLinkInside(topLevel, file) {
-  const real = await realPathOf(dirname4(file));
-  const lexical = relative3(topLevel, file);
-  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
-  if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative3(topLevel, join15(real, basename3(file)));
-  let at = topLevel;
-  for (const part of rel.split(sep4).slice(0, -1)) {
-    at = join15(at, part);
-    const info = await lstat2(at).catch(() => null);
-    if (info?.isSymbolicLink()) {
-      throw new UnsafeWorkspaceError(
-        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
-        {
-          details: { workspace: topLevel, path: at }
-        }
-      );
-    }
-  }
-}
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries = await readdir4(dir);
-  return entries.some((name) => !ours.some((own2) => isInside(join15(dir, name), own2)));
+  return entries.some((name) => !ours.some((own2) => isInside(join16(dir, name), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
     "use strict";
     init_errors();
     init_repo();
+    init_inside();
   }
 });
 
@@ -10662,6 +10706,7 @@ var init_snapshotter = __esm({
     init_verify();
     init_repo_lock();
     init_excludes();
+    init_inside();
     newSnapshotId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 16);
     DEFAULT_BRANCH = "main";
     MAX_DETACHED_BRANCHES = 100;
@@ -11129,9 +11174,9 @@ var init_snapshotter = __esm({
 // src/snapshotter/demo.ts
 import { mkdtemp as mkdtemp4, rename as rename3, rm as rm10, writeFile as writeFile3, mkdir as mkdir4 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname6, join as join16 } from "node:path";
+import { dirname as dirname6, join as join17 } from "node:path";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join16(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join17(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -11139,13 +11184,13 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join16(root, "workspace");
-  const home = join16(root, "home");
+  const workspace = join17(root, "workspace");
+  const home = join17(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join16(home, "artifacts"),
+    artifactsDir: join17(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -11185,7 +11230,7 @@ async function demoIn(root) {
   };
 }
 async function put(root, rel, content) {
-  const path = join16(root, rel);
+  const path = join17(root, rel);
   await mkdir4(dirname6(path), { recursive: true });
   await writeFile3(path, content);
 }
@@ -11210,7 +11255,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and tweak the greeting",
         edit: async (ws) => {
-          await rename3(join16(ws, "src/greet.js"), join16(ws, "src/hello.js"));
+          await rename3(join17(ws, "src/greet.js"), join17(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -11226,7 +11271,7 @@ var init_demo = __esm({
       {
         task: "Remove the notes file and update the logo",
         edit: async (ws) => {
-          await rm10(join16(ws, "NOTES.txt"));
+          await rm10(join17(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -11548,7 +11593,7 @@ async function isDir(path) {
 }
 function serverProgram(url, name) {
   const kind = checkRemoteUrl(url);
-  return kind === "local" || kind === "file" ? `git -c core.hooksPath=/dev/null -c core.fsmonitor=false ${name}` : `git-${name}`;
+  return kind === "local" || kind === "file" ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(" ")} ${name}` : `git-${name}`;
 }
 function withTransport(repo) {
   return { ...repo, config: [...repo.config ?? [], ...TRANSPORT_CONFIG] };
@@ -11686,7 +11731,7 @@ async function verifyBundle(repo, file) {
     throw cause;
   }
 }
-var TRANSPORT_CONFIG, SCHEMES;
+var TRANSPORT_CONFIG, SCHEMES, SERVER_CONFIG;
 var init_transport = __esm({
   "src/git/transport.ts"() {
     "use strict";
@@ -11709,6 +11754,12 @@ var init_transport = __esm({
       "push.gpgSign=false"
     ];
     SCHEMES = /* @__PURE__ */ new Set(["https", "ssh", "git", "file", "git+ssh", "ssh+git"]);
+    SERVER_CONFIG = [
+      "core.hooksPath=/dev/null",
+      "core.fsmonitor=false",
+      "core.alternateRefsCommand=",
+      "receive.autogc=false"
+    ];
   }
 });
 
@@ -11845,7 +11896,7 @@ var init_records = __esm({
 // src/sharing/sharing.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir5, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join17, resolve as resolve7 } from "node:path";
+import { join as join18, resolve as resolve7 } from "node:path";
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
 }
@@ -11866,7 +11917,7 @@ async function exists2(path) {
     () => false
   );
 }
-var MAX_RECORD_BYTES, MAX_REFSPECS, Sharing;
+var MAX_RECORD_BYTES, MAX_PATCH_BYTES, MAX_REFSPECS, Sharing;
 var init_sharing2 = __esm({
   "src/sharing/sharing.ts"() {
     "use strict";
@@ -11881,11 +11932,13 @@ var init_sharing2 = __esm({
     init_json_file();
     init_lock();
     init_repo_lock();
+    init_inside();
     init_bundle_pack();
     init_paths();
     init_snapshot_store();
     init_records();
     MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_PATCH_BYTES = 512 * 1024 * 1024;
     MAX_REFSPECS = 2e3;
     Sharing = class {
       constructor(options) {
@@ -11948,7 +12001,15 @@ var init_sharing2 = __esm({
         const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
         const result = await this.receive(
           repo,
-          () => listRemoteRefs(repo, remote.url, prefix),
+          async () => {
+            const refs = await listRemoteRefs(repo, remote.url, prefix);
+            if (sel.runId !== void 0 && refs.length === 0)
+              throw new RunNotFoundError(
+                `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
+                { details: { runId: sel.runId, remote: remote.name } }
+              );
+            return refs;
+          },
           (r, specs) => fetchRefs(r, remote.url, specs)
         );
         return { remote: remote.name, ...result };
@@ -11961,7 +12022,7 @@ var init_sharing2 = __esm({
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
         if (chosen.length === 0)
           throw new RunNotFoundError(
-            `no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`,
+            `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
         const path = resolve7(cwd, file);
@@ -12040,7 +12101,15 @@ var init_sharing2 = __esm({
           }
           return [run];
         }
-        return this.runsHere(repo, (await this.store.listRuns()).runs);
+        const runs2 = await this.runsHere(repo, (await this.store.listRuns()).runs);
+        if (sel.all) return runs2;
+        const made = await Promise.all(runs2.map((r) => this.recordedHere(r.runId)));
+        return runs2.filter((_, i) => made[i]);
+      }
+      /** Whether this machine recorded any iteration of the run (a fetched snapshot names where it was recorded). */
+      async recordedHere(runId) {
+        const { snapshots } = await this.store.inspectRun(runId);
+        return snapshots.length === 0 || snapshots.some((s) => s.recordedWorkspace === void 0);
       }
       /**
        * The runs that belong to this repository: recorded here, or (when `-C` named it) recorded in a
@@ -12109,14 +12178,14 @@ var init_sharing2 = __esm({
         return { runs: runs2.map((r) => r.runId), refs };
       }
       async writeRecordObjects(repo, pending) {
-        const dir = join17(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
+        const dir = join18(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
         await mkdir5(dir, { recursive: true });
         try {
           for (const type of ["blob", "tree", "commit"]) {
             const files = [];
             for (const p of pending) {
               const obj = p.objects[type];
-              const path = join17(dir, `${type}-${obj.id}`);
+              const path = join18(dir, `${type}-${obj.id}`);
               await writeFile4(path, obj.content);
               files.push({ path, id: obj.id });
             }
@@ -12146,7 +12215,7 @@ var init_sharing2 = __esm({
        * left in incoming/ is swept first.
        */
       async receive(repo, list3, bring) {
-        const lockPath = join17(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join18(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -12191,7 +12260,7 @@ var init_sharing2 = __esm({
         );
       }
       indexPath() {
-        return join17(layout(this.options.home).home, "sharing", "rebuilt.json");
+        return join18(layout(this.options.home).home, "sharing", "rebuilt.json");
       }
       /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
       async rebuild(repo, incoming, localRefs) {
@@ -12286,6 +12355,7 @@ var init_sharing2 = __esm({
         const kept = [];
         const refUpdates = [];
         const iterations = /* @__PURE__ */ new Map();
+        const created = /* @__PURE__ */ new Set();
         for (const [i, a] of accepted.entries()) {
           const s = a.record.snapshot;
           const [from, to] = [trees[2 * i], trees[2 * i + 1]];
@@ -12335,8 +12405,13 @@ var init_sharing2 = __esm({
           const patchThere = patch3 === null || await exists2(patch3);
           const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
           if (patch3 !== null && (stored === null || !patchThere)) {
-            await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch3);
+            const why = await this.writePatch(repo, { from: from.id, to: to.id }, patch3);
+            if (why !== null) {
+              refuse(a.ref.ref, why);
+              continue;
+            }
           }
+          if (run === null) created.add(s.runId);
           if (run === null)
             await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({
               ...cur,
@@ -12354,7 +12429,7 @@ var init_sharing2 = __esm({
           }
           await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
           await this.store.updateRun(s.runId, repo.topLevel, (cur) => {
-            const before2 = a.record.run.before;
+            const before2 = created.has(s.runId) ? a.record.run.before : null;
             const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
             const next = {
               ...cur,
@@ -12377,6 +12452,27 @@ var init_sharing2 = __esm({
         );
         for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
         return { done, kept };
+      }
+      /**
+       * Writes a received record's patch artifact; the reason to refuse the record instead, when its
+       * path leads through a link in the workspace or the patch would pass maxPatchBytes (git is
+       * stopped there, or at its timeout: one such record must not fail the whole call).
+       */
+      async writePatch(repo, trees, patch3) {
+        const maxBytes = this.options.maxPatchBytes ?? MAX_PATCH_BYTES;
+        try {
+          await assertNoLinkInside(repo.topLevel, patch3);
+          await writeTreeDiffToFile(repo, trees, patch3, { maxBytes });
+          return null;
+        } catch (error2) {
+          if (error2 instanceof UnsafeWorkspaceError)
+            return `its patch artifact would be written through a link: ${error2.message}`;
+          if (error2 instanceof OutputTooLargeError)
+            return `its patch would be larger than ${maxBytes} bytes, the most a received record may make us write`;
+          if (error2 instanceof GitTimeoutError)
+            return `its patch could not be made within the git timeout (${error2.message})`;
+          throw error2;
+        }
       }
     };
   }
@@ -20599,7 +20695,7 @@ var init_config_parse = __esm({
 // src/store/config.ts
 import { readFile as readFile9 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname7, join as join18, resolve as resolve9 } from "node:path";
+import { dirname as dirname7, join as join19, resolve as resolve9 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -20625,7 +20721,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve9(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve9(opts.home), "config.yaml");
+  const file = explicit ? resolve9(opts.cwd ?? process.cwd(), opts.configFile) : join19(resolve9(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile9(file, "utf8");
@@ -20645,7 +20741,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join18(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join19(homedir3(), value.slice(2));
   return resolve9(base, value);
 }
 var init_config2 = __esm({
@@ -20720,13 +20816,13 @@ var init_context = __esm({
 
 // src/cli/json-stream.ts
 import { createReadStream as createReadStream3 } from "node:fs";
-import { Readable, Transform } from "node:stream";
+import { Readable, Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 function jsonStringBody() {
   const decoder = new StringDecoder("utf8");
   const escape = (text) => text.length === 0 ? "" : JSON.stringify(text).slice(1, -1);
-  return new Transform({
+  return new Transform2({
     transform(chunk, _encoding, done) {
       done(null, escape(decoder.write(chunk)));
     },
@@ -21045,7 +21141,7 @@ var init_checkpoint_index = __esm({
 
 // src/git/checkpoint-repo.ts
 import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -21061,8 +21157,8 @@ async function initCheckpointRepo(repo) {
   await mkdir6(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir6(join19(repo.gitDir, "info"), { recursive: true });
-  await writeFile5(join19(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir6(join20(repo.gitDir, "info"), { recursive: true });
+  await writeFile5(join20(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -21302,9 +21398,9 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join20 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join21 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join20(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join21(o.home, ".config");
   let configured = null;
   for (const file of userConfigFiles({
     HOME: o.home,
@@ -21323,11 +21419,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join20(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path = configured === null ? join21(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join20(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join21(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -21346,7 +21442,7 @@ var init_user_ignore = __esm({
 // src/fs/place.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
 import { mkdir as mkdir7, open as open3, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
-import { dirname as dirname8, join as join21, sep as sep5 } from "node:path";
+import { dirname as dirname8, join as join22, sep as sep5 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
@@ -21360,7 +21456,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname8(item.dest);
     await mkdir7(fsPath(parent), { recursive: true });
-    await placeOne(item, join21(stagingDir, tempName()));
+    await placeOne(item, join22(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname8(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -21412,19 +21508,19 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join22, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join23, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep6).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join22(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join23(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename4(abs)];
   let head = dirname9(abs);
   for (; ; ) {
     try {
-      return join22(await realpath5(head), ...tail.reverse());
+      return join23(await realpath5(head), ...tail.reverse());
     } catch {
       const up = dirname9(head);
       if (up === head) return abs;
@@ -21826,21 +21922,21 @@ var init_plan = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash6 } from "node:crypto";
 import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 function pathKey(realPath) {
   return createHash6("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join23(checkpointsDir, projectId, worktreeKey);
+  const dir = join24(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join23(dir, "git"),
-    indexFile: join23(dir, "index"),
-    metaFile: join23(dir, "store.json"),
-    lockPath: join23(dir, "lock"),
-    tempDir: join23(dir, "tmp")
+    gitDir: join24(dir, "git"),
+    indexFile: join24(dir, "index"),
+    metaFile: join24(dir, "store.json"),
+    lockPath: join24(dir, "lock"),
+    tempDir: join24(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -21875,7 +21971,7 @@ var init_project_id = __esm({
 
 // src/checkpoints/retention.ts
 import { lstat as lstat6, readdir as readdir6 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(
@@ -21902,7 +21998,7 @@ async function directorySize(dir) {
     return 0;
   }
   for (const name of names) {
-    const path = join24(dir, name);
+    const path = join25(dir, name);
     try {
       const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -21976,7 +22072,7 @@ var init_upkeep = __esm({
 // src/checkpoints/checkpoints.ts
 import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join25, sep as sep7 } from "node:path";
+import { join as join26, sep as sep7 } from "node:path";
 function toEntry(r) {
   const meta2 = decodeMessage(r.body, r.date);
   return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
@@ -22380,7 +22476,7 @@ var init_checkpoints = __esm({
        */
       async mirrorUserExcludes() {
         const wanted = this.userExcludes === null ? "" : await readFile11(this.userExcludes, "utf8").catch(() => "");
-        const target = join25(this.location.gitDir, "info", "exclude");
+        const target = join26(this.location.gitDir, "info", "exclude");
         const have = await readFile11(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -22413,7 +22509,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join26, resolve as resolve12 } from "node:path";
+import { join as join27, resolve as resolve12 } from "node:path";
 function open4(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -22522,8 +22618,8 @@ var init_checkpoint = __esm({
         const cp = await open4(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join26(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join26(dir, "diff.patch");
+        const dir = await mkdtemp5(join27(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join27(dir, "diff.patch");
         const cleanup = () => rm14(dir, { recursive: true, force: true });
         try {
           await writeFile6(file, await cp.diffBytes(hash));

@@ -24,6 +24,9 @@ export const HARDENING_CONFIG: readonly string[] = [
   'core.ignoreCase=false',
   // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
   'diff.suppressBlankEmpty=false',
+  // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
+  // command (through a shell) to list the alternate's refs. Empty: nothing runs.
+  'core.alternateRefsCommand=',
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { appendFile, lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import {
   GitFailedError,
@@ -10,8 +10,12 @@ import {
   WorkspaceNotFoundError,
 } from '../errors.js';
 import { commonDir } from '../fs/git-locks.js';
+import { isInside } from '../fs/inside.js';
 import { DRIVER_AND_INCLUDE_PATTERN, neutraliseDrivers, parseConfigEntries } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
+
+/** Where a path lies relative to another: kept here too, where most git code looks for it. */
+export { isInside };
 
 /** A workspace repository, opened once per operation: where it is and how to run git on it safely. */
 export interface Repo extends GitOptions {
@@ -244,10 +248,4 @@ export function assertSafeWorkspace(dir: string): void {
       { details: { workspace: dir } },
     );
   }
-}
-
-/** True if `child` is `parent` or below it. */
-export function isInside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

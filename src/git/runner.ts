@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
 import {
@@ -10,6 +10,7 @@ import {
   GitTimeoutError,
   IndexLockedError,
   ObjectMissingError,
+  OutputTooLargeError,
   UnsafeRepositoryOwnerError,
   WriteFailedError,
   type AgentgateError,
@@ -93,12 +94,19 @@ export async function runGitBuffer(
  * Runs git with its stdout streamed into a new file, for output that can be hundreds of MB
  * (patches), never held in memory. Both git's exit code and every write are checked (git's own
  * `--output` ignores write errors: a full disk would give a truncated patch and exit 0).
+ * With `maxBytes`, git is stopped once its output passes that size: OUTPUT_TOO_LARGE.
  * Returns the number of bytes written.
  */
-export async function runGitToFile(opts: GitOptions, args: readonly string[], file: string): Promise<number> {
+export async function runGitToFile(
+  opts: GitOptions,
+  args: readonly string[],
+  file: string,
+  limit: { maxBytes?: number } = {},
+): Promise<number> {
   const out = createWriteStream(file, { flags: 'wx', mode: 0o644 });
   await spawnGit(opts, args, {}, (stdout) =>
-    pipeline(stdout, out).catch((cause: unknown) => {
+    pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause: unknown) => {
+      if (cause instanceof OutputTooLargeError) throw cause;
       throw new WriteFailedError(
         `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
         { cause, details: { path: file } },
@@ -106,6 +114,23 @@ export async function runGitToFile(opts: GitOptions, args: readonly string[], fi
     }),
   );
   return out.bytesWritten;
+}
+
+/** Passes bytes through until more than `maxBytes` went by, then fails (git is stopped, the file removed). */
+function byteLimit(maxBytes: number, file: string): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen <= maxBytes) done(null, chunk);
+      else
+        done(
+          new OutputTooLargeError(`${file} would be larger than ${maxBytes} bytes`, {
+            details: { path: file, maxBytes },
+          }),
+        );
+    },
+  });
 }
 
 /**
@@ -236,7 +261,8 @@ export function gitFailure(
   details: Record<string, unknown>,
 ): AgentgateError {
   const what = `git ${args.slice(0, 3).join(' ')}`;
-  if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
+  // git's pack writer (bundle create, pack-objects) says "Out of diskspace".
+  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
     return new DiskFullError(
       `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
       { details },

@@ -142,6 +142,19 @@ async function isDir(path: string): Promise<boolean> {
 }
 
 /**
+ * The settings of a local remote's upload-pack or receive-pack (no spaces or quotes: they go into a
+ * shell command line). receive-pack runs the remote's alternateRefsCommand when it has alternates,
+ * and its `gc --auto` after a push; `uploadpack.packObjectsHook` is read only from protected
+ * config (system, global, command line), which our environment empties.
+ */
+const SERVER_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.alternateRefsCommand=',
+  'receive.autogc=false',
+];
+
+/**
  * The program that serves a remote. For a repository on this machine (a path or file://) it runs
  * here, in the other repository, where git clears our `-c` settings: so it gets its own, and that
  * repository's hooks (pre-receive, update, post-receive, reference-transaction, ...) and fsmonitor
@@ -151,7 +164,7 @@ async function isDir(path: string): Promise<boolean> {
 function serverProgram(url: string, name: 'upload-pack' | 'receive-pack'): string {
   const kind = checkRemoteUrl(url);
   return kind === 'local' || kind === 'file'
-    ? `git -c core.hooksPath=/dev/null -c core.fsmonitor=false ${name}`
+    ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(' ')} ${name}`
     : `git-${name}`;
 }
 

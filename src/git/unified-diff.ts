@@ -60,10 +60,11 @@ export async function writeTreeDiffToFile(
   repo: GitOptions,
   trees: DiffTrees,
   file: string,
+  limit: { maxBytes?: number } = {},
 ): Promise<PatchFile> {
   const path = resolve(file);
   const bytes = await replaceFileAtomic(path, (temp) =>
-    runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp),
+    runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit),
   );
   return { path, bytes };
 }

@@ -17,9 +17,12 @@ import {
   BundleInvalidError,
   ConcurrentUpdateError,
   GitFailedError,
+  GitTimeoutError,
+  OutputTooLargeError,
   PushRejectedError,
   RunNotFoundError,
   RunWorkspaceMismatchError,
+  UnsafeWorkspaceError,
 } from '../errors.js';
 import {
   batchCheck,
@@ -44,6 +47,7 @@ import { replaceFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
 import { readJsonFile } from '../store/json-file.js';
 import { withLock } from '../fs/lock.js';
 import { withRepoLock } from '../git/repo-lock.js';
+import { assertNoLinkInside } from '../fs/inside.js';
 import { bundlePackIntact } from '../git/bundle-pack.js';
 import { assertSafeId, layout, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
@@ -70,9 +74,14 @@ export interface SharingOptions {
    * here, as for the snapshotter: a copied home publishes its runs from the copied workspace.
    */
   localWorkspace?: string;
+  /** The largest patch artifact one received record may make us write (default MAX_PATCH_BYTES). */
+  maxPatchBytes?: number;
 }
 
-/** Which runs: one, every run of this workspace (the default), or every record in the repository. */
+/**
+ * Which runs: one, every run of this workspace recorded on this machine (the default: runs fetched
+ * or imported from elsewhere are not published again), or every record in the repository.
+ */
 export interface Selection {
   workspace: string;
   runId?: string;
@@ -81,6 +90,12 @@ export interface Selection {
 
 /** The largest record.json taken from elsewhere (a hostile one cannot fill memory). */
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest patch one received record may make us write. A record names two trees, and a tiny
+ * pack (one compressible blob at many paths) can make their patch hundreds of MB: past this size
+ * git is stopped and the record refused; the others still land.
+ */
+export const MAX_PATCH_BYTES = 512 * 1024 * 1024;
 /** Above this many new records, one wildcard refspec instead of one per ref (command-line length). */
 const MAX_REFSPECS = 2000;
 
@@ -158,7 +173,15 @@ export class Sharing {
     const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
     const result = await this.receive(
       repo,
-      () => listRemoteRefs(repo, remote.url, prefix),
+      async () => {
+        const refs = await listRemoteRefs(repo, remote.url, prefix);
+        if (sel.runId !== undefined && refs.length === 0)
+          throw new RunNotFoundError(
+            `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
+            { details: { runId: sel.runId, remote: remote.name } },
+          );
+        return refs;
+      },
       (r, specs) => fetchRefs(r, remote.url, specs),
     );
     return { remote: remote.name, ...result };
@@ -174,7 +197,7 @@ export class Sharing {
       : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
     if (chosen.length === 0)
       throw new RunNotFoundError(
-        `no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`,
+        `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
         { details: { workspace: repo.topLevel } },
       );
     const path = resolve(cwd, file);
@@ -255,7 +278,16 @@ export class Sharing {
       }
       return [run];
     }
-    return this.runsHere(repo, (await this.store.listRuns()).runs);
+    const runs = await this.runsHere(repo, (await this.store.listRuns()).runs);
+    if (sel.all) return runs;
+    const made = await Promise.all(runs.map((r) => this.recordedHere(r.runId)));
+    return runs.filter((_, i) => made[i]);
+  }
+
+  /** Whether this machine recorded any iteration of the run (a fetched snapshot names where it was recorded). */
+  private async recordedHere(runId: string): Promise<boolean> {
+    const { snapshots } = await this.store.inspectRun(runId);
+    return snapshots.length === 0 || snapshots.some((s) => s.recordedWorkspace === undefined);
   }
 
   /**
@@ -560,6 +592,8 @@ export class Sharing {
     const refUpdates: RefUpdate[] = [];
     /** Per run: iteration -> snapshot id already stored here (read once per run, kept up to date). */
     const iterations = new Map<string, Map<number, string>>();
+    /** The runs this call created (the first record of a run that was not here). */
+    const created = new Set<string>();
     for (const [i, a] of accepted.entries()) {
       const s = a.record.snapshot;
       const [from, to] = [trees[2 * i], trees[2 * i + 1]];
@@ -616,8 +650,13 @@ export class Sharing {
       // A record this home made itself (pushed, then fetched back) only needs its refs.
       const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
       if (patch !== null && (stored === null || !patchThere)) {
-        await writeTreeDiffToFile(repo, { from: from.id, to: to.id }, patch);
+        const why = await this.writePatch(repo, { from: from.id, to: to.id }, patch);
+        if (why !== null) {
+          refuse(a.ref.ref, why);
+          continue;
+        }
       }
+      if (run === null) created.add(s.runId);
       // A new run takes the record's start first, so that a call killed after this point leaves a
       // run that the check above still recognises as this one.
       if (run === null)
@@ -638,7 +677,9 @@ export class Sharing {
       }
       await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
       await this.store.updateRun(s.runId, repo.topLevel, (cur) => {
-        const before = a.record.run.before;
+        // Only a run this call created takes a before state from a record: a run that exists here
+        // may be in the middle of an iteration, whose before state is this machine's own.
+        const before = created.has(s.runId) ? a.record.run.before : null;
         const later = cur.before === null || (before !== null && before.capturedAt > cur.before.capturedAt);
         const next = {
           ...cur,
@@ -662,6 +703,32 @@ export class Sharing {
     );
     for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
     return { done, kept };
+  }
+
+  /**
+   * Writes a received record's patch artifact; the reason to refuse the record instead, when its
+   * path leads through a link in the workspace or the patch would pass maxPatchBytes (git is
+   * stopped there, or at its timeout: one such record must not fail the whole call).
+   */
+  private async writePatch(
+    repo: Repo,
+    trees: { from: string; to: string },
+    patch: string,
+  ): Promise<string | null> {
+    const maxBytes = this.options.maxPatchBytes ?? MAX_PATCH_BYTES;
+    try {
+      await assertNoLinkInside(repo.topLevel, patch);
+      await writeTreeDiffToFile(repo, trees, patch, { maxBytes });
+      return null;
+    } catch (error) {
+      if (error instanceof UnsafeWorkspaceError)
+        return `its patch artifact would be written through a link: ${error.message}`;
+      if (error instanceof OutputTooLargeError)
+        return `its patch would be larger than ${maxBytes} bytes, the most a received record may make us write`;
+      if (error instanceof GitTimeoutError)
+        return `its patch could not be made within the git timeout (${error.message})`;
+      throw error;
+    }
   }
 }
 

@@ -52,7 +52,8 @@ import { writeFileAtomic } from '../fs/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
 import { continuityChecks, verifySnapshot } from './verify.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import { assertNoLinkInside, hasUserFiles, workspaceExcludes } from './excludes.js';
+import { hasUserFiles, workspaceExcludes } from './excludes.js';
+import { assertNoLinkInside } from '../fs/inside.js';
 
 export interface SnapshotterOptions {
   home: string;

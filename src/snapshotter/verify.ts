@@ -10,6 +10,7 @@ import type { RunRecord } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { gateLine, taskLine } from './message.js';
+import { GitOutputUnparseableError } from '../errors.js';
 
 type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
 
@@ -201,11 +202,22 @@ function describeFileDifference(stored: Snapshot['files'], actual: Snapshot['fil
 
 /**
  * The stored commit message is the after commit's, and the stored task and gate are the ones its
- * Task and Gate lines were made from (a record fetched from elsewhere may have been edited).
+ * Task and Gate lines were made from (a record fetched from elsewhere may have been edited). An
+ * empty stored message means "the agent made this commit itself": a commit that carries our
+ * trailers is checked whatever the record says about its message. A commit we cannot parse (a
+ * fetched one with a date out of range) is one failed check, not a failed verify.
  */
 async function messageChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
-  if (snapshot.commitMessage === '' || snapshot.beforeSha === snapshot.afterSha) return;
-  const message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  if (snapshot.beforeSha === snapshot.afterSha) return;
+  let message: string;
+  try {
+    message = (await getCommitInfo(repo, snapshot.afterSha)).message;
+  } catch (error) {
+    if (!(error instanceof GitOutputUnparseableError)) throw error;
+    add('commit-message', false, `the after commit cannot be read: ${error.message}`);
+    return;
+  }
+  if (snapshot.commitMessage === '' && trailer(message, 'Agentgate-Run') === null) return;
   const same = message === snapshot.commitMessage.replace(/\n$/, '');
   add(
     'commit-message',

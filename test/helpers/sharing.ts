@@ -99,3 +99,30 @@ export async function failsWith(
     );
   return error;
 }
+
+/** Writes a record commit on the remote by hand (what a hostile or careless publisher can do). */
+export function forge(
+  repo: string,
+  ref: string,
+  parent: string,
+  recordJson: string,
+  extra: Record<string, string> = {},
+): string {
+  const entries = Object.entries({ 'record.json': recordJson, ...extra }).map(([name, content]) => {
+    const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: content });
+    return `100644 blob ${blob}\t${name}`;
+  });
+  const tree = git(repo, ['mktree'], { input: `${entries.join('\n')}\n` });
+  const commit = git(repo, ['commit-tree', tree, '-p', parent, '-m', 'forged']);
+  git(repo, ['update-ref', ref, commit]);
+  return commit;
+}
+
+export function recordOf(
+  repo: string,
+  ref: string,
+): Record<string, unknown> & { snapshot: Record<string, unknown> } {
+  return JSON.parse(git(repo, ['show', `${ref}:record.json`])) as Record<string, unknown> & {
+    snapshot: Record<string, unknown>;
+  };
+}

@@ -7,37 +7,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitCallCount } from '../../src/git/runner.js';
 import { git } from '../helpers/repo.js';
-import { failsWith, runIterations, world, type World } from '../helpers/sharing.js';
+import { failsWith, forge, recordOf, runIterations, world, type World } from '../helpers/sharing.js';
 
 let w: World;
 afterEach(() => w?.cleanup());
-
-/** Writes a record commit on the remote by hand (what a hostile or careless publisher can do). */
-function forge(
-  repo: string,
-  ref: string,
-  parent: string,
-  recordJson: string,
-  extra: Record<string, string> = {},
-): string {
-  const entries = Object.entries({ 'record.json': recordJson, ...extra }).map(([name, content]) => {
-    const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: content });
-    return `100644 blob ${blob}\t${name}`;
-  });
-  const tree = git(repo, ['mktree'], { input: `${entries.join('\n')}\n` });
-  const commit = git(repo, ['commit-tree', tree, '-p', parent, '-m', 'forged']);
-  git(repo, ['update-ref', ref, commit]);
-  return commit;
-}
-
-function recordOf(
-  repo: string,
-  ref: string,
-): Record<string, unknown> & { snapshot: Record<string, unknown> } {
-  return JSON.parse(git(repo, ['show', `${ref}:record.json`])) as Record<string, unknown> & {
-    snapshot: Record<string, unknown>;
-  };
-}
 
 describe('hostile remotes', () => {
   it('refuses ext:: and other program-running transports before git runs', async () => {

@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BeforeState, CommitInfo, DiffStats, Snapshot } from '../../types/snapshot.js';
 import { gitFailure } from '../../src/git/runner.js';
 import { runCli } from '../helpers/cli.js';
+import { canMountTmpfs } from '../helpers/disk.js';
 import { commitAll, git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const SCRIPT = new URL('../../fixtures/make-hostile-config.sh', import.meta.url).pathname;
@@ -370,17 +371,6 @@ describe('a full disk', () => {
     },
   );
 });
-
-function canMountTmpfs(): boolean {
-  const dir = tempDir('agentgate-mount-probe-');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'ignore' });
-    execFileSync('umount', [dir]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function randomBytesOf(n: number): Buffer {
   const out = Buffer.alloc(n);
