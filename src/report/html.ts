@@ -4,12 +4,14 @@
  * written here (by hash), so a hostile file name or task cannot load or run anything even if it
  * slipped past the escaping. Each file's raw diff is stored once, as JSON, and rendered by
  * diff2html in the browser only when the file is opened; big iterations list their files only
- * when opened, a page at a time, so thousands of files open at once.
+ * when opened, a page at a time, so thousands of files open at once. Diffs beyond the report's
+ * limits (see patches.ts) are not embedded: their file says "too large to show here".
  */
 import { createHash } from 'node:crypto';
 import type { RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
+import { showBidi } from './visible.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
 export const EAGER_FILES = 200;
@@ -23,28 +25,8 @@ export interface HtmlInput {
   assets: ReportAssets;
 }
 
-export function renderHtml({ report, diffs, assets }: HtmlInput): string {
-  const data = {
-    eager: EAGER_FILES,
-    page: FILES_PAGE,
-    iterations: report.snapshots.map((s, i) => ({
-      iteration: s.iteration,
-      files: s.files.map((f, j) => {
-        const d = diffs[i]?.[j];
-        return {
-          p: f.path,
-          o: f.oldPath,
-          s: f.status,
-          a: f.insertions,
-          d: f.deletions,
-          b: d?.binary ?? f.binary,
-          t: d?.truncated ?? false,
-          u: d?.unavailable === true,
-        };
-      }),
-      diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? ''),
-    })),
-  };
+/** The page, in parts: the diffs are escaped one at a time as they are written, never joined here. */
+export function* htmlParts({ report, diffs, assets }: HtmlInput): Generator<string> {
   const v = report.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok
@@ -76,7 +58,7 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
     .join('\n');
   const sha = (value: string | null) =>
     value ? `<code>${esc(value)}</code>` : '<span class="none">-</span>';
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -111,7 +93,28 @@ ${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Fil
 <div id="changes"></div>
 <noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
 </main>
-<script type="application/json" id="agentgate-data">${jsonForScript(data)}</script>
+<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`;
+  for (const [i, s] of report.snapshots.entries()) {
+    const files = s.files.map((f, j) => {
+      const d = diffs[i]?.[j];
+      return {
+        p: showBidi(f.path),
+        o: f.oldPath === null ? null : showBidi(f.oldPath),
+        s: f.status,
+        a: f.insertions,
+        d: f.deletions,
+        b: d?.binary ?? f.binary,
+        t: d?.tooLarge ?? false,
+        u: d?.unavailable === true,
+      };
+    });
+    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showBidi(s.patchPath), files };
+    // The iteration's object is left open for its diffs, which follow one by one.
+    yield `${i ? ',' : ''}${jsonForScript(head).replace(/\}$/, ',"diffs":[')}`;
+    for (const j of s.files.keys()) yield `${j ? ',' : ''}${jsonForScript(diffs[i]?.[j]?.diff ?? '')}`;
+    yield ']}';
+  }
+  yield `]}</script>
 <script>${assets.diff2htmlJs}</script>
 <script>${CLIENT}</script>
 </body>
@@ -119,9 +122,9 @@ ${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Fil
 `;
 }
 
-/** HTML text and attribute escaping. */
+/** HTML text and attribute escaping; bidirectional-text controls are shown as escapes. */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return showBidi(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */
@@ -179,7 +182,7 @@ const CLIENT = `(function () {
       s.appendChild(document.createTextNode(' '));
       s.appendChild(el('span', 'del', '-' + f.d));
     }
-    if (f.t) s.appendChild(el('span', 'badge', 'cut'));
+    if (f.t) s.appendChild(el('span', 'badge', 'too large'));
     d.appendChild(s);
     d.appendChild(el('div', 'diff'));
     return d;
@@ -192,10 +195,11 @@ const CLIENT = `(function () {
     d.dataset.view = view;
     if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
     if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
-    var text = data.iterations[i].diffs[j];
+    var it = data.iterations[i];
+    if (f.t) { box.replaceChildren(el('p', 'note', 'Too large to show here (+' + f.a + ' -' + f.d + ' lines). The whole diff: ' + (it.patch ? 'the patch artifact ' + it.patch + ', or ' : '') + '"agentgate-snapshot patch ' + it.id + '".')); return; }
+    var text = it.diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
-    if (f.t) box.insertBefore(el('p', 'note', 'This diff is cut at 1 MiB; the patch artifact holds all of it.'), box.firstChild);
   }
 
   function fill(box, i, from) {
