@@ -8,7 +8,7 @@
  * limits (see patches.ts) are not embedded: their file says "too large to show here".
  */
 import { createHash } from 'node:crypto';
-import type { RunReport } from '../../types/report.js';
+import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
 import { showBidi } from './visible.js';
@@ -20,13 +20,19 @@ export const FILES_PAGE = 200;
 
 export interface HtmlInput {
   report: RunReport;
-  /** Per snapshot (same order as report.snapshots), per file (same order as its files). */
-  diffs: FileDiffText[][];
+  /**
+   * Hands each file's diff of a snapshot to `each`, in the order of its files, one at a time as
+   * the patch streams, so that no diff is held once it is written (see index.ts).
+   */
+  diffs: (snapshot: ReportSnapshot, each: (diff: FileDiffText) => Promise<void>) => Promise<void>;
   assets: ReportAssets;
 }
 
-/** The page, in parts: the diffs are escaped one at a time as they are written, never joined here. */
-export function* htmlParts({ report, diffs, assets }: HtmlInput): Generator<string> {
+/** Writes the page through `write`, a part at a time: each diff is escaped and written as it comes. */
+export async function writeHtml(
+  { report, diffs, assets }: HtmlInput,
+  write: (part: string) => Promise<void>,
+): Promise<void> {
   const v = report.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok
@@ -58,7 +64,7 @@ export function* htmlParts({ report, diffs, assets }: HtmlInput): Generator<stri
     .join('\n');
   const sha = (value: string | null) =>
     value ? `<code>${esc(value)}</code>` : '<span class="none">-</span>';
-  yield `<!doctype html>
+  await write(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -93,33 +99,35 @@ ${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Fil
 <div id="changes"></div>
 <noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
 </main>
-<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`;
+<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`);
   for (const [i, s] of report.snapshots.entries()) {
-    const files = s.files.map((f, j) => {
-      const d = diffs[i]?.[j];
-      return {
-        p: showBidi(f.path),
-        o: f.oldPath === null ? null : showBidi(f.oldPath),
-        s: f.status,
-        a: f.insertions,
-        d: f.deletions,
-        b: d?.binary ?? f.binary,
-        t: d?.tooLarge ?? false,
-        u: d?.unavailable === true,
-      };
+    // Each iteration's diffs come first, as they stream; its file list, which says which were
+    // embedded, follows them in the same object.
+    await write(`${i ? ',' : ''}{"diffs":[`);
+    const shown: Omit<FileDiffText, 'diff'>[] = [];
+    await diffs(s, async ({ diff, ...rest }) => {
+      await write(`${shown.length ? ',' : ''}${jsonForScript(diff)}`);
+      shown.push(rest);
     });
+    const files = s.files.map((f, j) => ({
+      p: showBidi(f.path),
+      o: f.oldPath === null ? null : showBidi(f.oldPath),
+      s: f.status,
+      a: f.insertions,
+      d: f.deletions,
+      b: shown[j]?.binary ?? f.binary,
+      t: shown[j]?.tooLarge ?? false,
+      u: shown[j]?.unavailable === true,
+    }));
     const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showBidi(s.patchPath), files };
-    // The iteration's object is left open for its diffs, which follow one by one.
-    yield `${i ? ',' : ''}${jsonForScript(head).replace(/\}$/, ',"diffs":[')}`;
-    for (const j of s.files.keys()) yield `${j ? ',' : ''}${jsonForScript(diffs[i]?.[j]?.diff ?? '')}`;
-    yield ']}';
+    await write(`],${jsonForScript(head).slice(1)}`);
   }
-  yield `]}</script>
+  await write(`]}</script>
 <script>${assets.diff2htmlJs}</script>
 <script>${CLIENT}</script>
 </body>
 </html>
-`;
+`);
 }
 
 /** HTML text and attribute escaping; bidirectional-text controls are shown as escapes. */
@@ -129,10 +137,11 @@ export function esc(text: string): string {
 
 /** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  // One pass: a diff can be large, and each pass would copy it.
+  return JSON.stringify(value).replace(
+    /[<\u2028\u2029]/g,
+    (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const STYLE = `

@@ -5,13 +5,13 @@ import {
   DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
   DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
 } from '../../types/config.js';
-import { RunReport, type ReportFormat } from '../../types/report.js';
+import { RunReport, type ReportFormat, type ReportSnapshot } from '../../types/report.js';
 import { isAgentgateError } from '../errors.js';
 import { replaceFileAtomic } from '../fs/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { loadAssets } from './assets.js';
 import { renderDotenv } from './dotenv.js';
-import { htmlParts } from './html.js';
+import { writeHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { buildRunReport } from './model.js';
 import { DiffBudget, fileDiffs, type DiffLimits, type FileDiffText } from './patches.js';
@@ -33,11 +33,14 @@ export async function renderReport(
   runId?: string,
   options: ReportOptions = {},
 ): Promise<{ report: RunReport; text: string }> {
-  const { report, parts } = await renderParts(snapshotter, format, runId, options);
-  return { report, text: [...parts].join('') };
+  const parts: string[] = [];
+  const report = await render(snapshotter, format, runId, options, async (part) => {
+    parts.push(part);
+  });
+  return { report, text: parts.join('') };
 }
 
-/** Renders the report and writes it to `file` atomically, a part at a time. */
+/** Renders the report and writes it to `file` atomically, as it is rendered. */
 export async function writeReport(
   snapshotter: Snapshotter,
   format: ReportFormat,
@@ -45,56 +48,85 @@ export async function writeReport(
   runId?: string,
   options: ReportOptions = {},
 ): Promise<{ file: string; format: ReportFormat; runId: string; bytes: number }> {
-  const { report, parts } = await renderParts(snapshotter, format, runId, options);
   const path = resolve(file);
-  const bytes = await replaceFileAtomic(path, async (temp) => {
+  let bytes = 0;
+  const report = await replaceFileAtomic(path, async (temp) => {
     const handle = await open(temp, 'wx', 0o644);
-    let written = 0;
     try {
-      for (const part of parts) written += (await handle.write(part)).bytesWritten;
+      // Small parts (one per file of a big iteration) are gathered into writes of about 1 MiB.
+      let pending: string[] = [];
+      let pendingLength = 0;
+      const flush = async () => {
+        if (pending.length === 0) return;
+        bytes += (await handle.write(pending.join(''))).bytesWritten;
+        pending = [];
+        pendingLength = 0;
+      };
+      const written = await render(snapshotter, format, runId, options, async (part) => {
+        if (part.length >= WRITE_SIZE / 16) {
+          // A big part (a diff) is written as it is, not copied into a joined one.
+          await flush();
+          bytes += (await handle.write(part)).bytesWritten;
+          return;
+        }
+        pending.push(part);
+        pendingLength += part.length;
+        if (pendingLength >= WRITE_SIZE) await flush();
+      });
+      await flush();
+      return written;
     } finally {
       await handle.close();
     }
-    return written;
   });
   return { file: path, format, runId: report.run.runId, bytes };
 }
 
-/** The report and its text as parts, so that a big HTML page is never one string. */
-async function renderParts(
+const WRITE_SIZE = 1024 * 1024;
+
+/** Renders the report through `write`, a part at a time, so that a big HTML page is never one string. */
+async function render(
   snapshotter: Snapshotter,
   format: ReportFormat,
   runId: string | undefined,
   options: ReportOptions,
-): Promise<{ report: RunReport; parts: Iterable<string> }> {
+  write: (part: string) => Promise<void>,
+): Promise<RunReport> {
   const report = await buildRunReport(snapshotter, runId);
   switch (format) {
     case 'json':
-      return { report, parts: [`${JSON.stringify(RunReport.parse(report), null, 2)}\n`] };
+      await write(`${JSON.stringify(RunReport.parse(report), null, 2)}\n`);
+      break;
     case 'md':
-      return { report, parts: [renderMarkdown(report)] };
+      await write(renderMarkdown(report));
+      break;
     case 'dotenv':
-      return { report, parts: [renderDotenv(report)] };
+      await write(renderDotenv(report));
+      break;
     case 'html': {
       const budget = new DiffBudget({
         maxFileDiffBytes: options.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
         maxTotalDiffBytes: options.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
       });
-      const diffs: FileDiffText[][] = [];
-      for (const s of report.snapshots) {
-        let files: FileDiffText[] = [];
-        await snapshotter
-          .streamPatch(s, async (chunks) => {
-            files = await fileDiffs(s.files, chunks, budget);
-          })
-          .catch((error: unknown) => {
-            // A run fetched from elsewhere may lack both the artifact and the commits: the report still opens.
-            if (!isAgentgateError(error)) throw error;
-            files = s.files.map(() => ({ diff: '', binary: false, tooLarge: false, unavailable: true }));
+      const diffs = async (s: ReportSnapshot, each: (diff: FileDiffText) => Promise<void>) => {
+        let sent = 0;
+        try {
+          await snapshotter.streamPatch(s, async (chunks) => {
+            for await (const diff of fileDiffs(s.files, chunks, budget)) {
+              sent += 1;
+              await each(diff);
+            }
           });
-        diffs.push(files);
-      }
-      return { report, parts: htmlParts({ report, diffs, assets: await loadAssets() }) };
+        } catch (error) {
+          // A run fetched from elsewhere may lack both the artifact and the commits: the report still opens.
+          if (!isAgentgateError(error)) throw error;
+        }
+        for (; sent < s.files.length; sent++)
+          await each({ diff: '', binary: false, tooLarge: false, unavailable: true });
+      };
+      await writeHtml({ report, diffs, assets: await loadAssets() }, write);
+      break;
     }
   }
+  return report;
 }

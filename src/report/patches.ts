@@ -37,50 +37,66 @@ const BINARY_MARKS = [Buffer.from('GIT binary patch'), Buffer.from('Binary files
 const LINE_CAP = 64 * 1024;
 
 /**
- * Pairs the patch's sections with the snapshot's files and keeps each diff that fits. Both come
- * from the same diff-tree pass, sorted the same way, so they pair in order: a section whose
- * header names the file at hand is that file's; one naming the file before is its second part (a
- * type change is a deletion plus an addition); any other (a quoted name) is the next file's. A
- * file without a section (no textual change) gets ''. Budget is taken only when `chunks` ends
- * well; a failed read leaves it as it was.
+ * Pairs the patch's sections with the snapshot's files and yields each file's diff, in file order,
+ * as soon as it is complete, keeping what fits the budget. Both come from the same diff-tree
+ * pass, sorted the same way, so they pair in order: a section whose header names the file at hand
+ * is that file's; one naming the file before is its second part (a type change is a deletion plus
+ * an addition); any other (a quoted name) is the next file's. A file without a section (no
+ * textual change) gets ''.
  */
-export async function fileDiffs(
+export async function* fileDiffs(
   files: readonly FileChange[],
   chunks: AsyncIterable<Buffer>,
   budget: DiffBudget,
-): Promise<FileDiffText[]> {
-  const results: FileDiffText[] = files.map((f) => ({ diff: '', binary: f.binary, tooLarge: false }));
+): AsyncGenerator<FileDiffText> {
+  const results: (FileDiffText | null)[] = files.map((f) => ({
+    diff: '',
+    binary: f.binary,
+    tooLarge: false,
+  }));
   const used = files.map(() => 0);
-  let remaining = budget.remaining;
   let next = 0;
   let current = -1;
+  const notEmbedded = (result: FileDiffText, change: Partial<FileDiffText>) => {
+    Object.assign(result, { diff: '', ...change });
+    budget.remaining += used[current] as number; // a file not embedded takes nothing
+    used[current] = 0;
+  };
   const reader = new SectionReader({
     open(header) {
       // The file at hand, or the one before for a second section (see above).
       current = header !== headerOf(files[next]) && header === headerOf(files[next - 1]) ? next - 1 : next++;
       const result = results[current];
-      if (result === undefined || result.binary || result.tooLarge) return -1;
-      return Math.min(budget.limits.maxFileDiffBytes - (used[current] as number), remaining);
+      if (!result || result.binary || result.tooLarge) return -1;
+      return Math.min(budget.limits.maxFileDiffBytes - (used[current] as number), budget.remaining);
     },
     close(section) {
       const result = results[current];
-      if (result === undefined || result.binary) return;
-      if (section.binary) Object.assign(result, { diff: '', binary: true, tooLarge: false });
+      if (!result || result.binary) return;
+      if (section.binary) notEmbedded(result, { binary: true, tooLarge: false });
       else if (result.tooLarge) return;
-      else if (section.text === null) Object.assign(result, { diff: '', tooLarge: true });
+      else if (section.text === null) notEmbedded(result, { tooLarge: true });
       else {
         result.diff += showBidi(section.text);
         used[current] = (used[current] as number) + section.bytes;
-        remaining -= section.bytes;
+        budget.remaining -= section.bytes;
       }
     },
   });
-  for await (const chunk of chunks) reader.push(chunk);
+  let done = 0;
+  // Files before the current one are complete: handed on, and let go of, after each chunk.
+  const ready = function* (upTo: number) {
+    for (; done < upTo; done++) {
+      yield results[done] as FileDiffText;
+      results[done] = null;
+    }
+  };
+  for await (const chunk of chunks) {
+    reader.push(chunk);
+    yield* ready(current);
+  }
   reader.end();
-  for (const [i, result] of results.entries())
-    if (result.tooLarge || result.binary) remaining += used[i] as number; // a file not embedded takes nothing
-  budget.remaining = remaining;
-  return results;
+  yield* ready(files.length);
 }
 
 function headerOf(file: FileChange | undefined): string | undefined {

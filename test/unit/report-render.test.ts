@@ -170,7 +170,7 @@ describe('report renderers', () => {
     const files = [file('a.txt'), file('b.bin'), file('c.txt')];
     for (const size of [1, 7, 1 << 20]) {
       const budget = new DiffBudget(LIMITS);
-      const diffs = await fileDiffs(files, chunked(patch.join(''), size), budget);
+      const diffs = await all(fileDiffs(files, chunked(patch.join(''), size), budget));
       expect(diffs.map((d) => [d.diff, d.binary, d.tooLarge])).toEqual([
         [patch[0], false, false],
         ['', true, false],
@@ -178,7 +178,7 @@ describe('report renderers', () => {
       ]);
       expect(budget.remaining).toBe(LIMITS.maxTotalDiffBytes - Buffer.byteLength(patch[0] + patch[2]));
     }
-    expect(await fileDiffs([], chunked('', 1), new DiffBudget(LIMITS))).toEqual([]);
+    expect(await all(fileDiffs([], chunked('', 1), new DiffBudget(LIMITS)))).toEqual([]);
   });
 
   it('a type change (two sections) stays one file; a quoted name pairs in order', async () => {
@@ -186,10 +186,12 @@ describe('report renderers', () => {
       'diff --git a/l b/l\ndeleted file mode 100644\n--- a/l\n+++ /dev/null\n@@ -1 +0,0 @@\n-t\n' +
       'diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+target\n';
     const quoted = 'diff --git "a/tab\\there" "b/tab\\there"\nnew file mode 100644\n';
-    const diffs = await fileDiffs(
-      [file('l', { status: 'typechange' }), file('tab\there', { status: 'added' })],
-      chunked(typechange + quoted, 5),
-      new DiffBudget(LIMITS),
+    const diffs = await all(
+      fileDiffs(
+        [file('l', { status: 'typechange' }), file('tab\there', { status: 'added' })],
+        chunked(typechange + quoted, 5),
+        new DiffBudget(LIMITS),
+      ),
     );
     expect(diffs.map((d) => d.diff)).toEqual([typechange, quoted]);
   });
@@ -203,10 +205,12 @@ describe('report renderers', () => {
     const later = section('later.txt', '+z\n');
     const limits = { maxFileDiffBytes: 1000, maxTotalDiffBytes: Buffer.byteLength(small) + 10 };
     const budget = new DiffBudget(limits);
-    const diffs = await fileDiffs(
-      [file('small.txt'), file('huge.txt'), file('later.txt')],
-      chunked(small + huge + later, 4096),
-      budget,
+    const diffs = await all(
+      fileDiffs(
+        [file('small.txt'), file('huge.txt'), file('later.txt')],
+        chunked(small + huge + later, 4096),
+        budget,
+      ),
     );
     expect(diffs.map((d) => [d.diff, d.tooLarge])).toEqual([
       [small, false],
@@ -215,7 +219,7 @@ describe('report renderers', () => {
     ]);
     expect(budget.remaining).toBe(10);
     // The next iteration shares the same budget.
-    const next = await fileDiffs([file('a')], chunked(section('a', '+1\n'), 3), budget);
+    const next = await all(fileDiffs([file('a')], chunked(section('a', '+1\n'), 3), budget));
     expect(next[0]?.tooLarge).toBe(true);
   });
 
@@ -231,12 +235,18 @@ describe('report renderers', () => {
     expect(md).not.toMatch(/[\u202a-\u202e]/);
     expect(md).toContain('invoice&lt;U\\+202E&gt;fdp.sh');
     const diff = `diff --git a/${name} b/${name}\nnew file mode 100644\n`;
-    const [embedded] = await fileDiffs([file(name)], chunked(diff, 3), new DiffBudget(LIMITS));
+    const [embedded] = await all(fileDiffs([file(name)], chunked(diff, 3), new DiffBudget(LIMITS)));
     expect(embedded?.diff).toBe(diff.replace(/\u202E/g, '<U+202E>'));
   });
 });
 
 const LIMITS = { maxFileDiffBytes: 1 << 20, maxTotalDiffBytes: 1 << 20 };
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
 
 /** `text` as a stream of chunks of `size` bytes (cutting through lines and characters). */
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
