@@ -6629,7 +6629,7 @@ var init_zod = __esm({
 });
 
 // types/config.ts
-var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, Config;
+var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_REPORT_MAX_FILE_DIFF_BYTES, DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES, Config;
 var init_config = __esm({
   "types/config.ts"() {
     "use strict";
@@ -6641,6 +6641,8 @@ var init_config = __esm({
     DEFAULT_GIT_TIMEOUT_MS = 12e4;
     DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
     DEFAULT_KEEP = 100;
+    DEFAULT_REPORT_MAX_FILE_DIFF_BYTES = 512 * 1024;
+    DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES = 20 * 1024 * 1024;
     Config = object({
       artifactsDir: string2().min(1).optional(),
       identity: Identity.optional(),
@@ -6650,6 +6652,10 @@ var init_config = __esm({
       checkpoints: object({
         maxFileSizeBytes: number2().int().positive().optional(),
         keep: number2().int().positive().optional()
+      }).strict().optional(),
+      report: object({
+        maxFileDiffBytes: number2().int().nonnegative().optional(),
+        maxTotalDiffBytes: number2().int().nonnegative().optional()
       }).strict().optional()
     }).strict();
   }
@@ -6759,6 +6765,7 @@ function layout(home) {
     home,
     snapshots: join(home, "snapshots"),
     runs: join(home, "runs"),
+    gates: join(home, "gates"),
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
@@ -9553,6 +9560,10 @@ async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
 }
+async function streamUnifiedDiff(repo, from, to, consume) {
+  const trees = await resolveDiffTrees(repo, from, to);
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout));
+}
 async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
@@ -10599,8 +10610,15 @@ var init_excludes = __esm({
 });
 
 // src/snapshotter/snapshotter.ts
+import { createReadStream as createReadStream2 } from "node:fs";
 import { readFile as readFile8, rm as rm9, rmdir, stat as stat6 } from "node:fs/promises";
 import { dirname as dirname5 } from "node:path";
+import { Readable } from "node:stream";
+async function intactArtifact(snapshot) {
+  if (snapshot.patchPath === null) return null;
+  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
+}
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
     const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
@@ -10847,10 +10865,10 @@ var init_snapshotter = __esm({
           return "";
         }
         snapshot = await this.withLocalPaths(snapshot);
-        const intact = snapshot.patchPath !== null && await sha256File(snapshot.patchPath).catch(() => null) === snapshot.patchSha256;
-        if (intact && snapshot.patchPath) {
-          if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
-          return outputFile ? "" : readFile8(snapshot.patchPath, "utf8");
+        const artifact = await intactArtifact(snapshot);
+        if (artifact !== null) {
+          if (outputFile) await copyFileAtomic(artifact, outputFile);
+          return outputFile ? "" : readFile8(artifact, "utf8");
         }
         const repo = await openRepo(snapshot.workspace, this.gitOptions());
         if (outputFile) {
@@ -10858,6 +10876,18 @@ var init_snapshotter = __esm({
           return "";
         }
         return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
+      }
+      /**
+       * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
+       * artifact when it is intact, else from git), so that a patch of any size is never held whole.
+       */
+      async streamPatch(snapshot, consume) {
+        if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
+        snapshot = await this.withLocalPaths(snapshot);
+        const artifact = await intactArtifact(snapshot);
+        if (artifact !== null) return consume(createReadStream2(artifact));
+        const repo = await openRepo(snapshot.workspace, this.gitOptions());
+        await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
       }
       /** Diff statistics between any two revisions of a workspace. */
       async stats(workspace, from, to) {
@@ -11713,7 +11743,7 @@ var init_transport = __esm({
 
 // src/git/bundle-pack.ts
 import { createHash as createHash4 } from "node:crypto";
-import { createReadStream as createReadStream2 } from "node:fs";
+import { createReadStream as createReadStream3 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
   let hash = null;
@@ -11721,7 +11751,7 @@ async function bundlePackIntact(file) {
   let tail = Buffer.alloc(0);
   let packBytes = 0;
   let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream2(file)) {
+  for await (const chunk of createReadStream3(file)) {
     let data = chunk;
     if (header !== null) {
       header = Buffer.concat([header, data]);
@@ -11738,9 +11768,9 @@ async function bundlePackIntact(file) {
     }
     if (magic.length < 4) magic = Buffer.concat([magic, data.subarray(0, 4 - magic.length)]);
     const joined = Buffer.concat([tail, data]);
-    const cut2 = Math.max(0, joined.length - trailerBytes);
-    hash?.update(joined.subarray(0, cut2));
-    tail = joined.subarray(cut2);
+    const cut = Math.max(0, joined.length - trailerBytes);
+    hash?.update(joined.subarray(0, cut));
+    tail = joined.subarray(cut);
     packBytes += data.length;
   }
   if (hash === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
@@ -12607,30 +12637,24 @@ var init_dotenv = __esm({
   }
 });
 
+// src/report/visible.ts
+function showBidi(text) {
+  return text.replace(
+    BIDI_CONTROLS,
+    (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`
+  );
+}
+var BIDI_CONTROLS;
+var init_visible = __esm({
+  "src/report/visible.ts"() {
+    "use strict";
+    BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  }
+});
+
 // src/report/html.ts
 import { createHash as createHash5 } from "node:crypto";
-function renderHtml({ report: report2, diffs, assets }) {
-  const data = {
-    eager: EAGER_FILES,
-    page: FILES_PAGE,
-    iterations: report2.snapshots.map((s, i) => ({
-      iteration: s.iteration,
-      files: s.files.map((f, j) => {
-        const d = diffs[i]?.[j];
-        return {
-          p: f.path,
-          o: f.oldPath,
-          s: f.status,
-          a: f.insertions,
-          d: f.deletions,
-          b: d?.binary ?? f.binary,
-          t: d?.truncated ?? false,
-          u: d?.unavailable === true
-        };
-      }),
-      diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? "")
-    }))
-  };
+async function writeHtml({ report: report2, diffs, assets }, write2) {
   const v = report2.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
@@ -12649,7 +12673,7 @@ function renderHtml({ report: report2, diffs, assets }) {
     (c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`
   ).join("\n");
   const sha = (value) => value ? `<code>${esc2(value)}</code>` : '<span class="none">-</span>';
-  return `<!doctype html>
+  await write2(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -12686,23 +12710,48 @@ ${rows}
 <div id="changes"></div>
 <noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
 </main>
-<script type="application/json" id="agentgate-data">${jsonForScript(data)}</script>
+<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`);
+  for (const [i, s] of report2.snapshots.entries()) {
+    await write2(`${i ? "," : ""}{"diffs":[`);
+    const shown = [];
+    await diffs(s, async ({ diff: diff2, ...rest }) => {
+      await write2(`${shown.length ? "," : ""}${jsonForScript(diff2)}`);
+      shown.push(rest);
+    });
+    const files = s.files.map((f, j) => ({
+      p: showBidi(f.path),
+      o: f.oldPath === null ? null : showBidi(f.oldPath),
+      s: f.status,
+      a: f.insertions,
+      d: f.deletions,
+      b: shown[j]?.binary ?? f.binary,
+      t: shown[j]?.tooLarge ?? false,
+      u: shown[j]?.unavailable === true
+    }));
+    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showBidi(s.patchPath), files };
+    await write2(`],${jsonForScript(head).slice(1)}`);
+  }
+  await write2(`]}</script>
 <script>${assets.diff2htmlJs}</script>
 <script>${CLIENT}</script>
 </body>
 </html>
-`;
+`);
 }
 function esc2(text) {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return showBidi(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 function jsonForScript(value) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value).replace(
+    /[<\u2028\u2029]/g,
+    (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`
+  );
 }
 var EAGER_FILES, FILES_PAGE, STYLE, CLIENT;
 var init_html = __esm({
   "src/report/html.ts"() {
     "use strict";
+    init_visible();
     EAGER_FILES = 200;
     FILES_PAGE = 200;
     STYLE = `
@@ -12750,7 +12799,7 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
       s.appendChild(document.createTextNode(' '));
       s.appendChild(el('span', 'del', '-' + f.d));
     }
-    if (f.t) s.appendChild(el('span', 'badge', 'cut'));
+    if (f.t) s.appendChild(el('span', 'badge', 'too large'));
     d.appendChild(s);
     d.appendChild(el('div', 'diff'));
     return d;
@@ -12763,10 +12812,11 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
     d.dataset.view = view;
     if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
     if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
-    var text = data.iterations[i].diffs[j];
+    var it = data.iterations[i];
+    if (f.t) { box.replaceChildren(el('p', 'note', 'Too large to show here (+' + f.a + ' -' + f.d + ' lines). The whole diff: ' + (it.patch ? 'the patch artifact ' + it.patch + ', or ' : '') + '"agentgate-snapshot patch ' + it.id + '".')); return; }
+    var text = it.diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
-    if (f.t) box.insertBefore(el('p', 'note', 'This diff is cut at 1 MiB; the patch artifact holds all of it.'), box.firstChild);
   }
 
   function fill(box, i, from) {
@@ -12900,7 +12950,7 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
   return out.join("\n");
 }
 function cell(text) {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
+  return showBidi(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
 }
 function code(text) {
   return text.replace(/[`\r\n]/g, "");
@@ -12909,6 +12959,7 @@ var STEP_SUMMARY_LIMIT;
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
+    init_visible();
     STEP_SUMMARY_LIMIT = 1024 * 1024;
   }
 });
@@ -12990,79 +13041,236 @@ var init_model = __esm({
 });
 
 // src/report/patches.ts
-function splitPatch(patch3) {
-  if (patch3.length === 0) return [];
-  const starts = [];
-  if (patch3.startsWith("diff --git ")) starts.push(0);
-  for (let at = patch3.indexOf("\ndiff --git "); at !== -1; at = patch3.indexOf("\ndiff --git ", at + 1))
-    starts.push(at + 1);
-  return starts.map((start, i) => patch3.slice(start, starts[i + 1] ?? patch3.length));
-}
-function fileDiffs(files, patch3, maxBytes = MAX_FILE_DIFF_BYTES) {
-  const sections = splitPatch(patch3);
-  const byOrder = sections.length === files.length;
-  return files.map((file, i) => {
-    const section = byOrder ? sections[i] ?? "" : sections.find((s) => headerNames(s, file)) ?? "";
-    const binary = file.binary || /^(GIT binary patch|Binary files )/m.test(section);
-    if (binary) return { diff: "", binary: true, truncated: false };
-    return cut(section, maxBytes);
+async function* fileDiffs(files, chunks, budget) {
+  const results = files.map((f) => ({
+    diff: "",
+    binary: f.binary,
+    tooLarge: false
+  }));
+  const used = files.map(() => 0);
+  let next = 0;
+  let current = -1;
+  const notEmbedded = (result, change) => {
+    Object.assign(result, { diff: "", ...change });
+    budget.remaining += used[current];
+    used[current] = 0;
+  };
+  const reader = new SectionReader({
+    open(header) {
+      current = header !== headerOf(files[next]) && header === headerOf(files[next - 1]) ? next - 1 : next++;
+      const result = results[current];
+      if (!result || result.binary || result.tooLarge) return -1;
+      return Math.min(budget.limits.maxFileDiffBytes - used[current], budget.remaining);
+    },
+    close(section) {
+      const result = results[current];
+      if (!result || result.binary) return;
+      if (section.binary) notEmbedded(result, { binary: true, tooLarge: false });
+      else if (result.tooLarge) return;
+      else if (section.text === null) notEmbedded(result, { tooLarge: true });
+      else {
+        result.diff += showBidi(section.text);
+        used[current] = used[current] + section.bytes;
+        budget.remaining -= section.bytes;
+      }
+    }
   });
+  let done = 0;
+  const ready = function* (upTo) {
+    for (; done < upTo; done++) {
+      yield results[done];
+      results[done] = null;
+    }
+  };
+  for await (const chunk of chunks) {
+    reader.push(chunk);
+    yield* ready(current);
+  }
+  reader.end();
+  yield* ready(files.length);
 }
-function headerNames(section, file) {
-  const header = section.slice(0, section.indexOf("\n") === -1 ? section.length : section.indexOf("\n"));
-  return header === `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
+function headerOf(file) {
+  return file && `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
 }
-function cut(section, maxBytes) {
-  if (Buffer.byteLength(section, "utf8") <= maxBytes)
-    return { diff: section, binary: false, truncated: false };
-  const prefix = Buffer.from(section, "utf8").subarray(0, maxBytes).toString("utf8");
-  const end = prefix.lastIndexOf("\n");
-  return { diff: end === -1 ? "" : prefix.slice(0, end + 1), binary: false, truncated: true };
+function startsWith(line, prefix) {
+  return line.length >= prefix.length && line.subarray(0, prefix.length).equals(prefix);
 }
-var MAX_FILE_DIFF_BYTES;
+var DiffBudget, HEADER2, BINARY_MARKS, LINE_CAP, SectionReader;
 var init_patches = __esm({
   "src/report/patches.ts"() {
     "use strict";
-    MAX_FILE_DIFF_BYTES = 1024 * 1024;
+    init_visible();
+    DiffBudget = class {
+      constructor(limits, remaining = limits.maxTotalDiffBytes) {
+        this.limits = limits;
+        this.remaining = remaining;
+      }
+      limits;
+      remaining;
+    };
+    HEADER2 = Buffer.from("diff --git ");
+    BINARY_MARKS = [Buffer.from("GIT binary patch"), Buffer.from("Binary files ")];
+    LINE_CAP = 64 * 1024;
+    SectionReader = class {
+      constructor(events) {
+        this.events = events;
+      }
+      events;
+      line = [];
+      lineBytes = 0;
+      longLine = false;
+      open = false;
+      limit = -1;
+      parts = [];
+      bytes = 0;
+      binary = false;
+      push(chunk) {
+        for (let pos = 0; pos < chunk.length; ) {
+          const newline = chunk.indexOf(10, pos);
+          const end = newline === -1 ? chunk.length : newline + 1;
+          this.piece(chunk.subarray(pos, end), newline !== -1);
+          pos = end;
+        }
+      }
+      end() {
+        if (this.lineBytes > 0) this.wholeLine(this.takeLine());
+        this.finish();
+      }
+      piece(bytes, endsLine) {
+        if (this.longLine) {
+          this.body(bytes);
+          this.longLine = !endsLine;
+          return;
+        }
+        if (endsLine && this.lineBytes === 0) return this.wholeLine(bytes);
+        this.line.push(bytes);
+        this.lineBytes += bytes.length;
+        if (endsLine) this.wholeLine(this.takeLine());
+        else if (this.lineBytes > LINE_CAP) {
+          this.longLine = true;
+          this.body(this.takeLine());
+        }
+      }
+      takeLine() {
+        const line = Buffer.concat(this.line, this.lineBytes);
+        this.line = [];
+        this.lineBytes = 0;
+        return line;
+      }
+      wholeLine(line) {
+        if (startsWith(line, HEADER2)) {
+          this.finish();
+          this.open = true;
+          this.limit = this.events.open(line.toString("utf8").replace(/\n$/, ""));
+        } else if (BINARY_MARKS.some((mark) => startsWith(line, mark))) this.binary = true;
+        this.body(line);
+      }
+      body(bytes) {
+        if (!this.open) return;
+        this.bytes += bytes.length;
+        if (this.binary || this.bytes > this.limit) this.parts = [];
+        else this.parts.push(bytes);
+      }
+      finish() {
+        if (!this.open) return;
+        const kept = !this.binary && this.bytes <= this.limit;
+        const text = kept ? Buffer.concat(this.parts, this.bytes).toString("utf8") : null;
+        this.events.close({ text, bytes: this.bytes, binary: this.binary });
+        this.open = false;
+        this.parts = [];
+        this.bytes = 0;
+        this.binary = false;
+      }
+    };
   }
 });
 
 // src/report/index.ts
+import { open as open3 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
-async function renderReport(snapshotter, format, runId) {
+async function renderReport(snapshotter, format, runId, options = {}) {
+  const parts = [];
+  const report2 = await render(snapshotter, format, runId, options, async (part) => {
+    parts.push(part);
+  });
+  return { report: report2, text: parts.join("") };
+}
+async function writeReport(snapshotter, format, file, runId, options = {}) {
+  const path = resolve8(file);
+  let bytes = 0;
+  const report2 = await replaceFileAtomic(path, async (temp) => {
+    const handle = await open3(temp, "wx", 420);
+    try {
+      let pending = [];
+      let pendingLength = 0;
+      const flush = async () => {
+        if (pending.length === 0) return;
+        bytes += (await handle.write(pending.join(""))).bytesWritten;
+        pending = [];
+        pendingLength = 0;
+      };
+      const written = await render(snapshotter, format, runId, options, async (part) => {
+        if (part.length >= WRITE_SIZE / 16) {
+          await flush();
+          bytes += (await handle.write(part)).bytesWritten;
+          return;
+        }
+        pending.push(part);
+        pendingLength += part.length;
+        if (pendingLength >= WRITE_SIZE) await flush();
+      });
+      await flush();
+      return written;
+    } finally {
+      await handle.close();
+    }
+  });
+  return { file: path, format, runId: report2.run.runId, bytes };
+}
+async function render(snapshotter, format, runId, options, write2) {
   const report2 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
-      return { report: report2, text: `${JSON.stringify(RunReport.parse(report2), null, 2)}
-` };
+      await write2(`${JSON.stringify(RunReport.parse(report2), null, 2)}
+`);
+      break;
     case "md":
-      return { report: report2, text: renderMarkdown(report2) };
+      await write2(renderMarkdown(report2));
+      break;
     case "dotenv":
-      return { report: report2, text: renderDotenv(report2) };
+      await write2(renderDotenv(report2));
+      break;
     case "html": {
-      const diffs = [];
-      for (const s of report2.snapshots) {
-        const patch3 = await snapshotter.generatePatch(s).catch((error2) => {
-          if (isAgentgateError(error2)) return null;
-          throw error2;
-        });
-        diffs.push(
-          patch3 === null ? s.files.map(() => ({ diff: "", binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch3)
-        );
-      }
-      return { report: report2, text: renderHtml({ report: report2, diffs, assets: await loadAssets() }) };
+      const budget = new DiffBudget({
+        maxFileDiffBytes: options.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+        maxTotalDiffBytes: options.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
+      });
+      const diffs = async (s, each) => {
+        let sent = 0;
+        try {
+          await snapshotter.streamPatch(s, async (chunks) => {
+            for await (const diff2 of fileDiffs(s.files, chunks, budget)) {
+              sent += 1;
+              await each(diff2);
+            }
+          });
+        } catch (error2) {
+          if (!isAgentgateError(error2)) throw error2;
+        }
+        for (; sent < s.files.length; sent++)
+          await each({ diff: "", binary: false, tooLarge: false, unavailable: true });
+      };
+      await writeHtml({ report: report2, diffs, assets: await loadAssets() }, write2);
+      break;
     }
   }
+  return report2;
 }
-async function writeReport(snapshotter, format, file, runId) {
-  const { report: report2, text } = await renderReport(snapshotter, format, runId);
-  const path = resolve8(file);
-  await writeFileAtomic(path, text);
-  return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
-}
+var WRITE_SIZE;
 var init_report2 = __esm({
   "src/report/index.ts"() {
     "use strict";
+    init_config();
     init_report();
     init_errors();
     init_atomic();
@@ -13075,6 +13283,7 @@ var init_report2 = __esm({
     init_model();
     init_markdown();
     init_dotenv();
+    WRITE_SIZE = 1024 * 1024;
   }
 });
 
@@ -13087,13 +13296,14 @@ var REPORT_COMMAND;
 var init_report3 = __esm({
   "src/cli/commands/report.ts"() {
     "use strict";
+    init_config();
     init_report();
     init_github();
     init_report2();
     init_spec();
     REPORT_COMMAND = defineCommand({
       name: "report",
-      usage: "report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none]",
+      usage: "report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]",
       summary: "A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
       options: {
         run: {
@@ -13115,6 +13325,18 @@ var init_report3 = __esm({
           valueName: "FILE",
           description: "write the report to FILE instead of printing it"
         },
+        "max-file-diff-bytes": {
+          type: "integer",
+          valueName: "N",
+          description: 'html: a file with a larger diff is listed as "too large to show here" (its diff stays in the patch artifact)',
+          defaultText: `report.maxFileDiffBytes in the config, else ${DEFAULT_REPORT_MAX_FILE_DIFF_BYTES}`
+        },
+        "max-total-diff-bytes": {
+          type: "integer",
+          valueName: "N",
+          description: "html: at most this much diff in the whole page; files past it are listed as too large",
+          defaultText: `report.maxTotalDiffBytes in the config, else ${DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES}`
+        },
         ci: {
           ...CI_OPTION,
           description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY"
@@ -13126,15 +13348,21 @@ var init_report3 = __esm({
         const format = values.format;
         const runId = values.run;
         const output = values.output;
+        const options = {
+          limits: {
+            maxFileDiffBytes: values["max-file-diff-bytes"] ?? ctx.settings.report.maxFileDiffBytes,
+            maxTotalDiffBytes: values["max-total-diff-bytes"] ?? ctx.settings.report.maxTotalDiffBytes
+          }
+        };
         const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
         if (output !== void 0) {
-          const written = await writeReport(ctx.snapshotter, format, output, runId);
+          const written = await writeReport(ctx.snapshotter, format, output, runId, options);
           return {
             json: written,
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
-        const { report: report2, text } = await renderReport(ctx.snapshotter, format, runId);
+        const { report: report2, text } = await renderReport(ctx.snapshotter, format, runId, options);
         if (summaryFile !== null) {
           await appendStepSummary(summaryFile, text);
           return {
@@ -20619,6 +20847,10 @@ function applySettings(config2, configFile, opts) {
     checkpoints: {
       maxFileSizeBytes: config2.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
       keep: config2.checkpoints?.keep ?? DEFAULT_KEEP
+    },
+    report: {
+      maxFileDiffBytes: config2.report?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+      maxTotalDiffBytes: config2.report?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
     }
   };
 }
@@ -20718,8 +20950,8 @@ var init_context = __esm({
 });
 
 // src/cli/json-stream.ts
-import { createReadStream as createReadStream3 } from "node:fs";
-import { Readable, Transform } from "node:stream";
+import { createReadStream as createReadStream4 } from "node:fs";
+import { Readable as Readable2, Transform } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 function jsonStringBody() {
@@ -20737,10 +20969,10 @@ function jsonStringBody() {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream3(doc.file).pipe(jsonStringBody());
+    yield* createReadStream4(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
-  await pipeline2(Readable.from(parts()), out, { end: false });
+  await pipeline2(Readable2.from(parts()), out, { end: false });
 }
 var init_json_stream = __esm({
   "src/cli/json-stream.ts"() {
@@ -21344,7 +21576,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir7, open as open3, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
+import { mkdir as mkdir7, open as open4, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
 import { dirname as dirname8, join as join21, sep as sep5 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
@@ -21391,7 +21623,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open3(temp, "wx", item.kind === "executable" ? 511 : 438);
+  const handle = await open4(temp, "wx", item.kind === "executable" ? 511 : 438);
   try {
     await handle.writeFile(item.content);
     await handle.sync();
@@ -22413,7 +22645,7 @@ __export(checkpoint_exports, {
 import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
 import { join as join26, resolve as resolve12 } from "node:path";
-function open4(ctx) {
+function open5(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -22477,7 +22709,7 @@ var init_checkpoint = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).track(values.label);
+        const result = await (await open5(ctx)).track(values.label);
         return {
           json: result,
           human: () => [
@@ -22498,7 +22730,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const result = await cp.patch(await resolveCheckpoint(cp, name));
         return {
           json: result,
@@ -22518,7 +22750,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
         const dir = await mkdtemp5(join26(tmpdir5(), "agentgate-cpdiff-"));
@@ -22542,7 +22774,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const diffs = await cp.diffFull(
           await resolveCheckpoint(cp, from),
           to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
@@ -22559,7 +22791,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ['checkpoint restore "before tool call"'],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const result = await cp.restore(await resolveCheckpoint(cp, name));
         return {
           json: result,
@@ -22581,7 +22813,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
@@ -22606,7 +22838,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open4(ctx)).list();
+        const entries = await (await open5(ctx)).list();
         return {
           json: entries,
           human: () => entries.length ? table(
@@ -22638,7 +22870,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open5(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
@@ -22697,7 +22929,7 @@ init_commands();
 init_json_stream();
 init_output();
 init_spec();
-import { createReadStream as createReadStream4 } from "node:fs";
+import { createReadStream as createReadStream5 } from "node:fs";
 import { pipeline as pipeline3 } from "node:stream/promises";
 
 // src/cli/version.ts
@@ -22810,7 +23042,7 @@ async function emit(result, json) {
   if ("streamFile" in result || "streamJson" in result) {
     try {
       if ("streamFile" in result)
-        await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
+        await pipeline3(createReadStream5(result.streamFile), process.stdout, { end: false });
       else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
