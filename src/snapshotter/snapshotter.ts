@@ -655,10 +655,6 @@ export class Snapshotter {
   }
 }
 
-/**
- * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched). If an earlier
- * detached start of the run already took that name, `agentgate/<runId>-2`, `-3`, ... instead.
- */
 /** The snapshot's patch artifact when it is there with its recorded sha256, else null. */
 async function intactArtifact(snapshot: Snapshot): Promise<string | null> {
   if (snapshot.patchPath === null) return null;
@@ -666,6 +662,10 @@ async function intactArtifact(snapshot: Snapshot): Promise<string | null> {
   return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
 }
 
+/**
+ * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched). If an earlier
+ * detached start of the run already took that name, `agentgate/<runId>-2`, `-3`, ... instead.
+ */
 async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise<string> {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
     const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
