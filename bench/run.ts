@@ -3,6 +3,7 @@
 //   AGENTGATE_BENCH_SIZES=1000,10000,100000   repository sizes for the iteration and track cases
 //   AGENTGATE_BENCH_REPS=5                    timed repetitions per contestant (after one warm-up)
 //   AGENTGATE_BENCH_CASES=iteration,track,... run only some cases (names below)
+//   AGENTGATE_BENCH_REPORT_MB=577            the text change of the report-memory case (default 200)
 //   AGENTGATE_BENCH_DIR=/tmp/agentgate-bench  where repositories are cached and scratch goes
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -11,6 +12,7 @@ import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
 import { changeSizeCase, iterationCase } from './cases/iteration.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
+import { reportMemoryCase } from './cases/report-memory.js';
 import { sharingCase } from './cases/sharing.js';
 import { startupCase } from './cases/startup.js';
 import { storeCase } from './cases/store.js';
@@ -28,6 +30,7 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   revert: revertCase,
   store: storeCase,
   memory: memoryCase,
+  'report-memory': reportMemoryCase,
   profile: profileCase,
   sharing: sharingCase,
   startup: startupCase,

@@ -13,6 +13,12 @@ export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
 /** Checkpoints kept by retention, newest first (markers are kept besides). */
 export const DEFAULT_KEEP = 100;
+/**
+ * The HTML report embeds at most this much diff per file and in all, as GitHub's diff view does;
+ * a file beyond either is listed with its line counts and "too large to show here".
+ */
+export const DEFAULT_REPORT_MAX_FILE_DIFF_BYTES = 512 * 1024;
+export const DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES = 20 * 1024 * 1024;
 
 /** `<home>/config.yaml`. Every key is optional; unknown keys are refused so typos surface. */
 export const Config = z
@@ -26,6 +32,13 @@ export const Config = z
       .object({
         maxFileSizeBytes: z.number().int().positive().optional(),
         keep: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    report: z
+      .object({
+        maxFileDiffBytes: z.number().int().nonnegative().optional(),
+        maxTotalDiffBytes: z.number().int().nonnegative().optional(),
       })
       .strict()
       .optional(),

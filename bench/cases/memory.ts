@@ -54,7 +54,7 @@ async function treeRss(pid: number): Promise<number> {
 }
 
 /** Runs a command under /usr/bin/time -v (when present) while sampling the tree's RSS. */
-async function measure(
+export async function measure(
   cmd: string,
   args: string[],
   env: NodeJS.ProcessEnv,

@@ -40,6 +40,20 @@ export async function unifiedDiff(repo: GitOptions, from: string | null, to: str
 }
 
 /**
+ * The same patch, byte-exact, handed to `consume` as git writes it: never held whole in memory.
+ * Throws REVISION_NOT_FOUND, AMBIGUOUS_ID, GIT_FAILED, or what `consume` throws.
+ */
+export async function streamUnifiedDiff(
+  repo: GitOptions,
+  from: string | null,
+  to: string,
+  consume: (patch: AsyncIterable<Buffer>) => Promise<void>,
+): Promise<void> {
+  const trees = await resolveDiffTrees(repo, from, to);
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout));
+}
+
+/**
  * Writes the same patch, byte-exact, to `file`, streamed from git to disk so that a large patch
  * never sits in memory (see runGitToFile, which also checks every write). A relative path is taken
  * from the process's working directory, missing directories are created, and the file is replaced

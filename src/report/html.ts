@@ -4,12 +4,14 @@
  * written here (by hash), so a hostile file name or task cannot load or run anything even if it
  * slipped past the escaping. Each file's raw diff is stored once, as JSON, and rendered by
  * diff2html in the browser only when the file is opened; big iterations list their files only
- * when opened, a page at a time, so thousands of files open at once.
+ * when opened, a page at a time, so thousands of files open at once. Diffs beyond the report's
+ * limits (see patches.ts) are not embedded: their file says "too large to show here".
  */
 import { createHash } from 'node:crypto';
-import type { RunReport } from '../../types/report.js';
+import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
+import { showBidi } from './visible.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
 export const EAGER_FILES = 200;
@@ -18,33 +20,19 @@ export const FILES_PAGE = 200;
 
 export interface HtmlInput {
   report: RunReport;
-  /** Per snapshot (same order as report.snapshots), per file (same order as its files). */
-  diffs: FileDiffText[][];
+  /**
+   * Hands each file's diff of a snapshot to `each`, in the order of its files, one at a time as
+   * the patch streams, so that no diff is held once it is written (see index.ts).
+   */
+  diffs: (snapshot: ReportSnapshot, each: (diff: FileDiffText) => Promise<void>) => Promise<void>;
   assets: ReportAssets;
 }
 
-export function renderHtml({ report, diffs, assets }: HtmlInput): string {
-  const data = {
-    eager: EAGER_FILES,
-    page: FILES_PAGE,
-    iterations: report.snapshots.map((s, i) => ({
-      iteration: s.iteration,
-      files: s.files.map((f, j) => {
-        const d = diffs[i]?.[j];
-        return {
-          p: f.path,
-          o: f.oldPath,
-          s: f.status,
-          a: f.insertions,
-          d: f.deletions,
-          b: d?.binary ?? f.binary,
-          t: d?.truncated ?? false,
-          u: d?.unavailable === true,
-        };
-      }),
-      diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? ''),
-    })),
-  };
+/** Writes the page through `write`, a part at a time: each diff is escaped and written as it comes. */
+export async function writeHtml(
+  { report, diffs, assets }: HtmlInput,
+  write: (part: string) => Promise<void>,
+): Promise<void> {
   const v = report.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok
@@ -76,7 +64,7 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
     .join('\n');
   const sha = (value: string | null) =>
     value ? `<code>${esc(value)}</code>` : '<span class="none">-</span>';
-  return `<!doctype html>
+  await write(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -111,25 +99,49 @@ ${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Fil
 <div id="changes"></div>
 <noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
 </main>
-<script type="application/json" id="agentgate-data">${jsonForScript(data)}</script>
+<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`);
+  for (const [i, s] of report.snapshots.entries()) {
+    // Each iteration's diffs come first, as they stream; its file list, which says which were
+    // embedded, follows them in the same object.
+    await write(`${i ? ',' : ''}{"diffs":[`);
+    const shown: Omit<FileDiffText, 'diff'>[] = [];
+    await diffs(s, async ({ diff, ...rest }) => {
+      await write(`${shown.length ? ',' : ''}${jsonForScript(diff)}`);
+      shown.push(rest);
+    });
+    const files = s.files.map((f, j) => ({
+      p: showBidi(f.path),
+      o: f.oldPath === null ? null : showBidi(f.oldPath),
+      s: f.status,
+      a: f.insertions,
+      d: f.deletions,
+      b: shown[j]?.binary ?? f.binary,
+      t: shown[j]?.tooLarge ?? false,
+      u: shown[j]?.unavailable === true,
+    }));
+    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showBidi(s.patchPath), files };
+    await write(`],${jsonForScript(head).slice(1)}`);
+  }
+  await write(`]}</script>
 <script>${assets.diff2htmlJs}</script>
 <script>${CLIENT}</script>
 </body>
 </html>
-`;
+`);
 }
 
-/** HTML text and attribute escaping. */
+/** HTML text and attribute escaping; bidirectional-text controls are shown as escapes. */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return showBidi(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** JSON inside a script element: no `<` at all, so neither `</script>` nor `<!--` can occur. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  // One pass: a diff can be large, and each pass would copy it.
+  return JSON.stringify(value).replace(
+    /[<\u2028\u2029]/g,
+    (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const STYLE = `
@@ -179,7 +191,7 @@ const CLIENT = `(function () {
       s.appendChild(document.createTextNode(' '));
       s.appendChild(el('span', 'del', '-' + f.d));
     }
-    if (f.t) s.appendChild(el('span', 'badge', 'cut'));
+    if (f.t) s.appendChild(el('span', 'badge', 'too large'));
     d.appendChild(s);
     d.appendChild(el('div', 'diff'));
     return d;
@@ -192,10 +204,11 @@ const CLIENT = `(function () {
     d.dataset.view = view;
     if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
     if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
-    var text = data.iterations[i].diffs[j];
+    var it = data.iterations[i];
+    if (f.t) { box.replaceChildren(el('p', 'note', 'Too large to show here (+' + f.a + ' -' + f.d + ' lines). The whole diff: ' + (it.patch ? 'the patch artifact ' + it.patch + ', or ' : '') + '"agentgate-snapshot patch ' + it.id + '".')); return; }
+    var text = it.diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
-    if (f.t) box.insertBefore(el('p', 'note', 'This diff is cut at 1 MiB; the patch artifact holds all of it.'), box.firstChild);
   }
 
   function fill(box, i, from) {

@@ -1,62 +1,132 @@
 /** The run report: one run, its iterations and their verification, as HTML, Markdown, JSON or dotenv. */
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { RunReport, type ReportFormat } from '../../types/report.js';
+import {
+  DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+  DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
+} from '../../types/config.js';
+import { RunReport, type ReportFormat, type ReportSnapshot } from '../../types/report.js';
 import { isAgentgateError } from '../errors.js';
-import { writeFileAtomic } from '../fs/atomic.js';
+import { replaceFileAtomic } from '../fs/atomic.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { loadAssets } from './assets.js';
 import { renderDotenv } from './dotenv.js';
-import { renderHtml } from './html.js';
+import { writeHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { buildRunReport } from './model.js';
-import { fileDiffs } from './patches.js';
+import { DiffBudget, fileDiffs, type DiffLimits, type FileDiffText } from './patches.js';
 
 export { buildRunReport } from './model.js';
 export { renderMarkdown } from './markdown.js';
 export { renderDotenv } from './dotenv.js';
+export type { DiffLimits } from './patches.js';
+
+export interface ReportOptions {
+  /** How much diff the HTML report embeds (default: the config defaults, 512 KiB per file, 20 MiB in all). */
+  limits?: Partial<DiffLimits>;
+}
 
 /** Renders one run's report in the given format. */
 export async function renderReport(
   snapshotter: Snapshotter,
   format: ReportFormat,
   runId?: string,
+  options: ReportOptions = {},
 ): Promise<{ report: RunReport; text: string }> {
-  const report = await buildRunReport(snapshotter, runId);
-  switch (format) {
-    case 'json':
-      return { report, text: `${JSON.stringify(RunReport.parse(report), null, 2)}\n` };
-    case 'md':
-      return { report, text: renderMarkdown(report) };
-    case 'dotenv':
-      return { report, text: renderDotenv(report) };
-    case 'html': {
-      const diffs = [];
-      for (const s of report.snapshots) {
-        // A run fetched from elsewhere may lack both the artifact and the commits: the report still opens.
-        const patch = await snapshotter.generatePatch(s).catch((error: unknown) => {
-          if (isAgentgateError(error)) return null;
-          throw error;
-        });
-        diffs.push(
-          patch === null
-            ? s.files.map(() => ({ diff: '', binary: false, truncated: false, unavailable: true }))
-            : fileDiffs(s.files, patch),
-        );
-      }
-      return { report, text: renderHtml({ report, diffs, assets: await loadAssets() }) };
-    }
-  }
+  const parts: string[] = [];
+  const report = await render(snapshotter, format, runId, options, async (part) => {
+    parts.push(part);
+  });
+  return { report, text: parts.join('') };
 }
 
-/** Renders the report and writes it to `file` atomically. */
+/** Renders the report and writes it to `file` atomically, as it is rendered. */
 export async function writeReport(
   snapshotter: Snapshotter,
   format: ReportFormat,
   file: string,
   runId?: string,
+  options: ReportOptions = {},
 ): Promise<{ file: string; format: ReportFormat; runId: string; bytes: number }> {
-  const { report, text } = await renderReport(snapshotter, format, runId);
   const path = resolve(file);
-  await writeFileAtomic(path, text);
-  return { file: path, format, runId: report.run.runId, bytes: Buffer.byteLength(text, 'utf8') };
+  let bytes = 0;
+  const report = await replaceFileAtomic(path, async (temp) => {
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      // Small parts (one per file of a big iteration) are gathered into writes of about 1 MiB.
+      let pending: string[] = [];
+      let pendingLength = 0;
+      const flush = async () => {
+        if (pending.length === 0) return;
+        bytes += (await handle.write(pending.join(''))).bytesWritten;
+        pending = [];
+        pendingLength = 0;
+      };
+      const written = await render(snapshotter, format, runId, options, async (part) => {
+        if (part.length >= WRITE_SIZE / 16) {
+          // A big part (a diff) is written as it is, not copied into a joined one.
+          await flush();
+          bytes += (await handle.write(part)).bytesWritten;
+          return;
+        }
+        pending.push(part);
+        pendingLength += part.length;
+        if (pendingLength >= WRITE_SIZE) await flush();
+      });
+      await flush();
+      return written;
+    } finally {
+      await handle.close();
+    }
+  });
+  return { file: path, format, runId: report.run.runId, bytes };
+}
+
+const WRITE_SIZE = 1024 * 1024;
+
+/** Renders the report through `write`, a part at a time, so that a big HTML page is never one string. */
+async function render(
+  snapshotter: Snapshotter,
+  format: ReportFormat,
+  runId: string | undefined,
+  options: ReportOptions,
+  write: (part: string) => Promise<void>,
+): Promise<RunReport> {
+  const report = await buildRunReport(snapshotter, runId);
+  switch (format) {
+    case 'json':
+      await write(`${JSON.stringify(RunReport.parse(report), null, 2)}\n`);
+      break;
+    case 'md':
+      await write(renderMarkdown(report));
+      break;
+    case 'dotenv':
+      await write(renderDotenv(report));
+      break;
+    case 'html': {
+      const budget = new DiffBudget({
+        maxFileDiffBytes: options.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+        maxTotalDiffBytes: options.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
+      });
+      const diffs = async (s: ReportSnapshot, each: (diff: FileDiffText) => Promise<void>) => {
+        let sent = 0;
+        try {
+          await snapshotter.streamPatch(s, async (chunks) => {
+            for await (const diff of fileDiffs(s.files, chunks, budget)) {
+              sent += 1;
+              await each(diff);
+            }
+          });
+        } catch (error) {
+          // A run fetched from elsewhere may lack both the artifact and the commits: the report still opens.
+          if (!isAgentgateError(error)) throw error;
+        }
+        for (; sent < s.files.length; sent++)
+          await each({ diff: '', binary: false, tooLarge: false, unavailable: true });
+      };
+      await writeHtml({ report, diffs, assets: await loadAssets() }, write);
+      break;
+    }
+  }
+  return report;
 }

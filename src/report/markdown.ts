@@ -3,6 +3,7 @@
  * per step summary, so rows are added while they fit and the rest is replaced by a note.
  */
 import type { RunReport } from '../../types/report.js';
+import { showBidi } from './visible.js';
 
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -93,10 +94,13 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
   return out.join('\n');
 }
 
-/** Text for a table cell: one line, no table or HTML syntax, Markdown punctuation escaped. */
+/**
+ * Text for a table cell: one line, no table or HTML syntax, Markdown punctuation escaped,
+ * bidirectional-text controls shown as escapes.
+ */
 export function cell(text: string): string {
   return (
-    text
+    showBidi(text)
       // eslint-disable-next-line no-control-regex
       .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
       .replace(/&/g, '&amp;')

@@ -1,5 +1,7 @@
+import { createReadStream } from 'node:fs';
 import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
 import { sweepTempFiles } from '../fs/sweep.js';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
@@ -13,7 +15,7 @@ import {
 } from '../../types/snapshot.js';
 import type { VerifyCheck, VerifyReport } from '../../types/verify.js';
 import { cherryPick } from '../git/cherry-pick.js';
-import { unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
+import { streamUnifiedDiff, unifiedDiff, writeUnifiedDiffToFile } from '../git/unified-diff.js';
 import { commitTree, createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { getDiffStats, treeDiffStats } from '../git/diff-stats.js';
@@ -311,12 +313,10 @@ export class Snapshotter {
       return '';
     }
     snapshot = await this.withLocalPaths(snapshot);
-    const intact =
-      snapshot.patchPath !== null &&
-      (await sha256File(snapshot.patchPath).catch(() => null)) === snapshot.patchSha256;
-    if (intact && snapshot.patchPath) {
-      if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
-      return outputFile ? '' : readFile(snapshot.patchPath, 'utf8');
+    const artifact = await intactArtifact(snapshot);
+    if (artifact !== null) {
+      if (outputFile) await copyFileAtomic(artifact, outputFile);
+      return outputFile ? '' : readFile(artifact, 'utf8');
     }
     const repo = await openRepo(snapshot.workspace, this.gitOptions());
     if (outputFile) {
@@ -324,6 +324,22 @@ export class Snapshotter {
       return '';
     }
     return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
+  }
+
+  /**
+   * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
+   * artifact when it is intact, else from git), so that a patch of any size is never held whole.
+   */
+  async streamPatch(
+    snapshot: Snapshot,
+    consume: (patch: AsyncIterable<Buffer>) => Promise<void>,
+  ): Promise<void> {
+    if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
+    snapshot = await this.withLocalPaths(snapshot);
+    const artifact = await intactArtifact(snapshot);
+    if (artifact !== null) return consume(createReadStream(artifact));
+    const repo = await openRepo(snapshot.workspace, this.gitOptions());
+    await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
   }
 
   /** Diff statistics between any two revisions of a workspace. */
@@ -638,6 +654,13 @@ export class Snapshotter {
     if (!exists) fail(`before commit ${beforeSha} no longer exists`);
     if (!ancestor) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
   }
+}
+
+/** The snapshot's patch artifact when it is there with its recorded sha256, else null. */
+async function intactArtifact(snapshot: Snapshot): Promise<string | null> {
+  if (snapshot.patchPath === null) return null;
+  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
 }
 
 /**

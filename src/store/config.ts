@@ -8,6 +8,8 @@ import {
   DEFAULT_KEEP,
   DEFAULT_MAX_FILE_SIZE_BYTES,
   DEFAULT_ON_DIRTY,
+  DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+  DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
   type Identity,
   type OnDirty,
 } from '../../types/config.js';
@@ -27,6 +29,8 @@ export interface Settings {
   gitTimeoutMs: number;
   lockTimeoutMs: number;
   checkpoints: { maxFileSizeBytes: number; keep: number };
+  /** How much diff the HTML report embeds (see DiffLimits in src/report/patches.ts). */
+  report: { maxFileDiffBytes: number; maxTotalDiffBytes: number };
 }
 
 export interface LoadConfigOptions {
@@ -88,6 +92,10 @@ export function applySettings(config: Config, configFile: string | null, opts: S
     checkpoints: {
       maxFileSizeBytes: config.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
       keep: config.checkpoints?.keep ?? DEFAULT_KEEP,
+    },
+    report: {
+      maxFileDiffBytes: config.report?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+      maxTotalDiffBytes: config.report?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
     },
   };
 }

@@ -32,6 +32,7 @@ describe('defaults', () => {
       gitTimeoutMs: 120_000,
       lockTimeoutMs: 30_000,
       checkpoints: { maxFileSizeBytes: 10 * 1024 * 1024, keep: 100 },
+      report: { maxFileDiffBytes: 512 * 1024, maxTotalDiffBytes: 20 * 1024 * 1024 },
     });
   });
 
@@ -54,6 +55,9 @@ describe('values from <home>/config.yaml', () => {
         'checkpoints:',
         '  maxFileSizeBytes: 1024',
         '  keep: 3',
+        'report:',
+        '  maxFileDiffBytes: 2048',
+        '  maxTotalDiffBytes: 0',
       ].join('\n'),
     );
     const settings = await resolveSettings({ home, env: noEnv });
@@ -65,6 +69,7 @@ describe('values from <home>/config.yaml', () => {
       gitTimeoutMs: 5000,
       lockTimeoutMs: 700,
       checkpoints: { maxFileSizeBytes: 1024, keep: 3 },
+      report: { maxFileDiffBytes: 2048, maxTotalDiffBytes: 0 },
     });
   });
 

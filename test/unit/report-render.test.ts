@@ -8,7 +8,8 @@ import {
 import { esc } from '../../src/report/html.js';
 import { renderMarkdown, cell } from '../../src/report/markdown.js';
 import { withTaskAndGate } from '../../src/report/model.js';
-import { fileDiffs, splitPatch } from '../../src/report/patches.js';
+import { DiffBudget, fileDiffs } from '../../src/report/patches.js';
+import { showBidi } from '../../src/report/visible.js';
 import { RunReport, type ReportSnapshot } from '../../types/report.js';
 import type { FileChange } from '../../types/snapshot.js';
 
@@ -160,27 +161,95 @@ describe('report renderers', () => {
     expect(esc(`<a href="x" onclick='y'>&`)).toBe('&#60;a href=&#34;x&#34; onclick=&#39;y&#39;&#62;&#38;');
   });
 
-  it('splits a patch per file, pairs sections with files, marks binaries and cuts huge diffs at a line end', () => {
+  it('splits a streamed patch per file, pairs sections with files and marks binaries, however it is chunked', async () => {
     const patch = [
       'diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+diff --git y\n',
       'diff --git a/b.bin b/b.bin\nnew file mode 100644\nindex 0..3\nGIT binary patch\nliteral 3\nKcmZQz\n\nliteral 0\nKcmV+b\n\n',
       'diff --git a/c.txt b/c.txt\nold mode 100644\nnew mode 100755\n',
-    ].join('');
-    const sections = splitPatch(patch);
-    expect(sections).toHaveLength(3);
-    expect(sections.join('')).toBe(patch);
-    const diffs = fileDiffs([file('a.txt'), file('b.bin', { binary: true }), file('c.txt')], patch);
-    expect(diffs.map((d) => [d.binary, d.truncated])).toEqual([
-      [false, false],
-      [true, false],
-      [false, false],
+    ];
+    const files = [file('a.txt'), file('b.bin'), file('c.txt')];
+    for (const size of [1, 7, 1 << 20]) {
+      const budget = new DiffBudget(LIMITS);
+      const diffs = await all(fileDiffs(files, chunked(patch.join(''), size), budget));
+      expect(diffs.map((d) => [d.diff, d.binary, d.tooLarge])).toEqual([
+        [patch[0], false, false],
+        ['', true, false],
+        [patch[2], false, false],
+      ]);
+      expect(budget.remaining).toBe(LIMITS.maxTotalDiffBytes - Buffer.byteLength(patch[0] + patch[2]));
+    }
+    expect(await all(fileDiffs([], chunked('', 1), new DiffBudget(LIMITS)))).toEqual([]);
+  });
+
+  it('a type change (two sections) stays one file; a quoted name pairs in order', async () => {
+    const typechange =
+      'diff --git a/l b/l\ndeleted file mode 100644\n--- a/l\n+++ /dev/null\n@@ -1 +0,0 @@\n-t\n' +
+      'diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+target\n';
+    const quoted = 'diff --git "a/tab\\there" "b/tab\\there"\nnew file mode 100644\n';
+    const diffs = await all(
+      fileDiffs(
+        [file('l', { status: 'typechange' }), file('tab\there', { status: 'added' })],
+        chunked(typechange + quoted, 5),
+        new DiffBudget(LIMITS),
+      ),
+    );
+    expect(diffs.map((d) => d.diff)).toEqual([typechange, quoted]);
+  });
+
+  it('embeds nothing of a file over the per-file limit, nor of files past the total, and keeps bounded memory', async () => {
+    const section = (name: string, body: string) =>
+      `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1 +1 @@\n${body}`;
+    const small = section('small.txt', '+x\n');
+    // One line of 200 KB with no newline for a long stretch: passed on, never buffered whole.
+    const huge = section('huge.txt', `+${'y'.repeat(200_000)}\n`);
+    const later = section('later.txt', '+z\n');
+    const limits = { maxFileDiffBytes: 1000, maxTotalDiffBytes: Buffer.byteLength(small) + 10 };
+    const budget = new DiffBudget(limits);
+    const diffs = await all(
+      fileDiffs(
+        [file('small.txt'), file('huge.txt'), file('later.txt')],
+        chunked(small + huge + later, 4096),
+        budget,
+      ),
+    );
+    expect(diffs.map((d) => [d.diff, d.tooLarge])).toEqual([
+      [small, false],
+      ['', true],
+      ['', true], // fits its own limit, not what is left of the total
     ]);
-    expect(diffs[1]?.diff).toBe('');
-    expect(diffs[0]?.diff).toContain('+diff --git y');
-    const cut = fileDiffs([file('a.txt')], sections[0] as string, 60)[0];
-    expect(cut?.truncated).toBe(true);
-    expect(cut?.diff.endsWith('\n')).toBe(true);
-    expect(Buffer.byteLength(cut?.diff ?? '')).toBeLessThanOrEqual(60);
-    expect(splitPatch('')).toEqual([]);
+    expect(budget.remaining).toBe(10);
+    // The next iteration shares the same budget.
+    const next = await all(fileDiffs([file('a')], chunked(section('a', '+1\n'), 3), budget));
+    expect(next[0]?.tooLarge).toBe(true);
+  });
+
+  it('shows bidirectional-text controls as escapes in HTML, Markdown and embedded diffs', async () => {
+    const name = 'invoice\u202Efdp.sh';
+    expect(showBidi(name)).toBe('invoice<U+202E>fdp.sh');
+    expect(showBidi('\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C')).toBe(
+      '<U+202A><U+202B><U+202C><U+202D><U+2066><U+2067><U+2068><U+2069><U+200E><U+200F><U+061C>',
+    );
+    expect(esc(name)).toBe('invoice&#60;U+202E&#62;fdp.sh');
+    expect(cell(name)).toBe('invoice&lt;U\\+202E&gt;fdp.sh');
+    const md = renderMarkdown(report([snapshot(1, [file(name)], { task: `Add ${name}` })]));
+    expect(md).not.toMatch(/[\u202a-\u202e]/);
+    expect(md).toContain('invoice&lt;U\\+202E&gt;fdp.sh');
+    const diff = `diff --git a/${name} b/${name}\nnew file mode 100644\n`;
+    const [embedded] = await all(fileDiffs([file(name)], chunked(diff, 3), new DiffBudget(LIMITS)));
+    expect(embedded?.diff).toBe(diff.replace(/\u202E/g, '<U+202E>'));
   });
 });
+
+const LIMITS = { maxFileDiffBytes: 1 << 20, maxTotalDiffBytes: 1 << 20 };
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** `text` as a stream of chunks of `size` bytes (cutting through lines and characters). */
+async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}

@@ -1,3 +1,7 @@
+import {
+  DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+  DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
+} from '../../../types/config.js';
 import { ReportFormat } from '../../../types/report.js';
 import { appendStepSummary, githubFileFor } from '../../ci/github.js';
 import { renderReport, writeReport } from '../../report/index.js';
@@ -6,7 +10,8 @@ import { CI_OPTION, defineCommand } from '../spec.js';
 /** `report`: one run as HTML (default), Markdown, JSON or GitLab dotenv. */
 export const REPORT_COMMAND = defineCommand({
   name: 'report',
-  usage: 'report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none]',
+  usage:
+    'report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]',
   summary:
     'A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. ' +
     'Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
@@ -31,6 +36,19 @@ export const REPORT_COMMAND = defineCommand({
       valueName: 'FILE',
       description: 'write the report to FILE instead of printing it',
     },
+    'max-file-diff-bytes': {
+      type: 'integer',
+      valueName: 'N',
+      description:
+        'html: a file with a larger diff is listed as "too large to show here" (its diff stays in the patch artifact)',
+      defaultText: `report.maxFileDiffBytes in the config, else ${DEFAULT_REPORT_MAX_FILE_DIFF_BYTES}`,
+    },
+    'max-total-diff-bytes': {
+      type: 'integer',
+      valueName: 'N',
+      description: 'html: at most this much diff in the whole page; files past it are listed as too large',
+      defaultText: `report.maxTotalDiffBytes in the config, else ${DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES}`,
+    },
     ci: {
       ...CI_OPTION,
       description:
@@ -43,16 +61,22 @@ export const REPORT_COMMAND = defineCommand({
     const format = values.format;
     const runId = values.run;
     const output = values.output;
+    const options = {
+      limits: {
+        maxFileDiffBytes: values['max-file-diff-bytes'] ?? ctx.settings.report.maxFileDiffBytes,
+        maxTotalDiffBytes: values['max-total-diff-bytes'] ?? ctx.settings.report.maxTotalDiffBytes,
+      },
+    };
     const summaryFile =
       output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
     if (output !== undefined) {
-      const written = await writeReport(ctx.snapshotter, format, output, runId);
+      const written = await writeReport(ctx.snapshotter, format, output, runId, options);
       return {
         json: written,
         human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`,
       };
     }
-    const { report, text } = await renderReport(ctx.snapshotter, format, runId);
+    const { report, text } = await renderReport(ctx.snapshotter, format, runId, options);
     if (summaryFile !== null) {
       await appendStepSummary(summaryFile, text);
       return {
