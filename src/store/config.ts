@@ -27,6 +27,7 @@ export interface Settings {
   gitTimeoutMs: number;
   lockTimeoutMs: number;
   checkpoints: { maxFileSizeBytes: number; keep: number };
+  sharing: { includeGateLogs: boolean };
 }
 
 export interface LoadConfigOptions {
@@ -89,6 +90,7 @@ export function applySettings(config: Config, configFile: string | null, opts: S
       maxFileSizeBytes: config.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
       keep: config.checkpoints?.keep ?? DEFAULT_KEEP,
     },
+    sharing: { includeGateLogs: config.sharing?.includeGateLogs ?? false },
   };
 }
 

@@ -32,6 +32,7 @@ describe('defaults', () => {
       gitTimeoutMs: 120_000,
       lockTimeoutMs: 30_000,
       checkpoints: { maxFileSizeBytes: 10 * 1024 * 1024, keep: 100 },
+      sharing: { includeGateLogs: false },
     });
   });
 
@@ -54,6 +55,8 @@ describe('values from <home>/config.yaml', () => {
         'checkpoints:',
         '  maxFileSizeBytes: 1024',
         '  keep: 3',
+        'sharing:',
+        '  includeGateLogs: true',
       ].join('\n'),
     );
     const settings = await resolveSettings({ home, env: noEnv });
@@ -65,6 +68,7 @@ describe('values from <home>/config.yaml', () => {
       gitTimeoutMs: 5000,
       lockTimeoutMs: 700,
       checkpoints: { maxFileSizeBytes: 1024, keep: 3 },
+      sharing: { includeGateLogs: true },
     });
   });
 
@@ -144,6 +148,12 @@ describe('invalid files are CONFIG_INVALID naming the file, the key and the prob
       'checkpoints:\n  keep: 1.5\n',
       'checkpoints.keep',
       'expected an integer, got 1.5 (not an integer)',
+    ],
+    [
+      'a flag that is not a boolean',
+      'sharing:\n  includeGateLogs: yes please\n',
+      'sharing.includeGateLogs',
+      'expected true or false, got string "yes please"',
     ],
     ['a non-positive number', 'lockTimeoutMs: 0\n', 'lockTimeoutMs', 'must be > 0'],
     ['a missing nested value', 'identity:\n  name: Bot\n', 'identity.email', 'missing (expected string)'],
