@@ -186,10 +186,9 @@ export class GateRecords {
       : pending.map(() => null);
     const logPaths = logs.filter((p): p is string => p !== null);
     const logIds = new Map((await writeBlobFiles(repo, logPaths)).map((id, i) => [logPaths[i], id]));
-    const objects = pending.map((g, i) => {
-      const path = logs[i];
-      return gateObjects(format, travellingGate(g), path == null ? null : (logIds.get(path) ?? null));
-    });
+    const objects = pending.map((g, i) =>
+      gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? '') ?? null),
+    );
     const dir = join(layout(this.options.home).home, 'tmp', `gates-${randomBytes(6).toString('hex')}`);
     await mkdir(dir, { recursive: true });
     try {
