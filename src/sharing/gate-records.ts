@@ -236,20 +236,18 @@ export class GateRecords {
    * Takes verdicts in from `source` (the remote's or bundle's refs under GATES_PREFIX): fetches only
    * those this repository lacks (`bring`, into GATE_INCOMING_PREFIX), checks each one, writes its
    * log text (when it travelled and its digest matches) and stores it. Runs under the home's sharing
-   * lock and the repository's lock, after the run records were received.
+   * lock and the repository's lock, after the run records were received (whose receipt swept what a
+   * killed call left under refs/agentgate/incoming/).
    */
   async receive(
     repo: Repo,
     source: ReadonlyArray<{ sha: string; ref: string }>,
     bring: (refspecs: string[]) => Promise<void>,
   ): Promise<GatesReceived> {
+    if (source.length === 0) return { gates: 0, runs: [], refused: [] };
     const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
     return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () =>
       withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-        await deleteRefs(
-          repo,
-          (await listRefs(repo, GATE_INCOMING_PREFIX)).map((r) => ({ ref: r.ref, oldSha: r.sha })),
-        );
         const refused: RefusedRecord[] = [];
         const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
         const toFetch: Array<{ sha: string; ref: string }> = [];
@@ -296,10 +294,11 @@ export class GateRecords {
             refused,
           };
         } finally {
-          await deleteRefs(
-            repo,
-            (await listRefs(repo, GATE_INCOMING_PREFIX)).map((r) => ({ ref: r.ref, oldSha: r.sha })),
-          );
+          if (toFetch.length > 0)
+            await deleteRefs(
+              repo,
+              (await listRefs(repo, GATE_INCOMING_PREFIX)).map((r) => ({ ref: r.ref, oldSha: r.sha })),
+            );
         }
       }),
     );
