@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
+import { GATE_STYLE, gateHtml } from './gates.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
 export const EAGER_FILES = 200;
@@ -84,7 +85,7 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>agentgate run ${esc(report.run.runId)}</title>
 <style>${assets.diff2htmlCss}</style>
-<style>${STYLE}</style>
+<style>${STYLE}${GATE_STYLE}</style>
 </head>
 <body>
 <header>
@@ -103,6 +104,7 @@ ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${ch
 <main>
 <h2>Iterations</h2>
 ${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
+${gateHtml(report.gates, esc)}
 <h2>Changes</h2>
 <div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
 <label><input type="radio" name="view" value="line-by-line" checked> line by line</label>

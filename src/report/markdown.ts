@@ -3,6 +3,7 @@
  * per step summary, so rows are added while they fit and the rest is replaced by a note.
  */
 import type { RunReport } from '../../types/report.js';
+import { gateMarkdownBlocks } from './gates.js';
 
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -32,6 +33,7 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
       row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : '-'} | ${cell(c.detail)} |`);
     section(['']);
   }
+  blocks.push(...gateMarkdownBlocks(report.gates, cell));
   if (report.snapshots.length) {
     section([
       '### Iterations',
