@@ -3505,7 +3505,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve13) {
+function isRecursive(inst, stack, resolve15) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -3515,7 +3515,7 @@ function isRecursive(inst, stack, resolve13) {
   let result = NONE;
   const check = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve13);
+      const answer2 = isRecursive(child, stack, resolve15);
       if (answer2 > result)
         result = answer2;
     }
@@ -3526,7 +3526,7 @@ function isRecursive(inst, stack, resolve13) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve15) : NONE;
       if (child > answer2)
         answer2 = child;
     }
@@ -3590,7 +3590,7 @@ function isRecursive(inst, stack, resolve13) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve15 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -6650,6 +6650,10 @@ var init_config = __esm({
       checkpoints: object({
         maxFileSizeBytes: number2().int().positive().optional(),
         keep: number2().int().positive().optional()
+      }).strict().optional(),
+      sharing: object({
+        /** Whether push and export carry each gate verdict's log text (its digest always travels). */
+        includeGateLogs: boolean2().optional()
       }).strict().optional()
     }).strict();
   }
@@ -6759,6 +6763,7 @@ function layout(home) {
     home,
     snapshots: join(home, "snapshots"),
     runs: join(home, "runs"),
+    gates: join(home, "gates"),
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
@@ -7121,15 +7126,1619 @@ var init_github = __esm({
   }
 });
 
+// types/gate.ts
+function compareGateResults(a, b) {
+  const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+var MAX_RECORDED_FAILURES, GateName, GateVerdict, TestFailure, TestCounts, GateLog, GateResult;
+var init_gate = __esm({
+  "types/gate.ts"() {
+    "use strict";
+    init_zod();
+    init_snapshot();
+    MAX_RECORDED_FAILURES = 50;
+    GateName = SafeId;
+    GateVerdict = _enum(["pass", "fail", "error"]);
+    TestFailure = object({
+      suite: string2().max(4096),
+      name: string2().max(4096),
+      message: string2().max(65536)
+    });
+    TestCounts = object({
+      total: number2().int().nonnegative(),
+      passed: number2().int().nonnegative(),
+      failed: number2().int().nonnegative(),
+      skipped: number2().int().nonnegative(),
+      errors: number2().int().nonnegative(),
+      failures: array(TestFailure).max(MAX_RECORDED_FAILURES)
+    });
+    GateLog = object({
+      /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
+      path: string2().min(1).nullable(),
+      sha256: string2().regex(/^[0-9a-f]{64}$/),
+      bytes: number2().int().nonnegative()
+    });
+    GateResult = object({
+      /** Unique across machines (random, like snapshot ids). */
+      id: SafeId,
+      runId: SafeId,
+      iteration: number2().int().nonnegative(),
+      name: GateName,
+      /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
+      attempt: number2().int().positive(),
+      /** The tree of the after commit the gate judged. */
+      treeId: Sha,
+      afterSha: Sha,
+      /** The argv that ran; null for `gate record`. */
+      command: array(string2().max(1e6)).max(1e4).nullable(),
+      /** True when agentgate ran the command itself; false for a verdict the caller reported. */
+      observed: boolean2(),
+      isolated: boolean2(),
+      startedAt: IsoDate,
+      durationMs: number2().int().nonnegative(),
+      exitCode: number2().int().nullable(),
+      signal: string2().max(32).nullable(),
+      timedOut: boolean2(),
+      verdict: GateVerdict,
+      /** One line saying why. */
+      reason: string2().max(1e3).regex(/^[^\r\n]*$/),
+      tests: TestCounts.nullable(),
+      log: GateLog.nullable(),
+      /** The attempt this one replayed (`gate replay`), or null. */
+      replayOf: number2().int().positive().nullable()
+    });
+  }
+});
+
+// types/attestation.ts
+var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
+var init_attestation = __esm({
+  "types/attestation.ts"() {
+    "use strict";
+    init_zod();
+    init_gate();
+    init_snapshot();
+    STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
+    TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1";
+    Name = string2().min(1).max(4096);
+    Subject = object({
+      name: Name,
+      digest: union([object({ sha256: string2().regex(/^[0-9a-f]{64}$/) }), object({ gitCommit: Sha })])
+    });
+    GateAnnotations = object({
+      runId: SafeId,
+      iteration: number2().int().nonnegative(),
+      gate: SafeId,
+      gateId: SafeId,
+      attempt: number2().int().positive(),
+      verdict: GateVerdict,
+      observed: boolean2(),
+      afterSha: Sha,
+      command: array(string2().max(1e6)).max(1e4).nullable(),
+      exitCode: number2().int().nullable(),
+      durationMs: number2().int().nonnegative(),
+      tests: object({
+        total: number2().int().nonnegative(),
+        passed: number2().int().nonnegative(),
+        failed: number2().int().nonnegative(),
+        skipped: number2().int().nonnegative(),
+        errors: number2().int().nonnegative()
+      }).nullable(),
+      logSha256: string2().regex(/^[0-9a-f]{64}$/).nullable()
+    });
+    GateConfiguration = object({
+      name: Name,
+      digest: object({ gitTree: Sha }),
+      annotations: GateAnnotations
+    });
+    TestResult = _enum(["PASSED", "WARNED", "FAILED"]);
+    TestResultPredicate = object({
+      result: TestResult,
+      configuration: array(GateConfiguration).max(1e5),
+      url: string2().url().max(4096).optional(),
+      passedTests: array(Name).max(1e5),
+      warnedTests: array(Name).max(1e5),
+      failedTests: array(Name).max(1e5)
+    });
+    Statement = object({
+      _type: literal(STATEMENT_TYPE),
+      subject: array(Subject).min(1).max(1e5),
+      predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
+      predicate: TestResultPredicate
+    });
+    AttestResult = object({ file: string2(), subjects: number2().int().positive() });
+    AttestationCheck = object({ check: string2(), ok: boolean2(), detail: string2() });
+    AttestationReport = object({
+      ok: boolean2(),
+      file: string2(),
+      runId: SafeId.nullable(),
+      checks: array(AttestationCheck)
+    });
+  }
+});
+
+// src/fs/atomic.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir, open as open2, rename, rm } from "node:fs/promises";
+import { basename, dirname, join as join2 } from "node:path";
+function tempPathBeside(path) {
+  return join2(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+}
+async function replaceFileAtomic(path, fill) {
+  const dir = dirname(path);
+  const temp = tempPathBeside(path);
+  try {
+    await mkdir(dir, { recursive: true });
+    const result = await fill(temp);
+    await fsyncFile(temp);
+    await rename(temp, path);
+    await fsyncDir(dir);
+    return result;
+  } catch (cause) {
+    await rm(temp, { force: true }).catch(() => void 0);
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(
+      `could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`,
+      { cause, details: { path } }
+    );
+  }
+}
+async function writeFileAtomic(path, data) {
+  await replaceFileAtomic(path, async (temp) => {
+    const handle = await open2(temp, "wx", 420);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function writeJsonAtomic(path, value) {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
+`);
+}
+async function fsyncFile(path) {
+  const handle = await open2(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function fsyncDir(dir) {
+  let handle;
+  try {
+    handle = await open2(dir, "r");
+    await handle.sync();
+  } catch {
+  } finally {
+    await handle?.close().catch(() => void 0);
+  }
+}
+function errnoOf(cause) {
+  const code2 = cause?.code;
+  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
+}
+var TEMP_NAME;
+var init_atomic = __esm({
+  "src/fs/atomic.ts"() {
+    "use strict";
+    init_errors();
+    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  }
+});
+
+// src/fs/path-bytes.ts
+function decodeBytes(buf) {
+  const plain = buf.toString("utf8");
+  if (!plain.includes("\uFFFD") || Buffer.from(plain, "utf8").equals(buf)) return plain;
+  let out = "";
+  let i = 0;
+  while (i < buf.length) {
+    const len = validSequenceLength(buf, i);
+    if (len === 0) {
+      out += String.fromCharCode(56320 + buf[i]);
+      i += 1;
+    } else {
+      out += buf.toString("utf8", i, i + len);
+      i += len;
+    }
+  }
+  return out;
+}
+function encodeBytes(text) {
+  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
+  const parts = [];
+  let run = "";
+  for (const ch of text) {
+    const code2 = ch.charCodeAt(0);
+    if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
+      if (run !== "") parts.push(Buffer.from(run, "utf8"));
+      run = "";
+      parts.push(Buffer.from([code2 - 56320]));
+    } else {
+      run += ch;
+    }
+  }
+  if (run !== "") parts.push(Buffer.from(run, "utf8"));
+  return Buffer.concat(parts);
+}
+function hasEscapedBytes(text) {
+  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
+}
+function fsPath(path) {
+  return hasEscapedBytes(path) ? encodeBytes(path) : path;
+}
+function validSequenceLength(buf, i) {
+  const b0 = buf[i];
+  if (b0 < 128) return 1;
+  const cont = (k) => i + k < buf.length && (buf[i + k] & 192) === 128;
+  if (b0 >= 194 && b0 <= 223) return cont(1) ? 2 : 0;
+  if (b0 >= 224 && b0 <= 239) {
+    if (!cont(1) || !cont(2)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 224 && b1 < 160) return 0;
+    if (b0 === 237 && b1 >= 160) return 0;
+    return 3;
+  }
+  if (b0 >= 240 && b0 <= 244) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 240 && b1 < 144) return 0;
+    if (b0 === 244 && b1 >= 144) return 0;
+    return 4;
+  }
+  return 0;
+}
+var LOW, HIGH;
+var init_path_bytes = __esm({
+  "src/fs/path-bytes.ts"() {
+    "use strict";
+    LOW = 56448;
+    HIGH = 56575;
+  }
+});
+
+// src/git/hardening.ts
+import { isAbsolute, join as join3 } from "node:path";
+function parseConfigEntries(out) {
+  return out.split("\0").filter((record2) => record2 !== "").map((record2) => {
+    const nl = record2.indexOf("\n");
+    return nl < 0 ? { key: record2, value: "" } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
+  });
+}
+function neutraliseDrivers(configKeys) {
+  const out = /* @__PURE__ */ new Set();
+  for (const key of configKeys) {
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    if (first < 0 || last <= first) continue;
+    const section = key.slice(0, first).toLowerCase();
+    const name = key.slice(first + 1, last);
+    const keys = DRIVER_KEYS[section];
+    if (keys === void 0) continue;
+    for (const k of keys) out.add(`${section}.${name}.${k}=${section === "merge" ? "false" : ""}`);
+    if (section === "filter") out.add(`filter.${name}.required=false`);
+  }
+  return [...out];
+}
+function buildEnv(identity, indexFile) {
+  const env = {};
+  for (const key of PASS_THROUGH) {
+    const value = process.env[key];
+    if (value !== void 0) env[key] = value;
+  }
+  Object.assign(env, {
+    LC_ALL: "C",
+    LANG: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_PAGER: "cat",
+    // A partial clone would fetch a missing object from its promisor remote, running that remote's
+    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
+    // transports any call may use are these four (sharing's push and fetch included).
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email
+  });
+  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
+  return env;
+}
+function userConfigFiles(env = process.env) {
+  const home = env.HOME ?? "";
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join3(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join3(xdg, "git", "config"), join3(home, ".gitconfig")];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
+}
+var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
+var init_hardening = __esm({
+  "src/git/hardening.ts"() {
+    "use strict";
+    HARDENING_CONFIG = [
+      "core.hooksPath=/dev/null",
+      "core.fsmonitor=false",
+      "core.pager=cat",
+      "core.editor=:",
+      "core.quotePath=false",
+      "diff.external=",
+      "commit.gpgSign=false",
+      "tag.gpgSign=false",
+      "log.showSignature=false",
+      "color.ui=false",
+      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
+      "gc.auto=0",
+      "maintenance.auto=false",
+      // A repository that claims a case-insensitive filesystem would hide a new file whose name
+      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
+      "core.ignoreCase=false",
+      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
+      "diff.suppressBlankEmpty=false"
+    ];
+    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
+    DRIVER_KEYS = {
+      filter: ["clean", "smudge", "process"],
+      diff: ["command", "textconv"],
+      merge: ["driver"]
+    };
+    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
+    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
+  }
+});
+
+// src/git/runner.ts
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync } from "node:fs";
+import { pipeline } from "node:stream/promises";
+async function runGit(opts, args, run = {}) {
+  const result = await runGitBuffer(opts, args, run);
+  return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
+}
+async function runGitBuffer(opts, args, run = {}) {
+  const chunks = [];
+  const exitCode = await spawnGit(opts, args, run, async (stdout) => {
+    for await (const chunk of stdout) chunks.push(chunk);
+  });
+  return { stdout: Buffer.concat(chunks), exitCode };
+}
+async function runGitToFile(opts, args, file) {
+  const out = createWriteStream(file, { flags: "wx", mode: 420 });
+  await spawnGit(
+    opts,
+    args,
+    {},
+    (stdout) => pipeline(stdout, out).catch((cause) => {
+      throw new WriteFailedError(
+        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
+        { cause, details: { path: file } }
+      );
+    })
+  );
+  return out.bytesWritten;
+}
+async function runGitStream(opts, args, consume) {
+  return spawnGit(opts, args, {}, consume);
+}
+async function spawnGit(opts, args, run, consume) {
+  spawned += 1;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
+  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
+    "-c",
+    c
+  ]);
+  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
+  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
+  const child = spawn(opts.binary ?? "git", fullArgs, {
+    cwd: opts.cwd,
+    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
+    stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
+    signal
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    if (stderr.length < 65536) stderr += chunk.toString("utf8");
+  });
+  if (child.stdin) {
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(run.input);
+  }
+  const exited = new Promise((resolve15, reject) => {
+    child.once("error", reject);
+    child.once("close", (code2) => resolve15(code2 ?? -1));
+  });
+  let consumeError = null;
+  const consumed = consume(child.stdout).catch((error2) => {
+    consumeError = error2;
+    child.kill();
+  });
+  let exitCode;
+  try {
+    [exitCode] = await Promise.all([exited, consumed]);
+  } catch (cause) {
+    if (signal.aborted) {
+      throw new GitTimeoutError(
+        `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
+        { cause, details: { ...details, timeoutMs } }
+      );
+    }
+    if (cause.code === "ENOENT") {
+      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", {
+        cause,
+        details
+      });
+    }
+    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, {
+      cause,
+      details
+    });
+  }
+  if (consumeError !== null) throw consumeError;
+  if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
+    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
+  }
+  return exitCode;
+}
+function userSafeDirectories() {
+  safeDirectoryConfig ??= (async () => {
+    const { system, global } = userConfigFiles();
+    const values = [];
+    for (const file of [...system, ...global]) {
+      if (!existsSync(file)) continue;
+      const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
+        okExitCodes: [1],
+        withoutUserSafeDirectories: true
+      }).catch(() => null);
+      if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
+    }
+    return values.map((v) => `safe.directory=${v}`);
+  })();
+  return safeDirectoryConfig;
+}
+function locationArgs(opts) {
+  const out = [];
+  if (opts.gitDir !== void 0) out.push(`--git-dir=${opts.gitDir}`);
+  if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
+  return out;
+}
+function gitFailure(args, exitCode, stderr, details) {
+  const what = `git ${args.slice(0, 3).join(" ")}`;
+  if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
+    return new DiskFullError(
+      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      { details }
+    );
+  }
+  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
+  if (dubious) {
+    const dir = dubious[1] ?? String(details.cwd ?? "");
+    return new UnsafeRepositoryOwnerError(
+      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
+      { details: { ...details, repository: dir } }
+    );
+  }
+  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return new IndexLockedError(
+      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
+      {
+        details: { ...details, lock: lock[1] }
+      }
+    );
+  }
+  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
+    return new ObjectMissingError(
+      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      { details }
+    );
+  }
+  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
+  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
+}
+function errnoText(cause) {
+  const code2 = cause.code;
+  return typeof code2 === "string" ? code2 : String(cause);
+}
+var spawned, safeDirectoryConfig;
+var init_runner = __esm({
+  "src/git/runner.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_hardening();
+    spawned = 0;
+  }
+});
+
+// src/git/empty-tree.ts
+async function emptyTreeId(repo) {
+  const key = `${repo.gitDir ?? ""}\0${repo.cwd}`;
+  let id = cache.get(key);
+  if (id === void 0) {
+    id = runGit(repo, ["hash-object", "-t", "tree", "--stdin"], { input: "" }).then((r) => r.stdout.trim());
+    cache.set(key, id);
+    id.catch(() => cache.delete(key));
+  }
+  return id;
+}
+var cache;
+var init_empty_tree = __esm({
+  "src/git/empty-tree.ts"() {
+    "use strict";
+    init_runner();
+    cache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/git/parsers/batch-check.ts
+function parseBatchCheck(names, output) {
+  const lines = output.split("\n");
+  if (lines.pop() !== "" || lines.length !== names.length) {
+    throw malformed(`${names.length} names asked, ${lines.length} answer lines`);
+  }
+  return names.map((name, i) => answer(name, lines[i]));
+}
+function answer(name, line) {
+  if (line === `${name} missing`) return { name, found: false, reason: "missing" };
+  if (line === `${name} ambiguous`) return { name, found: false, reason: "ambiguous" };
+  const m = FOUND.exec(line);
+  if (m === null) throw malformed(`answer for ${JSON.stringify(name)}: ${JSON.stringify(line)}`);
+  return { name, found: true, id: m[1], type: m[2], size: Number(m[3]) };
+}
+function malformed(reason) {
+  return new GitOutputUnparseableError(`unexpected output from git cat-file --batch-check: ${reason}`, {
+    details: { parser: "cat-file --batch-check", reason }
+  });
+}
+var FOUND;
+var init_batch_check = __esm({
+  "src/git/parsers/batch-check.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    FOUND = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) ([0-9]+)$`);
+  }
+});
+
+// src/git/parsers/z-tokens.ts
+var ZTokens;
+var init_z_tokens = __esm({
+  "src/git/parsers/z-tokens.ts"() {
+    "use strict";
+    init_errors();
+    ZTokens = class {
+      constructor(output, what) {
+        this.what = what;
+        this.fields = output === "" ? [] : output.split("\0");
+        if (this.fields.length > 0 && this.fields.pop() !== "")
+          throw this.malformed("output does not end with NUL");
+      }
+      what;
+      fields;
+      index = 0;
+      /** True when every field has been consumed. */
+      get done() {
+        return this.index >= this.fields.length;
+      }
+      /** The next field without consuming it, or undefined at the end. */
+      peek() {
+        return this.fields[this.index];
+      }
+      /** Consumes and returns the next field; a missing field means the output was cut short. */
+      next() {
+        const field = this.fields[this.index];
+        if (field === void 0) throw this.malformed("output ends in the middle of a record");
+        this.index += 1;
+        return field;
+      }
+      /** The error to throw when git's output does not have the shape we parse. */
+      malformed(reason) {
+        return new GitOutputUnparseableError(
+          `unexpected output from git ${this.what}: ${reason}; please report this with your git version`,
+          {
+            details: { parser: this.what, field: this.index, reason }
+          }
+        );
+      }
+    };
+  }
+});
+
+// src/git/parsers/diff-raw.ts
+function atRawRecord(tokens) {
+  return tokens.peek()?.startsWith(":") ?? false;
+}
+function readRawRecord(tokens) {
+  const header = tokens.next();
+  const m = HEADER.exec(header);
+  if (m === null) throw tokens.malformed(`not a raw record header: ${JSON.stringify(header)}`);
+  const [, srcMode, dstMode, srcId, dstId, letter, digits] = m;
+  const twoPaths = letter === "R" || letter === "C";
+  const first = tokens.next();
+  const path = twoPaths ? tokens.next() : first;
+  const score = digits === "" ? null : Number(digits);
+  return { srcMode, dstMode, srcId, dstId, status: letter, score, path, oldPath: twoPaths ? first : null };
+}
+var HEADER;
+var init_diff_raw = __esm({
+  "src/git/parsers/diff-raw.ts"() {
+    "use strict";
+    init_z_tokens();
+    HEADER = /^:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{4,64}) ([0-9a-f]{4,64}) ([ACDMRT])([0-9]{0,3})$/;
+  }
+});
+
+// src/git/parsers/diff-numstat.ts
+function readNumstatRecord(tokens) {
+  const field = tokens.next();
+  const m = COUNTS.exec(field);
+  if (m === null) throw tokens.malformed(`not a numstat record: ${JSON.stringify(field)}`);
+  const binary = m[3] === "-";
+  const insertions = binary ? 0 : Number(m[1]);
+  const deletions = binary ? 0 : Number(m[2]);
+  const rest = field.slice(m[0].length);
+  if (rest !== "") return { insertions, deletions, binary, path: rest, oldPath: null };
+  const oldPath = tokens.next();
+  return { insertions, deletions, binary, path: tokens.next(), oldPath };
+}
+var COUNTS;
+var init_diff_numstat = __esm({
+  "src/git/parsers/diff-numstat.ts"() {
+    "use strict";
+    init_z_tokens();
+    COUNTS = /^(?:([0-9]+)\t([0-9]+)|(-)\t-)\t/;
+  }
+});
+
+// src/git/parsers/diff-changes.ts
+function parseDiffChanges(output) {
+  const tokens = new ZTokens(output, "diff-tree --raw --numstat");
+  const raw = [];
+  while (atRawRecord(tokens)) raw.push(readRawRecord(tokens));
+  const changes = [];
+  for (const entry of raw) {
+    if (tokens.done)
+      throw tokens.malformed(`${raw.length} raw records but only ${changes.length} numstat records`);
+    changes.push(combine(entry, readNumstatRecord(tokens), tokens));
+  }
+  if (!tokens.done) throw tokens.malformed(`more numstat records than the ${raw.length} raw records`);
+  return changes;
+}
+function combine(raw, num, tokens) {
+  if (raw.path !== num.path || raw.oldPath !== num.oldPath) {
+    throw tokens.malformed(
+      `raw record for ${JSON.stringify(raw.path)} paired with numstat record for ${JSON.stringify(num.path)}`
+    );
+  }
+  return {
+    path: raw.path,
+    oldPath: raw.oldPath,
+    status: STATUS[raw.status],
+    insertions: num.insertions,
+    deletions: num.deletions,
+    binary: num.binary
+  };
+}
+var STATUS;
+var init_diff_changes = __esm({
+  "src/git/parsers/diff-changes.ts"() {
+    "use strict";
+    init_diff_raw();
+    init_diff_numstat();
+    init_z_tokens();
+    STATUS = {
+      A: "added",
+      C: "copied",
+      D: "deleted",
+      M: "modified",
+      R: "renamed",
+      T: "typechange"
+    };
+  }
+});
+
+// src/git/diff-stats.ts
+async function resolveDiffTrees(repo, from, to) {
+  const revs = (from === null ? [to] : [from, to]).map(checkRevision);
+  const names = revs.flatMap((rev) => [`${rev}^{tree}`, rev]);
+  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
+    input: names.map((n) => `${n}
+`).join("")
+  });
+  const answers = parseBatchCheck(names, out.stdout.toString("utf8"));
+  const ids = revs.map((rev, i) => {
+    const [tree, bare] = [answers[2 * i], answers[2 * i + 1]];
+    if (tree?.found) return tree.id;
+    if (bare !== void 0 && !bare.found && bare.reason === "ambiguous") {
+      throw new AmbiguousIdError(
+        `revision "${rev}" is an abbreviated id that matches several objects; give more digits`,
+        { details: { revision: rev } }
+      );
+    }
+    throw new RevisionNotFoundError(`revision "${rev}" does not name a commit or tree in this repository`, {
+      details: { revision: rev }
+    });
+  });
+  return from === null ? { from: await emptyTreeId(repo), to: ids[0] } : { from: ids[0], to: ids[1] };
+}
+function checkRevision(rev) {
+  if (rev === "" || /[\n\r\0]/.test(rev)) {
+    throw new RevisionNotFoundError(`revision ${JSON.stringify(rev)} is empty or contains a line break`, {
+      details: { revision: rev }
+    });
+  }
+  return rev;
+}
+async function getDiffStats(repo, from, to) {
+  return treeDiffStats(repo, await resolveDiffTrees(repo, from, to));
+}
+async function treeDiffStats(repo, trees) {
+  if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
+  const out = await runGitBuffer(repo, [
+    "diff-tree",
+    "-z",
+    "--raw",
+    "--numstat",
+    ...DIFF_BASE_ARGS,
+    trees.from,
+    trees.to
+  ]);
+  const files = parseDiffChanges(decodeBytes(out.stdout));
+  let insertions = 0;
+  let deletions = 0;
+  for (const f of files) {
+    insertions += f.insertions;
+    deletions += f.deletions;
+  }
+  return { filesChanged: files.length, insertions, deletions, files };
+}
+var DIFF_BASE_ARGS;
+var init_diff_stats = __esm({
+  "src/git/diff-stats.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_errors();
+    init_empty_tree();
+    init_batch_check();
+    init_diff_changes();
+    init_runner();
+    DIFF_BASE_ARGS = [
+      "-r",
+      "-M",
+      "-C",
+      "-l1000",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--no-relative",
+      "--ignore-submodules=none"
+    ];
+  }
+});
+
+// src/git/unified-diff.ts
+import { createHash } from "node:crypto";
+import { resolve as resolve2 } from "node:path";
+async function unifiedDiff(repo, from, to) {
+  const trees = await resolveDiffTrees(repo, from, to);
+  return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
+}
+async function writeUnifiedDiffToFile(repo, from, to, file) {
+  return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
+}
+async function writeTreeDiffToFile(repo, trees, file) {
+  const path = resolve2(file);
+  const bytes = await replaceFileAtomic(
+    path,
+    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp)
+  );
+  return { path, bytes };
+}
+async function treeDiffSha256(repo, trees) {
+  const hash = createHash("sha256");
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+    for await (const chunk of stdout) hash.update(chunk);
+  });
+  return hash.digest("hex");
+}
+var PATCH_ARGS;
+var init_unified_diff = __esm({
+  "src/git/unified-diff.ts"() {
+    "use strict";
+    init_atomic();
+    init_diff_stats();
+    init_runner();
+    PATCH_ARGS = [
+      "diff-tree",
+      "-p",
+      "--binary",
+      "--full-index",
+      "--no-color",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+      ...DIFF_BASE_ARGS
+    ];
+  }
+});
+
+// src/snapshotter/patch-artifact.ts
+import { createHash as createHash2 } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { copyFile } from "node:fs/promises";
+async function writePatchArtifact(repo, trees, path) {
+  await writeTreeDiffToFile(repo, trees, path);
+  return { path, sha256: await sha256File(path) };
+}
+async function copyFileAtomic(src, dest) {
+  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
+}
+async function sha256File(path) {
+  const hash = createHash2("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return hash.digest("hex");
+}
+var init_patch_artifact = __esm({
+  "src/snapshotter/patch-artifact.ts"() {
+    "use strict";
+    init_unified_diff();
+    init_atomic();
+  }
+});
+
+// node_modules/nanoid/index.js
+import { webcrypto as crypto } from "node:crypto";
+function fillPool(bytes) {
+  if (bytes < 0) throw new RangeError("Wrong ID size");
+  try {
+    if (!pool || pool.length < bytes) {
+      pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
+      crypto.getRandomValues(pool);
+      poolOffset = 0;
+    } else if (poolOffset + bytes > pool.length) {
+      crypto.getRandomValues(pool);
+      poolOffset = 0;
+    }
+  } catch (e) {
+    pool = void 0;
+    throw e;
+  }
+  poolOffset += bytes;
+}
+function random(bytes) {
+  fillPool(bytes |= 0);
+  return pool.subarray(poolOffset - bytes, poolOffset);
+}
+function customRandom(alphabet, defaultSize, getRandom) {
+  let safeByteCutoff = 256 - 256 % alphabet.length;
+  if (safeByteCutoff === 256) {
+    let mask = alphabet.length - 1;
+    return (size = defaultSize) => {
+      if (!size) return "";
+      let id = "";
+      while (true) {
+        let bytes = getRandom(size);
+        let i = size;
+        while (i--) {
+          id += alphabet[bytes[i] & mask];
+          if (id.length >= size) return id;
+        }
+      }
+    };
+  }
+  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
+  return (size = defaultSize) => {
+    if (!size) return "";
+    let id = "";
+    while (true) {
+      let bytes = getRandom(step);
+      let i = step;
+      while (i--) {
+        if (bytes[i] < safeByteCutoff) {
+          id += alphabet[bytes[i] % alphabet.length];
+          if (id.length >= size) return id;
+        }
+      }
+    }
+  };
+}
+function customAlphabet(alphabet, size = 21) {
+  return customRandom(alphabet, size, random);
+}
+var POOL_SIZE_MULTIPLIER, pool, poolOffset;
+var init_nanoid = __esm({
+  "node_modules/nanoid/index.js"() {
+    POOL_SIZE_MULTIPLIER = 128;
+  }
+});
+
+// src/fs/lock.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { link, mkdir as mkdir2, readFile, rename as rename2, rm as rm2, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { dirname as dirname2 } from "node:path";
+async function withLock(path, opts, fn) {
+  const handle = await acquire(path, opts);
+  try {
+    return await fn(handle);
+  } finally {
+    await release(handle);
+  }
+}
+async function acquire(path, opts) {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const startTime = processStartTime(process.pid);
+  const owner = {
+    pid: process.pid,
+    hostname: hostname(),
+    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+    token: randomBytes3(12).toString("hex"),
+    purpose: opts.purpose ?? "agentgate",
+    ...startTime === null ? {} : { startTime }
+  };
+  HELD.add(owner.token);
+  try {
+    return await waitFor(path, owner, timeoutMs);
+  } catch (error2) {
+    HELD.delete(owner.token);
+    throw error2;
+  }
+}
+async function waitFor(path, owner, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 5;
+  for (; ; ) {
+    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
+    const current = await readOwner(path);
+    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
+      return { path, owner, recovered: current };
+    }
+    if (Date.now() >= deadline) {
+      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
+      throw new LockTimeoutError(
+        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
+        { details: { path, owner: current, timeoutMs } }
+      );
+    }
+    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
+    delay = Math.min(delay * 2, 100);
+  }
+}
+async function tryCreate(path, owner) {
+  const temp = `${path}.${owner.token}.tmp`;
+  const failed = (cause) => new WriteFailedError(
+    `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+    { cause, details: { path } }
+  );
+  try {
+    try {
+      await mkdir2(dirname2(path), { recursive: true });
+      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    } catch (cause) {
+      throw failed(cause);
+    }
+    try {
+      await link(temp, path);
+      return true;
+    } catch (cause) {
+      if (cause.code === "EEXIST") return false;
+      throw failed(cause);
+    }
+  } finally {
+    await rm2(temp, { force: true }).catch(() => void 0);
+  }
+}
+async function takeOver(path, stale, owner) {
+  const breaker2 = `${path}.break`;
+  if (!await tryCreate(breaker2, owner)) {
+    const other = await readOwner(breaker2);
+    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
+    return false;
+  }
+  const temp = `${path}.${owner.token}.tmp`;
+  try {
+    if ((await readOwner(path))?.token !== stale.token) return false;
+    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    await rename2(temp, path);
+    return true;
+  } catch (cause) {
+    throw new WriteFailedError(
+      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+      { cause, details: { path } }
+    );
+  } finally {
+    await rm2(temp, { force: true }).catch(() => void 0);
+    await rm2(breaker2, { force: true }).catch(() => void 0);
+  }
+}
+async function readOwner(path) {
+  try {
+    const parsed = JSON.parse(await readFile(path, "utf8"));
+    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
+      return { createdAt: "", purpose: "unknown", ...parsed };
+    }
+  } catch {
+  }
+  return null;
+}
+function isProcessGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (cause) {
+    return cause.code === "ESRCH";
+  }
+}
+function isProvablyDead(owner) {
+  if (owner.hostname !== hostname()) return false;
+  if (owner.pid === process.pid) return !HELD.has(owner.token);
+  if (isProcessGone(owner.pid)) return true;
+  const now = processStat(owner.pid);
+  if (now === null) return false;
+  if (now.state === "Z" || now.state === "X") return true;
+  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
+}
+function processStartTime(pid) {
+  return processStat(pid)?.startTime ?? null;
+}
+function processStat(pid) {
+  try {
+    const stat12 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat12.slice(stat12.lastIndexOf(")") + 2).split(" ");
+    const [state, startTime] = [fields[0], fields[19]];
+    return state === void 0 || startTime === void 0 ? null : { state, startTime };
+  } catch {
+    return null;
+  }
+}
+async function removeIfStill(path, stale) {
+  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
+  try {
+    await rename2(path, grave);
+  } catch {
+    return false;
+  }
+  const moved = await readOwner(grave);
+  if (moved?.token !== stale.token) {
+    await link(grave, path).catch(() => void 0);
+    await rm2(grave, { force: true });
+    return false;
+  }
+  await rm2(grave, { force: true });
+  return true;
+}
+async function release(handle) {
+  try {
+    const current = await readOwner(handle.path);
+    if (current?.token === handle.owner.token) await rm2(handle.path, { force: true });
+  } finally {
+    HELD.delete(handle.owner.token);
+  }
+}
+function sleep(ms) {
+  return new Promise((resolve15) => setTimeout(resolve15, ms));
+}
+var DEFAULT_LOCK_TIMEOUT_MS, HELD;
+var init_lock = __esm({
+  "src/fs/lock.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
+    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
+  }
+});
+
+// src/store/json-file.ts
+import { readdir, readFile as readFile2 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+function corruptFile(path, what, reason, cause) {
+  return new StoreCorruptError(
+    `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    { cause, details: { path, reason } }
+  );
+}
+async function readJsonFile(path, schema, what) {
+  let text;
+  try {
+    text = await readFile2(path, "utf8");
+  } catch (cause) {
+    if (cause.code === "ENOENT") return null;
+    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw corruptFile(
+      path,
+      what,
+      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
+      cause
+    );
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
+  return parsed.data;
+}
+function describeIssues(issues) {
+  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
+}
+async function listJsonNames(dir) {
+  let entries;
+  try {
+    entries = await readdir(dir);
+  } catch (cause) {
+    if (cause.code === "ENOENT") return [];
+    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
+  }
+  return entries.filter((name) => name.endsWith(".json") && !name.startsWith(".")).map((name) => name.slice(0, -".json".length)).sort();
+}
+async function mapLimit(items, fn, limit = 32) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+async function loadAll(dir, what, load) {
+  const items = [];
+  const problems = [];
+  await mapLimit(await listJsonNames(dir), async (name) => {
+    try {
+      const item = await load(name);
+      if (item !== null) items.push(item);
+    } catch (error2) {
+      problems.push(asStoreProblem(error2, join4(dir, `${name}.json`), what));
+    }
+  });
+  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+  return { items, problems };
+}
+function asStoreProblem(error2, path, what) {
+  if (error2 instanceof StoreCorruptError) return error2;
+  if (error2 instanceof InvalidIdError)
+    return corruptFile(path, what, "its file name is not a valid id", error2);
+  throw error2;
+}
+var init_json_file = __esm({
+  "src/store/json-file.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+  }
+});
+
+// src/store/gate-store.ts
+import { readdir as readdir2 } from "node:fs/promises";
+import { join as join5, resolve as resolve3 } from "node:path";
+function validate2(value) {
+  const parsed = GateResult.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues }
+    });
+  }
+  return parsed.data;
+}
+function sameVerdict(a, b) {
+  const strip = (r) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  return strip(a) === strip(b);
+}
+var newGateId, GateStore;
+var init_gate_store = __esm({
+  "src/store/gate-store.ts"() {
+    "use strict";
+    init_nanoid();
+    init_gate();
+    init_errors();
+    init_atomic();
+    init_lock();
+    init_json_file();
+    init_paths();
+    newGateId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 20);
+    GateStore = class {
+      home;
+      lockTimeoutMs;
+      constructor(home, options = {}) {
+        this.home = resolve3(home);
+        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+      }
+      runDir(runId) {
+        return join5(layout(this.home).gates, assertSafeId(runId, "run id"));
+      }
+      path(runId, id) {
+        return join5(this.runDir(runId), `${assertSafeId(id, "gate id")}.json`);
+      }
+      /**
+       * Stores a new local attempt: the next attempt number for its iteration and name (after every
+       * attempt known here, fetched ones included) and a fresh id. Returns what was stored.
+       */
+      async append(result) {
+        return this.withRunLock(result.runId, async () => {
+          const { results } = await this.list(result.runId);
+          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), 0);
+          const stored = validate2({ ...result, id: newGateId(), attempt });
+          await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
+          return stored;
+        });
+      }
+      /**
+       * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
+       * again is a no-op and returns false; a different verdict under a known id is refused
+       * (CONCURRENT_UPDATE): a stored attempt is never replaced.
+       */
+      async receive(result) {
+        const valid = validate2(result);
+        return this.withRunLock(valid.runId, async () => {
+          const existing = await this.load(valid.runId, valid.id);
+          if (existing !== null) {
+            if (sameVerdict(existing, valid)) return false;
+            throw new ConcurrentUpdateError(
+              `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
+              { details: { runId: valid.runId, id: valid.id } }
+            );
+          }
+          await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
+          return true;
+        });
+      }
+      /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
+      async load(runId, id) {
+        const path = this.path(runId, id);
+        const result = await readJsonFile(path, GateResult, "gate verdict");
+        if (result !== null && (result.id !== id || result.runId !== runId)) {
+          throw corruptFile(path, "gate verdict", `it holds verdict ${result.id} of run ${result.runId}`);
+        }
+        return result;
+      }
+      /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
+      async list(runId) {
+        const { items, problems } = await loadAll(
+          this.runDir(runId),
+          "gate verdict",
+          (id) => this.load(runId, id)
+        );
+        return { results: items.sort(compareGateResults), problems };
+      }
+      /** Every run that has verdicts here. */
+      async runIds() {
+        try {
+          return (await readdir2(layout(this.home).gates)).filter((name) => !name.startsWith(".")).sort();
+        } catch (cause) {
+          if (cause.code === "ENOENT") return [];
+          throw cause;
+        }
+      }
+      /** Whether the run has any verdict file (cheap: no parsing). */
+      async hasAny(runId) {
+        return (await listJsonNames(this.runDir(runId))).length > 0;
+      }
+      withRunLock(runId, fn) {
+        const lockPath = join5(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
+      }
+    };
+  }
+});
+
+// src/gates/attest.ts
+import { readFile as readFile3, stat } from "node:fs/promises";
+import { resolve as resolve4 } from "node:path";
+function attestSources(snapshotter) {
+  return {
+    snapshotter,
+    gates: new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs })
+  };
+}
+function ciRunUrl(env) {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
+  if (!server || !repo || !id || !/^https?:\/\//.test(server) || !/^\d+$/.test(id)) return void 0;
+  return `${server.replace(/\/+$/, "")}/${repo}/actions/runs/${id}`;
+}
+async function buildStatement(src, runId, opts = {}) {
+  assertSafeId(runId, "run id");
+  const snapshots = (await src.snapshotter.listByRun(runId)).filter(
+    (s) => opts.iteration === void 0 || s.iteration === opts.iteration
+  );
+  if (snapshots.length === 0)
+    throw new SnapshotNotFoundError(
+      `run ${runId} has no iteration ${opts.iteration ?? ""} recorded here; "list --run ${runId}" shows its iterations`,
+      { details: { runId, iteration: opts.iteration ?? null } }
+    );
+  const subject = [];
+  for (const s of snapshots) {
+    const patch3 = await patchSubject(s);
+    if (patch3 !== null) subject.push(patch3);
+    subject.push({ name: `${runId}/iteration-${s.iteration}`, digest: { gitCommit: s.afterSha } });
+  }
+  const iterations = new Set(snapshots.map((s) => s.iteration));
+  const verdicts = (await src.gates.list(runId)).results.filter((g) => iterations.has(g.iteration));
+  const url = ciRunUrl(opts.env ?? {});
+  return {
+    _type: STATEMENT_TYPE,
+    subject,
+    predicateType: TEST_RESULT_PREDICATE_TYPE,
+    predicate: { ...predicateOf(newestOfEach(verdicts)), ...url === void 0 ? {} : { url } }
+  };
+}
+async function writeStatement(src, runId, file, opts = {}) {
+  const statement = await buildStatement(src, runId, opts);
+  const path = resolve4(opts.cwd ?? process.cwd(), file);
+  await writeJsonAtomic(path, statement);
+  return { file: path, subjects: statement.subject.length };
+}
+async function patchSubject(s) {
+  if (s.patchSha256 === null || s.patchSha256 === void 0) return null;
+  const name = `${s.runId}/iteration-${s.iteration}/patch.diff`;
+  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
+  if (actual !== s.patchSha256)
+    throw new StoreCorruptError(
+      `the patch artifact of ${name} ${actual === null ? "is missing" : "is not the one recorded"}; "verify --run ${s.runId}" says more, "patch ${s.id} -o FILE" regenerates it`,
+      { details: { snapshotId: s.id, path: s.patchPath } }
+    );
+  return { name, digest: { sha256: s.patchSha256 } };
+}
+function newestOfEach(verdicts) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const g of [...verdicts].sort(compareGateResults)) newest.set(`${g.iteration}/${g.name}`, g);
+  return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
+}
+function testName(g) {
+  return `iteration-${g.iteration}/${g.name}`;
+}
+function configurationOf(g) {
+  return {
+    name: testName(g),
+    digest: { gitTree: g.treeId },
+    annotations: {
+      runId: g.runId,
+      iteration: g.iteration,
+      gate: g.name,
+      gateId: g.id,
+      attempt: g.attempt,
+      verdict: g.verdict,
+      observed: g.observed,
+      afterSha: g.afterSha,
+      command: g.command,
+      exitCode: g.exitCode,
+      durationMs: g.durationMs,
+      tests: g.tests && {
+        total: g.tests.total,
+        passed: g.tests.passed,
+        failed: g.tests.failed,
+        skipped: g.tests.skipped,
+        errors: g.tests.errors
+      },
+      logSha256: g.log?.sha256 ?? null
+    }
+  };
+}
+function predicateOf(verdicts) {
+  const passedTests = verdicts.filter((g) => g.verdict === "pass" && g.observed).map(testName);
+  const warnedTests = verdicts.filter((g) => g.verdict === "pass" && !g.observed).map(testName);
+  const failedTests = verdicts.filter((g) => g.verdict !== "pass").map(testName);
+  const result = failedTests.length > 0 || verdicts.length === 0 ? "FAILED" : warnedTests.length > 0 ? "WARNED" : "PASSED";
+  return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
+}
+async function verifyStatement(src, file, cwd = process.cwd()) {
+  const path = resolve4(cwd, file);
+  const size = await stat(path).then(
+    (s) => s.isFile() ? s.size : -1,
+    () => -1
+  );
+  if (size < 0 || size > MAX_STATEMENT_BYTES)
+    throw new InvalidArgumentError(
+      `${path} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
+      { details: { file: path } }
+    );
+  const checks = [];
+  const done = (runId2) => AttestationReport.parse({ ok: checks.every((c) => c.ok), file: path, runId: runId2, checks });
+  let json;
+  try {
+    json = JSON.parse(await readFile3(path, "utf8"));
+  } catch {
+    checks.push({ check: "statement", ok: false, detail: "not JSON" });
+    return done(null);
+  }
+  const parsed = Statement.safeParse(json);
+  const runId = parsed.success ? runOf(parsed.data) : null;
+  if (!parsed.success || runId === null) {
+    checks.push({
+      check: "statement",
+      ok: false,
+      detail: parsed.success ? "its subjects do not name one run (<runId>/iteration-<n>[/patch.diff])" : `not an in-toto Statement v1 with the Test Result predicate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+    });
+    return done(runId);
+  }
+  checks.push({
+    check: "statement",
+    ok: true,
+    detail: `run ${runId}, ${parsed.data.subject.length} subjects`
+  });
+  const snapshots = new Map((await src.snapshotter.listByRun(runId)).map((s) => [s.iteration, s]));
+  for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
+  checks.push(...await checkPredicate(src, runId, parsed.data.predicate));
+  return done(runId);
+}
+function runOf(statement) {
+  const runs2 = new Set(statement.subject.map((s) => SUBJECT_NAME.exec(s.name)?.[1] ?? ""));
+  const [only] = runs2;
+  return runs2.size === 1 && only !== void 0 && only !== "" ? only : null;
+}
+async function checkSubject(subject, snapshots) {
+  const m = SUBJECT_NAME.exec(subject.name);
+  const s = snapshots.get(Number(m[2]));
+  const check = `subject ${subject.name}`;
+  if (s === void 0) return { check, ok: false, detail: "no such iteration recorded here" };
+  if (m[3] === void 0) {
+    const want2 = "gitCommit" in subject.digest ? subject.digest.gitCommit : null;
+    return want2 === s.afterSha ? { check, ok: true, detail: `after commit ${s.afterSha}` } : {
+      check,
+      ok: false,
+      detail: `the after commit here is ${s.afterSha}, the statement says ${want2 ?? "no gitCommit"}`
+    };
+  }
+  const want = "sha256" in subject.digest ? subject.digest.sha256 : null;
+  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
+  if (want !== s.patchSha256)
+    return {
+      check,
+      ok: false,
+      detail: `the recorded patch has sha256 ${s.patchSha256 ?? "none"}, the statement says ${want ?? "none"}`
+    };
+  if (actual !== want)
+    return {
+      check,
+      ok: false,
+      detail: `the patch artifact here ${actual === null ? "is missing" : `has sha256 ${actual}`}`
+    };
+  return { check, ok: true, detail: `sha256 ${want}` };
+}
+async function checkPredicate(src, runId, predicate) {
+  const checks = [];
+  const named = [];
+  for (const entry of predicate.configuration) {
+    const check = `verdict ${entry.name}`;
+    const g = await src.gates.load(runId, entry.annotations.gateId).catch(() => null);
+    if (g === null) {
+      checks.push({
+        check,
+        ok: false,
+        detail: `verdict ${entry.annotations.gateId} is not recorded here (fetch the run?)`
+      });
+      continue;
+    }
+    named.push(g);
+    const same2 = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
+    checks.push(
+      same2 ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
+        check,
+        ok: false,
+        detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`
+      }
+    );
+  }
+  const want = predicateOf(named);
+  const same = want.result === predicate.result && [want.passedTests, want.warnedTests, want.failedTests].every(
+    (list3, i) => JSON.stringify(list3) === JSON.stringify([predicate.passedTests, predicate.warnedTests, predicate.failedTests][i])
+  );
+  checks.push(
+    same ? { check: "result", ok: true, detail: predicate.result } : {
+      check: "result",
+      ok: false,
+      detail: `the verdicts named give ${want.result} (${want.failedTests.length} failed), the statement says ${predicate.result}`
+    }
+  );
+  return checks;
+}
+var MAX_STATEMENT_BYTES, SUBJECT_NAME;
+var init_attest = __esm({
+  "src/gates/attest.ts"() {
+    "use strict";
+    init_attestation();
+    init_gate();
+    init_errors();
+    init_atomic();
+    init_patch_artifact();
+    init_gate_store();
+    init_paths();
+    MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
+    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
+  }
+});
+
+// src/cli/commands/attest.ts
+var attest_exports = {};
+__export(attest_exports, {
+  ATTEST_COMMAND: () => ATTEST_COMMAND,
+  verifyAttestation: () => verifyAttestation
+});
+async function verifyAttestation(ctx, file, github) {
+  const report2 = await verifyStatement(attestSources(ctx.snapshotter), file);
+  const checks = report2.checks.map((c) => ({ ...c, snapshotId: null, runId: report2.runId }));
+  return {
+    json: report2,
+    exitCode: report2.ok ? 0 : 3,
+    ...github ? { workflowCommands: errorAnnotations(checks) } : {},
+    human: (colour) => {
+      const rows = report2.checks.map((c) => [
+        c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+        printable(c.check),
+        printable(c.detail)
+      ]);
+      const failed = report2.checks.filter((c) => !c.ok).length;
+      const verdict = failed === 0 ? paint(`The statement matches the records (${report2.checks.length} checks).`, "green", colour) : paint(`${failed} of ${report2.checks.length} checks failed.`, "red", colour);
+      return `${table(["", "CHECK", "DETAIL"], rows)}
+${verdict}`;
+    }
+  };
+}
+var ATTEST_COMMAND;
+var init_attest2 = __esm({
+  "src/cli/commands/attest.ts"() {
+    "use strict";
+    init_attest();
+    init_github();
+    init_output();
+    init_spec();
+    ATTEST_COMMAND = defineCommand({
+      name: "attest",
+      usage: "attest --run ID [--iteration N] -o FILE",
+      summary: "Write an in-toto Statement v1 (Test Result predicate) of the run's iterations: subjects are the patch artifacts (sha256) and after commits (gitCommit), the predicate the newest verdict of each gate. Signing is left to the CI (for example actions/attest).",
+      description: 'The CI run URL comes from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID when they are set. "verify --attestation FILE" checks a statement against the local records.',
+      options: {
+        run: {
+          type: "string",
+          valueName: "ID",
+          description: "the run to attest",
+          required: true
+        },
+        iteration: {
+          type: "integer",
+          valueName: "N",
+          description: "only this iteration (default: every iteration of the run)"
+        },
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "where to write the statement (JSON)",
+          required: true
+        }
+      },
+      positionals: { required: [] },
+      examples: ['attest --run "$RUN" -o agentgate.intoto.json'],
+      async run(ctx, values) {
+        const written = await writeStatement(attestSources(ctx.snapshotter), values.run, values.output, {
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          env: process.env
+        });
+        return {
+          json: written,
+          human: () => `Wrote ${written.file} (${written.subjects} subjects).`
+        };
+      }
+    });
+  }
+});
+
 // src/cli/commands/run-snapshots.ts
 var run_snapshots_exports = {};
 __export(run_snapshots_exports, {
   RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS,
   VERIFY_FAILED_EXIT: () => VERIFY_FAILED_EXIT
 });
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile as readFile4, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
+import { join as join6 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -7184,7 +8793,7 @@ function filesTable(files) {
 }
 async function readOptionFile(path, flag) {
   try {
-    return await readFile(path, "utf8");
+    return await readFile4(path, "utf8");
   } catch (cause) {
     throw new InvalidArgumentError(
       `cannot read ${flag} ${path}: ${cause.code ?? "error"}`,
@@ -7432,9 +9041,9 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
           await ctx.snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
-        const dir = await mkdtemp(join2(tmpdir(), "agentgate-patch-"));
-        const file = join2(dir, "patch.diff");
-        const cleanup = () => rm(dir, { recursive: true, force: true });
+        const dir = await mkdtemp(join6(tmpdir(), "agentgate-patch-"));
+        const file = join6(dir, "patch.diff");
+        const cleanup = () => rm3(dir, { recursive: true, force: true });
         try {
           await ctx.snapshotter.generatePatch(snapshot, file);
         } catch (error2) {
@@ -7475,7 +9084,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
     });
     verify = defineCommand({
       name: "verify",
-      usage: "verify [ID | --run ID | --all] [--ci github|none]",
+      usage: "verify [ID | --run ID | --all | --attestation FILE] [--ci github|none]",
       summary: "Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.",
       description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
       options: {
@@ -7487,14 +9096,26 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         ci: {
           ...CI_OPTION,
           description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off"
+        },
+        attestation: {
+          type: "string",
+          valueName: "FILE",
+          description: 'check a statement written by "attest" against the local records instead'
         }
       },
       positionals: { required: [], optional: ["ID"] },
-      examples: ['verify --run "$RUN"'],
+      examples: ['verify --run "$RUN"', "verify --attestation agentgate.intoto.json"],
       async run(ctx, values, [id]) {
         const ci = detectCi(values.ci);
-        const chosen = [id !== void 0, values.run !== void 0, values.all].filter(Boolean).length;
-        if (chosen > 1) throw new UsageError("give one of ID, --run ID or --all");
+        const chosen = [
+          id !== void 0,
+          values.run !== void 0,
+          values.all,
+          values.attestation !== void 0
+        ].filter(Boolean).length;
+        if (chosen > 1) throw new UsageError("give one of ID, --run ID, --all or --attestation FILE");
+        if (values.attestation !== void 0)
+          return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, ci.mode === "github");
         const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
         const report2 = await ctx.snapshotter.verify(target);
         return {
@@ -7568,265 +9189,16 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
   }
 });
 
-// src/fs/atomic.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir, open as open2, rename, rm as rm2 } from "node:fs/promises";
-import { basename, dirname, join as join3 } from "node:path";
-function tempPathBeside(path) {
-  return join3(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
-}
-async function replaceFileAtomic(path, fill) {
-  const dir = dirname(path);
-  const temp = tempPathBeside(path);
-  try {
-    await mkdir(dir, { recursive: true });
-    const result = await fill(temp);
-    await fsyncFile(temp);
-    await rename(temp, path);
-    await fsyncDir(dir);
-    return result;
-  } catch (cause) {
-    await rm2(temp, { force: true }).catch(() => void 0);
-    if (cause instanceof AgentgateError) throw cause;
-    throw new WriteFailedError(
-      `could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`,
-      { cause, details: { path } }
-    );
-  }
-}
-async function writeFileAtomic(path, data) {
-  await replaceFileAtomic(path, async (temp) => {
-    const handle = await open2(temp, "wx", 420);
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
-  });
-}
-async function writeJsonAtomic(path, value) {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
-`);
-}
-async function fsyncFile(path) {
-  const handle = await open2(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-async function fsyncDir(dir) {
-  let handle;
-  try {
-    handle = await open2(dir, "r");
-    await handle.sync();
-  } catch {
-  } finally {
-    await handle?.close().catch(() => void 0);
-  }
-}
-function errnoOf(cause) {
-  const code2 = cause?.code;
-  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
-}
-var TEMP_NAME;
-var init_atomic = __esm({
-  "src/fs/atomic.ts"() {
-    "use strict";
-    init_errors();
-    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
-  }
-});
-
-// src/fs/lock.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm3, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
-import { dirname as dirname2 } from "node:path";
-async function withLock(path, opts, fn) {
-  const handle = await acquire(path, opts);
-  try {
-    return await fn(handle);
-  } finally {
-    await release(handle);
-  }
-}
-async function acquire(path, opts) {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const startTime = processStartTime(process.pid);
-  const owner = {
-    pid: process.pid,
-    hostname: hostname(),
-    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomBytes3(12).toString("hex"),
-    purpose: opts.purpose ?? "agentgate",
-    ...startTime === null ? {} : { startTime }
-  };
-  HELD.add(owner.token);
-  try {
-    return await waitFor(path, owner, timeoutMs);
-  } catch (error2) {
-    HELD.delete(owner.token);
-    throw error2;
-  }
-}
-async function waitFor(path, owner, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 5;
-  for (; ; ) {
-    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
-    const current = await readOwner(path);
-    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
-      return { path, owner, recovered: current };
-    }
-    if (Date.now() >= deadline) {
-      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
-      throw new LockTimeoutError(
-        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
-        { details: { path, owner: current, timeoutMs } }
-      );
-    }
-    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
-    delay = Math.min(delay * 2, 100);
-  }
-}
-async function tryCreate(path, owner) {
-  const temp = `${path}.${owner.token}.tmp`;
-  const failed = (cause) => new WriteFailedError(
-    `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
-    { cause, details: { path } }
-  );
-  try {
-    try {
-      await mkdir2(dirname2(path), { recursive: true });
-      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    } catch (cause) {
-      throw failed(cause);
-    }
-    try {
-      await link(temp, path);
-      return true;
-    } catch (cause) {
-      if (cause.code === "EEXIST") return false;
-      throw failed(cause);
-    }
-  } finally {
-    await rm3(temp, { force: true }).catch(() => void 0);
-  }
-}
-async function takeOver(path, stale, owner) {
-  const breaker2 = `${path}.break`;
-  if (!await tryCreate(breaker2, owner)) {
-    const other = await readOwner(breaker2);
-    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
-    return false;
-  }
-  const temp = `${path}.${owner.token}.tmp`;
-  try {
-    if ((await readOwner(path))?.token !== stale.token) return false;
-    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    await rename2(temp, path);
-    return true;
-  } catch (cause) {
-    throw new WriteFailedError(
-      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
-      { cause, details: { path } }
-    );
-  } finally {
-    await rm3(temp, { force: true }).catch(() => void 0);
-    await rm3(breaker2, { force: true }).catch(() => void 0);
-  }
-}
-async function readOwner(path) {
-  try {
-    const parsed = JSON.parse(await readFile2(path, "utf8"));
-    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
-      return { createdAt: "", purpose: "unknown", ...parsed };
-    }
-  } catch {
-  }
-  return null;
-}
-function isProcessGone(pid) {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (cause) {
-    return cause.code === "ESRCH";
-  }
-}
-function isProvablyDead(owner) {
-  if (owner.hostname !== hostname()) return false;
-  if (owner.pid === process.pid) return !HELD.has(owner.token);
-  if (isProcessGone(owner.pid)) return true;
-  const now = processStat(owner.pid);
-  if (now === null) return false;
-  if (now.state === "Z" || now.state === "X") return true;
-  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
-}
-function processStartTime(pid) {
-  return processStat(pid)?.startTime ?? null;
-}
-function processStat(pid) {
-  try {
-    const stat10 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat10.slice(stat10.lastIndexOf(")") + 2).split(" ");
-    const [state, startTime] = [fields[0], fields[19]];
-    return state === void 0 || startTime === void 0 ? null : { state, startTime };
-  } catch {
-    return null;
-  }
-}
-async function removeIfStill(path, stale) {
-  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
-  try {
-    await rename2(path, grave);
-  } catch {
-    return false;
-  }
-  const moved = await readOwner(grave);
-  if (moved?.token !== stale.token) {
-    await link(grave, path).catch(() => void 0);
-    await rm3(grave, { force: true });
-    return false;
-  }
-  await rm3(grave, { force: true });
-  return true;
-}
-async function release(handle) {
-  try {
-    const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm3(handle.path, { force: true });
-  } finally {
-    HELD.delete(handle.owner.token);
-  }
-}
-function sleep(ms) {
-  return new Promise((resolve13) => setTimeout(resolve13, ms));
-}
-var DEFAULT_LOCK_TIMEOUT_MS, HELD;
-var init_lock = __esm({
-  "src/fs/lock.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
-    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
-  }
-});
-
 // src/fs/sweep.ts
-import { readdir, rm as rm4, stat } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { readdir as readdir3, rm as rm4, stat as stat2 } from "node:fs/promises";
+import { join as join7 } from "node:path";
 async function sweepTempFiles(dir, opts = {}) {
   const removed = [];
   for (const name of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name);
     if (m === null) continue;
-    const path = join4(dir, name);
-    const info = await stat(path).catch(() => null);
+    const path = join7(dir, name);
+    const info = await stat2(path).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
@@ -7838,26 +9210,26 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join4(gitDir, "objects");
+  const objects = join7(gitDir, "objects");
   const dirs = [
     objects,
-    join4(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join4(objects, n))
+    join7(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join7(objects, n))
   ];
   for (const dir of dirs) {
     for (const name of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name)) continue;
-      const path = join4(dir, name);
+      const path = join7(dir, name);
       await rm4(path, { force: true, recursive: true });
       removed.push(path);
     }
   }
-  await rm4(join4(gitDir, "gc.pid"), { force: true });
+  await rm4(join7(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
   try {
-    return await readdir(dir);
+    return await readdir3(dir);
   } catch {
     return [];
   }
@@ -7870,72 +9242,6 @@ var init_sweep = __esm({
     init_lock();
     TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
     GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
-  }
-});
-
-// node_modules/nanoid/index.js
-import { webcrypto as crypto } from "node:crypto";
-function fillPool(bytes) {
-  if (bytes < 0) throw new RangeError("Wrong ID size");
-  try {
-    if (!pool || pool.length < bytes) {
-      pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
-      crypto.getRandomValues(pool);
-      poolOffset = 0;
-    } else if (poolOffset + bytes > pool.length) {
-      crypto.getRandomValues(pool);
-      poolOffset = 0;
-    }
-  } catch (e) {
-    pool = void 0;
-    throw e;
-  }
-  poolOffset += bytes;
-}
-function random(bytes) {
-  fillPool(bytes |= 0);
-  return pool.subarray(poolOffset - bytes, poolOffset);
-}
-function customRandom(alphabet, defaultSize, getRandom) {
-  let safeByteCutoff = 256 - 256 % alphabet.length;
-  if (safeByteCutoff === 256) {
-    let mask = alphabet.length - 1;
-    return (size = defaultSize) => {
-      if (!size) return "";
-      let id = "";
-      while (true) {
-        let bytes = getRandom(size);
-        let i = size;
-        while (i--) {
-          id += alphabet[bytes[i] & mask];
-          if (id.length >= size) return id;
-        }
-      }
-    };
-  }
-  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
-  return (size = defaultSize) => {
-    if (!size) return "";
-    let id = "";
-    while (true) {
-      let bytes = getRandom(step);
-      let i = step;
-      while (i--) {
-        if (bytes[i] < safeByteCutoff) {
-          id += alphabet[bytes[i] % alphabet.length];
-          if (id.length >= size) return id;
-        }
-      }
-    }
-  };
-}
-function customAlphabet(alphabet, size = 21) {
-  return customRandom(alphabet, size, random);
-}
-var POOL_SIZE_MULTIPLIER, pool, poolOffset;
-var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
-    POOL_SIZE_MULTIPLIER = 128;
   }
 });
 
@@ -8010,263 +9316,6 @@ var init_for_each_ref = __esm({
     init_ids();
     init_nul_records();
     REF_RECORD_FORMAT = "%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00";
-  }
-});
-
-// src/git/hardening.ts
-import { isAbsolute, join as join5 } from "node:path";
-function parseConfigEntries(out) {
-  return out.split("\0").filter((record2) => record2 !== "").map((record2) => {
-    const nl = record2.indexOf("\n");
-    return nl < 0 ? { key: record2, value: "" } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
-  });
-}
-function neutraliseDrivers(configKeys) {
-  const out = /* @__PURE__ */ new Set();
-  for (const key of configKeys) {
-    const first = key.indexOf(".");
-    const last = key.lastIndexOf(".");
-    if (first < 0 || last <= first) continue;
-    const section = key.slice(0, first).toLowerCase();
-    const name = key.slice(first + 1, last);
-    const keys = DRIVER_KEYS[section];
-    if (keys === void 0) continue;
-    for (const k of keys) out.add(`${section}.${name}.${k}=${section === "merge" ? "false" : ""}`);
-    if (section === "filter") out.add(`filter.${name}.required=false`);
-  }
-  return [...out];
-}
-function buildEnv(identity, indexFile) {
-  const env = {};
-  for (const key of PASS_THROUGH) {
-    const value = process.env[key];
-    if (value !== void 0) env[key] = value;
-  }
-  Object.assign(env, {
-    LC_ALL: "C",
-    LANG: "C",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_ATTR_NOSYSTEM: "1",
-    GIT_NO_REPLACE_OBJECTS: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_PAGER: "cat",
-    // A partial clone would fetch a missing object from its promisor remote, running that remote's
-    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
-    // transports any call may use are these four (sharing's push and fetch included).
-    GIT_NO_LAZY_FETCH: "1",
-    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
-    GIT_AUTHOR_NAME: identity.name,
-    GIT_AUTHOR_EMAIL: identity.email,
-    GIT_COMMITTER_NAME: identity.name,
-    GIT_COMMITTER_EMAIL: identity.email
-  });
-  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
-  return env;
-}
-function userConfigFiles(env = process.env) {
-  const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join5(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join5(xdg, "git", "config"), join5(home, ".gitconfig")];
-  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
-}
-var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
-var init_hardening = __esm({
-  "src/git/hardening.ts"() {
-    "use strict";
-    HARDENING_CONFIG = [
-      "core.hooksPath=/dev/null",
-      "core.fsmonitor=false",
-      "core.pager=cat",
-      "core.editor=:",
-      "core.quotePath=false",
-      "diff.external=",
-      "commit.gpgSign=false",
-      "tag.gpgSign=false",
-      "log.showSignature=false",
-      "color.ui=false",
-      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
-      "gc.auto=0",
-      "maintenance.auto=false",
-      // A repository that claims a case-insensitive filesystem would hide a new file whose name
-      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
-      "core.ignoreCase=false",
-      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
-      "diff.suppressBlankEmpty=false"
-    ];
-    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
-    DRIVER_KEYS = {
-      filter: ["clean", "smudge", "process"],
-      diff: ["command", "textconv"],
-      merge: ["driver"]
-    };
-    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
-    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
-  }
-});
-
-// src/git/runner.ts
-import { spawn } from "node:child_process";
-import { createWriteStream, existsSync } from "node:fs";
-import { pipeline } from "node:stream/promises";
-async function runGit(opts, args, run = {}) {
-  const result = await runGitBuffer(opts, args, run);
-  return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
-}
-async function runGitBuffer(opts, args, run = {}) {
-  const chunks = [];
-  const exitCode = await spawnGit(opts, args, run, async (stdout) => {
-    for await (const chunk of stdout) chunks.push(chunk);
-  });
-  return { stdout: Buffer.concat(chunks), exitCode };
-}
-async function runGitToFile(opts, args, file) {
-  const out = createWriteStream(file, { flags: "wx", mode: 420 });
-  await spawnGit(
-    opts,
-    args,
-    {},
-    (stdout) => pipeline(stdout, out).catch((cause) => {
-      throw new WriteFailedError(
-        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
-        { cause, details: { path: file } }
-      );
-    })
-  );
-  return out.bytesWritten;
-}
-async function runGitStream(opts, args, consume) {
-  return spawnGit(opts, args, {}, consume);
-}
-async function spawnGit(opts, args, run, consume) {
-  spawned += 1;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
-  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
-  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
-    "-c",
-    c
-  ]);
-  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
-  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
-  const child = spawn(opts.binary ?? "git", fullArgs, {
-    cwd: opts.cwd,
-    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
-    stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
-    signal
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    if (stderr.length < 65536) stderr += chunk.toString("utf8");
-  });
-  if (child.stdin) {
-    child.stdin.on("error", () => void 0);
-    child.stdin.end(run.input);
-  }
-  const exited = new Promise((resolve13, reject) => {
-    child.once("error", reject);
-    child.once("close", (code2) => resolve13(code2 ?? -1));
-  });
-  let consumeError = null;
-  const consumed = consume(child.stdout).catch((error2) => {
-    consumeError = error2;
-    child.kill();
-  });
-  let exitCode;
-  try {
-    [exitCode] = await Promise.all([exited, consumed]);
-  } catch (cause) {
-    if (signal.aborted) {
-      throw new GitTimeoutError(
-        `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
-        { cause, details: { ...details, timeoutMs } }
-      );
-    }
-    if (cause.code === "ENOENT") {
-      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", {
-        cause,
-        details
-      });
-    }
-    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, {
-      cause,
-      details
-    });
-  }
-  if (consumeError !== null) throw consumeError;
-  if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
-  }
-  return exitCode;
-}
-function userSafeDirectories() {
-  safeDirectoryConfig ??= (async () => {
-    const { system, global } = userConfigFiles();
-    const values = [];
-    for (const file of [...system, ...global]) {
-      if (!existsSync(file)) continue;
-      const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
-        okExitCodes: [1],
-        withoutUserSafeDirectories: true
-      }).catch(() => null);
-      if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
-    }
-    return values.map((v) => `safe.directory=${v}`);
-  })();
-  return safeDirectoryConfig;
-}
-function locationArgs(opts) {
-  const out = [];
-  if (opts.gitDir !== void 0) out.push(`--git-dir=${opts.gitDir}`);
-  if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
-  return out;
-}
-function gitFailure(args, exitCode, stderr, details) {
-  const what = `git ${args.slice(0, 3).join(" ")}`;
-  if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(stderr)) {
-    return new DiskFullError(
-      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
-      { details }
-    );
-  }
-  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
-  if (dubious) {
-    const dir = dubious[1] ?? String(details.cwd ?? "");
-    return new UnsafeRepositoryOwnerError(
-      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
-      { details: { ...details, repository: dir } }
-    );
-  }
-  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
-  if (lock) {
-    return new IndexLockedError(
-      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
-      {
-        details: { ...details, lock: lock[1] }
-      }
-    );
-  }
-  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
-    return new ObjectMissingError(
-      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
-      { details }
-    );
-  }
-  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
-  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
-}
-function errnoText(cause) {
-  const code2 = cause.code;
-  return typeof code2 === "string" ? code2 : String(cause);
-}
-var spawned, safeDirectoryConfig;
-var init_runner = __esm({
-  "src/git/runner.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_hardening();
-    spawned = 0;
   }
 });
 
@@ -8554,21 +9603,21 @@ var init_commit_info = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir as readdir2, readFile as readFile3, readlink, rm as rm5, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join6 } from "node:path";
+import { readdir as readdir4, readFile as readFile5, readlink, rm as rm5, stat as stat3 } from "node:fs/promises";
+import { isAbsolute as isAbsolute2, join as join8 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir2(join6(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join6(common, "refs", name));
+  const refLocks = (await readdir4(join8(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join8(common, "refs", name));
   const candidates = [
-    `${o.indexFile ?? join6(o.gitDir, "index")}.lock`,
-    join6(o.gitDir, "HEAD.lock"),
-    join6(common, "packed-refs.lock"),
+    `${o.indexFile ?? join8(o.gitDir, "index")}.lock`,
+    join8(o.gitDir, "HEAD.lock"),
+    join8(common, "packed-refs.lock"),
     ...refLocks
   ];
   const removed = [];
   for (const path of candidates) {
-    const info = await stat2(path).catch(() => null);
+    const info = await stat3(path).catch(() => null);
     if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
       await rm5(path, { force: true });
       removed.push(path);
@@ -8577,33 +9626,33 @@ async function removeOrphanedGitLocks(o) {
   return removed;
 }
 async function removeLockOlderThan(path, olderThanMs) {
-  const info = await stat2(path).catch(() => null);
+  const info = await stat3(path).catch(() => null);
   if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
   await rm5(path, { force: true });
   return true;
 }
 async function commonDir(gitDir) {
-  const named = (await readFile3(join6(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named = (await readFile5(join8(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named === "") return gitDir;
-  return isAbsolute2(named) ? named : join6(gitDir, named);
+  return isAbsolute2(named) ? named : join8(gitDir, named);
 }
 async function removeAbandonedLock(path) {
-  if (await stat2(path).catch(() => null) === null) return "absent";
+  if (await stat3(path).catch(() => null) === null) return "absent";
   for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve13) => setTimeout(resolve13, LOCK_SETTLE_MS));
-    if (await stat2(path).catch(() => null) === null) return "absent";
+    if (round === 1) await new Promise((resolve15) => setTimeout(resolve15, LOCK_SETTLE_MS));
+    if (await stat3(path).catch(() => null) === null) return "absent";
     if (await openedBy(path) !== 0) return "held";
   }
   await rm5(path, { force: true });
   return "removed";
 }
 async function openedBy(path) {
-  const pids = await readdir2("/proc").catch(() => null);
-  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return -1;
+  const pids = await readdir4("/proc").catch(() => null);
+  if (pids === null || await stat3("/proc/self/fd").catch(() => null) === null) return -1;
   let holders = 0;
   for (const pid of pids) {
     if (!/^\d+$/.test(pid)) continue;
-    const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
+    const fds = await readdir4(`/proc/${pid}/fd`).catch(() => []);
     for (const fd of fds) {
       if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) {
         holders += 1;
@@ -8622,9 +9671,9 @@ var init_git_locks = __esm({
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile4, realpath, stat as stat3 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile6, realpath, stat as stat4 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, resolve as resolve2, sep } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join9, relative, resolve as resolve5, sep } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
@@ -8662,7 +9711,7 @@ async function openRepo(dir, opts = {}) {
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
   const config2 = neutraliseDrivers(
-    await driverKeys(base, [join7(commonDir2, "config"), join7(gitDir, "config.worktree")])
+    await driverKeys(base, [join9(commonDir2, "config"), join9(gitDir, "config.worktree")])
   );
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
@@ -8679,18 +9728,18 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
     return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
   const realGitDir = await realpath(gitDir);
-  const named = await readPointer(join7(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join7(owner.dir, ".git"))
+  const named = await readPointer(join9(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve5(realGitDir, named)) === join9(owner.dir, ".git"))
     return;
-  const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
+  const worktree = await configValue(join9(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve5(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep).includes(".git")) {
-    refuse(`${join7(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+    refuse(`${join9(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
   for (let at = dir; ; at = dirname3(at)) {
-    const info = await lstat(join7(at, ".git")).catch(() => null);
+    const info = await lstat(join9(at, ".git")).catch(() => null);
     if (info !== null) return { dir: at, isFile: info.isFile() };
     if (dirname3(at) === at) return null;
   }
@@ -8703,7 +9752,7 @@ async function driverKeys(base, files) {
     const file = queue.shift();
     if (seen.has(file)) continue;
     seen.add(file);
-    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
+    if ((await stat4(file).catch(() => null))?.isFile() !== true) continue;
     const res = await runGit(
       base,
       ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
@@ -8717,18 +9766,18 @@ async function driverKeys(base, files) {
   return keys;
 }
 function includedFile(path, from) {
-  if (path === "~" || path.startsWith("~/")) return join7(process.env.HOME ?? homedir2(), path.slice(1));
-  return resolve2(dirname3(from), path);
+  if (path === "~" || path.startsWith("~/")) return join9(process.env.HOME ?? homedir2(), path.slice(1));
+  return resolve5(dirname3(from), path);
 }
 async function configValue(file, key) {
-  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
+  if ((await stat4(file).catch(() => null))?.isFile() !== true) return null;
   const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file) {
-  const text = await readFile4(file, "utf8").catch(() => null);
+  const text = await readFile6(file, "utf8").catch(() => null);
   if (text === null) return null;
   return text.replace(/^gitdir: /, "").trim() || null;
 }
@@ -8746,12 +9795,12 @@ async function excludeNestedRepositories(repo) {
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
   for (const dir of nested)
-    if (await lstat(join7(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+    if (await lstat(join9(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join7(repo.gitDir, "info"), { recursive: true });
+    await mkdir3(join9(repo.gitDir, "info"), { recursive: true });
     await appendFile2(
-      join7(repo.gitDir, "info", "exclude"),
+      join9(repo.gitDir, "info", "exclude"),
       `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
@@ -8762,10 +9811,10 @@ ${lines}
 }
 async function assertNoLfs(repo) {
   for (const file of [
-    join7(repo.topLevel, ".gitattributes"),
-    join7(await commonDir(repo.gitDir), "info", "attributes")
+    join9(repo.topLevel, ".gitattributes"),
+    join9(await commonDir(repo.gitDir), "info", "attributes")
   ]) {
-    const text = await readFile4(file, "utf8").catch(() => "");
+    const text = await readFile6(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
         `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
@@ -8777,10 +9826,10 @@ async function assertNoLfs(repo) {
   }
 }
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve2(dir);
+  const abs = resolve5(dir);
   try {
     const real = await realpath(abs);
-    if ((await stat3(real)).isDirectory()) return real;
+    if ((await stat4(real)).isDirectory()) return real;
   } catch (cause) {
     throw new WorkspaceNotFoundError(
       `workspace ${abs} does not exist; give the path of an existing directory`,
@@ -8792,8 +9841,8 @@ async function resolveWorkspaceDir(dir) {
   });
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve2(process.env.HOME) : homedir2();
-  if (dir === sep || dir === resolve2("/") || dir === home || dir === homedir2()) {
+  const home = process.env.HOME ? resolve5(process.env.HOME) : homedir2();
+  if (dir === sep || dir === resolve5("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
@@ -8870,7 +9919,7 @@ function parseStatusV2(output) {
       const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH["2"]);
       const origPath = records[++i];
       if (origPath === void 0 || origPath === "")
-        throw malformed("rename without its original path", record2);
+        throw malformed2("rename without its original path", record2);
       report2.entries.push({
         kind: "renamed",
         xy: fields[1],
@@ -8879,7 +9928,7 @@ function parseStatusV2(output) {
         path,
         origPath
       });
-    } else throw malformed("unknown record", record2);
+    } else throw malformed2("unknown record", record2);
   }
   return report2;
 }
@@ -8893,7 +9942,7 @@ function readHeader(report2, record2) {
   else if (key === "branch.upstream") report2.upstream = nonEmpty(value, record2);
   else if (key === "branch.ab") {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (!m) throw malformed("bad ahead/behind header", record2);
+    if (!m) throw malformed2("bad ahead/behind header", record2);
     report2.ahead = Number(m[1]);
     report2.behind = Number(m[2]);
   }
@@ -8903,22 +9952,22 @@ function splitFields(record2, count) {
   let start = 0;
   for (let n = 0; n < count; n++) {
     const space = record2.indexOf(" ", start);
-    if (space < 0) throw malformed(`expected ${count} fields before the path`, record2);
+    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record2);
     fields.push(record2.slice(start, space));
     start = space + 1;
   }
-  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed("bad XY code", record2);
+  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record2);
   return [fields, nonEmpty(record2.slice(start), record2)];
 }
 function hexId(value, record2) {
-  if (!OBJECT_ID_PATTERN.test(value)) throw malformed("bad object id", record2);
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record2);
   return value;
 }
 function nonEmpty(value, record2) {
-  if (value === "") throw malformed("empty field", record2);
+  if (value === "") throw malformed2("empty field", record2);
   return value;
 }
-function malformed(reason, record2) {
+function malformed2(reason, record2) {
   return new GitOutputUnparseableError(
     `unexpected output from git status (${reason}): ${JSON.stringify(record2.slice(0, 120))}`,
     {
@@ -8937,8 +9986,8 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, readFile as readFile5 } from "node:fs/promises";
-import { join as join8, sep as sep2 } from "node:path";
+import { access, readFile as readFile7 } from "node:fs/promises";
+import { join as join10, sep as sep2 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
@@ -8997,7 +10046,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names.map((n) => exists(join8(gitDir, n))));
+  const found = await Promise.all(names.map((n) => exists(join10(gitDir, n))));
   const has = (n) => found[names.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -9011,7 +10060,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile5(join8(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile7(join10(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -9038,9 +10087,9 @@ var init_state = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp2, readFile as readFile6, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile8, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename2, join as join9 } from "node:path";
+import { basename as basename2, join as join11 } from "node:path";
 async function cherryPick2(repo, rev, opts = {}) {
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
@@ -9070,8 +10119,8 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join9(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile6(origHead).catch(() => null);
+  const origHead = join11(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile8(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
     await (savedOrigHead === null ? rm6(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
@@ -9091,7 +10140,7 @@ async function pickInWorkspace(repo, source, ignore) {
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef);
-  const dir = await mkdtemp2(join9(tmpdir2(), "agentgate-pick-"));
+  const dir = await mkdtemp2(join11(tmpdir2(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
     await rm6(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -9099,7 +10148,7 @@ async function pickInWorktree(repo, source, ontoRef) {
       { details: { tmpdir: dir } }
     );
   }
-  const path = join9(dir, basename2(dir));
+  const path = join11(dir, basename2(dir));
   let failure2 = null;
   try {
     await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
@@ -9181,7 +10230,7 @@ async function assertNotCheckedOut(repo, ref) {
 }
 async function removeWorktree(repo, dir, path, quiet) {
   try {
-    const admin = join9(await commonDir(repo.gitDir), "worktrees", basename2(path));
+    const admin = join11(await commonDir(repo.gitDir), "worktrees", basename2(path));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
     await rm6(dir, { recursive: true, force: true });
     await rm6(admin, { recursive: true, force: true });
@@ -9210,390 +10259,9 @@ var init_cherry_pick = __esm({
   }
 });
 
-// src/fs/path-bytes.ts
-function decodeBytes(buf) {
-  const plain = buf.toString("utf8");
-  if (!plain.includes("\uFFFD") || Buffer.from(plain, "utf8").equals(buf)) return plain;
-  let out = "";
-  let i = 0;
-  while (i < buf.length) {
-    const len = validSequenceLength(buf, i);
-    if (len === 0) {
-      out += String.fromCharCode(56320 + buf[i]);
-      i += 1;
-    } else {
-      out += buf.toString("utf8", i, i + len);
-      i += len;
-    }
-  }
-  return out;
-}
-function encodeBytes(text) {
-  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
-  const parts = [];
-  let run = "";
-  for (const ch of text) {
-    const code2 = ch.charCodeAt(0);
-    if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
-      if (run !== "") parts.push(Buffer.from(run, "utf8"));
-      run = "";
-      parts.push(Buffer.from([code2 - 56320]));
-    } else {
-      run += ch;
-    }
-  }
-  if (run !== "") parts.push(Buffer.from(run, "utf8"));
-  return Buffer.concat(parts);
-}
-function hasEscapedBytes(text) {
-  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
-}
-function fsPath(path) {
-  return hasEscapedBytes(path) ? encodeBytes(path) : path;
-}
-function validSequenceLength(buf, i) {
-  const b0 = buf[i];
-  if (b0 < 128) return 1;
-  const cont = (k) => i + k < buf.length && (buf[i + k] & 192) === 128;
-  if (b0 >= 194 && b0 <= 223) return cont(1) ? 2 : 0;
-  if (b0 >= 224 && b0 <= 239) {
-    if (!cont(1) || !cont(2)) return 0;
-    const b1 = buf[i + 1];
-    if (b0 === 224 && b1 < 160) return 0;
-    if (b0 === 237 && b1 >= 160) return 0;
-    return 3;
-  }
-  if (b0 >= 240 && b0 <= 244) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    const b1 = buf[i + 1];
-    if (b0 === 240 && b1 < 144) return 0;
-    if (b0 === 244 && b1 >= 144) return 0;
-    return 4;
-  }
-  return 0;
-}
-var LOW, HIGH;
-var init_path_bytes = __esm({
-  "src/fs/path-bytes.ts"() {
-    "use strict";
-    LOW = 56448;
-    HIGH = 56575;
-  }
-});
-
-// src/git/empty-tree.ts
-async function emptyTreeId(repo) {
-  const key = `${repo.gitDir ?? ""}\0${repo.cwd}`;
-  let id = cache.get(key);
-  if (id === void 0) {
-    id = runGit(repo, ["hash-object", "-t", "tree", "--stdin"], { input: "" }).then((r) => r.stdout.trim());
-    cache.set(key, id);
-    id.catch(() => cache.delete(key));
-  }
-  return id;
-}
-var cache;
-var init_empty_tree = __esm({
-  "src/git/empty-tree.ts"() {
-    "use strict";
-    init_runner();
-    cache = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/git/parsers/batch-check.ts
-function parseBatchCheck(names, output) {
-  const lines = output.split("\n");
-  if (lines.pop() !== "" || lines.length !== names.length) {
-    throw malformed2(`${names.length} names asked, ${lines.length} answer lines`);
-  }
-  return names.map((name, i) => answer(name, lines[i]));
-}
-function answer(name, line) {
-  if (line === `${name} missing`) return { name, found: false, reason: "missing" };
-  if (line === `${name} ambiguous`) return { name, found: false, reason: "ambiguous" };
-  const m = FOUND.exec(line);
-  if (m === null) throw malformed2(`answer for ${JSON.stringify(name)}: ${JSON.stringify(line)}`);
-  return { name, found: true, id: m[1], type: m[2], size: Number(m[3]) };
-}
-function malformed2(reason) {
-  return new GitOutputUnparseableError(`unexpected output from git cat-file --batch-check: ${reason}`, {
-    details: { parser: "cat-file --batch-check", reason }
-  });
-}
-var FOUND;
-var init_batch_check = __esm({
-  "src/git/parsers/batch-check.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    FOUND = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) ([0-9]+)$`);
-  }
-});
-
-// src/git/parsers/z-tokens.ts
-var ZTokens;
-var init_z_tokens = __esm({
-  "src/git/parsers/z-tokens.ts"() {
-    "use strict";
-    init_errors();
-    ZTokens = class {
-      constructor(output, what) {
-        this.what = what;
-        this.fields = output === "" ? [] : output.split("\0");
-        if (this.fields.length > 0 && this.fields.pop() !== "")
-          throw this.malformed("output does not end with NUL");
-      }
-      what;
-      fields;
-      index = 0;
-      /** True when every field has been consumed. */
-      get done() {
-        return this.index >= this.fields.length;
-      }
-      /** The next field without consuming it, or undefined at the end. */
-      peek() {
-        return this.fields[this.index];
-      }
-      /** Consumes and returns the next field; a missing field means the output was cut short. */
-      next() {
-        const field = this.fields[this.index];
-        if (field === void 0) throw this.malformed("output ends in the middle of a record");
-        this.index += 1;
-        return field;
-      }
-      /** The error to throw when git's output does not have the shape we parse. */
-      malformed(reason) {
-        return new GitOutputUnparseableError(
-          `unexpected output from git ${this.what}: ${reason}; please report this with your git version`,
-          {
-            details: { parser: this.what, field: this.index, reason }
-          }
-        );
-      }
-    };
-  }
-});
-
-// src/git/parsers/diff-raw.ts
-function atRawRecord(tokens) {
-  return tokens.peek()?.startsWith(":") ?? false;
-}
-function readRawRecord(tokens) {
-  const header = tokens.next();
-  const m = HEADER.exec(header);
-  if (m === null) throw tokens.malformed(`not a raw record header: ${JSON.stringify(header)}`);
-  const [, srcMode, dstMode, srcId, dstId, letter, digits] = m;
-  const twoPaths = letter === "R" || letter === "C";
-  const first = tokens.next();
-  const path = twoPaths ? tokens.next() : first;
-  const score = digits === "" ? null : Number(digits);
-  return { srcMode, dstMode, srcId, dstId, status: letter, score, path, oldPath: twoPaths ? first : null };
-}
-var HEADER;
-var init_diff_raw = __esm({
-  "src/git/parsers/diff-raw.ts"() {
-    "use strict";
-    init_z_tokens();
-    HEADER = /^:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{4,64}) ([0-9a-f]{4,64}) ([ACDMRT])([0-9]{0,3})$/;
-  }
-});
-
-// src/git/parsers/diff-numstat.ts
-function readNumstatRecord(tokens) {
-  const field = tokens.next();
-  const m = COUNTS.exec(field);
-  if (m === null) throw tokens.malformed(`not a numstat record: ${JSON.stringify(field)}`);
-  const binary = m[3] === "-";
-  const insertions = binary ? 0 : Number(m[1]);
-  const deletions = binary ? 0 : Number(m[2]);
-  const rest = field.slice(m[0].length);
-  if (rest !== "") return { insertions, deletions, binary, path: rest, oldPath: null };
-  const oldPath = tokens.next();
-  return { insertions, deletions, binary, path: tokens.next(), oldPath };
-}
-var COUNTS;
-var init_diff_numstat = __esm({
-  "src/git/parsers/diff-numstat.ts"() {
-    "use strict";
-    init_z_tokens();
-    COUNTS = /^(?:([0-9]+)\t([0-9]+)|(-)\t-)\t/;
-  }
-});
-
-// src/git/parsers/diff-changes.ts
-function parseDiffChanges(output) {
-  const tokens = new ZTokens(output, "diff-tree --raw --numstat");
-  const raw = [];
-  while (atRawRecord(tokens)) raw.push(readRawRecord(tokens));
-  const changes = [];
-  for (const entry of raw) {
-    if (tokens.done)
-      throw tokens.malformed(`${raw.length} raw records but only ${changes.length} numstat records`);
-    changes.push(combine(entry, readNumstatRecord(tokens), tokens));
-  }
-  if (!tokens.done) throw tokens.malformed(`more numstat records than the ${raw.length} raw records`);
-  return changes;
-}
-function combine(raw, num, tokens) {
-  if (raw.path !== num.path || raw.oldPath !== num.oldPath) {
-    throw tokens.malformed(
-      `raw record for ${JSON.stringify(raw.path)} paired with numstat record for ${JSON.stringify(num.path)}`
-    );
-  }
-  return {
-    path: raw.path,
-    oldPath: raw.oldPath,
-    status: STATUS[raw.status],
-    insertions: num.insertions,
-    deletions: num.deletions,
-    binary: num.binary
-  };
-}
-var STATUS;
-var init_diff_changes = __esm({
-  "src/git/parsers/diff-changes.ts"() {
-    "use strict";
-    init_diff_raw();
-    init_diff_numstat();
-    init_z_tokens();
-    STATUS = {
-      A: "added",
-      C: "copied",
-      D: "deleted",
-      M: "modified",
-      R: "renamed",
-      T: "typechange"
-    };
-  }
-});
-
-// src/git/diff-stats.ts
-async function resolveDiffTrees(repo, from, to) {
-  const revs = (from === null ? [to] : [from, to]).map(checkRevision);
-  const names = revs.flatMap((rev) => [`${rev}^{tree}`, rev]);
-  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
-    input: names.map((n) => `${n}
-`).join("")
-  });
-  const answers = parseBatchCheck(names, out.stdout.toString("utf8"));
-  const ids = revs.map((rev, i) => {
-    const [tree, bare] = [answers[2 * i], answers[2 * i + 1]];
-    if (tree?.found) return tree.id;
-    if (bare !== void 0 && !bare.found && bare.reason === "ambiguous") {
-      throw new AmbiguousIdError(
-        `revision "${rev}" is an abbreviated id that matches several objects; give more digits`,
-        { details: { revision: rev } }
-      );
-    }
-    throw new RevisionNotFoundError(`revision "${rev}" does not name a commit or tree in this repository`, {
-      details: { revision: rev }
-    });
-  });
-  return from === null ? { from: await emptyTreeId(repo), to: ids[0] } : { from: ids[0], to: ids[1] };
-}
-function checkRevision(rev) {
-  if (rev === "" || /[\n\r\0]/.test(rev)) {
-    throw new RevisionNotFoundError(`revision ${JSON.stringify(rev)} is empty or contains a line break`, {
-      details: { revision: rev }
-    });
-  }
-  return rev;
-}
-async function getDiffStats(repo, from, to) {
-  return treeDiffStats(repo, await resolveDiffTrees(repo, from, to));
-}
-async function treeDiffStats(repo, trees) {
-  if (trees.from === trees.to) return { filesChanged: 0, insertions: 0, deletions: 0, files: [] };
-  const out = await runGitBuffer(repo, [
-    "diff-tree",
-    "-z",
-    "--raw",
-    "--numstat",
-    ...DIFF_BASE_ARGS,
-    trees.from,
-    trees.to
-  ]);
-  const files = parseDiffChanges(decodeBytes(out.stdout));
-  let insertions = 0;
-  let deletions = 0;
-  for (const f of files) {
-    insertions += f.insertions;
-    deletions += f.deletions;
-  }
-  return { filesChanged: files.length, insertions, deletions, files };
-}
-var DIFF_BASE_ARGS;
-var init_diff_stats = __esm({
-  "src/git/diff-stats.ts"() {
-    "use strict";
-    init_path_bytes();
-    init_errors();
-    init_empty_tree();
-    init_batch_check();
-    init_diff_changes();
-    init_runner();
-    DIFF_BASE_ARGS = [
-      "-r",
-      "-M",
-      "-C",
-      "-l1000",
-      "--no-ext-diff",
-      "--no-textconv",
-      "--no-relative",
-      "--ignore-submodules=none"
-    ];
-  }
-});
-
-// src/git/unified-diff.ts
-import { createHash } from "node:crypto";
-import { resolve as resolve3 } from "node:path";
-async function unifiedDiff(repo, from, to) {
-  const trees = await resolveDiffTrees(repo, from, to);
-  return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
-}
-async function writeUnifiedDiffToFile(repo, from, to, file) {
-  return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
-}
-async function writeTreeDiffToFile(repo, trees, file) {
-  const path = resolve3(file);
-  const bytes = await replaceFileAtomic(
-    path,
-    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp)
-  );
-  return { path, bytes };
-}
-async function treeDiffSha256(repo, trees) {
-  const hash = createHash("sha256");
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) hash.update(chunk);
-  });
-  return hash.digest("hex");
-}
-var PATCH_ARGS;
-var init_unified_diff = __esm({
-  "src/git/unified-diff.ts"() {
-    "use strict";
-    init_atomic();
-    init_diff_stats();
-    init_runner();
-    PATCH_ARGS = [
-      "diff-tree",
-      "-p",
-      "--binary",
-      "--full-index",
-      "--no-color",
-      "--src-prefix=a/",
-      "--dst-prefix=b/",
-      ...DIFF_BASE_ARGS
-    ];
-  }
-});
-
 // src/git/commit.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import { relative as relative2, resolve as resolve4, sep as sep3 } from "node:path";
+import { relative as relative2, resolve as resolve6, sep as sep3 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -9648,7 +10316,7 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path of excludes) {
-    const abs = resolve4(topLevel, path);
+    const abs = resolve6(topLevel, path);
     const real = await realpath2(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
@@ -9678,86 +10346,6 @@ var init_commit = __esm({
   }
 });
 
-// src/store/json-file.ts
-import { readdir as readdir3, readFile as readFile7 } from "node:fs/promises";
-import { join as join10 } from "node:path";
-function corruptFile(path, what, reason, cause) {
-  return new StoreCorruptError(
-    `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
-    { cause, details: { path, reason } }
-  );
-}
-async function readJsonFile(path, schema, what) {
-  let text;
-  try {
-    text = await readFile7(path, "utf8");
-  } catch (cause) {
-    if (cause.code === "ENOENT") return null;
-    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
-  }
-  let raw;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw corruptFile(
-      path,
-      what,
-      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
-      cause
-    );
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
-  return parsed.data;
-}
-function describeIssues(issues) {
-  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
-}
-async function listJsonNames(dir) {
-  let entries;
-  try {
-    entries = await readdir3(dir);
-  } catch (cause) {
-    if (cause.code === "ENOENT") return [];
-    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
-  }
-  return entries.filter((name) => name.endsWith(".json") && !name.startsWith(".")).map((name) => name.slice(0, -".json".length)).sort();
-}
-async function mapLimit(items, fn, limit = 32) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-async function loadAll(dir, what, load) {
-  const items = [];
-  const problems = [];
-  await mapLimit(await listJsonNames(dir), async (name) => {
-    try {
-      const item = await load(name);
-      if (item !== null) items.push(item);
-    } catch (error2) {
-      problems.push(asStoreProblem(error2, join10(dir, `${name}.json`), what));
-    }
-  });
-  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
-  return { items, problems };
-}
-function asStoreProblem(error2, path, what) {
-  if (error2 instanceof StoreCorruptError) return error2;
-  if (error2 instanceof InvalidIdError)
-    return corruptFile(path, what, "its file name is not a valid id", error2);
-  throw error2;
-}
-var init_json_file = __esm({
-  "src/store/json-file.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-  }
-});
-
 // types/run.ts
 var RunRecord;
 var init_run = __esm({
@@ -9781,7 +10369,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -9815,7 +10403,7 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join11(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join12(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
@@ -9847,7 +10435,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path = this.path(runId);
-        const lockPath = join11(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join12(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -9928,8 +10516,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm7, stat as stat4 } from "node:fs/promises";
-import { join as join12, resolve as resolve5 } from "node:path";
+import { rm as rm7, stat as stat5 } from "node:fs/promises";
+import { join as join13, resolve as resolve7 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9940,7 +10528,7 @@ function danglingLink(runFile, id, snapshotFile) {
   );
 }
 async function removeFile(path) {
-  const exists4 = await stat4(path).then(
+  const exists4 = await stat5(path).then(
     () => true,
     () => false
   );
@@ -9972,12 +10560,12 @@ var init_snapshot_store = __esm({
       lockTimeoutMs;
       runs;
       constructor(home, options = {}) {
-        this.home = resolve5(home);
+        this.home = resolve7(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
       snapshotPath(id) {
-        return join12(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
+        return join13(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -10198,7 +10786,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id, fn) {
-        const lockPath = join12(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
+        const lockPath = join13(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
       }
     };
@@ -10252,37 +10840,13 @@ var init_message = __esm({
   }
 });
 
-// src/snapshotter/patch-artifact.ts
-import { createHash as createHash2 } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { copyFile } from "node:fs/promises";
-async function writePatchArtifact(repo, trees, path) {
-  await writeTreeDiffToFile(repo, trees, path);
-  return { path, sha256: await sha256File(path) };
-}
-async function copyFileAtomic(src, dest) {
-  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
-}
-async function sha256File(path) {
-  const hash = createHash2("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk);
-  return hash.digest("hex");
-}
-var init_patch_artifact = __esm({
-  "src/snapshotter/patch-artifact.ts"() {
-    "use strict";
-    init_unified_diff();
-    init_atomic();
-  }
-});
-
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp3, rm as rm8 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join13(tmpdir3(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join13(dir, "index") };
+  const dir = await mkdtemp3(join14(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join14(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -10299,7 +10863,7 @@ var init_apply_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat5 } from "node:fs/promises";
+import { stat as stat6 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -10341,7 +10905,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat5(snapshot.patchPath).then(
+  const exists4 = await stat6(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -10505,10 +11069,10 @@ var init_verify = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join14(repo.gitDir, "agentgate.lock"),
+    join15(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -10516,7 +11080,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
           gitDir: repo.gitDir,
           ownerSince: Date.parse(lock.recovered.createdAt)
         });
-      await recoverIndexLock(join14(repo.gitDir, "index.lock"));
+      await recoverIndexLock(join15(repo.gitDir, "index.lock"));
       return fn(lock.recovered !== null);
     }
   );
@@ -10538,8 +11102,8 @@ var init_repo_lock = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { lstat as lstat2, readdir as readdir4, realpath as realpath3 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname4, join as join15, relative as relative3, sep as sep4 } from "node:path";
+import { lstat as lstat2, readdir as readdir5, realpath as realpath3 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname4, join as join16, relative as relative3, sep as sep4 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [
@@ -10563,17 +11127,17 @@ async function realPathOf(path) {
   const real = await realpath3(path).catch(() => null);
   if (real !== null) return real;
   const parent = dirname4(path);
-  return parent === path ? path : join15(await realPathOf(parent), basename3(path));
+  return parent === path ? path : join16(await realPathOf(parent), basename3(path));
 }
 async function assertNoLinkInside(topLevel, file) {
   const real = await realPathOf(dirname4(file));
   const lexical = relative3(topLevel, file);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative3(topLevel, join15(real, basename3(file)));
+  const rel = isInside(topLevel, file) ? lexical : relative3(topLevel, join16(real, basename3(file)));
   let at = topLevel;
   for (const part of rel.split(sep4).slice(0, -1)) {
-    at = join15(at, part);
+    at = join16(at, part);
     const info = await lstat2(at).catch(() => null);
     if (info?.isSymbolicLink()) {
       throw new UnsafeWorkspaceError(
@@ -10587,8 +11151,8 @@ async function assertNoLinkInside(topLevel, file) {
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir4(dir);
-  return entries.some((name) => !ours.some((own2) => isInside(join15(dir, name), own2)));
+  const entries = await readdir5(dir);
+  return entries.some((name) => !ours.some((own2) => isInside(join16(dir, name), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -10599,7 +11163,7 @@ var init_excludes = __esm({
 });
 
 // src/snapshotter/snapshotter.ts
-import { readFile as readFile8, rm as rm9, rmdir, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile9, rm as rm9, rmdir, stat as stat7 } from "node:fs/promises";
 import { dirname as dirname5 } from "node:path";
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
@@ -10850,7 +11414,7 @@ var init_snapshotter = __esm({
         const intact = snapshot.patchPath !== null && await sha256File(snapshot.patchPath).catch(() => null) === snapshot.patchSha256;
         if (intact && snapshot.patchPath) {
           if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
-          return outputFile ? "" : readFile8(snapshot.patchPath, "utf8");
+          return outputFile ? "" : readFile9(snapshot.patchPath, "utf8");
         }
         const repo = await openRepo(snapshot.workspace, this.gitOptions());
         if (outputFile) {
@@ -10987,7 +11551,7 @@ var init_snapshotter = __esm({
         if (out.patchPath === null) return out;
         const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
         if (here === out.patchPath) return out;
-        const found = await stat6(here).then(
+        const found = await stat7(here).then(
           (s) => s.isFile(),
           () => false
         );
@@ -11002,7 +11566,7 @@ var init_snapshotter = __esm({
       async localWorkspaceFor(recorded) {
         const local = this.options.localWorkspace;
         if (local === void 0 || local === recorded) return recorded;
-        return await stat6(recorded).then(
+        return await stat7(recorded).then(
           (s) => s.isDirectory(),
           () => false
         ) ? recorded : local;
@@ -11128,9 +11692,9 @@ var init_snapshotter = __esm({
 // src/snapshotter/demo.ts
 import { mkdtemp as mkdtemp4, rename as rename3, rm as rm10, writeFile as writeFile3, mkdir as mkdir4 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname6, join as join16 } from "node:path";
+import { dirname as dirname6, join as join17 } from "node:path";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join16(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join17(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -11138,13 +11702,13 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join16(root, "workspace");
-  const home = join16(root, "home");
+  const workspace = join17(root, "workspace");
+  const home = join17(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join16(home, "artifacts"),
+    artifactsDir: join17(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -11184,7 +11748,7 @@ async function demoIn(root) {
   };
 }
 async function put(root, rel, content) {
-  const path = join16(root, rel);
+  const path = join17(root, rel);
   await mkdir4(dirname6(path), { recursive: true });
   await writeFile3(path, content);
 }
@@ -11209,7 +11773,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and tweak the greeting",
         edit: async (ws) => {
-          await rename3(join16(ws, "src/greet.js"), join16(ws, "src/hello.js"));
+          await rename3(join17(ws, "src/greet.js"), join17(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -11225,7 +11789,7 @@ var init_demo = __esm({
       {
         task: "Remove the notes file and update the logo",
         edit: async (ws) => {
-          await rm10(join16(ws, "NOTES.txt"));
+          await rm10(join17(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -11355,7 +11919,9 @@ var init_sharing = __esm({
       snapshots: number2().int().nonnegative(),
       /** Records already present and unchanged. */
       unchanged: number2().int().nonnegative(),
-      refused: array(RefusedRecord)
+      refused: array(RefusedRecord),
+      /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
+      gates: number2().int().nonnegative()
     });
     ExportResult = object({
       file: string2(),
@@ -11402,6 +11968,29 @@ async function writeObjects(repo, type, files) {
         details: { path: f.path, expected: f.id, actual: out[i] }
       });
   });
+}
+async function writeBlobFiles(repo, paths) {
+  if (paths.length === 0) return [];
+  for (const path of paths)
+    if (/[\n\r]/.test(path))
+      throw new InvalidArgumentError(`file path ${JSON.stringify(path)} holds a newline`, {
+        details: { path }
+      });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", "blob", "--stdin-paths"], {
+    input: `${paths.join("\n")}
+`
+  })).stdout.split("\n").filter(Boolean);
+  return paths.map((path, i) => {
+    const id = out[i];
+    if (id === void 0 || !isFullId(id))
+      throw new GitFailedError(`git hash-object gave no id for ${path}`, { details: { path } });
+    return id;
+  });
+}
+async function writeBlobToFile(repo, id, file) {
+  if (!isFullId(id))
+    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  return runGitToFile(repo, ["cat-file", "blob", id], file);
 }
 async function listRefsWithParents(repo, prefix) {
   if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
@@ -11467,8 +12056,8 @@ var init_record_objects = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute4, resolve as resolve6 } from "node:path";
-import { stat as stat7 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, resolve as resolve8 } from "node:path";
+import { stat as stat8 } from "node:fs/promises";
 function checkRemoteUrl(url) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
@@ -11516,10 +12105,10 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute4(url) ? resolve6(repo.topLevel, url) : url
+        url: kind2 === "local" && !isAbsolute4(url) ? resolve8(repo.topLevel, url) : url
       };
     }
-    if (!await isDir(resolve6(cwd, nameOrUrl))) {
+    if (!await isDir(resolve8(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(
         `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
         {
@@ -11530,7 +12119,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
-    const path = resolve6(cwd, nameOrUrl);
+    const path = resolve8(cwd, nameOrUrl);
     if (!await isDir(path))
       throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, {
         details: { remote: path }
@@ -11540,7 +12129,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   return { name: nameOrUrl, url: nameOrUrl };
 }
 async function isDir(path) {
-  return stat7(path).then(
+  return stat8(path).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -11841,10 +12430,376 @@ var init_records = __esm({
   }
 });
 
-// src/sharing/sharing.ts
+// types/gate-record.ts
+var GATE_RECORD_FORMAT, GATE_RECORD_FILE, GATE_LOG_FILE, TravellingGateLog, TravellingGate, GateRecordFile;
+var init_gate_record = __esm({
+  "types/gate-record.ts"() {
+    "use strict";
+    init_zod();
+    init_gate();
+    GATE_RECORD_FORMAT = "agentgate-gate/1";
+    GATE_RECORD_FILE = "gate.json";
+    GATE_LOG_FILE = "gate.log";
+    TravellingGateLog = object({
+      sha256: string2().regex(/^[0-9a-f]{64}$/),
+      bytes: number2().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+    }).strict();
+    TravellingGate = GateResult.extend({ log: TravellingGateLog.nullable() }).strict();
+    GateRecordFile = object({
+      format: literal(GATE_RECORD_FORMAT),
+      gate: TravellingGate
+    }).strict();
+  }
+});
+
+// src/sharing/gate-records.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir5, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join17, resolve as resolve7 } from "node:path";
+import { mkdir as mkdir5, rm as rm11, stat as stat9, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join18 } from "node:path";
+function gateRef(runId, id, prefix = GATES_PREFIX) {
+  return `${prefix}${runId}/${id}`;
+}
+function parseGateRef(ref, prefix) {
+  if (!ref.startsWith(prefix)) return null;
+  const m = /^([^/]+)\/([^/]+)$/.exec(ref.slice(prefix.length));
+  if (!m || !SafeId.safeParse(m[1]).success || !SafeId.safeParse(m[2]).success) return null;
+  return { runId: m[1], id: m[2] };
+}
+function gateRefspecs(runs2, all) {
+  return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs2.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
+}
+function receivedLogPath(artifactsDir, g) {
+  return join18(
+    artifactsDir,
+    assertSafeId(g.runId, "run id"),
+    `iteration-${g.iteration}`,
+    `gate-${assertSafeId(g.name, "gate name")}-${g.attempt}-${assertSafeId(g.id, "gate id")}.log`
+  );
+}
+function travellingGate(result) {
+  return {
+    ...result,
+    log: result.log === null ? null : { sha256: result.log.sha256, bytes: result.log.bytes }
+  };
+}
+function gateObjects(format, gate, logBlob) {
+  const record2 = { format: GATE_RECORD_FORMAT, gate };
+  const json = Buffer.from(`${JSON.stringify(GateRecordFile.parse(record2), null, 2)}
+`);
+  const jsonId = objectId(format, "blob", json);
+  const entries = [{ name: GATE_RECORD_FILE, blob: jsonId }];
+  if (logBlob !== null) entries.push({ name: GATE_LOG_FILE, blob: logBlob });
+  const treeBuf = treeContent(entries);
+  const tree = objectId(format, "tree", treeBuf);
+  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(gate.startedAt) / 1e3)} +0000`;
+  const message = `[agentgate] Gate ${gate.name} of run ${gate.runId} iteration ${gate.iteration}: ${gate.verdict}
+
+Agentgate-Gate: ${gate.id}
+`;
+  const commitBuf = Buffer.from(
+    `tree ${tree}
+parent ${gate.afterSha}
+author ${who}
+committer ${who}
+
+${message}`
+  );
+  return {
+    json: { id: jsonId, content: json },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
+  };
+}
+var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_REFSPECS, GateRecords;
+var init_gate_records = __esm({
+  "src/sharing/gate-records.ts"() {
+    "use strict";
+    init_gate_record();
+    init_snapshot();
+    init_errors();
+    init_atomic();
+    init_lock();
+    init_record_objects();
+    init_refs();
+    init_repo_lock();
+    init_patch_artifact();
+    init_gate_store();
+    init_paths();
+    GATES_PREFIX = "refs/agentgate/gates/";
+    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
+    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_REFSPECS = 2e3;
+    GateRecords = class {
+      constructor(options, snapshots) {
+        this.options = options;
+        this.snapshots = snapshots;
+        this.gates = new GateStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+      }
+      options;
+      snapshots;
+      gates;
+      /**
+       * Makes sure every verdict of `runIds` has its commit under refs/agentgate/gates/ (under the
+       * repository's lock). A verdict whose tree is not its after commit's tree, or whose after commit
+       * is not here, is never published (STORE_CORRUPT: `verify` names it).
+       */
+      async materialise(repo, runIds) {
+        await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+          const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
+          const pending = [];
+          for (const runId of runIds)
+            for (const g of (await this.gates.list(runId)).results)
+              if (!existing.has(gateRef(g.runId, g.id))) pending.push(g);
+          if (pending.length === 0) return;
+          const trees = await batchCheck(
+            repo,
+            pending.map((g) => `${g.afterSha}^{tree}`)
+          );
+          pending.forEach((g, i) => {
+            const t = trees[i];
+            if (!t?.found || t.id !== g.treeId)
+              throw new StoreCorruptError(
+                `gate verdict ${g.id} of run ${g.runId} names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here; nothing was published. "verify --run ${g.runId}" shows it`,
+                { details: { runId: g.runId, id: g.id } }
+              );
+          });
+          await this.writeCommits(repo, pending);
+        });
+      }
+      async writeCommits(repo, pending) {
+        const format = await objectFormat(repo);
+        const logs = this.options.includeGateLogs ? await Promise.all(pending.map((g) => this.intactLog(g))) : pending.map(() => null);
+        const logPaths = logs.filter((p) => p !== null);
+        const logIds = new Map((await writeBlobFiles(repo, logPaths)).map((id, i) => [logPaths[i], id]));
+        const objects = pending.map(
+          (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
+        );
+        const dir = join18(layout(this.options.home).home, "tmp", `gates-${randomBytes4(6).toString("hex")}`);
+        await mkdir5(dir, { recursive: true });
+        try {
+          const kinds = [
+            ["blob", "json"],
+            ["tree", "tree"],
+            ["commit", "commit"]
+          ];
+          for (const [type, key] of kinds) {
+            const files = /* @__PURE__ */ new Map();
+            for (const o of objects) {
+              const path = join18(dir, `${type}-${o[key].id}`);
+              if (!files.has(o[key].id)) await writeFile4(path, o[key].content);
+              files.set(o[key].id, path);
+            }
+            await writeObjects(
+              repo,
+              type,
+              [...files].map(([id, path]) => ({ id, path }))
+            );
+          }
+        } finally {
+          await rm11(dir, { recursive: true, force: true });
+        }
+        const updates = pending.map((g, i) => ({
+          ref: gateRef(g.runId, g.id),
+          newSha: objects[i].commit.id,
+          oldSha: null
+        }));
+        await updateRefs(repo, updates, { message: "agentgate: gate verdict" });
+      }
+      /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
+      async intactLog(g) {
+        if (g.log === null || g.log.path === null) return null;
+        const size = await stat9(g.log.path).then(
+          (s) => s.isFile() ? s.size : -1,
+          () => -1
+        );
+        if (size !== g.log.bytes) return null;
+        return await sha256File(g.log.path) === g.log.sha256 ? g.log.path : null;
+      }
+      /**
+       * Takes verdicts in from `source` (the remote's or bundle's refs under GATES_PREFIX): fetches only
+       * those this repository lacks (`bring`, into GATE_INCOMING_PREFIX), checks each one, writes its
+       * log text (when it travelled and its digest matches) and stores it. Runs under the home's sharing
+       * lock and the repository's lock, after the run records were received (whose receipt swept what a
+       * killed call left under refs/agentgate/incoming/).
+       */
+      async receive(repo, source, bring) {
+        if (source.length === 0) return { gates: 0, runs: [], refused: [] };
+        const lockPath = join18(layout(this.options.home).locks, "sharing.lock");
+        return withLock(
+          lockPath,
+          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
+          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+            const refused = [];
+            const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
+            const toFetch = [];
+            const held = [];
+            for (const r of source) {
+              const name = parseGateRef(r.ref, GATES_PREFIX);
+              const mine = local.get(r.ref);
+              if (name === null)
+                refused.push({
+                  ref: r.ref,
+                  reason: "not a gate ref name (refs/agentgate/gates/<runId>/<gateId>)"
+                });
+              else if (mine === void 0) toFetch.push(r);
+              else if (mine.sha !== r.sha)
+                refused.push({
+                  ref: r.ref,
+                  reason: `conflicts with this repository's verdict ${mine.sha}; kept the local one`
+                });
+              else if (await this.gates.load(name.runId, name.id).catch(() => null) === null) held.push(mine);
+            }
+            if (toFetch.length > 0)
+              await bring(
+                toFetch.length > MAX_REFSPECS ? [`+${GATES_PREFIX}*:${GATE_INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${GATE_INCOMING_PREFIX}${r.ref.slice(GATES_PREFIX.length)}`)
+              );
+            const wanted = new Set(toFetch.map((r) => r.ref));
+            const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
+            try {
+              const checked = await this.check(repo, [...incoming, ...held], refused);
+              const stored = await this.store(repo, checked, refused);
+              await updateRefs(
+                repo,
+                stored.filter((c) => !local.has(c.ref.ref)).map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: null })),
+                { message: "agentgate: fetched gate verdict" }
+              );
+              return {
+                gates: stored.filter((c) => c.fresh).length,
+                runs: [...new Set(stored.map((c) => c.gate.runId))].sort(),
+                refused
+              };
+            } finally {
+              if (toFetch.length > 0)
+                await deleteRefs(
+                  repo,
+                  (await listRefs(repo, GATE_INCOMING_PREFIX)).map((r) => ({ ref: r.ref, oldSha: r.sha }))
+                );
+            }
+          })
+        );
+      }
+      /** Every check that needs no write: ref name, commit shape, schema, ids, the after commit and its tree. */
+      async check(repo, refs, refused) {
+        const refuse = (ref, reason) => refused.push({ ref, reason });
+        const shaped = refs.filter((r) => {
+          if (r.type === "commit" && r.parents.length === 1) return true;
+          refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
+          return false;
+        });
+        const probes = await batchCheck(
+          repo,
+          shaped.flatMap((r) => [
+            `${r.sha}:${GATE_RECORD_FILE}`,
+            `${r.sha}:${GATE_LOG_FILE}`,
+            `${r.parents[0]}^{tree}`
+          ])
+        );
+        const sized = shaped.flatMap((r, i) => {
+          const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
+          if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
+          else if (json.size > MAX_GATE_RECORD_BYTES)
+            refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
+          else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
+          else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
+          else
+            return [
+              {
+                ref: r,
+                json: json.id,
+                log: log?.found ? { id: log.id, size: log.size } : null,
+                tree: tree.id
+              }
+            ];
+          return [];
+        });
+        const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
+        const runSnapshots = /* @__PURE__ */ new Map();
+        const checked = [];
+        for (const s of sized) {
+          const name = parseGateRef(s.ref.ref, GATES_PREFIX);
+          let json;
+          try {
+            json = JSON.parse(contents.get(s.json).toString("utf8"));
+          } catch {
+            refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
+            continue;
+          }
+          const parsed = GateRecordFile.safeParse(json);
+          if (!parsed.success) {
+            refuse(
+              s.ref.ref,
+              `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+            );
+            continue;
+          }
+          const g = parsed.data.gate;
+          const afterOf = await this.iterationAfter(runSnapshots, g.runId, g.iteration);
+          const why = g.runId !== name.runId || g.id !== name.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : null;
+          if (why !== null) refuse(s.ref.ref, why);
+          else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
+        }
+        return checked;
+      }
+      /** The after commit of a run's iteration in the local home (read once per run), or undefined. */
+      async iterationAfter(cache2, runId, iteration) {
+        if (!cache2.has(runId)) {
+          const snaps = await this.snapshots.inspectRun(runId).then(
+            (c) => c.snapshots,
+            () => []
+          );
+          cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
+        }
+        return cache2.get(runId)?.get(iteration);
+      }
+      /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
+      async store(repo, checked, refused) {
+        const out = [];
+        for (const c of checked) {
+          const g = c.gate;
+          try {
+            let path = null;
+            if (c.logBlob !== null && g.log !== null && await this.gates.load(g.runId, g.id) === null) {
+              path = receivedLogPath(this.options.artifactsDir, g);
+              await this.writeLog(repo, c.logBlob, g.log.sha256, path);
+            }
+            const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path } });
+            out.push({ ...c, fresh });
+          } catch (error2) {
+            if (!(error2 instanceof AgentgateError)) throw error2;
+            refused.push({
+              ref: c.ref.ref,
+              reason: error2 instanceof ConcurrentUpdateError ? `verdict ${g.id} is already stored here with other content; kept the local one` : error2.message
+            });
+          }
+        }
+        return out;
+      }
+      /** Streams the log blob to `path` as `after` writes a patch (new temp file, atomic rename); refused unless its sha256 matches. */
+      async writeLog(repo, blob, sha256, path) {
+        await replaceFileAtomic(path, async (temp) => {
+          await writeBlobToFile(repo, blob, temp);
+          if (await sha256File(temp) !== sha256)
+            throw new StoreCorruptError(`its ${GATE_LOG_FILE} does not have the sha256 the verdict records`, {
+              details: { path }
+            });
+        });
+      }
+    };
+  }
+});
+
+// src/sharing/sharing.ts
+import { randomBytes as randomBytes5 } from "node:crypto";
+import { mkdir as mkdir6, rm as rm12, stat as stat10, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join19, resolve as resolve9 } from "node:path";
+function withGates(records, gates) {
+  return {
+    ...records,
+    runs: [.../* @__PURE__ */ new Set([...records.runs, ...gates.runs])].sort(),
+    refused: [...records.refused, ...gates.refused],
+    gates: gates.gates
+  };
+}
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
 }
@@ -11860,12 +12815,12 @@ function dedupe(items) {
   return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
 }
 async function exists2(path) {
-  return stat8(path).then(
+  return stat10(path).then(
     () => true,
     () => false
   );
 }
-var MAX_RECORD_BYTES, MAX_REFSPECS, Sharing;
+var MAX_RECORD_BYTES, MAX_REFSPECS2, Sharing, SHARED_PREFIX;
 var init_sharing2 = __esm({
   "src/sharing/sharing.ts"() {
     "use strict";
@@ -11884,31 +12839,42 @@ var init_sharing2 = __esm({
     init_paths();
     init_snapshot_store();
     init_records();
+    init_gate_records();
     MAX_RECORD_BYTES = 16 * 1024 * 1024;
-    MAX_REFSPECS = 2e3;
+    MAX_REFSPECS2 = 2e3;
     Sharing = class {
       constructor(options) {
         this.options = options;
         this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+        this.gateRecords = new GateRecords(
+          { ...options, includeGateLogs: options.includeGateLogs ?? false },
+          this.store
+        );
       }
       options;
       store;
+      /** The runs' gate verdicts, which travel beside their records (gate-records.ts). */
+      gateRecords;
       /** Publishes the selected runs' records to a remote (default `origin`). PUSH_REJECTED when the remote holds another record for an iteration. */
       async push(sel, remoteName = "origin", cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd);
         const { runs: runs2, refs } = await this.materialise(repo, sel);
+        await this.gateRecords.materialise(repo, runs2);
         const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
         if (count === 0) return { remote: remote.name, runs: runs2, refs: 0, updated: [], upToDate: [] };
-        const specs = sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs2.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
+        const specs = [
+          ...sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs2.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`),
+          ...gateRefspecs(runs2, sel.all === true)
+        ];
         const results = await pushRefs(repo, remote.url, specs);
         const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
         const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
         let rejected = results.filter((r) => r.flag === "!");
         if (rejected.length > 0) {
           const [theirs, ours] = await Promise.all([
-            listRemoteRefs(repo, remote.url, RECORDS_PREFIX),
-            listRefs(repo, RECORDS_PREFIX)
+            listRemoteRefs(repo, remote.url, SHARED_PREFIX),
+            listRefs(repo, SHARED_PREFIX)
           ]);
           const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
           const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
@@ -11950,35 +12916,48 @@ var init_sharing2 = __esm({
           () => listRemoteRefs(repo, remote.url, prefix),
           (r, specs) => fetchRefs(r, remote.url, specs)
         );
-        return { remote: remote.name, ...result };
+        const gates = await this.gateRecords.receive(
+          repo,
+          await listRemoteRefs(
+            repo,
+            remote.url,
+            sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
+          ),
+          (specs) => fetchRefs(repo, remote.url, specs)
+        );
+        return { remote: remote.name, ...withGates(result, gates) };
       }
       /** Writes the selected runs' records as one bundle file (atomically). */
       async export(sel, file, cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const { runs: runs2 } = await this.materialise(repo, sel);
+        await this.gateRecords.materialise(repo, runs2);
         const all = await listRefs(repo, RECORDS_PREFIX);
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+        const gates = (await listRefs(repo, GATES_PREFIX)).filter(
+          (r) => sel.all || runs2.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
+        );
         if (chosen.length === 0)
           throw new RunNotFoundError(
             `no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`,
             { details: { workspace: repo.topLevel } }
           );
-        const path = resolve7(cwd, file);
+        const path = resolve9(cwd, file);
         await replaceFileAtomic(
           path,
           (temp) => createBundle(
             repo,
             temp,
-            chosen.map((r) => r.ref)
+            [...chosen, ...gates].map((r) => r.ref)
           )
         );
-        return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
+        return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length + gates.length };
       }
       /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
       async import(workspace, file, cwd = process.cwd()) {
         const repo = await this.open(workspace);
-        const path = resolve7(cwd, file);
-        const isFile = await stat8(path).then(
+        const path = resolve9(cwd, file);
+        const isFile = await stat10(path).then(
           (s) => s.isFile(),
           () => false
         );
@@ -11999,23 +12978,25 @@ var init_sharing2 = __esm({
           );
         }
         const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-        const result = await this.receive(
-          repo,
-          async () => records,
-          async (r, specs) => {
-            try {
-              await fetchRefs(r, path, specs);
-            } catch (cause) {
-              if (cause instanceof GitFailedError)
-                throw new BundleInvalidError(
-                  `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
-                  { cause, details: { file: path } }
-                );
-              throw cause;
-            }
+        const bring = async (r, specs) => {
+          try {
+            await fetchRefs(r, path, specs);
+          } catch (cause) {
+            if (cause instanceof GitFailedError)
+              throw new BundleInvalidError(
+                `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
+                { cause, details: { file: path } }
+              );
+            throw cause;
           }
+        };
+        const result = await this.receive(repo, async () => records, bring);
+        const gates = await this.gateRecords.receive(
+          repo,
+          heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+          (specs) => bring(repo, specs)
         );
-        return { file: path, ...result };
+        return { file: path, ...withGates(result, gates) };
       }
       async open(workspace) {
         return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
@@ -12051,7 +13032,7 @@ var init_sharing2 = __esm({
         if (this.options.localWorkspace === void 0) return here;
         const gone = await Promise.all(
           runs2.map(
-            async (r) => r.workspace !== repo.topLevel && !await stat8(r.workspace).then(
+            async (r) => r.workspace !== repo.topLevel && !await stat10(r.workspace).then(
               (st) => st.isDirectory(),
               () => false
             )
@@ -12108,21 +13089,21 @@ var init_sharing2 = __esm({
         return { runs: runs2.map((r) => r.runId), refs };
       }
       async writeRecordObjects(repo, pending) {
-        const dir = join17(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
-        await mkdir5(dir, { recursive: true });
+        const dir = join19(layout(this.options.home).home, "tmp", `sharing-${randomBytes5(6).toString("hex")}`);
+        await mkdir6(dir, { recursive: true });
         try {
           for (const type of ["blob", "tree", "commit"]) {
             const files = [];
             for (const p of pending) {
               const obj = p.objects[type];
-              const path = join17(dir, `${type}-${obj.id}`);
-              await writeFile4(path, obj.content);
+              const path = join19(dir, `${type}-${obj.id}`);
+              await writeFile5(path, obj.content);
               files.push({ path, id: obj.id });
             }
             await writeObjects(repo, type, dedupe(files));
           }
         } finally {
-          await rm11(dir, { recursive: true, force: true });
+          await rm12(dir, { recursive: true, force: true });
         }
         const updates = pending.map((p) => ({
           ref: p.ref,
@@ -12145,7 +13126,7 @@ var init_sharing2 = __esm({
        * left in incoming/ is swept first.
        */
       async receive(repo, list3, bring) {
-        const lockPath = join17(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join19(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -12165,7 +13146,7 @@ var init_sharing2 = __esm({
             });
             const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
             if (toFetch.length > 0) {
-              const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+              const specs = toFetch.length > MAX_REFSPECS2 ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
               await bring(repo, specs);
             }
             const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
@@ -12190,7 +13171,7 @@ var init_sharing2 = __esm({
         );
       }
       indexPath() {
-        return join17(layout(this.options.home).home, "sharing", "rebuilt.json");
+        return join19(layout(this.options.home).home, "sharing", "rebuilt.json");
       }
       /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
       async rebuild(repo, incoming, localRefs) {
@@ -12378,6 +13359,7 @@ var init_sharing2 = __esm({
         return { done, kept };
       }
     };
+    SHARED_PREFIX = "refs/agentgate/";
   }
 });
 
@@ -12387,7 +13369,7 @@ __export(sharing_exports, {
   SHARING_COMMANDS: () => SHARING_COMMANDS
 });
 function sharing(ctx) {
-  return new Sharing(ctx.serviceOptions);
+  return new Sharing({ ...ctx.serviceOptions, includeGateLogs: ctx.settings.sharing.includeGateLogs });
 }
 function selection(ctx, values) {
   if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
@@ -12401,7 +13383,7 @@ function receiveResult(result, source) {
   return {
     json: result,
     human: () => [
-      `Rebuilt ${result.snapshots} snapshot(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
+      `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
       ...result.refused.map((r) => printable(`refused ${r.ref}: ${r.reason}`))
     ].join("\n")
   };
@@ -12497,6 +13479,52 @@ var init_sharing3 = __esm({
   }
 });
 
+// types/report-gates.ts
+var ReportVerdict, ReportGateSummary, ReportGates;
+var init_report_gates = __esm({
+  "types/report-gates.ts"() {
+    "use strict";
+    init_zod();
+    init_gate();
+    init_snapshot();
+    ReportVerdict = object({
+      id: SafeId,
+      name: SafeId,
+      attempt: number2().int().positive(),
+      verdict: GateVerdict,
+      observed: boolean2(),
+      reason: string2(),
+      durationMs: number2().int().nonnegative(),
+      /** Null when the gate had no JUnit file. */
+      tests: object({
+        total: number2().int().nonnegative(),
+        passed: number2().int().nonnegative(),
+        failed: number2().int().nonnegative(),
+        skipped: number2().int().nonnegative(),
+        errors: number2().int().nonnegative()
+      }).nullable(),
+      /** The failed test cases the verdict kept (at most 50). */
+      failures: array(TestFailure)
+    });
+    ReportGateSummary = object({
+      name: SafeId,
+      /** The iteration of `latest`: the last one this gate ran on. */
+      iteration: number2().int().nonnegative(),
+      latest: ReportVerdict,
+      /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
+      firstRed: number2().int().nonnegative().nullable(),
+      /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
+      greenAgain: number2().int().nonnegative().nullable()
+    });
+    ReportGates = object({
+      iterations: array(
+        object({ iteration: number2().int().nonnegative(), verdicts: array(ReportVerdict) })
+      ),
+      summary: array(ReportGateSummary)
+    });
+  }
+});
+
 // types/verify.ts
 var VerifyCheck, VerifyReport;
 var init_verify2 = __esm({
@@ -12522,6 +13550,7 @@ var init_report = __esm({
     init_zod();
     init_run();
     init_snapshot();
+    init_report_gates();
     init_verify2();
     ReportFormat = _enum(["html", "md", "json", "dotenv"]);
     ReportSnapshot = Snapshot.extend({
@@ -12544,8 +13573,178 @@ var init_report = __esm({
         deletions: number2().int().nonnegative()
       }),
       snapshots: array(ReportSnapshot),
-      verification: VerifyReport
+      verification: VerifyReport,
+      /** The run's gate verdicts (absent only in reports made before gates existed). */
+      gates: ReportGates.optional()
     });
+  }
+});
+
+// src/report/gates.ts
+async function buildGateReport(gates, runId) {
+  const results = (await gates.list(runId)).results;
+  return gateReportOf(results);
+}
+function gateReportOf(results) {
+  const sorted = [...results].sort(compareGateResults);
+  const byIteration = /* @__PURE__ */ new Map();
+  for (const g of sorted) byIteration.set(g.iteration, [...byIteration.get(g.iteration) ?? [], g]);
+  const iterations = [...byIteration.keys()].sort((a, b) => a - b);
+  const names = [...new Set(sorted.map((g) => g.name))].sort();
+  const summary = [];
+  for (const name of names) {
+    const newest = iterations.flatMap((i) => {
+      const last = (byIteration.get(i) ?? []).filter((g) => g.name === name).at(-1);
+      return last === void 0 ? [] : [last];
+    });
+    const red = newest.find((g) => g.verdict !== "pass");
+    const green = red === void 0 ? void 0 : newest.find((g) => g.iteration > red.iteration && g.verdict === "pass");
+    const latest = newest.at(-1);
+    summary.push({
+      name,
+      iteration: latest.iteration,
+      latest: verdictOf(latest),
+      firstRed: red?.iteration ?? null,
+      greenAgain: green?.iteration ?? null
+    });
+  }
+  return {
+    iterations: iterations.map((iteration) => ({
+      iteration,
+      verdicts: (byIteration.get(iteration) ?? []).map(verdictOf)
+    })),
+    summary
+  };
+}
+function verdictOf(g) {
+  return {
+    id: g.id,
+    name: g.name,
+    attempt: g.attempt,
+    verdict: g.verdict,
+    observed: g.observed,
+    reason: g.reason,
+    durationMs: g.durationMs,
+    tests: g.tests && {
+      total: g.tests.total,
+      passed: g.tests.passed,
+      failed: g.tests.failed,
+      skipped: g.tests.skipped,
+      errors: g.tests.errors
+    },
+    failures: g.tests?.failures ?? []
+  };
+}
+function failedGates(gates) {
+  return (gates?.summary ?? []).filter((s) => s.latest.verdict !== "pass");
+}
+function gateAnnotations(gates) {
+  return failedGates(gates).slice(0, MAX_GATE_ANNOTATIONS).map((s) => {
+    const title = `agentgate gate ${s.name}: ${s.latest.verdict}`;
+    const tests = s.latest.failures.slice(0, 5).map((f) => `
+- ${f.suite ? `${f.suite} > ` : ""}${f.name}: ${f.message.split("\n")[0] ?? ""}`).join("");
+    return `::error title=${escapeProperty(title)}::${escapeData(
+      `iteration ${s.iteration}, attempt ${s.latest.attempt}: ${s.latest.reason}${tests}`
+    )}`;
+  });
+}
+function formatDuration(ms) {
+  return ms < 1e3 ? `${ms} ms` : `${(ms / 1e3).toFixed(1)} s`;
+}
+function testCounts(v) {
+  return v.tests === null ? { passed: "-", failed: "-" } : { passed: String(v.tests.passed), failed: String(v.tests.failed + v.tests.errors) };
+}
+function gateMarkdownBlocks(gates, cell2) {
+  if (gates === void 0 || gates.summary.length === 0) return [];
+  const blocks = [];
+  const section = (lines) => blocks.push({ lines, row: false });
+  const row = (line) => blocks.push({ lines: [line], row: true });
+  const mark = (v) => v === "pass" ? ":white_check_mark: pass" : v === "fail" ? ":x: **fail**" : ":warning: **error**";
+  section([
+    "### Gates",
+    "",
+    "| Gate | Newest | Iteration | First red | Green again |",
+    "|---|---|--:|--:|--:|"
+  ]);
+  for (const s of gates.summary)
+    row(
+      `| ${cell2(s.name)} | ${mark(s.latest.verdict)} | ${s.iteration} | ${s.firstRed ?? "-"} | ${s.greenAgain ?? "-"} |`
+    );
+  section([
+    "",
+    "| # | Gate | Attempt | Verdict | Passed | Failed | Duration |",
+    "|--:|---|--:|---|--:|--:|--:|"
+  ]);
+  for (const it of gates.iterations)
+    for (const v of it.verdicts) {
+      const t = testCounts(v);
+      row(
+        `| ${it.iteration} | ${cell2(v.name)} | ${v.attempt}${v.observed ? "" : " (reported)"} | ${mark(v.verdict)} | ${t.passed} | ${t.failed} | ${formatDuration(v.durationMs)} |`
+      );
+    }
+  section([""]);
+  for (const it of gates.iterations)
+    for (const v of it.verdicts) {
+      if (v.failures.length === 0) continue;
+      section([
+        `<details><summary>Iteration ${it.iteration}, ${cell2(v.name)} attempt ${v.attempt}: ${v.failures.length} failed tests</summary>`,
+        "",
+        "| Suite | Test | Message |",
+        "|---|---|---|"
+      ]);
+      for (const f of v.failures) row(`| ${cell2(f.suite)} | ${cell2(f.name)} | ${cell2(f.message)} |`);
+      section(["", "</details>", ""]);
+    }
+  return blocks;
+}
+function gateHtml(gates, esc3) {
+  if (gates === void 0 || gates.summary.length === 0) return "";
+  const badge = (v) => `<span class="gate-${v}">${v}</span>`;
+  const summary = gates.summary.map(
+    (s) => `<tr data-gate="${esc3(s.name)}"><td><code>${esc3(s.name)}</code></td><td>${badge(s.latest.verdict)}</td><td class="num">${s.iteration}</td><td class="num">${s.firstRed ?? "-"}</td><td class="num">${s.greenAgain ?? "-"}</td></tr>`
+  ).join("\n");
+  const verdicts = gates.iterations.flatMap(
+    (it) => it.verdicts.map((v) => {
+      const t = testCounts(v);
+      const failures = v.failures.length ? `<details><summary>${v.failures.length} failed tests</summary><ul class="failures">${v.failures.map((f) => `<li><b>${esc3(f.suite)}</b> ${esc3(f.name)}<pre>${esc3(f.message)}</pre></li>`).join("")}</ul></details>` : "";
+      return `<tr data-verdict="${esc3(v.id)}"><td class="num">${it.iteration}</td><td><code>${esc3(v.name)}</code></td><td class="num">${v.attempt}${v.observed ? "" : " (reported)"}</td><td>${badge(v.verdict)}</td><td class="num">${t.passed}</td><td class="num">${t.failed}</td><td class="num">${esc3(formatDuration(v.durationMs))}</td><td class="text">${esc3(v.reason)}${failures}</td></tr>`;
+    })
+  ).join("\n");
+  return `<section id="gates"><h2>Gates</h2>
+<table id="gate-summary"><thead><tr><th>Gate</th><th>Newest</th><th>Iteration</th><th>First red</th><th>Green again</th></tr></thead><tbody>
+${summary}
+</tbody></table>
+<table id="gate-verdicts"><thead><tr><th>#</th><th>Gate</th><th>Attempt</th><th>Verdict</th><th>Passed</th><th>Failed</th><th>Duration</th><th>Reason</th></tr></thead><tbody>
+${verdicts}
+</tbody></table>
+</section>`;
+}
+function gateDotenvVariables(gates, budget) {
+  if (gates === void 0 || budget <= 0) return [];
+  const failed = failedGates(gates);
+  const vars = [
+    ["AGENTGATE_GATES", gates.summary.length],
+    ["AGENTGATE_GATES_FAILED", failed.length],
+    ["AGENTGATE_GATES_FAILED_NAMES", failed.map((s) => s.name).join(",")]
+  ];
+  for (const s of gates.summary) {
+    const key = `AGENTGATE_GATE_${s.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+    const t = testCounts(s.latest);
+    vars.push([
+      key,
+      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? "-"} green_again=${s.greenAgain ?? "-"}`
+    ]);
+  }
+  return vars.slice(0, budget);
+}
+var MAX_GATE_ANNOTATIONS, GATE_STYLE;
+var init_gates = __esm({
+  "src/report/gates.ts"() {
+    "use strict";
+    init_gate();
+    init_github();
+    MAX_GATE_ANNOTATIONS = 10;
+    GATE_STYLE = ".gate-pass{color:#1a7f37;font-weight:600}.gate-fail,.gate-error{color:#cf222e;font-weight:600}#gates table{margin-bottom:1em}.failures pre{white-space:pre-wrap;margin:.2em 0}";
   }
 });
 
@@ -12581,6 +13780,7 @@ function dotenvVariables(report2) {
     ["AGENTGATE_WORKSPACE", report2.run.workspace],
     ["AGENTGATE_GENERATED_AT", report2.generatedAt]
   ];
+  vars.push(...gateDotenvVariables(report2.gates, DOTENV_MAX_VARIABLES - vars.length));
   return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => [k, safeValue(v === null || v === void 0 ? "" : String(v))]);
 }
 function renderDotenv(report2) {
@@ -12601,6 +13801,7 @@ var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
 var init_dotenv = __esm({
   "src/report/dotenv.ts"() {
     "use strict";
+    init_gates();
     DOTENV_MAX_VARIABLES = 50;
     DOTENV_MAX_BYTES = 5 * 1024;
     TEXT_LIMIT = 200;
@@ -12657,7 +13858,7 @@ function renderHtml({ report: report2, diffs, assets }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>agentgate run ${esc2(report2.run.runId)}</title>
 <style>${assets.diff2htmlCss}</style>
-<style>${STYLE}</style>
+<style>${STYLE}${GATE_STYLE}</style>
 </head>
 <body>
 <header>
@@ -12678,6 +13879,7 @@ ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${ch
 ${report2.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>
 ${rows}
 </tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
+${gateHtml(report2.gates, esc2)}
 <h2>Changes</h2>
 <div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
 <label><input type="radio" name="view" value="line-by-line" checked> line by line</label>
@@ -12703,6 +13905,7 @@ var EAGER_FILES, FILES_PAGE, STYLE, CLIENT;
 var init_html = __esm({
   "src/report/html.ts"() {
     "use strict";
+    init_gates();
     EAGER_FILES = 200;
     FILES_PAGE = 200;
     STYLE = `
@@ -12842,6 +14045,7 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
       row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
     section([""]);
   }
+  blocks.push(...gateMarkdownBlocks(report2.gates, cell));
   if (report2.snapshots.length) {
     section([
       "### Iterations",
@@ -12909,6 +14113,7 @@ var STEP_SUMMARY_LIMIT;
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
+    init_gates();
     STEP_SUMMARY_LIMIT = 1024 * 1024;
   }
 });
@@ -12946,7 +14151,11 @@ async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date
       deletions: sum(snapshots, (s) => s.deletions)
     },
     snapshots,
-    verification
+    verification,
+    gates: await buildGateReport(
+      new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+      run.runId
+    )
   };
 }
 async function pickRun(snapshotter, runId) {
@@ -12986,6 +14195,8 @@ var init_model = __esm({
     "use strict";
     init_errors();
     init_paths();
+    init_gate_store();
+    init_gates();
   }
 });
 
@@ -13028,7 +14239,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function renderReport(snapshotter, format, runId) {
   const report2 = await buildRunReport(snapshotter, runId);
   switch (format) {
@@ -13056,7 +14267,7 @@ async function renderReport(snapshotter, format, runId) {
 }
 async function writeReport(snapshotter, format, file, runId) {
   const { report: report2, text } = await renderReport(snapshotter, format, runId);
-  const path = resolve8(file);
+  const path = resolve10(file);
   await writeFileAtomic(path, text);
   return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
 }
@@ -13083,12 +14294,20 @@ var report_exports = {};
 __export(report_exports, {
   REPORT_COMMAND: () => REPORT_COMMAND
 });
+async function failedGateCommands(ctx, github, runId) {
+  if (!github) return {};
+  const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
+  const commands = gateAnnotations(await buildGateReport(gates, runId));
+  return commands.length > 0 ? { workflowCommands: commands } : {};
+}
 var REPORT_COMMAND;
 var init_report3 = __esm({
   "src/cli/commands/report.ts"() {
     "use strict";
     init_report();
     init_github();
+    init_gates();
+    init_gate_store();
     init_report2();
     init_spec();
     REPORT_COMMAND = defineCommand({
@@ -13127,22 +14346,27 @@ var init_report3 = __esm({
         const runId = values.run;
         const output = values.output;
         const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
+        const github = detectCi(values.ci).mode === "github";
         if (output !== void 0) {
           const written = await writeReport(ctx.snapshotter, format, output, runId);
           return {
+            ...await failedGateCommands(ctx, github, written.runId),
             json: written,
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
         const { report: report2, text } = await renderReport(ctx.snapshotter, format, runId);
+        const annotations = await failedGateCommands(ctx, github, report2.run.runId);
         if (summaryFile !== null) {
           await appendStepSummary(summaryFile, text);
           return {
+            ...annotations,
             json: { summary: summaryFile, format, runId: report2.run.runId },
             human: () => `Appended the run ${report2.run.runId} summary to $GITHUB_STEP_SUMMARY.`
           };
         }
         return {
+          ...annotations,
           json: format === "json" ? report2 : { format, runId: report2.run.runId, text },
           human: () => text.replace(/\n$/, "")
         };
@@ -20554,7 +21778,7 @@ function describeIssue(issue2, input) {
       return [{ key: at(key), problem: `expected one of ${issue2.values.map(String).join("|")}` }];
     case "invalid_type": {
       const value = valueAt(input, issue2.path);
-      const expected = { int: "an integer", object: "a mapping", array: "a list" }[issue2.expected] ?? issue2.expected;
+      const expected = { int: "an integer", object: "a mapping", array: "a list", boolean: "true or false" }[issue2.expected] ?? issue2.expected;
       return [
         {
           key: at(key),
@@ -20596,16 +21820,16 @@ var init_config_parse = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname7, join as join18, resolve as resolve9 } from "node:path";
+import { dirname as dirname7, join as join20, resolve as resolve11 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve9(cwd, opts.home);
+  const home = resolve11(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -20619,15 +21843,16 @@ function applySettings(config2, configFile, opts) {
     checkpoints: {
       maxFileSizeBytes: config2.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
       keep: config2.checkpoints?.keep ?? DEFAULT_KEEP
-    }
+    },
+    sharing: { includeGateLogs: config2.sharing?.includeGateLogs ?? false }
   };
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve9(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve9(opts.home), "config.yaml");
+  const file = explicit ? resolve11(opts.cwd ?? process.cwd(), opts.configFile) : join20(resolve11(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile9(file, "utf8");
+    text = await readFile10(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -20644,8 +21869,8 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join18(homedir3(), value.slice(2));
-  return resolve9(base, value);
+  if (value.startsWith("~/")) return join20(homedir3(), value.slice(2));
+  return resolve11(base, value);
 }
 var init_config2 = __esm({
   "src/store/config.ts"() {
@@ -20663,7 +21888,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -20691,7 +21916,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve10(values.workspace ?? "."),
+          resolve12(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0
@@ -20890,8 +22115,8 @@ function errorLine(id, error2) {
 `;
 }
 function write(output, text) {
-  return new Promise((resolve13, reject) => {
-    output.write(text, (error2) => error2 ? reject(error2) : resolve13());
+  return new Promise((resolve15, reject) => {
+    output.write(text, (error2) => error2 ? reject(error2) : resolve15());
   });
 }
 var INHERITED;
@@ -21043,8 +22268,8 @@ var init_checkpoint_index = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { mkdir as mkdir7, realpath as realpath4, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join21 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -21057,11 +22282,11 @@ function checkpointRepo(p) {
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir6(repo.gitDir, { recursive: true });
+  await mkdir7(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir6(join19(repo.gitDir, "info"), { recursive: true });
-  await writeFile5(join19(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir7(join21(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join21(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -21301,9 +22526,9 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join20 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join22 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join20(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join22(o.home, ".config");
   let configured = null;
   for (const file of userConfigFiles({
     HOME: o.home,
@@ -21322,11 +22547,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join20(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path = configured === null ? join22(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join20(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join22(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -21343,23 +22568,23 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir7, open as open3, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
-import { dirname as dirname8, join as join21, sep as sep5 } from "node:path";
+import { randomBytes as randomBytes6 } from "node:crypto";
+import { mkdir as mkdir8, open as open3, rename as rename4, rm as rm13, stat as stat11, symlink } from "node:fs/promises";
+import { dirname as dirname8, join as join23, sep as sep5 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes6(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir7(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat9(root), stat9(preferred)]);
+  await mkdir8(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat11(root), stat11(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
     const parent = dirname8(item.dest);
-    await mkdir7(fsPath(parent), { recursive: true });
-    await placeOne(item, join21(stagingDir, tempName()));
+    await mkdir8(fsPath(parent), { recursive: true });
+    await placeOne(item, join23(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname8(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -21374,7 +22599,7 @@ async function placeOne(item, temp) {
     await rename4(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm12(temp, { force: true });
+    await rm13(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname8(item.dest)}${sep5}${tempName()}`;
@@ -21382,7 +22607,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename4(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm12(fsPath(beside), { force: true });
+    await rm13(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -21411,19 +22636,19 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join22, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join24, relative as relative4, resolve as resolve13, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep6).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join22(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join24(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename4(abs)];
   let head = dirname9(abs);
   for (; ; ) {
     try {
-      return join22(await realpath5(head), ...tail.reverse());
+      return join24(await realpath5(head), ...tail.reverse());
     } catch {
       const up = dirname9(head);
       if (up === head) return abs;
@@ -21444,7 +22669,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve11(root, input);
+  const abs = resolve13(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -21700,7 +22925,7 @@ var init_capture = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
+import { randomBytes as randomBytes7 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -21724,7 +22949,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes7(3).toString("hex")}`;
 }
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
 var init_message2 = __esm({
@@ -21824,22 +23049,22 @@ var init_plan = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash6 } from "node:crypto";
-import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { readdir as readdir6, readFile as readFile11 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 function pathKey(realPath) {
   return createHash6("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join23(checkpointsDir, projectId, worktreeKey);
+  const dir = join25(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join23(dir, "git"),
-    indexFile: join23(dir, "index"),
-    metaFile: join23(dir, "store.json"),
-    lockPath: join23(dir, "lock"),
-    tempDir: join23(dir, "tmp")
+    gitDir: join25(dir, "git"),
+    indexFile: join25(dir, "index"),
+    metaFile: join25(dir, "store.json"),
+    lockPath: join25(dir, "lock"),
+    tempDir: join25(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -21853,7 +23078,7 @@ async function locateStore(checkpointsDir, root, rootCommit2) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile10(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile11(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -21861,7 +23086,7 @@ async function readStoredWorkspace(metaFile) {
 }
 async function listDir2(dir) {
   try {
-    return (await readdir5(dir)).sort();
+    return (await readdir6(dir)).sort();
   } catch {
     return [];
   }
@@ -21873,8 +23098,8 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/retention.ts
-import { lstat as lstat6, readdir as readdir6 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { lstat as lstat6, readdir as readdir7 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(
@@ -21896,12 +23121,12 @@ async function directorySize(dir) {
   let total = 0;
   let names;
   try {
-    names = await readdir6(dir);
+    names = await readdir7(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
-    const path = join24(dir, name);
+    const path = join26(dir, name);
     try {
       const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -21921,7 +23146,7 @@ var init_retention = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { rm as rm13 } from "node:fs/promises";
+import { rm as rm14 } from "node:fs/promises";
 import { dirname as dirname12 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
@@ -21950,7 +23175,7 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm13(location.tempDir, { recursive: true, force: true });
+    await rm14(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
@@ -21973,9 +23198,9 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
+import { access as access4, readFile as readFile12, realpath as realpath7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join25, sep as sep7 } from "node:path";
+import { join as join27, sep as sep7 } from "node:path";
 function toEntry(r) {
   const meta2 = decodeMessage(r.body, r.date);
   return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
@@ -22378,9 +23603,9 @@ var init_checkpoints = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile11(this.userExcludes, "utf8").catch(() => "");
-        const target = join25(this.location.gitDir, "info", "exclude");
-        const have = await readFile11(target, "utf8").catch(() => null);
+        const wanted = this.userExcludes === null ? "" : await readFile12(this.userExcludes, "utf8").catch(() => "");
+        const target = join27(this.location.gitDir, "info", "exclude");
+        const have = await readFile12(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
       /**
@@ -22410,9 +23635,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm15, writeFile as writeFile7 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join26, resolve as resolve12 } from "node:path";
+import { join as join28, resolve as resolve14 } from "node:path";
 function open4(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -22521,11 +23746,11 @@ var init_checkpoint = __esm({
         const cp = await open4(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join26(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join26(dir, "diff.patch");
-        const cleanup = () => rm14(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join28(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join28(dir, "diff.patch");
+        const cleanup = () => rm15(dir, { recursive: true, force: true });
         try {
-          await writeFile6(file, await cp.diffBytes(hash));
+          await writeFile7(file, await cp.diffBytes(hash));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -22585,7 +23810,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
-          paths.map((p) => resolve12(ctx.workspace, p))
+          paths.map((p) => resolve14(ctx.workspace, p))
         ) : await cp.revert(hash);
         return {
           json: result,
@@ -22672,6 +23897,7 @@ var init_commands = __esm({
         load: async () => (await Promise.resolve().then(() => (init_sharing3(), sharing_exports))).SHARING_COMMANDS
       },
       { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
+      { names: ["attest"], load: async () => [(await Promise.resolve().then(() => (init_attest2(), attest_exports))).ATTEST_COMMAND] },
       { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).SERVE_COMMAND] },
       {
         names: [
