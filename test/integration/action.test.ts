@@ -169,20 +169,19 @@ describe('the GitHub Action', () => {
       log: null,
       replayOf: null,
     });
-    const quiet = step({
+    const gated = step({
       ...later,
       INPUT_MODE: 'finish',
-      'INPUT_REPORT-FORMAT': 'md',
-      INPUT_SUMMARY: 'true',
+      'INPUT_REPORT-FORMAT': 'none',
+      INPUT_VERIFY: 'false',
+      'INPUT_FAIL-ON-GATE': 'true',
     });
-    expect(quiet.status, quiet.stdout + quiet.stderr).toBe(0);
-    expect(quiet.outputs['failed-gates']).toBe('test');
-    const annotations = `${quiet.stdout}${quiet.stderr}`.match(
+    expect(gated.status).toBe(1);
+    expect(gated.outputs['failed-gates']).toBe('test');
+    const annotations = `${gated.stdout}${gated.stderr}`.match(
       /^::error title=agentgate gate test%3A fail::/gm,
     );
     expect(annotations).toHaveLength(1);
-    const gated = step({ ...later, INPUT_MODE: 'finish', 'INPUT_FAIL-ON-GATE': 'true' });
-    expect(gated.status).toBe(1);
     expect(gated.stdout).toMatch(/^::error title=agentgate::the newest verdict of gate\(s\) test /m);
 
     // Publishing without a remote fails the step clearly, as an annotation.
