@@ -30,6 +30,7 @@ import {
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { withRepoLock } from '../git/repo-lock.js';
+import { assertNoLinkInside } from '../snapshotter/excludes.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import { GateStore } from '../store/gate-store.js';
 import { assertSafeId, layout } from '../store/paths.js';
@@ -430,8 +431,12 @@ export class GateRecords {
     return out;
   }
 
-  /** Streams the log blob to `path` as `after` writes a patch (new temp file, atomic rename); refused unless its sha256 matches. */
+  /**
+   * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
+   * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
+   */
   private async writeLog(repo: Repo, blob: string, sha256: string, path: string): Promise<void> {
+    await assertNoLinkInside(repo.topLevel, path);
     await replaceFileAtomic(path, async (temp) => {
       await writeBlobToFile(repo, blob, temp);
       if ((await sha256File(temp)) !== sha256)

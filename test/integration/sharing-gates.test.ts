@@ -3,7 +3,7 @@
  * `includeGateLogs` (digest always), zod-checked on receipt, never replacing a stored verdict, and a
  * verdict tampered with on the remote, in a bundle or in the local home is refused.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Sharing } from '../../src/sharing/sharing.js';
@@ -146,6 +146,19 @@ describe('a verdict received is untrusted', () => {
     await failsWith(a.share.push({ workspace: a.dir }), 'STORE_CORRUPT');
     await failsWith(a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')), 'STORE_CORRUPT');
     expect(git(w.origin, ['for-each-ref', 'refs/agentgate/gates/'])).toBe('');
+  });
+
+  it('a log is never written through a link inside the workspace', async () => {
+    const { b, ref } = await published();
+    const arts = join(b.dir, 'arts');
+    const elsewhere = join(w.root, 'elsewhere');
+    mkdirSync(join(arts, 'run-1'), { recursive: true });
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(arts, 'run-1', 'iteration-1'));
+    const share = new Sharing({ ...b.share.options, artifactsDir: arts });
+    const fetched = await share.fetch({ workspace: b.dir });
+    expect(fetched.refused).toEqual([{ ref, reason: expect.stringMatching(/symbolic link/) as string }]);
+    expect(readdirSync(elsewhere).filter((f) => f.endsWith('.log'))).toEqual([]);
   });
 
   it('a bundle whose verdict was edited is refused at import', async () => {
