@@ -12522,6 +12522,7 @@ var init_gate_records = __esm({
     init_record_objects();
     init_refs();
     init_repo_lock();
+    init_excludes();
     init_patch_artifact();
     init_gate_store();
     init_paths();
@@ -12774,8 +12775,12 @@ var init_gate_records = __esm({
         }
         return out;
       }
-      /** Streams the log blob to `path` as `after` writes a patch (new temp file, atomic rename); refused unless its sha256 matches. */
+      /**
+       * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
+       * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
+       */
       async writeLog(repo, blob, sha256, path) {
+        await assertNoLinkInside(repo.topLevel, path);
         await replaceFileAtomic(path, async (temp) => {
           await writeBlobToFile(repo, blob, temp);
           if (await sha256File(temp) !== sha256)
