@@ -42,6 +42,13 @@ export const Config = z
       })
       .strict()
       .optional(),
+    sharing: z
+      .object({
+        /** Whether push and export carry each gate verdict's log text (its digest always travels). */
+        includeGateLogs: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Config = z.infer<typeof Config>;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { RunRecord } from './run.js';
 import { IsoDate, Sha, Snapshot } from './snapshot.js';
+import { ReportGates } from './report-gates.js';
 import { VerifyReport } from './verify.js';
 
 export const ReportFormat = z.enum(['html', 'md', 'json', 'dotenv']);
@@ -34,5 +35,7 @@ export const RunReport = z.object({
   }),
   snapshots: z.array(ReportSnapshot),
   verification: VerifyReport,
+  /** The run's gate verdicts (absent only in reports made before gates existed). */
+  gates: ReportGates.optional(),
 });
 export type RunReport = z.infer<typeof RunReport>;

@@ -92,6 +92,8 @@ export const ReceiveResult = z.object({
   /** Records already present and unchanged. */
   unchanged: z.number().int().nonnegative(),
   refused: z.array(RefusedRecord),
+  /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
+  gates: z.number().int().nonnegative(),
 });
 export type ReceiveResult = z.infer<typeof ReceiveResult>;
 

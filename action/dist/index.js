@@ -150,7 +150,9 @@ async function finish() {
   if (!FORMATS.includes(format))
     throw new ActionFailure(`input report-format must be one of ${FORMATS.join(", ")}`);
   const runArgs = input("run-id") ? ["--run", input("run-id")] : [];
-  const runId = cliJson(["report", "--format", "json", ...runArgs], "report").run.runId;
+  const doc = cliJson(["report", "--format", "json", "--ci", "none", ...runArgs], "report");
+  const runId = doc.run.runId;
+  const failedGates = (doc.gates?.summary ?? []).filter((s) => s.latest.verdict !== "pass").map((s) => s.name);
   const out = resolve(input("output-dir", join(runnerTemp(), "agentgate-out")));
   await mkdir(out, { recursive: true });
   const outputs = {
@@ -161,7 +163,8 @@ async function finish() {
       process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join(home(), "artifacts"),
       runId
     ),
-    verified: ""
+    verified: "",
+    "failed-gates": failedGates.join(",")
   };
   let failure = null;
   if (flag("verify", true)) {
@@ -170,11 +173,14 @@ async function finish() {
     if (verified.status !== 0 && flag("fail-on-verify", true))
       failure = verified.status === 3 ? `verify found failed checks in run ${runId}` : `verify could not run for run ${runId} (exit ${verified.status})`;
   }
-  if (flag("summary", true) && envFile("GITHUB_STEP_SUMMARY"))
-    cliJson(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
+  if (failedGates.length > 0 && flag("fail-on-gate", false) && failure === null)
+    failure = `the newest verdict of gate(s) ${failedGates.join(", ")} in run ${runId} is not a pass`;
+  const summary = flag("summary", true) && envFile("GITHUB_STEP_SUMMARY") !== null;
+  if (summary) cliJson(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
   if (format !== "none") {
     const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
-    cliJson(["report", "--run", runId, "--format", format, "-o", file], "report");
+    const ci = summary ? "none" : "github";
+    cliJson(["report", "--run", runId, "--format", format, "-o", file, "--ci", ci], "report");
     outputs["report-path"] = file;
   }
   if (flag("bundle", false)) {

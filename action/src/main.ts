@@ -4,7 +4,8 @@
  * mode: setup   puts `agentgate-snapshot` on PATH (a shim in $RUNNER_TEMP running the bundled CLI)
  *               and exports AGENTGATE_HOME (under $RUNNER_TEMP) to the job's later steps.
  * mode: finish  verifies the run (failed checks become annotations), writes the step summary and
- *               the report, optionally publishes the run (`push`) and writes a bundle (`export`),
+ *               the report (a gate whose newest verdict failed becomes an annotation), optionally
+ *               fails on a failed gate, publishes the run (`push`) and writes a bundle (`export`),
  *               and sets outputs for actions/upload-artifact.
  * Inputs arrive as INPUT_<NAME> (upper-cased, spaces as _); outputs and environment go through
  * plain appends to $GITHUB_OUTPUT, $GITHUB_ENV and $GITHUB_PATH.
@@ -113,8 +114,14 @@ async function finish(): Promise<void> {
     throw new ActionFailure(`input report-format must be one of ${FORMATS.join(', ')}`);
   const runArgs = input('run-id') ? ['--run', input('run-id')] : [];
   // The run id: given, or the most recent run (what `report` picks by default).
-  const runId = (cliJson(['report', '--format', 'json', ...runArgs], 'report').run as { runId: string })
-    .runId;
+  const doc = cliJson(['report', '--format', 'json', '--ci', 'none', ...runArgs], 'report');
+  const runId = (doc.run as { runId: string }).runId;
+  const failedGates = (
+    (doc.gates as { summary: Array<{ name: string; latest: { verdict: string } }> } | undefined)?.summary ??
+    []
+  )
+    .filter((s) => s.latest.verdict !== 'pass')
+    .map((s) => s.name);
   const out = resolve(input('output-dir', join(runnerTemp(), 'agentgate-out')));
   await mkdir(out, { recursive: true });
   const outputs: Record<string, string> = {
@@ -128,6 +135,7 @@ async function finish(): Promise<void> {
       runId,
     ),
     verified: '',
+    'failed-gates': failedGates.join(','),
   };
 
   let failure: string | null = null;
@@ -141,11 +149,15 @@ async function finish(): Promise<void> {
           ? `verify found failed checks in run ${runId}`
           : `verify could not run for run ${runId} (exit ${verified.status})`;
   }
-  if (flag('summary', true) && envFile('GITHUB_STEP_SUMMARY'))
-    cliJson(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
+  if (failedGates.length > 0 && flag('fail-on-gate', false) && failure === null)
+    failure = `the newest verdict of gate(s) ${failedGates.join(', ')} in run ${runId} is not a pass`;
+  // Failed gates are annotated once: by the summary's report, else by the report file's.
+  const summary = flag('summary', true) && envFile('GITHUB_STEP_SUMMARY') !== null;
+  if (summary) cliJson(['report', '--run', runId, '--format', 'md', '--ci', 'github'], 'summary');
   if (format !== 'none') {
     const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
-    cliJson(['report', '--run', runId, '--format', format, '-o', file], 'report');
+    const ci = summary ? 'none' : 'github';
+    cliJson(['report', '--run', runId, '--format', format, '-o', file, '--ci', ci], 'report');
     outputs['report-path'] = file;
   }
   if (flag('bundle', false)) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
 import { parseBatchCheck, type BatchCheckAnswer } from './parsers/batch-check.js';
 import { assertGitId, isFullId } from './ids.js';
-import { runGit, runGitBuffer, type GitOptions } from './runner.js';
+import { runGit, runGitBuffer, runGitToFile, type GitOptions } from './runner.js';
 
 /*
  * Batched object and ref plumbing for the records that travel (src/sharing): a fixed, small number
@@ -63,6 +63,36 @@ export async function writeObjects(
         details: { path: f.path, expected: f.id, actual: out[i] },
       });
   });
+}
+
+/** Writes files (large ones too: git streams them) as blobs with one `hash-object` process; their ids, in order. */
+export async function writeBlobFiles(repo: GitOptions, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  for (const path of paths)
+    if (/[\n\r]/.test(path))
+      throw new InvalidArgumentError(`file path ${JSON.stringify(path)} holds a newline`, {
+        details: { path },
+      });
+  const out = (
+    await runGit(repo, ['hash-object', '-w', '-t', 'blob', '--stdin-paths'], {
+      input: `${paths.join('\n')}\n`,
+    })
+  ).stdout
+    .split('\n')
+    .filter(Boolean);
+  return paths.map((path, i) => {
+    const id = out[i];
+    if (id === undefined || !isFullId(id))
+      throw new GitFailedError(`git hash-object gave no id for ${path}`, { details: { path } });
+    return id;
+  });
+}
+
+/** Streams one blob (full id) into a new file at `file` (created, never followed or replaced); its size. */
+export async function writeBlobToFile(repo: GitOptions, id: string, file: string): Promise<number> {
+  if (!isFullId(id))
+    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  return runGitToFile(repo, ['cat-file', 'blob', id], file);
 }
 
 export interface CommitRef {

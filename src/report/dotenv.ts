@@ -5,6 +5,7 @@
  * into them; long free text is cut.
  */
 import type { RunReport } from '../../types/report.js';
+import { gateDotenvVariables } from './gates.js';
 
 export const DOTENV_MAX_VARIABLES = 50;
 export const DOTENV_MAX_BYTES = 5 * 1024;
@@ -31,6 +32,7 @@ export function dotenvVariables(report: RunReport): [string, string][] {
     ['AGENTGATE_WORKSPACE', report.run.workspace],
     ['AGENTGATE_GENERATED_AT', report.generatedAt],
   ];
+  vars.push(...gateDotenvVariables(report.gates, DOTENV_MAX_VARIABLES - vars.length));
   return vars
     .slice(0, DOTENV_MAX_VARIABLES)
     .map(([k, v]) => [k, safeValue(v === null || v === undefined ? '' : String(v))]);

@@ -12,6 +12,7 @@ import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
 import { showBidi } from './visible.js';
+import { GATE_STYLE, gateHtml } from './gates.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
 export const EAGER_FILES = 200;
@@ -72,7 +73,7 @@ export async function writeHtml(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>agentgate run ${esc(report.run.runId)}</title>
 <style>${assets.diff2htmlCss}</style>
-<style>${STYLE}</style>
+<style>${STYLE}${GATE_STYLE}</style>
 </head>
 <body>
 <header>
@@ -91,6 +92,7 @@ ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${ch
 <main>
 <h2>Iterations</h2>
 ${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
+${gateHtml(report.gates, esc)}
 <h2>Changes</h2>
 <div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
 <label><input type="radio" name="view" value="line-by-line" checked> line by line</label>

@@ -4,6 +4,7 @@
  */
 import type { RunReport } from '../../types/report.js';
 import { showBidi } from './visible.js';
+import { gateMarkdownBlocks } from './gates.js';
 
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -33,6 +34,7 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
       row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : '-'} | ${cell(c.detail)} |`);
     section(['']);
   }
+  blocks.push(...gateMarkdownBlocks(report.gates, cell));
   if (report.snapshots.length) {
     section([
       '### Iterations',

@@ -6,6 +6,8 @@ import type { VerifyReport } from '../../types/verify.js';
 import { RunNotFoundError } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
+import { GateStore } from '../store/gate-store.js';
+import { buildGateReport } from './gates.js';
 
 /** The run (default: the one updated last), its snapshots by iteration, and their verification. */
 export async function buildRunReport(
@@ -49,6 +51,10 @@ export async function buildRunReport(
     },
     snapshots,
     verification,
+    gates: await buildGateReport(
+      new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+      run.runId,
+    ),
   };
 }
 

@@ -62,6 +62,7 @@ import {
   RECORDS_PREFIX,
   relativePatchFile,
 } from './records.js';
+import { GateRecords, gateRefspecs, GATES_PREFIX, type GatesReceived } from './gate-records.js';
 
 export interface SharingOptions {
   home: string;
@@ -76,6 +77,8 @@ export interface SharingOptions {
   localWorkspace?: string;
   /** The largest patch artifact one received record may make us write (default MAX_PATCH_BYTES). */
   maxPatchBytes?: number;
+  /** Whether push and export carry each gate verdict's log text (config `sharing.includeGateLogs`); the digest always travels. */
+  includeGateLogs?: boolean;
 }
 
 /**
@@ -106,9 +109,15 @@ const MAX_REFSPECS = 2000;
  */
 export class Sharing {
   readonly store: SnapshotStore;
+  /** The runs' gate verdicts, which travel beside their records (gate-records.ts). */
+  readonly gateRecords: GateRecords;
 
   constructor(readonly options: SharingOptions) {
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+    this.gateRecords = new GateRecords(
+      { ...options, includeGateLogs: options.includeGateLogs ?? false },
+      this.store,
+    );
   }
 
   /** Publishes the selected runs' records to a remote (default `origin`). PUSH_REJECTED when the remote holds another record for an iteration. */
@@ -116,11 +125,15 @@ export class Sharing {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd);
     const { runs, refs } = await this.materialise(repo, sel);
+    await this.gateRecords.materialise(repo, runs);
     const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
     if (count === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [] };
-    const specs = sel.all
-      ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`]
-      : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
+    const specs = [
+      ...(sel.all
+        ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`]
+        : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`)),
+      ...gateRefspecs(runs, sel.all === true),
+    ];
     const results = await pushRefs(repo, remote.url, specs);
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
@@ -128,8 +141,8 @@ export class Sharing {
     if (rejected.length > 0) {
       // Another push of the very same records may have won the race: that is "up to date", not a conflict.
       const [theirs, ours] = await Promise.all([
-        listRemoteRefs(repo, remote.url, RECORDS_PREFIX),
-        listRefs(repo, RECORDS_PREFIX),
+        listRemoteRefs(repo, remote.url, SHARED_PREFIX),
+        listRefs(repo, SHARED_PREFIX),
       ]);
       const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
       const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
@@ -184,17 +197,30 @@ export class Sharing {
       },
       (r, specs) => fetchRefs(r, remote.url, specs),
     );
-    return { remote: remote.name, ...result };
+    const gates = await this.gateRecords.receive(
+      repo,
+      await listRemoteRefs(
+        repo,
+        remote.url,
+        sel.runId === undefined ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`,
+      ),
+      (specs) => fetchRefs(repo, remote.url, specs),
+    );
+    return { remote: remote.name, ...withGates(result, gates) };
   }
 
   /** Writes the selected runs' records as one bundle file (atomically). */
   async export(sel: Selection, file: string, cwd = process.cwd()): Promise<ExportResult> {
     const repo = await this.open(sel.workspace);
     const { runs } = await this.materialise(repo, sel);
+    await this.gateRecords.materialise(repo, runs);
     const all = await listRefs(repo, RECORDS_PREFIX);
     const chosen = sel.all
       ? all
       : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+    const gates = (await listRefs(repo, GATES_PREFIX)).filter(
+      (r) => sel.all || runs.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`)),
+    );
     if (chosen.length === 0)
       throw new RunNotFoundError(
         `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
@@ -205,10 +231,10 @@ export class Sharing {
       createBundle(
         repo,
         temp,
-        chosen.map((r) => r.ref),
+        [...chosen, ...gates].map((r) => r.ref),
       ),
     );
-    return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
+    return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length + gates.length };
   }
 
   /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
@@ -236,23 +262,25 @@ export class Sharing {
       );
     }
     const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-    const result = await this.receive(
+    const bring = async (r: Repo, specs: string[]) => {
+      try {
+        await fetchRefs(r, path, specs);
+      } catch (cause) {
+        if (cause instanceof GitFailedError)
+          throw new BundleInvalidError(
+            `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
+            { cause, details: { file: path } },
+          );
+        throw cause;
+      }
+    };
+    const result = await this.receive(repo, async () => records, bring);
+    const gates = await this.gateRecords.receive(
       repo,
-      async () => records,
-      async (r, specs) => {
-        try {
-          await fetchRefs(r, path, specs);
-        } catch (cause) {
-          if (cause instanceof GitFailedError)
-            throw new BundleInvalidError(
-              `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
-              { cause, details: { file: path } },
-            );
-          throw cause;
-        }
-      },
+      heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+      (specs) => bring(repo, specs),
     );
-    return { file: path, ...result };
+    return { file: path, ...withGates(result, gates) };
   }
 
   private async open(workspace: string): Promise<Repo> {
@@ -418,7 +446,7 @@ export class Sharing {
     repo: Repo,
     list: () => Promise<Array<{ sha: string; ref: string }>>,
     bring: (repo: Repo, refspecs: string[]) => Promise<void>,
-  ): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
+  ): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates'>> {
     const lockPath = join(layout(this.options.home).locks, 'sharing.lock');
     // The repository's lock too: a fetch killed inside git leaves ref locks that its takeover clears.
     return withLock(lockPath, { timeoutMs: this.options.lockTimeoutMs, purpose: 'sharing' }, () =>
@@ -478,7 +506,7 @@ export class Sharing {
     repo: Repo,
     incoming: CommitRef[],
     localRefs: CommitRef[],
-  ): Promise<Omit<ReceiveResult, 'remote' | 'file'>> {
+  ): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates'>> {
     const refused: RefusedRecord[] = [];
     const refuse = (ref: string, reason: string) =>
       refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
@@ -730,6 +758,22 @@ export class Sharing {
       throw error;
     }
   }
+}
+
+/** Everything published lives under here: records and gate verdicts. */
+const SHARED_PREFIX = 'refs/agentgate/';
+
+/** The records received, plus the gate verdicts received after them. */
+function withGates(
+  records: Omit<ReceiveResult, 'remote' | 'file' | 'gates'>,
+  gates: GatesReceived,
+): Omit<ReceiveResult, 'remote' | 'file'> {
+  return {
+    ...records,
+    runs: [...new Set([...records.runs, ...gates.runs])].sort(),
+    refused: [...records.refused, ...gates.refused],
+    gates: gates.gates,
+  };
 }
 
 /** A record that passed the checks, with the commit that carries it. */

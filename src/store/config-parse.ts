@@ -57,9 +57,12 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): ConfigIssue[] {
     case 'invalid_type': {
       const value = valueAt(input, issue.path);
       const expected =
-        ({ int: 'an integer', object: 'a mapping', array: 'a list' } as Record<string, string>)[
-          issue.expected
-        ] ?? issue.expected;
+        (
+          { int: 'an integer', object: 'a mapping', array: 'a list', boolean: 'true or false' } as Record<
+            string,
+            string
+          >
+        )[issue.expected] ?? issue.expected;
       return [
         {
           key: at(key),

@@ -31,6 +31,7 @@ export interface Settings {
   checkpoints: { maxFileSizeBytes: number; keep: number };
   /** How much diff the HTML report embeds (see DiffLimits in src/report/patches.ts). */
   report: { maxFileDiffBytes: number; maxTotalDiffBytes: number };
+  sharing: { includeGateLogs: boolean };
 }
 
 export interface LoadConfigOptions {
@@ -97,6 +98,7 @@ export function applySettings(config: Config, configFile: string | null, opts: S
       maxFileDiffBytes: config.report?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
       maxTotalDiffBytes: config.report?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
     },
+    sharing: { includeGateLogs: config.sharing?.includeGateLogs ?? false },
   };
 }
 

@@ -1,5 +1,5 @@
 /** Runs the bundled CLI (dist/bin/, the package's `bin`, built by the global setup) as a child process. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/bin/agentgate-snapshot.js', import.meta.url));
@@ -23,4 +23,26 @@ export function runCli(
     maxBuffer: 256 * 1024 * 1024,
   });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr, json: () => JSON.parse(res.stdout) };
+}
+
+/** runCli without blocking: for CLI processes that must run at the same moment (Promise.all). */
+export function runCliAsync(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) =>
+      resolve({ status, stdout, stderr, json: () => JSON.parse(stdout) as unknown }),
+    );
+  });
 }

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunReport } from '../../types/report.js';
+import { GateStore } from '../../src/store/gate-store.js';
 import { parseGithubFile } from '../helpers/github-files.js';
 import { git, oracleEnv, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -36,7 +37,7 @@ describe('the GitHub Action', () => {
     }
   });
 
-  it('runs from the tracked files alone: setup, an agent loop through the PATH shim, finish with report and outputs', () => {
+  it('runs from the tracked files alone: setup, an agent loop through the PATH shim, finish with report and outputs', async () => {
     // A copy of what a checkout of the action holds: tracked files only, no node_modules, no dist/.
     const action = tempDir('agentgate-action-copy-');
     const runner = tempDir('agentgate-runner-');
@@ -145,6 +146,43 @@ describe('the GitHub Action', () => {
     expect(
       RunReport.parse(JSON.parse(readFileSync(json.outputs['report-path'] as string, 'utf8'))).snapshots,
     ).toHaveLength(1);
+
+    // A failed gate: one annotation, named in failed-gates, and the step fails with fail-on-gate.
+    const afterSha = after.outputs['after-sha'] as string;
+    await new GateStore(home).append({
+      runId: 'ci-run',
+      iteration: 1,
+      name: 'test',
+      treeId: git(repo, ['rev-parse', `${afterSha}^{tree}`]),
+      afterSha,
+      command: ['npm', 'test'],
+      observed: true,
+      isolated: false,
+      startedAt: new Date().toISOString(),
+      durationMs: 10,
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      verdict: 'fail',
+      reason: 'exit 1',
+      tests: null,
+      log: null,
+      replayOf: null,
+    });
+    const gated = step({
+      ...later,
+      INPUT_MODE: 'finish',
+      'INPUT_REPORT-FORMAT': 'none',
+      INPUT_VERIFY: 'false',
+      'INPUT_FAIL-ON-GATE': 'true',
+    });
+    expect(gated.status).toBe(1);
+    expect(gated.outputs['failed-gates']).toBe('test');
+    const annotations = `${gated.stdout}${gated.stderr}`.match(
+      /^::error title=agentgate gate test%3A fail::/gm,
+    );
+    expect(annotations).toHaveLength(1);
+    expect(gated.stdout).toMatch(/^::error title=agentgate::the newest verdict of gate\(s\) test /m);
 
     // Publishing without a remote fails the step clearly, as an annotation.
     const publish = step({ ...later, INPUT_MODE: 'finish', INPUT_PUBLISH: 'true', INPUT_REMOTE: 'nowhere' });

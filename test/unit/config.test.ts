@@ -33,6 +33,7 @@ describe('defaults', () => {
       lockTimeoutMs: 30_000,
       checkpoints: { maxFileSizeBytes: 10 * 1024 * 1024, keep: 100 },
       report: { maxFileDiffBytes: 512 * 1024, maxTotalDiffBytes: 20 * 1024 * 1024 },
+      sharing: { includeGateLogs: false },
     });
   });
 
@@ -58,6 +59,8 @@ describe('values from <home>/config.yaml', () => {
         'report:',
         '  maxFileDiffBytes: 2048',
         '  maxTotalDiffBytes: 0',
+        'sharing:',
+        '  includeGateLogs: true',
       ].join('\n'),
     );
     const settings = await resolveSettings({ home, env: noEnv });
@@ -70,6 +73,7 @@ describe('values from <home>/config.yaml', () => {
       lockTimeoutMs: 700,
       checkpoints: { maxFileSizeBytes: 1024, keep: 3 },
       report: { maxFileDiffBytes: 2048, maxTotalDiffBytes: 0 },
+      sharing: { includeGateLogs: true },
     });
   });
 
@@ -149,6 +153,12 @@ describe('invalid files are CONFIG_INVALID naming the file, the key and the prob
       'checkpoints:\n  keep: 1.5\n',
       'checkpoints.keep',
       'expected an integer, got 1.5 (not an integer)',
+    ],
+    [
+      'a flag that is not a boolean',
+      'sharing:\n  includeGateLogs: yes please\n',
+      'sharing.includeGateLogs',
+      'expected true or false, got string "yes please"',
     ],
     ['a non-positive number', 'lockTimeoutMs: 0\n', 'lockTimeoutMs', 'must be > 0'],
     ['a missing nested value', 'identity:\n  name: Bot\n', 'identity.email', 'missing (expected string)'],

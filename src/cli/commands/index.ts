@@ -21,6 +21,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     load: async () => (await import('./sharing.js')).SHARING_COMMANDS,
   },
   { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
+  { names: ['attest'], load: async () => [(await import('./attest.js')).ATTEST_COMMAND] },
   { names: ['serve'], load: async () => [(await import('./serve.js')).SERVE_COMMAND] },
   {
     names: [

@@ -3,7 +3,10 @@ import {
   DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
 } from '../../../types/config.js';
 import { ReportFormat } from '../../../types/report.js';
-import { appendStepSummary, githubFileFor } from '../../ci/github.js';
+import { appendStepSummary, detectCi, githubFileFor } from '../../ci/github.js';
+import { buildGateReport, gateAnnotations } from '../../report/gates.js';
+import { GateStore } from '../../store/gate-store.js';
+import type { Context } from '../context.js';
 import { renderReport, writeReport } from '../../report/index.js';
 import { CI_OPTION, defineCommand } from '../spec.js';
 
@@ -69,25 +72,42 @@ export const REPORT_COMMAND = defineCommand({
     };
     const summaryFile =
       output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
+    const github = detectCi(values.ci).mode === 'github';
     if (output !== undefined) {
       const written = await writeReport(ctx.snapshotter, format, output, runId, options);
       return {
+        ...(await failedGateCommands(ctx, github, written.runId)),
         json: written,
         human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`,
       };
     }
     const { report, text } = await renderReport(ctx.snapshotter, format, runId, options);
+    const annotations = await failedGateCommands(ctx, github, report.run.runId);
     if (summaryFile !== null) {
       await appendStepSummary(summaryFile, text);
       return {
+        ...annotations,
         json: { summary: summaryFile, format, runId: report.run.runId },
         human: () => `Appended the run ${report.run.runId} summary to $GITHUB_STEP_SUMMARY.`,
       };
     }
     // --json promises one JSON document: the json format is that document, the others travel inside one.
     return {
+      ...annotations,
       json: format === 'json' ? report : { format, runId: report.run.runId, text },
       human: () => text.replace(/\n$/, ''),
     };
   },
 });
+
+/** On GitHub, an `::error` for each gate whose newest verdict failed. */
+async function failedGateCommands(
+  ctx: Context,
+  github: boolean,
+  runId: string,
+): Promise<{ workflowCommands?: string[] }> {
+  if (!github) return {};
+  const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
+  const commands = gateAnnotations(await buildGateReport(gates, runId));
+  return commands.length > 0 ? { workflowCommands: commands } : {};
+}

@@ -328,7 +328,7 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
 
 const verify = defineCommand({
   name: 'verify',
-  usage: 'verify [ID | --run ID | --all] [--ci github|none]',
+  usage: 'verify [ID | --run ID | --all | --attestation FILE] [--ci github|none]',
   summary:
     'Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.',
   description:
@@ -344,13 +344,25 @@ const verify = defineCommand({
       description:
         'GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off',
     },
+    attestation: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'check a statement written by "attest" against the local records instead',
+    },
   },
   positionals: { required: [], optional: ['ID'] },
-  examples: ['verify --run "$RUN"'],
+  examples: ['verify --run "$RUN"', 'verify --attestation agentgate.intoto.json'],
   async run(ctx, values, [id]) {
     const ci = detectCi(values.ci);
-    const chosen = [id !== undefined, values.run !== undefined, values.all].filter(Boolean).length;
-    if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
+    const chosen = [
+      id !== undefined,
+      values.run !== undefined,
+      values.all,
+      values.attestation !== undefined,
+    ].filter(Boolean).length;
+    if (chosen > 1) throw new UsageError('give one of ID, --run ID, --all or --attestation FILE');
+    if (values.attestation !== undefined)
+      return (await import('./attest.js')).verifyAttestation(ctx, values.attestation, ci.mode === 'github');
     const target =
       id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
     const report = await ctx.snapshotter.verify(target);

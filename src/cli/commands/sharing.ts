@@ -7,7 +7,7 @@ import { defineCommand, type Command, type CommandResult } from '../spec.js';
 
 /** Runs that travel: push, fetch, export, import through git remotes and bundles. */
 function sharing(ctx: Context): Sharing {
-  return new Sharing(ctx.serviceOptions);
+  return new Sharing({ ...ctx.serviceOptions, includeGateLogs: ctx.settings.sharing.includeGateLogs });
 }
 
 const SELECT = {
@@ -116,7 +116,7 @@ function receiveResult(result: ReceiveResult, source: string): CommandResult {
     json: result,
     human: () =>
       [
-        `Rebuilt ${result.snapshots} snapshot(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
+        `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
         ...result.refused.map((r) => printable(`refused ${r.ref}: ${r.reason}`)),
       ].join('\n'),
   };

@@ -1,0 +1,71 @@
+import { attestSources, verifyStatement, writeStatement } from '../../gates/attest.js';
+import { errorAnnotations } from '../../ci/github.js';
+import type { Context } from '../context.js';
+import { paint, printable, table } from '../output.js';
+import { defineCommand, type CommandResult } from '../spec.js';
+
+/** `attest`: an in-toto Statement of a run's iterations and their gate verdicts. */
+export const ATTEST_COMMAND = defineCommand({
+  name: 'attest',
+  usage: 'attest --run ID [--iteration N] -o FILE',
+  summary:
+    "Write an in-toto Statement v1 (Test Result predicate) of the run's iterations: subjects are the patch artifacts (sha256) and after commits (gitCommit), the predicate the newest verdict of each gate. Signing is left to the CI (for example actions/attest).",
+  description:
+    'The CI run URL comes from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID when they are set. "verify --attestation FILE" checks a statement against the local records.',
+  options: {
+    run: {
+      type: 'string',
+      valueName: 'ID',
+      description: 'the run to attest',
+      required: true,
+    },
+    iteration: {
+      type: 'integer',
+      valueName: 'N',
+      description: 'only this iteration (default: every iteration of the run)',
+    },
+    output: {
+      type: 'string',
+      short: 'o',
+      valueName: 'FILE',
+      description: 'where to write the statement (JSON)',
+      required: true,
+    },
+  },
+  positionals: { required: [] },
+  examples: ['attest --run "$RUN" -o agentgate.intoto.json'],
+  async run(ctx, values) {
+    const written = await writeStatement(attestSources(ctx.snapshotter), values.run, values.output, {
+      ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
+      env: process.env,
+    });
+    return {
+      json: written,
+      human: () => `Wrote ${written.file} (${written.subjects} subjects).`,
+    };
+  },
+});
+
+/** `verify --attestation FILE`: exit 0 when the statement matches the local records, 3 when not. */
+export async function verifyAttestation(ctx: Context, file: string, github: boolean): Promise<CommandResult> {
+  const report = await verifyStatement(attestSources(ctx.snapshotter), file);
+  const checks = report.checks.map((c) => ({ ...c, snapshotId: null, runId: report.runId }));
+  return {
+    json: report,
+    exitCode: report.ok ? 0 : 3,
+    ...(github ? { workflowCommands: errorAnnotations(checks) } : {}),
+    human: (colour) => {
+      const rows = report.checks.map((c) => [
+        c.ok ? paint('ok', 'green', colour) : paint('FAIL', 'red', colour),
+        printable(c.check),
+        printable(c.detail),
+      ]);
+      const failed = report.checks.filter((c) => !c.ok).length;
+      const verdict =
+        failed === 0
+          ? paint(`The statement matches the records (${report.checks.length} checks).`, 'green', colour)
+          : paint(`${failed} of ${report.checks.length} checks failed.`, 'red', colour);
+      return `${table(['', 'CHECK', 'DETAIL'], rows)}\n${verdict}`;
+    },
+  };
+}

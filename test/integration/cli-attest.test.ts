@@ -1,0 +1,181 @@
+/**
+ * `attest` writes an in-toto Statement v1 with the Test Result predicate from a run's verdicts, and
+ * `verify --attestation` checks one against the local records (exit 0 or 3), on the machine that
+ * made the run and on another that fetched it.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Statement } from '../../types/attestation.js';
+import { runCli } from '../helpers/cli.js';
+import { recordVerdict } from '../helpers/gates.js';
+import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+function cli(m: Machine, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCli(['-C', m.dir, '--home', m.home, ...args], {
+    env: {
+      AGENTGATE_ARTIFACTS_DIR: '',
+      GITHUB_ACTIONS: '',
+      GITHUB_SERVER_URL: '',
+      GITHUB_REPOSITORY: '',
+      GITHUB_RUN_ID: '',
+      ...env,
+    },
+  });
+}
+
+async function twoIterations(): Promise<Machine> {
+  w = world();
+  const a = w.machine('a');
+  await runIterations(a, 'run-1', 2);
+  await recordVerdict(a, 'run-1', 0, 'test', { verdict: 'fail', startedAt: '2026-01-01T10:00:00Z' });
+  await recordVerdict(a, 'run-1', 1, 'test', { verdict: 'fail', startedAt: '2026-01-01T11:00:00Z' });
+  // A re-run that passes supersedes the failure before it.
+  await recordVerdict(a, 'run-1', 1, 'test', { startedAt: '2026-01-01T11:05:00Z' });
+  await recordVerdict(a, 'run-1', 1, 'lint', { startedAt: '2026-01-01T11:01:00Z' });
+  return a;
+}
+
+describe('attest', () => {
+  it('subjects are the patches (sha256) and after commits (gitCommit); the predicate the newest verdicts', async () => {
+    const a = await twoIterations();
+    const file = join(w.root, 'statement.json');
+    const res = cli(a, ['attest', '--run', 'run-1', '-o', file, '--json'], {
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_RUN_ID: '42',
+    });
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.json()).toEqual({ file, subjects: 4 });
+    const statement = Statement.parse(JSON.parse(readFileSync(file, 'utf8')));
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.predicateType).toBe('https://in-toto.io/attestation/test-result/v0.1');
+    const snaps = await a.snap.listByRun('run-1');
+    expect(statement.subject).toEqual(
+      snaps.flatMap((s) => [
+        {
+          name: `run-1/iteration-${s.iteration}/patch.diff`,
+          digest: { sha256: createHash('sha256').update(readFileSync(s.patchPath!)).digest('hex') },
+        },
+        { name: `run-1/iteration-${s.iteration}`, digest: { gitCommit: s.afterSha } },
+      ]),
+    );
+    expect(statement.predicate).toMatchObject({
+      result: 'FAILED',
+      url: 'https://github.com/acme/app/actions/runs/42',
+      passedTests: ['iteration-1/lint', 'iteration-1/test'],
+      warnedTests: [],
+      failedTests: ['iteration-0/test'],
+    });
+    expect(statement.predicate.configuration.map((c) => c.annotations.attempt)).toEqual([1, 1, 2]);
+
+    const one = join(w.root, 'one.json');
+    expect(cli(a, ['attest', '--run', 'run-1', '--iteration', '1', '-o', one]).status).toBe(0);
+    const last = Statement.parse(JSON.parse(readFileSync(one, 'utf8')));
+    expect(last.predicate).toMatchObject({ result: 'PASSED', failedTests: [] });
+    expect(last.predicate.url).toBeUndefined();
+    expect(last.subject).toHaveLength(2);
+  });
+
+  it('a pass the caller only reported is WARNED; no verdict at all is FAILED', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run-1', 2);
+    const g = await recordVerdict(a, 'run-1', 1, 'test');
+    const stored = join(a.home, 'gates', 'run-1', `${g.id}.json`);
+    writeFileSync(stored, JSON.stringify({ ...g, observed: false }));
+    const file = join(w.root, 's.json');
+    expect(cli(a, ['attest', '--run', 'run-1', '--iteration', '1', '-o', file]).status).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      predicate: { result: 'WARNED', warnedTests: ['iteration-1/test'] },
+    });
+    expect(cli(a, ['attest', '--run', 'run-1', '--iteration', '0', '-o', file]).status).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      predicate: { result: 'FAILED', configuration: [], passedTests: [], failedTests: [] },
+    });
+  });
+
+  it('bad input is a coded error', async () => {
+    const a = await twoIterations();
+    const out = join(w.root, 's.json');
+    expect(
+      cli(a, ['attest', '--run', 'run-1', '--iteration', '7', '-o', out, '--json']).json(),
+    ).toMatchObject({
+      error: { code: 'SNAPSHOT_NOT_FOUND' },
+    });
+    expect(cli(a, ['attest', '--run', '../x', '-o', out, '--json']).json()).toMatchObject({
+      error: { code: 'INVALID_ID' },
+    });
+    expect(cli(a, ['attest', '--run', 'run-1']).status).toBe(2);
+    const [first] = await a.snap.listByRun('run-1');
+    writeFileSync(first!.patchPath!, 'not the patch\n');
+    expect(cli(a, ['attest', '--run', 'run-1', '-o', out, '--json']).json()).toMatchObject({
+      error: { code: 'STORE_CORRUPT' },
+    });
+  });
+});
+
+describe('verify --attestation', () => {
+  it('passes against the records here and on a machine that fetched the run; fails on any edit', async () => {
+    const a = await twoIterations();
+    const file = join(w.root, 'statement.json');
+    expect(cli(a, ['attest', '--run', 'run-1', '-o', file]).status).toBe(0);
+    const ok = cli(a, ['verify', '--attestation', file, '--json']);
+    expect(ok.status, ok.stdout).toBe(0);
+    expect(ok.json()).toMatchObject({ ok: true, runId: 'run-1' });
+
+    expect(cli(a, ['push', '--run', 'run-1']).status).toBe(0);
+    const b = w.machine('b');
+    expect(cli(b, ['fetch', '--run', 'run-1']).status).toBe(0);
+    expect(cli(b, ['verify', '--attestation', file]).status).toBe(0);
+
+    const original = JSON.parse(readFileSync(file, 'utf8')) as Statement;
+    const edits: Array<[string, (s: Statement) => void, string]> = [
+      [
+        'a patch digest',
+        (s) => ((s.subject[0]!.digest as { sha256: string }).sha256 = '0'.repeat(64)),
+        'subject',
+      ],
+      [
+        'an after commit',
+        (s) => ((s.subject[1]!.digest as { gitCommit: string }).gitCommit = 'a'.repeat(40)),
+        'subject',
+      ],
+      ['the result', (s) => (s.predicate.result = 'PASSED'), 'result'],
+      [
+        'a failed test moved to passed',
+        (s) => {
+          s.predicate.passedTests.push(...s.predicate.failedTests.splice(0));
+        },
+        'result',
+      ],
+      ['a verdict', (s) => (s.predicate.configuration[0]!.annotations.verdict = 'pass'), 'verdict'],
+      ['a verdict id', (s) => (s.predicate.configuration[0]!.annotations.gateId = 'nope'), 'verdict'],
+      ['the predicate type', (s) => ((s as { predicateType: string }).predicateType = 'x'), 'statement'],
+    ];
+    for (const [label, edit, check] of edits) {
+      const copy = structuredClone(original);
+      edit(copy);
+      const edited = join(w.root, 'edited.json');
+      writeFileSync(edited, JSON.stringify(copy));
+      const res = cli(b, ['verify', '--attestation', edited, '--json']);
+      expect(res.status, label).toBe(3);
+      const report = res.json() as { ok: boolean; checks: Array<{ check: string; ok: boolean }> };
+      expect(report.ok, label).toBe(false);
+      expect(
+        report.checks.filter((c) => !c.ok).map((c) => c.check.split(' ')[0]),
+        label,
+      ).toContain(check);
+    }
+    writeFileSync(join(w.root, 'garbage.json'), '{not json');
+    expect(cli(b, ['verify', '--attestation', join(w.root, 'garbage.json')]).status).toBe(3);
+    expect(cli(b, ['verify', '--attestation', join(w.root, 'missing.json'), '--json']).json()).toMatchObject({
+      error: { code: 'INVALID_ARGUMENT' },
+    });
+    expect(cli(b, ['verify', '--run', 'run-1', '--attestation', file]).status).toBe(2);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * A CI matrix: the gates of one iteration run on several machines at once (test-linux,
+ * test-macos, lint, and a re-run of test-linux on a fresh runner), each after `fetch`, each
+ * followed by `push` at the same moment. Every verdict lands, ids are unique, every machine that
+ * fetches sees them all, and "the newest verdict of NAME" is the same everywhere.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { compareGateResults, type GateResult } from '../../types/gate.js';
+import { runCliAsync } from '../helpers/cli.js';
+import { recordVerdict, verdictsOf } from '../helpers/gates.js';
+import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+/** The CLI on machine `m`, as a separate process; fails the test unless it exits 0. */
+async function cli(m: Machine, args: string[]): Promise<unknown> {
+  const res = await runCliAsync(['-C', m.dir, '--home', m.home, ...args, '--json'], {
+    env: { AGENTGATE_ARTIFACTS_DIR: '' },
+  });
+  expect(res.status, `${m.name}: ${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
+  return res.json();
+}
+
+function newest(results: GateResult[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const g of [...results].sort(compareGateResults)) out[g.name] = g.id;
+  return out;
+}
+
+describe('a CI matrix pushes the verdicts of one iteration from several machines at once', () => {
+  it('every verdict lands once, under a unique id, and every machine agrees on the newest of each name', async () => {
+    w = world();
+    const agent = w.machine('agent');
+    await runIterations(agent, 'run-1', 2);
+    await cli(agent, ['push', '--run', 'run-1']);
+
+    const jobs: Array<[string, string, GateResult['verdict']]> = [
+      ['linux', 'test-linux', 'fail'],
+      ['macos', 'test-macos', 'pass'],
+      ['lint', 'lint', 'pass'],
+      ['rerun', 'test-linux', 'pass'],
+    ];
+    const runners = jobs.map(([name]) => w.machine(name));
+    await Promise.all(runners.map((m) => cli(m, ['fetch', '--run', 'run-1'])));
+    const recorded = await Promise.all(
+      runners.map((m, i) => {
+        const [, gate, verdict] = jobs[i]!;
+        // The re-run starts later than the job it re-runs, as on CI.
+        return recordVerdict(m, 'run-1', 1, gate, {
+          verdict,
+          startedAt: new Date(Date.UTC(2026, 0, 1, 12, 0, i)).toISOString(),
+        });
+      }),
+    );
+    const pushes = (await Promise.all(runners.map((m) => cli(m, ['push', '--run', 'run-1'])))) as Array<{
+      updated: string[];
+    }>;
+    recorded.forEach((g, i) => expect(pushes[i]!.updated).toContain(`refs/agentgate/gates/run-1/${g.id}`));
+    expect(new Set(recorded.map((g) => g.id)).size).toBe(recorded.length);
+    // Neither test-linux job saw the other: both are attempt 1 where they were recorded.
+    expect(recorded.map((g) => g.attempt)).toEqual([1, 1, 1, 1]);
+
+    const everyone = [...runners, agent];
+    const fetched = (await Promise.all(everyone.map((m) => cli(m, ['fetch', '--run', 'run-1'])))) as Array<{
+      refused: unknown[];
+    }>;
+    for (const f of fetched) expect(f.refused).toEqual([]);
+    const views = await Promise.all(everyone.map((m) => verdictsOf(m.home, 'run-1')));
+    const ids = recorded.map((g) => g.id).sort();
+    for (const view of views) {
+      expect(view.map((g) => g.id).sort()).toEqual(ids);
+      expect(view.map((g) => g.id)).toEqual(views[0]!.map((g) => g.id));
+      expect(newest(view)).toEqual({
+        'test-linux': recorded[3]!.id,
+        'test-macos': recorded[1]!.id,
+        lint: recorded[2]!.id,
+      });
+    }
+  });
+});

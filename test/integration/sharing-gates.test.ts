@@ -1,0 +1,174 @@
+/**
+ * Gate verdicts travel with the run's records: one ref per verdict, log text only with
+ * `includeGateLogs` (digest always), zod-checked on receipt, never replacing a stored verdict, and a
+ * verdict tampered with on the remote, in a bundle or in the local home is refused.
+ */
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Sharing } from '../../src/sharing/sharing.js';
+import { receivedLogPath } from '../../src/sharing/gate-records.js';
+import { GateStore } from '../../src/store/gate-store.js';
+import { portable, recordVerdict, verdictsOf } from '../helpers/gates.js';
+import { git } from '../helpers/repo.js';
+import { failsWith, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+function withLogs(m: Machine): Machine {
+  return { ...m, share: new Sharing({ ...m.share.options, includeGateLogs: true }) };
+}
+
+/** Rewrites a verdict commit on a remote with `edit` applied to its gate.json (a tamper in transit). */
+function tamper(repo: string, ref: string, edit: (gate: Record<string, unknown>) => void): void {
+  const record = JSON.parse(git(repo, ['show', `${ref}:gate.json`])) as { gate: Record<string, unknown> };
+  edit(record.gate);
+  const blob = git(repo, ['hash-object', '-w', '--stdin'], { input: JSON.stringify(record) });
+  const entries = git(repo, ['ls-tree', ref])
+    .split('\n')
+    .map((line) => (line.endsWith('\tgate.json') ? `100644 blob ${blob}\tgate.json` : line));
+  const tree = git(repo, ['mktree'], { input: `${entries.join('\n')}\n` });
+  const parent = git(repo, ['rev-parse', `${ref}^`]);
+  git(repo, ['update-ref', ref, git(repo, ['commit-tree', tree, '-p', parent, '-m', 'edited'])]);
+}
+
+describe('verdicts travel with push and fetch', () => {
+  it('every verdict arrives with its digest; the log text only with includeGateLogs', async () => {
+    w = world();
+    const a = withLogs(w.machine('a'));
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 2);
+    const red = await recordVerdict(a, 'run-1', 0, 'test', { verdict: 'fail', log: 'FAIL: it broke\n' });
+    const green = await recordVerdict(a, 'run-1', 1, 'test', { log: 'ok 12 tests\n' });
+    const lint = await recordVerdict(a, 'run-1', 1, 'lint');
+    const pushed = await a.share.push({ workspace: a.dir });
+    expect(pushed.updated).toEqual(expect.arrayContaining([`refs/agentgate/gates/run-1/${red.id}`]));
+    expect(
+      git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/gates/']).split('\n'),
+    ).toEqual([red, green, lint].map((g) => `refs/agentgate/gates/run-1/${g.id}`).sort());
+
+    const fetched = await b.share.fetch({ workspace: b.dir });
+    expect(fetched).toMatchObject({ snapshots: 2, gates: 3, refused: [], runs: ['run-1'] });
+    const theirs = await verdictsOf(b.home, 'run-1');
+    expect(theirs.map(portable)).toEqual((await verdictsOf(a.home, 'run-1')).map(portable));
+    const got = theirs.find((g) => g.id === green.id)!;
+    expect(got.log?.path).toBe(receivedLogPath(b.artifacts, { ...green, log: null }));
+    expect(readFileSync(got.log!.path!, 'utf8')).toBe('ok 12 tests\n');
+
+    // Fetching again changes nothing.
+    expect(await b.share.fetch({ workspace: b.dir })).toMatchObject({ gates: 0, refused: [] });
+    // B publishes nothing new of its own; its push of the fetched verdicts is up to date.
+    expect((await b.share.push({ workspace: b.dir })).updated).toEqual([]);
+  });
+
+  it('without includeGateLogs the log stays home and only its digest travels', async () => {
+    w = world();
+    const a = w.machine('a');
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 1);
+    const g = await recordVerdict(a, 'run-1', 0, 'test', { log: 'secret-ish log\n' });
+    await a.share.push({ workspace: a.dir });
+    expect(git(w.origin, ['ls-tree', '--name-only', `refs/agentgate/gates/run-1/${g.id}`])).toBe('gate.json');
+    await b.share.fetch({ workspace: b.dir });
+    const [got] = await verdictsOf(b.home, 'run-1');
+    expect(got?.log).toEqual({ path: null, sha256: g.log!.sha256, bytes: g.log!.bytes });
+  });
+
+  it('export and import carry the verdicts too', async () => {
+    w = world();
+    const a = withLogs(w.machine('a'));
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 1);
+    const g = await recordVerdict(a, 'run-1', 0, 'test', { log: 'log\n' });
+    const file = join(w.root, 'run.bundle');
+    expect(await a.share.export({ workspace: a.dir }, file)).toMatchObject({ refs: 2 });
+    git(b.dir, ['fetch', '-q', 'origin']);
+    expect(await b.share.import(b.dir, file)).toMatchObject({ snapshots: 1, gates: 1, refused: [] });
+    expect((await verdictsOf(b.home, 'run-1')).map(portable)).toEqual([portable(g)]);
+  });
+});
+
+describe('a verdict received is untrusted', () => {
+  async function published(): Promise<{ a: Machine; b: Machine; ref: string; id: string }> {
+    w = world();
+    const a = withLogs(w.machine('a'));
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 2);
+    const g = await recordVerdict(a, 'run-1', 1, 'test', { log: 'ok\n' });
+    await a.share.push({ workspace: a.dir });
+    return { a, b, ref: `refs/agentgate/gates/run-1/${g.id}`, id: g.id };
+  }
+
+  const edits: Array<[string, (gate: Record<string, unknown>) => void, RegExp]> = [
+    [
+      'a treeId that is not the tree of its after commit',
+      (g) => (g.treeId = 'f'.repeat(40)),
+      /treeId .* is not the tree of its after commit/,
+    ],
+    ['a verdict moved to another iteration', (g) => (g.iteration = 0), /has after commit/],
+    ['an unknown field', (g) => (g.extra = 1), /does not match the gate verdict schema/],
+    ['a machine path in the log', (g) => ((g.log as Record<string, unknown>).path = '/etc/passwd'), /schema/],
+    ['another id than its ref', (g) => (g.id = 'other-id'), /describes verdict other-id/],
+    [
+      'a log digest that is not the text',
+      (g) => ((g.log as Record<string, unknown>).sha256 = '0'.repeat(64)),
+      /sha256/,
+    ],
+  ];
+  it.each(edits)('a remote whose verdict JSON was edited (%s) is refused at fetch', async (_l, edit, why) => {
+    const { b, ref, id } = await published();
+    tamper(w.origin, ref, edit);
+    const fetched = await b.share.fetch({ workspace: b.dir });
+    expect(fetched.gates).toBe(0);
+    expect(fetched.refused).toEqual([{ ref, reason: expect.stringMatching(why) as string }]);
+    expect(await new GateStore(b.home).load('run-1', id)).toBeNull();
+    expect(git(b.dir, ['for-each-ref', 'refs/agentgate/gates/', 'refs/agentgate/incoming/'])).toBe('');
+  });
+
+  it('a stored verdict is never replaced by a different one published later under its id', async () => {
+    const { b, ref, id } = await published();
+    await b.share.fetch({ workspace: b.dir });
+    const before = await new GateStore(b.home).load('run-1', id);
+    tamper(w.origin, ref, (g) => (g.verdict = 'fail'));
+    const fetched = await b.share.fetch({ workspace: b.dir });
+    expect(fetched.refused).toEqual([{ ref, reason: expect.stringMatching(/kept the local one/) as string }]);
+    expect(await new GateStore(b.home).load('run-1', id)).toEqual(before);
+  });
+
+  it('a verdict tampered with in the local home is never published', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run-1', 1);
+    const g = await recordVerdict(a, 'run-1', 0, 'test');
+    const file = new GateStore(a.home).path('run-1', g.id);
+    writeFileSync(file, JSON.stringify({ ...g, treeId: 'e'.repeat(40) }));
+    await failsWith(a.share.push({ workspace: a.dir }), 'STORE_CORRUPT');
+    await failsWith(a.share.export({ workspace: a.dir }, join(w.root, 'x.bundle')), 'STORE_CORRUPT');
+    expect(git(w.origin, ['for-each-ref', 'refs/agentgate/gates/'])).toBe('');
+  });
+
+  it('a log is never written through a link inside the workspace', async () => {
+    const { b, ref } = await published();
+    const arts = join(b.dir, 'arts');
+    const elsewhere = join(w.root, 'elsewhere');
+    mkdirSync(join(arts, 'run-1'), { recursive: true });
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(arts, 'run-1', 'iteration-1'));
+    const share = new Sharing({ ...b.share.options, artifactsDir: arts });
+    const fetched = await share.fetch({ workspace: b.dir });
+    expect(fetched.refused).toEqual([{ ref, reason: expect.stringMatching(/symbolic link/) as string }]);
+    expect(readdirSync(elsewhere).filter((f) => f.endsWith('.log'))).toEqual([]);
+  });
+
+  it('a bundle whose verdict was edited is refused at import', async () => {
+    const { a, b, ref } = await published();
+    tamper(a.dir, ref, (g) => (g.treeId = 'a'.repeat(40)));
+    const file = join(w.root, 'run.bundle');
+    await a.share.export({ workspace: a.dir }, file);
+    git(b.dir, ['fetch', '-q', 'origin']);
+    const imported = await b.share.import(b.dir, file);
+    expect(imported).toMatchObject({ snapshots: 2, gates: 0 });
+    expect(imported.refused).toEqual([{ ref, reason: expect.stringMatching(/treeId/) as string }]);
+  });
+});

@@ -1,0 +1,96 @@
+import * as z from 'zod';
+import { GateVerdict } from './gate.js';
+import { SafeId, Sha } from './snapshot.js';
+
+/**
+ * `attest`: an in-toto Statement v1 whose predicate is the in-toto Test Result predicate v0.1
+ * (https://github.com/in-toto/attestation/blob/main/spec/predicates/test-result.md), built from a
+ * run's gate verdicts. Read back by `verify --attestation`, where the file is untrusted: every
+ * string is bounded, and unknown fields are ignored as the in-toto parsing rules ask.
+ */
+export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1' as const;
+export const TEST_RESULT_PREDICATE_TYPE = 'https://in-toto.io/attestation/test-result/v0.1' as const;
+
+const Name = z.string().min(1).max(4096);
+
+/** A subject: a patch artifact (`sha256`) or an after commit (`gitCommit`). */
+export const Subject = z.object({
+  name: Name,
+  digest: z.union([z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }), z.object({ gitCommit: Sha })]),
+});
+export type Subject = z.infer<typeof Subject>;
+
+/** What one configuration entry says about the verdict it stands for. */
+export const GateAnnotations = z.object({
+  runId: SafeId,
+  iteration: z.number().int().nonnegative(),
+  gate: SafeId,
+  gateId: SafeId,
+  attempt: z.number().int().positive(),
+  verdict: GateVerdict,
+  observed: z.boolean(),
+  afterSha: Sha,
+  command: z.array(z.string().max(1_000_000)).max(10_000).nullable(),
+  exitCode: z.number().int().nullable(),
+  durationMs: z.number().int().nonnegative(),
+  tests: z
+    .object({
+      total: z.number().int().nonnegative(),
+      passed: z.number().int().nonnegative(),
+      failed: z.number().int().nonnegative(),
+      skipped: z.number().int().nonnegative(),
+      errors: z.number().int().nonnegative(),
+    })
+    .nullable(),
+  logSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+});
+export type GateAnnotations = z.infer<typeof GateAnnotations>;
+
+/** A ResourceDescriptor naming one verdict: `iteration-<n>/<gate>`, the tree it judged, and the verdict. */
+export const GateConfiguration = z.object({
+  name: Name,
+  digest: z.object({ gitTree: Sha }),
+  annotations: GateAnnotations,
+});
+export type GateConfiguration = z.infer<typeof GateConfiguration>;
+
+export const TestResult = z.enum(['PASSED', 'WARNED', 'FAILED']);
+export type TestResult = z.infer<typeof TestResult>;
+
+export const TestResultPredicate = z.object({
+  result: TestResult,
+  configuration: z.array(GateConfiguration).max(100_000),
+  url: z.string().url().max(4096).optional(),
+  passedTests: z.array(Name).max(100_000),
+  warnedTests: z.array(Name).max(100_000),
+  failedTests: z.array(Name).max(100_000),
+});
+export type TestResultPredicate = z.infer<typeof TestResultPredicate>;
+
+export const Statement = z.object({
+  _type: z.literal(STATEMENT_TYPE),
+  subject: z.array(Subject).min(1).max(100_000),
+  predicateType: z.literal(TEST_RESULT_PREDICATE_TYPE),
+  predicate: TestResultPredicate,
+});
+export type Statement = z.infer<typeof Statement>;
+
+/** `attest` prints this. */
+export const AttestResult = z.object({ file: z.string(), subjects: z.number().int().positive() });
+export type AttestResult = z.infer<typeof AttestResult>;
+
+/** One check of `verify --attestation`. */
+export const AttestationCheck = z.object({ check: z.string(), ok: z.boolean(), detail: z.string() });
+export type AttestationCheck = z.infer<typeof AttestationCheck>;
+
+/** `verify --attestation FILE` prints this; exit 3 unless `ok`. */
+export const AttestationReport = z.object({
+  ok: z.boolean(),
+  file: z.string(),
+  runId: SafeId.nullable(),
+  checks: z.array(AttestationCheck),
+});
+export type AttestationReport = z.infer<typeof AttestationReport>;

@@ -1,0 +1,34 @@
+import * as z from 'zod';
+import { GateResult } from './gate.js';
+
+/**
+ * A gate verdict as it travels (push, fetch, export, import): one commit per verdict under
+ * `refs/agentgate/gates/<runId>/<gateId>`, whose only parent is the iteration's after commit and
+ * whose tree holds `gate.json` (this schema) and, only with `sharing.includeGateLogs`, `gate.log`
+ * (the log text). Untrusted on arrival: parsed strictly (unknown keys refused) before anything is
+ * written.
+ */
+export const GATE_RECORD_FORMAT = 'agentgate-gate/1' as const;
+export const GATE_RECORD_FILE = 'gate.json';
+export const GATE_LOG_FILE = 'gate.log';
+
+/** The log's digest and size travel always; its path is the recording machine's and never does. */
+export const TravellingGateLog = z
+  .object({
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  })
+  .strict();
+export type TravellingGateLog = z.infer<typeof TravellingGateLog>;
+
+/** GateResult without machine paths: the log keeps only its digest and size. */
+export const TravellingGate = GateResult.extend({ log: TravellingGateLog.nullable() }).strict();
+export type TravellingGate = z.infer<typeof TravellingGate>;
+
+export const GateRecordFile = z
+  .object({
+    format: z.literal(GATE_RECORD_FORMAT),
+    gate: TravellingGate,
+  })
+  .strict();
+export type GateRecordFile = z.infer<typeof GateRecordFile>;
