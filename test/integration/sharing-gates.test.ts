@@ -3,7 +3,7 @@
  * `includeGateLogs` (digest always), zod-checked on receipt, never replacing a stored verdict, and a
  * verdict tampered with on the remote, in a bundle or in the local home is refused.
  */
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Sharing } from '../../src/sharing/sharing.js';
@@ -149,16 +149,26 @@ describe('a verdict received is untrusted', () => {
   });
 
   it('a log is never written through a link inside the workspace', async () => {
-    const { b, ref } = await published();
+    w = world();
+    const a = withLogs(w.machine('a'));
+    const b = w.machine('b');
+    await runIterations(a, 'run-1', 2);
+    await a.share.push({ workspace: a.dir });
     const arts = join(b.dir, 'arts');
-    const elsewhere = join(w.root, 'elsewhere');
-    mkdirSync(join(arts, 'run-1'), { recursive: true });
-    mkdirSync(elsewhere);
-    symlinkSync(elsewhere, join(arts, 'run-1', 'iteration-1'));
     const share = new Sharing({ ...b.share.options, artifactsDir: arts });
+    // The records land first (a link there would refuse the record itself, before its verdicts).
+    expect((await share.fetch({ workspace: b.dir })).refused).toEqual([]);
+    const g = await recordVerdict(a, 'run-1', 1, 'test', { log: 'ok\n' });
+    await a.share.push({ workspace: a.dir });
+    const elsewhere = join(w.root, 'elsewhere');
+    mkdirSync(elsewhere);
+    rmSync(join(arts, 'run-1', 'iteration-1'), { recursive: true });
+    symlinkSync(elsewhere, join(arts, 'run-1', 'iteration-1'));
     const fetched = await share.fetch({ workspace: b.dir });
-    expect(fetched.refused).toEqual([{ ref, reason: expect.stringMatching(/symbolic link/) as string }]);
-    expect(readdirSync(elsewhere).filter((f) => f.endsWith('.log'))).toEqual([]);
+    expect(fetched.refused).toEqual([
+      { ref: `refs/agentgate/gates/run-1/${g.id}`, reason: expect.stringMatching(/symbolic link/) as string },
+    ]);
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 
   it('a bundle whose verdict was edited is refused at import', async () => {
