@@ -175,3 +175,7 @@ export class GitOutputUnparseableError extends AgentgateError {
 export class PathNotFoundError extends AgentgateError {
   readonly code = 'PATH_NOT_FOUND' as const;
 }
+/** The agent command given to `iterate` could not be started (not found, not executable). */
+export class AgentNotStartedError extends AgentgateError {
+  readonly code = 'AGENT_NOT_STARTED' as const;
+}
