@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError, AgentNotStartedError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -208,6 +208,9 @@ var init_errors = __esm({
     };
     PathNotFoundError = class extends AgentgateError {
       code = "PATH_NOT_FOUND";
+    };
+    AgentNotStartedError = class extends AgentgateError {
+      code = "AGENT_NOT_STARTED";
     };
   }
 });
@@ -6666,7 +6669,7 @@ var init_ids = __esm({
 });
 
 // types/snapshot.ts
-var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, Snapshot;
+var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, AgentOutcome, Snapshot;
 var init_snapshot = __esm({
   "types/snapshot.ts"() {
     "use strict";
@@ -6719,6 +6722,11 @@ var init_snapshot = __esm({
       date: IsoDate,
       parents: array(Sha)
     });
+    AgentOutcome = object({
+      exitCode: number2().int().nullable(),
+      signal: string2().nullable(),
+      durationMs: number2().int().nonnegative()
+    });
     Snapshot = object({
       id: SafeId,
       runId: SafeId,
@@ -6742,7 +6750,9 @@ var init_snapshot = __esm({
       skipped: array(SkippedPath).optional(),
       gate: string2().nullable().optional(),
       /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-      recordedWorkspace: string2().min(1).optional()
+      recordedWorkspace: string2().min(1).optional(),
+      /** Set by `iterate`: how the agent command it ran between before and after ended. */
+      agent: AgentOutcome.optional()
     });
   }
 });
@@ -6759,6 +6769,7 @@ function layout(home) {
     home,
     snapshots: join(home, "snapshots"),
     runs: join(home, "runs"),
+    gates: join(home, "gates"),
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
@@ -7130,6 +7141,25 @@ __export(run_snapshots_exports, {
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join2 } from "node:path";
+import { constants as osConstants } from "node:os";
+async function afterLabels(values) {
+  atMostOne(values, ["task", "task-file"]);
+  atMostOne(values, ["gate", "gate-file"]);
+  const taskPrompt = values["task-file"] === void 0 ? values.task : await readOptionFile(values["task-file"], "--task-file");
+  const gatePlanSource = values["gate-file"] === void 0 ? values.gate : await readOptionFile(values["gate-file"], "--gate-file");
+  return {
+    ...taskPrompt === void 0 ? {} : { taskPrompt },
+    ...gatePlanSource === void 0 ? {} : { gatePlanSource }
+  };
+}
+function agentExitStatus(agent) {
+  if (agent.signal !== null) return 128 + (osConstants.signals[agent.signal] ?? 0);
+  return agent.exitCode ?? 1;
+}
+function agentText(agent) {
+  const how = agent.signal !== null ? `ended by ${agent.signal}` : `exited ${String(agent.exitCode)}`;
+  return `${how} after ${(agent.durationMs / 1e3).toFixed(1)} s`;
+}
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -7206,7 +7236,7 @@ function afterOutputs(s, task) {
     task: (task ?? "").slice(0, 64 * 1024)
   };
 }
-var VERIFY_FAILED_EXIT, RUN_ID, before, after, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
+var VERIFY_FAILED_EXIT, RUN_ID, BEFORE_OPTIONS, before, AFTER_OPTIONS, after, iterate, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
 var init_run_snapshots = __esm({
   "src/cli/commands/run-snapshots.ts"() {
     "use strict";
@@ -7222,29 +7252,29 @@ var init_run_snapshots = __esm({
       valueName: "ID",
       description: 'the run id: letters, digits, ".", "_" and "-"'
     };
+    BEFORE_OPTIONS = {
+      "on-dirty": {
+        type: "string",
+        choices: OnDirty.options,
+        description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
+        defaultText: "onDirty in the config, else wip-commit"
+      },
+      branch: {
+        type: "string",
+        valueName: "NAME",
+        description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
+        defaultText: "the checked-out branch"
+      },
+      init: {
+        type: "boolean",
+        description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
+      }
+    };
     before = defineCommand({
       name: "before",
       usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]",
       summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
-      options: {
-        run: { ...RUN_ID, required: true },
-        "on-dirty": {
-          type: "string",
-          choices: OnDirty.options,
-          description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
-          defaultText: "onDirty in the config, else wip-commit"
-        },
-        branch: {
-          type: "string",
-          valueName: "NAME",
-          description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
-          defaultText: "the checked-out branch"
-        },
-        init: {
-          type: "boolean",
-          description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
-        }
-      },
+      options: { run: { ...RUN_ID, required: true }, ...BEFORE_OPTIONS },
       positionals: { required: [] },
       examples: [
         'before --run "$RUN" -C "$WS" --json',
@@ -7267,62 +7297,95 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         };
       }
     });
+    AFTER_OPTIONS = {
+      run: { ...RUN_ID, required: true },
+      iteration: {
+        type: "integer",
+        valueName: "N",
+        description: "the iteration number, 0 or more; each number once per run",
+        required: true
+      },
+      task: {
+        type: "string",
+        valueName: "TEXT",
+        description: 'the task prompt; its first 100 characters go into the commit message as "Task:"'
+      },
+      "task-file": { type: "string", valueName: "F", description: "read the task prompt from file F" },
+      gate: {
+        type: "string",
+        valueName: "TEXT",
+        description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"'
+      },
+      "gate-file": {
+        type: "string",
+        valueName: "F",
+        description: "read the gate label from file F (its text, not its name, is recorded)"
+      },
+      ci: {
+        ...CI_OPTION,
+        description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off"
+      }
+    };
     after = defineCommand({
       name: "after",
       usage: "after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]",
       summary: "Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.",
       options: {
-        run: { ...RUN_ID, required: true },
-        iteration: {
-          type: "integer",
-          valueName: "N",
-          description: "the iteration number, 0 or more; each number once per run",
-          required: true
-        },
-        task: {
-          type: "string",
-          valueName: "TEXT",
-          description: 'the task prompt; its first 100 characters go into the commit message as "Task:"'
-        },
-        "task-file": { type: "string", valueName: "F", description: "read the task prompt from file F" },
-        gate: {
-          type: "string",
-          valueName: "TEXT",
-          description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"'
-        },
-        "gate-file": {
-          type: "string",
-          valueName: "F",
-          description: "read the gate label from file F (its text, not its name, is recorded)"
-        },
+        ...AFTER_OPTIONS,
         before: {
           type: "string",
           valueName: "SHA",
           description: "the iteration's start (a full or abbreviated SHA or any revision)",
           defaultText: "the run's recorded before state"
-        },
-        ci: {
-          ...CI_OPTION,
-          description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off"
         }
       },
       positionals: { required: [] },
       examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
       async run(ctx, values) {
         const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
-        atMostOne(values, ["task", "task-file"]);
-        atMostOne(values, ["gate", "gate-file"]);
-        const taskPrompt = values["task-file"] === void 0 ? values.task : await readOptionFile(values["task-file"], "--task-file");
-        const gatePlanSource = values["gate-file"] === void 0 ? values.gate : await readOptionFile(values["gate-file"], "--gate-file");
+        const labels = await afterLabels(values);
         const snapshot = await ctx.snapshotter.captureAfterState(ctx.workspace, null, {
           runId: values.run,
           iteration: values.iteration,
-          ...taskPrompt === void 0 ? {} : { taskPrompt },
-          ...gatePlanSource === void 0 ? {} : { gatePlanSource },
+          ...labels,
           ...values.before === void 0 ? {} : { beforeSha: values.before }
         });
-        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, taskPrompt));
+        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
         return snapshotResult(snapshot);
+      }
+    });
+    iterate = defineCommand({
+      name: "iterate",
+      usage: "iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--ci github|none] -- CMD [ARG...]",
+      summary: "One whole iteration in one process: before, then CMD (the agent) in the workspace, then after, whatever CMD's exit status.",
+      description: "CMD gets our stdin, stdout and stderr (with --json its stdout goes to our stderr, so that stdout stays one JSON document) and the signals we receive (SIGINT, SIGTERM, SIGHUP). Prints the snapshot plus agent: { exitCode, signal, durationMs }. Exit status: CMD's when it failed (128 + the signal number when a signal ended it), else 0; 1 when the iteration could not be recorded. A CMD that cannot start is AGENT_NOT_STARTED (exit 1) with the before state recorded and no snapshot.",
+      options: { ...AFTER_OPTIONS, ...BEFORE_OPTIONS },
+      positionals: { required: ["CMD"], rest: "ARG" },
+      examples: [
+        'iterate --run "$RUN" --iteration 1 --task-file task.md -C "$WS" --json -- my-agent --prompt-file task.md'
+      ],
+      async run(ctx, values, argv) {
+        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
+        const labels = await afterLabels(values);
+        const { "on-dirty": onDirty, branch } = values;
+        const snapshot = await ctx.snapshotter.iterate(ctx.workspace, {
+          runId: values.run,
+          iteration: values.iteration,
+          ...labels,
+          ...onDirty ? { onDirty } : {},
+          ...branch === void 0 ? {} : { branch },
+          init: values.init,
+          agent: { argv, stdoutToStderr: ctx.json }
+        });
+        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
+        const { agent } = snapshot;
+        const result = snapshotResult(snapshot);
+        return {
+          ...result,
+          human: (colour) => `${result.human(colour)}
+  agent: ${agentText(agent)}`,
+          exitCode: agentExitStatus(agent)
+        };
       }
     });
     SNAPSHOT_KEY = "a snapshot id, or a full or abbreviated after SHA that names one snapshot";
@@ -7556,6 +7619,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
     RUN_SNAPSHOT_COMMANDS = [
       before,
       after,
+      iterate,
       show,
       list,
       runs,
@@ -9678,6 +9742,116 @@ var init_commit = __esm({
   }
 });
 
+// src/process/user-command.ts
+import { spawn as spawn2 } from "node:child_process";
+function runUserCommand(options) {
+  const started = performance.now();
+  const [file, ...args] = options.argv;
+  if (file === void 0 || file === "") {
+    const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
+    return Promise.resolve(notStarted(error2, started));
+  }
+  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
+  return new Promise((resolve13) => {
+    const child = spawn2(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio,
+      detached: options.group === true,
+      windowsHide: true
+    });
+    let timedOut = false;
+    let forwarded = null;
+    let spawnError = null;
+    const timers = [];
+    const kill = (signal) => {
+      if (child.pid === void 0) return;
+      try {
+        if (options.group) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+      }
+    };
+    const forward = (signal) => {
+      forwarded = signal;
+      kill(signal);
+    };
+    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    if (options.timeoutMs !== void 0) {
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          kill("SIGTERM");
+          timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
+        }, options.timeoutMs)
+      );
+    }
+    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
+    child.on("error", (error2) => {
+      spawnError = error2;
+    });
+    child.on("close", (code2, signal) => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      if (options.group && child.pid !== void 0) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+        }
+      }
+      if (spawnError !== null) return resolve13(notStarted(spawnError, started));
+      resolve13({
+        exitCode: code2,
+        signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        spawnError: null,
+        forwarded
+      });
+    });
+  });
+}
+function tee(stdout, stderr, options) {
+  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  const route = (from, to) => {
+    from?.on("data", (chunk) => {
+      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
+      const full = targets.filter((t) => !t.write(chunk));
+      if (full.length === 0) return;
+      from.pause();
+      let waiting = full.length;
+      for (const t of full) {
+        const resume = () => {
+          t.off("drain", resume);
+          t.off("close", resume);
+          if (--waiting === 0) from.resume();
+        };
+        t.on("drain", resume);
+        t.on("close", resume);
+      }
+    });
+  };
+  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
+  route(stderr, echo.stderr);
+}
+function notStarted(error2, started) {
+  return {
+    exitCode: null,
+    signal: null,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: false,
+    spawnError: error2,
+    forwarded: null
+  };
+}
+var KILL_GRACE_MS;
+var init_user_command = __esm({
+  "src/process/user-command.ts"() {
+    "use strict";
+    KILL_GRACE_MS = 2e3;
+  }
+});
+
 // src/store/json-file.ts
 import { readdir as readdir3, readFile as readFile7 } from "node:fs/promises";
 import { join as join10 } from "node:path";
@@ -10633,10 +10807,17 @@ function assertNoOperation(state) {
     );
   }
 }
+function assertIteration(iteration) {
+  if (!Number.isSafeInteger(iteration) || iteration < 0) {
+    throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
+      details: { iteration }
+    });
+  }
+}
 function totals(stats2) {
   return { filesChanged: stats2.filesChanged, insertions: stats2.insertions, deletions: stats2.deletions };
 }
-var newSnapshotId, DEFAULT_BRANCH, MAX_DETACHED_BRANCHES, Snapshotter;
+var AGENT_SIGNALS, newSnapshotId, DEFAULT_BRANCH, MAX_DETACHED_BRANCHES, Snapshotter;
 var init_snapshotter = __esm({
   "src/snapshotter/snapshotter.ts"() {
     "use strict";
@@ -10649,6 +10830,7 @@ var init_snapshotter = __esm({
     init_commit_info();
     init_diff_stats();
     init_repo();
+    init_user_command();
     init_refs();
     init_state();
     init_errors();
@@ -10661,6 +10843,7 @@ var init_snapshotter = __esm({
     init_verify();
     init_repo_lock();
     init_excludes();
+    AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
     newSnapshotId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 16);
     DEFAULT_BRANCH = "main";
     MAX_DETACHED_BRANCHES = 100;
@@ -10684,45 +10867,50 @@ var init_snapshotter = __esm({
         return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
           assertRunWorkspace(await this.store.loadRun(runId), runId, repo.topLevel);
           const excludes = await workspaceExcludes(repo.topLevel, this.options);
-          const state = await getRepoState(repo, excludes);
-          assertNoOperation(state);
-          const dirty = state.isDirty;
-          if (dirty && onDirty === "error") {
-            throw new DirtyWorkspaceError(
-              `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
-              {
-                details: { workspace: repo.topLevel }
-              }
-            );
-          }
-          let branch = state.branch;
-          if (opts.branch !== void 0) {
-            await switchToBranch(repo, opts.branch, state.sha);
-            branch = opts.branch;
-          } else if (state.headState === "detached" && state.sha) {
-            branch = await nameDetachedHead(repo, runId, state.sha);
-          }
-          const unborn = state.headState === "unborn";
-          const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
-` : wipMessage(runId);
-          if (dirty) await assertNoLfs(repo);
-          const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
-          const wipSha = commit?.created && dirty ? commit.sha : null;
-          const sha = commit?.sha ?? state.sha;
-          const before2 = {
-            sha,
-            branch: branch ?? DEFAULT_BRANCH,
-            isDirty: wipSha !== null,
-            wipSha,
-            capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
-            runId,
-            headState: state.headState,
-            ...nested.length > 0 ? { nestedRepositories: nested } : {},
-            ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
-          };
-          await this.store.recordBefore(runId, repo.topLevel, before2);
-          return before2;
+          return this.beforeIn(repo, { runId, onDirty, nested, excludes, branch: opts.branch });
         });
+      }
+      /** The before state, under the repository lock, once the run record has been checked. */
+      async beforeIn(repo, opts) {
+        const { runId, onDirty, nested, excludes } = opts;
+        const state = await getRepoState(repo, excludes);
+        assertNoOperation(state);
+        const dirty = state.isDirty;
+        if (dirty && onDirty === "error") {
+          throw new DirtyWorkspaceError(
+            `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+            {
+              details: { workspace: repo.topLevel }
+            }
+          );
+        }
+        let branch = state.branch;
+        if (opts.branch !== void 0) {
+          await switchToBranch(repo, opts.branch, state.sha);
+          branch = opts.branch;
+        } else if (state.headState === "detached" && state.sha) {
+          branch = await nameDetachedHead(repo, runId, state.sha);
+        }
+        const unborn = state.headState === "unborn";
+        const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
+` : wipMessage(runId);
+        if (dirty) await assertNoLfs(repo);
+        const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
+        const wipSha = commit?.created && dirty ? commit.sha : null;
+        const sha = commit?.sha ?? state.sha;
+        const before2 = {
+          sha,
+          branch: branch ?? DEFAULT_BRANCH,
+          isDirty: wipSha !== null,
+          wipSha,
+          capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
+          runId,
+          headState: state.headState,
+          ...nested.length > 0 ? { nestedRepositories: nested } : {},
+          ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
+        };
+        await this.store.recordBefore(runId, repo.topLevel, before2);
+        return before2;
       }
       /**
        * Commits everything the iteration changed and stores the snapshot. Compares against the before
@@ -10731,82 +10919,127 @@ var init_snapshotter = __esm({
        */
       async captureAfterState(workspace, before2, opts) {
         const runId = assertSafeId(opts.runId, "run id");
-        if (!Number.isSafeInteger(opts.iteration) || opts.iteration < 0) {
-          throw new InvalidArgumentError(
-            `iteration must be a whole number from 0 up, not ${String(opts.iteration)}`,
-            { details: { iteration: opts.iteration } }
+        assertIteration(opts.iteration);
+        const repo = await openRepo(workspace, this.gitOptions());
+        return withRepoLock(
+          repo,
+          this.options.lockTimeoutMs,
+          (recovered) => this.afterIn(repo, recovered, before2, { ...opts, runId })
+        );
+      }
+      /**
+       * One whole iteration in one call: `before`, then the agent command in the workspace, then
+       * `after`, whatever the agent's exit status. The repository is opened once and the work tree's
+       * excludes are worked out once; the repository lock is held by the before and the after steps,
+       * not while the agent runs (it may run git itself, for hours). An iteration number already taken
+       * is refused before anything is recorded. A killed call leaves the run where a killed `before`
+       * (before state recorded, no snapshot) or a killed `after` would.
+       */
+      async iterate(workspace, opts) {
+        const runId = assertSafeId(opts.runId, "run id");
+        assertIteration(opts.iteration);
+        const onDirty = opts.onDirty ?? this.options.onDirty;
+        const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
+        const excludes = await workspaceExcludes(repo.topLevel, this.options);
+        const before2 = await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+          const run = await this.store.loadRun(runId);
+          assertRunWorkspace(run, runId, repo.topLevel);
+          if (run !== null) await this.assertIterationFree(runId, opts.iteration, null);
+          return this.beforeIn(repo, { runId, onDirty, nested, excludes, branch: opts.branch });
+        });
+        const ran = await runUserCommand({
+          argv: opts.agent.argv,
+          cwd: await resolveWorkspaceDir(workspace),
+          stdio: "inherit",
+          stdoutToStderr: opts.agent.stdoutToStderr === true,
+          forwardSignals: AGENT_SIGNALS
+        });
+        if (ran.spawnError !== null) {
+          const errno = ran.spawnError.code ?? "error";
+          throw new AgentNotStartedError(
+            `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? "")} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
+            { details: { command: opts.agent.argv[0] ?? "", errno, runId } }
           );
         }
-        const repo = await openRepo(workspace, this.gitOptions());
-        return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
-          if (recovered) {
-            await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
-            await this.store.sweepTempFiles();
-            await sweepTempFiles(dirname5(patchPath(this.options.artifactsDir, runId, opts.iteration)));
-          }
-          const head = await getRepoHead(repo);
-          const start = await this.startOf(repo, runId, opts.iteration, before2, opts.beforeSha, head);
-          assertNoOperation(head);
-          await this.assertDescends(repo, start.sha, head);
-          const message = iterationMessage({
-            runId,
-            iteration: opts.iteration,
-            taskPrompt: opts.taskPrompt ?? "",
-            gatePlanSource: opts.gatePlanSource ?? "",
-            beforeSha: start.sha
-          });
-          const excludes = await workspaceExcludes(repo.topLevel, this.options);
-          const done = await this.assertIterationFree(runId, opts.iteration, {
-            beforeSha: start.sha,
-            headSha: head.sha,
-            message,
-            isDirty: async () => (await getRepoState(repo, excludes)).isDirty
-          });
-          if (done) return done;
-          const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
-          await assertNoLinkInside(repo.topLevel, artifactPath);
-          await assertNoLfs(repo);
-          const detached = head.headState === "detached" && head.sha !== null;
-          const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
-          const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
-          const [commit, beforeTree] = await Promise.all([
-            createSnapshotCommit(repo, message, {
-              excludes,
-              alsoPoint: [ref],
-              ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
-            }),
-            getTree(repo, start.sha)
-          ]);
-          const afterSha = commit.sha;
-          const trees = { from: beforeTree, to: commit.tree };
-          const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
-          const [stats2, artifact] = await Promise.all([
-            treeDiffStats(repo, trees),
-            afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
-          ]);
-          const snapshot = {
-            id: `snap-${newSnapshotId()}`,
-            runId,
-            iteration: opts.iteration,
-            beforeSha: start.sha,
-            afterSha,
-            branch,
-            commitMessage: ours ? message : "",
-            patchPath: artifact?.path ?? null,
-            patchSha256: artifact?.sha256 ?? null,
-            ...totals(stats2),
-            createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-            files: stats2.files,
-            workspace: repo.topLevel,
-            ref,
-            task: opts.taskPrompt ?? null,
-            gate: opts.gatePlanSource ?? null,
-            ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
-          };
-          await this.store.save(snapshot);
-          await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
-          return snapshot;
+        const agent = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
+        const snapshot = await withRepoLock(
+          repo,
+          this.options.lockTimeoutMs,
+          (recovered) => this.afterIn(repo, recovered, before2, { ...opts, runId }, excludes, agent)
+        );
+        return { ...snapshot, agent };
+      }
+      /** The after step under the repository lock (see captureAfterState). */
+      async afterIn(repo, recovered, before2, opts, knownExcludes, agent) {
+        const { runId } = opts;
+        if (recovered) {
+          await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+          await this.store.sweepTempFiles();
+          await sweepTempFiles(dirname5(patchPath(this.options.artifactsDir, runId, opts.iteration)));
+        }
+        const head = await getRepoHead(repo);
+        const start = await this.startOf(repo, runId, opts.iteration, before2, opts.beforeSha, head);
+        assertNoOperation(head);
+        await this.assertDescends(repo, start.sha, head);
+        const message = iterationMessage({
+          runId,
+          iteration: opts.iteration,
+          taskPrompt: opts.taskPrompt ?? "",
+          gatePlanSource: opts.gatePlanSource ?? "",
+          beforeSha: start.sha
         });
+        const excludes = knownExcludes ?? await workspaceExcludes(repo.topLevel, this.options);
+        const done = await this.assertIterationFree(runId, opts.iteration, {
+          beforeSha: start.sha,
+          headSha: head.sha,
+          message,
+          isDirty: async () => (await getRepoState(repo, excludes)).isDirty
+        });
+        if (done) return done;
+        const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
+        await assertNoLinkInside(repo.topLevel, artifactPath);
+        await assertNoLfs(repo);
+        const detached = head.headState === "detached" && head.sha !== null;
+        const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
+        const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+        const [commit, beforeTree] = await Promise.all([
+          createSnapshotCommit(repo, message, {
+            excludes,
+            alsoPoint: [ref],
+            ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
+          }),
+          getTree(repo, start.sha)
+        ]);
+        const afterSha = commit.sha;
+        const trees = { from: beforeTree, to: commit.tree };
+        const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
+        const [stats2, artifact] = await Promise.all([
+          treeDiffStats(repo, trees),
+          afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
+        ]);
+        const snapshot = {
+          id: `snap-${newSnapshotId()}`,
+          runId,
+          iteration: opts.iteration,
+          beforeSha: start.sha,
+          afterSha,
+          branch,
+          commitMessage: ours ? message : "",
+          patchPath: artifact?.path ?? null,
+          patchSha256: artifact?.sha256 ?? null,
+          ...totals(stats2),
+          createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+          files: stats2.files,
+          workspace: repo.topLevel,
+          ref,
+          task: opts.taskPrompt ?? null,
+          gate: opts.gatePlanSource ?? null,
+          ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {},
+          ...agent === void 0 ? {} : { agent }
+        };
+        await this.store.save(snapshot);
+        await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+        return snapshot;
       }
       /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
       async getSnapshot(idOrSha) {
@@ -11082,7 +11315,7 @@ var init_snapshotter = __esm({
         if (await this.store.loadRun(runId) === null) return null;
         const { snapshots } = await this.store.inspectRun(runId);
         const taken = snapshots.find((s) => s.iteration === iteration);
-        const sameCapture = taken !== void 0 && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
+        const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
         if (sameCapture) return taken;
         if (taken) {
           throw new IterationExistsError(
@@ -20827,10 +21060,10 @@ async function respond(output, line, opts) {
   }
 }
 async function execute(request, opts) {
-  const command = request.command === "serve" ? void 0 : await loadCommand(request.command);
+  const command = NOT_SERVED.includes(request.command) ? void 0 : await loadCommand(request.command);
   if (!command) {
     throw new UsageError(
-      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`,
+      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except ${NOT_SERVED.join(" and ")}`,
       { details: { command: request.command.slice(0, 100) } }
     );
   }
@@ -20894,7 +21127,7 @@ function write(output, text) {
     output.write(text, (error2) => error2 ? reject(error2) : resolve13());
   });
 }
-var INHERITED;
+var INHERITED, NOT_SERVED;
 var init_serve2 = __esm({
   "src/cli/serve.ts"() {
     "use strict";
@@ -20905,6 +21138,7 @@ var init_serve2 = __esm({
     init_json_stream();
     init_spec();
     INHERITED = ["workspace", "home", "artifacts-dir", "config"];
+    NOT_SERVED = ["serve", "iterate"];
   }
 });
 
@@ -22663,7 +22897,19 @@ var init_commands = __esm({
     "use strict";
     COMMAND_MODULES = [
       {
-        names: ["before", "after", "show", "list", "runs", "patch", "stats", "verify", "delete", "cherry-pick"],
+        names: [
+          "before",
+          "after",
+          "iterate",
+          "show",
+          "list",
+          "runs",
+          "patch",
+          "stats",
+          "verify",
+          "delete",
+          "cherry-pick"
+        ],
         load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
       },
       { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
