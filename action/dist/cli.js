@@ -8171,7 +8171,8 @@ var init_hardening = __esm({
 
 // src/git/runner.ts
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync } from "node:fs";
+import { createWriteStream } from "node:fs";
+import { readFile as readFile3 } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 async function runGit(opts, args, run = {}) {
   const result = await runGitBuffer(opts, args, run);
@@ -8266,16 +8267,18 @@ async function spawnGit(opts, args, run, consume) {
 function userSafeDirectories() {
   safeDirectoryConfig ??= (async () => {
     const { system, global } = userConfigFiles();
-    const values = [];
-    for (const file of [...system, ...global]) {
-      if (!existsSync(file)) continue;
-      const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
-        okExitCodes: [1],
-        withoutUserSafeDirectories: true
-      }).catch(() => null);
-      if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
-    }
-    return values.map((v) => `safe.directory=${v}`);
+    const perFile = await Promise.all(
+      [...system, ...global].map(async (file) => {
+        const text = await readFile3(file, "utf8").catch(() => "");
+        if (!/directory/i.test(text)) return [];
+        const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
+          okExitCodes: [1],
+          withoutUserSafeDirectories: true
+        }).catch(() => null);
+        return res?.exitCode === 0 ? res.stdout.split("\n").filter((v) => v !== "") : [];
+      })
+    );
+    return perFile.flat().map((v) => `safe.directory=${v}`);
   })();
   return safeDirectoryConfig;
 }
@@ -8618,7 +8621,7 @@ var init_commit_info = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir as readdir2, readFile as readFile3, readlink, rm as rm5, stat as stat2 } from "node:fs/promises";
+import { readdir as readdir2, readFile as readFile4, readlink, rm as rm5, stat as stat2 } from "node:fs/promises";
 import { isAbsolute as isAbsolute2, join as join6 } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
@@ -8647,7 +8650,7 @@ async function removeLockOlderThan(path, olderThanMs) {
   return true;
 }
 async function commonDir(gitDir) {
-  const named = (await readFile3(join6(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named = (await readFile4(join6(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named === "") return gitDir;
   return isAbsolute2(named) ? named : join6(gitDir, named);
 }
@@ -8686,7 +8689,7 @@ var init_git_locks = __esm({
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile4, realpath, stat as stat3 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile5, realpath, stat as stat3 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
 import { dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, resolve as resolve2, sep } from "node:path";
 async function openRepo(dir, opts = {}) {
@@ -8792,7 +8795,7 @@ async function configValue(file, key) {
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file) {
-  const text = await readFile4(file, "utf8").catch(() => null);
+  const text = await readFile5(file, "utf8").catch(() => null);
   if (text === null) return null;
   return text.replace(/^gitdir: /, "").trim() || null;
 }
@@ -8829,7 +8832,7 @@ async function assertNoLfs(repo) {
     join7(repo.topLevel, ".gitattributes"),
     join7(await commonDir(repo.gitDir), "info", "attributes")
   ]) {
-    const text = await readFile4(file, "utf8").catch(() => "");
+    const text = await readFile5(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
         `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
@@ -9001,7 +9004,7 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, readFile as readFile5 } from "node:fs/promises";
+import { access, readFile as readFile6 } from "node:fs/promises";
 import { join as join8, sep as sep2 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
@@ -9075,7 +9078,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile5(join8(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile6(join8(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -9102,7 +9105,7 @@ var init_state = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp2, readFile as readFile6, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, readFile as readFile7, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
 import { basename as basename2, join as join9 } from "node:path";
 async function cherryPick2(repo, rev, opts = {}) {
@@ -9135,7 +9138,7 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   const origHead = join9(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile6(origHead).catch(() => null);
+  const savedOrigHead = await readFile7(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
     await (savedOrigHead === null ? rm6(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
@@ -9853,7 +9856,7 @@ var init_user_command = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir as readdir3, readFile as readFile7 } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile8 } from "node:fs/promises";
 import { join as join10 } from "node:path";
 function corruptFile(path, what, reason, cause) {
   return new StoreCorruptError(
@@ -9864,7 +9867,7 @@ function corruptFile(path, what, reason, cause) {
 async function readJsonFile(path, schema, what) {
   let text;
   try {
-    text = await readFile7(path, "utf8");
+    text = await readFile8(path, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
     throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
@@ -10773,7 +10776,7 @@ var init_excludes = __esm({
 });
 
 // src/snapshotter/snapshotter.ts
-import { readFile as readFile8, rm as rm9, rmdir, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile9, rm as rm9, rmdir, stat as stat6 } from "node:fs/promises";
 import { dirname as dirname5 } from "node:path";
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
@@ -11083,7 +11086,7 @@ var init_snapshotter = __esm({
         const intact = snapshot.patchPath !== null && await sha256File(snapshot.patchPath).catch(() => null) === snapshot.patchSha256;
         if (intact && snapshot.patchPath) {
           if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
-          return outputFile ? "" : readFile8(snapshot.patchPath, "utf8");
+          return outputFile ? "" : readFile9(snapshot.patchPath, "utf8");
         }
         const repo = await openRepo(snapshot.workspace, this.gitOptions());
         if (outputFile) {
@@ -20829,7 +20832,7 @@ var init_config_parse = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
 import { dirname as dirname7, join as join18, resolve as resolve9 } from "node:path";
 async function resolveSettings(opts) {
@@ -20860,7 +20863,7 @@ async function readConfig(opts) {
   const file = explicit ? resolve9(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve9(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile9(file, "utf8");
+    text = await readFile10(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -22058,7 +22061,7 @@ var init_plan = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash6 } from "node:crypto";
-import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
+import { readdir as readdir5, readFile as readFile11 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 function pathKey(realPath) {
   return createHash6("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -22087,7 +22090,7 @@ async function locateStore(checkpointsDir, root, rootCommit2) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile10(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile11(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -22207,7 +22210,7 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
+import { access as access4, readFile as readFile12, realpath as realpath7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join25, sep as sep7 } from "node:path";
 function toEntry(r) {
@@ -22612,9 +22615,9 @@ var init_checkpoints = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile11(this.userExcludes, "utf8").catch(() => "");
+        const wanted = this.userExcludes === null ? "" : await readFile12(this.userExcludes, "utf8").catch(() => "");
         const target = join25(this.location.gitDir, "info", "exclude");
-        const have = await readFile11(target, "utf8").catch(() => null);
+        const have = await readFile12(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
       /**
