@@ -2,9 +2,10 @@
 # The floor: the git work a snapshot cannot avoid, as a plain shell script with no library around
 # it. The harness times it next to the library and the CLI.
 #
-#   floor.sh before WORKSPACE                         HEAD's commit (the before SHA)
-#   floor.sh before-status WORKSPACE                  the same plus one `git status` (is it dirty?),
-#                                                     the work-tree scan a contract-complete before needs
+#   floor.sh before WORKSPACE                         the contract's before: stage everything, write the
+#                                                     tree, compare it with HEAD's (the dirty check) and
+#                                                     commit it as the WIP commit only when it differs;
+#                                                     prints the before SHA
 #   floor.sh after WORKSPACE BEFORE_SHA OUT_DIR       stage, commit, move the branch, numstat,
 #                                                     name-status and the patch (into OUT_DIR)
 #   floor.sh track WORKSPACE PRIVATE_GIT_DIR          checkpoint floor: stage into a private index
@@ -19,11 +20,16 @@ cd "$ws"
 
 case "$cmd" in
 before)
-  git rev-parse --verify HEAD
-  ;;
-before-status)
-  git status --porcelain=v2 -z --untracked-files=normal >/dev/null
-  git rev-parse --verify HEAD
+  head=$(git rev-parse --verify HEAD)
+  git add -A
+  tree=$(git write-tree)
+  if [ "$tree" = "$(git rev-parse --verify "$head^{tree}")" ]; then
+    echo "$head"
+  else
+    wip=$(printf '[agentgate] WIP before run\n' | git commit-tree -p "$head" "$tree")
+    git update-ref -m floor refs/heads/main "$wip" "$head"
+    echo "$wip"
+  fi
   ;;
 after)
   before=$3
@@ -48,7 +54,7 @@ track)
   echo "$tree"
   ;;
 *)
-  echo "usage: floor.sh before|before-status|after|track WORKSPACE ..." >&2
+  echo "usage: floor.sh before|after|track WORKSPACE ..." >&2
   exit 2
   ;;
 esac

@@ -198,8 +198,31 @@ export interface Workload {
  * new, so no contestant finds its objects already written by another.
  */
 export async function applyWorkload(repo: BenchRepo, nonce: string): Promise<Workload> {
+  const { plan, workload } = workloadPlan(repo, nonce);
+  for (const path of plan.remove) await rm(join(repo.dir, path));
+  for (const [from, to] of plan.rename) {
+    await mkdir(dirname(join(repo.dir, to)), { recursive: true });
+    await rename(join(repo.dir, from), join(repo.dir, to));
+  }
+  for (const [path, base64] of Object.entries(plan.write)) {
+    await mkdir(dirname(join(repo.dir, path)), { recursive: true });
+    await writeFile(join(repo.dir, path), Buffer.from(base64, 'base64'));
+  }
+  return workload;
+}
+
+/** One workload as data: what bench/agent.mjs applies (paths relative to the workspace, contents in base64). */
+export interface WorkloadPlan {
+  write: Record<string, string>;
+  remove: string[];
+  rename: Array<[string, string]>;
+}
+
+/** The workload of `applyWorkload`, as a plan for the agent program and the files it touches. */
+export function workloadPlan(repo: BenchRepo, nonce: string): { plan: WorkloadPlan; workload: Workload } {
   const n = repo.files;
   const pick = (k: number): number => Math.floor(((k + 0.5) * n) / 13);
+  const plan: WorkloadPlan = { write: {}, remove: [], rename: [] };
   const w: Workload = {
     modified: [],
     added: [],
@@ -208,33 +231,34 @@ export async function applyWorkload(repo: BenchRepo, nonce: string): Promise<Wor
     binary: [BINARY_PATH],
     created: [],
   };
+  const write = (path: string, data: string | Buffer): void => {
+    plan.write[path] = Buffer.from(data).toString('base64');
+  };
   for (let k = 0; k < 10; k++) {
     const i = pick(k);
     const path = pathFor(i, n);
     const lines = fileText(i).split('\n');
     lines[5] = `changed by iteration ${nonce}`;
     lines.splice(20, 0, `inserted ${nonce} a`, `inserted ${nonce} b`);
-    await writeFile(join(repo.dir, path), lines.join('\n'));
+    write(path, lines.join('\n'));
     w.modified.push(path);
   }
   for (let k = 0; k < 2; k++) {
     const path = `src/new/added-${nonce}-${k}.txt`;
-    await mkdir(dirname(join(repo.dir, path)), { recursive: true });
-    await writeFile(join(repo.dir, path), fileText(n + k, ` ${nonce}`));
+    write(path, fileText(n + k, ` ${nonce}`));
     w.added.push(path);
     w.created.push(path);
   }
   const del = pathFor(pick(10), n);
-  await rm(join(repo.dir, del));
+  plan.remove.push(del);
   w.deleted.push(del);
   const from = pathFor(pick(11), n);
   const to = `src/moved/renamed-${nonce}.txt`;
-  await mkdir(dirname(join(repo.dir, to)), { recursive: true });
-  await rename(join(repo.dir, from), join(repo.dir, to));
+  plan.rename.push([from, to]);
   w.renamed.push({ from, to });
   w.created.push(to);
-  await writeFile(join(repo.dir, BINARY_PATH), binaryBytes(BINARY_BYTES, nonce));
-  return w;
+  write(BINARY_PATH, binaryBytes(BINARY_BYTES, nonce));
+  return { plan, workload: w };
 }
 
 /** Rewrites `count` text files (spread over the tree) so that a diff touches exactly those. */

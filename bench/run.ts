@@ -9,7 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
-import { changeSizeCase, iterationCase } from './cases/iteration.js';
+import { changeSizeCase, iterateCase, iterationCase } from './cases/iteration.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
 import { reportMemoryCase } from './cases/report-memory.js';
@@ -24,6 +24,7 @@ import { scratchRoot, type Bench } from './results.js';
 
 const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   iteration: iterationCase,
+  iterate: iterateCase,
   'change-size': changeSizeCase,
   track: trackCase,
   difffull: diffFullCase,

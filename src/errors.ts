@@ -179,3 +179,7 @@ export class PathNotFoundError extends AgentgateError {
 export class OutputTooLargeError extends AgentgateError {
   readonly code = 'OUTPUT_TOO_LARGE' as const;
 }
+/** The agent command given to `iterate` could not be started (not found, not executable). */
+export class AgentNotStartedError extends AgentgateError {
+  readonly code = 'AGENT_NOT_STARTED' as const;
+}

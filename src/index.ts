@@ -4,6 +4,8 @@ export {
   type SnapshotterOptions,
   type BeforeOptions,
   type AfterOptions,
+  type IterateOptions,
+  type IterationSnapshot,
 } from './snapshotter/snapshotter.js';
 export { runDemo, type DemoSummary } from './snapshotter/demo.js';
 export {

@@ -69,6 +69,14 @@ export const CommitInfo = z.object({
 });
 export type CommitInfo = z.infer<typeof CommitInfo>;
 
+/** How the agent command under `iterate` ended: exit status (null when a signal ended it), signal and duration. */
+export const AgentOutcome = z.object({
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  durationMs: z.number().int().nonnegative(),
+});
+export type AgentOutcome = z.infer<typeof AgentOutcome>;
+
 export const Snapshot = z.object({
   id: SafeId,
   runId: SafeId,
@@ -96,5 +104,7 @@ export const Snapshot = z.object({
   gate: z.string().nullable().optional(),
   /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
   recordedWorkspace: z.string().min(1).optional(),
+  /** Set by `iterate`: how the agent command it ran between before and after ended. */
+  agent: AgentOutcome.optional(),
 });
 export type Snapshot = z.infer<typeof Snapshot>;

@@ -2,7 +2,7 @@
 // shell floor and the simple-git porcelain version, side by side on the same repository, in an
 // order that rotates every repetition. Only before and after are timed; the workload between them
 // and the reset after them are not.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
@@ -18,12 +18,14 @@ import {
   modifyFiles,
   resetRepo,
   type BenchRepo,
+  workloadPlan,
   type Workload,
 } from '../repos.js';
 import { addRows, scratch, timed, type Bench } from '../results.js';
 
 export const FLOOR_SCRIPT = fileURLToPath(new URL('../floor.sh', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/bin/agentgate-snapshot.js', import.meta.url));
+const AGENT = fileURLToPath(new URL('../agent.mjs', import.meta.url));
 
 /** Files one workload changes: 10 modified, 2 added, 1 deleted, 1 renamed, 1 binary. */
 export const WORKLOAD_FILES = 15;
@@ -155,31 +157,35 @@ function serveContestant(home: string): Contestant & { close(): Promise<void> } 
   };
 }
 
-/** The floor script; `withStatus` adds the dirty check (one `git status`) to the before step. */
-function floorContestant(withStatus = false): Contestant {
+/** The floor script: the contract's before (dirty check, WIP commit when needed) and after. */
+function floorContestant(): Contestant {
   return {
-    name: withStatus ? 'floor+status' : 'floor',
+    name: 'floor',
     async iterate(repo, rep, work) {
       const out = await scratch(`floor-out-${rep}`);
-      const b = await timed(() =>
-        run('sh', [FLOOR_SCRIPT, withStatus ? 'before-status' : 'before', repo.dir]),
-      );
-      const w = await work(`${withStatus ? 'floors' : 'floor'}-${rep}`);
+      const b = await timed(() => run('sh', [FLOOR_SCRIPT, 'before', repo.dir], { env: gitEnv() }));
+      const w = await work(`floor-${rep}`);
       const a = await timed(() =>
         run('sh', [FLOOR_SCRIPT, 'after', repo.dir, b.value.trim(), out], { env: gitEnv() }),
       );
-      const files = (await readFile(join(out, 'name-status'), 'utf8'))
-        .split('\0')
-        .filter((t) => /^[ACDMRT]/.test(t)).length;
       return {
         ms: b.ms + a.ms,
         split: [b.ms, a.ms],
-        files,
-        gitProcesses: withStatus ? 9 : 8,
+        files: await floorFiles(out),
+        gitProcesses: FLOOR_GIT_PROCESSES,
         created: w.created,
       };
     },
   };
+}
+
+/** The floor's git processes on a clean start: rev-parse, add, write-tree, rev-parse (before); add, write-tree, commit-tree, update-ref, diff-tree x3 (after). */
+const FLOOR_GIT_PROCESSES = 11;
+
+/** Files the floor's name-status lists. */
+async function floorFiles(out: string): Promise<number> {
+  return (await readFile(join(out, 'name-status'), 'utf8')).split('\0').filter((t) => /^[ACDMRT]/.test(t))
+    .length;
 }
 
 function porcelainContestant(outRoot: string): Contestant {
@@ -207,7 +213,6 @@ export async function iterationCase(bench: Bench): Promise<void> {
       cliContestant(home),
       served,
       floorContestant(),
-      floorContestant(true),
       porcelainContestant(out),
     ];
     const samples: Record<string, number[]> = Object.fromEntries(contestants.map((c) => [c.name, []]));
@@ -245,10 +250,9 @@ export async function iterationCase(bench: Bench): Promise<void> {
     addRows(bench, { case: 'iteration (before+after)', scale: `${size} files` }, samples, 'floor', {
       library: { gitProcesses: procs.library ?? null },
       floor: {
-        gitProcesses: 8,
-        note: 'rev-parse; add -A, write-tree, commit-tree, update-ref, diff-tree x3',
+        gitProcesses: FLOOR_GIT_PROCESSES,
+        note: 'before: add -A, write-tree, compare with HEAD^{tree}; after: add -A, write-tree, commit-tree, update-ref, diff-tree x3',
       },
-      'floor+status': { gitProcesses: 9, note: 'the floor plus one git status in before (the dirty check)' },
       porcelain: {
         gitProcesses: procs.porcelain ?? null,
         note: 'simple-git status/add/commit/diffSummary/diff',
@@ -300,4 +304,79 @@ export async function changeSizeCase(bench: Bench): Promise<void> {
 
 function round1(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/**
+ * `iterate` against the floor with the same agent program (bench/agent.mjs applying one workload
+ * plan) run between the floor's two halves; the whole iteration is timed for both, interleaved in
+ * rotating order. `node -e 0` runs in the same rounds: at small sizes the target is a number of
+ * Node start-ups above the floor.
+ */
+export async function iterateCase(bench: Bench): Promise<void> {
+  for (const size of bench.sizes) {
+    const repo = await ensureRepo(size, bench.log);
+    resetRepo(repo);
+    const home = await scratch(`home-iterate-${size}`);
+    const plans = await scratch(`plans-iterate-${size}`);
+    const names = ['iterate', 'floor+agent', 'node -e 0'] as const;
+    const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+    bench.log(`iterate @ ${size} files: ${bench.reps} repetitions of ${names.join(', ')}`);
+    for (let rep = -1; rep < bench.reps; rep++) {
+      for (const name of rotate(names, rep + 1)) {
+        if (name === 'node -e 0') {
+          const { ms } = await timed(() => run(process.execPath, ['-e', '0']));
+          if (rep >= 0) samples[name]?.push(ms);
+          continue;
+        }
+        const nonce = `${name === 'iterate' ? 'it' : 'fl'}-${rep}-${size}`;
+        const { plan, workload } = workloadPlan(repo, nonce);
+        const planFile = join(plans, `${nonce}.json`);
+        await writeFile(planFile, JSON.stringify(plan));
+        const agent = [process.execPath, AGENT, planFile];
+        const out = await scratch(`floor-agent-out-${rep}`);
+        const { ms, value: files } = await timed(async () => {
+          if (name === 'iterate') {
+            const printed = await run(
+              process.execPath,
+              [CLI, 'iterate', '--run', `iterate-${rep}`, '--iteration', '1', '--task', 'bench task'].concat([
+                '--gate',
+                'bench gate',
+                '-C',
+                repo.dir,
+                '--home',
+                home,
+                '--json',
+                '--',
+                ...agent,
+              ]),
+              { env: { ...process.env, NO_COLOR: '1' } },
+            );
+            return (JSON.parse(printed) as { filesChanged: number }).filesChanged;
+          }
+          const before = await run('sh', [FLOOR_SCRIPT, 'before', repo.dir], { env: gitEnv() });
+          await run(agent[0] as string, agent.slice(1), { cwd: repo.dir });
+          await run('sh', [FLOOR_SCRIPT, 'after', repo.dir, before.trim(), out], { env: gitEnv() });
+          return floorFiles(out);
+        });
+        resetRepo(repo, workload.created);
+        if (files !== WORKLOAD_FILES)
+          throw new Error(
+            `${name} reported ${files} changed files at ${size} files, expected ${WORKLOAD_FILES}`,
+          );
+        if (rep >= 0) samples[name]?.push(ms);
+      }
+    }
+    addRows(bench, { case: 'iterate (before+agent+after)', scale: `${size} files` }, samples, 'floor+agent', {
+      iterate: { note: 'one CLI process: before, the agent (node bench/agent.mjs PLAN), after' },
+      'floor+agent': { note: 'floor.sh before; node bench/agent.mjs PLAN; floor.sh after' },
+      'node -e 0': { note: 'a bare Node start-up, in the same rounds' },
+    });
+    // Per repetition: how many bare Node start-ups iterate spends above the floor.
+    const it = samples.iterate ?? [];
+    const above = it.map(
+      (ms, i) => (ms - (samples['floor+agent']?.[i] ?? 0)) / (samples['node -e 0']?.[i] ?? Number.NaN),
+    );
+    const startups = (bench.facts.iterateStartupsAboveFloor ??= {}) as Record<string, number>;
+    startups[`${size} files`] = Math.round(median(above) * 100) / 100;
+  }
 }

@@ -102,12 +102,15 @@ async function respond(output: Writable, line: Buffer, opts: ServeOptions): Prom
   }
 }
 
+const NOT_SERVED: readonly string[] = ['serve', 'iterate'];
+
 /** Runs one request through the same steps as the CLI: find the command, parse its options strictly, run it. */
 async function execute(request: ServeRequest, opts: ServeOptions): Promise<CommandResult> {
-  const command = request.command === 'serve' ? undefined : await loadCommand(request.command);
+  // iterate's agent would share serve's stdin and stdout, which carry the requests and answers.
+  const command = NOT_SERVED.includes(request.command) ? undefined : await loadCommand(request.command);
   if (!command) {
     throw new UsageError(
-      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`,
+      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except ${NOT_SERVED.join(' and ')}`,
       { details: { command: request.command.slice(0, 100) } },
     );
   }

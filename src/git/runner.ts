@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
@@ -229,16 +230,20 @@ let safeDirectoryConfig: Promise<string[]> | undefined;
 function userSafeDirectories(): Promise<string[]> {
   safeDirectoryConfig ??= (async () => {
     const { system, global } = userConfigFiles();
-    const values: string[] = [];
-    for (const file of [...system, ...global]) {
-      if (!existsSync(file)) continue;
-      const res = await runGit({ cwd: '/' }, ['config', '--file', file, '--get-all', 'safe.directory'], {
-        okExitCodes: [1],
-        withoutUserSafeDirectories: true,
-      }).catch(() => null);
-      if (res?.exitCode === 0) values.push(...res.stdout.split('\n').filter((v) => v !== ''));
-    }
-    return values.map((v) => `safe.directory=${v}`);
+    // The files are read in parallel, and git parses only a file that names the key: one without
+    // the word "directory" cannot set it (includes are not followed here), and most do not.
+    const perFile = await Promise.all(
+      [...system, ...global].map(async (file) => {
+        const text = await readFile(file, 'utf8').catch(() => '');
+        if (!/directory/i.test(text)) return [];
+        const res = await runGit({ cwd: '/' }, ['config', '--file', file, '--get-all', 'safe.directory'], {
+          okExitCodes: [1],
+          withoutUserSafeDirectories: true,
+        }).catch(() => null);
+        return res?.exitCode === 0 ? res.stdout.split('\n').filter((v) => v !== '') : [];
+      }),
+    );
+    return perFile.flat().map((v) => `safe.directory=${v}`);
   })();
   return safeDirectoryConfig;
 }

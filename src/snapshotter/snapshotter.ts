@@ -8,6 +8,7 @@ import type { Identity, OnDirty } from '../../types/config.js';
 import type { RunRecord } from '../../types/run.js';
 import {
   SafeId,
+  type AgentOutcome,
   type BeforeState,
   type CommitInfo,
   type DiffStats,
@@ -25,11 +26,14 @@ import {
   excludeNestedRepositories,
   initRepo,
   openRepo,
+  resolveWorkspaceDir,
   type Repo,
 } from '../git/repo.js';
+import { runUserCommand } from '../process/user-command.js';
 import { getTree, isAncestor, objectExists, readRef, resolveRevision, switchToBranch } from '../git/refs.js';
 import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
 import {
+  AgentNotStartedError,
   AmbiguousIdError,
   DirtyWorkspaceError,
   EmptySnapshotError,
@@ -97,6 +101,24 @@ export interface AfterOptions {
   beforeSha?: string;
 }
 
+export interface IterateOptions extends AfterOptions {
+  onDirty?: OnDirty;
+  init?: boolean;
+  branch?: string;
+  /** The agent: argv (never through a shell); with stdoutToStderr its stdout goes to our stderr. */
+  agent: { argv: readonly string[]; stdoutToStderr?: boolean };
+}
+
+/** What `iterate` returns: the iteration's snapshot and how its agent ended. */
+export type IterationSnapshot = Snapshot & { agent: AgentOutcome };
+
+/**
+ * Signals we receive while the agent runs and pass on to it. The agent stays in our process group,
+ * so a terminal's Ctrl-C reaches it directly too; a SIGINT sent to us alone (an orchestrator's
+ * kill) would not, hence it is forwarded as well.
+ */
+const AGENT_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 const newSnapshotId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 16);
 const DEFAULT_BRANCH = 'main';
 const MAX_DETACHED_BRANCHES = 100;
@@ -125,45 +147,60 @@ export class Snapshotter {
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       assertRunWorkspace(await this.store.loadRun(runId), runId, repo.topLevel);
       const excludes = await workspaceExcludes(repo.topLevel, this.options);
-      const state = await getRepoState(repo, excludes);
-      assertNoOperation(state);
-      const dirty = state.isDirty;
-      if (dirty && onDirty === 'error') {
-        throw new DirtyWorkspaceError(
-          `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
-          {
-            details: { workspace: repo.topLevel },
-          },
-        );
-      }
-      let branch = state.branch;
-      if (opts.branch !== undefined) {
-        await switchToBranch(repo, opts.branch, state.sha);
-        branch = opts.branch;
-      } else if (state.headState === 'detached' && state.sha) {
-        branch = await nameDetachedHead(repo, runId, state.sha);
-      }
-      const unborn = state.headState === 'unborn';
-      const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
-      if (dirty) await assertNoLfs(repo);
-      const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
-      const wipSha = commit?.created && dirty ? commit.sha : null;
-      // Only an unborn HEAD has no SHA, and then the root commit was just made.
-      const sha = (commit?.sha ?? state.sha) as string;
-      const before: BeforeState = {
-        sha,
-        branch: branch ?? DEFAULT_BRANCH,
-        isDirty: wipSha !== null,
-        wipSha,
-        capturedAt: new Date().toISOString(),
-        runId,
-        headState: state.headState,
-        ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
-        ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
-      };
-      await this.store.recordBefore(runId, repo.topLevel, before);
-      return before;
+      return this.beforeIn(repo, { runId, onDirty, nested, excludes, branch: opts.branch });
     });
+  }
+
+  /** The before state, under the repository lock, once the run record has been checked. */
+  private async beforeIn(
+    repo: Repo,
+    opts: {
+      runId: string;
+      onDirty: OnDirty;
+      nested: string[];
+      excludes: string[];
+      branch: string | undefined;
+    },
+  ): Promise<BeforeState> {
+    const { runId, onDirty, nested, excludes } = opts;
+    const state = await getRepoState(repo, excludes);
+    assertNoOperation(state);
+    const dirty = state.isDirty;
+    if (dirty && onDirty === 'error') {
+      throw new DirtyWorkspaceError(
+        `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+        {
+          details: { workspace: repo.topLevel },
+        },
+      );
+    }
+    let branch = state.branch;
+    if (opts.branch !== undefined) {
+      await switchToBranch(repo, opts.branch, state.sha);
+      branch = opts.branch;
+    } else if (state.headState === 'detached' && state.sha) {
+      branch = await nameDetachedHead(repo, runId, state.sha);
+    }
+    const unborn = state.headState === 'unborn';
+    const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
+    if (dirty) await assertNoLfs(repo);
+    const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
+    const wipSha = commit?.created && dirty ? commit.sha : null;
+    // Only an unborn HEAD has no SHA, and then the root commit was just made.
+    const sha = (commit?.sha ?? state.sha) as string;
+    const before: BeforeState = {
+      sha,
+      branch: branch ?? DEFAULT_BRANCH,
+      isDirty: wipSha !== null,
+      wipSha,
+      capturedAt: new Date().toISOString(),
+      runId,
+      headState: state.headState,
+      ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
+      ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
+    };
+    await this.store.recordBefore(runId, repo.topLevel, before);
+    return before;
   }
 
   /**
@@ -177,94 +214,143 @@ export class Snapshotter {
     opts: AfterOptions,
   ): Promise<Snapshot> {
     const runId = assertSafeId(opts.runId, 'run id');
-    // Checked before anything is committed: the iteration becomes a ref name and a stored field.
-    if (!Number.isSafeInteger(opts.iteration) || opts.iteration < 0) {
-      throw new InvalidArgumentError(
-        `iteration must be a whole number from 0 up, not ${String(opts.iteration)}`,
-        { details: { iteration: opts.iteration } },
+    assertIteration(opts.iteration);
+    const repo = await openRepo(workspace, this.gitOptions());
+    return withRepoLock(repo, this.options.lockTimeoutMs, (recovered) =>
+      this.afterIn(repo, recovered, before, { ...opts, runId }),
+    );
+  }
+
+  /**
+   * One whole iteration in one call: `before`, then the agent command in the workspace, then
+   * `after`, whatever the agent's exit status. The repository is opened once and the work tree's
+   * excludes are worked out once; the repository lock is held by the before and the after steps,
+   * not while the agent runs (it may run git itself, for hours). An iteration number already taken
+   * is refused before anything is recorded. A killed call leaves the run where a killed `before`
+   * (before state recorded, no snapshot) or a killed `after` would.
+   */
+  async iterate(workspace: string, opts: IterateOptions): Promise<IterationSnapshot> {
+    const runId = assertSafeId(opts.runId, 'run id');
+    assertIteration(opts.iteration);
+    const onDirty = opts.onDirty ?? this.options.onDirty;
+    const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
+    const excludes = await workspaceExcludes(repo.topLevel, this.options);
+    const before = await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+      const run = await this.store.loadRun(runId);
+      assertRunWorkspace(run, runId, repo.topLevel);
+      if (run !== null) await this.assertIterationFree(runId, opts.iteration, null);
+      return this.beforeIn(repo, { runId, onDirty, nested, excludes, branch: opts.branch });
+    });
+    const ran = await runUserCommand({
+      argv: opts.agent.argv,
+      cwd: await resolveWorkspaceDir(workspace),
+      stdio: 'inherit',
+      stdoutToStderr: opts.agent.stdoutToStderr === true,
+      forwardSignals: AGENT_SIGNALS,
+    });
+    if (ran.spawnError !== null) {
+      const errno = ran.spawnError.code ?? 'error';
+      throw new AgentNotStartedError(
+        `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? '')} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
+        { details: { command: opts.agent.argv[0] ?? '', errno, runId } },
       );
     }
-    const repo = await openRepo(workspace, this.gitOptions());
-    return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
-      // A call killed between saving its snapshot and linking it left the snapshot unlinked.
-      if (recovered) {
-        await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
-        await this.store.sweepTempFiles();
-        await sweepTempFiles(dirname(patchPath(this.options.artifactsDir, runId, opts.iteration)));
-      }
-      // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
-      // over the work tree (a status pass here would cost as much again on a large tree).
-      const head = await getRepoHead(repo);
-      const start = await this.startOf(repo, runId, opts.iteration, before, opts.beforeSha, head);
-      assertNoOperation(head);
-      await this.assertDescends(repo, start.sha, head);
-      const message = iterationMessage({
-        runId,
-        iteration: opts.iteration,
-        taskPrompt: opts.taskPrompt ?? '',
-        gatePlanSource: opts.gatePlanSource ?? '',
-        beforeSha: start.sha,
-      });
-      const excludes = await workspaceExcludes(repo.topLevel, this.options);
-      const done = await this.assertIterationFree(runId, opts.iteration, {
-        beforeSha: start.sha,
-        headSha: head.sha,
-        message,
-        isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
-      });
-      if (done) return done;
-      // Refused before anything is committed: an artifact path through a link the agent made.
-      const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
-      await assertNoLinkInside(repo.topLevel, artifactPath);
-      await assertNoLfs(repo);
-      // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
-      const detached = head.headState === 'detached' && head.sha !== null;
-      const branch = detached
-        ? await nameDetachedHead(repo, runId, head.sha as string)
-        : (head.branch ?? start.branch);
-      const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
-      const [commit, beforeTree] = await Promise.all([
-        createSnapshotCommit(repo, message, {
-          excludes,
-          alsoPoint: [ref],
-          ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
-        }),
-        getTree(repo, start.sha),
-      ]);
-      const afterSha = commit.sha;
-      const trees = { from: beforeTree, to: commit.tree };
-      // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
-      const ours =
-        commit.created ||
-        (afterSha !== start.sha &&
-          (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
-      const [stats, artifact] = await Promise.all([
-        treeDiffStats(repo, trees),
-        afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath),
-      ]);
-      const snapshot: Snapshot = {
-        id: `snap-${newSnapshotId()}`,
-        runId,
-        iteration: opts.iteration,
-        beforeSha: start.sha,
-        afterSha,
-        branch,
-        commitMessage: ours ? message : '',
-        patchPath: artifact?.path ?? null,
-        patchSha256: artifact?.sha256 ?? null,
-        ...totals(stats),
-        createdAt: new Date().toISOString(),
-        files: stats.files,
-        workspace: repo.topLevel,
-        ref,
-        task: opts.taskPrompt ?? null,
-        gate: opts.gatePlanSource ?? null,
-        ...(commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
-      };
-      await this.store.save(snapshot);
-      await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
-      return snapshot;
+    const agent: AgentOutcome = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
+    const snapshot = await withRepoLock(repo, this.options.lockTimeoutMs, (recovered) =>
+      this.afterIn(repo, recovered, before, { ...opts, runId }, excludes, agent),
+    );
+    return { ...snapshot, agent };
+  }
+
+  /** The after step under the repository lock (see captureAfterState). */
+  private async afterIn(
+    repo: Repo,
+    recovered: boolean,
+    before: BeforeState | null,
+    opts: AfterOptions,
+    knownExcludes?: string[],
+    agent?: AgentOutcome,
+  ): Promise<Snapshot> {
+    const { runId } = opts;
+    // A call killed between saving its snapshot and linking it left the snapshot unlinked.
+    if (recovered) {
+      await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+      await this.store.sweepTempFiles();
+      await sweepTempFiles(dirname(patchPath(this.options.artifactsDir, runId, opts.iteration)));
+    }
+    // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
+    // over the work tree (a status pass here would cost as much again on a large tree).
+    const head = await getRepoHead(repo);
+    const start = await this.startOf(repo, runId, opts.iteration, before, opts.beforeSha, head);
+    assertNoOperation(head);
+    await this.assertDescends(repo, start.sha, head);
+    const message = iterationMessage({
+      runId,
+      iteration: opts.iteration,
+      taskPrompt: opts.taskPrompt ?? '',
+      gatePlanSource: opts.gatePlanSource ?? '',
+      beforeSha: start.sha,
     });
+    const excludes = knownExcludes ?? (await workspaceExcludes(repo.topLevel, this.options));
+    const done = await this.assertIterationFree(runId, opts.iteration, {
+      beforeSha: start.sha,
+      headSha: head.sha,
+      message,
+      isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
+    });
+    if (done) return done;
+    // Refused before anything is committed: an artifact path through a link the agent made.
+    const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
+    await assertNoLinkInside(repo.topLevel, artifactPath);
+    await assertNoLfs(repo);
+    // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
+    const detached = head.headState === 'detached' && head.sha !== null;
+    const branch = detached
+      ? await nameDetachedHead(repo, runId, head.sha as string)
+      : (head.branch ?? start.branch);
+    const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+    const [commit, beforeTree] = await Promise.all([
+      createSnapshotCommit(repo, message, {
+        excludes,
+        alsoPoint: [ref],
+        ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
+      }),
+      getTree(repo, start.sha),
+    ]);
+    const afterSha = commit.sha;
+    const trees = { from: beforeTree, to: commit.tree };
+    // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
+    const ours =
+      commit.created ||
+      (afterSha !== start.sha &&
+        (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
+    const [stats, artifact] = await Promise.all([
+      treeDiffStats(repo, trees),
+      afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath),
+    ]);
+    const snapshot: Snapshot = {
+      id: `snap-${newSnapshotId()}`,
+      runId,
+      iteration: opts.iteration,
+      beforeSha: start.sha,
+      afterSha,
+      branch,
+      commitMessage: ours ? message : '',
+      patchPath: artifact?.path ?? null,
+      patchSha256: artifact?.sha256 ?? null,
+      ...totals(stats),
+      createdAt: new Date().toISOString(),
+      files: stats.files,
+      workspace: repo.topLevel,
+      ref,
+      task: opts.taskPrompt ?? null,
+      gate: opts.gatePlanSource ?? null,
+      ...(commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
+      ...(agent === undefined ? {} : { agent }),
+    };
+    await this.store.save(snapshot);
+    await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+    return snapshot;
   }
 
   /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
@@ -602,13 +688,20 @@ export class Snapshotter {
   private async assertIterationFree(
     runId: string,
     iteration: number,
-    now: { beforeSha: string; headSha: string | null; message: string; isDirty: () => Promise<boolean> },
+    /** What a retry of the same capture would find; null when no retry is possible (iterate, before its agent ran). */
+    now: {
+      beforeSha: string;
+      headSha: string | null;
+      message: string;
+      isDirty: () => Promise<boolean>;
+    } | null,
   ): Promise<Snapshot | null> {
     if ((await this.store.loadRun(runId)) === null) return null;
     const { snapshots } = await this.store.inspectRun(runId);
     const taken = snapshots.find((s) => s.iteration === iteration);
     const sameCapture =
       taken !== undefined &&
+      now !== null &&
       taken.beforeSha === now.beforeSha &&
       taken.afterSha === now.headSha &&
       (taken.commitMessage === now.message ||
@@ -698,6 +791,15 @@ function assertNoOperation(state: Pick<RepoState, 'unmergedPaths' | 'operation'>
         details: { operation: state.operation },
       },
     );
+  }
+}
+
+/** Checked before anything is committed: the iteration becomes a ref name and a stored field. */
+function assertIteration(iteration: number): void {
+  if (!Number.isSafeInteger(iteration) || iteration < 0) {
+    throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
+      details: { iteration },
+    });
   }
 }
 

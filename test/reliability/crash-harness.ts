@@ -57,6 +57,8 @@ export interface CrashCase {
   check(k: number, run: CliRun): Promise<void> | void;
   /** Lock files whose presence after a kill shows it landed inside the critical section. */
   lockFiles: () => string[];
+  /** The call that follows a kill, when it is not the killed command again (iterate is finished by after). */
+  recover?(k: number): Promise<CliRun>;
 }
 
 export interface CrashFigures {
@@ -138,7 +140,7 @@ export async function crashLoop(c: CrashCase, seedOffset: number): Promise<Crash
       expect(fsckProblems(c.workspace, store), `git fsck of the checkpoint store after ${where}`).toBeNull();
 
     const checked = Date.now();
-    const recovery = await run(attempt.args);
+    const recovery = await (c.recover ? c.recover(k) : run(attempt.args));
     expect(recovery.status, `the next call after ${where}: ${recovery.stdout}${recovery.stderr}`).toBe(0);
     await c.check(k, recovery);
     figures.recoveries += 1;

@@ -12,7 +12,19 @@ export interface CommandModule {
 
 export const COMMAND_MODULES: readonly CommandModule[] = [
   {
-    names: ['before', 'after', 'show', 'list', 'runs', 'patch', 'stats', 'verify', 'delete', 'cherry-pick'],
+    names: [
+      'before',
+      'after',
+      'iterate',
+      'show',
+      'list',
+      'runs',
+      'patch',
+      'stats',
+      'verify',
+      'delete',
+      'cherry-pick',
+    ],
     load: async () => (await import('./run-snapshots.js')).RUN_SNAPSHOT_COMMANDS,
   },
   { names: ['demo'], load: async () => [(await import('./demo.js')).DEMO_COMMAND] },
