@@ -19,6 +19,8 @@ export function layout(home: string) {
     artifacts: join(home, 'artifacts'),
     checkpoints: join(home, 'checkpoints'),
     locks: join(home, 'locks'),
+    /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
+    gateCheckouts: join(home, 'tmp', 'gates'),
     config: join(home, 'config.yaml'),
   };
 }
@@ -41,4 +43,20 @@ export function assertSafeId(
 /** `<artifacts>/<runId>/iteration-<n>/patch.diff` */
 export function patchPath(artifactsDir: string, runId: string, iteration: number): string {
   return join(artifactsDir, assertSafeId(runId, 'run id'), `iteration-${iteration}`, 'patch.diff');
+}
+
+/** `<artifacts>/<runId>/iteration-<n>/gate-<name>-<attempt>.log` */
+export function gateLogPath(
+  artifactsDir: string,
+  runId: string,
+  iteration: number,
+  name: string,
+  attempt: number,
+): string {
+  return join(
+    artifactsDir,
+    assertSafeId(runId, 'run id'),
+    `iteration-${iteration}`,
+    `gate-${assertSafeId(name, 'gate name')}-${attempt}.log`,
+  );
 }

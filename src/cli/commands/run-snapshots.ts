@@ -328,7 +328,7 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
 
 const verify = defineCommand({
   name: 'verify',
-  usage: 'verify [ID | --run ID | --all] [--ci github|none]',
+  usage: 'verify [ID | --run ID | --all] [--require-gate NAME]... [--each-iteration] [--ci github|none]',
   summary:
     'Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.',
   description:
@@ -339,6 +339,14 @@ const verify = defineCommand({
       type: 'boolean',
       description: 'the whole store, including files that no longer load (the default when nothing is given)',
     },
+    'require-gate': {
+      type: 'string',
+      valueName: 'NAME',
+      multiple: true,
+      description:
+        "with --run: fail unless the newest verdict of gate NAME on the run's last iteration is an observed pass",
+    },
+    'each-iteration': { type: 'boolean', description: 'ask --require-gate of every iteration of the run' },
     ci: {
       ...CI_OPTION,
       description:
@@ -346,14 +354,22 @@ const verify = defineCommand({
     },
   },
   positionals: { required: [], optional: ['ID'] },
-  examples: ['verify --run "$RUN"'],
+  examples: ['verify --run "$RUN"', 'verify --run "$RUN" --require-gate test --require-gate lint'],
   async run(ctx, values, [id]) {
     const ci = detectCi(values.ci);
     const chosen = [id !== undefined, values.run !== undefined, values.all].filter(Boolean).length;
     if (chosen > 1) throw new UsageError('give one of ID, --run ID or --all');
     const target =
       id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
-    const report = await ctx.snapshotter.verify(target);
+    if ((values['require-gate'].length > 0 || values['each-iteration']) && !('runId' in target))
+      throw new UsageError('--require-gate and --each-iteration need --run ID');
+    if (values['each-iteration'] && values['require-gate'].length === 0)
+      throw new UsageError('--each-iteration asks --require-gate NAME of every iteration: give one');
+    // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
+    const report = await ctx.gates.verify(target, {
+      requireGates: values['require-gate'],
+      eachIteration: values['each-iteration'],
+    });
     return {
       json: report,
       exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,
