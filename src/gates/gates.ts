@@ -260,11 +260,16 @@ export class Gates {
     checkOptions(opts);
     if (opts.command.length === 0 || opts.command[0] === '')
       throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
-    const snapshot = await this.iteration(opts.runId, opts.iteration);
-    const repo = await openRepo(workspace, this.snapshotter.gitOptions());
-    const treeId = await getTree(repo, snapshot.afterSha);
     const junit = opts.junit ?? [];
-    if (opts.isolated !== true) await this.assertAtAfter(repo, snapshot, junit);
+    // Independent look-ups run together: a gate's own cost is on every CI step's path.
+    const [snapshot, repo] = await Promise.all([
+      this.iteration(opts.runId, opts.iteration),
+      openRepo(workspace, this.snapshotter.gitOptions()),
+    ]);
+    const [treeId] = await Promise.all([
+      getTree(repo, snapshot.afterSha),
+      opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit),
+    ]);
     const sink = await openLogSink(this.logDir(snapshot), opts.name);
     const observe = async (cwd: string) => {
       const startedAt = new Date();
