@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -202,6 +202,21 @@ var init_errors = __esm({
     };
     NothingToVerifyError = class extends AgentgateError {
       code = "NOTHING_TO_VERIFY";
+    };
+    GateTreeMismatchError = class extends AgentgateError {
+      code = "GATE_TREE_MISMATCH";
+    };
+    ReplayNotConfirmedError = class extends AgentgateError {
+      code = "REPLAY_NOT_CONFIRMED";
+    };
+    IterationNotFoundError = class extends AgentgateError {
+      code = "ITERATION_NOT_FOUND";
+    };
+    GateNotFoundError = class extends AgentgateError {
+      code = "GATE_NOT_FOUND";
+    };
+    GateNotReplayableError = class extends AgentgateError {
+      code = "GATE_NOT_REPLAYABLE";
     };
     GitOutputUnparseableError = class extends AgentgateError {
       code = "GIT_OUTPUT_UNPARSEABLE";
@@ -3505,7 +3520,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve13) {
+function isRecursive(inst, stack, resolve15) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -3515,7 +3530,7 @@ function isRecursive(inst, stack, resolve13) {
   let result = NONE;
   const check = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve13);
+      const answer2 = isRecursive(child, stack, resolve15);
       if (answer2 > result)
         result = answer2;
     }
@@ -3526,7 +3541,7 @@ function isRecursive(inst, stack, resolve13) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve15) : NONE;
       if (child > answer2)
         answer2 = child;
     }
@@ -3590,7 +3605,7 @@ function isRecursive(inst, stack, resolve13) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve15 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -5027,8 +5042,8 @@ var init_to_json_schema = __esm({
 function aggregateChecks(schema) {
   const agg = {};
   const def = schema._zod.def;
-  const list3 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list3)
+  const list4 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list4)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema._zod.bag;
   if (bag.minimum !== void 0)
@@ -5105,8 +5120,8 @@ function rewriteKeyNames(ctx) {
       bySchema.set(entry.schema, entry);
   }
   const rewrites = /* @__PURE__ */ new Map();
-  for (const record2 of pendingRecords.get(ctx) ?? []) {
-    const seen = ctx.seen.get(record2);
+  for (const record3 of pendingRecords.get(ctx) ?? []) {
+    const seen = ctx.seen.get(record3);
     const names = (seen?.def ?? seen?.schema)?.propertyNames;
     if (!names || names === true || rewrites.has(names))
       continue;
@@ -6759,9 +6774,12 @@ function layout(home) {
     home,
     snapshots: join(home, "snapshots"),
     runs: join(home, "runs"),
+    gates: join(home, "gates"),
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
+    /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
+    gateCheckouts: join(home, "tmp", "gates"),
     config: join(home, "config.yaml")
   };
 }
@@ -6777,6 +6795,14 @@ function assertSafeId(value, what) {
 }
 function patchPath(artifactsDir, runId, iteration) {
   return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`, "patch.diff");
+}
+function gateLogPath(artifactsDir, runId, iteration, name, attempt) {
+  return join(
+    artifactsDir,
+    assertSafeId(runId, "run id"),
+    `iteration-${iteration}`,
+    `gate-${assertSafeId(name, "gate name")}-${attempt}.log`
+  );
 }
 var init_paths = __esm({
   "src/store/paths.ts"() {
@@ -6842,7 +6868,8 @@ function generatedUsage(name, options, positionals) {
   const parts = [name];
   for (const [key, decl] of Object.entries(options)) {
     const text = decl.type === "boolean" ? `--${key}` : `--${key} ${placeholder(decl)}`;
-    parts.push(decl.type !== "boolean" && decl.required === true ? text : `[${text}]`);
+    const many = decl.type === "string" && decl.multiple === true ? "..." : "";
+    parts.push(decl.type !== "boolean" && decl.required === true ? text : `[${text}]${many}`);
   }
   parts.push(...positionals.required, ...(positionals.optional ?? []).map((p) => `[${p}]`));
   if (positionals.rest) parts.push(`[${positionals.rest}...]`);
@@ -6895,7 +6922,10 @@ function parseCommandLine(command, args) {
       value = next;
       i++;
     }
-    raw.set(name, value);
+    if (decl.type === "string" && decl.multiple === true) {
+      const earlier = raw.get(name);
+      raw.set(name, [...Array.isArray(earlier) ? earlier : [], value]);
+    } else raw.set(name, value);
   }
   const help = raw.get("help") === true || raw.get("version") === true;
   if (!help) checkPositionals(command, positionals.length);
@@ -6930,6 +6960,8 @@ function checkPositionals(command, count) {
 }
 function convert(name, decl, value, help) {
   if (decl.type === "boolean") return value === true;
+  if (Array.isArray(value)) return value;
+  if (decl.type === "string" && decl.multiple === true) return [];
   if (value === void 0 || value === true) {
     if (decl.default !== void 0) return decl.default;
     if (decl.required === true && !help)
@@ -6992,6 +7024,7 @@ function describe2(d) {
   const notes = [];
   if (d.type === "string" && d.choices) notes.push(`one of: ${d.choices.join(", ")}`);
   if (d.type !== "boolean" && d.required === true) notes.push("required");
+  if (d.type === "string" && d.multiple === true) notes.push("repeatable");
   const dflt = d.defaultText ?? (d.type !== "boolean" && d.default !== void 0 ? String(d.default) : void 0);
   if (dflt !== void 0) notes.push(`default: ${dflt}`);
   return notes.length > 0 ? `${d.description} (${notes.join("; ")})` : d.description;
@@ -7475,7 +7508,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
     });
     verify = defineCommand({
       name: "verify",
-      usage: "verify [ID | --run ID | --all] [--ci github|none]",
+      usage: "verify [ID | --run ID | --all] [--require-gate NAME]... [--each-iteration] [--ci github|none]",
       summary: "Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.",
       description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
       options: {
@@ -7484,19 +7517,33 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
           type: "boolean",
           description: "the whole store, including files that no longer load (the default when nothing is given)"
         },
+        "require-gate": {
+          type: "string",
+          valueName: "NAME",
+          multiple: true,
+          description: "with --run: fail unless the newest verdict of gate NAME on the run's last iteration is an observed pass"
+        },
+        "each-iteration": { type: "boolean", description: "ask --require-gate of every iteration of the run" },
         ci: {
           ...CI_OPTION,
           description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off"
         }
       },
       positionals: { required: [], optional: ["ID"] },
-      examples: ['verify --run "$RUN"'],
+      examples: ['verify --run "$RUN"', 'verify --run "$RUN" --require-gate test --require-gate lint'],
       async run(ctx, values, [id]) {
         const ci = detectCi(values.ci);
         const chosen = [id !== void 0, values.run !== void 0, values.all].filter(Boolean).length;
         if (chosen > 1) throw new UsageError("give one of ID, --run ID or --all");
         const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        const report2 = await ctx.snapshotter.verify(target);
+        if ((values["require-gate"].length > 0 || values["each-iteration"]) && !("runId" in target))
+          throw new UsageError("--require-gate and --each-iteration need --run ID");
+        if (values["each-iteration"] && values["require-gate"].length === 0)
+          throw new UsageError("--each-iteration asks --require-gate NAME of every iteration: give one");
+        const report2 = await ctx.gates.verify(target, {
+          requireGates: values["require-gate"],
+          eachIteration: values["each-iteration"]
+        });
         return {
           json: report2,
           exitCode: report2.ok ? 0 : VERIFY_FAILED_EXIT,
@@ -7771,8 +7818,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat10 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat10.slice(stat10.lastIndexOf(")") + 2).split(" ");
+    const stat14 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat14.slice(stat14.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -7804,7 +7851,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve13) => setTimeout(resolve13, ms));
+  return new Promise((resolve15) => setTimeout(resolve15, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -8016,9 +8063,9 @@ var init_for_each_ref = __esm({
 // src/git/hardening.ts
 import { isAbsolute, join as join5 } from "node:path";
 function parseConfigEntries(out) {
-  return out.split("\0").filter((record2) => record2 !== "").map((record2) => {
-    const nl = record2.indexOf("\n");
-    return nl < 0 ? { key: record2, value: "" } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
+  return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
+    const nl = record3.indexOf("\n");
+    return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
   });
 }
 function neutraliseDrivers(configKeys) {
@@ -8163,9 +8210,9 @@ async function spawnGit(opts, args, run, consume) {
     child.stdin.on("error", () => void 0);
     child.stdin.end(run.input);
   }
-  const exited = new Promise((resolve13, reject) => {
+  const exited = new Promise((resolve15, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve13(code2 ?? -1));
+    child.once("close", (code2) => resolve15(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -8590,7 +8637,7 @@ async function commonDir(gitDir) {
 async function removeAbandonedLock(path) {
   if (await stat2(path).catch(() => null) === null) return "absent";
   for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve13) => setTimeout(resolve13, LOCK_SETTLE_MS));
+    if (round === 1) await new Promise((resolve15) => setTimeout(resolve15, LOCK_SETTLE_MS));
     if (await stat2(path).catch(() => null) === null) return "absent";
     if (await openedBy(path) !== 0) return "held";
   }
@@ -8818,16 +8865,16 @@ var init_repo = __esm({
 function parseUnmergedPaths(output) {
   const text = typeof output === "string" ? output : output.toString("utf8");
   const paths = [];
-  for (const record2 of text.split("\0")) {
-    if (record2 === "") continue;
-    const tab = record2.indexOf("	");
-    if (tab < 0 || !UNMERGED_HEAD.test(record2.slice(0, tab))) {
+  for (const record3 of text.split("\0")) {
+    if (record3 === "") continue;
+    const tab = record3.indexOf("	");
+    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
       throw new GitOutputUnparseableError(
-        `unexpected ls-files -u record ${JSON.stringify(record2.slice(0, 120))}`,
-        { details: { record: record2.slice(0, 200) } }
+        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
+        { details: { record: record3.slice(0, 200) } }
       );
     }
-    const path = record2.slice(tab + 1);
+    const path = record3.slice(tab + 1);
     if (paths.at(-1) !== path) paths.push(path);
   }
   return paths;
@@ -8856,21 +8903,21 @@ function parseStatusV2(output) {
     entries: []
   };
   for (let i = 0; i < records.length; i++) {
-    const record2 = records[i];
-    const kind = record2.slice(0, 2);
-    if (kind === "# ") readHeader(report2, record2);
+    const record3 = records[i];
+    const kind = record3.slice(0, 2);
+    if (kind === "# ") readHeader(report2, record3);
     else if (kind === "? ")
-      report2.entries.push({ kind: "untracked", path: nonEmpty(record2.slice(2), record2) });
-    else if (kind === "! ") report2.entries.push({ kind: "ignored", path: nonEmpty(record2.slice(2), record2) });
+      report2.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "! ") report2.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
     else if (kind === "1 " || kind === "u ") {
-      const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH[kind[0]]);
+      const [fields, path] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
       const entry = { xy: fields[1], submodule: fields[2], path };
       report2.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
     } else if (kind === "2 ") {
-      const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH["2"]);
+      const [fields, path] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
       const origPath = records[++i];
       if (origPath === void 0 || origPath === "")
-        throw malformed("rename without its original path", record2);
+        throw malformed("rename without its original path", record3);
       report2.entries.push({
         kind: "renamed",
         xy: fields[1],
@@ -8879,50 +8926,50 @@ function parseStatusV2(output) {
         path,
         origPath
       });
-    } else throw malformed("unknown record", record2);
+    } else throw malformed("unknown record", record3);
   }
   return report2;
 }
-function readHeader(report2, record2) {
-  const space = record2.indexOf(" ", 2);
-  const key = space < 0 ? record2.slice(2) : record2.slice(2, space);
-  const value = space < 0 ? "" : record2.slice(space + 1);
-  if (key === "branch.oid") report2.oid = value === "(initial)" ? null : hexId(value, record2);
+function readHeader(report2, record3) {
+  const space = record3.indexOf(" ", 2);
+  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
+  const value = space < 0 ? "" : record3.slice(space + 1);
+  if (key === "branch.oid") report2.oid = value === "(initial)" ? null : hexId(value, record3);
   else if (key === "branch.head")
-    report2.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record2);
-  else if (key === "branch.upstream") report2.upstream = nonEmpty(value, record2);
+    report2.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
+  else if (key === "branch.upstream") report2.upstream = nonEmpty(value, record3);
   else if (key === "branch.ab") {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (!m) throw malformed("bad ahead/behind header", record2);
+    if (!m) throw malformed("bad ahead/behind header", record3);
     report2.ahead = Number(m[1]);
     report2.behind = Number(m[2]);
   }
 }
-function splitFields(record2, count) {
+function splitFields(record3, count) {
   const fields = [];
   let start = 0;
   for (let n = 0; n < count; n++) {
-    const space = record2.indexOf(" ", start);
-    if (space < 0) throw malformed(`expected ${count} fields before the path`, record2);
-    fields.push(record2.slice(start, space));
+    const space = record3.indexOf(" ", start);
+    if (space < 0) throw malformed(`expected ${count} fields before the path`, record3);
+    fields.push(record3.slice(start, space));
     start = space + 1;
   }
-  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed("bad XY code", record2);
-  return [fields, nonEmpty(record2.slice(start), record2)];
+  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed("bad XY code", record3);
+  return [fields, nonEmpty(record3.slice(start), record3)];
 }
-function hexId(value, record2) {
-  if (!OBJECT_ID_PATTERN.test(value)) throw malformed("bad object id", record2);
+function hexId(value, record3) {
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed("bad object id", record3);
   return value;
 }
-function nonEmpty(value, record2) {
-  if (value === "") throw malformed("empty field", record2);
+function nonEmpty(value, record3) {
+  if (value === "") throw malformed("empty field", record3);
   return value;
 }
-function malformed(reason, record2) {
+function malformed(reason, record3) {
   return new GitOutputUnparseableError(
-    `unexpected output from git status (${reason}): ${JSON.stringify(record2.slice(0, 120))}`,
+    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
     {
-      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record2.slice(0, 200) }
+      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
     }
   );
 }
@@ -9820,10 +9867,10 @@ var init_run_records = __esm({
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
         const path = this.path(runId);
-        const record2 = await readJsonFile(path, RunRecord, "run record");
-        if (record2 !== null && record2.runId !== runId)
-          throw corruptFile(path, "run record", `it names run ${JSON.stringify(record2.runId)}`);
-        return record2;
+        const record3 = await readJsonFile(path, RunRecord, "run record");
+        if (record3 !== null && record3.runId !== runId)
+          throw corruptFile(path, "run record", `it names run ${JSON.stringify(record3.runId)}`);
+        return record3;
       }
       /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       async list() {
@@ -11738,9 +11785,9 @@ async function bundlePackIntact(file) {
     }
     if (magic.length < 4) magic = Buffer.concat([magic, data.subarray(0, 4 - magic.length)]);
     const joined = Buffer.concat([tail, data]);
-    const cut2 = Math.max(0, joined.length - trailerBytes);
-    hash?.update(joined.subarray(0, cut2));
-    tail = joined.subarray(cut2);
+    const cut3 = Math.max(0, joined.length - trailerBytes);
+    hash?.update(joined.subarray(0, cut3));
+    tail = joined.subarray(cut3);
     packBytes += data.length;
   }
   if (hash === null || packBytes < 12 + trailerBytes || magic.toString("latin1") !== "PACK") return false;
@@ -11799,15 +11846,15 @@ function buildRecord(snapshot, run) {
     run: { createdAt: run.createdAt, before: before2 }
   });
 }
-function recordObjects(format, record2) {
-  const blobContent = Buffer.from(`${JSON.stringify(record2, null, 2)}
+function recordObjects(format, record3) {
+  const blobContent = Buffer.from(`${JSON.stringify(record3, null, 2)}
 `);
   const blob = objectId(format, "blob", blobContent);
   const treeBuf = treeContent([{ name: RECORD_FILE, blob }]);
   const tree = objectId(format, "tree", treeBuf);
-  const seconds = Math.floor(Date.parse(record2.snapshot.createdAt) / 1e3);
+  const seconds = Math.floor(Date.parse(record3.snapshot.createdAt) / 1e3);
   const who = `agentgate <agentgate@localhost> ${seconds} +0000`;
-  const s = record2.snapshot;
+  const s = record3.snapshot;
   const message = `[agentgate] Record of run ${s.runId} iteration ${s.iteration}
 
 Agentgate-Snapshot: ${s.id}
@@ -12144,14 +12191,14 @@ var init_sharing2 = __esm({
        * home, and only then moved to refs/agentgate/records/. Serialised per home; what a killed call
        * left in incoming/ is swept first.
        */
-      async receive(repo, list3, bring) {
+      async receive(repo, list4, bring) {
         const lockPath = join17(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
           () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
             await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
-            const source = await list3();
+            const source = await list4();
             const local = await listRefsWithParents(repo, RECORDS_PREFIX);
             const localSha = new Map(local.map((r) => [r.ref, r.sha]));
             const refused = [];
@@ -12970,8 +13017,8 @@ async function pickRun(snapshotter, runId) {
 }
 function withTaskAndGate(snapshot) {
   const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
-  const gate = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
-  return { ...snapshot, task, gate };
+  const gate2 = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
+  return { ...snapshot, task, gate: gate2 };
 }
 function messageLine(message, key) {
   const line = message.split("\n").find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
@@ -13181,7 +13228,7 @@ var init_serve = __esm({
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -13217,28 +13264,28 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node2) => (isScalar(node2) || isCollection(node2)) && !!node2.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap;
-    exports.isNode = isNode;
-    exports.isPair = isPair;
-    exports.isScalar = isScalar;
-    exports.isSeq = isSeq;
+    exports2.ALIAS = ALIAS;
+    exports2.DOC = DOC;
+    exports2.MAP = MAP;
+    exports2.NODE_TYPE = NODE_TYPE;
+    exports2.PAIR = PAIR;
+    exports2.SCALAR = SCALAR;
+    exports2.SEQ = SEQ;
+    exports2.hasAnchor = hasAnchor;
+    exports2.isAlias = isAlias;
+    exports2.isCollection = isCollection;
+    exports2.isDocument = isDocument;
+    exports2.isMap = isMap;
+    exports2.isNode = isNode;
+    exports2.isPair = isPair;
+    exports2.isScalar = isScalar;
+    exports2.isSeq = isSeq;
   }
 });
 
 // node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -13389,14 +13436,14 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit;
-    exports.visitAsync = visitAsync;
+    exports2.visit = visit;
+    exports2.visitAsync = visitAsync;
   }
 });
 
 // node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -13561,13 +13608,13 @@ var require_directives = __commonJS({
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
     Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
+    exports2.Directives = Directives;
   }
 });
 
 // node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -13628,16 +13675,16 @@ var require_anchors = __commonJS({
         sourceObjects
       };
     }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
+    exports2.anchorIsValid = anchorIsValid;
+    exports2.anchorNames = anchorNames;
+    exports2.createNodeAnchors = createNodeAnchors;
+    exports2.findNewAnchor = findNewAnchor;
   }
 });
 
 // node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -13681,13 +13728,13 @@ var require_applyReviver = __commonJS({
       }
       return reviver.call(obj, key, val);
     }
-    exports.applyReviver = applyReviver;
+    exports2.applyReviver = applyReviver;
   }
 });
 
 // node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -13711,13 +13758,13 @@ var require_toJS = __commonJS({
         return Number(value);
       return value;
     }
-    exports.toJS = toJS;
+    exports2.toJS = toJS;
   }
 });
 
 // node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -13752,13 +13799,13 @@ var require_Node = __commonJS({
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
-    exports.NodeBase = NodeBase;
+    exports2.NodeBase = NodeBase;
   }
 });
 
 // node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -13870,13 +13917,13 @@ var require_Alias = __commonJS({
       }
       return 1;
     }
-    exports.Alias = Alias;
+    exports2.Alias = Alias;
   }
 });
 
 // node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -13899,14 +13946,14 @@ var require_Scalar = __commonJS({
     Scalar.PLAIN = "PLAIN";
     Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
     Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
-    exports.isScalarValue = isScalarValue;
+    exports2.Scalar = Scalar;
+    exports2.isScalarValue = isScalarValue;
   }
 });
 
 // node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -13975,13 +14022,13 @@ var require_createNode = __commonJS({
         ref.node = node2;
       return node2;
     }
-    exports.createNode = createNode;
+    exports2.createNode = createNode;
   }
 });
 
 // node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -14116,15 +14163,15 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
+    exports2.Collection = Collection;
+    exports2.collectionFromPath = collectionFromPath;
+    exports2.isEmptyPath = isEmptyPath;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -14133,15 +14180,15 @@ var require_stringifyComment = __commonJS({
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
     var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
+    exports2.indentComment = indentComment;
+    exports2.lineComment = lineComment;
+    exports2.stringifyComment = stringifyComment;
   }
 });
 
 // node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -14268,16 +14315,16 @@ ${indent}${text.slice(fold + 1, end2)}`;
       }
       return end;
     }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
+    exports2.FOLD_BLOCK = FOLD_BLOCK;
+    exports2.FOLD_FLOW = FOLD_FLOW;
+    exports2.FOLD_QUOTED = FOLD_QUOTED;
+    exports2.foldFlowLines = foldFlowLines;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -14394,9 +14441,9 @@ ${indent}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value, ctx) {
-      const { singleQuote } = ctx.options;
+      const { singleQuote: singleQuote2 } = ctx.options;
       let qs;
-      if (singleQuote === false)
+      if (singleQuote2 === false)
         qs = doubleQuotedString;
       else {
         const hasDouble = value.includes('"');
@@ -14406,7 +14453,7 @@ ${indent}`) + "'";
         else if (hasSingle && !hasDouble)
           qs = doubleQuotedString;
         else
-          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+          qs = singleQuote2 ? singleQuotedString : doubleQuotedString;
       }
       return qs(value, ctx);
     }
@@ -14554,13 +14601,13 @@ ${indent}`);
       }
       return res;
     }
-    exports.stringifyString = stringifyString;
+    exports2.stringifyString = stringifyString;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -14677,14 +14724,14 @@ var require_stringify = __commonJS({
       return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports2.createStringifyContext = createStringifyContext;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -14811,13 +14858,13 @@ ${ctx.indent}`;
       }
       return str;
     }
-    exports.stringifyPair = stringifyPair;
+    exports2.stringifyPair = stringifyPair;
   }
 });
 
 // node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -14832,14 +14879,14 @@ var require_log = __commonJS({
           console.warn(warning);
       }
     }
-    exports.debug = debug;
-    exports.warn = warn;
+    exports2.debug = debug;
+    exports2.warn = warn;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -14891,15 +14938,15 @@ var require_merge = __commonJS({
     function resolveAliasValue(ctx, value) {
       return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
+    exports2.addMergeToJSMap = addMergeToJSMap;
+    exports2.isMergeKey = isMergeKey;
+    exports2.merge = merge2;
   }
 });
 
 // node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -14957,13 +15004,13 @@ var require_addPairToJSMap = __commonJS({
       }
       return JSON.stringify(jsKey);
     }
-    exports.addPairToJSMap = addPairToJSMap;
+    exports2.addPairToJSMap = addPairToJSMap;
   }
 });
 
 // node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -14996,14 +15043,14 @@ var require_Pair = __commonJS({
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
       }
     };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
+    exports2.Pair = Pair;
+    exports2.createPair = createPair;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -15148,13 +15195,13 @@ ${indent}${end}`;
         lines.push(ic.trimStart());
       }
     }
-    exports.stringifyCollection = stringifyCollection;
+    exports2.stringifyCollection = stringifyCollection;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -15291,14 +15338,14 @@ var require_YAMLMap = __commonJS({
         });
       }
     };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
+    exports2.YAMLMap = YAMLMap;
+    exports2.findPair = findPair;
   }
 });
 
 // node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -15314,13 +15361,13 @@ var require_map = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
     };
-    exports.map = map;
+    exports2.map = map;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -15430,13 +15477,13 @@ var require_YAMLSeq = __commonJS({
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
     }
-    exports.YAMLSeq = YAMLSeq;
+    exports2.YAMLSeq = YAMLSeq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -15452,13 +15499,13 @@ var require_seq = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
     };
-    exports.seq = seq;
+    exports2.seq = seq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -15471,13 +15518,13 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string3;
+    exports2.string = string3;
   }
 });
 
 // node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -15489,13 +15536,13 @@ var require_null = __commonJS({
       resolve: () => new Scalar.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
-    exports.nullTag = nullTag;
+    exports2.nullTag = nullTag;
   }
 });
 
 // node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -15513,13 +15560,13 @@ var require_bool = __commonJS({
         return value ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
-    exports.boolTag = boolTag;
+    exports2.boolTag = boolTag;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -15540,13 +15587,13 @@ var require_stringifyNumber = __commonJS({
       }
       return n;
     }
-    exports.stringifyNumber = stringifyNumber;
+    exports2.stringifyNumber = stringifyNumber;
   }
 });
 
 // node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -15584,15 +15631,15 @@ var require_float = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -15629,15 +15676,15 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int2;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -15659,13 +15706,13 @@ var require_schema = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -15726,13 +15773,13 @@ var require_schema2 = __commonJS({
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -15792,13 +15839,13 @@ var require_binary = __commonJS({
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
     };
-    exports.binary = binary;
+    exports2.binary = binary;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -15868,15 +15915,15 @@ ${cn.comment}` : item.comment;
       resolve: resolvePairs,
       createNode: createPairs
     };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
+    exports2.createPairs = createPairs;
+    exports2.pairs = pairs;
+    exports2.resolvePairs = resolvePairs;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -15947,14 +15994,14 @@ var require_omap = __commonJS({
       },
       createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
     };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
+    exports2.YAMLOMap = YAMLOMap;
+    exports2.omap = omap;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -15979,14 +16026,14 @@ var require_bool2 = __commonJS({
       resolve: () => new Scalar.Scalar(false),
       stringify: boolStringify
     };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
+    exports2.falseTag = falseTag;
+    exports2.trueTag = trueTag;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -16027,15 +16074,15 @@ var require_float2 = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -16105,16 +16152,16 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int2;
+    exports2.intBin = intBin;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -16196,14 +16243,14 @@ var require_set = __commonJS({
         return map;
       }
     };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set;
+    exports2.YAMLSet = YAMLSet;
+    exports2.set = set;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -16283,15 +16330,15 @@ var require_timestamp = __commonJS({
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports2.floatTime = floatTime;
+    exports2.intTime = intTime;
+    exports2.timestamp = timestamp;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -16329,13 +16376,13 @@ var require_schema3 = __commonJS({
       timestamp.floatTime,
       timestamp.timestamp
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -16422,14 +16469,14 @@ var require_tags = __commonJS({
         return tags2;
       }, []);
     }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
+    exports2.coreKnownTags = coreKnownTags;
+    exports2.getTags = getTags;
   }
 });
 
 // node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -16455,13 +16502,13 @@ var require_Schema = __commonJS({
         return copy;
       }
     };
-    exports.Schema = Schema;
+    exports2.Schema = Schema;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -16535,13 +16582,13 @@ var require_stringifyDocument = __commonJS({
       }
       return lines.join("\n") + "\n";
     }
-    exports.stringifyDocument = stringifyDocument;
+    exports2.stringifyDocument = stringifyDocument;
   }
 });
 
 // node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -16844,13 +16891,13 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document;
+    exports2.Document = Document;
   }
 });
 
 // node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code2, message) {
@@ -16906,16 +16953,16 @@ ${pointer}
 `;
       }
     };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError;
+    exports2.YAMLError = YAMLError;
+    exports2.YAMLParseError = YAMLParseError;
+    exports2.YAMLWarning = YAMLWarning;
+    exports2.prettifyError = prettifyError;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -17043,13 +17090,13 @@ var require_resolve_props = __commonJS({
         start: start ?? end
       };
     }
-    exports.resolveProps = resolveProps;
+    exports2.resolveProps = resolveProps;
   }
 });
 
 // node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -17085,13 +17132,13 @@ var require_util_contains_newline = __commonJS({
           return true;
       }
     }
-    exports.containsNewline = containsNewline;
+    exports2.containsNewline = containsNewline;
   }
 });
 
 // node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -17103,13 +17150,13 @@ var require_util_flow_indent_check = __commonJS({
         }
       }
     }
-    exports.flowIndentCheck = flowIndentCheck;
+    exports2.flowIndentCheck = flowIndentCheck;
   }
 });
 
 // node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -17119,13 +17166,13 @@ var require_util_map_includes = __commonJS({
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
       return items.some((pair) => isEqual(pair.key, search));
     }
-    exports.mapIncludes = mapIncludes;
+    exports2.mapIncludes = mapIncludes;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -17142,10 +17189,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -17159,7 +17206,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep8) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -17183,7 +17230,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -17199,7 +17246,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -17227,13 +17274,13 @@ var require_resolve_block_map = __commonJS({
       map.range = [bm.offset, offset, commentEnd ?? offset];
       return map;
     }
-    exports.resolveBlockMap = resolveBlockMap;
+    exports2.resolveBlockMap = resolveBlockMap;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -17278,19 +17325,19 @@ var require_resolve_block_seq = __commonJS({
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
     }
-    exports.resolveBlockSeq = resolveBlockSeq;
+    exports2.resolveBlockSeq = resolveBlockSeq;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep8 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -17304,13 +17351,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep8 + cb;
-              sep8 = "";
+                comment += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep8 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -17321,13 +17368,13 @@ var require_resolve_end = __commonJS({
       }
       return { comment, offset };
     }
-    exports.resolveEnd = resolveEnd;
+    exports2.resolveEnd = resolveEnd;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -17353,18 +17400,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep8 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -17418,8 +17465,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep8 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
+        if (!isMap && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -17431,7 +17478,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -17442,8 +17489,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep8)
-                for (const st of sep8) {
+              if (sep9)
+                for (const st of sep9) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -17460,7 +17507,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -17515,13 +17562,13 @@ var require_resolve_flow_collection = __commonJS({
       }
       return coll;
     }
-    exports.resolveFlowCollection = resolveFlowCollection;
+    exports2.resolveFlowCollection = resolveFlowCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -17580,13 +17627,13 @@ var require_compose_collection = __commonJS({
         node2.format = tag.format;
       return node2;
     }
-    exports.composeCollection = composeCollection;
+    exports2.composeCollection = composeCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -17640,7 +17687,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep8 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -17657,24 +17704,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep8 === " ")
-            sep8 = "\n";
-          else if (!prevMoreIndented && sep8 === "\n")
-            sep8 = "\n\n";
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep8 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep8 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep8 + content;
-          sep8 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -17763,13 +17810,13 @@ var require_resolve_block_scalar = __commonJS({
         lines.push([split[i], split[i + 1]]);
       return lines;
     }
-    exports.resolveBlockScalar = resolveBlockScalar;
+    exports2.resolveBlockScalar = resolveBlockScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -17857,25 +17904,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep8 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep8 === "\n")
-            res += sep8;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep8 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep8 + lm;
-          sep8 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep8 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -17984,13 +18031,13 @@ var require_resolve_flow_scalar = __commonJS({
         return raw;
       }
     }
-    exports.resolveFlowScalar = resolveFlowScalar;
+    exports2.resolveFlowScalar = resolveFlowScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -18065,13 +18112,13 @@ var require_compose_scalar = __commonJS({
       }
       return tag;
     }
-    exports.composeScalar = composeScalar;
+    exports2.composeScalar = composeScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -18095,13 +18142,13 @@ var require_util_empty_scalar_position = __commonJS({
       }
       return offset;
     }
-    exports.emptyScalarPosition = emptyScalarPosition;
+    exports2.emptyScalarPosition = emptyScalarPosition;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -18200,14 +18247,14 @@ var require_compose_node = __commonJS({
         alias.comment = re.comment;
       return alias;
     }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
+    exports2.composeEmptyNode = composeEmptyNode;
+    exports2.composeNode = composeNode;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -18244,13 +18291,13 @@ var require_compose_doc = __commonJS({
       doc.range = [offset, contentEnd, re.offset];
       return doc;
     }
-    exports.composeDoc = composeDoc;
+    exports2.composeDoc = composeDoc;
   }
 });
 
 // node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -18452,13 +18499,13 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
+    exports2.Composer = Composer;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -18635,15 +18682,15 @@ var require_cst_scalar = __commonJS({
         }
       }
     }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
+    exports2.createScalarToken = createScalarToken;
+    exports2.resolveAsScalar = resolveAsScalar;
+    exports2.setScalarValue = setScalarValue;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -18685,26 +18732,26 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep8, value }) {
+    function stringifyItem({ start, key, sep: sep9, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep8)
-        for (const st of sep8)
+      if (sep9)
+        for (const st of sep9)
           res += st.source;
       if (value)
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -18760,13 +18807,13 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports.visit = visit;
+    exports2.visit = visit;
   }
 });
 
 // node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -18850,25 +18897,25 @@ var require_cst = __commonJS({
       }
       return null;
     }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
+    exports2.createScalarToken = cstScalar.createScalarToken;
+    exports2.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports2.setScalarValue = cstScalar.setScalarValue;
+    exports2.stringify = cstStringify.stringify;
+    exports2.visit = cstVisit.visit;
+    exports2.BOM = BOM;
+    exports2.DOCUMENT = DOCUMENT;
+    exports2.FLOW_END = FLOW_END;
+    exports2.SCALAR = SCALAR;
+    exports2.isCollection = isCollection;
+    exports2.isScalar = isScalar;
+    exports2.prettyToken = prettyToken;
+    exports2.tokenType = tokenType;
   }
 });
 
 // node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -19451,13 +19498,13 @@ var require_lexer = __commonJS({
         return yield* this.pushToIndex(i, false);
       }
     };
-    exports.Lexer = Lexer;
+    exports2.Lexer = Lexer;
   }
 });
 
 // node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -19482,26 +19529,26 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter;
+    exports2.LineCounter = LineCounter;
   }
 });
 
 // node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list3, type) {
-      for (let i = 0; i < list3.length; ++i)
-        if (list3[i].type === type)
+    function includesToken(list4, type) {
+      for (let i = 0; i < list4.length; ++i)
+        if (list4[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list3) {
-      for (let i = 0; i < list3.length; ++i) {
-        switch (list3[i].type) {
+    function findNonEmptyIndex(list4) {
+      for (let i = 0; i < list4.length; ++i) {
+        switch (list4[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -19859,18 +19906,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep8;
+          let sep9;
           if (scalar.end) {
-            sep8 = scalar.end;
-            sep8.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep8 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep8 }]
+            items: [{ start, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -20023,15 +20070,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep8 = it.sep;
-                  sep8.push(this.sourceToken);
+                  const sep9 = it.sep;
+                  sep9.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep8 }]
+                    items: [{ start: start2, key, sep: sep9 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -20225,13 +20272,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep8 = fc.end.splice(1, fc.end.length);
-            sep8.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep8 }]
+              items: [{ start, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -20356,13 +20403,13 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser;
+    exports2.Parser = Parser;
   }
 });
 
 // node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -20370,7 +20417,7 @@ var require_public_api = __commonJS({
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser2 = require_parser();
     function parseOptions(options) {
       const prettyErrors = options.prettyErrors !== false;
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
@@ -20378,7 +20425,7 @@ var require_public_api = __commonJS({
     }
     function parseAllDocuments(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
       const docs = Array.from(composer$1.compose(parser$1.parse(source)));
       if (prettyErrors && lineCounter2)
@@ -20392,7 +20439,7 @@ var require_public_api = __commonJS({
     }
     function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
       let doc = null;
       for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
@@ -20450,16 +20497,16 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse2;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports2.parse = parse2;
+    exports2.parseAllDocuments = parseAllDocuments;
+    exports2.parseDocument = parseDocument2;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -20474,38 +20521,38 @@ var require_dist = __commonJS({
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser2 = require_parser();
     var publicApi = require_public_api();
     var visit = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity.isAlias;
-    exports.isCollection = identity.isCollection;
-    exports.isDocument = identity.isDocument;
-    exports.isMap = identity.isMap;
-    exports.isNode = identity.isNode;
-    exports.isPair = identity.isPair;
-    exports.isScalar = identity.isScalar;
-    exports.isSeq = identity.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
+    exports2.Composer = composer.Composer;
+    exports2.Document = Document.Document;
+    exports2.Schema = Schema.Schema;
+    exports2.YAMLError = errors.YAMLError;
+    exports2.YAMLParseError = errors.YAMLParseError;
+    exports2.YAMLWarning = errors.YAMLWarning;
+    exports2.Alias = Alias.Alias;
+    exports2.isAlias = identity.isAlias;
+    exports2.isCollection = identity.isCollection;
+    exports2.isDocument = identity.isDocument;
+    exports2.isMap = identity.isMap;
+    exports2.isNode = identity.isNode;
+    exports2.isPair = identity.isPair;
+    exports2.isScalar = identity.isScalar;
+    exports2.isSeq = identity.isSeq;
+    exports2.Pair = Pair.Pair;
+    exports2.Scalar = Scalar.Scalar;
+    exports2.YAMLMap = YAMLMap.YAMLMap;
+    exports2.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports2.CST = cst;
+    exports2.Lexer = lexer.Lexer;
+    exports2.LineCounter = lineCounter.LineCounter;
+    exports2.Parser = parser2.Parser;
+    exports2.parse = publicApi.parse;
+    exports2.parseAllDocuments = publicApi.parseAllDocuments;
+    exports2.parseDocument = publicApi.parseDocument;
+    exports2.stringify = publicApi.stringify;
+    exports2.visit = visit.visit;
+    exports2.visitAsync = visit.visitAsync;
   }
 });
 
@@ -20658,12 +20705,5490 @@ var init_config2 = __esm({
   }
 });
 
+// types/gate.ts
+function compareGateResults(a, b) {
+  const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+var MAX_RECORDED_FAILURES, GateName, GateVerdict, TestFailure, TestCounts, GateLog, GateResult;
+var init_gate = __esm({
+  "types/gate.ts"() {
+    "use strict";
+    init_zod();
+    init_snapshot();
+    MAX_RECORDED_FAILURES = 50;
+    GateName = SafeId;
+    GateVerdict = _enum(["pass", "fail", "error"]);
+    TestFailure = object({
+      suite: string2().max(4096),
+      name: string2().max(4096),
+      message: string2().max(65536)
+    });
+    TestCounts = object({
+      total: number2().int().nonnegative(),
+      passed: number2().int().nonnegative(),
+      failed: number2().int().nonnegative(),
+      skipped: number2().int().nonnegative(),
+      errors: number2().int().nonnegative(),
+      failures: array(TestFailure).max(MAX_RECORDED_FAILURES)
+    });
+    GateLog = object({
+      /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
+      path: string2().min(1).nullable(),
+      sha256: string2().regex(/^[0-9a-f]{64}$/),
+      bytes: number2().int().nonnegative()
+    });
+    GateResult = object({
+      /** Unique across machines (random, like snapshot ids). */
+      id: SafeId,
+      runId: SafeId,
+      iteration: number2().int().nonnegative(),
+      name: GateName,
+      /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
+      attempt: number2().int().positive(),
+      /** The tree of the after commit the gate judged. */
+      treeId: Sha,
+      afterSha: Sha,
+      /** The argv that ran; null for `gate record`. */
+      command: array(string2().max(1e6)).max(1e4).nullable(),
+      /** True when agentgate ran the command itself; false for a verdict the caller reported. */
+      observed: boolean2(),
+      isolated: boolean2(),
+      startedAt: IsoDate,
+      durationMs: number2().int().nonnegative(),
+      exitCode: number2().int().nullable(),
+      signal: string2().max(32).nullable(),
+      timedOut: boolean2(),
+      verdict: GateVerdict,
+      /** One line saying why. */
+      reason: string2().max(1e3).regex(/^[^\r\n]*$/),
+      tests: TestCounts.nullable(),
+      log: GateLog.nullable(),
+      /** The attempt this one replayed (`gate replay`), or null. */
+      replayOf: number2().int().positive().nullable(),
+      /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
+      junit: array(string2().min(1).max(4096)).max(100).optional(),
+      /** `--min-tests` as given, or null. */
+      minTests: number2().int().nonnegative().nullable().optional(),
+      /** `--timeout` in milliseconds, or null. */
+      timeoutMs: number2().int().positive().nullable().optional()
+    });
+  }
+});
+
+// src/process/user-command.ts
+import { spawn as spawn2 } from "node:child_process";
+function runUserCommand(options) {
+  const started = performance.now();
+  const [file, ...args] = options.argv;
+  if (file === void 0 || file === "") {
+    const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
+    return Promise.resolve(notStarted(error2, started));
+  }
+  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
+  return new Promise((resolve15) => {
+    const child = spawn2(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio,
+      detached: options.group === true,
+      windowsHide: true
+    });
+    let timedOut = false;
+    let forwarded = null;
+    let spawnError = null;
+    const timers = [];
+    const kill = (signal) => {
+      if (child.pid === void 0) return;
+      try {
+        if (options.group) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+      }
+    };
+    const forward = (signal) => {
+      forwarded = signal;
+      kill(signal);
+    };
+    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    if (options.timeoutMs !== void 0) {
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          kill("SIGTERM");
+          timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
+        }, options.timeoutMs)
+      );
+    }
+    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
+    child.on("error", (error2) => {
+      spawnError = error2;
+    });
+    child.on("close", (code2, signal) => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      if (options.group && child.pid !== void 0) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+        }
+      }
+      if (spawnError !== null) return resolve15(notStarted(spawnError, started));
+      resolve15({
+        exitCode: code2,
+        signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        spawnError: null,
+        forwarded
+      });
+    });
+  });
+}
+function tee(stdout, stderr, options) {
+  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  const route = (from, to) => {
+    from?.on("data", (chunk) => {
+      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
+      const full = targets.filter((t) => !t.write(chunk));
+      if (full.length === 0) return;
+      from.pause();
+      let waiting = full.length;
+      for (const t of full) {
+        const resume = () => {
+          t.off("drain", resume);
+          t.off("close", resume);
+          if (--waiting === 0) from.resume();
+        };
+        t.on("drain", resume);
+        t.on("close", resume);
+      }
+    });
+  };
+  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
+  route(stderr, echo.stderr);
+}
+function notStarted(error2, started) {
+  return {
+    exitCode: null,
+    signal: null,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: false,
+    spawnError: error2,
+    forwarded: null
+  };
+}
+var KILL_GRACE_MS;
+var init_user_command = __esm({
+  "src/process/user-command.ts"() {
+    "use strict";
+    KILL_GRACE_MS = 2e3;
+  }
+});
+
+// src/store/gate-store.ts
+import { readdir as readdir5 } from "node:fs/promises";
+import { join as join19, resolve as resolve10 } from "node:path";
+function validate2(value) {
+  const parsed = GateResult.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues }
+    });
+  }
+  return parsed.data;
+}
+function sameVerdict(a, b) {
+  const strip = (r) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  return strip(a) === strip(b);
+}
+var newGateId, GateStore;
+var init_gate_store = __esm({
+  "src/store/gate-store.ts"() {
+    "use strict";
+    init_nanoid();
+    init_gate();
+    init_errors();
+    init_atomic();
+    init_lock();
+    init_json_file();
+    init_paths();
+    newGateId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 20);
+    GateStore = class {
+      home;
+      lockTimeoutMs;
+      constructor(home, options = {}) {
+        this.home = resolve10(home);
+        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+      }
+      runDir(runId) {
+        return join19(layout(this.home).gates, assertSafeId(runId, "run id"));
+      }
+      path(runId, id) {
+        return join19(this.runDir(runId), `${assertSafeId(id, "gate id")}.json`);
+      }
+      /**
+       * Stores a new local attempt: the next attempt number for its iteration and name (after every
+       * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
+       * when given, runs under the lock once the attempt number is known (to move the attempt's log
+       * to its numbered name) and returns the verdict to store.
+       */
+      async append(result, place) {
+        return this.withRunLock(result.runId, async () => {
+          const { results } = await this.list(result.runId);
+          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), 0);
+          const placed = place === void 0 ? result : await place(attempt);
+          const stored = validate2({ ...placed, id: newGateId(), attempt });
+          await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
+          return stored;
+        });
+      }
+      /**
+       * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
+       * again is a no-op and returns false; a different verdict under a known id is refused
+       * (CONCURRENT_UPDATE): a stored attempt is never replaced.
+       */
+      async receive(result) {
+        const valid = validate2(result);
+        return this.withRunLock(valid.runId, async () => {
+          const existing = await this.load(valid.runId, valid.id);
+          if (existing !== null) {
+            if (sameVerdict(existing, valid)) return false;
+            throw new ConcurrentUpdateError(
+              `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
+              { details: { runId: valid.runId, id: valid.id } }
+            );
+          }
+          await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
+          return true;
+        });
+      }
+      /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
+      async load(runId, id) {
+        const path = this.path(runId, id);
+        const result = await readJsonFile(path, GateResult, "gate verdict");
+        if (result !== null && (result.id !== id || result.runId !== runId)) {
+          throw corruptFile(path, "gate verdict", `it holds verdict ${result.id} of run ${result.runId}`);
+        }
+        return result;
+      }
+      /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
+      async list(runId) {
+        const { items, problems } = await loadAll(
+          this.runDir(runId),
+          "gate verdict",
+          (id) => this.load(runId, id)
+        );
+        return { results: items.sort(compareGateResults), problems };
+      }
+      /** Every run that has verdicts here. */
+      async runIds() {
+        try {
+          return (await readdir5(layout(this.home).gates)).filter((name) => !name.startsWith(".")).sort();
+        } catch (cause) {
+          if (cause.code === "ENOENT") return [];
+          throw cause;
+        }
+      }
+      /** Whether the run has any verdict file (cheap: no parsing). */
+      async hasAny(runId) {
+        return (await listJsonNames(this.runDir(runId))).length > 0;
+      }
+      withRunLock(runId, fn) {
+        const lockPath = join19(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
+      }
+    };
+  }
+});
+
+// src/git/checkout-tree.ts
+async function checkoutTreeInto(repo, tree, dir, indexFile) {
+  if (!isFullId(tree))
+    throw new InvalidArgumentError(`${JSON.stringify(tree)} is not a full tree id`, { details: { tree } });
+  const opts = { ...repo, cwd: dir, workTree: dir, indexFile };
+  await runGit(opts, ["read-tree", tree]);
+  await runGit(opts, ["checkout-index", "--all", "--force"]);
+}
+var init_checkout_tree = __esm({
+  "src/git/checkout-tree.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_runner();
+  }
+});
+
+// src/gates/isolated.ts
+import { randomBytes as randomBytes5 } from "node:crypto";
+import { mkdir as mkdir6, readdir as readdir6, rm as rm12, stat as stat9 } from "node:fs/promises";
+import { join as join20 } from "node:path";
+async function withIsolatedCheckout(repo, tree, root, fn) {
+  await sweepIsolatedCheckouts(root);
+  const base = join20(root, randomBytes5(8).toString("hex"));
+  return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
+    try {
+      const dir = join20(base, "tree");
+      await mkdir6(dir, { recursive: true });
+      await checkoutTreeInto(repo, tree, dir, join20(base, "index"));
+      return await fn(dir);
+    } finally {
+      await removeTree(base);
+    }
+  });
+}
+async function sweepIsolatedCheckouts(root) {
+  const names = await readdir6(root).catch(() => []);
+  const removed = [];
+  for (const name of names) {
+    const lockName = name.endsWith(".lock") ? name : `${name}.lock`;
+    const base = lockName.slice(0, -".lock".length);
+    if (!CHECKOUT_NAME.test(base) || name === lockName && names.includes(base)) continue;
+    const owner = await readOwner(join20(root, lockName));
+    const gone = owner === null ? await olderThan(join20(root, name), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
+    if (!gone) continue;
+    await removeTree(join20(root, base));
+    await rm12(join20(root, lockName), { force: true });
+    removed.push(join20(root, base));
+  }
+  return removed;
+}
+async function olderThan(path, ageMs) {
+  const info = await stat9(path).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs >= ageMs;
+}
+async function removeTree(path) {
+  await rm12(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => void 0);
+}
+var CHECKOUT_NAME;
+var init_isolated = __esm({
+  "src/gates/isolated.ts"() {
+    "use strict";
+    init_lock();
+    init_sweep();
+    init_checkout_tree();
+    CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+  }
+});
+
+// node_modules/fast-xml-parser/src/util.js
+function getAllMatches(string3, regex) {
+  const matches = [];
+  let match = regex.exec(string3);
+  while (match) {
+    const allmatches = [];
+    allmatches.startIndex = regex.lastIndex - match[0].length;
+    const len = match.length;
+    for (let index = 0; index < len; index++) {
+      allmatches.push(match[index]);
+    }
+    matches.push(allmatches);
+    match = regex.exec(string3);
+  }
+  return matches;
+}
+function isExist(v) {
+  return typeof v !== "undefined";
+}
+var nameStartChar, nameChar, nameRegexp, regexName, isName, DANGEROUS_PROPERTY_NAMES, criticalProperties;
+var init_util2 = __esm({
+  "node_modules/fast-xml-parser/src/util.js"() {
+    "use strict";
+    nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
+    nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
+    nameRegexp = "[" + nameStartChar + "][" + nameChar + "]*";
+    regexName = new RegExp("^" + nameRegexp + "$");
+    isName = function(string3) {
+      const match = regexName.exec(string3);
+      return !(match === null || typeof match === "undefined");
+    };
+    DANGEROUS_PROPERTY_NAMES = [
+      // '__proto__',
+      // 'constructor',
+      // 'prototype',
+      "hasOwnProperty",
+      "toString",
+      "valueOf",
+      "__defineGetter__",
+      "__defineSetter__",
+      "__lookupGetter__",
+      "__lookupSetter__"
+    ];
+    criticalProperties = ["__proto__", "constructor", "prototype"];
+  }
+});
+
+// node_modules/fast-xml-parser/src/validator.js
+function validate3(xmlData, options) {
+  options = Object.assign({}, defaultOptions, options);
+  const tags = [];
+  let tagFound = false;
+  let reachedRoot = false;
+  if (xmlData[0] === "\uFEFF") {
+    xmlData = xmlData.substr(1);
+  }
+  for (let i = 0; i < xmlData.length; i++) {
+    if (xmlData[i] === "<" && xmlData[i + 1] === "?") {
+      i += 2;
+      i = readPI(xmlData, i);
+      if (i.err) return i;
+    } else if (xmlData[i] === "<") {
+      let tagStartPos = i;
+      i++;
+      if (xmlData[i] === "!") {
+        i = readCommentAndCDATA(xmlData, i);
+        continue;
+      } else {
+        let closingTag = false;
+        if (xmlData[i] === "/") {
+          closingTag = true;
+          i++;
+        }
+        let tagName = "";
+        for (; i < xmlData.length && xmlData[i] !== ">" && xmlData[i] !== " " && xmlData[i] !== "	" && xmlData[i] !== "\n" && xmlData[i] !== "\r"; i++) {
+          tagName += xmlData[i];
+        }
+        tagName = tagName.trim();
+        if (tagName[tagName.length - 1] === "/") {
+          tagName = tagName.substring(0, tagName.length - 1);
+          i--;
+        }
+        if (!validateTagName(tagName)) {
+          let msg;
+          if (tagName.trim().length === 0) {
+            msg = "Invalid space after '<'.";
+          } else {
+            msg = "Tag '" + tagName + "' is an invalid name.";
+          }
+          return getErrorObject("InvalidTag", msg, getLineNumberForPosition(xmlData, i));
+        }
+        const result = readAttributeStr(xmlData, i);
+        if (result === false) {
+          return getErrorObject("InvalidAttr", "Attributes for '" + tagName + "' have open quote.", getLineNumberForPosition(xmlData, i));
+        }
+        let attrStr = result.value;
+        i = result.index;
+        if (attrStr[attrStr.length - 1] === "/") {
+          const attrStrStart = i - attrStr.length;
+          attrStr = attrStr.substring(0, attrStr.length - 1);
+          const isValid = validateAttributeString(attrStr, options);
+          if (isValid === true) {
+            tagFound = true;
+          } else {
+            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, attrStrStart + isValid.err.line));
+          }
+        } else if (closingTag) {
+          if (!result.tagClosed) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' doesn't have proper closing.", getLineNumberForPosition(xmlData, i));
+          } else if (attrStr.trim().length > 0) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' can't have attributes or invalid starting.", getLineNumberForPosition(xmlData, tagStartPos));
+          } else if (tags.length === 0) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' has not been opened.", getLineNumberForPosition(xmlData, tagStartPos));
+          } else {
+            const otg = tags.pop();
+            if (tagName !== otg.tagName) {
+              let openPos = getLineNumberForPosition(xmlData, otg.tagStartPos);
+              return getErrorObject(
+                "InvalidTag",
+                "Expected closing tag '" + otg.tagName + "' (opened in line " + openPos.line + ", col " + openPos.col + ") instead of closing tag '" + tagName + "'.",
+                getLineNumberForPosition(xmlData, tagStartPos)
+              );
+            }
+            if (tags.length == 0) {
+              reachedRoot = true;
+            }
+          }
+        } else {
+          const isValid = validateAttributeString(attrStr, options);
+          if (isValid !== true) {
+            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, i - attrStr.length + isValid.err.line));
+          }
+          if (reachedRoot === true) {
+            return getErrorObject("InvalidXml", "Multiple possible root nodes found.", getLineNumberForPosition(xmlData, i));
+          } else if (options.unpairedTags.indexOf(tagName) !== -1) {
+          } else {
+            tags.push({ tagName, tagStartPos });
+          }
+          tagFound = true;
+        }
+        for (i++; i < xmlData.length; i++) {
+          if (xmlData[i] === "<") {
+            if (xmlData[i + 1] === "!") {
+              i++;
+              i = readCommentAndCDATA(xmlData, i);
+              continue;
+            } else if (xmlData[i + 1] === "?") {
+              i = readPI(xmlData, ++i);
+              if (i.err) return i;
+            } else {
+              break;
+            }
+          } else if (xmlData[i] === "&") {
+            const afterAmp = validateAmpersand(xmlData, i);
+            if (afterAmp == -1)
+              return getErrorObject("InvalidChar", "char '&' is not expected.", getLineNumberForPosition(xmlData, i));
+            i = afterAmp;
+          } else {
+            if (reachedRoot === true && !isWhiteSpace(xmlData[i])) {
+              return getErrorObject("InvalidXml", "Extra text at the end", getLineNumberForPosition(xmlData, i));
+            }
+          }
+        }
+        if (xmlData[i] === "<") {
+          i--;
+        }
+      }
+    } else {
+      if (isWhiteSpace(xmlData[i])) {
+        continue;
+      }
+      return getErrorObject("InvalidChar", "char '" + xmlData[i] + "' is not expected.", getLineNumberForPosition(xmlData, i));
+    }
+  }
+  if (!tagFound) {
+    return getErrorObject("InvalidXml", "Start tag expected.", 1);
+  } else if (tags.length == 1) {
+    return getErrorObject("InvalidTag", "Unclosed tag '" + tags[0].tagName + "'.", getLineNumberForPosition(xmlData, tags[0].tagStartPos));
+  } else if (tags.length > 0) {
+    return getErrorObject("InvalidXml", "Invalid '" + JSON.stringify(tags.map((t) => t.tagName), null, 4).replace(/\r?\n/g, "") + "' found.", { line: 1, col: 1 });
+  }
+  return true;
+}
+function isWhiteSpace(char) {
+  return char === " " || char === "	" || char === "\n" || char === "\r";
+}
+function readPI(xmlData, i) {
+  const start = i;
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] == "?" || xmlData[i] == " ") {
+      const tagname = xmlData.substr(start, i - start);
+      if (i > 5 && tagname === "xml") {
+        return getErrorObject("InvalidXml", "XML declaration allowed only at the start of the document.", getLineNumberForPosition(xmlData, i));
+      } else if (xmlData[i] == "?" && xmlData[i + 1] == ">") {
+        i++;
+        break;
+      } else {
+        continue;
+      }
+    }
+  }
+  return i;
+}
+function readCommentAndCDATA(xmlData, i) {
+  if (xmlData.length > i + 5 && xmlData[i + 1] === "-" && xmlData[i + 2] === "-") {
+    for (i += 3; i < xmlData.length; i++) {
+      if (xmlData[i] === "-" && xmlData[i + 1] === "-" && xmlData[i + 2] === ">") {
+        i += 2;
+        break;
+      }
+    }
+  } else if (xmlData.length > i + 8 && xmlData[i + 1] === "D" && xmlData[i + 2] === "O" && xmlData[i + 3] === "C" && xmlData[i + 4] === "T" && xmlData[i + 5] === "Y" && xmlData[i + 6] === "P" && xmlData[i + 7] === "E") {
+    let angleBracketsCount = 1;
+    for (i += 8; i < xmlData.length; i++) {
+      if (xmlData[i] === "<") {
+        angleBracketsCount++;
+      } else if (xmlData[i] === ">") {
+        angleBracketsCount--;
+        if (angleBracketsCount === 0) {
+          break;
+        }
+      }
+    }
+  } else if (xmlData.length > i + 9 && xmlData[i + 1] === "[" && xmlData[i + 2] === "C" && xmlData[i + 3] === "D" && xmlData[i + 4] === "A" && xmlData[i + 5] === "T" && xmlData[i + 6] === "A" && xmlData[i + 7] === "[") {
+    for (i += 8; i < xmlData.length; i++) {
+      if (xmlData[i] === "]" && xmlData[i + 1] === "]" && xmlData[i + 2] === ">") {
+        i += 2;
+        break;
+      }
+    }
+  }
+  return i;
+}
+function readAttributeStr(xmlData, i) {
+  let attrStr = "";
+  let startChar = "";
+  let tagClosed = false;
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] === doubleQuote || xmlData[i] === singleQuote) {
+      if (startChar === "") {
+        startChar = xmlData[i];
+      } else if (startChar !== xmlData[i]) {
+      } else {
+        startChar = "";
+      }
+    } else if (xmlData[i] === ">") {
+      if (startChar === "") {
+        tagClosed = true;
+        break;
+      }
+    }
+    attrStr += xmlData[i];
+  }
+  if (startChar !== "") {
+    return false;
+  }
+  return {
+    value: attrStr,
+    index: i,
+    tagClosed
+  };
+}
+function scanAttributeTokens(attrStr) {
+  const tokens = [];
+  const len = attrStr.length;
+  let i = 0;
+  while (i < len) {
+    const tokenStart = i;
+    while (i < len && isWhiteSpace(attrStr[i])) i++;
+    if (i >= len) break;
+    if (attrStr[i] === "=") {
+      i++;
+      continue;
+    }
+    const leadingWs = attrStr.slice(tokenStart, i);
+    const nameStart = i;
+    while (i < len && !isWhiteSpace(attrStr[i]) && attrStr[i] !== "=") i++;
+    const name = attrStr.slice(nameStart, i);
+    let equalsGroup;
+    let j = i;
+    while (j < len && isWhiteSpace(attrStr[j])) j++;
+    if (j < len && attrStr[j] === "=") {
+      equalsGroup = attrStr.slice(i, j + 1);
+      i = j + 1;
+    }
+    let quoteChar;
+    let value;
+    let k = i;
+    while (k < len && isWhiteSpace(attrStr[k])) k++;
+    if (k < len && (attrStr[k] === '"' || attrStr[k] === "'")) {
+      const valueStart = k + 1;
+      const closeIdx = attrStr.indexOf(attrStr[k], valueStart);
+      if (closeIdx !== -1) {
+        quoteChar = attrStr[k];
+        value = attrStr.slice(valueStart, closeIdx);
+        i = closeIdx + 1;
+      }
+    }
+    const token = { startIndex: tokenStart };
+    token[1] = leadingWs;
+    token[2] = name;
+    token[3] = equalsGroup;
+    token[4] = quoteChar !== void 0 ? true : void 0;
+    token[5] = quoteChar;
+    token[6] = value;
+    tokens.push(token);
+  }
+  return tokens;
+}
+function validateAttributeString(attrStr, options) {
+  const matches = scanAttributeTokens(attrStr);
+  const attrNames = {};
+  for (let i = 0; i < matches.length; i++) {
+    if (matches[i][1].length === 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' has no space in starting.", getPositionFromMatch(matches[i]));
+    } else if (matches[i][3] !== void 0 && matches[i][4] === void 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' is without value.", getPositionFromMatch(matches[i]));
+    } else if (matches[i][3] === void 0 && !options.allowBooleanAttributes) {
+      return getErrorObject("InvalidAttr", "boolean attribute '" + matches[i][2] + "' is not allowed.", getPositionFromMatch(matches[i]));
+    }
+    const attrName = matches[i][2];
+    if (!validateAttrName(attrName)) {
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is an invalid name.", getPositionFromMatch(matches[i]));
+    }
+    if (!Object.prototype.hasOwnProperty.call(attrNames, attrName)) {
+      attrNames[attrName] = 1;
+    } else {
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is repeated.", getPositionFromMatch(matches[i]));
+    }
+  }
+  return true;
+}
+function validateNumberAmpersand(xmlData, i) {
+  let re = /\d/;
+  if (xmlData[i] === "x") {
+    i++;
+    re = /[\da-fA-F]/;
+  }
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] === ";")
+      return i;
+    if (!xmlData[i].match(re))
+      break;
+  }
+  return -1;
+}
+function validateAmpersand(xmlData, i) {
+  i++;
+  if (xmlData[i] === ";")
+    return -1;
+  if (xmlData[i] === "#") {
+    i++;
+    return validateNumberAmpersand(xmlData, i);
+  }
+  let count = 0;
+  for (; i < xmlData.length; i++, count++) {
+    if (xmlData[i].match(/\w/) && count < 20)
+      continue;
+    if (xmlData[i] === ";")
+      break;
+    return -1;
+  }
+  return i;
+}
+function getErrorObject(code2, message, lineNumber) {
+  return {
+    err: {
+      code: code2,
+      msg: message,
+      line: lineNumber.line || lineNumber,
+      col: lineNumber.col
+    }
+  };
+}
+function validateAttrName(attrName) {
+  return isName(attrName);
+}
+function validateTagName(tagname) {
+  return isName(tagname);
+}
+function getLineNumberForPosition(xmlData, index) {
+  const lines = xmlData.substring(0, index).split(/\r?\n/);
+  return {
+    line: lines.length,
+    // column number is last line's length + 1, because column numbering starts at 1:
+    col: lines[lines.length - 1].length + 1
+  };
+}
+function getPositionFromMatch(match) {
+  return match.startIndex + match[1].length;
+}
+var defaultOptions, doubleQuote, singleQuote;
+var init_validator = __esm({
+  "node_modules/fast-xml-parser/src/validator.js"() {
+    "use strict";
+    init_util2();
+    defaultOptions = {
+      allowBooleanAttributes: false,
+      //A tag can have attributes without any value
+      unpairedTags: []
+    };
+    doubleQuote = '"';
+    singleQuote = "'";
+  }
+});
+
+// node_modules/@nodable/entities/src/entities.js
+var CURRENCY, XML, COMMON_HTML;
+var init_entities = __esm({
+  "node_modules/@nodable/entities/src/entities.js"() {
+    CURRENCY = {
+      cent: "\xA2",
+      pound: "\xA3",
+      curren: "\xA4",
+      yen: "\xA5",
+      euro: "\u20AC",
+      dollar: "$",
+      fnof: "\u0192",
+      inr: "\u20B9",
+      af: "\u060B",
+      birr: "\u1265\u122D",
+      peso: "\u20B1",
+      rub: "\u20BD",
+      won: "\u20A9",
+      yuan: "\xA5",
+      cedil: "\xB8"
+    };
+    XML = {
+      amp: "&",
+      apos: "'",
+      gt: ">",
+      lt: "<",
+      quot: '"'
+    };
+    COMMON_HTML = {
+      nbsp: "\xA0",
+      copy: "\xA9",
+      reg: "\xAE",
+      trade: "\u2122",
+      mdash: "\u2014",
+      ndash: "\u2013",
+      hellip: "\u2026",
+      laquo: "\xAB",
+      raquo: "\xBB",
+      lsquo: "\u2018",
+      rsquo: "\u2019",
+      ldquo: "\u201C",
+      rdquo: "\u201D",
+      bull: "\u2022",
+      para: "\xB6",
+      sect: "\xA7",
+      deg: "\xB0",
+      frac12: "\xBD",
+      frac14: "\xBC",
+      frac34: "\xBE"
+    };
+  }
+});
+
+// node_modules/@nodable/entities/src/EntityDecoder.js
+function validateEntityName(name) {
+  if (name[0] === "#") {
+    throw new Error(`[EntityReplacer] Invalid character '#' in entity name: "${name}"`);
+  }
+  for (const ch of name) {
+    if (SPECIAL_CHARS.has(ch)) {
+      throw new Error(`[EntityReplacer] Invalid character '${ch}' in entity name: "${name}"`);
+    }
+  }
+  return name;
+}
+function mergeEntityMaps(...maps) {
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const map of maps) {
+    if (!map) continue;
+    for (const key of Object.keys(map)) {
+      const raw = map[key];
+      if (typeof raw === "string") {
+        out[key] = raw;
+      } else if (raw && typeof raw === "object" && raw.val !== void 0) {
+        const val = raw.val;
+        if (typeof val === "string") {
+          out[key] = val;
+        }
+      }
+    }
+  }
+  return out;
+}
+function parseLimitTiers(raw) {
+  if (!raw || raw === LIMIT_TIER_EXTERNAL) return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
+  if (raw === LIMIT_TIER_ALL) return /* @__PURE__ */ new Set([LIMIT_TIER_ALL]);
+  if (raw === LIMIT_TIER_BASE) return /* @__PURE__ */ new Set([LIMIT_TIER_BASE]);
+  if (Array.isArray(raw)) return new Set(raw);
+  return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
+}
+function parseNCRConfig(ncr) {
+  if (!ncr) {
+    return { xmlVersion: 1, onLevel: NCR_LEVEL.allow, nullLevel: NCR_LEVEL.remove };
+  }
+  const xmlVersion = ncr.xmlVersion === 1.1 ? 1.1 : 1;
+  const onLevel = NCR_LEVEL[ncr.onNCR] ?? NCR_LEVEL.allow;
+  const nullLevel = NCR_LEVEL[ncr.nullNCR] ?? NCR_LEVEL.remove;
+  const clampedNull = Math.max(nullLevel, NCR_LEVEL.remove);
+  return { xmlVersion, onLevel, nullLevel: clampedNull };
+}
+var ENTITY_ACTION, SPECIAL_CHARS, LIMIT_TIER_EXTERNAL, LIMIT_TIER_BASE, LIMIT_TIER_ALL, NCR_LEVEL, XML10_ALLOWED_C0, EntityDecoder;
+var init_EntityDecoder = __esm({
+  "node_modules/@nodable/entities/src/EntityDecoder.js"() {
+    init_entities();
+    ENTITY_ACTION = Object.freeze({
+      /** Resolve and expand the entity normally. */
+      ALLOW: "allow",
+      /** Silently skip this entity — it will not be registered. */
+      BLOCK: "block",
+      /** Throw an error, aborting entity registration entirely. */
+      THROW: "throw"
+    });
+    SPECIAL_CHARS = new Set("!?\\\\/[]$%{}^&*()<>|+");
+    LIMIT_TIER_EXTERNAL = "external";
+    LIMIT_TIER_BASE = "base";
+    LIMIT_TIER_ALL = "all";
+    NCR_LEVEL = Object.freeze({ allow: 0, leave: 1, remove: 2, throw: 3 });
+    XML10_ALLOWED_C0 = /* @__PURE__ */ new Set([9, 10, 13]);
+    EntityDecoder = class {
+      /**
+       * @param {object} [options]
+       * @param {object|null}  [options.namedEntities]        — extra named entities merged into base map
+       * @param {object}  [options.limit]                 — security limits
+       * @param {number}       [options.limit.maxTotalExpansions=0]  — 0 = unlimited
+       * @param {number}       [options.limit.maxExpandedLength=0]   — 0 = unlimited
+       * @param {'external'|'base'|'all'|string[]} [options.limit.applyLimitsTo='external']
+       *   Which entity tiers count against the security limits:
+       *   - 'external' (default) — only input/runtime + persistent external entities
+       *   - 'base'               — only DEFAULT_XML_ENTITIES + namedEntities
+       *   - 'all'                — every entity regardless of tier
+       *   - string[]             — explicit combination, e.g. ['external', 'base']
+       * @param {((resolved: string, original: string) => string)|null} [options.postCheck=null]
+       * @param {string[]} [options.remove=[]] — entity names (e.g. ['nbsp', '#13']) to delete (replace with empty string)
+       * @param {string[]} [options.leave=[]]  — entity names to keep as literal (unchanged in output)
+       * @param {object}   [options.ncr]       — Numeric Character Reference controls
+       * @param {1.0|1.1}  [options.ncr.xmlVersion=1.0]
+       *   XML version governing which codepoint ranges are restricted:
+       *   - 1.0 — C0 controls U+0001–U+001F (except U+0009/000A/000D) are prohibited
+       *   - 1.1 — C0 controls are allowed when written as NCRs; C1 (U+007F–U+009F) decoded as-is
+       * @param {'allow'|'leave'|'remove'|'throw'} [options.ncr.onNCR='allow']
+       *   Base action for numeric references. Severity order: allow < leave < remove < throw.
+       *   For codepoint ranges that carry a minimum level (surrogates → remove, XML 1.0 C0 → remove),
+       *   the effective action is max(onNCR, rangeMinimum).
+       * @param {'remove'|'throw'} [options.ncr.nullNCR='remove']
+       *   Action for U+0000 (null). 'allow' and 'leave' are clamped to 'remove' since null is never safe.
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onExternalEntity=null]
+       *   Hook called when an external entity is registered via `setExternalEntities()` or
+       *   `addExternalEntity()`. Return `ENTITY_ACTION.ALLOW` to accept the entity,
+       *   `ENTITY_ACTION.BLOCK` to silently skip it, or `ENTITY_ACTION.THROW` to abort with an error.
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onInputEntity=null]
+       *   Hook called when an input entity is registered via `addInputEntities()`. Return
+       *   `ENTITY_ACTION.ALLOW` to accept, `ENTITY_ACTION.BLOCK` to silently skip, or
+       *   `ENTITY_ACTION.THROW` to abort with an error.
+       */
+      constructor(options = {}) {
+        this._limit = options.limit || {};
+        this._maxTotalExpansions = this._limit.maxTotalExpansions || 0;
+        this._maxExpandedLength = this._limit.maxExpandedLength || 0;
+        this._postCheck = typeof options.postCheck === "function" ? options.postCheck : (r) => r;
+        this._limitTiers = parseLimitTiers(this._limit.applyLimitsTo ?? LIMIT_TIER_EXTERNAL);
+        this._numericAllowed = options.numericAllowed ?? true;
+        this._baseMap = mergeEntityMaps(XML, options.namedEntities || null);
+        this._externalMap = /* @__PURE__ */ Object.create(null);
+        this._inputMap = /* @__PURE__ */ Object.create(null);
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        this._removeSet = new Set(options.remove && Array.isArray(options.remove) ? options.remove : []);
+        this._leaveSet = new Set(options.leave && Array.isArray(options.leave) ? options.leave : []);
+        const ncrCfg = parseNCRConfig(options.ncr);
+        this._ncrXmlVersion = ncrCfg.xmlVersion;
+        this._ncrOnLevel = ncrCfg.onLevel;
+        this._ncrNullLevel = ncrCfg.nullLevel;
+        this._onExternalEntity = typeof options.onExternalEntity === "function" ? options.onExternalEntity : null;
+        this._onInputEntity = typeof options.onInputEntity === "function" ? options.onInputEntity : null;
+      }
+      // -------------------------------------------------------------------------
+      // Private: registration hook dispatch
+      // -------------------------------------------------------------------------
+      /**
+       * Invoke a registration hook for a single entity name/value pair.
+       * Returns true when the entity should be accepted, false when it should be
+       * silently skipped (BLOCK), and throws when the hook returns THROW.
+       *
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} hook
+       * @param {string} name
+       * @param {string} value
+       * @param {string} context  — used in error messages ('external' | 'input')
+       * @returns {boolean}  true = accept, false = skip
+       */
+      _applyRegistrationHook(hook, name, value, context) {
+        if (!hook) return true;
+        const action = hook(name, value);
+        if (action === ENTITY_ACTION.BLOCK) return false;
+        if (action === ENTITY_ACTION.THROW) {
+          throw new Error(
+            `[EntityDecoder] Registration of ${context} entity "&${name};" was rejected by hook`
+          );
+        }
+        return true;
+      }
+      // -------------------------------------------------------------------------
+      // Persistent external entity registration
+      // -------------------------------------------------------------------------
+      /**
+       * Replace the full set of persistent external entities.
+       * All keys are validated — throws on invalid characters.
+       * If `onExternalEntity` is set, it is called once per entry; entries that
+       * return `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW`
+       * aborts the whole call.
+       * @param {Record<string, string | { regex?: RegExp, val: string }>} map
+       */
+      setExternalEntities(map) {
+        if (map) {
+          for (const key of Object.keys(map)) {
+            validateEntityName(key);
+          }
+        }
+        if (!this._onExternalEntity) {
+          this._externalMap = mergeEntityMaps(map);
+          return;
+        }
+        const flat = mergeEntityMaps(map);
+        const filtered = /* @__PURE__ */ Object.create(null);
+        for (const [name, value] of Object.entries(flat)) {
+          if (this._applyRegistrationHook(this._onExternalEntity, name, value, "external")) {
+            filtered[name] = value;
+          }
+        }
+        this._externalMap = filtered;
+      }
+      /**
+       * Add a single persistent external entity.
+       * If `onExternalEntity` is set it is called before the entity is stored;
+       * `ENTITY_ACTION.BLOCK` silently skips storage, `ENTITY_ACTION.THROW` raises.
+       * @param {string} key
+       * @param {string} value
+       */
+      addExternalEntity(key, value) {
+        validateEntityName(key);
+        if (typeof value === "string" && value.indexOf("&") === -1) {
+          if (this._applyRegistrationHook(this._onExternalEntity, key, value, "external")) {
+            this._externalMap[key] = value;
+          }
+        }
+      }
+      // -------------------------------------------------------------------------
+      // Input / runtime entity registration (per document)
+      // -------------------------------------------------------------------------
+      /**
+       * Inject DOCTYPE entities for the current document.
+       * Also resets per-document expansion counters.
+       * If `onInputEntity` is set it is called once per entry; entries returning
+       * `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW` aborts.
+       * @param {Record<string, string | { regx?: RegExp, regex?: RegExp, val: string }>} map
+       */
+      addInputEntities(map) {
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        if (!this._onInputEntity) {
+          this._inputMap = mergeEntityMaps(map);
+          return;
+        }
+        const flat = mergeEntityMaps(map);
+        const filtered = /* @__PURE__ */ Object.create(null);
+        for (const [name, value] of Object.entries(flat)) {
+          if (this._applyRegistrationHook(this._onInputEntity, name, value, "input")) {
+            filtered[name] = value;
+          }
+        }
+        this._inputMap = filtered;
+      }
+      // -------------------------------------------------------------------------
+      // Per-document reset
+      // -------------------------------------------------------------------------
+      /**
+       * Wipe input/runtime entities and reset counters.
+       * Call this before processing each new document.
+       * @returns {this}
+       */
+      reset() {
+        this._inputMap = /* @__PURE__ */ Object.create(null);
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        return this;
+      }
+      // -------------------------------------------------------------------------
+      // XML version (can be set after construction, e.g. once parser reads <?xml?>)
+      // -------------------------------------------------------------------------
+      /**
+       * Update the XML version used for NCR classification.
+       * Call this as soon as the document's `<?xml version="...">` declaration is parsed.
+       * @param {1.0|1.1|number} version
+       */
+      setXmlVersion(version2) {
+        this._ncrXmlVersion = version2 === 1.1 ? 1.1 : 1;
+      }
+      // -------------------------------------------------------------------------
+      // Primary API
+      // -------------------------------------------------------------------------
+      /**
+       * Replace all entity references in `str` in a single pass.
+       *
+       * @param {string} str
+       * @returns {string}
+       */
+      decode(str) {
+        if (typeof str !== "string" || str.length === 0) return str;
+        if (str.indexOf("&") === -1) return str;
+        const original = str;
+        const chunks = [];
+        const len = str.length;
+        let last = 0;
+        let i = 0;
+        const limitExpansions = this._maxTotalExpansions > 0;
+        const limitLength = this._maxExpandedLength > 0;
+        const checkLimits = limitExpansions || limitLength;
+        while (i < len) {
+          if (str.charCodeAt(i) !== 38) {
+            i++;
+            continue;
+          }
+          let j = i + 1;
+          while (j < len && str.charCodeAt(j) !== 59 && j - i <= 32) j++;
+          if (j >= len || str.charCodeAt(j) !== 59) {
+            i++;
+            continue;
+          }
+          const token = str.slice(i + 1, j);
+          if (token.length === 0) {
+            i++;
+            continue;
+          }
+          let replacement;
+          let tier;
+          if (this._removeSet.has(token)) {
+            replacement = "";
+            if (tier === void 0) {
+              tier = LIMIT_TIER_EXTERNAL;
+            }
+          } else if (this._leaveSet.has(token)) {
+            i++;
+            continue;
+          } else if (token.charCodeAt(0) === 35) {
+            const ncrResult = this._resolveNCR(token);
+            if (ncrResult === void 0) {
+              i++;
+              continue;
+            }
+            replacement = ncrResult;
+            tier = LIMIT_TIER_BASE;
+          } else {
+            const resolved = this._resolveName(token);
+            replacement = resolved?.value;
+            tier = resolved?.tier;
+          }
+          if (replacement === void 0) {
+            i++;
+            continue;
+          }
+          if (i > last) chunks.push(str.slice(last, i));
+          chunks.push(replacement);
+          last = j + 1;
+          i = last;
+          if (checkLimits && this._tierCounts(tier)) {
+            if (limitExpansions) {
+              this._totalExpansions++;
+              if (this._totalExpansions > this._maxTotalExpansions) {
+                throw new Error(
+                  `[EntityReplacer] Entity expansion count limit exceeded: ${this._totalExpansions} > ${this._maxTotalExpansions}`
+                );
+              }
+            }
+            if (limitLength) {
+              const delta = replacement.length - (token.length + 2);
+              if (delta > 0) {
+                this._expandedLength += delta;
+                if (this._expandedLength > this._maxExpandedLength) {
+                  throw new Error(
+                    `[EntityReplacer] Expanded content length limit exceeded: ${this._expandedLength} > ${this._maxExpandedLength}`
+                  );
+                }
+              }
+            }
+          }
+        }
+        if (last < len) chunks.push(str.slice(last));
+        const result = chunks.length === 0 ? str : chunks.join("");
+        return this._postCheck(result, original);
+      }
+      // -------------------------------------------------------------------------
+      // Private: limit tier check
+      // -------------------------------------------------------------------------
+      /**
+       * Returns true if a resolved entity of the given tier should count
+       * against the expansion/length limits.
+       * @param {string} tier  — LIMIT_TIER_EXTERNAL | LIMIT_TIER_BASE
+       * @returns {boolean}
+       */
+      _tierCounts(tier) {
+        if (this._limitTiers.has(LIMIT_TIER_ALL)) return true;
+        return this._limitTiers.has(tier);
+      }
+      // -------------------------------------------------------------------------
+      // Private: entity resolution
+      // -------------------------------------------------------------------------
+      /**
+       * Resolve a named entity token (without & and ;).
+       * Priority: inputMap > externalMap > baseMap
+       * Returns the resolved value tagged with its limit tier.
+       *
+       * @param {string} name
+       * @returns {{ value: string, tier: string }|undefined}
+       */
+      _resolveName(name) {
+        if (name in this._inputMap) return { value: this._inputMap[name], tier: LIMIT_TIER_EXTERNAL };
+        if (name in this._externalMap) return { value: this._externalMap[name], tier: LIMIT_TIER_EXTERNAL };
+        if (name in this._baseMap) return { value: this._baseMap[name], tier: LIMIT_TIER_BASE };
+        return void 0;
+      }
+      /**
+       * Classify a codepoint and return the minimum action level that must be applied.
+       * Returns -1 when no minimum is imposed (normal allow path).
+       *
+       * Ranges checked (in priority order):
+       *   1. U+0000            — null, governed by nullNCR (always ≥ remove)
+       *   2. U+D800–U+DFFF     — surrogates, always prohibited (min: remove)
+       *   3. U+0001–U+001F \ {0x09,0x0A,0x0D}  — XML 1.0 restricted C0 (min: remove)
+       *      (skipped in XML 1.1 — C0 controls are allowed when written as NCRs)
+       *
+       * @param {number} cp  — codepoint
+       * @returns {number}   — minimum NCR_LEVEL value, or -1 for no restriction
+       */
+      _classifyNCR(cp) {
+        if (cp === 0) return this._ncrNullLevel;
+        if (cp >= 55296 && cp <= 57343) return NCR_LEVEL.remove;
+        if (this._ncrXmlVersion === 1) {
+          if (cp >= 1 && cp <= 31 && !XML10_ALLOWED_C0.has(cp)) return NCR_LEVEL.remove;
+        }
+        return -1;
+      }
+      /**
+       * Execute a resolved NCR action.
+       *
+       * @param {number} action   — NCR_LEVEL value
+       * @param {string} token    — raw token (e.g. '#38') for error messages
+       * @param {number} cp       — codepoint, used only for error messages
+       * @returns {string|undefined}
+       *   - decoded character string  → 'allow'
+       *   - ''                        → 'remove'
+       *   - undefined                 → 'leave' (caller must skip past '&' only)
+       *   - throws Error              → 'throw'
+       */
+      _applyNCRAction(action, token, cp) {
+        switch (action) {
+          case NCR_LEVEL.allow:
+            return String.fromCodePoint(cp);
+          case NCR_LEVEL.remove:
+            return "";
+          case NCR_LEVEL.leave:
+            return void 0;
+          // signal: keep literal
+          case NCR_LEVEL.throw:
+            throw new Error(
+              `[EntityDecoder] Prohibited numeric character reference &${token}; (U+${cp.toString(16).toUpperCase().padStart(4, "0")})`
+            );
+          default:
+            return String.fromCodePoint(cp);
+        }
+      }
+      /**
+       * Full NCR resolution pipeline for a numeric token.
+       *
+       * Steps:
+       *   1. Parse the codepoint (decimal or hex).
+       *   2. Validate the raw codepoint range (NaN, <0, >0x10FFFF).
+       *   3. If numericAllowed is false and no minimum restriction applies → leave as-is.
+       *   4. Classify the codepoint to find the minimum required action level.
+       *   5. Resolve effective action = max(onNCR, minimum).
+       *   6. Apply and return.
+       *
+       * @param {string} token  — e.g. '#38', '#x26', '#X26'
+       * @returns {string|undefined}
+       *   - string (incl. '')  — replacement ('' = remove)
+       *   - undefined          — leave original &token; as-is
+       */
+      _resolveNCR(token) {
+        const second = token.charCodeAt(1);
+        let cp;
+        if (second === 120 || second === 88) {
+          cp = parseInt(token.slice(2), 16);
+        } else {
+          cp = parseInt(token.slice(1), 10);
+        }
+        if (Number.isNaN(cp) || cp < 0 || cp > 1114111) return void 0;
+        const minimum = this._classifyNCR(cp);
+        if (!this._numericAllowed && minimum < NCR_LEVEL.remove) return void 0;
+        const effective = minimum === -1 ? this._ncrOnLevel : Math.max(this._ncrOnLevel, minimum);
+        return this._applyNCRAction(effective, token, cp);
+      }
+    };
+  }
+});
+
+// node_modules/@nodable/entities/src/index.js
+var init_src = __esm({
+  "node_modules/@nodable/entities/src/index.js"() {
+    init_EntityDecoder();
+    init_entities();
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+function validatePropertyName(propertyName, optionName) {
+  if (typeof propertyName !== "string") {
+    return;
+  }
+  const normalized = propertyName.toLowerCase();
+  if (DANGEROUS_PROPERTY_NAMES.some((dangerous) => normalized === dangerous.toLowerCase())) {
+    throw new Error(
+      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
+    );
+  }
+  if (criticalProperties.some((dangerous) => normalized === dangerous.toLowerCase())) {
+    throw new Error(
+      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
+    );
+  }
+}
+function normalizeProcessEntities(value, htmlEntities) {
+  if (typeof value === "boolean") {
+    return {
+      enabled: value,
+      // true or false
+      maxEntitySize: 1e4,
+      maxExpansionDepth: 1e4,
+      maxTotalExpansions: Infinity,
+      maxExpandedLength: 1e5,
+      maxEntityCount: 1e3,
+      allowedTags: null,
+      tagFilter: null,
+      appliesTo: "all"
+    };
+  }
+  if (typeof value === "object" && value !== null) {
+    return {
+      enabled: value.enabled !== false,
+      maxEntitySize: Math.max(1, value.maxEntitySize ?? 1e4),
+      maxExpansionDepth: Math.max(1, value.maxExpansionDepth ?? 1e4),
+      maxTotalExpansions: Math.max(1, value.maxTotalExpansions ?? Infinity),
+      maxExpandedLength: Math.max(1, value.maxExpandedLength ?? 1e5),
+      maxEntityCount: Math.max(1, value.maxEntityCount ?? 1e3),
+      allowedTags: value.allowedTags ?? null,
+      tagFilter: value.tagFilter ?? null,
+      appliesTo: value.appliesTo ?? "all"
+    };
+  }
+  return normalizeProcessEntities(true);
+}
+var defaultOnDangerousProperty, defaultOptions2, buildOptions;
+var init_OptionsBuilder = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js"() {
+    init_util2();
+    defaultOnDangerousProperty = (name) => {
+      if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
+        return "__" + name;
+      }
+      return name;
+    };
+    defaultOptions2 = {
+      preserveOrder: false,
+      attributeNamePrefix: "@_",
+      attributesGroupName: false,
+      textNodeName: "#text",
+      ignoreAttributes: true,
+      removeNSPrefix: false,
+      // remove NS from tag name or attribute name if true
+      allowBooleanAttributes: false,
+      //a tag can have attributes without any value
+      //ignoreRootElement : false,
+      parseTagValue: true,
+      parseAttributeValue: false,
+      trimValues: true,
+      //Trim string values of tag and attributes
+      cdataPropName: false,
+      numberParseOptions: {
+        hex: true,
+        leadingZeros: true,
+        eNotation: true,
+        unicode: false
+      },
+      tagValueProcessor: function(tagName, val) {
+        return val;
+      },
+      attributeValueProcessor: function(attrName, val) {
+        return val;
+      },
+      stopNodes: [],
+      //nested tags will not be parsed even for errors
+      alwaysCreateTextNode: false,
+      isArray: () => false,
+      commentPropName: false,
+      unpairedTags: [],
+      processEntities: true,
+      htmlEntities: false,
+      entityDecoder: null,
+      ignoreDeclaration: false,
+      ignorePiTags: false,
+      transformTagName: false,
+      transformAttributeName: false,
+      updateTag: function(tagName, jPath, attrs) {
+        return tagName;
+      },
+      // skipEmptyListItem: false
+      captureMetaData: false,
+      maxNestedTags: 100,
+      strictReservedNames: true,
+      jPath: true,
+      // if true, pass jPath string to callbacks; if false, pass matcher instance
+      onDangerousProperty: defaultOnDangerousProperty
+    };
+    buildOptions = function(options) {
+      const built = Object.assign({}, defaultOptions2, options);
+      const propertyNameOptions = [
+        { value: built.attributeNamePrefix, name: "attributeNamePrefix" },
+        { value: built.attributesGroupName, name: "attributesGroupName" },
+        { value: built.textNodeName, name: "textNodeName" },
+        { value: built.cdataPropName, name: "cdataPropName" },
+        { value: built.commentPropName, name: "commentPropName" }
+      ];
+      for (const { value, name } of propertyNameOptions) {
+        if (value) {
+          validatePropertyName(value, name);
+        }
+      }
+      if (built.onDangerousProperty === null) {
+        built.onDangerousProperty = defaultOnDangerousProperty;
+      }
+      built.processEntities = normalizeProcessEntities(built.processEntities, built.htmlEntities);
+      built.unpairedTagsSet = new Set(built.unpairedTags);
+      if (built.stopNodes && Array.isArray(built.stopNodes)) {
+        built.stopNodes = built.stopNodes.map((node2) => {
+          if (typeof node2 === "string" && node2.startsWith("*.")) {
+            return ".." + node2.substring(2);
+          }
+          return node2;
+        });
+      }
+      return built;
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+var METADATA_SYMBOL, XmlNode;
+var init_xmlNode = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/xmlNode.js"() {
+    "use strict";
+    if (typeof Symbol !== "function") {
+      METADATA_SYMBOL = "@@xmlMetadata";
+    } else {
+      METADATA_SYMBOL = /* @__PURE__ */ Symbol("XML Node Metadata");
+    }
+    XmlNode = class {
+      constructor(tagname) {
+        this.tagname = tagname;
+        this.child = [];
+        this[":@"] = /* @__PURE__ */ Object.create(null);
+      }
+      add(key, val) {
+        if (key === "__proto__") key = "#__proto__";
+        this.child.push({ [key]: val });
+      }
+      addChild(node2, startIndex) {
+        if (node2.tagname === "__proto__") node2.tagname = "#__proto__";
+        if (node2[":@"] && Object.keys(node2[":@"]).length > 0) {
+          this.child.push({ [node2.tagname]: node2.child, [":@"]: node2[":@"] });
+        } else {
+          this.child.push({ [node2.tagname]: node2.child });
+        }
+        this.addStartIndex(startIndex);
+      }
+      addStartIndex(startIndex) {
+        if (startIndex !== void 0) {
+          this.child[this.child.length - 1][METADATA_SYMBOL] = { startIndex };
+        }
+      }
+      addEndIndex(endIndex) {
+        const lastChild = this.child[this.child.length - 1];
+        if (lastChild !== void 0 && lastChild[METADATA_SYMBOL] !== void 0 && lastChild[METADATA_SYMBOL].endIndex === void 0) {
+          lastChild[METADATA_SYMBOL].endIndex = endIndex;
+        }
+      }
+      /** symbol used for metadata */
+      static getMetaDataSymbol() {
+        return METADATA_SYMBOL;
+      }
+    };
+  }
+});
+
+// node_modules/xml-naming/src/index.js
+var nameStartChar10, nameChar10, nameStartChar11, nameChar11, buildRegexes, regexes10, regexes11, nameStartCharAscii, nameCharAscii, regexesAscii, getRegexes, qName;
+var init_src2 = __esm({
+  "node_modules/xml-naming/src/index.js"() {
+    nameStartChar10 = ":A-Za-z_\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD";
+    nameChar10 = nameStartChar10 + "\\-\\.\\d\xB7\u0300-\u036F\u203F-\u2040";
+    nameStartChar11 = ":A-Za-z_\xC0-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    nameChar11 = nameStartChar11 + "\\-\\.\\d\xB7\u0300-\u036F\u0487\u203F-\u2040";
+    buildRegexes = (startChar, char, flags = "") => {
+      const ncStart = startChar.replace(":", "");
+      const ncChar = char.replace(":", "");
+      const ncNamePat = `[${ncStart}][${ncChar}]*`;
+      return {
+        name: new RegExp(`^[${startChar}][${char}]*$`, flags),
+        ncName: new RegExp(`^${ncNamePat}$`, flags),
+        qName: new RegExp(`^${ncNamePat}(?::${ncNamePat})?$`, flags),
+        nmToken: new RegExp(`^[${char}]+$`, flags),
+        nmTokens: new RegExp(`^[${char}]+(?:\\s+[${char}]+)*$`, flags)
+      };
+    };
+    regexes10 = buildRegexes(nameStartChar10, nameChar10);
+    regexes11 = buildRegexes(nameStartChar11, nameChar11, "u");
+    nameStartCharAscii = ":A-Za-z_";
+    nameCharAscii = nameStartCharAscii + "\\-\\.\\d";
+    regexesAscii = buildRegexes(nameStartCharAscii, nameCharAscii);
+    getRegexes = (xmlVersion = "1.0", asciiOnly = false) => {
+      if (asciiOnly) return regexesAscii;
+      return xmlVersion === "1.1" ? regexes11 : regexes10;
+    };
+    qName = (str, { xmlVersion = "1.0", asciiOnly = false } = {}) => getRegexes(xmlVersion, asciiOnly).qName.test(str);
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+function hasSeq(data, seq, i) {
+  for (let j = 0; j < seq.length; j++) {
+    if (seq[j] !== data[i + j + 1]) return false;
+  }
+  return true;
+}
+function validateEntityName2(name, xmlVersion) {
+  if (qName(name, { xmlVersion }))
+    return name;
+  else
+    throw new Error(`Invalid entity name ${name}`);
+}
+var DocTypeReader, skipWhitespace;
+var init_DocTypeReader = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js"() {
+    init_src2();
+    DocTypeReader = class {
+      constructor(options, xmlVersion) {
+        this.suppressValidationErr = !options;
+        this.options = options;
+        this.xmlVersion = xmlVersion || 1;
+      }
+      setXmlVersion(xmlVersion = 1) {
+        this.xmlVersion = xmlVersion;
+      }
+      readDocType(xmlData, i) {
+        const entities = /* @__PURE__ */ Object.create(null);
+        let entityCount = 0;
+        if (xmlData[i + 3] === "O" && xmlData[i + 4] === "C" && xmlData[i + 5] === "T" && xmlData[i + 6] === "Y" && xmlData[i + 7] === "P" && xmlData[i + 8] === "E") {
+          i = i + 9;
+          let angleBracketsCount = 1;
+          let hasBody = false, comment = false;
+          let quoteChar = null;
+          let exp = "";
+          for (; i < xmlData.length; i++) {
+            if (quoteChar !== null) {
+              if (xmlData[i] === quoteChar) quoteChar = null;
+              exp += xmlData[i];
+              continue;
+            }
+            if (!hasBody && !comment && (xmlData[i] === '"' || xmlData[i] === "'")) {
+              quoteChar = xmlData[i];
+              exp += xmlData[i];
+              continue;
+            }
+            if (xmlData[i] === "<" && !comment) {
+              if (hasBody && hasSeq(xmlData, "!ENTITY", i)) {
+                i += 7;
+                let entityName, val;
+                [entityName, val, i] = this.readEntityExp(xmlData, i + 1, this.suppressValidationErr);
+                if (val.indexOf("&") === -1) {
+                  if (this.options.enabled !== false && this.options.maxEntityCount != null && entityCount >= this.options.maxEntityCount) {
+                    throw new Error(
+                      `Entity count (${entityCount + 1}) exceeds maximum allowed (${this.options.maxEntityCount})`
+                    );
+                  }
+                  entities[entityName] = val;
+                  entityCount++;
+                }
+              } else if (hasBody && hasSeq(xmlData, "!ELEMENT", i)) {
+                i += 8;
+                const { index } = this.readElementExp(xmlData, i + 1);
+                i = index;
+              } else if (hasBody && hasSeq(xmlData, "!ATTLIST", i)) {
+                i += 8;
+              } else if (hasBody && hasSeq(xmlData, "!NOTATION", i)) {
+                i += 9;
+                const { index } = this.readNotationExp(xmlData, i + 1, this.suppressValidationErr);
+                i = index;
+              } else if (hasSeq(xmlData, "!--", i)) comment = true;
+              else throw new Error(`Invalid DOCTYPE`);
+              angleBracketsCount++;
+              exp = "";
+            } else if (xmlData[i] === ">") {
+              if (comment) {
+                if (xmlData[i - 1] === "-" && xmlData[i - 2] === "-") {
+                  comment = false;
+                  angleBracketsCount--;
+                }
+              } else {
+                angleBracketsCount--;
+              }
+              if (angleBracketsCount === 0) {
+                break;
+              }
+            } else if (xmlData[i] === "[") {
+              hasBody = true;
+            } else {
+              exp += xmlData[i];
+            }
+          }
+          if (quoteChar !== null || angleBracketsCount !== 0) {
+            throw new Error(`Unclosed DOCTYPE`);
+          }
+        } else {
+          throw new Error(`Invalid Tag instead of DOCTYPE`);
+        }
+        return { entities, i };
+      }
+      readEntityExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i]) && xmlData[i] !== '"' && xmlData[i] !== "'") {
+          i++;
+        }
+        let entityName = xmlData.substring(startIndex, i);
+        validateEntityName2(entityName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        if (!this.suppressValidationErr) {
+          if (xmlData.substring(i, i + 6).toUpperCase() === "SYSTEM") {
+            throw new Error("External entities are not supported");
+          } else if (xmlData[i] === "%") {
+            throw new Error("Parameter entities are not supported");
+          }
+        }
+        let entityValue = "";
+        [i, entityValue] = this.readIdentifierVal(xmlData, i, "entity");
+        if (this.options.enabled !== false && this.options.maxEntitySize != null && entityValue.length > this.options.maxEntitySize) {
+          throw new Error(
+            `Entity "${entityName}" size (${entityValue.length}) exceeds maximum allowed size (${this.options.maxEntitySize})`
+          );
+        }
+        i--;
+        return [entityName, entityValue, i];
+      }
+      readNotationExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let notationName = xmlData.substring(startIndex, i);
+        !this.suppressValidationErr && validateEntityName2(notationName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        const identifierType = xmlData.substring(i, i + 6).toUpperCase();
+        if (!this.suppressValidationErr && identifierType !== "SYSTEM" && identifierType !== "PUBLIC") {
+          throw new Error(`Expected SYSTEM or PUBLIC, found "${identifierType}"`);
+        }
+        i += identifierType.length;
+        i = skipWhitespace(xmlData, i);
+        let publicIdentifier = null;
+        let systemIdentifier = null;
+        if (identifierType === "PUBLIC") {
+          [i, publicIdentifier] = this.readIdentifierVal(xmlData, i, "publicIdentifier");
+          i = skipWhitespace(xmlData, i);
+          if (xmlData[i] === '"' || xmlData[i] === "'") {
+            [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
+          }
+        } else if (identifierType === "SYSTEM") {
+          [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
+          if (!this.suppressValidationErr && !systemIdentifier) {
+            throw new Error("Missing mandatory system identifier for SYSTEM notation");
+          }
+        }
+        return { notationName, publicIdentifier, systemIdentifier, index: --i };
+      }
+      readIdentifierVal(xmlData, i, type) {
+        let identifierVal = "";
+        const startChar = xmlData[i];
+        if (startChar !== '"' && startChar !== "'") {
+          throw new Error(`Expected quoted string, found "${startChar}"`);
+        }
+        i++;
+        const startIndex = i;
+        while (i < xmlData.length && xmlData[i] !== startChar) {
+          i++;
+        }
+        identifierVal = xmlData.substring(startIndex, i);
+        if (xmlData[i] !== startChar) {
+          throw new Error(`Unterminated ${type} value`);
+        }
+        i++;
+        return [i, identifierVal];
+      }
+      readElementExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let elementName = xmlData.substring(startIndex, i);
+        if (!this.suppressValidationErr && !qName(elementName, { xmlVersion: this.xmlVersion })) {
+          throw new Error(`Invalid element name: "${elementName}"`);
+        }
+        i = skipWhitespace(xmlData, i);
+        let contentModel = "";
+        if (xmlData[i] === "E" && hasSeq(xmlData, "MPTY", i)) i += 4;
+        else if (xmlData[i] === "A" && hasSeq(xmlData, "NY", i)) i += 2;
+        else if (xmlData[i] === "(") {
+          i++;
+          const startIndex2 = i;
+          while (i < xmlData.length && xmlData[i] !== ")") {
+            i++;
+          }
+          contentModel = xmlData.substring(startIndex2, i);
+          if (xmlData[i] !== ")") {
+            throw new Error("Unterminated content model");
+          }
+        } else if (!this.suppressValidationErr) {
+          throw new Error(`Invalid Element Expression, found "${xmlData[i]}"`);
+        }
+        return {
+          elementName,
+          contentModel: contentModel.trim(),
+          index: i
+        };
+      }
+      readAttlistExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        let startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let elementName = xmlData.substring(startIndex, i);
+        validateEntityName2(elementName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let attributeName = xmlData.substring(startIndex, i);
+        if (!validateEntityName2(attributeName, { xmlVersion: this.xmlVersion })) {
+          throw new Error(`Invalid attribute name: "${attributeName}"`);
+        }
+        i = skipWhitespace(xmlData, i);
+        let attributeType = "";
+        if (xmlData.substring(i, i + 8).toUpperCase() === "NOTATION") {
+          attributeType = "NOTATION";
+          i += 8;
+          i = skipWhitespace(xmlData, i);
+          if (xmlData[i] !== "(") {
+            throw new Error(`Expected '(', found "${xmlData[i]}"`);
+          }
+          i++;
+          let allowedNotations = [];
+          while (i < xmlData.length && xmlData[i] !== ")") {
+            const startIndex2 = i;
+            while (i < xmlData.length && xmlData[i] !== "|" && xmlData[i] !== ")") {
+              i++;
+            }
+            let notation = xmlData.substring(startIndex2, i);
+            notation = notation.trim();
+            if (!validateEntityName2(notation, { xmlVersion: this.xmlVersion })) {
+              throw new Error(`Invalid notation name: "${notation}"`);
+            }
+            allowedNotations.push(notation);
+            if (xmlData[i] === "|") {
+              i++;
+              i = skipWhitespace(xmlData, i);
+            }
+          }
+          if (xmlData[i] !== ")") {
+            throw new Error("Unterminated list of notations");
+          }
+          i++;
+          attributeType += " (" + allowedNotations.join("|") + ")";
+        } else {
+          const startIndex2 = i;
+          while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+            i++;
+          }
+          attributeType += xmlData.substring(startIndex2, i);
+          const validTypes = ["CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS"];
+          if (!this.suppressValidationErr && !validTypes.includes(attributeType.toUpperCase())) {
+            throw new Error(`Invalid attribute type: "${attributeType}"`);
+          }
+        }
+        i = skipWhitespace(xmlData, i);
+        let defaultValue = "";
+        if (xmlData.substring(i, i + 8).toUpperCase() === "#REQUIRED") {
+          defaultValue = "#REQUIRED";
+          i += 8;
+        } else if (xmlData.substring(i, i + 7).toUpperCase() === "#IMPLIED") {
+          defaultValue = "#IMPLIED";
+          i += 7;
+        } else {
+          [i, defaultValue] = this.readIdentifierVal(xmlData, i, "ATTLIST");
+        }
+        return {
+          elementName,
+          attributeName,
+          attributeType,
+          defaultValue,
+          index: i
+        };
+      }
+    };
+    skipWhitespace = (data, index) => {
+      while (index < data.length && /\s/.test(data[index])) {
+        index++;
+      }
+      return index;
+    };
+  }
+});
+
+// node_modules/anynum/digitTable.js
+var SCRIPT_ZEROS, NOT_DIGIT, HIGH_MAP, LOW_MAX, LOW_MIN, TABLE_OFFSET, TABLE_SIZE, TABLE;
+var init_digitTable = __esm({
+  "node_modules/anynum/digitTable.js"() {
+    SCRIPT_ZEROS = [
+      // Basic Latin (ASCII) — included for completeness / pass-through
+      48,
+      // 0-9
+      // Arabic scripts
+      1632,
+      // Arabic-Indic ٠١٢٣٤٥٦٧٨٩
+      1776,
+      // Extended Arabic-Indic (Urdu/Persian/Sindhi) ۰۱۲۳
+      // Indic scripts
+      2406,
+      // Devanagari ०१२३४५६७८९
+      2534,
+      // Bengali ০১২৩৪৫৬৭৮৯
+      2662,
+      // Gurmukhi ੦੧੨੩੪੫੬੭੮੯
+      2790,
+      // Gujarati ૦૧૨૩૪૫૬૭૮૯
+      2918,
+      // Odia ୦୧୨୩୪୫୬୭୮୯
+      3046,
+      // Tamil ௦௧௨௩௪௫௬௭௮௯
+      3174,
+      // Telugu ౦౧౨౩౪౫౬౭౮౯
+      3302,
+      // Kannada ೦೧೨೩೪೫೬೭೮೯
+      3430,
+      // Malayalam ൦൧൨൩൪൫൬൭൮൯
+      3558,
+      // Sinhala Archaic ෦෧෨෩෪෫෬෭෮෯
+      // Southeast Asian scripts
+      3664,
+      // Thai ๐๑๒๓๔๕๖๗๘๙
+      3792,
+      // Lao ໐໑໒໓໔໕໖໗໘໙
+      3872,
+      // Tibetan ༠༡༢༣༤༥༦༧༨༩
+      4160,
+      // Myanmar ၀၁၂၃၄၅၆၇၈၉
+      4240,
+      // Myanmar Shan ႐႑႒႓႔႕႖႗႘႙
+      6112,
+      // Khmer ០១២៣៤៥៦៧៨៩
+      6160,
+      // Mongolian ᠐᠑᠒᠓᠔᠕᠖᠗᠘᠙
+      6470,
+      // Limbu ᥆᥇᥈᥉᥊᥋᥌᥍᥎᥏
+      6608,
+      // New Tai Lue ᧐᧑᧒᧓᧔᧕᧖᧗᧘᧙
+      6784,
+      // Tai Tham Hora ᪀᪁᪂᪃᪄᪅᪆᪇᪈᪉
+      6800,
+      // Tai Tham Tham ᪐᪑᪒᪓᪔᪕᪖᪗᪘᪙
+      6992,
+      // Balinese ᭐᭑᭒᭓᭔᭕᭖᭗᭘᭙
+      7088,
+      // Sundanese ᮰᮱᮲᮳᮴᮵᮶᮷᮸᮹
+      7232,
+      // Lepcha ᱀᱁᱂᱃᱄᱅᱆᱇᱈᱉
+      7248,
+      // Ol Chiki ᱐᱑᱒᱓᱔᱕᱖᱗᱘᱙
+      // Fullwidth (CJK context)
+      65296,
+      // Fullwidth ０１２３４５６７８９
+      // Mathematical digit variants (Unicode math block)
+      120782,
+      // Mathematical Bold
+      120792,
+      // Mathematical Double-Struck
+      120802,
+      // Mathematical Sans-Serif
+      120812,
+      // Mathematical Sans-Serif Bold
+      120822,
+      // Mathematical Monospace
+      // Other scripts
+      66720,
+      // Osmanya 𐒠𐒡𐒢𐒣𐒤𐒥𐒦𐒧𐒨𐒩
+      68912,
+      // Hanifi Rohingya 𐴰𐴱𐴲𐴳𐴴𐴵𐴶𐴷𐴸𐴹
+      69734,
+      // Brahmi 𑁦𑁧𑁨𑁩𑁪𑁫𑁬𑁭𑁮𑁯
+      69872,
+      // Sora Sompeng 𑃰𑃱𑃲𑃳𑃴𑃵𑃶𑃷𑃸𑃹
+      69942,
+      // Chakma 𑄶𑄷𑄸𑄹𑄺𑄻𑄼𑄽𑄾𑄿
+      70096,
+      // Sharada 𑇐𑇑𑇒𑇓𑇔𑇕𑇖𑇗𑇘𑇙
+      70384,
+      // Khudawadi 𑋰𑋱𑋲𑋳𑋴𑋵𑋶𑋷𑋸𑋹
+      70736,
+      // Newa 𑑐𑑑𑑒𑑓𑑔𑑕𑑖𑑗𑑘𑑙
+      70864,
+      // Tirhuta 𑓐𑓑𑓒𑓓𑓔𑓕𑓖𑓗𑓘𑓙
+      71248,
+      // Modi 𑙐𑙑𑙒𑙓𑙔𑙕𑙖𑙗𑙘𑙙
+      71360,
+      // Takri 𑛀𑛁𑛂𑛃𑛄𑛅𑛆𑛇𑛈𑛉
+      71472,
+      // Ahom 𑜰𑜱𑜲𑜳𑜴𑜵𑜶𑜷𑜸𑜹
+      71904,
+      // Warang Citi 𑣠𑣡𑣢𑣣𑣤𑣥𑣦𑣧𑣨𑣩
+      72016,
+      // Dives Akuru 𑥐𑥑𑥒𑥓𑥔𑥕𑥖𑥗𑥘𑥙
+      72688,
+      // Khitan Small Script 𑯰𑯱𑯲𑯳𑯴𑯵𑯶𑯷𑯸𑯹
+      72784,
+      // Bhaiksuki 𑱐𑱑𑱒𑱓𑱔𑱕𑱖𑱗𑱘𑱙
+      73040,
+      // Masaram Gondi 𑵐𑵑𑵒𑵓𑵔𑵕𑵖𑵗𑵘𑵙
+      73120,
+      // Gunjala Gondi 𑶠𑶡𑶢𑶣𑶤𑶥𑶦𑶧𑶨𑶩
+      73552,
+      // Kawi 𑽐𑽑𑽒𑽓𑽔𑽕𑽖𑽗𑽘𑽙
+      92768,
+      // Mro 𖩠𖩡𖩢𖩣𖩤𖩥𖩦𖩧𖩨𖩩
+      92864,
+      // Tangsa 𖫀𖫁𖫂𖫃𖫄𖫅𖫆𖫇𖫈𖫉
+      93008,
+      // Pahawh Hmong 𖭐𖭑𖭒𖭓𖭔𖭕𖭖𖭗𖭘𖭙
+      123200,
+      // Nyiakeng Puachue Hmong 𞅀𞅁𞅂𞅃𞅄𞅅𞅆𞅇𞅈𞅉
+      123632,
+      // Wancho 𞋰𞋱𞋲𞋳𞋴𞋵𞋶𞋷𞋸𞋹
+      124144,
+      // Nag Mundari 𞓰𞓱𞓲𞓳𞓴𞓵𞓶𞓷𞓸𞓹
+      125264,
+      // Adlam 𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙
+      130032
+      // Segmented digit symbols 🯰🯱🯲🯳🯴🯵🯶🯷🯸🯹
+    ];
+    NOT_DIGIT = 255;
+    HIGH_MAP = /* @__PURE__ */ new Map();
+    LOW_MAX = 65535;
+    LOW_MIN = 1632;
+    TABLE_OFFSET = LOW_MIN;
+    TABLE_SIZE = LOW_MAX - LOW_MIN + 1;
+    TABLE = new Uint8Array(TABLE_SIZE).fill(NOT_DIGIT);
+    for (const zero of SCRIPT_ZEROS) {
+      for (let d = 0; d < 10; d++) {
+        const cp = zero + d;
+        if (cp <= LOW_MAX) {
+          TABLE[cp - TABLE_OFFSET] = d;
+        } else {
+          HIGH_MAP.set(cp, d);
+        }
+      }
+    }
+  }
+});
+
+// node_modules/anynum/anynum.js
+function anynum(str) {
+  if (typeof str !== "string") return str;
+  const len = str.length;
+  if (len === 0) return str;
+  let firstHit = -1;
+  for (let i = 0; i < len; i++) {
+    const cc = str.charCodeAt(i);
+    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) continue;
+    if (cc < TABLE_OFFSET) {
+      if (MINUS_SET.has(cc)) {
+        firstHit = i;
+        break;
+      }
+      continue;
+    }
+    if (cc >= 55296 && cc <= 56319) {
+      if (i + 1 < len) {
+        const low = str.charCodeAt(i + 1);
+        if (low >= 56320 && low <= 57343) {
+          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
+          if (HIGH_MAP.has(cp)) {
+            firstHit = i;
+            break;
+          }
+        }
+      }
+      continue;
+    }
+    if (TABLE[cc - TABLE_OFFSET] !== NOT_DIGIT || MINUS_SET.has(cc)) {
+      firstHit = i;
+      break;
+    }
+  }
+  if (firstHit === -1) return str;
+  const chars = [];
+  if (firstHit > 0) chars.push(str.slice(0, firstHit));
+  for (let i = firstHit; i < len; i++) {
+    const cc = str.charCodeAt(i);
+    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) {
+      chars.push(str[i]);
+      continue;
+    }
+    if (cc < TABLE_OFFSET) {
+      chars.push(MINUS_SET.has(cc) ? "-" : str[i]);
+      continue;
+    }
+    if (cc >= 55296 && cc <= 56319) {
+      if (i + 1 < len) {
+        const low = str.charCodeAt(i + 1);
+        if (low >= 56320 && low <= 57343) {
+          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
+          const d2 = HIGH_MAP.get(cp);
+          if (d2 !== void 0) {
+            chars.push(String.fromCharCode(d2 + 48));
+            i++;
+            continue;
+          }
+        }
+      }
+      chars.push(str[i]);
+      continue;
+    }
+    if (MINUS_SET.has(cc)) {
+      chars.push("-");
+      continue;
+    }
+    const d = TABLE[cc - TABLE_OFFSET];
+    chars.push(d !== NOT_DIGIT ? String.fromCharCode(d + 48) : str[i]);
+  }
+  return chars.join("");
+}
+var CHAR_0, CHAR_9, CHAR_MINUS, MINUS_SET, anynum_default;
+var init_anynum = __esm({
+  "node_modules/anynum/anynum.js"() {
+    "use strict";
+    init_digitTable();
+    CHAR_0 = 48;
+    CHAR_9 = 57;
+    CHAR_MINUS = 45;
+    MINUS_SET = /* @__PURE__ */ new Set([8722, 65293, 65123]);
+    anynum_default = anynum;
+  }
+});
+
+// node_modules/strnum/strnum.js
+function toNumber(str, options = {}) {
+  options = Object.assign({}, consider, options);
+  if (!str || typeof str !== "string") return str;
+  let trimmedStr = str.trim();
+  if (trimmedStr.length === 0) return str;
+  else if (options.skipLike !== void 0 && options.skipLike.test(trimmedStr)) return str;
+  else if (trimmedStr === "0") return 0;
+  if (options.unicode) {
+    trimmedStr = anynum_default(trimmedStr);
+    if (trimmedStr === "0") return 0;
+  }
+  if (options.hex && hexRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 16);
+  } else if (options.binary && binRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 2);
+  } else if (options.octal && octRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 8);
+  } else if (!isFinite(trimmedStr)) {
+    const num = Number(trimmedStr);
+    if (Number.isNaN(num)) return str;
+    return handleInfinity(str, num, options);
+  } else if (trimmedStr.includes("e") || trimmedStr.includes("E")) {
+    return resolveEnotation(str, trimmedStr, options);
+  } else {
+    const match = numRegex.exec(trimmedStr);
+    if (match) {
+      const sign = match[1] || "";
+      const leadingZeros = match[2];
+      let numTrimmedByZeros = trimZeros(match[3]);
+      const decimalAdjacentToLeadingZeros = sign ? (
+        // 0., -00., 000.
+        trimmedStr[leadingZeros.length + 1] === "."
+      ) : trimmedStr[leadingZeros.length] === ".";
+      if (!options.leadingZeros && (leadingZeros.length > 1 || leadingZeros.length === 1 && !decimalAdjacentToLeadingZeros)) {
+        return str;
+      } else {
+        const num = Number(trimmedStr);
+        const parsedStr = String(num);
+        if (num === 0) return num;
+        if (parsedStr.search(/[eE]/) !== -1) {
+          if (options.eNotation) return num;
+          else return str;
+        } else if (trimmedStr.indexOf(".") !== -1) {
+          if (parsedStr === "0") return num;
+          else if (parsedStr === numTrimmedByZeros) return num;
+          else if (parsedStr === `${sign}${numTrimmedByZeros}`) return num;
+          else return str;
+        }
+        let n = leadingZeros ? numTrimmedByZeros : trimmedStr;
+        if (leadingZeros) {
+          return n === parsedStr || sign + n === parsedStr ? num : str;
+        } else {
+          return n === parsedStr || n === sign + parsedStr ? num : str;
+        }
+      }
+    } else {
+      return str;
+    }
+  }
+}
+function resolveEnotation(str, trimmedStr, options) {
+  if (!options.eNotation) return str;
+  const notation = trimmedStr.match(eNotationRegx);
+  if (notation) {
+    let sign = notation[1] || "";
+    const eChar = notation[3].indexOf("e") === -1 ? "E" : "e";
+    const leadingZeros = notation[2];
+    const eAdjacentToLeadingZeros = sign ? (
+      // 0E.
+      trimmedStr[leadingZeros.length + 1] === eChar
+    ) : trimmedStr[leadingZeros.length] === eChar;
+    if (leadingZeros.length > 1 && eAdjacentToLeadingZeros) return str;
+    else if (leadingZeros.length === 1 && (notation[3].startsWith(`.${eChar}`) || notation[3][0] === eChar)) {
+      return Number(trimmedStr);
+    } else if (leadingZeros.length > 0) {
+      if (options.leadingZeros && !eAdjacentToLeadingZeros) {
+        return Number(trimmedStr);
+      } else return str;
+    } else {
+      return Number(trimmedStr);
+    }
+  } else {
+    return str;
+  }
+}
+function trimZeros(numStr) {
+  if (numStr && numStr.indexOf(".") !== -1) {
+    let end = numStr.length;
+    while (end > 0 && numStr.charCodeAt(end - 1) === 48) end--;
+    numStr = numStr.slice(0, end);
+    if (numStr === ".") numStr = "0";
+    else if (numStr[0] === ".") numStr = "0" + numStr;
+    else if (numStr[numStr.length - 1] === ".") numStr = numStr.substring(0, numStr.length - 1);
+    return numStr;
+  }
+  return numStr;
+}
+function parse_int(numStr, base) {
+  const str = numStr.trim();
+  if (base === 2 || base === 8) numStr = str.substring(2);
+  if (parseInt) return parseInt(numStr, base);
+  else if (Number.parseInt) return Number.parseInt(numStr, base);
+  else if (window && window.parseInt) return window.parseInt(numStr, base);
+  else throw new Error("parseInt, Number.parseInt, window.parseInt are not supported");
+}
+function handleInfinity(str, num, options) {
+  const isPositive = num === Infinity;
+  switch (options.infinity.toLowerCase()) {
+    case "null":
+      return null;
+    case "infinity":
+      return num;
+    // Return Infinity or -Infinity
+    case "string":
+      return isPositive ? "Infinity" : "-Infinity";
+    case "original":
+    default:
+      return str;
+  }
+}
+var hexRegex, binRegex, octRegex, numRegex, consider, eNotationRegx;
+var init_strnum = __esm({
+  "node_modules/strnum/strnum.js"() {
+    init_anynum();
+    hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
+    binRegex = /^0b[01]+$/;
+    octRegex = /^0o[0-7]+$/;
+    numRegex = /^([\-\+])?(0*)([0-9]*(\.[0-9]*)?)$/;
+    consider = {
+      hex: true,
+      binary: false,
+      octal: false,
+      leadingZeros: true,
+      decimalPoint: ".",
+      eNotation: true,
+      //skipLike: /regex/,
+      infinity: "original",
+      // "null", "infinity" (Infinity type), "string" ("Infinity" (the string literal))
+      unicode: false
+    };
+    eNotationRegx = /^([-+])?(0*)(\d*(\.\d*)?[eE][-\+]?\d+)$/;
+  }
+});
+
+// node_modules/fast-xml-parser/src/ignoreAttributes.js
+function getIgnoreAttributesFn(ignoreAttributes) {
+  if (typeof ignoreAttributes === "function") {
+    return ignoreAttributes;
+  }
+  if (Array.isArray(ignoreAttributes)) {
+    return (attrName) => {
+      for (const pattern of ignoreAttributes) {
+        if (typeof pattern === "string" && attrName === pattern) {
+          return true;
+        }
+        if (pattern instanceof RegExp && pattern.test(attrName)) {
+          return true;
+        }
+      }
+    };
+  }
+  return () => false;
+}
+var init_ignoreAttributes = __esm({
+  "node_modules/fast-xml-parser/src/ignoreAttributes.js"() {
+  }
+});
+
+// node_modules/path-expression-matcher/src/Expression.js
+var Expression;
+var init_Expression = __esm({
+  "node_modules/path-expression-matcher/src/Expression.js"() {
+    Expression = class {
+      /**
+       * Create a new Expression
+       * @param {string} pattern - Pattern string (e.g., "root.users.user", "..user[id]")
+       * @param {Object} options - Configuration options
+       * @param {string} options.separator - Path separator (default: '.')
+       */
+      constructor(pattern, options = {}, data) {
+        this.pattern = pattern;
+        this.separator = options.separator || ".";
+        this.segments = this._parse(pattern);
+        this.data = data;
+        this._hasDeepWildcard = this.segments.some((seg) => seg.type === "deep-wildcard");
+        this._hasAttributeCondition = this.segments.some((seg) => seg.attrName !== void 0);
+        this._hasPositionSelector = this.segments.some((seg) => seg.position !== void 0);
+      }
+      /**
+       * Parse pattern string into segments
+       * @private
+       * @param {string} pattern - Pattern to parse
+       * @returns {Array} Array of segment objects
+       */
+      _parse(pattern) {
+        const segments = [];
+        let i = 0;
+        let currentPart = "";
+        while (i < pattern.length) {
+          if (pattern[i] === this.separator) {
+            if (i + 1 < pattern.length && pattern[i + 1] === this.separator) {
+              if (currentPart.trim()) {
+                segments.push(this._parseSegment(currentPart.trim()));
+                currentPart = "";
+              }
+              segments.push({ type: "deep-wildcard" });
+              i += 2;
+            } else {
+              if (currentPart.trim()) {
+                segments.push(this._parseSegment(currentPart.trim()));
+              }
+              currentPart = "";
+              i++;
+            }
+          } else {
+            currentPart += pattern[i];
+            i++;
+          }
+        }
+        if (currentPart.trim()) {
+          segments.push(this._parseSegment(currentPart.trim()));
+        }
+        return segments;
+      }
+      /**
+       * Parse a single segment
+       * @private
+       * @param {string} part - Segment string (e.g., "user", "ns::user", "user[id]", "ns::user:first")
+       * @returns {Object} Segment object
+       */
+      _parseSegment(part) {
+        const segment = { type: "tag" };
+        let bracketContent = null;
+        let withoutBrackets = part;
+        const bracketMatch = part.match(/^([^\[]+)(\[[^\]]*\])(.*)$/);
+        if (bracketMatch) {
+          withoutBrackets = bracketMatch[1] + bracketMatch[3];
+          if (bracketMatch[2]) {
+            const content = bracketMatch[2].slice(1, -1);
+            if (content) {
+              bracketContent = content;
+            }
+          }
+        }
+        let namespace = void 0;
+        let tagAndPosition = withoutBrackets;
+        if (withoutBrackets.includes("::")) {
+          const nsIndex = withoutBrackets.indexOf("::");
+          namespace = withoutBrackets.substring(0, nsIndex).trim();
+          tagAndPosition = withoutBrackets.substring(nsIndex + 2).trim();
+          if (!namespace) {
+            throw new Error(`Invalid namespace in pattern: ${part}`);
+          }
+        }
+        let tag = void 0;
+        let positionMatch = null;
+        if (tagAndPosition.includes(":")) {
+          const colonIndex = tagAndPosition.lastIndexOf(":");
+          const tagPart = tagAndPosition.substring(0, colonIndex).trim();
+          const posPart = tagAndPosition.substring(colonIndex + 1).trim();
+          const isPositionKeyword = ["first", "last", "odd", "even"].includes(posPart) || /^nth\(\d+\)$/.test(posPart);
+          if (isPositionKeyword) {
+            tag = tagPart;
+            positionMatch = posPart;
+          } else {
+            tag = tagAndPosition;
+          }
+        } else {
+          tag = tagAndPosition;
+        }
+        if (!tag) {
+          throw new Error(`Invalid segment pattern: ${part}`);
+        }
+        segment.tag = tag;
+        if (namespace) {
+          segment.namespace = namespace;
+        }
+        if (bracketContent) {
+          if (bracketContent.includes("=")) {
+            const eqIndex = bracketContent.indexOf("=");
+            segment.attrName = bracketContent.substring(0, eqIndex).trim();
+            segment.attrValue = bracketContent.substring(eqIndex + 1).trim();
+          } else {
+            segment.attrName = bracketContent.trim();
+          }
+        }
+        if (positionMatch) {
+          const nthMatch = positionMatch.match(/^nth\((\d+)\)$/);
+          if (nthMatch) {
+            segment.position = "nth";
+            segment.positionValue = parseInt(nthMatch[1], 10);
+          } else {
+            segment.position = positionMatch;
+          }
+        }
+        return segment;
+      }
+      /**
+       * Get the number of segments
+       * @returns {number}
+       */
+      get length() {
+        return this.segments.length;
+      }
+      /**
+       * Check if expression contains deep wildcard
+       * @returns {boolean}
+       */
+      hasDeepWildcard() {
+        return this._hasDeepWildcard;
+      }
+      /**
+       * Check if expression has attribute conditions
+       * @returns {boolean}
+       */
+      hasAttributeCondition() {
+        return this._hasAttributeCondition;
+      }
+      /**
+       * Check if expression has position selectors
+       * @returns {boolean}
+       */
+      hasPositionSelector() {
+        return this._hasPositionSelector;
+      }
+      /**
+       * Get string representation
+       * @returns {string}
+       */
+      toString() {
+        return this.pattern;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/ExpressionSet.js
+var ExpressionSet;
+var init_ExpressionSet = __esm({
+  "node_modules/path-expression-matcher/src/ExpressionSet.js"() {
+    ExpressionSet = class {
+      constructor() {
+        this._byDepthAndTag = /* @__PURE__ */ new Map();
+        this._wildcardByDepth = /* @__PURE__ */ new Map();
+        this._deepWildcards = [];
+        this._deepByTerminalTag = /* @__PURE__ */ new Map();
+        this._patterns = /* @__PURE__ */ new Set();
+        this._sealed = false;
+      }
+      /**
+       * Add an Expression to the set.
+       * Duplicate patterns (same pattern string) are silently ignored.
+       *
+       * @param {import('./Expression.js').default} expression - A pre-constructed Expression instance
+       * @returns {this} for chaining
+       * @throws {TypeError} if called after seal()
+       *
+       * @example
+       * set.add(new Expression('root.users.user'));
+       * set.add(new Expression('..script'));
+       */
+      add(expression) {
+        if (this._sealed) {
+          throw new TypeError(
+            "ExpressionSet is sealed. Create a new ExpressionSet to add more expressions."
+          );
+        }
+        if (this._patterns.has(expression.pattern)) return this;
+        this._patterns.add(expression.pattern);
+        if (expression.hasDeepWildcard()) {
+          const lastSeg2 = expression.segments[expression.segments.length - 1];
+          if (lastSeg2 && lastSeg2.type !== "deep-wildcard" && lastSeg2.tag !== "*") {
+            const tag2 = lastSeg2.tag;
+            if (!this._deepByTerminalTag.has(tag2)) this._deepByTerminalTag.set(tag2, []);
+            this._deepByTerminalTag.get(tag2).push(expression);
+          } else {
+            this._deepWildcards.push(expression);
+          }
+          return this;
+        }
+        const depth = expression.length;
+        const lastSeg = expression.segments[expression.segments.length - 1];
+        const tag = lastSeg?.tag;
+        if (!tag || tag === "*") {
+          if (!this._wildcardByDepth.has(depth)) this._wildcardByDepth.set(depth, []);
+          this._wildcardByDepth.get(depth).push(expression);
+        } else {
+          const key = `${depth}:${tag}`;
+          if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
+          this._byDepthAndTag.get(key).push(expression);
+        }
+        return this;
+      }
+      /**
+       * Add multiple expressions at once.
+       *
+       * @param {import('./Expression.js').default[]} expressions - Array of Expression instances
+       * @returns {this} for chaining
+       *
+       * @example
+       * set.addAll([
+       *   new Expression('root.users.user'),
+       *   new Expression('root.config.setting'),
+       * ]);
+       */
+      addAll(expressions) {
+        for (const expr of expressions) this.add(expr);
+        return this;
+      }
+      /**
+       * Check whether a pattern string is already present in the set.
+       *
+       * @param {import('./Expression.js').default} expression
+       * @returns {boolean}
+       */
+      has(expression) {
+        return this._patterns.has(expression.pattern);
+      }
+      /**
+       * Number of expressions in the set.
+       * @type {number}
+       */
+      get size() {
+        return this._patterns.size;
+      }
+      /**
+       * Seal the set against further modifications.
+       * Useful to prevent accidental mutations after config is built.
+       * Calling add() or addAll() on a sealed set throws a TypeError.
+       *
+       * @returns {this}
+       */
+      seal() {
+        this._sealed = true;
+        return this;
+      }
+      /**
+       * Whether the set has been sealed.
+       * @type {boolean}
+       */
+      get isSealed() {
+        return this._sealed;
+      }
+      /**
+       * Test whether the matcher's current path matches any expression in the set.
+       *
+       * Evaluation order (cheapest → most expensive):
+       *  1. Exact depth + tag bucket  — O(1) lookup, typically 0–2 expressions
+       *  2. Depth-only wildcard bucket — O(1) lookup, rare
+       *  3. Deep-wildcard list         — always checked, but usually small
+       *
+       * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
+       * @returns {boolean} true if any expression matches the current path
+       *
+       * @example
+       * if (stopNodes.matchesAny(matcher)) {
+       *   // handle stop node
+       * }
+       */
+      matchesAny(matcher) {
+        return this.findMatch(matcher) !== null;
+      }
+      /**
+      * Find and return the first Expression that matches the matcher's current path.
+      *
+      * Uses the same evaluation order as matchesAny (cheapest → most expensive):
+      *  1. Exact depth + tag bucket
+      *  2. Depth-only wildcard bucket
+      *  3. Deep-wildcard list
+      *
+      * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
+      * @returns {import('./Expression.js').default | null} the first matching Expression, or null
+      *
+      * @example
+      * const expr = stopNodes.findMatch(matcher);
+      * if (expr) {
+      *   // access expr.config, expr.pattern, etc.
+      * }
+      */
+      findMatch(matcher) {
+        const depth = matcher.getDepth();
+        const tag = matcher.getCurrentTag();
+        const exactKey = `${depth}:${tag}`;
+        const exactBucket = this._byDepthAndTag.get(exactKey);
+        if (exactBucket) {
+          for (let i = 0; i < exactBucket.length; i++) {
+            if (matcher.matches(exactBucket[i])) return exactBucket[i];
+          }
+        }
+        const wildcardBucket = this._wildcardByDepth.get(depth);
+        if (wildcardBucket) {
+          for (let i = 0; i < wildcardBucket.length; i++) {
+            if (matcher.matches(wildcardBucket[i])) return wildcardBucket[i];
+          }
+        }
+        const deepBucket = this._deepByTerminalTag.get(tag);
+        if (deepBucket) {
+          for (let i = 0; i < deepBucket.length; i++) {
+            if (matcher.matches(deepBucket[i])) return deepBucket[i];
+          }
+        }
+        for (let i = 0; i < this._deepWildcards.length; i++) {
+          if (matcher.matches(this._deepWildcards[i])) return this._deepWildcards[i];
+        }
+        return null;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/Matcher.js
+var MatcherView, Matcher;
+var init_Matcher = __esm({
+  "node_modules/path-expression-matcher/src/Matcher.js"() {
+    MatcherView = class {
+      /**
+       * @param {Matcher} matcher - The parent Matcher instance to read from.
+       */
+      constructor(matcher) {
+        this._matcher = matcher;
+      }
+      /**
+       * Get the path separator used by the parent matcher.
+       * @returns {string}
+       */
+      get separator() {
+        return this._matcher.separator;
+      }
+      /**
+       * Get current tag name.
+       * @returns {string|undefined}
+       */
+      getCurrentTag() {
+        const path = this._matcher.path;
+        return path.length > 0 ? path[path.length - 1].tag : void 0;
+      }
+      /**
+       * Get current namespace.
+       * @returns {string|undefined}
+       */
+      getCurrentNamespace() {
+        const path = this._matcher.path;
+        return path.length > 0 ? path[path.length - 1].namespace : void 0;
+      }
+      /**
+       * Get current node's attribute value.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAttrValue(attrName) {
+        const path = this._matcher.path;
+        if (path.length === 0) return void 0;
+        return path[path.length - 1].values?.[attrName];
+      }
+      /**
+       * Check if current node has an attribute.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAttr(attrName) {
+        const path = this._matcher.path;
+        if (path.length === 0) return false;
+        const current = path[path.length - 1];
+        return current.values !== void 0 && attrName in current.values;
+      }
+      /**
+       * Get the value of a "kept" attribute from the nearest ancestor (or
+       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAnyParentAttr(attrName) {
+        return this._matcher.getAnyParentAttr(attrName);
+      }
+      /**
+       * Check whether any ancestor (or the current node) kept the given
+       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAnyParentAttr(attrName) {
+        return this._matcher.hasAnyParentAttr(attrName);
+      }
+      /**
+       * Get current node's sibling position (child index in parent).
+       * @returns {number}
+       */
+      getPosition() {
+        const path = this._matcher.path;
+        if (path.length === 0) return -1;
+        return path[path.length - 1].position ?? 0;
+      }
+      /**
+       * Get current node's repeat counter (occurrence count of this tag name).
+       * @returns {number}
+       */
+      getCounter() {
+        const path = this._matcher.path;
+        if (path.length === 0) return -1;
+        return path[path.length - 1].counter ?? 0;
+      }
+      /**
+       * Get current node's sibling index (alias for getPosition).
+       * @returns {number}
+       * @deprecated Use getPosition() or getCounter() instead
+       */
+      getIndex() {
+        return this.getPosition();
+      }
+      /**
+       * Get current path depth.
+       * @returns {number}
+       */
+      getDepth() {
+        return this._matcher.path.length;
+      }
+      /**
+       * Get path as string.
+       * @param {string} [separator] - Optional separator (uses default if not provided)
+       * @param {boolean} [includeNamespace=true]
+       * @returns {string}
+       */
+      toString(separator, includeNamespace = true) {
+        return this._matcher.toString(separator, includeNamespace);
+      }
+      /**
+       * Get path as array of tag names.
+       * @returns {string[]}
+       */
+      toArray() {
+        return this._matcher.path.map((n) => n.tag);
+      }
+      /**
+       * Match current path against an Expression.
+       * @param {Expression} expression
+       * @returns {boolean}
+       */
+      matches(expression) {
+        return this._matcher.matches(expression);
+      }
+      /**
+       * Match any expression in the given set against the current path.
+       * @param {ExpressionSet} exprSet
+       * @returns {boolean}
+       */
+      matchesAny(exprSet) {
+        return exprSet.matchesAny(this._matcher);
+      }
+    };
+    Matcher = class {
+      /**
+       * Create a new Matcher.
+       * @param {Object} [options={}]
+       * @param {string} [options.separator='.'] - Default path separator
+       */
+      constructor(options = {}) {
+        this.separator = options.separator || ".";
+        this.path = [];
+        this.siblingStacks = [];
+        this._pathStringCache = null;
+        this._view = new MatcherView(this);
+        this._keptAttrs = [];
+      }
+      /**
+       * Push a new tag onto the path.
+       * @param {string} tagName
+       * @param {Object|null} [attrValues=null]
+       * @param {string|null} [namespace=null]
+       * @param {Object|null} [options=null]
+       * @param {string[]} [options.keep] - Names of attributes (from attrValues)
+       */
+      push(tagName, attrValues = null, namespace = null, options = null) {
+        this._pathStringCache = null;
+        if (this.path.length > 0) {
+          this.path[this.path.length - 1].values = void 0;
+        }
+        const currentLevel = this.path.length;
+        let level = this.siblingStacks[currentLevel];
+        if (!level) {
+          level = { counts: /* @__PURE__ */ new Map(), total: 0 };
+          this.siblingStacks[currentLevel] = level;
+        }
+        const siblingKey = namespace ? `${namespace}:${tagName}` : tagName;
+        const counter = level.counts.get(siblingKey) || 0;
+        const position = level.total;
+        level.counts.set(siblingKey, counter + 1);
+        level.total++;
+        const node2 = {
+          tag: tagName,
+          position,
+          counter
+        };
+        if (namespace !== null && namespace !== void 0) {
+          node2.namespace = namespace;
+        }
+        if (attrValues !== null && attrValues !== void 0) {
+          node2.values = attrValues;
+        }
+        this.path.push(node2);
+        const depth = this.path.length;
+        const keep = options !== null ? options.keep : null;
+        if (keep !== null && keep !== void 0 && keep.length > 0 && attrValues) {
+          for (let i = 0; i < keep.length; i++) {
+            const name = keep[i];
+            if (attrValues[name] !== void 0) {
+              this._keptAttrs.push({ depth, name, value: attrValues[name] });
+            }
+          }
+        }
+      }
+      /**
+       * Pop the last tag from the path.
+       * @returns {Object|undefined} The popped node
+       */
+      pop() {
+        if (this.path.length === 0) return void 0;
+        this._pathStringCache = null;
+        const node2 = this.path.pop();
+        if (this.siblingStacks.length > this.path.length + 1) {
+          this.siblingStacks.length = this.path.length + 1;
+        }
+        const poppedDepth = this.path.length + 1;
+        while (this._keptAttrs.length > 0 && this._keptAttrs[this._keptAttrs.length - 1].depth >= poppedDepth) {
+          this._keptAttrs.pop();
+        }
+        return node2;
+      }
+      /**
+       * Update current node's attribute values.
+       * Useful when attributes are parsed after push.
+       * @param {Object} attrValues
+       */
+      updateCurrent(attrValues) {
+        if (this.path.length > 0) {
+          const current = this.path[this.path.length - 1];
+          if (attrValues !== null && attrValues !== void 0) {
+            current.values = attrValues;
+          }
+        }
+      }
+      /**
+       * Get current tag name.
+       * @returns {string|undefined}
+       */
+      getCurrentTag() {
+        return this.path.length > 0 ? this.path[this.path.length - 1].tag : void 0;
+      }
+      /**
+       * Get current namespace.
+       * @returns {string|undefined}
+       */
+      getCurrentNamespace() {
+        return this.path.length > 0 ? this.path[this.path.length - 1].namespace : void 0;
+      }
+      /**
+       * Get current node's attribute value.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAttrValue(attrName) {
+        if (this.path.length === 0) return void 0;
+        return this.path[this.path.length - 1].values?.[attrName];
+      }
+      /**
+       * Check if current node has an attribute.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAttr(attrName) {
+        if (this.path.length === 0) return false;
+        const current = this.path[this.path.length - 1];
+        return current.values !== void 0 && attrName in current.values;
+      }
+      /**
+       * Get the value of a "kept" attribute from the nearest ancestor (or
+       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
+       * Unlike getAttrValue(), this works regardless of how deep the path has
+       * gone since the attribute was pushed — but only for attribute names that
+       * were explicitly marked with `keep` at push time. Cost is proportional to
+       * the number of currently-kept attributes (typically 0-3), not path depth.
+       * @param {string} attrName
+       * @returns {*} the value, or undefined if no ancestor kept this attribute
+       */
+      getAnyParentAttr(attrName) {
+        const kept = this._keptAttrs;
+        for (let i = kept.length - 1; i >= 0; i--) {
+          if (kept[i].name === attrName) return kept[i].value;
+        }
+        return void 0;
+      }
+      /**
+       * Check whether any ancestor (or the current node) kept the given
+       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAnyParentAttr(attrName) {
+        const kept = this._keptAttrs;
+        for (let i = kept.length - 1; i >= 0; i--) {
+          if (kept[i].name === attrName) return true;
+        }
+        return false;
+      }
+      /**
+       * Get current node's sibling position (child index in parent).
+       * @returns {number}
+       */
+      getPosition() {
+        if (this.path.length === 0) return -1;
+        return this.path[this.path.length - 1].position ?? 0;
+      }
+      /**
+       * Get current node's repeat counter (occurrence count of this tag name).
+       * @returns {number}
+       */
+      getCounter() {
+        if (this.path.length === 0) return -1;
+        return this.path[this.path.length - 1].counter ?? 0;
+      }
+      /**
+       * Get current node's sibling index (alias for getPosition).
+       * @returns {number}
+       * @deprecated Use getPosition() or getCounter() instead
+       */
+      getIndex() {
+        return this.getPosition();
+      }
+      /**
+       * Get current path depth.
+       * @returns {number}
+       */
+      getDepth() {
+        return this.path.length;
+      }
+      /**
+       * Get path as string.
+       * @param {string} [separator] - Optional separator (uses default if not provided)
+       * @param {boolean} [includeNamespace=true]
+       * @returns {string}
+       */
+      toString(separator, includeNamespace = true) {
+        const sep9 = separator || this.separator;
+        const isDefault = sep9 === this.separator && includeNamespace === true;
+        if (isDefault) {
+          if (this._pathStringCache !== null) {
+            return this._pathStringCache;
+          }
+          const result = this.path.map(
+            (n) => n.namespace ? `${n.namespace}:${n.tag}` : n.tag
+          ).join(sep9);
+          this._pathStringCache = result;
+          return result;
+        }
+        return this.path.map(
+          (n) => includeNamespace && n.namespace ? `${n.namespace}:${n.tag}` : n.tag
+        ).join(sep9);
+      }
+      /**
+       * Get path as array of tag names.
+       * @returns {string[]}
+       */
+      toArray() {
+        return this.path.map((n) => n.tag);
+      }
+      /**
+       * Reset the path to empty.
+       */
+      reset() {
+        this._pathStringCache = null;
+        this.path = [];
+        this.siblingStacks = [];
+        this._keptAttrs = [];
+      }
+      /**
+       * Match current path against an Expression.
+       * @param {Expression} expression
+       * @returns {boolean}
+       */
+      matches(expression) {
+        const segments = expression.segments;
+        if (segments.length === 0) {
+          return false;
+        }
+        if (expression.hasDeepWildcard()) {
+          return this._matchWithDeepWildcard(segments);
+        }
+        return this._matchSimple(segments);
+      }
+      /**
+       * @private
+       */
+      _matchSimple(segments) {
+        if (this.path.length !== segments.length) {
+          return false;
+        }
+        for (let i = 0; i < segments.length; i++) {
+          if (!this._matchSegment(segments[i], this.path[i], i === this.path.length - 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      /**
+       * @private
+       */
+      _matchWithDeepWildcard(segments) {
+        let pathIdx = this.path.length - 1;
+        let segIdx = segments.length - 1;
+        while (segIdx >= 0 && pathIdx >= 0) {
+          const segment = segments[segIdx];
+          if (segment.type === "deep-wildcard") {
+            segIdx--;
+            if (segIdx < 0) {
+              return true;
+            }
+            const nextSeg = segments[segIdx];
+            let found = false;
+            for (let i = pathIdx; i >= 0; i--) {
+              if (this._matchSegment(nextSeg, this.path[i], i === this.path.length - 1)) {
+                pathIdx = i - 1;
+                segIdx--;
+                found = true;
+                break;
+              }
+            }
+            if (!found) {
+              return false;
+            }
+          } else {
+            if (!this._matchSegment(segment, this.path[pathIdx], pathIdx === this.path.length - 1)) {
+              return false;
+            }
+            pathIdx--;
+            segIdx--;
+          }
+        }
+        return segIdx < 0;
+      }
+      /**
+       * @private
+       */
+      _matchSegment(segment, node2, isCurrentNode) {
+        if (segment.tag !== "*" && segment.tag !== node2.tag) {
+          return false;
+        }
+        if (segment.namespace !== void 0) {
+          if (segment.namespace !== "*" && segment.namespace !== node2.namespace) {
+            return false;
+          }
+        }
+        if (segment.attrName !== void 0) {
+          if (!isCurrentNode) {
+            return false;
+          }
+          if (!node2.values || !(segment.attrName in node2.values)) {
+            return false;
+          }
+          if (segment.attrValue !== void 0) {
+            if (String(node2.values[segment.attrName]) !== String(segment.attrValue)) {
+              return false;
+            }
+          }
+        }
+        if (segment.position !== void 0) {
+          if (!isCurrentNode) {
+            return false;
+          }
+          const counter = node2.counter ?? 0;
+          if (segment.position === "first" && counter !== 0) {
+            return false;
+          } else if (segment.position === "odd" && counter % 2 !== 1) {
+            return false;
+          } else if (segment.position === "even" && counter % 2 !== 0) {
+            return false;
+          } else if (segment.position === "nth" && counter !== segment.positionValue) {
+            return false;
+          }
+        }
+        return true;
+      }
+      /**
+       * Match any expression in the given set against the current path.
+       * @param {ExpressionSet} exprSet
+       * @returns {boolean}
+       */
+      matchesAny(exprSet) {
+        return exprSet.matchesAny(this);
+      }
+      /**
+       * Create a snapshot of current state.
+       * @returns {Object}
+       */
+      snapshot() {
+        return {
+          path: this.path.map((node2) => ({ ...node2 })),
+          siblingStacks: this.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level),
+          keptAttrs: this._keptAttrs.map((entry) => ({ ...entry }))
+        };
+      }
+      /**
+       * Restore state from snapshot.
+       * @param {Object} snapshot
+       */
+      restore(snapshot) {
+        this._pathStringCache = null;
+        this.path = snapshot.path.map((node2) => ({ ...node2 }));
+        this.siblingStacks = snapshot.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level);
+        this._keptAttrs = (snapshot.keptAttrs || []).map((entry) => ({ ...entry }));
+      }
+      /**
+       * Return the read-only {@link MatcherView} for this matcher.
+       *
+       * The same instance is returned on every call — no allocation occurs.
+       * It always reflects the current parser state and is safe to pass to
+       * user callbacks without risk of accidental mutation.
+       *
+       * @returns {MatcherView}
+       *
+       * @example
+       * const view = matcher.readOnly();
+       * // pass view to callbacks — it stays in sync automatically
+       * view.matches(expr);       // ✓
+       * view.getCurrentTag();     // ✓
+       * // view.push(...)         // ✗ method does not exist — caught by TypeScript
+       */
+      readOnly() {
+        return this._view;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/index.js
+var init_src3 = __esm({
+  "node_modules/path-expression-matcher/src/index.js"() {
+    init_Expression();
+    init_Matcher();
+    init_ExpressionSet();
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/html.js
+var HTML_PATTERNS, html_default;
+var init_html2 = __esm({
+  "node_modules/is-unsafe/src/contexts/html.js"() {
+    HTML_PATTERNS = [
+      {
+        id: "html-script-open",
+        description: "<script opening tag",
+        pattern: /<script[\s>/]/i
+      },
+      {
+        id: "html-script-close",
+        description: "</script closing tag",
+        pattern: /<\/script[\s>]/i
+      },
+      {
+        id: "html-javascript-protocol",
+        description: "javascript: URI scheme (with optional whitespace/encoding)",
+        // Handles j&#x61;vascript:, j\u0061vascript:, and whitespace variants
+        pattern: /j[\t\n\r ]*a[\t\n\r ]*v[\t\n\r ]*a[\t\n\r ]*s[\t\n\r ]*c[\t\n\r ]*r[\t\n\r ]*i[\t\n\r ]*p[\t\n\r ]*t[\t\n\r ]*:/i
+      },
+      {
+        id: "html-vbscript-protocol",
+        description: "vbscript: URI scheme",
+        pattern: /vbscript[\t\n\r ]*:/i
+      },
+      {
+        id: "html-data-html",
+        description: "data:text/html URI \u2014 can execute scripts in browsers",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*text\/html/i
+      },
+      {
+        id: "html-data-xhtml",
+        description: "data:application/xhtml+xml URI",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*application\/xhtml/i
+      },
+      {
+        id: "html-data-svg",
+        description: "data:image/svg+xml URI \u2014 can execute scripts",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*image\/svg\+xml/i
+      },
+      {
+        id: "html-inline-event-handler",
+        description: "Inline event handler attributes: onclick=, onerror=, onload=, etc.",
+        // \bon ensures we match a word boundary so "phonetic=" is not caught
+        pattern: /\bon\w{1,30}\s*=/i
+      },
+      {
+        id: "html-entity-obfuscated-script",
+        description: "HTML-entity-encoded <script (e.g. &#x3C;script or &lt;script)",
+        // Entities include optional trailing semicolon: &#x3C; or &#x3C (both valid in HTML5)
+        pattern: /(?:&#x0*3[Cc];?|&#0*60;?|&lt;)\s*script/i
+      },
+      {
+        id: "html-entity-obfuscated-javascript",
+        description: 'HTML-entity-encoded javascript: (partial \u2014 catches common &#106; or &#x6a; for "j")',
+        pattern: /(?:&#x0*6[Aa];?|&#0*106;?)\s*(?:&#x0*61;?|a)[\s\S]{0,80}script\s*:/i
+      },
+      {
+        id: "html-style-expression",
+        description: "CSS expression() \u2014 IE-era code execution in style attributes",
+        pattern: /style[\s\S]{0,20}expression\s*\(/i
+      },
+      {
+        id: "html-object-embed",
+        description: "<object or <embed tags that can load active content",
+        pattern: /<(?:object|embed)[\s>/]/i
+      },
+      {
+        id: "html-base-tag",
+        description: "<base href= \u2014 can hijack all relative URLs on a page",
+        pattern: /<base[\s>]/i
+      },
+      {
+        id: "html-meta-refresh",
+        description: '<meta http-equiv="refresh" \u2014 can redirect users',
+        pattern: /<meta[\s\S]{0,40}http-equiv[\s\S]{0,20}refresh/i
+      },
+      {
+        id: "html-srcdoc",
+        description: "srcdoc= attribute on iframes \u2014 embeds HTML that can run scripts",
+        pattern: /srcdoc\s*=/i
+      },
+      {
+        id: "html-iframe",
+        description: "<iframe tag",
+        pattern: /<iframe[\s>/]/i
+      },
+      {
+        id: "html-form",
+        description: "<form tag \u2014 can be used for phishing / credential harvesting injection",
+        pattern: /<form[\s>/]/i
+      }
+    ];
+    html_default = HTML_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/xml.js
+var XML_PATTERNS, xml_default;
+var init_xml = __esm({
+  "node_modules/is-unsafe/src/contexts/xml.js"() {
+    XML_PATTERNS = [
+      {
+        id: "xml-cdata-injection",
+        description: "CDATA section injection: <![CDATA[ breaks out of text node context",
+        pattern: /<!\[CDATA\[/i
+      },
+      {
+        id: "xml-cdata-close",
+        description: "CDATA close sequence: ]]> can terminate an enclosing CDATA section",
+        pattern: /\]\]>/
+      },
+      {
+        id: "xml-processing-instruction",
+        description: "XML processing instruction: <?xml-stylesheet or <?php etc.",
+        pattern: /<\?(?:xml[\- ]|php|asp)/i
+      },
+      {
+        id: "xml-doctype-injection",
+        description: "DOCTYPE declaration embedded in content \u2014 can define entities",
+        // Match <!DOCTYPE followed by end-of-string, whitespace, or [ (internal subset)
+        pattern: /<!DOCTYPE(?:[\s[]|$)/i
+      },
+      {
+        id: "xml-entity-system",
+        description: "SYSTEM keyword \u2014 used in external entity declarations (XXE)",
+        pattern: /\bSYSTEM\s+["']/i
+      },
+      {
+        id: "xml-entity-public",
+        description: "PUBLIC keyword \u2014 used in external entity declarations (XXE)",
+        pattern: /\bPUBLIC\s+["']/i
+      },
+      {
+        id: "xml-entity-declaration",
+        description: "<!ENTITY declaration \u2014 defines entities, potential XXE or entity expansion",
+        pattern: /<!ENTITY[\s%]/i
+      },
+      {
+        id: "xml-billion-laughs",
+        description: "Entity reference chaining / billion laughs: repeated &eX; style references",
+        // Heuristic: 3+ consecutive entity refs suggests expansion attack
+        pattern: /(?:&\w{1,20};){3,}/
+      },
+      {
+        id: "xml-namespace-confusion",
+        description: "xmlns: attribute injection \u2014 can redefine namespaces to confuse parsers",
+        // pattern: /\bxmlns\s*(?::\w{1,40})?\s*=/i,
+        pattern: /\bxmlns(?::\w{1,40})?\s*=/i
+      },
+      {
+        id: "xml-comment-injection",
+        description: "<!-- comment injection \u2014 can hide content from some parsers",
+        pattern: /<!--/
+      },
+      {
+        id: "xml-comment-close",
+        description: "--> closes an enclosing XML comment",
+        pattern: /-->/
+      },
+      {
+        id: "xml-pi-close",
+        description: "?> closes an enclosing processing instruction",
+        pattern: /\?>/
+      }
+    ];
+    xml_default = XML_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/svg.js
+var SVG_PATTERNS, svg_default;
+var init_svg = __esm({
+  "node_modules/is-unsafe/src/contexts/svg.js"() {
+    SVG_PATTERNS = [
+      {
+        id: "svg-script-element",
+        description: "<script element inside SVG executes JavaScript",
+        pattern: /<script[\s>/]/i
+      },
+      {
+        id: "svg-xlink-href-javascript",
+        description: "xlink:href with javascript: \u2014 classic SVG XSS via <a> or <use>",
+        pattern: /xlink\s*:\s*href\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-href-javascript",
+        description: "href= with javascript: in SVG context (<a>, <animate>, etc.)",
+        pattern: /href\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-foreignobject",
+        description: "<foreignObject embeds HTML inside SVG \u2014 can execute scripts",
+        pattern: /<foreignObject[\s>/]/i
+      },
+      {
+        id: "svg-use-external",
+        description: "<use xlink:href or href pointing to external resource (non-fragment URL)",
+        // Match <use with href= where the value starts with a non-# character (external URL)
+        // [\"'][^#] catches quoted values not starting with #; [^\"'#\s>] catches unquoted
+        pattern: /<use[\s\S]{0,60}(?:xlink\s*:\s*)?href\s*=\s*(?:["'][^#]|[^"'#\s>])/i
+      },
+      {
+        id: "svg-animate-href",
+        description: '<animate attributeName="href" \u2014 can dynamically change href to javascript:',
+        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*href["']/i
+      },
+      {
+        id: "svg-animate-xlinkhref",
+        description: '<animate attributeName="xlink:href"',
+        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*xlink\s*:\s*href["']/i
+      },
+      {
+        id: "svg-set-javascript",
+        description: '<set to="javascript:..." \u2014 sets an attribute to a javascript: URI',
+        pattern: /<set[\s\S]{0,80}to\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-event-handler",
+        description: "SVG-specific event handler attributes: onload=, onerror=, onactivate=, etc.",
+        pattern: /\bon(?:load|error|activate|begin|end|repeat|focus|blur|click|mouse\w{1,20}|key\w{1,20})\s*=/i
+      },
+      {
+        id: "svg-handler-generic",
+        description: "Generic on* handler catch-all for SVG attributes",
+        pattern: /\bon\w{1,30}\s*=/i
+      },
+      {
+        id: "svg-filter-feimage",
+        description: "<feImage href= \u2014 filter primitive that can load external resources",
+        pattern: /<feImage[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=/i
+      },
+      {
+        id: "svg-image-external",
+        description: "<image xlink:href with http/https or javascript protocol",
+        pattern: /<image[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=\s*["']?\s*(?:https?|javascript)\s*:/i
+      },
+      {
+        id: "svg-style-javascript",
+        description: "style= attribute containing javascript: (e.g. background:url(javascript:...))",
+        pattern: /style\s*=[\s\S]{0,60}javascript\s*:/i
+      }
+    ];
+    svg_default = SVG_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/sql.js
+var SQL_PATTERNS, sql_default;
+var init_sql = __esm({
+  "node_modules/is-unsafe/src/contexts/sql.js"() {
+    SQL_PATTERNS = [
+      {
+        id: "sql-block-comment-open",
+        description: "SQL block comment open: /* ... */ \u2014 unusual in legitimate user text",
+        pattern: /\/\*/
+      },
+      {
+        id: "sql-union-select",
+        description: "UNION SELECT \u2014 most common SQL injection aggregation attack",
+        pattern: /\bUNION\s{1,20}(?:ALL\s{1,20})?SELECT\b/i
+      },
+      {
+        id: "sql-drop-table",
+        description: "DROP TABLE \u2014 destructive DDL injection",
+        pattern: /\bDROP\s{1,20}TABLE\b/i
+      },
+      {
+        id: "sql-drop-database",
+        description: "DROP DATABASE \u2014 destructive DDL injection",
+        pattern: /\bDROP\s{1,20}DATABASE\b/i
+      },
+      {
+        id: "sql-insert-into",
+        description: "INSERT INTO \u2014 data injection",
+        pattern: /\bINSERT\s{1,20}INTO\b/i
+      },
+      {
+        id: "sql-delete-from",
+        description: "DELETE FROM \u2014 data deletion injection",
+        pattern: /\bDELETE\s{1,20}FROM\b/i
+      },
+      {
+        id: "sql-update-set",
+        description: "UPDATE ... SET \u2014 data modification injection",
+        // Allows arbitrary content between UPDATE and SET (table name, alias, etc.)
+        pattern: /\bUPDATE\b[\s\S]{1,60}\bSET\b/i
+      },
+      {
+        id: "sql-exec-xp",
+        description: "EXEC xp_ \u2014 MSSQL extended stored procedure execution",
+        pattern: /\bEXEC(?:UTE)?\s{1,20}xp_/i
+      },
+      {
+        id: "sql-tautology-string",
+        description: `Classic string tautology: ' OR '1'='1 or " OR "1"="1"`,
+        // Last quote is optional — injection may truncate it: ' OR '1'='1--
+        pattern: /'\s{0,10}OR\s{0,10}'[^']{0,20}'\s*=\s*'[^']{0,20}/i
+      },
+      {
+        id: "sql-tautology-numeric",
+        description: "Numeric tautology: OR 1=1",
+        pattern: /\bOR\s{1,10}1\s*=\s*1\b/i
+      },
+      {
+        id: "sql-always-true-zero",
+        description: "Numeric tautology: OR 0=0",
+        pattern: /\bOR\s{1,10}0\s*=\s*0\b/i
+      },
+      {
+        id: "sql-sleep-benchmark",
+        description: "Time-based blind injection: SLEEP() or BENCHMARK()",
+        pattern: /\b(?:SLEEP|BENCHMARK)\s*\(/i
+      },
+      {
+        id: "sql-waitfor-delay",
+        description: "MSSQL time-based blind injection: WAITFOR DELAY",
+        pattern: /\bWAITFOR\s{1,20}DELAY\b/i
+      },
+      {
+        id: "sql-char-function",
+        description: "CHAR() function \u2014 used to obfuscate injected strings",
+        pattern: /\bCHAR\s*\(\s*\d{1,3}/i
+      },
+      {
+        id: "sql-information-schema",
+        description: "INFORMATION_SCHEMA \u2014 reconnaissance query for table/column enumeration",
+        pattern: /\bINFORMATION_SCHEMA\b/i
+      }
+    ];
+    sql_default = SQL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/shell.js
+var SHELL_PATTERNS, shell_default;
+var init_shell = __esm({
+  "node_modules/is-unsafe/src/contexts/shell.js"() {
+    SHELL_PATTERNS = [
+      {
+        id: "shell-path-traversal-unix",
+        description: "Unix path traversal: ../  \u2014 climbing the directory tree",
+        pattern: /\.\.\//
+      },
+      {
+        id: "shell-path-traversal-windows",
+        description: "Windows path traversal: ..\\ \u2014 climbing the directory tree",
+        pattern: /\.\.\\/
+      },
+      {
+        id: "shell-path-traversal-encoded",
+        description: "URL-encoded path traversal: %2e%2e or %2f variants",
+        pattern: /%2e%2e|%2f\.\.|\.\.%2f/i
+      },
+      {
+        id: "shell-null-byte",
+        description: "Null byte injection: \\x00 or %00 \u2014 truncates strings in C-backed functions",
+        pattern: /\x00|%00/
+      },
+      {
+        id: "shell-semicolon",
+        description: "Semicolon command separator: cmd1; cmd2",
+        pattern: /;/
+      },
+      {
+        id: "shell-pipe",
+        description: "Pipe operator: cmd1 | cmd2",
+        pattern: /\|/
+      },
+      {
+        id: "shell-and-operator",
+        description: "AND operator: cmd1 && cmd2",
+        pattern: /&&/
+      },
+      {
+        id: "shell-or-operator",
+        description: "OR operator: cmd1 || cmd2",
+        pattern: /\|\|/
+      },
+      {
+        id: "shell-backtick",
+        description: "Backtick command substitution: `cmd`",
+        pattern: /`/
+      },
+      {
+        id: "shell-dollar-paren",
+        description: "Dollar-paren command substitution: $(cmd)",
+        pattern: /\$\(/
+      },
+      {
+        id: "shell-dollar-brace",
+        description: "Dollar-brace variable expansion: ${var} \u2014 can be abused for injection",
+        pattern: /\$\{/
+      },
+      {
+        id: "shell-redirect-out",
+        description: "Output redirection: cmd > file or cmd >> file",
+        pattern: />{1,2}/
+      },
+      {
+        id: "shell-redirect-in",
+        description: "Input redirection: cmd < file",
+        pattern: /</
+      },
+      {
+        id: "shell-newline-injection",
+        description: "Newline injection: \\n or \\r \u2014 can inject new shell commands",
+        pattern: /[\n\r]/
+      },
+      {
+        id: "shell-glob-star",
+        description: "Glob expansion: * or ? \u2014 can expand to unintended files",
+        // Only flag when combined with path separators to reduce false positives
+        pattern: /[/\\][*?]/
+      },
+      {
+        id: "shell-absolute-root",
+        description: "Absolute root path injection: string starting with / or \\ (Windows UNC)",
+        pattern: /^(?:\/|\\\\)/
+      },
+      {
+        id: "shell-windows-drive",
+        description: "Windows drive letter path injection: C:\\ or D:/",
+        pattern: /^[a-zA-Z]:[/\\]/
+      },
+      {
+        id: "shell-curl-wget",
+        description: "curl/wget with URL or flags \u2014 can exfiltrate data or download payloads",
+        // Require a URL scheme (http/https/ftp) or a flag (-) to reduce false positives
+        // "curl is a tool" won't match; "curl http://..." or "curl -s ..." will
+        pattern: /\b(?:curl|wget)\s+(?:https?:\/\/|ftp:\/\/|-)/i
+      }
+    ];
+    shell_default = SHELL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/redos.js
+var REDOS_PATTERNS, redos_default;
+var init_redos = __esm({
+  "node_modules/is-unsafe/src/contexts/redos.js"() {
+    REDOS_PATTERNS = [
+      {
+        id: "redos-nested-quantifier-plus",
+        description: "Nested + quantifier inside a group with outer quantifier: (a+)+, (.+b)*, etc.",
+        // Matches any group containing a + quantifier, with an outer * or + — catches (a+)+, (.+b)*, etc.
+        pattern: /\([^)]*\+[^)]*\)[+*]/
+      },
+      {
+        id: "redos-nested-quantifier-star",
+        description: "Nested * quantifier: (a*)* or (a*)+ \u2014 catastrophic backtracking",
+        pattern: /\([^)]*\*[^)]*\)[*+]/
+      },
+      {
+        id: "redos-nested-groups",
+        description: "Doubly nested quantified groups: ((a+)+) \u2014 guaranteed catastrophic",
+        pattern: /\(\([^)]{0,40}\)[+*]\)[+*]/
+      },
+      {
+        id: "redos-alternation-overlap",
+        description: "Overlapping alternation under quantifier: (a|a)+ \u2014 ambiguous NFA paths",
+        // Detect repeated identical alternatives under a quantifier
+        pattern: /\(([^|()]{1,20})\|(?:\1)(?:\|[^|()]{1,20}){0,5}\)[+*?]{1,2}/
+      },
+      {
+        id: "redos-star-plus-concat",
+        description: "(x*x)+ pattern \u2014 triggers super-linear backtracking",
+        pattern: /\([^)]{0,10}\*[^)]{0,10}\)[+*]/
+      },
+      {
+        id: "redos-dot-star-greedy",
+        description: "(.*){n,} or (.+){n,} \u2014 repeated greedy dot quantifiers",
+        pattern: /\(\.[*+]\)\{?\d/
+      },
+      {
+        id: "redos-large-repetition",
+        description: "Very large fixed or range repetition count {1000,} or {1000,n} \u2014 denial of service via backtracking",
+        // Matches { followed by 4+ digits (≥1000), then optional ,digits }
+        pattern: /\{\d{4,}(?:,\d*)?\}/
+      },
+      {
+        id: "redos-catastrophic-alternation",
+        description: "Long alternation with many similar branches \u2014 polynomial backtracking risk",
+        // Heuristic: 10+ pipe-separated alternatives in a single group
+        pattern: /\([^)]{0,200}(?:\|[^|)]{0,50}){9,}\)/
+      }
+    ];
+    redos_default = REDOS_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/nosql.js
+var sep5, NOSQL_PATTERNS, nosql_default;
+var init_nosql = __esm({
+  "node_modules/is-unsafe/src/contexts/nosql.js"() {
+    sep5 = `["'\\s]*:`;
+    NOSQL_PATTERNS = [
+      // ─── MongoDB $ operator injection ────────────────────────────────────────
+      {
+        id: "nosql-where-operator",
+        description: "$where \u2014 executes arbitrary JavaScript server-side in MongoDB",
+        pattern: new RegExp(`\\$where${sep5}`, "i")
+      },
+      {
+        id: "nosql-ne-operator",
+        description: '$ne \u2014 "not equal" operator used to bypass equality checks',
+        pattern: new RegExp(`\\$ne${sep5}`, "i")
+      },
+      {
+        id: "nosql-gt-operator",
+        description: '$gt \u2014 "greater than" used to bypass password/value checks',
+        pattern: new RegExp(`\\$gte?${sep5}`, "i")
+      },
+      {
+        id: "nosql-lt-operator",
+        description: '$lt / $lte \u2014 "less than" bypass variants',
+        pattern: new RegExp(`\\$lte?${sep5}`, "i")
+      },
+      {
+        id: "nosql-regex-operator",
+        description: "$regex \u2014 can be used to extract data character by character (blind injection)",
+        pattern: new RegExp(`\\$regex${sep5}`, "i")
+      },
+      {
+        id: "nosql-or-operator",
+        description: "$or \u2014 logical OR; used to create always-true conditions",
+        pattern: new RegExp(`\\$or${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-and-operator",
+        description: "$and \u2014 logical AND operator injection",
+        pattern: new RegExp(`\\$and${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-nor-operator",
+        description: "$nor \u2014 logical NOR operator injection",
+        pattern: new RegExp(`\\$nor${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-exists-operator",
+        description: "$exists \u2014 can enumerate fields to determine schema",
+        pattern: new RegExp(`\\$exists${sep5}`, "i")
+      },
+      {
+        id: "nosql-in-operator",
+        description: "$in \u2014 matches any value in a list; can enumerate values",
+        pattern: new RegExp(`\\$in${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-expr-operator",
+        description: "$expr \u2014 allows aggregation expressions in queries (MongoDB 3.6+)",
+        pattern: new RegExp(`\\$expr${sep5}`, "i")
+      },
+      {
+        id: "nosql-function-operator",
+        description: "$function \u2014 executes arbitrary JavaScript in MongoDB 4.4+",
+        pattern: new RegExp(`\\$function${sep5}`, "i")
+      },
+      {
+        id: "nosql-accumulator-operator",
+        description: "$accumulator \u2014 custom aggregation with arbitrary JS execution",
+        pattern: new RegExp(`\\$accumulator${sep5}`, "i")
+      },
+      // ─── Prototype pollution ─────────────────────────────────────────────────
+      {
+        id: "nosql-proto-pollution",
+        description: "__proto__ \u2014 prototype pollution via object key injection",
+        pattern: /__proto__/
+      },
+      {
+        id: "nosql-constructor-prototype",
+        description: "constructor.prototype \u2014 alternative prototype pollution vector (dot notation or JSON key)",
+        // Matches dot-notation (obj.constructor.prototype) and JSON key adjacency
+        // ("constructor": {"prototype": ...})
+        pattern: /constructor[\s"':.,{\[]*prototype/i
+      },
+      {
+        id: "nosql-proto-bracket",
+        description: '["__proto__"] \u2014 bracket-notation prototype pollution',
+        pattern: /\[["']__proto__["']\]/
+      }
+    ];
+    nosql_default = NOSQL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/log.js
+var LOG_PATTERNS, log_default;
+var init_log = __esm({
+  "node_modules/is-unsafe/src/contexts/log.js"() {
+    LOG_PATTERNS = [
+      // ─── CRLF / newline injection ─────────────────────────────────────────────
+      {
+        id: "log-crlf-injection",
+        description: "CRLF injection: literal \\r or \\n embeds fake log lines",
+        pattern: /[\r\n]/
+      },
+      {
+        id: "log-url-encoded-crlf",
+        description: "URL-encoded CRLF: %0d, %0a, %0D, %0A \u2014 decoded by some log parsers",
+        pattern: /%0[dDaA]/
+      },
+      {
+        id: "log-unicode-newline",
+        description: "Unicode newline variants: U+2028 (line separator), U+2029 (paragraph separator)",
+        pattern: /[\u2028\u2029]/
+      },
+      // ─── Log4Shell / JNDI injection (CVE-2021-44228) ─────────────────────────
+      {
+        id: "log-log4shell-jndi",
+        description: "Log4Shell: ${jndi:...} triggers remote code execution in Apache Log4j",
+        pattern: /\$\{jndi\s*:/i
+      },
+      {
+        id: "log-log4shell-obfuscated",
+        description: "Obfuscated Log4Shell: ${::-j}... lookup-bypass prefix used to evade WAF detection",
+        // ${::- is the Log4j lookup-bypass escape sequence; presence alone is suspicious
+        pattern: /\$\{::-/
+      },
+      {
+        id: "log-log4j-lookup",
+        description: "Log4j lookup syntax: ${env:...}, ${sys:...}, ${ctx:...} \u2014 data exfiltration",
+        pattern: /\$\{(?:env|sys|ctx|main|map|sd|web|docker|k8s|spring)\s*:/i
+      },
+      // ─── Server-Side Template Injection (SSTI) in log messages ───────────────
+      {
+        id: "log-ssti-double-brace",
+        description: "SSTI double-brace: {{expression}} \u2014 Jinja2, Twig, Handlebars, etc.",
+        pattern: /\{\{[\s\S]{0,80}\}\}/
+      },
+      {
+        id: "log-ssti-hash-brace",
+        description: "SSTI hash-brace: #{expression} \u2014 Thymeleaf, Velocity, Ruby ERB",
+        pattern: /#\{[\s\S]{0,80}\}/
+      },
+      {
+        id: "log-ssti-dollar-brace",
+        description: "SSTI/EL injection: ${expression with operators or method calls} \u2014 JSP EL, Freemarker, SpEL",
+        // Require that the ${...} content looks like an expression, not a plain variable name.
+        // Flags if the content contains: . ( * + operators, or known SSTI keywords.
+        // This avoids flagging ${PATH}, ${HOME} etc. (plain shell variables).
+        pattern: /\$\{[^}]*(?:\.|\(|\*|\+|\bclass\b|\bruntime\b|\bprocess\b|\bexec\b)[^}]{0,80}\}/i
+      },
+      {
+        id: "log-ssti-percent-tag",
+        description: "SSTI ERB/ASP tag: <%= expression %> \u2014 Ruby ERB, ASP",
+        pattern: /<%=[\s\S]{0,80}%>/
+      },
+      // ─── Null byte ────────────────────────────────────────────────────────────
+      {
+        id: "log-null-byte",
+        description: "Null byte: \\x00 or %00 \u2014 can truncate log entries in C-backed loggers",
+        pattern: /\x00|%00/
+      },
+      // ─── ANSI escape injection ────────────────────────────────────────────────
+      {
+        id: "log-ansi-escape",
+        description: "ANSI escape sequence: ESC[ \u2014 can manipulate terminal output when logs are tailed",
+        pattern: /\x1b\[/
+      }
+    ];
+    log_default = LOG_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/sql-strict.js
+var SQL_STRICT_EXTRA, SQL_STRICT_PATTERNS, sql_strict_default;
+var init_sql_strict = __esm({
+  "node_modules/is-unsafe/src/contexts/sql-strict.js"() {
+    init_sql();
+    SQL_STRICT_EXTRA = [
+      {
+        id: "sql-line-comment",
+        description: "SQL line comment: -- followed by whitespace or end of string",
+        pattern: /--(?:\s|$)/
+      },
+      {
+        id: "sql-stacked-query",
+        description: "Stacked queries: semicolon immediately followed by a SQL keyword",
+        pattern: /;\s{0,10}(?:SELECT|INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|EXEC)\b/i
+      },
+      {
+        id: "sql-hex-encoding",
+        description: "Hex-encoded string injection: 0x41414141 style (MySQL)",
+        pattern: /\b0x[0-9a-f]{4,}/i
+      }
+    ];
+    SQL_STRICT_PATTERNS = [...sql_default, ...SQL_STRICT_EXTRA];
+    sql_strict_default = SQL_STRICT_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/util/decode-entities.js
+function decodeEntities(input) {
+  if (input.indexOf("&") === -1) return input;
+  return input.replace(ENTITY_RE, (match, hex, dec, name) => {
+    if (name !== void 0) {
+      return Object.prototype.hasOwnProperty.call(NAMED, name) ? NAMED[name] : match;
+    }
+    const cp = hex !== void 0 ? parseInt(hex, 16) : parseInt(dec, 10);
+    if (!Number.isFinite(cp) || cp > 1114111) return match;
+    return String.fromCodePoint(cp);
+  });
+}
+var NAMED, ENTITY_RE;
+var init_decode_entities = __esm({
+  "node_modules/is-unsafe/src/util/decode-entities.js"() {
+    NAMED = Object.freeze({
+      colon: ":",
+      Tab: "	",
+      NewLine: "\n"
+    });
+    ENTITY_RE = /&(?:#[xX]0*([0-9a-fA-F]{1,6});?|#0*([0-9]{1,7});?|([a-zA-Z][a-zA-Z0-9]{1,15});)/g;
+  }
+});
+
+// node_modules/is-unsafe/src/index.js
+function assertString(value) {
+  if (typeof value !== "string") {
+    throw new TypeError(
+      `is-unsafe: first argument must be a string, got ${typeof value}`
+    );
+  }
+}
+function assertContext(context) {
+  if (context instanceof RegExp) return;
+  if (Array.isArray(context)) {
+    if (context.length === 0) {
+      throw new TypeError("is-unsafe: context must not be an empty array");
+    }
+    if (Array.isArray(context[0])) {
+      for (const list4 of context) {
+        if (!Array.isArray(list4) || list4.length === 0) {
+          throw new TypeError(
+            "is-unsafe: each context in the array must be a non-empty pattern array (PatternList)"
+          );
+        }
+      }
+    }
+    return;
+  }
+  throw new TypeError(
+    `is-unsafe: second argument must be a PatternList (e.g. HTML), an array of PatternLists (e.g. [HTML, XML]), or a RegExp. Got: ${typeof context}`
+  );
+}
+function normalise(context) {
+  if (context instanceof RegExp) return { lists: null, regex: context };
+  if (Array.isArray(context[0])) return { lists: context, regex: null };
+  return { lists: [context], regex: null };
+}
+function decodedCopy(value, list4) {
+  if (!list4.decodeEntities) return null;
+  const decoded = decodeEntities(value);
+  return decoded === value ? null : decoded;
+}
+function matchList(value, list4) {
+  const label = list4.label ?? "CUSTOM";
+  const decoded = decodedCopy(value, list4);
+  for (const rule of list4) {
+    if (rule.pattern.test(value) || decoded !== null && rule.pattern.test(decoded)) {
+      return { context: label, id: rule.id, description: rule.description, pattern: rule.pattern };
+    }
+  }
+  return null;
+}
+function isUnsafe(value, context) {
+  assertString(value);
+  assertContext(context);
+  const { lists, regex } = normalise(context);
+  if (regex) return regex.test(value);
+  for (const list4 of lists) {
+    if (matchList(value, list4) !== null) return true;
+  }
+  return false;
+}
+var VALID_CONTEXTS;
+var init_src4 = __esm({
+  "node_modules/is-unsafe/src/index.js"() {
+    init_html2();
+    init_xml();
+    init_sql_strict();
+    init_decode_entities();
+    init_html2();
+    init_xml();
+    init_svg();
+    init_sql();
+    init_shell();
+    init_redos();
+    init_nosql();
+    init_log();
+    html_default.label = "HTML";
+    xml_default.label = "XML";
+    svg_default.label = "SVG";
+    html_default.decodeEntities = true;
+    xml_default.decodeEntities = true;
+    svg_default.decodeEntities = true;
+    sql_default.label = "SQL";
+    sql_strict_default.label = "SQL-STRICT";
+    shell_default.label = "SHELL";
+    redos_default.label = "REDOS";
+    nosql_default.label = "NOSQL";
+    log_default.label = "LOG";
+    VALID_CONTEXTS = Object.freeze({
+      HTML: html_default,
+      XML: xml_default,
+      SVG: svg_default,
+      SQL: sql_default,
+      "SQL-STRICT": sql_strict_default,
+      SHELL: shell_default,
+      REDOS: redos_default,
+      NOSQL: nosql_default,
+      LOG: log_default
+    });
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+function extractRawAttributes(prefixedAttrs, options) {
+  if (!prefixedAttrs) return {};
+  const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
+  if (!attrs) return {};
+  const rawAttrs = {};
+  for (const key in attrs) {
+    if (key.startsWith(options.attributeNamePrefix)) {
+      const rawName = key.substring(options.attributeNamePrefix.length);
+      rawAttrs[rawName] = attrs[key];
+    } else {
+      rawAttrs[key] = attrs[key];
+    }
+  }
+  return rawAttrs;
+}
+function extractNamespace(rawTagName) {
+  if (!rawTagName || typeof rawTagName !== "string") return void 0;
+  const colonIndex = rawTagName.indexOf(":");
+  if (colonIndex !== -1 && colonIndex > 0) {
+    const ns = rawTagName.substring(0, colonIndex);
+    if (ns !== "xmlns") {
+      return ns;
+    }
+  }
+  return void 0;
+}
+function parseTextData(val, tagName, jPath, dontTrim, hasAttributes, isLeafNode, escapeEntities) {
+  const options = this.options;
+  if (val !== void 0) {
+    if (options.trimValues && !dontTrim) {
+      val = val.trim();
+    }
+    if (val.length > 0) {
+      if (!escapeEntities) val = this.replaceEntitiesValue(val, tagName, jPath);
+      const jPathOrMatcher = options.jPath ? jPath.toString() : jPath;
+      const newval = options.tagValueProcessor(tagName, val, jPathOrMatcher, hasAttributes, isLeafNode);
+      if (newval === null || newval === void 0) {
+        return val;
+      } else if (typeof newval !== typeof val || newval !== val) {
+        return newval;
+      } else if (options.trimValues) {
+        return parseValue(val, options.parseTagValue, options.numberParseOptions);
+      } else {
+        const trimmedVal = val.trim();
+        if (trimmedVal === val) {
+          return parseValue(val, options.parseTagValue, options.numberParseOptions);
+        } else {
+          return val;
+        }
+      }
+    }
+  }
+}
+function resolveNameSpace(tagname) {
+  if (this.options.removeNSPrefix) {
+    const tags = tagname.split(":");
+    const prefix = tagname.charAt(0) === "/" ? "/" : "";
+    if (tags[0] === "xmlns") {
+      return "";
+    }
+    if (tags.length === 2) {
+      tagname = prefix + tags[1];
+    }
+  }
+  return tagname;
+}
+function attrValue(match) {
+  return match[3] !== void 0 ? match[3] : match[4];
+}
+function buildAttributesMap(attrStr, jPath, tagName, force = false) {
+  const options = this.options;
+  if (force === true || options.ignoreAttributes !== true && typeof attrStr === "string") {
+    const matches = getAllMatches(attrStr, attrsRegx);
+    const len = matches.length;
+    const attrs = {};
+    const processedVals = new Array(len);
+    let hasRawAttrs = false;
+    const rawAttrsForMatcher = {};
+    for (let i = 0; i < len; i++) {
+      const attrName = this.resolveNameSpace(matches[i][1]);
+      const oldVal = attrValue(matches[i]);
+      if (attrName.length && oldVal !== void 0) {
+        let val = oldVal;
+        if (options.trimValues) val = val.trim();
+        val = this.replaceEntitiesValue(val, tagName, this.readonlyMatcher);
+        processedVals[i] = val;
+        rawAttrsForMatcher[attrName] = val;
+        hasRawAttrs = true;
+      }
+    }
+    if (hasRawAttrs && typeof jPath === "object" && jPath.updateCurrent) {
+      jPath.updateCurrent(rawAttrsForMatcher);
+    }
+    const jPathStr = options.jPath ? jPath.toString() : this.readonlyMatcher;
+    let hasAttrs = false;
+    for (let i = 0; i < len; i++) {
+      const attrName = this.resolveNameSpace(matches[i][1]);
+      if (this.ignoreAttributesFn(attrName, jPathStr)) continue;
+      let aName = options.attributeNamePrefix + attrName;
+      if (attrName.length) {
+        if (options.transformAttributeName) {
+          aName = options.transformAttributeName(aName);
+        }
+        aName = sanitizeName(aName, options);
+        if (attrValue(matches[i]) !== void 0) {
+          const oldVal = processedVals[i];
+          const newVal = options.attributeValueProcessor(attrName, oldVal, jPathStr);
+          if (newVal === null || newVal === void 0) {
+            attrs[aName] = oldVal;
+          } else if (typeof newVal !== typeof oldVal || newVal !== oldVal) {
+            attrs[aName] = newVal;
+          } else {
+            attrs[aName] = parseValue(oldVal, options.parseAttributeValue, options.numberParseOptions);
+          }
+          hasAttrs = true;
+        } else if (options.allowBooleanAttributes) {
+          attrs[aName] = true;
+          hasAttrs = true;
+        }
+      }
+    }
+    if (!hasAttrs) return;
+    if (options.attributesGroupName && !options.preserveOrder) {
+      const attrCollection = {};
+      attrCollection[options.attributesGroupName] = attrs;
+      return attrCollection;
+    }
+    return attrs;
+  }
+}
+function getOriginalIndex(index, crlfPositions) {
+  let low = 0;
+  let high = crlfPositions.length;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (crlfPositions[middle] < index) low = middle + 1;
+    else high = middle;
+  }
+  return index + low;
+}
+function addChild(currentNode, childNode, matcher, startIndex) {
+  if (!this.options.captureMetaData) startIndex = void 0;
+  const jPathOrMatcher = this.options.jPath ? matcher.toString() : matcher;
+  const result = this.options.updateTag(childNode.tagname, jPathOrMatcher, childNode[":@"]);
+  if (result === false) {
+  } else if (typeof result === "string") {
+    childNode.tagname = result;
+    currentNode.addChild(childNode, startIndex);
+  } else {
+    currentNode.addChild(childNode, startIndex);
+  }
+}
+function replaceEntitiesValue(val, tagName, jPath) {
+  const entityConfig = this.options.processEntities;
+  if (!entityConfig || !entityConfig.enabled) {
+    return val;
+  }
+  if (entityConfig.allowedTags) {
+    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
+    const allowed = Array.isArray(entityConfig.allowedTags) ? entityConfig.allowedTags.includes(tagName) : entityConfig.allowedTags(tagName, jPathOrMatcher);
+    if (!allowed) {
+      return val;
+    }
+  }
+  if (entityConfig.tagFilter) {
+    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
+    if (!entityConfig.tagFilter(tagName, jPathOrMatcher)) {
+      return val;
+    }
+  }
+  return this.entityDecoder.decode(val);
+}
+function saveTextToParentTag(textData, parentNode, matcher, isLeafNode) {
+  if (textData) {
+    if (isLeafNode === void 0) isLeafNode = parentNode.child.length === 0;
+    textData = this.parseTextData(
+      textData,
+      parentNode.tagname,
+      matcher,
+      false,
+      parentNode[":@"] ? Object.keys(parentNode[":@"]).length !== 0 : false,
+      isLeafNode
+    );
+    if (textData !== void 0 && textData !== "")
+      parentNode.add(this.options.textNodeName, textData);
+    textData = "";
+  }
+  return textData;
+}
+function isItStopNode() {
+  if (this.stopNodeExpressionsSet.size === 0) return false;
+  return this.matcher.matchesAny(this.stopNodeExpressionsSet);
+}
+function tagExpWithClosingIndex(xmlData, i, closingChar = ">") {
+  const len = xmlData.length;
+  const closeCode0 = closingChar.charCodeAt(0);
+  const closeCode1 = closingChar.length > 1 ? closingChar.charCodeAt(1) : -1;
+  let result = "";
+  let segmentStart = i;
+  for (let index = i; index < len; index++) {
+    const code2 = xmlData.charCodeAt(index);
+    if (code2 === 34 || code2 === 39) {
+      index = xmlData.indexOf(xmlData[index], index + 1);
+      if (index === -1) return;
+    } else if (code2 === closeCode0) {
+      if (closeCode1 !== -1) {
+        if (xmlData.charCodeAt(index + 1) === closeCode1) {
+          result += xmlData.substring(segmentStart, index);
+          return { data: result, index };
+        }
+      } else {
+        result += xmlData.substring(segmentStart, index);
+        return { data: result, index };
+      }
+    } else if (code2 === 9) {
+      result += xmlData.substring(segmentStart, index) + " ";
+      segmentStart = index + 1;
+    }
+  }
+}
+function findClosingIndex(xmlData, str, i, errMsg) {
+  const closingIndex = xmlData.indexOf(str, i);
+  if (closingIndex === -1) {
+    throw new Error(errMsg);
+  } else {
+    return closingIndex + str.length - 1;
+  }
+}
+function findClosingChar(xmlData, char, i, errMsg) {
+  const closingIndex = xmlData.indexOf(char, i);
+  if (closingIndex === -1) throw new Error(errMsg);
+  return closingIndex;
+}
+function readTagExp(xmlData, i, removeNSPrefix, closingChar = ">") {
+  const result = tagExpWithClosingIndex(xmlData, i + 1, closingChar);
+  if (!result) return;
+  let tagExp = result.data;
+  const closeIndex = result.index;
+  const separatorIndex = tagExp.search(/\s/);
+  let tagName = tagExp;
+  let attrExpPresent = true;
+  if (separatorIndex !== -1) {
+    tagName = tagExp.substring(0, separatorIndex);
+    tagExp = tagExp.substring(separatorIndex + 1).trimStart();
+  }
+  const rawTagName = tagName;
+  if (removeNSPrefix) {
+    const colonIndex = tagName.indexOf(":");
+    if (colonIndex !== -1) {
+      tagName = tagName.substr(colonIndex + 1);
+      attrExpPresent = tagName !== result.data.substr(colonIndex + 1);
+    }
+  }
+  return {
+    tagName,
+    tagExp,
+    closeIndex,
+    attrExpPresent,
+    rawTagName
+  };
+}
+function readStopNodeData(xmlData, tagName, i) {
+  const startIndex = i;
+  let openTagCount = 1;
+  let lenient = false;
+  let nextGt = -1;
+  const xmllen = xmlData.length;
+  for (; i < xmllen; i++) {
+    if (xmlData[i] === "<") {
+      const c1 = xmlData.charCodeAt(i + 1);
+      if (c1 === 47) {
+        const closeIndex = findClosingChar(xmlData, ">", i, `${tagName} is not closed`);
+        let closeTagName = xmlData.substring(i + 2, closeIndex).trim();
+        if (closeTagName === tagName) {
+          openTagCount--;
+          if (openTagCount === 0) {
+            return {
+              tagContent: xmlData.substring(startIndex, i),
+              i: closeIndex
+            };
+          }
+        }
+        i = closeIndex;
+      } else if (c1 === 63) {
+        const closeIndex = findClosingIndex(xmlData, "?>", i + 1, "StopNode is not closed.");
+        i = closeIndex;
+      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+        const closeIndex = findClosingIndex(xmlData, "-->", i + 3, "StopNode is not closed.");
+        i = closeIndex;
+      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+        const closeIndex = findClosingIndex(xmlData, "]]>", i, "StopNode is not closed.") - 2;
+        i = closeIndex;
+      } else {
+        const tagData = lenient ? void 0 : readTagExp(xmlData, i, false);
+        if (tagData) {
+          const openTagName = tagData.tagName;
+          if (openTagName === tagName && tagData.tagExp[tagData.tagExp.length - 1] !== "/") {
+            openTagCount++;
+          }
+          i = tagData.closeIndex;
+        } else {
+          lenient = true;
+          if (nextGt < i) {
+            nextGt = xmlData.indexOf(">", i);
+            if (nextGt === -1) return;
+          }
+          const nextLt = xmlData.indexOf("<", i + 1);
+          if (nextLt === -1 || nextLt > nextGt) {
+            const exp = xmlData.substring(i + 1, nextGt);
+            const sep9 = exp.search(/\s/);
+            const name = sep9 === -1 ? exp : exp.substring(0, sep9);
+            if (name === tagName && exp[exp.length - 1] !== "/") openTagCount++;
+            i = nextGt;
+          }
+        }
+      }
+    }
+  }
+}
+function parseValue(val, shouldParse, options) {
+  if (shouldParse && typeof val === "string") {
+    const newval = val.trim();
+    if (newval === "true") return true;
+    else if (newval === "false") return false;
+    else return toNumber(val, options);
+  } else {
+    if (isExist(val)) {
+      return val;
+    } else {
+      return "";
+    }
+  }
+}
+function transformTagName(fn, tagName, tagExp, options) {
+  if (fn) {
+    const newTagName = fn(tagName);
+    if (tagExp === tagName) {
+      tagExp = newTagName;
+    }
+    tagName = newTagName;
+  }
+  tagName = sanitizeName(tagName, options);
+  return { tagName, tagExp };
+}
+function sanitizeName(name, options) {
+  if (criticalProperties.includes(name)) {
+    throw new Error(`[SECURITY] Invalid name: "${name}" is a reserved JavaScript keyword that could cause prototype pollution`);
+  } else if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
+    return options.onDangerousProperty(name);
+  }
+  return name;
+}
+var OrderedObjParser, attrsRegx, parseXml;
+var init_OrderedObjParser = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js"() {
+    "use strict";
+    init_util2();
+    init_xmlNode();
+    init_DocTypeReader();
+    init_strnum();
+    init_ignoreAttributes();
+    init_src3();
+    init_src3();
+    init_src();
+    init_src4();
+    OrderedObjParser = class {
+      constructor(options, externalEntities) {
+        this.options = options;
+        this.currentNode = null;
+        this.tagsNodeStack = [];
+        this.parseXml = parseXml;
+        this.parseTextData = parseTextData;
+        this.resolveNameSpace = resolveNameSpace;
+        this.buildAttributesMap = buildAttributesMap;
+        this.isItStopNode = isItStopNode;
+        this.replaceEntitiesValue = replaceEntitiesValue;
+        this.readStopNodeData = readStopNodeData;
+        this.saveTextToParentTag = saveTextToParentTag;
+        this.addChild = addChild;
+        this.ignoreAttributesFn = getIgnoreAttributesFn(this.options.ignoreAttributes);
+        this.entityExpansionCount = 0;
+        this.currentExpandedLength = 0;
+        this.doctypefound = false;
+        let namedEntities = { ...XML };
+        if (this.options.entityDecoder) {
+          this.entityDecoder = this.options.entityDecoder;
+        } else {
+          if (typeof this.options.htmlEntities === "object") namedEntities = this.options.htmlEntities;
+          else if (this.options.htmlEntities === true) namedEntities = { ...COMMON_HTML, ...CURRENCY };
+          this.entityDecoder = new EntityDecoder({
+            namedEntities: { ...namedEntities, ...externalEntities },
+            numericAllowed: this.options.htmlEntities,
+            limit: {
+              maxTotalExpansions: this.options.processEntities.maxTotalExpansions,
+              maxExpandedLength: this.options.processEntities.maxExpandedLength,
+              applyLimitsTo: this.options.processEntities.appliesTo
+            },
+            // onExternalEntity: (name, value) => isUnsafe(value) ? 'block' : 'allow',
+            onInputEntity: (name, value) => (
+              //TODO: VALID_CONTEXTS.HTML should be set only if this.options.htmlEntities
+              isUnsafe(value, [html_default, xml_default]) ? ENTITY_ACTION.BLOCK : ENTITY_ACTION.ALLOW
+            )
+            //postCheck: resolved => resolved
+          });
+        }
+        this.matcher = new Matcher();
+        this.readonlyMatcher = this.matcher.readOnly();
+        this.isCurrentNodeStopNode = false;
+        this.stopNodeExpressionsSet = new ExpressionSet();
+        const stopNodesOpts = this.options.stopNodes;
+        if (stopNodesOpts && stopNodesOpts.length > 0) {
+          for (let i = 0; i < stopNodesOpts.length; i++) {
+            const stopNodeExp = stopNodesOpts[i];
+            if (typeof stopNodeExp === "string") {
+              this.stopNodeExpressionsSet.add(new Expression(stopNodeExp));
+            } else if (stopNodeExp instanceof Expression) {
+              this.stopNodeExpressionsSet.add(stopNodeExp);
+            }
+          }
+          this.stopNodeExpressionsSet.seal();
+        }
+      }
+    };
+    attrsRegx = /([^\s=]+)\s*(=\s*(?:"([^"]*)"|'([^']*)'))?/gm;
+    parseXml = function(xmlData) {
+      const options = this.options;
+      const crlfPositions = options.captureMetaData ? [] : void 0;
+      xmlData = xmlData.replace(/\r\n?/g, options.captureMetaData ? (newline, index) => {
+        if (newline.length === 2) {
+          crlfPositions.push(index - crlfPositions.length);
+        }
+        return "\n";
+      } : "\n");
+      const xmlObj = new XmlNode("!xml");
+      let currentNode = xmlObj;
+      let textData = "";
+      this.matcher.reset();
+      this.entityDecoder.reset();
+      this.entityExpansionCount = 0;
+      this.currentExpandedLength = 0;
+      this.doctypefound = false;
+      const docTypeReader = new DocTypeReader(options.processEntities);
+      const xmlLen = xmlData.length;
+      for (let i = 0; i < xmlLen; i++) {
+        const ch = xmlData[i];
+        if (ch === "<") {
+          const c1 = xmlData.charCodeAt(i + 1);
+          if (c1 === 47) {
+            const closeIndex = findClosingIndex(xmlData, ">", i, "Closing Tag is not closed.");
+            let tagName = xmlData.substring(i + 2, closeIndex).trim();
+            if (options.removeNSPrefix) {
+              const colonIndex = tagName.indexOf(":");
+              if (colonIndex !== -1) {
+                tagName = tagName.substr(colonIndex + 1);
+              }
+            }
+            tagName = transformTagName(options.transformTagName, tagName, "", options).tagName;
+            if (currentNode) {
+              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            }
+            const lastTagName = this.matcher.getCurrentTag();
+            if (tagName && options.unpairedTagsSet.has(tagName)) {
+              throw new Error(`Unpaired tag can not be used as closing tag: </${tagName}>`);
+            }
+            if (lastTagName && options.unpairedTagsSet.has(lastTagName)) {
+              this.matcher.pop();
+              this.tagsNodeStack.pop();
+            }
+            this.matcher.pop();
+            this.isCurrentNodeStopNode = false;
+            currentNode = this.tagsNodeStack.pop() || xmlObj;
+            if (options.captureMetaData && currentNode) {
+              currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
+            }
+            textData = "";
+            i = closeIndex;
+          } else if (c1 === 63) {
+            let tagData = readTagExp(xmlData, i, false, "?>");
+            if (!tagData) throw new Error("Pi Tag is not closed.");
+            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            const attsMap = this.buildAttributesMap(tagData.tagExp, this.matcher, tagData.tagName, true);
+            if (attsMap) {
+              const ver = attsMap[this.options.attributeNamePrefix + "version"];
+              this.entityDecoder.setXmlVersion(Number(ver) || 1);
+              docTypeReader.setXmlVersion(Number(ver) || 1);
+            }
+            if (options.ignoreDeclaration && tagData.tagName === "?xml" || options.ignorePiTags) {
+            } else {
+              const childNode = new XmlNode(tagData.tagName);
+              childNode.add(options.textNodeName, "");
+              if (tagData.tagName !== tagData.tagExp && tagData.attrExpPresent && options.ignoreAttributes !== true) {
+                childNode[":@"] = attsMap;
+              }
+              const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
+              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+              if (options.captureMetaData) {
+                currentNode.addEndIndex(getOriginalIndex(tagData.closeIndex + 2, crlfPositions));
+              }
+            }
+            i = tagData.closeIndex + 1;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+            const endIndex = findClosingIndex(xmlData, "-->", i + 4, "Comment is not closed.");
+            if (options.commentPropName) {
+              const comment = xmlData.substring(i + 4, endIndex - 2);
+              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+              currentNode.add(options.commentPropName, [{ [options.textNodeName]: comment }]);
+            }
+            i = endIndex;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 68) {
+            if (this.doctypefound) throw new Error("Multiple DOCTYPE declarations found.");
+            this.doctypefound = true;
+            const result = docTypeReader.readDocType(xmlData, i);
+            this.entityDecoder.addInputEntities(result.entities);
+            i = result.i;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+            const closeIndex = findClosingIndex(xmlData, "]]>", i, "CDATA is not closed.") - 2;
+            const tagExp = xmlData.substring(i + 9, closeIndex);
+            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            let val = this.parseTextData(tagExp, currentNode.tagname, this.readonlyMatcher, true, false, true, true);
+            if (val == void 0) val = "";
+            if (options.cdataPropName) {
+              currentNode.add(options.cdataPropName, [{ [options.textNodeName]: tagExp }]);
+            } else {
+              currentNode.add(options.textNodeName, val);
+            }
+            i = closeIndex + 2;
+          } else {
+            let result = readTagExp(xmlData, i, options.removeNSPrefix);
+            if (!result) {
+              const context = xmlData.substring(Math.max(0, i - 50), Math.min(xmlLen, i + 50));
+              throw new Error(`readTagExp returned undefined at position ${i}. Context: "${context}"`);
+            }
+            let tagName = result.tagName;
+            const rawTagName = result.rawTagName;
+            let tagExp = result.tagExp;
+            let attrExpPresent = result.attrExpPresent;
+            let closeIndex = result.closeIndex;
+            ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
+            if (options.strictReservedNames && (tagName === options.commentPropName || tagName === options.cdataPropName || tagName === options.textNodeName || tagName === options.attributesGroupName)) {
+              throw new Error(`Invalid tag name: ${tagName}`);
+            }
+            if (currentNode && textData) {
+              if (currentNode.tagname !== "!xml") {
+                textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher, false);
+              }
+            }
+            const lastTag = currentNode;
+            if (lastTag && options.unpairedTagsSet.has(lastTag.tagname)) {
+              currentNode = this.tagsNodeStack.pop();
+              this.matcher.pop();
+            }
+            let isSelfClosing = false;
+            if (tagExp.length > 0 && tagExp.lastIndexOf("/") === tagExp.length - 1) {
+              isSelfClosing = true;
+              if (tagName[tagName.length - 1] === "/") {
+                tagName = tagName.substr(0, tagName.length - 1);
+                tagExp = tagName;
+              } else {
+                tagExp = tagExp.substr(0, tagExp.length - 1);
+              }
+              attrExpPresent = tagName !== tagExp;
+            }
+            let prefixedAttrs = null;
+            let rawAttrs = {};
+            let namespace = void 0;
+            namespace = extractNamespace(rawTagName);
+            if (tagName !== xmlObj.tagname) {
+              this.matcher.push(tagName, {}, namespace);
+            }
+            if (tagName !== tagExp && attrExpPresent) {
+              prefixedAttrs = this.buildAttributesMap(tagExp, this.matcher, tagName);
+              if (prefixedAttrs) {
+                rawAttrs = extractRawAttributes(prefixedAttrs, options);
+              }
+            }
+            if (tagName !== xmlObj.tagname) {
+              this.isCurrentNodeStopNode = this.isItStopNode();
+            }
+            const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
+            if (this.isCurrentNodeStopNode) {
+              let tagContent = "";
+              if (isSelfClosing) {
+                i = result.closeIndex;
+              } else if (options.unpairedTagsSet.has(tagName)) {
+                i = result.closeIndex;
+              } else {
+                const result2 = this.readStopNodeData(xmlData, rawTagName, closeIndex + 1);
+                if (!result2) throw new Error(`Unexpected end of ${rawTagName}`);
+                i = result2.i;
+                tagContent = result2.tagContent;
+              }
+              const childNode = new XmlNode(tagName);
+              if (prefixedAttrs) {
+                childNode[":@"] = prefixedAttrs;
+              }
+              childNode.add(options.textNodeName, tagContent);
+              this.matcher.pop();
+              this.isCurrentNodeStopNode = false;
+              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+              if (options.captureMetaData) {
+                currentNode.addEndIndex(getOriginalIndex(i + 1, crlfPositions));
+              }
+            } else {
+              if (isSelfClosing) {
+                ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
+                const childNode = new XmlNode(tagName);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                if (options.captureMetaData) {
+                  currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
+                }
+                this.matcher.pop();
+                this.isCurrentNodeStopNode = false;
+              } else if (options.unpairedTagsSet.has(tagName)) {
+                const childNode = new XmlNode(tagName);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                if (options.captureMetaData) {
+                  currentNode.addEndIndex(getOriginalIndex(result.closeIndex + 1, crlfPositions));
+                }
+                this.matcher.pop();
+                this.isCurrentNodeStopNode = false;
+                i = result.closeIndex;
+                continue;
+              } else {
+                const childNode = new XmlNode(tagName);
+                if (this.tagsNodeStack.length > options.maxNestedTags) {
+                  throw new Error("Maximum nested tags exceeded");
+                }
+                this.tagsNodeStack.push(currentNode);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                currentNode = childNode;
+              }
+              textData = "";
+              i = closeIndex;
+            }
+          }
+        } else {
+          textData += xmlData[i];
+        }
+      }
+      return xmlObj.child;
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/node2json.js
+function stripAttributePrefix(attrs, prefix) {
+  if (!attrs || typeof attrs !== "object") return {};
+  if (!prefix) return attrs;
+  const rawAttrs = {};
+  for (const key in attrs) {
+    if (key.startsWith(prefix)) {
+      const rawName = key.substring(prefix.length);
+      rawAttrs[rawName] = attrs[key];
+    } else {
+      rawAttrs[key] = attrs[key];
+    }
+  }
+  return rawAttrs;
+}
+function prettify(node2, options, matcher, readonlyMatcher) {
+  return compress(node2, options, matcher, readonlyMatcher);
+}
+function compress(arr, options, matcher, readonlyMatcher) {
+  let text;
+  const compressedObj = {};
+  for (let i = 0; i < arr.length; i++) {
+    const tagObj = arr[i];
+    const property = propName(tagObj);
+    if (property !== void 0 && property !== options.textNodeName) {
+      const rawAttrs = stripAttributePrefix(
+        tagObj[":@"] || {},
+        options.attributeNamePrefix
+      );
+      matcher.push(property, rawAttrs);
+    }
+    if (property === options.textNodeName) {
+      if (text === void 0) text = tagObj[property];
+      else text += "" + tagObj[property];
+    } else if (property === void 0) {
+      continue;
+    } else if (tagObj[property]) {
+      let val = compress(tagObj[property], options, matcher, readonlyMatcher);
+      const isLeaf = isLeafTag(val, options);
+      if (Object.keys(val).length === 0 && options.alwaysCreateTextNode) {
+        val[options.textNodeName] = "";
+      }
+      if (tagObj[":@"]) {
+        assignAttributes(val, tagObj[":@"], readonlyMatcher, options);
+      } else if (Object.keys(val).length === 1 && val[options.textNodeName] !== void 0 && !options.alwaysCreateTextNode) {
+        val = val[options.textNodeName];
+      } else if (Object.keys(val).length === 0) {
+        if (options.alwaysCreateTextNode) val[options.textNodeName] = "";
+        else val = "";
+      }
+      if (tagObj[METADATA_SYMBOL2] !== void 0 && typeof val === "object" && val !== null) {
+        val[METADATA_SYMBOL2] = tagObj[METADATA_SYMBOL2];
+      }
+      if (compressedObj[property] !== void 0 && Object.prototype.hasOwnProperty.call(compressedObj, property)) {
+        if (!Array.isArray(compressedObj[property])) {
+          compressedObj[property] = [compressedObj[property]];
+        }
+        compressedObj[property].push(val);
+      } else {
+        const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() : readonlyMatcher;
+        if (options.isArray(property, jPathOrMatcher, isLeaf)) {
+          compressedObj[property] = [val];
+        } else {
+          compressedObj[property] = val;
+        }
+      }
+      if (property !== void 0 && property !== options.textNodeName) {
+        matcher.pop();
+      }
+    }
+  }
+  if (typeof text === "string") {
+    if (text.length > 0) compressedObj[options.textNodeName] = text;
+  } else if (text !== void 0) compressedObj[options.textNodeName] = text;
+  return compressedObj;
+}
+function propName(obj) {
+  const keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key !== ":@") return key;
+  }
+}
+function assignAttributes(obj, attrMap, readonlyMatcher, options) {
+  if (attrMap) {
+    const keys = Object.keys(attrMap);
+    const len = keys.length;
+    for (let i = 0; i < len; i++) {
+      const atrrName = keys[i];
+      const rawAttrName = atrrName.startsWith(options.attributeNamePrefix) ? atrrName.substring(options.attributeNamePrefix.length) : atrrName;
+      const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() + "." + rawAttrName : readonlyMatcher;
+      if (options.isArray(atrrName, jPathOrMatcher, true, true)) {
+        obj[atrrName] = [attrMap[atrrName]];
+      } else {
+        obj[atrrName] = attrMap[atrrName];
+      }
+    }
+  }
+}
+function isLeafTag(obj, options) {
+  const { textNodeName } = options;
+  const propCount = Object.keys(obj).length;
+  if (propCount === 0) {
+    return true;
+  }
+  if (propCount === 1 && (obj[textNodeName] || typeof obj[textNodeName] === "boolean" || obj[textNodeName] === 0)) {
+    return true;
+  }
+  return false;
+}
+var METADATA_SYMBOL2;
+var init_node2json = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/node2json.js"() {
+    "use strict";
+    init_xmlNode();
+    METADATA_SYMBOL2 = XmlNode.getMetaDataSymbol();
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+var XMLParser;
+var init_XMLParser = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/XMLParser.js"() {
+    init_OptionsBuilder();
+    init_OrderedObjParser();
+    init_node2json();
+    init_validator();
+    init_xmlNode();
+    XMLParser = class {
+      constructor(options) {
+        this.externalEntities = {};
+        this.options = buildOptions(options);
+      }
+      /**
+       * Parse XML dats to JS object 
+       * @param {string|Uint8Array} xmlData 
+       * @param {boolean|Object} validationOption 
+       */
+      parse(xmlData, validationOption) {
+        if (typeof xmlData !== "string" && xmlData.toString) {
+          if (xmlData instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(xmlData))) {
+            xmlData = new TextDecoder("utf-8", { ignoreBOM: true }).decode(xmlData);
+          } else {
+            xmlData = xmlData.toString();
+          }
+        } else if (typeof xmlData !== "string") {
+          throw new Error("XML data is accepted in String or Bytes[] form.");
+        }
+        if (validationOption) {
+          if (validationOption === true) validationOption = {};
+          const result = validate3(xmlData, validationOption);
+          if (result !== true) {
+            throw Error(`${result.err.msg}:${result.err.line}:${result.err.col}`);
+          }
+        }
+        const orderedObjParser = new OrderedObjParser(this.options, this.externalEntities);
+        const orderedResult = orderedObjParser.parseXml(xmlData);
+        if (this.options.preserveOrder || orderedResult === void 0) return orderedResult;
+        else return prettify(orderedResult, this.options, orderedObjParser.matcher, orderedObjParser.readonlyMatcher);
+      }
+      /**
+       * Add Entity which is not by default supported by this library
+       * @param {string} key 
+       * @param {string} value 
+       */
+      addEntity(key, value) {
+        if (value.indexOf("&") !== -1) {
+          throw new Error("Entity value can't have '&'");
+        } else if (key.indexOf("&") !== -1 || key.indexOf(";") !== -1) {
+          throw new Error("An entity must be set without '&' and ';'. Eg. use '#xD' for '&#xD;'");
+        } else if (value === "&") {
+          throw new Error("An entity with value '&' is not permitted");
+        } else {
+          this.externalEntities[key] = value;
+        }
+      }
+      /**
+       * Returns a Symbol that can be used to access the metadata
+       * property on a node.
+       * 
+       * If Symbol is not available in the environment, an ordinary property is used
+       * and the name of the property is here returned.
+       * 
+       * The XMLMetaData property is only present when `captureMetaData`
+       * is true in the options.
+       */
+      static getMetaDataSymbol() {
+        return XmlNode.getMetaDataSymbol();
+      }
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/fxp.js
+var XMLValidator;
+var init_fxp = __esm({
+  "node_modules/fast-xml-parser/src/fxp.js"() {
+    "use strict";
+    init_validator();
+    init_XMLParser();
+    XMLValidator = {
+      validate: validate3
+    };
+  }
+});
+
+// src/gates/junit.ts
+function parseJunit(xml) {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    throw new JunitParseError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
+  }
+  const doc = parser.parse(xml);
+  let root;
+  if (doc.testsuites !== void 0) root = doc.testsuites === "" ? {} : doc.testsuites;
+  else if (doc.testsuite !== void 0) root = { testsuite: doc.testsuite };
+  else throw new JunitParseError("the root element is neither <testsuites> nor <testsuite>");
+  const counts = emptyCounts();
+  walk(root, "", counts);
+  return counts;
+}
+function emptyCounts() {
+  return { total: 0, passed: 0, failed: 0, skipped: 0, errors: 0, failures: [] };
+}
+function addCounts(a, b) {
+  return {
+    total: a.total + b.total,
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    skipped: a.skipped + b.skipped,
+    errors: a.errors + b.errors,
+    failures: [...a.failures, ...b.failures].slice(0, MAX_RECORDED_FAILURES)
+  };
+}
+function walk(suite, suiteName, counts) {
+  for (const c of suite.testcase ?? []) {
+    const node2 = typeof c === "object" ? c : {};
+    counts.total += 1;
+    const problem = node2.failure?.[0] ?? node2.error?.[0];
+    if (problem !== void 0) {
+      if (node2.failure !== void 0) counts.failed += 1;
+      else counts.errors += 1;
+      if (counts.failures.length < MAX_RECORDED_FAILURES)
+        counts.failures.push(failureOf(node2, problem, suiteName));
+    } else if (node2.skipped !== void 0) counts.skipped += 1;
+    else counts.passed += 1;
+  }
+  for (const child of suite.testsuite ?? []) {
+    const node2 = typeof child === "object" ? child : {};
+    walk(node2, node2.$?.name ?? suiteName, counts);
+  }
+}
+function failureOf(c, problem, suiteName) {
+  const p = typeof problem === "object" ? problem : { "#text": problem };
+  const message = p.$?.message ?? p["#text"] ?? "";
+  return {
+    suite: cut2(suiteName || (c.$?.classname ?? ""), MAX_NAME),
+    name: cut2(c.$?.name ?? "", MAX_NAME),
+    message: cut2(message, MAX_MESSAGE)
+  };
+}
+function cut2(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`;
+}
+var JunitParseError, MAX_NAME, MAX_MESSAGE, ARRAYS, parser;
+var init_junit = __esm({
+  "src/gates/junit.ts"() {
+    "use strict";
+    init_fxp();
+    init_gate();
+    JunitParseError = class extends Error {
+    };
+    MAX_NAME = 1e3;
+    MAX_MESSAGE = 4e3;
+    ARRAYS = /* @__PURE__ */ new Set(["testsuite", "testcase", "failure", "error", "skipped"]);
+    parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      attributesGroupName: "$",
+      textNodeName: "#text",
+      parseTagValue: false,
+      parseAttributeValue: false,
+      processEntities: true,
+      htmlEntities: true,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(name)
+    });
+  }
+});
+
+// src/gates/junit-files.ts
+import { readFile as readFile10, stat as stat10 } from "node:fs/promises";
+import { resolve as resolve11 } from "node:path";
+async function readJunitFiles(files, cwd, notBefore) {
+  let counts = emptyCounts();
+  for (const file of files) {
+    const shown = JSON.stringify(file);
+    const path = resolve11(cwd, file);
+    const info = await stat10(path).catch((e) => e);
+    if (info instanceof Error) {
+      return {
+        problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
+      };
+    }
+    if (!info.isFile()) return { problem: `${shown} is not a file` };
+    if (notBefore !== null && info.mtimeMs < notBefore - MTIME_SLACK_MS)
+      return { problem: `${shown} is older than this run (left by an earlier one?)` };
+    if (info.size > MAX_JUNIT_BYTES)
+      return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
+    const text = await readFile10(path, "utf8").catch((e) => e);
+    if (text instanceof Error) return { problem: `${shown} cannot be read (${text.code ?? text.message})` };
+    try {
+      counts = addCounts(counts, parseJunit(text));
+    } catch (error2) {
+      if (error2 instanceof JunitParseError) return { problem: `${shown}: ${error2.message}` };
+      throw error2;
+    }
+  }
+  return { counts };
+}
+var MAX_JUNIT_BYTES, MTIME_SLACK_MS;
+var init_junit_files = __esm({
+  "src/gates/junit-files.ts"() {
+    "use strict";
+    init_junit();
+    MAX_JUNIT_BYTES = 512 * 1024 * 1024;
+    MTIME_SLACK_MS = 2e3;
+  }
+});
+
+// src/gates/log.ts
+import { createHash as createHash6, randomBytes as randomBytes6 } from "node:crypto";
+import { createReadStream as createReadStream3, createWriteStream as createWriteStream2 } from "node:fs";
+import { mkdir as mkdir7, open as open3, rename as rename4 } from "node:fs/promises";
+import { dirname as dirname8, join as join21 } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline as pipeline2 } from "node:stream/promises";
+async function openLogSink(dir, name) {
+  await mkdir7(dir, { recursive: true });
+  await sweepTempFiles(dir);
+  const temp = join21(dir, `.gate-${name}.${process.pid}.${randomBytes6(6).toString("hex")}.tmp`);
+  const hash = createHash6("sha256");
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    }
+  });
+  const written = pipeline2(counter, createWriteStream2(temp, { flags: "wx", mode: 420 })).catch(
+    (cause) => cause
+  );
+  return {
+    stream: counter,
+    async finish() {
+      counter.end();
+      const failure2 = await written;
+      if (failure2 !== void 0) throw writeFailed(temp, failure2);
+      await syncFile(temp);
+      return { sha256: hash.digest("hex"), bytes };
+    },
+    async moveTo(path) {
+      await mkdir7(dirname8(path), { recursive: true });
+      await rename4(temp, path).catch((cause) => {
+        throw writeFailed(path, cause);
+      });
+    }
+  };
+}
+async function copyIntoSink(file, sink) {
+  await pipeline2(createReadStream3(file), sink.stream, { end: false });
+  return sink.finish();
+}
+async function digestFile(path) {
+  const hash = createHash6("sha256");
+  let bytes = 0;
+  for await (const chunk of createReadStream3(path)) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest("hex"), bytes };
+}
+async function syncFile(path) {
+  const handle = await open3(path, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+function writeFailed(path, cause) {
+  return new WriteFailedError(`could not write the gate log ${path} (${errnoOf(cause)}); check free space`, {
+    cause,
+    details: { path }
+  });
+}
+var init_log2 = __esm({
+  "src/gates/log.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    init_sweep();
+  }
+});
+
+// src/gates/verdict.ts
+function decideVerdict(input) {
+  const error2 = (reason) => ({ verdict: "error", reason: oneLine2(reason) });
+  const fail2 = (reason) => ({ verdict: "fail", reason: oneLine2(reason) });
+  if (input.spawnError !== null) {
+    const what = input.command?.[0] ?? "";
+    return error2(
+      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} could not be started (${input.spawnError})`
+    );
+  }
+  if (input.timedOut) {
+    return error2(
+      `GATE_TIMEOUT: still running after ${(input.timeoutMs ?? 0) / 1e3} s; its process group was killed`
+    );
+  }
+  if (input.junit !== null && "problem" in input.junit) return error2(`JUNIT_INVALID: ${input.junit.problem}`);
+  const counts = input.junit?.counts ?? null;
+  const tests = counts === null ? "" : `; ${describeCounts(counts)}`;
+  if (input.exitCode !== 0) {
+    const how = input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
+    return fail2(`the command ${how}${tests}`);
+  }
+  if (counts === null) return { verdict: "pass", reason: "the command exited with 0" };
+  if (counts.failed > 0 || counts.errors > 0)
+    return fail2(`the command exited with 0 but ${describeCounts(counts)}`);
+  const ran = counts.total - counts.skipped;
+  const min = input.minTests ?? 1;
+  if (ran === 0 && min > 0)
+    return fail2(`no tests ran (${counts.skipped} skipped): a gate that tests nothing must not pass`);
+  if (ran < min) return fail2(`${ran} tests ran, fewer than --min-tests ${min}`);
+  return { verdict: "pass", reason: `the command exited with 0${tests}` };
+}
+function describeCounts(c) {
+  const parts = [`${c.passed} of ${c.total} tests passed`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  if (c.errors > 0) parts.push(`${c.errors} errored`);
+  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+  return parts.join(", ");
+}
+function oneLine2(text) {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  return flat.length <= MAX_REASON ? flat : `${flat.slice(0, MAX_REASON - 1)}\u2026`;
+}
+var MAX_REASON;
+var init_verdict = __esm({
+  "src/gates/verdict.ts"() {
+    "use strict";
+    MAX_REASON = 900;
+  }
+});
+
+// src/gates/verify.ts
+import { stat as stat11 } from "node:fs/promises";
+async function verifyGates(input) {
+  const checks = input.problems.map((p) => ({
+    snapshotId: null,
+    runId: input.runId,
+    check: "gate-file",
+    ok: false,
+    detail: p.message
+  }));
+  const repos = /* @__PURE__ */ new Map();
+  for (const result of input.results) checks.push(...await verdictChecks(result, input, repos));
+  checks.push(...requireChecks(input));
+  return checks;
+}
+async function verdictChecks(result, input, repos) {
+  const snapshot = input.snapshots.find((s) => s.iteration === result.iteration) ?? null;
+  const out = [];
+  const who = `gate ${result.name} attempt ${result.attempt} (${result.id})`;
+  const add = (check, ok, detail) => out.push({
+    snapshotId: snapshot?.id ?? null,
+    runId: result.runId,
+    check,
+    ok,
+    detail: `${who}: ${detail}`
+  });
+  if (snapshot === null || snapshot.afterSha !== result.afterSha) {
+    add(
+      "gate-tree",
+      false,
+      snapshot === null ? `iteration ${result.iteration} has no snapshot` : `judged ${result.afterSha}, but iteration ${result.iteration}'s after commit is ${snapshot.afterSha}`
+    );
+  } else {
+    if (!repos.has(snapshot.workspace))
+      repos.set(
+        snapshot.workspace,
+        openRepo(snapshot.workspace, input.git).catch(() => null)
+      );
+    const repo = await repos.get(snapshot.workspace);
+    const tree = repo === null ? null : await getTree(repo, snapshot.afterSha).catch(() => null);
+    add(
+      "gate-tree",
+      tree === result.treeId,
+      tree === result.treeId ? `judged iteration ${result.iteration}'s after tree` : tree === null ? `cannot read the tree of ${snapshot.afterSha} in ${snapshot.workspace}` : `records tree ${result.treeId}, the after commit has ${tree}`
+    );
+  }
+  if (result.log !== null) {
+    const path = await logHere(result, input.artifactsDir);
+    if (path === null)
+      add("gate-log", true, `log not on this machine; its sha256 ${result.log.sha256} is recorded`);
+    else {
+      const actual = await digestFile(path).catch(() => null);
+      const ok = actual?.sha256 === result.log.sha256 && actual.bytes === result.log.bytes;
+      add(
+        "gate-log",
+        ok,
+        ok ? `${path} sha256 matches` : `${path} is not the recorded log (sha256 ${actual?.sha256 ?? "unreadable"})`
+      );
+    }
+  }
+  const earlier = (n) => input.results.some((r) => r.iteration === result.iteration && r.name === result.name && r.attempt === n);
+  const inOrder = result.attempt === 1 || earlier(result.attempt - 1);
+  const replayOk = result.replayOf === null || result.replayOf < result.attempt && earlier(result.replayOf);
+  add(
+    "gate-attempts",
+    inOrder && replayOk,
+    !inOrder ? `attempt ${result.attempt - 1} is missing (verdicts are append-only)` : !replayOk ? `replays attempt ${result.replayOf}, which is not recorded before it` : "follows the earlier attempts"
+  );
+  return out;
+}
+async function logHere(result, artifactsDir) {
+  const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
+  for (const path of [result.log?.path, local]) {
+    if (path && await stat11(path).then(
+      (s) => s.isFile(),
+      () => false
+    ))
+      return path;
+  }
+  return null;
+}
+function requireChecks(input) {
+  const names = input.requireGates ?? [];
+  if (names.length === 0) return [];
+  const iterations = [...input.snapshots].sort((a, b) => a.iteration - b.iteration);
+  const judged = input.eachIteration === true ? iterations : iterations.slice(-1);
+  if (judged.length === 0)
+    return [
+      {
+        snapshotId: null,
+        runId: input.runId,
+        check: "require-gate",
+        ok: false,
+        detail: "the run has no iteration"
+      }
+    ];
+  const checks = [];
+  for (const snapshot of judged) {
+    for (const name of names) {
+      const newest = input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name).sort(compareGateResults).at(-1);
+      const ok = newest !== void 0 && newest.observed && newest.verdict === "pass";
+      const where = `gate ${name} on iteration ${snapshot.iteration}`;
+      checks.push({
+        snapshotId: snapshot.id,
+        runId: input.runId,
+        check: "require-gate",
+        ok,
+        detail: newest === void 0 ? `${where}: no verdict recorded` : ok ? `${where}: the newest verdict (attempt ${newest.attempt}, ${newest.id}) is an observed pass` : newest.verdict === "pass" ? `${where}: the newest verdict (attempt ${newest.attempt}) is a pass given to "gate record", not observed` : `${where}: the newest verdict (attempt ${newest.attempt}) is ${newest.verdict}: ${newest.reason}`
+      });
+    }
+  }
+  return checks;
+}
+var init_verify3 = __esm({
+  "src/gates/verify.ts"() {
+    "use strict";
+    init_gate();
+    init_refs();
+    init_repo();
+    init_paths();
+    init_log2();
+  }
+});
+
+// src/gates/gates.ts
+import { stat as stat12 } from "node:fs/promises";
+import { dirname as dirname9 } from "node:path";
+function checkOptions(opts) {
+  assertSafeId(opts.runId, "run id");
+  assertSafeId(opts.name, "gate name");
+  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
+      details: { minTests: opts.minTests }
+    });
+}
+function sameCounts(a, b) {
+  if (a === null || b === null) return a === b;
+  return a.total === b.total && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped && a.errors === b.errors;
+}
+var Gates;
+var init_gates = __esm({
+  "src/gates/gates.ts"() {
+    "use strict";
+    init_gate();
+    init_errors();
+    init_refs();
+    init_repo();
+    init_state();
+    init_user_command();
+    init_gate_store();
+    init_paths();
+    init_excludes();
+    init_isolated();
+    init_junit_files();
+    init_log2();
+    init_verdict();
+    init_verify3();
+    Gates = class {
+      constructor(snapshotter) {
+        this.snapshotter = snapshotter;
+        this.store = new GateStore(snapshotter.options.home, {
+          lockTimeoutMs: snapshotter.options.lockTimeoutMs
+        });
+      }
+      snapshotter;
+      store;
+      /**
+       * Runs the check on the iteration's after tree and records what it observed. Refused before
+       * anything runs: an unknown run or iteration, an unsafe name, and without `isolated` a workspace
+       * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
+       */
+      async run(workspace, opts) {
+        return this.execute(workspace, opts, null);
+      }
+      /** Records a verdict the caller observed itself (`observed: false`). */
+      async record(workspace, opts) {
+        checkOptions(opts);
+        const snapshot = await this.iteration(opts.runId, opts.iteration);
+        const repo = await openRepo(workspace, this.snapshotter.gitOptions());
+        const treeId = await getTree(repo, snapshot.afterSha);
+        const junit = opts.junit ?? [];
+        const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);
+        const durationMs = opts.durationMs ?? 0;
+        const { verdict, reason } = decideVerdict({
+          exitCode: opts.exitCode,
+          signal: null,
+          timedOut: false,
+          timeoutMs: null,
+          spawnError: null,
+          command: null,
+          junit: tests,
+          minTests: opts.minTests ?? null
+        });
+        let sink = null;
+        let log = null;
+        if (opts.logFile !== void 0) {
+          const info = await stat12(opts.logFile).catch(() => null);
+          if (info === null || !info.isFile())
+            throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
+              details: { path: opts.logFile }
+            });
+          sink = await openLogSink(this.logDir(snapshot), opts.name);
+          log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
+        }
+        const result = {
+          runId: snapshot.runId,
+          iteration: snapshot.iteration,
+          name: opts.name,
+          treeId,
+          afterSha: snapshot.afterSha,
+          command: null,
+          observed: false,
+          isolated: false,
+          startedAt: new Date(Date.now() - durationMs).toISOString(),
+          durationMs,
+          exitCode: opts.exitCode,
+          signal: null,
+          timedOut: false,
+          verdict,
+          reason,
+          tests: tests !== null && "counts" in tests ? tests.counts : null,
+          log,
+          replayOf: null,
+          junit: [...junit],
+          minTests: opts.minTests ?? null,
+          timeoutMs: null
+        };
+        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
+      }
+      /** Verdicts in `gate list` order (startedAt, then id), and the files that do not load. */
+      async list(filter = {}) {
+        const runIds = filter.runId === void 0 ? await this.store.runIds() : [assertSafeId(filter.runId, "run id")];
+        const results = [];
+        const problems = [];
+        for (const runId of runIds) {
+          const listed = await this.store.list(runId);
+          results.push(
+            ...listed.results.filter((r) => filter.iteration === void 0 || r.iteration === filter.iteration)
+          );
+          problems.push(...listed.problems);
+        }
+        return { results: results.sort(compareGateResults), problems };
+      }
+      /**
+       * Runs a recorded command again on the iteration's tree in a temporary checkout, records it as a
+       * new attempt (`replayOf`), and says whether verdict and test counts reproduce. Refused without
+       * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
+       */
+      async replay(workspace, opts) {
+        const original = await this.findAttempt(opts);
+        const command = original.command;
+        if (!opts.confirmed) {
+          throw new ReplayNotConfirmedError(
+            `replaying would run ${JSON.stringify(command)} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
+            { details: { command, attempt: original.attempt } }
+          );
+        }
+        const replay2 = await this.execute(
+          workspace,
+          {
+            runId: original.runId,
+            iteration: original.iteration,
+            name: original.name,
+            command,
+            junit: original.junit ?? [],
+            ...original.timeoutMs ? { timeoutMs: original.timeoutMs } : {},
+            ...original.minTests === null || original.minTests === void 0 ? {} : { minTests: original.minTests },
+            isolated: true,
+            ...opts.echo ? { echo: opts.echo } : {},
+            ...opts.stdoutToStderr ? { stdoutToStderr: true } : {},
+            ...opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}
+          },
+          original.attempt
+        );
+        const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
+        return { reproduced, original, replay: replay2 };
+      }
+      /**
+       * The snapshot checks of `target` (Snapshotter.verify) plus every gate verdict of the runs it
+       * covers: tree, after commit, log digest, attempts in order; and `requireGates` on the run's
+       * last iteration (every iteration with `eachIteration`).
+       */
+      async verify(target, opts = {}) {
+        const report2 = await this.snapshotter.verify(target);
+        const checks = [...report2.checks];
+        let runIds;
+        let only = null;
+        if ("id" in target) {
+          only = await this.snapshotter.getSnapshot(target.id);
+          runIds = [only.runId];
+        } else if ("runId" in target) runIds = [target.runId];
+        else runIds = await this.store.runIds();
+        for (const runId of runIds) {
+          const { results, problems } = await this.store.list(runId);
+          const snapshots = await this.snapshotter.listByRun(runId);
+          checks.push(
+            ...await verifyGates({
+              runId,
+              results: only === null ? results : results.filter((r) => r.iteration === only.iteration),
+              problems,
+              snapshots,
+              artifactsDir: this.snapshotter.options.artifactsDir,
+              git: this.snapshotter.gitOptions(),
+              ...opts
+            })
+          );
+        }
+        return { ok: checks.every((c) => c.ok), checks };
+      }
+      async execute(workspace, opts, replayOf) {
+        checkOptions(opts);
+        if (opts.command.length === 0 || opts.command[0] === "")
+          throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+        const junit = opts.junit ?? [];
+        const [snapshot, repo] = await Promise.all([
+          this.iteration(opts.runId, opts.iteration),
+          openRepo(workspace, this.snapshotter.gitOptions())
+        ]);
+        const [treeId] = await Promise.all([
+          getTree(repo, snapshot.afterSha),
+          opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit)
+        ]);
+        const sink = await openLogSink(this.logDir(snapshot), opts.name);
+        const observe = async (cwd) => {
+          const startedAt2 = /* @__PURE__ */ new Date();
+          const ran2 = await runUserCommand({
+            argv: opts.command,
+            cwd,
+            stdio: "tee",
+            log: sink.stream,
+            stdoutToStderr: opts.stdoutToStderr === true,
+            ...opts.echo ? { echo: opts.echo } : {},
+            ...opts.timeoutMs === void 0 ? {} : { timeoutMs: opts.timeoutMs },
+            group: true,
+            forwardSignals: opts.forwardSignals ?? []
+          });
+          const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime());
+          return { startedAt: startedAt2, ran: ran2, tests: tests2 };
+        };
+        const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
+          repo,
+          treeId,
+          layout(this.snapshotter.options.home).gateCheckouts,
+          observe
+        ) : await observe(repo.topLevel);
+        const digest = await sink.finish();
+        const { verdict, reason } = decideVerdict({
+          exitCode: ran.exitCode,
+          signal: ran.signal,
+          timedOut: ran.timedOut,
+          timeoutMs: opts.timeoutMs ?? null,
+          spawnError: ran.spawnError === null ? null : ran.spawnError.code ?? ran.spawnError.message,
+          command: opts.command,
+          junit: tests,
+          minTests: opts.minTests ?? null
+        });
+        const result = {
+          runId: snapshot.runId,
+          iteration: snapshot.iteration,
+          name: opts.name,
+          treeId,
+          afterSha: snapshot.afterSha,
+          command: [...opts.command],
+          observed: true,
+          isolated: opts.isolated === true,
+          startedAt: startedAt.toISOString(),
+          durationMs: ran.durationMs,
+          exitCode: ran.exitCode,
+          signal: ran.signal,
+          timedOut: ran.timedOut,
+          verdict,
+          reason,
+          tests: tests !== null && "counts" in tests ? tests.counts : null,
+          log: { path: null, ...digest },
+          replayOf,
+          junit: [...junit],
+          minTests: opts.minTests ?? null,
+          timeoutMs: opts.timeoutMs ?? null
+        };
+        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
+      }
+      /** Moves the attempt's log to its numbered name; the verdict records where. */
+      async placeLog(result, sink, attempt) {
+        if (sink === null || result.log === null) return result;
+        const path = gateLogPath(
+          this.snapshotter.options.artifactsDir,
+          result.runId,
+          result.iteration,
+          result.name,
+          attempt
+        );
+        await sink.moveTo(path);
+        return { ...result, log: { ...result.log, path } };
+      }
+      logDir(snapshot) {
+        return dirname9(
+          gateLogPath(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration, "x", 1)
+        );
+      }
+      /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */
+      async iteration(runId, iteration) {
+        const snapshots = await this.snapshotter.listByRun(assertSafeId(runId, "run id"));
+        if (snapshots.length === 0 && await this.snapshotter.store.loadRun(runId) === null)
+          throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+        const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
+        if (found === void 0) {
+          const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+          throw new IterationNotFoundError(
+            `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
+            { details: { runId, iteration: iteration ?? null } }
+          );
+        }
+        return found;
+      }
+      /** Without --isolated the check judges the workspace itself: it must be exactly the after commit. */
+      async assertAtAfter(repo, snapshot, junit) {
+        const excludes = [
+          ...await workspaceExcludes(repo.topLevel, this.snapshotter.options),
+          // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
+          ...junit.filter((f) => !f.startsWith("/") && !f.split("/").includes(".."))
+        ];
+        const state = await getRepoState(repo, excludes);
+        if (state.sha === snapshot.afterSha && !state.isDirty) return;
+        const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : "the workspace has uncommitted changes";
+        throw new GateTreeMismatchError(
+          `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
+          {
+            details: {
+              runId: snapshot.runId,
+              iteration: snapshot.iteration,
+              head: state.sha,
+              afterSha: snapshot.afterSha
+            }
+          }
+        );
+      }
+      async findAttempt(opts) {
+        assertSafeId(opts.name, "gate name");
+        const { results } = await this.store.list(assertSafeId(opts.runId, "run id"));
+        const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
+        const found = opts.attempt === void 0 ? mine.filter((r) => r.command !== null).at(-1) : mine.find((r) => r.attempt === opts.attempt);
+        if (found === void 0)
+          throw new GateNotFoundError(
+            `no ${opts.attempt === void 0 ? "replayable verdict" : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
+            {
+              details: {
+                runId: opts.runId,
+                iteration: opts.iteration,
+                name: opts.name,
+                attempt: opts.attempt ?? null
+              }
+            }
+          );
+        if (found.command === null)
+          throw new GateNotReplayableError(
+            `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
+            { details: { attempt: found.attempt } }
+          );
+        return found;
+      }
+    };
+  }
+});
+
 // src/cli/context.ts
 var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -20671,6 +26196,7 @@ var init_context = __esm({
     init_config2();
     init_paths();
     init_snapshotter();
+    init_gates();
     Context = class _Context {
       constructor(workspace, settings, json, workspaceGiven) {
         this.workspace = workspace;
@@ -20683,6 +26209,7 @@ var init_context = __esm({
       json;
       workspaceGiven;
       snapshotterInstance = null;
+      gatesInstance = null;
       static async create(values) {
         const home = resolveHome(values.home);
         const settings = await resolveSettings({
@@ -20691,7 +26218,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve10(values.workspace ?? "."),
+          resolve12(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0
@@ -20713,19 +26240,23 @@ var init_context = __esm({
         this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
         return this.snapshotterInstance;
       }
+      get gates() {
+        this.gatesInstance ??= new Gates(this.snapshotter);
+        return this.gatesInstance;
+      }
     };
   }
 });
 
 // src/cli/json-stream.ts
-import { createReadStream as createReadStream3 } from "node:fs";
-import { Readable, Transform } from "node:stream";
-import { pipeline as pipeline2 } from "node:stream/promises";
+import { createReadStream as createReadStream4 } from "node:fs";
+import { Readable, Transform as Transform2 } from "node:stream";
+import { pipeline as pipeline3 } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 function jsonStringBody() {
   const decoder = new StringDecoder("utf8");
   const escape = (text) => text.length === 0 ? "" : JSON.stringify(text).slice(1, -1);
-  return new Transform({
+  return new Transform2({
     transform(chunk, _encoding, done) {
       done(null, escape(decoder.write(chunk)));
     },
@@ -20737,10 +26268,10 @@ function jsonStringBody() {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream3(doc.file).pipe(jsonStringBody());
+    yield* createReadStream4(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
-  await pipeline2(Readable.from(parts()), out, { end: false });
+  await pipeline3(Readable.from(parts()), out, { end: false });
 }
 var init_json_stream = __esm({
   "src/cli/json-stream.ts"() {
@@ -20890,8 +26421,8 @@ function errorLine(id, error2) {
 `;
 }
 function write(output, text) {
-  return new Promise((resolve13, reject) => {
-    output.write(text, (error2) => error2 ? reject(error2) : resolve13());
+  return new Promise((resolve15, reject) => {
+    output.write(text, (error2) => error2 ? reject(error2) : resolve15());
   });
 }
 var INHERITED;
@@ -20939,10 +26470,10 @@ var init_serve3 = __esm({
 function parseCandidateListing(text) {
   const out = { untracked: [], modified: [], nestedRepos: [] };
   const seenModified = /* @__PURE__ */ new Set();
-  for (const record2 of splitNul(text)) {
-    const tag = record2.slice(0, 2);
-    const path = record2.slice(2);
-    if (path === "") throw unparseable("ls-files -t", "record without a path", record2);
+  for (const record3 of splitNul(text)) {
+    const tag = record3.slice(0, 2);
+    const path = record3.slice(2);
+    if (path === "") throw unparseable("ls-files -t", "record without a path", record3);
     if (tag === "? ") {
       if (path.endsWith("/")) out.nestedRepos.push(path.slice(0, -1));
       else out.untracked.push(path);
@@ -20950,7 +26481,7 @@ function parseCandidateListing(text) {
       if (!seenModified.has(path)) out.modified.push(path);
       seenModified.add(path);
     } else {
-      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record2);
+      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record3);
     }
   }
   return out;
@@ -21043,8 +26574,8 @@ var init_checkpoint_index = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { mkdir as mkdir8, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join22 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -21057,11 +26588,11 @@ function checkpointRepo(p) {
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir6(repo.gitDir, { recursive: true });
+  await mkdir8(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir6(join19(repo.gitDir, "info"), { recursive: true });
-  await writeFile5(join19(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir8(join22(repo.gitDir, "info"), { recursive: true });
+  await writeFile5(join22(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -21182,14 +26713,14 @@ var init_diff_pairs = __esm({
 // src/git/parsers/ls-tree.ts
 function parseLsTree(text) {
   const out = /* @__PURE__ */ new Map();
-  for (const record2 of splitNul(text)) {
-    const tab = record2.indexOf("	");
-    const head = tab < 0 ? [] : record2.slice(0, tab).split(" ");
+  for (const record3 of splitNul(text)) {
+    const tab = record3.indexOf("	");
+    const head = tab < 0 ? [] : record3.slice(0, tab).split(" ");
     const [mode, type, oid] = head;
     if (head.length !== 3 || mode === void 0 || type === void 0 || oid === void 0 || !OBJECT_ID_PATTERN.test(oid)) {
-      throw unparseable("ls-tree", "malformed record", record2);
+      throw unparseable("ls-tree", "malformed record", record3);
     }
-    const path = record2.slice(tab + 1);
+    const path = record3.slice(tab + 1);
     out.set(path, { mode, type, oid, path });
   }
   return out;
@@ -21301,9 +26832,9 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join20 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join23 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join20(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join23(o.home, ".config");
   let configured = null;
   for (const file of userConfigFiles({
     HOME: o.home,
@@ -21322,11 +26853,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join20(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path = configured === null ? join23(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join20(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join23(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -21343,27 +26874,27 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir7, open as open3, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
-import { dirname as dirname8, join as join21, sep as sep5 } from "node:path";
+import { randomBytes as randomBytes7 } from "node:crypto";
+import { mkdir as mkdir9, open as open4, rename as rename5, rm as rm13, stat as stat13, symlink } from "node:fs/promises";
+import { dirname as dirname10, join as join24, sep as sep6 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes7(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir7(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat9(root), stat9(preferred)]);
+  await mkdir9(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat13(root), stat13(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname8(item.dest);
-    await mkdir7(fsPath(parent), { recursive: true });
-    await placeOne(item, join21(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname8(d)) {
+    const parent = dirname10(item.dest);
+    await mkdir9(fsPath(parent), { recursive: true });
+    await placeOne(item, join24(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname10(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname8(d) === d) break;
+      if (d === root || dirname10(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -21371,18 +26902,18 @@ async function placeFiles(root, stagingDir, items) {
 async function placeOne(item, temp) {
   try {
     await writeTemp(item, temp);
-    await rename4(temp, fsPath(item.dest));
+    await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm12(temp, { force: true });
+    await rm13(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname8(item.dest)}${sep5}${tempName()}`;
+  const beside = `${dirname10(item.dest)}${sep6}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
-    await rename4(fsPath(beside), fsPath(item.dest));
+    await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm12(fsPath(beside), { force: true });
+    await rm13(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -21391,7 +26922,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open3(temp, "wx", item.kind === "executable" ? 511 : 438);
+  const handle = await open4(temp, "wx", item.kind === "executable" ? 511 : 438);
   try {
     await handle.writeFile(item.content);
     await handle.sync();
@@ -21411,21 +26942,21 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join22, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
+import { basename as basename4, dirname as dirname11, join as join25, relative as relative4, resolve as resolve13, sep as sep7 } from "node:path";
 function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep6).join("/");
+  return relative4(root, abs).split(sep7).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join22(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join25(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename4(abs)];
-  let head = dirname9(abs);
+  let head = dirname11(abs);
   for (; ; ) {
     try {
-      return join22(await realpath5(head), ...tail.reverse());
+      return join25(await realpath5(head), ...tail.reverse());
     } catch {
-      const up = dirname9(head);
+      const up = dirname11(head);
       if (up === head) return abs;
       tail.push(basename4(head));
       head = up;
@@ -21444,7 +26975,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve11(root, input);
+  const abs = resolve13(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -21467,7 +26998,7 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname10 } from "node:path";
+import { dirname as dirname12 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat3(fsPath(abs));
@@ -21543,7 +27074,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path) => dirname10(toAbsolute(ctx.root, path)))))
+  for (const dir of new Set(out.deleted.map((path) => dirname12(toAbsolute(ctx.root, path)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -21650,7 +27181,7 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
-import { dirname as dirname11 } from "node:path";
+import { dirname as dirname13 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -21666,7 +27197,7 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname11(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname13(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -21700,7 +27231,7 @@ var init_capture = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
+import { randomBytes as randomBytes8 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -21724,7 +27255,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes8(3).toString("hex")}`;
 }
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
 var init_message2 = __esm({
@@ -21823,23 +27354,23 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/project-id.ts
-import { createHash as createHash6 } from "node:crypto";
-import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { createHash as createHash7 } from "node:crypto";
+import { readdir as readdir7, readFile as readFile11 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 function pathKey(realPath) {
-  return createHash6("sha256").update(realPath).digest("hex").slice(0, 16);
+  return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join23(checkpointsDir, projectId, worktreeKey);
+  const dir = join26(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join23(dir, "git"),
-    indexFile: join23(dir, "index"),
-    metaFile: join23(dir, "store.json"),
-    lockPath: join23(dir, "lock"),
-    tempDir: join23(dir, "tmp")
+    gitDir: join26(dir, "git"),
+    indexFile: join26(dir, "index"),
+    metaFile: join26(dir, "store.json"),
+    lockPath: join26(dir, "lock"),
+    tempDir: join26(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -21853,7 +27384,7 @@ async function locateStore(checkpointsDir, root, rootCommit2) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile10(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile11(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -21861,7 +27392,7 @@ async function readStoredWorkspace(metaFile) {
 }
 async function listDir2(dir) {
   try {
-    return (await readdir5(dir)).sort();
+    return (await readdir7(dir)).sort();
   } catch {
     return [];
   }
@@ -21873,8 +27404,8 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/retention.ts
-import { lstat as lstat6, readdir as readdir6 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { lstat as lstat6, readdir as readdir8 } from "node:fs/promises";
+import { join as join27 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(
@@ -21896,12 +27427,12 @@ async function directorySize(dir) {
   let total = 0;
   let names;
   try {
-    names = await readdir6(dir);
+    names = await readdir8(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
-    const path = join24(dir, name);
+    const path = join27(dir, name);
     try {
       const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -21921,8 +27452,8 @@ var init_retention = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { rm as rm13 } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
+import { rm as rm14 } from "node:fs/promises";
+import { dirname as dirname14 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -21950,12 +27481,12 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm13(location.tempDir, { recursive: true, force: true });
+    await rm14(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname12(location.metaFile));
+  await sweepTempFiles(dirname14(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
@@ -21973,9 +27504,9 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
+import { access as access4, readFile as readFile12, realpath as realpath7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join25, sep as sep7 } from "node:path";
+import { join as join28, sep as sep8 } from "node:path";
 function toEntry(r) {
   const meta2 = decodeMessage(r.body, r.date);
   return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
@@ -22056,7 +27587,7 @@ var init_checkpoints = __esm({
         assertSafeWorkspace(root);
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
-        if (root.split(sep7).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep8).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
@@ -22378,9 +27909,9 @@ var init_checkpoints = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile11(this.userExcludes, "utf8").catch(() => "");
-        const target = join25(this.location.gitDir, "info", "exclude");
-        const have = await readFile11(target, "utf8").catch(() => null);
+        const wanted = this.userExcludes === null ? "" : await readFile12(this.userExcludes, "utf8").catch(() => "");
+        const target = join28(this.location.gitDir, "info", "exclude");
+        const have = await readFile12(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
       /**
@@ -22410,10 +27941,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm15, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join26, resolve as resolve12 } from "node:path";
-function open4(ctx) {
+import { join as join29, resolve as resolve14 } from "node:path";
+function open5(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -22477,7 +28008,7 @@ var init_checkpoint = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).track(values.label);
+        const result = await (await open5(ctx)).track(values.label);
         return {
           json: result,
           human: () => [
@@ -22498,7 +28029,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const result = await cp.patch(await resolveCheckpoint(cp, name));
         return {
           json: result,
@@ -22518,12 +28049,12 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join26(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join26(dir, "diff.patch");
-        const cleanup = () => rm14(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join29(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join29(dir, "diff.patch");
+        const cleanup = () => rm15(dir, { recursive: true, force: true });
         try {
           await writeFile6(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -22542,7 +28073,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const diffs = await cp.diffFull(
           await resolveCheckpoint(cp, from),
           to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
@@ -22559,7 +28090,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ['checkpoint restore "before tool call"'],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const result = await cp.restore(await resolveCheckpoint(cp, name));
         return {
           json: result,
@@ -22581,11 +28112,11 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open4(ctx);
+        const cp = await open5(ctx);
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
-          paths.map((p) => resolve12(ctx.workspace, p))
+          paths.map((p) => resolve14(ctx.workspace, p))
         ) : await cp.revert(hash);
         return {
           json: result,
@@ -22606,7 +28137,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open4(ctx)).list();
+        const entries = await (await open5(ctx)).list();
         return {
           json: entries,
           human: () => entries.length ? table(
@@ -22638,7 +28169,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open5(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
@@ -22646,6 +28177,235 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       }
     });
     CHECKPOINT_COMMANDS = [track, patch2, diff, diffFull, restore, revert, list2, gc];
+  }
+});
+
+// src/cli/commands/gate.ts
+var gate_exports = {};
+__export(gate_exports, {
+  GATE_COMMANDS: () => GATE_COMMANDS
+});
+function verdictResult(result) {
+  return {
+    json: result,
+    exitCode: EXIT[result.verdict],
+    human: (colour) => [
+      `${paint(result.verdict.toUpperCase(), COLOUR[result.verdict], colour)} ${describe3(result)}`,
+      ...(result.tests?.failures ?? []).map(
+        (f) => `  failed: ${printable(f.suite)} ${printable(f.name)}: ${printable(f.message.split("\n")[0] ?? "")}`
+      ),
+      ...result.log?.path ? [`  log: ${printable(result.log.path)}`] : []
+    ].join("\n")
+  };
+}
+function describe3(r) {
+  return printable(
+    `gate ${r.name} attempt ${r.attempt} on iteration ${r.iteration} (${short(r.afterSha)}): ${r.verdict}, ${r.reason} [${r.durationMs} ms]`
+  );
+}
+var EXIT, COLOUR, FORWARDED, RUN, ITERATION, NAME, JUNIT, MIN_TESTS, gate, record2, list3, replay, GATE_COMMANDS;
+var init_gate2 = __esm({
+  "src/cli/commands/gate.ts"() {
+    "use strict";
+    init_errors();
+    init_output();
+    init_spec();
+    init_run_snapshots();
+    EXIT = { pass: 0, fail: VERIFY_FAILED_EXIT, error: 1 };
+    COLOUR = { pass: "green", fail: "red", error: "red" };
+    FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
+    RUN = { type: "string", valueName: "ID", description: "the run" };
+    ITERATION = {
+      type: "integer",
+      valueName: "N",
+      description: "the iteration judged",
+      defaultText: "the run's last"
+    };
+    NAME = {
+      type: "string",
+      valueName: "NAME",
+      required: true,
+      description: 'the gate: letters, digits, ".", "_" and "-" (test, lint, test-linux)'
+    };
+    JUNIT = {
+      type: "string",
+      valueName: "FILE",
+      multiple: true,
+      description: "a JUnit XML report the check writes (relative to where it runs)"
+    };
+    MIN_TESTS = {
+      type: "integer",
+      valueName: "K",
+      description: "at least K tests must run",
+      defaultText: "1 with --junit"
+    };
+    gate = defineCommand({
+      name: "gate",
+      usage: "gate --run ID [--iteration N] --name NAME [--junit FILE]... [--timeout S] [--isolated] [--min-tests K] -- CMD [ARG...]",
+      summary: "Run a check on an iteration's after tree and record its verdict (gate record|list|replay: more).",
+      description: [
+        "Without --isolated the workspace must be clean and at the after commit (GATE_TREE_MISMATCH); with it, CMD runs in a temporary checkout of that tree.",
+        "CMD's output streams through (with --json, to stderr) and is kept whole in <artifacts>/<run>/iteration-<n>/gate-<name>-<attempt>.log.",
+        "pass: CMD exited 0, the JUnit files show no failure or error, and at least --min-tests tests ran (with --junit, zero tests is a fail).",
+        "Exit status: 0 pass, 3 fail, 1 error (CMD could not start, timed out, a JUnit file is missing or malformed: the reason starts with its code), 2 usage.",
+        "Subcommands: gate record, gate list, gate replay."
+      ].join("\n"),
+      options: {
+        run: { ...RUN, required: true },
+        iteration: ITERATION,
+        name: NAME,
+        junit: JUNIT,
+        timeout: { type: "integer", valueName: "S", description: "kill the whole process group after S seconds" },
+        isolated: { type: "boolean", description: "run in a temporary checkout of the after tree" },
+        "min-tests": MIN_TESTS
+      },
+      positionals: { required: ["CMD"], rest: "ARG" },
+      examples: [
+        'gate --run "$RUN" --name test --junit junit.xml -- node --test --test-reporter=junit --test-reporter-destination=junit.xml'
+      ],
+      async run(ctx, values, command) {
+        if (values.timeout === 0) throw new UsageError("--timeout must be at least 1 second");
+        const result = await ctx.gates.run(ctx.workspace, {
+          runId: values.run,
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          name: values.name,
+          command,
+          junit: values.junit,
+          ...values.timeout === void 0 ? {} : { timeoutMs: values.timeout * 1e3 },
+          isolated: values.isolated,
+          ...values["min-tests"] === void 0 ? {} : { minTests: values["min-tests"] },
+          stdoutToStderr: ctx.json,
+          forwardSignals: FORWARDED
+        });
+        return verdictResult(result);
+      }
+    });
+    record2 = defineCommand({
+      name: "gate record",
+      usage: "gate record --run ID [--iteration N] --name NAME --exit-code C [--junit FILE]... [--log FILE] [--duration-ms MS] [--min-tests K]",
+      summary: "Record a verdict observed elsewhere (a container, another runner): observed is false.",
+      description: 'The same verdict rules as "gate" apply to the exit code and JUnit files given; --log is copied into the artifacts with its sha256. Exit status: 0 pass, 3 fail, 1 error.',
+      options: {
+        run: { ...RUN, required: true },
+        iteration: ITERATION,
+        name: NAME,
+        "exit-code": { type: "integer", valueName: "C", required: true, description: "the check's exit status" },
+        junit: { ...JUNIT, description: "a JUnit XML report of the check (relative to the current directory)" },
+        log: { type: "string", valueName: "FILE", description: "the check's output" },
+        "duration-ms": {
+          type: "integer",
+          valueName: "MS",
+          description: "how long the check ran",
+          defaultText: "0"
+        },
+        "min-tests": MIN_TESTS
+      },
+      positionals: { required: [] },
+      examples: [
+        'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log'
+      ],
+      async run(ctx, values) {
+        const result = await ctx.gates.record(ctx.workspace, {
+          runId: values.run,
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          name: values.name,
+          exitCode: values["exit-code"],
+          junit: values.junit,
+          ...values.log === void 0 ? {} : { logFile: values.log },
+          ...values["duration-ms"] === void 0 ? {} : { durationMs: values["duration-ms"] },
+          ...values["min-tests"] === void 0 ? {} : { minTests: values["min-tests"] }
+        });
+        return verdictResult(result);
+      }
+    });
+    list3 = defineCommand({
+      name: "gate list",
+      usage: "gate list [--run ID] [--iteration N]",
+      summary: "List recorded gate verdicts, oldest first (by startedAt, then id).",
+      options: {
+        run: { ...RUN, description: "only this run" },
+        iteration: { type: "integer", valueName: "N", description: "only this iteration" }
+      },
+      positionals: { required: [] },
+      examples: ['gate list --run "$RUN" --json'],
+      async run(ctx, values) {
+        const { results, problems } = await ctx.gates.list({
+          ...values.run === void 0 ? {} : { runId: values.run },
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration }
+        });
+        return {
+          json: results,
+          warnings: problems.map((p) => ({
+            code: p.code,
+            message: p.message,
+            file: typeof p.details.path === "string" ? p.details.path : null
+          })),
+          human: (colour) => {
+            const rows = results.map((r) => [
+              r.runId,
+              String(r.iteration),
+              r.name,
+              String(r.attempt),
+              paint(r.verdict, COLOUR[r.verdict], colour),
+              r.tests === null ? "-" : `${r.tests.passed}/${r.tests.total}`,
+              `${r.durationMs} ms`,
+              r.observed ? r.isolated ? "isolated" : "workspace" : "recorded",
+              short(r.afterSha),
+              r.reason
+            ]);
+            const warnings = problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
+            return [
+              rows.length ? table(
+                ["RUN", "ITER", "GATE", "ATTEMPT", "VERDICT", "TESTS", "TIME", "WHERE", "AFTER", "REASON"],
+                rows
+              ) : "No gate verdicts.",
+              ...warnings
+            ].join("\n");
+          }
+        };
+      }
+    });
+    replay = defineCommand({
+      name: "gate replay",
+      usage: "gate replay --run ID --iteration N --name NAME [--attempt K] --yes",
+      summary: "Run a recorded gate command again on the recorded tree, in isolation, and compare.",
+      description: "The command may come from another machine (after fetch): without --yes nothing runs (REPLAY_NOT_CONFIRMED) and the command is printed. The replay is recorded as a new attempt with replayOf. Exit status: 0 verdict and test counts reproduced, 3 they differ, 1 error.",
+      options: {
+        run: { ...RUN, required: true },
+        iteration: { type: "integer", valueName: "N", required: true, description: "the iteration" },
+        name: NAME,
+        attempt: {
+          type: "integer",
+          valueName: "K",
+          description: "the attempt to replay",
+          defaultText: "the newest with a command"
+        },
+        yes: { type: "boolean", description: "run the recorded command" }
+      },
+      positionals: { required: [] },
+      examples: ['gate replay --run "$RUN" --iteration 2 --name test --yes'],
+      async run(ctx, values) {
+        const out = await ctx.gates.replay(ctx.workspace, {
+          runId: values.run,
+          iteration: values.iteration,
+          name: values.name,
+          ...values.attempt === void 0 ? {} : { attempt: values.attempt },
+          confirmed: values.yes,
+          stdoutToStderr: ctx.json,
+          forwardSignals: FORWARDED
+        });
+        return {
+          json: out,
+          exitCode: out.reproduced ? 0 : VERIFY_FAILED_EXIT,
+          human: (colour) => [
+            out.reproduced ? paint("Reproduced: same verdict and test counts.", "green", colour) : paint("NOT reproduced: the verdict or the test counts differ.", "red", colour),
+            `  original  ${describe3(out.original)}`,
+            `  replay    ${describe3(out.replay)}`
+          ].join("\n")
+        };
+      }
+    });
+    GATE_COMMANDS = [gate, record2, list3, replay];
   }
 });
 
@@ -22685,6 +28445,10 @@ var init_commands = __esm({
           "checkpoint gc"
         ],
         load: async () => (await Promise.resolve().then(() => (init_checkpoint(), checkpoint_exports))).CHECKPOINT_COMMANDS
+      },
+      {
+        names: ["gate", "gate record", "gate list", "gate replay"],
+        load: async () => (await Promise.resolve().then(() => (init_gate2(), gate_exports))).GATE_COMMANDS
       }
     ];
     COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
@@ -22697,8 +28461,8 @@ init_commands();
 init_json_stream();
 init_output();
 init_spec();
-import { createReadStream as createReadStream4 } from "node:fs";
-import { pipeline as pipeline3 } from "node:stream/promises";
+import { createReadStream as createReadStream5 } from "node:fs";
+import { pipeline as pipeline4 } from "node:stream/promises";
 
 // src/cli/version.ts
 import { readFileSync as readFileSync2 } from "node:fs";
@@ -22715,7 +28479,7 @@ function packageVersion() {
 }
 
 // src/cli/main.ts
-var GROUPS = ["checkpoint"];
+var GROUPS = ["checkpoint", "gate"];
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
@@ -22723,7 +28487,7 @@ async function main(argv) {
   try {
     const { words, rest } = findCommand(argv);
     const name = words.join(" ");
-    if (words.length === 0 || GROUPS.includes(name))
+    if (words.length === 0 || GROUPS.includes(name) && !COMMAND_NAMES.includes(name))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
       throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {
@@ -22810,7 +28574,7 @@ async function emit(result, json) {
   if ("streamFile" in result || "streamJson" in result) {
     try {
       if ("streamFile" in result)
-        await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
+        await pipeline4(createReadStream5(result.streamFile), process.stdout, { end: false });
       else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
