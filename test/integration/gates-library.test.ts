@@ -292,6 +292,18 @@ describe('gate record, replay and verify', () => {
     expect(failing(await require(['test'], true))).toEqual(['require-gate']);
   });
 
+  it("verify of one snapshot checks its iteration's verdicts; verify --all every run's", async () => {
+    const { dir, gates, snapshots } = await gatedRun([TEST_FILE, { 'b.txt': 'two\n' }]);
+    await gates.run(dir, { runId: 'r1', name: 'test', command: ['true'], echo: quiet() });
+    const gateChecks = (r: Awaited<ReturnType<typeof gates.verify>>) =>
+      r.checks.filter((c) => c.check.startsWith('gate-')).map((c) => c.snapshotId);
+    expect(gateChecks(await gates.verify({ id: snapshots[0]?.id as string }))).toEqual([]);
+    expect(gateChecks(await gates.verify({ id: snapshots[1]?.id as string }))).toHaveLength(3);
+    const all = await gates.verify({ all: true });
+    expect(all.ok).toBe(true);
+    expect(gateChecks(all)).toEqual([snapshots[1]?.id, snapshots[1]?.id, snapshots[1]?.id]);
+  });
+
   it('verify fails a tampered verdict, a tampered log and a missing attempt', async () => {
     const { dir, gates } = await gatedRun([TEST_FILE]);
     const opts = { runId: 'r1', name: 'test', command: ['sh', '-c', 'echo checked'], echo: quiet() };
