@@ -100,6 +100,20 @@ describe('runUserCommand', () => {
     await expect.poll(() => isProcessGone(bg), { timeout: 10_000 }).toBe(true);
   });
 
+  it('a background job that keeps the output pipes open does not keep the caller waiting', async () => {
+    const log = collector();
+    const result = await runUserCommand({
+      argv: ['sh', '-c', 'echo started; sleep 1000 & exit 0'],
+      cwd: tempDir(),
+      stdio: 'tee',
+      log,
+      echo: { stdout: collector(), stderr: collector() },
+      group: true,
+    });
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(log.text()).toBe('started\n');
+  });
+
   it('a command that is not there: spawnError ENOENT, no exit code, nothing thrown', async () => {
     const result = await runUserCommand({
       argv: ['agentgate-no-such-command-here'],
