@@ -4,7 +4,6 @@
  * live in the GateStore; the iterations they judge come from the Snapshotter's records.
  */
 import { stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { compareGateResults, type GateResult, type TestCounts } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -25,7 +24,7 @@ import { openRepo, type Repo } from '../git/repo.js';
 import { getRepoState } from '../git/state.js';
 import { runUserCommand } from '../process/user-command.js';
 import { GateStore, type NewGateResult } from '../store/gate-store.js';
-import { assertSafeId, gateLogPath, layout } from '../store/paths.js';
+import { assertSafeId, gateLogPath, iterationArtifactsDir, layout } from '../store/paths.js';
 import { workspaceExcludes } from '../snapshotter/excludes.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { withIsolatedCheckout } from './isolated.js';
@@ -353,9 +352,7 @@ export class Gates {
   }
 
   private logDir(snapshot: Snapshot): string {
-    return dirname(
-      gateLogPath(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration, 'x', 1),
-    );
+    return iterationArtifactsDir(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
   }
 
   /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */

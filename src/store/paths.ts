@@ -40,9 +40,14 @@ export function assertSafeId(
   return value;
 }
 
+/** `<artifacts>/<runId>/iteration-<n>/`: an iteration's patch and gate logs. */
+export function iterationArtifactsDir(artifactsDir: string, runId: string, iteration: number): string {
+  return join(artifactsDir, assertSafeId(runId, 'run id'), `iteration-${iteration}`);
+}
+
 /** `<artifacts>/<runId>/iteration-<n>/patch.diff` */
 export function patchPath(artifactsDir: string, runId: string, iteration: number): string {
-  return join(artifactsDir, assertSafeId(runId, 'run id'), `iteration-${iteration}`, 'patch.diff');
+  return join(iterationArtifactsDir(artifactsDir, runId, iteration), 'patch.diff');
 }
 
 /** `<artifacts>/<runId>/iteration-<n>/gate-<name>-<attempt>.log` */
@@ -54,9 +59,7 @@ export function gateLogPath(
   attempt: number,
 ): string {
   return join(
-    artifactsDir,
-    assertSafeId(runId, 'run id'),
-    `iteration-${iteration}`,
+    iterationArtifactsDir(artifactsDir, runId, iteration),
     `gate-${assertSafeId(name, 'gate name')}-${attempt}.log`,
   );
 }
