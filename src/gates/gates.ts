@@ -135,11 +135,7 @@ export class Gates {
       log = { path: null, ...(await copyIntoSink(opts.logFile, sink)) };
     }
     const result: NewGateResult = {
-      runId: snapshot.runId,
-      iteration: snapshot.iteration,
-      name: opts.name,
-      treeId,
-      afterSha: snapshot.afterSha,
+      ...judged(snapshot, treeId, opts.name),
       command: null,
       observed: false,
       isolated: false,
@@ -150,7 +146,7 @@ export class Gates {
       timedOut: false,
       verdict,
       reason,
-      tests: tests !== null && 'counts' in tests ? tests.counts : null,
+      tests: countsOf(tests),
       log,
       replayOf: null,
       junit: [...junit],
@@ -308,11 +304,7 @@ export class Gates {
       minTests: opts.minTests ?? null,
     });
     const result: NewGateResult = {
-      runId: snapshot.runId,
-      iteration: snapshot.iteration,
-      name: opts.name,
-      treeId,
-      afterSha: snapshot.afterSha,
+      ...judged(snapshot, treeId, opts.name),
       command: [...opts.command],
       observed: true,
       isolated: opts.isolated === true,
@@ -323,7 +315,7 @@ export class Gates {
       timedOut: ran.timedOut,
       verdict,
       reason,
-      tests: tests !== null && 'counts' in tests ? tests.counts : null,
+      tests: countsOf(tests),
       log: { path: null, ...digest },
       replayOf,
       junit: [...junit],
@@ -439,6 +431,15 @@ function checkOptions(opts: {
     throw new InvalidArgumentError('--min-tests counts the tests of the JUnit files: give --junit FILE too', {
       details: { minTests: opts.minTests },
     });
+}
+
+/** What a verdict is about: the run, the iteration, the gate and the exact tree it judged. */
+function judged(snapshot: Snapshot, treeId: string, name: string) {
+  return { runId: snapshot.runId, iteration: snapshot.iteration, name, treeId, afterSha: snapshot.afterSha };
+}
+
+function countsOf(tests: Awaited<ReturnType<typeof readJunitFiles>> | null): TestCounts | null {
+  return tests !== null && 'counts' in tests ? tests.counts : null;
 }
 
 function sameCounts(a: TestCounts | null, b: TestCounts | null): boolean {
