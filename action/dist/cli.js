@@ -6793,14 +6793,15 @@ function assertSafeId(value, what) {
   }
   return value;
 }
+function iterationArtifactsDir(artifactsDir, runId, iteration) {
+  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`);
+}
 function patchPath(artifactsDir, runId, iteration) {
-  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`, "patch.diff");
+  return join(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
 }
 function gateLogPath(artifactsDir, runId, iteration, name, attempt) {
   return join(
-    artifactsDir,
-    assertSafeId(runId, "run id"),
-    `iteration-${iteration}`,
+    iterationArtifactsDir(artifactsDir, runId, iteration),
     `gate-${assertSafeId(name, "gate name")}-${attempt}.log`
   );
 }
@@ -20825,15 +20826,18 @@ function runUserCommand(options) {
     child.on("error", (error2) => {
       spawnError = error2;
     });
+    const endGroup = () => {
+      if (!options.group || child.pid === void 0) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+      }
+    };
+    child.on("exit", endGroup);
     child.on("close", (code2, signal) => {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
-      if (options.group && child.pid !== void 0) {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {
-        }
-      }
+      endGroup();
       if (spawnError !== null) return resolve15(notStarted(spawnError, started));
       resolve15({
         exitCode: code2,
@@ -25804,8 +25808,8 @@ function requireChecks(input) {
   const names = input.requireGates ?? [];
   if (names.length === 0) return [];
   const iterations = [...input.snapshots].sort((a, b) => a.iteration - b.iteration);
-  const judged = input.eachIteration === true ? iterations : iterations.slice(-1);
-  if (judged.length === 0)
+  const judged2 = input.eachIteration === true ? iterations : iterations.slice(-1);
+  if (judged2.length === 0)
     return [
       {
         snapshotId: null,
@@ -25816,7 +25820,7 @@ function requireChecks(input) {
       }
     ];
   const checks = [];
-  for (const snapshot of judged) {
+  for (const snapshot of judged2) {
     for (const name of names) {
       const newest = input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name).sort(compareGateResults).at(-1);
       const ok = newest !== void 0 && newest.observed && newest.verdict === "pass";
@@ -25845,7 +25849,6 @@ var init_verify3 = __esm({
 
 // src/gates/gates.ts
 import { stat as stat12 } from "node:fs/promises";
-import { dirname as dirname9 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -25853,6 +25856,12 @@ function checkOptions(opts) {
     throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
       details: { minTests: opts.minTests }
     });
+}
+function judged(snapshot, treeId, name) {
+  return { runId: snapshot.runId, iteration: snapshot.iteration, name, treeId, afterSha: snapshot.afterSha };
+}
+function countsOf(tests) {
+  return tests !== null && "counts" in tests ? tests.counts : null;
 }
 function sameCounts(a, b) {
   if (a === null || b === null) return a === b;
@@ -25924,11 +25933,7 @@ var init_gates = __esm({
           log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
         }
         const result = {
-          runId: snapshot.runId,
-          iteration: snapshot.iteration,
-          name: opts.name,
-          treeId,
-          afterSha: snapshot.afterSha,
+          ...judged(snapshot, treeId, opts.name),
           command: null,
           observed: false,
           isolated: false,
@@ -25939,7 +25944,7 @@ var init_gates = __esm({
           timedOut: false,
           verdict,
           reason,
-          tests: tests !== null && "counts" in tests ? tests.counts : null,
+          tests: countsOf(tests),
           log,
           replayOf: null,
           junit: [...junit],
@@ -26076,11 +26081,7 @@ var init_gates = __esm({
           minTests: opts.minTests ?? null
         });
         const result = {
-          runId: snapshot.runId,
-          iteration: snapshot.iteration,
-          name: opts.name,
-          treeId,
-          afterSha: snapshot.afterSha,
+          ...judged(snapshot, treeId, opts.name),
           command: [...opts.command],
           observed: true,
           isolated: opts.isolated === true,
@@ -26091,7 +26092,7 @@ var init_gates = __esm({
           timedOut: ran.timedOut,
           verdict,
           reason,
-          tests: tests !== null && "counts" in tests ? tests.counts : null,
+          tests: countsOf(tests),
           log: { path: null, ...digest },
           replayOf,
           junit: [...junit],
@@ -26114,9 +26115,7 @@ var init_gates = __esm({
         return { ...result, log: { ...result.log, path } };
       }
       logDir(snapshot) {
-        return dirname9(
-          gateLogPath(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration, "x", 1)
-        );
+        return iterationArtifactsDir(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
       }
       /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */
       async iteration(runId, iteration) {
@@ -26876,7 +26875,7 @@ var init_user_ignore = __esm({
 // src/fs/place.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
 import { mkdir as mkdir9, open as open4, rename as rename5, rm as rm13, stat as stat13, symlink } from "node:fs/promises";
-import { dirname as dirname10, join as join24, sep as sep6 } from "node:path";
+import { dirname as dirname9, join as join24, sep as sep6 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes7(6).toString("hex")}.tmp`;
 }
@@ -26888,13 +26887,13 @@ async function chooseStagingDir(root, preferred) {
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname10(item.dest);
+    const parent = dirname9(item.dest);
     await mkdir9(fsPath(parent), { recursive: true });
     await placeOne(item, join24(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname10(d)) {
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname9(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname10(d) === d) break;
+      if (d === root || dirname9(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -26908,7 +26907,7 @@ async function placeOne(item, temp) {
     await rm13(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname10(item.dest)}${sep6}${tempName()}`;
+  const beside = `${dirname9(item.dest)}${sep6}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
@@ -26942,7 +26941,7 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname11, join as join25, relative as relative4, resolve as resolve13, sep as sep7 } from "node:path";
+import { basename as basename4, dirname as dirname10, join as join25, relative as relative4, resolve as resolve13, sep as sep7 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep7).join("/");
 }
@@ -26951,12 +26950,12 @@ function toAbsolute(root, gitPath) {
 }
 async function physical(abs) {
   const tail = [basename4(abs)];
-  let head = dirname11(abs);
+  let head = dirname10(abs);
   for (; ; ) {
     try {
       return join25(await realpath5(head), ...tail.reverse());
     } catch {
-      const up = dirname11(head);
+      const up = dirname10(head);
       if (up === head) return abs;
       tail.push(basename4(head));
       head = up;
@@ -26998,7 +26997,7 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
+import { dirname as dirname11 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat3(fsPath(abs));
@@ -27074,7 +27073,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path) => dirname12(toAbsolute(ctx.root, path)))))
+  for (const dir of new Set(out.deleted.map((path) => dirname11(toAbsolute(ctx.root, path)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -27181,7 +27180,7 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
-import { dirname as dirname13 } from "node:path";
+import { dirname as dirname12 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -27197,7 +27196,7 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname13(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname12(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -27453,7 +27452,7 @@ var init_retention = __esm({
 
 // src/checkpoints/upkeep.ts
 import { rm as rm14 } from "node:fs/promises";
-import { dirname as dirname14 } from "node:path";
+import { dirname as dirname13 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -27486,7 +27485,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname14(location.metaFile));
+  await sweepTempFiles(dirname13(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
