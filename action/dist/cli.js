@@ -3520,7 +3520,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve15) {
+function isRecursive(inst, stack, resolve16) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -3530,7 +3530,7 @@ function isRecursive(inst, stack, resolve15) {
   let result = NONE;
   const check = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve15);
+      const answer2 = isRecursive(child, stack, resolve16);
       if (answer2 > result)
         result = answer2;
     }
@@ -3541,7 +3541,7 @@ function isRecursive(inst, stack, resolve15) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve15) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve16) : NONE;
       if (child > answer2)
         answer2 = child;
     }
@@ -3605,7 +3605,7 @@ function isRecursive(inst, stack, resolve15) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve15 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve16 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -7852,7 +7852,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve15) => setTimeout(resolve15, ms));
+  return new Promise((resolve16) => setTimeout(resolve16, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -8211,9 +8211,9 @@ async function spawnGit(opts, args, run, consume) {
     child.stdin.on("error", () => void 0);
     child.stdin.end(run.input);
   }
-  const exited = new Promise((resolve15, reject) => {
+  const exited = new Promise((resolve16, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve15(code2 ?? -1));
+    child.once("close", (code2) => resolve16(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -8638,7 +8638,7 @@ async function commonDir(gitDir) {
 async function removeAbandonedLock(path) {
   if (await stat2(path).catch(() => null) === null) return "absent";
   for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve15) => setTimeout(resolve15, LOCK_SETTLE_MS));
+    if (round === 1) await new Promise((resolve16) => setTimeout(resolve16, LOCK_SETTLE_MS));
     if (await stat2(path).catch(() => null) === null) return "absent";
     if (await openedBy(path) !== 0) return "held";
   }
@@ -20788,7 +20788,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve15) => {
+  return new Promise((resolve16) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -20838,8 +20838,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve15(notStarted(spawnError, started));
-      resolve15({
+      if (spawnError !== null) return resolve16(notStarted(spawnError, started));
+      resolve16({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -25848,7 +25848,8 @@ var init_verify3 = __esm({
 });
 
 // src/gates/gates.ts
-import { stat as stat12 } from "node:fs/promises";
+import { rm as rm13, stat as stat12 } from "node:fs/promises";
+import { resolve as resolve12 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -26067,7 +26068,10 @@ var init_gates = __esm({
           repo,
           treeId,
           layout(this.snapshotter.options.home).gateCheckouts,
-          observe
+          async (dir) => {
+            await Promise.all(junit.map((f) => rm13(resolve12(dir, f), { force: true })));
+            return observe(dir);
+          }
         ) : await observe(repo.topLevel);
         const digest = await sink.finish();
         const { verdict, reason } = decideVerdict({
@@ -26187,7 +26191,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -26217,7 +26221,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve12(values.workspace ?? "."),
+          resolve13(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0
@@ -26420,8 +26424,8 @@ function errorLine(id, error2) {
 `;
 }
 function write(output, text) {
-  return new Promise((resolve15, reject) => {
-    output.write(text, (error2) => error2 ? reject(error2) : resolve15());
+  return new Promise((resolve16, reject) => {
+    output.write(text, (error2) => error2 ? reject(error2) : resolve16());
   });
 }
 var INHERITED;
@@ -26874,7 +26878,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
-import { mkdir as mkdir9, open as open4, rename as rename5, rm as rm13, stat as stat13, symlink } from "node:fs/promises";
+import { mkdir as mkdir9, open as open4, rename as rename5, rm as rm14, stat as stat13, symlink } from "node:fs/promises";
 import { dirname as dirname9, join as join24, sep as sep6 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes7(6).toString("hex")}.tmp`;
@@ -26904,7 +26908,7 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm13(temp, { force: true });
+    await rm14(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname9(item.dest)}${sep6}${tempName()}`;
@@ -26912,7 +26916,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm13(fsPath(beside), { force: true });
+    await rm14(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -26941,7 +26945,7 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname10, join as join25, relative as relative4, resolve as resolve13, sep as sep7 } from "node:path";
+import { basename as basename4, dirname as dirname10, join as join25, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep7).join("/");
 }
@@ -26974,7 +26978,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve13(root, input);
+  const abs = resolve14(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -27451,7 +27455,7 @@ var init_retention = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { rm as rm14 } from "node:fs/promises";
+import { rm as rm15 } from "node:fs/promises";
 import { dirname as dirname13 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
@@ -27480,7 +27484,7 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm14(location.tempDir, { recursive: true, force: true });
+    await rm15(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
@@ -27940,9 +27944,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm15, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm16, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join29, resolve as resolve14 } from "node:path";
+import { join as join29, resolve as resolve15 } from "node:path";
 function open5(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -28053,7 +28057,7 @@ var init_checkpoint = __esm({
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
         const dir = await mkdtemp5(join29(tmpdir5(), "agentgate-cpdiff-"));
         const file = join29(dir, "diff.patch");
-        const cleanup = () => rm15(dir, { recursive: true, force: true });
+        const cleanup = () => rm16(dir, { recursive: true, force: true });
         try {
           await writeFile6(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -28115,7 +28119,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
-          paths.map((p) => resolve14(ctx.workspace, p))
+          paths.map((p) => resolve15(ctx.workspace, p))
         ) : await cp.revert(hash);
         return {
           json: result,

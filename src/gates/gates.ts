@@ -3,7 +3,8 @@
  * what it observed, record a verdict observed elsewhere, list, replay and verify them. The verdicts
  * live in the GateStore; the iterations they judge come from the Snapshotter's records.
  */
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { compareGateResults, type GateResult, type TestCounts } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -289,7 +290,11 @@ export class Gates {
             repo,
             treeId,
             layout(this.snapshotter.options.home).gateCheckouts,
-            observe,
+            async (dir) => {
+              // A report committed in the tree is no report of this run: only what CMD writes counts.
+              await Promise.all(junit.map((f) => rm(resolve(dir, f), { force: true })));
+              return observe(dir);
+            },
           )
         : await observe(repo.topLevel);
     const digest = await sink.finish();

@@ -158,6 +158,20 @@ describe('gate: run a check on the after tree and record what it observed', () =
     expect(await reasonOf(['true'])).toMatch(/^JUNIT_INVALID: "junit.xml" is older than this run/);
   });
 
+  it('--isolated: a JUnit report committed in the tree does not stand in for one the check did not write', async () => {
+    const report = '<testsuite><testcase name="committed"/></testsuite>';
+    const { dir, gates } = await gatedRun([{ 'reports/results.xml': report }]);
+    const result = await gates.run(dir, {
+      runId: 'r1',
+      name: 'test',
+      command: ['true'],
+      junit: ['reports/results.xml'],
+      isolated: true,
+      echo: quiet(),
+    });
+    expect(result.reason).toBe('JUNIT_INVALID: "reports/results.xml" was not written');
+  });
+
   it('hostile text in test names and messages is stored as is; the reason stays one line', async () => {
     const hostile =
       "test('x\\n::error::pwned \\u001b[31m<script>', () => { throw new Error('a\\n::warning::b'); });";
