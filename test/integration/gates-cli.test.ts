@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GateResult } from '../../types/gate.js';
@@ -138,6 +139,21 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
       tests: { total: 9, failed: 2, skipped: 3 },
     });
     expect(cli('gate', 'list', '--iteration', '1').stdout).toContain('recorded');
+  });
+
+  it('hostile test names and messages cannot start a line of their own in the output for people', () => {
+    const { cli } = cliRun();
+    const junit = join(tempDir(), 'hostile.xml');
+    writeFileSync(
+      junit,
+      '<testsuite name="s&#10;::error::suite"><testcase name="t&#10;::error file=x::pwned&#13;"><failure message="m&#10;::warning::w"/></testcase></testsuite>',
+    );
+    const res = cli('gate', 'record', '--run', 'r1', '--name', 'ci', '--exit-code', '1', '--junit', junit);
+    expect(res.status).toBe(3);
+    expect(res.stdout).toContain('::error file=x::pwned');
+    expect(res.stdout.split('\n').filter((line) => line.startsWith('::'))).toEqual([]);
+    const listed = cli('gate', 'list', '--run', 'r1', '--json');
+    expect((listed.json() as GateResult[])[0]?.tests?.failures[0]?.name).toBe('t\n::error file=x::pwned\r');
   });
 
   it('gate replay: refused without --yes (printing the command), then reproduces', () => {
