@@ -25848,8 +25848,8 @@ var init_verify3 = __esm({
 });
 
 // src/gates/gates.ts
-import { rm as rm13, stat as stat12 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { realpath as realpath4, rm as rm13, stat as stat12 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname9, join as join22, resolve as resolve12 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -25857,6 +25857,15 @@ function checkOptions(opts) {
     throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
       details: { minTests: opts.minTests }
     });
+}
+async function removeCommittedReports(dir, junit) {
+  const root = await realpath4(dir);
+  for (const file of junit) {
+    const path = resolve12(root, file);
+    const parent = await realpath4(dirname9(path)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm13(join22(parent, basename4(path)), { force: true }).catch(() => void 0);
+  }
 }
 function judged(snapshot, treeId, name) {
   return { runId: snapshot.runId, iteration: snapshot.iteration, name, treeId, afterSha: snapshot.afterSha };
@@ -25978,8 +25987,8 @@ var init_gates = __esm({
         const command = original.command;
         if (!opts.confirmed) {
           throw new ReplayNotConfirmedError(
-            `replaying would run ${JSON.stringify(command)} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
-            { details: { command, attempt: original.attempt } }
+            `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
+            { details: { command, junit: original.junit ?? [], attempt: original.attempt } }
           );
         }
         const replay2 = await this.execute(
@@ -26069,7 +26078,7 @@ var init_gates = __esm({
           treeId,
           layout(this.snapshotter.options.home).gateCheckouts,
           async (dir) => {
-            await Promise.all(junit.map((f) => rm13(resolve12(dir, f), { force: true })));
+            await removeCommittedReports(dir, junit);
             return observe(dir);
           }
         ) : await observe(repo.topLevel);
@@ -26577,8 +26586,8 @@ var init_checkpoint_index = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { mkdir as mkdir8, realpath as realpath5, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join23 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -26594,8 +26603,8 @@ async function initCheckpointRepo(repo) {
   await mkdir8(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir8(join22(repo.gitDir, "info"), { recursive: true });
-  await writeFile5(join22(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir8(join23(repo.gitDir, "info"), { recursive: true });
+  await writeFile5(join23(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -26611,8 +26620,8 @@ async function probeWorkspace(dir, opts = {}) {
   });
   const [top, exclude, gitDir] = res === null ? [] : res.stdout.split("\n");
   if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
-  const root = await realpath4(top);
-  await assertOwnWorkTree(await realpath4(dir), root, gitDir);
+  const root = await realpath5(top);
+  await assertOwnWorkTree(await realpath5(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
 async function rootCommit(root, opts = {}) {
@@ -26835,9 +26844,9 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join23 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join24 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join23(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join24(o.home, ".config");
   let configured = null;
   for (const file of userConfigFiles({
     HOME: o.home,
@@ -26856,11 +26865,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join23(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path = configured === null ? join24(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join23(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join24(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -26879,7 +26888,7 @@ var init_user_ignore = __esm({
 // src/fs/place.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
 import { mkdir as mkdir9, open as open4, rename as rename5, rm as rm14, stat as stat13, symlink } from "node:fs/promises";
-import { dirname as dirname9, join as join24, sep as sep6 } from "node:path";
+import { dirname as dirname10, join as join25, sep as sep6 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes7(6).toString("hex")}.tmp`;
 }
@@ -26891,13 +26900,13 @@ async function chooseStagingDir(root, preferred) {
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname9(item.dest);
+    const parent = dirname10(item.dest);
     await mkdir9(fsPath(parent), { recursive: true });
-    await placeOne(item, join24(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname9(d)) {
+    await placeOne(item, join25(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname10(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname9(d) === d) break;
+      if (d === root || dirname10(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -26911,7 +26920,7 @@ async function placeOne(item, temp) {
     await rm14(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname9(item.dest)}${sep6}${tempName()}`;
+  const beside = `${dirname10(item.dest)}${sep6}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
@@ -26944,24 +26953,24 @@ var init_place = __esm({
 });
 
 // src/checkpoints/workspace-paths.ts
-import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname10, join as join25, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
+import { realpath as realpath6 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname11, join as join26, relative as relative4, resolve as resolve14, sep as sep7 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep7).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join25(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join26(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename4(abs)];
-  let head = dirname10(abs);
+  const tail = [basename5(abs)];
+  let head = dirname11(abs);
   for (; ; ) {
     try {
-      return join25(await realpath5(head), ...tail.reverse());
+      return join26(await realpath6(head), ...tail.reverse());
     } catch {
-      const up = dirname10(head);
+      const up = dirname11(head);
       if (up === head) return abs;
-      tail.push(basename4(head));
+      tail.push(basename5(head));
       head = up;
     }
   }
@@ -27001,7 +27010,7 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname11 } from "node:path";
+import { dirname as dirname12 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat3(fsPath(abs));
@@ -27077,7 +27086,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path) => dirname11(toAbsolute(ctx.root, path)))))
+  for (const dir of new Set(out.deleted.map((path) => dirname12(toAbsolute(ctx.root, path)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -27183,8 +27192,8 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
+import { lstat as lstat5, realpath as realpath7 } from "node:fs/promises";
+import { dirname as dirname13 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -27200,7 +27209,7 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname12(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname13(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -27212,7 +27221,7 @@ async function unusualShapes(root, paths) {
     ),
     Promise.all(
       parents.map(
-        (d) => realpath6(fsPath(d)).then(
+        (d) => realpath7(fsPath(d)).then(
           (real) => real.toString() !== d,
           () => false
         )
@@ -27359,21 +27368,21 @@ var init_plan = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
 import { readdir as readdir7, readFile as readFile11 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join26(checkpointsDir, projectId, worktreeKey);
+  const dir = join27(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join26(dir, "git"),
-    indexFile: join26(dir, "index"),
-    metaFile: join26(dir, "store.json"),
-    lockPath: join26(dir, "lock"),
-    tempDir: join26(dir, "tmp")
+    gitDir: join27(dir, "git"),
+    indexFile: join27(dir, "index"),
+    metaFile: join27(dir, "store.json"),
+    lockPath: join27(dir, "lock"),
+    tempDir: join27(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -27408,7 +27417,7 @@ var init_project_id = __esm({
 
 // src/checkpoints/retention.ts
 import { lstat as lstat6, readdir as readdir8 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(
@@ -27435,7 +27444,7 @@ async function directorySize(dir) {
     return 0;
   }
   for (const name of names) {
-    const path = join27(dir, name);
+    const path = join28(dir, name);
     try {
       const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -27456,7 +27465,7 @@ var init_retention = __esm({
 
 // src/checkpoints/upkeep.ts
 import { rm as rm15 } from "node:fs/promises";
-import { dirname as dirname13 } from "node:path";
+import { dirname as dirname14 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -27489,7 +27498,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname13(location.metaFile));
+  await sweepTempFiles(dirname14(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
@@ -27507,9 +27516,9 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile12, realpath as realpath7 } from "node:fs/promises";
+import { access as access4, readFile as readFile12, realpath as realpath8 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join28, sep as sep8 } from "node:path";
+import { join as join29, sep as sep8 } from "node:path";
 function toEntry(r) {
   const meta2 = decodeMessage(r.body, r.date);
   return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
@@ -27517,7 +27526,7 @@ function toEntry(r) {
 async function physicalPath(path) {
   try {
     await access4(path);
-    return await realpath7(path);
+    return await realpath8(path);
   } catch {
     return path;
   }
@@ -27913,7 +27922,7 @@ var init_checkpoints = __esm({
        */
       async mirrorUserExcludes() {
         const wanted = this.userExcludes === null ? "" : await readFile12(this.userExcludes, "utf8").catch(() => "");
-        const target = join28(this.location.gitDir, "info", "exclude");
+        const target = join29(this.location.gitDir, "info", "exclude");
         const have = await readFile12(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -27946,7 +27955,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm16, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join29, resolve as resolve15 } from "node:path";
+import { join as join30, resolve as resolve15 } from "node:path";
 function open5(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -28055,8 +28064,8 @@ var init_checkpoint = __esm({
         const cp = await open5(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join29(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join29(dir, "diff.patch");
+        const dir = await mkdtemp5(join30(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join30(dir, "diff.patch");
         const cleanup = () => rm16(dir, { recursive: true, force: true });
         try {
           await writeFile6(file, await cp.diffBytes(hash));

@@ -3,8 +3,8 @@
  * what it observed, record a verdict observed elsewhere, list, replay and verify them. The verdicts
  * live in the GateStore; the iterations they judge come from the Snapshotter's records.
  */
-import { rm, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { realpath, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { compareGateResults, type GateResult, type TestCounts } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -21,7 +21,7 @@ import {
   type StoreCorruptError,
 } from '../errors.js';
 import { getTree } from '../git/refs.js';
-import { openRepo, type Repo } from '../git/repo.js';
+import { isInside, openRepo, type Repo } from '../git/repo.js';
 import { getRepoState } from '../git/state.js';
 import { runUserCommand } from '../process/user-command.js';
 import { GateStore, type NewGateResult } from '../store/gate-store.js';
@@ -185,8 +185,8 @@ export class Gates {
     const command = original.command as string[];
     if (!opts.confirmed) {
       throw new ReplayNotConfirmedError(
-        `replaying would run ${JSON.stringify(command)} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
-        { details: { command, attempt: original.attempt } },
+        `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ''} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
+        { details: { command, junit: original.junit ?? [], attempt: original.attempt } },
       );
     }
     const replay = await this.execute(
@@ -291,8 +291,7 @@ export class Gates {
             treeId,
             layout(this.snapshotter.options.home).gateCheckouts,
             async (dir) => {
-              // A report committed in the tree is no report of this run: only what CMD writes counts.
-              await Promise.all(junit.map((f) => rm(resolve(dir, f), { force: true })));
+              await removeCommittedReports(dir, junit);
               return observe(dir);
             },
           )
@@ -436,6 +435,21 @@ function checkOptions(opts: {
     throw new InvalidArgumentError('--min-tests counts the tests of the JUnit files: give --junit FILE too', {
       details: { minTests: opts.minTests },
     });
+}
+
+/**
+ * A report committed in the tree is no report of this run: only what the check writes counts, so
+ * the checkout's copies go first. Only inside the checkout, through real paths: a fetched
+ * verdict's paths are untrusted, and the tree may hold symbolic links pointing out of it.
+ */
+async function removeCommittedReports(dir: string, junit: readonly string[]): Promise<void> {
+  const root = await realpath(dir);
+  for (const file of junit) {
+    const path = resolve(root, file);
+    const parent = await realpath(dirname(path)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm(join(parent, basename(path)), { force: true }).catch(() => undefined);
+  }
 }
 
 /** What a verdict is about: the run, the iteration, the gate and the exact tree it judged. */

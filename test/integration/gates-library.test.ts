@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GateResult } from '../../types/gate.js';
@@ -170,6 +178,26 @@ describe('gate: run a check on the after tree and record what it observed', () =
       echo: quiet(),
     });
     expect(result.reason).toBe('JUNIT_INVALID: "reports/results.xml" was not written');
+  });
+
+  it('--isolated never removes a report path outside the checkout, through .. or a committed symbolic link', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'victim.xml'), 'keep me');
+    const { dir, gates } = await gatedRun([{ 'a.txt': 'x\n' }]);
+    symlinkSync(outside, join(dir, 'link'));
+    commitAll(dir, 'a link out of the tree');
+    await gates.snapshotter.captureBeforeState(dir, { runId: 'r1' });
+    await gates.snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 2 });
+    const result = await gates.run(dir, {
+      runId: 'r1',
+      name: 'test',
+      command: ['true'],
+      junit: ['link/victim.xml', `../../../..${outside}/victim.xml`],
+      isolated: true,
+      echo: quiet(),
+    });
+    expect(result.verdict).toBe('error');
+    expect(readFileSync(join(outside, 'victim.xml'), 'utf8')).toBe('keep me');
   });
 
   it('hostile text in test names and messages is stored as is; the reason stays one line', async () => {
