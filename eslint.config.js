@@ -36,7 +36,7 @@ export default tseslint.config(
     rules: {
       ...restrict([
         {
-          group: ['**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**'],
+          group: ['**/store/**', '**/snapshotter/**', '**/checkpoints/**', '**/cli/**', '**/gates/**'],
           message: 'src/git depends only on types and errors.',
         },
       ]),
@@ -91,7 +91,7 @@ export default tseslint.config(
     rules: restrict([
       { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
       {
-        group: ['**/snapshotter/**', '**/checkpoints/**', '**/cli/**'],
+        group: ['**/snapshotter/**', '**/checkpoints/**', '**/cli/**', '**/gates/**'],
         message: 'The store sits below the services.',
       },
     ]),

@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
+import { gatesCase } from './cases/gates.js';
 import { changeSizeCase, iterateCase, iterationCase } from './cases/iteration.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
@@ -35,6 +36,7 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   profile: profileCase,
   sharing: sharingCase,
   startup: startupCase,
+  gates: gatesCase,
 };
 
 async function main(): Promise<number> {

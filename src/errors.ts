@@ -167,6 +167,38 @@ export function isAgentgateError(value: unknown): value is AgentgateError {
   return value instanceof AgentgateError;
 }
 
+/** `gate` without --isolated: the workspace is dirty or HEAD is not the iteration's after commit. */
+export class GateTreeMismatchError extends AgentgateError {
+  readonly code = 'GATE_TREE_MISMATCH' as const;
+}
+/** The gate's command could not be started (not found, not executable). */
+export class GateCommandNotFoundError extends AgentgateError {
+  readonly code = 'GATE_COMMAND_NOT_FOUND' as const;
+}
+/** The gate's command ran past --timeout; its whole process group was killed. */
+export class GateTimeoutError extends AgentgateError {
+  readonly code = 'GATE_TIMEOUT' as const;
+}
+/** A JUnit file is missing, unreadable, not XML, or not a JUnit report. */
+export class JunitInvalidError extends AgentgateError {
+  readonly code = 'JUNIT_INVALID' as const;
+}
+/** `gate replay` without --yes: it would run a command that may come from another machine. */
+export class ReplayNotConfirmedError extends AgentgateError {
+  readonly code = 'REPLAY_NOT_CONFIRMED' as const;
+}
+/** The run has no snapshot for the iteration asked for. */
+export class IterationNotFoundError extends AgentgateError {
+  readonly code = 'ITERATION_NOT_FOUND' as const;
+}
+/** No recorded gate verdict matches (run, iteration, name, attempt). */
+export class GateNotFoundError extends AgentgateError {
+  readonly code = 'GATE_NOT_FOUND' as const;
+}
+/** `gate replay` of a verdict that has no command (one given to `gate record`). */
+export class GateNotReplayableError extends AgentgateError {
+  readonly code = 'GATE_NOT_REPLAYABLE' as const;
+}
 /** git printed something its documented output format does not allow (a git bug or an unsupported version). */
 export class GitOutputUnparseableError extends AgentgateError {
   readonly code = 'GIT_OUTPUT_UNPARSEABLE' as const;

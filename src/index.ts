@@ -28,3 +28,14 @@ export {
   errorAnnotations,
   type CiMode,
 } from './ci/github.js';
+export {
+  Gates,
+  type GateRunOptions,
+  type GateRecordOptions,
+  type GateReplayOptions,
+  type GateReplay,
+} from './gates/gates.js';
+export type { GateVerifyOptions } from './gates/verify.js';
+export { parseJunit } from './gates/junit.js';
+export { decideVerdict, type VerdictInput } from './gates/verdict.js';
+export { GateStore, type NewGateResult } from './store/gate-store.js';

@@ -71,6 +71,12 @@ export const GateResult = z.object({
   log: GateLog.nullable(),
   /** The attempt this one replayed (`gate replay`), or null. */
   replayOf: z.number().int().positive().nullable(),
+  /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
+  junit: z.array(z.string().min(1).max(4096)).max(100).optional(),
+  /** `--min-tests` as given, or null. */
+  minTests: z.number().int().nonnegative().nullable().optional(),
+  /** `--timeout` in milliseconds, or null. */
+  timeoutMs: z.number().int().positive().nullable().optional(),
 });
 export type GateResult = z.infer<typeof GateResult>;
 

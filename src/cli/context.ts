@@ -3,6 +3,7 @@ import type { Identity } from '../../types/config.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { resolveHome } from '../store/paths.js';
 import { Snapshotter } from '../snapshotter/snapshotter.js';
+import { Gates } from '../gates/gates.js';
 
 /** The global options a context is built from (see GLOBAL_OPTIONS in spec.ts). */
 export interface ContextValues {
@@ -16,6 +17,7 @@ export interface ContextValues {
 /** What every command gets: where the workspace and home are, the settings, and the services. */
 export class Context {
   private snapshotterInstance: Snapshotter | null = null;
+  private gatesInstance: Gates | null = null;
 
   private constructor(
     readonly workspace: string,
@@ -63,5 +65,10 @@ export class Context {
   get snapshotter(): Snapshotter {
     this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
     return this.snapshotterInstance;
+  }
+
+  get gates(): Gates {
+    this.gatesInstance ??= new Gates(this.snapshotter);
+    return this.gatesInstance;
   }
 }

@@ -22,8 +22,8 @@ import {
 } from './spec.js';
 import { packageVersion } from './version.js';
 
-/** Commands with subcommands: `checkpoint track`, ... */
-const GROUPS = ['checkpoint'];
+/** Commands with subcommands: `checkpoint track`, ... (`gate` alone is a command too). */
+const GROUPS = ['checkpoint', 'gate'];
 
 async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { words, rest } = findCommand(argv);
     const name = words.join(' ');
-    if (words.length === 0 || GROUPS.includes(name))
+    if (words.length === 0 || (GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
       throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {

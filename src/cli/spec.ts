@@ -62,6 +62,8 @@ export interface StringOption extends OptionBase {
   choices?: readonly string[];
   default?: string;
   required?: boolean;
+  /** May be given more than once (`--junit A --junit B`): the value is every one, in order (none: []). */
+  multiple?: boolean;
 }
 export interface IntegerOption extends OptionBase {
   type: 'integer';
@@ -83,9 +85,11 @@ type Base<D> = D extends { type: 'integer' }
 /** The value `run` receives for one declared option. */
 export type OptionValue<D> = D extends { type: 'boolean' }
   ? boolean
-  : Always<D> extends true
-    ? Base<D>
-    : Base<D> | undefined;
+  : D extends { multiple: true }
+    ? string[]
+    : Always<D> extends true
+      ? Base<D>
+      : Base<D> | undefined;
 export type ValuesOf<O extends OptionDecls> = { -readonly [K in keyof O]: OptionValue<O[K]> };
 
 /** Options every command takes. */
@@ -184,7 +188,8 @@ function generatedUsage(name: string, options: OptionDecls, positionals: Positio
   const parts = [name];
   for (const [key, decl] of Object.entries(options)) {
     const text = decl.type === 'boolean' ? `--${key}` : `--${key} ${placeholder(decl)}`;
-    parts.push(decl.type !== 'boolean' && decl.required === true ? text : `[${text}]`);
+    const many = decl.type === 'string' && decl.multiple === true ? '...' : '';
+    parts.push(decl.type !== 'boolean' && decl.required === true ? text : `[${text}]${many}`);
   }
   parts.push(...positionals.required, ...(positionals.optional ?? []).map((p) => `[${p}]`));
   if (positionals.rest) parts.push(`[${positionals.rest}...]`);
@@ -211,7 +216,7 @@ export interface Parsed {
  */
 export function parseCommandLine(command: Command, args: readonly string[]): Parsed {
   const decls: OptionDecls = { ...GLOBAL_OPTIONS, ...command.options };
-  const raw = new Map<string, string | true>();
+  const raw = new Map<string, string | true | string[]>();
   const positionals: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -251,7 +256,10 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
       value = next;
       i++;
     }
-    raw.set(name, value);
+    if (decl.type === 'string' && decl.multiple === true) {
+      const earlier = raw.get(name);
+      raw.set(name, [...(Array.isArray(earlier) ? earlier : []), value]);
+    } else raw.set(name, value);
   }
   const help = raw.get('help') === true || raw.get('version') === true;
   if (!help) checkPositionals(command, positionals.length);
@@ -290,8 +298,15 @@ function checkPositionals(command: Command, count: number): void {
     throw new UsageError(`too many arguments; usage: ${PROGRAM} ${command.usage}`);
 }
 
-function convert(name: string, decl: OptionDecl, value: string | true | undefined, help: boolean): unknown {
+function convert(
+  name: string,
+  decl: OptionDecl,
+  value: string | true | string[] | undefined,
+  help: boolean,
+): unknown {
   if (decl.type === 'boolean') return value === true;
+  if (Array.isArray(value)) return value;
+  if (decl.type === 'string' && decl.multiple === true) return [];
   if (value === undefined || value === true) {
     if (decl.default !== undefined) return decl.default;
     if (decl.required === true && !help)
@@ -361,6 +376,7 @@ function describe(d: OptionDecl): string {
   const notes: string[] = [];
   if (d.type === 'string' && d.choices) notes.push(`one of: ${d.choices.join(', ')}`);
   if (d.type !== 'boolean' && d.required === true) notes.push('required');
+  if (d.type === 'string' && d.multiple === true) notes.push('repeatable');
   const dflt =
     d.defaultText ?? (d.type !== 'boolean' && d.default !== undefined ? String(d.default) : undefined);
   if (dflt !== undefined) notes.push(`default: ${dflt}`);

@@ -164,7 +164,8 @@ async function takeOver(path: string, stale: LockOwner, owner: LockOwner): Promi
   }
 }
 
-async function readOwner(path: string): Promise<LockOwner | null> {
+/** The owner written in a lock file, or null when it is gone or unreadable. */
+export async function readOwner(path: string): Promise<LockOwner | null> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
     if (

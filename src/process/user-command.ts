@@ -99,17 +99,22 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
     child.on('error', (error: NodeJS.ErrnoException) => {
       spawnError = error;
     });
+    // A group may outlive its leader (a background job of the check): end it with the command.
+    // At the leader's exit, not at 'close': a background job holding the output pipes open
+    // would otherwise keep 'close' (and the caller) waiting for it. What it wrote is still read.
+    const endGroup = () => {
+      if (!options.group || child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Nothing left.
+      }
+    };
+    child.on('exit', endGroup);
     child.on('close', (code, signal) => {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
-      // A group may outlive its leader (a background job of the check): end it with the command.
-      if (options.group && child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Nothing left.
-        }
-      }
+      endGroup();
       if (spawnError !== null) return resolve(notStarted(spawnError, started));
       resolve({
         exitCode: code,

@@ -37,9 +37,14 @@ export class GateStore {
 
   /**
    * Stores a new local attempt: the next attempt number for its iteration and name (after every
-   * attempt known here, fetched ones included) and a fresh id. Returns what was stored.
+   * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
+   * when given, runs under the lock once the attempt number is known (to move the attempt's log
+   * to its numbered name) and returns the verdict to store.
    */
-  async append(result: NewGateResult): Promise<GateResult> {
+  async append(
+    result: NewGateResult,
+    place?: (attempt: number) => Promise<NewGateResult>,
+  ): Promise<GateResult> {
     return this.withRunLock(result.runId, async () => {
       const { results } = await this.list(result.runId);
       const attempt =
@@ -47,7 +52,8 @@ export class GateStore {
         results
           .filter((r) => r.iteration === result.iteration && r.name === result.name)
           .reduce((max, r) => Math.max(max, r.attempt), 0);
-      const stored = validate({ ...result, id: newGateId(), attempt });
+      const placed = place === undefined ? result : await place(attempt);
+      const stored = validate({ ...placed, id: newGateId(), attempt });
       await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
       return stored;
     });

@@ -19,6 +19,8 @@ export function layout(home: string) {
     artifacts: join(home, 'artifacts'),
     checkpoints: join(home, 'checkpoints'),
     locks: join(home, 'locks'),
+    /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
+    gateCheckouts: join(home, 'tmp', 'gates'),
     config: join(home, 'config.yaml'),
   };
 }
@@ -38,7 +40,26 @@ export function assertSafeId(
   return value;
 }
 
+/** `<artifacts>/<runId>/iteration-<n>/`: an iteration's patch and gate logs. */
+export function iterationArtifactsDir(artifactsDir: string, runId: string, iteration: number): string {
+  return join(artifactsDir, assertSafeId(runId, 'run id'), `iteration-${iteration}`);
+}
+
 /** `<artifacts>/<runId>/iteration-<n>/patch.diff` */
 export function patchPath(artifactsDir: string, runId: string, iteration: number): string {
-  return join(artifactsDir, assertSafeId(runId, 'run id'), `iteration-${iteration}`, 'patch.diff');
+  return join(iterationArtifactsDir(artifactsDir, runId, iteration), 'patch.diff');
+}
+
+/** `<artifacts>/<runId>/iteration-<n>/gate-<name>-<attempt>.log` */
+export function gateLogPath(
+  artifactsDir: string,
+  runId: string,
+  iteration: number,
+  name: string,
+  attempt: number,
+): string {
+  return join(
+    iterationArtifactsDir(artifactsDir, runId, iteration),
+    `gate-${assertSafeId(name, 'gate name')}-${attempt}.log`,
+  );
 }

@@ -1,12 +1,15 @@
-/** Gate verdicts for tests, written through the store as `gate` and `gate record` would. */
+/** Gate helpers for tests: verdicts written through the store as `gate` and `gate record` would, runs with recorded iterations, quiet echo targets, JUnit tests for Node's runner. */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateResult, TestCounts } from '../../types/gate.js';
 import { GateStore } from '../../src/store/gate-store.js';
-import { git } from './repo.js';
+import { git, repoWithCommit, writeFiles } from './repo.js';
 import type { Machine } from './sharing.js';
-
+import { Writable } from 'node:stream';
+import { Gates } from '../../src/gates/gates.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { newSnapshotter } from './snapshotter.js';
 export interface VerdictOptions {
   verdict?: GateResult['verdict'];
   startedAt?: string;
@@ -69,4 +72,42 @@ export async function verdictsOf(home: string, runId: string): Promise<GateResul
 /** A verdict without this machine's paths: what must be equal on every machine. */
 export function portable(g: GateResult): Omit<GateResult, 'log'> & { log: unknown } {
   return { ...g, log: g.log && { sha256: g.log.sha256, bytes: g.log.bytes } };
+}
+/** A Node test file: `pass` tests that pass and `fail` that fail. */
+export function nodeTests(pass: number, fail = 0): string {
+  const lines = ["import { test } from 'node:test';"];
+  for (let i = 0; i < pass; i++) lines.push(`test('passes ${i}', () => {});`);
+  for (let i = 0; i < fail; i++) lines.push(`test('fails ${i}', () => { throw new Error('broken ${i}'); });`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The argv that runs Node's own test runner on `file`, writing JUnit to `junit`. */
+export function nodeTestCommand(file: string, junit = 'junit.xml'): string[] {
+  return [process.execPath, '--test', '--test-reporter=junit', `--test-reporter-destination=${junit}`, file];
+}
+
+/** Echo targets that swallow the check's output (the log artifact keeps it). */
+export function quiet(): { stdout: Writable; stderr: Writable } {
+  const sink = () => new Writable({ write: (_c, _e, done) => done() });
+  return { stdout: sink(), stderr: sink() };
+}
+
+/**
+ * A workspace with a run `r1` of `iterations.length` iterations, each writing its files; JUnit
+ * output files are ignored by the repository (as a real project does).
+ */
+export async function gatedRun(iterations: Array<Record<string, string>>): Promise<{
+  dir: string;
+  gates: Gates;
+  snapshots: Snapshot[];
+}> {
+  const dir = repoWithCommit({ 'README.md': 'hello\n', '.gitignore': 'junit*.xml\n' });
+  const snapshotter = newSnapshotter();
+  const snapshots: Snapshot[] = [];
+  for (const [i, files] of iterations.entries()) {
+    await snapshotter.captureBeforeState(dir, { runId: 'r1' });
+    writeFiles(dir, files);
+    snapshots.push(await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: i + 1 }));
+  }
+  return { dir, gates: new Gates(snapshotter), snapshots };
 }

@@ -50,6 +50,25 @@ function codeOfParse(args: string[], command: Command = sample): string | undefi
 }
 
 describe('parseCommandLine', () => {
+  it('a repeatable option collects every value in order; none gives []', () => {
+    const many = defineCommand({
+      name: 'many',
+      summary: 'Repeatable options.',
+      options: { junit: { type: 'string', valueName: 'FILE', multiple: true, description: 'a report' } },
+      positionals: { required: [], rest: 'CMD' },
+      examples: [],
+      async run() {
+        return { json: null, human: () => '' };
+      },
+    });
+    expect(
+      parseCommandLine(many, ['--junit', 'a.xml', '--junit=b.xml', '--', '--junit', 'c']).values.junit,
+    ).toEqual(['a.xml', 'b.xml']);
+    expect(parseCommandLine(many, []).values.junit).toEqual([]);
+    expect(many.usage).toBe('many [--junit FILE]... [CMD...]');
+    expect(commandHelp(many)).toContain('(repeatable)');
+  });
+
   it('gives typed values: defaults, integers, booleans, short options, attached values and `--`', () => {
     const parsed = parseCommandLine(sample, [
       'x',

@@ -48,6 +48,10 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     ],
     load: async () => (await import('./checkpoint.js')).CHECKPOINT_COMMANDS,
   },
+  {
+    names: ['gate', 'gate record', 'gate list', 'gate replay'],
+    load: async () => (await import('./gate.js')).GATE_COMMANDS,
+  },
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMAND_MODULES.flatMap((m) => m.names);

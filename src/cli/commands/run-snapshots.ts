@@ -397,7 +397,8 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
 
 const verify = defineCommand({
   name: 'verify',
-  usage: 'verify [ID | --run ID | --all | --attestation FILE] [--ci github|none]',
+  usage:
+    'verify [ID | --run ID | --all | --attestation FILE] [--require-gate NAME]... [--each-iteration] [--ci github|none]',
   summary:
     'Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.',
   description:
@@ -408,6 +409,14 @@ const verify = defineCommand({
       type: 'boolean',
       description: 'the whole store, including files that no longer load (the default when nothing is given)',
     },
+    'require-gate': {
+      type: 'string',
+      valueName: 'NAME',
+      multiple: true,
+      description:
+        "with --run: fail unless the newest verdict of gate NAME on the run's last iteration is an observed pass",
+    },
+    'each-iteration': { type: 'boolean', description: 'ask --require-gate of every iteration of the run' },
     ci: {
       ...CI_OPTION,
       description:
@@ -420,7 +429,11 @@ const verify = defineCommand({
     },
   },
   positionals: { required: [], optional: ['ID'] },
-  examples: ['verify --run "$RUN"', 'verify --attestation agentgate.intoto.json'],
+  examples: [
+    'verify --run "$RUN"',
+    'verify --run "$RUN" --require-gate test --require-gate lint',
+    'verify --attestation agentgate.intoto.json',
+  ],
   async run(ctx, values, [id]) {
     const ci = detectCi(values.ci);
     const chosen = [
@@ -434,7 +447,15 @@ const verify = defineCommand({
       return (await import('./attest.js')).verifyAttestation(ctx, values.attestation, ci.mode === 'github');
     const target =
       id !== undefined ? { id } : values.run !== undefined ? { runId: values.run } : { all: true as const };
-    const report = await ctx.snapshotter.verify(target);
+    if ((values['require-gate'].length > 0 || values['each-iteration']) && !('runId' in target))
+      throw new UsageError('--require-gate and --each-iteration need --run ID');
+    if (values['each-iteration'] && values['require-gate'].length === 0)
+      throw new UsageError('--each-iteration asks --require-gate NAME of every iteration: give one');
+    // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
+    const report = await ctx.gates.verify(target, {
+      requireGates: values['require-gate'],
+      eachIteration: values['each-iteration'],
+    });
     return {
       json: report,
       exitCode: report.ok ? 0 : VERIFY_FAILED_EXIT,

@@ -1,0 +1,50 @@
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { TestCounts } from '../../types/gate.js';
+import { addCounts, emptyCounts, JunitParseError, parseJunit } from './junit.js';
+
+/** Larger than any real JUnit report (100,000 test cases take about 15 MB); bigger is refused, not read. */
+const MAX_JUNIT_BYTES = 512 * 1024 * 1024;
+
+/** A file written this long before the command started still counts (coarse file-system clocks). */
+const MTIME_SLACK_MS = 2_000;
+
+/**
+ * Reads and sums the JUnit files, relative to `cwd`. A missing, stale (older than `notBefore`:
+ * left by an earlier run), oversized, unreadable or malformed file gives the problem instead,
+ * one line naming the file as given.
+ */
+export async function readJunitFiles(
+  files: readonly string[],
+  cwd: string,
+  notBefore: number | null,
+): Promise<{ counts: TestCounts } | { problem: string }> {
+  let counts = emptyCounts();
+  for (const file of files) {
+    const shown = JSON.stringify(file);
+    const path = resolve(cwd, file);
+    const info = await stat(path).catch((e: NodeJS.ErrnoException) => e);
+    if (info instanceof Error) {
+      return {
+        problem:
+          info.code === 'ENOENT'
+            ? `${shown} was not written`
+            : `${shown} cannot be read (${info.code ?? info.message})`,
+      };
+    }
+    if (!info.isFile()) return { problem: `${shown} is not a file` };
+    if (notBefore !== null && info.mtimeMs < notBefore - MTIME_SLACK_MS)
+      return { problem: `${shown} is older than this run (left by an earlier one?)` };
+    if (info.size > MAX_JUNIT_BYTES)
+      return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
+    const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => e);
+    if (text instanceof Error) return { problem: `${shown} cannot be read (${text.code ?? text.message})` };
+    try {
+      counts = addCounts(counts, parseJunit(text));
+    } catch (error) {
+      if (error instanceof JunitParseError) return { problem: `${shown}: ${error.message}` };
+      throw error;
+    }
+  }
+  return { counts };
+}

@@ -1,0 +1,72 @@
+/**
+ * The verdict rules of the contract ("Gate verdicts"), pure: what happened in, verdict and one-line
+ * reason out. An `error` reason starts with its code (GATE_COMMAND_NOT_FOUND, GATE_TIMEOUT,
+ * JUNIT_INVALID), so that a script can tell why without parsing prose.
+ */
+import type { GateVerdict, TestCounts } from '../../types/gate.js';
+
+export interface VerdictInput {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  timeoutMs: number | null;
+  /** Why the command could not start (`ENOENT`, `EACCES`, ...), or null when it started. */
+  spawnError: string | null;
+  command: readonly string[] | null;
+  /** Null without --junit; else the summed counts, or why a JUnit file could not be used. */
+  junit: { counts: TestCounts } | { problem: string } | null;
+  /** `--min-tests`; with --junit and none given, 1 ("no tests ran" is a failure). */
+  minTests: number | null;
+}
+
+/** The most of a reason kept (the schema allows 1000 characters, one line). */
+const MAX_REASON = 900;
+
+export function decideVerdict(input: VerdictInput): { verdict: GateVerdict; reason: string } {
+  const error = (reason: string) => ({ verdict: 'error' as const, reason: oneLine(reason) });
+  const fail = (reason: string) => ({ verdict: 'fail' as const, reason: oneLine(reason) });
+  if (input.spawnError !== null) {
+    const what = input.command?.[0] ?? '';
+    return error(
+      input.spawnError === 'ENOENT'
+        ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} was not found (check the command and PATH)`
+        : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} could not be started (${input.spawnError})`,
+    );
+  }
+  if (input.timedOut) {
+    return error(
+      `GATE_TIMEOUT: still running after ${(input.timeoutMs ?? 0) / 1000} s; its process group was killed`,
+    );
+  }
+  if (input.junit !== null && 'problem' in input.junit) return error(`JUNIT_INVALID: ${input.junit.problem}`);
+  const counts = input.junit?.counts ?? null;
+  const tests = counts === null ? '' : `; ${describeCounts(counts)}`;
+  if (input.exitCode !== 0) {
+    const how = input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
+    return fail(`the command ${how}${tests}`);
+  }
+  if (counts === null) return { verdict: 'pass', reason: 'the command exited with 0' };
+  if (counts.failed > 0 || counts.errors > 0)
+    return fail(`the command exited with 0 but ${describeCounts(counts)}`);
+  const ran = counts.total - counts.skipped;
+  const min = input.minTests ?? 1;
+  if (ran === 0 && min > 0)
+    return fail(`no tests ran (${counts.skipped} skipped): a gate that tests nothing must not pass`);
+  if (ran < min) return fail(`${ran} tests ran, fewer than --min-tests ${min}`);
+  return { verdict: 'pass', reason: `the command exited with 0${tests}` };
+}
+
+export function describeCounts(c: TestCounts): string {
+  const parts = [`${c.passed} of ${c.total} tests passed`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  if (c.errors > 0) parts.push(`${c.errors} errored`);
+  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+  return parts.join(', ');
+}
+
+/** One line, printable, bounded: control characters (newlines, escapes) become spaces. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return flat.length <= MAX_REASON ? flat : `${flat.slice(0, MAX_REASON - 1)}…`;
+}

@@ -1,0 +1,177 @@
+/**
+ * `verify`'s checks of gate verdicts: each verdict against its iteration (after commit, tree, log
+ * digest, attempts in order), and `--require-gate` on the run's last iteration (or every one).
+ */
+import { stat } from 'node:fs/promises';
+import { compareGateResults, type GateResult } from '../../types/gate.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import type { VerifyCheck } from '../../types/verify.js';
+import type { StoreCorruptError } from '../errors.js';
+import { getTree } from '../git/refs.js';
+import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
+import { gateLogPath } from '../store/paths.js';
+import { digestFile } from './log.js';
+
+export interface GateVerifyOptions {
+  /** Each name's newest verdict on the last iteration must be an observed pass. */
+  requireGates?: readonly string[];
+  /** Ask `requireGates` of every iteration, not only the last. */
+  eachIteration?: boolean;
+}
+
+export interface GateVerifyInput extends GateVerifyOptions {
+  runId: string;
+  results: readonly GateResult[];
+  problems: readonly StoreCorruptError[];
+  /** The run's snapshots, with this machine's paths. */
+  snapshots: readonly Snapshot[];
+  artifactsDir: string;
+  git: OpenOptions;
+}
+
+export async function verifyGates(input: GateVerifyInput): Promise<VerifyCheck[]> {
+  const checks: VerifyCheck[] = input.problems.map((p) => ({
+    snapshotId: null,
+    runId: input.runId,
+    check: 'gate-file',
+    ok: false,
+    detail: p.message,
+  }));
+  const repos = new Map<string, Promise<Repo | null>>();
+  for (const result of input.results) checks.push(...(await verdictChecks(result, input, repos)));
+  checks.push(...requireChecks(input));
+  return checks;
+}
+
+async function verdictChecks(
+  result: GateResult,
+  input: GateVerifyInput,
+  repos: Map<string, Promise<Repo | null>>,
+): Promise<VerifyCheck[]> {
+  const snapshot = input.snapshots.find((s) => s.iteration === result.iteration) ?? null;
+  const out: VerifyCheck[] = [];
+  const who = `gate ${result.name} attempt ${result.attempt} (${result.id})`;
+  const add = (check: string, ok: boolean, detail: string) =>
+    out.push({
+      snapshotId: snapshot?.id ?? null,
+      runId: result.runId,
+      check,
+      ok,
+      detail: `${who}: ${detail}`,
+    });
+  if (snapshot === null || snapshot.afterSha !== result.afterSha) {
+    add(
+      'gate-tree',
+      false,
+      snapshot === null
+        ? `iteration ${result.iteration} has no snapshot`
+        : `judged ${result.afterSha}, but iteration ${result.iteration}'s after commit is ${snapshot.afterSha}`,
+    );
+  } else {
+    if (!repos.has(snapshot.workspace))
+      repos.set(
+        snapshot.workspace,
+        openRepo(snapshot.workspace, input.git).catch(() => null),
+      );
+    const repo = await (repos.get(snapshot.workspace) as Promise<Repo | null>);
+    const tree = repo === null ? null : await getTree(repo, snapshot.afterSha).catch(() => null);
+    add(
+      'gate-tree',
+      tree === result.treeId,
+      tree === result.treeId
+        ? `judged iteration ${result.iteration}'s after tree`
+        : tree === null
+          ? `cannot read the tree of ${snapshot.afterSha} in ${snapshot.workspace}`
+          : `records tree ${result.treeId}, the after commit has ${tree}`,
+    );
+  }
+  if (result.log !== null) {
+    const path = await logHere(result, input.artifactsDir);
+    if (path === null)
+      add('gate-log', true, `log not on this machine; its sha256 ${result.log.sha256} is recorded`);
+    else {
+      const actual = await digestFile(path).catch(() => null);
+      const ok = actual?.sha256 === result.log.sha256 && actual.bytes === result.log.bytes;
+      add(
+        'gate-log',
+        ok,
+        ok
+          ? `${path} sha256 matches`
+          : `${path} is not the recorded log (sha256 ${actual?.sha256 ?? 'unreadable'})`,
+      );
+    }
+  }
+  const earlier = (n: number) =>
+    input.results.some((r) => r.iteration === result.iteration && r.name === result.name && r.attempt === n);
+  const inOrder = result.attempt === 1 || earlier(result.attempt - 1);
+  const replayOk = result.replayOf === null || (result.replayOf < result.attempt && earlier(result.replayOf));
+  add(
+    'gate-attempts',
+    inOrder && replayOk,
+    !inOrder
+      ? `attempt ${result.attempt - 1} is missing (verdicts are append-only)`
+      : !replayOk
+        ? `replays attempt ${result.replayOf}, which is not recorded before it`
+        : 'follows the earlier attempts',
+  );
+  return out;
+}
+
+/** The recorded log path, else where this machine's artifacts directory would keep it, else null. */
+async function logHere(result: GateResult, artifactsDir: string): Promise<string | null> {
+  const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
+  for (const path of [result.log?.path, local]) {
+    if (
+      path &&
+      (await stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      return path;
+  }
+  return null;
+}
+
+function requireChecks(input: GateVerifyInput): VerifyCheck[] {
+  const names = input.requireGates ?? [];
+  if (names.length === 0) return [];
+  const iterations = [...input.snapshots].sort((a, b) => a.iteration - b.iteration);
+  const judged = input.eachIteration === true ? iterations : iterations.slice(-1);
+  if (judged.length === 0)
+    return [
+      {
+        snapshotId: null,
+        runId: input.runId,
+        check: 'require-gate',
+        ok: false,
+        detail: 'the run has no iteration',
+      },
+    ];
+  const checks: VerifyCheck[] = [];
+  for (const snapshot of judged) {
+    for (const name of names) {
+      const newest = input.results
+        .filter((r) => r.iteration === snapshot.iteration && r.name === name)
+        .sort(compareGateResults)
+        .at(-1);
+      const ok = newest !== undefined && newest.observed && newest.verdict === 'pass';
+      const where = `gate ${name} on iteration ${snapshot.iteration}`;
+      checks.push({
+        snapshotId: snapshot.id,
+        runId: input.runId,
+        check: 'require-gate',
+        ok,
+        detail:
+          newest === undefined
+            ? `${where}: no verdict recorded`
+            : ok
+              ? `${where}: the newest verdict (attempt ${newest.attempt}, ${newest.id}) is an observed pass`
+              : newest.verdict === 'pass'
+                ? `${where}: the newest verdict (attempt ${newest.attempt}) is a pass given to "gate record", not observed`
+                : `${where}: the newest verdict (attempt ${newest.attempt}) is ${newest.verdict}: ${newest.reason}`,
+      });
+    }
+  }
+  return checks;
+}

@@ -1,0 +1,217 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { GateResult } from '../../types/gate.js';
+import { runCli } from '../helpers/cli.js';
+import { nodeTestCommand, nodeTests } from '../helpers/gates.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+/** A workspace with run r1 recorded through the CLI (one iteration adding a Node test file), and its own home. */
+function cliRun(): { dir: string; cli: (...args: string[]) => ReturnType<typeof runCli> } {
+  const dir = repoWithCommit({ 'README.md': 'hello\n', '.gitignore': 'junit*.xml\n' });
+  const home = tempDir('agentgate-home-');
+  const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
+  expect(cli('before', '--run', 'r1').status).toBe(0);
+  writeFiles(dir, { 't.test.mjs': nodeTests(2) });
+  expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
+  return { dir, cli };
+}
+
+describe('agentgate-snapshot gate (the built CLI)', () => {
+  it("--json: stdout is one GateResult, the check's stdout goes to stderr; exit 0 on pass", () => {
+    const { cli } = cliRun();
+    const res = cli(
+      'gate',
+      '--run',
+      'r1',
+      '--name',
+      'test',
+      '--junit',
+      'junit.xml',
+      '--json',
+      '--',
+      ...nodeTestCommand('t.test.mjs'),
+    );
+    expect(res.status).toBe(0);
+    const result = GateResult.parse(res.json());
+    expect(result).toMatchObject({ verdict: 'pass', tests: { total: 2, passed: 2 }, observed: true });
+    const echoed = cli(
+      'gate',
+      '--run',
+      'r1',
+      '--name',
+      'echo',
+      '--json',
+      '--',
+      'sh',
+      '-c',
+      'echo from-the-check',
+    );
+    expect(echoed.stderr).toContain('from-the-check');
+    expect(GateResult.parse(echoed.json()).log?.bytes).toBe('from-the-check\n'.length);
+  });
+
+  it('exit 3 on fail, 1 on error (with the verdict recorded and printed), 2 on usage', () => {
+    const { cli } = cliRun();
+    expect(cli('gate', '--run', 'r1', '--name', 'f', '--', 'false').status).toBe(3);
+    const error = cli('gate', '--run', 'r1', '--name', 'e', '--json', '--', 'agentgate-no-such-tool');
+    expect(error.status).toBe(1);
+    expect((error.json() as GateResult).reason).toMatch(/^GATE_COMMAND_NOT_FOUND: /);
+    const timeout = cli(
+      'gate',
+      '--run',
+      'r1',
+      '--name',
+      't',
+      '--timeout',
+      '1',
+      '--json',
+      '--',
+      'sleep',
+      '100',
+    );
+    expect(timeout.status).toBe(1);
+    expect((timeout.json() as GateResult).reason).toMatch(/^GATE_TIMEOUT: /);
+    expect(cli('gate', '--run', 'r1', '--name', 'u').status).toBe(2);
+    const unsafe = cli('gate', '--run', 'r1', '--name', 'a/b', '--json', '--', 'true');
+    expect(unsafe.status).toBe(1);
+    expect(unsafe.json()).toMatchObject({ error: { code: 'INVALID_ID' } });
+    expect(
+      cli('gate', '--run', 'r1', '--iteration', '9', '--name', 'x', '--json', '--', 'true').json(),
+    ).toMatchObject({
+      error: { code: 'ITERATION_NOT_FOUND' },
+    });
+    const list = cli('gate', 'list', '--run', 'r1', '--json');
+    expect((list.json() as GateResult[]).map((r) => [r.name, r.verdict])).toEqual([
+      ['f', 'fail'],
+      ['e', 'error'],
+      ['t', 'error'],
+    ]);
+  });
+
+  it('GATE_TREE_MISMATCH on a dirty workspace; --isolated runs anyway', () => {
+    const { dir, cli } = cliRun();
+    writeFiles(dir, { 'stray.txt': 'x\n' });
+    const refused = cli('gate', '--run', 'r1', '--name', 'test', '--json', '--', 'true');
+    expect(refused.status).toBe(1);
+    expect(refused.json()).toMatchObject({ error: { code: 'GATE_TREE_MISMATCH' } });
+    const isolated = cli(
+      'gate',
+      '--run',
+      'r1',
+      '--name',
+      'test',
+      '--isolated',
+      '--junit',
+      'junit.xml',
+      '--min-tests',
+      '2',
+      '--',
+      ...nodeTestCommand('t.test.mjs'),
+    );
+    expect(isolated.status).toBe(0);
+    expect(isolated.stdout).toMatch(/^PASS gate test attempt 1/);
+  });
+
+  it('gate record and gate list, with repeatable --junit', () => {
+    const { cli } = cliRun();
+    const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/junit/${name}`, import.meta.url));
+    const rec = cli(
+      'gate',
+      'record',
+      '--run',
+      'r1',
+      '--name',
+      'ci',
+      '--exit-code',
+      '0',
+      '--junit',
+      fixture('vitest.xml'),
+      '--junit',
+      fixture('jest-junit.xml'),
+      '--json',
+    );
+    expect(rec.status).toBe(3);
+    expect(rec.json()).toMatchObject({
+      observed: false,
+      command: null,
+      tests: { total: 9, failed: 2, skipped: 3 },
+    });
+    expect(cli('gate', 'list', '--iteration', '1').stdout).toContain('recorded');
+  });
+
+  it('hostile test names and messages cannot start a line of their own in the output for people', () => {
+    const { cli } = cliRun();
+    const junit = join(tempDir(), 'hostile.xml');
+    writeFileSync(
+      junit,
+      '<testsuite name="s&#10;::error::suite"><testcase name="t&#10;::error file=x::pwned&#13;"><failure message="m&#10;::warning::w"/></testcase></testsuite>',
+    );
+    const res = cli('gate', 'record', '--run', 'r1', '--name', 'ci', '--exit-code', '1', '--junit', junit);
+    expect(res.status).toBe(3);
+    expect(res.stdout).toContain('::error file=x::pwned');
+    expect(res.stdout.split('\n').filter((line) => line.startsWith('::'))).toEqual([]);
+    const listed = cli('gate', 'list', '--run', 'r1', '--json');
+    expect((listed.json() as GateResult[])[0]?.tests?.failures[0]?.name).toBe('t\n::error file=x::pwned\r');
+  });
+
+  it('gate replay: refused without --yes (printing the command), then reproduces', () => {
+    const { cli } = cliRun();
+    cli(
+      'gate',
+      '--run',
+      'r1',
+      '--name',
+      'test',
+      '--junit',
+      'junit.xml',
+      '--',
+      ...nodeTestCommand('t.test.mjs'),
+    );
+    const refused = cli('gate', 'replay', '--run', 'r1', '--iteration', '1', '--name', 'test');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('REPLAY_NOT_CONFIRMED');
+    expect(refused.stderr).toContain('--test-reporter=junit');
+    const replayed = cli(
+      'gate',
+      'replay',
+      '--run',
+      'r1',
+      '--iteration',
+      '1',
+      '--name',
+      'test',
+      '--yes',
+      '--json',
+    );
+    expect(replayed.status).toBe(0);
+    expect(replayed.json()).toMatchObject({
+      reproduced: true,
+      original: { attempt: 1 },
+      replay: { attempt: 2, replayOf: 1 },
+    });
+  });
+
+  it('verify --require-gate exits 3 until the newest verdict is an observed pass', () => {
+    const { cli } = cliRun();
+    expect(cli('verify', '--run', 'r1', '--require-gate', 'test').status).toBe(3);
+    cli('gate', '--run', 'r1', '--name', 'test', '--', 'false');
+    expect(cli('verify', '--run', 'r1', '--require-gate', 'test').status).toBe(3);
+    cli('gate', '--run', 'r1', '--name', 'test', '--', 'true');
+    const ok = cli('verify', '--run', 'r1', '--require-gate', 'test', '--each-iteration', '--json');
+    expect(ok.status).toBe(0);
+    expect((ok.json() as { checks: Array<{ check: string }> }).checks.map((c) => c.check)).toContain(
+      'require-gate',
+    );
+    expect(cli('verify', '--run', 'r1', '--require-gate', 'test', '--require-gate', 'lint').status).toBe(3);
+    expect(cli('verify', '--require-gate', 'test').status).toBe(2);
+  });
+
+  it('gate --help and gate list with nothing recorded', () => {
+    const home = tempDir('agentgate-home-');
+    expect(runCli(['gate', '--help']).stdout).toContain('gate record, gate list, gate replay');
+    expect(runCli(['--home', home, 'gate', 'list', '--json']).json()).toEqual([]);
+    expect(readdirSync(home)).not.toContain('tmp');
+  });
+});

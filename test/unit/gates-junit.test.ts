@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MAX_RECORDED_FAILURES, TestCounts } from '../../types/gate.js';
+import { addCounts, JunitParseError, parseJunit } from '../../src/gates/junit.js';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../fixtures/junit/${name}`, import.meta.url), 'utf8');
+
+/** The counts without the failure list, for compact expectations. */
+const numbers = (c: TestCounts) => ({
+  total: c.total,
+  passed: c.passed,
+  failed: c.failed,
+  skipped: c.skipped,
+  errors: c.errors,
+});
+
+describe('parseJunit on real reports of several runners', () => {
+  it("Node's --test-reporter=junit: test cases under <testsuites>, nested suites, todo as skipped", () => {
+    const c = parseJunit(fixture('node-test.xml'));
+    expect(numbers(c)).toEqual({ total: 7, passed: 3, failed: 2, skipped: 2, errors: 0 });
+    expect(c.failures.map((f) => [f.suite, f.name])).toEqual([
+      ['test', 'fails'],
+      ['math suite', 'throws'],
+    ]);
+    // Node escapes the quotes twice; the name is kept exactly as the file says.
+    expect(c.failures[0]?.message).toContain('2 !== 3');
+    expect(TestCounts.parse(c)).toEqual(c);
+  });
+
+  it('vitest junit: entities in names, empty <skipped/> elements', () => {
+    const c = parseJunit(fixture('vitest.xml'));
+    expect(numbers(c)).toEqual({ total: 5, passed: 2, failed: 1, skipped: 2, errors: 0 });
+    expect(c.failures[0]?.name).toBe('parser <suite> & co > fails with "quotes"');
+    expect(c.failures[0]?.suite).toBe('v.test.ts');
+  });
+
+  it('pytest: <error> beside <failure>, skipped with a message', () => {
+    const c = parseJunit(fixture('pytest.xml'));
+    expect(numbers(c)).toEqual({ total: 5, passed: 2, failed: 1, skipped: 1, errors: 1 });
+    expect(c.failures.map((f) => f.name)).toEqual(['test_divide', 'test_fixture']);
+    expect(c.failures[1]?.message).toContain('FileNotFoundError');
+  });
+
+  it('jest-junit: CDATA failure text without a message attribute', () => {
+    const c = parseJunit(fixture('jest-junit.xml'));
+    expect(numbers(c)).toEqual({ total: 4, passed: 2, failed: 1, skipped: 1, errors: 0 });
+    expect(c.failures[0]?.name).toBe('Cart applies the <b>discount</b> & tax');
+    expect(c.failures[0]?.message).toContain('Expected: 90');
+  });
+
+  it('mocha xunit: root <testsuite>, attributes that disagree with the elements (errors="1", none there)', () => {
+    const c = parseJunit(fixture('mocha-xunit.xml'));
+    expect(numbers(c)).toEqual({ total: 4, passed: 2, failed: 1, skipped: 1, errors: 0 });
+  });
+
+  it('Maven surefire: properties, system-out, <error>, flakyFailure is not a failure', () => {
+    const c = parseJunit(fixture('surefire.xml'));
+    expect(numbers(c)).toEqual({ total: 5, passed: 2, failed: 1, skipped: 1, errors: 1 });
+    expect(c.failures.map((f) => f.message)).toEqual([
+      'expected: <400> but was: <200>',
+      'Connection refused',
+    ]);
+  });
+});
+
+describe('parseJunit on odd and hostile input', () => {
+  it('counts elements, never the count attributes', () => {
+    const c = parseJunit(
+      '<testsuite tests="99" failures="0" errors="7" skipped="3"><testcase name="a"><failure/></testcase></testsuite>',
+    );
+    expect(numbers(c)).toEqual({ total: 1, passed: 0, failed: 1, skipped: 0, errors: 0 });
+  });
+
+  it('an empty <testsuites/> has zero tests', () => {
+    expect(numbers(parseJunit('<?xml version="1.0"?><testsuites/>'))).toEqual({
+      total: 0,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      errors: 0,
+    });
+  });
+
+  it('100,000 test cases: exact counts, failures capped at MAX_RECORDED_FAILURES', () => {
+    const cases: string[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      if (i % 10 === 0) cases.push(`<testcase name="t${i}"><failure message="m${i}"/></testcase>`);
+      else if (i % 10 === 1) cases.push(`<testcase name="t${i}"><error message="e${i}"/></testcase>`);
+      else if (i % 10 === 2) cases.push(`<testcase name="t${i}"><skipped/></testcase>`);
+      else cases.push(`<testcase name="t${i}" classname="c"/>`);
+    }
+    const c = parseJunit(`<testsuites><testsuite name="big">${cases.join('')}</testsuite></testsuites>`);
+    expect(numbers(c)).toEqual({
+      total: 100_000,
+      passed: 70_000,
+      failed: 10_000,
+      skipped: 10_000,
+      errors: 10_000,
+    });
+    expect(c.failures).toHaveLength(MAX_RECORDED_FAILURES);
+    expect(c.failures[0]).toEqual({ suite: 'big', name: 't0', message: 'm0' });
+  });
+
+  it('hostile text in names and messages is kept as is (the printers escape it)', () => {
+    const c = parseJunit(
+      '<testsuite name="s&#10;::error::x"><testcase name="a&#27;[31m&#10;::warning::b"><failure message="line1&#10;line2 &lt;script&gt;"/></testcase></testsuite>',
+    );
+    expect(c.failures[0]).toMatchObject({ suite: 's\n::error::x', message: 'line1\nline2 <script>' });
+    // XML 1.0 has no escape character: the parser drops the reference; the rest stays.
+    expect(c.failures[0]?.name).toBe('a[31m\n::warning::b');
+  });
+
+  it('a DOCTYPE entity is not expanded (no entity bombs)', () => {
+    const c = parseJunit(
+      '<!DOCTYPE t [<!ENTITY a "AAAAAAAAAA">]><testsuite><testcase name="&a;"><failure message="x"/></testcase></testsuite>',
+    );
+    expect(c.total).toBe(1);
+    expect(c.failures[0]?.name.length).toBeLessThan(20);
+  });
+
+  it.each([
+    ['not XML', 'hello'],
+    ['truncated', '<testsuite><testcase name="a">'],
+    ['another root', '<html><body/></html>'],
+    ['empty', ''],
+  ])('%s is a JunitParseError', (_what, text) => {
+    expect(() => parseJunit(text)).toThrow(JunitParseError);
+  });
+
+  it('addCounts sums several files and keeps the cap', () => {
+    const many = parseJunit(
+      `<testsuite>${Array.from({ length: 40 }, (_, i) => `<testcase name="${i}"><failure/></testcase>`).join('')}</testsuite>`,
+    );
+    const sum = addCounts(many, many);
+    expect(sum.failed).toBe(80);
+    expect(sum.failures).toHaveLength(MAX_RECORDED_FAILURES);
+  });
+});

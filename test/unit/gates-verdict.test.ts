@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { TestCounts } from '../../types/gate.js';
+import { decideVerdict, oneLine, type VerdictInput } from '../../src/gates/verdict.js';
+
+const counts = (over: Partial<TestCounts> = {}): TestCounts => ({
+  total: 3,
+  passed: 3,
+  failed: 0,
+  skipped: 0,
+  errors: 0,
+  failures: [],
+  ...over,
+});
+
+const ran = (over: Partial<VerdictInput> = {}): VerdictInput => ({
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  timeoutMs: null,
+  spawnError: null,
+  command: ['npm', 'test'],
+  junit: null,
+  minTests: null,
+  ...over,
+});
+
+describe("decideVerdict (the contract's rules)", () => {
+  it('pass: exit 0 and no JUnit', () => {
+    expect(decideVerdict(ran()).verdict).toBe('pass');
+  });
+
+  it('pass: exit 0, no failure or error, at least one test ran', () => {
+    expect(decideVerdict(ran({ junit: { counts: counts() } }))).toEqual({
+      verdict: 'pass',
+      reason: 'the command exited with 0; 3 of 3 tests passed',
+    });
+  });
+
+  it('fail: a non-zero exit, whatever the JUnit says', () => {
+    expect(decideVerdict(ran({ exitCode: 1, junit: { counts: counts() } })).verdict).toBe('fail');
+    expect(decideVerdict(ran({ exitCode: null, signal: 'SIGSEGV' })).reason).toContain('SIGSEGV');
+  });
+
+  it('fail: exit 0 but a failure or an error in the JUnit', () => {
+    expect(decideVerdict(ran({ junit: { counts: counts({ passed: 2, failed: 1 }) } })).verdict).toBe('fail');
+    expect(decideVerdict(ran({ junit: { counts: counts({ passed: 2, errors: 1 }) } })).verdict).toBe('fail');
+  });
+
+  it('fail: --junit and no --min-tests with zero tests run is "no tests ran" (skipped ones do not count)', () => {
+    const none = decideVerdict(ran({ junit: { counts: counts({ total: 0, passed: 0 }) } }));
+    expect(none.verdict).toBe('fail');
+    expect(none.reason).toContain('no tests ran');
+    const skipped = decideVerdict(ran({ junit: { counts: counts({ total: 2, passed: 0, skipped: 2 }) } }));
+    expect(skipped.reason).toContain('no tests ran');
+  });
+
+  it('--min-tests K: fewer than K is a fail, --min-tests 0 accepts none', () => {
+    expect(decideVerdict(ran({ junit: { counts: counts() }, minTests: 4 })).verdict).toBe('fail');
+    expect(decideVerdict(ran({ junit: { counts: counts() }, minTests: 3 })).verdict).toBe('pass');
+    expect(
+      decideVerdict(ran({ junit: { counts: counts({ total: 0, passed: 0 }) }, minTests: 0 })).verdict,
+    ).toBe('pass');
+  });
+
+  it('error with a coded reason: cannot start, timeout, JUnit unusable', () => {
+    expect(decideVerdict(ran({ exitCode: null, spawnError: 'ENOENT' }))).toMatchObject({
+      verdict: 'error',
+      reason: expect.stringMatching(/^GATE_COMMAND_NOT_FOUND: /),
+    });
+    expect(decideVerdict(ran({ exitCode: null, spawnError: 'EACCES' })).reason).toMatch(
+      /^GATE_COMMAND_NOT_FOUND: .*EACCES/,
+    );
+    expect(
+      decideVerdict(ran({ exitCode: null, signal: 'SIGTERM', timedOut: true, timeoutMs: 2000 })).reason,
+    ).toMatch(/^GATE_TIMEOUT: .*2 s/);
+    expect(decideVerdict(ran({ junit: { problem: '"x.xml" was not written' } })).reason).toBe(
+      'JUNIT_INVALID: "x.xml" was not written',
+    );
+  });
+
+  it('the reason is always one bounded line', () => {
+    const r = decideVerdict(
+      ran({ exitCode: null, spawnError: 'ENOENT', command: ['a\nb\u001b[31m'.repeat(500)] }),
+    );
+    expect(r.reason).toMatch(/^[^\r\n]*$/);
+    expect(r.reason.length).toBeLessThanOrEqual(1000);
+    expect(oneLine('a\r\n\u2028b')).toBe('a b');
+  });
+});
