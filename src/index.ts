@@ -7,7 +7,7 @@ export {
   type IterateOptions,
   type IterationSnapshot,
 } from './snapshotter/snapshotter.js';
-export { runDemo, type DemoSummary } from './snapshotter/demo.js';
+export { runDemo, type DemoSummary } from './demo/demo.js';
 export {
   Checkpoints,
   type CheckpointsOptions,

@@ -1,4 +1,4 @@
-import { runDemo } from '../../snapshotter/demo.js';
+import { runDemo, type DemoSummary } from '../../demo/demo.js';
 import { paint, short, table } from '../output.js';
 import { defineCommand } from '../spec.js';
 
@@ -8,7 +8,7 @@ export const DEMO_COMMAND = defineCommand({
   summary:
     'Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).',
   description:
-    'The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.',
+    'Three scripted agent iterations, each judged by a test gate (red on the second, green again on the third), then verify --require-gate test. The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.',
   options: {
     keep: { type: 'boolean', description: 'keep the throwaway workspace and home, and say where they are' },
   },
@@ -27,6 +27,7 @@ export const DEMO_COMMAND = defineCommand({
           `-${i.deletions}`,
           short(i.beforeSha),
           short(i.afterSha),
+          gateCell(i.gate, colour),
           i.patchPath ?? '-',
         ]);
         const verdict = summary.verify.ok
@@ -39,7 +40,7 @@ export const DEMO_COMMAND = defineCommand({
         return [
           `Run ${summary.runId} in ${summary.workspace}`,
           '',
-          table(['ITER', 'FILES', '+', '-', 'BEFORE', 'AFTER', 'PATCH'], rows),
+          table(['ITER', 'FILES', '+', '-', 'BEFORE', 'AFTER', 'GATE', 'PATCH'], rows),
           '',
           verdict,
           summary.kept
@@ -50,3 +51,9 @@ export const DEMO_COMMAND = defineCommand({
     };
   },
 });
+
+/** `test pass 2/2`, `test fail 1/2`: the gate's verdict and how many of its tests passed. */
+function gateCell(gate: DemoSummary['iterations'][number]['gate'], colour: boolean): string {
+  const counts = gate.tests === null ? '' : ` ${gate.tests.passed}/${gate.tests.total}`;
+  return paint(`${gate.name} ${gate.verdict}${counts}`, gate.verdict === 'pass' ? 'green' : 'red', colour);
+}

@@ -1,10 +1,13 @@
 import { mkdtemp, rename, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Writable } from 'node:stream';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
+import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
-import { Snapshotter } from './snapshotter.js';
+import { Gates } from '../gates/gates.js';
+import { Snapshotter } from '../snapshotter/snapshotter.js';
 
 export interface DemoSummary {
   workspace: string;
@@ -21,19 +24,36 @@ export interface DemoSummary {
       | 'beforeSha'
       | 'afterSha'
       | 'patchPath'
-    > & { task: string }
+    > & { task: string; gate: Pick<GateResult, 'name' | 'verdict' | 'reason' | 'tests'> }
   >;
   verify: Pick<VerifyReport, 'ok'> & { checks: number; failed: number };
   /** Whether the workspace and home were left in place (`demo --keep`); otherwise they are gone. */
   kept: boolean;
 }
 
-/** Scripted "agent" edits, one list per iteration: what a coding agent typically does to a repo. */
+/** The demo project's test, run by the `test` gate with Node's own test runner. */
+const greetTest = (module: string, expected: string) =>
+  [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    `import { greet } from '../src/${module}';`,
+    '',
+    `test('greets by name', () => assert.equal(greet('Ada'), '${expected}'));`,
+    "test('greets nobody politely', () => assert.match(greet(''), /^H/));",
+    '',
+  ].join('\n');
+
+/**
+ * Scripted "agent" edits, one list per iteration: what a coding agent typically does to a repo.
+ * The second iteration changes the greeting without its test, so its gate goes red; the third
+ * fixes the test and the gate is green again.
+ */
 const ITERATIONS: Array<{ task: string; edit: (ws: string) => Promise<void> }> = [
   {
-    task: 'Add a greeting module and document it',
+    task: 'Add a greeting module with a test, and document it',
     edit: async (ws) => {
       await put(ws, 'src/greet.js', 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n');
+      await put(ws, 'test/greet.test.js', greetTest('greet.js', 'Hello, Ada!'));
       await put(
         ws,
         'README.md',
@@ -42,14 +62,15 @@ const ITERATIONS: Array<{ task: string; edit: (ws: string) => Promise<void> }> =
     },
   },
   {
-    task: 'Rename the module, add a logo, and tweak the greeting',
+    task: 'Rename the module, add a logo, and make the greeting friendlier',
     edit: async (ws) => {
       await rename(join(ws, 'src/greet.js'), join(ws, 'src/hello.js'));
       await put(
         ws,
         'src/hello.js',
-        'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n',
+        'export function greet(name) {\n  return `Hi there, ${name}!`;\n}\n\nexport const version = 2;\n',
       );
+      await put(ws, 'test/greet.test.js', greetTest('hello.js', 'Hello, Ada!'));
       await put(
         ws,
         'assets/logo.png',
@@ -58,8 +79,9 @@ const ITERATIONS: Array<{ task: string; edit: (ws: string) => Promise<void> }> =
     },
   },
   {
-    task: 'Remove the notes file and update the logo',
+    task: 'Update the test for the new greeting, remove the notes file and update the logo',
     edit: async (ws) => {
+      await put(ws, 'test/greet.test.js', greetTest('hello.js', 'Hi there, Ada!'));
       await rm(join(ws, 'NOTES.txt'));
       await put(
         ws,
@@ -70,9 +92,20 @@ const ITERATIONS: Array<{ task: string; edit: (ws: string) => Promise<void> }> =
   },
 ];
 
+/** The `test` gate: Node's test runner writing JUnit, as a project's CI would run it. */
+const TEST_GATE = [
+  process.execPath,
+  '--test',
+  '--test-reporter=junit',
+  '--test-reporter-destination=junit.xml',
+  'test/',
+];
+
 /**
  * The main job end to end on a throwaway workspace and home: three iterations of scripted agent
- * edits (a rename and a binary file among them), each captured, then the whole run verified.
+ * edits (a rename and a binary file among them), each captured and judged by a `test` gate in an
+ * isolated checkout (red on the second, green again on the third), then the whole run verified,
+ * requiring the last iteration's test gate to have passed.
  * Never touches the user's real home. The throwaway directories are removed when it ends, whether
  * it succeeded or failed, unless `keep` asks to leave them for a look (the summary then says where).
  */
@@ -89,6 +122,7 @@ async function demoIn(root: string): Promise<Omit<DemoSummary, 'kept'>> {
   const workspace = join(root, 'workspace');
   const home = join(root, 'home');
   await put(workspace, 'README.md', '# demo\n\nA throwaway workspace.\n');
+  await put(workspace, 'package.json', '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, 'NOTES.txt', 'uncommitted notes from before the run\n');
   const snapshotter = new Snapshotter({
     home,
@@ -98,6 +132,7 @@ async function demoIn(root: string): Promise<Omit<DemoSummary, 'kept'>> {
     lockTimeoutMs: 10_000,
     onDirty: 'wip-commit',
   });
+  const gates = new Gates(snapshotter);
   const runId = 'demo-run';
   const iterations: DemoSummary['iterations'] = [];
   for (const [index, step] of ITERATIONS.entries()) {
@@ -119,9 +154,10 @@ async function demoIn(root: string): Promise<Omit<DemoSummary, 'kept'>> {
       afterSha: s.afterSha,
       patchPath: s.patchPath,
       task: step.task,
+      gate: await testGate(gates, workspace, runId, s.iteration),
     });
   }
-  const report = await snapshotter.verify({ runId });
+  const report = await gates.verify({ runId }, { requireGates: ['test'] });
   const failed = report.checks.filter((c) => !c.ok).length;
   return {
     workspace,
@@ -130,6 +166,26 @@ async function demoIn(root: string): Promise<Omit<DemoSummary, 'kept'>> {
     iterations,
     verify: { ok: report.ok, checks: report.checks.length, failed },
   };
+}
+
+/** Runs the test gate on the iteration's after tree; its output goes only to the gate's log artifact. */
+async function testGate(
+  gates: Gates,
+  workspace: string,
+  runId: string,
+  iteration: number,
+): Promise<DemoSummary['iterations'][number]['gate']> {
+  const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+  const result = await gates.run(workspace, {
+    runId,
+    iteration,
+    name: 'test',
+    command: TEST_GATE,
+    junit: ['junit.xml'],
+    isolated: true,
+    echo: { stdout: discard(), stderr: discard() },
+  });
+  return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 
 async function put(root: string, rel: string, content: string | Buffer): Promise<void> {
