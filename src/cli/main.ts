@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
-import { printable, useColour } from './output.js';
+import { noWorkflowCommands, printable, useColour } from './output.js';
 import {
   commandHelp,
   GLOBAL_OPTIONS,
@@ -95,7 +95,7 @@ async function withoutCommand(
   const asked = options.includes('--help') || options.includes('-h');
   const help = await programHelp(group);
   if (asked) return printHelp(help, json);
-  if (!json) process.stderr.write(`${help}\n\n`);
+  if (!json) process.stderr.write(`${noWorkflowCommands(help)}\n\n`);
   const what = group === '' ? 'no command given' : `"${group}" needs a subcommand`;
   throw new UsageError(`${what}; run "${PROGRAM} ${group === '' ? '' : `${group} `}--help" for the list`, {
     details: { noArguments },
@@ -117,7 +117,7 @@ async function programHelp(group: string): Promise<string> {
 
 /** With --json, stdout is one JSON document here too: `{ "help": TEXT }`. */
 function printHelp(text: string, json: boolean): number {
-  process.stdout.write(json ? `${JSON.stringify({ help: text })}\n` : `${text}\n`);
+  process.stdout.write(json ? `${JSON.stringify({ help: text })}\n` : `${noWorkflowCommands(text)}\n`);
   return 0;
 }
 
@@ -141,7 +141,10 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
     }
     return;
   }
-  const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
+  // JSON escapes every line break, so only the text for people can hold a line CI would obey.
+  const text = json
+    ? JSON.stringify(result.json, null, 2)
+    : noWorkflowCommands(result.human(useColour(process.stdout)));
   if (text.length > 0) process.stdout.write(`${text}\n`);
   if (json && result.warnings !== undefined && result.warnings.length > 0)
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
@@ -200,7 +203,7 @@ function report(
   else {
     process.stderr.write(`${PROGRAM}: ${code}: ${printable(message)}\n`);
     if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '')
-      process.stderr.write(`git said:\n${details.stderr}\n`);
+      process.stderr.write(`git said:\n${noWorkflowCommands(details.stderr)}\n`);
   }
   return status;
 }
@@ -210,7 +213,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error: unknown) => {
-    process.stderr.write(`${PROGRAM}: INTERNAL: ${String(error)}\n`);
+    process.stderr.write(`${PROGRAM}: INTERNAL: ${printable(String(error))}\n`);
     process.exitCode = 1;
   },
 );

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OnDirty } from '../../../types/config.js';
 import type { DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js';
-import { InvalidArgumentError, SnapshotNotFoundError, UsageError } from '../../errors.js';
+import {
+  InvalidArgumentError,
+  SnapshotNotFoundError,
+  type StoreCorruptError,
+  UsageError,
+} from '../../errors.js';
 import type { Context } from '../context.js';
 import { assertSafeId } from '../../store/paths.js';
 import { paint, printable, short, table } from '../output.js';
@@ -172,11 +177,7 @@ const list = defineCommand({
     return {
       json: snapshots,
       // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
-      warnings: listed.problems.map((p) => ({
-        code: p.code,
-        message: p.message,
-        file: typeof p.details.path === 'string' ? p.details.path : null,
-      })),
+      warnings: listed.problems.map(storeWarning),
       human: (colour) => {
         const rows = snapshots.map((s) => [
           s.runId,
@@ -189,7 +190,7 @@ const list = defineCommand({
           s.patchPath ?? '-',
         ]);
         const warnings = listed.problems.map((p) =>
-          paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour),
+          paint(`warning: ${p.code}: ${printable(p.message)}`, 'yellow', colour),
         );
         return [
           rows.length
@@ -201,6 +202,15 @@ const list = defineCommand({
     };
   },
 });
+
+/** A store file that does not load, as a `{"warnings":[...]}` entry (stderr, with --json). */
+function storeWarning(p: StoreCorruptError): { code: string; message: string; file: string | null } {
+  return {
+    code: p.code,
+    message: p.message,
+    file: typeof p.details.path === 'string' ? p.details.path : null,
+  };
+}
 
 const runs = defineCommand({
   name: 'runs',
@@ -214,6 +224,7 @@ const runs = defineCommand({
     const runs = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
     return {
       json: runs,
+      warnings: listed.problems.map(storeWarning),
       human: (colour) => {
         const rows = runs.map((r) => [
           r.runId,
@@ -223,7 +234,7 @@ const runs = defineCommand({
           r.workspace,
         ]);
         const warnings = listed.problems.map((p) =>
-          paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour),
+          paint(`warning: ${p.code}: ${printable(p.message)}`, 'yellow', colour),
         );
         return [
           rows.length ? table(['RUN', 'SNAPSHOTS', 'BEFORE', 'UPDATED', 'WORKSPACE'], rows) : 'No runs.',
