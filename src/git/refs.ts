@@ -286,6 +286,7 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
       { details: { ref: 'HEAD', expected: sha, actual: head.sha } },
     );
   if (head.ref === ref) return;
+  await assertNotCheckedOut(repo, ref, 'run before in that worktree, or choose another branch name');
   if (existing !== null && existing !== sha) {
     throw new BranchExistsError(
       `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? 'no commit yet' : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
@@ -297,6 +298,27 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
   if (existing === null && sha !== null)
     await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
   await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
+}
+
+/**
+ * Moving (or committing on) a branch that another worktree has checked out would make that
+ * worktree see the change as reverted edits: INVALID_ARGUMENT, with what to do instead.
+ */
+export async function assertNotCheckedOut(repo: Repo, ref: string, hint: string): Promise<void> {
+  const { stdout } = await runGit(repo, ['worktree', 'list', '--porcelain', '-z']);
+  const records = stdout.split('\0');
+  const at = records.indexOf(`branch ${ref}`);
+  if (at >= 0) {
+    const worktree = records
+      .slice(0, at)
+      .reverse()
+      .find((r) => r.startsWith('worktree '))
+      ?.slice('worktree '.length);
+    throw new InvalidArgumentError(
+      `${ref} is checked out in the worktree ${worktree ?? '(unknown)'}; ${hint}`,
+      { details: { ref, worktree } },
+    );
+  }
 }
 
 /** Deletes several refs in one transaction (`update-ref --stdin -z`), each only if it is still at the given id. */
