@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
-import { noWorkflowCommands, printable, useColour } from './output.js';
+import { isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
 import {
   commandHelp,
   GLOBAL_OPTIONS,
@@ -150,12 +150,6 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
-}
-
-/** A reader that stops early (`| head`) closes the pipe: the output it did not want is no failure. */
-function isClosedPipe(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 /** Without a listener, a failed write to stdout crashes the process with a stack trace. */

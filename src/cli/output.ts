@@ -68,6 +68,12 @@ export function table(headers: string[], cells: string[][]): string {
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/** A reader that stops early (`| head`) closes the pipe: the output it did not want is no failure. */
+export function isClosedPipe(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+}
+
 export function short(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 10) : '-';
 }
