@@ -11,7 +11,7 @@ import {
   RevisionNotFoundError,
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
-import { assertNotCheckedOut, assertRevisionSyntax, readHead, resolveRevision, updateRef } from './refs.js';
+import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } from './refs.js';
 import { commonDir } from '../fs/git-locks.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
@@ -35,12 +35,12 @@ export interface CherryPickOptions {
  * OPERATION_IN_PROGRESS, REVISION_NOT_FOUND, AMBIGUOUS_ID, CONCURRENT_UPDATE.
  */
 export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
+  const onto = opts.onto?.replace(/^refs\/heads\//, '');
+  const ontoRef = onto === undefined ? null : await branchRef(repo, onto);
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
-  if (opts.onto === undefined) return pickInWorkspace(repo, source, ignore);
-  assertRevisionSyntax(opts.onto);
-  const ontoRef = opts.onto.startsWith('refs/heads/') ? opts.onto : `refs/heads/${opts.onto}`;
+  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
 }

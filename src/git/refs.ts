@@ -266,6 +266,22 @@ export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEnt
 }
 
 /**
+ * `refs/heads/NAME` for a branch name, checked with git's own rules: a revision expression
+ * (`main~1`, `main@{1}`, `x^0`) or a malformed name is INVALID_ARGUMENT before anything is done.
+ */
+export async function branchRef(repo: GitOptions, name: string): Promise<string> {
+  const ref = `refs/heads/${name}`;
+  const valid = /[\0\n\r]/.test(name)
+    ? null
+    : await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
+  if (valid?.exitCode !== 0 || name.startsWith('-') || name === 'HEAD')
+    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
+      details: { name },
+    });
+  return ref;
+}
+
+/**
  * Puts HEAD on `refs/heads/<name>` without a checkout, so files and index stay as they are: the
  * branch is created at HEAD's commit `sha` when it does not exist, and must already be at `sha`
  * when it does. On an unborn HEAD (`sha` null) the branch must not exist; the first commit makes it.
@@ -273,12 +289,7 @@ export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEnt
  * CONCURRENT_UPDATE (HEAD moved, or the branch appeared, meanwhile).
  */
 export async function switchToBranch(repo: Repo, name: string, sha: string | null): Promise<void> {
-  const ref = `refs/heads/${name}`;
-  const valid = await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith('-') || name === 'HEAD')
-    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
-      details: { name },
-    });
+  const ref = await branchRef(repo, name);
   const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
   if (head.sha !== sha)
     throw new ConcurrentUpdateError(
