@@ -20,6 +20,7 @@ import {
   type CommandResult,
   type GlobalValues,
 } from './spec.js';
+import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
 
 /** Commands with subcommands: `checkpoint track`, ... */
@@ -36,8 +37,10 @@ async function main(argv: string[]): Promise<number> {
     if (words.length === 0 || GROUPS.includes(name))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
-      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {
-        details: { command: name },
+      const nearest = nearestName(name, COMMAND_NAMES);
+      const hint = nearest === null ? '' : `did you mean "${nearest}"? `;
+      throw new UsageError(`unknown command "${name}"; ${hint}run "${PROGRAM} --help" for the list`, {
+        details: { command: name, ...(nearest === null ? {} : { suggestion: nearest }) },
       });
     }
     const command = (await loadCommand(name)) as Command;

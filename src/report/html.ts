@@ -95,7 +95,7 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
 <dt>Before</dt><dd>${sha(report.beforeSha)}</dd>
 <dt>After</dt><dd>${sha(report.afterSha)}</dd>
 <dt>Verification</dt><dd id="verification" class="${v.ok ? 'ok' : 'failed'}">${esc(verdict)}</dd>
-<dt>Totals</dt><dd>${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes, <span class="add">+${report.totals.insertions}</span> <span class="del">-${report.totals.deletions}</span></dd>
+<dt>Totals</dt><dd>${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report.totals.insertions}</span> <span class="del">-${report.totals.deletions}</span></dd>
 <dt>Generated</dt><dd>${esc(report.generatedAt)}</dd>
 </dl>
 ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ''}

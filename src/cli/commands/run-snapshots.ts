@@ -453,7 +453,7 @@ function snapshotResult(s: Snapshot): CommandResult {
 }
 
 function statsText(s: DiffStats): string {
-  return `${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.files.length ? `\n\n${filesTable(s.files)}` : ''}`;
+  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `\n\n${filesTable(s.files)}` : ''}`;
 }
 
 function filesTable(files: FileChange[]): string {
