@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
+import { restartPhrases } from './model.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
 export const EAGER_FILES = 200;
@@ -96,6 +97,9 @@ export function renderHtml({ report, diffs, assets }: HtmlInput): string {
 <dt>After</dt><dd>${sha(report.afterSha)}</dd>
 <dt>Verification</dt><dd id="verification" class="${v.ok ? 'ok' : 'failed'}">${esc(verdict)}</dd>
 <dt>Totals</dt><dd>${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report.totals.insertions}</span> <span class="del">-${report.totals.deletions}</span></dd>
+${restartPhrases(report.run)
+  .map((r) => `<dt>Restart</dt><dd>${esc(r)}</dd>`)
+  .join('')}
 <dt>Generated</dt><dd>${esc(report.generatedAt)}</dd>
 </dl>
 ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ''}

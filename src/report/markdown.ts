@@ -3,6 +3,7 @@
  * per step summary, so rows are added while they fit and the rest is replaced by a note.
  */
 import type { RunReport } from '../../types/report.js';
+import { restartPhrases } from './model.js';
 
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -20,6 +21,7 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
     `| After | ${report.afterSha ? `\`${report.afterSha}\`` : '-'} |`,
     `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
     `| Totals | ${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report.totals.insertions} -${report.totals.deletions} |`,
+    ...restartPhrases(report.run).map((r) => `| Restart | ${cell(r)} |`),
     '',
   ];
   // Blocks in order; a block is a group of lines added whole or not at all.

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { sweepTempFiles } from '../fs/sweep.js';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
-import type { RunRecord } from '../../types/run.js';
+import type { RunRecord, RunRestart } from '../../types/run.js';
 import {
   SafeId,
   type BeforeState,
@@ -41,6 +41,7 @@ import {
   NoBeforeStateError,
   NotARepositoryError,
   OperationInProgressError,
+  RunDivergedError,
   RunNotFoundError,
   UnmergedPathsError,
 } from '../errors.js';
@@ -50,7 +51,7 @@ import { assertRunWorkspace } from '../store/run-records.js';
 import { iterationMessage, wipMessage } from './message.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
-import { continuityChecks, verifySnapshot } from './verify.js';
+import { continuityChecks, restartPoint, verifySnapshot } from './verify.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { assertNoLinkInside, hasUserFiles, workspaceExcludes } from './excludes.js';
 
@@ -83,6 +84,12 @@ export interface BeforeOptions {
    * the WIP commit and every iteration land there and the user's branch never moves.
    */
   branch?: string;
+  /**
+   * Declares that the next iteration starts from iteration N's after commit (0: the run's first
+   * before SHA), where HEAD must be: the restart is recorded, and `verify` accepts it. Without it,
+   * a HEAD that does not build on the run's last iteration is RUN_DIVERGED.
+   */
+  restartFrom?: number;
 }
 
 export interface AfterOptions {
@@ -124,6 +131,7 @@ export class Snapshotter {
       const excludes = await workspaceExcludes(repo.topLevel, this.options);
       const state = await getRepoState(repo, excludes);
       assertNoOperation(state);
+      const restart = await this.startOfNext(repo, runId, state.sha, opts.restartFrom);
       const dirty = state.isDirty;
       if (dirty && onDirty === 'error') {
         throw new DirtyWorkspaceError(
@@ -158,9 +166,51 @@ export class Snapshotter {
         ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
         ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
       };
-      await this.store.recordBefore(runId, repo.topLevel, before);
+      await this.store.recordBefore(runId, repo.topLevel, before, restart);
       return before;
     });
+  }
+
+  /**
+   * Where the run's next iteration may start, checked before anything is written: on HEAD when it
+   * builds on the run's last iteration (or on a restart declared since), else RUN_DIVERGED. With
+   * `restartFrom`, HEAD must be at that iteration's after commit, and the restart to record is returned.
+   */
+  private async startOfNext(
+    repo: Repo,
+    runId: string,
+    head: string | null,
+    restartFrom: number | undefined,
+  ): Promise<RunRestart | null> {
+    const run = await this.store.loadRun(runId);
+    const snapshots = run === null ? [] : await this.store.loadByRun(runId);
+    const last = snapshots.reduce<Snapshot | null>(
+      (a, b) => (a === null || b.iteration >= a.iteration ? b : a),
+      null,
+    );
+    if (restartFrom !== undefined) {
+      const sha = restartPoint(snapshots, restartFrom);
+      if (last === null || sha === null)
+        throw new InvalidArgumentError(
+          `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? ' (no iteration was recorded yet)' : ''}`,
+          { details: { runId, restartFrom } },
+        );
+      if (head !== sha)
+        throw new RunDivergedError(
+          `HEAD is at ${head ?? '(no commit)'}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
+          { details: { runId, restartFrom, expected: sha, head } },
+        );
+      return { from: restartFrom, sha, lastIteration: last.iteration, at: new Date().toISOString() };
+    }
+    if (last === null) return null;
+    const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+    const base = declared?.sha ?? last.afterSha;
+    if (head !== null && (head === base || (await isAncestor(repo, base, head).catch(() => false))))
+      return null;
+    throw new RunDivergedError(
+      `HEAD (${head ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
+      { details: { runId, expected: base, head, lastIteration: last.iteration } },
+    );
   }
 
   /**
@@ -394,7 +444,7 @@ export class Snapshotter {
       // Along each run's own links: a stray file of the run that it does not link is checked above, not here.
       for (const [runId, run] of runs) {
         const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
-        checks.push(...(await continuityChecks(linked, this.gitOptions())));
+        checks.push(...(await continuityChecks(linked, this.gitOptions(), run?.restarts ?? [])));
       }
     }
     return { ok: checks.every((c) => c.ok), checks };

@@ -26,7 +26,7 @@ const RUN_ID = {
 
 const before = defineCommand({
   name: 'before',
-  usage: 'before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]',
+  usage: 'before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N]',
   summary:
     "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
   options: {
@@ -50,20 +50,28 @@ const before = defineCommand({
       description:
         'initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed',
     },
+    'restart-from': {
+      type: 'integer',
+      valueName: 'N',
+      description:
+        "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED",
+    },
   },
   positionals: { required: [] },
   examples: [
     'before --run "$RUN" -C "$WS" --json',
     'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
     'before --run "$RUN" -C ./new-project --init',
+    'before --run "$RUN" --restart-from 2 -C "$WS"',
   ],
   async run(ctx, values) {
-    const { 'on-dirty': onDirty, branch } = values;
+    const { 'on-dirty': onDirty, branch, 'restart-from': restartFrom } = values;
     const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
       runId: values.run,
       init: values.init,
       ...(onDirty ? { onDirty } : {}),
       ...(branch === undefined ? {} : { branch }),
+      ...(restartFrom === undefined ? {} : { restartFrom }),
     });
     return {
       json: state,
