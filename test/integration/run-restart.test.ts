@@ -14,6 +14,7 @@ import { BeforeState, Snapshot } from '../../types/snapshot.js';
 import { VerifyReport } from '../../types/verify.js';
 import { runCli } from '../helpers/cli.js';
 import { git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { runIterations, world } from '../helpers/sharing.js';
 import { expectCode, fingerprint, newSnapshotter } from '../helpers/snapshotter.js';
 
 /** Two iterations of run `r`; returns their snapshots. */
@@ -127,6 +128,32 @@ describe('CLI: restarts', () => {
       const text = run(['report', '--run', 'c', '--format', format]).stdout;
       expect(text, format).toMatch(/[Rr]estart/);
       expect(text, format).toContain('from iteration 1');
+    }
+  });
+});
+
+describe('travel: restarts', () => {
+  it('a restarted run pushed from one clone verifies on another, with its restart recorded there', async () => {
+    const w = world();
+    try {
+      const a = w.machine('a');
+      await runIterations(a, 't', 2, 1);
+      const first = (await a.snap.listByRun('t'))[0] as Snapshot;
+      git(a.dir, ['reset', '-q', '--hard', first.afterSha]);
+      await a.snap.captureBeforeState(a.dir, { runId: 't', restartFrom: 1 });
+      writeFiles(a.dir, { 'retry.txt': 'again\n' });
+      await a.snap.captureAfterState(a.dir, null, { runId: 't', iteration: 3 });
+      expect((await a.snap.verify({ runId: 't' })).ok).toBe(true);
+      await a.share.push({ workspace: a.dir });
+
+      const b = w.machine('b');
+      await b.share.fetch({ workspace: b.dir });
+      const run = RunRecord.parse(await b.snap.store.loadRun('t'));
+      expect(run.restarts).toEqual(RunRecord.parse(await a.snap.store.loadRun('t')).restarts);
+      const report = await b.snap.verify({ runId: 't' });
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    } finally {
+      w.cleanup();
     }
   });
 });
