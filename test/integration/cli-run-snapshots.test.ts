@@ -303,8 +303,10 @@ describe('CLI run snapshots', () => {
       snap.afterSha,
     ]);
     git(dir, ['checkout', '-q', 'main']);
-    failsWithJson(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), 'BRANCH_EXISTS');
-    failsWith(run(['before', '--run', 'own', '--branch', 'no..good']), 'INVALID_ARGUMENT', 2);
+    // Back on main, HEAD has left the run (RUN_DIVERGED); a new run may not take the branch either.
+    failsWithJson(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), 'RUN_DIVERGED');
+    failsWithJson(run(['before', '--run', 'own2', '--branch', 'agentgate/own', '--json']), 'BRANCH_EXISTS');
+    failsWith(run(['before', '--run', 'own2', '--branch', 'no..good']), 'INVALID_ARGUMENT', 2);
     expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/main');
   });
 
