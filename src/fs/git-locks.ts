@@ -132,6 +132,7 @@ async function isGitIn(pid: string, repo: LockRepository): Promise<boolean> {
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null);
   if (cwd === null || environ === null || cmdline === null) return true;
   const args = cmdline.split('\0');
+  if (args.some((a) => DAEMONS.includes(a))) return false;
   const option = args.findIndex((a) => a === '--git-dir' || a.startsWith('--git-dir='));
   const named =
     option >= 0
@@ -143,6 +144,9 @@ async function isGitIn(pid: string, repo: LockRepository): Promise<boolean> {
   if (named !== undefined && named !== '') return (await realOrSelf(resolve(cwd, named))) === repo.gitDir;
   return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
 }
+
+/** Long-lived git helpers that stay in a repository but never take its index lock. */
+const DAEMONS = ['fsmonitor--daemon', 'credential-cache--daemon'];
 
 function within(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
