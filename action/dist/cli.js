@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -90,6 +90,9 @@ var init_errors = __esm({
     };
     RunNotFoundError = class extends AgentgateError {
       code = "RUN_NOT_FOUND";
+    };
+    RunDivergedError = class extends AgentgateError {
+      code = "RUN_DIVERGED";
     };
     RevisionNotFoundError = class extends AgentgateError {
       code = "REVISION_NOT_FOUND";
@@ -3505,7 +3508,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve13) {
+function isRecursive(inst, stack, resolve14) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -3515,7 +3518,7 @@ function isRecursive(inst, stack, resolve13) {
   let result = NONE;
   const check = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve13);
+      const answer2 = isRecursive(child, stack, resolve14);
       if (answer2 > result)
         result = answer2;
     }
@@ -3526,7 +3529,7 @@ function isRecursive(inst, stack, resolve13) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve14) : NONE;
       if (child > answer2)
         answer2 = child;
     }
@@ -3590,7 +3593,7 @@ function isRecursive(inst, stack, resolve13) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve14 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -6759,6 +6762,7 @@ function layout(home) {
     home,
     snapshots: join(home, "snapshots"),
     runs: join(home, "runs"),
+    gates: join(home, "gates"),
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
@@ -6803,6 +6807,9 @@ function printable(text) {
     return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
   });
 }
+function noWorkflowCommands(text) {
+  return text.replace(COMMAND_LINE, "$1\\x3a");
+}
 function table(headers, cells) {
   const rows = cells.map((r) => r.map(printable));
   const widths = headers.map(
@@ -6817,16 +6824,21 @@ function table(headers, cells) {
   }).join("  ").trimEnd();
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
+function isClosedPipe(error2) {
+  const code2 = error2?.code;
+  return code2 === "EPIPE" || code2 === "ERR_STREAM_DESTROYED";
+}
 function short(sha) {
   return sha ? sha.slice(0, 10) : "-";
 }
-var CODES, ANSI, CONTROL;
+var CODES, ANSI, CONTROL, COMMAND_LINE;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 };
     ANSI = /\u001b\[[0-9;]*m/g;
     CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f]/g;
+    COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
   }
 });
 
@@ -7130,6 +7142,13 @@ __export(run_snapshots_exports, {
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join2 } from "node:path";
+function storeWarning(p) {
+  return {
+    code: p.code,
+    message: p.message,
+    file: typeof p.details.path === "string" ? p.details.path : null
+  };
+}
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -7167,7 +7186,7 @@ function snapshotResult(s) {
   };
 }
 function statsText(s) {
-  return `${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.files.length ? `
+  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `
 
 ${filesTable(s.files)}` : ""}`;
 }
@@ -7224,7 +7243,7 @@ var init_run_snapshots = __esm({
     };
     before = defineCommand({
       name: "before",
-      usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]",
+      usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N]",
       summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
       options: {
         run: { ...RUN_ID, required: true },
@@ -7243,21 +7262,28 @@ var init_run_snapshots = __esm({
         init: {
           type: "boolean",
           description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
+        },
+        "restart-from": {
+          type: "integer",
+          valueName: "N",
+          description: "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED"
         }
       },
       positionals: { required: [] },
       examples: [
         'before --run "$RUN" -C "$WS" --json',
         'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
-        'before --run "$RUN" -C ./new-project --init'
+        'before --run "$RUN" -C ./new-project --init',
+        'before --run "$RUN" --restart-from 2 -C "$WS"'
       ],
       async run(ctx, values) {
-        const { "on-dirty": onDirty, branch } = values;
+        const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
         const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
           runId: values.run,
           init: values.init,
           ...onDirty ? { onDirty } : {},
-          ...branch === void 0 ? {} : { branch }
+          ...branch === void 0 ? {} : { branch },
+          ...restartFrom === void 0 ? {} : { restartFrom }
         });
         return {
           json: state,
@@ -7352,11 +7378,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         return {
           json: snapshots,
           // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
-          warnings: listed.problems.map((p) => ({
-            code: p.code,
-            message: p.message,
-            file: typeof p.details.path === "string" ? p.details.path : null
-          })),
+          warnings: listed.problems.map(storeWarning),
           human: (colour) => {
             const rows = snapshots.map((s) => [
               s.runId,
@@ -7369,7 +7391,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
               s.patchPath ?? "-"
             ]);
             const warnings = listed.problems.map(
-              (p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour)
+              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
             );
             return [
               rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.",
@@ -7391,6 +7413,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         const runs2 = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
         return {
           json: runs2,
+          warnings: listed.problems.map(storeWarning),
           human: (colour) => {
             const rows = runs2.map((r) => [
               r.runId,
@@ -7400,7 +7423,7 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
               r.workspace
             ]);
             const warnings = listed.problems.map(
-              (p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour)
+              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
             );
             return [
               rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.",
@@ -7804,7 +7827,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve13) => setTimeout(resolve13, ms));
+  return new Promise((resolve14) => setTimeout(resolve14, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -8163,9 +8186,9 @@ async function spawnGit(opts, args, run, consume) {
     child.stdin.on("error", () => void 0);
     child.stdin.end(run.input);
   }
-  const exited = new Promise((resolve13, reject) => {
+  const exited = new Promise((resolve14, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve13(code2 ?? -1));
+    child.once("close", (code2) => resolve14(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -8418,13 +8441,17 @@ async function listRefs(repo, prefix) {
     return { sha: assertGitId(line.slice(0, space), "for-each-ref"), ref: line.slice(space + 1) };
   });
 }
-async function switchToBranch(repo, name, sha) {
+async function branchRef(repo, name) {
   const ref = `refs/heads/${name}`;
-  const valid = await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith("-") || name === "HEAD")
+  const valid = /[\0\n\r]/.test(name) ? null : await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
+  if (valid?.exitCode !== 0 || name.startsWith("-") || name === "HEAD")
     throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
       details: { name }
     });
+  return ref;
+}
+async function switchToBranch(repo, name, sha) {
+  const ref = await branchRef(repo, name);
   const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
   if (head.sha !== sha)
     throw new ConcurrentUpdateError(
@@ -8432,6 +8459,7 @@ async function switchToBranch(repo, name, sha) {
       { details: { ref: "HEAD", expected: sha, actual: head.sha } }
     );
   if (head.ref === ref) return;
+  await assertNotCheckedOut(repo, ref, "run before in that worktree, or choose another branch name");
   if (existing !== null && existing !== sha) {
     throw new BranchExistsError(
       `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
@@ -8443,6 +8471,18 @@ async function switchToBranch(repo, name, sha) {
   if (existing === null && sha !== null)
     await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
   await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name}`, "HEAD", ref]);
+}
+async function assertNotCheckedOut(repo, ref, hint) {
+  const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
+  const records = stdout.split("\0");
+  const at = records.indexOf(`branch ${ref}`);
+  if (at >= 0) {
+    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith("worktree "))?.slice("worktree ".length);
+    throw new InvalidArgumentError(
+      `${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; ${hint}`,
+      { details: { ref, worktree } }
+    );
+  }
 }
 async function deleteRefs(repo, refs) {
   if (refs.length === 0) return;
@@ -8554,8 +8594,8 @@ var init_commit_info = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir as readdir2, readFile as readFile3, readlink, rm as rm5, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join6 } from "node:path";
+import { readdir as readdir2, readFile as readFile3, readlink, realpath, rm as rm5, stat as stat2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute2, join as join6, resolve as resolve2, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
@@ -8587,44 +8627,72 @@ async function commonDir(gitDir) {
   if (named === "") return gitDir;
   return isAbsolute2(named) ? named : join6(gitDir, named);
 }
-async function removeAbandonedLock(path) {
-  if (await stat2(path).catch(() => null) === null) return "absent";
-  for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve13) => setTimeout(resolve13, LOCK_SETTLE_MS));
+async function removeAbandonedLock(path, repository, waitMs) {
+  const repo = {
+    workTree: await realOrSelf(repository.workTree),
+    gitDir: await realOrSelf(repository.gitDir)
+  };
+  const deadline = Date.now() + waitMs;
+  let unowned = 0;
+  for (; ; ) {
     if (await stat2(path).catch(() => null) === null) return "absent";
-    if (await openedBy(path) !== 0) return "held";
-  }
-  await rm5(path, { force: true });
-  return "removed";
-}
-async function openedBy(path) {
-  const pids = await readdir2("/proc").catch(() => null);
-  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return -1;
-  let holders = 0;
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid)) continue;
-    const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
-    for (const fd of fds) {
-      if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) {
-        holders += 1;
-        break;
-      }
+    unowned = await mayBeOwned(path, repo) ? 0 : unowned + 1;
+    if (unowned === 2) {
+      await rm5(path, { force: true });
+      return "removed";
     }
+    if (Date.now() >= deadline) return "held";
+    await new Promise((resolve14) => setTimeout(resolve14, LOCK_SETTLE_MS));
   }
-  return holders;
 }
-var LOCK_SETTLE_MS;
+async function mayBeOwned(path, repo) {
+  const pids = await readdir2("/proc").catch(() => null);
+  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return true;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    if (await holdsOpen(pid, path) || await isGitIn(pid, repo)) return true;
+  }
+  return false;
+}
+async function holdsOpen(pid, path) {
+  const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
+  for (const fd of fds) if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) return true;
+  return false;
+}
+async function isGitIn(pid, repo) {
+  const status = await readFile3(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const name = /\((.*)\) (\S)/s.exec(status);
+  if (name === null || !name[1]?.startsWith("git") || "ZX".includes(name[2] ?? "X")) return false;
+  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
+  const environ = await readFile3(`/proc/${pid}/environ`, "utf8").catch(() => null);
+  const cmdline = await readFile3(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
+  if (cwd === null || environ === null || cmdline === null) return true;
+  const args = cmdline.split("\0");
+  if (args.some((a) => DAEMONS.includes(a))) return false;
+  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
+  const named = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  if (named !== void 0 && named !== "") return await realOrSelf(resolve2(cwd, named)) === repo.gitDir;
+  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
+}
+function within(path, dir) {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+async function realOrSelf(path) {
+  return realpath(path).catch(() => path);
+}
+var LOCK_SETTLE_MS, DAEMONS;
 var init_git_locks = __esm({
   "src/fs/git-locks.ts"() {
     "use strict";
     LOCK_SETTLE_MS = 300;
+    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
   }
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile4, realpath, stat as stat3 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat, mkdir as mkdir3, readFile as readFile4, realpath as realpath2, stat as stat3 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, resolve as resolve2, sep } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, resolve as resolve3, sep as sep2 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
@@ -8678,13 +8746,13 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
   if (owner.dir !== topLevel)
     return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
-  const realGitDir = await realpath(gitDir);
+  const realGitDir = await realpath2(gitDir);
   const named = await readPointer(join7(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join7(owner.dir, ".git"))
+  if (named !== null && await realpathOrNull(resolve3(realGitDir, named)) === join7(owner.dir, ".git"))
     return;
   const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
-  if (realGitDir.split(sep).includes(".git")) {
+  if (worktree !== null && await realpathOrNull(resolve3(realGitDir, worktree)) === owner.dir) return;
+  if (realGitDir.split(sep2).includes(".git")) {
     refuse(`${join7(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
@@ -8718,7 +8786,7 @@ async function driverKeys(base, files) {
 }
 function includedFile(path, from) {
   if (path === "~" || path.startsWith("~/")) return join7(process.env.HOME ?? homedir2(), path.slice(1));
-  return resolve2(dirname3(from), path);
+  return resolve3(dirname3(from), path);
 }
 async function configValue(file, key) {
   if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
@@ -8733,7 +8801,7 @@ async function readPointer(file) {
   return text.replace(/^gitdir: /, "").trim() || null;
 }
 async function realpathOrNull(path) {
-  return realpath(path).catch(() => null);
+  return realpath2(path).catch(() => null);
 }
 async function initRepo(dir, branch, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
@@ -8777,9 +8845,9 @@ async function assertNoLfs(repo) {
   }
 }
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve2(dir);
+  const abs = resolve3(dir);
   try {
-    const real = await realpath(abs);
+    const real = await realpath2(abs);
     if ((await stat3(real)).isDirectory()) return real;
   } catch (cause) {
     throw new WorkspaceNotFoundError(
@@ -8792,8 +8860,8 @@ async function resolveWorkspaceDir(dir) {
   });
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve2(process.env.HOME) : homedir2();
-  if (dir === sep || dir === resolve2("/") || dir === home || dir === homedir2()) {
+  const home = process.env.HOME ? resolve3(process.env.HOME) : homedir2();
+  if (dir === sep2 || dir === resolve3("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
@@ -8938,7 +9006,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, readFile as readFile5 } from "node:fs/promises";
-import { join as join8, sep as sep2 } from "node:path";
+import { join as join8, sep as sep3 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
@@ -8958,12 +9026,12 @@ async function getRepoHead(repo) {
     runGitBuffer(repo, ["ls-files", "-u", "-z"]),
     detectOperation(repo.gitDir)
   ]);
-  const branchRef = head.ref?.startsWith("refs/heads/") ? head.ref : null;
-  const headState = head.sha === null ? "unborn" : branchRef === null ? "detached" : "branch";
-  const branch = branchRef === null ? null : branchRef.slice("refs/heads/".length);
+  const branchRef2 = head.ref?.startsWith("refs/heads/") ? head.ref : null;
+  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
+  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
   return {
     headState,
-    ref: branchRef,
+    ref: branchRef2,
     branch,
     sha: head.sha,
     unmergedPaths: parseUnmergedPaths(unmerged.stdout),
@@ -8971,7 +9039,7 @@ async function getRepoHead(repo) {
   };
 }
 function hasChangesOutside(entries, excludes) {
-  const prefixes = excludes.map((x) => x.split(sep2).join("/").replace(/\/+$/, ""));
+  const prefixes = excludes.map((x) => x.split(sep3).join("/").replace(/\/+$/, ""));
   const excluded = (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
   return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
 }
@@ -9042,12 +9110,12 @@ import { mkdtemp as mkdtemp2, readFile as readFile6, rm as rm6, writeFile as wri
 import { tmpdir as tmpdir2 } from "node:os";
 import { basename as basename2, join as join9 } from "node:path";
 async function cherryPick2(repo, rev, opts = {}) {
+  const onto = opts.onto?.replace(/^refs\/heads\//, "");
+  const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
-  if (opts.onto === void 0) return pickInWorkspace(repo, source, ignore);
-  assertRevisionSyntax(opts.onto);
-  const ontoRef = opts.onto.startsWith("refs/heads/") ? opts.onto : `refs/heads/${opts.onto}`;
+  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
 }
@@ -9090,7 +9158,7 @@ async function pickInWorkspace(repo, source, ignore) {
 }
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
-  await assertNotCheckedOut(repo, ontoRef);
+  await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
   const dir = await mkdtemp2(join9(tmpdir2(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
     await rm6(dir, { recursive: true, force: true });
@@ -9164,18 +9232,6 @@ async function assertRestored(repo, sha) {
           operation: after2.operation
         }
       }
-    );
-  }
-}
-async function assertNotCheckedOut(repo, ref) {
-  const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
-  const records = stdout.split("\0");
-  const at = records.indexOf(`branch ${ref}`);
-  if (at >= 0) {
-    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith("worktree "))?.slice("worktree ".length);
-    throw new InvalidArgumentError(
-      `${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; cherry-pick there instead`,
-      { details: { ref, worktree } }
     );
   }
 }
@@ -9548,7 +9604,7 @@ var init_diff_stats = __esm({
 
 // src/git/unified-diff.ts
 import { createHash } from "node:crypto";
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -9557,7 +9613,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file) {
-  const path = resolve3(file);
+  const path = resolve4(file);
   const bytes = await replaceFileAtomic(
     path,
     (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp)
@@ -9592,8 +9648,8 @@ var init_unified_diff = __esm({
 });
 
 // src/git/commit.ts
-import { realpath as realpath2 } from "node:fs/promises";
-import { relative as relative2, resolve as resolve4, sep as sep3 } from "node:path";
+import { realpath as realpath3 } from "node:fs/promises";
+import { relative as relative2, resolve as resolve5, sep as sep4 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -9648,11 +9704,11 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path of excludes) {
-    const abs = resolve4(topLevel, path);
-    const real = await realpath2(abs).catch(() => abs);
+    const abs = resolve5(topLevel, path);
+    const real = await realpath3(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative2(topLevel, inside).split(sep3).join("/");
+    const rel = relative2(topLevel, inside).split(sep4).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path }
@@ -9759,12 +9815,18 @@ var init_json_file = __esm({
 });
 
 // types/run.ts
-var RunRecord;
+var RunRestart, RunRecord;
 var init_run = __esm({
   "types/run.ts"() {
     "use strict";
     init_zod();
     init_snapshot();
+    RunRestart = object({
+      from: number2().int().nonnegative(),
+      sha: Sha,
+      lastIteration: number2().int().nonnegative(),
+      at: IsoDate
+    }).strict();
     RunRecord = object({
       runId: SafeId,
       workspace: string2().min(1),
@@ -9774,6 +9836,8 @@ var init_run = __esm({
       /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
       beforeUsedBy: object({ snapshotId: SafeId, iteration: number2().int().nonnegative() }).nullable().optional(),
       snapshotIds: array(SafeId),
+      /** Declared restarts, oldest first; absent when there were none. */
+      restarts: array(RunRestart).optional(),
       /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
       recordedWorkspace: string2().min(1).optional()
     });
@@ -9865,8 +9929,8 @@ var init_run_records = __esm({
           return checked.data;
         });
       }
-      /** Creates the run's record if needed and sets its latest before state. */
-      async recordBefore(runId, workspace, before2) {
+      /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
+      async recordBefore(runId, workspace, before2, restart = null) {
         assertSafeId(runId, "run id");
         const parsed = BeforeState.safeParse(before2);
         if (!parsed.success)
@@ -9881,7 +9945,8 @@ var init_run_records = __esm({
         return await this.update(runId, requireWorkspace(workspace), (current) => ({
           ...current,
           before: parsed.data,
-          beforeUsedBy: null
+          beforeUsedBy: null,
+          ...restart === null ? {} : { restarts: [...current.restarts ?? [], restart] }
         }));
       }
       /**
@@ -9929,7 +9994,7 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { rm as rm7, stat as stat4 } from "node:fs/promises";
-import { join as join12, resolve as resolve5 } from "node:path";
+import { join as join12, resolve as resolve6 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -9972,7 +10037,7 @@ var init_snapshot_store = __esm({
       lockTimeoutMs;
       runs;
       constructor(home, options = {}) {
-        this.home = resolve5(home);
+        this.home = resolve6(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
@@ -10123,9 +10188,9 @@ var init_snapshot_store = __esm({
       async updateRun(runId, workspace, change) {
         return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
       }
-      /** Creates the run's record if needed (with `workspace`) and sets its latest before state. */
-      async recordBefore(runId, workspace, before2) {
-        return this.runs.recordBefore(runId, workspace, before2);
+      /** Creates the run's record if needed (with `workspace`) and sets its latest before state (and a declared restart). */
+      async recordBefore(runId, workspace, before2, restart = null) {
+        return this.runs.recordBefore(runId, workspace, before2, restart);
       }
       /**
        * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
@@ -10315,7 +10380,7 @@ async function verifySnapshot(snapshot, run, git) {
   } catch (error2) {
     add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
   }
-  if (repo && await gitChecks(repo, snapshot, add) && artifactOk && snapshot.patchPath) {
+  if (repo && await gitChecks(repo, snapshot, run?.restarts ?? [], add) && artifactOk && snapshot.patchPath) {
     const [beforeTree, expected] = await Promise.all([
       getTree(repo, snapshot.beforeSha),
       getTree(repo, snapshot.afterSha)
@@ -10358,7 +10423,7 @@ async function artifactCheck(snapshot, add) {
   );
   return ok;
 }
-async function gitChecks(repo, snapshot, add) {
+async function gitChecks(repo, snapshot, restarts, add) {
   const before2 = await objectExists(repo, snapshot.beforeSha);
   const after2 = await objectExists(repo, snapshot.afterSha);
   add("before-exists", before2, snapshot.beforeSha);
@@ -10371,7 +10436,7 @@ async function gitChecks(repo, snapshot, add) {
     ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
   );
   await refCheck(repo, snapshot, add);
-  await branchCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, restarts, add);
   await messageChecks(repo, snapshot, add);
   const stats2 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same = stats2.filesChanged === snapshot.filesChanged && stats2.insertions === snapshot.insertions && stats2.deletions === snapshot.deletions;
@@ -10405,7 +10470,12 @@ async function refCheck(repo, snapshot, add) {
     target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
   );
 }
-async function branchCheck(repo, snapshot, add) {
+async function branchCheck(repo, snapshot, restarts, add) {
+  const aside = restarts.find((r) => r.from < snapshot.iteration && snapshot.iteration <= r.lastIteration);
+  if (aside !== void 0) {
+    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
+    return;
+  }
   if (snapshot.recordedWorkspace !== void 0) {
     add(
       "branch",
@@ -10465,7 +10535,7 @@ function trailer(message, key) {
   const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
   return line === void 0 ? null : line.slice(key.length + 2).trim();
 }
-async function continuityChecks(snapshots, git) {
+async function continuityChecks(snapshots, git, restarts = []) {
   const checks = [];
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
   const repos = /* @__PURE__ */ new Map();
@@ -10477,18 +10547,32 @@ async function continuityChecks(snapshots, git) {
       );
     return repos.get(workspace);
   };
+  const buildsOn = async (next, sha) => {
+    if (next.beforeSha === sha) return true;
+    const repo = await repoOf(next.workspace);
+    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
+  };
   for (let i = 1; i < ordered.length; i++) {
     const prev = ordered[i - 1];
     const next = ordered[i];
-    let ok = next.beforeSha === prev.afterSha;
-    if (!ok) {
-      const repo = await repoOf(next.workspace);
-      ok = repo !== null && await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false);
+    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
+    let ok = await buildsOn(next, prev.afterSha);
+    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
+      if (ok) break;
+      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
+      ok = true;
+      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
     }
-    const detail = ok ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended` : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    if (!ok)
+      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
     checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
   }
   return checks;
+}
+function restartPoint(snapshots, from) {
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) return ordered[0]?.beforeSha ?? null;
+  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
 }
 var init_verify = __esm({
   "src/snapshotter/verify.ts"() {
@@ -10516,15 +10600,17 @@ async function withRepoLock(repo, timeoutMs, fn) {
           gitDir: repo.gitDir,
           ownerSince: Date.parse(lock.recovered.createdAt)
         });
-      await recoverIndexLock(join14(repo.gitDir, "index.lock"));
+      await recoverIndexLock(repo, timeoutMs);
       return fn(lock.recovered !== null);
     }
   );
 }
-async function recoverIndexLock(path) {
-  if (await removeAbandonedLock(path) !== "held") return;
+async function recoverIndexLock(repo, timeoutMs) {
+  const path = join14(repo.gitDir, "index.lock");
+  const found = await removeAbandonedLock(path, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
+  if (found !== "held") return;
   throw new IndexLockedError(
-    `${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`,
+    `${path} still exists after ${Math.round(timeoutMs / 1e3)} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
     { details: { lock: path } }
   );
 }
@@ -10538,8 +10624,8 @@ var init_repo_lock = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { lstat as lstat2, readdir as readdir4, realpath as realpath3 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname4, join as join15, relative as relative3, sep as sep4 } from "node:path";
+import { lstat as lstat2, readdir as readdir4, realpath as realpath4 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname4, join as join15, relative as relative3, sep as sep5 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [
@@ -10560,7 +10646,7 @@ async function workspaceExcludes(topLevel, dirs) {
   return out;
 }
 async function realPathOf(path) {
-  const real = await realpath3(path).catch(() => null);
+  const real = await realpath4(path).catch(() => null);
   if (real !== null) return real;
   const parent = dirname4(path);
   return parent === path ? path : join15(await realPathOf(parent), basename3(path));
@@ -10572,7 +10658,7 @@ async function assertNoLinkInside(topLevel, file) {
   if (!inside) return;
   const rel = isInside(topLevel, file) ? lexical : relative3(topLevel, join15(real, basename3(file)));
   let at = topLevel;
-  for (const part of rel.split(sep4).slice(0, -1)) {
+  for (const part of rel.split(sep5).slice(0, -1)) {
     at = join15(at, part);
     const info = await lstat2(at).catch(() => null);
     if (info?.isSymbolicLink()) {
@@ -10686,6 +10772,7 @@ var init_snapshotter = __esm({
           const excludes = await workspaceExcludes(repo.topLevel, this.options);
           const state = await getRepoState(repo, excludes);
           assertNoOperation(state);
+          const restart = await this.startOfNext(repo, runId, state.sha, opts.restartFrom);
           const dirty = state.isDirty;
           if (dirty && onDirty === "error") {
             throw new DirtyWorkspaceError(
@@ -10720,9 +10807,45 @@ var init_snapshotter = __esm({
             ...nested.length > 0 ? { nestedRepositories: nested } : {},
             ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
           };
-          await this.store.recordBefore(runId, repo.topLevel, before2);
+          await this.store.recordBefore(runId, repo.topLevel, before2, restart);
           return before2;
         });
+      }
+      /**
+       * Where the run's next iteration may start, checked before anything is written: on HEAD when it
+       * builds on the run's last iteration (or on a restart declared since), else RUN_DIVERGED. With
+       * `restartFrom`, HEAD must be at that iteration's after commit, and the restart to record is returned.
+       */
+      async startOfNext(repo, runId, head, restartFrom) {
+        const run = await this.store.loadRun(runId);
+        const snapshots = run === null ? [] : await this.store.loadByRun(runId);
+        const last = snapshots.reduce(
+          (a, b) => a === null || b.iteration >= a.iteration ? b : a,
+          null
+        );
+        if (restartFrom !== void 0) {
+          const sha = restartPoint(snapshots, restartFrom);
+          if (last === null || sha === null)
+            throw new InvalidArgumentError(
+              `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
+              { details: { runId, restartFrom } }
+            );
+          if (head !== sha)
+            throw new RunDivergedError(
+              `HEAD is at ${head ?? "(no commit)"}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
+              { details: { runId, restartFrom, expected: sha, head } }
+            );
+          return { from: restartFrom, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
+        }
+        if (last === null) return null;
+        const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+        const base = declared?.sha ?? last.afterSha;
+        if (head !== null && (head === base || await isAncestor(repo, base, head).catch(() => false)))
+          return null;
+        throw new RunDivergedError(
+          `HEAD (${head ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
+          { details: { runId, expected: base, head, lastIteration: last.iteration } }
+        );
       }
       /**
        * Commits everything the iteration changed and stores the snapshot. Compares against the before
@@ -10920,7 +11043,7 @@ var init_snapshotter = __esm({
         if (!("id" in target)) {
           for (const [runId, run] of runs2) {
             const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
-            checks.push(...await continuityChecks(linked, this.gitOptions()));
+            checks.push(...await continuityChecks(linked, this.gitOptions(), run?.restarts ?? []));
           }
         }
         return { ok: checks.every((c) => c.ok), checks };
@@ -11300,6 +11423,7 @@ var init_sharing = __esm({
   "types/sharing.ts"() {
     "use strict";
     init_zod();
+    init_run();
     init_snapshot();
     RECORD_FORMAT = "agentgate-record/1";
     RECORD_FILE = "record.json";
@@ -11335,7 +11459,12 @@ var init_sharing = __esm({
       workspace: string2().min(1).max(4096),
       /** Null when the iteration changed nothing (no patch). */
       patch: PatchRecipe.nullable(),
-      run: object({ createdAt: IsoDate, before: BeforeState.nullable() }).strict()
+      run: object({
+        createdAt: IsoDate,
+        before: BeforeState.nullable(),
+        /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
+        restart: RunRestart.optional()
+      }).strict()
     }).strict();
     PushResult = object({
       remote: string2(),
@@ -11467,7 +11596,7 @@ var init_record_objects = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute4, resolve as resolve6 } from "node:path";
+import { isAbsolute as isAbsolute4, resolve as resolve7 } from "node:path";
 import { stat as stat7 } from "node:fs/promises";
 function checkRemoteUrl(url) {
   const refuse = (why) => {
@@ -11516,10 +11645,10 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute4(url) ? resolve6(repo.topLevel, url) : url
+        url: kind2 === "local" && !isAbsolute4(url) ? resolve7(repo.topLevel, url) : url
       };
     }
-    if (!await isDir(resolve6(cwd, nameOrUrl))) {
+    if (!await isDir(resolve7(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(
         `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
         {
@@ -11530,7 +11659,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
-    const path = resolve6(cwd, nameOrUrl);
+    const path = resolve7(cwd, nameOrUrl);
     if (!await isDir(path))
       throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, {
         details: { remote: path }
@@ -11773,6 +11902,7 @@ function relativePatchFile(runId, iteration) {
 }
 function buildRecord(snapshot, run) {
   const before2 = run.before !== null && run.before.sha === snapshot.beforeSha ? run.before : null;
+  const restart = (run.restarts ?? []).filter((r) => r.lastIteration < snapshot.iteration).at(-1);
   const changed = snapshot.beforeSha !== snapshot.afterSha;
   return RecordFile.parse({
     format: RECORD_FORMAT,
@@ -11796,7 +11926,7 @@ function buildRecord(snapshot, run) {
     },
     workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
     patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
-    run: { createdAt: run.createdAt, before: before2 }
+    run: { createdAt: run.createdAt, before: before2, ...restart === void 0 ? {} : { restart } }
   });
 }
 function recordObjects(format, record2) {
@@ -11844,7 +11974,7 @@ var init_records = __esm({
 // src/sharing/sharing.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir5, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join17, resolve as resolve7 } from "node:path";
+import { join as join17, resolve as resolve8 } from "node:path";
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
 }
@@ -11864,6 +11994,12 @@ async function exists2(path) {
     () => true,
     () => false
   );
+}
+function withRestart(run, restart) {
+  const known = run.restarts ?? [];
+  const same = (r) => restart !== void 0 && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
+  if (restart === void 0 || known.some(same)) return {};
+  return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
 }
 var MAX_RECORD_BYTES, MAX_REFSPECS, Sharing;
 var init_sharing2 = __esm({
@@ -11963,7 +12099,7 @@ var init_sharing2 = __esm({
             `no run records to export from ${repo.topLevel}; capture a run first, or name one with --run`,
             { details: { workspace: repo.topLevel } }
           );
-        const path = resolve7(cwd, file);
+        const path = resolve8(cwd, file);
         await replaceFileAtomic(
           path,
           (temp) => createBundle(
@@ -11977,7 +12113,7 @@ var init_sharing2 = __esm({
       /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
       async import(workspace, file, cwd = process.cwd()) {
         const repo = await this.open(workspace);
-        const path = resolve7(cwd, file);
+        const path = resolve8(cwd, file);
         const isFile = await stat8(path).then(
           (s) => s.isFile(),
           () => false
@@ -12358,6 +12494,7 @@ var init_sharing2 = __esm({
             const next = {
               ...cur,
               before: before2 !== null && later ? before2 : cur.before,
+              ...withRestart(cur, a.record.run.restart),
               ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
             };
             return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
@@ -12607,6 +12744,87 @@ var init_dotenv = __esm({
   }
 });
 
+// src/report/model.ts
+async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
+  const run = await pickRun(snapshotter, runId);
+  const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
+  const verification = snapshots.length === 0 ? {
+    ok: false,
+    checks: [
+      {
+        snapshotId: null,
+        runId: run.runId,
+        check: "iterations",
+        ok: false,
+        detail: "the run has no iterations yet: nothing was captured to verify"
+      }
+    ]
+  } : await snapshotter.verify({ runId: run.runId });
+  const first = snapshots[0];
+  const last = snapshots.at(-1);
+  return {
+    kind: "agentgate-run-report",
+    version: 1,
+    generatedAt: now.toISOString(),
+    run,
+    beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
+    afterSha: last?.afterSha ?? null,
+    branch: last?.branch ?? run.before?.branch ?? null,
+    totals: {
+      iterations: snapshots.length,
+      filesChanged: sum(snapshots, (s) => s.filesChanged),
+      insertions: sum(snapshots, (s) => s.insertions),
+      deletions: sum(snapshots, (s) => s.deletions)
+    },
+    snapshots,
+    verification
+  };
+}
+function restartPhrases(run) {
+  return (run.restarts ?? []).map(
+    (r) => `after iteration ${r.lastIteration}, restarted from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (${r.sha.slice(0, 10)}) at ${r.at}`
+  );
+}
+async function pickRun(snapshotter, runId) {
+  if (runId !== void 0) {
+    const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
+    if (!run)
+      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
+        details: { runId }
+      });
+    return snapshotter.withLocalWorkspace(run);
+  }
+  const { runs: runs2 } = await snapshotter.store.listRuns();
+  const latest = [...runs2].sort(
+    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
+  )[0];
+  if (!latest)
+    throw new RunNotFoundError(
+      'no run recorded in this home yet; call "before" and "after" first, or pass --home'
+    );
+  return snapshotter.withLocalWorkspace(latest);
+}
+function withTaskAndGate(snapshot) {
+  const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
+  const gate = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
+  return { ...snapshot, task, gate };
+}
+function messageLine(message, key) {
+  const line = message.split("\n").find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
+  const value = line?.slice(key.length + 1).trim();
+  return value ? value : null;
+}
+function sum(items, of) {
+  return items.reduce((total, item) => total + of(item), 0);
+}
+var init_model = __esm({
+  "src/report/model.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+  }
+});
+
 // src/report/html.ts
 import { createHash as createHash5 } from "node:crypto";
 function renderHtml({ report: report2, diffs, assets }) {
@@ -12668,7 +12886,8 @@ function renderHtml({ report: report2, diffs, assets }) {
 <dt>Before</dt><dd>${sha(report2.beforeSha)}</dd>
 <dt>After</dt><dd>${sha(report2.afterSha)}</dd>
 <dt>Verification</dt><dd id="verification" class="${v.ok ? "ok" : "failed"}">${esc2(verdict)}</dd>
-<dt>Totals</dt><dd>${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes, <span class="add">+${report2.totals.insertions}</span> <span class="del">-${report2.totals.deletions}</span></dd>
+<dt>Totals</dt><dd>${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report2.totals.insertions}</span> <span class="del">-${report2.totals.deletions}</span></dd>
+${restartPhrases(report2.run).map((r) => `<dt>Restart</dt><dd>${esc2(r)}</dd>`).join("")}
 <dt>Generated</dt><dd>${esc2(report2.generatedAt)}</dd>
 </dl>
 ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ""}
@@ -12703,6 +12922,7 @@ var EAGER_FILES, FILES_PAGE, STYLE, CLIENT;
 var init_html = __esm({
   "src/report/html.ts"() {
     "use strict";
+    init_model();
     EAGER_FILES = 200;
     FILES_PAGE = 200;
     STYLE = `
@@ -12830,7 +13050,8 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
     `| Before | ${report2.beforeSha ? `\`${report2.beforeSha}\`` : "-"} |`,
     `| After | ${report2.afterSha ? `\`${report2.afterSha}\`` : "-"} |`,
     `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
-    `| Totals | ${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes, +${report2.totals.insertions} -${report2.totals.deletions} |`,
+    `| Totals | ${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report2.totals.insertions} -${report2.totals.deletions} |`,
+    ...restartPhrases(report2.run).map((r) => `| Restart | ${cell(r)} |`),
     ""
   ];
   const blocks = [];
@@ -12909,83 +13130,8 @@ var STEP_SUMMARY_LIMIT;
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
+    init_model();
     STEP_SUMMARY_LIMIT = 1024 * 1024;
-  }
-});
-
-// src/report/model.ts
-async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
-  const run = await pickRun(snapshotter, runId);
-  const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
-  const verification = snapshots.length === 0 ? {
-    ok: false,
-    checks: [
-      {
-        snapshotId: null,
-        runId: run.runId,
-        check: "iterations",
-        ok: false,
-        detail: "the run has no iterations yet: nothing was captured to verify"
-      }
-    ]
-  } : await snapshotter.verify({ runId: run.runId });
-  const first = snapshots[0];
-  const last = snapshots.at(-1);
-  return {
-    kind: "agentgate-run-report",
-    version: 1,
-    generatedAt: now.toISOString(),
-    run,
-    beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
-    afterSha: last?.afterSha ?? null,
-    branch: last?.branch ?? run.before?.branch ?? null,
-    totals: {
-      iterations: snapshots.length,
-      filesChanged: sum(snapshots, (s) => s.filesChanged),
-      insertions: sum(snapshots, (s) => s.insertions),
-      deletions: sum(snapshots, (s) => s.deletions)
-    },
-    snapshots,
-    verification
-  };
-}
-async function pickRun(snapshotter, runId) {
-  if (runId !== void 0) {
-    const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
-    if (!run)
-      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
-        details: { runId }
-      });
-    return snapshotter.withLocalWorkspace(run);
-  }
-  const { runs: runs2 } = await snapshotter.store.listRuns();
-  const latest = [...runs2].sort(
-    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
-  )[0];
-  if (!latest)
-    throw new RunNotFoundError(
-      'no run recorded in this home yet; call "before" and "after" first, or pass --home'
-    );
-  return snapshotter.withLocalWorkspace(latest);
-}
-function withTaskAndGate(snapshot) {
-  const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
-  const gate = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
-  return { ...snapshot, task, gate };
-}
-function messageLine(message, key) {
-  const line = message.split("\n").find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
-  const value = line?.slice(key.length + 1).trim();
-  return value ? value : null;
-}
-function sum(items, of) {
-  return items.reduce((total, item) => total + of(item), 0);
-}
-var init_model = __esm({
-  "src/report/model.ts"() {
-    "use strict";
-    init_errors();
-    init_paths();
   }
 });
 
@@ -13028,7 +13174,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function renderReport(snapshotter, format, runId) {
   const report2 = await buildRunReport(snapshotter, runId);
   switch (format) {
@@ -13056,7 +13202,7 @@ async function renderReport(snapshotter, format, runId) {
 }
 async function writeReport(snapshotter, format, file, runId) {
   const { report: report2, text } = await renderReport(snapshotter, format, runId);
-  const path = resolve8(file);
+  const path = resolve9(file);
   await writeFileAtomic(path, text);
   return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
 }
@@ -17142,10 +17288,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -17159,7 +17305,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep8) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -17183,7 +17329,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -17199,7 +17345,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -17290,7 +17436,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep8 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -17304,13 +17450,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep8 + cb;
-              sep8 = "";
+                comment += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep8 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -17353,18 +17499,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep8 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -17418,8 +17564,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep8 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
+        if (!isMap && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -17431,7 +17577,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -17442,8 +17588,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep8)
-                for (const st of sep8) {
+              if (sep9)
+                for (const st of sep9) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -17460,7 +17606,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -17640,7 +17786,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep8 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -17657,24 +17803,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep8 === " ")
-            sep8 = "\n";
-          else if (!prevMoreIndented && sep8 === "\n")
-            sep8 = "\n\n";
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep8 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep8 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep8 + content;
-          sep8 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -17857,25 +18003,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep8 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep8 === "\n")
-            res += sep8;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep8 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep8 + lm;
-          sep8 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep8 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -18685,14 +18831,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep8, value }) {
+    function stringifyItem({ start, key, sep: sep9, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep8)
-        for (const st of sep8)
+      if (sep9)
+        for (const st of sep9)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -19859,18 +20005,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep8;
+          let sep9;
           if (scalar.end) {
-            sep8 = scalar.end;
-            sep8.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep8 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep8 }]
+            items: [{ start, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -20023,15 +20169,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep8 = it.sep;
-                  sep8.push(this.sourceToken);
+                  const sep9 = it.sep;
+                  sep9.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep8 }]
+                    items: [{ start: start2, key, sep: sep9 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -20225,13 +20371,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep8 = fc.end.splice(1, fc.end.length);
-            sep8.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep8 }]
+              items: [{ start, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -20598,14 +20744,14 @@ var init_config_parse = __esm({
 // src/store/config.ts
 import { readFile as readFile9 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname7, join as join18, resolve as resolve9 } from "node:path";
+import { dirname as dirname7, join as join18, resolve as resolve10 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve9(cwd, opts.home);
+  const home = resolve10(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -20624,7 +20770,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve9(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve9(opts.home), "config.yaml");
+  const file = explicit ? resolve10(opts.cwd ?? process.cwd(), opts.configFile) : join18(resolve10(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile9(file, "utf8");
@@ -20645,7 +20791,7 @@ async function readConfig(opts) {
 function expandPath(base, value) {
   if (value === "~") return homedir3();
   if (value.startsWith("~/")) return join18(homedir3(), value.slice(2));
-  return resolve9(base, value);
+  return resolve10(base, value);
 }
 var init_config2 = __esm({
   "src/store/config.ts"() {
@@ -20663,7 +20809,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -20691,7 +20837,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve10(values.workspace ?? "."),
+          resolve11(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0
@@ -20754,6 +20900,13 @@ __export(serve_exports, {
   serve: () => serve
 });
 async function serve(input, output, opts) {
+  try {
+    await answerAll(input, output, opts);
+  } catch (error2) {
+    if (!(error2 instanceof OutputClosed)) throw error2;
+  }
+}
+async function answerAll(input, output, opts) {
   const max = SERVE_MAX_LINE_BYTES;
   let parts = [];
   let pending = 0;
@@ -20823,6 +20976,7 @@ async function respond(output, line, opts) {
     const result = await execute(parsed.data, opts);
     await writeResult(output, parsed.data.id, result);
   } catch (error2) {
+    if (error2 instanceof OutputClosed) throw error2;
     await write(output, errorLine(id, error2));
   }
 }
@@ -20863,22 +21017,27 @@ async function writeResult(output, id, result) {
     return;
   }
   try {
-    if ("streamJson" in result) {
-      const flat = (text) => text.replace(/\n\s*/g, "");
-      await writeStreamedJson(
-        {
-          prefix: head + flat(result.streamJson.prefix),
-          file: result.streamJson.file,
-          suffix: `${flat(result.streamJson.suffix)}}
-`
-        },
-        output
-      );
-    } else {
-      await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
-    }
+    await streamResult(output, head, result);
+  } catch (error2) {
+    throw closedOr(error2);
   } finally {
     await result.cleanup?.();
+  }
+}
+async function streamResult(output, head, result) {
+  if ("streamJson" in result) {
+    const flat = (text) => text.replace(/\n\s*/g, "");
+    await writeStreamedJson(
+      {
+        prefix: head + flat(result.streamJson.prefix),
+        file: result.streamJson.file,
+        suffix: `${flat(result.streamJson.suffix)}}
+`
+      },
+      output
+    );
+  } else {
+    await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
   }
 }
 function errorLine(id, error2) {
@@ -20889,12 +21048,15 @@ function errorLine(id, error2) {
   return `${JSON.stringify({ id, error: { code: code2, message } })}
 `;
 }
+function closedOr(error2) {
+  return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
+}
 function write(output, text) {
-  return new Promise((resolve13, reject) => {
-    output.write(text, (error2) => error2 ? reject(error2) : resolve13());
+  return new Promise((resolve14, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve14());
   });
 }
-var INHERITED;
+var INHERITED, OutputClosed;
 var init_serve2 = __esm({
   "src/cli/serve.ts"() {
     "use strict";
@@ -20903,8 +21065,11 @@ var init_serve2 = __esm({
     init_commands();
     init_context();
     init_json_stream();
+    init_output();
     init_spec();
     INHERITED = ["workspace", "home", "artifacts-dir", "config"];
+    OutputClosed = class extends Error {
+    };
   }
 });
 
@@ -21043,7 +21208,7 @@ var init_checkpoint_index = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir6, realpath as realpath5, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join19 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -21077,8 +21242,8 @@ async function probeWorkspace(dir, opts = {}) {
   });
   const [top, exclude, gitDir] = res === null ? [] : res.stdout.split("\n");
   if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
-  const root = await realpath4(top);
-  await assertOwnWorkTree(await realpath4(dir), root, gitDir);
+  const root = await realpath5(top);
+  await assertOwnWorkTree(await realpath5(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
 async function rootCommit(root, opts = {}) {
@@ -21345,7 +21510,7 @@ var init_user_ignore = __esm({
 // src/fs/place.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
 import { mkdir as mkdir7, open as open3, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
-import { dirname as dirname8, join as join21, sep as sep5 } from "node:path";
+import { dirname as dirname8, join as join21, sep as sep6 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
@@ -21377,7 +21542,7 @@ async function placeOne(item, temp) {
     await rm12(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname8(item.dest)}${sep5}${tempName()}`;
+  const beside = `${dirname8(item.dest)}${sep6}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename4(fsPath(beside), fsPath(item.dest));
@@ -21410,10 +21575,10 @@ var init_place = __esm({
 });
 
 // src/checkpoints/workspace-paths.ts
-import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join22, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
+import { realpath as realpath6 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname9, join as join22, relative as relative4, resolve as resolve12, sep as sep7 } from "node:path";
 function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep6).join("/");
+  return relative4(root, abs).split(sep7).join("/");
 }
 function toAbsolute(root, gitPath) {
   return gitPath === "" ? root : join22(root, ...gitPath.split("/"));
@@ -21423,7 +21588,7 @@ async function physical(abs) {
   let head = dirname9(abs);
   for (; ; ) {
     try {
-      return join22(await realpath5(head), ...tail.reverse());
+      return join22(await realpath6(head), ...tail.reverse());
     } catch {
       const up = dirname9(head);
       if (up === head) return abs;
@@ -21444,7 +21609,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve11(root, input);
+  const abs = resolve12(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -21649,7 +21814,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
+import { lstat as lstat5, realpath as realpath7 } from "node:fs/promises";
 import { dirname as dirname11 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -21678,7 +21843,7 @@ async function unusualShapes(root, paths) {
     ),
     Promise.all(
       parents.map(
-        (d) => realpath6(fsPath(d)).then(
+        (d) => realpath7(fsPath(d)).then(
           (real) => real.toString() !== d,
           () => false
         )
@@ -21973,9 +22138,9 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
+import { access as access4, readFile as readFile11, realpath as realpath8 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join25, sep as sep7 } from "node:path";
+import { join as join25, sep as sep8 } from "node:path";
 function toEntry(r) {
   const meta2 = decodeMessage(r.body, r.date);
   return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
@@ -21983,7 +22148,7 @@ function toEntry(r) {
 async function physicalPath(path) {
   try {
     await access4(path);
-    return await realpath7(path);
+    return await realpath8(path);
   } catch {
     return path;
   }
@@ -22056,7 +22221,7 @@ var init_checkpoints = __esm({
         assertSafeWorkspace(root);
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
-        if (root.split(sep7).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep8).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
@@ -22412,7 +22577,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join26, resolve as resolve12 } from "node:path";
+import { join as join26, resolve as resolve13 } from "node:path";
 function open4(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -22585,7 +22750,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
-          paths.map((p) => resolve12(ctx.workspace, p))
+          paths.map((p) => resolve13(ctx.workspace, p))
         ) : await cp.revert(hash);
         return {
           json: result,
@@ -22700,6 +22865,34 @@ init_spec();
 import { createReadStream as createReadStream4 } from "node:fs";
 import { pipeline as pipeline3 } from "node:stream/promises";
 
+// src/cli/suggest.ts
+function nearestName(typed, known) {
+  let best = null;
+  for (const name of known) {
+    const distance = editDistance(typed, name);
+    if (best === null || distance < best.distance) best = { name, distance };
+  }
+  return best !== null && best.distance <= Math.max(1, Math.floor(typed.length / 3)) ? best.name : null;
+}
+function editDistance(a, b) {
+  const rows = Array.from(
+    { length: a.length + 1 },
+    (_, i) => Array.from({ length: b.length + 1 }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i];
+      const up = rows[i - 1];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(up[j] + 1, row[j - 1] + 1, up[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, rows[i - 2][j - 2] + 1);
+      row[j] = d;
+    }
+  }
+  return rows[a.length][b.length];
+}
+
 // src/cli/version.ts
 import { readFileSync as readFileSync2 } from "node:fs";
 function packageVersion() {
@@ -22726,8 +22919,10 @@ async function main(argv) {
     if (words.length === 0 || GROUPS.includes(name))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
-      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {
-        details: { command: name }
+      const nearest = nearestName(name, COMMAND_NAMES);
+      const hint = nearest === null ? "" : `did you mean "${nearest}"? `;
+      throw new UsageError(`unknown command "${name}"; ${hint}run "${PROGRAM} --help" for the list`, {
+        details: { command: name, ...nearest === null ? {} : { suggestion: nearest } }
       });
     }
     const command = await loadCommand(name);
@@ -22771,7 +22966,7 @@ async function withoutCommand(group, options, noArguments, json) {
   const asked = options.includes("--help") || options.includes("-h");
   const help = await programHelp(group);
   if (asked) return printHelp(help, json);
-  if (!json) process.stderr.write(`${help}
+  if (!json) process.stderr.write(`${noWorkflowCommands(help)}
 
 `);
   const what = group === "" ? "no command given" : `"${group}" needs a subcommand`;
@@ -22795,7 +22990,7 @@ ${optionLines(GLOBAL_OPTIONS)}`,
 }
 function printHelp(text, json) {
   process.stdout.write(json ? `${JSON.stringify({ help: text })}
-` : `${text}
+` : `${noWorkflowCommands(text)}
 `);
   return 0;
 }
@@ -22819,7 +23014,7 @@ async function emit(result, json) {
     }
     return;
   }
-  const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
+  const text = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour(process.stdout)));
   if (text.length > 0) process.stdout.write(`${text}
 `);
   if (json && result.warnings !== void 0 && result.warnings.length > 0)
@@ -22828,10 +23023,6 @@ async function emit(result, json) {
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join("\n")}
 `);
-}
-function isClosedPipe(error2) {
-  const code2 = error2?.code;
-  return code2 === "EPIPE" || code2 === "ERR_STREAM_DESTROYED";
 }
 function onStdoutError(error2) {
   if (isClosedPipe(error2)) return;
@@ -22867,7 +23058,7 @@ function report(code2, message, json, status, details = {}) {
 `);
     if (process.env.AGENTGATE_DEBUG === "1" && typeof details.stderr === "string" && details.stderr !== "")
       process.stderr.write(`git said:
-${details.stderr}
+${noWorkflowCommands(details.stderr)}
 `);
   }
   return status;
@@ -22877,7 +23068,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error2) => {
-    process.stderr.write(`${PROGRAM}: INTERNAL: ${String(error2)}
+    process.stderr.write(`${PROGRAM}: INTERNAL: ${printable(String(error2))}
 `);
     process.exitCode = 1;
   }
