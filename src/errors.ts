@@ -40,6 +40,10 @@ export class AmbiguousIdError extends AgentgateError {
 export class RunNotFoundError extends AgentgateError {
   readonly code = 'RUN_NOT_FOUND' as const;
 }
+/** `before` where HEAD does not build on the run's last iteration and no restart was declared. */
+export class RunDivergedError extends AgentgateError {
+  readonly code = 'RUN_DIVERGED' as const;
+}
 export class RevisionNotFoundError extends AgentgateError {
   readonly code = 'REVISION_NOT_FOUND' as const;
 }

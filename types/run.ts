@@ -1,5 +1,20 @@
 import * as z from 'zod';
-import { BeforeState, IsoDate, SafeId } from './snapshot.js';
+import { BeforeState, IsoDate, SafeId, Sha } from './snapshot.js';
+
+/**
+ * A declared restart (`before --restart-from N`): the next iteration deliberately starts from
+ * iteration `from`'s after commit (0: the run's first before SHA) instead of building on
+ * `lastIteration`, the run's last iteration when it was declared.
+ */
+export const RunRestart = z
+  .object({
+    from: z.number().int().nonnegative(),
+    sha: Sha,
+    lastIteration: z.number().int().nonnegative(),
+    at: IsoDate,
+  })
+  .strict();
+export type RunRestart = z.infer<typeof RunRestart>;
 
 export const RunRecord = z.object({
   runId: SafeId,
@@ -13,6 +28,8 @@ export const RunRecord = z.object({
     .nullable()
     .optional(),
   snapshotIds: z.array(SafeId),
+  /** Declared restarts, oldest first; absent when there were none. */
+  restarts: z.array(RunRestart).optional(),
   /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
   recordedWorkspace: z.string().min(1).optional(),
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RunRestart } from './run.js';
 import { BeforeState, IsoDate, SafeId, Sha, Snapshot } from './snapshot.js';
 
 /**
@@ -61,7 +62,14 @@ export const RecordFile = z
     workspace: z.string().min(1).max(4096),
     /** Null when the iteration changed nothing (no patch). */
     patch: PatchRecipe.nullable(),
-    run: z.object({ createdAt: IsoDate, before: BeforeState.nullable() }).strict(),
+    run: z
+      .object({
+        createdAt: IsoDate,
+        before: BeforeState.nullable(),
+        /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
+        restart: RunRestart.optional(),
+      })
+      .strict(),
   })
   .strict();
 export type RecordFile = z.infer<typeof RecordFile>;

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
-import { printable, useColour } from './output.js';
+import { isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
 import {
   commandHelp,
   GLOBAL_OPTIONS,
@@ -20,6 +20,7 @@ import {
   type CommandResult,
   type GlobalValues,
 } from './spec.js';
+import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
 
 /** Commands with subcommands: `checkpoint track`, ... (`gate` alone is a command too). */
@@ -36,8 +37,10 @@ async function main(argv: string[]): Promise<number> {
     if (words.length === 0 || (GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
-      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {
-        details: { command: name },
+      const nearest = nearestName(name, COMMAND_NAMES);
+      const hint = nearest === null ? '' : `did you mean "${nearest}"? `;
+      throw new UsageError(`unknown command "${name}"; ${hint}run "${PROGRAM} --help" for the list`, {
+        details: { command: name, ...(nearest === null ? {} : { suggestion: nearest }) },
       });
     }
     const command = (await loadCommand(name)) as Command;
@@ -95,7 +98,7 @@ async function withoutCommand(
   const asked = options.includes('--help') || options.includes('-h');
   const help = await programHelp(group);
   if (asked) return printHelp(help, json);
-  if (!json) process.stderr.write(`${help}\n\n`);
+  if (!json) process.stderr.write(`${noWorkflowCommands(help)}\n\n`);
   const what = group === '' ? 'no command given' : `"${group}" needs a subcommand`;
   throw new UsageError(`${what}; run "${PROGRAM} ${group === '' ? '' : `${group} `}--help" for the list`, {
     details: { noArguments },
@@ -117,7 +120,7 @@ async function programHelp(group: string): Promise<string> {
 
 /** With --json, stdout is one JSON document here too: `{ "help": TEXT }`. */
 function printHelp(text: string, json: boolean): number {
-  process.stdout.write(json ? `${JSON.stringify({ help: text })}\n` : `${text}\n`);
+  process.stdout.write(json ? `${JSON.stringify({ help: text })}\n` : `${noWorkflowCommands(text)}\n`);
   return 0;
 }
 
@@ -141,18 +144,15 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
     }
     return;
   }
-  const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
+  // JSON escapes every line break, so only the text for people can hold a line CI would obey.
+  const text = json
+    ? JSON.stringify(result.json, null, 2)
+    : noWorkflowCommands(result.human(useColour(process.stdout)));
   if (text.length > 0) process.stdout.write(`${text}\n`);
   if (json && result.warnings !== undefined && result.warnings.length > 0)
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
-}
-
-/** A reader that stops early (`| head`) closes the pipe: the output it did not want is no failure. */
-function isClosedPipe(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 /** Without a listener, a failed write to stdout crashes the process with a stack trace. */
@@ -200,7 +200,7 @@ function report(
   else {
     process.stderr.write(`${PROGRAM}: ${code}: ${printable(message)}\n`);
     if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '')
-      process.stderr.write(`git said:\n${details.stderr}\n`);
+      process.stderr.write(`git said:\n${noWorkflowCommands(details.stderr)}\n`);
   }
   return status;
 }
@@ -210,7 +210,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error: unknown) => {
-    process.stderr.write(`${PROGRAM}: INTERNAL: ${String(error)}\n`);
+    process.stderr.write(`${PROGRAM}: INTERNAL: ${printable(String(error))}\n`);
     process.exitCode = 1;
   },
 );

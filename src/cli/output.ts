@@ -34,6 +34,20 @@ export function printable(text: string): string {
   });
 }
 
+// A line CI reads as a workflow command: `::` after any blanks (GitHub's runner trims them first);
+// a line starts after \n or a lone \r (the runner reads lines as .NET does).
+const COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
+
+/**
+ * Text we print, made safe line by line: a line that would start with `::` (a GitHub workflow command
+ * such as `::error::` or `::add-mask::`) gets its first colon shown escaped as `\x3a`. Every line the
+ * CLI prints on stdout or stderr goes through here (src/cli/main.ts), except the workflow commands
+ * we emit on purpose and the bytes of a diff printed by `patch` and `checkpoint diff`.
+ */
+export function noWorkflowCommands(text: string): string {
+  return text.replace(COMMAND_LINE, '$1\\x3a');
+}
+
 /** A left-aligned table of printable cells; numeric-looking columns are right-aligned. Widths ignore colour codes. */
 export function table(headers: string[], cells: string[][]): string {
   const rows = cells.map((r) => r.map(printable));
@@ -52,6 +66,12 @@ export function table(headers: string[], cells: string[][]): string {
       .join('  ')
       .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** A reader that stops early (`| head`) closes the pipe: the output it did not want is no failure. */
+export function isClosedPipe(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 export function short(sha: string | null | undefined): string {

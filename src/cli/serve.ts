@@ -9,6 +9,7 @@ import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js'
 import { loadCommand } from './commands/index.js';
 import { Context } from './context.js';
 import { writeStreamedJson } from './json-stream.js';
+import { isClosedPipe } from './output.js';
 import { parseCommandLine, type CommandResult, type GlobalValues } from './spec.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */
@@ -26,6 +27,15 @@ export interface ServeOptions {
  * every request read has been answered.
  */
 export async function serve(input: Readable, output: Writable, opts: ServeOptions): Promise<void> {
+  try {
+    await answerAll(input, output, opts);
+  } catch (error) {
+    // Nobody reads the answers any more (the orchestrator closed our stdout): stop quietly.
+    if (!(error instanceof OutputClosed)) throw error;
+  }
+}
+
+async function answerAll(input: Readable, output: Writable, opts: ServeOptions): Promise<void> {
   const max = SERVE_MAX_LINE_BYTES;
   let parts: Buffer[] = [];
   let pending = 0;
@@ -98,6 +108,7 @@ async function respond(output: Writable, line: Buffer, opts: ServeOptions): Prom
     const result = await execute(parsed.data, opts);
     await writeResult(output, parsed.data.id, result);
   } catch (error) {
+    if (error instanceof OutputClosed) throw error;
     await write(output, errorLine(id, error));
   }
 }
@@ -144,22 +155,32 @@ async function writeResult(output: Writable, id: RequestId, result: CommandResul
     return;
   }
   try {
-    if ('streamJson' in result) {
-      // Pretty-printed JSON has newlines only between tokens (never inside a string): one line here.
-      const flat = (text: string): string => text.replace(/\n\s*/g, '');
-      await writeStreamedJson(
-        {
-          prefix: head + flat(result.streamJson.prefix),
-          file: result.streamJson.file,
-          suffix: `${flat(result.streamJson.suffix)}}\n`,
-        },
-        output,
-      );
-    } else {
-      await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
-    }
+    await streamResult(output, head, result);
+  } catch (error) {
+    throw closedOr(error);
   } finally {
     await result.cleanup?.();
+  }
+}
+
+async function streamResult(
+  output: Writable,
+  head: string,
+  result: Extract<CommandResult, { streamFile: string } | { streamJson: unknown }>,
+): Promise<void> {
+  if ('streamJson' in result) {
+    // Pretty-printed JSON has newlines only between tokens (never inside a string): one line here.
+    const flat = (text: string): string => text.replace(/\n\s*/g, '');
+    await writeStreamedJson(
+      {
+        prefix: head + flat(result.streamJson.prefix),
+        file: result.streamJson.file,
+        suffix: `${flat(result.streamJson.suffix)}}\n`,
+      },
+      output,
+    );
+  } else {
+    await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
   }
 }
 
@@ -173,9 +194,16 @@ function errorLine(id: RequestId | null, error: unknown): string {
   return `${JSON.stringify({ id, error: { code, message } })}\n`;
 }
 
+/** Our output's reader went away: told apart from a command's own failures, which get an error line. */
+class OutputClosed extends Error {}
+
+function closedOr(error: unknown): unknown {
+  return isClosedPipe(error) ? new OutputClosed('output closed', { cause: error }) : error;
+}
+
 /** Writes and waits until the stream accepted the text (backpressure); rejects on a write error. */
 function write(output: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    output.write(text, (error) => (error ? reject(error) : resolve()));
+    output.write(text, (error) => (error ? reject(closedOr(error)) : resolve()));
   });
 }

@@ -1,5 +1,5 @@
-import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { readdir, readFile, readlink, realpath, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 
 /**
  * Stale git lock recovery, in one place. git takes `<file>.lock` before changing the index, HEAD,
@@ -61,41 +61,97 @@ export async function commonDir(gitDir: string): Promise<string> {
   return isAbsolute(named) ? named : join(gitDir, named);
 }
 
-/** How long a lock with no holder must stay before it counts as abandoned (git renames it away at once). */
+/** How long a lock must stay unowned before it counts as abandoned (git renames it away at once). */
 const LOCK_SETTLE_MS = 300;
 
-/**
- * A lock file no process holds open and that does not go away by itself was left by a git that
- * died (a crash, a killed job): it is removed. 'held' when a live process has it open or nobody
- * can tell (no /proc): such a lock is never taken.
- */
-export async function removeAbandonedLock(path: string): Promise<'absent' | 'removed' | 'held'> {
-  if ((await stat(path).catch(() => null)) === null) return 'absent';
-  for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve) => setTimeout(resolve, LOCK_SETTLE_MS));
-    if ((await stat(path).catch(() => null)) === null) return 'absent';
-    // git closes a lock file just before renaming it into place: only a lock that outlives a
-    // moment with no holder is abandoned.
-    if ((await openedBy(path)) !== 0) return 'held';
-  }
-  await rm(path, { force: true });
-  return 'removed';
+/** The repository a lock belongs to: a git whose directory or `GIT_DIR` is here may own it. */
+export interface LockRepository {
+  workTree: string;
+  gitDir: string;
 }
 
-/** How many processes hold `path` open (Linux: /proc/<pid>/fd); -1 when that cannot be known. */
-async function openedBy(path: string): Promise<number> {
-  const pids = await readdir('/proc').catch(() => null);
-  if (pids === null || (await stat('/proc/self/fd').catch(() => null)) === null) return -1;
-  let holders = 0;
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid)) continue;
-    const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-    for (const fd of fds) {
-      if ((await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === path) {
-        holders += 1;
-        break;
-      }
+/**
+ * A lock file that stays with no possible owner was left by a git that died (a crash, a killed
+ * job): it is removed. A possible owner is a process holding it open, or a live git working in
+ * this repository: `git commit` closes `index.lock` while the user's editor is open and still
+ * renames it into place afterwards. While one exists (or nobody can tell: no /proc), we wait up to
+ * `waitMs`; 'held' if it is still there then.
+ */
+export async function removeAbandonedLock(
+  path: string,
+  repository: LockRepository,
+  waitMs: number,
+): Promise<'absent' | 'removed' | 'held'> {
+  const repo = {
+    workTree: await realOrSelf(repository.workTree),
+    gitDir: await realOrSelf(repository.gitDir),
+  };
+  const deadline = Date.now() + waitMs;
+  let unowned = 0;
+  for (;;) {
+    if ((await stat(path).catch(() => null)) === null) return 'absent';
+    unowned = (await mayBeOwned(path, repo)) ? 0 : unowned + 1;
+    // Two looks with no owner, a moment apart: git closes a lock file just before renaming it.
+    if (unowned === 2) {
+      await rm(path, { force: true });
+      return 'removed';
     }
+    if (Date.now() >= deadline) return 'held';
+    await new Promise((resolve) => setTimeout(resolve, LOCK_SETTLE_MS));
   }
-  return holders;
+}
+
+/** Whether a live process may own the lock (Linux: /proc); true when that cannot be known. */
+async function mayBeOwned(path: string, repo: LockRepository): Promise<boolean> {
+  const pids = await readdir('/proc').catch(() => null);
+  if (pids === null || (await stat('/proc/self/fd').catch(() => null)) === null) return true;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    if ((await holdsOpen(pid, path)) || (await isGitIn(pid, repo))) return true;
+  }
+  return false;
+}
+
+async function holdsOpen(pid: string, path: string): Promise<boolean> {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+  for (const fd of fds) if ((await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === path) return true;
+  return false;
+}
+
+/**
+ * A live git (or git-* helper) whose repository may be this one: its `--git-dir` or `GIT_DIR` names
+ * this git dir, or, with neither, it runs inside the work tree or the git dir. A git whose
+ * directory or environment cannot be read counts as one (in doubt).
+ */
+async function isGitIn(pid: string, repo: LockRepository): Promise<boolean> {
+  const status = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const name = /\((.*)\) (\S)/s.exec(status);
+  if (name === null || !name[1]?.startsWith('git') || 'ZX'.includes(name[2] ?? 'X')) return false;
+  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
+  const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => null);
+  const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null);
+  if (cwd === null || environ === null || cmdline === null) return true;
+  const args = cmdline.split('\0');
+  if (args.some((a) => DAEMONS.includes(a))) return false;
+  const option = args.findIndex((a) => a === '--git-dir' || a.startsWith('--git-dir='));
+  const named =
+    option >= 0
+      ? (args[option]?.slice('--git-dir='.length) ?? '') || (args[option + 1] ?? '')
+      : environ
+          .split('\0')
+          .find((e) => e.startsWith('GIT_DIR='))
+          ?.slice('GIT_DIR='.length);
+  if (named !== undefined && named !== '') return (await realOrSelf(resolve(cwd, named))) === repo.gitDir;
+  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
+}
+
+/** Long-lived git helpers that stay in a repository but never take its index lock. */
+const DAEMONS = ['fsmonitor--daemon', 'credential-cache--daemon'];
+
+function within(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+
+async function realOrSelf(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
 }

@@ -11,7 +11,7 @@ import {
   RevisionNotFoundError,
 } from '../errors.js';
 import { getCommitInfo } from './commit-info.js';
-import { assertRevisionSyntax, readHead, resolveRevision, updateRef } from './refs.js';
+import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } from './refs.js';
 import { commonDir } from '../fs/git-locks.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
@@ -35,12 +35,12 @@ export interface CherryPickOptions {
  * OPERATION_IN_PROGRESS, REVISION_NOT_FOUND, AMBIGUOUS_ID, CONCURRENT_UPDATE.
  */
 export async function cherryPick(repo: Repo, rev: string, opts: CherryPickOptions = {}): Promise<CommitInfo> {
+  const onto = opts.onto?.replace(/^refs\/heads\//, '');
+  const ontoRef = onto === undefined ? null : await branchRef(repo, onto);
   const source = await getCommitInfo(repo, rev);
   const head = await readHead(repo);
   const ignore = opts.ignore ?? [];
-  if (opts.onto === undefined) return pickInWorkspace(repo, source, ignore);
-  assertRevisionSyntax(opts.onto);
-  const ontoRef = opts.onto.startsWith('refs/heads/') ? opts.onto : `refs/heads/${opts.onto}`;
+  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
   if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
   return pickInWorktree(repo, source, ontoRef);
 }
@@ -91,7 +91,7 @@ async function pickInWorkspace(
 
 async function pickInWorktree(repo: Repo, source: CommitInfo, ontoRef: string): Promise<CommitInfo> {
   const old = await resolveRevision(repo, ontoRef);
-  await assertNotCheckedOut(repo, ontoRef);
+  await assertNotCheckedOut(repo, ontoRef, 'cherry-pick there instead');
   const dir = await mkdtemp(join(tmpdir(), 'agentgate-pick-'));
   if (isInside(repo.topLevel, dir)) {
     await rm(dir, { recursive: true, force: true });
@@ -180,24 +180,6 @@ async function assertRestored(repo: Repo, sha: string): Promise<void> {
           operation: after.operation,
         },
       },
-    );
-  }
-}
-
-/** Moving a branch that another worktree has checked out would make that worktree look changed. */
-async function assertNotCheckedOut(repo: Repo, ref: string): Promise<void> {
-  const { stdout } = await runGit(repo, ['worktree', 'list', '--porcelain', '-z']);
-  const records = stdout.split('\0');
-  const at = records.indexOf(`branch ${ref}`);
-  if (at >= 0) {
-    const worktree = records
-      .slice(0, at)
-      .reverse()
-      .find((r) => r.startsWith('worktree '))
-      ?.slice('worktree '.length);
-    throw new InvalidArgumentError(
-      `${ref} is checked out in the worktree ${worktree ?? '(unknown)'}; cherry-pick there instead`,
-      { details: { ref, worktree } },
     );
   }
 }

@@ -266,6 +266,22 @@ export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEnt
 }
 
 /**
+ * `refs/heads/NAME` for a branch name, checked with git's own rules: a revision expression
+ * (`main~1`, `main@{1}`, `x^0`) or a malformed name is INVALID_ARGUMENT before anything is done.
+ */
+export async function branchRef(repo: GitOptions, name: string): Promise<string> {
+  const ref = `refs/heads/${name}`;
+  const valid = /[\0\n\r]/.test(name)
+    ? null
+    : await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
+  if (valid?.exitCode !== 0 || name.startsWith('-') || name === 'HEAD')
+    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
+      details: { name },
+    });
+  return ref;
+}
+
+/**
  * Puts HEAD on `refs/heads/<name>` without a checkout, so files and index stay as they are: the
  * branch is created at HEAD's commit `sha` when it does not exist, and must already be at `sha`
  * when it does. On an unborn HEAD (`sha` null) the branch must not exist; the first commit makes it.
@@ -273,12 +289,7 @@ export async function listRefs(repo: GitOptions, prefix: string): Promise<RefEnt
  * CONCURRENT_UPDATE (HEAD moved, or the branch appeared, meanwhile).
  */
 export async function switchToBranch(repo: Repo, name: string, sha: string | null): Promise<void> {
-  const ref = `refs/heads/${name}`;
-  const valid = await runGit(repo, ['check-ref-format', ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith('-') || name === 'HEAD')
-    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
-      details: { name },
-    });
+  const ref = await branchRef(repo, name);
   const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
   if (head.sha !== sha)
     throw new ConcurrentUpdateError(
@@ -286,6 +297,7 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
       { details: { ref: 'HEAD', expected: sha, actual: head.sha } },
     );
   if (head.ref === ref) return;
+  await assertNotCheckedOut(repo, ref, 'run before in that worktree, or choose another branch name');
   if (existing !== null && existing !== sha) {
     throw new BranchExistsError(
       `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? 'no commit yet' : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
@@ -297,6 +309,27 @@ export async function switchToBranch(repo: Repo, name: string, sha: string | nul
   if (existing === null && sha !== null)
     await updateRef(repo, ref, sha, null, { message: 'agentgate: branch for the run' });
   await runGit(repo, ['symbolic-ref', '-m', `agentgate: switch to ${name}`, 'HEAD', ref]);
+}
+
+/**
+ * Moving (or committing on) a branch that another worktree has checked out would make that
+ * worktree see the change as reverted edits: INVALID_ARGUMENT, with what to do instead.
+ */
+export async function assertNotCheckedOut(repo: Repo, ref: string, hint: string): Promise<void> {
+  const { stdout } = await runGit(repo, ['worktree', 'list', '--porcelain', '-z']);
+  const records = stdout.split('\0');
+  const at = records.indexOf(`branch ${ref}`);
+  if (at >= 0) {
+    const worktree = records
+      .slice(0, at)
+      .reverse()
+      .find((r) => r.startsWith('worktree '))
+      ?.slice('worktree '.length);
+    throw new InvalidArgumentError(
+      `${ref} is checked out in the worktree ${worktree ?? '(unknown)'}; ${hint}`,
+      { details: { ref, worktree } },
+    );
+  }
 }
 
 /** Deletes several refs in one transaction (`update-ref --stdin -z`), each only if it is still at the given id. */

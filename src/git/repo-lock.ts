@@ -28,7 +28,7 @@ export async function withRepoLock<T>(
           gitDir: repo.gitDir,
           ownerSince: Date.parse(lock.recovered.createdAt),
         });
-      await recoverIndexLock(join(repo.gitDir, 'index.lock'));
+      await recoverIndexLock(repo, timeoutMs);
       return fn(lock.recovered !== null);
     },
   );
@@ -36,12 +36,16 @@ export async function withRepoLock<T>(
 
 /**
  * A git that died outside our lock (the user's, or one killed with its job) may have left
- * `index.lock` behind: removed when no process holds it, else INDEX_LOCKED before anything changes.
+ * `index.lock` behind: removed when no process could own it. While one could (a process holds it
+ * open, or a git runs in this repository, such as a `git commit` waiting for its editor), we wait up
+ * to the lock timeout, then INDEX_LOCKED before anything changes.
  */
-async function recoverIndexLock(path: string): Promise<void> {
-  if ((await removeAbandonedLock(path)) !== 'held') return;
+async function recoverIndexLock(repo: Repo, timeoutMs: number): Promise<void> {
+  const path = join(repo.gitDir, 'index.lock');
+  const found = await removeAbandonedLock(path, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
+  if (found !== 'held') return;
   throw new IndexLockedError(
-    `${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`,
+    `${path} still exists after ${Math.round(timeoutMs / 1000)} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
     { details: { lock: path } },
   );
 }

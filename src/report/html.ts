@@ -13,6 +13,7 @@ import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
 import { showBidi } from './visible.js';
 import { GATE_STYLE, gateHtml } from './gates.js';
+import { restartPhrases } from './model.js';
 
 /** Iterations with at most this many files are listed (open) when the page loads. */
 export const EAGER_FILES = 200;
@@ -84,7 +85,10 @@ export async function writeHtml(
 <dt>Before</dt><dd>${sha(report.beforeSha)}</dd>
 <dt>After</dt><dd>${sha(report.afterSha)}</dd>
 <dt>Verification</dt><dd id="verification" class="${v.ok ? 'ok' : 'failed'}">${esc(verdict)}</dd>
-<dt>Totals</dt><dd>${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes, <span class="add">+${report.totals.insertions}</span> <span class="del">-${report.totals.deletions}</span></dd>
+<dt>Totals</dt><dd>${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report.totals.insertions}</span> <span class="del">-${report.totals.deletions}</span></dd>
+${restartPhrases(report.run)
+  .map((r) => `<dt>Restart</dt><dd>${esc(r)}</dd>`)
+  .join('')}
 <dt>Generated</dt><dd>${esc(report.generatedAt)}</dd>
 </dl>
 ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ''}

@@ -5,6 +5,7 @@
 import type { RunReport } from '../../types/report.js';
 import { showBidi } from './visible.js';
 import { gateMarkdownBlocks } from './gates.js';
+import { restartPhrases } from './model.js';
 
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -21,7 +22,8 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
     `| Before | ${report.beforeSha ? `\`${report.beforeSha}\`` : '-'} |`,
     `| After | ${report.afterSha ? `\`${report.afterSha}\`` : '-'} |`,
     `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
-    `| Totals | ${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes, +${report.totals.insertions} -${report.totals.deletions} |`,
+    `| Totals | ${report.totals.iterations} iterations, ${report.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report.totals.insertions} -${report.totals.deletions} |`,
+    ...restartPhrases(report.run).map((r) => `| Restart | ${cell(r)} |`),
     '',
   ];
   // Blocks in order; a block is a group of lines added whole or not at all.

@@ -58,6 +58,14 @@ export async function buildRunReport(
   };
 }
 
+/** One phrase per declared restart, for the md and html reports: "after iteration 2, restarted from iteration 1 (abc1234567)". */
+export function restartPhrases(run: RunRecord): string[] {
+  return (run.restarts ?? []).map(
+    (r) =>
+      `after iteration ${r.lastIteration}, restarted from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (${r.sha.slice(0, 10)}) at ${r.at}`,
+  );
+}
+
 async function pickRun(snapshotter: Snapshotter, runId: string | undefined): Promise<RunRecord> {
   if (runId !== undefined) {
     const run = await snapshotter.store.loadRun(assertSafeId(runId, 'run id'));

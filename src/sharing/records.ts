@@ -42,9 +42,13 @@ export function relativePatchFile(runId: string, iteration: number): string {
   return `${runId}/iteration-${iteration}/patch.diff`;
 }
 
-/** The record that travels for one snapshot (its run gives createdAt and, when it matches, the before state). */
+/**
+ * The record that travels for one snapshot (its run gives createdAt, the before state when it
+ * matches, and the latest restart declared before this iteration).
+ */
 export function buildRecord(snapshot: Snapshot, run: RunRecord): RecordFileType {
   const before = run.before !== null && run.before.sha === snapshot.beforeSha ? run.before : null;
+  const restart = (run.restarts ?? []).filter((r) => r.lastIteration < snapshot.iteration).at(-1);
   const changed = snapshot.beforeSha !== snapshot.afterSha;
   return RecordFile.parse({
     format: RECORD_FORMAT,
@@ -70,7 +74,7 @@ export function buildRecord(snapshot: Snapshot, run: RunRecord): RecordFileType 
     patch: changed
       ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] }
       : null,
-    run: { createdAt: run.createdAt, before },
+    run: { createdAt: run.createdAt, before, ...(restart === undefined ? {} : { restart }) },
   });
 }
 

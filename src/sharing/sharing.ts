@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Identity } from '../../types/config.js';
-import type { RunRecord } from '../../types/run.js';
+import type { RunRecord, RunRestart } from '../../types/run.js';
 import {
   RebuiltIndex,
   RecordFile,
@@ -712,6 +712,7 @@ export class Sharing {
         const next = {
           ...cur,
           before: before !== null && later ? before : cur.before,
+          ...withRestart(cur, a.record.run.restart),
           ...(a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}),
         };
         return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
@@ -803,4 +804,13 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** The run's restarts with a travelled one added (once, in order of declaration); `{}` when nothing changes. */
+function withRestart(run: RunRecord, restart: RunRestart | undefined): Pick<RunRecord, 'restarts'> {
+  const known = run.restarts ?? [];
+  const same = (r: RunRestart) =>
+    restart !== undefined && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
+  if (restart === undefined || known.some(same)) return {};
+  return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
 }

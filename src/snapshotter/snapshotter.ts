@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { sweepTempFiles } from '../fs/sweep.js';
 import { customAlphabet } from 'nanoid';
 import type { Identity, OnDirty } from '../../types/config.js';
-import type { RunRecord } from '../../types/run.js';
+import type { RunRecord, RunRestart } from '../../types/run.js';
 import {
   SafeId,
   type AgentOutcome,
@@ -47,6 +47,7 @@ import {
   NoBeforeStateError,
   NotARepositoryError,
   OperationInProgressError,
+  RunDivergedError,
   RunNotFoundError,
   UnmergedPathsError,
 } from '../errors.js';
@@ -56,7 +57,7 @@ import { assertRunWorkspace } from '../store/run-records.js';
 import { iterationMessage, wipMessage } from './message.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { copyFileAtomic, sha256File, writePatchArtifact } from './patch-artifact.js';
-import { continuityChecks, verifySnapshot } from './verify.js';
+import { continuityChecks, restartPoint, verifySnapshot } from './verify.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { hasUserFiles, workspaceExcludes } from './excludes.js';
 import { assertNoLinkInside } from '../fs/inside.js';
@@ -90,6 +91,12 @@ export interface BeforeOptions {
    * the WIP commit and every iteration land there and the user's branch never moves.
    */
   branch?: string;
+  /**
+   * Declares that the next iteration starts from iteration N's after commit (0: the run's first
+   * before SHA), where HEAD must be: the restart is recorded, and `verify` accepts it. Without it,
+   * a HEAD that does not build on the run's last iteration is RUN_DIVERGED.
+   */
+  restartFrom?: number;
 }
 
 export interface AfterOptions {
@@ -105,6 +112,8 @@ export interface IterateOptions extends AfterOptions {
   onDirty?: OnDirty;
   init?: boolean;
   branch?: string;
+  /** As for `before`: the iteration declared as the start of this one (0: the run's start). */
+  restartFrom?: number;
   /** The agent: argv (never through a shell); with stdoutToStderr its stdout goes to our stderr. */
   agent: { argv: readonly string[]; stdoutToStderr?: boolean };
 }
@@ -147,7 +156,14 @@ export class Snapshotter {
     return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       assertRunWorkspace(await this.store.loadRun(runId), runId, repo.topLevel);
       const excludes = await workspaceExcludes(repo.topLevel, this.options);
-      return this.beforeIn(repo, { runId, onDirty, nested, excludes, branch: opts.branch });
+      return this.beforeIn(repo, {
+        runId,
+        onDirty,
+        nested,
+        excludes,
+        branch: opts.branch,
+        restartFrom: opts.restartFrom,
+      });
     });
   }
 
@@ -160,11 +176,13 @@ export class Snapshotter {
       nested: string[];
       excludes: string[];
       branch: string | undefined;
+      restartFrom: number | undefined;
     },
   ): Promise<BeforeState> {
     const { runId, onDirty, nested, excludes } = opts;
     const state = await getRepoState(repo, excludes);
     assertNoOperation(state);
+    const restart = await this.startOfNext(repo, runId, state.sha, opts.restartFrom);
     const dirty = state.isDirty;
     if (dirty && onDirty === 'error') {
       throw new DirtyWorkspaceError(
@@ -199,8 +217,50 @@ export class Snapshotter {
       ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
       ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
     };
-    await this.store.recordBefore(runId, repo.topLevel, before);
+    await this.store.recordBefore(runId, repo.topLevel, before, restart);
     return before;
+  }
+
+  /**
+   * Where the run's next iteration may start, checked before anything is written: on HEAD when it
+   * builds on the run's last iteration (or on a restart declared since), else RUN_DIVERGED. With
+   * `restartFrom`, HEAD must be at that iteration's after commit, and the restart to record is returned.
+   */
+  private async startOfNext(
+    repo: Repo,
+    runId: string,
+    head: string | null,
+    restartFrom: number | undefined,
+  ): Promise<RunRestart | null> {
+    const run = await this.store.loadRun(runId);
+    const snapshots = run === null ? [] : await this.store.loadByRun(runId);
+    const last = snapshots.reduce<Snapshot | null>(
+      (a, b) => (a === null || b.iteration >= a.iteration ? b : a),
+      null,
+    );
+    if (restartFrom !== undefined) {
+      const sha = restartPoint(snapshots, restartFrom);
+      if (last === null || sha === null)
+        throw new InvalidArgumentError(
+          `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? ' (no iteration was recorded yet)' : ''}`,
+          { details: { runId, restartFrom } },
+        );
+      if (head !== sha)
+        throw new RunDivergedError(
+          `HEAD is at ${head ?? '(no commit)'}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
+          { details: { runId, restartFrom, expected: sha, head } },
+        );
+      return { from: restartFrom, sha, lastIteration: last.iteration, at: new Date().toISOString() };
+    }
+    if (last === null) return null;
+    const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+    const base = declared?.sha ?? last.afterSha;
+    if (head !== null && (head === base || (await isAncestor(repo, base, head).catch(() => false))))
+      return null;
+    throw new RunDivergedError(
+      `HEAD (${head ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
+      { details: { runId, expected: base, head, lastIteration: last.iteration } },
+    );
   }
 
   /**
@@ -239,7 +299,14 @@ export class Snapshotter {
       const run = await this.store.loadRun(runId);
       assertRunWorkspace(run, runId, repo.topLevel);
       if (run !== null) await this.assertIterationFree(runId, opts.iteration, null);
-      return this.beforeIn(repo, { runId, onDirty, nested, excludes, branch: opts.branch });
+      return this.beforeIn(repo, {
+        runId,
+        onDirty,
+        nested,
+        excludes,
+        branch: opts.branch,
+        restartFrom: opts.restartFrom,
+      });
     });
     const ran = await runUserCommand({
       argv: opts.agent.argv,
@@ -497,7 +564,7 @@ export class Snapshotter {
       // Along each run's own links: a stray file of the run that it does not link is checked above, not here.
       for (const [runId, run] of runs) {
         const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
-        checks.push(...(await continuityChecks(linked, this.gitOptions())));
+        checks.push(...(await continuityChecks(linked, this.gitOptions(), run?.restarts ?? [])));
       }
     }
     return { ok: checks.every((c) => c.ok), checks };

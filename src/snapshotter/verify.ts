@@ -6,7 +6,7 @@ import { openRepo, type OpenOptions, type Repo } from '../git/repo.js';
 import { treeAfterApplying } from '../git/apply-check.js';
 import { treeDiffSha256 } from '../git/unified-diff.js';
 import { getTree, isAncestor, objectExists, readRef } from '../git/refs.js';
-import type { RunRecord } from '../../types/run.js';
+import type { RunRecord, RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
 import { gateLine, taskLine } from './message.js';
@@ -44,7 +44,12 @@ export async function verifySnapshot(
   } catch (error) {
     add('workspace', false, `cannot open ${snapshot.workspace}: ${(error as Error).message}`);
   }
-  if (repo && (await gitChecks(repo, snapshot, add)) && artifactOk && snapshot.patchPath) {
+  if (
+    repo &&
+    (await gitChecks(repo, snapshot, run?.restarts ?? [], add)) &&
+    artifactOk &&
+    snapshot.patchPath
+  ) {
     const [beforeTree, expected] = await Promise.all([
       getTree(repo, snapshot.beforeSha),
       getTree(repo, snapshot.afterSha),
@@ -103,7 +108,12 @@ async function artifactCheck(snapshot: Snapshot, add: Add): Promise<boolean> {
 }
 
 /** Both commits exist, before is an ancestor of after, the ref holds after, the stats still match. */
-async function gitChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<boolean> {
+async function gitChecks(
+  repo: Repo,
+  snapshot: Snapshot,
+  restarts: readonly RunRestart[],
+  add: Add,
+): Promise<boolean> {
   const before = await objectExists(repo, snapshot.beforeSha);
   const after = await objectExists(repo, snapshot.afterSha);
   add('before-exists', before, snapshot.beforeSha);
@@ -118,7 +128,7 @@ async function gitChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<bool
     ancestor ? 'before is an ancestor of after' : 'before is not an ancestor of after',
   );
   await refCheck(repo, snapshot, add);
-  await branchCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, restarts, add);
   await messageChecks(repo, snapshot, add);
   const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same =
@@ -167,10 +177,21 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
 }
 
 /**
- * The recorded branch holds after. A run recorded elsewhere (fetched or imported) is not checked
+ * The recorded branch holds after (unless a declared restart set the iteration aside). A run recorded elsewhere (fetched or imported) is not checked
  * against this repository's branches: its own did not travel.
  */
-async function branchCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void> {
+async function branchCheck(
+  repo: Repo,
+  snapshot: Snapshot,
+  restarts: readonly RunRestart[],
+  add: Add,
+): Promise<void> {
+  // An iteration a declared restart set aside left the branch on purpose; its ref keeps it.
+  const aside = restarts.find((r) => r.from < snapshot.iteration && snapshot.iteration <= r.lastIteration);
+  if (aside !== undefined) {
+    add('branch', true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
+    return;
+  }
   if (snapshot.recordedWorkspace !== undefined) {
     add(
       'branch',
@@ -269,6 +290,7 @@ function trailer(message: string, key: string): string | null {
 export async function continuityChecks(
   snapshots: readonly Snapshot[],
   git: OpenOptions,
+  restarts: readonly RunRestart[] = [],
 ): Promise<VerifyCheck[]> {
   const checks: VerifyCheck[] = [];
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
@@ -282,18 +304,36 @@ export async function continuityChecks(
       );
     return repos.get(workspace) as Promise<Repo | null>;
   };
+  const buildsOn = async (next: Snapshot, sha: string): Promise<boolean> => {
+    if (next.beforeSha === sha) return true;
+    const repo = await repoOf(next.workspace);
+    return repo !== null && (await isAncestor(repo, sha, next.beforeSha).catch(() => false));
+  };
   for (let i = 1; i < ordered.length; i++) {
     const prev = ordered[i - 1] as Snapshot;
     const next = ordered[i] as Snapshot;
-    let ok = next.beforeSha === prev.afterSha;
-    if (!ok) {
-      const repo = await repoOf(next.workspace);
-      ok = repo !== null && (await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false));
+    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
+    let ok = await buildsOn(next, prev.afterSha);
+    // A restart declared after `prev` counts when its commit is what its iteration really ended at.
+    for (const r of restarts.filter((r) => r.lastIteration === prev.iteration && r.from < next.iteration)) {
+      if (ok) break;
+      if (restartPoint(ordered, r.from) !== r.sha || !(await buildsOn(next, r.sha))) continue;
+      ok = true;
+      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
     }
-    const detail = ok
-      ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`
-      : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    if (!ok)
+      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
     checks.push({ snapshotId: next.id, runId: next.runId, check: 'continuity', ok, detail });
   }
   return checks;
+}
+
+/**
+ * The commit a restart from iteration `from` starts at: that iteration's after commit (its latest
+ * snapshot), or for 0 the run's start (its first iteration's before SHA); null when there is none.
+ */
+export function restartPoint(snapshots: readonly Snapshot[], from: number): string | null {
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) return ordered[0]?.beforeSha ?? null;
+  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
 }

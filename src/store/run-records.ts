@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { BeforeState } from '../../types/snapshot.js';
-import { RunRecord } from '../../types/run.js';
+import { RunRecord, type RunRestart } from '../../types/run.js';
 import { InvalidArgumentError, type StoreCorruptError, RunWorkspaceMismatchError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
@@ -83,8 +83,13 @@ export class RunRecords {
     });
   }
 
-  /** Creates the run's record if needed and sets its latest before state. */
-  async recordBefore(runId: string, workspace: string, before: BeforeState): Promise<RunRecord> {
+  /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
+  async recordBefore(
+    runId: string,
+    workspace: string,
+    before: BeforeState,
+    restart: RunRestart | null = null,
+  ): Promise<RunRecord> {
     assertSafeId(runId, 'run id');
     const parsed = BeforeState.safeParse(before);
     if (!parsed.success)
@@ -100,6 +105,7 @@ export class RunRecords {
       ...current,
       before: parsed.data,
       beforeUsedBy: null,
+      ...(restart === null ? {} : { restarts: [...(current.restarts ?? []), restart] }),
     }))) as RunRecord;
   }
 

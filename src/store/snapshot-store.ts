@@ -2,7 +2,7 @@ import { sweepTempFiles } from '../fs/sweep.js';
 import { rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Snapshot, SAFE_ID, type BeforeState } from '../../types/snapshot.js';
-import type { RunRecord } from '../../types/run.js';
+import type { RunRecord, RunRestart } from '../../types/run.js';
 import {
   ConcurrentUpdateError,
   InvalidArgumentError,
@@ -218,9 +218,14 @@ export class SnapshotStore {
     return this.runs.update(assertSafeId(runId, 'run id'), workspace, change);
   }
 
-  /** Creates the run's record if needed (with `workspace`) and sets its latest before state. */
-  async recordBefore(runId: string, workspace: string, before: BeforeState): Promise<RunRecord> {
-    return this.runs.recordBefore(runId, workspace, before);
+  /** Creates the run's record if needed (with `workspace`) and sets its latest before state (and a declared restart). */
+  async recordBefore(
+    runId: string,
+    workspace: string,
+    before: BeforeState,
+    restart: RunRestart | null = null,
+  ): Promise<RunRecord> {
+    return this.runs.recordBefore(runId, workspace, before, restart);
   }
 
   /**

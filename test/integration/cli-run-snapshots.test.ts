@@ -303,9 +303,30 @@ describe('CLI run snapshots', () => {
       snap.afterSha,
     ]);
     git(dir, ['checkout', '-q', 'main']);
-    failsWithJson(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), 'BRANCH_EXISTS');
-    failsWith(run(['before', '--run', 'own', '--branch', 'no..good']), 'INVALID_ARGUMENT', 2);
+    // Back on main, HEAD has left the run (RUN_DIVERGED); a new run may not take the branch either.
+    failsWithJson(run(['before', '--run', 'own', '--branch', 'agentgate/own', '--json']), 'RUN_DIVERGED');
+    failsWithJson(run(['before', '--run', 'own2', '--branch', 'agentgate/own', '--json']), 'BRANCH_EXISTS');
+    failsWith(run(['before', '--run', 'own2', '--branch', 'no..good']), 'INVALID_ARGUMENT', 2);
     expect(git(dir, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/main');
+  });
+
+  it('before --branch refuses a branch checked out in another worktree (INVALID_ARGUMENT), writing nothing', () => {
+    const dir = repoWithCommit();
+    const other = join(tempDir('agentgate-wt-'), 'other');
+    git(dir, ['worktree', 'add', '-q', '-b', 'feature', other]);
+    writeFiles(dir, { 'wip.txt': 'uncommitted\n' });
+    const home = tempDir('agentgate-home-');
+    const { run } = cliFor(dir, home);
+    const before = fingerprint(dir);
+    const feature = git(dir, ['rev-parse', 'feature']);
+    failsWithJson(run(['before', '--run', 'wt', '--branch', 'feature', '--json']), 'INVALID_ARGUMENT', 2);
+    expect(fingerprint(dir)).toEqual(before);
+    expect([git(dir, ['symbolic-ref', 'HEAD']), git(dir, ['rev-parse', 'feature'])]).toEqual([
+      'refs/heads/main',
+      feature,
+    ]);
+    expect(git(other, ['status', '--porcelain'])).toBe('');
+    expect(existsSync(join(home, 'runs', 'wt.json'))).toBe(false);
   });
 });
 

@@ -96,6 +96,29 @@ describe('help, usage errors and --version', () => {
     expect(failure(run(['checkpoint', '--json']))).toEqual([2, 'USAGE']);
   });
 
+  it('an unknown command is USAGE (exit 2) and suggests the nearest command, when one is close', () => {
+    const run = cliIn(temp('agentgate-cwd-'));
+    const cases: Array<[string[], string | undefined]> = [
+      [['verfy'], 'verify'],
+      [['befor', '--run', 'r'], 'before'],
+      [['cherrypick', 'x'], 'cherry-pick'],
+      [['checkpoint', 'trak'], 'checkpoint track'],
+      [['snapshot'], undefined],
+    ];
+    for (const [args, nearest] of cases) {
+      const res = run([...args, '--json']);
+      expect(failure(res), args.join(' ')).toEqual([2, 'USAGE']);
+      const details = z
+        .object({ error: z.object({ details: z.record(z.string(), z.unknown()) }) })
+        .parse(res.json());
+      expect(details.error.details.suggestion, args.join(' ')).toBe(nearest);
+      const plain = run(args);
+      expect(failure(plain)).toEqual([2, 'USAGE']);
+      if (nearest !== undefined) expect(plain.stderr).toContain(`did you mean "${nearest}"?`);
+      else expect(plain.stderr).not.toContain('did you mean');
+    }
+  });
+
   it('an unknown option or a missing value is USAGE (exit 2) naming the option, for every kind of option', () => {
     const run = cliIn(temp('agentgate-cwd-'));
     const cases: string[][] = [
@@ -174,6 +197,11 @@ describe('stats FROM TO | SNAPSHOT | --run ID', () => {
     expect(s1.beforeSha).toBe(start);
     // The recorded workspace is used when -C is not given.
     expect(ok(cliIn(elsewhere, home)(['stats', '--run', 's', '--json']), DiffStats)).toEqual(whole);
+
+    // Labelled so they cannot be misread: stats counts distinct files, the report sums per iteration.
+    expect(run(['stats', '--run', 's']).stdout).toMatch(/^3 distinct files changed, /);
+    const md = run(['report', '--run', 's', '--format', 'md']).stdout;
+    expect(md).toContain(`${s1.filesChanged + s2.filesChanged} file changes summed over iterations`);
 
     expect(failure(run(['stats', '--run', 'never']))).toEqual([1, 'RUN_NOT_FOUND']);
     expect(failure(run(['stats', 'snap-none']))).toEqual([1, 'SNAPSHOT_NOT_FOUND']);

@@ -127,4 +127,26 @@ describe('cherryPick', () => {
       code: 'INVALID_ARGUMENT',
     });
   });
+
+  it('refuses a revision expression as --onto (INVALID_ARGUMENT) before any worktree or object is made', async () => {
+    const { dir, add } = pickRepo();
+    const repo = await openRepo(dir);
+    const refs = git(dir, ['for-each-ref']);
+    const objects = git(dir, ['count-objects', '-v']);
+    for (const onto of [
+      'release~1',
+      'release@{1}',
+      'release^0',
+      'main~0',
+      'HEAD',
+      '-x',
+      'a..b',
+      'refs/heads/x~1',
+    ]) {
+      await expect(cherryPick(repo, add, { onto }), onto).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    }
+    expect(git(dir, ['for-each-ref'])).toBe(refs);
+    expect(git(dir, ['count-objects', '-v'])).toBe(objects);
+    expect(git(dir, ['worktree', 'list', '--porcelain']).match(/^worktree /gm)).toHaveLength(1);
+  });
 });

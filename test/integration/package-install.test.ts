@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { readmeNpxLines } from '../helpers/readme.js';
 import { tempDir } from '../helpers/repo.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -78,6 +79,16 @@ describe('the packed package', () => {
       });
       expect(version.status, version.stderr).toBe(0);
       expect(version.stdout).toBe(`${PKG.version}\n`);
+      // The README's own --version and --help lines, run as written (npx without `--` printed npm's version).
+      for (const line of readmeNpxLines().filter((l) => / --(version|help)$/.test(l))) {
+        const res = spawnSync('sh', ['-c', line], { cwd: project, env, encoding: 'utf8' });
+        expect(res.status, `${line}: ${res.stderr}`).toBe(0);
+        expect(res.stdout, line).toEqual(
+          line.endsWith('--version')
+            ? `${PKG.version}\n`
+            : expect.stringContaining('Usage: agentgate-snapshot'),
+        );
+      }
 
       const userHome = join(work, 'home');
       mkdirSync(userHome);

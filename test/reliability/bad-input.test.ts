@@ -520,4 +520,36 @@ describe('valid extremes', () => {
     }
     report('bad-input', { valid: ['1 MB task prompt', 'control characters', 'pipe closed early'] });
   });
+
+  it('serve ends quietly when its reader closes stdout: exit 0, nothing on stderr', () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const home = tempDir('agentgate-pipe-');
+    expect(runCli(['before', '--run', 'pipe', '-C', ws, '--home', home]).status).toBe(0);
+    writeFiles(ws, { 'big.txt': 'a line that makes the patch large\n'.repeat(40_000) });
+    const res = runCli(['after', '--run', 'pipe', '--iteration', '1', '-C', ws, '--home', home, '--json']);
+    const id = (res.json() as Snapshot).id;
+    const requests = join(home, 'requests.jsonl');
+    const lines = Array.from({ length: 20 }, (_, i) =>
+      JSON.stringify({ id: i, command: i % 2 ? 'patch' : 'show', args: [id] }),
+    );
+    writeFileSync(requests, `${lines.join('\n')}\n`);
+    const errFile = join(home, 'stderr.txt');
+    const piped = spawnSync(
+      'bash',
+      [
+        '-c',
+        `"$0" "$@" <"$REQ_FILE" 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
+        process.execPath,
+        CLI,
+        'serve',
+        '-C',
+        ws,
+        '--home',
+        home,
+      ],
+      { env: { ...process.env, ERR_FILE: errFile, REQ_FILE: requests } },
+    );
+    expect(readFileSync(errFile, 'utf8')).toBe('');
+    expect(piped.status).toBe(0);
+  });
 });

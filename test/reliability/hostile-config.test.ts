@@ -309,6 +309,9 @@ describe('git failures get codes, and keep what git said', () => {
       home: join(tempDir('agentgate-lock-home-'), 'home'),
     };
     const lock = join(f.ws, '.git', 'index.lock');
+    // A held lock is waited for up to the lock timeout.
+    mkdirSync(f.home, { recursive: true });
+    writeFileSync(join(f.home, 'config.yaml'), 'lockTimeoutMs: 1000\n');
     writeFileSync(lock, '');
     ok<BeforeState>(f, ['before', '--run', 'l1']);
     writeFiles(f.ws, { 'a.txt': 'two\n' });

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { OnDirty } from '../../../types/config.js';
 import { constants as osConstants } from 'node:os';
 import type { AgentOutcome, DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js';
-import { InvalidArgumentError, SnapshotNotFoundError, UsageError } from '../../errors.js';
+import {
+  InvalidArgumentError,
+  SnapshotNotFoundError,
+  type StoreCorruptError,
+  UsageError,
+} from '../../errors.js';
 import type { Context } from '../context.js';
 import { assertSafeId } from '../../store/paths.js';
 import { paint, printable, short, table } from '../output.js';
@@ -41,11 +46,17 @@ const BEFORE_OPTIONS = {
     description:
       'initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed',
   },
+  'restart-from': {
+    type: 'integer',
+    valueName: 'N',
+    description:
+      "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED",
+  },
 } as const;
 
 const before = defineCommand({
   name: 'before',
-  usage: 'before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]',
+  usage: 'before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N]',
   summary:
     "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
   options: { run: { ...RUN_ID, required: true }, ...BEFORE_OPTIONS },
@@ -54,14 +65,16 @@ const before = defineCommand({
     'before --run "$RUN" -C "$WS" --json',
     'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
     'before --run "$RUN" -C ./new-project --init',
+    'before --run "$RUN" --restart-from 2 -C "$WS"',
   ],
   async run(ctx, values) {
-    const { 'on-dirty': onDirty, branch } = values;
+    const { 'on-dirty': onDirty, branch, 'restart-from': restartFrom } = values;
     const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
       runId: values.run,
       init: values.init,
       ...(onDirty ? { onDirty } : {}),
       ...(branch === undefined ? {} : { branch }),
+      ...(restartFrom === undefined ? {} : { restartFrom }),
     });
     return {
       json: state,
@@ -141,7 +154,7 @@ const after = defineCommand({
 const iterate = defineCommand({
   name: 'iterate',
   usage:
-    'iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--ci github|none] -- CMD [ARG...]',
+    'iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N] [--ci github|none] -- CMD [ARG...]',
   summary:
     "One whole iteration in one process: before, then CMD (the agent) in the workspace, then after, whatever CMD's exit status.",
   description:
@@ -154,13 +167,14 @@ const iterate = defineCommand({
   async run(ctx, values, argv) {
     const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
     const labels = await afterLabels(values);
-    const { 'on-dirty': onDirty, branch } = values;
+    const { 'on-dirty': onDirty, branch, 'restart-from': restartFrom } = values;
     const snapshot = await ctx.snapshotter.iterate(ctx.workspace, {
       runId: values.run,
       iteration: values.iteration,
       ...labels,
       ...(onDirty ? { onDirty } : {}),
       ...(branch === undefined ? {} : { branch }),
+      ...(restartFrom === undefined ? {} : { restartFrom }),
       init: values.init,
       agent: { argv, stdoutToStderr: ctx.json },
     });
@@ -241,11 +255,7 @@ const list = defineCommand({
     return {
       json: snapshots,
       // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
-      warnings: listed.problems.map((p) => ({
-        code: p.code,
-        message: p.message,
-        file: typeof p.details.path === 'string' ? p.details.path : null,
-      })),
+      warnings: listed.problems.map(storeWarning),
       human: (colour) => {
         const rows = snapshots.map((s) => [
           s.runId,
@@ -258,7 +268,7 @@ const list = defineCommand({
           s.patchPath ?? '-',
         ]);
         const warnings = listed.problems.map((p) =>
-          paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour),
+          paint(`warning: ${p.code}: ${printable(p.message)}`, 'yellow', colour),
         );
         return [
           rows.length
@@ -270,6 +280,15 @@ const list = defineCommand({
     };
   },
 });
+
+/** A store file that does not load, as a `{"warnings":[...]}` entry (stderr, with --json). */
+function storeWarning(p: StoreCorruptError): { code: string; message: string; file: string | null } {
+  return {
+    code: p.code,
+    message: p.message,
+    file: typeof p.details.path === 'string' ? p.details.path : null,
+  };
+}
 
 const runs = defineCommand({
   name: 'runs',
@@ -283,6 +302,7 @@ const runs = defineCommand({
     const runs = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
     return {
       json: runs,
+      warnings: listed.problems.map(storeWarning),
       human: (colour) => {
         const rows = runs.map((r) => [
           r.runId,
@@ -292,7 +312,7 @@ const runs = defineCommand({
           r.workspace,
         ]);
         const warnings = listed.problems.map((p) =>
-          paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour),
+          paint(`warning: ${p.code}: ${printable(p.message)}`, 'yellow', colour),
         );
         return [
           rows.length ? table(['RUN', 'SNAPSHOTS', 'BEFORE', 'UPDATED', 'WORKSPACE'], rows) : 'No runs.',
@@ -545,7 +565,7 @@ function snapshotResult(s: Snapshot): { json: Snapshot; human: (colour: boolean)
 }
 
 function statsText(s: DiffStats): string {
-  return `${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.files.length ? `\n\n${filesTable(s.files)}` : ''}`;
+  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `\n\n${filesTable(s.files)}` : ''}`;
 }
 
 function filesTable(files: FileChange[]): string {

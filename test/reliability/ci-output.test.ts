@@ -1,0 +1,89 @@
+/**
+ * Untrusted text (store file names, parse errors, task text, file names) never reaches a printed line
+ * that CI reads as a workflow command: no line on stdout or stderr starts with `::` (after blanks,
+ * which GitHub's runner trims; a lone CR also ends a line there), in any output mode, except the
+ * `::error` annotations `verify` emits on purpose.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+const cleanup: string[] = [];
+afterEach(() => {
+  for (const d of cleanup.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup() {
+  const dir = repoWithCommit({ 'a.txt': 'a\n' });
+  const home = tempDir('agentgate-home-');
+  cleanup.push(dir, home);
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runCli(['-C', dir, ...args], { env: { AGENTGATE_HOME: home, GITHUB_ACTIONS: '', ...env } });
+  return { dir, home, run };
+}
+
+/** The lines a CI runner would read as workflow commands. */
+function commandLines(res: CliResult): string[] {
+  return [res.stdout, res.stderr].flatMap((text) => text.split(/\r\n|\r|\n/)).filter((l) => /^\s*::/.test(l));
+}
+
+const HOSTILE = 'x\n::error::pwned\r::add-mask::y\n  ::warning::z';
+
+describe('no untrusted text starts a workflow command line', () => {
+  it('list and runs: store files with hostile names and contents whose parse errors quote them', () => {
+    const { home, run } = setup();
+    mkdirSync(join(home, 'snapshots'), { recursive: true });
+    mkdirSync(join(home, 'runs'), { recursive: true });
+    writeFileSync(join(home, 'snapshots', `${HOSTILE}.json`), '{}');
+    writeFileSync(join(home, 'snapshots', 'bad.json'), `\n::error::from-content\n`);
+    writeFileSync(join(home, 'runs', `${HOSTILE}.json`), '{}');
+    writeFileSync(join(home, 'runs', 'bad.json'), `\n::error::from-content\n`);
+    for (const args of [['list'], ['runs'], ['list', '--json'], ['runs', '--json']]) {
+      const res = run(args);
+      expect(res.status, res.stderr).toBe(0);
+      expect(`${res.stdout}${res.stderr}`).toContain('STORE_CORRUPT');
+      expect(commandLines(res), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('report printed to stdout in every format, and after/show/list with a hostile task and file name', () => {
+    const { dir, run } = setup();
+    expect(run(['before', '--run', 'r']).status).toBe(0);
+    writeFiles(dir, { [`${HOSTILE}.txt`]: '::error::in-content\n' });
+    const after = run(['after', '--run', 'r', '--iteration', '1', '--task', HOSTILE, '--gate', HOSTILE]);
+    expect(after.status, after.stderr).toBe(0);
+    expect(commandLines(after)).toEqual([]);
+    const [snapshot] = run(['list', '--json']).json() as Array<{ id: string }>;
+    const runs: string[][] = [
+      ['show', snapshot?.id ?? ''],
+      ['list'],
+      ['runs'],
+      ['verify', '--run', 'r'],
+      ...['md', 'json', 'dotenv', 'html'].flatMap((f) => [
+        ['report', '--format', f],
+        ['report', '--format', f, '--json'],
+      ]),
+    ];
+    for (const args of runs) {
+      const res = run(args);
+      expect(res.status, `${args.join(' ')}: ${res.stderr}`).not.toBe(2);
+      expect(commandLines(res), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('errors and usage: a hostile command word, option value and git stderr under AGENTGATE_DEBUG', () => {
+    const { run } = setup();
+    for (const args of [
+      [HOSTILE],
+      ['show', HOSTILE],
+      ['stats', HOSTILE, 'HEAD'],
+      ['before', '--run', HOSTILE],
+    ]) {
+      const res = run(args, { AGENTGATE_DEBUG: '1' });
+      expect(res.status).not.toBe(0);
+      expect(commandLines(res), args.join(' ')).toEqual([]);
+    }
+  });
+});
