@@ -4,9 +4,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../../types/config.js';
 import {
   DEFAULT_GIT_TIMEOUT_MS,
+  DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_IDENTITY,
   DEFAULT_KEEP,
   DEFAULT_MAX_FILE_SIZE_BYTES,
+  DEFAULT_MAX_STORE_BYTES,
   DEFAULT_ON_DIRTY,
   type Identity,
   type OnDirty,
@@ -26,7 +28,8 @@ export interface Settings {
   onDirty: OnDirty;
   gitTimeoutMs: number;
   lockTimeoutMs: number;
-  checkpoints: { maxFileSizeBytes: number; keep: number };
+  checkpoints: { maxFileSizeBytes: number; keep: number; maxStoreBytes: number };
+  hooks: { timeoutMs: number; recordPrompts: boolean };
 }
 
 export interface LoadConfigOptions {
@@ -88,6 +91,11 @@ export function applySettings(config: Config, configFile: string | null, opts: S
     checkpoints: {
       maxFileSizeBytes: config.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
       keep: config.checkpoints?.keep ?? DEFAULT_KEEP,
+      maxStoreBytes: config.checkpoints?.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+    },
+    hooks: {
+      timeoutMs: config.hooks?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+      recordPrompts: config.hooks?.recordPrompts ?? false,
     },
   };
 }

@@ -32,6 +32,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
       'checkpoint revert',
       'checkpoint list',
       'checkpoint gc',
+      'checkpoint status',
     ],
     load: async () => (await import('./checkpoint.js')).CHECKPOINT_COMMANDS,
   },
