@@ -19,6 +19,7 @@ export function layout(home: string) {
     artifacts: join(home, 'artifacts'),
     checkpoints: join(home, 'checkpoints'),
     locks: join(home, 'locks'),
+    logs: join(home, 'logs'),
     config: join(home, 'config.yaml'),
   };
 }

@@ -36,6 +36,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     ],
     load: async () => (await import('./checkpoint.js')).CHECKPOINT_COMMANDS,
   },
+  { names: ['hook claude-code'], load: async () => (await import('./hook.js')).HOOK_COMMANDS },
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMAND_MODULES.flatMap((m) => m.names);

@@ -1,0 +1,9 @@
+export {
+  runAgentHook,
+  logFile,
+  logOutcome,
+  type AgentCheckpointKind,
+  type AgentEvent,
+  type AgentHookOptions,
+} from './agent-hook.js';
+export { runClaudeCodeHook } from './claude-code.js';
