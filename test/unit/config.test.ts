@@ -31,7 +31,8 @@ describe('defaults', () => {
       onDirty: 'wip-commit',
       gitTimeoutMs: 120_000,
       lockTimeoutMs: 30_000,
-      checkpoints: { maxFileSizeBytes: 10 * 1024 * 1024, keep: 100 },
+      checkpoints: { maxFileSizeBytes: 10 * 1024 * 1024, keep: 100, maxStoreBytes: 2 * 1024 ** 3 },
+      hooks: { timeoutMs: 5000, recordPrompts: false },
     });
   });
 
@@ -54,6 +55,10 @@ describe('values from <home>/config.yaml', () => {
         'checkpoints:',
         '  maxFileSizeBytes: 1024',
         '  keep: 3',
+        '  maxStoreBytes: 1000000',
+        'hooks:',
+        '  timeoutMs: 250',
+        '  recordPrompts: true',
       ].join('\n'),
     );
     const settings = await resolveSettings({ home, env: noEnv });
@@ -64,7 +69,8 @@ describe('values from <home>/config.yaml', () => {
       onDirty: 'error',
       gitTimeoutMs: 5000,
       lockTimeoutMs: 700,
-      checkpoints: { maxFileSizeBytes: 1024, keep: 3 },
+      checkpoints: { maxFileSizeBytes: 1024, keep: 3, maxStoreBytes: 1_000_000 },
+      hooks: { timeoutMs: 250, recordPrompts: true },
     });
   });
 
