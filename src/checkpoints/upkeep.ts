@@ -83,6 +83,8 @@ export async function repairOnAcquire(
 
 /** git's own `gc.auto` threshold: past this many loose objects, they are packed. */
 export const LOOSE_OBJECTS_LIMIT = 6700;
+/** Pruning goes down to this share of the budget, so that a store at its budget is not pruned (and gc'd) at every checkpoint. */
+const PRUNE_TARGET = 0.8;
 /** Prune events kept in upkeep.json, newest first. */
 const PRUNE_HISTORY = 20;
 
@@ -99,8 +101,8 @@ export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Pr
  * Automatic upkeep after a checkpoint, so that a store never needs a manual gc: loose objects
  * past LOOSE_OBJECTS_LIMIT are packed; a store above `maxStoreBytes` loses its oldest
  * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept), a quarter
- * of them per round, each round followed by a gc that drops their objects, until it fits or only
- * protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
+ * of them per round, each round followed by a gc that drops their objects, until it is down to
+ * PRUNE_TARGET of the budget or only protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
  */
 export async function keepWithinBudget(
   repo: CheckpointRepo,
@@ -117,7 +119,7 @@ export async function keepWithinBudget(
   if (before <= maxStoreBytes) return;
   let after = before;
   const removed: PruneEvent['removed'] = [];
-  while (after > maxStoreBytes) {
+  while (after > maxStoreBytes * PRUNE_TARGET) {
     const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
     const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
     const candidates = records.filter(
