@@ -8,6 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
+import { hookCase, hookStoreCase } from './cases/hooks.js';
 import { changeSizeCase, iterationCase } from './cases/iteration.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
@@ -31,6 +32,8 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   profile: profileCase,
   sharing: sharingCase,
   startup: startupCase,
+  hook: hookCase,
+  'hook-store': hookStoreCase,
 };
 
 async function main(): Promise<number> {
