@@ -98,11 +98,15 @@ export interface TrackOptions {
   event?: string;
   /** The state just before the session's next prompt: numbered 1, 2, ... per session (`prompt` in `list`). */
   beforePrompt?: boolean;
+  /** Record nothing when the state is the one `latest` already holds (a hook after a read-only tool). */
+  unlessUnchanged?: boolean;
 }
 
 /** `track`'s result, plus the prompt number it was given and what went wrong in automatic upkeep (the checkpoint stands). */
 export interface TrackOutcome extends TrackResult {
   prompt?: number;
+  /** With `unlessUnchanged`: nothing was recorded, `latest` already holds this state (hash and ref are its). */
+  unchanged?: boolean;
   upkeepError?: unknown;
 }
 
@@ -241,7 +245,13 @@ export class Checkpoints {
         ...(opts.event === undefined ? {} : { event: opts.event }),
         ...(prompt === undefined ? {} : { prompt }),
       };
-      const t = await this.trackLocked(label ?? null, 'track', opts.baseline === true, tag);
+      const captured = await this.capture();
+      if (opts.unlessUnchanged && captured.treeId === (await resolveTreeId(this.repo, LATEST_REF))) {
+        const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
+        const skipped = captured.skipped.map((s) => this.skippedFile(s));
+        return { hash: captured.treeId, ref, skipped, unchanged: true };
+      }
+      const t = await this.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
       const upkeepError = await keepWithinBudget(this.repo, this.location, this.maxStoreBytes).then(
         () => undefined,
         (error: unknown) => error,
@@ -538,8 +548,9 @@ export class Checkpoints {
     kind: CheckpointMeta['kind'],
     baseline: boolean,
     tag: AgentTag = {},
+    captured?: Capture,
   ): Promise<Tracked> {
-    const { treeId, skipped } = await this.capture();
+    const { treeId, skipped } = captured ?? (await this.capture());
     const ref = await recordCheckpoint(this.repo, treeId, {
       label,
       kind,

@@ -95,6 +95,7 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
       beforePrompt: event.kind === 'before-prompt',
       session: event.session,
       event: event.event,
+      unlessUnchanged: event.kind === 'latest',
     });
   });
   if (!run.done)
@@ -104,7 +105,9 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
     };
   const t = run.value;
   const parts = [
-    `${event.kind} checkpoint ${t.hash.slice(0, 12)}`,
+    t.unchanged
+      ? `unchanged since latest checkpoint ${t.hash.slice(0, 12)}`
+      : `${event.kind} checkpoint ${t.hash.slice(0, 12)}`,
     t.prompt === undefined ? null : `prompt ${t.prompt}`,
     event.promptText === undefined ? null : `prompt text ${event.promptText.length} chars`,
     t.skipped.length > 0 ? `${t.skipped.length} files skipped` : null,

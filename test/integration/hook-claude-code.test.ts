@@ -47,7 +47,12 @@ describe('hook claude-code', () => {
     const home = tempDir('agentgate-hook-home-');
     for (const name of ['SessionStart', 'UserPromptSubmit']) expectQuiet(hook(event(name, ws), home));
     writeFiles(ws, { 'factorial.py': 'def factorial(n): ...\n' });
-    for (const name of ['PostToolUse', 'Stop']) expectQuiet(hook(event(name, ws), home));
+    expectQuiet(hook(event('PostToolUse', ws), home));
+    writeFiles(ws, { 'factorial.py': 'def factorial(n): return 1\n' });
+    expectQuiet(hook(event('Stop', ws), home));
+    // Nothing changed since the latest checkpoint (a read-only tool, a second Stop): nothing new is recorded.
+    expectQuiet(hook(event('Stop', ws), home));
+    expect(logOf(home)).toMatch(/Stop session=\S+ recorded: unchanged since latest checkpoint \w+/);
 
     const entries = list(ws, home).reverse();
     expect(entries.map((e) => [e.event, e.session, e.prompt])).toEqual([
@@ -66,7 +71,7 @@ describe('hook claude-code', () => {
       env: { AGENTGATE_HOME: home },
     }).json() as { hash: string };
     expect(markers.hash).toBe(entries[0]?.hash);
-    expect(logOf(home).trim().split('\n')).toHaveLength(4);
+    expect(logOf(home).trim().split('\n')).toHaveLength(5);
     expect(logOf(home)).toMatch(
       /UserPromptSubmit session=\S+ recorded: before-prompt checkpoint \w+, prompt 1/,
     );
