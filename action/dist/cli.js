@@ -6629,7 +6629,7 @@ var init_zod = __esm({
 });
 
 // types/config.ts
-var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, Config;
+var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_MAX_STORE_BYTES, DEFAULT_HOOK_TIMEOUT_MS, Config;
 var init_config = __esm({
   "types/config.ts"() {
     "use strict";
@@ -6641,6 +6641,8 @@ var init_config = __esm({
     DEFAULT_GIT_TIMEOUT_MS = 12e4;
     DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
     DEFAULT_KEEP = 100;
+    DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
+    DEFAULT_HOOK_TIMEOUT_MS = 5e3;
     Config = object({
       artifactsDir: string2().min(1).optional(),
       identity: Identity.optional(),
@@ -6649,7 +6651,13 @@ var init_config = __esm({
       lockTimeoutMs: number2().int().positive().optional(),
       checkpoints: object({
         maxFileSizeBytes: number2().int().positive().optional(),
-        keep: number2().int().positive().optional()
+        keep: number2().int().positive().optional(),
+        maxStoreBytes: number2().int().positive().optional()
+      }).strict().optional(),
+      hooks: object({
+        timeoutMs: number2().int().positive().optional(),
+        /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
+        recordPrompts: boolean2().optional()
       }).strict().optional()
     }).strict();
   }
@@ -6759,9 +6767,11 @@ function layout(home) {
     home,
     snapshots: join(home, "snapshots"),
     runs: join(home, "runs"),
+    gates: join(home, "gates"),
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
+    logs: join(home, "logs"),
     config: join(home, "config.yaml")
   };
 }
@@ -7496,20 +7506,20 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         const chosen = [id !== void 0, values.run !== void 0, values.all].filter(Boolean).length;
         if (chosen > 1) throw new UsageError("give one of ID, --run ID or --all");
         const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        const report2 = await ctx.snapshotter.verify(target);
+        const report3 = await ctx.snapshotter.verify(target);
         return {
-          json: report2,
-          exitCode: report2.ok ? 0 : VERIFY_FAILED_EXIT,
-          ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report2.checks) } : {},
+          json: report3,
+          exitCode: report3.ok ? 0 : VERIFY_FAILED_EXIT,
+          ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report3.checks) } : {},
           human: (colour) => {
-            const rows = report2.checks.map((c) => [
+            const rows = report3.checks.map((c) => [
               c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
               c.snapshotId ?? "-",
               c.check,
               c.detail
             ]);
-            const verdict = report2.ok ? paint(`All ${report2.checks.length} checks passed.`, "green", colour) : paint(
-              `${report2.checks.filter((c) => !c.ok).length} of ${report2.checks.length} checks failed.`,
+            const verdict = report3.ok ? paint(`All ${report3.checks.length} checks passed.`, "green", colour) : paint(
+              `${report3.checks.filter((c) => !c.ok).length} of ${report3.checks.length} checks failed.`,
               "red",
               colour
             );
@@ -7771,8 +7781,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat10 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat10.slice(stat10.lastIndexOf(")") + 2).split(" ");
+    const stat12 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat12.slice(stat12.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -8141,7 +8151,7 @@ async function runGitStream(opts, args, consume) {
 async function spawnGit(opts, args, run, consume) {
   spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = opts.signal === void 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
   const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
   const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
     "-c",
@@ -8176,6 +8186,12 @@ async function spawnGit(opts, args, run, consume) {
   try {
     [exitCode] = await Promise.all([exited, consumed]);
   } catch (cause) {
+    if (opts.signal?.aborted === true) {
+      throw new GitTimeoutError(`git ${args[0] ?? ""} was stopped: the caller's time budget ran out`, {
+        cause,
+        details
+      });
+    }
     if (signal.aborted) {
       throw new GitTimeoutError(
         `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
@@ -8847,7 +8863,7 @@ function parseStatusV2(output) {
   const text = typeof output === "string" ? output : output.toString("utf8");
   const records = text.split("\0");
   if (records.at(-1) === "") records.pop();
-  const report2 = {
+  const report3 = {
     oid: null,
     head: null,
     upstream: null,
@@ -8858,20 +8874,20 @@ function parseStatusV2(output) {
   for (let i = 0; i < records.length; i++) {
     const record2 = records[i];
     const kind = record2.slice(0, 2);
-    if (kind === "# ") readHeader(report2, record2);
+    if (kind === "# ") readHeader(report3, record2);
     else if (kind === "? ")
-      report2.entries.push({ kind: "untracked", path: nonEmpty(record2.slice(2), record2) });
-    else if (kind === "! ") report2.entries.push({ kind: "ignored", path: nonEmpty(record2.slice(2), record2) });
+      report3.entries.push({ kind: "untracked", path: nonEmpty(record2.slice(2), record2) });
+    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record2.slice(2), record2) });
     else if (kind === "1 " || kind === "u ") {
       const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH[kind[0]]);
       const entry = { xy: fields[1], submodule: fields[2], path };
-      report2.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
+      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
     } else if (kind === "2 ") {
       const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH["2"]);
       const origPath = records[++i];
       if (origPath === void 0 || origPath === "")
         throw malformed("rename without its original path", record2);
-      report2.entries.push({
+      report3.entries.push({
         kind: "renamed",
         xy: fields[1],
         submodule: fields[2],
@@ -8881,21 +8897,21 @@ function parseStatusV2(output) {
       });
     } else throw malformed("unknown record", record2);
   }
-  return report2;
+  return report3;
 }
-function readHeader(report2, record2) {
+function readHeader(report3, record2) {
   const space = record2.indexOf(" ", 2);
   const key = space < 0 ? record2.slice(2) : record2.slice(2, space);
   const value = space < 0 ? "" : record2.slice(space + 1);
-  if (key === "branch.oid") report2.oid = value === "(initial)" ? null : hexId(value, record2);
+  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record2);
   else if (key === "branch.head")
-    report2.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record2);
-  else if (key === "branch.upstream") report2.upstream = nonEmpty(value, record2);
+    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record2);
+  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record2);
   else if (key === "branch.ab") {
     const m = /^\+(\d+) -(\d+)$/.exec(value);
     if (!m) throw malformed("bad ahead/behind header", record2);
-    report2.ahead = Number(m[1]);
-    report2.behind = Number(m[2]);
+    report3.ahead = Number(m[1]);
+    report3.behind = Number(m[2]);
   }
 }
 function splitFields(record2, count) {
@@ -8940,15 +8956,15 @@ var init_status = __esm({
 import { access, readFile as readFile5 } from "node:fs/promises";
 import { join as join8, sep as sep2 } from "node:path";
 async function getRepoState(repo, ignore = []) {
-  const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
-  const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
+  const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
+  const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
   return {
     topLevel: repo.topLevel,
     headState,
-    branch: report2.head,
-    sha: report2.oid,
-    isDirty: hasChangesOutside(report2.entries, ignore),
-    unmergedPaths: report2.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
+    branch: report3.head,
+    sha: report3.oid,
+    isDirty: hasChangesOutside(report3.entries, ignore),
+    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
     operation
   };
 }
@@ -9100,7 +9116,7 @@ async function pickInWorktree(repo, source, ontoRef) {
     );
   }
   const path = join9(dir, basename2(dir));
-  let failure2 = null;
+  let failure3 = null;
   try {
     await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
     const worktree = worktreeOptions(repo, path);
@@ -9110,10 +9126,10 @@ async function pickInWorktree(repo, source, ontoRef) {
     await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
     return await getCommitInfo(repo, sha);
   } catch (error2) {
-    failure2 = error2;
+    failure3 = error2;
     throw error2;
   } finally {
-    await removeWorktree(repo, dir, path, failure2 !== null);
+    await removeWorktree(repo, dir, path, failure3 !== null);
   }
 }
 async function runPick(opts, source) {
@@ -9132,8 +9148,8 @@ async function runPick(opts, source) {
     return null;
   } catch (error2) {
     if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
-    const report2 = await readStatus(opts);
-    const files = report2.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
+    const report3 = await readStatus(opts);
+    const files = report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
     if (files.length === 0) throw error2;
     return files;
   }
@@ -11173,14 +11189,14 @@ async function demoIn(root) {
       task: step.task
     });
   }
-  const report2 = await snapshotter.verify({ runId });
-  const failed = report2.checks.filter((c) => !c.ok).length;
+  const report3 = await snapshotter.verify({ runId });
+  const failed = report3.checks.filter((c) => !c.ok).length;
   return {
     workspace,
     home,
     runId,
     iterations,
-    verify: { ok: report2.ok, checks: report2.checks.length, failed }
+    verify: { ok: report3.ok, checks: report3.checks.length, failed }
   };
 }
 async function put(root, rel, content) {
@@ -12560,32 +12576,32 @@ var init_assets = __esm({
 });
 
 // src/report/dotenv.ts
-function dotenvVariables(report2) {
-  const last = report2.snapshots.at(-1);
-  const failed = report2.verification.checks.filter((c) => !c.ok).length;
+function dotenvVariables(report3) {
+  const last = report3.snapshots.at(-1);
+  const failed = report3.verification.checks.filter((c) => !c.ok).length;
   const vars = [
-    ["AGENTGATE_RUN_ID", report2.run.runId],
-    ["AGENTGATE_BRANCH", report2.branch],
-    ["AGENTGATE_BEFORE_SHA", report2.beforeSha],
-    ["AGENTGATE_AFTER_SHA", report2.afterSha],
-    ["AGENTGATE_ITERATIONS", report2.totals.iterations],
-    ["AGENTGATE_FILES_CHANGED", report2.totals.filesChanged],
-    ["AGENTGATE_INSERTIONS", report2.totals.insertions],
-    ["AGENTGATE_DELETIONS", report2.totals.deletions],
-    ["AGENTGATE_VERIFIED", report2.verification.ok],
+    ["AGENTGATE_RUN_ID", report3.run.runId],
+    ["AGENTGATE_BRANCH", report3.branch],
+    ["AGENTGATE_BEFORE_SHA", report3.beforeSha],
+    ["AGENTGATE_AFTER_SHA", report3.afterSha],
+    ["AGENTGATE_ITERATIONS", report3.totals.iterations],
+    ["AGENTGATE_FILES_CHANGED", report3.totals.filesChanged],
+    ["AGENTGATE_INSERTIONS", report3.totals.insertions],
+    ["AGENTGATE_DELETIONS", report3.totals.deletions],
+    ["AGENTGATE_VERIFIED", report3.verification.ok],
     ["AGENTGATE_FAILED_CHECKS", failed],
     ["AGENTGATE_LAST_SNAPSHOT_ID", last?.id],
     ["AGENTGATE_LAST_ITERATION", last?.iteration],
     ["AGENTGATE_LAST_TASK", last?.task],
     ["AGENTGATE_LAST_GATE", last?.gate],
-    ["AGENTGATE_WORKSPACE", report2.run.workspace],
-    ["AGENTGATE_GENERATED_AT", report2.generatedAt]
+    ["AGENTGATE_WORKSPACE", report3.run.workspace],
+    ["AGENTGATE_GENERATED_AT", report3.generatedAt]
   ];
   return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => [k, safeValue(v === null || v === void 0 ? "" : String(v))]);
 }
-function renderDotenv(report2) {
+function renderDotenv(report3) {
   let out = "";
-  for (const [k, v] of dotenvVariables(report2)) {
+  for (const [k, v] of dotenvVariables(report3)) {
     const line = `${k}=${v}
 `;
     if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
@@ -12609,11 +12625,11 @@ var init_dotenv = __esm({
 
 // src/report/html.ts
 import { createHash as createHash5 } from "node:crypto";
-function renderHtml({ report: report2, diffs, assets }) {
+function renderHtml({ report: report3, diffs, assets }) {
   const data = {
     eager: EAGER_FILES,
     page: FILES_PAGE,
-    iterations: report2.snapshots.map((s, i) => ({
+    iterations: report3.snapshots.map((s, i) => ({
       iteration: s.iteration,
       files: s.files.map((f, j) => {
         const d = diffs[i]?.[j];
@@ -12631,7 +12647,7 @@ function renderHtml({ report: report2, diffs, assets }) {
       diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? "")
     }))
   };
-  const v = report2.verification;
+  const v = report3.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
@@ -12642,7 +12658,7 @@ function renderHtml({ report: report2, diffs, assets }) {
     "base-uri 'none'",
     "form-action 'none'"
   ].join("; ");
-  const rows = report2.snapshots.map(
+  const rows = report3.snapshots.map(
     (s) => `<tr data-iteration="${s.iteration}"><td class="num">${s.iteration}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td></tr>`
   ).join("\n");
   const checks = failed.map(
@@ -12655,27 +12671,27 @@ function renderHtml({ report: report2, diffs, assets }) {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agentgate run ${esc2(report2.run.runId)}</title>
+<title>agentgate run ${esc2(report3.run.runId)}</title>
 <style>${assets.diff2htmlCss}</style>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
-<h1>agentgate run <code id="run-id">${esc2(report2.run.runId)}</code></h1>
+<h1>agentgate run <code id="run-id">${esc2(report3.run.runId)}</code></h1>
 <dl class="facts">
-<dt>Workspace</dt><dd><code>${esc2(report2.run.workspace)}</code></dd>
-<dt>Branch</dt><dd>${report2.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report2.branch)}</code>`}</dd>
-<dt>Before</dt><dd>${sha(report2.beforeSha)}</dd>
-<dt>After</dt><dd>${sha(report2.afterSha)}</dd>
+<dt>Workspace</dt><dd><code>${esc2(report3.run.workspace)}</code></dd>
+<dt>Branch</dt><dd>${report3.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report3.branch)}</code>`}</dd>
+<dt>Before</dt><dd>${sha(report3.beforeSha)}</dd>
+<dt>After</dt><dd>${sha(report3.afterSha)}</dd>
 <dt>Verification</dt><dd id="verification" class="${v.ok ? "ok" : "failed"}">${esc2(verdict)}</dd>
-<dt>Totals</dt><dd>${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes, <span class="add">+${report2.totals.insertions}</span> <span class="del">-${report2.totals.deletions}</span></dd>
-<dt>Generated</dt><dd>${esc2(report2.generatedAt)}</dd>
+<dt>Totals</dt><dd>${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes, <span class="add">+${report3.totals.insertions}</span> <span class="del">-${report3.totals.deletions}</span></dd>
+<dt>Generated</dt><dd>${esc2(report3.generatedAt)}</dd>
 </dl>
 ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ""}
 </header>
 <main>
 <h2>Iterations</h2>
-${report2.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>
+${report3.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>
 ${rows}
 </tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
 <h2>Changes</h2>
@@ -12817,20 +12833,20 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
 });
 
 // src/report/markdown.ts
-function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
-  const v = report2.verification;
+function renderMarkdown(report3, limit = STEP_SUMMARY_LIMIT) {
+  const v = report3.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const head = [
-    `## agentgate run \`${code(report2.run.runId)}\``,
+    `## agentgate run \`${code(report3.run.runId)}\``,
     "",
     "| | |",
     "|---|---|",
-    `| Workspace | ${cell(report2.run.workspace)} |`,
-    `| Branch | ${report2.branch === null ? "-" : cell(report2.branch)} |`,
-    `| Before | ${report2.beforeSha ? `\`${report2.beforeSha}\`` : "-"} |`,
-    `| After | ${report2.afterSha ? `\`${report2.afterSha}\`` : "-"} |`,
+    `| Workspace | ${cell(report3.run.workspace)} |`,
+    `| Branch | ${report3.branch === null ? "-" : cell(report3.branch)} |`,
+    `| Before | ${report3.beforeSha ? `\`${report3.beforeSha}\`` : "-"} |`,
+    `| After | ${report3.afterSha ? `\`${report3.afterSha}\`` : "-"} |`,
     `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
-    `| Totals | ${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes, +${report2.totals.insertions} -${report2.totals.deletions} |`,
+    `| Totals | ${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes, +${report3.totals.insertions} -${report3.totals.deletions} |`,
     ""
   ];
   const blocks = [];
@@ -12842,20 +12858,20 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
       row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
     section([""]);
   }
-  if (report2.snapshots.length) {
+  if (report3.snapshots.length) {
     section([
       "### Iterations",
       "",
       "| # | Files | + | - | After | Task | Gate |",
       "|--:|--:|--:|--:|---|---|---|"
     ]);
-    for (const s of report2.snapshots) {
+    for (const s of report3.snapshots) {
       row(
         `| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} |`
       );
     }
     section([""]);
-    for (const s of report2.snapshots) {
+    for (const s of report3.snapshots) {
       if (s.files.length === 0) continue;
       section([
         `<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`,
@@ -13030,18 +13046,18 @@ var init_patches = __esm({
 // src/report/index.ts
 import { resolve as resolve8 } from "node:path";
 async function renderReport(snapshotter, format, runId) {
-  const report2 = await buildRunReport(snapshotter, runId);
+  const report3 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
-      return { report: report2, text: `${JSON.stringify(RunReport.parse(report2), null, 2)}
+      return { report: report3, text: `${JSON.stringify(RunReport.parse(report3), null, 2)}
 ` };
     case "md":
-      return { report: report2, text: renderMarkdown(report2) };
+      return { report: report3, text: renderMarkdown(report3) };
     case "dotenv":
-      return { report: report2, text: renderDotenv(report2) };
+      return { report: report3, text: renderDotenv(report3) };
     case "html": {
       const diffs = [];
-      for (const s of report2.snapshots) {
+      for (const s of report3.snapshots) {
         const patch3 = await snapshotter.generatePatch(s).catch((error2) => {
           if (isAgentgateError(error2)) return null;
           throw error2;
@@ -13050,15 +13066,15 @@ async function renderReport(snapshotter, format, runId) {
           patch3 === null ? s.files.map(() => ({ diff: "", binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch3)
         );
       }
-      return { report: report2, text: renderHtml({ report: report2, diffs, assets: await loadAssets() }) };
+      return { report: report3, text: renderHtml({ report: report3, diffs, assets: await loadAssets() }) };
     }
   }
 }
 async function writeReport(snapshotter, format, file, runId) {
-  const { report: report2, text } = await renderReport(snapshotter, format, runId);
+  const { report: report3, text } = await renderReport(snapshotter, format, runId);
   const path = resolve8(file);
   await writeFileAtomic(path, text);
-  return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
+  return { file: path, format, runId: report3.run.runId, bytes: Buffer.byteLength(text, "utf8") };
 }
 var init_report2 = __esm({
   "src/report/index.ts"() {
@@ -13134,16 +13150,16 @@ var init_report3 = __esm({
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
-        const { report: report2, text } = await renderReport(ctx.snapshotter, format, runId);
+        const { report: report3, text } = await renderReport(ctx.snapshotter, format, runId);
         if (summaryFile !== null) {
           await appendStepSummary(summaryFile, text);
           return {
-            json: { summary: summaryFile, format, runId: report2.run.runId },
-            human: () => `Appended the run ${report2.run.runId} summary to $GITHUB_STEP_SUMMARY.`
+            json: { summary: summaryFile, format, runId: report3.run.runId },
+            human: () => `Appended the run ${report3.run.runId} summary to $GITHUB_STEP_SUMMARY.`
           };
         }
         return {
-          json: format === "json" ? report2 : { format, runId: report2.run.runId, text },
+          json: format === "json" ? report3 : { format, runId: report3.run.runId, text },
           human: () => text.replace(/\n$/, "")
         };
       }
@@ -20618,7 +20634,12 @@ function applySettings(config2, configFile, opts) {
     lockTimeoutMs: opts.lockTimeoutMs ?? config2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
     checkpoints: {
       maxFileSizeBytes: config2.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
-      keep: config2.checkpoints?.keep ?? DEFAULT_KEEP
+      keep: config2.checkpoints?.keep ?? DEFAULT_KEEP,
+      maxStoreBytes: config2.checkpoints?.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES
+    },
+    hooks: {
+      timeoutMs: config2.hooks?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+      recordPrompts: config2.hooks?.recordPrompts ?? false
     }
   };
 }
@@ -21042,6 +21063,33 @@ var init_checkpoint_index = __esm({
   }
 });
 
+// src/git/parsers/count-objects.ts
+function parseCountObjects(text) {
+  const values = /* @__PURE__ */ new Map();
+  for (const line of text.split("\n")) {
+    const match = /^([a-z-]+): (\d+)$/.exec(line.trim());
+    if (match) values.set(match[1], Number(match[2]));
+  }
+  const get = (key) => {
+    const value = values.get(key);
+    if (value === void 0) throw unparseable("count-objects", `no "${key}" line`, text);
+    return value;
+  };
+  return {
+    loose: get("count"),
+    looseBytes: get("size") * 1024,
+    packs: get("packs"),
+    packBytes: get("size-pack") * 1024,
+    garbageBytes: get("size-garbage") * 1024
+  };
+}
+var init_count_objects = __esm({
+  "src/git/parsers/count-objects.ts"() {
+    "use strict";
+    init_nul_records();
+  }
+});
+
 // src/git/checkpoint-repo.ts
 import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join19 } from "node:path";
@@ -21053,7 +21101,8 @@ function checkpointRepo(p) {
     indexFile: p.indexFile,
     config: p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`],
     ...p.identity === void 0 ? {} : { identity: p.identity },
-    ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs }
+    ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs },
+    ...p.signal === void 0 ? {} : { signal: p.signal }
   };
 }
 async function initCheckpointRepo(repo) {
@@ -21092,12 +21141,19 @@ async function rootCommit(root, opts = {}) {
 async function gcCheckpointRepo(repo, pruneAge) {
   await runGit(repo, ["gc", "--quiet", `--prune=${pruneAge}`]);
 }
+async function countObjects(repo) {
+  return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
+}
+async function packLooseObjects(repo) {
+  await runGit(repo, ["repack", "-d", "-q"]);
+}
 var REPO_CONFIG, REPO_ATTRIBUTES;
 var init_checkpoint_repo = __esm({
   "src/git/checkpoint-repo.ts"() {
     "use strict";
     init_ids();
     init_errors();
+    init_count_objects();
     init_repo();
     init_runner();
     REPO_CONFIG = [
@@ -21726,6 +21782,19 @@ function newCheckpointRef(now = Date.now()) {
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
 }
+function entryOf(r) {
+  const { label, createdAt, kind, session, event, prompt } = decodeMessage(r.body, r.date);
+  return {
+    ref: r.ref,
+    hash: r.tree,
+    label,
+    createdAt,
+    kind,
+    ...session === void 0 ? {} : { session },
+    ...event === void 0 ? {} : { event },
+    ...prompt === void 0 ? {} : { prompt }
+  };
+}
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
 var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
@@ -21734,7 +21803,12 @@ var init_message2 = __esm({
     CheckpointMeta = object({
       label: string2().nullable(),
       createdAt: string2(),
-      kind: _enum(["track", "safety"])
+      kind: _enum(["track", "safety"]),
+      /** Set by agent hooks: the agent's session id and the event that took the checkpoint. */
+      session: string2().optional(),
+      event: string2().optional(),
+      /** The N-th prompt of the session: this checkpoint is the state just before it. */
+      prompt: number2().int().positive().optional()
     });
     CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
     META_REF_PREFIX = "refs/checkpoints-meta/";
@@ -21751,7 +21825,7 @@ async function recordCheckpoint(repo, treeId, meta2) {
     repo,
     treeId,
     [],
-    encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind })
+    encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind, ...meta2.tag })
   );
   const ref = newCheckpointRef();
   const updates = [
@@ -21838,6 +21912,7 @@ function storeLayout(checkpointsDir, projectId, worktreeKey) {
     gitDir: join23(dir, "git"),
     indexFile: join23(dir, "index"),
     metaFile: join23(dir, "store.json"),
+    upkeepFile: join23(dir, "upkeep.json"),
     lockPath: join23(dir, "lock"),
     tempDir: join23(dir, "tmp")
   };
@@ -21920,8 +21995,90 @@ var init_retention = __esm({
   }
 });
 
+// types/checkpoint.ts
+var SkippedFile, TrackResult, Patch, FileDiff, CheckpointEntry, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StoreStatus;
+var init_checkpoint = __esm({
+  "types/checkpoint.ts"() {
+    "use strict";
+    init_zod();
+    init_snapshot();
+    SkippedFile = object({
+      path: string2(),
+      /** `unreadable`: a FIFO, socket, device or a file that cannot be read; git cannot stage it. */
+      reason: _enum(["too-large", "nested-repository", "unreadable"]),
+      size: number2().int().nonnegative().nullable()
+    });
+    TrackResult = object({ hash: Sha, ref: string2(), skipped: array(SkippedFile) });
+    Patch = object({ hash: Sha, files: array(string2()) });
+    FileDiff = object({
+      file: string2(),
+      before: string2(),
+      after: string2(),
+      additions: number2().int().nonnegative(),
+      deletions: number2().int().nonnegative(),
+      status: _enum(["added", "modified", "deleted"]),
+      binary: boolean2()
+    });
+    CheckpointEntry = object({
+      ref: string2(),
+      hash: Sha,
+      label: string2().nullable(),
+      createdAt: IsoDate,
+      /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
+      kind: _enum(["track", "safety"]).optional(),
+      /** Checkpoints taken by agent hooks: the agent's session id and the hook event (`UserPromptSubmit`, `turn.start`, ...). */
+      session: string2().optional(),
+      event: string2().optional(),
+      /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
+      prompt: number2().int().positive().optional()
+    });
+    RestoreResult = object({
+      hash: Sha,
+      safety: Sha,
+      safetyRef: string2(),
+      /** Absolute paths the checkpoint knows but that were not touched (ignored, skipped, or in the way). */
+      leftAlone: array(string2())
+    });
+    RevertResult = object({
+      reverted: array(string2()),
+      deleted: array(string2()),
+      safety: Sha,
+      safetyRef: string2(),
+      leftAlone: array(string2())
+    });
+    GcResult = object({
+      kept: number2().int().nonnegative(),
+      removed: number2().int().nonnegative(),
+      pruneAge: string2(),
+      storeBytesBefore: number2().int().nonnegative(),
+      storeBytesAfter: number2().int().nonnegative()
+    });
+    PruneEvent = object({
+      at: IsoDate,
+      removed: array(CheckpointEntry),
+      storeBytesBefore: number2().int().nonnegative(),
+      storeBytesAfter: number2().int().nonnegative()
+    });
+    UpkeepRecord = object({
+      lastPackedAt: IsoDate.nullable(),
+      pruned: array(PruneEvent)
+    });
+    StoreStatus = object({
+      workspace: string2(),
+      /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
+      storeBytes: number2().int().nonnegative(),
+      budgetBytes: number2().int().positive(),
+      checkpoints: number2().int().nonnegative(),
+      looseObjects: number2().int().nonnegative(),
+      packs: number2().int().nonnegative(),
+      lastPackedAt: IsoDate.nullable(),
+      pruned: array(PruneEvent)
+    });
+  }
+});
+
 // src/checkpoints/upkeep.ts
-import { rm as rm13 } from "node:fs/promises";
+import { readFile as readFile11, rm as rm13, stat as stat10 } from "node:fs/promises";
 import { dirname as dirname12 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
@@ -21959,9 +22116,75 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
+async function storeBytes(repo, counts) {
+  const index = await stat10(repo.indexFile).then(
+    (st) => st.size,
+    () => 0
+  );
+  return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
+}
+async function keepWithinBudget(repo, location, maxStoreBytes) {
+  let counts = await countObjects(repo);
+  if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+    await withSweep(location, () => packLooseObjects(repo));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+    counts = await countObjects(repo);
+  }
+  const before2 = await storeBytes(repo, counts);
+  if (before2 <= maxStoreBytes) return;
+  let after2 = before2;
+  const removed = [];
+  while (after2 > maxStoreBytes * PRUNE_TARGET) {
+    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+    const candidates = records.filter(
+      (r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && !protectedOids.has(r.oid)
+    );
+    if (candidates.length === 0) break;
+    const drop = candidates.slice(-Math.ceil(candidates.length / 4));
+    await deleteRefs(
+      repo,
+      drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
+    );
+    removed.push(...drop.map(entryOf));
+    await withSweep(location, () => gcCheckpointRepo(repo, "now"));
+    after2 = await storeBytes(repo, await countObjects(repo));
+  }
+  const event = {
+    at: (/* @__PURE__ */ new Date()).toISOString(),
+    removed,
+    storeBytesBefore: before2,
+    storeBytesAfter: after2
+  };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY)
+  }));
+}
+async function readUpkeep(location) {
+  try {
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile11(location.upkeepFile, "utf8")));
+    if (parsed.success) return parsed.data;
+  } catch {
+  }
+  return { lastPackedAt: null, pruned: [] };
+}
+async function updateUpkeep(location, change) {
+  await writeJsonAtomic(location.upkeepFile, change(await readUpkeep(location)));
+}
+async function withSweep(location, fn) {
+  try {
+    await fn();
+  } finally {
+    await sweepGitTemporaries(location.gitDir);
+  }
+}
+var LOOSE_OBJECTS_LIMIT, PRUNE_TARGET, PRUNE_HISTORY;
 var init_upkeep = __esm({
   "src/checkpoints/upkeep.ts"() {
     "use strict";
+    init_checkpoint();
+    init_atomic();
     init_git_locks();
     init_place();
     init_sweep();
@@ -21969,17 +22192,16 @@ var init_upkeep = __esm({
     init_refs();
     init_message2();
     init_retention();
+    LOOSE_OBJECTS_LIMIT = 6700;
+    PRUNE_TARGET = 0.8;
+    PRUNE_HISTORY = 20;
   }
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
+import { access as access4, readFile as readFile12, realpath as realpath7 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join25, sep as sep7 } from "node:path";
-function toEntry(r) {
-  const meta2 = decodeMessage(r.body, r.date);
-  return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
-}
 async function physicalPath(path) {
   try {
     await access4(path);
@@ -22015,7 +22237,7 @@ var init_checkpoints = __esm({
     init_upkeep();
     init_workspace_paths();
     Checkpoints = class _Checkpoints {
-      constructor(workspace, location, repo, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes) {
+      constructor(workspace, location, repo, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes, maxStoreBytes) {
         this.workspace = workspace;
         this.location = location;
         this.repo = repo;
@@ -22024,6 +22246,7 @@ var init_checkpoints = __esm({
         this.maxFileSizeBytes = maxFileSizeBytes;
         this.lockTimeoutMs = lockTimeoutMs;
         this.userExcludes = userExcludes;
+        this.maxStoreBytes = maxStoreBytes;
       }
       workspace;
       location;
@@ -22033,6 +22256,7 @@ var init_checkpoints = __esm({
       maxFileSizeBytes;
       lockTimeoutMs;
       userExcludes;
+      maxStoreBytes;
       baselineKnown = false;
       storeReady = false;
       /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -22049,7 +22273,8 @@ var init_checkpoints = __esm({
         assertSafeWorkspace(real);
         const gitOpts = {
           ...opts.identity ? { identity: opts.identity } : {},
-          ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}
+          ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {},
+          ...opts.signal ? { signal: opts.signal } : {}
         };
         const probe = await probeWorkspace(real, gitOpts);
         const root = probe.root;
@@ -22093,16 +22318,70 @@ var init_checkpoints = __esm({
           forbidden,
           maxBytes,
           opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-          userExcludes
+          userExcludes,
+          opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES
         );
       }
-      /** Records the current state as a new checkpoint. */
+      /**
+       * Records the current state as a new checkpoint, then keeps the store within its budget (see
+       * keepWithinBudget in upkeep.ts); an upkeep failure is returned, not thrown: the checkpoint stands.
+       */
       async track(label, opts = {}) {
-        const t = await this.locked(
-          "checkpoint track",
-          () => this.trackLocked(label ?? null, "track", opts.baseline === true)
+        return this.locked("checkpoint track", async () => {
+          const prompt = opts.beforePrompt && opts.session ? await this.nextPrompt(opts.session) : void 0;
+          const tag = {
+            ...opts.session === void 0 ? {} : { session: opts.session },
+            ...opts.event === void 0 ? {} : { event: opts.event },
+            ...prompt === void 0 ? {} : { prompt }
+          };
+          const captured = await this.capture();
+          if (opts.unlessUnchanged && captured.treeId === await resolveTreeId(this.repo, LATEST_REF)) {
+            const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
+            const skipped = captured.skipped.map((s) => this.skippedFile(s));
+            return { hash: captured.treeId, ref, skipped, unchanged: true };
+          }
+          const t = await this.trackLocked(label ?? null, "track", opts.baseline === true, tag, captured);
+          const upkeepError = await keepWithinBudget(this.repo, this.location, this.maxStoreBytes).then(
+            () => void 0,
+            (error2) => error2
+          );
+          return {
+            hash: t.hash,
+            ref: t.ref,
+            skipped: t.skipped,
+            ...prompt === void 0 ? {} : { prompt },
+            ...upkeepError === void 0 ? {} : { upkeepError }
+          };
+        });
+      }
+      /**
+       * The checkpoint taken just before the `prompt`-th prompt of `session` (default: the session of
+       * the newest checkpoint an agent hook took). CHECKPOINT_NOT_FOUND when there is none.
+       */
+      async beforePrompt(prompt, session) {
+        const entries = await this.list();
+        const chosen = session ?? entries.find((e) => e.session !== void 0)?.session;
+        const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
+        if (hit !== void 0) return hit;
+        const which = chosen === void 0 ? "no agent session has checkpoints" : `session ${chosen}`;
+        throw new CheckpointNotFoundError(
+          `no checkpoint before prompt ${prompt} (${which}); it may not exist or was pruned to fit the store's budget; see "checkpoint list"`,
+          { details: { prompt, session: chosen ?? null, workspace: this.workspace } }
         );
-        return { hash: t.hash, ref: t.ref, skipped: t.skipped };
+      }
+      /** The store's size against its budget, its checkpoints and objects, and what automatic upkeep pruned. */
+      async status() {
+        const upkeep = await readUpkeep(this.location);
+        const base = { workspace: this.workspace, budgetBytes: this.maxStoreBytes, ...upkeep };
+        if (!await this.exists()) return { ...base, storeBytes: 0, checkpoints: 0, looseObjects: 0, packs: 0 };
+        const counts = await countObjects(this.repo);
+        return {
+          ...base,
+          storeBytes: await storeBytes(this.repo, counts),
+          checkpoints: (await this.list()).length,
+          looseObjects: counts.loose,
+          packs: counts.packs
+        };
       }
       /** Starts a session: records a checkpoint and makes it the baseline. */
       async startSession(label) {
@@ -22225,7 +22504,7 @@ var init_checkpoints = __esm({
       async list() {
         if (!await this.exists()) return [];
         const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX]);
-        return records.map(toEntry);
+        return records.map(entryOf);
       }
       /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
       async markers() {
@@ -22236,7 +22515,7 @@ var init_checkpoints = __esm({
           const marker = records.find((r) => r.ref === meta2);
           if (marker === void 0) return null;
           const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-          return toEntry(named ?? marker);
+          return entryOf(named ?? marker);
         };
         return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
       }
@@ -22306,15 +22585,24 @@ var init_checkpoints = __esm({
           );
         }
       }
-      async trackLocked(label, kind, baseline) {
-        const { treeId, skipped } = await this.capture();
+      async trackLocked(label, kind, baseline, tag = {}, captured) {
+        const { treeId, skipped } = captured ?? await this.capture();
         const ref = await recordCheckpoint(this.repo, treeId, {
           label,
           kind,
-          setBaseline: baseline || !await this.hasBaseline()
+          setBaseline: baseline || !await this.hasBaseline(),
+          tag
         });
         this.baselineKnown = true;
         return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+      }
+      /**
+       * One more than the highest prompt number the session's checkpoints carry (1 for a new
+       * session). Caller holds the lock, so two hooks of one session never take the same number.
+       */
+      async nextPrompt(session) {
+        const numbers = (await this.list()).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
+        return Math.max(0, ...numbers) + 1;
       }
       async hasBaseline() {
         if (!this.baselineKnown) this.baselineKnown = await readRef(this.repo, BASELINE_REF) !== null;
@@ -22378,9 +22666,9 @@ var init_checkpoints = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile11(this.userExcludes, "utf8").catch(() => "");
+        const wanted = this.userExcludes === null ? "" : await readFile12(this.userExcludes, "utf8").catch(() => "");
         const target = join25(this.location.gitDir, "info", "exclude");
-        const have = await readFile11(target, "utf8").catch(() => null);
+        const have = await readFile12(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
       /**
@@ -22421,7 +22709,8 @@ function open4(ctx) {
     excludePaths: [s.artifactsDir],
     lockTimeoutMs: s.lockTimeoutMs,
     gitTimeoutMs: s.gitTimeoutMs,
-    identity: s.identity
+    identity: s.identity,
+    maxStoreBytes: s.checkpoints.maxStoreBytes
   });
 }
 async function resolveCheckpoint(cp, name) {
@@ -22451,8 +22740,12 @@ ${body("before", d.before, d.status !== "added")}${body("after", d.after, d.stat
     ""
   );
 }
-var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, CHECKPOINT_COMMANDS;
-var init_checkpoint = __esm({
+function upkeepText(error2) {
+  const why = error2 instanceof Error ? error2.message : String(error2);
+  return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
+}
+var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, status, CHECKPOINT_COMMANDS;
+var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
     init_config();
@@ -22477,14 +22770,17 @@ var init_checkpoint = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).track(values.label);
+        const { upkeepError, ...result } = await (await open4(ctx)).track(values.label);
+        const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
         return {
           json: result,
+          warnings,
           human: () => [
             `Checkpoint ${result.hash} (${result.ref})`,
             ...result.skipped.map(
               (s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
-            )
+            ),
+            ...warnings.map((w) => `  warning: ${w.message}`)
           ].join("\n")
         };
       }
@@ -22552,15 +22848,31 @@ var init_checkpoint = __esm({
     });
     restore = defineCommand({
       name: "checkpoint restore",
-      usage: "checkpoint restore HASH",
+      usage: "checkpoint restore HASH | --prompt N [--session ID]",
       summary: "Make the workspace match checkpoint HASH (a safety checkpoint is taken first).",
-      description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
-      options: {},
-      positionals: { required: ["HASH"] },
-      examples: ['checkpoint restore "before tool call"'],
-      async run(ctx, _values, [name]) {
+      description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS} With --prompt N instead of HASH: the state just before the N-th prompt of the latest agent session that hooks recorded (--session for another; "checkpoint list" shows both).`,
+      options: {
+        prompt: {
+          type: "integer",
+          valueName: "N",
+          description: "go back to the state just before the N-th prompt of an agent session"
+        },
+        session: {
+          type: "string",
+          valueName: "ID",
+          description: "the agent session of --prompt (default: the latest one hooks recorded)"
+        }
+      },
+      positionals: { required: [], optional: ["HASH"] },
+      examples: ['checkpoint restore "before tool call"', "checkpoint restore --prompt 3"],
+      async run(ctx, values, [name]) {
+        if (name === void 0 === (values.prompt === void 0))
+          throw new UsageError("give either a HASH or --prompt N (with --session ID for an older session)");
+        if (values.session !== void 0 && values.prompt === void 0)
+          throw new UsageError("--session goes with --prompt N");
         const cp = await open4(ctx);
-        const result = await cp.restore(await resolveCheckpoint(cp, name));
+        const hash = values.prompt === void 0 ? await resolveCheckpoint(cp, name) : (await cp.beforePrompt(values.prompt, values.session)).hash;
+        const result = await cp.restore(hash);
         return {
           json: result,
           human: () => `Restored ${result.hash}.
@@ -22610,8 +22922,16 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         return {
           json: entries,
           human: () => entries.length ? table(
-            ["CREATED", "HASH", "LABEL", "REF"],
-            entries.map((e) => [e.createdAt, e.hash, e.label ?? "-", e.ref])
+            ["CREATED", "HASH", "SESSION", "PROMPT", "EVENT", "LABEL", "REF"],
+            entries.map((e) => [
+              e.createdAt,
+              e.hash,
+              e.session ?? "-",
+              e.prompt === void 0 ? "-" : String(e.prompt),
+              e.event ?? "-",
+              e.label ?? "-",
+              e.ref
+            ])
           ) : "No checkpoints."
         };
       }
@@ -22645,7 +22965,385 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         };
       }
     });
-    CHECKPOINT_COMMANDS = [track, patch2, diff, diffFull, restore, revert, list2, gc];
+    status = defineCommand({
+      name: "checkpoint status",
+      usage: "checkpoint status",
+      summary: "The checkpoint store's size against its budget, its checkpoints, and what upkeep pruned.",
+      description: "checkpoints.maxStoreBytes in the config is the budget: after each checkpoint, the oldest unprotected checkpoints are pruned and the store packed to stay under it.",
+      options: {},
+      positionals: { required: [] },
+      examples: ["checkpoint status --json"],
+      async run(ctx) {
+        const st = await (await open4(ctx)).status();
+        const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
+        return {
+          json: st,
+          human: () => [
+            `Store of ${printable(st.workspace)}: ${st.storeBytes} of ${st.budgetBytes} bytes, ${st.checkpoints} checkpoints`,
+            `  ${st.looseObjects} loose objects, ${st.packs} packs; last packed ${st.lastPackedAt ?? "never"}`,
+            st.pruned.length === 0 ? "  nothing pruned" : `  pruned ${removed} checkpoints to stay under budget, last at ${st.pruned[0]?.at ?? ""} (${st.pruned[0]?.storeBytesBefore ?? 0} -> ${st.pruned[0]?.storeBytesAfter ?? 0} bytes)`
+          ].join("\n")
+        };
+      }
+    });
+    CHECKPOINT_COMMANDS = [
+      track,
+      patch2,
+      diff,
+      diffFull,
+      restore,
+      revert,
+      list2,
+      gc,
+      status
+    ];
+  }
+});
+
+// src/hooks/budget.ts
+async function withinBudget(ms, fn) {
+  const controller = new AbortController();
+  let timer;
+  const deadline = new Promise((resolve13) => {
+    timer = setTimeout(() => resolve13("late"), ms);
+  });
+  const work = fn(controller.signal);
+  const wrapped = work.then((value) => ({ value }));
+  wrapped.catch(() => void 0);
+  try {
+    const first = await Promise.race([wrapped, deadline]);
+    if (first !== "late") return { done: true, value: first.value };
+  } finally {
+    clearTimeout(timer);
+  }
+  controller.abort();
+  const settled = work.then(
+    () => void 0,
+    () => void 0
+  );
+  await Promise.race([settled, new Promise((resolve13) => setTimeout(resolve13, WIND_DOWN_MS).unref())]);
+  return { done: false };
+}
+var WIND_DOWN_MS;
+var init_budget = __esm({
+  "src/hooks/budget.ts"() {
+    "use strict";
+    WIND_DOWN_MS = 1e3;
+  }
+});
+
+// src/hooks/log.ts
+import { appendFile as appendFile3, mkdir as mkdir8, rename as rename5, stat as stat11 } from "node:fs/promises";
+import { dirname as dirname13 } from "node:path";
+async function appendHookLog(file, line) {
+  const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
+  try {
+    await mkdir8(dirname13(file), { recursive: true });
+    const size = await stat11(file).then(
+      (st) => st.size,
+      () => 0
+    );
+    if (size >= HOOK_LOG_MAX_BYTES) await rename5(file, `${file}.1`).catch(() => void 0);
+    await appendFile3(file, `${text}
+`);
+    return null;
+  } catch (error2) {
+    return `could not write the hook log ${file} (${errnoOf(error2)})`;
+  }
+}
+var HOOK_LOG_MAX_BYTES, MAX_LINE;
+var init_log = __esm({
+  "src/hooks/log.ts"() {
+    "use strict";
+    init_atomic();
+    HOOK_LOG_MAX_BYTES = 1024 * 1024;
+    MAX_LINE = 2e3;
+  }
+});
+
+// src/hooks/agent-hook.ts
+async function runAgentHook(event, opts = {}) {
+  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const outcome = await checkpointFor(event, opts).catch(failure2);
+  await logOutcome(home, event, outcome);
+  return outcome;
+}
+async function logOutcome(home, event, outcome) {
+  const where = [event.event, event.session === void 0 ? null : `session=${event.session}`].filter((w) => w !== null && w !== void 0).join(" ");
+  const problem = await appendHookLog(
+    logFile(home),
+    `${(/* @__PURE__ */ new Date()).toISOString()} ${event.agent}${where ? ` ${where}` : ""} ${outcome.status}: ${outcome.message}`
+  );
+  if (problem !== null) outcome.message = `${outcome.message}; ${problem}`;
+  return outcome;
+}
+function logFile(home) {
+  return `${layout(home).logs}/hooks.log`;
+}
+async function checkpointFor(event, opts) {
+  const settings = opts.settings ?? await resolveSettings({
+    home: resolveHome(opts.home),
+    ...opts.configFile === void 0 ? {} : { configFile: opts.configFile }
+  });
+  const budget = settings.hooks.timeoutMs;
+  const label = labelOf(event, settings.hooks.recordPrompts);
+  const run = await withinBudget(budget, async (signal) => {
+    const cp = await Checkpoints.open(event.workspace, {
+      home: settings.home,
+      maxFileSizeBytes: settings.checkpoints.maxFileSizeBytes,
+      maxStoreBytes: settings.checkpoints.maxStoreBytes,
+      excludePaths: [settings.artifactsDir],
+      identity: settings.identity,
+      gitTimeoutMs: Math.min(settings.gitTimeoutMs, budget),
+      lockTimeoutMs: budget,
+      signal
+    });
+    return cp.track(label, {
+      baseline: event.kind === "baseline",
+      beforePrompt: event.kind === "before-prompt",
+      session: event.session,
+      event: event.event,
+      unlessUnchanged: event.kind === "latest"
+    });
+  });
+  if (!run.done)
+    return {
+      status: "skipped",
+      message: `checkpoint skipped: not done within hooks.timeoutMs (${budget} ms) in ${event.workspace}; raise hooks.timeoutMs in config.yaml for a very large workspace`
+    };
+  const t = run.value;
+  const parts = [
+    t.unchanged ? `unchanged since latest checkpoint ${t.hash.slice(0, 12)}` : `${event.kind} checkpoint ${t.hash.slice(0, 12)}`,
+    t.prompt === void 0 ? null : `prompt ${t.prompt}`,
+    event.promptText === void 0 ? null : `prompt text ${event.promptText.length} chars`,
+    t.skipped.length > 0 ? `${t.skipped.length} files skipped` : null,
+    t.upkeepError === void 0 ? null : `store upkeep failed (${errorText(t.upkeepError)})`
+  ];
+  return {
+    status: "recorded",
+    message: `${parts.filter((p) => p !== null).join(", ")} in ${event.workspace}`,
+    hash: t.hash,
+    ...t.prompt === void 0 ? {} : { prompt: t.prompt }
+  };
+}
+function labelOf(event, recordPrompts) {
+  const head = `${event.event}${event.detail ? ` ${event.detail}` : ""}`;
+  if (event.promptText === void 0) return head;
+  const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, " ");
+  const max = recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS;
+  return `${head}: ${text.length > max ? `${text.slice(0, max)}\u2026` : text}`;
+}
+function failure2(error2) {
+  return {
+    status: "failed",
+    message: `checkpoint failed: ${errorText(error2)}`,
+    ...isAgentgateError(error2) ? { code: error2.code } : {}
+  };
+}
+function errorText(error2) {
+  if (isAgentgateError(error2)) return `${error2.code}: ${error2.message}`;
+  return error2 instanceof Error ? error2.message : String(error2);
+}
+var PROMPT_LABEL_CHARS, RECORDED_PROMPT_MAX;
+var init_agent_hook = __esm({
+  "src/hooks/agent-hook.ts"() {
+    "use strict";
+    init_checkpoints2();
+    init_errors();
+    init_config2();
+    init_paths();
+    init_budget();
+    init_log();
+    PROMPT_LABEL_CHARS = 60;
+    RECORDED_PROMPT_MAX = 1e4;
+  }
+});
+
+// types/hooks.ts
+var ClaudeCodeEvent, HookOutcome;
+var init_hooks = __esm({
+  "types/hooks.ts"() {
+    "use strict";
+    init_zod();
+    ClaudeCodeEvent = object({
+      session_id: string2().min(1).max(256),
+      transcript_path: string2().optional(),
+      cwd: string2().min(1),
+      hook_event_name: string2().min(1).max(100),
+      /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
+      source: string2().max(100).optional(),
+      /** UserPromptSubmit: the prompt's text. */
+      prompt: string2().optional(),
+      /** PostToolUse: the tool's name (`Bash`, `Edit`, ...); its input is not kept. */
+      tool_name: string2().max(200).optional(),
+      tool_input: unknown().optional()
+    });
+    HookOutcome = object({
+      status: _enum(["recorded", "ignored", "invalid", "skipped", "failed"]),
+      /** One line for the log and stderr. */
+      message: string2(),
+      code: string2().optional(),
+      hash: string2().optional(),
+      prompt: number2().int().positive().optional()
+    });
+  }
+});
+
+// src/hooks/claude-code.ts
+async function runClaudeCodeHook(input, opts = {}) {
+  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const refuse = (status2, message, event, session) => logOutcome(
+    home,
+    {
+      agent: "claude-code",
+      ...event === void 0 ? {} : { event },
+      ...session === void 0 ? {} : { session }
+    },
+    { status: status2, message }
+  );
+  if (typeof input !== "string") return refuse("invalid", input.unreadable);
+  if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)");
+  let raw;
+  try {
+    raw = JSON.parse(input);
+  } catch (error2) {
+    return refuse("invalid", `stdin is not a JSON event (${error2.message.slice(0, 200)})`);
+  }
+  const parsed = ClaudeCodeEvent.safeParse(raw);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    const where = issue2?.path.length ? issue2.path.join(".") : "the event";
+    return refuse("invalid", `not a Claude Code hook event: ${where}: ${issue2?.message ?? "invalid"}`);
+  }
+  const e = parsed.data;
+  const kind = KINDS[e.hook_event_name];
+  if (kind === void 0)
+    return refuse(
+      "ignored",
+      `no checkpoint for event ${JSON.stringify(e.hook_event_name)} (only ${Object.keys(KINDS).join(", ")})`,
+      e.hook_event_name,
+      e.session_id
+    );
+  const detail = e.hook_event_name === "SessionStart" ? e.source : e.tool_name;
+  return runAgentHook(
+    {
+      agent: "claude-code",
+      workspace: e.cwd,
+      session: e.session_id,
+      event: e.hook_event_name,
+      kind,
+      ...detail === void 0 ? {} : { detail },
+      ...kind === "before-prompt" && e.prompt !== void 0 ? { promptText: e.prompt } : {}
+    },
+    opts
+  );
+}
+var KINDS;
+var init_claude_code = __esm({
+  "src/hooks/claude-code.ts"() {
+    "use strict";
+    init_hooks();
+    init_paths();
+    init_agent_hook();
+    KINDS = {
+      SessionStart: "baseline",
+      UserPromptSubmit: "before-prompt",
+      PostToolUse: "latest",
+      Stop: "latest"
+    };
+  }
+});
+
+// src/hooks/index.ts
+var init_hooks2 = __esm({
+  "src/hooks/index.ts"() {
+    "use strict";
+    init_agent_hook();
+    init_claude_code();
+  }
+});
+
+// src/cli/commands/hook.ts
+var hook_exports = {};
+__export(hook_exports, {
+  HOOK_COMMANDS: () => HOOK_COMMANDS,
+  hookCommandFailed: () => hookCommandFailed
+});
+function report(outcome) {
+  if (outcome.status === "recorded" || outcome.status === "ignored") return;
+  process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}
+`);
+}
+async function readEvent(timeoutMs) {
+  const stdin = process.stdin;
+  if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
+  const chunks = [];
+  let size = 0;
+  const result = await new Promise((resolve13) => {
+    const timer = setTimeout(
+      () => resolve13({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      timeoutMs
+    );
+    const done = (value) => {
+      clearTimeout(timer);
+      resolve13(value);
+    };
+    stdin.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > MAX_EVENT_BYTES) done({ unreadable: `the event is larger than ${MAX_EVENT_BYTES} bytes` });
+      else chunks.push(chunk);
+    });
+    stdin.once("end", () => done(Buffer.concat(chunks).toString("utf8")));
+    stdin.once(
+      "error",
+      (error2) => done({ unreadable: `could not read stdin (${error2.code ?? error2.message})` })
+    );
+  });
+  stdin.destroy();
+  return result;
+}
+async function hookCommandFailed(error2, home) {
+  const text = isAgentgateError(error2) ? `${error2.code}: ${error2.message}` : error2 instanceof Error ? error2.message : String(error2);
+  const outcome = await logOutcome(
+    resolveHome(home),
+    { agent: "claude-code" },
+    { status: "failed", message: `hook did not run: ${text}` }
+  );
+  process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}
+`);
+  return 0;
+}
+var MAX_EVENT_BYTES, claudeCode, HOOK_COMMANDS;
+var init_hook = __esm({
+  "src/cli/commands/hook.ts"() {
+    "use strict";
+    init_errors();
+    init_hooks2();
+    init_paths();
+    init_output();
+    init_spec();
+    MAX_EVENT_BYTES = 64 * 1024 * 1024;
+    claudeCode = defineCommand({
+      name: "hook claude-code",
+      usage: "hook claude-code",
+      summary: "Keep checkpoints from a Claude Code hook: reads one hook event (JSON) on stdin.",
+      description: 'SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt (numbered per session: "checkpoint restore --prompt N"), PostToolUse and Stop the latest state. Always exits 0 and prints nothing on stdout; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped.',
+      options: {},
+      positionals: { required: [] },
+      examples: ["hook claude-code < event.json"],
+      async run(ctx) {
+        const started = Date.now();
+        const budget = ctx.settings.hooks.timeoutMs;
+        const input = await readEvent(budget);
+        const left = Math.max(1, budget - (Date.now() - started));
+        const outcome = await runClaudeCodeHook(input, {
+          settings: { ...ctx.settings, hooks: { ...ctx.settings.hooks, timeoutMs: left } }
+        });
+        report(outcome);
+        return { silent: true, exitCode: 0 };
+      }
+    });
+    HOOK_COMMANDS = [claudeCode];
   }
 });
 
@@ -22682,10 +23380,12 @@ var init_commands = __esm({
           "checkpoint restore",
           "checkpoint revert",
           "checkpoint list",
-          "checkpoint gc"
+          "checkpoint gc",
+          "checkpoint status"
         ],
-        load: async () => (await Promise.resolve().then(() => (init_checkpoint(), checkpoint_exports))).CHECKPOINT_COMMANDS
-      }
+        load: async () => (await Promise.resolve().then(() => (init_checkpoint2(), checkpoint_exports))).CHECKPOINT_COMMANDS
+      },
+      { names: ["hook claude-code"], load: async () => (await Promise.resolve().then(() => (init_hook(), hook_exports))).HOOK_COMMANDS }
     ];
     COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
   }
@@ -22715,14 +23415,14 @@ function packageVersion() {
 }
 
 // src/cli/main.ts
-var GROUPS = ["checkpoint"];
+var GROUPS = ["checkpoint", "hook"];
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
   process.stdout.on("error", onStdoutError);
+  const { words, rest } = findCommand(argv);
+  const name = words.join(" ");
   try {
-    const { words, rest } = findCommand(argv);
-    const name = words.join(" ");
     if (words.length === 0 || GROUPS.includes(name))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
@@ -22740,8 +23440,16 @@ async function main(argv) {
     await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
   } catch (error2) {
+    if (words[0] === "hook" && COMMAND_NAMES.includes(name))
+      return (await Promise.resolve().then(() => (init_hook(), hook_exports))).hookCommandFailed(error2, optionValue(options, "--home"));
     return fail(error2, json);
   }
+}
+function optionValue(options, flag) {
+  const at = options.findIndex((o) => o === flag || o.startsWith(`${flag}=`));
+  if (at < 0) return void 0;
+  const option = options[at];
+  return option.includes("=") ? option.slice(flag.length + 1) : options[at + 1];
 }
 function findCommand(argv) {
   const picked = [];
@@ -22844,7 +23552,7 @@ function onStdoutError(error2) {
 function fail(error2, json) {
   if (!isAgentgateError(error2)) {
     const message = error2 instanceof Error ? error2.message : String(error2);
-    return report(
+    return report2(
       "INTERNAL",
       `unexpected failure: ${message}; please report it with the command you ran`,
       json,
@@ -22852,10 +23560,10 @@ function fail(error2, json) {
     );
   }
   const hint = WORKSPACE_CODES.includes(error2.code) ? " (-C, --workspace DIR)" : "";
-  return report(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
+  return report2(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
-function report(code2, message, json, status, details = {}) {
+function report2(code2, message, json, status2, details = {}) {
   const hasDetails = Object.keys(details).length > 0;
   if (json)
     process.stdout.write(
@@ -22870,11 +23578,11 @@ function report(code2, message, json, status, details = {}) {
 ${details.stderr}
 `);
   }
-  return status;
+  return status2;
 }
 main(process.argv.slice(2)).then(
-  (status) => {
-    process.exitCode = status;
+  (status2) => {
+    process.exitCode = status2;
   },
   (error2) => {
     process.stderr.write(`${PROGRAM}: INTERNAL: ${String(error2)}
