@@ -15,7 +15,7 @@ import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { deleteRefs, listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, entryOf, META_REF_PREFIX } from './message.js';
 import type { StoreLocation } from './project-id.js';
-import { directorySize, selectRemovals } from './retention.js';
+import { DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
 
 /** Upkeep of a checkpoint store: gc with retention, and repair of what a killed process left. */
 
@@ -81,8 +81,14 @@ export async function repairOnAcquire(
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
 
-/** git's own `gc.auto` threshold: past this many loose objects, they are packed. */
-export const LOOSE_OBJECTS_LIMIT = 6700;
+/**
+ * Past this many loose objects, they are packed. Lower than git's `gc.auto` (6700): a loose
+ * object takes a whole file-system block (4 KiB) on disk however small it is, and a checkpoint of
+ * an agent's turn writes a few dozen; packing a thousand takes a fraction of a second.
+ */
+export const LOOSE_OBJECTS_LIMIT = 1000;
+/** git's `gc.autoPackLimit`: past this many packs, they are repacked into one (with deltas across them). */
+const PACKS_LIMIT = 50;
 /** Pruning goes down to this share of the budget, so that a store at its budget is not pruned (and gc'd) at every checkpoint. */
 const PRUNE_TARGET = 0.8;
 /** Prune events kept in upkeep.json, newest first. */
@@ -99,7 +105,7 @@ export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Pr
 
 /**
  * Automatic upkeep after a checkpoint, so that a store never needs a manual gc: loose objects
- * past LOOSE_OBJECTS_LIMIT are packed; a store above `maxStoreBytes` loses its oldest
+ * past LOOSE_OBJECTS_LIMIT are packed, and packs past PACKS_LIMIT repacked into one; a store above `maxStoreBytes` loses its oldest
  * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept), a quarter
  * of them per round, each round followed by a gc that drops their objects, until it is down to
  * PRUNE_TARGET of the budget or only protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
@@ -110,7 +116,11 @@ export async function keepWithinBudget(
   maxStoreBytes: number,
 ): Promise<void> {
   let counts = await countObjects(repo);
-  if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+  if (counts.packs >= PACKS_LIMIT) {
+    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
+    counts = await countObjects(repo);
+  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
     await withSweep(location, () => packLooseObjects(repo));
     await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
     counts = await countObjects(repo);
