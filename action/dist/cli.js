@@ -22125,7 +22125,11 @@ async function storeBytes(repo, counts) {
 }
 async function keepWithinBudget(repo, location, maxStoreBytes) {
   let counts = await countObjects(repo);
-  if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+  if (counts.packs >= PACKS_LIMIT) {
+    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+    counts = await countObjects(repo);
+  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
     await withSweep(location, () => packLooseObjects(repo));
     await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
     counts = await countObjects(repo);
@@ -22179,7 +22183,7 @@ async function withSweep(location, fn) {
     await sweepGitTemporaries(location.gitDir);
   }
 }
-var LOOSE_OBJECTS_LIMIT, PRUNE_TARGET, PRUNE_HISTORY;
+var LOOSE_OBJECTS_LIMIT, PACKS_LIMIT, PRUNE_TARGET, PRUNE_HISTORY;
 var init_upkeep = __esm({
   "src/checkpoints/upkeep.ts"() {
     "use strict";
@@ -22192,7 +22196,8 @@ var init_upkeep = __esm({
     init_refs();
     init_message2();
     init_retention();
-    LOOSE_OBJECTS_LIMIT = 6700;
+    LOOSE_OBJECTS_LIMIT = 1e3;
+    PACKS_LIMIT = 50;
     PRUNE_TARGET = 0.8;
     PRUNE_HISTORY = 20;
   }
