@@ -66,7 +66,7 @@ export async function logOutcome(
   return outcome;
 }
 
-export function logFile(home: string): string {
+function logFile(home: string): string {
   return `${layout(home).logs}/hooks.log`;
 }
 

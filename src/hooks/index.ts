@@ -1,6 +1,5 @@
 export {
   runAgentHook,
-  logFile,
   logOutcome,
   type AgentCheckpointKind,
   type AgentEvent,
