@@ -23067,6 +23067,7 @@ var init_log = __esm({
 });
 
 // src/hooks/agent-hook.ts
+import { join as join27 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -23083,7 +23084,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return `${layout(home).logs}/hooks.log`;
+  return join27(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({

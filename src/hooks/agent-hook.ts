@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { HookOutcome } from '../../types/hooks.js';
 import { Checkpoints } from '../checkpoints/index.js';
 import { isAgentgateError } from '../errors.js';
@@ -49,7 +50,7 @@ export async function runAgentHook(event: AgentEvent, opts: AgentHookOptions = {
   return outcome;
 }
 
-/** Logs an outcome reached before an event could be read (bad input); never throws. */
+/** Appends an outcome to the hook log (its message then says if the log could not be written); never throws. */
 export async function logOutcome(
   home: string,
   event: Pick<AgentEvent, 'agent'> & Partial<AgentEvent>,
@@ -67,7 +68,7 @@ export async function logOutcome(
 }
 
 function logFile(home: string): string {
-  return `${layout(home).logs}/hooks.log`;
+  return join(layout(home).logs, 'hooks.log');
 }
 
 async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise<HookOutcome> {
