@@ -10,6 +10,7 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
 import { gatesCase } from './cases/gates.js';
+import { hookCase, hookStoreCase } from './cases/hooks.js';
 import { changeSizeCase, iterateCase, iterationCase } from './cases/iteration.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
@@ -37,6 +38,8 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   sharing: sharingCase,
   startup: startupCase,
   gates: gatesCase,
+  hook: hookCase,
+  'hook-store': hookStoreCase,
 };
 
 async function main(): Promise<number> {

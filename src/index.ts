@@ -13,7 +13,16 @@ export {
   type CheckpointsOptions,
   type CleanupOptions,
   type GcOptions,
+  type TrackOptions,
+  type TrackOutcome,
 } from './checkpoints/index.js';
+export {
+  runAgentHook,
+  runClaudeCodeHook,
+  type AgentCheckpointKind,
+  type AgentEvent,
+  type AgentHookOptions,
+} from './hooks/index.js';
 export { SnapshotStore } from './store/snapshot-store.js';
 export { resolveSettings, loadConfig, type Settings } from './store/config.js';
 export { resolveHome, layout } from './store/paths.js';

@@ -34,6 +34,11 @@ export const CheckpointEntry = z.object({
   createdAt: IsoDate,
   /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
   kind: z.enum(['track', 'safety']).optional(),
+  /** Checkpoints taken by agent hooks: the agent's session id and the hook event (`UserPromptSubmit`, `turn.start`, ...). */
+  session: z.string().optional(),
+  event: z.string().optional(),
+  /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
+  prompt: z.number().int().positive().optional(),
 });
 export type CheckpointEntry = z.infer<typeof CheckpointEntry>;
 
@@ -69,3 +74,33 @@ export type GcResult = z.infer<typeof GcResult>;
 /** The earlier name of GcResult. */
 export const CleanupResult = GcResult;
 export type CleanupResult = GcResult;
+
+/** One round of keeping a store under its budget: the checkpoints it removed, and the store's size around it. */
+export const PruneEvent = z.object({
+  at: IsoDate,
+  removed: z.array(CheckpointEntry),
+  storeBytesBefore: z.number().int().nonnegative(),
+  storeBytesAfter: z.number().int().nonnegative(),
+});
+export type PruneEvent = z.infer<typeof PruneEvent>;
+
+/** `<store>/upkeep.json`: what automatic upkeep did last (newest prune first, a bounded list). */
+export const UpkeepRecord = z.object({
+  lastPackedAt: IsoDate.nullable(),
+  pruned: z.array(PruneEvent),
+});
+export type UpkeepRecord = z.infer<typeof UpkeepRecord>;
+
+/** `checkpoint status`: the store's size against its budget, and what automatic upkeep did. */
+export const StoreStatus = z.object({
+  workspace: z.string(),
+  /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
+  storeBytes: z.number().int().nonnegative(),
+  budgetBytes: z.number().int().positive(),
+  checkpoints: z.number().int().nonnegative(),
+  looseObjects: z.number().int().nonnegative(),
+  packs: z.number().int().nonnegative(),
+  lastPackedAt: IsoDate.nullable(),
+  pruned: z.array(PruneEvent),
+});
+export type StoreStatus = z.infer<typeof StoreStatus>;

@@ -19,6 +19,10 @@ export const DEFAULT_KEEP = 100;
  */
 export const DEFAULT_REPORT_MAX_FILE_DIFF_BYTES = 512 * 1024;
 export const DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES = 20 * 1024 * 1024;
+/** A checkpoint store is pruned (oldest unprotected checkpoints first) and packed to stay under this. */
+export const DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
+/** An agent hook that has not finished its checkpoint by then skips it (and says so in the log). */
+export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 
 /** `<home>/config.yaml`. Every key is optional; unknown keys are refused so typos surface. */
 export const Config = z
@@ -32,6 +36,15 @@ export const Config = z
       .object({
         maxFileSizeBytes: z.number().int().positive().optional(),
         keep: z.number().int().positive().optional(),
+        maxStoreBytes: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    hooks: z
+      .object({
+        timeoutMs: z.number().int().positive().optional(),
+        /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
+        recordPrompts: z.boolean().optional(),
       })
       .strict()
       .optional(),

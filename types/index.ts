@@ -6,3 +6,4 @@ export * from './config.js';
 export * from './report.js';
 export * from './serve.js';
 export * from './gate.js';
+export * from './hooks.js';

@@ -9,12 +9,14 @@ import type {
   RestoreResult,
   RevertResult,
   SkippedFile,
+  StoreStatus,
   TrackResult,
 } from '../../types/checkpoint.js';
 import {
   DEFAULT_GIT_TIMEOUT_MS,
   DEFAULT_KEEP,
   DEFAULT_MAX_FILE_SIZE_BYTES,
+  DEFAULT_MAX_STORE_BYTES,
   type Identity,
 } from '../../types/config.js';
 import {
@@ -27,6 +29,7 @@ import { decodeBytes } from '../fs/path-bytes.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import {
   checkpointRepo,
+  countObjects,
   initCheckpointRepo,
   probeWorkspace,
   rootCommit,
@@ -43,7 +46,6 @@ import {
   type TreeEntry,
 } from '../git/checkpoint-trees.js';
 import { isNullId } from '../git/ids.js';
-import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { listRefRecords, readRef } from '../git/refs.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesFile } from '../git/user-ignore.js';
@@ -56,17 +58,18 @@ import { knownPaths, recordCheckpoint } from './record.js';
 import {
   BASELINE_REF,
   CHECKPOINT_REF_PREFIX,
-  decodeMessage,
+  entryOf,
   LATEST_REF,
   META_REF_PREFIX,
   SAFETY_REF,
+  type AgentTag,
   type CheckpointMeta,
 } from './message.js';
 import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
 import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
 import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
 import type { Skip } from './skip-rules.js';
-import { gcStore, repairOnAcquire } from './upkeep.js';
+import { gcStore, keepWithinBudget, readUpkeep, repairOnAcquire, storeBytes } from './upkeep.js';
 import { toAbsolute, toGitPath, toWorkspaceGitPath } from './workspace-paths.js';
 
 export interface CheckpointsOptions {
@@ -80,6 +83,31 @@ export interface CheckpointsOptions {
   lockTimeoutMs?: number;
   gitTimeoutMs?: number;
   identity?: Identity;
+  /** After each `track`, the oldest unprotected checkpoints are pruned to keep the store under this (default 2 GiB). */
+  maxStoreBytes?: number;
+  /** Stops every git call (and the wait for the lock's git work) when aborted: an agent hook's time budget. */
+  signal?: AbortSignal;
+}
+
+/** How `track` labels a checkpoint taken by an agent hook. */
+export interface TrackOptions {
+  /** Make this checkpoint the session's baseline. */
+  baseline?: boolean;
+  /** The agent's session id and hook event, shown by `list`. */
+  session?: string;
+  event?: string;
+  /** The state just before the session's next prompt: numbered 1, 2, ... per session (`prompt` in `list`). */
+  beforePrompt?: boolean;
+  /** Record nothing when the state is the one `latest` already holds (a hook after a read-only tool). */
+  unlessUnchanged?: boolean;
+}
+
+/** `track`'s result, plus the prompt number it was given and what went wrong in automatic upkeep (the checkpoint stands). */
+export interface TrackOutcome extends TrackResult {
+  prompt?: number;
+  /** With `unlessUnchanged`: nothing was recorded, `latest` already holds this state (hash and ref are its). */
+  unchanged?: boolean;
+  upkeepError?: unknown;
 }
 
 export interface GcOptions {
@@ -138,6 +166,7 @@ export class Checkpoints {
     private readonly lockTimeoutMs: number,
     /** The user's global ignore file (core.excludesFile), mirrored into the repository's info/exclude. */
     private readonly userExcludes: string | null,
+    private readonly maxStoreBytes: number,
   ) {}
 
   /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -156,6 +185,7 @@ export class Checkpoints {
     const gitOpts = {
       ...(opts.identity ? { identity: opts.identity } : {}),
       ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     };
     const probe = await probeWorkspace(real, gitOpts);
     const root = probe.root;
@@ -199,15 +229,72 @@ export class Checkpoints {
       maxBytes,
       opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
       userExcludes,
+      opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
     );
   }
 
-  /** Records the current state as a new checkpoint. */
-  async track(label?: string, opts: { baseline?: boolean } = {}): Promise<TrackResult> {
-    const t = await this.locked('checkpoint track', () =>
-      this.trackLocked(label ?? null, 'track', opts.baseline === true),
+  /**
+   * Records the current state as a new checkpoint, then keeps the store within its budget (see
+   * keepWithinBudget in upkeep.ts); an upkeep failure is returned, not thrown: the checkpoint stands.
+   */
+  async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
+    return this.locked('checkpoint track', async () => {
+      const prompt = opts.beforePrompt && opts.session ? await this.nextPrompt(opts.session) : undefined;
+      const tag: AgentTag = {
+        ...(opts.session === undefined ? {} : { session: opts.session }),
+        ...(opts.event === undefined ? {} : { event: opts.event }),
+        ...(prompt === undefined ? {} : { prompt }),
+      };
+      const captured = await this.capture();
+      if (opts.unlessUnchanged && captured.treeId === (await resolveTreeId(this.repo, LATEST_REF))) {
+        const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
+        const skipped = captured.skipped.map((s) => this.skippedFile(s));
+        return { hash: captured.treeId, ref, skipped, unchanged: true };
+      }
+      const t = await this.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
+      const upkeepError = await keepWithinBudget(this.repo, this.location, this.maxStoreBytes).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      return {
+        hash: t.hash,
+        ref: t.ref,
+        skipped: t.skipped,
+        ...(prompt === undefined ? {} : { prompt }),
+        ...(upkeepError === undefined ? {} : { upkeepError }),
+      };
+    });
+  }
+
+  /**
+   * The checkpoint taken just before the `prompt`-th prompt of `session` (default: the session of
+   * the newest checkpoint an agent hook took). CHECKPOINT_NOT_FOUND when there is none.
+   */
+  async beforePrompt(prompt: number, session?: string): Promise<CheckpointEntry> {
+    const entries = await this.list();
+    const chosen = session ?? entries.find((e) => e.session !== undefined)?.session;
+    const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
+    if (hit !== undefined) return hit;
+    const which = chosen === undefined ? 'no agent session has checkpoints' : `session ${chosen}`;
+    throw new CheckpointNotFoundError(
+      `no checkpoint before prompt ${prompt} (${which}); it may not exist or was pruned to fit the store's budget; see "checkpoint list"`,
+      { details: { prompt, session: chosen ?? null, workspace: this.workspace } },
     );
-    return { hash: t.hash, ref: t.ref, skipped: t.skipped };
+  }
+
+  /** The store's size against its budget, its checkpoints and objects, and what automatic upkeep pruned. */
+  async status(): Promise<StoreStatus> {
+    const upkeep = await readUpkeep(this.location);
+    const base = { workspace: this.workspace, budgetBytes: this.maxStoreBytes, ...upkeep };
+    if (!(await this.exists())) return { ...base, storeBytes: 0, checkpoints: 0, looseObjects: 0, packs: 0 };
+    const counts = await countObjects(this.repo);
+    return {
+      ...base,
+      storeBytes: await storeBytes(this.repo, counts),
+      checkpoints: (await this.list()).length,
+      looseObjects: counts.loose,
+      packs: counts.packs,
+    };
   }
 
   /** Starts a session: records a checkpoint and makes it the baseline. */
@@ -357,7 +444,7 @@ export class Checkpoints {
   async list(): Promise<CheckpointEntry[]> {
     if (!(await this.exists())) return [];
     const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX]);
-    return records.map(toEntry);
+    return records.map(entryOf);
   }
 
   /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
@@ -369,7 +456,7 @@ export class Checkpoints {
       const marker = records.find((r) => r.ref === meta);
       if (marker === undefined) return null;
       const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-      return toEntry(named ?? marker);
+      return entryOf(named ?? marker);
     };
     return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
   }
@@ -460,15 +547,27 @@ export class Checkpoints {
     label: string | null,
     kind: CheckpointMeta['kind'],
     baseline: boolean,
+    tag: AgentTag = {},
+    captured?: Capture,
   ): Promise<Tracked> {
-    const { treeId, skipped } = await this.capture();
+    const { treeId, skipped } = captured ?? (await this.capture());
     const ref = await recordCheckpoint(this.repo, treeId, {
       label,
       kind,
       setBaseline: baseline || !(await this.hasBaseline()),
+      tag,
     });
     this.baselineKnown = true;
     return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+  }
+
+  /**
+   * One more than the highest prompt number the session's checkpoints carry (1 for a new
+   * session). Caller holds the lock, so two hooks of one session never take the same number.
+   */
+  private async nextPrompt(session: string): Promise<number> {
+    const numbers = (await this.list()).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
+    return Math.max(0, ...numbers) + 1;
   }
 
   private async hasBaseline(): Promise<boolean> {
@@ -559,11 +658,6 @@ export class Checkpoints {
     const ignored = await ignoredPaths(this.repo, paths);
     return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
   }
-}
-
-function toEntry(r: RefRecord): CheckpointEntry {
-  const meta = decodeMessage(r.body, r.date);
-  return { ref: r.ref, hash: r.tree, label: meta.label, createdAt: meta.createdAt, kind: meta.kind };
 }
 
 /** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */

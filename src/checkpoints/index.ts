@@ -4,5 +4,7 @@ export {
   type CheckpointsOptions,
   type CleanupOptions,
   type GcOptions,
+  type TrackOptions,
+  type TrackOutcome,
 } from './checkpoints.js';
 export { DEFAULT_PRUNE_AGE } from './retention.js';

@@ -1,13 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
+import type { CheckpointEntry } from '../../types/checkpoint.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 
 /** What a checkpoint commit records about itself, as one JSON line in its message body. */
 export const CheckpointMeta = z.object({
   label: z.string().nullable(),
   createdAt: z.string(),
   kind: z.enum(['track', 'safety']),
+  /** Set by agent hooks: the agent's session id and the event that took the checkpoint. */
+  session: z.string().optional(),
+  event: z.string().optional(),
+  /** The N-th prompt of the session: this checkpoint is the state just before it. */
+  prompt: z.number().int().positive().optional(),
 });
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
+
+/** What an agent hook records about a checkpoint (see CheckpointMeta). */
+export type AgentTag = Pick<CheckpointMeta, 'session' | 'event' | 'prompt'>;
 
 export const CHECKPOINT_REF_PREFIX = 'refs/checkpoints/';
 export const META_REF_PREFIX = 'refs/checkpoints-meta/';
@@ -48,4 +58,19 @@ export function newCheckpointRef(now: number = Date.now()): string {
   const iso = new Date(lastStamp).toISOString(); // 2025-01-02T03:04:05.678Z
   const stamp = iso.replace(/[-:]/g, '').replace('.', '');
   return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A checkpoint ref as listed: its tree and what its message records. */
+export function entryOf(r: RefRecord): CheckpointEntry {
+  const { label, createdAt, kind, session, event, prompt } = decodeMessage(r.body, r.date);
+  return {
+    ref: r.ref,
+    hash: r.tree,
+    label,
+    createdAt,
+    kind,
+    ...(session === undefined ? {} : { session }),
+    ...(event === undefined ? {} : { event }),
+    ...(prompt === undefined ? {} : { prompt }),
+  };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
  *       git/         private git dir: objects, refs/checkpoints/*, config, info/attributes
  *       index        the persistent index (GIT_INDEX_FILE): repeated captures only re-stat files
  *       store.json   { workspace, projectId, createdAt }, written last when the store is created
+ *       upkeep.json  what automatic packing and pruning did last (upkeep.ts)
  *       lock         cross-process lock serialising every operation that writes the store
  *       tmp/         temporary indexes used while writing files back
  *
@@ -27,6 +28,8 @@ export interface StoreLocation {
   gitDir: string;
   indexFile: string;
   metaFile: string;
+  /** What automatic upkeep did last (upkeep.ts). */
+  upkeepFile: string;
   lockPath: string;
   tempDir: string;
 }
@@ -46,6 +49,7 @@ export function storeLayout(checkpointsDir: string, projectId: string, worktreeK
     gitDir: join(dir, 'git'),
     indexFile: join(dir, 'index'),
     metaFile: join(dir, 'store.json'),
+    upkeepFile: join(dir, 'upkeep.json'),
     lockPath: join(dir, 'lock'),
     tempDir: join(dir, 'tmp'),
   };

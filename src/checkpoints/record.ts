@@ -7,6 +7,7 @@ import {
   LATEST_REF,
   newCheckpointRef,
   SAFETY_REF,
+  type AgentTag,
   type CheckpointMeta,
 } from './message.js';
 
@@ -18,13 +19,13 @@ import {
 export async function recordCheckpoint(
   repo: CheckpointRepo,
   treeId: string,
-  meta: { label: string | null; kind: CheckpointMeta['kind']; setBaseline: boolean },
+  meta: { label: string | null; kind: CheckpointMeta['kind']; setBaseline: boolean; tag?: AgentTag },
 ): Promise<string> {
   const commit = await commitTree(
     repo,
     treeId,
     [],
-    encodeMessage({ label: meta.label, createdAt: new Date().toISOString(), kind: meta.kind }),
+    encodeMessage({ label: meta.label, createdAt: new Date().toISOString(), kind: meta.kind, ...meta.tag }),
   );
   const ref = newCheckpointRef();
   const updates: RefUpdate[] = [

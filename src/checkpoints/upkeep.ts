@@ -1,14 +1,21 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { GcResult } from '../../types/checkpoint.js';
+import { UpkeepRecord, type GcResult, type PruneEvent } from '../../types/checkpoint.js';
+import { writeJsonAtomic } from '../fs/atomic.js';
 import { removeLockOlderThan, removeOrphanedGitLocks } from '../fs/git-locks.js';
 import { PLACE_TEMP_NAME } from '../fs/place.js';
 import { sweepGitTemporaries, sweepTempFiles } from '../fs/sweep.js';
-import { gcCheckpointRepo, type CheckpointRepo } from '../git/checkpoint-repo.js';
+import {
+  countObjects,
+  gcCheckpointRepo,
+  packLooseObjects,
+  type CheckpointRepo,
+} from '../git/checkpoint-repo.js';
+import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { deleteRefs, listRefRecords } from '../git/refs.js';
-import { CHECKPOINT_REF_PREFIX, META_REF_PREFIX } from './message.js';
+import { CHECKPOINT_REF_PREFIX, entryOf, META_REF_PREFIX } from './message.js';
 import type { StoreLocation } from './project-id.js';
-import { directorySize, selectRemovals } from './retention.js';
+import { DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
 
 /** Upkeep of a checkpoint store: gc with retention, and repair of what a killed process left. */
 
@@ -72,4 +79,107 @@ export async function repairOnAcquire(
   await sweepTempFiles(dirname(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
+}
+
+/**
+ * Past this many loose objects, they are packed. Lower than git's `gc.auto` (6700): a loose
+ * object takes a whole file-system block (4 KiB) on disk however small it is, and a checkpoint of
+ * an agent's turn writes a few dozen; packing a thousand takes a fraction of a second.
+ */
+export const LOOSE_OBJECTS_LIMIT = 1000;
+/** git's `gc.autoPackLimit`: past this many packs, they are repacked into one (with deltas across them). */
+const PACKS_LIMIT = 50;
+/** Pruning goes down to this share of the budget, so that a store at its budget is not pruned (and gc'd) at every checkpoint. */
+const PRUNE_TARGET = 0.8;
+/** Prune events kept in upkeep.json, newest first. */
+const PRUNE_HISTORY = 20;
+
+/** The store's size as `checkpoint status` and the budget count it: objects (loose, packed, leftovers) plus the index. */
+export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Promise<number> {
+  const index = await stat(repo.indexFile).then(
+    (st) => st.size,
+    () => 0,
+  );
+  return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
+}
+
+/**
+ * Automatic upkeep after a checkpoint, so that a store never needs a manual gc: loose objects
+ * past LOOSE_OBJECTS_LIMIT are packed, and packs past PACKS_LIMIT repacked into one; a store above `maxStoreBytes` loses its oldest
+ * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept), a quarter
+ * of them per round, each round followed by a gc that drops their objects, until it is down to
+ * PRUNE_TARGET of the budget or only protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
+ */
+export async function keepWithinBudget(
+  repo: CheckpointRepo,
+  location: StoreLocation,
+  maxStoreBytes: number,
+): Promise<void> {
+  let counts = await countObjects(repo);
+  if (counts.packs >= PACKS_LIMIT) {
+    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
+    counts = await countObjects(repo);
+  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+    await withSweep(location, () => packLooseObjects(repo));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
+    counts = await countObjects(repo);
+  }
+  const before = await storeBytes(repo, counts);
+  if (before <= maxStoreBytes) return;
+  let after = before;
+  const removed: PruneEvent['removed'] = [];
+  while (after > maxStoreBytes * PRUNE_TARGET) {
+    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+    const candidates = records.filter(
+      (r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && !protectedOids.has(r.oid),
+    );
+    if (candidates.length === 0) break;
+    // Newest first: the oldest quarter is at the end.
+    const drop = candidates.slice(-Math.ceil(candidates.length / 4));
+    await deleteRefs(
+      repo,
+      drop.map((r) => ({ ref: r.ref, oldSha: r.oid })),
+    );
+    removed.push(...drop.map(entryOf));
+    await withSweep(location, () => gcCheckpointRepo(repo, 'now'));
+    after = await storeBytes(repo, await countObjects(repo));
+  }
+  const event: PruneEvent = {
+    at: new Date().toISOString(),
+    removed,
+    storeBytesBefore: before,
+    storeBytesAfter: after,
+  };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: new Date().toISOString(),
+    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY),
+  }));
+}
+
+/** What automatic upkeep recorded; an absent or unreadable file is an empty record. */
+export async function readUpkeep(location: StoreLocation): Promise<UpkeepRecord> {
+  try {
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile(location.upkeepFile, 'utf8')));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Absent or torn by hand: upkeep starts a new record.
+  }
+  return { lastPackedAt: null, pruned: [] };
+}
+
+async function updateUpkeep(
+  location: StoreLocation,
+  change: (u: UpkeepRecord) => UpkeepRecord,
+): Promise<void> {
+  await writeJsonAtomic(location.upkeepFile, change(await readUpkeep(location)));
+}
+
+async function withSweep(location: StoreLocation, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } finally {
+    await sweepGitTemporaries(location.gitDir);
+  }
 }

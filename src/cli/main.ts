@@ -24,16 +24,16 @@ import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
 
 /** Commands with subcommands: `checkpoint track`, ... (`gate` alone is a command too). */
-const GROUPS = ['checkpoint', 'gate'];
+const GROUPS = ['checkpoint', 'gate', 'hook'];
 
 async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
   const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   const json = options.includes('--json');
   process.stdout.on('error', onStdoutError);
+  const { words, rest } = findCommand(argv);
+  const name = words.join(' ');
   try {
-    const { words, rest } = findCommand(argv);
-    const name = words.join(' ');
     if (words.length === 0 || (GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
@@ -53,8 +53,19 @@ async function main(argv: string[]): Promise<number> {
     await emit(result, json);
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;
   } catch (error) {
+    // A hook never fails its agent, not even with a bad option or config file.
+    if (words[0] === 'hook' && COMMAND_NAMES.includes(name))
+      return (await import('./commands/hook.js')).hookCommandFailed(error, optionValue(options, '--home'));
     return fail(error, json);
   }
+}
+
+/** The value of `--home DIR` or `--home=DIR` as typed, before parsing (which may have failed). */
+function optionValue(options: string[], flag: string): string | undefined {
+  const at = options.findIndex((o) => o === flag || o.startsWith(`${flag}=`));
+  if (at < 0) return undefined;
+  const option = options[at] as string;
+  return option.includes('=') ? option.slice(flag.length + 1) : options[at + 1];
 }
 
 /**

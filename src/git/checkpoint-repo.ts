@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError } from '../errors.js';
+import { parseCountObjects, type ObjectCounts } from './parsers/count-objects.js';
 import { assertOwnWorkTree } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
 
@@ -27,6 +28,7 @@ export interface CheckpointRepoParams {
   excludesFile: string | null;
   identity?: Identity;
   timeoutMs?: number;
+  signal?: AbortSignal;
 }
 
 /** Builds the git options for a checkpoint repository. Pure. */
@@ -39,6 +41,7 @@ export function checkpointRepo(p: CheckpointRepoParams): CheckpointRepo {
     config: p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`],
     ...(p.identity === undefined ? {} : { identity: p.identity }),
     ...(p.timeoutMs === undefined ? {} : { timeoutMs: p.timeoutMs }),
+    ...(p.signal === undefined ? {} : { signal: p.signal }),
   };
 }
 
@@ -85,6 +88,7 @@ export interface WorkspaceProbe {
 export interface ProbeOptions {
   identity?: Identity;
   timeoutMs?: number;
+  signal?: AbortSignal;
 }
 
 /**
@@ -133,4 +137,17 @@ export async function rootCommit(root: string, opts: ProbeOptions = {}): Promise
  */
 export async function gcCheckpointRepo(repo: CheckpointRepo, pruneAge: string): Promise<void> {
   await runGit(repo, ['gc', '--quiet', `--prune=${pruneAge}`]);
+}
+
+/** Loose and packed objects and their sizes (`git count-objects -v`). */
+export async function countObjects(repo: CheckpointRepo): Promise<ObjectCounts> {
+  return parseCountObjects((await runGit(repo, ['count-objects', '-v'])).stdout);
+}
+
+/**
+ * Packs the loose objects into one new pack and removes them (`git repack -d`): the cheap upkeep
+ * run when loose objects pile up; unreachable objects are left to gc. The caller holds the lock.
+ */
+export async function packLooseObjects(repo: CheckpointRepo): Promise<void> {
+  await runGit(repo, ['repack', '-d', '-q']);
 }

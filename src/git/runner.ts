@@ -29,6 +29,8 @@ export interface GitOptions {
   indexFile?: string;
   identity?: Identity;
   timeoutMs?: number;
+  /** Stops git when aborted (a caller's time budget, as for agent hooks); reported as GIT_TIMEOUT. */
+  signal?: AbortSignal;
   /** Extra `-c key=value` pairs, e.g. the filters named in this repository's own config. */
   config?: readonly string[];
   /** Test seam: the git binary to run. */
@@ -159,7 +161,10 @@ async function spawnGit(
 ): Promise<number> {
   spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal =
+    opts.signal === undefined
+      ? AbortSignal.timeout(timeoutMs)
+      : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
   const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
   const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...(opts.config ?? [])].flatMap((c) => [
     '-c',
@@ -195,6 +200,12 @@ async function spawnGit(
   try {
     [exitCode] = await Promise.all([exited, consumed]);
   } catch (cause) {
+    if (opts.signal?.aborted === true) {
+      throw new GitTimeoutError(`git ${args[0] ?? ''} was stopped: the caller's time budget ran out`, {
+        cause,
+        details,
+      });
+    }
     if (signal.aborted) {
       throw new GitTimeoutError(
         `git ${args[0] ?? ''} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,

@@ -4,9 +4,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../../types/config.js';
 import {
   DEFAULT_GIT_TIMEOUT_MS,
+  DEFAULT_HOOK_TIMEOUT_MS,
   DEFAULT_IDENTITY,
   DEFAULT_KEEP,
   DEFAULT_MAX_FILE_SIZE_BYTES,
+  DEFAULT_MAX_STORE_BYTES,
   DEFAULT_ON_DIRTY,
   DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
   DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES,
@@ -28,7 +30,8 @@ export interface Settings {
   onDirty: OnDirty;
   gitTimeoutMs: number;
   lockTimeoutMs: number;
-  checkpoints: { maxFileSizeBytes: number; keep: number };
+  checkpoints: { maxFileSizeBytes: number; keep: number; maxStoreBytes: number };
+  hooks: { timeoutMs: number; recordPrompts: boolean };
   /** How much diff the HTML report embeds (see DiffLimits in src/report/patches.ts). */
   report: { maxFileDiffBytes: number; maxTotalDiffBytes: number };
   sharing: { includeGateLogs: boolean };
@@ -93,6 +96,11 @@ export function applySettings(config: Config, configFile: string | null, opts: S
     checkpoints: {
       maxFileSizeBytes: config.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
       keep: config.checkpoints?.keep ?? DEFAULT_KEEP,
+      maxStoreBytes: config.checkpoints?.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+    },
+    hooks: {
+      timeoutMs: config.hooks?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+      recordPrompts: config.hooks?.recordPrompts ?? false,
     },
     report: {
       maxFileDiffBytes: config.report?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,

@@ -21,6 +21,7 @@ export function layout(home: string) {
     locks: join(home, 'locks'),
     /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
     gateCheckouts: join(home, 'tmp', 'gates'),
+    logs: join(home, 'logs'),
     config: join(home, 'config.yaml'),
   };
 }

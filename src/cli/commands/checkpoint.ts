@@ -20,6 +20,7 @@ function open(ctx: Context): Promise<Checkpoints> {
     lockTimeoutMs: s.lockTimeoutMs,
     gitTimeoutMs: s.gitTimeoutMs,
     identity: s.identity,
+    maxStoreBytes: s.checkpoints.maxStoreBytes,
   });
 }
 
@@ -64,9 +65,14 @@ const track = defineCommand({
   positionals: { required: [] },
   examples: ['checkpoint track --label "before tool call" --json'],
   async run(ctx, values) {
-    const result = await (await open(ctx)).track(values.label);
+    const { upkeepError, ...result } = await (await open(ctx)).track(values.label);
+    const warnings =
+      upkeepError === undefined
+        ? []
+        : [{ code: 'UPKEEP_FAILED', message: upkeepText(upkeepError), file: null }];
     return {
       json: result,
+      warnings,
       human: () =>
         [
           `Checkpoint ${result.hash} (${result.ref})`,
@@ -74,6 +80,7 @@ const track = defineCommand({
             (s) =>
               `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`,
           ),
+          ...warnings.map((w) => `  warning: ${w.message}`),
         ].join('\n'),
     };
   },
@@ -164,15 +171,34 @@ function fullText(d: FileDiff): string {
 
 const restore = defineCommand({
   name: 'checkpoint restore',
-  usage: 'checkpoint restore HASH',
+  usage: 'checkpoint restore HASH | --prompt N [--session ID]',
   summary: 'Make the workspace match checkpoint HASH (a safety checkpoint is taken first).',
-  description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
-  options: {},
-  positionals: { required: ['HASH'] },
-  examples: ['checkpoint restore "before tool call"'],
-  async run(ctx, _values, [name]) {
+  description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS} With --prompt N instead of HASH: the state just before the N-th prompt of the latest agent session that hooks recorded (--session for another; "checkpoint list" shows both).`,
+  options: {
+    prompt: {
+      type: 'integer',
+      valueName: 'N',
+      description: 'go back to the state just before the N-th prompt of an agent session',
+    },
+    session: {
+      type: 'string',
+      valueName: 'ID',
+      description: 'the agent session of --prompt (default: the latest one hooks recorded)',
+    },
+  },
+  positionals: { required: [], optional: ['HASH'] },
+  examples: ['checkpoint restore "before tool call"', 'checkpoint restore --prompt 3'],
+  async run(ctx, values, [name]) {
+    if ((name === undefined) === (values.prompt === undefined))
+      throw new UsageError('give either a HASH or --prompt N (with --session ID for an older session)');
+    if (values.session !== undefined && values.prompt === undefined)
+      throw new UsageError('--session goes with --prompt N');
     const cp = await open(ctx);
-    const result = await cp.restore(await resolveCheckpoint(cp, name));
+    const hash =
+      values.prompt === undefined
+        ? await resolveCheckpoint(cp, name as string)
+        : (await cp.beforePrompt(values.prompt, values.session)).hash;
+    const result = await cp.restore(hash);
     return {
       json: result,
       human: () => `Restored ${result.hash}.\nUndo with: ${PROGRAM} checkpoint restore ${result.safety}`,
@@ -229,8 +255,16 @@ const list = defineCommand({
       human: () =>
         entries.length
           ? table(
-              ['CREATED', 'HASH', 'LABEL', 'REF'],
-              entries.map((e) => [e.createdAt, e.hash, e.label ?? '-', e.ref]),
+              ['CREATED', 'HASH', 'SESSION', 'PROMPT', 'EVENT', 'LABEL', 'REF'],
+              entries.map((e) => [
+                e.createdAt,
+                e.hash,
+                e.session ?? '-',
+                e.prompt === undefined ? '-' : String(e.prompt),
+                e.event ?? '-',
+                e.label ?? '-',
+                e.ref,
+              ]),
             )
           : 'No checkpoints.',
     };
@@ -272,4 +306,46 @@ const gc = defineCommand({
   },
 });
 
-export const CHECKPOINT_COMMANDS: Command[] = [track, patch, diff, diffFull, restore, revert, list, gc];
+const status = defineCommand({
+  name: 'checkpoint status',
+  usage: 'checkpoint status',
+  summary: "The checkpoint store's size against its budget, its checkpoints, and what upkeep pruned.",
+  description:
+    'checkpoints.maxStoreBytes in the config is the budget: after each checkpoint, the oldest unprotected checkpoints are pruned and the store packed to stay under it.',
+  options: {},
+  positionals: { required: [] },
+  examples: ['checkpoint status --json'],
+  async run(ctx) {
+    const st = await (await open(ctx)).status();
+    const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
+    return {
+      json: st,
+      human: () =>
+        [
+          `Store of ${printable(st.workspace)}: ${st.storeBytes} of ${st.budgetBytes} bytes, ${st.checkpoints} checkpoints`,
+          `  ${st.looseObjects} loose objects, ${st.packs} packs; last packed ${st.lastPackedAt ?? 'never'}`,
+          st.pruned.length === 0
+            ? '  nothing pruned'
+            : `  pruned ${removed} checkpoints to stay under budget, last at ${st.pruned[0]?.at ?? ''} (${st.pruned[0]?.storeBytesBefore ?? 0} -> ${st.pruned[0]?.storeBytesAfter ?? 0} bytes)`,
+        ].join('\n'),
+    };
+  },
+});
+
+/** An upkeep failure in words (the checkpoint itself was recorded). */
+function upkeepText(error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
+}
+
+export const CHECKPOINT_COMMANDS: Command[] = [
+  track,
+  patch,
+  diff,
+  diffFull,
+  restore,
+  revert,
+  list,
+  gc,
+  status,
+];

@@ -45,6 +45,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
       'checkpoint revert',
       'checkpoint list',
       'checkpoint gc',
+      'checkpoint status',
     ],
     load: async () => (await import('./checkpoint.js')).CHECKPOINT_COMMANDS,
   },
@@ -52,6 +53,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     names: ['gate', 'gate record', 'gate list', 'gate replay'],
     load: async () => (await import('./gate.js')).GATE_COMMANDS,
   },
+  { names: ['hook claude-code'], load: async () => (await import('./hook.js')).HOOK_COMMANDS },
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMAND_MODULES.flatMap((m) => m.names);

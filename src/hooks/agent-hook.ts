@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import type { HookOutcome } from '../../types/hooks.js';
+import { Checkpoints } from '../checkpoints/index.js';
+import { isAgentgateError } from '../errors.js';
+import { resolveSettings, type Settings } from '../store/config.js';
+import { layout, resolveHome } from '../store/paths.js';
+import { withinBudget } from './budget.js';
+import { appendHookLog } from './log.js';
+
+/**
+ * What an agent hook keeps: `baseline` (a session starts or resumes), `before-prompt` (the state
+ * just before the session's next prompt, numbered), `latest` (after a tool, at the end of a turn).
+ */
+export type AgentCheckpointKind = 'baseline' | 'before-prompt' | 'latest';
+
+export interface AgentEvent {
+  /** Who sent it, for the log: `claude-code`, `marvin`. */
+  agent: string;
+  workspace: string;
+  session: string;
+  /** The agent's own event name, kept on the checkpoint: `UserPromptSubmit`, `turn.start`. */
+  event: string;
+  kind: AgentCheckpointKind;
+  /** The prompt (before-prompt): only a short label of it is kept unless `hooks.recordPrompts` is true. */
+  promptText?: string;
+  /** A word for the label: the session start's source, the tool's name. */
+  detail?: string;
+}
+
+export interface AgentHookOptions {
+  /** The settings to use (the CLI's); without them, they are read from `home` and `configFile` as the CLI would. */
+  settings?: Settings;
+  home?: string;
+  configFile?: string;
+}
+
+/** A prompt's label keeps this many characters of it (all of it, up to RECORDED_PROMPT_MAX, with recordPrompts). */
+const PROMPT_LABEL_CHARS = 60;
+const RECORDED_PROMPT_MAX = 10_000;
+
+/**
+ * Takes the checkpoint an agent event asks for, within `hooks.timeoutMs`, and logs what happened
+ * to `<home>/logs/hooks.log`. Never throws and never prints: every problem is in the outcome
+ * (and in the log), so that a hook can never fail or stall its agent.
+ */
+export async function runAgentHook(event: AgentEvent, opts: AgentHookOptions = {}): Promise<HookOutcome> {
+  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const outcome = await checkpointFor(event, opts).catch(failure);
+  await logOutcome(home, event, outcome);
+  return outcome;
+}
+
+/** Appends an outcome to the hook log (its message then says if the log could not be written); never throws. */
+export async function logOutcome(
+  home: string,
+  event: Pick<AgentEvent, 'agent'> & Partial<AgentEvent>,
+  outcome: HookOutcome,
+): Promise<HookOutcome> {
+  const where = [event.event, event.session === undefined ? null : `session=${event.session}`]
+    .filter((w): w is string => w !== null && w !== undefined)
+    .join(' ');
+  const problem = await appendHookLog(
+    logFile(home),
+    `${new Date().toISOString()} ${event.agent}${where ? ` ${where}` : ''} ${outcome.status}: ${outcome.message}`,
+  );
+  if (problem !== null) outcome.message = `${outcome.message}; ${problem}`;
+  return outcome;
+}
+
+function logFile(home: string): string {
+  return join(layout(home).logs, 'hooks.log');
+}
+
+async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise<HookOutcome> {
+  const settings =
+    opts.settings ??
+    (await resolveSettings({
+      home: resolveHome(opts.home),
+      ...(opts.configFile === undefined ? {} : { configFile: opts.configFile }),
+    }));
+  const budget = settings.hooks.timeoutMs;
+  const label = labelOf(event, settings.hooks.recordPrompts);
+  const run = await withinBudget(budget, async (signal) => {
+    const cp = await Checkpoints.open(event.workspace, {
+      home: settings.home,
+      maxFileSizeBytes: settings.checkpoints.maxFileSizeBytes,
+      maxStoreBytes: settings.checkpoints.maxStoreBytes,
+      excludePaths: [settings.artifactsDir],
+      identity: settings.identity,
+      gitTimeoutMs: Math.min(settings.gitTimeoutMs, budget),
+      lockTimeoutMs: budget,
+      signal,
+    });
+    return cp.track(label, {
+      baseline: event.kind === 'baseline',
+      beforePrompt: event.kind === 'before-prompt',
+      session: event.session,
+      event: event.event,
+      unlessUnchanged: event.kind === 'latest',
+    });
+  });
+  if (!run.done)
+    return {
+      status: 'skipped',
+      message: `checkpoint skipped: not done within hooks.timeoutMs (${budget} ms) in ${event.workspace}; raise hooks.timeoutMs in config.yaml for a very large workspace`,
+    };
+  const t = run.value;
+  const parts = [
+    t.unchanged
+      ? `unchanged since latest checkpoint ${t.hash.slice(0, 12)}`
+      : `${event.kind} checkpoint ${t.hash.slice(0, 12)}`,
+    t.prompt === undefined ? null : `prompt ${t.prompt}`,
+    event.promptText === undefined ? null : `prompt text ${event.promptText.length} chars`,
+    t.skipped.length > 0 ? `${t.skipped.length} files skipped` : null,
+    t.upkeepError === undefined ? null : `store upkeep failed (${errorText(t.upkeepError)})`,
+  ];
+  return {
+    status: 'recorded',
+    message: `${parts.filter((p) => p !== null).join(', ')} in ${event.workspace}`,
+    hash: t.hash,
+    ...(t.prompt === undefined ? {} : { prompt: t.prompt }),
+  };
+}
+
+/** The checkpoint's label: the event, a word of detail, and for a prompt a short label of its text. */
+function labelOf(event: AgentEvent, recordPrompts: boolean): string {
+  const head = `${event.event}${event.detail ? ` ${event.detail}` : ''}`;
+  if (event.promptText === undefined) return head;
+  const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, ' ');
+  const max = recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS;
+  return `${head}: ${text.length > max ? `${text.slice(0, max)}…` : text}`;
+}
+
+function failure(error: unknown): HookOutcome {
+  return {
+    status: 'failed',
+    message: `checkpoint failed: ${errorText(error)}`,
+    ...(isAgentgateError(error) ? { code: error.code } : {}),
+  };
+}
+
+function errorText(error: unknown): string {
+  if (isAgentgateError(error)) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

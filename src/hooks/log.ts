@@ -1,0 +1,30 @@
+import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { errnoOf } from '../fs/atomic.js';
+
+/** The log rotates here: the current file becomes `hooks.log.1` (replacing the previous one). */
+export const HOOK_LOG_MAX_BYTES = 1024 * 1024;
+/** A line is cut here, so that no input can make one entry large. */
+const MAX_LINE = 2000;
+
+/**
+ * Appends one line to the hook log, rotating it past HOOK_LOG_MAX_BYTES so that it stays under
+ * twice that. Never throws: returns why the line could not be written (a read-only or full home),
+ * or null.
+ */
+export async function appendHookLog(file: string, line: string): Promise<string | null> {
+  const text = line.replace(/[\r\n]+/g, ' ').slice(0, MAX_LINE);
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const size = await stat(file).then(
+      (st) => st.size,
+      () => 0,
+    );
+    // Two hooks rotating at once: the second rename finds no file, which is fine.
+    if (size >= HOOK_LOG_MAX_BYTES) await rename(file, `${file}.1`).catch(() => undefined);
+    await appendFile(file, `${text}\n`);
+    return null;
+  } catch (error) {
+    return `could not write the hook log ${file} (${errnoOf(error)})`;
+  }
+}

@@ -1,0 +1,72 @@
+/** The small parts of hooks and the store budget: count-objects parsing, the hook log's rotation, the time budget. */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCountObjects } from '../../src/git/parsers/count-objects.js';
+import { withinBudget } from '../../src/hooks/budget.js';
+import { appendHookLog, HOOK_LOG_MAX_BYTES } from '../../src/hooks/log.js';
+import { tempDir } from '../helpers/repo.js';
+
+describe('parseCountObjects', () => {
+  it('reads count-objects -v into bytes', () => {
+    const text = readFileSync(
+      join(import.meta.dirname, '../../fixtures/git-output/count-objects-v.txt'),
+      'utf8',
+    );
+    expect(parseCountObjects(text)).toEqual({
+      loose: 6791,
+      looseBytes: 27340 * 1024,
+      packs: 2,
+      packBytes: 9121 * 1024,
+      garbageBytes: 4 * 1024,
+    });
+    expect(() => parseCountObjects('count: 1\n')).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
+  });
+});
+
+describe('appendHookLog', () => {
+  it('appends one line per call, newlines flattened and long lines cut', async () => {
+    const file = join(tempDir('hooklog-'), 'logs', 'hooks.log');
+    expect(await appendHookLog(file, 'one\ntwo')).toBeNull();
+    expect(await appendHookLog(file, 'x'.repeat(10_000))).toBeNull();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[0]).toBe('one two');
+    expect(lines[1]).toHaveLength(2000);
+  });
+
+  it('rotates past 1 MiB: the log stays bounded, the previous one kept as hooks.log.1', async () => {
+    const file = join(tempDir('hooklog-'), 'hooks.log');
+    writeFileSync(file, 'y'.repeat(HOOK_LOG_MAX_BYTES));
+    expect(await appendHookLog(file, 'after rotation')).toBeNull();
+    expect(readFileSync(file, 'utf8')).toBe('after rotation\n');
+    expect(statSync(`${file}.1`).size).toBe(HOOK_LOG_MAX_BYTES);
+  });
+
+  it('says why it could not write instead of throwing', async () => {
+    const notADir = join(tempDir('hooklog-'), 'file');
+    writeFileSync(notADir, '');
+    expect(await appendHookLog(join(notADir, 'hooks.log'), 'x')).toMatch(
+      /could not write the hook log .*\((EEXIST|ENOTDIR)\)/,
+    );
+  });
+});
+
+describe('withinBudget', () => {
+  it('returns the value in time; past the deadline aborts the signal and reports not done; errors pass through', async () => {
+    expect(await withinBudget(1000, async () => 7)).toEqual({ done: true, value: 7 });
+    let aborted = false;
+    const late = await withinBudget(20, (signal) => {
+      return new Promise((_, reject) =>
+        signal.addEventListener('abort', () => {
+          aborted = true;
+          reject(new Error('stopped'));
+        }),
+      );
+    });
+    expect(late).toEqual({ done: false });
+    expect(aborted).toBe(true);
+    await expect(withinBudget(1000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+  });
+});
