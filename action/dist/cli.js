@@ -53,7 +53,7 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -90,6 +90,9 @@ var init_errors = __esm({
     };
     RunNotFoundError = class extends AgentgateError {
       code = "RUN_NOT_FOUND";
+    };
+    RunDivergedError = class extends AgentgateError {
+      code = "RUN_DIVERGED";
     };
     RevisionNotFoundError = class extends AgentgateError {
       code = "REVISION_NOT_FOUND";
@@ -203,6 +206,21 @@ var init_errors = __esm({
     NothingToVerifyError = class extends AgentgateError {
       code = "NOTHING_TO_VERIFY";
     };
+    GateTreeMismatchError = class extends AgentgateError {
+      code = "GATE_TREE_MISMATCH";
+    };
+    ReplayNotConfirmedError = class extends AgentgateError {
+      code = "REPLAY_NOT_CONFIRMED";
+    };
+    IterationNotFoundError = class extends AgentgateError {
+      code = "ITERATION_NOT_FOUND";
+    };
+    GateNotFoundError = class extends AgentgateError {
+      code = "GATE_NOT_FOUND";
+    };
+    GateNotReplayableError = class extends AgentgateError {
+      code = "GATE_NOT_REPLAYABLE";
+    };
     GitOutputUnparseableError = class extends AgentgateError {
       code = "GIT_OUTPUT_UNPARSEABLE";
     };
@@ -211,6 +229,9 @@ var init_errors = __esm({
     };
     OutputTooLargeError = class extends AgentgateError {
       code = "OUTPUT_TOO_LARGE";
+    };
+    AgentNotStartedError = class extends AgentgateError {
+      code = "AGENT_NOT_STARTED";
     };
   }
 });
@@ -3508,7 +3529,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve13) {
+function isRecursive(inst, stack, resolve18) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -3518,7 +3539,7 @@ function isRecursive(inst, stack, resolve13) {
   let result = NONE;
   const check = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve13);
+      const answer2 = isRecursive(child, stack, resolve18);
       if (answer2 > result)
         result = answer2;
     }
@@ -3529,7 +3550,7 @@ function isRecursive(inst, stack, resolve13) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve18) : NONE;
       if (child > answer2)
         answer2 = child;
     }
@@ -3593,7 +3614,7 @@ function isRecursive(inst, stack, resolve13) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve18 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -5030,8 +5051,8 @@ var init_to_json_schema = __esm({
 function aggregateChecks(schema) {
   const agg = {};
   const def = schema._zod.def;
-  const list3 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list3)
+  const list4 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list4)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema._zod.bag;
   if (bag.minimum !== void 0)
@@ -5108,8 +5129,8 @@ function rewriteKeyNames(ctx) {
       bySchema.set(entry.schema, entry);
   }
   const rewrites = /* @__PURE__ */ new Map();
-  for (const record2 of pendingRecords.get(ctx) ?? []) {
-    const seen = ctx.seen.get(record2);
+  for (const record3 of pendingRecords.get(ctx) ?? []) {
+    const seen = ctx.seen.get(record3);
     const names = (seen?.def ?? seen?.schema)?.propertyNames;
     if (!names || names === true || rewrites.has(names))
       continue;
@@ -6632,7 +6653,7 @@ var init_zod = __esm({
 });
 
 // types/config.ts
-var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, Config;
+var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_REPORT_MAX_FILE_DIFF_BYTES, DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES, DEFAULT_MAX_STORE_BYTES, DEFAULT_HOOK_TIMEOUT_MS, Config;
 var init_config = __esm({
   "types/config.ts"() {
     "use strict";
@@ -6644,6 +6665,10 @@ var init_config = __esm({
     DEFAULT_GIT_TIMEOUT_MS = 12e4;
     DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
     DEFAULT_KEEP = 100;
+    DEFAULT_REPORT_MAX_FILE_DIFF_BYTES = 512 * 1024;
+    DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES = 20 * 1024 * 1024;
+    DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
+    DEFAULT_HOOK_TIMEOUT_MS = 5e3;
     Config = object({
       artifactsDir: string2().min(1).optional(),
       identity: Identity.optional(),
@@ -6652,7 +6677,21 @@ var init_config = __esm({
       lockTimeoutMs: number2().int().positive().optional(),
       checkpoints: object({
         maxFileSizeBytes: number2().int().positive().optional(),
-        keep: number2().int().positive().optional()
+        keep: number2().int().positive().optional(),
+        maxStoreBytes: number2().int().positive().optional()
+      }).strict().optional(),
+      hooks: object({
+        timeoutMs: number2().int().positive().optional(),
+        /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
+        recordPrompts: boolean2().optional()
+      }).strict().optional(),
+      report: object({
+        maxFileDiffBytes: number2().int().nonnegative().optional(),
+        maxTotalDiffBytes: number2().int().nonnegative().optional()
+      }).strict().optional(),
+      sharing: object({
+        /** Whether push and export carry each gate verdict's log text (its digest always travels). */
+        includeGateLogs: boolean2().optional()
       }).strict().optional()
     }).strict();
   }
@@ -6669,7 +6708,7 @@ var init_ids = __esm({
 });
 
 // types/snapshot.ts
-var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, Snapshot;
+var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, AgentOutcome, Snapshot;
 var init_snapshot = __esm({
   "types/snapshot.ts"() {
     "use strict";
@@ -6722,6 +6761,11 @@ var init_snapshot = __esm({
       date: IsoDate,
       parents: array(Sha)
     });
+    AgentOutcome = object({
+      exitCode: number2().int().nullable(),
+      signal: string2().nullable(),
+      durationMs: number2().int().nonnegative()
+    });
     Snapshot = object({
       id: SafeId,
       runId: SafeId,
@@ -6745,7 +6789,9 @@ var init_snapshot = __esm({
       skipped: array(SkippedPath).optional(),
       gate: string2().nullable().optional(),
       /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-      recordedWorkspace: string2().min(1).optional()
+      recordedWorkspace: string2().min(1).optional(),
+      /** Set by `iterate`: how the agent command it ran between before and after ended. */
+      agent: AgentOutcome.optional()
     });
   }
 });
@@ -6766,6 +6812,9 @@ function layout(home) {
     artifacts: join(home, "artifacts"),
     checkpoints: join(home, "checkpoints"),
     locks: join(home, "locks"),
+    /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
+    gateCheckouts: join(home, "tmp", "gates"),
+    logs: join(home, "logs"),
     config: join(home, "config.yaml")
   };
 }
@@ -6779,8 +6828,17 @@ function assertSafeId(value, what) {
   }
   return value;
 }
+function iterationArtifactsDir(artifactsDir, runId, iteration) {
+  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`);
+}
 function patchPath(artifactsDir, runId, iteration) {
-  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`, "patch.diff");
+  return join(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
+}
+function gateLogPath(artifactsDir, runId, iteration, name, attempt) {
+  return join(
+    iterationArtifactsDir(artifactsDir, runId, iteration),
+    `gate-${assertSafeId(name, "gate name")}-${attempt}.log`
+  );
 }
 var init_paths = __esm({
   "src/store/paths.ts"() {
@@ -6807,6 +6865,9 @@ function printable(text) {
     return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
   });
 }
+function noWorkflowCommands(text) {
+  return text.replace(COMMAND_LINE, "$1\\x3a");
+}
 function table(headers, cells) {
   const rows = cells.map((r) => r.map(printable));
   const widths = headers.map(
@@ -6821,16 +6882,21 @@ function table(headers, cells) {
   }).join("  ").trimEnd();
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
+function isClosedPipe(error2) {
+  const code2 = error2?.code;
+  return code2 === "EPIPE" || code2 === "ERR_STREAM_DESTROYED";
+}
 function short(sha) {
   return sha ? sha.slice(0, 10) : "-";
 }
-var CODES, ANSI, CONTROL;
+var CODES, ANSI, CONTROL, COMMAND_LINE;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 };
     ANSI = /\u001b\[[0-9;]*m/g;
     CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f]/g;
+    COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
   }
 });
 
@@ -6846,7 +6912,8 @@ function generatedUsage(name, options, positionals) {
   const parts = [name];
   for (const [key, decl] of Object.entries(options)) {
     const text = decl.type === "boolean" ? `--${key}` : `--${key} ${placeholder(decl)}`;
-    parts.push(decl.type !== "boolean" && decl.required === true ? text : `[${text}]`);
+    const many = decl.type === "string" && decl.multiple === true ? "..." : "";
+    parts.push(decl.type !== "boolean" && decl.required === true ? text : `[${text}]${many}`);
   }
   parts.push(...positionals.required, ...(positionals.optional ?? []).map((p) => `[${p}]`));
   if (positionals.rest) parts.push(`[${positionals.rest}...]`);
@@ -6899,7 +6966,10 @@ function parseCommandLine(command, args) {
       value = next;
       i++;
     }
-    raw.set(name, value);
+    if (decl.type === "string" && decl.multiple === true) {
+      const earlier = raw.get(name);
+      raw.set(name, [...Array.isArray(earlier) ? earlier : [], value]);
+    } else raw.set(name, value);
   }
   const help = raw.get("help") === true || raw.get("version") === true;
   if (!help) checkPositionals(command, positionals.length);
@@ -6934,6 +7004,8 @@ function checkPositionals(command, count) {
 }
 function convert(name, decl, value, help) {
   if (decl.type === "boolean") return value === true;
+  if (Array.isArray(value)) return value;
+  if (decl.type === "string" && decl.multiple === true) return [];
   if (value === void 0 || value === true) {
     if (decl.default !== void 0) return decl.default;
     if (decl.required === true && !help)
@@ -6996,6 +7068,7 @@ function describe2(d) {
   const notes = [];
   if (d.type === "string" && d.choices) notes.push(`one of: ${d.choices.join(", ")}`);
   if (d.type !== "boolean" && d.required === true) notes.push("required");
+  if (d.type === "string" && d.multiple === true) notes.push("repeatable");
   const dflt = d.defaultText ?? (d.type !== "boolean" && d.default !== void 0 ? String(d.default) : void 0);
   if (dflt !== void 0) notes.push(`default: ${dflt}`);
   return notes.length > 0 ? `${d.description} (${notes.join("; ")})` : d.description;
@@ -7125,459 +7198,151 @@ var init_github = __esm({
   }
 });
 
-// src/cli/commands/run-snapshots.ts
-var run_snapshots_exports = {};
-__export(run_snapshots_exports, {
-  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS,
-  VERIFY_FAILED_EXIT: () => VERIFY_FAILED_EXIT
-});
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
-async function statsFor(ctx, runId, positionals) {
-  const [from, to] = positionals;
-  if (runId !== void 0 && positionals.length > 0)
-    throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
-  if (from !== void 0 && to !== void 0) return ctx.snapshotter.stats(ctx.workspace, from, to);
-  let range;
-  if (from !== void 0) range = [await ctx.snapshotter.getSnapshot(from)];
-  else if (runId !== void 0) range = await ctx.snapshotter.listByRun(runId);
-  else
-    throw new UsageError(
-      'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms'
-    );
-  const first = range[0];
-  const last = range[range.length - 1];
-  if (first === void 0 || last === void 0) {
-    throw new SnapshotNotFoundError(`run ${runId ?? ""} has no snapshots yet; "after" records them`, {
-      details: { runId }
-    });
-  }
-  return ctx.snapshotter.stats(
-    ctx.workspaceGiven ? ctx.workspace : first.workspace,
-    first.beforeSha,
-    last.afterSha
-  );
+// types/gate.ts
+function compareGateResults(a, b) {
+  const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
-function snapshotResult(s) {
-  return {
-    json: s,
-    human: () => [
-      `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
-      `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? " (no change)" : ""}`,
-      `  patch: ${printable(s.patchPath ?? "-")}`,
-      ...s.files.length ? ["", filesTable(s.files)] : []
-    ].join("\n")
-  };
-}
-function statsText(s) {
-  return `${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.files.length ? `
-
-${filesTable(s.files)}` : ""}`;
-}
-function filesTable(files) {
-  return table(
-    ["STATUS", "+", "-", "PATH"],
-    files.map((f) => [
-      f.status,
-      f.binary ? "bin" : String(f.insertions),
-      f.binary ? "bin" : String(f.deletions),
-      f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path
-    ])
-  );
-}
-async function readOptionFile(path, flag) {
-  try {
-    return await readFile(path, "utf8");
-  } catch (cause) {
-    throw new InvalidArgumentError(
-      `cannot read ${flag} ${path}: ${cause.code ?? "error"}`,
-      { cause, details: { option: flag } }
-    );
-  }
-}
-function afterOutputs(s, task) {
-  return {
-    "snapshot-id": s.id,
-    "after-sha": s.afterSha,
-    "patch-path": s.patchPath ?? "",
-    "files-changed": s.filesChanged,
-    insertions: s.insertions,
-    deletions: s.deletions,
-    "run-id": s.runId,
-    iteration: s.iteration,
-    // Step outputs share a 1 MiB budget per job: a long task file is cut.
-    task: (task ?? "").slice(0, 64 * 1024)
-  };
-}
-var VERIFY_FAILED_EXIT, RUN_ID, before, after, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
-var init_run_snapshots = __esm({
-  "src/cli/commands/run-snapshots.ts"() {
+var MAX_RECORDED_FAILURES, GateName, GateVerdict, TestFailure, TestCounts, GateLog, GateResult;
+var init_gate = __esm({
+  "types/gate.ts"() {
     "use strict";
-    init_config();
-    init_errors();
-    init_paths();
-    init_output();
-    init_spec();
-    init_github();
-    VERIFY_FAILED_EXIT = 3;
-    RUN_ID = {
-      type: "string",
-      valueName: "ID",
-      description: 'the run id: letters, digits, ".", "_" and "-"'
-    };
-    before = defineCommand({
-      name: "before",
-      usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init]",
-      summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
-      options: {
-        run: { ...RUN_ID, required: true },
-        "on-dirty": {
-          type: "string",
-          choices: OnDirty.options,
-          description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
-          defaultText: "onDirty in the config, else wip-commit"
-        },
-        branch: {
-          type: "string",
-          valueName: "NAME",
-          description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
-          defaultText: "the checked-out branch"
-        },
-        init: {
-          type: "boolean",
-          description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
-        }
-      },
-      positionals: { required: [] },
-      examples: [
-        'before --run "$RUN" -C "$WS" --json',
-        'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
-        'before --run "$RUN" -C ./new-project --init'
-      ],
-      async run(ctx, values) {
-        const { "on-dirty": onDirty, branch } = values;
-        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
-          runId: values.run,
-          init: values.init,
-          ...onDirty ? { onDirty } : {},
-          ...branch === void 0 ? {} : { branch }
-        });
-        return {
-          json: state,
-          human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` + (state.wipSha ? `
-Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "") + (state.nestedRepositories?.length ? `
-Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}` : "")
-        };
-      }
+    init_zod();
+    init_snapshot();
+    MAX_RECORDED_FAILURES = 50;
+    GateName = SafeId;
+    GateVerdict = _enum(["pass", "fail", "error"]);
+    TestFailure = object({
+      suite: string2().max(4096),
+      name: string2().max(4096),
+      message: string2().max(65536)
     });
-    after = defineCommand({
-      name: "after",
-      usage: "after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]",
-      summary: "Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.",
-      options: {
-        run: { ...RUN_ID, required: true },
-        iteration: {
-          type: "integer",
-          valueName: "N",
-          description: "the iteration number, 0 or more; each number once per run",
-          required: true
-        },
-        task: {
-          type: "string",
-          valueName: "TEXT",
-          description: 'the task prompt; its first 100 characters go into the commit message as "Task:"'
-        },
-        "task-file": { type: "string", valueName: "F", description: "read the task prompt from file F" },
-        gate: {
-          type: "string",
-          valueName: "TEXT",
-          description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"'
-        },
-        "gate-file": {
-          type: "string",
-          valueName: "F",
-          description: "read the gate label from file F (its text, not its name, is recorded)"
-        },
-        before: {
-          type: "string",
-          valueName: "SHA",
-          description: "the iteration's start (a full or abbreviated SHA or any revision)",
-          defaultText: "the run's recorded before state"
-        },
-        ci: {
-          ...CI_OPTION,
-          description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off"
-        }
-      },
-      positionals: { required: [] },
-      examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
-      async run(ctx, values) {
-        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
-        atMostOne(values, ["task", "task-file"]);
-        atMostOne(values, ["gate", "gate-file"]);
-        const taskPrompt = values["task-file"] === void 0 ? values.task : await readOptionFile(values["task-file"], "--task-file");
-        const gatePlanSource = values["gate-file"] === void 0 ? values.gate : await readOptionFile(values["gate-file"], "--gate-file");
-        const snapshot = await ctx.snapshotter.captureAfterState(ctx.workspace, null, {
-          runId: values.run,
-          iteration: values.iteration,
-          ...taskPrompt === void 0 ? {} : { taskPrompt },
-          ...gatePlanSource === void 0 ? {} : { gatePlanSource },
-          ...values.before === void 0 ? {} : { beforeSha: values.before }
-        });
-        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, taskPrompt));
-        return snapshotResult(snapshot);
-      }
+    TestCounts = object({
+      total: number2().int().nonnegative(),
+      passed: number2().int().nonnegative(),
+      failed: number2().int().nonnegative(),
+      skipped: number2().int().nonnegative(),
+      errors: number2().int().nonnegative(),
+      failures: array(TestFailure).max(MAX_RECORDED_FAILURES)
     });
-    SNAPSHOT_KEY = "a snapshot id, or a full or abbreviated after SHA that names one snapshot";
-    show = defineCommand({
-      name: "show",
-      usage: "show ID",
-      summary: "Show one snapshot.",
-      description: `ID is ${SNAPSHOT_KEY}.`,
-      options: {},
-      positionals: { required: ["ID"] },
-      examples: ["show 3f2a9c1e0b --json"],
-      async run(ctx, _values, [id]) {
-        return snapshotResult(await ctx.snapshotter.getSnapshot(id));
-      }
+    GateLog = object({
+      /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
+      path: string2().min(1).nullable(),
+      sha256: string2().regex(/^[0-9a-f]{64}$/),
+      bytes: number2().int().nonnegative()
     });
-    list = defineCommand({
-      name: "list",
-      usage: "list [--run ID]",
-      summary: "List snapshots, by run then iteration.",
-      options: { run: { ...RUN_ID, description: "only the snapshots of this run" } },
-      positionals: { required: [] },
-      examples: ['list --run "$RUN"'],
-      async run(ctx, values) {
-        const runId = values.run;
-        const listed = runId === void 0 ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, "run id"));
-        const snapshots = await Promise.all(listed.snapshots.map((s) => ctx.snapshotter.withLocalPaths(s)));
-        return {
-          json: snapshots,
-          // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
-          warnings: listed.problems.map((p) => ({
-            code: p.code,
-            message: p.message,
-            file: typeof p.details.path === "string" ? p.details.path : null
-          })),
-          human: (colour) => {
-            const rows = snapshots.map((s) => [
-              s.runId,
-              String(s.iteration),
-              s.id,
-              String(s.filesChanged),
-              `+${s.insertions}`,
-              `-${s.deletions}`,
-              short(s.afterSha),
-              s.patchPath ?? "-"
-            ]);
-            const warnings = listed.problems.map(
-              (p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour)
-            );
-            return [
-              rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.",
-              ...warnings
-            ].join("\n");
-          }
-        };
-      }
+    GateResult = object({
+      /** Unique across machines (random, like snapshot ids). */
+      id: SafeId,
+      runId: SafeId,
+      iteration: number2().int().nonnegative(),
+      name: GateName,
+      /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
+      attempt: number2().int().positive(),
+      /** The tree of the after commit the gate judged. */
+      treeId: Sha,
+      afterSha: Sha,
+      /** The argv that ran; null for `gate record`. */
+      command: array(string2().max(1e6)).max(1e4).nullable(),
+      /** True when agentgate ran the command itself; false for a verdict the caller reported. */
+      observed: boolean2(),
+      isolated: boolean2(),
+      startedAt: IsoDate,
+      durationMs: number2().int().nonnegative(),
+      exitCode: number2().int().nullable(),
+      signal: string2().max(32).nullable(),
+      timedOut: boolean2(),
+      verdict: GateVerdict,
+      /** One line saying why. */
+      reason: string2().max(1e3).regex(/^[^\r\n]*$/),
+      tests: TestCounts.nullable(),
+      log: GateLog.nullable(),
+      /** The attempt this one replayed (`gate replay`), or null. */
+      replayOf: number2().int().positive().nullable(),
+      /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
+      junit: array(string2().min(1).max(4096)).max(100).optional(),
+      /** `--min-tests` as given, or null. */
+      minTests: number2().int().nonnegative().nullable().optional(),
+      /** `--timeout` in milliseconds, or null. */
+      timeoutMs: number2().int().positive().nullable().optional()
     });
-    runs = defineCommand({
-      name: "runs",
-      usage: "runs",
-      summary: "List run records.",
-      options: {},
-      positionals: { required: [] },
-      examples: ["runs --json"],
-      async run(ctx) {
-        const listed = await ctx.snapshotter.store.listRuns();
-        const runs2 = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
-        return {
-          json: runs2,
-          human: (colour) => {
-            const rows = runs2.map((r) => [
-              r.runId,
-              String(r.snapshotIds.length),
-              short(r.before?.sha),
-              r.updatedAt,
-              r.workspace
-            ]);
-            const warnings = listed.problems.map(
-              (p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour)
-            );
-            return [
-              rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.",
-              ...warnings
-            ].join("\n");
-          }
-        };
-      }
+  }
+});
+
+// types/attestation.ts
+var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
+var init_attestation = __esm({
+  "types/attestation.ts"() {
+    "use strict";
+    init_zod();
+    init_gate();
+    init_snapshot();
+    STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
+    TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1";
+    Name = string2().min(1).max(4096);
+    Subject = object({
+      name: Name,
+      digest: union([object({ sha256: string2().regex(/^[0-9a-f]{64}$/) }), object({ gitCommit: Sha })])
     });
-    patch = defineCommand({
-      name: "patch",
-      usage: "patch ID [-o, --output FILE]",
-      summary: "Print (or write to FILE) the snapshot's unified diff.",
-      description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
-      options: {
-        output: {
-          type: "string",
-          short: "o",
-          valueName: "FILE",
-          description: "write the diff to FILE (atomically) instead of printing it"
-        }
-      },
-      positionals: { required: ["ID"] },
-      examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
-      async run(ctx, values, [id]) {
-        const snapshot = await ctx.snapshotter.getSnapshot(id);
-        const output = values.output;
-        if (output !== void 0) {
-          await ctx.snapshotter.generatePatch(snapshot, output);
-          return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
-        }
-        const dir = await mkdtemp(join2(tmpdir(), "agentgate-patch-"));
-        const file = join2(dir, "patch.diff");
-        const cleanup = () => rm(dir, { recursive: true, force: true });
-        try {
-          await ctx.snapshotter.generatePatch(snapshot, file);
-        } catch (error2) {
-          await cleanup();
-          throw error2;
-        }
-        if (ctx.json)
-          return {
-            streamJson: {
-              prefix: `{
-  "id": ${JSON.stringify(snapshot.id)},
-  "diff": "`,
-              file,
-              suffix: '"\n}\n'
-            },
-            cleanup
-          };
-        return { streamFile: file, cleanup };
-      }
+    GateAnnotations = object({
+      runId: SafeId,
+      iteration: number2().int().nonnegative(),
+      gate: SafeId,
+      gateId: SafeId,
+      attempt: number2().int().positive(),
+      verdict: GateVerdict,
+      observed: boolean2(),
+      afterSha: Sha,
+      command: array(string2().max(1e6)).max(1e4).nullable(),
+      exitCode: number2().int().nullable(),
+      durationMs: number2().int().nonnegative(),
+      tests: object({
+        total: number2().int().nonnegative(),
+        passed: number2().int().nonnegative(),
+        failed: number2().int().nonnegative(),
+        skipped: number2().int().nonnegative(),
+        errors: number2().int().nonnegative()
+      }).nullable(),
+      logSha256: string2().regex(/^[0-9a-f]{64}$/).nullable()
     });
-    stats = defineCommand({
-      name: "stats",
-      usage: "stats FROM TO | stats SNAPSHOT | stats --run ID",
-      summary: "Diff statistics between two revisions, of one snapshot, or of a whole run.",
-      description: `FROM TO: any two revisions of the workspace. SNAPSHOT: ${SNAPSHOT_KEY}; its before..after. --run ID: from the run's first snapshot's before SHA to its last snapshot's after SHA. A snapshot or run is read in its recorded workspace unless -C is given.`,
-      options: {
-        run: {
-          ...RUN_ID,
-          description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA"
-        }
-      },
-      positionals: { required: [], optional: ["FROM", "TO"] },
-      examples: ["stats HEAD~3 HEAD", 'stats --run "$RUN" --json'],
-      async run(ctx, values, positionals) {
-        const result = await statsFor(ctx, values.run, positionals);
-        return { json: result, human: () => statsText(result) };
-      }
+    GateConfiguration = object({
+      name: Name,
+      digest: object({ gitTree: Sha }),
+      annotations: GateAnnotations
     });
-    verify = defineCommand({
-      name: "verify",
-      usage: "verify [ID | --run ID | --all] [--ci github|none]",
-      summary: "Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.",
-      description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
-      options: {
-        run: { ...RUN_ID, description: "every snapshot of this run, and the run record" },
-        all: {
-          type: "boolean",
-          description: "the whole store, including files that no longer load (the default when nothing is given)"
-        },
-        ci: {
-          ...CI_OPTION,
-          description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off"
-        }
-      },
-      positionals: { required: [], optional: ["ID"] },
-      examples: ['verify --run "$RUN"'],
-      async run(ctx, values, [id]) {
-        const ci = detectCi(values.ci);
-        const chosen = [id !== void 0, values.run !== void 0, values.all].filter(Boolean).length;
-        if (chosen > 1) throw new UsageError("give one of ID, --run ID or --all");
-        const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        const report2 = await ctx.snapshotter.verify(target);
-        return {
-          json: report2,
-          exitCode: report2.ok ? 0 : VERIFY_FAILED_EXIT,
-          ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report2.checks) } : {},
-          human: (colour) => {
-            const rows = report2.checks.map((c) => [
-              c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
-              c.snapshotId ?? "-",
-              c.check,
-              c.detail
-            ]);
-            const verdict = report2.ok ? paint(`All ${report2.checks.length} checks passed.`, "green", colour) : paint(
-              `${report2.checks.filter((c) => !c.ok).length} of ${report2.checks.length} checks failed.`,
-              "red",
-              colour
-            );
-            return `${rows.length ? `${table(["", "SNAPSHOT", "CHECK", "DETAIL"], rows)}
-` : ""}${verdict}`;
-          }
-        };
-      }
+    TestResult = _enum(["PASSED", "WARNED", "FAILED"]);
+    TestResultPredicate = object({
+      result: TestResult,
+      configuration: array(GateConfiguration).max(1e5),
+      url: string2().url().max(4096).optional(),
+      passedTests: array(Name).max(1e5),
+      warnedTests: array(Name).max(1e5),
+      failedTests: array(Name).max(1e5)
     });
-    del = defineCommand({
-      name: "delete",
-      usage: "delete ID",
-      summary: "Remove a snapshot's metadata and its link from its run (the commit stays in git).",
-      options: {},
-      positionals: { required: ["ID"] },
-      examples: ["delete 3f2a9c1e0b"],
-      async run(ctx, _values, [id]) {
-        const deleted = await ctx.snapshotter.delete(id);
-        return { json: { deleted }, human: () => `Deleted ${deleted}.` };
-      }
+    Statement = object({
+      _type: literal(STATEMENT_TYPE),
+      subject: array(Subject).min(1).max(1e5),
+      predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
+      predicate: TestResultPredicate
     });
-    cherryPick = defineCommand({
-      name: "cherry-pick",
-      usage: "cherry-pick ID [--onto BRANCH]",
-      summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
-      options: {
-        onto: {
-          type: "string",
-          valueName: "BRANCH",
-          description: "the branch to commit on",
-          defaultText: "the current branch"
-        }
-      },
-      positionals: { required: ["ID"] },
-      examples: ["cherry-pick 3f2a9c1e0b --onto release"],
-      async run(ctx, values, [id]) {
-        const commit = await ctx.snapshotter.cherryPick(id, values.onto);
-        return {
-          json: commit,
-          human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}`
-        };
-      }
+    AttestResult = object({ file: string2(), subjects: number2().int().positive() });
+    AttestationCheck = object({ check: string2(), ok: boolean2(), detail: string2() });
+    AttestationReport = object({
+      ok: boolean2(),
+      file: string2(),
+      runId: SafeId.nullable(),
+      checks: array(AttestationCheck)
     });
-    RUN_SNAPSHOT_COMMANDS = [
-      before,
-      after,
-      show,
-      list,
-      runs,
-      patch,
-      stats,
-      verify,
-      del,
-      cherryPick
-    ];
   }
 });
 
 // src/fs/atomic.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir, open as open2, rename, rm as rm2 } from "node:fs/promises";
-import { basename, dirname, join as join3 } from "node:path";
+import { mkdir, open as open2, rename, rm } from "node:fs/promises";
+import { basename, dirname, join as join2 } from "node:path";
 function tempPathBeside(path) {
-  return join3(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+  return join2(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
 }
 async function replaceFileAtomic(path, fill) {
   const dir = dirname(path);
@@ -7590,7 +7355,7 @@ async function replaceFileAtomic(path, fill) {
     await fsyncDir(dir);
     return result;
   } catch (cause) {
-    await rm2(temp, { force: true }).catch(() => void 0);
+    await rm(temp, { force: true }).catch(() => void 0);
     if (cause instanceof AgentgateError) throw cause;
     throw new WriteFailedError(
       `could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`,
@@ -7640,1634 +7405,6 @@ var init_atomic = __esm({
     "use strict";
     init_errors();
     TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
-  }
-});
-
-// src/fs/lock.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm3, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
-import { dirname as dirname2 } from "node:path";
-async function withLock(path, opts, fn) {
-  const handle = await acquire(path, opts);
-  try {
-    return await fn(handle);
-  } finally {
-    await release(handle);
-  }
-}
-async function acquire(path, opts) {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const startTime = processStartTime(process.pid);
-  const owner = {
-    pid: process.pid,
-    hostname: hostname(),
-    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomBytes3(12).toString("hex"),
-    purpose: opts.purpose ?? "agentgate",
-    ...startTime === null ? {} : { startTime }
-  };
-  HELD.add(owner.token);
-  try {
-    return await waitFor(path, owner, timeoutMs);
-  } catch (error2) {
-    HELD.delete(owner.token);
-    throw error2;
-  }
-}
-async function waitFor(path, owner, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 5;
-  for (; ; ) {
-    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
-    const current = await readOwner(path);
-    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
-      return { path, owner, recovered: current };
-    }
-    if (Date.now() >= deadline) {
-      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
-      throw new LockTimeoutError(
-        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
-        { details: { path, owner: current, timeoutMs } }
-      );
-    }
-    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
-    delay = Math.min(delay * 2, 100);
-  }
-}
-async function tryCreate(path, owner) {
-  const temp = `${path}.${owner.token}.tmp`;
-  const failed = (cause) => new WriteFailedError(
-    `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
-    { cause, details: { path } }
-  );
-  try {
-    try {
-      await mkdir2(dirname2(path), { recursive: true });
-      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    } catch (cause) {
-      throw failed(cause);
-    }
-    try {
-      await link(temp, path);
-      return true;
-    } catch (cause) {
-      if (cause.code === "EEXIST") return false;
-      throw failed(cause);
-    }
-  } finally {
-    await rm3(temp, { force: true }).catch(() => void 0);
-  }
-}
-async function takeOver(path, stale, owner) {
-  const breaker2 = `${path}.break`;
-  if (!await tryCreate(breaker2, owner)) {
-    const other = await readOwner(breaker2);
-    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
-    return false;
-  }
-  const temp = `${path}.${owner.token}.tmp`;
-  try {
-    if ((await readOwner(path))?.token !== stale.token) return false;
-    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    await rename2(temp, path);
-    return true;
-  } catch (cause) {
-    throw new WriteFailedError(
-      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
-      { cause, details: { path } }
-    );
-  } finally {
-    await rm3(temp, { force: true }).catch(() => void 0);
-    await rm3(breaker2, { force: true }).catch(() => void 0);
-  }
-}
-async function readOwner(path) {
-  try {
-    const parsed = JSON.parse(await readFile2(path, "utf8"));
-    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
-      return { createdAt: "", purpose: "unknown", ...parsed };
-    }
-  } catch {
-  }
-  return null;
-}
-function isProcessGone(pid) {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (cause) {
-    return cause.code === "ESRCH";
-  }
-}
-function isProvablyDead(owner) {
-  if (owner.hostname !== hostname()) return false;
-  if (owner.pid === process.pid) return !HELD.has(owner.token);
-  if (isProcessGone(owner.pid)) return true;
-  const now = processStat(owner.pid);
-  if (now === null) return false;
-  if (now.state === "Z" || now.state === "X") return true;
-  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
-}
-function processStartTime(pid) {
-  return processStat(pid)?.startTime ?? null;
-}
-function processStat(pid) {
-  try {
-    const stat10 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat10.slice(stat10.lastIndexOf(")") + 2).split(" ");
-    const [state, startTime] = [fields[0], fields[19]];
-    return state === void 0 || startTime === void 0 ? null : { state, startTime };
-  } catch {
-    return null;
-  }
-}
-async function removeIfStill(path, stale) {
-  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
-  try {
-    await rename2(path, grave);
-  } catch {
-    return false;
-  }
-  const moved = await readOwner(grave);
-  if (moved?.token !== stale.token) {
-    await link(grave, path).catch(() => void 0);
-    await rm3(grave, { force: true });
-    return false;
-  }
-  await rm3(grave, { force: true });
-  return true;
-}
-async function release(handle) {
-  try {
-    const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm3(handle.path, { force: true });
-  } finally {
-    HELD.delete(handle.owner.token);
-  }
-}
-function sleep(ms) {
-  return new Promise((resolve13) => setTimeout(resolve13, ms));
-}
-var DEFAULT_LOCK_TIMEOUT_MS, HELD;
-var init_lock = __esm({
-  "src/fs/lock.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
-    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
-  }
-});
-
-// src/fs/sweep.ts
-import { readdir, rm as rm4, stat } from "node:fs/promises";
-import { join as join4 } from "node:path";
-async function sweepTempFiles(dir, opts = {}) {
-  const removed = [];
-  for (const name of await listDir(dir)) {
-    const m = (opts.pattern ?? TEMP_NAME).exec(name);
-    if (m === null) continue;
-    const path = join4(dir, name);
-    const info = await stat(path).catch(() => null);
-    if (info === null) continue;
-    const pid = Number(m[1]);
-    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
-      await rm4(path, { force: true });
-      removed.push(path);
-    }
-  }
-  return removed;
-}
-async function sweepGitTemporaries(gitDir) {
-  const removed = [];
-  const objects = join4(gitDir, "objects");
-  const dirs = [
-    objects,
-    join4(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join4(objects, n))
-  ];
-  for (const dir of dirs) {
-    for (const name of await listDir(dir)) {
-      if (!GIT_TEMPORARY.test(name)) continue;
-      const path = join4(dir, name);
-      await rm4(path, { force: true, recursive: true });
-      removed.push(path);
-    }
-  }
-  await rm4(join4(gitDir, "gc.pid"), { force: true });
-  return removed;
-}
-async function listDir(dir) {
-  try {
-    return await readdir(dir);
-  } catch {
-    return [];
-  }
-}
-var TEMP_SWEEP_AGE_MS, GIT_TEMPORARY;
-var init_sweep = __esm({
-  "src/fs/sweep.ts"() {
-    "use strict";
-    init_atomic();
-    init_lock();
-    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
-    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
-  }
-});
-
-// node_modules/nanoid/index.js
-import { webcrypto as crypto } from "node:crypto";
-function fillPool(bytes) {
-  if (bytes < 0) throw new RangeError("Wrong ID size");
-  try {
-    if (!pool || pool.length < bytes) {
-      pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
-      crypto.getRandomValues(pool);
-      poolOffset = 0;
-    } else if (poolOffset + bytes > pool.length) {
-      crypto.getRandomValues(pool);
-      poolOffset = 0;
-    }
-  } catch (e) {
-    pool = void 0;
-    throw e;
-  }
-  poolOffset += bytes;
-}
-function random(bytes) {
-  fillPool(bytes |= 0);
-  return pool.subarray(poolOffset - bytes, poolOffset);
-}
-function customRandom(alphabet, defaultSize, getRandom) {
-  let safeByteCutoff = 256 - 256 % alphabet.length;
-  if (safeByteCutoff === 256) {
-    let mask = alphabet.length - 1;
-    return (size = defaultSize) => {
-      if (!size) return "";
-      let id = "";
-      while (true) {
-        let bytes = getRandom(size);
-        let i = size;
-        while (i--) {
-          id += alphabet[bytes[i] & mask];
-          if (id.length >= size) return id;
-        }
-      }
-    };
-  }
-  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
-  return (size = defaultSize) => {
-    if (!size) return "";
-    let id = "";
-    while (true) {
-      let bytes = getRandom(step);
-      let i = step;
-      while (i--) {
-        if (bytes[i] < safeByteCutoff) {
-          id += alphabet[bytes[i] % alphabet.length];
-          if (id.length >= size) return id;
-        }
-      }
-    }
-  };
-}
-function customAlphabet(alphabet, size = 21) {
-  return customRandom(alphabet, size, random);
-}
-var POOL_SIZE_MULTIPLIER, pool, poolOffset;
-var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
-    POOL_SIZE_MULTIPLIER = 128;
-  }
-});
-
-// src/git/ids.ts
-function isFullId(value) {
-  return OBJECT_ID_PATTERN.test(value);
-}
-function assertGitId(value, command) {
-  if (!isFullId(value)) {
-    throw new GitOutputUnparseableError(
-      `git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`,
-      {
-        details: { args: [command], stdout: value.slice(0, 200) }
-      }
-    );
-  }
-  return value;
-}
-function isNullId(value) {
-  return /^0+$/.test(value);
-}
-var init_ids2 = __esm({
-  "src/git/ids.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-  }
-});
-
-// src/git/parsers/nul-records.ts
-function splitNul(text) {
-  const parts = text.split("\0");
-  if (parts.at(-1) === "") parts.pop();
-  return parts;
-}
-function unparseable(command, reason, sample = "") {
-  return new GitOutputUnparseableError(
-    `unexpected output from git ${command}: ${reason}; please report this with your git version`,
-    {
-      details: { command, reason, ...sample === "" ? {} : { sample: sample.slice(0, 120) } }
-    }
-  );
-}
-var init_nul_records = __esm({
-  "src/git/parsers/nul-records.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
-// src/git/parsers/for-each-ref.ts
-function parseRefRecords(text) {
-  const out = [];
-  const parts = text.split("\0");
-  let i = 0;
-  while (i + 5 <= parts.length - 1) {
-    const ref = (parts[i] ?? "").replace(/^\n/, "");
-    const [oid = "", tree = "", date2 = "", body = ""] = parts.slice(i + 1, i + 5);
-    if (!ref.startsWith("refs/") || !OBJECT_ID_PATTERN.test(oid))
-      throw unparseable("for-each-ref", "malformed ref record", ref);
-    out.push({ ref, oid, tree, date: date2, body });
-    i += 5;
-  }
-  const rest = parts.slice(i).join("\0").trim();
-  if (rest !== "") throw unparseable("for-each-ref", "trailing output", rest);
-  return out;
-}
-var REF_RECORD_FORMAT;
-var init_for_each_ref = __esm({
-  "src/git/parsers/for-each-ref.ts"() {
-    "use strict";
-    init_ids();
-    init_nul_records();
-    REF_RECORD_FORMAT = "%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00";
-  }
-});
-
-// src/git/hardening.ts
-import { isAbsolute, join as join5 } from "node:path";
-function parseConfigEntries(out) {
-  return out.split("\0").filter((record2) => record2 !== "").map((record2) => {
-    const nl = record2.indexOf("\n");
-    return nl < 0 ? { key: record2, value: "" } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
-  });
-}
-function neutraliseDrivers(configKeys) {
-  const out = /* @__PURE__ */ new Set();
-  for (const key of configKeys) {
-    const first = key.indexOf(".");
-    const last = key.lastIndexOf(".");
-    if (first < 0 || last <= first) continue;
-    const section = key.slice(0, first).toLowerCase();
-    const name = key.slice(first + 1, last);
-    const keys = DRIVER_KEYS[section];
-    if (keys === void 0) continue;
-    for (const k of keys) out.add(`${section}.${name}.${k}=${section === "merge" ? "false" : ""}`);
-    if (section === "filter") out.add(`filter.${name}.required=false`);
-  }
-  return [...out];
-}
-function buildEnv(identity, indexFile) {
-  const env = {};
-  for (const key of PASS_THROUGH) {
-    const value = process.env[key];
-    if (value !== void 0) env[key] = value;
-  }
-  Object.assign(env, {
-    LC_ALL: "C",
-    LANG: "C",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_ATTR_NOSYSTEM: "1",
-    GIT_NO_REPLACE_OBJECTS: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_PAGER: "cat",
-    // A partial clone would fetch a missing object from its promisor remote, running that remote's
-    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
-    // transports any call may use are these four (sharing's push and fetch included).
-    GIT_NO_LAZY_FETCH: "1",
-    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
-    GIT_AUTHOR_NAME: identity.name,
-    GIT_AUTHOR_EMAIL: identity.email,
-    GIT_COMMITTER_NAME: identity.name,
-    GIT_COMMITTER_EMAIL: identity.email
-  });
-  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
-  return env;
-}
-function userConfigFiles(env = process.env) {
-  const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join5(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join5(xdg, "git", "config"), join5(home, ".gitconfig")];
-  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
-}
-var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
-var init_hardening = __esm({
-  "src/git/hardening.ts"() {
-    "use strict";
-    HARDENING_CONFIG = [
-      "core.hooksPath=/dev/null",
-      "core.fsmonitor=false",
-      "core.pager=cat",
-      "core.editor=:",
-      "core.quotePath=false",
-      "diff.external=",
-      "commit.gpgSign=false",
-      "tag.gpgSign=false",
-      "log.showSignature=false",
-      "color.ui=false",
-      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
-      "gc.auto=0",
-      "maintenance.auto=false",
-      // A repository that claims a case-insensitive filesystem would hide a new file whose name
-      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
-      "core.ignoreCase=false",
-      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
-      "diff.suppressBlankEmpty=false",
-      // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
-      // command (through a shell) to list the alternate's refs. Empty: nothing runs.
-      "core.alternateRefsCommand="
-    ];
-    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
-    DRIVER_KEYS = {
-      filter: ["clean", "smudge", "process"],
-      diff: ["command", "textconv"],
-      merge: ["driver"]
-    };
-    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
-    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
-  }
-});
-
-// src/git/runner.ts
-import { spawn } from "node:child_process";
-import { createWriteStream, existsSync } from "node:fs";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-async function runGit(opts, args, run = {}) {
-  const result = await runGitBuffer(opts, args, run);
-  return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
-}
-async function runGitBuffer(opts, args, run = {}) {
-  const chunks = [];
-  const exitCode = await spawnGit(opts, args, run, async (stdout) => {
-    for await (const chunk of stdout) chunks.push(chunk);
-  });
-  return { stdout: Buffer.concat(chunks), exitCode };
-}
-async function runGitToFile(opts, args, file, limit = {}) {
-  const out = createWriteStream(file, { flags: "wx", mode: 420 });
-  await spawnGit(
-    opts,
-    args,
-    {},
-    (stdout) => pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
-      if (cause instanceof OutputTooLargeError) throw cause;
-      throw new WriteFailedError(
-        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
-        { cause, details: { path: file } }
-      );
-    })
-  );
-  return out.bytesWritten;
-}
-function byteLimit(maxBytes, file) {
-  let seen = 0;
-  return new Transform({
-    transform(chunk, _encoding, done) {
-      seen += chunk.length;
-      if (seen <= maxBytes) done(null, chunk);
-      else
-        done(
-          new OutputTooLargeError(`${file} would be larger than ${maxBytes} bytes`, {
-            details: { path: file, maxBytes }
-          })
-        );
-    }
-  });
-}
-async function runGitStream(opts, args, consume) {
-  return spawnGit(opts, args, {}, consume);
-}
-async function spawnGit(opts, args, run, consume) {
-  spawned += 1;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
-  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
-  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
-    "-c",
-    c
-  ]);
-  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
-  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
-  const child = spawn(opts.binary ?? "git", fullArgs, {
-    cwd: opts.cwd,
-    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
-    stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
-    signal
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    if (stderr.length < 65536) stderr += chunk.toString("utf8");
-  });
-  if (child.stdin) {
-    child.stdin.on("error", () => void 0);
-    child.stdin.end(run.input);
-  }
-  const exited = new Promise((resolve13, reject) => {
-    child.once("error", reject);
-    child.once("close", (code2) => resolve13(code2 ?? -1));
-  });
-  let consumeError = null;
-  const consumed = consume(child.stdout).catch((error2) => {
-    consumeError = error2;
-    child.kill();
-  });
-  let exitCode;
-  try {
-    [exitCode] = await Promise.all([exited, consumed]);
-  } catch (cause) {
-    if (signal.aborted) {
-      throw new GitTimeoutError(
-        `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
-        { cause, details: { ...details, timeoutMs } }
-      );
-    }
-    if (cause.code === "ENOENT") {
-      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", {
-        cause,
-        details
-      });
-    }
-    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, {
-      cause,
-      details
-    });
-  }
-  if (consumeError !== null) throw consumeError;
-  if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
-  }
-  return exitCode;
-}
-function userSafeDirectories() {
-  safeDirectoryConfig ??= (async () => {
-    const { system, global } = userConfigFiles();
-    const values = [];
-    for (const file of [...system, ...global]) {
-      if (!existsSync(file)) continue;
-      const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
-        okExitCodes: [1],
-        withoutUserSafeDirectories: true
-      }).catch(() => null);
-      if (res?.exitCode === 0) values.push(...res.stdout.split("\n").filter((v) => v !== ""));
-    }
-    return values.map((v) => `safe.directory=${v}`);
-  })();
-  return safeDirectoryConfig;
-}
-function locationArgs(opts) {
-  const out = [];
-  if (opts.gitDir !== void 0) out.push(`--git-dir=${opts.gitDir}`);
-  if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
-  return out;
-}
-function gitFailure(args, exitCode, stderr, details) {
-  const what = `git ${args.slice(0, 3).join(" ")}`;
-  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
-    return new DiskFullError(
-      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
-      { details }
-    );
-  }
-  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
-  if (dubious) {
-    const dir = dubious[1] ?? String(details.cwd ?? "");
-    return new UnsafeRepositoryOwnerError(
-      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
-      { details: { ...details, repository: dir } }
-    );
-  }
-  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
-  if (lock) {
-    return new IndexLockedError(
-      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
-      {
-        details: { ...details, lock: lock[1] }
-      }
-    );
-  }
-  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
-    return new ObjectMissingError(
-      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
-      { details }
-    );
-  }
-  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
-  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
-}
-function errnoText(cause) {
-  const code2 = cause.code;
-  return typeof code2 === "string" ? code2 : String(cause);
-}
-var spawned, safeDirectoryConfig;
-var init_runner = __esm({
-  "src/git/runner.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_hardening();
-    spawned = 0;
-  }
-});
-
-// src/git/refs.ts
-function assertRevisionSyntax(rev) {
-  if (rev === "" || rev.startsWith("-") || /[\0\n\r]/.test(rev)) {
-    throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, {
-      details: { rev }
-    });
-  }
-}
-function zeroId(like) {
-  return "0".repeat(like.length);
-}
-function assertRefName(ref) {
-  if (ref !== "HEAD" && !/^refs\/[^\0\n\r ]+$/.test(ref)) {
-    throw new InvalidArgumentError(`${JSON.stringify(ref)} is not a full ref name (HEAD or refs/...)`, {
-      details: { ref }
-    });
-  }
-}
-async function resolveRevision(repo, rev, peel = "commit") {
-  assertRevisionSyntax(rev);
-  const wanted = peel === "none" ? rev : `${rev}^{${peel}}`;
-  const { stdout } = await runGit(repo, ["cat-file", "--batch-check"], { input: `${wanted}
-${rev}
-` });
-  const [peeled = "", plain = ""] = stdout.split("\n");
-  const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
-  if (hit) return assertGitId(hit[1], "cat-file --batch-check");
-  if (plain === `${rev} ambiguous`) {
-    const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
-    throw new AmbiguousIdError(
-      `${rev} matches ${candidates.length} objects; give more characters of the id`,
-      { details: { rev, candidates } }
-    );
-  }
-  const other = /^[0-9a-f]+ ([a-z]+) \d+$/.exec(plain);
-  const why = other ? `it is a ${other[1]}, not a ${peel}` : "no such revision";
-  throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, {
-    details: { rev, peel, ...other ? { type: other[1] } : {} }
-  });
-}
-async function getTree(repo, rev) {
-  return resolveRevision(repo, rev, "tree");
-}
-async function isAncestor(repo, a, b) {
-  assertRevisionSyntax(a);
-  assertRevisionSyntax(b);
-  const { exitCode } = await runGit(repo, ["merge-base", "--is-ancestor", a, b], { okExitCodes: [1] });
-  return exitCode === 0;
-}
-async function objectExists(repo, id) {
-  if (!isFullId(id))
-    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
-  const { exitCode } = await runGit(repo, ["cat-file", "-e", id], { okExitCodes: [1] });
-  return exitCode === 0;
-}
-async function readHead(repo) {
-  const [symbolic, resolved] = await Promise.all([
-    runGit(repo, ["symbolic-ref", "-q", "HEAD"], { okExitCodes: [1] }),
-    runGit(repo, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], { okExitCodes: [1] })
-  ]);
-  return {
-    ref: symbolic.exitCode === 0 ? symbolic.stdout.trim() : null,
-    sha: resolved.exitCode === 0 ? assertGitId(resolved.stdout.trim(), "rev-parse HEAD") : null
-  };
-}
-async function readRef(repo, ref) {
-  assertRefName(ref);
-  const { stdout, exitCode } = await runGit(repo, ["rev-parse", "-q", "--verify", "--end-of-options", ref], {
-    okExitCodes: [1]
-  });
-  return exitCode === 0 ? assertGitId(stdout.trim(), "rev-parse") : null;
-}
-async function updateRef(repo, ref, newSha, oldSha, opts = {}) {
-  assertRefName(ref);
-  for (const id of [newSha, oldSha ?? newSha]) {
-    if (!isFullId(id))
-      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
-        details: { ref, id }
-      });
-  }
-  const expected = opts.force ? [] : [oldSha ?? zeroId(newSha)];
-  const args = [
-    "update-ref",
-    "-m",
-    opts.message ?? "agentgate: update ref",
-    ...opts.noDeref ? ["--no-deref"] : [],
-    ref,
-    newSha,
-    ...expected
-  ];
-  await withCompareAndSwap(repo, ref, oldSha, () => runGit(repo, args), opts.force === true);
-}
-async function updateRefs(repo, updates, opts = {}) {
-  if (updates.length === 0) return;
-  const records = [];
-  for (const u of updates) {
-    assertRefName(u.ref);
-    for (const id of [u.newSha, u.oldSha ?? u.newSha]) {
-      if (!isFullId(id))
-        throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
-          details: { ref: u.ref, id }
-        });
-    }
-    const old = u.oldSha === void 0 ? "" : u.oldSha ?? zeroId(u.newSha);
-    records.push(`update ${u.ref}`, u.newSha, old);
-  }
-  const args = [
-    "update-ref",
-    "-m",
-    opts.message ?? "agentgate: update refs",
-    ...opts.noDeref ? ["--no-deref"] : [],
-    "--stdin",
-    "-z"
-  ];
-  const guarded = updates.find((u) => u.oldSha !== void 0);
-  const run = () => runGit(repo, args, { input: `${records.join("\0")}\0` });
-  await withCompareAndSwap(
-    repo,
-    guarded?.ref ?? updates[0].ref,
-    guarded?.oldSha ?? null,
-    run,
-    guarded === void 0
-  );
-}
-async function withCompareAndSwap(repo, ref, expected, update, anyValue = false) {
-  try {
-    await update();
-  } catch (cause) {
-    if (!(cause instanceof GitFailedError) || anyValue) throw cause;
-    const actual = await readRef(repo, ref);
-    if (actual === expected) throw cause;
-    throw new ConcurrentUpdateError(
-      `${ref} moved to ${actual ?? "(deleted)"} while we expected ${expected ?? "(absent)"}; another process updated it, retry`,
-      {
-        cause,
-        details: { ref, expected, actual }
-      }
-    );
-  }
-}
-async function listRefs(repo, prefix) {
-  assertRefName(prefix);
-  const { stdout } = await runGit(repo, ["for-each-ref", "--format=%(objectname) %(refname)", prefix]);
-  return stdout.split("\n").filter(Boolean).map((line) => {
-    const space = line.indexOf(" ");
-    return { sha: assertGitId(line.slice(0, space), "for-each-ref"), ref: line.slice(space + 1) };
-  });
-}
-async function switchToBranch(repo, name, sha) {
-  const ref = `refs/heads/${name}`;
-  const valid = await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
-  if (valid.exitCode !== 0 || name.startsWith("-") || name === "HEAD")
-    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
-      details: { name }
-    });
-  const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
-  if (head.sha !== sha)
-    throw new ConcurrentUpdateError(
-      `HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`,
-      { details: { ref: "HEAD", expected: sha, actual: head.sha } }
-    );
-  if (head.ref === ref) return;
-  if (existing !== null && existing !== sha) {
-    throw new BranchExistsError(
-      `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
-      {
-        details: { branch: name, branchSha: existing, headSha: sha }
-      }
-    );
-  }
-  if (existing === null && sha !== null)
-    await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
-  await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name}`, "HEAD", ref]);
-}
-async function deleteRefs(repo, refs) {
-  if (refs.length === 0) return;
-  const records = [];
-  for (const r of refs) {
-    assertRefName(r.ref);
-    if (!isFullId(r.oldSha))
-      throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, {
-        details: { ref: r.ref, id: r.oldSha }
-      });
-    records.push(`delete ${r.ref}`, r.oldSha);
-  }
-  await runGit(repo, ["update-ref", "-m", "agentgate: delete refs", "--stdin", "-z"], {
-    input: `${records.join("\0")}\0`
-  });
-}
-async function listRefRecords(repo, prefixes) {
-  for (const p of prefixes) assertRefName(p);
-  const res = await runGit(repo, [
-    "for-each-ref",
-    "--sort=-refname",
-    `--format=${REF_RECORD_FORMAT}`,
-    ...prefixes
-  ]);
-  return parseRefRecords(res.stdout);
-}
-var init_refs = __esm({
-  "src/git/refs.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_for_each_ref();
-    init_runner();
-  }
-});
-
-// src/git/commit-info.ts
-async function getCommitInfo(repo, rev) {
-  assertRevisionSyntax(rev);
-  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
-` });
-  const eol = stdout.indexOf(10);
-  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
-  if (!header) {
-    await resolveRevision(repo, rev, "commit");
-    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
-  }
-  const size = Number(header[2]);
-  const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size)
-    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
-      details: { args: ["cat-file", "--batch"], rev }
-    });
-  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
-}
-function parseCommitObject(sha, raw) {
-  const text = decode2(raw);
-  const split = text.indexOf("\n\n");
-  const headerText = split < 0 ? text.replace(/\n$/, "") : text.slice(0, split);
-  const message = split < 0 ? "" : text.slice(split + 2).replace(/\n$/, "");
-  const parents = [];
-  let author = null;
-  for (const line of headerText.split("\n")) {
-    if (line.startsWith(" ")) continue;
-    const space = line.indexOf(" ");
-    const key = space < 0 ? line : line.slice(0, space);
-    const value = space < 0 ? "" : line.slice(space + 1);
-    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
-    else if (key === "author" && author === null) author = parseIdent(value, sha);
-  }
-  if (author === null) throw badCommit(sha, "no author header");
-  return { sha, message, author: author.ident, date: author.date, parents };
-}
-function decode2(raw) {
-  const end = raw.indexOf("\n\n");
-  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
-  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
-  if (label !== void 0) {
-    try {
-      return new TextDecoder(label.trim()).decode(raw);
-    } catch {
-    }
-  }
-  return raw.toString("utf8");
-}
-function parseIdent(value, sha) {
-  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
-  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
-  const [, ident, epoch, sign, hh, mm] = m;
-  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
-  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
-  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
-  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
-  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
-}
-function badCommit(sha, reason) {
-  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
-    details: { args: ["cat-file", "commit", sha], reason }
-  });
-}
-var init_commit_info = __esm({
-  "src/git/commit-info.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_refs();
-    init_runner();
-  }
-});
-
-// src/fs/git-locks.ts
-import { readdir as readdir2, readFile as readFile3, readlink, rm as rm5, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join6 } from "node:path";
-async function removeOrphanedGitLocks(o) {
-  if (!Number.isFinite(o.ownerSince)) return [];
-  const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir2(join6(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join6(common, "refs", name));
-  const candidates = [
-    `${o.indexFile ?? join6(o.gitDir, "index")}.lock`,
-    join6(o.gitDir, "HEAD.lock"),
-    join6(common, "packed-refs.lock"),
-    ...refLocks
-  ];
-  const removed = [];
-  for (const path of candidates) {
-    const info = await stat2(path).catch(() => null);
-    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm5(path, { force: true });
-      removed.push(path);
-    }
-  }
-  return removed;
-}
-async function removeLockOlderThan(path, olderThanMs) {
-  const info = await stat2(path).catch(() => null);
-  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm5(path, { force: true });
-  return true;
-}
-async function commonDir(gitDir) {
-  const named = (await readFile3(join6(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-  if (named === "") return gitDir;
-  return isAbsolute2(named) ? named : join6(gitDir, named);
-}
-async function removeAbandonedLock(path) {
-  if (await stat2(path).catch(() => null) === null) return "absent";
-  for (const round of [0, 1]) {
-    if (round === 1) await new Promise((resolve13) => setTimeout(resolve13, LOCK_SETTLE_MS));
-    if (await stat2(path).catch(() => null) === null) return "absent";
-    if (await openedBy(path) !== 0) return "held";
-  }
-  await rm5(path, { force: true });
-  return "removed";
-}
-async function openedBy(path) {
-  const pids = await readdir2("/proc").catch(() => null);
-  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return -1;
-  let holders = 0;
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid)) continue;
-    const fds = await readdir2(`/proc/${pid}/fd`).catch(() => []);
-    for (const fd of fds) {
-      if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) {
-        holders += 1;
-        break;
-      }
-    }
-  }
-  return holders;
-}
-var LOCK_SETTLE_MS;
-var init_git_locks = __esm({
-  "src/fs/git-locks.ts"() {
-    "use strict";
-    LOCK_SETTLE_MS = 300;
-  }
-});
-
-// src/fs/inside.ts
-import { lstat, realpath } from "node:fs/promises";
-import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute3, join as join7, relative, sep } from "node:path";
-function isInside(parent, child) {
-  const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
-}
-async function realPathOf(path) {
-  const real = await realpath(path).catch(() => null);
-  if (real !== null) return real;
-  const parent = dirname3(path);
-  return parent === path ? path : join7(await realPathOf(parent), basename2(path));
-}
-async function assertNoLinkInside(topLevel, file) {
-  const real = await realPathOf(dirname3(file));
-  const lexical = relative(topLevel, file);
-  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
-  if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join7(real, basename2(file)));
-  let at = topLevel;
-  for (const part of rel.split(sep).slice(0, -1)) {
-    at = join7(at, part);
-    const info = await lstat(at).catch(() => null);
-    if (info?.isSymbolicLink()) {
-      throw new UnsafeWorkspaceError(
-        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
-        {
-          details: { workspace: topLevel, path: at }
-        }
-      );
-    }
-  }
-}
-var init_inside = __esm({
-  "src/fs/inside.ts"() {
-    "use strict";
-    init_errors();
-  }
-});
-
-// src/git/repo.ts
-import { appendFile as appendFile2, lstat as lstat2, mkdir as mkdir3, readFile as readFile4, realpath as realpath2, stat as stat3 } from "node:fs/promises";
-import { homedir as homedir2 } from "node:os";
-import { dirname as dirname4, join as join8, resolve as resolve2, sep as sep2 } from "node:path";
-async function openRepo(dir, opts = {}) {
-  const real = await resolveWorkspaceDir(dir);
-  const base = { cwd: real, ...opts };
-  let out;
-  try {
-    out = (await runGit(base, [
-      "rev-parse",
-      "--path-format=absolute",
-      "--show-toplevel",
-      "--git-dir",
-      "--git-common-dir"
-    ])).stdout;
-  } catch (cause) {
-    if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
-      throw new NotARepositoryError(
-        `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
-        { cause, details: { workspace: real } }
-      );
-    }
-    throw cause;
-  }
-  const [topLevel, gitDir, commonDir2] = out.split("\n");
-  if (!topLevel || !gitDir || !commonDir2) {
-    throw new NotARepositoryError(
-      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
-      { details: { workspace: real } }
-    );
-  }
-  assertSafeWorkspace(topLevel);
-  if (!isInside(topLevel, real)) {
-    throw new UnsafeWorkspaceError(
-      `git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`,
-      { details: { workspace: real, topLevel } }
-    );
-  }
-  await assertOwnWorkTree(real, topLevel, gitDir);
-  const config2 = neutraliseDrivers(
-    await driverKeys(base, [join8(commonDir2, "config"), join8(gitDir, "config.worktree")])
-  );
-  return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
-}
-async function assertOwnWorkTree(real, topLevel, gitDir) {
-  const owner = await dotGitOwner(real);
-  const refuse = (why) => {
-    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
-      details: { workspace: real, topLevel, gitDir }
-    });
-  };
-  if (owner === null)
-    return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
-  if (owner.dir !== topLevel)
-    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
-  if (!owner.isFile) return;
-  const realGitDir = await realpath2(gitDir);
-  const named = await readPointer(join8(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve2(realGitDir, named)) === join8(owner.dir, ".git"))
-    return;
-  const worktree = await configValue(join8(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve2(realGitDir, worktree)) === owner.dir) return;
-  if (realGitDir.split(sep2).includes(".git")) {
-    refuse(`${join8(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
-  }
-}
-async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname4(at)) {
-    const info = await lstat2(join8(at, ".git")).catch(() => null);
-    if (info !== null) return { dir: at, isFile: info.isFile() };
-    if (dirname4(at) === at) return null;
-  }
-}
-async function driverKeys(base, files) {
-  const keys = [];
-  const seen = /* @__PURE__ */ new Set();
-  const queue = [...files];
-  while (queue.length > 0 && seen.size < 64) {
-    const file = queue.shift();
-    if (seen.has(file)) continue;
-    seen.add(file);
-    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(
-      base,
-      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
-      { okExitCodes: [1] }
-    );
-    for (const { key, value } of parseConfigEntries(res.stdout)) {
-      if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== "") queue.push(includedFile(value, file));
-    }
-  }
-  return keys;
-}
-function includedFile(path, from) {
-  if (path === "~" || path.startsWith("~/")) return join8(process.env.HOME ?? homedir2(), path.slice(1));
-  return resolve2(dirname4(from), path);
-}
-async function configValue(file, key) {
-  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname4(file) }, ["config", "--file", file, "--get", key], {
-    okExitCodes: [1]
-  });
-  return res.exitCode === 0 ? res.stdout.trim() : null;
-}
-async function readPointer(file) {
-  const text = await readFile4(file, "utf8").catch(() => null);
-  if (text === null) return null;
-  return text.replace(/^gitdir: /, "").trim() || null;
-}
-async function realpathOrNull(path) {
-  return realpath2(path).catch(() => null);
-}
-async function initRepo(dir, branch, opts = {}) {
-  const real = await resolveWorkspaceDir(dir);
-  assertSafeWorkspace(real);
-  await runGit({ cwd: real, ...opts }, ["init", "--quiet", `--initial-branch=${branch}`]);
-  return openRepo(real, opts);
-}
-async function excludeNestedRepositories(repo) {
-  const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
-  const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
-  const found = [];
-  for (const dir of nested)
-    if (await lstat2(join8(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
-  if (found.length > 0) {
-    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join8(repo.gitDir, "info"), { recursive: true });
-    await appendFile2(
-      join8(repo.gitDir, "info", "exclude"),
-      `
-# nested repositories, left out by agentgate-snapshot before --init
-${lines}
-`
-    );
-  }
-  return found;
-}
-async function assertNoLfs(repo) {
-  for (const file of [
-    join8(repo.topLevel, ".gitattributes"),
-    join8(await commonDir(repo.gitDir), "info", "attributes")
-  ]) {
-    const text = await readFile4(file, "utf8").catch(() => "");
-    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
-      throw new LfsUnsupportedError(
-        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
-        {
-          details: { workspace: repo.topLevel, attributes: file }
-        }
-      );
-    }
-  }
-}
-async function resolveWorkspaceDir(dir) {
-  const abs = resolve2(dir);
-  try {
-    const real = await realpath2(abs);
-    if ((await stat3(real)).isDirectory()) return real;
-  } catch (cause) {
-    throw new WorkspaceNotFoundError(
-      `workspace ${abs} does not exist; give the path of an existing directory`,
-      { cause, details: { workspace: abs } }
-    );
-  }
-  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
-    details: { workspace: abs }
-  });
-}
-function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve2(process.env.HOME) : homedir2();
-  if (dir === sep2 || dir === resolve2("/") || dir === home || dir === homedir2()) {
-    throw new UnsafeWorkspaceError(
-      `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
-      { details: { workspace: dir } }
-    );
-  }
-}
-var init_repo = __esm({
-  "src/git/repo.ts"() {
-    "use strict";
-    init_errors();
-    init_git_locks();
-    init_inside();
-    init_hardening();
-    init_runner();
-  }
-});
-
-// src/git/parsers/ls-files-unmerged.ts
-function parseUnmergedPaths(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const paths = [];
-  for (const record2 of text.split("\0")) {
-    if (record2 === "") continue;
-    const tab = record2.indexOf("	");
-    if (tab < 0 || !UNMERGED_HEAD.test(record2.slice(0, tab))) {
-      throw new GitOutputUnparseableError(
-        `unexpected ls-files -u record ${JSON.stringify(record2.slice(0, 120))}`,
-        { details: { record: record2.slice(0, 200) } }
-      );
-    }
-    const path = record2.slice(tab + 1);
-    if (paths.at(-1) !== path) paths.push(path);
-  }
-  return paths;
-}
-var UNMERGED_HEAD;
-var init_ls_files_unmerged = __esm({
-  "src/git/parsers/ls-files-unmerged.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
-  }
-});
-
-// src/git/parsers/status.ts
-function parseStatusV2(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const records = text.split("\0");
-  if (records.at(-1) === "") records.pop();
-  const report2 = {
-    oid: null,
-    head: null,
-    upstream: null,
-    ahead: null,
-    behind: null,
-    entries: []
-  };
-  for (let i = 0; i < records.length; i++) {
-    const record2 = records[i];
-    const kind = record2.slice(0, 2);
-    if (kind === "# ") readHeader(report2, record2);
-    else if (kind === "? ")
-      report2.entries.push({ kind: "untracked", path: nonEmpty(record2.slice(2), record2) });
-    else if (kind === "! ") report2.entries.push({ kind: "ignored", path: nonEmpty(record2.slice(2), record2) });
-    else if (kind === "1 " || kind === "u ") {
-      const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH[kind[0]]);
-      const entry = { xy: fields[1], submodule: fields[2], path };
-      report2.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
-    } else if (kind === "2 ") {
-      const [fields, path] = splitFields(record2, FIELDS_BEFORE_PATH["2"]);
-      const origPath = records[++i];
-      if (origPath === void 0 || origPath === "")
-        throw malformed("rename without its original path", record2);
-      report2.entries.push({
-        kind: "renamed",
-        xy: fields[1],
-        submodule: fields[2],
-        score: fields[8],
-        path,
-        origPath
-      });
-    } else throw malformed("unknown record", record2);
-  }
-  return report2;
-}
-function readHeader(report2, record2) {
-  const space = record2.indexOf(" ", 2);
-  const key = space < 0 ? record2.slice(2) : record2.slice(2, space);
-  const value = space < 0 ? "" : record2.slice(space + 1);
-  if (key === "branch.oid") report2.oid = value === "(initial)" ? null : hexId(value, record2);
-  else if (key === "branch.head")
-    report2.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record2);
-  else if (key === "branch.upstream") report2.upstream = nonEmpty(value, record2);
-  else if (key === "branch.ab") {
-    const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (!m) throw malformed("bad ahead/behind header", record2);
-    report2.ahead = Number(m[1]);
-    report2.behind = Number(m[2]);
-  }
-}
-function splitFields(record2, count) {
-  const fields = [];
-  let start = 0;
-  for (let n = 0; n < count; n++) {
-    const space = record2.indexOf(" ", start);
-    if (space < 0) throw malformed(`expected ${count} fields before the path`, record2);
-    fields.push(record2.slice(start, space));
-    start = space + 1;
-  }
-  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed("bad XY code", record2);
-  return [fields, nonEmpty(record2.slice(start), record2)];
-}
-function hexId(value, record2) {
-  if (!OBJECT_ID_PATTERN.test(value)) throw malformed("bad object id", record2);
-  return value;
-}
-function nonEmpty(value, record2) {
-  if (value === "") throw malformed("empty field", record2);
-  return value;
-}
-function malformed(reason, record2) {
-  return new GitOutputUnparseableError(
-    `unexpected output from git status (${reason}): ${JSON.stringify(record2.slice(0, 120))}`,
-    {
-      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record2.slice(0, 200) }
-    }
-  );
-}
-var FIELDS_BEFORE_PATH;
-var init_status = __esm({
-  "src/git/parsers/status.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
-  }
-});
-
-// src/git/state.ts
-import { access, readFile as readFile5 } from "node:fs/promises";
-import { join as join9, sep as sep3 } from "node:path";
-async function getRepoState(repo, ignore = []) {
-  const [report2, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
-  const headState = report2.oid === null ? "unborn" : report2.head === null ? "detached" : "branch";
-  return {
-    topLevel: repo.topLevel,
-    headState,
-    branch: report2.head,
-    sha: report2.oid,
-    isDirty: hasChangesOutside(report2.entries, ignore),
-    unmergedPaths: report2.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
-    operation
-  };
-}
-async function getRepoHead(repo) {
-  const [head, unmerged, operation] = await Promise.all([
-    readHead(repo),
-    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
-    detectOperation(repo.gitDir)
-  ]);
-  const branchRef = head.ref?.startsWith("refs/heads/") ? head.ref : null;
-  const headState = head.sha === null ? "unborn" : branchRef === null ? "detached" : "branch";
-  const branch = branchRef === null ? null : branchRef.slice("refs/heads/".length);
-  return {
-    headState,
-    ref: branchRef,
-    branch,
-    sha: head.sha,
-    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
-    operation
-  };
-}
-function hasChangesOutside(entries, excludes) {
-  const prefixes = excludes.map((x) => x.split(sep3).join("/").replace(/\/+$/, ""));
-  const excluded = (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
-  return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
-}
-async function readStatus(opts) {
-  const args = [
-    "--no-optional-locks",
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    "--untracked-files=normal",
-    "--ignore-submodules=dirty"
-  ];
-  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
-}
-async function detectOperation(gitDir) {
-  const names = [
-    "rebase-merge",
-    "rebase-apply",
-    "rebase-apply/applying",
-    "MERGE_HEAD",
-    "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",
-    "BISECT_LOG"
-  ];
-  const found = await Promise.all(names.map((n) => exists(join9(gitDir, n))));
-  const has = (n) => found[names.indexOf(n)] === true;
-  if (has("rebase-apply/applying")) return "am";
-  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
-  if (has("MERGE_HEAD")) return "merge";
-  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
-  if (has("REVERT_HEAD")) return "revert";
-  const sequenced = await sequencerOperation(gitDir);
-  if (sequenced !== null) return sequenced;
-  return has("BISECT_LOG") ? "bisect" : null;
-}
-async function sequencerOperation(gitDir) {
-  let todo;
-  try {
-    todo = await readFile5(join9(gitDir, "sequencer", "todo"), "utf8");
-  } catch {
-    return null;
-  }
-  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
-  if (first === void 0) return null;
-  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
-}
-async function exists(path) {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-var init_state = __esm({
-  "src/git/state.ts"() {
-    "use strict";
-    init_ls_files_unmerged();
-    init_status();
-    init_refs();
-    init_runner();
-  }
-});
-
-// src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp2, readFile as readFile6, rm as rm6, writeFile as writeFile2 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename3, join as join10 } from "node:path";
-async function cherryPick2(repo, rev, opts = {}) {
-  const source = await getCommitInfo(repo, rev);
-  const head = await readHead(repo);
-  const ignore = opts.ignore ?? [];
-  if (opts.onto === void 0) return pickInWorkspace(repo, source, ignore);
-  assertRevisionSyntax(opts.onto);
-  const ontoRef = opts.onto.startsWith("refs/heads/") ? opts.onto : `refs/heads/${opts.onto}`;
-  if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
-  return pickInWorktree(repo, source, ontoRef);
-}
-async function pickInWorkspace(repo, source, ignore) {
-  const state = await getRepoState(repo, ignore);
-  if (state.operation !== null) {
-    throw new OperationInProgressError(
-      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
-      { details: { operation: state.operation } }
-    );
-  }
-  const before2 = state.sha;
-  if (before2 === null)
-    throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, {
-      details: { rev: "HEAD" }
-    });
-  if (state.isDirty) {
-    throw new DirtyWorkspaceError(
-      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
-      { details: { workspace: repo.topLevel } }
-    );
-  }
-  const origHead = join10(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile6(origHead).catch(() => null);
-  const abort = async () => {
-    await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm6(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
-    await assertRestored(repo, before2);
-  };
-  let files;
-  try {
-    files = await runPick(repo, source);
-  } catch (error2) {
-    if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
-    throw error2;
-  }
-  if (files === null) return getCommitInfo(repo, "HEAD");
-  await abort();
-  throw conflict(source, state.branch ?? "HEAD", files);
-}
-async function pickInWorktree(repo, source, ontoRef) {
-  const old = await resolveRevision(repo, ontoRef);
-  await assertNotCheckedOut(repo, ontoRef);
-  const dir = await mkdtemp2(join10(tmpdir2(), "agentgate-pick-"));
-  if (isInside(repo.topLevel, dir)) {
-    await rm6(dir, { recursive: true, force: true });
-    throw new InvalidArgumentError(
-      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
-      { details: { tmpdir: dir } }
-    );
-  }
-  const path = join10(dir, basename3(dir));
-  let failure2 = null;
-  try {
-    await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
-    const worktree = worktreeOptions(repo, path);
-    const files = await runPick(worktree, source);
-    if (files !== null) throw conflict(source, ontoRef.slice("refs/heads/".length), files);
-    const sha = await resolveRevision(worktree, "HEAD");
-    await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
-    return await getCommitInfo(repo, sha);
-  } catch (error2) {
-    failure2 = error2;
-    throw error2;
-  } finally {
-    await removeWorktree(repo, dir, path, failure2 !== null);
-  }
-}
-async function runPick(opts, source) {
-  const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
-  const args = [
-    "cherry-pick",
-    "--no-edit",
-    "--allow-empty",
-    "--keep-redundant-commits",
-    "--no-rerere-autoupdate",
-    ...mainline,
-    source.sha
-  ];
-  try {
-    await runGit(pickOptions(opts), args);
-    return null;
-  } catch (error2) {
-    if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
-    const report2 = await readStatus(opts);
-    const files = report2.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
-    if (files.length === 0) throw error2;
-    return files;
-  }
-}
-function worktreeOptions(repo, path) {
-  const { identity, timeoutMs, config: config2, binary } = repo;
-  return {
-    cwd: path,
-    ...identity && { identity },
-    ...timeoutMs !== void 0 && { timeoutMs },
-    ...config2 && { config: config2 },
-    ...binary !== void 0 && { binary }
-  };
-}
-function pickOptions(opts) {
-  return { ...opts, config: [...opts.config ?? [], "rerere.enabled=false"] };
-}
-async function assertRestored(repo, sha) {
-  const after2 = await getRepoState(repo);
-  if (after2.sha !== sha || after2.isDirty || after2.operation !== null) {
-    throw new GitFailedError(
-      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`,
-      {
-        details: {
-          args: ["cherry-pick", "--abort"],
-          expected: sha,
-          actual: after2.sha,
-          operation: after2.operation
-        }
-      }
-    );
-  }
-}
-async function assertNotCheckedOut(repo, ref) {
-  const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
-  const records = stdout.split("\0");
-  const at = records.indexOf(`branch ${ref}`);
-  if (at >= 0) {
-    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith("worktree "))?.slice("worktree ".length);
-    throw new InvalidArgumentError(
-      `${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; cherry-pick there instead`,
-      { details: { ref, worktree } }
-    );
-  }
-}
-async function removeWorktree(repo, dir, path, quiet) {
-  try {
-    const admin = join10(await commonDir(repo.gitDir), "worktrees", basename3(path));
-    await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
-    await rm6(dir, { recursive: true, force: true });
-    await rm6(admin, { recursive: true, force: true });
-  } catch (error2) {
-    if (!quiet) throw error2;
-  }
-}
-function conflict(source, onto, files) {
-  return new CherryPickConflictError(
-    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
-    {
-      details: { sha: source.sha, onto, files }
-    }
-  );
-}
-var init_cherry_pick = __esm({
-  "src/git/cherry-pick.ts"() {
-    "use strict";
-    init_errors();
-    init_commit_info();
-    init_refs();
-    init_git_locks();
-    init_repo();
-    init_runner();
-    init_state();
   }
 });
 
@@ -9342,6 +7479,292 @@ var init_path_bytes = __esm({
   }
 });
 
+// src/git/hardening.ts
+import { isAbsolute, join as join3 } from "node:path";
+function parseConfigEntries(out) {
+  return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
+    const nl = record3.indexOf("\n");
+    return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
+  });
+}
+function neutraliseDrivers(configKeys) {
+  const out = /* @__PURE__ */ new Set();
+  for (const key of configKeys) {
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    if (first < 0 || last <= first) continue;
+    const section = key.slice(0, first).toLowerCase();
+    const name = key.slice(first + 1, last);
+    const keys = DRIVER_KEYS[section];
+    if (keys === void 0) continue;
+    for (const k of keys) out.add(`${section}.${name}.${k}=${section === "merge" ? "false" : ""}`);
+    if (section === "filter") out.add(`filter.${name}.required=false`);
+  }
+  return [...out];
+}
+function buildEnv(identity, indexFile) {
+  const env = {};
+  for (const key of PASS_THROUGH) {
+    const value = process.env[key];
+    if (value !== void 0) env[key] = value;
+  }
+  Object.assign(env, {
+    LC_ALL: "C",
+    LANG: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_PAGER: "cat",
+    // A partial clone would fetch a missing object from its promisor remote, running that remote's
+    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
+    // transports any call may use are these four (sharing's push and fetch included).
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email
+  });
+  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
+  return env;
+}
+function userConfigFiles(env = process.env) {
+  const home = env.HOME ?? "";
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join3(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join3(xdg, "git", "config"), join3(home, ".gitconfig")];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
+}
+var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
+var init_hardening = __esm({
+  "src/git/hardening.ts"() {
+    "use strict";
+    HARDENING_CONFIG = [
+      "core.hooksPath=/dev/null",
+      "core.fsmonitor=false",
+      "core.pager=cat",
+      "core.editor=:",
+      "core.quotePath=false",
+      "diff.external=",
+      "commit.gpgSign=false",
+      "tag.gpgSign=false",
+      "log.showSignature=false",
+      "color.ui=false",
+      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
+      "gc.auto=0",
+      "maintenance.auto=false",
+      // A repository that claims a case-insensitive filesystem would hide a new file whose name
+      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
+      "core.ignoreCase=false",
+      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
+      "diff.suppressBlankEmpty=false",
+      // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
+      // command (through a shell) to list the alternate's refs. Empty: nothing runs.
+      "core.alternateRefsCommand="
+    ];
+    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
+    DRIVER_KEYS = {
+      filter: ["clean", "smudge", "process"],
+      diff: ["command", "textconv"],
+      merge: ["driver"]
+    };
+    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
+    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
+  }
+});
+
+// src/git/runner.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+async function runGit(opts, args, run = {}) {
+  const result = await runGitBuffer(opts, args, run);
+  return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
+}
+async function runGitBuffer(opts, args, run = {}) {
+  const chunks = [];
+  const exitCode = await spawnGit(opts, args, run, async (stdout) => {
+    for await (const chunk of stdout) chunks.push(chunk);
+  });
+  return { stdout: Buffer.concat(chunks), exitCode };
+}
+async function runGitToFile(opts, args, file, limit = {}) {
+  const out = createWriteStream(file, { flags: "wx", mode: 420 });
+  await spawnGit(
+    opts,
+    args,
+    {},
+    (stdout) => pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
+      if (cause instanceof OutputTooLargeError) throw cause;
+      throw new WriteFailedError(
+        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
+        { cause, details: { path: file } }
+      );
+    })
+  );
+  return out.bytesWritten;
+}
+function byteLimit(maxBytes, file) {
+  let seen = 0;
+  return new Transform({
+    transform(chunk, _encoding, done) {
+      seen += chunk.length;
+      if (seen <= maxBytes) done(null, chunk);
+      else
+        done(
+          new OutputTooLargeError(`${file} would be larger than ${maxBytes} bytes`, {
+            details: { path: file, maxBytes }
+          })
+        );
+    }
+  });
+}
+async function runGitStream(opts, args, consume) {
+  return spawnGit(opts, args, {}, consume);
+}
+async function spawnGit(opts, args, run, consume) {
+  spawned += 1;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  const signal = opts.signal === void 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
+  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
+  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
+    "-c",
+    c
+  ]);
+  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
+  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
+  const child = spawn(opts.binary ?? "git", fullArgs, {
+    cwd: opts.cwd,
+    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
+    stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
+    signal
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    if (stderr.length < 65536) stderr += chunk.toString("utf8");
+  });
+  if (child.stdin) {
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(run.input);
+  }
+  const exited = new Promise((resolve18, reject) => {
+    child.once("error", reject);
+    child.once("close", (code2) => resolve18(code2 ?? -1));
+  });
+  let consumeError = null;
+  const consumed = consume(child.stdout).catch((error2) => {
+    consumeError = error2;
+    child.kill();
+  });
+  let exitCode;
+  try {
+    [exitCode] = await Promise.all([exited, consumed]);
+  } catch (cause) {
+    if (opts.signal?.aborted === true) {
+      throw new GitTimeoutError(`git ${args[0] ?? ""} was stopped: the caller's time budget ran out`, {
+        cause,
+        details
+      });
+    }
+    if (signal.aborted) {
+      throw new GitTimeoutError(
+        `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
+        { cause, details: { ...details, timeoutMs } }
+      );
+    }
+    if (cause.code === "ENOENT") {
+      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", {
+        cause,
+        details
+      });
+    }
+    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, {
+      cause,
+      details
+    });
+  }
+  if (consumeError !== null) throw consumeError;
+  if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
+    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
+  }
+  return exitCode;
+}
+function userSafeDirectories() {
+  safeDirectoryConfig ??= (async () => {
+    const { system, global } = userConfigFiles();
+    const perFile = await Promise.all(
+      [...system, ...global].map(async (file) => {
+        const text = await readFile(file, "utf8").catch(() => "");
+        if (!/directory/i.test(text)) return [];
+        const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
+          okExitCodes: [1],
+          withoutUserSafeDirectories: true
+        }).catch(() => null);
+        return res?.exitCode === 0 ? res.stdout.split("\n").filter((v) => v !== "") : [];
+      })
+    );
+    return perFile.flat().map((v) => `safe.directory=${v}`);
+  })();
+  return safeDirectoryConfig;
+}
+function locationArgs(opts) {
+  const out = [];
+  if (opts.gitDir !== void 0) out.push(`--git-dir=${opts.gitDir}`);
+  if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
+  return out;
+}
+function gitFailure(args, exitCode, stderr, details) {
+  const what = `git ${args.slice(0, 3).join(" ")}`;
+  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
+    return new DiskFullError(
+      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      { details }
+    );
+  }
+  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
+  if (dubious) {
+    const dir = dubious[1] ?? String(details.cwd ?? "");
+    return new UnsafeRepositoryOwnerError(
+      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
+      { details: { ...details, repository: dir } }
+    );
+  }
+  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return new IndexLockedError(
+      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
+      {
+        details: { ...details, lock: lock[1] }
+      }
+    );
+  }
+  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
+    return new ObjectMissingError(
+      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      { details }
+    );
+  }
+  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
+  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
+}
+function errnoText(cause) {
+  const code2 = cause.code;
+  return typeof code2 === "string" ? code2 : String(cause);
+}
+var spawned, safeDirectoryConfig;
+var init_runner = __esm({
+  "src/git/runner.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_hardening();
+    spawned = 0;
+  }
+});
+
 // src/git/empty-tree.ts
 async function emptyTreeId(repo) {
   const key = `${repo.gitDir ?? ""}\0${repo.cwd}`;
@@ -9366,7 +7789,7 @@ var init_empty_tree = __esm({
 function parseBatchCheck(names, output) {
   const lines = output.split("\n");
   if (lines.pop() !== "" || lines.length !== names.length) {
-    throw malformed2(`${names.length} names asked, ${lines.length} answer lines`);
+    throw malformed(`${names.length} names asked, ${lines.length} answer lines`);
   }
   return names.map((name, i) => answer(name, lines[i]));
 }
@@ -9374,10 +7797,10 @@ function answer(name, line) {
   if (line === `${name} missing`) return { name, found: false, reason: "missing" };
   if (line === `${name} ambiguous`) return { name, found: false, reason: "ambiguous" };
   const m = FOUND.exec(line);
-  if (m === null) throw malformed2(`answer for ${JSON.stringify(name)}: ${JSON.stringify(line)}`);
+  if (m === null) throw malformed(`answer for ${JSON.stringify(name)}: ${JSON.stringify(line)}`);
   return { name, found: true, id: m[1], type: m[2], size: Number(m[3]) };
 }
-function malformed2(reason) {
+function malformed(reason) {
   return new GitOutputUnparseableError(`unexpected output from git cat-file --batch-check: ${reason}`, {
     details: { parser: "cat-file --batch-check", reason }
   });
@@ -9609,16 +8032,20 @@ var init_diff_stats = __esm({
 
 // src/git/unified-diff.ts
 import { createHash } from "node:crypto";
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve2 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
+}
+async function streamUnifiedDiff(repo, from, to, consume) {
+  const trees = await resolveDiffTrees(repo, from, to);
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout));
 }
 async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path = resolve3(file);
+  const path = resolve2(file);
   const bytes = await replaceFileAtomic(
     path,
     (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
@@ -9652,9 +8079,7793 @@ var init_unified_diff = __esm({
   }
 });
 
+// src/snapshotter/patch-artifact.ts
+import { createHash as createHash2 } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { copyFile } from "node:fs/promises";
+async function writePatchArtifact(repo, trees, path) {
+  await writeTreeDiffToFile(repo, trees, path);
+  return { path, sha256: await sha256File(path) };
+}
+async function copyFileAtomic(src, dest) {
+  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
+}
+async function sha256File(path) {
+  const hash = createHash2("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return hash.digest("hex");
+}
+var init_patch_artifact = __esm({
+  "src/snapshotter/patch-artifact.ts"() {
+    "use strict";
+    init_unified_diff();
+    init_atomic();
+  }
+});
+
+// node_modules/nanoid/index.js
+import { webcrypto as crypto } from "node:crypto";
+function fillPool(bytes) {
+  if (bytes < 0) throw new RangeError("Wrong ID size");
+  try {
+    if (!pool || pool.length < bytes) {
+      pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
+      crypto.getRandomValues(pool);
+      poolOffset = 0;
+    } else if (poolOffset + bytes > pool.length) {
+      crypto.getRandomValues(pool);
+      poolOffset = 0;
+    }
+  } catch (e) {
+    pool = void 0;
+    throw e;
+  }
+  poolOffset += bytes;
+}
+function random(bytes) {
+  fillPool(bytes |= 0);
+  return pool.subarray(poolOffset - bytes, poolOffset);
+}
+function customRandom(alphabet, defaultSize, getRandom) {
+  let safeByteCutoff = 256 - 256 % alphabet.length;
+  if (safeByteCutoff === 256) {
+    let mask = alphabet.length - 1;
+    return (size = defaultSize) => {
+      if (!size) return "";
+      let id = "";
+      while (true) {
+        let bytes = getRandom(size);
+        let i = size;
+        while (i--) {
+          id += alphabet[bytes[i] & mask];
+          if (id.length >= size) return id;
+        }
+      }
+    };
+  }
+  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
+  return (size = defaultSize) => {
+    if (!size) return "";
+    let id = "";
+    while (true) {
+      let bytes = getRandom(step);
+      let i = step;
+      while (i--) {
+        if (bytes[i] < safeByteCutoff) {
+          id += alphabet[bytes[i] % alphabet.length];
+          if (id.length >= size) return id;
+        }
+      }
+    }
+  };
+}
+function customAlphabet(alphabet, size = 21) {
+  return customRandom(alphabet, size, random);
+}
+var POOL_SIZE_MULTIPLIER, pool, poolOffset;
+var init_nanoid = __esm({
+  "node_modules/nanoid/index.js"() {
+    POOL_SIZE_MULTIPLIER = 128;
+  }
+});
+
+// src/fs/lock.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { link, mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm2, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { dirname as dirname2 } from "node:path";
+async function withLock(path, opts, fn) {
+  const handle = await acquire(path, opts);
+  try {
+    return await fn(handle);
+  } finally {
+    await release(handle);
+  }
+}
+async function acquire(path, opts) {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const startTime = processStartTime(process.pid);
+  const owner = {
+    pid: process.pid,
+    hostname: hostname(),
+    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+    token: randomBytes3(12).toString("hex"),
+    purpose: opts.purpose ?? "agentgate",
+    ...startTime === null ? {} : { startTime }
+  };
+  HELD.add(owner.token);
+  try {
+    return await waitFor(path, owner, timeoutMs);
+  } catch (error2) {
+    HELD.delete(owner.token);
+    throw error2;
+  }
+}
+async function waitFor(path, owner, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 5;
+  for (; ; ) {
+    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
+    const current = await readOwner(path);
+    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
+      return { path, owner, recovered: current };
+    }
+    if (Date.now() >= deadline) {
+      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
+      throw new LockTimeoutError(
+        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
+        { details: { path, owner: current, timeoutMs } }
+      );
+    }
+    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
+    delay = Math.min(delay * 2, 100);
+  }
+}
+async function tryCreate(path, owner) {
+  const temp = `${path}.${owner.token}.tmp`;
+  const failed = (cause) => new WriteFailedError(
+    `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+    { cause, details: { path } }
+  );
+  try {
+    try {
+      await mkdir2(dirname2(path), { recursive: true });
+      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    } catch (cause) {
+      throw failed(cause);
+    }
+    try {
+      await link(temp, path);
+      return true;
+    } catch (cause) {
+      if (cause.code === "EEXIST") return false;
+      throw failed(cause);
+    }
+  } finally {
+    await rm2(temp, { force: true }).catch(() => void 0);
+  }
+}
+async function takeOver(path, stale, owner) {
+  const breaker2 = `${path}.break`;
+  if (!await tryCreate(breaker2, owner)) {
+    const other = await readOwner(breaker2);
+    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
+    return false;
+  }
+  const temp = `${path}.${owner.token}.tmp`;
+  try {
+    if ((await readOwner(path))?.token !== stale.token) return false;
+    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    await rename2(temp, path);
+    return true;
+  } catch (cause) {
+    throw new WriteFailedError(
+      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+      { cause, details: { path } }
+    );
+  } finally {
+    await rm2(temp, { force: true }).catch(() => void 0);
+    await rm2(breaker2, { force: true }).catch(() => void 0);
+  }
+}
+async function readOwner(path) {
+  try {
+    const parsed = JSON.parse(await readFile2(path, "utf8"));
+    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
+      return { createdAt: "", purpose: "unknown", ...parsed };
+    }
+  } catch {
+  }
+  return null;
+}
+function isProcessGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (cause) {
+    return cause.code === "ESRCH";
+  }
+}
+function isProvablyDead(owner) {
+  if (owner.hostname !== hostname()) return false;
+  if (owner.pid === process.pid) return !HELD.has(owner.token);
+  if (isProcessGone(owner.pid)) return true;
+  const now = processStat(owner.pid);
+  if (now === null) return false;
+  if (now.state === "Z" || now.state === "X") return true;
+  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
+}
+function processStartTime(pid) {
+  return processStat(pid)?.startTime ?? null;
+}
+function processStat(pid) {
+  try {
+    const stat18 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat18.slice(stat18.lastIndexOf(")") + 2).split(" ");
+    const [state, startTime] = [fields[0], fields[19]];
+    return state === void 0 || startTime === void 0 ? null : { state, startTime };
+  } catch {
+    return null;
+  }
+}
+async function removeIfStill(path, stale) {
+  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
+  try {
+    await rename2(path, grave);
+  } catch {
+    return false;
+  }
+  const moved = await readOwner(grave);
+  if (moved?.token !== stale.token) {
+    await link(grave, path).catch(() => void 0);
+    await rm2(grave, { force: true });
+    return false;
+  }
+  await rm2(grave, { force: true });
+  return true;
+}
+async function release(handle) {
+  try {
+    const current = await readOwner(handle.path);
+    if (current?.token === handle.owner.token) await rm2(handle.path, { force: true });
+  } finally {
+    HELD.delete(handle.owner.token);
+  }
+}
+function sleep(ms) {
+  return new Promise((resolve18) => setTimeout(resolve18, ms));
+}
+var DEFAULT_LOCK_TIMEOUT_MS, HELD;
+var init_lock = __esm({
+  "src/fs/lock.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
+    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
+  }
+});
+
+// src/store/json-file.ts
+import { readdir, readFile as readFile3 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+function corruptFile(path, what, reason, cause) {
+  return new StoreCorruptError(
+    `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    { cause, details: { path, reason } }
+  );
+}
+async function readJsonFile(path, schema, what) {
+  let text;
+  try {
+    text = await readFile3(path, "utf8");
+  } catch (cause) {
+    if (cause.code === "ENOENT") return null;
+    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw corruptFile(
+      path,
+      what,
+      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
+      cause
+    );
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
+  return parsed.data;
+}
+function describeIssues(issues) {
+  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
+}
+async function listJsonNames(dir) {
+  let entries;
+  try {
+    entries = await readdir(dir);
+  } catch (cause) {
+    if (cause.code === "ENOENT") return [];
+    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
+  }
+  return entries.filter((name) => name.endsWith(".json") && !name.startsWith(".")).map((name) => name.slice(0, -".json".length)).sort();
+}
+async function mapLimit(items, fn, limit = 32) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+async function loadAll(dir, what, load) {
+  const items = [];
+  const problems = [];
+  await mapLimit(await listJsonNames(dir), async (name) => {
+    try {
+      const item = await load(name);
+      if (item !== null) items.push(item);
+    } catch (error2) {
+      problems.push(asStoreProblem(error2, join4(dir, `${name}.json`), what));
+    }
+  });
+  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+  return { items, problems };
+}
+function asStoreProblem(error2, path, what) {
+  if (error2 instanceof StoreCorruptError) return error2;
+  if (error2 instanceof InvalidIdError)
+    return corruptFile(path, what, "its file name is not a valid id", error2);
+  throw error2;
+}
+var init_json_file = __esm({
+  "src/store/json-file.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+  }
+});
+
+// src/store/gate-store.ts
+import { readdir as readdir2 } from "node:fs/promises";
+import { join as join5, resolve as resolve3 } from "node:path";
+function validate2(value) {
+  const parsed = GateResult.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues }
+    });
+  }
+  return parsed.data;
+}
+function sameVerdict(a, b) {
+  const strip = (r) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  return strip(a) === strip(b);
+}
+var newGateId, GateStore;
+var init_gate_store = __esm({
+  "src/store/gate-store.ts"() {
+    "use strict";
+    init_nanoid();
+    init_gate();
+    init_errors();
+    init_atomic();
+    init_lock();
+    init_json_file();
+    init_paths();
+    newGateId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 20);
+    GateStore = class {
+      home;
+      lockTimeoutMs;
+      constructor(home, options = {}) {
+        this.home = resolve3(home);
+        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+      }
+      runDir(runId) {
+        return join5(layout(this.home).gates, assertSafeId(runId, "run id"));
+      }
+      path(runId, id) {
+        return join5(this.runDir(runId), `${assertSafeId(id, "gate id")}.json`);
+      }
+      /**
+       * Stores a new local attempt: the next attempt number for its iteration and name (after every
+       * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
+       * when given, runs under the lock once the attempt number is known (to move the attempt's log
+       * to its numbered name) and returns the verdict to store.
+       */
+      async append(result, place) {
+        return this.withRunLock(result.runId, async () => {
+          const { results } = await this.list(result.runId);
+          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), 0);
+          const placed = place === void 0 ? result : await place(attempt);
+          const stored = validate2({ ...placed, id: newGateId(), attempt });
+          await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
+          return stored;
+        });
+      }
+      /**
+       * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
+       * again is a no-op and returns false; a different verdict under a known id is refused
+       * (CONCURRENT_UPDATE): a stored attempt is never replaced.
+       */
+      async receive(result) {
+        const valid = validate2(result);
+        return this.withRunLock(valid.runId, async () => {
+          const existing = await this.load(valid.runId, valid.id);
+          if (existing !== null) {
+            if (sameVerdict(existing, valid)) return false;
+            throw new ConcurrentUpdateError(
+              `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
+              { details: { runId: valid.runId, id: valid.id } }
+            );
+          }
+          await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
+          return true;
+        });
+      }
+      /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
+      async load(runId, id) {
+        const path = this.path(runId, id);
+        const result = await readJsonFile(path, GateResult, "gate verdict");
+        if (result !== null && (result.id !== id || result.runId !== runId)) {
+          throw corruptFile(path, "gate verdict", `it holds verdict ${result.id} of run ${result.runId}`);
+        }
+        return result;
+      }
+      /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
+      async list(runId) {
+        const { items, problems } = await loadAll(
+          this.runDir(runId),
+          "gate verdict",
+          (id) => this.load(runId, id)
+        );
+        return { results: items.sort(compareGateResults), problems };
+      }
+      /** Every run that has verdicts here. */
+      async runIds() {
+        try {
+          return (await readdir2(layout(this.home).gates)).filter((name) => !name.startsWith(".")).sort();
+        } catch (cause) {
+          if (cause.code === "ENOENT") return [];
+          throw cause;
+        }
+      }
+      /** Whether the run has any verdict file (cheap: no parsing). */
+      async hasAny(runId) {
+        return (await listJsonNames(this.runDir(runId))).length > 0;
+      }
+      withRunLock(runId, fn) {
+        const lockPath = join5(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
+      }
+    };
+  }
+});
+
+// src/gates/attest.ts
+import { readFile as readFile4, stat } from "node:fs/promises";
+import { resolve as resolve4 } from "node:path";
+function attestSources(snapshotter) {
+  return {
+    snapshotter,
+    gates: new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs })
+  };
+}
+function ciRunUrl(env) {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
+  if (!server || !repo || !id || !/^https?:\/\//.test(server) || !/^\d+$/.test(id)) return void 0;
+  return `${server.replace(/\/+$/, "")}/${repo}/actions/runs/${id}`;
+}
+async function buildStatement(src, runId, opts = {}) {
+  assertSafeId(runId, "run id");
+  const snapshots = (await src.snapshotter.listByRun(runId)).filter(
+    (s) => opts.iteration === void 0 || s.iteration === opts.iteration
+  );
+  if (snapshots.length === 0)
+    throw new SnapshotNotFoundError(
+      `run ${runId} has no iteration ${opts.iteration ?? ""} recorded here; "list --run ${runId}" shows its iterations`,
+      { details: { runId, iteration: opts.iteration ?? null } }
+    );
+  const subject = [];
+  for (const s of snapshots) {
+    const patch3 = await patchSubject(s);
+    if (patch3 !== null) subject.push(patch3);
+    subject.push({ name: `${runId}/iteration-${s.iteration}`, digest: { gitCommit: s.afterSha } });
+  }
+  const iterations = new Set(snapshots.map((s) => s.iteration));
+  const verdicts = (await src.gates.list(runId)).results.filter((g) => iterations.has(g.iteration));
+  const url = ciRunUrl(opts.env ?? {});
+  return {
+    _type: STATEMENT_TYPE,
+    subject,
+    predicateType: TEST_RESULT_PREDICATE_TYPE,
+    predicate: { ...predicateOf(newestOfEach(verdicts)), ...url === void 0 ? {} : { url } }
+  };
+}
+async function writeStatement(src, runId, file, opts = {}) {
+  const statement = await buildStatement(src, runId, opts);
+  const path = resolve4(opts.cwd ?? process.cwd(), file);
+  await writeJsonAtomic(path, statement);
+  return { file: path, subjects: statement.subject.length };
+}
+async function patchSubject(s) {
+  if (s.patchSha256 === null || s.patchSha256 === void 0) return null;
+  const name = `${s.runId}/iteration-${s.iteration}/patch.diff`;
+  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
+  if (actual !== s.patchSha256)
+    throw new StoreCorruptError(
+      `the patch artifact of ${name} ${actual === null ? "is missing" : "is not the one recorded"}; "verify --run ${s.runId}" says more, "patch ${s.id} -o FILE" regenerates it`,
+      { details: { snapshotId: s.id, path: s.patchPath } }
+    );
+  return { name, digest: { sha256: s.patchSha256 } };
+}
+function newestOfEach(verdicts) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const g of [...verdicts].sort(compareGateResults)) newest.set(`${g.iteration}/${g.name}`, g);
+  return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
+}
+function testName(g) {
+  return `iteration-${g.iteration}/${g.name}`;
+}
+function configurationOf(g) {
+  return {
+    name: testName(g),
+    digest: { gitTree: g.treeId },
+    annotations: {
+      runId: g.runId,
+      iteration: g.iteration,
+      gate: g.name,
+      gateId: g.id,
+      attempt: g.attempt,
+      verdict: g.verdict,
+      observed: g.observed,
+      afterSha: g.afterSha,
+      command: g.command,
+      exitCode: g.exitCode,
+      durationMs: g.durationMs,
+      tests: g.tests && {
+        total: g.tests.total,
+        passed: g.tests.passed,
+        failed: g.tests.failed,
+        skipped: g.tests.skipped,
+        errors: g.tests.errors
+      },
+      logSha256: g.log?.sha256 ?? null
+    }
+  };
+}
+function predicateOf(verdicts) {
+  const passedTests = verdicts.filter((g) => g.verdict === "pass" && g.observed).map(testName);
+  const warnedTests = verdicts.filter((g) => g.verdict === "pass" && !g.observed).map(testName);
+  const failedTests = verdicts.filter((g) => g.verdict !== "pass").map(testName);
+  const result = failedTests.length > 0 || verdicts.length === 0 ? "FAILED" : warnedTests.length > 0 ? "WARNED" : "PASSED";
+  return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
+}
+async function verifyStatement(src, file, cwd = process.cwd()) {
+  const path = resolve4(cwd, file);
+  const size = await stat(path).then(
+    (s) => s.isFile() ? s.size : -1,
+    () => -1
+  );
+  if (size < 0 || size > MAX_STATEMENT_BYTES)
+    throw new InvalidArgumentError(
+      `${path} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
+      { details: { file: path } }
+    );
+  const checks = [];
+  const done = (runId2) => AttestationReport.parse({ ok: checks.every((c) => c.ok), file: path, runId: runId2, checks });
+  let json;
+  try {
+    json = JSON.parse(await readFile4(path, "utf8"));
+  } catch {
+    checks.push({ check: "statement", ok: false, detail: "not JSON" });
+    return done(null);
+  }
+  const parsed = Statement.safeParse(json);
+  const runId = parsed.success ? runOf(parsed.data) : null;
+  if (!parsed.success || runId === null) {
+    checks.push({
+      check: "statement",
+      ok: false,
+      detail: parsed.success ? "its subjects do not name one run (<runId>/iteration-<n>[/patch.diff])" : `not an in-toto Statement v1 with the Test Result predicate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+    });
+    return done(runId);
+  }
+  checks.push({
+    check: "statement",
+    ok: true,
+    detail: `run ${runId}, ${parsed.data.subject.length} subjects`
+  });
+  const snapshots = new Map((await src.snapshotter.listByRun(runId)).map((s) => [s.iteration, s]));
+  for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
+  checks.push(...await checkPredicate(src, runId, parsed.data.predicate));
+  return done(runId);
+}
+function runOf(statement) {
+  const runs2 = new Set(statement.subject.map((s) => SUBJECT_NAME.exec(s.name)?.[1] ?? ""));
+  const [only] = runs2;
+  return runs2.size === 1 && only !== void 0 && only !== "" ? only : null;
+}
+async function checkSubject(subject, snapshots) {
+  const m = SUBJECT_NAME.exec(subject.name);
+  const s = snapshots.get(Number(m[2]));
+  const check = `subject ${subject.name}`;
+  if (s === void 0) return { check, ok: false, detail: "no such iteration recorded here" };
+  if (m[3] === void 0) {
+    const want2 = "gitCommit" in subject.digest ? subject.digest.gitCommit : null;
+    return want2 === s.afterSha ? { check, ok: true, detail: `after commit ${s.afterSha}` } : {
+      check,
+      ok: false,
+      detail: `the after commit here is ${s.afterSha}, the statement says ${want2 ?? "no gitCommit"}`
+    };
+  }
+  const want = "sha256" in subject.digest ? subject.digest.sha256 : null;
+  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
+  if (want !== s.patchSha256)
+    return {
+      check,
+      ok: false,
+      detail: `the recorded patch has sha256 ${s.patchSha256 ?? "none"}, the statement says ${want ?? "none"}`
+    };
+  if (actual !== want)
+    return {
+      check,
+      ok: false,
+      detail: `the patch artifact here ${actual === null ? "is missing" : `has sha256 ${actual}`}`
+    };
+  return { check, ok: true, detail: `sha256 ${want}` };
+}
+async function checkPredicate(src, runId, predicate) {
+  const checks = [];
+  const named = [];
+  for (const entry of predicate.configuration) {
+    const check = `verdict ${entry.name}`;
+    const g = await src.gates.load(runId, entry.annotations.gateId).catch(() => null);
+    if (g === null) {
+      checks.push({
+        check,
+        ok: false,
+        detail: `verdict ${entry.annotations.gateId} is not recorded here (fetch the run?)`
+      });
+      continue;
+    }
+    named.push(g);
+    const same2 = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
+    checks.push(
+      same2 ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
+        check,
+        ok: false,
+        detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`
+      }
+    );
+  }
+  const want = predicateOf(named);
+  const same = want.result === predicate.result && [want.passedTests, want.warnedTests, want.failedTests].every(
+    (list4, i) => JSON.stringify(list4) === JSON.stringify([predicate.passedTests, predicate.warnedTests, predicate.failedTests][i])
+  );
+  checks.push(
+    same ? { check: "result", ok: true, detail: predicate.result } : {
+      check: "result",
+      ok: false,
+      detail: `the verdicts named give ${want.result} (${want.failedTests.length} failed), the statement says ${predicate.result}`
+    }
+  );
+  return checks;
+}
+var MAX_STATEMENT_BYTES, SUBJECT_NAME;
+var init_attest = __esm({
+  "src/gates/attest.ts"() {
+    "use strict";
+    init_attestation();
+    init_gate();
+    init_errors();
+    init_atomic();
+    init_patch_artifact();
+    init_gate_store();
+    init_paths();
+    MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
+    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
+  }
+});
+
+// src/cli/commands/attest.ts
+var attest_exports = {};
+__export(attest_exports, {
+  ATTEST_COMMAND: () => ATTEST_COMMAND,
+  verifyAttestation: () => verifyAttestation
+});
+async function verifyAttestation(ctx, file, github) {
+  const report3 = await verifyStatement(attestSources(ctx.snapshotter), file);
+  const checks = report3.checks.map((c) => ({ ...c, snapshotId: null, runId: report3.runId }));
+  return {
+    json: report3,
+    exitCode: report3.ok ? 0 : 3,
+    ...github ? { workflowCommands: errorAnnotations(checks) } : {},
+    human: (colour) => {
+      const rows = report3.checks.map((c) => [
+        c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+        printable(c.check),
+        printable(c.detail)
+      ]);
+      const failed = report3.checks.filter((c) => !c.ok).length;
+      const verdict = failed === 0 ? paint(`The statement matches the records (${report3.checks.length} checks).`, "green", colour) : paint(`${failed} of ${report3.checks.length} checks failed.`, "red", colour);
+      return `${table(["", "CHECK", "DETAIL"], rows)}
+${verdict}`;
+    }
+  };
+}
+var ATTEST_COMMAND;
+var init_attest2 = __esm({
+  "src/cli/commands/attest.ts"() {
+    "use strict";
+    init_attest();
+    init_github();
+    init_output();
+    init_spec();
+    ATTEST_COMMAND = defineCommand({
+      name: "attest",
+      usage: "attest --run ID [--iteration N] -o FILE",
+      summary: "Write an in-toto Statement v1 (Test Result predicate) of the run's iterations: subjects are the patch artifacts (sha256) and after commits (gitCommit), the predicate the newest verdict of each gate. Signing is left to the CI (for example actions/attest).",
+      description: 'The CI run URL comes from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID when they are set. "verify --attestation FILE" checks a statement against the local records.',
+      options: {
+        run: {
+          type: "string",
+          valueName: "ID",
+          description: "the run to attest",
+          required: true
+        },
+        iteration: {
+          type: "integer",
+          valueName: "N",
+          description: "only this iteration (default: every iteration of the run)"
+        },
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "where to write the statement (JSON)",
+          required: true
+        }
+      },
+      positionals: { required: [] },
+      examples: ['attest --run "$RUN" -o agentgate.intoto.json'],
+      async run(ctx, values) {
+        const written = await writeStatement(attestSources(ctx.snapshotter), values.run, values.output, {
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          env: process.env
+        });
+        return {
+          json: written,
+          human: () => `Wrote ${written.file} (${written.subjects} subjects).`
+        };
+      }
+    });
+  }
+});
+
+// src/cli/commands/run-snapshots.ts
+var run_snapshots_exports = {};
+__export(run_snapshots_exports, {
+  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS,
+  VERIFY_FAILED_EXIT: () => VERIFY_FAILED_EXIT
+});
+import { mkdtemp, readFile as readFile5, rm as rm3 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join as join6 } from "node:path";
+import { constants as osConstants } from "node:os";
+async function afterLabels(values) {
+  atMostOne(values, ["task", "task-file"]);
+  atMostOne(values, ["gate", "gate-file"]);
+  const taskPrompt = values["task-file"] === void 0 ? values.task : await readOptionFile(values["task-file"], "--task-file");
+  const gatePlanSource = values["gate-file"] === void 0 ? values.gate : await readOptionFile(values["gate-file"], "--gate-file");
+  return {
+    ...taskPrompt === void 0 ? {} : { taskPrompt },
+    ...gatePlanSource === void 0 ? {} : { gatePlanSource }
+  };
+}
+function agentExitStatus(agent) {
+  if (agent.signal !== null) return 128 + (osConstants.signals[agent.signal] ?? 0);
+  return agent.exitCode ?? 1;
+}
+function agentText(agent) {
+  const how = agent.signal !== null ? `ended by ${agent.signal}` : `exited ${String(agent.exitCode)}`;
+  return `${how} after ${(agent.durationMs / 1e3).toFixed(1)} s`;
+}
+function storeWarning(p) {
+  return {
+    code: p.code,
+    message: p.message,
+    file: typeof p.details.path === "string" ? p.details.path : null
+  };
+}
+async function statsFor(ctx, runId, positionals) {
+  const [from, to] = positionals;
+  if (runId !== void 0 && positionals.length > 0)
+    throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
+  if (from !== void 0 && to !== void 0) return ctx.snapshotter.stats(ctx.workspace, from, to);
+  let range;
+  if (from !== void 0) range = [await ctx.snapshotter.getSnapshot(from)];
+  else if (runId !== void 0) range = await ctx.snapshotter.listByRun(runId);
+  else
+    throw new UsageError(
+      'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms'
+    );
+  const first = range[0];
+  const last = range[range.length - 1];
+  if (first === void 0 || last === void 0) {
+    throw new SnapshotNotFoundError(`run ${runId ?? ""} has no snapshots yet; "after" records them`, {
+      details: { runId }
+    });
+  }
+  return ctx.snapshotter.stats(
+    ctx.workspaceGiven ? ctx.workspace : first.workspace,
+    first.beforeSha,
+    last.afterSha
+  );
+}
+function snapshotResult(s) {
+  return {
+    json: s,
+    human: () => [
+      `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
+      `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? " (no change)" : ""}`,
+      `  patch: ${printable(s.patchPath ?? "-")}`,
+      ...s.files.length ? ["", filesTable(s.files)] : []
+    ].join("\n")
+  };
+}
+function statsText(s) {
+  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `
+
+${filesTable(s.files)}` : ""}`;
+}
+function filesTable(files) {
+  return table(
+    ["STATUS", "+", "-", "PATH"],
+    files.map((f) => [
+      f.status,
+      f.binary ? "bin" : String(f.insertions),
+      f.binary ? "bin" : String(f.deletions),
+      f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path
+    ])
+  );
+}
+async function readOptionFile(path, flag) {
+  try {
+    return await readFile5(path, "utf8");
+  } catch (cause) {
+    throw new InvalidArgumentError(
+      `cannot read ${flag} ${path}: ${cause.code ?? "error"}`,
+      { cause, details: { option: flag } }
+    );
+  }
+}
+function afterOutputs(s, task) {
+  return {
+    "snapshot-id": s.id,
+    "after-sha": s.afterSha,
+    "patch-path": s.patchPath ?? "",
+    "files-changed": s.filesChanged,
+    insertions: s.insertions,
+    deletions: s.deletions,
+    "run-id": s.runId,
+    iteration: s.iteration,
+    // Step outputs share a 1 MiB budget per job: a long task file is cut.
+    task: (task ?? "").slice(0, 64 * 1024)
+  };
+}
+var VERIFY_FAILED_EXIT, RUN_ID, BEFORE_OPTIONS, before, AFTER_OPTIONS, after, iterate, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
+var init_run_snapshots = __esm({
+  "src/cli/commands/run-snapshots.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_paths();
+    init_output();
+    init_spec();
+    init_github();
+    VERIFY_FAILED_EXIT = 3;
+    RUN_ID = {
+      type: "string",
+      valueName: "ID",
+      description: 'the run id: letters, digits, ".", "_" and "-"'
+    };
+    BEFORE_OPTIONS = {
+      "on-dirty": {
+        type: "string",
+        choices: OnDirty.options,
+        description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
+        defaultText: "onDirty in the config, else wip-commit"
+      },
+      branch: {
+        type: "string",
+        valueName: "NAME",
+        description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
+        defaultText: "the checked-out branch"
+      },
+      init: {
+        type: "boolean",
+        description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
+      },
+      "restart-from": {
+        type: "integer",
+        valueName: "N",
+        description: "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED"
+      }
+    };
+    before = defineCommand({
+      name: "before",
+      usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N]",
+      summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
+      options: { run: { ...RUN_ID, required: true }, ...BEFORE_OPTIONS },
+      positionals: { required: [] },
+      examples: [
+        'before --run "$RUN" -C "$WS" --json',
+        'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
+        'before --run "$RUN" -C ./new-project --init',
+        'before --run "$RUN" --restart-from 2 -C "$WS"'
+      ],
+      async run(ctx, values) {
+        const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
+        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
+          runId: values.run,
+          init: values.init,
+          ...onDirty ? { onDirty } : {},
+          ...branch === void 0 ? {} : { branch },
+          ...restartFrom === void 0 ? {} : { restartFrom }
+        });
+        return {
+          json: state,
+          human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` + (state.wipSha ? `
+Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "") + (state.nestedRepositories?.length ? `
+Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}` : "")
+        };
+      }
+    });
+    AFTER_OPTIONS = {
+      run: { ...RUN_ID, required: true },
+      iteration: {
+        type: "integer",
+        valueName: "N",
+        description: "the iteration number, 0 or more; each number once per run",
+        required: true
+      },
+      task: {
+        type: "string",
+        valueName: "TEXT",
+        description: 'the task prompt; its first 100 characters go into the commit message as "Task:"'
+      },
+      "task-file": { type: "string", valueName: "F", description: "read the task prompt from file F" },
+      gate: {
+        type: "string",
+        valueName: "TEXT",
+        description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"'
+      },
+      "gate-file": {
+        type: "string",
+        valueName: "F",
+        description: "read the gate label from file F (its text, not its name, is recorded)"
+      },
+      ci: {
+        ...CI_OPTION,
+        description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off"
+      }
+    };
+    after = defineCommand({
+      name: "after",
+      usage: "after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]",
+      summary: "Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.",
+      options: {
+        ...AFTER_OPTIONS,
+        before: {
+          type: "string",
+          valueName: "SHA",
+          description: "the iteration's start (a full or abbreviated SHA or any revision)",
+          defaultText: "the run's recorded before state"
+        }
+      },
+      positionals: { required: [] },
+      examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
+      async run(ctx, values) {
+        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
+        const labels = await afterLabels(values);
+        const snapshot = await ctx.snapshotter.captureAfterState(ctx.workspace, null, {
+          runId: values.run,
+          iteration: values.iteration,
+          ...labels,
+          ...values.before === void 0 ? {} : { beforeSha: values.before }
+        });
+        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
+        return snapshotResult(snapshot);
+      }
+    });
+    iterate = defineCommand({
+      name: "iterate",
+      usage: "iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N] [--ci github|none] -- CMD [ARG...]",
+      summary: "One whole iteration in one process: before, then CMD (the agent) in the workspace, then after, whatever CMD's exit status.",
+      description: "CMD gets our stdin, stdout and stderr (with --json its stdout goes to our stderr, so that stdout stays one JSON document) and the signals we receive (SIGINT, SIGTERM, SIGHUP). Prints the snapshot plus agent: { exitCode, signal, durationMs }. Exit status: CMD's when it failed (128 + the signal number when a signal ended it), else 0; 1 when the iteration could not be recorded. A CMD that cannot start is AGENT_NOT_STARTED (exit 1) with the before state recorded and no snapshot.",
+      options: { ...AFTER_OPTIONS, ...BEFORE_OPTIONS },
+      positionals: { required: ["CMD"], rest: "ARG" },
+      examples: [
+        'iterate --run "$RUN" --iteration 1 --task-file task.md -C "$WS" --json -- my-agent --prompt-file task.md'
+      ],
+      async run(ctx, values, argv) {
+        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
+        const labels = await afterLabels(values);
+        const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
+        const snapshot = await ctx.snapshotter.iterate(ctx.workspace, {
+          runId: values.run,
+          iteration: values.iteration,
+          ...labels,
+          ...onDirty ? { onDirty } : {},
+          ...branch === void 0 ? {} : { branch },
+          ...restartFrom === void 0 ? {} : { restartFrom },
+          init: values.init,
+          agent: { argv, stdoutToStderr: ctx.json }
+        });
+        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
+        const { agent } = snapshot;
+        const result = snapshotResult(snapshot);
+        return {
+          ...result,
+          human: (colour) => `${result.human(colour)}
+  agent: ${agentText(agent)}`,
+          exitCode: agentExitStatus(agent)
+        };
+      }
+    });
+    SNAPSHOT_KEY = "a snapshot id, or a full or abbreviated after SHA that names one snapshot";
+    show = defineCommand({
+      name: "show",
+      usage: "show ID",
+      summary: "Show one snapshot.",
+      description: `ID is ${SNAPSHOT_KEY}.`,
+      options: {},
+      positionals: { required: ["ID"] },
+      examples: ["show 3f2a9c1e0b --json"],
+      async run(ctx, _values, [id]) {
+        return snapshotResult(await ctx.snapshotter.getSnapshot(id));
+      }
+    });
+    list = defineCommand({
+      name: "list",
+      usage: "list [--run ID]",
+      summary: "List snapshots, by run then iteration.",
+      options: { run: { ...RUN_ID, description: "only the snapshots of this run" } },
+      positionals: { required: [] },
+      examples: ['list --run "$RUN"'],
+      async run(ctx, values) {
+        const runId = values.run;
+        const listed = runId === void 0 ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, "run id"));
+        const snapshots = await Promise.all(listed.snapshots.map((s) => ctx.snapshotter.withLocalPaths(s)));
+        return {
+          json: snapshots,
+          // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
+          warnings: listed.problems.map(storeWarning),
+          human: (colour) => {
+            const rows = snapshots.map((s) => [
+              s.runId,
+              String(s.iteration),
+              s.id,
+              String(s.filesChanged),
+              `+${s.insertions}`,
+              `-${s.deletions}`,
+              short(s.afterSha),
+              s.patchPath ?? "-"
+            ]);
+            const warnings = listed.problems.map(
+              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
+            );
+            return [
+              rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.",
+              ...warnings
+            ].join("\n");
+          }
+        };
+      }
+    });
+    runs = defineCommand({
+      name: "runs",
+      usage: "runs",
+      summary: "List run records.",
+      options: {},
+      positionals: { required: [] },
+      examples: ["runs --json"],
+      async run(ctx) {
+        const listed = await ctx.snapshotter.store.listRuns();
+        const runs2 = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
+        return {
+          json: runs2,
+          warnings: listed.problems.map(storeWarning),
+          human: (colour) => {
+            const rows = runs2.map((r) => [
+              r.runId,
+              String(r.snapshotIds.length),
+              short(r.before?.sha),
+              r.updatedAt,
+              r.workspace
+            ]);
+            const warnings = listed.problems.map(
+              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
+            );
+            return [
+              rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.",
+              ...warnings
+            ].join("\n");
+          }
+        };
+      }
+    });
+    patch = defineCommand({
+      name: "patch",
+      usage: "patch ID [-o, --output FILE]",
+      summary: "Print (or write to FILE) the snapshot's unified diff.",
+      description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
+      options: {
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "write the diff to FILE (atomically) instead of printing it"
+        }
+      },
+      positionals: { required: ["ID"] },
+      examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
+      async run(ctx, values, [id]) {
+        const snapshot = await ctx.snapshotter.getSnapshot(id);
+        const output = values.output;
+        if (output !== void 0) {
+          await ctx.snapshotter.generatePatch(snapshot, output);
+          return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
+        }
+        const dir = await mkdtemp(join6(tmpdir(), "agentgate-patch-"));
+        const file = join6(dir, "patch.diff");
+        const cleanup = () => rm3(dir, { recursive: true, force: true });
+        try {
+          await ctx.snapshotter.generatePatch(snapshot, file);
+        } catch (error2) {
+          await cleanup();
+          throw error2;
+        }
+        if (ctx.json)
+          return {
+            streamJson: {
+              prefix: `{
+  "id": ${JSON.stringify(snapshot.id)},
+  "diff": "`,
+              file,
+              suffix: '"\n}\n'
+            },
+            cleanup
+          };
+        return { streamFile: file, cleanup };
+      }
+    });
+    stats = defineCommand({
+      name: "stats",
+      usage: "stats FROM TO | stats SNAPSHOT | stats --run ID",
+      summary: "Diff statistics between two revisions, of one snapshot, or of a whole run.",
+      description: `FROM TO: any two revisions of the workspace. SNAPSHOT: ${SNAPSHOT_KEY}; its before..after. --run ID: from the run's first snapshot's before SHA to its last snapshot's after SHA. A snapshot or run is read in its recorded workspace unless -C is given.`,
+      options: {
+        run: {
+          ...RUN_ID,
+          description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA"
+        }
+      },
+      positionals: { required: [], optional: ["FROM", "TO"] },
+      examples: ["stats HEAD~3 HEAD", 'stats --run "$RUN" --json'],
+      async run(ctx, values, positionals) {
+        const result = await statsFor(ctx, values.run, positionals);
+        return { json: result, human: () => statsText(result) };
+      }
+    });
+    verify = defineCommand({
+      name: "verify",
+      usage: "verify [ID | --run ID | --all | --attestation FILE] [--require-gate NAME]... [--each-iteration] [--ci github|none]",
+      summary: "Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.",
+      description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
+      options: {
+        run: { ...RUN_ID, description: "every snapshot of this run, and the run record" },
+        all: {
+          type: "boolean",
+          description: "the whole store, including files that no longer load (the default when nothing is given)"
+        },
+        "require-gate": {
+          type: "string",
+          valueName: "NAME",
+          multiple: true,
+          description: "with --run: fail unless the newest verdict of gate NAME on the run's last iteration is an observed pass"
+        },
+        "each-iteration": { type: "boolean", description: "ask --require-gate of every iteration of the run" },
+        ci: {
+          ...CI_OPTION,
+          description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off"
+        },
+        attestation: {
+          type: "string",
+          valueName: "FILE",
+          description: 'check a statement written by "attest" against the local records instead'
+        }
+      },
+      positionals: { required: [], optional: ["ID"] },
+      examples: [
+        'verify --run "$RUN"',
+        'verify --run "$RUN" --require-gate test --require-gate lint',
+        "verify --attestation agentgate.intoto.json"
+      ],
+      async run(ctx, values, [id]) {
+        const ci = detectCi(values.ci);
+        const chosen = [
+          id !== void 0,
+          values.run !== void 0,
+          values.all,
+          values.attestation !== void 0
+        ].filter(Boolean).length;
+        if (chosen > 1) throw new UsageError("give one of ID, --run ID, --all or --attestation FILE");
+        if (values.attestation !== void 0)
+          return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, ci.mode === "github");
+        const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
+        if ((values["require-gate"].length > 0 || values["each-iteration"]) && !("runId" in target))
+          throw new UsageError("--require-gate and --each-iteration need --run ID");
+        if (values["each-iteration"] && values["require-gate"].length === 0)
+          throw new UsageError("--each-iteration asks --require-gate NAME of every iteration: give one");
+        const report3 = await ctx.gates.verify(target, {
+          requireGates: values["require-gate"],
+          eachIteration: values["each-iteration"]
+        });
+        return {
+          json: report3,
+          exitCode: report3.ok ? 0 : VERIFY_FAILED_EXIT,
+          ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report3.checks) } : {},
+          human: (colour) => {
+            const rows = report3.checks.map((c) => [
+              c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+              c.snapshotId ?? "-",
+              c.check,
+              c.detail
+            ]);
+            const verdict = report3.ok ? paint(`All ${report3.checks.length} checks passed.`, "green", colour) : paint(
+              `${report3.checks.filter((c) => !c.ok).length} of ${report3.checks.length} checks failed.`,
+              "red",
+              colour
+            );
+            return `${rows.length ? `${table(["", "SNAPSHOT", "CHECK", "DETAIL"], rows)}
+` : ""}${verdict}`;
+          }
+        };
+      }
+    });
+    del = defineCommand({
+      name: "delete",
+      usage: "delete ID",
+      summary: "Remove a snapshot's metadata and its link from its run (the commit stays in git).",
+      options: {},
+      positionals: { required: ["ID"] },
+      examples: ["delete 3f2a9c1e0b"],
+      async run(ctx, _values, [id]) {
+        const deleted = await ctx.snapshotter.delete(id);
+        return { json: { deleted }, human: () => `Deleted ${deleted}.` };
+      }
+    });
+    cherryPick = defineCommand({
+      name: "cherry-pick",
+      usage: "cherry-pick ID [--onto BRANCH]",
+      summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
+      options: {
+        onto: {
+          type: "string",
+          valueName: "BRANCH",
+          description: "the branch to commit on",
+          defaultText: "the current branch"
+        }
+      },
+      positionals: { required: ["ID"] },
+      examples: ["cherry-pick 3f2a9c1e0b --onto release"],
+      async run(ctx, values, [id]) {
+        const commit = await ctx.snapshotter.cherryPick(id, values.onto);
+        return {
+          json: commit,
+          human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}`
+        };
+      }
+    });
+    RUN_SNAPSHOT_COMMANDS = [
+      before,
+      after,
+      iterate,
+      show,
+      list,
+      runs,
+      patch,
+      stats,
+      verify,
+      del,
+      cherryPick
+    ];
+  }
+});
+
+// src/git/ids.ts
+function isFullId(value) {
+  return OBJECT_ID_PATTERN.test(value);
+}
+function assertGitId(value, command) {
+  if (!isFullId(value)) {
+    throw new GitOutputUnparseableError(
+      `git ${command} printed ${JSON.stringify(value.slice(0, 80))} where an object id was expected`,
+      {
+        details: { args: [command], stdout: value.slice(0, 200) }
+      }
+    );
+  }
+  return value;
+}
+function isNullId(value) {
+  return /^0+$/.test(value);
+}
+var init_ids2 = __esm({
+  "src/git/ids.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+  }
+});
+
+// src/git/parsers/nul-records.ts
+function splitNul(text) {
+  const parts = text.split("\0");
+  if (parts.at(-1) === "") parts.pop();
+  return parts;
+}
+function unparseable(command, reason, sample = "") {
+  return new GitOutputUnparseableError(
+    `unexpected output from git ${command}: ${reason}; please report this with your git version`,
+    {
+      details: { command, reason, ...sample === "" ? {} : { sample: sample.slice(0, 120) } }
+    }
+  );
+}
+var init_nul_records = __esm({
+  "src/git/parsers/nul-records.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/git/parsers/for-each-ref.ts
+function parseRefRecords(text) {
+  const out = [];
+  const parts = text.split("\0");
+  let i = 0;
+  while (i + 5 <= parts.length - 1) {
+    const ref = (parts[i] ?? "").replace(/^\n/, "");
+    const [oid = "", tree = "", date2 = "", body = ""] = parts.slice(i + 1, i + 5);
+    if (!ref.startsWith("refs/") || !OBJECT_ID_PATTERN.test(oid))
+      throw unparseable("for-each-ref", "malformed ref record", ref);
+    out.push({ ref, oid, tree, date: date2, body });
+    i += 5;
+  }
+  const rest = parts.slice(i).join("\0").trim();
+  if (rest !== "") throw unparseable("for-each-ref", "trailing output", rest);
+  return out;
+}
+var REF_RECORD_FORMAT;
+var init_for_each_ref = __esm({
+  "src/git/parsers/for-each-ref.ts"() {
+    "use strict";
+    init_ids();
+    init_nul_records();
+    REF_RECORD_FORMAT = "%(refname)%00%(objectname)%00%(tree)%00%(creatordate:iso-strict)%00%(contents:body)%00";
+  }
+});
+
+// src/git/refs.ts
+function assertRevisionSyntax(rev) {
+  if (rev === "" || rev.startsWith("-") || /[\0\n\r]/.test(rev)) {
+    throw new InvalidArgumentError(`${JSON.stringify(rev)} is not a usable revision name`, {
+      details: { rev }
+    });
+  }
+}
+function zeroId(like) {
+  return "0".repeat(like.length);
+}
+function assertRefName(ref) {
+  if (ref !== "HEAD" && !/^refs\/[^\0\n\r ]+$/.test(ref)) {
+    throw new InvalidArgumentError(`${JSON.stringify(ref)} is not a full ref name (HEAD or refs/...)`, {
+      details: { ref }
+    });
+  }
+}
+async function resolveRevision(repo, rev, peel = "commit") {
+  assertRevisionSyntax(rev);
+  const wanted = peel === "none" ? rev : `${rev}^{${peel}}`;
+  const { stdout } = await runGit(repo, ["cat-file", "--batch-check"], { input: `${wanted}
+${rev}
+` });
+  const [peeled = "", plain = ""] = stdout.split("\n");
+  const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
+  if (hit) return assertGitId(hit[1], "cat-file --batch-check");
+  if (plain === `${rev} ambiguous`) {
+    const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
+    throw new AmbiguousIdError(
+      `${rev} matches ${candidates.length} objects; give more characters of the id`,
+      { details: { rev, candidates } }
+    );
+  }
+  const other = /^[0-9a-f]+ ([a-z]+) \d+$/.exec(plain);
+  const why = other ? `it is a ${other[1]}, not a ${peel}` : "no such revision";
+  throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, {
+    details: { rev, peel, ...other ? { type: other[1] } : {} }
+  });
+}
+async function getTree(repo, rev) {
+  return resolveRevision(repo, rev, "tree");
+}
+async function isAncestor(repo, a, b) {
+  assertRevisionSyntax(a);
+  assertRevisionSyntax(b);
+  const { exitCode } = await runGit(repo, ["merge-base", "--is-ancestor", a, b], { okExitCodes: [1] });
+  return exitCode === 0;
+}
+async function objectExists(repo, id) {
+  if (!isFullId(id))
+    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  const { exitCode } = await runGit(repo, ["cat-file", "-e", id], { okExitCodes: [1] });
+  return exitCode === 0;
+}
+async function readHead(repo) {
+  const [symbolic, resolved] = await Promise.all([
+    runGit(repo, ["symbolic-ref", "-q", "HEAD"], { okExitCodes: [1] }),
+    runGit(repo, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], { okExitCodes: [1] })
+  ]);
+  return {
+    ref: symbolic.exitCode === 0 ? symbolic.stdout.trim() : null,
+    sha: resolved.exitCode === 0 ? assertGitId(resolved.stdout.trim(), "rev-parse HEAD") : null
+  };
+}
+async function readRef(repo, ref) {
+  assertRefName(ref);
+  const { stdout, exitCode } = await runGit(repo, ["rev-parse", "-q", "--verify", "--end-of-options", ref], {
+    okExitCodes: [1]
+  });
+  return exitCode === 0 ? assertGitId(stdout.trim(), "rev-parse") : null;
+}
+async function updateRef(repo, ref, newSha, oldSha, opts = {}) {
+  assertRefName(ref);
+  for (const id of [newSha, oldSha ?? newSha]) {
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
+        details: { ref, id }
+      });
+  }
+  const expected = opts.force ? [] : [oldSha ?? zeroId(newSha)];
+  const args = [
+    "update-ref",
+    "-m",
+    opts.message ?? "agentgate: update ref",
+    ...opts.noDeref ? ["--no-deref"] : [],
+    ref,
+    newSha,
+    ...expected
+  ];
+  await withCompareAndSwap(repo, ref, oldSha, () => runGit(repo, args), opts.force === true);
+}
+async function updateRefs(repo, updates, opts = {}) {
+  if (updates.length === 0) return;
+  const records = [];
+  for (const u of updates) {
+    assertRefName(u.ref);
+    for (const id of [u.newSha, u.oldSha ?? u.newSha]) {
+      if (!isFullId(id))
+        throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, {
+          details: { ref: u.ref, id }
+        });
+    }
+    const old = u.oldSha === void 0 ? "" : u.oldSha ?? zeroId(u.newSha);
+    records.push(`update ${u.ref}`, u.newSha, old);
+  }
+  const args = [
+    "update-ref",
+    "-m",
+    opts.message ?? "agentgate: update refs",
+    ...opts.noDeref ? ["--no-deref"] : [],
+    "--stdin",
+    "-z"
+  ];
+  const guarded = updates.find((u) => u.oldSha !== void 0);
+  const run = () => runGit(repo, args, { input: `${records.join("\0")}\0` });
+  await withCompareAndSwap(
+    repo,
+    guarded?.ref ?? updates[0].ref,
+    guarded?.oldSha ?? null,
+    run,
+    guarded === void 0
+  );
+}
+async function withCompareAndSwap(repo, ref, expected, update, anyValue = false) {
+  try {
+    await update();
+  } catch (cause) {
+    if (!(cause instanceof GitFailedError) || anyValue) throw cause;
+    const actual = await readRef(repo, ref);
+    if (actual === expected) throw cause;
+    throw new ConcurrentUpdateError(
+      `${ref} moved to ${actual ?? "(deleted)"} while we expected ${expected ?? "(absent)"}; another process updated it, retry`,
+      {
+        cause,
+        details: { ref, expected, actual }
+      }
+    );
+  }
+}
+async function listRefs(repo, prefix) {
+  assertRefName(prefix);
+  const { stdout } = await runGit(repo, ["for-each-ref", "--format=%(objectname) %(refname)", prefix]);
+  return stdout.split("\n").filter(Boolean).map((line) => {
+    const space = line.indexOf(" ");
+    return { sha: assertGitId(line.slice(0, space), "for-each-ref"), ref: line.slice(space + 1) };
+  });
+}
+async function branchRef(repo, name) {
+  const ref = `refs/heads/${name}`;
+  const valid = /[\0\n\r]/.test(name) ? null : await runGit(repo, ["check-ref-format", ref], { okExitCodes: [1] });
+  if (valid?.exitCode !== 0 || name.startsWith("-") || name === "HEAD")
+    throw new InvalidArgumentError(`${JSON.stringify(name)} is not a valid branch name`, {
+      details: { name }
+    });
+  return ref;
+}
+async function switchToBranch(repo, name, sha) {
+  const ref = await branchRef(repo, name);
+  const [head, existing] = await Promise.all([readHead(repo), readRef(repo, ref)]);
+  if (head.sha !== sha)
+    throw new ConcurrentUpdateError(
+      `HEAD is at ${head.sha ?? "(none)"}, not ${sha ?? "(none)"}; it moved meanwhile`,
+      { details: { ref: "HEAD", expected: sha, actual: head.sha } }
+    );
+  if (head.ref === ref) return;
+  await assertNotCheckedOut(repo, ref, "run before in that worktree, or choose another branch name");
+  if (existing !== null && existing !== sha) {
+    throw new BranchExistsError(
+      `branch ${name} already exists at ${existing.slice(0, 12)}, but HEAD is at ${sha === null ? "no commit yet" : sha.slice(0, 12)}; check it out first ("git switch ${name}") or choose another branch name`,
+      {
+        details: { branch: name, branchSha: existing, headSha: sha }
+      }
+    );
+  }
+  if (existing === null && sha !== null)
+    await updateRef(repo, ref, sha, null, { message: "agentgate: branch for the run" });
+  await runGit(repo, ["symbolic-ref", "-m", `agentgate: switch to ${name}`, "HEAD", ref]);
+}
+async function assertNotCheckedOut(repo, ref, hint) {
+  const { stdout } = await runGit(repo, ["worktree", "list", "--porcelain", "-z"]);
+  const records = stdout.split("\0");
+  const at = records.indexOf(`branch ${ref}`);
+  if (at >= 0) {
+    const worktree = records.slice(0, at).reverse().find((r) => r.startsWith("worktree "))?.slice("worktree ".length);
+    throw new InvalidArgumentError(
+      `${ref} is checked out in the worktree ${worktree ?? "(unknown)"}; ${hint}`,
+      { details: { ref, worktree } }
+    );
+  }
+}
+async function deleteRefs(repo, refs) {
+  if (refs.length === 0) return;
+  const records = [];
+  for (const r of refs) {
+    assertRefName(r.ref);
+    if (!isFullId(r.oldSha))
+      throw new InvalidArgumentError(`${JSON.stringify(r.oldSha)} is not a full object id`, {
+        details: { ref: r.ref, id: r.oldSha }
+      });
+    records.push(`delete ${r.ref}`, r.oldSha);
+  }
+  await runGit(repo, ["update-ref", "-m", "agentgate: delete refs", "--stdin", "-z"], {
+    input: `${records.join("\0")}\0`
+  });
+}
+async function listRefRecords(repo, prefixes) {
+  for (const p of prefixes) assertRefName(p);
+  const res = await runGit(repo, [
+    "for-each-ref",
+    "--sort=-refname",
+    `--format=${REF_RECORD_FORMAT}`,
+    ...prefixes
+  ]);
+  return parseRefRecords(res.stdout);
+}
+var init_refs = __esm({
+  "src/git/refs.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_for_each_ref();
+    init_runner();
+  }
+});
+
+// src/fs/git-locks.ts
+import { readdir as readdir3, readFile as readFile6, readlink, realpath, rm as rm4, stat as stat2 } from "node:fs/promises";
+import { isAbsolute as isAbsolute2, join as join7, resolve as resolve5, sep } from "node:path";
+async function removeOrphanedGitLocks(o) {
+  if (!Number.isFinite(o.ownerSince)) return [];
+  const common = await commonDir(o.gitDir);
+  const refLocks = (await readdir3(join7(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join7(common, "refs", name));
+  const candidates = [
+    `${o.indexFile ?? join7(o.gitDir, "index")}.lock`,
+    join7(o.gitDir, "HEAD.lock"),
+    join7(common, "packed-refs.lock"),
+    ...refLocks
+  ];
+  const removed = [];
+  for (const path of candidates) {
+    const info = await stat2(path).catch(() => null);
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
+      await rm4(path, { force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
+async function removeLockOlderThan(path, olderThanMs) {
+  const info = await stat2(path).catch(() => null);
+  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
+  await rm4(path, { force: true });
+  return true;
+}
+async function commonDir(gitDir) {
+  const named = (await readFile6(join7(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  if (named === "") return gitDir;
+  return isAbsolute2(named) ? named : join7(gitDir, named);
+}
+async function removeAbandonedLock(path, repository, waitMs) {
+  const repo = {
+    workTree: await realOrSelf(repository.workTree),
+    gitDir: await realOrSelf(repository.gitDir)
+  };
+  const deadline = Date.now() + waitMs;
+  let unowned = 0;
+  for (; ; ) {
+    if (await stat2(path).catch(() => null) === null) return "absent";
+    unowned = await mayBeOwned(path, repo) ? 0 : unowned + 1;
+    if (unowned === 2) {
+      await rm4(path, { force: true });
+      return "removed";
+    }
+    if (Date.now() >= deadline) return "held";
+    await new Promise((resolve18) => setTimeout(resolve18, LOCK_SETTLE_MS));
+  }
+}
+async function mayBeOwned(path, repo) {
+  const pids = await readdir3("/proc").catch(() => null);
+  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return true;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    if (await holdsOpen(pid, path) || await isGitIn(pid, repo)) return true;
+  }
+  return false;
+}
+async function holdsOpen(pid, path) {
+  const fds = await readdir3(`/proc/${pid}/fd`).catch(() => []);
+  for (const fd of fds) if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) return true;
+  return false;
+}
+async function isGitIn(pid, repo) {
+  const status2 = await readFile6(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const name = /\((.*)\) (\S)/s.exec(status2);
+  if (name === null || !name[1]?.startsWith("git") || "ZX".includes(name[2] ?? "X")) return false;
+  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
+  const environ = await readFile6(`/proc/${pid}/environ`, "utf8").catch(() => null);
+  const cmdline = await readFile6(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
+  if (cwd === null || environ === null || cmdline === null) return true;
+  const args = cmdline.split("\0");
+  if (args.some((a) => DAEMONS.includes(a))) return false;
+  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
+  const named = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  if (named !== void 0 && named !== "") return await realOrSelf(resolve5(cwd, named)) === repo.gitDir;
+  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
+}
+function within(path, dir) {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+async function realOrSelf(path) {
+  return realpath(path).catch(() => path);
+}
+var LOCK_SETTLE_MS, DAEMONS;
+var init_git_locks = __esm({
+  "src/fs/git-locks.ts"() {
+    "use strict";
+    LOCK_SETTLE_MS = 300;
+    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
+  }
+});
+
+// src/fs/inside.ts
+import { lstat, realpath as realpath2 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute3, join as join8, relative, sep as sep2 } from "node:path";
+function isInside(parent, child) {
+  const rel = relative(parent, child);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
+}
+async function realPathOf(path) {
+  const real = await realpath2(path).catch(() => null);
+  if (real !== null) return real;
+  const parent = dirname3(path);
+  return parent === path ? path : join8(await realPathOf(parent), basename2(path));
+}
+async function assertNoLinkInside(topLevel, file) {
+  const real = await realPathOf(dirname3(file));
+  const lexical = relative(topLevel, file);
+  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
+  if (!inside) return;
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join8(real, basename2(file)));
+  let at = topLevel;
+  for (const part of rel.split(sep2).slice(0, -1)) {
+    at = join8(at, part);
+    const info = await lstat(at).catch(() => null);
+    if (info?.isSymbolicLink()) {
+      throw new UnsafeWorkspaceError(
+        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
+        {
+          details: { workspace: topLevel, path: at }
+        }
+      );
+    }
+  }
+}
+var init_inside = __esm({
+  "src/fs/inside.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/git/repo.ts
+import { appendFile as appendFile2, lstat as lstat2, mkdir as mkdir3, readFile as readFile7, realpath as realpath3, stat as stat3 } from "node:fs/promises";
+import { homedir as homedir2 } from "node:os";
+import { dirname as dirname4, join as join9, resolve as resolve6, sep as sep3 } from "node:path";
+async function openRepo(dir, opts = {}) {
+  const real = await resolveWorkspaceDir(dir);
+  const base = { cwd: real, ...opts };
+  let out;
+  try {
+    out = (await runGit(base, [
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--git-dir",
+      "--git-common-dir"
+    ])).stdout;
+  } catch (cause) {
+    if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
+      throw new NotARepositoryError(
+        `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
+        { cause, details: { workspace: real } }
+      );
+    }
+    throw cause;
+  }
+  const [topLevel, gitDir, commonDir2] = out.split("\n");
+  if (!topLevel || !gitDir || !commonDir2) {
+    throw new NotARepositoryError(
+      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
+      { details: { workspace: real } }
+    );
+  }
+  assertSafeWorkspace(topLevel);
+  if (!isInside(topLevel, real)) {
+    throw new UnsafeWorkspaceError(
+      `git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`,
+      { details: { workspace: real, topLevel } }
+    );
+  }
+  await assertOwnWorkTree(real, topLevel, gitDir);
+  const config2 = neutraliseDrivers(
+    await driverKeys(base, [join9(commonDir2, "config"), join9(gitDir, "config.worktree")])
+  );
+  return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
+}
+async function assertOwnWorkTree(real, topLevel, gitDir) {
+  const owner = await dotGitOwner(real);
+  const refuse = (why) => {
+    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
+      details: { workspace: real, topLevel, gitDir }
+    });
+  };
+  if (owner === null)
+    return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
+  if (owner.dir !== topLevel)
+    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (!owner.isFile) return;
+  const realGitDir = await realpath3(gitDir);
+  const named = await readPointer(join9(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve6(realGitDir, named)) === join9(owner.dir, ".git"))
+    return;
+  const worktree = await configValue(join9(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve6(realGitDir, worktree)) === owner.dir) return;
+  if (realGitDir.split(sep3).includes(".git")) {
+    refuse(`${join9(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  }
+}
+async function dotGitOwner(dir) {
+  for (let at = dir; ; at = dirname4(at)) {
+    const info = await lstat2(join9(at, ".git")).catch(() => null);
+    if (info !== null) return { dir: at, isFile: info.isFile() };
+    if (dirname4(at) === at) return null;
+  }
+}
+async function driverKeys(base, files) {
+  const keys = [];
+  const seen = /* @__PURE__ */ new Set();
+  const queue = [...files];
+  while (queue.length > 0 && seen.size < 64) {
+    const file = queue.shift();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
+    const res = await runGit(
+      base,
+      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
+      { okExitCodes: [1] }
+    );
+    for (const { key, value } of parseConfigEntries(res.stdout)) {
+      if (!/^include/i.test(key)) keys.push(key);
+      else if (value !== "") queue.push(includedFile(value, file));
+    }
+  }
+  return keys;
+}
+function includedFile(path, from) {
+  if (path === "~" || path.startsWith("~/")) return join9(process.env.HOME ?? homedir2(), path.slice(1));
+  return resolve6(dirname4(from), path);
+}
+async function configValue(file, key) {
+  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname4(file) }, ["config", "--file", file, "--get", key], {
+    okExitCodes: [1]
+  });
+  return res.exitCode === 0 ? res.stdout.trim() : null;
+}
+async function readPointer(file) {
+  const text = await readFile7(file, "utf8").catch(() => null);
+  if (text === null) return null;
+  return text.replace(/^gitdir: /, "").trim() || null;
+}
+async function realpathOrNull(path) {
+  return realpath3(path).catch(() => null);
+}
+async function initRepo(dir, branch, opts = {}) {
+  const real = await resolveWorkspaceDir(dir);
+  assertSafeWorkspace(real);
+  await runGit({ cwd: real, ...opts }, ["init", "--quiet", `--initial-branch=${branch}`]);
+  return openRepo(real, opts);
+}
+async function excludeNestedRepositories(repo) {
+  const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
+  const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
+  const found = [];
+  for (const dir of nested)
+    if (await lstat2(join9(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+  if (found.length > 0) {
+    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
+    await mkdir3(join9(repo.gitDir, "info"), { recursive: true });
+    await appendFile2(
+      join9(repo.gitDir, "info", "exclude"),
+      `
+# nested repositories, left out by agentgate-snapshot before --init
+${lines}
+`
+    );
+  }
+  return found;
+}
+async function assertNoLfs(repo) {
+  for (const file of [
+    join9(repo.topLevel, ".gitattributes"),
+    join9(await commonDir(repo.gitDir), "info", "attributes")
+  ]) {
+    const text = await readFile7(file, "utf8").catch(() => "");
+    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
+      throw new LfsUnsupportedError(
+        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
+        {
+          details: { workspace: repo.topLevel, attributes: file }
+        }
+      );
+    }
+  }
+}
+async function resolveWorkspaceDir(dir) {
+  const abs = resolve6(dir);
+  try {
+    const real = await realpath3(abs);
+    if ((await stat3(real)).isDirectory()) return real;
+  } catch (cause) {
+    throw new WorkspaceNotFoundError(
+      `workspace ${abs} does not exist; give the path of an existing directory`,
+      { cause, details: { workspace: abs } }
+    );
+  }
+  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
+    details: { workspace: abs }
+  });
+}
+function assertSafeWorkspace(dir) {
+  const home = process.env.HOME ? resolve6(process.env.HOME) : homedir2();
+  if (dir === sep3 || dir === resolve6("/") || dir === home || dir === homedir2()) {
+    throw new UnsafeWorkspaceError(
+      `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
+      { details: { workspace: dir } }
+    );
+  }
+}
+var init_repo = __esm({
+  "src/git/repo.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_inside();
+    init_hardening();
+    init_runner();
+  }
+});
+
+// src/git/parsers/ls-files-unmerged.ts
+function parseUnmergedPaths(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const paths = [];
+  for (const record3 of text.split("\0")) {
+    if (record3 === "") continue;
+    const tab = record3.indexOf("	");
+    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
+      throw new GitOutputUnparseableError(
+        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
+        { details: { record: record3.slice(0, 200) } }
+      );
+    }
+    const path = record3.slice(tab + 1);
+    if (paths.at(-1) !== path) paths.push(path);
+  }
+  return paths;
+}
+var UNMERGED_HEAD;
+var init_ls_files_unmerged = __esm({
+  "src/git/parsers/ls-files-unmerged.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
+  }
+});
+
+// src/git/parsers/status.ts
+function parseStatusV2(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const records = text.split("\0");
+  if (records.at(-1) === "") records.pop();
+  const report3 = {
+    oid: null,
+    head: null,
+    upstream: null,
+    ahead: null,
+    behind: null,
+    entries: []
+  };
+  for (let i = 0; i < records.length; i++) {
+    const record3 = records[i];
+    const kind = record3.slice(0, 2);
+    if (kind === "# ") readHeader(report3, record3);
+    else if (kind === "? ")
+      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "1 " || kind === "u ") {
+      const [fields, path] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
+      const entry = { xy: fields[1], submodule: fields[2], path };
+      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
+    } else if (kind === "2 ") {
+      const [fields, path] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
+      const origPath = records[++i];
+      if (origPath === void 0 || origPath === "")
+        throw malformed2("rename without its original path", record3);
+      report3.entries.push({
+        kind: "renamed",
+        xy: fields[1],
+        submodule: fields[2],
+        score: fields[8],
+        path,
+        origPath
+      });
+    } else throw malformed2("unknown record", record3);
+  }
+  return report3;
+}
+function readHeader(report3, record3) {
+  const space = record3.indexOf(" ", 2);
+  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
+  const value = space < 0 ? "" : record3.slice(space + 1);
+  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
+  else if (key === "branch.head")
+    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
+  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
+  else if (key === "branch.ab") {
+    const m = /^\+(\d+) -(\d+)$/.exec(value);
+    if (!m) throw malformed2("bad ahead/behind header", record3);
+    report3.ahead = Number(m[1]);
+    report3.behind = Number(m[2]);
+  }
+}
+function splitFields(record3, count) {
+  const fields = [];
+  let start = 0;
+  for (let n = 0; n < count; n++) {
+    const space = record3.indexOf(" ", start);
+    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record3);
+    fields.push(record3.slice(start, space));
+    start = space + 1;
+  }
+  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record3);
+  return [fields, nonEmpty(record3.slice(start), record3)];
+}
+function hexId(value, record3) {
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record3);
+  return value;
+}
+function nonEmpty(value, record3) {
+  if (value === "") throw malformed2("empty field", record3);
+  return value;
+}
+function malformed2(reason, record3) {
+  return new GitOutputUnparseableError(
+    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
+    {
+      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
+    }
+  );
+}
+var FIELDS_BEFORE_PATH;
+var init_status = __esm({
+  "src/git/parsers/status.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
+  }
+});
+
+// src/git/state.ts
+import { access, readFile as readFile8 } from "node:fs/promises";
+import { join as join10, sep as sep4 } from "node:path";
+async function getRepoState(repo, ignore = []) {
+  const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
+  const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
+  return {
+    topLevel: repo.topLevel,
+    headState,
+    branch: report3.head,
+    sha: report3.oid,
+    isDirty: hasChangesOutside(report3.entries, ignore),
+    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
+    operation
+  };
+}
+async function getRepoHead(repo) {
+  const [head, unmerged, operation] = await Promise.all([
+    readHead(repo),
+    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
+    detectOperation(repo.gitDir)
+  ]);
+  const branchRef2 = head.ref?.startsWith("refs/heads/") ? head.ref : null;
+  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
+  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
+  return {
+    headState,
+    ref: branchRef2,
+    branch,
+    sha: head.sha,
+    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    operation
+  };
+}
+function hasChangesOutside(entries, excludes) {
+  const prefixes = excludes.map((x) => x.split(sep4).join("/").replace(/\/+$/, ""));
+  const excluded = (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
+  return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
+}
+async function readStatus(opts) {
+  const args = [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=normal",
+    "--ignore-submodules=dirty"
+  ];
+  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
+}
+async function detectOperation(gitDir) {
+  const names = [
+    "rebase-merge",
+    "rebase-apply",
+    "rebase-apply/applying",
+    "MERGE_HEAD",
+    "CHERRY_PICK_HEAD",
+    "REVERT_HEAD",
+    "BISECT_LOG"
+  ];
+  const found = await Promise.all(names.map((n) => exists(join10(gitDir, n))));
+  const has = (n) => found[names.indexOf(n)] === true;
+  if (has("rebase-apply/applying")) return "am";
+  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
+  if (has("MERGE_HEAD")) return "merge";
+  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
+  if (has("REVERT_HEAD")) return "revert";
+  const sequenced = await sequencerOperation(gitDir);
+  if (sequenced !== null) return sequenced;
+  return has("BISECT_LOG") ? "bisect" : null;
+}
+async function sequencerOperation(gitDir) {
+  let todo;
+  try {
+    todo = await readFile8(join10(gitDir, "sequencer", "todo"), "utf8");
+  } catch {
+    return null;
+  }
+  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
+  if (first === void 0) return null;
+  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
+}
+async function exists(path) {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+var init_state = __esm({
+  "src/git/state.ts"() {
+    "use strict";
+    init_ls_files_unmerged();
+    init_status();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/process/user-command.ts
+import { spawn as spawn2 } from "node:child_process";
+function runUserCommand(options) {
+  const started = performance.now();
+  const [file, ...args] = options.argv;
+  if (file === void 0 || file === "") {
+    const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
+    return Promise.resolve(notStarted(error2, started));
+  }
+  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
+  return new Promise((resolve18) => {
+    const child = spawn2(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio,
+      detached: options.group === true,
+      windowsHide: true
+    });
+    let timedOut = false;
+    let forwarded = null;
+    let spawnError = null;
+    const timers = [];
+    const kill = (signal) => {
+      if (child.pid === void 0) return;
+      try {
+        if (options.group) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+      }
+    };
+    const forward = (signal) => {
+      forwarded = signal;
+      kill(signal);
+    };
+    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    if (options.timeoutMs !== void 0) {
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          kill("SIGTERM");
+          timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
+        }, options.timeoutMs)
+      );
+    }
+    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
+    child.on("error", (error2) => {
+      spawnError = error2;
+    });
+    const endGroup = () => {
+      if (!options.group || child.pid === void 0) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+      }
+    };
+    child.on("exit", endGroup);
+    child.on("close", (code2, signal) => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      endGroup();
+      if (spawnError !== null) return resolve18(notStarted(spawnError, started));
+      resolve18({
+        exitCode: code2,
+        signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        spawnError: null,
+        forwarded
+      });
+    });
+  });
+}
+function tee(stdout, stderr, options) {
+  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  const route = (from, to) => {
+    from?.on("data", (chunk) => {
+      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
+      const full = targets.filter((t) => !t.write(chunk));
+      if (full.length === 0) return;
+      from.pause();
+      let waiting = full.length;
+      for (const t of full) {
+        const resume = () => {
+          t.off("drain", resume);
+          t.off("close", resume);
+          if (--waiting === 0) from.resume();
+        };
+        t.on("drain", resume);
+        t.on("close", resume);
+      }
+    });
+  };
+  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
+  route(stderr, echo.stderr);
+}
+function notStarted(error2, started) {
+  return {
+    exitCode: null,
+    signal: null,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: false,
+    spawnError: error2,
+    forwarded: null
+  };
+}
+var KILL_GRACE_MS;
+var init_user_command = __esm({
+  "src/process/user-command.ts"() {
+    "use strict";
+    KILL_GRACE_MS = 2e3;
+  }
+});
+
+// src/snapshotter/excludes.ts
+import { readdir as readdir4 } from "node:fs/promises";
+import { join as join11, relative as relative2 } from "node:path";
+async function workspaceExcludes(topLevel, dirs) {
+  const out = [];
+  for (const [what, dir] of [
+    ["agentgate home", dirs.home],
+    ["artifacts directory", dirs.artifactsDir]
+  ]) {
+    const real = await realPathOf(dir);
+    if (real === topLevel) {
+      throw new UnsafeWorkspaceError(
+        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        {
+          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
+        }
+      );
+    }
+    if (isInside(topLevel, real)) out.push(relative2(topLevel, real));
+  }
+  return out;
+}
+async function hasUserFiles(dir, dirs) {
+  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
+  const entries = await readdir4(dir);
+  return entries.some((name) => !ours.some((own2) => isInside(join11(dir, name), own2)));
+}
+var init_excludes = __esm({
+  "src/snapshotter/excludes.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+    init_inside();
+  }
+});
+
+// src/fs/sweep.ts
+import { readdir as readdir5, rm as rm5, stat as stat4 } from "node:fs/promises";
+import { join as join12 } from "node:path";
+async function sweepTempFiles(dir, opts = {}) {
+  const removed = [];
+  for (const name of await listDir(dir)) {
+    const m = (opts.pattern ?? TEMP_NAME).exec(name);
+    if (m === null) continue;
+    const path = join12(dir, name);
+    const info = await stat4(path).catch(() => null);
+    if (info === null) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
+      await rm5(path, { force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
+async function sweepGitTemporaries(gitDir) {
+  const removed = [];
+  const objects = join12(gitDir, "objects");
+  const dirs = [
+    objects,
+    join12(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join12(objects, n))
+  ];
+  for (const dir of dirs) {
+    for (const name of await listDir(dir)) {
+      if (!GIT_TEMPORARY.test(name)) continue;
+      const path = join12(dir, name);
+      await rm5(path, { force: true, recursive: true });
+      removed.push(path);
+    }
+  }
+  await rm5(join12(gitDir, "gc.pid"), { force: true });
+  return removed;
+}
+async function listDir(dir) {
+  try {
+    return await readdir5(dir);
+  } catch {
+    return [];
+  }
+}
+var TEMP_SWEEP_AGE_MS, GIT_TEMPORARY;
+var init_sweep = __esm({
+  "src/fs/sweep.ts"() {
+    "use strict";
+    init_atomic();
+    init_lock();
+    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
+    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+  }
+});
+
+// src/git/checkout-tree.ts
+async function checkoutTreeInto(repo, tree, dir, indexFile) {
+  if (!isFullId(tree))
+    throw new InvalidArgumentError(`${JSON.stringify(tree)} is not a full tree id`, { details: { tree } });
+  const opts = { ...repo, cwd: dir, workTree: dir, indexFile };
+  await runGit(opts, ["read-tree", tree]);
+  await runGit(opts, ["checkout-index", "--all", "--force"]);
+}
+var init_checkout_tree = __esm({
+  "src/git/checkout-tree.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_runner();
+  }
+});
+
+// src/gates/isolated.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { mkdir as mkdir4, readdir as readdir6, rm as rm6, stat as stat5 } from "node:fs/promises";
+import { join as join13 } from "node:path";
+async function withIsolatedCheckout(repo, tree, root, fn) {
+  await sweepIsolatedCheckouts(root);
+  const base = join13(root, randomBytes4(8).toString("hex"));
+  return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
+    try {
+      const dir = join13(base, "tree");
+      await mkdir4(dir, { recursive: true });
+      await checkoutTreeInto(repo, tree, dir, join13(base, "index"));
+      return await fn(dir);
+    } finally {
+      await removeTree(base);
+    }
+  });
+}
+async function sweepIsolatedCheckouts(root) {
+  const names = await readdir6(root).catch(() => []);
+  const removed = [];
+  for (const name of names) {
+    const lockName = name.endsWith(".lock") ? name : `${name}.lock`;
+    const base = lockName.slice(0, -".lock".length);
+    if (!CHECKOUT_NAME.test(base) || name === lockName && names.includes(base)) continue;
+    const owner = await readOwner(join13(root, lockName));
+    const gone = owner === null ? await olderThan(join13(root, name), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
+    if (!gone) continue;
+    await removeTree(join13(root, base));
+    await rm6(join13(root, lockName), { force: true });
+    removed.push(join13(root, base));
+  }
+  return removed;
+}
+async function olderThan(path, ageMs) {
+  const info = await stat5(path).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs >= ageMs;
+}
+async function removeTree(path) {
+  await rm6(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => void 0);
+}
+var CHECKOUT_NAME;
+var init_isolated = __esm({
+  "src/gates/isolated.ts"() {
+    "use strict";
+    init_lock();
+    init_sweep();
+    init_checkout_tree();
+    CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+  }
+});
+
+// node_modules/fast-xml-parser/src/util.js
+function getAllMatches(string3, regex) {
+  const matches = [];
+  let match = regex.exec(string3);
+  while (match) {
+    const allmatches = [];
+    allmatches.startIndex = regex.lastIndex - match[0].length;
+    const len = match.length;
+    for (let index = 0; index < len; index++) {
+      allmatches.push(match[index]);
+    }
+    matches.push(allmatches);
+    match = regex.exec(string3);
+  }
+  return matches;
+}
+function isExist(v) {
+  return typeof v !== "undefined";
+}
+var nameStartChar, nameChar, nameRegexp, regexName, isName, DANGEROUS_PROPERTY_NAMES, criticalProperties;
+var init_util2 = __esm({
+  "node_modules/fast-xml-parser/src/util.js"() {
+    "use strict";
+    nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
+    nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
+    nameRegexp = "[" + nameStartChar + "][" + nameChar + "]*";
+    regexName = new RegExp("^" + nameRegexp + "$");
+    isName = function(string3) {
+      const match = regexName.exec(string3);
+      return !(match === null || typeof match === "undefined");
+    };
+    DANGEROUS_PROPERTY_NAMES = [
+      // '__proto__',
+      // 'constructor',
+      // 'prototype',
+      "hasOwnProperty",
+      "toString",
+      "valueOf",
+      "__defineGetter__",
+      "__defineSetter__",
+      "__lookupGetter__",
+      "__lookupSetter__"
+    ];
+    criticalProperties = ["__proto__", "constructor", "prototype"];
+  }
+});
+
+// node_modules/fast-xml-parser/src/validator.js
+function validate3(xmlData, options) {
+  options = Object.assign({}, defaultOptions, options);
+  const tags = [];
+  let tagFound = false;
+  let reachedRoot = false;
+  if (xmlData[0] === "\uFEFF") {
+    xmlData = xmlData.substr(1);
+  }
+  for (let i = 0; i < xmlData.length; i++) {
+    if (xmlData[i] === "<" && xmlData[i + 1] === "?") {
+      i += 2;
+      i = readPI(xmlData, i);
+      if (i.err) return i;
+    } else if (xmlData[i] === "<") {
+      let tagStartPos = i;
+      i++;
+      if (xmlData[i] === "!") {
+        i = readCommentAndCDATA(xmlData, i);
+        continue;
+      } else {
+        let closingTag = false;
+        if (xmlData[i] === "/") {
+          closingTag = true;
+          i++;
+        }
+        let tagName = "";
+        for (; i < xmlData.length && xmlData[i] !== ">" && xmlData[i] !== " " && xmlData[i] !== "	" && xmlData[i] !== "\n" && xmlData[i] !== "\r"; i++) {
+          tagName += xmlData[i];
+        }
+        tagName = tagName.trim();
+        if (tagName[tagName.length - 1] === "/") {
+          tagName = tagName.substring(0, tagName.length - 1);
+          i--;
+        }
+        if (!validateTagName(tagName)) {
+          let msg;
+          if (tagName.trim().length === 0) {
+            msg = "Invalid space after '<'.";
+          } else {
+            msg = "Tag '" + tagName + "' is an invalid name.";
+          }
+          return getErrorObject("InvalidTag", msg, getLineNumberForPosition(xmlData, i));
+        }
+        const result = readAttributeStr(xmlData, i);
+        if (result === false) {
+          return getErrorObject("InvalidAttr", "Attributes for '" + tagName + "' have open quote.", getLineNumberForPosition(xmlData, i));
+        }
+        let attrStr = result.value;
+        i = result.index;
+        if (attrStr[attrStr.length - 1] === "/") {
+          const attrStrStart = i - attrStr.length;
+          attrStr = attrStr.substring(0, attrStr.length - 1);
+          const isValid = validateAttributeString(attrStr, options);
+          if (isValid === true) {
+            tagFound = true;
+          } else {
+            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, attrStrStart + isValid.err.line));
+          }
+        } else if (closingTag) {
+          if (!result.tagClosed) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' doesn't have proper closing.", getLineNumberForPosition(xmlData, i));
+          } else if (attrStr.trim().length > 0) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' can't have attributes or invalid starting.", getLineNumberForPosition(xmlData, tagStartPos));
+          } else if (tags.length === 0) {
+            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' has not been opened.", getLineNumberForPosition(xmlData, tagStartPos));
+          } else {
+            const otg = tags.pop();
+            if (tagName !== otg.tagName) {
+              let openPos = getLineNumberForPosition(xmlData, otg.tagStartPos);
+              return getErrorObject(
+                "InvalidTag",
+                "Expected closing tag '" + otg.tagName + "' (opened in line " + openPos.line + ", col " + openPos.col + ") instead of closing tag '" + tagName + "'.",
+                getLineNumberForPosition(xmlData, tagStartPos)
+              );
+            }
+            if (tags.length == 0) {
+              reachedRoot = true;
+            }
+          }
+        } else {
+          const isValid = validateAttributeString(attrStr, options);
+          if (isValid !== true) {
+            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, i - attrStr.length + isValid.err.line));
+          }
+          if (reachedRoot === true) {
+            return getErrorObject("InvalidXml", "Multiple possible root nodes found.", getLineNumberForPosition(xmlData, i));
+          } else if (options.unpairedTags.indexOf(tagName) !== -1) {
+          } else {
+            tags.push({ tagName, tagStartPos });
+          }
+          tagFound = true;
+        }
+        for (i++; i < xmlData.length; i++) {
+          if (xmlData[i] === "<") {
+            if (xmlData[i + 1] === "!") {
+              i++;
+              i = readCommentAndCDATA(xmlData, i);
+              continue;
+            } else if (xmlData[i + 1] === "?") {
+              i = readPI(xmlData, ++i);
+              if (i.err) return i;
+            } else {
+              break;
+            }
+          } else if (xmlData[i] === "&") {
+            const afterAmp = validateAmpersand(xmlData, i);
+            if (afterAmp == -1)
+              return getErrorObject("InvalidChar", "char '&' is not expected.", getLineNumberForPosition(xmlData, i));
+            i = afterAmp;
+          } else {
+            if (reachedRoot === true && !isWhiteSpace(xmlData[i])) {
+              return getErrorObject("InvalidXml", "Extra text at the end", getLineNumberForPosition(xmlData, i));
+            }
+          }
+        }
+        if (xmlData[i] === "<") {
+          i--;
+        }
+      }
+    } else {
+      if (isWhiteSpace(xmlData[i])) {
+        continue;
+      }
+      return getErrorObject("InvalidChar", "char '" + xmlData[i] + "' is not expected.", getLineNumberForPosition(xmlData, i));
+    }
+  }
+  if (!tagFound) {
+    return getErrorObject("InvalidXml", "Start tag expected.", 1);
+  } else if (tags.length == 1) {
+    return getErrorObject("InvalidTag", "Unclosed tag '" + tags[0].tagName + "'.", getLineNumberForPosition(xmlData, tags[0].tagStartPos));
+  } else if (tags.length > 0) {
+    return getErrorObject("InvalidXml", "Invalid '" + JSON.stringify(tags.map((t) => t.tagName), null, 4).replace(/\r?\n/g, "") + "' found.", { line: 1, col: 1 });
+  }
+  return true;
+}
+function isWhiteSpace(char) {
+  return char === " " || char === "	" || char === "\n" || char === "\r";
+}
+function readPI(xmlData, i) {
+  const start = i;
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] == "?" || xmlData[i] == " ") {
+      const tagname = xmlData.substr(start, i - start);
+      if (i > 5 && tagname === "xml") {
+        return getErrorObject("InvalidXml", "XML declaration allowed only at the start of the document.", getLineNumberForPosition(xmlData, i));
+      } else if (xmlData[i] == "?" && xmlData[i + 1] == ">") {
+        i++;
+        break;
+      } else {
+        continue;
+      }
+    }
+  }
+  return i;
+}
+function readCommentAndCDATA(xmlData, i) {
+  if (xmlData.length > i + 5 && xmlData[i + 1] === "-" && xmlData[i + 2] === "-") {
+    for (i += 3; i < xmlData.length; i++) {
+      if (xmlData[i] === "-" && xmlData[i + 1] === "-" && xmlData[i + 2] === ">") {
+        i += 2;
+        break;
+      }
+    }
+  } else if (xmlData.length > i + 8 && xmlData[i + 1] === "D" && xmlData[i + 2] === "O" && xmlData[i + 3] === "C" && xmlData[i + 4] === "T" && xmlData[i + 5] === "Y" && xmlData[i + 6] === "P" && xmlData[i + 7] === "E") {
+    let angleBracketsCount = 1;
+    for (i += 8; i < xmlData.length; i++) {
+      if (xmlData[i] === "<") {
+        angleBracketsCount++;
+      } else if (xmlData[i] === ">") {
+        angleBracketsCount--;
+        if (angleBracketsCount === 0) {
+          break;
+        }
+      }
+    }
+  } else if (xmlData.length > i + 9 && xmlData[i + 1] === "[" && xmlData[i + 2] === "C" && xmlData[i + 3] === "D" && xmlData[i + 4] === "A" && xmlData[i + 5] === "T" && xmlData[i + 6] === "A" && xmlData[i + 7] === "[") {
+    for (i += 8; i < xmlData.length; i++) {
+      if (xmlData[i] === "]" && xmlData[i + 1] === "]" && xmlData[i + 2] === ">") {
+        i += 2;
+        break;
+      }
+    }
+  }
+  return i;
+}
+function readAttributeStr(xmlData, i) {
+  let attrStr = "";
+  let startChar = "";
+  let tagClosed = false;
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] === doubleQuote || xmlData[i] === singleQuote) {
+      if (startChar === "") {
+        startChar = xmlData[i];
+      } else if (startChar !== xmlData[i]) {
+      } else {
+        startChar = "";
+      }
+    } else if (xmlData[i] === ">") {
+      if (startChar === "") {
+        tagClosed = true;
+        break;
+      }
+    }
+    attrStr += xmlData[i];
+  }
+  if (startChar !== "") {
+    return false;
+  }
+  return {
+    value: attrStr,
+    index: i,
+    tagClosed
+  };
+}
+function scanAttributeTokens(attrStr) {
+  const tokens = [];
+  const len = attrStr.length;
+  let i = 0;
+  while (i < len) {
+    const tokenStart = i;
+    while (i < len && isWhiteSpace(attrStr[i])) i++;
+    if (i >= len) break;
+    if (attrStr[i] === "=") {
+      i++;
+      continue;
+    }
+    const leadingWs = attrStr.slice(tokenStart, i);
+    const nameStart = i;
+    while (i < len && !isWhiteSpace(attrStr[i]) && attrStr[i] !== "=") i++;
+    const name = attrStr.slice(nameStart, i);
+    let equalsGroup;
+    let j = i;
+    while (j < len && isWhiteSpace(attrStr[j])) j++;
+    if (j < len && attrStr[j] === "=") {
+      equalsGroup = attrStr.slice(i, j + 1);
+      i = j + 1;
+    }
+    let quoteChar;
+    let value;
+    let k = i;
+    while (k < len && isWhiteSpace(attrStr[k])) k++;
+    if (k < len && (attrStr[k] === '"' || attrStr[k] === "'")) {
+      const valueStart = k + 1;
+      const closeIdx = attrStr.indexOf(attrStr[k], valueStart);
+      if (closeIdx !== -1) {
+        quoteChar = attrStr[k];
+        value = attrStr.slice(valueStart, closeIdx);
+        i = closeIdx + 1;
+      }
+    }
+    const token = { startIndex: tokenStart };
+    token[1] = leadingWs;
+    token[2] = name;
+    token[3] = equalsGroup;
+    token[4] = quoteChar !== void 0 ? true : void 0;
+    token[5] = quoteChar;
+    token[6] = value;
+    tokens.push(token);
+  }
+  return tokens;
+}
+function validateAttributeString(attrStr, options) {
+  const matches = scanAttributeTokens(attrStr);
+  const attrNames = {};
+  for (let i = 0; i < matches.length; i++) {
+    if (matches[i][1].length === 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' has no space in starting.", getPositionFromMatch(matches[i]));
+    } else if (matches[i][3] !== void 0 && matches[i][4] === void 0) {
+      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' is without value.", getPositionFromMatch(matches[i]));
+    } else if (matches[i][3] === void 0 && !options.allowBooleanAttributes) {
+      return getErrorObject("InvalidAttr", "boolean attribute '" + matches[i][2] + "' is not allowed.", getPositionFromMatch(matches[i]));
+    }
+    const attrName = matches[i][2];
+    if (!validateAttrName(attrName)) {
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is an invalid name.", getPositionFromMatch(matches[i]));
+    }
+    if (!Object.prototype.hasOwnProperty.call(attrNames, attrName)) {
+      attrNames[attrName] = 1;
+    } else {
+      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is repeated.", getPositionFromMatch(matches[i]));
+    }
+  }
+  return true;
+}
+function validateNumberAmpersand(xmlData, i) {
+  let re = /\d/;
+  if (xmlData[i] === "x") {
+    i++;
+    re = /[\da-fA-F]/;
+  }
+  for (; i < xmlData.length; i++) {
+    if (xmlData[i] === ";")
+      return i;
+    if (!xmlData[i].match(re))
+      break;
+  }
+  return -1;
+}
+function validateAmpersand(xmlData, i) {
+  i++;
+  if (xmlData[i] === ";")
+    return -1;
+  if (xmlData[i] === "#") {
+    i++;
+    return validateNumberAmpersand(xmlData, i);
+  }
+  let count = 0;
+  for (; i < xmlData.length; i++, count++) {
+    if (xmlData[i].match(/\w/) && count < 20)
+      continue;
+    if (xmlData[i] === ";")
+      break;
+    return -1;
+  }
+  return i;
+}
+function getErrorObject(code2, message, lineNumber) {
+  return {
+    err: {
+      code: code2,
+      msg: message,
+      line: lineNumber.line || lineNumber,
+      col: lineNumber.col
+    }
+  };
+}
+function validateAttrName(attrName) {
+  return isName(attrName);
+}
+function validateTagName(tagname) {
+  return isName(tagname);
+}
+function getLineNumberForPosition(xmlData, index) {
+  const lines = xmlData.substring(0, index).split(/\r?\n/);
+  return {
+    line: lines.length,
+    // column number is last line's length + 1, because column numbering starts at 1:
+    col: lines[lines.length - 1].length + 1
+  };
+}
+function getPositionFromMatch(match) {
+  return match.startIndex + match[1].length;
+}
+var defaultOptions, doubleQuote, singleQuote;
+var init_validator = __esm({
+  "node_modules/fast-xml-parser/src/validator.js"() {
+    "use strict";
+    init_util2();
+    defaultOptions = {
+      allowBooleanAttributes: false,
+      //A tag can have attributes without any value
+      unpairedTags: []
+    };
+    doubleQuote = '"';
+    singleQuote = "'";
+  }
+});
+
+// node_modules/@nodable/entities/src/entities.js
+var CURRENCY, XML, COMMON_HTML;
+var init_entities = __esm({
+  "node_modules/@nodable/entities/src/entities.js"() {
+    CURRENCY = {
+      cent: "\xA2",
+      pound: "\xA3",
+      curren: "\xA4",
+      yen: "\xA5",
+      euro: "\u20AC",
+      dollar: "$",
+      fnof: "\u0192",
+      inr: "\u20B9",
+      af: "\u060B",
+      birr: "\u1265\u122D",
+      peso: "\u20B1",
+      rub: "\u20BD",
+      won: "\u20A9",
+      yuan: "\xA5",
+      cedil: "\xB8"
+    };
+    XML = {
+      amp: "&",
+      apos: "'",
+      gt: ">",
+      lt: "<",
+      quot: '"'
+    };
+    COMMON_HTML = {
+      nbsp: "\xA0",
+      copy: "\xA9",
+      reg: "\xAE",
+      trade: "\u2122",
+      mdash: "\u2014",
+      ndash: "\u2013",
+      hellip: "\u2026",
+      laquo: "\xAB",
+      raquo: "\xBB",
+      lsquo: "\u2018",
+      rsquo: "\u2019",
+      ldquo: "\u201C",
+      rdquo: "\u201D",
+      bull: "\u2022",
+      para: "\xB6",
+      sect: "\xA7",
+      deg: "\xB0",
+      frac12: "\xBD",
+      frac14: "\xBC",
+      frac34: "\xBE"
+    };
+  }
+});
+
+// node_modules/@nodable/entities/src/EntityDecoder.js
+function validateEntityName(name) {
+  if (name[0] === "#") {
+    throw new Error(`[EntityReplacer] Invalid character '#' in entity name: "${name}"`);
+  }
+  for (const ch of name) {
+    if (SPECIAL_CHARS.has(ch)) {
+      throw new Error(`[EntityReplacer] Invalid character '${ch}' in entity name: "${name}"`);
+    }
+  }
+  return name;
+}
+function mergeEntityMaps(...maps) {
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const map of maps) {
+    if (!map) continue;
+    for (const key of Object.keys(map)) {
+      const raw = map[key];
+      if (typeof raw === "string") {
+        out[key] = raw;
+      } else if (raw && typeof raw === "object" && raw.val !== void 0) {
+        const val = raw.val;
+        if (typeof val === "string") {
+          out[key] = val;
+        }
+      }
+    }
+  }
+  return out;
+}
+function parseLimitTiers(raw) {
+  if (!raw || raw === LIMIT_TIER_EXTERNAL) return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
+  if (raw === LIMIT_TIER_ALL) return /* @__PURE__ */ new Set([LIMIT_TIER_ALL]);
+  if (raw === LIMIT_TIER_BASE) return /* @__PURE__ */ new Set([LIMIT_TIER_BASE]);
+  if (Array.isArray(raw)) return new Set(raw);
+  return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
+}
+function parseNCRConfig(ncr) {
+  if (!ncr) {
+    return { xmlVersion: 1, onLevel: NCR_LEVEL.allow, nullLevel: NCR_LEVEL.remove };
+  }
+  const xmlVersion = ncr.xmlVersion === 1.1 ? 1.1 : 1;
+  const onLevel = NCR_LEVEL[ncr.onNCR] ?? NCR_LEVEL.allow;
+  const nullLevel = NCR_LEVEL[ncr.nullNCR] ?? NCR_LEVEL.remove;
+  const clampedNull = Math.max(nullLevel, NCR_LEVEL.remove);
+  return { xmlVersion, onLevel, nullLevel: clampedNull };
+}
+var ENTITY_ACTION, SPECIAL_CHARS, LIMIT_TIER_EXTERNAL, LIMIT_TIER_BASE, LIMIT_TIER_ALL, NCR_LEVEL, XML10_ALLOWED_C0, EntityDecoder;
+var init_EntityDecoder = __esm({
+  "node_modules/@nodable/entities/src/EntityDecoder.js"() {
+    init_entities();
+    ENTITY_ACTION = Object.freeze({
+      /** Resolve and expand the entity normally. */
+      ALLOW: "allow",
+      /** Silently skip this entity — it will not be registered. */
+      BLOCK: "block",
+      /** Throw an error, aborting entity registration entirely. */
+      THROW: "throw"
+    });
+    SPECIAL_CHARS = new Set("!?\\\\/[]$%{}^&*()<>|+");
+    LIMIT_TIER_EXTERNAL = "external";
+    LIMIT_TIER_BASE = "base";
+    LIMIT_TIER_ALL = "all";
+    NCR_LEVEL = Object.freeze({ allow: 0, leave: 1, remove: 2, throw: 3 });
+    XML10_ALLOWED_C0 = /* @__PURE__ */ new Set([9, 10, 13]);
+    EntityDecoder = class {
+      /**
+       * @param {object} [options]
+       * @param {object|null}  [options.namedEntities]        — extra named entities merged into base map
+       * @param {object}  [options.limit]                 — security limits
+       * @param {number}       [options.limit.maxTotalExpansions=0]  — 0 = unlimited
+       * @param {number}       [options.limit.maxExpandedLength=0]   — 0 = unlimited
+       * @param {'external'|'base'|'all'|string[]} [options.limit.applyLimitsTo='external']
+       *   Which entity tiers count against the security limits:
+       *   - 'external' (default) — only input/runtime + persistent external entities
+       *   - 'base'               — only DEFAULT_XML_ENTITIES + namedEntities
+       *   - 'all'                — every entity regardless of tier
+       *   - string[]             — explicit combination, e.g. ['external', 'base']
+       * @param {((resolved: string, original: string) => string)|null} [options.postCheck=null]
+       * @param {string[]} [options.remove=[]] — entity names (e.g. ['nbsp', '#13']) to delete (replace with empty string)
+       * @param {string[]} [options.leave=[]]  — entity names to keep as literal (unchanged in output)
+       * @param {object}   [options.ncr]       — Numeric Character Reference controls
+       * @param {1.0|1.1}  [options.ncr.xmlVersion=1.0]
+       *   XML version governing which codepoint ranges are restricted:
+       *   - 1.0 — C0 controls U+0001–U+001F (except U+0009/000A/000D) are prohibited
+       *   - 1.1 — C0 controls are allowed when written as NCRs; C1 (U+007F–U+009F) decoded as-is
+       * @param {'allow'|'leave'|'remove'|'throw'} [options.ncr.onNCR='allow']
+       *   Base action for numeric references. Severity order: allow < leave < remove < throw.
+       *   For codepoint ranges that carry a minimum level (surrogates → remove, XML 1.0 C0 → remove),
+       *   the effective action is max(onNCR, rangeMinimum).
+       * @param {'remove'|'throw'} [options.ncr.nullNCR='remove']
+       *   Action for U+0000 (null). 'allow' and 'leave' are clamped to 'remove' since null is never safe.
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onExternalEntity=null]
+       *   Hook called when an external entity is registered via `setExternalEntities()` or
+       *   `addExternalEntity()`. Return `ENTITY_ACTION.ALLOW` to accept the entity,
+       *   `ENTITY_ACTION.BLOCK` to silently skip it, or `ENTITY_ACTION.THROW` to abort with an error.
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onInputEntity=null]
+       *   Hook called when an input entity is registered via `addInputEntities()`. Return
+       *   `ENTITY_ACTION.ALLOW` to accept, `ENTITY_ACTION.BLOCK` to silently skip, or
+       *   `ENTITY_ACTION.THROW` to abort with an error.
+       */
+      constructor(options = {}) {
+        this._limit = options.limit || {};
+        this._maxTotalExpansions = this._limit.maxTotalExpansions || 0;
+        this._maxExpandedLength = this._limit.maxExpandedLength || 0;
+        this._postCheck = typeof options.postCheck === "function" ? options.postCheck : (r) => r;
+        this._limitTiers = parseLimitTiers(this._limit.applyLimitsTo ?? LIMIT_TIER_EXTERNAL);
+        this._numericAllowed = options.numericAllowed ?? true;
+        this._baseMap = mergeEntityMaps(XML, options.namedEntities || null);
+        this._externalMap = /* @__PURE__ */ Object.create(null);
+        this._inputMap = /* @__PURE__ */ Object.create(null);
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        this._removeSet = new Set(options.remove && Array.isArray(options.remove) ? options.remove : []);
+        this._leaveSet = new Set(options.leave && Array.isArray(options.leave) ? options.leave : []);
+        const ncrCfg = parseNCRConfig(options.ncr);
+        this._ncrXmlVersion = ncrCfg.xmlVersion;
+        this._ncrOnLevel = ncrCfg.onLevel;
+        this._ncrNullLevel = ncrCfg.nullLevel;
+        this._onExternalEntity = typeof options.onExternalEntity === "function" ? options.onExternalEntity : null;
+        this._onInputEntity = typeof options.onInputEntity === "function" ? options.onInputEntity : null;
+      }
+      // -------------------------------------------------------------------------
+      // Private: registration hook dispatch
+      // -------------------------------------------------------------------------
+      /**
+       * Invoke a registration hook for a single entity name/value pair.
+       * Returns true when the entity should be accepted, false when it should be
+       * silently skipped (BLOCK), and throws when the hook returns THROW.
+       *
+       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} hook
+       * @param {string} name
+       * @param {string} value
+       * @param {string} context  — used in error messages ('external' | 'input')
+       * @returns {boolean}  true = accept, false = skip
+       */
+      _applyRegistrationHook(hook, name, value, context) {
+        if (!hook) return true;
+        const action = hook(name, value);
+        if (action === ENTITY_ACTION.BLOCK) return false;
+        if (action === ENTITY_ACTION.THROW) {
+          throw new Error(
+            `[EntityDecoder] Registration of ${context} entity "&${name};" was rejected by hook`
+          );
+        }
+        return true;
+      }
+      // -------------------------------------------------------------------------
+      // Persistent external entity registration
+      // -------------------------------------------------------------------------
+      /**
+       * Replace the full set of persistent external entities.
+       * All keys are validated — throws on invalid characters.
+       * If `onExternalEntity` is set, it is called once per entry; entries that
+       * return `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW`
+       * aborts the whole call.
+       * @param {Record<string, string | { regex?: RegExp, val: string }>} map
+       */
+      setExternalEntities(map) {
+        if (map) {
+          for (const key of Object.keys(map)) {
+            validateEntityName(key);
+          }
+        }
+        if (!this._onExternalEntity) {
+          this._externalMap = mergeEntityMaps(map);
+          return;
+        }
+        const flat = mergeEntityMaps(map);
+        const filtered = /* @__PURE__ */ Object.create(null);
+        for (const [name, value] of Object.entries(flat)) {
+          if (this._applyRegistrationHook(this._onExternalEntity, name, value, "external")) {
+            filtered[name] = value;
+          }
+        }
+        this._externalMap = filtered;
+      }
+      /**
+       * Add a single persistent external entity.
+       * If `onExternalEntity` is set it is called before the entity is stored;
+       * `ENTITY_ACTION.BLOCK` silently skips storage, `ENTITY_ACTION.THROW` raises.
+       * @param {string} key
+       * @param {string} value
+       */
+      addExternalEntity(key, value) {
+        validateEntityName(key);
+        if (typeof value === "string" && value.indexOf("&") === -1) {
+          if (this._applyRegistrationHook(this._onExternalEntity, key, value, "external")) {
+            this._externalMap[key] = value;
+          }
+        }
+      }
+      // -------------------------------------------------------------------------
+      // Input / runtime entity registration (per document)
+      // -------------------------------------------------------------------------
+      /**
+       * Inject DOCTYPE entities for the current document.
+       * Also resets per-document expansion counters.
+       * If `onInputEntity` is set it is called once per entry; entries returning
+       * `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW` aborts.
+       * @param {Record<string, string | { regx?: RegExp, regex?: RegExp, val: string }>} map
+       */
+      addInputEntities(map) {
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        if (!this._onInputEntity) {
+          this._inputMap = mergeEntityMaps(map);
+          return;
+        }
+        const flat = mergeEntityMaps(map);
+        const filtered = /* @__PURE__ */ Object.create(null);
+        for (const [name, value] of Object.entries(flat)) {
+          if (this._applyRegistrationHook(this._onInputEntity, name, value, "input")) {
+            filtered[name] = value;
+          }
+        }
+        this._inputMap = filtered;
+      }
+      // -------------------------------------------------------------------------
+      // Per-document reset
+      // -------------------------------------------------------------------------
+      /**
+       * Wipe input/runtime entities and reset counters.
+       * Call this before processing each new document.
+       * @returns {this}
+       */
+      reset() {
+        this._inputMap = /* @__PURE__ */ Object.create(null);
+        this._totalExpansions = 0;
+        this._expandedLength = 0;
+        return this;
+      }
+      // -------------------------------------------------------------------------
+      // XML version (can be set after construction, e.g. once parser reads <?xml?>)
+      // -------------------------------------------------------------------------
+      /**
+       * Update the XML version used for NCR classification.
+       * Call this as soon as the document's `<?xml version="...">` declaration is parsed.
+       * @param {1.0|1.1|number} version
+       */
+      setXmlVersion(version2) {
+        this._ncrXmlVersion = version2 === 1.1 ? 1.1 : 1;
+      }
+      // -------------------------------------------------------------------------
+      // Primary API
+      // -------------------------------------------------------------------------
+      /**
+       * Replace all entity references in `str` in a single pass.
+       *
+       * @param {string} str
+       * @returns {string}
+       */
+      decode(str) {
+        if (typeof str !== "string" || str.length === 0) return str;
+        if (str.indexOf("&") === -1) return str;
+        const original = str;
+        const chunks = [];
+        const len = str.length;
+        let last = 0;
+        let i = 0;
+        const limitExpansions = this._maxTotalExpansions > 0;
+        const limitLength = this._maxExpandedLength > 0;
+        const checkLimits = limitExpansions || limitLength;
+        while (i < len) {
+          if (str.charCodeAt(i) !== 38) {
+            i++;
+            continue;
+          }
+          let j = i + 1;
+          while (j < len && str.charCodeAt(j) !== 59 && j - i <= 32) j++;
+          if (j >= len || str.charCodeAt(j) !== 59) {
+            i++;
+            continue;
+          }
+          const token = str.slice(i + 1, j);
+          if (token.length === 0) {
+            i++;
+            continue;
+          }
+          let replacement;
+          let tier;
+          if (this._removeSet.has(token)) {
+            replacement = "";
+            if (tier === void 0) {
+              tier = LIMIT_TIER_EXTERNAL;
+            }
+          } else if (this._leaveSet.has(token)) {
+            i++;
+            continue;
+          } else if (token.charCodeAt(0) === 35) {
+            const ncrResult = this._resolveNCR(token);
+            if (ncrResult === void 0) {
+              i++;
+              continue;
+            }
+            replacement = ncrResult;
+            tier = LIMIT_TIER_BASE;
+          } else {
+            const resolved = this._resolveName(token);
+            replacement = resolved?.value;
+            tier = resolved?.tier;
+          }
+          if (replacement === void 0) {
+            i++;
+            continue;
+          }
+          if (i > last) chunks.push(str.slice(last, i));
+          chunks.push(replacement);
+          last = j + 1;
+          i = last;
+          if (checkLimits && this._tierCounts(tier)) {
+            if (limitExpansions) {
+              this._totalExpansions++;
+              if (this._totalExpansions > this._maxTotalExpansions) {
+                throw new Error(
+                  `[EntityReplacer] Entity expansion count limit exceeded: ${this._totalExpansions} > ${this._maxTotalExpansions}`
+                );
+              }
+            }
+            if (limitLength) {
+              const delta = replacement.length - (token.length + 2);
+              if (delta > 0) {
+                this._expandedLength += delta;
+                if (this._expandedLength > this._maxExpandedLength) {
+                  throw new Error(
+                    `[EntityReplacer] Expanded content length limit exceeded: ${this._expandedLength} > ${this._maxExpandedLength}`
+                  );
+                }
+              }
+            }
+          }
+        }
+        if (last < len) chunks.push(str.slice(last));
+        const result = chunks.length === 0 ? str : chunks.join("");
+        return this._postCheck(result, original);
+      }
+      // -------------------------------------------------------------------------
+      // Private: limit tier check
+      // -------------------------------------------------------------------------
+      /**
+       * Returns true if a resolved entity of the given tier should count
+       * against the expansion/length limits.
+       * @param {string} tier  — LIMIT_TIER_EXTERNAL | LIMIT_TIER_BASE
+       * @returns {boolean}
+       */
+      _tierCounts(tier) {
+        if (this._limitTiers.has(LIMIT_TIER_ALL)) return true;
+        return this._limitTiers.has(tier);
+      }
+      // -------------------------------------------------------------------------
+      // Private: entity resolution
+      // -------------------------------------------------------------------------
+      /**
+       * Resolve a named entity token (without & and ;).
+       * Priority: inputMap > externalMap > baseMap
+       * Returns the resolved value tagged with its limit tier.
+       *
+       * @param {string} name
+       * @returns {{ value: string, tier: string }|undefined}
+       */
+      _resolveName(name) {
+        if (name in this._inputMap) return { value: this._inputMap[name], tier: LIMIT_TIER_EXTERNAL };
+        if (name in this._externalMap) return { value: this._externalMap[name], tier: LIMIT_TIER_EXTERNAL };
+        if (name in this._baseMap) return { value: this._baseMap[name], tier: LIMIT_TIER_BASE };
+        return void 0;
+      }
+      /**
+       * Classify a codepoint and return the minimum action level that must be applied.
+       * Returns -1 when no minimum is imposed (normal allow path).
+       *
+       * Ranges checked (in priority order):
+       *   1. U+0000            — null, governed by nullNCR (always ≥ remove)
+       *   2. U+D800–U+DFFF     — surrogates, always prohibited (min: remove)
+       *   3. U+0001–U+001F \ {0x09,0x0A,0x0D}  — XML 1.0 restricted C0 (min: remove)
+       *      (skipped in XML 1.1 — C0 controls are allowed when written as NCRs)
+       *
+       * @param {number} cp  — codepoint
+       * @returns {number}   — minimum NCR_LEVEL value, or -1 for no restriction
+       */
+      _classifyNCR(cp) {
+        if (cp === 0) return this._ncrNullLevel;
+        if (cp >= 55296 && cp <= 57343) return NCR_LEVEL.remove;
+        if (this._ncrXmlVersion === 1) {
+          if (cp >= 1 && cp <= 31 && !XML10_ALLOWED_C0.has(cp)) return NCR_LEVEL.remove;
+        }
+        return -1;
+      }
+      /**
+       * Execute a resolved NCR action.
+       *
+       * @param {number} action   — NCR_LEVEL value
+       * @param {string} token    — raw token (e.g. '#38') for error messages
+       * @param {number} cp       — codepoint, used only for error messages
+       * @returns {string|undefined}
+       *   - decoded character string  → 'allow'
+       *   - ''                        → 'remove'
+       *   - undefined                 → 'leave' (caller must skip past '&' only)
+       *   - throws Error              → 'throw'
+       */
+      _applyNCRAction(action, token, cp) {
+        switch (action) {
+          case NCR_LEVEL.allow:
+            return String.fromCodePoint(cp);
+          case NCR_LEVEL.remove:
+            return "";
+          case NCR_LEVEL.leave:
+            return void 0;
+          // signal: keep literal
+          case NCR_LEVEL.throw:
+            throw new Error(
+              `[EntityDecoder] Prohibited numeric character reference &${token}; (U+${cp.toString(16).toUpperCase().padStart(4, "0")})`
+            );
+          default:
+            return String.fromCodePoint(cp);
+        }
+      }
+      /**
+       * Full NCR resolution pipeline for a numeric token.
+       *
+       * Steps:
+       *   1. Parse the codepoint (decimal or hex).
+       *   2. Validate the raw codepoint range (NaN, <0, >0x10FFFF).
+       *   3. If numericAllowed is false and no minimum restriction applies → leave as-is.
+       *   4. Classify the codepoint to find the minimum required action level.
+       *   5. Resolve effective action = max(onNCR, minimum).
+       *   6. Apply and return.
+       *
+       * @param {string} token  — e.g. '#38', '#x26', '#X26'
+       * @returns {string|undefined}
+       *   - string (incl. '')  — replacement ('' = remove)
+       *   - undefined          — leave original &token; as-is
+       */
+      _resolveNCR(token) {
+        const second = token.charCodeAt(1);
+        let cp;
+        if (second === 120 || second === 88) {
+          cp = parseInt(token.slice(2), 16);
+        } else {
+          cp = parseInt(token.slice(1), 10);
+        }
+        if (Number.isNaN(cp) || cp < 0 || cp > 1114111) return void 0;
+        const minimum = this._classifyNCR(cp);
+        if (!this._numericAllowed && minimum < NCR_LEVEL.remove) return void 0;
+        const effective = minimum === -1 ? this._ncrOnLevel : Math.max(this._ncrOnLevel, minimum);
+        return this._applyNCRAction(effective, token, cp);
+      }
+    };
+  }
+});
+
+// node_modules/@nodable/entities/src/index.js
+var init_src = __esm({
+  "node_modules/@nodable/entities/src/index.js"() {
+    init_EntityDecoder();
+    init_entities();
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+function validatePropertyName(propertyName, optionName) {
+  if (typeof propertyName !== "string") {
+    return;
+  }
+  const normalized = propertyName.toLowerCase();
+  if (DANGEROUS_PROPERTY_NAMES.some((dangerous) => normalized === dangerous.toLowerCase())) {
+    throw new Error(
+      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
+    );
+  }
+  if (criticalProperties.some((dangerous) => normalized === dangerous.toLowerCase())) {
+    throw new Error(
+      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
+    );
+  }
+}
+function normalizeProcessEntities(value, htmlEntities) {
+  if (typeof value === "boolean") {
+    return {
+      enabled: value,
+      // true or false
+      maxEntitySize: 1e4,
+      maxExpansionDepth: 1e4,
+      maxTotalExpansions: Infinity,
+      maxExpandedLength: 1e5,
+      maxEntityCount: 1e3,
+      allowedTags: null,
+      tagFilter: null,
+      appliesTo: "all"
+    };
+  }
+  if (typeof value === "object" && value !== null) {
+    return {
+      enabled: value.enabled !== false,
+      maxEntitySize: Math.max(1, value.maxEntitySize ?? 1e4),
+      maxExpansionDepth: Math.max(1, value.maxExpansionDepth ?? 1e4),
+      maxTotalExpansions: Math.max(1, value.maxTotalExpansions ?? Infinity),
+      maxExpandedLength: Math.max(1, value.maxExpandedLength ?? 1e5),
+      maxEntityCount: Math.max(1, value.maxEntityCount ?? 1e3),
+      allowedTags: value.allowedTags ?? null,
+      tagFilter: value.tagFilter ?? null,
+      appliesTo: value.appliesTo ?? "all"
+    };
+  }
+  return normalizeProcessEntities(true);
+}
+var defaultOnDangerousProperty, defaultOptions2, buildOptions;
+var init_OptionsBuilder = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js"() {
+    init_util2();
+    defaultOnDangerousProperty = (name) => {
+      if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
+        return "__" + name;
+      }
+      return name;
+    };
+    defaultOptions2 = {
+      preserveOrder: false,
+      attributeNamePrefix: "@_",
+      attributesGroupName: false,
+      textNodeName: "#text",
+      ignoreAttributes: true,
+      removeNSPrefix: false,
+      // remove NS from tag name or attribute name if true
+      allowBooleanAttributes: false,
+      //a tag can have attributes without any value
+      //ignoreRootElement : false,
+      parseTagValue: true,
+      parseAttributeValue: false,
+      trimValues: true,
+      //Trim string values of tag and attributes
+      cdataPropName: false,
+      numberParseOptions: {
+        hex: true,
+        leadingZeros: true,
+        eNotation: true,
+        unicode: false
+      },
+      tagValueProcessor: function(tagName, val) {
+        return val;
+      },
+      attributeValueProcessor: function(attrName, val) {
+        return val;
+      },
+      stopNodes: [],
+      //nested tags will not be parsed even for errors
+      alwaysCreateTextNode: false,
+      isArray: () => false,
+      commentPropName: false,
+      unpairedTags: [],
+      processEntities: true,
+      htmlEntities: false,
+      entityDecoder: null,
+      ignoreDeclaration: false,
+      ignorePiTags: false,
+      transformTagName: false,
+      transformAttributeName: false,
+      updateTag: function(tagName, jPath, attrs) {
+        return tagName;
+      },
+      // skipEmptyListItem: false
+      captureMetaData: false,
+      maxNestedTags: 100,
+      strictReservedNames: true,
+      jPath: true,
+      // if true, pass jPath string to callbacks; if false, pass matcher instance
+      onDangerousProperty: defaultOnDangerousProperty
+    };
+    buildOptions = function(options) {
+      const built = Object.assign({}, defaultOptions2, options);
+      const propertyNameOptions = [
+        { value: built.attributeNamePrefix, name: "attributeNamePrefix" },
+        { value: built.attributesGroupName, name: "attributesGroupName" },
+        { value: built.textNodeName, name: "textNodeName" },
+        { value: built.cdataPropName, name: "cdataPropName" },
+        { value: built.commentPropName, name: "commentPropName" }
+      ];
+      for (const { value, name } of propertyNameOptions) {
+        if (value) {
+          validatePropertyName(value, name);
+        }
+      }
+      if (built.onDangerousProperty === null) {
+        built.onDangerousProperty = defaultOnDangerousProperty;
+      }
+      built.processEntities = normalizeProcessEntities(built.processEntities, built.htmlEntities);
+      built.unpairedTagsSet = new Set(built.unpairedTags);
+      if (built.stopNodes && Array.isArray(built.stopNodes)) {
+        built.stopNodes = built.stopNodes.map((node2) => {
+          if (typeof node2 === "string" && node2.startsWith("*.")) {
+            return ".." + node2.substring(2);
+          }
+          return node2;
+        });
+      }
+      return built;
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+var METADATA_SYMBOL, XmlNode;
+var init_xmlNode = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/xmlNode.js"() {
+    "use strict";
+    if (typeof Symbol !== "function") {
+      METADATA_SYMBOL = "@@xmlMetadata";
+    } else {
+      METADATA_SYMBOL = /* @__PURE__ */ Symbol("XML Node Metadata");
+    }
+    XmlNode = class {
+      constructor(tagname) {
+        this.tagname = tagname;
+        this.child = [];
+        this[":@"] = /* @__PURE__ */ Object.create(null);
+      }
+      add(key, val) {
+        if (key === "__proto__") key = "#__proto__";
+        this.child.push({ [key]: val });
+      }
+      addChild(node2, startIndex) {
+        if (node2.tagname === "__proto__") node2.tagname = "#__proto__";
+        if (node2[":@"] && Object.keys(node2[":@"]).length > 0) {
+          this.child.push({ [node2.tagname]: node2.child, [":@"]: node2[":@"] });
+        } else {
+          this.child.push({ [node2.tagname]: node2.child });
+        }
+        this.addStartIndex(startIndex);
+      }
+      addStartIndex(startIndex) {
+        if (startIndex !== void 0) {
+          this.child[this.child.length - 1][METADATA_SYMBOL] = { startIndex };
+        }
+      }
+      addEndIndex(endIndex) {
+        const lastChild = this.child[this.child.length - 1];
+        if (lastChild !== void 0 && lastChild[METADATA_SYMBOL] !== void 0 && lastChild[METADATA_SYMBOL].endIndex === void 0) {
+          lastChild[METADATA_SYMBOL].endIndex = endIndex;
+        }
+      }
+      /** symbol used for metadata */
+      static getMetaDataSymbol() {
+        return METADATA_SYMBOL;
+      }
+    };
+  }
+});
+
+// node_modules/xml-naming/src/index.js
+var nameStartChar10, nameChar10, nameStartChar11, nameChar11, buildRegexes, regexes10, regexes11, nameStartCharAscii, nameCharAscii, regexesAscii, getRegexes, qName;
+var init_src2 = __esm({
+  "node_modules/xml-naming/src/index.js"() {
+    nameStartChar10 = ":A-Za-z_\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD";
+    nameChar10 = nameStartChar10 + "\\-\\.\\d\xB7\u0300-\u036F\u203F-\u2040";
+    nameStartChar11 = ":A-Za-z_\xC0-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    nameChar11 = nameStartChar11 + "\\-\\.\\d\xB7\u0300-\u036F\u0487\u203F-\u2040";
+    buildRegexes = (startChar, char, flags = "") => {
+      const ncStart = startChar.replace(":", "");
+      const ncChar = char.replace(":", "");
+      const ncNamePat = `[${ncStart}][${ncChar}]*`;
+      return {
+        name: new RegExp(`^[${startChar}][${char}]*$`, flags),
+        ncName: new RegExp(`^${ncNamePat}$`, flags),
+        qName: new RegExp(`^${ncNamePat}(?::${ncNamePat})?$`, flags),
+        nmToken: new RegExp(`^[${char}]+$`, flags),
+        nmTokens: new RegExp(`^[${char}]+(?:\\s+[${char}]+)*$`, flags)
+      };
+    };
+    regexes10 = buildRegexes(nameStartChar10, nameChar10);
+    regexes11 = buildRegexes(nameStartChar11, nameChar11, "u");
+    nameStartCharAscii = ":A-Za-z_";
+    nameCharAscii = nameStartCharAscii + "\\-\\.\\d";
+    regexesAscii = buildRegexes(nameStartCharAscii, nameCharAscii);
+    getRegexes = (xmlVersion = "1.0", asciiOnly = false) => {
+      if (asciiOnly) return regexesAscii;
+      return xmlVersion === "1.1" ? regexes11 : regexes10;
+    };
+    qName = (str, { xmlVersion = "1.0", asciiOnly = false } = {}) => getRegexes(xmlVersion, asciiOnly).qName.test(str);
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+function hasSeq(data, seq, i) {
+  for (let j = 0; j < seq.length; j++) {
+    if (seq[j] !== data[i + j + 1]) return false;
+  }
+  return true;
+}
+function validateEntityName2(name, xmlVersion) {
+  if (qName(name, { xmlVersion }))
+    return name;
+  else
+    throw new Error(`Invalid entity name ${name}`);
+}
+var DocTypeReader, skipWhitespace;
+var init_DocTypeReader = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js"() {
+    init_src2();
+    DocTypeReader = class {
+      constructor(options, xmlVersion) {
+        this.suppressValidationErr = !options;
+        this.options = options;
+        this.xmlVersion = xmlVersion || 1;
+      }
+      setXmlVersion(xmlVersion = 1) {
+        this.xmlVersion = xmlVersion;
+      }
+      readDocType(xmlData, i) {
+        const entities = /* @__PURE__ */ Object.create(null);
+        let entityCount = 0;
+        if (xmlData[i + 3] === "O" && xmlData[i + 4] === "C" && xmlData[i + 5] === "T" && xmlData[i + 6] === "Y" && xmlData[i + 7] === "P" && xmlData[i + 8] === "E") {
+          i = i + 9;
+          let angleBracketsCount = 1;
+          let hasBody = false, comment = false;
+          let quoteChar = null;
+          let exp = "";
+          for (; i < xmlData.length; i++) {
+            if (quoteChar !== null) {
+              if (xmlData[i] === quoteChar) quoteChar = null;
+              exp += xmlData[i];
+              continue;
+            }
+            if (!hasBody && !comment && (xmlData[i] === '"' || xmlData[i] === "'")) {
+              quoteChar = xmlData[i];
+              exp += xmlData[i];
+              continue;
+            }
+            if (xmlData[i] === "<" && !comment) {
+              if (hasBody && hasSeq(xmlData, "!ENTITY", i)) {
+                i += 7;
+                let entityName, val;
+                [entityName, val, i] = this.readEntityExp(xmlData, i + 1, this.suppressValidationErr);
+                if (val.indexOf("&") === -1) {
+                  if (this.options.enabled !== false && this.options.maxEntityCount != null && entityCount >= this.options.maxEntityCount) {
+                    throw new Error(
+                      `Entity count (${entityCount + 1}) exceeds maximum allowed (${this.options.maxEntityCount})`
+                    );
+                  }
+                  entities[entityName] = val;
+                  entityCount++;
+                }
+              } else if (hasBody && hasSeq(xmlData, "!ELEMENT", i)) {
+                i += 8;
+                const { index } = this.readElementExp(xmlData, i + 1);
+                i = index;
+              } else if (hasBody && hasSeq(xmlData, "!ATTLIST", i)) {
+                i += 8;
+              } else if (hasBody && hasSeq(xmlData, "!NOTATION", i)) {
+                i += 9;
+                const { index } = this.readNotationExp(xmlData, i + 1, this.suppressValidationErr);
+                i = index;
+              } else if (hasSeq(xmlData, "!--", i)) comment = true;
+              else throw new Error(`Invalid DOCTYPE`);
+              angleBracketsCount++;
+              exp = "";
+            } else if (xmlData[i] === ">") {
+              if (comment) {
+                if (xmlData[i - 1] === "-" && xmlData[i - 2] === "-") {
+                  comment = false;
+                  angleBracketsCount--;
+                }
+              } else {
+                angleBracketsCount--;
+              }
+              if (angleBracketsCount === 0) {
+                break;
+              }
+            } else if (xmlData[i] === "[") {
+              hasBody = true;
+            } else {
+              exp += xmlData[i];
+            }
+          }
+          if (quoteChar !== null || angleBracketsCount !== 0) {
+            throw new Error(`Unclosed DOCTYPE`);
+          }
+        } else {
+          throw new Error(`Invalid Tag instead of DOCTYPE`);
+        }
+        return { entities, i };
+      }
+      readEntityExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i]) && xmlData[i] !== '"' && xmlData[i] !== "'") {
+          i++;
+        }
+        let entityName = xmlData.substring(startIndex, i);
+        validateEntityName2(entityName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        if (!this.suppressValidationErr) {
+          if (xmlData.substring(i, i + 6).toUpperCase() === "SYSTEM") {
+            throw new Error("External entities are not supported");
+          } else if (xmlData[i] === "%") {
+            throw new Error("Parameter entities are not supported");
+          }
+        }
+        let entityValue = "";
+        [i, entityValue] = this.readIdentifierVal(xmlData, i, "entity");
+        if (this.options.enabled !== false && this.options.maxEntitySize != null && entityValue.length > this.options.maxEntitySize) {
+          throw new Error(
+            `Entity "${entityName}" size (${entityValue.length}) exceeds maximum allowed size (${this.options.maxEntitySize})`
+          );
+        }
+        i--;
+        return [entityName, entityValue, i];
+      }
+      readNotationExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let notationName = xmlData.substring(startIndex, i);
+        !this.suppressValidationErr && validateEntityName2(notationName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        const identifierType = xmlData.substring(i, i + 6).toUpperCase();
+        if (!this.suppressValidationErr && identifierType !== "SYSTEM" && identifierType !== "PUBLIC") {
+          throw new Error(`Expected SYSTEM or PUBLIC, found "${identifierType}"`);
+        }
+        i += identifierType.length;
+        i = skipWhitespace(xmlData, i);
+        let publicIdentifier = null;
+        let systemIdentifier = null;
+        if (identifierType === "PUBLIC") {
+          [i, publicIdentifier] = this.readIdentifierVal(xmlData, i, "publicIdentifier");
+          i = skipWhitespace(xmlData, i);
+          if (xmlData[i] === '"' || xmlData[i] === "'") {
+            [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
+          }
+        } else if (identifierType === "SYSTEM") {
+          [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
+          if (!this.suppressValidationErr && !systemIdentifier) {
+            throw new Error("Missing mandatory system identifier for SYSTEM notation");
+          }
+        }
+        return { notationName, publicIdentifier, systemIdentifier, index: --i };
+      }
+      readIdentifierVal(xmlData, i, type) {
+        let identifierVal = "";
+        const startChar = xmlData[i];
+        if (startChar !== '"' && startChar !== "'") {
+          throw new Error(`Expected quoted string, found "${startChar}"`);
+        }
+        i++;
+        const startIndex = i;
+        while (i < xmlData.length && xmlData[i] !== startChar) {
+          i++;
+        }
+        identifierVal = xmlData.substring(startIndex, i);
+        if (xmlData[i] !== startChar) {
+          throw new Error(`Unterminated ${type} value`);
+        }
+        i++;
+        return [i, identifierVal];
+      }
+      readElementExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        const startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let elementName = xmlData.substring(startIndex, i);
+        if (!this.suppressValidationErr && !qName(elementName, { xmlVersion: this.xmlVersion })) {
+          throw new Error(`Invalid element name: "${elementName}"`);
+        }
+        i = skipWhitespace(xmlData, i);
+        let contentModel = "";
+        if (xmlData[i] === "E" && hasSeq(xmlData, "MPTY", i)) i += 4;
+        else if (xmlData[i] === "A" && hasSeq(xmlData, "NY", i)) i += 2;
+        else if (xmlData[i] === "(") {
+          i++;
+          const startIndex2 = i;
+          while (i < xmlData.length && xmlData[i] !== ")") {
+            i++;
+          }
+          contentModel = xmlData.substring(startIndex2, i);
+          if (xmlData[i] !== ")") {
+            throw new Error("Unterminated content model");
+          }
+        } else if (!this.suppressValidationErr) {
+          throw new Error(`Invalid Element Expression, found "${xmlData[i]}"`);
+        }
+        return {
+          elementName,
+          contentModel: contentModel.trim(),
+          index: i
+        };
+      }
+      readAttlistExp(xmlData, i) {
+        i = skipWhitespace(xmlData, i);
+        let startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let elementName = xmlData.substring(startIndex, i);
+        validateEntityName2(elementName, { xmlVersion: this.xmlVersion });
+        i = skipWhitespace(xmlData, i);
+        startIndex = i;
+        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+          i++;
+        }
+        let attributeName = xmlData.substring(startIndex, i);
+        if (!validateEntityName2(attributeName, { xmlVersion: this.xmlVersion })) {
+          throw new Error(`Invalid attribute name: "${attributeName}"`);
+        }
+        i = skipWhitespace(xmlData, i);
+        let attributeType = "";
+        if (xmlData.substring(i, i + 8).toUpperCase() === "NOTATION") {
+          attributeType = "NOTATION";
+          i += 8;
+          i = skipWhitespace(xmlData, i);
+          if (xmlData[i] !== "(") {
+            throw new Error(`Expected '(', found "${xmlData[i]}"`);
+          }
+          i++;
+          let allowedNotations = [];
+          while (i < xmlData.length && xmlData[i] !== ")") {
+            const startIndex2 = i;
+            while (i < xmlData.length && xmlData[i] !== "|" && xmlData[i] !== ")") {
+              i++;
+            }
+            let notation = xmlData.substring(startIndex2, i);
+            notation = notation.trim();
+            if (!validateEntityName2(notation, { xmlVersion: this.xmlVersion })) {
+              throw new Error(`Invalid notation name: "${notation}"`);
+            }
+            allowedNotations.push(notation);
+            if (xmlData[i] === "|") {
+              i++;
+              i = skipWhitespace(xmlData, i);
+            }
+          }
+          if (xmlData[i] !== ")") {
+            throw new Error("Unterminated list of notations");
+          }
+          i++;
+          attributeType += " (" + allowedNotations.join("|") + ")";
+        } else {
+          const startIndex2 = i;
+          while (i < xmlData.length && !/\s/.test(xmlData[i])) {
+            i++;
+          }
+          attributeType += xmlData.substring(startIndex2, i);
+          const validTypes = ["CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS"];
+          if (!this.suppressValidationErr && !validTypes.includes(attributeType.toUpperCase())) {
+            throw new Error(`Invalid attribute type: "${attributeType}"`);
+          }
+        }
+        i = skipWhitespace(xmlData, i);
+        let defaultValue = "";
+        if (xmlData.substring(i, i + 8).toUpperCase() === "#REQUIRED") {
+          defaultValue = "#REQUIRED";
+          i += 8;
+        } else if (xmlData.substring(i, i + 7).toUpperCase() === "#IMPLIED") {
+          defaultValue = "#IMPLIED";
+          i += 7;
+        } else {
+          [i, defaultValue] = this.readIdentifierVal(xmlData, i, "ATTLIST");
+        }
+        return {
+          elementName,
+          attributeName,
+          attributeType,
+          defaultValue,
+          index: i
+        };
+      }
+    };
+    skipWhitespace = (data, index) => {
+      while (index < data.length && /\s/.test(data[index])) {
+        index++;
+      }
+      return index;
+    };
+  }
+});
+
+// node_modules/anynum/digitTable.js
+var SCRIPT_ZEROS, NOT_DIGIT, HIGH_MAP, LOW_MAX, LOW_MIN, TABLE_OFFSET, TABLE_SIZE, TABLE;
+var init_digitTable = __esm({
+  "node_modules/anynum/digitTable.js"() {
+    SCRIPT_ZEROS = [
+      // Basic Latin (ASCII) — included for completeness / pass-through
+      48,
+      // 0-9
+      // Arabic scripts
+      1632,
+      // Arabic-Indic ٠١٢٣٤٥٦٧٨٩
+      1776,
+      // Extended Arabic-Indic (Urdu/Persian/Sindhi) ۰۱۲۳
+      // Indic scripts
+      2406,
+      // Devanagari ०१२३४५६७८९
+      2534,
+      // Bengali ০১২৩৪৫৬৭৮৯
+      2662,
+      // Gurmukhi ੦੧੨੩੪੫੬੭੮੯
+      2790,
+      // Gujarati ૦૧૨૩૪૫૬૭૮૯
+      2918,
+      // Odia ୦୧୨୩୪୫୬୭୮୯
+      3046,
+      // Tamil ௦௧௨௩௪௫௬௭௮௯
+      3174,
+      // Telugu ౦౧౨౩౪౫౬౭౮౯
+      3302,
+      // Kannada ೦೧೨೩೪೫೬೭೮೯
+      3430,
+      // Malayalam ൦൧൨൩൪൫൬൭൮൯
+      3558,
+      // Sinhala Archaic ෦෧෨෩෪෫෬෭෮෯
+      // Southeast Asian scripts
+      3664,
+      // Thai ๐๑๒๓๔๕๖๗๘๙
+      3792,
+      // Lao ໐໑໒໓໔໕໖໗໘໙
+      3872,
+      // Tibetan ༠༡༢༣༤༥༦༧༨༩
+      4160,
+      // Myanmar ၀၁၂၃၄၅၆၇၈၉
+      4240,
+      // Myanmar Shan ႐႑႒႓႔႕႖႗႘႙
+      6112,
+      // Khmer ០១២៣៤៥៦៧៨៩
+      6160,
+      // Mongolian ᠐᠑᠒᠓᠔᠕᠖᠗᠘᠙
+      6470,
+      // Limbu ᥆᥇᥈᥉᥊᥋᥌᥍᥎᥏
+      6608,
+      // New Tai Lue ᧐᧑᧒᧓᧔᧕᧖᧗᧘᧙
+      6784,
+      // Tai Tham Hora ᪀᪁᪂᪃᪄᪅᪆᪇᪈᪉
+      6800,
+      // Tai Tham Tham ᪐᪑᪒᪓᪔᪕᪖᪗᪘᪙
+      6992,
+      // Balinese ᭐᭑᭒᭓᭔᭕᭖᭗᭘᭙
+      7088,
+      // Sundanese ᮰᮱᮲᮳᮴᮵᮶᮷᮸᮹
+      7232,
+      // Lepcha ᱀᱁᱂᱃᱄᱅᱆᱇᱈᱉
+      7248,
+      // Ol Chiki ᱐᱑᱒᱓᱔᱕᱖᱗᱘᱙
+      // Fullwidth (CJK context)
+      65296,
+      // Fullwidth ０１２３４５６７８９
+      // Mathematical digit variants (Unicode math block)
+      120782,
+      // Mathematical Bold
+      120792,
+      // Mathematical Double-Struck
+      120802,
+      // Mathematical Sans-Serif
+      120812,
+      // Mathematical Sans-Serif Bold
+      120822,
+      // Mathematical Monospace
+      // Other scripts
+      66720,
+      // Osmanya 𐒠𐒡𐒢𐒣𐒤𐒥𐒦𐒧𐒨𐒩
+      68912,
+      // Hanifi Rohingya 𐴰𐴱𐴲𐴳𐴴𐴵𐴶𐴷𐴸𐴹
+      69734,
+      // Brahmi 𑁦𑁧𑁨𑁩𑁪𑁫𑁬𑁭𑁮𑁯
+      69872,
+      // Sora Sompeng 𑃰𑃱𑃲𑃳𑃴𑃵𑃶𑃷𑃸𑃹
+      69942,
+      // Chakma 𑄶𑄷𑄸𑄹𑄺𑄻𑄼𑄽𑄾𑄿
+      70096,
+      // Sharada 𑇐𑇑𑇒𑇓𑇔𑇕𑇖𑇗𑇘𑇙
+      70384,
+      // Khudawadi 𑋰𑋱𑋲𑋳𑋴𑋵𑋶𑋷𑋸𑋹
+      70736,
+      // Newa 𑑐𑑑𑑒𑑓𑑔𑑕𑑖𑑗𑑘𑑙
+      70864,
+      // Tirhuta 𑓐𑓑𑓒𑓓𑓔𑓕𑓖𑓗𑓘𑓙
+      71248,
+      // Modi 𑙐𑙑𑙒𑙓𑙔𑙕𑙖𑙗𑙘𑙙
+      71360,
+      // Takri 𑛀𑛁𑛂𑛃𑛄𑛅𑛆𑛇𑛈𑛉
+      71472,
+      // Ahom 𑜰𑜱𑜲𑜳𑜴𑜵𑜶𑜷𑜸𑜹
+      71904,
+      // Warang Citi 𑣠𑣡𑣢𑣣𑣤𑣥𑣦𑣧𑣨𑣩
+      72016,
+      // Dives Akuru 𑥐𑥑𑥒𑥓𑥔𑥕𑥖𑥗𑥘𑥙
+      72688,
+      // Khitan Small Script 𑯰𑯱𑯲𑯳𑯴𑯵𑯶𑯷𑯸𑯹
+      72784,
+      // Bhaiksuki 𑱐𑱑𑱒𑱓𑱔𑱕𑱖𑱗𑱘𑱙
+      73040,
+      // Masaram Gondi 𑵐𑵑𑵒𑵓𑵔𑵕𑵖𑵗𑵘𑵙
+      73120,
+      // Gunjala Gondi 𑶠𑶡𑶢𑶣𑶤𑶥𑶦𑶧𑶨𑶩
+      73552,
+      // Kawi 𑽐𑽑𑽒𑽓𑽔𑽕𑽖𑽗𑽘𑽙
+      92768,
+      // Mro 𖩠𖩡𖩢𖩣𖩤𖩥𖩦𖩧𖩨𖩩
+      92864,
+      // Tangsa 𖫀𖫁𖫂𖫃𖫄𖫅𖫆𖫇𖫈𖫉
+      93008,
+      // Pahawh Hmong 𖭐𖭑𖭒𖭓𖭔𖭕𖭖𖭗𖭘𖭙
+      123200,
+      // Nyiakeng Puachue Hmong 𞅀𞅁𞅂𞅃𞅄𞅅𞅆𞅇𞅈𞅉
+      123632,
+      // Wancho 𞋰𞋱𞋲𞋳𞋴𞋵𞋶𞋷𞋸𞋹
+      124144,
+      // Nag Mundari 𞓰𞓱𞓲𞓳𞓴𞓵𞓶𞓷𞓸𞓹
+      125264,
+      // Adlam 𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙
+      130032
+      // Segmented digit symbols 🯰🯱🯲🯳🯴🯵🯶🯷🯸🯹
+    ];
+    NOT_DIGIT = 255;
+    HIGH_MAP = /* @__PURE__ */ new Map();
+    LOW_MAX = 65535;
+    LOW_MIN = 1632;
+    TABLE_OFFSET = LOW_MIN;
+    TABLE_SIZE = LOW_MAX - LOW_MIN + 1;
+    TABLE = new Uint8Array(TABLE_SIZE).fill(NOT_DIGIT);
+    for (const zero of SCRIPT_ZEROS) {
+      for (let d = 0; d < 10; d++) {
+        const cp = zero + d;
+        if (cp <= LOW_MAX) {
+          TABLE[cp - TABLE_OFFSET] = d;
+        } else {
+          HIGH_MAP.set(cp, d);
+        }
+      }
+    }
+  }
+});
+
+// node_modules/anynum/anynum.js
+function anynum(str) {
+  if (typeof str !== "string") return str;
+  const len = str.length;
+  if (len === 0) return str;
+  let firstHit = -1;
+  for (let i = 0; i < len; i++) {
+    const cc = str.charCodeAt(i);
+    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) continue;
+    if (cc < TABLE_OFFSET) {
+      if (MINUS_SET.has(cc)) {
+        firstHit = i;
+        break;
+      }
+      continue;
+    }
+    if (cc >= 55296 && cc <= 56319) {
+      if (i + 1 < len) {
+        const low = str.charCodeAt(i + 1);
+        if (low >= 56320 && low <= 57343) {
+          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
+          if (HIGH_MAP.has(cp)) {
+            firstHit = i;
+            break;
+          }
+        }
+      }
+      continue;
+    }
+    if (TABLE[cc - TABLE_OFFSET] !== NOT_DIGIT || MINUS_SET.has(cc)) {
+      firstHit = i;
+      break;
+    }
+  }
+  if (firstHit === -1) return str;
+  const chars = [];
+  if (firstHit > 0) chars.push(str.slice(0, firstHit));
+  for (let i = firstHit; i < len; i++) {
+    const cc = str.charCodeAt(i);
+    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) {
+      chars.push(str[i]);
+      continue;
+    }
+    if (cc < TABLE_OFFSET) {
+      chars.push(MINUS_SET.has(cc) ? "-" : str[i]);
+      continue;
+    }
+    if (cc >= 55296 && cc <= 56319) {
+      if (i + 1 < len) {
+        const low = str.charCodeAt(i + 1);
+        if (low >= 56320 && low <= 57343) {
+          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
+          const d2 = HIGH_MAP.get(cp);
+          if (d2 !== void 0) {
+            chars.push(String.fromCharCode(d2 + 48));
+            i++;
+            continue;
+          }
+        }
+      }
+      chars.push(str[i]);
+      continue;
+    }
+    if (MINUS_SET.has(cc)) {
+      chars.push("-");
+      continue;
+    }
+    const d = TABLE[cc - TABLE_OFFSET];
+    chars.push(d !== NOT_DIGIT ? String.fromCharCode(d + 48) : str[i]);
+  }
+  return chars.join("");
+}
+var CHAR_0, CHAR_9, CHAR_MINUS, MINUS_SET, anynum_default;
+var init_anynum = __esm({
+  "node_modules/anynum/anynum.js"() {
+    "use strict";
+    init_digitTable();
+    CHAR_0 = 48;
+    CHAR_9 = 57;
+    CHAR_MINUS = 45;
+    MINUS_SET = /* @__PURE__ */ new Set([8722, 65293, 65123]);
+    anynum_default = anynum;
+  }
+});
+
+// node_modules/strnum/strnum.js
+function toNumber(str, options = {}) {
+  options = Object.assign({}, consider, options);
+  if (!str || typeof str !== "string") return str;
+  let trimmedStr = str.trim();
+  if (trimmedStr.length === 0) return str;
+  else if (options.skipLike !== void 0 && options.skipLike.test(trimmedStr)) return str;
+  else if (trimmedStr === "0") return 0;
+  if (options.unicode) {
+    trimmedStr = anynum_default(trimmedStr);
+    if (trimmedStr === "0") return 0;
+  }
+  if (options.hex && hexRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 16);
+  } else if (options.binary && binRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 2);
+  } else if (options.octal && octRegex.test(trimmedStr)) {
+    return parse_int(trimmedStr, 8);
+  } else if (!isFinite(trimmedStr)) {
+    const num = Number(trimmedStr);
+    if (Number.isNaN(num)) return str;
+    return handleInfinity(str, num, options);
+  } else if (trimmedStr.includes("e") || trimmedStr.includes("E")) {
+    return resolveEnotation(str, trimmedStr, options);
+  } else {
+    const match = numRegex.exec(trimmedStr);
+    if (match) {
+      const sign = match[1] || "";
+      const leadingZeros = match[2];
+      let numTrimmedByZeros = trimZeros(match[3]);
+      const decimalAdjacentToLeadingZeros = sign ? (
+        // 0., -00., 000.
+        trimmedStr[leadingZeros.length + 1] === "."
+      ) : trimmedStr[leadingZeros.length] === ".";
+      if (!options.leadingZeros && (leadingZeros.length > 1 || leadingZeros.length === 1 && !decimalAdjacentToLeadingZeros)) {
+        return str;
+      } else {
+        const num = Number(trimmedStr);
+        const parsedStr = String(num);
+        if (num === 0) return num;
+        if (parsedStr.search(/[eE]/) !== -1) {
+          if (options.eNotation) return num;
+          else return str;
+        } else if (trimmedStr.indexOf(".") !== -1) {
+          if (parsedStr === "0") return num;
+          else if (parsedStr === numTrimmedByZeros) return num;
+          else if (parsedStr === `${sign}${numTrimmedByZeros}`) return num;
+          else return str;
+        }
+        let n = leadingZeros ? numTrimmedByZeros : trimmedStr;
+        if (leadingZeros) {
+          return n === parsedStr || sign + n === parsedStr ? num : str;
+        } else {
+          return n === parsedStr || n === sign + parsedStr ? num : str;
+        }
+      }
+    } else {
+      return str;
+    }
+  }
+}
+function resolveEnotation(str, trimmedStr, options) {
+  if (!options.eNotation) return str;
+  const notation = trimmedStr.match(eNotationRegx);
+  if (notation) {
+    let sign = notation[1] || "";
+    const eChar = notation[3].indexOf("e") === -1 ? "E" : "e";
+    const leadingZeros = notation[2];
+    const eAdjacentToLeadingZeros = sign ? (
+      // 0E.
+      trimmedStr[leadingZeros.length + 1] === eChar
+    ) : trimmedStr[leadingZeros.length] === eChar;
+    if (leadingZeros.length > 1 && eAdjacentToLeadingZeros) return str;
+    else if (leadingZeros.length === 1 && (notation[3].startsWith(`.${eChar}`) || notation[3][0] === eChar)) {
+      return Number(trimmedStr);
+    } else if (leadingZeros.length > 0) {
+      if (options.leadingZeros && !eAdjacentToLeadingZeros) {
+        return Number(trimmedStr);
+      } else return str;
+    } else {
+      return Number(trimmedStr);
+    }
+  } else {
+    return str;
+  }
+}
+function trimZeros(numStr) {
+  if (numStr && numStr.indexOf(".") !== -1) {
+    let end = numStr.length;
+    while (end > 0 && numStr.charCodeAt(end - 1) === 48) end--;
+    numStr = numStr.slice(0, end);
+    if (numStr === ".") numStr = "0";
+    else if (numStr[0] === ".") numStr = "0" + numStr;
+    else if (numStr[numStr.length - 1] === ".") numStr = numStr.substring(0, numStr.length - 1);
+    return numStr;
+  }
+  return numStr;
+}
+function parse_int(numStr, base) {
+  const str = numStr.trim();
+  if (base === 2 || base === 8) numStr = str.substring(2);
+  if (parseInt) return parseInt(numStr, base);
+  else if (Number.parseInt) return Number.parseInt(numStr, base);
+  else if (window && window.parseInt) return window.parseInt(numStr, base);
+  else throw new Error("parseInt, Number.parseInt, window.parseInt are not supported");
+}
+function handleInfinity(str, num, options) {
+  const isPositive = num === Infinity;
+  switch (options.infinity.toLowerCase()) {
+    case "null":
+      return null;
+    case "infinity":
+      return num;
+    // Return Infinity or -Infinity
+    case "string":
+      return isPositive ? "Infinity" : "-Infinity";
+    case "original":
+    default:
+      return str;
+  }
+}
+var hexRegex, binRegex, octRegex, numRegex, consider, eNotationRegx;
+var init_strnum = __esm({
+  "node_modules/strnum/strnum.js"() {
+    init_anynum();
+    hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
+    binRegex = /^0b[01]+$/;
+    octRegex = /^0o[0-7]+$/;
+    numRegex = /^([\-\+])?(0*)([0-9]*(\.[0-9]*)?)$/;
+    consider = {
+      hex: true,
+      binary: false,
+      octal: false,
+      leadingZeros: true,
+      decimalPoint: ".",
+      eNotation: true,
+      //skipLike: /regex/,
+      infinity: "original",
+      // "null", "infinity" (Infinity type), "string" ("Infinity" (the string literal))
+      unicode: false
+    };
+    eNotationRegx = /^([-+])?(0*)(\d*(\.\d*)?[eE][-\+]?\d+)$/;
+  }
+});
+
+// node_modules/fast-xml-parser/src/ignoreAttributes.js
+function getIgnoreAttributesFn(ignoreAttributes) {
+  if (typeof ignoreAttributes === "function") {
+    return ignoreAttributes;
+  }
+  if (Array.isArray(ignoreAttributes)) {
+    return (attrName) => {
+      for (const pattern of ignoreAttributes) {
+        if (typeof pattern === "string" && attrName === pattern) {
+          return true;
+        }
+        if (pattern instanceof RegExp && pattern.test(attrName)) {
+          return true;
+        }
+      }
+    };
+  }
+  return () => false;
+}
+var init_ignoreAttributes = __esm({
+  "node_modules/fast-xml-parser/src/ignoreAttributes.js"() {
+  }
+});
+
+// node_modules/path-expression-matcher/src/Expression.js
+var Expression;
+var init_Expression = __esm({
+  "node_modules/path-expression-matcher/src/Expression.js"() {
+    Expression = class {
+      /**
+       * Create a new Expression
+       * @param {string} pattern - Pattern string (e.g., "root.users.user", "..user[id]")
+       * @param {Object} options - Configuration options
+       * @param {string} options.separator - Path separator (default: '.')
+       */
+      constructor(pattern, options = {}, data) {
+        this.pattern = pattern;
+        this.separator = options.separator || ".";
+        this.segments = this._parse(pattern);
+        this.data = data;
+        this._hasDeepWildcard = this.segments.some((seg) => seg.type === "deep-wildcard");
+        this._hasAttributeCondition = this.segments.some((seg) => seg.attrName !== void 0);
+        this._hasPositionSelector = this.segments.some((seg) => seg.position !== void 0);
+      }
+      /**
+       * Parse pattern string into segments
+       * @private
+       * @param {string} pattern - Pattern to parse
+       * @returns {Array} Array of segment objects
+       */
+      _parse(pattern) {
+        const segments = [];
+        let i = 0;
+        let currentPart = "";
+        while (i < pattern.length) {
+          if (pattern[i] === this.separator) {
+            if (i + 1 < pattern.length && pattern[i + 1] === this.separator) {
+              if (currentPart.trim()) {
+                segments.push(this._parseSegment(currentPart.trim()));
+                currentPart = "";
+              }
+              segments.push({ type: "deep-wildcard" });
+              i += 2;
+            } else {
+              if (currentPart.trim()) {
+                segments.push(this._parseSegment(currentPart.trim()));
+              }
+              currentPart = "";
+              i++;
+            }
+          } else {
+            currentPart += pattern[i];
+            i++;
+          }
+        }
+        if (currentPart.trim()) {
+          segments.push(this._parseSegment(currentPart.trim()));
+        }
+        return segments;
+      }
+      /**
+       * Parse a single segment
+       * @private
+       * @param {string} part - Segment string (e.g., "user", "ns::user", "user[id]", "ns::user:first")
+       * @returns {Object} Segment object
+       */
+      _parseSegment(part) {
+        const segment = { type: "tag" };
+        let bracketContent = null;
+        let withoutBrackets = part;
+        const bracketMatch = part.match(/^([^\[]+)(\[[^\]]*\])(.*)$/);
+        if (bracketMatch) {
+          withoutBrackets = bracketMatch[1] + bracketMatch[3];
+          if (bracketMatch[2]) {
+            const content = bracketMatch[2].slice(1, -1);
+            if (content) {
+              bracketContent = content;
+            }
+          }
+        }
+        let namespace = void 0;
+        let tagAndPosition = withoutBrackets;
+        if (withoutBrackets.includes("::")) {
+          const nsIndex = withoutBrackets.indexOf("::");
+          namespace = withoutBrackets.substring(0, nsIndex).trim();
+          tagAndPosition = withoutBrackets.substring(nsIndex + 2).trim();
+          if (!namespace) {
+            throw new Error(`Invalid namespace in pattern: ${part}`);
+          }
+        }
+        let tag = void 0;
+        let positionMatch = null;
+        if (tagAndPosition.includes(":")) {
+          const colonIndex = tagAndPosition.lastIndexOf(":");
+          const tagPart = tagAndPosition.substring(0, colonIndex).trim();
+          const posPart = tagAndPosition.substring(colonIndex + 1).trim();
+          const isPositionKeyword = ["first", "last", "odd", "even"].includes(posPart) || /^nth\(\d+\)$/.test(posPart);
+          if (isPositionKeyword) {
+            tag = tagPart;
+            positionMatch = posPart;
+          } else {
+            tag = tagAndPosition;
+          }
+        } else {
+          tag = tagAndPosition;
+        }
+        if (!tag) {
+          throw new Error(`Invalid segment pattern: ${part}`);
+        }
+        segment.tag = tag;
+        if (namespace) {
+          segment.namespace = namespace;
+        }
+        if (bracketContent) {
+          if (bracketContent.includes("=")) {
+            const eqIndex = bracketContent.indexOf("=");
+            segment.attrName = bracketContent.substring(0, eqIndex).trim();
+            segment.attrValue = bracketContent.substring(eqIndex + 1).trim();
+          } else {
+            segment.attrName = bracketContent.trim();
+          }
+        }
+        if (positionMatch) {
+          const nthMatch = positionMatch.match(/^nth\((\d+)\)$/);
+          if (nthMatch) {
+            segment.position = "nth";
+            segment.positionValue = parseInt(nthMatch[1], 10);
+          } else {
+            segment.position = positionMatch;
+          }
+        }
+        return segment;
+      }
+      /**
+       * Get the number of segments
+       * @returns {number}
+       */
+      get length() {
+        return this.segments.length;
+      }
+      /**
+       * Check if expression contains deep wildcard
+       * @returns {boolean}
+       */
+      hasDeepWildcard() {
+        return this._hasDeepWildcard;
+      }
+      /**
+       * Check if expression has attribute conditions
+       * @returns {boolean}
+       */
+      hasAttributeCondition() {
+        return this._hasAttributeCondition;
+      }
+      /**
+       * Check if expression has position selectors
+       * @returns {boolean}
+       */
+      hasPositionSelector() {
+        return this._hasPositionSelector;
+      }
+      /**
+       * Get string representation
+       * @returns {string}
+       */
+      toString() {
+        return this.pattern;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/ExpressionSet.js
+var ExpressionSet;
+var init_ExpressionSet = __esm({
+  "node_modules/path-expression-matcher/src/ExpressionSet.js"() {
+    ExpressionSet = class {
+      constructor() {
+        this._byDepthAndTag = /* @__PURE__ */ new Map();
+        this._wildcardByDepth = /* @__PURE__ */ new Map();
+        this._deepWildcards = [];
+        this._deepByTerminalTag = /* @__PURE__ */ new Map();
+        this._patterns = /* @__PURE__ */ new Set();
+        this._sealed = false;
+      }
+      /**
+       * Add an Expression to the set.
+       * Duplicate patterns (same pattern string) are silently ignored.
+       *
+       * @param {import('./Expression.js').default} expression - A pre-constructed Expression instance
+       * @returns {this} for chaining
+       * @throws {TypeError} if called after seal()
+       *
+       * @example
+       * set.add(new Expression('root.users.user'));
+       * set.add(new Expression('..script'));
+       */
+      add(expression) {
+        if (this._sealed) {
+          throw new TypeError(
+            "ExpressionSet is sealed. Create a new ExpressionSet to add more expressions."
+          );
+        }
+        if (this._patterns.has(expression.pattern)) return this;
+        this._patterns.add(expression.pattern);
+        if (expression.hasDeepWildcard()) {
+          const lastSeg2 = expression.segments[expression.segments.length - 1];
+          if (lastSeg2 && lastSeg2.type !== "deep-wildcard" && lastSeg2.tag !== "*") {
+            const tag2 = lastSeg2.tag;
+            if (!this._deepByTerminalTag.has(tag2)) this._deepByTerminalTag.set(tag2, []);
+            this._deepByTerminalTag.get(tag2).push(expression);
+          } else {
+            this._deepWildcards.push(expression);
+          }
+          return this;
+        }
+        const depth = expression.length;
+        const lastSeg = expression.segments[expression.segments.length - 1];
+        const tag = lastSeg?.tag;
+        if (!tag || tag === "*") {
+          if (!this._wildcardByDepth.has(depth)) this._wildcardByDepth.set(depth, []);
+          this._wildcardByDepth.get(depth).push(expression);
+        } else {
+          const key = `${depth}:${tag}`;
+          if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
+          this._byDepthAndTag.get(key).push(expression);
+        }
+        return this;
+      }
+      /**
+       * Add multiple expressions at once.
+       *
+       * @param {import('./Expression.js').default[]} expressions - Array of Expression instances
+       * @returns {this} for chaining
+       *
+       * @example
+       * set.addAll([
+       *   new Expression('root.users.user'),
+       *   new Expression('root.config.setting'),
+       * ]);
+       */
+      addAll(expressions) {
+        for (const expr of expressions) this.add(expr);
+        return this;
+      }
+      /**
+       * Check whether a pattern string is already present in the set.
+       *
+       * @param {import('./Expression.js').default} expression
+       * @returns {boolean}
+       */
+      has(expression) {
+        return this._patterns.has(expression.pattern);
+      }
+      /**
+       * Number of expressions in the set.
+       * @type {number}
+       */
+      get size() {
+        return this._patterns.size;
+      }
+      /**
+       * Seal the set against further modifications.
+       * Useful to prevent accidental mutations after config is built.
+       * Calling add() or addAll() on a sealed set throws a TypeError.
+       *
+       * @returns {this}
+       */
+      seal() {
+        this._sealed = true;
+        return this;
+      }
+      /**
+       * Whether the set has been sealed.
+       * @type {boolean}
+       */
+      get isSealed() {
+        return this._sealed;
+      }
+      /**
+       * Test whether the matcher's current path matches any expression in the set.
+       *
+       * Evaluation order (cheapest → most expensive):
+       *  1. Exact depth + tag bucket  — O(1) lookup, typically 0–2 expressions
+       *  2. Depth-only wildcard bucket — O(1) lookup, rare
+       *  3. Deep-wildcard list         — always checked, but usually small
+       *
+       * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
+       * @returns {boolean} true if any expression matches the current path
+       *
+       * @example
+       * if (stopNodes.matchesAny(matcher)) {
+       *   // handle stop node
+       * }
+       */
+      matchesAny(matcher) {
+        return this.findMatch(matcher) !== null;
+      }
+      /**
+      * Find and return the first Expression that matches the matcher's current path.
+      *
+      * Uses the same evaluation order as matchesAny (cheapest → most expensive):
+      *  1. Exact depth + tag bucket
+      *  2. Depth-only wildcard bucket
+      *  3. Deep-wildcard list
+      *
+      * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
+      * @returns {import('./Expression.js').default | null} the first matching Expression, or null
+      *
+      * @example
+      * const expr = stopNodes.findMatch(matcher);
+      * if (expr) {
+      *   // access expr.config, expr.pattern, etc.
+      * }
+      */
+      findMatch(matcher) {
+        const depth = matcher.getDepth();
+        const tag = matcher.getCurrentTag();
+        const exactKey = `${depth}:${tag}`;
+        const exactBucket = this._byDepthAndTag.get(exactKey);
+        if (exactBucket) {
+          for (let i = 0; i < exactBucket.length; i++) {
+            if (matcher.matches(exactBucket[i])) return exactBucket[i];
+          }
+        }
+        const wildcardBucket = this._wildcardByDepth.get(depth);
+        if (wildcardBucket) {
+          for (let i = 0; i < wildcardBucket.length; i++) {
+            if (matcher.matches(wildcardBucket[i])) return wildcardBucket[i];
+          }
+        }
+        const deepBucket = this._deepByTerminalTag.get(tag);
+        if (deepBucket) {
+          for (let i = 0; i < deepBucket.length; i++) {
+            if (matcher.matches(deepBucket[i])) return deepBucket[i];
+          }
+        }
+        for (let i = 0; i < this._deepWildcards.length; i++) {
+          if (matcher.matches(this._deepWildcards[i])) return this._deepWildcards[i];
+        }
+        return null;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/Matcher.js
+var MatcherView, Matcher;
+var init_Matcher = __esm({
+  "node_modules/path-expression-matcher/src/Matcher.js"() {
+    MatcherView = class {
+      /**
+       * @param {Matcher} matcher - The parent Matcher instance to read from.
+       */
+      constructor(matcher) {
+        this._matcher = matcher;
+      }
+      /**
+       * Get the path separator used by the parent matcher.
+       * @returns {string}
+       */
+      get separator() {
+        return this._matcher.separator;
+      }
+      /**
+       * Get current tag name.
+       * @returns {string|undefined}
+       */
+      getCurrentTag() {
+        const path = this._matcher.path;
+        return path.length > 0 ? path[path.length - 1].tag : void 0;
+      }
+      /**
+       * Get current namespace.
+       * @returns {string|undefined}
+       */
+      getCurrentNamespace() {
+        const path = this._matcher.path;
+        return path.length > 0 ? path[path.length - 1].namespace : void 0;
+      }
+      /**
+       * Get current node's attribute value.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAttrValue(attrName) {
+        const path = this._matcher.path;
+        if (path.length === 0) return void 0;
+        return path[path.length - 1].values?.[attrName];
+      }
+      /**
+       * Check if current node has an attribute.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAttr(attrName) {
+        const path = this._matcher.path;
+        if (path.length === 0) return false;
+        const current = path[path.length - 1];
+        return current.values !== void 0 && attrName in current.values;
+      }
+      /**
+       * Get the value of a "kept" attribute from the nearest ancestor (or
+       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAnyParentAttr(attrName) {
+        return this._matcher.getAnyParentAttr(attrName);
+      }
+      /**
+       * Check whether any ancestor (or the current node) kept the given
+       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAnyParentAttr(attrName) {
+        return this._matcher.hasAnyParentAttr(attrName);
+      }
+      /**
+       * Get current node's sibling position (child index in parent).
+       * @returns {number}
+       */
+      getPosition() {
+        const path = this._matcher.path;
+        if (path.length === 0) return -1;
+        return path[path.length - 1].position ?? 0;
+      }
+      /**
+       * Get current node's repeat counter (occurrence count of this tag name).
+       * @returns {number}
+       */
+      getCounter() {
+        const path = this._matcher.path;
+        if (path.length === 0) return -1;
+        return path[path.length - 1].counter ?? 0;
+      }
+      /**
+       * Get current node's sibling index (alias for getPosition).
+       * @returns {number}
+       * @deprecated Use getPosition() or getCounter() instead
+       */
+      getIndex() {
+        return this.getPosition();
+      }
+      /**
+       * Get current path depth.
+       * @returns {number}
+       */
+      getDepth() {
+        return this._matcher.path.length;
+      }
+      /**
+       * Get path as string.
+       * @param {string} [separator] - Optional separator (uses default if not provided)
+       * @param {boolean} [includeNamespace=true]
+       * @returns {string}
+       */
+      toString(separator, includeNamespace = true) {
+        return this._matcher.toString(separator, includeNamespace);
+      }
+      /**
+       * Get path as array of tag names.
+       * @returns {string[]}
+       */
+      toArray() {
+        return this._matcher.path.map((n) => n.tag);
+      }
+      /**
+       * Match current path against an Expression.
+       * @param {Expression} expression
+       * @returns {boolean}
+       */
+      matches(expression) {
+        return this._matcher.matches(expression);
+      }
+      /**
+       * Match any expression in the given set against the current path.
+       * @param {ExpressionSet} exprSet
+       * @returns {boolean}
+       */
+      matchesAny(exprSet) {
+        return exprSet.matchesAny(this._matcher);
+      }
+    };
+    Matcher = class {
+      /**
+       * Create a new Matcher.
+       * @param {Object} [options={}]
+       * @param {string} [options.separator='.'] - Default path separator
+       */
+      constructor(options = {}) {
+        this.separator = options.separator || ".";
+        this.path = [];
+        this.siblingStacks = [];
+        this._pathStringCache = null;
+        this._view = new MatcherView(this);
+        this._keptAttrs = [];
+      }
+      /**
+       * Push a new tag onto the path.
+       * @param {string} tagName
+       * @param {Object|null} [attrValues=null]
+       * @param {string|null} [namespace=null]
+       * @param {Object|null} [options=null]
+       * @param {string[]} [options.keep] - Names of attributes (from attrValues)
+       */
+      push(tagName, attrValues = null, namespace = null, options = null) {
+        this._pathStringCache = null;
+        if (this.path.length > 0) {
+          this.path[this.path.length - 1].values = void 0;
+        }
+        const currentLevel = this.path.length;
+        let level = this.siblingStacks[currentLevel];
+        if (!level) {
+          level = { counts: /* @__PURE__ */ new Map(), total: 0 };
+          this.siblingStacks[currentLevel] = level;
+        }
+        const siblingKey = namespace ? `${namespace}:${tagName}` : tagName;
+        const counter = level.counts.get(siblingKey) || 0;
+        const position = level.total;
+        level.counts.set(siblingKey, counter + 1);
+        level.total++;
+        const node2 = {
+          tag: tagName,
+          position,
+          counter
+        };
+        if (namespace !== null && namespace !== void 0) {
+          node2.namespace = namespace;
+        }
+        if (attrValues !== null && attrValues !== void 0) {
+          node2.values = attrValues;
+        }
+        this.path.push(node2);
+        const depth = this.path.length;
+        const keep = options !== null ? options.keep : null;
+        if (keep !== null && keep !== void 0 && keep.length > 0 && attrValues) {
+          for (let i = 0; i < keep.length; i++) {
+            const name = keep[i];
+            if (attrValues[name] !== void 0) {
+              this._keptAttrs.push({ depth, name, value: attrValues[name] });
+            }
+          }
+        }
+      }
+      /**
+       * Pop the last tag from the path.
+       * @returns {Object|undefined} The popped node
+       */
+      pop() {
+        if (this.path.length === 0) return void 0;
+        this._pathStringCache = null;
+        const node2 = this.path.pop();
+        if (this.siblingStacks.length > this.path.length + 1) {
+          this.siblingStacks.length = this.path.length + 1;
+        }
+        const poppedDepth = this.path.length + 1;
+        while (this._keptAttrs.length > 0 && this._keptAttrs[this._keptAttrs.length - 1].depth >= poppedDepth) {
+          this._keptAttrs.pop();
+        }
+        return node2;
+      }
+      /**
+       * Update current node's attribute values.
+       * Useful when attributes are parsed after push.
+       * @param {Object} attrValues
+       */
+      updateCurrent(attrValues) {
+        if (this.path.length > 0) {
+          const current = this.path[this.path.length - 1];
+          if (attrValues !== null && attrValues !== void 0) {
+            current.values = attrValues;
+          }
+        }
+      }
+      /**
+       * Get current tag name.
+       * @returns {string|undefined}
+       */
+      getCurrentTag() {
+        return this.path.length > 0 ? this.path[this.path.length - 1].tag : void 0;
+      }
+      /**
+       * Get current namespace.
+       * @returns {string|undefined}
+       */
+      getCurrentNamespace() {
+        return this.path.length > 0 ? this.path[this.path.length - 1].namespace : void 0;
+      }
+      /**
+       * Get current node's attribute value.
+       * @param {string} attrName
+       * @returns {*}
+       */
+      getAttrValue(attrName) {
+        if (this.path.length === 0) return void 0;
+        return this.path[this.path.length - 1].values?.[attrName];
+      }
+      /**
+       * Check if current node has an attribute.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAttr(attrName) {
+        if (this.path.length === 0) return false;
+        const current = this.path[this.path.length - 1];
+        return current.values !== void 0 && attrName in current.values;
+      }
+      /**
+       * Get the value of a "kept" attribute from the nearest ancestor (or
+       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
+       * Unlike getAttrValue(), this works regardless of how deep the path has
+       * gone since the attribute was pushed — but only for attribute names that
+       * were explicitly marked with `keep` at push time. Cost is proportional to
+       * the number of currently-kept attributes (typically 0-3), not path depth.
+       * @param {string} attrName
+       * @returns {*} the value, or undefined if no ancestor kept this attribute
+       */
+      getAnyParentAttr(attrName) {
+        const kept = this._keptAttrs;
+        for (let i = kept.length - 1; i >= 0; i--) {
+          if (kept[i].name === attrName) return kept[i].value;
+        }
+        return void 0;
+      }
+      /**
+       * Check whether any ancestor (or the current node) kept the given
+       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
+       * @param {string} attrName
+       * @returns {boolean}
+       */
+      hasAnyParentAttr(attrName) {
+        const kept = this._keptAttrs;
+        for (let i = kept.length - 1; i >= 0; i--) {
+          if (kept[i].name === attrName) return true;
+        }
+        return false;
+      }
+      /**
+       * Get current node's sibling position (child index in parent).
+       * @returns {number}
+       */
+      getPosition() {
+        if (this.path.length === 0) return -1;
+        return this.path[this.path.length - 1].position ?? 0;
+      }
+      /**
+       * Get current node's repeat counter (occurrence count of this tag name).
+       * @returns {number}
+       */
+      getCounter() {
+        if (this.path.length === 0) return -1;
+        return this.path[this.path.length - 1].counter ?? 0;
+      }
+      /**
+       * Get current node's sibling index (alias for getPosition).
+       * @returns {number}
+       * @deprecated Use getPosition() or getCounter() instead
+       */
+      getIndex() {
+        return this.getPosition();
+      }
+      /**
+       * Get current path depth.
+       * @returns {number}
+       */
+      getDepth() {
+        return this.path.length;
+      }
+      /**
+       * Get path as string.
+       * @param {string} [separator] - Optional separator (uses default if not provided)
+       * @param {boolean} [includeNamespace=true]
+       * @returns {string}
+       */
+      toString(separator, includeNamespace = true) {
+        const sep10 = separator || this.separator;
+        const isDefault = sep10 === this.separator && includeNamespace === true;
+        if (isDefault) {
+          if (this._pathStringCache !== null) {
+            return this._pathStringCache;
+          }
+          const result = this.path.map(
+            (n) => n.namespace ? `${n.namespace}:${n.tag}` : n.tag
+          ).join(sep10);
+          this._pathStringCache = result;
+          return result;
+        }
+        return this.path.map(
+          (n) => includeNamespace && n.namespace ? `${n.namespace}:${n.tag}` : n.tag
+        ).join(sep10);
+      }
+      /**
+       * Get path as array of tag names.
+       * @returns {string[]}
+       */
+      toArray() {
+        return this.path.map((n) => n.tag);
+      }
+      /**
+       * Reset the path to empty.
+       */
+      reset() {
+        this._pathStringCache = null;
+        this.path = [];
+        this.siblingStacks = [];
+        this._keptAttrs = [];
+      }
+      /**
+       * Match current path against an Expression.
+       * @param {Expression} expression
+       * @returns {boolean}
+       */
+      matches(expression) {
+        const segments = expression.segments;
+        if (segments.length === 0) {
+          return false;
+        }
+        if (expression.hasDeepWildcard()) {
+          return this._matchWithDeepWildcard(segments);
+        }
+        return this._matchSimple(segments);
+      }
+      /**
+       * @private
+       */
+      _matchSimple(segments) {
+        if (this.path.length !== segments.length) {
+          return false;
+        }
+        for (let i = 0; i < segments.length; i++) {
+          if (!this._matchSegment(segments[i], this.path[i], i === this.path.length - 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      /**
+       * @private
+       */
+      _matchWithDeepWildcard(segments) {
+        let pathIdx = this.path.length - 1;
+        let segIdx = segments.length - 1;
+        while (segIdx >= 0 && pathIdx >= 0) {
+          const segment = segments[segIdx];
+          if (segment.type === "deep-wildcard") {
+            segIdx--;
+            if (segIdx < 0) {
+              return true;
+            }
+            const nextSeg = segments[segIdx];
+            let found = false;
+            for (let i = pathIdx; i >= 0; i--) {
+              if (this._matchSegment(nextSeg, this.path[i], i === this.path.length - 1)) {
+                pathIdx = i - 1;
+                segIdx--;
+                found = true;
+                break;
+              }
+            }
+            if (!found) {
+              return false;
+            }
+          } else {
+            if (!this._matchSegment(segment, this.path[pathIdx], pathIdx === this.path.length - 1)) {
+              return false;
+            }
+            pathIdx--;
+            segIdx--;
+          }
+        }
+        return segIdx < 0;
+      }
+      /**
+       * @private
+       */
+      _matchSegment(segment, node2, isCurrentNode) {
+        if (segment.tag !== "*" && segment.tag !== node2.tag) {
+          return false;
+        }
+        if (segment.namespace !== void 0) {
+          if (segment.namespace !== "*" && segment.namespace !== node2.namespace) {
+            return false;
+          }
+        }
+        if (segment.attrName !== void 0) {
+          if (!isCurrentNode) {
+            return false;
+          }
+          if (!node2.values || !(segment.attrName in node2.values)) {
+            return false;
+          }
+          if (segment.attrValue !== void 0) {
+            if (String(node2.values[segment.attrName]) !== String(segment.attrValue)) {
+              return false;
+            }
+          }
+        }
+        if (segment.position !== void 0) {
+          if (!isCurrentNode) {
+            return false;
+          }
+          const counter = node2.counter ?? 0;
+          if (segment.position === "first" && counter !== 0) {
+            return false;
+          } else if (segment.position === "odd" && counter % 2 !== 1) {
+            return false;
+          } else if (segment.position === "even" && counter % 2 !== 0) {
+            return false;
+          } else if (segment.position === "nth" && counter !== segment.positionValue) {
+            return false;
+          }
+        }
+        return true;
+      }
+      /**
+       * Match any expression in the given set against the current path.
+       * @param {ExpressionSet} exprSet
+       * @returns {boolean}
+       */
+      matchesAny(exprSet) {
+        return exprSet.matchesAny(this);
+      }
+      /**
+       * Create a snapshot of current state.
+       * @returns {Object}
+       */
+      snapshot() {
+        return {
+          path: this.path.map((node2) => ({ ...node2 })),
+          siblingStacks: this.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level),
+          keptAttrs: this._keptAttrs.map((entry) => ({ ...entry }))
+        };
+      }
+      /**
+       * Restore state from snapshot.
+       * @param {Object} snapshot
+       */
+      restore(snapshot) {
+        this._pathStringCache = null;
+        this.path = snapshot.path.map((node2) => ({ ...node2 }));
+        this.siblingStacks = snapshot.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level);
+        this._keptAttrs = (snapshot.keptAttrs || []).map((entry) => ({ ...entry }));
+      }
+      /**
+       * Return the read-only {@link MatcherView} for this matcher.
+       *
+       * The same instance is returned on every call — no allocation occurs.
+       * It always reflects the current parser state and is safe to pass to
+       * user callbacks without risk of accidental mutation.
+       *
+       * @returns {MatcherView}
+       *
+       * @example
+       * const view = matcher.readOnly();
+       * // pass view to callbacks — it stays in sync automatically
+       * view.matches(expr);       // ✓
+       * view.getCurrentTag();     // ✓
+       * // view.push(...)         // ✗ method does not exist — caught by TypeScript
+       */
+      readOnly() {
+        return this._view;
+      }
+    };
+  }
+});
+
+// node_modules/path-expression-matcher/src/index.js
+var init_src3 = __esm({
+  "node_modules/path-expression-matcher/src/index.js"() {
+    init_Expression();
+    init_Matcher();
+    init_ExpressionSet();
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/html.js
+var HTML_PATTERNS, html_default;
+var init_html = __esm({
+  "node_modules/is-unsafe/src/contexts/html.js"() {
+    HTML_PATTERNS = [
+      {
+        id: "html-script-open",
+        description: "<script opening tag",
+        pattern: /<script[\s>/]/i
+      },
+      {
+        id: "html-script-close",
+        description: "</script closing tag",
+        pattern: /<\/script[\s>]/i
+      },
+      {
+        id: "html-javascript-protocol",
+        description: "javascript: URI scheme (with optional whitespace/encoding)",
+        // Handles j&#x61;vascript:, j\u0061vascript:, and whitespace variants
+        pattern: /j[\t\n\r ]*a[\t\n\r ]*v[\t\n\r ]*a[\t\n\r ]*s[\t\n\r ]*c[\t\n\r ]*r[\t\n\r ]*i[\t\n\r ]*p[\t\n\r ]*t[\t\n\r ]*:/i
+      },
+      {
+        id: "html-vbscript-protocol",
+        description: "vbscript: URI scheme",
+        pattern: /vbscript[\t\n\r ]*:/i
+      },
+      {
+        id: "html-data-html",
+        description: "data:text/html URI \u2014 can execute scripts in browsers",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*text\/html/i
+      },
+      {
+        id: "html-data-xhtml",
+        description: "data:application/xhtml+xml URI",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*application\/xhtml/i
+      },
+      {
+        id: "html-data-svg",
+        description: "data:image/svg+xml URI \u2014 can execute scripts",
+        pattern: /data[\t\n\r ]*:[\t\n\r ]*image\/svg\+xml/i
+      },
+      {
+        id: "html-inline-event-handler",
+        description: "Inline event handler attributes: onclick=, onerror=, onload=, etc.",
+        // \bon ensures we match a word boundary so "phonetic=" is not caught
+        pattern: /\bon\w{1,30}\s*=/i
+      },
+      {
+        id: "html-entity-obfuscated-script",
+        description: "HTML-entity-encoded <script (e.g. &#x3C;script or &lt;script)",
+        // Entities include optional trailing semicolon: &#x3C; or &#x3C (both valid in HTML5)
+        pattern: /(?:&#x0*3[Cc];?|&#0*60;?|&lt;)\s*script/i
+      },
+      {
+        id: "html-entity-obfuscated-javascript",
+        description: 'HTML-entity-encoded javascript: (partial \u2014 catches common &#106; or &#x6a; for "j")',
+        pattern: /(?:&#x0*6[Aa];?|&#0*106;?)\s*(?:&#x0*61;?|a)[\s\S]{0,80}script\s*:/i
+      },
+      {
+        id: "html-style-expression",
+        description: "CSS expression() \u2014 IE-era code execution in style attributes",
+        pattern: /style[\s\S]{0,20}expression\s*\(/i
+      },
+      {
+        id: "html-object-embed",
+        description: "<object or <embed tags that can load active content",
+        pattern: /<(?:object|embed)[\s>/]/i
+      },
+      {
+        id: "html-base-tag",
+        description: "<base href= \u2014 can hijack all relative URLs on a page",
+        pattern: /<base[\s>]/i
+      },
+      {
+        id: "html-meta-refresh",
+        description: '<meta http-equiv="refresh" \u2014 can redirect users',
+        pattern: /<meta[\s\S]{0,40}http-equiv[\s\S]{0,20}refresh/i
+      },
+      {
+        id: "html-srcdoc",
+        description: "srcdoc= attribute on iframes \u2014 embeds HTML that can run scripts",
+        pattern: /srcdoc\s*=/i
+      },
+      {
+        id: "html-iframe",
+        description: "<iframe tag",
+        pattern: /<iframe[\s>/]/i
+      },
+      {
+        id: "html-form",
+        description: "<form tag \u2014 can be used for phishing / credential harvesting injection",
+        pattern: /<form[\s>/]/i
+      }
+    ];
+    html_default = HTML_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/xml.js
+var XML_PATTERNS, xml_default;
+var init_xml = __esm({
+  "node_modules/is-unsafe/src/contexts/xml.js"() {
+    XML_PATTERNS = [
+      {
+        id: "xml-cdata-injection",
+        description: "CDATA section injection: <![CDATA[ breaks out of text node context",
+        pattern: /<!\[CDATA\[/i
+      },
+      {
+        id: "xml-cdata-close",
+        description: "CDATA close sequence: ]]> can terminate an enclosing CDATA section",
+        pattern: /\]\]>/
+      },
+      {
+        id: "xml-processing-instruction",
+        description: "XML processing instruction: <?xml-stylesheet or <?php etc.",
+        pattern: /<\?(?:xml[\- ]|php|asp)/i
+      },
+      {
+        id: "xml-doctype-injection",
+        description: "DOCTYPE declaration embedded in content \u2014 can define entities",
+        // Match <!DOCTYPE followed by end-of-string, whitespace, or [ (internal subset)
+        pattern: /<!DOCTYPE(?:[\s[]|$)/i
+      },
+      {
+        id: "xml-entity-system",
+        description: "SYSTEM keyword \u2014 used in external entity declarations (XXE)",
+        pattern: /\bSYSTEM\s+["']/i
+      },
+      {
+        id: "xml-entity-public",
+        description: "PUBLIC keyword \u2014 used in external entity declarations (XXE)",
+        pattern: /\bPUBLIC\s+["']/i
+      },
+      {
+        id: "xml-entity-declaration",
+        description: "<!ENTITY declaration \u2014 defines entities, potential XXE or entity expansion",
+        pattern: /<!ENTITY[\s%]/i
+      },
+      {
+        id: "xml-billion-laughs",
+        description: "Entity reference chaining / billion laughs: repeated &eX; style references",
+        // Heuristic: 3+ consecutive entity refs suggests expansion attack
+        pattern: /(?:&\w{1,20};){3,}/
+      },
+      {
+        id: "xml-namespace-confusion",
+        description: "xmlns: attribute injection \u2014 can redefine namespaces to confuse parsers",
+        // pattern: /\bxmlns\s*(?::\w{1,40})?\s*=/i,
+        pattern: /\bxmlns(?::\w{1,40})?\s*=/i
+      },
+      {
+        id: "xml-comment-injection",
+        description: "<!-- comment injection \u2014 can hide content from some parsers",
+        pattern: /<!--/
+      },
+      {
+        id: "xml-comment-close",
+        description: "--> closes an enclosing XML comment",
+        pattern: /-->/
+      },
+      {
+        id: "xml-pi-close",
+        description: "?> closes an enclosing processing instruction",
+        pattern: /\?>/
+      }
+    ];
+    xml_default = XML_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/svg.js
+var SVG_PATTERNS, svg_default;
+var init_svg = __esm({
+  "node_modules/is-unsafe/src/contexts/svg.js"() {
+    SVG_PATTERNS = [
+      {
+        id: "svg-script-element",
+        description: "<script element inside SVG executes JavaScript",
+        pattern: /<script[\s>/]/i
+      },
+      {
+        id: "svg-xlink-href-javascript",
+        description: "xlink:href with javascript: \u2014 classic SVG XSS via <a> or <use>",
+        pattern: /xlink\s*:\s*href\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-href-javascript",
+        description: "href= with javascript: in SVG context (<a>, <animate>, etc.)",
+        pattern: /href\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-foreignobject",
+        description: "<foreignObject embeds HTML inside SVG \u2014 can execute scripts",
+        pattern: /<foreignObject[\s>/]/i
+      },
+      {
+        id: "svg-use-external",
+        description: "<use xlink:href or href pointing to external resource (non-fragment URL)",
+        // Match <use with href= where the value starts with a non-# character (external URL)
+        // [\"'][^#] catches quoted values not starting with #; [^\"'#\s>] catches unquoted
+        pattern: /<use[\s\S]{0,60}(?:xlink\s*:\s*)?href\s*=\s*(?:["'][^#]|[^"'#\s>])/i
+      },
+      {
+        id: "svg-animate-href",
+        description: '<animate attributeName="href" \u2014 can dynamically change href to javascript:',
+        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*href["']/i
+      },
+      {
+        id: "svg-animate-xlinkhref",
+        description: '<animate attributeName="xlink:href"',
+        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*xlink\s*:\s*href["']/i
+      },
+      {
+        id: "svg-set-javascript",
+        description: '<set to="javascript:..." \u2014 sets an attribute to a javascript: URI',
+        pattern: /<set[\s\S]{0,80}to\s*=\s*["']?\s*javascript\s*:/i
+      },
+      {
+        id: "svg-event-handler",
+        description: "SVG-specific event handler attributes: onload=, onerror=, onactivate=, etc.",
+        pattern: /\bon(?:load|error|activate|begin|end|repeat|focus|blur|click|mouse\w{1,20}|key\w{1,20})\s*=/i
+      },
+      {
+        id: "svg-handler-generic",
+        description: "Generic on* handler catch-all for SVG attributes",
+        pattern: /\bon\w{1,30}\s*=/i
+      },
+      {
+        id: "svg-filter-feimage",
+        description: "<feImage href= \u2014 filter primitive that can load external resources",
+        pattern: /<feImage[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=/i
+      },
+      {
+        id: "svg-image-external",
+        description: "<image xlink:href with http/https or javascript protocol",
+        pattern: /<image[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=\s*["']?\s*(?:https?|javascript)\s*:/i
+      },
+      {
+        id: "svg-style-javascript",
+        description: "style= attribute containing javascript: (e.g. background:url(javascript:...))",
+        pattern: /style\s*=[\s\S]{0,60}javascript\s*:/i
+      }
+    ];
+    svg_default = SVG_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/sql.js
+var SQL_PATTERNS, sql_default;
+var init_sql = __esm({
+  "node_modules/is-unsafe/src/contexts/sql.js"() {
+    SQL_PATTERNS = [
+      {
+        id: "sql-block-comment-open",
+        description: "SQL block comment open: /* ... */ \u2014 unusual in legitimate user text",
+        pattern: /\/\*/
+      },
+      {
+        id: "sql-union-select",
+        description: "UNION SELECT \u2014 most common SQL injection aggregation attack",
+        pattern: /\bUNION\s{1,20}(?:ALL\s{1,20})?SELECT\b/i
+      },
+      {
+        id: "sql-drop-table",
+        description: "DROP TABLE \u2014 destructive DDL injection",
+        pattern: /\bDROP\s{1,20}TABLE\b/i
+      },
+      {
+        id: "sql-drop-database",
+        description: "DROP DATABASE \u2014 destructive DDL injection",
+        pattern: /\bDROP\s{1,20}DATABASE\b/i
+      },
+      {
+        id: "sql-insert-into",
+        description: "INSERT INTO \u2014 data injection",
+        pattern: /\bINSERT\s{1,20}INTO\b/i
+      },
+      {
+        id: "sql-delete-from",
+        description: "DELETE FROM \u2014 data deletion injection",
+        pattern: /\bDELETE\s{1,20}FROM\b/i
+      },
+      {
+        id: "sql-update-set",
+        description: "UPDATE ... SET \u2014 data modification injection",
+        // Allows arbitrary content between UPDATE and SET (table name, alias, etc.)
+        pattern: /\bUPDATE\b[\s\S]{1,60}\bSET\b/i
+      },
+      {
+        id: "sql-exec-xp",
+        description: "EXEC xp_ \u2014 MSSQL extended stored procedure execution",
+        pattern: /\bEXEC(?:UTE)?\s{1,20}xp_/i
+      },
+      {
+        id: "sql-tautology-string",
+        description: `Classic string tautology: ' OR '1'='1 or " OR "1"="1"`,
+        // Last quote is optional — injection may truncate it: ' OR '1'='1--
+        pattern: /'\s{0,10}OR\s{0,10}'[^']{0,20}'\s*=\s*'[^']{0,20}/i
+      },
+      {
+        id: "sql-tautology-numeric",
+        description: "Numeric tautology: OR 1=1",
+        pattern: /\bOR\s{1,10}1\s*=\s*1\b/i
+      },
+      {
+        id: "sql-always-true-zero",
+        description: "Numeric tautology: OR 0=0",
+        pattern: /\bOR\s{1,10}0\s*=\s*0\b/i
+      },
+      {
+        id: "sql-sleep-benchmark",
+        description: "Time-based blind injection: SLEEP() or BENCHMARK()",
+        pattern: /\b(?:SLEEP|BENCHMARK)\s*\(/i
+      },
+      {
+        id: "sql-waitfor-delay",
+        description: "MSSQL time-based blind injection: WAITFOR DELAY",
+        pattern: /\bWAITFOR\s{1,20}DELAY\b/i
+      },
+      {
+        id: "sql-char-function",
+        description: "CHAR() function \u2014 used to obfuscate injected strings",
+        pattern: /\bCHAR\s*\(\s*\d{1,3}/i
+      },
+      {
+        id: "sql-information-schema",
+        description: "INFORMATION_SCHEMA \u2014 reconnaissance query for table/column enumeration",
+        pattern: /\bINFORMATION_SCHEMA\b/i
+      }
+    ];
+    sql_default = SQL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/shell.js
+var SHELL_PATTERNS, shell_default;
+var init_shell = __esm({
+  "node_modules/is-unsafe/src/contexts/shell.js"() {
+    SHELL_PATTERNS = [
+      {
+        id: "shell-path-traversal-unix",
+        description: "Unix path traversal: ../  \u2014 climbing the directory tree",
+        pattern: /\.\.\//
+      },
+      {
+        id: "shell-path-traversal-windows",
+        description: "Windows path traversal: ..\\ \u2014 climbing the directory tree",
+        pattern: /\.\.\\/
+      },
+      {
+        id: "shell-path-traversal-encoded",
+        description: "URL-encoded path traversal: %2e%2e or %2f variants",
+        pattern: /%2e%2e|%2f\.\.|\.\.%2f/i
+      },
+      {
+        id: "shell-null-byte",
+        description: "Null byte injection: \\x00 or %00 \u2014 truncates strings in C-backed functions",
+        pattern: /\x00|%00/
+      },
+      {
+        id: "shell-semicolon",
+        description: "Semicolon command separator: cmd1; cmd2",
+        pattern: /;/
+      },
+      {
+        id: "shell-pipe",
+        description: "Pipe operator: cmd1 | cmd2",
+        pattern: /\|/
+      },
+      {
+        id: "shell-and-operator",
+        description: "AND operator: cmd1 && cmd2",
+        pattern: /&&/
+      },
+      {
+        id: "shell-or-operator",
+        description: "OR operator: cmd1 || cmd2",
+        pattern: /\|\|/
+      },
+      {
+        id: "shell-backtick",
+        description: "Backtick command substitution: `cmd`",
+        pattern: /`/
+      },
+      {
+        id: "shell-dollar-paren",
+        description: "Dollar-paren command substitution: $(cmd)",
+        pattern: /\$\(/
+      },
+      {
+        id: "shell-dollar-brace",
+        description: "Dollar-brace variable expansion: ${var} \u2014 can be abused for injection",
+        pattern: /\$\{/
+      },
+      {
+        id: "shell-redirect-out",
+        description: "Output redirection: cmd > file or cmd >> file",
+        pattern: />{1,2}/
+      },
+      {
+        id: "shell-redirect-in",
+        description: "Input redirection: cmd < file",
+        pattern: /</
+      },
+      {
+        id: "shell-newline-injection",
+        description: "Newline injection: \\n or \\r \u2014 can inject new shell commands",
+        pattern: /[\n\r]/
+      },
+      {
+        id: "shell-glob-star",
+        description: "Glob expansion: * or ? \u2014 can expand to unintended files",
+        // Only flag when combined with path separators to reduce false positives
+        pattern: /[/\\][*?]/
+      },
+      {
+        id: "shell-absolute-root",
+        description: "Absolute root path injection: string starting with / or \\ (Windows UNC)",
+        pattern: /^(?:\/|\\\\)/
+      },
+      {
+        id: "shell-windows-drive",
+        description: "Windows drive letter path injection: C:\\ or D:/",
+        pattern: /^[a-zA-Z]:[/\\]/
+      },
+      {
+        id: "shell-curl-wget",
+        description: "curl/wget with URL or flags \u2014 can exfiltrate data or download payloads",
+        // Require a URL scheme (http/https/ftp) or a flag (-) to reduce false positives
+        // "curl is a tool" won't match; "curl http://..." or "curl -s ..." will
+        pattern: /\b(?:curl|wget)\s+(?:https?:\/\/|ftp:\/\/|-)/i
+      }
+    ];
+    shell_default = SHELL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/redos.js
+var REDOS_PATTERNS, redos_default;
+var init_redos = __esm({
+  "node_modules/is-unsafe/src/contexts/redos.js"() {
+    REDOS_PATTERNS = [
+      {
+        id: "redos-nested-quantifier-plus",
+        description: "Nested + quantifier inside a group with outer quantifier: (a+)+, (.+b)*, etc.",
+        // Matches any group containing a + quantifier, with an outer * or + — catches (a+)+, (.+b)*, etc.
+        pattern: /\([^)]*\+[^)]*\)[+*]/
+      },
+      {
+        id: "redos-nested-quantifier-star",
+        description: "Nested * quantifier: (a*)* or (a*)+ \u2014 catastrophic backtracking",
+        pattern: /\([^)]*\*[^)]*\)[*+]/
+      },
+      {
+        id: "redos-nested-groups",
+        description: "Doubly nested quantified groups: ((a+)+) \u2014 guaranteed catastrophic",
+        pattern: /\(\([^)]{0,40}\)[+*]\)[+*]/
+      },
+      {
+        id: "redos-alternation-overlap",
+        description: "Overlapping alternation under quantifier: (a|a)+ \u2014 ambiguous NFA paths",
+        // Detect repeated identical alternatives under a quantifier
+        pattern: /\(([^|()]{1,20})\|(?:\1)(?:\|[^|()]{1,20}){0,5}\)[+*?]{1,2}/
+      },
+      {
+        id: "redos-star-plus-concat",
+        description: "(x*x)+ pattern \u2014 triggers super-linear backtracking",
+        pattern: /\([^)]{0,10}\*[^)]{0,10}\)[+*]/
+      },
+      {
+        id: "redos-dot-star-greedy",
+        description: "(.*){n,} or (.+){n,} \u2014 repeated greedy dot quantifiers",
+        pattern: /\(\.[*+]\)\{?\d/
+      },
+      {
+        id: "redos-large-repetition",
+        description: "Very large fixed or range repetition count {1000,} or {1000,n} \u2014 denial of service via backtracking",
+        // Matches { followed by 4+ digits (≥1000), then optional ,digits }
+        pattern: /\{\d{4,}(?:,\d*)?\}/
+      },
+      {
+        id: "redos-catastrophic-alternation",
+        description: "Long alternation with many similar branches \u2014 polynomial backtracking risk",
+        // Heuristic: 10+ pipe-separated alternatives in a single group
+        pattern: /\([^)]{0,200}(?:\|[^|)]{0,50}){9,}\)/
+      }
+    ];
+    redos_default = REDOS_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/nosql.js
+var sep5, NOSQL_PATTERNS, nosql_default;
+var init_nosql = __esm({
+  "node_modules/is-unsafe/src/contexts/nosql.js"() {
+    sep5 = `["'\\s]*:`;
+    NOSQL_PATTERNS = [
+      // ─── MongoDB $ operator injection ────────────────────────────────────────
+      {
+        id: "nosql-where-operator",
+        description: "$where \u2014 executes arbitrary JavaScript server-side in MongoDB",
+        pattern: new RegExp(`\\$where${sep5}`, "i")
+      },
+      {
+        id: "nosql-ne-operator",
+        description: '$ne \u2014 "not equal" operator used to bypass equality checks',
+        pattern: new RegExp(`\\$ne${sep5}`, "i")
+      },
+      {
+        id: "nosql-gt-operator",
+        description: '$gt \u2014 "greater than" used to bypass password/value checks',
+        pattern: new RegExp(`\\$gte?${sep5}`, "i")
+      },
+      {
+        id: "nosql-lt-operator",
+        description: '$lt / $lte \u2014 "less than" bypass variants',
+        pattern: new RegExp(`\\$lte?${sep5}`, "i")
+      },
+      {
+        id: "nosql-regex-operator",
+        description: "$regex \u2014 can be used to extract data character by character (blind injection)",
+        pattern: new RegExp(`\\$regex${sep5}`, "i")
+      },
+      {
+        id: "nosql-or-operator",
+        description: "$or \u2014 logical OR; used to create always-true conditions",
+        pattern: new RegExp(`\\$or${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-and-operator",
+        description: "$and \u2014 logical AND operator injection",
+        pattern: new RegExp(`\\$and${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-nor-operator",
+        description: "$nor \u2014 logical NOR operator injection",
+        pattern: new RegExp(`\\$nor${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-exists-operator",
+        description: "$exists \u2014 can enumerate fields to determine schema",
+        pattern: new RegExp(`\\$exists${sep5}`, "i")
+      },
+      {
+        id: "nosql-in-operator",
+        description: "$in \u2014 matches any value in a list; can enumerate values",
+        pattern: new RegExp(`\\$in${sep5}\\s*\\[`, "i")
+      },
+      {
+        id: "nosql-expr-operator",
+        description: "$expr \u2014 allows aggregation expressions in queries (MongoDB 3.6+)",
+        pattern: new RegExp(`\\$expr${sep5}`, "i")
+      },
+      {
+        id: "nosql-function-operator",
+        description: "$function \u2014 executes arbitrary JavaScript in MongoDB 4.4+",
+        pattern: new RegExp(`\\$function${sep5}`, "i")
+      },
+      {
+        id: "nosql-accumulator-operator",
+        description: "$accumulator \u2014 custom aggregation with arbitrary JS execution",
+        pattern: new RegExp(`\\$accumulator${sep5}`, "i")
+      },
+      // ─── Prototype pollution ─────────────────────────────────────────────────
+      {
+        id: "nosql-proto-pollution",
+        description: "__proto__ \u2014 prototype pollution via object key injection",
+        pattern: /__proto__/
+      },
+      {
+        id: "nosql-constructor-prototype",
+        description: "constructor.prototype \u2014 alternative prototype pollution vector (dot notation or JSON key)",
+        // Matches dot-notation (obj.constructor.prototype) and JSON key adjacency
+        // ("constructor": {"prototype": ...})
+        pattern: /constructor[\s"':.,{\[]*prototype/i
+      },
+      {
+        id: "nosql-proto-bracket",
+        description: '["__proto__"] \u2014 bracket-notation prototype pollution',
+        pattern: /\[["']__proto__["']\]/
+      }
+    ];
+    nosql_default = NOSQL_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/log.js
+var LOG_PATTERNS, log_default;
+var init_log = __esm({
+  "node_modules/is-unsafe/src/contexts/log.js"() {
+    LOG_PATTERNS = [
+      // ─── CRLF / newline injection ─────────────────────────────────────────────
+      {
+        id: "log-crlf-injection",
+        description: "CRLF injection: literal \\r or \\n embeds fake log lines",
+        pattern: /[\r\n]/
+      },
+      {
+        id: "log-url-encoded-crlf",
+        description: "URL-encoded CRLF: %0d, %0a, %0D, %0A \u2014 decoded by some log parsers",
+        pattern: /%0[dDaA]/
+      },
+      {
+        id: "log-unicode-newline",
+        description: "Unicode newline variants: U+2028 (line separator), U+2029 (paragraph separator)",
+        pattern: /[\u2028\u2029]/
+      },
+      // ─── Log4Shell / JNDI injection (CVE-2021-44228) ─────────────────────────
+      {
+        id: "log-log4shell-jndi",
+        description: "Log4Shell: ${jndi:...} triggers remote code execution in Apache Log4j",
+        pattern: /\$\{jndi\s*:/i
+      },
+      {
+        id: "log-log4shell-obfuscated",
+        description: "Obfuscated Log4Shell: ${::-j}... lookup-bypass prefix used to evade WAF detection",
+        // ${::- is the Log4j lookup-bypass escape sequence; presence alone is suspicious
+        pattern: /\$\{::-/
+      },
+      {
+        id: "log-log4j-lookup",
+        description: "Log4j lookup syntax: ${env:...}, ${sys:...}, ${ctx:...} \u2014 data exfiltration",
+        pattern: /\$\{(?:env|sys|ctx|main|map|sd|web|docker|k8s|spring)\s*:/i
+      },
+      // ─── Server-Side Template Injection (SSTI) in log messages ───────────────
+      {
+        id: "log-ssti-double-brace",
+        description: "SSTI double-brace: {{expression}} \u2014 Jinja2, Twig, Handlebars, etc.",
+        pattern: /\{\{[\s\S]{0,80}\}\}/
+      },
+      {
+        id: "log-ssti-hash-brace",
+        description: "SSTI hash-brace: #{expression} \u2014 Thymeleaf, Velocity, Ruby ERB",
+        pattern: /#\{[\s\S]{0,80}\}/
+      },
+      {
+        id: "log-ssti-dollar-brace",
+        description: "SSTI/EL injection: ${expression with operators or method calls} \u2014 JSP EL, Freemarker, SpEL",
+        // Require that the ${...} content looks like an expression, not a plain variable name.
+        // Flags if the content contains: . ( * + operators, or known SSTI keywords.
+        // This avoids flagging ${PATH}, ${HOME} etc. (plain shell variables).
+        pattern: /\$\{[^}]*(?:\.|\(|\*|\+|\bclass\b|\bruntime\b|\bprocess\b|\bexec\b)[^}]{0,80}\}/i
+      },
+      {
+        id: "log-ssti-percent-tag",
+        description: "SSTI ERB/ASP tag: <%= expression %> \u2014 Ruby ERB, ASP",
+        pattern: /<%=[\s\S]{0,80}%>/
+      },
+      // ─── Null byte ────────────────────────────────────────────────────────────
+      {
+        id: "log-null-byte",
+        description: "Null byte: \\x00 or %00 \u2014 can truncate log entries in C-backed loggers",
+        pattern: /\x00|%00/
+      },
+      // ─── ANSI escape injection ────────────────────────────────────────────────
+      {
+        id: "log-ansi-escape",
+        description: "ANSI escape sequence: ESC[ \u2014 can manipulate terminal output when logs are tailed",
+        pattern: /\x1b\[/
+      }
+    ];
+    log_default = LOG_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/contexts/sql-strict.js
+var SQL_STRICT_EXTRA, SQL_STRICT_PATTERNS, sql_strict_default;
+var init_sql_strict = __esm({
+  "node_modules/is-unsafe/src/contexts/sql-strict.js"() {
+    init_sql();
+    SQL_STRICT_EXTRA = [
+      {
+        id: "sql-line-comment",
+        description: "SQL line comment: -- followed by whitespace or end of string",
+        pattern: /--(?:\s|$)/
+      },
+      {
+        id: "sql-stacked-query",
+        description: "Stacked queries: semicolon immediately followed by a SQL keyword",
+        pattern: /;\s{0,10}(?:SELECT|INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|EXEC)\b/i
+      },
+      {
+        id: "sql-hex-encoding",
+        description: "Hex-encoded string injection: 0x41414141 style (MySQL)",
+        pattern: /\b0x[0-9a-f]{4,}/i
+      }
+    ];
+    SQL_STRICT_PATTERNS = [...sql_default, ...SQL_STRICT_EXTRA];
+    sql_strict_default = SQL_STRICT_PATTERNS;
+  }
+});
+
+// node_modules/is-unsafe/src/util/decode-entities.js
+function decodeEntities(input) {
+  if (input.indexOf("&") === -1) return input;
+  return input.replace(ENTITY_RE, (match, hex, dec, name) => {
+    if (name !== void 0) {
+      return Object.prototype.hasOwnProperty.call(NAMED, name) ? NAMED[name] : match;
+    }
+    const cp = hex !== void 0 ? parseInt(hex, 16) : parseInt(dec, 10);
+    if (!Number.isFinite(cp) || cp > 1114111) return match;
+    return String.fromCodePoint(cp);
+  });
+}
+var NAMED, ENTITY_RE;
+var init_decode_entities = __esm({
+  "node_modules/is-unsafe/src/util/decode-entities.js"() {
+    NAMED = Object.freeze({
+      colon: ":",
+      Tab: "	",
+      NewLine: "\n"
+    });
+    ENTITY_RE = /&(?:#[xX]0*([0-9a-fA-F]{1,6});?|#0*([0-9]{1,7});?|([a-zA-Z][a-zA-Z0-9]{1,15});)/g;
+  }
+});
+
+// node_modules/is-unsafe/src/index.js
+function assertString(value) {
+  if (typeof value !== "string") {
+    throw new TypeError(
+      `is-unsafe: first argument must be a string, got ${typeof value}`
+    );
+  }
+}
+function assertContext(context) {
+  if (context instanceof RegExp) return;
+  if (Array.isArray(context)) {
+    if (context.length === 0) {
+      throw new TypeError("is-unsafe: context must not be an empty array");
+    }
+    if (Array.isArray(context[0])) {
+      for (const list4 of context) {
+        if (!Array.isArray(list4) || list4.length === 0) {
+          throw new TypeError(
+            "is-unsafe: each context in the array must be a non-empty pattern array (PatternList)"
+          );
+        }
+      }
+    }
+    return;
+  }
+  throw new TypeError(
+    `is-unsafe: second argument must be a PatternList (e.g. HTML), an array of PatternLists (e.g. [HTML, XML]), or a RegExp. Got: ${typeof context}`
+  );
+}
+function normalise(context) {
+  if (context instanceof RegExp) return { lists: null, regex: context };
+  if (Array.isArray(context[0])) return { lists: context, regex: null };
+  return { lists: [context], regex: null };
+}
+function decodedCopy(value, list4) {
+  if (!list4.decodeEntities) return null;
+  const decoded = decodeEntities(value);
+  return decoded === value ? null : decoded;
+}
+function matchList(value, list4) {
+  const label = list4.label ?? "CUSTOM";
+  const decoded = decodedCopy(value, list4);
+  for (const rule of list4) {
+    if (rule.pattern.test(value) || decoded !== null && rule.pattern.test(decoded)) {
+      return { context: label, id: rule.id, description: rule.description, pattern: rule.pattern };
+    }
+  }
+  return null;
+}
+function isUnsafe(value, context) {
+  assertString(value);
+  assertContext(context);
+  const { lists, regex } = normalise(context);
+  if (regex) return regex.test(value);
+  for (const list4 of lists) {
+    if (matchList(value, list4) !== null) return true;
+  }
+  return false;
+}
+var VALID_CONTEXTS;
+var init_src4 = __esm({
+  "node_modules/is-unsafe/src/index.js"() {
+    init_html();
+    init_xml();
+    init_sql_strict();
+    init_decode_entities();
+    init_html();
+    init_xml();
+    init_svg();
+    init_sql();
+    init_shell();
+    init_redos();
+    init_nosql();
+    init_log();
+    html_default.label = "HTML";
+    xml_default.label = "XML";
+    svg_default.label = "SVG";
+    html_default.decodeEntities = true;
+    xml_default.decodeEntities = true;
+    svg_default.decodeEntities = true;
+    sql_default.label = "SQL";
+    sql_strict_default.label = "SQL-STRICT";
+    shell_default.label = "SHELL";
+    redos_default.label = "REDOS";
+    nosql_default.label = "NOSQL";
+    log_default.label = "LOG";
+    VALID_CONTEXTS = Object.freeze({
+      HTML: html_default,
+      XML: xml_default,
+      SVG: svg_default,
+      SQL: sql_default,
+      "SQL-STRICT": sql_strict_default,
+      SHELL: shell_default,
+      REDOS: redos_default,
+      NOSQL: nosql_default,
+      LOG: log_default
+    });
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+function extractRawAttributes(prefixedAttrs, options) {
+  if (!prefixedAttrs) return {};
+  const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
+  if (!attrs) return {};
+  const rawAttrs = {};
+  for (const key in attrs) {
+    if (key.startsWith(options.attributeNamePrefix)) {
+      const rawName = key.substring(options.attributeNamePrefix.length);
+      rawAttrs[rawName] = attrs[key];
+    } else {
+      rawAttrs[key] = attrs[key];
+    }
+  }
+  return rawAttrs;
+}
+function extractNamespace(rawTagName) {
+  if (!rawTagName || typeof rawTagName !== "string") return void 0;
+  const colonIndex = rawTagName.indexOf(":");
+  if (colonIndex !== -1 && colonIndex > 0) {
+    const ns = rawTagName.substring(0, colonIndex);
+    if (ns !== "xmlns") {
+      return ns;
+    }
+  }
+  return void 0;
+}
+function parseTextData(val, tagName, jPath, dontTrim, hasAttributes, isLeafNode, escapeEntities) {
+  const options = this.options;
+  if (val !== void 0) {
+    if (options.trimValues && !dontTrim) {
+      val = val.trim();
+    }
+    if (val.length > 0) {
+      if (!escapeEntities) val = this.replaceEntitiesValue(val, tagName, jPath);
+      const jPathOrMatcher = options.jPath ? jPath.toString() : jPath;
+      const newval = options.tagValueProcessor(tagName, val, jPathOrMatcher, hasAttributes, isLeafNode);
+      if (newval === null || newval === void 0) {
+        return val;
+      } else if (typeof newval !== typeof val || newval !== val) {
+        return newval;
+      } else if (options.trimValues) {
+        return parseValue(val, options.parseTagValue, options.numberParseOptions);
+      } else {
+        const trimmedVal = val.trim();
+        if (trimmedVal === val) {
+          return parseValue(val, options.parseTagValue, options.numberParseOptions);
+        } else {
+          return val;
+        }
+      }
+    }
+  }
+}
+function resolveNameSpace(tagname) {
+  if (this.options.removeNSPrefix) {
+    const tags = tagname.split(":");
+    const prefix = tagname.charAt(0) === "/" ? "/" : "";
+    if (tags[0] === "xmlns") {
+      return "";
+    }
+    if (tags.length === 2) {
+      tagname = prefix + tags[1];
+    }
+  }
+  return tagname;
+}
+function attrValue(match) {
+  return match[3] !== void 0 ? match[3] : match[4];
+}
+function buildAttributesMap(attrStr, jPath, tagName, force = false) {
+  const options = this.options;
+  if (force === true || options.ignoreAttributes !== true && typeof attrStr === "string") {
+    const matches = getAllMatches(attrStr, attrsRegx);
+    const len = matches.length;
+    const attrs = {};
+    const processedVals = new Array(len);
+    let hasRawAttrs = false;
+    const rawAttrsForMatcher = {};
+    for (let i = 0; i < len; i++) {
+      const attrName = this.resolveNameSpace(matches[i][1]);
+      const oldVal = attrValue(matches[i]);
+      if (attrName.length && oldVal !== void 0) {
+        let val = oldVal;
+        if (options.trimValues) val = val.trim();
+        val = this.replaceEntitiesValue(val, tagName, this.readonlyMatcher);
+        processedVals[i] = val;
+        rawAttrsForMatcher[attrName] = val;
+        hasRawAttrs = true;
+      }
+    }
+    if (hasRawAttrs && typeof jPath === "object" && jPath.updateCurrent) {
+      jPath.updateCurrent(rawAttrsForMatcher);
+    }
+    const jPathStr = options.jPath ? jPath.toString() : this.readonlyMatcher;
+    let hasAttrs = false;
+    for (let i = 0; i < len; i++) {
+      const attrName = this.resolveNameSpace(matches[i][1]);
+      if (this.ignoreAttributesFn(attrName, jPathStr)) continue;
+      let aName = options.attributeNamePrefix + attrName;
+      if (attrName.length) {
+        if (options.transformAttributeName) {
+          aName = options.transformAttributeName(aName);
+        }
+        aName = sanitizeName(aName, options);
+        if (attrValue(matches[i]) !== void 0) {
+          const oldVal = processedVals[i];
+          const newVal = options.attributeValueProcessor(attrName, oldVal, jPathStr);
+          if (newVal === null || newVal === void 0) {
+            attrs[aName] = oldVal;
+          } else if (typeof newVal !== typeof oldVal || newVal !== oldVal) {
+            attrs[aName] = newVal;
+          } else {
+            attrs[aName] = parseValue(oldVal, options.parseAttributeValue, options.numberParseOptions);
+          }
+          hasAttrs = true;
+        } else if (options.allowBooleanAttributes) {
+          attrs[aName] = true;
+          hasAttrs = true;
+        }
+      }
+    }
+    if (!hasAttrs) return;
+    if (options.attributesGroupName && !options.preserveOrder) {
+      const attrCollection = {};
+      attrCollection[options.attributesGroupName] = attrs;
+      return attrCollection;
+    }
+    return attrs;
+  }
+}
+function getOriginalIndex(index, crlfPositions) {
+  let low = 0;
+  let high = crlfPositions.length;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (crlfPositions[middle] < index) low = middle + 1;
+    else high = middle;
+  }
+  return index + low;
+}
+function addChild(currentNode, childNode, matcher, startIndex) {
+  if (!this.options.captureMetaData) startIndex = void 0;
+  const jPathOrMatcher = this.options.jPath ? matcher.toString() : matcher;
+  const result = this.options.updateTag(childNode.tagname, jPathOrMatcher, childNode[":@"]);
+  if (result === false) {
+  } else if (typeof result === "string") {
+    childNode.tagname = result;
+    currentNode.addChild(childNode, startIndex);
+  } else {
+    currentNode.addChild(childNode, startIndex);
+  }
+}
+function replaceEntitiesValue(val, tagName, jPath) {
+  const entityConfig = this.options.processEntities;
+  if (!entityConfig || !entityConfig.enabled) {
+    return val;
+  }
+  if (entityConfig.allowedTags) {
+    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
+    const allowed = Array.isArray(entityConfig.allowedTags) ? entityConfig.allowedTags.includes(tagName) : entityConfig.allowedTags(tagName, jPathOrMatcher);
+    if (!allowed) {
+      return val;
+    }
+  }
+  if (entityConfig.tagFilter) {
+    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
+    if (!entityConfig.tagFilter(tagName, jPathOrMatcher)) {
+      return val;
+    }
+  }
+  return this.entityDecoder.decode(val);
+}
+function saveTextToParentTag(textData, parentNode, matcher, isLeafNode) {
+  if (textData) {
+    if (isLeafNode === void 0) isLeafNode = parentNode.child.length === 0;
+    textData = this.parseTextData(
+      textData,
+      parentNode.tagname,
+      matcher,
+      false,
+      parentNode[":@"] ? Object.keys(parentNode[":@"]).length !== 0 : false,
+      isLeafNode
+    );
+    if (textData !== void 0 && textData !== "")
+      parentNode.add(this.options.textNodeName, textData);
+    textData = "";
+  }
+  return textData;
+}
+function isItStopNode() {
+  if (this.stopNodeExpressionsSet.size === 0) return false;
+  return this.matcher.matchesAny(this.stopNodeExpressionsSet);
+}
+function tagExpWithClosingIndex(xmlData, i, closingChar = ">") {
+  const len = xmlData.length;
+  const closeCode0 = closingChar.charCodeAt(0);
+  const closeCode1 = closingChar.length > 1 ? closingChar.charCodeAt(1) : -1;
+  let result = "";
+  let segmentStart = i;
+  for (let index = i; index < len; index++) {
+    const code2 = xmlData.charCodeAt(index);
+    if (code2 === 34 || code2 === 39) {
+      index = xmlData.indexOf(xmlData[index], index + 1);
+      if (index === -1) return;
+    } else if (code2 === closeCode0) {
+      if (closeCode1 !== -1) {
+        if (xmlData.charCodeAt(index + 1) === closeCode1) {
+          result += xmlData.substring(segmentStart, index);
+          return { data: result, index };
+        }
+      } else {
+        result += xmlData.substring(segmentStart, index);
+        return { data: result, index };
+      }
+    } else if (code2 === 9) {
+      result += xmlData.substring(segmentStart, index) + " ";
+      segmentStart = index + 1;
+    }
+  }
+}
+function findClosingIndex(xmlData, str, i, errMsg) {
+  const closingIndex = xmlData.indexOf(str, i);
+  if (closingIndex === -1) {
+    throw new Error(errMsg);
+  } else {
+    return closingIndex + str.length - 1;
+  }
+}
+function findClosingChar(xmlData, char, i, errMsg) {
+  const closingIndex = xmlData.indexOf(char, i);
+  if (closingIndex === -1) throw new Error(errMsg);
+  return closingIndex;
+}
+function readTagExp(xmlData, i, removeNSPrefix, closingChar = ">") {
+  const result = tagExpWithClosingIndex(xmlData, i + 1, closingChar);
+  if (!result) return;
+  let tagExp = result.data;
+  const closeIndex = result.index;
+  const separatorIndex = tagExp.search(/\s/);
+  let tagName = tagExp;
+  let attrExpPresent = true;
+  if (separatorIndex !== -1) {
+    tagName = tagExp.substring(0, separatorIndex);
+    tagExp = tagExp.substring(separatorIndex + 1).trimStart();
+  }
+  const rawTagName = tagName;
+  if (removeNSPrefix) {
+    const colonIndex = tagName.indexOf(":");
+    if (colonIndex !== -1) {
+      tagName = tagName.substr(colonIndex + 1);
+      attrExpPresent = tagName !== result.data.substr(colonIndex + 1);
+    }
+  }
+  return {
+    tagName,
+    tagExp,
+    closeIndex,
+    attrExpPresent,
+    rawTagName
+  };
+}
+function readStopNodeData(xmlData, tagName, i) {
+  const startIndex = i;
+  let openTagCount = 1;
+  let lenient = false;
+  let nextGt = -1;
+  const xmllen = xmlData.length;
+  for (; i < xmllen; i++) {
+    if (xmlData[i] === "<") {
+      const c1 = xmlData.charCodeAt(i + 1);
+      if (c1 === 47) {
+        const closeIndex = findClosingChar(xmlData, ">", i, `${tagName} is not closed`);
+        let closeTagName = xmlData.substring(i + 2, closeIndex).trim();
+        if (closeTagName === tagName) {
+          openTagCount--;
+          if (openTagCount === 0) {
+            return {
+              tagContent: xmlData.substring(startIndex, i),
+              i: closeIndex
+            };
+          }
+        }
+        i = closeIndex;
+      } else if (c1 === 63) {
+        const closeIndex = findClosingIndex(xmlData, "?>", i + 1, "StopNode is not closed.");
+        i = closeIndex;
+      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+        const closeIndex = findClosingIndex(xmlData, "-->", i + 3, "StopNode is not closed.");
+        i = closeIndex;
+      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+        const closeIndex = findClosingIndex(xmlData, "]]>", i, "StopNode is not closed.") - 2;
+        i = closeIndex;
+      } else {
+        const tagData = lenient ? void 0 : readTagExp(xmlData, i, false);
+        if (tagData) {
+          const openTagName = tagData.tagName;
+          if (openTagName === tagName && tagData.tagExp[tagData.tagExp.length - 1] !== "/") {
+            openTagCount++;
+          }
+          i = tagData.closeIndex;
+        } else {
+          lenient = true;
+          if (nextGt < i) {
+            nextGt = xmlData.indexOf(">", i);
+            if (nextGt === -1) return;
+          }
+          const nextLt = xmlData.indexOf("<", i + 1);
+          if (nextLt === -1 || nextLt > nextGt) {
+            const exp = xmlData.substring(i + 1, nextGt);
+            const sep10 = exp.search(/\s/);
+            const name = sep10 === -1 ? exp : exp.substring(0, sep10);
+            if (name === tagName && exp[exp.length - 1] !== "/") openTagCount++;
+            i = nextGt;
+          }
+        }
+      }
+    }
+  }
+}
+function parseValue(val, shouldParse, options) {
+  if (shouldParse && typeof val === "string") {
+    const newval = val.trim();
+    if (newval === "true") return true;
+    else if (newval === "false") return false;
+    else return toNumber(val, options);
+  } else {
+    if (isExist(val)) {
+      return val;
+    } else {
+      return "";
+    }
+  }
+}
+function transformTagName(fn, tagName, tagExp, options) {
+  if (fn) {
+    const newTagName = fn(tagName);
+    if (tagExp === tagName) {
+      tagExp = newTagName;
+    }
+    tagName = newTagName;
+  }
+  tagName = sanitizeName(tagName, options);
+  return { tagName, tagExp };
+}
+function sanitizeName(name, options) {
+  if (criticalProperties.includes(name)) {
+    throw new Error(`[SECURITY] Invalid name: "${name}" is a reserved JavaScript keyword that could cause prototype pollution`);
+  } else if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
+    return options.onDangerousProperty(name);
+  }
+  return name;
+}
+var OrderedObjParser, attrsRegx, parseXml;
+var init_OrderedObjParser = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js"() {
+    "use strict";
+    init_util2();
+    init_xmlNode();
+    init_DocTypeReader();
+    init_strnum();
+    init_ignoreAttributes();
+    init_src3();
+    init_src3();
+    init_src();
+    init_src4();
+    OrderedObjParser = class {
+      constructor(options, externalEntities) {
+        this.options = options;
+        this.currentNode = null;
+        this.tagsNodeStack = [];
+        this.parseXml = parseXml;
+        this.parseTextData = parseTextData;
+        this.resolveNameSpace = resolveNameSpace;
+        this.buildAttributesMap = buildAttributesMap;
+        this.isItStopNode = isItStopNode;
+        this.replaceEntitiesValue = replaceEntitiesValue;
+        this.readStopNodeData = readStopNodeData;
+        this.saveTextToParentTag = saveTextToParentTag;
+        this.addChild = addChild;
+        this.ignoreAttributesFn = getIgnoreAttributesFn(this.options.ignoreAttributes);
+        this.entityExpansionCount = 0;
+        this.currentExpandedLength = 0;
+        this.doctypefound = false;
+        let namedEntities = { ...XML };
+        if (this.options.entityDecoder) {
+          this.entityDecoder = this.options.entityDecoder;
+        } else {
+          if (typeof this.options.htmlEntities === "object") namedEntities = this.options.htmlEntities;
+          else if (this.options.htmlEntities === true) namedEntities = { ...COMMON_HTML, ...CURRENCY };
+          this.entityDecoder = new EntityDecoder({
+            namedEntities: { ...namedEntities, ...externalEntities },
+            numericAllowed: this.options.htmlEntities,
+            limit: {
+              maxTotalExpansions: this.options.processEntities.maxTotalExpansions,
+              maxExpandedLength: this.options.processEntities.maxExpandedLength,
+              applyLimitsTo: this.options.processEntities.appliesTo
+            },
+            // onExternalEntity: (name, value) => isUnsafe(value) ? 'block' : 'allow',
+            onInputEntity: (name, value) => (
+              //TODO: VALID_CONTEXTS.HTML should be set only if this.options.htmlEntities
+              isUnsafe(value, [html_default, xml_default]) ? ENTITY_ACTION.BLOCK : ENTITY_ACTION.ALLOW
+            )
+            //postCheck: resolved => resolved
+          });
+        }
+        this.matcher = new Matcher();
+        this.readonlyMatcher = this.matcher.readOnly();
+        this.isCurrentNodeStopNode = false;
+        this.stopNodeExpressionsSet = new ExpressionSet();
+        const stopNodesOpts = this.options.stopNodes;
+        if (stopNodesOpts && stopNodesOpts.length > 0) {
+          for (let i = 0; i < stopNodesOpts.length; i++) {
+            const stopNodeExp = stopNodesOpts[i];
+            if (typeof stopNodeExp === "string") {
+              this.stopNodeExpressionsSet.add(new Expression(stopNodeExp));
+            } else if (stopNodeExp instanceof Expression) {
+              this.stopNodeExpressionsSet.add(stopNodeExp);
+            }
+          }
+          this.stopNodeExpressionsSet.seal();
+        }
+      }
+    };
+    attrsRegx = /([^\s=]+)\s*(=\s*(?:"([^"]*)"|'([^']*)'))?/gm;
+    parseXml = function(xmlData) {
+      const options = this.options;
+      const crlfPositions = options.captureMetaData ? [] : void 0;
+      xmlData = xmlData.replace(/\r\n?/g, options.captureMetaData ? (newline, index) => {
+        if (newline.length === 2) {
+          crlfPositions.push(index - crlfPositions.length);
+        }
+        return "\n";
+      } : "\n");
+      const xmlObj = new XmlNode("!xml");
+      let currentNode = xmlObj;
+      let textData = "";
+      this.matcher.reset();
+      this.entityDecoder.reset();
+      this.entityExpansionCount = 0;
+      this.currentExpandedLength = 0;
+      this.doctypefound = false;
+      const docTypeReader = new DocTypeReader(options.processEntities);
+      const xmlLen = xmlData.length;
+      for (let i = 0; i < xmlLen; i++) {
+        const ch = xmlData[i];
+        if (ch === "<") {
+          const c1 = xmlData.charCodeAt(i + 1);
+          if (c1 === 47) {
+            const closeIndex = findClosingIndex(xmlData, ">", i, "Closing Tag is not closed.");
+            let tagName = xmlData.substring(i + 2, closeIndex).trim();
+            if (options.removeNSPrefix) {
+              const colonIndex = tagName.indexOf(":");
+              if (colonIndex !== -1) {
+                tagName = tagName.substr(colonIndex + 1);
+              }
+            }
+            tagName = transformTagName(options.transformTagName, tagName, "", options).tagName;
+            if (currentNode) {
+              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            }
+            const lastTagName = this.matcher.getCurrentTag();
+            if (tagName && options.unpairedTagsSet.has(tagName)) {
+              throw new Error(`Unpaired tag can not be used as closing tag: </${tagName}>`);
+            }
+            if (lastTagName && options.unpairedTagsSet.has(lastTagName)) {
+              this.matcher.pop();
+              this.tagsNodeStack.pop();
+            }
+            this.matcher.pop();
+            this.isCurrentNodeStopNode = false;
+            currentNode = this.tagsNodeStack.pop() || xmlObj;
+            if (options.captureMetaData && currentNode) {
+              currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
+            }
+            textData = "";
+            i = closeIndex;
+          } else if (c1 === 63) {
+            let tagData = readTagExp(xmlData, i, false, "?>");
+            if (!tagData) throw new Error("Pi Tag is not closed.");
+            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            const attsMap = this.buildAttributesMap(tagData.tagExp, this.matcher, tagData.tagName, true);
+            if (attsMap) {
+              const ver = attsMap[this.options.attributeNamePrefix + "version"];
+              this.entityDecoder.setXmlVersion(Number(ver) || 1);
+              docTypeReader.setXmlVersion(Number(ver) || 1);
+            }
+            if (options.ignoreDeclaration && tagData.tagName === "?xml" || options.ignorePiTags) {
+            } else {
+              const childNode = new XmlNode(tagData.tagName);
+              childNode.add(options.textNodeName, "");
+              if (tagData.tagName !== tagData.tagExp && tagData.attrExpPresent && options.ignoreAttributes !== true) {
+                childNode[":@"] = attsMap;
+              }
+              const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
+              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+              if (options.captureMetaData) {
+                currentNode.addEndIndex(getOriginalIndex(tagData.closeIndex + 2, crlfPositions));
+              }
+            }
+            i = tagData.closeIndex + 1;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+            const endIndex = findClosingIndex(xmlData, "-->", i + 4, "Comment is not closed.");
+            if (options.commentPropName) {
+              const comment = xmlData.substring(i + 4, endIndex - 2);
+              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+              currentNode.add(options.commentPropName, [{ [options.textNodeName]: comment }]);
+            }
+            i = endIndex;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 68) {
+            if (this.doctypefound) throw new Error("Multiple DOCTYPE declarations found.");
+            this.doctypefound = true;
+            const result = docTypeReader.readDocType(xmlData, i);
+            this.entityDecoder.addInputEntities(result.entities);
+            i = result.i;
+          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+            const closeIndex = findClosingIndex(xmlData, "]]>", i, "CDATA is not closed.") - 2;
+            const tagExp = xmlData.substring(i + 9, closeIndex);
+            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            let val = this.parseTextData(tagExp, currentNode.tagname, this.readonlyMatcher, true, false, true, true);
+            if (val == void 0) val = "";
+            if (options.cdataPropName) {
+              currentNode.add(options.cdataPropName, [{ [options.textNodeName]: tagExp }]);
+            } else {
+              currentNode.add(options.textNodeName, val);
+            }
+            i = closeIndex + 2;
+          } else {
+            let result = readTagExp(xmlData, i, options.removeNSPrefix);
+            if (!result) {
+              const context = xmlData.substring(Math.max(0, i - 50), Math.min(xmlLen, i + 50));
+              throw new Error(`readTagExp returned undefined at position ${i}. Context: "${context}"`);
+            }
+            let tagName = result.tagName;
+            const rawTagName = result.rawTagName;
+            let tagExp = result.tagExp;
+            let attrExpPresent = result.attrExpPresent;
+            let closeIndex = result.closeIndex;
+            ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
+            if (options.strictReservedNames && (tagName === options.commentPropName || tagName === options.cdataPropName || tagName === options.textNodeName || tagName === options.attributesGroupName)) {
+              throw new Error(`Invalid tag name: ${tagName}`);
+            }
+            if (currentNode && textData) {
+              if (currentNode.tagname !== "!xml") {
+                textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher, false);
+              }
+            }
+            const lastTag = currentNode;
+            if (lastTag && options.unpairedTagsSet.has(lastTag.tagname)) {
+              currentNode = this.tagsNodeStack.pop();
+              this.matcher.pop();
+            }
+            let isSelfClosing = false;
+            if (tagExp.length > 0 && tagExp.lastIndexOf("/") === tagExp.length - 1) {
+              isSelfClosing = true;
+              if (tagName[tagName.length - 1] === "/") {
+                tagName = tagName.substr(0, tagName.length - 1);
+                tagExp = tagName;
+              } else {
+                tagExp = tagExp.substr(0, tagExp.length - 1);
+              }
+              attrExpPresent = tagName !== tagExp;
+            }
+            let prefixedAttrs = null;
+            let rawAttrs = {};
+            let namespace = void 0;
+            namespace = extractNamespace(rawTagName);
+            if (tagName !== xmlObj.tagname) {
+              this.matcher.push(tagName, {}, namespace);
+            }
+            if (tagName !== tagExp && attrExpPresent) {
+              prefixedAttrs = this.buildAttributesMap(tagExp, this.matcher, tagName);
+              if (prefixedAttrs) {
+                rawAttrs = extractRawAttributes(prefixedAttrs, options);
+              }
+            }
+            if (tagName !== xmlObj.tagname) {
+              this.isCurrentNodeStopNode = this.isItStopNode();
+            }
+            const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
+            if (this.isCurrentNodeStopNode) {
+              let tagContent = "";
+              if (isSelfClosing) {
+                i = result.closeIndex;
+              } else if (options.unpairedTagsSet.has(tagName)) {
+                i = result.closeIndex;
+              } else {
+                const result2 = this.readStopNodeData(xmlData, rawTagName, closeIndex + 1);
+                if (!result2) throw new Error(`Unexpected end of ${rawTagName}`);
+                i = result2.i;
+                tagContent = result2.tagContent;
+              }
+              const childNode = new XmlNode(tagName);
+              if (prefixedAttrs) {
+                childNode[":@"] = prefixedAttrs;
+              }
+              childNode.add(options.textNodeName, tagContent);
+              this.matcher.pop();
+              this.isCurrentNodeStopNode = false;
+              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+              if (options.captureMetaData) {
+                currentNode.addEndIndex(getOriginalIndex(i + 1, crlfPositions));
+              }
+            } else {
+              if (isSelfClosing) {
+                ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
+                const childNode = new XmlNode(tagName);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                if (options.captureMetaData) {
+                  currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
+                }
+                this.matcher.pop();
+                this.isCurrentNodeStopNode = false;
+              } else if (options.unpairedTagsSet.has(tagName)) {
+                const childNode = new XmlNode(tagName);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                if (options.captureMetaData) {
+                  currentNode.addEndIndex(getOriginalIndex(result.closeIndex + 1, crlfPositions));
+                }
+                this.matcher.pop();
+                this.isCurrentNodeStopNode = false;
+                i = result.closeIndex;
+                continue;
+              } else {
+                const childNode = new XmlNode(tagName);
+                if (this.tagsNodeStack.length > options.maxNestedTags) {
+                  throw new Error("Maximum nested tags exceeded");
+                }
+                this.tagsNodeStack.push(currentNode);
+                if (prefixedAttrs) {
+                  childNode[":@"] = prefixedAttrs;
+                }
+                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
+                currentNode = childNode;
+              }
+              textData = "";
+              i = closeIndex;
+            }
+          }
+        } else {
+          textData += xmlData[i];
+        }
+      }
+      return xmlObj.child;
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/node2json.js
+function stripAttributePrefix(attrs, prefix) {
+  if (!attrs || typeof attrs !== "object") return {};
+  if (!prefix) return attrs;
+  const rawAttrs = {};
+  for (const key in attrs) {
+    if (key.startsWith(prefix)) {
+      const rawName = key.substring(prefix.length);
+      rawAttrs[rawName] = attrs[key];
+    } else {
+      rawAttrs[key] = attrs[key];
+    }
+  }
+  return rawAttrs;
+}
+function prettify(node2, options, matcher, readonlyMatcher) {
+  return compress(node2, options, matcher, readonlyMatcher);
+}
+function compress(arr, options, matcher, readonlyMatcher) {
+  let text;
+  const compressedObj = {};
+  for (let i = 0; i < arr.length; i++) {
+    const tagObj = arr[i];
+    const property = propName(tagObj);
+    if (property !== void 0 && property !== options.textNodeName) {
+      const rawAttrs = stripAttributePrefix(
+        tagObj[":@"] || {},
+        options.attributeNamePrefix
+      );
+      matcher.push(property, rawAttrs);
+    }
+    if (property === options.textNodeName) {
+      if (text === void 0) text = tagObj[property];
+      else text += "" + tagObj[property];
+    } else if (property === void 0) {
+      continue;
+    } else if (tagObj[property]) {
+      let val = compress(tagObj[property], options, matcher, readonlyMatcher);
+      const isLeaf = isLeafTag(val, options);
+      if (Object.keys(val).length === 0 && options.alwaysCreateTextNode) {
+        val[options.textNodeName] = "";
+      }
+      if (tagObj[":@"]) {
+        assignAttributes(val, tagObj[":@"], readonlyMatcher, options);
+      } else if (Object.keys(val).length === 1 && val[options.textNodeName] !== void 0 && !options.alwaysCreateTextNode) {
+        val = val[options.textNodeName];
+      } else if (Object.keys(val).length === 0) {
+        if (options.alwaysCreateTextNode) val[options.textNodeName] = "";
+        else val = "";
+      }
+      if (tagObj[METADATA_SYMBOL2] !== void 0 && typeof val === "object" && val !== null) {
+        val[METADATA_SYMBOL2] = tagObj[METADATA_SYMBOL2];
+      }
+      if (compressedObj[property] !== void 0 && Object.prototype.hasOwnProperty.call(compressedObj, property)) {
+        if (!Array.isArray(compressedObj[property])) {
+          compressedObj[property] = [compressedObj[property]];
+        }
+        compressedObj[property].push(val);
+      } else {
+        const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() : readonlyMatcher;
+        if (options.isArray(property, jPathOrMatcher, isLeaf)) {
+          compressedObj[property] = [val];
+        } else {
+          compressedObj[property] = val;
+        }
+      }
+      if (property !== void 0 && property !== options.textNodeName) {
+        matcher.pop();
+      }
+    }
+  }
+  if (typeof text === "string") {
+    if (text.length > 0) compressedObj[options.textNodeName] = text;
+  } else if (text !== void 0) compressedObj[options.textNodeName] = text;
+  return compressedObj;
+}
+function propName(obj) {
+  const keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key !== ":@") return key;
+  }
+}
+function assignAttributes(obj, attrMap, readonlyMatcher, options) {
+  if (attrMap) {
+    const keys = Object.keys(attrMap);
+    const len = keys.length;
+    for (let i = 0; i < len; i++) {
+      const atrrName = keys[i];
+      const rawAttrName = atrrName.startsWith(options.attributeNamePrefix) ? atrrName.substring(options.attributeNamePrefix.length) : atrrName;
+      const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() + "." + rawAttrName : readonlyMatcher;
+      if (options.isArray(atrrName, jPathOrMatcher, true, true)) {
+        obj[atrrName] = [attrMap[atrrName]];
+      } else {
+        obj[atrrName] = attrMap[atrrName];
+      }
+    }
+  }
+}
+function isLeafTag(obj, options) {
+  const { textNodeName } = options;
+  const propCount = Object.keys(obj).length;
+  if (propCount === 0) {
+    return true;
+  }
+  if (propCount === 1 && (obj[textNodeName] || typeof obj[textNodeName] === "boolean" || obj[textNodeName] === 0)) {
+    return true;
+  }
+  return false;
+}
+var METADATA_SYMBOL2;
+var init_node2json = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/node2json.js"() {
+    "use strict";
+    init_xmlNode();
+    METADATA_SYMBOL2 = XmlNode.getMetaDataSymbol();
+  }
+});
+
+// node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+var XMLParser;
+var init_XMLParser = __esm({
+  "node_modules/fast-xml-parser/src/xmlparser/XMLParser.js"() {
+    init_OptionsBuilder();
+    init_OrderedObjParser();
+    init_node2json();
+    init_validator();
+    init_xmlNode();
+    XMLParser = class {
+      constructor(options) {
+        this.externalEntities = {};
+        this.options = buildOptions(options);
+      }
+      /**
+       * Parse XML dats to JS object 
+       * @param {string|Uint8Array} xmlData 
+       * @param {boolean|Object} validationOption 
+       */
+      parse(xmlData, validationOption) {
+        if (typeof xmlData !== "string" && xmlData.toString) {
+          if (xmlData instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(xmlData))) {
+            xmlData = new TextDecoder("utf-8", { ignoreBOM: true }).decode(xmlData);
+          } else {
+            xmlData = xmlData.toString();
+          }
+        } else if (typeof xmlData !== "string") {
+          throw new Error("XML data is accepted in String or Bytes[] form.");
+        }
+        if (validationOption) {
+          if (validationOption === true) validationOption = {};
+          const result = validate3(xmlData, validationOption);
+          if (result !== true) {
+            throw Error(`${result.err.msg}:${result.err.line}:${result.err.col}`);
+          }
+        }
+        const orderedObjParser = new OrderedObjParser(this.options, this.externalEntities);
+        const orderedResult = orderedObjParser.parseXml(xmlData);
+        if (this.options.preserveOrder || orderedResult === void 0) return orderedResult;
+        else return prettify(orderedResult, this.options, orderedObjParser.matcher, orderedObjParser.readonlyMatcher);
+      }
+      /**
+       * Add Entity which is not by default supported by this library
+       * @param {string} key 
+       * @param {string} value 
+       */
+      addEntity(key, value) {
+        if (value.indexOf("&") !== -1) {
+          throw new Error("Entity value can't have '&'");
+        } else if (key.indexOf("&") !== -1 || key.indexOf(";") !== -1) {
+          throw new Error("An entity must be set without '&' and ';'. Eg. use '#xD' for '&#xD;'");
+        } else if (value === "&") {
+          throw new Error("An entity with value '&' is not permitted");
+        } else {
+          this.externalEntities[key] = value;
+        }
+      }
+      /**
+       * Returns a Symbol that can be used to access the metadata
+       * property on a node.
+       * 
+       * If Symbol is not available in the environment, an ordinary property is used
+       * and the name of the property is here returned.
+       * 
+       * The XMLMetaData property is only present when `captureMetaData`
+       * is true in the options.
+       */
+      static getMetaDataSymbol() {
+        return XmlNode.getMetaDataSymbol();
+      }
+    };
+  }
+});
+
+// node_modules/fast-xml-parser/src/fxp.js
+var XMLValidator;
+var init_fxp = __esm({
+  "node_modules/fast-xml-parser/src/fxp.js"() {
+    "use strict";
+    init_validator();
+    init_XMLParser();
+    XMLValidator = {
+      validate: validate3
+    };
+  }
+});
+
+// src/gates/junit.ts
+function parseJunit(xml) {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    throw new JunitParseError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
+  }
+  const doc = parser.parse(xml);
+  let root;
+  if (doc.testsuites !== void 0) root = doc.testsuites === "" ? {} : doc.testsuites;
+  else if (doc.testsuite !== void 0) root = { testsuite: doc.testsuite };
+  else throw new JunitParseError("the root element is neither <testsuites> nor <testsuite>");
+  const counts = emptyCounts();
+  walk(root, "", counts);
+  return counts;
+}
+function emptyCounts() {
+  return { total: 0, passed: 0, failed: 0, skipped: 0, errors: 0, failures: [] };
+}
+function addCounts(a, b) {
+  return {
+    total: a.total + b.total,
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    skipped: a.skipped + b.skipped,
+    errors: a.errors + b.errors,
+    failures: [...a.failures, ...b.failures].slice(0, MAX_RECORDED_FAILURES)
+  };
+}
+function walk(suite, suiteName, counts) {
+  for (const c of suite.testcase ?? []) {
+    const node2 = typeof c === "object" ? c : {};
+    counts.total += 1;
+    const problem = node2.failure?.[0] ?? node2.error?.[0];
+    if (problem !== void 0) {
+      if (node2.failure !== void 0) counts.failed += 1;
+      else counts.errors += 1;
+      if (counts.failures.length < MAX_RECORDED_FAILURES)
+        counts.failures.push(failureOf(node2, problem, suiteName));
+    } else if (node2.skipped !== void 0) counts.skipped += 1;
+    else counts.passed += 1;
+  }
+  for (const child of suite.testsuite ?? []) {
+    const node2 = typeof child === "object" ? child : {};
+    walk(node2, node2.$?.name ?? suiteName, counts);
+  }
+}
+function failureOf(c, problem, suiteName) {
+  const p = typeof problem === "object" ? problem : { "#text": problem };
+  const message = p.$?.message ?? p["#text"] ?? "";
+  return {
+    suite: cut(suiteName || (c.$?.classname ?? ""), MAX_NAME),
+    name: cut(c.$?.name ?? "", MAX_NAME),
+    message: cut(message, MAX_MESSAGE)
+  };
+}
+function cut(text, max) {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`;
+}
+var JunitParseError, MAX_NAME, MAX_MESSAGE, ARRAYS, parser;
+var init_junit = __esm({
+  "src/gates/junit.ts"() {
+    "use strict";
+    init_fxp();
+    init_gate();
+    JunitParseError = class extends Error {
+    };
+    MAX_NAME = 1e3;
+    MAX_MESSAGE = 4e3;
+    ARRAYS = /* @__PURE__ */ new Set(["testsuite", "testcase", "failure", "error", "skipped"]);
+    parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      attributesGroupName: "$",
+      textNodeName: "#text",
+      parseTagValue: false,
+      parseAttributeValue: false,
+      processEntities: true,
+      htmlEntities: true,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(name)
+    });
+  }
+});
+
+// src/gates/junit-files.ts
+import { readFile as readFile9, stat as stat6 } from "node:fs/promises";
+import { resolve as resolve7 } from "node:path";
+async function readJunitFiles(files, cwd, notBefore) {
+  let counts = emptyCounts();
+  for (const file of files) {
+    const shown = JSON.stringify(file);
+    const path = resolve7(cwd, file);
+    const info = await stat6(path).catch((e) => e);
+    if (info instanceof Error) {
+      return {
+        problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
+      };
+    }
+    if (!info.isFile()) return { problem: `${shown} is not a file` };
+    if (notBefore !== null && info.mtimeMs < notBefore - MTIME_SLACK_MS)
+      return { problem: `${shown} is older than this run (left by an earlier one?)` };
+    if (info.size > MAX_JUNIT_BYTES)
+      return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
+    const text = await readFile9(path, "utf8").catch((e) => e);
+    if (text instanceof Error) return { problem: `${shown} cannot be read (${text.code ?? text.message})` };
+    try {
+      counts = addCounts(counts, parseJunit(text));
+    } catch (error2) {
+      if (error2 instanceof JunitParseError) return { problem: `${shown}: ${error2.message}` };
+      throw error2;
+    }
+  }
+  return { counts };
+}
+var MAX_JUNIT_BYTES, MTIME_SLACK_MS;
+var init_junit_files = __esm({
+  "src/gates/junit-files.ts"() {
+    "use strict";
+    init_junit();
+    MAX_JUNIT_BYTES = 512 * 1024 * 1024;
+    MTIME_SLACK_MS = 2e3;
+  }
+});
+
+// src/gates/log.ts
+import { createHash as createHash3, randomBytes as randomBytes5 } from "node:crypto";
+import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
+import { mkdir as mkdir5, open as open3, rename as rename3 } from "node:fs/promises";
+import { dirname as dirname5, join as join14 } from "node:path";
+import { Transform as Transform2 } from "node:stream";
+import { pipeline as pipeline2 } from "node:stream/promises";
+async function openLogSink(dir, name) {
+  await mkdir5(dir, { recursive: true });
+  await sweepTempFiles(dir);
+  const temp = join14(dir, `.gate-${name}.${process.pid}.${randomBytes5(6).toString("hex")}.tmp`);
+  const hash = createHash3("sha256");
+  let bytes = 0;
+  const counter = new Transform2({
+    transform(chunk, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    }
+  });
+  const written = pipeline2(counter, createWriteStream2(temp, { flags: "wx", mode: 420 })).catch(
+    (cause) => cause
+  );
+  return {
+    stream: counter,
+    async finish() {
+      counter.end();
+      const failure3 = await written;
+      if (failure3 !== void 0) throw writeFailed(temp, failure3);
+      await syncFile(temp);
+      return { sha256: hash.digest("hex"), bytes };
+    },
+    async moveTo(path) {
+      await mkdir5(dirname5(path), { recursive: true });
+      await rename3(temp, path).catch((cause) => {
+        throw writeFailed(path, cause);
+      });
+    }
+  };
+}
+async function copyIntoSink(file, sink) {
+  await pipeline2(createReadStream2(file), sink.stream, { end: false });
+  return sink.finish();
+}
+async function digestFile(path) {
+  const hash = createHash3("sha256");
+  let bytes = 0;
+  for await (const chunk of createReadStream2(path)) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest("hex"), bytes };
+}
+async function syncFile(path) {
+  const handle = await open3(path, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+function writeFailed(path, cause) {
+  return new WriteFailedError(`could not write the gate log ${path} (${errnoOf(cause)}); check free space`, {
+    cause,
+    details: { path }
+  });
+}
+var init_log2 = __esm({
+  "src/gates/log.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    init_sweep();
+  }
+});
+
+// src/gates/verdict.ts
+function decideVerdict(input) {
+  const error2 = (reason) => ({ verdict: "error", reason: oneLine(reason) });
+  const fail2 = (reason) => ({ verdict: "fail", reason: oneLine(reason) });
+  if (input.spawnError !== null) {
+    const what = input.command?.[0] ?? "";
+    return error2(
+      input.spawnError === "ENOENT" ? `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} was not found (check the command and PATH)` : `GATE_COMMAND_NOT_FOUND: ${JSON.stringify(what)} could not be started (${input.spawnError})`
+    );
+  }
+  if (input.timedOut) {
+    return error2(
+      `GATE_TIMEOUT: still running after ${(input.timeoutMs ?? 0) / 1e3} s; its process group was killed`
+    );
+  }
+  if (input.junit !== null && "problem" in input.junit) return error2(`JUNIT_INVALID: ${input.junit.problem}`);
+  const counts = input.junit?.counts ?? null;
+  const tests = counts === null ? "" : `; ${describeCounts(counts)}`;
+  if (input.exitCode !== 0) {
+    const how = input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
+    return fail2(`the command ${how}${tests}`);
+  }
+  if (counts === null) return { verdict: "pass", reason: "the command exited with 0" };
+  if (counts.failed > 0 || counts.errors > 0)
+    return fail2(`the command exited with 0 but ${describeCounts(counts)}`);
+  const ran = counts.total - counts.skipped;
+  const min = input.minTests ?? 1;
+  if (ran === 0 && min > 0)
+    return fail2(`no tests ran (${counts.skipped} skipped): a gate that tests nothing must not pass`);
+  if (ran < min) return fail2(`${ran} tests ran, fewer than --min-tests ${min}`);
+  return { verdict: "pass", reason: `the command exited with 0${tests}` };
+}
+function describeCounts(c) {
+  const parts = [`${c.passed} of ${c.total} tests passed`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  if (c.errors > 0) parts.push(`${c.errors} errored`);
+  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+  return parts.join(", ");
+}
+function oneLine(text) {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  return flat.length <= MAX_REASON ? flat : `${flat.slice(0, MAX_REASON - 1)}\u2026`;
+}
+var MAX_REASON;
+var init_verdict = __esm({
+  "src/gates/verdict.ts"() {
+    "use strict";
+    MAX_REASON = 900;
+  }
+});
+
+// src/gates/verify.ts
+import { stat as stat7 } from "node:fs/promises";
+async function verifyGates(input) {
+  const checks = input.problems.map((p) => ({
+    snapshotId: null,
+    runId: input.runId,
+    check: "gate-file",
+    ok: false,
+    detail: p.message
+  }));
+  const repos = /* @__PURE__ */ new Map();
+  for (const result of input.results) checks.push(...await verdictChecks(result, input, repos));
+  checks.push(...requireChecks(input));
+  return checks;
+}
+async function verdictChecks(result, input, repos) {
+  const snapshot = input.snapshots.find((s) => s.iteration === result.iteration) ?? null;
+  const out = [];
+  const who = `gate ${result.name} attempt ${result.attempt} (${result.id})`;
+  const add = (check, ok, detail) => out.push({
+    snapshotId: snapshot?.id ?? null,
+    runId: result.runId,
+    check,
+    ok,
+    detail: `${who}: ${detail}`
+  });
+  if (snapshot === null || snapshot.afterSha !== result.afterSha) {
+    add(
+      "gate-tree",
+      false,
+      snapshot === null ? `iteration ${result.iteration} has no snapshot` : `judged ${result.afterSha}, but iteration ${result.iteration}'s after commit is ${snapshot.afterSha}`
+    );
+  } else {
+    if (!repos.has(snapshot.workspace))
+      repos.set(
+        snapshot.workspace,
+        openRepo(snapshot.workspace, input.git).catch(() => null)
+      );
+    const repo = await repos.get(snapshot.workspace);
+    const tree = repo === null ? null : await getTree(repo, snapshot.afterSha).catch(() => null);
+    add(
+      "gate-tree",
+      tree === result.treeId,
+      tree === result.treeId ? `judged iteration ${result.iteration}'s after tree` : tree === null ? `cannot read the tree of ${snapshot.afterSha} in ${snapshot.workspace}` : `records tree ${result.treeId}, the after commit has ${tree}`
+    );
+  }
+  if (result.log !== null) {
+    const path = await logHere(result, input.artifactsDir);
+    if (path === null)
+      add("gate-log", true, `log not on this machine; its sha256 ${result.log.sha256} is recorded`);
+    else {
+      const actual = await digestFile(path).catch(() => null);
+      const ok = actual?.sha256 === result.log.sha256 && actual.bytes === result.log.bytes;
+      add(
+        "gate-log",
+        ok,
+        ok ? `${path} sha256 matches` : `${path} is not the recorded log (sha256 ${actual?.sha256 ?? "unreadable"})`
+      );
+    }
+  }
+  const earlier = (n) => input.results.some((r) => r.iteration === result.iteration && r.name === result.name && r.attempt === n);
+  const inOrder = result.attempt === 1 || earlier(result.attempt - 1);
+  const replayOk = result.replayOf === null || result.replayOf < result.attempt && earlier(result.replayOf);
+  add(
+    "gate-attempts",
+    inOrder && replayOk,
+    !inOrder ? `attempt ${result.attempt - 1} is missing (verdicts are append-only)` : !replayOk ? `replays attempt ${result.replayOf}, which is not recorded before it` : "follows the earlier attempts"
+  );
+  return out;
+}
+async function logHere(result, artifactsDir) {
+  const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
+  for (const path of [result.log?.path, local]) {
+    if (path && await stat7(path).then(
+      (s) => s.isFile(),
+      () => false
+    ))
+      return path;
+  }
+  return null;
+}
+function requireChecks(input) {
+  const names = input.requireGates ?? [];
+  if (names.length === 0) return [];
+  const iterations = [...input.snapshots].sort((a, b) => a.iteration - b.iteration);
+  const judged2 = input.eachIteration === true ? iterations : iterations.slice(-1);
+  if (judged2.length === 0)
+    return [
+      {
+        snapshotId: null,
+        runId: input.runId,
+        check: "require-gate",
+        ok: false,
+        detail: "the run has no iteration"
+      }
+    ];
+  const checks = [];
+  for (const snapshot of judged2) {
+    for (const name of names) {
+      const newest = input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name).sort(compareGateResults).at(-1);
+      const ok = newest !== void 0 && newest.observed && newest.verdict === "pass";
+      const where = `gate ${name} on iteration ${snapshot.iteration}`;
+      checks.push({
+        snapshotId: snapshot.id,
+        runId: input.runId,
+        check: "require-gate",
+        ok,
+        detail: newest === void 0 ? `${where}: no verdict recorded` : ok ? `${where}: the newest verdict (attempt ${newest.attempt}, ${newest.id}) is an observed pass` : newest.verdict === "pass" ? `${where}: the newest verdict (attempt ${newest.attempt}) is a pass given to "gate record", not observed` : `${where}: the newest verdict (attempt ${newest.attempt}) is ${newest.verdict}: ${newest.reason}`
+      });
+    }
+  }
+  return checks;
+}
+var init_verify = __esm({
+  "src/gates/verify.ts"() {
+    "use strict";
+    init_gate();
+    init_refs();
+    init_repo();
+    init_paths();
+    init_log2();
+  }
+});
+
+// src/gates/gates.ts
+import { realpath as realpath4, rm as rm7, stat as stat8 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname6, join as join15, resolve as resolve8 } from "node:path";
+function checkOptions(opts) {
+  assertSafeId(opts.runId, "run id");
+  assertSafeId(opts.name, "gate name");
+  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
+      details: { minTests: opts.minTests }
+    });
+}
+async function removeCommittedReports(dir, junit) {
+  const root = await realpath4(dir);
+  for (const file of junit) {
+    const path = resolve8(root, file);
+    const parent = await realpath4(dirname6(path)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm7(join15(parent, basename3(path)), { force: true }).catch(() => void 0);
+  }
+}
+function judged(snapshot, treeId, name) {
+  return { runId: snapshot.runId, iteration: snapshot.iteration, name, treeId, afterSha: snapshot.afterSha };
+}
+function countsOf(tests) {
+  return tests !== null && "counts" in tests ? tests.counts : null;
+}
+function sameCounts(a, b) {
+  if (a === null || b === null) return a === b;
+  return a.total === b.total && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped && a.errors === b.errors;
+}
+var Gates;
+var init_gates = __esm({
+  "src/gates/gates.ts"() {
+    "use strict";
+    init_gate();
+    init_errors();
+    init_refs();
+    init_repo();
+    init_state();
+    init_user_command();
+    init_gate_store();
+    init_paths();
+    init_excludes();
+    init_isolated();
+    init_junit_files();
+    init_log2();
+    init_verdict();
+    init_verify();
+    Gates = class {
+      constructor(snapshotter) {
+        this.snapshotter = snapshotter;
+        this.store = new GateStore(snapshotter.options.home, {
+          lockTimeoutMs: snapshotter.options.lockTimeoutMs
+        });
+      }
+      snapshotter;
+      store;
+      /**
+       * Runs the check on the iteration's after tree and records what it observed. Refused before
+       * anything runs: an unknown run or iteration, an unsafe name, and without `isolated` a workspace
+       * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
+       */
+      async run(workspace, opts) {
+        return this.execute(workspace, opts, null);
+      }
+      /** Records a verdict the caller observed itself (`observed: false`). */
+      async record(workspace, opts) {
+        checkOptions(opts);
+        const snapshot = await this.iteration(opts.runId, opts.iteration);
+        const repo = await openRepo(workspace, this.snapshotter.gitOptions());
+        const treeId = await getTree(repo, snapshot.afterSha);
+        const junit = opts.junit ?? [];
+        const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);
+        const durationMs = opts.durationMs ?? 0;
+        const { verdict, reason } = decideVerdict({
+          exitCode: opts.exitCode,
+          signal: null,
+          timedOut: false,
+          timeoutMs: null,
+          spawnError: null,
+          command: null,
+          junit: tests,
+          minTests: opts.minTests ?? null
+        });
+        let sink = null;
+        let log = null;
+        if (opts.logFile !== void 0) {
+          const info = await stat8(opts.logFile).catch(() => null);
+          if (info === null || !info.isFile())
+            throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
+              details: { path: opts.logFile }
+            });
+          sink = await openLogSink(this.logDir(snapshot), opts.name);
+          log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
+        }
+        const result = {
+          ...judged(snapshot, treeId, opts.name),
+          command: null,
+          observed: false,
+          isolated: false,
+          startedAt: new Date(Date.now() - durationMs).toISOString(),
+          durationMs,
+          exitCode: opts.exitCode,
+          signal: null,
+          timedOut: false,
+          verdict,
+          reason,
+          tests: countsOf(tests),
+          log,
+          replayOf: null,
+          junit: [...junit],
+          minTests: opts.minTests ?? null,
+          timeoutMs: null
+        };
+        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
+      }
+      /** Verdicts in `gate list` order (startedAt, then id), and the files that do not load. */
+      async list(filter = {}) {
+        const runIds = filter.runId === void 0 ? await this.store.runIds() : [assertSafeId(filter.runId, "run id")];
+        const results = [];
+        const problems = [];
+        for (const runId of runIds) {
+          const listed = await this.store.list(runId);
+          results.push(
+            ...listed.results.filter((r) => filter.iteration === void 0 || r.iteration === filter.iteration)
+          );
+          problems.push(...listed.problems);
+        }
+        return { results: results.sort(compareGateResults), problems };
+      }
+      /**
+       * Runs a recorded command again on the iteration's tree in a temporary checkout, records it as a
+       * new attempt (`replayOf`), and says whether verdict and test counts reproduce. Refused without
+       * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
+       */
+      async replay(workspace, opts) {
+        const original = await this.findAttempt(opts);
+        const command = original.command;
+        if (!opts.confirmed) {
+          throw new ReplayNotConfirmedError(
+            `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
+            { details: { command, junit: original.junit ?? [], attempt: original.attempt } }
+          );
+        }
+        const replay2 = await this.execute(
+          workspace,
+          {
+            runId: original.runId,
+            iteration: original.iteration,
+            name: original.name,
+            command,
+            junit: original.junit ?? [],
+            ...original.timeoutMs ? { timeoutMs: original.timeoutMs } : {},
+            ...original.minTests === null || original.minTests === void 0 ? {} : { minTests: original.minTests },
+            isolated: true,
+            ...opts.echo ? { echo: opts.echo } : {},
+            ...opts.stdoutToStderr ? { stdoutToStderr: true } : {},
+            ...opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}
+          },
+          original.attempt
+        );
+        const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
+        return { reproduced, original, replay: replay2 };
+      }
+      /**
+       * The snapshot checks of `target` (Snapshotter.verify) plus every gate verdict of the runs it
+       * covers: tree, after commit, log digest, attempts in order; and `requireGates` on the run's
+       * last iteration (every iteration with `eachIteration`).
+       */
+      async verify(target, opts = {}) {
+        const report3 = await this.snapshotter.verify(target);
+        const checks = [...report3.checks];
+        let runIds;
+        let only = null;
+        if ("id" in target) {
+          only = await this.snapshotter.getSnapshot(target.id);
+          runIds = [only.runId];
+        } else if ("runId" in target) runIds = [target.runId];
+        else runIds = await this.store.runIds();
+        for (const runId of runIds) {
+          const { results, problems } = await this.store.list(runId);
+          const snapshots = await this.snapshotter.listByRun(runId);
+          checks.push(
+            ...await verifyGates({
+              runId,
+              results: only === null ? results : results.filter((r) => r.iteration === only.iteration),
+              problems,
+              snapshots,
+              artifactsDir: this.snapshotter.options.artifactsDir,
+              git: this.snapshotter.gitOptions(),
+              ...opts
+            })
+          );
+        }
+        return { ok: checks.every((c) => c.ok), checks };
+      }
+      async execute(workspace, opts, replayOf) {
+        checkOptions(opts);
+        if (opts.command.length === 0 || opts.command[0] === "")
+          throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+        const junit = opts.junit ?? [];
+        const [snapshot, repo] = await Promise.all([
+          this.iteration(opts.runId, opts.iteration),
+          openRepo(workspace, this.snapshotter.gitOptions())
+        ]);
+        const [treeId] = await Promise.all([
+          getTree(repo, snapshot.afterSha),
+          opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit)
+        ]);
+        const sink = await openLogSink(this.logDir(snapshot), opts.name);
+        const observe = async (cwd) => {
+          const startedAt2 = /* @__PURE__ */ new Date();
+          const ran2 = await runUserCommand({
+            argv: opts.command,
+            cwd,
+            stdio: "tee",
+            log: sink.stream,
+            stdoutToStderr: opts.stdoutToStderr === true,
+            ...opts.echo ? { echo: opts.echo } : {},
+            ...opts.timeoutMs === void 0 ? {} : { timeoutMs: opts.timeoutMs },
+            group: true,
+            forwardSignals: opts.forwardSignals ?? []
+          });
+          const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime());
+          return { startedAt: startedAt2, ran: ran2, tests: tests2 };
+        };
+        const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
+          repo,
+          treeId,
+          layout(this.snapshotter.options.home).gateCheckouts,
+          async (dir) => {
+            await removeCommittedReports(dir, junit);
+            return observe(dir);
+          }
+        ) : await observe(repo.topLevel);
+        const digest = await sink.finish();
+        const { verdict, reason } = decideVerdict({
+          exitCode: ran.exitCode,
+          signal: ran.signal,
+          timedOut: ran.timedOut,
+          timeoutMs: opts.timeoutMs ?? null,
+          spawnError: ran.spawnError === null ? null : ran.spawnError.code ?? ran.spawnError.message,
+          command: opts.command,
+          junit: tests,
+          minTests: opts.minTests ?? null
+        });
+        const result = {
+          ...judged(snapshot, treeId, opts.name),
+          command: [...opts.command],
+          observed: true,
+          isolated: opts.isolated === true,
+          startedAt: startedAt.toISOString(),
+          durationMs: ran.durationMs,
+          exitCode: ran.exitCode,
+          signal: ran.signal,
+          timedOut: ran.timedOut,
+          verdict,
+          reason,
+          tests: countsOf(tests),
+          log: { path: null, ...digest },
+          replayOf,
+          junit: [...junit],
+          minTests: opts.minTests ?? null,
+          timeoutMs: opts.timeoutMs ?? null
+        };
+        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
+      }
+      /** Moves the attempt's log to its numbered name; the verdict records where. */
+      async placeLog(result, sink, attempt) {
+        if (sink === null || result.log === null) return result;
+        const path = gateLogPath(
+          this.snapshotter.options.artifactsDir,
+          result.runId,
+          result.iteration,
+          result.name,
+          attempt
+        );
+        await sink.moveTo(path);
+        return { ...result, log: { ...result.log, path } };
+      }
+      logDir(snapshot) {
+        return iterationArtifactsDir(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
+      }
+      /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */
+      async iteration(runId, iteration) {
+        const snapshots = await this.snapshotter.listByRun(assertSafeId(runId, "run id"));
+        if (snapshots.length === 0 && await this.snapshotter.store.loadRun(runId) === null)
+          throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+        const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
+        if (found === void 0) {
+          const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+          throw new IterationNotFoundError(
+            `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
+            { details: { runId, iteration: iteration ?? null } }
+          );
+        }
+        return found;
+      }
+      /** Without --isolated the check judges the workspace itself: it must be exactly the after commit. */
+      async assertAtAfter(repo, snapshot, junit) {
+        const excludes = [
+          ...await workspaceExcludes(repo.topLevel, this.snapshotter.options),
+          // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
+          ...junit.filter((f) => !f.startsWith("/") && !f.split("/").includes(".."))
+        ];
+        const state = await getRepoState(repo, excludes);
+        if (state.sha === snapshot.afterSha && !state.isDirty) return;
+        const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : "the workspace has uncommitted changes";
+        throw new GateTreeMismatchError(
+          `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
+          {
+            details: {
+              runId: snapshot.runId,
+              iteration: snapshot.iteration,
+              head: state.sha,
+              afterSha: snapshot.afterSha
+            }
+          }
+        );
+      }
+      async findAttempt(opts) {
+        assertSafeId(opts.name, "gate name");
+        const { results } = await this.store.list(assertSafeId(opts.runId, "run id"));
+        const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
+        const found = opts.attempt === void 0 ? mine.filter((r) => r.command !== null).at(-1) : mine.find((r) => r.attempt === opts.attempt);
+        if (found === void 0)
+          throw new GateNotFoundError(
+            `no ${opts.attempt === void 0 ? "replayable verdict" : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
+            {
+              details: {
+                runId: opts.runId,
+                iteration: opts.iteration,
+                name: opts.name,
+                attempt: opts.attempt ?? null
+              }
+            }
+          );
+        if (found.command === null)
+          throw new GateNotReplayableError(
+            `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
+            { details: { attempt: found.attempt } }
+          );
+        return found;
+      }
+    };
+  }
+});
+
+// src/git/commit-info.ts
+async function getCommitInfo(repo, rev) {
+  assertRevisionSyntax(rev);
+  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
+` });
+  const eol = stdout.indexOf(10);
+  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
+  if (!header) {
+    await resolveRevision(repo, rev, "commit");
+    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
+  }
+  const size = Number(header[2]);
+  const body = stdout.subarray(eol + 1, eol + 1 + size);
+  if (body.length !== size)
+    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
+      details: { args: ["cat-file", "--batch"], rev }
+    });
+  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
+}
+function parseCommitObject(sha, raw) {
+  const text = decode2(raw);
+  const split = text.indexOf("\n\n");
+  const headerText = split < 0 ? text.replace(/\n$/, "") : text.slice(0, split);
+  const message = split < 0 ? "" : text.slice(split + 2).replace(/\n$/, "");
+  const parents = [];
+  let author = null;
+  for (const line of headerText.split("\n")) {
+    if (line.startsWith(" ")) continue;
+    const space = line.indexOf(" ");
+    const key = space < 0 ? line : line.slice(0, space);
+    const value = space < 0 ? "" : line.slice(space + 1);
+    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
+    else if (key === "author" && author === null) author = parseIdent(value, sha);
+  }
+  if (author === null) throw badCommit(sha, "no author header");
+  return { sha, message, author: author.ident, date: author.date, parents };
+}
+function decode2(raw) {
+  const end = raw.indexOf("\n\n");
+  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
+  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
+  if (label !== void 0) {
+    try {
+      return new TextDecoder(label.trim()).decode(raw);
+    } catch {
+    }
+  }
+  return raw.toString("utf8");
+}
+function parseIdent(value, sha) {
+  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
+  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
+  const [, ident, epoch, sign, hh, mm] = m;
+  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
+  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
+  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
+  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
+  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
+}
+function badCommit(sha, reason) {
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
+    details: { args: ["cat-file", "commit", sha], reason }
+  });
+}
+var init_commit_info = __esm({
+  "src/git/commit-info.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/git/cherry-pick.ts
+import { mkdtemp as mkdtemp2, readFile as readFile10, rm as rm8, writeFile as writeFile2 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { basename as basename4, join as join16 } from "node:path";
+async function cherryPick2(repo, rev, opts = {}) {
+  const onto = opts.onto?.replace(/^refs\/heads\//, "");
+  const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
+  const source = await getCommitInfo(repo, rev);
+  const head = await readHead(repo);
+  const ignore = opts.ignore ?? [];
+  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
+  if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
+  return pickInWorktree(repo, source, ontoRef);
+}
+async function pickInWorkspace(repo, source, ignore) {
+  const state = await getRepoState(repo, ignore);
+  if (state.operation !== null) {
+    throw new OperationInProgressError(
+      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
+      { details: { operation: state.operation } }
+    );
+  }
+  const before2 = state.sha;
+  if (before2 === null)
+    throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, {
+      details: { rev: "HEAD" }
+    });
+  if (state.isDirty) {
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel } }
+    );
+  }
+  const origHead = join16(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile10(origHead).catch(() => null);
+  const abort = async () => {
+    await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
+    await (savedOrigHead === null ? rm8(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await assertRestored(repo, before2);
+  };
+  let files;
+  try {
+    files = await runPick(repo, source);
+  } catch (error2) {
+    if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
+    throw error2;
+  }
+  if (files === null) return getCommitInfo(repo, "HEAD");
+  await abort();
+  throw conflict(source, state.branch ?? "HEAD", files);
+}
+async function pickInWorktree(repo, source, ontoRef) {
+  const old = await resolveRevision(repo, ontoRef);
+  await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
+  const dir = await mkdtemp2(join16(tmpdir2(), "agentgate-pick-"));
+  if (isInside(repo.topLevel, dir)) {
+    await rm8(dir, { recursive: true, force: true });
+    throw new InvalidArgumentError(
+      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
+      { details: { tmpdir: dir } }
+    );
+  }
+  const path = join16(dir, basename4(dir));
+  let failure3 = null;
+  try {
+    await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
+    const worktree = worktreeOptions(repo, path);
+    const files = await runPick(worktree, source);
+    if (files !== null) throw conflict(source, ontoRef.slice("refs/heads/".length), files);
+    const sha = await resolveRevision(worktree, "HEAD");
+    await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
+    return await getCommitInfo(repo, sha);
+  } catch (error2) {
+    failure3 = error2;
+    throw error2;
+  } finally {
+    await removeWorktree(repo, dir, path, failure3 !== null);
+  }
+}
+async function runPick(opts, source) {
+  const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
+  const args = [
+    "cherry-pick",
+    "--no-edit",
+    "--allow-empty",
+    "--keep-redundant-commits",
+    "--no-rerere-autoupdate",
+    ...mainline,
+    source.sha
+  ];
+  try {
+    await runGit(pickOptions(opts), args);
+    return null;
+  } catch (error2) {
+    if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
+    const report3 = await readStatus(opts);
+    const files = report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
+    if (files.length === 0) throw error2;
+    return files;
+  }
+}
+function worktreeOptions(repo, path) {
+  const { identity, timeoutMs, config: config2, binary } = repo;
+  return {
+    cwd: path,
+    ...identity && { identity },
+    ...timeoutMs !== void 0 && { timeoutMs },
+    ...config2 && { config: config2 },
+    ...binary !== void 0 && { binary }
+  };
+}
+function pickOptions(opts) {
+  return { ...opts, config: [...opts.config ?? [], "rerere.enabled=false"] };
+}
+async function assertRestored(repo, sha) {
+  const after2 = await getRepoState(repo);
+  if (after2.sha !== sha || after2.isDirty || after2.operation !== null) {
+    throw new GitFailedError(
+      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`,
+      {
+        details: {
+          args: ["cherry-pick", "--abort"],
+          expected: sha,
+          actual: after2.sha,
+          operation: after2.operation
+        }
+      }
+    );
+  }
+}
+async function removeWorktree(repo, dir, path, quiet) {
+  try {
+    const admin = join16(await commonDir(repo.gitDir), "worktrees", basename4(path));
+    await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
+    await rm8(dir, { recursive: true, force: true });
+    await rm8(admin, { recursive: true, force: true });
+  } catch (error2) {
+    if (!quiet) throw error2;
+  }
+}
+function conflict(source, onto, files) {
+  return new CherryPickConflictError(
+    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
+    {
+      details: { sha: source.sha, onto, files }
+    }
+  );
+}
+var init_cherry_pick = __esm({
+  "src/git/cherry-pick.ts"() {
+    "use strict";
+    init_errors();
+    init_commit_info();
+    init_refs();
+    init_git_locks();
+    init_repo();
+    init_runner();
+    init_state();
+  }
+});
+
 // src/git/commit.ts
-import { realpath as realpath3 } from "node:fs/promises";
-import { relative as relative2, resolve as resolve4, sep as sep4 } from "node:path";
+import { realpath as realpath5 } from "node:fs/promises";
+import { relative as relative3, resolve as resolve9, sep as sep6 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -9709,11 +15920,11 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path of excludes) {
-    const abs = resolve4(topLevel, path);
-    const real = await realpath3(abs).catch(() => abs);
+    const abs = resolve9(topLevel, path);
+    const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative2(topLevel, inside).split(sep4).join("/");
+    const rel = relative3(topLevel, inside).split(sep6).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path }
@@ -9739,93 +15950,19 @@ var init_commit = __esm({
   }
 });
 
-// src/store/json-file.ts
-import { readdir as readdir3, readFile as readFile7 } from "node:fs/promises";
-import { join as join11 } from "node:path";
-function corruptFile(path, what, reason, cause) {
-  return new StoreCorruptError(
-    `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
-    { cause, details: { path, reason } }
-  );
-}
-async function readJsonFile(path, schema, what) {
-  let text;
-  try {
-    text = await readFile7(path, "utf8");
-  } catch (cause) {
-    if (cause.code === "ENOENT") return null;
-    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
-  }
-  let raw;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw corruptFile(
-      path,
-      what,
-      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
-      cause
-    );
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
-  return parsed.data;
-}
-function describeIssues(issues) {
-  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
-}
-async function listJsonNames(dir) {
-  let entries;
-  try {
-    entries = await readdir3(dir);
-  } catch (cause) {
-    if (cause.code === "ENOENT") return [];
-    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
-  }
-  return entries.filter((name) => name.endsWith(".json") && !name.startsWith(".")).map((name) => name.slice(0, -".json".length)).sort();
-}
-async function mapLimit(items, fn, limit = 32) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-async function loadAll(dir, what, load) {
-  const items = [];
-  const problems = [];
-  await mapLimit(await listJsonNames(dir), async (name) => {
-    try {
-      const item = await load(name);
-      if (item !== null) items.push(item);
-    } catch (error2) {
-      problems.push(asStoreProblem(error2, join11(dir, `${name}.json`), what));
-    }
-  });
-  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
-  return { items, problems };
-}
-function asStoreProblem(error2, path, what) {
-  if (error2 instanceof StoreCorruptError) return error2;
-  if (error2 instanceof InvalidIdError)
-    return corruptFile(path, what, "its file name is not a valid id", error2);
-  throw error2;
-}
-var init_json_file = __esm({
-  "src/store/json-file.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-  }
-});
-
 // types/run.ts
-var RunRecord;
+var RunRestart, RunRecord;
 var init_run = __esm({
   "types/run.ts"() {
     "use strict";
     init_zod();
     init_snapshot();
+    RunRestart = object({
+      from: number2().int().nonnegative(),
+      sha: Sha,
+      lastIteration: number2().int().nonnegative(),
+      at: IsoDate
+    }).strict();
     RunRecord = object({
       runId: SafeId,
       workspace: string2().min(1),
@@ -9835,6 +15972,8 @@ var init_run = __esm({
       /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
       beforeUsedBy: object({ snapshotId: SafeId, iteration: number2().int().nonnegative() }).nullable().optional(),
       snapshotIds: array(SafeId),
+      /** Declared restarts, oldest first; absent when there were none. */
+      restarts: array(RunRestart).optional(),
       /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
       recordedWorkspace: string2().min(1).optional()
     });
@@ -9842,7 +15981,7 @@ var init_run = __esm({
 });
 
 // src/store/run-records.ts
-import { join as join12 } from "node:path";
+import { join as join17 } from "node:path";
 function requireWorkspace(workspace) {
   if (typeof workspace !== "string" || workspace.length === 0)
     throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
@@ -9876,15 +16015,15 @@ var init_run_records = __esm({
       home;
       lockTimeoutMs;
       path(runId) {
-        return join12(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+        return join17(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
       }
       /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
       async load(runId) {
         const path = this.path(runId);
-        const record2 = await readJsonFile(path, RunRecord, "run record");
-        if (record2 !== null && record2.runId !== runId)
-          throw corruptFile(path, "run record", `it names run ${JSON.stringify(record2.runId)}`);
-        return record2;
+        const record3 = await readJsonFile(path, RunRecord, "run record");
+        if (record3 !== null && record3.runId !== runId)
+          throw corruptFile(path, "run record", `it names run ${JSON.stringify(record3.runId)}`);
+        return record3;
       }
       /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       async list() {
@@ -9908,7 +16047,7 @@ var init_run_records = __esm({
        */
       async update(runId, workspace, change) {
         const path = this.path(runId);
-        const lockPath = join12(layout(this.home).locks, `run-${runId}.lock`);
+        const lockPath = join17(layout(this.home).locks, `run-${runId}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
           const now = (/* @__PURE__ */ new Date()).toISOString();
           const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
@@ -9926,8 +16065,8 @@ var init_run_records = __esm({
           return checked.data;
         });
       }
-      /** Creates the run's record if needed and sets its latest before state. */
-      async recordBefore(runId, workspace, before2) {
+      /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
+      async recordBefore(runId, workspace, before2, restart = null) {
         assertSafeId(runId, "run id");
         const parsed = BeforeState.safeParse(before2);
         if (!parsed.success)
@@ -9942,7 +16081,8 @@ var init_run_records = __esm({
         return await this.update(runId, requireWorkspace(workspace), (current) => ({
           ...current,
           before: parsed.data,
-          beforeUsedBy: null
+          beforeUsedBy: null,
+          ...restart === null ? {} : { restarts: [...current.restarts ?? [], restart] }
         }));
       }
       /**
@@ -9989,8 +16129,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm7, stat as stat4 } from "node:fs/promises";
-import { join as join13, resolve as resolve5 } from "node:path";
+import { rm as rm9, stat as stat9 } from "node:fs/promises";
+import { join as join18, resolve as resolve10 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -10001,13 +16141,13 @@ function danglingLink(runFile, id, snapshotFile) {
   );
 }
 async function removeFile(path) {
-  const exists4 = await stat4(path).then(
+  const exists4 = await stat9(path).then(
     () => true,
     () => false
   );
   if (!exists4) return false;
   try {
-    await rm7(path, { force: true });
+    await rm9(path, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, {
@@ -10033,12 +16173,12 @@ var init_snapshot_store = __esm({
       lockTimeoutMs;
       runs;
       constructor(home, options = {}) {
-        this.home = resolve5(home);
+        this.home = resolve10(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
       snapshotPath(id) {
-        return join13(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
+        return join18(layout(this.home).snapshots, `${assertSafeId(id, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -10184,9 +16324,9 @@ var init_snapshot_store = __esm({
       async updateRun(runId, workspace, change) {
         return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
       }
-      /** Creates the run's record if needed (with `workspace`) and sets its latest before state. */
-      async recordBefore(runId, workspace, before2) {
-        return this.runs.recordBefore(runId, workspace, before2);
+      /** Creates the run's record if needed (with `workspace`) and sets its latest before state (and a declared restart). */
+      async recordBefore(runId, workspace, before2, restart = null) {
+        return this.runs.recordBefore(runId, workspace, before2, restart);
       }
       /**
        * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
@@ -10259,7 +16399,7 @@ var init_snapshot_store = __esm({
         return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
       }
       withSnapshotLock(id, fn) {
-        const lockPath = join13(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
+        const lockPath = join18(layout(this.home).locks, `snapshot-${assertSafeId(id, "snapshot id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id}` }, fn);
       }
     };
@@ -10281,10 +16421,10 @@ function iterationMessage(m) {
   ].join("\n");
 }
 function taskLine(taskPrompt) {
-  return `Task: ${firstChars(oneLine(taskPrompt), TASK_LIMIT)}`;
+  return `Task: ${firstChars(oneLine2(taskPrompt), TASK_LIMIT)}`;
 }
 function gateLine(gatePlanSource) {
-  return `Gate: ${oneLine(gatePlanSource)}`;
+  return `Gate: ${oneLine2(gatePlanSource)}`;
 }
 function wipMessage(runId) {
   return `${WIP_SUBJECT}
@@ -10301,7 +16441,7 @@ function firstChars(text, limit) {
   }
   return out;
 }
-function oneLine(text) {
+function oneLine2(text) {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
 }
 var WIP_SUBJECT, TASK_LIMIT;
@@ -10313,43 +16453,19 @@ var init_message = __esm({
   }
 });
 
-// src/snapshotter/patch-artifact.ts
-import { createHash as createHash2 } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { copyFile } from "node:fs/promises";
-async function writePatchArtifact(repo, trees, path) {
-  await writeTreeDiffToFile(repo, trees, path);
-  return { path, sha256: await sha256File(path) };
-}
-async function copyFileAtomic(src, dest) {
-  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
-}
-async function sha256File(path) {
-  const hash = createHash2("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk);
-  return hash.digest("hex");
-}
-var init_patch_artifact = __esm({
-  "src/snapshotter/patch-artifact.ts"() {
-    "use strict";
-    init_unified_diff();
-    init_atomic();
-  }
-});
-
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp3, rm as rm8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, rm as rm10 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join14 } from "node:path";
+import { join as join19 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join14(tmpdir3(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join14(dir, "index") };
+  const dir = await mkdtemp3(join19(tmpdir3(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join19(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm8(dir, { recursive: true, force: true });
+    await rm10(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -10360,7 +16476,7 @@ var init_apply_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat5 } from "node:fs/promises";
+import { stat as stat10 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -10376,7 +16492,7 @@ async function verifySnapshot(snapshot, run, git) {
   } catch (error2) {
     add("workspace", false, `cannot open ${snapshot.workspace}: ${error2.message}`);
   }
-  if (repo && await gitChecks(repo, snapshot, add) && artifactOk && snapshot.patchPath) {
+  if (repo && await gitChecks(repo, snapshot, run?.restarts ?? [], add) && artifactOk && snapshot.patchPath) {
     const [beforeTree, expected] = await Promise.all([
       getTree(repo, snapshot.beforeSha),
       getTree(repo, snapshot.afterSha)
@@ -10402,7 +16518,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat5(snapshot.patchPath).then(
+  const exists4 = await stat10(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -10419,7 +16535,7 @@ async function artifactCheck(snapshot, add) {
   );
   return ok;
 }
-async function gitChecks(repo, snapshot, add) {
+async function gitChecks(repo, snapshot, restarts, add) {
   const before2 = await objectExists(repo, snapshot.beforeSha);
   const after2 = await objectExists(repo, snapshot.afterSha);
   add("before-exists", before2, snapshot.beforeSha);
@@ -10432,7 +16548,7 @@ async function gitChecks(repo, snapshot, add) {
     ancestor ? "before is an ancestor of after" : "before is not an ancestor of after"
   );
   await refCheck(repo, snapshot, add);
-  await branchCheck(repo, snapshot, add);
+  await branchCheck(repo, snapshot, restarts, add);
   await messageChecks(repo, snapshot, add);
   const stats2 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same = stats2.filesChanged === snapshot.filesChanged && stats2.insertions === snapshot.insertions && stats2.deletions === snapshot.deletions;
@@ -10466,7 +16582,12 @@ async function refCheck(repo, snapshot, add) {
     target === snapshot.afterSha ? `${snapshot.ref} keeps after reachable` : `${snapshot.ref} points at ${target ?? "nothing"}`
   );
 }
-async function branchCheck(repo, snapshot, add) {
+async function branchCheck(repo, snapshot, restarts, add) {
+  const aside = restarts.find((r) => r.from < snapshot.iteration && snapshot.iteration <= r.lastIteration);
+  if (aside !== void 0) {
+    add("branch", true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
+    return;
+  }
   if (snapshot.recordedWorkspace !== void 0) {
     add(
       "branch",
@@ -10534,7 +16655,7 @@ function trailer(message, key) {
   const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
   return line === void 0 ? null : line.slice(key.length + 2).trim();
 }
-async function continuityChecks(snapshots, git) {
+async function continuityChecks(snapshots, git, restarts = []) {
   const checks = [];
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
   const repos = /* @__PURE__ */ new Map();
@@ -10546,20 +16667,34 @@ async function continuityChecks(snapshots, git) {
       );
     return repos.get(workspace);
   };
+  const buildsOn = async (next, sha) => {
+    if (next.beforeSha === sha) return true;
+    const repo = await repoOf(next.workspace);
+    return repo !== null && await isAncestor(repo, sha, next.beforeSha).catch(() => false);
+  };
   for (let i = 1; i < ordered.length; i++) {
     const prev = ordered[i - 1];
     const next = ordered[i];
-    let ok = next.beforeSha === prev.afterSha;
-    if (!ok) {
-      const repo = await repoOf(next.workspace);
-      ok = repo !== null && await isAncestor(repo, prev.afterSha, next.beforeSha).catch(() => false);
+    let detail = `iteration ${next.iteration} starts where iteration ${prev.iteration} ended`;
+    let ok = await buildsOn(next, prev.afterSha);
+    for (const r of restarts.filter((r2) => r2.lastIteration === prev.iteration && r2.from < next.iteration)) {
+      if (ok) break;
+      if (restartPoint(ordered, r.from) !== r.sha || !await buildsOn(next, r.sha)) continue;
+      ok = true;
+      detail = `iteration ${next.iteration} restarts from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (declared at ${r.at})`;
     }
-    const detail = ok ? `iteration ${next.iteration} starts where iteration ${prev.iteration} ended` : `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
+    if (!ok)
+      detail = `iteration ${next.iteration} starts at ${next.beforeSha}, which does not build on iteration ${prev.iteration}'s ${prev.afterSha}`;
     checks.push({ snapshotId: next.id, runId: next.runId, check: "continuity", ok, detail });
   }
   return checks;
 }
-var init_verify = __esm({
+function restartPoint(snapshots, from) {
+  const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
+  if (from === 0) return ordered[0]?.beforeSha ?? null;
+  return ordered.filter((s) => s.iteration === from).at(-1)?.afterSha ?? null;
+}
+var init_verify2 = __esm({
   "src/snapshotter/verify.ts"() {
     "use strict";
     init_diff_stats();
@@ -10575,10 +16710,10 @@ var init_verify = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join15 } from "node:path";
+import { join as join20 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join15(repo.gitDir, "agentgate.lock"),
+    join20(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -10586,15 +16721,17 @@ async function withRepoLock(repo, timeoutMs, fn) {
           gitDir: repo.gitDir,
           ownerSince: Date.parse(lock.recovered.createdAt)
         });
-      await recoverIndexLock(join15(repo.gitDir, "index.lock"));
+      await recoverIndexLock(repo, timeoutMs);
       return fn(lock.recovered !== null);
     }
   );
 }
-async function recoverIndexLock(path) {
-  if (await removeAbandonedLock(path) !== "held") return;
+async function recoverIndexLock(repo, timeoutMs) {
+  const path = join20(repo.gitDir, "index.lock");
+  const found = await removeAbandonedLock(path, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
+  if (found !== "held") return;
   throw new IndexLockedError(
-    `${path} is held by a running process (another git in this repository), or its holder cannot be checked on this system; wait for that git to finish (or remove the file once none runs), then retry`,
+    `${path} still exists after ${Math.round(timeoutMs / 1e3)} s and may belong to a running git in this repository (for example a "git commit" waiting for its editor), or its owner cannot be checked on this system; let that git finish, then retry (remove the file only once no git runs)`,
     { details: { lock: path } }
   );
 }
@@ -10607,45 +16744,16 @@ var init_repo_lock = __esm({
   }
 });
 
-// src/snapshotter/excludes.ts
-import { readdir as readdir4 } from "node:fs/promises";
-import { join as join16, relative as relative3 } from "node:path";
-async function workspaceExcludes(topLevel, dirs) {
-  const out = [];
-  for (const [what, dir] of [
-    ["agentgate home", dirs.home],
-    ["artifacts directory", dirs.artifactsDir]
-  ]) {
-    const real = await realPathOf(dir);
-    if (real === topLevel) {
-      throw new UnsafeWorkspaceError(
-        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
-        {
-          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
-        }
-      );
-    }
-    if (isInside(topLevel, real)) out.push(relative3(topLevel, real));
-  }
-  return out;
-}
-async function hasUserFiles(dir, dirs) {
-  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir4(dir);
-  return entries.some((name) => !ours.some((own2) => isInside(join16(dir, name), own2)));
-}
-var init_excludes = __esm({
-  "src/snapshotter/excludes.ts"() {
-    "use strict";
-    init_errors();
-    init_repo();
-    init_inside();
-  }
-});
-
 // src/snapshotter/snapshotter.ts
-import { readFile as readFile8, rm as rm9, rmdir, stat as stat6 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { createReadStream as createReadStream3 } from "node:fs";
+import { readFile as readFile11, rm as rm11, rmdir, stat as stat11 } from "node:fs/promises";
+import { dirname as dirname7 } from "node:path";
+import { Readable } from "node:stream";
+async function intactArtifact(snapshot) {
+  if (snapshot.patchPath === null) return null;
+  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
+}
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
     const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
@@ -10678,10 +16786,17 @@ function assertNoOperation(state) {
     );
   }
 }
+function assertIteration(iteration) {
+  if (!Number.isSafeInteger(iteration) || iteration < 0) {
+    throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
+      details: { iteration }
+    });
+  }
+}
 function totals(stats2) {
   return { filesChanged: stats2.filesChanged, insertions: stats2.insertions, deletions: stats2.deletions };
 }
-var newSnapshotId, DEFAULT_BRANCH, MAX_DETACHED_BRANCHES, Snapshotter;
+var AGENT_SIGNALS, newSnapshotId, DEFAULT_BRANCH, MAX_DETACHED_BRANCHES, Snapshotter;
 var init_snapshotter = __esm({
   "src/snapshotter/snapshotter.ts"() {
     "use strict";
@@ -10694,6 +16809,7 @@ var init_snapshotter = __esm({
     init_commit_info();
     init_diff_stats();
     init_repo();
+    init_user_command();
     init_refs();
     init_state();
     init_errors();
@@ -10703,10 +16819,11 @@ var init_snapshotter = __esm({
     init_message();
     init_atomic();
     init_patch_artifact();
-    init_verify();
+    init_verify2();
     init_repo_lock();
     init_excludes();
     init_inside();
+    AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
     newSnapshotId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 16);
     DEFAULT_BRANCH = "main";
     MAX_DETACHED_BRANCHES = 100;
@@ -10730,45 +16847,94 @@ var init_snapshotter = __esm({
         return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
           assertRunWorkspace(await this.store.loadRun(runId), runId, repo.topLevel);
           const excludes = await workspaceExcludes(repo.topLevel, this.options);
-          const state = await getRepoState(repo, excludes);
-          assertNoOperation(state);
-          const dirty = state.isDirty;
-          if (dirty && onDirty === "error") {
-            throw new DirtyWorkspaceError(
-              `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
-              {
-                details: { workspace: repo.topLevel }
-              }
-            );
-          }
-          let branch = state.branch;
-          if (opts.branch !== void 0) {
-            await switchToBranch(repo, opts.branch, state.sha);
-            branch = opts.branch;
-          } else if (state.headState === "detached" && state.sha) {
-            branch = await nameDetachedHead(repo, runId, state.sha);
-          }
-          const unborn = state.headState === "unborn";
-          const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
-` : wipMessage(runId);
-          if (dirty) await assertNoLfs(repo);
-          const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
-          const wipSha = commit?.created && dirty ? commit.sha : null;
-          const sha = commit?.sha ?? state.sha;
-          const before2 = {
-            sha,
-            branch: branch ?? DEFAULT_BRANCH,
-            isDirty: wipSha !== null,
-            wipSha,
-            capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
+          return this.beforeIn(repo, {
             runId,
-            headState: state.headState,
-            ...nested.length > 0 ? { nestedRepositories: nested } : {},
-            ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
-          };
-          await this.store.recordBefore(runId, repo.topLevel, before2);
-          return before2;
+            onDirty,
+            nested,
+            excludes,
+            branch: opts.branch,
+            restartFrom: opts.restartFrom
+          });
         });
+      }
+      /** The before state, under the repository lock, once the run record has been checked. */
+      async beforeIn(repo, opts) {
+        const { runId, onDirty, nested, excludes } = opts;
+        const state = await getRepoState(repo, excludes);
+        assertNoOperation(state);
+        const restart = await this.startOfNext(repo, runId, state.sha, opts.restartFrom);
+        const dirty = state.isDirty;
+        if (dirty && onDirty === "error") {
+          throw new DirtyWorkspaceError(
+            `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+            {
+              details: { workspace: repo.topLevel }
+            }
+          );
+        }
+        let branch = state.branch;
+        if (opts.branch !== void 0) {
+          await switchToBranch(repo, opts.branch, state.sha);
+          branch = opts.branch;
+        } else if (state.headState === "detached" && state.sha) {
+          branch = await nameDetachedHead(repo, runId, state.sha);
+        }
+        const unborn = state.headState === "unborn";
+        const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
+` : wipMessage(runId);
+        if (dirty) await assertNoLfs(repo);
+        const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
+        const wipSha = commit?.created && dirty ? commit.sha : null;
+        const sha = commit?.sha ?? state.sha;
+        const before2 = {
+          sha,
+          branch: branch ?? DEFAULT_BRANCH,
+          isDirty: wipSha !== null,
+          wipSha,
+          capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
+          runId,
+          headState: state.headState,
+          ...nested.length > 0 ? { nestedRepositories: nested } : {},
+          ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
+        };
+        await this.store.recordBefore(runId, repo.topLevel, before2, restart);
+        return before2;
+      }
+      /**
+       * Where the run's next iteration may start, checked before anything is written: on HEAD when it
+       * builds on the run's last iteration (or on a restart declared since), else RUN_DIVERGED. With
+       * `restartFrom`, HEAD must be at that iteration's after commit, and the restart to record is returned.
+       */
+      async startOfNext(repo, runId, head, restartFrom) {
+        const run = await this.store.loadRun(runId);
+        const snapshots = run === null ? [] : await this.store.loadByRun(runId);
+        const last = snapshots.reduce(
+          (a, b) => a === null || b.iteration >= a.iteration ? b : a,
+          null
+        );
+        if (restartFrom !== void 0) {
+          const sha = restartPoint(snapshots, restartFrom);
+          if (last === null || sha === null)
+            throw new InvalidArgumentError(
+              `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
+              { details: { runId, restartFrom } }
+            );
+          if (head !== sha)
+            throw new RunDivergedError(
+              `HEAD is at ${head ?? "(no commit)"}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
+              { details: { runId, restartFrom, expected: sha, head } }
+            );
+          return { from: restartFrom, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
+        }
+        if (last === null) return null;
+        const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+        const base = declared?.sha ?? last.afterSha;
+        if (head !== null && (head === base || await isAncestor(repo, base, head).catch(() => false)))
+          return null;
+        throw new RunDivergedError(
+          `HEAD (${head ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
+          { details: { runId, expected: base, head, lastIteration: last.iteration } }
+        );
       }
       /**
        * Commits everything the iteration changed and stores the snapshot. Compares against the before
@@ -10777,82 +16943,134 @@ var init_snapshotter = __esm({
        */
       async captureAfterState(workspace, before2, opts) {
         const runId = assertSafeId(opts.runId, "run id");
-        if (!Number.isSafeInteger(opts.iteration) || opts.iteration < 0) {
-          throw new InvalidArgumentError(
-            `iteration must be a whole number from 0 up, not ${String(opts.iteration)}`,
-            { details: { iteration: opts.iteration } }
+        assertIteration(opts.iteration);
+        const repo = await openRepo(workspace, this.gitOptions());
+        return withRepoLock(
+          repo,
+          this.options.lockTimeoutMs,
+          (recovered) => this.afterIn(repo, recovered, before2, { ...opts, runId })
+        );
+      }
+      /**
+       * One whole iteration in one call: `before`, then the agent command in the workspace, then
+       * `after`, whatever the agent's exit status. The repository is opened once and the work tree's
+       * excludes are worked out once; the repository lock is held by the before and the after steps,
+       * not while the agent runs (it may run git itself, for hours). An iteration number already taken
+       * is refused before anything is recorded. A killed call leaves the run where a killed `before`
+       * (before state recorded, no snapshot) or a killed `after` would.
+       */
+      async iterate(workspace, opts) {
+        const runId = assertSafeId(opts.runId, "run id");
+        assertIteration(opts.iteration);
+        const onDirty = opts.onDirty ?? this.options.onDirty;
+        const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
+        const excludes = await workspaceExcludes(repo.topLevel, this.options);
+        const before2 = await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+          const run = await this.store.loadRun(runId);
+          assertRunWorkspace(run, runId, repo.topLevel);
+          if (run !== null) await this.assertIterationFree(runId, opts.iteration, null);
+          return this.beforeIn(repo, {
+            runId,
+            onDirty,
+            nested,
+            excludes,
+            branch: opts.branch,
+            restartFrom: opts.restartFrom
+          });
+        });
+        const ran = await runUserCommand({
+          argv: opts.agent.argv,
+          cwd: await resolveWorkspaceDir(workspace),
+          stdio: "inherit",
+          stdoutToStderr: opts.agent.stdoutToStderr === true,
+          forwardSignals: AGENT_SIGNALS
+        });
+        if (ran.spawnError !== null) {
+          const errno = ran.spawnError.code ?? "error";
+          throw new AgentNotStartedError(
+            `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? "")} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
+            { details: { command: opts.agent.argv[0] ?? "", errno, runId } }
           );
         }
-        const repo = await openRepo(workspace, this.gitOptions());
-        return withRepoLock(repo, this.options.lockTimeoutMs, async (recovered) => {
-          if (recovered) {
-            await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
-            await this.store.sweepTempFiles();
-            await sweepTempFiles(dirname5(patchPath(this.options.artifactsDir, runId, opts.iteration)));
-          }
-          const head = await getRepoHead(repo);
-          const start = await this.startOf(repo, runId, opts.iteration, before2, opts.beforeSha, head);
-          assertNoOperation(head);
-          await this.assertDescends(repo, start.sha, head);
-          const message = iterationMessage({
-            runId,
-            iteration: opts.iteration,
-            taskPrompt: opts.taskPrompt ?? "",
-            gatePlanSource: opts.gatePlanSource ?? "",
-            beforeSha: start.sha
-          });
-          const excludes = await workspaceExcludes(repo.topLevel, this.options);
-          const done = await this.assertIterationFree(runId, opts.iteration, {
-            beforeSha: start.sha,
-            headSha: head.sha,
-            message,
-            isDirty: async () => (await getRepoState(repo, excludes)).isDirty
-          });
-          if (done) return done;
-          const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
-          await assertNoLinkInside(repo.topLevel, artifactPath);
-          await assertNoLfs(repo);
-          const detached = head.headState === "detached" && head.sha !== null;
-          const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
-          const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
-          const [commit, beforeTree] = await Promise.all([
-            createSnapshotCommit(repo, message, {
-              excludes,
-              alsoPoint: [ref],
-              ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
-            }),
-            getTree(repo, start.sha)
-          ]);
-          const afterSha = commit.sha;
-          const trees = { from: beforeTree, to: commit.tree };
-          const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
-          const [stats2, artifact] = await Promise.all([
-            treeDiffStats(repo, trees),
-            afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
-          ]);
-          const snapshot = {
-            id: `snap-${newSnapshotId()}`,
-            runId,
-            iteration: opts.iteration,
-            beforeSha: start.sha,
-            afterSha,
-            branch,
-            commitMessage: ours ? message : "",
-            patchPath: artifact?.path ?? null,
-            patchSha256: artifact?.sha256 ?? null,
-            ...totals(stats2),
-            createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-            files: stats2.files,
-            workspace: repo.topLevel,
-            ref,
-            task: opts.taskPrompt ?? null,
-            gate: opts.gatePlanSource ?? null,
-            ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
-          };
-          await this.store.save(snapshot);
-          await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
-          return snapshot;
+        const agent = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
+        const snapshot = await withRepoLock(
+          repo,
+          this.options.lockTimeoutMs,
+          (recovered) => this.afterIn(repo, recovered, before2, { ...opts, runId }, excludes, agent)
+        );
+        return { ...snapshot, agent };
+      }
+      /** The after step under the repository lock (see captureAfterState). */
+      async afterIn(repo, recovered, before2, opts, knownExcludes, agent) {
+        const { runId } = opts;
+        if (recovered) {
+          await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+          await this.store.sweepTempFiles();
+          await sweepTempFiles(dirname7(patchPath(this.options.artifactsDir, runId, opts.iteration)));
+        }
+        const head = await getRepoHead(repo);
+        const start = await this.startOf(repo, runId, opts.iteration, before2, opts.beforeSha, head);
+        assertNoOperation(head);
+        await this.assertDescends(repo, start.sha, head);
+        const message = iterationMessage({
+          runId,
+          iteration: opts.iteration,
+          taskPrompt: opts.taskPrompt ?? "",
+          gatePlanSource: opts.gatePlanSource ?? "",
+          beforeSha: start.sha
         });
+        const excludes = knownExcludes ?? await workspaceExcludes(repo.topLevel, this.options);
+        const done = await this.assertIterationFree(runId, opts.iteration, {
+          beforeSha: start.sha,
+          headSha: head.sha,
+          message,
+          isDirty: async () => (await getRepoState(repo, excludes)).isDirty
+        });
+        if (done) return done;
+        const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
+        await assertNoLinkInside(repo.topLevel, artifactPath);
+        await assertNoLfs(repo);
+        const detached = head.headState === "detached" && head.sha !== null;
+        const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
+        const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+        const [commit, beforeTree] = await Promise.all([
+          createSnapshotCommit(repo, message, {
+            excludes,
+            alsoPoint: [ref],
+            ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
+          }),
+          getTree(repo, start.sha)
+        ]);
+        const afterSha = commit.sha;
+        const trees = { from: beforeTree, to: commit.tree };
+        const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
+        const [stats2, artifact] = await Promise.all([
+          treeDiffStats(repo, trees),
+          afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
+        ]);
+        const snapshot = {
+          id: `snap-${newSnapshotId()}`,
+          runId,
+          iteration: opts.iteration,
+          beforeSha: start.sha,
+          afterSha,
+          branch,
+          commitMessage: ours ? message : "",
+          patchPath: artifact?.path ?? null,
+          patchSha256: artifact?.sha256 ?? null,
+          ...totals(stats2),
+          createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+          files: stats2.files,
+          workspace: repo.topLevel,
+          ref,
+          task: opts.taskPrompt ?? null,
+          gate: opts.gatePlanSource ?? null,
+          ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {},
+          ...agent === void 0 ? {} : { agent }
+        };
+        await this.store.save(snapshot);
+        await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+        return snapshot;
       }
       /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
       async getSnapshot(idOrSha) {
@@ -10893,10 +17111,10 @@ var init_snapshotter = __esm({
           return "";
         }
         snapshot = await this.withLocalPaths(snapshot);
-        const intact = snapshot.patchPath !== null && await sha256File(snapshot.patchPath).catch(() => null) === snapshot.patchSha256;
-        if (intact && snapshot.patchPath) {
-          if (outputFile) await copyFileAtomic(snapshot.patchPath, outputFile);
-          return outputFile ? "" : readFile8(snapshot.patchPath, "utf8");
+        const artifact = await intactArtifact(snapshot);
+        if (artifact !== null) {
+          if (outputFile) await copyFileAtomic(artifact, outputFile);
+          return outputFile ? "" : readFile11(artifact, "utf8");
         }
         const repo = await openRepo(snapshot.workspace, this.gitOptions());
         if (outputFile) {
@@ -10904,6 +17122,18 @@ var init_snapshotter = __esm({
           return "";
         }
         return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
+      }
+      /**
+       * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
+       * artifact when it is intact, else from git), so that a patch of any size is never held whole.
+       */
+      async streamPatch(snapshot, consume) {
+        if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
+        snapshot = await this.withLocalPaths(snapshot);
+        const artifact = await intactArtifact(snapshot);
+        if (artifact !== null) return consume(createReadStream3(artifact));
+        const repo = await openRepo(snapshot.workspace, this.gitOptions());
+        await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
       }
       /** Diff statistics between any two revisions of a workspace. */
       async stats(workspace, from, to) {
@@ -10966,7 +17196,7 @@ var init_snapshotter = __esm({
         if (!("id" in target)) {
           for (const [runId, run] of runs2) {
             const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
-            checks.push(...await continuityChecks(linked, this.gitOptions()));
+            checks.push(...await continuityChecks(linked, this.gitOptions(), run?.restarts ?? []));
           }
         }
         return { ok: checks.every((c) => c.ok), checks };
@@ -10991,8 +17221,8 @@ var init_snapshotter = __esm({
         const local = await this.withLocalPaths(snapshot);
         if (local.patchPath === null || local.patchSha256 === null) return;
         if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-        await rm9(local.patchPath, { force: true });
-        await rmdir(dirname5(local.patchPath)).catch(() => void 0);
+        await rm11(local.patchPath, { force: true });
+        await rmdir(dirname7(local.patchPath)).catch(() => void 0);
       }
       /**
        * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
@@ -11033,7 +17263,7 @@ var init_snapshotter = __esm({
         if (out.patchPath === null) return out;
         const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
         if (here === out.patchPath) return out;
-        const found = await stat6(here).then(
+        const found = await stat11(here).then(
           (s) => s.isFile(),
           () => false
         );
@@ -11048,7 +17278,7 @@ var init_snapshotter = __esm({
       async localWorkspaceFor(recorded) {
         const local = this.options.localWorkspace;
         if (local === void 0 || local === recorded) return recorded;
-        return await stat6(recorded).then(
+        return await stat11(recorded).then(
           (s) => s.isDirectory(),
           () => false
         ) ? recorded : local;
@@ -11128,7 +17358,7 @@ var init_snapshotter = __esm({
         if (await this.store.loadRun(runId) === null) return null;
         const { snapshots } = await this.store.inspectRun(runId);
         const taken = snapshots.find((s) => s.iteration === iteration);
-        const sameCapture = taken !== void 0 && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
+        const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
         if (sameCapture) return taken;
         if (taken) {
           throw new IterationExistsError(
@@ -11171,31 +17401,34 @@ var init_snapshotter = __esm({
   }
 });
 
-// src/snapshotter/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename3, rm as rm10, writeFile as writeFile3, mkdir as mkdir4 } from "node:fs/promises";
+// src/demo/demo.ts
+import { mkdtemp as mkdtemp4, rename as rename4, rm as rm12, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname6, join as join17 } from "node:path";
+import { dirname as dirname8, join as join21 } from "node:path";
+import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join17(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join21(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm10(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm12(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
-  const workspace = join17(root, "workspace");
-  const home = join17(root, "home");
+  const workspace = join21(root, "workspace");
+  const home = join21(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
+  await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join17(home, "artifacts"),
+    artifactsDir: join21(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
     onDirty: "wip-commit"
   });
+  const gates = new Gates(snapshotter);
   const runId = "demo-run";
   const iterations = [];
   for (const [index, step] of ITERATIONS.entries()) {
@@ -11216,35 +17449,60 @@ async function demoIn(root) {
       beforeSha: s.beforeSha,
       afterSha: s.afterSha,
       patchPath: s.patchPath,
-      task: step.task
+      task: step.task,
+      gate: await testGate(gates, workspace, runId, s.iteration)
     });
   }
-  const report2 = await snapshotter.verify({ runId });
-  const failed = report2.checks.filter((c) => !c.ok).length;
+  const report3 = await gates.verify({ runId }, { requireGates: ["test"] });
+  const failed = report3.checks.filter((c) => !c.ok).length;
   return {
     workspace,
     home,
     runId,
     iterations,
-    verify: { ok: report2.ok, checks: report2.checks.length, failed }
+    verify: { ok: report3.ok, checks: report3.checks.length, failed }
   };
 }
+async function testGate(gates, workspace, runId, iteration) {
+  const discard = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+  const result = await gates.run(workspace, {
+    runId,
+    iteration,
+    name: "test",
+    command: TEST_GATE,
+    junit: ["junit.xml"],
+    isolated: true,
+    echo: { stdout: discard(), stderr: discard() }
+  });
+  return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
+}
 async function put(root, rel, content) {
-  const path = join17(root, rel);
-  await mkdir4(dirname6(path), { recursive: true });
+  const path = join21(root, rel);
+  await mkdir6(dirname8(path), { recursive: true });
   await writeFile3(path, content);
 }
-var ITERATIONS;
+var greetTest, ITERATIONS, TEST_GATE;
 var init_demo = __esm({
-  "src/snapshotter/demo.ts"() {
+  "src/demo/demo.ts"() {
     "use strict";
     init_config();
+    init_gates();
     init_snapshotter();
+    greetTest = (module, expected) => [
+      "import { test } from 'node:test';",
+      "import assert from 'node:assert/strict';",
+      `import { greet } from '../src/${module}';`,
+      "",
+      `test('greets by name', () => assert.equal(greet('Ada'), '${expected}'));`,
+      "test('greets nobody politely', () => assert.match(greet(''), /^H/));",
+      ""
+    ].join("\n");
     ITERATIONS = [
       {
-        task: "Add a greeting module and document it",
+        task: "Add a greeting module with a test, and document it",
         edit: async (ws) => {
           await put(ws, "src/greet.js", "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n");
+          await put(ws, "test/greet.test.js", greetTest("greet.js", "Hello, Ada!"));
           await put(
             ws,
             "README.md",
@@ -11253,14 +17511,15 @@ var init_demo = __esm({
         }
       },
       {
-        task: "Rename the module, add a logo, and tweak the greeting",
+        task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename3(join17(ws, "src/greet.js"), join17(ws, "src/hello.js"));
+          await rename4(join21(ws, "src/greet.js"), join21(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
-            "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport const version = 2;\n"
+            "export function greet(name) {\n  return `Hi there, ${name}!`;\n}\n\nexport const version = 2;\n"
           );
+          await put(ws, "test/greet.test.js", greetTest("hello.js", "Hello, Ada!"));
           await put(
             ws,
             "assets/logo.png",
@@ -11269,9 +17528,10 @@ var init_demo = __esm({
         }
       },
       {
-        task: "Remove the notes file and update the logo",
+        task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
-          await rm10(join17(ws, "NOTES.txt"));
+          await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
+          await rm12(join21(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -11279,6 +17539,13 @@ var init_demo = __esm({
           );
         }
       }
+    ];
+    TEST_GATE = [
+      process.execPath,
+      "--test",
+      "--test-reporter=junit",
+      "--test-reporter-destination=junit.xml",
+      "test/"
     ];
   }
 });
@@ -11288,6 +17555,10 @@ var demo_exports = {};
 __export(demo_exports, {
   DEMO_COMMAND: () => DEMO_COMMAND
 });
+function gateCell(gate2, colour) {
+  const counts = gate2.tests === null ? "" : ` ${gate2.tests.passed}/${gate2.tests.total}`;
+  return paint(`${gate2.name} ${gate2.verdict}${counts}`, gate2.verdict === "pass" ? "green" : "red", colour);
+}
 var DEMO_COMMAND;
 var init_demo2 = __esm({
   "src/cli/commands/demo.ts"() {
@@ -11299,7 +17570,7 @@ var init_demo2 = __esm({
       name: "demo",
       usage: "demo",
       summary: "Run the main job end to end on a throwaway workspace and home (your ~/.agentgate is not touched).",
-      description: "The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.",
+      description: "Three scripted agent iterations, each judged by a test gate (red on the second, green again on the third), then verify --require-gate test. The throwaway workspace and home are removed when the demo ends, unless --keep leaves them for a look.",
       options: {
         keep: { type: "boolean", description: "keep the throwaway workspace and home, and say where they are" }
       },
@@ -11318,6 +17589,7 @@ var init_demo2 = __esm({
               `-${i.deletions}`,
               short(i.beforeSha),
               short(i.afterSha),
+              gateCell(i.gate, colour),
               i.patchPath ?? "-"
             ]);
             const verdict = summary.verify.ok ? paint(`verify: all ${summary.verify.checks} checks passed`, "green", colour) : paint(
@@ -11328,7 +17600,7 @@ var init_demo2 = __esm({
             return [
               `Run ${summary.runId} in ${summary.workspace}`,
               "",
-              table(["ITER", "FILES", "+", "-", "BEFORE", "AFTER", "PATCH"], rows),
+              table(["ITER", "FILES", "+", "-", "BEFORE", "AFTER", "GATE", "PATCH"], rows),
               "",
               verdict,
               summary.kept ? `Workspace and home kept for a look: ${summary.workspace}, ${summary.home}` : "The throwaway workspace and home were removed (demo --keep keeps them)."
@@ -11346,6 +17618,7 @@ var init_sharing = __esm({
   "types/sharing.ts"() {
     "use strict";
     init_zod();
+    init_run();
     init_snapshot();
     RECORD_FORMAT = "agentgate-record/1";
     RECORD_FILE = "record.json";
@@ -11381,7 +17654,12 @@ var init_sharing = __esm({
       workspace: string2().min(1).max(4096),
       /** Null when the iteration changed nothing (no patch). */
       patch: PatchRecipe.nullable(),
-      run: object({ createdAt: IsoDate, before: BeforeState.nullable() }).strict()
+      run: object({
+        createdAt: IsoDate,
+        before: BeforeState.nullable(),
+        /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
+        restart: RunRestart.optional()
+      }).strict()
     }).strict();
     PushResult = object({
       remote: string2(),
@@ -11401,7 +17679,9 @@ var init_sharing = __esm({
       snapshots: number2().int().nonnegative(),
       /** Records already present and unchanged. */
       unchanged: number2().int().nonnegative(),
-      refused: array(RefusedRecord)
+      refused: array(RefusedRecord),
+      /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
+      gates: number2().int().nonnegative()
     });
     ExportResult = object({
       file: string2(),
@@ -11413,7 +17693,7 @@ var init_sharing = __esm({
 });
 
 // src/git/record-objects.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 async function objectFormat(repo) {
   const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
   if (out !== "sha1" && out !== "sha256")
@@ -11423,7 +17703,7 @@ async function objectFormat(repo) {
   return out;
 }
 function objectId(format, type, content) {
-  return createHash3(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
+  return createHash4(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
 }
 function treeContent(entries) {
   const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
@@ -11448,6 +17728,29 @@ async function writeObjects(repo, type, files) {
         details: { path: f.path, expected: f.id, actual: out[i] }
       });
   });
+}
+async function writeBlobFiles(repo, paths) {
+  if (paths.length === 0) return [];
+  for (const path of paths)
+    if (/[\n\r]/.test(path))
+      throw new InvalidArgumentError(`file path ${JSON.stringify(path)} holds a newline`, {
+        details: { path }
+      });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", "blob", "--stdin-paths"], {
+    input: `${paths.join("\n")}
+`
+  })).stdout.split("\n").filter(Boolean);
+  return paths.map((path, i) => {
+    const id = out[i];
+    if (id === void 0 || !isFullId(id))
+      throw new GitFailedError(`git hash-object gave no id for ${path}`, { details: { path } });
+    return id;
+  });
+}
+async function writeBlobToFile(repo, id, file) {
+  if (!isFullId(id))
+    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  return runGitToFile(repo, ["cat-file", "blob", id], file);
 }
 async function listRefsWithParents(repo, prefix) {
   if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
@@ -11513,8 +17816,8 @@ var init_record_objects = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute4, resolve as resolve6 } from "node:path";
-import { stat as stat7 } from "node:fs/promises";
+import { isAbsolute as isAbsolute4, resolve as resolve11 } from "node:path";
+import { stat as stat12 } from "node:fs/promises";
 function checkRemoteUrl(url) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
@@ -11562,10 +17865,10 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute4(url) ? resolve6(repo.topLevel, url) : url
+        url: kind2 === "local" && !isAbsolute4(url) ? resolve11(repo.topLevel, url) : url
       };
     }
-    if (!await isDir(resolve6(cwd, nameOrUrl))) {
+    if (!await isDir(resolve11(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(
         `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
         {
@@ -11576,7 +17879,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
-    const path = resolve6(cwd, nameOrUrl);
+    const path = resolve11(cwd, nameOrUrl);
     if (!await isDir(path))
       throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, {
         details: { remote: path }
@@ -11586,7 +17889,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   return { name: nameOrUrl, url: nameOrUrl };
 }
 async function isDir(path) {
-  return stat7(path).then(
+  return stat12(path).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -11764,8 +18067,8 @@ var init_transport = __esm({
 });
 
 // src/git/bundle-pack.ts
-import { createHash as createHash4 } from "node:crypto";
-import { createReadStream as createReadStream2 } from "node:fs";
+import { createHash as createHash5 } from "node:crypto";
+import { createReadStream as createReadStream4 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
   let hash = null;
@@ -11773,7 +18076,7 @@ async function bundlePackIntact(file) {
   let tail = Buffer.alloc(0);
   let packBytes = 0;
   let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream2(file)) {
+  for await (const chunk of createReadStream4(file)) {
     let data = chunk;
     if (header !== null) {
       header = Buffer.concat([header, data]);
@@ -11784,7 +18087,7 @@ async function bundlePackIntact(file) {
       }
       const text = header.subarray(0, end + 1).toString("latin1");
       if (/^@object-format=sha256$/m.test(text)) trailerBytes = 32;
-      hash = createHash4(trailerBytes === 32 ? "sha256" : "sha1");
+      hash = createHash5(trailerBytes === 32 ? "sha256" : "sha1");
       data = header.subarray(end + 2);
       header = null;
     }
@@ -11825,6 +18128,7 @@ function relativePatchFile(runId, iteration) {
 }
 function buildRecord(snapshot, run) {
   const before2 = run.before !== null && run.before.sha === snapshot.beforeSha ? run.before : null;
+  const restart = (run.restarts ?? []).filter((r) => r.lastIteration < snapshot.iteration).at(-1);
   const changed = snapshot.beforeSha !== snapshot.afterSha;
   return RecordFile.parse({
     format: RECORD_FORMAT,
@@ -11848,18 +18152,18 @@ function buildRecord(snapshot, run) {
     },
     workspace: snapshot.recordedWorkspace ?? snapshot.workspace,
     patch: changed ? { file: relativePatchFile(snapshot.runId, snapshot.iteration), args: [...PATCH_RECIPE_ARGS] } : null,
-    run: { createdAt: run.createdAt, before: before2 }
+    run: { createdAt: run.createdAt, before: before2, ...restart === void 0 ? {} : { restart } }
   });
 }
-function recordObjects(format, record2) {
-  const blobContent = Buffer.from(`${JSON.stringify(record2, null, 2)}
+function recordObjects(format, record3) {
+  const blobContent = Buffer.from(`${JSON.stringify(record3, null, 2)}
 `);
   const blob = objectId(format, "blob", blobContent);
   const treeBuf = treeContent([{ name: RECORD_FILE, blob }]);
   const tree = objectId(format, "tree", treeBuf);
-  const seconds = Math.floor(Date.parse(record2.snapshot.createdAt) / 1e3);
+  const seconds = Math.floor(Date.parse(record3.snapshot.createdAt) / 1e3);
   const who = `agentgate <agentgate@localhost> ${seconds} +0000`;
-  const s = record2.snapshot;
+  const s = record3.snapshot;
   const message = `[agentgate] Record of run ${s.runId} iteration ${s.iteration}
 
 Agentgate-Snapshot: ${s.id}
@@ -11893,10 +18197,381 @@ var init_records = __esm({
   }
 });
 
+// types/gate-record.ts
+var GATE_RECORD_FORMAT, GATE_RECORD_FILE, GATE_LOG_FILE, TravellingGateLog, TravellingGate, GateRecordFile;
+var init_gate_record = __esm({
+  "types/gate-record.ts"() {
+    "use strict";
+    init_zod();
+    init_gate();
+    GATE_RECORD_FORMAT = "agentgate-gate/1";
+    GATE_RECORD_FILE = "gate.json";
+    GATE_LOG_FILE = "gate.log";
+    TravellingGateLog = object({
+      sha256: string2().regex(/^[0-9a-f]{64}$/),
+      bytes: number2().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+    }).strict();
+    TravellingGate = GateResult.extend({ log: TravellingGateLog.nullable() }).strict();
+    GateRecordFile = object({
+      format: literal(GATE_RECORD_FORMAT),
+      gate: TravellingGate
+    }).strict();
+  }
+});
+
+// src/sharing/gate-records.ts
+import { randomBytes as randomBytes6 } from "node:crypto";
+import { mkdir as mkdir7, rm as rm13, stat as stat13, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join22 } from "node:path";
+function gateRef(runId, id, prefix = GATES_PREFIX) {
+  return `${prefix}${runId}/${id}`;
+}
+function parseGateRef(ref, prefix) {
+  if (!ref.startsWith(prefix)) return null;
+  const m = /^([^/]+)\/([^/]+)$/.exec(ref.slice(prefix.length));
+  if (!m || !SafeId.safeParse(m[1]).success || !SafeId.safeParse(m[2]).success) return null;
+  return { runId: m[1], id: m[2] };
+}
+function gateRefspecs(runs2, all) {
+  return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs2.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
+}
+function receivedLogPath(artifactsDir, g) {
+  return join22(
+    artifactsDir,
+    assertSafeId(g.runId, "run id"),
+    `iteration-${g.iteration}`,
+    `gate-${assertSafeId(g.name, "gate name")}-${g.attempt}-${assertSafeId(g.id, "gate id")}.log`
+  );
+}
+function travellingGate(result) {
+  return {
+    ...result,
+    log: result.log === null ? null : { sha256: result.log.sha256, bytes: result.log.bytes }
+  };
+}
+function gateObjects(format, gate2, logBlob) {
+  const record3 = { format: GATE_RECORD_FORMAT, gate: gate2 };
+  const json = Buffer.from(`${JSON.stringify(GateRecordFile.parse(record3), null, 2)}
+`);
+  const jsonId = objectId(format, "blob", json);
+  const entries = [{ name: GATE_RECORD_FILE, blob: jsonId }];
+  if (logBlob !== null) entries.push({ name: GATE_LOG_FILE, blob: logBlob });
+  const treeBuf = treeContent(entries);
+  const tree = objectId(format, "tree", treeBuf);
+  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(gate2.startedAt) / 1e3)} +0000`;
+  const message = `[agentgate] Gate ${gate2.name} of run ${gate2.runId} iteration ${gate2.iteration}: ${gate2.verdict}
+
+Agentgate-Gate: ${gate2.id}
+`;
+  const commitBuf = Buffer.from(
+    `tree ${tree}
+parent ${gate2.afterSha}
+author ${who}
+committer ${who}
+
+${message}`
+  );
+  return {
+    json: { id: jsonId, content: json },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
+  };
+}
+var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_REFSPECS, GateRecords;
+var init_gate_records = __esm({
+  "src/sharing/gate-records.ts"() {
+    "use strict";
+    init_gate_record();
+    init_snapshot();
+    init_errors();
+    init_atomic();
+    init_lock();
+    init_record_objects();
+    init_refs();
+    init_repo_lock();
+    init_inside();
+    init_patch_artifact();
+    init_gate_store();
+    init_paths();
+    GATES_PREFIX = "refs/agentgate/gates/";
+    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
+    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_REFSPECS = 2e3;
+    GateRecords = class {
+      constructor(options, snapshots) {
+        this.options = options;
+        this.snapshots = snapshots;
+        this.gates = new GateStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+      }
+      options;
+      snapshots;
+      gates;
+      /**
+       * Makes sure every verdict of `runIds` has its commit under refs/agentgate/gates/ (under the
+       * repository's lock). A verdict whose tree is not its after commit's tree, or whose after commit
+       * is not here, is never published (STORE_CORRUPT: `verify` names it).
+       */
+      async materialise(repo, runIds) {
+        await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+          const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
+          const pending = [];
+          for (const runId of runIds)
+            for (const g of (await this.gates.list(runId)).results)
+              if (!existing.has(gateRef(g.runId, g.id))) pending.push(g);
+          if (pending.length === 0) return;
+          const trees = await batchCheck(
+            repo,
+            pending.map((g) => `${g.afterSha}^{tree}`)
+          );
+          pending.forEach((g, i) => {
+            const t = trees[i];
+            if (!t?.found || t.id !== g.treeId)
+              throw new StoreCorruptError(
+                `gate verdict ${g.id} of run ${g.runId} names tree ${g.treeId}, which is not the tree of its after commit ${g.afterSha} here; nothing was published. "verify --run ${g.runId}" shows it`,
+                { details: { runId: g.runId, id: g.id } }
+              );
+          });
+          await this.writeCommits(repo, pending);
+        });
+      }
+      async writeCommits(repo, pending) {
+        const format = await objectFormat(repo);
+        const logs = this.options.includeGateLogs ? await Promise.all(pending.map((g) => this.intactLog(g))) : pending.map(() => null);
+        const logPaths = logs.filter((p) => p !== null);
+        const logIds = new Map((await writeBlobFiles(repo, logPaths)).map((id, i) => [logPaths[i], id]));
+        const objects = pending.map(
+          (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
+        );
+        const dir = join22(layout(this.options.home).home, "tmp", `gates-${randomBytes6(6).toString("hex")}`);
+        await mkdir7(dir, { recursive: true });
+        try {
+          const kinds = [
+            ["blob", "json"],
+            ["tree", "tree"],
+            ["commit", "commit"]
+          ];
+          for (const [type, key] of kinds) {
+            const files = /* @__PURE__ */ new Map();
+            for (const o of objects) {
+              const path = join22(dir, `${type}-${o[key].id}`);
+              if (!files.has(o[key].id)) await writeFile4(path, o[key].content);
+              files.set(o[key].id, path);
+            }
+            await writeObjects(
+              repo,
+              type,
+              [...files].map(([id, path]) => ({ id, path }))
+            );
+          }
+        } finally {
+          await rm13(dir, { recursive: true, force: true });
+        }
+        const updates = pending.map((g, i) => ({
+          ref: gateRef(g.runId, g.id),
+          newSha: objects[i].commit.id,
+          oldSha: null
+        }));
+        await updateRefs(repo, updates, { message: "agentgate: gate verdict" });
+      }
+      /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
+      async intactLog(g) {
+        if (g.log === null || g.log.path === null) return null;
+        const size = await stat13(g.log.path).then(
+          (s) => s.isFile() ? s.size : -1,
+          () => -1
+        );
+        if (size !== g.log.bytes) return null;
+        return await sha256File(g.log.path) === g.log.sha256 ? g.log.path : null;
+      }
+      /**
+       * Takes verdicts in from `source` (the remote's or bundle's refs under GATES_PREFIX): fetches only
+       * those this repository lacks (`bring`, into GATE_INCOMING_PREFIX), checks each one, writes its
+       * log text (when it travelled and its digest matches) and stores it. Runs under the home's sharing
+       * lock and the repository's lock, after the run records were received (whose receipt swept what a
+       * killed call left under refs/agentgate/incoming/).
+       */
+      async receive(repo, source, bring) {
+        if (source.length === 0) return { gates: 0, runs: [], refused: [] };
+        const lockPath = join22(layout(this.options.home).locks, "sharing.lock");
+        return withLock(
+          lockPath,
+          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
+          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+            const refused = [];
+            const local = new Map((await listRefsWithParents(repo, GATES_PREFIX)).map((r) => [r.ref, r]));
+            const toFetch = [];
+            const held = [];
+            for (const r of source) {
+              const name = parseGateRef(r.ref, GATES_PREFIX);
+              const mine = local.get(r.ref);
+              if (name === null)
+                refused.push({
+                  ref: r.ref,
+                  reason: "not a gate ref name (refs/agentgate/gates/<runId>/<gateId>)"
+                });
+              else if (mine === void 0) toFetch.push(r);
+              else if (mine.sha !== r.sha)
+                refused.push({
+                  ref: r.ref,
+                  reason: `conflicts with this repository's verdict ${mine.sha}; kept the local one`
+                });
+              else if (await this.gates.load(name.runId, name.id).catch(() => null) === null) held.push(mine);
+            }
+            if (toFetch.length > 0)
+              await bring(
+                toFetch.length > MAX_REFSPECS ? [`+${GATES_PREFIX}*:${GATE_INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${GATE_INCOMING_PREFIX}${r.ref.slice(GATES_PREFIX.length)}`)
+              );
+            const wanted = new Set(toFetch.map((r) => r.ref));
+            const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
+            try {
+              const checked = await this.check(repo, [...incoming, ...held], refused);
+              const stored = await this.store(repo, checked, refused);
+              await updateRefs(
+                repo,
+                stored.filter((c) => !local.has(c.ref.ref)).map((c) => ({ ref: c.ref.ref, newSha: c.ref.sha, oldSha: null })),
+                { message: "agentgate: fetched gate verdict" }
+              );
+              return {
+                gates: stored.filter((c) => c.fresh).length,
+                runs: [...new Set(stored.map((c) => c.gate.runId))].sort(),
+                refused
+              };
+            } finally {
+              if (toFetch.length > 0)
+                await deleteRefs(
+                  repo,
+                  (await listRefs(repo, GATE_INCOMING_PREFIX)).map((r) => ({ ref: r.ref, oldSha: r.sha }))
+                );
+            }
+          })
+        );
+      }
+      /** Every check that needs no write: ref name, commit shape, schema, ids, the after commit and its tree. */
+      async check(repo, refs, refused) {
+        const refuse = (ref, reason) => refused.push({ ref, reason });
+        const shaped = refs.filter((r) => {
+          if (r.type === "commit" && r.parents.length === 1) return true;
+          refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
+          return false;
+        });
+        const probes = await batchCheck(
+          repo,
+          shaped.flatMap((r) => [
+            `${r.sha}:${GATE_RECORD_FILE}`,
+            `${r.sha}:${GATE_LOG_FILE}`,
+            `${r.parents[0]}^{tree}`
+          ])
+        );
+        const sized = shaped.flatMap((r, i) => {
+          const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
+          if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
+          else if (json.size > MAX_GATE_RECORD_BYTES)
+            refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
+          else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
+          else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
+          else
+            return [
+              {
+                ref: r,
+                json: json.id,
+                log: log?.found ? { id: log.id, size: log.size } : null,
+                tree: tree.id
+              }
+            ];
+          return [];
+        });
+        const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
+        const runSnapshots = /* @__PURE__ */ new Map();
+        const checked = [];
+        for (const s of sized) {
+          const name = parseGateRef(s.ref.ref, GATES_PREFIX);
+          let json;
+          try {
+            json = JSON.parse(contents.get(s.json).toString("utf8"));
+          } catch {
+            refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
+            continue;
+          }
+          const parsed = GateRecordFile.safeParse(json);
+          if (!parsed.success) {
+            refuse(
+              s.ref.ref,
+              `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+            );
+            continue;
+          }
+          const g = parsed.data.gate;
+          const afterOf = await this.iterationAfter(runSnapshots, g.runId, g.iteration);
+          const why = g.runId !== name.runId || g.id !== name.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : null;
+          if (why !== null) refuse(s.ref.ref, why);
+          else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
+        }
+        return checked;
+      }
+      /** The after commit of a run's iteration in the local home (read once per run), or undefined. */
+      async iterationAfter(cache2, runId, iteration) {
+        if (!cache2.has(runId)) {
+          const snaps = await this.snapshots.inspectRun(runId).then(
+            (c) => c.snapshots,
+            () => []
+          );
+          cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
+        }
+        return cache2.get(runId)?.get(iteration);
+      }
+      /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
+      async store(repo, checked, refused) {
+        const out = [];
+        for (const c of checked) {
+          const g = c.gate;
+          try {
+            let path = null;
+            if (c.logBlob !== null && g.log !== null && await this.gates.load(g.runId, g.id) === null) {
+              path = receivedLogPath(this.options.artifactsDir, g);
+              await this.writeLog(repo, c.logBlob, g.log.sha256, path);
+            }
+            const fresh = await this.gates.receive({ ...g, log: g.log === null ? null : { ...g.log, path } });
+            out.push({ ...c, fresh });
+          } catch (error2) {
+            if (!(error2 instanceof AgentgateError)) throw error2;
+            refused.push({
+              ref: c.ref.ref,
+              reason: error2 instanceof ConcurrentUpdateError ? `verdict ${g.id} is already stored here with other content; kept the local one` : error2.message
+            });
+          }
+        }
+        return out;
+      }
+      /**
+       * Streams the log blob to `path` as `after` writes a patch: never through a link inside the
+       * workspace (UNSAFE_WORKSPACE), a new temp file renamed into place, and only when its sha256 matches.
+       */
+      async writeLog(repo, blob, sha256, path) {
+        await assertNoLinkInside(repo.topLevel, path);
+        await replaceFileAtomic(path, async (temp) => {
+          await writeBlobToFile(repo, blob, temp);
+          if (await sha256File(temp) !== sha256)
+            throw new StoreCorruptError(`its ${GATE_LOG_FILE} does not have the sha256 the verdict records`, {
+              details: { path }
+            });
+        });
+      }
+    };
+  }
+});
+
 // src/sharing/sharing.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir5, rm as rm11, stat as stat8, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join18, resolve as resolve7 } from "node:path";
+import { randomBytes as randomBytes7 } from "node:crypto";
+import { mkdir as mkdir8, rm as rm14, stat as stat14, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join23, resolve as resolve12 } from "node:path";
+function withGates(records, gates) {
+  return {
+    ...records,
+    runs: [.../* @__PURE__ */ new Set([...records.runs, ...gates.runs])].sort(),
+    refused: [...records.refused, ...gates.refused],
+    gates: gates.gates
+  };
+}
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
 }
@@ -11912,12 +18587,18 @@ function dedupe(items) {
   return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
 }
 async function exists2(path) {
-  return stat8(path).then(
+  return stat14(path).then(
     () => true,
     () => false
   );
 }
-var MAX_RECORD_BYTES, MAX_PATCH_BYTES, MAX_REFSPECS, Sharing;
+function withRestart(run, restart) {
+  const known = run.restarts ?? [];
+  const same = (r) => restart !== void 0 && r.at === restart.at && r.sha === restart.sha && r.from === restart.from;
+  if (restart === void 0 || known.some(same)) return {};
+  return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
+}
+var MAX_RECORD_BYTES, MAX_PATCH_BYTES, MAX_REFSPECS2, Sharing, SHARED_PREFIX;
 var init_sharing2 = __esm({
   "src/sharing/sharing.ts"() {
     "use strict";
@@ -11937,32 +18618,43 @@ var init_sharing2 = __esm({
     init_paths();
     init_snapshot_store();
     init_records();
+    init_gate_records();
     MAX_RECORD_BYTES = 16 * 1024 * 1024;
     MAX_PATCH_BYTES = 512 * 1024 * 1024;
-    MAX_REFSPECS = 2e3;
+    MAX_REFSPECS2 = 2e3;
     Sharing = class {
       constructor(options) {
         this.options = options;
         this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+        this.gateRecords = new GateRecords(
+          { ...options, includeGateLogs: options.includeGateLogs ?? false },
+          this.store
+        );
       }
       options;
       store;
+      /** The runs' gate verdicts, which travel beside their records (gate-records.ts). */
+      gateRecords;
       /** Publishes the selected runs' records to a remote (default `origin`). PUSH_REJECTED when the remote holds another record for an iteration. */
       async push(sel, remoteName = "origin", cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd);
         const { runs: runs2, refs } = await this.materialise(repo, sel);
+        await this.gateRecords.materialise(repo, runs2);
         const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
         if (count === 0) return { remote: remote.name, runs: runs2, refs: 0, updated: [], upToDate: [] };
-        const specs = sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs2.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`);
+        const specs = [
+          ...sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs2.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`),
+          ...gateRefspecs(runs2, sel.all === true)
+        ];
         const results = await pushRefs(repo, remote.url, specs);
         const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
         const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
         let rejected = results.filter((r) => r.flag === "!");
         if (rejected.length > 0) {
           const [theirs, ours] = await Promise.all([
-            listRemoteRefs(repo, remote.url, RECORDS_PREFIX),
-            listRefs(repo, RECORDS_PREFIX)
+            listRemoteRefs(repo, remote.url, SHARED_PREFIX),
+            listRefs(repo, SHARED_PREFIX)
           ]);
           const remoteSha = new Map(theirs.map((r) => [r.ref, r.sha]));
           const localSha = new Map(ours.map((r) => [r.ref, r.sha]));
@@ -12012,35 +18704,48 @@ var init_sharing2 = __esm({
           },
           (r, specs) => fetchRefs(r, remote.url, specs)
         );
-        return { remote: remote.name, ...result };
+        const gates = await this.gateRecords.receive(
+          repo,
+          await listRemoteRefs(
+            repo,
+            remote.url,
+            sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
+          ),
+          (specs) => fetchRefs(repo, remote.url, specs)
+        );
+        return { remote: remote.name, ...withGates(result, gates) };
       }
       /** Writes the selected runs' records as one bundle file (atomically). */
       async export(sel, file, cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const { runs: runs2 } = await this.materialise(repo, sel);
+        await this.gateRecords.materialise(repo, runs2);
         const all = await listRefs(repo, RECORDS_PREFIX);
         const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+        const gates = (await listRefs(repo, GATES_PREFIX)).filter(
+          (r) => sel.all || runs2.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
+        );
         if (chosen.length === 0)
           throw new RunNotFoundError(
             `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
-        const path = resolve7(cwd, file);
+        const path = resolve12(cwd, file);
         await replaceFileAtomic(
           path,
           (temp) => createBundle(
             repo,
             temp,
-            chosen.map((r) => r.ref)
+            [...chosen, ...gates].map((r) => r.ref)
           )
         );
-        return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length };
+        return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length + gates.length };
       }
       /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
       async import(workspace, file, cwd = process.cwd()) {
         const repo = await this.open(workspace);
-        const path = resolve7(cwd, file);
-        const isFile = await stat8(path).then(
+        const path = resolve12(cwd, file);
+        const isFile = await stat14(path).then(
           (s) => s.isFile(),
           () => false
         );
@@ -12061,23 +18766,25 @@ var init_sharing2 = __esm({
           );
         }
         const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-        const result = await this.receive(
-          repo,
-          async () => records,
-          async (r, specs) => {
-            try {
-              await fetchRefs(r, path, specs);
-            } catch (cause) {
-              if (cause instanceof GitFailedError)
-                throw new BundleInvalidError(
-                  `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
-                  { cause, details: { file: path } }
-                );
-              throw cause;
-            }
+        const bring = async (r, specs) => {
+          try {
+            await fetchRefs(r, path, specs);
+          } catch (cause) {
+            if (cause instanceof GitFailedError)
+              throw new BundleInvalidError(
+                `git could not read ${path}: ${String(cause.details.stderr ?? cause.message).slice(0, 300)}`,
+                { cause, details: { file: path } }
+              );
+            throw cause;
           }
+        };
+        const result = await this.receive(repo, async () => records, bring);
+        const gates = await this.gateRecords.receive(
+          repo,
+          heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+          (specs) => bring(repo, specs)
         );
-        return { file: path, ...result };
+        return { file: path, ...withGates(result, gates) };
       }
       async open(workspace) {
         return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
@@ -12121,7 +18828,7 @@ var init_sharing2 = __esm({
         if (this.options.localWorkspace === void 0) return here;
         const gone = await Promise.all(
           runs2.map(
-            async (r) => r.workspace !== repo.topLevel && !await stat8(r.workspace).then(
+            async (r) => r.workspace !== repo.topLevel && !await stat14(r.workspace).then(
               (st) => st.isDirectory(),
               () => false
             )
@@ -12178,21 +18885,21 @@ var init_sharing2 = __esm({
         return { runs: runs2.map((r) => r.runId), refs };
       }
       async writeRecordObjects(repo, pending) {
-        const dir = join18(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
-        await mkdir5(dir, { recursive: true });
+        const dir = join23(layout(this.options.home).home, "tmp", `sharing-${randomBytes7(6).toString("hex")}`);
+        await mkdir8(dir, { recursive: true });
         try {
           for (const type of ["blob", "tree", "commit"]) {
             const files = [];
             for (const p of pending) {
               const obj = p.objects[type];
-              const path = join18(dir, `${type}-${obj.id}`);
-              await writeFile4(path, obj.content);
+              const path = join23(dir, `${type}-${obj.id}`);
+              await writeFile5(path, obj.content);
               files.push({ path, id: obj.id });
             }
             await writeObjects(repo, type, dedupe(files));
           }
         } finally {
-          await rm11(dir, { recursive: true, force: true });
+          await rm14(dir, { recursive: true, force: true });
         }
         const updates = pending.map((p) => ({
           ref: p.ref,
@@ -12214,14 +18921,14 @@ var init_sharing2 = __esm({
        * home, and only then moved to refs/agentgate/records/. Serialised per home; what a killed call
        * left in incoming/ is swept first.
        */
-      async receive(repo, list3, bring) {
-        const lockPath = join18(layout(this.options.home).locks, "sharing.lock");
+      async receive(repo, list4, bring) {
+        const lockPath = join23(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
           () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
             await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
-            const source = await list3();
+            const source = await list4();
             const local = await listRefsWithParents(repo, RECORDS_PREFIX);
             const localSha = new Map(local.map((r) => [r.ref, r.sha]));
             const refused = [];
@@ -12235,7 +18942,7 @@ var init_sharing2 = __esm({
             });
             const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
             if (toFetch.length > 0) {
-              const specs = toFetch.length > MAX_REFSPECS ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+              const specs = toFetch.length > MAX_REFSPECS2 ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
               await bring(repo, specs);
             }
             const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
@@ -12260,7 +18967,7 @@ var init_sharing2 = __esm({
         );
       }
       indexPath() {
-        return join18(layout(this.options.home).home, "sharing", "rebuilt.json");
+        return join23(layout(this.options.home).home, "sharing", "rebuilt.json");
       }
       /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
       async rebuild(repo, incoming, localRefs) {
@@ -12434,6 +19141,7 @@ var init_sharing2 = __esm({
             const next = {
               ...cur,
               before: before2 !== null && later ? before2 : cur.before,
+              ...withRestart(cur, a.record.run.restart),
               ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
             };
             return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
@@ -12475,6 +19183,7 @@ var init_sharing2 = __esm({
         }
       }
     };
+    SHARED_PREFIX = "refs/agentgate/";
   }
 });
 
@@ -12484,7 +19193,7 @@ __export(sharing_exports, {
   SHARING_COMMANDS: () => SHARING_COMMANDS
 });
 function sharing(ctx) {
-  return new Sharing(ctx.serviceOptions);
+  return new Sharing({ ...ctx.serviceOptions, includeGateLogs: ctx.settings.sharing.includeGateLogs });
 }
 function selection(ctx, values) {
   if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
@@ -12498,7 +19207,7 @@ function receiveResult(result, source) {
   return {
     json: result,
     human: () => [
-      `Rebuilt ${result.snapshots} snapshot(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
+      `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
       ...result.refused.map((r) => printable(`refused ${r.ref}: ${r.reason}`))
     ].join("\n")
   };
@@ -12594,9 +19303,55 @@ var init_sharing3 = __esm({
   }
 });
 
+// types/report-gates.ts
+var ReportVerdict, ReportGateSummary, ReportGates;
+var init_report_gates = __esm({
+  "types/report-gates.ts"() {
+    "use strict";
+    init_zod();
+    init_gate();
+    init_snapshot();
+    ReportVerdict = object({
+      id: SafeId,
+      name: SafeId,
+      attempt: number2().int().positive(),
+      verdict: GateVerdict,
+      observed: boolean2(),
+      reason: string2(),
+      durationMs: number2().int().nonnegative(),
+      /** Null when the gate had no JUnit file. */
+      tests: object({
+        total: number2().int().nonnegative(),
+        passed: number2().int().nonnegative(),
+        failed: number2().int().nonnegative(),
+        skipped: number2().int().nonnegative(),
+        errors: number2().int().nonnegative()
+      }).nullable(),
+      /** The failed test cases the verdict kept (at most 50). */
+      failures: array(TestFailure)
+    });
+    ReportGateSummary = object({
+      name: SafeId,
+      /** The iteration of `latest`: the last one this gate ran on. */
+      iteration: number2().int().nonnegative(),
+      latest: ReportVerdict,
+      /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
+      firstRed: number2().int().nonnegative().nullable(),
+      /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
+      greenAgain: number2().int().nonnegative().nullable()
+    });
+    ReportGates = object({
+      iterations: array(
+        object({ iteration: number2().int().nonnegative(), verdicts: array(ReportVerdict) })
+      ),
+      summary: array(ReportGateSummary)
+    });
+  }
+});
+
 // types/verify.ts
 var VerifyCheck, VerifyReport;
-var init_verify2 = __esm({
+var init_verify3 = __esm({
   "types/verify.ts"() {
     "use strict";
     init_zod();
@@ -12619,7 +19374,8 @@ var init_report = __esm({
     init_zod();
     init_run();
     init_snapshot();
-    init_verify2();
+    init_report_gates();
+    init_verify3();
     ReportFormat = _enum(["html", "md", "json", "dotenv"]);
     ReportSnapshot = Snapshot.extend({
       task: string2().nullable(),
@@ -12641,8 +19397,178 @@ var init_report = __esm({
         deletions: number2().int().nonnegative()
       }),
       snapshots: array(ReportSnapshot),
-      verification: VerifyReport
+      verification: VerifyReport,
+      /** The run's gate verdicts (absent only in reports made before gates existed). */
+      gates: ReportGates.optional()
     });
+  }
+});
+
+// src/report/gates.ts
+async function buildGateReport(gates, runId) {
+  const results = (await gates.list(runId)).results;
+  return gateReportOf(results);
+}
+function gateReportOf(results) {
+  const sorted = [...results].sort(compareGateResults);
+  const byIteration = /* @__PURE__ */ new Map();
+  for (const g of sorted) byIteration.set(g.iteration, [...byIteration.get(g.iteration) ?? [], g]);
+  const iterations = [...byIteration.keys()].sort((a, b) => a - b);
+  const names = [...new Set(sorted.map((g) => g.name))].sort();
+  const summary = [];
+  for (const name of names) {
+    const newest = iterations.flatMap((i) => {
+      const last = (byIteration.get(i) ?? []).filter((g) => g.name === name).at(-1);
+      return last === void 0 ? [] : [last];
+    });
+    const red = newest.find((g) => g.verdict !== "pass");
+    const green = red === void 0 ? void 0 : newest.find((g) => g.iteration > red.iteration && g.verdict === "pass");
+    const latest = newest.at(-1);
+    summary.push({
+      name,
+      iteration: latest.iteration,
+      latest: verdictOf(latest),
+      firstRed: red?.iteration ?? null,
+      greenAgain: green?.iteration ?? null
+    });
+  }
+  return {
+    iterations: iterations.map((iteration) => ({
+      iteration,
+      verdicts: (byIteration.get(iteration) ?? []).map(verdictOf)
+    })),
+    summary
+  };
+}
+function verdictOf(g) {
+  return {
+    id: g.id,
+    name: g.name,
+    attempt: g.attempt,
+    verdict: g.verdict,
+    observed: g.observed,
+    reason: g.reason,
+    durationMs: g.durationMs,
+    tests: g.tests && {
+      total: g.tests.total,
+      passed: g.tests.passed,
+      failed: g.tests.failed,
+      skipped: g.tests.skipped,
+      errors: g.tests.errors
+    },
+    failures: g.tests?.failures ?? []
+  };
+}
+function failedGates(gates) {
+  return (gates?.summary ?? []).filter((s) => s.latest.verdict !== "pass");
+}
+function gateAnnotations(gates) {
+  return failedGates(gates).slice(0, MAX_GATE_ANNOTATIONS).map((s) => {
+    const title = `agentgate gate ${s.name}: ${s.latest.verdict}`;
+    const tests = s.latest.failures.slice(0, 5).map((f) => `
+- ${f.suite ? `${f.suite} > ` : ""}${f.name}: ${f.message.split("\n")[0] ?? ""}`).join("");
+    return `::error title=${escapeProperty(title)}::${escapeData(
+      `iteration ${s.iteration}, attempt ${s.latest.attempt}: ${s.latest.reason}${tests}`
+    )}`;
+  });
+}
+function formatDuration(ms) {
+  return ms < 1e3 ? `${ms} ms` : `${(ms / 1e3).toFixed(1)} s`;
+}
+function testCounts(v) {
+  return v.tests === null ? { passed: "-", failed: "-" } : { passed: String(v.tests.passed), failed: String(v.tests.failed + v.tests.errors) };
+}
+function gateMarkdownBlocks(gates, cell2) {
+  if (gates === void 0 || gates.summary.length === 0) return [];
+  const blocks = [];
+  const section = (lines) => blocks.push({ lines, row: false });
+  const row = (line) => blocks.push({ lines: [line], row: true });
+  const mark = (v) => v === "pass" ? ":white_check_mark: pass" : v === "fail" ? ":x: **fail**" : ":warning: **error**";
+  section([
+    "### Gates",
+    "",
+    "| Gate | Newest | Iteration | First red | Green again |",
+    "|---|---|--:|--:|--:|"
+  ]);
+  for (const s of gates.summary)
+    row(
+      `| ${cell2(s.name)} | ${mark(s.latest.verdict)} | ${s.iteration} | ${s.firstRed ?? "-"} | ${s.greenAgain ?? "-"} |`
+    );
+  section([
+    "",
+    "| # | Gate | Attempt | Verdict | Passed | Failed | Duration |",
+    "|--:|---|--:|---|--:|--:|--:|"
+  ]);
+  for (const it of gates.iterations)
+    for (const v of it.verdicts) {
+      const t = testCounts(v);
+      row(
+        `| ${it.iteration} | ${cell2(v.name)} | ${v.attempt}${v.observed ? "" : " (reported)"} | ${mark(v.verdict)} | ${t.passed} | ${t.failed} | ${formatDuration(v.durationMs)} |`
+      );
+    }
+  section([""]);
+  for (const it of gates.iterations)
+    for (const v of it.verdicts) {
+      if (v.failures.length === 0) continue;
+      section([
+        `<details><summary>Iteration ${it.iteration}, ${cell2(v.name)} attempt ${v.attempt}: ${v.failures.length} failed tests</summary>`,
+        "",
+        "| Suite | Test | Message |",
+        "|---|---|---|"
+      ]);
+      for (const f of v.failures) row(`| ${cell2(f.suite)} | ${cell2(f.name)} | ${cell2(f.message)} |`);
+      section(["", "</details>", ""]);
+    }
+  return blocks;
+}
+function gateHtml(gates, esc3) {
+  if (gates === void 0 || gates.summary.length === 0) return "";
+  const badge = (v) => `<span class="gate-${v}">${v}</span>`;
+  const summary = gates.summary.map(
+    (s) => `<tr data-gate="${esc3(s.name)}"><td><code>${esc3(s.name)}</code></td><td>${badge(s.latest.verdict)}</td><td class="num">${s.iteration}</td><td class="num">${s.firstRed ?? "-"}</td><td class="num">${s.greenAgain ?? "-"}</td></tr>`
+  ).join("\n");
+  const verdicts = gates.iterations.flatMap(
+    (it) => it.verdicts.map((v) => {
+      const t = testCounts(v);
+      const failures = v.failures.length ? `<details><summary>${v.failures.length} failed tests</summary><ul class="failures">${v.failures.map((f) => `<li><b>${esc3(f.suite)}</b> ${esc3(f.name)}<pre>${esc3(f.message)}</pre></li>`).join("")}</ul></details>` : "";
+      return `<tr data-verdict="${esc3(v.id)}"><td class="num">${it.iteration}</td><td><code>${esc3(v.name)}</code></td><td class="num">${v.attempt}${v.observed ? "" : " (reported)"}</td><td>${badge(v.verdict)}</td><td class="num">${t.passed}</td><td class="num">${t.failed}</td><td class="num">${esc3(formatDuration(v.durationMs))}</td><td class="text">${esc3(v.reason)}${failures}</td></tr>`;
+    })
+  ).join("\n");
+  return `<section id="gates"><h2>Gates</h2>
+<table id="gate-summary"><thead><tr><th>Gate</th><th>Newest</th><th>Iteration</th><th>First red</th><th>Green again</th></tr></thead><tbody>
+${summary}
+</tbody></table>
+<table id="gate-verdicts"><thead><tr><th>#</th><th>Gate</th><th>Attempt</th><th>Verdict</th><th>Passed</th><th>Failed</th><th>Duration</th><th>Reason</th></tr></thead><tbody>
+${verdicts}
+</tbody></table>
+</section>`;
+}
+function gateDotenvVariables(gates, budget) {
+  if (gates === void 0 || budget <= 0) return [];
+  const failed = failedGates(gates);
+  const vars = [
+    ["AGENTGATE_GATES", gates.summary.length],
+    ["AGENTGATE_GATES_FAILED", failed.length],
+    ["AGENTGATE_GATES_FAILED_NAMES", failed.map((s) => s.name).join(",")]
+  ];
+  for (const s of gates.summary) {
+    const key = `AGENTGATE_GATE_${s.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+    const t = testCounts(s.latest);
+    vars.push([
+      key,
+      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? "-"} green_again=${s.greenAgain ?? "-"}`
+    ]);
+  }
+  return vars.slice(0, budget);
+}
+var MAX_GATE_ANNOTATIONS, GATE_STYLE;
+var init_gates2 = __esm({
+  "src/report/gates.ts"() {
+    "use strict";
+    init_gate();
+    init_github();
+    MAX_GATE_ANNOTATIONS = 10;
+    GATE_STYLE = ".gate-pass{color:#1a7f37;font-weight:600}.gate-fail,.gate-error{color:#cf222e;font-weight:600}#gates table{margin-bottom:1em}.failures pre{white-space:pre-wrap;margin:.2em 0}";
   }
 });
 
@@ -12657,32 +19583,33 @@ var init_assets = __esm({
 });
 
 // src/report/dotenv.ts
-function dotenvVariables(report2) {
-  const last = report2.snapshots.at(-1);
-  const failed = report2.verification.checks.filter((c) => !c.ok).length;
+function dotenvVariables(report3) {
+  const last = report3.snapshots.at(-1);
+  const failed = report3.verification.checks.filter((c) => !c.ok).length;
   const vars = [
-    ["AGENTGATE_RUN_ID", report2.run.runId],
-    ["AGENTGATE_BRANCH", report2.branch],
-    ["AGENTGATE_BEFORE_SHA", report2.beforeSha],
-    ["AGENTGATE_AFTER_SHA", report2.afterSha],
-    ["AGENTGATE_ITERATIONS", report2.totals.iterations],
-    ["AGENTGATE_FILES_CHANGED", report2.totals.filesChanged],
-    ["AGENTGATE_INSERTIONS", report2.totals.insertions],
-    ["AGENTGATE_DELETIONS", report2.totals.deletions],
-    ["AGENTGATE_VERIFIED", report2.verification.ok],
+    ["AGENTGATE_RUN_ID", report3.run.runId],
+    ["AGENTGATE_BRANCH", report3.branch],
+    ["AGENTGATE_BEFORE_SHA", report3.beforeSha],
+    ["AGENTGATE_AFTER_SHA", report3.afterSha],
+    ["AGENTGATE_ITERATIONS", report3.totals.iterations],
+    ["AGENTGATE_FILES_CHANGED", report3.totals.filesChanged],
+    ["AGENTGATE_INSERTIONS", report3.totals.insertions],
+    ["AGENTGATE_DELETIONS", report3.totals.deletions],
+    ["AGENTGATE_VERIFIED", report3.verification.ok],
     ["AGENTGATE_FAILED_CHECKS", failed],
     ["AGENTGATE_LAST_SNAPSHOT_ID", last?.id],
     ["AGENTGATE_LAST_ITERATION", last?.iteration],
     ["AGENTGATE_LAST_TASK", last?.task],
     ["AGENTGATE_LAST_GATE", last?.gate],
-    ["AGENTGATE_WORKSPACE", report2.run.workspace],
-    ["AGENTGATE_GENERATED_AT", report2.generatedAt]
+    ["AGENTGATE_WORKSPACE", report3.run.workspace],
+    ["AGENTGATE_GENERATED_AT", report3.generatedAt]
   ];
+  vars.push(...gateDotenvVariables(report3.gates, DOTENV_MAX_VARIABLES - vars.length));
   return vars.slice(0, DOTENV_MAX_VARIABLES).map(([k, v]) => [k, safeValue(v === null || v === void 0 ? "" : String(v))]);
 }
-function renderDotenv(report2) {
+function renderDotenv(report3) {
   let out = "";
-  for (const [k, v] of dotenvVariables(report2)) {
+  for (const [k, v] of dotenvVariables(report3)) {
     const line = `${k}=${v}
 `;
     if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
@@ -12698,83 +19625,167 @@ var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
 var init_dotenv = __esm({
   "src/report/dotenv.ts"() {
     "use strict";
+    init_gates2();
     DOTENV_MAX_VARIABLES = 50;
     DOTENV_MAX_BYTES = 5 * 1024;
     TEXT_LIMIT = 200;
   }
 });
 
-// src/report/html.ts
-import { createHash as createHash5 } from "node:crypto";
-function renderHtml({ report: report2, diffs, assets }) {
-  const data = {
-    eager: EAGER_FILES,
-    page: FILES_PAGE,
-    iterations: report2.snapshots.map((s, i) => ({
-      iteration: s.iteration,
-      files: s.files.map((f, j) => {
-        const d = diffs[i]?.[j];
-        return {
-          p: f.path,
-          o: f.oldPath,
-          s: f.status,
-          a: f.insertions,
-          d: f.deletions,
-          b: d?.binary ?? f.binary,
-          t: d?.truncated ?? false,
-          u: d?.unavailable === true
-        };
-      }),
-      diffs: s.files.map((_, j) => diffs[i]?.[j]?.diff ?? "")
-    }))
+// src/report/visible.ts
+function showBidi(text) {
+  return text.replace(
+    BIDI_CONTROLS,
+    (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`
+  );
+}
+var BIDI_CONTROLS;
+var init_visible = __esm({
+  "src/report/visible.ts"() {
+    "use strict";
+    BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  }
+});
+
+// src/report/model.ts
+async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
+  const run = await pickRun(snapshotter, runId);
+  const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
+  const verification = snapshots.length === 0 ? {
+    ok: false,
+    checks: [
+      {
+        snapshotId: null,
+        runId: run.runId,
+        check: "iterations",
+        ok: false,
+        detail: "the run has no iterations yet: nothing was captured to verify"
+      }
+    ]
+  } : await snapshotter.verify({ runId: run.runId });
+  const first = snapshots[0];
+  const last = snapshots.at(-1);
+  return {
+    kind: "agentgate-run-report",
+    version: 1,
+    generatedAt: now.toISOString(),
+    run,
+    beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
+    afterSha: last?.afterSha ?? null,
+    branch: last?.branch ?? run.before?.branch ?? null,
+    totals: {
+      iterations: snapshots.length,
+      filesChanged: sum(snapshots, (s) => s.filesChanged),
+      insertions: sum(snapshots, (s) => s.insertions),
+      deletions: sum(snapshots, (s) => s.deletions)
+    },
+    snapshots,
+    verification,
+    gates: await buildGateReport(
+      new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+      run.runId
+    )
   };
-  const v = report2.verification;
+}
+function restartPhrases(run) {
+  return (run.restarts ?? []).map(
+    (r) => `after iteration ${r.lastIteration}, restarted from ${r.from === 0 ? "the run's start" : `iteration ${r.from}`} (${r.sha.slice(0, 10)}) at ${r.at}`
+  );
+}
+async function pickRun(snapshotter, runId) {
+  if (runId !== void 0) {
+    const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
+    if (!run)
+      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
+        details: { runId }
+      });
+    return snapshotter.withLocalWorkspace(run);
+  }
+  const { runs: runs2 } = await snapshotter.store.listRuns();
+  const latest = [...runs2].sort(
+    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
+  )[0];
+  if (!latest)
+    throw new RunNotFoundError(
+      'no run recorded in this home yet; call "before" and "after" first, or pass --home'
+    );
+  return snapshotter.withLocalWorkspace(latest);
+}
+function withTaskAndGate(snapshot) {
+  const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
+  const gate2 = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
+  return { ...snapshot, task, gate: gate2 };
+}
+function messageLine(message, key) {
+  const line = message.split("\n").find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
+  const value = line?.slice(key.length + 1).trim();
+  return value ? value : null;
+}
+function sum(items, of) {
+  return items.reduce((total, item) => total + of(item), 0);
+}
+var init_model = __esm({
+  "src/report/model.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+    init_gate_store();
+    init_gates2();
+  }
+});
+
+// src/report/html.ts
+import { createHash as createHash6 } from "node:crypto";
+async function writeHtml({ report: report3, diffs, assets }, write2) {
+  const v = report3.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const verdict = v.ok ? `passed (${v.checks.length} checks)` : `FAILED (${failed.length} of ${v.checks.length} checks)`;
   const csp = [
     "default-src 'none'",
-    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash5("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
+    `script-src ${[assets.diff2htmlJs, CLIENT].map((s) => `'sha256-${createHash6("sha256").update(s, "utf8").digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:",
     "base-uri 'none'",
     "form-action 'none'"
   ].join("; ");
-  const rows = report2.snapshots.map(
+  const rows = report3.snapshots.map(
     (s) => `<tr data-iteration="${s.iteration}"><td class="num">${s.iteration}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td></tr>`
   ).join("\n");
   const checks = failed.map(
     (c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`
   ).join("\n");
   const sha = (value) => value ? `<code>${esc2(value)}</code>` : '<span class="none">-</span>';
-  return `<!doctype html>
+  await write2(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>agentgate run ${esc2(report2.run.runId)}</title>
+<title>agentgate run ${esc2(report3.run.runId)}</title>
 <style>${assets.diff2htmlCss}</style>
-<style>${STYLE}</style>
+<style>${STYLE}${GATE_STYLE}</style>
 </head>
 <body>
 <header>
-<h1>agentgate run <code id="run-id">${esc2(report2.run.runId)}</code></h1>
+<h1>agentgate run <code id="run-id">${esc2(report3.run.runId)}</code></h1>
 <dl class="facts">
-<dt>Workspace</dt><dd><code>${esc2(report2.run.workspace)}</code></dd>
-<dt>Branch</dt><dd>${report2.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report2.branch)}</code>`}</dd>
-<dt>Before</dt><dd>${sha(report2.beforeSha)}</dd>
-<dt>After</dt><dd>${sha(report2.afterSha)}</dd>
+<dt>Workspace</dt><dd><code>${esc2(report3.run.workspace)}</code></dd>
+<dt>Branch</dt><dd>${report3.branch === null ? '<span class="none">-</span>' : `<code>${esc2(report3.branch)}</code>`}</dd>
+<dt>Before</dt><dd>${sha(report3.beforeSha)}</dd>
+<dt>After</dt><dd>${sha(report3.afterSha)}</dd>
 <dt>Verification</dt><dd id="verification" class="${v.ok ? "ok" : "failed"}">${esc2(verdict)}</dd>
-<dt>Totals</dt><dd>${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes, <span class="add">+${report2.totals.insertions}</span> <span class="del">-${report2.totals.deletions}</span></dd>
-<dt>Generated</dt><dd>${esc2(report2.generatedAt)}</dd>
+<dt>Totals</dt><dd>${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), <span class="add">+${report3.totals.insertions}</span> <span class="del">-${report3.totals.deletions}</span></dd>
+${restartPhrases(report3.run).map((r) => `<dt>Restart</dt><dd>${esc2(r)}</dd>`).join("")}
+<dt>Generated</dt><dd>${esc2(report3.generatedAt)}</dd>
 </dl>
 ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${checks}</ul></section>` : ""}
 </header>
 <main>
 <h2>Iterations</h2>
-${report2.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>
+${report3.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>
 ${rows}
 </tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
+${gateHtml(report3.gates, esc2)}
 <h2>Changes</h2>
 <div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
 <label><input type="radio" name="view" value="line-by-line" checked> line by line</label>
@@ -12783,23 +19794,50 @@ ${rows}
 <div id="changes"></div>
 <noscript><p>Turn on JavaScript to list the files and see their diffs; the patches are in the run's artifacts.</p></noscript>
 </main>
-<script type="application/json" id="agentgate-data">${jsonForScript(data)}</script>
+<script type="application/json" id="agentgate-data">{"eager":${EAGER_FILES},"page":${FILES_PAGE},"iterations":[`);
+  for (const [i, s] of report3.snapshots.entries()) {
+    await write2(`${i ? "," : ""}{"diffs":[`);
+    const shown = [];
+    await diffs(s, async ({ diff: diff2, ...rest }) => {
+      await write2(`${shown.length ? "," : ""}${jsonForScript(diff2)}`);
+      shown.push(rest);
+    });
+    const files = s.files.map((f, j) => ({
+      p: showBidi(f.path),
+      o: f.oldPath === null ? null : showBidi(f.oldPath),
+      s: f.status,
+      a: f.insertions,
+      d: f.deletions,
+      b: shown[j]?.binary ?? f.binary,
+      t: shown[j]?.tooLarge ?? false,
+      u: shown[j]?.unavailable === true
+    }));
+    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showBidi(s.patchPath), files };
+    await write2(`],${jsonForScript(head).slice(1)}`);
+  }
+  await write2(`]}</script>
 <script>${assets.diff2htmlJs}</script>
 <script>${CLIENT}</script>
 </body>
 </html>
-`;
+`);
 }
 function esc2(text) {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return showBidi(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 function jsonForScript(value) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value).replace(
+    /[<\u2028\u2029]/g,
+    (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`
+  );
 }
 var EAGER_FILES, FILES_PAGE, STYLE, CLIENT;
-var init_html = __esm({
+var init_html2 = __esm({
   "src/report/html.ts"() {
     "use strict";
+    init_visible();
+    init_gates2();
+    init_model();
     EAGER_FILES = 200;
     FILES_PAGE = 200;
     STYLE = `
@@ -12847,7 +19885,7 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
       s.appendChild(document.createTextNode(' '));
       s.appendChild(el('span', 'del', '-' + f.d));
     }
-    if (f.t) s.appendChild(el('span', 'badge', 'cut'));
+    if (f.t) s.appendChild(el('span', 'badge', 'too large'));
     d.appendChild(s);
     d.appendChild(el('div', 'diff'));
     return d;
@@ -12860,10 +19898,11 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
     d.dataset.view = view;
     if (f.b) { box.replaceChildren(el('p', 'note', 'Binary file: no text diff to show.')); return; }
     if (f.u) { box.replaceChildren(el('p', 'note', 'The patch is not available here: neither its artifact nor its commits could be read when this report was made.')); return; }
-    var text = data.iterations[i].diffs[j];
+    var it = data.iterations[i];
+    if (f.t) { box.replaceChildren(el('p', 'note', 'Too large to show here (+' + f.a + ' -' + f.d + ' lines). The whole diff: ' + (it.patch ? 'the patch artifact ' + it.patch + ', or ' : '') + '"agentgate-snapshot patch ' + it.id + '".')); return; }
+    var text = it.diffs[j];
     if (!text) { box.replaceChildren(el('p', 'note', 'No line changes (mode, rename or empty file).')); return; }
     box.innerHTML = Diff2Html.html(text, { drawFileList: false, outputFormat: view, matching: 'none', renderNothingWhenEmpty: false });
-    if (f.t) box.insertBefore(el('p', 'note', 'This diff is cut at 1 MiB; the patch artifact holds all of it.'), box.firstChild);
   }
 
   function fill(box, i, from) {
@@ -12914,20 +19953,21 @@ details.file{border-top:1px solid #eaeef2}details.file>summary{cursor:pointer;pa
 });
 
 // src/report/markdown.ts
-function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
-  const v = report2.verification;
+function renderMarkdown(report3, limit = STEP_SUMMARY_LIMIT) {
+  const v = report3.verification;
   const failed = v.checks.filter((c) => !c.ok);
   const head = [
-    `## agentgate run \`${code(report2.run.runId)}\``,
+    `## agentgate run \`${code(report3.run.runId)}\``,
     "",
     "| | |",
     "|---|---|",
-    `| Workspace | ${cell(report2.run.workspace)} |`,
-    `| Branch | ${report2.branch === null ? "-" : cell(report2.branch)} |`,
-    `| Before | ${report2.beforeSha ? `\`${report2.beforeSha}\`` : "-"} |`,
-    `| After | ${report2.afterSha ? `\`${report2.afterSha}\`` : "-"} |`,
+    `| Workspace | ${cell(report3.run.workspace)} |`,
+    `| Branch | ${report3.branch === null ? "-" : cell(report3.branch)} |`,
+    `| Before | ${report3.beforeSha ? `\`${report3.beforeSha}\`` : "-"} |`,
+    `| After | ${report3.afterSha ? `\`${report3.afterSha}\`` : "-"} |`,
     `| Verification | ${v.ok ? `:white_check_mark: passed (${v.checks.length} checks)` : `:x: **failed** (${failed.length} of ${v.checks.length} checks)`} |`,
-    `| Totals | ${report2.totals.iterations} iterations, ${report2.totals.filesChanged} file changes, +${report2.totals.insertions} -${report2.totals.deletions} |`,
+    `| Totals | ${report3.totals.iterations} iterations, ${report3.totals.filesChanged} file changes summed over iterations (a file changed in two counts twice), +${report3.totals.insertions} -${report3.totals.deletions} |`,
+    ...restartPhrases(report3.run).map((r) => `| Restart | ${cell(r)} |`),
     ""
   ];
   const blocks = [];
@@ -12939,20 +19979,21 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
       row(`| ${cell(c.check)} | ${c.snapshotId ? `\`${code(c.snapshotId)}\`` : "-"} | ${cell(c.detail)} |`);
     section([""]);
   }
-  if (report2.snapshots.length) {
+  blocks.push(...gateMarkdownBlocks(report3.gates, cell));
+  if (report3.snapshots.length) {
     section([
       "### Iterations",
       "",
       "| # | Files | + | - | After | Task | Gate |",
       "|--:|--:|--:|--:|---|---|---|"
     ]);
-    for (const s of report2.snapshots) {
+    for (const s of report3.snapshots) {
       row(
         `| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} |`
       );
     }
     section([""]);
-    for (const s of report2.snapshots) {
+    for (const s of report3.snapshots) {
       if (s.files.length === 0) continue;
       section([
         `<details><summary>Iteration ${s.iteration}: ${s.filesChanged} files, +${s.insertions} -${s.deletions}</summary>`,
@@ -12997,7 +20038,7 @@ function renderMarkdown(report2, limit = STEP_SUMMARY_LIMIT) {
   return out.join("\n");
 }
 function cell(text) {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
+  return showBidi(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_{}[\]()#+!|~:@])/g, "\\$1").trim() || "-";
 }
 function code(text) {
   return text.replace(/[`\r\n]/g, "");
@@ -13006,172 +20047,257 @@ var STEP_SUMMARY_LIMIT;
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
+    init_visible();
+    init_gates2();
+    init_model();
     STEP_SUMMARY_LIMIT = 1024 * 1024;
   }
 });
 
-// src/report/model.ts
-async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
-  const run = await pickRun(snapshotter, runId);
-  const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
-  const verification = snapshots.length === 0 ? {
-    ok: false,
-    checks: [
-      {
-        snapshotId: null,
-        runId: run.runId,
-        check: "iterations",
-        ok: false,
-        detail: "the run has no iterations yet: nothing was captured to verify"
-      }
-    ]
-  } : await snapshotter.verify({ runId: run.runId });
-  const first = snapshots[0];
-  const last = snapshots.at(-1);
-  return {
-    kind: "agentgate-run-report",
-    version: 1,
-    generatedAt: now.toISOString(),
-    run,
-    beforeSha: first?.beforeSha ?? run.before?.sha ?? null,
-    afterSha: last?.afterSha ?? null,
-    branch: last?.branch ?? run.before?.branch ?? null,
-    totals: {
-      iterations: snapshots.length,
-      filesChanged: sum(snapshots, (s) => s.filesChanged),
-      insertions: sum(snapshots, (s) => s.insertions),
-      deletions: sum(snapshots, (s) => s.deletions)
-    },
-    snapshots,
-    verification
-  };
-}
-async function pickRun(snapshotter, runId) {
-  if (runId !== void 0) {
-    const run = await snapshotter.store.loadRun(assertSafeId(runId, "run id"));
-    if (!run)
-      throw new RunNotFoundError(`no run ${JSON.stringify(runId)}; "runs" lists the recorded ones`, {
-        details: { runId }
-      });
-    return snapshotter.withLocalWorkspace(run);
-  }
-  const { runs: runs2 } = await snapshotter.store.listRuns();
-  const latest = [...runs2].sort(
-    (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
-  )[0];
-  if (!latest)
-    throw new RunNotFoundError(
-      'no run recorded in this home yet; call "before" and "after" first, or pass --home'
-    );
-  return snapshotter.withLocalWorkspace(latest);
-}
-function withTaskAndGate(snapshot) {
-  const task = snapshot.task !== void 0 ? snapshot.task : messageLine(snapshot.commitMessage, "Task");
-  const gate = snapshot.gate !== void 0 ? snapshot.gate : messageLine(snapshot.commitMessage, "Gate");
-  return { ...snapshot, task, gate };
-}
-function messageLine(message, key) {
-  const line = message.split("\n").find((l) => l.startsWith(`${key}: `) || l === `${key}:`);
-  const value = line?.slice(key.length + 1).trim();
-  return value ? value : null;
-}
-function sum(items, of) {
-  return items.reduce((total, item) => total + of(item), 0);
-}
-var init_model = __esm({
-  "src/report/model.ts"() {
-    "use strict";
-    init_errors();
-    init_paths();
-  }
-});
-
 // src/report/patches.ts
-function splitPatch(patch3) {
-  if (patch3.length === 0) return [];
-  const starts = [];
-  if (patch3.startsWith("diff --git ")) starts.push(0);
-  for (let at = patch3.indexOf("\ndiff --git "); at !== -1; at = patch3.indexOf("\ndiff --git ", at + 1))
-    starts.push(at + 1);
-  return starts.map((start, i) => patch3.slice(start, starts[i + 1] ?? patch3.length));
-}
-function fileDiffs(files, patch3, maxBytes = MAX_FILE_DIFF_BYTES) {
-  const sections = splitPatch(patch3);
-  const byOrder = sections.length === files.length;
-  return files.map((file, i) => {
-    const section = byOrder ? sections[i] ?? "" : sections.find((s) => headerNames(s, file)) ?? "";
-    const binary = file.binary || /^(GIT binary patch|Binary files )/m.test(section);
-    if (binary) return { diff: "", binary: true, truncated: false };
-    return cut(section, maxBytes);
+async function* fileDiffs(files, chunks, budget) {
+  const results = files.map((f) => ({
+    diff: "",
+    binary: f.binary,
+    tooLarge: false
+  }));
+  const used = files.map(() => 0);
+  let next = 0;
+  let current = -1;
+  const notEmbedded = (result, change) => {
+    Object.assign(result, { diff: "", ...change });
+    budget.remaining += used[current];
+    used[current] = 0;
+  };
+  const reader = new SectionReader({
+    open(header) {
+      current = header !== headerOf(files[next]) && header === headerOf(files[next - 1]) ? next - 1 : next++;
+      const result = results[current];
+      if (!result || result.binary || result.tooLarge) return -1;
+      return Math.min(budget.limits.maxFileDiffBytes - used[current], budget.remaining);
+    },
+    close(section) {
+      const result = results[current];
+      if (!result || result.binary) return;
+      if (section.binary) notEmbedded(result, { binary: true, tooLarge: false });
+      else if (result.tooLarge) return;
+      else if (section.text === null) notEmbedded(result, { tooLarge: true });
+      else {
+        result.diff += showBidi(section.text);
+        used[current] = used[current] + section.bytes;
+        budget.remaining -= section.bytes;
+      }
+    }
   });
+  let done = 0;
+  const ready = function* (upTo) {
+    for (; done < upTo; done++) {
+      yield results[done];
+      results[done] = null;
+    }
+  };
+  for await (const chunk of chunks) {
+    reader.push(chunk);
+    yield* ready(current);
+  }
+  reader.end();
+  yield* ready(files.length);
 }
-function headerNames(section, file) {
-  const header = section.slice(0, section.indexOf("\n") === -1 ? section.length : section.indexOf("\n"));
-  return header === `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
+function headerOf(file) {
+  return file && `diff --git a/${file.oldPath ?? file.path} b/${file.path}`;
 }
-function cut(section, maxBytes) {
-  if (Buffer.byteLength(section, "utf8") <= maxBytes)
-    return { diff: section, binary: false, truncated: false };
-  const prefix = Buffer.from(section, "utf8").subarray(0, maxBytes).toString("utf8");
-  const end = prefix.lastIndexOf("\n");
-  return { diff: end === -1 ? "" : prefix.slice(0, end + 1), binary: false, truncated: true };
+function startsWith(line, prefix) {
+  return line.length >= prefix.length && line.subarray(0, prefix.length).equals(prefix);
 }
-var MAX_FILE_DIFF_BYTES;
+var DiffBudget, HEADER2, BINARY_MARKS, LINE_CAP, SectionReader;
 var init_patches = __esm({
   "src/report/patches.ts"() {
     "use strict";
-    MAX_FILE_DIFF_BYTES = 1024 * 1024;
+    init_visible();
+    DiffBudget = class {
+      constructor(limits, remaining = limits.maxTotalDiffBytes) {
+        this.limits = limits;
+        this.remaining = remaining;
+      }
+      limits;
+      remaining;
+    };
+    HEADER2 = Buffer.from("diff --git ");
+    BINARY_MARKS = [Buffer.from("GIT binary patch"), Buffer.from("Binary files ")];
+    LINE_CAP = 64 * 1024;
+    SectionReader = class {
+      constructor(events) {
+        this.events = events;
+      }
+      events;
+      line = [];
+      lineBytes = 0;
+      longLine = false;
+      open = false;
+      limit = -1;
+      parts = [];
+      bytes = 0;
+      binary = false;
+      push(chunk) {
+        for (let pos = 0; pos < chunk.length; ) {
+          const newline = chunk.indexOf(10, pos);
+          const end = newline === -1 ? chunk.length : newline + 1;
+          this.piece(chunk.subarray(pos, end), newline !== -1);
+          pos = end;
+        }
+      }
+      end() {
+        if (this.lineBytes > 0) this.wholeLine(this.takeLine());
+        this.finish();
+      }
+      piece(bytes, endsLine) {
+        if (this.longLine) {
+          this.body(bytes);
+          this.longLine = !endsLine;
+          return;
+        }
+        if (endsLine && this.lineBytes === 0) return this.wholeLine(bytes);
+        this.line.push(bytes);
+        this.lineBytes += bytes.length;
+        if (endsLine) this.wholeLine(this.takeLine());
+        else if (this.lineBytes > LINE_CAP) {
+          this.longLine = true;
+          this.body(this.takeLine());
+        }
+      }
+      takeLine() {
+        const line = Buffer.concat(this.line, this.lineBytes);
+        this.line = [];
+        this.lineBytes = 0;
+        return line;
+      }
+      wholeLine(line) {
+        if (startsWith(line, HEADER2)) {
+          this.finish();
+          this.open = true;
+          this.limit = this.events.open(line.toString("utf8").replace(/\n$/, ""));
+        } else if (BINARY_MARKS.some((mark) => startsWith(line, mark))) this.binary = true;
+        this.body(line);
+      }
+      body(bytes) {
+        if (!this.open) return;
+        this.bytes += bytes.length;
+        if (this.binary || this.bytes > this.limit) this.parts = [];
+        else this.parts.push(bytes);
+      }
+      finish() {
+        if (!this.open) return;
+        const kept = !this.binary && this.bytes <= this.limit;
+        const text = kept ? Buffer.concat(this.parts, this.bytes).toString("utf8") : null;
+        this.events.close({ text, bytes: this.bytes, binary: this.binary });
+        this.open = false;
+        this.parts = [];
+        this.bytes = 0;
+        this.binary = false;
+      }
+    };
   }
 });
 
 // src/report/index.ts
-import { resolve as resolve8 } from "node:path";
-async function renderReport(snapshotter, format, runId) {
-  const report2 = await buildRunReport(snapshotter, runId);
+import { open as open4 } from "node:fs/promises";
+import { resolve as resolve13 } from "node:path";
+async function renderReport(snapshotter, format, runId, options = {}) {
+  const parts = [];
+  const report3 = await render(snapshotter, format, runId, options, async (part) => {
+    parts.push(part);
+  });
+  return { report: report3, text: parts.join("") };
+}
+async function writeReport(snapshotter, format, file, runId, options = {}) {
+  const path = resolve13(file);
+  let bytes = 0;
+  const report3 = await replaceFileAtomic(path, async (temp) => {
+    const handle = await open4(temp, "wx", 420);
+    try {
+      let pending = [];
+      let pendingLength = 0;
+      const flush = async () => {
+        if (pending.length === 0) return;
+        bytes += (await handle.write(pending.join(""))).bytesWritten;
+        pending = [];
+        pendingLength = 0;
+      };
+      const written = await render(snapshotter, format, runId, options, async (part) => {
+        if (part.length >= WRITE_SIZE / 16) {
+          await flush();
+          bytes += (await handle.write(part)).bytesWritten;
+          return;
+        }
+        pending.push(part);
+        pendingLength += part.length;
+        if (pendingLength >= WRITE_SIZE) await flush();
+      });
+      await flush();
+      return written;
+    } finally {
+      await handle.close();
+    }
+  });
+  return { file: path, format, runId: report3.run.runId, bytes };
+}
+async function render(snapshotter, format, runId, options, write2) {
+  const report3 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
-      return { report: report2, text: `${JSON.stringify(RunReport.parse(report2), null, 2)}
-` };
+      await write2(`${JSON.stringify(RunReport.parse(report3), null, 2)}
+`);
+      break;
     case "md":
-      return { report: report2, text: renderMarkdown(report2) };
+      await write2(renderMarkdown(report3));
+      break;
     case "dotenv":
-      return { report: report2, text: renderDotenv(report2) };
+      await write2(renderDotenv(report3));
+      break;
     case "html": {
-      const diffs = [];
-      for (const s of report2.snapshots) {
-        const patch3 = await snapshotter.generatePatch(s).catch((error2) => {
-          if (isAgentgateError(error2)) return null;
-          throw error2;
-        });
-        diffs.push(
-          patch3 === null ? s.files.map(() => ({ diff: "", binary: false, truncated: false, unavailable: true })) : fileDiffs(s.files, patch3)
-        );
-      }
-      return { report: report2, text: renderHtml({ report: report2, diffs, assets: await loadAssets() }) };
+      const budget = new DiffBudget({
+        maxFileDiffBytes: options.limits?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+        maxTotalDiffBytes: options.limits?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
+      });
+      const diffs = async (s, each) => {
+        let sent = 0;
+        try {
+          await snapshotter.streamPatch(s, async (chunks) => {
+            for await (const diff2 of fileDiffs(s.files, chunks, budget)) {
+              sent += 1;
+              await each(diff2);
+            }
+          });
+        } catch (error2) {
+          if (!isAgentgateError(error2)) throw error2;
+        }
+        for (; sent < s.files.length; sent++)
+          await each({ diff: "", binary: false, tooLarge: false, unavailable: true });
+      };
+      await writeHtml({ report: report3, diffs, assets: await loadAssets() }, write2);
+      break;
     }
   }
+  return report3;
 }
-async function writeReport(snapshotter, format, file, runId) {
-  const { report: report2, text } = await renderReport(snapshotter, format, runId);
-  const path = resolve8(file);
-  await writeFileAtomic(path, text);
-  return { file: path, format, runId: report2.run.runId, bytes: Buffer.byteLength(text, "utf8") };
-}
+var WRITE_SIZE;
 var init_report2 = __esm({
   "src/report/index.ts"() {
     "use strict";
+    init_config();
     init_report();
     init_errors();
     init_atomic();
     init_assets();
     init_dotenv();
-    init_html();
+    init_html2();
     init_markdown();
     init_model();
     init_patches();
     init_model();
     init_markdown();
     init_dotenv();
+    WRITE_SIZE = 1024 * 1024;
   }
 });
 
@@ -13180,17 +20306,26 @@ var report_exports = {};
 __export(report_exports, {
   REPORT_COMMAND: () => REPORT_COMMAND
 });
+async function failedGateCommands(ctx, github, runId) {
+  if (!github) return {};
+  const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
+  const commands = gateAnnotations(await buildGateReport(gates, runId));
+  return commands.length > 0 ? { workflowCommands: commands } : {};
+}
 var REPORT_COMMAND;
 var init_report3 = __esm({
   "src/cli/commands/report.ts"() {
     "use strict";
+    init_config();
     init_report();
     init_github();
+    init_gates2();
+    init_gate_store();
     init_report2();
     init_spec();
     REPORT_COMMAND = defineCommand({
       name: "report",
-      usage: "report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none]",
+      usage: "report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]",
       summary: "A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
       options: {
         run: {
@@ -13212,6 +20347,18 @@ var init_report3 = __esm({
           valueName: "FILE",
           description: "write the report to FILE instead of printing it"
         },
+        "max-file-diff-bytes": {
+          type: "integer",
+          valueName: "N",
+          description: 'html: a file with a larger diff is listed as "too large to show here" (its diff stays in the patch artifact)',
+          defaultText: `report.maxFileDiffBytes in the config, else ${DEFAULT_REPORT_MAX_FILE_DIFF_BYTES}`
+        },
+        "max-total-diff-bytes": {
+          type: "integer",
+          valueName: "N",
+          description: "html: at most this much diff in the whole page; files past it are listed as too large",
+          defaultText: `report.maxTotalDiffBytes in the config, else ${DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES}`
+        },
         ci: {
           ...CI_OPTION,
           description: "GitHub Actions integration: with github, md without -o is appended to $GITHUB_STEP_SUMMARY"
@@ -13223,24 +20370,35 @@ var init_report3 = __esm({
         const format = values.format;
         const runId = values.run;
         const output = values.output;
+        const options = {
+          limits: {
+            maxFileDiffBytes: values["max-file-diff-bytes"] ?? ctx.settings.report.maxFileDiffBytes,
+            maxTotalDiffBytes: values["max-total-diff-bytes"] ?? ctx.settings.report.maxTotalDiffBytes
+          }
+        };
         const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
+        const github = detectCi(values.ci).mode === "github";
         if (output !== void 0) {
-          const written = await writeReport(ctx.snapshotter, format, output, runId);
+          const written = await writeReport(ctx.snapshotter, format, output, runId, options);
           return {
+            ...await failedGateCommands(ctx, github, written.runId),
             json: written,
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
-        const { report: report2, text } = await renderReport(ctx.snapshotter, format, runId);
+        const { report: report3, text } = await renderReport(ctx.snapshotter, format, runId, options);
+        const annotations = await failedGateCommands(ctx, github, report3.run.runId);
         if (summaryFile !== null) {
           await appendStepSummary(summaryFile, text);
           return {
-            json: { summary: summaryFile, format, runId: report2.run.runId },
-            human: () => `Appended the run ${report2.run.runId} summary to $GITHUB_STEP_SUMMARY.`
+            ...annotations,
+            json: { summary: summaryFile, format, runId: report3.run.runId },
+            human: () => `Appended the run ${report3.run.runId} summary to $GITHUB_STEP_SUMMARY.`
           };
         }
         return {
-          json: format === "json" ? report2 : { format, runId: report2.run.runId, text },
+          ...annotations,
+          json: format === "json" ? report3 : { format, runId: report3.run.runId, text },
           human: () => text.replace(/\n$/, "")
         };
       }
@@ -13278,7 +20436,7 @@ var init_serve = __esm({
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -13314,28 +20472,28 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node2) => (isScalar(node2) || isCollection(node2)) && !!node2.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap;
-    exports.isNode = isNode;
-    exports.isPair = isPair;
-    exports.isScalar = isScalar;
-    exports.isSeq = isSeq;
+    exports2.ALIAS = ALIAS;
+    exports2.DOC = DOC;
+    exports2.MAP = MAP;
+    exports2.NODE_TYPE = NODE_TYPE;
+    exports2.PAIR = PAIR;
+    exports2.SCALAR = SCALAR;
+    exports2.SEQ = SEQ;
+    exports2.hasAnchor = hasAnchor;
+    exports2.isAlias = isAlias;
+    exports2.isCollection = isCollection;
+    exports2.isDocument = isDocument;
+    exports2.isMap = isMap;
+    exports2.isNode = isNode;
+    exports2.isPair = isPair;
+    exports2.isScalar = isScalar;
+    exports2.isSeq = isSeq;
   }
 });
 
 // node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -13486,14 +20644,14 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit;
-    exports.visitAsync = visitAsync;
+    exports2.visit = visit;
+    exports2.visitAsync = visitAsync;
   }
 });
 
 // node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -13658,13 +20816,13 @@ var require_directives = __commonJS({
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
     Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
+    exports2.Directives = Directives;
   }
 });
 
 // node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -13725,16 +20883,16 @@ var require_anchors = __commonJS({
         sourceObjects
       };
     }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
+    exports2.anchorIsValid = anchorIsValid;
+    exports2.anchorNames = anchorNames;
+    exports2.createNodeAnchors = createNodeAnchors;
+    exports2.findNewAnchor = findNewAnchor;
   }
 });
 
 // node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -13778,13 +20936,13 @@ var require_applyReviver = __commonJS({
       }
       return reviver.call(obj, key, val);
     }
-    exports.applyReviver = applyReviver;
+    exports2.applyReviver = applyReviver;
   }
 });
 
 // node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -13808,13 +20966,13 @@ var require_toJS = __commonJS({
         return Number(value);
       return value;
     }
-    exports.toJS = toJS;
+    exports2.toJS = toJS;
   }
 });
 
 // node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -13849,13 +21007,13 @@ var require_Node = __commonJS({
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
-    exports.NodeBase = NodeBase;
+    exports2.NodeBase = NodeBase;
   }
 });
 
 // node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -13967,13 +21125,13 @@ var require_Alias = __commonJS({
       }
       return 1;
     }
-    exports.Alias = Alias;
+    exports2.Alias = Alias;
   }
 });
 
 // node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -13996,14 +21154,14 @@ var require_Scalar = __commonJS({
     Scalar.PLAIN = "PLAIN";
     Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
     Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
-    exports.isScalarValue = isScalarValue;
+    exports2.Scalar = Scalar;
+    exports2.isScalarValue = isScalarValue;
   }
 });
 
 // node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -14072,13 +21230,13 @@ var require_createNode = __commonJS({
         ref.node = node2;
       return node2;
     }
-    exports.createNode = createNode;
+    exports2.createNode = createNode;
   }
 });
 
 // node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -14213,15 +21371,15 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports.Collection = Collection;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
+    exports2.Collection = Collection;
+    exports2.collectionFromPath = collectionFromPath;
+    exports2.isEmptyPath = isEmptyPath;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -14230,15 +21388,15 @@ var require_stringifyComment = __commonJS({
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
     var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
+    exports2.indentComment = indentComment;
+    exports2.lineComment = lineComment;
+    exports2.stringifyComment = stringifyComment;
   }
 });
 
 // node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -14365,16 +21523,16 @@ ${indent}${text.slice(fold + 1, end2)}`;
       }
       return end;
     }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
+    exports2.FOLD_BLOCK = FOLD_BLOCK;
+    exports2.FOLD_FLOW = FOLD_FLOW;
+    exports2.FOLD_QUOTED = FOLD_QUOTED;
+    exports2.foldFlowLines = foldFlowLines;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -14491,9 +21649,9 @@ ${indent}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value, ctx) {
-      const { singleQuote } = ctx.options;
+      const { singleQuote: singleQuote2 } = ctx.options;
       let qs;
-      if (singleQuote === false)
+      if (singleQuote2 === false)
         qs = doubleQuotedString;
       else {
         const hasDouble = value.includes('"');
@@ -14503,7 +21661,7 @@ ${indent}`) + "'";
         else if (hasSingle && !hasDouble)
           qs = doubleQuotedString;
         else
-          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+          qs = singleQuote2 ? singleQuotedString : doubleQuotedString;
       }
       return qs(value, ctx);
     }
@@ -14651,13 +21809,13 @@ ${indent}`);
       }
       return res;
     }
-    exports.stringifyString = stringifyString;
+    exports2.stringifyString = stringifyString;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -14774,14 +21932,14 @@ var require_stringify = __commonJS({
       return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports2.createStringifyContext = createStringifyContext;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -14908,13 +22066,13 @@ ${ctx.indent}`;
       }
       return str;
     }
-    exports.stringifyPair = stringifyPair;
+    exports2.stringifyPair = stringifyPair;
   }
 });
 
 // node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -14929,14 +22087,14 @@ var require_log = __commonJS({
           console.warn(warning);
       }
     }
-    exports.debug = debug;
-    exports.warn = warn;
+    exports2.debug = debug;
+    exports2.warn = warn;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -14988,15 +22146,15 @@ var require_merge = __commonJS({
     function resolveAliasValue(ctx, value) {
       return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
+    exports2.addMergeToJSMap = addMergeToJSMap;
+    exports2.isMergeKey = isMergeKey;
+    exports2.merge = merge2;
   }
 });
 
 // node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -15054,13 +22212,13 @@ var require_addPairToJSMap = __commonJS({
       }
       return JSON.stringify(jsKey);
     }
-    exports.addPairToJSMap = addPairToJSMap;
+    exports2.addPairToJSMap = addPairToJSMap;
   }
 });
 
 // node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -15093,14 +22251,14 @@ var require_Pair = __commonJS({
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
       }
     };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
+    exports2.Pair = Pair;
+    exports2.createPair = createPair;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -15245,13 +22403,13 @@ ${indent}${end}`;
         lines.push(ic.trimStart());
       }
     }
-    exports.stringifyCollection = stringifyCollection;
+    exports2.stringifyCollection = stringifyCollection;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -15388,14 +22546,14 @@ var require_YAMLMap = __commonJS({
         });
       }
     };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
+    exports2.YAMLMap = YAMLMap;
+    exports2.findPair = findPair;
   }
 });
 
 // node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -15411,13 +22569,13 @@ var require_map = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
     };
-    exports.map = map;
+    exports2.map = map;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -15527,13 +22685,13 @@ var require_YAMLSeq = __commonJS({
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
     }
-    exports.YAMLSeq = YAMLSeq;
+    exports2.YAMLSeq = YAMLSeq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -15549,13 +22707,13 @@ var require_seq = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
     };
-    exports.seq = seq;
+    exports2.seq = seq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -15568,13 +22726,13 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string3;
+    exports2.string = string3;
   }
 });
 
 // node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -15586,13 +22744,13 @@ var require_null = __commonJS({
       resolve: () => new Scalar.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
-    exports.nullTag = nullTag;
+    exports2.nullTag = nullTag;
   }
 });
 
 // node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -15610,13 +22768,13 @@ var require_bool = __commonJS({
         return value ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
-    exports.boolTag = boolTag;
+    exports2.boolTag = boolTag;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -15637,13 +22795,13 @@ var require_stringifyNumber = __commonJS({
       }
       return n;
     }
-    exports.stringifyNumber = stringifyNumber;
+    exports2.stringifyNumber = stringifyNumber;
   }
 });
 
 // node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -15681,15 +22839,15 @@ var require_float = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -15726,15 +22884,15 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int2;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -15756,13 +22914,13 @@ var require_schema = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -15823,13 +22981,13 @@ var require_schema2 = __commonJS({
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -15889,13 +23047,13 @@ var require_binary = __commonJS({
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
     };
-    exports.binary = binary;
+    exports2.binary = binary;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -15965,15 +23123,15 @@ ${cn.comment}` : item.comment;
       resolve: resolvePairs,
       createNode: createPairs
     };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
+    exports2.createPairs = createPairs;
+    exports2.pairs = pairs;
+    exports2.resolvePairs = resolvePairs;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -16044,14 +23202,14 @@ var require_omap = __commonJS({
       },
       createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
     };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
+    exports2.YAMLOMap = YAMLOMap;
+    exports2.omap = omap;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -16076,14 +23234,14 @@ var require_bool2 = __commonJS({
       resolve: () => new Scalar.Scalar(false),
       stringify: boolStringify
     };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
+    exports2.falseTag = falseTag;
+    exports2.trueTag = trueTag;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -16124,15 +23282,15 @@ var require_float2 = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
+    exports2.float = float;
+    exports2.floatExp = floatExp;
+    exports2.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -16202,16 +23360,16 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int2;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
+    exports2.int = int2;
+    exports2.intBin = intBin;
+    exports2.intHex = intHex;
+    exports2.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -16293,14 +23451,14 @@ var require_set = __commonJS({
         return map;
       }
     };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set;
+    exports2.YAMLSet = YAMLSet;
+    exports2.set = set;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -16380,15 +23538,15 @@ var require_timestamp = __commonJS({
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
+    exports2.floatTime = floatTime;
+    exports2.intTime = intTime;
+    exports2.timestamp = timestamp;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -16426,13 +23584,13 @@ var require_schema3 = __commonJS({
       timestamp.floatTime,
       timestamp.timestamp
     ];
-    exports.schema = schema;
+    exports2.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -16519,14 +23677,14 @@ var require_tags = __commonJS({
         return tags2;
       }, []);
     }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
+    exports2.coreKnownTags = coreKnownTags;
+    exports2.getTags = getTags;
   }
 });
 
 // node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -16552,13 +23710,13 @@ var require_Schema = __commonJS({
         return copy;
       }
     };
-    exports.Schema = Schema;
+    exports2.Schema = Schema;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -16632,13 +23790,13 @@ var require_stringifyDocument = __commonJS({
       }
       return lines.join("\n") + "\n";
     }
-    exports.stringifyDocument = stringifyDocument;
+    exports2.stringifyDocument = stringifyDocument;
   }
 });
 
 // node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -16941,13 +24099,13 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document;
+    exports2.Document = Document;
   }
 });
 
 // node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code2, message) {
@@ -17003,16 +24161,16 @@ ${pointer}
 `;
       }
     };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError;
+    exports2.YAMLError = YAMLError;
+    exports2.YAMLParseError = YAMLParseError;
+    exports2.YAMLWarning = YAMLWarning;
+    exports2.prettifyError = prettifyError;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -17140,13 +24298,13 @@ var require_resolve_props = __commonJS({
         start: start ?? end
       };
     }
-    exports.resolveProps = resolveProps;
+    exports2.resolveProps = resolveProps;
   }
 });
 
 // node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -17182,13 +24340,13 @@ var require_util_contains_newline = __commonJS({
           return true;
       }
     }
-    exports.containsNewline = containsNewline;
+    exports2.containsNewline = containsNewline;
   }
 });
 
 // node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -17200,13 +24358,13 @@ var require_util_flow_indent_check = __commonJS({
         }
       }
     }
-    exports.flowIndentCheck = flowIndentCheck;
+    exports2.flowIndentCheck = flowIndentCheck;
   }
 });
 
 // node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -17216,13 +24374,13 @@ var require_util_map_includes = __commonJS({
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
       return items.some((pair) => isEqual(pair.key, search));
     }
-    exports.mapIncludes = mapIncludes;
+    exports2.mapIncludes = mapIncludes;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -17239,10 +24397,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -17256,7 +24414,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep8) {
+          if (!keyProps.anchor && !keyProps.tag && !sep10) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -17280,7 +24438,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -17296,7 +24454,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -17324,13 +24482,13 @@ var require_resolve_block_map = __commonJS({
       map.range = [bm.offset, offset, commentEnd ?? offset];
       return map;
     }
-    exports.resolveBlockMap = resolveBlockMap;
+    exports2.resolveBlockMap = resolveBlockMap;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -17375,19 +24533,19 @@ var require_resolve_block_seq = __commonJS({
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
     }
-    exports.resolveBlockSeq = resolveBlockSeq;
+    exports2.resolveBlockSeq = resolveBlockSeq;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep8 = "";
+        let sep10 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -17401,13 +24559,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep8 + cb;
-              sep8 = "";
+                comment += sep10 + cb;
+              sep10 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep8 += source;
+                sep10 += source;
               hasSpace = true;
               break;
             default:
@@ -17418,13 +24576,13 @@ var require_resolve_end = __commonJS({
       }
       return { comment, offset };
     }
-    exports.resolveEnd = resolveEnd;
+    exports2.resolveEnd = resolveEnd;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -17450,18 +24608,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep8, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep8?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep8 && !value) {
+          if (!props.anchor && !props.tag && !sep10 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -17515,8 +24673,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep8 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
+        if (!isMap && !sep10 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -17528,7 +24686,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -17539,8 +24697,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep8)
-                for (const st of sep8) {
+              if (sep10)
+                for (const st of sep10) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -17557,7 +24715,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -17612,13 +24770,13 @@ var require_resolve_flow_collection = __commonJS({
       }
       return coll;
     }
-    exports.resolveFlowCollection = resolveFlowCollection;
+    exports2.resolveFlowCollection = resolveFlowCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -17677,13 +24835,13 @@ var require_compose_collection = __commonJS({
         node2.format = tag.format;
       return node2;
     }
-    exports.composeCollection = composeCollection;
+    exports2.composeCollection = composeCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -17737,7 +24895,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep8 = "";
+      let sep10 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -17754,24 +24912,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep8 === " ")
-            sep8 = "\n";
-          else if (!prevMoreIndented && sep8 === "\n")
-            sep8 = "\n\n";
-          value += sep8 + indent.slice(trimIndent) + content;
-          sep8 = "\n";
+          if (sep10 === " ")
+            sep10 = "\n";
+          else if (!prevMoreIndented && sep10 === "\n")
+            sep10 = "\n\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep8 === "\n")
+          if (sep10 === "\n")
             value += "\n";
           else
-            sep8 = "\n";
+            sep10 = "\n";
         } else {
-          value += sep8 + content;
-          sep8 = " ";
+          value += sep10 + content;
+          sep10 = " ";
           prevMoreIndented = false;
         }
       }
@@ -17860,13 +25018,13 @@ var require_resolve_block_scalar = __commonJS({
         lines.push([split[i], split[i + 1]]);
       return lines;
     }
-    exports.resolveBlockScalar = resolveBlockScalar;
+    exports2.resolveBlockScalar = resolveBlockScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -17954,25 +25112,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep8 = " ";
+      let sep10 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep8 === "\n")
-            res += sep8;
+          if (sep10 === "\n")
+            res += sep10;
           else
-            sep8 = "\n";
+            sep10 = "\n";
         } else {
-          res += sep8 + lm;
-          sep8 = " ";
+          res += sep10 + lm;
+          sep10 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep8 + (match?.[1] ?? "");
+      return res + sep10 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -18081,13 +25239,13 @@ var require_resolve_flow_scalar = __commonJS({
         return raw;
       }
     }
-    exports.resolveFlowScalar = resolveFlowScalar;
+    exports2.resolveFlowScalar = resolveFlowScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -18162,13 +25320,13 @@ var require_compose_scalar = __commonJS({
       }
       return tag;
     }
-    exports.composeScalar = composeScalar;
+    exports2.composeScalar = composeScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -18192,13 +25350,13 @@ var require_util_empty_scalar_position = __commonJS({
       }
       return offset;
     }
-    exports.emptyScalarPosition = emptyScalarPosition;
+    exports2.emptyScalarPosition = emptyScalarPosition;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -18297,14 +25455,14 @@ var require_compose_node = __commonJS({
         alias.comment = re.comment;
       return alias;
     }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
+    exports2.composeEmptyNode = composeEmptyNode;
+    exports2.composeNode = composeNode;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -18341,13 +25499,13 @@ var require_compose_doc = __commonJS({
       doc.range = [offset, contentEnd, re.offset];
       return doc;
     }
-    exports.composeDoc = composeDoc;
+    exports2.composeDoc = composeDoc;
   }
 });
 
 // node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -18549,13 +25707,13 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports.Composer = Composer;
+    exports2.Composer = Composer;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -18732,15 +25890,15 @@ var require_cst_scalar = __commonJS({
         }
       }
     }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
+    exports2.createScalarToken = createScalarToken;
+    exports2.resolveAsScalar = resolveAsScalar;
+    exports2.setScalarValue = setScalarValue;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -18782,26 +25940,26 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep8, value }) {
+    function stringifyItem({ start, key, sep: sep10, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep8)
-        for (const st of sep8)
+      if (sep10)
+        for (const st of sep10)
           res += st.source;
       if (value)
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -18857,13 +26015,13 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports.visit = visit;
+    exports2.visit = visit;
   }
 });
 
 // node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -18947,25 +26105,25 @@ var require_cst = __commonJS({
       }
       return null;
     }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
+    exports2.createScalarToken = cstScalar.createScalarToken;
+    exports2.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports2.setScalarValue = cstScalar.setScalarValue;
+    exports2.stringify = cstStringify.stringify;
+    exports2.visit = cstVisit.visit;
+    exports2.BOM = BOM;
+    exports2.DOCUMENT = DOCUMENT;
+    exports2.FLOW_END = FLOW_END;
+    exports2.SCALAR = SCALAR;
+    exports2.isCollection = isCollection;
+    exports2.isScalar = isScalar;
+    exports2.prettyToken = prettyToken;
+    exports2.tokenType = tokenType;
   }
 });
 
 // node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -19548,13 +26706,13 @@ var require_lexer = __commonJS({
         return yield* this.pushToIndex(i, false);
       }
     };
-    exports.Lexer = Lexer;
+    exports2.Lexer = Lexer;
   }
 });
 
 // node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -19579,26 +26737,26 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter;
+    exports2.LineCounter = LineCounter;
   }
 });
 
 // node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list3, type) {
-      for (let i = 0; i < list3.length; ++i)
-        if (list3[i].type === type)
+    function includesToken(list4, type) {
+      for (let i = 0; i < list4.length; ++i)
+        if (list4[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list3) {
-      for (let i = 0; i < list3.length; ++i) {
-        switch (list3[i].type) {
+    function findNonEmptyIndex(list4) {
+      for (let i = 0; i < list4.length; ++i) {
+        switch (list4[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -19956,18 +27114,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep8;
+          let sep10;
           if (scalar.end) {
-            sep8 = scalar.end;
-            sep8.push(this.sourceToken);
+            sep10 = scalar.end;
+            sep10.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep8 = [this.sourceToken];
+            sep10 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep8 }]
+            items: [{ start, key: scalar, sep: sep10 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -20120,15 +27278,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep8 = it.sep;
-                  sep8.push(this.sourceToken);
+                  const sep10 = it.sep;
+                  sep10.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep8 }]
+                    items: [{ start: start2, key, sep: sep10 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -20322,13 +27480,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep8 = fc.end.splice(1, fc.end.length);
-            sep8.push(this.sourceToken);
+            const sep10 = fc.end.splice(1, fc.end.length);
+            sep10.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep8 }]
+              items: [{ start, key: fc, sep: sep10 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -20453,13 +27611,13 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser;
+    exports2.Parser = Parser;
   }
 });
 
 // node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -20467,7 +27625,7 @@ var require_public_api = __commonJS({
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser2 = require_parser();
     function parseOptions(options) {
       const prettyErrors = options.prettyErrors !== false;
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
@@ -20475,7 +27633,7 @@ var require_public_api = __commonJS({
     }
     function parseAllDocuments(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
       const docs = Array.from(composer$1.compose(parser$1.parse(source)));
       if (prettyErrors && lineCounter2)
@@ -20489,7 +27647,7 @@ var require_public_api = __commonJS({
     }
     function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
       let doc = null;
       for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
@@ -20547,16 +27705,16 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse2;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports2.parse = parse2;
+    exports2.parseAllDocuments = parseAllDocuments;
+    exports2.parseDocument = parseDocument2;
+    exports2.stringify = stringify;
   }
 });
 
 // node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -20571,38 +27729,38 @@ var require_dist = __commonJS({
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
-    var parser = require_parser();
+    var parser2 = require_parser();
     var publicApi = require_public_api();
     var visit = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity.isAlias;
-    exports.isCollection = identity.isCollection;
-    exports.isDocument = identity.isDocument;
-    exports.isMap = identity.isMap;
-    exports.isNode = identity.isNode;
-    exports.isPair = identity.isPair;
-    exports.isScalar = identity.isScalar;
-    exports.isSeq = identity.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
+    exports2.Composer = composer.Composer;
+    exports2.Document = Document.Document;
+    exports2.Schema = Schema.Schema;
+    exports2.YAMLError = errors.YAMLError;
+    exports2.YAMLParseError = errors.YAMLParseError;
+    exports2.YAMLWarning = errors.YAMLWarning;
+    exports2.Alias = Alias.Alias;
+    exports2.isAlias = identity.isAlias;
+    exports2.isCollection = identity.isCollection;
+    exports2.isDocument = identity.isDocument;
+    exports2.isMap = identity.isMap;
+    exports2.isNode = identity.isNode;
+    exports2.isPair = identity.isPair;
+    exports2.isScalar = identity.isScalar;
+    exports2.isSeq = identity.isSeq;
+    exports2.Pair = Pair.Pair;
+    exports2.Scalar = Scalar.Scalar;
+    exports2.YAMLMap = YAMLMap.YAMLMap;
+    exports2.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports2.CST = cst;
+    exports2.Lexer = lexer.Lexer;
+    exports2.LineCounter = lineCounter.LineCounter;
+    exports2.Parser = parser2.Parser;
+    exports2.parse = publicApi.parse;
+    exports2.parseAllDocuments = publicApi.parseAllDocuments;
+    exports2.parseDocument = publicApi.parseDocument;
+    exports2.stringify = publicApi.stringify;
+    exports2.visit = visit.visit;
+    exports2.visitAsync = visit.visitAsync;
   }
 });
 
@@ -20651,7 +27809,7 @@ function describeIssue(issue2, input) {
       return [{ key: at(key), problem: `expected one of ${issue2.values.map(String).join("|")}` }];
     case "invalid_type": {
       const value = valueAt(input, issue2.path);
-      const expected = { int: "an integer", object: "a mapping", array: "a list" }[issue2.expected] ?? issue2.expected;
+      const expected = { int: "an integer", object: "a mapping", array: "a list", boolean: "true or false" }[issue2.expected] ?? issue2.expected;
       return [
         {
           key: at(key),
@@ -20693,16 +27851,16 @@ var init_config_parse = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname7, join as join19, resolve as resolve9 } from "node:path";
+import { dirname as dirname9, join as join24, resolve as resolve14 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve9(cwd, opts.home);
+  const home = resolve14(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -20715,16 +27873,26 @@ function applySettings(config2, configFile, opts) {
     lockTimeoutMs: opts.lockTimeoutMs ?? config2.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
     checkpoints: {
       maxFileSizeBytes: config2.checkpoints?.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
-      keep: config2.checkpoints?.keep ?? DEFAULT_KEEP
-    }
+      keep: config2.checkpoints?.keep ?? DEFAULT_KEEP,
+      maxStoreBytes: config2.checkpoints?.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES
+    },
+    hooks: {
+      timeoutMs: config2.hooks?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+      recordPrompts: config2.hooks?.recordPrompts ?? false
+    },
+    report: {
+      maxFileDiffBytes: config2.report?.maxFileDiffBytes ?? DEFAULT_REPORT_MAX_FILE_DIFF_BYTES,
+      maxTotalDiffBytes: config2.report?.maxTotalDiffBytes ?? DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES
+    },
+    sharing: { includeGateLogs: config2.sharing?.includeGateLogs ?? false }
   };
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve9(opts.cwd ?? process.cwd(), opts.configFile) : join19(resolve9(opts.home), "config.yaml");
+  const file = explicit ? resolve14(opts.cwd ?? process.cwd(), opts.configFile) : join24(resolve14(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile9(file, "utf8");
+    text = await readFile12(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -20736,13 +27904,13 @@ async function readConfig(opts) {
   }
   const { parseConfig: parseConfig2 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
   const config2 = parseConfig2(file, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname7(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname9(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join19(homedir3(), value.slice(2));
-  return resolve9(base, value);
+  if (value.startsWith("~/")) return join24(homedir3(), value.slice(2));
+  return resolve14(base, value);
 }
 var init_config2 = __esm({
   "src/store/config.ts"() {
@@ -20760,7 +27928,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -20768,6 +27936,7 @@ var init_context = __esm({
     init_config2();
     init_paths();
     init_snapshotter();
+    init_gates();
     Context = class _Context {
       constructor(workspace, settings, json, workspaceGiven) {
         this.workspace = workspace;
@@ -20780,6 +27949,7 @@ var init_context = __esm({
       json;
       workspaceGiven;
       snapshotterInstance = null;
+      gatesInstance = null;
       static async create(values) {
         const home = resolveHome(values.home);
         const settings = await resolveSettings({
@@ -20788,7 +27958,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve10(values.workspace ?? "."),
+          resolve15(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0
@@ -20810,19 +27980,23 @@ var init_context = __esm({
         this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
         return this.snapshotterInstance;
       }
+      get gates() {
+        this.gatesInstance ??= new Gates(this.snapshotter);
+        return this.gatesInstance;
+      }
     };
   }
 });
 
 // src/cli/json-stream.ts
-import { createReadStream as createReadStream3 } from "node:fs";
-import { Readable, Transform as Transform2 } from "node:stream";
-import { pipeline as pipeline2 } from "node:stream/promises";
+import { createReadStream as createReadStream5 } from "node:fs";
+import { Readable as Readable2, Transform as Transform3 } from "node:stream";
+import { pipeline as pipeline3 } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
 function jsonStringBody() {
   const decoder = new StringDecoder("utf8");
   const escape = (text) => text.length === 0 ? "" : JSON.stringify(text).slice(1, -1);
-  return new Transform2({
+  return new Transform3({
     transform(chunk, _encoding, done) {
       done(null, escape(decoder.write(chunk)));
     },
@@ -20834,10 +28008,10 @@ function jsonStringBody() {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream3(doc.file).pipe(jsonStringBody());
+    yield* createReadStream5(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
-  await pipeline2(Readable.from(parts()), out, { end: false });
+  await pipeline3(Readable2.from(parts()), out, { end: false });
 }
 var init_json_stream = __esm({
   "src/cli/json-stream.ts"() {
@@ -20851,6 +28025,13 @@ __export(serve_exports, {
   serve: () => serve
 });
 async function serve(input, output, opts) {
+  try {
+    await answerAll(input, output, opts);
+  } catch (error2) {
+    if (!(error2 instanceof OutputClosed)) throw error2;
+  }
+}
+async function answerAll(input, output, opts) {
   const max = SERVE_MAX_LINE_BYTES;
   let parts = [];
   let pending = 0;
@@ -20920,14 +28101,15 @@ async function respond(output, line, opts) {
     const result = await execute(parsed.data, opts);
     await writeResult(output, parsed.data.id, result);
   } catch (error2) {
+    if (error2 instanceof OutputClosed) throw error2;
     await write(output, errorLine(id, error2));
   }
 }
 async function execute(request, opts) {
-  const command = request.command === "serve" ? void 0 : await loadCommand(request.command);
+  const command = NOT_SERVED.includes(request.command) ? void 0 : await loadCommand(request.command);
   if (!command) {
     throw new UsageError(
-      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except serve`,
+      `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except ${NOT_SERVED.join(" and ")}`,
       { details: { command: request.command.slice(0, 100) } }
     );
   }
@@ -20960,22 +28142,27 @@ async function writeResult(output, id, result) {
     return;
   }
   try {
-    if ("streamJson" in result) {
-      const flat = (text) => text.replace(/\n\s*/g, "");
-      await writeStreamedJson(
-        {
-          prefix: head + flat(result.streamJson.prefix),
-          file: result.streamJson.file,
-          suffix: `${flat(result.streamJson.suffix)}}
-`
-        },
-        output
-      );
-    } else {
-      await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
-    }
+    await streamResult(output, head, result);
+  } catch (error2) {
+    throw closedOr(error2);
   } finally {
     await result.cleanup?.();
+  }
+}
+async function streamResult(output, head, result) {
+  if ("streamJson" in result) {
+    const flat = (text) => text.replace(/\n\s*/g, "");
+    await writeStreamedJson(
+      {
+        prefix: head + flat(result.streamJson.prefix),
+        file: result.streamJson.file,
+        suffix: `${flat(result.streamJson.suffix)}}
+`
+      },
+      output
+    );
+  } else {
+    await writeStreamedJson({ prefix: `${head}"`, file: result.streamFile, suffix: '"}\n' }, output);
   }
 }
 function errorLine(id, error2) {
@@ -20986,12 +28173,15 @@ function errorLine(id, error2) {
   return `${JSON.stringify({ id, error: { code: code2, message } })}
 `;
 }
+function closedOr(error2) {
+  return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
+}
 function write(output, text) {
-  return new Promise((resolve13, reject) => {
-    output.write(text, (error2) => error2 ? reject(error2) : resolve13());
+  return new Promise((resolve18, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve18());
   });
 }
-var INHERITED;
+var INHERITED, NOT_SERVED, OutputClosed;
 var init_serve2 = __esm({
   "src/cli/serve.ts"() {
     "use strict";
@@ -21000,8 +28190,12 @@ var init_serve2 = __esm({
     init_commands();
     init_context();
     init_json_stream();
+    init_output();
     init_spec();
     INHERITED = ["workspace", "home", "artifacts-dir", "config"];
+    NOT_SERVED = ["serve", "iterate"];
+    OutputClosed = class extends Error {
+    };
   }
 });
 
@@ -21036,10 +28230,10 @@ var init_serve3 = __esm({
 function parseCandidateListing(text) {
   const out = { untracked: [], modified: [], nestedRepos: [] };
   const seenModified = /* @__PURE__ */ new Set();
-  for (const record2 of splitNul(text)) {
-    const tag = record2.slice(0, 2);
-    const path = record2.slice(2);
-    if (path === "") throw unparseable("ls-files -t", "record without a path", record2);
+  for (const record3 of splitNul(text)) {
+    const tag = record3.slice(0, 2);
+    const path = record3.slice(2);
+    if (path === "") throw unparseable("ls-files -t", "record without a path", record3);
     if (tag === "? ") {
       if (path.endsWith("/")) out.nestedRepos.push(path.slice(0, -1));
       else out.untracked.push(path);
@@ -21047,7 +28241,7 @@ function parseCandidateListing(text) {
       if (!seenModified.has(path)) out.modified.push(path);
       seenModified.add(path);
     } else {
-      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record2);
+      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record3);
     }
   }
   return out;
@@ -21139,9 +28333,36 @@ var init_checkpoint_index = __esm({
   }
 });
 
+// src/git/parsers/count-objects.ts
+function parseCountObjects(text) {
+  const values = /* @__PURE__ */ new Map();
+  for (const line of text.split("\n")) {
+    const match = /^([a-z-]+): (\d+)$/.exec(line.trim());
+    if (match) values.set(match[1], Number(match[2]));
+  }
+  const get = (key) => {
+    const value = values.get(key);
+    if (value === void 0) throw unparseable("count-objects", `no "${key}" line`, text);
+    return value;
+  };
+  return {
+    loose: get("count"),
+    looseBytes: get("size") * 1024,
+    packs: get("packs"),
+    packBytes: get("size-pack") * 1024,
+    garbageBytes: get("size-garbage") * 1024
+  };
+}
+var init_count_objects = __esm({
+  "src/git/parsers/count-objects.ts"() {
+    "use strict";
+    init_nul_records();
+  }
+});
+
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir6, realpath as realpath4, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join20 } from "node:path";
+import { mkdir as mkdir9, realpath as realpath6, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -21150,15 +28371,16 @@ function checkpointRepo(p) {
     indexFile: p.indexFile,
     config: p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`],
     ...p.identity === void 0 ? {} : { identity: p.identity },
-    ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs }
+    ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs },
+    ...p.signal === void 0 ? {} : { signal: p.signal }
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir6(repo.gitDir, { recursive: true });
+  await mkdir9(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir6(join20(repo.gitDir, "info"), { recursive: true });
-  await writeFile5(join20(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join25(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join25(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -21174,8 +28396,8 @@ async function probeWorkspace(dir, opts = {}) {
   });
   const [top, exclude, gitDir] = res === null ? [] : res.stdout.split("\n");
   if (!top || !exclude || !gitDir) return { root: dir, isRepository: false, excludesFile: null };
-  const root = await realpath4(top);
-  await assertOwnWorkTree(await realpath4(dir), root, gitDir);
+  const root = await realpath6(top);
+  await assertOwnWorkTree(await realpath6(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
 async function rootCommit(root, opts = {}) {
@@ -21189,12 +28411,19 @@ async function rootCommit(root, opts = {}) {
 async function gcCheckpointRepo(repo, pruneAge) {
   await runGit(repo, ["gc", "--quiet", `--prune=${pruneAge}`]);
 }
+async function countObjects(repo) {
+  return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
+}
+async function packLooseObjects(repo) {
+  await runGit(repo, ["repack", "-d", "-q"]);
+}
 var REPO_CONFIG, REPO_ATTRIBUTES;
 var init_checkpoint_repo = __esm({
   "src/git/checkpoint-repo.ts"() {
     "use strict";
     init_ids();
     init_errors();
+    init_count_objects();
     init_repo();
     init_runner();
     REPO_CONFIG = [
@@ -21279,14 +28508,14 @@ var init_diff_pairs = __esm({
 // src/git/parsers/ls-tree.ts
 function parseLsTree(text) {
   const out = /* @__PURE__ */ new Map();
-  for (const record2 of splitNul(text)) {
-    const tab = record2.indexOf("	");
-    const head = tab < 0 ? [] : record2.slice(0, tab).split(" ");
+  for (const record3 of splitNul(text)) {
+    const tab = record3.indexOf("	");
+    const head = tab < 0 ? [] : record3.slice(0, tab).split(" ");
     const [mode, type, oid] = head;
     if (head.length !== 3 || mode === void 0 || type === void 0 || oid === void 0 || !OBJECT_ID_PATTERN.test(oid)) {
-      throw unparseable("ls-tree", "malformed record", record2);
+      throw unparseable("ls-tree", "malformed record", record3);
     }
-    const path = record2.slice(tab + 1);
+    const path = record3.slice(tab + 1);
     out.set(path, { mode, type, oid, path });
   }
   return out;
@@ -21398,9 +28627,9 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join21 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join26 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join21(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join26(o.home, ".config");
   let configured = null;
   for (const file of userConfigFiles({
     HOME: o.home,
@@ -21419,11 +28648,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join21(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path = configured === null ? join26(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join21(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join26(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -21440,27 +28669,27 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir7, open as open3, rename as rename4, rm as rm12, stat as stat9, symlink } from "node:fs/promises";
-import { dirname as dirname8, join as join22, sep as sep5 } from "node:path";
+import { randomBytes as randomBytes8 } from "node:crypto";
+import { mkdir as mkdir10, open as open5, rename as rename5, rm as rm15, stat as stat15, symlink } from "node:fs/promises";
+import { dirname as dirname10, join as join27, sep as sep7 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes8(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir7(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat9(root), stat9(preferred)]);
+  await mkdir10(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat15(root), stat15(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname8(item.dest);
-    await mkdir7(fsPath(parent), { recursive: true });
-    await placeOne(item, join22(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname8(d)) {
+    const parent = dirname10(item.dest);
+    await mkdir10(fsPath(parent), { recursive: true });
+    await placeOne(item, join27(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname10(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname8(d) === d) break;
+      if (d === root || dirname10(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -21468,18 +28697,18 @@ async function placeFiles(root, stagingDir, items) {
 async function placeOne(item, temp) {
   try {
     await writeTemp(item, temp);
-    await rename4(temp, fsPath(item.dest));
+    await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm12(temp, { force: true });
+    await rm15(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname8(item.dest)}${sep5}${tempName()}`;
+  const beside = `${dirname10(item.dest)}${sep7}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
-    await rename4(fsPath(beside), fsPath(item.dest));
+    await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm12(fsPath(beside), { force: true });
+    await rm15(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -21488,7 +28717,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open3(temp, "wx", item.kind === "executable" ? 511 : 438);
+  const handle = await open5(temp, "wx", item.kind === "executable" ? 511 : 438);
   try {
     await handle.writeFile(item.content);
     await handle.sync();
@@ -21507,24 +28736,24 @@ var init_place = __esm({
 });
 
 // src/checkpoints/workspace-paths.ts
-import { realpath as realpath5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, join as join23, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
+import { realpath as realpath7 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname11, join as join28, relative as relative4, resolve as resolve16, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep6).join("/");
+  return relative4(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join23(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join28(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename4(abs)];
-  let head = dirname9(abs);
+  const tail = [basename5(abs)];
+  let head = dirname11(abs);
   for (; ; ) {
     try {
-      return join23(await realpath5(head), ...tail.reverse());
+      return join28(await realpath7(head), ...tail.reverse());
     } catch {
-      const up = dirname9(head);
+      const up = dirname11(head);
       if (up === head) return abs;
-      tail.push(basename4(head));
+      tail.push(basename5(head));
       head = up;
     }
   }
@@ -21541,7 +28770,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve11(root, input);
+  const abs = resolve16(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -21564,7 +28793,7 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname10 } from "node:path";
+import { dirname as dirname12 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat3(fsPath(abs));
@@ -21640,7 +28869,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path) => dirname10(toAbsolute(ctx.root, path)))))
+  for (const dir of new Set(out.deleted.map((path) => dirname12(toAbsolute(ctx.root, path)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -21746,8 +28975,8 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat5, realpath as realpath6 } from "node:fs/promises";
-import { dirname as dirname11 } from "node:path";
+import { lstat as lstat5, realpath as realpath8 } from "node:fs/promises";
+import { dirname as dirname13 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -21763,7 +28992,7 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname11(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname13(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -21775,7 +29004,7 @@ async function unusualShapes(root, paths) {
     ),
     Promise.all(
       parents.map(
-        (d) => realpath6(fsPath(d)).then(
+        (d) => realpath8(fsPath(d)).then(
           (real) => real.toString() !== d,
           () => false
         )
@@ -21797,7 +29026,7 @@ var init_capture = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
+import { randomBytes as randomBytes9 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -21821,7 +29050,20 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes9(3).toString("hex")}`;
+}
+function entryOf(r) {
+  const { label, createdAt, kind, session, event, prompt } = decodeMessage(r.body, r.date);
+  return {
+    ref: r.ref,
+    hash: r.tree,
+    label,
+    createdAt,
+    kind,
+    ...session === void 0 ? {} : { session },
+    ...event === void 0 ? {} : { event },
+    ...prompt === void 0 ? {} : { prompt }
+  };
 }
 var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
 var init_message2 = __esm({
@@ -21831,7 +29073,12 @@ var init_message2 = __esm({
     CheckpointMeta = object({
       label: string2().nullable(),
       createdAt: string2(),
-      kind: _enum(["track", "safety"])
+      kind: _enum(["track", "safety"]),
+      /** Set by agent hooks: the agent's session id and the event that took the checkpoint. */
+      session: string2().optional(),
+      event: string2().optional(),
+      /** The N-th prompt of the session: this checkpoint is the state just before it. */
+      prompt: number2().int().positive().optional()
     });
     CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
     META_REF_PREFIX = "refs/checkpoints-meta/";
@@ -21848,7 +29095,7 @@ async function recordCheckpoint(repo, treeId, meta2) {
     repo,
     treeId,
     [],
-    encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind })
+    encodeMessage({ label: meta2.label, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: meta2.kind, ...meta2.tag })
   );
   const ref = newCheckpointRef();
   const updates = [
@@ -21920,23 +29167,24 @@ var init_plan = __esm({
 });
 
 // src/checkpoints/project-id.ts
-import { createHash as createHash6 } from "node:crypto";
-import { readdir as readdir5, readFile as readFile10 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { createHash as createHash7 } from "node:crypto";
+import { readdir as readdir7, readFile as readFile13 } from "node:fs/promises";
+import { join as join29 } from "node:path";
 function pathKey(realPath) {
-  return createHash6("sha256").update(realPath).digest("hex").slice(0, 16);
+  return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join24(checkpointsDir, projectId, worktreeKey);
+  const dir = join29(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join24(dir, "git"),
-    indexFile: join24(dir, "index"),
-    metaFile: join24(dir, "store.json"),
-    lockPath: join24(dir, "lock"),
-    tempDir: join24(dir, "tmp")
+    gitDir: join29(dir, "git"),
+    indexFile: join29(dir, "index"),
+    metaFile: join29(dir, "store.json"),
+    upkeepFile: join29(dir, "upkeep.json"),
+    lockPath: join29(dir, "lock"),
+    tempDir: join29(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -21950,7 +29198,7 @@ async function locateStore(checkpointsDir, root, rootCommit2) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile10(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile13(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -21958,7 +29206,7 @@ async function readStoredWorkspace(metaFile) {
 }
 async function listDir2(dir) {
   try {
-    return (await readdir5(dir)).sort();
+    return (await readdir7(dir)).sort();
   } catch {
     return [];
   }
@@ -21970,8 +29218,8 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/retention.ts
-import { lstat as lstat6, readdir as readdir6 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { lstat as lstat6, readdir as readdir8 } from "node:fs/promises";
+import { join as join30 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(
@@ -21993,12 +29241,12 @@ async function directorySize(dir) {
   let total = 0;
   let names;
   try {
-    names = await readdir6(dir);
+    names = await readdir8(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
-    const path = join25(dir, name);
+    const path = join30(dir, name);
     try {
       const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -22017,9 +29265,91 @@ var init_retention = __esm({
   }
 });
 
+// types/checkpoint.ts
+var SkippedFile, TrackResult, Patch, FileDiff, CheckpointEntry, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StoreStatus;
+var init_checkpoint = __esm({
+  "types/checkpoint.ts"() {
+    "use strict";
+    init_zod();
+    init_snapshot();
+    SkippedFile = object({
+      path: string2(),
+      /** `unreadable`: a FIFO, socket, device or a file that cannot be read; git cannot stage it. */
+      reason: _enum(["too-large", "nested-repository", "unreadable"]),
+      size: number2().int().nonnegative().nullable()
+    });
+    TrackResult = object({ hash: Sha, ref: string2(), skipped: array(SkippedFile) });
+    Patch = object({ hash: Sha, files: array(string2()) });
+    FileDiff = object({
+      file: string2(),
+      before: string2(),
+      after: string2(),
+      additions: number2().int().nonnegative(),
+      deletions: number2().int().nonnegative(),
+      status: _enum(["added", "modified", "deleted"]),
+      binary: boolean2()
+    });
+    CheckpointEntry = object({
+      ref: string2(),
+      hash: Sha,
+      label: string2().nullable(),
+      createdAt: IsoDate,
+      /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
+      kind: _enum(["track", "safety"]).optional(),
+      /** Checkpoints taken by agent hooks: the agent's session id and the hook event (`UserPromptSubmit`, `turn.start`, ...). */
+      session: string2().optional(),
+      event: string2().optional(),
+      /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
+      prompt: number2().int().positive().optional()
+    });
+    RestoreResult = object({
+      hash: Sha,
+      safety: Sha,
+      safetyRef: string2(),
+      /** Absolute paths the checkpoint knows but that were not touched (ignored, skipped, or in the way). */
+      leftAlone: array(string2())
+    });
+    RevertResult = object({
+      reverted: array(string2()),
+      deleted: array(string2()),
+      safety: Sha,
+      safetyRef: string2(),
+      leftAlone: array(string2())
+    });
+    GcResult = object({
+      kept: number2().int().nonnegative(),
+      removed: number2().int().nonnegative(),
+      pruneAge: string2(),
+      storeBytesBefore: number2().int().nonnegative(),
+      storeBytesAfter: number2().int().nonnegative()
+    });
+    PruneEvent = object({
+      at: IsoDate,
+      removed: array(CheckpointEntry),
+      storeBytesBefore: number2().int().nonnegative(),
+      storeBytesAfter: number2().int().nonnegative()
+    });
+    UpkeepRecord = object({
+      lastPackedAt: IsoDate.nullable(),
+      pruned: array(PruneEvent)
+    });
+    StoreStatus = object({
+      workspace: string2(),
+      /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
+      storeBytes: number2().int().nonnegative(),
+      budgetBytes: number2().int().positive(),
+      checkpoints: number2().int().nonnegative(),
+      looseObjects: number2().int().nonnegative(),
+      packs: number2().int().nonnegative(),
+      lastPackedAt: IsoDate.nullable(),
+      pruned: array(PruneEvent)
+    });
+  }
+});
+
 // src/checkpoints/upkeep.ts
-import { rm as rm13 } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
+import { readFile as readFile14, rm as rm16, stat as stat16 } from "node:fs/promises";
+import { dirname as dirname14 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -22047,18 +29377,88 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm13(location.tempDir, { recursive: true, force: true });
+    await rm16(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname12(location.metaFile));
+  await sweepTempFiles(dirname14(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
+async function storeBytes(repo, counts) {
+  const index = await stat16(repo.indexFile).then(
+    (st) => st.size,
+    () => 0
+  );
+  return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
+}
+async function keepWithinBudget(repo, location, maxStoreBytes) {
+  let counts = await countObjects(repo);
+  if (counts.packs >= PACKS_LIMIT) {
+    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+    counts = await countObjects(repo);
+  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+    await withSweep(location, () => packLooseObjects(repo));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+    counts = await countObjects(repo);
+  }
+  const before2 = await storeBytes(repo, counts);
+  if (before2 <= maxStoreBytes) return;
+  let after2 = before2;
+  const removed = [];
+  while (after2 > maxStoreBytes * PRUNE_TARGET) {
+    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+    const candidates = records.filter(
+      (r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && !protectedOids.has(r.oid)
+    );
+    if (candidates.length === 0) break;
+    const drop = candidates.slice(-Math.ceil(candidates.length / 4));
+    await deleteRefs(
+      repo,
+      drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
+    );
+    removed.push(...drop.map(entryOf));
+    await withSweep(location, () => gcCheckpointRepo(repo, "now"));
+    after2 = await storeBytes(repo, await countObjects(repo));
+  }
+  const event = {
+    at: (/* @__PURE__ */ new Date()).toISOString(),
+    removed,
+    storeBytesBefore: before2,
+    storeBytesAfter: after2
+  };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY)
+  }));
+}
+async function readUpkeep(location) {
+  try {
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile14(location.upkeepFile, "utf8")));
+    if (parsed.success) return parsed.data;
+  } catch {
+  }
+  return { lastPackedAt: null, pruned: [] };
+}
+async function updateUpkeep(location, change) {
+  await writeJsonAtomic(location.upkeepFile, change(await readUpkeep(location)));
+}
+async function withSweep(location, fn) {
+  try {
+    await fn();
+  } finally {
+    await sweepGitTemporaries(location.gitDir);
+  }
+}
+var LOOSE_OBJECTS_LIMIT, PACKS_LIMIT, PRUNE_TARGET, PRUNE_HISTORY;
 var init_upkeep = __esm({
   "src/checkpoints/upkeep.ts"() {
     "use strict";
+    init_checkpoint();
+    init_atomic();
     init_git_locks();
     init_place();
     init_sweep();
@@ -22066,21 +29466,21 @@ var init_upkeep = __esm({
     init_refs();
     init_message2();
     init_retention();
+    LOOSE_OBJECTS_LIMIT = 1e3;
+    PACKS_LIMIT = 50;
+    PRUNE_TARGET = 0.8;
+    PRUNE_HISTORY = 20;
   }
 });
 
 // src/checkpoints/checkpoints.ts
-import { access as access4, readFile as readFile11, realpath as realpath7 } from "node:fs/promises";
+import { access as access4, readFile as readFile15, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join26, sep as sep7 } from "node:path";
-function toEntry(r) {
-  const meta2 = decodeMessage(r.body, r.date);
-  return { ref: r.ref, hash: r.tree, label: meta2.label, createdAt: meta2.createdAt, kind: meta2.kind };
-}
+import { join as join31, sep as sep9 } from "node:path";
 async function physicalPath(path) {
   try {
     await access4(path);
-    return await realpath7(path);
+    return await realpath9(path);
   } catch {
     return path;
   }
@@ -22112,7 +29512,7 @@ var init_checkpoints = __esm({
     init_upkeep();
     init_workspace_paths();
     Checkpoints = class _Checkpoints {
-      constructor(workspace, location, repo, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes) {
+      constructor(workspace, location, repo, excluded, forbidden, maxFileSizeBytes, lockTimeoutMs, userExcludes, maxStoreBytes) {
         this.workspace = workspace;
         this.location = location;
         this.repo = repo;
@@ -22121,6 +29521,7 @@ var init_checkpoints = __esm({
         this.maxFileSizeBytes = maxFileSizeBytes;
         this.lockTimeoutMs = lockTimeoutMs;
         this.userExcludes = userExcludes;
+        this.maxStoreBytes = maxStoreBytes;
       }
       workspace;
       location;
@@ -22130,6 +29531,7 @@ var init_checkpoints = __esm({
       maxFileSizeBytes;
       lockTimeoutMs;
       userExcludes;
+      maxStoreBytes;
       baselineKnown = false;
       storeReady = false;
       /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -22146,14 +29548,15 @@ var init_checkpoints = __esm({
         assertSafeWorkspace(real);
         const gitOpts = {
           ...opts.identity ? { identity: opts.identity } : {},
-          ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}
+          ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {},
+          ...opts.signal ? { signal: opts.signal } : {}
         };
         const probe = await probeWorkspace(real, gitOpts);
         const root = probe.root;
         assertSafeWorkspace(root);
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
-        if (root.split(sep7).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep9).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
@@ -22190,16 +29593,70 @@ var init_checkpoints = __esm({
           forbidden,
           maxBytes,
           opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-          userExcludes
+          userExcludes,
+          opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES
         );
       }
-      /** Records the current state as a new checkpoint. */
+      /**
+       * Records the current state as a new checkpoint, then keeps the store within its budget (see
+       * keepWithinBudget in upkeep.ts); an upkeep failure is returned, not thrown: the checkpoint stands.
+       */
       async track(label, opts = {}) {
-        const t = await this.locked(
-          "checkpoint track",
-          () => this.trackLocked(label ?? null, "track", opts.baseline === true)
+        return this.locked("checkpoint track", async () => {
+          const prompt = opts.beforePrompt && opts.session ? await this.nextPrompt(opts.session) : void 0;
+          const tag = {
+            ...opts.session === void 0 ? {} : { session: opts.session },
+            ...opts.event === void 0 ? {} : { event: opts.event },
+            ...prompt === void 0 ? {} : { prompt }
+          };
+          const captured = await this.capture();
+          if (opts.unlessUnchanged && captured.treeId === await resolveTreeId(this.repo, LATEST_REF)) {
+            const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
+            const skipped = captured.skipped.map((s) => this.skippedFile(s));
+            return { hash: captured.treeId, ref, skipped, unchanged: true };
+          }
+          const t = await this.trackLocked(label ?? null, "track", opts.baseline === true, tag, captured);
+          const upkeepError = await keepWithinBudget(this.repo, this.location, this.maxStoreBytes).then(
+            () => void 0,
+            (error2) => error2
+          );
+          return {
+            hash: t.hash,
+            ref: t.ref,
+            skipped: t.skipped,
+            ...prompt === void 0 ? {} : { prompt },
+            ...upkeepError === void 0 ? {} : { upkeepError }
+          };
+        });
+      }
+      /**
+       * The checkpoint taken just before the `prompt`-th prompt of `session` (default: the session of
+       * the newest checkpoint an agent hook took). CHECKPOINT_NOT_FOUND when there is none.
+       */
+      async beforePrompt(prompt, session) {
+        const entries = await this.list();
+        const chosen = session ?? entries.find((e) => e.session !== void 0)?.session;
+        const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
+        if (hit !== void 0) return hit;
+        const which = chosen === void 0 ? "no agent session has checkpoints" : `session ${chosen}`;
+        throw new CheckpointNotFoundError(
+          `no checkpoint before prompt ${prompt} (${which}); it may not exist or was pruned to fit the store's budget; see "checkpoint list"`,
+          { details: { prompt, session: chosen ?? null, workspace: this.workspace } }
         );
-        return { hash: t.hash, ref: t.ref, skipped: t.skipped };
+      }
+      /** The store's size against its budget, its checkpoints and objects, and what automatic upkeep pruned. */
+      async status() {
+        const upkeep = await readUpkeep(this.location);
+        const base = { workspace: this.workspace, budgetBytes: this.maxStoreBytes, ...upkeep };
+        if (!await this.exists()) return { ...base, storeBytes: 0, checkpoints: 0, looseObjects: 0, packs: 0 };
+        const counts = await countObjects(this.repo);
+        return {
+          ...base,
+          storeBytes: await storeBytes(this.repo, counts),
+          checkpoints: (await this.list()).length,
+          looseObjects: counts.loose,
+          packs: counts.packs
+        };
       }
       /** Starts a session: records a checkpoint and makes it the baseline. */
       async startSession(label) {
@@ -22322,7 +29779,7 @@ var init_checkpoints = __esm({
       async list() {
         if (!await this.exists()) return [];
         const records = await listRefRecords(this.repo, [CHECKPOINT_REF_PREFIX]);
-        return records.map(toEntry);
+        return records.map(entryOf);
       }
       /** The checkpoints that baseline, latest and the last safety checkpoint point at. */
       async markers() {
@@ -22333,7 +29790,7 @@ var init_checkpoints = __esm({
           const marker = records.find((r) => r.ref === meta2);
           if (marker === void 0) return null;
           const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-          return toEntry(named ?? marker);
+          return entryOf(named ?? marker);
         };
         return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
       }
@@ -22403,15 +29860,24 @@ var init_checkpoints = __esm({
           );
         }
       }
-      async trackLocked(label, kind, baseline) {
-        const { treeId, skipped } = await this.capture();
+      async trackLocked(label, kind, baseline, tag = {}, captured) {
+        const { treeId, skipped } = captured ?? await this.capture();
         const ref = await recordCheckpoint(this.repo, treeId, {
           label,
           kind,
-          setBaseline: baseline || !await this.hasBaseline()
+          setBaseline: baseline || !await this.hasBaseline(),
+          tag
         });
         this.baselineKnown = true;
         return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+      }
+      /**
+       * One more than the highest prompt number the session's checkpoints carry (1 for a new
+       * session). Caller holds the lock, so two hooks of one session never take the same number.
+       */
+      async nextPrompt(session) {
+        const numbers = (await this.list()).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
+        return Math.max(0, ...numbers) + 1;
       }
       async hasBaseline() {
         if (!this.baselineKnown) this.baselineKnown = await readRef(this.repo, BASELINE_REF) !== null;
@@ -22475,9 +29941,9 @@ var init_checkpoints = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile11(this.userExcludes, "utf8").catch(() => "");
-        const target = join26(this.location.gitDir, "info", "exclude");
-        const have = await readFile11(target, "utf8").catch(() => null);
+        const wanted = this.userExcludes === null ? "" : await readFile15(this.userExcludes, "utf8").catch(() => "");
+        const target = join31(this.location.gitDir, "info", "exclude");
+        const have = await readFile15(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
       /**
@@ -22507,10 +29973,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm14, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm17, writeFile as writeFile7 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join27, resolve as resolve12 } from "node:path";
-function open4(ctx) {
+import { join as join32, resolve as resolve17 } from "node:path";
+function open6(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -22518,7 +29984,8 @@ function open4(ctx) {
     excludePaths: [s.artifactsDir],
     lockTimeoutMs: s.lockTimeoutMs,
     gitTimeoutMs: s.gitTimeoutMs,
-    identity: s.identity
+    identity: s.identity,
+    maxStoreBytes: s.checkpoints.maxStoreBytes
   });
 }
 async function resolveCheckpoint(cp, name) {
@@ -22548,8 +30015,12 @@ ${body("before", d.before, d.status !== "added")}${body("after", d.after, d.stat
     ""
   );
 }
-var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, CHECKPOINT_COMMANDS;
-var init_checkpoint = __esm({
+function upkeepText(error2) {
+  const why = error2 instanceof Error ? error2.message : String(error2);
+  return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
+}
+var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, status, CHECKPOINT_COMMANDS;
+var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
     init_config();
@@ -22574,14 +30045,17 @@ var init_checkpoint = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).track(values.label);
+        const { upkeepError, ...result } = await (await open6(ctx)).track(values.label);
+        const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
         return {
           json: result,
+          warnings,
           human: () => [
             `Checkpoint ${result.hash} (${result.ref})`,
             ...result.skipped.map(
               (s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
-            )
+            ),
+            ...warnings.map((w) => `  warning: ${w.message}`)
           ].join("\n")
         };
       }
@@ -22595,7 +30069,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open6(ctx);
         const result = await cp.patch(await resolveCheckpoint(cp, name));
         return {
           json: result,
@@ -22615,14 +30089,14 @@ var init_checkpoint = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
+        const cp = await open6(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join27(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join27(dir, "diff.patch");
-        const cleanup = () => rm14(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join32(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join32(dir, "diff.patch");
+        const cleanup = () => rm17(dir, { recursive: true, force: true });
         try {
-          await writeFile6(file, await cp.diffBytes(hash));
+          await writeFile7(file, await cp.diffBytes(hash));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -22639,7 +30113,7 @@ var init_checkpoint = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open4(ctx);
+        const cp = await open6(ctx);
         const diffs = await cp.diffFull(
           await resolveCheckpoint(cp, from),
           to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
@@ -22649,15 +30123,31 @@ var init_checkpoint = __esm({
     });
     restore = defineCommand({
       name: "checkpoint restore",
-      usage: "checkpoint restore HASH",
+      usage: "checkpoint restore HASH | --prompt N [--session ID]",
       summary: "Make the workspace match checkpoint HASH (a safety checkpoint is taken first).",
-      description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS}`,
-      options: {},
-      positionals: { required: ["HASH"] },
-      examples: ['checkpoint restore "before tool call"'],
-      async run(ctx, _values, [name]) {
-        const cp = await open4(ctx);
-        const result = await cp.restore(await resolveCheckpoint(cp, name));
+      description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS} With --prompt N instead of HASH: the state just before the N-th prompt of the latest agent session that hooks recorded (--session for another; "checkpoint list" shows both).`,
+      options: {
+        prompt: {
+          type: "integer",
+          valueName: "N",
+          description: "go back to the state just before the N-th prompt of an agent session"
+        },
+        session: {
+          type: "string",
+          valueName: "ID",
+          description: "the agent session of --prompt (default: the latest one hooks recorded)"
+        }
+      },
+      positionals: { required: [], optional: ["HASH"] },
+      examples: ['checkpoint restore "before tool call"', "checkpoint restore --prompt 3"],
+      async run(ctx, values, [name]) {
+        if (name === void 0 === (values.prompt === void 0))
+          throw new UsageError("give either a HASH or --prompt N (with --session ID for an older session)");
+        if (values.session !== void 0 && values.prompt === void 0)
+          throw new UsageError("--session goes with --prompt N");
+        const cp = await open6(ctx);
+        const hash = values.prompt === void 0 ? await resolveCheckpoint(cp, name) : (await cp.beforePrompt(values.prompt, values.session)).hash;
+        const result = await cp.restore(hash);
         return {
           json: result,
           human: () => `Restored ${result.hash}.
@@ -22678,11 +30168,11 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open4(ctx);
+        const cp = await open6(ctx);
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
-          paths.map((p) => resolve12(ctx.workspace, p))
+          paths.map((p) => resolve17(ctx.workspace, p))
         ) : await cp.revert(hash);
         return {
           json: result,
@@ -22703,12 +30193,20 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open4(ctx)).list();
+        const entries = await (await open6(ctx)).list();
         return {
           json: entries,
           human: () => entries.length ? table(
-            ["CREATED", "HASH", "LABEL", "REF"],
-            entries.map((e) => [e.createdAt, e.hash, e.label ?? "-", e.ref])
+            ["CREATED", "HASH", "SESSION", "PROMPT", "EVENT", "LABEL", "REF"],
+            entries.map((e) => [
+              e.createdAt,
+              e.hash,
+              e.session ?? "-",
+              e.prompt === void 0 ? "-" : String(e.prompt),
+              e.event ?? "-",
+              e.label ?? "-",
+              e.ref
+            ])
           ) : "No checkpoints."
         };
       }
@@ -22735,14 +30233,622 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open4(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open6(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
         };
       }
     });
-    CHECKPOINT_COMMANDS = [track, patch2, diff, diffFull, restore, revert, list2, gc];
+    status = defineCommand({
+      name: "checkpoint status",
+      usage: "checkpoint status",
+      summary: "The checkpoint store's size against its budget, its checkpoints, and what upkeep pruned.",
+      description: "checkpoints.maxStoreBytes in the config is the budget: after each checkpoint, the oldest unprotected checkpoints are pruned and the store packed to stay under it.",
+      options: {},
+      positionals: { required: [] },
+      examples: ["checkpoint status --json"],
+      async run(ctx) {
+        const st = await (await open6(ctx)).status();
+        const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
+        return {
+          json: st,
+          human: () => [
+            `Store of ${printable(st.workspace)}: ${st.storeBytes} of ${st.budgetBytes} bytes, ${st.checkpoints} checkpoints`,
+            `  ${st.looseObjects} loose objects, ${st.packs} packs; last packed ${st.lastPackedAt ?? "never"}`,
+            st.pruned.length === 0 ? "  nothing pruned" : `  pruned ${removed} checkpoints to stay under budget, last at ${st.pruned[0]?.at ?? ""} (${st.pruned[0]?.storeBytesBefore ?? 0} -> ${st.pruned[0]?.storeBytesAfter ?? 0} bytes)`
+          ].join("\n")
+        };
+      }
+    });
+    CHECKPOINT_COMMANDS = [
+      track,
+      patch2,
+      diff,
+      diffFull,
+      restore,
+      revert,
+      list2,
+      gc,
+      status
+    ];
+  }
+});
+
+// src/cli/commands/gate.ts
+var gate_exports = {};
+__export(gate_exports, {
+  GATE_COMMANDS: () => GATE_COMMANDS
+});
+function verdictResult(result) {
+  return {
+    json: result,
+    exitCode: EXIT[result.verdict],
+    human: (colour) => [
+      `${paint(result.verdict.toUpperCase(), COLOUR[result.verdict], colour)} ${describe3(result)}`,
+      ...(result.tests?.failures ?? []).map(
+        (f) => `  failed: ${printable(f.suite)} ${printable(f.name)}: ${printable(f.message.split("\n")[0] ?? "")}`
+      ),
+      ...result.log?.path ? [`  log: ${printable(result.log.path)}`] : []
+    ].join("\n")
+  };
+}
+function describe3(r) {
+  return printable(
+    `gate ${r.name} attempt ${r.attempt} on iteration ${r.iteration} (${short(r.afterSha)}): ${r.verdict}, ${r.reason} [${r.durationMs} ms]`
+  );
+}
+var EXIT, COLOUR, FORWARDED, RUN, ITERATION, NAME, JUNIT, MIN_TESTS, gate, record2, list3, replay, GATE_COMMANDS;
+var init_gate2 = __esm({
+  "src/cli/commands/gate.ts"() {
+    "use strict";
+    init_errors();
+    init_output();
+    init_spec();
+    init_run_snapshots();
+    EXIT = { pass: 0, fail: VERIFY_FAILED_EXIT, error: 1 };
+    COLOUR = { pass: "green", fail: "red", error: "red" };
+    FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
+    RUN = { type: "string", valueName: "ID", description: "the run" };
+    ITERATION = {
+      type: "integer",
+      valueName: "N",
+      description: "the iteration judged",
+      defaultText: "the run's last"
+    };
+    NAME = {
+      type: "string",
+      valueName: "NAME",
+      required: true,
+      description: 'the gate: letters, digits, ".", "_" and "-" (test, lint, test-linux)'
+    };
+    JUNIT = {
+      type: "string",
+      valueName: "FILE",
+      multiple: true,
+      description: "a JUnit XML report the check writes (relative to where it runs)"
+    };
+    MIN_TESTS = {
+      type: "integer",
+      valueName: "K",
+      description: "at least K tests must run",
+      defaultText: "1 with --junit"
+    };
+    gate = defineCommand({
+      name: "gate",
+      usage: "gate --run ID [--iteration N] --name NAME [--junit FILE]... [--timeout S] [--isolated] [--min-tests K] -- CMD [ARG...]",
+      summary: "Run a check on an iteration's after tree and record its verdict (gate record|list|replay: more).",
+      description: [
+        "Without --isolated the workspace must be clean and at the after commit (GATE_TREE_MISMATCH); with it, CMD runs in a temporary checkout of that tree.",
+        "CMD's output streams through (with --json, to stderr) and is kept whole in <artifacts>/<run>/iteration-<n>/gate-<name>-<attempt>.log.",
+        "pass: CMD exited 0, the JUnit files show no failure or error, and at least --min-tests tests ran (with --junit, zero tests is a fail).",
+        "Exit status: 0 pass, 3 fail, 1 error (CMD could not start, timed out, a JUnit file is missing or malformed: the reason starts with its code), 2 usage.",
+        "Subcommands: gate record, gate list, gate replay."
+      ].join("\n"),
+      options: {
+        run: { ...RUN, required: true },
+        iteration: ITERATION,
+        name: NAME,
+        junit: JUNIT,
+        timeout: { type: "integer", valueName: "S", description: "kill the whole process group after S seconds" },
+        isolated: { type: "boolean", description: "run in a temporary checkout of the after tree" },
+        "min-tests": MIN_TESTS
+      },
+      positionals: { required: ["CMD"], rest: "ARG" },
+      examples: [
+        'gate --run "$RUN" --name test --junit junit.xml -- node --test --test-reporter=junit --test-reporter-destination=junit.xml'
+      ],
+      async run(ctx, values, command) {
+        if (values.timeout === 0) throw new UsageError("--timeout must be at least 1 second");
+        const result = await ctx.gates.run(ctx.workspace, {
+          runId: values.run,
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          name: values.name,
+          command,
+          junit: values.junit,
+          ...values.timeout === void 0 ? {} : { timeoutMs: values.timeout * 1e3 },
+          isolated: values.isolated,
+          ...values["min-tests"] === void 0 ? {} : { minTests: values["min-tests"] },
+          stdoutToStderr: ctx.json,
+          forwardSignals: FORWARDED
+        });
+        return verdictResult(result);
+      }
+    });
+    record2 = defineCommand({
+      name: "gate record",
+      usage: "gate record --run ID [--iteration N] --name NAME --exit-code C [--junit FILE]... [--log FILE] [--duration-ms MS] [--min-tests K]",
+      summary: "Record a verdict observed elsewhere (a container, another runner): observed is false.",
+      description: 'The same verdict rules as "gate" apply to the exit code and JUnit files given; --log is copied into the artifacts with its sha256. Exit status: 0 pass, 3 fail, 1 error.',
+      options: {
+        run: { ...RUN, required: true },
+        iteration: ITERATION,
+        name: NAME,
+        "exit-code": { type: "integer", valueName: "C", required: true, description: "the check's exit status" },
+        junit: { ...JUNIT, description: "a JUnit XML report of the check (relative to the current directory)" },
+        log: { type: "string", valueName: "FILE", description: "the check's output" },
+        "duration-ms": {
+          type: "integer",
+          valueName: "MS",
+          description: "how long the check ran",
+          defaultText: "0"
+        },
+        "min-tests": MIN_TESTS
+      },
+      positionals: { required: [] },
+      examples: [
+        'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log'
+      ],
+      async run(ctx, values) {
+        const result = await ctx.gates.record(ctx.workspace, {
+          runId: values.run,
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          name: values.name,
+          exitCode: values["exit-code"],
+          junit: values.junit,
+          ...values.log === void 0 ? {} : { logFile: values.log },
+          ...values["duration-ms"] === void 0 ? {} : { durationMs: values["duration-ms"] },
+          ...values["min-tests"] === void 0 ? {} : { minTests: values["min-tests"] }
+        });
+        return verdictResult(result);
+      }
+    });
+    list3 = defineCommand({
+      name: "gate list",
+      usage: "gate list [--run ID] [--iteration N]",
+      summary: "List recorded gate verdicts, oldest first (by startedAt, then id).",
+      options: {
+        run: { ...RUN, description: "only this run" },
+        iteration: { type: "integer", valueName: "N", description: "only this iteration" }
+      },
+      positionals: { required: [] },
+      examples: ['gate list --run "$RUN" --json'],
+      async run(ctx, values) {
+        const { results, problems } = await ctx.gates.list({
+          ...values.run === void 0 ? {} : { runId: values.run },
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration }
+        });
+        return {
+          json: results,
+          warnings: problems.map((p) => ({
+            code: p.code,
+            message: p.message,
+            file: typeof p.details.path === "string" ? p.details.path : null
+          })),
+          human: (colour) => {
+            const rows = results.map((r) => [
+              r.runId,
+              String(r.iteration),
+              r.name,
+              String(r.attempt),
+              paint(r.verdict, COLOUR[r.verdict], colour),
+              r.tests === null ? "-" : `${r.tests.passed}/${r.tests.total}`,
+              `${r.durationMs} ms`,
+              r.observed ? r.isolated ? "isolated" : "workspace" : "recorded",
+              short(r.afterSha),
+              r.reason
+            ]);
+            const warnings = problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
+            return [
+              rows.length ? table(
+                ["RUN", "ITER", "GATE", "ATTEMPT", "VERDICT", "TESTS", "TIME", "WHERE", "AFTER", "REASON"],
+                rows
+              ) : "No gate verdicts.",
+              ...warnings
+            ].join("\n");
+          }
+        };
+      }
+    });
+    replay = defineCommand({
+      name: "gate replay",
+      usage: "gate replay --run ID --iteration N --name NAME [--attempt K] --yes",
+      summary: "Run a recorded gate command again on the recorded tree, in isolation, and compare.",
+      description: "The command may come from another machine (after fetch): without --yes nothing runs (REPLAY_NOT_CONFIRMED) and the command is printed. The replay is recorded as a new attempt with replayOf. Exit status: 0 verdict and test counts reproduced, 3 they differ, 1 error.",
+      options: {
+        run: { ...RUN, required: true },
+        iteration: { type: "integer", valueName: "N", required: true, description: "the iteration" },
+        name: NAME,
+        attempt: {
+          type: "integer",
+          valueName: "K",
+          description: "the attempt to replay",
+          defaultText: "the newest with a command"
+        },
+        yes: { type: "boolean", description: "run the recorded command" }
+      },
+      positionals: { required: [] },
+      examples: ['gate replay --run "$RUN" --iteration 2 --name test --yes'],
+      async run(ctx, values) {
+        const out = await ctx.gates.replay(ctx.workspace, {
+          runId: values.run,
+          iteration: values.iteration,
+          name: values.name,
+          ...values.attempt === void 0 ? {} : { attempt: values.attempt },
+          confirmed: values.yes,
+          stdoutToStderr: ctx.json,
+          forwardSignals: FORWARDED
+        });
+        return {
+          json: out,
+          exitCode: out.reproduced ? 0 : VERIFY_FAILED_EXIT,
+          human: (colour) => [
+            out.reproduced ? paint("Reproduced: same verdict and test counts.", "green", colour) : paint("NOT reproduced: the verdict or the test counts differ.", "red", colour),
+            `  original  ${describe3(out.original)}`,
+            `  replay    ${describe3(out.replay)}`
+          ].join("\n")
+        };
+      }
+    });
+    GATE_COMMANDS = [gate, record2, list3, replay];
+  }
+});
+
+// src/hooks/budget.ts
+async function withinBudget(ms, fn) {
+  const controller = new AbortController();
+  let timer;
+  const deadline = new Promise((resolve18) => {
+    timer = setTimeout(() => resolve18("late"), ms);
+  });
+  const work = fn(controller.signal);
+  const wrapped = work.then((value) => ({ value }));
+  wrapped.catch(() => void 0);
+  try {
+    const first = await Promise.race([wrapped, deadline]);
+    if (first !== "late") return { done: true, value: first.value };
+  } finally {
+    clearTimeout(timer);
+  }
+  controller.abort();
+  const settled = work.then(
+    () => void 0,
+    () => void 0
+  );
+  await Promise.race([settled, new Promise((resolve18) => setTimeout(resolve18, WIND_DOWN_MS).unref())]);
+  return { done: false };
+}
+var WIND_DOWN_MS;
+var init_budget = __esm({
+  "src/hooks/budget.ts"() {
+    "use strict";
+    WIND_DOWN_MS = 1e3;
+  }
+});
+
+// src/hooks/log.ts
+import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat17 } from "node:fs/promises";
+import { dirname as dirname15 } from "node:path";
+async function appendHookLog(file, line) {
+  const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
+  try {
+    await mkdir11(dirname15(file), { recursive: true });
+    const size = await stat17(file).then(
+      (st) => st.size,
+      () => 0
+    );
+    if (size >= HOOK_LOG_MAX_BYTES) await rename6(file, `${file}.1`).catch(() => void 0);
+    await appendFile3(file, `${text}
+`);
+    return null;
+  } catch (error2) {
+    return `could not write the hook log ${file} (${errnoOf(error2)})`;
+  }
+}
+var HOOK_LOG_MAX_BYTES, MAX_LINE;
+var init_log3 = __esm({
+  "src/hooks/log.ts"() {
+    "use strict";
+    init_atomic();
+    HOOK_LOG_MAX_BYTES = 1024 * 1024;
+    MAX_LINE = 2e3;
+  }
+});
+
+// src/hooks/agent-hook.ts
+import { join as join33 } from "node:path";
+async function runAgentHook(event, opts = {}) {
+  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const outcome = await checkpointFor(event, opts).catch(failure2);
+  await logOutcome(home, event, outcome);
+  return outcome;
+}
+async function logOutcome(home, event, outcome) {
+  const where = [event.event, event.session === void 0 ? null : `session=${event.session}`].filter((w) => w !== null && w !== void 0).join(" ");
+  const problem = await appendHookLog(
+    logFile(home),
+    `${(/* @__PURE__ */ new Date()).toISOString()} ${event.agent}${where ? ` ${where}` : ""} ${outcome.status}: ${outcome.message}`
+  );
+  if (problem !== null) outcome.message = `${outcome.message}; ${problem}`;
+  return outcome;
+}
+function logFile(home) {
+  return join33(layout(home).logs, "hooks.log");
+}
+async function checkpointFor(event, opts) {
+  const settings = opts.settings ?? await resolveSettings({
+    home: resolveHome(opts.home),
+    ...opts.configFile === void 0 ? {} : { configFile: opts.configFile }
+  });
+  const budget = settings.hooks.timeoutMs;
+  const label = labelOf(event, settings.hooks.recordPrompts);
+  const run = await withinBudget(budget, async (signal) => {
+    const cp = await Checkpoints.open(event.workspace, {
+      home: settings.home,
+      maxFileSizeBytes: settings.checkpoints.maxFileSizeBytes,
+      maxStoreBytes: settings.checkpoints.maxStoreBytes,
+      excludePaths: [settings.artifactsDir],
+      identity: settings.identity,
+      gitTimeoutMs: Math.min(settings.gitTimeoutMs, budget),
+      lockTimeoutMs: budget,
+      signal
+    });
+    return cp.track(label, {
+      baseline: event.kind === "baseline",
+      beforePrompt: event.kind === "before-prompt",
+      session: event.session,
+      event: event.event,
+      unlessUnchanged: event.kind === "latest"
+    });
+  });
+  if (!run.done)
+    return {
+      status: "skipped",
+      message: `checkpoint skipped: not done within hooks.timeoutMs (${budget} ms) in ${event.workspace}; raise hooks.timeoutMs in config.yaml for a very large workspace`
+    };
+  const t = run.value;
+  const parts = [
+    t.unchanged ? `unchanged since latest checkpoint ${t.hash.slice(0, 12)}` : `${event.kind} checkpoint ${t.hash.slice(0, 12)}`,
+    t.prompt === void 0 ? null : `prompt ${t.prompt}`,
+    event.promptText === void 0 ? null : `prompt text ${event.promptText.length} chars`,
+    t.skipped.length > 0 ? `${t.skipped.length} files skipped` : null,
+    t.upkeepError === void 0 ? null : `store upkeep failed (${errorText(t.upkeepError)})`
+  ];
+  return {
+    status: "recorded",
+    message: `${parts.filter((p) => p !== null).join(", ")} in ${event.workspace}`,
+    hash: t.hash,
+    ...t.prompt === void 0 ? {} : { prompt: t.prompt }
+  };
+}
+function labelOf(event, recordPrompts) {
+  const head = `${event.event}${event.detail ? ` ${event.detail}` : ""}`;
+  if (event.promptText === void 0) return head;
+  const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, " ");
+  const max = recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS;
+  return `${head}: ${text.length > max ? `${text.slice(0, max)}\u2026` : text}`;
+}
+function failure2(error2) {
+  return {
+    status: "failed",
+    message: `checkpoint failed: ${errorText(error2)}`,
+    ...isAgentgateError(error2) ? { code: error2.code } : {}
+  };
+}
+function errorText(error2) {
+  if (isAgentgateError(error2)) return `${error2.code}: ${error2.message}`;
+  return error2 instanceof Error ? error2.message : String(error2);
+}
+var PROMPT_LABEL_CHARS, RECORDED_PROMPT_MAX;
+var init_agent_hook = __esm({
+  "src/hooks/agent-hook.ts"() {
+    "use strict";
+    init_checkpoints2();
+    init_errors();
+    init_config2();
+    init_paths();
+    init_budget();
+    init_log3();
+    PROMPT_LABEL_CHARS = 60;
+    RECORDED_PROMPT_MAX = 1e4;
+  }
+});
+
+// types/hooks.ts
+var ClaudeCodeEvent, HookOutcome;
+var init_hooks = __esm({
+  "types/hooks.ts"() {
+    "use strict";
+    init_zod();
+    ClaudeCodeEvent = object({
+      session_id: string2().min(1).max(256),
+      transcript_path: string2().optional(),
+      cwd: string2().min(1),
+      hook_event_name: string2().min(1).max(100),
+      /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
+      source: string2().max(100).optional(),
+      /** UserPromptSubmit: the prompt's text. */
+      prompt: string2().optional(),
+      /** PostToolUse: the tool's name (`Bash`, `Edit`, ...); its input is not kept. */
+      tool_name: string2().max(200).optional(),
+      tool_input: unknown().optional()
+    });
+    HookOutcome = object({
+      status: _enum(["recorded", "ignored", "invalid", "skipped", "failed"]),
+      /** One line for the log and stderr. */
+      message: string2(),
+      code: string2().optional(),
+      hash: string2().optional(),
+      prompt: number2().int().positive().optional()
+    });
+  }
+});
+
+// src/hooks/claude-code.ts
+async function runClaudeCodeHook(input, opts = {}) {
+  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const refuse = (status2, message, event, session) => logOutcome(
+    home,
+    {
+      agent: "claude-code",
+      ...event === void 0 ? {} : { event },
+      ...session === void 0 ? {} : { session }
+    },
+    { status: status2, message }
+  );
+  if (typeof input !== "string") return refuse("invalid", input.unreadable);
+  if (input.trim() === "") return refuse("ignored", "no event on stdin (empty input)");
+  let raw;
+  try {
+    raw = JSON.parse(input);
+  } catch (error2) {
+    return refuse("invalid", `stdin is not a JSON event (${error2.message.slice(0, 200)})`);
+  }
+  const parsed = ClaudeCodeEvent.safeParse(raw);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    const where = issue2?.path.length ? issue2.path.join(".") : "the event";
+    return refuse("invalid", `not a Claude Code hook event: ${where}: ${issue2?.message ?? "invalid"}`);
+  }
+  const e = parsed.data;
+  const kind = KINDS[e.hook_event_name];
+  if (kind === void 0)
+    return refuse(
+      "ignored",
+      `no checkpoint for event ${JSON.stringify(e.hook_event_name)} (only ${Object.keys(KINDS).join(", ")})`,
+      e.hook_event_name,
+      e.session_id
+    );
+  const detail = e.hook_event_name === "SessionStart" ? e.source : e.tool_name;
+  return runAgentHook(
+    {
+      agent: "claude-code",
+      workspace: e.cwd,
+      session: e.session_id,
+      event: e.hook_event_name,
+      kind,
+      ...detail === void 0 ? {} : { detail },
+      ...kind === "before-prompt" && e.prompt !== void 0 ? { promptText: e.prompt } : {}
+    },
+    opts
+  );
+}
+var KINDS;
+var init_claude_code = __esm({
+  "src/hooks/claude-code.ts"() {
+    "use strict";
+    init_hooks();
+    init_paths();
+    init_agent_hook();
+    KINDS = {
+      SessionStart: "baseline",
+      UserPromptSubmit: "before-prompt",
+      PostToolUse: "latest",
+      Stop: "latest"
+    };
+  }
+});
+
+// src/hooks/index.ts
+var init_hooks2 = __esm({
+  "src/hooks/index.ts"() {
+    "use strict";
+    init_agent_hook();
+    init_claude_code();
+  }
+});
+
+// src/cli/commands/hook.ts
+var hook_exports = {};
+__export(hook_exports, {
+  HOOK_COMMANDS: () => HOOK_COMMANDS,
+  hookCommandFailed: () => hookCommandFailed
+});
+function report(outcome) {
+  if (outcome.status === "recorded" || outcome.status === "ignored") return;
+  process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}
+`);
+}
+async function readEvent(timeoutMs) {
+  const stdin = process.stdin;
+  if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
+  const chunks = [];
+  let size = 0;
+  const result = await new Promise((resolve18) => {
+    const timer = setTimeout(
+      () => resolve18({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      timeoutMs
+    );
+    const done = (value) => {
+      clearTimeout(timer);
+      resolve18(value);
+    };
+    stdin.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > MAX_EVENT_BYTES) done({ unreadable: `the event is larger than ${MAX_EVENT_BYTES} bytes` });
+      else chunks.push(chunk);
+    });
+    stdin.once("end", () => done(Buffer.concat(chunks).toString("utf8")));
+    stdin.once(
+      "error",
+      (error2) => done({ unreadable: `could not read stdin (${error2.code ?? error2.message})` })
+    );
+  });
+  stdin.destroy();
+  return result;
+}
+async function hookCommandFailed(error2, home) {
+  const text = isAgentgateError(error2) ? `${error2.code}: ${error2.message}` : error2 instanceof Error ? error2.message : String(error2);
+  const outcome = await logOutcome(
+    resolveHome(home),
+    { agent: "claude-code" },
+    { status: "failed", message: `hook did not run: ${text}` }
+  );
+  process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}
+`);
+  return 0;
+}
+var MAX_EVENT_BYTES, claudeCode, HOOK_COMMANDS;
+var init_hook = __esm({
+  "src/cli/commands/hook.ts"() {
+    "use strict";
+    init_errors();
+    init_hooks2();
+    init_paths();
+    init_output();
+    init_spec();
+    MAX_EVENT_BYTES = 64 * 1024 * 1024;
+    claudeCode = defineCommand({
+      name: "hook claude-code",
+      usage: "hook claude-code",
+      summary: "Keep checkpoints from a Claude Code hook: reads one hook event (JSON) on stdin.",
+      description: 'SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt (numbered per session: "checkpoint restore --prompt N"), PostToolUse and Stop the latest state. Always exits 0 and prints nothing on stdout; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped.',
+      options: {},
+      positionals: { required: [] },
+      examples: ["hook claude-code < event.json"],
+      async run(ctx) {
+        const started = Date.now();
+        const budget = ctx.settings.hooks.timeoutMs;
+        const input = await readEvent(budget);
+        const left = Math.max(1, budget - (Date.now() - started));
+        const outcome = await runClaudeCodeHook(input, {
+          settings: { ...ctx.settings, hooks: { ...ctx.settings.hooks, timeoutMs: left } }
+        });
+        report(outcome);
+        return { silent: true, exitCode: 0 };
+      }
+    });
+    HOOK_COMMANDS = [claudeCode];
   }
 });
 
@@ -22760,7 +30866,19 @@ var init_commands = __esm({
     "use strict";
     COMMAND_MODULES = [
       {
-        names: ["before", "after", "show", "list", "runs", "patch", "stats", "verify", "delete", "cherry-pick"],
+        names: [
+          "before",
+          "after",
+          "iterate",
+          "show",
+          "list",
+          "runs",
+          "patch",
+          "stats",
+          "verify",
+          "delete",
+          "cherry-pick"
+        ],
         load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
       },
       { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
@@ -22769,6 +30887,7 @@ var init_commands = __esm({
         load: async () => (await Promise.resolve().then(() => (init_sharing3(), sharing_exports))).SHARING_COMMANDS
       },
       { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
+      { names: ["attest"], load: async () => [(await Promise.resolve().then(() => (init_attest2(), attest_exports))).ATTEST_COMMAND] },
       { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).SERVE_COMMAND] },
       {
         names: [
@@ -22779,10 +30898,16 @@ var init_commands = __esm({
           "checkpoint restore",
           "checkpoint revert",
           "checkpoint list",
-          "checkpoint gc"
+          "checkpoint gc",
+          "checkpoint status"
         ],
-        load: async () => (await Promise.resolve().then(() => (init_checkpoint(), checkpoint_exports))).CHECKPOINT_COMMANDS
-      }
+        load: async () => (await Promise.resolve().then(() => (init_checkpoint2(), checkpoint_exports))).CHECKPOINT_COMMANDS
+      },
+      {
+        names: ["gate", "gate record", "gate list", "gate replay"],
+        load: async () => (await Promise.resolve().then(() => (init_gate2(), gate_exports))).GATE_COMMANDS
+      },
+      { names: ["hook claude-code"], load: async () => (await Promise.resolve().then(() => (init_hook(), hook_exports))).HOOK_COMMANDS }
     ];
     COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
   }
@@ -22794,8 +30919,36 @@ init_commands();
 init_json_stream();
 init_output();
 init_spec();
-import { createReadStream as createReadStream4 } from "node:fs";
-import { pipeline as pipeline3 } from "node:stream/promises";
+import { createReadStream as createReadStream6 } from "node:fs";
+import { pipeline as pipeline4 } from "node:stream/promises";
+
+// src/cli/suggest.ts
+function nearestName(typed, known) {
+  let best = null;
+  for (const name of known) {
+    const distance = editDistance(typed, name);
+    if (best === null || distance < best.distance) best = { name, distance };
+  }
+  return best !== null && best.distance <= Math.max(1, Math.floor(typed.length / 3)) ? best.name : null;
+}
+function editDistance(a, b) {
+  const rows = Array.from(
+    { length: a.length + 1 },
+    (_, i) => Array.from({ length: b.length + 1 }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i];
+      const up = rows[i - 1];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(up[j] + 1, row[j - 1] + 1, up[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, rows[i - 2][j - 2] + 1);
+      row[j] = d;
+    }
+  }
+  return rows[a.length][b.length];
+}
 
 // src/cli/version.ts
 import { readFileSync as readFileSync2 } from "node:fs";
@@ -22812,19 +30965,21 @@ function packageVersion() {
 }
 
 // src/cli/main.ts
-var GROUPS = ["checkpoint"];
+var GROUPS = ["checkpoint", "gate", "hook"];
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
   process.stdout.on("error", onStdoutError);
+  const { words, rest } = findCommand(argv);
+  const name = words.join(" ");
   try {
-    const { words, rest } = findCommand(argv);
-    const name = words.join(" ");
-    if (words.length === 0 || GROUPS.includes(name))
+    if (words.length === 0 || GROUPS.includes(name) && !COMMAND_NAMES.includes(name))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
-      throw new UsageError(`unknown command "${name}"; run "${PROGRAM} --help" for the list`, {
-        details: { command: name }
+      const nearest = nearestName(name, COMMAND_NAMES);
+      const hint = nearest === null ? "" : `did you mean "${nearest}"? `;
+      throw new UsageError(`unknown command "${name}"; ${hint}run "${PROGRAM} --help" for the list`, {
+        details: { command: name, ...nearest === null ? {} : { suggestion: nearest } }
       });
     }
     const command = await loadCommand(name);
@@ -22837,8 +30992,16 @@ async function main(argv) {
     await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
   } catch (error2) {
+    if (words[0] === "hook" && COMMAND_NAMES.includes(name))
+      return (await Promise.resolve().then(() => (init_hook(), hook_exports))).hookCommandFailed(error2, optionValue(options, "--home"));
     return fail(error2, json);
   }
+}
+function optionValue(options, flag) {
+  const at = options.findIndex((o) => o === flag || o.startsWith(`${flag}=`));
+  if (at < 0) return void 0;
+  const option = options[at];
+  return option.includes("=") ? option.slice(flag.length + 1) : options[at + 1];
 }
 function findCommand(argv) {
   const picked = [];
@@ -22868,7 +31031,7 @@ async function withoutCommand(group, options, noArguments, json) {
   const asked = options.includes("--help") || options.includes("-h");
   const help = await programHelp(group);
   if (asked) return printHelp(help, json);
-  if (!json) process.stderr.write(`${help}
+  if (!json) process.stderr.write(`${noWorkflowCommands(help)}
 
 `);
   const what = group === "" ? "no command given" : `"${group}" needs a subcommand`;
@@ -22892,7 +31055,7 @@ ${optionLines(GLOBAL_OPTIONS)}`,
 }
 function printHelp(text, json) {
   process.stdout.write(json ? `${JSON.stringify({ help: text })}
-` : `${text}
+` : `${noWorkflowCommands(text)}
 `);
   return 0;
 }
@@ -22907,7 +31070,7 @@ async function emit(result, json) {
   if ("streamFile" in result || "streamJson" in result) {
     try {
       if ("streamFile" in result)
-        await pipeline3(createReadStream4(result.streamFile), process.stdout, { end: false });
+        await pipeline4(createReadStream6(result.streamFile), process.stdout, { end: false });
       else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
@@ -22916,7 +31079,7 @@ async function emit(result, json) {
     }
     return;
   }
-  const text = json ? JSON.stringify(result.json, null, 2) : result.human(useColour(process.stdout));
+  const text = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour(process.stdout)));
   if (text.length > 0) process.stdout.write(`${text}
 `);
   if (json && result.warnings !== void 0 && result.warnings.length > 0)
@@ -22925,10 +31088,6 @@ async function emit(result, json) {
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join("\n")}
 `);
-}
-function isClosedPipe(error2) {
-  const code2 = error2?.code;
-  return code2 === "EPIPE" || code2 === "ERR_STREAM_DESTROYED";
 }
 function onStdoutError(error2) {
   if (isClosedPipe(error2)) return;
@@ -22941,7 +31100,7 @@ function onStdoutError(error2) {
 function fail(error2, json) {
   if (!isAgentgateError(error2)) {
     const message = error2 instanceof Error ? error2.message : String(error2);
-    return report(
+    return report2(
       "INTERNAL",
       `unexpected failure: ${message}; please report it with the command you ran`,
       json,
@@ -22949,10 +31108,10 @@ function fail(error2, json) {
     );
   }
   const hint = WORKSPACE_CODES.includes(error2.code) ? " (-C, --workspace DIR)" : "";
-  return report(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
+  return report2(error2.code, `${error2.message}${hint}`, json, error2.exitCode, error2.details);
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
-function report(code2, message, json, status, details = {}) {
+function report2(code2, message, json, status2, details = {}) {
   const hasDetails = Object.keys(details).length > 0;
   if (json)
     process.stdout.write(
@@ -22964,17 +31123,17 @@ function report(code2, message, json, status, details = {}) {
 `);
     if (process.env.AGENTGATE_DEBUG === "1" && typeof details.stderr === "string" && details.stderr !== "")
       process.stderr.write(`git said:
-${details.stderr}
+${noWorkflowCommands(details.stderr)}
 `);
   }
-  return status;
+  return status2;
 }
 main(process.argv.slice(2)).then(
-  (status) => {
-    process.exitCode = status;
+  (status2) => {
+    process.exitCode = status2;
   },
   (error2) => {
-    process.stderr.write(`${PROGRAM}: INTERNAL: ${String(error2)}
+    process.stderr.write(`${PROGRAM}: INTERNAL: ${printable(String(error2))}
 `);
     process.exitCode = 1;
   }
