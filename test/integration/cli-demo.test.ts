@@ -19,6 +19,7 @@ const Summary = z.object({
       id: z.string(),
       filesChanged: z.number(),
       patchPath: z.string().nullable(),
+      gate: z.object({ name: z.string(), verdict: z.string() }),
     }),
   ),
   verify: z.object({ ok: z.boolean(), checks: z.number(), failed: z.number() }),
@@ -37,11 +38,17 @@ describe('demo', () => {
     expect(existsSync(dirname(workspace))).toBe(false);
     expect(res.stderr).toBe('');
     expect(res.stdout).not.toContain('\u001b[');
-    expect(res.stdout).toMatch(/^ITER\s+FILES\s+\+\s+-\s+BEFORE\s+AFTER\s+PATCH$/m);
+    expect(res.stdout).toMatch(/^ITER\s+FILES\s+\+\s+-\s+BEFORE\s+AFTER\s+GATE\s+PATCH$/m);
     const rows = res.stdout
       .split('\n')
       .filter((line) => /^\s*\d+\s+\d+\s+\+\d+\s+-\d+\s+[0-9a-f]{10}\s+[0-9a-f]{10}\s/.test(line));
     expect(rows.map((r) => r.trim().split(/\s+/)[0])).toEqual(['1', '2', '3']);
+    // The test gate goes red on the second iteration and green again on the third.
+    expect(rows.map((r) => /test (pass|fail) (\d+\/\d+)/.exec(r)?.slice(1))).toEqual([
+      ['pass', '2/2'],
+      ['fail', '1/2'],
+      ['pass', '2/2'],
+    ]);
     expect(res.stdout).toMatch(/verify: all \d+ checks passed/);
     expect(readdirSync(home)).toEqual([]);
   });
@@ -61,6 +68,7 @@ describe('demo', () => {
     expect(summary.verify).toMatchObject({ ok: true, failed: 0 });
     expect(summary.iterations.map((i) => i.iteration)).toEqual([1, 2, 3]);
     expect(summary.iterations.every((i) => i.filesChanged > 0 && i.patchPath !== null)).toBe(true);
+    expect(summary.iterations.map((i) => i.gate.verdict)).toEqual(['pass', 'fail', 'pass']);
     expect(summary.home.startsWith(user)).toBe(false);
     expect(existsSync(agentgateHome)).toBe(false);
     expect(readdirSync(user)).toEqual([]);

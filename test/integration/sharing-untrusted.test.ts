@@ -148,7 +148,9 @@ describe('records received from others', () => {
     await runIterations(a, 'r', 1);
     await a.share.push({ workspace: a.dir });
     await b.share.fetch({ workspace: b.dir });
-    // b is in the middle of an iteration of r; a records a later one meanwhile and publishes it.
+    // b takes the run's work (its HEAD must build on it) and is in the middle of an iteration of r;
+    // a records a later one meanwhile and publishes it.
+    git(b.dir, ['reset', '-q', '--hard', (await b.snap.listByRun('r'))[0]?.afterSha ?? '']);
     const mine = await b.snap.captureBeforeState(b.dir, { runId: 'r' });
     await runIterations(a, 'r', 1, 1);
     await a.share.push({ workspace: a.dir });
