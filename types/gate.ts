@@ -80,6 +80,19 @@ export const GateResult = z.object({
 });
 export type GateResult = z.infer<typeof GateResult>;
 
+/** A verdict's test counts without its failed-test details (what reports and attestations summarise). */
+export function testTotals(tests: TestCounts | null): Omit<TestCounts, 'failures'> | null {
+  return (
+    tests && {
+      total: tests.total,
+      passed: tests.passed,
+      failed: tests.failed,
+      skipped: tests.skipped,
+      errors: tests.errors,
+    }
+  );
+}
+
 /** `gate list` order: by `startedAt`, then `id`, so every machine agrees on "the newest verdict". */
 export function compareGateResults(a: GateResult, b: GateResult): number {
   const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);

@@ -7199,6 +7199,15 @@ var init_github = __esm({
 });
 
 // types/gate.ts
+function testTotals(tests) {
+  return tests && {
+    total: tests.total,
+    passed: tests.passed,
+    failed: tests.failed,
+    skipped: tests.skipped,
+    errors: tests.errors
+  };
+}
 function compareGateResults(a, b) {
   const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);
   if (at !== 0) return at;
@@ -8624,13 +8633,7 @@ function configurationOf(g) {
       command: g.command,
       exitCode: g.exitCode,
       durationMs: g.durationMs,
-      tests: g.tests && {
-        total: g.tests.total,
-        passed: g.tests.passed,
-        failed: g.tests.failed,
-        skipped: g.tests.skipped,
-        errors: g.tests.errors
-      },
+      tests: testTotals(g.tests),
       logSha256: g.log?.sha256 ?? null
     }
   };
@@ -16796,6 +16799,9 @@ function assertIteration(iteration) {
 function totals(stats2) {
   return { filesChanged: stats2.filesChanged, insertions: stats2.insertions, deletions: stats2.deletions };
 }
+function storeFileCheck(problem, runId) {
+  return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
+}
 var AGENT_SIGNALS, newSnapshotId, DEFAULT_BRANCH, MAX_DETACHED_BRANCHES, Snapshotter;
 var init_snapshotter = __esm({
   "src/snapshotter/snapshotter.ts"() {
@@ -17148,34 +17154,12 @@ var init_snapshotter = __esm({
         else if ("runId" in target) {
           const contents = await this.store.inspectRun(assertSafeId(target.runId, "run id"));
           snapshots = contents.snapshots;
-          for (const problem of contents.problems)
-            checks.push({
-              snapshotId: null,
-              runId: target.runId,
-              check: "store-file",
-              ok: false,
-              detail: problem.message
-            });
+          checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
         } else {
           const listed = await this.store.list();
           snapshots = listed.snapshots;
-          for (const problem of listed.problems)
-            checks.push({
-              snapshotId: null,
-              runId: null,
-              check: "store-file",
-              ok: false,
-              detail: problem.message
-            });
           const runs3 = await this.store.listRuns();
-          for (const problem of runs3.problems)
-            checks.push({
-              snapshotId: null,
-              runId: null,
-              check: "store-file",
-              ok: false,
-              detail: problem.message
-            });
+          checks.push(...[...listed.problems, ...runs3.problems].map((p) => storeFileCheck(p, null)));
         }
         if (snapshots.length === 0 && checks.length === 0) {
           const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${this.store.home}`;
@@ -19449,13 +19433,7 @@ function verdictOf(g) {
     observed: g.observed,
     reason: g.reason,
     durationMs: g.durationMs,
-    tests: g.tests && {
-      total: g.tests.total,
-      passed: g.tests.passed,
-      failed: g.tests.failed,
-      skipped: g.tests.skipped,
-      errors: g.tests.errors
-    },
+    tests: testTotals(g.tests),
     failures: g.tests?.failures ?? []
   };
 }

@@ -10,7 +10,7 @@ import {
   TEST_RESULT_PREDICATE_TYPE,
   type TestResultPredicate,
 } from '../../types/attestation.js';
-import { compareGateResults, type GateResult } from '../../types/gate.js';
+import { compareGateResults, testTotals, type GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { InvalidArgumentError, SnapshotNotFoundError, StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
@@ -130,13 +130,7 @@ function configurationOf(g: GateResult): GateConfiguration {
       command: g.command,
       exitCode: g.exitCode,
       durationMs: g.durationMs,
-      tests: g.tests && {
-        total: g.tests.total,
-        passed: g.tests.passed,
-        failed: g.tests.failed,
-        skipped: g.tests.skipped,
-        errors: g.tests.errors,
-      },
+      tests: testTotals(g.tests),
       logSha256: g.log?.sha256 ?? null,
     },
   };

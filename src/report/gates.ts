@@ -4,7 +4,7 @@
  * failed gate becomes an `::error`. Kept apart from the rest of the report so each renderer only
  * adds one call.
  */
-import { compareGateResults, type GateResult } from '../../types/gate.js';
+import { compareGateResults, testTotals, type GateResult } from '../../types/gate.js';
 import type { ReportGates, ReportGateSummary, ReportVerdict } from '../../types/report-gates.js';
 import { escapeData, escapeProperty } from '../ci/github.js';
 import type { GateStore } from '../store/gate-store.js';
@@ -62,13 +62,7 @@ function verdictOf(g: GateResult): ReportVerdict {
     observed: g.observed,
     reason: g.reason,
     durationMs: g.durationMs,
-    tests: g.tests && {
-      total: g.tests.total,
-      passed: g.tests.passed,
-      failed: g.tests.failed,
-      skipped: g.tests.skipped,
-      errors: g.tests.errors,
-    },
+    tests: testTotals(g.tests),
     failures: g.tests?.failures ?? [],
   };
 }

@@ -510,34 +510,12 @@ export class Snapshotter {
       // A link to a missing or corrupt file is a failed check; the rest of the run is still verified.
       const contents = await this.store.inspectRun(assertSafeId(target.runId, 'run id'));
       snapshots = contents.snapshots;
-      for (const problem of contents.problems)
-        checks.push({
-          snapshotId: null,
-          runId: target.runId,
-          check: 'store-file',
-          ok: false,
-          detail: problem.message,
-        });
+      checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
     } else {
       const listed = await this.store.list();
       snapshots = listed.snapshots;
-      for (const problem of listed.problems)
-        checks.push({
-          snapshotId: null,
-          runId: null,
-          check: 'store-file',
-          ok: false,
-          detail: problem.message,
-        });
       const runs = await this.store.listRuns();
-      for (const problem of runs.problems)
-        checks.push({
-          snapshotId: null,
-          runId: null,
-          check: 'store-file',
-          ok: false,
-          detail: problem.message,
-        });
+      checks.push(...[...listed.problems, ...runs.problems].map((p) => storeFileCheck(p, null)));
     }
     if (snapshots.length === 0 && checks.length === 0) {
       const what =
@@ -872,4 +850,9 @@ function assertIteration(iteration: number): void {
 
 function totals(stats: DiffStats): Pick<Snapshot, 'filesChanged' | 'insertions' | 'deletions'> {
   return { filesChanged: stats.filesChanged, insertions: stats.insertions, deletions: stats.deletions };
+}
+
+/** A store file that does not load, as a failed check of `verify`. */
+function storeFileCheck(problem: StoreCorruptError, runId: string | null): VerifyCheck {
+  return { snapshotId: null, runId, check: 'store-file', ok: false, detail: problem.message };
 }
