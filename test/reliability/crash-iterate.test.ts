@@ -5,7 +5,7 @@
  * and NO_BEFORE_STATE from that `after` means the kill came before the before state was recorded,
  * when running iterate again is the way on.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -32,13 +32,31 @@ const AGENT = `
 const fs = require('fs');
 const path = require('path');
 const plan = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));
+const scratch = process.argv[1] + '.tmp';
 for (const p of plan.remove) fs.rmSync(p, { force: true });
 for (const [p, data] of Object.entries(plan.write)) {
   fs.mkdirSync(path.dirname(p), { recursive: true });
-  fs.writeFileSync(p, Buffer.from(data, 'base64'));
+  // Each file is old or new whenever the agent is killed (a torn file is the agent's, not ours).
+  fs.writeFileSync(scratch, Buffer.from(data, 'base64'));
+  fs.renameSync(scratch, p);
 }
 setTimeout(() => {}, 300);
 `;
+
+/** Waits until no process runs the agent with this plan (read from /proc: nothing to install). */
+async function agentGone(plan: string): Promise<void> {
+  const running = () =>
+    readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .some((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(plan);
+        } catch {
+          return false; // gone meanwhile
+        }
+      });
+  while (running()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 function writePlan(file: string, from: Contents, to: Contents): void {
   const remove = [...from.keys()].filter((p) => !to.has(p));
@@ -95,6 +113,9 @@ describe('SIGKILL during iterate', () => {
             return { args: iterateArgs(k), allowed };
           },
           async recover(k) {
+            // A kill of iterate alone (not its group) leaves the agent running, as an orchestrator's
+            // would: the recovery starts once that agent is done, as a real one must.
+            await agentGone(join(plans, `plan-${k}.json`));
             const after = await cliAsync(
               ['after', '--run', runId, '--iteration', String(k), '--task', task(k), '--json'],
               { cwd: ws, env },
@@ -112,7 +133,10 @@ describe('SIGKILL during iterate', () => {
             if (snapshot.agent !== undefined) expect(paths).toEqual(changed);
             else expect(paths.filter((p) => !changed.includes(p))).toEqual([]);
             expect(snapshot.afterSha).toBe(git(ws, ['rev-parse', 'HEAD']));
-            expect(snapshot.commitMessage).toContain(`Task: ${task(k)}`);
+            // A kill after the before state was recorded but before the agent changed anything leaves
+            // nothing to commit: the recovering `after` records an empty iteration, with no message.
+            if (snapshot.afterSha !== snapshot.beforeSha)
+              expect(snapshot.commitMessage).toContain(`Task: ${task(k)}`);
             expect(git(ws, ['status', '--porcelain=v1', '--untracked-files=all'])).toBe('');
             contents = readWorkspace(ws);
             expect(contentProblems(ws, [contents])).toEqual([]);
