@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { GateVerdict } from './gate.js';
+import { GateVerdict, TestTotals } from './gate.js';
 import { SafeId, Sha } from './snapshot.js';
 
 /**
@@ -33,15 +33,7 @@ export const GateAnnotations = z.object({
   command: z.array(z.string().max(1_000_000)).max(10_000).nullable(),
   exitCode: z.number().int().nullable(),
   durationMs: z.number().int().nonnegative(),
-  tests: z
-    .object({
-      total: z.number().int().nonnegative(),
-      passed: z.number().int().nonnegative(),
-      failed: z.number().int().nonnegative(),
-      skipped: z.number().int().nonnegative(),
-      errors: z.number().int().nonnegative(),
-    })
-    .nullable(),
+  tests: TestTotals.nullable(),
   logSha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/)

@@ -28,6 +28,10 @@ export const TestCounts = z.object({
 });
 export type TestCounts = z.infer<typeof TestCounts>;
 
+/** The counts alone, without the failed-test details (what reports and attestations summarise). */
+export const TestTotals = TestCounts.omit({ failures: true });
+export type TestTotals = z.infer<typeof TestTotals>;
+
 export const GateLog = z.object({
   /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
   path: z.string().min(1).nullable(),
@@ -81,7 +85,7 @@ export const GateResult = z.object({
 export type GateResult = z.infer<typeof GateResult>;
 
 /** A verdict's test counts without its failed-test details (what reports and attestations summarise). */
-export function testTotals(tests: TestCounts | null): Omit<TestCounts, 'failures'> | null {
+export function testTotals(tests: TestCounts | null): TestTotals | null {
   return (
     tests && {
       total: tests.total,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { GateVerdict, TestFailure } from './gate.js';
+import { GateVerdict, TestFailure, TestTotals } from './gate.js';
 import { SafeId } from './snapshot.js';
 
 /** One verdict as the report shows it. */
@@ -12,15 +12,7 @@ export const ReportVerdict = z.object({
   reason: z.string(),
   durationMs: z.number().int().nonnegative(),
   /** Null when the gate had no JUnit file. */
-  tests: z
-    .object({
-      total: z.number().int().nonnegative(),
-      passed: z.number().int().nonnegative(),
-      failed: z.number().int().nonnegative(),
-      skipped: z.number().int().nonnegative(),
-      errors: z.number().int().nonnegative(),
-    })
-    .nullable(),
+  tests: TestTotals.nullable(),
   /** The failed test cases the verdict kept (at most 50). */
   failures: z.array(TestFailure),
 });

@@ -7213,7 +7213,7 @@ function compareGateResults(a, b) {
   if (at !== 0) return at;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
-var MAX_RECORDED_FAILURES, GateName, GateVerdict, TestFailure, TestCounts, GateLog, GateResult;
+var MAX_RECORDED_FAILURES, GateName, GateVerdict, TestFailure, TestCounts, TestTotals, GateLog, GateResult;
 var init_gate = __esm({
   "types/gate.ts"() {
     "use strict";
@@ -7235,6 +7235,7 @@ var init_gate = __esm({
       errors: number2().int().nonnegative(),
       failures: array(TestFailure).max(MAX_RECORDED_FAILURES)
     });
+    TestTotals = TestCounts.omit({ failures: true });
     GateLog = object({
       /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
       path: string2().min(1).nullable(),
@@ -7306,13 +7307,7 @@ var init_attestation = __esm({
       command: array(string2().max(1e6)).max(1e4).nullable(),
       exitCode: number2().int().nullable(),
       durationMs: number2().int().nonnegative(),
-      tests: object({
-        total: number2().int().nonnegative(),
-        passed: number2().int().nonnegative(),
-        failed: number2().int().nonnegative(),
-        skipped: number2().int().nonnegative(),
-        errors: number2().int().nonnegative()
-      }).nullable(),
+      tests: TestTotals.nullable(),
       logSha256: string2().regex(/^[0-9a-f]{64}$/).nullable()
     });
     GateConfiguration = object({
@@ -19304,13 +19299,7 @@ var init_report_gates = __esm({
       reason: string2(),
       durationMs: number2().int().nonnegative(),
       /** Null when the gate had no JUnit file. */
-      tests: object({
-        total: number2().int().nonnegative(),
-        passed: number2().int().nonnegative(),
-        failed: number2().int().nonnegative(),
-        skipped: number2().int().nonnegative(),
-        errors: number2().int().nonnegative()
-      }).nullable(),
+      tests: TestTotals.nullable(),
       /** The failed test cases the verdict kept (at most 50). */
       failures: array(TestFailure)
     });
