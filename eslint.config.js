@@ -2,6 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+/** Everything above the file-system and process primitives, which import only types and errors. */
+const ABOVE_PRIMITIVES = [
+  '**/git/**',
+  '**/store/**',
+  '**/snapshotter/**',
+  '**/checkpoints/**',
+  '**/cli/**',
+  '**/sharing/**',
+  '**/report/**',
+  '**/gates/**',
+  '**/hooks/**',
+  '**/demo/**',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**', 'action/dist/**'] },
@@ -49,15 +62,7 @@ export default tseslint.config(
     rules: restrict([
       { group: ['simple-git', 'node:child_process', 'child_process'], message: 'Only src/git runs git.' },
       {
-        group: [
-          '**/git/**',
-          '**/store/**',
-          '**/snapshotter/**',
-          '**/checkpoints/**',
-          '**/cli/**',
-          '**/sharing/**',
-          '**/report/**',
-        ],
+        group: ABOVE_PRIMITIVES,
         message: 'src/fs depends only on types and errors.',
       },
     ]),
@@ -69,17 +74,7 @@ export default tseslint.config(
       ...restrict([
         { group: ['simple-git'], message: 'Only src/git runs git.' },
         {
-          group: [
-            '**/git/**',
-            '**/store/**',
-            '**/snapshotter/**',
-            '**/checkpoints/**',
-            '**/cli/**',
-            '**/sharing/**',
-            '**/report/**',
-            '**/gates/**',
-            '**/hooks/**',
-          ],
+          group: ABOVE_PRIMITIVES,
           message: 'src/process depends only on types and errors.',
         },
       ]),

@@ -6889,6 +6889,13 @@ function isClosedPipe(error2) {
 function short(sha) {
   return sha ? sha.slice(0, 10) : "-";
 }
+function storeWarning(p) {
+  return {
+    code: p.code,
+    message: p.message,
+    file: typeof p.details.path === "string" ? p.details.path : null
+  };
+}
 var CODES, ANSI, CONTROL, COMMAND_LINE;
 var init_output = __esm({
   "src/cli/output.ts"() {
@@ -8869,13 +8876,6 @@ function agentExitStatus(agent) {
 function agentText(agent) {
   const how = agent.signal !== null ? `ended by ${agent.signal}` : `exited ${String(agent.exitCode)}`;
   return `${how} after ${(agent.durationMs / 1e3).toFixed(1)} s`;
-}
-function storeWarning(p) {
-  return {
-    code: p.code,
-    message: p.message,
-    file: typeof p.details.path === "string" ? p.details.path : null
-  };
 }
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
@@ -30397,11 +30397,7 @@ var init_gate2 = __esm({
         });
         return {
           json: results,
-          warnings: problems.map((p) => ({
-            code: p.code,
-            message: p.message,
-            file: typeof p.details.path === "string" ? p.details.path : null
-          })),
+          warnings: problems.map(storeWarning),
           human: (colour) => {
             const rows = results.map((r) => [
               r.runId,

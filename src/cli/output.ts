@@ -1,3 +1,4 @@
+import type { StoreCorruptError } from '../errors.js';
 /** Everything the CLI shows people: plain tables, colour only on a TTY and never with NO_COLOR. */
 export function useColour(stream: NodeJS.WriteStream): boolean {
   return Boolean(stream.isTTY) && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb';
@@ -76,4 +77,13 @@ export function isClosedPipe(error: unknown): boolean {
 
 export function short(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 10) : '-';
+}
+
+/** A store file that does not load, as a `{"warnings":[...]}` entry (stderr, with --json). */
+export function storeWarning(p: StoreCorruptError): { code: string; message: string; file: string | null } {
+  return {
+    code: p.code,
+    message: p.message,
+    file: typeof p.details.path === 'string' ? p.details.path : null,
+  };
 }

@@ -1,6 +1,6 @@
 import type { GateResult } from '../../../types/gate.js';
 import { UsageError } from '../../errors.js';
-import { paint, printable, short, table, type Colour } from '../output.js';
+import { paint, printable, short, storeWarning, table, type Colour } from '../output.js';
 import { defineCommand, type Command, type CommandResult } from '../spec.js';
 import { VERIFY_FAILED_EXIT } from './run-snapshots.js';
 
@@ -138,11 +138,7 @@ const list = defineCommand({
     });
     return {
       json: results,
-      warnings: problems.map((p) => ({
-        code: p.code,
-        message: p.message,
-        file: typeof p.details.path === 'string' ? p.details.path : null,
-      })),
+      warnings: problems.map(storeWarning),
       human: (colour) => {
         const rows = results.map((r) => [
           r.runId,

@@ -4,15 +4,10 @@ import { join } from 'node:path';
 import { OnDirty } from '../../../types/config.js';
 import { constants as osConstants } from 'node:os';
 import type { AgentOutcome, DiffStats, FileChange, Snapshot } from '../../../types/snapshot.js';
-import {
-  InvalidArgumentError,
-  SnapshotNotFoundError,
-  type StoreCorruptError,
-  UsageError,
-} from '../../errors.js';
+import { InvalidArgumentError, SnapshotNotFoundError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { assertSafeId } from '../../store/paths.js';
-import { paint, printable, short, table } from '../output.js';
+import { paint, printable, short, storeWarning, table } from '../output.js';
 import { atMostOne, CI_OPTION, defineCommand, type Command, type CommandResult } from '../spec.js';
 import { appendKeyValues, detectCi, errorAnnotations, githubFileFor } from '../../ci/github.js';
 
@@ -280,15 +275,6 @@ const list = defineCommand({
     };
   },
 });
-
-/** A store file that does not load, as a `{"warnings":[...]}` entry (stderr, with --json). */
-function storeWarning(p: StoreCorruptError): { code: string; message: string; file: string | null } {
-  return {
-    code: p.code,
-    message: p.message,
-    file: typeof p.details.path === 'string' ? p.details.path : null,
-  };
-}
 
 const runs = defineCommand({
   name: 'runs',
