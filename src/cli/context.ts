@@ -2,8 +2,10 @@ import { resolve } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { resolveHome } from '../store/paths.js';
-import { Snapshotter } from '../snapshotter/snapshotter.js';
-import { Gates } from '../gates/gates.js';
+import { LocalPaths } from '../store/local-paths.js';
+import { SnapshotStore } from '../store/snapshot-store.js';
+import type { Snapshotter } from '../snapshotter/snapshotter.js';
+import type { Gates } from '../gates/gates.js';
 
 /** The global options a context is built from (see GLOBAL_OPTIONS in spec.ts). */
 export interface ContextValues {
@@ -14,10 +16,14 @@ export interface ContextValues {
   json: boolean;
 }
 
-/** What every command gets: where the workspace and home are, the settings, and the services. */
+/**
+ * What every command gets: where the workspace and home are, the settings, and the services. The
+ * services that run git are imported when first asked for, so that a command that only reads the
+ * store (`runs`, `list`) loads neither git nor the snapshotter.
+ */
 export class Context {
-  private snapshotterInstance: Snapshotter | null = null;
-  private gatesInstance: Gates | null = null;
+  private snapshotterInstance: Promise<Snapshotter> | null = null;
+  private gatesInstance: Promise<Gates> | null = null;
 
   private constructor(
     readonly workspace: string,
@@ -62,13 +68,27 @@ export class Context {
     };
   }
 
-  get snapshotter(): Snapshotter {
-    this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
+  /** The store, for commands that only read it. */
+  get store(): SnapshotStore {
+    return new SnapshotStore(this.settings.home, { lockTimeoutMs: this.settings.lockTimeoutMs });
+  }
+
+  /** Recorded paths as this machine has them (see LocalPaths). */
+  get localPaths(): LocalPaths {
+    return new LocalPaths(this.settings.artifactsDir, this.serviceOptions.localWorkspace);
+  }
+
+  snapshotter(): Promise<Snapshotter> {
+    this.snapshotterInstance ??= import('../snapshotter/snapshotter.js').then(
+      ({ Snapshotter }) => new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty }),
+    );
     return this.snapshotterInstance;
   }
 
-  get gates(): Gates {
-    this.gatesInstance ??= new Gates(this.snapshotter);
+  gates(): Promise<Gates> {
+    this.gatesInstance ??= Promise.all([import('../gates/gates.js'), this.snapshotter()]).then(
+      ([{ Gates }, snapshotter]) => new Gates(snapshotter),
+    );
     return this.gatesInstance;
   }
 }

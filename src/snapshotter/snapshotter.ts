@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { readFile, rm, rmdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { sweepTempFiles } from '../fs/sweep.js';
@@ -53,6 +53,7 @@ import {
 } from '../errors.js';
 import { assertSafeId, patchPath } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
+import { LocalPaths } from '../store/local-paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { iterationMessage, wipMessage } from './message.js';
 import { writeFileAtomic } from '../fs/atomic.js';
@@ -138,9 +139,11 @@ const MAX_DETACHED_BRANCHES = 100;
  */
 export class Snapshotter {
   readonly store: SnapshotStore;
+  private readonly localPaths: LocalPaths;
 
   constructor(readonly options: SnapshotterOptions) {
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+    this.localPaths = new LocalPaths(options.artifactsDir, options.localWorkspace);
   }
 
   /**
@@ -605,42 +608,14 @@ export class Snapshotter {
     });
   }
 
-  /**
-   * Paths as this machine sees them, for a record that may come from another machine (a copied
-   * store): the patch artifact is looked for under the artifacts directory in use (`--artifacts-dir`,
-   * `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) when it is not where it was recorded, and the
-   * local workspace (`-C`) stands in for a recorded workspace that is not here. Costs no file
-   * check when the record was made with this home.
-   */
-  async withLocalPaths(snapshot: Snapshot): Promise<Snapshot> {
-    const workspace = await this.localWorkspaceFor(snapshot.workspace);
-    let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
-    if (out.patchPath === null) return out;
-    const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
-    if (here === out.patchPath) return out;
-    const found = await stat(here).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    if (found) out = { ...out, patchPath: here };
-    return out;
+  /** The snapshot with this machine's paths (see LocalPaths). */
+  withLocalPaths(snapshot: Snapshot): Promise<Snapshot> {
+    return this.localPaths.snapshot(snapshot);
   }
 
-  /** A run record with this machine's workspace (see withLocalPaths). */
-  async withLocalWorkspace(run: RunRecord): Promise<RunRecord> {
-    const workspace = await this.localWorkspaceFor(run.workspace);
-    return workspace === run.workspace ? run : { ...run, workspace };
-  }
-
-  private async localWorkspaceFor(recorded: string): Promise<string> {
-    const local = this.options.localWorkspace;
-    if (local === undefined || local === recorded) return recorded;
-    return (await stat(recorded).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ))
-      ? recorded
-      : local;
+  /** The run record with this machine's workspace (see LocalPaths). */
+  withLocalWorkspace(run: RunRecord): Promise<RunRecord> {
+    return this.localPaths.run(run);
   }
 
   gitOptions(): { identity: Identity; timeoutMs: number } {

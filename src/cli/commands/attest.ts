@@ -35,7 +35,8 @@ export const ATTEST_COMMAND = defineCommand({
   positionals: { required: [] },
   examples: ['attest --run "$RUN" -o agentgate.intoto.json'],
   async run(ctx, values) {
-    const written = await writeStatement(attestSources(ctx.snapshotter), values.run, values.output, {
+    const snapshotter = await ctx.snapshotter();
+    const written = await writeStatement(attestSources(snapshotter), values.run, values.output, {
       ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
       env: process.env,
     });
@@ -48,7 +49,8 @@ export const ATTEST_COMMAND = defineCommand({
 
 /** `verify --attestation FILE`: exit 0 when the statement matches the local records, 3 when not. */
 export async function verifyAttestation(ctx: Context, file: string, github: boolean): Promise<CommandResult> {
-  const report = await verifyStatement(attestSources(ctx.snapshotter), file);
+  const snapshotter = await ctx.snapshotter();
+  const report = await verifyStatement(attestSources(snapshotter), file);
   const checks = report.checks.map((c) => ({ ...c, snapshotId: null, runId: report.runId }));
   return {
     json: report,

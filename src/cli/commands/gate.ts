@@ -64,7 +64,8 @@ const gate = defineCommand({
   ],
   async run(ctx, values, command) {
     if (values.timeout === 0) throw new UsageError('--timeout must be at least 1 second');
-    const result = await ctx.gates.run(ctx.workspace, {
+    const gates = await ctx.gates();
+    const result = await gates.run(ctx.workspace, {
       runId: values.run,
       ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
       name: values.name,
@@ -107,7 +108,8 @@ const record = defineCommand({
     'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log',
   ],
   async run(ctx, values) {
-    const result = await ctx.gates.record(ctx.workspace, {
+    const gates = await ctx.gates();
+    const result = await gates.record(ctx.workspace, {
       runId: values.run,
       ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
       name: values.name,
@@ -132,7 +134,8 @@ const list = defineCommand({
   positionals: { required: [] },
   examples: ['gate list --run "$RUN" --json'],
   async run(ctx, values) {
-    const { results, problems } = await ctx.gates.list({
+    const gates = await ctx.gates();
+    const { results, problems } = await gates.list({
       ...(values.run === undefined ? {} : { runId: values.run }),
       ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
     });
@@ -188,7 +191,8 @@ const replay = defineCommand({
   positionals: { required: [] },
   examples: ['gate replay --run "$RUN" --iteration 2 --name test --yes'],
   async run(ctx, values) {
-    const out = await ctx.gates.replay(ctx.workspace, {
+    const gates = await ctx.gates();
+    const out = await gates.replay(ctx.workspace, {
       runId: values.run,
       iteration: values.iteration,
       name: values.name,

@@ -73,15 +73,16 @@ export const REPORT_COMMAND = defineCommand({
     const summaryFile =
       output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
     const github = detectCi(values.ci).mode === 'github';
+    const snapshotter = await ctx.snapshotter();
     if (output !== undefined) {
-      const written = await writeReport(ctx.snapshotter, format, output, runId, options);
+      const written = await writeReport(snapshotter, format, output, runId, options);
       return {
         ...(await failedGateCommands(ctx, github, written.runId)),
         json: written,
         human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`,
       };
     }
-    const { report, text } = await renderReport(ctx.snapshotter, format, runId, options);
+    const { report, text } = await renderReport(snapshotter, format, runId, options);
     const annotations = await failedGateCommands(ctx, github, report.run.runId);
     if (summaryFile !== null) {
       await appendStepSummary(summaryFile, text);

@@ -64,7 +64,8 @@ const before = defineCommand({
   ],
   async run(ctx, values) {
     const { 'on-dirty': onDirty, branch, 'restart-from': restartFrom } = values;
-    const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
+    const snapshotter = await ctx.snapshotter();
+    const state = await snapshotter.captureBeforeState(ctx.workspace, {
       runId: values.run,
       init: values.init,
       ...(onDirty ? { onDirty } : {}),
@@ -135,7 +136,8 @@ const after = defineCommand({
   async run(ctx, values) {
     const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
     const labels = await afterLabels(values);
-    const snapshot = await ctx.snapshotter.captureAfterState(ctx.workspace, null, {
+    const snapshotter = await ctx.snapshotter();
+    const snapshot = await snapshotter.captureAfterState(ctx.workspace, null, {
       runId: values.run,
       iteration: values.iteration,
       ...labels,
@@ -163,7 +165,8 @@ const iterate = defineCommand({
     const outputFile = githubFileFor(values.ci, 'GITHUB_OUTPUT');
     const labels = await afterLabels(values);
     const { 'on-dirty': onDirty, branch, 'restart-from': restartFrom } = values;
-    const snapshot = await ctx.snapshotter.iterate(ctx.workspace, {
+    const snapshotter = await ctx.snapshotter();
+    const snapshot = await snapshotter.iterate(ctx.workspace, {
       runId: values.run,
       iteration: values.iteration,
       ...labels,
@@ -229,7 +232,8 @@ const show = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['show 3f2a9c1e0b --json'],
   async run(ctx, _values, [id]) {
-    return snapshotResult(await ctx.snapshotter.getSnapshot(id));
+    const snapshotter = await ctx.snapshotter();
+    return snapshotResult(await snapshotter.getSnapshot(id));
   },
 });
 
@@ -244,9 +248,10 @@ const list = defineCommand({
     const runId = values.run;
     const listed =
       runId === undefined
-        ? await ctx.snapshotter.store.list()
-        : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, 'run id'));
-    const snapshots = await Promise.all(listed.snapshots.map((s) => ctx.snapshotter.withLocalPaths(s)));
+        ? await ctx.store.list()
+        : await ctx.store.inspectRun(assertSafeId(runId, 'run id'));
+    const local = ctx.localPaths;
+    const snapshots = await Promise.all(listed.snapshots.map((s) => local.snapshot(s)));
     return {
       json: snapshots,
       // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
@@ -284,8 +289,9 @@ const runs = defineCommand({
   positionals: { required: [] },
   examples: ['runs --json'],
   async run(ctx) {
-    const listed = await ctx.snapshotter.store.listRuns();
-    const runs = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
+    const listed = await ctx.store.listRuns();
+    const local = ctx.localPaths;
+    const runs = await Promise.all(listed.runs.map((r) => local.run(r)));
     return {
       json: runs,
       warnings: listed.problems.map(storeWarning),
@@ -325,17 +331,18 @@ const patch = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['patch 3f2a9c1e0b -o iteration-1.diff'],
   async run(ctx, values, [id]): Promise<CommandResult> {
-    const snapshot = await ctx.snapshotter.getSnapshot(id);
+    const snapshotter = await ctx.snapshotter();
+    const snapshot = await snapshotter.getSnapshot(id);
     const output = values.output;
     if (output !== undefined) {
-      await ctx.snapshotter.generatePatch(snapshot, output);
+      await snapshotter.generatePatch(snapshot, output);
       return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
     }
     const dir = await mkdtemp(join(tmpdir(), 'agentgate-patch-'));
     const file = join(dir, 'patch.diff');
     const cleanup = () => rm(dir, { recursive: true, force: true });
     try {
-      await ctx.snapshotter.generatePatch(snapshot, file);
+      await snapshotter.generatePatch(snapshot, file);
     } catch (error) {
       await cleanup();
       throw error;
@@ -379,10 +386,11 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
   const [from, to] = positionals;
   if (runId !== undefined && positionals.length > 0)
     throw new UsageError('give FROM TO, SNAPSHOT or --run ID, not several');
-  if (from !== undefined && to !== undefined) return ctx.snapshotter.stats(ctx.workspace, from, to);
+  const snapshotter = await ctx.snapshotter();
+  if (from !== undefined && to !== undefined) return snapshotter.stats(ctx.workspace, from, to);
   let range: Snapshot[];
-  if (from !== undefined) range = [await ctx.snapshotter.getSnapshot(from)];
-  else if (runId !== undefined) range = await ctx.snapshotter.listByRun(runId);
+  if (from !== undefined) range = [await snapshotter.getSnapshot(from)];
+  else if (runId !== undefined) range = await snapshotter.listByRun(runId);
   else
     throw new UsageError(
       'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms',
@@ -394,7 +402,7 @@ async function statsFor(ctx: Context, runId: string | undefined, positionals: st
       details: { runId },
     });
   }
-  return ctx.snapshotter.stats(
+  return snapshotter.stats(
     ctx.workspaceGiven ? ctx.workspace : first.workspace,
     first.beforeSha,
     last.afterSha,
@@ -458,7 +466,8 @@ const verify = defineCommand({
     if (values['each-iteration'] && values['require-gate'].length === 0)
       throw new UsageError('--each-iteration asks --require-gate NAME of every iteration: give one');
     // Snapshot checks, plus every gate verdict of the runs covered (src/gates/verify.ts).
-    const report = await ctx.gates.verify(target, {
+    const gates = await ctx.gates();
+    const report = await gates.verify(target, {
       requireGates: values['require-gate'],
       eachIteration: values['each-iteration'],
     });
@@ -494,7 +503,8 @@ const del = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['delete 3f2a9c1e0b'],
   async run(ctx, _values, [id]) {
-    const deleted = await ctx.snapshotter.delete(id);
+    const snapshotter = await ctx.snapshotter();
+    const deleted = await snapshotter.delete(id);
     return { json: { deleted }, human: () => `Deleted ${deleted}.` };
   },
 });
@@ -514,7 +524,8 @@ const cherryPick = defineCommand({
   positionals: { required: ['ID'] },
   examples: ['cherry-pick 3f2a9c1e0b --onto release'],
   async run(ctx, values, [id]) {
-    const commit = await ctx.snapshotter.cherryPick(id, values.onto);
+    const snapshotter = await ctx.snapshotter();
+    const commit = await snapshotter.cherryPick(id, values.onto);
     return {
       json: commit,
       human: () =>
