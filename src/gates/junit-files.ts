@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { TestCounts } from '../../types/gate.js';
-import { addCounts, emptyCounts, JunitParseError, parseJunit } from './junit.js';
 
 /** Larger than any real JUnit report (100,000 test cases take about 15 MB); bigger is refused, not read. */
 const MAX_JUNIT_BYTES = 512 * 1024 * 1024;
@@ -19,6 +18,8 @@ export async function readJunitFiles(
   cwd: string,
   notBefore: number | null,
 ): Promise<{ counts: TestCounts } | { problem: string }> {
+  // The XML parser is loaded only by a gate that reads reports, not by every gate call.
+  const { addCounts, emptyCounts, JunitParseError, parseJunit } = await import('./junit.js');
   let counts = emptyCounts();
   for (const file of files) {
     const shown = JSON.stringify(file);

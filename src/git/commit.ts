@@ -30,6 +30,8 @@ export interface SnapshotCommit {
   tree: string;
   /** The commit the snapshot was taken on (HEAD before the call), null on an unborn branch. */
   parent: string | null;
+  /** The parent's tree, null on an unborn branch. */
+  parentTree: string | null;
   created: boolean;
   /** The ref that was (or would have been) moved: the branch HEAD points to, or HEAD when detached. */
   ref: string;
@@ -63,7 +65,7 @@ export async function createSnapshotCommit(
   const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
   if (parent !== null && parentTree === tree) {
     await updateRefs(repo, also(parent), { message: 'agentgate: keep snapshot reachable' });
-    return { sha: parent, tree, parent, created: false, ref, skipped };
+    return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
   }
   const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
   const subject = message.split('\n', 1)[0] ?? '';
@@ -72,7 +74,7 @@ export async function createSnapshotCommit(
     message: `agentgate snapshot: ${subject}`.slice(0, 200),
     noDeref: head.ref === null,
   });
-  return { sha, tree, parent, created: true, ref, skipped };
+  return { sha, tree, parent, parentTree, created: true, ref, skipped };
 }
 
 /** A path `add -A` cannot stage, left as the index had it. */

@@ -379,15 +379,17 @@ export class Snapshotter {
       ? await nameDetachedHead(repo, runId, head.sha as string)
       : (head.branch ?? start.branch);
     const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
-    const [commit, beforeTree] = await Promise.all([
-      createSnapshotCommit(repo, message, {
-        excludes,
-        alsoPoint: [ref],
-        ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
-      }),
-      getTree(repo, start.sha),
-    ]);
+    const commit = await createSnapshotCommit(repo, message, {
+      excludes,
+      alsoPoint: [ref],
+      ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
+    });
     const afterSha = commit.sha;
+    // Usually the agent made no commit of its own, and the commit's parent is the before commit.
+    const beforeTree =
+      commit.parent === start.sha && commit.parentTree !== null
+        ? commit.parentTree
+        : await getTree(repo, start.sha);
     const trees = { from: beforeTree, to: commit.tree };
     // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
     const ours =

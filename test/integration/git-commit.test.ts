@@ -26,7 +26,7 @@ describe('createSnapshotCommit', () => {
     const dir = initRepo();
     writeFiles(dir, { 'a.txt': 'a\n', 'dir/b.txt': 'b\n' });
     const result = await createSnapshotCommit(await openRepo(dir), 'first snapshot');
-    expect(result).toMatchObject({ parent: null, created: true, ref: 'refs/heads/main' });
+    expect(result).toMatchObject({ parent: null, parentTree: null, created: true, ref: 'refs/heads/main' });
     expect(result.sha).toMatch(SHA);
     expect(head(dir)).toBe(result.sha);
     expect(git(dir, ['rev-list', '--parents', '-n1', 'HEAD'])).toBe(result.sha);
@@ -47,10 +47,11 @@ describe('createSnapshotCommit', () => {
   it('commits every change (edit, add, delete) on top of HEAD but never ignored files', async () => {
     const dir = repoWithCommit({ '.gitignore': '*.log\n', 'keep.txt': 'k\n', 'gone.txt': 'g\n' });
     const before = head(dir);
+    const beforeTree = git(dir, ['rev-parse', 'HEAD^{tree}']);
     writeFiles(dir, { 'keep.txt': 'changed\n', 'new file.txt': 'n\n', 'debug.log': 'noise' });
     rmSync(join(dir, 'gone.txt'));
     const result = await createSnapshotCommit(await openRepo(dir), 'snap\n\nbody');
-    expect(result).toMatchObject({ parent: before, created: true });
+    expect(result).toMatchObject({ parent: before, parentTree: beforeTree, created: true });
     expect(git(dir, ['rev-parse', 'HEAD^'])).toBe(before);
     expect(lsTree(dir, 'HEAD')).toEqual(['.gitignore', 'keep.txt', 'new file.txt']);
     expect(git(dir, ['show', 'HEAD:keep.txt'])).toBe('changed');
@@ -64,6 +65,7 @@ describe('createSnapshotCommit', () => {
       sha: before,
       tree: git(dir, ['rev-parse', 'HEAD^{tree}']),
       parent: before,
+      parentTree: git(dir, ['rev-parse', 'HEAD^{tree}']),
       created: false,
       ref: 'refs/heads/main',
       skipped: [],
