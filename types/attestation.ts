@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { GateVerdict, TestTotals } from './gate.js';
 import { SafeId, Sha } from './snapshot.js';
 
@@ -11,33 +11,33 @@ import { SafeId, Sha } from './snapshot.js';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1' as const;
 export const TEST_RESULT_PREDICATE_TYPE = 'https://in-toto.io/attestation/test-result/v0.1' as const;
 
-const Name = z.string().min(1).max(4096);
+const Name = z.string().check(z.minLength(1), z.maxLength(4096));
 
 /** A subject: a patch artifact (`sha256`) or an after commit (`gitCommit`). */
 export const Subject = z.object({
   name: Name,
-  digest: z.union([z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }), z.object({ gitCommit: Sha })]),
+  digest: z.union([
+    z.object({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+    z.object({ gitCommit: Sha }),
+  ]),
 });
 export type Subject = z.infer<typeof Subject>;
 
 /** What one configuration entry says about the verdict it stands for. */
 export const GateAnnotations = z.object({
   runId: SafeId,
-  iteration: z.number().int().nonnegative(),
+  iteration: z.int().check(z.nonnegative()),
   gate: SafeId,
   gateId: SafeId,
-  attempt: z.number().int().positive(),
+  attempt: z.int().check(z.positive()),
   verdict: GateVerdict,
   observed: z.boolean(),
   afterSha: Sha,
-  command: z.array(z.string().max(1_000_000)).max(10_000).nullable(),
-  exitCode: z.number().int().nullable(),
-  durationMs: z.number().int().nonnegative(),
-  tests: TestTotals.nullable(),
-  logSha256: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .nullable(),
+  command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
+  exitCode: z.nullable(z.int()),
+  durationMs: z.int().check(z.nonnegative()),
+  tests: z.nullable(TestTotals),
+  logSha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
 export type GateAnnotations = z.infer<typeof GateAnnotations>;
 
@@ -54,24 +54,24 @@ export type TestResult = z.infer<typeof TestResult>;
 
 export const TestResultPredicate = z.object({
   result: TestResult,
-  configuration: z.array(GateConfiguration).max(100_000),
-  url: z.string().url().max(4096).optional(),
-  passedTests: z.array(Name).max(100_000),
-  warnedTests: z.array(Name).max(100_000),
-  failedTests: z.array(Name).max(100_000),
+  configuration: z.array(GateConfiguration).check(z.maxLength(100_000)),
+  url: z.optional(z.url().check(z.maxLength(4096))),
+  passedTests: z.array(Name).check(z.maxLength(100_000)),
+  warnedTests: z.array(Name).check(z.maxLength(100_000)),
+  failedTests: z.array(Name).check(z.maxLength(100_000)),
 });
 export type TestResultPredicate = z.infer<typeof TestResultPredicate>;
 
 export const Statement = z.object({
   _type: z.literal(STATEMENT_TYPE),
-  subject: z.array(Subject).min(1).max(100_000),
+  subject: z.array(Subject).check(z.minLength(1), z.maxLength(100_000)),
   predicateType: z.literal(TEST_RESULT_PREDICATE_TYPE),
   predicate: TestResultPredicate,
 });
 export type Statement = z.infer<typeof Statement>;
 
 /** `attest` prints this. */
-export const AttestResult = z.object({ file: z.string(), subjects: z.number().int().positive() });
+export const AttestResult = z.object({ file: z.string(), subjects: z.int().check(z.positive()) });
 export type AttestResult = z.infer<typeof AttestResult>;
 
 /** One check of `verify --attestation`. */
@@ -82,7 +82,7 @@ export type AttestationCheck = z.infer<typeof AttestationCheck>;
 export const AttestationReport = z.object({
   ok: z.boolean(),
   file: z.string(),
-  runId: SafeId.nullable(),
+  runId: z.nullable(SafeId),
   checks: z.array(AttestationCheck),
 });
 export type AttestationReport = z.infer<typeof AttestationReport>;

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { IsoDate, Sha as ObjectId } from './snapshot.js';
 
 export const SkippedFile = z.object({
   path: z.string(),
   /** `unreadable`: a FIFO, socket, device or a file that cannot be read; git cannot stage it. */
   reason: z.enum(['too-large', 'nested-repository', 'unreadable']),
-  size: z.number().int().nonnegative().nullable(),
+  size: z.nullable(z.int().check(z.nonnegative())),
 });
 export type SkippedFile = z.infer<typeof SkippedFile>;
 
@@ -20,8 +20,8 @@ export const FileDiff = z.object({
   file: z.string(),
   before: z.string(),
   after: z.string(),
-  additions: z.number().int().nonnegative(),
-  deletions: z.number().int().nonnegative(),
+  additions: z.int().check(z.nonnegative()),
+  deletions: z.int().check(z.nonnegative()),
   status: z.enum(['added', 'modified', 'deleted']),
   binary: z.boolean(),
 });
@@ -30,15 +30,15 @@ export type FileDiff = z.infer<typeof FileDiff>;
 export const CheckpointEntry = z.object({
   ref: z.string(),
   hash: ObjectId,
-  label: z.string().nullable(),
+  label: z.nullable(z.string()),
   createdAt: IsoDate,
   /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
-  kind: z.enum(['track', 'safety']).optional(),
+  kind: z.optional(z.enum(['track', 'safety'])),
   /** Checkpoints taken by agent hooks: the agent's session id and the hook event (`UserPromptSubmit`, `turn.start`, ...). */
-  session: z.string().optional(),
-  event: z.string().optional(),
+  session: z.optional(z.string()),
+  event: z.optional(z.string()),
   /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
-  prompt: z.number().int().positive().optional(),
+  prompt: z.optional(z.int().check(z.positive())),
 });
 export type CheckpointEntry = z.infer<typeof CheckpointEntry>;
 
@@ -64,11 +64,11 @@ export type RevertResult = z.infer<typeof RevertResult>;
 
 /** `checkpoint gc`: retention of checkpoint refs, then git gc. */
 export const GcResult = z.object({
-  kept: z.number().int().nonnegative(),
-  removed: z.number().int().nonnegative(),
+  kept: z.int().check(z.nonnegative()),
+  removed: z.int().check(z.nonnegative()),
   pruneAge: z.string(),
-  storeBytesBefore: z.number().int().nonnegative(),
-  storeBytesAfter: z.number().int().nonnegative(),
+  storeBytesBefore: z.int().check(z.nonnegative()),
+  storeBytesAfter: z.int().check(z.nonnegative()),
 });
 export type GcResult = z.infer<typeof GcResult>;
 /** The earlier name of GcResult. */
@@ -79,14 +79,14 @@ export type CleanupResult = GcResult;
 export const PruneEvent = z.object({
   at: IsoDate,
   removed: z.array(CheckpointEntry),
-  storeBytesBefore: z.number().int().nonnegative(),
-  storeBytesAfter: z.number().int().nonnegative(),
+  storeBytesBefore: z.int().check(z.nonnegative()),
+  storeBytesAfter: z.int().check(z.nonnegative()),
 });
 export type PruneEvent = z.infer<typeof PruneEvent>;
 
 /** `<store>/upkeep.json`: what automatic upkeep did last (newest prune first, a bounded list). */
 export const UpkeepRecord = z.object({
-  lastPackedAt: IsoDate.nullable(),
+  lastPackedAt: z.nullable(IsoDate),
   pruned: z.array(PruneEvent),
 });
 export type UpkeepRecord = z.infer<typeof UpkeepRecord>;
@@ -95,12 +95,12 @@ export type UpkeepRecord = z.infer<typeof UpkeepRecord>;
 export const StoreStatus = z.object({
   workspace: z.string(),
   /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
-  storeBytes: z.number().int().nonnegative(),
-  budgetBytes: z.number().int().positive(),
-  checkpoints: z.number().int().nonnegative(),
-  looseObjects: z.number().int().nonnegative(),
-  packs: z.number().int().nonnegative(),
-  lastPackedAt: IsoDate.nullable(),
+  storeBytes: z.int().check(z.nonnegative()),
+  budgetBytes: z.int().check(z.positive()),
+  checkpoints: z.int().check(z.nonnegative()),
+  looseObjects: z.int().check(z.nonnegative()),
+  packs: z.int().check(z.nonnegative()),
+  lastPackedAt: z.nullable(IsoDate),
   pruned: z.array(PruneEvent),
 });
 export type StoreStatus = z.infer<typeof StoreStatus>;

@@ -1,9 +1,12 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 
 export const OnDirty = z.enum(['wip-commit', 'error']);
 export type OnDirty = z.infer<typeof OnDirty>;
 
-export const Identity = z.object({ name: z.string().min(1), email: z.string().min(1) }).strict();
+export const Identity = z.strictObject({
+  name: z.string().check(z.minLength(1)),
+  email: z.string().check(z.minLength(1)),
+});
 export type Identity = z.infer<typeof Identity>;
 
 export const DEFAULT_IDENTITY: Identity = { name: 'agentgate', email: 'agentgate@localhost' };
@@ -25,43 +28,37 @@ export const DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 
 /** `<home>/config.yaml`. Every key is optional; unknown keys are refused so typos surface. */
-export const Config = z
-  .object({
-    artifactsDir: z.string().min(1).optional(),
-    identity: Identity.optional(),
-    onDirty: OnDirty.optional(),
-    gitTimeoutMs: z.number().int().positive().optional(),
-    lockTimeoutMs: z.number().int().positive().optional(),
-    checkpoints: z
-      .object({
-        maxFileSizeBytes: z.number().int().positive().optional(),
-        keep: z.number().int().positive().optional(),
-        maxStoreBytes: z.number().int().positive().optional(),
-      })
-      .strict()
-      .optional(),
-    hooks: z
-      .object({
-        timeoutMs: z.number().int().positive().optional(),
-        /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
-        recordPrompts: z.boolean().optional(),
-      })
-      .strict()
-      .optional(),
-    report: z
-      .object({
-        maxFileDiffBytes: z.number().int().nonnegative().optional(),
-        maxTotalDiffBytes: z.number().int().nonnegative().optional(),
-      })
-      .strict()
-      .optional(),
-    sharing: z
-      .object({
-        /** Whether push and export carry each gate verdict's log text (its digest always travels). */
-        includeGateLogs: z.boolean().optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const Config = z.strictObject({
+  artifactsDir: z.optional(z.string().check(z.minLength(1))),
+  identity: z.optional(Identity),
+  onDirty: z.optional(OnDirty),
+  gitTimeoutMs: z.optional(z.int().check(z.positive())),
+  lockTimeoutMs: z.optional(z.int().check(z.positive())),
+  checkpoints: z.optional(
+    z.strictObject({
+      maxFileSizeBytes: z.optional(z.int().check(z.positive())),
+      keep: z.optional(z.int().check(z.positive())),
+      maxStoreBytes: z.optional(z.int().check(z.positive())),
+    }),
+  ),
+  hooks: z.optional(
+    z.strictObject({
+      timeoutMs: z.optional(z.int().check(z.positive())),
+      /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
+      recordPrompts: z.optional(z.boolean()),
+    }),
+  ),
+  report: z.optional(
+    z.strictObject({
+      maxFileDiffBytes: z.optional(z.int().check(z.nonnegative())),
+      maxTotalDiffBytes: z.optional(z.int().check(z.nonnegative())),
+    }),
+  ),
+  sharing: z.optional(
+    z.strictObject({
+      /** Whether push and export carry each gate verdict's log text (its digest always travels). */
+      includeGateLogs: z.optional(z.boolean()),
+    }),
+  ),
+});
 export type Config = z.infer<typeof Config>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { GateResult } from './gate.js';
 
 /**
@@ -13,22 +13,18 @@ export const GATE_RECORD_FILE = 'gate.json';
 export const GATE_LOG_FILE = 'gate.log';
 
 /** The log's digest and size travel always; its path is the recording machine's and never does. */
-export const TravellingGateLog = z
-  .object({
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    bytes: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  })
-  .strict();
+export const TravellingGateLog = z.strictObject({
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  bytes: z.int().check(z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER)),
+});
 export type TravellingGateLog = z.infer<typeof TravellingGateLog>;
 
 /** GateResult without machine paths: the log keeps only its digest and size. */
-export const TravellingGate = GateResult.extend({ log: TravellingGateLog.nullable() }).strict();
+export const TravellingGate = z.strictObject({ ...GateResult.shape, log: z.nullable(TravellingGateLog) });
 export type TravellingGate = z.infer<typeof TravellingGate>;
 
-export const GateRecordFile = z
-  .object({
-    format: z.literal(GATE_RECORD_FORMAT),
-    gate: TravellingGate,
-  })
-  .strict();
+export const GateRecordFile = z.strictObject({
+  format: z.literal(GATE_RECORD_FORMAT),
+  gate: TravellingGate,
+});
 export type GateRecordFile = z.infer<typeof GateRecordFile>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { IsoDate, SafeId, Sha } from './snapshot.js';
 
 /** At most this many failed test cases are kept in a verdict; the counts stay exact. */
@@ -11,32 +11,32 @@ export const GateVerdict = z.enum(['pass', 'fail', 'error']);
 export type GateVerdict = z.infer<typeof GateVerdict>;
 
 export const TestFailure = z.object({
-  suite: z.string().max(4096),
-  name: z.string().max(4096),
-  message: z.string().max(65_536),
+  suite: z.string().check(z.maxLength(4096)),
+  name: z.string().check(z.maxLength(4096)),
+  message: z.string().check(z.maxLength(65_536)),
 });
 export type TestFailure = z.infer<typeof TestFailure>;
 
 /** What the JUnit files of one gate run say, summed over the files. */
 export const TestCounts = z.object({
-  total: z.number().int().nonnegative(),
-  passed: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  skipped: z.number().int().nonnegative(),
-  errors: z.number().int().nonnegative(),
-  failures: z.array(TestFailure).max(MAX_RECORDED_FAILURES),
+  total: z.int().check(z.nonnegative()),
+  passed: z.int().check(z.nonnegative()),
+  failed: z.int().check(z.nonnegative()),
+  skipped: z.int().check(z.nonnegative()),
+  errors: z.int().check(z.nonnegative()),
+  failures: z.array(TestFailure).check(z.maxLength(MAX_RECORDED_FAILURES)),
 });
 export type TestCounts = z.infer<typeof TestCounts>;
 
 /** The counts alone, without the failed-test details (what reports and attestations summarise). */
-export const TestTotals = TestCounts.omit({ failures: true });
+export const TestTotals = z.omit(TestCounts, { failures: true });
 export type TestTotals = z.infer<typeof TestTotals>;
 
 export const GateLog = z.object({
   /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
-  path: z.string().min(1).nullable(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  bytes: z.number().int().nonnegative(),
+  path: z.nullable(z.string().check(z.minLength(1))),
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  bytes: z.int().check(z.nonnegative()),
 });
 export type GateLog = z.infer<typeof GateLog>;
 
@@ -48,39 +48,36 @@ export const GateResult = z.object({
   /** Unique across machines (random, like snapshot ids). */
   id: SafeId,
   runId: SafeId,
-  iteration: z.number().int().nonnegative(),
+  iteration: z.int().check(z.nonnegative()),
   name: GateName,
   /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
-  attempt: z.number().int().positive(),
+  attempt: z.int().check(z.positive()),
   /** The tree of the after commit the gate judged. */
   treeId: Sha,
   afterSha: Sha,
   /** The argv that ran; null for `gate record`. */
-  command: z.array(z.string().max(1_000_000)).max(10_000).nullable(),
+  command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
   /** True when agentgate ran the command itself; false for a verdict the caller reported. */
   observed: z.boolean(),
   isolated: z.boolean(),
   startedAt: IsoDate,
-  durationMs: z.number().int().nonnegative(),
-  exitCode: z.number().int().nullable(),
-  signal: z.string().max(32).nullable(),
+  durationMs: z.int().check(z.nonnegative()),
+  exitCode: z.nullable(z.int()),
+  signal: z.nullable(z.string().check(z.maxLength(32))),
   timedOut: z.boolean(),
   verdict: GateVerdict,
   /** One line saying why. */
-  reason: z
-    .string()
-    .max(1000)
-    .regex(/^[^\r\n]*$/),
-  tests: TestCounts.nullable(),
-  log: GateLog.nullable(),
+  reason: z.string().check(z.maxLength(1000), z.regex(/^[^\r\n]*$/)),
+  tests: z.nullable(TestCounts),
+  log: z.nullable(GateLog),
   /** The attempt this one replayed (`gate replay`), or null. */
-  replayOf: z.number().int().positive().nullable(),
+  replayOf: z.nullable(z.int().check(z.positive())),
   /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
-  junit: z.array(z.string().min(1).max(4096)).max(100).optional(),
+  junit: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(4096))).check(z.maxLength(100))),
   /** `--min-tests` as given, or null. */
-  minTests: z.number().int().nonnegative().nullable().optional(),
+  minTests: z.optional(z.nullable(z.int().check(z.nonnegative()))),
   /** `--timeout` in milliseconds, or null. */
-  timeoutMs: z.number().int().positive().nullable().optional(),
+  timeoutMs: z.optional(z.nullable(z.int().check(z.positive()))),
 });
 export type GateResult = z.infer<typeof GateResult>;
 

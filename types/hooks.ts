@@ -1,21 +1,21 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 
 /**
  * One Claude Code hook event as it arrives on stdin. Only the fields we use are declared; every
  * other field (and every field of events we do not know) is ignored.
  */
 export const ClaudeCodeEvent = z.object({
-  session_id: z.string().min(1).max(256),
-  transcript_path: z.string().optional(),
-  cwd: z.string().min(1),
-  hook_event_name: z.string().min(1).max(100),
+  session_id: z.string().check(z.minLength(1), z.maxLength(256)),
+  transcript_path: z.optional(z.string()),
+  cwd: z.string().check(z.minLength(1)),
+  hook_event_name: z.string().check(z.minLength(1), z.maxLength(100)),
   /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
-  source: z.string().max(100).optional(),
+  source: z.optional(z.string().check(z.maxLength(100))),
   /** UserPromptSubmit: the prompt's text. */
-  prompt: z.string().optional(),
+  prompt: z.optional(z.string()),
   /** PostToolUse: the tool's name (`Bash`, `Edit`, ...); its input is not kept. */
-  tool_name: z.string().max(200).optional(),
-  tool_input: z.unknown().optional(),
+  tool_name: z.optional(z.string().check(z.maxLength(200))),
+  tool_input: z.optional(z.unknown()),
 });
 export type ClaudeCodeEvent = z.infer<typeof ClaudeCodeEvent>;
 
@@ -28,8 +28,8 @@ export const HookOutcome = z.object({
   status: z.enum(['recorded', 'ignored', 'invalid', 'skipped', 'failed']),
   /** One line for the log and stderr. */
   message: z.string(),
-  code: z.string().optional(),
-  hash: z.string().optional(),
-  prompt: z.number().int().positive().optional(),
+  code: z.optional(z.string()),
+  hash: z.optional(z.string()),
+  prompt: z.optional(z.int().check(z.positive())),
 });
 export type HookOutcome = z.infer<typeof HookOutcome>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { GateVerdict, TestFailure, TestTotals } from './gate.js';
 import { SafeId } from './snapshot.js';
 
@@ -6,13 +6,13 @@ import { SafeId } from './snapshot.js';
 export const ReportVerdict = z.object({
   id: SafeId,
   name: SafeId,
-  attempt: z.number().int().positive(),
+  attempt: z.int().check(z.positive()),
   verdict: GateVerdict,
   observed: z.boolean(),
   reason: z.string(),
-  durationMs: z.number().int().nonnegative(),
+  durationMs: z.int().check(z.nonnegative()),
   /** Null when the gate had no JUnit file. */
-  tests: TestTotals.nullable(),
+  tests: z.nullable(TestTotals),
   /** The failed test cases the verdict kept (at most 50). */
   failures: z.array(TestFailure),
 });
@@ -22,19 +22,19 @@ export type ReportVerdict = z.infer<typeof ReportVerdict>;
 export const ReportGateSummary = z.object({
   name: SafeId,
   /** The iteration of `latest`: the last one this gate ran on. */
-  iteration: z.number().int().nonnegative(),
+  iteration: z.int().check(z.nonnegative()),
   latest: ReportVerdict,
   /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
-  firstRed: z.number().int().nonnegative().nullable(),
+  firstRed: z.nullable(z.int().check(z.nonnegative())),
   /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
-  greenAgain: z.number().int().nonnegative().nullable(),
+  greenAgain: z.nullable(z.int().check(z.nonnegative())),
 });
 export type ReportGateSummary = z.infer<typeof ReportGateSummary>;
 
 /** The `gates` part of the run report: every verdict by iteration (oldest first), and the summary per gate. */
 export const ReportGates = z.object({
   iterations: z.array(
-    z.object({ iteration: z.number().int().nonnegative(), verdicts: z.array(ReportVerdict) }),
+    z.object({ iteration: z.int().check(z.nonnegative()), verdicts: z.array(ReportVerdict) }),
   ),
   summary: z.array(ReportGateSummary),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { RunRecord } from './run.js';
 import { IsoDate, Sha, Snapshot } from './snapshot.js';
 import { ReportGates } from './report-gates.js';
@@ -11,9 +11,9 @@ export type ReportFormat = z.infer<typeof ReportFormat>;
  * A snapshot as the report shows it: `task` and `gate` come from the snapshot when it records
  * them, else from the commit message's `Task:` and `Gate:` lines (null when neither has them).
  */
-export const ReportSnapshot = Snapshot.extend({
-  task: z.string().nullable(),
-  gate: z.string().nullable(),
+export const ReportSnapshot = z.extend(Snapshot, {
+  task: z.nullable(z.string()),
+  gate: z.nullable(z.string()),
 });
 export type ReportSnapshot = z.infer<typeof ReportSnapshot>;
 
@@ -24,18 +24,18 @@ export const RunReport = z.object({
   generatedAt: IsoDate,
   run: RunRecord,
   /** The run's first before SHA and its last after SHA (null before the first iteration). */
-  beforeSha: Sha.nullable(),
-  afterSha: Sha.nullable(),
-  branch: z.string().nullable(),
+  beforeSha: z.nullable(Sha),
+  afterSha: z.nullable(Sha),
+  branch: z.nullable(z.string()),
   totals: z.object({
-    iterations: z.number().int().nonnegative(),
-    filesChanged: z.number().int().nonnegative(),
-    insertions: z.number().int().nonnegative(),
-    deletions: z.number().int().nonnegative(),
+    iterations: z.int().check(z.nonnegative()),
+    filesChanged: z.int().check(z.nonnegative()),
+    insertions: z.int().check(z.nonnegative()),
+    deletions: z.int().check(z.nonnegative()),
   }),
   snapshots: z.array(ReportSnapshot),
   verification: VerifyReport,
   /** The run's gate verdicts (absent only in reports made before gates existed). */
-  gates: ReportGates.optional(),
+  gates: z.optional(ReportGates),
 });
 export type RunReport = z.infer<typeof RunReport>;

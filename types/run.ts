@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { BeforeState, IsoDate, SafeId, Sha } from './snapshot.js';
 
 /**
@@ -6,31 +6,28 @@ import { BeforeState, IsoDate, SafeId, Sha } from './snapshot.js';
  * iteration `from`'s after commit (0: the run's first before SHA) instead of building on
  * `lastIteration`, the run's last iteration when it was declared.
  */
-export const RunRestart = z
-  .object({
-    from: z.number().int().nonnegative(),
-    sha: Sha,
-    lastIteration: z.number().int().nonnegative(),
-    at: IsoDate,
-  })
-  .strict();
+export const RunRestart = z.strictObject({
+  from: z.int().check(z.nonnegative()),
+  sha: Sha,
+  lastIteration: z.int().check(z.nonnegative()),
+  at: IsoDate,
+});
 export type RunRestart = z.infer<typeof RunRestart>;
 
 export const RunRecord = z.object({
   runId: SafeId,
-  workspace: z.string().min(1),
+  workspace: z.string().check(z.minLength(1)),
   createdAt: IsoDate,
   updatedAt: IsoDate,
-  before: BeforeState.nullable(),
+  before: z.nullable(BeforeState),
   /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-  beforeUsedBy: z
-    .object({ snapshotId: SafeId, iteration: z.number().int().nonnegative() })
-    .nullable()
-    .optional(),
+  beforeUsedBy: z.optional(
+    z.nullable(z.object({ snapshotId: SafeId, iteration: z.int().check(z.nonnegative()) })),
+  ),
   snapshotIds: z.array(SafeId),
   /** Declared restarts, oldest first; absent when there were none. */
-  restarts: z.array(RunRestart).optional(),
+  restarts: z.optional(z.array(RunRestart)),
   /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-  recordedWorkspace: z.string().min(1).optional(),
+  recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
 });
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -1,41 +1,41 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 import { OBJECT_ID_PATTERN } from './ids.js';
 
 /** Safe characters for anything that becomes a file or ref name (no path traversal, no option look-alikes). */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const SafeId = z
-  .string()
-  .regex(SAFE_ID, 'use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit')
-  .refine(
+export const SafeId = z.string().check(
+  z.regex(SAFE_ID, 'use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit'),
+  z.refine(
     (s) => !s.includes('..') && !s.endsWith('.lock') && !s.endsWith('.'),
     'must not contain ".." or end with "." or ".lock"',
-  );
+  ),
+);
 
-export const Sha = z.string().regex(OBJECT_ID_PATTERN, 'a full hexadecimal object id');
-export const IsoDate = z.string().datetime({ offset: true });
+export const Sha = z.string().check(z.regex(OBJECT_ID_PATTERN, 'a full hexadecimal object id'));
+export const IsoDate = z.iso.datetime({ offset: true });
 
 export const HeadState = z.enum(['branch', 'detached', 'unborn']);
 export type HeadState = z.infer<typeof HeadState>;
 
 /** A path the capture could not stage (a FIFO or socket where a file was, a file it may not read): left as the index had it. */
 export const SkippedPath = z.object({
-  path: z.string().min(1),
+  path: z.string().check(z.minLength(1)),
   reason: z.enum(['special-file', 'unreadable']),
 });
 export type SkippedPath = z.infer<typeof SkippedPath>;
 
 export const BeforeState = z.object({
   sha: Sha,
-  branch: z.string().min(1),
+  branch: z.string().check(z.minLength(1)),
   isDirty: z.boolean(),
-  wipSha: Sha.nullable(),
+  wipSha: z.nullable(Sha),
   capturedAt: IsoDate,
   runId: SafeId,
   headState: HeadState,
   /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
-  nestedRepositories: z.array(z.string()).optional(),
+  nestedRepositories: z.optional(z.array(z.string())),
   /** Paths the WIP commit could not take. */
-  skipped: z.array(SkippedPath).optional(),
+  skipped: z.optional(z.array(SkippedPath)),
 });
 export type BeforeState = z.infer<typeof BeforeState>;
 
@@ -43,19 +43,19 @@ export const FileStatus = z.enum(['added', 'modified', 'deleted', 'renamed', 'co
 export type FileStatus = z.infer<typeof FileStatus>;
 
 export const FileChange = z.object({
-  path: z.string().min(1),
-  oldPath: z.string().min(1).nullable(),
+  path: z.string().check(z.minLength(1)),
+  oldPath: z.nullable(z.string().check(z.minLength(1))),
   status: FileStatus,
-  insertions: z.number().int().nonnegative(),
-  deletions: z.number().int().nonnegative(),
+  insertions: z.int().check(z.nonnegative()),
+  deletions: z.int().check(z.nonnegative()),
   binary: z.boolean(),
 });
 export type FileChange = z.infer<typeof FileChange>;
 
 export const DiffStats = z.object({
-  filesChanged: z.number().int().nonnegative(),
-  insertions: z.number().int().nonnegative(),
-  deletions: z.number().int().nonnegative(),
+  filesChanged: z.int().check(z.nonnegative()),
+  insertions: z.int().check(z.nonnegative()),
+  deletions: z.int().check(z.nonnegative()),
   files: z.array(FileChange),
 });
 export type DiffStats = z.infer<typeof DiffStats>;
@@ -71,40 +71,37 @@ export type CommitInfo = z.infer<typeof CommitInfo>;
 
 /** How the agent command under `iterate` ended: exit status (null when a signal ended it), signal and duration. */
 export const AgentOutcome = z.object({
-  exitCode: z.number().int().nullable(),
-  signal: z.string().nullable(),
-  durationMs: z.number().int().nonnegative(),
+  exitCode: z.nullable(z.int()),
+  signal: z.nullable(z.string()),
+  durationMs: z.int().check(z.nonnegative()),
 });
 export type AgentOutcome = z.infer<typeof AgentOutcome>;
 
 export const Snapshot = z.object({
   id: SafeId,
   runId: SafeId,
-  iteration: z.number().int().nonnegative(),
+  iteration: z.int().check(z.nonnegative()),
   beforeSha: Sha,
   afterSha: Sha,
-  branch: z.string().min(1),
+  branch: z.string().check(z.minLength(1)),
   commitMessage: z.string(),
-  patchPath: z.string().nullable(),
-  patchSha256: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .nullable(),
-  filesChanged: z.number().int().nonnegative(),
-  insertions: z.number().int().nonnegative(),
-  deletions: z.number().int().nonnegative(),
+  patchPath: z.nullable(z.string()),
+  patchSha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+  filesChanged: z.int().check(z.nonnegative()),
+  insertions: z.int().check(z.nonnegative()),
+  deletions: z.int().check(z.nonnegative()),
   createdAt: IsoDate,
   files: z.array(FileChange),
-  workspace: z.string().min(1),
-  ref: z.string().nullable(),
+  workspace: z.string().check(z.minLength(1)),
+  ref: z.nullable(z.string()),
   /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
-  task: z.string().nullable().optional(),
+  task: z.optional(z.nullable(z.string())),
   /** Paths the iteration's commit could not take (left as they were). */
-  skipped: z.array(SkippedPath).optional(),
-  gate: z.string().nullable().optional(),
+  skipped: z.optional(z.array(SkippedPath)),
+  gate: z.optional(z.nullable(z.string())),
   /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-  recordedWorkspace: z.string().min(1).optional(),
+  recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
   /** Set by `iterate`: how the agent command it ran between before and after ended. */
-  agent: AgentOutcome.optional(),
+  agent: z.optional(AgentOutcome),
 });
 export type Snapshot = z.infer<typeof Snapshot>;

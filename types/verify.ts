@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 
 export const VerifyCheck = z.object({
-  snapshotId: z.string().nullable(),
-  runId: z.string().nullable(),
+  snapshotId: z.nullable(z.string()),
+  runId: z.nullable(z.string()),
   check: z.string(),
   ok: z.boolean(),
   detail: z.string(),

@@ -236,102 +236,7 @@ var init_errors = __esm({
   }
 });
 
-// node_modules/zod/v4/core/util.js
-var util_exports = {};
-__export(util_exports, {
-  BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
-  CONSTANT_CATCH: () => CONSTANT_CATCH,
-  Class: () => Class,
-  NUMBER_FORMAT_RANGES: () => NUMBER_FORMAT_RANGES,
-  aborted: () => aborted,
-  allowsEval: () => allowsEval,
-  assert: () => assert,
-  assertEqual: () => assertEqual,
-  assertIs: () => assertIs,
-  assertNever: () => assertNever,
-  assertNotEqual: () => assertNotEqual,
-  assignProp: () => assignProp,
-  attachSchema: () => attachSchema,
-  base64ToUint8Array: () => base64ToUint8Array,
-  base64urlToUint8Array: () => base64urlToUint8Array,
-  cached: () => cached,
-  captureStackTrace: () => captureStackTrace,
-  cleanEnum: () => cleanEnum,
-  cleanRegex: () => cleanRegex,
-  clone: () => clone,
-  cloneDef: () => cloneDef,
-  codePointLength: () => codePointLength,
-  constantCatch: () => constantCatch,
-  createTransparentProxy: () => createTransparentProxy,
-  defineLazy: () => defineLazy,
-  defineLazyInternal: () => defineLazyInternal,
-  derived: () => derived,
-  esc: () => esc,
-  escapeRegex: () => escapeRegex,
-  explicitlyAborted: () => explicitlyAborted,
-  extend: () => extend,
-  finalizeIssue: () => finalizeIssue,
-  floatSafeRemainder: () => floatSafeRemainder,
-  getElementAtPath: () => getElementAtPath,
-  getEnumValues: () => getEnumValues,
-  getLengthableOrigin: () => getLengthableOrigin,
-  getParsedType: () => getParsedType,
-  getSizableOrigin: () => getSizableOrigin,
-  hexToUint8Array: () => hexToUint8Array,
-  hide: () => hide,
-  installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
-  isPlainObject: () => isPlainObject,
-  issue: () => issue,
-  joinValues: () => joinValues,
-  jsonStringifyReplacer: () => jsonStringifyReplacer,
-  members: () => members,
-  merge: () => merge,
-  mergeDefs: () => mergeDefs,
-  normalizeParams: () => normalizeParams,
-  nullish: () => nullish,
-  numKeys: () => numKeys,
-  objectClone: () => objectClone,
-  omit: () => omit,
-  optionalKeys: () => optionalKeys,
-  own: () => own,
-  parsedType: () => parsedType,
-  partial: () => partial,
-  pick: () => pick,
-  prefixIssues: () => prefixIssues,
-  primitiveTypes: () => primitiveTypes,
-  promiseAllObject: () => promiseAllObject,
-  propertyKeyTypes: () => propertyKeyTypes,
-  randomString: () => randomString,
-  rawShape: () => rawShape,
-  required: () => required,
-  safeExtend: () => safeExtend,
-  shallowClone: () => shallowClone,
-  sizeCaps: () => sizeCaps,
-  slugify: () => slugify,
-  stringifyPrimitive: () => stringifyPrimitive,
-  toZod: () => toZod,
-  uint8ArrayToBase64: () => uint8ArrayToBase64,
-  uint8ArrayToBase64url: () => uint8ArrayToBase64url,
-  uint8ArrayToHex: () => uint8ArrayToHex,
-  unwrapMessage: () => unwrapMessage
-});
-function assertEqual(val) {
-  return val;
-}
-function assertNotEqual(val) {
-  return val;
-}
-function toZod() {
-  return (schema) => schema;
-}
-function assertIs(_arg) {
-}
-function assertNever(_x) {
-  throw new Error("Unexpected value in exhaustive check");
-}
-function assert(_) {
-}
+// ../../main/node_modules/zod/v4/core/util.js
 function getEnumValues(entries) {
   const numericValues = Object.values(entries).filter((v) => typeof v === "number");
   const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
@@ -355,39 +260,6 @@ function cleanRegex(source) {
   const start = source.startsWith("^") ? 1 : 0;
   const end = source.endsWith("$") ? source.length - 1 : source.length;
   return source.slice(start, end);
-}
-function floatSafeRemainder(val, step) {
-  const ratio = val / step;
-  const roundedRatio = Math.round(ratio);
-  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio), 1);
-  if (Math.abs(ratio - roundedRatio) < tolerance)
-    return 0;
-  return ratio - roundedRatio;
-}
-function defineLazy(object2, key, getter) {
-  let value = void 0;
-  Object.defineProperty(object2, key, {
-    get() {
-      if (value === EVALUATING) {
-        return void 0;
-      }
-      if (value === void 0) {
-        value = EVALUATING;
-        value = getter();
-      }
-      return value;
-    },
-    set(v) {
-      Object.defineProperty(object2, key, {
-        value: v
-        // configurable: true,
-      });
-    },
-    configurable: true
-  });
-}
-function objectClone(obj) {
-  return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
 }
 function assignProp(target, prop, value) {
   Object.defineProperty(target, prop, {
@@ -455,39 +327,6 @@ function mergeDefs(...defs) {
   }
   return Object.defineProperties({}, mergedDescriptors);
 }
-function cloneDef(schema) {
-  return mergeDefs(schema._zod.def);
-}
-function getElementAtPath(obj, path) {
-  if (!path)
-    return obj;
-  return path.reduce((acc, key) => acc?.[key], obj);
-}
-function promiseAllObject(promisesObj) {
-  const keys = Object.keys(promisesObj);
-  const promises = keys.map((key) => promisesObj[key]);
-  return Promise.all(promises).then((results) => {
-    const resolvedObj = {};
-    for (let i = 0; i < keys.length; i++) {
-      resolvedObj[keys[i]] = results[i];
-    }
-    return resolvedObj;
-  });
-}
-function randomString(length = 10) {
-  const chars = "abcdefghijklmnopqrstuvwxyz";
-  let str = "";
-  for (let i = 0; i < length; i++) {
-    str += chars[Math.floor(Math.random() * chars.length)];
-  }
-  return str;
-}
-function esc(str) {
-  return JSON.stringify(str);
-}
-function slugify(input) {
-  return input.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
-}
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
@@ -518,15 +357,6 @@ function shallowClone(o) {
     return new Set(o);
   return o;
 }
-function numKeys(data) {
-  let keyCount = 0;
-  for (const key in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key)) {
-      keyCount++;
-    }
-  }
-  return keyCount;
-}
 function escapeRegex(str) {
   return str.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -551,39 +381,6 @@ function normalizeParams(_params) {
   if (typeof params.error === "string")
     return { ...params, error: () => params.error };
   return params;
-}
-function createTransparentProxy(getter) {
-  let target;
-  return new Proxy({}, {
-    get(_, prop, receiver) {
-      target ?? (target = getter());
-      return Reflect.get(target, prop, receiver);
-    },
-    set(_, prop, value, receiver) {
-      target ?? (target = getter());
-      return Reflect.set(target, prop, value, receiver);
-    },
-    has(_, prop) {
-      target ?? (target = getter());
-      return Reflect.has(target, prop);
-    },
-    deleteProperty(_, prop) {
-      target ?? (target = getter());
-      return Reflect.deleteProperty(target, prop);
-    },
-    ownKeys(_) {
-      target ?? (target = getter());
-      return Reflect.ownKeys(target);
-    },
-    getOwnPropertyDescriptor(_, prop) {
-      target ?? (target = getter());
-      return Reflect.getOwnPropertyDescriptor(target, prop);
-    },
-    defineProperty(_, prop, descriptor) {
-      target ?? (target = getter());
-      return Reflect.defineProperty(target, prop, descriptor);
-    }
-  });
 }
 function stringifyPrimitive(value) {
   if (typeof value === "bigint")
@@ -653,52 +450,6 @@ function extended(schema, shape) {
   mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)));
   mirrorProps(newShape, shape);
   return newShape;
-}
-function safeExtend(schema, shape) {
-  if (!isPlainObject(shape)) {
-    throw new Error("Invalid input to safeExtend: expected a plain object");
-  }
-  return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
-}
-function merge(a, b) {
-  if (!b?._zod?.def) {
-    throw new Error("Invalid input to merge: expected an object schema. To merge a plain shape, use `.extend()`.");
-  }
-  if (a._zod.def.checks?.length) {
-    throw new Error(".merge() cannot be used on object schemas containing refinements. Use .safeExtend() instead.");
-  }
-  const newShape = {};
-  mirrorShape(newShape, a, Reflect.ownKeys(sourceShape(a)));
-  mirrorShape(newShape, b, Reflect.ownKeys(sourceShape(b)));
-  const def = mergeDefs(a._zod.def, {
-    shape: newShape,
-    get catchall() {
-      return b._zod.def.catchall;
-    },
-    checks: b._zod.def.checks ?? []
-  });
-  return clone(a, def);
-}
-function partial(Class2, schema, mask, name = "partial") {
-  const currDef = schema._zod.def;
-  const checks = currDef.checks;
-  const hasChecks = checks && checks.length > 0;
-  if (hasChecks) {
-    throw new Error(`.${name}() cannot be used on object schemas containing refinements`);
-  }
-  const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
-  const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
-  return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
-}
-function required(Class2, schema, mask) {
-  const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
-  const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
-    // overwrite with non-optional
-    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
-  ));
-  return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
 function aborted(x, startIndex = 0) {
   if (x.aborted === true)
@@ -773,15 +524,6 @@ function finalizeIssue(iss, ctx, config2) {
   }
   return full;
 }
-function getSizableOrigin(input) {
-  if (input instanceof Set)
-    return "set";
-  if (input instanceof Map)
-    return "map";
-  if (input instanceof File)
-    return "file";
-  return "unknown";
-}
 function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
@@ -835,48 +577,6 @@ function issue(...args) {
   }
   return { ...iss };
 }
-function cleanEnum(obj) {
-  return Object.entries(obj).filter(([k, _]) => {
-    return Number.isNaN(Number.parseInt(k, 10));
-  }).map((el) => el[1]);
-}
-function base64ToUint8Array(base642) {
-  const binaryString = atob(base642);
-  const bytes = new Uint8Array(binaryString.length);
-  for (let i = 0; i < binaryString.length; i++) {
-    bytes[i] = binaryString.charCodeAt(i);
-  }
-  return bytes;
-}
-function uint8ArrayToBase64(bytes) {
-  let binaryString = "";
-  for (let i = 0; i < bytes.length; i++) {
-    binaryString += String.fromCharCode(bytes[i]);
-  }
-  return btoa(binaryString);
-}
-function base64urlToUint8Array(base64url2) {
-  const base642 = base64url2.replace(/-/g, "+").replace(/_/g, "/");
-  const padding = "=".repeat((4 - base642.length % 4) % 4);
-  return base64ToUint8Array(base642 + padding);
-}
-function uint8ArrayToBase64url(bytes) {
-  return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
-}
-function hexToUint8Array(hex) {
-  const cleanHex = hex.replace(/^0x/, "");
-  if (cleanHex.length % 2 !== 0) {
-    throw new Error("Invalid hex string length");
-  }
-  const bytes = new Uint8Array(cleanHex.length / 2);
-  for (let i = 0; i < cleanHex.length; i += 2) {
-    bytes[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
-  }
-  return bytes;
-}
-function uint8ArrayToHex(bytes) {
-  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 function members(proto, table2) {
   for (const key in table2) {
     const desc = Object.getOwnPropertyDescriptor(table2, key);
@@ -892,23 +592,6 @@ function own(inst, key, value, enumerable = true) {
 }
 function hide(inst, key, value) {
   return own(inst, key, value, false);
-}
-// @__NO_SIDE_EFFECTS__
-function derived(computes, table2) {
-  for (const key in computes) {
-    const compute = computes[key];
-    Object.defineProperty(table2, key, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        return own(this, key, compute(this));
-      },
-      set(value) {
-        own(this, key, value);
-      }
-    });
-  }
-  return table2;
 }
 function defineBound(proto, key, fn) {
   Object.defineProperty(proto, key, {
@@ -975,15 +658,9 @@ function installLazyProp(inst, key, make, enumerable) {
     }
   });
 }
-function constantCatch(value) {
-  const fn = () => value;
-  fn[CONSTANT_CATCH] = true;
-  return fn;
-}
-var Cached, EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, highSurrogate, Class, installing, broke, breaker, CONSTANT_CATCH;
+var Cached, captureStackTrace, propertyKeyTypes, NUMBER_FORMAT_RANGES, highSurrogate, installing, broke, breaker;
 var init_util = __esm({
-  "node_modules/zod/v4/core/util.js"() {
-    init_core();
+  "../../main/node_modules/zod/v4/core/util.js"() {
     Cached = class {
       constructor(getter) {
         this._getter = getter;
@@ -998,77 +675,9 @@ var init_util = __esm({
         return this._value;
       }
     };
-    EVALUATING = /* @__PURE__ */ Symbol("evaluating");
     captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
     };
-    allowsEval = /* @__PURE__ */ cached(() => {
-      if (globalConfig.jitless) {
-        return false;
-      }
-      if (typeof navigator !== "undefined" && navigator?.userAgent?.includes("Cloudflare")) {
-        return false;
-      }
-      try {
-        const F = Function;
-        new F("");
-        return true;
-      } catch (_) {
-        return false;
-      }
-    });
-    getParsedType = (data) => {
-      const t = typeof data;
-      switch (t) {
-        case "undefined":
-          return "undefined";
-        case "string":
-          return "string";
-        case "number":
-          return Number.isNaN(data) ? "nan" : "number";
-        case "boolean":
-          return "boolean";
-        case "function":
-          return "function";
-        case "bigint":
-          return "bigint";
-        case "symbol":
-          return "symbol";
-        case "object":
-          if (Array.isArray(data)) {
-            return "array";
-          }
-          if (data === null) {
-            return "null";
-          }
-          if (data.then && typeof data.then === "function" && data.catch && typeof data.catch === "function") {
-            return "promise";
-          }
-          if (typeof Map !== "undefined" && data instanceof Map) {
-            return "map";
-          }
-          if (typeof Set !== "undefined" && data instanceof Set) {
-            return "set";
-          }
-          if (typeof Date !== "undefined" && data instanceof Date) {
-            return "date";
-          }
-          if (typeof File !== "undefined" && data instanceof File) {
-            return "file";
-          }
-          return "object";
-        default:
-          throw new Error(`Unknown data type: ${t}`);
-      }
-    };
     propertyKeyTypes = /* @__PURE__ */ new Set(["string", "number", "symbol"]);
-    primitiveTypes = /* @__PURE__ */ new Set([
-      "string",
-      "number",
-      "bigint",
-      "boolean",
-      "symbol",
-      "undefined"
-    ]);
     NUMBER_FORMAT_RANGES = /* @__PURE__ */ (() => ({
       safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
       int32: [-2147483648, 2147483647],
@@ -1076,15 +685,7 @@ var init_util = __esm({
       float32: [-34028234663852886e22, 34028234663852886e22],
       float64: [-Number.MAX_VALUE, Number.MAX_VALUE]
     }))();
-    BIGINT_FORMAT_RANGES = {
-      int64: [/* @__PURE__ */ BigInt("-9223372036854775808"), /* @__PURE__ */ BigInt("9223372036854775807")],
-      uint64: [/* @__PURE__ */ BigInt(0), /* @__PURE__ */ BigInt("18446744073709551615")]
-    };
     highSurrogate = /[\uD800-\uDBFF]/;
-    Class = class {
-      constructor(..._args) {
-      }
-    };
     broke = false;
     breaker = {
       configurable: true,
@@ -1093,11 +694,10 @@ var init_util = __esm({
         return void 0;
       }
     };
-    CONSTANT_CATCH = "~constantCatch";
   }
 });
 
-// node_modules/zod/v4/core/core.js
+// ../../main/node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E = _E;
   if (E) {
@@ -1119,7 +719,7 @@ function newError(Definition) {
   return new Definition();
 }
 // @__NO_SIDE_EFFECTS__
-function $constructor(name, initializer3, proto, params) {
+function $constructor(name, initializer2, proto, params) {
   const zodProto = {};
   function Internals(def) {
     this.def = def;
@@ -1141,7 +741,7 @@ function $constructor(name, initializer3, proto, params) {
       return;
     }
     inst._zod.traits.add(name);
-    initializer3(inst, def);
+    initializer2(inst, def);
     if (initialized) {
       const own2 = Object.getPrototypeOf(inst);
       const ctorProto = inst._zod.constr.prototype;
@@ -1198,9 +798,9 @@ function config(newConfig) {
     Object.assign(globalConfig, newConfig);
   return globalConfig;
 }
-var _a, _zodDesc, _E, $ZodAsyncError, $ZodEncodeError, globalConfig;
+var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
 var init_core = __esm({
-  "node_modules/zod/v4/core/core.js"() {
+  "../../main/node_modules/zod/v4/core/core.js"() {
     init_util();
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
@@ -1209,18 +809,12 @@ var init_core = __esm({
         super(`Encountered Promise during synchronous parse. Use .parseAsync() instead.`);
       }
     };
-    $ZodEncodeError = class extends Error {
-      constructor(name) {
-        super(`Encountered unidirectional transform during encode: ${name}`);
-        this.name = "ZodEncodeError";
-      }
-    };
     (_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});
     globalConfig = globalThis.__zod_globalConfig;
   }
 });
 
-// node_modules/zod/v4/core/errors.js
+// ../../main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -1229,79 +823,9 @@ function _getMessage() {
 function _setMessage(value) {
   this._zod.message = value;
 }
-function node(obj, key, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key)) {
-    if (key === "__proto__") {
-      Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
-    } else {
-      obj[key] = make();
-    }
-  }
-  return obj[key];
-}
-function flattenError(error2, mapper = (issue2) => issue2.message) {
-  const fieldErrors = {};
-  const formErrors = [];
-  for (const sub of error2.issues) {
-    if (sub.path.length > 0) {
-      node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
-    } else {
-      formErrors.push(mapper(sub));
-    }
-  }
-  return { formErrors, fieldErrors };
-}
-function formatError(error2, mapper = (issue2) => issue2.message) {
-  const fieldErrors = { _errors: [] };
-  const processError = (error3, path = []) => {
-    for (const issue2 of error3.issues) {
-      if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
-      } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
-      } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
-      } else {
-        const fullpath = [...path, ...issue2.path];
-        if (fullpath.length === 0) {
-          fieldErrors._errors.push(mapper(issue2));
-        } else {
-          let curr = fieldErrors;
-          let i = 0;
-          while (i < fullpath.length) {
-            const el = fullpath[i];
-            const terminal = i === fullpath.length - 1;
-            if (el === "_errors") {
-              if (terminal)
-                curr._errors.push(mapper(issue2));
-              i++;
-              continue;
-            }
-            if (!Object.prototype.hasOwnProperty.call(curr, el)) {
-              Object.defineProperty(curr, el, {
-                value: { _errors: [] },
-                enumerable: true,
-                writable: true,
-                configurable: true
-              });
-            }
-            const node2 = curr[el];
-            if (terminal) {
-              node2._errors.push(mapper(issue2));
-            }
-            curr = node2;
-            i++;
-          }
-        }
-      }
-    }
-  };
-  processError(error2);
-  return fieldErrors;
-}
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "node_modules/zod/v4/core/errors.js"() {
+  "../../main/node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -1342,10 +866,7 @@ var init_errors2 = __esm({
   }
 });
 
-// node_modules/zod/v4/core/parse.js
-function finalizeParams(callee, params) {
-  return { callee: params?.callee ?? callee, Err: params?.Err };
-}
+// ../../main/node_modules/zod/v4/core/parse.js
 function failure(Err, issues, ctx) {
   let error2;
   return {
@@ -1365,25 +886,11 @@ function failure(Err, issues, ctx) {
     }
   };
 }
-function validateFallback(schema, value, _ctx) {
-  const ctx = _ctx ? { ..._ctx, async: false, abortEarly: true } : { async: false, abortEarly: true };
-  const fallbackRun = schema._zod.bag.fallbackRun;
-  let result;
-  if (fallbackRun) {
-    ctx[COMPILE_FALLBACK] = true;
-    result = fallbackRun({ value, issues: [] }, ctx);
-  } else {
-    result = schema._zod.run({ value, issues: [] }, ctx);
-  }
-  if (result instanceof Promise) {
-    throw new $ZodAsyncError();
-  }
-  return result.issues.length === 0;
-}
-var _parse, _parseAsync, _safeParse, _safeParseAsync, COMPILE_INVALID, COMPILE_FALLBACK, validate, validateAsync, _encode, _decode, _encodeAsync, _decodeAsync, _safeEncode, _safeDecode, _safeEncodeAsync, _safeDecodeAsync;
+var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync;
 var init_parse = __esm({
-  "node_modules/zod/v4/core/parse.js"() {
+  "../../main/node_modules/zod/v4/core/parse.js"() {
     init_core();
+    init_errors2();
     init_util();
     _parse = (_Err) => {
       const fn = (schema, value, _ctx, _params) => {
@@ -1401,6 +908,7 @@ var init_parse = __esm({
       };
       return fn;
     };
+    parse = /* @__PURE__ */ _parse($ZodRealError);
     _parseAsync = (_Err) => {
       const fn = async (schema, value, _ctx, params) => {
         const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
@@ -1416,6 +924,7 @@ var init_parse = __esm({
       };
       return fn;
     };
+    parseAsync = /* @__PURE__ */ _parseAsync($ZodRealError);
     _safeParse = (_Err) => (schema, value, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
       const result = schema._zod.run({ value, issues: [] }, ctx);
@@ -1424,6 +933,7 @@ var init_parse = __esm({
       }
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
     };
+    safeParse = /* @__PURE__ */ _safeParse($ZodRealError);
     _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
       let result = schema._zod.run({ value, issues: [] }, ctx);
@@ -1431,79 +941,11 @@ var init_parse = __esm({
         result = await result;
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
     };
-    COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
-    COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-    validate = ((schema, value, _ctx) => {
-      const validator = schema._zod.bag.validator;
-      if (validator !== void 0) {
-        if (validator(value) !== COMPILE_INVALID)
-          return true;
-        if (validator.definite === true && _ctx === void 0)
-          return false;
-      }
-      return validateFallback(schema, value, _ctx);
-    });
-    validateAsync = async (schema, value, _ctx) => {
-      const ctx = _ctx ? { ..._ctx, async: true, abortEarly: true } : { async: true, abortEarly: true };
-      let result = schema._zod.run({ value, issues: [] }, ctx);
-      if (result instanceof Promise)
-        result = await result;
-      return result.issues.length === 0;
-    };
-    _encode = (_Err) => {
-      const parse2 = _parse(_Err);
-      const fn = (schema, value, _ctx, _params) => {
-        const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return parse2(schema, value, ctx, finalizeParams(fn, _params));
-      };
-      return fn;
-    };
-    _decode = (_Err) => {
-      const parse2 = _parse(_Err);
-      const fn = (schema, value, _ctx, _params) => {
-        return parse2(schema, value, _ctx, finalizeParams(fn, _params));
-      };
-      return fn;
-    };
-    _encodeAsync = (_Err) => {
-      const parseAsync2 = _parseAsync(_Err);
-      const fn = async (schema, value, _ctx, _params) => {
-        const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return await parseAsync2(schema, value, ctx, finalizeParams(fn, _params));
-      };
-      return fn;
-    };
-    _decodeAsync = (_Err) => {
-      const parseAsync2 = _parseAsync(_Err);
-      const fn = async (schema, value, _ctx, _params) => {
-        return await parseAsync2(schema, value, _ctx, finalizeParams(fn, _params));
-      };
-      return fn;
-    };
-    _safeEncode = (_Err) => (schema, value, _ctx) => {
-      const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-      return _safeParse(_Err)(schema, value, ctx);
-    };
-    _safeDecode = (_Err) => (schema, value, _ctx) => {
-      return _safeParse(_Err)(schema, value, _ctx);
-    };
-    _safeEncodeAsync = (_Err) => async (schema, value, _ctx) => {
-      const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-      return _safeParseAsync(_Err)(schema, value, ctx);
-    };
-    _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
-      return _safeParseAsync(_Err)(schema, value, _ctx);
-    };
+    safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
   }
 });
 
-// node_modules/zod/v4/core/regexes.js
-function nanoidOfLength(length) {
-  return new RegExp(`^[a-zA-Z0-9_-]{${length}}$`);
-}
-function emoji() {
-  return new RegExp(_emoji, "u");
-}
+// ../../main/node_modules/zod/v4/core/regexes.js
 function anchor(source) {
   return new RegExp(`^${source}$`);
 }
@@ -1523,49 +965,24 @@ function datetime(args) {
   const timeRegex = args.local ? `${qualified}|${timeSource({ precision: args.precision })}` : qualified;
   return new RegExp(`^${dateSource}T(?:${timeRegex})$`);
 }
-var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, guid, uuid, email, _emoji, ipv4, ipv6, cidrv4, cidrv6, base64, base64url, httpProtocol, e164, dateSource, date, anyString, integer, number, boolean, lowercase, uppercase;
+var duration, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
-  "node_modules/zod/v4/core/regexes.js"() {
-    cuid = /^[cC][0-9a-z]{6,}$/;
-    cuid2 = /^[0-9a-z]+$/;
-    ulid = /^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$/;
-    xid = /^[0-9a-vA-V]{20}$/;
-    ksuid = /^[A-Za-z0-9]{27}$/;
-    nanoid = /^[a-zA-Z0-9_-]{21}$/;
+  "../../main/node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
-    guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-    uuid = (version2) => {
-      if (!version2)
-        return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version2}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
-    };
-    email = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
-    _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
-    ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
-    ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-    cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
-    cidrv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$/;
-    base64 = /^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$/;
-    base64url = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
     httpProtocol = /^https?$/;
-    e164 = /^\+[1-9]\d{6,14}$/;
     dateSource = `(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))`;
     date = /* @__PURE__ */ anchor(dateSource);
     anyString = /^[\s\S]{0,}$/;
-    integer = /^-?\d+$/;
     number = /^-?\d+(?:\.\d+)?$/;
     boolean = /^(?:true|false)$/i;
-    lowercase = /^[^A-Z]*$/;
-    uppercase = /^[^a-z]*$/;
   }
 });
 
-// node_modules/zod/v4/core/checks.js
-var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckMultipleOf, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckLengthEquals, $ZodCheckStringFormat, $ZodCheckRegex, $ZodCheckLowerCase, $ZodCheckUpperCase, $ZodCheckIncludes, $ZodCheckStartsWith, $ZodCheckEndsWith, $ZodCheckOverwrite;
+// ../../main/node_modules/zod/v4/core/checks.js
+var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckStringFormat, $ZodCheckRegex;
 var init_checks = __esm({
-  "node_modules/zod/v4/core/checks.js"() {
+  "../../main/node_modules/zod/v4/core/checks.js"() {
     init_core();
-    init_regexes();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
       var _a3;
@@ -1613,27 +1030,6 @@ var init_checks = __esm({
           minimum: typeof def.value === "object" ? def.value.getTime() : def.value,
           input: payload.value,
           inclusive: def.inclusive,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodCheckMultipleOf = /* @__PURE__ */ $constructor("$ZodCheckMultipleOf", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (typeof payload.value !== typeof def.value)
-          throw new Error("Cannot mix number and bigint in multiple_of check.");
-        const isMultiple = typeof payload.value === "bigint" ? (
-          // `value % 0n` throws, and nothing is a multiple of zero — the number branch already fails this way via NaN
-          def.value !== BigInt(0) && payload.value % def.value === BigInt(0)
-        ) : floatSafeRemainder(payload.value, def.value) === 0;
-        if (isMultiple)
-          return;
-        payload.issues.push({
-          origin: typeof payload.value,
-          code: "not_multiple_of",
-          divisor: def.value,
-          input: payload.value,
           inst,
           continue: !def.abort
         });
@@ -1754,29 +1150,6 @@ var init_checks = __esm({
         });
       };
     });
-    $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals", (inst, def) => {
-      var _a3;
-      $ZodCheck.init(inst, def);
-      (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasLength);
-      inst._zod.check = (payload) => {
-        const input = payload.value;
-        const units = input.length;
-        const length = typeof input === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input) : units;
-        if (length === def.length)
-          return;
-        const origin = getLengthableOrigin(input);
-        const tooBig = length > def.length;
-        payload.issues.push({
-          origin,
-          ...tooBig ? { code: "too_big", maximum: def.length } : { code: "too_small", minimum: def.length },
-          inclusive: true,
-          exact: true,
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
     $ZodCheckStringFormat = /* @__PURE__ */ $constructor("$ZodCheckStringFormat", (inst, def) => {
       var _a3, _b;
       $ZodCheck.init(inst, def);
@@ -1816,128 +1189,19 @@ var init_checks = __esm({
         });
       };
     });
-    $ZodCheckLowerCase = /* @__PURE__ */ $constructor("$ZodCheckLowerCase", (inst, def) => {
-      def.pattern ?? (def.pattern = lowercase);
-      $ZodCheckStringFormat.init(inst, def);
-    });
-    $ZodCheckUpperCase = /* @__PURE__ */ $constructor("$ZodCheckUpperCase", (inst, def) => {
-      def.pattern ?? (def.pattern = uppercase);
-      $ZodCheckStringFormat.init(inst, def);
-    });
-    $ZodCheckIncludes = /* @__PURE__ */ $constructor("$ZodCheckIncludes", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      const escapedRegex = escapeRegex(def.includes);
-      const pattern = new RegExp(typeof def.position === "number" ? `^.{${def.position},}${escapedRegex}` : escapedRegex);
-      def.pattern = pattern;
-      inst._zod.check = (payload) => {
-        if (payload.value.includes(def.includes, def.position))
-          return;
-        payload.issues.push({
-          origin: "string",
-          code: "invalid_format",
-          format: "includes",
-          includes: def.includes,
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodCheckStartsWith = /* @__PURE__ */ $constructor("$ZodCheckStartsWith", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      const pattern = new RegExp(`^${escapeRegex(def.prefix)}.*`);
-      def.pattern ?? (def.pattern = pattern);
-      inst._zod.check = (payload) => {
-        if (payload.value.startsWith(def.prefix))
-          return;
-        payload.issues.push({
-          origin: "string",
-          code: "invalid_format",
-          format: "starts_with",
-          prefix: def.prefix,
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodCheckEndsWith = /* @__PURE__ */ $constructor("$ZodCheckEndsWith", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      const pattern = new RegExp(`.*${escapeRegex(def.suffix)}$`);
-      def.pattern ?? (def.pattern = pattern);
-      inst._zod.check = (payload) => {
-        if (payload.value.endsWith(def.suffix))
-          return;
-        payload.issues.push({
-          origin: "string",
-          code: "invalid_format",
-          format: "ends_with",
-          suffix: def.suffix,
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (inst, def) => {
-      $ZodCheck.init(inst, def);
-      inst._zod.check = (payload) => {
-        payload.value = def.tx(payload.value);
-      };
-    });
   }
 });
 
-// node_modules/zod/v4/core/doc.js
-var Doc;
+// ../../main/node_modules/zod/v4/core/doc.js
 var init_doc = __esm({
-  "node_modules/zod/v4/core/doc.js"() {
-    Doc = class {
-      constructor(args = [], closed = {}) {
-        this.content = [];
-        this.indent = 0;
-        this.args = args;
-        this.closed = closed;
-      }
-      // the compiler catches a child's throw and keeps writing into this doc, so the indent has to unwind with it
-      indented(fn) {
-        this.indent += 1;
-        try {
-          fn(this);
-        } finally {
-          this.indent -= 1;
-        }
-      }
-      write(arg) {
-        if (typeof arg === "function") {
-          arg(this, { execution: "sync" });
-          arg(this, { execution: "async" });
-          return;
-        }
-        const content = arg;
-        const lines = content.split("\n").filter((x) => x);
-        const minIndent = Math.min(...lines.map((x) => x.length - x.trimStart().length));
-        const dedented = lines.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
-        for (const line of dedented) {
-          this.content.push(line);
-        }
-      }
-      compile() {
-        const F = Function;
-        const content = this?.content ?? [``];
-        const factory = new F(...Object.keys(this.closed), `return function (${this.args.join(", ")}) {
-${content.join("\n")}
-};`);
-        return factory(...Object.values(this.closed));
-      }
-    };
+  "../../main/node_modules/zod/v4/core/doc.js"() {
   }
 });
 
-// node_modules/zod/v4/core/versions.js
+// ../../main/node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "node_modules/zod/v4/core/versions.js"() {
+  "../../main/node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -1946,8 +1210,8 @@ var init_versions = __esm({
   }
 });
 
-// node_modules/zod/v4/core/schemas.js
-async function validateAsync2(inst, value) {
+// ../../main/node_modules/zod/v4/core/schemas.js
+async function validateAsync(inst, value) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
 }
@@ -1961,7 +1225,7 @@ function standardProps(inst) {
           return toStandardResult(r, ctx);
       } catch (_) {
       }
-      return validateAsync2(inst, value);
+      return validateAsync(inst, value);
     },
     vendor: "zod",
     version: 1
@@ -2001,73 +1265,13 @@ function parseURLObject(trimmed, def) {
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url, hostname2) {
+function urlHostnameOk(url2, hostname2) {
   hostname2.lastIndex = 0;
-  return hostname2.test(url.hostname);
+  return hostname2.test(url2.hostname);
 }
-function urlProtocolOk(url, protocol) {
+function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
-  return protocol.test(url.protocol.endsWith(":") ? url.protocol.slice(0, -1) : url.protocol);
-}
-function isValidIPv6(value) {
-  if (!ipv6Alphabet.test(value))
-    return false;
-  return canParseURL(`http://[${value}]`);
-}
-function isValidCIDRv6(value) {
-  const parts = value.split("/");
-  if (parts.length !== 2)
-    return false;
-  const [address, prefix] = parts;
-  if (!prefix)
-    return false;
-  const prefixNum = Number(prefix);
-  if (`${prefixNum}` !== prefix)
-    return false;
-  if (prefixNum < 0 || prefixNum > 128)
-    return false;
-  return isValidIPv6(address);
-}
-function isValidBase64(data) {
-  if (data === "")
-    return true;
-  if (/\s/.test(data))
-    return false;
-  if (data.length % 4 !== 0)
-    return false;
-  try {
-    atob(data);
-    return true;
-  } catch {
-    return false;
-  }
-}
-function isValidBase64URL(data) {
-  if (!base64urlCharset.test(data))
-    return false;
-  const base642 = data.replace(/[-_]/g, (c) => c === "-" ? "+" : "/");
-  const padded = base642.padEnd(Math.ceil(base642.length / 4) * 4, "=");
-  return isValidBase64(padded);
-}
-function isValidJWT(token, algorithm = null) {
-  try {
-    const tokensParts = token.split(".");
-    if (tokensParts.length !== 3)
-      return false;
-    const [header] = tokensParts;
-    if (!header)
-      return false;
-    const parsedHeader = JSON.parse(atob(header));
-    if ("typ" in parsedHeader && parsedHeader?.typ !== "JWT")
-      return false;
-    if (!parsedHeader.alg)
-      return false;
-    if (algorithm && (!("alg" in parsedHeader) || parsedHeader.alg !== algorithm))
-      return false;
-    return true;
-  } catch {
-    return false;
-  }
+  return protocol.test(url2.protocol.endsWith(":") ? url2.protocol.slice(0, -1) : url2.protocol);
 }
 function capSize(inst, size) {
   const caps = sizeCaps(inst._zod.def.checks);
@@ -2217,105 +1421,6 @@ function handleUnionResults(results, final, inst, ctx) {
   });
   return final;
 }
-function mergeValues(a, b) {
-  if (a === b) {
-    return { valid: true, data: a };
-  }
-  if (a instanceof Date && b instanceof Date && +a === +b) {
-    return { valid: true, data: a };
-  }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
-    const newObj = { ...a, ...b };
-    if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
-      delete newObj.__proto__;
-    for (const key of sharedKeys) {
-      if (key === "__proto__")
-        continue;
-      const sharedValue = mergeValues(a[key], b[key]);
-      if (!sharedValue.valid) {
-        return {
-          valid: false,
-          mergeErrorPath: [key, ...sharedValue.mergeErrorPath]
-        };
-      }
-      newObj[key] = sharedValue.data;
-    }
-    return { valid: true, data: newObj };
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) {
-      return { valid: false, mergeErrorPath: [] };
-    }
-    const newArray = [];
-    for (let index = 0; index < a.length; index++) {
-      const itemA = a[index];
-      const itemB = b[index];
-      const sharedValue = mergeValues(itemA, itemB);
-      if (!sharedValue.valid) {
-        return {
-          valid: false,
-          mergeErrorPath: [index, ...sharedValue.mergeErrorPath]
-        };
-      }
-      newArray.push(sharedValue.data);
-    }
-    return { valid: true, data: newArray };
-  }
-  return { valid: false, mergeErrorPath: [] };
-}
-function handleIntersectionResults(result, left, right) {
-  const unrecKeys = /* @__PURE__ */ new Map();
-  let unrecIssue;
-  const keyIssues = /* @__PURE__ */ new Map();
-  const collect = (iss, side) => {
-    let keys;
-    if (iss.code === "unrecognized_keys" && !iss.path?.length) {
-      unrecIssue ?? (unrecIssue = iss);
-      keys = iss.keys;
-    } else if (iss.code === "invalid_key" && iss.origin === "record" && iss.path?.length === 1) {
-      const k = String(iss.path[0]);
-      if (!keyIssues.has(k))
-        keyIssues.set(k, iss);
-      keys = [k];
-    } else {
-      return false;
-    }
-    for (const k of keys) {
-      if (!unrecKeys.has(k))
-        unrecKeys.set(k, {});
-      unrecKeys.get(k)[side] = true;
-    }
-    return true;
-  };
-  for (const iss of left.issues) {
-    if (!collect(iss, "l"))
-      result.issues.push(iss);
-  }
-  for (const iss of right.issues) {
-    if (!collect(iss, "r"))
-      result.issues.push(iss);
-  }
-  const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
-  if (bothKeys.length) {
-    const aggregated = unrecIssue ? bothKeys.filter((k) => unrecIssue.keys.includes(k)) : [];
-    if (aggregated.length)
-      result.issues.push({ ...unrecIssue, keys: aggregated });
-    for (const k of bothKeys) {
-      if (!aggregated.includes(k) && keyIssues.has(k))
-        result.issues.push(keyIssues.get(k));
-    }
-  }
-  const merged = mergeValues(left.value, right.value);
-  if (!merged.valid) {
-    if (aborted(result))
-      return result;
-    throw new Error(`Unmergable intersection. Error path: ${JSON.stringify(merged.mergeErrorPath)}`);
-  }
-  result.value = merged.data;
-  return result;
-}
 function handleOptionalResult(payload, result) {
   payload.value = result.issues.length ? void 0 : result.value;
   return payload;
@@ -2324,46 +1429,6 @@ function handleDefaultResult(payload, def) {
   if (payload.value === void 0) {
     payload.value = def.defaultValue;
   }
-  return payload;
-}
-function handleNonOptionalResult(payload, inst) {
-  if (!payload.issues.length && payload.value === void 0) {
-    payload.issues.push({
-      code: "invalid_type",
-      expected: "nonoptional",
-      input: payload.value,
-      inst
-    });
-  }
-  return payload;
-}
-function handleCatchResult(payload, result, def, ctx) {
-  if (!result.issues.length) {
-    payload.value = result.value;
-    if (result.memo)
-      payload.memo = true;
-    return payload;
-  }
-  payload.value = def.catchValue({
-    ...result,
-    value: payload.value,
-    error: {
-      issues: result.issues.map((iss) => finalizeIssue(iss, ctx, config()))
-    },
-    input: payload.value
-  });
-  return payload;
-}
-function handlePipeResult(left, next, ctx) {
-  if (left.issues.some((iss) => iss.code !== "unrecognized_keys")) {
-    left.aborted = true;
-    return left;
-  }
-  return next._zod.run({ value: left.value, issues: left.issues }, ctx);
-}
-function handleReadonlyResult(payload) {
-  if (!payload.memo)
-    payload.value = Object.freeze(payload.value);
   return payload;
 }
 function handleRefineResult(result, payload, input, inst) {
@@ -2383,12 +1448,11 @@ function handleRefineResult(result, payload, input, inst) {
     payload.issues.push(issue(_iss));
   }
 }
-var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodGUID, $ZodUUID, $ZodEmail, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodEmoji, $ZodNanoID, $ZodCUID, $ZodCUID2, $ZodULID, $ZodXID, $ZodKSUID, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodIPv4, ipv6Alphabet, $ZodIPv6, $ZodCIDRv4, $ZodCIDRv6, base64Charset, $ZodBase64, base64urlCharset, $ZodBase64URL, $ZodE164, $ZodJWT, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodObjectJIT, $ZodUnion, $ZodIntersection, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodTransform, $ZodOptional, $ZodExactOptional, $ZodNullable, $ZodDefault, $ZodPrefault, $ZodNonOptional, $ZodCatch, $ZodPipe, $ZodReadonly, $ZodCustom;
+var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCustom;
 var init_schemas = __esm({
-  "node_modules/zod/v4/core/schemas.js"() {
+  "../../main/node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
-    init_doc();
     init_regexes();
     init_util();
     init_versions();
@@ -2527,34 +1591,6 @@ var init_schemas = __esm({
       $ZodCheckStringFormat.init(inst, def);
       $ZodString.init(inst, def);
     });
-    $ZodGUID = /* @__PURE__ */ $constructor("$ZodGUID", (inst, def) => {
-      def.pattern ?? (def.pattern = guid);
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodUUID = /* @__PURE__ */ $constructor("$ZodUUID", (inst, def) => {
-      if (def.version) {
-        const versionMap = {
-          v1: 1,
-          v2: 2,
-          v3: 3,
-          v4: 4,
-          v5: 5,
-          v6: 6,
-          v7: 7,
-          v8: 8
-        };
-        const v = versionMap[def.version];
-        if (v === void 0)
-          throw new Error(`Invalid UUID version: "${def.version}"`);
-        def.pattern ?? (def.pattern = uuid(v));
-      } else
-        def.pattern ?? (def.pattern = uuid());
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodEmail = /* @__PURE__ */ $constructor("$ZodEmail", (inst, def) => {
-      def.pattern ?? (def.pattern = email);
-      $ZodStringFormat.init(inst, def);
-    });
     URL_BAD_FORMAT = 1;
     URL_UNPARSEABLE = 2;
     asciiTabOrNewline = /[\t\n\r]/g;
@@ -2563,8 +1599,8 @@ var init_schemas = __esm({
       inst._zod.check = (payload) => {
         try {
           const trimmed = payload.value.trim();
-          const url = validateURL(trimmed, def);
-          if (url === URL_BAD_FORMAT) {
+          const url2 = validateURL(trimmed, def);
+          if (url2 === URL_BAD_FORMAT) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -2575,7 +1611,7 @@ var init_schemas = __esm({
             });
             return;
           }
-          if (url === URL_UNPARSEABLE) {
+          if (url2 === URL_UNPARSEABLE) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -2585,11 +1621,11 @@ var init_schemas = __esm({
             });
             return;
           }
-          if (url === true) {
+          if (url2 === true) {
             payload.value = stripTabAndNewline(trimmed);
             return;
           }
-          if (def.hostname && !urlHostnameOk(url, def.hostname)) {
+          if (def.hostname && !urlHostnameOk(url2, def.hostname)) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -2600,7 +1636,7 @@ var init_schemas = __esm({
               continue: !def.abort
             });
           }
-          if (def.protocol && !urlProtocolOk(url, def.protocol)) {
+          if (def.protocol && !urlProtocolOk(url2, def.protocol)) {
             payload.issues.push({
               code: "invalid_format",
               format: "url",
@@ -2611,7 +1647,7 @@ var init_schemas = __esm({
               continue: !def.abort
             });
           }
-          payload.value = def.normalize ? url.href : stripTabAndNewline(trimmed);
+          payload.value = def.normalize ? url2.href : stripTabAndNewline(trimmed);
           return;
         } catch (_) {
           payload.issues.push({
@@ -2623,36 +1659,6 @@ var init_schemas = __esm({
           });
         }
       };
-    });
-    $ZodEmoji = /* @__PURE__ */ $constructor("$ZodEmoji", (inst, def) => {
-      def.pattern ?? (def.pattern = emoji());
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodNanoID = /* @__PURE__ */ $constructor("$ZodNanoID", (inst, def) => {
-      if (def.length !== void 0 && (!Number.isInteger(def.length) || def.length < 1))
-        throw new Error(`Invalid nanoid length: ${def.length}`);
-      def.pattern ?? (def.pattern = def.length === void 0 ? nanoid : nanoidOfLength(def.length));
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodCUID = /* @__PURE__ */ $constructor("$ZodCUID", (inst, def) => {
-      def.pattern ?? (def.pattern = cuid);
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodCUID2 = /* @__PURE__ */ $constructor("$ZodCUID2", (inst, def) => {
-      def.pattern ?? (def.pattern = cuid2);
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodULID = /* @__PURE__ */ $constructor("$ZodULID", (inst, def) => {
-      def.pattern ?? (def.pattern = ulid);
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodXID = /* @__PURE__ */ $constructor("$ZodXID", (inst, def) => {
-      def.pattern ?? (def.pattern = xid);
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodKSUID = /* @__PURE__ */ $constructor("$ZodKSUID", (inst, def) => {
-      def.pattern ?? (def.pattern = ksuid);
-      $ZodStringFormat.init(inst, def);
     });
     $ZodISODateTime = /* @__PURE__ */ $constructor("$ZodISODateTime", (inst, def) => {
       def.pattern ?? (def.pattern = datetime(def));
@@ -2669,95 +1675,6 @@ var init_schemas = __esm({
     $ZodISODuration = /* @__PURE__ */ $constructor("$ZodISODuration", (inst, def) => {
       def.pattern ?? (def.pattern = duration);
       $ZodStringFormat.init(inst, def);
-    });
-    $ZodIPv4 = /* @__PURE__ */ $constructor("$ZodIPv4", (inst, def) => {
-      def.pattern ?? (def.pattern = ipv4);
-      $ZodStringFormat.init(inst, def);
-    });
-    ipv6Alphabet = /^[0-9a-fA-F:.]+$/;
-    $ZodIPv6 = /* @__PURE__ */ $constructor("$ZodIPv6", (inst, def) => {
-      def.pattern ?? (def.pattern = ipv6);
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (!isValidIPv6(payload.value)) {
-          payload.issues.push({
-            code: "invalid_format",
-            format: "ipv6",
-            input: payload.value,
-            inst,
-            continue: !def.abort
-          });
-        }
-      };
-    });
-    $ZodCIDRv4 = /* @__PURE__ */ $constructor("$ZodCIDRv4", (inst, def) => {
-      def.pattern ?? (def.pattern = cidrv4);
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodCIDRv6 = /* @__PURE__ */ $constructor("$ZodCIDRv6", (inst, def) => {
-      def.pattern ?? (def.pattern = cidrv6);
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (!isValidCIDRv6(payload.value)) {
-          payload.issues.push({
-            code: "invalid_format",
-            format: "cidrv6",
-            input: payload.value,
-            inst,
-            continue: !def.abort
-          });
-        }
-      };
-    });
-    base64Charset = /^[0-9a-zA-Z+/]*={0,2}$/;
-    $ZodBase64 = /* @__PURE__ */ $constructor("$ZodBase64", (inst, def) => {
-      def.pattern ?? (def.pattern = base64Charset);
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (isValidBase64(payload.value))
-          return;
-        payload.issues.push({
-          code: "invalid_format",
-          format: "base64",
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    base64urlCharset = /^[A-Za-z0-9_-]*$/;
-    $ZodBase64URL = /* @__PURE__ */ $constructor("$ZodBase64URL", (inst, def) => {
-      def.pattern ?? (def.pattern = base64urlCharset);
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (isValidBase64URL(payload.value))
-          return;
-        payload.issues.push({
-          code: "invalid_format",
-          format: "base64url",
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
-    });
-    $ZodE164 = /* @__PURE__ */ $constructor("$ZodE164", (inst, def) => {
-      def.pattern ?? (def.pattern = e164);
-      $ZodStringFormat.init(inst, def);
-    });
-    $ZodJWT = /* @__PURE__ */ $constructor("$ZodJWT", (inst, def) => {
-      $ZodStringFormat.init(inst, def);
-      inst._zod.check = (payload) => {
-        if (isValidJWT(payload.value, def.alg))
-          return;
-        payload.issues.push({
-          code: "invalid_format",
-          format: "jwt",
-          input: payload.value,
-          inst,
-          continue: !def.abort
-        });
-      };
     });
     $ZodNumber = /* @__PURE__ */ $constructor("$ZodNumber", (inst, def) => {
       $ZodType.init(inst, def);
@@ -2827,8 +1744,8 @@ var init_schemas = __esm({
     arraySize = (input) => Array.isArray(input) ? input.length : -1;
     $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
       $ZodType.init(inst, def);
-      const memo2 = globalConfig.memoizer;
-      memo2?.attach(inst);
+      const memo = globalConfig.memoizer;
+      memo?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
         if (!Array.isArray(input)) {
@@ -2840,7 +1757,7 @@ var init_schemas = __esm({
           });
           return payload;
         }
-        payload.value = memo2 ? memo2.alloc(inst, payload, Array(input.length), ctx) : Array(input.length);
+        payload.value = memo ? memo.alloc(inst, payload, Array(input.length), ctx) : Array(input.length);
         const proms = [];
         const abortEarly = ctx?.abortEarly;
         for (let i = 0; i < input.length; i++) {
@@ -2900,8 +1817,8 @@ var init_schemas = __esm({
       const isObject2 = isObject;
       const catchall = def.catchall;
       let value;
-      const memo2 = globalConfig.memoizer;
-      memo2?.attach(inst);
+      const memo = globalConfig.memoizer;
+      memo?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input = payload.value;
@@ -2914,7 +1831,7 @@ var init_schemas = __esm({
           });
           return payload;
         }
-        payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
+        payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
         const proms = [];
         const shape = value.shape;
         const abortEarly = ctx?.abortEarly;
@@ -2941,133 +1858,6 @@ var init_schemas = __esm({
           return proms.length ? Promise.all(proms).then(() => payload) : payload;
         }
         return handleCatchall(proms, input, payload, ctx, _normalized.value, inst, abortEarly === true);
-      };
-    });
-    $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) => {
-      $ZodObject.init(inst, def);
-      const superParse = inst._zod.parse;
-      const _normalized = cached(() => normalizeDef(def));
-      const memo2 = globalConfig.memoizer;
-      const generateFastpass = (shape) => {
-        const normalized = _normalized.value;
-        const syms = normalized.symbolKeys;
-        const doc = new Doc(["payload", "ctx"], { shape, inst, memo: memo2, syms });
-        const parseStr = (k) => `shape[${k}]._zod.run({ value: input[${k}], issues: [] }, ctx)`;
-        const prefixStr = (id, k) => `
-          let ${id}_ab = false;
-          for (let i = 0; i < ${id}.issues.length; i++) {
-            const iss = ${id}.issues[i];
-            iss.path = iss.path ? [${k}, ...iss.path] : [${k}];
-            payload.issues.push(iss);
-            if (iss.continue !== true) ${id}_ab = true;
-          }
-          if (${id}_ab && ctx && ctx.abortEarly) {
-            payload.value = newResult;
-            return payload;
-          }`;
-        doc.write(`const input = payload.value;`);
-        const ids = /* @__PURE__ */ Object.create(null);
-        let counter = 0;
-        for (const key of normalized.allKeys) {
-          ids[key] = `key_${counter++}`;
-        }
-        doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-        for (const key of normalized.allKeys) {
-          if (key === "__proto__")
-            continue;
-          const id = ids[key];
-          const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
-          const isPresent = `${k} in input`;
-          const schema = shape[key];
-          const optin = schema?._zod?.optin;
-          const isOptionalIn = optin !== void 0;
-          const isOptionalOut = schema?._zod?.optout === "optional";
-          doc.write(`const ${id} = ${parseStr(k)};`);
-          if (isOptionalIn && isOptionalOut) {
-            const assign = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
-            doc.write(`
-        const ${id}_present = ${isPresent};
-        if (!${id}.issues.length || ${id}_present) {
-          if (${id}.issues.length) {${prefixStr(id, k)}
-          }
-
-          if (${assign}) {
-            newResult[${k}] = ${id}.value;
-          }
-        }
-
-      `);
-          } else if (!isOptionalIn) {
-            doc.write(`
-        const ${id}_present = ${isPresent};
-        if (${id}.issues.length) {${prefixStr(id, k)}
-        }
-        if (!${id}_present && !${id}.issues.length) {
-          payload.issues.push({
-            code: "invalid_type",
-            expected: "nonoptional",
-            input: undefined,
-            path: [${k}]
-          });
-          if (ctx && ctx.abortEarly) {
-            payload.value = newResult;
-            return payload;
-          }
-        }
-
-        if (${id}_present) {
-          newResult[${k}] = ${id}.value;
-        }
-
-      `);
-          } else {
-            doc.write(`
-        if (${id}.issues.length) {${prefixStr(id, k)}
-        }
-      `);
-            if (optin === "defaulted") {
-              doc.write(`newResult[${k}] = ${id}.value;`);
-            } else {
-              doc.write(`
-        if (${id}.value !== undefined || ${isPresent}) {
-          newResult[${k}] = ${id}.value;
-        }
-      `);
-            }
-          }
-        }
-        doc.write(`payload.value = newResult;`);
-        doc.write(`return payload;`);
-        return doc.compile();
-      };
-      let fastpass;
-      const isObject2 = isObject;
-      const jit = !globalConfig.jitless;
-      const allowsEval2 = allowsEval;
-      const fastEnabled = jit && allowsEval2.value;
-      const catchall = def.catchall;
-      let value;
-      inst._zod.parse = (payload, ctx) => {
-        value ?? (value = _normalized.value);
-        const input = payload.value;
-        if (!isObject2(input)) {
-          payload.issues.push({
-            expected: "object",
-            code: "invalid_type",
-            input,
-            inst
-          });
-          return payload;
-        }
-        if (jit && fastEnabled && ctx?.async === false && ctx.jitless !== true) {
-          if (!fastpass)
-            fastpass = generateFastpass(def.shape);
-          payload = fastpass(payload, ctx);
-          if (!catchall)
-            return payload;
-          return handleCatchall([], input, payload, ctx, value, inst, ctx?.abortEarly === true);
-        }
-        return superParse(payload, ctx);
       };
     });
     $ZodUnion = /* @__PURE__ */ $constructor("$ZodUnion", (inst, def) => {
@@ -3115,25 +1905,10 @@ var init_schemas = __esm({
         });
       };
     });
-    $ZodIntersection = /* @__PURE__ */ $constructor("$ZodIntersection", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.parse = (payload, ctx) => {
-        const input = payload.value;
-        const left = def.left._zod.run({ value: input, issues: [] }, ctx);
-        const right = def.right._zod.run({ value: input, issues: [] }, ctx);
-        const async = left instanceof Promise || right instanceof Promise;
-        if (async) {
-          return Promise.all([left, right]).then(([left2, right2]) => {
-            return handleIntersectionResults(payload, left2, right2);
-          });
-        }
-        return handleIntersectionResults(payload, left, right);
-      };
-    });
     $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
       $ZodType.init(inst, def);
-      const memo2 = globalConfig.memoizer;
-      memo2?.attach(inst);
+      const memo = globalConfig.memoizer;
+      memo?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
         if (!isPlainObject(input)) {
@@ -3148,7 +1923,7 @@ var init_schemas = __esm({
         const proms = [];
         const values = def.keyType._zod.values;
         if (values && !def.partial) {
-          payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
+          payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
           const recordKeys = /* @__PURE__ */ new Set();
           for (const key of values) {
             if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
@@ -3212,7 +1987,7 @@ var init_schemas = __esm({
             });
           }
         } else {
-          payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
+          payload.value = memo ? memo.alloc(inst, payload, {}, ctx) : {};
           let unrecognized;
           for (const key of Reflect.ownKeys(input)) {
             if (key === "__proto__")
@@ -3330,29 +2105,6 @@ var init_schemas = __esm({
         return payload;
       };
     });
-    $ZodTransform = /* @__PURE__ */ $constructor("$ZodTransform", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.optin = "optional";
-      globalConfig.memoizer?.guard(inst);
-      inst._zod.parse = (payload, ctx) => {
-        if (ctx.direction === "backward") {
-          throw new $ZodEncodeError(inst.constructor.name);
-        }
-        const _out = def.transform(payload.value, payload);
-        if (ctx.async) {
-          const output = _out instanceof Promise ? _out : Promise.resolve(_out);
-          return output.then((output2) => {
-            payload.value = output2;
-            return payload;
-          });
-        }
-        if (_out instanceof Promise) {
-          throw new $ZodAsyncError();
-        }
-        payload.value = _out;
-        return payload;
-      };
-    });
     $ZodOptional = /* @__PURE__ */ $constructor("$ZodOptional", (inst, def) => {
       $ZodType.init(inst, def);
       defineLazyInternal(inst, "optin", (zod) => zod.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional");
@@ -3374,14 +2126,6 @@ var init_schemas = __esm({
             return result.then((result2) => handleOptionalResult(payload, result2));
           return handleOptionalResult(payload, result);
         }
-        return def.innerType._zod.run(payload, ctx);
-      };
-    });
-    $ZodExactOptional = /* @__PURE__ */ $constructor("$ZodExactOptional", (inst, def) => {
-      $ZodOptional.init(inst, def);
-      defineLazyInternal(inst, "values", (zod) => zod.def.innerType._zod.values);
-      defineLazyInternal(inst, "pattern", (zod) => zod.def.innerType._zod.pattern);
-      inst._zod.parse = (payload, ctx) => {
         return def.innerType._zod.run(payload, ctx);
       };
     });
@@ -3421,88 +2165,6 @@ var init_schemas = __esm({
         return handleDefaultResult(result, def);
       };
     });
-    $ZodPrefault = /* @__PURE__ */ $constructor("$ZodPrefault", (inst, def) => {
-      $ZodType.init(inst, def);
-      inst._zod.optin = "defaulted";
-      defineLazyInternal(inst, "values", (zod) => zod.def.innerType._zod.values);
-      inst._zod.parse = (payload, ctx) => {
-        if (ctx.direction === "backward") {
-          return def.innerType._zod.run(payload, ctx);
-        }
-        if (payload.value === void 0) {
-          payload.value = def.defaultValue;
-        }
-        return def.innerType._zod.run(payload, ctx);
-      };
-    });
-    $ZodNonOptional = /* @__PURE__ */ $constructor("$ZodNonOptional", (inst, def) => {
-      $ZodType.init(inst, def);
-      defineLazyInternal(inst, "values", (zod) => {
-        const v = zod.def.innerType._zod.values;
-        return v ? new Set([...v].filter((x) => x !== void 0)) : void 0;
-      });
-      inst._zod.parse = (payload, ctx) => {
-        const result = def.innerType._zod.run(payload, ctx);
-        if (result instanceof Promise) {
-          return result.then((result2) => handleNonOptionalResult(result2, inst));
-        }
-        return handleNonOptionalResult(result, inst);
-      };
-    });
-    $ZodCatch = /* @__PURE__ */ $constructor("$ZodCatch", (inst, def) => {
-      $ZodType.init(inst, def);
-      defineLazyInternal(inst, "optin", (zod) => zod.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional");
-      defineLazyInternal(inst, "optout", (zod) => zod.def.innerType._zod.optout);
-      defineLazyInternal(inst, "values", (zod) => zod.def.innerType._zod.values);
-      inst._zod.parse = (payload, ctx) => {
-        if (ctx.direction === "backward") {
-          return def.innerType._zod.run(payload, ctx);
-        }
-        const result = def.innerType._zod.run({ value: payload.value, issues: [] }, ctx);
-        if (result instanceof Promise) {
-          return result.then((result2) => handleCatchResult(payload, result2, def, ctx));
-        }
-        return handleCatchResult(payload, result, def, ctx);
-      };
-    });
-    $ZodPipe = /* @__PURE__ */ $constructor("$ZodPipe", (inst, def) => {
-      $ZodType.init(inst, def);
-      defineLazyInternal(inst, "values", (zod) => zod.def.in._zod.values);
-      defineLazyInternal(inst, "optin", (zod) => zod.def.in._zod.optin);
-      defineLazyInternal(inst, "optout", (zod) => zod.def.out._zod.optout);
-      defineLazyInternal(inst, "propValues", (zod) => zod.def.in._zod.propValues);
-      inst._zod.parse = (payload, ctx) => {
-        if (ctx.direction === "backward") {
-          const right = def.out._zod.run(payload, ctx);
-          if (right instanceof Promise) {
-            return right.then((right2) => handlePipeResult(right2, def.in, ctx));
-          }
-          return handlePipeResult(right, def.in, ctx);
-        }
-        const left = def.in._zod.run(payload, ctx);
-        if (left instanceof Promise) {
-          return left.then((left2) => handlePipeResult(left2, def.out, ctx));
-        }
-        return handlePipeResult(left, def.out, ctx);
-      };
-    });
-    $ZodReadonly = /* @__PURE__ */ $constructor("$ZodReadonly", (inst, def) => {
-      $ZodType.init(inst, def);
-      defineLazyInternal(inst, "propValues", (zod) => zod.def.innerType._zod.propValues);
-      defineLazyInternal(inst, "values", (zod) => zod.def.innerType._zod.values);
-      defineLazyInternal(inst, "optin", (zod) => zod.def.innerType?._zod?.optin);
-      defineLazyInternal(inst, "optout", (zod) => zod.def.innerType?._zod?.optout);
-      inst._zod.parse = (payload, ctx) => {
-        if (ctx.direction === "backward") {
-          return def.innerType._zod.run(payload, ctx);
-        }
-        const result = def.innerType._zod.run(payload, ctx);
-        if (result instanceof Promise) {
-          return result.then(handleReadonlyResult);
-        }
-        return handleReadonlyResult(result);
-      };
-    });
     $ZodCustom = /* @__PURE__ */ $constructor("$ZodCustom", (inst, def) => {
       $ZodCheck.init(inst, def);
       $ZodType.init(inst, def);
@@ -3522,286 +2184,13 @@ var init_schemas = __esm({
   }
 });
 
-// node_modules/zod/v4/core/memoizer.js
-function isRef(value) {
-  return value !== null && typeof value === "object";
-}
-function cloneIssues(issues) {
-  return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
-}
-function isRecursive(inst, stack, resolve18) {
-  const cached2 = recursive.get(inst);
-  if (cached2 !== void 0)
-    return cached2 ? PROVEN : NONE;
-  if (stack.has(inst))
-    return PROVEN;
-  stack.add(inst);
-  let result = NONE;
-  const check = (child) => {
-    if (result !== PROVEN && child?._zod) {
-      const answer2 = isRecursive(child, stack, resolve18);
-      if (answer2 > result)
-        result = answer2;
-    }
-  };
-  const shape = (sh, spread) => {
-    let answer2 = NONE;
-    for (const key of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key);
-      if (spread && !desc.enumerable)
-        continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve18) : NONE;
-      if (child > answer2)
-        answer2 = child;
-    }
-    return answer2;
-  };
-  const merge2 = (answer2) => {
-    if (answer2 > result)
-      result = answer2;
-  };
-  const def = inst._zod.def;
-  const kind = def.type;
-  switch (kind) {
-    case "object": {
-      const raw = rawShape(def);
-      merge2(raw ? shape(raw, true) : ASSUMED);
-      check(def.catchall);
-      break;
-    }
-    case "array":
-      check(def.element);
-      break;
-    case "tuple":
-      for (const el of def.items)
-        check(el);
-      check(def.rest);
-      break;
-    case "record":
-    case "map":
-      check(def.keyType);
-      check(def.valueType);
-      break;
-    case "set":
-      check(def.valueType);
-      break;
-    case "union":
-      for (const el of def.options)
-        check(el);
-      break;
-    case "intersection":
-      check(def.left);
-      check(def.right);
-      break;
-    case "optional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "catch":
-    case "readonly":
-    case "nonoptional":
-    case "promise":
-    case "success":
-      check(def.innerType);
-      break;
-    case "pipe":
-      check(def.in);
-      check(def.out);
-      break;
-    case "function":
-      check(def.input);
-      check(def.output);
-      break;
-    // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
-    case "lazy": {
-      const inner = def._cachedInner ?? (resolve18 ? inst._zod.innerType : void 0);
-      merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
-      break;
-    }
-    // a leaf by choice: `parts` are regex fragments, not data positions
-    case "template_literal":
-    // leaves
-    case "string":
-    case "number":
-    case "int":
-    case "boolean":
-    case "bigint":
-    case "symbol":
-    case "undefined":
-    case "null":
-    case "void":
-    case "never":
-    case "any":
-    case "unknown":
-    case "date":
-    case "nan":
-    case "enum":
-    case "literal":
-    case "file":
-    case "transform":
-    case "custom":
-      break;
-    default: {
-      kind;
-      for (const key in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key);
-        if (!desc || desc.get)
-          continue;
-        const value = desc.value;
-        if (!value || typeof value !== "object")
-          continue;
-        if (value._zod)
-          check(value);
-        else if (Array.isArray(value))
-          for (const el of value)
-            check(el);
-      }
-    }
-  }
-  stack.delete(inst);
-  return settle(inst, result);
-}
-function settle(inst, answer2) {
-  if (answer2 !== ASSUMED)
-    recursive.set(inst, answer2 === PROVEN);
-  return answer2;
-}
-function bucketFor(state, inst) {
-  let bucket = state.buckets.get(inst);
-  if (!bucket) {
-    bucket = /* @__PURE__ */ new WeakMap();
-    state.buckets.set(inst, bucket);
-  }
-  return bucket;
-}
-function memoizer() {
-  return memo;
-}
-function isBackEdge(ctx, value) {
-  const backEdges = ctx[STATE]?.backEdges;
-  return backEdges !== void 0 && isRef(value) && backEdges.has(value);
-}
-var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open, memo;
+// ../../main/node_modules/zod/v4/core/memoizer.js
 var init_memoizer = __esm({
-  "node_modules/zod/v4/core/memoizer.js"() {
-    init_util();
-    $ZodCyclicError = class extends Error {
-      constructor() {
-        super(`Cannot parse a reference cycle that closes through a transform`);
-        this.name = "ZodCyclicError";
-      }
-    };
-    STATE = "~memo";
-    NO_ISSUES = [];
-    recursive = /* @__PURE__ */ new WeakMap();
-    NONE = 0;
-    ASSUMED = 1;
-    PROVEN = 2;
-    open = [];
-    memo = {
-      alloc(_inst, payload, empty) {
-        const bucket = handoff;
-        if (!bucket)
-          return empty;
-        handoff = void 0;
-        const entry = { value: empty, issues: null };
-        bucket.set(payload.value, entry);
-        open.push(entry);
-        return empty;
-      },
-      guard(inst) {
-        var _a3;
-        (_a3 = inst._zod).deferred ?? (_a3.deferred = []);
-        inst._zod.deferred.push(() => {
-          const base = inst._zod.parse;
-          const wrapped = (payload, ctx) => {
-            if (ctx.direction !== "backward" && isBackEdge(ctx, payload.value))
-              throw new $ZodCyclicError();
-            return base(payload, ctx);
-          };
-          inst._zod.parse = wrapped;
-          if (inst._zod.run === base)
-            inst._zod.run = wrapped;
-        });
-      },
-      attach(inst) {
-        var _a3;
-        let isRecursiveInst;
-        let rechecked = false;
-        let lastCtx;
-        let lastBucket;
-        (_a3 = inst._zod).deferred ?? (_a3.deferred = []);
-        inst._zod.deferred.push(() => {
-          const base = inst._zod.parse;
-          const wrapped = (payload, ctx) => {
-            if (isRecursiveInst === void 0) {
-              const walked = isRecursive(inst, /* @__PURE__ */ new Set(), false);
-              if (walked === NONE) {
-                inst._zod.parse = base;
-                if (inst._zod.run === wrapped)
-                  inst._zod.run = base;
-                return base(payload, ctx);
-              }
-              if (walked === PROVEN || rechecked)
-                isRecursiveInst = true;
-              else
-                rechecked = true;
-            }
-            const input = payload.value;
-            if (!isRef(input))
-              return base(payload, ctx);
-            let state = ctx[STATE];
-            if (!state) {
-              state = { buckets: /* @__PURE__ */ new WeakMap(), backEdges: void 0 };
-              ctx[STATE] = state;
-            }
-            let bucket;
-            if (lastCtx === ctx) {
-              bucket = lastBucket;
-            } else {
-              bucket = bucketFor(state, inst);
-              lastCtx = ctx;
-              lastBucket = bucket;
-            }
-            const hit = bucket.get(input);
-            if (hit) {
-              payload.value = hit.value;
-              if (hit.issues) {
-                if (hit.issues.length)
-                  payload.issues.push(...cloneIssues(hit.issues));
-              } else {
-                payload.memo = true;
-                state.backEdges ?? (state.backEdges = /* @__PURE__ */ new WeakSet());
-                state.backEdges.add(hit.value);
-              }
-              return payload;
-            }
-            handoff = bucket;
-            const depth = open.length;
-            const result = base(payload, ctx);
-            handoff = void 0;
-            const entry = open.length > depth ? open.pop() : void 0;
-            if (result instanceof Promise) {
-              return result.then((r) => {
-                if (entry)
-                  entry.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
-                return r;
-              });
-            }
-            if (entry)
-              entry.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
-            return result;
-          };
-          inst._zod.parse = wrapped;
-          if (inst._zod.run === base)
-            inst._zod.run = wrapped;
-        });
-      }
-    };
+  "../../main/node_modules/zod/v4/core/memoizer.js"() {
   }
 });
 
-// node_modules/zod/v4/locales/en.js
+// ../../main/node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error()
@@ -3809,7 +2198,7 @@ function en_default() {
 }
 var error;
 var init_en = __esm({
-  "node_modules/zod/v4/locales/en.js"() {
+  "../../main/node_modules/zod/v4/locales/en.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -3932,19 +2321,19 @@ var init_en = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/index.js
+// ../../main/node_modules/zod/v4/locales/index.js
 var init_locales = __esm({
-  "node_modules/zod/v4/locales/index.js"() {
+  "../../main/node_modules/zod/v4/locales/index.js"() {
   }
 });
 
-// node_modules/zod/v4/core/registries.js
+// ../../main/node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "node_modules/zod/v4/core/registries.js"() {
+  "../../main/node_modules/zod/v4/core/registries.js"() {
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
@@ -3990,88 +2379,25 @@ var init_registries = __esm({
   }
 });
 
-// node_modules/zod/v4/core/compile.js
+// ../../main/node_modules/zod/v4/core/compile.js
 var init_compile = __esm({
-  "node_modules/zod/v4/core/compile.js"() {
+  "../../main/node_modules/zod/v4/core/compile.js"() {
   }
 });
 
-// node_modules/zod/v4/core/api.js
+// ../../main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
   return def;
 }
 // @__NO_SIDE_EFFECTS__
-function _string(Class2, params) {
-  return new Class2(snapshotChecks({ type: "string", ...normalizeParams(params) }));
+function _string(Class, params) {
+  return new Class(snapshotChecks({ type: "string", ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
-function _email(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "email",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _guid(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "guid",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _uuid(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "uuid",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _uuidv4(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "uuid",
-    check: "string_format",
-    abort: false,
-    version: "v4",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _uuidv6(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "uuid",
-    check: "string_format",
-    abort: false,
-    version: "v6",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _uuidv7(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "uuid",
-    check: "string_format",
-    abort: false,
-    version: "v7",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _url(Class2, params) {
-  return new Class2({
+function _url(Class, params) {
+  return new Class({
     type: "string",
     format: "url",
     check: "string_format",
@@ -4080,158 +2406,8 @@ function _url(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _emoji2(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "emoji",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _nanoid(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "nanoid",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _cuid(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "cuid",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _cuid2(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "cuid2",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _ulid(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "ulid",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _xid(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "xid",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _ksuid(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "ksuid",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _ipv4(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "ipv4",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _ipv6(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "ipv6",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _cidrv4(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "cidrv4",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _cidrv6(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "cidrv6",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _base64(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "base64",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _base64url(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "base64url",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _e164(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "e164",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _jwt(Class2, params) {
-  return new Class2({
-    type: "string",
-    format: "jwt",
-    check: "string_format",
-    abort: false,
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _isoDateTime(Class2, params) {
-  return new Class2({
+function _isoDateTime(Class, params) {
+  return new Class({
     type: "string",
     format: "datetime",
     check: "string_format",
@@ -4242,8 +2418,8 @@ function _isoDateTime(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _isoDate(Class2, params) {
-  return new Class2({
+function _isoDate(Class, params) {
+  return new Class({
     type: "string",
     format: "date",
     check: "string_format",
@@ -4251,8 +2427,8 @@ function _isoDate(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _isoTime(Class2, params) {
-  return new Class2({
+function _isoTime(Class, params) {
+  return new Class({
     type: "string",
     format: "time",
     check: "string_format",
@@ -4261,8 +2437,8 @@ function _isoTime(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _isoDuration(Class2, params) {
-  return new Class2({
+function _isoDuration(Class, params) {
+  return new Class({
     type: "string",
     format: "duration",
     check: "string_format",
@@ -4270,12 +2446,8 @@ function _isoDuration(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _number(Class2, params) {
-  return new Class2(snapshotChecks({ type: "number", checks: [], ...normalizeParams(params) }));
-}
-// @__NO_SIDE_EFFECTS__
-function _int(Class2, params) {
-  return new Class2({
+function _int(Class, params) {
+  return new Class({
     type: "number",
     check: "number_format",
     abort: false,
@@ -4284,32 +2456,23 @@ function _int(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _boolean(Class2, params) {
-  return new Class2({
+function _boolean(Class, params) {
+  return new Class({
     type: "boolean",
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _unknown(Class2) {
-  return new Class2({
+function _unknown(Class) {
+  return new Class({
     type: "unknown"
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _never(Class2, params) {
-  return new Class2({
+function _never(Class, params) {
+  return new Class({
     type: "never",
     ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _lt(value, params) {
-  return new $ZodCheckLessThan({
-    check: "less_than",
-    ...normalizeParams(params),
-    value,
-    inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -4340,12 +2503,12 @@ function _gte(value, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _multipleOf(value, params) {
-  return new $ZodCheckMultipleOf({
-    check: "multiple_of",
-    ...normalizeParams(params),
-    value
-  });
+function _positive(params) {
+  return /* @__PURE__ */ _gt(0, params);
+}
+// @__NO_SIDE_EFFECTS__
+function _nonnegative(params) {
+  return /* @__PURE__ */ _gte(0, params);
 }
 // @__NO_SIDE_EFFECTS__
 function _maxLength(maximum, params) {
@@ -4365,14 +2528,6 @@ function _minLength(minimum, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _length(length, params) {
-  return new $ZodCheckLengthEquals({
-    check: "length_equals",
-    ...normalizeParams(params),
-    length
-  });
-}
-// @__NO_SIDE_EFFECTS__
 function _regex(pattern, params) {
   return new $ZodCheckRegex({
     check: "string_format",
@@ -4382,89 +2537,8 @@ function _regex(pattern, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lowercase(params) {
-  return new $ZodCheckLowerCase({
-    check: "string_format",
-    format: "lowercase",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _uppercase(params) {
-  return new $ZodCheckUpperCase({
-    check: "string_format",
-    format: "uppercase",
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _includes(includes, params) {
-  return new $ZodCheckIncludes({
-    check: "string_format",
-    format: "includes",
-    ...normalizeParams(params),
-    includes
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _startsWith(prefix, params) {
-  return new $ZodCheckStartsWith({
-    check: "string_format",
-    format: "starts_with",
-    ...normalizeParams(params),
-    prefix
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _endsWith(suffix, params) {
-  return new $ZodCheckEndsWith({
-    check: "string_format",
-    format: "ends_with",
-    ...normalizeParams(params),
-    suffix
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _overwrite(tx) {
-  return new $ZodCheckOverwrite({
-    check: "overwrite",
-    tx
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _normalize(form) {
-  return /* @__PURE__ */ _overwrite((input) => input.normalize(form));
-}
-// @__NO_SIDE_EFFECTS__
-function _trim() {
-  return /* @__PURE__ */ _overwrite((input) => input.trim());
-}
-// @__NO_SIDE_EFFECTS__
-function _toLowerCase() {
-  return /* @__PURE__ */ _overwrite((input) => input.toLowerCase());
-}
-// @__NO_SIDE_EFFECTS__
-function _toUpperCase() {
-  return /* @__PURE__ */ _overwrite((input) => input.toUpperCase());
-}
-// @__NO_SIDE_EFFECTS__
-function _slugify() {
-  return /* @__PURE__ */ _overwrite((input) => slugify(input));
-}
-// @__NO_SIDE_EFFECTS__
-function _array(Class2, element, params) {
-  return new Class2({
-    type: "array",
-    element,
-    // get element() {
-    //   return element;
-    // },
-    ...normalizeParams(params)
-  });
-}
-// @__NO_SIDE_EFFECTS__
-function _refine(Class2, fn, _params) {
-  const schema = new Class2({
+function _refine(Class, fn, _params) {
+  const schema = new Class({
     type: "custom",
     check: "custom",
     fn,
@@ -4472,1128 +2546,28 @@ function _refine(Class2, fn, _params) {
   });
   return schema;
 }
-// @__NO_SIDE_EFFECTS__
-function _superRefine(fn, params) {
-  const ch = /* @__PURE__ */ _check((payload) => {
-    payload.addIssue = (issue2) => {
-      if (typeof issue2 === "string") {
-        payload.issues.push(issue(issue2, payload.value, ch._zod.def));
-      } else {
-        const _issue = issue2;
-        if (_issue.fatal)
-          _issue.continue = false;
-        _issue.code ?? (_issue.code = "custom");
-        if (!("input" in _issue))
-          _issue.input = payload.value;
-        _issue.inst ?? (_issue.inst = ch);
-        _issue.continue ?? (_issue.continue = !ch._zod.def.abort);
-        payload.issues.push(issue(_issue));
-      }
-    };
-    return fn(payload.value, payload);
-  }, params);
-  return ch;
-}
-// @__NO_SIDE_EFFECTS__
-function _check(fn, params) {
-  const ch = new $ZodCheck({
-    check: "custom",
-    ...normalizeParams(params)
-  });
-  ch._zod.check = fn;
-  return ch;
-}
 var init_api = __esm({
-  "node_modules/zod/v4/core/api.js"() {
+  "../../main/node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_util();
   }
 });
 
-// node_modules/zod/v4/core/to-json-schema.js
-function assignProps(target, ...sources) {
-  for (const source of sources) {
-    for (const key of Reflect.ownKeys(source)) {
-      if (Object.prototype.propertyIsEnumerable.call(source, key)) {
-        assignProp(target, key, source[key]);
-      }
-    }
-  }
-  return target;
-}
-function initializeContext(params) {
-  let target = params?.target ?? "draft-2020-12";
-  if (target === "draft-4")
-    target = "draft-04";
-  if (target === "draft-7")
-    target = "draft-07";
-  return {
-    processors: params.processors ?? {},
-    metadataRegistry: params?.metadata ?? globalRegistry,
-    target,
-    unrepresentable: params?.unrepresentable ?? "throw",
-    override: params?.override ?? (() => {
-    }),
-    io: params?.io ?? "output",
-    counter: 0,
-    seen: /* @__PURE__ */ new Map(),
-    sharedDefsExtractedFor: void 0,
-    sharedEmitDoneFor: void 0,
-    cycles: params?.cycles ?? "ref",
-    reused: params?.reused ?? "inline",
-    intersections: [],
-    deferred: [],
-    external: params?.external ?? void 0
-  };
-}
-function handleUnrepresentable(schema, ctx, json, params, message) {
-  const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
-  if (result === "any")
-    return false;
-  if (result === void 0 || result === "throw")
-    throw new Error(message);
-  Object.assign(json, result);
-  return true;
-}
-function processSchema(schema, ctx, _params = { path: [], schemaPath: [] }) {
-  var _a3;
-  const def = schema._zod.def;
-  const seen = ctx.seen.get(schema);
-  if (seen) {
-    seen.count++;
-    const isCycle = _params.schemaPath.includes(schema);
-    if (isCycle) {
-      seen.cycle = _params.path;
-    }
-    return seen.schema;
-  }
-  const result = { schema: {}, count: 1, cycle: void 0, path: _params.path };
-  ctx.seen.set(schema, result);
-  ctx.sharedDefsExtractedFor = void 0;
-  ctx.sharedEmitDoneFor = void 0;
-  const overrideSchema = schema._zod.toJSONSchema?.();
-  if (overrideSchema) {
-    result.schema = overrideSchema;
-  } else {
-    const params = {
-      ..._params,
-      schemaPath: [..._params.schemaPath, schema],
-      path: _params.path
-    };
-    if (schema._zod.processJSONSchema) {
-      schema._zod.processJSONSchema(ctx, result.schema, params);
-    } else {
-      const _json = result.schema;
-      const processor = ctx.processors[def.type];
-      if (!processor) {
-        throw new Error(`[toJSONSchema]: Non-representable type encountered: ${def.type}`);
-      }
-      processor(schema, ctx, _json, params);
-    }
-    const parent = schema._zod.parent;
-    if (parent) {
-      if (!result.ref)
-        result.ref = parent;
-      processSchema(parent, ctx, params);
-      ctx.seen.get(parent).isParent = true;
-    }
-  }
-  const meta2 = ctx.metadataRegistry.get(schema);
-  if (meta2)
-    assignProps(result.schema, meta2);
-  if (ctx.io === "input" && isTransforming(schema)) {
-    delete result.schema.examples;
-    delete result.schema.default;
-  }
-  if (ctx.io === "input" && "_prefault" in result.schema)
-    (_a3 = result.schema).default ?? (_a3.default = result.schema._prefault);
-  delete result.schema._prefault;
-  const _result = ctx.seen.get(schema);
-  return _result.schema;
-}
-function encodeJSONPointerSegment(segment) {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-function extractDefs(ctx, schema) {
-  const root = ctx.seen.get(schema);
-  if (!root)
-    throw new Error("Unprocessed schema. This is a bug in Zod.");
-  if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
-    return;
-  const idToSchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.entries()) {
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
-    if (id) {
-      const existing = idToSchema.get(id);
-      if (existing && existing !== entry[0]) {
-        throw new Error(`Duplicate schema id "${id}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
-      }
-      idToSchema.set(id, entry[0]);
-    }
-  }
-  const makeURI = (entry) => {
-    const defsSegment = ctx.target === "draft-2020-12" ? "$defs" : "definitions";
-    if (ctx.external) {
-      const externalId = ctx.external.registry.get(entry[0])?.id;
-      const uriGenerator = ctx.external.uri ?? ((id2) => id2);
-      if (externalId) {
-        return { ref: uriGenerator(externalId) };
-      }
-      const id = entry[1].defId ?? entry[1].schema.id ?? `schema${ctx.counter++}`;
-      entry[1].defId = id;
-      return { defId: id, ref: `${uriGenerator("__shared")}#/${defsSegment}/${encodeJSONPointerSegment(id)}` };
-    }
-    const uriPrefix = `#`;
-    const defUriPrefix = `${uriPrefix}/${defsSegment}/`;
-    if (entry[1] === root && !entry[1].schema.id) {
-      return { ref: uriPrefix };
-    }
-    const defId = entry[1].schema.id ?? `__schema${ctx.counter++}`;
-    return { defId, ref: defUriPrefix + encodeJSONPointerSegment(defId) };
-  };
-  const extractToDef = (entry) => {
-    if (entry[1].schema.$ref) {
-      return;
-    }
-    const seen = entry[1];
-    const { ref, defId } = makeURI(entry);
-    seen.def = { ...seen.schema };
-    if (defId)
-      seen.defId = defId;
-    const schema2 = seen.schema;
-    for (const key in schema2) {
-      delete schema2[key];
-    }
-    schema2.$ref = ref;
-  };
-  if (ctx.cycles === "throw") {
-    for (const entry of ctx.seen.entries()) {
-      const seen = entry[1];
-      if (seen.cycle) {
-        throw new Error(`Cycle detected: #/${seen.cycle?.join("/")}/<root>
-
-Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.`);
-      }
-    }
-  }
-  for (const entry of ctx.seen.entries()) {
-    const seen = entry[1];
-    if (schema === entry[0]) {
-      extractToDef(entry);
-      continue;
-    }
-    if (ctx.external) {
-      const ext = ctx.external.registry.get(entry[0])?.id;
-      if (schema !== entry[0] && ext) {
-        extractToDef(entry);
-        continue;
-      }
-    }
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
-    if (id) {
-      extractToDef(entry);
-      continue;
-    }
-    if (seen.cycle) {
-      extractToDef(entry);
-      continue;
-    }
-    if (seen.count > 1) {
-      if (ctx.reused === "ref") {
-        extractToDef(entry);
-      }
-    }
-  }
-  if (ctx.external)
-    ctx.sharedDefsExtractedFor = ctx.external;
-}
-function compactTypeUnion(schema) {
-  const options = schema.anyOf;
-  if (!Array.isArray(options) || options.length === 0 || schema.type !== void 0)
-    return;
-  const types = [];
-  for (const option of options) {
-    if (!option || typeof option !== "object")
-      return;
-    compactTypeUnion(option);
-    const keys = Object.keys(option);
-    if (keys.length !== 1 || keys[0] !== "type")
-      return;
-    const type = option.type;
-    for (const member of Array.isArray(type) ? type : [type]) {
-      if (typeof member !== "string")
-        return;
-      if (!types.includes(member))
-        types.push(member);
-    }
-  }
-  delete schema.anyOf;
-  schema.type = types.length === 1 ? types[0] : types;
-}
-function undeclaredConstraint(member) {
-  const extra = member.additionalProperties;
-  if (extra === void 0 || extra === false || typeof extra !== "object" || extra === null)
-    return null;
-  return Object.keys(extra).length ? extra : null;
-}
-function foldObjects(members2) {
-  const objects = [];
-  for (const member of members2) {
-    if (typeof member !== "object" || member.type !== "object")
-      return null;
-    for (const key in member) {
-      if (!FOLDABLE_KEYS.has(key))
-        return null;
-    }
-    objects.push(member);
-  }
-  const properties = {};
-  const required2 = /* @__PURE__ */ new Set();
-  for (const object2 of objects) {
-    for (const key in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key))
-        continue;
-      const parts = [];
-      for (const other of objects) {
-        const part = other.properties?.[key] ?? undeclaredConstraint(other);
-        if (part === null || part === void 0)
-          continue;
-        if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
-          parts.push(part);
-      }
-      const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key, merged);
-    }
-    for (const key of object2.required ?? [])
-      required2.add(key);
-  }
-  const folded = { type: "object", properties };
-  if (required2.size)
-    folded.required = [...required2];
-  if (objects.every((object2) => object2.additionalProperties === false)) {
-    folded.additionalProperties = false;
-  } else {
-    const constraints = [];
-    for (const object2 of objects) {
-      const constraint = undeclaredConstraint(object2);
-      if (constraint && !constraints.some((seen) => JSON.stringify(seen) === JSON.stringify(constraint)))
-        constraints.push(constraint);
-    }
-    if (constraints.length === 1)
-      folded.additionalProperties = constraints[0];
-    else if (constraints.length > 1)
-      folded.additionalProperties = { allOf: constraints };
-  }
-  return folded;
-}
-function foldIntersection(json) {
-  const allOf = json.allOf;
-  if (!Array.isArray(allOf) || allOf.length < 2)
-    return;
-  for (const key of FOLDABLE_KEYS)
-    if (key in json)
-      return;
-  const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
-  let folded = null;
-  if (!unions.length) {
-    folded = foldObjects(allOf);
-  } else {
-    const union2 = unions[0];
-    const keyword = UNION_KEYS.find((k) => Array.isArray(union2[k]));
-    if (Object.keys(union2).length !== 1)
-      return;
-    const rest = allOf.filter((m) => m !== union2);
-    const branches = union2[keyword].map((branch) => foldObjects([...rest, branch]));
-    if (branches.some((b) => !b))
-      return;
-    folded = { [keyword]: branches };
-  }
-  if (!folded)
-    return;
-  delete json.allOf;
-  assignProps(json, folded);
-}
-function finalize(ctx, schema) {
-  const root = ctx.seen.get(schema);
-  if (!root)
-    throw new Error("Unprocessed schema. This is a bug in Zod.");
-  const flattenRef = (zodSchema) => {
-    const seen = ctx.seen.get(zodSchema);
-    if (seen.ref === null)
-      return;
-    const schema2 = seen.def ?? seen.schema;
-    const _cached = { ...schema2 };
-    const ref = seen.ref;
-    seen.ref = null;
-    if (ref) {
-      flattenRef(ref);
-      const refSeen = ctx.seen.get(ref);
-      const refSchema = refSeen.schema;
-      if (refSchema.$ref && (ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0")) {
-        schema2.allOf = schema2.allOf ?? [];
-        schema2.allOf.push(refSchema);
-      } else {
-        assignProps(schema2, refSchema);
-      }
-      assignProps(schema2, _cached);
-      const isParentRef = zodSchema._zod.parent === ref;
-      if (isParentRef) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
-            continue;
-          if (!(key in _cached)) {
-            delete schema2[key];
-          }
-        }
-      }
-      if (refSchema.$ref && refSeen.def) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
-            continue;
-          if (key in refSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(refSeen.def[key])) {
-            delete schema2[key];
-          }
-        }
-      }
-    }
-    const parent = zodSchema._zod.parent;
-    if (parent && parent !== ref) {
-      flattenRef(parent);
-      const parentSeen = ctx.seen.get(parent);
-      if (parentSeen?.schema.$ref) {
-        schema2.$ref = parentSeen.schema.$ref;
-        if (parentSeen.def) {
-          for (const key in schema2) {
-            if (key === "$ref" || key === "allOf")
-              continue;
-            if (key in parentSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(parentSeen.def[key])) {
-              delete schema2[key];
-            }
-          }
-        }
-      }
-    }
-    ctx.override({
-      zodSchema,
-      jsonSchema: schema2,
-      path: seen.path ?? []
-    });
-  };
-  if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of [...ctx.seen.entries()].reverse()) {
-      flattenRef(entry[0]);
-    }
-    if (ctx.target !== "openapi-3.0") {
-      for (const entry of ctx.seen.entries()) {
-        compactTypeUnion(entry[1].def ?? entry[1].schema);
-      }
-    }
-    for (const rewrite of ctx.deferred)
-      rewrite();
-    if (ctx.intersections.length) {
-      const carriers = /* @__PURE__ */ new Map();
-      for (const seen of ctx.seen.values()) {
-        for (const json of [seen.schema, seen.def]) {
-          const allOf = json?.allOf;
-          if (!Array.isArray(allOf))
-            continue;
-          const existing = carriers.get(allOf);
-          if (existing)
-            existing.push(json);
-          else
-            carriers.set(allOf, [json]);
-        }
-      }
-      for (const allOf of ctx.intersections) {
-        for (const json of carriers.get(allOf) ?? [])
-          foldIntersection(json);
-      }
-    }
-  }
-  const result = {};
-  if (ctx.target === "draft-2020-12") {
-    result.$schema = "https://json-schema.org/draft/2020-12/schema";
-  } else if (ctx.target === "draft-07") {
-    result.$schema = "http://json-schema.org/draft-07/schema#";
-  } else if (ctx.target === "draft-04") {
-    result.$schema = "http://json-schema.org/draft-04/schema#";
-  } else if (ctx.target === "openapi-3.0") {
-  } else {
-  }
-  if (ctx.external?.uri) {
-    const id = ctx.external.registry.get(schema)?.id;
-    if (!id)
-      throw new Error("Schema is missing an `id` property");
-    result.$id = ctx.external.uri(id);
-  }
-  assignProps(result, root.defId ? root.schema : root.def ?? root.schema);
-  const rootMetaId = ctx.metadataRegistry.get(schema)?.id;
-  if (rootMetaId !== void 0 && result.id === rootMetaId)
-    delete result.id;
-  const defs = ctx.external?.defs ?? {};
-  if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of ctx.seen.entries()) {
-      const seen = entry[1];
-      if (seen.def && seen.defId) {
-        if (seen.def.id === seen.defId)
-          delete seen.def.id;
-        assignProp(defs, seen.defId, seen.def);
-      }
-    }
-  }
-  if (ctx.external)
-    ctx.sharedEmitDoneFor = ctx.external;
-  if (ctx.external) {
-  } else {
-    if (Object.keys(defs).length > 0) {
-      if (ctx.target === "draft-2020-12") {
-        result.$defs = defs;
-      } else {
-        result.definitions = defs;
-      }
-    }
-  }
-  try {
-    const finalized = JSON.parse(JSON.stringify(result));
-    Object.defineProperty(finalized, "~standard", {
-      value: {
-        ...schema["~standard"],
-        jsonSchema: {
-          input: createStandardJSONSchemaMethod(schema, "input", ctx.processors),
-          output: createStandardJSONSchemaMethod(schema, "output", ctx.processors)
-        }
-      },
-      enumerable: false,
-      writable: false
-    });
-    return finalized;
-  } catch (_err) {
-    throw new Error("Error converting schema to JSON.");
-  }
-}
-function isTransforming(_schema, _ctx) {
-  const ctx = _ctx ?? { seen: /* @__PURE__ */ new Set() };
-  if (ctx.seen.has(_schema))
-    return false;
-  ctx.seen.add(_schema);
-  const def = _schema._zod.def;
-  if (def.type === "transform")
-    return true;
-  if (def.type === "array")
-    return isTransforming(def.element, ctx);
-  if (def.type === "set")
-    return isTransforming(def.valueType, ctx);
-  if (def.type === "lazy")
-    return isTransforming(def.getter(), ctx);
-  if (def.type === "promise" || def.type === "optional" || def.type === "nonoptional" || def.type === "nullable" || def.type === "readonly" || def.type === "default" || def.type === "prefault" || def.type === "catch") {
-    return isTransforming(def.innerType, ctx);
-  }
-  if (def.type === "intersection") {
-    return isTransforming(def.left, ctx) || isTransforming(def.right, ctx);
-  }
-  if (def.type === "record" || def.type === "map") {
-    return isTransforming(def.keyType, ctx) || isTransforming(def.valueType, ctx);
-  }
-  if (def.type === "pipe") {
-    if (_schema._zod.traits.has("$ZodCodec"))
-      return true;
-    return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
-  }
-  if (def.type === "object") {
-    for (const key in def.shape) {
-      if (isTransforming(def.shape[key], ctx))
-        return true;
-    }
-    return false;
-  }
-  if (def.type === "union") {
-    for (const option of def.options) {
-      if (isTransforming(option, ctx))
-        return true;
-    }
-    return false;
-  }
-  if (def.type === "tuple") {
-    for (const item of def.items) {
-      if (isTransforming(item, ctx))
-        return true;
-    }
-    if (def.rest && isTransforming(def.rest, ctx))
-      return true;
-    return false;
-  }
-  return false;
-}
-var FOLDABLE_KEYS, UNION_KEYS, createToJSONSchemaMethod, createStandardJSONSchemaMethod;
+// ../../main/node_modules/zod/v4/core/to-json-schema.js
 var init_to_json_schema = __esm({
-  "node_modules/zod/v4/core/to-json-schema.js"() {
-    init_registries();
-    init_util();
-    FOLDABLE_KEYS = /* @__PURE__ */ new Set(["type", "properties", "required", "additionalProperties"]);
-    UNION_KEYS = ["oneOf", "anyOf"];
-    createToJSONSchemaMethod = (schema, processors = {}) => (params) => {
-      const ctx = initializeContext({ ...params, processors });
-      processSchema(schema, ctx);
-      extractDefs(ctx, schema);
-      return finalize(ctx, schema);
-    };
-    createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) => {
-      const { libraryOptions, target } = params ?? {};
-      const ctx = initializeContext({ ...libraryOptions ?? {}, target, io, processors });
-      processSchema(schema, ctx);
-      extractDefs(ctx, schema);
-      return finalize(ctx, schema);
-    };
+  "../../main/node_modules/zod/v4/core/to-json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/json-schema-processors.js
-function aggregateChecks(schema) {
-  const agg = {};
-  const def = schema._zod.def;
-  const list4 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list4)
-    contributors[ch._zod.def.check]?.(agg, ch._zod.def);
-  const bag = schema._zod.bag;
-  if (bag.minimum !== void 0)
-    narrowMin(agg, "minimum", bag.minimum);
-  if (bag.exclusiveMinimum !== void 0)
-    narrowMin(agg, "exclusiveMinimum", bag.exclusiveMinimum);
-  if (bag.maximum !== void 0)
-    narrowMax(agg, "maximum", bag.maximum);
-  if (bag.exclusiveMaximum !== void 0)
-    narrowMax(agg, "exclusiveMaximum", bag.exclusiveMaximum);
-  if (bag.multipleOf !== void 0)
-    addDivisor(agg, bag.multipleOf);
-  if (bag.format !== void 0) {
-    agg.format ?? (agg.format = bag.format);
-    if (bag.format.includes("int"))
-      agg.isInt = true;
-  }
-  if (bag.mime)
-    intersectMime(agg, bag.mime);
-  for (const pattern of bag.patterns ?? [])
-    addPattern(agg, pattern);
-  return agg;
-}
-function inputOptin(schema) {
-  const def = schema._zod.def;
-  if (def.type === "pipe" && def.in._zod.traits.has("$ZodTransform")) {
-    return inputOptin(def.out);
-  }
-  if (def.type === "catch") {
-    return inputOptin(def.innerType);
-  }
-  return schema._zod.optin;
-}
-function stringifyKeyNames(bySchema, json, visited) {
-  if (json.$ref) {
-    if (visited.has(json))
-      return json;
-    visited.add(json);
-    const def = bySchema.get(json)?.def;
-    if (!def)
-      return json;
-    const inlined = stringifyKeyNames(bySchema, def, visited);
-    return inlined === def ? json : inlined;
-  }
-  for (const keyword of ["anyOf", "oneOf"]) {
-    const branches = json[keyword];
-    if (!Array.isArray(branches))
-      continue;
-    const mapped = branches.map((branch) => stringifyKeyNames(bySchema, branch, visited));
-    if (mapped.some((branch, i) => branch !== branches[i]))
-      json = { ...json, [keyword]: mapped };
-  }
-  const types = Array.isArray(json.type) ? json.type : [json.type];
-  const numericType = !types.includes("string") && types.some((t) => t === "number" || t === "integer");
-  const values = json.enum ?? (json.const !== void 0 ? [json.const] : void 0);
-  if (!numericType && !values?.some((v) => typeof v === "number"))
-    return json;
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format, id, ...rest } = json;
-  if (rest.enum)
-    rest.enum = rest.enum.map((v) => typeof v === "number" ? String(v) : v);
-  else if (typeof rest.const === "number")
-    rest.const = String(rest.const);
-  if (!numericType)
-    return rest;
-  rest.type = "string";
-  if (!values)
-    rest.pattern = (types.includes("number") ? number : integer).source;
-  return rest;
-}
-function rewriteKeyNames(ctx) {
-  const bySchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.values()) {
-    if (entry.def && !bySchema.has(entry.schema))
-      bySchema.set(entry.schema, entry);
-  }
-  const rewrites = /* @__PURE__ */ new Map();
-  for (const record3 of pendingRecords.get(ctx) ?? []) {
-    const seen = ctx.seen.get(record3);
-    const names = (seen?.def ?? seen?.schema)?.propertyNames;
-    if (!names || names === true || rewrites.has(names))
-      continue;
-    const rewritten = stringifyKeyNames(bySchema, names, /* @__PURE__ */ new Set());
-    if (rewritten !== names)
-      rewrites.set(names, rewritten);
-  }
-  if (!rewrites.size)
-    return;
-  for (const entry of ctx.seen.values()) {
-    for (const carrier of [entry.schema, entry.def]) {
-      const rewritten = carrier && rewrites.get(carrier.propertyNames);
-      if (rewritten)
-        carrier.propertyNames = rewritten;
-    }
-  }
-}
-function serializeDefaultValue(value, schema, ctx, json, params) {
-  let unrepresentable = false;
-  const serialized = JSON.stringify(value, (_, val) => {
-    if (typeof val !== "bigint")
-      return val;
-    unrepresentable = true;
-    return null;
-  });
-  if (!unrepresentable)
-    return JSON.parse(serialized);
-  handleUnrepresentable(schema, ctx, json, params, "BigInt defaults cannot be represented in JSON Schema");
-  return UNREPRESENTABLE_DEFAULT;
-}
-var narrowMin, narrowMax, narrowBoth, addDivisor, addPattern, intersectMime, setFormat, minContributor, maxContributor, formatContributor, contributors, formatMap, exactPatterns, exactPattern, stringProcessor, numberProcessor, booleanProcessor, neverProcessor, unknownProcessor, enumProcessor, literalProcessor, customProcessor, transformProcessor, arrayProcessor, objectProcessor, unionProcessor, intersectionProcessor, pendingRecords, recordProcessor, nullableProcessor, nonoptionalProcessor, UNREPRESENTABLE_DEFAULT, defaultProcessor, prefaultProcessor, catchProcessor, pipeProcessor, readonlyProcessor, optionalProcessor;
-var init_json_schema_processors = __esm({
-  "node_modules/zod/v4/core/json-schema-processors.js"() {
-    init_regexes();
-    init_schemas();
-    init_to_json_schema();
-    init_util();
-    narrowMin = (agg, key, value) => {
-      if (agg[key] === void 0 || value > agg[key])
-        agg[key] = value;
-    };
-    narrowMax = (agg, key, value) => {
-      if (agg[key] === void 0 || value < agg[key])
-        agg[key] = value;
-    };
-    narrowBoth = (agg, value) => {
-      narrowMin(agg, "minimum", value);
-      narrowMax(agg, "maximum", value);
-    };
-    addDivisor = (agg, value) => {
-      agg.multipleOf ?? (agg.multipleOf = []);
-      if (!agg.multipleOf.includes(value))
-        agg.multipleOf.push(value);
-    };
-    addPattern = (agg, pattern) => {
-      agg.patterns ?? (agg.patterns = /* @__PURE__ */ new Set());
-      agg.patterns.add(pattern);
-    };
-    intersectMime = (agg, mime) => {
-      agg.mime = agg.mime ? agg.mime.filter((m) => mime.includes(m)) : [...mime];
-    };
-    setFormat = (agg, format) => {
-      agg.format = format;
-      if (format.includes("int"))
-        agg.isInt = true;
-    };
-    minContributor = (agg, def) => narrowMin(agg, "minimum", def.minimum);
-    maxContributor = (agg, def) => narrowMax(agg, "maximum", def.maximum);
-    formatContributor = (ranges) => (agg, def) => {
-      setFormat(agg, def.format);
-      const [minimum, maximum] = ranges[def.format];
-      narrowMin(agg, "minimum", minimum);
-      narrowMax(agg, "maximum", maximum);
-    };
-    contributors = {
-      greater_than: (agg, def) => narrowMin(agg, def.inclusive ? "minimum" : "exclusiveMinimum", def.value),
-      less_than: (agg, def) => narrowMax(agg, def.inclusive ? "maximum" : "exclusiveMaximum", def.value),
-      multiple_of: (agg, def) => addDivisor(agg, def.value),
-      number_format: formatContributor(NUMBER_FORMAT_RANGES),
-      bigint_format: formatContributor(BIGINT_FORMAT_RANGES),
-      min_length: minContributor,
-      max_length: maxContributor,
-      length_equals: (agg, def) => narrowBoth(agg, def.length),
-      min_size: minContributor,
-      max_size: maxContributor,
-      size_equals: (agg, def) => narrowBoth(agg, def.size),
-      string_format: (agg, def) => {
-        setFormat(agg, def.format);
-        if (def.pattern)
-          addPattern(agg, def.pattern);
-        if (def.format === "base64" || def.format === "base64url")
-          agg.contentEncoding = def.format;
-        if (def.local || def.precision === -1)
-          agg.laxFormat = true;
-      },
-      mime_type: (agg, def) => intersectMime(agg, def.mime)
-    };
-    formatMap = {
-      guid: "uuid",
-      url: "uri",
-      datetime: "date-time",
-      json_string: "json-string",
-      regex: ""
-      // do not set
-    };
-    exactPatterns = /* @__PURE__ */ new Map([
-      [base64Charset, base64],
-      [base64urlCharset, base64url]
-    ]);
-    exactPattern = (p) => exactPatterns.get(p) ?? p;
-    stringProcessor = (schema, ctx, _json, _params) => {
-      const json = _json;
-      json.type = "string";
-      const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
-      if (typeof minimum === "number")
-        json.minLength = minimum;
-      if (typeof maximum === "number")
-        json.maxLength = maximum;
-      if (format) {
-        json.format = formatMap[format] ?? format;
-        if (json.format === "")
-          delete json.format;
-        if (format === "time" || laxFormat) {
-          delete json.format;
-        }
-      }
-      if (contentEncoding)
-        json.contentEncoding = contentEncoding;
-      if (patterns && patterns.size > 0) {
-        const patternList = [...patterns].map(exactPattern);
-        if (patternList.length === 1)
-          json.pattern = patternList[0].source;
-        else if (patternList.length > 1) {
-          json.allOf = [
-            ...patternList.map((regex) => ({
-              ...ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0" ? { type: "string" } : {},
-              pattern: regex.source
-            }))
-          ];
-        }
-      }
-    };
-    numberProcessor = (schema, ctx, _json, params) => {
-      const json = _json;
-      const { minimum, maximum, multipleOf, exclusiveMaximum, exclusiveMinimum, isInt } = aggregateChecks(schema);
-      json.type = isInt ? "integer" : "number";
-      const exMin = typeof exclusiveMinimum === "number" && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
-      const exMax = typeof exclusiveMaximum === "number" && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
-      const legacy = ctx.target === "draft-04" || ctx.target === "openapi-3.0";
-      if (exMin) {
-        if (legacy) {
-          json.minimum = exclusiveMinimum;
-          json.exclusiveMinimum = true;
-        } else {
-          json.exclusiveMinimum = exclusiveMinimum;
-        }
-      } else if (typeof minimum === "number") {
-        json.minimum = minimum;
-      }
-      if (exMax) {
-        if (legacy) {
-          json.maximum = exclusiveMaximum;
-          json.exclusiveMaximum = true;
-        } else {
-          json.exclusiveMaximum = exclusiveMaximum;
-        }
-      } else if (typeof maximum === "number") {
-        json.maximum = maximum;
-      }
-      if (multipleOf) {
-        const divisors = /* @__PURE__ */ new Set();
-        for (const divisor of multipleOf) {
-          if (Number.isFinite(divisor) && divisor !== 0)
-            divisors.add(Math.abs(divisor));
-          else
-            handleUnrepresentable(schema, ctx, json, params, `A multipleOf divisor of ${divisor} cannot be represented in JSON Schema`);
-        }
-        const [first, ...rest] = divisors;
-        if (first !== void 0)
-          json.multipleOf = first;
-        if (rest.length)
-          json.allOf = [...json.allOf ?? [], ...rest.map((m) => ({ multipleOf: m }))];
-      }
-    };
-    booleanProcessor = (_schema, _ctx, json, _params) => {
-      json.type = "boolean";
-    };
-    neverProcessor = (_schema, _ctx, json, _params) => {
-      json.not = {};
-    };
-    unknownProcessor = (_schema, _ctx, _json, _params) => {
-    };
-    enumProcessor = (schema, _ctx, json, _params) => {
-      const def = schema._zod.def;
-      const values = getEnumValues(def.entries);
-      if (values.length === 0) {
-        json.not = {};
-        return;
-      }
-      if (values.every((v) => typeof v === "number"))
-        json.type = "number";
-      if (values.every((v) => typeof v === "string"))
-        json.type = "string";
-      json.enum = values;
-    };
-    literalProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      if (def.values.length === 0) {
-        json.not = {};
-        return;
-      }
-      const vals = [];
-      for (const val of def.values) {
-        if (val === void 0) {
-          if (handleUnrepresentable(schema, ctx, json, params, "Literal `undefined` cannot be represented in JSON Schema"))
-            return;
-        } else if (typeof val === "bigint") {
-          if (handleUnrepresentable(schema, ctx, json, params, "BigInt literals cannot be represented in JSON Schema"))
-            return;
-          vals.push(Number(val));
-        } else {
-          vals.push(val);
-        }
-      }
-      if (vals.length === 0) {
-      } else if (vals.length === 1) {
-        const val = vals[0];
-        json.type = val === null ? "null" : typeof val;
-        if (ctx.target === "draft-04" || ctx.target === "openapi-3.0") {
-          json.enum = [val];
-        } else {
-          json.const = val;
-        }
-      } else {
-        if (vals.every((v) => typeof v === "number"))
-          json.type = "number";
-        if (vals.every((v) => typeof v === "string"))
-          json.type = "string";
-        if (vals.every((v) => typeof v === "boolean"))
-          json.type = "boolean";
-        if (vals.every((v) => v === null))
-          json.type = "null";
-        json.enum = vals;
-      }
-    };
-    customProcessor = (schema, ctx, json, params) => {
-      handleUnrepresentable(schema, ctx, json, params, "Custom types cannot be represented in JSON Schema");
-    };
-    transformProcessor = (schema, ctx, json, params) => {
-      handleUnrepresentable(schema, ctx, json, params, "Transforms cannot be represented in JSON Schema");
-    };
-    arrayProcessor = (schema, ctx, _json, params) => {
-      const json = _json;
-      const def = schema._zod.def;
-      const { minimum, maximum } = aggregateChecks(schema);
-      if (typeof minimum === "number")
-        json.minItems = minimum;
-      if (typeof maximum === "number")
-        json.maxItems = maximum;
-      json.type = "array";
-      json.items = processSchema(def.element, ctx, {
-        ...params,
-        path: [...params.path, "items"]
-      });
-    };
-    objectProcessor = (schema, ctx, _json, params) => {
-      const json = _json;
-      const def = schema._zod.def;
-      const shape = def.shape;
-      const symbolKeys = Object.getOwnPropertySymbols(shape);
-      if (symbolKeys.length && handleUnrepresentable(schema, ctx, json, params, "Symbol keys cannot be represented in JSON Schema")) {
-        return;
-      }
-      json.type = "object";
-      json.properties = {};
-      for (const key in shape) {
-        assignProp(json.properties, key, processSchema(shape[key], ctx, {
-          ...params,
-          path: [...params.path, "properties", key]
-        }));
-      }
-      const requiredKeys = [];
-      for (const key of Object.keys(shape)) {
-        const field = def.shape[key];
-        if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-          requiredKeys.push(key);
-        }
-      }
-      if (requiredKeys.length > 0) {
-        json.required = requiredKeys;
-      }
-      if (def.catchall?._zod.def.type === "never") {
-        json.additionalProperties = false;
-      } else if (!def.catchall) {
-        if (ctx.io === "output")
-          json.additionalProperties = false;
-      } else if (def.catchall) {
-        json.additionalProperties = processSchema(def.catchall, ctx, {
-          ...params,
-          path: [...params.path, "additionalProperties"]
-        });
-      }
-    };
-    unionProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      const isExclusive = def.inclusive === false;
-      const options = def.options.map((x, i) => processSchema(x, ctx, {
-        ...params,
-        path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
-      }));
-      if (isExclusive) {
-        json.oneOf = options;
-      } else {
-        json.anyOf = options;
-      }
-    };
-    intersectionProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      const a = processSchema(def.left, ctx, {
-        ...params,
-        path: [...params.path, "allOf", 0]
-      });
-      const b = processSchema(def.right, ctx, {
-        ...params,
-        path: [...params.path, "allOf", 1]
-      });
-      const isSimpleIntersection = (val) => "allOf" in val && Object.keys(val).length === 1;
-      const allOf = [
-        ...isSimpleIntersection(a) ? a.allOf : [a],
-        ...isSimpleIntersection(b) ? b.allOf : [b]
-      ];
-      json.allOf = allOf;
-      ctx.intersections.push(allOf);
-    };
-    pendingRecords = /* @__PURE__ */ new WeakMap();
-    recordProcessor = (schema, ctx, _json, params) => {
-      const json = _json;
-      const def = schema._zod.def;
-      json.type = "object";
-      const keyType = def.keyType;
-      const patterns = aggregateChecks(keyType).patterns;
-      if (def.mode === "loose" && patterns && patterns.size > 0) {
-        const valueSchema = processSchema(def.valueType, ctx, {
-          ...params,
-          path: [...params.path, "patternProperties", "*"]
-        });
-        json.patternProperties = {};
-        for (const pattern of patterns) {
-          assignProp(json.patternProperties, exactPattern(pattern).source, valueSchema);
-        }
-      } else {
-        if (ctx.target === "draft-07" || ctx.target === "draft-2020-12") {
-          json.propertyNames = processSchema(def.keyType, ctx, {
-            ...params,
-            path: [...params.path, "propertyNames"]
-          });
-          let pending = pendingRecords.get(ctx);
-          if (!pending) {
-            pending = [];
-            pendingRecords.set(ctx, pending);
-            ctx.deferred.push(() => rewriteKeyNames(ctx));
-          }
-          pending.push(schema);
-        }
-        json.additionalProperties = processSchema(def.valueType, ctx, {
-          ...params,
-          path: [...params.path, "additionalProperties"]
-        });
-      }
-      const keyValues = keyType._zod.values;
-      const omittableOnInput = ctx.io === "input" && inputOptin(def.valueType) !== void 0;
-      if (keyValues && !def.partial && !omittableOnInput) {
-        const validKeyValues = [...keyValues].filter((v) => typeof v === "string" || typeof v === "number");
-        if (validKeyValues.length > 0) {
-          json.required = validKeyValues.map(String);
-        }
-      }
-    };
-    nullableProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      const inner = processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      if (ctx.target === "openapi-3.0") {
-        seen.ref = def.innerType;
-        json.nullable = true;
-      } else {
-        json.anyOf = [inner, { type: "null" }];
-      }
-    };
-    nonoptionalProcessor = (schema, ctx, _json, params) => {
-      const def = schema._zod.def;
-      processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = def.innerType;
-    };
-    UNREPRESENTABLE_DEFAULT = /* @__PURE__ */ Symbol();
-    defaultProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = def.innerType;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json, params);
-      if (value !== UNREPRESENTABLE_DEFAULT)
-        json.default = value;
-    };
-    prefaultProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = def.innerType;
-      if (ctx.io !== "input")
-        return;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json, params);
-      if (value !== UNREPRESENTABLE_DEFAULT)
-        json._prefault = value;
-    };
-    catchProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = def.innerType;
-      let catchValue;
-      try {
-        catchValue = def.catchValue(void 0);
-      } catch {
-        handleUnrepresentable(schema, ctx, json, params, "Dynamic catch values are not supported in JSON Schema");
-        return;
-      }
-      json.default = catchValue;
-    };
-    pipeProcessor = (schema, ctx, _json, params) => {
-      const def = schema._zod.def;
-      const inIsTransform = def.in._zod.traits.has("$ZodTransform");
-      const innerType = ctx.io === "input" ? inIsTransform ? def.out : def.in : def.out;
-      processSchema(innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = innerType;
-    };
-    readonlyProcessor = (schema, ctx, json, params) => {
-      const def = schema._zod.def;
-      processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = def.innerType;
-      json.readOnly = true;
-    };
-    optionalProcessor = (schema, ctx, _json, params) => {
-      const def = schema._zod.def;
-      processSchema(def.innerType, ctx, params);
-      const seen = ctx.seen.get(schema);
-      seen.ref = def.innerType;
-    };
-  }
-});
-
-// node_modules/zod/v4/core/json-schema.js
+// ../../main/node_modules/zod/v4/core/json-schema.js
 var init_json_schema = __esm({
-  "node_modules/zod/v4/core/json-schema.js"() {
+  "../../main/node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/index.js
+// ../../main/node_modules/zod/v4/core/index.js
 var init_core2 = __esm({
-  "node_modules/zod/v4/core/index.js"() {
+  "../../main/node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -5613,278 +2587,189 @@ var init_core2 = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/checks.js
-var init_checks2 = __esm({
-  "node_modules/zod/v4/classic/checks.js"() {
-    init_core2();
-  }
-});
-
-// node_modules/zod/v4/classic/errors.js
-function _lazyMethod(proto, key, make) {
-  Object.defineProperty(proto, key, {
-    configurable: true,
-    enumerable: false,
-    get() {
-      const value = make(this);
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
-      return value;
-    },
-    set(value) {
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
-    }
-  });
-}
-var _installedErrorProtos, initializer2, ZodRealError;
-var init_errors3 = __esm({
-  "node_modules/zod/v4/classic/errors.js"() {
-    init_core2();
-    init_core2();
-    init_util();
-    _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-    initializer2 = (inst, issues) => {
-      $ZodError.init(inst, issues);
-      inst.name = "ZodError";
-      const proto = Object.getPrototypeOf(inst);
-      if (_installedErrorProtos.has(proto))
-        return;
-      _installedErrorProtos.add(proto);
-      _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
-      _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
-      _lazyMethod(proto, "addIssue", (self) => (issue2) => {
-        self.issues.push(issue2);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-      });
-      _lazyMethod(proto, "addIssues", (self) => (issues2) => {
-        self.issues.push(...issues2);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-      });
-      Object.defineProperty(proto, "isEmpty", {
-        configurable: true,
-        enumerable: false,
-        get() {
-          return this.issues.length === 0;
-        }
-      });
-    };
-    ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0, {
-      Parent: Error
-    });
-  }
-});
-
-// node_modules/zod/v4/classic/parse.js
-var parse, parseAsync, safeParse, safeParseAsync, encode, decode, encodeAsync, decodeAsync, safeEncode, safeDecode, safeEncodeAsync, safeDecodeAsync;
+// ../../main/node_modules/zod/v4/mini/parse.js
 var init_parse2 = __esm({
-  "node_modules/zod/v4/classic/parse.js"() {
+  "../../main/node_modules/zod/v4/mini/parse.js"() {
     init_core2();
-    init_errors3();
-    init_core2();
-    parse = /* @__PURE__ */ _parse(ZodRealError);
-    parseAsync = /* @__PURE__ */ _parseAsync(ZodRealError);
-    safeParse = /* @__PURE__ */ _safeParse(ZodRealError);
-    safeParseAsync = /* @__PURE__ */ _safeParseAsync(ZodRealError);
-    encode = /* @__PURE__ */ _encode(ZodRealError);
-    decode = /* @__PURE__ */ _decode(ZodRealError);
-    encodeAsync = /* @__PURE__ */ _encodeAsync(ZodRealError);
-    decodeAsync = /* @__PURE__ */ _decodeAsync(ZodRealError);
-    safeEncode = /* @__PURE__ */ _safeEncode(ZodRealError);
-    safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
-    safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
-    safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
   }
 });
 
-// node_modules/zod/v4/classic/schemas.js
-function _ensureDefaultLocale() {
-  if (!globalConfig.localeError)
-    config(en_default());
-}
-function _ensureDefaultMemoizer() {
-  if (!globalConfig.memoizer)
-    config({ memoizer: memoizer() });
-}
+// ../../main/node_modules/zod/v4/mini/schemas.js
+// @__NO_SIDE_EFFECTS__
 function string2(params) {
-  return _string(ZodString, params);
+  return _string(ZodMiniString, params);
 }
-function number2(params) {
-  return _number(ZodNumber, params);
+// @__NO_SIDE_EFFECTS__
+function url(params) {
+  return _url(ZodMiniURL, params);
 }
 function int(params) {
-  return _int(ZodNumberFormat, params);
+  return _int(ZodMiniNumberFormat, params);
 }
+// @__NO_SIDE_EFFECTS__
 function boolean2(params) {
-  return _boolean(ZodBoolean, params);
+  return _boolean(ZodMiniBoolean, params);
 }
+// @__NO_SIDE_EFFECTS__
 function unknown() {
-  return _unknown(ZodUnknown);
+  return _unknown(ZodMiniUnknown);
 }
+// @__NO_SIDE_EFFECTS__
 function never(params) {
-  return _never(ZodNever, params);
+  return _never(ZodMiniNever, params);
 }
+// @__NO_SIDE_EFFECTS__
 function array(element, params) {
-  return _array(ZodArray, element, params);
+  return new ZodMiniArray({
+    type: "array",
+    element,
+    ...normalizeParams(params)
+  });
 }
+// @__NO_SIDE_EFFECTS__
 function object(shape, params) {
   const def = {
     type: "object",
     shape: shape ?? {},
-    ...util_exports.normalizeParams(params)
+    ...normalizeParams(params)
   };
-  return new ZodObject(def);
+  return new ZodMiniObject(def);
 }
+// @__NO_SIDE_EFFECTS__
+function strictObject(shape, params) {
+  return new ZodMiniObject({
+    type: "object",
+    shape,
+    catchall: /* @__PURE__ */ never(),
+    ...normalizeParams(params)
+  });
+}
+// @__NO_SIDE_EFFECTS__
+function extend2(schema, shape) {
+  return extend(schema, shape);
+}
+// @__NO_SIDE_EFFECTS__
+function pick2(schema, mask) {
+  return pick(schema, mask);
+}
+// @__NO_SIDE_EFFECTS__
+function omit2(schema, mask) {
+  return omit(schema, mask);
+}
+// @__NO_SIDE_EFFECTS__
 function union(options, params) {
-  return new ZodUnion({
+  return new ZodMiniUnion({
     type: "union",
     options,
-    ...util_exports.normalizeParams(params)
+    ...normalizeParams(params)
   });
 }
-function intersection(left, right) {
-  return new ZodIntersection({
-    type: "intersection",
-    left,
-    right
-  });
-}
+// @__NO_SIDE_EFFECTS__
 function record(keyType, valueType, params) {
   if (!valueType || !valueType._zod) {
-    return new ZodRecord({
+    return new ZodMiniRecord({
       type: "record",
-      keyType: string2(),
+      keyType: /* @__PURE__ */ string2(),
       valueType: keyType,
-      ...util_exports.normalizeParams(valueType)
+      ...normalizeParams(valueType)
     });
   }
-  return new ZodRecord({
+  return new ZodMiniRecord({
     type: "record",
     keyType,
     valueType,
-    ...util_exports.normalizeParams(params)
+    ...normalizeParams(params)
   });
 }
+// @__NO_SIDE_EFFECTS__
 function _enum(values, params) {
   const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
-  return new ZodEnum({
+  return new ZodMiniEnum({
     type: "enum",
     entries,
-    ...util_exports.normalizeParams(params)
+    ...normalizeParams(params)
   });
 }
+// @__NO_SIDE_EFFECTS__
 function literal(value, params) {
-  return new ZodLiteral({
+  return new ZodMiniLiteral({
     type: "literal",
     values: Array.isArray(value) ? value : [value],
-    ...util_exports.normalizeParams(params)
+    ...normalizeParams(params)
   });
 }
-function transform(fn) {
-  return new ZodTransform({
-    type: "transform",
-    transform: fn
-  });
-}
+// @__NO_SIDE_EFFECTS__
 function optional(innerType) {
-  return new ZodOptional({
+  return new ZodMiniOptional({
     type: "optional",
     innerType
   });
 }
-function exactOptional(innerType) {
-  return new ZodExactOptional({
-    type: "optional",
-    innerType
-  });
-}
+// @__NO_SIDE_EFFECTS__
 function nullable(innerType) {
-  return new ZodNullable({
+  return new ZodMiniNullable({
     type: "nullable",
     innerType
   });
 }
+// @__NO_SIDE_EFFECTS__
 function _default(innerType, defaultValue) {
-  return new ZodDefault({
+  return new ZodMiniDefault({
     type: "default",
     innerType,
     get defaultValue() {
-      return typeof defaultValue === "function" ? defaultValue() : util_exports.shallowClone(defaultValue);
+      return typeof defaultValue === "function" ? defaultValue() : shallowClone(defaultValue);
     }
   });
 }
-function prefault(innerType, defaultValue) {
-  return new ZodPrefault({
-    type: "prefault",
-    innerType,
-    get defaultValue() {
-      return typeof defaultValue === "function" ? defaultValue() : util_exports.shallowClone(defaultValue);
-    }
-  });
-}
-function nonoptional(innerType, params) {
-  return new ZodNonOptional({
-    type: "nonoptional",
-    innerType,
-    ...util_exports.normalizeParams(params)
-  });
-}
-function _catch(innerType, catchValue) {
-  return new ZodCatch({
-    type: "catch",
-    innerType,
-    catchValue: typeof catchValue === "function" ? catchValue : util_exports.constantCatch(catchValue)
-  });
-}
-function pipe(in_, out) {
-  return new ZodPipe({
-    type: "pipe",
-    in: in_,
-    out
-    // ...util.normalizeParams(params),
-  });
-}
-function readonly(innerType) {
-  return new ZodReadonly({
-    type: "readonly",
-    innerType
-  });
-}
+// @__NO_SIDE_EFFECTS__
 function refine(fn, _params = {}) {
-  return _refine(ZodCustom, fn, _params);
+  return _refine(ZodMiniCustom, fn, _params);
 }
-function superRefine(fn, params) {
-  return _superRefine(fn, params);
-}
-var ZodType, _ZodString, ZodString, ZodStringFormat, ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodJWT, ZodNumber, ZodNumberFormat, ZodBoolean, ZodUnknown, ZodNever, ZodArray, ZodObject, ZodUnion, ZodIntersection, ZodRecord, ZodEnum, ZodLiteral, ZodTransform, ZodOptional, ZodExactOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodCatch, ZodPipe, ZodReadonly, ZodCustom;
+var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCustom;
 var init_schemas2 = __esm({
-  "node_modules/zod/v4/classic/schemas.js"() {
+  "../../main/node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
-    init_core2();
-    init_json_schema_processors();
-    init_to_json_schema();
-    init_en();
-    init_checks2();
+    init_util();
     init_parse2();
-    ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
-      _ensureDefaultLocale();
+    ZodMiniType = /* @__PURE__ */ $constructor("ZodMiniType", (inst, def) => {
+      if (!inst._zod)
+        throw new Error("Uninitialized schema in ZodMiniType.");
       $ZodType.init(inst, def);
       inst.def = def;
       inst.type = def.type;
-      return inst;
     }, {
-      check(...chks) {
+      // `with` is an alias for `check`: the same function object, not a wrapper.
+      get with() {
+        return this.check;
+      },
+      set with(value) {
+        own(this, "with", value);
+      },
+      parse(data, params) {
+        return parse(this, data, params, { callee: this.parse });
+      },
+      parseAsync(data, params) {
+        return parseAsync(this, data, params, { callee: this.parseAsync });
+      },
+      safeParse(data, params) {
+        return safeParse(this, data, params);
+      },
+      safeParseAsync(data, params) {
+        return safeParseAsync(this, data, params);
+      },
+      check(...checks) {
         const def = this.def;
-        return this.clone(util_exports.mergeDefs(def, {
+        return this.clone({
+          ...def,
           checks: [
             ...def.checks ?? [],
-            ...chks.map((ch) => typeof ch === "function" ? { _zod: { check: ch, def: { check: "custom" }, onattach: [] } } : ch)
+            ...checks.map((ch) => typeof ch === "function" ? { _zod: { check: ch, def: { check: "custom" }, onattach: [] } } : ch)
           ]
-        }), { parent: true });
+        }, { parent: true });
       },
-      with(...chks) {
-        return this.check(...chks);
-      },
-      clone(def, params) {
-        return clone(this, def, params);
+      clone(_def, params) {
+        return clone(this, _def, params);
       },
       brand() {
         return this;
@@ -5893,762 +2778,181 @@ var init_schemas2 = __esm({
         reg.add(this, meta2);
         return this;
       },
-      refine(check, params) {
-        return this.check(refine(check, params));
-      },
-      superRefine(refinement, params) {
-        return this.check(superRefine(refinement, params));
-      },
-      overwrite(fn) {
-        return this.check(_overwrite(fn));
-      },
-      optional() {
-        return optional(this);
-      },
-      exactOptional() {
-        return exactOptional(this);
-      },
-      nullable() {
-        return nullable(this);
-      },
-      nullish() {
-        return optional(nullable(this));
-      },
-      nonoptional(params) {
-        return nonoptional(this, params);
-      },
-      array() {
-        return array(this);
-      },
-      or(arg) {
-        return union([this, arg]);
-      },
-      and(arg) {
-        return intersection(this, arg);
-      },
-      transform(tx) {
-        return pipe(this, transform(tx));
-      },
-      default(d) {
-        return _default(this, d);
-      },
-      prefault(d) {
-        return prefault(this, d);
-      },
-      catch(params) {
-        return _catch(this, params);
-      },
-      pipe(target) {
-        return pipe(this, target);
-      },
-      readonly() {
-        return readonly(this);
-      },
-      describe(description) {
-        const cl = this.clone();
-        globalRegistry.add(cl, { description });
-        return cl;
-      },
-      meta(...args) {
-        if (args.length === 0)
-          return globalRegistry.get(this);
-        const cl = this.clone();
-        globalRegistry.add(cl, args[0]);
-        return cl;
-      },
-      isOptional() {
-        return this.safeParse(void 0).success;
-      },
-      isNullable() {
-        return this.safeParse(null).success;
-      },
       apply(fn, ...args) {
         return args.length === 0 ? fn(this) : fn(this, ...args);
-      },
-      // Overrides core's `~standard` to add `jsonSchema`. Must stay a prototype entry: redefining it per instance demotes instances to dictionary mode.
-      get "~standard"() {
-        return util_exports.hide(this, "~standard", {
-          ...standardProps(this),
-          jsonSchema: {
-            input: createStandardJSONSchemaMethod(this, "input"),
-            output: createStandardJSONSchemaMethod(this, "output")
-          }
-        });
-      },
-      set "~standard"(value) {
-        util_exports.own(this, "~standard", value);
-      },
-      parse: function _parse2(data, params) {
-        return parse(this, data, params, { callee: _parse2 });
-      },
-      parseAsync: async function _parseAsync2(data, params) {
-        return await parseAsync(this, data, params, { callee: _parseAsync2 });
-      },
-      safeParse(data, params) {
-        return safeParse(this, data, params);
-      },
-      async safeParseAsync(data, params) {
-        return safeParseAsync(this, data, params);
-      },
-      // `spa` is an alias: same function object as `safeParseAsync`, as before.
-      get spa() {
-        return this?.safeParseAsync;
-      },
-      set spa(value) {
-        util_exports.own(this, "spa", value);
-      },
-      validate(data, params) {
-        return validate(this, data, params);
-      },
-      validateAsync(data, params) {
-        return validateAsync(this, data, params);
-      },
-      encode: function _encode2(data, params) {
-        return encode(this, data, params, { callee: _encode2 });
-      },
-      decode: function _decode2(data, params) {
-        return decode(this, data, params, { callee: _decode2 });
-      },
-      encodeAsync: async function _encodeAsync2(data, params) {
-        return await encodeAsync(this, data, params, { callee: _encodeAsync2 });
-      },
-      decodeAsync: async function _decodeAsync2(data, params) {
-        return await decodeAsync(this, data, params, { callee: _decodeAsync2 });
-      },
-      safeEncode(data, params) {
-        return safeEncode(this, data, params);
-      },
-      safeDecode(data, params) {
-        return safeDecode(this, data, params);
-      },
-      async safeEncodeAsync(data, params) {
-        return safeEncodeAsync(this, data, params);
-      },
-      async safeDecodeAsync(data, params) {
-        return safeDecodeAsync(this, data, params);
-      },
-      toJSONSchema(params) {
-        return createToJSONSchemaMethod(this, {})(params);
-      },
-      // Reads through to the registry on every access, so it must not cache.
-      get description() {
-        return globalRegistry.get(this)?.description;
-      },
-      // No setter: `schema._def = x` throws, as it did when `_def` was a non-writable own property.
-      get _def() {
-        return this._zod.def;
       }
     });
-    _ZodString = /* @__PURE__ */ $constructor(
-      "_ZodString",
-      (inst, def) => {
-        $ZodString.init(inst, def);
-        ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json, params) => stringProcessor(inst, ctx, json, params);
-      },
-      /* @__PURE__ */ util_exports.derived({
-        format: (inst) => aggregateChecks(inst).format ?? null,
-        minLength: (inst) => aggregateChecks(inst).minimum ?? null,
-        maxLength: (inst) => aggregateChecks(inst).maximum ?? null
-      }, {
-        regex(...args) {
-          return this.check(_regex(...args));
-        },
-        includes(...args) {
-          return this.check(_includes(...args));
-        },
-        startsWith(...args) {
-          return this.check(_startsWith(...args));
-        },
-        endsWith(...args) {
-          return this.check(_endsWith(...args));
-        },
-        min(...args) {
-          return this.check(_minLength(...args));
-        },
-        max(...args) {
-          return this.check(_maxLength(...args));
-        },
-        length(...args) {
-          return this.check(_length(...args));
-        },
-        nonempty(...args) {
-          return this.check(_minLength(1, ...args));
-        },
-        lowercase(params) {
-          return this.check(_lowercase(params));
-        },
-        uppercase(params) {
-          return this.check(_uppercase(params));
-        },
-        trim() {
-          return this.check(_trim());
-        },
-        normalize(...args) {
-          return this.check(_normalize(...args));
-        },
-        toLowerCase() {
-          return this.check(_toLowerCase());
-        },
-        toUpperCase() {
-          return this.check(_toUpperCase());
-        },
-        slugify() {
-          return this.check(_slugify());
-        }
-      })
-    );
-    ZodString = /* @__PURE__ */ $constructor("ZodString", (inst, def) => {
+    ZodMiniString = /* @__PURE__ */ $constructor("ZodMiniString", (inst, def) => {
       $ZodString.init(inst, def);
-      _ZodString.init(inst, def);
-    }, {
-      email(params) {
-        return this.check(_email(ZodEmail, params));
-      },
-      url(params) {
-        return this.check(_url(ZodURL, params));
-      },
-      jwt(params) {
-        return this.check(_jwt(ZodJWT, params));
-      },
-      emoji(params) {
-        return this.check(_emoji2(ZodEmoji, params));
-      },
-      guid(params) {
-        return this.check(_guid(ZodGUID, params));
-      },
-      uuid(params) {
-        return this.check(_uuid(ZodUUID, params));
-      },
-      uuidv4(params) {
-        return this.check(_uuidv4(ZodUUID, params));
-      },
-      uuidv6(params) {
-        return this.check(_uuidv6(ZodUUID, params));
-      },
-      uuidv7(params) {
-        return this.check(_uuidv7(ZodUUID, params));
-      },
-      nanoid(params) {
-        return this.check(_nanoid(ZodNanoID, params));
-      },
-      cuid(params) {
-        return this.check(_cuid(ZodCUID, params));
-      },
-      cuid2(params) {
-        return this.check(_cuid2(ZodCUID2, params));
-      },
-      ulid(params) {
-        return this.check(_ulid(ZodULID, params));
-      },
-      base64(params) {
-        return this.check(_base64(ZodBase64, params));
-      },
-      base64url(params) {
-        return this.check(_base64url(ZodBase64URL, params));
-      },
-      xid(params) {
-        return this.check(_xid(ZodXID, params));
-      },
-      ksuid(params) {
-        return this.check(_ksuid(ZodKSUID, params));
-      },
-      ipv4(params) {
-        return this.check(_ipv4(ZodIPv4, params));
-      },
-      ipv6(params) {
-        return this.check(_ipv6(ZodIPv6, params));
-      },
-      cidrv4(params) {
-        return this.check(_cidrv4(ZodCIDRv4, params));
-      },
-      cidrv6(params) {
-        return this.check(_cidrv6(ZodCIDRv6, params));
-      },
-      e164(params) {
-        return this.check(_e164(ZodE164, params));
-      },
-      datetime(params) {
-        return this.check(_isoDateTime(ZodISODateTime, params));
-      },
-      date(params) {
-        return this.check(_isoDate(ZodISODate, params));
-      },
-      time(params) {
-        return this.check(_isoTime(ZodISOTime, params));
-      },
-      duration(params) {
-        return this.check(_isoDuration(ZodISODuration, params));
-      }
+      ZodMiniType.init(inst, def);
     });
-    ZodStringFormat = /* @__PURE__ */ $constructor("ZodStringFormat", (inst, def) => {
+    ZodMiniStringFormat = /* @__PURE__ */ $constructor("ZodMiniStringFormat", (inst, def) => {
       $ZodStringFormat.init(inst, def);
-      _ZodString.init(inst, def);
+      ZodMiniString.init(inst, def);
     });
-    ZodISODateTime = /* @__PURE__ */ $constructor("ZodISODateTime", (inst, def) => {
-      $ZodISODateTime.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodISODate = /* @__PURE__ */ $constructor("ZodISODate", (inst, def) => {
-      $ZodISODate.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodISOTime = /* @__PURE__ */ $constructor("ZodISOTime", (inst, def) => {
-      $ZodISOTime.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodISODuration = /* @__PURE__ */ $constructor("ZodISODuration", (inst, def) => {
-      $ZodISODuration.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodEmail = /* @__PURE__ */ $constructor("ZodEmail", (inst, def) => {
-      $ZodEmail.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodGUID = /* @__PURE__ */ $constructor("ZodGUID", (inst, def) => {
-      $ZodGUID.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodUUID = /* @__PURE__ */ $constructor("ZodUUID", (inst, def) => {
-      $ZodUUID.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodURL = /* @__PURE__ */ $constructor("ZodURL", (inst, def) => {
+    ZodMiniURL = /* @__PURE__ */ $constructor("ZodMiniURL", (inst, def) => {
       $ZodURL.init(inst, def);
-      ZodStringFormat.init(inst, def);
+      ZodMiniStringFormat.init(inst, def);
     });
-    ZodEmoji = /* @__PURE__ */ $constructor("ZodEmoji", (inst, def) => {
-      $ZodEmoji.init(inst, def);
-      ZodStringFormat.init(inst, def);
+    ZodMiniNumber = /* @__PURE__ */ $constructor("ZodMiniNumber", (inst, def) => {
+      $ZodNumber.init(inst, def);
+      ZodMiniType.init(inst, def);
     });
-    ZodNanoID = /* @__PURE__ */ $constructor("ZodNanoID", (inst, def) => {
-      $ZodNanoID.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodCUID = /* @__PURE__ */ $constructor("ZodCUID", (inst, def) => {
-      $ZodCUID.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodCUID2 = /* @__PURE__ */ $constructor("ZodCUID2", (inst, def) => {
-      $ZodCUID2.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodULID = /* @__PURE__ */ $constructor("ZodULID", (inst, def) => {
-      $ZodULID.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodXID = /* @__PURE__ */ $constructor("ZodXID", (inst, def) => {
-      $ZodXID.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodKSUID = /* @__PURE__ */ $constructor("ZodKSUID", (inst, def) => {
-      $ZodKSUID.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodIPv4 = /* @__PURE__ */ $constructor("ZodIPv4", (inst, def) => {
-      $ZodIPv4.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodIPv6 = /* @__PURE__ */ $constructor("ZodIPv6", (inst, def) => {
-      $ZodIPv6.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodCIDRv4 = /* @__PURE__ */ $constructor("ZodCIDRv4", (inst, def) => {
-      $ZodCIDRv4.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodCIDRv6 = /* @__PURE__ */ $constructor("ZodCIDRv6", (inst, def) => {
-      $ZodCIDRv6.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodBase64 = /* @__PURE__ */ $constructor("ZodBase64", (inst, def) => {
-      $ZodBase64.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodBase64URL = /* @__PURE__ */ $constructor("ZodBase64URL", (inst, def) => {
-      $ZodBase64URL.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodE164 = /* @__PURE__ */ $constructor("ZodE164", (inst, def) => {
-      $ZodE164.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodJWT = /* @__PURE__ */ $constructor("ZodJWT", (inst, def) => {
-      $ZodJWT.init(inst, def);
-      ZodStringFormat.init(inst, def);
-    });
-    ZodNumber = /* @__PURE__ */ $constructor(
-      "ZodNumber",
-      (inst, def) => {
-        $ZodNumber.init(inst, def);
-        ZodType.init(inst, def);
-        inst._zod.processJSONSchema = (ctx, json, params) => numberProcessor(inst, ctx, json, params);
-        inst.isFinite = true;
-      },
-      /* @__PURE__ */ util_exports.derived({
-        minValue: (inst) => {
-          const { minimum, exclusiveMinimum } = aggregateChecks(inst);
-          return Math.max(minimum ?? Number.NEGATIVE_INFINITY, exclusiveMinimum ?? Number.NEGATIVE_INFINITY);
-        },
-        maxValue: (inst) => {
-          const { maximum, exclusiveMaximum } = aggregateChecks(inst);
-          return Math.min(maximum ?? Number.POSITIVE_INFINITY, exclusiveMaximum ?? Number.POSITIVE_INFINITY);
-        },
-        isInt: (inst) => {
-          const { isInt, multipleOf } = aggregateChecks(inst);
-          return !!isInt || !!multipleOf?.some(Number.isSafeInteger);
-        },
-        format: (inst) => aggregateChecks(inst).format ?? null
-      }, {
-        gt(value, params) {
-          return this.check(_gt(value, params));
-        },
-        gte(value, params) {
-          return this.check(_gte(value, params));
-        },
-        min(value, params) {
-          return this.check(_gte(value, params));
-        },
-        lt(value, params) {
-          return this.check(_lt(value, params));
-        },
-        lte(value, params) {
-          return this.check(_lte(value, params));
-        },
-        max(value, params) {
-          return this.check(_lte(value, params));
-        },
-        int(params) {
-          return this.check(int(params));
-        },
-        safe(params) {
-          return this.check(int(params));
-        },
-        positive(params) {
-          return this.check(_gt(0, params));
-        },
-        nonnegative(params) {
-          return this.check(_gte(0, params));
-        },
-        negative(params) {
-          return this.check(_lt(0, params));
-        },
-        nonpositive(params) {
-          return this.check(_lte(0, params));
-        },
-        multipleOf(value, params) {
-          return this.check(_multipleOf(value, params));
-        },
-        step(value, params) {
-          return this.check(_multipleOf(value, params));
-        },
-        finite() {
-          return this;
-        }
-      })
-    );
-    ZodNumberFormat = /* @__PURE__ */ $constructor("ZodNumberFormat", (inst, def) => {
+    ZodMiniNumberFormat = /* @__PURE__ */ $constructor("ZodMiniNumberFormat", (inst, def) => {
       $ZodNumberFormat.init(inst, def);
-      ZodNumber.init(inst, def);
+      ZodMiniNumber.init(inst, def);
     });
-    ZodBoolean = /* @__PURE__ */ $constructor("ZodBoolean", (inst, def) => {
+    ZodMiniBoolean = /* @__PURE__ */ $constructor("ZodMiniBoolean", (inst, def) => {
       $ZodBoolean.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
+      ZodMiniType.init(inst, def);
     });
-    ZodUnknown = /* @__PURE__ */ $constructor("ZodUnknown", (inst, def) => {
+    ZodMiniUnknown = /* @__PURE__ */ $constructor("ZodMiniUnknown", (inst, def) => {
       $ZodUnknown.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => unknownProcessor(inst, ctx, json, params);
+      ZodMiniType.init(inst, def);
     });
-    ZodNever = /* @__PURE__ */ $constructor("ZodNever", (inst, def) => {
+    ZodMiniNever = /* @__PURE__ */ $constructor("ZodMiniNever", (inst, def) => {
       $ZodNever.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => neverProcessor(inst, ctx, json, params);
+      ZodMiniType.init(inst, def);
     });
-    ZodArray = /* @__PURE__ */ $constructor("ZodArray", (inst, def) => {
-      _ensureDefaultMemoizer();
+    ZodMiniArray = /* @__PURE__ */ $constructor("ZodMiniArray", (inst, def) => {
       $ZodArray.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => arrayProcessor(inst, ctx, json, params);
-      inst.element = def.element;
-    }, {
-      min(n, params) {
-        return this.check(_minLength(n, params));
-      },
-      nonempty(params) {
-        return this.check(_minLength(1, params));
-      },
-      max(n, params) {
-        return this.check(_maxLength(n, params));
-      },
-      length(n, params) {
-        return this.check(_length(n, params));
-      },
-      unwrap() {
-        return this.element;
-      }
+      ZodMiniType.init(inst, def);
     });
-    ZodObject = /* @__PURE__ */ $constructor("ZodObject", (inst, def) => {
-      _ensureDefaultMemoizer();
-      $ZodObjectJIT.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => objectProcessor(inst, ctx, json, params);
-      util_exports.installLazyProp(inst, "shape", (self) => self._zod.def.shape, false);
-    }, {
-      keyof() {
-        return _enum(Object.keys(this._zod.def.shape));
-      },
-      catchall(catchall) {
-        return this.clone(util_exports.mergeDefs(this._zod.def, { catchall }));
-      },
-      passthrough() {
-        return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: unknown() }));
-      },
-      loose() {
-        return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: unknown() }));
-      },
-      strict() {
-        return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: never() }));
-      },
-      strip() {
-        return this.clone(util_exports.mergeDefs(this._zod.def, { catchall: void 0 }));
-      },
-      extend(incoming) {
-        return util_exports.extend(this, incoming);
-      },
-      safeExtend(incoming) {
-        return util_exports.safeExtend(this, incoming);
-      },
-      merge(other) {
-        return util_exports.merge(this, other);
-      },
-      pick(mask) {
-        return util_exports.pick(this, mask);
-      },
-      omit(mask) {
-        return util_exports.omit(this, mask);
-      },
-      partial(...args) {
-        return util_exports.partial(ZodOptional, this, args[0]);
-      },
-      exactPartial(...args) {
-        return util_exports.partial(ZodExactOptional, this, args[0], "exactPartial");
-      },
-      required(...args) {
-        return util_exports.required(ZodNonOptional, this, args[0]);
-      }
+    ZodMiniObject = /* @__PURE__ */ $constructor("ZodMiniObject", (inst, def) => {
+      $ZodObject.init(inst, def);
+      ZodMiniType.init(inst, def);
+      installLazyProp(inst, "shape", (self) => self._zod.def.shape, false);
     });
-    ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
+    ZodMiniUnion = /* @__PURE__ */ $constructor("ZodMiniUnion", (inst, def) => {
       $ZodUnion.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => unionProcessor(inst, ctx, json, params);
-      inst.options = def.options;
+      ZodMiniType.init(inst, def);
     });
-    ZodIntersection = /* @__PURE__ */ $constructor("ZodIntersection", (inst, def) => {
-      $ZodIntersection.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => intersectionProcessor(inst, ctx, json, params);
-    });
-    ZodRecord = /* @__PURE__ */ $constructor("ZodRecord", (inst, def) => {
-      _ensureDefaultMemoizer();
+    ZodMiniRecord = /* @__PURE__ */ $constructor("ZodMiniRecord", (inst, def) => {
       $ZodRecord.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => recordProcessor(inst, ctx, json, params);
-      inst.keyType = def.keyType;
-      inst.valueType = def.valueType;
+      ZodMiniType.init(inst, def);
     });
-    ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
+    ZodMiniEnum = /* @__PURE__ */ $constructor("ZodMiniEnum", (inst, def) => {
       $ZodEnum.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => enumProcessor(inst, ctx, json, params);
-      inst.enum = def.entries;
+      ZodMiniType.init(inst, def);
       inst.options = [...inst._zod.values];
-      const keys = new Set(Object.keys(def.entries));
-      inst.extract = (values, params) => {
-        const newEntries = {};
-        for (const value of values) {
-          if (keys.has(value)) {
-            newEntries[value] = def.entries[value];
-          } else
-            throw new Error(`Key ${value} not found in enum`);
-        }
-        return new ZodEnum({
-          ...def,
-          checks: [],
-          ...util_exports.normalizeParams(params),
-          entries: newEntries
-        });
-      };
-      inst.exclude = (values, params) => {
-        const newEntries = { ...def.entries };
-        for (const value of values) {
-          if (keys.has(value)) {
-            delete newEntries[value];
-          } else
-            throw new Error(`Key ${value} not found in enum`);
-        }
-        return new ZodEnum({
-          ...def,
-          checks: [],
-          ...util_exports.normalizeParams(params),
-          entries: newEntries
-        });
-      };
     });
-    ZodLiteral = /* @__PURE__ */ $constructor("ZodLiteral", (inst, def) => {
+    ZodMiniLiteral = /* @__PURE__ */ $constructor("ZodMiniLiteral", (inst, def) => {
       $ZodLiteral.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => literalProcessor(inst, ctx, json, params);
-      inst.values = new Set(def.values);
-      Object.defineProperty(inst, "value", {
-        get() {
-          if (def.values.length > 1) {
-            throw new Error("This schema contains multiple valid literal values. Use `.values` instead.");
-          }
-          return def.values[0];
-        }
-      });
+      ZodMiniType.init(inst, def);
     });
-    ZodTransform = /* @__PURE__ */ $constructor("ZodTransform", (inst, def) => {
-      _ensureDefaultMemoizer();
-      $ZodTransform.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => transformProcessor(inst, ctx, json, params);
-      inst._zod.parse = (payload, _ctx) => {
-        if (_ctx.direction === "backward") {
-          throw new $ZodEncodeError(inst.constructor.name);
-        }
-        payload.addIssue = (issue2) => {
-          if (typeof issue2 === "string") {
-            payload.issues.push(util_exports.issue(issue2, payload.value, def));
-          } else {
-            const _issue = issue2;
-            if (_issue.fatal)
-              _issue.continue = false;
-            _issue.code ?? (_issue.code = "custom");
-            if (!("input" in _issue))
-              _issue.input = payload.value;
-            _issue.inst ?? (_issue.inst = inst);
-            payload.issues.push(util_exports.issue(_issue));
-          }
-        };
-        const output = def.transform(payload.value, payload);
-        if (output instanceof Promise) {
-          return output.then((output2) => {
-            payload.value = output2;
-            return payload;
-          });
-        }
-        payload.value = output;
-        return payload;
-      };
-    });
-    ZodOptional = /* @__PURE__ */ $constructor("ZodOptional", (inst, def) => {
+    ZodMiniOptional = /* @__PURE__ */ $constructor("ZodMiniOptional", (inst, def) => {
       $ZodOptional.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
+      ZodMiniType.init(inst, def);
     });
-    ZodExactOptional = /* @__PURE__ */ $constructor("ZodExactOptional", (inst, def) => {
-      $ZodExactOptional.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => optionalProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-    });
-    ZodNullable = /* @__PURE__ */ $constructor("ZodNullable", (inst, def) => {
+    ZodMiniNullable = /* @__PURE__ */ $constructor("ZodMiniNullable", (inst, def) => {
       $ZodNullable.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => nullableProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
+      ZodMiniType.init(inst, def);
     });
-    ZodDefault = /* @__PURE__ */ $constructor("ZodDefault", (inst, def) => {
+    ZodMiniDefault = /* @__PURE__ */ $constructor("ZodMiniDefault", (inst, def) => {
       $ZodDefault.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => defaultProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-      inst.removeDefault = inst.unwrap;
+      ZodMiniType.init(inst, def);
     });
-    ZodPrefault = /* @__PURE__ */ $constructor("ZodPrefault", (inst, def) => {
-      $ZodPrefault.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => prefaultProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-    });
-    ZodNonOptional = /* @__PURE__ */ $constructor("ZodNonOptional", (inst, def) => {
-      $ZodNonOptional.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => nonoptionalProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-    });
-    ZodCatch = /* @__PURE__ */ $constructor("ZodCatch", (inst, def) => {
-      $ZodCatch.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => catchProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-      inst.removeCatch = inst.unwrap;
-    });
-    ZodPipe = /* @__PURE__ */ $constructor("ZodPipe", (inst, def) => {
-      $ZodPipe.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => pipeProcessor(inst, ctx, json, params);
-      inst.in = def.in;
-      inst.out = def.out;
-    });
-    ZodReadonly = /* @__PURE__ */ $constructor("ZodReadonly", (inst, def) => {
-      $ZodReadonly.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => readonlyProcessor(inst, ctx, json, params);
-      inst.unwrap = () => inst._zod.def.innerType;
-    });
-    ZodCustom = /* @__PURE__ */ $constructor("ZodCustom", (inst, def) => {
+    ZodMiniCustom = /* @__PURE__ */ $constructor("ZodMiniCustom", (inst, def) => {
       $ZodCustom.init(inst, def);
-      ZodType.init(inst, def);
-      inst._zod.processJSONSchema = (ctx, json, params) => customProcessor(inst, ctx, json, params);
+      ZodMiniType.init(inst, def);
     });
   }
 });
 
-// node_modules/zod/v4/classic/compat.js
-var ZodFirstPartyTypeKind;
-var init_compat = __esm({
-  "node_modules/zod/v4/classic/compat.js"() {
-    /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
-    })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
+// ../../main/node_modules/zod/v4/mini/checks.js
+var init_checks2 = __esm({
+  "../../main/node_modules/zod/v4/mini/checks.js"() {
+    init_core2();
   }
 });
 
-// node_modules/zod/v4/classic/iso.js
+// ../../main/node_modules/zod/v4/mini/iso.js
+var iso_exports = {};
+__export(iso_exports, {
+  ZodMiniISODate: () => ZodMiniISODate,
+  ZodMiniISODateTime: () => ZodMiniISODateTime,
+  ZodMiniISODuration: () => ZodMiniISODuration,
+  ZodMiniISOTime: () => ZodMiniISOTime,
+  date: () => date2,
+  datetime: () => datetime2,
+  duration: () => duration2,
+  time: () => time2
+});
+// @__NO_SIDE_EFFECTS__
+function datetime2(params) {
+  return _isoDateTime(ZodMiniISODateTime, params);
+}
+// @__NO_SIDE_EFFECTS__
+function date2(params) {
+  return _isoDate(ZodMiniISODate, params);
+}
+// @__NO_SIDE_EFFECTS__
+function time2(params) {
+  return _isoTime(ZodMiniISOTime, params);
+}
+// @__NO_SIDE_EFFECTS__
+function duration2(params) {
+  return _isoDuration(ZodMiniISODuration, params);
+}
+var ZodMiniISODateTime, ZodMiniISODate, ZodMiniISOTime, ZodMiniISODuration;
 var init_iso = __esm({
-  "node_modules/zod/v4/classic/iso.js"() {
-  }
-});
-
-// node_modules/zod/v4/classic/coerce.js
-var init_coerce = __esm({
-  "node_modules/zod/v4/classic/coerce.js"() {
-  }
-});
-
-// node_modules/zod/v4/classic/external.js
-var init_external = __esm({
-  "node_modules/zod/v4/classic/external.js"() {
+  "../../main/node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas2();
-    init_checks2();
-    init_errors3();
+    ZodMiniISODateTime = /* @__PURE__ */ $constructor("ZodMiniISODateTime", (inst, def) => {
+      $ZodISODateTime.init(inst, def);
+      ZodMiniStringFormat.init(inst, def);
+    });
+    ZodMiniISODate = /* @__PURE__ */ $constructor("ZodMiniISODate", (inst, def) => {
+      $ZodISODate.init(inst, def);
+      ZodMiniStringFormat.init(inst, def);
+    });
+    ZodMiniISOTime = /* @__PURE__ */ $constructor("ZodMiniISOTime", (inst, def) => {
+      $ZodISOTime.init(inst, def);
+      ZodMiniStringFormat.init(inst, def);
+    });
+    ZodMiniISODuration = /* @__PURE__ */ $constructor("ZodMiniISODuration", (inst, def) => {
+      $ZodISODuration.init(inst, def);
+      ZodMiniStringFormat.init(inst, def);
+    });
+  }
+});
+
+// ../../main/node_modules/zod/v4/mini/coerce.js
+var init_coerce = __esm({
+  "../../main/node_modules/zod/v4/mini/coerce.js"() {
+  }
+});
+
+// ../../main/node_modules/zod/v4/mini/external.js
+var init_external = __esm({
+  "../../main/node_modules/zod/v4/mini/external.js"() {
+    init_core2();
     init_parse2();
-    init_compat();
+    init_schemas2();
+    init_checks2();
+    init_core2();
     init_locales();
     init_iso();
     init_coerce();
   }
 });
 
-// node_modules/zod/index.js
-var init_zod = __esm({
-  "node_modules/zod/index.js"() {
+// ../../main/node_modules/zod/mini/index.js
+var init_mini = __esm({
+  "../../main/node_modules/zod/mini/index.js"() {
     init_external();
+  }
+});
+
+// types/zod.ts
+var init_zod = __esm({
+  "types/zod.ts"() {
+    "use strict";
+    init_mini();
+    init_en();
+    init_mini();
+    if (!config().localeError) config(en_default());
   }
 });
 
@@ -6659,7 +2963,10 @@ var init_config = __esm({
     "use strict";
     init_zod();
     OnDirty = _enum(["wip-commit", "error"]);
-    Identity = object({ name: string2().min(1), email: string2().min(1) }).strict();
+    Identity = strictObject({
+      name: string2().check(_minLength(1)),
+      email: string2().check(_minLength(1))
+    });
     DEFAULT_IDENTITY = { name: "agentgate", email: "agentgate@localhost" };
     DEFAULT_ON_DIRTY = "wip-commit";
     DEFAULT_GIT_TIMEOUT_MS = 12e4;
@@ -6669,31 +2976,39 @@ var init_config = __esm({
     DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES = 20 * 1024 * 1024;
     DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
     DEFAULT_HOOK_TIMEOUT_MS = 5e3;
-    Config = object({
-      artifactsDir: string2().min(1).optional(),
-      identity: Identity.optional(),
-      onDirty: OnDirty.optional(),
-      gitTimeoutMs: number2().int().positive().optional(),
-      lockTimeoutMs: number2().int().positive().optional(),
-      checkpoints: object({
-        maxFileSizeBytes: number2().int().positive().optional(),
-        keep: number2().int().positive().optional(),
-        maxStoreBytes: number2().int().positive().optional()
-      }).strict().optional(),
-      hooks: object({
-        timeoutMs: number2().int().positive().optional(),
-        /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
-        recordPrompts: boolean2().optional()
-      }).strict().optional(),
-      report: object({
-        maxFileDiffBytes: number2().int().nonnegative().optional(),
-        maxTotalDiffBytes: number2().int().nonnegative().optional()
-      }).strict().optional(),
-      sharing: object({
-        /** Whether push and export carry each gate verdict's log text (its digest always travels). */
-        includeGateLogs: boolean2().optional()
-      }).strict().optional()
-    }).strict();
+    Config = strictObject({
+      artifactsDir: optional(string2().check(_minLength(1))),
+      identity: optional(Identity),
+      onDirty: optional(OnDirty),
+      gitTimeoutMs: optional(int().check(_positive())),
+      lockTimeoutMs: optional(int().check(_positive())),
+      checkpoints: optional(
+        strictObject({
+          maxFileSizeBytes: optional(int().check(_positive())),
+          keep: optional(int().check(_positive())),
+          maxStoreBytes: optional(int().check(_positive()))
+        })
+      ),
+      hooks: optional(
+        strictObject({
+          timeoutMs: optional(int().check(_positive())),
+          /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
+          recordPrompts: optional(boolean2())
+        })
+      ),
+      report: optional(
+        strictObject({
+          maxFileDiffBytes: optional(int().check(_nonnegative())),
+          maxTotalDiffBytes: optional(int().check(_nonnegative()))
+        })
+      ),
+      sharing: optional(
+        strictObject({
+          /** Whether push and export carry each gate verdict's log text (its digest always travels). */
+          includeGateLogs: optional(boolean2())
+        })
+      )
+    });
   }
 });
 
@@ -6715,43 +3030,46 @@ var init_snapshot = __esm({
     init_zod();
     init_ids();
     SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    SafeId = string2().regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit").refine(
-      (s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."),
-      'must not contain ".." or end with "." or ".lock"'
+    SafeId = string2().check(
+      _regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"),
+      refine(
+        (s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."),
+        'must not contain ".." or end with "." or ".lock"'
+      )
     );
-    Sha = string2().regex(OBJECT_ID_PATTERN, "a full hexadecimal object id");
-    IsoDate = string2().datetime({ offset: true });
+    Sha = string2().check(_regex(OBJECT_ID_PATTERN, "a full hexadecimal object id"));
+    IsoDate = iso_exports.datetime({ offset: true });
     HeadState = _enum(["branch", "detached", "unborn"]);
     SkippedPath = object({
-      path: string2().min(1),
+      path: string2().check(_minLength(1)),
       reason: _enum(["special-file", "unreadable"])
     });
     BeforeState = object({
       sha: Sha,
-      branch: string2().min(1),
+      branch: string2().check(_minLength(1)),
       isDirty: boolean2(),
-      wipSha: Sha.nullable(),
+      wipSha: nullable(Sha),
       capturedAt: IsoDate,
       runId: SafeId,
       headState: HeadState,
       /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
-      nestedRepositories: array(string2()).optional(),
+      nestedRepositories: optional(array(string2())),
       /** Paths the WIP commit could not take. */
-      skipped: array(SkippedPath).optional()
+      skipped: optional(array(SkippedPath))
     });
     FileStatus = _enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
     FileChange = object({
-      path: string2().min(1),
-      oldPath: string2().min(1).nullable(),
+      path: string2().check(_minLength(1)),
+      oldPath: nullable(string2().check(_minLength(1))),
       status: FileStatus,
-      insertions: number2().int().nonnegative(),
-      deletions: number2().int().nonnegative(),
+      insertions: int().check(_nonnegative()),
+      deletions: int().check(_nonnegative()),
       binary: boolean2()
     });
     DiffStats = object({
-      filesChanged: number2().int().nonnegative(),
-      insertions: number2().int().nonnegative(),
-      deletions: number2().int().nonnegative(),
+      filesChanged: int().check(_nonnegative()),
+      insertions: int().check(_nonnegative()),
+      deletions: int().check(_nonnegative()),
       files: array(FileChange)
     });
     CommitInfo = object({
@@ -6762,36 +3080,36 @@ var init_snapshot = __esm({
       parents: array(Sha)
     });
     AgentOutcome = object({
-      exitCode: number2().int().nullable(),
-      signal: string2().nullable(),
-      durationMs: number2().int().nonnegative()
+      exitCode: nullable(int()),
+      signal: nullable(string2()),
+      durationMs: int().check(_nonnegative())
     });
     Snapshot = object({
       id: SafeId,
       runId: SafeId,
-      iteration: number2().int().nonnegative(),
+      iteration: int().check(_nonnegative()),
       beforeSha: Sha,
       afterSha: Sha,
-      branch: string2().min(1),
+      branch: string2().check(_minLength(1)),
       commitMessage: string2(),
-      patchPath: string2().nullable(),
-      patchSha256: string2().regex(/^[0-9a-f]{64}$/).nullable(),
-      filesChanged: number2().int().nonnegative(),
-      insertions: number2().int().nonnegative(),
-      deletions: number2().int().nonnegative(),
+      patchPath: nullable(string2()),
+      patchSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/))),
+      filesChanged: int().check(_nonnegative()),
+      insertions: int().check(_nonnegative()),
+      deletions: int().check(_nonnegative()),
       createdAt: IsoDate,
       files: array(FileChange),
-      workspace: string2().min(1),
-      ref: string2().nullable(),
+      workspace: string2().check(_minLength(1)),
+      ref: nullable(string2()),
       /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
-      task: string2().nullable().optional(),
+      task: optional(nullable(string2())),
       /** Paths the iteration's commit could not take (left as they were). */
-      skipped: array(SkippedPath).optional(),
-      gate: string2().nullable().optional(),
+      skipped: optional(array(SkippedPath)),
+      gate: optional(nullable(string2())),
       /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-      recordedWorkspace: string2().min(1).optional(),
+      recordedWorkspace: optional(string2().check(_minLength(1))),
       /** Set by `iterate`: how the agent command it ran between before and after ended. */
-      agent: AgentOutcome.optional()
+      agent: optional(AgentOutcome)
     });
   }
 });
@@ -7230,59 +3548,59 @@ var init_gate = __esm({
     GateName = SafeId;
     GateVerdict = _enum(["pass", "fail", "error"]);
     TestFailure = object({
-      suite: string2().max(4096),
-      name: string2().max(4096),
-      message: string2().max(65536)
+      suite: string2().check(_maxLength(4096)),
+      name: string2().check(_maxLength(4096)),
+      message: string2().check(_maxLength(65536))
     });
     TestCounts = object({
-      total: number2().int().nonnegative(),
-      passed: number2().int().nonnegative(),
-      failed: number2().int().nonnegative(),
-      skipped: number2().int().nonnegative(),
-      errors: number2().int().nonnegative(),
-      failures: array(TestFailure).max(MAX_RECORDED_FAILURES)
+      total: int().check(_nonnegative()),
+      passed: int().check(_nonnegative()),
+      failed: int().check(_nonnegative()),
+      skipped: int().check(_nonnegative()),
+      errors: int().check(_nonnegative()),
+      failures: array(TestFailure).check(_maxLength(MAX_RECORDED_FAILURES))
     });
-    TestTotals = TestCounts.omit({ failures: true });
+    TestTotals = omit2(TestCounts, { failures: true });
     GateLog = object({
       /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
-      path: string2().min(1).nullable(),
-      sha256: string2().regex(/^[0-9a-f]{64}$/),
-      bytes: number2().int().nonnegative()
+      path: nullable(string2().check(_minLength(1))),
+      sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
+      bytes: int().check(_nonnegative())
     });
     GateResult = object({
       /** Unique across machines (random, like snapshot ids). */
       id: SafeId,
       runId: SafeId,
-      iteration: number2().int().nonnegative(),
+      iteration: int().check(_nonnegative()),
       name: GateName,
       /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
-      attempt: number2().int().positive(),
+      attempt: int().check(_positive()),
       /** The tree of the after commit the gate judged. */
       treeId: Sha,
       afterSha: Sha,
       /** The argv that ran; null for `gate record`. */
-      command: array(string2().max(1e6)).max(1e4).nullable(),
+      command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
       /** True when agentgate ran the command itself; false for a verdict the caller reported. */
       observed: boolean2(),
       isolated: boolean2(),
       startedAt: IsoDate,
-      durationMs: number2().int().nonnegative(),
-      exitCode: number2().int().nullable(),
-      signal: string2().max(32).nullable(),
+      durationMs: int().check(_nonnegative()),
+      exitCode: nullable(int()),
+      signal: nullable(string2().check(_maxLength(32))),
       timedOut: boolean2(),
       verdict: GateVerdict,
       /** One line saying why. */
-      reason: string2().max(1e3).regex(/^[^\r\n]*$/),
-      tests: TestCounts.nullable(),
-      log: GateLog.nullable(),
+      reason: string2().check(_maxLength(1e3), _regex(/^[^\r\n]*$/)),
+      tests: nullable(TestCounts),
+      log: nullable(GateLog),
       /** The attempt this one replayed (`gate replay`), or null. */
-      replayOf: number2().int().positive().nullable(),
+      replayOf: nullable(int().check(_positive())),
       /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
-      junit: array(string2().min(1).max(4096)).max(100).optional(),
+      junit: optional(array(string2().check(_minLength(1), _maxLength(4096))).check(_maxLength(100))),
       /** `--min-tests` as given, or null. */
-      minTests: number2().int().nonnegative().nullable().optional(),
+      minTests: optional(nullable(int().check(_nonnegative()))),
       /** `--timeout` in milliseconds, or null. */
-      timeoutMs: number2().int().positive().nullable().optional()
+      timeoutMs: optional(nullable(int().check(_positive())))
     });
   }
 });
@@ -7297,25 +3615,28 @@ var init_attestation = __esm({
     init_snapshot();
     STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
     TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1";
-    Name = string2().min(1).max(4096);
+    Name = string2().check(_minLength(1), _maxLength(4096));
     Subject = object({
       name: Name,
-      digest: union([object({ sha256: string2().regex(/^[0-9a-f]{64}$/) }), object({ gitCommit: Sha })])
+      digest: union([
+        object({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
+        object({ gitCommit: Sha })
+      ])
     });
     GateAnnotations = object({
       runId: SafeId,
-      iteration: number2().int().nonnegative(),
+      iteration: int().check(_nonnegative()),
       gate: SafeId,
       gateId: SafeId,
-      attempt: number2().int().positive(),
+      attempt: int().check(_positive()),
       verdict: GateVerdict,
       observed: boolean2(),
       afterSha: Sha,
-      command: array(string2().max(1e6)).max(1e4).nullable(),
-      exitCode: number2().int().nullable(),
-      durationMs: number2().int().nonnegative(),
-      tests: TestTotals.nullable(),
-      logSha256: string2().regex(/^[0-9a-f]{64}$/).nullable()
+      command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
+      exitCode: nullable(int()),
+      durationMs: int().check(_nonnegative()),
+      tests: nullable(TestTotals),
+      logSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/)))
     });
     GateConfiguration = object({
       name: Name,
@@ -7325,24 +3646,24 @@ var init_attestation = __esm({
     TestResult = _enum(["PASSED", "WARNED", "FAILED"]);
     TestResultPredicate = object({
       result: TestResult,
-      configuration: array(GateConfiguration).max(1e5),
-      url: string2().url().max(4096).optional(),
-      passedTests: array(Name).max(1e5),
-      warnedTests: array(Name).max(1e5),
-      failedTests: array(Name).max(1e5)
+      configuration: array(GateConfiguration).check(_maxLength(1e5)),
+      url: optional(url().check(_maxLength(4096))),
+      passedTests: array(Name).check(_maxLength(1e5)),
+      warnedTests: array(Name).check(_maxLength(1e5)),
+      failedTests: array(Name).check(_maxLength(1e5))
     });
     Statement = object({
       _type: literal(STATEMENT_TYPE),
-      subject: array(Subject).min(1).max(1e5),
+      subject: array(Subject).check(_minLength(1), _maxLength(1e5)),
       predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
       predicate: TestResultPredicate
     });
-    AttestResult = object({ file: string2(), subjects: number2().int().positive() });
+    AttestResult = object({ file: string2(), subjects: int().check(_positive()) });
     AttestationCheck = object({ check: string2(), ok: boolean2(), detail: string2() });
     AttestationReport = object({
       ok: boolean2(),
       file: string2(),
-      runId: SafeId.nullable(),
+      runId: nullable(SafeId),
       checks: array(AttestationCheck)
     });
   }
@@ -7350,7 +3671,7 @@ var init_attestation = __esm({
 
 // src/fs/atomic.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir, open as open2, rename, rm } from "node:fs/promises";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join as join2 } from "node:path";
 function tempPathBeside(path) {
   return join2(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
@@ -7376,7 +3697,7 @@ async function replaceFileAtomic(path, fill) {
 }
 async function writeFileAtomic(path, data) {
   await replaceFileAtomic(path, async (temp) => {
-    const handle = await open2(temp, "wx", 420);
+    const handle = await open(temp, "wx", 420);
     try {
       await handle.writeFile(data);
     } finally {
@@ -7389,7 +3710,7 @@ async function writeJsonAtomic(path, value) {
 `);
 }
 async function fsyncFile(path) {
-  const handle = await open2(path, "r");
+  const handle = await open(path, "r");
   try {
     await handle.sync();
   } finally {
@@ -7399,7 +3720,7 @@ async function fsyncFile(path) {
 async function fsyncDir(dir) {
   let handle;
   try {
-    handle = await open2(dir, "r");
+    handle = await open(dir, "r");
     await handle.sync();
   } catch {
   } finally {
@@ -8114,7 +4435,7 @@ var init_patch_artifact = __esm({
   }
 });
 
-// node_modules/nanoid/index.js
+// ../../main/node_modules/nanoid/index.js
 import { webcrypto as crypto } from "node:crypto";
 function fillPool(bytes) {
   if (bytes < 0) throw new RangeError("Wrong ID size");
@@ -8175,7 +4496,7 @@ function customAlphabet(alphabet, size = 21) {
 }
 var POOL_SIZE_MULTIPLIER, pool, poolOffset;
 var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
+  "../../main/node_modules/nanoid/index.js"() {
     POOL_SIZE_MULTIPLIER = 128;
   }
 });
@@ -8586,12 +4907,12 @@ async function buildStatement(src, runId, opts = {}) {
   }
   const iterations = new Set(snapshots.map((s) => s.iteration));
   const verdicts = (await src.gates.list(runId)).results.filter((g) => iterations.has(g.iteration));
-  const url = ciRunUrl(opts.env ?? {});
+  const url2 = ciRunUrl(opts.env ?? {});
   return {
     _type: STATEMENT_TYPE,
     subject,
     predicateType: TEST_RESULT_PREDICATE_TYPE,
-    predicate: { ...predicateOf(newestOfEach(verdicts)), ...url === void 0 ? {} : { url } }
+    predicate: { ...predicateOf(newestOfEach(verdicts)), ...url2 === void 0 ? {} : { url: url2 } }
   };
 }
 async function writeStatement(src, runId, file, opts = {}) {
@@ -8781,7 +5102,8 @@ __export(attest_exports, {
   verifyAttestation: () => verifyAttestation
 });
 async function verifyAttestation(ctx, file, github) {
-  const report3 = await verifyStatement(attestSources(ctx.snapshotter), file);
+  const snapshotter = await ctx.snapshotter();
+  const report3 = await verifyStatement(attestSources(snapshotter), file);
   const checks = report3.checks.map((c) => ({ ...c, snapshotId: null, runId: report3.runId }));
   return {
     json: report3,
@@ -8836,7 +5158,8 @@ var init_attest2 = __esm({
       positionals: { required: [] },
       examples: ['attest --run "$RUN" -o agentgate.intoto.json'],
       async run(ctx, values) {
-        const written = await writeStatement(attestSources(ctx.snapshotter), values.run, values.output, {
+        const snapshotter = await ctx.snapshotter();
+        const written = await writeStatement(attestSources(snapshotter), values.run, values.output, {
           ...values.iteration === void 0 ? {} : { iteration: values.iteration },
           env: process.env
         });
@@ -8881,10 +5204,11 @@ async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
     throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
-  if (from !== void 0 && to !== void 0) return ctx.snapshotter.stats(ctx.workspace, from, to);
+  const snapshotter = await ctx.snapshotter();
+  if (from !== void 0 && to !== void 0) return snapshotter.stats(ctx.workspace, from, to);
   let range;
-  if (from !== void 0) range = [await ctx.snapshotter.getSnapshot(from)];
-  else if (runId !== void 0) range = await ctx.snapshotter.listByRun(runId);
+  if (from !== void 0) range = [await snapshotter.getSnapshot(from)];
+  else if (runId !== void 0) range = await snapshotter.listByRun(runId);
   else
     throw new UsageError(
       'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms'
@@ -8896,7 +5220,7 @@ async function statsFor(ctx, runId, positionals) {
       details: { runId }
     });
   }
-  return ctx.snapshotter.stats(
+  return snapshotter.stats(
     ctx.workspaceGiven ? ctx.workspace : first.workspace,
     first.beforeSha,
     last.afterSha
@@ -9006,7 +5330,8 @@ var init_run_snapshots = __esm({
       ],
       async run(ctx, values) {
         const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
-        const state = await ctx.snapshotter.captureBeforeState(ctx.workspace, {
+        const snapshotter = await ctx.snapshotter();
+        const state = await snapshotter.captureBeforeState(ctx.workspace, {
           runId: values.run,
           init: values.init,
           ...onDirty ? { onDirty } : {},
@@ -9068,7 +5393,8 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       async run(ctx, values) {
         const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
         const labels = await afterLabels(values);
-        const snapshot = await ctx.snapshotter.captureAfterState(ctx.workspace, null, {
+        const snapshotter = await ctx.snapshotter();
+        const snapshot = await snapshotter.captureAfterState(ctx.workspace, null, {
           runId: values.run,
           iteration: values.iteration,
           ...labels,
@@ -9092,7 +5418,8 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
         const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
         const labels = await afterLabels(values);
         const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
-        const snapshot = await ctx.snapshotter.iterate(ctx.workspace, {
+        const snapshotter = await ctx.snapshotter();
+        const snapshot = await snapshotter.iterate(ctx.workspace, {
           runId: values.run,
           iteration: values.iteration,
           ...labels,
@@ -9123,7 +5450,8 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       positionals: { required: ["ID"] },
       examples: ["show 3f2a9c1e0b --json"],
       async run(ctx, _values, [id]) {
-        return snapshotResult(await ctx.snapshotter.getSnapshot(id));
+        const snapshotter = await ctx.snapshotter();
+        return snapshotResult(await snapshotter.getSnapshot(id));
       }
     });
     list = defineCommand({
@@ -9135,8 +5463,9 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       examples: ['list --run "$RUN"'],
       async run(ctx, values) {
         const runId = values.run;
-        const listed = runId === void 0 ? await ctx.snapshotter.store.list() : await ctx.snapshotter.store.inspectRun(assertSafeId(runId, "run id"));
-        const snapshots = await Promise.all(listed.snapshots.map((s) => ctx.snapshotter.withLocalPaths(s)));
+        const listed = runId === void 0 ? await ctx.store.list() : await ctx.store.inspectRun(assertSafeId(runId, "run id"));
+        const local = ctx.localPaths;
+        const snapshots = await Promise.all(listed.snapshots.map((s) => local.snapshot(s)));
         return {
           json: snapshots,
           // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
@@ -9171,8 +5500,9 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       positionals: { required: [] },
       examples: ["runs --json"],
       async run(ctx) {
-        const listed = await ctx.snapshotter.store.listRuns();
-        const runs2 = await Promise.all(listed.runs.map((r) => ctx.snapshotter.withLocalWorkspace(r)));
+        const listed = await ctx.store.listRuns();
+        const local = ctx.localPaths;
+        const runs2 = await Promise.all(listed.runs.map((r) => local.run(r)));
         return {
           json: runs2,
           warnings: listed.problems.map(storeWarning),
@@ -9211,17 +5541,18 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       positionals: { required: ["ID"] },
       examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
       async run(ctx, values, [id]) {
-        const snapshot = await ctx.snapshotter.getSnapshot(id);
+        const snapshotter = await ctx.snapshotter();
+        const snapshot = await snapshotter.getSnapshot(id);
         const output = values.output;
         if (output !== void 0) {
-          await ctx.snapshotter.generatePatch(snapshot, output);
+          await snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
         const dir = await mkdtemp(join6(tmpdir(), "agentgate-patch-"));
         const file = join6(dir, "patch.diff");
         const cleanup = () => rm3(dir, { recursive: true, force: true });
         try {
-          await ctx.snapshotter.generatePatch(snapshot, file);
+          await snapshotter.generatePatch(snapshot, file);
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -9308,7 +5639,8 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
           throw new UsageError("--require-gate and --each-iteration need --run ID");
         if (values["each-iteration"] && values["require-gate"].length === 0)
           throw new UsageError("--each-iteration asks --require-gate NAME of every iteration: give one");
-        const report3 = await ctx.gates.verify(target, {
+        const gates = await ctx.gates();
+        const report3 = await gates.verify(target, {
           requireGates: values["require-gate"],
           eachIteration: values["each-iteration"]
         });
@@ -9342,7 +5674,8 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       positionals: { required: ["ID"] },
       examples: ["delete 3f2a9c1e0b"],
       async run(ctx, _values, [id]) {
-        const deleted = await ctx.snapshotter.delete(id);
+        const snapshotter = await ctx.snapshotter();
+        const deleted = await snapshotter.delete(id);
         return { json: { deleted }, human: () => `Deleted ${deleted}.` };
       }
     });
@@ -9361,7 +5694,8 @@ Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}`
       positionals: { required: ["ID"] },
       examples: ["cherry-pick 3f2a9c1e0b --onto release"],
       async run(ctx, values, [id]) {
-        const commit = await ctx.snapshotter.cherryPick(id, values.onto);
+        const snapshotter = await ctx.snapshotter();
+        const commit = await snapshotter.cherryPick(id, values.onto);
         return {
           json: commit,
           human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}`
@@ -9438,10 +5772,10 @@ function parseRefRecords(text) {
   let i = 0;
   while (i + 5 <= parts.length - 1) {
     const ref = (parts[i] ?? "").replace(/^\n/, "");
-    const [oid = "", tree = "", date2 = "", body = ""] = parts.slice(i + 1, i + 5);
+    const [oid = "", tree = "", date3 = "", body = ""] = parts.slice(i + 1, i + 5);
     if (!ref.startsWith("refs/") || !OBJECT_ID_PATTERN.test(oid))
       throw unparseable("for-each-ref", "malformed ref record", ref);
-    out.push({ ref, oid, tree, date: date2, body });
+    out.push({ ref, oid, tree, date: date3, body });
     i += 5;
   }
   const rest = parts.slice(i).join("\0").trim();
@@ -10507,7 +6841,7 @@ var init_isolated = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/util.js
+// ../../main/node_modules/fast-xml-parser/src/util.js
 function getAllMatches(string3, regex) {
   const matches = [];
   let match = regex.exec(string3);
@@ -10528,7 +6862,7 @@ function isExist(v) {
 }
 var nameStartChar, nameChar, nameRegexp, regexName, isName, DANGEROUS_PROPERTY_NAMES, criticalProperties;
 var init_util2 = __esm({
-  "node_modules/fast-xml-parser/src/util.js"() {
+  "../../main/node_modules/fast-xml-parser/src/util.js"() {
     "use strict";
     nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
     nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
@@ -10554,7 +6888,7 @@ var init_util2 = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/validator.js
+// ../../main/node_modules/fast-xml-parser/src/validator.js
 function validate3(xmlData, options) {
   options = Object.assign({}, defaultOptions, options);
   const tags = [];
@@ -10900,7 +7234,7 @@ function getPositionFromMatch(match) {
 }
 var defaultOptions, doubleQuote, singleQuote;
 var init_validator = __esm({
-  "node_modules/fast-xml-parser/src/validator.js"() {
+  "../../main/node_modules/fast-xml-parser/src/validator.js"() {
     "use strict";
     init_util2();
     defaultOptions = {
@@ -10913,10 +7247,10 @@ var init_validator = __esm({
   }
 });
 
-// node_modules/@nodable/entities/src/entities.js
+// ../../main/node_modules/@nodable/entities/src/entities.js
 var CURRENCY, XML, COMMON_HTML;
 var init_entities = __esm({
-  "node_modules/@nodable/entities/src/entities.js"() {
+  "../../main/node_modules/@nodable/entities/src/entities.js"() {
     CURRENCY = {
       cent: "\xA2",
       pound: "\xA3",
@@ -10966,7 +7300,7 @@ var init_entities = __esm({
   }
 });
 
-// node_modules/@nodable/entities/src/EntityDecoder.js
+// ../../main/node_modules/@nodable/entities/src/EntityDecoder.js
 function validateEntityName(name) {
   if (name[0] === "#") {
     throw new Error(`[EntityReplacer] Invalid character '#' in entity name: "${name}"`);
@@ -11015,7 +7349,7 @@ function parseNCRConfig(ncr) {
 }
 var ENTITY_ACTION, SPECIAL_CHARS, LIMIT_TIER_EXTERNAL, LIMIT_TIER_BASE, LIMIT_TIER_ALL, NCR_LEVEL, XML10_ALLOWED_C0, EntityDecoder;
 var init_EntityDecoder = __esm({
-  "node_modules/@nodable/entities/src/EntityDecoder.js"() {
+  "../../main/node_modules/@nodable/entities/src/EntityDecoder.js"() {
     init_entities();
     ENTITY_ACTION = Object.freeze({
       /** Resolve and expand the entity normally. */
@@ -11416,15 +7750,15 @@ var init_EntityDecoder = __esm({
   }
 });
 
-// node_modules/@nodable/entities/src/index.js
+// ../../main/node_modules/@nodable/entities/src/index.js
 var init_src = __esm({
-  "node_modules/@nodable/entities/src/index.js"() {
+  "../../main/node_modules/@nodable/entities/src/index.js"() {
     init_EntityDecoder();
     init_entities();
   }
 });
 
-// node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+// ../../main/node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
 function validatePropertyName(propertyName, optionName) {
   if (typeof propertyName !== "string") {
     return;
@@ -11473,7 +7807,7 @@ function normalizeProcessEntities(value, htmlEntities) {
 }
 var defaultOnDangerousProperty, defaultOptions2, buildOptions;
 var init_OptionsBuilder = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js"() {
+  "../../main/node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js"() {
     init_util2();
     defaultOnDangerousProperty = (name) => {
       if (DANGEROUS_PROPERTY_NAMES.includes(name)) {
@@ -11553,11 +7887,11 @@ var init_OptionsBuilder = __esm({
       built.processEntities = normalizeProcessEntities(built.processEntities, built.htmlEntities);
       built.unpairedTagsSet = new Set(built.unpairedTags);
       if (built.stopNodes && Array.isArray(built.stopNodes)) {
-        built.stopNodes = built.stopNodes.map((node2) => {
-          if (typeof node2 === "string" && node2.startsWith("*.")) {
-            return ".." + node2.substring(2);
+        built.stopNodes = built.stopNodes.map((node) => {
+          if (typeof node === "string" && node.startsWith("*.")) {
+            return ".." + node.substring(2);
           }
-          return node2;
+          return node;
         });
       }
       return built;
@@ -11565,10 +7899,10 @@ var init_OptionsBuilder = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+// ../../main/node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
 var METADATA_SYMBOL, XmlNode;
 var init_xmlNode = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/xmlNode.js"() {
+  "../../main/node_modules/fast-xml-parser/src/xmlparser/xmlNode.js"() {
     "use strict";
     if (typeof Symbol !== "function") {
       METADATA_SYMBOL = "@@xmlMetadata";
@@ -11585,12 +7919,12 @@ var init_xmlNode = __esm({
         if (key === "__proto__") key = "#__proto__";
         this.child.push({ [key]: val });
       }
-      addChild(node2, startIndex) {
-        if (node2.tagname === "__proto__") node2.tagname = "#__proto__";
-        if (node2[":@"] && Object.keys(node2[":@"]).length > 0) {
-          this.child.push({ [node2.tagname]: node2.child, [":@"]: node2[":@"] });
+      addChild(node, startIndex) {
+        if (node.tagname === "__proto__") node.tagname = "#__proto__";
+        if (node[":@"] && Object.keys(node[":@"]).length > 0) {
+          this.child.push({ [node.tagname]: node.child, [":@"]: node[":@"] });
         } else {
-          this.child.push({ [node2.tagname]: node2.child });
+          this.child.push({ [node.tagname]: node.child });
         }
         this.addStartIndex(startIndex);
       }
@@ -11613,10 +7947,10 @@ var init_xmlNode = __esm({
   }
 });
 
-// node_modules/xml-naming/src/index.js
+// ../../main/node_modules/xml-naming/src/index.js
 var nameStartChar10, nameChar10, nameStartChar11, nameChar11, buildRegexes, regexes10, regexes11, nameStartCharAscii, nameCharAscii, regexesAscii, getRegexes, qName;
 var init_src2 = __esm({
-  "node_modules/xml-naming/src/index.js"() {
+  "../../main/node_modules/xml-naming/src/index.js"() {
     nameStartChar10 = ":A-Za-z_\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD";
     nameChar10 = nameStartChar10 + "\\-\\.\\d\xB7\u0300-\u036F\u203F-\u2040";
     nameStartChar11 = ":A-Za-z_\xC0-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -11646,7 +7980,7 @@ var init_src2 = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+// ../../main/node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
 function hasSeq(data, seq, i) {
   for (let j = 0; j < seq.length; j++) {
     if (seq[j] !== data[i + j + 1]) return false;
@@ -11661,7 +7995,7 @@ function validateEntityName2(name, xmlVersion) {
 }
 var DocTypeReader, skipWhitespace;
 var init_DocTypeReader = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js"() {
+  "../../main/node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js"() {
     init_src2();
     DocTypeReader = class {
       constructor(options, xmlVersion) {
@@ -11943,10 +8277,10 @@ var init_DocTypeReader = __esm({
   }
 });
 
-// node_modules/anynum/digitTable.js
+// ../../main/node_modules/anynum/digitTable.js
 var SCRIPT_ZEROS, NOT_DIGIT, HIGH_MAP, LOW_MAX, LOW_MIN, TABLE_OFFSET, TABLE_SIZE, TABLE;
 var init_digitTable = __esm({
-  "node_modules/anynum/digitTable.js"() {
+  "../../main/node_modules/anynum/digitTable.js"() {
     SCRIPT_ZEROS = [
       // Basic Latin (ASCII) — included for completeness / pass-through
       48,
@@ -12098,7 +8432,7 @@ var init_digitTable = __esm({
   }
 });
 
-// node_modules/anynum/anynum.js
+// ../../main/node_modules/anynum/anynum.js
 function anynum(str) {
   if (typeof str !== "string") return str;
   const len = str.length;
@@ -12172,7 +8506,7 @@ function anynum(str) {
 }
 var CHAR_0, CHAR_9, CHAR_MINUS, MINUS_SET, anynum_default;
 var init_anynum = __esm({
-  "node_modules/anynum/anynum.js"() {
+  "../../main/node_modules/anynum/anynum.js"() {
     "use strict";
     init_digitTable();
     CHAR_0 = 48;
@@ -12183,7 +8517,7 @@ var init_anynum = __esm({
   }
 });
 
-// node_modules/strnum/strnum.js
+// ../../main/node_modules/strnum/strnum.js
 function toNumber(str, options = {}) {
   options = Object.assign({}, consider, options);
   if (!str || typeof str !== "string") return str;
@@ -12306,7 +8640,7 @@ function handleInfinity(str, num, options) {
 }
 var hexRegex, binRegex, octRegex, numRegex, consider, eNotationRegx;
 var init_strnum = __esm({
-  "node_modules/strnum/strnum.js"() {
+  "../../main/node_modules/strnum/strnum.js"() {
     init_anynum();
     hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
     binRegex = /^0b[01]+$/;
@@ -12328,7 +8662,7 @@ var init_strnum = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/ignoreAttributes.js
+// ../../main/node_modules/fast-xml-parser/src/ignoreAttributes.js
 function getIgnoreAttributesFn(ignoreAttributes) {
   if (typeof ignoreAttributes === "function") {
     return ignoreAttributes;
@@ -12348,14 +8682,14 @@ function getIgnoreAttributesFn(ignoreAttributes) {
   return () => false;
 }
 var init_ignoreAttributes = __esm({
-  "node_modules/fast-xml-parser/src/ignoreAttributes.js"() {
+  "../../main/node_modules/fast-xml-parser/src/ignoreAttributes.js"() {
   }
 });
 
-// node_modules/path-expression-matcher/src/Expression.js
+// ../../main/node_modules/path-expression-matcher/src/Expression.js
 var Expression;
 var init_Expression = __esm({
-  "node_modules/path-expression-matcher/src/Expression.js"() {
+  "../../main/node_modules/path-expression-matcher/src/Expression.js"() {
     Expression = class {
       /**
        * Create a new Expression
@@ -12520,10 +8854,10 @@ var init_Expression = __esm({
   }
 });
 
-// node_modules/path-expression-matcher/src/ExpressionSet.js
+// ../../main/node_modules/path-expression-matcher/src/ExpressionSet.js
 var ExpressionSet;
 var init_ExpressionSet = __esm({
-  "node_modules/path-expression-matcher/src/ExpressionSet.js"() {
+  "../../main/node_modules/path-expression-matcher/src/ExpressionSet.js"() {
     ExpressionSet = class {
       constructor() {
         this._byDepthAndTag = /* @__PURE__ */ new Map();
@@ -12694,10 +9028,10 @@ var init_ExpressionSet = __esm({
   }
 });
 
-// node_modules/path-expression-matcher/src/Matcher.js
+// ../../main/node_modules/path-expression-matcher/src/Matcher.js
 var MatcherView, Matcher;
 var init_Matcher = __esm({
-  "node_modules/path-expression-matcher/src/Matcher.js"() {
+  "../../main/node_modules/path-expression-matcher/src/Matcher.js"() {
     MatcherView = class {
       /**
        * @param {Matcher} matcher - The parent Matcher instance to read from.
@@ -12871,18 +9205,18 @@ var init_Matcher = __esm({
         const position = level.total;
         level.counts.set(siblingKey, counter + 1);
         level.total++;
-        const node2 = {
+        const node = {
           tag: tagName,
           position,
           counter
         };
         if (namespace !== null && namespace !== void 0) {
-          node2.namespace = namespace;
+          node.namespace = namespace;
         }
         if (attrValues !== null && attrValues !== void 0) {
-          node2.values = attrValues;
+          node.values = attrValues;
         }
-        this.path.push(node2);
+        this.path.push(node);
         const depth = this.path.length;
         const keep = options !== null ? options.keep : null;
         if (keep !== null && keep !== void 0 && keep.length > 0 && attrValues) {
@@ -12901,7 +9235,7 @@ var init_Matcher = __esm({
       pop() {
         if (this.path.length === 0) return void 0;
         this._pathStringCache = null;
-        const node2 = this.path.pop();
+        const node = this.path.pop();
         if (this.siblingStacks.length > this.path.length + 1) {
           this.siblingStacks.length = this.path.length + 1;
         }
@@ -12909,7 +9243,7 @@ var init_Matcher = __esm({
         while (this._keptAttrs.length > 0 && this._keptAttrs[this._keptAttrs.length - 1].depth >= poppedDepth) {
           this._keptAttrs.pop();
         }
-        return node2;
+        return node;
       }
       /**
        * Update current node's attribute values.
@@ -13125,12 +9459,12 @@ var init_Matcher = __esm({
       /**
        * @private
        */
-      _matchSegment(segment, node2, isCurrentNode) {
-        if (segment.tag !== "*" && segment.tag !== node2.tag) {
+      _matchSegment(segment, node, isCurrentNode) {
+        if (segment.tag !== "*" && segment.tag !== node.tag) {
           return false;
         }
         if (segment.namespace !== void 0) {
-          if (segment.namespace !== "*" && segment.namespace !== node2.namespace) {
+          if (segment.namespace !== "*" && segment.namespace !== node.namespace) {
             return false;
           }
         }
@@ -13138,11 +9472,11 @@ var init_Matcher = __esm({
           if (!isCurrentNode) {
             return false;
           }
-          if (!node2.values || !(segment.attrName in node2.values)) {
+          if (!node.values || !(segment.attrName in node.values)) {
             return false;
           }
           if (segment.attrValue !== void 0) {
-            if (String(node2.values[segment.attrName]) !== String(segment.attrValue)) {
+            if (String(node.values[segment.attrName]) !== String(segment.attrValue)) {
               return false;
             }
           }
@@ -13151,7 +9485,7 @@ var init_Matcher = __esm({
           if (!isCurrentNode) {
             return false;
           }
-          const counter = node2.counter ?? 0;
+          const counter = node.counter ?? 0;
           if (segment.position === "first" && counter !== 0) {
             return false;
           } else if (segment.position === "odd" && counter % 2 !== 1) {
@@ -13178,7 +9512,7 @@ var init_Matcher = __esm({
        */
       snapshot() {
         return {
-          path: this.path.map((node2) => ({ ...node2 })),
+          path: this.path.map((node) => ({ ...node })),
           siblingStacks: this.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level),
           keptAttrs: this._keptAttrs.map((entry) => ({ ...entry }))
         };
@@ -13189,7 +9523,7 @@ var init_Matcher = __esm({
        */
       restore(snapshot) {
         this._pathStringCache = null;
-        this.path = snapshot.path.map((node2) => ({ ...node2 }));
+        this.path = snapshot.path.map((node) => ({ ...node }));
         this.siblingStacks = snapshot.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level);
         this._keptAttrs = (snapshot.keptAttrs || []).map((entry) => ({ ...entry }));
       }
@@ -13216,19 +9550,19 @@ var init_Matcher = __esm({
   }
 });
 
-// node_modules/path-expression-matcher/src/index.js
+// ../../main/node_modules/path-expression-matcher/src/index.js
 var init_src3 = __esm({
-  "node_modules/path-expression-matcher/src/index.js"() {
+  "../../main/node_modules/path-expression-matcher/src/index.js"() {
     init_Expression();
     init_Matcher();
     init_ExpressionSet();
   }
 });
 
-// node_modules/is-unsafe/src/contexts/html.js
+// ../../main/node_modules/is-unsafe/src/contexts/html.js
 var HTML_PATTERNS, html_default;
 var init_html = __esm({
-  "node_modules/is-unsafe/src/contexts/html.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/html.js"() {
     HTML_PATTERNS = [
       {
         id: "html-script-open",
@@ -13323,10 +9657,10 @@ var init_html = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/xml.js
+// ../../main/node_modules/is-unsafe/src/contexts/xml.js
 var XML_PATTERNS, xml_default;
 var init_xml = __esm({
-  "node_modules/is-unsafe/src/contexts/xml.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/xml.js"() {
     XML_PATTERNS = [
       {
         id: "xml-cdata-injection",
@@ -13396,10 +9730,10 @@ var init_xml = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/svg.js
+// ../../main/node_modules/is-unsafe/src/contexts/svg.js
 var SVG_PATTERNS, svg_default;
 var init_svg = __esm({
-  "node_modules/is-unsafe/src/contexts/svg.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/svg.js"() {
     SVG_PATTERNS = [
       {
         id: "svg-script-element",
@@ -13473,10 +9807,10 @@ var init_svg = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/sql.js
+// ../../main/node_modules/is-unsafe/src/contexts/sql.js
 var SQL_PATTERNS, sql_default;
 var init_sql = __esm({
-  "node_modules/is-unsafe/src/contexts/sql.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/sql.js"() {
     SQL_PATTERNS = [
       {
         id: "sql-block-comment-open",
@@ -13560,10 +9894,10 @@ var init_sql = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/shell.js
+// ../../main/node_modules/is-unsafe/src/contexts/shell.js
 var SHELL_PATTERNS, shell_default;
 var init_shell = __esm({
-  "node_modules/is-unsafe/src/contexts/shell.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/shell.js"() {
     SHELL_PATTERNS = [
       {
         id: "shell-path-traversal-unix",
@@ -13663,10 +9997,10 @@ var init_shell = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/redos.js
+// ../../main/node_modules/is-unsafe/src/contexts/redos.js
 var REDOS_PATTERNS, redos_default;
 var init_redos = __esm({
-  "node_modules/is-unsafe/src/contexts/redos.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/redos.js"() {
     REDOS_PATTERNS = [
       {
         id: "redos-nested-quantifier-plus",
@@ -13717,10 +10051,10 @@ var init_redos = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/nosql.js
+// ../../main/node_modules/is-unsafe/src/contexts/nosql.js
 var sep5, NOSQL_PATTERNS, nosql_default;
 var init_nosql = __esm({
-  "node_modules/is-unsafe/src/contexts/nosql.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/nosql.js"() {
     sep5 = `["'\\s]*:`;
     NOSQL_PATTERNS = [
       // ─── MongoDB $ operator injection ────────────────────────────────────────
@@ -13812,10 +10146,10 @@ var init_nosql = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/log.js
+// ../../main/node_modules/is-unsafe/src/contexts/log.js
 var LOG_PATTERNS, log_default;
 var init_log = __esm({
-  "node_modules/is-unsafe/src/contexts/log.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/log.js"() {
     LOG_PATTERNS = [
       // ─── CRLF / newline injection ─────────────────────────────────────────────
       {
@@ -13891,10 +10225,10 @@ var init_log = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/contexts/sql-strict.js
+// ../../main/node_modules/is-unsafe/src/contexts/sql-strict.js
 var SQL_STRICT_EXTRA, SQL_STRICT_PATTERNS, sql_strict_default;
 var init_sql_strict = __esm({
-  "node_modules/is-unsafe/src/contexts/sql-strict.js"() {
+  "../../main/node_modules/is-unsafe/src/contexts/sql-strict.js"() {
     init_sql();
     SQL_STRICT_EXTRA = [
       {
@@ -13918,7 +10252,7 @@ var init_sql_strict = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/util/decode-entities.js
+// ../../main/node_modules/is-unsafe/src/util/decode-entities.js
 function decodeEntities(input) {
   if (input.indexOf("&") === -1) return input;
   return input.replace(ENTITY_RE, (match, hex, dec, name) => {
@@ -13932,7 +10266,7 @@ function decodeEntities(input) {
 }
 var NAMED, ENTITY_RE;
 var init_decode_entities = __esm({
-  "node_modules/is-unsafe/src/util/decode-entities.js"() {
+  "../../main/node_modules/is-unsafe/src/util/decode-entities.js"() {
     NAMED = Object.freeze({
       colon: ":",
       Tab: "	",
@@ -13942,7 +10276,7 @@ var init_decode_entities = __esm({
   }
 });
 
-// node_modules/is-unsafe/src/index.js
+// ../../main/node_modules/is-unsafe/src/index.js
 function assertString(value) {
   if (typeof value !== "string") {
     throw new TypeError(
@@ -14003,7 +10337,7 @@ function isUnsafe(value, context) {
 }
 var VALID_CONTEXTS;
 var init_src4 = __esm({
-  "node_modules/is-unsafe/src/index.js"() {
+  "../../main/node_modules/is-unsafe/src/index.js"() {
     init_html();
     init_xml();
     init_sql_strict();
@@ -14042,7 +10376,7 @@ var init_src4 = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+// ../../main/node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
 function extractRawAttributes(prefixedAttrs, options) {
   if (!prefixedAttrs) return {};
   const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
@@ -14397,7 +10731,7 @@ function sanitizeName(name, options) {
 }
 var OrderedObjParser, attrsRegx, parseXml;
 var init_OrderedObjParser = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js"() {
+  "../../main/node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js"() {
     "use strict";
     init_util2();
     init_xmlNode();
@@ -14696,7 +11030,7 @@ var init_OrderedObjParser = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/xmlparser/node2json.js
+// ../../main/node_modules/fast-xml-parser/src/xmlparser/node2json.js
 function stripAttributePrefix(attrs, prefix) {
   if (!attrs || typeof attrs !== "object") return {};
   if (!prefix) return attrs;
@@ -14711,8 +11045,8 @@ function stripAttributePrefix(attrs, prefix) {
   }
   return rawAttrs;
 }
-function prettify(node2, options, matcher, readonlyMatcher) {
-  return compress(node2, options, matcher, readonlyMatcher);
+function prettify(node, options, matcher, readonlyMatcher) {
+  return compress(node, options, matcher, readonlyMatcher);
 }
 function compress(arr, options, matcher, readonlyMatcher) {
   let text;
@@ -14808,17 +11142,17 @@ function isLeafTag(obj, options) {
 }
 var METADATA_SYMBOL2;
 var init_node2json = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/node2json.js"() {
+  "../../main/node_modules/fast-xml-parser/src/xmlparser/node2json.js"() {
     "use strict";
     init_xmlNode();
     METADATA_SYMBOL2 = XmlNode.getMetaDataSymbol();
   }
 });
 
-// node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+// ../../main/node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
 var XMLParser;
 var init_XMLParser = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/XMLParser.js"() {
+  "../../main/node_modules/fast-xml-parser/src/xmlparser/XMLParser.js"() {
     init_OptionsBuilder();
     init_OrderedObjParser();
     init_node2json();
@@ -14889,10 +11223,10 @@ var init_XMLParser = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/fxp.js
+// ../../main/node_modules/fast-xml-parser/src/fxp.js
 var XMLValidator;
 var init_fxp = __esm({
-  "node_modules/fast-xml-parser/src/fxp.js"() {
+  "../../main/node_modules/fast-xml-parser/src/fxp.js"() {
     "use strict";
     init_validator();
     init_XMLParser();
@@ -14932,20 +11266,20 @@ function addCounts(a, b) {
 }
 function walk(suite, suiteName, counts) {
   for (const c of suite.testcase ?? []) {
-    const node2 = typeof c === "object" ? c : {};
+    const node = typeof c === "object" ? c : {};
     counts.total += 1;
-    const problem = node2.failure?.[0] ?? node2.error?.[0];
+    const problem = node.failure?.[0] ?? node.error?.[0];
     if (problem !== void 0) {
-      if (node2.failure !== void 0) counts.failed += 1;
+      if (node.failure !== void 0) counts.failed += 1;
       else counts.errors += 1;
       if (counts.failures.length < MAX_RECORDED_FAILURES)
-        counts.failures.push(failureOf(node2, problem, suiteName));
-    } else if (node2.skipped !== void 0) counts.skipped += 1;
+        counts.failures.push(failureOf(node, problem, suiteName));
+    } else if (node.skipped !== void 0) counts.skipped += 1;
     else counts.passed += 1;
   }
   for (const child of suite.testsuite ?? []) {
-    const node2 = typeof child === "object" ? child : {};
-    walk(node2, node2.$?.name ?? suiteName, counts);
+    const node = typeof child === "object" ? child : {};
+    walk(node, node.$?.name ?? suiteName, counts);
   }
 }
 function failureOf(c, problem, suiteName) {
@@ -15030,7 +11364,7 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash3, randomBytes as randomBytes5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { mkdir as mkdir5, open as open3, rename as rename3 } from "node:fs/promises";
+import { mkdir as mkdir5, open as open2, rename as rename3 } from "node:fs/promises";
 import { dirname as dirname5, join as join14 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
@@ -15081,7 +11415,7 @@ async function digestFile(path) {
   return { sha256: hash.digest("hex"), bytes };
 }
 async function syncFile(path) {
-  const handle = await open3(path, "r+");
+  const handle = await open2(path, "r+");
   try {
     await handle.sync();
   } finally {
@@ -15279,6 +11613,10 @@ var init_verify = __esm({
 });
 
 // src/gates/gates.ts
+var gates_exports = {};
+__export(gates_exports, {
+  Gates: () => Gates
+});
 import { realpath as realpath4, rm as rm7, stat as stat8 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname6, join as join15, resolve as resolve8 } from "node:path";
 function checkOptions(opts) {
@@ -15955,25 +12293,27 @@ var init_run = __esm({
     "use strict";
     init_zod();
     init_snapshot();
-    RunRestart = object({
-      from: number2().int().nonnegative(),
+    RunRestart = strictObject({
+      from: int().check(_nonnegative()),
       sha: Sha,
-      lastIteration: number2().int().nonnegative(),
+      lastIteration: int().check(_nonnegative()),
       at: IsoDate
-    }).strict();
+    });
     RunRecord = object({
       runId: SafeId,
-      workspace: string2().min(1),
+      workspace: string2().check(_minLength(1)),
       createdAt: IsoDate,
       updatedAt: IsoDate,
-      before: BeforeState.nullable(),
+      before: nullable(BeforeState),
       /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-      beforeUsedBy: object({ snapshotId: SafeId, iteration: number2().int().nonnegative() }).nullable().optional(),
+      beforeUsedBy: optional(
+        nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
+      ),
       snapshotIds: array(SafeId),
       /** Declared restarts, oldest first; absent when there were none. */
-      restarts: array(RunRestart).optional(),
+      restarts: optional(array(RunRestart)),
       /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-      recordedWorkspace: string2().min(1).optional()
+      recordedWorkspace: optional(string2().check(_minLength(1)))
     });
   }
 });
@@ -16404,6 +12744,48 @@ var init_snapshot_store = __esm({
   }
 });
 
+// src/store/local-paths.ts
+import { stat as stat10 } from "node:fs/promises";
+async function isA(path, kind) {
+  return stat10(path).then(
+    (s) => kind === "file" ? s.isFile() : s.isDirectory(),
+    () => false
+  );
+}
+var LocalPaths;
+var init_local_paths = __esm({
+  "src/store/local-paths.ts"() {
+    "use strict";
+    init_paths();
+    LocalPaths = class {
+      constructor(artifactsDir, localWorkspace) {
+        this.artifactsDir = artifactsDir;
+        this.localWorkspace = localWorkspace;
+      }
+      artifactsDir;
+      localWorkspace;
+      async snapshot(snapshot) {
+        const workspace = await this.workspaceFor(snapshot.workspace);
+        let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
+        if (out.patchPath === null) return out;
+        const here = patchPath(this.artifactsDir, out.runId, out.iteration);
+        if (here === out.patchPath) return out;
+        if (await isA(here, "file")) out = { ...out, patchPath: here };
+        return out;
+      }
+      async run(run) {
+        const workspace = await this.workspaceFor(run.workspace);
+        return workspace === run.workspace ? run : { ...run, workspace };
+      }
+      async workspaceFor(recorded) {
+        const local = this.localWorkspace;
+        if (local === void 0 || local === recorded) return recorded;
+        return await isA(recorded, "directory") ? recorded : local;
+      }
+    };
+  }
+});
+
 // src/snapshotter/message.ts
 function iterationMessage(m) {
   return [
@@ -16474,7 +12856,7 @@ var init_apply_check = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat10 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -16516,7 +12898,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat10(snapshot.patchPath).then(
+  const exists4 = await stat11(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -16743,8 +13125,12 @@ var init_repo_lock = __esm({
 });
 
 // src/snapshotter/snapshotter.ts
+var snapshotter_exports = {};
+__export(snapshotter_exports, {
+  Snapshotter: () => Snapshotter
+});
 import { createReadStream as createReadStream3 } from "node:fs";
-import { readFile as readFile11, rm as rm11, rmdir, stat as stat11 } from "node:fs/promises";
+import { readFile as readFile11, rm as rm11, rmdir } from "node:fs/promises";
 import { dirname as dirname7 } from "node:path";
 import { Readable } from "node:stream";
 async function intactArtifact(snapshot) {
@@ -16816,6 +13202,7 @@ var init_snapshotter = __esm({
     init_errors();
     init_paths();
     init_snapshot_store();
+    init_local_paths();
     init_run_records();
     init_message();
     init_atomic();
@@ -16832,9 +13219,11 @@ var init_snapshotter = __esm({
       constructor(options) {
         this.options = options;
         this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
+        this.localPaths = new LocalPaths(options.artifactsDir, options.localWorkspace);
       }
       options;
       store;
+      localPaths;
       /**
        * Records where the run's next iteration starts. A missing repository is initialised, an unborn
        * branch gets a root commit, HEAD is switched to `branch` when one is given (otherwise a detached
@@ -17229,38 +13618,13 @@ var init_snapshotter = __esm({
           return cherryPick2(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } });
         });
       }
-      /**
-       * Paths as this machine sees them, for a record that may come from another machine (a copied
-       * store): the patch artifact is looked for under the artifacts directory in use (`--artifacts-dir`,
-       * `$AGENTGATE_ARTIFACTS_DIR` or `<home>/artifacts`) when it is not where it was recorded, and the
-       * local workspace (`-C`) stands in for a recorded workspace that is not here. Costs no file
-       * check when the record was made with this home.
-       */
-      async withLocalPaths(snapshot) {
-        const workspace = await this.localWorkspaceFor(snapshot.workspace);
-        let out = workspace === snapshot.workspace ? snapshot : { ...snapshot, workspace };
-        if (out.patchPath === null) return out;
-        const here = patchPath(this.options.artifactsDir, out.runId, out.iteration);
-        if (here === out.patchPath) return out;
-        const found = await stat11(here).then(
-          (s) => s.isFile(),
-          () => false
-        );
-        if (found) out = { ...out, patchPath: here };
-        return out;
+      /** The snapshot with this machine's paths (see LocalPaths). */
+      withLocalPaths(snapshot) {
+        return this.localPaths.snapshot(snapshot);
       }
-      /** A run record with this machine's workspace (see withLocalPaths). */
-      async withLocalWorkspace(run) {
-        const workspace = await this.localWorkspaceFor(run.workspace);
-        return workspace === run.workspace ? run : { ...run, workspace };
-      }
-      async localWorkspaceFor(recorded) {
-        const local = this.options.localWorkspace;
-        if (local === void 0 || local === recorded) return recorded;
-        return await stat11(recorded).then(
-          (s) => s.isDirectory(),
-          () => false
-        ) ? recorded : local;
+      /** The run record with this machine's workspace (see LocalPaths). */
+      withLocalWorkspace(run) {
+        return this.localPaths.run(run);
       }
       gitOptions() {
         return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
@@ -17601,49 +13965,55 @@ var init_sharing = __esm({
     init_snapshot();
     RECORD_FORMAT = "agentgate-record/1";
     RECORD_FILE = "record.json";
-    PatchRecipe = object({
+    PatchRecipe = strictObject({
       /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
-      file: string2().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/),
-      args: array(string2().regex(/^-/).max(200)).max(64)
-    }).strict();
-    TravellingSnapshot = Snapshot.pick({
-      id: true,
-      runId: true,
-      beforeSha: true,
-      afterSha: true,
-      patchSha256: true,
-      filesChanged: true,
-      insertions: true,
-      deletions: true,
-      createdAt: true,
-      files: true,
-      skipped: true
-    }).extend({
-      iteration: number2().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
+      args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
+    });
+    TravellingSnapshot = strictObject({
+      ...pick2(Snapshot, {
+        id: true,
+        runId: true,
+        beforeSha: true,
+        afterSha: true,
+        patchSha256: true,
+        filesChanged: true,
+        insertions: true,
+        deletions: true,
+        createdAt: true,
+        files: true,
+        skipped: true
+      }).shape,
+      iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
       // A git branch name never holds a control character (git check-ref-format).
-      branch: string2().min(1).max(4096).regex(/^[^\u0000-\u001f\u007f]+$/),
-      commitMessage: string2().max(1e6),
-      task: string2().max(1e7).nullable(),
-      gate: string2().max(1e6).nullable()
-    }).strict();
-    RecordFile = object({
+      branch: string2().check(
+        _minLength(1),
+        _maxLength(4096),
+        // eslint-disable-next-line no-control-regex -- control characters are what we refuse
+        _regex(/^[^\u0000-\u001f\u007f]+$/)
+      ),
+      commitMessage: string2().check(_maxLength(1e6)),
+      task: nullable(string2().check(_maxLength(1e7))),
+      gate: nullable(string2().check(_maxLength(1e6)))
+    });
+    RecordFile = strictObject({
       format: literal(RECORD_FORMAT),
       snapshot: TravellingSnapshot,
       /** The workspace where the run was recorded (informational: never used as a path here). */
-      workspace: string2().min(1).max(4096),
+      workspace: string2().check(_minLength(1), _maxLength(4096)),
       /** Null when the iteration changed nothing (no patch). */
-      patch: PatchRecipe.nullable(),
-      run: object({
+      patch: nullable(PatchRecipe),
+      run: strictObject({
         createdAt: IsoDate,
-        before: BeforeState.nullable(),
+        before: nullable(BeforeState),
         /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
-        restart: RunRestart.optional()
-      }).strict()
-    }).strict();
+        restart: optional(RunRestart)
+      })
+    });
     PushResult = object({
       remote: string2(),
       runs: array(SafeId),
-      refs: number2().int().nonnegative(),
+      refs: int().check(_nonnegative()),
       /** Refs the remote took now (created or moved forward). */
       updated: array(string2()),
       /** Refs the remote already had with the same content. */
@@ -17651,21 +14021,21 @@ var init_sharing = __esm({
     });
     RefusedRecord = object({ ref: string2(), reason: string2() });
     ReceiveResult = object({
-      remote: string2().optional(),
-      file: string2().optional(),
+      remote: optional(string2()),
+      file: optional(string2()),
       runs: array(SafeId),
       /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
-      snapshots: number2().int().nonnegative(),
+      snapshots: int().check(_nonnegative()),
       /** Records already present and unchanged. */
-      unchanged: number2().int().nonnegative(),
+      unchanged: int().check(_nonnegative()),
       refused: array(RefusedRecord),
       /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
-      gates: number2().int().nonnegative()
+      gates: int().check(_nonnegative())
     });
     ExportResult = object({
       file: string2(),
       runs: array(SafeId),
-      refs: number2().int().nonnegative()
+      refs: int().check(_nonnegative())
     });
     RebuiltIndex = object({ records: record(Sha, SafeId) });
   }
@@ -17797,20 +14167,20 @@ var init_record_objects = __esm({
 // src/git/transport.ts
 import { isAbsolute as isAbsolute4, resolve as resolve11 } from "node:path";
 import { stat as stat12 } from "node:fs/promises";
-function checkRemoteUrl(url) {
+function checkRemoteUrl(url2) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
-      `remote ${JSON.stringify(url.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
+      `remote ${JSON.stringify(url2.slice(0, 200))} is refused: ${why}; use a file path or a file://, git://, ssh:// or https:// URL`,
       {
-        details: { url: url.slice(0, 500) }
+        details: { url: url2.slice(0, 500) }
       }
     );
   };
-  if (url === "" || url.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url))
+  if (url2 === "" || url2.startsWith("-") || /[\u0000-\u001f\u007f]/.test(url2))
     return refuse('it is empty, starts with "-" or holds control characters');
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url))
-    return refuse(`the "${url.slice(0, url.indexOf("::"))}::" remote helper runs a program`);
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url);
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(url2))
+    return refuse(`the "${url2.slice(0, url2.indexOf("::"))}::" remote helper runs a program`);
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url2);
   if (scheme) {
     const name = scheme[1].toLowerCase();
     if (!SCHEMES.has(name)) return refuse(`the ${name}:// transport is not allowed`);
@@ -17818,8 +14188,8 @@ function checkRemoteUrl(url) {
     if (name === "https" || name === "git") return name;
     return "ssh";
   }
-  const colon = url.indexOf(":");
-  const slash = url.indexOf("/");
+  const colon = url2.indexOf(":");
+  const slash = url2.indexOf("/");
   if (colon > 0 && (slash < 0 || colon < slash)) return "ssh";
   return "local";
 }
@@ -17839,12 +14209,12 @@ async function resolveRemote(repo, nameOrUrl, cwd) {
 async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(nameOrUrl)) {
     const res = await runGit(repo, ["config", "--get", `remote.${nameOrUrl}.url`], { okExitCodes: [1] });
-    const url = res.stdout.trim();
-    if (res.exitCode === 0 && url !== "") {
-      const kind2 = checkRemoteUrl(url);
+    const url2 = res.stdout.trim();
+    if (res.exitCode === 0 && url2 !== "") {
+      const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute4(url) ? resolve11(repo.topLevel, url) : url
+        url: kind2 === "local" && !isAbsolute4(url2) ? resolve11(repo.topLevel, url2) : url2
       };
     }
     if (!await isDir(resolve11(cwd, nameOrUrl))) {
@@ -17873,8 +14243,8 @@ async function isDir(path) {
     () => false
   );
 }
-function serverProgram(url, name) {
-  const kind = checkRemoteUrl(url);
+function serverProgram(url2, name) {
+  const kind = checkRemoteUrl(url2);
   return kind === "local" || kind === "file" ? `git ${SERVER_CONFIG.map((c) => `-c ${c}`).join(" ")} ${name}` : `git-${name}`;
 }
 function withTransport(repo) {
@@ -17888,8 +14258,8 @@ function parsePushPorcelain(stdout) {
   }
   return out;
 }
-async function pushRefs(repo, url, refspecs) {
-  checkRemoteUrl(url);
+async function pushRefs(repo, url2, refspecs) {
+  checkRemoteUrl(url2);
   for (const spec of refspecs) {
     if (spec.startsWith("+") || spec.startsWith("-") || !/^refs\/agentgate\/[^\s:]+:refs\/agentgate\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(
@@ -17903,26 +14273,26 @@ async function pushRefs(repo, url, refspecs) {
     "--porcelain",
     "--no-follow-tags",
     "--no-signed",
-    `--receive-pack=${serverProgram(url, "receive-pack")}`,
+    `--receive-pack=${serverProgram(url2, "receive-pack")}`,
     "--end-of-options",
-    url,
+    url2,
     ...refspecs
   ];
   try {
     const res = await runGit(withTransport(repo), args, { okExitCodes: [1] });
     const refs = parsePushPorcelain(res.stdout);
     if (res.exitCode !== 0 && !refs.some((r) => r.flag === "!")) {
-      throw new GitFailedError(`git push to ${url} failed without naming a ref`, {
-        details: { url, stdout: res.stdout.slice(0, 2e3) }
+      throw new GitFailedError(`git push to ${url2} failed without naming a ref`, {
+        details: { url: url2, stdout: res.stdout.slice(0, 2e3) }
       });
     }
     return refs;
   } catch (cause) {
-    throw unreachable(cause, url);
+    throw unreachable(cause, url2);
   }
 }
-async function fetchRefs(repo, url, refspecs) {
-  checkRemoteUrl(url);
+async function fetchRefs(repo, url2, refspecs) {
+  checkRemoteUrl(url2);
   for (const spec of refspecs) {
     if (!/^\+?refs\/agentgate\/[^\s:]+:refs\/agentgate\/incoming\/[^\s:]+$/.test(spec)) {
       throw new InvalidArgumentError(
@@ -17938,33 +14308,33 @@ async function fetchRefs(repo, url, refspecs) {
     "--no-write-fetch-head",
     "--no-recurse-submodules",
     "--no-auto-gc",
-    `--upload-pack=${serverProgram(url, "upload-pack")}`,
+    `--upload-pack=${serverProgram(url2, "upload-pack")}`,
     "--end-of-options",
-    url,
+    url2,
     ...refspecs
   ];
   try {
     await runGit(withTransport(repo), args);
   } catch (cause) {
-    throw unreachable(cause, url);
+    throw unreachable(cause, url2);
   }
 }
-async function listRemoteRefs(repo, url, prefix) {
-  checkRemoteUrl(url);
+async function listRemoteRefs(repo, url2, prefix) {
+  checkRemoteUrl(url2);
   if (!/^refs\/agentgate\/[A-Za-z0-9._/-]*$/.test(prefix))
     throw new InvalidArgumentError(`refusing to list ${JSON.stringify(prefix)}`, { details: { prefix } });
   try {
     const { stdout } = await runGit(withTransport(repo), [
       "ls-remote",
       "--refs",
-      `--upload-pack=${serverProgram(url, "upload-pack")}`,
+      `--upload-pack=${serverProgram(url2, "upload-pack")}`,
       "--end-of-options",
-      url,
+      url2,
       `${prefix}*`
     ]);
     return parseLsRemote(stdout).filter((r) => r.ref.startsWith(prefix));
   } catch (cause) {
-    throw unreachable(cause, url);
+    throw unreachable(cause, url2);
   }
 }
 function parseLsRemote(stdout) {
@@ -17975,13 +14345,13 @@ function parseLsRemote(stdout) {
   }
   return out;
 }
-function unreachable(cause, url) {
+function unreachable(cause, url2) {
   if (cause instanceof GitFailedError && /does not appear to be a git repository|Could not read from remote|repository .* not found|not a git repository|No such file or directory|unable to access/i.test(
     String(cause.details.stderr)
   )) {
     return new RemoteNotFoundError(
-      `cannot reach a git repository at ${url}; check the remote's URL and your access`,
-      { cause, details: { url, stderr: cause.details.stderr } }
+      `cannot reach a git repository at ${url2}; check the remote's URL and your access`,
+      { cause, details: { url: url2, stderr: cause.details.stderr } }
     );
   }
   return cause;
@@ -18186,15 +14556,15 @@ var init_gate_record = __esm({
     GATE_RECORD_FORMAT = "agentgate-gate/1";
     GATE_RECORD_FILE = "gate.json";
     GATE_LOG_FILE = "gate.log";
-    TravellingGateLog = object({
-      sha256: string2().regex(/^[0-9a-f]{64}$/),
-      bytes: number2().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
-    }).strict();
-    TravellingGate = GateResult.extend({ log: TravellingGateLog.nullable() }).strict();
-    GateRecordFile = object({
+    TravellingGateLog = strictObject({
+      sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
+      bytes: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER))
+    });
+    TravellingGate = strictObject({ ...GateResult.shape, log: nullable(TravellingGateLog) });
+    GateRecordFile = strictObject({
       format: literal(GATE_RECORD_FORMAT),
       gate: TravellingGate
-    }).strict();
+    });
   }
 });
 
@@ -19293,29 +15663,29 @@ var init_report_gates = __esm({
     ReportVerdict = object({
       id: SafeId,
       name: SafeId,
-      attempt: number2().int().positive(),
+      attempt: int().check(_positive()),
       verdict: GateVerdict,
       observed: boolean2(),
       reason: string2(),
-      durationMs: number2().int().nonnegative(),
+      durationMs: int().check(_nonnegative()),
       /** Null when the gate had no JUnit file. */
-      tests: TestTotals.nullable(),
+      tests: nullable(TestTotals),
       /** The failed test cases the verdict kept (at most 50). */
       failures: array(TestFailure)
     });
     ReportGateSummary = object({
       name: SafeId,
       /** The iteration of `latest`: the last one this gate ran on. */
-      iteration: number2().int().nonnegative(),
+      iteration: int().check(_nonnegative()),
       latest: ReportVerdict,
       /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
-      firstRed: number2().int().nonnegative().nullable(),
+      firstRed: nullable(int().check(_nonnegative())),
       /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
-      greenAgain: number2().int().nonnegative().nullable()
+      greenAgain: nullable(int().check(_nonnegative()))
     });
     ReportGates = object({
       iterations: array(
-        object({ iteration: number2().int().nonnegative(), verdicts: array(ReportVerdict) })
+        object({ iteration: int().check(_nonnegative()), verdicts: array(ReportVerdict) })
       ),
       summary: array(ReportGateSummary)
     });
@@ -19329,8 +15699,8 @@ var init_verify3 = __esm({
     "use strict";
     init_zod();
     VerifyCheck = object({
-      snapshotId: string2().nullable(),
-      runId: string2().nullable(),
+      snapshotId: nullable(string2()),
+      runId: nullable(string2()),
       check: string2(),
       ok: boolean2(),
       detail: string2()
@@ -19350,9 +15720,9 @@ var init_report = __esm({
     init_report_gates();
     init_verify3();
     ReportFormat = _enum(["html", "md", "json", "dotenv"]);
-    ReportSnapshot = Snapshot.extend({
-      task: string2().nullable(),
-      gate: string2().nullable()
+    ReportSnapshot = extend2(Snapshot, {
+      task: nullable(string2()),
+      gate: nullable(string2())
     });
     RunReport = object({
       kind: literal("agentgate-run-report"),
@@ -19360,19 +15730,19 @@ var init_report = __esm({
       generatedAt: IsoDate,
       run: RunRecord,
       /** The run's first before SHA and its last after SHA (null before the first iteration). */
-      beforeSha: Sha.nullable(),
-      afterSha: Sha.nullable(),
-      branch: string2().nullable(),
+      beforeSha: nullable(Sha),
+      afterSha: nullable(Sha),
+      branch: nullable(string2()),
       totals: object({
-        iterations: number2().int().nonnegative(),
-        filesChanged: number2().int().nonnegative(),
-        insertions: number2().int().nonnegative(),
-        deletions: number2().int().nonnegative()
+        iterations: int().check(_nonnegative()),
+        filesChanged: int().check(_nonnegative()),
+        insertions: int().check(_nonnegative()),
+        deletions: int().check(_nonnegative())
       }),
       snapshots: array(ReportSnapshot),
       verification: VerifyReport,
       /** The run's gate verdicts (absent only in reports made before gates existed). */
-      gates: ReportGates.optional()
+      gates: optional(ReportGates)
     });
   }
 });
@@ -20167,7 +16537,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open4 } from "node:fs/promises";
+import { open as open3 } from "node:fs/promises";
 import { resolve as resolve13 } from "node:path";
 async function renderReport(snapshotter, format, runId, options = {}) {
   const parts = [];
@@ -20180,7 +16550,7 @@ async function writeReport(snapshotter, format, file, runId, options = {}) {
   const path = resolve13(file);
   let bytes = 0;
   const report3 = await replaceFileAtomic(path, async (temp) => {
-    const handle = await open4(temp, "wx", 420);
+    const handle = await open3(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -20345,15 +16715,16 @@ var init_report3 = __esm({
         };
         const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
         const github = detectCi(values.ci).mode === "github";
+        const snapshotter = await ctx.snapshotter();
         if (output !== void 0) {
-          const written = await writeReport(ctx.snapshotter, format, output, runId, options);
+          const written = await writeReport(snapshotter, format, output, runId, options);
           return {
             ...await failedGateCommands(ctx, github, written.runId),
             json: written,
             human: () => `Wrote ${written.file} (${format}, run ${written.runId}, ${written.bytes} bytes)`
           };
         }
-        const { report: report3, text } = await renderReport(ctx.snapshotter, format, runId, options);
+        const { report: report3, text } = await renderReport(snapshotter, format, runId, options);
         const annotations = await failedGateCommands(ctx, github, report3.run.runId);
         if (summaryFile !== null) {
           await appendStepSummary(summaryFile, text);
@@ -20381,29 +16752,35 @@ var init_serve = __esm({
     init_zod();
     SERVE_MAX_LINE_BYTES = 1024 * 1024;
     ServeRequestId = union([
-      string2().max(200),
-      number2().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)
+      string2().check(_maxLength(200)),
+      int().check(_gte(Number.MIN_SAFE_INTEGER), _lte(Number.MAX_SAFE_INTEGER))
     ]);
-    ServeRequest = object({
+    ServeRequest = strictObject({
       id: ServeRequestId,
-      command: string2().min(1).max(100),
-      args: array(string2().max(SERVE_MAX_LINE_BYTES)).max(1e4).default([]),
-      options: record(
-        string2().regex(/^[a-z][a-z0-9-]{0,63}$/),
-        union([string2(), boolean2(), number2().int().min(0).max(Number.MAX_SAFE_INTEGER)])
-      ).default({})
-    }).strict();
+      command: string2().check(_minLength(1), _maxLength(100)),
+      args: _default(
+        array(string2().check(_maxLength(SERVE_MAX_LINE_BYTES))).check(_maxLength(1e4)),
+        []
+      ),
+      options: _default(
+        record(
+          string2().check(_regex(/^[a-z][a-z0-9-]{0,63}$/)),
+          union([string2(), boolean2(), int().check(_gte(0), _lte(Number.MAX_SAFE_INTEGER))])
+        ),
+        {}
+      )
+    });
     ServeError = object({ code: string2(), message: string2() });
     ServeResponse = union([
-      object({ id: ServeRequestId, result: unknown(), exitCode: number2().int().optional() }).strict(),
-      object({ id: ServeRequestId.nullable(), error: ServeError }).strict()
+      strictObject({ id: ServeRequestId, result: unknown(), exitCode: optional(int()) }),
+      strictObject({ id: nullable(ServeRequestId), error: ServeError })
     ]);
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -20412,24 +16789,24 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
-    function isCollection(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
+    var isMap = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    function isCollection(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
           case MAP:
           case SEQ:
             return true;
         }
       return false;
     }
-    function isNode(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    function isNode(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
           case ALIAS:
           case MAP:
           case SCALAR:
@@ -20438,7 +16815,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node) => (isScalar(node) || isCollection(node)) && !!node.anchor;
     exports2.ALIAS = ALIAS;
     exports2.DOC = DOC;
     exports2.MAP = MAP;
@@ -20458,106 +16835,106 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports2) {
+  "../../main/node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit(node2, visitor) {
+    function visit(node, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node)) {
+        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node.contents = null;
       } else
-        visit_(null, node2, visitor_, Object.freeze([]));
+        visit_(null, node, visitor_, Object.freeze([]));
     }
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path) {
-      const ctrl = callVisitor(key, node2, visitor, path);
+    function visit_(key, node, visitor, path) {
+      const ctrl = callVisitor(key, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visit_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path);
+        if (identity.isCollection(node)) {
+          path = Object.freeze(path.concat(node));
+          for (let i = 0; i < node.items.length; ++i) {
+            const ci = visit_(i, node.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path);
+        } else if (identity.isPair(node)) {
+          path = Object.freeze(path.concat(node));
+          const ck = visit_("key", node.key, visitor, path);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path);
+            node.key = null;
+          const cv = visit_("value", node.value, visitor, path);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
-            node2.value = null;
+            node.value = null;
         }
       }
       return ctrl;
     }
-    async function visitAsync(node2, visitor) {
+    async function visitAsync(node, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity.isDocument(node2)) {
-        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity.isDocument(node)) {
+        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node.contents = null;
       } else
-        await visitAsync_(null, node2, visitor_, Object.freeze([]));
+        await visitAsync_(null, node, visitor_, Object.freeze([]));
     }
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path) {
-      const ctrl = await callVisitor(key, node2, visitor, path);
+    async function visitAsync_(key, node, visitor, path) {
+      const ctrl = await callVisitor(key, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visitAsync_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path);
+        if (identity.isCollection(node)) {
+          path = Object.freeze(path.concat(node));
+          for (let i = 0; i < node.items.length; ++i) {
+            const ci = await visitAsync_(i, node.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path);
+        } else if (identity.isPair(node)) {
+          path = Object.freeze(path.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path);
+            node.key = null;
+          const cv = await visitAsync_("value", node.value, visitor, path);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
-            node2.value = null;
+            node.value = null;
         }
       }
       return ctrl;
@@ -20580,32 +16957,32 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path) {
+    function callVisitor(key, node, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path);
-      if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path);
-      if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path);
-      if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path);
-      if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path);
-      if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path);
+        return visitor(key, node, path);
+      if (identity.isMap(node))
+        return visitor.Map?.(key, node, path);
+      if (identity.isSeq(node))
+        return visitor.Seq?.(key, node, path);
+      if (identity.isPair(node))
+        return visitor.Pair?.(key, node, path);
+      if (identity.isScalar(node))
+        return visitor.Scalar?.(key, node, path);
+      if (identity.isAlias(node))
+        return visitor.Alias?.(key, node, path);
       return void 0;
     }
-    function replaceNode(key, path, node2) {
+    function replaceNode(key, path, node) {
       const parent = path[path.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node2;
+        parent.items[key] = node;
       } else if (identity.isPair(parent)) {
         if (key === "key")
-          parent.key = node2;
+          parent.key = node;
         else
-          parent.value = node2;
+          parent.value = node;
       } else if (identity.isDocument(parent)) {
-        parent.contents = node2;
+        parent.contents = node;
       } else {
         const pt = identity.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
@@ -20616,9 +16993,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "../../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -20765,9 +17142,9 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit.visit(doc.contents, (_key, node2) => {
-            if (identity.isNode(node2) && node2.tag)
-              tags[node2.tag] = true;
+          visit.visit(doc.contents, (_key, node) => {
+            if (identity.isNode(node) && node.tag)
+              tags[node.tag] = true;
           });
           tagNames = Object.keys(tags);
         } else
@@ -20787,9 +17164,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "../../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -20804,9 +17181,9 @@ var require_anchors = __commonJS({
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
       visit.visit(root, {
-        Value(_key, node2) {
-          if (node2.anchor)
-            anchors.add(node2.anchor);
+        Value(_key, node) {
+          if (node.anchor)
+            anchors.add(node.anchor);
         }
       });
       return anchors;
@@ -20857,9 +17234,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "../../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -20907,9 +17284,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -20937,9 +17314,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -20978,9 +17355,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -21010,20 +17387,20 @@ var require_Alias = __commonJS({
         } else {
           nodes = [];
           visit.visit(doc, {
-            Node: (_key, node2) => {
-              if (identity.isAlias(node2) || identity.hasAnchor(node2))
-                nodes.push(node2);
+            Node: (_key, node) => {
+              if (identity.isAlias(node) || identity.hasAnchor(node))
+                nodes.push(node);
             }
           });
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
         let found = void 0;
-        for (const node2 of nodes) {
-          if (node2 === this)
+        for (const node of nodes) {
+          if (node === this)
             break;
-          if (node2.anchor === this.source)
-            found = node2;
+          if (node.anchor === this.source)
+            found = node;
         }
         if (found && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
@@ -21072,22 +17449,22 @@ var require_Alias = __commonJS({
         return src;
       }
     };
-    function getAliasCount(doc, node2, anchors2) {
-      if (identity.isAlias(node2)) {
-        const source = node2.resolve(doc);
+    function getAliasCount(doc, node, anchors2) {
+      if (identity.isAlias(node)) {
+        const source = node.resolve(doc);
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
-      } else if (identity.isCollection(node2)) {
+      } else if (identity.isCollection(node)) {
         let count = 0;
-        for (const item of node2.items) {
+        for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
           if (c > count)
             count = c;
         }
         return count;
-      } else if (identity.isPair(node2)) {
-        const kc = getAliasCount(doc, node2.key, anchors2);
-        const vc = getAliasCount(doc, node2.value, anchors2);
+      } else if (identity.isPair(node)) {
+        const kc = getAliasCount(doc, node.key, anchors2);
+        const vc = getAliasCount(doc, node.value, anchors2);
         return Math.max(kc, vc);
       }
       return 1;
@@ -21096,9 +17473,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -21126,9 +17503,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "../../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -21177,10 +17554,10 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node3 = new Scalar.Scalar(value);
+          const node2 = new Scalar.Scalar(value);
           if (ref)
-            ref.node = node3;
-          return node3;
+            ref.node = node2;
+          return node2;
         }
         tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
       }
@@ -21188,22 +17565,22 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
       if (tagName)
-        node2.tag = tagName;
+        node.tag = tagName;
       else if (!tagObj.default)
-        node2.tag = tagObj.tag;
+        node.tag = tagObj.tag;
       if (ref)
-        ref.node = node2;
-      return node2;
+        ref.node = node;
+      return node;
     }
     exports2.createNode = createNode;
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -21265,10 +17642,10 @@ var require_Collection = __commonJS({
           this.add(value);
         else {
           const [key, ...rest] = path;
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.addIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node = this.get(key, true);
+          if (identity.isCollection(node))
+            node.addIn(rest, value);
+          else if (node === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -21282,9 +17659,9 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         if (rest.length === 0)
           return this.delete(key);
-        const node2 = this.get(key, true);
-        if (identity.isCollection(node2))
-          return node2.deleteIn(rest);
+        const node = this.get(key, true);
+        if (identity.isCollection(node))
+          return node.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
       }
@@ -21295,17 +17672,17 @@ var require_Collection = __commonJS({
        */
       getIn(path, keepScalar) {
         const [key, ...rest] = path;
-        const node2 = this.get(key, true);
+        const node = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity.isScalar(node) ? node.value : node;
         else
-          return identity.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
-        return this.items.every((node2) => {
-          if (!identity.isPair(node2))
+        return this.items.every((node) => {
+          if (!identity.isPair(node))
             return false;
-          const n = node2.value;
+          const n = node.value;
           return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
@@ -21316,8 +17693,8 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         if (rest.length === 0)
           return this.has(key);
-        const node2 = this.get(key, true);
-        return identity.isCollection(node2) ? node2.hasIn(rest) : false;
+        const node = this.get(key, true);
+        return identity.isCollection(node) ? node.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -21328,10 +17705,10 @@ var require_Collection = __commonJS({
         if (rest.length === 0) {
           this.set(key, value);
         } else {
-          const node2 = this.get(key, true);
-          if (identity.isCollection(node2))
-            node2.setIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node = this.get(key, true);
+          if (identity.isCollection(node))
+            node.setIn(rest, value);
+          else if (node === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -21344,9 +17721,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -21361,9 +17738,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -21497,9 +17874,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -21780,9 +18157,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -21857,16 +18234,16 @@ var require_stringify = __commonJS({
       }
       return tagObj;
     }
-    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
+    function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity.isScalar(node2) || identity.isCollection(node2)) && node2.anchor;
+      const anchor2 = (identity.isScalar(node) || identity.isCollection(node)) && node.anchor;
       if (anchor2 && anchors.anchorIsValid(anchor2)) {
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
       }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
       if (tag)
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
@@ -21888,15 +18265,15 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
-      const props = stringifyProps(node2, tagObj, ctx);
+      const node = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
+      const props = stringifyProps(node, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str;
-      return identity.isScalar(node2) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+      return identity.isScalar(node) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
     exports2.createStringifyContext = createStringifyContext;
@@ -21904,9 +18281,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -22037,9 +18414,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports2) {
+  "../../main/node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -22059,9 +18436,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -22119,9 +18496,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -22163,8 +18540,8 @@ var require_addPairToJSMap = __commonJS({
       if (identity.isNode(key) && ctx?.doc) {
         const strCtx = stringify.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node2 of ctx.anchors.keys())
-          strCtx.anchors.add(node2.anchor);
+        for (const node of ctx.anchors.keys())
+          strCtx.anchors.add(node.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
         const strKey = key.toString(strCtx);
@@ -22183,9 +18560,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -22223,9 +18600,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -22374,9 +18751,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -22473,8 +18850,8 @@ var require_YAMLMap = __commonJS({
       }
       get(key, keepScalar) {
         const it = findPair(this.items, key);
-        const node2 = it?.value;
-        return (!keepScalar && identity.isScalar(node2) ? node2.value : node2) ?? void 0;
+        const node = it?.value;
+        return (!keepScalar && identity.isScalar(node) ? node.value : node) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -22518,9 +18895,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../../main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -22540,9 +18917,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "../../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -22656,9 +19033,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -22678,9 +19055,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -22697,9 +19074,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../../main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -22715,9 +19092,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -22739,9 +19116,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -22766,9 +19143,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../../main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22787,9 +19164,9 @@ var require_float = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
-      stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
@@ -22798,11 +19175,11 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str));
+        const node = new Scalar.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
-          node2.minFractionDigits = str.length - dot - 1;
-        return node2;
+          node.minFractionDigits = str.length - dot - 1;
+        return node;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -22812,18 +19189,18 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../../main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
       if (intIdentify(value) && value >= 0)
         return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node);
     }
     var intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -22832,7 +19209,7 @@ var require_int = __commonJS({
       format: "OCT",
       test: /^0o[0-7]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0o")
+      stringify: (node) => intStringify(node, 8, "0o")
     };
     var int2 = {
       identify: intIdentify,
@@ -22849,7 +19226,7 @@ var require_int = __commonJS({
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node) => intStringify(node, 16, "0x")
     };
     exports2.int = int2;
     exports2.intHex = intHex;
@@ -22857,9 +19234,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22885,9 +19262,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -22952,9 +19329,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -23018,9 +19395,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -23096,9 +19473,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -23174,9 +19551,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -23206,9 +19583,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -23227,9 +19604,9 @@ var require_float2 = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
-      stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
@@ -23238,14 +19615,14 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node2 = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
+            node.minFractionDigits = f.length;
         }
-        return node2;
+        return node;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -23255,9 +19632,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -23284,13 +19661,13 @@ var require_int2 = __commonJS({
       const n = parseInt(str, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
       if (intIdentify(value)) {
         const str = value.toString(radix);
         return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
       }
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node);
     }
     var intBin = {
       identify: intIdentify,
@@ -23299,7 +19676,7 @@ var require_int2 = __commonJS({
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
-      stringify: (node2) => intStringify(node2, 2, "0b")
+      stringify: (node) => intStringify(node, 2, "0b")
     };
     var intOct = {
       identify: intIdentify,
@@ -23308,7 +19685,7 @@ var require_int2 = __commonJS({
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0")
+      stringify: (node) => intStringify(node, 8, "0")
     };
     var int2 = {
       identify: intIdentify,
@@ -23325,7 +19702,7 @@ var require_int2 = __commonJS({
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node) => intStringify(node, 16, "0x")
     };
     exports2.int = int2;
     exports2.intBin = intBin;
@@ -23334,9 +19711,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -23423,9 +19800,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -23435,13 +19812,13 @@ var require_timestamp = __commonJS({
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
     }
-    function stringifySexagesimal(node2) {
-      let { value } = node2;
+    function stringifySexagesimal(node) {
+      let { value } = node;
       let num = (n) => n;
       if (typeof value === "bigint")
         num = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node2);
+        return stringifyNumber.stringifyNumber(node);
       let sign = "";
       if (value < 0) {
         sign = "-";
@@ -23493,15 +19870,15 @@ var require_timestamp = __commonJS({
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
         const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date2 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        let date3 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
         const tz = match[8];
         if (tz && tz !== "Z") {
           let d = parseSexagesimal(tz, false);
           if (Math.abs(d) < 30)
             d *= 60;
-          date2 -= 6e4 * d;
+          date3 -= 6e4 * d;
         }
-        return new Date(date2);
+        return new Date(date3);
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
@@ -23511,9 +19888,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -23555,9 +19932,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -23649,9 +20026,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "../../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -23681,9 +20058,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -23761,9 +20138,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "../../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -23852,13 +20229,13 @@ var require_Document = __commonJS({
        * `name` will be used as a prefix for a new unique anchor.
        * If `name` is undefined, the generated anchor will use 'a' as a prefix.
        */
-      createAlias(node2, name) {
-        if (!node2.anchor) {
+      createAlias(node, name) {
+        if (!node.anchor) {
           const prev = anchors.anchorNames(this);
-          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
           !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
         }
-        return new Alias.Alias(node2.anchor);
+        return new Alias.Alias(node.anchor);
       }
       createNode(value, replacer, options) {
         let _replacer = void 0;
@@ -23890,11 +20267,11 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value, tag, ctx);
-        if (flow && identity.isCollection(node2))
-          node2.flow = true;
+        const node = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node))
+          node.flow = true;
         setAnchors();
-        return node2;
+        return node;
       }
       /**
        * Convert a key and a value into a `Pair` using the current schema,
@@ -24070,9 +20447,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../../main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports2) {
+  "../../main/node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code2, message) {
@@ -24093,7 +20470,7 @@ var require_errors = __commonJS({
         super("YAMLWarning", pos, code2, message);
       }
     };
-    var prettifyError = (src, lc) => (error2) => {
+    var prettifyError2 = (src, lc) => (error2) => {
       if (error2.pos[0] === -1)
         return;
       error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
@@ -24131,13 +20508,13 @@ ${pointer}
     exports2.YAMLError = YAMLError;
     exports2.YAMLParseError = YAMLParseError;
     exports2.YAMLWarning = YAMLWarning;
-    exports2.prettifyError = prettifyError;
+    exports2.prettifyError = prettifyError2;
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -24269,9 +20646,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -24311,9 +20688,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -24329,9 +20706,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -24345,9 +20722,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -24453,9 +20830,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -24491,11 +20868,11 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node2.range[2];
-        seq.items.push(node2);
+        offset = node.range[2];
+        seq.items.push(node);
       }
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
@@ -24504,9 +20881,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -24547,9 +20924,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -24741,9 +21118,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24795,20 +21172,20 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
-      node2.range = coll.range;
-      node2.tag = tagName;
+      const node = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node.range = coll.range;
+      node.tag = tagName;
       if (tag?.format)
-        node2.format = tag.format;
-      return node2;
+        node.format = tag.format;
+      return node;
     }
     exports2.composeCollection = composeCollection;
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -24989,9 +21366,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -25210,9 +21587,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -25291,9 +21668,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -25321,9 +21698,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -25335,11 +21712,11 @@ var require_compose_node = __commonJS({
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor: anchor2, tag } = props;
-      let node2;
+      let node;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
-          node2 = composeAlias(ctx, token, onError);
+          node = composeAlias(ctx, token, onError);
           if (anchor2 || tag)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
@@ -25347,17 +21724,17 @@ var require_compose_node = __commonJS({
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node = composeScalar.composeScalar(ctx, token, tag, onError);
           if (anchor2)
-            node2.anchor = anchor2.source.substring(1);
+            node.anchor = anchor2.source.substring(1);
           break;
         case "block-map":
         case "block-seq":
         case "flow-collection":
           try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            node = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor2)
-              node2.anchor = anchor2.source.substring(1);
+              node.anchor = anchor2.source.substring(1);
           } catch (error2) {
             const message = error2 instanceof Error ? error2.message : String(error2);
             onError(token, "RESOURCE_EXHAUSTION", message);
@@ -25369,24 +21746,24 @@ var require_compose_node = __commonJS({
           isSrcToken = false;
         }
       }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor2 && node2.anchor === "")
+      node ?? (node = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor2 && node.anchor === "")
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node.spaceBefore = true;
       if (comment) {
         if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
+          node.comment = comment;
         else
-          node2.commentBefore = comment;
+          node.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
-      return node2;
+        node.srcToken = token;
+      return node;
     }
     function composeEmptyNode(ctx, offset, before2, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
       const token = {
@@ -25395,19 +21772,19 @@ var require_compose_node = __commonJS({
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node = composeScalar.composeScalar(ctx, token, tag, onError);
       if (anchor2) {
-        node2.anchor = anchor2.source.substring(1);
-        if (node2.anchor === "")
+        node.anchor = anchor2.source.substring(1);
+        if (node.anchor === "")
           onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node.spaceBefore = true;
       if (comment) {
-        node2.comment = comment;
-        node2.range[2] = end;
+        node.comment = comment;
+        node.range[2] = end;
       }
-      return node2;
+      return node;
     }
     function composeAlias({ options }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
@@ -25427,9 +21804,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -25470,9 +21847,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "../../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -25678,9 +22055,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "../../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -25863,9 +22240,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "../../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -25924,9 +22301,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "../../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -25986,9 +22363,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "../../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -26088,9 +22465,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "../../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -26677,9 +23054,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "../../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -26708,9 +23085,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "../../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -27582,9 +23959,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports2) {
+  "../../main/node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -27679,9 +24056,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../../main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports2) {
+  "../../main/node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -27902,8 +24279,8 @@ var init_context = __esm({
     "use strict";
     init_config2();
     init_paths();
-    init_snapshotter();
-    init_gates();
+    init_local_paths();
+    init_snapshot_store();
     Context = class _Context {
       constructor(workspace, settings, json, workspaceGiven) {
         this.workspace = workspace;
@@ -27943,12 +24320,24 @@ var init_context = __esm({
           ...this.workspaceGiven ? { localWorkspace: this.workspace } : {}
         };
       }
-      get snapshotter() {
-        this.snapshotterInstance ??= new Snapshotter({ ...this.serviceOptions, onDirty: this.settings.onDirty });
+      /** The store, for commands that only read it. */
+      get store() {
+        return new SnapshotStore(this.settings.home, { lockTimeoutMs: this.settings.lockTimeoutMs });
+      }
+      /** Recorded paths as this machine has them (see LocalPaths). */
+      get localPaths() {
+        return new LocalPaths(this.settings.artifactsDir, this.serviceOptions.localWorkspace);
+      }
+      snapshotter() {
+        this.snapshotterInstance ??= Promise.resolve().then(() => (init_snapshotter(), snapshotter_exports)).then(
+          ({ Snapshotter: Snapshotter2 }) => new Snapshotter2({ ...this.serviceOptions, onDirty: this.settings.onDirty })
+        );
         return this.snapshotterInstance;
       }
-      get gates() {
-        this.gatesInstance ??= new Gates(this.snapshotter);
+      gates() {
+        this.gatesInstance ??= Promise.all([Promise.resolve().then(() => (init_gates(), gates_exports)), this.snapshotter()]).then(
+          ([{ Gates: Gates2 }, snapshotter]) => new Gates2(snapshotter)
+        );
         return this.gatesInstance;
       }
     };
@@ -28637,7 +25026,7 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { randomBytes as randomBytes8 } from "node:crypto";
-import { mkdir as mkdir10, open as open5, rename as rename5, rm as rm15, stat as stat15, symlink } from "node:fs/promises";
+import { mkdir as mkdir10, open as open4, rename as rename5, rm as rm15, stat as stat15, symlink } from "node:fs/promises";
 import { dirname as dirname10, join as join27, sep as sep7 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes8(6).toString("hex")}.tmp`;
@@ -28684,7 +25073,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open5(temp, "wx", item.kind === "executable" ? 511 : 438);
+  const handle = await open4(temp, "wx", item.kind === "executable" ? 511 : 438);
   try {
     await handle.writeFile(item.content);
     await handle.sync();
@@ -29038,14 +25427,14 @@ var init_message2 = __esm({
     "use strict";
     init_zod();
     CheckpointMeta = object({
-      label: string2().nullable(),
+      label: nullable(string2()),
       createdAt: string2(),
       kind: _enum(["track", "safety"]),
       /** Set by agent hooks: the agent's session id and the event that took the checkpoint. */
-      session: string2().optional(),
-      event: string2().optional(),
+      session: optional(string2()),
+      event: optional(string2()),
       /** The N-th prompt of the session: this checkpoint is the state just before it. */
-      prompt: number2().int().positive().optional()
+      prompt: optional(int().check(_positive()))
     });
     CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
     META_REF_PREFIX = "refs/checkpoints-meta/";
@@ -29243,7 +25632,7 @@ var init_checkpoint = __esm({
       path: string2(),
       /** `unreadable`: a FIFO, socket, device or a file that cannot be read; git cannot stage it. */
       reason: _enum(["too-large", "nested-repository", "unreadable"]),
-      size: number2().int().nonnegative().nullable()
+      size: nullable(int().check(_nonnegative()))
     });
     TrackResult = object({ hash: Sha, ref: string2(), skipped: array(SkippedFile) });
     Patch = object({ hash: Sha, files: array(string2()) });
@@ -29251,23 +25640,23 @@ var init_checkpoint = __esm({
       file: string2(),
       before: string2(),
       after: string2(),
-      additions: number2().int().nonnegative(),
-      deletions: number2().int().nonnegative(),
+      additions: int().check(_nonnegative()),
+      deletions: int().check(_nonnegative()),
       status: _enum(["added", "modified", "deleted"]),
       binary: boolean2()
     });
     CheckpointEntry = object({
       ref: string2(),
       hash: Sha,
-      label: string2().nullable(),
+      label: nullable(string2()),
       createdAt: IsoDate,
       /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
-      kind: _enum(["track", "safety"]).optional(),
+      kind: optional(_enum(["track", "safety"])),
       /** Checkpoints taken by agent hooks: the agent's session id and the hook event (`UserPromptSubmit`, `turn.start`, ...). */
-      session: string2().optional(),
-      event: string2().optional(),
+      session: optional(string2()),
+      event: optional(string2()),
       /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
-      prompt: number2().int().positive().optional()
+      prompt: optional(int().check(_positive()))
     });
     RestoreResult = object({
       hash: Sha,
@@ -29284,31 +25673,31 @@ var init_checkpoint = __esm({
       leftAlone: array(string2())
     });
     GcResult = object({
-      kept: number2().int().nonnegative(),
-      removed: number2().int().nonnegative(),
+      kept: int().check(_nonnegative()),
+      removed: int().check(_nonnegative()),
       pruneAge: string2(),
-      storeBytesBefore: number2().int().nonnegative(),
-      storeBytesAfter: number2().int().nonnegative()
+      storeBytesBefore: int().check(_nonnegative()),
+      storeBytesAfter: int().check(_nonnegative())
     });
     PruneEvent = object({
       at: IsoDate,
       removed: array(CheckpointEntry),
-      storeBytesBefore: number2().int().nonnegative(),
-      storeBytesAfter: number2().int().nonnegative()
+      storeBytesBefore: int().check(_nonnegative()),
+      storeBytesAfter: int().check(_nonnegative())
     });
     UpkeepRecord = object({
-      lastPackedAt: IsoDate.nullable(),
+      lastPackedAt: nullable(IsoDate),
       pruned: array(PruneEvent)
     });
     StoreStatus = object({
       workspace: string2(),
       /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
-      storeBytes: number2().int().nonnegative(),
-      budgetBytes: number2().int().positive(),
-      checkpoints: number2().int().nonnegative(),
-      looseObjects: number2().int().nonnegative(),
-      packs: number2().int().nonnegative(),
-      lastPackedAt: IsoDate.nullable(),
+      storeBytes: int().check(_nonnegative()),
+      budgetBytes: int().check(_positive()),
+      checkpoints: int().check(_nonnegative()),
+      looseObjects: int().check(_nonnegative()),
+      packs: int().check(_nonnegative()),
+      lastPackedAt: nullable(IsoDate),
       pruned: array(PruneEvent)
     });
   }
@@ -29943,7 +26332,7 @@ __export(checkpoint_exports, {
 import { mkdtemp as mkdtemp5, rm as rm17, writeFile as writeFile7 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
 import { join as join32, resolve as resolve17 } from "node:path";
-function open6(ctx) {
+function open5(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -30012,7 +26401,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, ...result } = await (await open6(ctx)).track(values.label);
+        const { upkeepError, ...result } = await (await open5(ctx)).track(values.label);
         const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
         return {
           json: result,
@@ -30036,7 +26425,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name]) {
-        const cp = await open6(ctx);
+        const cp = await open5(ctx);
         const result = await cp.patch(await resolveCheckpoint(cp, name));
         return {
           json: result,
@@ -30056,7 +26445,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name]) {
-        const cp = await open6(ctx);
+        const cp = await open5(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
         const dir = await mkdtemp5(join32(tmpdir5(), "agentgate-cpdiff-"));
@@ -30080,7 +26469,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open6(ctx);
+        const cp = await open5(ctx);
         const diffs = await cp.diffFull(
           await resolveCheckpoint(cp, from),
           to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
@@ -30112,7 +26501,7 @@ var init_checkpoint2 = __esm({
           throw new UsageError("give either a HASH or --prompt N (with --session ID for an older session)");
         if (values.session !== void 0 && values.prompt === void 0)
           throw new UsageError("--session goes with --prompt N");
-        const cp = await open6(ctx);
+        const cp = await open5(ctx);
         const hash = values.prompt === void 0 ? await resolveCheckpoint(cp, name) : (await cp.beforePrompt(values.prompt, values.session)).hash;
         const result = await cp.restore(hash);
         return {
@@ -30135,7 +26524,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open6(ctx);
+        const cp = await open5(ctx);
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
@@ -30160,7 +26549,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open6(ctx)).list();
+        const entries = await (await open5(ctx)).list();
         return {
           json: entries,
           human: () => entries.length ? table(
@@ -30200,7 +26589,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open6(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open5(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
@@ -30216,7 +26605,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open6(ctx)).status();
+        const st = await (await open5(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -30327,7 +26716,8 @@ var init_gate2 = __esm({
       ],
       async run(ctx, values, command) {
         if (values.timeout === 0) throw new UsageError("--timeout must be at least 1 second");
-        const result = await ctx.gates.run(ctx.workspace, {
+        const gates = await ctx.gates();
+        const result = await gates.run(ctx.workspace, {
           runId: values.run,
           ...values.iteration === void 0 ? {} : { iteration: values.iteration },
           name: values.name,
@@ -30367,7 +26757,8 @@ var init_gate2 = __esm({
         'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log'
       ],
       async run(ctx, values) {
-        const result = await ctx.gates.record(ctx.workspace, {
+        const gates = await ctx.gates();
+        const result = await gates.record(ctx.workspace, {
           runId: values.run,
           ...values.iteration === void 0 ? {} : { iteration: values.iteration },
           name: values.name,
@@ -30391,7 +26782,8 @@ var init_gate2 = __esm({
       positionals: { required: [] },
       examples: ['gate list --run "$RUN" --json'],
       async run(ctx, values) {
-        const { results, problems } = await ctx.gates.list({
+        const gates = await ctx.gates();
+        const { results, problems } = await gates.list({
           ...values.run === void 0 ? {} : { runId: values.run },
           ...values.iteration === void 0 ? {} : { iteration: values.iteration }
         });
@@ -30443,7 +26835,8 @@ var init_gate2 = __esm({
       positionals: { required: [] },
       examples: ['gate replay --run "$RUN" --iteration 2 --name test --yes'],
       async run(ctx, values) {
-        const out = await ctx.gates.replay(ctx.workspace, {
+        const gates = await ctx.gates();
+        const out = await gates.replay(ctx.workspace, {
           runId: values.run,
           iteration: values.iteration,
           name: values.name,
@@ -30634,25 +27027,25 @@ var init_hooks = __esm({
     "use strict";
     init_zod();
     ClaudeCodeEvent = object({
-      session_id: string2().min(1).max(256),
-      transcript_path: string2().optional(),
-      cwd: string2().min(1),
-      hook_event_name: string2().min(1).max(100),
+      session_id: string2().check(_minLength(1), _maxLength(256)),
+      transcript_path: optional(string2()),
+      cwd: string2().check(_minLength(1)),
+      hook_event_name: string2().check(_minLength(1), _maxLength(100)),
       /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
-      source: string2().max(100).optional(),
+      source: optional(string2().check(_maxLength(100))),
       /** UserPromptSubmit: the prompt's text. */
-      prompt: string2().optional(),
+      prompt: optional(string2()),
       /** PostToolUse: the tool's name (`Bash`, `Edit`, ...); its input is not kept. */
-      tool_name: string2().max(200).optional(),
-      tool_input: unknown().optional()
+      tool_name: optional(string2().check(_maxLength(200))),
+      tool_input: optional(unknown())
     });
     HookOutcome = object({
       status: _enum(["recorded", "ignored", "invalid", "skipped", "failed"]),
       /** One line for the log and stderr. */
       message: string2(),
-      code: string2().optional(),
-      hash: string2().optional(),
-      prompt: number2().int().positive().optional()
+      code: optional(string2()),
+      hash: optional(string2()),
+      prompt: optional(int().check(_positive()))
     });
   }
 });

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../../types/zod.js';
 import type { CheckpointEntry } from '../../types/checkpoint.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 
 /** What a checkpoint commit records about itself, as one JSON line in its message body. */
 export const CheckpointMeta = z.object({
-  label: z.string().nullable(),
+  label: z.nullable(z.string()),
   createdAt: z.string(),
   kind: z.enum(['track', 'safety']),
   /** Set by agent hooks: the agent's session id and the event that took the checkpoint. */
-  session: z.string().optional(),
-  event: z.string().optional(),
+  session: z.optional(z.string()),
+  event: z.optional(z.string()),
   /** The N-th prompt of the session: this checkpoint is the state just before it. */
-  prompt: z.number().int().positive().optional(),
+  prompt: z.optional(z.int().check(z.positive())),
 });
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 

@@ -3,7 +3,7 @@
  * so that the yaml parser is loaded only when there is a config file to read (see config.ts).
  */
 import { parseDocument } from 'yaml';
-import type * as z from 'zod';
+import type * as z from '../../types/zod.js';
 import { Config } from '../../types/config.js';
 import { ConfigInvalidError } from '../errors.js';
 

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type * as z from 'zod';
+import type * as z from '../../types/zod.js';
 import { InvalidIdError, StoreCorruptError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 
@@ -16,7 +16,7 @@ export function corruptFile(path: string, what: string, reason: string, cause?: 
  * Reads and validates one JSON file of the store. A missing file is null; anything else that
  * stops it from being used (unreadable, truncated, wrong shape) is STORE_CORRUPT naming the file.
  */
-export async function readJsonFile<S extends z.ZodType>(
+export async function readJsonFile<S extends z.ZodMiniType>(
   path: string,
   schema: S,
   what: string,

@@ -15,7 +15,7 @@ import { AgentOutcome, BeforeState, Snapshot } from '../../types/snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { git, head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
-const IterationSnapshot = Snapshot.extend({ agent: AgentOutcome });
+const IterationSnapshot = z.object({ ...Snapshot.shape, agent: AgentOutcome });
 
 /** The agent: a node program given as `node -e SCRIPT` (no shell in between). */
 function agent(script: string): string[] {

@@ -29,10 +29,10 @@ function cliFor(cwd: string, home = tempDir('agentgate-home-')) {
 }
 
 /** Exit 0, nothing on stderr, and the whole stdout is one JSON document of `schema`. */
-function ok<S extends z.ZodType>(res: CliResult, schema: S): z.output<S> {
+function ok<S extends z.core.$ZodType>(res: CliResult, schema: S): z.output<S> {
   expect(res.status, res.stdout + res.stderr).toBe(0);
   expect(res.stderr).toBe('');
-  return schema.parse(res.json());
+  return z.parse(schema, res.json());
 }
 
 /** Exit 1 (2 for usage), `agentgate-snapshot: CODE: message` on stderr, no stack, nothing on stdout. */

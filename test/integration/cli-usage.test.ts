@@ -32,10 +32,10 @@ function cliIn(cwd: string, home = temp('agentgate-home-')) {
   return (args: string[]): CliResult => runCli(args, { cwd, env: { AGENTGATE_HOME: home } });
 }
 
-function ok<S extends z.ZodType>(res: CliResult, schema: S): z.output<S> {
+function ok<S extends z.core.$ZodType>(res: CliResult, schema: S): z.output<S> {
   expect(res.status, res.stdout + res.stderr).toBe(0);
   expect(res.stderr).toBe('');
-  return schema.parse(res.json());
+  return z.parse(schema, res.json());
 }
 
 /** The exit status and the `CODE` of `agentgate-snapshot: CODE: message` (or of the JSON error). */
