@@ -18,21 +18,13 @@ function cliRun(): { dir: string; cli: (...args: string[]) => ReturnType<typeof 
   return { dir, cli };
 }
 
+/** `gate` of run r1 named test, reading junit.xml; the command follows `--`. */
+const TEST_GATE = ['gate', '--run', 'r1', '--name', 'test', '--junit', 'junit.xml'];
+
 describe('agentgate-snapshot gate (the built CLI)', () => {
   it("--json: stdout is one GateResult, the check's stdout goes to stderr; exit 0 on pass", () => {
     const { cli } = cliRun();
-    const res = cli(
-      'gate',
-      '--run',
-      'r1',
-      '--name',
-      'test',
-      '--junit',
-      'junit.xml',
-      '--json',
-      '--',
-      ...nodeTestCommand('t.test.mjs'),
-    );
+    const res = cli(...TEST_GATE, '--json', '--', ...nodeTestCommand('t.test.mjs'));
     expect(res.status).toBe(0);
     const result = GateResult.parse(res.json());
     expect(result).toMatchObject({ verdict: 'pass', tests: { total: 2, passed: 2 }, observed: true });
@@ -158,17 +150,7 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
 
   it('gate replay: refused without --yes (printing the command), then reproduces', () => {
     const { cli } = cliRun();
-    cli(
-      'gate',
-      '--run',
-      'r1',
-      '--name',
-      'test',
-      '--junit',
-      'junit.xml',
-      '--',
-      ...nodeTestCommand('t.test.mjs'),
-    );
+    cli(...TEST_GATE, '--', ...nodeTestCommand('t.test.mjs'));
     const refused = cli('gate', 'replay', '--run', 'r1', '--iteration', '1', '--name', 'test');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('REPLAY_NOT_CONFIRMED');

@@ -20,16 +20,19 @@ import { fingerprint } from '../helpers/snapshotter.js';
 
 const TEST_FILE = { 't.test.mjs': nodeTests(3) };
 
+/** Gate "test" of run r1: Node's test runner on t.test.mjs, its JUnit report read, its output swallowed. */
+const nodeTestGate = () => ({
+  runId: 'r1',
+  name: 'test',
+  command: nodeTestCommand('t.test.mjs'),
+  junit: ['junit.xml'],
+  echo: quiet(),
+});
+
 describe('gate: run a check on the after tree and record what it observed', () => {
   it("passes with Node's real JUnit reporter: counts, tree, log artifact with its digest", async () => {
     const { dir, gates, snapshots } = await gatedRun([TEST_FILE]);
-    const result = await gates.run(dir, {
-      runId: 'r1',
-      name: 'test',
-      command: nodeTestCommand('t.test.mjs'),
-      junit: ['junit.xml'],
-      echo: quiet(),
-    });
+    const result = await gates.run(dir, nodeTestGate());
     expect(GateResult.parse(result)).toEqual(result);
     expect(result).toMatchObject({
       runId: 'r1',
@@ -56,14 +59,7 @@ describe('gate: run a check on the after tree and record what it observed', () =
 
   it('fails when a test fails, keeping the failed tests; attempts are append-only', async () => {
     const { dir, gates } = await gatedRun([{ 't.test.mjs': nodeTests(2, 1) }]);
-    const run = () =>
-      gates.run(dir, {
-        runId: 'r1',
-        name: 'test',
-        command: nodeTestCommand('t.test.mjs'),
-        junit: ['junit.xml'],
-        echo: quiet(),
-      });
+    const run = () => gates.run(dir, nodeTestGate());
     const first = await run();
     const second = await run();
     expect(first).toMatchObject({ verdict: 'fail', exitCode: 1, tests: { total: 3, passed: 2, failed: 1 } });
@@ -80,13 +76,7 @@ describe('gate: run a check on the after tree and record what it observed', () =
   it('--junit with zero tests is a fail: "no tests ran"', async () => {
     const skipped = "import { test } from 'node:test';\ntest('later', { skip: true }, () => {});\n";
     const { dir, gates } = await gatedRun([{ 't.test.mjs': skipped }]);
-    const result = await gates.run(dir, {
-      runId: 'r1',
-      name: 'test',
-      command: nodeTestCommand('t.test.mjs'),
-      junit: ['junit.xml'],
-      echo: quiet(),
-    });
+    const result = await gates.run(dir, nodeTestGate());
     expect(result.verdict).toBe('fail');
     expect(result.reason).toContain('no tests ran (1 skipped)');
   });
@@ -206,13 +196,7 @@ describe('gate: run a check on the after tree and record what it observed', () =
     const { dir, gates } = await gatedRun([
       { 't.test.mjs': `import { test } from 'node:test';\n${hostile}\n` },
     ]);
-    const result = await gates.run(dir, {
-      runId: 'r1',
-      name: 'test',
-      command: nodeTestCommand('t.test.mjs'),
-      junit: ['junit.xml'],
-      echo: quiet(),
-    });
+    const result = await gates.run(dir, nodeTestGate());
     expect(result.verdict).toBe('fail');
     // Node's reporter drops the newline and writes the escape character raw; we keep what it wrote.
     expect(result.tests?.failures[0]?.name).toBe('x::error::pwned \u001b[31m<script>');
@@ -273,13 +257,7 @@ describe('gate record, replay and verify', () => {
 
   it('replay: refused without confirmation; with it, a new isolated attempt that reproduces', async () => {
     const { dir, gates } = await gatedRun([TEST_FILE]);
-    const original = await gates.run(dir, {
-      runId: 'r1',
-      name: 'test',
-      command: nodeTestCommand('t.test.mjs'),
-      junit: ['junit.xml'],
-      echo: quiet(),
-    });
+    const original = await gates.run(dir, nodeTestGate());
     const opts = { runId: 'r1', iteration: 1, name: 'test', echo: quiet() };
     await expectCode(gates.replay(dir, { ...opts, confirmed: false }), 'REPLAY_NOT_CONFIRMED');
     // The workspace has moved on: replay runs in isolation on the recorded tree anyway.

@@ -492,12 +492,7 @@ describe('valid extremes', () => {
   });
 
   it("a reader that closes the pipe early (| head): no stack trace, no error, the command's own status", () => {
-    const ws = repoWithCommit({ 'a.txt': 'one\n' });
-    const home = tempDir('agentgate-pipe-');
-    expect(runCli(['before', '--run', 'pipe', '-C', ws, '--home', home]).status).toBe(0);
-    writeFiles(ws, { 'big.txt': 'a line that makes the patch large\n'.repeat(40_000) });
-    const res = runCli(['after', '--run', 'pipe', '--iteration', '1', '-C', ws, '--home', home, '--json']);
-    const id = (res.json() as Snapshot).id;
+    const { home, id } = snapshotWithLargePatch();
     const errFile = join(home, 'stderr.txt');
     for (const args of [['patch', id], ['patch', id, '--json'], ['show', id, '--json'], ['list']]) {
       const piped = spawnSync(
@@ -522,12 +517,7 @@ describe('valid extremes', () => {
   });
 
   it('serve ends quietly when its reader closes stdout: exit 0, nothing on stderr', () => {
-    const ws = repoWithCommit({ 'a.txt': 'one\n' });
-    const home = tempDir('agentgate-pipe-');
-    expect(runCli(['before', '--run', 'pipe', '-C', ws, '--home', home]).status).toBe(0);
-    writeFiles(ws, { 'big.txt': 'a line that makes the patch large\n'.repeat(40_000) });
-    const res = runCli(['after', '--run', 'pipe', '--iteration', '1', '-C', ws, '--home', home, '--json']);
-    const id = (res.json() as Snapshot).id;
+    const { ws, home, id } = snapshotWithLargePatch();
     const requests = join(home, 'requests.jsonl');
     const lines = Array.from({ length: 20 }, (_, i) =>
       JSON.stringify({ id: i, command: i % 2 ? 'patch' : 'show', args: [id] }),
@@ -553,3 +543,13 @@ describe('valid extremes', () => {
     expect(piped.status).toBe(0);
   });
 });
+
+/** A home with one snapshot whose patch is much larger than a pipe's buffer. */
+function snapshotWithLargePatch(): { ws: string; home: string; id: string } {
+  const ws = repoWithCommit({ 'a.txt': 'one\n' });
+  const home = tempDir('agentgate-pipe-');
+  expect(runCli(['before', '--run', 'pipe', '-C', ws, '--home', home]).status).toBe(0);
+  writeFiles(ws, { 'big.txt': 'a line that makes the patch large\n'.repeat(40_000) });
+  const res = runCli(['after', '--run', 'pipe', '--iteration', '1', '-C', ws, '--home', home, '--json']);
+  return { ws, home, id: (res.json() as Snapshot).id };
+}
