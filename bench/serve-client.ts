@@ -13,7 +13,7 @@ export interface ServeClient {
 }
 
 export function startServe(cli: string, args: string[], env: NodeJS.ProcessEnv): ServeClient {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cli, 'serve', ...args], {
+  const child: ChildProcessWithoutNullStreams = spawn(cli, ['serve', ...args], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

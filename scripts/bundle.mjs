@@ -3,7 +3,7 @@
 // `--version` and `--help` load the entry chunk alone. `npm run build` runs tsc first (the library
 // in dist/src, its types), then this.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,4 +32,19 @@ await build({
   },
   logLevel: 'warning',
 });
-chmodSync(join(outdir, 'agentgate-snapshot.js'), 0o755);
+
+// The bin is a file that both sh and Node read. Run as a program (npx, PATH), sh starts Node on it
+// without NODE_EXTRA_CA_CERTS: Node parses that bundle at every start (about 65 ms for the system
+// store on our CI machines), and the CLI opens no TLS connection (eslint forbids tls, https and
+// fetch in src/). The value travels as AGENTGATE_NODE_EXTRA_CA_CERTS and the CLI puts it back
+// before it starts anything (src/cli/caller-env.ts). To Node, the second line is a directive and
+// a comment; `node agentgate-snapshot.js` skips sh and loads the certificates as usual.
+const LAUNCHER = [
+  '#!/bin/sh',
+  `':' //; if [ -n "\${NODE_EXTRA_CA_CERTS+x}" ]; then AGENTGATE_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export AGENTGATE_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; else unset AGENTGATE_NODE_EXTRA_CA_CERTS; fi; exec node "$0" "$@"`,
+].join('\n');
+const entry = join(outdir, 'agentgate-snapshot.js');
+const bundled = readFileSync(entry, 'utf8');
+if (!bundled.startsWith('#!/usr/bin/env node\n')) throw new Error('bundle.mjs: the entry lost its hashbang');
+writeFileSync(entry, LAUNCHER + bundled.slice(bundled.indexOf('\n')));
+chmodSync(entry, 0o755);

@@ -27276,12 +27276,23 @@ var init_commands = __esm({
 
 // src/cli/main.ts
 init_errors();
+import { createReadStream as createReadStream6 } from "node:fs";
+import { pipeline as pipeline4 } from "node:stream/promises";
+
+// src/cli/caller-env.ts
+var CARRIED = "AGENTGATE_NODE_EXTRA_CA_CERTS";
+function restoreCallerEnv(env = process.env) {
+  const carried = env[CARRIED];
+  if (carried === void 0) return;
+  env.NODE_EXTRA_CA_CERTS = carried;
+  delete env[CARRIED];
+}
+
+// src/cli/main.ts
 init_commands();
 init_json_stream();
 init_output();
 init_spec();
-import { createReadStream as createReadStream6 } from "node:fs";
-import { pipeline as pipeline4 } from "node:stream/promises";
 
 // src/cli/suggest.ts
 function nearestName(typed, known) {
@@ -27489,6 +27500,7 @@ ${noWorkflowCommands(details.stderr)}
   }
   return status2;
 }
+restoreCallerEnv();
 main(process.argv.slice(2)).then(
   (status2) => {
     process.exitCode = status2;

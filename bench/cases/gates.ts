@@ -16,7 +16,7 @@ export async function gatesCase(bench: Bench): Promise<void> {
     const repo = await ensureRepo(n, bench.log);
     resetRepo(repo);
     const home = await scratch('gate-home');
-    const cli = (...args: string[]) => run(process.execPath, [CLI, '-C', repo.dir, '--home', home, ...args]);
+    const cli = (...args: string[]) => run(CLI, ['-C', repo.dir, '--home', home, ...args]);
     // One iteration that changes nothing: its after commit is HEAD, so the workspace is at it and clean.
     await cli('before', '--run', 'bench');
     await cli('after', '--run', 'bench', '--iteration', '1');

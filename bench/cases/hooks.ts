@@ -21,7 +21,7 @@ const NO_BUDGET = 'hooks:\n  timeoutMs: 3600000\n';
 /** `hook claude-code` as Claude Code runs it: a new process, the event on stdin. */
 function cliHook(home: string, event: object): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'hook', 'claude-code'], {
+    const child = spawn(CLI, ['hook', 'claude-code'], {
       env: { ...gitEnv(), AGENTGATE_HOME: home },
       stdio: ['pipe', 'ignore', 'ignore'],
     });

@@ -82,7 +82,7 @@ function libraryContestant(home: string): Contestant {
 
 function cliContestant(home: string): Contestant {
   const cli = (args: string[]): Promise<string> =>
-    run(process.execPath, [CLI, ...args, '--home', home, '--json'], {
+    run(CLI, [...args, '--home', home, '--json'], {
       env: { ...process.env, NO_COLOR: '1' },
     });
   return {
@@ -337,8 +337,8 @@ export async function iterateCase(bench: Bench): Promise<void> {
         const { ms, value: files } = await timed(async () => {
           if (name === 'iterate') {
             const printed = await run(
-              process.execPath,
-              [CLI, 'iterate', '--run', `iterate-${rep}`, '--iteration', '1', '--task', 'bench task'].concat([
+              CLI,
+              ['iterate', '--run', `iterate-${rep}`, '--iteration', '1', '--task', 'bench task'].concat([
                 '--gate',
                 'bench gate',
                 '-C',

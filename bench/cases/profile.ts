@@ -72,7 +72,7 @@ export async function profileCase(bench: Bench): Promise<void> {
 
   // The CLI child inherits PATH from this process, so the wrapper sees its git calls too.
   const cli = (args: string[]): Promise<string> =>
-    run(process.execPath, [CLI, ...args, '--home', home, '-C', repo.dir, '--json'], {
+    run(CLI, [...args, '--home', home, '-C', repo.dir, '--json'], {
       env: { ...process.env },
     });
   const cb = await traced(tracer, () => cli(['before', '--run', 'profile-cli']));

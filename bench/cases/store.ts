@@ -114,11 +114,7 @@ async function listCase(bench: Bench, stores: Map<string, SnapshotStore>): Promi
       const lib = await timed(async () => (await store.list()).snapshots.length);
       const cli = await timed(
         async () =>
-          (
-            JSON.parse(
-              await run(process.execPath, [CLI, 'list', '--json', '--home', store.home]),
-            ) as unknown[]
-          ).length,
+          (JSON.parse(await run(CLI, ['list', '--json', '--home', store.home])) as unknown[]).length,
       );
       if (lib.value !== expected || cli.value !== expected)
         throw new Error(`list returned ${lib.value} / ${cli.value} snapshots in the ${name} store`);

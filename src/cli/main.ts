@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
+import { restoreCallerEnv } from './caller-env.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
 import { isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
@@ -216,6 +217,7 @@ function report(
   return status;
 }
 
+restoreCallerEnv();
 main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;
