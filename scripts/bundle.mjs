@@ -1,8 +1,10 @@
-// Bundles the CLI for people to run: dist/bin/agentgate-snapshot.js, minified, with each command
-// module split into its own chunk under dist/bin/chunks/ and imported only when that command runs.
-// `--version` and `--help` load the entry chunk alone. `npm run build` runs tsc first (the library
-// in dist/src, its types), then this.
+// Bundles the CLI for people to run, into dist/bin/ (`npm run build` runs tsc first for the library
+// in dist/src and its types, then this):
+//   cli.cjs                 src/cli/main.ts and everything it uses, one minified CommonJS file;
+//   agentgate-snapshot.js   the bin, src/cli/bin.ts: runs cli.cjs with V8's code cache, which
+//                           Node 20 offers for CommonJS code only (src/cli/code-cache.ts).
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,27 +12,42 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outdir = join(root, 'dist', 'bin');
-
-rmSync(outdir, { recursive: true, force: true });
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: { 'agentgate-snapshot': 'src/cli/main.ts' },
-  outdir,
-  entryNames: '[name]',
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  define: { AGENTGATE_VERSION: JSON.stringify(pkg.version) },
-  // A CommonJS dependency's require() of a Node built-in needs a real require in an ES module.
-  banner: {
-    js: "import{createRequire as __agentgateCreateRequire}from'node:module';const require=__agentgateCreateRequire(import.meta.url);",
-  },
   logLevel: 'warning',
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const cli = join(outdir, 'cli.cjs');
+await build({
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: cli,
+  format: 'cjs',
+  define: { AGENTGATE_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__agentgateFileUrl' },
+  // Strict first: the code was written as ES modules, which are strict, and a directive only counts first.
+  banner: { js: "'use strict';const __agentgateFileUrl=require('node:url').pathToFileURL(__filename).href;" },
+});
+// bin.ts runs the bundle inside Node's CommonJS wrapper, where a hashbang is a syntax error.
+const code = readFileSync(cli, 'utf8');
+writeFileSync(cli, code.startsWith('#!') ? code.slice(code.indexOf('\n') + 1) : code);
+
+const bin = join(outdir, 'agentgate-snapshot.js');
+await build({
+  ...common,
+  entryPoints: ['src/cli/bin.ts'],
+  outfile: bin,
+  format: 'esm',
+  define: {
+    AGENTGATE_BUNDLE_ID: JSON.stringify(
+      createHash('sha256').update(readFileSync(cli)).digest('hex').slice(0, 16),
+    ),
+  },
 });
 
 // The bin is a file that both sh and Node read. Run as a program (npx, PATH), sh starts Node on it
@@ -42,9 +59,7 @@ await build({
 const LAUNCHER = [
   '#!/bin/sh',
   `':' //; if [ -n "\${NODE_EXTRA_CA_CERTS+x}" ]; then AGENTGATE_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export AGENTGATE_NODE_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; else unset AGENTGATE_NODE_EXTRA_CA_CERTS; fi; exec node "$0" "$@"`,
+  '',
 ].join('\n');
-const entry = join(outdir, 'agentgate-snapshot.js');
-const bundled = readFileSync(entry, 'utf8');
-if (!bundled.startsWith('#!/usr/bin/env node\n')) throw new Error('bundle.mjs: the entry lost its hashbang');
-writeFileSync(entry, LAUNCHER + bundled.slice(bundled.indexOf('\n')));
-chmodSync(entry, 0o755);
+writeFileSync(bin, LAUNCHER + readFileSync(bin, 'utf8'));
+chmodSync(bin, 0o755);

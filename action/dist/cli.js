@@ -27337,6 +27337,7 @@ function packageVersion() {
 }
 
 // src/cli/main.ts
+var ranCommand;
 var GROUPS = ["checkpoint", "gate", "hook"];
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
@@ -27354,6 +27355,7 @@ async function main(argv) {
         details: { command: name, ...nearest === null ? {} : { suggestion: nearest } }
       });
     }
+    ranCommand = name;
     const command = await loadCommand(name);
     const { values, positionals } = parseCommandLine(command, rest);
     if (values.version === true) return printVersion(json);
@@ -27511,3 +27513,6 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   }
 );
+export {
+  ranCommand
+};

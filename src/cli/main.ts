@@ -24,6 +24,9 @@ import {
 import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
 
+/** The command this process runs, once known: the bin (bin.ts) keeps V8's code cache per command. */
+export let ranCommand: string | undefined;
+
 /** Commands with subcommands: `checkpoint track`, ... (`gate` alone is a command too). */
 const GROUPS = ['checkpoint', 'gate', 'hook'];
 
@@ -44,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
         details: { command: name, ...(nearest === null ? {} : { suggestion: nearest }) },
       });
     }
+    ranCommand = name;
     const command = (await loadCommand(name)) as Command;
     const { values, positionals } = parseCommandLine(command, rest);
     if (values.version === true) return printVersion(json);
