@@ -30,7 +30,7 @@ type ModuleWrapper = (
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bundle = join(here, 'cli.cjs');
-const dir = cacheDir();
+const dir = cacheDir(here);
 const path = dir === null ? null : cacheFile(dir, AGENTGATE_BUNDLE_ID);
 const cached = path === null ? null : readCodeCache(path);
 const script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), {

@@ -1,9 +1,9 @@
 /**
  * V8's code cache for the CLI bundle: the bytecode of every function a command ran, saved after a
  * run and handed back to V8 by the next one, so a CLI process skips compiling what it runs (about
- * 40 to 70 ms a process; docs/performance.md). The cache is disposable and private to the user:
- * `<os.tmpdir()>/agentgate-snapshot-v8-<uid>/`, as Node's own compile cache defaults to the
- * temporary directory (nothing is written under $HOME); off with AGENTGATE_NO_CODE_CACHE=1.
+ * 40 to 70 ms a process; docs/performance.md). The cache is disposable and lives where the tools
+ * of a project keep theirs, `node_modules/.cache/agentgate-snapshot/` (nothing is written under
+ * $HOME or the temporary directory); off with AGENTGATE_NO_CODE_CACHE=1.
  *
  * V8 checks that a cache was made by the same V8, flags and source length, but not that its bytes
  * are intact (a flipped byte can crash the process), so every file carries a SHA-256 of its
@@ -24,8 +24,7 @@ import {
   statSync,
   type Stats,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
 
 export interface CodeCache {
@@ -38,13 +37,20 @@ export interface CodeCache {
 const KEEP_FILES = 8;
 const HASH_BYTES = 32;
 
-/** The cache directory, or null when caching is off. */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+/**
+ * The cache directory for the bin in `binDir`, or null when caching is off: `.cache` in the
+ * node_modules the package is installed in, else (a checkout) in the package's own node_modules.
+ */
+export function cacheDir(binDir: string, env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.AGENTGATE_NO_CODE_CACHE === '1') return null;
-  return join(tmpdir(), `agentgate-snapshot-v8-${process.getuid?.() ?? 'user'}`);
+  const parts = binDir.split(sep);
+  const installedIn = parts.lastIndexOf('node_modules');
+  const nodeModules =
+    installedIn === -1 ? join(binDir, '..', '..', 'node_modules') : parts.slice(0, installedIn + 1).join(sep);
+  return join(nodeModules, '.cache', 'agentgate-snapshot');
 }
 
-/** This user's and writable by nobody else (the temporary directory is everyone's). */
+/** This user's and writable by nobody else (a package may be installed where others can write). */
 function isPrivate(stat: Stats): boolean {
   return (stat.mode & 0o022) === 0 && (typeof process.getuid !== 'function' || stat.uid === process.getuid());
 }
@@ -101,6 +107,7 @@ export function readCodeCache(path: string): CodeCache | null {
 /** Writes the cache (atomically, into a private directory only) and prunes old builds'. */
 export async function writeCodeCache(path: string, dir: string, cache: CodeCache): Promise<void> {
   try {
+    mkdirSync(dirname(dir), { recursive: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!isPrivateDir(dir)) return;
     await writeFileAtomic(path, encodeCodeCache(cache));

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The CLI's entry point: find the command, load only its module, parse its options, run it, print
- * its result and map every failure to a code. Kept light (no library import at the top) so that
- * `--version` and `--help` start as fast as Node does; see scripts/bundle.mjs.
+ * its result and map every failure to a code. Kept light (no library import at the top): in the
+ * bundle (scripts/bundle.mjs), a module's top-level code runs only when a command imports it.
  */
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';

@@ -2,12 +2,14 @@
  * The bin keeps V8's code cache per user (src/cli/code-cache.ts): written after a run of a command
  * it does not hold yet, left alone otherwise, private, and never a reason for a command to fail. A
  * damaged, foreign-writable or unwritable cache is passed over and the command works as without one.
- * Each test gives the CLI a temporary directory (TMPDIR) of its own, where the cache lives.
+ * Each test installs a copy of the bin in a project of its own, whose node_modules/.cache holds it.
  */
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
@@ -15,26 +17,37 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeCodeCache } from '../../src/cli/code-cache.js';
 import { CLI } from '../helpers/cli.js';
 import { tempDir } from '../helpers/repo.js';
 
-/** A temporary directory and a home of its own; `run` calls the CLI with them. */
+/** A copy of the bin, installed in a project of its own, and a home; `run` calls it. */
 function setup() {
-  const tmp = tempDir('code-cache-');
+  const project = tempDir('code-cache-');
   const home = tempDir('code-cache-home-');
-  const dir = join(tmp, `agentgate-snapshot-v8-${process.getuid?.() ?? 'user'}`);
+  const bin = install(project);
+  const dir = join(project, 'node_modules', '.cache', 'agentgate-snapshot');
   const run = (args: string[], env: NodeJS.ProcessEnv = {}, nodeOptions: string[] = []) =>
-    spawnSync(process.execPath, [...nodeOptions, CLI, ...args], {
-      env: { ...process.env, TMPDIR: tmp, AGENTGATE_HOME: home, ...env },
+    spawnSync(process.execPath, [...nodeOptions, bin, ...args], {
+      env: { ...process.env, AGENTGATE_HOME: home, ...env },
       encoding: 'utf8',
     });
   const files = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
   const file = () => join(dir, files()[0] as string);
   const keys = () => decodeCodeCache(readFileSync(file()))?.keys;
-  return { tmp, dir, run, files, file, keys };
+  return { project, dir, run, files, file, keys };
+}
+
+/** The bin and its bundle as npm installs them in `project`; returns the bin's path. */
+function install(project: string): string {
+  const pkg = join(project, 'node_modules', 'agentgate-snapshotter');
+  mkdirSync(join(pkg, 'dist', 'bin'), { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'agentgate-snapshotter', type: 'module' }));
+  for (const file of [basename(CLI), 'cli.cjs'])
+    copyFileSync(join(dirname(CLI), file), join(pkg, 'dist', 'bin', file));
+  return join(pkg, 'dist', 'bin', basename(CLI));
 }
 
 function ok(res: { status: number | null; stdout: string; stderr: string }): string {
@@ -72,7 +85,7 @@ describe('the code cache', () => {
   });
 
   it('passes over a damaged cache, a cache or directory others may write, and a cache it cannot write', () => {
-    const { tmp, dir, run, file, keys } = setup();
+    const { dir, run, file, keys } = setup();
     ok(run(['runs', '--json']));
     const good = readFileSync(file());
 
@@ -97,17 +110,18 @@ describe('the code cache', () => {
     expect(readFileSync(file())).toEqual(damaged);
     chmodSync(dir, 0o700);
 
-    // A symbolic link in its place (someone else's directory, say) is passed over the same way.
+    // A symbolic link in its place (to someone else's directory, say) is passed over the same way.
+    const other = setup();
     const elsewhere = tempDir('code-cache-elsewhere-');
-    const linked = tempDir('code-cache-tmp-');
-    symlinkSync(elsewhere, join(linked, basename(dir)));
-    expect(ok(run(['runs', '--json'], { TMPDIR: linked }))).toBe('[]\n');
+    mkdirSync(dirname(other.dir), { recursive: true });
+    symlinkSync(elsewhere, other.dir);
+    expect(ok(other.run(['runs', '--json']))).toBe('[]\n');
     expect(readdirSync(elsewhere)).toEqual([]);
 
-    // The temporary directory is a file: there is nowhere to write, and the command does not mind.
-    const blocked = join(tmp, 'not-a-directory');
-    writeFileSync(blocked, '');
-    expect(ok(run(['runs', '--json'], { TMPDIR: blocked }))).toBe('[]\n');
+    // node_modules/.cache is a file: there is nowhere to write, and the command does not mind.
+    const blocked = setup();
+    writeFileSync(join(blocked.project, 'node_modules', '.cache'), '');
+    expect(ok(blocked.run(['runs', '--json']))).toBe('[]\n');
   });
 
   it('is made again when V8 rejects it (other V8 flags)', () => {

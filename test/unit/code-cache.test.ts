@@ -3,8 +3,6 @@
  * the bytes (a flipped bit, a cut-off write, a forged length) must read as "no cache", never reach
  * V8, which can crash on a damaged cache rather than reject it.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, decodeCodeCache, encodeCodeCache } from '../../src/cli/code-cache.js';
 
@@ -36,8 +34,22 @@ describe('the code cache file', () => {
 });
 
 describe('where the cache lives', () => {
-  it('is a directory of the user’s own in the temporary directory, and nowhere when turned off', () => {
-    expect(cacheDir({})).toBe(join(tmpdir(), `agentgate-snapshot-v8-${process.getuid?.() ?? 'user'}`));
-    expect(cacheDir({ AGENTGATE_NO_CODE_CACHE: '1' })).toBeNull();
+  it('is node_modules/.cache/agentgate-snapshot where the package is installed, or in a checkout', () => {
+    const installed = '/p/node_modules/agentgate-snapshotter/dist/bin';
+    expect(cacheDir(installed, {})).toBe('/p/node_modules/.cache/agentgate-snapshot');
+    const pnpm =
+      '/p/node_modules/.pnpm/agentgate-snapshotter@1.0.0/node_modules/agentgate-snapshotter/dist/bin';
+    expect(cacheDir(pnpm, {})).toBe(
+      '/p/node_modules/.pnpm/agentgate-snapshotter@1.0.0/node_modules/.cache/agentgate-snapshot',
+    );
+    expect(cacheDir('/src/agentgate/dist/bin', {})).toBe(
+      '/src/agentgate/node_modules/.cache/agentgate-snapshot',
+    );
+  });
+
+  it('is nowhere when turned off', () => {
+    expect(
+      cacheDir('/p/node_modules/agentgate-snapshotter/dist/bin', { AGENTGATE_NO_CODE_CACHE: '1' }),
+    ).toBeNull();
   });
 });
