@@ -27288,6 +27288,9 @@ function restoreCallerEnv(env = process.env) {
   delete env[CARRIED];
 }
 
+// src/cli/groups.ts
+var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
+
 // src/cli/main.ts
 init_commands();
 init_json_stream();
@@ -27338,7 +27341,6 @@ function packageVersion() {
 
 // src/cli/main.ts
 var ranCommand;
-var GROUPS = ["checkpoint", "gate", "hook"];
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
@@ -27346,7 +27348,7 @@ async function main(argv) {
   const { words, rest } = findCommand(argv);
   const name = words.join(" ");
   try {
-    if (words.length === 0 || GROUPS.includes(name) && !COMMAND_NAMES.includes(name))
+    if (words.length === 0 || COMMAND_GROUPS.includes(name) && !COMMAND_NAMES.includes(name))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
       const nearest = nearestName(name, COMMAND_NAMES);
@@ -27355,13 +27357,13 @@ async function main(argv) {
         details: { command: name, ...nearest === null ? {} : { suggestion: nearest } }
       });
     }
-    ranCommand = name;
     const command = await loadCommand(name);
     const { values, positionals } = parseCommandLine(command, rest);
     if (values.version === true) return printVersion(json);
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context: Context2 } = await Promise.resolve().then(() => (init_context(), context_exports));
     const ctx = await Context2.create(values);
+    ranCommand = name;
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
@@ -27387,7 +27389,7 @@ function findCommand(argv) {
       continue;
     }
     picked.push(i);
-    if (picked.length === 2 || !GROUPS.includes(arg)) break;
+    if (picked.length === 2 || !COMMAND_GROUPS.includes(arg)) break;
   }
   return { words: picked.map((i) => argv[i]), rest: argv.filter((_, i) => !picked.includes(i)) };
 }

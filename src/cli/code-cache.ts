@@ -1,15 +1,16 @@
 /**
- * V8's code cache for the CLI bundle: the bytecode of every function a command ran, saved after a
- * run and handed back to V8 by the next one, so a CLI process skips compiling what it runs (about
- * 40 to 70 ms a process; docs/performance.md). The cache is disposable and lives where the tools
- * of a project keep theirs, `node_modules/.cache/agentgate-snapshot/` (nothing is written under
- * $HOME or the temporary directory); off with AGENTGATE_NO_CODE_CACHE=1.
+ * V8's code cache for the CLI bundle: the bytecode of the functions a command ran, saved after a
+ * run and handed back to V8 by the next run of that command, so a CLI process skips compiling what
+ * it runs (docs/performance.md). One file per command, so that a process reads only the code its
+ * command needs. The cache is disposable and lives where the tools of a project keep theirs,
+ * `node_modules/.cache/agentgate-snapshot/` (nothing is written under $HOME or the temporary
+ * directory); off with AGENTGATE_NO_CODE_CACHE=1.
  *
  * V8 checks that a cache was made by the same V8, flags and source length, but not that its bytes
  * are intact (a flipped byte can crash the process), so every file carries a SHA-256 of its
- * contents, checked before V8 sees it. Layout: sha256(rest) [32 bytes], the length of the key list
- * [uint32 BE], the key list (command names, one per line), V8's data. Its bytes become code, so
- * the directory and the file must be this user's and writable by nobody else.
+ * contents, checked before V8 sees it. Layout: sha256(rest) [32 bytes], 1 if the run that made it
+ * succeeded else 0 [1 byte], V8's data. Its bytes become code, so the directory and the file must
+ * be this user's and writable by nobody else.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -26,15 +27,16 @@ import {
 } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { COMMAND_GROUPS } from './groups.js';
 
 export interface CodeCache {
-  /** The commands (`runs`, `checkpoint track`) whose runs the cache holds the code of. */
-  keys: string[];
+  /** Made by a run that succeeded: a failed run may have skipped most of its command's code. */
+  complete: boolean;
   data: Buffer;
 }
 
-/** Cache files kept (one per CLI build, Node version and architecture), newest first. */
-const KEEP_FILES = 8;
+/** CLI builds (bundle and Node version) whose files are kept, most recently written first. */
+const KEEP_BUILDS = 4;
 const HASH_BYTES = 32;
 
 /**
@@ -50,6 +52,39 @@ export function cacheDir(binDir: string, env: NodeJS.ProcessEnv = process.env): 
   return join(nodeModules, '.cache', 'agentgate-snapshot');
 }
 
+/**
+ * The command an argument list names, as far as its leading words tell (`runs`, `checkpoint
+ * track`), or null when it starts with an option. A guess, made before the CLI is loaded: the bin
+ * writes a cache only when the command that ran is the one guessed.
+ */
+export function guessCommand(argv: readonly string[]): string | null {
+  const [first, second] = argv;
+  if (first === undefined || !/^[a-z][a-z-]*$/.test(first)) return null;
+  return COMMAND_GROUPS.includes(first) && second !== undefined && /^[a-z][a-z-]*$/.test(second)
+    ? `${first} ${second}`
+    : first;
+}
+
+/** `<bundle id>-<node version>-<arch>.<command>.v8`, `none` standing for no command (`--version`). */
+export function cacheFile(dir: string, bundleId: string, command: string | null): string {
+  const build = `${bundleId}-${process.version.replaceAll('.', '_')}-${process.arch}`;
+  return join(dir, `${build}.${command === null ? 'none' : command.replace(' ', '+')}.v8`);
+}
+
+export function encodeCodeCache(cache: CodeCache): Buffer {
+  const rest = Buffer.concat([Buffer.from([cache.complete ? 1 : 0]), cache.data]);
+  return Buffer.concat([createHash('sha256').update(rest).digest(), rest]);
+}
+
+/** The cache in `bytes`, or null when they are not a whole, intact cache file. */
+export function decodeCodeCache(bytes: Buffer): CodeCache | null {
+  if (bytes.length < HASH_BYTES + 1) return null;
+  const rest = bytes.subarray(HASH_BYTES);
+  if (!createHash('sha256').update(rest).digest().equals(bytes.subarray(0, HASH_BYTES))) return null;
+  if (rest[0] !== 0 && rest[0] !== 1) return null;
+  return { complete: rest[0] === 1, data: rest.subarray(1) };
+}
+
 /** This user's and writable by nobody else (a package may be installed where others can write). */
 function isPrivate(stat: Stats): boolean {
   return (stat.mode & 0o022) === 0 && (typeof process.getuid !== 'function' || stat.uid === process.getuid());
@@ -60,34 +95,10 @@ function isPrivateDir(dir: string): boolean {
   return stat.isDirectory() && isPrivate(stat);
 }
 
-/** The cache file of this CLI build on this Node. */
-export function cacheFile(dir: string, bundleId: string): string {
-  return join(dir, `${bundleId}-node${process.version}-${process.arch}.v8`);
-}
-
-export function encodeCodeCache(cache: CodeCache): Buffer {
-  const keys = Buffer.from(cache.keys.join('\n'), 'utf8');
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(keys.length);
-  const rest = Buffer.concat([length, keys, cache.data]);
-  return Buffer.concat([createHash('sha256').update(rest).digest(), rest]);
-}
-
-/** The cache in `bytes`, or null when they are not a whole, intact cache file. */
-export function decodeCodeCache(bytes: Buffer): CodeCache | null {
-  if (bytes.length < HASH_BYTES + 4) return null;
-  const rest = bytes.subarray(HASH_BYTES);
-  if (!createHash('sha256').update(rest).digest().equals(bytes.subarray(0, HASH_BYTES))) return null;
-  const keysEnd = 4 + rest.readUInt32BE(0);
-  if (keysEnd > rest.length) return null;
-  const keys = rest.subarray(4, keysEnd).toString('utf8');
-  return { keys: keys === '' ? [] : keys.split('\n'), data: rest.subarray(keysEnd) };
-}
-
 /**
  * Reads the cache at `path`: only a regular file in a private directory, private itself, and
- * intact. Null in every other case, errors included: a cache that
- * cannot be used is rebuilt, never reported.
+ * intact. Null in every other case, errors included: a cache that cannot be used is rebuilt, never
+ * reported.
  */
 export function readCodeCache(path: string): CodeCache | null {
   let fd: number | undefined;
@@ -104,19 +115,34 @@ export function readCodeCache(path: string): CodeCache | null {
   }
 }
 
-/** Writes the cache (atomically, into a private directory only) and prunes old builds'. */
-export async function writeCodeCache(path: string, dir: string, cache: CodeCache): Promise<void> {
+/** Writes the cache (atomically, into a private directory only) and removes old builds' files. */
+export async function writeCodeCache(path: string, cache: CodeCache): Promise<void> {
+  const dir = dirname(path);
   try {
     mkdirSync(dirname(dir), { recursive: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!isPrivateDir(dir)) return;
     await writeFileAtomic(path, encodeCodeCache(cache));
-    const files = readdirSync(dir)
-      .filter((name) => name.endsWith('.v8'))
-      .map((name) => ({ path: join(dir, name), mtime: statSync(join(dir, name)).mtimeMs }))
-      .sort((a, b) => b.mtime - a.mtime);
-    for (const old of files.slice(KEEP_FILES)) rmSync(old.path, { force: true });
+    pruneBuilds(dir);
   } catch {
     // A cache that cannot be written costs the next run its compile time, nothing else.
   }
+}
+
+/** Keeps the files of the KEEP_BUILDS builds written most recently. */
+function pruneBuilds(dir: string): void {
+  const newest = new Map<string, number>();
+  const files = readdirSync(dir).filter((name) => name.endsWith('.v8'));
+  for (const name of files) {
+    const build = name.slice(0, name.indexOf('.'));
+    newest.set(build, Math.max(newest.get(build) ?? 0, statSync(join(dir, name)).mtimeMs));
+  }
+  const keep = new Set(
+    [...newest]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, KEEP_BUILDS)
+      .map(([build]) => build),
+  );
+  for (const name of files)
+    if (!keep.has(name.slice(0, name.indexOf('.')))) rmSync(join(dir, name), { force: true });
 }

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { restoreCallerEnv } from './caller-env.js';
+import { COMMAND_GROUPS } from './groups.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
 import { isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
@@ -24,11 +25,8 @@ import {
 import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
 
-/** The command this process runs, once known: the bin (bin.ts) keeps V8's code cache per command. */
+/** The command this process runs, once it runs: the bin (bin.ts) keeps V8's code cache per command. */
 export let ranCommand: string | undefined;
-
-/** Commands with subcommands: `checkpoint track`, ... (`gate` alone is a command too). */
-const GROUPS = ['checkpoint', 'gate', 'hook'];
 
 async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
@@ -38,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
   const { words, rest } = findCommand(argv);
   const name = words.join(' ');
   try {
-    if (words.length === 0 || (GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
+    if (words.length === 0 || (COMMAND_GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
       return await withoutCommand(name, options, argv.length === 0, json);
     if (!COMMAND_NAMES.includes(name)) {
       const nearest = nearestName(name, COMMAND_NAMES);
@@ -47,13 +45,13 @@ async function main(argv: string[]): Promise<number> {
         details: { command: name, ...(nearest === null ? {} : { suggestion: nearest }) },
       });
     }
-    ranCommand = name;
     const command = (await loadCommand(name)) as Command;
     const { values, positionals } = parseCommandLine(command, rest);
     if (values.version === true) return printVersion(json);
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context } = await import('./context.js');
     const ctx = await Context.create(values as GlobalValues);
+    ranCommand = name;
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;
@@ -88,7 +86,7 @@ function findCommand(argv: string[]): { words: string[]; rest: string[] } {
       continue;
     }
     picked.push(i);
-    if (picked.length === 2 || !GROUPS.includes(arg)) break;
+    if (picked.length === 2 || !COMMAND_GROUPS.includes(arg)) break;
   }
   return { words: picked.map((i) => argv[i] as string), rest: argv.filter((_, i) => !picked.includes(i)) };
 }

@@ -21,7 +21,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeCodeCache } from '../../src/cli/code-cache.js';
 import { CLI } from '../helpers/cli.js';
-import { tempDir } from '../helpers/repo.js';
+import { repoWithCommit, tempDir } from '../helpers/repo.js';
 
 /** A copy of the bin, installed in a project of its own, and a home; `run` calls it. */
 function setup() {
@@ -35,9 +35,14 @@ function setup() {
       encoding: 'utf8',
     });
   const files = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
-  const file = () => join(dir, files()[0] as string);
-  const keys = () => decodeCodeCache(readFileSync(file()))?.keys;
-  return { project, dir, run, files, file, keys };
+  /** The commands with a cache file (`none` for no command), in order. */
+  const commands = () =>
+    files()
+      .map((f) => f.split('.')[1] as string)
+      .sort();
+  const file = (command: string) => join(dir, files().find((f) => f.split('.')[1] === command) as string);
+  const cache = (command: string) => decodeCodeCache(readFileSync(file(command)));
+  return { project, dir, run, files, commands, file, cache };
 }
 
 /** The bin and its bundle as npm installs them in `project`; returns the bin's path. */
@@ -56,58 +61,69 @@ function ok(res: { status: number | null; stdout: string; stderr: string }): str
 }
 
 describe('the code cache', () => {
-  it('is written by the first run of each command, in a private directory, and otherwise left alone', () => {
-    const { dir, run, files, file, keys } = setup();
+  it('is written, one file per command, by the first run of a command, in a private directory, and otherwise left alone', () => {
+    const { dir, run, commands, file, cache } = setup();
     expect(ok(run(['runs', '--json']))).toBe('[]\n');
-    expect(files()).toHaveLength(1);
+    expect(commands()).toEqual(['runs']);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(file()).mode & 0o022).toBe(0);
-    expect(keys()).toEqual(['runs']);
+    expect(statSync(file('runs')).mode & 0o022).toBe(0);
+    expect(cache('runs')?.complete).toBe(true);
 
-    const before = statSync(file());
+    const before = statSync(file('runs'));
     ok(run(['runs', '--json']));
-    expect(statSync(file()).mtimeMs).toBe(before.mtimeMs);
-    expect(statSync(file()).ino).toBe(before.ino);
+    expect([statSync(file('runs')).ino, statSync(file('runs')).mtimeMs]).toEqual([
+      before.ino,
+      before.mtimeMs,
+    ]);
 
     ok(run(['list', '--json']));
-    expect(keys()).toEqual(['runs', 'list']);
-    // Neither a bare option nor an unknown command names a command: nothing is added.
     ok(run(['--version']));
+    expect(commands()).toEqual(['list', 'none', 'runs']);
+    // Neither an unknown command, a command's --help, nor a command after a global option is kept:
+    // the bin's guess of the command and the command that ran must agree.
     expect(run(['no-such-command']).status).toBe(2);
-    expect(keys()).toEqual(['runs', 'list']);
+    ok(run(['show', '--help']));
+    ok(run(['--home', tempDir('code-cache-other-home-'), 'runs', '--json']));
+    expect(commands()).toEqual(['list', 'none', 'runs']);
   });
 
-  it('adds a command that failed too: it compiled the code it ran', () => {
-    const { run, keys } = setup();
-    const res = run(['show', 'snap-none', '--json']);
-    expect(res.status).not.toBe(0);
-    expect(keys()).toEqual(['show']);
+  it('keeps the cache of a command that failed, and replaces it after the command next succeeds', () => {
+    const { run, file, cache } = setup();
+    const repo = repoWithCommit();
+    expect(run(['list', '-C', repo, '--run', 'no-such-run', '--json']).status).not.toBe(0);
+    expect(cache('list')?.complete).toBe(false);
+    const failed = statSync(file('list')).ino;
+    expect(run(['list', '-C', repo, '--run', 'no-such-run', '--json']).status).not.toBe(0);
+    expect(statSync(file('list')).ino).toBe(failed);
+    ok(run(['list', '--json']));
+    expect(cache('list')?.complete).toBe(true);
+    expect(statSync(file('list')).ino).not.toBe(failed);
   });
 
   it('passes over a damaged cache, a cache or directory others may write, and a cache it cannot write', () => {
-    const { dir, run, file, keys } = setup();
+    const { dir, run, file, cache } = setup();
     ok(run(['runs', '--json']));
-    const good = readFileSync(file());
+    const good = readFileSync(file('runs'));
 
     const damaged = Buffer.from(good);
     for (let i = 64; i < damaged.length; i += 997) damaged[i] = (damaged[i] as number) ^ 0x5a;
-    writeFileSync(file(), damaged);
+    writeFileSync(file('runs'), damaged);
     expect(ok(run(['runs', '--json']))).toBe('[]\n');
-    expect(keys()).toEqual(['runs']);
+    expect(cache('runs')?.complete).toBe(true);
 
-    writeFileSync(file(), good.subarray(0, good.length >> 1));
+    writeFileSync(file('runs'), good.subarray(0, good.length >> 1));
     expect(ok(run(['runs', '--json']))).toBe('[]\n');
-    expect(keys()).toEqual(['runs']);
+    expect(cache('runs')?.complete).toBe(true);
 
-    chmodSync(file(), 0o666);
+    chmodSync(file('runs'), 0o666);
     expect(ok(run(['runs', '--json']))).toBe('[]\n');
-    expect(statSync(file()).mode & 0o022).toBe(0);
+    expect(statSync(file('runs')).mode & 0o022).toBe(0);
 
     // A directory others may write is neither read nor written.
-    writeFileSync(file(), damaged);
+    writeFileSync(file('runs'), damaged);
     chmodSync(dir, 0o777);
     expect(ok(run(['runs', '--json']))).toBe('[]\n');
-    expect(readFileSync(file())).toEqual(damaged);
+    expect(readFileSync(file('runs'))).toEqual(damaged);
     chmodSync(dir, 0o700);
 
     // A symbolic link in its place (to someone else's directory, say) is passed over the same way.
@@ -125,12 +141,11 @@ describe('the code cache', () => {
   });
 
   it('is made again when V8 rejects it (other V8 flags)', () => {
-    const { run, file, keys } = setup();
+    const { run, file } = setup();
     ok(run(['runs', '--json']));
-    const before = statSync(file()).ino;
+    const before = statSync(file('runs')).ino;
     expect(ok(run(['runs', '--json'], {}, ['--no-opt']))).toBe('[]\n');
-    expect(statSync(file()).ino).not.toBe(before);
-    expect(keys()).toEqual(['runs']);
+    expect(statSync(file('runs')).ino).not.toBe(before);
   });
 
   it('is off with AGENTGATE_NO_CODE_CACHE=1', () => {
@@ -139,18 +154,23 @@ describe('the code cache', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it('keeps the newest eight files: other builds and Node versions do not pile up', () => {
+  it('keeps the files of the four builds written last: other builds and Node versions do not pile up', () => {
     const { dir, run, files } = setup();
     ok(run(['runs', '--json']));
     const current = files()[0] as string;
-    const old = new Date('2026-01-01T00:00:00Z');
-    for (let i = 0; i < 10; i++) {
-      const path = join(dir, `0000000000000${String(i).padStart(3, '0')}-nodev0.0.${i}-x64.v8`);
-      writeFileSync(path, 'old');
-      utimesSync(path, old, old);
+    for (let i = 0; i < 6; i++) {
+      const when = new Date(Date.UTC(2026, 0, 1 + i));
+      for (const command of ['runs', 'list']) {
+        const path = join(dir, `00000000000000${i}-v0_0_${i}-x64.${command}.v8`);
+        writeFileSync(path, 'old');
+        utimesSync(path, when, when);
+      }
     }
     ok(run(['list', '--json']));
-    expect(files()).toHaveLength(8);
+    const builds = new Set(files().map((f) => f.split('.')[0]));
+    expect(builds.size).toBe(4);
     expect(files()).toContain(current);
+    expect(builds).toContain('000000000000005-v0_0_5-x64');
+    expect(builds).not.toContain('000000000000002-v0_0_2-x64');
   });
 });

@@ -1,0 +1,2 @@
+/** Commands with subcommands: `checkpoint track`, ... (`gate` alone is a command too). */
+export const COMMAND_GROUPS: readonly string[] = ['checkpoint', 'gate', 'hook'];
