@@ -236,12 +236,9 @@ export class Snapshotter {
     restartFrom: number | undefined,
   ): Promise<RunRestart | null> {
     const run = await this.store.loadRun(runId);
-    const snapshots = run === null ? [] : await this.store.loadByRun(runId);
-    const last = snapshots.reduce<Snapshot | null>(
-      (a, b) => (a === null || b.iteration >= a.iteration ? b : a),
-      null,
-    );
     if (restartFrom !== undefined) {
+      const snapshots = run === null ? [] : await this.store.loadByRun(runId);
+      const last = snapshots.at(-1) ?? null;
       const sha = restartPoint(snapshots, restartFrom);
       if (last === null || sha === null)
         throw new InvalidArgumentError(
@@ -255,6 +252,8 @@ export class Snapshotter {
         );
       return { from: restartFrom, sha, lastIteration: last.iteration, at: new Date().toISOString() };
     }
+    // The last iteration alone: reading every snapshot of a long run would cost each iteration more.
+    const last = run === null ? null : await this.store.loadLast(run);
     if (last === null) return null;
     const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
     const base = declared?.sha ?? last.afterSha;
@@ -718,7 +717,15 @@ export class Snapshotter {
       isDirty: () => Promise<boolean>;
     } | null,
   ): Promise<Snapshot | null> {
-    if ((await this.store.loadRun(runId)) === null) return null;
+    const run = await this.store.loadRun(runId);
+    if (run === null) return null;
+    // Usually the next iteration, which the last snapshot alone shows without reading a long run's
+    // every file; a retry, a taken or an earlier iteration (or a damaged last link) looks at them all.
+    const last = await this.store.loadLast(run).catch((error: unknown) => {
+      if (error instanceof StoreCorruptError) return undefined;
+      throw error;
+    });
+    if (last === null || (last !== undefined && iteration > last.iteration)) return null;
     const { snapshots } = await this.store.inspectRun(runId);
     const taken = snapshots.find((s) => s.iteration === iteration);
     const sameCapture =
@@ -738,11 +745,11 @@ export class Snapshotter {
         },
       );
     }
-    const last = Math.max(-1, ...snapshots.map((s) => s.iteration));
-    if (iteration < last) {
+    const highest = Math.max(-1, ...snapshots.map((s) => s.iteration));
+    if (iteration < highest) {
       throw new IterationOutOfOrderError(
-        `run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`,
-        { details: { runId, iteration, last } },
+        `run ${runId} is already at iteration ${highest}; iterations only go forward, so capture ${highest + 1} or later`,
+        { details: { runId, iteration, last: highest } },
       );
     }
     return null;

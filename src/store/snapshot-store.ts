@@ -133,29 +133,46 @@ export class SnapshotStore {
         `no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`,
         { details: { runId } },
       );
-    const runFile = this.runPath(runId);
-    const found: Array<Snapshot | null> = [];
+    const snapshots: Snapshot[] = [];
     const problems: StoreCorruptError[] = [];
     for (const id of run.snapshotIds) {
       try {
-        const snapshot = await this.load(id);
-        if (snapshot === null) problems.push(danglingLink(runFile, id, this.snapshotPath(id)));
-        else if (snapshot.runId !== runId)
-          problems.push(
-            corruptFile(
-              runFile,
-              'run record',
-              `it links snapshot ${id}, which belongs to run ${snapshot.runId}`,
-            ),
-          );
-        found.push(snapshot);
+        snapshots.push(await this.loadLinked(runId, id));
       } catch (error) {
-        problems.push(asStoreProblem(error, this.snapshotPath(id), 'snapshot'));
+        if (!(error instanceof StoreCorruptError)) throw error;
+        problems.push(error);
       }
     }
-    const snapshots = found.filter((s): s is Snapshot => s !== null && s.runId === runId);
     snapshots.sort((a, b) => a.iteration - b.iteration);
     return { run, snapshots, problems };
+  }
+
+  /**
+   * The run's snapshot of the highest iteration, or null when it has none. Reads that one file
+   * alone: `link` keeps `snapshotIds` ordered by iteration. STORE_CORRUPT as `loadByRun`.
+   */
+  async loadLast(run: RunRecord): Promise<Snapshot | null> {
+    const id = run.snapshotIds.at(-1);
+    return id === undefined ? null : this.loadLinked(run.runId, id);
+  }
+
+  /** Snapshot `id`, linked from run `runId`: STORE_CORRUPT when it is missing, unusable or another run's. */
+  private async loadLinked(runId: string, id: string): Promise<Snapshot> {
+    const runFile = this.runPath(runId);
+    let snapshot: Snapshot | null;
+    try {
+      snapshot = await this.load(id);
+    } catch (error) {
+      throw asStoreProblem(error, this.snapshotPath(id), 'snapshot');
+    }
+    if (snapshot === null) throw danglingLink(runFile, id, this.snapshotPath(id));
+    if (snapshot.runId !== runId)
+      throw corruptFile(
+        runFile,
+        'run record',
+        `it links snapshot ${id}, which belongs to run ${snapshot.runId}`,
+      );
+    return snapshot;
   }
 
   /**

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import type { Snapshotter } from '../../src/snapshotter/snapshotter.js';
@@ -87,6 +88,27 @@ describe('the snapshot store (Thrust 17)', () => {
       'f3.txt',
     ]);
     await expectCode(s.listByRun('no-such-run'), 'RUN_NOT_FOUND');
+  });
+
+  it('the next iteration reads the run’s last snapshot, not every one: a damaged earlier one does not stop it, a damaged last one does', async () => {
+    const { dir, s, snaps } = await threeIterations();
+    expect(await s.store.loadLast((await s.store.loadRun('r')) as RunRecord)).toEqual(snaps[2]);
+    writeFileSync(snapshotFile(s, snaps[0].id), 'not json');
+    rmSync(snapshotFile(s, snaps[1].id));
+    const before = await s.captureBeforeState(dir, { runId: 'r' });
+    writeFiles(dir, { 'c.txt': 'c\n' });
+    const fourth = await s.captureAfterState(dir, before, { runId: 'r', iteration: 4 });
+    expect(fourth.beforeSha).toBe(snaps[2].afterSha);
+    // verify is where the whole run is read: both damaged files are reported there.
+    expect(failed(await s.verify({ runId: 'r' }))).toEqual(['- store-file', '- store-file']);
+    // A taken iteration is still refused: that, or an earlier one, looks at the whole run.
+    await expectCode(
+      s.captureAfterState(dir, null, { runId: 'r', iteration: 3, beforeSha: snaps[2].afterSha }),
+      'ITERATION_EXISTS',
+    );
+
+    writeFileSync(snapshotFile(s, fourth.id), '{"id": 42}');
+    await expectCode(s.captureBeforeState(dir, { runId: 'r' }), 'STORE_CORRUPT');
   });
 
   it('refuses an invalid snapshot with a validation error and writes nothing', async () => {
