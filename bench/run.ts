@@ -12,6 +12,7 @@ import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
 import { gatesCase } from './cases/gates.js';
 import { hookCase, hookStoreCase } from './cases/hooks.js';
 import { changeSizeCase, iterateCase, iterationCase } from './cases/iteration.js';
+import { longRunCase } from './cases/long-run.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
 import { reportMemoryCase } from './cases/report-memory.js';
@@ -27,6 +28,7 @@ import { scratchRoot, type Bench } from './results.js';
 const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   iteration: iterationCase,
   iterate: iterateCase,
+  'long-run': longRunCase,
   'change-size': changeSizeCase,
   track: trackCase,
   difffull: diffFullCase,

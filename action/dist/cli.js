@@ -12592,29 +12592,44 @@ var init_snapshot_store = __esm({
             `no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`,
             { details: { runId } }
           );
-        const runFile = this.runPath(runId);
-        const found = [];
+        const snapshots = [];
         const problems = [];
         for (const id of run.snapshotIds) {
           try {
-            const snapshot = await this.load(id);
-            if (snapshot === null) problems.push(danglingLink(runFile, id, this.snapshotPath(id)));
-            else if (snapshot.runId !== runId)
-              problems.push(
-                corruptFile(
-                  runFile,
-                  "run record",
-                  `it links snapshot ${id}, which belongs to run ${snapshot.runId}`
-                )
-              );
-            found.push(snapshot);
+            snapshots.push(await this.loadLinked(runId, id));
           } catch (error2) {
-            problems.push(asStoreProblem(error2, this.snapshotPath(id), "snapshot"));
+            if (!(error2 instanceof StoreCorruptError)) throw error2;
+            problems.push(error2);
           }
         }
-        const snapshots = found.filter((s) => s !== null && s.runId === runId);
         snapshots.sort((a, b) => a.iteration - b.iteration);
         return { run, snapshots, problems };
+      }
+      /**
+       * The run's snapshot of the highest iteration, or null when it has none. Reads that one file
+       * alone: `link` keeps `snapshotIds` ordered by iteration. STORE_CORRUPT as `loadByRun`.
+       */
+      async loadLast(run) {
+        const id = run.snapshotIds.at(-1);
+        return id === void 0 ? null : this.loadLinked(run.runId, id);
+      }
+      /** Snapshot `id`, linked from run `runId`: STORE_CORRUPT when it is missing, unusable or another run's. */
+      async loadLinked(runId, id) {
+        const runFile = this.runPath(runId);
+        let snapshot;
+        try {
+          snapshot = await this.load(id);
+        } catch (error2) {
+          throw asStoreProblem(error2, this.snapshotPath(id), "snapshot");
+        }
+        if (snapshot === null) throw danglingLink(runFile, id, this.snapshotPath(id));
+        if (snapshot.runId !== runId)
+          throw corruptFile(
+            runFile,
+            "run record",
+            `it links snapshot ${id}, which belongs to run ${snapshot.runId}`
+          );
+        return snapshot;
       }
       /**
        * Removes the snapshot's metadata and its link from its run (under the run's lock, link first, so
@@ -13304,16 +13319,13 @@ var init_snapshotter = __esm({
        */
       async startOfNext(repo, runId, head, restartFrom) {
         const run = await this.store.loadRun(runId);
-        const snapshots = run === null ? [] : await this.store.loadByRun(runId);
-        const last = snapshots.reduce(
-          (a, b) => a === null || b.iteration >= a.iteration ? b : a,
-          null
-        );
         if (restartFrom !== void 0) {
+          const snapshots = run === null ? [] : await this.store.loadByRun(runId);
+          const last2 = snapshots.at(-1) ?? null;
           const sha = restartPoint(snapshots, restartFrom);
-          if (last === null || sha === null)
+          if (last2 === null || sha === null)
             throw new InvalidArgumentError(
-              `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
+              `run ${runId} has no iteration ${restartFrom} to restart from${last2 === null ? " (no iteration was recorded yet)" : ""}`,
               { details: { runId, restartFrom } }
             );
           if (head !== sha)
@@ -13321,8 +13333,9 @@ var init_snapshotter = __esm({
               `HEAD is at ${head ?? "(no commit)"}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
               { details: { runId, restartFrom, expected: sha, head } }
             );
-          return { from: restartFrom, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
+          return { from: restartFrom, sha, lastIteration: last2.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
         }
+        const last = run === null ? null : await this.store.loadLast(run);
         if (last === null) return null;
         const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
         const base = declared?.sha ?? last.afterSha;
@@ -13703,7 +13716,13 @@ var init_snapshotter = __esm({
        * gets the stored snapshot back.
        */
       async assertIterationFree(runId, iteration, now) {
-        if (await this.store.loadRun(runId) === null) return null;
+        const run = await this.store.loadRun(runId);
+        if (run === null) return null;
+        const last = await this.store.loadLast(run).catch((error2) => {
+          if (error2 instanceof StoreCorruptError) return void 0;
+          throw error2;
+        });
+        if (last === null || last !== void 0 && iteration > last.iteration) return null;
         const { snapshots } = await this.store.inspectRun(runId);
         const taken = snapshots.find((s) => s.iteration === iteration);
         const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
@@ -13716,11 +13735,11 @@ var init_snapshotter = __esm({
             }
           );
         }
-        const last = Math.max(-1, ...snapshots.map((s) => s.iteration));
-        if (iteration < last) {
+        const highest = Math.max(-1, ...snapshots.map((s) => s.iteration));
+        if (iteration < highest) {
           throw new IterationOutOfOrderError(
-            `run ${runId} is already at iteration ${last}; iterations only go forward, so capture ${last + 1} or later`,
-            { details: { runId, iteration, last } }
+            `run ${runId} is already at iteration ${highest}; iterations only go forward, so capture ${highest + 1} or later`,
+            { details: { runId, iteration, last: highest } }
           );
         }
         return null;
