@@ -302,6 +302,36 @@ export async function changeSizeCase(bench: Bench): Promise<void> {
   }
 }
 
+/** One `iterate` through the CLI, the agent given as an argument list; resolves to what it printed (JSON). */
+export function cliIterate(
+  dir: string,
+  home: string,
+  runId: string,
+  iteration: number,
+  agent: readonly string[],
+  options: readonly string[] = [],
+): Promise<string> {
+  return run(
+    CLI,
+    [
+      'iterate',
+      '--run',
+      runId,
+      '--iteration',
+      String(iteration),
+      ...options,
+      '-C',
+      dir,
+      '--home',
+      home,
+      '--json',
+      '--',
+      ...agent,
+    ],
+    { env: { ...process.env, NO_COLOR: '1' } },
+  );
+}
+
 function round1(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
@@ -336,21 +366,12 @@ export async function iterateCase(bench: Bench): Promise<void> {
         const out = await scratch(`floor-agent-out-${rep}`);
         const { ms, value: files } = await timed(async () => {
           if (name === 'iterate') {
-            const printed = await run(
-              CLI,
-              ['iterate', '--run', `iterate-${rep}`, '--iteration', '1', '--task', 'bench task'].concat([
-                '--gate',
-                'bench gate',
-                '-C',
-                repo.dir,
-                '--home',
-                home,
-                '--json',
-                '--',
-                ...agent,
-              ]),
-              { env: { ...process.env, NO_COLOR: '1' } },
-            );
+            const printed = await cliIterate(repo.dir, home, `iterate-${rep}`, 1, agent, [
+              '--task',
+              'bench task',
+              '--gate',
+              'bench gate',
+            ]);
             return (JSON.parse(printed) as { filesChanged: number }).filesChanged;
           }
           const before = await run('sh', [FLOOR_SCRIPT, 'before', repo.dir], { env: gitEnv() });

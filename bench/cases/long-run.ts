@@ -1,11 +1,10 @@
 // A run's length must not make its next iteration dearer: `iterate` as the next iteration of a run
 // that already has 100 against iteration 1 of a new run, on the same workspace, interleaved in
-// rotating order. (Each iteration used to read every snapshot of its run, twice.)
-import { run } from '../git.js';
+// rotating order. (Each iteration used to read every snapshot of its run, up to three times.)
 import { rotate } from '../measure.js';
 import { ensureRepo, resetRepo } from '../repos.js';
 import { addRows, scratch, timed, type Bench } from '../results.js';
-import { CLI } from './iteration.js';
+import { cliIterate } from './iteration.js';
 
 const LENGTH = 100;
 
@@ -15,22 +14,7 @@ export async function longRunCase(bench: Bench): Promise<void> {
   resetRepo(repo);
   const home = await scratch('home-long-run');
   const iterate = (runId: string, iteration: number) =>
-    run(CLI, [
-      'iterate',
-      '--run',
-      runId,
-      '--iteration',
-      String(iteration),
-      '-C',
-      repo.dir,
-      '--home',
-      home,
-      '--json',
-      '--',
-      'sh',
-      '-c',
-      `echo ${runId}-${iteration} > long-run.txt`,
-    ]);
+    cliIterate(repo.dir, home, runId, iteration, ['sh', '-c', `echo ${runId}-${iteration} > long-run.txt`]);
   bench.log(`long run @ ${size} files: ${LENGTH} iterations of one run (untimed)`);
   for (let iteration = 1; iteration <= LENGTH; iteration++) await iterate('long', iteration);
   const long = `next iteration of a ${LENGTH}-iteration run`;
