@@ -27,6 +27,7 @@ import {
 } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { sweepTempFiles } from '../fs/sweep.js';
 import { COMMAND_GROUPS } from './groups.js';
 
 export interface CodeCache {
@@ -115,7 +116,10 @@ export function readCodeCache(path: string): CodeCache | null {
   }
 }
 
-/** Writes the cache (atomically, into a private directory only) and removes old builds' files. */
+/**
+ * Writes the cache (atomically, into a private directory only) and removes old builds' files and
+ * dead writers' temp files.
+ */
 export async function writeCodeCache(path: string, cache: CodeCache): Promise<void> {
   const dir = dirname(path);
   try {
@@ -124,6 +128,7 @@ export async function writeCodeCache(path: string, cache: CodeCache): Promise<vo
     if (!isPrivateDir(dir)) return;
     await writeFileAtomic(path, encodeCodeCache(cache));
     pruneBuilds(dir);
+    await sweepTempFiles(dir); // what a process killed while writing left behind
   } catch {
     // A cache that cannot be written costs the next run its compile time, nothing else.
   }

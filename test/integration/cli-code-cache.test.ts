@@ -154,7 +154,7 @@ describe('the code cache', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it('keeps the files of the four builds written last: other builds and Node versions do not pile up', () => {
+  it('keeps the files of the four builds written last, and no temp file of a writer that died: other builds and Node versions do not pile up', () => {
     const { dir, run, files } = setup();
     ok(run(['runs', '--json']));
     const current = files()[0] as string;
@@ -166,7 +166,11 @@ describe('the code cache', () => {
         utimesSync(path, when, when);
       }
     }
+    // The temp file of a writer killed half-way (pid 2^22 + 1: above Linux's pid_max, never alive).
+    const orphan = join(dir, `.${current}.4194305.0123456789ab.tmp`);
+    writeFileSync(orphan, 'half');
     ok(run(['list', '--json']));
+    expect(existsSync(orphan)).toBe(false);
     const builds = new Set(files().map((f) => f.split('.')[0]));
     expect(builds.size).toBe(4);
     expect(files()).toContain(current);
