@@ -39,6 +39,8 @@ export interface CodeCache {
 /** CLI builds (bundle and Node version) whose files are kept, most recently written first. */
 const KEEP_BUILDS = 4;
 const HASH_BYTES = 32;
+/** A command word as the CLI spells one: lower case, with hyphens. */
+const WORD = /^[a-z][a-z-]*$/;
 
 /**
  * The cache directory for the bin in `binDir`, or null when caching is off: `.cache` in the
@@ -60,8 +62,8 @@ export function cacheDir(binDir: string, env: NodeJS.ProcessEnv = process.env): 
  */
 export function guessCommand(argv: readonly string[]): string | null {
   const [first, second] = argv;
-  if (first === undefined || !/^[a-z][a-z-]*$/.test(first)) return null;
-  return COMMAND_GROUPS.includes(first) && second !== undefined && /^[a-z][a-z-]*$/.test(second)
+  if (first === undefined || !WORD.test(first)) return null;
+  return COMMAND_GROUPS.includes(first) && second !== undefined && WORD.test(second)
     ? `${first} ${second}`
     : first;
 }
@@ -136,18 +138,16 @@ export async function writeCodeCache(path: string, cache: CodeCache): Promise<vo
 
 /** Keeps the files of the KEEP_BUILDS builds written most recently. */
 function pruneBuilds(dir: string): void {
+  const buildOf = (name: string) => name.slice(0, name.indexOf('.'));
   const newest = new Map<string, number>();
   const files = readdirSync(dir).filter((name) => name.endsWith('.v8'));
-  for (const name of files) {
-    const build = name.slice(0, name.indexOf('.'));
-    newest.set(build, Math.max(newest.get(build) ?? 0, statSync(join(dir, name)).mtimeMs));
-  }
+  for (const name of files)
+    newest.set(buildOf(name), Math.max(newest.get(buildOf(name)) ?? 0, statSync(join(dir, name)).mtimeMs));
   const keep = new Set(
     [...newest]
       .sort((a, b) => b[1] - a[1])
       .slice(0, KEEP_BUILDS)
       .map(([build]) => build),
   );
-  for (const name of files)
-    if (!keep.has(name.slice(0, name.indexOf('.')))) rmSync(join(dir, name), { force: true });
+  for (const name of files) if (!keep.has(buildOf(name))) rmSync(join(dir, name), { force: true });
 }
