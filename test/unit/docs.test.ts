@@ -4,8 +4,10 @@
  * and, with `#anchor`, a heading of that page (anchors as GitHub makes them).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import * as z from 'zod';
 import { documentationFiles, README, ROOT } from '../helpers/readme.js';
 
 /** The text outside fenced code blocks and inline code, where a link is a link. */
@@ -89,5 +91,25 @@ describe('links in the README and docs/', () => {
     );
     expect(githubAnchor('What `before` does, exactly')).toBe('what-before-does-exactly');
     expect(githubAnchor('Layout (readable with plain git)')).toBe('layout-readable-with-plain-git');
+  });
+});
+
+describe('reference tables that must follow the code', () => {
+  it('docs/errors.md names every error code the library can throw', () => {
+    const codes = [
+      ...readFileSync(join(ROOT, 'src', 'errors.ts'), 'utf8').matchAll(/code = '([A-Z_]+)'/g),
+    ].map((m) => m[1] ?? '');
+    expect(codes.length).toBeGreaterThan(40);
+    const page = readFileSync(join(ROOT, 'docs', 'errors.md'), 'utf8');
+    expect(codes.filter((code) => !page.includes(`\`${code}\``))).toEqual([]);
+  });
+
+  it('docs/ci.md describes every input and output of the Action (action.yml)', () => {
+    const action = z
+      .object({ inputs: z.record(z.string(), z.unknown()), outputs: z.record(z.string(), z.unknown()) })
+      .parse(parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8')));
+    const page = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
+    const names = [...Object.keys(action.inputs), ...Object.keys(action.outputs)];
+    expect(names.filter((name) => !page.includes(`\`${name}\``))).toEqual([]);
   });
 });
