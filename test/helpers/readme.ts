@@ -1,6 +1,6 @@
 /** The README's and the docs pages' command lines and loops, as a user would copy them. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,33 +43,47 @@ export function codeBlocks(markdown: string): Array<{ lang: string; body: string
   }));
 }
 
-/** The README's shell code blocks that hold a `for` loop: each is run as written by readme-loops.test.ts. */
-export function readmeShellLoops(): string[] {
-  return codeBlocks(readFileSync(README, 'utf8'))
-    .filter((b) => b.lang === 'sh' && /^\s*for /m.test(b.body))
-    .map((b) => b.body);
+/** A loop the documentation shows, and the page that shows it (relative to the repository). */
+export interface DocumentedLoop {
+  page: string;
+  script: string;
+}
+
+function blocksOf(lang: string): Array<{ page: string; body: string }> {
+  return documentationFiles().flatMap((file) =>
+    codeBlocks(readFileSync(file, 'utf8'))
+      .filter((b) => b.lang === lang)
+      .map((b) => ({ page: relative(ROOT, file), body: b.body })),
+  );
+}
+
+/** The shell code blocks of the README and docs/ that hold a `for` loop: readme-loops.test.ts runs each as written. */
+export function documentedShellLoops(): DocumentedLoop[] {
+  return blocksOf('sh')
+    .filter((b) => /^\s*for /m.test(b.body))
+    .map((b) => ({ page: b.page, script: b.body }));
 }
 
 /**
- * The scripts of the README's workflow steps (`run: |` in YAML code blocks) that hold a `for` loop,
- * dedented: what the runner hands to bash.
+ * The CI scripts in the YAML code blocks of the README and docs/ (a GitHub step's `run: |`, a GitLab
+ * `- |` list item) that hold a `for` loop, dedented: what the runner hands to bash.
  */
-export function readmeWorkflowLoops(): string[] {
-  const scripts: string[] = [];
-  for (const block of codeBlocks(readFileSync(README, 'utf8')).filter((b) => b.lang === 'yaml')) {
+export function documentedWorkflowLoops(): DocumentedLoop[] {
+  const loops: DocumentedLoop[] = [];
+  for (const block of blocksOf('yaml')) {
     const lines = block.body.split('\n');
     lines.forEach((line, at) => {
-      const run = /^(\s*)(?:- )?run: \|\s*$/.exec(line);
-      if (!run) return;
+      const start = /^(\s*)(?:- )?(?:run: )?\|\s*$/.exec(line);
+      if (!start) return;
       const body: string[] = [];
       for (const next of lines.slice(at + 1)) {
-        if (next.trim() !== '' && next.search(/\S/) <= (run[1] ?? '').length) break;
+        if (next.trim() !== '' && next.search(/\S/) <= (start[1] ?? '').length) break;
         body.push(next);
       }
       const indent = Math.min(...body.filter((l) => l.trim() !== '').map((l) => l.search(/\S/)));
       const script = body.map((l) => l.slice(indent)).join('\n');
-      if (/^for /m.test(script)) scripts.push(`${script.trimEnd()}\n`);
+      if (/^for /m.test(script)) loops.push({ page: block.page, script: `${script.trimEnd()}\n` });
     });
   }
-  return scripts;
+  return loops;
 }

@@ -1,13 +1,14 @@
 /**
- * Every loop the README shows, run as written, where the README says to run it: the package packed
+ * Every loop the README (and a docs page) shows, run as written, where the README says to run it: the package packed
  * and installed from its tarball into a project of its own (a git repository with a test the
  * stand-in agent gets wrong in its first iteration and right in its second), so that each loop
  * takes its red-gate path and then its green one.
  *
  * - The shell loops run from the project's top level, through `npx --no --`, with nothing but the
  *   user's HOME and git; what they leave in the workspace would be committed by the next `before`.
- * - The workflow loops (a GitHub `run: |` script) run as the runner runs them (`bash -eo pipefail`)
- *   with `agentgate-snapshot` on PATH, as the Action's setup step puts it, and `RUN_ID` set.
+ * - The workflow loops (a GitHub `run: |` script, a GitLab `- |` item) run as the runners run them
+ *   (`bash -eo pipefail`) with `agentgate-snapshot` on PATH, as the Action's setup step (or the
+ *   GitLab job's shim) puts it, and `RUN_ID` set.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { installIntoNewProject, npmEnv, packPackage } from '../helpers/package.js';
-import { readmeShellLoops, readmeWorkflowLoops } from '../helpers/readme.js';
+import { documentedShellLoops, documentedWorkflowLoops } from '../helpers/readme.js';
 import { commitAll, git, initRepo, oracleEnv, tempDir, writeFiles } from '../helpers/repo.js';
 
 const work = tempDir('agentgate-readme-loops-');
@@ -99,39 +100,40 @@ function expectRedThenGreen(ws: string, env: NodeJS.ProcessEnv, start: string): 
   return run.runId;
 }
 
-describe('the README loops, run as written against the installed package', () => {
+describe('the loops of the README and docs/, run as written against the installed package', () => {
   it(
     'the shell loops, from the project top level: nothing left in the workspace, red then green',
     { timeout: 300_000 },
     () => {
-      const loops = readmeShellLoops();
-      expect(loops.length).toBeGreaterThan(0);
-      for (const loop of loops) {
+      const loops = documentedShellLoops();
+      expect(loops.map((l) => l.page)).toContain('README.md');
+      for (const { page, script } of loops) {
         const { ws, env, start } = freshWorkspace();
-        const res = spawnSync('bash', ['-c', loop], { cwd: ws, env, encoding: 'utf8' });
-        expect(res.status, `${loop}\n--- stderr:\n${res.stderr}`).toBe(0);
-        expect(git(ws, ['status', '--porcelain', '--untracked-files=all']), 'left in the workspace').toBe('');
+        const res = spawnSync('bash', ['-c', script], { cwd: ws, env, encoding: 'utf8' });
+        expect(res.status, `${page}:\n${script}\n--- stderr:\n${res.stderr}`).toBe(0);
+        const left = git(ws, ['status', '--porcelain', '--untracked-files=all']);
+        expect(left, `${page}: left in the workspace`).toBe('');
         expectRedThenGreen(ws, env, start);
       }
     },
   );
 
   it("the workflow loops, as a runner runs them with the Action's PATH", { timeout: 300_000 }, () => {
-    const loops = readmeWorkflowLoops();
-    expect(loops.length).toBeGreaterThan(0);
-    for (const loop of loops) {
+    const loops = documentedWorkflowLoops();
+    expect(loops.map((l) => l.page)).toEqual(expect.arrayContaining(['README.md', 'docs/ci.md']));
+    for (const { page, script } of loops) {
       const { ws, env, start } = freshWorkspace();
       const runEnv = {
         ...env,
         RUN_ID: `gh-${count}-1`,
         PATH: `${join(ws, 'node_modules', '.bin')}${delimiter}${env.PATH ?? ''}`,
       };
-      const res = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', loop], {
+      const res = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
         cwd: ws,
         env: runEnv,
         encoding: 'utf8',
       });
-      expect(res.status, `${loop}\n--- stderr:\n${res.stderr}`).toBe(0);
+      expect(res.status, `${page}:\n${script}\n--- stderr:\n${res.stderr}`).toBe(0);
       expect(expectRedThenGreen(ws, env, start)).toBe(runEnv.RUN_ID);
     }
   });
