@@ -23,11 +23,19 @@ export default function setup(): () => void {
     throw new Error(`global-setup: bundling the CLI failed:\n${bundle.stdout}${bundle.stderr}`);
 
   const root = mkdtempSync(join(tmpdir(), 'agentgate-tests-'));
+  // Node's compile cache (the bin turns it on; Node keeps it in the temporary directory, which each
+  // test file has its own of): one for the whole run, so that every CLI process of every file, and
+  // every worker, compiles the same code once. Outside the root, which must end empty.
+  const ownCache = process.env.NODE_COMPILE_CACHE === undefined;
+  const compileCache =
+    process.env.NODE_COMPILE_CACHE ?? mkdtempSync(join(tmpdir(), 'agentgate-tests-cache-'));
+  process.env.NODE_COMPILE_CACHE = compileCache;
   process.env.AGENTGATE_TEST_TMP = root;
   process.env.TMPDIR = root;
   return () => {
     const left = readdirSync(root);
     rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+    if (ownCache) rmSync(compileCache, { recursive: true, force: true, maxRetries: 5 });
     if (left.length > 0)
       throw new Error(`test files left temporary entries behind: ${left.slice(0, 20).join(', ')}`);
   };

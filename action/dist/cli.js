@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { createRequire as __agentgateCreateRequire } from 'node:module';
 const require = __agentgateCreateRequire(import.meta.url);
 var __create = Object.create;
@@ -27298,15 +27297,6 @@ init_errors();
 import { createReadStream as createReadStream6 } from "node:fs";
 import { pipeline as pipeline4 } from "node:stream/promises";
 
-// src/cli/caller-env.ts
-var CARRIED = "AGENTGATE_NODE_EXTRA_CA_CERTS";
-function restoreCallerEnv(env = process.env) {
-  const carried = env[CARRIED];
-  if (carried === void 0) return;
-  env.NODE_EXTRA_CA_CERTS = carried;
-  delete env[CARRIED];
-}
-
 // src/cli/groups.ts
 var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
 
@@ -27359,7 +27349,6 @@ function packageVersion() {
 }
 
 // src/cli/main.ts
-var ranCommand;
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
@@ -27382,7 +27371,6 @@ async function main(argv) {
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context: Context2 } = await Promise.resolve().then(() => (init_context(), context_exports));
     const ctx = await Context2.create(values);
-    ranCommand = name;
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
@@ -27523,7 +27511,6 @@ ${noWorkflowCommands(details.stderr)}
   }
   return status2;
 }
-restoreCallerEnv();
 main(process.argv.slice(2)).then(
   (status2) => {
     process.exitCode = status2;
@@ -27534,6 +27521,3 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   }
 );
-export {
-  ranCommand
-};
