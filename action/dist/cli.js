@@ -13911,7 +13911,8 @@ var init_demo = __esm({
       "--test",
       "--test-reporter=junit",
       "--test-reporter-destination=junit.xml",
-      "test/"
+      // The file itself: Node 22 reads a directory argument as a file, and Node 20 has no globs.
+      "test/greet.test.js"
     ];
   }
 });
