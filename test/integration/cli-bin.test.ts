@@ -6,7 +6,15 @@
  * the caller's NODE_EXTRA_CA_CERTS. Node's compile cache is turned on and never fails the CLI.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
@@ -38,7 +46,7 @@ function read(out: string): Seen {
 }
 
 /** The caller's environment with the CA variables as given (undefined: not set at all) and a home of its own. */
-function callerEnv(vars: Partial<Record<(typeof WATCHED)[number], string>>): NodeJS.ProcessEnv {
+function callerEnv(vars: Partial<Record<(typeof WATCHED)[number] | 'TMPDIR', string>>): NodeJS.ProcessEnv {
   const rest = { ...process.env };
   for (const name of WATCHED) delete rest[name];
   return { ...rest, NO_COLOR: '1', AGENTGATE_HOME: tempDir('bin-home-'), ...vars };
@@ -128,6 +136,32 @@ describe('the bin and Node’s compile cache', () => {
     });
     expect([res.status, res.stdout, res.stderr]).toEqual([0, '[]\n', '']);
     expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0);
+  });
+
+  it('keeps it by default in a directory of this user’s own in the temporary directory', () => {
+    const tmp = tempDir('bin-tmp-');
+    const res = spawnSync(CLI, ['runs', '--json'], { env: callerEnv({ TMPDIR: tmp }), encoding: 'utf8' });
+    expect([res.status, res.stdout, res.stderr]).toEqual([0, '[]\n', '']);
+    const own = join(tmp, `agentgate-compile-cache-${process.getuid?.()}`);
+    expect(readdirSync(tmp)).toEqual([own.slice(tmp.length + 1)]);
+    expect(statSync(own).mode & 0o077).toBe(0);
+    expect(readdirSync(own, { recursive: true }).length).toBeGreaterThan(0);
+  });
+
+  it('never uses a cache directory that others may write to, or a link planted in its place', () => {
+    const name = `agentgate-compile-cache-${process.getuid?.()}`;
+    const open = tempDir('bin-tmp-');
+    mkdirSync(join(open, name));
+    chmodSync(join(open, name), 0o777);
+    const linked = tempDir('bin-tmp-');
+    const elsewhere = tempDir('bin-elsewhere-');
+    symlinkSync(elsewhere, join(linked, name));
+    for (const tmp of [open, linked]) {
+      const res = spawnSync(CLI, ['runs', '--json'], { env: callerEnv({ TMPDIR: tmp }), encoding: 'utf8' });
+      expect([res.status, res.stdout, res.stderr]).toEqual([0, '[]\n', '']);
+    }
+    expect(readdirSync(join(open, name))).toEqual([]);
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 
   it('runs as before, and quietly, when the cache cannot be kept', () => {
