@@ -4,20 +4,24 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest (crash and stress suites, hostile repositories, the packed package,
- * the large report in Chromium), started first: on a fresh clone vitest knows no durations and
- * starts the largest files first, so a long file with a short source could start last and keep
- * one worker busy while the other has nothing left.
+ * The files that took longest as measured (docs/performance.md), longest first; they start before
+ * the others. On a fresh clone vitest knows no durations and starts the largest sources first, so a
+ * long file with a short source could start last and keep one worker busy while the other has
+ * nothing left.
  */
 const LONGEST = [
-  'test/reliability/crash-',
-  'test/reliability/concurrency.test.ts',
+  'test/reliability/crash-checkpoints.test.ts',
+  'test/reliability/crash-snapshots.test.ts',
   'test/reliability/hostile-config.test.ts',
+  'test/reliability/crash-iterate.test.ts',
+  'test/reliability/concurrency.test.ts',
   'test/reliability/bad-input.test.ts',
-  'test/integration/package-install.test.ts',
-  'test/reliability/hostile-repos.test.ts',
   'test/integration/sharing-roundtrip.test.ts',
+  'test/reliability/hostile-repos.test.ts',
   'test/browser/report-scale.test.ts',
+  'test/integration/gates-cli.test.ts',
+  'test/reliability/write-failures-cli.test.ts',
+  'test/integration/package-install.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
