@@ -29,6 +29,8 @@ await build({
   entryPoints: ['src/cli/main.ts'],
   outfile: cli,
   format: 'cjs',
+  // jsonc-parser's main is a UMD file whose requires esbuild cannot follow; its ES build is the same code.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   define: { AGENTGATE_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__agentgateFileUrl' },
   // Strict first: the code was written as ES modules, which are strict, and a directive only counts first.
   banner: { js: "'use strict';const __agentgateFileUrl=require('node:url').pathToFileURL(__filename).href;" },
