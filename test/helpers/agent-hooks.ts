@@ -5,7 +5,8 @@ export const AGENT_FIXTURES = join(import.meta.dirname, '../../fixtures/hooks');
 
 /** A fixture event of `agent` with `$CWD` set to the workspace (JSON-escaped), as the agent would send it. */
 export function agentEvent(agent: string, name: string, cwd: string): string {
-  const raw = readFileSync(join(AGENT_FIXTURES, agent, `${name}.json`), 'utf8');
+  const dir = agent === 'claude-code' ? join(AGENT_FIXTURES, '../claude-code') : join(AGENT_FIXTURES, agent);
+  const raw = readFileSync(join(dir, `${name}.json`), 'utf8');
   return raw.replaceAll('$CWD', JSON.stringify(cwd).slice(1, -1));
 }
 
