@@ -187,6 +187,14 @@ export class Checkpoints {
       ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
+    // Independent of the probe (an explicit --file): started beside it, which an agent hook's wall time feels.
+    const userExcludes = userExcludesFile({
+      home: homedir(),
+      xdgConfigHome: process.env.XDG_CONFIG_HOME,
+      cwd: real,
+      ...gitOpts,
+    });
+    userExcludes.catch(() => undefined);
     const probe = await probeWorkspace(real, gitOpts);
     const root = probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
@@ -214,12 +222,6 @@ export class Checkpoints {
       ...gitOpts,
     });
     const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-    const userExcludes = await userExcludesFile({
-      home: homedir(),
-      xdgConfigHome: process.env.XDG_CONFIG_HOME,
-      cwd: root,
-      ...gitOpts,
-    });
     return new Checkpoints(
       root,
       location,
@@ -228,7 +230,7 @@ export class Checkpoints {
       forbidden,
       maxBytes,
       opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-      userExcludes,
+      await userExcludes,
       opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
     );
   }
@@ -239,14 +241,19 @@ export class Checkpoints {
    */
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
     return this.locked('checkpoint track', async () => {
-      const prompt = opts.beforePrompt && opts.session ? await this.nextPrompt(opts.session) : undefined;
+      // The reads of refs do not touch what the capture writes (the index, objects): run beside it.
+      const [prompt, captured, latestTree] = await Promise.all([
+        opts.beforePrompt && opts.session ? this.nextPrompt(opts.session) : undefined,
+        this.capture(),
+        opts.unlessUnchanged ? resolveTreeId(this.repo, LATEST_REF) : null,
+        this.hasBaseline(),
+      ]);
       const tag: AgentTag = {
         ...(opts.session === undefined ? {} : { session: opts.session }),
         ...(opts.event === undefined ? {} : { event: opts.event }),
         ...(prompt === undefined ? {} : { prompt }),
       };
-      const captured = await this.capture();
-      if (opts.unlessUnchanged && captured.treeId === (await resolveTreeId(this.repo, LATEST_REF))) {
+      if (opts.unlessUnchanged && captured.treeId === latestTree) {
         const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
         const skipped = captured.skipped.map((s) => this.skippedFile(s));
         return { hash: captured.treeId, ref, skipped, unchanged: true };
