@@ -8,3 +8,4 @@ export * from './serve.js';
 export * from './gate.js';
 export * from './hooks.js';
 export * from './hook-install.js';
+export * from './agent-hooks.js';
