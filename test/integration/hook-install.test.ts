@@ -4,7 +4,15 @@
  * and the command written actually runs our hook.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -114,6 +122,28 @@ function promptOf(agent: HookAgent): string {
   };
   return names[agent];
 }
+
+describe('hook install codex: a config.toml whose hooks table is inline', () => {
+  it('cannot take an appended block: the file is rewritten through smol-toml, the plan says its comments were not kept, the user`s hooks stay', async () => {
+    const { opts, file } = setup('codex', null);
+    mkdirSync(dirname(file), { recursive: true });
+    const inline =
+      '# mine\nmodel = "o3"\nhooks = { Stop = [ { hooks = [ { type = "command", command = "notify" } ] } ] }\n';
+    writeFileSync(file, inline);
+    const result = await installHooks('codex', opts);
+    expect(result.notes[0]).toMatch(/rewritten whole .*comments were not kept/);
+    const after = parseToml(readFileSync(file, 'utf8')) as {
+      model: string;
+      hooks: Record<string, unknown[]>;
+    };
+    expect(after.model).toBe('o3');
+    expect(after.hooks.Stop?.[0]).toEqual({ hooks: [{ type: 'command', command: 'notify' }] });
+    expect(after.hooks.Stop).toHaveLength(2);
+    expect((await installHooks('codex', opts)).changes).toEqual([]);
+    await uninstallHooks('codex', opts);
+    expect(parseToml(readFileSync(file, 'utf8'))).toEqual(parseToml(inline));
+  });
+});
 
 describe('hook install cline', () => {
   it('writes one executable per event, leaves a hook file of the user`s alone and says so, uninstall removes only ours', async () => {

@@ -86,7 +86,8 @@ function diffOurs(
   const a = oursOf(before);
   const b = oursOf(after);
   const changes: ConfigPlan['changes'] = [];
-  for (const event of new Set([...a.keys(), ...b.keys()])) {
+  // In the order the target lists its events (then any other event of ours), as the JSON formats report them.
+  for (const event of new Set([...target.events, ...a.keys(), ...b.keys()])) {
     const was = a.get(event);
     const now = b.get(event);
     if (was === now) continue;
