@@ -28,6 +28,18 @@ const EVENTS: Readonly<Record<HookAgent, string>> = {
     'pre_user_prompt keeps the state just before the prompt, post_write_code, post_run_command and post_cascade_response the latest state. Raw control characters inside JSON strings are accepted.',
 };
 
+/** The agents' own names, for --help. */
+const TITLES: Readonly<Record<HookAgent, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'OpenAI Codex',
+  gemini: 'Gemini CLI',
+  cursor: 'Cursor',
+  copilot: 'GitHub Copilot',
+  qwen: 'Qwen Code',
+  cline: 'Cline',
+  windsurf: 'Windsurf (Cascade)',
+};
+
 const EVENT_OPTION = {
   event: {
     type: 'string',
@@ -39,7 +51,7 @@ const EVENT_OPTION = {
 function agentCommand(agent: HookAgent): Command {
   return defineCommand({
     name: `hook ${agent}`,
-    summary: `Keep checkpoints from a ${agent} hook: reads one hook event (JSON) on stdin.`,
+    summary: `Keep checkpoints from a ${TITLES[agent]} hook: reads one hook event (JSON) on stdin.`,
     description: `${EVENTS[agent]} Prompts are numbered per session ("checkpoint restore --prompt N --session ID"). Always exits 0; stdout carries only what the agent must read to carry on; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped. Installed by "hook install ${agent}".`,
     options: agent === 'copilot' ? EVENT_OPTION : {},
     positionals: { required: [] },
