@@ -234,6 +234,14 @@ describe('agent quirks', () => {
     expect(o.message).toMatch(/--event NAME/);
   });
 
+  it('Copilot: a PascalCase payload names its event (hook_event_name) and needs no --event', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-home-');
+    const event = { hook_event_name: 'UserPromptSubmit', session_id: 'pascal-1', cwd: ws, prompt: 'go' };
+    const o = await runEventHook('copilot', JSON.stringify(event), { home });
+    expect([o.status, o.prompt]).toEqual(['recorded', 1]);
+  });
+
   it('Windsurf: raw control characters inside JSON strings are read as the characters they are', async () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-agents-home-');

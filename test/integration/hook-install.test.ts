@@ -145,6 +145,16 @@ describe('hook install codex: a config.toml whose hooks table is inline', () => 
   });
 });
 
+describe('hook install copilot: our own file', () => {
+  it('is created by install and removed by uninstall when nothing of the user`s is in it', async () => {
+    const { opts, file } = setup('copilot', null);
+    await installHooks('copilot', opts);
+    expect(parseJsonc(readFileSync(file, 'utf8'))).toMatchObject({ version: 1 });
+    await uninstallHooks('copilot', opts);
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
 describe('hook install cline', () => {
   it('writes one executable per event, leaves a hook file of the user`s alone and says so, uninstall removes only ours', async () => {
     const { ws, opts } = setup('cline', null);
