@@ -27,6 +27,8 @@ await build({
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
+  // jsonc-parser's main is a UMD file whose requires esbuild cannot follow; its ES build is the same code.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   define: { AGENTGATE_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies still call require() for Node's own modules.
   banner: {

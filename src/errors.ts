@@ -219,3 +219,8 @@ export class OutputTooLargeError extends AgentgateError {
 export class AgentNotStartedError extends AgentgateError {
   readonly code = 'AGENT_NOT_STARTED' as const;
 }
+
+/** An agent's own config file (hook install) cannot be parsed or has a shape we cannot merge into. */
+export class AgentConfigInvalidError extends AgentgateError {
+  readonly code = 'AGENT_CONFIG_INVALID' as const;
+}

@@ -47,6 +47,7 @@ import {
 } from '../git/checkpoint-trees.js';
 import { isNullId } from '../git/ids.js';
 import { listRefRecords, readRef } from '../git/refs.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesFile } from '../git/user-ignore.js';
 import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
@@ -187,6 +188,14 @@ export class Checkpoints {
       ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
+    // Independent of the probe (an explicit --file): started beside it, which an agent hook's wall time feels.
+    const userExcludes = userExcludesFile({
+      home: homedir(),
+      xdgConfigHome: process.env.XDG_CONFIG_HOME,
+      cwd: real,
+      ...gitOpts,
+    });
+    userExcludes.catch(() => undefined);
     const probe = await probeWorkspace(real, gitOpts);
     const root = probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
@@ -214,12 +223,6 @@ export class Checkpoints {
       ...gitOpts,
     });
     const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-    const userExcludes = await userExcludesFile({
-      home: homedir(),
-      xdgConfigHome: process.env.XDG_CONFIG_HOME,
-      cwd: root,
-      ...gitOpts,
-    });
     return new Checkpoints(
       root,
       location,
@@ -228,7 +231,7 @@ export class Checkpoints {
       forbidden,
       maxBytes,
       opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-      userExcludes,
+      await userExcludes,
       opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
     );
   }
@@ -239,14 +242,23 @@ export class Checkpoints {
    */
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
     return this.locked('checkpoint track', async () => {
-      const prompt = opts.beforePrompt && opts.session ? await this.nextPrompt(opts.session) : undefined;
+      // One read of the refs (the markers; the checkpoints too when a prompt is numbered) gives the
+      // prompt number, latest's tree and whether there is a baseline. It does not touch what the
+      // capture writes (the index, objects), so it runs beside it: an agent hook feels every process.
+      const numbered = opts.beforePrompt === true && opts.session !== undefined;
+      const [records, captured] = await Promise.all([
+        listRefRecords(this.repo, numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX]),
+        this.capture(),
+      ]);
+      if (records.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
+      const latestTree = records.find((r) => r.ref === LATEST_REF)?.tree ?? null;
+      const prompt = numbered ? nextPromptOf(records, opts.session as string) : undefined;
       const tag: AgentTag = {
         ...(opts.session === undefined ? {} : { session: opts.session }),
         ...(opts.event === undefined ? {} : { event: opts.event }),
         ...(prompt === undefined ? {} : { prompt }),
       };
-      const captured = await this.capture();
-      if (opts.unlessUnchanged && captured.treeId === (await resolveTreeId(this.repo, LATEST_REF))) {
+      if (opts.unlessUnchanged && captured.treeId === latestTree) {
         const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
         const skipped = captured.skipped.map((s) => this.skippedFile(s));
         return { hash: captured.treeId, ref, skipped, unchanged: true };
@@ -561,15 +573,6 @@ export class Checkpoints {
     return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
   }
 
-  /**
-   * One more than the highest prompt number the session's checkpoints carry (1 for a new
-   * session). Caller holds the lock, so two hooks of one session never take the same number.
-   */
-  private async nextPrompt(session: string): Promise<number> {
-    const numbers = (await this.list()).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
-    return Math.max(0, ...numbers) + 1;
-  }
-
   private async hasBaseline(): Promise<boolean> {
     if (!this.baselineKnown) this.baselineKnown = (await readRef(this.repo, BASELINE_REF)) !== null;
     return this.baselineKnown;
@@ -658,6 +661,19 @@ export class Checkpoints {
     const ignored = await ignoredPaths(this.repo, paths);
     return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
   }
+}
+
+/**
+ * One more than the highest prompt number the session's checkpoints carry (1 for a new session).
+ * The caller holds the lock, so two hooks of one session never take the same number.
+ */
+function nextPromptOf(records: readonly RefRecord[], session: string): number {
+  const numbers = records
+    .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
+    .map(entryOf)
+    .filter((e) => e.session === session)
+    .map((e) => e.prompt ?? 0);
+  return Math.max(0, ...numbers) + 1;
 }
 
 /** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */

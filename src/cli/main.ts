@@ -51,11 +51,18 @@ async function main(argv: string[]): Promise<number> {
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;
   } catch (error) {
     // A hook never fails its agent, not even with a bad option or config file.
-    if (words[0] === 'hook' && COMMAND_NAMES.includes(name))
-      return (await import('./commands/hook.js')).hookCommandFailed(error, optionValue(options, '--home'));
+    if (words[0] === 'hook' && COMMAND_NAMES.includes(name) && !HOOK_SETUP.includes(name))
+      return (await import('./commands/hook.js')).hookCommandFailed(
+        error,
+        optionValue(options, '--home'),
+        name,
+      );
     return fail(error, json);
   }
 }
+
+/** The hook commands a person runs (they fail like any command); every other `hook` command is an agent's hook. */
+const HOOK_SETUP = ['hook install', 'hook uninstall'];
 
 /** The value of `--home DIR` or `--home=DIR` as typed, before parsing (which may have failed). */
 function optionValue(options: string[], flag: string): string | undefined {

@@ -138,7 +138,7 @@ describe('hook claude-code', () => {
     const cases: Array<[string, ReturnType<typeof hook>, RegExp]> = [
       ['invalid JSON', hook('{"session_id": ', home), /invalid: stdin is not a JSON event/],
       ['empty stdin', hook('', home), /ignored: no event on stdin \(empty input\)/],
-      ['not an event', hook('{"hello":1}', home), /invalid: not a Claude Code hook event: session_id/],
+      ['not an event', hook('{"hello":1}', home), /invalid: not a Claude Code hook event: cwd/],
       [
         'unknown event',
         hook(event('Stop', ws, { hook_event_name: 'PreCompact' }), home),
@@ -163,12 +163,12 @@ describe('hook claude-code', () => {
     expect(existsSync(join(home, 'checkpoints'))).toBe(false);
   });
 
-  it('a cwd that is gone fails with a log line; a directory outside git is checkpointed as today', () => {
+  it('a cwd that is gone is not a workspace: ignored with a log line; a directory outside git is checkpointed as today', () => {
     const home = tempDir('agentgate-hook-home-');
     const gone = tempDir('agentgate-hook-gone-');
     rmSync(gone, { recursive: true });
     expectQuiet(hook(event('SessionStart', gone), home));
-    expect(logOf(home)).toMatch(/failed: checkpoint failed: WORKSPACE_NOT_FOUND/);
+    expect(logOf(home)).toMatch(/ignored: no checkpoint: the workspace \S+ is not a directory/);
 
     const plain = tempDir('agentgate-hook-plain-');
     writeFiles(plain, { 'notes.txt': 'no git here\n' });
