@@ -48,23 +48,25 @@ export async function captureAfterState(
   workspace: string,
   before: BeforeState | null,
   opts: AfterOptions,
+  agent?: AgentOutcome,
 ): Promise<Snapshot> {
   const runId = assertSafeId(opts.runId, 'run id');
   assertIteration(opts.iteration);
+  // Opened and checked here, on every call: `iterate` comes through here too once its agent has
+  // returned, because the agent may have rewritten the config, the attributes or `.git` itself.
   const repo = await openRepo(workspace, core.gitOptions());
   return withRepoLock(repo, core.options.lockTimeoutMs, (recovered) =>
-    afterIn(core, repo, recovered, before, { ...opts, runId }),
+    afterIn(core, repo, recovered, before, { ...opts, runId }, agent),
   );
 }
 
 /** The after step under the repository lock (see captureAfterState). */
-export async function afterIn(
+async function afterIn(
   core: SnapshotterCore,
   repo: Repo,
   recovered: boolean,
   before: BeforeState | null,
   opts: AfterOptions,
-  knownExcludes?: string[],
   agent?: AgentOutcome,
 ): Promise<Snapshot> {
   const { runId } = opts;
@@ -87,7 +89,7 @@ export async function afterIn(
     gatePlanSource: opts.gatePlanSource ?? '',
     beforeSha: start.sha,
   });
-  const excludes = knownExcludes ?? (await workspaceExcludes(repo.topLevel, core.options));
+  const excludes = await workspaceExcludes(repo.topLevel, core.options);
   const done = await assertIterationFree(core, runId, opts.iteration, {
     beforeSha: start.sha,
     headSha: head.sha,

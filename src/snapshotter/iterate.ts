@@ -8,7 +8,7 @@ import { assertRunWorkspace } from '../store/run-records.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { workspaceExcludes } from './excludes.js';
 import { beforeIn, openOrInit } from './before.js';
-import { afterIn, assertIteration, assertIterationFree, type AfterOptions } from './after.js';
+import { assertIteration, assertIterationFree, captureAfterState, type AfterOptions } from './after.js';
 import type { SnapshotterCore } from './core.js';
 
 export interface IterateOptions extends AfterOptions {
@@ -33,8 +33,9 @@ const AGENT_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 /**
  * One whole iteration in one call: `before`, then the agent command in the workspace, then
- * `after`, whatever the agent's exit status. The repository is opened once and the work tree's
- * excludes are worked out once; the repository lock is held by the before and the after steps,
+ * `after`, whatever the agent's exit status. The after step opens and checks the repository again,
+ * as a separate `after` does (the agent may have armed it); the repository lock is held by the
+ * before and the after steps,
  * not while the agent runs (it may run git itself, for hours). An iteration number already taken
  * is refused before anything is recorded. A killed call leaves the run where a killed `before`
  * (before state recorded, no snapshot) or a killed `after` would.
@@ -77,8 +78,10 @@ export async function iterate(
     );
   }
   const agent: AgentOutcome = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
-  const snapshot = await withRepoLock(repo, core.options.lockTimeoutMs, (recovered) =>
-    afterIn(core, repo, recovered, before, { ...opts, runId }, excludes, agent),
-  );
+  // The agent had the repository to itself: it may have planted filters, hooks, includes,
+  // core.worktree or a `.git` file. Nothing opened before it ran is trusted now; the after step
+  // opens and checks the repository again exactly as a separate `after` process does (same code),
+  // and what that refuses fails this call the same way, with the before state recorded.
+  const snapshot = await captureAfterState(core, workspace, before, { ...opts, runId }, agent);
   return { ...snapshot, agent };
 }

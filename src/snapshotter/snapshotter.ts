@@ -50,8 +50,9 @@ export class Snapshotter implements SnapshotterCore {
 
   /**
    * One whole iteration in one call: `before`, then the agent command in the workspace, then
-   * `after`, whatever the agent's exit status. The repository is opened once and the work tree's
-   * excludes are worked out once; the repository lock is held by the before and the after steps,
+   * `after`, whatever the agent's exit status. The after step opens and checks the repository again,
+   * as a separate `after` does (the agent may have armed it); the repository lock is held by the
+   * before and the after steps,
    * not while the agent runs (it may run git itself, for hours). An iteration number already taken
    * is refused before anything is recorded. A killed call leaves the run where a killed `before`
    * (before state recorded, no snapshot) or a killed `after` would.
