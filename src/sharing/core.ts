@@ -12,7 +12,7 @@ export interface SharingOptions {
    * here, as for the snapshotter: a copied home publishes its runs from the copied workspace.
    */
   localWorkspace?: string;
-  /** The largest patch artifact one received record may make us write (default MAX_PATCH_BYTES). */
+  /** The largest patch one received record may hold (default MAX_PATCH_BYTES); counted at fetch, written only when asked for. */
   maxPatchBytes?: number;
   /** Whether push and export carry each gate verdict's log text (config `sharing.includeGateLogs`); the digest always travels. */
   includeGateLogs?: boolean;
@@ -29,9 +29,9 @@ export interface Selection {
 }
 
 /**
- * The largest patch one received record may make us write. A record names two trees, and a tiny
+ * The largest patch one received record may hold. A record names two trees, and a tiny
  * pack (one compressible blob at many paths) can make their patch hundreds of MB: past this size
- * git is stopped and the record refused; the others still land.
+ * git is stopped and the record refused; the others still land. Nothing is written at fetch.
  */
 export const MAX_PATCH_BYTES = 512 * 1024 * 1024;
 

@@ -6,7 +6,7 @@ import { GitTimeoutError, OutputTooLargeError, UnsafeWorkspaceError } from '../e
 import { batchCheck, type CommitRef } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
-import { writeTreeDiffToFile } from '../git/unified-diff.js';
+import { treeDiffSize } from '../git/unified-diff.js';
 import { assertNoLinkInside } from '../fs/inside.js';
 import { patchPath } from '../store/paths.js';
 import { iterationRef, recordRef, RECORDS_PREFIX } from './records.js';
@@ -90,7 +90,7 @@ export async function rebuildAccepted(
     // A record this home made itself (pushed, then fetched back) only needs its refs.
     const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
     if (patch !== null && (stored === null || !patchThere)) {
-      const why = await writePatch(core, repo, { from: from.id, to: to.id }, patch);
+      const why = await checkPatch(core, repo, { from: from.id, to: to.id }, patch);
       if (why !== null) {
         refuse(a.ref.ref, why);
         continue;
@@ -147,11 +147,14 @@ export async function rebuildAccepted(
 }
 
 /**
- * Writes a received record's patch artifact; the reason to refuse the record instead, when its
- * path leads through a link in the workspace or the patch would pass maxPatchBytes (git is
- * stopped there, or at its timeout: one such record must not fail the whole call).
+ * Checks a received record's patch without writing it; the reason to refuse the record instead,
+ * when its artifact's path leads through a link in the workspace or the patch would pass
+ * maxPatchBytes (counted as git prints it; git is stopped there, or at its timeout: one such record
+ * must not fail the whole call). The artifact itself is built when it is first asked for
+ * (`buildReceivedArtifact`, src/snapshotter/received-artifact.ts), so that a fetch writes nothing in
+ * proportion to the patches it receives.
  */
-async function writePatch(
+async function checkPatch(
   core: SharingCore,
   repo: Repo,
   trees: { from: string; to: string },
@@ -160,13 +163,13 @@ async function writePatch(
   const maxBytes = core.options.maxPatchBytes ?? MAX_PATCH_BYTES;
   try {
     await assertNoLinkInside(repo.topLevel, patch);
-    await writeTreeDiffToFile(repo, trees, patch, { maxBytes });
+    await treeDiffSize(repo, trees, maxBytes);
     return null;
   } catch (error) {
     if (error instanceof UnsafeWorkspaceError)
       return `its patch artifact would be written through a link: ${error.message}`;
     if (error instanceof OutputTooLargeError)
-      return `its patch would be larger than ${maxBytes} bytes, the most a received record may make us write`;
+      return `its patch would be larger than ${maxBytes} bytes, the most a received record may hold`;
     if (error instanceof GitTimeoutError)
       return `its patch could not be made within the git timeout (${error.message})`;
     throw error;

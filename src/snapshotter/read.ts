@@ -11,6 +11,7 @@ import { assertSafeId } from '../store/paths.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { copyFileAtomic, sha256File } from './patch-artifact.js';
 import type { SnapshotterCore } from './core.js';
+import { buildReceivedArtifact } from './received-artifact.js';
 
 /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
 export async function getSnapshot(core: SnapshotterCore, idOrSha: string): Promise<Snapshot> {
@@ -62,6 +63,7 @@ export async function generatePatch(
     return '';
   }
   snapshot = await core.withLocalPaths(snapshot);
+  await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await copyFileAtomic(artifact, outputFile);
@@ -86,6 +88,7 @@ export async function streamPatch(
 ): Promise<void> {
   if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
   snapshot = await core.withLocalPaths(snapshot);
+  await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) return consume(createReadStream(artifact));
   const repo = await openRepo(snapshot.workspace, core.gitOptions());

@@ -5,6 +5,7 @@ import { NothingToVerifyError, type StoreCorruptError } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
 import { continuityChecks, verifySnapshot } from './verify.js';
 import type { SnapshotterCore } from './core.js';
+import { buildReceivedArtifact } from './received-artifact.js';
 
 /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
 export async function verify(
@@ -43,6 +44,7 @@ export async function verify(
     if (!runs.has(snapshot.runId))
       runs.set(snapshot.runId, await core.store.loadRun(snapshot.runId).catch(() => null));
     const here = await core.withLocalPaths(snapshot);
+    await buildReceivedArtifact(core, here);
     local.push(here);
     checks.push(...(await verifySnapshot(here, runs.get(snapshot.runId) ?? null, core.gitOptions())));
   }
