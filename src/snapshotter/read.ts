@@ -42,11 +42,16 @@ export async function getSnapshot(core: SnapshotterCore, idOrSha: string): Promi
   );
 }
 
-/** The run's snapshots, ordered by iteration, with this machine's paths. */
+/**
+ * The run's snapshots, ordered by iteration, with this machine's paths. A fetched run's patch
+ * artifacts are built here when missing: its reader (a report, an attestation, a gate) needs them.
+ */
 export async function listByRun(core: SnapshotterCore, runId: string): Promise<Snapshot[]> {
-  return Promise.all(
+  const snapshots = await Promise.all(
     (await core.store.loadByRun(assertSafeId(runId, 'run id'))).map((s) => core.withLocalPaths(s)),
   );
+  for (const snapshot of snapshots) await buildReceivedArtifact(core, snapshot);
+  return snapshots;
 }
 
 /**

@@ -74,27 +74,29 @@ describe('fetch and the patch artifacts of fetched runs', () => {
     expect(written).toBeLessThan(remote);
   });
 
-  it('patch, report (streamPatch) and verify build the artifact when asked, byte for byte the recorded one', async () => {
+  it('patch, report (streamPatch), verify and listByRun build the artifact when asked, byte for byte the recorded one', async () => {
     w = world();
     const recorded = await bomb(w.machine('a'));
-    for (const ask of ['patch', 'stream', 'verify'] as const) {
+    for (const ask of ['patch', 'stream', 'verify', 'list'] as const) {
       const m = w.machine(`m-${ask}`);
       await m.share.fetch({ workspace: m.dir });
-      const [snapshot] = await m.snap.listByRun('bomb');
+      // The stored record as it is (listByRun, which reports and attestations read, builds it too).
+      const snapshot = await m.snap.withLocalPaths((await m.snap.store.loadByRun('bomb'))[0]!);
       expect(filesUnder(m.artifacts).files).toEqual([]);
-      if (ask === 'patch') expect(await m.snap.generatePatch(snapshot!)).toBe(recorded);
+      if (ask === 'patch') expect(await m.snap.generatePatch(snapshot)).toBe(recorded);
       if (ask === 'stream') {
         const chunks: Buffer[] = [];
-        await m.snap.streamPatch(snapshot!, async (patch) => {
+        await m.snap.streamPatch(snapshot, async (patch) => {
           for await (const chunk of patch) chunks.push(chunk);
         });
         expect(Buffer.concat(chunks).toString('utf8')).toBe(recorded);
       }
+      if (ask === 'list') expect((await m.snap.listByRun('bomb')).map((s) => s.id)).toEqual([snapshot.id]);
       if (ask === 'verify')
         expect((await m.snap.verify({ runId: 'bomb' })).checks.filter((c) => !c.ok)).toEqual([]);
       // Built once, where the snapshot says, with the recorded sha256; verify passes on it.
       expect(filesUnder(m.artifacts).files).toEqual(['bomb/iteration-0/patch.diff']);
-      expect(await sha256File(snapshot!.patchPath as string)).toBe(snapshot!.patchSha256);
+      expect(await sha256File(snapshot.patchPath as string)).toBe(snapshot.patchSha256);
       expect((await m.snap.verify({ runId: 'bomb' })).ok).toBe(true);
     }
   });
@@ -119,7 +121,7 @@ describe('fetch and the patch artifacts of fetched runs', () => {
     const snap = new Snapshotter({ ...opts, onDirty: 'wip-commit' });
     const [snapshot] = await snap.listByRun('bomb');
     // The patch still comes (from git), the link is not followed, and verify says the artifact is missing.
-    expect(await snap.generatePatch(snapshot!)).toBe(recorded);
+    expect(await snap.generatePatch(snapshot)).toBe(recorded);
     expect(readdirSync(outside)).toEqual([]);
     const report = await snap.verify({ runId: 'bomb' });
     expect(report.checks.find((ch) => ch.check === 'patch-artifact')?.ok).toBe(false);
