@@ -15,14 +15,15 @@ import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { deleteRefs, listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, entryOf, META_REF_PREFIX } from './message.js';
 import type { StoreLocation } from './project-id.js';
-import { DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
+import { DEFAULT_PRUNE_AGE, selectRemovals } from './retention.js';
 
 /** Upkeep of a checkpoint store: gc with retention, and repair of what a killed process left. */
 
 /**
  * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and the
  * last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>` and
- * removes any temporary pack git left behind. Reports sizes of the whole store directory.
+ * removes any temporary pack git left behind. Reports the store's size before and after as
+ * `checkpoint status` counts it (storeBytes), and records the packing in upkeep.json.
  * The caller holds the checkpoint lock and has checked keep and pruneAge (assertRetention).
  */
 export async function gcStore(
@@ -31,7 +32,8 @@ export async function gcStore(
   keep: number,
   pruneAge: string,
 ): Promise<GcResult> {
-  const storeBytesBefore = await directorySize(location.dir);
+  // One measure everywhere: the store's objects and index, as `checkpoint status` and the budget count.
+  const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
   const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
@@ -45,7 +47,8 @@ export async function gcStore(
   } finally {
     await sweepGitTemporaries(location.gitDir);
   }
-  const storeBytesAfter = await directorySize(location.dir);
+  await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
+  const storeBytesAfter = await storeBytes(repo, await countObjects(repo));
   return {
     kept: checkpoints.length - removals.length,
     removed: removals.length,

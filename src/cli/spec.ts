@@ -36,6 +36,7 @@
 import { InvalidArgumentError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import type { StreamedJson } from './json-stream.js';
+import { nearestName } from './suggest.js';
 
 export const PROGRAM = 'agentgate-snapshot';
 
@@ -232,9 +233,12 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
     const { name, shown, inline } = splitOption(arg, decls);
     const decl = name === undefined ? undefined : decls[name];
     if (name === undefined || decl === undefined) {
+      // A long option mistyped (--itertion) gets the nearest one the command takes.
+      const nearest = shown.startsWith('--') ? nearestName(shown.slice(2), Object.keys(decls)) : null;
+      const hint = nearest === null ? '' : `did you mean "--${nearest}"? `;
       throw new UsageError(
-        `unknown option ${shown} for "${command.name}"; run "${PROGRAM} ${command.name} --help" for its options`,
-        { details: { option: shown } },
+        `unknown option ${shown} for "${command.name}"; ${hint}run "${PROGRAM} ${command.name} --help" for its options`,
+        { details: { option: shown, ...(nearest === null ? {} : { suggestion: `--${nearest}` }) } },
       );
     }
     if (decl.type === 'boolean') {

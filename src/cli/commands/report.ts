@@ -9,6 +9,7 @@ import { GateStore } from '../../store/gate-store.js';
 import type { Context } from '../context.js';
 import { renderReport, writeReport } from '../../report/index.js';
 import { CI_OPTION, defineCommand } from '../spec.js';
+import { UsageError } from '../../errors.js';
 
 /** `report`: one run as HTML (default), Markdown, JSON or GitLab dotenv. */
 export const REPORT_COMMAND = defineCommand({
@@ -17,7 +18,7 @@ export const REPORT_COMMAND = defineCommand({
     'report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]',
   summary:
     'A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. ' +
-    'Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
+    'Writes FILE with -o, else prints it (html onto a terminal is refused: USAGE, give -o or redirect); in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
   options: {
     run: {
       type: 'string',
@@ -73,6 +74,18 @@ export const REPORT_COMMAND = defineCommand({
     const summaryFile =
       output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
     const github = detectCi(values.ci).mode === 'github';
+    // A whole HTML page poured onto a terminal helps nobody: refused, with the two ways to keep it.
+    if (
+      format === 'html' &&
+      output === undefined &&
+      summaryFile === null &&
+      !ctx.json &&
+      process.stdout.isTTY
+    )
+      throw new UsageError(
+        'report --format html writes a whole HTML page, not for a terminal; give -o FILE (report -o report.html) or redirect it (report > report.html), or choose --format md',
+        { details: { format } },
+      );
     const snapshotter = await ctx.snapshotter();
     if (output !== undefined) {
       const written = await writeReport(snapshotter, format, output, runId, options);
