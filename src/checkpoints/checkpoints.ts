@@ -5,6 +5,7 @@ import type {
   Patch,
   RestoreResult,
   RevertResult,
+  SessionRestoreResult,
   StoreStatus,
   TrackResult,
 } from '../../types/checkpoint.js';
@@ -23,6 +24,7 @@ import {
   META_REF_PREFIX,
   SAFETY_REF,
   type AgentTag,
+  type CheckpointMeta,
 } from './message.js';
 import type {
   CheckpointMarkers,
@@ -35,8 +37,10 @@ import type { StoreLocation } from './project-id.js';
 import { restoreTo, revertPatches, revertToCheckpoint } from './restore.js';
 import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
 import { CheckpointStore } from './store.js';
-import { gcStore, keepWithinBudget, readUpkeep, storeBytes } from './upkeep.js';
+import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
+import { gcStore, keepWithinBudget, readUpkeep, storeBytes, thinCheckpoints } from './upkeep.js';
 
+export type { SessionRestoreOptions } from './session-restore.js';
 export type {
   CheckpointMarkers,
   CheckpointsOptions,
@@ -92,10 +96,12 @@ export class Checkpoints {
     const store = this.store;
     return store.locked('checkpoint track', async () => {
       const prompt = opts.beforePrompt && opts.session ? await this.nextPrompt(opts.session) : undefined;
+      const role = roleOf(opts);
       const tag: AgentTag = {
         ...(opts.session === undefined ? {} : { session: opts.session }),
         ...(opts.event === undefined ? {} : { event: opts.event }),
         ...(prompt === undefined ? {} : { prompt }),
+        ...(role === undefined ? {} : { role }),
       };
       const captured = await store.capture();
       if (opts.unlessUnchanged && captured.treeId === (await resolveTreeId(store.repo, LATEST_REF))) {
@@ -104,7 +110,12 @@ export class Checkpoints {
         return { hash: captured.treeId, ref, skipped, unchanged: true };
       }
       const t = await store.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
-      const upkeepError = await keepWithinBudget(store.repo, store.location, store.maxStoreBytes).then(
+      // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook.
+      const upkeep = async () => {
+        if (role !== 'change') await thinCheckpoints(store.repo, store.keep);
+        await keepWithinBudget(store.repo, store.location, store.maxStoreBytes);
+      };
+      const upkeepError = await upkeep().then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -127,11 +138,30 @@ export class Checkpoints {
     const chosen = session ?? entries.find((e) => e.session !== undefined)?.session;
     const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
     if (hit !== undefined) return hit;
-    const which = chosen === undefined ? 'no agent session has checkpoints' : `session ${chosen}`;
+    const which =
+      chosen === undefined
+        ? 'no agent session has checkpoints'
+        : entries.some((e) => e.session === chosen)
+          ? `session ${chosen}`
+          : `no session ${chosen} in this workspace's checkpoints`;
     throw new CheckpointNotFoundError(
       `no checkpoint before prompt ${prompt} (${which}); it may not exist or was pruned to fit the store's budget; see "checkpoint list"`,
       { details: { prompt, session: chosen ?? null, workspace: this.workspace } },
     );
+  }
+
+  /**
+   * `checkpoint restore --prompt N [--session ID]`: puts back only the files `session` (default:
+   * the latest session) changed after its prompt N, leaving alone (and reporting) those another
+   * session or a person changed since, unless `force`; see session-restore.ts.
+   */
+  async restorePrompt(
+    prompt: number,
+    session?: string,
+    opts: SessionRestoreOptions = {},
+  ): Promise<SessionRestoreResult> {
+    const from = await this.beforePrompt(prompt, session);
+    return restoreSession(this.store, { ...from, session: from.session ?? '', prompt }, opts);
   }
 
   /** The store's size against its budget, its checkpoints and objects, and what automatic upkeep pruned. */
@@ -260,4 +290,11 @@ export class Checkpoints {
     const numbers = (await this.list()).filter((e) => e.session === session).map((e) => e.prompt ?? 0);
     return Math.max(0, ...numbers) + 1;
   }
+}
+
+/** What a track is to its session: set only on a session's checkpoints (sessions.ts reads it). */
+function roleOf(opts: TrackOptions): CheckpointMeta['role'] {
+  if (opts.session === undefined) return undefined;
+  if (opts.baseline) return 'baseline';
+  return opts.beforePrompt ? 'prompt' : 'change';
 }

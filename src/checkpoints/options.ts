@@ -14,6 +14,11 @@ export interface CheckpointsOptions {
   identity?: Identity;
   /** After each `track`, the oldest unprotected checkpoints are pruned to keep the store under this (default 2 GiB). */
   maxStoreBytes?: number;
+  /**
+   * `checkpoints.keep` (default 100), applied as checkpoints are made: past the newest `keep`, a
+   * session's tool checkpoints that the next one of the same session covers are dropped (sessions.ts).
+   */
+  keep?: number;
   /** Stops every git call (and the wait for the lock's git work) when aborted: an agent hook's time budget. */
   signal?: AbortSignal;
 }

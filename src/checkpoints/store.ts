@@ -4,6 +4,7 @@ import { join, sep } from 'node:path';
 import type { SkippedFile, TrackResult } from '../../types/checkpoint.js';
 import {
   DEFAULT_GIT_TIMEOUT_MS,
+  DEFAULT_KEEP,
   DEFAULT_MAX_FILE_SIZE_BYTES,
   DEFAULT_MAX_STORE_BYTES,
 } from '../../types/config.js';
@@ -62,6 +63,7 @@ export class CheckpointStore {
     /** The user's global ignore file (core.excludesFile), mirrored into the repository's info/exclude. */
     private readonly userExcludes: string | null,
     readonly maxStoreBytes: number,
+    readonly keep: number,
   ) {}
 
   /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
@@ -125,6 +127,7 @@ export class CheckpointStore {
       opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
       userExcludes,
       opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+      opts.keep ?? DEFAULT_KEEP,
     );
   }
 

@@ -1,6 +1,11 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UpkeepRecord, type GcResult, type PruneEvent } from '../../types/checkpoint.js';
+import {
+  UpkeepRecord,
+  type CheckpointEntry,
+  type GcResult,
+  type PruneEvent,
+} from '../../types/checkpoint.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { removeLockOlderThan, removeOrphanedGitLocks } from '../fs/git-locks.js';
 import { PLACE_TEMP_NAME } from '../fs/place.js';
@@ -14,6 +19,7 @@ import {
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { deleteRefs, listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, entryOf, META_REF_PREFIX } from './message.js';
+import { thinnable } from './sessions.js';
 import type { StoreLocation } from './project-id.js';
 import { DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
 
@@ -53,6 +59,25 @@ export async function gcStore(
     storeBytesBefore,
     storeBytesAfter,
   };
+}
+
+/**
+ * `checkpoints.keep` as checkpoints are made: drops the checkpoints `thinnable` (sessions.ts)
+ * picks. Their objects go with the next gc. Returns what it dropped. The caller holds the lock.
+ */
+export async function thinCheckpoints(repo: CheckpointRepo, keep: number): Promise<CheckpointEntry[]> {
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const entries = records
+    .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
+    .map((r) => ({ ...entryOf(r), oid: r.oid }));
+  const drop = thinnable(entries, keep, protectedOids);
+  if (drop.length > 0)
+    await deleteRefs(
+      repo,
+      drop.map((r) => ({ ref: r.ref, oldSha: r.oid })),
+    );
+  return drop.map(({ oid: _oid, ...entry }) => entry);
 }
 
 /**
