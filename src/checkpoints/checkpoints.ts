@@ -135,7 +135,8 @@ export class Checkpoints {
    */
   async beforePrompt(prompt: number, session?: string): Promise<CheckpointEntry> {
     const entries = await this.list();
-    const chosen = session ?? entries.find((e) => e.session !== undefined)?.session;
+    // A restore's record is not a hook's: the latest session is the one whose hook ran last.
+    const chosen = session ?? entries.find((e) => e.session !== undefined && e.role !== 'restore')?.session;
     const hit = entries.find((e) => e.session === chosen && e.prompt === prompt);
     if (hit !== undefined) return hit;
     const which =

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { Checkpoints } from '../../src/checkpoints/index.js';
 import { SessionRestoreResult } from '../../types/checkpoint.js';
 import { fingerprint, openCheckpoints, treeState } from '../helpers/checkpoints.js';
-import { repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { runCli } from '../helpers/cli.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** One agent session's hook events, as the hooks record them. */
 function session(cp: Checkpoints, id: string) {
@@ -164,6 +165,9 @@ describe('parallel sessions: restore --prompt N --session ID', () => {
     const [newest, safety] = await cp.list();
     expect(newest).toMatchObject({ session: 'sess-a', event: 'restore', role: 'restore' });
     expect(safety).toMatchObject({ kind: 'safety', hash: r.safety });
+    // The latest session is still the one whose hook ran last, not the one restored last.
+    await session(cp, 'sess-b').prompt();
+    await expect(cp.restorePrompt(2)).rejects.toMatchObject({ code: 'CHECKPOINT_NOT_FOUND' });
   });
 
   it('an unknown session or prompt: CHECKPOINT_NOT_FOUND, nothing touched', async () => {
@@ -182,5 +186,68 @@ describe('parallel sessions: restore --prompt N --session ID', () => {
       message: expect.stringMatching(/no session nobody/),
     });
     expect(fingerprint(ws)).toEqual(disk);
+  });
+});
+
+describe('checkpoint restore --prompt through the CLI', () => {
+  it('RESTORE_CONFLICT (exit 3) with what was restored and the safety checkpoint; --dry-run --json the plan; --force; usage errors', async () => {
+    const ws = repoWithCommit({ 'mine.txt': 'm0\n', 'shared.txt': 's0\n' });
+    const home = tempDir('agentgate-sessions-home-');
+    const cp = await openCheckpoints(ws, { home });
+    const a = session(cp, 'sess-a');
+    const b = session(cp, 'sess-b');
+    await a.start();
+    await a.prompt();
+    writeFiles(ws, { 'mine.txt': 'm1\n', 'shared.txt': 's-a\n' });
+    await a.tool();
+    writeFiles(ws, { 'shared.txt': 's-b\n' });
+    await b.tool();
+    const cli = (args: string[]) =>
+      runCli(['checkpoint', 'restore', '--prompt', '1', '--session', 'sess-a', ...args, '-C', ws], {
+        env: { AGENTGATE_HOME: home },
+      });
+
+    const plan = cli(['--dry-run', '--json']);
+    expect(plan.status, plan.stderr).toBe(0);
+    expect(SessionRestoreResult.parse(plan.json())).toMatchObject({
+      dryRun: true,
+      restored: [join(ws, 'mine.txt')],
+      conflicts: [join(ws, 'shared.txt')],
+    });
+    expect(cli(['--dry-run']).stdout).toMatch(
+      /Would restore 1 files and delete 0 .*\n {2}restore .*mine\.txt\nIn conflict/,
+    );
+    expect(read(ws, 'mine.txt')).toBe('m1\n');
+
+    const conflict = cli(['--json']);
+    expect(conflict.status).toBe(3);
+    const { error } = conflict.json() as { error: { code: string; details: unknown } };
+    expect(error.code).toBe('RESTORE_CONFLICT');
+    const details = SessionRestoreResult.parse(error.details);
+    expect(details.restored).toEqual([join(ws, 'mine.txt')]);
+    expect(details.safety).toMatch(/^[0-9a-f]{40}$/);
+    expect([read(ws, 'mine.txt'), read(ws, 'shared.txt')]).toEqual(['m0\n', 's-b\n']);
+    const human = cli([]);
+    expect(human.status).toBe(3);
+    expect(human.stderr).toMatch(/RESTORE_CONFLICT: .*shared\.txt.*--force/);
+
+    const forced = cli(['--force']);
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(
+      /Overwrote[\s\S]*shared\.txt[\s\S]*Undo with: .*checkpoint restore [0-9a-f]{40}/,
+    );
+    expect(read(ws, 'shared.txt')).toBe('s0\n');
+
+    const byHash = runCli(['checkpoint', 'restore', 'safety', '--json', '-C', ws], {
+      env: { AGENTGATE_HOME: home },
+    });
+    expect(byHash.status, byHash.stdout).toBe(0);
+    expect(read(ws, 'shared.txt')).toBe('s-b\n');
+    for (const option of ['--force', '--dry-run', '--session=sess-a']) {
+      const usage = runCli(['checkpoint', 'restore', 'latest', option, '-C', ws], {
+        env: { AGENTGATE_HOME: home },
+      });
+      expect(usage.status, option).toBe(2);
+    }
   });
 });

@@ -205,8 +205,13 @@ const restore = defineCommand({
   async run(ctx, values, [name]) {
     if ((name === undefined) === (values.prompt === undefined))
       throw new UsageError('give either a HASH or --prompt N (with --session ID for an older session)');
-    for (const option of ['session', 'force', 'dry-run'] as const)
-      if (values[option] !== undefined && values.prompt === undefined)
+    const withPrompt = {
+      session: values.session !== undefined,
+      force: values.force,
+      'dry-run': values['dry-run'],
+    };
+    for (const [option, given] of Object.entries(withPrompt))
+      if (given === true && values.prompt === undefined)
         throw new UsageError(`--${option} goes with --prompt N`);
     const cp = await open(ctx);
     if (values.prompt !== undefined)
