@@ -7,21 +7,10 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Checkpoints } from '../../src/checkpoints/index.js';
 import { SessionRestoreResult } from '../../types/checkpoint.js';
-import { fingerprint, openCheckpoints, treeState } from '../helpers/checkpoints.js';
+import { fingerprint, openCheckpoints, sessionHooks as session, treeState } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-
-/** One agent session's hook events, as the hooks record them. */
-function session(cp: Checkpoints, id: string) {
-  return {
-    start: () => cp.track('SessionStart', { baseline: true, session: id, event: 'SessionStart' }),
-    prompt: () =>
-      cp.track('UserPromptSubmit', { beforePrompt: true, session: id, event: 'UserPromptSubmit' }),
-    tool: () => cp.track('PostToolUse', { session: id, event: 'PostToolUse', unlessUnchanged: true }),
-  };
-}
 
 const read = (ws: string, path: string): string | null =>
   existsSync(join(ws, path)) ? readFileSync(join(ws, path), 'utf8') : null;
