@@ -3,7 +3,8 @@
  * session's baseline or prompt checkpoints out of reach, and what is dropped never changes what a
  * session's restore puts back (src/checkpoints/sessions.ts, `thinnable`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runClaudeCodeHook } from '../../src/hooks/index.js';
@@ -76,6 +77,34 @@ describe('checkpoints.keep as checkpoints are made', () => {
       'a0\n',
       'b3\n',
     ]);
+  });
+
+  it("over the budget, tool checkpoints go before any session's baseline or prompt checkpoint", async () => {
+    const ws = repoWithCommit({ 'README.md': 'hello\n' });
+    const cp = await openCheckpoints(ws, { maxStoreBytes: 600 * 1024 });
+    const a = session(cp, 'sess-a');
+    await a.start();
+    const atPrompt1 = treeState(ws);
+    for (let turn = 1; turn <= 6; turn += 1) {
+      await a.prompt();
+      // About 130 KiB of incompressible content in each turn's first tool call, gone by its second:
+      // six of them are over the budget, the prompt checkpoints are small.
+      writeFiles(ws, { 'big.bin': randomBytes(100 * 1024).toString('base64') });
+      expect((await a.tool()).upkeepError).toBeUndefined();
+      rmSync(join(ws, 'big.bin'));
+      writeFiles(ws, { 'step.txt': `${turn}\n` });
+      expect((await a.tool()).upkeepError).toBeUndefined();
+    }
+    const status = await cp.status();
+    const removed = status.pruned.flatMap((p) => p.removed);
+    expect(removed.length).toBeGreaterThan(0);
+    expect(new Set(removed.map((e) => e.role))).toEqual(new Set(['change']));
+    const left = await cp.list();
+    expect(left.filter((e) => e.role === 'prompt').map((e) => e.prompt)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(left.at(-1)?.role).toBe('baseline');
+    // What went was covered by the next checkpoint of the same session: the restore is still exact.
+    expect((await cp.restorePrompt(1, 'sess-a')).conflicts).toEqual([]);
+    expect(treeState(ws)).toEqual(atPrompt1);
   });
 
   it('hooks take checkpoints.keep from config.yaml', async () => {
