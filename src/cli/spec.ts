@@ -196,7 +196,8 @@ function generatedUsage(name: string, options: OptionDecls, positionals: Positio
   return parts.join(' ');
 }
 
-function placeholder(decl: StringOption | IntegerOption): string {
+/** An option's value placeholder in --help and usage: its valueName, its choices, N or VALUE. */
+export function placeholder(decl: StringOption | IntegerOption): string {
   if (decl.valueName) return decl.valueName;
   if (decl.type === 'string' && decl.choices) return decl.choices.join('|');
   return decl.type === 'integer' ? 'N' : 'VALUE';
@@ -368,11 +369,12 @@ export function optionLines(decls: OptionDecls): string {
   });
   const width = Math.max(...heads.map((h) => h.length));
   return Object.values(decls)
-    .map((d, i) => `  ${(heads[i] as string).padEnd(width)}  ${describe(d)}`)
+    .map((d, i) => `  ${(heads[i] as string).padEnd(width)}  ${describeOption(d)}`)
     .join('\n');
 }
 
-function describe(d: OptionDecl): string {
+/** An option's --help text: its description, then its choices, required, repeatable and default. */
+export function describeOption(d: OptionDecl): string {
   const notes: string[] = [];
   if (d.type === 'string' && d.choices) notes.push(`one of: ${d.choices.join(', ')}`);
   if (d.type !== 'boolean' && d.required === true) notes.push('required');
