@@ -1,5 +1,5 @@
 import type { CheckpointEntry, SessionRestoreResult } from '../../types/checkpoint.js';
-import { changedPaths, type TreeEntry } from '../git/checkpoint-trees.js';
+import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, entryOf } from './message.js';
 import { planChanges, type Plan } from './plan.js';
@@ -19,9 +19,6 @@ export interface SessionRestoreOptions {
   /** Work out the plan and change nothing: no safety checkpoint, no file written. */
   dryRun?: boolean;
 }
-
-/** At most this many `diff-tree` processes at once while walking the line of checkpoints. */
-const DIFF_CONCURRENCY = 4;
 
 /** Restores `from` (the session's checkpoint before prompt N, found by the caller) for its session. */
 export function restoreSession(
@@ -105,11 +102,9 @@ async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: st
     })),
     { owner: null, from: after.at(-1)?.hash ?? from.hash, to: now },
   ].filter((p) => p.from !== p.to);
-  const steps: Step[] = [];
-  for (let i = 0; i < pairs.length; i += DIFF_CONCURRENCY) {
-    const batch = pairs.slice(i, i + DIFF_CONCURRENCY);
-    const paths = await Promise.all(batch.map((p) => changedPaths(store.repo, p.from, p.to)));
-    batch.forEach((p, j) => steps.push({ owner: p.owner, paths: paths[j] ?? [] }));
-  }
-  return steps;
+  const paths = await changedPathsOfPairs(
+    store.repo,
+    pairs.map((p) => [p.from, p.to] as const),
+  );
+  return pairs.map((p, i) => ({ owner: p.owner, paths: paths[i] ?? [] }));
 }
