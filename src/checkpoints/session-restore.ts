@@ -36,9 +36,10 @@ export function restoreSession(
       await stepsAfter(store, from, captured.treeId),
     );
     const mine = await store.withoutNowIgnored(changed);
-    const inConflict = new Set(conflicts);
-    const selection = force ? mine : mine.filter((p) => !inConflict.has(p));
     const current = await store.requireListing(captured.treeId);
+    // A file already as it was before the prompt is no conflict, whoever changed it last.
+    const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
+    const selection = force ? mine : mine.filter((p) => !inConflict.has(p));
     const plan = planChanges(
       selection.map((p): [string, TreeEntry | null] => [p, target.get(p) ?? null]),
       current,
@@ -77,6 +78,10 @@ export function restoreSession(
       leftAlone: store.absolute(applied.leftAlone),
     };
   });
+}
+
+function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.oid === b.oid && a.mode === b.mode;
 }
 
 function planned(store: CheckpointStore, plan: Plan): { restored: string[]; deleted: string[] } {

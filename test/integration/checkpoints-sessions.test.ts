@@ -51,17 +51,23 @@ describe('parallel sessions: restore --prompt N --session ID', () => {
   });
 
   it('the same file: a later change by another session is left alone and reported unless force; a file the session changed again last is no conflict', async () => {
-    const ws = repoWithCommit({ 'shared.txt': 's0\n', 'mine.txt': 'm0\n', 'again.txt': 'g0\n' });
+    const ws = repoWithCommit({
+      'shared.txt': 's0\n',
+      'mine.txt': 'm0\n',
+      'again.txt': 'g0\n',
+      'back.txt': 'k0\n',
+    });
     const cp = await openCheckpoints(ws);
     const a = session(cp, 'sess-a');
     const b = session(cp, 'sess-b');
     await a.start();
     await a.prompt();
-    writeFiles(ws, { 'shared.txt': 's-a\n', 'mine.txt': 'm-a\n', 'again.txt': 'g-a\n' });
+    writeFiles(ws, { 'shared.txt': 's-a\n', 'mine.txt': 'm-a\n', 'again.txt': 'g-a\n', 'back.txt': 'k-a\n' });
     await a.tool();
     await b.start();
     await b.prompt();
-    writeFiles(ws, { 'shared.txt': 's-b\n', 'again.txt': 'g-b\n' });
+    // b also puts back.txt back as it was before a's prompt: nothing to restore there, no conflict.
+    writeFiles(ws, { 'shared.txt': 's-b\n', 'again.txt': 'g-b\n', 'back.txt': 'k0\n' });
     await b.tool();
     writeFiles(ws, { 'again.txt': 'g-a2\n' });
     await a.tool();
