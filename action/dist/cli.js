@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { createRequire as __agentgateCreateRequire } from 'node:module';
 const require = __agentgateCreateRequire(import.meta.url);
 var __create = Object.create;
@@ -13912,7 +13911,8 @@ var init_demo = __esm({
       "--test",
       "--test-reporter=junit",
       "--test-reporter-destination=junit.xml",
-      "test/"
+      // The file itself: Node 22 reads a directory argument as a file, and Node 20 has no globs.
+      "test/greet.test.js"
     ];
   }
 });
@@ -24486,7 +24486,7 @@ async function respond(output, line, opts) {
   }
 }
 async function execute(request, opts) {
-  const command = NOT_SERVED.includes(request.command) ? void 0 : await loadCommand(request.command);
+  const command = NOT_SERVED.includes(request.command) ? void 0 : await opts.load(request.command);
   if (!command) {
     throw new UsageError(
       `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except ${NOT_SERVED.join(" and ")}`,
@@ -24567,7 +24567,6 @@ var init_serve2 = __esm({
     "use strict";
     init_serve();
     init_errors();
-    init_commands();
     init_context();
     init_json_stream();
     init_output();
@@ -24582,14 +24581,14 @@ var init_serve2 = __esm({
 // src/cli/commands/serve.ts
 var serve_exports2 = {};
 __export(serve_exports2, {
-  SERVE_COMMAND: () => SERVE_COMMAND
+  serveCommand: () => serveCommand
 });
-var SERVE_COMMAND;
+var serveCommand;
 var init_serve3 = __esm({
   "src/cli/commands/serve.ts"() {
     "use strict";
     init_spec();
-    SERVE_COMMAND = defineCommand({
+    serveCommand = (load) => defineCommand({
       name: "serve",
       usage: "serve",
       summary: 'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
@@ -24599,7 +24598,7 @@ var init_serve3 = __esm({
       examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
       async run(_ctx, values) {
         const { serve: serve2 } = await Promise.resolve().then(() => (init_serve2(), serve_exports));
-        await serve2(process.stdin, process.stdout, { defaults: values });
+        await serve2(process.stdin, process.stdout, { defaults: values, load });
         return { silent: true };
       }
     });
@@ -27232,7 +27231,61 @@ var init_hook = __esm({
   }
 });
 
+// src/cli/main.ts
+init_errors();
+import { createReadStream as createReadStream6 } from "node:fs";
+import { pipeline as pipeline4 } from "node:stream/promises";
+
+// src/cli/groups.ts
+var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
+
 // src/cli/commands/index.ts
+var COMMAND_MODULES = [
+  {
+    names: [
+      "before",
+      "after",
+      "iterate",
+      "show",
+      "list",
+      "runs",
+      "patch",
+      "stats",
+      "verify",
+      "delete",
+      "cherry-pick"
+    ],
+    load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
+  },
+  { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
+  {
+    names: ["push", "fetch", "export", "import"],
+    load: async () => (await Promise.resolve().then(() => (init_sharing3(), sharing_exports))).SHARING_COMMANDS
+  },
+  { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
+  { names: ["attest"], load: async () => [(await Promise.resolve().then(() => (init_attest2(), attest_exports))).ATTEST_COMMAND] },
+  { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).serveCommand(loadCommand)] },
+  {
+    names: [
+      "checkpoint track",
+      "checkpoint patch",
+      "checkpoint diff",
+      "checkpoint diff-full",
+      "checkpoint restore",
+      "checkpoint revert",
+      "checkpoint list",
+      "checkpoint gc",
+      "checkpoint status"
+    ],
+    load: async () => (await Promise.resolve().then(() => (init_checkpoint2(), checkpoint_exports))).CHECKPOINT_COMMANDS
+  },
+  {
+    names: ["gate", "gate record", "gate list", "gate replay"],
+    load: async () => (await Promise.resolve().then(() => (init_gate2(), gate_exports))).GATE_COMMANDS
+  },
+  { names: ["hook claude-code"], load: async () => (await Promise.resolve().then(() => (init_hook(), hook_exports))).HOOK_COMMANDS }
+];
+var COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
 async function loadCommand(name) {
   const module = COMMAND_MODULES.find((m) => m.names.includes(name));
   return (await module?.load())?.find((c) => c.name === name);
@@ -27240,78 +27293,8 @@ async function loadCommand(name) {
 async function loadAllCommands() {
   return (await Promise.all(COMMAND_MODULES.map((m) => m.load()))).flat();
 }
-var COMMAND_MODULES, COMMAND_NAMES;
-var init_commands = __esm({
-  "src/cli/commands/index.ts"() {
-    "use strict";
-    COMMAND_MODULES = [
-      {
-        names: [
-          "before",
-          "after",
-          "iterate",
-          "show",
-          "list",
-          "runs",
-          "patch",
-          "stats",
-          "verify",
-          "delete",
-          "cherry-pick"
-        ],
-        load: async () => (await Promise.resolve().then(() => (init_run_snapshots(), run_snapshots_exports))).RUN_SNAPSHOT_COMMANDS
-      },
-      { names: ["demo"], load: async () => [(await Promise.resolve().then(() => (init_demo2(), demo_exports))).DEMO_COMMAND] },
-      {
-        names: ["push", "fetch", "export", "import"],
-        load: async () => (await Promise.resolve().then(() => (init_sharing3(), sharing_exports))).SHARING_COMMANDS
-      },
-      { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
-      { names: ["attest"], load: async () => [(await Promise.resolve().then(() => (init_attest2(), attest_exports))).ATTEST_COMMAND] },
-      { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).SERVE_COMMAND] },
-      {
-        names: [
-          "checkpoint track",
-          "checkpoint patch",
-          "checkpoint diff",
-          "checkpoint diff-full",
-          "checkpoint restore",
-          "checkpoint revert",
-          "checkpoint list",
-          "checkpoint gc",
-          "checkpoint status"
-        ],
-        load: async () => (await Promise.resolve().then(() => (init_checkpoint2(), checkpoint_exports))).CHECKPOINT_COMMANDS
-      },
-      {
-        names: ["gate", "gate record", "gate list", "gate replay"],
-        load: async () => (await Promise.resolve().then(() => (init_gate2(), gate_exports))).GATE_COMMANDS
-      },
-      { names: ["hook claude-code"], load: async () => (await Promise.resolve().then(() => (init_hook(), hook_exports))).HOOK_COMMANDS }
-    ];
-    COMMAND_NAMES = COMMAND_MODULES.flatMap((m) => m.names);
-  }
-});
 
 // src/cli/main.ts
-init_errors();
-import { createReadStream as createReadStream6 } from "node:fs";
-import { pipeline as pipeline4 } from "node:stream/promises";
-
-// src/cli/caller-env.ts
-var CARRIED = "AGENTGATE_NODE_EXTRA_CA_CERTS";
-function restoreCallerEnv(env = process.env) {
-  const carried = env[CARRIED];
-  if (carried === void 0) return;
-  env.NODE_EXTRA_CA_CERTS = carried;
-  delete env[CARRIED];
-}
-
-// src/cli/groups.ts
-var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
-
-// src/cli/main.ts
-init_commands();
 init_json_stream();
 init_output();
 init_spec();
@@ -27359,7 +27342,6 @@ function packageVersion() {
 }
 
 // src/cli/main.ts
-var ranCommand;
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
@@ -27382,7 +27364,6 @@ async function main(argv) {
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context: Context2 } = await Promise.resolve().then(() => (init_context(), context_exports));
     const ctx = await Context2.create(values);
-    ranCommand = name;
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
@@ -27523,7 +27504,6 @@ ${noWorkflowCommands(details.stderr)}
   }
   return status2;
 }
-restoreCallerEnv();
 main(process.argv.slice(2)).then(
   (status2) => {
     process.exitCode = status2;
@@ -27534,6 +27514,3 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   }
 );
-export {
-  ranCommand
-};

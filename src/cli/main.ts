@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The CLI's entry point: find the command, load only its module, parse its options, run it, print
  * its result and map every failure to a code. Kept light (no library import at the top): in the
@@ -7,7 +6,6 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
-import { restoreCallerEnv } from './caller-env.js';
 import { COMMAND_GROUPS } from './groups.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
@@ -24,9 +22,6 @@ import {
 } from './spec.js';
 import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
-
-/** The command this process runs, once it runs: the bin (bin.ts) keeps V8's code cache per command. */
-export let ranCommand: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
@@ -51,7 +46,6 @@ async function main(argv: string[]): Promise<number> {
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context } = await import('./context.js');
     const ctx = await Context.create(values as GlobalValues);
-    ranCommand = name;
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;
@@ -219,7 +213,6 @@ function report(
   return status;
 }
 
-restoreCallerEnv();
 main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;

@@ -34,7 +34,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   },
   { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
   { names: ['attest'], load: async () => [(await import('./attest.js')).ATTEST_COMMAND] },
-  { names: ['serve'], load: async () => [(await import('./serve.js')).SERVE_COMMAND] },
+  { names: ['serve'], load: async () => [(await import('./serve.js')).serveCommand(loadCommand)] },
   {
     names: [
       'checkpoint track',
