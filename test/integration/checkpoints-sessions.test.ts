@@ -233,6 +233,10 @@ describe('checkpoint restore --prompt through the CLI', () => {
     );
     expect(read(ws, 'shared.txt')).toBe('s0\n');
 
+    const listed = runCli(['checkpoint', 'list', '-C', ws], { env: { AGENTGATE_HOME: home } }).stdout;
+    expect(listed).toMatch(/SESSION\s+PROMPT\s+EVENT\s+ROLE/);
+    expect(listed).toMatch(/sess-a\s+1\s+UserPromptSubmit\s+prompt/);
+    expect(listed).toMatch(/sess-a\s+-\s+restore\s+restore/);
     const byHash = runCli(['checkpoint', 'restore', 'safety', '--json', '-C', ws], {
       env: { AGENTGATE_HOME: home },
     });

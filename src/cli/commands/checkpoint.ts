@@ -304,13 +304,14 @@ const list = defineCommand({
       human: () =>
         entries.length
           ? table(
-              ['CREATED', 'HASH', 'SESSION', 'PROMPT', 'EVENT', 'LABEL', 'REF'],
+              ['CREATED', 'HASH', 'SESSION', 'PROMPT', 'EVENT', 'ROLE', 'LABEL', 'REF'],
               entries.map((e) => [
                 e.createdAt,
                 e.hash,
                 e.session ?? '-',
                 e.prompt === undefined ? '-' : String(e.prompt),
                 e.event ?? '-',
+                e.role ?? '-',
                 e.label ?? '-',
                 e.ref,
               ]),
