@@ -4,8 +4,8 @@
  */
 export abstract class AgentgateError extends Error {
   abstract readonly code: string;
-  /** Exit status the CLI uses: 2 for usage errors, 1 for everything else. */
-  readonly exitCode: 1 | 2 = 1;
+  /** Exit status the CLI uses: 2 for usage errors, 3 for a check that ran and failed, 1 for everything else. */
+  readonly exitCode: 1 | 2 | 3 = 1;
   readonly details: Record<string, unknown>;
 
   constructor(message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
@@ -101,6 +101,11 @@ export class ConfigInvalidError extends AgentgateError {
 }
 export class CheckpointNotFoundError extends AgentgateError {
   readonly code = 'CHECKPOINT_NOT_FOUND' as const;
+}
+/** `checkpoint restore --prompt N`: files another session or a person changed since the session last did were left alone. */
+export class RestoreConflictError extends AgentgateError {
+  readonly code = 'RESTORE_CONFLICT' as const;
+  override readonly exitCode = 3 as const;
 }
 export class GitNotFoundError extends AgentgateError {
   readonly code = 'GIT_NOT_FOUND' as const;
