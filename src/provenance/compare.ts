@@ -2,8 +2,7 @@ import type { Anchor } from '../../types/anchor.js';
 
 /** What a recomputation must reproduce: everything but when it was computed. */
 function essence(a: Anchor): string {
-  const { createdAt: _createdAt, ...rest } = a;
-  return JSON.stringify({ ...rest, onlyRuns: rest.onlyRuns ?? null });
+  return JSON.stringify({ ...a, createdAt: null, onlyRuns: a.onlyRuns ?? null });
 }
 
 /** True when two anchors of one commit say the same (createdAt aside). */
