@@ -61,17 +61,17 @@ export async function linkCommits(
   repo: Repo,
   nodes: readonly CommitNode[],
   chains: readonly RunChain[],
-  only?: (commit: string, path: string) => boolean,
+  only?: { paths: readonly string[]; keep: (commit: string, path: string) => boolean },
 ): Promise<CommitLinks[]> {
   const empty = await emptyTreeId(repo);
   const parentTrees = await parentTreesOf(repo, nodes, empty);
   const own = await diffTreePairs(
     repo,
     nodes.map((n) => ({ from: parentTrees.get(n.commit) as string, to: n.tree })),
-    null,
+    only?.paths ?? null,
   );
   const files = nodes.map((n, i) =>
-    (own[i]?.files ?? []).filter((f) => only === undefined || only(n.commit, f.entry.path)),
+    (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
   );
   const wanted = new Set(files.flat().flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]));
   const relevant = chains.filter((c) => [...c.paths].some((p) => wanted.has(p)));
