@@ -103,7 +103,8 @@ export function renderAnchorMarkdown(r: AnchorReport, limit = STEP_SUMMARY_LIMIT
     '| Path | Method | Lines from runs | Iterations and gates | Lines no run wrote |',
     '|---|---|---|---|---|',
   ].join('\n');
-  const cut = `\n\n_Cut to fit the step summary: "report --anchor ${r.commit.slice(0, 12)} --format html" has every file._\n`;
+  const cut = (left: number) =>
+    `\n\n_${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.slice(0, 12)} --format html" has every file._\n`;
   let out = `${head}\n`;
   for (const [i, f] of r.files.entries()) {
     const origins =
@@ -114,9 +115,9 @@ export function renderAnchorMarkdown(r: AnchorReport, limit = STEP_SUMMARY_LIMIT
         )
         .join('; ') || '-';
     const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |\n`;
-    if (Buffer.byteLength(out + row + cut, 'utf8') > limit) {
-      return `${out}${cut.replace('_Cut', `_${r.files.length - i} more file(s). Cut`)}`;
-    }
+    const left = r.files.length - i - 1;
+    if (Buffer.byteLength(out + row + (left > 0 ? cut(left) : ''), 'utf8') > limit)
+      return `${out}${cut(left + 1)}`;
     out += row;
   }
   return out;
