@@ -53,12 +53,12 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 function isAgentgateError(value) {
   return value instanceof AgentgateError;
 }
-var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError;
+var AgentgateError, UsageError, InvalidIdError, InvalidArgumentError, SnapshotNotFoundError, AmbiguousIdError, RunNotFoundError, RunDivergedError, RevisionNotFoundError, WorkspaceNotFoundError, NotARepositoryError, UnsafeWorkspaceError, PathOutsideWorkspaceError, UnmergedPathsError, OperationInProgressError, DirtyWorkspaceError, IterationExistsError, HistoryRewrittenError, BranchExistsError, ConcurrentUpdateError, CherryPickConflictError, EmptySnapshotError, StoreCorruptError, WriteFailedError, LockTimeoutError, ConfigInvalidError, CheckpointNotFoundError, GitNotFoundError, GitTimeoutError, GitFailedError, CiEnvironmentError, InvalidRequestError, RemoteNotFoundError, PushRejectedError, BundleInvalidError, UnsafeRemoteError, DiskFullError, UnsafeRepositoryOwnerError, IndexLockedError, ObjectMissingError, LfsUnsupportedError, RunWorkspaceMismatchError, NoBeforeStateError, IterationOutOfOrderError, NothingToVerifyError, GateTreeMismatchError, ReplayNotConfirmedError, IterationNotFoundError, GateNotFoundError, GateNotReplayableError, GitOutputUnparseableError, PathNotFoundError, OutputTooLargeError, AgentNotStartedError, AnchorNotFoundError, CommitNotGatedError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
     AgentgateError = class extends Error {
-      /** Exit status the CLI uses: 2 for usage errors, 1 for everything else. */
+      /** Exit status the CLI uses: 2 for usage errors, 3 for a check that ran and failed, 1 for everything else. */
       exitCode = 1;
       details;
       constructor(message, options = {}) {
@@ -232,6 +232,13 @@ var init_errors = __esm({
     };
     AgentNotStartedError = class extends AgentgateError {
       code = "AGENT_NOT_STARTED";
+    };
+    AnchorNotFoundError = class extends AgentgateError {
+      code = "ANCHOR_NOT_FOUND";
+    };
+    CommitNotGatedError = class extends AgentgateError {
+      code = "COMMIT_NOT_GATED";
+      exitCode = 3;
     };
   }
 });
@@ -965,10 +972,15 @@ function datetime(args) {
   const timeRegex = args.local ? `${qualified}|${timeSource({ precision: args.precision })}` : qualified;
   return new RegExp(`^${dateSource}T(?:${timeRegex})$`);
 }
-var duration, httpProtocol, dateSource, date, anyString, number, boolean;
+var duration, uuid, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
   "node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
+    uuid = (version2) => {
+      if (!version2)
+        return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
+      return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version2}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+    };
     httpProtocol = /^https?$/;
     dateSource = `(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))`;
     date = /* @__PURE__ */ anchor(dateSource);
@@ -1448,7 +1460,7 @@ function handleRefineResult(result, payload, input, inst) {
     payload.issues.push(issue(_iss));
   }
 }
-var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCustom;
+var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCustom;
 var init_schemas = __esm({
   "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
@@ -1590,6 +1602,26 @@ var init_schemas = __esm({
     $ZodStringFormat = /* @__PURE__ */ $constructor("$ZodStringFormat", (inst, def) => {
       $ZodCheckStringFormat.init(inst, def);
       $ZodString.init(inst, def);
+    });
+    $ZodUUID = /* @__PURE__ */ $constructor("$ZodUUID", (inst, def) => {
+      if (def.version) {
+        const versionMap = {
+          v1: 1,
+          v2: 2,
+          v3: 3,
+          v4: 4,
+          v5: 5,
+          v6: 6,
+          v7: 7,
+          v8: 8
+        };
+        const v = versionMap[def.version];
+        if (v === void 0)
+          throw new Error(`Invalid UUID version: "${def.version}"`);
+        def.pattern ?? (def.pattern = uuid(v));
+      } else
+        def.pattern ?? (def.pattern = uuid());
+      $ZodStringFormat.init(inst, def);
     });
     URL_BAD_FORMAT = 1;
     URL_UNPARSEABLE = 2;
@@ -2396,6 +2428,16 @@ function _string(Class, params) {
   return new Class(snapshotChecks({ type: "string", ...normalizeParams(params) }));
 }
 // @__NO_SIDE_EFFECTS__
+function _uuid(Class, params) {
+  return new Class({
+    type: "string",
+    format: "uuid",
+    check: "string_format",
+    abort: false,
+    ...normalizeParams(params)
+  });
+}
+// @__NO_SIDE_EFFECTS__
 function _url(Class, params) {
   return new Class({
     type: "string",
@@ -2600,6 +2642,10 @@ function string2(params) {
   return _string(ZodMiniString, params);
 }
 // @__NO_SIDE_EFFECTS__
+function uuid2(params) {
+  return _uuid(ZodMiniUUID, params);
+}
+// @__NO_SIDE_EFFECTS__
 function url(params) {
   return _url(ZodMiniURL, params);
 }
@@ -2726,7 +2772,7 @@ function _default(innerType, defaultValue) {
 function refine(fn, _params = {}) {
   return _refine(ZodMiniCustom, fn, _params);
 }
-var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCustom;
+var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCustom;
 var init_schemas2 = __esm({
   "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
@@ -2789,6 +2835,10 @@ var init_schemas2 = __esm({
     ZodMiniStringFormat = /* @__PURE__ */ $constructor("ZodMiniStringFormat", (inst, def) => {
       $ZodStringFormat.init(inst, def);
       ZodMiniString.init(inst, def);
+    });
+    ZodMiniUUID = /* @__PURE__ */ $constructor("ZodMiniUUID", (inst, def) => {
+      $ZodUUID.init(inst, def);
+      ZodMiniStringFormat.init(inst, def);
     });
     ZodMiniURL = /* @__PURE__ */ $constructor("ZodMiniURL", (inst, def) => {
       $ZodURL.init(inst, def);
@@ -3009,160 +3059,6 @@ var init_config = __esm({
         })
       )
     });
-  }
-});
-
-// types/ids.ts
-var OBJECT_ID_SOURCE, OBJECT_ID_PATTERN;
-var init_ids = __esm({
-  "types/ids.ts"() {
-    "use strict";
-    OBJECT_ID_SOURCE = "[0-9a-f]{40}(?:[0-9a-f]{24})?";
-    OBJECT_ID_PATTERN = new RegExp(`^${OBJECT_ID_SOURCE}$`);
-  }
-});
-
-// types/snapshot.ts
-var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, AgentOutcome, Snapshot;
-var init_snapshot = __esm({
-  "types/snapshot.ts"() {
-    "use strict";
-    init_zod();
-    init_ids();
-    SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    SafeId = string2().check(
-      _regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"),
-      refine(
-        (s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."),
-        'must not contain ".." or end with "." or ".lock"'
-      )
-    );
-    Sha = string2().check(_regex(OBJECT_ID_PATTERN, "a full hexadecimal object id"));
-    IsoDate = iso_exports.datetime({ offset: true });
-    HeadState = _enum(["branch", "detached", "unborn"]);
-    SkippedPath = object({
-      path: string2().check(_minLength(1)),
-      reason: _enum(["special-file", "unreadable"])
-    });
-    BeforeState = object({
-      sha: Sha,
-      branch: string2().check(_minLength(1)),
-      isDirty: boolean2(),
-      wipSha: nullable(Sha),
-      capturedAt: IsoDate,
-      runId: SafeId,
-      headState: HeadState,
-      /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
-      nestedRepositories: optional(array(string2())),
-      /** Paths the WIP commit could not take. */
-      skipped: optional(array(SkippedPath))
-    });
-    FileStatus = _enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
-    FileChange = object({
-      path: string2().check(_minLength(1)),
-      oldPath: nullable(string2().check(_minLength(1))),
-      status: FileStatus,
-      insertions: int().check(_nonnegative()),
-      deletions: int().check(_nonnegative()),
-      binary: boolean2()
-    });
-    DiffStats = object({
-      filesChanged: int().check(_nonnegative()),
-      insertions: int().check(_nonnegative()),
-      deletions: int().check(_nonnegative()),
-      files: array(FileChange)
-    });
-    CommitInfo = object({
-      sha: Sha,
-      message: string2(),
-      author: string2(),
-      date: IsoDate,
-      parents: array(Sha)
-    });
-    AgentOutcome = object({
-      exitCode: nullable(int()),
-      signal: nullable(string2()),
-      durationMs: int().check(_nonnegative())
-    });
-    Snapshot = object({
-      id: SafeId,
-      runId: SafeId,
-      iteration: int().check(_nonnegative()),
-      beforeSha: Sha,
-      afterSha: Sha,
-      branch: string2().check(_minLength(1)),
-      commitMessage: string2(),
-      patchPath: nullable(string2()),
-      patchSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/))),
-      filesChanged: int().check(_nonnegative()),
-      insertions: int().check(_nonnegative()),
-      deletions: int().check(_nonnegative()),
-      createdAt: IsoDate,
-      files: array(FileChange),
-      workspace: string2().check(_minLength(1)),
-      ref: nullable(string2()),
-      /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
-      task: optional(nullable(string2())),
-      /** Paths the iteration's commit could not take (left as they were). */
-      skipped: optional(array(SkippedPath)),
-      gate: optional(nullable(string2())),
-      /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-      recordedWorkspace: optional(string2().check(_minLength(1))),
-      /** Set by `iterate`: how the agent command it ran between before and after ended. */
-      agent: optional(AgentOutcome)
-    });
-  }
-});
-
-// src/store/paths.ts
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-function resolveHome(explicit) {
-  const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve(chosen) : join(homedir(), ".agentgate");
-}
-function layout(home) {
-  return {
-    home,
-    snapshots: join(home, "snapshots"),
-    runs: join(home, "runs"),
-    gates: join(home, "gates"),
-    artifacts: join(home, "artifacts"),
-    checkpoints: join(home, "checkpoints"),
-    locks: join(home, "locks"),
-    /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
-    gateCheckouts: join(home, "tmp", "gates"),
-    logs: join(home, "logs"),
-    config: join(home, "config.yaml")
-  };
-}
-function assertSafeId(value, what) {
-  const parsed = SafeId.safeParse(value);
-  if (!parsed.success) {
-    const reason = parsed.error.issues[0]?.message ?? "invalid";
-    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
-      details: { value: value.slice(0, 200), what }
-    });
-  }
-  return value;
-}
-function iterationArtifactsDir(artifactsDir, runId, iteration) {
-  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`);
-}
-function patchPath(artifactsDir, runId, iteration) {
-  return join(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
-}
-function gateLogPath(artifactsDir, runId, iteration, name, attempt) {
-  return join(
-    iterationArtifactsDir(artifactsDir, runId, iteration),
-    `gate-${assertSafeId(name, "gate name")}-${attempt}.log`
-  );
-}
-var init_paths = __esm({
-  "src/store/paths.ts"() {
-    "use strict";
-    init_snapshot();
-    init_errors();
   }
 });
 
@@ -3523,6 +3419,1247 @@ var init_github = __esm({
   }
 });
 
+// src/cli/commands/run-output.ts
+function snapshotResult(s) {
+  return {
+    json: s,
+    human: () => [
+      `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
+      `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? " (no change)" : ""}`,
+      `  patch: ${printable(s.patchPath ?? "-")}`,
+      ...s.files.length ? ["", filesTable(s.files)] : []
+    ].join("\n")
+  };
+}
+function statsText(s) {
+  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `
+
+${filesTable(s.files)}` : ""}`;
+}
+function filesTable(files) {
+  return table(
+    ["STATUS", "+", "-", "PATH"],
+    files.map((f) => [
+      f.status,
+      f.binary ? "bin" : String(f.insertions),
+      f.binary ? "bin" : String(f.deletions),
+      f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path
+    ])
+  );
+}
+var RUN_ID, SNAPSHOT_KEY;
+var init_run_output = __esm({
+  "src/cli/commands/run-output.ts"() {
+    "use strict";
+    init_output();
+    RUN_ID = {
+      type: "string",
+      valueName: "ID",
+      description: 'the run id: letters, digits, ".", "_" and "-"'
+    };
+    SNAPSHOT_KEY = "a snapshot id, or a full or abbreviated after SHA that names one snapshot";
+  }
+});
+
+// src/cli/commands/run-capture.ts
+import { readFile } from "node:fs/promises";
+import { constants as osConstants } from "node:os";
+async function afterLabels(values) {
+  atMostOne(values, ["task", "task-file"]);
+  atMostOne(values, ["gate", "gate-file"]);
+  const taskPrompt = values["task-file"] === void 0 ? values.task : await readOptionFile(values["task-file"], "--task-file");
+  const gatePlanSource = values["gate-file"] === void 0 ? values.gate : await readOptionFile(values["gate-file"], "--gate-file");
+  return {
+    ...taskPrompt === void 0 ? {} : { taskPrompt },
+    ...gatePlanSource === void 0 ? {} : { gatePlanSource }
+  };
+}
+function agentExitStatus(agent) {
+  if (agent.signal !== null) return 128 + (osConstants.signals[agent.signal] ?? 0);
+  return agent.exitCode ?? 1;
+}
+function agentText(agent) {
+  const how = agent.signal !== null ? `ended by ${agent.signal}` : `exited ${String(agent.exitCode)}`;
+  return `${how} after ${(agent.durationMs / 1e3).toFixed(1)} s`;
+}
+async function readOptionFile(path, flag) {
+  try {
+    return await readFile(path, "utf8");
+  } catch (cause) {
+    throw new InvalidArgumentError(
+      `cannot read ${flag} ${path}: ${cause.code ?? "error"}`,
+      { cause, details: { option: flag } }
+    );
+  }
+}
+function afterOutputs(s, task) {
+  return {
+    "snapshot-id": s.id,
+    "after-sha": s.afterSha,
+    "patch-path": s.patchPath ?? "",
+    "files-changed": s.filesChanged,
+    insertions: s.insertions,
+    deletions: s.deletions,
+    "run-id": s.runId,
+    iteration: s.iteration,
+    // Step outputs share a 1 MiB budget per job: a long task file is cut.
+    task: (task ?? "").slice(0, 64 * 1024)
+  };
+}
+var BEFORE_OPTIONS, before, AFTER_OPTIONS, after, iterate, CAPTURE_COMMANDS;
+var init_run_capture = __esm({
+  "src/cli/commands/run-capture.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_output();
+    init_spec();
+    init_github();
+    init_run_output();
+    BEFORE_OPTIONS = {
+      "on-dirty": {
+        type: "string",
+        choices: OnDirty.options,
+        description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
+        defaultText: "onDirty in the config, else wip-commit"
+      },
+      branch: {
+        type: "string",
+        valueName: "NAME",
+        description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
+        defaultText: "the checked-out branch"
+      },
+      init: {
+        type: "boolean",
+        description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
+      },
+      "restart-from": {
+        type: "integer",
+        valueName: "N",
+        description: "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED"
+      }
+    };
+    before = defineCommand({
+      name: "before",
+      usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N]",
+      summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
+      options: { run: { ...RUN_ID, required: true }, ...BEFORE_OPTIONS },
+      positionals: { required: [] },
+      examples: [
+        'before --run "$RUN" -C "$WS" --json',
+        'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
+        'before --run "$RUN" -C ./new-project --init',
+        'before --run "$RUN" --restart-from 2 -C "$WS"'
+      ],
+      async run(ctx, values) {
+        const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
+        const snapshotter = await ctx.snapshotter();
+        const state = await snapshotter.captureBeforeState(ctx.workspace, {
+          runId: values.run,
+          init: values.init,
+          ...onDirty ? { onDirty } : {},
+          ...branch === void 0 ? {} : { branch },
+          ...restartFrom === void 0 ? {} : { restartFrom }
+        });
+        return {
+          json: state,
+          human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` + (state.wipSha ? `
+Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "") + (state.nestedRepositories?.length ? `
+Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}` : "")
+        };
+      }
+    });
+    AFTER_OPTIONS = {
+      run: { ...RUN_ID, required: true },
+      iteration: {
+        type: "integer",
+        valueName: "N",
+        description: "the iteration number, 0 or more; each number once per run",
+        required: true
+      },
+      task: {
+        type: "string",
+        valueName: "TEXT",
+        description: 'the task prompt; its first 100 characters go into the commit message as "Task:"'
+      },
+      "task-file": { type: "string", valueName: "F", description: "read the task prompt from file F" },
+      gate: {
+        type: "string",
+        valueName: "TEXT",
+        description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"'
+      },
+      "gate-file": {
+        type: "string",
+        valueName: "F",
+        description: "read the gate label from file F (its text, not its name, is recorded)"
+      },
+      ci: {
+        ...CI_OPTION,
+        description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off"
+      }
+    };
+    after = defineCommand({
+      name: "after",
+      usage: "after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]",
+      summary: "Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.",
+      options: {
+        ...AFTER_OPTIONS,
+        before: {
+          type: "string",
+          valueName: "SHA",
+          description: "the iteration's start (a full or abbreviated SHA or any revision)",
+          defaultText: "the run's recorded before state"
+        }
+      },
+      positionals: { required: [] },
+      examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
+      async run(ctx, values) {
+        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
+        const labels = await afterLabels(values);
+        const snapshotter = await ctx.snapshotter();
+        const snapshot = await snapshotter.captureAfterState(ctx.workspace, null, {
+          runId: values.run,
+          iteration: values.iteration,
+          ...labels,
+          ...values.before === void 0 ? {} : { beforeSha: values.before }
+        });
+        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
+        return snapshotResult(snapshot);
+      }
+    });
+    iterate = defineCommand({
+      name: "iterate",
+      usage: "iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N] [--ci github|none] -- CMD [ARG...]",
+      summary: "One whole iteration in one process: before, then CMD (the agent) in the workspace, then after, whatever CMD's exit status.",
+      description: "CMD gets our stdin, stdout and stderr (with --json its stdout goes to our stderr, so that stdout stays one JSON document) and the signals we receive (SIGINT, SIGTERM, SIGHUP). Prints the snapshot plus agent: { exitCode, signal, durationMs }. Exit status: CMD's when it failed (128 + the signal number when a signal ended it), else 0; 1 when the iteration could not be recorded. A CMD that cannot start is AGENT_NOT_STARTED (exit 1) with the before state recorded and no snapshot.",
+      options: { ...AFTER_OPTIONS, ...BEFORE_OPTIONS },
+      positionals: { required: ["CMD"], rest: "ARG" },
+      examples: [
+        'iterate --run "$RUN" --iteration 1 --task-file task.md -C "$WS" --json -- my-agent --prompt-file task.md'
+      ],
+      async run(ctx, values, argv) {
+        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
+        const labels = await afterLabels(values);
+        const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
+        const snapshotter = await ctx.snapshotter();
+        const snapshot = await snapshotter.iterate(ctx.workspace, {
+          runId: values.run,
+          iteration: values.iteration,
+          ...labels,
+          ...onDirty ? { onDirty } : {},
+          ...branch === void 0 ? {} : { branch },
+          ...restartFrom === void 0 ? {} : { restartFrom },
+          init: values.init,
+          agent: { argv, stdoutToStderr: ctx.json }
+        });
+        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
+        const { agent } = snapshot;
+        const result = snapshotResult(snapshot);
+        return {
+          ...result,
+          human: (colour) => `${result.human(colour)}
+  agent: ${agentText(agent)}`,
+          exitCode: agentExitStatus(agent)
+        };
+      }
+    });
+    CAPTURE_COMMANDS = [before, after, iterate];
+  }
+});
+
+// types/ids.ts
+var OBJECT_ID_SOURCE, OBJECT_ID_PATTERN;
+var init_ids = __esm({
+  "types/ids.ts"() {
+    "use strict";
+    OBJECT_ID_SOURCE = "[0-9a-f]{40}(?:[0-9a-f]{24})?";
+    OBJECT_ID_PATTERN = new RegExp(`^${OBJECT_ID_SOURCE}$`);
+  }
+});
+
+// types/snapshot.ts
+var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, AgentOutcome, Snapshot;
+var init_snapshot = __esm({
+  "types/snapshot.ts"() {
+    "use strict";
+    init_zod();
+    init_ids();
+    SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+    SafeId = string2().check(
+      _regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"),
+      refine(
+        (s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."),
+        'must not contain ".." or end with "." or ".lock"'
+      )
+    );
+    Sha = string2().check(_regex(OBJECT_ID_PATTERN, "a full hexadecimal object id"));
+    IsoDate = iso_exports.datetime({ offset: true });
+    HeadState = _enum(["branch", "detached", "unborn"]);
+    SkippedPath = object({
+      path: string2().check(_minLength(1)),
+      reason: _enum(["special-file", "unreadable"])
+    });
+    BeforeState = object({
+      sha: Sha,
+      branch: string2().check(_minLength(1)),
+      isDirty: boolean2(),
+      wipSha: nullable(Sha),
+      capturedAt: IsoDate,
+      runId: SafeId,
+      headState: HeadState,
+      /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
+      nestedRepositories: optional(array(string2())),
+      /** Paths the WIP commit could not take. */
+      skipped: optional(array(SkippedPath))
+    });
+    FileStatus = _enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
+    FileChange = object({
+      path: string2().check(_minLength(1)),
+      oldPath: nullable(string2().check(_minLength(1))),
+      status: FileStatus,
+      insertions: int().check(_nonnegative()),
+      deletions: int().check(_nonnegative()),
+      binary: boolean2()
+    });
+    DiffStats = object({
+      filesChanged: int().check(_nonnegative()),
+      insertions: int().check(_nonnegative()),
+      deletions: int().check(_nonnegative()),
+      files: array(FileChange)
+    });
+    CommitInfo = object({
+      sha: Sha,
+      message: string2(),
+      author: string2(),
+      date: IsoDate,
+      parents: array(Sha)
+    });
+    AgentOutcome = object({
+      exitCode: nullable(int()),
+      signal: nullable(string2()),
+      durationMs: int().check(_nonnegative())
+    });
+    Snapshot = object({
+      id: SafeId,
+      runId: SafeId,
+      iteration: int().check(_nonnegative()),
+      beforeSha: Sha,
+      afterSha: Sha,
+      branch: string2().check(_minLength(1)),
+      commitMessage: string2(),
+      patchPath: nullable(string2()),
+      patchSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/))),
+      filesChanged: int().check(_nonnegative()),
+      insertions: int().check(_nonnegative()),
+      deletions: int().check(_nonnegative()),
+      createdAt: IsoDate,
+      files: array(FileChange),
+      workspace: string2().check(_minLength(1)),
+      ref: nullable(string2()),
+      /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
+      task: optional(nullable(string2())),
+      /** Paths the iteration's commit could not take (left as they were). */
+      skipped: optional(array(SkippedPath)),
+      gate: optional(nullable(string2())),
+      /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
+      recordedWorkspace: optional(string2().check(_minLength(1))),
+      /** Set by `iterate`: how the agent command it ran between before and after ended. */
+      agent: optional(AgentOutcome)
+    });
+  }
+});
+
+// src/store/paths.ts
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+function resolveHome(explicit) {
+  const chosen = explicit ?? process.env.AGENTGATE_HOME;
+  return chosen ? resolve(chosen) : join(homedir(), ".agentgate");
+}
+function layout(home) {
+  return {
+    home,
+    snapshots: join(home, "snapshots"),
+    runs: join(home, "runs"),
+    gates: join(home, "gates"),
+    artifacts: join(home, "artifacts"),
+    checkpoints: join(home, "checkpoints"),
+    locks: join(home, "locks"),
+    /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
+    gateCheckouts: join(home, "tmp", "gates"),
+    logs: join(home, "logs"),
+    config: join(home, "config.yaml")
+  };
+}
+function assertSafeId(value, what) {
+  const parsed = SafeId.safeParse(value);
+  if (!parsed.success) {
+    const reason = parsed.error.issues[0]?.message ?? "invalid";
+    throw new InvalidIdError(`${what} ${JSON.stringify(value.slice(0, 80))} is not allowed: ${reason}`, {
+      details: { value: value.slice(0, 200), what }
+    });
+  }
+  return value;
+}
+function iterationArtifactsDir(artifactsDir, runId, iteration) {
+  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`);
+}
+function patchPath(artifactsDir, runId, iteration) {
+  return join(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
+}
+function gateLogPath(artifactsDir, runId, iteration, name, attempt) {
+  return join(
+    iterationArtifactsDir(artifactsDir, runId, iteration),
+    `gate-${assertSafeId(name, "gate name")}-${attempt}.log`
+  );
+}
+var init_paths = __esm({
+  "src/store/paths.ts"() {
+    "use strict";
+    init_snapshot();
+    init_errors();
+  }
+});
+
+// src/cli/commands/run-inspect.ts
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join as join2 } from "node:path";
+async function statsFor(ctx, runId, positionals) {
+  const [from, to] = positionals;
+  if (runId !== void 0 && positionals.length > 0)
+    throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
+  const snapshotter = await ctx.snapshotter();
+  if (from !== void 0 && to !== void 0) return snapshotter.stats(ctx.workspace, from, to);
+  let range;
+  if (from !== void 0) range = [await snapshotter.getSnapshot(from)];
+  else if (runId !== void 0) range = await snapshotter.listByRun(runId);
+  else
+    throw new UsageError(
+      'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms'
+    );
+  const first = range[0];
+  const last = range[range.length - 1];
+  if (first === void 0 || last === void 0) {
+    throw new SnapshotNotFoundError(`run ${runId ?? ""} has no snapshots yet; "after" records them`, {
+      details: { runId }
+    });
+  }
+  return snapshotter.stats(
+    ctx.workspaceGiven ? ctx.workspace : first.workspace,
+    first.beforeSha,
+    last.afterSha
+  );
+}
+var show, list, runs, patch, stats, del, cherryPick, INSPECT_COMMANDS;
+var init_run_inspect = __esm({
+  "src/cli/commands/run-inspect.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+    init_output();
+    init_spec();
+    init_run_output();
+    show = defineCommand({
+      name: "show",
+      usage: "show ID",
+      summary: "Show one snapshot.",
+      description: `ID is ${SNAPSHOT_KEY}.`,
+      options: {},
+      positionals: { required: ["ID"] },
+      examples: ["show 3f2a9c1e0b --json"],
+      async run(ctx, _values, [id]) {
+        const snapshotter = await ctx.snapshotter();
+        return snapshotResult(await snapshotter.getSnapshot(id));
+      }
+    });
+    list = defineCommand({
+      name: "list",
+      usage: "list [--run ID]",
+      summary: "List snapshots, by run then iteration.",
+      options: { run: { ...RUN_ID, description: "only the snapshots of this run" } },
+      positionals: { required: [] },
+      examples: ['list --run "$RUN"'],
+      async run(ctx, values) {
+        const runId = values.run;
+        const listed = runId === void 0 ? await ctx.store.list() : await ctx.store.inspectRun(assertSafeId(runId, "run id"));
+        const local = ctx.localPaths;
+        const snapshots = await Promise.all(listed.snapshots.map((s) => local.snapshot(s)));
+        return {
+          json: snapshots,
+          // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
+          warnings: listed.problems.map(storeWarning),
+          human: (colour) => {
+            const rows = snapshots.map((s) => [
+              s.runId,
+              String(s.iteration),
+              s.id,
+              String(s.filesChanged),
+              `+${s.insertions}`,
+              `-${s.deletions}`,
+              short(s.afterSha),
+              s.patchPath ?? "-"
+            ]);
+            const warnings = listed.problems.map(
+              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
+            );
+            return [
+              rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.",
+              ...warnings
+            ].join("\n");
+          }
+        };
+      }
+    });
+    runs = defineCommand({
+      name: "runs",
+      usage: "runs",
+      summary: "List run records.",
+      options: {},
+      positionals: { required: [] },
+      examples: ["runs --json"],
+      async run(ctx) {
+        const listed = await ctx.store.listRuns();
+        const local = ctx.localPaths;
+        const runs3 = await Promise.all(listed.runs.map((r) => local.run(r)));
+        return {
+          json: runs3,
+          warnings: listed.problems.map(storeWarning),
+          human: (colour) => {
+            const rows = runs3.map((r) => [
+              r.runId,
+              String(r.snapshotIds.length),
+              short(r.before?.sha),
+              r.updatedAt,
+              r.workspace
+            ]);
+            const warnings = listed.problems.map(
+              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
+            );
+            return [
+              rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.",
+              ...warnings
+            ].join("\n");
+          }
+        };
+      }
+    });
+    patch = defineCommand({
+      name: "patch",
+      usage: "patch ID [-o, --output FILE]",
+      summary: "Print (or write to FILE) the snapshot's unified diff.",
+      description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
+      options: {
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "write the diff to FILE (atomically) instead of printing it"
+        }
+      },
+      positionals: { required: ["ID"] },
+      examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
+      async run(ctx, values, [id]) {
+        const snapshotter = await ctx.snapshotter();
+        const snapshot = await snapshotter.getSnapshot(id);
+        const output = values.output;
+        if (output !== void 0) {
+          await snapshotter.generatePatch(snapshot, output);
+          return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
+        }
+        const dir = await mkdtemp(join2(tmpdir(), "agentgate-patch-"));
+        const file = join2(dir, "patch.diff");
+        const cleanup = () => rm(dir, { recursive: true, force: true });
+        try {
+          await snapshotter.generatePatch(snapshot, file);
+        } catch (error2) {
+          await cleanup();
+          throw error2;
+        }
+        if (ctx.json)
+          return {
+            streamJson: {
+              prefix: `{
+  "id": ${JSON.stringify(snapshot.id)},
+  "diff": "`,
+              file,
+              suffix: '"\n}\n'
+            },
+            cleanup
+          };
+        return { streamFile: file, cleanup };
+      }
+    });
+    stats = defineCommand({
+      name: "stats",
+      usage: "stats FROM TO | stats SNAPSHOT | stats --run ID",
+      summary: "Diff statistics between two revisions, of one snapshot, or of a whole run.",
+      description: `FROM TO: any two revisions of the workspace. SNAPSHOT: ${SNAPSHOT_KEY}; its before..after. --run ID: from the run's first snapshot's before SHA to its last snapshot's after SHA. A snapshot or run is read in its recorded workspace unless -C is given.`,
+      options: {
+        run: {
+          ...RUN_ID,
+          description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA"
+        }
+      },
+      positionals: { required: [], optional: ["FROM", "TO"] },
+      examples: ["stats HEAD~3 HEAD", 'stats --run "$RUN" --json'],
+      async run(ctx, values, positionals) {
+        const result = await statsFor(ctx, values.run, positionals);
+        return { json: result, human: () => statsText(result) };
+      }
+    });
+    del = defineCommand({
+      name: "delete",
+      usage: "delete ID",
+      summary: "Remove a snapshot's metadata and its link from its run (the commit stays in git).",
+      options: {},
+      positionals: { required: ["ID"] },
+      examples: ["delete 3f2a9c1e0b"],
+      async run(ctx, _values, [id]) {
+        const snapshotter = await ctx.snapshotter();
+        const deleted = await snapshotter.delete(id);
+        return { json: { deleted }, human: () => `Deleted ${deleted}.` };
+      }
+    });
+    cherryPick = defineCommand({
+      name: "cherry-pick",
+      usage: "cherry-pick ID [--onto BRANCH]",
+      summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
+      options: {
+        onto: {
+          type: "string",
+          valueName: "BRANCH",
+          description: "the branch to commit on",
+          defaultText: "the current branch"
+        }
+      },
+      positionals: { required: ["ID"] },
+      examples: ["cherry-pick 3f2a9c1e0b --onto release"],
+      async run(ctx, values, [id]) {
+        const snapshotter = await ctx.snapshotter();
+        const commit = await snapshotter.cherryPick(id, values.onto);
+        return {
+          json: commit,
+          human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}`
+        };
+      }
+    });
+    INSPECT_COMMANDS = { show, list, runs, patch, stats, del, cherryPick };
+  }
+});
+
+// src/fs/git-locks.ts
+import { readdir, readFile as readFile2, readlink, realpath, rm as rm2, stat } from "node:fs/promises";
+import { isAbsolute, join as join3, resolve as resolve2, sep } from "node:path";
+async function removeOrphanedGitLocks(o) {
+  if (!Number.isFinite(o.ownerSince)) return [];
+  const common = await commonDir(o.gitDir);
+  const refLocks = (await readdir(join3(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join3(common, "refs", name));
+  const candidates = [
+    `${o.indexFile ?? join3(o.gitDir, "index")}.lock`,
+    join3(o.gitDir, "HEAD.lock"),
+    join3(common, "packed-refs.lock"),
+    ...refLocks
+  ];
+  const removed = [];
+  for (const path of candidates) {
+    const info = await stat(path).catch(() => null);
+    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
+      await rm2(path, { force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
+async function removeLockOlderThan(path, olderThanMs) {
+  const info = await stat(path).catch(() => null);
+  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
+  await rm2(path, { force: true });
+  return true;
+}
+async function commonDir(gitDir) {
+  const named = (await readFile2(join3(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  if (named === "") return gitDir;
+  return isAbsolute(named) ? named : join3(gitDir, named);
+}
+async function removeAbandonedLock(path, repository, waitMs) {
+  const repo = {
+    workTree: await realOrSelf(repository.workTree),
+    gitDir: await realOrSelf(repository.gitDir)
+  };
+  const deadline = Date.now() + waitMs;
+  let unowned = 0;
+  for (; ; ) {
+    if (await stat(path).catch(() => null) === null) return "absent";
+    unowned = await mayBeOwned(path, repo) ? 0 : unowned + 1;
+    if (unowned === 2) {
+      await rm2(path, { force: true });
+      return "removed";
+    }
+    if (Date.now() >= deadline) return "held";
+    await new Promise((resolve21) => setTimeout(resolve21, LOCK_SETTLE_MS));
+  }
+}
+async function mayBeOwned(path, repo) {
+  const pids = await readdir("/proc").catch(() => null);
+  if (pids === null || await stat("/proc/self/fd").catch(() => null) === null) return true;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    if (await holdsOpen(pid, path) || await isGitIn(pid, repo)) return true;
+  }
+  return false;
+}
+async function holdsOpen(pid, path) {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+  for (const fd of fds) if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) return true;
+  return false;
+}
+async function isGitIn(pid, repo) {
+  const status2 = await readFile2(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const name = /\((.*)\) (\S)/s.exec(status2);
+  if (name === null || !name[1]?.startsWith("git") || "ZX".includes(name[2] ?? "X")) return false;
+  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
+  const environ = await readFile2(`/proc/${pid}/environ`, "utf8").catch(() => null);
+  const cmdline = await readFile2(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
+  if (cwd === null || environ === null || cmdline === null) return true;
+  const args = cmdline.split("\0");
+  if (args.some((a) => DAEMONS.includes(a))) return false;
+  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
+  const named = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  if (named !== void 0 && named !== "") return await realOrSelf(resolve2(cwd, named)) === repo.gitDir;
+  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
+}
+function within(path, dir) {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
+}
+async function realOrSelf(path) {
+  return realpath(path).catch(() => path);
+}
+var LOCK_SETTLE_MS, DAEMONS;
+var init_git_locks = __esm({
+  "src/fs/git-locks.ts"() {
+    "use strict";
+    LOCK_SETTLE_MS = 300;
+    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
+  }
+});
+
+// src/fs/inside.ts
+import { lstat, realpath as realpath2 } from "node:fs/promises";
+import { basename, dirname, isAbsolute as isAbsolute2, join as join4, relative, sep as sep2 } from "node:path";
+function isInside(parent, child) {
+  const rel = relative(parent, child);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
+}
+async function realPathOf(path) {
+  const real = await realpath2(path).catch(() => null);
+  if (real !== null) return real;
+  const parent = dirname(path);
+  return parent === path ? path : join4(await realPathOf(parent), basename(path));
+}
+async function assertNoLinkInside(topLevel, file) {
+  const real = await realPathOf(dirname(file));
+  const lexical = relative(topLevel, file);
+  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
+  if (!inside) return;
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join4(real, basename(file)));
+  let at = topLevel;
+  for (const part of rel.split(sep2).slice(0, -1)) {
+    at = join4(at, part);
+    const info = await lstat(at).catch(() => null);
+    if (info?.isSymbolicLink()) {
+      throw new UnsafeWorkspaceError(
+        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
+        {
+          details: { workspace: topLevel, path: at }
+        }
+      );
+    }
+  }
+}
+var init_inside = __esm({
+  "src/fs/inside.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/git/hardening.ts
+import { isAbsolute as isAbsolute3, join as join5 } from "node:path";
+function parseConfigEntries(out) {
+  return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
+    const nl = record3.indexOf("\n");
+    return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
+  });
+}
+function neutraliseDrivers(configKeys) {
+  const out = /* @__PURE__ */ new Set();
+  for (const key of configKeys) {
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    if (first < 0 || last <= first) continue;
+    const section = key.slice(0, first).toLowerCase();
+    const name = key.slice(first + 1, last);
+    const keys = DRIVER_KEYS[section];
+    if (keys === void 0) continue;
+    for (const k of keys) out.add(`${section}.${name}.${k}=${section === "merge" ? "false" : ""}`);
+    if (section === "filter") out.add(`filter.${name}.required=false`);
+  }
+  return [...out];
+}
+function buildEnv(identity, indexFile) {
+  const env = {};
+  for (const key of PASS_THROUGH) {
+    const value = process.env[key];
+    if (value !== void 0) env[key] = value;
+  }
+  Object.assign(env, {
+    LC_ALL: "C",
+    LANG: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_PAGER: "cat",
+    // A partial clone would fetch a missing object from its promisor remote, running that remote's
+    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
+    // transports any call may use are these four (sharing's push and fetch included).
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email
+  });
+  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
+  return env;
+}
+function userConfigFiles(env = process.env) {
+  const home = env.HOME ?? "";
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join5(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join5(xdg, "git", "config"), join5(home, ".gitconfig")];
+  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
+}
+var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
+var init_hardening = __esm({
+  "src/git/hardening.ts"() {
+    "use strict";
+    HARDENING_CONFIG = [
+      "core.hooksPath=/dev/null",
+      "core.fsmonitor=false",
+      "core.pager=cat",
+      "core.editor=:",
+      "core.quotePath=false",
+      "diff.external=",
+      "commit.gpgSign=false",
+      "tag.gpgSign=false",
+      "log.showSignature=false",
+      "color.ui=false",
+      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
+      "gc.auto=0",
+      "maintenance.auto=false",
+      // A repository that claims a case-insensitive filesystem would hide a new file whose name
+      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
+      "core.ignoreCase=false",
+      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
+      "diff.suppressBlankEmpty=false",
+      // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
+      // command (through a shell) to list the alternate's refs. Empty: nothing runs.
+      "core.alternateRefsCommand="
+    ];
+    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
+    DRIVER_KEYS = {
+      filter: ["clean", "smudge", "process"],
+      diff: ["command", "textconv"],
+      merge: ["driver"]
+    };
+    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
+    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
+  }
+});
+
+// src/git/runner.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { readFile as readFile3 } from "node:fs/promises";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+async function runGit(opts, args, run = {}) {
+  const result = await runGitBuffer(opts, args, run);
+  return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
+}
+async function runGitBuffer(opts, args, run = {}) {
+  const chunks = [];
+  const exitCode = await spawnGit(opts, args, run, async (stdout) => {
+    for await (const chunk of stdout) chunks.push(chunk);
+  });
+  return { stdout: Buffer.concat(chunks), exitCode };
+}
+async function runGitToFile(opts, args, file, limit = {}) {
+  const out = createWriteStream(file, { flags: "wx", mode: 420 });
+  await spawnGit(
+    opts,
+    args,
+    {},
+    (stdout) => pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
+      if (cause instanceof OutputTooLargeError) throw cause;
+      throw new WriteFailedError(
+        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
+        { cause, details: { path: file } }
+      );
+    })
+  );
+  return out.bytesWritten;
+}
+function byteLimit(maxBytes, file) {
+  let seen = 0;
+  return new Transform({
+    transform(chunk, _encoding, done) {
+      seen += chunk.length;
+      if (seen <= maxBytes) done(null, chunk);
+      else
+        done(
+          new OutputTooLargeError(`${file} would be larger than ${maxBytes} bytes`, {
+            details: { path: file, maxBytes }
+          })
+        );
+    }
+  });
+}
+async function runGitStream(opts, args, consume) {
+  return spawnGit(opts, args, {}, consume);
+}
+async function spawnGit(opts, args, run, consume) {
+  spawned += 1;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  const signal = opts.signal === void 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
+  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
+  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
+    "-c",
+    c
+  ]);
+  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
+  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
+  const child = spawn(opts.binary ?? "git", fullArgs, {
+    cwd: opts.cwd,
+    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
+    stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
+    signal
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    if (stderr.length < 65536) stderr += chunk.toString("utf8");
+  });
+  if (child.stdin) {
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(run.input);
+  }
+  const exited = new Promise((resolve21, reject) => {
+    child.once("error", reject);
+    child.once("close", (code2) => resolve21(code2 ?? -1));
+  });
+  let consumeError = null;
+  const consumed = consume(child.stdout).catch((error2) => {
+    consumeError = error2;
+    child.kill();
+  });
+  let exitCode;
+  try {
+    [exitCode] = await Promise.all([exited, consumed]);
+  } catch (cause) {
+    if (opts.signal?.aborted === true) {
+      throw new GitTimeoutError(`git ${args[0] ?? ""} was stopped: the caller's time budget ran out`, {
+        cause,
+        details
+      });
+    }
+    if (signal.aborted) {
+      throw new GitTimeoutError(
+        `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
+        { cause, details: { ...details, timeoutMs } }
+      );
+    }
+    if (cause.code === "ENOENT") {
+      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", {
+        cause,
+        details
+      });
+    }
+    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, {
+      cause,
+      details
+    });
+  }
+  if (consumeError !== null) throw consumeError;
+  if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
+    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
+  }
+  return exitCode;
+}
+function userSafeDirectories() {
+  safeDirectoryConfig ??= (async () => {
+    const { system, global } = userConfigFiles();
+    const perFile = await Promise.all(
+      [...system, ...global].map(async (file) => {
+        const text = await readFile3(file, "utf8").catch(() => "");
+        if (!/directory/i.test(text)) return [];
+        const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
+          okExitCodes: [1],
+          withoutUserSafeDirectories: true
+        }).catch(() => null);
+        return res?.exitCode === 0 ? res.stdout.split("\n").filter((v) => v !== "") : [];
+      })
+    );
+    return perFile.flat().map((v) => `safe.directory=${v}`);
+  })();
+  return safeDirectoryConfig;
+}
+function locationArgs(opts) {
+  const out = [];
+  if (opts.gitDir !== void 0) out.push(`--git-dir=${opts.gitDir}`);
+  if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
+  return out;
+}
+function gitFailure(args, exitCode, stderr, details) {
+  const what = `git ${args.slice(0, 3).join(" ")}`;
+  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
+    return new DiskFullError(
+      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
+      { details }
+    );
+  }
+  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
+  if (dubious) {
+    const dir = dubious[1] ?? String(details.cwd ?? "");
+    return new UnsafeRepositoryOwnerError(
+      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
+      { details: { ...details, repository: dir } }
+    );
+  }
+  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
+  if (lock) {
+    return new IndexLockedError(
+      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
+      {
+        details: { ...details, lock: lock[1] }
+      }
+    );
+  }
+  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
+    return new ObjectMissingError(
+      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
+      { details }
+    );
+  }
+  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
+  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
+}
+function errnoText(cause) {
+  const code2 = cause.code;
+  return typeof code2 === "string" ? code2 : String(cause);
+}
+var spawned, safeDirectoryConfig;
+var init_runner = __esm({
+  "src/git/runner.ts"() {
+    "use strict";
+    init_config();
+    init_errors();
+    init_hardening();
+    spawned = 0;
+  }
+});
+
+// src/git/repo.ts
+import { appendFile as appendFile2, lstat as lstat2, mkdir, readFile as readFile4, realpath as realpath3, stat as stat2 } from "node:fs/promises";
+import { homedir as homedir2 } from "node:os";
+import { dirname as dirname2, join as join6, resolve as resolve3, sep as sep3 } from "node:path";
+async function openRepo(dir, opts = {}) {
+  const real = await resolveWorkspaceDir(dir);
+  const base = { cwd: real, ...opts };
+  let out;
+  try {
+    out = (await runGit(base, [
+      "rev-parse",
+      "--path-format=absolute",
+      "--show-toplevel",
+      "--git-dir",
+      "--git-common-dir"
+    ])).stdout;
+  } catch (cause) {
+    if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
+      throw new NotARepositoryError(
+        `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
+        { cause, details: { workspace: real } }
+      );
+    }
+    throw cause;
+  }
+  const [topLevel, gitDir, commonDir2] = out.split("\n");
+  if (!topLevel || !gitDir || !commonDir2) {
+    throw new NotARepositoryError(
+      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
+      { details: { workspace: real } }
+    );
+  }
+  assertSafeWorkspace(topLevel);
+  if (!isInside(topLevel, real)) {
+    throw new UnsafeWorkspaceError(
+      `git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`,
+      { details: { workspace: real, topLevel } }
+    );
+  }
+  await assertOwnWorkTree(real, topLevel, gitDir);
+  const config2 = neutraliseDrivers(
+    await driverKeys(base, [join6(commonDir2, "config"), join6(gitDir, "config.worktree")])
+  );
+  return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
+}
+async function assertOwnWorkTree(real, topLevel, gitDir) {
+  const owner = await dotGitOwner(real);
+  const refuse = (why) => {
+    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
+      details: { workspace: real, topLevel, gitDir }
+    });
+  };
+  if (owner === null)
+    return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
+  if (owner.dir !== topLevel)
+    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
+  if (!owner.isFile) return;
+  const realGitDir = await realpath3(gitDir);
+  const named = await readPointer(join6(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve3(realGitDir, named)) === join6(owner.dir, ".git"))
+    return;
+  const worktree = await configValue(join6(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve3(realGitDir, worktree)) === owner.dir) return;
+  if (realGitDir.split(sep3).includes(".git")) {
+    refuse(`${join6(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+  }
+}
+async function dotGitOwner(dir) {
+  for (let at = dir; ; at = dirname2(at)) {
+    const info = await lstat2(join6(at, ".git")).catch(() => null);
+    if (info !== null) return { dir: at, isFile: info.isFile() };
+    if (dirname2(at) === at) return null;
+  }
+}
+async function driverKeys(base, files) {
+  const keys = [];
+  const seen = /* @__PURE__ */ new Set();
+  const queue = [...files];
+  while (queue.length > 0 && seen.size < 64) {
+    const file = queue.shift();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if ((await stat2(file).catch(() => null))?.isFile() !== true) continue;
+    const res = await runGit(
+      base,
+      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
+      { okExitCodes: [1] }
+    );
+    for (const { key, value } of parseConfigEntries(res.stdout)) {
+      if (!/^include/i.test(key)) keys.push(key);
+      else if (value !== "") queue.push(includedFile(value, file));
+    }
+  }
+  return keys;
+}
+function includedFile(path, from) {
+  if (path === "~" || path.startsWith("~/")) return join6(process.env.HOME ?? homedir2(), path.slice(1));
+  return resolve3(dirname2(from), path);
+}
+async function configValue(file, key) {
+  if ((await stat2(file).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname2(file) }, ["config", "--file", file, "--get", key], {
+    okExitCodes: [1]
+  });
+  return res.exitCode === 0 ? res.stdout.trim() : null;
+}
+async function readPointer(file) {
+  const text = await readFile4(file, "utf8").catch(() => null);
+  if (text === null) return null;
+  return text.replace(/^gitdir: /, "").trim() || null;
+}
+async function realpathOrNull(path) {
+  return realpath3(path).catch(() => null);
+}
+async function initRepo(dir, branch, opts = {}) {
+  const real = await resolveWorkspaceDir(dir);
+  assertSafeWorkspace(real);
+  await runGit({ cwd: real, ...opts }, ["init", "--quiet", `--initial-branch=${branch}`]);
+  return openRepo(real, opts);
+}
+async function excludeNestedRepositories(repo) {
+  const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
+  const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
+  const found = [];
+  for (const dir of nested)
+    if (await lstat2(join6(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+  if (found.length > 0) {
+    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
+    await mkdir(join6(repo.gitDir, "info"), { recursive: true });
+    await appendFile2(
+      join6(repo.gitDir, "info", "exclude"),
+      `
+# nested repositories, left out by agentgate-snapshot before --init
+${lines}
+`
+    );
+  }
+  return found;
+}
+async function assertNoLfs(repo) {
+  for (const file of [
+    join6(repo.topLevel, ".gitattributes"),
+    join6(await commonDir(repo.gitDir), "info", "attributes")
+  ]) {
+    const text = await readFile4(file, "utf8").catch(() => "");
+    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
+      throw new LfsUnsupportedError(
+        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
+        {
+          details: { workspace: repo.topLevel, attributes: file }
+        }
+      );
+    }
+  }
+}
+async function resolveWorkspaceDir(dir) {
+  const abs = resolve3(dir);
+  try {
+    const real = await realpath3(abs);
+    if ((await stat2(real)).isDirectory()) return real;
+  } catch (cause) {
+    throw new WorkspaceNotFoundError(
+      `workspace ${abs} does not exist; give the path of an existing directory`,
+      { cause, details: { workspace: abs } }
+    );
+  }
+  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
+    details: { workspace: abs }
+  });
+}
+function assertSafeWorkspace(dir) {
+  const home = process.env.HOME ? resolve3(process.env.HOME) : homedir2();
+  if (dir === sep3 || dir === resolve3("/") || dir === home || dir === homedir2()) {
+    throw new UnsafeWorkspaceError(
+      `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
+      { details: { workspace: dir } }
+    );
+  }
+}
+var init_repo = __esm({
+  "src/git/repo.ts"() {
+    "use strict";
+    init_errors();
+    init_git_locks();
+    init_inside();
+    init_hardening();
+    init_runner();
+  }
+});
+
 // types/gate.ts
 function testTotals(tests) {
   return tests && {
@@ -3605,138 +4742,161 @@ var init_gate = __esm({
   }
 });
 
-// types/attestation.ts
-var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
-var init_attestation = __esm({
-  "types/attestation.ts"() {
+// types/anchor.ts
+var ANCHOR_METHODS, AnchorMethod, Count, Path, MAX_FILES, AnchorOrigin, AnchorFile, TreeMatch, AnchorRun, AnchorCoverage, Anchor, TraceGate, TraceOrigin, TraceRange, Trace, ANCHOR_REF_PREFIX, AGENT_TRACE_VERSION, AgentTraceContributor, AgentTraceRange, AgentTraceConversation, AgentTraceRecord;
+var init_anchor = __esm({
+  "types/anchor.ts"() {
     "use strict";
     init_zod();
     init_gate();
     init_snapshot();
-    STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
-    TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1";
-    Name = string2().check(_minLength(1), _maxLength(4096));
-    Subject = object({
-      name: Name,
-      digest: union([
-        object({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
-        object({ gitCommit: Sha })
-      ])
-    });
-    GateAnnotations = object({
+    ANCHOR_METHODS = ["ancestry", "tree", "blob", "patch-id", "lines", "none"];
+    AnchorMethod = _enum(ANCHOR_METHODS);
+    Count = int().check(_nonnegative());
+    Path = string2().check(_minLength(1), _maxLength(4096));
+    MAX_FILES = 1e6;
+    AnchorOrigin = object({
       runId: SafeId,
-      iteration: int().check(_nonnegative()),
-      gate: SafeId,
-      gateId: SafeId,
-      attempt: int().check(_positive()),
-      verdict: GateVerdict,
-      observed: boolean2(),
+      iteration: Count,
+      lines: Count
+    });
+    AnchorFile = object({
+      path: Path,
+      /** The path at the first parent, for a rename or copy; else null. */
+      oldPath: optional(nullable(Path)),
+      status: FileStatus,
+      /** Lines the commit adds to the file. */
+      linesAdded: Count,
+      /** Of those, lines that a recorded iteration (1 or later) wrote; lines of a WIP before commit (iteration 0) are not counted. */
+      linesFromRuns: Count,
+      method: AnchorMethod,
+      /** Every run that explains the file (two runs can both), each with the iterations that wrote its lines. */
+      origins: array(AnchorOrigin).check(_maxLength(1e5))
+    });
+    TreeMatch = object({ runId: SafeId, iteration: Count, afterSha: Sha });
+    AnchorRun = object({ runId: SafeId, iterations: array(Count).check(_maxLength(1e5)) });
+    AnchorCoverage = object({
+      files: Count,
+      filesFromRuns: Count,
+      linesAdded: Count,
+      linesFromRuns: Count
+    });
+    Anchor = object({
+      commit: Sha,
+      tree: Sha,
+      parents: array(Sha).check(_maxLength(1e3)),
+      createdAt: IsoDate,
+      treeMatch: nullable(TreeMatch),
+      runs: array(AnchorRun).check(_maxLength(1e5)),
+      files: array(AnchorFile).check(_maxLength(MAX_FILES)),
+      coverage: AnchorCoverage,
+      /** The runs the computation was narrowed to (`anchor --run`), so that a recomputation asks the same; null: every run of the repository. */
+      onlyRuns: optional(nullable(array(SafeId).check(_maxLength(1e4))))
+    });
+    TraceGate = object({ name: GateName, verdict: GateVerdict });
+    TraceOrigin = object({
+      runId: SafeId,
+      iteration: Count,
+      snapshotId: SafeId,
       afterSha: Sha,
-      command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
-      exitCode: nullable(int()),
-      durationMs: int().check(_nonnegative()),
-      tests: nullable(TestTotals),
-      logSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/)))
+      gates: array(TraceGate)
     });
-    GateConfiguration = object({
-      name: Name,
-      digest: object({ gitTree: Sha }),
-      annotations: GateAnnotations
+    TraceRange = object({
+      start: int().check(_positive()),
+      end: int().check(_positive()),
+      /** The commit `git blame` gives for these lines at the traced revision. */
+      commit: Sha,
+      /** null: no recorded iteration wrote these lines (they predate the run, or a person wrote them). */
+      origin: nullable(TraceOrigin),
+      /** Other runs that explain the same lines (origin names the one whose iteration was recorded last). */
+      alsoIn: array(SafeId)
     });
-    TestResult = _enum(["PASSED", "WARNED", "FAILED"]);
-    TestResultPredicate = object({
-      result: TestResult,
-      configuration: array(GateConfiguration).check(_maxLength(1e5)),
-      url: optional(url().check(_maxLength(4096))),
-      passedTests: array(Name).check(_maxLength(1e5)),
-      warnedTests: array(Name).check(_maxLength(1e5)),
-      failedTests: array(Name).check(_maxLength(1e5))
+    Trace = object({
+      path: Path,
+      /** The traced revision, as a full commit id. */
+      rev: Sha,
+      ranges: array(TraceRange)
     });
-    Statement = object({
-      _type: literal(STATEMENT_TYPE),
-      subject: array(Subject).check(_minLength(1), _maxLength(1e5)),
-      predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
-      predicate: TestResultPredicate
+    ANCHOR_REF_PREFIX = "refs/agentgate/anchors/";
+    AGENT_TRACE_VERSION = "0.1.0";
+    AgentTraceContributor = object({
+      type: _enum(["human", "ai", "mixed", "unknown"]),
+      model_id: optional(string2().check(_maxLength(250)))
     });
-    AttestResult = object({ file: string2(), subjects: int().check(_positive()) });
-    AttestationCheck = object({ check: string2(), ok: boolean2(), detail: string2() });
-    AttestationReport = object({
-      ok: boolean2(),
-      file: string2(),
-      runId: nullable(SafeId),
-      checks: array(AttestationCheck)
+    AgentTraceRange = object({
+      start_line: int().check(_positive()),
+      end_line: int().check(_positive()),
+      content_hash: optional(string2()),
+      contributor: optional(AgentTraceContributor)
+    });
+    AgentTraceConversation = object({
+      url: optional(string2()),
+      contributor: optional(AgentTraceContributor),
+      ranges: array(AgentTraceRange),
+      related: optional(array(object({ type: string2(), url: string2() })))
+    });
+    AgentTraceRecord = object({
+      version: literal(AGENT_TRACE_VERSION),
+      id: string2().check(uuid2()),
+      timestamp: IsoDate,
+      vcs: object({ type: literal("git"), revision: Sha }),
+      tool: object({ name: string2(), version: string2() }),
+      files: array(object({ path: Path, conversations: array(AgentTraceConversation) })),
+      metadata: optional(record(string2(), unknown()))
     });
   }
 });
 
-// src/fs/atomic.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir, open, rename, rm } from "node:fs/promises";
-import { basename, dirname, join as join2 } from "node:path";
-function tempPathBeside(path) {
-  return join2(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
-}
-async function replaceFileAtomic(path, fill) {
-  const dir = dirname(path);
-  const temp = tempPathBeside(path);
-  try {
-    await mkdir(dir, { recursive: true });
-    const result = await fill(temp);
-    await fsyncFile(temp);
-    await rename(temp, path);
-    await fsyncDir(dir);
-    return result;
-  } catch (cause) {
-    await rm(temp, { force: true }).catch(() => void 0);
-    if (cause instanceof AgentgateError) throw cause;
-    throw new WriteFailedError(
-      `could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`,
-      { cause, details: { path } }
-    );
+// src/provenance/agent-trace.ts
+import { randomUUID } from "node:crypto";
+function toAgentTrace(trace2, tool, now = /* @__PURE__ */ new Date()) {
+  const groups = /* @__PURE__ */ new Map();
+  const meta2 = [];
+  for (const r of trace2.ranges) {
+    if (r.origin === null) continue;
+    const key = `${r.origin.runId}\0${r.origin.iteration}`;
+    const g = groups.get(key) ?? {
+      runId: r.origin.runId,
+      iteration: r.origin.iteration,
+      snapshotId: r.origin.snapshotId,
+      ranges: []
+    };
+    g.ranges.push({ start_line: r.start, end_line: r.end });
+    groups.set(key, g);
+    meta2.push({
+      start_line: r.start,
+      end_line: r.end,
+      commit: r.commit,
+      run_id: r.origin.runId,
+      iteration: r.origin.iteration,
+      after_sha: r.origin.afterSha,
+      gates: r.origin.gates,
+      also_in: r.alsoIn
+    });
   }
+  return {
+    version: AGENT_TRACE_VERSION,
+    id: randomUUID(),
+    timestamp: now.toISOString(),
+    vcs: { type: "git", revision: trace2.rev },
+    tool: { name: "agentgate-snapshotter", version: tool.version },
+    files: [
+      {
+        path: trace2.path,
+        conversations: [...groups.values()].map((g) => ({
+          contributor: { type: g.iteration === 0 ? "unknown" : "ai" },
+          ranges: g.ranges,
+          related: [{ type: "agentgate-snapshot", url: `urn:agentgate:snapshot:${g.snapshotId}` }]
+        }))
+      }
+    ],
+    metadata: { "dev.agentgate": { ranges: meta2 } }
+  };
 }
-async function writeFileAtomic(path, data) {
-  await replaceFileAtomic(path, async (temp) => {
-    const handle = await open(temp, "wx", 420);
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
-  });
-}
-async function writeJsonAtomic(path, value) {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
-`);
-}
-async function fsyncFile(path) {
-  const handle = await open(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-async function fsyncDir(dir) {
-  let handle;
-  try {
-    handle = await open(dir, "r");
-    await handle.sync();
-  } catch {
-  } finally {
-    await handle?.close().catch(() => void 0);
-  }
-}
-function errnoOf(cause) {
-  const code2 = cause?.code;
-  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
-}
-var TEMP_NAME;
-var init_atomic = __esm({
-  "src/fs/atomic.ts"() {
+var init_agent_trace = __esm({
+  "src/provenance/agent-trace.ts"() {
     "use strict";
-    init_errors();
-    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+    init_anchor();
   }
 });
 
@@ -3808,292 +4968,6 @@ var init_path_bytes = __esm({
     "use strict";
     LOW = 56448;
     HIGH = 56575;
-  }
-});
-
-// src/git/hardening.ts
-import { isAbsolute, join as join3 } from "node:path";
-function parseConfigEntries(out) {
-  return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
-    const nl = record3.indexOf("\n");
-    return nl < 0 ? { key: record3, value: "" } : { key: record3.slice(0, nl), value: record3.slice(nl + 1) };
-  });
-}
-function neutraliseDrivers(configKeys) {
-  const out = /* @__PURE__ */ new Set();
-  for (const key of configKeys) {
-    const first = key.indexOf(".");
-    const last = key.lastIndexOf(".");
-    if (first < 0 || last <= first) continue;
-    const section = key.slice(0, first).toLowerCase();
-    const name = key.slice(first + 1, last);
-    const keys = DRIVER_KEYS[section];
-    if (keys === void 0) continue;
-    for (const k of keys) out.add(`${section}.${name}.${k}=${section === "merge" ? "false" : ""}`);
-    if (section === "filter") out.add(`filter.${name}.required=false`);
-  }
-  return [...out];
-}
-function buildEnv(identity, indexFile) {
-  const env = {};
-  for (const key of PASS_THROUGH) {
-    const value = process.env[key];
-    if (value !== void 0) env[key] = value;
-  }
-  Object.assign(env, {
-    LC_ALL: "C",
-    LANG: "C",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_ATTR_NOSYSTEM: "1",
-    GIT_NO_REPLACE_OBJECTS: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_PAGER: "cat",
-    // A partial clone would fetch a missing object from its promisor remote, running that remote's
-    // transport (an ext:: command, a configured upload-pack). We never fetch lazily, and the only
-    // transports any call may use are these four (sharing's push and fetch included).
-    GIT_NO_LAZY_FETCH: "1",
-    GIT_ALLOW_PROTOCOL: "file:git:ssh:https",
-    GIT_AUTHOR_NAME: identity.name,
-    GIT_AUTHOR_EMAIL: identity.email,
-    GIT_COMMITTER_NAME: identity.name,
-    GIT_COMMITTER_EMAIL: identity.email
-  });
-  if (indexFile !== void 0) env.GIT_INDEX_FILE = indexFile;
-  return env;
-}
-function userConfigFiles(env = process.env) {
-  const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join3(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join3(xdg, "git", "config"), join3(home, ".gitconfig")];
-  return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
-}
-var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
-var init_hardening = __esm({
-  "src/git/hardening.ts"() {
-    "use strict";
-    HARDENING_CONFIG = [
-      "core.hooksPath=/dev/null",
-      "core.fsmonitor=false",
-      "core.pager=cat",
-      "core.editor=:",
-      "core.quotePath=false",
-      "diff.external=",
-      "commit.gpgSign=false",
-      "tag.gpgSign=false",
-      "log.showSignature=false",
-      "color.ui=false",
-      // Porcelain we use (cherry-pick) may start `gc --auto` or maintenance; we never ask for that.
-      "gc.auto=0",
-      "maintenance.auto=false",
-      // A repository that claims a case-insensitive filesystem would hide a new file whose name
-      // differs from a tracked one by case alone: on the filesystems we run on, names are exact.
-      "core.ignoreCase=false",
-      // diff-tree still reads this one: it would change a patch regenerated later from the artifact.
-      "diff.suppressBlankEmpty=false",
-      // With an objects/info/alternates file, fetch, push, import and the connectivity check run this
-      // command (through a shell) to list the alternate's refs. Empty: nothing runs.
-      "core.alternateRefsCommand="
-    ];
-    STAGING_CONFIG = ["-c", "core.bigFileThreshold=16m"];
-    DRIVER_KEYS = {
-      filter: ["clean", "smudge", "process"],
-      diff: ["command", "textconv"],
-      merge: ["driver"]
-    };
-    DRIVER_AND_INCLUDE_PATTERN = "^(filter|diff|merge)\\..+\\.|^include(if\\..+)?\\.path$";
-    PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "TZ"];
-  }
-});
-
-// src/git/runner.ts
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-async function runGit(opts, args, run = {}) {
-  const result = await runGitBuffer(opts, args, run);
-  return { stdout: result.stdout.toString("utf8"), exitCode: result.exitCode };
-}
-async function runGitBuffer(opts, args, run = {}) {
-  const chunks = [];
-  const exitCode = await spawnGit(opts, args, run, async (stdout) => {
-    for await (const chunk of stdout) chunks.push(chunk);
-  });
-  return { stdout: Buffer.concat(chunks), exitCode };
-}
-async function runGitToFile(opts, args, file, limit = {}) {
-  const out = createWriteStream(file, { flags: "wx", mode: 420 });
-  await spawnGit(
-    opts,
-    args,
-    {},
-    (stdout) => pipeline(stdout, byteLimit(limit.maxBytes ?? Infinity, file), out).catch((cause) => {
-      if (cause instanceof OutputTooLargeError) throw cause;
-      throw new WriteFailedError(
-        `could not write ${file} (${errnoText(cause)}); check free space and permissions`,
-        { cause, details: { path: file } }
-      );
-    })
-  );
-  return out.bytesWritten;
-}
-function byteLimit(maxBytes, file) {
-  let seen = 0;
-  return new Transform({
-    transform(chunk, _encoding, done) {
-      seen += chunk.length;
-      if (seen <= maxBytes) done(null, chunk);
-      else
-        done(
-          new OutputTooLargeError(`${file} would be larger than ${maxBytes} bytes`, {
-            details: { path: file, maxBytes }
-          })
-        );
-    }
-  });
-}
-async function runGitStream(opts, args, consume) {
-  return spawnGit(opts, args, {}, consume);
-}
-async function spawnGit(opts, args, run, consume) {
-  spawned += 1;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
-  const signal = opts.signal === void 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
-  const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
-  const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
-    "-c",
-    c
-  ]);
-  const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
-  const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
-  const child = spawn(opts.binary ?? "git", fullArgs, {
-    cwd: opts.cwd,
-    env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
-    stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
-    signal
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    if (stderr.length < 65536) stderr += chunk.toString("utf8");
-  });
-  if (child.stdin) {
-    child.stdin.on("error", () => void 0);
-    child.stdin.end(run.input);
-  }
-  const exited = new Promise((resolve18, reject) => {
-    child.once("error", reject);
-    child.once("close", (code2) => resolve18(code2 ?? -1));
-  });
-  let consumeError = null;
-  const consumed = consume(child.stdout).catch((error2) => {
-    consumeError = error2;
-    child.kill();
-  });
-  let exitCode;
-  try {
-    [exitCode] = await Promise.all([exited, consumed]);
-  } catch (cause) {
-    if (opts.signal?.aborted === true) {
-      throw new GitTimeoutError(`git ${args[0] ?? ""} was stopped: the caller's time budget ran out`, {
-        cause,
-        details
-      });
-    }
-    if (signal.aborted) {
-      throw new GitTimeoutError(
-        `git ${args[0] ?? ""} did not finish within ${timeoutMs} ms and was stopped; raise gitTimeoutMs in config.yaml if the repository is very large`,
-        { cause, details: { ...details, timeoutMs } }
-      );
-    }
-    if (cause.code === "ENOENT") {
-      throw new GitNotFoundError("git was not found on PATH; install git (2.38 or newer) and try again", {
-        cause,
-        details
-      });
-    }
-    throw new GitFailedError(`could not run git ${args[0] ?? ""}: ${cause.message}`, {
-      cause,
-      details
-    });
-  }
-  if (consumeError !== null) throw consumeError;
-  if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
-  }
-  return exitCode;
-}
-function userSafeDirectories() {
-  safeDirectoryConfig ??= (async () => {
-    const { system, global } = userConfigFiles();
-    const perFile = await Promise.all(
-      [...system, ...global].map(async (file) => {
-        const text = await readFile(file, "utf8").catch(() => "");
-        if (!/directory/i.test(text)) return [];
-        const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
-          okExitCodes: [1],
-          withoutUserSafeDirectories: true
-        }).catch(() => null);
-        return res?.exitCode === 0 ? res.stdout.split("\n").filter((v) => v !== "") : [];
-      })
-    );
-    return perFile.flat().map((v) => `safe.directory=${v}`);
-  })();
-  return safeDirectoryConfig;
-}
-function locationArgs(opts) {
-  const out = [];
-  if (opts.gitDir !== void 0) out.push(`--git-dir=${opts.gitDir}`);
-  if (opts.workTree !== void 0) out.push(`--work-tree=${opts.workTree}`);
-  return out;
-}
-function gitFailure(args, exitCode, stderr, details) {
-  const what = `git ${args.slice(0, 3).join(" ")}`;
-  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(stderr)) {
-    return new DiskFullError(
-      `${what} ran out of disk space; free space (or raise the quota) where the repository and the agentgate home live, then retry: nothing was recorded`,
-      { details }
-    );
-  }
-  const dubious = /detected dubious ownership in repository at '([^']*)'/.exec(stderr);
-  if (dubious) {
-    const dir = dubious[1] ?? String(details.cwd ?? "");
-    return new UnsafeRepositoryOwnerError(
-      `the repository at ${dir} is owned by another user, and git refuses to work in it; if you trust it, allow it with: git config --global --add safe.directory ${dir}`,
-      { details: { ...details, repository: dir } }
-    );
-  }
-  const lock = /Unable to create '([^']*\.lock)': File exists/.exec(stderr);
-  if (lock) {
-    return new IndexLockedError(
-      `${lock[1]} exists: another git process is working in this repository, or one crashed; wait for it, or remove that file once no git process runs there, then retry`,
-      {
-        details: { ...details, lock: lock[1] }
-      }
-    );
-  }
-  if (/lazy fetching disabled|promisor remote|could not fetch .* from promisor/i.test(stderr)) {
-    return new ObjectMissingError(
-      `${what} needs objects this partial clone does not have, and agentgate never fetches them lazily; fetch them first (git fetch --refetch, or a full clone), then retry`,
-      { details }
-    );
-  }
-  const reason = stderr.split("\n").slice(-3).join(" ") || "no message";
-  return new GitFailedError(`${what} failed (exit ${exitCode}): ${reason}`, { details });
-}
-function errnoText(cause) {
-  const code2 = cause.code;
-  return typeof code2 === "string" ? code2 : String(cause);
-}
-var spawned, safeDirectoryConfig;
-var init_runner = __esm({
-  "src/git/runner.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_hardening();
-    spawned = 0;
   }
 });
 
@@ -4358,1362 +5232,6 @@ var init_diff_stats = __esm({
       "--no-textconv",
       "--no-relative",
       "--ignore-submodules=none"
-    ];
-  }
-});
-
-// src/git/unified-diff.ts
-import { createHash } from "node:crypto";
-import { resolve as resolve2 } from "node:path";
-async function unifiedDiff(repo, from, to) {
-  const trees = await resolveDiffTrees(repo, from, to);
-  return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
-}
-async function streamUnifiedDiff(repo, from, to, consume) {
-  const trees = await resolveDiffTrees(repo, from, to);
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout));
-}
-async function writeUnifiedDiffToFile(repo, from, to, file) {
-  return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
-}
-async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path = resolve2(file);
-  const bytes = await replaceFileAtomic(
-    path,
-    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
-  );
-  return { path, bytes };
-}
-async function treeDiffSha256(repo, trees) {
-  const hash = createHash("sha256");
-  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) hash.update(chunk);
-  });
-  return hash.digest("hex");
-}
-var PATCH_ARGS;
-var init_unified_diff = __esm({
-  "src/git/unified-diff.ts"() {
-    "use strict";
-    init_atomic();
-    init_diff_stats();
-    init_runner();
-    PATCH_ARGS = [
-      "diff-tree",
-      "-p",
-      "--binary",
-      "--full-index",
-      "--no-color",
-      "--src-prefix=a/",
-      "--dst-prefix=b/",
-      ...DIFF_BASE_ARGS
-    ];
-  }
-});
-
-// src/snapshotter/patch-artifact.ts
-import { createHash as createHash2 } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { copyFile } from "node:fs/promises";
-async function writePatchArtifact(repo, trees, path) {
-  await writeTreeDiffToFile(repo, trees, path);
-  return { path, sha256: await sha256File(path) };
-}
-async function copyFileAtomic(src, dest) {
-  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
-}
-async function sha256File(path) {
-  const hash = createHash2("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk);
-  return hash.digest("hex");
-}
-var init_patch_artifact = __esm({
-  "src/snapshotter/patch-artifact.ts"() {
-    "use strict";
-    init_unified_diff();
-    init_atomic();
-  }
-});
-
-// node_modules/nanoid/index.js
-import { webcrypto as crypto } from "node:crypto";
-function fillPool(bytes) {
-  if (bytes < 0) throw new RangeError("Wrong ID size");
-  try {
-    if (!pool || pool.length < bytes) {
-      pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
-      crypto.getRandomValues(pool);
-      poolOffset = 0;
-    } else if (poolOffset + bytes > pool.length) {
-      crypto.getRandomValues(pool);
-      poolOffset = 0;
-    }
-  } catch (e) {
-    pool = void 0;
-    throw e;
-  }
-  poolOffset += bytes;
-}
-function random(bytes) {
-  fillPool(bytes |= 0);
-  return pool.subarray(poolOffset - bytes, poolOffset);
-}
-function customRandom(alphabet, defaultSize, getRandom) {
-  let safeByteCutoff = 256 - 256 % alphabet.length;
-  if (safeByteCutoff === 256) {
-    let mask = alphabet.length - 1;
-    return (size = defaultSize) => {
-      if (!size) return "";
-      let id = "";
-      while (true) {
-        let bytes = getRandom(size);
-        let i = size;
-        while (i--) {
-          id += alphabet[bytes[i] & mask];
-          if (id.length >= size) return id;
-        }
-      }
-    };
-  }
-  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
-  return (size = defaultSize) => {
-    if (!size) return "";
-    let id = "";
-    while (true) {
-      let bytes = getRandom(step);
-      let i = step;
-      while (i--) {
-        if (bytes[i] < safeByteCutoff) {
-          id += alphabet[bytes[i] % alphabet.length];
-          if (id.length >= size) return id;
-        }
-      }
-    }
-  };
-}
-function customAlphabet(alphabet, size = 21) {
-  return customRandom(alphabet, size, random);
-}
-var POOL_SIZE_MULTIPLIER, pool, poolOffset;
-var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
-    POOL_SIZE_MULTIPLIER = 128;
-  }
-});
-
-// src/fs/lock.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm2, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
-import { dirname as dirname2 } from "node:path";
-async function withLock(path, opts, fn) {
-  const handle = await acquire(path, opts);
-  try {
-    return await fn(handle);
-  } finally {
-    await release(handle);
-  }
-}
-async function acquire(path, opts) {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const startTime = processStartTime(process.pid);
-  const owner = {
-    pid: process.pid,
-    hostname: hostname(),
-    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomBytes3(12).toString("hex"),
-    purpose: opts.purpose ?? "agentgate",
-    ...startTime === null ? {} : { startTime }
-  };
-  HELD.add(owner.token);
-  try {
-    return await waitFor(path, owner, timeoutMs);
-  } catch (error2) {
-    HELD.delete(owner.token);
-    throw error2;
-  }
-}
-async function waitFor(path, owner, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 5;
-  for (; ; ) {
-    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
-    const current = await readOwner(path);
-    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
-      return { path, owner, recovered: current };
-    }
-    if (Date.now() >= deadline) {
-      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
-      throw new LockTimeoutError(
-        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
-        { details: { path, owner: current, timeoutMs } }
-      );
-    }
-    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
-    delay = Math.min(delay * 2, 100);
-  }
-}
-async function tryCreate(path, owner) {
-  const temp = `${path}.${owner.token}.tmp`;
-  const failed = (cause) => new WriteFailedError(
-    `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
-    { cause, details: { path } }
-  );
-  try {
-    try {
-      await mkdir2(dirname2(path), { recursive: true });
-      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    } catch (cause) {
-      throw failed(cause);
-    }
-    try {
-      await link(temp, path);
-      return true;
-    } catch (cause) {
-      if (cause.code === "EEXIST") return false;
-      throw failed(cause);
-    }
-  } finally {
-    await rm2(temp, { force: true }).catch(() => void 0);
-  }
-}
-async function takeOver(path, stale, owner) {
-  const breaker2 = `${path}.break`;
-  if (!await tryCreate(breaker2, owner)) {
-    const other = await readOwner(breaker2);
-    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
-    return false;
-  }
-  const temp = `${path}.${owner.token}.tmp`;
-  try {
-    if ((await readOwner(path))?.token !== stale.token) return false;
-    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    await rename2(temp, path);
-    return true;
-  } catch (cause) {
-    throw new WriteFailedError(
-      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
-      { cause, details: { path } }
-    );
-  } finally {
-    await rm2(temp, { force: true }).catch(() => void 0);
-    await rm2(breaker2, { force: true }).catch(() => void 0);
-  }
-}
-async function readOwner(path) {
-  try {
-    const parsed = JSON.parse(await readFile2(path, "utf8"));
-    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
-      return { createdAt: "", purpose: "unknown", ...parsed };
-    }
-  } catch {
-  }
-  return null;
-}
-function isProcessGone(pid) {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (cause) {
-    return cause.code === "ESRCH";
-  }
-}
-function isProvablyDead(owner) {
-  if (owner.hostname !== hostname()) return false;
-  if (owner.pid === process.pid) return !HELD.has(owner.token);
-  if (isProcessGone(owner.pid)) return true;
-  const now = processStat(owner.pid);
-  if (now === null) return false;
-  if (now.state === "Z" || now.state === "X") return true;
-  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
-}
-function processStartTime(pid) {
-  return processStat(pid)?.startTime ?? null;
-}
-function processStat(pid) {
-  try {
-    const stat18 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat18.slice(stat18.lastIndexOf(")") + 2).split(" ");
-    const [state, startTime] = [fields[0], fields[19]];
-    return state === void 0 || startTime === void 0 ? null : { state, startTime };
-  } catch {
-    return null;
-  }
-}
-async function removeIfStill(path, stale) {
-  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
-  try {
-    await rename2(path, grave);
-  } catch {
-    return false;
-  }
-  const moved = await readOwner(grave);
-  if (moved?.token !== stale.token) {
-    await link(grave, path).catch(() => void 0);
-    await rm2(grave, { force: true });
-    return false;
-  }
-  await rm2(grave, { force: true });
-  return true;
-}
-async function release(handle) {
-  try {
-    const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm2(handle.path, { force: true });
-  } finally {
-    HELD.delete(handle.owner.token);
-  }
-}
-function sleep(ms) {
-  return new Promise((resolve18) => setTimeout(resolve18, ms));
-}
-var DEFAULT_LOCK_TIMEOUT_MS, HELD;
-var init_lock = __esm({
-  "src/fs/lock.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
-    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
-  }
-});
-
-// src/store/json-file.ts
-import { readdir, readFile as readFile3 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-function corruptFile(path, what, reason, cause) {
-  return new StoreCorruptError(
-    `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
-    { cause, details: { path, reason } }
-  );
-}
-async function readJsonFile(path, schema, what) {
-  let text;
-  try {
-    text = await readFile3(path, "utf8");
-  } catch (cause) {
-    if (cause.code === "ENOENT") return null;
-    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
-  }
-  let raw;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw corruptFile(
-      path,
-      what,
-      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
-      cause
-    );
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
-  return parsed.data;
-}
-function describeIssues(issues) {
-  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
-}
-async function listJsonNames(dir) {
-  let entries;
-  try {
-    entries = await readdir(dir);
-  } catch (cause) {
-    if (cause.code === "ENOENT") return [];
-    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
-  }
-  return entries.filter((name) => name.endsWith(".json") && !name.startsWith(".")).map((name) => name.slice(0, -".json".length)).sort();
-}
-async function mapLimit(items, fn, limit = 32) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-async function loadAll(dir, what, load) {
-  const items = [];
-  const problems = [];
-  await mapLimit(await listJsonNames(dir), async (name) => {
-    try {
-      const item = await load(name);
-      if (item !== null) items.push(item);
-    } catch (error2) {
-      problems.push(asStoreProblem(error2, join4(dir, `${name}.json`), what));
-    }
-  });
-  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
-  return { items, problems };
-}
-function asStoreProblem(error2, path, what) {
-  if (error2 instanceof StoreCorruptError) return error2;
-  if (error2 instanceof InvalidIdError)
-    return corruptFile(path, what, "its file name is not a valid id", error2);
-  throw error2;
-}
-var init_json_file = __esm({
-  "src/store/json-file.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-  }
-});
-
-// src/store/gate-store.ts
-import { readdir as readdir2 } from "node:fs/promises";
-import { join as join5, resolve as resolve3 } from "node:path";
-function validate2(value) {
-  const parsed = GateResult.safeParse(value);
-  if (!parsed.success) {
-    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
-      details: { issues: parsed.error.issues }
-    });
-  }
-  return parsed.data;
-}
-function sameVerdict(a, b) {
-  const strip = (r) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
-  return strip(a) === strip(b);
-}
-var newGateId, GateStore;
-var init_gate_store = __esm({
-  "src/store/gate-store.ts"() {
-    "use strict";
-    init_nanoid();
-    init_gate();
-    init_errors();
-    init_atomic();
-    init_lock();
-    init_json_file();
-    init_paths();
-    newGateId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 20);
-    GateStore = class {
-      home;
-      lockTimeoutMs;
-      constructor(home, options = {}) {
-        this.home = resolve3(home);
-        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-      }
-      runDir(runId) {
-        return join5(layout(this.home).gates, assertSafeId(runId, "run id"));
-      }
-      path(runId, id) {
-        return join5(this.runDir(runId), `${assertSafeId(id, "gate id")}.json`);
-      }
-      /**
-       * Stores a new local attempt: the next attempt number for its iteration and name (after every
-       * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
-       * when given, runs under the lock once the attempt number is known (to move the attempt's log
-       * to its numbered name) and returns the verdict to store.
-       */
-      async append(result, place) {
-        return this.withRunLock(result.runId, async () => {
-          const { results } = await this.list(result.runId);
-          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), 0);
-          const placed = place === void 0 ? result : await place(attempt);
-          const stored = validate2({ ...placed, id: newGateId(), attempt });
-          await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
-          return stored;
-        });
-      }
-      /**
-       * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
-       * again is a no-op and returns false; a different verdict under a known id is refused
-       * (CONCURRENT_UPDATE): a stored attempt is never replaced.
-       */
-      async receive(result) {
-        const valid = validate2(result);
-        return this.withRunLock(valid.runId, async () => {
-          const existing = await this.load(valid.runId, valid.id);
-          if (existing !== null) {
-            if (sameVerdict(existing, valid)) return false;
-            throw new ConcurrentUpdateError(
-              `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
-              { details: { runId: valid.runId, id: valid.id } }
-            );
-          }
-          await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
-          return true;
-        });
-      }
-      /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
-      async load(runId, id) {
-        const path = this.path(runId, id);
-        const result = await readJsonFile(path, GateResult, "gate verdict");
-        if (result !== null && (result.id !== id || result.runId !== runId)) {
-          throw corruptFile(path, "gate verdict", `it holds verdict ${result.id} of run ${result.runId}`);
-        }
-        return result;
-      }
-      /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
-      async list(runId) {
-        const { items, problems } = await loadAll(
-          this.runDir(runId),
-          "gate verdict",
-          (id) => this.load(runId, id)
-        );
-        return { results: items.sort(compareGateResults), problems };
-      }
-      /** Every run that has verdicts here. */
-      async runIds() {
-        try {
-          return (await readdir2(layout(this.home).gates)).filter((name) => !name.startsWith(".")).sort();
-        } catch (cause) {
-          if (cause.code === "ENOENT") return [];
-          throw cause;
-        }
-      }
-      /** Whether the run has any verdict file (cheap: no parsing). */
-      async hasAny(runId) {
-        return (await listJsonNames(this.runDir(runId))).length > 0;
-      }
-      withRunLock(runId, fn) {
-        const lockPath = join5(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
-        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
-      }
-    };
-  }
-});
-
-// src/gates/attest.ts
-import { readFile as readFile4, stat } from "node:fs/promises";
-import { resolve as resolve4 } from "node:path";
-function attestSources(snapshotter) {
-  return {
-    snapshotter,
-    gates: new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs })
-  };
-}
-function ciRunUrl(env) {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
-  if (!server || !repo || !id || !/^https?:\/\//.test(server) || !/^\d+$/.test(id)) return void 0;
-  return `${server.replace(/\/+$/, "")}/${repo}/actions/runs/${id}`;
-}
-async function buildStatement(src, runId, opts = {}) {
-  assertSafeId(runId, "run id");
-  const snapshots = (await src.snapshotter.listByRun(runId)).filter(
-    (s) => opts.iteration === void 0 || s.iteration === opts.iteration
-  );
-  if (snapshots.length === 0)
-    throw new SnapshotNotFoundError(
-      `run ${runId} has no iteration ${opts.iteration ?? ""} recorded here; "list --run ${runId}" shows its iterations`,
-      { details: { runId, iteration: opts.iteration ?? null } }
-    );
-  const subject = [];
-  for (const s of snapshots) {
-    const patch3 = await patchSubject(s);
-    if (patch3 !== null) subject.push(patch3);
-    subject.push({ name: `${runId}/iteration-${s.iteration}`, digest: { gitCommit: s.afterSha } });
-  }
-  const iterations = new Set(snapshots.map((s) => s.iteration));
-  const verdicts = (await src.gates.list(runId)).results.filter((g) => iterations.has(g.iteration));
-  const url2 = ciRunUrl(opts.env ?? {});
-  return {
-    _type: STATEMENT_TYPE,
-    subject,
-    predicateType: TEST_RESULT_PREDICATE_TYPE,
-    predicate: { ...predicateOf(newestOfEach(verdicts)), ...url2 === void 0 ? {} : { url: url2 } }
-  };
-}
-async function writeStatement(src, runId, file, opts = {}) {
-  const statement = await buildStatement(src, runId, opts);
-  const path = resolve4(opts.cwd ?? process.cwd(), file);
-  await writeJsonAtomic(path, statement);
-  return { file: path, subjects: statement.subject.length };
-}
-async function patchSubject(s) {
-  if (s.patchSha256 === null || s.patchSha256 === void 0) return null;
-  const name = `${s.runId}/iteration-${s.iteration}/patch.diff`;
-  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
-  if (actual !== s.patchSha256)
-    throw new StoreCorruptError(
-      `the patch artifact of ${name} ${actual === null ? "is missing" : "is not the one recorded"}; "verify --run ${s.runId}" says more, "patch ${s.id} -o FILE" regenerates it`,
-      { details: { snapshotId: s.id, path: s.patchPath } }
-    );
-  return { name, digest: { sha256: s.patchSha256 } };
-}
-function newestOfEach(verdicts) {
-  const newest = /* @__PURE__ */ new Map();
-  for (const g of [...verdicts].sort(compareGateResults)) newest.set(`${g.iteration}/${g.name}`, g);
-  return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
-}
-function testName(g) {
-  return `iteration-${g.iteration}/${g.name}`;
-}
-function configurationOf(g) {
-  return {
-    name: testName(g),
-    digest: { gitTree: g.treeId },
-    annotations: {
-      runId: g.runId,
-      iteration: g.iteration,
-      gate: g.name,
-      gateId: g.id,
-      attempt: g.attempt,
-      verdict: g.verdict,
-      observed: g.observed,
-      afterSha: g.afterSha,
-      command: g.command,
-      exitCode: g.exitCode,
-      durationMs: g.durationMs,
-      tests: testTotals(g.tests),
-      logSha256: g.log?.sha256 ?? null
-    }
-  };
-}
-function predicateOf(verdicts) {
-  const passedTests = verdicts.filter((g) => g.verdict === "pass" && g.observed).map(testName);
-  const warnedTests = verdicts.filter((g) => g.verdict === "pass" && !g.observed).map(testName);
-  const failedTests = verdicts.filter((g) => g.verdict !== "pass").map(testName);
-  const result = failedTests.length > 0 || verdicts.length === 0 ? "FAILED" : warnedTests.length > 0 ? "WARNED" : "PASSED";
-  return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
-}
-async function verifyStatement(src, file, cwd = process.cwd()) {
-  const path = resolve4(cwd, file);
-  const size = await stat(path).then(
-    (s) => s.isFile() ? s.size : -1,
-    () => -1
-  );
-  if (size < 0 || size > MAX_STATEMENT_BYTES)
-    throw new InvalidArgumentError(
-      `${path} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
-      { details: { file: path } }
-    );
-  const checks = [];
-  const done = (runId2) => AttestationReport.parse({ ok: checks.every((c) => c.ok), file: path, runId: runId2, checks });
-  let json;
-  try {
-    json = JSON.parse(await readFile4(path, "utf8"));
-  } catch {
-    checks.push({ check: "statement", ok: false, detail: "not JSON" });
-    return done(null);
-  }
-  const parsed = Statement.safeParse(json);
-  const runId = parsed.success ? runOf(parsed.data) : null;
-  if (!parsed.success || runId === null) {
-    checks.push({
-      check: "statement",
-      ok: false,
-      detail: parsed.success ? "its subjects do not name one run (<runId>/iteration-<n>[/patch.diff])" : `not an in-toto Statement v1 with the Test Result predicate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
-    });
-    return done(runId);
-  }
-  checks.push({
-    check: "statement",
-    ok: true,
-    detail: `run ${runId}, ${parsed.data.subject.length} subjects`
-  });
-  const snapshots = new Map((await src.snapshotter.listByRun(runId)).map((s) => [s.iteration, s]));
-  for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
-  checks.push(...await checkPredicate(src, runId, parsed.data.predicate));
-  return done(runId);
-}
-function runOf(statement) {
-  const runs2 = new Set(statement.subject.map((s) => SUBJECT_NAME.exec(s.name)?.[1] ?? ""));
-  const [only] = runs2;
-  return runs2.size === 1 && only !== void 0 && only !== "" ? only : null;
-}
-async function checkSubject(subject, snapshots) {
-  const m = SUBJECT_NAME.exec(subject.name);
-  const s = snapshots.get(Number(m[2]));
-  const check = `subject ${subject.name}`;
-  if (s === void 0) return { check, ok: false, detail: "no such iteration recorded here" };
-  if (m[3] === void 0) {
-    const want2 = "gitCommit" in subject.digest ? subject.digest.gitCommit : null;
-    return want2 === s.afterSha ? { check, ok: true, detail: `after commit ${s.afterSha}` } : {
-      check,
-      ok: false,
-      detail: `the after commit here is ${s.afterSha}, the statement says ${want2 ?? "no gitCommit"}`
-    };
-  }
-  const want = "sha256" in subject.digest ? subject.digest.sha256 : null;
-  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
-  if (want !== s.patchSha256)
-    return {
-      check,
-      ok: false,
-      detail: `the recorded patch has sha256 ${s.patchSha256 ?? "none"}, the statement says ${want ?? "none"}`
-    };
-  if (actual !== want)
-    return {
-      check,
-      ok: false,
-      detail: `the patch artifact here ${actual === null ? "is missing" : `has sha256 ${actual}`}`
-    };
-  return { check, ok: true, detail: `sha256 ${want}` };
-}
-async function checkPredicate(src, runId, predicate) {
-  const checks = [];
-  const named = [];
-  for (const entry of predicate.configuration) {
-    const check = `verdict ${entry.name}`;
-    const g = await src.gates.load(runId, entry.annotations.gateId).catch(() => null);
-    if (g === null) {
-      checks.push({
-        check,
-        ok: false,
-        detail: `verdict ${entry.annotations.gateId} is not recorded here (fetch the run?)`
-      });
-      continue;
-    }
-    named.push(g);
-    const same2 = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
-    checks.push(
-      same2 ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
-        check,
-        ok: false,
-        detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`
-      }
-    );
-  }
-  const want = predicateOf(named);
-  const same = want.result === predicate.result && [want.passedTests, want.warnedTests, want.failedTests].every(
-    (list4, i) => JSON.stringify(list4) === JSON.stringify([predicate.passedTests, predicate.warnedTests, predicate.failedTests][i])
-  );
-  checks.push(
-    same ? { check: "result", ok: true, detail: predicate.result } : {
-      check: "result",
-      ok: false,
-      detail: `the verdicts named give ${want.result} (${want.failedTests.length} failed), the statement says ${predicate.result}`
-    }
-  );
-  return checks;
-}
-var MAX_STATEMENT_BYTES, SUBJECT_NAME;
-var init_attest = __esm({
-  "src/gates/attest.ts"() {
-    "use strict";
-    init_attestation();
-    init_gate();
-    init_errors();
-    init_atomic();
-    init_patch_artifact();
-    init_gate_store();
-    init_paths();
-    MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
-    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
-  }
-});
-
-// src/cli/commands/attest.ts
-var attest_exports = {};
-__export(attest_exports, {
-  ATTEST_COMMAND: () => ATTEST_COMMAND,
-  verifyAttestation: () => verifyAttestation
-});
-async function verifyAttestation(ctx, file, github) {
-  const snapshotter = await ctx.snapshotter();
-  const report3 = await verifyStatement(attestSources(snapshotter), file);
-  const checks = report3.checks.map((c) => ({ ...c, snapshotId: null, runId: report3.runId }));
-  return {
-    json: report3,
-    exitCode: report3.ok ? 0 : 3,
-    ...github ? { workflowCommands: errorAnnotations(checks) } : {},
-    human: (colour) => {
-      const rows = report3.checks.map((c) => [
-        c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
-        printable(c.check),
-        printable(c.detail)
-      ]);
-      const failed = report3.checks.filter((c) => !c.ok).length;
-      const verdict = failed === 0 ? paint(`The statement matches the records (${report3.checks.length} checks).`, "green", colour) : paint(`${failed} of ${report3.checks.length} checks failed.`, "red", colour);
-      return `${table(["", "CHECK", "DETAIL"], rows)}
-${verdict}`;
-    }
-  };
-}
-var ATTEST_COMMAND;
-var init_attest2 = __esm({
-  "src/cli/commands/attest.ts"() {
-    "use strict";
-    init_attest();
-    init_github();
-    init_output();
-    init_spec();
-    ATTEST_COMMAND = defineCommand({
-      name: "attest",
-      usage: "attest --run ID [--iteration N] -o FILE",
-      summary: "Write an in-toto Statement v1 (Test Result predicate) of the run's iterations: subjects are the patch artifacts (sha256) and after commits (gitCommit), the predicate the newest verdict of each gate. Signing is left to the CI (for example actions/attest).",
-      description: 'The CI run URL comes from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID when they are set. "verify --attestation FILE" checks a statement against the local records.',
-      options: {
-        run: {
-          type: "string",
-          valueName: "ID",
-          description: "the run to attest",
-          required: true
-        },
-        iteration: {
-          type: "integer",
-          valueName: "N",
-          description: "only this iteration (default: every iteration of the run)"
-        },
-        output: {
-          type: "string",
-          short: "o",
-          valueName: "FILE",
-          description: "where to write the statement (JSON)",
-          required: true
-        }
-      },
-      positionals: { required: [] },
-      examples: ['attest --run "$RUN" -o agentgate.intoto.json'],
-      async run(ctx, values) {
-        const snapshotter = await ctx.snapshotter();
-        const written = await writeStatement(attestSources(snapshotter), values.run, values.output, {
-          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
-          env: process.env
-        });
-        return {
-          json: written,
-          human: () => `Wrote ${written.file} (${written.subjects} subjects).`
-        };
-      }
-    });
-  }
-});
-
-// src/cli/commands/run-snapshots.ts
-var run_snapshots_exports = {};
-__export(run_snapshots_exports, {
-  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS,
-  VERIFY_FAILED_EXIT: () => VERIFY_FAILED_EXIT
-});
-import { mkdtemp, readFile as readFile5, rm as rm3 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join as join6 } from "node:path";
-import { constants as osConstants } from "node:os";
-async function afterLabels(values) {
-  atMostOne(values, ["task", "task-file"]);
-  atMostOne(values, ["gate", "gate-file"]);
-  const taskPrompt = values["task-file"] === void 0 ? values.task : await readOptionFile(values["task-file"], "--task-file");
-  const gatePlanSource = values["gate-file"] === void 0 ? values.gate : await readOptionFile(values["gate-file"], "--gate-file");
-  return {
-    ...taskPrompt === void 0 ? {} : { taskPrompt },
-    ...gatePlanSource === void 0 ? {} : { gatePlanSource }
-  };
-}
-function agentExitStatus(agent) {
-  if (agent.signal !== null) return 128 + (osConstants.signals[agent.signal] ?? 0);
-  return agent.exitCode ?? 1;
-}
-function agentText(agent) {
-  const how = agent.signal !== null ? `ended by ${agent.signal}` : `exited ${String(agent.exitCode)}`;
-  return `${how} after ${(agent.durationMs / 1e3).toFixed(1)} s`;
-}
-async function statsFor(ctx, runId, positionals) {
-  const [from, to] = positionals;
-  if (runId !== void 0 && positionals.length > 0)
-    throw new UsageError("give FROM TO, SNAPSHOT or --run ID, not several");
-  const snapshotter = await ctx.snapshotter();
-  if (from !== void 0 && to !== void 0) return snapshotter.stats(ctx.workspace, from, to);
-  let range;
-  if (from !== void 0) range = [await snapshotter.getSnapshot(from)];
-  else if (runId !== void 0) range = await snapshotter.listByRun(runId);
-  else
-    throw new UsageError(
-      'give FROM TO, SNAPSHOT or --run ID; run "agentgate-snapshot stats --help" for the forms'
-    );
-  const first = range[0];
-  const last = range[range.length - 1];
-  if (first === void 0 || last === void 0) {
-    throw new SnapshotNotFoundError(`run ${runId ?? ""} has no snapshots yet; "after" records them`, {
-      details: { runId }
-    });
-  }
-  return snapshotter.stats(
-    ctx.workspaceGiven ? ctx.workspace : first.workspace,
-    first.beforeSha,
-    last.afterSha
-  );
-}
-function snapshotResult(s) {
-  return {
-    json: s,
-    human: () => [
-      `Snapshot ${s.id}: run ${s.runId} iteration ${s.iteration} on ${printable(s.branch)}`,
-      `  ${short(s.beforeSha)}..${short(s.afterSha)}  ${s.filesChanged} files, +${s.insertions} -${s.deletions}${s.beforeSha === s.afterSha ? " (no change)" : ""}`,
-      `  patch: ${printable(s.patchPath ?? "-")}`,
-      ...s.files.length ? ["", filesTable(s.files)] : []
-    ].join("\n")
-  };
-}
-function statsText(s) {
-  return `${s.filesChanged} distinct files changed, +${s.insertions} -${s.deletions}${s.files.length ? `
-
-${filesTable(s.files)}` : ""}`;
-}
-function filesTable(files) {
-  return table(
-    ["STATUS", "+", "-", "PATH"],
-    files.map((f) => [
-      f.status,
-      f.binary ? "bin" : String(f.insertions),
-      f.binary ? "bin" : String(f.deletions),
-      f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path
-    ])
-  );
-}
-async function readOptionFile(path, flag) {
-  try {
-    return await readFile5(path, "utf8");
-  } catch (cause) {
-    throw new InvalidArgumentError(
-      `cannot read ${flag} ${path}: ${cause.code ?? "error"}`,
-      { cause, details: { option: flag } }
-    );
-  }
-}
-function afterOutputs(s, task) {
-  return {
-    "snapshot-id": s.id,
-    "after-sha": s.afterSha,
-    "patch-path": s.patchPath ?? "",
-    "files-changed": s.filesChanged,
-    insertions: s.insertions,
-    deletions: s.deletions,
-    "run-id": s.runId,
-    iteration: s.iteration,
-    // Step outputs share a 1 MiB budget per job: a long task file is cut.
-    task: (task ?? "").slice(0, 64 * 1024)
-  };
-}
-var VERIFY_FAILED_EXIT, RUN_ID, BEFORE_OPTIONS, before, AFTER_OPTIONS, after, iterate, SNAPSHOT_KEY, show, list, runs, patch, stats, verify, del, cherryPick, RUN_SNAPSHOT_COMMANDS;
-var init_run_snapshots = __esm({
-  "src/cli/commands/run-snapshots.ts"() {
-    "use strict";
-    init_config();
-    init_errors();
-    init_paths();
-    init_output();
-    init_spec();
-    init_github();
-    VERIFY_FAILED_EXIT = 3;
-    RUN_ID = {
-      type: "string",
-      valueName: "ID",
-      description: 'the run id: letters, digits, ".", "_" and "-"'
-    };
-    BEFORE_OPTIONS = {
-      "on-dirty": {
-        type: "string",
-        choices: OnDirty.options,
-        description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
-        defaultText: "onDirty in the config, else wip-commit"
-      },
-      branch: {
-        type: "string",
-        valueName: "NAME",
-        description: "commit the run on branch NAME instead of the checked-out one: created at HEAD when missing (BRANCH_EXISTS when it is at another commit), HEAD is switched to it without touching files, and your branch never moves",
-        defaultText: "the checked-out branch"
-      },
-      init: {
-        type: "boolean",
-        description: "initialise a directory that is not a repository yet (branch main) and commit its files as the first commit; nested repositories are left out and listed"
-      },
-      "restart-from": {
-        type: "integer",
-        valueName: "N",
-        description: "retry from a known point: the next iteration starts from iteration N's after commit (0: the run's start), where HEAD must be; recorded, so verify accepts it. Without it, a HEAD that does not build on the run's last iteration is RUN_DIVERGED"
-      }
-    };
-    before = defineCommand({
-      name: "before",
-      usage: "before --run ID [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N]",
-      summary: "Capture and record the before state of the run's next iteration (uncommitted work becomes a WIP commit).",
-      options: { run: { ...RUN_ID, required: true }, ...BEFORE_OPTIONS },
-      positionals: { required: [] },
-      examples: [
-        'before --run "$RUN" -C "$WS" --json',
-        'before --run "$RUN" --branch "agentgate/$RUN" -C "$WS"',
-        'before --run "$RUN" -C ./new-project --init',
-        'before --run "$RUN" --restart-from 2 -C "$WS"'
-      ],
-      async run(ctx, values) {
-        const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
-        const snapshotter = await ctx.snapshotter();
-        const state = await snapshotter.captureBeforeState(ctx.workspace, {
-          runId: values.run,
-          init: values.init,
-          ...onDirty ? { onDirty } : {},
-          ...branch === void 0 ? {} : { branch },
-          ...restartFrom === void 0 ? {} : { restartFrom }
-        });
-        return {
-          json: state,
-          human: () => `Run ${state.runId}: next iteration starts at ${short(state.sha)} on ${printable(state.branch)} (${state.headState})` + (state.wipSha ? `
-Uncommitted work was saved as WIP commit ${short(state.wipSha)}.` : "") + (state.nestedRepositories?.length ? `
-Nested repositories left out: ${printable(state.nestedRepositories.join(", "))}` : "")
-        };
-      }
-    });
-    AFTER_OPTIONS = {
-      run: { ...RUN_ID, required: true },
-      iteration: {
-        type: "integer",
-        valueName: "N",
-        description: "the iteration number, 0 or more; each number once per run",
-        required: true
-      },
-      task: {
-        type: "string",
-        valueName: "TEXT",
-        description: 'the task prompt; its first 100 characters go into the commit message as "Task:"'
-      },
-      "task-file": { type: "string", valueName: "F", description: "read the task prompt from file F" },
-      gate: {
-        type: "string",
-        valueName: "TEXT",
-        description: 'a label for the gate plan that checks the iteration (its source text or name), recorded on one line as "Gate:"'
-      },
-      "gate-file": {
-        type: "string",
-        valueName: "F",
-        description: "read the gate label from file F (its text, not its name, is recorded)"
-      },
-      ci: {
-        ...CI_OPTION,
-        description: "GitHub Actions integration: github writes step outputs/annotations, none turns it off"
-      }
-    };
-    after = defineCommand({
-      name: "after",
-      usage: "after --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--before SHA] [--ci github|none]",
-      summary: "Stage everything, commit the iteration, compute stats, write the patch artifact and store the snapshot.",
-      options: {
-        ...AFTER_OPTIONS,
-        before: {
-          type: "string",
-          valueName: "SHA",
-          description: "the iteration's start (a full or abbreviated SHA or any revision)",
-          defaultText: "the run's recorded before state"
-        }
-      },
-      positionals: { required: [] },
-      examples: ['after --run "$RUN" --iteration 1 --task-file task.md --gate "npm test" -C "$WS" --json'],
-      async run(ctx, values) {
-        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
-        const labels = await afterLabels(values);
-        const snapshotter = await ctx.snapshotter();
-        const snapshot = await snapshotter.captureAfterState(ctx.workspace, null, {
-          runId: values.run,
-          iteration: values.iteration,
-          ...labels,
-          ...values.before === void 0 ? {} : { beforeSha: values.before }
-        });
-        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
-        return snapshotResult(snapshot);
-      }
-    });
-    iterate = defineCommand({
-      name: "iterate",
-      usage: "iterate --run ID --iteration N [--task TEXT | --task-file F] [--gate TEXT | --gate-file F] [--on-dirty wip-commit|error] [--branch NAME] [--init] [--restart-from N] [--ci github|none] -- CMD [ARG...]",
-      summary: "One whole iteration in one process: before, then CMD (the agent) in the workspace, then after, whatever CMD's exit status.",
-      description: "CMD gets our stdin, stdout and stderr (with --json its stdout goes to our stderr, so that stdout stays one JSON document) and the signals we receive (SIGINT, SIGTERM, SIGHUP). Prints the snapshot plus agent: { exitCode, signal, durationMs }. Exit status: CMD's when it failed (128 + the signal number when a signal ended it), else 0; 1 when the iteration could not be recorded. A CMD that cannot start is AGENT_NOT_STARTED (exit 1) with the before state recorded and no snapshot.",
-      options: { ...AFTER_OPTIONS, ...BEFORE_OPTIONS },
-      positionals: { required: ["CMD"], rest: "ARG" },
-      examples: [
-        'iterate --run "$RUN" --iteration 1 --task-file task.md -C "$WS" --json -- my-agent --prompt-file task.md'
-      ],
-      async run(ctx, values, argv) {
-        const outputFile = githubFileFor(values.ci, "GITHUB_OUTPUT");
-        const labels = await afterLabels(values);
-        const { "on-dirty": onDirty, branch, "restart-from": restartFrom } = values;
-        const snapshotter = await ctx.snapshotter();
-        const snapshot = await snapshotter.iterate(ctx.workspace, {
-          runId: values.run,
-          iteration: values.iteration,
-          ...labels,
-          ...onDirty ? { onDirty } : {},
-          ...branch === void 0 ? {} : { branch },
-          ...restartFrom === void 0 ? {} : { restartFrom },
-          init: values.init,
-          agent: { argv, stdoutToStderr: ctx.json }
-        });
-        if (outputFile !== null) await appendKeyValues(outputFile, afterOutputs(snapshot, labels.taskPrompt));
-        const { agent } = snapshot;
-        const result = snapshotResult(snapshot);
-        return {
-          ...result,
-          human: (colour) => `${result.human(colour)}
-  agent: ${agentText(agent)}`,
-          exitCode: agentExitStatus(agent)
-        };
-      }
-    });
-    SNAPSHOT_KEY = "a snapshot id, or a full or abbreviated after SHA that names one snapshot";
-    show = defineCommand({
-      name: "show",
-      usage: "show ID",
-      summary: "Show one snapshot.",
-      description: `ID is ${SNAPSHOT_KEY}.`,
-      options: {},
-      positionals: { required: ["ID"] },
-      examples: ["show 3f2a9c1e0b --json"],
-      async run(ctx, _values, [id]) {
-        const snapshotter = await ctx.snapshotter();
-        return snapshotResult(await snapshotter.getSnapshot(id));
-      }
-    });
-    list = defineCommand({
-      name: "list",
-      usage: "list [--run ID]",
-      summary: "List snapshots, by run then iteration.",
-      options: { run: { ...RUN_ID, description: "only the snapshots of this run" } },
-      positionals: { required: [] },
-      examples: ['list --run "$RUN"'],
-      async run(ctx, values) {
-        const runId = values.run;
-        const listed = runId === void 0 ? await ctx.store.list() : await ctx.store.inspectRun(assertSafeId(runId, "run id"));
-        const local = ctx.localPaths;
-        const snapshots = await Promise.all(listed.snapshots.map((s) => local.snapshot(s)));
-        return {
-          json: snapshots,
-          // stdout stays Snapshot[]; with --json, the files that do not load are named on stderr.
-          warnings: listed.problems.map(storeWarning),
-          human: (colour) => {
-            const rows = snapshots.map((s) => [
-              s.runId,
-              String(s.iteration),
-              s.id,
-              String(s.filesChanged),
-              `+${s.insertions}`,
-              `-${s.deletions}`,
-              short(s.afterSha),
-              s.patchPath ?? "-"
-            ]);
-            const warnings = listed.problems.map(
-              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
-            );
-            return [
-              rows.length ? table(["RUN", "ITER", "ID", "FILES", "+", "-", "AFTER", "PATCH"], rows) : "No snapshots.",
-              ...warnings
-            ].join("\n");
-          }
-        };
-      }
-    });
-    runs = defineCommand({
-      name: "runs",
-      usage: "runs",
-      summary: "List run records.",
-      options: {},
-      positionals: { required: [] },
-      examples: ["runs --json"],
-      async run(ctx) {
-        const listed = await ctx.store.listRuns();
-        const local = ctx.localPaths;
-        const runs2 = await Promise.all(listed.runs.map((r) => local.run(r)));
-        return {
-          json: runs2,
-          warnings: listed.problems.map(storeWarning),
-          human: (colour) => {
-            const rows = runs2.map((r) => [
-              r.runId,
-              String(r.snapshotIds.length),
-              short(r.before?.sha),
-              r.updatedAt,
-              r.workspace
-            ]);
-            const warnings = listed.problems.map(
-              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
-            );
-            return [
-              rows.length ? table(["RUN", "SNAPSHOTS", "BEFORE", "UPDATED", "WORKSPACE"], rows) : "No runs.",
-              ...warnings
-            ].join("\n");
-          }
-        };
-      }
-    });
-    patch = defineCommand({
-      name: "patch",
-      usage: "patch ID [-o, --output FILE]",
-      summary: "Print (or write to FILE) the snapshot's unified diff.",
-      description: `ID is ${SNAPSHOT_KEY}. The diff is the patch artifact when it is intact, else regenerated from git, byte for byte. With --json: { "id", "diff" }, or { "id", "path" } with -o.`,
-      options: {
-        output: {
-          type: "string",
-          short: "o",
-          valueName: "FILE",
-          description: "write the diff to FILE (atomically) instead of printing it"
-        }
-      },
-      positionals: { required: ["ID"] },
-      examples: ["patch 3f2a9c1e0b -o iteration-1.diff"],
-      async run(ctx, values, [id]) {
-        const snapshotter = await ctx.snapshotter();
-        const snapshot = await snapshotter.getSnapshot(id);
-        const output = values.output;
-        if (output !== void 0) {
-          await snapshotter.generatePatch(snapshot, output);
-          return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
-        }
-        const dir = await mkdtemp(join6(tmpdir(), "agentgate-patch-"));
-        const file = join6(dir, "patch.diff");
-        const cleanup = () => rm3(dir, { recursive: true, force: true });
-        try {
-          await snapshotter.generatePatch(snapshot, file);
-        } catch (error2) {
-          await cleanup();
-          throw error2;
-        }
-        if (ctx.json)
-          return {
-            streamJson: {
-              prefix: `{
-  "id": ${JSON.stringify(snapshot.id)},
-  "diff": "`,
-              file,
-              suffix: '"\n}\n'
-            },
-            cleanup
-          };
-        return { streamFile: file, cleanup };
-      }
-    });
-    stats = defineCommand({
-      name: "stats",
-      usage: "stats FROM TO | stats SNAPSHOT | stats --run ID",
-      summary: "Diff statistics between two revisions, of one snapshot, or of a whole run.",
-      description: `FROM TO: any two revisions of the workspace. SNAPSHOT: ${SNAPSHOT_KEY}; its before..after. --run ID: from the run's first snapshot's before SHA to its last snapshot's after SHA. A snapshot or run is read in its recorded workspace unless -C is given.`,
-      options: {
-        run: {
-          ...RUN_ID,
-          description: "the whole run: from its first snapshot's before SHA to its last snapshot's after SHA"
-        }
-      },
-      positionals: { required: [], optional: ["FROM", "TO"] },
-      examples: ["stats HEAD~3 HEAD", 'stats --run "$RUN" --json'],
-      async run(ctx, values, positionals) {
-        const result = await statsFor(ctx, values.run, positionals);
-        return { json: result, human: () => statsText(result) };
-      }
-    });
-    verify = defineCommand({
-      name: "verify",
-      usage: "verify [ID | --run ID | --all | --attestation FILE] [--require-gate NAME]... [--each-iteration] [--ci github|none]",
-      summary: "Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.",
-      description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
-      options: {
-        run: { ...RUN_ID, description: "every snapshot of this run, and the run record" },
-        all: {
-          type: "boolean",
-          description: "the whole store, including files that no longer load (the default when nothing is given)"
-        },
-        "require-gate": {
-          type: "string",
-          valueName: "NAME",
-          multiple: true,
-          description: "with --run: fail unless the newest verdict of gate NAME on the run's last iteration is an observed pass"
-        },
-        "each-iteration": { type: "boolean", description: "ask --require-gate of every iteration of the run" },
-        ci: {
-          ...CI_OPTION,
-          description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off"
-        },
-        attestation: {
-          type: "string",
-          valueName: "FILE",
-          description: 'check a statement written by "attest" against the local records instead'
-        }
-      },
-      positionals: { required: [], optional: ["ID"] },
-      examples: [
-        'verify --run "$RUN"',
-        'verify --run "$RUN" --require-gate test --require-gate lint',
-        "verify --attestation agentgate.intoto.json"
-      ],
-      async run(ctx, values, [id]) {
-        const ci = detectCi(values.ci);
-        const chosen = [
-          id !== void 0,
-          values.run !== void 0,
-          values.all,
-          values.attestation !== void 0
-        ].filter(Boolean).length;
-        if (chosen > 1) throw new UsageError("give one of ID, --run ID, --all or --attestation FILE");
-        if (values.attestation !== void 0)
-          return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, ci.mode === "github");
-        const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
-        if ((values["require-gate"].length > 0 || values["each-iteration"]) && !("runId" in target))
-          throw new UsageError("--require-gate and --each-iteration need --run ID");
-        if (values["each-iteration"] && values["require-gate"].length === 0)
-          throw new UsageError("--each-iteration asks --require-gate NAME of every iteration: give one");
-        const gates = await ctx.gates();
-        const report3 = await gates.verify(target, {
-          requireGates: values["require-gate"],
-          eachIteration: values["each-iteration"]
-        });
-        return {
-          json: report3,
-          exitCode: report3.ok ? 0 : VERIFY_FAILED_EXIT,
-          ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report3.checks) } : {},
-          human: (colour) => {
-            const rows = report3.checks.map((c) => [
-              c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
-              c.snapshotId ?? "-",
-              c.check,
-              c.detail
-            ]);
-            const verdict = report3.ok ? paint(`All ${report3.checks.length} checks passed.`, "green", colour) : paint(
-              `${report3.checks.filter((c) => !c.ok).length} of ${report3.checks.length} checks failed.`,
-              "red",
-              colour
-            );
-            return `${rows.length ? `${table(["", "SNAPSHOT", "CHECK", "DETAIL"], rows)}
-` : ""}${verdict}`;
-          }
-        };
-      }
-    });
-    del = defineCommand({
-      name: "delete",
-      usage: "delete ID",
-      summary: "Remove a snapshot's metadata and its link from its run (the commit stays in git).",
-      options: {},
-      positionals: { required: ["ID"] },
-      examples: ["delete 3f2a9c1e0b"],
-      async run(ctx, _values, [id]) {
-        const snapshotter = await ctx.snapshotter();
-        const deleted = await snapshotter.delete(id);
-        return { json: { deleted }, human: () => `Deleted ${deleted}.` };
-      }
-    });
-    cherryPick = defineCommand({
-      name: "cherry-pick",
-      usage: "cherry-pick ID [--onto BRANCH]",
-      summary: "Apply a snapshot's whole change (before..after) as one commit on BRANCH.",
-      options: {
-        onto: {
-          type: "string",
-          valueName: "BRANCH",
-          description: "the branch to commit on",
-          defaultText: "the current branch"
-        }
-      },
-      positionals: { required: ["ID"] },
-      examples: ["cherry-pick 3f2a9c1e0b --onto release"],
-      async run(ctx, values, [id]) {
-        const snapshotter = await ctx.snapshotter();
-        const commit = await snapshotter.cherryPick(id, values.onto);
-        return {
-          json: commit,
-          human: () => `Created ${short(commit.sha)}${values.onto ? ` on ${printable(values.onto)}` : ""}: ${printable(commit.message.split("\n")[0] ?? "")}`
-        };
-      }
-    });
-    RUN_SNAPSHOT_COMMANDS = [
-      before,
-      after,
-      iterate,
-      show,
-      list,
-      runs,
-      patch,
-      stats,
-      verify,
-      del,
-      cherryPick
     ];
   }
 });
@@ -6018,329 +5536,2460 @@ var init_refs = __esm({
   }
 });
 
-// src/fs/git-locks.ts
-import { readdir as readdir3, readFile as readFile6, readlink, realpath, rm as rm4, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute2, join as join7, resolve as resolve5, sep } from "node:path";
-async function removeOrphanedGitLocks(o) {
-  if (!Number.isFinite(o.ownerSince)) return [];
-  const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir3(join7(common, "refs"), { recursive: true }).catch(() => [])).filter((name) => name.endsWith(".lock")).map((name) => join7(common, "refs", name));
-  const candidates = [
-    `${o.indexFile ?? join7(o.gitDir, "index")}.lock`,
-    join7(o.gitDir, "HEAD.lock"),
-    join7(common, "packed-refs.lock"),
-    ...refLocks
-  ];
-  const removed = [];
-  for (const path of candidates) {
-    const info = await stat2(path).catch(() => null);
-    if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm4(path, { force: true });
-      removed.push(path);
+// src/git/parsers/cat-file-batch.ts
+function parseCatFileBatch(buf) {
+  const out = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const eol = buf.indexOf(10, pos);
+    if (eol < 0) throw unparseable("cat-file --batch", "output ends inside a header");
+    const header = buf.toString("utf8", pos, eol);
+    pos = eol + 1;
+    const missing = /^(.*) (missing|ambiguous)$/.exec(header);
+    if (missing) {
+      out.push({ kind: "missing", name: missing[1] ?? "" });
+      continue;
+    }
+    const found = FOUND2.exec(header);
+    if (!found) throw unparseable("cat-file --batch", "malformed header", header);
+    const size = Number(found[3]);
+    if (pos + size + 1 > buf.length || buf[pos + size] !== 10)
+      throw unparseable("cat-file --batch", `object ${found[1]} is truncated`);
+    out.push({
+      kind: "found",
+      oid: found[1] ?? "",
+      type: found[2] ?? "",
+      content: buf.subarray(pos, pos + size)
+    });
+    pos += size + 1;
+  }
+  return out;
+}
+var FOUND2;
+var init_cat_file_batch = __esm({
+  "src/git/parsers/cat-file-batch.ts"() {
+    "use strict";
+    init_ids();
+    init_nul_records();
+    FOUND2 = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) (\\d+)$`);
+  }
+});
+
+// src/git/parsers/diff-stdin.ts
+function parseDiffStdin(buf, pairs) {
+  const text = buf.toString("latin1");
+  const out = [];
+  let pos = 0;
+  pairs.forEach((pair, i) => {
+    const header = `${pair.from} ${pair.to}
+`;
+    if (!text.startsWith(header, pos)) throw unparseable("diff-tree --stdin", `missing header ${i}`);
+    pos += header.length;
+    const next = pairs[i + 1];
+    const end = next === void 0 ? text.length : headerAt(text, `${next.from} ${next.to}
+`, pos);
+    out.push({ ...pair, files: parsePair(text.slice(pos, end)) });
+    pos = end;
+  });
+  if (pos !== text.length) throw unparseable("diff-tree --stdin", "output after the last pair");
+  return out;
+}
+function headerAt(text, header, from) {
+  for (let at = text.indexOf(header, from); at >= 0; at = text.indexOf(header, at + 1))
+    if (at === from || text[at - 1] === "\n") return at;
+  throw unparseable("diff-tree --stdin", "a pair header is missing");
+}
+function parsePair(chunk) {
+  if (chunk === "") return [];
+  const split = chunk.indexOf("\0\0");
+  if (split < 0) throw unparseable("diff-tree --stdin", "raw records without a patch");
+  const tokens = new ZTokens(chunk.slice(0, split + 1), "diff-tree --stdin --raw");
+  const entries = [];
+  while (!tokens.done) {
+    const e = readRawRecord(tokens);
+    entries.push({
+      ...e,
+      path: latinPath(e.path),
+      oldPath: e.oldPath === null ? null : latinPath(e.oldPath)
+    });
+  }
+  const patches = splitPatches(chunk.slice(split + 2));
+  const files = [];
+  let p = 0;
+  for (const entry of entries) {
+    const take = entry.status === "T" ? 2 : 1;
+    const parts = patches.slice(p, p + take);
+    if (parts.length !== take) throw unparseable("diff-tree --stdin", "fewer patches than raw records");
+    p += take;
+    const patch4 = parts.join("");
+    files.push({ entry, patch: patch4, hunks: parseHunks(patch4) });
+  }
+  if (p !== patches.length) throw unparseable("diff-tree --stdin", "more patches than raw records");
+  return files;
+}
+function latinPath(s) {
+  return decodeBytes(Buffer.from(s, "latin1"));
+}
+function splitPatches(patch4) {
+  if (patch4 === "") return [];
+  if (!patch4.startsWith("diff --git ")) throw unparseable("diff-tree --stdin", "patch does not start a file");
+  const out = [];
+  let start = 0;
+  for (let at = patch4.indexOf("\ndiff --git ", 0); at >= 0; at = patch4.indexOf("\ndiff --git ", at + 1)) {
+    out.push(patch4.slice(start, at + 1));
+    start = at + 1;
+  }
+  out.push(patch4.slice(start));
+  return out;
+}
+function parseHunks(patch4) {
+  const hunks = [];
+  let current = null;
+  for (const line of patch4.split("\n")) {
+    const m = HUNK.exec(line);
+    if (line.startsWith("diff --git ")) current = null;
+    else if (m) {
+      current = {
+        oldStart: Number(m[1]),
+        oldCount: m[2] === void 0 ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newCount: m[4] === void 0 ? 1 : Number(m[4]),
+        added: []
+      };
+      hunks.push(current);
+    } else if (current !== null && line.startsWith("+")) current.added.push(line.slice(1));
+  }
+  for (const h of hunks)
+    if (h.added.length !== h.newCount)
+      throw unparseable("diff-tree --stdin", "a hunk does not add what it says");
+  return hunks;
+}
+var HUNK;
+var init_diff_stdin = __esm({
+  "src/git/parsers/diff-stdin.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_diff_raw();
+    init_nul_records();
+    init_z_tokens();
+    HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+  }
+});
+
+// src/git/parsers/blame-porcelain.ts
+function parseBlamePorcelain(buf) {
+  const text = buf.toString("latin1");
+  const out = [];
+  const names = /* @__PURE__ */ new Map();
+  let pending = null;
+  let pos = 0;
+  while (pos < text.length) {
+    let eol = text.indexOf("\n", pos);
+    if (eol < 0) eol = text.length;
+    const line = text.slice(pos, eol);
+    pos = eol + 1;
+    if (pending === null) {
+      const m = LINE_HEADER.exec(line);
+      if (!m) throw unparseable("blame --porcelain", "expected a line header", line);
+      pending = { commit: m[1], origLine: Number(m[2]), finalLine: Number(m[3]) };
+    } else if (line.startsWith("	")) {
+      const filename = names.get(pending.commit);
+      if (filename === void 0) throw unparseable("blame --porcelain", `no filename for ${pending.commit}`);
+      out.push({ ...pending, filename });
+      pending = null;
+    } else if (line.startsWith("filename ")) {
+      names.set(pending.commit, unquotePath(line.slice(9)));
     }
   }
-  return removed;
+  if (pending !== null) throw unparseable("blame --porcelain", "output ends inside a line");
+  return out;
 }
-async function removeLockOlderThan(path, olderThanMs) {
-  const info = await stat2(path).catch(() => null);
-  if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm4(path, { force: true });
+function unquotePath(field) {
+  if (!field.startsWith('"')) return decodeBytes(Buffer.from(field, "latin1"));
+  if (!field.endsWith('"') || field.length < 2)
+    throw unparseable("blame --porcelain", "bad quoted path", field);
+  const bytes = [];
+  const body = field.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch !== "\\") {
+      bytes.push(ch.charCodeAt(0));
+      continue;
+    }
+    const next = body[i + 1] ?? "";
+    if (/[0-7]/.test(next)) {
+      bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else if (next in ESCAPES) {
+      bytes.push(ESCAPES[next]);
+      i += 1;
+    } else throw unparseable("blame --porcelain", "bad escape in a quoted path", field);
+  }
+  return decodeBytes(Buffer.from(bytes));
+}
+var LINE_HEADER, ESCAPES;
+var init_blame_porcelain = __esm({
+  "src/git/parsers/blame-porcelain.ts"() {
+    "use strict";
+    init_path_bytes();
+    init_ids();
+    init_nul_records();
+    LINE_HEADER = new RegExp(`^(${OBJECT_ID_SOURCE}) (\\d+) (\\d+)(?: (\\d+))?$`);
+    ESCAPES = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+  }
+});
+
+// src/git/provenance.ts
+async function readCommitNodes(repo, commits) {
+  const out = /* @__PURE__ */ new Map();
+  const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
+  if (unique.length === 0) return out;
+  const res = await runGitBuffer(repo, ["cat-file", "--batch"], {
+    input: unique.map((c) => `${c}
+`).join("")
+  });
+  for (const obj of parseCatFileBatch(res.stdout)) {
+    if (obj.kind !== "found" || obj.type !== "commit") continue;
+    const head = obj.content.toString("latin1", 0, Math.min(obj.content.length, 64 * 1024));
+    const end = head.indexOf("\n\n");
+    const message = end < 0 ? "" : head.slice(end + 2);
+    const lines = (end < 0 ? head : head.slice(0, end)).split("\n");
+    const tree = /^tree ([0-9a-f]+)$/.exec(lines[0] ?? "")?.[1];
+    if (tree === void 0)
+      throw new GitOutputUnparseableError(`commit ${obj.oid} has no tree header`, {
+        details: { commit: obj.oid }
+      });
+    const parents = lines.filter((l) => l.startsWith("parent ")).map((l) => l.slice(7));
+    out.set(obj.oid, { commit: obj.oid, tree, parents, message });
+  }
+  return out;
+}
+async function diffTreePairs(repo, pairs, paths) {
+  if (pairs.length === 0) return [];
+  const input = pairs.map((p) => `${p.from} ${p.to}
+`).join("");
+  const run = async (spec) => {
+    const args = ["--literal-pathspecs", "diff-tree", "--stdin", "-z", "--raw", "-p", "-U0", "--no-color"];
+    args.push(
+      "--diff-algorithm=myers",
+      ...DIFF_BASE_ARGS.filter((a) => a !== "-C"),
+      ...spec.length ? ["--", ...spec] : []
+    );
+    const res = await runGitBuffer(repo, args, { input });
+    return parseDiffStdin(res.stdout, pairs);
+  };
+  if (paths === null) return run([]);
+  if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
+  const slices = slicePaths(paths);
+  const results = [];
+  for (const slice of slices) results.push(await run(slice));
+  return pairs.map((p, i) => ({ ...p, files: results.flatMap((r) => r[i]?.files ?? []) }));
+}
+function slicePaths(paths) {
+  const out = [[]];
+  let bytes = 0;
+  for (const p of paths) {
+    const size = Buffer.byteLength(p) + 1;
+    if (bytes + size > MAX_PATHSPEC_BYTES && out.at(-1).length > 0) {
+      out.push([]);
+      bytes = 0;
+    }
+    out.at(-1).push(p);
+    bytes += size;
+  }
+  return out;
+}
+async function patchIds(repo, patches, idLength) {
+  if (patches.length === 0) return [];
+  const label = (i) => i.toString(16).padStart(idLength, "0");
+  const input = Buffer.from(patches.map((p, i) => `commit ${label(i + 1)}
+${p}`).join(""), "latin1");
+  const res = await runGit(repo, ["patch-id", "--stable"], { input });
+  const ids = /* @__PURE__ */ new Map();
+  for (const line of res.stdout.split("\n")) {
+    const m = /^([0-9a-f]+) ([0-9a-f]+)$/.exec(line);
+    if (m) ids.set(m[2], m[1]);
+  }
+  return patches.map((_, i) => ids.get(label(i + 1)) ?? null);
+}
+async function commitsBroughtIn(repo, commit, notFrom) {
+  const res = await runGit(repo, ["rev-list", commit, "--not", ...notFrom, "--"]);
+  return res.stdout.split("\n").filter(Boolean);
+}
+async function firstParentRange(repo, from, to) {
+  const res = await runGit(repo, ["rev-list", "--first-parent", "--reverse", to, "--not", from, "--"]);
+  return res.stdout.split("\n").filter(Boolean);
+}
+async function blame(repo, commit, path, range) {
+  assertRevisionSyntax(commit);
+  const args = ["--literal-pathspecs", "blame", "--porcelain", "--diff-algorithm=myers"];
+  if (range !== void 0) args.push("-L", `${range.start},${range.end}`);
+  const res = await runGitBuffer(repo, [...args, commit, "--", path]);
+  return parseBlamePorcelain(res.stdout);
+}
+var MAX_PATHSPEC_BYTES;
+var init_provenance = __esm({
+  "src/git/provenance.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    init_diff_stats();
+    init_refs();
+    init_cat_file_batch();
+    init_diff_stdin();
+    init_blame_porcelain();
+    init_runner();
+    MAX_PATHSPEC_BYTES = 256 * 1024;
+  }
+});
+
+// src/snapshotter/message.ts
+function iterationMessage(m) {
+  return [
+    `[agentgate] Run ${m.runId} iteration ${m.iteration}`,
+    "",
+    taskLine(m.taskPrompt),
+    gateLine(m.gatePlanSource),
+    "",
+    `Agentgate-Run: ${m.runId}`,
+    `Agentgate-Iteration: ${m.iteration}`,
+    `Agentgate-Before: ${m.beforeSha}`,
+    ""
+  ].join("\n");
+}
+function taskLine(taskPrompt) {
+  return `Task: ${firstChars(oneLine(taskPrompt), TASK_LIMIT)}`;
+}
+function gateLine(gatePlanSource) {
+  return `Gate: ${oneLine(gatePlanSource)}`;
+}
+function wipMessage(runId) {
+  return `${WIP_SUBJECT}
+
+Agentgate-Run: ${runId}
+`;
+}
+function firstChars(text, limit) {
+  let out = "";
+  let count = 0;
+  for (const char of text) {
+    if (count++ === limit) break;
+    out += char;
+  }
+  return out;
+}
+function oneLine(text) {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
+}
+var WIP_SUBJECT, TASK_LIMIT;
+var init_message = __esm({
+  "src/snapshotter/message.ts"() {
+    "use strict";
+    WIP_SUBJECT = "[agentgate] WIP before run";
+    TASK_LIMIT = 100;
+  }
+});
+
+// src/provenance/candidates.ts
+async function loadRunChains(src, repo, runIds) {
+  const snapshots = [];
+  if (runIds !== void 0) {
+    for (const runId of new Set(runIds)) {
+      assertSafeId(runId, "run id");
+      if (await src.snapshotter.store.loadRun(runId) === null)
+        throw new RunNotFoundError(`no run ${runId} in this home; "runs" lists the recorded runs`, {
+          details: { runId }
+        });
+      snapshots.push(...await src.snapshotter.store.loadByRun(runId));
+    }
+  } else snapshots.push(...(await src.snapshotter.store.list()).snapshots);
+  const nodes = await readCommitNodes(
+    repo,
+    snapshots.flatMap((s) => [s.beforeSha, s.afterSha])
+  );
+  const wipParents = await readCommitNodes(
+    repo,
+    [...nodes.values()].flatMap((n) => n.parents)
+  );
+  const byRun = /* @__PURE__ */ new Map();
+  for (const s of snapshots) {
+    const before2 = nodes.get(s.beforeSha);
+    const after2 = nodes.get(s.afterSha);
+    if (before2 === void 0 || after2 === void 0) continue;
+    const parent = before2.parents.length === 1 ? wipParents.get(before2.parents[0]) : void 0;
+    const wip = before2.message === wipMessage(s.runId) && parent !== void 0 ? { commit: before2, base: parent } : null;
+    const list5 = byRun.get(s.runId) ?? [];
+    list5.push({ snapshot: s, iteration: s.iteration, before: before2, after: after2, wip });
+    byRun.set(s.runId, list5);
+  }
+  return [...byRun.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([runId, iterations]) => {
+    iterations.sort((a, b) => a.iteration - b.iteration);
+    const paths = /* @__PURE__ */ new Set();
+    for (const it of iterations)
+      for (const f of it.snapshot.files) {
+        paths.add(f.path);
+        if (f.oldPath !== null) paths.add(f.oldPath);
+      }
+    return { runId, iterations, paths };
+  });
+}
+var init_candidates = __esm({
+  "src/provenance/candidates.ts"() {
+    "use strict";
+    init_errors();
+    init_provenance();
+    init_message();
+    init_paths();
+  }
+});
+
+// src/provenance/lines.ts
+function applyHunks(old, hunks, origin) {
+  const out = [];
+  let next = 1;
+  for (const h of hunks) {
+    const keepTo = h.oldCount === 0 ? h.oldStart : h.oldStart - 1;
+    for (let i = next; i <= keepTo; i++) out.push(old[i - 1] ?? null);
+    next = keepTo + 1 + h.oldCount;
+    for (let j = 0; j < h.newCount; j++) out.push(origin);
+  }
+  for (let i = next; i <= old.length; i++) out.push(old[i - 1] ?? null);
+  while (out.length > 0 && out.at(-1) === null) out.pop();
+  return out;
+}
+function addedLines(hunks) {
+  const out = [];
+  for (const h of hunks) for (let j = 0; j < h.newCount; j++) out.push(h.newStart + j);
+  return out;
+}
+var init_lines = __esm({
+  "src/provenance/lines.ts"() {
+    "use strict";
+  }
+});
+
+// src/provenance/replay.ts
+function replayRun(chain, diff2) {
+  const at = /* @__PURE__ */ new Map();
+  const first = chain.iterations[0];
+  const start = first.wip?.base ?? first.before;
+  at.set(start.commit, { node: start, state: /* @__PURE__ */ new Map() });
+  let latest = start.commit;
+  const out = /* @__PURE__ */ new Map();
+  for (const it of chain.iterations) {
+    const from = it.wip?.base ?? it.before;
+    let cur = at.get(from.commit)?.state;
+    if (cur === void 0) {
+      const prev = at.get(latest);
+      cur = applyDiff(prev.state, diff2(prev.node.tree, from.tree), null);
+    }
+    if (it.wip !== null) {
+      cur = applyDiff(cur, diff2(it.wip.base.tree, it.wip.commit.tree), 0);
+      at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
+    }
+    cur = applyDiff(cur, diff2(it.before.tree, it.after.tree), it.iteration);
+    at.set(it.after.commit, { node: it.after, state: cur });
+    latest = it.after.commit;
+    out.set(it.iteration, cur);
+  }
+  return out;
+}
+function applyDiff(state, files, origin) {
+  if (files.length === 0) return state;
+  const next = new Map(state);
+  const old = (p) => state.get(p)?.origins ?? [];
+  for (const { entry: e, hunks } of files) {
+    const blob = isNullId(e.dstId) ? null : e.dstId;
+    switch (e.status) {
+      case "D":
+        next.set(e.path, { origins: [], blob: null });
+        break;
+      case "A":
+        next.set(e.path, { origins: applyHunks([], hunks, origin), blob });
+        break;
+      case "T":
+        next.set(e.path, {
+          origins: applyHunks(
+            [],
+            hunks.filter((h) => h.oldCount === 0),
+            origin
+          ),
+          blob
+        });
+        break;
+      case "R":
+      case "C":
+        next.set(e.path, { origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin), blob });
+        if (e.status === "R" && e.oldPath !== null) next.set(e.oldPath, { origins: [], blob: null });
+        break;
+      default:
+        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob });
+    }
+  }
+  return next;
+}
+var init_replay = __esm({
+  "src/provenance/replay.ts"() {
+    "use strict";
+    init_ids2();
+    init_lines();
+  }
+});
+
+// src/provenance/engine.ts
+async function linkCommits(repo, nodes, chains, only) {
+  const empty = await emptyTreeId(repo);
+  const parentTrees = await parentTreesOf(repo, nodes, empty);
+  const own2 = await diffTreePairs(
+    repo,
+    nodes.map((n) => ({ from: parentTrees.get(n.commit), to: n.tree })),
+    only?.paths ?? null
+  );
+  const files = nodes.map(
+    (n, i) => (own2[i]?.files ?? []).filter((f) => only === void 0 || only.keep(n.commit, f.entry.path))
+  );
+  const wanted = new Set(files.flat().flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]));
+  const relevant = chains.filter((c) => [...c.paths].some((p) => wanted.has(p)));
+  const paths = renameClosure(wanted, relevant);
+  const replays = await replayAll(repo, relevant, paths);
+  const brought = await broughtIn(repo, nodes);
+  const links = nodes.map((node, i) => ({
+    node,
+    files: (files[i] ?? []).map((file) => ({
+      file,
+      added: addedLines(file.hunks),
+      claims: []
+    })),
+    treeMatches: relevant.concat(chains.filter((c) => !relevant.includes(c))).flatMap((c) => c.iterations.filter((it) => it.after.tree === node.tree))
+  }));
+  for (const link2 of links)
+    for (const f of link2.files)
+      for (const r of replays) {
+        const claim2 = blobClaim(link2.node, f, r, brought.get(link2.node.commit));
+        if (claim2 !== null) f.claims.push(claim2);
+      }
+  await patchIdClaims(repo, links, replays, paths, brought, empty);
+  await lineClaims(repo, links, replays, paths);
+  for (const link2 of links)
+    for (const f of link2.files)
+      f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
+  return links;
+}
+function cmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+async function parentTreesOf(repo, nodes, empty) {
+  const parents = await readCommitNodes(
+    repo,
+    nodes.flatMap((n) => n.parents.slice(0, 1))
+  );
+  return new Map(
+    nodes.map((n) => [
+      n.commit,
+      n.parents[0] === void 0 ? empty : parents.get(n.parents[0])?.tree ?? empty
+    ])
+  );
+}
+function renameClosure(wanted, chains) {
+  const out = new Set(wanted);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const c of chains)
+      for (const it of c.iterations)
+        for (const f of it.snapshot.files)
+          if (f.oldPath !== null && out.has(f.path) !== out.has(f.oldPath)) {
+            out.add(f.path);
+            out.add(f.oldPath);
+            grew = true;
+          }
+  }
+  return [...out].sort();
+}
+async function replayAll(repo, chains, paths) {
+  const pairs = /* @__PURE__ */ new Map();
+  for (const c of chains)
+    replayRun(c, (from, to) => {
+      pairs.set(`${from} ${to}`, { from, to });
+      return [];
+    });
+  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
+  return chains.map((chain) => ({
+    chain,
+    states: replayRun(chain, (from, to) => byPair.get(`${from} ${to}`) ?? [])
+  }));
+}
+async function broughtIn(repo, nodes) {
+  const out = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const set = /* @__PURE__ */ new Set([n.commit]);
+    if (n.parents.length > 1)
+      for (const c of await commitsBroughtIn(repo, n.commit, n.parents.slice(0, 1))) set.add(c);
+    out.set(n.commit, set);
+  }
+  return out;
+}
+function blobOf(f) {
+  return isNullId(f.entry.dstId) ? null : f.entry.dstId;
+}
+function versions(r, path) {
+  const out = [];
+  for (const it of [...r.chain.iterations].reverse()) {
+    const s = r.states.get(it.iteration)?.get(path);
+    if (s !== void 0) out.push({ it, lines: s.origins, blob: s.blob });
+  }
+  return out;
+}
+function blobClaim(node, f, r, brought) {
+  const blob = blobOf(f.file);
+  let best = null;
+  for (const v of versions(r, f.file.entry.path)) {
+    if (v.blob !== blob) continue;
+    const method = brought.has(v.it.after.commit) ? "ancestry" : v.it.after.tree === node.tree ? "tree" : "blob";
+    if (best === null || STRENGTH[method] > STRENGTH[best.method])
+      best = {
+        runId: r.chain.runId,
+        method,
+        iteration: v.it,
+        origins: f.added.map((n) => v.lines[n - 1] ?? null)
+      };
+  }
+  return best;
+}
+async function patchIdClaims(repo, links, replays, paths, brought, empty) {
+  const open7 = links.flatMap(
+    (l) => l.files.flatMap(
+      (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
+    )
+  );
+  if (open7.length === 0) return;
+  const pairs = /* @__PURE__ */ new Map();
+  for (const { r } of open7) {
+    const first = r.chain.iterations[0];
+    const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
+    for (const it of r.chain.iterations)
+      for (const from of [...starts, it.before.tree])
+        pairs.set(`${from} ${it.after.tree} ${it.snapshot.id}`, { from, to: it.after.tree, it });
+  }
+  const list5 = [...pairs.values()];
+  const diffs = await diffTreePairs(repo, list5, paths);
+  const runFiles = diffs.flatMap(
+    (d, i) => d.files.map((file) => ({ it: list5[i].it, file }))
+  );
+  const idLength = empty.length;
+  const ids = await patchIds(
+    repo,
+    [...open7.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
+    idLength
+  );
+  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open7.length + i] ?? null }));
+  open7.forEach(({ l, f, r }, i) => {
+    const id = ids[i];
+    if (id === null || id === void 0) return;
+    const match = runIds.filter(
+      (x) => x.id === id && x.it.snapshot.runId === r.chain.runId && x.file.entry.path === f.file.entry.path
+    ).sort((a, b) => b.it.iteration - a.it.iteration)[0];
+    if (match === void 0) return;
+    const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
+    const theirs = addedLines(match.file.hunks);
+    f.claims.push({
+      runId: r.chain.runId,
+      method: brought.get(l.node.commit).has(match.it.after.commit) ? "ancestry" : "patch-id",
+      iteration: match.it,
+      origins: f.added.map(
+        (_, k) => theirs[k] === void 0 ? null : state?.origins[theirs[k] - 1] ?? null
+      )
+    });
+  });
+}
+async function lineClaims(repo, links, replays, paths) {
+  const open7 = [];
+  for (const l of links)
+    for (const f of l.files) {
+      if (f.added.length === 0) continue;
+      for (const r of replays) {
+        if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
+        const v = versions(r, f.file.entry.path).find((x) => x.blob !== null);
+        if (v !== void 0 && v.lines.some((o) => o !== null)) open7.push({ l, f, r, v });
+      }
+    }
+  if (open7.length === 0) return;
+  const pairs = /* @__PURE__ */ new Map();
+  for (const o of open7)
+    pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
+  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
+  for (const { l, f, r, v } of open7) {
+    const path = f.file.entry.path;
+    const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
+      (x) => x.entry.path === path && (x.entry.oldPath ?? path) === path
+    );
+    const carried = change === void 0 ? v.lines : applyHunks(v.lines, change.hunks, null);
+    const origins = f.added.map((n) => carried[n - 1] ?? null);
+    if (origins.some((o) => o !== null))
+      f.claims.push({ runId: r.chain.runId, method: "lines", iteration: v.it, origins });
+  }
+}
+var STRENGTH;
+var init_engine = __esm({
+  "src/provenance/engine.ts"() {
+    "use strict";
+    init_ids2();
+    init_provenance();
+    init_empty_tree();
+    init_lines();
+    init_replay();
+    STRENGTH = {
+      ancestry: 5,
+      tree: 4,
+      blob: 3,
+      "patch-id": 2,
+      lines: 1,
+      none: 0
+    };
+  }
+});
+
+// src/provenance/anchor.ts
+async function computeAnchor(src, repo, rev, opts = {}) {
+  const [anchor3] = await computeAnchors(src, repo, [rev], opts);
+  return anchor3;
+}
+async function computeAnchors(src, repo, revs, opts = {}) {
+  const commits = [];
+  for (const rev of revs) commits.push(await resolveRevision(repo, rev, "commit"));
+  const nodes = await readCommitNodes(repo, commits);
+  const chains = await loadRunChains(src, repo, opts.runIds);
+  const links = await linkCommits(
+    repo,
+    commits.map((c) => nodes.get(c)),
+    chains
+  );
+  const createdAt = (opts.now ?? /* @__PURE__ */ new Date()).toISOString();
+  const onlyRuns = opts.runIds === void 0 ? null : [...new Set(opts.runIds)].sort();
+  return links.map((l) => {
+    const files = l.files.map(anchorFile);
+    return {
+      commit: l.node.commit,
+      tree: l.node.tree,
+      parents: l.node.parents,
+      createdAt,
+      treeMatch: treeMatchOf(l.treeMatches),
+      runs: runsOf(files),
+      files,
+      coverage: {
+        files: files.length,
+        filesFromRuns: files.filter((f) => f.method !== "none").length,
+        linesAdded: files.reduce((n, f) => n + f.linesAdded, 0),
+        linesFromRuns: files.reduce((n, f) => n + f.linesFromRuns, 0)
+      },
+      onlyRuns
+    };
+  });
+}
+async function anchorRange(src, repo, range, opts = {}) {
+  const m = /^(.+?)\.\.(?!\.)(.+)$/.exec(range);
+  if (m === null)
+    throw new InvalidArgumentError(`${JSON.stringify(range)} is not a range; give A..B (two revisions)`, {
+      details: { range }
+    });
+  const from = await resolveRevision(repo, m[1], "commit");
+  const to = await resolveRevision(repo, m[2], "commit");
+  const commits = await firstParentRange(repo, from, to);
+  if (commits.length === 0)
+    throw new RevisionNotFoundError(`${range} holds no commit (is ${m[1]} already an ancestor of ${m[2]}?)`, {
+      details: { range }
+    });
+  return computeAnchors(src, repo, commits, opts);
+}
+function newestFirst(a, b) {
+  const t = Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt);
+  return t !== 0 ? t : b.iteration - a.iteration || (a.snapshot.runId < b.snapshot.runId ? 1 : -1);
+}
+function treeMatchOf(matches) {
+  const it = [...matches].sort(newestFirst)[0];
+  return it === void 0 ? null : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };
+}
+function anchorFile(f) {
+  const e = f.file.entry;
+  const origins = [];
+  for (const claim2 of f.claims) {
+    const counts = /* @__PURE__ */ new Map();
+    for (const o of claim2.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+    if (counts.size === 0) counts.set(claim2.iteration.iteration, 0);
+    for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
+      origins.push({ runId: claim2.runId, iteration, lines });
+  }
+  const fromRuns = f.added.filter((_, i) => f.claims.some((c) => (c.origins[i] ?? 0) >= 1)).length;
+  return {
+    path: e.path,
+    oldPath: e.oldPath,
+    status: STATUS2[e.status],
+    linesAdded: f.added.length,
+    linesFromRuns: fromRuns,
+    method: f.claims[0]?.method ?? "none",
+    origins
+  };
+}
+function runsOf(files) {
+  const runs3 = /* @__PURE__ */ new Map();
+  for (const f of files)
+    for (const o of f.origins) {
+      const set = runs3.get(o.runId) ?? /* @__PURE__ */ new Set();
+      if (o.iteration >= 1) set.add(o.iteration);
+      runs3.set(o.runId, set);
+    }
+  return [...runs3].sort(([a], [b]) => a < b ? -1 : 1).map(([runId, its]) => ({ runId, iterations: [...its].sort((a, b) => a - b) }));
+}
+var STATUS2;
+var init_anchor2 = __esm({
+  "src/provenance/anchor.ts"() {
+    "use strict";
+    init_errors();
+    init_provenance();
+    init_refs();
+    init_candidates();
+    init_engine();
+    STATUS2 = {
+      A: "added",
+      C: "copied",
+      D: "deleted",
+      M: "modified",
+      R: "renamed",
+      T: "typechange"
+    };
+  }
+});
+
+// src/fs/atomic.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir2, open, rename, rm as rm3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname3, join as join7 } from "node:path";
+function tempPathBeside(path) {
+  return join7(dirname3(path), `.${basename2(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+}
+async function replaceFileAtomic(path, fill) {
+  const dir = dirname3(path);
+  const temp = tempPathBeside(path);
+  try {
+    await mkdir2(dir, { recursive: true });
+    const result = await fill(temp);
+    await fsyncFile(temp);
+    await rename(temp, path);
+    await fsyncDir(dir);
+    return result;
+  } catch (cause) {
+    await rm3(temp, { force: true }).catch(() => void 0);
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(
+      `could not write ${path} (${errnoOf(cause)}); check free space and permissions, then retry`,
+      { cause, details: { path } }
+    );
+  }
+}
+async function writeFileAtomic(path, data) {
+  await replaceFileAtomic(path, async (temp) => {
+    const handle = await open(temp, "wx", 420);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function writeJsonAtomic(path, value) {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}
+`);
+}
+async function fsyncFile(path) {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function fsyncDir(dir) {
+  let handle;
+  try {
+    handle = await open(dir, "r");
+    await handle.sync();
+  } catch {
+  } finally {
+    await handle?.close().catch(() => void 0);
+  }
+}
+function errnoOf(cause) {
+  const code2 = cause?.code;
+  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
+}
+var TEMP_NAME;
+var init_atomic = __esm({
+  "src/fs/atomic.ts"() {
+    "use strict";
+    init_errors();
+    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  }
+});
+
+// types/attestation.ts
+var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
+var init_attestation = __esm({
+  "types/attestation.ts"() {
+    "use strict";
+    init_zod();
+    init_gate();
+    init_snapshot();
+    STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
+    TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1";
+    Name = string2().check(_minLength(1), _maxLength(4096));
+    Subject = object({
+      name: Name,
+      digest: union([
+        object({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
+        object({ gitCommit: Sha })
+      ])
+    });
+    GateAnnotations = object({
+      runId: SafeId,
+      iteration: int().check(_nonnegative()),
+      gate: SafeId,
+      gateId: SafeId,
+      attempt: int().check(_positive()),
+      verdict: GateVerdict,
+      observed: boolean2(),
+      afterSha: Sha,
+      command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
+      exitCode: nullable(int()),
+      durationMs: int().check(_nonnegative()),
+      tests: nullable(TestTotals),
+      logSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/)))
+    });
+    GateConfiguration = object({
+      name: Name,
+      digest: object({ gitTree: Sha }),
+      annotations: GateAnnotations
+    });
+    TestResult = _enum(["PASSED", "WARNED", "FAILED"]);
+    TestResultPredicate = object({
+      result: TestResult,
+      configuration: array(GateConfiguration).check(_maxLength(1e5)),
+      url: optional(url().check(_maxLength(4096))),
+      passedTests: array(Name).check(_maxLength(1e5)),
+      warnedTests: array(Name).check(_maxLength(1e5)),
+      failedTests: array(Name).check(_maxLength(1e5))
+    });
+    Statement = object({
+      _type: literal(STATEMENT_TYPE),
+      subject: array(Subject).check(_minLength(1), _maxLength(1e5)),
+      predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
+      predicate: TestResultPredicate
+    });
+    AttestResult = object({ file: string2(), subjects: int().check(_positive()) });
+    AttestationCheck = object({ check: string2(), ok: boolean2(), detail: string2() });
+    AttestationReport = object({
+      ok: boolean2(),
+      file: string2(),
+      runId: nullable(SafeId),
+      checks: array(AttestationCheck)
+    });
+  }
+});
+
+// src/git/unified-diff.ts
+import { createHash } from "node:crypto";
+import { resolve as resolve4 } from "node:path";
+async function unifiedDiff(repo, from, to) {
+  const trees = await resolveDiffTrees(repo, from, to);
+  return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
+}
+async function streamUnifiedDiff(repo, from, to, consume) {
+  const trees = await resolveDiffTrees(repo, from, to);
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], (stdout) => consume(stdout));
+}
+async function writeUnifiedDiffToFile(repo, from, to, file) {
+  return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
+}
+async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
+  const path = resolve4(file);
+  const bytes = await replaceFileAtomic(
+    path,
+    (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
+  );
+  return { path, bytes };
+}
+async function treeDiffSha256(repo, trees) {
+  const hash = createHash("sha256");
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+    for await (const chunk of stdout) hash.update(chunk);
+  });
+  return hash.digest("hex");
+}
+var PATCH_ARGS;
+var init_unified_diff = __esm({
+  "src/git/unified-diff.ts"() {
+    "use strict";
+    init_atomic();
+    init_diff_stats();
+    init_runner();
+    PATCH_ARGS = [
+      "diff-tree",
+      "-p",
+      "--binary",
+      "--full-index",
+      "--no-color",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+      ...DIFF_BASE_ARGS
+    ];
+  }
+});
+
+// src/snapshotter/patch-artifact.ts
+import { createHash as createHash2 } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { copyFile } from "node:fs/promises";
+async function writePatchArtifact(repo, trees, path) {
+  await writeTreeDiffToFile(repo, trees, path);
+  return { path, sha256: await sha256File(path) };
+}
+async function copyFileAtomic(src, dest) {
+  await replaceFileAtomic(dest, (temp) => copyFile(src, temp));
+}
+async function sha256File(path) {
+  const hash = createHash2("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return hash.digest("hex");
+}
+var init_patch_artifact = __esm({
+  "src/snapshotter/patch-artifact.ts"() {
+    "use strict";
+    init_unified_diff();
+    init_atomic();
+  }
+});
+
+// node_modules/nanoid/index.js
+import { webcrypto as crypto } from "node:crypto";
+function fillPool(bytes) {
+  if (bytes < 0) throw new RangeError("Wrong ID size");
+  try {
+    if (!pool || pool.length < bytes) {
+      pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
+      crypto.getRandomValues(pool);
+      poolOffset = 0;
+    } else if (poolOffset + bytes > pool.length) {
+      crypto.getRandomValues(pool);
+      poolOffset = 0;
+    }
+  } catch (e) {
+    pool = void 0;
+    throw e;
+  }
+  poolOffset += bytes;
+}
+function random(bytes) {
+  fillPool(bytes |= 0);
+  return pool.subarray(poolOffset - bytes, poolOffset);
+}
+function customRandom(alphabet, defaultSize, getRandom) {
+  let safeByteCutoff = 256 - 256 % alphabet.length;
+  if (safeByteCutoff === 256) {
+    let mask = alphabet.length - 1;
+    return (size = defaultSize) => {
+      if (!size) return "";
+      let id = "";
+      while (true) {
+        let bytes = getRandom(size);
+        let i = size;
+        while (i--) {
+          id += alphabet[bytes[i] & mask];
+          if (id.length >= size) return id;
+        }
+      }
+    };
+  }
+  let step = Math.ceil(1.6 * 256 * defaultSize / safeByteCutoff);
+  return (size = defaultSize) => {
+    if (!size) return "";
+    let id = "";
+    while (true) {
+      let bytes = getRandom(step);
+      let i = step;
+      while (i--) {
+        if (bytes[i] < safeByteCutoff) {
+          id += alphabet[bytes[i] % alphabet.length];
+          if (id.length >= size) return id;
+        }
+      }
+    }
+  };
+}
+function customAlphabet(alphabet, size = 21) {
+  return customRandom(alphabet, size, random);
+}
+var POOL_SIZE_MULTIPLIER, pool, poolOffset;
+var init_nanoid = __esm({
+  "node_modules/nanoid/index.js"() {
+    POOL_SIZE_MULTIPLIER = 128;
+  }
+});
+
+// src/fs/lock.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { link, mkdir as mkdir3, readFile as readFile5, rename as rename2, rm as rm4, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { dirname as dirname4 } from "node:path";
+async function withLock(path, opts, fn) {
+  const handle = await acquire(path, opts);
+  try {
+    return await fn(handle);
+  } finally {
+    await release(handle);
+  }
+}
+async function acquire(path, opts) {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const startTime = processStartTime(process.pid);
+  const owner = {
+    pid: process.pid,
+    hostname: hostname(),
+    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+    token: randomBytes3(12).toString("hex"),
+    purpose: opts.purpose ?? "agentgate",
+    ...startTime === null ? {} : { startTime }
+  };
+  HELD.add(owner.token);
+  try {
+    return await waitFor(path, owner, timeoutMs);
+  } catch (error2) {
+    HELD.delete(owner.token);
+    throw error2;
+  }
+}
+async function waitFor(path, owner, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 5;
+  for (; ; ) {
+    if (await tryCreate(path, owner)) return { path, owner, recovered: null };
+    const current = await readOwner(path);
+    if (current !== null && isProvablyDead(current) && await takeOver(path, current, owner)) {
+      return { path, owner, recovered: current };
+    }
+    if (Date.now() >= deadline) {
+      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
+      throw new LockTimeoutError(
+        `${path} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
+        { details: { path, owner: current, timeoutMs } }
+      );
+    }
+    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
+    delay = Math.min(delay * 2, 100);
+  }
+}
+async function tryCreate(path, owner) {
+  const temp = `${path}.${owner.token}.tmp`;
+  const failed = (cause) => new WriteFailedError(
+    `could not create lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+    { cause, details: { path } }
+  );
+  try {
+    try {
+      await mkdir3(dirname4(path), { recursive: true });
+      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    } catch (cause) {
+      throw failed(cause);
+    }
+    try {
+      await link(temp, path);
+      return true;
+    } catch (cause) {
+      if (cause.code === "EEXIST") return false;
+      throw failed(cause);
+    }
+  } finally {
+    await rm4(temp, { force: true }).catch(() => void 0);
+  }
+}
+async function takeOver(path, stale, owner) {
+  const breaker2 = `${path}.break`;
+  if (!await tryCreate(breaker2, owner)) {
+    const other = await readOwner(breaker2);
+    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
+    return false;
+  }
+  const temp = `${path}.${owner.token}.tmp`;
+  try {
+    if ((await readOwner(path))?.token !== stale.token) return false;
+    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    await rename2(temp, path);
+    return true;
+  } catch (cause) {
+    throw new WriteFailedError(
+      `could not take over lock ${path} (${errnoOf(cause)}); check permissions and free space`,
+      { cause, details: { path } }
+    );
+  } finally {
+    await rm4(temp, { force: true }).catch(() => void 0);
+    await rm4(breaker2, { force: true }).catch(() => void 0);
+  }
+}
+async function readOwner(path) {
+  try {
+    const parsed = JSON.parse(await readFile5(path, "utf8"));
+    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
+      return { createdAt: "", purpose: "unknown", ...parsed };
+    }
+  } catch {
+  }
+  return null;
+}
+function isProcessGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (cause) {
+    return cause.code === "ESRCH";
+  }
+}
+function isProvablyDead(owner) {
+  if (owner.hostname !== hostname()) return false;
+  if (owner.pid === process.pid) return !HELD.has(owner.token);
+  if (isProcessGone(owner.pid)) return true;
+  const now = processStat(owner.pid);
+  if (now === null) return false;
+  if (now.state === "Z" || now.state === "X") return true;
+  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
+}
+function processStartTime(pid) {
+  return processStat(pid)?.startTime ?? null;
+}
+function processStat(pid) {
+  try {
+    const stat20 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat20.slice(stat20.lastIndexOf(")") + 2).split(" ");
+    const [state, startTime] = [fields[0], fields[19]];
+    return state === void 0 || startTime === void 0 ? null : { state, startTime };
+  } catch {
+    return null;
+  }
+}
+async function removeIfStill(path, stale) {
+  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
+  try {
+    await rename2(path, grave);
+  } catch {
+    return false;
+  }
+  const moved = await readOwner(grave);
+  if (moved?.token !== stale.token) {
+    await link(grave, path).catch(() => void 0);
+    await rm4(grave, { force: true });
+    return false;
+  }
+  await rm4(grave, { force: true });
   return true;
 }
-async function commonDir(gitDir) {
-  const named = (await readFile6(join7(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-  if (named === "") return gitDir;
-  return isAbsolute2(named) ? named : join7(gitDir, named);
-}
-async function removeAbandonedLock(path, repository, waitMs) {
-  const repo = {
-    workTree: await realOrSelf(repository.workTree),
-    gitDir: await realOrSelf(repository.gitDir)
-  };
-  const deadline = Date.now() + waitMs;
-  let unowned = 0;
-  for (; ; ) {
-    if (await stat2(path).catch(() => null) === null) return "absent";
-    unowned = await mayBeOwned(path, repo) ? 0 : unowned + 1;
-    if (unowned === 2) {
-      await rm4(path, { force: true });
-      return "removed";
-    }
-    if (Date.now() >= deadline) return "held";
-    await new Promise((resolve18) => setTimeout(resolve18, LOCK_SETTLE_MS));
+async function release(handle) {
+  try {
+    const current = await readOwner(handle.path);
+    if (current?.token === handle.owner.token) await rm4(handle.path, { force: true });
+  } finally {
+    HELD.delete(handle.owner.token);
   }
 }
-async function mayBeOwned(path, repo) {
-  const pids = await readdir3("/proc").catch(() => null);
-  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return true;
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    if (await holdsOpen(pid, path) || await isGitIn(pid, repo)) return true;
-  }
-  return false;
+function sleep(ms) {
+  return new Promise((resolve21) => setTimeout(resolve21, ms));
 }
-async function holdsOpen(pid, path) {
-  const fds = await readdir3(`/proc/${pid}/fd`).catch(() => []);
-  for (const fd of fds) if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path) return true;
-  return false;
-}
-async function isGitIn(pid, repo) {
-  const status2 = await readFile6(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const name = /\((.*)\) (\S)/s.exec(status2);
-  if (name === null || !name[1]?.startsWith("git") || "ZX".includes(name[2] ?? "X")) return false;
-  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
-  const environ = await readFile6(`/proc/${pid}/environ`, "utf8").catch(() => null);
-  const cmdline = await readFile6(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
-  if (cwd === null || environ === null || cmdline === null) return true;
-  const args = cmdline.split("\0");
-  if (args.some((a) => DAEMONS.includes(a))) return false;
-  const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
-  const named = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
-  if (named !== void 0 && named !== "") return await realOrSelf(resolve5(cwd, named)) === repo.gitDir;
-  return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
-}
-function within(path, dir) {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
-}
-async function realOrSelf(path) {
-  return realpath(path).catch(() => path);
-}
-var LOCK_SETTLE_MS, DAEMONS;
-var init_git_locks = __esm({
-  "src/fs/git-locks.ts"() {
-    "use strict";
-    LOCK_SETTLE_MS = 300;
-    DAEMONS = ["fsmonitor--daemon", "credential-cache--daemon"];
-  }
-});
-
-// src/fs/inside.ts
-import { lstat, realpath as realpath2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute3, join as join8, relative, sep as sep2 } from "node:path";
-function isInside(parent, child) {
-  const rel = relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !isAbsolute3(rel);
-}
-async function realPathOf(path) {
-  const real = await realpath2(path).catch(() => null);
-  if (real !== null) return real;
-  const parent = dirname3(path);
-  return parent === path ? path : join8(await realPathOf(parent), basename2(path));
-}
-async function assertNoLinkInside(topLevel, file) {
-  const real = await realPathOf(dirname3(file));
-  const lexical = relative(topLevel, file);
-  const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
-  if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join8(real, basename2(file)));
-  let at = topLevel;
-  for (const part of rel.split(sep2).slice(0, -1)) {
-    at = join8(at, part);
-    const info = await lstat(at).catch(() => null);
-    if (info?.isSymbolicLink()) {
-      throw new UnsafeWorkspaceError(
-        `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
-        {
-          details: { workspace: topLevel, path: at }
-        }
-      );
-    }
-  }
-}
-var init_inside = __esm({
-  "src/fs/inside.ts"() {
+var DEFAULT_LOCK_TIMEOUT_MS, HELD;
+var init_lock = __esm({
+  "src/fs/lock.ts"() {
     "use strict";
     init_errors();
+    init_atomic();
+    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
+    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
   }
 });
 
-// src/git/repo.ts
-import { appendFile as appendFile2, lstat as lstat2, mkdir as mkdir3, readFile as readFile7, realpath as realpath3, stat as stat3 } from "node:fs/promises";
-import { homedir as homedir2 } from "node:os";
-import { dirname as dirname4, join as join9, resolve as resolve6, sep as sep3 } from "node:path";
-async function openRepo(dir, opts = {}) {
-  const real = await resolveWorkspaceDir(dir);
-  const base = { cwd: real, ...opts };
-  let out;
-  try {
-    out = (await runGit(base, [
-      "rev-parse",
-      "--path-format=absolute",
-      "--show-toplevel",
-      "--git-dir",
-      "--git-common-dir"
-    ])).stdout;
-  } catch (cause) {
-    if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
-      throw new NotARepositoryError(
-        `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
-        { cause, details: { workspace: real } }
-      );
-    }
-    throw cause;
-  }
-  const [topLevel, gitDir, commonDir2] = out.split("\n");
-  if (!topLevel || !gitDir || !commonDir2) {
-    throw new NotARepositoryError(
-      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
-      { details: { workspace: real } }
-    );
-  }
-  assertSafeWorkspace(topLevel);
-  if (!isInside(topLevel, real)) {
-    throw new UnsafeWorkspaceError(
-      `git places the work tree of ${real} at ${topLevel} (core.worktree?); refusing to snapshot outside the workspace`,
-      { details: { workspace: real, topLevel } }
-    );
-  }
-  await assertOwnWorkTree(real, topLevel, gitDir);
-  const config2 = neutraliseDrivers(
-    await driverKeys(base, [join9(commonDir2, "config"), join9(gitDir, "config.worktree")])
+// src/store/json-file.ts
+import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
+import { join as join8 } from "node:path";
+function corruptFile(path, what, reason, cause) {
+  return new StoreCorruptError(
+    `${path} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    { cause, details: { path, reason } }
   );
-  return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
-async function assertOwnWorkTree(real, topLevel, gitDir) {
-  const owner = await dotGitOwner(real);
-  const refuse = (why) => {
-    throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
-      details: { workspace: real, topLevel, gitDir }
-    });
-  };
-  if (owner === null)
-    return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
-  if (owner.dir !== topLevel)
-    return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
-  if (!owner.isFile) return;
-  const realGitDir = await realpath3(gitDir);
-  const named = await readPointer(join9(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve6(realGitDir, named)) === join9(owner.dir, ".git"))
-    return;
-  const worktree = await configValue(join9(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve6(realGitDir, worktree)) === owner.dir) return;
-  if (realGitDir.split(sep3).includes(".git")) {
-    refuse(`${join9(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
-  }
-}
-async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname4(at)) {
-    const info = await lstat2(join9(at, ".git")).catch(() => null);
-    if (info !== null) return { dir: at, isFile: info.isFile() };
-    if (dirname4(at) === at) return null;
-  }
-}
-async function driverKeys(base, files) {
-  const keys = [];
-  const seen = /* @__PURE__ */ new Set();
-  const queue = [...files];
-  while (queue.length > 0 && seen.size < 64) {
-    const file = queue.shift();
-    if (seen.has(file)) continue;
-    seen.add(file);
-    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
-    const res = await runGit(
-      base,
-      ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
-      { okExitCodes: [1] }
-    );
-    for (const { key, value } of parseConfigEntries(res.stdout)) {
-      if (!/^include/i.test(key)) keys.push(key);
-      else if (value !== "") queue.push(includedFile(value, file));
-    }
-  }
-  return keys;
-}
-function includedFile(path, from) {
-  if (path === "~" || path.startsWith("~/")) return join9(process.env.HOME ?? homedir2(), path.slice(1));
-  return resolve6(dirname4(from), path);
-}
-async function configValue(file, key) {
-  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname4(file) }, ["config", "--file", file, "--get", key], {
-    okExitCodes: [1]
-  });
-  return res.exitCode === 0 ? res.stdout.trim() : null;
-}
-async function readPointer(file) {
-  const text = await readFile7(file, "utf8").catch(() => null);
-  if (text === null) return null;
-  return text.replace(/^gitdir: /, "").trim() || null;
-}
-async function realpathOrNull(path) {
-  return realpath3(path).catch(() => null);
-}
-async function initRepo(dir, branch, opts = {}) {
-  const real = await resolveWorkspaceDir(dir);
-  assertSafeWorkspace(real);
-  await runGit({ cwd: real, ...opts }, ["init", "--quiet", `--initial-branch=${branch}`]);
-  return openRepo(real, opts);
-}
-async function excludeNestedRepositories(repo) {
-  const listed = await runGit(repo, ["ls-files", "-z", "--others", "--exclude-standard"]);
-  const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
-  const found = [];
-  for (const dir of nested)
-    if (await lstat2(join9(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
-  if (found.length > 0) {
-    const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir3(join9(repo.gitDir, "info"), { recursive: true });
-    await appendFile2(
-      join9(repo.gitDir, "info", "exclude"),
-      `
-# nested repositories, left out by agentgate-snapshot before --init
-${lines}
-`
-    );
-  }
-  return found;
-}
-async function assertNoLfs(repo) {
-  for (const file of [
-    join9(repo.topLevel, ".gitattributes"),
-    join9(await commonDir(repo.gitDir), "info", "attributes")
-  ]) {
-    const text = await readFile7(file, "utf8").catch(() => "");
-    if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
-      throw new LfsUnsupportedError(
-        `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
-        {
-          details: { workspace: repo.topLevel, attributes: file }
-        }
-      );
-    }
-  }
-}
-async function resolveWorkspaceDir(dir) {
-  const abs = resolve6(dir);
+async function readJsonFile(path, schema, what) {
+  let text;
   try {
-    const real = await realpath3(abs);
-    if ((await stat3(real)).isDirectory()) return real;
+    text = await readFile6(path, "utf8");
   } catch (cause) {
-    throw new WorkspaceNotFoundError(
-      `workspace ${abs} does not exist; give the path of an existing directory`,
-      { cause, details: { workspace: abs } }
+    if (cause.code === "ENOENT") return null;
+    throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
+  }
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw corruptFile(
+      path,
+      what,
+      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
+      cause
     );
   }
-  throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
-    details: { workspace: abs }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw corruptFile(path, what, describeIssues(parsed.error.issues), parsed.error);
+  return parsed.data;
+}
+function describeIssues(issues) {
+  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
+}
+async function listJsonNames(dir) {
+  let entries;
+  try {
+    entries = await readdir2(dir);
+  } catch (cause) {
+    if (cause.code === "ENOENT") return [];
+    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
+  }
+  return entries.filter((name) => name.endsWith(".json") && !name.startsWith(".")).map((name) => name.slice(0, -".json".length)).sort();
+}
+async function mapLimit(items, fn, limit = 32) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+async function loadAll(dir, what, load) {
+  const items = [];
+  const problems = [];
+  await mapLimit(await listJsonNames(dir), async (name) => {
+    try {
+      const item = await load(name);
+      if (item !== null) items.push(item);
+    } catch (error2) {
+      problems.push(asStoreProblem(error2, join8(dir, `${name}.json`), what));
+    }
   });
+  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+  return { items, problems };
 }
-function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve6(process.env.HOME) : homedir2();
-  if (dir === sep3 || dir === resolve6("/") || dir === home || dir === homedir2()) {
-    throw new UnsafeWorkspaceError(
-      `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
-      { details: { workspace: dir } }
-    );
-  }
+function asStoreProblem(error2, path, what) {
+  if (error2 instanceof StoreCorruptError) return error2;
+  if (error2 instanceof InvalidIdError)
+    return corruptFile(path, what, "its file name is not a valid id", error2);
+  throw error2;
 }
-var init_repo = __esm({
-  "src/git/repo.ts"() {
+var init_json_file = __esm({
+  "src/store/json-file.ts"() {
     "use strict";
     init_errors();
-    init_git_locks();
-    init_inside();
-    init_hardening();
+    init_atomic();
+  }
+});
+
+// src/store/gate-store.ts
+import { readdir as readdir3 } from "node:fs/promises";
+import { join as join9, resolve as resolve5 } from "node:path";
+function validate2(value) {
+  const parsed = GateResult.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(`gate verdict is not valid: ${describeIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues }
+    });
+  }
+  return parsed.data;
+}
+function sameVerdict(a, b) {
+  const strip = (r) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  return strip(a) === strip(b);
+}
+var newGateId, GateStore;
+var init_gate_store = __esm({
+  "src/store/gate-store.ts"() {
+    "use strict";
+    init_nanoid();
+    init_gate();
+    init_errors();
+    init_atomic();
+    init_lock();
+    init_json_file();
+    init_paths();
+    newGateId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 20);
+    GateStore = class {
+      home;
+      lockTimeoutMs;
+      constructor(home, options = {}) {
+        this.home = resolve5(home);
+        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+      }
+      runDir(runId) {
+        return join9(layout(this.home).gates, assertSafeId(runId, "run id"));
+      }
+      path(runId, id) {
+        return join9(this.runDir(runId), `${assertSafeId(id, "gate id")}.json`);
+      }
+      /**
+       * Stores a new local attempt: the next attempt number for its iteration and name (after every
+       * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
+       * when given, runs under the lock once the attempt number is known (to move the attempt's log
+       * to its numbered name) and returns the verdict to store.
+       */
+      async append(result, place) {
+        return this.withRunLock(result.runId, async () => {
+          const { results } = await this.list(result.runId);
+          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), 0);
+          const placed = place === void 0 ? result : await place(attempt);
+          const stored = validate2({ ...placed, id: newGateId(), attempt });
+          await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
+          return stored;
+        });
+      }
+      /**
+       * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
+       * again is a no-op and returns false; a different verdict under a known id is refused
+       * (CONCURRENT_UPDATE): a stored attempt is never replaced.
+       */
+      async receive(result) {
+        const valid = validate2(result);
+        return this.withRunLock(valid.runId, async () => {
+          const existing = await this.load(valid.runId, valid.id);
+          if (existing !== null) {
+            if (sameVerdict(existing, valid)) return false;
+            throw new ConcurrentUpdateError(
+              `gate verdict ${valid.id} of run ${valid.runId} is already stored with other content; a stored verdict is never replaced`,
+              { details: { runId: valid.runId, id: valid.id } }
+            );
+          }
+          await writeJsonAtomic(this.path(valid.runId, valid.id), valid);
+          return true;
+        });
+      }
+      /** One verdict, or null; STORE_CORRUPT when its file is unusable or names another verdict. */
+      async load(runId, id) {
+        const path = this.path(runId, id);
+        const result = await readJsonFile(path, GateResult, "gate verdict");
+        if (result !== null && (result.id !== id || result.runId !== runId)) {
+          throw corruptFile(path, "gate verdict", `it holds verdict ${result.id} of run ${result.runId}`);
+        }
+        return result;
+      }
+      /** The run's verdicts in `gate list` order, and one problem per file that does not load. */
+      async list(runId) {
+        const { items, problems } = await loadAll(
+          this.runDir(runId),
+          "gate verdict",
+          (id) => this.load(runId, id)
+        );
+        return { results: items.sort(compareGateResults), problems };
+      }
+      /** Every run that has verdicts here. */
+      async runIds() {
+        try {
+          return (await readdir3(layout(this.home).gates)).filter((name) => !name.startsWith(".")).sort();
+        } catch (cause) {
+          if (cause.code === "ENOENT") return [];
+          throw cause;
+        }
+      }
+      /** Whether the run has any verdict file (cheap: no parsing). */
+      async hasAny(runId) {
+        return (await listJsonNames(this.runDir(runId))).length > 0;
+      }
+      withRunLock(runId, fn) {
+        const lockPath = join9(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
+      }
+    };
+  }
+});
+
+// src/gates/attest.ts
+import { readFile as readFile7, stat as stat3 } from "node:fs/promises";
+import { resolve as resolve6 } from "node:path";
+function attestSources(snapshotter) {
+  return {
+    snapshotter,
+    gates: new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs })
+  };
+}
+function ciRunUrl(env) {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
+  if (!server || !repo || !id || !/^https?:\/\//.test(server) || !/^\d+$/.test(id)) return void 0;
+  return `${server.replace(/\/+$/, "")}/${repo}/actions/runs/${id}`;
+}
+async function buildStatement(src, runId, opts = {}) {
+  assertSafeId(runId, "run id");
+  const snapshots = (await src.snapshotter.listByRun(runId)).filter(
+    (s) => opts.iteration === void 0 || s.iteration === opts.iteration
+  );
+  if (snapshots.length === 0)
+    throw new SnapshotNotFoundError(
+      `run ${runId} has no iteration ${opts.iteration ?? ""} recorded here; "list --run ${runId}" shows its iterations`,
+      { details: { runId, iteration: opts.iteration ?? null } }
+    );
+  const subject = [];
+  for (const s of snapshots) {
+    const patch4 = await patchSubject(s);
+    if (patch4 !== null) subject.push(patch4);
+    subject.push({ name: `${runId}/iteration-${s.iteration}`, digest: { gitCommit: s.afterSha } });
+  }
+  const iterations = new Set(snapshots.map((s) => s.iteration));
+  const verdicts = (await src.gates.list(runId)).results.filter((g) => iterations.has(g.iteration));
+  const url2 = ciRunUrl(opts.env ?? {});
+  return {
+    _type: STATEMENT_TYPE,
+    subject,
+    predicateType: TEST_RESULT_PREDICATE_TYPE,
+    predicate: { ...predicateOf(newestOfEach(verdicts)), ...url2 === void 0 ? {} : { url: url2 } }
+  };
+}
+async function writeStatement(src, runId, file, opts = {}) {
+  const statement = await buildStatement(src, runId, opts);
+  const path = resolve6(opts.cwd ?? process.cwd(), file);
+  await writeJsonAtomic(path, statement);
+  return { file: path, subjects: statement.subject.length };
+}
+async function patchSubject(s) {
+  if (s.patchSha256 === null || s.patchSha256 === void 0) return null;
+  const name = `${s.runId}/iteration-${s.iteration}/patch.diff`;
+  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
+  if (actual !== s.patchSha256)
+    throw new StoreCorruptError(
+      `the patch artifact of ${name} ${actual === null ? "is missing" : "is not the one recorded"}; "verify --run ${s.runId}" says more, "patch ${s.id} -o FILE" regenerates it`,
+      { details: { snapshotId: s.id, path: s.patchPath } }
+    );
+  return { name, digest: { sha256: s.patchSha256 } };
+}
+function newestOfEach(verdicts) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const g of [...verdicts].sort(compareGateResults)) newest.set(`${g.iteration}/${g.name}`, g);
+  return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
+}
+function testName(g) {
+  return `iteration-${g.iteration}/${g.name}`;
+}
+function configurationOf(g) {
+  return {
+    name: testName(g),
+    digest: { gitTree: g.treeId },
+    annotations: {
+      runId: g.runId,
+      iteration: g.iteration,
+      gate: g.name,
+      gateId: g.id,
+      attempt: g.attempt,
+      verdict: g.verdict,
+      observed: g.observed,
+      afterSha: g.afterSha,
+      command: g.command,
+      exitCode: g.exitCode,
+      durationMs: g.durationMs,
+      tests: testTotals(g.tests),
+      logSha256: g.log?.sha256 ?? null
+    }
+  };
+}
+function predicateOf(verdicts) {
+  const passedTests = verdicts.filter((g) => g.verdict === "pass" && g.observed).map(testName);
+  const warnedTests = verdicts.filter((g) => g.verdict === "pass" && !g.observed).map(testName);
+  const failedTests = verdicts.filter((g) => g.verdict !== "pass").map(testName);
+  const result = failedTests.length > 0 || verdicts.length === 0 ? "FAILED" : warnedTests.length > 0 ? "WARNED" : "PASSED";
+  return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
+}
+async function verifyStatement(src, file, cwd = process.cwd()) {
+  const path = resolve6(cwd, file);
+  const size = await stat3(path).then(
+    (s) => s.isFile() ? s.size : -1,
+    () => -1
+  );
+  if (size < 0 || size > MAX_STATEMENT_BYTES)
+    throw new InvalidArgumentError(
+      `${path} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
+      { details: { file: path } }
+    );
+  const checks = [];
+  const done = (runId2) => AttestationReport.parse({ ok: checks.every((c) => c.ok), file: path, runId: runId2, checks });
+  let json;
+  try {
+    json = JSON.parse(await readFile7(path, "utf8"));
+  } catch {
+    checks.push({ check: "statement", ok: false, detail: "not JSON" });
+    return done(null);
+  }
+  const parsed = Statement.safeParse(json);
+  const runId = parsed.success ? runOf(parsed.data) : null;
+  if (!parsed.success || runId === null) {
+    checks.push({
+      check: "statement",
+      ok: false,
+      detail: parsed.success ? "its subjects do not name one run (<runId>/iteration-<n>[/patch.diff])" : `not an in-toto Statement v1 with the Test Result predicate: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+    });
+    return done(runId);
+  }
+  checks.push({
+    check: "statement",
+    ok: true,
+    detail: `run ${runId}, ${parsed.data.subject.length} subjects`
+  });
+  const snapshots = new Map((await src.snapshotter.listByRun(runId)).map((s) => [s.iteration, s]));
+  for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
+  checks.push(...await checkPredicate(src, runId, parsed.data.predicate));
+  return done(runId);
+}
+function runOf(statement) {
+  const runs3 = new Set(statement.subject.map((s) => SUBJECT_NAME.exec(s.name)?.[1] ?? ""));
+  const [only] = runs3;
+  return runs3.size === 1 && only !== void 0 && only !== "" ? only : null;
+}
+async function checkSubject(subject, snapshots) {
+  const m = SUBJECT_NAME.exec(subject.name);
+  const s = snapshots.get(Number(m[2]));
+  const check = `subject ${subject.name}`;
+  if (s === void 0) return { check, ok: false, detail: "no such iteration recorded here" };
+  if (m[3] === void 0) {
+    const want2 = "gitCommit" in subject.digest ? subject.digest.gitCommit : null;
+    return want2 === s.afterSha ? { check, ok: true, detail: `after commit ${s.afterSha}` } : {
+      check,
+      ok: false,
+      detail: `the after commit here is ${s.afterSha}, the statement says ${want2 ?? "no gitCommit"}`
+    };
+  }
+  const want = "sha256" in subject.digest ? subject.digest.sha256 : null;
+  const actual = s.patchPath === null ? null : await sha256File(s.patchPath).catch(() => null);
+  if (want !== s.patchSha256)
+    return {
+      check,
+      ok: false,
+      detail: `the recorded patch has sha256 ${s.patchSha256 ?? "none"}, the statement says ${want ?? "none"}`
+    };
+  if (actual !== want)
+    return {
+      check,
+      ok: false,
+      detail: `the patch artifact here ${actual === null ? "is missing" : `has sha256 ${actual}`}`
+    };
+  return { check, ok: true, detail: `sha256 ${want}` };
+}
+async function checkPredicate(src, runId, predicate) {
+  const checks = [];
+  const named = [];
+  for (const entry of predicate.configuration) {
+    const check = `verdict ${entry.name}`;
+    const g = await src.gates.load(runId, entry.annotations.gateId).catch(() => null);
+    if (g === null) {
+      checks.push({
+        check,
+        ok: false,
+        detail: `verdict ${entry.annotations.gateId} is not recorded here (fetch the run?)`
+      });
+      continue;
+    }
+    named.push(g);
+    const same2 = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
+    checks.push(
+      same2 ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
+        check,
+        ok: false,
+        detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`
+      }
+    );
+  }
+  const want = predicateOf(named);
+  const same = want.result === predicate.result && [want.passedTests, want.warnedTests, want.failedTests].every(
+    (list5, i) => JSON.stringify(list5) === JSON.stringify([predicate.passedTests, predicate.warnedTests, predicate.failedTests][i])
+  );
+  checks.push(
+    same ? { check: "result", ok: true, detail: predicate.result } : {
+      check: "result",
+      ok: false,
+      detail: `the verdicts named give ${want.result} (${want.failedTests.length} failed), the statement says ${predicate.result}`
+    }
+  );
+  return checks;
+}
+var MAX_STATEMENT_BYTES, SUBJECT_NAME;
+var init_attest = __esm({
+  "src/gates/attest.ts"() {
+    "use strict";
+    init_attestation();
+    init_gate();
+    init_errors();
+    init_atomic();
+    init_patch_artifact();
+    init_gate_store();
+    init_paths();
+    MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
+    SUBJECT_NAME = /^([^/]+)\/iteration-(0|[1-9]\d{0,14})(\/patch\.diff)?$/;
+  }
+});
+
+// src/provenance/attest-commit.ts
+import { resolve as resolve7 } from "node:path";
+async function writeCommitStatement(src, repo, rev, file, opts = {}) {
+  const commit = await resolveRevision(repo, rev, "commit");
+  const node = (await readCommitNodes(repo, [commit])).get(commit);
+  const chains = await loadRunChains(src, repo);
+  const match = chains.flatMap((c) => c.iterations).filter((it) => it.after.tree === node?.tree).sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
+  if (match === void 0)
+    throw new CommitNotGatedError(
+      `the tree of ${commit.slice(0, 12)} is no recorded iteration's after tree, so no gate judged it; attest the run instead ("attest --run ID"), or "anchor ${commit.slice(0, 12)}" to see which runs it came from`,
+      { details: { commit, tree: node?.tree ?? null } }
+    );
+  const statement = await buildStatement(attestSources(src.snapshotter), match.snapshot.runId, {
+    iteration: match.iteration,
+    ...opts.env === void 0 ? {} : { env: opts.env }
+  });
+  statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
+  const path = resolve7(opts.cwd ?? process.cwd(), file);
+  await writeJsonAtomic(path, statement);
+  return { file: path, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
+}
+var init_attest_commit = __esm({
+  "src/provenance/attest-commit.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+    init_attest();
+    init_provenance();
+    init_refs();
+    init_candidates();
+  }
+});
+
+// src/provenance/anchor-store.ts
+import { join as join10, resolve as resolve8 } from "node:path";
+var AnchorStore;
+var init_anchor_store = __esm({
+  "src/provenance/anchor-store.ts"() {
+    "use strict";
+    init_anchor();
+    init_ids();
+    init_errors();
+    init_atomic();
+    init_json_file();
+    AnchorStore = class {
+      dir;
+      constructor(home) {
+        this.dir = join10(resolve8(home), "anchors");
+      }
+      path(commit) {
+        if (!OBJECT_ID_PATTERN.test(commit))
+          throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
+            details: { commit: commit.slice(0, 200) }
+          });
+        return join10(this.dir, `${commit}.json`);
+      }
+      async save(anchor3) {
+        const file = this.path(anchor3.commit);
+        await writeJsonAtomic(file, Anchor.parse(anchor3));
+        return file;
+      }
+      /** The recorded anchor of `commit`, or null; STORE_CORRUPT when the file is not a valid anchor. */
+      async load(commit) {
+        return readJsonFile(this.path(commit), Anchor, "anchor");
+      }
+    };
+  }
+});
+
+// src/provenance/sources.ts
+function provenanceSources(snapshotter) {
+  const home = snapshotter.options.home;
+  return {
+    snapshotter,
+    gates: new GateStore(home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+    anchors: new AnchorStore(home)
+  };
+}
+var init_sources = __esm({
+  "src/provenance/sources.ts"() {
+    "use strict";
+    init_gate_store();
+    init_anchor_store();
+  }
+});
+
+// src/git/record-objects.ts
+import { createHash as createHash3 } from "node:crypto";
+async function objectFormat(repo) {
+  const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
+  if (out !== "sha1" && out !== "sha256")
+    throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, {
+      details: { format: out }
+    });
+  return out;
+}
+function objectId(format, type, content) {
+  return createHash3(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
+}
+function treeContent(entries) {
+  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+  return Buffer.concat(
+    sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")])
+  );
+}
+async function writeObjects(repo, type, files) {
+  if (files.length === 0) return;
+  for (const f of files)
+    if (/[\n\r]/.test(f.path))
+      throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, {
+        details: { path: f.path }
+      });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], {
+    input: `${files.map((f) => f.path).join("\n")}
+`
+  })).stdout.split("\n").filter(Boolean);
+  files.forEach((f, i) => {
+    if (out[i] !== f.id)
+      throw new GitFailedError(`git hash-object wrote ${out[i] ?? "nothing"} where ${f.id} was expected`, {
+        details: { path: f.path, expected: f.id, actual: out[i] }
+      });
+  });
+}
+async function writeBlobFiles(repo, paths) {
+  if (paths.length === 0) return [];
+  for (const path of paths)
+    if (/[\n\r]/.test(path))
+      throw new InvalidArgumentError(`file path ${JSON.stringify(path)} holds a newline`, {
+        details: { path }
+      });
+  const out = (await runGit(repo, ["hash-object", "-w", "-t", "blob", "--stdin-paths"], {
+    input: `${paths.join("\n")}
+`
+  })).stdout.split("\n").filter(Boolean);
+  return paths.map((path, i) => {
+    const id = out[i];
+    if (id === void 0 || !isFullId(id))
+      throw new GitFailedError(`git hash-object gave no id for ${path}`, { details: { path } });
+    return id;
+  });
+}
+async function writeBlobToFile(repo, id, file) {
+  if (!isFullId(id))
+    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  return runGitToFile(repo, ["cat-file", "blob", id], file);
+}
+async function listRefsWithParents(repo, prefix) {
+  if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
+    throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
+  const { stdout } = await runGit(repo, [
+    "for-each-ref",
+    "--format=%(objectname) %(objecttype) %(refname) %(parent)",
+    prefix
+  ]);
+  return parseRefsWithParents(stdout);
+}
+function parseRefsWithParents(stdout) {
+  return stdout.split("\n").filter(Boolean).map((line) => {
+    const [sha = "", type = "", ref = "", ...parents] = line.split(" ");
+    return {
+      sha: assertGitId(sha, "for-each-ref"),
+      type,
+      ref,
+      parents: parents.filter(Boolean).map((p) => assertGitId(p, "for-each-ref"))
+    };
+  });
+}
+async function batchCheck(repo, names) {
+  if (names.length === 0) return [];
+  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
+    input: names.map((n) => `${n}
+`).join("")
+  });
+  return parseBatchCheck(names, out.stdout.toString("utf8"));
+}
+async function readBlobs(repo, ids) {
+  const out = /* @__PURE__ */ new Map();
+  if (ids.length === 0) return out;
+  for (const id of ids)
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  const buf = (await runGitBuffer(repo, ["cat-file", "--batch"], { input: ids.map((id) => `${id}
+`).join("") })).stdout;
+  let at = 0;
+  for (const id of ids) {
+    const nl = buf.indexOf(10, at);
+    const header = buf.subarray(at, nl).toString("utf8");
+    const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
+    if (!m || m[1] !== id)
+      throw new GitOutputUnparseableError(
+        `unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`,
+        { details: { id } }
+      );
+    const size = Number(m[2]);
+    out.set(id, buf.subarray(nl + 1, nl + 1 + size));
+    at = nl + 1 + size + 1;
+  }
+  return out;
+}
+var init_record_objects = __esm({
+  "src/git/record-objects.ts"() {
+    "use strict";
+    init_errors();
+    init_batch_check();
+    init_ids2();
     init_runner();
+  }
+});
+
+// src/provenance/gates.ts
+async function newestVerdicts(gates, runId) {
+  const { results } = await gates.list(runId);
+  const newest = /* @__PURE__ */ new Map();
+  for (const g of [...results].sort(compareGateResults))
+    newest.set(`${g.iteration}\0${g.name}`, { iteration: g.iteration, name: g.name, verdict: g.verdict });
+  const out = /* @__PURE__ */ new Map();
+  for (const g of [...newest.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) {
+    const list5 = out.get(g.iteration) ?? [];
+    list5.push({ name: g.name, verdict: g.verdict });
+    out.set(g.iteration, list5);
+  }
+  return out;
+}
+var init_gates = __esm({
+  "src/provenance/gates.ts"() {
+    "use strict";
+    init_gate();
+  }
+});
+
+// src/provenance/trace.ts
+async function computeTrace(src, repo, path, opts = {}) {
+  const rev = await resolveRevision(repo, opts.rev ?? "HEAD", "commit");
+  const [found] = await batchCheck(repo, [`${rev}:${path}`]);
+  if (found === void 0 || !found.found || found.type !== "blob")
+    throw new PathNotFoundError(
+      `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
+      { details: { path, rev } }
+    );
+  const lines = await blame(repo, rev, path, opts.range);
+  const chains = await loadRunChains(src, repo, opts.runIds);
+  const names = new Set(lines.map((l) => l.filename));
+  const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
+  const links = touched.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, touched);
+  const byRun = new Map(chains.map((c) => [c.runId, c]));
+  const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
+  const gates = /* @__PURE__ */ new Map();
+  for (const o of origins)
+    if (o !== null && !gates.has(o.it.snapshot.runId))
+      gates.set(o.it.snapshot.runId, await newestVerdicts(src.gates, o.it.snapshot.runId));
+  const ranges = [];
+  lines.forEach((l, i) => {
+    const o = origins[i] ?? null;
+    const origin = o === null ? null : {
+      runId: o.it.snapshot.runId,
+      iteration: o.iteration,
+      snapshotId: o.it.snapshot.id,
+      afterSha: o.iteration === 0 ? o.it.wip?.commit.commit ?? o.it.before.commit : o.it.after.commit,
+      gates: o.iteration === 0 ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
+    };
+    const last = ranges.at(-1);
+    if (last !== void 0 && last.end === l.finalLine - 1 && last.commit === l.commit && JSON.stringify([last.origin, last.alsoIn]) === JSON.stringify([origin, o?.others ?? []]))
+      last.end = l.finalLine;
+    else
+      ranges.push({
+        start: l.finalLine,
+        end: l.finalLine,
+        commit: l.commit,
+        origin,
+        alsoIn: o?.others ?? []
+      });
+  });
+  return { path, rev, ranges };
+}
+async function linkBlamed(repo, lines, chains) {
+  const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
+  const nodes = await readCommitNodes(repo, [...fileOf.keys()]);
+  const list5 = [...fileOf.keys()].map((c) => nodes.get(c));
+  const links = await linkCommits(repo, list5, chains, {
+    paths: [...new Set(fileOf.values())],
+    keep: (commit, p) => fileOf.get(commit) === p
+  });
+  return new Map(
+    links.map((l) => [l.node.commit, { link: l, filename: fileOf.get(l.node.commit) }])
+  );
+}
+function originOf(at, filename, line, runs3) {
+  const file = at?.link.files.find((f) => f.file.entry.path === filename);
+  if (file === void 0) return null;
+  const index = file.added.indexOf(line);
+  if (index < 0) return null;
+  const found = [];
+  for (const claim2 of file.claims) {
+    const iteration = claim2.origins[index];
+    if (iteration === null || iteration === void 0) continue;
+    const it = runs3.get(claim2.runId)?.iterations.find((i) => iteration === 0 ? i.wip !== null : i.iteration === iteration);
+    if (it !== void 0) found.push({ it, iteration, others: [] });
+  }
+  if (found.length === 0) return null;
+  found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
+  const best = found[0];
+  const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(
+    (r) => r !== best.it.snapshot.runId
+  );
+  return { ...best, others: others.sort() };
+}
+var init_trace = __esm({
+  "src/provenance/trace.ts"() {
+    "use strict";
+    init_errors();
+    init_provenance();
+    init_record_objects();
+    init_refs();
+    init_candidates();
+    init_engine();
+    init_gates();
+  }
+});
+
+// src/provenance/compare.ts
+function essence(a) {
+  return JSON.stringify({ ...a, createdAt: null, onlyRuns: a.onlyRuns ?? null });
+}
+function sameAnchor(a, b) {
+  return essence(a) === essence(b);
+}
+function anchorDifferences(recorded, computed) {
+  const keys = ["commit", "tree", "parents", "treeMatch", "runs", "coverage", "onlyRuns"];
+  const out = keys.filter(
+    (k) => JSON.stringify(recorded[k] ?? null) !== JSON.stringify(computed[k] ?? null)
+  );
+  const files = new Map(computed.files.map((f) => [f.path, JSON.stringify(f)]));
+  for (const f of recorded.files) if (files.get(f.path) !== JSON.stringify(f)) out.push(`files[${f.path}]`);
+  const recordedPaths = new Set(recorded.files.map((f) => f.path));
+  for (const f of computed.files) if (!recordedPaths.has(f.path)) out.push(`files[${f.path}]`);
+  return out;
+}
+var init_compare = __esm({
+  "src/provenance/compare.ts"() {
+    "use strict";
+  }
+});
+
+// src/provenance/verify-anchor.ts
+async function verifyAnchor(src, repo, rev) {
+  const commit = await resolveRevision(repo, rev, "commit");
+  const recorded = await src.anchors.load(commit);
+  if (recorded === null)
+    throw new AnchorNotFoundError(
+      `commit ${commit} has no recorded anchor in this home; "anchor ${commit.slice(0, 12)}" records one`,
+      { details: { commit } }
+    );
+  const computed = await computeAnchor(src, repo, commit, {
+    ...recorded.onlyRuns ? { runIds: recorded.onlyRuns } : {}
+  });
+  const differ = anchorDifferences(recorded, computed);
+  const check = {
+    snapshotId: null,
+    runId: null,
+    check: "anchor",
+    ok: differ.length === 0,
+    detail: differ.length === 0 ? `the recorded anchor of ${commit.slice(0, 12)} recomputes the same (${computed.coverage.linesFromRuns} of ${computed.coverage.linesAdded} lines from runs)` : `the recorded anchor of ${commit.slice(0, 12)} differs from what the records and git say now: ${differ.slice(0, 10).join(", ")}${differ.length > 10 ? ", ..." : ""}`
+  };
+  return { ok: check.ok, checks: [check], anchor: computed };
+}
+var init_verify_anchor = __esm({
+  "src/provenance/verify-anchor.ts"() {
+    "use strict";
+    init_errors();
+    init_refs();
+    init_anchor2();
+    init_compare();
+  }
+});
+
+// src/cli/version.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+function packageVersion() {
+  if (typeof AGENTGATE_VERSION === "string") return AGENTGATE_VERSION;
+  for (const up of ["../../../package.json", "../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync2(new URL(up, import.meta.url), "utf8"));
+      if (pkg.name === "agentgate-snapshotter" && typeof pkg.version === "string") return pkg.version;
+    } catch {
+    }
+  }
+  return "unknown";
+}
+var init_version = __esm({
+  "src/cli/version.ts"() {
+    "use strict";
+  }
+});
+
+// src/cli/commands/provenance.ts
+var provenance_exports = {};
+__export(provenance_exports, {
+  PROVENANCE_COMMANDS: () => PROVENANCE_COMMANDS,
+  attestCommitCommand: () => attestCommitCommand,
+  verifyAnchorCommand: () => verifyAnchorCommand
+});
+async function open2(ctx) {
+  const snapshotter = await ctx.snapshotter();
+  return {
+    src: provenanceSources(snapshotter),
+    repo: await openRepo(ctx.workspace, snapshotter.gitOptions())
+  };
+}
+function anchorText(a) {
+  const match = a.treeMatch ? `tree of run ${a.treeMatch.runId} iteration ${a.treeMatch.iteration}` : "no after tree";
+  const rows = a.files.map((f) => [
+    f.method,
+    `${f.linesFromRuns}/${f.linesAdded}`,
+    f.origins.map((o) => `${o.runId}#${o.iteration}:${o.lines}`).join(" ") || "-",
+    printable(f.path)
+  ]);
+  const c = a.coverage;
+  return `${short(a.commit)}: ${c.filesFromRuns} of ${c.files} files and ${c.linesFromRuns} of ${c.linesAdded} added lines from runs (${match})
+${table(["METHOD", "LINES", "ORIGINS", "PATH"], rows)}`;
+}
+function parseLines(text) {
+  if (text === void 0) return void 0;
+  const m = /^(\d+),(\d+)$/.exec(text);
+  const start = Number(m?.[1]);
+  const end = Number(m?.[2]);
+  if (m === null || start < 1 || end < start)
+    throw new InvalidArgumentError(`-L ${JSON.stringify(text)}: give START,END with 1 <= START <= END`, {
+      details: { option: "L", value: text }
+    });
+  return { start, end };
+}
+function traceText(t) {
+  const rows = t.ranges.map((r) => [
+    r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`,
+    short(r.commit),
+    r.origin === null ? "-" : `${r.origin.runId}#${r.origin.iteration}${r.alsoIn.length ? ` (also ${r.alsoIn.join(", ")})` : ""}`,
+    r.origin === null ? "" : r.origin.gates.map((g) => `${g.name}:${g.verdict}`).join(" ")
+  ]);
+  return `${printable(t.path)} at ${short(t.rev)}
+${table(["LINES", "COMMIT", "ORIGIN", "GATES"], rows)}`;
+}
+async function verifyAnchorCommand(ctx, rev) {
+  const { src, repo } = await open2(ctx);
+  const report3 = await verifyAnchor(src, repo, rev);
+  const out = { ok: report3.ok, checks: report3.checks };
+  return {
+    json: out,
+    exitCode: report3.ok ? 0 : 3,
+    human: (colour) => report3.checks.map(
+      (c) => `${c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour)} ${printable(c.detail)}`
+    ).join("\n")
+  };
+}
+async function attestCommitCommand(ctx, rev, file) {
+  const { src, repo } = await open2(ctx);
+  const written = await writeCommitStatement(src, repo, rev, file, { env: process.env });
+  return {
+    json: { file: written.file, subjects: written.subjects },
+    human: () => `Wrote ${written.file} (${rev} judged as run ${written.runId} iteration ${written.iteration}).`
+  };
+}
+var anchor2, trace, PROVENANCE_COMMANDS;
+var init_provenance2 = __esm({
+  "src/cli/commands/provenance.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+    init_agent_trace();
+    init_anchor2();
+    init_attest_commit();
+    init_sources();
+    init_trace();
+    init_verify_anchor();
+    init_output();
+    init_spec();
+    init_version();
+    anchor2 = defineCommand({
+      name: "anchor",
+      usage: "anchor (REV | --range A..B) [--run ID]...",
+      summary: "Work out which runs and iterations produced the change a commit made to its first parent (ancestry, tree, blob, patch-id, lines), and record it.",
+      description: 'Links are computed from content, never from commit messages. A file or line no recorded iteration explains is reported as such. The anchor is recorded at <home>/anchors/<commit>.json; "verify --anchor REV" recomputes it. With --range, every first-parent commit of A..B, oldest first.',
+      options: {
+        range: {
+          type: "string",
+          valueName: "A..B",
+          description: "every first-parent commit in A..B (CI on a push to main)"
+        },
+        run: {
+          type: "string",
+          valueName: "ID",
+          multiple: true,
+          description: "only these runs are candidates (default: every run of this repository in the home)"
+        }
+      },
+      positionals: { required: [], optional: ["REV"] },
+      examples: ["anchor HEAD", 'anchor --range "$BEFORE..$AFTER"'],
+      async run(ctx, values, [rev]) {
+        if (rev === void 0 === (values.range === void 0))
+          throw new UsageError("give one of REV or --range A..B");
+        const { src, repo } = await open2(ctx);
+        const opts = values.run.length > 0 ? { runIds: values.run } : {};
+        const anchors = values.range !== void 0 ? await anchorRange(src, repo, values.range, opts) : [await computeAnchor(src, repo, rev, opts)];
+        for (const a of anchors) await src.anchors.save(a);
+        return {
+          json: values.range !== void 0 ? anchors : anchors[0],
+          human: () => anchors.map(anchorText).join("\n\n")
+        };
+      }
+    });
+    trace = defineCommand({
+      name: "trace",
+      usage: "trace PATH [--rev REV] [-L START,END] [--format json|agent-trace]",
+      summary: "For each line of a file: the run, iteration and snapshot that wrote it, and the newest verdict of each gate there (blame by iteration).",
+      description: "Built on git blame --porcelain and the runs' chains of after commits. A line that predates the run, or that a person wrote after it, has no origin; a line of a WIP before commit is iteration 0. With --format agent-trace, an Agent Trace v0.1.0 record (application/vnd.agent-trace.record+json).",
+      options: {
+        rev: { type: "string", valueName: "REV", description: "the revision to trace", default: "HEAD" },
+        L: { type: "string", valueName: "START,END", description: "only these lines" },
+        format: {
+          type: "string",
+          choices: ["json", "agent-trace"],
+          valueName: "FORMAT",
+          description: "agent-trace prints an Agent Trace record"
+        },
+        run: { type: "string", valueName: "ID", multiple: true, description: "only these runs are candidates" }
+      },
+      positionals: { required: ["PATH"] },
+      examples: ["trace src/index.ts", "trace src/index.ts --format agent-trace > trace.json"],
+      async run(ctx, values, [path]) {
+        const { src, repo } = await open2(ctx);
+        const range = parseLines(values.L);
+        const t = await computeTrace(src, repo, path, {
+          rev: values.rev,
+          ...range ? { range } : {},
+          ...values.run.length > 0 ? { runIds: values.run } : {}
+        });
+        if (values.format === "agent-trace") {
+          const record3 = toAgentTrace(t, { version: packageVersion() });
+          return { json: record3, human: () => JSON.stringify(record3, null, 2) };
+        }
+        return { json: t, human: () => traceText(t) };
+      }
+    });
+    PROVENANCE_COMMANDS = [anchor2, trace];
+  }
+});
+
+// src/cli/commands/attest.ts
+var attest_exports = {};
+__export(attest_exports, {
+  ATTEST_COMMAND: () => ATTEST_COMMAND,
+  verifyAttestation: () => verifyAttestation
+});
+async function verifyAttestation(ctx, file, github) {
+  const snapshotter = await ctx.snapshotter();
+  const report3 = await verifyStatement(attestSources(snapshotter), file);
+  const checks = report3.checks.map((c) => ({ ...c, snapshotId: null, runId: report3.runId }));
+  return {
+    json: report3,
+    exitCode: report3.ok ? 0 : 3,
+    ...github ? { workflowCommands: errorAnnotations(checks) } : {},
+    human: (colour) => {
+      const rows = report3.checks.map((c) => [
+        c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+        printable(c.check),
+        printable(c.detail)
+      ]);
+      const failed = report3.checks.filter((c) => !c.ok).length;
+      const verdict = failed === 0 ? paint(`The statement matches the records (${report3.checks.length} checks).`, "green", colour) : paint(`${failed} of ${report3.checks.length} checks failed.`, "red", colour);
+      return `${table(["", "CHECK", "DETAIL"], rows)}
+${verdict}`;
+    }
+  };
+}
+var ATTEST_COMMAND;
+var init_attest2 = __esm({
+  "src/cli/commands/attest.ts"() {
+    "use strict";
+    init_attest();
+    init_github();
+    init_errors();
+    init_output();
+    init_spec();
+    ATTEST_COMMAND = defineCommand({
+      name: "attest",
+      usage: "attest (--run ID [--iteration N] | --commit REV) -o FILE",
+      summary: "Write an in-toto Statement v1 (Test Result predicate) of the run's iterations: subjects are the patch artifacts (sha256) and after commits (gitCommit), the predicate the newest verdict of each gate. Signing is left to the CI (for example actions/attest).",
+      description: 'The CI run URL comes from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID when they are set. "verify --attestation FILE" checks a statement against the local records.',
+      options: {
+        run: {
+          type: "string",
+          valueName: "ID",
+          description: "the run to attest"
+        },
+        commit: {
+          type: "string",
+          valueName: "REV",
+          description: "a statement about REV itself (subject: the commit), only when REV's tree is an iteration's after tree; COMMIT_NOT_GATED (exit 3) otherwise"
+        },
+        iteration: {
+          type: "integer",
+          valueName: "N",
+          description: "only this iteration (default: every iteration of the run)"
+        },
+        output: {
+          type: "string",
+          short: "o",
+          valueName: "FILE",
+          description: "where to write the statement (JSON)",
+          required: true
+        }
+      },
+      positionals: { required: [] },
+      examples: ['attest --run "$RUN" -o agentgate.intoto.json', "attest --commit HEAD -o commit.intoto.json"],
+      async run(ctx, values) {
+        if (values.run === void 0 === (values.commit === void 0))
+          throw new UsageError("give one of --run ID or --commit REV");
+        if (values.commit !== void 0) {
+          if (values.iteration !== void 0) throw new UsageError("--iteration goes with --run, not --commit");
+          return (await Promise.resolve().then(() => (init_provenance2(), provenance_exports))).attestCommitCommand(ctx, values.commit, values.output);
+        }
+        const snapshotter = await ctx.snapshotter();
+        const written = await writeStatement(attestSources(snapshotter), values.run, values.output, {
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          env: process.env
+        });
+        return {
+          json: written,
+          human: () => `Wrote ${written.file} (${written.subjects} subjects).`
+        };
+      }
+    });
+  }
+});
+
+// src/cli/commands/run-verify.ts
+var VERIFY_FAILED_EXIT, VERIFY_COMMAND;
+var init_run_verify = __esm({
+  "src/cli/commands/run-verify.ts"() {
+    "use strict";
+    init_errors();
+    init_output();
+    init_spec();
+    init_github();
+    init_run_output();
+    VERIFY_FAILED_EXIT = 3;
+    VERIFY_COMMAND = defineCommand({
+      name: "verify",
+      usage: "verify [ID | --run ID | --all | --attestation FILE | --anchor REV] [--require-gate NAME]... [--each-iteration] [--ci github|none]",
+      summary: "Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.",
+      description: "Exit status: 0 every check passed; 3 a check failed (the report says which); 1 verify itself could not run, NOTHING_TO_VERIFY included (an empty or wrong home verifies nothing and never passes); 2 usage.",
+      options: {
+        run: { ...RUN_ID, description: "every snapshot of this run, and the run record" },
+        all: {
+          type: "boolean",
+          description: "the whole store, including files that no longer load (the default when nothing is given)"
+        },
+        "require-gate": {
+          type: "string",
+          valueName: "NAME",
+          multiple: true,
+          description: "with --run: fail unless the newest verdict of gate NAME on the run's last iteration is an observed pass"
+        },
+        "each-iteration": { type: "boolean", description: "ask --require-gate of every iteration of the run" },
+        ci: {
+          ...CI_OPTION,
+          description: "GitHub Actions integration: github writes failed checks as ::error annotations, none turns it off"
+        },
+        attestation: {
+          type: "string",
+          valueName: "FILE",
+          description: 'check a statement written by "attest" against the local records instead'
+        },
+        anchor: {
+          type: "string",
+          valueName: "REV",
+          description: "recompute REV's anchor from the records and git and compare it with the recorded one (ANCHOR_NOT_FOUND when there is none)"
+        }
+      },
+      positionals: { required: [], optional: ["ID"] },
+      examples: [
+        'verify --run "$RUN"',
+        'verify --run "$RUN" --require-gate test --require-gate lint',
+        "verify --attestation agentgate.intoto.json",
+        "verify --anchor HEAD"
+      ],
+      async run(ctx, values, [id]) {
+        const ci = detectCi(values.ci);
+        const chosen = [
+          id !== void 0,
+          values.run !== void 0,
+          values.all,
+          values.attestation !== void 0,
+          values.anchor !== void 0
+        ].filter(Boolean).length;
+        if (chosen > 1)
+          throw new UsageError("give one of ID, --run ID, --all, --attestation FILE or --anchor REV");
+        if (values.anchor !== void 0)
+          return (await Promise.resolve().then(() => (init_provenance2(), provenance_exports))).verifyAnchorCommand(ctx, values.anchor);
+        if (values.attestation !== void 0)
+          return (await Promise.resolve().then(() => (init_attest2(), attest_exports))).verifyAttestation(ctx, values.attestation, ci.mode === "github");
+        const target = id !== void 0 ? { id } : values.run !== void 0 ? { runId: values.run } : { all: true };
+        if ((values["require-gate"].length > 0 || values["each-iteration"]) && !("runId" in target))
+          throw new UsageError("--require-gate and --each-iteration need --run ID");
+        if (values["each-iteration"] && values["require-gate"].length === 0)
+          throw new UsageError("--each-iteration asks --require-gate NAME of every iteration: give one");
+        const gates = await ctx.gates();
+        const report3 = await gates.verify(target, {
+          requireGates: values["require-gate"],
+          eachIteration: values["each-iteration"]
+        });
+        return {
+          json: report3,
+          exitCode: report3.ok ? 0 : VERIFY_FAILED_EXIT,
+          ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report3.checks) } : {},
+          human: (colour) => {
+            const rows = report3.checks.map((c) => [
+              c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+              c.snapshotId ?? "-",
+              c.check,
+              c.detail
+            ]);
+            const verdict = report3.ok ? paint(`All ${report3.checks.length} checks passed.`, "green", colour) : paint(
+              `${report3.checks.filter((c) => !c.ok).length} of ${report3.checks.length} checks failed.`,
+              "red",
+              colour
+            );
+            return `${rows.length ? `${table(["", "SNAPSHOT", "CHECK", "DETAIL"], rows)}
+` : ""}${verdict}`;
+          }
+        };
+      }
+    });
+  }
+});
+
+// src/cli/commands/run-snapshots.ts
+var run_snapshots_exports = {};
+__export(run_snapshots_exports, {
+  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS,
+  VERIFY_FAILED_EXIT: () => VERIFY_FAILED_EXIT
+});
+var show2, list2, runs2, patch2, stats2, del2, cherryPick2, RUN_SNAPSHOT_COMMANDS;
+var init_run_snapshots = __esm({
+  "src/cli/commands/run-snapshots.ts"() {
+    "use strict";
+    init_run_capture();
+    init_run_inspect();
+    init_run_verify();
+    init_run_verify();
+    ({ show: show2, list: list2, runs: runs2, patch: patch2, stats: stats2, del: del2, cherryPick: cherryPick2 } = INSPECT_COMMANDS);
+    RUN_SNAPSHOT_COMMANDS = [
+      ...CAPTURE_COMMANDS,
+      show2,
+      list2,
+      runs2,
+      patch2,
+      stats2,
+      VERIFY_COMMAND,
+      del2,
+      cherryPick2
+    ];
   }
 });
 
@@ -6468,7 +8117,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, readFile as readFile8 } from "node:fs/promises";
-import { join as join10, sep as sep4 } from "node:path";
+import { join as join11, sep as sep4 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
@@ -6527,7 +8176,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names.map((n) => exists(join10(gitDir, n))));
+  const found = await Promise.all(names.map((n) => exists(join11(gitDir, n))));
   const has = (n) => found[names.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -6541,7 +8190,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile8(join10(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile8(join11(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -6577,7 +8226,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve18) => {
+  return new Promise((resolve21) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -6627,8 +8276,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve18(notStarted(spawnError, started));
-      resolve18({
+      if (spawnError !== null) return resolve21(notStarted(spawnError, started));
+      resolve21({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -6682,7 +8331,7 @@ var init_user_command = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir4 } from "node:fs/promises";
-import { join as join11, relative as relative2 } from "node:path";
+import { join as join12, relative as relative2 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [
@@ -6705,7 +8354,7 @@ async function workspaceExcludes(topLevel, dirs) {
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
   const entries = await readdir4(dir);
-  return entries.some((name) => !ours.some((own2) => isInside(join11(dir, name), own2)));
+  return entries.some((name) => !ours.some((own2) => isInside(join12(dir, name), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -6718,13 +8367,13 @@ var init_excludes = __esm({
 
 // src/fs/sweep.ts
 import { readdir as readdir5, rm as rm5, stat as stat4 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 async function sweepTempFiles(dir, opts = {}) {
   const removed = [];
   for (const name of await listDir(dir)) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name);
     if (m === null) continue;
-    const path = join12(dir, name);
+    const path = join13(dir, name);
     const info = await stat4(path).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
@@ -6737,21 +8386,21 @@ async function sweepTempFiles(dir, opts = {}) {
 }
 async function sweepGitTemporaries(gitDir) {
   const removed = [];
-  const objects = join12(gitDir, "objects");
+  const objects = join13(gitDir, "objects");
   const dirs = [
     objects,
-    join12(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join12(objects, n))
+    join13(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join13(objects, n))
   ];
   for (const dir of dirs) {
     for (const name of await listDir(dir)) {
       if (!GIT_TEMPORARY.test(name)) continue;
-      const path = join12(dir, name);
+      const path = join13(dir, name);
       await rm5(path, { force: true, recursive: true });
       removed.push(path);
     }
   }
-  await rm5(join12(gitDir, "gc.pid"), { force: true });
+  await rm5(join13(gitDir, "gc.pid"), { force: true });
   return removed;
 }
 async function listDir(dir) {
@@ -6792,15 +8441,15 @@ var init_checkout_tree = __esm({
 // src/gates/isolated.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir4, readdir as readdir6, rm as rm6, stat as stat5 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join13(root, randomBytes4(8).toString("hex"));
+  const base = join14(root, randomBytes4(8).toString("hex"));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join13(base, "tree");
+      const dir = join14(base, "tree");
       await mkdir4(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join13(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join14(base, "index"));
       return await fn(dir);
     } finally {
       await removeTree(base);
@@ -6814,12 +8463,12 @@ async function sweepIsolatedCheckouts(root) {
     const lockName = name.endsWith(".lock") ? name : `${name}.lock`;
     const base = lockName.slice(0, -".lock".length);
     if (!CHECKOUT_NAME.test(base) || name === lockName && names.includes(base)) continue;
-    const owner = await readOwner(join13(root, lockName));
-    const gone = owner === null ? await olderThan(join13(root, name), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
+    const owner = await readOwner(join14(root, lockName));
+    const gone = owner === null ? await olderThan(join14(root, name), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
     if (!gone) continue;
-    await removeTree(join13(root, base));
-    await rm6(join13(root, lockName), { force: true });
-    removed.push(join13(root, base));
+    await removeTree(join14(root, base));
+    await rm6(join14(root, lockName), { force: true });
+    removed.push(join14(root, base));
   }
   return removed;
 }
@@ -10291,8 +11940,8 @@ function assertContext(context) {
       throw new TypeError("is-unsafe: context must not be an empty array");
     }
     if (Array.isArray(context[0])) {
-      for (const list4 of context) {
-        if (!Array.isArray(list4) || list4.length === 0) {
+      for (const list5 of context) {
+        if (!Array.isArray(list5) || list5.length === 0) {
           throw new TypeError(
             "is-unsafe: each context in the array must be a non-empty pattern array (PatternList)"
           );
@@ -10310,15 +11959,15 @@ function normalise(context) {
   if (Array.isArray(context[0])) return { lists: context, regex: null };
   return { lists: [context], regex: null };
 }
-function decodedCopy(value, list4) {
-  if (!list4.decodeEntities) return null;
+function decodedCopy(value, list5) {
+  if (!list5.decodeEntities) return null;
   const decoded = decodeEntities(value);
   return decoded === value ? null : decoded;
 }
-function matchList(value, list4) {
-  const label = list4.label ?? "CUSTOM";
-  const decoded = decodedCopy(value, list4);
-  for (const rule of list4) {
+function matchList(value, list5) {
+  const label = list5.label ?? "CUSTOM";
+  const decoded = decodedCopy(value, list5);
+  for (const rule of list5) {
     if (rule.pattern.test(value) || decoded !== null && rule.pattern.test(decoded)) {
       return { context: label, id: rule.id, description: rule.description, pattern: rule.pattern };
     }
@@ -10330,8 +11979,8 @@ function isUnsafe(value, context) {
   assertContext(context);
   const { lists, regex } = normalise(context);
   if (regex) return regex.test(value);
-  for (const list4 of lists) {
-    if (matchList(value, list4) !== null) return true;
+  for (const list5 of lists) {
+    if (matchList(value, list5) !== null) return true;
   }
   return false;
 }
@@ -11330,13 +12979,13 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { readFile as readFile9, stat as stat6 } from "node:fs/promises";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function readJunitFiles(files, cwd, notBefore) {
   const { addCounts: addCounts2, emptyCounts: emptyCounts2, JunitParseError: JunitParseError2, parseJunit: parseJunit2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
   let counts = emptyCounts2();
   for (const file of files) {
     const shown = JSON.stringify(file);
-    const path = resolve7(cwd, file);
+    const path = resolve9(cwd, file);
     const info = await stat6(path).catch((e) => e);
     if (info instanceof Error) {
       return {
@@ -11369,17 +13018,17 @@ var init_junit_files = __esm({
 });
 
 // src/gates/log.ts
-import { createHash as createHash3, randomBytes as randomBytes5 } from "node:crypto";
+import { createHash as createHash4, randomBytes as randomBytes5 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { mkdir as mkdir5, open as open2, rename as rename3 } from "node:fs/promises";
-import { dirname as dirname5, join as join14 } from "node:path";
+import { mkdir as mkdir5, open as open3, rename as rename3 } from "node:fs/promises";
+import { dirname as dirname5, join as join15 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join14(dir, `.gate-${name}.${process.pid}.${randomBytes5(6).toString("hex")}.tmp`);
-  const hash = createHash3("sha256");
+  const temp = join15(dir, `.gate-${name}.${process.pid}.${randomBytes5(6).toString("hex")}.tmp`);
+  const hash = createHash4("sha256");
   let bytes = 0;
   const counter = new Transform2({
     transform(chunk, _encoding, done) {
@@ -11413,7 +13062,7 @@ async function copyIntoSink(file, sink) {
   return sink.finish();
 }
 async function digestFile(path) {
-  const hash = createHash3("sha256");
+  const hash = createHash4("sha256");
   let bytes = 0;
   for await (const chunk of createReadStream2(path)) {
     hash.update(chunk);
@@ -11422,7 +13071,7 @@ async function digestFile(path) {
   return { sha256: hash.digest("hex"), bytes };
 }
 async function syncFile(path) {
-  const handle = await open2(path, "r+");
+  const handle = await open3(path, "r+");
   try {
     await handle.sync();
   } finally {
@@ -11446,8 +13095,8 @@ var init_log2 = __esm({
 
 // src/gates/verdict.ts
 function decideVerdict(input) {
-  const error2 = (reason) => ({ verdict: "error", reason: oneLine(reason) });
-  const fail2 = (reason) => ({ verdict: "fail", reason: oneLine(reason) });
+  const error2 = (reason) => ({ verdict: "error", reason: oneLine2(reason) });
+  const fail2 = (reason) => ({ verdict: "fail", reason: oneLine2(reason) });
   if (input.spawnError !== null) {
     const what = input.command?.[0] ?? "";
     return error2(
@@ -11483,7 +13132,7 @@ function describeCounts(c) {
   if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
   return parts.join(", ");
 }
-function oneLine(text) {
+function oneLine2(text) {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
   return flat.length <= MAX_REASON ? flat : `${flat.slice(0, MAX_REASON - 1)}\u2026`;
 }
@@ -11625,7 +13274,7 @@ __export(gates_exports, {
   Gates: () => Gates
 });
 import { realpath as realpath4, rm as rm7, stat as stat8 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join15, resolve as resolve8 } from "node:path";
+import { basename as basename3, dirname as dirname6, join as join16, resolve as resolve10 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -11637,10 +13286,10 @@ function checkOptions(opts) {
 async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
-    const path = resolve8(root, file);
+    const path = resolve10(root, file);
     const parent = await realpath4(dirname6(path)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm7(join15(parent, basename3(path)), { force: true }).catch(() => void 0);
+      await rm7(join16(parent, basename3(path)), { force: true }).catch(() => void 0);
   }
 }
 function judged(snapshot, treeId, name) {
@@ -11654,7 +13303,7 @@ function sameCounts(a, b) {
   return a.total === b.total && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped && a.errors === b.errors;
 }
 var Gates;
-var init_gates = __esm({
+var init_gates2 = __esm({
   "src/gates/gates.ts"() {
     "use strict";
     init_gate();
@@ -11971,328 +13620,6 @@ var init_gates = __esm({
   }
 });
 
-// src/git/commit-info.ts
-async function getCommitInfo(repo, rev) {
-  assertRevisionSyntax(rev);
-  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
-` });
-  const eol = stdout.indexOf(10);
-  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
-  if (!header) {
-    await resolveRevision(repo, rev, "commit");
-    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
-  }
-  const size = Number(header[2]);
-  const body = stdout.subarray(eol + 1, eol + 1 + size);
-  if (body.length !== size)
-    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
-      details: { args: ["cat-file", "--batch"], rev }
-    });
-  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
-}
-function parseCommitObject(sha, raw) {
-  const text = decode2(raw);
-  const split = text.indexOf("\n\n");
-  const headerText = split < 0 ? text.replace(/\n$/, "") : text.slice(0, split);
-  const message = split < 0 ? "" : text.slice(split + 2).replace(/\n$/, "");
-  const parents = [];
-  let author = null;
-  for (const line of headerText.split("\n")) {
-    if (line.startsWith(" ")) continue;
-    const space = line.indexOf(" ");
-    const key = space < 0 ? line : line.slice(0, space);
-    const value = space < 0 ? "" : line.slice(space + 1);
-    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
-    else if (key === "author" && author === null) author = parseIdent(value, sha);
-  }
-  if (author === null) throw badCommit(sha, "no author header");
-  return { sha, message, author: author.ident, date: author.date, parents };
-}
-function decode2(raw) {
-  const end = raw.indexOf("\n\n");
-  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
-  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
-  if (label !== void 0) {
-    try {
-      return new TextDecoder(label.trim()).decode(raw);
-    } catch {
-    }
-  }
-  return raw.toString("utf8");
-}
-function parseIdent(value, sha) {
-  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
-  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
-  const [, ident, epoch, sign, hh, mm] = m;
-  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
-  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
-  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
-  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
-  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
-}
-function badCommit(sha, reason) {
-  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
-    details: { args: ["cat-file", "commit", sha], reason }
-  });
-}
-var init_commit_info = __esm({
-  "src/git/commit-info.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_refs();
-    init_runner();
-  }
-});
-
-// src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp2, readFile as readFile10, rm as rm8, writeFile as writeFile2 } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename4, join as join16 } from "node:path";
-async function cherryPick2(repo, rev, opts = {}) {
-  const onto = opts.onto?.replace(/^refs\/heads\//, "");
-  const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
-  const source = await getCommitInfo(repo, rev);
-  const head = await readHead(repo);
-  const ignore = opts.ignore ?? [];
-  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
-  if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
-  return pickInWorktree(repo, source, ontoRef);
-}
-async function pickInWorkspace(repo, source, ignore) {
-  const state = await getRepoState(repo, ignore);
-  if (state.operation !== null) {
-    throw new OperationInProgressError(
-      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
-      { details: { operation: state.operation } }
-    );
-  }
-  const before2 = state.sha;
-  if (before2 === null)
-    throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, {
-      details: { rev: "HEAD" }
-    });
-  if (state.isDirty) {
-    throw new DirtyWorkspaceError(
-      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
-      { details: { workspace: repo.topLevel } }
-    );
-  }
-  const origHead = join16(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile10(origHead).catch(() => null);
-  const abort = async () => {
-    await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm8(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
-    await assertRestored(repo, before2);
-  };
-  let files;
-  try {
-    files = await runPick(repo, source);
-  } catch (error2) {
-    if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
-    throw error2;
-  }
-  if (files === null) return getCommitInfo(repo, "HEAD");
-  await abort();
-  throw conflict(source, state.branch ?? "HEAD", files);
-}
-async function pickInWorktree(repo, source, ontoRef) {
-  const old = await resolveRevision(repo, ontoRef);
-  await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
-  const dir = await mkdtemp2(join16(tmpdir2(), "agentgate-pick-"));
-  if (isInside(repo.topLevel, dir)) {
-    await rm8(dir, { recursive: true, force: true });
-    throw new InvalidArgumentError(
-      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
-      { details: { tmpdir: dir } }
-    );
-  }
-  const path = join16(dir, basename4(dir));
-  let failure3 = null;
-  try {
-    await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
-    const worktree = worktreeOptions(repo, path);
-    const files = await runPick(worktree, source);
-    if (files !== null) throw conflict(source, ontoRef.slice("refs/heads/".length), files);
-    const sha = await resolveRevision(worktree, "HEAD");
-    await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
-    return await getCommitInfo(repo, sha);
-  } catch (error2) {
-    failure3 = error2;
-    throw error2;
-  } finally {
-    await removeWorktree(repo, dir, path, failure3 !== null);
-  }
-}
-async function runPick(opts, source) {
-  const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
-  const args = [
-    "cherry-pick",
-    "--no-edit",
-    "--allow-empty",
-    "--keep-redundant-commits",
-    "--no-rerere-autoupdate",
-    ...mainline,
-    source.sha
-  ];
-  try {
-    await runGit(pickOptions(opts), args);
-    return null;
-  } catch (error2) {
-    if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
-    const report3 = await readStatus(opts);
-    const files = report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
-    if (files.length === 0) throw error2;
-    return files;
-  }
-}
-function worktreeOptions(repo, path) {
-  const { identity, timeoutMs, config: config2, binary } = repo;
-  return {
-    cwd: path,
-    ...identity && { identity },
-    ...timeoutMs !== void 0 && { timeoutMs },
-    ...config2 && { config: config2 },
-    ...binary !== void 0 && { binary }
-  };
-}
-function pickOptions(opts) {
-  return { ...opts, config: [...opts.config ?? [], "rerere.enabled=false"] };
-}
-async function assertRestored(repo, sha) {
-  const after2 = await getRepoState(repo);
-  if (after2.sha !== sha || after2.isDirty || after2.operation !== null) {
-    throw new GitFailedError(
-      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`,
-      {
-        details: {
-          args: ["cherry-pick", "--abort"],
-          expected: sha,
-          actual: after2.sha,
-          operation: after2.operation
-        }
-      }
-    );
-  }
-}
-async function removeWorktree(repo, dir, path, quiet) {
-  try {
-    const admin = join16(await commonDir(repo.gitDir), "worktrees", basename4(path));
-    await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
-    await rm8(dir, { recursive: true, force: true });
-    await rm8(admin, { recursive: true, force: true });
-  } catch (error2) {
-    if (!quiet) throw error2;
-  }
-}
-function conflict(source, onto, files) {
-  return new CherryPickConflictError(
-    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
-    {
-      details: { sha: source.sha, onto, files }
-    }
-  );
-}
-var init_cherry_pick = __esm({
-  "src/git/cherry-pick.ts"() {
-    "use strict";
-    init_errors();
-    init_commit_info();
-    init_refs();
-    init_git_locks();
-    init_repo();
-    init_runner();
-    init_state();
-  }
-});
-
-// src/git/commit.ts
-import { realpath as realpath5 } from "node:fs/promises";
-import { relative as relative3, resolve as resolve9, sep as sep6 } from "node:path";
-async function createSnapshotCommit(repo, message, opts = {}) {
-  const head = opts.head ?? await readHead(repo);
-  const ref = head.ref ?? "HEAD";
-  const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
-  const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
-  const [skipped, parentTree] = await Promise.all([
-    stageAll(repo, excludes),
-    parent === null ? null : getTree(repo, parent)
-  ]);
-  const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
-  const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha2 }));
-  if (parent !== null && parentTree === tree) {
-    await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
-    return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
-  }
-  const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
-  const subject = message.split("\n", 1)[0] ?? "";
-  await updateRefs(repo, [{ ref, newSha: sha, oldSha: parent }, ...also(sha)], {
-    message: `agentgate snapshot: ${subject}`.slice(0, 200),
-    noDeref: head.ref === null
-  });
-  return { sha, tree, parent, parentTree, created: true, ref, skipped };
-}
-async function stageAll(repo, excludes) {
-  const skipped = [];
-  for (; ; ) {
-    const left = skipped.map((s) => `:(exclude,top,literal)${s.path}`);
-    try {
-      await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--sparse", "--", ":(top)", ...excludes, ...left]);
-      return skipped;
-    } catch (error2) {
-      const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
-      const found = UNSTAGEABLE.flatMap(
-        ([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason }))
-      );
-      const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
-      if (fresh.length === 0) throw error2;
-      skipped.push(...fresh);
-    }
-  }
-}
-async function commitTree(repo, tree, parents, message) {
-  for (const id of [tree, ...parents]) {
-    if (!isFullId(id))
-      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
-  }
-  const text = message.endsWith("\n") ? message : `${message}
-`;
-  const args = ["commit-tree", "--no-gpg-sign", ...parents.flatMap((p) => ["-p", p]), tree];
-  return assertGitId((await runGit(repo, args, { input: text })).stdout.trim(), "commit-tree");
-}
-async function excludePathspecs(topLevel, excludes) {
-  const out = [];
-  for (const path of excludes) {
-    const abs = resolve9(topLevel, path);
-    const real = await realpath5(abs).catch(() => abs);
-    const inside = [abs, real].find((p) => isInside(topLevel, p));
-    if (inside === void 0) continue;
-    const rel = relative3(topLevel, inside).split(sep6).join("/");
-    if (rel === "")
-      throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, {
-        details: { exclude: path }
-      });
-    out.push(`:(exclude,top,literal)${rel}`);
-  }
-  return out;
-}
-var UNSTAGEABLE;
-var init_commit = __esm({
-  "src/git/commit.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_refs();
-    init_repo();
-    init_hardening();
-    init_runner();
-    UNSTAGEABLE = [
-      [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
-      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"]
-    ];
-  }
-});
-
 // types/run.ts
 var RunRestart, RunRecord;
 var init_run = __esm({
@@ -12372,18 +13699,18 @@ var init_run_records = __esm({
       }
       /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
       async list() {
-        const { items: runs2, problems } = await loadAll(
+        const { items: runs3, problems } = await loadAll(
           layout(this.home).runs,
           "run record",
           (name) => this.load(name)
         );
-        runs2.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
-        return { runs: runs2, problems };
+        runs3.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
+        return { runs: runs3, problems };
       }
       /** Ids of the runs whose records link `snapshotId` (a scan: used only to repair dangling links). */
       async linking(snapshotId) {
-        const { runs: runs2 } = await this.list();
-        return runs2.filter((run) => run.snapshotIds.includes(snapshotId)).map((run) => run.runId);
+        const { runs: runs3 } = await this.list();
+        return runs3.filter((run) => run.snapshotIds.includes(snapshotId)).map((run) => run.runId);
       }
       /**
        * Read-modify-write of one record under the run's lock. `change` gets the current record (a
@@ -12474,8 +13801,8 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm9, stat as stat9 } from "node:fs/promises";
-import { join as join18, resolve as resolve10 } from "node:path";
+import { rm as rm8, stat as stat9 } from "node:fs/promises";
+import { join as join18, resolve as resolve11 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -12492,7 +13819,7 @@ async function removeFile(path) {
   );
   if (!exists4) return false;
   try {
-    await rm9(path, { force: true });
+    await rm8(path, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path} (${errnoOf(cause)}); check permissions`, {
@@ -12518,7 +13845,7 @@ var init_snapshot_store = __esm({
       lockTimeoutMs;
       runs;
       constructor(home, options = {}) {
-        this.home = resolve10(home);
+        this.home = resolve11(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
       }
@@ -12808,71 +14135,185 @@ var init_local_paths = __esm({
   }
 });
 
-// src/snapshotter/message.ts
-function iterationMessage(m) {
-  return [
-    `[agentgate] Run ${m.runId} iteration ${m.iteration}`,
-    "",
-    taskLine(m.taskPrompt),
-    gateLine(m.gatePlanSource),
-    "",
-    `Agentgate-Run: ${m.runId}`,
-    `Agentgate-Iteration: ${m.iteration}`,
-    `Agentgate-Before: ${m.beforeSha}`,
-    ""
-  ].join("\n");
+// src/git/commit.ts
+import { realpath as realpath5 } from "node:fs/promises";
+import { relative as relative3, resolve as resolve12, sep as sep6 } from "node:path";
+async function createSnapshotCommit(repo, message, opts = {}) {
+  const head = opts.head ?? await readHead(repo);
+  const ref = head.ref ?? "HEAD";
+  const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
+  const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
+  const [skipped, parentTree] = await Promise.all([
+    stageAll(repo, excludes),
+    parent === null ? null : getTree(repo, parent)
+  ]);
+  const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
+  const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha2 }));
+  if (parent !== null && parentTree === tree) {
+    await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
+    return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
+  }
+  const sha = await commitTree(repo, tree, parent === null ? [] : [parent], message);
+  const subject = message.split("\n", 1)[0] ?? "";
+  await updateRefs(repo, [{ ref, newSha: sha, oldSha: parent }, ...also(sha)], {
+    message: `agentgate snapshot: ${subject}`.slice(0, 200),
+    noDeref: head.ref === null
+  });
+  return { sha, tree, parent, parentTree, created: true, ref, skipped };
 }
-function taskLine(taskPrompt) {
-  return `Task: ${firstChars(oneLine2(taskPrompt), TASK_LIMIT)}`;
+async function stageAll(repo, excludes) {
+  const skipped = [];
+  for (; ; ) {
+    const left = skipped.map((s) => `:(exclude,top,literal)${s.path}`);
+    try {
+      await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--sparse", "--", ":(top)", ...excludes, ...left]);
+      return skipped;
+    } catch (error2) {
+      const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
+      const found = UNSTAGEABLE.flatMap(
+        ([pattern, reason]) => [...stderr.matchAll(pattern)].map((m) => ({ path: m[1], reason }))
+      );
+      const fresh = found.filter((f) => !skipped.some((s) => s.path === f.path));
+      if (fresh.length === 0) throw error2;
+      skipped.push(...fresh);
+    }
+  }
 }
-function gateLine(gatePlanSource) {
-  return `Gate: ${oneLine2(gatePlanSource)}`;
-}
-function wipMessage(runId) {
-  return `${WIP_SUBJECT}
-
-Agentgate-Run: ${runId}
+async function commitTree(repo, tree, parents, message) {
+  for (const id of [tree, ...parents]) {
+    if (!isFullId(id))
+      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
+  }
+  const text = message.endsWith("\n") ? message : `${message}
 `;
+  const args = ["commit-tree", "--no-gpg-sign", ...parents.flatMap((p) => ["-p", p]), tree];
+  return assertGitId((await runGit(repo, args, { input: text })).stdout.trim(), "commit-tree");
 }
-function firstChars(text, limit) {
-  let out = "";
-  let count = 0;
-  for (const char of text) {
-    if (count++ === limit) break;
-    out += char;
+async function excludePathspecs(topLevel, excludes) {
+  const out = [];
+  for (const path of excludes) {
+    const abs = resolve12(topLevel, path);
+    const real = await realpath5(abs).catch(() => abs);
+    const inside = [abs, real].find((p) => isInside(topLevel, p));
+    if (inside === void 0) continue;
+    const rel = relative3(topLevel, inside).split(sep6).join("/");
+    if (rel === "")
+      throw new InvalidArgumentError(`exclude ${path} is the whole workspace; nothing would be snapshotted`, {
+        details: { exclude: path }
+      });
+    out.push(`:(exclude,top,literal)${rel}`);
   }
   return out;
 }
-function oneLine2(text) {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
-}
-var WIP_SUBJECT, TASK_LIMIT;
-var init_message = __esm({
-  "src/snapshotter/message.ts"() {
+var UNSTAGEABLE;
+var init_commit = __esm({
+  "src/git/commit.ts"() {
     "use strict";
-    WIP_SUBJECT = "[agentgate] WIP before run";
-    TASK_LIMIT = 100;
+    init_errors();
+    init_ids2();
+    init_refs();
+    init_repo();
+    init_hardening();
+    init_runner();
+    UNSTAGEABLE = [
+      [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
+      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"]
+    ];
   }
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp3, rm as rm10 } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
+import { mkdtemp as mkdtemp2, rm as rm9 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
 import { join as join19 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp3(join19(tmpdir3(), "agentgate-apply-"));
+  const dir = await mkdtemp2(join19(tmpdir2(), "agentgate-apply-"));
   const scratch = { ...repo, indexFile: join19(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm10(dir, { recursive: true, force: true });
+    await rm9(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
   "src/git/apply-check.ts"() {
     "use strict";
+    init_runner();
+  }
+});
+
+// src/git/commit-info.ts
+async function getCommitInfo(repo, rev) {
+  assertRevisionSyntax(rev);
+  const { stdout } = await runGitBuffer(repo, ["cat-file", "--batch"], { input: `${rev}^{commit}
+` });
+  const eol = stdout.indexOf(10);
+  const header = /^([0-9a-f]+) commit (\d+)$/.exec(stdout.subarray(0, Math.max(eol, 0)).toString("utf8"));
+  if (!header) {
+    await resolveRevision(repo, rev, "commit");
+    throw new RevisionNotFoundError(`commit ${rev} could not be read`, { details: { rev } });
+  }
+  const size = Number(header[2]);
+  const body = stdout.subarray(eol + 1, eol + 1 + size);
+  if (body.length !== size)
+    throw new GitOutputUnparseableError(`git cat-file returned a truncated commit for ${rev}`, {
+      details: { args: ["cat-file", "--batch"], rev }
+    });
+  return parseCommitObject(assertGitId(header[1], "cat-file --batch"), body);
+}
+function parseCommitObject(sha, raw) {
+  const text = decode2(raw);
+  const split = text.indexOf("\n\n");
+  const headerText = split < 0 ? text.replace(/\n$/, "") : text.slice(0, split);
+  const message = split < 0 ? "" : text.slice(split + 2).replace(/\n$/, "");
+  const parents = [];
+  let author = null;
+  for (const line of headerText.split("\n")) {
+    if (line.startsWith(" ")) continue;
+    const space = line.indexOf(" ");
+    const key = space < 0 ? line : line.slice(0, space);
+    const value = space < 0 ? "" : line.slice(space + 1);
+    if (key === "parent") parents.push(assertGitId(value, "cat-file commit"));
+    else if (key === "author" && author === null) author = parseIdent(value, sha);
+  }
+  if (author === null) throw badCommit(sha, "no author header");
+  return { sha, message, author: author.ident, date: author.date, parents };
+}
+function decode2(raw) {
+  const end = raw.indexOf("\n\n");
+  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
+  const label = /(?:^|\n)encoding ([^\n]+)/.exec(headers)?.[1];
+  if (label !== void 0) {
+    try {
+      return new TextDecoder(label.trim()).decode(raw);
+    } catch {
+    }
+  }
+  return raw.toString("utf8");
+}
+function parseIdent(value, sha) {
+  const m = /^(.*) (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(value);
+  if (!m) throw badCommit(sha, `unreadable author line ${JSON.stringify(value)}`);
+  const [, ident, epoch, sign, hh, mm] = m;
+  const offsetMinutes = (sign === "-" ? -1 : 1) * (Number(hh) * 60 + Number(mm));
+  const local = new Date((Number(epoch) + offsetMinutes * 60) * 1e3);
+  if (Number.isNaN(local.getTime())) throw badCommit(sha, `author date out of range: ${epoch}`);
+  const iso = local.toISOString().replace(/\.\d{3}Z$/, "");
+  return { ident, date: `${iso}${sign === "-" && offsetMinutes !== 0 ? "-" : "+"}${hh}:${mm}` };
+}
+function badCommit(sha, reason) {
+  return new GitOutputUnparseableError(`commit ${sha} is malformed: ${reason}`, {
+    details: { args: ["cat-file", "commit", sha], reason }
+  });
+}
+var init_commit_info = __esm({
+  "src/git/commit-info.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_refs();
     init_runner();
   }
 });
@@ -12952,18 +14393,18 @@ async function gitChecks(repo, snapshot, restarts, add) {
   await refCheck(repo, snapshot, add);
   await branchCheck(repo, snapshot, restarts, add);
   await messageChecks(repo, snapshot, add);
-  const stats2 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
-  const same = stats2.filesChanged === snapshot.filesChanged && stats2.insertions === snapshot.insertions && stats2.deletions === snapshot.deletions;
+  const stats4 = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
+  const same = stats4.filesChanged === snapshot.filesChanged && stats4.insertions === snapshot.insertions && stats4.deletions === snapshot.deletions;
   add(
     "stats",
     same,
-    same ? `${stats2.filesChanged} files, +${stats2.insertions} -${stats2.deletions}` : `git now says ${stats2.filesChanged} files +${stats2.insertions} -${stats2.deletions}`
+    same ? `${stats4.filesChanged} files, +${stats4.insertions} -${stats4.deletions}` : `git now says ${stats4.filesChanged} files +${stats4.insertions} -${stats4.deletions}`
   );
-  const files = JSON.stringify(stats2.files) === JSON.stringify(snapshot.files);
+  const files = JSON.stringify(stats4.files) === JSON.stringify(snapshot.files);
   add(
     "files",
     files,
-    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats2.files)})`
+    files ? "every file's status and counts match git" : `the stored per-file changes differ from git's (${describeFileDifference(snapshot.files, stats4.files)})`
   );
   return ancestor;
 }
@@ -13146,19 +14587,131 @@ var init_repo_lock = __esm({
   }
 });
 
-// src/snapshotter/snapshotter.ts
-var snapshotter_exports = {};
-__export(snapshotter_exports, {
-  Snapshotter: () => Snapshotter
+// src/snapshotter/core.ts
+var DEFAULT_BRANCH;
+var init_core3 = __esm({
+  "src/snapshotter/core.ts"() {
+    "use strict";
+    DEFAULT_BRANCH = "main";
+  }
 });
-import { createReadStream as createReadStream3 } from "node:fs";
-import { readFile as readFile11, rm as rm11, rmdir } from "node:fs/promises";
-import { dirname as dirname7 } from "node:path";
-import { Readable } from "node:stream";
-async function intactArtifact(snapshot) {
-  if (snapshot.patchPath === null) return null;
-  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
-  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
+
+// src/snapshotter/before.ts
+async function captureBeforeState(core, workspace, opts) {
+  const runId = assertSafeId(opts.runId, "run id");
+  const onDirty = opts.onDirty ?? core.options.onDirty;
+  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
+  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
+    const excludes = await workspaceExcludes(repo.topLevel, core.options);
+    return beforeIn(core, repo, {
+      runId,
+      onDirty,
+      nested,
+      excludes,
+      branch: opts.branch,
+      restartFrom: opts.restartFrom
+    });
+  });
+}
+async function beforeIn(core, repo, opts) {
+  const { runId, onDirty, nested, excludes } = opts;
+  const state = await getRepoState(repo, excludes);
+  assertNoOperation(state);
+  const restart = await startOfNext(core, repo, runId, state.sha, opts.restartFrom);
+  const dirty = state.isDirty;
+  if (dirty && onDirty === "error") {
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+      {
+        details: { workspace: repo.topLevel }
+      }
+    );
+  }
+  let branch = state.branch;
+  if (opts.branch !== void 0) {
+    await switchToBranch(repo, opts.branch, state.sha);
+    branch = opts.branch;
+  } else if (state.headState === "detached" && state.sha) {
+    branch = await nameDetachedHead(repo, runId, state.sha);
+  }
+  const unborn = state.headState === "unborn";
+  const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
+` : wipMessage(runId);
+  if (dirty) await assertNoLfs(repo);
+  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
+  const wipSha = commit?.created && dirty ? commit.sha : null;
+  const sha = commit?.sha ?? state.sha;
+  const before2 = {
+    sha,
+    branch: branch ?? DEFAULT_BRANCH,
+    isDirty: wipSha !== null,
+    wipSha,
+    capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    runId,
+    headState: state.headState,
+    ...nested.length > 0 ? { nestedRepositories: nested } : {},
+    ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
+  };
+  await core.store.recordBefore(runId, repo.topLevel, before2, restart);
+  return before2;
+}
+async function startOfNext(core, repo, runId, head, restartFrom) {
+  const run = await core.store.loadRun(runId);
+  if (restartFrom !== void 0) {
+    const snapshots = run === null ? [] : await core.store.loadByRun(runId);
+    const last2 = snapshots.at(-1) ?? null;
+    const sha = restartPoint(snapshots, restartFrom);
+    if (last2 === null || sha === null)
+      throw new InvalidArgumentError(
+        `run ${runId} has no iteration ${restartFrom} to restart from${last2 === null ? " (no iteration was recorded yet)" : ""}`,
+        { details: { runId, restartFrom } }
+      );
+    if (head !== sha)
+      throw new RunDivergedError(
+        `HEAD is at ${head ?? "(no commit)"}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
+        { details: { runId, restartFrom, expected: sha, head } }
+      );
+    return { from: restartFrom, sha, lastIteration: last2.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
+  }
+  const last = run === null ? null : await core.store.loadLast(run);
+  if (last === null) return null;
+  const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+  const base = declared?.sha ?? last.afterSha;
+  if (head !== null && (head === base || await isAncestor(repo, base, head).catch(() => false)))
+    return null;
+  throw new RunDivergedError(
+    `HEAD (${head ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
+    { details: { runId, expected: base, head, lastIteration: last.iteration } }
+  );
+}
+async function openOrInit(core, workspace, onDirty, init) {
+  try {
+    return { repo: await openRepo(workspace, core.gitOptions()), nested: [] };
+  } catch (cause) {
+    if (!(cause instanceof NotARepositoryError)) throw cause;
+    const dir = typeof cause.details.workspace === "string" ? cause.details.workspace : workspace;
+    assertSafeWorkspace(dir);
+    if (!init) {
+      throw new NotARepositoryError(
+        `${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`,
+        {
+          cause,
+          details: { workspace: dir }
+        }
+      );
+    }
+    if (onDirty === "error" && await hasUserFiles(dir, core.options)) {
+      throw new DirtyWorkspaceError(
+        `${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`,
+        {
+          details: { workspace: dir }
+        }
+      );
+    }
+    const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
+    return { repo, nested: await excludeNestedRepositories(repo) };
+  }
 }
 async function nameDetachedHead(repo, runId, sha) {
   for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
@@ -13192,6 +14745,182 @@ function assertNoOperation(state) {
     );
   }
 }
+var MAX_DETACHED_BRANCHES;
+var init_before = __esm({
+  "src/snapshotter/before.ts"() {
+    "use strict";
+    init_commit();
+    init_repo();
+    init_refs();
+    init_state();
+    init_errors();
+    init_paths();
+    init_run_records();
+    init_message();
+    init_verify2();
+    init_repo_lock();
+    init_excludes();
+    init_core3();
+    MAX_DETACHED_BRANCHES = 100;
+  }
+});
+
+// src/snapshotter/after.ts
+import { dirname as dirname7 } from "node:path";
+async function captureAfterState(core, workspace, before2, opts) {
+  const runId = assertSafeId(opts.runId, "run id");
+  assertIteration(opts.iteration);
+  const repo = await openRepo(workspace, core.gitOptions());
+  return withRepoLock(
+    repo,
+    core.options.lockTimeoutMs,
+    (recovered) => afterIn(core, repo, recovered, before2, { ...opts, runId })
+  );
+}
+async function afterIn(core, repo, recovered, before2, opts, knownExcludes, agent) {
+  const { runId } = opts;
+  if (recovered) {
+    await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+    await core.store.sweepTempFiles();
+    await sweepTempFiles(dirname7(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+  }
+  const head = await getRepoHead(repo);
+  const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
+  assertNoOperation(head);
+  await assertDescends(repo, start.sha, head);
+  const message = iterationMessage({
+    runId,
+    iteration: opts.iteration,
+    taskPrompt: opts.taskPrompt ?? "",
+    gatePlanSource: opts.gatePlanSource ?? "",
+    beforeSha: start.sha
+  });
+  const excludes = knownExcludes ?? await workspaceExcludes(repo.topLevel, core.options);
+  const done = await assertIterationFree(core, runId, opts.iteration, {
+    beforeSha: start.sha,
+    headSha: head.sha,
+    message,
+    isDirty: async () => (await getRepoState(repo, excludes)).isDirty
+  });
+  if (done) return done;
+  const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
+  await assertNoLinkInside(repo.topLevel, artifactPath);
+  await assertNoLfs(repo);
+  const detached = head.headState === "detached" && head.sha !== null;
+  const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
+  const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+  const commit = await createSnapshotCommit(repo, message, {
+    excludes,
+    alsoPoint: [ref],
+    ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
+  });
+  const afterSha = commit.sha;
+  const beforeTree = commit.parent === start.sha && commit.parentTree !== null ? commit.parentTree : await getTree(repo, start.sha);
+  const trees = { from: beforeTree, to: commit.tree };
+  const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
+  const [stats4, artifact] = await Promise.all([
+    treeDiffStats(repo, trees),
+    afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
+  ]);
+  const snapshot = {
+    id: `snap-${newSnapshotId()}`,
+    runId,
+    iteration: opts.iteration,
+    beforeSha: start.sha,
+    afterSha,
+    branch,
+    commitMessage: ours ? message : "",
+    patchPath: artifact?.path ?? null,
+    patchSha256: artifact?.sha256 ?? null,
+    ...totals(stats4),
+    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+    files: stats4.files,
+    workspace: repo.topLevel,
+    ref,
+    task: opts.taskPrompt ?? null,
+    gate: opts.gatePlanSource ?? null,
+    ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {},
+    ...agent === void 0 ? {} : { agent }
+  };
+  await core.store.save(snapshot);
+  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+  return snapshot;
+}
+async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
+  const run = await core.store.loadRun(runId);
+  assertRunWorkspace(run, runId, repo.topLevel);
+  if (given) return { ...given, usesBefore: true };
+  if (beforeRev !== void 0)
+    return {
+      sha: await resolveRevision(repo, beforeRev),
+      branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
+      usesBefore: false
+    };
+  if (!run?.before) {
+    throw new RunNotFoundError(
+      `run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`,
+      { details: { runId } }
+    );
+  }
+  const usedBy = run.beforeUsedBy;
+  if (usedBy && iteration > usedBy.iteration) {
+    throw new NoBeforeStateError(
+      `the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`,
+      {
+        details: { runId, usedBy }
+      }
+    );
+  }
+  return { ...run.before, usesBefore: true };
+}
+async function assertIterationFree(core, runId, iteration, now) {
+  const run = await core.store.loadRun(runId);
+  if (run === null) return null;
+  const last = await core.store.loadLast(run).catch((error2) => {
+    if (error2 instanceof StoreCorruptError) return void 0;
+    throw error2;
+  });
+  if (last === null || last !== void 0 && iteration > last.iteration) return null;
+  const { snapshots } = await core.store.inspectRun(runId);
+  const taken = snapshots.find((s) => s.iteration === iteration);
+  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
+  if (sameCapture) return taken;
+  if (taken) {
+    throw new IterationExistsError(
+      `iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`,
+      {
+        details: { runId, iteration, existing: taken.id }
+      }
+    );
+  }
+  const highest = Math.max(-1, ...snapshots.map((s) => s.iteration));
+  if (iteration < highest) {
+    throw new IterationOutOfOrderError(
+      `run ${runId} is already at iteration ${highest}; iterations only go forward, so capture ${highest + 1} or later`,
+      { details: { runId, iteration, last: highest } }
+    );
+  }
+  return null;
+}
+async function assertDescends(repo, beforeSha, state) {
+  const fail2 = (why) => {
+    throw new HistoryRewrittenError(
+      `${why}; the iteration's history was rewritten. Start a new iteration with "before"`,
+      {
+        details: { beforeSha, head: state.sha }
+      }
+    );
+  };
+  const head = state.sha;
+  if (!head) return fail2("HEAD has no commit any more");
+  if (head === beforeSha) return;
+  const [exists4, ancestor] = await Promise.all([
+    objectExists(repo, beforeSha),
+    isAncestor(repo, beforeSha, head).catch(() => false)
+  ]);
+  if (!exists4) fail2(`before commit ${beforeSha} no longer exists`);
+  if (!ancestor) fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
+}
 function assertIteration(iteration) {
   if (!Number.isSafeInteger(iteration) || iteration < 0) {
     throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
@@ -13199,44 +14928,463 @@ function assertIteration(iteration) {
     });
   }
 }
-function totals(stats2) {
-  return { filesChanged: stats2.filesChanged, insertions: stats2.insertions, deletions: stats2.deletions };
+function totals(stats4) {
+  return { filesChanged: stats4.filesChanged, insertions: stats4.insertions, deletions: stats4.deletions };
 }
-function storeFileCheck(problem, runId) {
-  return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
-}
-var AGENT_SIGNALS, newSnapshotId, DEFAULT_BRANCH, MAX_DETACHED_BRANCHES, Snapshotter;
-var init_snapshotter = __esm({
-  "src/snapshotter/snapshotter.ts"() {
+var newSnapshotId;
+var init_after = __esm({
+  "src/snapshotter/after.ts"() {
     "use strict";
-    init_sweep();
     init_nanoid();
-    init_snapshot();
-    init_cherry_pick();
-    init_unified_diff();
+    init_sweep();
     init_commit();
     init_commit_info();
     init_diff_stats();
     init_repo();
-    init_user_command();
     init_refs();
     init_state();
     init_errors();
     init_paths();
-    init_snapshot_store();
-    init_local_paths();
     init_run_records();
     init_message();
-    init_atomic();
     init_patch_artifact();
-    init_verify2();
     init_repo_lock();
     init_excludes();
     init_inside();
-    AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+    init_before();
+    init_core3();
     newSnapshotId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 16);
-    DEFAULT_BRANCH = "main";
-    MAX_DETACHED_BRANCHES = 100;
+  }
+});
+
+// src/snapshotter/iterate.ts
+async function iterate2(core, workspace, opts) {
+  const runId = assertSafeId(opts.runId, "run id");
+  assertIteration(opts.iteration);
+  const onDirty = opts.onDirty ?? core.options.onDirty;
+  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
+  const excludes = await workspaceExcludes(repo.topLevel, core.options);
+  const before2 = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    const run = await core.store.loadRun(runId);
+    assertRunWorkspace(run, runId, repo.topLevel);
+    if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
+    return beforeIn(core, repo, {
+      runId,
+      onDirty,
+      nested,
+      excludes,
+      branch: opts.branch,
+      restartFrom: opts.restartFrom
+    });
+  });
+  const ran = await runUserCommand({
+    argv: opts.agent.argv,
+    cwd: await resolveWorkspaceDir(workspace),
+    stdio: "inherit",
+    stdoutToStderr: opts.agent.stdoutToStderr === true,
+    forwardSignals: AGENT_SIGNALS
+  });
+  if (ran.spawnError !== null) {
+    const errno = ran.spawnError.code ?? "error";
+    throw new AgentNotStartedError(
+      `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? "")} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
+      { details: { command: opts.agent.argv[0] ?? "", errno, runId } }
+    );
+  }
+  const agent = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
+  const snapshot = await withRepoLock(
+    repo,
+    core.options.lockTimeoutMs,
+    (recovered) => afterIn(core, repo, recovered, before2, { ...opts, runId }, excludes, agent)
+  );
+  return { ...snapshot, agent };
+}
+var AGENT_SIGNALS;
+var init_iterate = __esm({
+  "src/snapshotter/iterate.ts"() {
+    "use strict";
+    init_repo();
+    init_user_command();
+    init_errors();
+    init_paths();
+    init_run_records();
+    init_repo_lock();
+    init_excludes();
+    init_before();
+    init_after();
+    AGENT_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+  }
+});
+
+// src/snapshotter/read.ts
+import { createReadStream as createReadStream3 } from "node:fs";
+import { readFile as readFile10 } from "node:fs/promises";
+import { Readable } from "node:stream";
+async function getSnapshot(core, idOrSha) {
+  assertSafeId(idOrSha, "snapshot id");
+  const direct = await core.store.load(idOrSha);
+  if (direct) return core.withLocalPaths(direct);
+  const matches = await core.store.findByPrefix(idOrSha);
+  if (matches.length === 1) return core.withLocalPaths(matches[0]);
+  const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
+  if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
+    return core.withLocalPaths(makers[0]);
+  if (matches.length > 1) {
+    throw new AmbiguousIdError(
+      `${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(", ")}); give more characters`,
+      {
+        details: { matches: matches.map((m) => m.id) }
+      }
+    );
+  }
+  throw new SnapshotNotFoundError(
+    `no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`,
+    { details: { id: idOrSha.slice(0, 200) } }
+  );
+}
+async function listByRun(core, runId) {
+  return Promise.all(
+    (await core.store.loadByRun(assertSafeId(runId, "run id"))).map((s) => core.withLocalPaths(s))
+  );
+}
+async function generatePatch(core, snapshot, outputFile) {
+  if (snapshot.beforeSha === snapshot.afterSha) {
+    if (outputFile) await writeFileAtomic(outputFile, "");
+    return "";
+  }
+  snapshot = await core.withLocalPaths(snapshot);
+  const artifact = await intactArtifact(snapshot);
+  if (artifact !== null) {
+    if (outputFile) await copyFileAtomic(artifact, outputFile);
+    return outputFile ? "" : readFile10(artifact, "utf8");
+  }
+  const repo = await openRepo(snapshot.workspace, core.gitOptions());
+  if (outputFile) {
+    await writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, outputFile);
+    return "";
+  }
+  return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
+}
+async function streamPatch(core, snapshot, consume) {
+  if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
+  snapshot = await core.withLocalPaths(snapshot);
+  const artifact = await intactArtifact(snapshot);
+  if (artifact !== null) return consume(createReadStream3(artifact));
+  const repo = await openRepo(snapshot.workspace, core.gitOptions());
+  await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
+}
+async function stats3(core, workspace, from, to) {
+  const repo = await openRepo(workspace, core.gitOptions());
+  return getDiffStats(repo, await resolveRevision(repo, from), await resolveRevision(repo, to));
+}
+async function intactArtifact(snapshot) {
+  if (snapshot.patchPath === null) return null;
+  const sha256 = await sha256File(snapshot.patchPath).catch(() => null);
+  return sha256 === snapshot.patchSha256 ? snapshot.patchPath : null;
+}
+var init_read = __esm({
+  "src/snapshotter/read.ts"() {
+    "use strict";
+    init_unified_diff();
+    init_diff_stats();
+    init_repo();
+    init_refs();
+    init_errors();
+    init_paths();
+    init_atomic();
+    init_patch_artifact();
+  }
+});
+
+// src/snapshotter/verify-store.ts
+async function verify(core, target) {
+  const checks = [];
+  let snapshots;
+  if ("id" in target) snapshots = [await core.getSnapshot(target.id)];
+  else if ("runId" in target) {
+    const contents = await core.store.inspectRun(assertSafeId(target.runId, "run id"));
+    snapshots = contents.snapshots;
+    checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
+  } else {
+    const listed = await core.store.list();
+    snapshots = listed.snapshots;
+    const runs4 = await core.store.listRuns();
+    checks.push(...[...listed.problems, ...runs4.problems].map((p) => storeFileCheck(p, null)));
+  }
+  if (snapshots.length === 0 && checks.length === 0) {
+    const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
+    throw new NothingToVerifyError(
+      `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+      { details: { home: core.store.home } }
+    );
+  }
+  const runs3 = /* @__PURE__ */ new Map();
+  const local = [];
+  for (const snapshot of snapshots) {
+    if (!runs3.has(snapshot.runId))
+      runs3.set(snapshot.runId, await core.store.loadRun(snapshot.runId).catch(() => null));
+    const here = await core.withLocalPaths(snapshot);
+    local.push(here);
+    checks.push(...await verifySnapshot(here, runs3.get(snapshot.runId) ?? null, core.gitOptions()));
+  }
+  if (!("id" in target)) {
+    for (const [runId, run] of runs3) {
+      const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+      checks.push(...await continuityChecks(linked, core.gitOptions(), run?.restarts ?? []));
+    }
+  }
+  return { ok: checks.every((c) => c.ok), checks };
+}
+function storeFileCheck(problem, runId) {
+  return { snapshotId: null, runId, check: "store-file", ok: false, detail: problem.message };
+}
+var init_verify_store = __esm({
+  "src/snapshotter/verify-store.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+    init_verify2();
+  }
+});
+
+// src/git/cherry-pick.ts
+import { mkdtemp as mkdtemp3, readFile as readFile11, rm as rm10, writeFile as writeFile2 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { basename as basename4, join as join21 } from "node:path";
+async function cherryPick3(repo, rev, opts = {}) {
+  const onto = opts.onto?.replace(/^refs\/heads\//, "");
+  const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
+  const source = await getCommitInfo(repo, rev);
+  const head = await readHead(repo);
+  const ignore = opts.ignore ?? [];
+  if (ontoRef === null) return pickInWorkspace(repo, source, ignore);
+  if (ontoRef === head.ref) return pickInWorkspace(repo, source, ignore);
+  return pickInWorktree(repo, source, ontoRef);
+}
+async function pickInWorkspace(repo, source, ignore) {
+  const state = await getRepoState(repo, ignore);
+  if (state.operation !== null) {
+    throw new OperationInProgressError(
+      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
+      { details: { operation: state.operation } }
+    );
+  }
+  const before2 = state.sha;
+  if (before2 === null)
+    throw new RevisionNotFoundError(`branch ${state.branch ?? "HEAD"} has no commits to cherry-pick onto`, {
+      details: { rev: "HEAD" }
+    });
+  if (state.isDirty) {
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted or untracked changes; commit or stash them, or cherry-pick --onto another branch`,
+      { details: { workspace: repo.topLevel } }
+    );
+  }
+  const origHead = join21(repo.gitDir, "ORIG_HEAD");
+  const savedOrigHead = await readFile11(origHead).catch(() => null);
+  const abort = async () => {
+    await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
+    await (savedOrigHead === null ? rm10(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await assertRestored(repo, before2);
+  };
+  let files;
+  try {
+    files = await runPick(repo, source);
+  } catch (error2) {
+    if (await detectOperation(repo.gitDir) === "cherry-pick") await abort();
+    throw error2;
+  }
+  if (files === null) return getCommitInfo(repo, "HEAD");
+  await abort();
+  throw conflict(source, state.branch ?? "HEAD", files);
+}
+async function pickInWorktree(repo, source, ontoRef) {
+  const old = await resolveRevision(repo, ontoRef);
+  await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
+  const dir = await mkdtemp3(join21(tmpdir3(), "agentgate-pick-"));
+  if (isInside(repo.topLevel, dir)) {
+    await rm10(dir, { recursive: true, force: true });
+    throw new InvalidArgumentError(
+      `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
+      { details: { tmpdir: dir } }
+    );
+  }
+  const path = join21(dir, basename4(dir));
+  let failure3 = null;
+  try {
+    await runGit(repo, ["worktree", "add", "--detach", "--quiet", path, old]);
+    const worktree = worktreeOptions(repo, path);
+    const files = await runPick(worktree, source);
+    if (files !== null) throw conflict(source, ontoRef.slice("refs/heads/".length), files);
+    const sha = await resolveRevision(worktree, "HEAD");
+    await updateRef(repo, ontoRef, sha, old, { message: `agentgate: cherry-pick ${source.sha}` });
+    return await getCommitInfo(repo, sha);
+  } catch (error2) {
+    failure3 = error2;
+    throw error2;
+  } finally {
+    await removeWorktree(repo, dir, path, failure3 !== null);
+  }
+}
+async function runPick(opts, source) {
+  const mainline = source.parents.length > 1 ? ["-m", "1"] : [];
+  const args = [
+    "cherry-pick",
+    "--no-edit",
+    "--allow-empty",
+    "--keep-redundant-commits",
+    "--no-rerere-autoupdate",
+    ...mainline,
+    source.sha
+  ];
+  try {
+    await runGit(pickOptions(opts), args);
+    return null;
+  } catch (error2) {
+    if (!(error2 instanceof GitFailedError) || error2.details.exitCode !== 1) throw error2;
+    const report3 = await readStatus(opts);
+    const files = report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path);
+    if (files.length === 0) throw error2;
+    return files;
+  }
+}
+function worktreeOptions(repo, path) {
+  const { identity, timeoutMs, config: config2, binary } = repo;
+  return {
+    cwd: path,
+    ...identity && { identity },
+    ...timeoutMs !== void 0 && { timeoutMs },
+    ...config2 && { config: config2 },
+    ...binary !== void 0 && { binary }
+  };
+}
+function pickOptions(opts) {
+  return { ...opts, config: [...opts.config ?? [], "rerere.enabled=false"] };
+}
+async function assertRestored(repo, sha) {
+  const after2 = await getRepoState(repo);
+  if (after2.sha !== sha || after2.isDirty || after2.operation !== null) {
+    throw new GitFailedError(
+      `cherry-pick --abort did not restore ${repo.topLevel} (HEAD ${after2.sha ?? "none"}, expected ${sha}); inspect it by hand`,
+      {
+        details: {
+          args: ["cherry-pick", "--abort"],
+          expected: sha,
+          actual: after2.sha,
+          operation: after2.operation
+        }
+      }
+    );
+  }
+}
+async function removeWorktree(repo, dir, path, quiet) {
+  try {
+    const admin = join21(await commonDir(repo.gitDir), "worktrees", basename4(path));
+    await runGit(repo, ["worktree", "remove", "--force", "--force", path]).catch(() => void 0);
+    await rm10(dir, { recursive: true, force: true });
+    await rm10(admin, { recursive: true, force: true });
+  } catch (error2) {
+    if (!quiet) throw error2;
+  }
+}
+function conflict(source, onto, files) {
+  return new CherryPickConflictError(
+    `cherry-picking ${source.sha.slice(0, 12)} onto ${onto} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
+    {
+      details: { sha: source.sha, onto, files }
+    }
+  );
+}
+var init_cherry_pick = __esm({
+  "src/git/cherry-pick.ts"() {
+    "use strict";
+    init_errors();
+    init_commit_info();
+    init_refs();
+    init_git_locks();
+    init_repo();
+    init_runner();
+    init_state();
+  }
+});
+
+// src/snapshotter/maintenance.ts
+import { rm as rm11, rmdir } from "node:fs/promises";
+import { dirname as dirname8 } from "node:path";
+async function deleteSnapshot(core, idOrSha) {
+  const id = await core.getSnapshot(idOrSha).then(
+    (snapshot) => snapshot.id,
+    (error2) => {
+      if (error2 instanceof StoreCorruptError || error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)
+        return idOrSha;
+      throw error2;
+    }
+  );
+  const stored = await core.store.load(id).catch(() => null);
+  await core.store.delete(id);
+  if (stored !== null) await removeArtifact(core, stored);
+  return id;
+}
+async function removeArtifact(core, snapshot) {
+  const local = await core.withLocalPaths(snapshot);
+  if (local.patchPath === null || local.patchSha256 === null) return;
+  if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
+  await rm11(local.patchPath, { force: true });
+  await rmdir(dirname8(local.patchPath)).catch(() => void 0);
+}
+async function cherryPick4(core, idOrSha, onto) {
+  const snapshot = await core.getSnapshot(idOrSha);
+  if (snapshot.beforeSha === snapshot.afterSha) {
+    throw new EmptySnapshotError(`snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`, {
+      details: { id: snapshot.id }
+    });
+  }
+  const repo = await openRepo(snapshot.workspace, core.gitOptions());
+  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
+`;
+    const squashed = await commitTree(
+      repo,
+      await getTree(repo, snapshot.afterSha),
+      [snapshot.beforeSha],
+      message
+    );
+    const ignore = await workspaceExcludes(repo.topLevel, core.options);
+    return cherryPick3(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } });
+  });
+}
+var init_maintenance = __esm({
+  "src/snapshotter/maintenance.ts"() {
+    "use strict";
+    init_snapshot();
+    init_cherry_pick();
+    init_commit();
+    init_repo();
+    init_refs();
+    init_errors();
+    init_patch_artifact();
+    init_repo_lock();
+    init_excludes();
+  }
+});
+
+// src/snapshotter/snapshotter.ts
+var snapshotter_exports = {};
+__export(snapshotter_exports, {
+  Snapshotter: () => Snapshotter
+});
+var Snapshotter;
+var init_snapshotter = __esm({
+  "src/snapshotter/snapshotter.ts"() {
+    "use strict";
+    init_snapshot_store();
+    init_local_paths();
+    init_before();
+    init_after();
+    init_iterate();
+    init_read();
+    init_verify_store();
+    init_maintenance();
     Snapshotter = class {
       constructor(options) {
         this.options = options;
@@ -13252,114 +15400,16 @@ var init_snapshotter = __esm({
        * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
        * refused with DIRTY_WORKSPACE when onDirty is "error").
        */
-      async captureBeforeState(workspace, opts) {
-        const runId = assertSafeId(opts.runId, "run id");
-        const onDirty = opts.onDirty ?? this.options.onDirty;
-        const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
-        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          assertRunWorkspace(await this.store.loadRun(runId), runId, repo.topLevel);
-          const excludes = await workspaceExcludes(repo.topLevel, this.options);
-          return this.beforeIn(repo, {
-            runId,
-            onDirty,
-            nested,
-            excludes,
-            branch: opts.branch,
-            restartFrom: opts.restartFrom
-          });
-        });
-      }
-      /** The before state, under the repository lock, once the run record has been checked. */
-      async beforeIn(repo, opts) {
-        const { runId, onDirty, nested, excludes } = opts;
-        const state = await getRepoState(repo, excludes);
-        assertNoOperation(state);
-        const restart = await this.startOfNext(repo, runId, state.sha, opts.restartFrom);
-        const dirty = state.isDirty;
-        if (dirty && onDirty === "error") {
-          throw new DirtyWorkspaceError(
-            `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
-            {
-              details: { workspace: repo.topLevel }
-            }
-          );
-        }
-        let branch = state.branch;
-        if (opts.branch !== void 0) {
-          await switchToBranch(repo, opts.branch, state.sha);
-          branch = opts.branch;
-        } else if (state.headState === "detached" && state.sha) {
-          branch = await nameDetachedHead(repo, runId, state.sha);
-        }
-        const unborn = state.headState === "unborn";
-        const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
-` : wipMessage(runId);
-        if (dirty) await assertNoLfs(repo);
-        const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
-        const wipSha = commit?.created && dirty ? commit.sha : null;
-        const sha = commit?.sha ?? state.sha;
-        const before2 = {
-          sha,
-          branch: branch ?? DEFAULT_BRANCH,
-          isDirty: wipSha !== null,
-          wipSha,
-          capturedAt: (/* @__PURE__ */ new Date()).toISOString(),
-          runId,
-          headState: state.headState,
-          ...nested.length > 0 ? { nestedRepositories: nested } : {},
-          ...commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}
-        };
-        await this.store.recordBefore(runId, repo.topLevel, before2, restart);
-        return before2;
-      }
-      /**
-       * Where the run's next iteration may start, checked before anything is written: on HEAD when it
-       * builds on the run's last iteration (or on a restart declared since), else RUN_DIVERGED. With
-       * `restartFrom`, HEAD must be at that iteration's after commit, and the restart to record is returned.
-       */
-      async startOfNext(repo, runId, head, restartFrom) {
-        const run = await this.store.loadRun(runId);
-        if (restartFrom !== void 0) {
-          const snapshots = run === null ? [] : await this.store.loadByRun(runId);
-          const last2 = snapshots.at(-1) ?? null;
-          const sha = restartPoint(snapshots, restartFrom);
-          if (last2 === null || sha === null)
-            throw new InvalidArgumentError(
-              `run ${runId} has no iteration ${restartFrom} to restart from${last2 === null ? " (no iteration was recorded yet)" : ""}`,
-              { details: { runId, restartFrom } }
-            );
-          if (head !== sha)
-            throw new RunDivergedError(
-              `HEAD is at ${head ?? "(no commit)"}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
-              { details: { runId, restartFrom, expected: sha, head } }
-            );
-          return { from: restartFrom, sha, lastIteration: last2.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
-        }
-        const last = run === null ? null : await this.store.loadLast(run);
-        if (last === null) return null;
-        const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
-        const base = declared?.sha ?? last.afterSha;
-        if (head !== null && (head === base || await isAncestor(repo, base, head).catch(() => false)))
-          return null;
-        throw new RunDivergedError(
-          `HEAD (${head ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
-          { details: { runId, expected: base, head, lastIteration: last.iteration } }
-        );
+      captureBeforeState(workspace, opts) {
+        return captureBeforeState(this, workspace, opts);
       }
       /**
        * Commits everything the iteration changed and stores the snapshot. Compares against the before
        * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
        * change at all, nothing is committed and afterSha equals beforeSha.
        */
-      async captureAfterState(workspace, before2, opts) {
-        const runId = assertSafeId(opts.runId, "run id");
-        assertIteration(opts.iteration);
-        const repo = await openRepo(workspace, this.gitOptions());
-        return withRepoLock(
-          repo,
-          this.options.lockTimeoutMs,
-          (recovered) => this.afterIn(repo, recovered, before2, { ...opts, runId })
-        );
+      captureAfterState(workspace, before2, opts) {
+        return captureAfterState(this, workspace, before2, opts);
       }
       /**
        * One whole iteration in one call: `before`, then the agent command in the workspace, then
@@ -13369,272 +15419,49 @@ var init_snapshotter = __esm({
        * is refused before anything is recorded. A killed call leaves the run where a killed `before`
        * (before state recorded, no snapshot) or a killed `after` would.
        */
-      async iterate(workspace, opts) {
-        const runId = assertSafeId(opts.runId, "run id");
-        assertIteration(opts.iteration);
-        const onDirty = opts.onDirty ?? this.options.onDirty;
-        const { repo, nested } = await this.openOrInit(workspace, onDirty, opts.init === true);
-        const excludes = await workspaceExcludes(repo.topLevel, this.options);
-        const before2 = await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          const run = await this.store.loadRun(runId);
-          assertRunWorkspace(run, runId, repo.topLevel);
-          if (run !== null) await this.assertIterationFree(runId, opts.iteration, null);
-          return this.beforeIn(repo, {
-            runId,
-            onDirty,
-            nested,
-            excludes,
-            branch: opts.branch,
-            restartFrom: opts.restartFrom
-          });
-        });
-        const ran = await runUserCommand({
-          argv: opts.agent.argv,
-          cwd: await resolveWorkspaceDir(workspace),
-          stdio: "inherit",
-          stdoutToStderr: opts.agent.stdoutToStderr === true,
-          forwardSignals: AGENT_SIGNALS
-        });
-        if (ran.spawnError !== null) {
-          const errno = ran.spawnError.code ?? "error";
-          throw new AgentNotStartedError(
-            `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? "")} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
-            { details: { command: opts.agent.argv[0] ?? "", errno, runId } }
-          );
-        }
-        const agent = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
-        const snapshot = await withRepoLock(
-          repo,
-          this.options.lockTimeoutMs,
-          (recovered) => this.afterIn(repo, recovered, before2, { ...opts, runId }, excludes, agent)
-        );
-        return { ...snapshot, agent };
-      }
-      /** The after step under the repository lock (see captureAfterState). */
-      async afterIn(repo, recovered, before2, opts, knownExcludes, agent) {
-        const { runId } = opts;
-        if (recovered) {
-          await this.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
-          await this.store.sweepTempFiles();
-          await sweepTempFiles(dirname7(patchPath(this.options.artifactsDir, runId, opts.iteration)));
-        }
-        const head = await getRepoHead(repo);
-        const start = await this.startOf(repo, runId, opts.iteration, before2, opts.beforeSha, head);
-        assertNoOperation(head);
-        await this.assertDescends(repo, start.sha, head);
-        const message = iterationMessage({
-          runId,
-          iteration: opts.iteration,
-          taskPrompt: opts.taskPrompt ?? "",
-          gatePlanSource: opts.gatePlanSource ?? "",
-          beforeSha: start.sha
-        });
-        const excludes = knownExcludes ?? await workspaceExcludes(repo.topLevel, this.options);
-        const done = await this.assertIterationFree(runId, opts.iteration, {
-          beforeSha: start.sha,
-          headSha: head.sha,
-          message,
-          isDirty: async () => (await getRepoState(repo, excludes)).isDirty
-        });
-        if (done) return done;
-        const artifactPath = patchPath(this.options.artifactsDir, runId, opts.iteration);
-        await assertNoLinkInside(repo.topLevel, artifactPath);
-        await assertNoLfs(repo);
-        const detached = head.headState === "detached" && head.sha !== null;
-        const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
-        const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
-        const commit = await createSnapshotCommit(repo, message, {
-          excludes,
-          alsoPoint: [ref],
-          ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
-        });
-        const afterSha = commit.sha;
-        const beforeTree = commit.parent === start.sha && commit.parentTree !== null ? commit.parentTree : await getTree(repo, start.sha);
-        const trees = { from: beforeTree, to: commit.tree };
-        const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
-        const [stats2, artifact] = await Promise.all([
-          treeDiffStats(repo, trees),
-          afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
-        ]);
-        const snapshot = {
-          id: `snap-${newSnapshotId()}`,
-          runId,
-          iteration: opts.iteration,
-          beforeSha: start.sha,
-          afterSha,
-          branch,
-          commitMessage: ours ? message : "",
-          patchPath: artifact?.path ?? null,
-          patchSha256: artifact?.sha256 ?? null,
-          ...totals(stats2),
-          createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-          files: stats2.files,
-          workspace: repo.topLevel,
-          ref,
-          task: opts.taskPrompt ?? null,
-          gate: opts.gatePlanSource ?? null,
-          ...commit.skipped.length > 0 ? { skipped: commit.skipped } : {},
-          ...agent === void 0 ? {} : { agent }
-        };
-        await this.store.save(snapshot);
-        await this.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
-        return snapshot;
+      iterate(workspace, opts) {
+        return iterate2(this, workspace, opts);
       }
       /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
-      async getSnapshot(idOrSha) {
-        assertSafeId(idOrSha, "snapshot id");
-        const direct = await this.store.load(idOrSha);
-        if (direct) return this.withLocalPaths(direct);
-        const matches = await this.store.findByPrefix(idOrSha);
-        if (matches.length === 1) return this.withLocalPaths(matches[0]);
-        const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-        if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
-          return this.withLocalPaths(makers[0]);
-        if (matches.length > 1) {
-          throw new AmbiguousIdError(
-            `${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(", ")}); give more characters`,
-            {
-              details: { matches: matches.map((m) => m.id) }
-            }
-          );
-        }
-        throw new SnapshotNotFoundError(
-          `no snapshot ${JSON.stringify(idOrSha.slice(0, 80))}; "list" shows the stored ones`,
-          { details: { id: idOrSha.slice(0, 200) } }
-        );
+      getSnapshot(idOrSha) {
+        return getSnapshot(this, idOrSha);
       }
       /** The run's snapshots, ordered by iteration, with this machine's paths. */
-      async listByRun(runId) {
-        return Promise.all(
-          (await this.store.loadByRun(assertSafeId(runId, "run id"))).map((s) => this.withLocalPaths(s))
-        );
+      listByRun(runId) {
+        return listByRun(this, runId);
       }
       /**
        * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
        * `outputFile` when given (atomically), else returns the text.
        */
-      async generatePatch(snapshot, outputFile) {
-        if (snapshot.beforeSha === snapshot.afterSha) {
-          if (outputFile) await writeFileAtomic(outputFile, "");
-          return "";
-        }
-        snapshot = await this.withLocalPaths(snapshot);
-        const artifact = await intactArtifact(snapshot);
-        if (artifact !== null) {
-          if (outputFile) await copyFileAtomic(artifact, outputFile);
-          return outputFile ? "" : readFile11(artifact, "utf8");
-        }
-        const repo = await openRepo(snapshot.workspace, this.gitOptions());
-        if (outputFile) {
-          await writeUnifiedDiffToFile(repo, snapshot.beforeSha, snapshot.afterSha, outputFile);
-          return "";
-        }
-        return unifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha);
+      generatePatch(snapshot, outputFile) {
+        return generatePatch(this, snapshot, outputFile);
       }
       /**
        * The snapshot's patch as generatePatch has it, handed to `consume` chunk by chunk (from the
        * artifact when it is intact, else from git), so that a patch of any size is never held whole.
        */
-      async streamPatch(snapshot, consume) {
-        if (snapshot.beforeSha === snapshot.afterSha) return consume(Readable.from([]));
-        snapshot = await this.withLocalPaths(snapshot);
-        const artifact = await intactArtifact(snapshot);
-        if (artifact !== null) return consume(createReadStream3(artifact));
-        const repo = await openRepo(snapshot.workspace, this.gitOptions());
-        await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
+      streamPatch(snapshot, consume) {
+        return streamPatch(this, snapshot, consume);
       }
       /** Diff statistics between any two revisions of a workspace. */
-      async stats(workspace, from, to) {
-        const repo = await openRepo(workspace, this.gitOptions());
-        return getDiffStats(repo, await resolveRevision(repo, from), await resolveRevision(repo, to));
+      stats(workspace, from, to) {
+        return stats3(this, workspace, from, to);
       }
       /** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
-      async verify(target) {
-        const checks = [];
-        let snapshots;
-        if ("id" in target) snapshots = [await this.getSnapshot(target.id)];
-        else if ("runId" in target) {
-          const contents = await this.store.inspectRun(assertSafeId(target.runId, "run id"));
-          snapshots = contents.snapshots;
-          checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
-        } else {
-          const listed = await this.store.list();
-          snapshots = listed.snapshots;
-          const runs3 = await this.store.listRuns();
-          checks.push(...[...listed.problems, ...runs3.problems].map((p) => storeFileCheck(p, null)));
-        }
-        if (snapshots.length === 0 && checks.length === 0) {
-          const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${this.store.home}`;
-          throw new NothingToVerifyError(
-            `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
-            { details: { home: this.store.home } }
-          );
-        }
-        const runs2 = /* @__PURE__ */ new Map();
-        const local = [];
-        for (const snapshot of snapshots) {
-          if (!runs2.has(snapshot.runId))
-            runs2.set(snapshot.runId, await this.store.loadRun(snapshot.runId).catch(() => null));
-          const here = await this.withLocalPaths(snapshot);
-          local.push(here);
-          checks.push(...await verifySnapshot(here, runs2.get(snapshot.runId) ?? null, this.gitOptions()));
-        }
-        if (!("id" in target)) {
-          for (const [runId, run] of runs2) {
-            const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
-            checks.push(...await continuityChecks(linked, this.gitOptions(), run?.restarts ?? []));
-          }
-        }
-        return { ok: checks.every((c) => c.ok), checks };
+      verify(target) {
+        return verify(this, target);
       }
       /** Removes the snapshot's metadata and its link from the run. The commit and its ref stay in git. */
-      async delete(idOrSha) {
-        const id = await this.getSnapshot(idOrSha).then(
-          (snapshot) => snapshot.id,
-          (error2) => {
-            if (error2 instanceof StoreCorruptError || error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)
-              return idOrSha;
-            throw error2;
-          }
-        );
-        const stored = await this.store.load(id).catch(() => null);
-        await this.store.delete(id);
-        if (stored !== null) await this.removeArtifact(stored);
-        return id;
-      }
-      /** The snapshot's own patch artifact (the recorded one, checked by its sha256), and its iteration directory if that is left empty. */
-      async removeArtifact(snapshot) {
-        const local = await this.withLocalPaths(snapshot);
-        if (local.patchPath === null || local.patchSha256 === null) return;
-        if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-        await rm11(local.patchPath, { force: true });
-        await rmdir(dirname7(local.patchPath)).catch(() => void 0);
+      delete(idOrSha) {
+        return deleteSnapshot(this, idOrSha);
       }
       /**
        * Applies the snapshot's whole change (before..after, the agent's own commits included) as one
        * commit on `onto` (default: the current branch).
        */
-      async cherryPick(idOrSha, onto) {
-        const snapshot = await this.getSnapshot(idOrSha);
-        if (snapshot.beforeSha === snapshot.afterSha) {
-          throw new EmptySnapshotError(
-            `snapshot ${snapshot.id} changed nothing; there is nothing to cherry-pick`,
-            { details: { id: snapshot.id } }
-          );
-        }
-        const repo = await openRepo(snapshot.workspace, this.gitOptions());
-        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-          const message = snapshot.commitMessage || `[agentgate] Run ${snapshot.runId} iteration ${snapshot.iteration}
-`;
-          const squashed = await commitTree(
-            repo,
-            await getTree(repo, snapshot.afterSha),
-            [snapshot.beforeSha],
-            message
-          );
-          const ignore = await workspaceExcludes(repo.topLevel, this.options);
-          return cherryPick2(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } });
-        });
+      cherryPick(idOrSha, onto) {
+        return cherryPick4(this, idOrSha, onto);
       }
       /** The snapshot with this machine's paths (see LocalPaths). */
       withLocalPaths(snapshot) {
@@ -13647,123 +15474,6 @@ var init_snapshotter = __esm({
       gitOptions() {
         return { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs };
       }
-      /** Opens the workspace's repository, or initialises one; with onDirty "error", files there refuse first (nothing is created). */
-      async openOrInit(workspace, onDirty, init) {
-        try {
-          return { repo: await openRepo(workspace, this.gitOptions()), nested: [] };
-        } catch (cause) {
-          if (!(cause instanceof NotARepositoryError)) throw cause;
-          const dir = typeof cause.details.workspace === "string" ? cause.details.workspace : workspace;
-          assertSafeWorkspace(dir);
-          if (!init) {
-            throw new NotARepositoryError(
-              `${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`,
-              {
-                cause,
-                details: { workspace: dir }
-              }
-            );
-          }
-          if (onDirty === "error" && await hasUserFiles(dir, this.options)) {
-            throw new DirtyWorkspaceError(
-              `${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`,
-              {
-                details: { workspace: dir }
-              }
-            );
-          }
-          const repo = await initRepo(workspace, DEFAULT_BRANCH, this.gitOptions());
-          return { repo, nested: await excludeNestedRepositories(repo) };
-        }
-      }
-      /**
-       * Where the iteration started: the given state, else `--before SHA`, else the run's recorded
-       * before state, which one `after` uses up (a second needs a new `before`: NO_BEFORE_STATE).
-       * `usesBefore` tells whether the start is the run's before state.
-       */
-      async startOf(repo, runId, iteration, given, beforeRev, state) {
-        const run = await this.store.loadRun(runId);
-        assertRunWorkspace(run, runId, repo.topLevel);
-        if (given) return { ...given, usesBefore: true };
-        if (beforeRev !== void 0)
-          return {
-            sha: await resolveRevision(repo, beforeRev),
-            branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
-            usesBefore: false
-          };
-        if (!run?.before) {
-          throw new RunNotFoundError(
-            `run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`,
-            { details: { runId } }
-          );
-        }
-        const usedBy = run.beforeUsedBy;
-        if (usedBy && iteration > usedBy.iteration) {
-          throw new NoBeforeStateError(
-            `the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`,
-            {
-              details: { runId, usedBy }
-            }
-          );
-        }
-        return { ...run.before, usesBefore: true };
-      }
-      /**
-       * One snapshot per iteration: a second one would replace the first one's patch artifact and
-       * iteration ref, and the first would no longer verify. The exception is a retry of the very same
-       * capture (same before, same message, HEAD still at its after commit, nothing new in the work
-       * tree), as an orchestrator makes when the first call was killed before it could report: that
-       * gets the stored snapshot back.
-       */
-      async assertIterationFree(runId, iteration, now) {
-        const run = await this.store.loadRun(runId);
-        if (run === null) return null;
-        const last = await this.store.loadLast(run).catch((error2) => {
-          if (error2 instanceof StoreCorruptError) return void 0;
-          throw error2;
-        });
-        if (last === null || last !== void 0 && iteration > last.iteration) return null;
-        const { snapshots } = await this.store.inspectRun(runId);
-        const taken = snapshots.find((s) => s.iteration === iteration);
-        const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
-        if (sameCapture) return taken;
-        if (taken) {
-          throw new IterationExistsError(
-            `iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`,
-            {
-              details: { runId, iteration, existing: taken.id }
-            }
-          );
-        }
-        const highest = Math.max(-1, ...snapshots.map((s) => s.iteration));
-        if (iteration < highest) {
-          throw new IterationOutOfOrderError(
-            `run ${runId} is already at iteration ${highest}; iterations only go forward, so capture ${highest + 1} or later`,
-            { details: { runId, iteration, last: highest } }
-          );
-        }
-        return null;
-      }
-      /** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
-      async assertDescends(repo, beforeSha, state) {
-        const fail2 = (why) => {
-          throw new HistoryRewrittenError(
-            `${why}; the iteration's history was rewritten. Start a new iteration with "before"`,
-            {
-              details: { beforeSha, head: state.sha }
-            }
-          );
-        };
-        const head = state.sha;
-        if (!head) return fail2("HEAD has no commit any more");
-        if (head === beforeSha) return;
-        const [exists4, ancestor] = await Promise.all([
-          objectExists(repo, beforeSha),
-          isAncestor(repo, beforeSha, head).catch(() => false)
-        ]);
-        if (!exists4) fail2(`before commit ${beforeSha} no longer exists`);
-        if (!ancestor) fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
-      }
     };
   }
 });
@@ -13771,10 +15481,10 @@ var init_snapshotter = __esm({
 // src/demo/demo.ts
 import { mkdtemp as mkdtemp4, rename as rename4, rm as rm12, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname8, join as join21 } from "node:path";
+import { dirname as dirname9, join as join22 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join21(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join22(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -13782,14 +15492,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join21(root, "workspace");
-  const home = join21(root, "home");
+  const workspace = join22(root, "workspace");
+  const home = join22(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join21(home, "artifacts"),
+    artifactsDir: join22(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -13844,8 +15554,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path = join21(root, rel);
-  await mkdir6(dirname8(path), { recursive: true });
+  const path = join22(root, rel);
+  await mkdir6(dirname9(path), { recursive: true });
   await writeFile3(path, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -13853,7 +15563,7 @@ var init_demo = __esm({
   "src/demo/demo.ts"() {
     "use strict";
     init_config();
-    init_gates();
+    init_gates2();
     init_snapshotter();
     greetTest = (module, expected) => [
       "import { test } from 'node:test';",
@@ -13880,7 +15590,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename4(join21(ws, "src/greet.js"), join21(ws, "src/hello.js"));
+          await rename4(join22(ws, "src/greet.js"), join22(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -13898,7 +15608,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm12(join21(ws, "NOTES.txt"));
+          await rm12(join22(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -13979,217 +15689,62 @@ var init_demo2 = __esm({
   }
 });
 
-// types/sharing.ts
-var RECORD_FORMAT, RECORD_FILE, PatchRecipe, TravellingSnapshot, RecordFile, PushResult, RefusedRecord, ReceiveResult, ExportResult, RebuiltIndex;
-var init_sharing = __esm({
-  "types/sharing.ts"() {
-    "use strict";
-    init_zod();
-    init_run();
-    init_snapshot();
-    RECORD_FORMAT = "agentgate-record/1";
-    RECORD_FILE = "record.json";
-    PatchRecipe = strictObject({
-      /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
-      file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
-      args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
-    });
-    TravellingSnapshot = strictObject({
-      ...pick2(Snapshot, {
-        id: true,
-        runId: true,
-        beforeSha: true,
-        afterSha: true,
-        patchSha256: true,
-        filesChanged: true,
-        insertions: true,
-        deletions: true,
-        createdAt: true,
-        files: true,
-        skipped: true
-      }).shape,
-      iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
-      // A git branch name never holds a control character (git check-ref-format).
-      branch: string2().check(
-        _minLength(1),
-        _maxLength(4096),
-        // eslint-disable-next-line no-control-regex -- control characters are what we refuse
-        _regex(/^[^\u0000-\u001f\u007f]+$/)
-      ),
-      commitMessage: string2().check(_maxLength(1e6)),
-      task: nullable(string2().check(_maxLength(1e7))),
-      gate: nullable(string2().check(_maxLength(1e6)))
-    });
-    RecordFile = strictObject({
-      format: literal(RECORD_FORMAT),
-      snapshot: TravellingSnapshot,
-      /** The workspace where the run was recorded (informational: never used as a path here). */
-      workspace: string2().check(_minLength(1), _maxLength(4096)),
-      /** Null when the iteration changed nothing (no patch). */
-      patch: nullable(PatchRecipe),
-      run: strictObject({
-        createdAt: IsoDate,
-        before: nullable(BeforeState),
-        /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
-        restart: optional(RunRestart)
-      })
-    });
-    PushResult = object({
-      remote: string2(),
-      runs: array(SafeId),
-      refs: int().check(_nonnegative()),
-      /** Refs the remote took now (created or moved forward). */
-      updated: array(string2()),
-      /** Refs the remote already had with the same content. */
-      upToDate: array(string2())
-    });
-    RefusedRecord = object({ ref: string2(), reason: string2() });
-    ReceiveResult = object({
-      remote: optional(string2()),
-      file: optional(string2()),
-      runs: array(SafeId),
-      /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
-      snapshots: int().check(_nonnegative()),
-      /** Records already present and unchanged. */
-      unchanged: int().check(_nonnegative()),
-      refused: array(RefusedRecord),
-      /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
-      gates: int().check(_nonnegative())
-    });
-    ExportResult = object({
-      file: string2(),
-      runs: array(SafeId),
-      refs: int().check(_nonnegative())
-    });
-    RebuiltIndex = object({ records: record(Sha, SafeId) });
-  }
-});
-
-// src/git/record-objects.ts
-import { createHash as createHash4 } from "node:crypto";
-async function objectFormat(repo) {
-  const out = (await runGit(repo, ["rev-parse", "--show-object-format"])).stdout.trim();
-  if (out !== "sha1" && out !== "sha256")
-    throw new GitOutputUnparseableError(`unknown object format ${JSON.stringify(out)}`, {
-      details: { format: out }
-    });
-  return out;
+// src/provenance/anchor-keeper.ts
+import { readdir as readdir7 } from "node:fs/promises";
+function anchorKeeper(src) {
+  return {
+    list: async () => {
+      const names = await readdir7(src.anchors.dir).catch(() => []);
+      return names.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
+    },
+    load: (commit) => src.anchors.load(commit),
+    save: (anchor3) => src.anchors.save(anchor3),
+    recheck: (repo, anchors) => recheckAnchors(src, repo, anchors),
+    same: sameAnchor
+  };
 }
-function objectId(format, type, content) {
-  return createHash4(format).update(`${type} ${content.length}\0`).update(content).digest("hex");
-}
-function treeContent(entries) {
-  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-  return Buffer.concat(
-    sorted.flatMap((e) => [Buffer.from(`100644 ${e.name}\0`), Buffer.from(e.blob, "hex")])
-  );
-}
-async function writeObjects(repo, type, files) {
-  if (files.length === 0) return;
-  for (const f of files)
-    if (/[\n\r]/.test(f.path))
-      throw new InvalidArgumentError(`object file path ${JSON.stringify(f.path)} holds a newline`, {
-        details: { path: f.path }
-      });
-  const out = (await runGit(repo, ["hash-object", "-w", "-t", type, "--stdin-paths"], {
-    input: `${files.map((f) => f.path).join("\n")}
-`
-  })).stdout.split("\n").filter(Boolean);
-  files.forEach((f, i) => {
-    if (out[i] !== f.id)
-      throw new GitFailedError(`git hash-object wrote ${out[i] ?? "nothing"} where ${f.id} was expected`, {
-        details: { path: f.path, expected: f.id, actual: out[i] }
-      });
+async function recheckAnchors(src, repo, anchors) {
+  const groups = /* @__PURE__ */ new Map();
+  anchors.forEach((a, i) => {
+    const key = JSON.stringify(a.onlyRuns ?? null);
+    groups.set(key, [...groups.get(key) ?? [], i]);
   });
-}
-async function writeBlobFiles(repo, paths) {
-  if (paths.length === 0) return [];
-  for (const path of paths)
-    if (/[\n\r]/.test(path))
-      throw new InvalidArgumentError(`file path ${JSON.stringify(path)} holds a newline`, {
-        details: { path }
-      });
-  const out = (await runGit(repo, ["hash-object", "-w", "-t", "blob", "--stdin-paths"], {
-    input: `${paths.join("\n")}
-`
-  })).stdout.split("\n").filter(Boolean);
-  return paths.map((path, i) => {
-    const id = out[i];
-    if (id === void 0 || !isFullId(id))
-      throw new GitFailedError(`git hash-object gave no id for ${path}`, { details: { path } });
-    return id;
-  });
-}
-async function writeBlobToFile(repo, id, file) {
-  if (!isFullId(id))
-    throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
-  return runGitToFile(repo, ["cat-file", "blob", id], file);
-}
-async function listRefsWithParents(repo, prefix) {
-  if (!/^refs\/[^\0\n\r ]+$/.test(prefix))
-    throw new InvalidArgumentError(`${JSON.stringify(prefix)} is not a ref prefix`, { details: { prefix } });
-  const { stdout } = await runGit(repo, [
-    "for-each-ref",
-    "--format=%(objectname) %(objecttype) %(refname) %(parent)",
-    prefix
-  ]);
-  return parseRefsWithParents(stdout);
-}
-function parseRefsWithParents(stdout) {
-  return stdout.split("\n").filter(Boolean).map((line) => {
-    const [sha = "", type = "", ref = "", ...parents] = line.split(" ");
-    return {
-      sha: assertGitId(sha, "for-each-ref"),
-      type,
-      ref,
-      parents: parents.filter(Boolean).map((p) => assertGitId(p, "for-each-ref"))
-    };
-  });
-}
-async function batchCheck(repo, names) {
-  if (names.length === 0) return [];
-  const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
-    input: names.map((n) => `${n}
-`).join("")
-  });
-  return parseBatchCheck(names, out.stdout.toString("utf8"));
-}
-async function readBlobs(repo, ids) {
-  const out = /* @__PURE__ */ new Map();
-  if (ids.length === 0) return out;
-  for (const id of ids)
-    if (!isFullId(id))
-      throw new InvalidArgumentError(`${JSON.stringify(id)} is not a full object id`, { details: { id } });
-  const buf = (await runGitBuffer(repo, ["cat-file", "--batch"], { input: ids.map((id) => `${id}
-`).join("") })).stdout;
-  let at = 0;
-  for (const id of ids) {
-    const nl = buf.indexOf(10, at);
-    const header = buf.subarray(at, nl).toString("utf8");
-    const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (!m || m[1] !== id)
-      throw new GitOutputUnparseableError(
-        `unexpected cat-file --batch answer ${JSON.stringify(header.slice(0, 100))} for ${id}`,
-        { details: { id } }
+  const out = anchors.map(() => "not checked");
+  for (const [key, indices] of groups) {
+    const only = JSON.parse(key);
+    const given = indices.map((i) => anchors[i]);
+    try {
+      const computed = await computeAnchors(
+        src,
+        repo,
+        given.map((a) => a.commit),
+        only === null ? {} : { runIds: only }
       );
-    const size = Number(m[2]);
-    out.set(id, buf.subarray(nl + 1, nl + 1 + size));
-    at = nl + 1 + size + 1;
+      indices.forEach((at, j) => {
+        const differ = anchorDifferences(given[j], computed[j]);
+        out[at] = differ.length === 0 && sameAnchor(given[j], computed[j]) ? null : `${differ.slice(0, 5).join(", ") || "its content"} differ${differ.length > 5 ? ", ..." : ""}`;
+      });
+    } catch (error2) {
+      if (!(error2 instanceof AgentgateError)) throw error2;
+      for (const at of indices) out[at] = `${error2.code}: ${error2.message}`;
+    }
   }
   return out;
 }
-var init_record_objects = __esm({
-  "src/git/record-objects.ts"() {
+var ANCHOR_FILE;
+var init_anchor_keeper = __esm({
+  "src/provenance/anchor-keeper.ts"() {
     "use strict";
+    init_ids();
     init_errors();
-    init_batch_check();
-    init_ids2();
-    init_runner();
+    init_anchor2();
+    init_compare();
+    ANCHOR_FILE = new RegExp(`^(${OBJECT_ID_SOURCE})\\.json$`);
   }
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute4, resolve as resolve11 } from "node:path";
+import { isAbsolute as isAbsolute4, resolve as resolve13 } from "node:path";
 import { stat as stat12 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
@@ -14238,10 +15793,10 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute4(url2) ? resolve11(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute4(url2) ? resolve13(repo.topLevel, url2) : url2
       };
     }
-    if (!await isDir(resolve11(cwd, nameOrUrl))) {
+    if (!await isDir(resolve13(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(
         `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
         {
@@ -14252,7 +15807,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
-    const path = resolve11(cwd, nameOrUrl);
+    const path = resolve13(cwd, nameOrUrl);
     if (!await isDir(path))
       throw new RemoteNotFoundError(`remote ${path} does not exist; give an existing repository`, {
         details: { remote: path }
@@ -14482,6 +16037,98 @@ var init_bundle_pack = __esm({
   }
 });
 
+// types/sharing.ts
+var RECORD_FORMAT, RECORD_FILE, PatchRecipe, TravellingSnapshot, RecordFile, PushResult, RefusedRecord, ReceiveResult, ExportResult, RebuiltIndex;
+var init_sharing = __esm({
+  "types/sharing.ts"() {
+    "use strict";
+    init_zod();
+    init_run();
+    init_snapshot();
+    RECORD_FORMAT = "agentgate-record/1";
+    RECORD_FILE = "record.json";
+    PatchRecipe = strictObject({
+      /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
+      file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
+      args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
+    });
+    TravellingSnapshot = strictObject({
+      ...pick2(Snapshot, {
+        id: true,
+        runId: true,
+        beforeSha: true,
+        afterSha: true,
+        patchSha256: true,
+        filesChanged: true,
+        insertions: true,
+        deletions: true,
+        createdAt: true,
+        files: true,
+        skipped: true
+      }).shape,
+      iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
+      // A git branch name never holds a control character (git check-ref-format).
+      branch: string2().check(
+        _minLength(1),
+        _maxLength(4096),
+        // eslint-disable-next-line no-control-regex -- control characters are what we refuse
+        _regex(/^[^\u0000-\u001f\u007f]+$/)
+      ),
+      commitMessage: string2().check(_maxLength(1e6)),
+      task: nullable(string2().check(_maxLength(1e7))),
+      gate: nullable(string2().check(_maxLength(1e6)))
+    });
+    RecordFile = strictObject({
+      format: literal(RECORD_FORMAT),
+      snapshot: TravellingSnapshot,
+      /** The workspace where the run was recorded (informational: never used as a path here). */
+      workspace: string2().check(_minLength(1), _maxLength(4096)),
+      /** Null when the iteration changed nothing (no patch). */
+      patch: nullable(PatchRecipe),
+      run: strictObject({
+        createdAt: IsoDate,
+        before: nullable(BeforeState),
+        /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
+        restart: optional(RunRestart)
+      })
+    });
+    PushResult = object({
+      remote: string2(),
+      runs: array(SafeId),
+      refs: int().check(_nonnegative()),
+      /** Refs the remote took now (created or moved forward). */
+      updated: array(string2()),
+      /** Refs the remote already had with the same content. */
+      upToDate: array(string2()),
+      /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
+      anchors: array(Sha)
+    });
+    RefusedRecord = object({ ref: string2(), reason: string2() });
+    ReceiveResult = object({
+      remote: optional(string2()),
+      file: optional(string2()),
+      runs: array(SafeId),
+      /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
+      snapshots: int().check(_nonnegative()),
+      /** Records already present and unchanged. */
+      unchanged: int().check(_nonnegative()),
+      refused: array(RefusedRecord),
+      /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
+      gates: int().check(_nonnegative()),
+      /** The commits whose anchors were kept by this call: each recomputed the same here. */
+      anchors: array(Sha)
+    });
+    ExportResult = object({
+      file: string2(),
+      runs: array(SafeId),
+      refs: int().check(_nonnegative()),
+      /** The commits whose anchors the bundle carries. */
+      anchors: array(Sha)
+    });
+    RebuiltIndex = object({ records: record(Sha, SafeId) });
+  }
+});
+
 // src/sharing/records.ts
 function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
   return `${prefix}${runId}/iteration-${iteration}`;
@@ -14595,7 +16242,7 @@ var init_gate_record = __esm({
 // src/sharing/gate-records.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
 import { mkdir as mkdir7, rm as rm13, stat as stat13, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 function gateRef(runId, id, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id}`;
 }
@@ -14605,11 +16252,11 @@ function parseGateRef(ref, prefix) {
   if (!m || !SafeId.safeParse(m[1]).success || !SafeId.safeParse(m[2]).success) return null;
   return { runId: m[1], id: m[2] };
 }
-function gateRefspecs(runs2, all) {
-  return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs2.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
+function gateRefspecs(runs3, all) {
+  return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
 }
 function receivedLogPath(artifactsDir, g) {
-  return join22(
+  return join23(
     artifactsDir,
     assertSafeId(g.runId, "run id"),
     `iteration-${g.iteration}`,
@@ -14715,7 +16362,7 @@ var init_gate_records = __esm({
         const objects = pending.map(
           (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
         );
-        const dir = join22(layout(this.options.home).home, "tmp", `gates-${randomBytes6(6).toString("hex")}`);
+        const dir = join23(layout(this.options.home).home, "tmp", `gates-${randomBytes6(6).toString("hex")}`);
         await mkdir7(dir, { recursive: true });
         try {
           const kinds = [
@@ -14726,7 +16373,7 @@ var init_gate_records = __esm({
           for (const [type, key] of kinds) {
             const files = /* @__PURE__ */ new Map();
             for (const o of objects) {
-              const path = join22(dir, `${type}-${o[key].id}`);
+              const path = join23(dir, `${type}-${o[key].id}`);
               if (!files.has(o[key].id)) await writeFile4(path, o[key].content);
               files.set(o[key].id, path);
             }
@@ -14765,7 +16412,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join22(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join23(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -14933,34 +16580,277 @@ var init_gate_records = __esm({
   }
 });
 
-// src/sharing/sharing.ts
+// src/sharing/publish.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
 import { mkdir as mkdir8, rm as rm14, stat as stat14, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join23, resolve as resolve12 } from "node:path";
-function withGates(records, gates) {
-  return {
-    ...records,
-    runs: [.../* @__PURE__ */ new Set([...records.runs, ...gates.runs])].sort(),
-    refused: [...records.refused, ...gates.refused],
-    gates: gates.gates
-  };
+import { join as join24 } from "node:path";
+async function selectRuns(core, repo, sel) {
+  if (sel.runId !== void 0) {
+    const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
+    if (run === null)
+      throw new RunNotFoundError(
+        `no run ${sel.runId} in ${core.store.home}; "runs" lists the recorded ones`,
+        { details: { runId: sel.runId } }
+      );
+    if ((await runsHere(core, repo, [run])).length === 0) {
+      throw new RunWorkspaceMismatchError(
+        `run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`,
+        {
+          details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
+        }
+      );
+    }
+    return [run];
+  }
+  const runs3 = await runsHere(core, repo, (await core.store.listRuns()).runs);
+  if (sel.all) return runs3;
+  const made = await Promise.all(runs3.map((r) => recordedHere(core, r.runId)));
+  return runs3.filter((_, i) => made[i]);
 }
-function toDelete(r) {
-  return { ref: r.ref, oldSha: r.sha };
+async function recordedHere(core, runId) {
+  const { snapshots } = await core.store.inspectRun(runId);
+  return snapshots.length === 0 || snapshots.some((s) => s.recordedWorkspace === void 0);
 }
-function runsOf(refs) {
-  return [
-    ...new Set(
-      refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0)
+async function runsHere(core, repo, runs3) {
+  const here = runs3.filter((r) => r.workspace === repo.topLevel);
+  if (core.options.localWorkspace === void 0) return here;
+  const gone = await Promise.all(
+    runs3.map(
+      async (r) => r.workspace !== repo.topLevel && !await stat14(r.workspace).then(
+        (st) => st.isDirectory(),
+        () => false
+      )
     )
-  ].sort();
+  );
+  const orphans = await Promise.all(
+    runs3.filter((_, i) => gone[i]).map(async (run) => ({
+      run,
+      shas: (await core.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha)
+    }))
+  );
+  const found = new Map(
+    (await batchCheck(
+      repo,
+      orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`))
+    )).map((f) => [f.name, f.found])
+  );
+  const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
+  return runs3.filter((r) => here.includes(r) || adopted.includes(r));
+}
+async function materialise(core, repo, sel) {
+  return withRepoLock(repo, core.options.lockTimeoutMs, () => materialiseLocked(core, repo, sel));
+}
+async function materialiseLocked(core, repo, sel) {
+  const runs3 = await selectRuns(core, repo, sel);
+  const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
+  const format = await objectFormat(repo);
+  const pending = [];
+  const refs = [];
+  for (const run of runs3) {
+    const { snapshots } = await core.store.inspectRun(run.runId);
+    const latest = /* @__PURE__ */ new Map();
+    for (const s of snapshots) latest.set(s.iteration, s);
+    for (const snapshot of latest.values()) {
+      const ref = recordRef(run.runId, snapshot.iteration);
+      refs.push(ref);
+      const have = existing.get(ref);
+      if (have && have.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
+        continue;
+      pending.push({
+        ref,
+        objects: recordObjects(format, buildRecord(snapshot, run)),
+        old: have?.sha ?? null
+      });
+    }
+  }
+  if (pending.length > 0) await writeRecordObjects(core, repo, pending);
+  return { runs: runs3.map((r) => r.runId), refs };
+}
+async function writeRecordObjects(core, repo, pending) {
+  const dir = join24(layout(core.options.home).home, "tmp", `sharing-${randomBytes7(6).toString("hex")}`);
+  await mkdir8(dir, { recursive: true });
+  try {
+    for (const type of ["blob", "tree", "commit"]) {
+      const files = [];
+      for (const p of pending) {
+        const obj = p.objects[type];
+        const path = join24(dir, `${type}-${obj.id}`);
+        await writeFile5(path, obj.content);
+        files.push({ path, id: obj.id });
+      }
+      await writeObjects(repo, type, dedupe(files));
+    }
+  } finally {
+    await rm14(dir, { recursive: true, force: true });
+  }
+  const updates = pending.map((p) => ({
+    ref: p.ref,
+    newSha: p.objects.commit.id,
+    oldSha: p.old
+  }));
+  try {
+    await updateRefs(repo, updates, { message: "agentgate: record" });
+  } catch (error2) {
+    const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+    if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
+      throw error2;
+  }
 }
 function dedupe(items) {
   const seen = /* @__PURE__ */ new Set();
   return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
 }
+var init_publish = __esm({
+  "src/sharing/publish.ts"() {
+    "use strict";
+    init_errors();
+    init_record_objects();
+    init_refs();
+    init_repo_lock();
+    init_paths();
+    init_records();
+  }
+});
+
+// src/sharing/core.ts
+var MAX_PATCH_BYTES;
+var init_core4 = __esm({
+  "src/sharing/core.ts"() {
+    "use strict";
+    MAX_PATCH_BYTES = 512 * 1024 * 1024;
+  }
+});
+
+// src/sharing/rebuild.ts
+import { stat as stat15 } from "node:fs/promises";
+async function rebuildAccepted(core, repo, accepted, refuse, index) {
+  if (accepted.length === 0) return { done: [], kept: [] };
+  const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
+  const trees = await batchCheck(
+    repo,
+    accepted.flatMap((a) => [
+      `${a.record.snapshot.beforeSha}^{tree}`,
+      `${a.record.snapshot.afterSha}^{tree}`
+    ])
+  );
+  const done = [];
+  const kept = [];
+  const refUpdates = [];
+  const iterations = /* @__PURE__ */ new Map();
+  const created = /* @__PURE__ */ new Set();
+  for (const [i, a] of accepted.entries()) {
+    const s = a.record.snapshot;
+    const [from, to] = [trees[2 * i], trees[2 * i + 1]];
+    if (!from?.found || !to?.found) {
+      refuse(a.ref.ref, "its before or after commit is not in the repository");
+      continue;
+    }
+    const stored = await core.store.load(s.id).catch(() => null);
+    if (stored !== null && (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)) {
+      refuse(a.ref.ref, `snapshot id ${s.id} is already used by another snapshot here`);
+      continue;
+    }
+    const run = await core.store.loadRun(s.runId).catch(() => null);
+    if (run !== null && run.workspace !== repo.topLevel) {
+      refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
+      continue;
+    }
+    if (run !== null && run.createdAt !== a.record.run.createdAt) {
+      refuse(
+        a.ref.ref,
+        `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`
+      );
+      continue;
+    }
+    if (run !== null && stored === null) {
+      if (!iterations.has(s.runId))
+        iterations.set(
+          s.runId,
+          new Map((await core.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id]))
+        );
+      const other = iterations.get(s.runId)?.get(s.iteration);
+      if (other !== void 0 && other !== s.id) {
+        refuse(a.ref.ref, `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`);
+        continue;
+      }
+    }
+    const itRef = iterationRef(s.runId, s.iteration);
+    const itSha = iterationRefs.get(itRef);
+    if (itSha !== void 0 && itSha !== s.afterSha) {
+      refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
+      continue;
+    }
+    const patch4 = a.record.patch === null ? null : patchPath(core.options.artifactsDir, s.runId, s.iteration);
+    const patchThere = patch4 === null || await exists2(patch4);
+    const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
+    if (patch4 !== null && (stored === null || !patchThere)) {
+      const why = await writePatch(core, repo, { from: from.id, to: to.id }, patch4);
+      if (why !== null) {
+        refuse(a.ref.ref, why);
+        continue;
+      }
+    }
+    if (run === null) created.add(s.runId);
+    if (run === null)
+      await core.store.updateRun(s.runId, repo.topLevel, (cur) => ({
+        ...cur,
+        createdAt: a.record.run.createdAt
+      }));
+    if (stored === null) {
+      const snapshot = {
+        ...s,
+        patchPath: patch4,
+        workspace: repo.topLevel,
+        ref: itRef,
+        recordedWorkspace: a.record.workspace
+      };
+      await core.store.save(snapshot);
+    }
+    await core.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
+    await core.store.updateRun(s.runId, repo.topLevel, (cur) => {
+      const before2 = created.has(s.runId) ? a.record.run.before : null;
+      const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
+      const next = {
+        ...cur,
+        before: before2 !== null && later ? before2 : cur.before,
+        ...withRestart(cur, a.record.run.restart),
+        ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
+      };
+      return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
+    });
+    iterations.get(s.runId)?.set(s.iteration, s.id);
+    if (itSha === void 0) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
+    const rec = recordRef(s.runId, s.iteration);
+    refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
+    (here ? kept : done).push(a);
+  }
+  const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+  await updateRefs(
+    repo,
+    refUpdates.filter((u) => present.get(u.ref) !== u.newSha),
+    { message: "agentgate: fetched record" }
+  );
+  for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
+  return { done, kept };
+}
+async function writePatch(core, repo, trees, patch4) {
+  const maxBytes = core.options.maxPatchBytes ?? MAX_PATCH_BYTES;
+  try {
+    await assertNoLinkInside(repo.topLevel, patch4);
+    await writeTreeDiffToFile(repo, trees, patch4, { maxBytes });
+    return null;
+  } catch (error2) {
+    if (error2 instanceof UnsafeWorkspaceError)
+      return `its patch artifact would be written through a link: ${error2.message}`;
+    if (error2 instanceof OutputTooLargeError)
+      return `its patch would be larger than ${maxBytes} bytes, the most a received record may make us write`;
+    if (error2 instanceof GitTimeoutError)
+      return `its patch could not be made within the git timeout (${error2.message})`;
+    throw error2;
+  }
+}
 async function exists2(path) {
-  return stat14(path).then(
+  return stat15(path).then(
     () => true,
     () => false
   );
@@ -14971,30 +16861,542 @@ function withRestart(run, restart) {
   if (restart === void 0 || known.some(same)) return {};
   return { restarts: [...known, restart].sort((x, y) => x.at.localeCompare(y.at)) };
 }
-var MAX_RECORD_BYTES, MAX_PATCH_BYTES, MAX_REFSPECS2, Sharing, SHARED_PREFIX;
-var init_sharing2 = __esm({
-  "src/sharing/sharing.ts"() {
+var init_rebuild = __esm({
+  "src/sharing/rebuild.ts"() {
     "use strict";
-    init_sharing();
     init_errors();
     init_record_objects();
-    init_repo();
     init_refs();
-    init_transport();
     init_unified_diff();
+    init_inside();
+    init_paths();
+    init_records();
+    init_core4();
+  }
+});
+
+// src/sharing/receive.ts
+import { join as join25 } from "node:path";
+async function receive(core, repo, list5, bring) {
+  const lockPath = join25(layout(core.options.home).locks, "sharing.lock");
+  return withLock(
+    lockPath,
+    { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
+    () => withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
+      const source = await list5();
+      const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+      const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+      const refused = [];
+      const wanted = source.filter((r) => {
+        if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+        refused.push({
+          ref: r.ref,
+          reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)"
+        });
+        return false;
+      });
+      const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+      if (toFetch.length > 0) {
+        const specs = toFetch.length > MAX_REFSPECS2 ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+        await bring(repo, specs);
+      }
+      const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+      const wantedRefs = new Set(wanted.map((r) => r.ref));
+      const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+      try {
+        const result = await rebuild(
+          core,
+          repo,
+          [
+            ...incoming.filter(
+              (r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)
+            ),
+            ...held
+          ],
+          local
+        );
+        return { ...result, refused: [...refused, ...result.refused] };
+      } finally {
+        await deleteRefs(repo, incoming.map(toDelete));
+      }
+    })
+  );
+}
+function indexPath(core) {
+  return join25(layout(core.options.home).home, "sharing", "rebuilt.json");
+}
+async function rebuild(core, repo, incoming, localRefs) {
+  const refused = [];
+  const refuse = (ref, reason) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
+  const local = new Map(localRefs.map((r) => [r.ref, r]));
+  const index = await readJsonFile(indexPath(core), RebuiltIndex, "sharing index").catch(() => null) ?? {
+    records: {}
+  };
+  const runs3 = /* @__PURE__ */ new Set();
+  let unchanged = 0;
+  const candidates = [];
+  for (const ref of incoming) {
+    const name = parseRecordRef(ref.ref, INCOMING_PREFIX);
+    if (!name) {
+      refuse(ref.ref, "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)");
+      continue;
+    }
+    if (ref.type !== "commit" || ref.parents.length !== 1) {
+      refuse(ref.ref, "not a record commit (one parent: the after commit)");
+      continue;
+    }
+    const mine = local.get(recordRef(name.runId, name.iteration));
+    if (mine && mine.sha !== ref.sha) {
+      refuse(ref.ref, `conflicts with this repository's record ${mine.sha}; kept the local one`);
+      continue;
+    }
+    const known = index.records[ref.sha];
+    if (mine && known !== void 0 && await exists2(core.store.snapshotPath(known))) {
+      unchanged += 1;
+      runs3.add(name.runId);
+      continue;
+    }
+    candidates.push({ ref, ...name });
+  }
+  const blobs = await batchCheck(
+    repo,
+    candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
+  );
+  const sizeOk = candidates.filter((c, i) => {
+    const b = blobs[i];
+    if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
+    else if (b.size > MAX_RECORD_BYTES)
+      refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+    else return true;
+    return false;
+  });
+  const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : ""]));
+  const contents = await readBlobs(repo, [
+    ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))
+  ]);
+  const accepted = [];
+  for (const c of sizeOk) {
+    const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
+    let json;
+    try {
+      json = JSON.parse(raw.toString("utf8"));
+    } catch {
+      refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
+      continue;
+    }
+    const parsed = RecordFile.safeParse(json);
+    if (!parsed.success) {
+      refuse(
+        c.ref.ref,
+        `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+      );
+      continue;
+    }
+    const rec = parsed.data;
+    const s = rec.snapshot;
+    const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : null;
+    if (why !== null) refuse(c.ref.ref, why);
+    else accepted.push({ ref: c.ref, record: rec });
+  }
+  const { done, kept } = await rebuildAccepted(core, repo, accepted, refuse, index);
+  for (const a of [...done, ...kept]) runs3.add(a.record.snapshot.runId);
+  await writeJsonAtomic(indexPath(core), index);
+  return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
+}
+function toDelete(r) {
+  return { ref: r.ref, oldSha: r.sha };
+}
+var MAX_RECORD_BYTES, MAX_REFSPECS2;
+var init_receive = __esm({
+  "src/sharing/receive.ts"() {
+    "use strict";
+    init_sharing();
+    init_record_objects();
+    init_refs();
     init_atomic();
     init_json_file();
     init_lock();
     init_repo_lock();
-    init_inside();
+    init_paths();
+    init_records();
+    init_rebuild();
+    MAX_RECORD_BYTES = 16 * 1024 * 1024;
+    MAX_REFSPECS2 = 2e3;
+  }
+});
+
+// types/anchor-record.ts
+var ANCHOR_RECORD_FORMAT, ANCHOR_RECORD_FILE, AnchorRecordFile, ANCHOR_MODES, AnchorMode, AnchorsReceived;
+var init_anchor_record = __esm({
+  "types/anchor-record.ts"() {
+    "use strict";
+    init_zod();
+    init_anchor();
+    init_sharing();
+    init_snapshot();
+    ANCHOR_RECORD_FORMAT = "agentgate-anchor/1";
+    ANCHOR_RECORD_FILE = "anchor.json";
+    AnchorRecordFile = strictObject({
+      format: literal(ANCHOR_RECORD_FORMAT),
+      anchor: Anchor
+    });
+    ANCHOR_MODES = ["with", "only", "none"];
+    AnchorMode = _enum(ANCHOR_MODES);
+    AnchorsReceived = object({
+      anchors: array(Sha),
+      unchanged: int().check(_nonnegative()),
+      refused: array(RefusedRecord)
+    });
+  }
+});
+
+// src/sharing/anchor-objects.ts
+function anchorRef(commit, prefix = ANCHORS_PREFIX) {
+  return `${prefix}${commit}`;
+}
+function parseAnchorRef(ref, prefix, format) {
+  if (!ref.startsWith(prefix)) return null;
+  const commit = ref.slice(prefix.length);
+  const length = format === "sha1" ? 40 : 64;
+  return OBJECT_ID_PATTERN.test(commit) && commit.length === length ? commit : null;
+}
+function anchorObjects(format, anchor3) {
+  const file = { format: ANCHOR_RECORD_FORMAT, anchor: anchor3 };
+  const json = Buffer.from(`${JSON.stringify(AnchorRecordFile.parse(file), null, 2)}
+`);
+  const jsonId = objectId(format, "blob", json);
+  const treeBuf = treeContent([{ name: ANCHOR_RECORD_FILE, blob: jsonId }]);
+  const tree = objectId(format, "tree", treeBuf);
+  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(anchor3.createdAt) / 1e3)} +0000`;
+  const c = anchor3.coverage;
+  const message = `[agentgate] Anchor of ${anchor3.commit}: ${c.linesFromRuns} of ${c.linesAdded} added lines from runs
+
+Agentgate-Anchor: ${anchor3.commit}
+`;
+  const commitBuf = Buffer.from(
+    `tree ${tree}
+parent ${anchor3.commit}
+author ${who}
+committer ${who}
+
+${message}`
+  );
+  return {
+    json: { id: jsonId, content: json },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
+  };
+}
+async function readAnchorCommits(repo, format, refs, refused) {
+  const refuse = (ref, reason) => refused.push({ ref, reason });
+  const shaped = refs.flatMap((r) => {
+    const commit = parseAnchorRef(r.ref, ANCHORS_PREFIX, format);
+    if (commit === null) refuse(r.ref, "not an anchor ref name (refs/agentgate/anchors/<full commit id>)");
+    else if (r.type !== "commit" || r.parents.length !== 1 || r.parents[0] !== commit)
+      refuse(r.ref, "not an anchor commit (one parent: the anchored commit its ref names)");
+    else return [{ ref: r, commit }];
+    return [];
+  });
+  const probes = await batchCheck(
+    repo,
+    shaped.map((s) => `${s.ref.sha}:${ANCHOR_RECORD_FILE}`)
+  );
+  const sized = shaped.flatMap((s, i) => {
+    const p = probes[i];
+    if (!p?.found || p.type !== "blob") refuse(s.ref.ref, `has no ${ANCHOR_RECORD_FILE}`);
+    else if (p.size > MAX_ANCHOR_BYTES)
+      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} is larger than ${MAX_ANCHOR_BYTES} bytes`);
+    else return [{ ...s, blob: p.id }];
+    return [];
+  });
+  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
+  return sized.flatMap((s) => {
+    let json;
+    try {
+      json = JSON.parse(contents.get(s.blob).toString("utf8"));
+    } catch {
+      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} is not JSON`);
+      return [];
+    }
+    const parsed = AnchorRecordFile.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
+      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} does not match the anchor schema: ${issues.join("; ")}`);
+      return [];
+    }
+    const anchor3 = parsed.data.anchor;
+    if (anchor3.commit !== s.commit) refuse(s.ref.ref, `it describes commit ${anchor3.commit}`);
+    else if (anchorObjects(format, anchor3).commit.id !== s.ref.sha)
+      refuse(s.ref.ref, "its commit is not the one this version writes for the anchor it holds");
+    else return [{ ref: s.ref, commit: s.commit, anchor: anchor3 }];
+    return [];
+  });
+}
+var ANCHORS_PREFIX, ANCHOR_INCOMING_PREFIX, MAX_ANCHOR_BYTES;
+var init_anchor_objects = __esm({
+  "src/sharing/anchor-objects.ts"() {
+    "use strict";
+    init_anchor();
+    init_anchor_record();
+    init_ids();
+    init_record_objects();
+    ANCHORS_PREFIX = ANCHOR_REF_PREFIX;
+    ANCHOR_INCOMING_PREFIX = "refs/agentgate/incoming/anchors/";
+    MAX_ANCHOR_BYTES = 64 * 1024 * 1024;
+  }
+});
+
+// src/sharing/anchor-records.ts
+import { randomBytes as randomBytes8 } from "node:crypto";
+import { mkdir as mkdir9, rm as rm15, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join26 } from "node:path";
+var MAX_REFSPECS3, AnchorRecords;
+var init_anchor_records = __esm({
+  "src/sharing/anchor-records.ts"() {
+    "use strict";
+    init_lock();
+    init_record_objects();
+    init_refs();
+    init_repo_lock();
+    init_paths();
+    init_anchor_objects();
+    MAX_REFSPECS3 = 2e3;
+    AnchorRecords = class {
+      constructor(options, keeper) {
+        this.options = options;
+        this.keeper = keeper;
+      }
+      options;
+      keeper;
+      /**
+       * Makes sure every recorded anchor of this repository's commits (only those naming one of
+       * `runIds`, when given) has its ref; the commits published. A ref that already holds an anchor
+       * saying the same is kept as it is (it may be another machine's, fetched), so a repeated push is
+       * "up to date"; one that says something else is moved to the newer computation (compare-and-swap).
+       */
+      async materialise(repo, runIds) {
+        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+          const format = await objectFormat(repo);
+          const anchors = (await Promise.all((await this.keeper.list()).map((c) => this.keeper.load(c)))).filter(
+            (a) => a !== null && (runIds === null || a.runs.some((r) => runIds.includes(r.runId)))
+          );
+          const present = await batchCheck(
+            repo,
+            anchors.map((a) => `${a.commit}^{commit}`)
+          );
+          const here = anchors.filter((_, i) => present[i]?.found === true);
+          const existing = await listRefsWithParents(repo, ANCHORS_PREFIX);
+          const held = new Map((await readAnchorCommits(repo, format, existing, [])).map((h) => [h.commit, h]));
+          const byRef = new Map(existing.map((r) => [r.ref, r.sha]));
+          const pending = [];
+          for (const anchor3 of here) {
+            const objects = anchorObjects(format, anchor3);
+            const have = held.get(anchor3.commit);
+            if (have !== void 0 && (have.ref.sha === objects.commit.id || this.keeper.same(have.anchor, anchor3)))
+              continue;
+            pending.push({ anchor: anchor3, objects, old: byRef.get(anchorRef(anchor3.commit)) ?? null });
+          }
+          if (pending.length > 0) await this.write(repo, pending);
+          return here.map((a) => a.commit).sort();
+        });
+      }
+      async write(repo, pending) {
+        const dir = join26(layout(this.options.home).home, "tmp", `anchors-${randomBytes8(6).toString("hex")}`);
+        await mkdir9(dir, { recursive: true });
+        try {
+          for (const [type, key] of [
+            ["blob", "json"],
+            ["tree", "tree"],
+            ["commit", "commit"]
+          ]) {
+            const files = /* @__PURE__ */ new Map();
+            for (const p of pending) {
+              const obj = p.objects[key];
+              const path = join26(dir, `${type}-${obj.id}`);
+              if (!files.has(obj.id)) await writeFile6(path, obj.content);
+              files.set(obj.id, path);
+            }
+            await writeObjects(
+              repo,
+              type,
+              [...files].map(([id, path]) => ({ id, path }))
+            );
+          }
+        } finally {
+          await rm15(dir, { recursive: true, force: true });
+        }
+        const updates = pending.map((p) => ({
+          ref: anchorRef(p.anchor.commit),
+          newSha: p.objects.commit.id,
+          oldSha: p.old
+        }));
+        await updateRefs(repo, updates, { message: "agentgate: anchor" });
+      }
+      /**
+       * Takes anchors in from `source` (the remote's or bundle's refs under refs/agentgate/anchors/):
+       * fetches only those this repository lacks (`bring`, into the incoming namespace), checks each
+       * (name, shape, schema, commit id, canonical commit), recomputes it here, and keeps only those
+       * that recompute the same: stored in the home and given their ref. With `runIds`, only anchors
+       * naming one of them are taken (the others are left, not refused). Runs after the run records
+       * were received, under the home's sharing lock and the repository's lock.
+       */
+      async receive(repo, source, bring, runIds) {
+        if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
+        const lockPath = join26(layout(this.options.home).locks, "sharing.lock");
+        return withLock(
+          lockPath,
+          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
+          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+            const leftover = await listRefs(repo, ANCHOR_INCOMING_PREFIX);
+            await deleteRefs(
+              repo,
+              leftover.map((r) => ({ ref: r.ref, oldSha: r.sha }))
+            );
+            const format = await objectFormat(repo);
+            const refused = [];
+            const named = source.filter((r) => {
+              if (parseAnchorRef(r.ref, ANCHORS_PREFIX, format) !== null) return true;
+              refused.push({
+                ref: r.ref,
+                reason: "not an anchor ref name (refs/agentgate/anchors/<full commit id>)"
+              });
+              return false;
+            });
+            const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
+            const toFetch = named.filter((r) => local.get(r.ref)?.sha !== r.sha);
+            const { held, unchanged } = await this.alreadyHeld(named, local);
+            if (toFetch.length > 0)
+              await bring(
+                toFetch.length > MAX_REFSPECS3 ? [`+${ANCHORS_PREFIX}*:${ANCHOR_INCOMING_PREFIX}*`] : toFetch.map(
+                  (r) => `+${r.ref}:${ANCHOR_INCOMING_PREFIX}${r.ref.slice(ANCHORS_PREFIX.length)}`
+                )
+              );
+            const wanted = new Set(toFetch.map((r) => r.ref));
+            const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, ANCHOR_INCOMING_PREFIX) : [];
+            try {
+              const fetched = incoming.map((r) => ({ ...r, ref: `${ANCHORS_PREFIX}${r.ref.slice(ANCHOR_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
+              const taken = await this.take(repo, [...fetched, ...held], local, runIds, refused);
+              return { ...taken, unchanged: taken.unchanged + unchanged };
+            } finally {
+              await deleteRefs(
+                repo,
+                incoming.map((r) => ({ ref: r.ref, oldSha: r.sha }))
+              );
+            }
+          })
+        );
+      }
+      /** Of the source's refs this repository holds with the same content: those whose anchor the home lacks, and how many it has. */
+      async alreadyHeld(source, local) {
+        const held = [];
+        let unchanged = 0;
+        for (const r of source) {
+          const mine = local.get(r.ref);
+          if (mine?.sha !== r.sha) continue;
+          const recorded = await this.keeper.load(r.ref.slice(ANCHORS_PREFIX.length)).catch(() => null);
+          if (recorded === null) held.push(mine);
+          else unchanged += 1;
+        }
+        return { held, unchanged };
+      }
+      /** Checks, recomputes and keeps what passes; the refused are added to `refused`. */
+      async take(repo, refs, local, runIds, refused) {
+        const format = await objectFormat(repo);
+        const read = (await readAnchorCommits(repo, format, refs, refused)).filter(
+          (r) => runIds === null || r.anchor.runs.some((run) => runIds.includes(run.runId))
+        );
+        const reasons = await this.keeper.recheck(
+          repo,
+          read.map((r) => r.anchor)
+        );
+        const mineOf = new Map(
+          (await readAnchorCommits(
+            repo,
+            format,
+            read.map((r) => local.get(r.ref.ref)).filter((m) => m !== void 0),
+            []
+          )).map((m) => [m.commit, m.anchor])
+        );
+        const anchors = [];
+        const updates = [];
+        let unchanged = 0;
+        for (const [i, r] of read.entries()) {
+          const why = reasons[i];
+          if (why !== null && why !== void 0) {
+            refused.push({ ref: r.ref.ref, reason: `it does not recompute the same here: ${why}` });
+            continue;
+          }
+          const mine = local.get(r.ref.ref);
+          if (mine !== void 0 && mine.sha !== r.ref.sha) {
+            const theirs = mineOf.get(r.commit);
+            if (theirs !== void 0 && this.keeper.same(theirs, r.anchor)) unchanged += 1;
+            else
+              refused.push({
+                ref: r.ref.ref,
+                reason: `conflicts with this repository's anchor ${mine.sha}; kept the local one`
+              });
+            continue;
+          }
+          const recorded = await this.keeper.load(r.commit).catch(() => null);
+          if (recorded === null || !this.keeper.same(recorded, r.anchor)) await this.keeper.save(r.anchor);
+          if (mine === void 0) updates.push({ ref: r.ref.ref, newSha: r.ref.sha, oldSha: null });
+          anchors.push(r.commit);
+        }
+        await updateRefs(repo, updates, { message: "agentgate: fetched anchor" });
+        return { anchors: anchors.sort(), unchanged, refused };
+      }
+    };
+  }
+});
+
+// src/sharing/sharing.ts
+import { stat as stat16 } from "node:fs/promises";
+import { resolve as resolve14 } from "node:path";
+function withGates(records, gates) {
+  return {
+    ...records,
+    runs: [.../* @__PURE__ */ new Set([...records.runs, ...gates.runs])].sort(),
+    refused: [...records.refused, ...gates.refused],
+    gates: gates.gates
+  };
+}
+function withAnchors(result, anchors) {
+  return {
+    ...result,
+    refused: [...result.refused, ...anchors?.refused ?? []],
+    anchors: anchors?.anchors ?? []
+  };
+}
+function anchorsOf(refs) {
+  return refs.filter((r) => r.startsWith(ANCHORS_PREFIX)).map((r) => r.slice(ANCHORS_PREFIX.length)).sort();
+}
+function runsOf2(refs) {
+  return [
+    ...new Set(
+      refs.map((r) => parseRecordRef(r, RECORDS_PREFIX)?.runId).filter((r) => r !== void 0)
+    )
+  ].sort();
+}
+var Sharing, SHARED_PREFIX, NOTHING_RECEIVED, NO_GATES;
+var init_sharing2 = __esm({
+  "src/sharing/sharing.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+    init_refs();
+    init_transport();
+    init_atomic();
     init_bundle_pack();
     init_paths();
     init_snapshot_store();
     init_records();
     init_gate_records();
-    MAX_RECORD_BYTES = 16 * 1024 * 1024;
-    MAX_PATCH_BYTES = 512 * 1024 * 1024;
-    MAX_REFSPECS2 = 2e3;
+    init_publish();
+    init_receive();
+    init_anchor_records();
+    init_anchor_objects();
+    init_core4();
     Sharing = class {
       constructor(options) {
         this.options = options;
@@ -15003,22 +17405,32 @@ var init_sharing2 = __esm({
           { ...options, includeGateLogs: options.includeGateLogs ?? false },
           this.store
         );
+        this.anchorRecords = options.anchors ? new AnchorRecords(options, options.anchors) : null;
       }
       options;
       store;
       /** The runs' gate verdicts, which travel beside their records (gate-records.ts). */
       gateRecords;
-      /** Publishes the selected runs' records to a remote (default `origin`). PUSH_REJECTED when the remote holds another record for an iteration. */
+      /** The anchors, which travel beside the runs they name (anchor-records.ts); null without a keeper. */
+      anchorRecords;
+      /**
+       * Publishes the selected runs' records, and the anchors beside them, to a remote (default
+       * `origin`) in one push. PUSH_REJECTED when the remote holds another record for an iteration, or
+       * another anchor of a commit: nothing is overwritten.
+       */
       async push(sel, remoteName = "origin", cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd);
-        const { runs: runs2, refs } = await this.materialise(repo, sel);
-        await this.gateRecords.materialise(repo, runs2);
-        const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
-        if (count === 0) return { remote: remote.name, runs: runs2, refs: 0, updated: [], upToDate: [] };
+        const mode = this.anchorMode(sel);
+        const { runs: runs3, refs } = mode === "only" ? { runs: [], refs: [] } : await materialise(this, repo, sel);
+        if (mode !== "only") await this.gateRecords.materialise(repo, runs3);
+        const anchors = await this.materialiseAnchors(repo, sel, mode);
+        const count = (mode === "only" ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) + (mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
+        if (count === 0) return { remote: remote.name, runs: runs3, refs: 0, updated: [], upToDate: [], anchors: [] };
         const specs = [
-          ...sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs2.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`),
-          ...gateRefspecs(runs2, sel.all === true)
+          ...mode === "only" ? [] : sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs3.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`),
+          ...mode === "only" ? [] : gateRefspecs(runs3, sel.all === true),
+          ...mode === "none" ? [] : sel.all ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`] : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)
         ];
         const results = await pushRefs(repo, remote.url, specs);
         const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
@@ -15039,7 +17451,7 @@ var init_sharing2 = __esm({
         }
         if (rejected.length > 0) {
           throw new PushRejectedError(
-            `the remote already holds other records for ${rejected.length} iteration(s) (${rejected.slice(0, 3).map((r) => r.ref).join(", ")}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
+            `the remote already holds other records or anchors for ${rejected.length} ref(s) (${rejected.slice(0, 3).map((r) => r.ref).join(", ")}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
             {
               details: {
                 remote: remote.name,
@@ -15052,19 +17464,23 @@ var init_sharing2 = __esm({
         }
         return {
           remote: remote.name,
-          runs: sel.all ? runsOf(results.map((r) => r.ref)) : runs2,
+          runs: sel.all ? runsOf2(results.map((r) => r.ref)) : runs3,
           refs: results.length,
           updated,
-          upToDate
+          upToDate,
+          anchors: anchorsOf(results.map((r) => r.ref))
         };
       }
-      /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
+      /** Fetches records, and the anchors beside them, from a remote (only what is new) and rebuilds them in the local home. */
       async fetch(sel, remoteName = "origin", cwd = process.cwd()) {
         if (sel.runId !== void 0) assertSafeId(sel.runId, "run id");
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd);
+        const mode = this.anchorMode(sel);
+        const bring = (specs) => fetchRefs(repo, remote.url, specs);
         const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
-        const result = await this.receive(
+        const result = mode === "only" ? NOTHING_RECEIVED : await receive(
+          this,
           repo,
           async () => {
             const refs = await listRemoteRefs(repo, remote.url, prefix);
@@ -15075,50 +17491,67 @@ var init_sharing2 = __esm({
               );
             return refs;
           },
-          (r, specs) => fetchRefs(r, remote.url, specs)
+          (_r, specs) => bring(specs)
         );
-        const gates = await this.gateRecords.receive(
+        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(
           repo,
           await listRemoteRefs(
             repo,
             remote.url,
             sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
           ),
-          (specs) => fetchRefs(repo, remote.url, specs)
+          bring
         );
-        return { remote: remote.name, ...withGates(result, gates) };
+        const anchors = await this.receiveAnchors(
+          repo,
+          mode,
+          () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX),
+          bring,
+          sel.runId
+        );
+        return { remote: remote.name, ...withAnchors(withGates(result, gates), anchors) };
       }
-      /** Writes the selected runs' records as one bundle file (atomically). */
+      /** Writes the selected runs' records, and the anchors beside them, as one bundle file (atomically). */
       async export(sel, file, cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
-        const { runs: runs2 } = await this.materialise(repo, sel);
-        await this.gateRecords.materialise(repo, runs2);
-        const all = await listRefs(repo, RECORDS_PREFIX);
-        const chosen = sel.all ? all : all.filter((r) => runs2.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
-        const gates = (await listRefs(repo, GATES_PREFIX)).filter(
-          (r) => sel.all || runs2.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
+        const mode = this.anchorMode(sel);
+        const { runs: runs3 } = mode === "only" ? { runs: [] } : await materialise(this, repo, sel);
+        if (mode !== "only") await this.gateRecords.materialise(repo, runs3);
+        const anchors = await this.materialiseAnchors(repo, sel, mode);
+        const all = mode === "only" ? [] : await listRefs(repo, RECORDS_PREFIX);
+        const chosen = sel.all ? all : all.filter((r) => runs3.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
+        const gates = (mode === "only" ? [] : await listRefs(repo, GATES_PREFIX)).filter(
+          (r) => sel.all || runs3.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
         );
-        if (chosen.length === 0)
+        const anchorRefs = mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).map((r) => r.ref) : anchors.map((c) => anchorRef(c));
+        if (mode === "only" && anchorRefs.length === 0)
+          throw new AnchorNotFoundError(
+            `no anchor of ${repo.topLevel}'s commits is recorded in this home; "anchor REV" records one`,
+            { details: { workspace: repo.topLevel } }
+          );
+        if (chosen.length === 0 && anchorRefs.length === 0)
           throw new RunNotFoundError(
             `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
-        const path = resolve12(cwd, file);
-        await replaceFileAtomic(
-          path,
-          (temp) => createBundle(
-            repo,
-            temp,
-            [...chosen, ...gates].map((r) => r.ref)
-          )
-        );
-        return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length + gates.length };
+        const path = resolve14(cwd, file);
+        const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
+        await replaceFileAtomic(path, (temp) => createBundle(repo, temp, refs));
+        return {
+          file: path,
+          runs: runsOf2(chosen.map((r) => r.ref)),
+          refs: refs.length,
+          anchors: anchorsOf(anchorRefs)
+        };
       }
-      /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
-      async import(workspace, file, cwd = process.cwd()) {
+      /**
+       * Verifies a bundle with git, takes its records (and the anchors beside them) in and rebuilds
+       * them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file.
+       */
+      async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
-        const path = resolve12(cwd, file);
-        const isFile = await stat14(path).then(
+        const path = resolve14(cwd, file);
+        const isFile = await stat16(path).then(
           (s) => s.isFile(),
           () => false
         );
@@ -15132,16 +17565,17 @@ var init_sharing2 = __esm({
             `${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
             { details: { file: path } }
           );
-        if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
+        const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+        const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
+        if (records.length === 0 && anchorHeads.length === 0) {
           throw new BundleInvalidError(
-            `${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`,
+            `${path} holds no agentgate records (no ${RECORDS_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
             { details: { file: path } }
           );
         }
-        const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-        const bring = async (r, specs) => {
+        const bring = async (specs) => {
           try {
-            await fetchRefs(r, path, specs);
+            await fetchRefs(repo, path, specs);
           } catch (cause) {
             if (cause instanceof GitFailedError)
               throw new BundleInvalidError(
@@ -15151,412 +17585,47 @@ var init_sharing2 = __esm({
             throw cause;
           }
         };
-        const result = await this.receive(repo, async () => records, bring);
-        const gates = await this.gateRecords.receive(
+        const mode = this.anchorMode(opts);
+        const result = mode === "only" ? NOTHING_RECEIVED : await receive(
+          this,
+          repo,
+          async () => records,
+          (_r, s) => bring(s)
+        );
+        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(
           repo,
           heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
-          (specs) => bring(repo, specs)
+          bring
         );
-        return { file: path, ...withGates(result, gates) };
+        const anchors = await this.receiveAnchors(repo, mode, async () => anchorHeads, bring);
+        return { file: path, ...withAnchors(withGates(result, gates), anchors) };
+      }
+      /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
+      anchorMode(sel) {
+        return this.anchorRecords === null ? "none" : sel.anchors ?? "with";
+      }
+      /** The anchors to publish: those naming `--run`'s run, else every recorded anchor of this repository. */
+      async materialiseAnchors(repo, sel, mode) {
+        if (mode === "none" || this.anchorRecords === null) return [];
+        return this.anchorRecords.materialise(repo, sel.runId === void 0 ? null : [sel.runId]);
+      }
+      /** Takes the source's anchors in, after the runs they name (anchor-records.ts). */
+      async receiveAnchors(repo, mode, list5, bring, runId) {
+        if (mode === "none" || this.anchorRecords === null) return null;
+        return this.anchorRecords.receive(repo, await list5(), bring, runId === void 0 ? null : [runId]);
       }
       async open(workspace) {
         return openRepo(workspace, { identity: this.options.identity, timeoutMs: this.options.gitTimeoutMs });
       }
-      /** The runs a selection names (records of other workspaces cannot be built here). */
-      async selectRuns(repo, sel) {
-        if (sel.runId !== void 0) {
-          const run = await this.store.loadRun(assertSafeId(sel.runId, "run id"));
-          if (run === null)
-            throw new RunNotFoundError(
-              `no run ${sel.runId} in ${this.store.home}; "runs" lists the recorded ones`,
-              { details: { runId: sel.runId } }
-            );
-          if ((await this.runsHere(repo, [run])).length === 0) {
-            throw new RunWorkspaceMismatchError(
-              `run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`,
-              {
-                details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel }
-              }
-            );
-          }
-          return [run];
-        }
-        const runs2 = await this.runsHere(repo, (await this.store.listRuns()).runs);
-        if (sel.all) return runs2;
-        const made = await Promise.all(runs2.map((r) => this.recordedHere(r.runId)));
-        return runs2.filter((_, i) => made[i]);
-      }
-      /** Whether this machine recorded any iteration of the run (a fetched snapshot names where it was recorded). */
-      async recordedHere(runId) {
-        const { snapshots } = await this.store.inspectRun(runId);
-        return snapshots.length === 0 || snapshots.some((s) => s.recordedWorkspace === void 0);
-      }
-      /**
-       * The runs that belong to this repository: recorded here, or (when `-C` named it) recorded in a
-       * workspace that is not on this machine, a copied home, whose commits this repository holds. One
-       * object check for all of them.
-       */
-      async runsHere(repo, runs2) {
-        const here = runs2.filter((r) => r.workspace === repo.topLevel);
-        if (this.options.localWorkspace === void 0) return here;
-        const gone = await Promise.all(
-          runs2.map(
-            async (r) => r.workspace !== repo.topLevel && !await stat14(r.workspace).then(
-              (st) => st.isDirectory(),
-              () => false
-            )
-          )
-        );
-        const orphans = await Promise.all(
-          runs2.filter((_, i) => gone[i]).map(async (run) => ({
-            run,
-            shas: (await this.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha)
-          }))
-        );
-        const found = new Map(
-          (await batchCheck(
-            repo,
-            orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`))
-          )).map((f) => [f.name, f.found])
-        );
-        const adopted = orphans.filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true)).map((o) => o.run);
-        return runs2.filter((r) => here.includes(r) || adopted.includes(r));
-      }
-      /**
-       * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
-       * an existing record whose parent is the snapshot's after commit is kept as it is (records are
-       * immutable once made); a missing one is written (three hash-object processes and one ref
-       * transaction for all of them).
-       */
-      async materialise(repo, sel) {
-        return withRepoLock(repo, this.options.lockTimeoutMs, () => this.materialiseLocked(repo, sel));
-      }
-      async materialiseLocked(repo, sel) {
-        const runs2 = await this.selectRuns(repo, sel);
-        const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
-        const format = await objectFormat(repo);
-        const pending = [];
-        const refs = [];
-        for (const run of runs2) {
-          const { snapshots } = await this.store.inspectRun(run.runId);
-          const latest = /* @__PURE__ */ new Map();
-          for (const s of snapshots) latest.set(s.iteration, s);
-          for (const snapshot of latest.values()) {
-            const ref = recordRef(run.runId, snapshot.iteration);
-            refs.push(ref);
-            const have = existing.get(ref);
-            if (have && have.type === "commit" && have.parents.length === 1 && have.parents[0] === snapshot.afterSha)
-              continue;
-            pending.push({
-              ref,
-              objects: recordObjects(format, buildRecord(snapshot, run)),
-              old: have?.sha ?? null
-            });
-          }
-        }
-        if (pending.length > 0) await this.writeRecordObjects(repo, pending);
-        return { runs: runs2.map((r) => r.runId), refs };
-      }
-      async writeRecordObjects(repo, pending) {
-        const dir = join23(layout(this.options.home).home, "tmp", `sharing-${randomBytes7(6).toString("hex")}`);
-        await mkdir8(dir, { recursive: true });
-        try {
-          for (const type of ["blob", "tree", "commit"]) {
-            const files = [];
-            for (const p of pending) {
-              const obj = p.objects[type];
-              const path = join23(dir, `${type}-${obj.id}`);
-              await writeFile5(path, obj.content);
-              files.push({ path, id: obj.id });
-            }
-            await writeObjects(repo, type, dedupe(files));
-          }
-        } finally {
-          await rm14(dir, { recursive: true, force: true });
-        }
-        const updates = pending.map((p) => ({
-          ref: p.ref,
-          newSha: p.objects.commit.id,
-          oldSha: p.old
-        }));
-        try {
-          await updateRefs(repo, updates, { message: "agentgate: record" });
-        } catch (error2) {
-          const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-          if (!(error2 instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
-            throw error2;
-        }
-      }
-      /**
-       * Takes records in. `list` names the source's records (one ls-remote, or the bundle's heads); only
-       * those this repository does not hold already are fetched (`bring`, into refs/agentgate/incoming/),
-       * so a fetch with nothing new transfers nothing. Each record is then checked and rebuilt into the
-       * home, and only then moved to refs/agentgate/records/. Serialised per home; what a killed call
-       * left in incoming/ is swept first.
-       */
-      async receive(repo, list4, bring) {
-        const lockPath = join23(layout(this.options.home).locks, "sharing.lock");
-        return withLock(
-          lockPath,
-          { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
-          () => withRepoLock(repo, this.options.lockTimeoutMs, async () => {
-            await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
-            const source = await list4();
-            const local = await listRefsWithParents(repo, RECORDS_PREFIX);
-            const localSha = new Map(local.map((r) => [r.ref, r.sha]));
-            const refused = [];
-            const wanted = source.filter((r) => {
-              if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
-              refused.push({
-                ref: r.ref,
-                reason: "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)"
-              });
-              return false;
-            });
-            const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
-            if (toFetch.length > 0) {
-              const specs = toFetch.length > MAX_REFSPECS2 ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`] : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
-              await bring(repo, specs);
-            }
-            const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
-            const wantedRefs = new Set(wanted.map((r) => r.ref));
-            const held = local.filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref)).map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
-            try {
-              const result = await this.rebuild(
-                repo,
-                [
-                  ...incoming.filter(
-                    (r) => wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`)
-                  ),
-                  ...held
-                ],
-                local
-              );
-              return { ...result, refused: [...refused, ...result.refused] };
-            } finally {
-              await deleteRefs(repo, incoming.map(toDelete));
-            }
-          })
-        );
-      }
-      indexPath() {
-        return join23(layout(this.options.home).home, "sharing", "rebuilt.json");
-      }
-      /** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
-      async rebuild(repo, incoming, localRefs) {
-        const refused = [];
-        const refuse = (ref, reason) => refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
-        const local = new Map(localRefs.map((r) => [r.ref, r]));
-        const index = await readJsonFile(this.indexPath(), RebuiltIndex, "sharing index").catch(() => null) ?? {
-          records: {}
-        };
-        const runs2 = /* @__PURE__ */ new Set();
-        let unchanged = 0;
-        const candidates = [];
-        for (const ref of incoming) {
-          const name = parseRecordRef(ref.ref, INCOMING_PREFIX);
-          if (!name) {
-            refuse(ref.ref, "not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)");
-            continue;
-          }
-          if (ref.type !== "commit" || ref.parents.length !== 1) {
-            refuse(ref.ref, "not a record commit (one parent: the after commit)");
-            continue;
-          }
-          const mine = local.get(recordRef(name.runId, name.iteration));
-          if (mine && mine.sha !== ref.sha) {
-            refuse(ref.ref, `conflicts with this repository's record ${mine.sha}; kept the local one`);
-            continue;
-          }
-          const known = index.records[ref.sha];
-          if (mine && known !== void 0 && await exists2(this.store.snapshotPath(known))) {
-            unchanged += 1;
-            runs2.add(name.runId);
-            continue;
-          }
-          candidates.push({ ref, ...name });
-        }
-        const blobs = await batchCheck(
-          repo,
-          candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`)
-        );
-        const sizeOk = candidates.filter((c, i) => {
-          const b = blobs[i];
-          if (!b?.found || b.type !== "blob") refuse(c.ref.ref, `has no ${RECORD_FILE}`);
-          else if (b.size > MAX_RECORD_BYTES)
-            refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
-          else return true;
-          return false;
-        });
-        const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : ""]));
-        const contents = await readBlobs(repo, [
-          ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`)))
-        ]);
-        const accepted = [];
-        for (const c of sizeOk) {
-          const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
-          let json;
-          try {
-            json = JSON.parse(raw.toString("utf8"));
-          } catch {
-            refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
-            continue;
-          }
-          const parsed = RecordFile.safeParse(json);
-          if (!parsed.success) {
-            refuse(
-              c.ref.ref,
-              `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
-            );
-            continue;
-          }
-          const rec = parsed.data;
-          const s = rec.snapshot;
-          const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : null;
-          if (why !== null) refuse(c.ref.ref, why);
-          else accepted.push({ ref: c.ref, record: rec });
-        }
-        const { done, kept } = await this.rebuildAccepted(repo, accepted, refuse, index);
-        for (const a of [...done, ...kept]) runs2.add(a.record.snapshot.runId);
-        await writeJsonAtomic(this.indexPath(), index);
-        return { runs: [...runs2].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
-      }
-      async rebuildAccepted(repo, accepted, refuse, index) {
-        if (accepted.length === 0) return { done: [], kept: [] };
-        const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
-        const trees = await batchCheck(
-          repo,
-          accepted.flatMap((a) => [
-            `${a.record.snapshot.beforeSha}^{tree}`,
-            `${a.record.snapshot.afterSha}^{tree}`
-          ])
-        );
-        const done = [];
-        const kept = [];
-        const refUpdates = [];
-        const iterations = /* @__PURE__ */ new Map();
-        const created = /* @__PURE__ */ new Set();
-        for (const [i, a] of accepted.entries()) {
-          const s = a.record.snapshot;
-          const [from, to] = [trees[2 * i], trees[2 * i + 1]];
-          if (!from?.found || !to?.found) {
-            refuse(a.ref.ref, "its before or after commit is not in the repository");
-            continue;
-          }
-          const stored = await this.store.load(s.id).catch(() => null);
-          if (stored !== null && (stored.runId !== s.runId || stored.iteration !== s.iteration || stored.afterSha !== s.afterSha)) {
-            refuse(a.ref.ref, `snapshot id ${s.id} is already used by another snapshot here`);
-            continue;
-          }
-          const run = await this.store.loadRun(s.runId).catch(() => null);
-          if (run !== null && run.workspace !== repo.topLevel) {
-            refuse(a.ref.ref, `run ${s.runId} already exists here for another workspace (${run.workspace})`);
-            continue;
-          }
-          if (run !== null && run.createdAt !== a.record.run.createdAt) {
-            refuse(
-              a.ref.ref,
-              `run ${s.runId} here is another run (started ${run.createdAt}, the record's run ${a.record.run.createdAt}); fetch into another home, or publish under another run id`
-            );
-            continue;
-          }
-          if (run !== null && stored === null) {
-            if (!iterations.has(s.runId))
-              iterations.set(
-                s.runId,
-                new Map((await this.store.inspectRun(s.runId)).snapshots.map((o) => [o.iteration, o.id]))
-              );
-            const other = iterations.get(s.runId)?.get(s.iteration);
-            if (other !== void 0 && other !== s.id) {
-              refuse(
-                a.ref.ref,
-                `iteration ${s.iteration} of run ${s.runId} is already recorded here as ${other}`
-              );
-              continue;
-            }
-          }
-          const itRef = iterationRef(s.runId, s.iteration);
-          const itSha = iterationRefs.get(itRef);
-          if (itSha !== void 0 && itSha !== s.afterSha) {
-            refuse(a.ref.ref, `${itRef} points at ${itSha}, not at the record's after commit`);
-            continue;
-          }
-          const patch3 = a.record.patch === null ? null : patchPath(this.options.artifactsDir, s.runId, s.iteration);
-          const patchThere = patch3 === null || await exists2(patch3);
-          const here = stored !== null && run !== null && run.snapshotIds.includes(s.id) && patchThere;
-          if (patch3 !== null && (stored === null || !patchThere)) {
-            const why = await this.writePatch(repo, { from: from.id, to: to.id }, patch3);
-            if (why !== null) {
-              refuse(a.ref.ref, why);
-              continue;
-            }
-          }
-          if (run === null) created.add(s.runId);
-          if (run === null)
-            await this.store.updateRun(s.runId, repo.topLevel, (cur) => ({
-              ...cur,
-              createdAt: a.record.run.createdAt
-            }));
-          if (stored === null) {
-            const snapshot = {
-              ...s,
-              patchPath: patch3,
-              workspace: repo.topLevel,
-              ref: itRef,
-              recordedWorkspace: a.record.workspace
-            };
-            await this.store.save(snapshot);
-          }
-          await this.store.linkSnapshot(s.runId, repo.topLevel, s.id, s.iteration);
-          await this.store.updateRun(s.runId, repo.topLevel, (cur) => {
-            const before2 = created.has(s.runId) ? a.record.run.before : null;
-            const later = cur.before === null || before2 !== null && before2.capturedAt > cur.before.capturedAt;
-            const next = {
-              ...cur,
-              before: before2 !== null && later ? before2 : cur.before,
-              ...withRestart(cur, a.record.run.restart),
-              ...a.record.workspace !== cur.workspace ? { recordedWorkspace: a.record.workspace } : {}
-            };
-            return JSON.stringify(next) === JSON.stringify(cur) ? null : next;
-          });
-          iterations.get(s.runId)?.set(s.iteration, s.id);
-          if (itSha === void 0) refUpdates.push({ ref: itRef, newSha: s.afterSha, oldSha: null });
-          const rec = recordRef(s.runId, s.iteration);
-          refUpdates.push({ ref: rec, newSha: a.ref.sha, oldSha: null });
-          (here ? kept : done).push(a);
-        }
-        const present = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
-        await updateRefs(
-          repo,
-          refUpdates.filter((u) => present.get(u.ref) !== u.newSha),
-          { message: "agentgate: fetched record" }
-        );
-        for (const a of [...done, ...kept]) index.records[a.ref.sha] = a.record.snapshot.id;
-        return { done, kept };
-      }
-      /**
-       * Writes a received record's patch artifact; the reason to refuse the record instead, when its
-       * path leads through a link in the workspace or the patch would pass maxPatchBytes (git is
-       * stopped there, or at its timeout: one such record must not fail the whole call).
-       */
-      async writePatch(repo, trees, patch3) {
-        const maxBytes = this.options.maxPatchBytes ?? MAX_PATCH_BYTES;
-        try {
-          await assertNoLinkInside(repo.topLevel, patch3);
-          await writeTreeDiffToFile(repo, trees, patch3, { maxBytes });
-          return null;
-        } catch (error2) {
-          if (error2 instanceof UnsafeWorkspaceError)
-            return `its patch artifact would be written through a link: ${error2.message}`;
-          if (error2 instanceof OutputTooLargeError)
-            return `its patch would be larger than ${maxBytes} bytes, the most a received record may make us write`;
-          if (error2 instanceof GitTimeoutError)
-            return `its patch could not be made within the git timeout (${error2.message})`;
-          throw error2;
-        }
-      }
     };
     SHARED_PREFIX = "refs/agentgate/";
+    NOTHING_RECEIVED = {
+      runs: [],
+      snapshots: 0,
+      unchanged: 0,
+      refused: []
+    };
+    NO_GATES = { gates: 0, runs: [], refused: [] };
   }
 });
 
@@ -15565,34 +17634,50 @@ var sharing_exports = {};
 __export(sharing_exports, {
   SHARING_COMMANDS: () => SHARING_COMMANDS
 });
-function sharing(ctx) {
-  return new Sharing({ ...ctx.serviceOptions, includeGateLogs: ctx.settings.sharing.includeGateLogs });
+async function sharing(ctx, anchors) {
+  const keeper = anchors === "none" ? {} : { anchors: anchorKeeper(provenanceSources(await ctx.snapshotter())) };
+  return new Sharing({
+    ...ctx.serviceOptions,
+    includeGateLogs: ctx.settings.sharing.includeGateLogs,
+    ...keeper
+  });
 }
 function selection(ctx, values) {
   if (values.run !== void 0 && values.all) throw new UsageError("give --run ID or --all, not both");
   return {
     workspace: ctx.workspace,
     ...values.run === void 0 ? {} : { runId: values.run },
-    ...values.all ? { all: true } : {}
+    ...values.all ? { all: true } : {},
+    anchors: values.anchors
   };
 }
 function receiveResult(result, source) {
   return {
     json: result,
     human: () => [
-      `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
-      ...result.refused.map((r) => printable(`refused ${r.ref}: ${r.reason}`))
-    ].join("\n")
+      `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here; kept ${result.anchors.length} anchor(s).`
+    ].join("\n"),
+    notices: result.refused.map((r) => `refused ${r.ref}: ${r.reason}`)
   };
 }
-var SELECT, REMOTE, push, fetch, exportCommand, importCommand, SHARING_COMMANDS;
+var ANCHORS, SELECT, REMOTE, push, fetch, exportCommand, importCommand, SHARING_COMMANDS;
 var init_sharing3 = __esm({
   "src/cli/commands/sharing.ts"() {
     "use strict";
     init_errors();
+    init_anchor_keeper();
+    init_sources();
     init_sharing2();
-    init_output();
     init_spec();
+    ANCHORS = {
+      anchors: {
+        type: "string",
+        choices: ["with", "only", "none"],
+        valueName: "MODE",
+        default: "with",
+        description: "the anchors (refs/agentgate/anchors/<commit>) beside the runs they name, only the anchors, or none"
+      }
+    };
     SELECT = {
       run: { type: "string", valueName: "ID", description: "only this run" },
       all: {
@@ -15611,14 +17696,18 @@ var init_sharing3 = __esm({
       usage: "push [--run ID | --all] [--remote NAME|URL]",
       summary: "Publish runs under refs/agentgate/records/ with one git push; never forced.",
       description: "Default: every run of this workspace. One ref per iteration; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.",
-      options: { ...SELECT, remote: REMOTE },
+      options: { ...SELECT, remote: REMOTE, ...ANCHORS },
       positionals: { required: [] },
-      examples: ['push --run "$RUN" --json', "push --all --remote https://github.com/acme/shop.git"],
+      examples: [
+        'push --run "$RUN" --json',
+        "push --all --remote https://github.com/acme/shop.git",
+        "push --anchors only"
+      ],
       async run(ctx, values) {
-        const result = await sharing(ctx).push(selection(ctx, values), values.remote);
+        const result = await (await sharing(ctx, values.anchors)).push(selection(ctx, values), values.remote);
         return {
           json: result,
-          human: () => result.refs === 0 ? "No run records to publish." : `Published ${result.runs.length} run(s) to ${result.remote}: ${result.updated.length} record(s) new, ${result.upToDate.length} already there.`
+          human: () => result.refs === 0 ? "No run records or anchors to publish." : `Published ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`
         };
       }
     });
@@ -15626,12 +17715,12 @@ var init_sharing3 = __esm({
       name: "fetch",
       usage: "fetch [--run ID | --all] [--remote NAME|URL]",
       summary: "Fetch run records from the remote (only what is new) and rebuild them in the local home.",
-      description: "Every record is checked before it is used; refused records are listed with the reason.",
-      options: { ...SELECT, remote: REMOTE },
+      description: "Every record is checked before it is used; refused records are listed with the reason. An anchor is kept only when it recomputes the same from the records and git here (with --run, only anchors naming that run).",
+      options: { ...SELECT, remote: REMOTE, ...ANCHORS },
       positionals: { required: [] },
       examples: ["fetch --json", 'fetch --run "$RUN" --remote origin'],
       async run(ctx, values) {
-        const result = await sharing(ctx).fetch(selection(ctx, values), values.remote);
+        const result = await (await sharing(ctx, values.anchors)).fetch(selection(ctx, values), values.remote);
         return receiveResult(result, `from ${result.remote ?? ""}`);
       }
     });
@@ -15647,15 +17736,16 @@ var init_sharing3 = __esm({
           valueName: "FILE",
           description: "the bundle file to write",
           required: true
-        }
+        },
+        ...ANCHORS
       },
       positionals: { required: [] },
       examples: ['export --run "$RUN" -o agentgate.bundle'],
       async run(ctx, values) {
-        const result = await sharing(ctx).export(selection(ctx, values), values.output);
+        const result = await (await sharing(ctx, values.anchors)).export(selection(ctx, values), values.output);
         return {
           json: result,
-          human: () => `Wrote ${result.refs} record(s) of ${result.runs.length} run(s) to ${result.file}.`
+          human: () => `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.file}.`
         };
       }
     });
@@ -15663,12 +17753,12 @@ var init_sharing3 = __esm({
       name: "import",
       usage: "import FILE",
       summary: 'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
-      description: "A damaged or foreign file is BUNDLE_INVALID and changes nothing.",
-      options: {},
+      description: "A damaged or foreign file is BUNDLE_INVALID and changes nothing. An anchor is kept only when it recomputes the same from the records and git here.",
+      options: { ...ANCHORS },
       positionals: { required: ["FILE"] },
       examples: ['import agentgate.bundle -C "$WS"'],
-      async run(ctx, _values, [file]) {
-        const result = await sharing(ctx).import(ctx.workspace, file);
+      async run(ctx, values, [file]) {
+        const result = await (await sharing(ctx, values.anchors)).import(ctx.workspace, file, void 0, { anchors: values.anchors });
         return receiveResult(result, `from ${result.file ?? ""}`);
       }
     });
@@ -15923,7 +18013,7 @@ function gateDotenvVariables(gates, budget) {
   return vars.slice(0, budget);
 }
 var MAX_GATE_ANNOTATIONS, GATE_STYLE;
-var init_gates2 = __esm({
+var init_gates3 = __esm({
   "src/report/gates.ts"() {
     "use strict";
     init_gate();
@@ -15933,13 +18023,78 @@ var init_gates2 = __esm({
   }
 });
 
-// src/report/assets.ts
-function loadAssets() {
-  return Promise.resolve({ diff2htmlJs: `!function(e,t){"object"==typeof exports&&"object"==typeof module?module.exports=t():"function"==typeof define&&define.amd?define("Diff2Html",[],t):"object"==typeof exports?exports.Diff2Html=t():e.Diff2Html=t()}(this,(()=>{return e={25(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.wordsWithSpaceDiff=t.wordDiff=void 0,t.diffWords=function(e,n,r){return null==(null==r?void 0:r.ignoreWhitespace)||r.ignoreWhitespace?t.wordDiff.diff(e,n,r):d(e,n,r)},t.diffWordsWithSpace=d;var o=n(188),s=n(665),a="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",l=new RegExp("[".concat(a,"]+|\\\\s+|[^").concat(a,"]"),"ug"),c=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.equals=function(e,t,n){return n.ignoreCase&&(e=e.toLowerCase(),t=t.toLowerCase()),e.trim()===t.trim()},t.prototype.tokenize=function(e,t){var n;if(void 0===t&&(t={}),t.intlSegmenter){var r=t.intlSegmenter;if("word"!=r.resolvedOptions().granularity)throw new Error('The segmenter passed must have a granularity of "word"');n=[];for(var i=0,o=Array.from(r.segment(e));i<o.length;i++){var s=o[i].segment;n.length&&/\\s/.test(n[n.length-1])&&/\\s/.test(s)?n[n.length-1]+=s:n.push(s)}}else n=e.match(l)||[];var a=[],c=null;return n.forEach((function(e){/\\s/.test(e)?null==c?a.push(e):a.push(a.pop()+e):null!=c&&/\\s/.test(c)?a[a.length-1]==c?a.push(a.pop()+e):a.push(c+e):a.push(e),c=e})),a},t.prototype.join=function(e){return e.map((function(e,t){return 0==t?e:e.replace(/^\\s+/,"")})).join("")},t.prototype.postProcess=function(e,t){if(!e||t.oneChangePerToken)return e;var n=null,r=null,i=null;return e.forEach((function(e){e.added?r=e:e.removed?i=e:((r||i)&&u(n,i,r,e),n=e,r=null,i=null)})),(r||i)&&u(n,i,r,null),e},t}(o.default);function u(e,t,n,r){if(t&&n){var i=(0,s.leadingWs)(t.value),o=(0,s.trailingWs)(t.value),a=(0,s.leadingWs)(n.value),l=(0,s.trailingWs)(n.value);if(e){var c=(0,s.longestCommonPrefix)(i,a);e.value=(0,s.replaceSuffix)(e.value,a,c),t.value=(0,s.removePrefix)(t.value,c),n.value=(0,s.removePrefix)(n.value,c)}if(r){var u=(0,s.longestCommonSuffix)(o,l);r.value=(0,s.replacePrefix)(r.value,l,u),t.value=(0,s.removeSuffix)(t.value,u),n.value=(0,s.removeSuffix)(n.value,u)}}else if(n){if(e){var f=(0,s.leadingWs)(n.value);n.value=n.value.substring(f.length)}r&&(f=(0,s.leadingWs)(r.value),r.value=r.value.substring(f.length))}else if(e&&r){var d=(0,s.leadingWs)(r.value),h=(0,s.leadingWs)(t.value),p=(0,s.trailingWs)(t.value),b=(0,s.longestCommonPrefix)(d,h);t.value=(0,s.removePrefix)(t.value,b);var g=(0,s.longestCommonSuffix)((0,s.removePrefix)(d,b),p);t.value=(0,s.removeSuffix)(t.value,g),r.value=(0,s.replacePrefix)(r.value,d,g),e.value=(0,s.replaceSuffix)(e.value,d,d.slice(0,d.length-g.length))}else if(r){var v=(0,s.leadingWs)(r.value),m=(0,s.trailingWs)(t.value),y=(0,s.maximumOverlap)(m,v);t.value=(0,s.removeSuffix)(t.value,y)}else if(e){var w=(0,s.trailingWs)(e.value),O=(0,s.leadingWs)(t.value);y=(0,s.maximumOverlap)(w,O),t.value=(0,s.removePrefix)(t.value,y)}}t.wordDiff=new c;var f=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){var t=new RegExp("(\\\\r?\\\\n)|[".concat(a,"]+|[^\\\\S\\\\n\\\\r]+|[^").concat(a,"]"),"ug");return e.match(t)||[]},t}(o.default);function d(e,n,r){return t.wordsWithSpaceDiff.diff(e,n,r)}t.wordsWithSpaceDiff=new f},42(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.cssDiff=void 0,t.diffCss=function(e,n,r){return t.cssDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.split(/([{}:;,]|\\s+)/)},t}(n(188).default);t.cssDiff=new o},111(e,t,n){var r=n(453);r.Template=n(766).Template,r.template=r.Template,e.exports=r},151(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultSideBySideRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultSideBySideRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultSideBySideRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template("side-by-side","file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return{right:"",left:this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-side-line",CSSLineClass:l.CSSLineClass})}}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{const r={left:this.makeHeaderHtml(n.header,e),right:this.makeHeaderHtml("")};return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e.isCombined,t,n);r.left+=i,r.right+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined),{left:o,right:s}=this.generateLineHtml({type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.oldNumber},{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.newNumber});r.left+=o,r.right+=s}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e.isCombined,i,o);r.left+=t,r.right+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).reduce(((e,t)=>({left:e.left+t.left,right:e.right+t.right})),{left:"",right:""})}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}makeHeaderHtml(e,t){return this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:(null==t?void 0:t.isTooBig)?e:l.escapeForHtml(e),lineClass:"d2h-code-side-linenumber",contentClass:"d2h-code-side-line"})}processChangedLines(e,t,n){const r={right:"",left:""},i=Math.max(t.length,n.length);for(let o=0;o<i;o++){const i=t[o],s=n[o],a=void 0!==i&&void 0!==s?l.diffHighlight(i.content,s.content,e,this.config):void 0,c=void 0!==i&&void 0!==i.oldNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.oldLine.prefix,content:a.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(i.content,e)),{type:l.toCSSClass(i.type)})),{number:i.oldNumber}):void 0,u=void 0!==s&&void 0!==s.newNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.newLine.prefix,content:a.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(s.content,e)),{type:l.toCSSClass(s.type)})),{number:s.newNumber}):void 0,{left:f,right:d}=this.generateLineHtml(c,u);r.left+=f,r.right+=d}return r}generateLineHtml(e,t){return{left:this.generateSingleHtml(e),right:this.generateSingleHtml(t)}}generateSingleHtml(e){const t="d2h-code-side-linenumber",n="d2h-code-side-line";return this.hoganUtils.render(f,"line",{type:(null==e?void 0:e.type)||\`\${l.CSSLineClass.CONTEXT} d2h-emptyplaceholder\`,lineClass:void 0!==e?t:\`\${t} d2h-code-side-emptyplaceholder\`,contentClass:void 0!==e?n:\`\${n} d2h-code-side-emptyplaceholder\`,prefix:" "===(null==e?void 0:e.prefix)?"&nbsp;":null==e?void 0:e.prefix,content:null==e?void 0:e.content,lineNumber:null==e?void 0:e.number})}}},166(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t}),a=this&&this.__importDefault||function(e){return e&&e.__esModule?e:{default:e}};Object.defineProperty(t,"__esModule",{value:!0}),t.defaultDiff2HtmlConfig=void 0,t.parse=function(e,n={}){return l.parse(e,Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n))},t.html=function(e,n={}){const r=Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n),i="string"==typeof e?l.parse(e,r):e,o=new h.default(r),{colorScheme:s}=r,a={colorScheme:s};return(r.drawFileList?new c.FileListRenderer(o,a).render(i):"")+("side-by-side"===r.outputFormat?new f.default(o,r).render(i):new u.default(o,r).render(i))};const l=s(n(957)),c=n(501),u=s(n(895)),f=s(n(151)),d=n(613),h=a(n(178));t.defaultDiff2HtmlConfig=Object.assign(Object.assign(Object.assign({},u.defaultLineByLineRendererConfig),f.defaultSideBySideRendererConfig),{outputFormat:d.OutputFormatType.LINE_BY_LINE,drawFileList:!0})},178(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0});const a=s(n(111)),l=n(488);t.default=class{constructor({compiledTemplates:e={},rawTemplates:t={}}){const n=Object.entries(t).reduce(((e,[t,n])=>{const r=a.compile(n,{asString:!1});return Object.assign(Object.assign({},e),{[t]:r})}),{});this.preCompiledTemplates=Object.assign(Object.assign(Object.assign({},l.defaultTemplates),e),n)}static compile(e){return a.compile(e,{asString:!1})}render(e,t,n,r,i){const o=this.templateKey(e,t);try{return this.preCompiledTemplates[o].render(n,r,i)}catch(e){throw new Error(\`Could not find template to render '\${o}'\`)}}template(e,t){return this.preCompiledTemplates[this.templateKey(e,t)]}templateKey(e,t){return\`\${e}-\${t}\`}}},185(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.escapeForRegExp=function(e){return e.replace(n,"\\\\$&")},t.unifyPath=function(e){return e?e.replace(/\\\\/g,"/"):e},t.hashCode=function(e){let t,n,r,i=0;for(t=0,r=e.length;t<r;t++)n=e.charCodeAt(t),i=(i<<5)-i+n,i|=0;return i},t.max=function(e){const t=e.length;let n=-1/0;for(let r=0;r<t;r++)n=Math.max(n,e[r]);return n};const n=RegExp("["+["-","[","]","/","{","}","(",")","*","+","?",".","\\\\","^","$","|"].join("\\\\")+"]","g")},188(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0});var n=function(){function e(){}return e.prototype.diff=function(e,t,n){var r;void 0===n&&(n={}),"function"==typeof n?(r=n,n={}):"callback"in n&&(r=n.callback);var i=this.castInput(e,n),o=this.castInput(t,n),s=this.removeEmpty(this.tokenize(i,n)),a=this.removeEmpty(this.tokenize(o,n));return this.diffWithOptionsObj(s,a,n,r)},e.prototype.diffWithOptionsObj=function(e,t,n,r){var i,o=this,s=function(e){return e=o.postProcess(e,n),r?void setTimeout((function(){r(e)}),0):e},a=t.length,l=e.length,c=1,u=a+l;null!=n.maxEditLength&&(u=Math.min(u,n.maxEditLength));var f=null!==(i=n.timeout)&&void 0!==i?i:1/0,d=Date.now()+f,h=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(h[0],t,e,0,n);if(h[0].oldPos+1>=l&&p+1>=a)return s(this.buildValues(h[0].lastComponent,t,e));var b=-1/0,g=1/0,v=function(){for(var r=Math.max(b,-c);r<=Math.min(g,c);r+=2){var i=void 0,u=h[r-1],f=h[r+1];u&&(h[r-1]=void 0);var d=!1;if(f){var v=f.oldPos-r;d=f&&0<=v&&v<a}var m=u&&u.oldPos+1<l;if(d||m){if(i=!m||d&&u.oldPos<f.oldPos?o.addToPath(f,!0,!1,0,n):o.addToPath(u,!1,!0,1,n),p=o.extractCommon(i,t,e,r,n),i.oldPos+1>=l&&p+1>=a)return s(o.buildValues(i.lastComponent,t,e))||!0;h[r]=i,i.oldPos+1>=l&&(g=Math.min(g,r-1)),p+1>=a&&(b=Math.max(b,r+1))}else h[r]=void 0}c++};if(r)!function e(){setTimeout((function(){if(c>u||Date.now()>d)return r(void 0);v()||e()}),0)}();else for(;c<=u&&Date.now()<=d;){var m=v();if(m)return m}},e.prototype.addToPath=function(e,t,n,r,i){var o=e.lastComponent;return o&&!i.oneChangePerToken&&o.added===t&&o.removed===n?{oldPos:e.oldPos+r,lastComponent:{count:o.count+1,added:t,removed:n,previousComponent:o.previousComponent}}:{oldPos:e.oldPos+r,lastComponent:{count:1,added:t,removed:n,previousComponent:o}}},e.prototype.extractCommon=function(e,t,n,r,i){for(var o=t.length,s=n.length,a=e.oldPos,l=a-r,c=0;l+1<o&&a+1<s&&this.equals(n[a+1],t[l+1],i);)l++,a++,c++,i.oneChangePerToken&&(e.lastComponent={count:1,previousComponent:e.lastComponent,added:!1,removed:!1});return c&&!i.oneChangePerToken&&(e.lastComponent={count:c,previousComponent:e.lastComponent,added:!1,removed:!1}),e.oldPos=a,l},e.prototype.equals=function(e,t,n){return n.comparator?n.comparator(e,t):e===t||!!n.ignoreCase&&e.toLowerCase()===t.toLowerCase()},e.prototype.removeEmpty=function(e){for(var t=[],n=0;n<e.length;n++)e[n]&&t.push(e[n]);return t},e.prototype.castInput=function(e,t){return e},e.prototype.tokenize=function(e,t){return Array.from(e)},e.prototype.join=function(e){return e.join("")},e.prototype.postProcess=function(e,t){return e},Object.defineProperty(e.prototype,"useLongestToken",{get:function(){return!1},enumerable:!1,configurable:!0}),e.prototype.buildValues=function(e,t,n){for(var r,i=[];e;)i.push(e),r=e.previousComponent,delete e.previousComponent,e=r;i.reverse();for(var o=i.length,s=0,a=0,l=0;s<o;s++){var c=i[s];if(c.removed)c.value=this.join(n.slice(l,l+c.count)),l+=c.count;else{if(!c.added&&this.useLongestToken){var u=t.slice(a,a+c.count);u=u.map((function(e,t){var r=n[l+t];return r.length>e.length?r:e})),c.value=this.join(u)}else c.value=this.join(t.slice(a,a+c.count));a+=c.count,c.added||(l+=c.count)}}return i},e}();t.default=n},302(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultRenderConfig=t.CSSLineClass=void 0,t.toCSSClass=function(e){switch(e){case u.LineType.CONTEXT:return t.CSSLineClass.CONTEXT;case u.LineType.INSERT:return t.CSSLineClass.INSERTS;case u.LineType.DELETE:return t.CSSLineClass.DELETES}},t.colorSchemeToCss=function(e){switch(e){case u.ColorSchemeType.DARK:return"d2h-dark-color-scheme";case u.ColorSchemeType.AUTO:return"d2h-auto-color-scheme";case u.ColorSchemeType.LIGHT:default:return"d2h-light-color-scheme"}},t.escapeForHtml=g,t.deconstructLine=v,t.filenameDiff=m,t.getHtmlId=function(e){return\`d2h-\${(0,l.hashCode)(m(e)).toString().slice(-6)}\`},t.getFileIcon=function(e){let t="file-changed";return e.isRename||e.isCopy?t="file-renamed":e.isNew?t="file-added":e.isDeleted?t="file-deleted":e.newName!==e.oldName&&(t="file-renamed"),t},t.diffHighlight=function(e,n,r,i={}){const{matching:o,maxLineLengthHighlight:s,matchWordsThreshold:l,diffStyle:c}=Object.assign(Object.assign({},t.defaultRenderConfig),i),u=v(e,r,!1),f=v(n,r,!1);if(u.content.length>s||f.content.length>s)return{oldLine:{prefix:u.prefix,content:g(u.content)},newLine:{prefix:f.prefix,content:g(f.content)}};const p="char"===c?a.diffChars(u.content,f.content):a.diffWordsWithSpace(u.content,f.content),m=[];if("word"===c&&"words"===o){const e=p.filter((e=>e.removed)),t=p.filter((e=>e.added));h(t,e).forEach((e=>{1===e[0].length&&1===e[1].length&&d(e[0][0],e[1][0])<l&&(m.push(e[0][0]),m.push(e[1][0]))}))}const y=p.reduce(((e,t)=>{const n=t.added?"ins":t.removed?"del":null,r=m.indexOf(t)>-1?' class="d2h-change"':"",i=g(t.value);return null!==n?\`\${e}<\${n}\${r}>\${i}</\${n}>\`:\`\${e}\${i}\`}),"");return{oldLine:{prefix:u.prefix,content:(w=y,w.replace(/(<ins[^>]*>((.|\\n)*?)<\\/ins>)/g,""))},newLine:{prefix:f.prefix,content:b(y)}};var w};const a=s(n(801)),l=n(185),c=s(n(598)),u=n(613);t.CSSLineClass={INSERTS:"d2h-ins",DELETES:"d2h-del",CONTEXT:"d2h-cntx",INFO:"d2h-info",INSERT_CHANGES:"d2h-ins d2h-change",DELETE_CHANGES:"d2h-del d2h-change"},t.defaultRenderConfig={matching:u.LineMatchingType.NONE,matchWordsThreshold:.25,maxLineLengthHighlight:1e4,diffStyle:u.DiffStyleType.WORD,colorScheme:u.ColorSchemeType.LIGHT};const f="/",d=c.newDistanceFn((e=>e.value)),h=c.newMatcherFn(d);function p(e){return-1!==e.indexOf("dev/null")}function b(e){return e.replace(/(<del[^>]*>((.|\\n)*?)<\\/del>)/g,"")}function g(e){return e.slice(0).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;").replace(/'/g,"&#x27;").replace(/\\//g,"&#x2F;")}function v(e,t,n=!0){const r=function(e){return e?2:1}(t);return{prefix:e.substring(0,r),content:n?g(e.substring(r)):e.substring(r)}}function m(e){const t=(0,l.unifyPath)(e.oldName),n=(0,l.unifyPath)(e.newName);if(t===n||p(t)||p(n))return p(n)?t:n;{const e=[],r=[],i=t.split(f),o=n.split(f);let s=0,a=i.length-1,l=o.length-1;for(;s<a&&s<l&&i[s]===o[s];)e.push(o[s]),s+=1;for(;a>s&&l>s&&i[a]===o[l];)r.unshift(o[l]),a-=1,l-=1;const c=e.join(f),u=r.join(f),d=i.slice(s,a+1).join(f),h=o.slice(s,l+1).join(f);return c.length&&u.length?c+f+"{"+d+" \u2192 "+h+"}"+f+u:c.length?c+f+"{"+d+" \u2192 "+h+"}":u.length?"{"+d+" \u2192 "+h+"}"+f+u:t+" \u2192 "+n}}},363(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parsePatch=function(e){var t=e.split(/\\n/),n=[],r=0;function i(){var e={};for(n.push(e);r<t.length;){var i=t[r];if(/^(---|\\+\\+\\+|@@)\\s/.test(i))break;var a=/^(?:Index:|diff(?: -r \\w+)+)\\s+/.exec(i);a&&(e.index=i.substring(a[0].length).trim()),r++}for(o(e),o(e),e.hunks=[];r<t.length&&(i=t[r],!/^(Index:\\s|diff\\s|---\\s|\\+\\+\\+\\s|===================================================================)/.test(i));)if(/^@@/.test(i))e.hunks.push(s());else{if(i)throw new Error("Unknown line "+(r+1)+" "+JSON.stringify(i));r++}}function o(e){var n=/^(---|\\+\\+\\+)\\s+/.exec(t[r]);if(n){var i=n[1],o=t[r].substring(3).trim().split("\\t",2),s=(o[1]||"").trim(),a=o[0].replace(/\\\\\\\\/g,"\\\\");a.startsWith('"')&&a.endsWith('"')&&(a=a.substr(1,a.length-2)),"---"===i?(e.oldFileName=a,e.oldHeader=s):(e.newFileName=a,e.newHeader=s),r++}}function s(){var e,n=r,i=t[r++].split(/@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@/),o={oldStart:+i[1],oldLines:void 0===i[2]?1:+i[2],newStart:+i[3],newLines:void 0===i[4]?1:+i[4],lines:[]};0===o.oldLines&&(o.oldStart+=1),0===o.newLines&&(o.newStart+=1);for(var s=0,a=0;r<t.length&&(a<o.oldLines||s<o.newLines||(null===(e=t[r])||void 0===e?void 0:e.startsWith("\\\\")));r++){var l=0==t[r].length&&r!=t.length-1?" ":t[r][0];if("+"!==l&&"-"!==l&&" "!==l&&"\\\\"!==l)throw new Error("Hunk at line ".concat(n+1," contained invalid line ").concat(t[r]));o.lines.push(t[r]),"+"===l?s++:"-"===l?a++:" "===l&&(s++,a++)}if(s||1!==o.newLines||(o.newLines=0),a||1!==o.oldLines||(o.oldLines=0),s!==o.newLines)throw new Error("Added line count did not match for hunk at line "+(n+1));if(a!==o.oldLines)throw new Error("Removed line count did not match for hunk at line "+(n+1));return o}for(;r<t.length;)i();return n}},406(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.reversePatch=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})).reverse():n(n({},t),{oldFileName:t.newFileName,oldHeader:t.newHeader,newFileName:t.oldFileName,newHeader:t.oldHeader,hunks:t.hunks.map((function(e){return{oldLines:e.newLines,oldStart:e.newStart,newLines:e.oldLines,newStart:e.oldStart,lines:e.lines.map((function(e){return e.startsWith("-")?"+".concat(e.slice(1)):e.startsWith("+")?"-".concat(e.slice(1)):e}))}}))})}},453(e,t){!function(e){var t=/\\S/,n=/\\"/g,r=/\\n/g,i=/\\r/g,o=/\\\\/g,s=/\\u2028/,a=/\\u2029/;function l(e){return e.trim?e.trim():e.replace(/^\\s*|\\s*$/g,"")}function c(e,t,n){if(t.charAt(n)!=e.charAt(0))return!1;for(var r=1,i=e.length;r<i;r++)if(t.charAt(n+r)!=e.charAt(r))return!1;return!0}e.tags={"#":1,"^":2,"<":3,$:4,"/":5,"!":6,">":7,"=":8,_v:9,"{":10,"&":11,_t:12},e.scan=function(n,r){var i,o=n.length,s=0,a=null,u=null,f="",d=[],h=!1,p=0,b=0,g="{{",v="}}";function m(){f.length>0&&(d.push({tag:"_t",text:new String(f)}),f="")}function y(n,r){if(m(),n&&function(){for(var n=!0,r=b;r<d.length;r++)if(!(n=e.tags[d[r].tag]<e.tags._v||"_t"==d[r].tag&&null===d[r].text.match(t)))return!1;return n}())for(var i,o=b;o<d.length;o++)d[o].text&&((i=d[o+1])&&">"==i.tag&&(i.indent=d[o].text.toString()),d.splice(o,1));else r||d.push({tag:"\\n"});h=!1,b=d.length}function w(e,t){var n="="+v,r=e.indexOf(n,t),i=l(e.substring(e.indexOf("=",t)+1,r)).split(" ");return g=i[0],v=i[i.length-1],r+n.length-1}for(r&&(r=r.split(" "),g=r[0],v=r[1]),p=0;p<o;p++)0==s?c(g,n,p)?(--p,m(),s=1):"\\n"==n.charAt(p)?y(h):f+=n.charAt(p):1==s?(p+=g.length-1,"="==(a=(u=e.tags[n.charAt(p+1)])?n.charAt(p+1):"_v")?(p=w(n,p),s=0):(u&&p++,s=2),h=p):c(v,n,p)?(d.push({tag:a,n:l(f),otag:g,ctag:v,i:"/"==a?h-g.length:p+v.length}),f="",p+=v.length-1,s=0,"{"==a&&("}}"==v?p++:"}"===(i=d[d.length-1]).n.substr(i.n.length-1)&&(i.n=i.n.substring(0,i.n.length-1)))):f+=n.charAt(p);return y(h,!0),d};var u={_t:!0,"\\n":!0,$:!0,"/":!0};function f(t,n,r,i){var o,s=[],a=null,l=null;for(o=r[r.length-1];t.length>0;){if(l=t.shift(),o&&"<"==o.tag&&!(l.tag in u))throw new Error("Illegal content in < super tag.");if(e.tags[l.tag]<=e.tags.$||d(l,i))r.push(l),l.nodes=f(t,l.tag,r,i);else{if("/"==l.tag){if(0===r.length)throw new Error("Closing tag without opener: /"+l.n);if(a=r.pop(),l.n!=a.n&&!h(l.n,a.n,i))throw new Error("Nesting error: "+a.n+" vs. "+l.n);return a.end=l.i,s}"\\n"==l.tag&&(l.last=0==t.length||"\\n"==t[0].tag)}s.push(l)}if(r.length>0)throw new Error("missing closing tag: "+r.pop().n);return s}function d(e,t){for(var n=0,r=t.length;n<r;n++)if(t[n].o==e.n)return e.tag="#",!0}function h(e,t,n){for(var r=0,i=n.length;r<i;r++)if(n[r].c==e&&n[r].o==t)return!0}function p(e){var t=[];for(var n in e.partials)t.push('"'+g(n)+'":{name:"'+g(e.partials[n].name)+'", '+p(e.partials[n])+"}");return"partials: {"+t.join(",")+"}, subs: "+function(e){var t=[];for(var n in e)t.push('"'+g(n)+'": function(c,p,t,i) {'+e[n]+"}");return"{ "+t.join(",")+" }"}(e.subs)}e.stringify=function(t,n,r){return"{code: function (c,p,i) { "+e.wrapMain(t.code)+" },"+p(t)+"}"};var b=0;function g(e){return e.replace(o,"\\\\\\\\").replace(n,'\\\\"').replace(r,"\\\\n").replace(i,"\\\\r").replace(s,"\\\\u2028").replace(a,"\\\\u2029")}function v(e){return~e.indexOf(".")?"d":"f"}function m(e,t){var n="<"+(t.prefix||"")+e.n+b++;return t.partials[n]={name:e.n,partials:{}},t.code+='t.b(t.rp("'+g(n)+'",c,p,"'+(e.indent||"")+'"));',n}function y(e,t){t.code+="t.b(t.t(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'}function w(e){return"t.b("+e+");"}e.generate=function(t,n,r){b=0;var i={code:"",subs:{},partials:{}};return e.walk(t,i),r.asString?this.stringify(i,n,r):this.makeTemplate(i,n,r)},e.wrapMain=function(e){return'var t=this;t.b(i=i||"");'+e+"return t.fl();"},e.template=e.Template,e.makeTemplate=function(e,t,n){var r=this.makePartials(e);return r.code=new Function("c","p","i",this.wrapMain(e.code)),new this.template(r,t,this,n)},e.makePartials=function(e){var t,n={subs:{},partials:e.partials,name:e.name};for(t in n.partials)n.partials[t]=this.makePartials(n.partials[t]);for(t in e.subs)n.subs[t]=new Function("c","p","t","i",e.subs[t]);return n},e.codegen={"#":function(t,n){n.code+="if(t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,0,'+t.i+","+t.end+',"'+t.otag+" "+t.ctag+'")){t.rs(c,p,function(c,p,t){',e.walk(t.nodes,n),n.code+="});c.pop();}"},"^":function(t,n){n.code+="if(!t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,1,0,0,"")){',e.walk(t.nodes,n),n.code+="};"},">":m,"<":function(t,n){var r={partials:{},code:"",subs:{},inPartial:!0};e.walk(t.nodes,r);var i=n.partials[m(t,n)];i.subs=r.subs,i.partials=r.partials},$:function(t,n){var r={subs:{},code:"",partials:n.partials,prefix:t.n};e.walk(t.nodes,r),n.subs[t.n]=r.code,n.inPartial||(n.code+='t.sub("'+g(t.n)+'",c,p,i);')},"\\n":function(e,t){t.code+=w('"\\\\n"'+(e.last?"":" + i"))},_v:function(e,t){t.code+="t.b(t.v(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'},_t:function(e,t){t.code+=w('"'+g(e.text)+'"')},"{":y,"&":y},e.walk=function(t,n){for(var r,i=0,o=t.length;i<o;i++)(r=e.codegen[t[i].tag])&&r(t[i],n);return n},e.parse=function(e,t,n){return f(e,0,[],(n=n||{}).sectionTags||[])},e.cache={},e.cacheKey=function(e,t){return[e,!!t.asString,!!t.disableLambda,t.delimiters,!!t.modelGet].join("||")},e.compile=function(t,n){n=n||{};var r=e.cacheKey(t,n),i=this.cache[r];if(i){var o=i.partials;for(var s in o)delete o[s].instance;return i}return i=this.generate(this.parse(this.scan(t,n.delimiters),t,n),t,n),this.cache[r]=i}}(t)},484(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.sentenceDiff=void 0,t.diffSentences=function(e,n,r){return t.sentenceDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){for(var t,n,r=[],i=0,o=0;o<e.length;o++){if(o==e.length-1){r.push(e.slice(i));break}if(("."==(n=e[o])||"!"==n||"?"==n)&&e[o+1].match(/\\s/)){for(r.push(e.slice(i,o+1)),o=i=o+1;null===(t=e[o+1])||void 0===t?void 0:t.match(/\\s/);)o++;r.push(e.slice(i,o+1)),i=o+1}}return r},t}(n(188).default);t.sentenceDiff=new o},488(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultTemplates=void 0;const a=s(n(111));t.defaultTemplates={},t.defaultTemplates["file-summary-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<li class="d2h-file-list-line">'),r.b("\\n"+n),r.b('    <span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"      ")),r.b('      <a href="#'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-name">'),r.b(r.v(r.f("fileName",e,t,0))),r.b("</a>"),r.b("\\n"+n),r.b('      <span class="d2h-file-stats">'),r.b("\\n"+n),r.b('          <span class="d2h-lines-added">'),r.b(r.v(r.f("addedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b('          <span class="d2h-lines-deleted">'),r.b(r.v(r.f("deletedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b("      </span>"),r.b("\\n"+n),r.b("    </span>"),r.b("\\n"+n),r.b("</li>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["file-summary-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-file-list-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-list-header">'),r.b("\\n"+n),r.b('        <span class="d2h-file-list-title">Files changed ('),r.b(r.v(r.f("filesNumber",e,t,0))),r.b(")</span>"),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-hide">hide</a>'),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-show">show</a>'),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <ol class="d2h-file-list">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("files",e,t,0))),r.b("\\n"+n),r.b("    </ol>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-block-header"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('"></td>'),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.s(r.f("blockHeader",e,t,1),e,t,0,156,173,"{{ }}")&&(r.rs(e,t,(function(e,t,n){n.b(n.t(n.f("blockHeader",e,t,0)))})),e.pop()),r.s(r.f("blockHeader",e,t,1),e,t,1,0,0,"")||r.b("&nbsp;"),r.b("</div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-empty-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("            File without changes"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-file-path"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"    ")),r.b('    <span class="d2h-file-name">'),r.b(r.v(r.f("fileDiffName",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b(r.rp("<fileTag1",e,t,"    ")),r.b("</span>"),r.b("\\n"+n),r.b('<label class="d2h-file-collapse">'),r.b("\\n"+n),r.b('    <input class="d2h-file-collapse-input" type="checkbox" name="viewed" value="viewed">'),r.b("\\n"+n),r.b("    Viewed"),r.b("\\n"+n),r.b("</label>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}},"<fileTag1":{name:"fileTag",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["generic-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("lineNumber",e,t,0))),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.s(r.f("prefix",e,t,1),e,t,0,162,238,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-prefix">'),r.b(r.t(r.f("prefix",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("prefix",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-prefix">&nbsp;</span>'),r.b("\\n"+n)),r.s(r.f("content",e,t,1),e,t,0,371,445,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-ctn">'),r.b(r.t(r.f("content",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("content",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-ctn"><br></span>'),r.b("\\n"+n)),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("content",e,t,0))),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-added" height="16" title="added" version="1.1" viewBox="0 0 14 16"'),r.b("\\n"+n),r.b('     width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM6 9H3V7h3V4h2v3h3v2H8v3H6V9z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-changed" height="16" title="modified" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM4 8c0-1.66 1.34-3 3-3s3 1.34 3 3-1.34 3-3 3-3-1.34-3-3z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-deleted" height="16" title="removed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM11 9H3V7h8v2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-moved" height="16" title="renamed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M6 9H3V7h3V4l5 4-5 4V9z m8-7v12c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h12c0.55 0 1 0.45 1 1z m-1 0H1v12h12V2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon" height="16" version="1.1" viewBox="0 0 12 16" width="12">'),r.b("\\n"+n),r.b('    <path d="M6 5H2v-1h4v1zM2 8h7v-1H2v1z m0 2h7v-1H2v1z m0 2h7v-1H2v1z m10-7.5v9.5c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h7.5l3.5 3.5z m-1 0.5L8 2H1v12h10V5z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-file-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('            <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                "),r.b(r.t(r.f("diffs",e,t,0))),r.b("\\n"+n),r.b("                </tbody>"),r.b("\\n"+n),r.b("            </table>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-numbers"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="line-num1">'),r.b(r.v(r.f("oldNumber",e,t,0))),r.b("</div>"),r.b("\\n"+n),r.b('<div class="line-num2">'),r.b(r.v(r.f("newNumber",e,t,0))),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["side-by-side-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-files-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.left",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.right",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-added d2h-added-tag">ADDED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-changed d2h-changed-tag">CHANGED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-deleted d2h-deleted-tag">DELETED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-moved d2h-moved-tag">RENAMED</span>'),r.fl()},partials:{},subs:{}})},501(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.FileListRenderer=t.defaultFileListRendererConfig=void 0;const a=s(n(302)),l="file-summary";t.defaultFileListRendererConfig={colorScheme:a.defaultRenderConfig.colorScheme},t.FileListRenderer=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultFileListRendererConfig),n)}render(e){const t=e.map((e=>this.hoganUtils.render(l,"line",{fileHtmlId:a.getHtmlId(e),oldName:e.oldName,newName:e.newName,fileName:a.filenameDiff(e),deletedLines:"-"+e.deletedLines,addedLines:"+"+e.addedLines},{fileIcon:this.hoganUtils.template("icon",a.getFileIcon(e))}))).join("\\n");return this.hoganUtils.render(l,"wrapper",{colorScheme:a.colorSchemeToCss(this.config.colorScheme),filesNumber:e.length,files:t})}}},598(e,t){"use strict";function n(e,t){if(0===e.length)return t.length;if(0===t.length)return e.length;const n=[];let r,i;for(r=0;r<=t.length;r++)n[r]=[r];for(i=0;i<=e.length;i++)n[0][i]=i;for(r=1;r<=t.length;r++)for(i=1;i<=e.length;i++)t.charAt(r-1)===e.charAt(i-1)?n[r][i]=n[r-1][i-1]:n[r][i]=Math.min(n[r-1][i-1]+1,Math.min(n[r][i-1]+1,n[r-1][i]+1));return n[t.length][e.length]}Object.defineProperty(t,"__esModule",{value:!0}),t.levenshtein=n,t.newDistanceFn=function(e){return(t,r)=>{const i=e(t).trim(),o=e(r).trim();return n(i,o)/(i.length+o.length)}},t.newMatcherFn=function(e){return function t(n,r,i=0,o=new Map){const s=function(t,n,r=new Map){let i,o=1/0;for(let s=0;s<t.length;++s)for(let a=0;a<n.length;++a){const l=JSON.stringify([t[s],n[a]]);let c;r.has(l)&&(c=r.get(l))||(c=e(t[s],n[a]),r.set(l,c)),c<o&&(o=c,i={indexA:s,indexB:a,score:o})}return i}(n,r,o);if(!s||n.length+r.length<3)return[[n,r]];const a=n.slice(0,s.indexA),l=r.slice(0,s.indexB),c=[n[s.indexA]],u=[r[s.indexB]],f=s.indexA+1,d=s.indexB+1,h=n.slice(f),p=r.slice(d),b=t(a,l,i+1,o),g=t(c,u,i+1,o),v=t(h,p,i+1,o);let m=g;return(s.indexA>0||s.indexB>0)&&(m=b.concat(m)),(n.length>f||r.length>d)&&(m=m.concat(v)),m}}},613(e,t){"use strict";var n,r;Object.defineProperty(t,"__esModule",{value:!0}),t.ColorSchemeType=t.DiffStyleType=t.LineMatchingType=t.OutputFormatType=t.LineType=void 0,function(e){e.INSERT="insert",e.DELETE="delete",e.CONTEXT="context"}(n||(t.LineType=n={})),t.OutputFormatType={LINE_BY_LINE:"line-by-line",SIDE_BY_SIDE:"side-by-side"},t.LineMatchingType={LINES:"lines",WORDS:"words",NONE:"none"},t.DiffStyleType={WORD:"word",CHAR:"char"},function(e){e.AUTO="auto",e.DARK="dark",e.LIGHT="light"}(r||(t.ColorSchemeType=r={}))},622(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.characterDiff=void 0,t.diffChars=function(e,n,r){return t.characterDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t}(n(188).default);t.characterDiff=new o},660(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToXML=function(e){for(var t=[],n=0;n<e.length;n++){var r=e[n];r.added?t.push("<ins>"):r.removed&&t.push("<del>"),t.push(r.value.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;")),r.added?t.push("</ins>"):r.removed&&t.push("</del>")}return t.join("")}},665(e,t){"use strict";function n(e,t,n){if(e.slice(0,t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't start with prefix ").concat(JSON.stringify(t),"; this is a bug"));return n+e.slice(t.length)}function r(e,t,n){if(!t)return e+n;if(e.slice(-t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't end with suffix ").concat(JSON.stringify(t),"; this is a bug"));return e.slice(0,-t.length)+n}Object.defineProperty(t,"__esModule",{value:!0}),t.longestCommonPrefix=function(e,t){var n;for(n=0;n<e.length&&n<t.length;n++)if(e[n]!=t[n])return e.slice(0,n);return e.slice(0,n)},t.longestCommonSuffix=function(e,t){var n;if(!e||!t||e[e.length-1]!=t[t.length-1])return"";for(n=0;n<e.length&&n<t.length;n++)if(e[e.length-(n+1)]!=t[t.length-(n+1)])return e.slice(-n);return e.slice(-n)},t.replacePrefix=n,t.replaceSuffix=r,t.removePrefix=function(e,t){return n(e,t,"")},t.removeSuffix=function(e,t){return r(e,t,"")},t.maximumOverlap=function(e,t){return t.slice(0,function(e,t){var n=0;e.length>t.length&&(n=e.length-t.length);var r=t.length;e.length<t.length&&(r=e.length);var i=Array(r),o=0;i[0]=0;for(var s=1;s<r;s++){for(t[s]==t[o]?i[s]=i[o]:i[s]=o;o>0&&t[s]!=t[o];)o=i[o];t[s]==t[o]&&o++}o=0;for(var a=n;a<e.length;a++){for(;o>0&&e[a]!=t[o];)o=i[o];e[a]==t[o]&&o++}return o}(e,t))},t.hasOnlyWinLineEndings=function(e){return e.includes("\\r\\n")&&!e.startsWith("\\n")&&!e.match(/[^\\r]\\n/)},t.hasOnlyUnixLineEndings=function(e){return!e.includes("\\r\\n")&&e.includes("\\n")},t.trailingWs=function(e){var t;for(t=e.length-1;t>=0&&e[t].match(/\\s/);t--);return e.substring(t+1)},t.leadingWs=function(e){var t=e.match(/^\\s*/);return t?t[0]:""}},725(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.unixToWin=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))?t:t+"\\r"}))})}))})},t.winToUnix=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(e){return e.endsWith("\\r")?e.substring(0,e.length-1):e}))})}))})},t.isUnix=function(e){return Array.isArray(e)||(e=[e]),!e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return!e.startsWith("\\\\")&&e.endsWith("\\r")}))}))}))},t.isWin=function(e){return Array.isArray(e)||(e=[e]),e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return e.endsWith("\\r")}))}))}))&&e.every((function(e){return e.hunks.every((function(e){return e.lines.every((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))}))}))}))}},738(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.default=function(e,t,n){var r=!0,i=!1,o=!1,s=1;return function a(){if(r&&!o){if(i?s++:r=!1,e+s<=n)return e+s;o=!0}if(!i)return o||(r=!0),t<=e-s?e-s++:(i=!0,a())}}},766(e,t){!function(e){function t(e,t,n){var r;return t&&"object"==typeof t&&(void 0!==t[e]?r=t[e]:n&&t.get&&"function"==typeof t.get&&(r=t.get(e))),r}e.Template=function(e,t,n,r){e=e||{},this.r=e.code||this.r,this.c=n,this.options=r||{},this.text=t||"",this.partials=e.partials||{},this.subs=e.subs||{},this.buf=""},e.Template.prototype={r:function(e,t,n){return""},v:function(e){return e=l(e),a.test(e)?e.replace(n,"&amp;").replace(r,"&lt;").replace(i,"&gt;").replace(o,"&#39;").replace(s,"&quot;"):e},t:l,render:function(e,t,n){return this.ri([e],t||{},n)},ri:function(e,t,n){return this.r(e,t,n)},ep:function(e,t){var n=this.partials[e],r=t[n.name];if(n.instance&&n.base==r)return n.instance;if("string"==typeof r){if(!this.c)throw new Error("No compiler available.");r=this.c.compile(r,this.options)}if(!r)return null;if(this.partials[e].base=r,n.subs){for(key in t.stackText||(t.stackText={}),n.subs)t.stackText[key]||(t.stackText[key]=void 0!==this.activeSub&&t.stackText[this.activeSub]?t.stackText[this.activeSub]:this.text);r=function(e,t,n,r,i,o){function s(){}function a(){}var l;s.prototype=e,a.prototype=e.subs;var c=new s;for(l in c.subs=new a,c.subsText={},c.buf="",r=r||{},c.stackSubs=r,c.subsText=o,t)r[l]||(r[l]=t[l]);for(l in r)c.subs[l]=r[l];for(l in i=i||{},c.stackPartials=i,n)i[l]||(i[l]=n[l]);for(l in i)c.partials[l]=i[l];return c}(r,n.subs,n.partials,this.stackSubs,this.stackPartials,t.stackText)}return this.partials[e].instance=r,r},rp:function(e,t,n,r){var i=this.ep(e,n);return i?i.ri(t,n,r):""},rs:function(e,t,n){var r=e[e.length-1];if(c(r))for(var i=0;i<r.length;i++)e.push(r[i]),n(e,t,this),e.pop();else n(e,t,this)},s:function(e,t,n,r,i,o,s){var a;return(!c(e)||0!==e.length)&&("function"==typeof e&&(e=this.ms(e,t,n,r,i,o,s)),a=!!e,!r&&a&&t&&t.push("object"==typeof e?e:t[t.length-1]),a)},d:function(e,n,r,i){var o,s=e.split("."),a=this.f(s[0],n,r,i),l=this.options.modelGet,u=null;if("."===e&&c(n[n.length-2]))a=n[n.length-1];else for(var f=1;f<s.length;f++)void 0!==(o=t(s[f],a,l))?(u=a,a=o):a="";return!(i&&!a)&&(i||"function"!=typeof a||(n.push(u),a=this.mv(a,n,r),n.pop()),a)},f:function(e,n,r,i){for(var o=!1,s=!1,a=this.options.modelGet,l=n.length-1;l>=0;l--)if(void 0!==(o=t(e,n[l],a))){s=!0;break}return s?(i||"function"!=typeof o||(o=this.mv(o,n,r)),o):!i&&""},ls:function(e,t,n,r,i,o){var s=this.options.delimiters;return this.options.delimiters=o,this.b(this.ct(l(e.call(t,i,n)),t,r)),this.options.delimiters=s,!1},ct:function(e,t,n){if(this.options.disableLambda)throw new Error("Lambda features disabled.");return this.c.compile(e,this.options).render(t,n)},b:function(e){this.buf+=e},fl:function(){var e=this.buf;return this.buf="",e},ms:function(e,t,n,r,i,o,s){var a,l=t[t.length-1],c=e.call(l);return"function"==typeof c?!!r||(a=this.activeSub&&this.subsText&&this.subsText[this.activeSub]?this.subsText[this.activeSub]:this.text,this.ls(c,l,t,n,a.substring(i,o),s)):c},mv:function(e,t,n){var r=t[t.length-1],i=e.call(r);return"function"==typeof i?this.ct(l(i.call(r)),r,n):i},sub:function(e,t,n,r){var i=this.subs[e];i&&(this.activeSub=e,i(t,n,this,r),this.activeSub=!1)}};var n=/&/g,r=/</g,i=/>/g,o=/\\'/g,s=/\\"/g,a=/[&<>\\"\\']/;function l(e){return String(null==e?"":e)}var c=Array.isArray||function(e){return"[object Array]"===Object.prototype.toString.call(e)}}(t)},801(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.canonicalize=t.convertChangesToXML=t.convertChangesToDMP=t.reversePatch=t.parsePatch=t.applyPatches=t.applyPatch=t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=t.formatPatch=t.createPatch=t.createTwoFilesPatch=t.structuredPatch=t.arrayDiff=t.diffArrays=t.jsonDiff=t.diffJson=t.cssDiff=t.diffCss=t.sentenceDiff=t.diffSentences=t.diffTrimmedLines=t.lineDiff=t.diffLines=t.wordsWithSpaceDiff=t.diffWordsWithSpace=t.wordDiff=t.diffWords=t.characterDiff=t.diffChars=t.Diff=void 0;var r=n(188);t.Diff=r.default;var i=n(622);Object.defineProperty(t,"diffChars",{enumerable:!0,get:function(){return i.diffChars}}),Object.defineProperty(t,"characterDiff",{enumerable:!0,get:function(){return i.characterDiff}});var o=n(25);Object.defineProperty(t,"diffWords",{enumerable:!0,get:function(){return o.diffWords}}),Object.defineProperty(t,"diffWordsWithSpace",{enumerable:!0,get:function(){return o.diffWordsWithSpace}}),Object.defineProperty(t,"wordDiff",{enumerable:!0,get:function(){return o.wordDiff}}),Object.defineProperty(t,"wordsWithSpaceDiff",{enumerable:!0,get:function(){return o.wordsWithSpaceDiff}});var s=n(839);Object.defineProperty(t,"diffLines",{enumerable:!0,get:function(){return s.diffLines}}),Object.defineProperty(t,"diffTrimmedLines",{enumerable:!0,get:function(){return s.diffTrimmedLines}}),Object.defineProperty(t,"lineDiff",{enumerable:!0,get:function(){return s.lineDiff}});var a=n(484);Object.defineProperty(t,"diffSentences",{enumerable:!0,get:function(){return a.diffSentences}}),Object.defineProperty(t,"sentenceDiff",{enumerable:!0,get:function(){return a.sentenceDiff}});var l=n(42);Object.defineProperty(t,"diffCss",{enumerable:!0,get:function(){return l.diffCss}}),Object.defineProperty(t,"cssDiff",{enumerable:!0,get:function(){return l.cssDiff}});var c=n(843);Object.defineProperty(t,"diffJson",{enumerable:!0,get:function(){return c.diffJson}}),Object.defineProperty(t,"canonicalize",{enumerable:!0,get:function(){return c.canonicalize}}),Object.defineProperty(t,"jsonDiff",{enumerable:!0,get:function(){return c.jsonDiff}});var u=n(968);Object.defineProperty(t,"diffArrays",{enumerable:!0,get:function(){return u.diffArrays}}),Object.defineProperty(t,"arrayDiff",{enumerable:!0,get:function(){return u.arrayDiff}});var f=n(904);Object.defineProperty(t,"applyPatch",{enumerable:!0,get:function(){return f.applyPatch}}),Object.defineProperty(t,"applyPatches",{enumerable:!0,get:function(){return f.applyPatches}});var d=n(363);Object.defineProperty(t,"parsePatch",{enumerable:!0,get:function(){return d.parsePatch}});var h=n(406);Object.defineProperty(t,"reversePatch",{enumerable:!0,get:function(){return h.reversePatch}});var p=n(822);Object.defineProperty(t,"structuredPatch",{enumerable:!0,get:function(){return p.structuredPatch}}),Object.defineProperty(t,"createTwoFilesPatch",{enumerable:!0,get:function(){return p.createTwoFilesPatch}}),Object.defineProperty(t,"createPatch",{enumerable:!0,get:function(){return p.createPatch}}),Object.defineProperty(t,"formatPatch",{enumerable:!0,get:function(){return p.formatPatch}}),Object.defineProperty(t,"INCLUDE_HEADERS",{enumerable:!0,get:function(){return p.INCLUDE_HEADERS}}),Object.defineProperty(t,"FILE_HEADERS_ONLY",{enumerable:!0,get:function(){return p.FILE_HEADERS_ONLY}}),Object.defineProperty(t,"OMIT_HEADERS",{enumerable:!0,get:function(){return p.OMIT_HEADERS}});var b=n(868);Object.defineProperty(t,"convertChangesToDMP",{enumerable:!0,get:function(){return b.convertChangesToDMP}});var g=n(660);Object.defineProperty(t,"convertChangesToXML",{enumerable:!0,get:function(){return g.convertChangesToXML}})},822(e,t,n){"use strict";var r=this&&this.__assign||function(){return r=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},r.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=void 0,t.structuredPatch=o,t.formatPatch=s,t.createTwoFilesPatch=a,t.createPatch=function(e,t,n,r,i,o){return a(e,e,t,n,r,i,o)};var i=n(839);function o(e,t,n,o,s,a,l){var c;void 0===(c=l?"function"==typeof l?{callback:l}:l:{}).context&&(c.context=4);var u=c.context;if(c.newlineIsToken)throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");if(!c.callback)return d((0,i.diffLines)(n,o,c));var f=c.callback;function d(n){if(n){n.push({value:"",lines:[]});for(var r=[],i=0,o=0,l=[],c=1,f=1,d=0;d<n.length;d++){var h=n[d],p=h.lines||(void 0,P=void 0,x=(j=h.value).endsWith("\\n"),P=j.split("\\n").map((function(e){return e+"\\n"})),x?P.pop():P.push(P.pop().slice(0,-1)),P);if(h.lines=p,h.added||h.removed){if(!i){var b=n[d-1];i=c,o=f,b&&(i-=(l=u>0?E(b.lines.slice(-u)):[]).length,o-=l.length)}for(var g=0,v=p;g<v.length;g++){var m=v[g];l.push((h.added?"+":"-")+m)}h.added?f+=p.length:c+=p.length}else{if(i)if(p.length<=2*u&&d<n.length-2)for(var y=0,w=E(p);y<w.length;y++)m=w[y],l.push(m);else{for(var O=Math.min(p.length,u),_=0,S=E(p.slice(0,O));_<S.length;_++)m=S[_],l.push(m);var C={oldStart:i,oldLines:c-i+O,newStart:o,newLines:f-o+O,lines:l};r.push(C),i=0,o=0,l=[]}c+=p.length,f+=p.length}}for(var L=0,T=r;L<T.length;L++)for(C=T[L],d=0;d<C.lines.length;d++)C.lines[d].endsWith("\\n")?C.lines[d]=C.lines[d].slice(0,-1):(C.lines.splice(d+1,0,"\\\\ No newline at end of file"),d++);return{oldFileName:e,newFileName:t,oldHeader:s,newHeader:a,hunks:r}}var j,x,P;function E(e){return e.map((function(e){return" "+e}))}}(0,i.diffLines)(n,o,r(r({},c),{callback:function(e){var t=d(e);f(t)}}))}function s(e,n){if(n||(n=t.INCLUDE_HEADERS),Array.isArray(e)){if(e.length>1&&!n.includeFileHeaders)throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");return e.map((function(e){return s(e,n)})).join("\\n")}var r=[];n.includeIndex&&e.oldFileName==e.newFileName&&r.push("Index: "+e.oldFileName),n.includeUnderline&&r.push("==================================================================="),n.includeFileHeaders&&(r.push("--- "+e.oldFileName+(void 0===e.oldHeader?"":"\\t"+e.oldHeader)),r.push("+++ "+e.newFileName+(void 0===e.newHeader?"":"\\t"+e.newHeader)));for(var i=0;i<e.hunks.length;i++){var o=e.hunks[i];0===o.oldLines&&(o.oldStart-=1),0===o.newLines&&(o.newStart-=1),r.push("@@ -"+o.oldStart+","+o.oldLines+" +"+o.newStart+","+o.newLines+" @@");for(var a=0,l=o.lines;a<l.length;a++){var c=l[a];r.push(c)}}return r.join("\\n")+"\\n"}function a(e,t,n,i,a,l,c){if("function"==typeof c&&(c={callback:c}),!(null==c?void 0:c.callback)){var u=o(e,t,n,i,a,l,c);if(!u)return;return s(u,null==c?void 0:c.headerOptions)}var f=c.callback;o(e,t,n,i,a,l,r(r({},c),{callback:function(e){f(e?s(e,c.headerOptions):void 0)}}))}t.INCLUDE_HEADERS={includeIndex:!0,includeUnderline:!0,includeFileHeaders:!0},t.FILE_HEADERS_ONLY={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!0},t.OMIT_HEADERS={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!1}},826(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.generateOptions=function(e,t){if("function"==typeof e)t.callback=e;else if(e)for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[n]=e[n]);return t}},839(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.lineDiff=void 0,t.diffLines=function(e,n,r){return t.lineDiff.diff(e,n,r)},t.diffTrimmedLines=function(e,n,r){return r=(0,s.generateOptions)(r,{ignoreWhitespace:!0}),t.lineDiff.diff(e,n,r)},t.tokenize=l;var o=n(188),s=n(826),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=l,t}return i(t,e),t.prototype.equals=function(t,n,r){return r.ignoreWhitespace?(r.newlineIsToken&&t.includes("\\n")||(t=t.trim()),r.newlineIsToken&&n.includes("\\n")||(n=n.trim())):r.ignoreNewlineAtEof&&!r.newlineIsToken&&(t.endsWith("\\n")&&(t=t.slice(0,-1)),n.endsWith("\\n")&&(n=n.slice(0,-1))),e.prototype.equals.call(this,t,n,r)},t}(o.default);function l(e,t){t.stripTrailingCr&&(e=e.replace(/\\r\\n/g,"\\n"));var n=[],r=e.split(/(\\n|\\r\\n)/);r[r.length-1]||r.pop();for(var i=0;i<r.length;i++){var o=r[i];i%2&&!t.newlineIsToken?n[n.length-1]+=o:n.push(o)}return n}t.lineDiff=new a},843(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.jsonDiff=void 0,t.diffJson=function(e,n,r){return t.jsonDiff.diff(e,n,r)},t.canonicalize=l;var o=n(188),s=n(839),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=s.tokenize,t}return i(t,e),Object.defineProperty(t.prototype,"useLongestToken",{get:function(){return!0},enumerable:!1,configurable:!0}),t.prototype.castInput=function(e,t){var n=t.undefinedReplacement,r=t.stringifyReplacer,i=void 0===r?function(e,t){return void 0===t?n:t}:r;return"string"==typeof e?e:JSON.stringify(l(e,null,null,i),null,"  ")},t.prototype.equals=function(t,n,r){return e.prototype.equals.call(this,t.replace(/,([\\r\\n])/g,"$1"),n.replace(/,([\\r\\n])/g,"$1"),r)},t}(o.default);function l(e,t,n,r,i){var o,s;for(t=t||[],n=n||[],r&&(e=r(void 0===i?"":i,e)),o=0;o<t.length;o+=1)if(t[o]===e)return n[o];if("[object Array]"===Object.prototype.toString.call(e)){for(t.push(e),s=new Array(e.length),n.push(s),o=0;o<e.length;o+=1)s[o]=l(e[o],t,n,r,String(o));return t.pop(),n.pop(),s}if(e&&e.toJSON&&(e=e.toJSON()),"object"==typeof e&&null!==e){t.push(e),s={},n.push(s);var a,c=[];for(a in e)Object.prototype.hasOwnProperty.call(e,a)&&c.push(a);for(c.sort(),o=0;o<c.length;o+=1)s[a=c[o]]=l(e[a],t,n,r,a);t.pop(),n.pop()}else s=e;return s}t.jsonDiff=new a},868(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToDMP=function(e){for(var t,n,r=[],i=0;i<e.length;i++)n=(t=e[i]).added?1:t.removed?-1:0,r.push([n,t.value]);return r}},895(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultLineByLineRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultLineByLineRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic",d="line-by-line";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultLineByLineRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template(d,"file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-line",CSSLineClass:l.CSSLineClass})}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{let r=this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:e.isTooBig?n.header:l.escapeForHtml(n.header),lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line"});return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e,e.isCombined,t,n);r+=i,r+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined);r+=this.generateSingleLineHtml(e,{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,oldNumber:t.oldNumber,newNumber:t.newNumber})}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e,e.isCombined,i,o);r+=t,r+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).join("\\n")}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}processChangedLines(e,t,n,r){const i={right:"",left:""},o=Math.max(n.length,r.length);for(let s=0;s<o;s++){const o=n[s],a=r[s],c=void 0!==o&&void 0!==a?l.diffHighlight(o.content,a.content,t,this.config):void 0,u=void 0!==o&&void 0!==o.oldNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.oldLine.prefix,content:c.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(o.content,t)),{type:l.toCSSClass(o.type)})),{oldNumber:o.oldNumber,newNumber:o.newNumber}):void 0,f=void 0!==a&&void 0!==a.newNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.newLine.prefix,content:c.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(a.content,t)),{type:l.toCSSClass(a.type)})),{oldNumber:a.oldNumber,newNumber:a.newNumber}):void 0,{left:d,right:h}=this.generateLineHtml(e,u,f);i.left+=d,i.right+=h}return i}generateLineHtml(e,t,n){return{left:this.generateSingleLineHtml(e,t),right:this.generateSingleLineHtml(e,n)}}generateSingleLineHtml(e,t){if(void 0===t)return"";const n=this.hoganUtils.render(d,"numbers",{oldNumber:t.oldNumber||"",newNumber:t.newNumber||""});return this.hoganUtils.render(f,"line",{type:t.type,lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line",prefix:" "===t.prefix?"&nbsp;":t.prefix,content:t.content,lineNumber:n,line:t,file:e})}}},904(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.applyPatch=a,t.applyPatches=function(e,t){var n="string"==typeof e?(0,o.parsePatch)(e):e,r=0;!function e(){var i=n[r++];if(!i)return t.complete();t.loadFile(i,(function(n,r){if(n)return t.complete(n);var o=a(r,i,t);t.patched(i,o,(function(n){if(n)return t.complete(n);e()}))}))}()};var r=n(665),i=n(725),o=n(363),s=n(738);function a(e,t,n){var a;if(void 0===n&&(n={}),(a="string"==typeof t?(0,o.parsePatch)(t):Array.isArray(t)?t:[t]).length>1)throw new Error("applyPatch only works with a single input.");return function(e,t,n){void 0===n&&(n={}),(n.autoConvertLineEndings||null==n.autoConvertLineEndings)&&((0,r.hasOnlyWinLineEndings)(e)&&(0,i.isUnix)(t)?t=(0,i.unixToWin)(t):(0,r.hasOnlyUnixLineEndings)(e)&&(0,i.isWin)(t)&&(t=(0,i.winToUnix)(t)));var o=e.split("\\n"),a=t.hunks,l=n.compareLine||function(e,t,n,r){return t===r},c=n.fuzzFactor||0,u=0;if(c<0||!Number.isInteger(c))throw new Error("fuzzFactor must be a non-negative integer");if(!a.length)return e;for(var f="",d=!1,h=!1,p=0;p<a[a.length-1].lines.length;p++)"\\\\"==(T=a[a.length-1].lines[p])[0]&&("+"==f[0]?d=!0:"-"==f[0]&&(h=!0)),f=T;if(d){if(h){if(!c&&""==o[o.length-1])return!1}else if(""==o[o.length-1])o.pop();else if(!c)return!1}else if(h)if(""!=o[o.length-1])o.push("");else if(!c)return!1;function b(e,t,n,r,i,s,a){void 0===r&&(r=0),void 0===i&&(i=!0),void 0===s&&(s=[]),void 0===a&&(a=0);for(var c=0,u=!1;r<e.length;r++){var f=e[r],d=f.length>0?f[0]:" ",h=f.length>0?f.substr(1):f;if("-"===d){if(!l(t+1,o[t],d,h))return n&&null!=o[t]?(s[a]=o[t],b(e,t+1,n-1,r,!1,s,a+1)):null;t++,c=0}if("+"===d){if(!i)return null;s[a]=h,a++,c=0,u=!0}if(" "===d){if(c++,s[a]=o[t],!l(t+1,o[t],d,h))return u||!n?null:o[t]&&(b(e,t+1,n-1,r+1,!1,s,a+1)||b(e,t+1,n-1,r,!1,s,a+1))||b(e,t,n-1,r+1,!1,s,a);a++,i=!0,u=!1,t++}}return a-=c,t-=c,s.length=a,{patchedLines:s,oldLineLastI:t-1}}var g=[],v=0;for(p=0;p<a.length;p++){for(var m=a[p],y=void 0,w=o.length-m.oldLines+c,O=void 0,_=0;_<=c;_++){O=m.oldStart+v-1;for(var S=(0,s.default)(O,u,w);void 0!==O&&!(y=b(m.lines,O,_));O=S());if(y)break}if(!y)return!1;for(var C=u;C<O;C++)g.push(o[C]);for(var L=0;L<y.patchedLines.length;L++){var T=y.patchedLines[L];g.push(T)}u=y.oldLineLastI+1,v=O+1-m.oldStart}for(p=u;p<o.length;p++)g.push(o[p]);return g.join("\\n")}(e,a[0],n)}},957(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parse=function(e,t={}){const n=[];let i=null,a=null,c=null,u=null,f=null,d=null,h=null;const p="--- ",b="+++ ",g="@@",v=/^old mode (\\d{6})/,m=/^new mode (\\d{6})/,y=/^deleted file mode (\\d{6})/,w=/^new file mode (\\d{6})/,O=/^copy from "?(.+)"?/,_=/^copy to "?(.+)"?/,S=/^rename from "?(.+)"?/,C=/^rename to "?(.+)"?/,L=/^similarity index (\\d+)%/,T=/^dissimilarity index (\\d+)%/,j=/^index ([\\da-z]+)\\.\\.([\\da-z]+)\\s*(\\d{6})?/,x=/^Binary files (.*) and (.*) differ/,P=/^GIT binary patch/,E=/^index ([\\da-z]+),([\\da-z]+)\\.\\.([\\da-z]+)/,N=/^mode (\\d{6}),(\\d{6})\\.\\.(\\d{6})/,D=/^new file mode (\\d{6})/,k=/^deleted file mode (\\d{6}),(\\d{6})/,H=e.replace(/\\\\ No newline at end of file/g,"").replace(/\\r\\n?/g,"\\n").split("\\n");function M(){null!==a&&null!==i&&(i.blocks.push(a),a=null)}function W(){null!==i&&(i.oldName||null===d||(i.oldName=d),i.newName||null===h||(i.newName=h),i.newName&&(n.push(i),i=null)),d=null,h=null}function I(){M(),W(),i={blocks:[],deletedLines:0,addedLines:0}}function F(e){let t;M(),null!==i&&((t=/^@@ -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@.*/.exec(e))?(i.isCombined=!1,c=parseInt(t[1],10),f=parseInt(t[2],10)):(t=/^@@@ -(\\d+)(?:,\\d+)? -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@@.*/.exec(e))?(i.isCombined=!0,c=parseInt(t[1],10),u=parseInt(t[2],10),f=parseInt(t[3],10)):(e.startsWith(g)&&console.error("Failed to parse lines, starting in 0!"),c=0,f=0,i.isCombined=!1)),a={lines:[],oldStartLine:c,oldStartLine2:u,newStartLine:f,header:e}}return H.forEach(((e,u)=>{if(!e||e.startsWith("*"))return;let M;const W=H[u-1],A=H[u+1],R=H[u+2];if(e.startsWith("diff --git")||e.startsWith("diff --combined")){if(I(),(M=/^diff --git "?([a-ciow]\\/.+)"? "?([a-ciow]\\/.+)"?/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isGitDiff=!0)}if(e.startsWith("Binary files")&&!(null==i?void 0:i.isGitDiff)){if(I(),(M=/^Binary files "?([a-ciow]\\/.+)"? and "?([a-ciow]\\/.+)"? differ/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isBinary=!0)}if((!i||!i.isGitDiff&&i&&e.startsWith(p)&&A.startsWith(b)&&R.startsWith(g))&&I(),null==i?void 0:i.isTooBig)return;if(i&&("number"==typeof t.diffMaxChanges&&i.addedLines+i.deletedLines>t.diffMaxChanges||"number"==typeof t.diffMaxLineLength&&e.length>t.diffMaxLineLength))return i.isTooBig=!0,i.addedLines=0,i.deletedLines=0,i.blocks=[],a=null,void F("function"==typeof t.diffTooBigMessage?t.diffTooBigMessage(n.length):"Diff too big to be displayed");if(e.startsWith(p)&&A.startsWith(b)||e.startsWith(b)&&W.startsWith(p)){if(i&&!i.oldName&&e.startsWith("--- ")&&(M=function(e,t){return l(e,"---",t)}(e,t.srcPrefix)))return i.oldName=M,void(i.language=o(i.oldName,i.language));if(i&&!i.newName&&e.startsWith("+++ ")&&(M=function(e,t){return l(e,"+++",t)}(e,t.dstPrefix)))return i.newName=M,void(i.language=o(i.newName,i.language))}if(i&&(e.startsWith(g)||i.isGitDiff&&i.oldName&&i.newName&&!a))return void F(e);if(a&&(e.startsWith("+")||e.startsWith("-")||e.startsWith(" ")))return void function(e){if(null===i||null===a||null===c||null===f)return;const t={content:e},n=i.isCombined?["+ "," +","++"]:["+"],o=i.isCombined?["- "," -","--"]:["-"];s(e,n)?(i.addedLines++,t.type=r.LineType.INSERT,t.oldNumber=void 0,t.newNumber=f++):s(e,o)?(i.deletedLines++,t.type=r.LineType.DELETE,t.oldNumber=c++,t.newNumber=void 0):(t.type=r.LineType.CONTEXT,t.oldNumber=c++,t.newNumber=f++),a.lines.push(t)}(e);const z=!function(e,t){let n=t;for(;n<H.length-3;){if(e.startsWith("diff"))return!1;if(H[n].startsWith(p)&&H[n+1].startsWith(b)&&H[n+2].startsWith(g))return!0;n++}return!1}(e,u);if(null===i)throw new Error("Where is my file !!!");(M=v.exec(e))?i.oldMode=M[1]:(M=m.exec(e))?i.newMode=M[1]:(M=y.exec(e))?(i.deletedFileMode=M[1],i.isDeleted=!0):(M=w.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=O.exec(e))?(z&&(i.oldName=M[1]),i.isCopy=!0):(M=_.exec(e))?(z&&(i.newName=M[1]),i.isCopy=!0):(M=S.exec(e))?(z&&(i.oldName=M[1]),i.isRename=!0):(M=C.exec(e))?(z&&(i.newName=M[1]),i.isRename=!0):(M=x.exec(e))?(i.isBinary=!0,i.oldName=l(M[1],void 0,t.srcPrefix),i.newName=l(M[2],void 0,t.dstPrefix),F("Binary file")):P.test(e)?(i.isBinary=!0,F(e)):(M=L.exec(e))?i.unchangedPercentage=parseInt(M[1],10):(M=T.exec(e))?i.changedPercentage=parseInt(M[1],10):(M=j.exec(e))?(i.checksumBefore=M[1],i.checksumAfter=M[2],M[3]&&(i.mode=M[3])):(M=E.exec(e))?(i.checksumBefore=[M[2],M[3]],i.checksumAfter=M[1]):(M=N.exec(e))?(i.oldMode=[M[2],M[3]],i.newMode=M[1]):(M=D.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=k.exec(e))&&(i.deletedFileMode=M[1],i.isDeleted=!0)})),M(),W(),n};const r=n(613),i=n(185);function o(e,t){const n=e.split(".");return n.length>1?n[n.length-1]:t}function s(e,t){return t.reduce(((t,n)=>t||e.startsWith(n)),!1)}const a=["a/","b/","i/","w/","c/","o/"];function l(e,t,n){const r=void 0!==n?[...a,n]:a,o=t?new RegExp(\`^\${(0,i.escapeForRegExp)(t)} "?(.+?)"?$\`):new RegExp('^"?(.+?)"?$'),[,s=""]=o.exec(e)||[],l=r.find((e=>0===s.indexOf(e)));return(l?s.slice(l.length):s).replace(/\\s+\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)? [+-]\\d{4}.*$/,"")}},968(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.arrayDiff=void 0,t.diffArrays=function(e,n,r){return t.arrayDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.slice()},t.prototype.join=function(e){return e},t.prototype.removeEmpty=function(e){return e},t}(n(188).default);t.arrayDiff=new o}},t={},function n(r){var i=t[r];if(void 0!==i)return i.exports;var o=t[r]={exports:{}};return e[r].call(o.exports,o,o.exports,n),o.exports}(166);var e,t}));`, diff2htmlCss: ':host,:root{--d2h-bg-color:#fff;--d2h-border-color:#ddd;--d2h-dim-color:rgba(0,0,0,.3);--d2h-line-border-color:#eee;--d2h-file-header-bg-color:#f7f7f7;--d2h-file-header-border-color:#d8d8d8;--d2h-empty-placeholder-bg-color:#f1f1f1;--d2h-empty-placeholder-border-color:#e1e1e1;--d2h-selected-color:#c8e1ff;--d2h-ins-bg-color:#dfd;--d2h-ins-border-color:#b4e2b4;--d2h-ins-highlight-bg-color:#97f295;--d2h-ins-label-color:#399839;--d2h-del-bg-color:#fee8e9;--d2h-del-border-color:#e9aeae;--d2h-del-highlight-bg-color:#ffb6ba;--d2h-del-label-color:#c33;--d2h-change-del-color:#fdf2d0;--d2h-change-ins-color:#ded;--d2h-info-bg-color:#f8fafd;--d2h-info-border-color:#d5e4f2;--d2h-change-label-color:#d0b44c;--d2h-moved-label-color:#3572b0;--d2h-dark-color:#e6edf3;--d2h-dark-bg-color:#0d1117;--d2h-dark-border-color:#30363d;--d2h-dark-dim-color:#6e7681;--d2h-dark-line-border-color:#21262d;--d2h-dark-file-header-bg-color:#161b22;--d2h-dark-file-header-border-color:#30363d;--d2h-dark-empty-placeholder-bg-color:hsla(215,8%,47%,.1);--d2h-dark-empty-placeholder-border-color:#30363d;--d2h-dark-selected-color:rgba(56,139,253,.1);--d2h-dark-ins-bg-color:rgba(46,160,67,.15);--d2h-dark-ins-border-color:rgba(46,160,67,.4);--d2h-dark-ins-highlight-bg-color:rgba(46,160,67,.4);--d2h-dark-ins-label-color:#3fb950;--d2h-dark-del-bg-color:rgba(248,81,73,.1);--d2h-dark-del-border-color:rgba(248,81,73,.4);--d2h-dark-del-highlight-bg-color:rgba(248,81,73,.4);--d2h-dark-del-label-color:#f85149;--d2h-dark-change-del-color:rgba(210,153,34,.2);--d2h-dark-change-ins-color:rgba(46,160,67,.25);--d2h-dark-info-bg-color:rgba(56,139,253,.1);--d2h-dark-info-border-color:rgba(56,139,253,.4);--d2h-dark-change-label-color:#d29922;--d2h-dark-moved-label-color:#3572b0}.d2h-wrapper{text-align:left}.d2h-file-header{background-color:#f7f7f7;background-color:var(--d2h-file-header-bg-color);border-bottom:1px solid #d8d8d8;border-bottom:1px solid var(--d2h-file-header-border-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-family:Source Sans Pro,Helvetica Neue,Helvetica,Arial,sans-serif;height:35px;padding:5px 10px}.d2h-file-header.d2h-sticky-header{position:sticky;top:0;z-index:1}.d2h-file-stats{display:-webkit-box;display:-ms-flexbox;display:flex;font-size:14px;margin-left:auto}.d2h-lines-added{border:1px solid #b4e2b4;border:1px solid var(--d2h-ins-border-color);border-radius:5px 0 0 5px;color:#399839;color:var(--d2h-ins-label-color);padding:2px;text-align:right;vertical-align:middle}.d2h-lines-deleted{border:1px solid #e9aeae;border:1px solid var(--d2h-del-border-color);border-radius:0 5px 5px 0;color:#c33;color:var(--d2h-del-label-color);margin-left:1px;padding:2px;text-align:left;vertical-align:middle}.d2h-file-name-wrapper{display:-webkit-box;display:-ms-flexbox;display:flex;-webkit-box-align:center;-ms-flex-align:center;align-items:center;font-size:15px;width:100%}.d2h-file-name{overflow-x:hidden;text-overflow:ellipsis;white-space:nowrap}.d2h-file-wrapper{border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;margin-bottom:1em}.d2h-file-collapse{-webkit-box-pack:end;-ms-flex-pack:end;cursor:pointer;display:none;font-size:12px;justify-content:flex-end;-webkit-box-align:center;-ms-flex-align:center;align-items:center;border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;padding:4px 8px}.d2h-file-collapse.d2h-selected{background-color:#c8e1ff;background-color:var(--d2h-selected-color)}.d2h-file-collapse-input{margin:0 4px 0 0}.d2h-diff-table{border-collapse:collapse;font-family:Menlo,Consolas,monospace;font-size:13px;width:100%}.d2h-files-diff{display:-webkit-box;display:-ms-flexbox;display:flex;width:100%}.d2h-file-diff{overflow-y:hidden}.d2h-file-diff.d2h-d-none,.d2h-files-diff.d2h-d-none{display:none}.d2h-file-side-diff{display:inline-block;overflow-x:scroll;overflow-y:hidden;width:50%}.d2h-code-line{padding:0 8em;width:calc(100% - 16em)}.d2h-code-line,.d2h-code-side-line{display:inline-block;-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none;white-space:nowrap}.d2h-code-side-line{padding:0 4.5em;width:calc(100% - 9em)}.d2h-code-line-ctn{background:none;display:inline-block;padding:0;word-wrap:normal;-webkit-user-select:text;-moz-user-select:text;-ms-user-select:text;user-select:text;vertical-align:middle;white-space:pre;width:100%}.d2h-code-line del,.d2h-code-side-line del{background-color:#ffb6ba;background-color:var(--d2h-del-highlight-bg-color)}.d2h-code-line del,.d2h-code-line ins,.d2h-code-side-line del,.d2h-code-side-line ins{border-radius:.2em;display:inline-block;margin-top:-1px;-webkit-text-decoration:none;text-decoration:none}.d2h-code-line ins,.d2h-code-side-line ins{background-color:#97f295;background-color:var(--d2h-ins-highlight-bg-color);text-align:left}.d2h-code-line-prefix{background:none;display:inline;padding:0;word-wrap:normal;white-space:pre}.line-num1{float:left}.line-num1,.line-num2{-webkit-box-sizing:border-box;box-sizing:border-box;overflow:hidden;padding:0 .5em;text-overflow:ellipsis;width:3.5em}.line-num2{float:right}.d2h-code-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;position:absolute;text-align:right;width:7.5em}.d2h-code-linenumber:after{content:"\\200b"}.d2h-code-side-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;overflow:hidden;padding:0 .5em;position:absolute;text-align:right;text-overflow:ellipsis;width:4em}.d2h-code-side-linenumber:after{content:"\\200b"}.d2h-code-side-emptyplaceholder,.d2h-emptyplaceholder{background-color:#f1f1f1;background-color:var(--d2h-empty-placeholder-bg-color);border-color:#e1e1e1;border-color:var(--d2h-empty-placeholder-border-color)}.d2h-code-line-prefix,.d2h-code-linenumber,.d2h-code-side-linenumber,.d2h-emptyplaceholder{-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none}.d2h-code-linenumber,.d2h-code-side-linenumber{direction:rtl}.d2h-del{background-color:#fee8e9;background-color:var(--d2h-del-bg-color);border-color:#e9aeae;border-color:var(--d2h-del-border-color)}.d2h-ins{background-color:#dfd;background-color:var(--d2h-ins-bg-color);border-color:#b4e2b4;border-color:var(--d2h-ins-border-color)}.d2h-info{background-color:#f8fafd;background-color:var(--d2h-info-bg-color);border-color:#d5e4f2;border-color:var(--d2h-info-border-color);color:rgba(0,0,0,.3);color:var(--d2h-dim-color)}.d2h-file-diff .d2h-del.d2h-change{background-color:#fdf2d0;background-color:var(--d2h-change-del-color)}.d2h-file-diff .d2h-ins.d2h-change{background-color:#ded;background-color:var(--d2h-change-ins-color)}.d2h-file-list-wrapper{margin-bottom:10px}.d2h-file-list-wrapper a{-webkit-text-decoration:none;text-decoration:none}.d2h-file-list-wrapper a,.d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-file-list-header{text-align:left}.d2h-file-list-title{font-weight:700}.d2h-file-list-line{display:-webkit-box;display:-ms-flexbox;display:flex;text-align:left}.d2h-file-list{display:block;list-style:none;margin:0;padding:0}.d2h-file-list>li{border-bottom:1px solid #ddd;border-bottom:1px solid var(--d2h-border-color);margin:0;padding:5px 10px}.d2h-file-list>li:last-child{border-bottom:none}.d2h-file-switch{cursor:pointer;display:none;font-size:10px}.d2h-icon{fill:currentColor;margin-right:10px;vertical-align:middle}.d2h-deleted{color:#c33;color:var(--d2h-del-label-color)}.d2h-added{color:#399839;color:var(--d2h-ins-label-color)}.d2h-changed{color:#d0b44c;color:var(--d2h-change-label-color)}.d2h-moved{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-tag{background-color:#fff;background-color:var(--d2h-bg-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-size:10px;margin-left:5px;padding:0 2px}.d2h-deleted-tag{border:1px solid #c33;border:1px solid var(--d2h-del-label-color)}.d2h-added-tag{border:1px solid #399839;border:1px solid var(--d2h-ins-label-color)}.d2h-changed-tag{border:1px solid #d0b44c;border:1px solid var(--d2h-change-label-color)}.d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-moved-label-color)}.d2h-dark-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-dark-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-dark-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-code-line del,.d2h-dark-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-dark-color-scheme .d2h-code-line ins,.d2h-dark-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-dark-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-dark-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-dark-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-dark-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-dark-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-dark-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-dark-color-scheme .d2h-file-list-wrapper a,.d2h-dark-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}@media (prefers-color-scheme:dark){.d2h-auto-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-auto-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-auto-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-code-line del,.d2h-auto-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-auto-color-scheme .d2h-code-line ins,.d2h-auto-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-auto-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-auto-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-auto-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-auto-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-auto-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-auto-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-auto-color-scheme .d2h-file-list-wrapper a,.d2h-auto-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}}' });
+// src/report/anchor-model.ts
+async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date()) {
+  const commit = await resolveRevision(repo, rev, "commit");
+  const recorded = await src.anchors.load(commit);
+  const anchor3 = await computeAnchor(src, repo, commit, {
+    ...recorded?.onlyRuns ? { runIds: recorded.onlyRuns } : {},
+    now
+  });
+  const verdicts = /* @__PURE__ */ new Map();
+  for (const r of anchor3.runs) verdicts.set(r.runId, await newestVerdicts(src.gates, r.runId));
+  const brought = new Set(
+    await commitsBroughtIn(repo, commit, anchor3.parents.length > 0 ? [anchor3.parents[0]] : [])
+  );
+  let listed = 0;
+  const files = [];
+  for (const f of anchor3.files) {
+    const needs = f.status !== "deleted" && f.linesFromRuns < f.linesAdded;
+    const list5 = needs && listed < MAX_LISTED;
+    if (list5) listed += 1;
+    files.push({
+      path: f.path,
+      oldPath: f.oldPath ?? null,
+      status: f.status,
+      method: f.method,
+      linesAdded: f.linesAdded,
+      linesFromRuns: f.linesFromRuns,
+      origins: f.origins.map((o) => ({
+        ...o,
+        gates: o.iteration === 0 ? [] : verdicts.get(o.runId)?.get(o.iteration) ?? []
+      })),
+      notFromRuns: !needs ? [] : list5 ? await notFromRuns(src, repo, commit, f.path, brought, anchor3) : null
+    });
+  }
+  return {
+    kind: "anchor",
+    generatedAt: now.toISOString(),
+    commit,
+    tree: anchor3.tree,
+    parents: anchor3.parents,
+    treeMatch: anchor3.treeMatch,
+    runs: anchor3.runs,
+    coverage: anchor3.coverage,
+    recorded: recorded === null ? "none" : sameAnchor(recorded, anchor3) ? "same" : "differs",
+    files,
+    unlisted: files.filter((f) => f.notFromRuns === null).length
+  };
 }
-var init_assets = __esm({
-  "src/report/assets.ts"() {
+async function notFromRuns(src, repo, commit, path, brought, anchor3) {
+  const trace2 = await computeTrace(src, repo, path, {
+    rev: commit,
+    ...anchor3.onlyRuns ? { runIds: anchor3.onlyRuns } : {}
+  });
+  const spans2 = [];
+  for (const r of trace2.ranges) {
+    if (r.origin !== null && r.origin.iteration !== 0 || !brought.has(r.commit)) continue;
+    const last = spans2.at(-1);
+    if (last !== void 0 && last.end === r.start - 1) last.end = r.end;
+    else spans2.push({ start: r.start, end: r.end });
+  }
+  return spans2;
+}
+var MAX_LISTED;
+var init_anchor_model = __esm({
+  "src/report/anchor-model.ts"() {
     "use strict";
+    init_provenance();
+    init_refs();
+    init_anchor2();
+    init_compare();
+    init_gates();
+    init_trace();
+    MAX_LISTED = 200;
   }
 });
 
@@ -15986,7 +18141,7 @@ var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
 var init_dotenv = __esm({
   "src/report/dotenv.ts"() {
     "use strict";
-    init_gates2();
+    init_gates3();
     DOTENV_MAX_VARIABLES = 50;
     DOTENV_MAX_BYTES = 5 * 1024;
     TEXT_LIMIT = 200;
@@ -16062,8 +18217,8 @@ async function pickRun(snapshotter, runId) {
       });
     return snapshotter.withLocalWorkspace(run);
   }
-  const { runs: runs2 } = await snapshotter.store.listRuns();
-  const latest = [...runs2].sort(
+  const { runs: runs3 } = await snapshotter.store.listRuns();
+  const latest = [...runs3].sort(
     (a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt)
   )[0];
   if (!latest)
@@ -16091,7 +18246,7 @@ var init_model = __esm({
     init_errors();
     init_paths();
     init_gate_store();
-    init_gates2();
+    init_gates3();
   }
 });
 
@@ -16197,7 +18352,7 @@ var init_html2 = __esm({
   "src/report/html.ts"() {
     "use strict";
     init_visible();
-    init_gates2();
+    init_gates3();
     init_model();
     EAGER_FILES = 200;
     FILES_PAGE = 200;
@@ -16409,9 +18564,214 @@ var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
     init_visible();
-    init_gates2();
+    init_gates3();
     init_model();
     STEP_SUMMARY_LIMIT = 1024 * 1024;
+  }
+});
+
+// src/report/anchor-render.ts
+function spans(list5) {
+  return list5.map((s) => s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`).join(", ");
+}
+function percent(part, whole) {
+  return whole === 0 ? "-" : `${Math.floor(part * 100 / whole)}%`;
+}
+function notWritten(f) {
+  if (f.notFromRuns === null) return "not listed";
+  return f.notFromRuns.length === 0 ? "" : spans(f.notFromRuns);
+}
+function headline(r) {
+  const c = r.coverage;
+  return `${c.filesFromRuns} of ${c.files} files and ${c.linesFromRuns} of ${c.linesAdded} added lines (${percent(c.linesFromRuns, c.linesAdded)}) from recorded runs`;
+}
+function renderAnchorHtml(r) {
+  const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+  const gates = (g) => g.map((v) => `<span class="gate ${esc2(v.verdict)}">${esc2(v.name)}: ${esc2(v.verdict)}</span>`).join(" ");
+  const rows = r.files.map((f) => {
+    const origins = f.origins.length ? f.origins.map(
+      (o) => `<div class="origin"><code>${esc2(o.runId)}</code> #${o.iteration} (${o.lines} lines) ${gates(o.gates)}</div>`
+    ).join("") : '<span class="none">-</span>';
+    const lines = notWritten(f);
+    return `<tr class="method-${esc2(f.method)}"><td class="path"><code>${esc2(f.path)}</code>${f.oldPath ? ` <span class="none">from <code>${esc2(f.oldPath)}</code></span>` : ""}</td><td>${esc2(f.status)}</td><td class="method">${esc2(f.method)}</td><td class="num">${f.linesFromRuns}/${f.linesAdded}</td><td>${origins}</td><td class="unwritten">${lines ? esc2(lines) : '<span class="none">-</span>'}</td></tr>`;
+  }).join("\n");
+  const match = r.treeMatch ? `run <code>${esc2(r.treeMatch.runId)}</code> iteration ${r.treeMatch.iteration} (<code>${esc2(r.treeMatch.afterSha.slice(0, 12))}</code>)` : `<span class="none">no iteration's after tree</span>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc2(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>agentgate anchor ${esc2(r.commit.slice(0, 12))}</title>
+<style>${STYLE2}</style>
+</head>
+<body>
+<header>
+<h1>agentgate anchor <code id="commit">${esc2(r.commit)}</code></h1>
+<dl class="facts">
+<dt>Coverage</dt><dd id="coverage">${esc2(headline(r))}</dd>
+<dt>Tree</dt><dd>${match}</dd>
+<dt>Parents</dt><dd>${r.parents.map((p) => `<code>${esc2(p)}</code>`).join(" ") || '<span class="none">-</span>'}</dd>
+<dt>Runs</dt><dd>${r.runs.map((x) => `<code>${esc2(x.runId)}</code> (${x.iterations.map((i) => `#${i}`).join(" ") || "WIP only"})`).join(", ") || '<span class="none">none</span>'}</dd>
+<dt>Recorded</dt><dd id="recorded" class="${r.recorded === "differs" ? "failed" : "ok"}">${esc2(RECORDED[r.recorded])}</dd>
+<dt>Generated</dt><dd>${esc2(r.generatedAt)}</dd>
+</dl>
+</header>
+<main>
+<h2>Files</h2>
+${r.files.length ? `<table id="files"><thead><tr><th>Path</th><th>Status</th><th>Method</th><th>Lines from runs</th><th>Iterations and gates</th><th>Lines no run wrote</th></tr></thead><tbody>
+${rows}
+</tbody></table>` : '<p class="none">The commit changes no file.</p>'}
+${r.unlisted ? `<p class="none">Lines no run wrote are not listed for ${r.unlisted} file(s): "trace PATH --rev ${esc2(r.commit.slice(0, 12))}" shows them.</p>` : ""}
+</main>
+</body>
+</html>
+`;
+}
+function renderAnchorMarkdown(r, limit = STEP_SUMMARY_LIMIT) {
+  const head = [
+    `## agentgate anchor \`${r.commit.slice(0, 12)}\``,
+    "",
+    `${headline(r)}; ${RECORDED[r.recorded]}.`,
+    "",
+    r.treeMatch ? `Tree: exactly the after tree of run \`${r.treeMatch.runId}\` iteration ${r.treeMatch.iteration}.` : "Tree: no iteration's after tree.",
+    "",
+    "| Path | Method | Lines from runs | Iterations and gates | Lines no run wrote |",
+    "|---|---|---|---|---|"
+  ].join("\n");
+  const cut2 = (left) => `
+
+_${left} more file(s). Cut to fit the step summary: "report --anchor ${r.commit.slice(0, 12)} --format html" has every file._
+`;
+  let out = `${head}
+`;
+  for (const [i, f] of r.files.entries()) {
+    const origins = f.origins.map(
+      (o) => `${o.runId} #${o.iteration} (${o.lines})${o.gates.length ? ` ${o.gates.map((g) => `${g.name}: ${g.verdict}`).join(", ")}` : ""}`
+    ).join("; ") || "-";
+    const row = `| ${cell(f.path)} | ${f.method} | ${f.linesFromRuns}/${f.linesAdded} | ${cell(origins)} | ${cell(notWritten(f))} |
+`;
+    const left = r.files.length - i - 1;
+    if (Buffer.byteLength(out + row + (left > 0 ? cut2(left) : ""), "utf8") > limit)
+      return `${out}${cut2(left + 1)}`;
+    out += row;
+  }
+  return out;
+}
+function renderAnchorDotenv(r) {
+  const vars = [
+    ["AGENTGATE_ANCHOR_COMMIT", r.commit],
+    ["AGENTGATE_ANCHOR_FILES", r.coverage.files],
+    ["AGENTGATE_ANCHOR_FILES_FROM_RUNS", r.coverage.filesFromRuns],
+    ["AGENTGATE_ANCHOR_LINES_ADDED", r.coverage.linesAdded],
+    ["AGENTGATE_ANCHOR_LINES_FROM_RUNS", r.coverage.linesFromRuns],
+    ["AGENTGATE_ANCHOR_RUNS", r.runs.map((x) => x.runId).join(",")],
+    ["AGENTGATE_ANCHOR_TREE_MATCH", r.treeMatch ? `${r.treeMatch.runId}#${r.treeMatch.iteration}` : ""],
+    ["AGENTGATE_ANCHOR_RECORDED", r.recorded]
+  ];
+  let out = "";
+  for (const [k, v] of vars) {
+    const line = `${k}=${safeValue(String(v))}
+`;
+    if (Buffer.byteLength(out + line, "utf8") > DOTENV_MAX_BYTES) break;
+    out += line;
+  }
+  return out;
+}
+var RECORDED, STYLE2;
+var init_anchor_render = __esm({
+  "src/report/anchor-render.ts"() {
+    "use strict";
+    init_dotenv();
+    init_html2();
+    init_markdown();
+    RECORDED = {
+      same: "the recorded anchor recomputes the same",
+      differs: "the recorded anchor DIFFERS from what the records and git say now",
+      none: "no anchor of this commit is recorded in this home"
+    };
+    STYLE2 = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1f2328;background:#fff}
+header,main{padding:12px 24px}
+h1{font-size:20px;margin:8px 0}
+h2{font-size:16px;margin:16px 0 8px}
+code{font:12px ui-monospace,monospace}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
+.facts dt{font-weight:600}
+.facts dd{margin:0}
+.ok{color:#1a7f37}
+.failed{color:#cf222e;font-weight:600}
+.none{color:#6e7781}
+table{border-collapse:collapse;width:100%}
+th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}
+td.num{text-align:right;white-space:nowrap}
+td.path{word-break:break-all}
+tr.method-none td.method{color:#cf222e;font-weight:600}
+.gate{display:inline-block;border-radius:8px;padding:0 6px;font-size:12px;background:#eaeef2}
+.gate.pass{background:#dafbe1}
+.gate.fail,.gate.error{background:#ffebe9}
+.unwritten{font:12px ui-monospace,monospace}
+`;
+  }
+});
+
+// src/cli/commands/report-anchor.ts
+import { writeFile as writeFile7 } from "node:fs/promises";
+import { resolve as resolve15 } from "node:path";
+function render(report3, format) {
+  if (format === "html") return renderAnchorHtml(report3);
+  if (format === "md") return renderAnchorMarkdown(report3);
+  if (format === "dotenv") return renderAnchorDotenv(report3);
+  return `${JSON.stringify(report3, null, 2)}
+`;
+}
+async function reportAnchor(ctx, rev, format, output, summaryFile) {
+  const snapshotter = await ctx.snapshotter();
+  const repo = await openRepo(ctx.workspace, snapshotter.gitOptions());
+  const report3 = await buildAnchorReport(provenanceSources(snapshotter), repo, rev);
+  const text = render(report3, format);
+  const commit = report3.commit;
+  if (output !== void 0) {
+    const file = resolve15(output);
+    await replaceFileAtomic(file, (temp) => writeFile7(temp, text, { mode: 420 }));
+    const bytes = Buffer.byteLength(text, "utf8");
+    return {
+      json: { file, format, commit, bytes },
+      human: () => `Wrote ${file} (${format}, anchor of ${commit.slice(0, 12)}, ${bytes} bytes)`
+    };
+  }
+  if (summaryFile !== null) {
+    await appendStepSummary(summaryFile, text);
+    return {
+      json: { summary: summaryFile, format, commit },
+      human: () => `Appended the anchor of ${commit.slice(0, 12)} to $GITHUB_STEP_SUMMARY.`
+    };
+  }
+  return {
+    json: format === "json" ? report3 : { format, commit, text },
+    human: () => text.replace(/\n$/, "")
+  };
+}
+var init_report_anchor = __esm({
+  "src/cli/commands/report-anchor.ts"() {
+    "use strict";
+    init_github();
+    init_atomic();
+    init_repo();
+    init_sources();
+    init_anchor_model();
+    init_anchor_render();
+  }
+});
+
+// src/report/assets.ts
+function loadAssets() {
+  return Promise.resolve({ diff2htmlJs: `!function(e,t){"object"==typeof exports&&"object"==typeof module?module.exports=t():"function"==typeof define&&define.amd?define("Diff2Html",[],t):"object"==typeof exports?exports.Diff2Html=t():e.Diff2Html=t()}(this,(()=>{return e={25(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.wordsWithSpaceDiff=t.wordDiff=void 0,t.diffWords=function(e,n,r){return null==(null==r?void 0:r.ignoreWhitespace)||r.ignoreWhitespace?t.wordDiff.diff(e,n,r):d(e,n,r)},t.diffWordsWithSpace=d;var o=n(188),s=n(665),a="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",l=new RegExp("[".concat(a,"]+|\\\\s+|[^").concat(a,"]"),"ug"),c=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.equals=function(e,t,n){return n.ignoreCase&&(e=e.toLowerCase(),t=t.toLowerCase()),e.trim()===t.trim()},t.prototype.tokenize=function(e,t){var n;if(void 0===t&&(t={}),t.intlSegmenter){var r=t.intlSegmenter;if("word"!=r.resolvedOptions().granularity)throw new Error('The segmenter passed must have a granularity of "word"');n=[];for(var i=0,o=Array.from(r.segment(e));i<o.length;i++){var s=o[i].segment;n.length&&/\\s/.test(n[n.length-1])&&/\\s/.test(s)?n[n.length-1]+=s:n.push(s)}}else n=e.match(l)||[];var a=[],c=null;return n.forEach((function(e){/\\s/.test(e)?null==c?a.push(e):a.push(a.pop()+e):null!=c&&/\\s/.test(c)?a[a.length-1]==c?a.push(a.pop()+e):a.push(c+e):a.push(e),c=e})),a},t.prototype.join=function(e){return e.map((function(e,t){return 0==t?e:e.replace(/^\\s+/,"")})).join("")},t.prototype.postProcess=function(e,t){if(!e||t.oneChangePerToken)return e;var n=null,r=null,i=null;return e.forEach((function(e){e.added?r=e:e.removed?i=e:((r||i)&&u(n,i,r,e),n=e,r=null,i=null)})),(r||i)&&u(n,i,r,null),e},t}(o.default);function u(e,t,n,r){if(t&&n){var i=(0,s.leadingWs)(t.value),o=(0,s.trailingWs)(t.value),a=(0,s.leadingWs)(n.value),l=(0,s.trailingWs)(n.value);if(e){var c=(0,s.longestCommonPrefix)(i,a);e.value=(0,s.replaceSuffix)(e.value,a,c),t.value=(0,s.removePrefix)(t.value,c),n.value=(0,s.removePrefix)(n.value,c)}if(r){var u=(0,s.longestCommonSuffix)(o,l);r.value=(0,s.replacePrefix)(r.value,l,u),t.value=(0,s.removeSuffix)(t.value,u),n.value=(0,s.removeSuffix)(n.value,u)}}else if(n){if(e){var f=(0,s.leadingWs)(n.value);n.value=n.value.substring(f.length)}r&&(f=(0,s.leadingWs)(r.value),r.value=r.value.substring(f.length))}else if(e&&r){var d=(0,s.leadingWs)(r.value),h=(0,s.leadingWs)(t.value),p=(0,s.trailingWs)(t.value),b=(0,s.longestCommonPrefix)(d,h);t.value=(0,s.removePrefix)(t.value,b);var g=(0,s.longestCommonSuffix)((0,s.removePrefix)(d,b),p);t.value=(0,s.removeSuffix)(t.value,g),r.value=(0,s.replacePrefix)(r.value,d,g),e.value=(0,s.replaceSuffix)(e.value,d,d.slice(0,d.length-g.length))}else if(r){var v=(0,s.leadingWs)(r.value),m=(0,s.trailingWs)(t.value),y=(0,s.maximumOverlap)(m,v);t.value=(0,s.removeSuffix)(t.value,y)}else if(e){var w=(0,s.trailingWs)(e.value),O=(0,s.leadingWs)(t.value);y=(0,s.maximumOverlap)(w,O),t.value=(0,s.removePrefix)(t.value,y)}}t.wordDiff=new c;var f=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){var t=new RegExp("(\\\\r?\\\\n)|[".concat(a,"]+|[^\\\\S\\\\n\\\\r]+|[^").concat(a,"]"),"ug");return e.match(t)||[]},t}(o.default);function d(e,n,r){return t.wordsWithSpaceDiff.diff(e,n,r)}t.wordsWithSpaceDiff=new f},42(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.cssDiff=void 0,t.diffCss=function(e,n,r){return t.cssDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.split(/([{}:;,]|\\s+)/)},t}(n(188).default);t.cssDiff=new o},111(e,t,n){var r=n(453);r.Template=n(766).Template,r.template=r.Template,e.exports=r},151(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultSideBySideRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultSideBySideRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultSideBySideRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template("side-by-side","file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return{right:"",left:this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-side-line",CSSLineClass:l.CSSLineClass})}}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{const r={left:this.makeHeaderHtml(n.header,e),right:this.makeHeaderHtml("")};return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e.isCombined,t,n);r.left+=i,r.right+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined),{left:o,right:s}=this.generateLineHtml({type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.oldNumber},{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,number:t.newNumber});r.left+=o,r.right+=s}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e.isCombined,i,o);r.left+=t,r.right+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).reduce(((e,t)=>({left:e.left+t.left,right:e.right+t.right})),{left:"",right:""})}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}makeHeaderHtml(e,t){return this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:(null==t?void 0:t.isTooBig)?e:l.escapeForHtml(e),lineClass:"d2h-code-side-linenumber",contentClass:"d2h-code-side-line"})}processChangedLines(e,t,n){const r={right:"",left:""},i=Math.max(t.length,n.length);for(let o=0;o<i;o++){const i=t[o],s=n[o],a=void 0!==i&&void 0!==s?l.diffHighlight(i.content,s.content,e,this.config):void 0,c=void 0!==i&&void 0!==i.oldNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.oldLine.prefix,content:a.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(i.content,e)),{type:l.toCSSClass(i.type)})),{number:i.oldNumber}):void 0,u=void 0!==s&&void 0!==s.newNumber?Object.assign(Object.assign({},void 0!==a?{prefix:a.newLine.prefix,content:a.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(s.content,e)),{type:l.toCSSClass(s.type)})),{number:s.newNumber}):void 0,{left:f,right:d}=this.generateLineHtml(c,u);r.left+=f,r.right+=d}return r}generateLineHtml(e,t){return{left:this.generateSingleHtml(e),right:this.generateSingleHtml(t)}}generateSingleHtml(e){const t="d2h-code-side-linenumber",n="d2h-code-side-line";return this.hoganUtils.render(f,"line",{type:(null==e?void 0:e.type)||\`\${l.CSSLineClass.CONTEXT} d2h-emptyplaceholder\`,lineClass:void 0!==e?t:\`\${t} d2h-code-side-emptyplaceholder\`,contentClass:void 0!==e?n:\`\${n} d2h-code-side-emptyplaceholder\`,prefix:" "===(null==e?void 0:e.prefix)?"&nbsp;":null==e?void 0:e.prefix,content:null==e?void 0:e.content,lineNumber:null==e?void 0:e.number})}}},166(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t}),a=this&&this.__importDefault||function(e){return e&&e.__esModule?e:{default:e}};Object.defineProperty(t,"__esModule",{value:!0}),t.defaultDiff2HtmlConfig=void 0,t.parse=function(e,n={}){return l.parse(e,Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n))},t.html=function(e,n={}){const r=Object.assign(Object.assign({},t.defaultDiff2HtmlConfig),n),i="string"==typeof e?l.parse(e,r):e,o=new h.default(r),{colorScheme:s}=r,a={colorScheme:s};return(r.drawFileList?new c.FileListRenderer(o,a).render(i):"")+("side-by-side"===r.outputFormat?new f.default(o,r).render(i):new u.default(o,r).render(i))};const l=s(n(957)),c=n(501),u=s(n(895)),f=s(n(151)),d=n(613),h=a(n(178));t.defaultDiff2HtmlConfig=Object.assign(Object.assign(Object.assign({},u.defaultLineByLineRendererConfig),f.defaultSideBySideRendererConfig),{outputFormat:d.OutputFormatType.LINE_BY_LINE,drawFileList:!0})},178(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0});const a=s(n(111)),l=n(488);t.default=class{constructor({compiledTemplates:e={},rawTemplates:t={}}){const n=Object.entries(t).reduce(((e,[t,n])=>{const r=a.compile(n,{asString:!1});return Object.assign(Object.assign({},e),{[t]:r})}),{});this.preCompiledTemplates=Object.assign(Object.assign(Object.assign({},l.defaultTemplates),e),n)}static compile(e){return a.compile(e,{asString:!1})}render(e,t,n,r,i){const o=this.templateKey(e,t);try{return this.preCompiledTemplates[o].render(n,r,i)}catch(e){throw new Error(\`Could not find template to render '\${o}'\`)}}template(e,t){return this.preCompiledTemplates[this.templateKey(e,t)]}templateKey(e,t){return\`\${e}-\${t}\`}}},185(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.escapeForRegExp=function(e){return e.replace(n,"\\\\$&")},t.unifyPath=function(e){return e?e.replace(/\\\\/g,"/"):e},t.hashCode=function(e){let t,n,r,i=0;for(t=0,r=e.length;t<r;t++)n=e.charCodeAt(t),i=(i<<5)-i+n,i|=0;return i},t.max=function(e){const t=e.length;let n=-1/0;for(let r=0;r<t;r++)n=Math.max(n,e[r]);return n};const n=RegExp("["+["-","[","]","/","{","}","(",")","*","+","?",".","\\\\","^","$","|"].join("\\\\")+"]","g")},188(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0});var n=function(){function e(){}return e.prototype.diff=function(e,t,n){var r;void 0===n&&(n={}),"function"==typeof n?(r=n,n={}):"callback"in n&&(r=n.callback);var i=this.castInput(e,n),o=this.castInput(t,n),s=this.removeEmpty(this.tokenize(i,n)),a=this.removeEmpty(this.tokenize(o,n));return this.diffWithOptionsObj(s,a,n,r)},e.prototype.diffWithOptionsObj=function(e,t,n,r){var i,o=this,s=function(e){return e=o.postProcess(e,n),r?void setTimeout((function(){r(e)}),0):e},a=t.length,l=e.length,c=1,u=a+l;null!=n.maxEditLength&&(u=Math.min(u,n.maxEditLength));var f=null!==(i=n.timeout)&&void 0!==i?i:1/0,d=Date.now()+f,h=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(h[0],t,e,0,n);if(h[0].oldPos+1>=l&&p+1>=a)return s(this.buildValues(h[0].lastComponent,t,e));var b=-1/0,g=1/0,v=function(){for(var r=Math.max(b,-c);r<=Math.min(g,c);r+=2){var i=void 0,u=h[r-1],f=h[r+1];u&&(h[r-1]=void 0);var d=!1;if(f){var v=f.oldPos-r;d=f&&0<=v&&v<a}var m=u&&u.oldPos+1<l;if(d||m){if(i=!m||d&&u.oldPos<f.oldPos?o.addToPath(f,!0,!1,0,n):o.addToPath(u,!1,!0,1,n),p=o.extractCommon(i,t,e,r,n),i.oldPos+1>=l&&p+1>=a)return s(o.buildValues(i.lastComponent,t,e))||!0;h[r]=i,i.oldPos+1>=l&&(g=Math.min(g,r-1)),p+1>=a&&(b=Math.max(b,r+1))}else h[r]=void 0}c++};if(r)!function e(){setTimeout((function(){if(c>u||Date.now()>d)return r(void 0);v()||e()}),0)}();else for(;c<=u&&Date.now()<=d;){var m=v();if(m)return m}},e.prototype.addToPath=function(e,t,n,r,i){var o=e.lastComponent;return o&&!i.oneChangePerToken&&o.added===t&&o.removed===n?{oldPos:e.oldPos+r,lastComponent:{count:o.count+1,added:t,removed:n,previousComponent:o.previousComponent}}:{oldPos:e.oldPos+r,lastComponent:{count:1,added:t,removed:n,previousComponent:o}}},e.prototype.extractCommon=function(e,t,n,r,i){for(var o=t.length,s=n.length,a=e.oldPos,l=a-r,c=0;l+1<o&&a+1<s&&this.equals(n[a+1],t[l+1],i);)l++,a++,c++,i.oneChangePerToken&&(e.lastComponent={count:1,previousComponent:e.lastComponent,added:!1,removed:!1});return c&&!i.oneChangePerToken&&(e.lastComponent={count:c,previousComponent:e.lastComponent,added:!1,removed:!1}),e.oldPos=a,l},e.prototype.equals=function(e,t,n){return n.comparator?n.comparator(e,t):e===t||!!n.ignoreCase&&e.toLowerCase()===t.toLowerCase()},e.prototype.removeEmpty=function(e){for(var t=[],n=0;n<e.length;n++)e[n]&&t.push(e[n]);return t},e.prototype.castInput=function(e,t){return e},e.prototype.tokenize=function(e,t){return Array.from(e)},e.prototype.join=function(e){return e.join("")},e.prototype.postProcess=function(e,t){return e},Object.defineProperty(e.prototype,"useLongestToken",{get:function(){return!1},enumerable:!1,configurable:!0}),e.prototype.buildValues=function(e,t,n){for(var r,i=[];e;)i.push(e),r=e.previousComponent,delete e.previousComponent,e=r;i.reverse();for(var o=i.length,s=0,a=0,l=0;s<o;s++){var c=i[s];if(c.removed)c.value=this.join(n.slice(l,l+c.count)),l+=c.count;else{if(!c.added&&this.useLongestToken){var u=t.slice(a,a+c.count);u=u.map((function(e,t){var r=n[l+t];return r.length>e.length?r:e})),c.value=this.join(u)}else c.value=this.join(t.slice(a,a+c.count));a+=c.count,c.added||(l+=c.count)}}return i},e}();t.default=n},302(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultRenderConfig=t.CSSLineClass=void 0,t.toCSSClass=function(e){switch(e){case u.LineType.CONTEXT:return t.CSSLineClass.CONTEXT;case u.LineType.INSERT:return t.CSSLineClass.INSERTS;case u.LineType.DELETE:return t.CSSLineClass.DELETES}},t.colorSchemeToCss=function(e){switch(e){case u.ColorSchemeType.DARK:return"d2h-dark-color-scheme";case u.ColorSchemeType.AUTO:return"d2h-auto-color-scheme";case u.ColorSchemeType.LIGHT:default:return"d2h-light-color-scheme"}},t.escapeForHtml=g,t.deconstructLine=v,t.filenameDiff=m,t.getHtmlId=function(e){return\`d2h-\${(0,l.hashCode)(m(e)).toString().slice(-6)}\`},t.getFileIcon=function(e){let t="file-changed";return e.isRename||e.isCopy?t="file-renamed":e.isNew?t="file-added":e.isDeleted?t="file-deleted":e.newName!==e.oldName&&(t="file-renamed"),t},t.diffHighlight=function(e,n,r,i={}){const{matching:o,maxLineLengthHighlight:s,matchWordsThreshold:l,diffStyle:c}=Object.assign(Object.assign({},t.defaultRenderConfig),i),u=v(e,r,!1),f=v(n,r,!1);if(u.content.length>s||f.content.length>s)return{oldLine:{prefix:u.prefix,content:g(u.content)},newLine:{prefix:f.prefix,content:g(f.content)}};const p="char"===c?a.diffChars(u.content,f.content):a.diffWordsWithSpace(u.content,f.content),m=[];if("word"===c&&"words"===o){const e=p.filter((e=>e.removed)),t=p.filter((e=>e.added));h(t,e).forEach((e=>{1===e[0].length&&1===e[1].length&&d(e[0][0],e[1][0])<l&&(m.push(e[0][0]),m.push(e[1][0]))}))}const y=p.reduce(((e,t)=>{const n=t.added?"ins":t.removed?"del":null,r=m.indexOf(t)>-1?' class="d2h-change"':"",i=g(t.value);return null!==n?\`\${e}<\${n}\${r}>\${i}</\${n}>\`:\`\${e}\${i}\`}),"");return{oldLine:{prefix:u.prefix,content:(w=y,w.replace(/(<ins[^>]*>((.|\\n)*?)<\\/ins>)/g,""))},newLine:{prefix:f.prefix,content:b(y)}};var w};const a=s(n(801)),l=n(185),c=s(n(598)),u=n(613);t.CSSLineClass={INSERTS:"d2h-ins",DELETES:"d2h-del",CONTEXT:"d2h-cntx",INFO:"d2h-info",INSERT_CHANGES:"d2h-ins d2h-change",DELETE_CHANGES:"d2h-del d2h-change"},t.defaultRenderConfig={matching:u.LineMatchingType.NONE,matchWordsThreshold:.25,maxLineLengthHighlight:1e4,diffStyle:u.DiffStyleType.WORD,colorScheme:u.ColorSchemeType.LIGHT};const f="/",d=c.newDistanceFn((e=>e.value)),h=c.newMatcherFn(d);function p(e){return-1!==e.indexOf("dev/null")}function b(e){return e.replace(/(<del[^>]*>((.|\\n)*?)<\\/del>)/g,"")}function g(e){return e.slice(0).replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;").replace(/'/g,"&#x27;").replace(/\\//g,"&#x2F;")}function v(e,t,n=!0){const r=function(e){return e?2:1}(t);return{prefix:e.substring(0,r),content:n?g(e.substring(r)):e.substring(r)}}function m(e){const t=(0,l.unifyPath)(e.oldName),n=(0,l.unifyPath)(e.newName);if(t===n||p(t)||p(n))return p(n)?t:n;{const e=[],r=[],i=t.split(f),o=n.split(f);let s=0,a=i.length-1,l=o.length-1;for(;s<a&&s<l&&i[s]===o[s];)e.push(o[s]),s+=1;for(;a>s&&l>s&&i[a]===o[l];)r.unshift(o[l]),a-=1,l-=1;const c=e.join(f),u=r.join(f),d=i.slice(s,a+1).join(f),h=o.slice(s,l+1).join(f);return c.length&&u.length?c+f+"{"+d+" \u2192 "+h+"}"+f+u:c.length?c+f+"{"+d+" \u2192 "+h+"}":u.length?"{"+d+" \u2192 "+h+"}"+f+u:t+" \u2192 "+n}}},363(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parsePatch=function(e){var t=e.split(/\\n/),n=[],r=0;function i(){var e={};for(n.push(e);r<t.length;){var i=t[r];if(/^(---|\\+\\+\\+|@@)\\s/.test(i))break;var a=/^(?:Index:|diff(?: -r \\w+)+)\\s+/.exec(i);a&&(e.index=i.substring(a[0].length).trim()),r++}for(o(e),o(e),e.hunks=[];r<t.length&&(i=t[r],!/^(Index:\\s|diff\\s|---\\s|\\+\\+\\+\\s|===================================================================)/.test(i));)if(/^@@/.test(i))e.hunks.push(s());else{if(i)throw new Error("Unknown line "+(r+1)+" "+JSON.stringify(i));r++}}function o(e){var n=/^(---|\\+\\+\\+)\\s+/.exec(t[r]);if(n){var i=n[1],o=t[r].substring(3).trim().split("\\t",2),s=(o[1]||"").trim(),a=o[0].replace(/\\\\\\\\/g,"\\\\");a.startsWith('"')&&a.endsWith('"')&&(a=a.substr(1,a.length-2)),"---"===i?(e.oldFileName=a,e.oldHeader=s):(e.newFileName=a,e.newHeader=s),r++}}function s(){var e,n=r,i=t[r++].split(/@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@/),o={oldStart:+i[1],oldLines:void 0===i[2]?1:+i[2],newStart:+i[3],newLines:void 0===i[4]?1:+i[4],lines:[]};0===o.oldLines&&(o.oldStart+=1),0===o.newLines&&(o.newStart+=1);for(var s=0,a=0;r<t.length&&(a<o.oldLines||s<o.newLines||(null===(e=t[r])||void 0===e?void 0:e.startsWith("\\\\")));r++){var l=0==t[r].length&&r!=t.length-1?" ":t[r][0];if("+"!==l&&"-"!==l&&" "!==l&&"\\\\"!==l)throw new Error("Hunk at line ".concat(n+1," contained invalid line ").concat(t[r]));o.lines.push(t[r]),"+"===l?s++:"-"===l?a++:" "===l&&(s++,a++)}if(s||1!==o.newLines||(o.newLines=0),a||1!==o.oldLines||(o.oldLines=0),s!==o.newLines)throw new Error("Added line count did not match for hunk at line "+(n+1));if(a!==o.oldLines)throw new Error("Removed line count did not match for hunk at line "+(n+1));return o}for(;r<t.length;)i();return n}},406(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.reversePatch=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})).reverse():n(n({},t),{oldFileName:t.newFileName,oldHeader:t.newHeader,newFileName:t.oldFileName,newHeader:t.oldHeader,hunks:t.hunks.map((function(e){return{oldLines:e.newLines,oldStart:e.newStart,newLines:e.oldLines,newStart:e.oldStart,lines:e.lines.map((function(e){return e.startsWith("-")?"+".concat(e.slice(1)):e.startsWith("+")?"-".concat(e.slice(1)):e}))}}))})}},453(e,t){!function(e){var t=/\\S/,n=/\\"/g,r=/\\n/g,i=/\\r/g,o=/\\\\/g,s=/\\u2028/,a=/\\u2029/;function l(e){return e.trim?e.trim():e.replace(/^\\s*|\\s*$/g,"")}function c(e,t,n){if(t.charAt(n)!=e.charAt(0))return!1;for(var r=1,i=e.length;r<i;r++)if(t.charAt(n+r)!=e.charAt(r))return!1;return!0}e.tags={"#":1,"^":2,"<":3,$:4,"/":5,"!":6,">":7,"=":8,_v:9,"{":10,"&":11,_t:12},e.scan=function(n,r){var i,o=n.length,s=0,a=null,u=null,f="",d=[],h=!1,p=0,b=0,g="{{",v="}}";function m(){f.length>0&&(d.push({tag:"_t",text:new String(f)}),f="")}function y(n,r){if(m(),n&&function(){for(var n=!0,r=b;r<d.length;r++)if(!(n=e.tags[d[r].tag]<e.tags._v||"_t"==d[r].tag&&null===d[r].text.match(t)))return!1;return n}())for(var i,o=b;o<d.length;o++)d[o].text&&((i=d[o+1])&&">"==i.tag&&(i.indent=d[o].text.toString()),d.splice(o,1));else r||d.push({tag:"\\n"});h=!1,b=d.length}function w(e,t){var n="="+v,r=e.indexOf(n,t),i=l(e.substring(e.indexOf("=",t)+1,r)).split(" ");return g=i[0],v=i[i.length-1],r+n.length-1}for(r&&(r=r.split(" "),g=r[0],v=r[1]),p=0;p<o;p++)0==s?c(g,n,p)?(--p,m(),s=1):"\\n"==n.charAt(p)?y(h):f+=n.charAt(p):1==s?(p+=g.length-1,"="==(a=(u=e.tags[n.charAt(p+1)])?n.charAt(p+1):"_v")?(p=w(n,p),s=0):(u&&p++,s=2),h=p):c(v,n,p)?(d.push({tag:a,n:l(f),otag:g,ctag:v,i:"/"==a?h-g.length:p+v.length}),f="",p+=v.length-1,s=0,"{"==a&&("}}"==v?p++:"}"===(i=d[d.length-1]).n.substr(i.n.length-1)&&(i.n=i.n.substring(0,i.n.length-1)))):f+=n.charAt(p);return y(h,!0),d};var u={_t:!0,"\\n":!0,$:!0,"/":!0};function f(t,n,r,i){var o,s=[],a=null,l=null;for(o=r[r.length-1];t.length>0;){if(l=t.shift(),o&&"<"==o.tag&&!(l.tag in u))throw new Error("Illegal content in < super tag.");if(e.tags[l.tag]<=e.tags.$||d(l,i))r.push(l),l.nodes=f(t,l.tag,r,i);else{if("/"==l.tag){if(0===r.length)throw new Error("Closing tag without opener: /"+l.n);if(a=r.pop(),l.n!=a.n&&!h(l.n,a.n,i))throw new Error("Nesting error: "+a.n+" vs. "+l.n);return a.end=l.i,s}"\\n"==l.tag&&(l.last=0==t.length||"\\n"==t[0].tag)}s.push(l)}if(r.length>0)throw new Error("missing closing tag: "+r.pop().n);return s}function d(e,t){for(var n=0,r=t.length;n<r;n++)if(t[n].o==e.n)return e.tag="#",!0}function h(e,t,n){for(var r=0,i=n.length;r<i;r++)if(n[r].c==e&&n[r].o==t)return!0}function p(e){var t=[];for(var n in e.partials)t.push('"'+g(n)+'":{name:"'+g(e.partials[n].name)+'", '+p(e.partials[n])+"}");return"partials: {"+t.join(",")+"}, subs: "+function(e){var t=[];for(var n in e)t.push('"'+g(n)+'": function(c,p,t,i) {'+e[n]+"}");return"{ "+t.join(",")+" }"}(e.subs)}e.stringify=function(t,n,r){return"{code: function (c,p,i) { "+e.wrapMain(t.code)+" },"+p(t)+"}"};var b=0;function g(e){return e.replace(o,"\\\\\\\\").replace(n,'\\\\"').replace(r,"\\\\n").replace(i,"\\\\r").replace(s,"\\\\u2028").replace(a,"\\\\u2029")}function v(e){return~e.indexOf(".")?"d":"f"}function m(e,t){var n="<"+(t.prefix||"")+e.n+b++;return t.partials[n]={name:e.n,partials:{}},t.code+='t.b(t.rp("'+g(n)+'",c,p,"'+(e.indent||"")+'"));',n}function y(e,t){t.code+="t.b(t.t(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'}function w(e){return"t.b("+e+");"}e.generate=function(t,n,r){b=0;var i={code:"",subs:{},partials:{}};return e.walk(t,i),r.asString?this.stringify(i,n,r):this.makeTemplate(i,n,r)},e.wrapMain=function(e){return'var t=this;t.b(i=i||"");'+e+"return t.fl();"},e.template=e.Template,e.makeTemplate=function(e,t,n){var r=this.makePartials(e);return r.code=new Function("c","p","i",this.wrapMain(e.code)),new this.template(r,t,this,n)},e.makePartials=function(e){var t,n={subs:{},partials:e.partials,name:e.name};for(t in n.partials)n.partials[t]=this.makePartials(n.partials[t]);for(t in e.subs)n.subs[t]=new Function("c","p","t","i",e.subs[t]);return n},e.codegen={"#":function(t,n){n.code+="if(t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,0,'+t.i+","+t.end+',"'+t.otag+" "+t.ctag+'")){t.rs(c,p,function(c,p,t){',e.walk(t.nodes,n),n.code+="});c.pop();}"},"^":function(t,n){n.code+="if(!t.s(t."+v(t.n)+'("'+g(t.n)+'",c,p,1),c,p,1,0,0,"")){',e.walk(t.nodes,n),n.code+="};"},">":m,"<":function(t,n){var r={partials:{},code:"",subs:{},inPartial:!0};e.walk(t.nodes,r);var i=n.partials[m(t,n)];i.subs=r.subs,i.partials=r.partials},$:function(t,n){var r={subs:{},code:"",partials:n.partials,prefix:t.n};e.walk(t.nodes,r),n.subs[t.n]=r.code,n.inPartial||(n.code+='t.sub("'+g(t.n)+'",c,p,i);')},"\\n":function(e,t){t.code+=w('"\\\\n"'+(e.last?"":" + i"))},_v:function(e,t){t.code+="t.b(t.v(t."+v(e.n)+'("'+g(e.n)+'",c,p,0)));'},_t:function(e,t){t.code+=w('"'+g(e.text)+'"')},"{":y,"&":y},e.walk=function(t,n){for(var r,i=0,o=t.length;i<o;i++)(r=e.codegen[t[i].tag])&&r(t[i],n);return n},e.parse=function(e,t,n){return f(e,0,[],(n=n||{}).sectionTags||[])},e.cache={},e.cacheKey=function(e,t){return[e,!!t.asString,!!t.disableLambda,t.delimiters,!!t.modelGet].join("||")},e.compile=function(t,n){n=n||{};var r=e.cacheKey(t,n),i=this.cache[r];if(i){var o=i.partials;for(var s in o)delete o[s].instance;return i}return i=this.generate(this.parse(this.scan(t,n.delimiters),t,n),t,n),this.cache[r]=i}}(t)},484(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.sentenceDiff=void 0,t.diffSentences=function(e,n,r){return t.sentenceDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){for(var t,n,r=[],i=0,o=0;o<e.length;o++){if(o==e.length-1){r.push(e.slice(i));break}if(("."==(n=e[o])||"!"==n||"?"==n)&&e[o+1].match(/\\s/)){for(r.push(e.slice(i,o+1)),o=i=o+1;null===(t=e[o+1])||void 0===t?void 0:t.match(/\\s/);)o++;r.push(e.slice(i,o+1)),i=o+1}}return r},t}(n(188).default);t.sentenceDiff=new o},488(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultTemplates=void 0;const a=s(n(111));t.defaultTemplates={},t.defaultTemplates["file-summary-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<li class="d2h-file-list-line">'),r.b("\\n"+n),r.b('    <span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"      ")),r.b('      <a href="#'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-name">'),r.b(r.v(r.f("fileName",e,t,0))),r.b("</a>"),r.b("\\n"+n),r.b('      <span class="d2h-file-stats">'),r.b("\\n"+n),r.b('          <span class="d2h-lines-added">'),r.b(r.v(r.f("addedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b('          <span class="d2h-lines-deleted">'),r.b(r.v(r.f("deletedLines",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b("      </span>"),r.b("\\n"+n),r.b("    </span>"),r.b("\\n"+n),r.b("</li>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["file-summary-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-file-list-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-list-header">'),r.b("\\n"+n),r.b('        <span class="d2h-file-list-title">Files changed ('),r.b(r.v(r.f("filesNumber",e,t,0))),r.b(")</span>"),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-hide">hide</a>'),r.b("\\n"+n),r.b('        <a class="d2h-file-switch d2h-show">show</a>'),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <ol class="d2h-file-list">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("files",e,t,0))),r.b("\\n"+n),r.b("    </ol>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-block-header"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('"></td>'),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.s(r.f("blockHeader",e,t,1),e,t,0,156,173,"{{ }}")&&(r.rs(e,t,(function(e,t,n){n.b(n.t(n.f("blockHeader",e,t,0)))})),e.pop()),r.s(r.f("blockHeader",e,t,1),e,t,1,0,0,"")||r.b("&nbsp;"),r.b("</div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-empty-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.d("CSSLineClass.INFO",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("            File without changes"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-file-path"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-file-name-wrapper">'),r.b("\\n"+n),r.b(r.rp("<fileIcon0",e,t,"    ")),r.b('    <span class="d2h-file-name">'),r.b(r.v(r.f("fileDiffName",e,t,0))),r.b("</span>"),r.b("\\n"+n),r.b(r.rp("<fileTag1",e,t,"    ")),r.b("</span>"),r.b("\\n"+n),r.b('<label class="d2h-file-collapse">'),r.b("\\n"+n),r.b('    <input class="d2h-file-collapse-input" type="checkbox" name="viewed" value="viewed">'),r.b("\\n"+n),r.b("    Viewed"),r.b("\\n"+n),r.b("</label>"),r.fl()},partials:{"<fileIcon0":{name:"fileIcon",partials:{},subs:{}},"<fileTag1":{name:"fileTag",partials:{},subs:{}}},subs:{}}),t.defaultTemplates["generic-line"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b("<tr>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("lineClass",e,t,0))),r.b(" "),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("lineNumber",e,t,0))),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b('    <td class="'),r.b(r.v(r.f("type",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('        <div class="'),r.b(r.v(r.f("contentClass",e,t,0))),r.b('">'),r.b("\\n"+n),r.s(r.f("prefix",e,t,1),e,t,0,162,238,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-prefix">'),r.b(r.t(r.f("prefix",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("prefix",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-prefix">&nbsp;</span>'),r.b("\\n"+n)),r.s(r.f("content",e,t,1),e,t,0,371,445,"{{ }}")&&(r.rs(e,t,(function(e,t,r){r.b('            <span class="d2h-code-line-ctn">'),r.b(r.t(r.f("content",e,t,0))),r.b("</span>"),r.b("\\n"+n)})),e.pop()),r.s(r.f("content",e,t,1),e,t,1,0,0,"")||(r.b('            <span class="d2h-code-line-ctn"><br></span>'),r.b("\\n"+n)),r.b("        </div>"),r.b("\\n"+n),r.b("    </td>"),r.b("\\n"+n),r.b("</tr>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["generic-wrapper"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="d2h-wrapper '),r.b(r.v(r.f("colorScheme",e,t,0))),r.b('">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("content",e,t,0))),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-added" height="16" title="added" version="1.1" viewBox="0 0 14 16"'),r.b("\\n"+n),r.b('     width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM6 9H3V7h3V4h2v3h3v2H8v3H6V9z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-changed" height="16" title="modified" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM4 8c0-1.66 1.34-3 3-3s3 1.34 3 3-1.34 3-3 3-3-1.34-3-3z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-deleted" height="16" title="removed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M13 1H1C0.45 1 0 1.45 0 2v12c0 0.55 0.45 1 1 1h12c0.55 0 1-0.45 1-1V2c0-0.55-0.45-1-1-1z m0 13H1V2h12v12zM11 9H3V7h8v2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon d2h-moved" height="16" title="renamed" version="1.1"'),r.b("\\n"+n),r.b('     viewBox="0 0 14 16" width="14">'),r.b("\\n"+n),r.b('    <path d="M6 9H3V7h3V4l5 4-5 4V9z m8-7v12c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h12c0.55 0 1 0.45 1 1z m-1 0H1v12h12V2z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["icon-file"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<svg aria-hidden="true" class="d2h-icon" height="16" version="1.1" viewBox="0 0 12 16" width="12">'),r.b("\\n"+n),r.b('    <path d="M6 5H2v-1h4v1zM2 8h7v-1H2v1z m0 2h7v-1H2v1z m0 2h7v-1H2v1z m10-7.5v9.5c0 0.55-0.45 1-1 1H1c-0.55 0-1-0.45-1-1V2c0-0.55 0.45-1 1-1h7.5l3.5 3.5z m-1 0.5L8 2H1v12h10V5z"></path>'),r.b("\\n"+n),r.b("</svg>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("    "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-file-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('            <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                "),r.b(r.t(r.f("diffs",e,t,0))),r.b("\\n"+n),r.b("                </tbody>"),r.b("\\n"+n),r.b("            </table>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["line-by-line-numbers"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div class="line-num1">'),r.b(r.v(r.f("oldNumber",e,t,0))),r.b("</div>"),r.b("\\n"+n),r.b('<div class="line-num2">'),r.b(r.v(r.f("newNumber",e,t,0))),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["side-by-side-file-diff"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<div id="'),r.b(r.v(r.f("fileHtmlId",e,t,0))),r.b('" class="d2h-file-wrapper" data-lang="'),r.b(r.v(r.d("file.language",e,t,0))),r.b('">'),r.b("\\n"+n),r.b('    <div class="d2h-file-header">'),r.b("\\n"+n),r.b("      "),r.b(r.t(r.f("filePath",e,t,0))),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b('    <div class="d2h-files-diff">'),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.left",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b('        <div class="d2h-file-side-diff">'),r.b("\\n"+n),r.b('            <div class="d2h-code-wrapper">'),r.b("\\n"+n),r.b('                <table class="d2h-diff-table">'),r.b("\\n"+n),r.b('                    <tbody class="d2h-diff-tbody">'),r.b("\\n"+n),r.b("                    "),r.b(r.t(r.d("diffs.right",e,t,0))),r.b("\\n"+n),r.b("                    </tbody>"),r.b("\\n"+n),r.b("                </table>"),r.b("\\n"+n),r.b("            </div>"),r.b("\\n"+n),r.b("        </div>"),r.b("\\n"+n),r.b("    </div>"),r.b("\\n"+n),r.b("</div>"),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-added"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-added d2h-added-tag">ADDED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-changed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-changed d2h-changed-tag">CHANGED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-deleted"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-deleted d2h-deleted-tag">DELETED</span>'),r.fl()},partials:{},subs:{}}),t.defaultTemplates["tag-file-renamed"]=new a.Template({code:function(e,t,n){var r=this;return r.b(n=n||""),r.b('<span class="d2h-tag d2h-moved d2h-moved-tag">RENAMED</span>'),r.fl()},partials:{},subs:{}})},501(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.FileListRenderer=t.defaultFileListRendererConfig=void 0;const a=s(n(302)),l="file-summary";t.defaultFileListRendererConfig={colorScheme:a.defaultRenderConfig.colorScheme},t.FileListRenderer=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultFileListRendererConfig),n)}render(e){const t=e.map((e=>this.hoganUtils.render(l,"line",{fileHtmlId:a.getHtmlId(e),oldName:e.oldName,newName:e.newName,fileName:a.filenameDiff(e),deletedLines:"-"+e.deletedLines,addedLines:"+"+e.addedLines},{fileIcon:this.hoganUtils.template("icon",a.getFileIcon(e))}))).join("\\n");return this.hoganUtils.render(l,"wrapper",{colorScheme:a.colorSchemeToCss(this.config.colorScheme),filesNumber:e.length,files:t})}}},598(e,t){"use strict";function n(e,t){if(0===e.length)return t.length;if(0===t.length)return e.length;const n=[];let r,i;for(r=0;r<=t.length;r++)n[r]=[r];for(i=0;i<=e.length;i++)n[0][i]=i;for(r=1;r<=t.length;r++)for(i=1;i<=e.length;i++)t.charAt(r-1)===e.charAt(i-1)?n[r][i]=n[r-1][i-1]:n[r][i]=Math.min(n[r-1][i-1]+1,Math.min(n[r][i-1]+1,n[r-1][i]+1));return n[t.length][e.length]}Object.defineProperty(t,"__esModule",{value:!0}),t.levenshtein=n,t.newDistanceFn=function(e){return(t,r)=>{const i=e(t).trim(),o=e(r).trim();return n(i,o)/(i.length+o.length)}},t.newMatcherFn=function(e){return function t(n,r,i=0,o=new Map){const s=function(t,n,r=new Map){let i,o=1/0;for(let s=0;s<t.length;++s)for(let a=0;a<n.length;++a){const l=JSON.stringify([t[s],n[a]]);let c;r.has(l)&&(c=r.get(l))||(c=e(t[s],n[a]),r.set(l,c)),c<o&&(o=c,i={indexA:s,indexB:a,score:o})}return i}(n,r,o);if(!s||n.length+r.length<3)return[[n,r]];const a=n.slice(0,s.indexA),l=r.slice(0,s.indexB),c=[n[s.indexA]],u=[r[s.indexB]],f=s.indexA+1,d=s.indexB+1,h=n.slice(f),p=r.slice(d),b=t(a,l,i+1,o),g=t(c,u,i+1,o),v=t(h,p,i+1,o);let m=g;return(s.indexA>0||s.indexB>0)&&(m=b.concat(m)),(n.length>f||r.length>d)&&(m=m.concat(v)),m}}},613(e,t){"use strict";var n,r;Object.defineProperty(t,"__esModule",{value:!0}),t.ColorSchemeType=t.DiffStyleType=t.LineMatchingType=t.OutputFormatType=t.LineType=void 0,function(e){e.INSERT="insert",e.DELETE="delete",e.CONTEXT="context"}(n||(t.LineType=n={})),t.OutputFormatType={LINE_BY_LINE:"line-by-line",SIDE_BY_SIDE:"side-by-side"},t.LineMatchingType={LINES:"lines",WORDS:"words",NONE:"none"},t.DiffStyleType={WORD:"word",CHAR:"char"},function(e){e.AUTO="auto",e.DARK="dark",e.LIGHT="light"}(r||(t.ColorSchemeType=r={}))},622(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.characterDiff=void 0,t.diffChars=function(e,n,r){return t.characterDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t}(n(188).default);t.characterDiff=new o},660(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToXML=function(e){for(var t=[],n=0;n<e.length;n++){var r=e[n];r.added?t.push("<ins>"):r.removed&&t.push("<del>"),t.push(r.value.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;").replace(/"/g,"&quot;")),r.added?t.push("</ins>"):r.removed&&t.push("</del>")}return t.join("")}},665(e,t){"use strict";function n(e,t,n){if(e.slice(0,t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't start with prefix ").concat(JSON.stringify(t),"; this is a bug"));return n+e.slice(t.length)}function r(e,t,n){if(!t)return e+n;if(e.slice(-t.length)!=t)throw Error("string ".concat(JSON.stringify(e)," doesn't end with suffix ").concat(JSON.stringify(t),"; this is a bug"));return e.slice(0,-t.length)+n}Object.defineProperty(t,"__esModule",{value:!0}),t.longestCommonPrefix=function(e,t){var n;for(n=0;n<e.length&&n<t.length;n++)if(e[n]!=t[n])return e.slice(0,n);return e.slice(0,n)},t.longestCommonSuffix=function(e,t){var n;if(!e||!t||e[e.length-1]!=t[t.length-1])return"";for(n=0;n<e.length&&n<t.length;n++)if(e[e.length-(n+1)]!=t[t.length-(n+1)])return e.slice(-n);return e.slice(-n)},t.replacePrefix=n,t.replaceSuffix=r,t.removePrefix=function(e,t){return n(e,t,"")},t.removeSuffix=function(e,t){return r(e,t,"")},t.maximumOverlap=function(e,t){return t.slice(0,function(e,t){var n=0;e.length>t.length&&(n=e.length-t.length);var r=t.length;e.length<t.length&&(r=e.length);var i=Array(r),o=0;i[0]=0;for(var s=1;s<r;s++){for(t[s]==t[o]?i[s]=i[o]:i[s]=o;o>0&&t[s]!=t[o];)o=i[o];t[s]==t[o]&&o++}o=0;for(var a=n;a<e.length;a++){for(;o>0&&e[a]!=t[o];)o=i[o];e[a]==t[o]&&o++}return o}(e,t))},t.hasOnlyWinLineEndings=function(e){return e.includes("\\r\\n")&&!e.startsWith("\\n")&&!e.match(/[^\\r]\\n/)},t.hasOnlyUnixLineEndings=function(e){return!e.includes("\\r\\n")&&e.includes("\\n")},t.trailingWs=function(e){var t;for(t=e.length-1;t>=0&&e[t].match(/\\s/);t--);return e.substring(t+1)},t.leadingWs=function(e){var t=e.match(/^\\s*/);return t?t[0]:""}},725(e,t){"use strict";var n=this&&this.__assign||function(){return n=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},n.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.unixToWin=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))?t:t+"\\r"}))})}))})},t.winToUnix=function e(t){return Array.isArray(t)?t.map((function(t){return e(t)})):n(n({},t),{hunks:t.hunks.map((function(e){return n(n({},e),{lines:e.lines.map((function(e){return e.endsWith("\\r")?e.substring(0,e.length-1):e}))})}))})},t.isUnix=function(e){return Array.isArray(e)||(e=[e]),!e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return!e.startsWith("\\\\")&&e.endsWith("\\r")}))}))}))},t.isWin=function(e){return Array.isArray(e)||(e=[e]),e.some((function(e){return e.hunks.some((function(e){return e.lines.some((function(e){return e.endsWith("\\r")}))}))}))&&e.every((function(e){return e.hunks.every((function(e){return e.lines.every((function(t,n){var r;return t.startsWith("\\\\")||t.endsWith("\\r")||(null===(r=e.lines[n+1])||void 0===r?void 0:r.startsWith("\\\\"))}))}))}))}},738(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.default=function(e,t,n){var r=!0,i=!1,o=!1,s=1;return function a(){if(r&&!o){if(i?s++:r=!1,e+s<=n)return e+s;o=!0}if(!i)return o||(r=!0),t<=e-s?e-s++:(i=!0,a())}}},766(e,t){!function(e){function t(e,t,n){var r;return t&&"object"==typeof t&&(void 0!==t[e]?r=t[e]:n&&t.get&&"function"==typeof t.get&&(r=t.get(e))),r}e.Template=function(e,t,n,r){e=e||{},this.r=e.code||this.r,this.c=n,this.options=r||{},this.text=t||"",this.partials=e.partials||{},this.subs=e.subs||{},this.buf=""},e.Template.prototype={r:function(e,t,n){return""},v:function(e){return e=l(e),a.test(e)?e.replace(n,"&amp;").replace(r,"&lt;").replace(i,"&gt;").replace(o,"&#39;").replace(s,"&quot;"):e},t:l,render:function(e,t,n){return this.ri([e],t||{},n)},ri:function(e,t,n){return this.r(e,t,n)},ep:function(e,t){var n=this.partials[e],r=t[n.name];if(n.instance&&n.base==r)return n.instance;if("string"==typeof r){if(!this.c)throw new Error("No compiler available.");r=this.c.compile(r,this.options)}if(!r)return null;if(this.partials[e].base=r,n.subs){for(key in t.stackText||(t.stackText={}),n.subs)t.stackText[key]||(t.stackText[key]=void 0!==this.activeSub&&t.stackText[this.activeSub]?t.stackText[this.activeSub]:this.text);r=function(e,t,n,r,i,o){function s(){}function a(){}var l;s.prototype=e,a.prototype=e.subs;var c=new s;for(l in c.subs=new a,c.subsText={},c.buf="",r=r||{},c.stackSubs=r,c.subsText=o,t)r[l]||(r[l]=t[l]);for(l in r)c.subs[l]=r[l];for(l in i=i||{},c.stackPartials=i,n)i[l]||(i[l]=n[l]);for(l in i)c.partials[l]=i[l];return c}(r,n.subs,n.partials,this.stackSubs,this.stackPartials,t.stackText)}return this.partials[e].instance=r,r},rp:function(e,t,n,r){var i=this.ep(e,n);return i?i.ri(t,n,r):""},rs:function(e,t,n){var r=e[e.length-1];if(c(r))for(var i=0;i<r.length;i++)e.push(r[i]),n(e,t,this),e.pop();else n(e,t,this)},s:function(e,t,n,r,i,o,s){var a;return(!c(e)||0!==e.length)&&("function"==typeof e&&(e=this.ms(e,t,n,r,i,o,s)),a=!!e,!r&&a&&t&&t.push("object"==typeof e?e:t[t.length-1]),a)},d:function(e,n,r,i){var o,s=e.split("."),a=this.f(s[0],n,r,i),l=this.options.modelGet,u=null;if("."===e&&c(n[n.length-2]))a=n[n.length-1];else for(var f=1;f<s.length;f++)void 0!==(o=t(s[f],a,l))?(u=a,a=o):a="";return!(i&&!a)&&(i||"function"!=typeof a||(n.push(u),a=this.mv(a,n,r),n.pop()),a)},f:function(e,n,r,i){for(var o=!1,s=!1,a=this.options.modelGet,l=n.length-1;l>=0;l--)if(void 0!==(o=t(e,n[l],a))){s=!0;break}return s?(i||"function"!=typeof o||(o=this.mv(o,n,r)),o):!i&&""},ls:function(e,t,n,r,i,o){var s=this.options.delimiters;return this.options.delimiters=o,this.b(this.ct(l(e.call(t,i,n)),t,r)),this.options.delimiters=s,!1},ct:function(e,t,n){if(this.options.disableLambda)throw new Error("Lambda features disabled.");return this.c.compile(e,this.options).render(t,n)},b:function(e){this.buf+=e},fl:function(){var e=this.buf;return this.buf="",e},ms:function(e,t,n,r,i,o,s){var a,l=t[t.length-1],c=e.call(l);return"function"==typeof c?!!r||(a=this.activeSub&&this.subsText&&this.subsText[this.activeSub]?this.subsText[this.activeSub]:this.text,this.ls(c,l,t,n,a.substring(i,o),s)):c},mv:function(e,t,n){var r=t[t.length-1],i=e.call(r);return"function"==typeof i?this.ct(l(i.call(r)),r,n):i},sub:function(e,t,n,r){var i=this.subs[e];i&&(this.activeSub=e,i(t,n,this,r),this.activeSub=!1)}};var n=/&/g,r=/</g,i=/>/g,o=/\\'/g,s=/\\"/g,a=/[&<>\\"\\']/;function l(e){return String(null==e?"":e)}var c=Array.isArray||function(e){return"[object Array]"===Object.prototype.toString.call(e)}}(t)},801(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.canonicalize=t.convertChangesToXML=t.convertChangesToDMP=t.reversePatch=t.parsePatch=t.applyPatches=t.applyPatch=t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=t.formatPatch=t.createPatch=t.createTwoFilesPatch=t.structuredPatch=t.arrayDiff=t.diffArrays=t.jsonDiff=t.diffJson=t.cssDiff=t.diffCss=t.sentenceDiff=t.diffSentences=t.diffTrimmedLines=t.lineDiff=t.diffLines=t.wordsWithSpaceDiff=t.diffWordsWithSpace=t.wordDiff=t.diffWords=t.characterDiff=t.diffChars=t.Diff=void 0;var r=n(188);t.Diff=r.default;var i=n(622);Object.defineProperty(t,"diffChars",{enumerable:!0,get:function(){return i.diffChars}}),Object.defineProperty(t,"characterDiff",{enumerable:!0,get:function(){return i.characterDiff}});var o=n(25);Object.defineProperty(t,"diffWords",{enumerable:!0,get:function(){return o.diffWords}}),Object.defineProperty(t,"diffWordsWithSpace",{enumerable:!0,get:function(){return o.diffWordsWithSpace}}),Object.defineProperty(t,"wordDiff",{enumerable:!0,get:function(){return o.wordDiff}}),Object.defineProperty(t,"wordsWithSpaceDiff",{enumerable:!0,get:function(){return o.wordsWithSpaceDiff}});var s=n(839);Object.defineProperty(t,"diffLines",{enumerable:!0,get:function(){return s.diffLines}}),Object.defineProperty(t,"diffTrimmedLines",{enumerable:!0,get:function(){return s.diffTrimmedLines}}),Object.defineProperty(t,"lineDiff",{enumerable:!0,get:function(){return s.lineDiff}});var a=n(484);Object.defineProperty(t,"diffSentences",{enumerable:!0,get:function(){return a.diffSentences}}),Object.defineProperty(t,"sentenceDiff",{enumerable:!0,get:function(){return a.sentenceDiff}});var l=n(42);Object.defineProperty(t,"diffCss",{enumerable:!0,get:function(){return l.diffCss}}),Object.defineProperty(t,"cssDiff",{enumerable:!0,get:function(){return l.cssDiff}});var c=n(843);Object.defineProperty(t,"diffJson",{enumerable:!0,get:function(){return c.diffJson}}),Object.defineProperty(t,"canonicalize",{enumerable:!0,get:function(){return c.canonicalize}}),Object.defineProperty(t,"jsonDiff",{enumerable:!0,get:function(){return c.jsonDiff}});var u=n(968);Object.defineProperty(t,"diffArrays",{enumerable:!0,get:function(){return u.diffArrays}}),Object.defineProperty(t,"arrayDiff",{enumerable:!0,get:function(){return u.arrayDiff}});var f=n(904);Object.defineProperty(t,"applyPatch",{enumerable:!0,get:function(){return f.applyPatch}}),Object.defineProperty(t,"applyPatches",{enumerable:!0,get:function(){return f.applyPatches}});var d=n(363);Object.defineProperty(t,"parsePatch",{enumerable:!0,get:function(){return d.parsePatch}});var h=n(406);Object.defineProperty(t,"reversePatch",{enumerable:!0,get:function(){return h.reversePatch}});var p=n(822);Object.defineProperty(t,"structuredPatch",{enumerable:!0,get:function(){return p.structuredPatch}}),Object.defineProperty(t,"createTwoFilesPatch",{enumerable:!0,get:function(){return p.createTwoFilesPatch}}),Object.defineProperty(t,"createPatch",{enumerable:!0,get:function(){return p.createPatch}}),Object.defineProperty(t,"formatPatch",{enumerable:!0,get:function(){return p.formatPatch}}),Object.defineProperty(t,"INCLUDE_HEADERS",{enumerable:!0,get:function(){return p.INCLUDE_HEADERS}}),Object.defineProperty(t,"FILE_HEADERS_ONLY",{enumerable:!0,get:function(){return p.FILE_HEADERS_ONLY}}),Object.defineProperty(t,"OMIT_HEADERS",{enumerable:!0,get:function(){return p.OMIT_HEADERS}});var b=n(868);Object.defineProperty(t,"convertChangesToDMP",{enumerable:!0,get:function(){return b.convertChangesToDMP}});var g=n(660);Object.defineProperty(t,"convertChangesToXML",{enumerable:!0,get:function(){return g.convertChangesToXML}})},822(e,t,n){"use strict";var r=this&&this.__assign||function(){return r=Object.assign||function(e){for(var t,n=1,r=arguments.length;n<r;n++)for(var i in t=arguments[n])Object.prototype.hasOwnProperty.call(t,i)&&(e[i]=t[i]);return e},r.apply(this,arguments)};Object.defineProperty(t,"__esModule",{value:!0}),t.OMIT_HEADERS=t.FILE_HEADERS_ONLY=t.INCLUDE_HEADERS=void 0,t.structuredPatch=o,t.formatPatch=s,t.createTwoFilesPatch=a,t.createPatch=function(e,t,n,r,i,o){return a(e,e,t,n,r,i,o)};var i=n(839);function o(e,t,n,o,s,a,l){var c;void 0===(c=l?"function"==typeof l?{callback:l}:l:{}).context&&(c.context=4);var u=c.context;if(c.newlineIsToken)throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");if(!c.callback)return d((0,i.diffLines)(n,o,c));var f=c.callback;function d(n){if(n){n.push({value:"",lines:[]});for(var r=[],i=0,o=0,l=[],c=1,f=1,d=0;d<n.length;d++){var h=n[d],p=h.lines||(void 0,P=void 0,x=(j=h.value).endsWith("\\n"),P=j.split("\\n").map((function(e){return e+"\\n"})),x?P.pop():P.push(P.pop().slice(0,-1)),P);if(h.lines=p,h.added||h.removed){if(!i){var b=n[d-1];i=c,o=f,b&&(i-=(l=u>0?E(b.lines.slice(-u)):[]).length,o-=l.length)}for(var g=0,v=p;g<v.length;g++){var m=v[g];l.push((h.added?"+":"-")+m)}h.added?f+=p.length:c+=p.length}else{if(i)if(p.length<=2*u&&d<n.length-2)for(var y=0,w=E(p);y<w.length;y++)m=w[y],l.push(m);else{for(var O=Math.min(p.length,u),_=0,S=E(p.slice(0,O));_<S.length;_++)m=S[_],l.push(m);var C={oldStart:i,oldLines:c-i+O,newStart:o,newLines:f-o+O,lines:l};r.push(C),i=0,o=0,l=[]}c+=p.length,f+=p.length}}for(var L=0,T=r;L<T.length;L++)for(C=T[L],d=0;d<C.lines.length;d++)C.lines[d].endsWith("\\n")?C.lines[d]=C.lines[d].slice(0,-1):(C.lines.splice(d+1,0,"\\\\ No newline at end of file"),d++);return{oldFileName:e,newFileName:t,oldHeader:s,newHeader:a,hunks:r}}var j,x,P;function E(e){return e.map((function(e){return" "+e}))}}(0,i.diffLines)(n,o,r(r({},c),{callback:function(e){var t=d(e);f(t)}}))}function s(e,n){if(n||(n=t.INCLUDE_HEADERS),Array.isArray(e)){if(e.length>1&&!n.includeFileHeaders)throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");return e.map((function(e){return s(e,n)})).join("\\n")}var r=[];n.includeIndex&&e.oldFileName==e.newFileName&&r.push("Index: "+e.oldFileName),n.includeUnderline&&r.push("==================================================================="),n.includeFileHeaders&&(r.push("--- "+e.oldFileName+(void 0===e.oldHeader?"":"\\t"+e.oldHeader)),r.push("+++ "+e.newFileName+(void 0===e.newHeader?"":"\\t"+e.newHeader)));for(var i=0;i<e.hunks.length;i++){var o=e.hunks[i];0===o.oldLines&&(o.oldStart-=1),0===o.newLines&&(o.newStart-=1),r.push("@@ -"+o.oldStart+","+o.oldLines+" +"+o.newStart+","+o.newLines+" @@");for(var a=0,l=o.lines;a<l.length;a++){var c=l[a];r.push(c)}}return r.join("\\n")+"\\n"}function a(e,t,n,i,a,l,c){if("function"==typeof c&&(c={callback:c}),!(null==c?void 0:c.callback)){var u=o(e,t,n,i,a,l,c);if(!u)return;return s(u,null==c?void 0:c.headerOptions)}var f=c.callback;o(e,t,n,i,a,l,r(r({},c),{callback:function(e){f(e?s(e,c.headerOptions):void 0)}}))}t.INCLUDE_HEADERS={includeIndex:!0,includeUnderline:!0,includeFileHeaders:!0},t.FILE_HEADERS_ONLY={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!0},t.OMIT_HEADERS={includeIndex:!1,includeUnderline:!1,includeFileHeaders:!1}},826(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.generateOptions=function(e,t){if("function"==typeof e)t.callback=e;else if(e)for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[n]=e[n]);return t}},839(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.lineDiff=void 0,t.diffLines=function(e,n,r){return t.lineDiff.diff(e,n,r)},t.diffTrimmedLines=function(e,n,r){return r=(0,s.generateOptions)(r,{ignoreWhitespace:!0}),t.lineDiff.diff(e,n,r)},t.tokenize=l;var o=n(188),s=n(826),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=l,t}return i(t,e),t.prototype.equals=function(t,n,r){return r.ignoreWhitespace?(r.newlineIsToken&&t.includes("\\n")||(t=t.trim()),r.newlineIsToken&&n.includes("\\n")||(n=n.trim())):r.ignoreNewlineAtEof&&!r.newlineIsToken&&(t.endsWith("\\n")&&(t=t.slice(0,-1)),n.endsWith("\\n")&&(n=n.slice(0,-1))),e.prototype.equals.call(this,t,n,r)},t}(o.default);function l(e,t){t.stripTrailingCr&&(e=e.replace(/\\r\\n/g,"\\n"));var n=[],r=e.split(/(\\n|\\r\\n)/);r[r.length-1]||r.pop();for(var i=0;i<r.length;i++){var o=r[i];i%2&&!t.newlineIsToken?n[n.length-1]+=o:n.push(o)}return n}t.lineDiff=new a},843(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.jsonDiff=void 0,t.diffJson=function(e,n,r){return t.jsonDiff.diff(e,n,r)},t.canonicalize=l;var o=n(188),s=n(839),a=function(e){function t(){var t=null!==e&&e.apply(this,arguments)||this;return t.tokenize=s.tokenize,t}return i(t,e),Object.defineProperty(t.prototype,"useLongestToken",{get:function(){return!0},enumerable:!1,configurable:!0}),t.prototype.castInput=function(e,t){var n=t.undefinedReplacement,r=t.stringifyReplacer,i=void 0===r?function(e,t){return void 0===t?n:t}:r;return"string"==typeof e?e:JSON.stringify(l(e,null,null,i),null,"  ")},t.prototype.equals=function(t,n,r){return e.prototype.equals.call(this,t.replace(/,([\\r\\n])/g,"$1"),n.replace(/,([\\r\\n])/g,"$1"),r)},t}(o.default);function l(e,t,n,r,i){var o,s;for(t=t||[],n=n||[],r&&(e=r(void 0===i?"":i,e)),o=0;o<t.length;o+=1)if(t[o]===e)return n[o];if("[object Array]"===Object.prototype.toString.call(e)){for(t.push(e),s=new Array(e.length),n.push(s),o=0;o<e.length;o+=1)s[o]=l(e[o],t,n,r,String(o));return t.pop(),n.pop(),s}if(e&&e.toJSON&&(e=e.toJSON()),"object"==typeof e&&null!==e){t.push(e),s={},n.push(s);var a,c=[];for(a in e)Object.prototype.hasOwnProperty.call(e,a)&&c.push(a);for(c.sort(),o=0;o<c.length;o+=1)s[a=c[o]]=l(e[a],t,n,r,a);t.pop(),n.pop()}else s=e;return s}t.jsonDiff=new a},868(e,t){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.convertChangesToDMP=function(e){for(var t,n,r=[],i=0;i<e.length;i++)n=(t=e[i]).added?1:t.removed?-1:0,r.push([n,t.value]);return r}},895(e,t,n){"use strict";var r,i=this&&this.__createBinding||(Object.create?function(e,t,n,r){void 0===r&&(r=n);var i=Object.getOwnPropertyDescriptor(t,n);i&&!("get"in i?!t.__esModule:i.writable||i.configurable)||(i={enumerable:!0,get:function(){return t[n]}}),Object.defineProperty(e,r,i)}:function(e,t,n,r){void 0===r&&(r=n),e[r]=t[n]}),o=this&&this.__setModuleDefault||(Object.create?function(e,t){Object.defineProperty(e,"default",{enumerable:!0,value:t})}:function(e,t){e.default=t}),s=this&&this.__importStar||(r=function(e){return r=Object.getOwnPropertyNames||function(e){var t=[];for(var n in e)Object.prototype.hasOwnProperty.call(e,n)&&(t[t.length]=n);return t},r(e)},function(e){if(e&&e.__esModule)return e;var t={};if(null!=e)for(var n=r(e),s=0;s<n.length;s++)"default"!==n[s]&&i(t,e,n[s]);return o(t,e),t});Object.defineProperty(t,"__esModule",{value:!0}),t.defaultLineByLineRendererConfig=void 0;const a=s(n(598)),l=s(n(302)),c=n(613),u=n(185);t.defaultLineByLineRendererConfig=Object.assign(Object.assign({},l.defaultRenderConfig),{renderNothingWhenEmpty:!1,matchingMaxComparisons:2500,maxLineSizeInBlockForComparison:200});const f="generic",d="line-by-line";t.default=class{constructor(e,n={}){this.hoganUtils=e,this.config=Object.assign(Object.assign({},t.defaultLineByLineRendererConfig),n)}render(e){const t=e.map((e=>{let t;return t=e.blocks.length?this.generateFileHtml(e):this.generateEmptyDiff(),this.makeFileDiffHtml(e,t)})).join("\\n");return this.hoganUtils.render(f,"wrapper",{colorScheme:l.colorSchemeToCss(this.config.colorScheme),content:t})}makeFileDiffHtml(e,t){if(this.config.renderNothingWhenEmpty&&Array.isArray(e.blocks)&&0===e.blocks.length)return"";const n=this.hoganUtils.template(d,"file-diff"),r=this.hoganUtils.template(f,"file-path"),i=this.hoganUtils.template("icon","file"),o=this.hoganUtils.template("tag",l.getFileIcon(e));return n.render({file:e,fileHtmlId:l.getHtmlId(e),diffs:t,filePath:r.render({fileDiffName:l.filenameDiff(e)},{fileIcon:i,fileTag:o})})}generateEmptyDiff(){return this.hoganUtils.render(f,"empty-diff",{contentClass:"d2h-code-line",CSSLineClass:l.CSSLineClass})}generateFileHtml(e){const t=a.newMatcherFn(a.newDistanceFn((t=>l.deconstructLine(t.content,e.isCombined).content)));return e.blocks.map((n=>{let r=this.hoganUtils.render(f,"block-header",{CSSLineClass:l.CSSLineClass,blockHeader:e.isTooBig?n.header:l.escapeForHtml(n.header),lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line"});return this.applyLineGroupping(n).forEach((([n,i,o])=>{if(i.length&&o.length&&!n.length)this.applyRematchMatching(i,o,t).map((([t,n])=>{const{left:i,right:o}=this.processChangedLines(e,e.isCombined,t,n);r+=i,r+=o}));else if(n.length)n.forEach((t=>{const{prefix:n,content:i}=l.deconstructLine(t.content,e.isCombined);r+=this.generateSingleLineHtml(e,{type:l.CSSLineClass.CONTEXT,prefix:n,content:i,oldNumber:t.oldNumber,newNumber:t.newNumber})}));else if(i.length||o.length){const{left:t,right:n}=this.processChangedLines(e,e.isCombined,i,o);r+=t,r+=n}else console.error("Unknown state reached while processing groups of lines",n,i,o)})),r})).join("\\n")}applyLineGroupping(e){const t=[];let n=[],r=[];for(let i=0;i<e.lines.length;i++){const o=e.lines[i];(o.type!==c.LineType.INSERT&&r.length||o.type===c.LineType.CONTEXT&&n.length>0)&&(t.push([[],n,r]),n=[],r=[]),o.type===c.LineType.CONTEXT?t.push([[o],[],[]]):o.type===c.LineType.INSERT&&0===n.length?t.push([[],[],[o]]):o.type===c.LineType.INSERT&&n.length>0?r.push(o):o.type===c.LineType.DELETE&&n.push(o)}return(n.length||r.length)&&(t.push([[],n,r]),n=[],r=[]),t}applyRematchMatching(e,t,n){const r=e.length*t.length,i=(0,u.max)(e.concat(t).map((e=>e.content.length)));return r<this.config.matchingMaxComparisons&&i<this.config.maxLineSizeInBlockForComparison&&("lines"===this.config.matching||"words"===this.config.matching)?n(e,t):[[e,t]]}processChangedLines(e,t,n,r){const i={right:"",left:""},o=Math.max(n.length,r.length);for(let s=0;s<o;s++){const o=n[s],a=r[s],c=void 0!==o&&void 0!==a?l.diffHighlight(o.content,a.content,t,this.config):void 0,u=void 0!==o&&void 0!==o.oldNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.oldLine.prefix,content:c.oldLine.content,type:l.CSSLineClass.DELETE_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(o.content,t)),{type:l.toCSSClass(o.type)})),{oldNumber:o.oldNumber,newNumber:o.newNumber}):void 0,f=void 0!==a&&void 0!==a.newNumber?Object.assign(Object.assign({},void 0!==c?{prefix:c.newLine.prefix,content:c.newLine.content,type:l.CSSLineClass.INSERT_CHANGES}:Object.assign(Object.assign({},l.deconstructLine(a.content,t)),{type:l.toCSSClass(a.type)})),{oldNumber:a.oldNumber,newNumber:a.newNumber}):void 0,{left:d,right:h}=this.generateLineHtml(e,u,f);i.left+=d,i.right+=h}return i}generateLineHtml(e,t,n){return{left:this.generateSingleLineHtml(e,t),right:this.generateSingleLineHtml(e,n)}}generateSingleLineHtml(e,t){if(void 0===t)return"";const n=this.hoganUtils.render(d,"numbers",{oldNumber:t.oldNumber||"",newNumber:t.newNumber||""});return this.hoganUtils.render(f,"line",{type:t.type,lineClass:"d2h-code-linenumber",contentClass:"d2h-code-line",prefix:" "===t.prefix?"&nbsp;":t.prefix,content:t.content,lineNumber:n,line:t,file:e})}}},904(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.applyPatch=a,t.applyPatches=function(e,t){var n="string"==typeof e?(0,o.parsePatch)(e):e,r=0;!function e(){var i=n[r++];if(!i)return t.complete();t.loadFile(i,(function(n,r){if(n)return t.complete(n);var o=a(r,i,t);t.patched(i,o,(function(n){if(n)return t.complete(n);e()}))}))}()};var r=n(665),i=n(725),o=n(363),s=n(738);function a(e,t,n){var a;if(void 0===n&&(n={}),(a="string"==typeof t?(0,o.parsePatch)(t):Array.isArray(t)?t:[t]).length>1)throw new Error("applyPatch only works with a single input.");return function(e,t,n){void 0===n&&(n={}),(n.autoConvertLineEndings||null==n.autoConvertLineEndings)&&((0,r.hasOnlyWinLineEndings)(e)&&(0,i.isUnix)(t)?t=(0,i.unixToWin)(t):(0,r.hasOnlyUnixLineEndings)(e)&&(0,i.isWin)(t)&&(t=(0,i.winToUnix)(t)));var o=e.split("\\n"),a=t.hunks,l=n.compareLine||function(e,t,n,r){return t===r},c=n.fuzzFactor||0,u=0;if(c<0||!Number.isInteger(c))throw new Error("fuzzFactor must be a non-negative integer");if(!a.length)return e;for(var f="",d=!1,h=!1,p=0;p<a[a.length-1].lines.length;p++)"\\\\"==(T=a[a.length-1].lines[p])[0]&&("+"==f[0]?d=!0:"-"==f[0]&&(h=!0)),f=T;if(d){if(h){if(!c&&""==o[o.length-1])return!1}else if(""==o[o.length-1])o.pop();else if(!c)return!1}else if(h)if(""!=o[o.length-1])o.push("");else if(!c)return!1;function b(e,t,n,r,i,s,a){void 0===r&&(r=0),void 0===i&&(i=!0),void 0===s&&(s=[]),void 0===a&&(a=0);for(var c=0,u=!1;r<e.length;r++){var f=e[r],d=f.length>0?f[0]:" ",h=f.length>0?f.substr(1):f;if("-"===d){if(!l(t+1,o[t],d,h))return n&&null!=o[t]?(s[a]=o[t],b(e,t+1,n-1,r,!1,s,a+1)):null;t++,c=0}if("+"===d){if(!i)return null;s[a]=h,a++,c=0,u=!0}if(" "===d){if(c++,s[a]=o[t],!l(t+1,o[t],d,h))return u||!n?null:o[t]&&(b(e,t+1,n-1,r+1,!1,s,a+1)||b(e,t+1,n-1,r,!1,s,a+1))||b(e,t,n-1,r+1,!1,s,a);a++,i=!0,u=!1,t++}}return a-=c,t-=c,s.length=a,{patchedLines:s,oldLineLastI:t-1}}var g=[],v=0;for(p=0;p<a.length;p++){for(var m=a[p],y=void 0,w=o.length-m.oldLines+c,O=void 0,_=0;_<=c;_++){O=m.oldStart+v-1;for(var S=(0,s.default)(O,u,w);void 0!==O&&!(y=b(m.lines,O,_));O=S());if(y)break}if(!y)return!1;for(var C=u;C<O;C++)g.push(o[C]);for(var L=0;L<y.patchedLines.length;L++){var T=y.patchedLines[L];g.push(T)}u=y.oldLineLastI+1,v=O+1-m.oldStart}for(p=u;p<o.length;p++)g.push(o[p]);return g.join("\\n")}(e,a[0],n)}},957(e,t,n){"use strict";Object.defineProperty(t,"__esModule",{value:!0}),t.parse=function(e,t={}){const n=[];let i=null,a=null,c=null,u=null,f=null,d=null,h=null;const p="--- ",b="+++ ",g="@@",v=/^old mode (\\d{6})/,m=/^new mode (\\d{6})/,y=/^deleted file mode (\\d{6})/,w=/^new file mode (\\d{6})/,O=/^copy from "?(.+)"?/,_=/^copy to "?(.+)"?/,S=/^rename from "?(.+)"?/,C=/^rename to "?(.+)"?/,L=/^similarity index (\\d+)%/,T=/^dissimilarity index (\\d+)%/,j=/^index ([\\da-z]+)\\.\\.([\\da-z]+)\\s*(\\d{6})?/,x=/^Binary files (.*) and (.*) differ/,P=/^GIT binary patch/,E=/^index ([\\da-z]+),([\\da-z]+)\\.\\.([\\da-z]+)/,N=/^mode (\\d{6}),(\\d{6})\\.\\.(\\d{6})/,D=/^new file mode (\\d{6})/,k=/^deleted file mode (\\d{6}),(\\d{6})/,H=e.replace(/\\\\ No newline at end of file/g,"").replace(/\\r\\n?/g,"\\n").split("\\n");function M(){null!==a&&null!==i&&(i.blocks.push(a),a=null)}function W(){null!==i&&(i.oldName||null===d||(i.oldName=d),i.newName||null===h||(i.newName=h),i.newName&&(n.push(i),i=null)),d=null,h=null}function I(){M(),W(),i={blocks:[],deletedLines:0,addedLines:0}}function F(e){let t;M(),null!==i&&((t=/^@@ -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@.*/.exec(e))?(i.isCombined=!1,c=parseInt(t[1],10),f=parseInt(t[2],10)):(t=/^@@@ -(\\d+)(?:,\\d+)? -(\\d+)(?:,\\d+)? \\+(\\d+)(?:,\\d+)? @@@.*/.exec(e))?(i.isCombined=!0,c=parseInt(t[1],10),u=parseInt(t[2],10),f=parseInt(t[3],10)):(e.startsWith(g)&&console.error("Failed to parse lines, starting in 0!"),c=0,f=0,i.isCombined=!1)),a={lines:[],oldStartLine:c,oldStartLine2:u,newStartLine:f,header:e}}return H.forEach(((e,u)=>{if(!e||e.startsWith("*"))return;let M;const W=H[u-1],A=H[u+1],R=H[u+2];if(e.startsWith("diff --git")||e.startsWith("diff --combined")){if(I(),(M=/^diff --git "?([a-ciow]\\/.+)"? "?([a-ciow]\\/.+)"?/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isGitDiff=!0)}if(e.startsWith("Binary files")&&!(null==i?void 0:i.isGitDiff)){if(I(),(M=/^Binary files "?([a-ciow]\\/.+)"? and "?([a-ciow]\\/.+)"? differ/.exec(e))&&(d=l(M[1],void 0,t.dstPrefix),h=l(M[2],void 0,t.srcPrefix)),null===i)throw new Error("Where is my file !!!");return void(i.isBinary=!0)}if((!i||!i.isGitDiff&&i&&e.startsWith(p)&&A.startsWith(b)&&R.startsWith(g))&&I(),null==i?void 0:i.isTooBig)return;if(i&&("number"==typeof t.diffMaxChanges&&i.addedLines+i.deletedLines>t.diffMaxChanges||"number"==typeof t.diffMaxLineLength&&e.length>t.diffMaxLineLength))return i.isTooBig=!0,i.addedLines=0,i.deletedLines=0,i.blocks=[],a=null,void F("function"==typeof t.diffTooBigMessage?t.diffTooBigMessage(n.length):"Diff too big to be displayed");if(e.startsWith(p)&&A.startsWith(b)||e.startsWith(b)&&W.startsWith(p)){if(i&&!i.oldName&&e.startsWith("--- ")&&(M=function(e,t){return l(e,"---",t)}(e,t.srcPrefix)))return i.oldName=M,void(i.language=o(i.oldName,i.language));if(i&&!i.newName&&e.startsWith("+++ ")&&(M=function(e,t){return l(e,"+++",t)}(e,t.dstPrefix)))return i.newName=M,void(i.language=o(i.newName,i.language))}if(i&&(e.startsWith(g)||i.isGitDiff&&i.oldName&&i.newName&&!a))return void F(e);if(a&&(e.startsWith("+")||e.startsWith("-")||e.startsWith(" ")))return void function(e){if(null===i||null===a||null===c||null===f)return;const t={content:e},n=i.isCombined?["+ "," +","++"]:["+"],o=i.isCombined?["- "," -","--"]:["-"];s(e,n)?(i.addedLines++,t.type=r.LineType.INSERT,t.oldNumber=void 0,t.newNumber=f++):s(e,o)?(i.deletedLines++,t.type=r.LineType.DELETE,t.oldNumber=c++,t.newNumber=void 0):(t.type=r.LineType.CONTEXT,t.oldNumber=c++,t.newNumber=f++),a.lines.push(t)}(e);const z=!function(e,t){let n=t;for(;n<H.length-3;){if(e.startsWith("diff"))return!1;if(H[n].startsWith(p)&&H[n+1].startsWith(b)&&H[n+2].startsWith(g))return!0;n++}return!1}(e,u);if(null===i)throw new Error("Where is my file !!!");(M=v.exec(e))?i.oldMode=M[1]:(M=m.exec(e))?i.newMode=M[1]:(M=y.exec(e))?(i.deletedFileMode=M[1],i.isDeleted=!0):(M=w.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=O.exec(e))?(z&&(i.oldName=M[1]),i.isCopy=!0):(M=_.exec(e))?(z&&(i.newName=M[1]),i.isCopy=!0):(M=S.exec(e))?(z&&(i.oldName=M[1]),i.isRename=!0):(M=C.exec(e))?(z&&(i.newName=M[1]),i.isRename=!0):(M=x.exec(e))?(i.isBinary=!0,i.oldName=l(M[1],void 0,t.srcPrefix),i.newName=l(M[2],void 0,t.dstPrefix),F("Binary file")):P.test(e)?(i.isBinary=!0,F(e)):(M=L.exec(e))?i.unchangedPercentage=parseInt(M[1],10):(M=T.exec(e))?i.changedPercentage=parseInt(M[1],10):(M=j.exec(e))?(i.checksumBefore=M[1],i.checksumAfter=M[2],M[3]&&(i.mode=M[3])):(M=E.exec(e))?(i.checksumBefore=[M[2],M[3]],i.checksumAfter=M[1]):(M=N.exec(e))?(i.oldMode=[M[2],M[3]],i.newMode=M[1]):(M=D.exec(e))?(i.newFileMode=M[1],i.isNew=!0):(M=k.exec(e))&&(i.deletedFileMode=M[1],i.isDeleted=!0)})),M(),W(),n};const r=n(613),i=n(185);function o(e,t){const n=e.split(".");return n.length>1?n[n.length-1]:t}function s(e,t){return t.reduce(((t,n)=>t||e.startsWith(n)),!1)}const a=["a/","b/","i/","w/","c/","o/"];function l(e,t,n){const r=void 0!==n?[...a,n]:a,o=t?new RegExp(\`^\${(0,i.escapeForRegExp)(t)} "?(.+?)"?$\`):new RegExp('^"?(.+?)"?$'),[,s=""]=o.exec(e)||[],l=r.find((e=>0===s.indexOf(e)));return(l?s.slice(l.length):s).replace(/\\s+\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)? [+-]\\d{4}.*$/,"")}},968(e,t,n){"use strict";var r,i=this&&this.__extends||(r=function(e,t){return r=Object.setPrototypeOf||{__proto__:[]}instanceof Array&&function(e,t){e.__proto__=t}||function(e,t){for(var n in t)Object.prototype.hasOwnProperty.call(t,n)&&(e[n]=t[n])},r(e,t)},function(e,t){if("function"!=typeof t&&null!==t)throw new TypeError("Class extends value "+String(t)+" is not a constructor or null");function n(){this.constructor=e}r(e,t),e.prototype=null===t?Object.create(t):(n.prototype=t.prototype,new n)});Object.defineProperty(t,"__esModule",{value:!0}),t.arrayDiff=void 0,t.diffArrays=function(e,n,r){return t.arrayDiff.diff(e,n,r)};var o=function(e){function t(){return null!==e&&e.apply(this,arguments)||this}return i(t,e),t.prototype.tokenize=function(e){return e.slice()},t.prototype.join=function(e){return e},t.prototype.removeEmpty=function(e){return e},t}(n(188).default);t.arrayDiff=new o}},t={},function n(r){var i=t[r];if(void 0!==i)return i.exports;var o=t[r]={exports:{}};return e[r].call(o.exports,o,o.exports,n),o.exports}(166);var e,t}));`, diff2htmlCss: ':host,:root{--d2h-bg-color:#fff;--d2h-border-color:#ddd;--d2h-dim-color:rgba(0,0,0,.3);--d2h-line-border-color:#eee;--d2h-file-header-bg-color:#f7f7f7;--d2h-file-header-border-color:#d8d8d8;--d2h-empty-placeholder-bg-color:#f1f1f1;--d2h-empty-placeholder-border-color:#e1e1e1;--d2h-selected-color:#c8e1ff;--d2h-ins-bg-color:#dfd;--d2h-ins-border-color:#b4e2b4;--d2h-ins-highlight-bg-color:#97f295;--d2h-ins-label-color:#399839;--d2h-del-bg-color:#fee8e9;--d2h-del-border-color:#e9aeae;--d2h-del-highlight-bg-color:#ffb6ba;--d2h-del-label-color:#c33;--d2h-change-del-color:#fdf2d0;--d2h-change-ins-color:#ded;--d2h-info-bg-color:#f8fafd;--d2h-info-border-color:#d5e4f2;--d2h-change-label-color:#d0b44c;--d2h-moved-label-color:#3572b0;--d2h-dark-color:#e6edf3;--d2h-dark-bg-color:#0d1117;--d2h-dark-border-color:#30363d;--d2h-dark-dim-color:#6e7681;--d2h-dark-line-border-color:#21262d;--d2h-dark-file-header-bg-color:#161b22;--d2h-dark-file-header-border-color:#30363d;--d2h-dark-empty-placeholder-bg-color:hsla(215,8%,47%,.1);--d2h-dark-empty-placeholder-border-color:#30363d;--d2h-dark-selected-color:rgba(56,139,253,.1);--d2h-dark-ins-bg-color:rgba(46,160,67,.15);--d2h-dark-ins-border-color:rgba(46,160,67,.4);--d2h-dark-ins-highlight-bg-color:rgba(46,160,67,.4);--d2h-dark-ins-label-color:#3fb950;--d2h-dark-del-bg-color:rgba(248,81,73,.1);--d2h-dark-del-border-color:rgba(248,81,73,.4);--d2h-dark-del-highlight-bg-color:rgba(248,81,73,.4);--d2h-dark-del-label-color:#f85149;--d2h-dark-change-del-color:rgba(210,153,34,.2);--d2h-dark-change-ins-color:rgba(46,160,67,.25);--d2h-dark-info-bg-color:rgba(56,139,253,.1);--d2h-dark-info-border-color:rgba(56,139,253,.4);--d2h-dark-change-label-color:#d29922;--d2h-dark-moved-label-color:#3572b0}.d2h-wrapper{text-align:left}.d2h-file-header{background-color:#f7f7f7;background-color:var(--d2h-file-header-bg-color);border-bottom:1px solid #d8d8d8;border-bottom:1px solid var(--d2h-file-header-border-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-family:Source Sans Pro,Helvetica Neue,Helvetica,Arial,sans-serif;height:35px;padding:5px 10px}.d2h-file-header.d2h-sticky-header{position:sticky;top:0;z-index:1}.d2h-file-stats{display:-webkit-box;display:-ms-flexbox;display:flex;font-size:14px;margin-left:auto}.d2h-lines-added{border:1px solid #b4e2b4;border:1px solid var(--d2h-ins-border-color);border-radius:5px 0 0 5px;color:#399839;color:var(--d2h-ins-label-color);padding:2px;text-align:right;vertical-align:middle}.d2h-lines-deleted{border:1px solid #e9aeae;border:1px solid var(--d2h-del-border-color);border-radius:0 5px 5px 0;color:#c33;color:var(--d2h-del-label-color);margin-left:1px;padding:2px;text-align:left;vertical-align:middle}.d2h-file-name-wrapper{display:-webkit-box;display:-ms-flexbox;display:flex;-webkit-box-align:center;-ms-flex-align:center;align-items:center;font-size:15px;width:100%}.d2h-file-name{overflow-x:hidden;text-overflow:ellipsis;white-space:nowrap}.d2h-file-wrapper{border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;margin-bottom:1em}.d2h-file-collapse{-webkit-box-pack:end;-ms-flex-pack:end;cursor:pointer;display:none;font-size:12px;justify-content:flex-end;-webkit-box-align:center;-ms-flex-align:center;align-items:center;border:1px solid #ddd;border:1px solid var(--d2h-border-color);border-radius:3px;padding:4px 8px}.d2h-file-collapse.d2h-selected{background-color:#c8e1ff;background-color:var(--d2h-selected-color)}.d2h-file-collapse-input{margin:0 4px 0 0}.d2h-diff-table{border-collapse:collapse;font-family:Menlo,Consolas,monospace;font-size:13px;width:100%}.d2h-files-diff{display:-webkit-box;display:-ms-flexbox;display:flex;width:100%}.d2h-file-diff{overflow-y:hidden}.d2h-file-diff.d2h-d-none,.d2h-files-diff.d2h-d-none{display:none}.d2h-file-side-diff{display:inline-block;overflow-x:scroll;overflow-y:hidden;width:50%}.d2h-code-line{padding:0 8em;width:calc(100% - 16em)}.d2h-code-line,.d2h-code-side-line{display:inline-block;-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none;white-space:nowrap}.d2h-code-side-line{padding:0 4.5em;width:calc(100% - 9em)}.d2h-code-line-ctn{background:none;display:inline-block;padding:0;word-wrap:normal;-webkit-user-select:text;-moz-user-select:text;-ms-user-select:text;user-select:text;vertical-align:middle;white-space:pre;width:100%}.d2h-code-line del,.d2h-code-side-line del{background-color:#ffb6ba;background-color:var(--d2h-del-highlight-bg-color)}.d2h-code-line del,.d2h-code-line ins,.d2h-code-side-line del,.d2h-code-side-line ins{border-radius:.2em;display:inline-block;margin-top:-1px;-webkit-text-decoration:none;text-decoration:none}.d2h-code-line ins,.d2h-code-side-line ins{background-color:#97f295;background-color:var(--d2h-ins-highlight-bg-color);text-align:left}.d2h-code-line-prefix{background:none;display:inline;padding:0;word-wrap:normal;white-space:pre}.line-num1{float:left}.line-num1,.line-num2{-webkit-box-sizing:border-box;box-sizing:border-box;overflow:hidden;padding:0 .5em;text-overflow:ellipsis;width:3.5em}.line-num2{float:right}.d2h-code-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;position:absolute;text-align:right;width:7.5em}.d2h-code-linenumber:after{content:"\\200b"}.d2h-code-side-linenumber{background-color:#fff;background-color:var(--d2h-bg-color);border:solid #eee;border:solid var(--d2h-line-border-color);border-width:0 1px;-webkit-box-sizing:border-box;box-sizing:border-box;color:rgba(0,0,0,.3);color:var(--d2h-dim-color);cursor:pointer;display:inline-block;overflow:hidden;padding:0 .5em;position:absolute;text-align:right;text-overflow:ellipsis;width:4em}.d2h-code-side-linenumber:after{content:"\\200b"}.d2h-code-side-emptyplaceholder,.d2h-emptyplaceholder{background-color:#f1f1f1;background-color:var(--d2h-empty-placeholder-bg-color);border-color:#e1e1e1;border-color:var(--d2h-empty-placeholder-border-color)}.d2h-code-line-prefix,.d2h-code-linenumber,.d2h-code-side-linenumber,.d2h-emptyplaceholder{-webkit-user-select:none;-moz-user-select:none;-ms-user-select:none;user-select:none}.d2h-code-linenumber,.d2h-code-side-linenumber{direction:rtl}.d2h-del{background-color:#fee8e9;background-color:var(--d2h-del-bg-color);border-color:#e9aeae;border-color:var(--d2h-del-border-color)}.d2h-ins{background-color:#dfd;background-color:var(--d2h-ins-bg-color);border-color:#b4e2b4;border-color:var(--d2h-ins-border-color)}.d2h-info{background-color:#f8fafd;background-color:var(--d2h-info-bg-color);border-color:#d5e4f2;border-color:var(--d2h-info-border-color);color:rgba(0,0,0,.3);color:var(--d2h-dim-color)}.d2h-file-diff .d2h-del.d2h-change{background-color:#fdf2d0;background-color:var(--d2h-change-del-color)}.d2h-file-diff .d2h-ins.d2h-change{background-color:#ded;background-color:var(--d2h-change-ins-color)}.d2h-file-list-wrapper{margin-bottom:10px}.d2h-file-list-wrapper a{-webkit-text-decoration:none;text-decoration:none}.d2h-file-list-wrapper a,.d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-file-list-header{text-align:left}.d2h-file-list-title{font-weight:700}.d2h-file-list-line{display:-webkit-box;display:-ms-flexbox;display:flex;text-align:left}.d2h-file-list{display:block;list-style:none;margin:0;padding:0}.d2h-file-list>li{border-bottom:1px solid #ddd;border-bottom:1px solid var(--d2h-border-color);margin:0;padding:5px 10px}.d2h-file-list>li:last-child{border-bottom:none}.d2h-file-switch{cursor:pointer;display:none;font-size:10px}.d2h-icon{fill:currentColor;margin-right:10px;vertical-align:middle}.d2h-deleted{color:#c33;color:var(--d2h-del-label-color)}.d2h-added{color:#399839;color:var(--d2h-ins-label-color)}.d2h-changed{color:#d0b44c;color:var(--d2h-change-label-color)}.d2h-moved{color:#3572b0;color:var(--d2h-moved-label-color)}.d2h-tag{background-color:#fff;background-color:var(--d2h-bg-color);display:-webkit-box;display:-ms-flexbox;display:flex;font-size:10px;margin-left:5px;padding:0 2px}.d2h-deleted-tag{border:1px solid #c33;border:1px solid var(--d2h-del-label-color)}.d2h-added-tag{border:1px solid #399839;border:1px solid var(--d2h-ins-label-color)}.d2h-changed-tag{border:1px solid #d0b44c;border:1px solid var(--d2h-change-label-color)}.d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-moved-label-color)}.d2h-dark-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-dark-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-dark-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-code-line del,.d2h-dark-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-dark-color-scheme .d2h-code-line ins,.d2h-dark-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-dark-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-dark-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-dark-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-dark-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-dark-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-dark-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-dark-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-dark-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-dark-color-scheme .d2h-file-list-wrapper a,.d2h-dark-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-dark-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-dark-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-dark-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-dark-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}@media (prefers-color-scheme:dark){.d2h-auto-color-scheme{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);color:#e6edf3;color:var(--d2h-dark-color)}.d2h-auto-color-scheme .d2h-file-header{background-color:#161b22;background-color:var(--d2h-dark-file-header-bg-color);border-bottom:#30363d;border-bottom:var(--d2h-dark-file-header-border-color)}.d2h-auto-color-scheme .d2h-lines-added{border:1px solid rgba(46,160,67,.4);border:1px solid var(--d2h-dark-ins-border-color);color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-lines-deleted{border:1px solid rgba(248,81,73,.4);border:1px solid var(--d2h-dark-del-border-color);color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-code-line del,.d2h-auto-color-scheme .d2h-code-side-line del{background-color:rgba(248,81,73,.4);background-color:var(--d2h-dark-del-highlight-bg-color)}.d2h-auto-color-scheme .d2h-code-line ins,.d2h-auto-color-scheme .d2h-code-side-line ins{background-color:rgba(46,160,67,.4);background-color:var(--d2h-dark-ins-highlight-bg-color)}.d2h-auto-color-scheme .d2h-diff-tbody{border-color:#30363d;border-color:var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-code-side-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-files-diff .d2h-code-side-emptyplaceholder,.d2h-auto-color-scheme .d2h-files-diff .d2h-emptyplaceholder{background-color:hsla(215,8%,47%,.1);background-color:var(--d2h-dark-empty-placeholder-bg-color);border-color:#30363d;border-color:var(--d2h-dark-empty-placeholder-border-color)}.d2h-auto-color-scheme .d2h-code-linenumber{background-color:#0d1117;background-color:var(--d2h-dark-bg-color);border-color:#21262d;border-color:var(--d2h-dark-line-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-del{background-color:rgba(248,81,73,.1);background-color:var(--d2h-dark-del-bg-color);border-color:rgba(248,81,73,.4);border-color:var(--d2h-dark-del-border-color)}.d2h-auto-color-scheme .d2h-ins{background-color:rgba(46,160,67,.15);background-color:var(--d2h-dark-ins-bg-color);border-color:rgba(46,160,67,.4);border-color:var(--d2h-dark-ins-border-color)}.d2h-auto-color-scheme .d2h-info{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-info-bg-color);border-color:rgba(56,139,253,.4);border-color:var(--d2h-dark-info-border-color);color:#6e7681;color:var(--d2h-dark-dim-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-del.d2h-change{background-color:rgba(210,153,34,.2);background-color:var(--d2h-dark-change-del-color)}.d2h-auto-color-scheme .d2h-file-diff .d2h-ins.d2h-change{background-color:rgba(46,160,67,.25);background-color:var(--d2h-dark-change-ins-color)}.d2h-auto-color-scheme .d2h-file-wrapper{border:1px solid #30363d;border:1px solid var(--d2h-dark-border-color)}.d2h-auto-color-scheme .d2h-file-collapse{border:1px solid #0d1117;border:1px solid var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-file-collapse.d2h-selected{background-color:rgba(56,139,253,.1);background-color:var(--d2h-dark-selected-color)}.d2h-auto-color-scheme .d2h-file-list-wrapper a,.d2h-auto-color-scheme .d2h-file-list-wrapper a:visited{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-file-list>li{border-bottom:1px solid #0d1117;border-bottom:1px solid var(--d2h-dark-bg-color)}.d2h-dark-color-scheme .d2h-deleted{color:#f85149;color:var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added{color:#3fb950;color:var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed{color:#d29922;color:var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved{color:#3572b0;color:var(--d2h-dark-moved-label-color)}.d2h-auto-color-scheme .d2h-tag{background-color:#0d1117;background-color:var(--d2h-dark-bg-color)}.d2h-auto-color-scheme .d2h-deleted-tag{border:1px solid #f85149;border:1px solid var(--d2h-dark-del-label-color)}.d2h-auto-color-scheme .d2h-added-tag{border:1px solid #3fb950;border:1px solid var(--d2h-dark-ins-label-color)}.d2h-auto-color-scheme .d2h-changed-tag{border:1px solid #d29922;border:1px solid var(--d2h-dark-change-label-color)}.d2h-auto-color-scheme .d2h-moved-tag{border:1px solid #3572b0;border:1px solid var(--d2h-dark-moved-label-color)}}' });
+}
+var init_assets = __esm({
+  "src/report/assets.ts"() {
+    "use strict";
   }
 });
 
@@ -16561,20 +18921,20 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open3 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
+import { open as open4 } from "node:fs/promises";
+import { resolve as resolve16 } from "node:path";
 async function renderReport(snapshotter, format, runId, options = {}) {
   const parts = [];
-  const report3 = await render(snapshotter, format, runId, options, async (part) => {
+  const report3 = await render2(snapshotter, format, runId, options, async (part) => {
     parts.push(part);
   });
   return { report: report3, text: parts.join("") };
 }
 async function writeReport(snapshotter, format, file, runId, options = {}) {
-  const path = resolve13(file);
+  const path = resolve16(file);
   let bytes = 0;
   const report3 = await replaceFileAtomic(path, async (temp) => {
-    const handle = await open3(temp, "wx", 420);
+    const handle = await open4(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -16584,7 +18944,7 @@ async function writeReport(snapshotter, format, file, runId, options = {}) {
         pending = [];
         pendingLength = 0;
       };
-      const written = await render(snapshotter, format, runId, options, async (part) => {
+      const written = await render2(snapshotter, format, runId, options, async (part) => {
         if (part.length >= WRITE_SIZE / 16) {
           await flush();
           bytes += (await handle.write(part)).bytesWritten;
@@ -16602,7 +18962,7 @@ async function writeReport(snapshotter, format, file, runId, options = {}) {
   });
   return { file: path, format, runId: report3.run.runId, bytes };
 }
-async function render(snapshotter, format, runId, options, write2) {
+async function render2(snapshotter, format, runId, options, write2) {
   const report3 = await buildRunReport(snapshotter, runId);
   switch (format) {
     case "json":
@@ -16680,13 +19040,15 @@ var init_report3 = __esm({
     init_config();
     init_report();
     init_github();
-    init_gates2();
+    init_gates3();
+    init_errors();
     init_gate_store();
+    init_report_anchor();
     init_report2();
     init_spec();
     REPORT_COMMAND = defineCommand({
       name: "report",
-      usage: "report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]",
+      usage: "report [--run ID | --anchor REV] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]",
       summary: "A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
       options: {
         run: {
@@ -16694,6 +19056,11 @@ var init_report3 = __esm({
           valueName: "ID",
           description: "the run to report",
           defaultText: "the run updated most recently"
+        },
+        anchor: {
+          type: "string",
+          valueName: "REV",
+          description: "report REV's anchor instead of a run: per file its coverage, method, iterations and gates, and the lines no run wrote"
         },
         format: {
           type: "string",
@@ -16726,11 +19093,17 @@ var init_report3 = __esm({
         }
       },
       positionals: { required: [] },
-      examples: ['report --run "$RUN" --format html -o report.html', "report --format md --ci github"],
+      examples: [
+        'report --run "$RUN" --format html -o report.html',
+        "report --format md --ci github",
+        "report --anchor HEAD --format html -o anchor.html"
+      ],
       async run(ctx, values) {
         const format = values.format;
         const runId = values.run;
         const output = values.output;
+        if (values.anchor !== void 0 && runId !== void 0)
+          throw new UsageError("give --run ID or --anchor REV, not both");
         const options = {
           limits: {
             maxFileDiffBytes: values["max-file-diff-bytes"] ?? ctx.settings.report.maxFileDiffBytes,
@@ -16739,6 +19112,7 @@ var init_report3 = __esm({
         };
         const summaryFile = output === void 0 && format === "md" ? githubFileFor(values.ci, "GITHUB_STEP_SUMMARY") : null;
         const github = detectCi(values.ci).mode === "github";
+        if (values.anchor !== void 0) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
         const snapshotter = await ctx.snapshotter();
         if (output !== void 0) {
           const written = await writeReport(snapshotter, format, output, runId, options);
@@ -17194,9 +19568,9 @@ var require_anchors = __commonJS({
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
-    function anchorIsValid(anchor2) {
-      if (/[\x00-\x19\s,[\]{}]/.test(anchor2)) {
-        const sa = JSON.stringify(anchor2);
+    function anchorIsValid(anchor3) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor3)) {
+        const sa = JSON.stringify(anchor3);
         const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
         throw new Error(msg);
       }
@@ -17227,9 +19601,9 @@ var require_anchors = __commonJS({
         onAnchor: (source) => {
           aliasObjects.push(source);
           prevAnchors ?? (prevAnchors = anchorNames(doc));
-          const anchor2 = findNewAnchor(prefix, prevAnchors);
-          prevAnchors.add(anchor2);
-          return anchor2;
+          const anchor3 = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor3);
+          return anchor3;
         },
         /**
          * With circular references, the source node is only resolved after all
@@ -17476,8 +19850,8 @@ var require_Alias = __commonJS({
     function getAliasCount(doc, node, anchors2) {
       if (identity.isAlias(node)) {
         const source = node.resolve(doc);
-        const anchor2 = anchors2 && source && anchors2.get(source);
-        return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
+        const anchor3 = anchors2 && source && anchors2.get(source);
+        return anchor3 ? anchor3.count * anchor3.aliasCount : 0;
       } else if (identity.isCollection(node)) {
         let count = 0;
         for (const item of node.items) {
@@ -18262,10 +20636,10 @@ var require_stringify = __commonJS({
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor2 = (identity.isScalar(node) || identity.isCollection(node)) && node.anchor;
-      if (anchor2 && anchors.anchorIsValid(anchor2)) {
-        anchors$1.add(anchor2);
-        props.push(`&${anchor2}`);
+      const anchor3 = (identity.isScalar(node) || identity.isCollection(node)) && node.anchor;
+      if (anchor3 && anchors.anchorIsValid(anchor3)) {
+        anchors$1.add(anchor3);
+        props.push(`&${anchor3}`);
       }
       const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
       if (tag)
@@ -18869,8 +21243,8 @@ var require_YAMLMap = __commonJS({
         const it = findPair(this.items, key);
         if (!it)
           return false;
-        const del2 = this.items.splice(this.items.indexOf(it), 1);
-        return del2.length > 0;
+        const del3 = this.items.splice(this.items.indexOf(it), 1);
+        return del3.length > 0;
       }
       get(key, keepScalar) {
         const it = findPair(this.items, key);
@@ -18974,8 +21348,8 @@ var require_YAMLSeq = __commonJS({
         const idx = asItemIndex(key);
         if (typeof idx !== "number")
           return false;
-        const del2 = this.items.splice(idx, 1);
-        return del2.length > 0;
+        const del3 = this.items.splice(idx, 1);
+        return del3.length > 0;
       }
       get(key, keepScalar) {
         const idx = asItemIndex(key);
@@ -20549,7 +22923,7 @@ var require_resolve_props = __commonJS({
       let hasNewline = false;
       let reqSpace = false;
       let tab = null;
-      let anchor2 = null;
+      let anchor3 = null;
       let tag = null;
       let newlineAfterProp = null;
       let comma = null;
@@ -20596,16 +22970,16 @@ var require_resolve_props = __commonJS({
               commentSep += token.source;
             atNewline = true;
             hasNewline = true;
-            if (anchor2 || tag)
+            if (anchor3 || tag)
               newlineAfterProp = token;
             hasSpace = true;
             break;
           case "anchor":
-            if (anchor2)
+            if (anchor3)
               onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
             if (token.source.endsWith(":"))
               onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
-            anchor2 = token;
+            anchor3 = token;
             start ?? (start = token.offset);
             atNewline = false;
             hasSpace = false;
@@ -20622,7 +22996,7 @@ var require_resolve_props = __commonJS({
             break;
           }
           case indicator:
-            if (anchor2 || tag)
+            if (anchor3 || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
@@ -20659,7 +23033,7 @@ var require_resolve_props = __commonJS({
         spaceBefore,
         comment,
         hasNewline,
-        anchor: anchor2,
+        anchor: anchor3,
         tag,
         newlineAfterProp,
         end,
@@ -21168,8 +23542,8 @@ var require_compose_collection = __commonJS({
       const tagToken = props.tag;
       const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
       if (token.type === "block-seq") {
-        const { anchor: anchor2, newlineAfterProp: nl } = props;
-        const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
+        const { anchor: anchor3, newlineAfterProp: nl } = props;
+        const lastProp = anchor3 && tagToken ? anchor3.offset > tagToken.offset ? anchor3 : tagToken : anchor3 ?? tagToken;
         if (lastProp && (!nl || nl.offset < lastProp.offset)) {
           const message = "Missing newline after block sequence props";
           onError(lastProp, "MISSING_CHAR", message);
@@ -21735,13 +24109,13 @@ var require_compose_node = __commonJS({
     var CN = { composeNode, composeEmptyNode };
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor: anchor2, tag } = props;
+      const { spaceBefore, comment, anchor: anchor3, tag } = props;
       let node;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
           node = composeAlias(ctx, token, onError);
-          if (anchor2 || tag)
+          if (anchor3 || tag)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
         case "scalar":
@@ -21749,16 +24123,16 @@ var require_compose_node = __commonJS({
         case "double-quoted-scalar":
         case "block-scalar":
           node = composeScalar.composeScalar(ctx, token, tag, onError);
-          if (anchor2)
-            node.anchor = anchor2.source.substring(1);
+          if (anchor3)
+            node.anchor = anchor3.source.substring(1);
           break;
         case "block-map":
         case "block-seq":
         case "flow-collection":
           try {
             node = composeCollection.composeCollection(CN, ctx, token, props, onError);
-            if (anchor2)
-              node.anchor = anchor2.source.substring(1);
+            if (anchor3)
+              node.anchor = anchor3.source.substring(1);
           } catch (error2) {
             const message = error2 instanceof Error ? error2.message : String(error2);
             onError(token, "RESOURCE_EXHAUSTION", message);
@@ -21771,8 +24145,8 @@ var require_compose_node = __commonJS({
         }
       }
       node ?? (node = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor2 && node.anchor === "")
-        onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (anchor3 && node.anchor === "")
+        onError(anchor3, "BAD_ALIAS", "Anchor cannot be an empty string");
       if (atKey && ctx.options.stringKeys && (!identity.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
@@ -21789,7 +24163,7 @@ var require_compose_node = __commonJS({
         node.srcToken = token;
       return node;
     }
-    function composeEmptyNode(ctx, offset, before2, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
+    function composeEmptyNode(ctx, offset, before2, pos, { spaceBefore, comment, anchor: anchor3, tag, end }, onError) {
       const token = {
         type: "scalar",
         offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before2, pos),
@@ -21797,10 +24171,10 @@ var require_compose_node = __commonJS({
         source: ""
       };
       const node = composeScalar.composeScalar(ctx, token, tag, onError);
-      if (anchor2) {
-        node.anchor = anchor2.source.substring(1);
+      if (anchor3) {
+        node.anchor = anchor3.source.substring(1);
         if (node.anchor === "")
-          onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
+          onError(anchor3, "BAD_ALIAS", "Anchor cannot be an empty string");
       }
       if (spaceBefore)
         node.spaceBefore = true;
@@ -23116,15 +25490,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list4, type) {
-      for (let i = 0; i < list4.length; ++i)
-        if (list4[i].type === type)
+    function includesToken(list5, type) {
+      for (let i = 0; i < list5.length; ++i)
+        if (list5[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list4) {
-      for (let i = 0; i < list4.length; ++i) {
-        switch (list4[i].type) {
+    function findNonEmptyIndex(list5) {
+      for (let i = 0; i < list5.length; ++i) {
+        switch (list5[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -24221,14 +26595,14 @@ var init_config_parse = __esm({
 // src/store/config.ts
 import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname9, join as join24, resolve as resolve14 } from "node:path";
+import { dirname as dirname10, join as join27, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve14(cwd, opts.home);
+  const home = resolve17(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -24257,7 +26631,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve14(opts.cwd ?? process.cwd(), opts.configFile) : join24(resolve14(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join27(resolve17(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile12(file, "utf8");
@@ -24272,13 +26646,13 @@ async function readConfig(opts) {
   }
   const { parseConfig: parseConfig2 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
   const config2 = parseConfig2(file, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname9(file), config2.artifactsDir);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname10(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join24(homedir3(), value.slice(2));
-  return resolve14(base, value);
+  if (value.startsWith("~/")) return join27(homedir3(), value.slice(2));
+  return resolve17(base, value);
 }
 var init_config2 = __esm({
   "src/store/config.ts"() {
@@ -24296,7 +26670,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -24326,7 +26700,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve15(values.workspace ?? "."),
+          resolve18(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0
@@ -24359,7 +26733,7 @@ var init_context = __esm({
         return this.snapshotterInstance;
       }
       gates() {
-        this.gatesInstance ??= Promise.all([Promise.resolve().then(() => (init_gates(), gates_exports)), this.snapshotter()]).then(
+        this.gatesInstance ??= Promise.all([Promise.resolve().then(() => (init_gates2(), gates_exports)), this.snapshotter()]).then(
           ([{ Gates: Gates2 }, snapshotter]) => new Gates2(snapshotter)
         );
         return this.gatesInstance;
@@ -24557,8 +26931,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text) {
-  return new Promise((resolve18, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve18());
+  return new Promise((resolve21, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve21());
   });
 }
 var INHERITED, NOT_SERVED, OutputClosed;
@@ -24741,8 +27115,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir9, realpath as realpath6, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { mkdir as mkdir10, realpath as realpath6, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join28 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -24756,11 +27130,11 @@ function checkpointRepo(p) {
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir9(repo.gitDir, { recursive: true });
+  await mkdir10(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join25(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join25(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir10(join28(repo.gitDir, "info"), { recursive: true });
+  await writeFile8(join28(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -24817,45 +27191,6 @@ var init_checkpoint_repo = __esm({
       ["core.symlinks", "true"]
     ];
     REPO_ATTRIBUTES = "* -text -eol -crlf -ident -filter -working-tree-encoding\n";
-  }
-});
-
-// src/git/parsers/cat-file-batch.ts
-function parseCatFileBatch(buf) {
-  const out = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    const eol = buf.indexOf(10, pos);
-    if (eol < 0) throw unparseable("cat-file --batch", "output ends inside a header");
-    const header = buf.toString("utf8", pos, eol);
-    pos = eol + 1;
-    const missing = /^(.*) (missing|ambiguous)$/.exec(header);
-    if (missing) {
-      out.push({ kind: "missing", name: missing[1] ?? "" });
-      continue;
-    }
-    const found = FOUND2.exec(header);
-    if (!found) throw unparseable("cat-file --batch", "malformed header", header);
-    const size = Number(found[3]);
-    if (pos + size + 1 > buf.length || buf[pos + size] !== 10)
-      throw unparseable("cat-file --batch", `object ${found[1]} is truncated`);
-    out.push({
-      kind: "found",
-      oid: found[1] ?? "",
-      type: found[2] ?? "",
-      content: buf.subarray(pos, pos + size)
-    });
-    pos += size + 1;
-  }
-  return out;
-}
-var FOUND2;
-var init_cat_file_batch = __esm({
-  "src/git/parsers/cat-file-batch.ts"() {
-    "use strict";
-    init_ids();
-    init_nul_records();
-    FOUND2 = new RegExp(`^(${OBJECT_ID_SOURCE}) ([a-z]+) (\\d+)$`);
   }
 });
 
@@ -25007,9 +27342,9 @@ var init_checkpoint_trees = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join26 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join29 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join26(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join29(o.home, ".config");
   let configured = null;
   for (const file of userConfigFiles({
     HOME: o.home,
@@ -25028,11 +27363,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path = configured === null ? join26(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path = configured === null ? join29(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path) && await exists3(path) ? path : null;
 }
 function expandHome(path, home) {
-  return path === "~" ? home : path.startsWith("~/") ? join26(home, path.slice(2)) : path;
+  return path === "~" ? home : path.startsWith("~/") ? join29(home, path.slice(2)) : path;
 }
 async function exists3(path) {
   return access2(path).then(
@@ -25049,27 +27384,27 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes8 } from "node:crypto";
-import { mkdir as mkdir10, open as open4, rename as rename5, rm as rm15, stat as stat15, symlink } from "node:fs/promises";
-import { dirname as dirname10, join as join27, sep as sep7 } from "node:path";
+import { randomBytes as randomBytes9 } from "node:crypto";
+import { mkdir as mkdir11, open as open5, rename as rename5, rm as rm16, stat as stat17, symlink } from "node:fs/promises";
+import { dirname as dirname11, join as join30, sep as sep7 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes8(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes9(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir10(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat15(root), stat15(preferred)]);
+  await mkdir11(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat17(root), stat17(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname10(item.dest);
-    await mkdir10(fsPath(parent), { recursive: true });
-    await placeOne(item, join27(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname10(d)) {
+    const parent = dirname11(item.dest);
+    await mkdir11(fsPath(parent), { recursive: true });
+    await placeOne(item, join30(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname11(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname10(d) === d) break;
+      if (d === root || dirname11(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -25080,15 +27415,15 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm15(temp, { force: true });
+    await rm16(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname10(item.dest)}${sep7}${tempName()}`;
+  const beside = `${dirname11(item.dest)}${sep7}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm15(fsPath(beside), { force: true });
+    await rm16(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -25097,7 +27432,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open4(temp, "wx", item.kind === "executable" ? 511 : 438);
+  const handle = await open5(temp, "wx", item.kind === "executable" ? 511 : 438);
   try {
     await handle.writeFile(item.content);
     await handle.sync();
@@ -25117,21 +27452,21 @@ var init_place = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname11, join as join28, relative as relative4, resolve as resolve16, sep as sep8 } from "node:path";
+import { basename as basename5, dirname as dirname12, join as join31, relative as relative4, resolve as resolve19, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join28(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join31(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename5(abs)];
-  let head = dirname11(abs);
+  let head = dirname12(abs);
   for (; ; ) {
     try {
-      return join28(await realpath7(head), ...tail.reverse());
+      return join31(await realpath7(head), ...tail.reverse());
     } catch {
-      const up = dirname11(head);
+      const up = dirname12(head);
       if (up === head) return abs;
       tail.push(basename5(head));
       head = up;
@@ -25150,7 +27485,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve16(root, input);
+  const abs = resolve19(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -25173,7 +27508,7 @@ var init_workspace_paths = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname12 } from "node:path";
+import { dirname as dirname13 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat3(fsPath(abs));
@@ -25249,7 +27584,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path) => dirname12(toAbsolute(ctx.root, path)))))
+  for (const dir of new Set(out.deleted.map((path) => dirname13(toAbsolute(ctx.root, path)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -25356,7 +27691,7 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat5, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname13 } from "node:path";
+import { dirname as dirname14 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -25372,7 +27707,7 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname13(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname14(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -25406,7 +27741,7 @@ var init_capture = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes9 } from "node:crypto";
+import { randomBytes as randomBytes10 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -25430,7 +27765,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes9(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes10(3).toString("hex")}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt } = decodeMessage(r.body, r.date);
@@ -25548,23 +27883,23 @@ var init_plan = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir7, readFile as readFile13 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { readdir as readdir8, readFile as readFile13 } from "node:fs/promises";
+import { join as join32 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join29(checkpointsDir, projectId, worktreeKey);
+  const dir = join32(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join29(dir, "git"),
-    indexFile: join29(dir, "index"),
-    metaFile: join29(dir, "store.json"),
-    upkeepFile: join29(dir, "upkeep.json"),
-    lockPath: join29(dir, "lock"),
-    tempDir: join29(dir, "tmp")
+    gitDir: join32(dir, "git"),
+    indexFile: join32(dir, "index"),
+    metaFile: join32(dir, "store.json"),
+    upkeepFile: join32(dir, "upkeep.json"),
+    lockPath: join32(dir, "lock"),
+    tempDir: join32(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -25586,7 +27921,7 @@ async function readStoredWorkspace(metaFile) {
 }
 async function listDir2(dir) {
   try {
-    return (await readdir7(dir)).sort();
+    return (await readdir8(dir)).sort();
   } catch {
     return [];
   }
@@ -25598,8 +27933,8 @@ var init_project_id = __esm({
 });
 
 // src/checkpoints/retention.ts
-import { lstat as lstat6, readdir as readdir8 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { lstat as lstat6, readdir as readdir9 } from "node:fs/promises";
+import { join as join33 } from "node:path";
 function assertRetention(keep, pruneAge) {
   if (!Number.isInteger(keep) || keep < 0) {
     throw new InvalidArgumentError(
@@ -25614,19 +27949,19 @@ function assertRetention(keep, pruneAge) {
     );
   }
 }
-function selectRemovals(newestFirst, keep, protectedOids) {
-  return newestFirst.slice(keep).filter((r) => !protectedOids.has(r.oid));
+function selectRemovals(newestFirst2, keep, protectedOids) {
+  return newestFirst2.slice(keep).filter((r) => !protectedOids.has(r.oid));
 }
 async function directorySize(dir) {
   let total = 0;
   let names;
   try {
-    names = await readdir8(dir);
+    names = await readdir9(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
-    const path = join30(dir, name);
+    const path = join33(dir, name);
     try {
       const st = await lstat6(path);
       total += st.isDirectory() ? await directorySize(path) : st.size;
@@ -25728,8 +28063,8 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile14, rm as rm16, stat as stat16 } from "node:fs/promises";
-import { dirname as dirname14 } from "node:path";
+import { readFile as readFile14, rm as rm17, stat as stat18 } from "node:fs/promises";
+import { dirname as dirname15 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await directorySize(location.dir);
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -25757,17 +28092,17 @@ async function gcStore(repo, location, keep, pruneAge) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm16(location.tempDir, { recursive: true, force: true });
+    await rm17(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname14(location.metaFile));
+  await sweepTempFiles(dirname15(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
 async function storeBytes(repo, counts) {
-  const index = await stat16(repo.indexFile).then(
+  const index = await stat18(repo.indexFile).then(
     (st) => st.size,
     () => 0
   );
@@ -25856,7 +28191,7 @@ var init_upkeep = __esm({
 // src/checkpoints/checkpoints.ts
 import { access as access4, readFile as readFile15, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join31, sep as sep9 } from "node:path";
+import { join as join34, sep as sep9 } from "node:path";
 async function physicalPath(path) {
   try {
     await access4(path);
@@ -26140,10 +28475,10 @@ var init_checkpoints = __esm({
             { details: {} }
           );
         const pairs = [];
-        for (const patch3 of target) {
-          this.assertRevision(patch3.hash);
-          for (const file of patch3.files)
-            pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch3.hash]);
+        for (const patch4 of target) {
+          this.assertRevision(patch4.hash);
+          for (const file of patch4.files)
+            pairs.push([await toWorkspaceGitPath(this.workspace, file, this.forbidden), patch4.hash]);
         }
         const sources = firstPatchWins(pairs);
         return this.locked("checkpoint revert", async () => {
@@ -26322,7 +28657,7 @@ var init_checkpoints = __esm({
        */
       async mirrorUserExcludes() {
         const wanted = this.userExcludes === null ? "" : await readFile15(this.userExcludes, "utf8").catch(() => "");
-        const target = join31(this.location.gitDir, "info", "exclude");
+        const target = join34(this.location.gitDir, "info", "exclude");
         const have = await readFile15(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -26353,10 +28688,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm17, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile9 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join32, resolve as resolve17 } from "node:path";
-function open5(ctx) {
+import { join as join35, resolve as resolve20 } from "node:path";
+function open6(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -26399,7 +28734,7 @@ function upkeepText(error2) {
   const why = error2 instanceof Error ? error2.message : String(error2);
   return `the checkpoint was recorded, but packing or pruning the store failed: ${why}`;
 }
-var MARKERS, HASH_FORMS, track, patch2, diff, diffFull, restore, revert, list2, gc, status, CHECKPOINT_COMMANDS;
+var MARKERS, HASH_FORMS, track, patch3, diff, diffFull, restore, revert, list3, gc, status, CHECKPOINT_COMMANDS;
 var init_checkpoint2 = __esm({
   "src/cli/commands/checkpoint.ts"() {
     "use strict";
@@ -26425,7 +28760,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, ...result } = await (await open5(ctx)).track(values.label);
+        const { upkeepError, ...result } = await (await open6(ctx)).track(values.label);
         const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
         return {
           json: result,
@@ -26440,7 +28775,7 @@ var init_checkpoint2 = __esm({
         };
       }
     });
-    patch2 = defineCommand({
+    patch3 = defineCommand({
       name: "checkpoint patch",
       usage: "checkpoint patch HASH",
       summary: 'List the files changed since checkpoint HASH (the diff itself: "checkpoint diff").',
@@ -26449,7 +28784,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name]) {
-        const cp = await open5(ctx);
+        const cp = await open6(ctx);
         const result = await cp.patch(await resolveCheckpoint(cp, name));
         return {
           json: result,
@@ -26469,14 +28804,14 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name]) {
-        const cp = await open5(ctx);
+        const cp = await open6(ctx);
         const hash = await resolveCheckpoint(cp, name);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join32(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join32(dir, "diff.patch");
-        const cleanup = () => rm17(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join35(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join35(dir, "diff.patch");
+        const cleanup = () => rm18(dir, { recursive: true, force: true });
         try {
-          await writeFile7(file, await cp.diffBytes(hash));
+          await writeFile9(file, await cp.diffBytes(hash));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -26493,7 +28828,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open5(ctx);
+        const cp = await open6(ctx);
         const diffs = await cp.diffFull(
           await resolveCheckpoint(cp, from),
           to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
@@ -26525,7 +28860,7 @@ var init_checkpoint2 = __esm({
           throw new UsageError("give either a HASH or --prompt N (with --session ID for an older session)");
         if (values.session !== void 0 && values.prompt === void 0)
           throw new UsageError("--session goes with --prompt N");
-        const cp = await open5(ctx);
+        const cp = await open6(ctx);
         const hash = values.prompt === void 0 ? await resolveCheckpoint(cp, name) : (await cp.beforePrompt(values.prompt, values.session)).hash;
         const result = await cp.restore(hash);
         return {
@@ -26548,11 +28883,11 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open5(ctx);
+        const cp = await open6(ctx);
         const hash = await resolveCheckpoint(cp, name);
         const result = paths.length ? await cp.revert(
           hash,
-          paths.map((p) => resolve17(ctx.workspace, p))
+          paths.map((p) => resolve20(ctx.workspace, p))
         ) : await cp.revert(hash);
         return {
           json: result,
@@ -26565,7 +28900,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         };
       }
     });
-    list2 = defineCommand({
+    list3 = defineCommand({
       name: "checkpoint list",
       usage: "checkpoint list",
       summary: "Recorded checkpoints, newest first.",
@@ -26573,7 +28908,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open5(ctx)).list();
+        const entries = await (await open6(ctx)).list();
         return {
           json: entries,
           human: () => entries.length ? table(
@@ -26613,7 +28948,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open5(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open6(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
@@ -26629,7 +28964,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open5(ctx)).status();
+        const st = await (await open6(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -26643,12 +28978,12 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
     });
     CHECKPOINT_COMMANDS = [
       track,
-      patch2,
+      patch3,
       diff,
       diffFull,
       restore,
       revert,
-      list2,
+      list3,
       gc,
       status
     ];
@@ -26678,7 +29013,7 @@ function describe3(r) {
     `gate ${r.name} attempt ${r.attempt} on iteration ${r.iteration} (${short(r.afterSha)}): ${r.verdict}, ${r.reason} [${r.durationMs} ms]`
   );
 }
-var EXIT, COLOUR, FORWARDED, RUN, ITERATION, NAME, JUNIT, MIN_TESTS, gate, record2, list3, replay, GATE_COMMANDS;
+var EXIT, COLOUR, FORWARDED, RUN, ITERATION, NAME, JUNIT, MIN_TESTS, gate, record2, list4, replay, GATE_COMMANDS;
 var init_gate2 = __esm({
   "src/cli/commands/gate.ts"() {
     "use strict";
@@ -26795,7 +29130,7 @@ var init_gate2 = __esm({
         return verdictResult(result);
       }
     });
-    list3 = defineCommand({
+    list4 = defineCommand({
       name: "gate list",
       usage: "gate list [--run ID] [--iteration N]",
       summary: "List recorded gate verdicts, oldest first (by startedAt, then id).",
@@ -26880,7 +29215,7 @@ var init_gate2 = __esm({
         };
       }
     });
-    GATE_COMMANDS = [gate, record2, list3, replay];
+    GATE_COMMANDS = [gate, record2, list4, replay];
   }
 });
 
@@ -26888,8 +29223,8 @@ var init_gate2 = __esm({
 async function withinBudget(ms, fn) {
   const controller = new AbortController();
   let timer;
-  const deadline = new Promise((resolve18) => {
-    timer = setTimeout(() => resolve18("late"), ms);
+  const deadline = new Promise((resolve21) => {
+    timer = setTimeout(() => resolve21("late"), ms);
   });
   const work = fn(controller.signal);
   const wrapped = work.then((value) => ({ value }));
@@ -26905,7 +29240,7 @@ async function withinBudget(ms, fn) {
     () => void 0,
     () => void 0
   );
-  await Promise.race([settled, new Promise((resolve18) => setTimeout(resolve18, WIND_DOWN_MS).unref())]);
+  await Promise.race([settled, new Promise((resolve21) => setTimeout(resolve21, WIND_DOWN_MS).unref())]);
   return { done: false };
 }
 var WIND_DOWN_MS;
@@ -26917,13 +29252,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat17 } from "node:fs/promises";
-import { dirname as dirname15 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir12, rename as rename6, stat as stat19 } from "node:fs/promises";
+import { dirname as dirname16 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
-    await mkdir11(dirname15(file), { recursive: true });
-    const size = await stat17(file).then(
+    await mkdir12(dirname16(file), { recursive: true });
+    const size = await stat19(file).then(
       (st) => st.size,
       () => 0
     );
@@ -26946,7 +29281,7 @@ var init_log3 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join33 } from "node:path";
+import { join as join36 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -26963,7 +29298,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join33(layout(home).logs, "hooks.log");
+  return join36(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -27164,14 +29499,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve18) => {
+  const result = await new Promise((resolve21) => {
     const timer = setTimeout(
-      () => resolve18({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve21({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timeoutMs
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve18(value);
+      resolve21(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -27268,6 +29603,7 @@ var init_commands = __esm({
       },
       { names: ["report"], load: async () => [(await Promise.resolve().then(() => (init_report3(), report_exports))).REPORT_COMMAND] },
       { names: ["attest"], load: async () => [(await Promise.resolve().then(() => (init_attest2(), attest_exports))).ATTEST_COMMAND] },
+      { names: ["anchor", "trace"], load: async () => (await Promise.resolve().then(() => (init_provenance2(), provenance_exports))).PROVENANCE_COMMANDS },
       { names: ["serve"], load: async () => [(await Promise.resolve().then(() => (init_serve3(), serve_exports2))).SERVE_COMMAND] },
       {
         names: [
@@ -27344,21 +29680,8 @@ function editDistance(a, b) {
   return rows[a.length][b.length];
 }
 
-// src/cli/version.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-function packageVersion() {
-  if (typeof AGENTGATE_VERSION === "string") return AGENTGATE_VERSION;
-  for (const up of ["../../../package.json", "../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync2(new URL(up, import.meta.url), "utf8"));
-      if (pkg.name === "agentgate-snapshotter" && typeof pkg.version === "string") return pkg.version;
-    } catch {
-    }
-  }
-  return "unknown";
-}
-
 // src/cli/main.ts
+init_version();
 var ranCommand;
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
@@ -27479,6 +29802,9 @@ async function emit(result, json) {
 `);
   if (json && result.warnings !== void 0 && result.warnings.length > 0)
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
+`);
+  const notices = (result.notices ?? []).map((n) => noWorkflowCommands(printable(n)));
+  if (notices.length > 0) process.stderr.write(`${notices.join("\n")}
 `);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join("\n")}
