@@ -96,6 +96,24 @@ describe('anchors that travel', () => {
     expect(ok(c, ['import', bundle])).toMatchObject({ runs: ['r1'], anchors: [x, y].sort(), refused: [] });
     expect(ok(c, ['verify', '--anchor', y])).toMatchObject({ ok: true });
     expect(ok(c, ['import', bundle])).toMatchObject({ snapshots: 0, anchors: [], refused: [] });
+    // report --anchor on the receiving machine: the anchor it kept, as json, dotenv and a file.
+    expect(ok(c, ['report', '--anchor', x, '--format', 'json'])).toMatchObject({
+      kind: 'anchor',
+      commit: x,
+      recorded: 'same',
+      runs: [{ runId: 'r1', iterations: [2] }],
+    });
+    const env = ok(c, ['report', '--anchor', y, '--format', 'dotenv']) as { text: string };
+    expect(env.text).toContain(`AGENTGATE_ANCHOR_COMMIT=${y}\n`);
+    expect(env.text).toContain('AGENTGATE_ANCHOR_LINES_FROM_RUNS=0\n');
+    const page = join(w.root, 'anchor.html');
+    expect(ok(c, ['report', '--anchor', x, '-o', page])).toMatchObject({
+      file: page,
+      format: 'html',
+      commit: x,
+    });
+    expect(readFileSync(page, 'utf8')).toMatch(/^<!doctype html>/);
+    expect(cli(c, ['report', '--anchor', x, '--run', 'r1', '--json']).status).toBe(2);
 
     // Only anchors, or none.
     const onlyAnchors = join(w.root, 'anchors.bundle');
