@@ -75,18 +75,23 @@ export class AnchorRecords {
       );
       const here = anchors.filter((_, i) => present[i]?.found === true);
       const existing = await listRefsWithParents(repo, ANCHORS_PREFIX);
-      const held = new Map((await readAnchorCommits(repo, format, existing, [])).map((h) => [h.commit, h]));
-      const byRef = new Map(existing.map((r) => [r.ref, r.sha]));
+      const byRef = new Map(existing.map((r) => [r.ref, r]));
+      const made = here.map((anchor) => ({ anchor, objects: anchorObjects(format, anchor) }));
+      // Only refs that hold another commit than ours are read (an anchor saying the same is kept).
+      const other = made.flatMap((m) => {
+        const r = byRef.get(anchorRef(m.anchor.commit));
+        return r !== undefined && r.sha !== m.objects.commit.id ? [r] : [];
+      });
+      const held = new Map(
+        (await readAnchorCommits(repo, format, other, [])).map((h) => [h.commit, h.anchor]),
+      );
       const pending: Array<{ anchor: Anchor; objects: AnchorObjects; old: string | null }> = [];
-      for (const anchor of here) {
-        const objects = anchorObjects(format, anchor);
-        const have = held.get(anchor.commit);
-        if (
-          have !== undefined &&
-          (have.ref.sha === objects.commit.id || this.keeper.same(have.anchor, anchor))
-        )
-          continue;
-        pending.push({ anchor, objects, old: byRef.get(anchorRef(anchor.commit)) ?? null });
+      for (const { anchor, objects } of made) {
+        const old = byRef.get(anchorRef(anchor.commit))?.sha ?? null;
+        if (old === objects.commit.id) continue;
+        const theirs = held.get(anchor.commit);
+        if (theirs !== undefined && this.keeper.same(theirs, anchor)) continue;
+        pending.push({ anchor, objects, old });
       }
       if (pending.length > 0) await this.write(repo, pending);
       return here.map((a) => a.commit).sort();
