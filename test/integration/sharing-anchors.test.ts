@@ -87,6 +87,10 @@ describe('anchors that travel', () => {
     expect(recordedAnchor(b, x)).toEqual(recordedAnchor(a, x));
     // Repeated: nothing new, nothing refused, the remote says up to date.
     expect(ok(b, ['fetch'])).toMatchObject({ snapshots: 0, anchors: [], refused: [] });
+    // A new home on b: the refs are here already, so nothing is fetched, but each anchor is checked and stored again.
+    const fresh = { ...b, home: join(w.root, 'b-home-2') };
+    expect(ok(fresh, ['fetch'])).toMatchObject({ runs: ['r1'], anchors: [x, y].sort(), refused: [] });
+    expect(ok(fresh, ['verify', '--anchor', x])).toMatchObject({ ok: true });
     const again = ok(a, ['push']) as { updated: string[]; upToDate: string[] };
     expect(again.updated).toEqual([]);
     expect(again.upToDate).toContain(`refs/agentgate/anchors/${x}`);
