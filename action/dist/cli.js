@@ -17187,15 +17187,22 @@ var init_anchor_records = __esm({
           );
           const here = anchors.filter((_, i) => present[i]?.found === true);
           const existing = await listRefsWithParents(repo, ANCHORS_PREFIX);
-          const held = new Map((await readAnchorCommits(repo, format, existing, [])).map((h) => [h.commit, h]));
-          const byRef = new Map(existing.map((r) => [r.ref, r.sha]));
+          const byRef = new Map(existing.map((r) => [r.ref, r]));
+          const made = here.map((anchor3) => ({ anchor: anchor3, objects: anchorObjects(format, anchor3) }));
+          const other = made.flatMap((m) => {
+            const r = byRef.get(anchorRef(m.anchor.commit));
+            return r !== void 0 && r.sha !== m.objects.commit.id ? [r] : [];
+          });
+          const held = new Map(
+            (await readAnchorCommits(repo, format, other, [])).map((h) => [h.commit, h.anchor])
+          );
           const pending = [];
-          for (const anchor3 of here) {
-            const objects = anchorObjects(format, anchor3);
-            const have = held.get(anchor3.commit);
-            if (have !== void 0 && (have.ref.sha === objects.commit.id || this.keeper.same(have.anchor, anchor3)))
-              continue;
-            pending.push({ anchor: anchor3, objects, old: byRef.get(anchorRef(anchor3.commit)) ?? null });
+          for (const { anchor: anchor3, objects } of made) {
+            const old = byRef.get(anchorRef(anchor3.commit))?.sha ?? null;
+            if (old === objects.commit.id) continue;
+            const theirs = held.get(anchor3.commit);
+            if (theirs !== void 0 && this.keeper.same(theirs, anchor3)) continue;
+            pending.push({ anchor: anchor3, objects, old });
           }
           if (pending.length > 0) await this.write(repo, pending);
           return here.map((a) => a.commit).sort();
@@ -19049,7 +19056,7 @@ var init_report3 = __esm({
     REPORT_COMMAND = defineCommand({
       name: "report",
       usage: "report [--run ID | --anchor REV] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]",
-      summary: "A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
+      summary: "A report of one run (default: the most recent), or with --anchor REV of REV's anchor: a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.",
       options: {
         run: {
           type: "string",

@@ -18,7 +18,7 @@ export const REPORT_COMMAND = defineCommand({
   usage:
     'report [--run ID | --anchor REV] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]',
   summary:
-    'A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. ' +
+    "A report of one run (default: the most recent), or with --anchor REV of REV's anchor: a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. " +
     'Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
   options: {
     run: {
