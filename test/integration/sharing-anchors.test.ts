@@ -208,10 +208,12 @@ describe('anchors that travel', () => {
   it("publishing never overwrites another machine's anchor of a commit", () => {
     w = world();
     const [a, b] = [w.machine('a'), w.machine('b')];
-    const { y } = recordAndAnchor(a);
+    const { x, y } = recordAndAnchor(a);
     ok(a, ['push']);
     const before = git(w.origin, ['rev-parse', `refs/agentgate/anchors/${y}`]);
-    ok(b, ['fetch']);
+    // --run: only the anchors naming that run (y names none: a person's commit).
+    expect(ok(b, ['fetch', '--run', 'r1'])).toMatchObject({ runs: ['r1'], anchors: [x], refused: [] });
+    expect(ok(b, ['fetch'])).toMatchObject({ anchors: [y], refused: [] });
     // b anchors the same commit narrowed to one run: another anchor, which the remote must not take.
     ok(b, ['anchor', y, '--run', 'r1']);
     const res = cli(b, ['push', '--anchors', 'only', '--json']);
