@@ -229,3 +229,14 @@ export class AgentNotStartedError extends AgentgateError {
 export class AgentConfigInvalidError extends AgentgateError {
   readonly code = 'AGENT_CONFIG_INVALID' as const;
 }
+
+// Provenance after merge (src/provenance).
+/** `verify --anchor REV` of a commit that has no recorded anchor. */
+export class AnchorNotFoundError extends AgentgateError {
+  readonly code = 'ANCHOR_NOT_FOUND' as const;
+}
+/** `attest --commit REV` where REV's tree is no iteration's after tree: a verdict holds only for the tree it judged. */
+export class CommitNotGatedError extends AgentgateError {
+  readonly code = 'COMMIT_NOT_GATED' as const;
+  override readonly exitCode = 3 as const;
+}

@@ -166,6 +166,8 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   if (text.length > 0) process.stdout.write(`${text}\n`);
   if (json && result.warnings !== undefined && result.warnings.length > 0)
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
+  const notices = (result.notices ?? []).map((n) => noWorkflowCommands(printable(n)));
+  if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
 }

@@ -139,6 +139,8 @@ export type CommandResult =
       workflowCommands?: string[];
       /** Problems that do not stop the command (a store file that does not load): with --json, one `{"warnings":[...]}` line on stderr. */
       warnings?: Array<{ code: string; message: string; file: string | null }>;
+      /** Lines for people on stderr, with or without --json (what a fetch refused, say); stdout keeps the result. */
+      notices?: string[];
     }
   | { streamFile: string; cleanup?: () => Promise<void> }
   /** One JSON document whose big string member is read from a file as it is written (see json-stream.ts). */

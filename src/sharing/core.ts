@@ -1,5 +1,7 @@
 import type { Identity } from '../../types/config.js';
+import type { AnchorMode } from '../../types/anchor-record.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { AnchorKeeper } from './anchor-records.js';
 
 export interface SharingOptions {
   home: string;
@@ -16,6 +18,8 @@ export interface SharingOptions {
   maxPatchBytes?: number;
   /** Whether push and export carry each gate verdict's log text (config `sharing.includeGateLogs`); the digest always travels. */
   includeGateLogs?: boolean;
+  /** Provenance's side of anchor travel; without it no anchor travels. */
+  anchors?: AnchorKeeper;
 }
 
 /**
@@ -26,6 +30,8 @@ export interface Selection {
   workspace: string;
   runId?: string;
   all?: boolean;
+  /** Anchors beside the runs (default, when an AnchorKeeper is given), only anchors, or none. */
+  anchors?: AnchorMode;
 }
 
 /**

@@ -42,7 +42,7 @@ export async function receive(
   repo: Repo,
   list: () => Promise<Array<{ sha: string; ref: string }>>,
   bring: (repo: Repo, refspecs: string[]) => Promise<void>,
-): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates'>> {
+): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates' | 'anchors'>> {
   const lockPath = join(layout(core.options.home).locks, 'sharing.lock');
   // The repository's lock too: a fetch killed inside git leaves ref locks that its takeover clears.
   return withLock(lockPath, { timeoutMs: core.options.lockTimeoutMs, purpose: 'sharing' }, () =>
@@ -104,7 +104,7 @@ async function rebuild(
   repo: Repo,
   incoming: CommitRef[],
   localRefs: CommitRef[],
-): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates'>> {
+): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates' | 'anchors'>> {
   const refused: RefusedRecord[] = [];
   const refuse = (ref: string, reason: string) =>
     refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });

@@ -1,7 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { AnchorMode, AnchorsReceived } from '../../types/anchor-record.js';
 import type { ExportResult, PushResult, ReceiveResult } from '../../types/sharing.js';
-import { BundleInvalidError, GitFailedError, PushRejectedError, RunNotFoundError } from '../errors.js';
+import {
+  AnchorNotFoundError,
+  BundleInvalidError,
+  GitFailedError,
+  PushRejectedError,
+  RunNotFoundError,
+} from '../errors.js';
 import { openRepo, type Repo } from '../git/repo.js';
 import { listRefs } from '../git/refs.js';
 import {
@@ -21,6 +28,8 @@ import { GateRecords, gateRefspecs, GATES_PREFIX, type GatesReceived } from './g
 import type { Selection, SharingCore, SharingOptions } from './core.js';
 import { materialise } from './publish.js';
 import { receive } from './receive.js';
+import { AnchorRecords } from './anchor-records.js';
+import { anchorRef, ANCHORS_PREFIX } from './anchor-objects.js';
 
 export { MAX_PATCH_BYTES } from './core.js';
 export type { Selection, SharingOptions };
@@ -35,6 +44,8 @@ export class Sharing implements SharingCore {
   readonly store: SnapshotStore;
   /** The runs' gate verdicts, which travel beside their records (gate-records.ts). */
   readonly gateRecords: GateRecords;
+  /** The anchors, which travel beside the runs they name (anchor-records.ts); null without a keeper. */
+  readonly anchorRecords: AnchorRecords | null;
 
   constructor(readonly options: SharingOptions) {
     this.store = new SnapshotStore(options.home, { lockTimeoutMs: options.lockTimeoutMs });
@@ -42,21 +53,37 @@ export class Sharing implements SharingCore {
       { ...options, includeGateLogs: options.includeGateLogs ?? false },
       this.store,
     );
+    this.anchorRecords = options.anchors ? new AnchorRecords(options, options.anchors) : null;
   }
 
-  /** Publishes the selected runs' records to a remote (default `origin`). PUSH_REJECTED when the remote holds another record for an iteration. */
+  /**
+   * Publishes the selected runs' records, and the anchors beside them, to a remote (default
+   * `origin`) in one push. PUSH_REJECTED when the remote holds another record for an iteration, or
+   * another anchor of a commit: nothing is overwritten.
+   */
   async push(sel: Selection, remoteName = 'origin', cwd = process.cwd()): Promise<PushResult> {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd);
-    const { runs, refs } = await materialise(this, repo, sel);
-    await this.gateRecords.materialise(repo, runs);
-    const count = sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length;
-    if (count === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [] };
+    const mode = this.anchorMode(sel);
+    const { runs, refs } = mode === 'only' ? { runs: [], refs: [] } : await materialise(this, repo, sel);
+    if (mode !== 'only') await this.gateRecords.materialise(repo, runs);
+    const anchors = await this.materialiseAnchors(repo, sel, mode);
+    const count =
+      (mode === 'only' ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) +
+      (mode !== 'none' && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
+    if (count === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [], anchors: [] };
     const specs = [
-      ...(sel.all
-        ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`]
-        : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`)),
-      ...gateRefspecs(runs, sel.all === true),
+      ...(mode === 'only'
+        ? []
+        : sel.all
+          ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`]
+          : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`)),
+      ...(mode === 'only' ? [] : gateRefspecs(runs, sel.all === true)),
+      ...(mode === 'none'
+        ? []
+        : sel.all
+          ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`]
+          : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)),
     ];
     const results = await pushRefs(repo, remote.url, specs);
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
@@ -78,7 +105,7 @@ export class Sharing implements SharingCore {
     }
     if (rejected.length > 0) {
       throw new PushRejectedError(
-        `the remote already holds other records for ${rejected.length} iteration(s) (${rejected
+        `the remote already holds other records or anchors for ${rejected.length} ref(s) (${rejected
           .slice(0, 3)
           .map((r) => r.ref)
           .join(', ')}); nothing was overwritten. Fetch them to compare, or publish under another run id`,
@@ -99,71 +126,106 @@ export class Sharing implements SharingCore {
       refs: results.length,
       updated,
       upToDate,
+      anchors: anchorsOf(results.map((r) => r.ref)),
     };
   }
 
-  /** Fetches records from a remote (only what is new) and rebuilds them in the local home. */
+  /** Fetches records, and the anchors beside them, from a remote (only what is new) and rebuilds them in the local home. */
   async fetch(sel: Selection, remoteName = 'origin', cwd = process.cwd()): Promise<ReceiveResult> {
     if (sel.runId !== undefined) assertSafeId(sel.runId, 'run id');
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd);
+    const mode = this.anchorMode(sel);
+    const bring = (specs: string[]) => fetchRefs(repo, remote.url, specs);
     const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
-    const result = await receive(
-      this,
-      repo,
-      async () => {
-        const refs = await listRemoteRefs(repo, remote.url, prefix);
-        if (sel.runId !== undefined && refs.length === 0)
-          throw new RunNotFoundError(
-            `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
-            { details: { runId: sel.runId, remote: remote.name } },
+    const result =
+      mode === 'only'
+        ? NOTHING_RECEIVED
+        : await receive(
+            this,
+            repo,
+            async () => {
+              const refs = await listRemoteRefs(repo, remote.url, prefix);
+              if (sel.runId !== undefined && refs.length === 0)
+                throw new RunNotFoundError(
+                  `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
+                  { details: { runId: sel.runId, remote: remote.name } },
+                );
+              return refs;
+            },
+            (_r, specs) => bring(specs),
           );
-        return refs;
-      },
-      (r, specs) => fetchRefs(r, remote.url, specs),
-    );
-    const gates = await this.gateRecords.receive(
+    const gates =
+      mode === 'only'
+        ? NO_GATES
+        : await this.gateRecords.receive(
+            repo,
+            await listRemoteRefs(
+              repo,
+              remote.url,
+              sel.runId === undefined ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`,
+            ),
+            bring,
+          );
+    const anchors = await this.receiveAnchors(
       repo,
-      await listRemoteRefs(
-        repo,
-        remote.url,
-        sel.runId === undefined ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`,
-      ),
-      (specs) => fetchRefs(repo, remote.url, specs),
+      mode,
+      () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX),
+      bring,
+      sel.runId,
     );
-    return { remote: remote.name, ...withGates(result, gates) };
+    return { remote: remote.name, ...withAnchors(withGates(result, gates), anchors) };
   }
 
-  /** Writes the selected runs' records as one bundle file (atomically). */
+  /** Writes the selected runs' records, and the anchors beside them, as one bundle file (atomically). */
   async export(sel: Selection, file: string, cwd = process.cwd()): Promise<ExportResult> {
     const repo = await this.open(sel.workspace);
-    const { runs } = await materialise(this, repo, sel);
-    await this.gateRecords.materialise(repo, runs);
-    const all = await listRefs(repo, RECORDS_PREFIX);
+    const mode = this.anchorMode(sel);
+    const { runs } = mode === 'only' ? { runs: [] } : await materialise(this, repo, sel);
+    if (mode !== 'only') await this.gateRecords.materialise(repo, runs);
+    const anchors = await this.materialiseAnchors(repo, sel, mode);
+    const all = mode === 'only' ? [] : await listRefs(repo, RECORDS_PREFIX);
     const chosen = sel.all
       ? all
       : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
-    const gates = (await listRefs(repo, GATES_PREFIX)).filter(
+    const gates = (mode === 'only' ? [] : await listRefs(repo, GATES_PREFIX)).filter(
       (r) => sel.all || runs.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`)),
     );
-    if (chosen.length === 0)
+    const anchorRefs =
+      mode !== 'none' && sel.all
+        ? (await listRefs(repo, ANCHORS_PREFIX)).map((r) => r.ref)
+        : anchors.map((c) => anchorRef(c));
+    if (mode === 'only' && anchorRefs.length === 0)
+      throw new AnchorNotFoundError(
+        `no anchor of ${repo.topLevel}'s commits is recorded in this home; "anchor REV" records one`,
+        { details: { workspace: repo.topLevel } },
+      );
+    if (chosen.length === 0 && anchorRefs.length === 0)
       throw new RunNotFoundError(
         `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
         { details: { workspace: repo.topLevel } },
       );
     const path = resolve(cwd, file);
-    await replaceFileAtomic(path, (temp) =>
-      createBundle(
-        repo,
-        temp,
-        [...chosen, ...gates].map((r) => r.ref),
-      ),
-    );
-    return { file: path, runs: runsOf(chosen.map((r) => r.ref)), refs: chosen.length + gates.length };
+    const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
+    await replaceFileAtomic(path, (temp) => createBundle(repo, temp, refs));
+    return {
+      file: path,
+      runs: runsOf(chosen.map((r) => r.ref)),
+      refs: refs.length,
+      anchors: anchorsOf(anchorRefs),
+    };
   }
 
-  /** Verifies a bundle with git, takes its records in and rebuilds them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file. */
-  async import(workspace: string, file: string, cwd = process.cwd()): Promise<ReceiveResult> {
+  /**
+   * Verifies a bundle with git, takes its records (and the anchors beside them) in and rebuilds
+   * them. BUNDLE_INVALID (nothing changed) for a damaged or foreign file.
+   */
+  async import(
+    workspace: string,
+    file: string,
+    cwd = process.cwd(),
+    opts: { anchors?: AnchorMode } = {},
+  ): Promise<ReceiveResult> {
     const repo = await this.open(workspace);
     const path = resolve(cwd, file);
     const isFile = await stat(path).then(
@@ -180,16 +242,17 @@ export class Sharing implements SharingCore {
         `${path} is truncated or damaged (its pack does not match its checksum); use a whole file written by "export"`,
         { details: { file: path } },
       );
-    if (!heads.some((h) => h.ref.startsWith(RECORDS_PREFIX))) {
+    const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+    const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
+    if (records.length === 0 && anchorHeads.length === 0) {
       throw new BundleInvalidError(
-        `${path} holds no agentgate records (no ${RECORDS_PREFIX} refs); use a file written by "export"`,
+        `${path} holds no agentgate records (no ${RECORDS_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
         { details: { file: path } },
       );
     }
-    const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
-    const bring = async (r: Repo, specs: string[]) => {
+    const bring = async (specs: string[]) => {
       try {
-        await fetchRefs(r, path, specs);
+        await fetchRefs(repo, path, specs);
       } catch (cause) {
         if (cause instanceof GitFailedError)
           throw new BundleInvalidError(
@@ -199,13 +262,49 @@ export class Sharing implements SharingCore {
         throw cause;
       }
     };
-    const result = await receive(this, repo, async () => records, bring);
-    const gates = await this.gateRecords.receive(
-      repo,
-      heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
-      (specs) => bring(repo, specs),
-    );
-    return { file: path, ...withGates(result, gates) };
+    const mode = this.anchorMode(opts);
+    const result =
+      mode === 'only'
+        ? NOTHING_RECEIVED
+        : await receive(
+            this,
+            repo,
+            async () => records,
+            (_r, s) => bring(s),
+          );
+    const gates =
+      mode === 'only'
+        ? NO_GATES
+        : await this.gateRecords.receive(
+            repo,
+            heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+            bring,
+          );
+    const anchors = await this.receiveAnchors(repo, mode, async () => anchorHeads, bring);
+    return { file: path, ...withAnchors(withGates(result, gates), anchors) };
+  }
+
+  /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
+  private anchorMode(sel: Pick<Selection, 'anchors'>): AnchorMode {
+    return this.anchorRecords === null ? 'none' : (sel.anchors ?? 'with');
+  }
+
+  /** The anchors to publish: those naming `--run`'s run, else every recorded anchor of this repository. */
+  private async materialiseAnchors(repo: Repo, sel: Selection, mode: AnchorMode): Promise<string[]> {
+    if (mode === 'none' || this.anchorRecords === null) return [];
+    return this.anchorRecords.materialise(repo, sel.runId === undefined ? null : [sel.runId]);
+  }
+
+  /** Takes the source's anchors in, after the runs they name (anchor-records.ts). */
+  private async receiveAnchors(
+    repo: Repo,
+    mode: AnchorMode,
+    list: () => Promise<Array<{ sha: string; ref: string }>>,
+    bring: (specs: string[]) => Promise<void>,
+    runId?: string,
+  ): Promise<AnchorsReceived | null> {
+    if (mode === 'none' || this.anchorRecords === null) return null;
+    return this.anchorRecords.receive(repo, await list(), bring, runId === undefined ? null : [runId]);
   }
 
   private async open(workspace: string): Promise<Repo> {
@@ -213,20 +312,48 @@ export class Sharing implements SharingCore {
   }
 }
 
-/** Everything published lives under here: records and gate verdicts. */
+/** Everything published lives under here: records, gate verdicts and anchors. */
 const SHARED_PREFIX = 'refs/agentgate/';
 
 /** The records received, plus the gate verdicts received after them. */
 function withGates(
-  records: Omit<ReceiveResult, 'remote' | 'file' | 'gates'>,
+  records: Omit<ReceiveResult, 'remote' | 'file' | 'gates' | 'anchors'>,
   gates: GatesReceived,
-): Omit<ReceiveResult, 'remote' | 'file'> {
+): Omit<ReceiveResult, 'remote' | 'file' | 'anchors'> {
   return {
     ...records,
     runs: [...new Set([...records.runs, ...gates.runs])].sort(),
     refused: [...records.refused, ...gates.refused],
     gates: gates.gates,
   };
+}
+
+const NOTHING_RECEIVED: Omit<ReceiveResult, 'remote' | 'file' | 'gates' | 'anchors'> = {
+  runs: [],
+  snapshots: 0,
+  unchanged: 0,
+  refused: [],
+};
+const NO_GATES: GatesReceived = { gates: 0, runs: [], refused: [] };
+
+/** The result with the anchors taken in (and those refused) added. */
+function withAnchors(
+  result: Omit<ReceiveResult, 'remote' | 'file' | 'anchors'>,
+  anchors: AnchorsReceived | null,
+): Omit<ReceiveResult, 'remote' | 'file'> {
+  return {
+    ...result,
+    refused: [...result.refused, ...(anchors?.refused ?? [])],
+    anchors: anchors?.anchors ?? [],
+  };
+}
+
+/** The anchored commits of anchor refs, sorted. */
+function anchorsOf(refs: readonly string[]): string[] {
+  return refs
+    .filter((r) => r.startsWith(ANCHORS_PREFIX))
+    .map((r) => r.slice(ANCHORS_PREFIX.length))
+    .sort();
 }
 
 /** The run ids of record refs, sorted, each once. */

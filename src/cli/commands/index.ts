@@ -35,6 +35,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   },
   { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
   { names: ['attest'], load: async () => [(await import('./attest.js')).ATTEST_COMMAND] },
+  { names: ['anchor', 'trace'], load: async () => (await import('./provenance.js')).PROVENANCE_COMMANDS },
   { names: ['serve'], load: async () => [(await import('./serve.js')).serveCommand(loadCommand)] },
   {
     names: [

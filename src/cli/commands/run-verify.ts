@@ -10,7 +10,7 @@ export const VERIFY_FAILED_EXIT = 3;
 export const VERIFY_COMMAND = defineCommand({
   name: 'verify',
   usage:
-    'verify [ID | --run ID | --all | --attestation FILE] [--require-gate NAME]... [--each-iteration] [--ci github|none]',
+    'verify [ID | --run ID | --all | --attestation FILE | --anchor REV] [--require-gate NAME]... [--each-iteration] [--ci github|none]',
   summary:
     'Validate stored snapshots against git, their artifacts and their runs; exits 3 when a check fails.',
   description:
@@ -39,12 +39,19 @@ export const VERIFY_COMMAND = defineCommand({
       valueName: 'FILE',
       description: 'check a statement written by "attest" against the local records instead',
     },
+    anchor: {
+      type: 'string',
+      valueName: 'REV',
+      description:
+        "recompute REV's anchor from the records and git and compare it with the recorded one (ANCHOR_NOT_FOUND when there is none)",
+    },
   },
   positionals: { required: [], optional: ['ID'] },
   examples: [
     'verify --run "$RUN"',
     'verify --run "$RUN" --require-gate test --require-gate lint',
     'verify --attestation agentgate.intoto.json',
+    'verify --anchor HEAD',
   ],
   async run(ctx, values, [id]) {
     const ci = detectCi(values.ci);
@@ -53,8 +60,12 @@ export const VERIFY_COMMAND = defineCommand({
       values.run !== undefined,
       values.all,
       values.attestation !== undefined,
+      values.anchor !== undefined,
     ].filter(Boolean).length;
-    if (chosen > 1) throw new UsageError('give one of ID, --run ID, --all or --attestation FILE');
+    if (chosen > 1)
+      throw new UsageError('give one of ID, --run ID, --all, --attestation FILE or --anchor REV');
+    if (values.anchor !== undefined)
+      return (await import('./provenance.js')).verifyAnchorCommand(ctx, values.anchor);
     if (values.attestation !== undefined)
       return (await import('./attest.js')).verifyAttestation(ctx, values.attestation, ci.mode === 'github');
     const target =
