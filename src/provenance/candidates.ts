@@ -49,9 +49,11 @@ export async function loadRunChains(
     repo,
     snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
   );
+  // Only a WIP before commit needs its parent: most runs have none, and then no second process runs.
+  const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
   const wipParents = await readCommitNodes(
     repo,
-    [...nodes.values()].flatMap((n) => n.parents),
+    wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? []),
   );
   const byRun = new Map<string, Iteration[]>();
   for (const s of snapshots) {

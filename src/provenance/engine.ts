@@ -63,21 +63,22 @@ export async function linkCommits(
   chains: readonly RunChain[],
   only?: { paths: readonly string[]; keep: (commit: string, path: string) => boolean },
 ): Promise<CommitLinks[]> {
-  const empty = await emptyTreeId(repo);
+  const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
   const parentTrees = await parentTreesOf(repo, nodes, empty);
-  const own = await diffTreePairs(
+  const ownDiff = diffTreePairs(
     repo,
     nodes.map((n) => ({ from: parentTrees.get(n.commit) as string, to: n.tree })),
     only?.paths ?? null,
   );
+  // Without a path filter the runs to replay depend on the commit's own diff; with one, they run side by side.
+  const early = only === undefined ? null : startReplays(repo, chains, only.paths);
+  const own = await ownDiff;
   const files = nodes.map((n, i) =>
     (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
   );
   const wanted = new Set(files.flat().flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]));
-  const relevant = chains.filter((c) => [...c.paths].some((p) => wanted.has(p)));
-  const paths = renameClosure(wanted, relevant);
-  const replays = await replayAll(repo, relevant, paths);
-  const brought = await broughtIn(repo, nodes);
+  const { relevant, paths, replays: replaying } = early ?? startReplays(repo, chains, [...wanted]);
+  const [replays, brought] = await Promise.all([replaying, broughtIn(repo, nodes)]);
   const links = nodes.map((node, i) => ({
     node,
     files: (files[i] ?? []).map((file) => ({
@@ -96,12 +97,24 @@ export async function linkCommits(
         const claim = blobClaim(link.node, f, r, brought.get(link.node.commit) as Set<string>);
         if (claim !== null) f.claims.push(claim);
       }
-  await patchIdClaims(repo, links, replays, paths, brought, empty);
+  await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths);
   for (const link of links)
     for (const f of link.files)
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
   return links;
+}
+
+/** The runs that changed any of `wanted` (renames followed), replayed over those paths. */
+function startReplays(
+  repo: Repo,
+  chains: readonly RunChain[],
+  wanted: readonly string[],
+): { relevant: RunChain[]; paths: string[]; replays: Promise<RunReplay[]> } {
+  const set = new Set(wanted);
+  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
+  const paths = renameClosure(set, relevant);
+  return { relevant, paths, replays: replayAll(repo, relevant, paths) };
 }
 
 function cmp(a: string, b: string): number {
@@ -222,7 +235,6 @@ async function patchIdClaims(
   replays: RunReplay[],
   paths: readonly string[],
   brought: Map<string, Set<string>>,
-  empty: string,
 ): Promise<void> {
   const open = links.flatMap((l) =>
     l.files.flatMap((f) =>
@@ -243,7 +255,7 @@ async function patchIdClaims(
   const runFiles: Array<{ it: Iteration; file: PairFile }> = diffs.flatMap((d, i) =>
     d.files.map((file) => ({ it: (list[i] as { it: Iteration }).it, file })),
   );
-  const idLength = empty.length;
+  const idLength = (links[0]?.node.commit ?? '').length || 40;
   const ids = await patchIds(
     repo,
     [...open.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],

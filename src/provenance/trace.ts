@@ -2,7 +2,7 @@ import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anch
 import { PathNotFoundError } from '../errors.js';
 import { blame, readCommitNodes, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
-import { resolveRevision } from '../git/refs.js';
+import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration, type RunChain } from './candidates.js';
 import { linkCommits, type CommitLinks } from './engine.js';
@@ -36,15 +36,20 @@ export async function computeTrace(
   path: string,
   opts: TraceOptions = {},
 ): Promise<Trace> {
-  const rev = await resolveRevision(repo, opts.rev ?? 'HEAD', 'commit');
-  const [found] = await batchCheck(repo, [`${rev}:${path}`]);
-  if (found === undefined || !found.found || found.type !== 'blob')
+  const given = opts.rev ?? 'HEAD';
+  assertRevisionSyntax(given);
+  // One process says what REV is and whether PATH is a file there; the resolver explains a miss.
+  const [commit, file] = await batchCheck(repo, [`${given}^{commit}`, `${given}^{commit}:${path}`]);
+  const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
+  if (file === undefined || !file.found || file.type !== 'blob')
     throw new PathNotFoundError(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },
     );
-  const lines = await blame(repo, rev, path, opts.range);
-  const chains = await loadRunChains(src, repo, opts.runIds);
+  const [lines, chains] = await Promise.all([
+    blame(repo, rev, path, opts.range),
+    loadRunChains(src, repo, opts.runIds),
+  ]);
   const names = new Set(lines.map((l) => l.filename));
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
   const links = touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, touched);

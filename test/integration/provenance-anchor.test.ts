@@ -119,7 +119,7 @@ describe('anchor', () => {
     const s = await run([{ 'a.txt': lines('a', 2) }, { 'b.txt': lines('b', 2) }], {
       base: { 'a.txt': 'x\n', 'b.txt': 'y\n' },
     });
-    writeFiles(s.dir, { 'a.txt': 'x\nmain\n' });
+    writeFiles(s.dir, { 'c.txt': 'main\n' });
     commitAll(s.dir, 'main moved');
     git(s.dir, ['cherry-pick', s.snapshots[1]?.afterSha as string]);
     const picked = await computeAnchor(s.src, s.repo, 'HEAD');
@@ -131,6 +131,7 @@ describe('anchor', () => {
     git(s.dir, ['reset', '-q', '--hard', 'HEAD~1']);
     git(s.dir, ['rebase', '-q', 'main', 'agent-run-a']);
     const first = await computeAnchor(s.src, s.repo, 'HEAD~1');
-    expect(first.files[0]).toMatchObject({ path: 'a.txt', linesFromRuns: 2 });
+    expect(first.files[0]).toMatchObject({ path: 'a.txt', method: 'blob', linesFromRuns: 2 });
+    expect(first.files[0]?.origins).toEqual([{ runId: 'run-a', iteration: 1, lines: 2 }]);
   });
 });
