@@ -1,6 +1,6 @@
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
 import { PathNotFoundError } from '../errors.js';
-import { blame, readCommitNodes, type CommitNode } from '../git/provenance.js';
+import { blame, isFileAt, readCommitNodes, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -38,10 +38,16 @@ export async function computeTrace(
 ): Promise<Trace> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
-  // One process says what REV is and whether PATH is a file there; the resolver explains a miss.
-  const [commit, file] = await batchCheck(repo, [`${given}^{commit}`, `${given}^{commit}:${path}`]);
+  // One process says what REV is and whether PATH is a file there (a name with a line break cannot
+  // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
+  const plain = !/[\n\r]/.test(path);
+  const [commit, file] = await batchCheck(repo, [
+    `${given}^{commit}`,
+    ...(plain ? [`${given}^{commit}:${path}`] : []),
+  ]);
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
-  if (file === undefined || !file.found || file.type !== 'blob')
+  const isFile = plain ? file?.found === true && file.type === 'blob' : await isFileAt(repo, rev, path);
+  if (!isFile)
     throw new PathNotFoundError(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
+import { computeTrace } from '../../src/provenance/trace.js';
 import {
   commitAll,
   git,
@@ -133,5 +134,29 @@ describe('anchor', () => {
     const first = await computeAnchor(s.src, s.repo, 'HEAD~1');
     expect(first.files[0]).toMatchObject({ path: 'a.txt', method: 'blob', linesFromRuns: 2 });
     expect(first.files[0]?.origins).toEqual([{ runId: 'run-a', iteration: 1, lines: 2 }]);
+  });
+
+  it('file names git could read as globs or magic pathspecs, and names with spaces and newlines', async () => {
+    const odd = {
+      '[x]*.txt': lines('g', 2),
+      ':(top)y.txt': lines('m', 2),
+      'sp ace\nnl.txt': lines('s', 2),
+      'plain.txt': 'p\n',
+    };
+    const s = await run([odd]);
+    const c = squash(s.dir, 'agent-run-a');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files.map((f) => [f.path, f.method, f.linesFromRuns]).sort()).toEqual(
+      [
+        ['[x]*.txt', 'tree', 2],
+        [':(top)y.txt', 'tree', 2],
+        ['sp ace\nnl.txt', 'tree', 2],
+        ['plain.txt', 'tree', 1],
+      ].sort(),
+    );
+    for (const path of ['[x]*.txt', ':(top)y.txt', 'sp ace\nnl.txt']) {
+      const t = await computeTrace(s.src, s.repo, path);
+      expect(t.ranges.map((r) => [r.start, r.end, r.origin?.iteration])).toEqual([[1, 2, 1]]);
+    }
   });
 });
