@@ -167,11 +167,35 @@ async function replayAll(
       pairs.set(`${from} ${to}`, { from, to });
       return [];
     });
-  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  const diffs = await diffOfInterest(repo, [...pairs.values()], paths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
   return chains.map((chain) => ({
     chain,
     states: replayRun(chain, (from, to) => byPair.get(`${from} ${to}`) ?? []),
+  }));
+}
+
+/** Pathspecs beyond this many cost git more than they save (each tree entry is matched against every one). */
+const MAX_PATHSPECS = 16;
+
+/**
+ * The pairs' diffs, keeping only the files of interest. The pairs here are the runs' own steps,
+ * whose diffs hold only what the run changed, so with many paths git is not given a pathspec
+ * (matching thousands of them against every entry of every changed tree grows with the
+ * repository) and the files are picked here instead.
+ */
+async function diffOfInterest(
+  repo: Repo,
+  pairs: ReadonlyArray<{ from: string; to: string }>,
+  paths: readonly string[],
+): Promise<PairDiff[]> {
+  if (paths.length <= MAX_PATHSPECS) return diffTreePairs(repo, pairs, paths);
+  const wanted = new Set(paths);
+  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
+    ...d,
+    files: d.files.filter(
+      (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
+    ),
   }));
 }
 
@@ -251,7 +275,7 @@ async function patchIdClaims(
         pairs.set(`${from} ${it.after.tree} ${it.snapshot.id}`, { from, to: it.after.tree, it });
   }
   const list = [...pairs.values()];
-  const diffs: PairDiff[] = await diffTreePairs(repo, list, paths);
+  const diffs: PairDiff[] = await diffOfInterest(repo, list, paths);
   const runFiles: Array<{ it: Iteration; file: PairFile }> = diffs.flatMap((d, i) =>
     d.files.map((file) => ({ it: (list[i] as { it: Iteration }).it, file })),
   );
@@ -312,7 +336,9 @@ async function lineClaims(
   const pairs = new Map<string, { from: string; to: string }>();
   for (const o of open)
     pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
-  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  // From a run's version to the commit's, main's own changes come too: only the open files are asked for.
+  const openPaths = [...new Set(open.map((o) => o.f.file.entry.path))].filter((p) => paths.includes(p));
+  const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
   for (const { l, f, r, v } of open) {
     const path = f.file.entry.path;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
 import { computeTrace } from '../../src/provenance/trace.js';
+import { gitCallCount } from '../../src/git/runner.js';
 import {
   commitAll,
   git,
@@ -158,5 +159,24 @@ describe('anchor', () => {
       const t = await computeTrace(s.src, s.repo, path);
       expect(t.ranges.map((r) => [r.start, r.end, r.origin?.iteration])).toEqual([[1, 2, 1]]);
     }
+  });
+
+  it('a fixed number of git processes, whatever the files changed and the runs', async () => {
+    const count = async (files: number, runs: number): Promise<number> => {
+      const many = (tag: string) =>
+        Object.fromEntries(Array.from({ length: files }, (_, i) => [`${tag}/f${i}.txt`, lines(tag, 3)]));
+      const s = await run([many('a'), { ...many('a'), ...many('b') }]);
+      for (let r = 1; r < runs; r++) {
+        await run([{ [`other${r}.txt`]: 'x\n', 'a/f0.txt': lines('r', r) }], { setup: s, runId: `run-${r}` });
+        setups.pop();
+      }
+      const c = squash(s.dir, 'agent-run-a');
+      const before = gitCallCount();
+      const anchor = await computeAnchor(s.src, s.repo, c);
+      expect(anchor.coverage.files).toBe(2 * files);
+      return gitCallCount() - before;
+    };
+    const small = await count(1, 2);
+    expect(await count(40, 6)).toBe(small);
   });
 });
