@@ -52,10 +52,14 @@ export async function computeTrace(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },
     );
-  const [lines, chains] = await Promise.all([
-    blame(repo, rev, path, opts.range),
-    loadRunChains(src, repo, opts.runIds),
-  ]);
+  const lines = await blame(repo, rev, path, opts.range);
+  // Blame names every path the file had; only runs that changed one of them can have written a line.
+  const chains = await loadRunChains(
+    src,
+    repo,
+    opts.runIds,
+    new Set([path, ...lines.map((l) => l.filename)]),
+  );
   const names = new Set(lines.map((l) => l.filename));
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
   const links = touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, touched);
