@@ -7,3 +7,4 @@ export * from './report.js';
 export * from './serve.js';
 export * from './gate.js';
 export * from './hooks.js';
+export * from './anchor.js';
