@@ -1,13 +1,8 @@
 import type { AnchorMethod } from '../../types/anchor.js';
 import { isNullId } from '../git/ids.js';
 import type { PairDiff, PairFile } from '../git/parsers/diff-stdin.js';
-import {
-  commitsBroughtIn,
-  diffTreePairs,
-  patchIds,
-  readCommitNodes,
-  type CommitNode,
-} from '../git/provenance.js';
+import { commitsBroughtIn, diffTreePairs, patchIds, type CommitNode } from '../git/provenance.js';
+import { batchCheck } from '../git/record-objects.js';
 import { emptyTreeId } from '../git/empty-tree.js';
 import type { Repo } from '../git/repo.js';
 import type { Iteration, RunChain } from './candidates.js';
@@ -63,16 +58,15 @@ export async function linkCommits(
   chains: readonly RunChain[],
   only?: { paths: readonly string[]; keep: (commit: string, path: string) => boolean },
 ): Promise<CommitLinks[]> {
+  // Without a path filter the runs to replay depend on the commit's own diff; with one, they run side by side.
+  const early = only === undefined ? null : startReplays(repo, chains, only.paths);
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
   const parentTrees = await parentTreesOf(repo, nodes, empty);
-  const ownDiff = diffTreePairs(
+  const own = await diffTreePairs(
     repo,
     nodes.map((n) => ({ from: parentTrees.get(n.commit) as string, to: n.tree })),
     only?.paths ?? null,
   );
-  // Without a path filter the runs to replay depend on the commit's own diff; with one, they run side by side.
-  const early = only === undefined ? null : startReplays(repo, chains, only.paths);
-  const own = await ownDiff;
   const files = nodes.map((n, i) =>
     (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
   );
@@ -126,16 +120,16 @@ async function parentTreesOf(
   nodes: readonly CommitNode[],
   empty: string,
 ): Promise<Map<string, string>> {
-  const parents = await readCommitNodes(
+  // The first parent's tree by name (`<parent>^{tree}`): one batch-check, no commit read.
+  const withParent = nodes.filter((n) => n.parents[0] !== undefined);
+  const answers = await batchCheck(
     repo,
-    nodes.flatMap((n) => n.parents.slice(0, 1)),
+    withParent.map((n) => `${n.parents[0] as string}^{tree}`),
   );
-  return new Map(
-    nodes.map((n) => [
-      n.commit,
-      n.parents[0] === undefined ? empty : (parents.get(n.parents[0])?.tree ?? empty),
-    ]),
+  const trees = new Map(
+    withParent.map((n, i) => [n.commit, answers[i]?.found === true ? answers[i].id : empty]),
   );
+  return new Map(nodes.map((n) => [n.commit, trees.get(n.commit) ?? empty]));
 }
 
 /** Paths of interest, with every name a relevant run gave them (renames both ways). */

@@ -54,15 +54,14 @@ export async function computeTrace(
     );
   const lines = await blame(repo, rev, path, opts.range);
   // Blame names every path the file had; only runs that changed one of them can have written a line.
-  const chains = await loadRunChains(
-    src,
-    repo,
-    opts.runIds,
-    new Set([path, ...lines.map((l) => l.filename)]),
-  );
   const names = new Set(lines.map((l) => l.filename));
+  const [chains, blamed] = await Promise.all([
+    loadRunChains(src, repo, opts.runIds, new Set([path, ...names])),
+    readCommitNodes(repo, [...new Set(lines.map((l) => l.commit))]),
+  ]);
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
-  const links = touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, touched);
+  const links =
+    touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, blamed, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
   const gates = new Map<string, Map<number, TraceGate[]>>();
@@ -105,10 +104,10 @@ export async function computeTrace(
 async function linkBlamed(
   repo: Repo,
   lines: ReadonlyArray<{ commit: string; filename: string }>,
+  nodes: ReadonlyMap<string, CommitNode>,
   chains: RunChain[],
 ): Promise<Map<string, { link: CommitLinks; filename: string }>> {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
-  const nodes = await readCommitNodes(repo, [...fileOf.keys()]);
   const list = [...fileOf.keys()].map((c) => nodes.get(c) as CommitNode);
   const links = await linkCommits(repo, list, chains, {
     paths: [...new Set(fileOf.values())],
