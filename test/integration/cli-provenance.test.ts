@@ -95,7 +95,14 @@ describe('anchor, trace, verify --anchor, attest --commit (CLI)', () => {
     expect((forged.json() as { ok: boolean }).ok).toBe(false);
     expect(cli(['anchor']).status).toBe(2);
     expect(cli(['anchor', 'HEAD', '--range', 'a..b']).status).toBe(2);
-    expect(cli(['trace', 'a.txt', '-L', '5,2']).status).toBe(2);
+    const reversed = cli(['trace', 'a.txt', '-L', '5,2', '--json']);
+    expect([reversed.status, (reversed.json() as { error: { code: string } }).error.code]).toEqual([
+      2,
+      'INVALID_ARGUMENT',
+    ]);
+    const part = cli(['trace', 'a.txt', '-L', '2,3', '--json']);
+    expect(part.status, part.stderr).toBe(0);
+    expect(Trace.parse(part.json()).ranges.map((r) => [r.start, r.end])).toEqual([[2, 3]]);
     expect(cli(['attest', '-o', 'x.json']).status).toBe(2);
     const bad = cli(['anchor', 'nope', '--json']);
     expect([bad.status, (bad.json() as { error: { code: string } }).error.code]).toEqual([
