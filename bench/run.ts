@@ -16,6 +16,7 @@ import { changeSizeCase, iterateCase, iterationCase } from './cases/iteration.js
 import { longRunCase } from './cases/long-run.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
+import { provenanceCase } from './cases/provenance.js';
 import { reportMemoryCase } from './cases/report-memory.js';
 import { sharingCase } from './cases/sharing.js';
 import { startupCase } from './cases/startup.js';
@@ -44,6 +45,7 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   hook: hookCase,
   'hook-store': hookStoreCase,
   'hook-agent': hookAgentCase,
+  provenance: provenanceCase,
 };
 
 async function main(): Promise<number> {

@@ -56,3 +56,19 @@ export type { GateVerifyOptions } from './gates/verify.js';
 export { parseJunit } from './gates/junit.js';
 export { decideVerdict, type VerdictInput } from './gates/verdict.js';
 export { GateStore, type NewGateResult } from './store/gate-store.js';
+export {
+  computeAnchor,
+  computeAnchors,
+  anchorRange,
+  computeTrace,
+  toAgentTrace,
+  verifyAnchor,
+  writeCommitStatement,
+  provenanceSources,
+  AnchorStore,
+  sameAnchor,
+  anchorDifferences,
+  type AnchorOptions,
+  type TraceOptions,
+  type ProvenanceSources,
+} from './provenance/index.js';

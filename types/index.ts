@@ -9,3 +9,4 @@ export * from './gate.js';
 export * from './hooks.js';
 export * from './hook-install.js';
 export * from './agent-hooks.js';
+export * from './anchor.js';

@@ -3,6 +3,8 @@ import { GitOutputUnparseableError } from '../errors.js';
 import { DIFF_BASE_ARGS } from './diff-stats.js';
 import { assertRevisionSyntax } from './refs.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
+import { parseLsTree } from './parsers/ls-tree.js';
+import { decodeBytes } from '../fs/path-bytes.js';
 import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
 import { parseBlamePorcelain, type BlameLine } from './parsers/blame-porcelain.js';
 import { runGit, runGitBuffer, type GitOptions } from './runner.js';
@@ -144,4 +146,19 @@ export async function blame(
   if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
   const res = await runGitBuffer(repo, [...args, commit, '--', path]);
   return parseBlamePorcelain(res.stdout);
+}
+
+/** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines included. */
+export async function isFileAt(repo: GitOptions, commit: string, path: string): Promise<boolean> {
+  assertRevisionSyntax(commit);
+  const res = await runGitBuffer(repo, [
+    '--literal-pathspecs',
+    'ls-tree',
+    '-z',
+    '--full-tree',
+    commit,
+    '--',
+    path,
+  ]);
+  return parseLsTree(decodeBytes(res.stdout)).get(path)?.type === 'blob';
 }

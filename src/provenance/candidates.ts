@@ -27,14 +27,16 @@ export interface RunChain {
 /**
  * The candidate runs: every run in the store (or only `runIds`) that has an iteration whose before
  * and after commits are in this repository. One `cat-file --batch` for all of them, so the cost
- * grows with the runs in the store, never with the repository. RUN_NOT_FOUND for an unknown --run.
+ * grows with the runs in the store, never with the repository. With `touching`, only runs whose
+ * records name one of those paths. RUN_NOT_FOUND for an unknown --run.
  */
 export async function loadRunChains(
   src: ProvenanceSources,
   repo: Repo,
   runIds?: readonly string[],
+  touching?: ReadonlySet<string>,
 ): Promise<RunChain[]> {
-  const snapshots: Snapshot[] = [];
+  let snapshots: Snapshot[] = [];
   if (runIds !== undefined) {
     for (const runId of new Set(runIds)) {
       assertSafeId(runId, 'run id');
@@ -45,13 +47,26 @@ export async function loadRunChains(
       snapshots.push(...(await src.snapshotter.store.loadByRun(runId)));
     }
   } else snapshots.push(...(await src.snapshotter.store.list()).snapshots);
+  if (touching !== undefined) {
+    // Only runs whose records say they changed one of these paths: their commits alone are read.
+    const runs = new Set(
+      snapshots
+        .filter((s) =>
+          s.files.some((f) => touching.has(f.path) || (f.oldPath !== null && touching.has(f.oldPath))),
+        )
+        .map((s) => s.runId),
+    );
+    snapshots = snapshots.filter((s) => runs.has(s.runId));
+  }
   const nodes = await readCommitNodes(
     repo,
     snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
   );
+  // Only a WIP before commit needs its parent: most runs have none, and then no second process runs.
+  const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
   const wipParents = await readCommitNodes(
     repo,
-    [...nodes.values()].flatMap((n) => n.parents),
+    wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? []),
   );
   const byRun = new Map<string, Iteration[]>();
   for (const s of snapshots) {

@@ -1,13 +1,8 @@
 import type { AnchorMethod } from '../../types/anchor.js';
 import { isNullId } from '../git/ids.js';
 import type { PairDiff, PairFile } from '../git/parsers/diff-stdin.js';
-import {
-  commitsBroughtIn,
-  diffTreePairs,
-  patchIds,
-  readCommitNodes,
-  type CommitNode,
-} from '../git/provenance.js';
+import { commitsBroughtIn, diffTreePairs, patchIds, type CommitNode } from '../git/provenance.js';
+import { batchCheck } from '../git/record-objects.js';
 import { emptyTreeId } from '../git/empty-tree.js';
 import type { Repo } from '../git/repo.js';
 import type { Iteration, RunChain } from './candidates.js';
@@ -63,7 +58,9 @@ export async function linkCommits(
   chains: readonly RunChain[],
   only?: { paths: readonly string[]; keep: (commit: string, path: string) => boolean },
 ): Promise<CommitLinks[]> {
-  const empty = await emptyTreeId(repo);
+  // Without a path filter the runs to replay depend on the commit's own diff; with one, they run side by side.
+  const early = only === undefined ? null : startReplays(repo, chains, only.paths);
+  const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
   const parentTrees = await parentTreesOf(repo, nodes, empty);
   const own = await diffTreePairs(
     repo,
@@ -74,10 +71,8 @@ export async function linkCommits(
     (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
   );
   const wanted = new Set(files.flat().flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]));
-  const relevant = chains.filter((c) => [...c.paths].some((p) => wanted.has(p)));
-  const paths = renameClosure(wanted, relevant);
-  const replays = await replayAll(repo, relevant, paths);
-  const brought = await broughtIn(repo, nodes);
+  const { relevant, paths, replays: replaying } = early ?? startReplays(repo, chains, [...wanted]);
+  const [replays, brought] = await Promise.all([replaying, broughtIn(repo, nodes)]);
   const links = nodes.map((node, i) => ({
     node,
     files: (files[i] ?? []).map((file) => ({
@@ -96,12 +91,24 @@ export async function linkCommits(
         const claim = blobClaim(link.node, f, r, brought.get(link.node.commit) as Set<string>);
         if (claim !== null) f.claims.push(claim);
       }
-  await patchIdClaims(repo, links, replays, paths, brought, empty);
+  await patchIdClaims(repo, links, replays, paths, brought);
   await lineClaims(repo, links, replays, paths);
   for (const link of links)
     for (const f of link.files)
       f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
   return links;
+}
+
+/** The runs that changed any of `wanted` (renames followed), replayed over those paths. */
+function startReplays(
+  repo: Repo,
+  chains: readonly RunChain[],
+  wanted: readonly string[],
+): { relevant: RunChain[]; paths: string[]; replays: Promise<RunReplay[]> } {
+  const set = new Set(wanted);
+  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
+  const paths = renameClosure(set, relevant);
+  return { relevant, paths, replays: replayAll(repo, relevant, paths) };
 }
 
 function cmp(a: string, b: string): number {
@@ -113,16 +120,16 @@ async function parentTreesOf(
   nodes: readonly CommitNode[],
   empty: string,
 ): Promise<Map<string, string>> {
-  const parents = await readCommitNodes(
+  // The first parent's tree by name (`<parent>^{tree}`): one batch-check, no commit read.
+  const withParent = nodes.filter((n) => n.parents[0] !== undefined);
+  const answers = await batchCheck(
     repo,
-    nodes.flatMap((n) => n.parents.slice(0, 1)),
+    withParent.map((n) => `${n.parents[0] as string}^{tree}`),
   );
-  return new Map(
-    nodes.map((n) => [
-      n.commit,
-      n.parents[0] === undefined ? empty : (parents.get(n.parents[0])?.tree ?? empty),
-    ]),
+  const trees = new Map(
+    withParent.map((n, i) => [n.commit, answers[i]?.found === true ? answers[i].id : empty]),
   );
+  return new Map(nodes.map((n) => [n.commit, trees.get(n.commit) ?? empty]));
 }
 
 /** Paths of interest, with every name a relevant run gave them (renames both ways). */
@@ -154,11 +161,35 @@ async function replayAll(
       pairs.set(`${from} ${to}`, { from, to });
       return [];
     });
-  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  const diffs = await diffOfInterest(repo, [...pairs.values()], paths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
   return chains.map((chain) => ({
     chain,
     states: replayRun(chain, (from, to) => byPair.get(`${from} ${to}`) ?? []),
+  }));
+}
+
+/** Pathspecs beyond this many cost git more than they save (each tree entry is matched against every one). */
+const MAX_PATHSPECS = 16;
+
+/**
+ * The pairs' diffs, keeping only the files of interest. The pairs here are the runs' own steps,
+ * whose diffs hold only what the run changed, so with many paths git is not given a pathspec
+ * (matching thousands of them against every entry of every changed tree grows with the
+ * repository) and the files are picked here instead.
+ */
+async function diffOfInterest(
+  repo: Repo,
+  pairs: ReadonlyArray<{ from: string; to: string }>,
+  paths: readonly string[],
+): Promise<PairDiff[]> {
+  if (paths.length <= MAX_PATHSPECS) return diffTreePairs(repo, pairs, paths);
+  const wanted = new Set(paths);
+  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
+    ...d,
+    files: d.files.filter(
+      (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
+    ),
   }));
 }
 
@@ -222,7 +253,6 @@ async function patchIdClaims(
   replays: RunReplay[],
   paths: readonly string[],
   brought: Map<string, Set<string>>,
-  empty: string,
 ): Promise<void> {
   const open = links.flatMap((l) =>
     l.files.flatMap((f) =>
@@ -239,11 +269,11 @@ async function patchIdClaims(
         pairs.set(`${from} ${it.after.tree} ${it.snapshot.id}`, { from, to: it.after.tree, it });
   }
   const list = [...pairs.values()];
-  const diffs: PairDiff[] = await diffTreePairs(repo, list, paths);
+  const diffs: PairDiff[] = await diffOfInterest(repo, list, paths);
   const runFiles: Array<{ it: Iteration; file: PairFile }> = diffs.flatMap((d, i) =>
     d.files.map((file) => ({ it: (list[i] as { it: Iteration }).it, file })),
   );
-  const idLength = empty.length;
+  const idLength = (links[0]?.node.commit ?? '').length || 40;
   const ids = await patchIds(
     repo,
     [...open.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
@@ -300,7 +330,9 @@ async function lineClaims(
   const pairs = new Map<string, { from: string; to: string }>();
   for (const o of open)
     pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
-  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  // From a run's version to the commit's, main's own changes come too: only the open files are asked for.
+  const openPaths = [...new Set(open.map((o) => o.f.file.entry.path))].filter((p) => paths.includes(p));
+  const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
   for (const { l, f, r, v } of open) {
     const path = f.file.entry.path;

@@ -4,6 +4,11 @@
  * The API the CLI, travel (push/fetch/export/import of anchors), the Action and the report build on.
  */
 export { computeAnchor, computeAnchors, anchorRange, type AnchorOptions } from './anchor.js';
+export { computeTrace, type TraceOptions } from './trace.js';
+export { toAgentTrace } from './agent-trace.js';
+export { verifyAnchor } from './verify-anchor.js';
+export { writeCommitStatement } from './attest-commit.js';
 export { provenanceSources, type ProvenanceSources } from './sources.js';
 export { AnchorStore } from './anchor-store.js';
 export { sameAnchor, anchorDifferences } from './compare.js';
+export { newestVerdicts } from './gates.js';

@@ -1,8 +1,8 @@
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
 import { PathNotFoundError } from '../errors.js';
-import { blame, readCommitNodes, type CommitNode } from '../git/provenance.js';
+import { blame, isFileAt, readCommitNodes, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
-import { resolveRevision } from '../git/refs.js';
+import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
 import { loadRunChains, type Iteration, type RunChain } from './candidates.js';
 import { linkCommits, type CommitLinks } from './engine.js';
@@ -36,18 +36,32 @@ export async function computeTrace(
   path: string,
   opts: TraceOptions = {},
 ): Promise<Trace> {
-  const rev = await resolveRevision(repo, opts.rev ?? 'HEAD', 'commit');
-  const [found] = await batchCheck(repo, [`${rev}:${path}`]);
-  if (found === undefined || !found.found || found.type !== 'blob')
+  const given = opts.rev ?? 'HEAD';
+  assertRevisionSyntax(given);
+  // One process says what REV is and whether PATH is a file there (a name with a line break cannot
+  // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
+  const plain = !/[\n\r]/.test(path);
+  const [commit, file] = await batchCheck(repo, [
+    `${given}^{commit}`,
+    ...(plain ? [`${given}^{commit}:${path}`] : []),
+  ]);
+  const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
+  const isFile = plain ? file?.found === true && file.type === 'blob' : await isFileAt(repo, rev, path);
+  if (!isFile)
     throw new PathNotFoundError(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },
     );
   const lines = await blame(repo, rev, path, opts.range);
-  const chains = await loadRunChains(src, repo, opts.runIds);
+  // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
+  const [chains, blamed] = await Promise.all([
+    loadRunChains(src, repo, opts.runIds, new Set([path, ...names])),
+    readCommitNodes(repo, [...new Set(lines.map((l) => l.commit))]),
+  ]);
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
-  const links = touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, touched);
+  const links =
+    touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, blamed, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
   const gates = new Map<string, Map<number, TraceGate[]>>();
@@ -90,10 +104,10 @@ export async function computeTrace(
 async function linkBlamed(
   repo: Repo,
   lines: ReadonlyArray<{ commit: string; filename: string }>,
+  nodes: ReadonlyMap<string, CommitNode>,
   chains: RunChain[],
 ): Promise<Map<string, { link: CommitLinks; filename: string }>> {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
-  const nodes = await readCommitNodes(repo, [...fileOf.keys()]);
   const list = [...fileOf.keys()].map((c) => nodes.get(c) as CommitNode);
   const links = await linkCommits(repo, list, chains, {
     paths: [...new Set(fileOf.values())],

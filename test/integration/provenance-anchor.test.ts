@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
+import { computeTrace } from '../../src/provenance/trace.js';
+import { gitCallCount } from '../../src/git/runner.js';
 import {
   commitAll,
   git,
@@ -119,7 +121,7 @@ describe('anchor', () => {
     const s = await run([{ 'a.txt': lines('a', 2) }, { 'b.txt': lines('b', 2) }], {
       base: { 'a.txt': 'x\n', 'b.txt': 'y\n' },
     });
-    writeFiles(s.dir, { 'a.txt': 'x\nmain\n' });
+    writeFiles(s.dir, { 'c.txt': 'main\n' });
     commitAll(s.dir, 'main moved');
     git(s.dir, ['cherry-pick', s.snapshots[1]?.afterSha as string]);
     const picked = await computeAnchor(s.src, s.repo, 'HEAD');
@@ -131,6 +133,50 @@ describe('anchor', () => {
     git(s.dir, ['reset', '-q', '--hard', 'HEAD~1']);
     git(s.dir, ['rebase', '-q', 'main', 'agent-run-a']);
     const first = await computeAnchor(s.src, s.repo, 'HEAD~1');
-    expect(first.files[0]).toMatchObject({ path: 'a.txt', linesFromRuns: 2 });
+    expect(first.files[0]).toMatchObject({ path: 'a.txt', method: 'blob', linesFromRuns: 2 });
+    expect(first.files[0]?.origins).toEqual([{ runId: 'run-a', iteration: 1, lines: 2 }]);
+  });
+
+  it('file names git could read as globs or magic pathspecs, and names with spaces and newlines', async () => {
+    const odd = {
+      '[x]*.txt': lines('g', 2),
+      ':(top)y.txt': lines('m', 2),
+      'sp ace\nnl.txt': lines('s', 2),
+      'plain.txt': 'p\n',
+    };
+    const s = await run([odd]);
+    const c = squash(s.dir, 'agent-run-a');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files.map((f) => [f.path, f.method, f.linesFromRuns]).sort()).toEqual(
+      [
+        ['[x]*.txt', 'tree', 2],
+        [':(top)y.txt', 'tree', 2],
+        ['sp ace\nnl.txt', 'tree', 2],
+        ['plain.txt', 'tree', 1],
+      ].sort(),
+    );
+    for (const path of ['[x]*.txt', ':(top)y.txt', 'sp ace\nnl.txt']) {
+      const t = await computeTrace(s.src, s.repo, path);
+      expect(t.ranges.map((r) => [r.start, r.end, r.origin?.iteration])).toEqual([[1, 2, 1]]);
+    }
+  });
+
+  it('a fixed number of git processes, whatever the files changed and the runs', async () => {
+    const count = async (files: number, runs: number): Promise<number> => {
+      const many = (tag: string) =>
+        Object.fromEntries(Array.from({ length: files }, (_, i) => [`${tag}/f${i}.txt`, lines(tag, 3)]));
+      const s = await run([many('a'), { ...many('a'), ...many('b') }]);
+      for (let r = 1; r < runs; r++) {
+        await run([{ [`other${r}.txt`]: 'x\n', 'a/f0.txt': lines('r', r) }], { setup: s, runId: `run-${r}` });
+        setups.pop();
+      }
+      const c = squash(s.dir, 'agent-run-a');
+      const before = gitCallCount();
+      const anchor = await computeAnchor(s.src, s.repo, c);
+      expect(anchor.coverage.files).toBe(2 * files);
+      return gitCallCount() - before;
+    };
+    const small = await count(1, 2);
+    expect(await count(40, 6)).toBe(small);
   });
 });

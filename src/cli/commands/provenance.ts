@@ -106,7 +106,12 @@ const trace = defineCommand({
     "Built on git blame --porcelain and the runs' chains of after commits. A line that predates the run, or that a person wrote after it, has no origin; a line of a WIP before commit is iteration 0. With --format agent-trace, an Agent Trace v0.1.0 record (application/vnd.agent-trace.record+json).",
   options: {
     rev: { type: 'string', valueName: 'REV', description: 'the revision to trace', default: 'HEAD' },
-    L: { type: 'string', valueName: 'START,END', description: 'only these lines' },
+    lines: {
+      type: 'string',
+      short: 'L',
+      valueName: 'START,END',
+      description: 'only these lines (1-based, inclusive)',
+    },
     format: {
       type: 'string',
       choices: ['json', 'agent-trace'],
@@ -119,7 +124,7 @@ const trace = defineCommand({
   examples: ['trace src/index.ts', 'trace src/index.ts --format agent-trace > trace.json'],
   async run(ctx, values, [path]) {
     const { src, repo } = await open(ctx);
-    const range = parseLines(values.L);
+    const range = parseLines(values.lines);
     const t = await computeTrace(src, repo, path as string, {
       rev: values.rev,
       ...(range ? { range } : {}),

@@ -1,0 +1,115 @@
+/** The provenance commands through the built CLI: JSON documents, the recorded anchor, exit statuses and codes. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Anchor, Trace } from '../../types/anchor.js';
+import { runCli } from '../helpers/cli.js';
+import { recordVerdict } from '../helpers/gates.js';
+import {
+  commitAll,
+  git,
+  lines,
+  recordRun,
+  squash,
+  writeFiles,
+  type RunSetup,
+} from '../helpers/provenance.js';
+
+let s: RunSetup | undefined;
+afterEach(() => s?.cleanup());
+
+function cli(args: string[]) {
+  if (s === undefined) throw new Error('no setup');
+  return runCli(['-C', s.dir, '--home', s.snap.options.home, ...args], {
+    env: { AGENTGATE_ARTIFACTS_DIR: '', GITHUB_ACTIONS: '' },
+  });
+}
+
+describe('anchor, trace, verify --anchor, attest --commit (CLI)', () => {
+  it('records an anchor, recomputes it, traces a file and attests the commit', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }, { 'a.txt': lines('a', 4) }]);
+    await recordVerdict(
+      { dir: s.dir, home: s.snap.options.home, artifacts: s.snap.options.artifactsDir, snap: s.snap },
+      'run-a',
+      2,
+      'test',
+    );
+    const base = git(s.dir, ['rev-parse', 'HEAD']);
+    const c = squash(s.dir, 'agent-run-a');
+    const res = cli(['anchor', 'HEAD', '--json']);
+    expect(res.status, res.stderr).toBe(0);
+    const anchor = Anchor.parse(res.json());
+    expect(anchor).toMatchObject({ commit: c, treeMatch: { runId: 'run-a', iteration: 2 } });
+    expect(existsSync(join(s.snap.options.home, 'anchors', `${c}.json`))).toBe(true);
+    expect(cli(['verify', '--anchor', 'HEAD', '--json']).status).toBe(0);
+
+    writeFiles(s.dir, { 'b.txt': 'person\n' });
+    commitAll(s.dir, 'person');
+    const range = cli(['anchor', '--range', `${base}..HEAD`, '--json']);
+    expect(range.status, range.stderr).toBe(0);
+    const anchors = (range.json() as unknown[]).map((a) => Anchor.parse(a));
+    expect(anchors.map((a) => [a.commit === c, a.coverage.filesFromRuns])).toEqual([
+      [true, 1],
+      [false, 0],
+    ]);
+
+    const trace = cli(['trace', 'a.txt', '--json']);
+    expect(trace.status, trace.stderr).toBe(0);
+    const t = Trace.parse(trace.json());
+    expect(t.ranges.map((r) => [r.start, r.end, r.origin?.iteration, r.origin?.gates])).toEqual([
+      [1, 3, 1, []],
+      [4, 4, 2, [{ name: 'test', verdict: 'pass' }]],
+    ]);
+    const record = cli(['trace', 'a.txt', '--format', 'agent-trace', '--json']);
+    expect(record.status, record.stderr).toBe(0);
+    expect(record.json()).toMatchObject({ version: '0.1.0', vcs: { type: 'git', revision: t.rev } });
+
+    const file = join(s.snap.options.home, 'commit.intoto.json');
+    const attest = cli(['attest', '--commit', c, '-o', file, '--json']);
+    expect(attest.status, attest.stderr).toBe(0);
+    expect(attest.json()).toEqual({ file, subjects: 1 });
+    expect(JSON.parse(readFileSync(file, 'utf8')).subject[0].digest).toEqual({ gitCommit: c });
+    const refused = cli(['attest', '--commit', 'HEAD', '-o', file, '--json']);
+    expect([refused.status, (refused.json() as { error: { code: string } }).error.code]).toEqual([
+      3,
+      'COMMIT_NOT_GATED',
+    ]);
+  });
+
+  it('exit statuses: a forged recorded anchor 3, no anchor ANCHOR_NOT_FOUND 1, usage 2', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    const none = cli(['verify', '--anchor', c, '--json']);
+    expect([none.status, (none.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'ANCHOR_NOT_FOUND',
+    ]);
+    expect(cli(['anchor', c]).status).toBe(0);
+    const path = join(s.snap.options.home, 'anchors', `${c}.json`);
+    const recorded = Anchor.parse(JSON.parse(readFileSync(path, 'utf8')));
+    writeFiles(s.snap.options.home, {
+      [`anchors/${c}.json`]: JSON.stringify({ ...recorded, runs: [{ runId: 'forged', iterations: [1] }] }),
+    });
+    const forged = cli(['verify', '--anchor', c, '--json']);
+    expect(forged.status).toBe(3);
+    expect((forged.json() as { ok: boolean }).ok).toBe(false);
+    expect(cli(['anchor']).status).toBe(2);
+    expect(cli(['anchor', 'HEAD', '--range', 'a..b']).status).toBe(2);
+    const reversed = cli(['trace', 'a.txt', '-L', '5,2', '--json']);
+    expect([reversed.status, (reversed.json() as { error: { code: string } }).error.code]).toEqual([
+      2,
+      'INVALID_ARGUMENT',
+    ]);
+    const part = cli(['trace', 'a.txt', '-L', '2,3', '--json']);
+    expect(part.status, part.stderr).toBe(0);
+    expect(Trace.parse(part.json()).ranges.map((r) => [r.start, r.end])).toEqual([[2, 3]]);
+    expect(cli(['attest', '-o', 'x.json']).status).toBe(2);
+    const bad = cli(['anchor', 'nope', '--json']);
+    expect([bad.status, (bad.json() as { error: { code: string } }).error.code]).toEqual([
+      1,
+      'REVISION_NOT_FOUND',
+    ]);
+    const missing = cli(['trace', 'nope.txt', '--json']);
+    expect((missing.json() as { error: { code: string } }).error.code).toBe('PATH_NOT_FOUND');
+  });
+});

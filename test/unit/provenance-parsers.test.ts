@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseBlamePorcelain, unquotePath } from '../../src/git/parsers/blame-porcelain.js';
+import { parseDiffStdin, parseHunks } from '../../src/git/parsers/diff-stdin.js';
+import { addedLines, applyHunks } from '../../src/provenance/lines.js';
+
+const fixture = (name: string): Buffer =>
+  readFileSync(new URL(`../../fixtures/git-output/${name}`, import.meta.url));
+const pairs = fixture('diff-stdin.pairs.txt')
+  .toString('utf8')
+  .trim()
+  .split('\n')
+  .map((l) => {
+    const [from, to] = l.split(' ') as [string, string];
+    return { from, to };
+  });
+
+describe('parseDiffStdin (diff-tree --stdin -z --raw -p -U0)', () => {
+  const parsed = parseDiffStdin(fixture('diff-stdin.bin'), pairs);
+
+  it('gives every pair its files, an identical pair none', () => {
+    expect(parsed.map((p) => p.files.length)).toEqual([8, 0, 8]);
+  });
+
+  it('keeps odd names whole and pairs each raw record with its patch (a typechange has two)', () => {
+    const files = parsed[0]?.files ?? [];
+    const byPath = new Map(files.map((f) => [f.entry.path, f]));
+    expect([...byPath.keys()].sort()).toEqual(
+      [
+        'data.bin',
+        'edit.txt',
+        'flip',
+        'moved.txt',
+        'new\nline.txt',
+        'sp ace.txt',
+        'tail.txt',
+        'ünï.txt',
+      ].sort(),
+    );
+    expect(byPath.get('moved.txt')?.entry).toMatchObject({ status: 'R', oldPath: 'move.txt' });
+    expect(byPath.get('moved.txt')?.hunks.map((h) => h.added)).toEqual([['31']]);
+    expect(byPath.get('flip')?.entry.status).toBe('T');
+    expect(byPath.get('flip')?.patch.match(/^diff --git /gm)).toHaveLength(2);
+    expect(byPath.get('data.bin')?.hunks).toEqual([]);
+    expect(byPath.get('new\nline.txt')?.hunks.map((h) => h.added)).toEqual([['r']]);
+    expect(byPath.get('tail.txt')?.hunks.map((h) => h.added)).toEqual([['no newline, changed']]);
+    const edit = byPath.get('edit.txt')?.hunks ?? [];
+    expect(edit.map((h) => [h.oldStart, h.oldCount, h.newStart, h.newCount])).toEqual([
+      [1, 1, 0, 0],
+      [5, 1, 4, 1],
+      [10, 0, 10, 2],
+    ]);
+    expect(addedLines(edit)).toEqual([4, 10, 11]);
+  });
+
+  it('refuses output that does not have the shape', () => {
+    expect(() => parseDiffStdin(Buffer.from('nonsense\n'), pairs)).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
+    expect(() => parseHunks('@@ -1,0 +1,2 @@\n+only one\n')).toThrow(
+      expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+    );
+  });
+});
+
+describe('parseBlamePorcelain', () => {
+  it('gives each line its commit, numbers and path there (renames followed, quoted names)', () => {
+    const lines = parseBlamePorcelain(fixture('blame-porcelain.bin'));
+    expect(lines.map((l) => l.finalLine)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(lines.map((l) => l.filename)).toEqual([
+      'b.txt',
+      'b.txt',
+      'b.txt',
+      'b.txt',
+      'b.txt',
+      'b.txt',
+      'sp ace b.txt',
+    ]);
+    expect(new Set(lines.map((l) => l.commit)).size).toBe(3);
+    expect(lines[2]?.origLine).toBe(3);
+  });
+
+  it('reads a -L range', () => {
+    expect(parseBlamePorcelain(fixture('blame-porcelain-range.bin')).map((l) => l.finalLine)).toEqual([
+      2, 3, 4,
+    ]);
+  });
+
+  it('unquotes C-quoted paths, octal bytes included', () => {
+    expect(unquotePath('"a\\tb\\"c\\\\d"')).toBe('a\tb"c\\d');
+    expect(unquotePath('"\\303\\274.txt"')).toBe('ü.txt');
+    expect(unquotePath('plain name')).toBe('plain name');
+  });
+});
+
+describe('applyHunks', () => {
+  it('keeps, shifts, removes and adds line origins as the hunks say', () => {
+    const hunks = parseHunks('@@ -1 +0,0 @@\n-x\n@@ -3,0 +3,2 @@\n+a\n+b\n@@ -5,2 +7 @@\n-y\n-z\n+c\n');
+    expect(applyHunks([1, 1, 2, null, 3, 3, 4], hunks, 9)).toEqual([1, 2, 9, 9, null, 9, 4]);
+    expect(applyHunks([], parseHunks('@@ -0,0 +1,2 @@\n+a\n+b\n'), 1)).toEqual([1, 1]);
+    expect(applyHunks([2, 2], parseHunks('@@ -10,0 +11 @@\n+a\n'), 3)).toEqual([
+      2,
+      2,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      3,
+    ]);
+  });
+});
