@@ -53,15 +53,17 @@ describe.each(AGENTS)('hook %s (CLI)', (agent) => {
 });
 
 describe('hook CLI across agents', () => {
-  it('checkpoint restore --prompt N --session ID puts back the state before that prompt of that agent session', () => {
+  it('checkpoint restore --prompt N --session ID puts back the files that agent session changed after that prompt', () => {
     const ws = repoWithCommit({ 'a.txt': 'one\n' });
     const home = tempDir('agentgate-agents-cli-');
     const env = { AGENTGATE_HOME: home };
     const before1 = treeState(ws);
     expect(hook('gemini', agentEvent('gemini', 'BeforeAgent', ws), home, ws).status).toBe(0);
     writeFiles(ws, { 'a.txt': 'two\n' });
+    expect(hook('gemini', agentEvent('gemini', 'AfterTool-write_file', ws), home, ws).status).toBe(0);
     expect(hook('cline', agentEvent('cline', 'UserPromptSubmit', ws), home, ws).status).toBe(0);
-    writeFiles(ws, { 'a.txt': 'three\n', 'b.txt': 'new\n' });
+    writeFiles(ws, { 'b.txt': 'new\n' });
+    expect(hook('cline', agentEvent('cline', 'PostToolUse-write_to_file', ws), home, ws).status).toBe(0);
     const restore = runCli(
       [
         'checkpoint',
@@ -77,7 +79,11 @@ describe('hook CLI across agents', () => {
       { env },
     );
     expect(restore.status, restore.stdout).toBe(0);
-    expect(treeState(ws)).toEqual(before1);
+    // Gemini's a.txt is back; Cline's b.txt, another session's work, stays.
+    expect(treeState(ws)).toEqual({
+      ...before1,
+      'b.txt': `file - ${Buffer.from('new\n').toString('base64')}`,
+    });
   });
 
   it('Copilot: --event names a camelCase event; hook copilot --help documents it', () => {
