@@ -4,6 +4,9 @@
  * JUNIT_INVALID), so that a script can tell why without parsing prose.
  */
 import type { GateVerdict, TestCounts } from '../../types/gate.js';
+import { describeCounts } from '../../types/gate-rules.js';
+
+export { describeCounts, recomputeVerdict, verdictContradiction } from '../../types/gate-rules.js';
 
 export interface VerdictInput {
   exitCode: number | null;
@@ -54,14 +57,6 @@ export function decideVerdict(input: VerdictInput): { verdict: GateVerdict; reas
     return fail(`no tests ran (${counts.skipped} skipped): a gate that tests nothing must not pass`);
   if (ran < min) return fail(`${ran} tests ran, fewer than --min-tests ${min}`);
   return { verdict: 'pass', reason: `the command exited with 0${tests}` };
-}
-
-export function describeCounts(c: TestCounts): string {
-  const parts = [`${c.passed} of ${c.total} tests passed`];
-  if (c.failed > 0) parts.push(`${c.failed} failed`);
-  if (c.errors > 0) parts.push(`${c.errors} errored`);
-  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
-  return parts.join(', ');
 }
 
 /** One line, printable, bounded: control characters (newlines, escapes) become spaces. */

@@ -4,6 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { compareGateResults, type GateResult } from '../../types/gate.js';
+import { verdictContradiction } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyCheck } from '../../types/verify.js';
 import type { StoreCorruptError } from '../errors.js';
@@ -101,6 +102,12 @@ async function verdictChecks(
       );
     }
   }
+  const contradiction = verdictContradiction(result);
+  add(
+    'gate-verdict',
+    contradiction === null,
+    contradiction ?? `${result.verdict} follows from its own facts`,
+  );
   const earlier = (n: number) =>
     input.results.some((r) => r.iteration === result.iteration && r.name === result.name && r.attempt === n);
   const inOrder = result.attempt === 1 || earlier(result.attempt - 1);

@@ -53,7 +53,8 @@ export async function recordVerdict(
     isolated: true,
     startedAt: opts.startedAt ?? new Date().toISOString(),
     durationMs: opts.durationMs ?? 1200,
-    exitCode: verdict === 'pass' ? 0 : 1,
+    // Facts that give the verdict (verify recomputes it): an error is a command that could not start.
+    exitCode: verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : null,
     signal: null,
     timedOut: false,
     verdict,

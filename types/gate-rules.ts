@@ -1,0 +1,57 @@
+/**
+ * The rules every reader of a gate verdict applies the same way, wherever the verdict was recorded
+ * (pure functions over records: `gate`, `verify`, `fetch`/`import`, `report` and `attest` share them).
+ */
+import type { GateVerdict, TestCounts } from './gate.js';
+
+export function describeCounts(c: TestCounts): string {
+  const parts = [`${c.passed} of ${c.total} tests passed`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  if (c.errors > 0) parts.push(`${c.errors} errored`);
+  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+  return parts.join(', ');
+}
+
+/** What a stored verdict records about its run: enough to decide its verdict again. */
+export interface VerdictFacts {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  tests: TestCounts | null;
+  minTests?: number | null | undefined;
+  /** The JUnit files it read; absent in verdicts stored before they were recorded. */
+  junit?: readonly string[] | undefined;
+}
+
+/**
+ * The contract's rules over a record's own facts (pure): what `decideVerdict` decided when the
+ * verdict was recorded, recomputed wherever the record is read (`verify`, `fetch`, `import`), so
+ * that an edited `"verdict"` cannot contradict the exit code and tests it travels with. A command
+ * that could not start shows as no exit code and no signal; a JUnit problem as JUnit files with no
+ * counts.
+ */
+export function recomputeVerdict(f: VerdictFacts): GateVerdict {
+  if (f.timedOut) return 'error';
+  if (f.exitCode === null && f.signal === null) return 'error';
+  if (f.tests === null && (f.junit ?? []).length > 0) return 'error';
+  if (f.exitCode !== 0) return 'fail';
+  if (f.tests === null) return 'pass';
+  if (f.tests.failed > 0 || f.tests.errors > 0) return 'fail';
+  return f.tests.total - f.tests.skipped < (f.minTests ?? 1) ? 'fail' : 'pass';
+}
+
+/**
+ * Why a record contradicts itself, or null: its verdict is not the one its facts give, or its test
+ * counts do not add up (the parts are the total; no more failed tests listed than failed).
+ */
+export function verdictContradiction(g: VerdictFacts & { verdict: GateVerdict }): string | null {
+  const t = g.tests;
+  if (t !== null && t.passed + t.failed + t.skipped + t.errors !== t.total)
+    return `its test counts do not add up (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.errors} errored of ${t.total})`;
+  if (t !== null && t.failures.length > t.failed + t.errors)
+    return `it lists ${t.failures.length} failed tests but counts ${t.failed + t.errors}`;
+  const want = recomputeVerdict(g);
+  if (want === g.verdict) return null;
+  const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? 'none'}`;
+  return `it says ${g.verdict}, but its own facts (${exit}${g.timedOut ? ', timed out' : ''}${t === null ? '' : `, ${describeCounts(t)}`}) make it ${want}`;
+}
