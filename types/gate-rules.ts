@@ -2,7 +2,7 @@
  * The rules every reader of a gate verdict applies the same way, wherever the verdict was recorded
  * (pure functions over records: `gate`, `verify`, `fetch`/`import`, `report` and `attest` share them).
  */
-import type { GateVerdict, TestCounts } from './gate.js';
+import type { GateResult, GateVerdict, TestCounts } from './gate.js';
 
 export function describeCounts(c: TestCounts): string {
   const parts = [`${c.passed} of ${c.total} tests passed`];
@@ -54,4 +54,52 @@ export function verdictContradiction(g: VerdictFacts & { verdict: GateVerdict })
   if (want === g.verdict) return null;
   const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? 'none'}`;
   return `it says ${g.verdict}, but its own facts (${exit}${g.timedOut ? ', timed out' : ''}${t === null ? '' : `, ${describeCounts(t)}`}) make it ${want}`;
+}
+
+/** The after commits' dates (the earliest each iteration was recorded), from a run's snapshots. */
+export function afterDates(
+  snapshots: ReadonlyArray<{ afterSha: string; createdAt: string }>,
+): Map<string, number> {
+  const dates = new Map<string, number>();
+  for (const s of snapshots) {
+    const at = Date.parse(s.createdAt);
+    dates.set(s.afterSha, Math.min(at, dates.get(s.afterSha) ?? at));
+  }
+  return dates;
+}
+
+type Ordered = Pick<GateResult, 'id' | 'startedAt' | 'afterSha' | 'receivedAt'>;
+
+/**
+ * When a verdict counts as started, for "the newest verdict" (docs/gates.md, "Which verdict is the
+ * newest"). A verdict recorded here: its `startedAt`. One received from elsewhere: its `startedAt`
+ * bounded to no later than when this home received it (a clock another machine alone controls,
+ * 2099, cannot outrank what runs here later) and no earlier than its after commit's date.
+ */
+export function orderTime(g: Ordered, dates: ReadonlyMap<string, number> = new Map()): number {
+  const started = Date.parse(g.startedAt);
+  if (g.receivedAt === undefined) return started;
+  return Math.min(Math.max(started, dates.get(g.afterSha) ?? -Infinity), Date.parse(g.receivedAt));
+}
+
+/**
+ * The one order of verdicts, oldest first (`gate list`, `verify --require-gate`, `report`,
+ * `attest`): by `orderTime`; at the same moment a verdict recorded here comes after a received one
+ * (a re-run here supersedes what was fetched); then by `id`, so every reader agrees.
+ */
+export function gateOrder(
+  dates: ReadonlyMap<string, number> = new Map(),
+): (a: Ordered, b: Ordered) => number {
+  return (a, b) =>
+    orderTime(a, dates) - orderTime(b, dates) ||
+    Number(b.receivedAt !== undefined) - Number(a.receivedAt !== undefined) ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** `results` in the one order, oldest first, with the after dates of `snapshots` as floors. */
+export function sortGateResults<T extends Ordered>(
+  results: readonly T[],
+  snapshots: ReadonlyArray<{ afterSha: string; createdAt: string }> = [],
+): T[] {
+  return [...results].sort(gateOrder(afterDates(snapshots)));
 }

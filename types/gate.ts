@@ -78,6 +78,11 @@ export const GateResult = z.object({
   minTests: z.optional(z.nullable(z.int().check(z.nonnegative()))),
   /** `--timeout` in milliseconds, or null. */
   timeoutMs: z.optional(z.nullable(z.int().check(z.positive()))),
+  /**
+   * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
+   * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
+   */
+  receivedAt: z.optional(IsoDate),
 });
 export type GateResult = z.infer<typeof GateResult>;
 
@@ -92,11 +97,4 @@ export function testTotals(tests: TestCounts | null): TestTotals | null {
       errors: tests.errors,
     }
   );
-}
-
-/** `gate list` order: by `startedAt`, then `id`, so every machine agrees on "the newest verdict". */
-export function compareGateResults(a: GateResult, b: GateResult): number {
-  const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);
-  if (at !== 0) return at;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -6,7 +6,8 @@
 import { realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { compareGateResults, type GateResult, type TestCounts } from '../../types/gate.js';
+import type { GateResult, TestCounts } from '../../types/gate.js';
+import { sortGateResults } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
 import {
@@ -157,7 +158,7 @@ export class Gates {
     return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
   }
 
-  /** Verdicts in `gate list` order (startedAt, then id), and the files that do not load. */
+  /** Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load. */
   async list(
     filter: { runId?: string; iteration?: number } = {},
   ): Promise<{ results: GateResult[]; problems: StoreCorruptError[] }> {
@@ -165,14 +166,16 @@ export class Gates {
       filter.runId === undefined ? await this.store.runIds() : [assertSafeId(filter.runId, 'run id')];
     const results: GateResult[] = [];
     const problems: StoreCorruptError[] = [];
+    const snapshots: Snapshot[] = [];
     for (const runId of runIds) {
+      snapshots.push(...(await this.snapshotter.listByRun(runId)));
       const listed = await this.store.list(runId);
       results.push(
         ...listed.results.filter((r) => filter.iteration === undefined || r.iteration === filter.iteration),
       );
       problems.push(...listed.problems);
     }
-    return { results: results.sort(compareGateResults), problems };
+    return { results: sortGateResults(results, snapshots), problems };
   }
 
   /**

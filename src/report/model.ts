@@ -54,6 +54,7 @@ export async function buildRunReport(
     gates: await buildGateReport(
       new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
       run.runId,
+      snapshots,
     ),
   };
 }

@@ -77,7 +77,7 @@ export function receivedLogPath(artifactsDir: string, g: TravellingGate): string
 }
 
 /** The verdict as it travels: no path of this machine. */
-export function travellingGate(result: GateResult): TravellingGate {
+export function travellingGate({ receivedAt: _, ...result }: GateResult): TravellingGate {
   return {
     ...result,
     log: result.log === null ? null : { sha256: result.log.sha256, bytes: result.log.bytes },

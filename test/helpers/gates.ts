@@ -70,8 +70,10 @@ export async function verdictsOf(home: string, runId: string): Promise<GateResul
   return (await new GateStore(home).list(runId)).results;
 }
 
-/** A verdict without this machine's paths: what must be equal on every machine. */
-export function portable(g: GateResult): Omit<GateResult, 'log'> & { log: unknown } {
+/** A verdict without this machine's paths and receipt date: what must be equal on every machine. */
+export function portable({ receivedAt: _, ...g }: GateResult): Omit<GateResult, 'log' | 'receivedAt'> & {
+  log: unknown;
+} {
   return { ...g, log: g.log && { sha256: g.log.sha256, bytes: g.log.bytes } };
 }
 /** A Node test file: `pass` tests that pass and `fail` that fail. */
