@@ -309,6 +309,7 @@ export class Gates {
       command: opts.command,
       junit: tests,
       minTests: opts.minTests ?? null,
+      outlived: ran.outlived,
     });
     const result: NewGateResult = {
       ...judged(snapshot, treeId, opts.name),

@@ -20,12 +20,32 @@ export interface VerdictInput {
   junit: { counts: TestCounts } | { problem: string } | null;
   /** `--min-tests`; with --junit and none given, 1 ("no tests ran" is a failure). */
   minTests: number | null;
+  /** A process the command started outlived it, holding its output open; not waited for. */
+  outlived?: boolean;
 }
 
 /** The most of a reason kept (the schema allows 1000 characters, one line). */
 const MAX_REASON = 900;
 
 export function decideVerdict(input: VerdictInput): { verdict: GateVerdict; reason: string } {
+  const decided = decideOnFacts(input);
+  if (input.outlived !== true) return decided;
+  // Said first: the tail of a long reason is what gets cut.
+  const [code, rest] = /^[A-Z_]+: /.test(decided.reason)
+    ? [
+        decided.reason.slice(0, decided.reason.indexOf(' ') + 1),
+        decided.reason.slice(decided.reason.indexOf(' ') + 1),
+      ]
+    : ['', decided.reason];
+  return {
+    verdict: decided.verdict,
+    reason: oneLine(
+      `${code}${rest}; a process it started outlived the check (its output was no longer read)`,
+    ),
+  };
+}
+
+function decideOnFacts(input: VerdictInput): { verdict: GateVerdict; reason: string } {
   const error = (reason: string) => ({ verdict: 'error' as const, reason: oneLine(reason) });
   const fail = (reason: string) => ({ verdict: 'fail' as const, reason: oneLine(reason) });
   if (input.spawnError !== null) {
