@@ -270,6 +270,25 @@ export class Gates {
       opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit),
     ]);
     const sink = await openLogSink(this.logDir(snapshot), opts.name);
+    try {
+      return await this.observeAndStore(repo, treeId, snapshot, sink, opts, replayOf);
+    } catch (error) {
+      // Whatever failed, no temp log stays behind (a killed call's is swept by the next one).
+      await sink.discard().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Runs the check (in an isolated checkout when asked), reads its reports and stores the verdict. */
+  private async observeAndStore(
+    repo: Repo,
+    treeId: string,
+    snapshot: Snapshot,
+    sink: LogSink,
+    opts: GateRunOptions,
+    replayOf: number | null,
+  ): Promise<GateResult> {
+    const junit = opts.junit ?? [];
     const observe = async (cwd: string) => {
       const startedAt = new Date();
       const ran = await runUserCommand({
