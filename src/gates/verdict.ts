@@ -61,12 +61,15 @@ function decideOnFacts(input: VerdictInput): { verdict: GateVerdict; reason: str
       `GATE_TIMEOUT: still running after ${(input.timeoutMs ?? 0) / 1000} s; its process group was killed`,
     );
   }
-  if (input.junit !== null && 'problem' in input.junit) return error(`JUNIT_INVALID: ${input.junit.problem}`);
+  if (input.junit !== null && 'problem' in input.junit) {
+    // A missing report usually follows a failed command (a mistyped script): say that first.
+    const ran = input.exitCode === 0 ? '' : `the command ${howItEnded(input)}, then `;
+    return error(`JUNIT_INVALID: ${ran}${input.junit.problem}`);
+  }
   const counts = input.junit?.counts ?? null;
   const tests = counts === null ? '' : `; ${describeCounts(counts)}`;
   if (input.exitCode !== 0) {
-    const how = input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
-    return fail(`the command ${how}${tests}`);
+    return fail(`the command ${howItEnded(input)}${tests}`);
   }
   if (counts === null) return { verdict: 'pass', reason: 'the command exited with 0' };
   if (counts.failed > 0 || counts.errors > 0)
@@ -77,6 +80,10 @@ function decideOnFacts(input: VerdictInput): { verdict: GateVerdict; reason: str
     return fail(`no tests ran (${counts.skipped} skipped): a gate that tests nothing must not pass`);
   if (ran < min) return fail(`${ran} tests ran, fewer than --min-tests ${min}`);
   return { verdict: 'pass', reason: `the command exited with 0${tests}` };
+}
+
+function howItEnded(input: Pick<VerdictInput, 'exitCode' | 'signal'>): string {
+  return input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
 }
 
 /** One line, printable, bounded: control characters (newlines, escapes) become spaces. */

@@ -82,6 +82,22 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
     ]);
   });
 
+  it('a mistyped script (npm run tset): the reason says first that the command exited 1, then that the JUnit file was not written', () => {
+    const dir = repoWithCommit({
+      'package.json': JSON.stringify({ name: 'app', private: true, scripts: { test: 'node --test' } }),
+      '.gitignore': 'junit*.xml\n',
+    });
+    const home = tempDir('agentgate-home-');
+    const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
+    expect(cli('before', '--run', 'r1').status).toBe(0);
+    writeFiles(dir, { 't.test.mjs': nodeTests(1) });
+    expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
+    const res = cli(...TEST_GATE, '--', 'npm', 'run', 'tset');
+    expect(res.status).toBe(1);
+    const line = res.stdout.split('\n').find((l) => l.startsWith('ERROR')) ?? '';
+    expect(line).toMatch(/JUNIT_INVALID: the command exited with 1, then "junit\.xml" was not written/);
+  });
+
   it('GATE_TREE_MISMATCH on a dirty workspace; --isolated runs anyway', () => {
     const { dir, cli } = cliRun();
     writeFiles(dir, { 'stray.txt': 'x\n' });

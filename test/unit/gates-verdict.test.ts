@@ -82,6 +82,9 @@ describe("decideVerdict (the contract's rules)", () => {
     expect(decideVerdict(ran({ junit: { problem: '"x.xml" was not written' } })).reason).toBe(
       'JUNIT_INVALID: "x.xml" was not written',
     );
+    expect(decideVerdict(ran({ exitCode: 1, junit: { problem: '"x.xml" was not written' } })).reason).toBe(
+      'JUNIT_INVALID: the command exited with 1, then "x.xml" was not written',
+    );
   });
 
   it('the reason is always one bounded line', () => {
