@@ -155,7 +155,9 @@ const list = defineCommand({
           short(r.afterSha),
           r.reason,
         ]);
-        const warnings = problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour));
+        const warnings = problems.map((p) =>
+          paint(`warning: ${p.code}: ${printable(p.message)}`, 'yellow', colour),
+        );
         return [
           rows.length
             ? table(
