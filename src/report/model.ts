@@ -7,6 +7,7 @@ import { RunNotFoundError } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
+import { Gates } from '../gates/gates.js';
 import { buildGateReport } from './gates.js';
 
 /** The run (default: the one updated last), its snapshots by iteration, and their verification. */
@@ -32,7 +33,8 @@ export async function buildRunReport(
             },
           ],
         }
-      : await snapshotter.verify({ runId: run.runId });
+      : // The same checks as `verify --run` (snapshots and gate verdicts): one count in every place.
+        await new Gates(snapshotter).verify({ runId: run.runId });
   const first = snapshots[0];
   const last = snapshots.at(-1);
   return {
