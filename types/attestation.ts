@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { DurationMs } from './duration.js';
 import { GateVerdict, TestTotals } from './gate.js';
 import { SafeId, Sha } from './snapshot.js';
 
@@ -35,7 +36,7 @@ export const GateAnnotations = z.object({
   afterSha: Sha,
   command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
   exitCode: z.nullable(z.int()),
-  durationMs: z.int().check(z.nonnegative()),
+  durationMs: DurationMs,
   tests: z.nullable(TestTotals),
   logSha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { GateResult, TestCounts } from '../../types/gate.js';
 import { sortGateResults } from '../../types/gate-rules.js';
+import { timeoutProblem } from '../../types/duration.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
 import {
@@ -451,9 +452,18 @@ function checkOptions(opts: {
   runId: string;
   junit?: readonly string[];
   minTests?: number;
+  timeoutMs?: number;
+  durationMs?: number;
 }): void {
   assertSafeId(opts.runId, 'run id');
   assertSafeId(opts.name, 'gate name');
+  const tooLong =
+    (opts.timeoutMs === undefined ? null : timeoutProblem(opts.timeoutMs, 'the gate timeout')) ??
+    (opts.durationMs === undefined || opts.durationMs === 0
+      ? null
+      : timeoutProblem(opts.durationMs, 'the duration'));
+  if (tooLong !== null)
+    throw new InvalidArgumentError(tooLong, { details: { timeoutMs: opts.timeoutMs ?? null } });
   if (opts.minTests !== undefined && (opts.junit ?? []).length === 0)
     throw new InvalidArgumentError('--min-tests counts the tests of the JUnit files: give --junit FILE too', {
       details: { minTests: opts.minTests },
