@@ -133,7 +133,8 @@ const record = defineCommand({
 const list = defineCommand({
   name: 'gate list',
   usage: 'gate list [--run ID] [--iteration N]',
-  summary: 'List recorded gate verdicts, oldest first (by startedAt, then id).',
+  summary:
+    'List recorded gate verdicts, oldest first (by startedAt; a fetched one no later than when it was received).',
   options: {
     run: { ...RUN, description: 'only this run' },
     iteration: { type: 'integer', valueName: 'N', description: 'only this iteration' },
