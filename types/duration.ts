@@ -14,9 +14,9 @@ export const DurationMs = z.int().check(z.nonnegative(), z.lte(MAX_DURATION_MS))
 /** A time limit in milliseconds, 1 to MAX_DURATION_MS. */
 export const TimeoutMs = z.int().check(z.positive(), z.lte(MAX_DURATION_MS));
 
-/** Why `ms` is no usable time limit, naming it as `what`, or null. */
-export function timeoutProblem(ms: number, what: string): string | null {
-  return Number.isInteger(ms) && ms >= 1 && ms <= MAX_DURATION_MS
+/** Why `ms` is no usable time limit (from `min`: 0 where "do not wait" means something), naming it as `what`, or null. */
+export function timeoutProblem(ms: number, what: string, min = 1): string | null {
+  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS
     ? null
-    : `${what} must be a whole number of milliseconds from 1 to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
+    : `${what} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
 }

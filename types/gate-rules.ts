@@ -85,7 +85,8 @@ export function orderTime(g: Ordered, dates: ReadonlyMap<string, number> = new M
 /**
  * The one order of verdicts, oldest first (`gate list`, `verify --require-gate`, `report`,
  * `attest`): by `orderTime`; at the same moment a verdict recorded here comes after a received one
- * (a re-run here supersedes what was fetched); then by `id`, so every reader agrees.
+ * (a re-run here supersedes what was fetched); then by `startedAt` as recorded (verdicts the bounds
+ * moved to one moment keep their own order); then by `id`, so every reader agrees.
  */
 export function gateOrder(
   dates: ReadonlyMap<string, number> = new Map(),
@@ -93,6 +94,7 @@ export function gateOrder(
   return (a, b) =>
     orderTime(a, dates) - orderTime(b, dates) ||
     Number(b.receivedAt !== undefined) - Number(a.receivedAt !== undefined) ||
+    Date.parse(a.startedAt) - Date.parse(b.startedAt) ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 

@@ -60,7 +60,8 @@ export async function withLock<T>(
 
 async function acquire(path: string, opts: LockOptions): Promise<LockHandle> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const tooLong = timeoutProblem(timeoutMs, 'the lock timeout (lockTimeoutMs)');
+  // 0: try once, do not wait.
+  const tooLong = timeoutProblem(timeoutMs, 'the lock timeout (lockTimeoutMs)', 0);
   if (tooLong !== null) throw new InvalidArgumentError(tooLong, { details: { lockTimeoutMs: timeoutMs } });
   const startTime = processStartTime(process.pid);
   const owner: LockOwner = {

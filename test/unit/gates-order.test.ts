@@ -36,3 +36,11 @@ describe('the one order of verdicts (docs/gates.md, "Which verdict is the newest
     ]);
   });
 });
+
+describe('verdicts the bounds move to one moment keep their own order', () => {
+  it('two fetched verdicts dated before their after commit stay in startedAt order, whatever their ids', () => {
+    const first = v('z-first', '2026-01-01T10:00:00.000Z', '2026-11-27T11:00:00.000Z');
+    const second = v('a-second', '2026-01-01T11:00:00.000Z', '2026-11-27T11:00:00.000Z');
+    expect(sortGateResults([second, first], snapshots).map((g) => g.id)).toEqual(['z-first', 'a-second']);
+  });
+});
