@@ -1,12 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// The bin starts Node without NODE_EXTRA_CA_CERTS (scripts/bundle.mjs): nothing in src/ may open TLS.
-const NO_TLS = {
-  group: ['node:tls', 'tls', 'node:https', 'https', 'node:http2', 'http2', 'undici'],
-  message: 'The CLI opens no TLS connection: its bin starts Node without NODE_EXTRA_CA_CERTS.',
-};
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...patterns, NO_TLS] }] });
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 /** Everything above the file-system and process primitives, which import only types and errors. */
 const ABOVE_PRIMITIVES = [
   '**/git/**',
@@ -95,22 +90,6 @@ export default tseslint.config(
         message: 'The store sits below the services.',
       },
     ]),
-  },
-  {
-    files: ['src/cli/**/*.ts'],
-    rules: restrict([]),
-  },
-  {
-    files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-globals': [
-        'error',
-        ...['fetch', 'WebSocket', 'EventSource'].map((name) => ({
-          name,
-          message: 'The CLI opens no TLS connection: its bin starts Node without NODE_EXTRA_CA_CERTS.',
-        })),
-      ],
-    },
   },
   {
     files: ['types/**/*.ts'],

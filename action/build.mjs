@@ -38,7 +38,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   outExtension: { '.js': '.js' },
   // Bundled CommonJS dependencies still call require() for Node's own modules.
   banner: {

@@ -10,6 +10,8 @@
 #                                                     name-status and the patch (into OUT_DIR)
 #   floor.sh track WORKSPACE PRIVATE_GIT_DIR          checkpoint floor: stage into a private index
 #                                                     and object store, write the tree, keep a ref
+#   floor.sh checkpoint WORKSPACE PRIVATE_GIT_DIR     the same as a commit, as a checkpoint is one: add,
+#                                                     write-tree, commit-tree, update-ref
 #
 # Identity and a clean config come from the environment the harness passes in.
 set -eu
@@ -53,8 +55,19 @@ track)
   git update-ref refs/floor/latest "$tree"
   echo "$tree"
   ;;
+checkpoint)
+  GIT_DIR=$3
+  GIT_WORK_TREE=$ws
+  GIT_INDEX_FILE=$3/index
+  export GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+  git add -A
+  tree=$(git write-tree)
+  commit=$(printf 'floor checkpoint\n' | git commit-tree "$tree")
+  git update-ref refs/floor/latest "$commit"
+  echo "$commit"
+  ;;
 *)
-  echo "usage: floor.sh before|after|track WORKSPACE ..." >&2
+  echo "usage: floor.sh before|after|track|checkpoint WORKSPACE ..." >&2
   exit 2
   ;;
 esac

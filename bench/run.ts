@@ -11,6 +11,7 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { diffFullCase, revertCase, trackCase } from './cases/checkpoints.js';
 import { gatesCase } from './cases/gates.js';
+import { hookAgentCase } from './cases/hook-agents.js';
 import { hookCase, hookStoreCase } from './cases/hooks.js';
 import { changeSizeCase, iterateCase, iterationCase } from './cases/iteration.js';
 import { junitMemoryCase } from './cases/junit-memory.js';
@@ -45,6 +46,7 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   gates: gatesCase,
   hook: hookCase,
   'hook-store': hookStoreCase,
+  'hook-agent': hookAgentCase,
 };
 
 async function main(): Promise<number> {

@@ -4,8 +4,8 @@
  */
 export abstract class AgentgateError extends Error {
   abstract readonly code: string;
-  /** Exit status the CLI uses: 2 for usage errors, 1 for everything else. */
-  readonly exitCode: 1 | 2 = 1;
+  /** Exit status the CLI uses: 2 for usage errors, 3 for a check that ran and failed, 1 for everything else. */
+  readonly exitCode: 1 | 2 | 3 = 1;
   readonly details: Record<string, unknown>;
 
   constructor(message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
@@ -101,6 +101,11 @@ export class ConfigInvalidError extends AgentgateError {
 }
 export class CheckpointNotFoundError extends AgentgateError {
   readonly code = 'CHECKPOINT_NOT_FOUND' as const;
+}
+/** `checkpoint restore --prompt N`: files another session or a person changed since the session last did were left alone. */
+export class RestoreConflictError extends AgentgateError {
+  readonly code = 'RESTORE_CONFLICT' as const;
+  override readonly exitCode = 3 as const;
 }
 export class GitNotFoundError extends AgentgateError {
   readonly code = 'GIT_NOT_FOUND' as const;
@@ -218,4 +223,20 @@ export class OutputTooLargeError extends AgentgateError {
 /** The agent command given to `iterate` could not be started (not found, not executable). */
 export class AgentNotStartedError extends AgentgateError {
   readonly code = 'AGENT_NOT_STARTED' as const;
+}
+
+/** An agent's own config file (hook install) cannot be parsed or has a shape we cannot merge into. */
+export class AgentConfigInvalidError extends AgentgateError {
+  readonly code = 'AGENT_CONFIG_INVALID' as const;
+}
+
+// Provenance after merge (src/provenance).
+/** `verify --anchor REV` of a commit that has no recorded anchor. */
+export class AnchorNotFoundError extends AgentgateError {
+  readonly code = 'ANCHOR_NOT_FOUND' as const;
+}
+/** `attest --commit REV` where REV's tree is no iteration's after tree: a verdict holds only for the tree it judged. */
+export class CommitNotGatedError extends AgentgateError {
+  readonly code = 'COMMIT_NOT_GATED' as const;
+  override readonly exitCode = 3 as const;
 }

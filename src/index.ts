@@ -13,16 +13,24 @@ export {
   type CheckpointsOptions,
   type CleanupOptions,
   type GcOptions,
+  type SessionRestoreOptions,
   type TrackOptions,
   type TrackOutcome,
 } from './checkpoints/index.js';
 export {
   runAgentHook,
   runClaudeCodeHook,
+  runEventHook,
+  ADAPTERS,
   type AgentCheckpointKind,
   type AgentEvent,
   type AgentHookOptions,
+  type EventHookOptions,
+  type EventHookOutcome,
+  type HookAdapter,
+  type MappedEvent,
 } from './hooks/index.js';
+export { installHooks, uninstallHooks, type HookInstallOptions } from './hooks/install/install.js';
 export { SnapshotStore } from './store/snapshot-store.js';
 export { resolveSettings, loadConfig, type Settings } from './store/config.js';
 export { resolveHome, layout } from './store/paths.js';

@@ -27,6 +27,14 @@ export const FileDiff = z.object({
 });
 export type FileDiff = z.infer<typeof FileDiff>;
 
+/**
+ * What a session's checkpoint is: `baseline` (the session started or resumed), `prompt` (just
+ * before a prompt), `change` (after a tool or a turn: what changed since the checkpoint before it
+ * is the session's), `restore` (after `restore --prompt N` of the session: what it wrote is the session's).
+ */
+export const CheckpointRole = z.enum(['baseline', 'prompt', 'change', 'restore']);
+export type CheckpointRole = z.infer<typeof CheckpointRole>;
+
 export const CheckpointEntry = z.object({
   ref: z.string(),
   hash: ObjectId,
@@ -39,8 +47,30 @@ export const CheckpointEntry = z.object({
   event: z.optional(z.string()),
   /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
   prompt: z.optional(z.int().check(z.positive())),
+  /** A session's checkpoints (absent on those made before roles were recorded): see CheckpointRole. */
+  role: z.optional(CheckpointRole),
 });
 export type CheckpointEntry = z.infer<typeof CheckpointEntry>;
+
+/**
+ * `checkpoint restore --prompt N --session ID`: the session's files as they were before its prompt
+ * N. Paths are absolute; `conflicts` are files another session or a person changed after the
+ * session last did (left alone unless `forced`). A dry run changes nothing and has no safety checkpoint.
+ */
+export const SessionRestoreResult = z.object({
+  hash: ObjectId,
+  session: z.string(),
+  prompt: z.int().check(z.positive()),
+  dryRun: z.boolean(),
+  forced: z.boolean(),
+  restored: z.array(z.string()),
+  deleted: z.array(z.string()),
+  conflicts: z.array(z.string()),
+  safety: z.nullable(ObjectId),
+  safetyRef: z.nullable(z.string()),
+  leftAlone: z.array(z.string()),
+});
+export type SessionRestoreResult = z.infer<typeof SessionRestoreResult>;
 
 /** `restore`: the tree restored, the safety checkpoint taken first, and paths deliberately left alone. */
 export const RestoreResult = z.object({

@@ -2,7 +2,8 @@ import * as z from './zod.js';
 
 /**
  * One Claude Code hook event as it arrives on stdin. Only the fields we use are declared; every
- * other field (and every field of events we do not know) is ignored.
+ * other field (and every field of events we do not know) is ignored. Kept for library users: the
+ * hook itself reads `ClaudeStyleEvent` (types/agent-hooks.ts), shared with Codex and Qwen Code.
  */
 export const ClaudeCodeEvent = z.object({
   session_id: z.string().check(z.minLength(1), z.maxLength(256)),

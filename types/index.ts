@@ -7,3 +7,5 @@ export * from './report.js';
 export * from './serve.js';
 export * from './gate.js';
 export * from './hooks.js';
+export * from './hook-install.js';
+export * from './agent-hooks.js';

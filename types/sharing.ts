@@ -76,6 +76,8 @@ export const PushResult = z.object({
   updated: z.array(z.string()),
   /** Refs the remote already had with the same content. */
   upToDate: z.array(z.string()),
+  /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
+  anchors: z.array(Sha),
 });
 export type PushResult = z.infer<typeof PushResult>;
 
@@ -95,6 +97,8 @@ export const ReceiveResult = z.object({
   refused: z.array(RefusedRecord),
   /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
   gates: z.int().check(z.nonnegative()),
+  /** The commits whose anchors were kept by this call: each recomputed the same here. */
+  anchors: z.array(Sha),
 });
 export type ReceiveResult = z.infer<typeof ReceiveResult>;
 
@@ -103,6 +107,8 @@ export const ExportResult = z.object({
   file: z.string(),
   runs: z.array(SafeId),
   refs: z.int().check(z.nonnegative()),
+  /** The commits whose anchors the bundle carries. */
+  anchors: z.array(Sha),
 });
 export type ExportResult = z.infer<typeof ExportResult>;
 

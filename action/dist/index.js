@@ -5,7 +5,7 @@ const require = __agentgateCreateRequire(import.meta.url);
 import { spawnSync } from "node:child_process";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join as join2, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/ci/github.ts
@@ -14,7 +14,7 @@ import { appendFile } from "node:fs/promises";
 
 // src/errors.ts
 var AgentgateError = class extends Error {
-  /** Exit status the CLI uses: 2 for usage errors, 1 for everything else. */
+  /** Exit status the CLI uses: 2 for usage errors, 3 for a check that ran and failed, 1 for everything else. */
   exitCode = 1;
   details;
   constructor(message, options = {}) {
@@ -64,9 +64,82 @@ function escapeData(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 
+// action/src/anchor.ts
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+var ZERO = /^0+$/;
+var SUMMARY_ANCHORS = 20;
+function anchorTarget(io, env) {
+  const range = io.input("range");
+  if (range) return ["--range", range];
+  const commit = io.input("commit");
+  if (commit) return [commit];
+  const event = readEvent(env.GITHUB_EVENT_PATH);
+  const pr = event?.pull_request;
+  if (pr?.merged === true && typeof pr.merge_commit_sha === "string") return [pr.merge_commit_sha];
+  const before = typeof event?.before === "string" ? event.before : "";
+  const after = typeof event?.after === "string" ? event.after : env.GITHUB_SHA ?? "";
+  if (before && !ZERO.test(before) && after) return ["--range", `${before}..${after}`];
+  if (after) return [after];
+  return ["HEAD"];
+}
+function readEvent(path) {
+  if (!path) return null;
+  try {
+    const doc = JSON.parse(readFileSync(path, "utf8"));
+    return doc !== null && typeof doc === "object" ? doc : null;
+  } catch {
+    return null;
+  }
+}
+async function anchor(io, env) {
+  const remote = io.input("remote") ? ["--remote", io.input("remote")] : [];
+  if (io.flag("fetch", true)) io.cliJson(["fetch", ...remote], "fetch");
+  const target = anchorTarget(io, env);
+  const doc = io.cliJson(["anchor", ...target], "anchor");
+  const anchors = Array.isArray(doc) ? doc : [doc];
+  const total = anchors.reduce(
+    (t, a) => ({
+      files: t.files + a.coverage.files,
+      filesFromRuns: t.filesFromRuns + a.coverage.filesFromRuns,
+      linesAdded: t.linesAdded + a.coverage.linesAdded,
+      linesFromRuns: t.linesFromRuns + a.coverage.linesFromRuns
+    }),
+    { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 }
+  );
+  const last = anchors.at(-1);
+  const report = join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
+  io.cliJson(["report", "--anchor", last.commit, "--format", "html", "-o", report, "--ci", "none"], "report");
+  if (io.stepSummary !== null && io.flag("summary", true))
+    for (const a of anchors.slice(-SUMMARY_ANCHORS))
+      io.cliJson(["report", "--anchor", a.commit, "--format", "md", "--ci", "github"], "summary");
+  if (io.flag("publish", true)) io.cliJson(["push", "--anchors", "only", ...remote], "push");
+  await io.setOutputs({
+    commits: anchors.map((a) => a.commit).join(","),
+    runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(","),
+    files: String(total.files),
+    "files-from-runs": String(total.filesFromRuns),
+    "lines-added": String(total.linesAdded),
+    "lines-from-runs": String(total.linesFromRuns),
+    coverage: total.linesAdded === 0 ? "" : String(Math.floor(total.linesFromRuns * 100 / total.linesAdded)),
+    "report-path": report
+  });
+  const min = io.input("min-coverage");
+  if (min) {
+    const wanted = Number(min);
+    if (!Number.isInteger(wanted) || wanted < 0 || wanted > 100)
+      throw io.fail(`input min-coverage must be a whole number from 0 to 100, not ${JSON.stringify(min)}`);
+    const got = total.linesAdded === 0 ? 100 : Math.floor(total.linesFromRuns * 100 / total.linesAdded);
+    if (got < wanted)
+      throw io.fail(
+        `${total.linesFromRuns} of ${total.linesAdded} added lines (${got}%) come from recorded runs, below min-coverage ${wanted}%`
+      );
+  }
+}
+
 // action/src/main.ts
 var HERE = dirname(fileURLToPath(import.meta.url));
-var CLI = join(HERE, "cli.js");
+var CLI = join2(HERE, "cli.js");
 var FORMATS = ["html", "md", "json", "dotenv", "none"];
 var EXTENSIONS = { html: "html", md: "md", json: "json", dotenv: "env" };
 var ActionFailure = class extends Error {
@@ -93,7 +166,7 @@ function runnerTemp() {
   return process.env.RUNNER_TEMP || tmpdir();
 }
 function home() {
-  return resolve(input("home", process.env.AGENTGATE_HOME || join(runnerTemp(), "agentgate-home")));
+  return resolve(input("home", process.env.AGENTGATE_HOME || join2(runnerTemp(), "agentgate-home")));
 }
 function workspace() {
   return resolve(input("workspace", process.env.GITHUB_WORKSPACE || process.cwd()));
@@ -129,9 +202,9 @@ function shellQuote(text) {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 async function setup() {
-  const bin = join(runnerTemp(), "agentgate-bin");
+  const bin = join2(runnerTemp(), "agentgate-bin");
   await mkdir(bin, { recursive: true });
-  const shim = join(bin, "agentgate-snapshot");
+  const shim = join2(bin, "agentgate-snapshot");
   await writeFile(shim, `#!/bin/sh
 exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} "$@"
 `, "utf8");
@@ -153,14 +226,14 @@ async function finish() {
   const doc = cliJson(["report", "--format", "json", "--ci", "none", ...runArgs], "report");
   const runId = doc.run.runId;
   const failedGates = (doc.gates?.summary ?? []).filter((s) => s.latest.verdict !== "pass").map((s) => s.name);
-  const out = resolve(input("output-dir", join(runnerTemp(), "agentgate-out")));
+  const out = resolve(input("output-dir", join2(runnerTemp(), "agentgate-out")));
   await mkdir(out, { recursive: true });
   const outputs = {
     "run-id": runId,
     "report-path": "",
     "bundle-path": "",
-    "artifacts-path": join(
-      process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join(home(), "artifacts"),
+    "artifacts-path": join2(
+      process.env.AGENTGATE_ARTIFACTS_DIR ? resolve(process.env.AGENTGATE_ARTIFACTS_DIR) : join2(home(), "artifacts"),
       runId
     ),
     verified: "",
@@ -178,13 +251,13 @@ async function finish() {
   const summary = flag("summary", true) && envFile("GITHUB_STEP_SUMMARY") !== null;
   if (summary) cliJson(["report", "--run", runId, "--format", "md", "--ci", "github"], "summary");
   if (format !== "none") {
-    const file = join(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
+    const file = join2(out, `agentgate-report-${runId}.${EXTENSIONS[format]}`);
     const ci = summary ? "none" : "github";
     cliJson(["report", "--run", runId, "--format", format, "-o", file, "--ci", ci], "report");
     outputs["report-path"] = file;
   }
   if (flag("bundle", false)) {
-    const file = join(out, `agentgate-${runId}.bundle`);
+    const file = join2(out, `agentgate-${runId}.bundle`);
     cliJson(["export", "--run", runId, "-o", file], "export");
     outputs["bundle-path"] = file;
   }
@@ -193,11 +266,29 @@ async function finish() {
   await setOutputs(outputs);
   if (failure) throw new ActionFailure(failure);
 }
+async function anchorMode() {
+  const outputDir = resolve(input("output-dir", join2(runnerTemp(), "agentgate-out")));
+  await mkdir(outputDir, { recursive: true });
+  await anchor(
+    {
+      input,
+      flag,
+      cli: (args) => cli(args),
+      cliJson,
+      setOutputs,
+      stepSummary: envFile("GITHUB_STEP_SUMMARY"),
+      outputDir,
+      fail: (message) => new ActionFailure(message)
+    },
+    process.env
+  );
+}
 async function main() {
   const mode = input("mode", "setup");
   if (mode === "setup") await setup();
   else if (mode === "finish") await finish();
-  else throw new ActionFailure(`input mode must be setup or finish, not ${JSON.stringify(mode)}`);
+  else if (mode === "anchor") await anchorMode();
+  else throw new ActionFailure(`input mode must be setup, finish or anchor, not ${JSON.stringify(mode)}`);
 }
 main().catch((error) => {
   const message = error instanceof Error ? error.message : String(error);

@@ -7,6 +7,8 @@
  *               the report (a gate whose newest verdict failed becomes an annotation), optionally
  *               fails on a failed gate, publishes the run (`push`) and writes a bundle (`export`),
  *               and sets outputs for actions/upload-artifact.
+ * mode: anchor  on a push to the default branch or a merged pull request: fetches runs and
+ *               anchors, anchors the new commits, publishes the anchors (see anchor.ts).
  * Inputs arrive as INPUT_<NAME> (upper-cased, spaces as _); outputs and environment go through
  * plain appends to $GITHUB_OUTPUT, $GITHUB_ENV and $GITHUB_PATH.
  */
@@ -16,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appendKeyValues, appendPath, escapeData } from '../../src/ci/github.js';
+import { anchor } from './anchor.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, 'cli.js');
@@ -171,11 +174,30 @@ async function finish(): Promise<void> {
   if (failure) throw new ActionFailure(failure);
 }
 
+async function anchorMode(): Promise<void> {
+  const outputDir = resolve(input('output-dir', join(runnerTemp(), 'agentgate-out')));
+  await mkdir(outputDir, { recursive: true });
+  await anchor(
+    {
+      input,
+      flag,
+      cli: (args) => cli(args),
+      cliJson,
+      setOutputs,
+      stepSummary: envFile('GITHUB_STEP_SUMMARY'),
+      outputDir,
+      fail: (message) => new ActionFailure(message),
+    },
+    process.env,
+  );
+}
+
 async function main(): Promise<void> {
   const mode = input('mode', 'setup');
   if (mode === 'setup') await setup();
   else if (mode === 'finish') await finish();
-  else throw new ActionFailure(`input mode must be setup or finish, not ${JSON.stringify(mode)}`);
+  else if (mode === 'anchor') await anchorMode();
+  else throw new ActionFailure(`input mode must be setup, finish or anchor, not ${JSON.stringify(mode)}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,7 @@
-// Issue 14 target 2, issue 21 target 4: starting the CLI (`--version`, and `runs --json` on an empty
-// home, which loads a command module and the library) against starting Node itself, interleaved,
-// rotating the order. The CLI runs as users run it: the bin as a program, whose sh line starts Node
-// without NODE_EXTRA_CA_CERTS (scripts/bundle.mjs). When that variable is set, two references show
-// what it costs: `node <bin> --version` (Node run on the bin, certificates loaded) and `node -e 0`
-// without it.
+// Issue 29 item 1 (and issues 14 and 21 before it): starting the CLI (`--version`, and `runs --json`
+// on an empty home, which loads a command module and the library) against starting Node itself,
+// interleaved, rotating the order. The CLI runs as users run it: the bin as a program, on the Node
+// first on PATH (under `npm run bench`, the project's pinned Node, which is also process.execPath).
 import { run } from '../git.js';
 import { median, rotate } from '../measure.js';
 import { addRows, scratch, timed, type Bench } from '../results.js';
@@ -11,18 +9,10 @@ import { CLI } from './iteration.js';
 
 export async function startupCase(bench: Bench): Promise<void> {
   const home = await scratch('startup-home');
-  const { NODE_EXTRA_CA_CERTS: extraCa, ...withoutCa } = process.env;
   const contestants: Record<string, () => Promise<string>> = {
     'node -e 0': () => run(process.execPath, ['-e', '0']),
     'cli --version': () => run(CLI, ['--version']),
     'cli runs --json': () => run(CLI, ['runs', '--json', '--home', home]),
-    ...(extraCa === undefined
-      ? {}
-      : {
-          'node <bin> --version': () => run(process.execPath, [CLI, '--version']),
-          'node -e 0 without NODE_EXTRA_CA_CERTS': () =>
-            run(process.execPath, ['-e', '0'], { env: withoutCa }),
-        }),
   };
   const samples: Record<string, number[]> = Object.fromEntries(
     Object.keys(contestants).map((name) => [name, []]),

@@ -4,6 +4,7 @@ export {
   type CheckpointsOptions,
   type CleanupOptions,
   type GcOptions,
+  type SessionRestoreOptions,
   type TrackOptions,
   type TrackOutcome,
 } from './checkpoints.js';

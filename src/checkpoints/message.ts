@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as z from '../../types/zod.js';
-import type { CheckpointEntry } from '../../types/checkpoint.js';
+import { CheckpointRole, type CheckpointEntry } from '../../types/checkpoint.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 
 /** What a checkpoint commit records about itself, as one JSON line in its message body. */
@@ -13,11 +13,13 @@ export const CheckpointMeta = z.object({
   event: z.optional(z.string()),
   /** The N-th prompt of the session: this checkpoint is the state just before it. */
   prompt: z.optional(z.int().check(z.positive())),
+  /** What the checkpoint is to its session (absent on records made before roles were kept). */
+  role: z.optional(CheckpointRole),
 });
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 
 /** What an agent hook records about a checkpoint (see CheckpointMeta). */
-export type AgentTag = Pick<CheckpointMeta, 'session' | 'event' | 'prompt'>;
+export type AgentTag = Pick<CheckpointMeta, 'session' | 'event' | 'prompt' | 'role'>;
 
 export const CHECKPOINT_REF_PREFIX = 'refs/checkpoints/';
 export const META_REF_PREFIX = 'refs/checkpoints-meta/';
@@ -62,7 +64,7 @@ export function newCheckpointRef(now: number = Date.now()): string {
 
 /** A checkpoint ref as listed: its tree and what its message records. */
 export function entryOf(r: RefRecord): CheckpointEntry {
-  const { label, createdAt, kind, session, event, prompt } = decodeMessage(r.body, r.date);
+  const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
   return {
     ref: r.ref,
     hash: r.tree,
@@ -72,5 +74,6 @@ export function entryOf(r: RefRecord): CheckpointEntry {
     ...(session === undefined ? {} : { session }),
     ...(event === undefined ? {} : { event }),
     ...(prompt === undefined ? {} : { prompt }),
+    ...(role === undefined ? {} : { role }),
   };
 }

@@ -1,5 +1,3 @@
-import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { InvalidArgumentError } from '../errors.js';
 
 /** git's own default for `gc.pruneExpire`. */
@@ -33,25 +31,4 @@ export function selectRemovals<T extends { oid: string }>(
   protectedOids: ReadonlySet<string>,
 ): T[] {
   return newestFirst.slice(keep).filter((r) => !protectedOids.has(r.oid));
-}
-
-/** Bytes on disk under `dir` (files' sizes, not following links); 0 when it does not exist. */
-export async function directorySize(dir: string): Promise<number> {
-  let total = 0;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    const path = join(dir, name);
-    try {
-      const st = await lstat(path);
-      total += st.isDirectory() ? await directorySize(path) : st.size;
-    } catch {
-      // Removed while we counted: it no longer takes space.
-    }
-  }
-  return total;
 }

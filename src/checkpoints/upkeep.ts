@@ -1,6 +1,11 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { UpkeepRecord, type GcResult, type PruneEvent } from '../../types/checkpoint.js';
+import {
+  UpkeepRecord,
+  type CheckpointEntry,
+  type GcResult,
+  type PruneEvent,
+} from '../../types/checkpoint.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { removeLockOlderThan, removeOrphanedGitLocks } from '../fs/git-locks.js';
 import { PLACE_TEMP_NAME } from '../fs/place.js';
@@ -14,15 +19,17 @@ import {
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { deleteRefs, listRefRecords } from '../git/refs.js';
 import { CHECKPOINT_REF_PREFIX, entryOf, META_REF_PREFIX } from './message.js';
+import { thinnable } from './sessions.js';
 import type { StoreLocation } from './project-id.js';
-import { DEFAULT_PRUNE_AGE, directorySize, selectRemovals } from './retention.js';
+import { DEFAULT_PRUNE_AGE, selectRemovals } from './retention.js';
 
 /** Upkeep of a checkpoint store: gc with retention, and repair of what a killed process left. */
 
 /**
  * Retention, then gc: keeps the newest `keep` checkpoint refs plus those baseline, latest and the
  * last safety checkpoint point at, deletes the other refs, runs `git gc --prune=<pruneAge>` and
- * removes any temporary pack git left behind. Reports sizes of the whole store directory.
+ * removes any temporary pack git left behind. Reports the store's size before and after as
+ * `checkpoint status` counts it (storeBytes), and records the packing in upkeep.json.
  * The caller holds the checkpoint lock and has checked keep and pruneAge (assertRetention).
  */
 export async function gcStore(
@@ -31,7 +38,8 @@ export async function gcStore(
   keep: number,
   pruneAge: string,
 ): Promise<GcResult> {
-  const storeBytesBefore = await directorySize(location.dir);
+  // One measure everywhere: the store's objects and index, as `checkpoint status` and the budget count.
+  const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
   const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
   const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
@@ -45,7 +53,8 @@ export async function gcStore(
   } finally {
     await sweepGitTemporaries(location.gitDir);
   }
-  const storeBytesAfter = await directorySize(location.dir);
+  await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
+  const storeBytesAfter = await storeBytes(repo, await countObjects(repo));
   return {
     kept: checkpoints.length - removals.length,
     removed: removals.length,
@@ -53,6 +62,25 @@ export async function gcStore(
     storeBytesBefore,
     storeBytesAfter,
   };
+}
+
+/**
+ * `checkpoints.keep` as checkpoints are made: drops the checkpoints `thinnable` (sessions.ts)
+ * picks. Their objects go with the next gc. Returns what it dropped. The caller holds the lock.
+ */
+export async function thinCheckpoints(repo: CheckpointRepo, keep: number): Promise<CheckpointEntry[]> {
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const entries = records
+    .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
+    .map((r) => ({ ...entryOf(r), oid: r.oid }));
+  const drop = thinnable(entries, keep, protectedOids);
+  if (drop.length > 0)
+    await deleteRefs(
+      repo,
+      drop.map((r) => ({ ref: r.ref, oldSha: r.oid })),
+    );
+  return drop.map(({ oid: _oid, ...entry }) => entry);
 }
 
 /**
@@ -105,8 +133,8 @@ export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Pr
 
 /**
  * Automatic upkeep after a checkpoint, so that a store never needs a manual gc: loose objects
- * past LOOSE_OBJECTS_LIMIT are packed, and packs past PACKS_LIMIT repacked into one; a store above `maxStoreBytes` loses its oldest
- * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept), a quarter
+ * past LOOSE_OBJECTS_LIMIT are packed, and packs past PACKS_LIMIT repacked into one; a store above `maxStoreBytes` loses its
+ * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept) in `pruningOrder`, a quarter
  * of them per round, each round followed by a gc that drops their objects, until it is down to
  * PRUNE_TARGET of the budget or only protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
  */
@@ -132,17 +160,19 @@ export async function keepWithinBudget(
   while (after > maxStoreBytes * PRUNE_TARGET) {
     const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
     const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-    const candidates = records.filter(
-      (r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && !protectedOids.has(r.oid),
-    );
+    const line = records
+      .filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX))
+      .map((r) => ({ ...entryOf(r), oid: r.oid }));
+    const tiers = pruningTiers(line, protectedOids);
+    const candidates = tiers.flat();
     if (candidates.length === 0) break;
-    // Newest first: the oldest quarter is at the end.
-    const drop = candidates.slice(-Math.ceil(candidates.length / 4));
+    // A quarter of them, all from the first tier that has any: a prompt goes only when no tool checkpoint is left.
+    const drop = (tiers.find((t) => t.length > 0) ?? []).slice(0, Math.ceil(candidates.length / 4));
     await deleteRefs(
       repo,
       drop.map((r) => ({ ref: r.ref, oldSha: r.oid })),
     );
-    removed.push(...drop.map(entryOf));
+    removed.push(...drop.map(({ oid: _oid, ...entry }) => entry));
     await withSweep(location, () => gcCheckpointRepo(repo, 'now'));
     after = await storeBytes(repo, await countObjects(repo));
   }
@@ -182,4 +212,22 @@ async function withSweep(location: StoreLocation, fn: () => Promise<void>): Prom
   } finally {
     await sweepGitTemporaries(location.gitDir);
   }
+}
+
+/**
+ * The unprotected checkpoints in the tiers the budget drops them by, oldest first in each: those
+ * `thinnable` drops anyway (the next one covers their change), then the others, then sessions'
+ * baselines and prompt checkpoints.
+ */
+function pruningTiers<T extends CheckpointEntry & { oid: string }>(
+  newestFirst: readonly T[],
+  protectedOids: ReadonlySet<string>,
+): [T[], T[], T[]] {
+  const covered = new Set(thinnable(newestFirst, 0, protectedOids));
+  const tiers: [T[], T[], T[]] = [[], [], []];
+  for (const e of [...newestFirst].reverse()) {
+    if (protectedOids.has(e.oid)) continue;
+    tiers[covered.has(e) ? 0 : e.role === 'baseline' || e.role === 'prompt' ? 2 : 1].push(e);
+  }
+  return tiers;
 }

@@ -1,59 +1,39 @@
+#!/usr/bin/env node
 /**
- * The bin (dist/bin/agentgate-snapshot.js): runs the CLI bundle, dist/bin/cli.cjs (src/cli/main.ts
- * as one CommonJS file), the way Node runs a CommonJS module, but with V8's code cache of the
- * command it is asked to run (code-cache.ts). When there was none for it, or only one from a run
- * that failed, the cache is saved after the run, whatever its outcome. Built by
- * scripts/bundle.mjs; kept to Node's built-ins and the cache, so that it costs next to nothing
- * before the bundle runs.
+ * The bin (dist/bin/agentgate-snapshot.js, bundled by scripts/bundle.mjs): turns on Node's own
+ * compile cache (Node 22.1 and later), then loads the CLI, so that the CLI's code is compiled from
+ * that cache. A cache that cannot be used costs only time: nothing here may fail the CLI. The
+ * caller's environment goes to the CLI, and so to the commands it starts, untouched.
+ *
+ * Node checks a cache entry against the code it was made from, but its checksum is no
+ * authentication, and its default directory (`node-compile-cache` in the temporary directory) may
+ * be shared with other users: whoever can write there can plant code this process runs. So the
+ * cache lives in a directory of this user's own, `agentgate-compile-cache-<uid>` in the temporary
+ * directory, used only while it is this user's and nobody else may write to it.
+ * NODE_COMPILE_CACHE (the caller's own choice of directory) and NODE_DISABLE_COMPILE_CACHE=1 keep
+ * their meaning: Node applies both before this file runs.
  */
-import { readFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
-import { cacheDir, cacheFile, guessCommand, readCodeCache, writeCodeCache } from './code-cache.js';
+import { lstatSync, mkdirSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-/** The bundle's content hash, set by scripts/bundle.mjs: a new build never reads an old build's cache. */
-declare const AGENTGATE_BUNDLE_ID: string;
-
-/** What main.ts exports: the command it ran, once it knows it. */
-interface CliModule {
-  exports: { ranCommand?: unknown };
+/** This user's cache directory, made if missing; null when it is not safe to use. */
+function privateCacheDir(): string | null {
+  const uid = process.getuid?.();
+  if (uid === undefined) return null;
+  const dir = join(tmpdir(), `agentgate-compile-cache-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o022) === 0 ? dir : null;
 }
 
-type ModuleWrapper = (
-  exports: object,
-  require: NodeJS.Require,
-  module: CliModule,
-  filename: string,
-  dirname: string,
-) => void;
-
-const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, 'cli.cjs');
-const dir = cacheDir(here);
-const command = guessCommand(process.argv.slice(2));
-const path = dir === null ? null : cacheFile(dir, AGENTGATE_BUNDLE_ID, command);
-const cached = path === null ? null : readCodeCache(path);
-const script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), {
-  filename: bundle,
-  ...(cached === null ? {} : { cachedData: cached.data }),
-});
-const kept = cached !== null && script.cachedDataRejected !== true ? cached : null;
-const module: CliModule = { exports: {} };
-if (path !== null)
-  process.once('beforeExit', () => {
-    // The guess was wrong (options first, an unknown command), or no command ran (--help): no cache.
-    if ((module.exports.ranCommand ?? null) !== command) return;
-    const complete = Number(process.exitCode ?? 0) === 0;
-    if (kept !== null && (kept.complete || !complete)) return;
-    void writeCodeCache(path, { complete, data: script.createCachedData() });
-  });
-(script.runInThisContext() as ModuleWrapper).call(
-  module.exports,
-  module.exports,
-  createRequire(bundle),
-  module,
-  bundle,
-  here,
-);
+try {
+  if (process.env.NODE_COMPILE_CACHE === undefined && process.env.NODE_DISABLE_COMPILE_CACHE === undefined) {
+    const dir = privateCacheDir();
+    if (dir !== null) module.enableCompileCache?.(dir);
+  }
+} catch {
+  // An optimisation only.
+}
+await import('./main.js');

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The CLI's entry point: find the command, load only its module, parse its options, run it, print
  * its result and map every failure to a code. Kept light (no library import at the top): in the
@@ -7,7 +6,6 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { isAgentgateError, UsageError } from '../errors.js';
-import { restoreCallerEnv } from './caller-env.js';
 import { COMMAND_GROUPS } from './groups.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
 import { writeStreamedJson } from './json-stream.js';
@@ -24,9 +22,6 @@ import {
 } from './spec.js';
 import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
-
-/** The command this process runs, once it runs: the bin (bin.ts) keeps V8's code cache per command. */
-export let ranCommand: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
@@ -51,17 +46,23 @@ async function main(argv: string[]): Promise<number> {
     if (values.help === true) return printHelp(commandHelp(command), json);
     const { Context } = await import('./context.js');
     const ctx = await Context.create(values as GlobalValues);
-    ranCommand = name;
     const result = await command.run(ctx, values, positionals);
     await emit(result, json);
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;
   } catch (error) {
     // A hook never fails its agent, not even with a bad option or config file.
-    if (words[0] === 'hook' && COMMAND_NAMES.includes(name))
-      return (await import('./commands/hook.js')).hookCommandFailed(error, optionValue(options, '--home'));
+    if (words[0] === 'hook' && COMMAND_NAMES.includes(name) && !HOOK_SETUP.includes(name))
+      return (await import('./commands/hook.js')).hookCommandFailed(
+        error,
+        optionValue(options, '--home'),
+        name,
+      );
     return fail(error, json);
   }
 }
+
+/** The hook commands a person runs (they fail like any command); every other `hook` command is an agent's hook. */
+const HOOK_SETUP = ['hook install', 'hook uninstall'];
 
 /** The value of `--home DIR` or `--home=DIR` as typed, before parsing (which may have failed). */
 function optionValue(options: string[], flag: string): string | undefined {
@@ -165,6 +166,8 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   if (text.length > 0) process.stdout.write(`${text}\n`);
   if (json && result.warnings !== undefined && result.warnings.length > 0)
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
+  const notices = (result.notices ?? []).map((n) => noWorkflowCommands(printable(n)));
+  if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
 }
@@ -219,7 +222,6 @@ function report(
   return status;
 }
 
-restoreCallerEnv();
 main(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;

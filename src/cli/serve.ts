@@ -6,11 +6,10 @@ import {
   type ServeRequestId as RequestId,
 } from '../../types/serve.js';
 import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
-import { loadCommand } from './commands/index.js';
 import { Context } from './context.js';
 import { writeStreamedJson } from './json-stream.js';
 import { isClosedPipe } from './output.js';
-import { parseCommandLine, type CommandResult, type GlobalValues } from './spec.js';
+import { parseCommandLine, type Command, type CommandResult, type GlobalValues } from './spec.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */
 const INHERITED = ['workspace', 'home', 'artifacts-dir', 'config'] as const;
@@ -18,6 +17,11 @@ const INHERITED = ['workspace', 'home', 'artifacts-dir', 'config'] as const;
 export interface ServeOptions {
   /** serve's own global options (workspace, home, ...): defaults for every request. */
   defaults: Partial<GlobalValues>;
+  /**
+   * The command called `name` (commands/index.ts's loadCommand), given by the caller: serve is one
+   * of those commands, so importing the registry from here would make a cycle.
+   */
+  load: (name: string) => Promise<Command | undefined>;
 }
 
 /**
@@ -118,7 +122,7 @@ const NOT_SERVED: readonly string[] = ['serve', 'iterate'];
 /** Runs one request through the same steps as the CLI: find the command, parse its options strictly, run it. */
 async function execute(request: ServeRequest, opts: ServeOptions): Promise<CommandResult> {
   // iterate's agent would share serve's stdin and stdout, which carry the requests and answers.
-  const command = NOT_SERVED.includes(request.command) ? undefined : await loadCommand(request.command);
+  const command = NOT_SERVED.includes(request.command) ? undefined : await opts.load(request.command);
   if (!command) {
     throw new UsageError(
       `unknown command "${request.command.slice(0, 100)}" for serve; it takes the CLI's commands except ${NOT_SERVED.join(' and ')}`,

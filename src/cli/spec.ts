@@ -36,6 +36,7 @@
 import { InvalidArgumentError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import type { StreamedJson } from './json-stream.js';
+import { nearestName } from './suggest.js';
 
 export const PROGRAM = 'agentgate-snapshot';
 
@@ -138,6 +139,8 @@ export type CommandResult =
       workflowCommands?: string[];
       /** Problems that do not stop the command (a store file that does not load): with --json, one `{"warnings":[...]}` line on stderr. */
       warnings?: Array<{ code: string; message: string; file: string | null }>;
+      /** Lines for people on stderr, with or without --json (what a fetch refused, say); stdout keeps the result. */
+      notices?: string[];
     }
   | { streamFile: string; cleanup?: () => Promise<void> }
   /** One JSON document whose big string member is read from a file as it is written (see json-stream.ts). */
@@ -196,7 +199,8 @@ function generatedUsage(name: string, options: OptionDecls, positionals: Positio
   return parts.join(' ');
 }
 
-function placeholder(decl: StringOption | IntegerOption): string {
+/** An option's value placeholder in --help and usage: its valueName, its choices, N or VALUE. */
+export function placeholder(decl: StringOption | IntegerOption): string {
   if (decl.valueName) return decl.valueName;
   if (decl.type === 'string' && decl.choices) return decl.choices.join('|');
   return decl.type === 'integer' ? 'N' : 'VALUE';
@@ -231,9 +235,12 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
     const { name, shown, inline } = splitOption(arg, decls);
     const decl = name === undefined ? undefined : decls[name];
     if (name === undefined || decl === undefined) {
+      // A long option mistyped (--itertion) gets the nearest one the command takes.
+      const nearest = shown.startsWith('--') ? nearestName(shown.slice(2), Object.keys(decls)) : null;
+      const hint = nearest === null ? '' : `did you mean "--${nearest}"? `;
       throw new UsageError(
-        `unknown option ${shown} for "${command.name}"; run "${PROGRAM} ${command.name} --help" for its options`,
-        { details: { option: shown } },
+        `unknown option ${shown} for "${command.name}"; ${hint}run "${PROGRAM} ${command.name} --help" for its options`,
+        { details: { option: shown, ...(nearest === null ? {} : { suggestion: `--${nearest}` }) } },
       );
     }
     if (decl.type === 'boolean') {
@@ -368,11 +375,12 @@ export function optionLines(decls: OptionDecls): string {
   });
   const width = Math.max(...heads.map((h) => h.length));
   return Object.values(decls)
-    .map((d, i) => `  ${(heads[i] as string).padEnd(width)}  ${describe(d)}`)
+    .map((d, i) => `  ${(heads[i] as string).padEnd(width)}  ${describeOption(d)}`)
     .join('\n');
 }
 
-function describe(d: OptionDecl): string {
+/** An option's --help text: its description, then its choices, required, repeatable and default. */
+export function describeOption(d: OptionDecl): string {
   const notes: string[] = [];
   if (d.type === 'string' && d.choices) notes.push(`one of: ${d.choices.join(', ')}`);
   if (d.type !== 'boolean' && d.required === true) notes.push('required');

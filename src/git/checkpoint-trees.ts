@@ -5,6 +5,7 @@ import { excludeSpec } from './checkpoint-index.js';
 import { assertGitId } from './ids.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseDiffPairs, type DiffPair } from './parsers/diff-pairs.js';
+import { parseDiffTreeStdin } from './parsers/diff-tree-stdin.js';
 import { parseLsTree, type TreeEntry } from './parsers/ls-tree.js';
 import { splitNul } from './parsers/nul-records.js';
 import { runGit, runGitBuffer } from './runner.js';
@@ -52,6 +53,28 @@ export async function listTree(repo: CheckpointRepo, rev: string): Promise<Map<s
 export async function changedPaths(repo: CheckpointRepo, from: string, to: string): Promise<string[]> {
   const res = await runGitBuffer(repo, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', from, to]);
   return splitNul(decodeBytes(res.stdout));
+}
+
+/**
+ * The paths that differ in each pair of trees, from one `diff-tree --stdin` process however many
+ * pairs (no rename detection). Results are in the order of `pairs`; a repeated pair is asked once.
+ */
+export async function changedPathsOfPairs(
+  repo: CheckpointRepo,
+  pairs: ReadonlyArray<readonly [string, string]>,
+): Promise<string[][]> {
+  const distinct = [...new Map(pairs.map((p) => [`${p[0]} ${p[1]}`, p] as const)).values()];
+  if (distinct.length === 0) return [];
+  for (const [from, to] of distinct) {
+    assertGitId(from, 'diff-tree --stdin');
+    assertGitId(to, 'diff-tree --stdin');
+  }
+  const res = await runGitBuffer(repo, ['diff-tree', '--stdin', '-r', '-z', '--no-renames', '--name-only'], {
+    input: distinct.map(([from, to]) => `${from} ${to}\n`).join(''),
+  });
+  const found = parseDiffTreeStdin(decodeBytes(res.stdout), distinct);
+  const byPair = new Map(distinct.map((p, i) => [`${p[0]} ${p[1]}`, found[i] ?? []]));
+  return pairs.map((p) => byPair.get(`${p[0]} ${p[1]}`) ?? []);
 }
 
 /** Per-path status, modes, object ids and line counts between two trees, from one process. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { replaceFileAtomic } from '../fs/atomic.js';
+import { OutputTooLargeError } from '../errors.js';
 import { DIFF_BASE_ARGS, resolveDiffTrees, type DiffTrees } from './diff-stats.js';
 import { runGitBuffer, runGitStream, runGitToFile, type GitOptions } from './runner.js';
 
@@ -93,6 +94,24 @@ export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promis
     for await (const chunk of stdout) hash.update(chunk as Buffer);
   });
   return hash.digest('hex');
+}
+
+/**
+ * The size of the patch between two trees, counted as git prints it: nothing is held in memory or
+ * written to disk. Past `maxBytes` git is stopped: OUTPUT_TOO_LARGE. One git process.
+ */
+export async function treeDiffSize(repo: GitOptions, trees: DiffTrees, maxBytes: number): Promise<number> {
+  let seen = 0;
+  await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
+    for await (const chunk of stdout) {
+      seen += (chunk as Buffer).length;
+      if (seen > maxBytes)
+        throw new OutputTooLargeError(`the patch would be larger than ${maxBytes} bytes`, {
+          details: { maxBytes },
+        });
+    }
+  });
+  return seen;
 }
 
 /**

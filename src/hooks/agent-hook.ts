@@ -85,6 +85,7 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
       home: settings.home,
       maxFileSizeBytes: settings.checkpoints.maxFileSizeBytes,
       maxStoreBytes: settings.checkpoints.maxStoreBytes,
+      keep: settings.checkpoints.keep,
       excludePaths: [settings.artifactsDir],
       identity: settings.identity,
       gitTimeoutMs: Math.min(settings.gitTimeoutMs, budget),

@@ -46,7 +46,12 @@ export async function verifySnapshot(
   }
   if (
     repo &&
-    (await gitChecks(repo, snapshot, run?.restarts ?? [], add)) &&
+    (await gitChecks(
+      repo,
+      snapshot,
+      { restarts: run?.restarts ?? [], last: isLastOf(run, snapshot) },
+      add,
+    )) &&
     artifactOk &&
     snapshot.patchPath
   ) {
@@ -108,12 +113,7 @@ async function artifactCheck(snapshot: Snapshot, add: Add): Promise<boolean> {
 }
 
 /** Both commits exist, before is an ancestor of after, the ref holds after, the stats still match. */
-async function gitChecks(
-  repo: Repo,
-  snapshot: Snapshot,
-  restarts: readonly RunRestart[],
-  add: Add,
-): Promise<boolean> {
+async function gitChecks(repo: Repo, snapshot: Snapshot, line: RunLine, add: Add): Promise<boolean> {
   const before = await objectExists(repo, snapshot.beforeSha);
   const after = await objectExists(repo, snapshot.afterSha);
   add('before-exists', before, snapshot.beforeSha);
@@ -128,7 +128,7 @@ async function gitChecks(
     ancestor ? 'before is an ancestor of after' : 'before is not an ancestor of after',
   );
   await refCheck(repo, snapshot, add);
-  await branchCheck(repo, snapshot, restarts, add);
+  await branchCheck(repo, snapshot, line, add);
   await messageChecks(repo, snapshot, add);
   const stats = await getDiffStats(repo, snapshot.beforeSha, snapshot.afterSha);
   const same =
@@ -176,18 +176,28 @@ async function refCheck(repo: Repo, snapshot: Snapshot, add: Add): Promise<void>
   );
 }
 
+/** Where a snapshot stands in its run: the restarts declared, and whether it is the run's last iteration. */
+interface RunLine {
+  restarts: readonly RunRestart[];
+  last: boolean;
+}
+
+function isLastOf(run: RunRecord | null, snapshot: Snapshot): boolean {
+  return run !== null && run.snapshotIds.at(-1) === snapshot.id;
+}
+
 /**
- * The recorded branch holds after (unless a declared restart set the iteration aside). A run recorded elsewhere (fetched or imported) is not checked
- * against this repository's branches: its own did not travel.
+ * The recorded branch holds after, unless the iteration was set aside: by a declared restart, or,
+ * for the run's last iteration, by a branch reset to where it started or earlier (a rejected last
+ * iteration whose restart no later `before` has declared yet). A run recorded elsewhere (fetched or
+ * imported) is not checked against this repository's branches: its own did not travel. So a run
+ * after a restart verifies alike on the machine that recorded it and on a clone (docs/runs.md).
  */
-async function branchCheck(
-  repo: Repo,
-  snapshot: Snapshot,
-  restarts: readonly RunRestart[],
-  add: Add,
-): Promise<void> {
+async function branchCheck(repo: Repo, snapshot: Snapshot, line: RunLine, add: Add): Promise<void> {
   // An iteration a declared restart set aside left the branch on purpose; its ref keeps it.
-  const aside = restarts.find((r) => r.from < snapshot.iteration && snapshot.iteration <= r.lastIteration);
+  const aside = line.restarts.find(
+    (r) => r.from < snapshot.iteration && snapshot.iteration <= r.lastIteration,
+  );
   if (aside !== undefined) {
     add('branch', true, `set aside by the restart from iteration ${aside.from} declared at ${aside.at}`);
     return;
@@ -206,6 +216,18 @@ async function branchCheck(
     return;
   }
   const holds = tip === snapshot.afterSha || (await isAncestor(repo, snapshot.afterSha, tip));
+  const resetBack =
+    !holds &&
+    line.last &&
+    (tip === snapshot.beforeSha || (await isAncestor(repo, tip, snapshot.beforeSha).catch(() => false)));
+  if (resetBack) {
+    add(
+      'branch',
+      true,
+      `set aside: ${snapshot.branch} was reset to where this last iteration started or earlier (its ref keeps it; the next "before --restart-from N" records the restart)`,
+    );
+    return;
+  }
   add(
     'branch',
     holds,

@@ -61,3 +61,13 @@ export function storeTreePaths(cp: Checkpoints, tree: string): string[] {
     .split('\0')
     .filter(Boolean);
 }
+
+/** One agent session's hook events, recorded through `track` with the options the agent hooks pass (src/hooks/agent-hook.ts). */
+export function sessionHooks(cp: Checkpoints, id: string) {
+  return {
+    start: () => cp.track('SessionStart', { baseline: true, session: id, event: 'SessionStart' }),
+    prompt: () =>
+      cp.track('UserPromptSubmit', { beforePrompt: true, session: id, event: 'UserPromptSubmit' }),
+    tool: () => cp.track('PostToolUse', { session: id, event: 'PostToolUse', unlessUnchanged: true }),
+  };
+}

@@ -190,6 +190,101 @@ describe('the GitHub Action', () => {
     expect(publish.stdout).toMatch(/^::error title=agentgate::push failed: [A-Z_]+: /m);
     const bad = step({ INPUT_MODE: 'teardown' });
     expect(bad.status).toBe(1);
-    expect(bad.stdout).toMatch(/^::error title=agentgate::input mode must be setup or finish/m);
+    expect(bad.stdout).toMatch(/^::error title=agentgate::input mode must be setup, finish or anchor/m);
+  });
+
+  it('mode anchor: on a push to main after a squash merge, fetches the runs, anchors the push, publishes the anchor', () => {
+    const root = tempDir('agentgate-action-anchor-');
+    cleanup.push(root);
+    const origin = join(root, 'origin.git');
+    const seed = repoWithCommit({ 'app.txt': 'v1\n' });
+    cleanup.push(seed);
+    git(root, ['clone', '-q', '--bare', seed, origin]);
+    const dev = join(root, 'dev');
+    git(root, ['clone', '-q', origin, dev]);
+    const cliIn = (dir: string, home: string, args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, 'action', 'dist', 'cli.js'), '-C', dir, ...args], {
+        env: { ...oracleEnv(), AGENTGATE_HOME: home, NO_COLOR: '1' },
+        encoding: 'utf8',
+      });
+    // The agent's job: a run on a branch, published; then the pull request is squash-merged.
+    const devHome = join(root, 'dev-home');
+    git(dev, ['checkout', '-q', '-b', 'agent']);
+    expect(cliIn(dev, devHome, ['before', '--run', 'ci-run']).status).toBe(0);
+    writeFiles(dev, { 'app.txt': 'v1\nv2\n', 'new.txt': 'one\ntwo\n' });
+    expect(cliIn(dev, devHome, ['after', '--run', 'ci-run', '--iteration', '1']).status).toBe(0);
+    expect(cliIn(dev, devHome, ['push']).status).toBe(0);
+    const before = git(dev, ['rev-parse', 'main']);
+    git(dev, ['checkout', '-q', 'main']);
+    git(dev, ['merge', '--squash', '-q', 'agent']);
+    git(dev, ['commit', '-q', '-m', 'squash']);
+    const after = git(dev, ['rev-parse', 'HEAD']);
+    git(dev, ['push', '-q', 'origin', 'main']);
+
+    // The anchor job: a fresh runner, a full clone of main, the push event.
+    const ci = join(root, 'ci');
+    git(root, ['clone', '-q', origin, ci]);
+    const runner = join(root, 'runner');
+    mkdirSync(runner);
+    const files = {
+      GITHUB_OUTPUT: join(runner, 'output'),
+      GITHUB_STEP_SUMMARY: join(runner, 'summary'),
+      GITHUB_EVENT_PATH: join(runner, 'event.json'),
+    };
+    writeFileSync(files.GITHUB_EVENT_PATH, JSON.stringify({ ref: 'refs/heads/main', before, after }));
+    const step = (env: NodeJS.ProcessEnv) => {
+      for (const f of [files.GITHUB_OUTPUT, files.GITHUB_STEP_SUMMARY]) writeFileSync(f, '');
+      const res = spawnSync(process.execPath, [join(ROOT, 'action', 'dist', 'index.js')], {
+        cwd: ci,
+        env: {
+          ...oracleEnv(),
+          ...files,
+          GITHUB_ACTIONS: 'true',
+          GITHUB_WORKSPACE: ci,
+          RUNNER_TEMP: runner,
+          AGENTGATE_HOME: '',
+          NO_COLOR: '1',
+          INPUT_MODE: 'anchor',
+          ...env,
+        },
+        encoding: 'utf8',
+      });
+      return { ...res, outputs: parseGithubFile(readFileSync(files.GITHUB_OUTPUT, 'utf8')) };
+    };
+    const first = step({});
+    expect(first.status, first.stdout + first.stderr).toBe(0);
+    expect(first.outputs).toMatchObject({
+      commits: after,
+      runs: 'ci-run',
+      files: '2',
+      'files-from-runs': '2',
+      'lines-added': '3',
+      'lines-from-runs': '3',
+      coverage: '100',
+    });
+    expect(readFileSync(first.outputs['report-path'] as string, 'utf8')).toContain(after);
+    expect(readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8')).toContain(
+      `## agentgate anchor \`${after.slice(0, 12)}\``,
+    );
+    const published = git(origin, ['rev-parse', `refs/agentgate/anchors/${after}`]);
+    // Repeated (a re-run of the job): harmless, the published anchor stays as it was.
+    expect(step({}).status).toBe(0);
+    expect(git(origin, ['rev-parse', `refs/agentgate/anchors/${after}`])).toBe(published);
+    // The anchor travels: the developer's machine fetches it and it verifies there.
+    expect(cliIn(dev, devHome, ['fetch', '--json']).status).toBe(0);
+    expect(cliIn(dev, devHome, ['verify', '--anchor', after]).status).toBe(0);
+
+    // A person's commit: below min-coverage, the step fails with an annotation.
+    writeFiles(dev, { 'notes.md': 'mine\n' });
+    git(dev, ['add', '-A']);
+    git(dev, ['commit', '-q', '-m', 'person']);
+    git(dev, ['push', '-q', 'origin', 'main']);
+    git(ci, ['pull', '-q', '--ff-only']);
+    const low = step({ INPUT_COMMIT: 'HEAD', 'INPUT_MIN-COVERAGE': '50', INPUT_PUBLISH: 'false' });
+    expect(low.status).toBe(1);
+    expect(low.outputs).toMatchObject({ coverage: '0', runs: '' });
+    expect(low.stdout).toMatch(
+      /^::error title=agentgate::0 of 1 added lines \(0%25\) come from recorded runs/m,
+    );
   });
 });

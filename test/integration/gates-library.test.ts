@@ -225,8 +225,9 @@ describe('gate: run a check on the after tree and record what it observed', () =
     ]);
     const result = await gates.run(dir, nodeTestGate());
     expect(result.verdict).toBe('fail');
-    // Node's reporter drops the newline and writes the escape character raw; we keep what it wrote.
-    expect(result.tests?.failures[0]?.name).toBe('x::error::pwned \u001b[31m<script>');
+    // Node's reporter writes the escape character raw and the newline as &#10; (Node 20 dropped the
+    // newline); we keep what it wrote.
+    expect(result.tests?.failures[0]?.name).toBe('x\n::error::pwned \u001b[31m<script>');
     expect(result.tests?.failures[0]?.message).toContain('::warning::b');
     expect(result.reason).toMatch(/^[^\n\r]*$/);
   });

@@ -4,54 +4,26 @@
  * (packing with --ignore-scripts, so that no rebuild races the other test files) and the npm
  * registry for the runtime dependencies, with a throwaway npm cache.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { installIntoNewProject, npmEnv, packPackage, PKG } from '../helpers/package.js';
 import { readmeNpxLines } from '../helpers/readme.js';
 import { tempDir } from '../helpers/repo.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  name: string;
-  version: string;
-  bin: Record<string, string>;
-};
 const work = tempDir('agentgate-package-');
-const env = {
-  ...process.env,
-  npm_config_cache: join(work, 'npm-cache'),
-  npm_config_update_notifier: 'false',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  NO_COLOR: '1',
-};
+const env = npmEnv(work);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, {
-    cwd,
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
-}
 
 describe('the packed package', () => {
   it(
     'ships the library, its types, the bundled CLI and the README, and installs into an empty project where npx runs the CLI and node imports the library',
     { timeout: 300_000 },
     () => {
-      const packDir = join(work, 'pack');
-      mkdirSync(packDir);
-      const packed = z
-        .array(z.object({ filename: z.string(), files: z.array(z.object({ path: z.string() })) }))
-        .parse(JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], ROOT)));
-      const files = (packed[0]?.files ?? []).map((f) => f.path);
+      const { tarball, files } = packPackage(work, env);
       for (const needed of [
         'README.md',
         'package.json',
@@ -61,16 +33,11 @@ describe('the packed package', () => {
         'dist/types/snapshot.d.ts',
       ])
         expect(files).toContain(needed);
-      expect(files).toContain('dist/bin/cli.cjs');
+      expect(files.filter((f) => f.startsWith('dist/bin/chunks/')).length).toBeGreaterThan(0);
       expect(files.filter((f) => /^(src|test|bench|fixtures)\//.test(f))).toEqual([]);
 
       const project = join(work, 'project');
-      mkdirSync(project);
-      writeFileSync(
-        join(project, 'package.json'),
-        JSON.stringify({ name: 'empty-project', version: '1.0.0', private: true, type: 'commonjs' }),
-      );
-      npm(['install', '--no-audit', '--no-fund', join(packDir, packed[0]?.filename as string)], project);
+      installIntoNewProject(project, tarball, env, { type: 'commonjs' });
 
       const version = spawnSync('npx', ['--no', '--', 'agentgate-snapshot', '--version'], {
         cwd: project,

@@ -162,7 +162,9 @@ describe('a verdict received is untrusted', () => {
     await a.share.push({ workspace: a.dir });
     const elsewhere = join(w.root, 'elsewhere');
     mkdirSync(elsewhere);
-    rmSync(join(arts, 'run-1', 'iteration-1'), { recursive: true });
+    // (The fetch wrote no patch artifact there: those are built when asked for.)
+    mkdirSync(join(arts, 'run-1'), { recursive: true });
+    rmSync(join(arts, 'run-1', 'iteration-1'), { recursive: true, force: true });
     symlinkSync(elsewhere, join(arts, 'run-1', 'iteration-1'));
     const fetched = await share.fetch({ workspace: b.dir });
     expect(fetched.refused).toEqual([

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { Sharing, type SharingOptions } from '../../src/sharing/sharing.js';
+import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 import { runCli } from '../helpers/cli.js';
 import { canMountTmpfs } from '../helpers/disk.js';
 import { git, tempDir, writeFiles } from '../helpers/repo.js';
@@ -102,7 +103,12 @@ describe('records received from others', () => {
     expect(got.runs).toEqual(['plain']);
     expect(got.refused.map((r) => r.ref)).toEqual(['refs/agentgate/records/linked/iteration-0']);
     expect(filesUnder(outside)).toEqual([]);
+    // fetch writes no artifact; the first patch of the run builds it, where it belongs.
+    expect(filesUnder(join(artifacts, 'plain'))).toEqual([]);
+    const snap = new Snapshotter({ ...share.options, onDirty: 'wip-commit' });
+    await snap.generatePatch((await snap.listByRun('plain'))[0]!);
     expect(filesUnder(join(artifacts, 'plain'))).toEqual(['iteration-0/patch.diff']);
+    expect(filesUnder(outside)).toEqual([]);
     // The same for import, into another home, with the artifacts directory itself a link.
     const c = w.machine('c');
     const linkedDir = join(c.dir, 'arts');
@@ -175,8 +181,10 @@ describe('records received from others', () => {
       expect(got.runs).toEqual(['fine']);
       expect(got.refused.map((r) => r.ref)).toEqual(['refs/agentgate/records/bomb/iteration-0']);
     }
-    expect(filesUnder(b.artifacts)).toEqual(['fine/iteration-0/patch.diff', 'fine/iteration-1/patch.diff']);
+    // Nothing is written at fetch; verify builds the artifacts of the run it checks.
+    expect(filesUnder(b.artifacts)).toEqual([]);
     expect((await b.snap.verify({ runId: 'fine' })).ok).toBe(true);
+    expect(filesUnder(b.artifacts)).toEqual(['fine/iteration-0/patch.diff', 'fine/iteration-1/patch.diff']);
     expect(await b.snap.store.loadRun('bomb')).toBeNull();
   });
 

@@ -320,9 +320,15 @@ describe('git failures get codes, and keep what git said', () => {
 
     // A live process holding the lock open: never taken.
     writeFileSync(lock, '');
-    const held = spawn('bash', ['-c', `exec 3<"${lock}"; sleep 30`], { stdio: 'ignore' });
+    const held = spawn('bash', ['-c', `exec 3<"${lock}"; echo open; exec sleep 30`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Once it says so, the lock is open in it (no fixed wait).
+      await new Promise((resolve, reject) => {
+        held.stdout.once('data', resolve);
+        held.once('exit', reject);
+      });
       writeFiles(f.ws, { 'a.txt': 'three\n' });
       expect(cli(f, ['before', '--run', 'l2']).code).toBe('INDEX_LOCKED');
       expect(existsSync(lock)).toBe(true);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCatFileBatch } from '../../src/git/parsers/cat-file-batch.js';
 import { parseDiffPairs } from '../../src/git/parsers/diff-pairs.js';
+import { parseDiffTreeStdin } from '../../src/git/parsers/diff-tree-stdin.js';
 import { parseRefRecords } from '../../src/git/parsers/for-each-ref.js';
 import { parseCandidateListing } from '../../src/git/parsers/ls-files-tagged.js';
 import { parseLsTree } from '../../src/git/parsers/ls-tree.js';
@@ -92,5 +93,21 @@ describe('checkpoint store parsers (canned git output, fixtures/make-checkpoint-
     expect(JSON.parse(records[0]?.body ?? '')).toMatchObject({ label: 'line one\nline two', kind: 'safety' });
     expect(records[2]?.oid).toBe(records[0]?.oid);
     expect(parseRefRecords('')).toEqual([]);
+  });
+
+  it('reads the changed paths of several tree pairs from one diff-tree --stdin (an unchanged pair has none)', () => {
+    const pairs = fixture('checkpoints-diff-tree-stdin.in.txt')
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ') as [string, string]);
+    const changed = ['a file.txt', 'blob.bin', 'link', 'new file.txt', 'old.txt', 'untracked.txt'];
+    const paths = parseDiffTreeStdin(fixture('checkpoints-diff-tree-stdin.bin').toString('utf8'), pairs);
+    expect(paths).toEqual([changed, [], changed]);
+    // A path holding a newline is a path, not a header; output outside any pair is refused.
+    const [from, to] = pairs[0] ?? ['', ''];
+    expect(parseDiffTreeStdin(`${from} ${to}\nodd\nname\0`, [[from, to]])).toEqual([['odd\nname']]);
+    expect(() => parseDiffTreeStdin('stray\0', [[from, to]])).toThrow(UNPARSEABLE);
+    expect(() => parseDiffTreeStdin(`${from} ${to}\ncut`, [[from, to]])).toThrow(UNPARSEABLE);
   });
 });

@@ -1,5 +1,6 @@
 import { attestSources, verifyStatement, writeStatement } from '../../gates/attest.js';
 import { errorAnnotations } from '../../ci/github.js';
+import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { paint, printable, table } from '../output.js';
 import { defineCommand, type CommandResult } from '../spec.js';
@@ -7,7 +8,7 @@ import { defineCommand, type CommandResult } from '../spec.js';
 /** `attest`: an in-toto Statement of a run's iterations and their gate verdicts. */
 export const ATTEST_COMMAND = defineCommand({
   name: 'attest',
-  usage: 'attest --run ID [--iteration N] -o FILE',
+  usage: 'attest (--run ID [--iteration N] | --commit REV) -o FILE',
   summary:
     "Write an in-toto Statement v1 (Test Result predicate) of the run's iterations: subjects are the patch artifacts (sha256) and after commits (gitCommit), the predicate the newest verdict of each gate. Signing is left to the CI (for example actions/attest).",
   description:
@@ -17,7 +18,12 @@ export const ATTEST_COMMAND = defineCommand({
       type: 'string',
       valueName: 'ID',
       description: 'the run to attest',
-      required: true,
+    },
+    commit: {
+      type: 'string',
+      valueName: 'REV',
+      description:
+        "a statement about REV itself (subject: the commit), only when REV's tree is an iteration's after tree; COMMIT_NOT_GATED (exit 3) otherwise",
     },
     iteration: {
       type: 'integer',
@@ -33,10 +39,16 @@ export const ATTEST_COMMAND = defineCommand({
     },
   },
   positionals: { required: [] },
-  examples: ['attest --run "$RUN" -o agentgate.intoto.json'],
+  examples: ['attest --run "$RUN" -o agentgate.intoto.json', 'attest --commit HEAD -o commit.intoto.json'],
   async run(ctx, values) {
+    if ((values.run === undefined) === (values.commit === undefined))
+      throw new UsageError('give one of --run ID or --commit REV');
+    if (values.commit !== undefined) {
+      if (values.iteration !== undefined) throw new UsageError('--iteration goes with --run, not --commit');
+      return (await import('./provenance.js')).attestCommitCommand(ctx, values.commit, values.output);
+    }
     const snapshotter = await ctx.snapshotter();
-    const written = await writeStatement(attestSources(snapshotter), values.run, values.output, {
+    const written = await writeStatement(attestSources(snapshotter), values.run as string, values.output, {
       ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
       env: process.env,
     });

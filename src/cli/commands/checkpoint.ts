@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_KEEP } from '../../../types/config.js';
-import type { FileDiff } from '../../../types/checkpoint.js';
+import type { FileDiff, SessionRestoreResult } from '../../../types/checkpoint.js';
 import { OBJECT_ID_PATTERN } from '../../../types/ids.js';
 import { Checkpoints, DEFAULT_PRUNE_AGE, type CheckpointMarkers } from '../../checkpoints/index.js';
-import { CheckpointNotFoundError, UsageError } from '../../errors.js';
+import { CheckpointNotFoundError, RestoreConflictError, UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { printable, short, table } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
@@ -21,6 +21,7 @@ function open(ctx: Context): Promise<Checkpoints> {
     gitTimeoutMs: s.gitTimeoutMs,
     identity: s.identity,
     maxStoreBytes: s.checkpoints.maxStoreBytes,
+    keep: s.checkpoints.keep,
   });
 }
 
@@ -171,40 +172,88 @@ function fullText(d: FileDiff): string {
 
 const restore = defineCommand({
   name: 'checkpoint restore',
-  usage: 'checkpoint restore HASH | --prompt N [--session ID]',
-  summary: 'Make the workspace match checkpoint HASH (a safety checkpoint is taken first).',
-  description: `Only paths the checkpoints know are touched; "checkpoint restore SAFETY" undoes it. ${HASH_FORMS} With --prompt N instead of HASH: the state just before the N-th prompt of the latest agent session that hooks recorded (--session for another; "checkpoint list" shows both).`,
+  usage: 'checkpoint restore HASH | --prompt N [--session ID] [--force] [--dry-run]',
+  summary:
+    'Make the workspace match checkpoint HASH, or put back the files an agent session changed after its prompt N.',
+  description: `A safety checkpoint is taken first; "checkpoint restore SAFETY" undoes it. With HASH, every path the checkpoints know is made to match. ${HASH_FORMS} With --prompt N instead: only the files the session (--session ID, default the latest session hooks recorded; "checkpoint list" shows both) changed after its N-th prompt go back as they were just before it; a file another session or a person changed after the session last did is left alone and reported (RESTORE_CONFLICT, exit 3) unless --force. --dry-run prints that plan (files to restore, to delete, in conflict) and changes nothing.`,
   options: {
     prompt: {
       type: 'integer',
       valueName: 'N',
-      description: 'go back to the state just before the N-th prompt of an agent session',
+      description: "put back the session's files as they were just before its N-th prompt",
     },
     session: {
       type: 'string',
       valueName: 'ID',
       description: 'the agent session of --prompt (default: the latest one hooks recorded)',
     },
+    force: {
+      type: 'boolean',
+      description: 'with --prompt: restore files another session or a person changed since, too',
+    },
+    'dry-run': {
+      type: 'boolean',
+      description: 'with --prompt: print what would be restored, deleted and left alone; change nothing',
+    },
   },
   positionals: { required: [], optional: ['HASH'] },
-  examples: ['checkpoint restore "before tool call"', 'checkpoint restore --prompt 3'],
+  examples: [
+    'checkpoint restore "before tool call"',
+    'checkpoint restore --prompt 3',
+    'checkpoint restore --prompt 2 --session 8f1c --dry-run',
+  ],
   async run(ctx, values, [name]) {
     if ((name === undefined) === (values.prompt === undefined))
       throw new UsageError('give either a HASH or --prompt N (with --session ID for an older session)');
-    if (values.session !== undefined && values.prompt === undefined)
-      throw new UsageError('--session goes with --prompt N');
+    const withPrompt = {
+      session: values.session !== undefined,
+      force: values.force,
+      'dry-run': values['dry-run'],
+    };
+    for (const [option, given] of Object.entries(withPrompt))
+      if (given === true && values.prompt === undefined)
+        throw new UsageError(`--${option} goes with --prompt N`);
     const cp = await open(ctx);
-    const hash =
-      values.prompt === undefined
-        ? await resolveCheckpoint(cp, name as string)
-        : (await cp.beforePrompt(values.prompt, values.session)).hash;
-    const result = await cp.restore(hash);
+    if (values.prompt !== undefined)
+      return restorePrompt(
+        await cp.restorePrompt(values.prompt, values.session, {
+          force: values.force === true,
+          dryRun: values['dry-run'] === true,
+        }),
+      );
+    const result = await cp.restore(await resolveCheckpoint(cp, name as string));
     return {
       json: result,
       human: () => `Restored ${result.hash}.\nUndo with: ${PROGRAM} checkpoint restore ${result.safety}`,
     };
   },
 });
+
+/** A session's restore for people; files left alone in conflict make it RESTORE_CONFLICT (exit 3). */
+function restorePrompt(r: SessionRestoreResult) {
+  const of = `session ${r.session} before prompt ${r.prompt}`;
+  const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
+  if (!r.dryRun && !r.forced && r.conflicts.length > 0)
+    throw new RestoreConflictError(
+      `restored ${r.restored.length} and deleted ${r.deleted.length} files of ${of}, but left alone ${r.conflicts.length} that another session or a person changed after it: ${r.conflicts.map(printable).join(', ')}; run again with --force to put them back too (--dry-run shows the plan). ${undo.join('')}`,
+      { details: r },
+    );
+  const lines = [
+    r.dryRun
+      ? `Would restore ${r.restored.length} files and delete ${r.deleted.length} (${of}); nothing changed.`
+      : `Restored ${r.restored.length} files, deleted ${r.deleted.length} (${of}).`,
+    ...r.restored.map((p) => `  restore ${printable(p)}`),
+    ...r.deleted.map((p) => `  delete  ${printable(p)}`),
+    ...(r.conflicts.length === 0
+      ? []
+      : [
+          `${r.forced ? 'Overwrote' : 'In conflict'} (changed by another session or a person after ${r.session}):`,
+          ...r.conflicts.map((p) => `  ${printable(p)}`),
+        ]),
+    ...undo,
+  ];
+  return { json: r, human: () => lines.join('\n') };
+}
 
 const revert = defineCommand({
   name: 'checkpoint revert',
@@ -255,13 +304,14 @@ const list = defineCommand({
       human: () =>
         entries.length
           ? table(
-              ['CREATED', 'HASH', 'SESSION', 'PROMPT', 'EVENT', 'LABEL', 'REF'],
+              ['CREATED', 'HASH', 'SESSION', 'PROMPT', 'EVENT', 'ROLE', 'LABEL', 'REF'],
               entries.map((e) => [
                 e.createdAt,
                 e.hash,
                 e.session ?? '-',
                 e.prompt === undefined ? '-' : String(e.prompt),
                 e.event ?? '-',
+                e.role ?? '-',
                 e.label ?? '-',
                 e.ref,
               ]),

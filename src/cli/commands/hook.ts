@@ -1,36 +1,82 @@
+import { HOOK_AGENTS, type HookAgent } from '../../../types/agent-hooks.js';
 import type { HookOutcome } from '../../../types/hooks.js';
 import { isAgentgateError } from '../../errors.js';
-import { logOutcome, runClaudeCodeHook } from '../../hooks/index.js';
+import { ADAPTERS, logOutcome, runEventHook } from '../../hooks/index.js';
 import { resolveHome } from '../../store/paths.js';
 import { printable } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
 
-/** A larger event is not read (Claude Code's events are far smaller, even with a pasted file). */
+/** A larger event is not read (agents' events are far smaller, even with a pasted file). */
 const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 
-const claudeCode = defineCommand({
-  name: 'hook claude-code',
-  usage: 'hook claude-code',
-  summary: 'Keep checkpoints from a Claude Code hook: reads one hook event (JSON) on stdin.',
-  description:
-    'SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt (numbered per session: "checkpoint restore --prompt N"), PostToolUse and Stop the latest state. Always exits 0 and prints nothing on stdout; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped.',
-  options: {},
-  positionals: { required: [] },
-  examples: ['hook claude-code < event.json'],
-  async run(ctx) {
-    const started = Date.now();
-    const budget = ctx.settings.hooks.timeoutMs;
-    const input = await readEvent(budget);
-    const left = Math.max(1, budget - (Date.now() - started));
-    const outcome = await runClaudeCodeHook(input, {
-      settings: { ...ctx.settings, hooks: { ...ctx.settings.hooks, timeoutMs: left } },
-    });
-    report(outcome);
-    return { silent: true, exitCode: 0 };
-  },
-});
+/** What each agent's events keep, for --help. */
+const EVENTS: Readonly<Record<HookAgent, string>> = {
+  'claude-code':
+    'SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt, PostToolUse and Stop the latest state.',
+  codex:
+    'SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt, PostToolUse and Stop the latest state (Stop also catches a failed tool, which fires no PostToolUse). The session is session_id (or thread_id).',
+  gemini:
+    'SessionStart keeps a baseline, BeforeAgent the state just before the prompt, AfterTool and AfterAgent the latest state. Prints {} (Gemini parses stdout as JSON).',
+  cursor:
+    'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in workspace_roots[0]. Prints {"continue":true} for beforeSubmitPrompt, else {}.',
+  copilot:
+    'sessionStart keeps a baseline, userPromptSubmitted the state just before the prompt, postToolUse, postToolUseFailure and agentStop the latest state. camelCase payloads do not name their event: --event names it.',
+  qwen: 'SessionStart keeps a baseline, UserPromptSubmit with submitted_prompt (typed by a person) the state just before the prompt, PostToolUse, PostToolUseFailure, Stop and a continuation the latest state.',
+  cline:
+    'TaskStart and TaskResume keep a baseline, UserPromptSubmit the state just before the prompt, PostToolUse, TaskComplete and TaskCancel the latest state, in workspaceRoots[0]. Prints {"cancel": false}.',
+  windsurf:
+    'pre_user_prompt keeps the state just before the prompt, post_write_code, post_run_command and post_cascade_response the latest state. Raw control characters inside JSON strings are accepted.',
+};
 
-/** Problems go to stderr (Claude Code shows a hook's stderr to the user, never to the model). */
+/** The agents' own names, for --help. */
+const TITLES: Readonly<Record<HookAgent, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'OpenAI Codex',
+  gemini: 'Gemini CLI',
+  cursor: 'Cursor',
+  copilot: 'GitHub Copilot',
+  qwen: 'Qwen Code',
+  cline: 'Cline',
+  windsurf: 'Windsurf (Cascade)',
+};
+
+const EVENT_OPTION = {
+  event: {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'the event, for payloads that do not name it (Copilot camelCase: sessionStart, ...)',
+  },
+} as const;
+
+function agentCommand(agent: HookAgent): Command {
+  return defineCommand({
+    name: `hook ${agent}`,
+    summary: `Keep checkpoints from a ${TITLES[agent]} hook: reads one hook event (JSON) on stdin.`,
+    description: `${EVENTS[agent]} Prompts are numbered per session ("checkpoint restore --prompt N --session ID"). Always exits 0; stdout carries only what the agent must read to carry on; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped. Installed by "hook install ${agent}".`,
+    options: agent === 'copilot' ? EVENT_OPTION : {},
+    positionals: { required: [] },
+    examples: [
+      agent === 'copilot' ? `hook copilot --event postToolUse < event.json` : `hook ${agent} < event.json`,
+    ],
+    async run(ctx, values) {
+      const started = Date.now();
+      const budget = ctx.settings.hooks.timeoutMs;
+      const input = await readEvent(budget);
+      const left = Math.max(1, budget - (Date.now() - started));
+      const given = (values as { event?: unknown }).event;
+      const event = typeof given === 'string' ? given : undefined;
+      const outcome = await runEventHook(agent, input, {
+        settings: { ...ctx.settings, hooks: { ...ctx.settings.hooks, timeoutMs: left } },
+        event,
+      });
+      report(outcome);
+      if (outcome.answer !== '') process.stdout.write(`${outcome.answer}\n`);
+      return { silent: true, exitCode: 0 };
+    },
+  });
+}
+
+/** Problems go to stderr (agents show a hook's stderr to the user, not to the model). */
 function report(outcome: HookOutcome): void {
   if (outcome.status === 'recorded' || outcome.status === 'ignored') return;
   process.stderr.write(`${PROGRAM} hook: ${outcome.status}: ${printable(outcome.message)}\n`);
@@ -67,10 +113,16 @@ async function readEvent(timeoutMs: number): Promise<string | { unreadable: stri
 }
 
 /**
- * A hook command that could not even start (a bad option, an invalid config file) still exits 0:
- * Claude Code reads exit status 2 as "block this prompt". The problem goes to stderr and the log.
+ * A hook command that could not even start (a bad option, an invalid config file) still exits 0
+ * (Claude Code reads exit status 2 as "block this prompt", Cline any non-zero status) and still
+ * prints its agent's carry-on answer. The problem goes to stderr and the log.
  */
-export async function hookCommandFailed(error: unknown, home: string | undefined): Promise<number> {
+export async function hookCommandFailed(
+  error: unknown,
+  home: string | undefined,
+  command: string,
+): Promise<number> {
+  const agent = HOOK_AGENTS.find((a) => command === `hook ${a}`) ?? 'claude-code';
   const text = isAgentgateError(error)
     ? `${error.code}: ${error.message}`
     : error instanceof Error
@@ -78,11 +130,13 @@ export async function hookCommandFailed(error: unknown, home: string | undefined
       : String(error);
   const outcome = await logOutcome(
     resolveHome(home),
-    { agent: 'claude-code' },
+    { agent },
     { status: 'failed', message: `hook did not run: ${text}` },
   );
   process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}\n`);
+  const answer = ADAPTERS[agent].answer(undefined);
+  if (answer !== '') process.stdout.write(`${answer}\n`);
   return 0;
 }
 
-export const HOOK_COMMANDS: Command[] = [claudeCode];
+export const HOOK_COMMANDS: Command[] = HOOK_AGENTS.map(agentCommand);

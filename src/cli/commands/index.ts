@@ -3,6 +3,7 @@
  * full command list in `--help`), so that starting the CLI does not load the library.
  * Adding a module: list its command names here and return its commands from `load`.
  */
+import { HOOK_AGENTS } from '../../../types/hook-agents.js';
 import type { Command } from '../spec.js';
 
 export interface CommandModule {
@@ -34,7 +35,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   },
   { names: ['report'], load: async () => [(await import('./report.js')).REPORT_COMMAND] },
   { names: ['attest'], load: async () => [(await import('./attest.js')).ATTEST_COMMAND] },
-  { names: ['serve'], load: async () => [(await import('./serve.js')).SERVE_COMMAND] },
+  { names: ['anchor', 'trace'], load: async () => (await import('./provenance.js')).PROVENANCE_COMMANDS },
+  { names: ['serve'], load: async () => [(await import('./serve.js')).serveCommand(loadCommand)] },
   {
     names: [
       'checkpoint track',
@@ -53,7 +55,14 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     names: ['gate', 'gate record', 'gate list', 'gate replay'],
     load: async () => (await import('./gate.js')).GATE_COMMANDS,
   },
-  { names: ['hook claude-code'], load: async () => (await import('./hook.js')).HOOK_COMMANDS },
+  {
+    names: HOOK_AGENTS.map((agent) => `hook ${agent}`),
+    load: async () => (await import('./hook.js')).HOOK_COMMANDS,
+  },
+  {
+    names: ['hook install', 'hook uninstall'],
+    load: async () => (await import('./hook-install.js')).HOOK_INSTALL_COMMANDS,
+  },
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMAND_MODULES.flatMap((m) => m.names);

@@ -5,7 +5,9 @@ import {
 import { ReportFormat } from '../../../types/report.js';
 import { appendStepSummary, detectCi, githubFileFor } from '../../ci/github.js';
 import { buildGateReport, gateAnnotations } from '../../report/gates.js';
+import { UsageError } from '../../errors.js';
 import { GateStore } from '../../store/gate-store.js';
+import { reportAnchor } from './report-anchor.js';
 import type { Context } from '../context.js';
 import { renderReport, writeReport } from '../../report/index.js';
 import { CI_OPTION, defineCommand } from '../spec.js';
@@ -14,16 +16,22 @@ import { CI_OPTION, defineCommand } from '../spec.js';
 export const REPORT_COMMAND = defineCommand({
   name: 'report',
   usage:
-    'report [--run ID] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]',
+    'report [--run ID | --anchor REV] [--format html|md|json|dotenv] [-o FILE] [--ci github|none] [--max-file-diff-bytes N] [--max-total-diff-bytes N]',
   summary:
-    'A report of one run (default: the most recent): a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. ' +
-    'Writes FILE with -o, else prints it; in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
+    "A report of one run (default: the most recent), or with --anchor REV of REV's anchor: a self-contained HTML page, a Markdown step summary, one JSON document or GitLab dotenv variables. " +
+    'Writes FILE with -o, else prints it (html onto a terminal is refused: USAGE, give -o or redirect); in GitHub Actions, md without -o is appended to $GITHUB_STEP_SUMMARY.',
   options: {
     run: {
       type: 'string',
       valueName: 'ID',
       description: 'the run to report',
       defaultText: 'the run updated most recently',
+    },
+    anchor: {
+      type: 'string',
+      valueName: 'REV',
+      description:
+        "report REV's anchor instead of a run: per file its coverage, method, iterations and gates, and the lines no run wrote",
     },
     format: {
       type: 'string',
@@ -59,11 +67,17 @@ export const REPORT_COMMAND = defineCommand({
     },
   },
   positionals: { required: [] },
-  examples: ['report --run "$RUN" --format html -o report.html', 'report --format md --ci github'],
+  examples: [
+    'report --run "$RUN" --format html -o report.html',
+    'report --format md --ci github',
+    'report --anchor HEAD --format html -o anchor.html',
+  ],
   async run(ctx, values) {
     const format = values.format;
     const runId = values.run;
     const output = values.output;
+    if (values.anchor !== undefined && runId !== undefined)
+      throw new UsageError('give --run ID or --anchor REV, not both');
     const options = {
       limits: {
         maxFileDiffBytes: values['max-file-diff-bytes'] ?? ctx.settings.report.maxFileDiffBytes,
@@ -73,6 +87,19 @@ export const REPORT_COMMAND = defineCommand({
     const summaryFile =
       output === undefined && format === 'md' ? githubFileFor(values.ci, 'GITHUB_STEP_SUMMARY') : null;
     const github = detectCi(values.ci).mode === 'github';
+    // A whole HTML page poured onto a terminal helps nobody: refused, with the two ways to keep it.
+    if (
+      format === 'html' &&
+      output === undefined &&
+      summaryFile === null &&
+      !ctx.json &&
+      process.stdout.isTTY
+    )
+      throw new UsageError(
+        'report --format html writes a whole HTML page, not for a terminal; give -o FILE (report -o report.html) or redirect it (report > report.html), or choose --format md',
+        { details: { format } },
+      );
+    if (values.anchor !== undefined) return reportAnchor(ctx, values.anchor, format, output, summaryFile);
     const snapshotter = await ctx.snapshotter();
     if (output !== undefined) {
       const written = await writeReport(snapshotter, format, output, runId, options);

@@ -1,19 +1,23 @@
-import { defineCommand } from '../spec.js';
+import { defineCommand, type Command } from '../spec.js';
 
-/** `serve`: the long-lived mode, so that an orchestrator calling us many times starts Node once. */
-export const SERVE_COMMAND = defineCommand({
-  name: 'serve',
-  usage: 'serve',
-  summary:
-    'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
-  description:
-    "Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own.",
-  options: {},
-  positionals: { required: [] },
-  examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
-  async run(_ctx, values) {
-    const { serve } = await import('../serve.js');
-    await serve(process.stdin, process.stdout, { defaults: values });
-    return { silent: true };
-  },
-});
+/**
+ * `serve`: the long-lived mode, so that an orchestrator calling us many times starts Node once.
+ * `load` finds the command each request names (commands/index.ts passes its loadCommand).
+ */
+export const serveCommand = (load: (name: string) => Promise<Command | undefined>): Command =>
+  defineCommand({
+    name: 'serve',
+    usage: 'serve',
+    summary:
+      'Answer JSON-lines requests on stdin ({"id","command","args","options"} -> {"id","result"} or {"id","error"}) until end of input.',
+    description:
+      "Each request runs like the command line with --json: same parser, same checks, same error codes. serve's own -C, --home, --artifacts-dir and --config are the defaults of every request that does not give its own.",
+    options: {},
+    positionals: { required: [] },
+    examples: [`serve --home "$AGENTGATE_HOME" < requests.jsonl`],
+    async run(_ctx, values) {
+      const { serve } = await import('../serve.js');
+      await serve(process.stdin, process.stdout, { defaults: values, load });
+      return { silent: true };
+    },
+  });

@@ -1,14 +1,34 @@
+import type { AnchorMode } from '../../../types/anchor-record.js';
 import type { ReceiveResult } from '../../../types/sharing.js';
 import { UsageError } from '../../errors.js';
+import { anchorKeeper } from '../../provenance/anchor-keeper.js';
+import { provenanceSources } from '../../provenance/sources.js';
 import { Sharing } from '../../sharing/sharing.js';
 import type { Context } from '../context.js';
-import { printable } from '../output.js';
 import { defineCommand, type Command, type CommandResult } from '../spec.js';
 
-/** Runs that travel: push, fetch, export, import through git remotes and bundles. */
-function sharing(ctx: Context): Sharing {
-  return new Sharing({ ...ctx.serviceOptions, includeGateLogs: ctx.settings.sharing.includeGateLogs });
+/** Runs that travel: push, fetch, export, import through git remotes and bundles, with the anchors beside them. */
+async function sharing(ctx: Context, anchors: AnchorMode): Promise<Sharing> {
+  const keeper =
+    anchors === 'none' ? {} : { anchors: anchorKeeper(provenanceSources(await ctx.snapshotter())) };
+  return new Sharing({
+    ...ctx.serviceOptions,
+    includeGateLogs: ctx.settings.sharing.includeGateLogs,
+    ...keeper,
+  });
 }
+
+/** `--anchors with|only|none`: which anchors (refs/agentgate/anchors/<commit>) travel. */
+const ANCHORS = {
+  anchors: {
+    type: 'string',
+    choices: ['with', 'only', 'none'],
+    valueName: 'MODE',
+    default: 'with',
+    description:
+      'the anchors (refs/agentgate/anchors/<commit>) beside the runs they name, only the anchors, or none',
+  },
+} as const;
 
 const SELECT = {
   run: { type: 'string', valueName: 'ID', description: 'only this run' },
@@ -26,13 +46,14 @@ const REMOTE = {
 
 function selection(
   ctx: Context,
-  values: { run?: string | undefined; all: boolean },
-): { workspace: string; runId?: string; all?: boolean } {
+  values: { run?: string | undefined; all: boolean; anchors: AnchorMode },
+): { workspace: string; runId?: string; all?: boolean; anchors: AnchorMode } {
   if (values.run !== undefined && values.all) throw new UsageError('give --run ID or --all, not both');
   return {
     workspace: ctx.workspace,
     ...(values.run === undefined ? {} : { runId: values.run }),
     ...(values.all ? { all: true } : {}),
+    anchors: values.anchors,
   };
 }
 
@@ -42,17 +63,21 @@ const push = defineCommand({
   summary: 'Publish runs under refs/agentgate/records/ with one git push; never forced.',
   description:
     'Default: every run of this workspace. One ref per iteration; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.',
-  options: { ...SELECT, remote: REMOTE },
+  options: { ...SELECT, remote: REMOTE, ...ANCHORS },
   positionals: { required: [] },
-  examples: ['push --run "$RUN" --json', 'push --all --remote https://github.com/acme/shop.git'],
+  examples: [
+    'push --run "$RUN" --json',
+    'push --all --remote https://github.com/acme/shop.git',
+    'push --anchors only',
+  ],
   async run(ctx, values) {
-    const result = await sharing(ctx).push(selection(ctx, values), values.remote);
+    const result = await (await sharing(ctx, values.anchors)).push(selection(ctx, values), values.remote);
     return {
       json: result,
       human: () =>
         result.refs === 0
-          ? 'No run records to publish.'
-          : `Published ${result.runs.length} run(s) to ${result.remote}: ${result.updated.length} record(s) new, ${result.upToDate.length} already there.`,
+          ? 'No run records or anchors to publish.'
+          : `Published ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`,
     };
   },
 });
@@ -61,12 +86,13 @@ const fetch = defineCommand({
   name: 'fetch',
   usage: 'fetch [--run ID | --all] [--remote NAME|URL]',
   summary: 'Fetch run records from the remote (only what is new) and rebuild them in the local home.',
-  description: 'Every record is checked before it is used; refused records are listed with the reason.',
-  options: { ...SELECT, remote: REMOTE },
+  description:
+    'Every record is checked before it is used; refused records are listed with the reason. An anchor is kept only when it recomputes the same from the records and git here (with --run, only anchors naming that run).',
+  options: { ...SELECT, remote: REMOTE, ...ANCHORS },
   positionals: { required: [] },
   examples: ['fetch --json', 'fetch --run "$RUN" --remote origin'],
   async run(ctx, values) {
-    const result = await sharing(ctx).fetch(selection(ctx, values), values.remote);
+    const result = await (await sharing(ctx, values.anchors)).fetch(selection(ctx, values), values.remote);
     return receiveResult(result, `from ${result.remote ?? ''}`);
   },
 });
@@ -84,14 +110,16 @@ const exportCommand = defineCommand({
       description: 'the bundle file to write',
       required: true,
     },
+    ...ANCHORS,
   },
   positionals: { required: [] },
   examples: ['export --run "$RUN" -o agentgate.bundle'],
   async run(ctx, values) {
-    const result = await sharing(ctx).export(selection(ctx, values), values.output);
+    const result = await (await sharing(ctx, values.anchors)).export(selection(ctx, values), values.output);
     return {
       json: result,
-      human: () => `Wrote ${result.refs} record(s) of ${result.runs.length} run(s) to ${result.file}.`,
+      human: () =>
+        `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.file}.`,
     };
   },
 });
@@ -101,12 +129,15 @@ const importCommand = defineCommand({
   usage: 'import FILE',
   summary:
     'Verify a bundle written by "export", take its records into this repository and rebuild them in the local home.',
-  description: 'A damaged or foreign file is BUNDLE_INVALID and changes nothing.',
-  options: {},
+  description:
+    'A damaged or foreign file is BUNDLE_INVALID and changes nothing. An anchor is kept only when it recomputes the same from the records and git here.',
+  options: { ...ANCHORS },
   positionals: { required: ['FILE'] },
   examples: ['import agentgate.bundle -C "$WS"'],
-  async run(ctx, _values, [file]) {
-    const result = await sharing(ctx).import(ctx.workspace, file as string);
+  async run(ctx, values, [file]) {
+    const result = await (
+      await sharing(ctx, values.anchors)
+    ).import(ctx.workspace, file as string, undefined, { anchors: values.anchors });
     return receiveResult(result, `from ${result.file ?? ''}`);
   },
 });
@@ -116,9 +147,9 @@ function receiveResult(result: ReceiveResult, source: string): CommandResult {
     json: result,
     human: () =>
       [
-        `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here.`,
-        ...result.refused.map((r) => printable(`refused ${r.ref}: ${r.reason}`)),
+        `Rebuilt ${result.snapshots} snapshot(s) and ${result.gates} gate verdict(s) of ${result.runs.length} run(s) ${source}; ${result.unchanged} already here; kept ${result.anchors.length} anchor(s).`,
       ].join('\n'),
+    notices: result.refused.map((r) => `refused ${r.ref}: ${r.reason}`),
   };
 }
 

@@ -1,0 +1,102 @@
+/**
+ * mode: anchor, for a workflow on a push to the default branch or a merged pull request: fetch the
+ * runs and anchors the remote holds, anchor the new commits (the push's `before..after`, or the
+ * merge commit), publish the anchors (`push --anchors only`), and write the step summary and
+ * outputs. The commits come from the `range` or `commit` input, else from the event.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ActionIo {
+  input(name: string, fallback?: string): string;
+  flag(name: string, fallback: boolean): boolean;
+  cli(args: string[]): { status: number; stdout: string };
+  cliJson(args: string[], what: string): unknown;
+  setOutputs(values: Record<string, string>): Promise<void>;
+  stepSummary: string | null;
+  outputDir: string;
+  fail(message: string): Error;
+}
+
+interface AnchorDoc {
+  commit: string;
+  coverage: { files: number; filesFromRuns: number; linesAdded: number; linesFromRuns: number };
+  runs: Array<{ runId: string }>;
+}
+
+const ZERO = /^0+$/;
+/** At most this many anchors get a section in the step summary (each is one `report --anchor`). */
+const SUMMARY_ANCHORS = 20;
+
+/** What to anchor: `--range A..B` or one commit, from the inputs or the event GitHub describes. */
+export function anchorTarget(io: Pick<ActionIo, 'input'>, env: NodeJS.ProcessEnv): string[] {
+  const range = io.input('range');
+  if (range) return ['--range', range];
+  const commit = io.input('commit');
+  if (commit) return [commit];
+  const event = readEvent(env.GITHUB_EVENT_PATH);
+  const pr = event?.pull_request as { merged?: boolean; merge_commit_sha?: string } | undefined;
+  if (pr?.merged === true && typeof pr.merge_commit_sha === 'string') return [pr.merge_commit_sha];
+  const before = typeof event?.before === 'string' ? event.before : '';
+  const after = typeof event?.after === 'string' ? event.after : (env.GITHUB_SHA ?? '');
+  // A new branch's push has no before (all zeros): its last commit is anchored.
+  if (before && !ZERO.test(before) && after) return ['--range', `${before}..${after}`];
+  if (after) return [after];
+  return ['HEAD'];
+}
+
+function readEvent(path: string | undefined): Record<string, unknown> | null {
+  if (!path) return null;
+  try {
+    const doc = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void> {
+  const remote = io.input('remote') ? ['--remote', io.input('remote')] : [];
+  if (io.flag('fetch', true)) io.cliJson(['fetch', ...remote], 'fetch');
+  const target = anchorTarget(io, env);
+  const doc = io.cliJson(['anchor', ...target], 'anchor');
+  const anchors = (Array.isArray(doc) ? doc : [doc]) as AnchorDoc[];
+  const total = anchors.reduce(
+    (t, a) => ({
+      files: t.files + a.coverage.files,
+      filesFromRuns: t.filesFromRuns + a.coverage.filesFromRuns,
+      linesAdded: t.linesAdded + a.coverage.linesAdded,
+      linesFromRuns: t.linesFromRuns + a.coverage.linesFromRuns,
+    }),
+    { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 },
+  );
+  const last = anchors.at(-1) as AnchorDoc;
+  const report = join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
+  io.cliJson(['report', '--anchor', last.commit, '--format', 'html', '-o', report, '--ci', 'none'], 'report');
+  if (io.stepSummary !== null && io.flag('summary', true))
+    for (const a of anchors.slice(-SUMMARY_ANCHORS))
+      io.cliJson(['report', '--anchor', a.commit, '--format', 'md', '--ci', 'github'], 'summary');
+  if (io.flag('publish', true)) io.cliJson(['push', '--anchors', 'only', ...remote], 'push');
+  await io.setOutputs({
+    commits: anchors.map((a) => a.commit).join(','),
+    runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(','),
+    files: String(total.files),
+    'files-from-runs': String(total.filesFromRuns),
+    'lines-added': String(total.linesAdded),
+    'lines-from-runs': String(total.linesFromRuns),
+    coverage:
+      total.linesAdded === 0 ? '' : String(Math.floor((total.linesFromRuns * 100) / total.linesAdded)),
+    'report-path': report,
+  });
+  const min = io.input('min-coverage');
+  if (min) {
+    const wanted = Number(min);
+    if (!Number.isInteger(wanted) || wanted < 0 || wanted > 100)
+      throw io.fail(`input min-coverage must be a whole number from 0 to 100, not ${JSON.stringify(min)}`);
+    const got = total.linesAdded === 0 ? 100 : Math.floor((total.linesFromRuns * 100) / total.linesAdded);
+    if (got < wanted)
+      throw io.fail(
+        `${total.linesFromRuns} of ${total.linesAdded} added lines (${got}%) come from recorded runs, below min-coverage ${wanted}%`,
+      );
+  }
+}

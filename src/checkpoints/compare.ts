@@ -1,0 +1,59 @@
+import type { FileDiff, Patch } from '../../types/checkpoint.js';
+import { ignoredPaths } from '../git/checkpoint-index.js';
+import { changedPaths, diffTrees, readObjects, unifiedTreeDiff } from '../git/checkpoint-trees.js';
+import { isNullId } from '../git/ids.js';
+import type { CheckpointStore } from './store.js';
+import { toAbsolute } from './workspace-paths.js';
+
+/** Reading what changed since a checkpoint: `patch`, `diff` and `diff-full` (they only write the store's index). */
+
+/** Files changed since checkpoint `hash`, as absolute paths (the current state is captured first, without a checkpoint). */
+export function patchSince(store: CheckpointStore, hash: string): Promise<Patch> {
+  return store.locked('checkpoint patch', async () => {
+    const from = await store.requireTreeId(hash);
+    const { treeId } = await store.capture();
+    const files = await store.withoutNowIgnored(await changedPaths(store.repo, from, treeId));
+    return { hash: from, files: files.map((f) => toAbsolute(store.workspace, f)) };
+  });
+}
+
+/** Unified diff (binary-safe, applicable with `git apply`) from checkpoint `hash` to the current state. */
+export function diffBytesSince(store: CheckpointStore, hash: string): Promise<Buffer> {
+  return store.locked('checkpoint diff', async () => {
+    const from = await store.requireTreeId(hash);
+    const { treeId } = await store.capture();
+    const changed = await changedPaths(store.repo, from, treeId);
+    const ignored = await ignoredPaths(store.repo, changed);
+    return unifiedTreeDiff(store.repo, from, treeId, [...ignored]);
+  });
+}
+
+/**
+ * Per-file before/after contents between two checkpoints (`to` defaults to the current state).
+ * Contents of every file come from one `cat-file --batch` process; binary files have empty
+ * contents and zero counts. Paths are workspace-relative.
+ */
+export function diffFullBetween(store: CheckpointStore, from: string, to?: string): Promise<FileDiff[]> {
+  return store.locked('checkpoint diff-full', async () => {
+    const fromTree = await store.requireTreeId(from);
+    const toTree = to === undefined ? (await store.capture()).treeId : await store.requireTreeId(to);
+    const all = await diffTrees(store.repo, fromTree, toTree);
+    const kept = new Set(await store.withoutNowIgnored(all.map((r) => r.path)));
+    const records = all.filter((r) => kept.has(r.path));
+    const wanted = records
+      .filter((r) => !r.binary)
+      .flatMap((r) => [r.srcId, r.dstId])
+      .filter((o) => !isNullId(o));
+    const blobs = await readObjects(store.repo, wanted);
+    const text = (oid: string): string => (isNullId(oid) ? '' : (blobs.get(oid)?.toString('utf8') ?? ''));
+    return records.map((r) => ({
+      file: r.path,
+      before: r.binary ? '' : text(r.srcId),
+      after: r.binary ? '' : text(r.dstId),
+      additions: r.insertions,
+      deletions: r.deletions,
+      status: r.status === 'A' ? 'added' : r.status === 'D' ? 'deleted' : 'modified',
+      binary: r.binary,
+    }));
+  });
+}

@@ -1,0 +1,122 @@
+import type { Patch, RestoreResult, RevertResult } from '../../types/checkpoint.js';
+import { InvalidArgumentError, PathNotFoundError } from '../errors.js';
+import { listTree, type TreeEntry } from '../git/checkpoint-trees.js';
+import { changedBetween, firstPatchWins, planChanges, restoreDesired } from './plan.js';
+import { knownPaths } from './record.js';
+import type { CheckpointStore } from './store.js';
+import { toAbsolute, toWorkspaceGitPath } from './workspace-paths.js';
+
+/** Writing a checkpoint's files back into the workspace: `restore` and `revert`, each after a safety checkpoint. */
+
+/**
+ * Makes the workspace match checkpoint `hash` for every path the checkpoints know: changed files
+ * rewritten, files created since removed, deleted files brought back. A safety checkpoint is
+ * taken first; ignored, skipped and never-captured files are not touched (see apply.ts).
+ */
+export function restoreTo(store: CheckpointStore, hash: string): Promise<RestoreResult> {
+  return store.locked('checkpoint restore', async () => {
+    const target = await store.requireTreeId(hash);
+    const wanted = await store.requireListing(target);
+    const safety = await store.trackLocked(`safety before restore ${target.slice(0, 12)}`, 'safety', false);
+    const current = await store.requireListing(safety.hash);
+    const applied = await store.apply(
+      planChanges(restoreDesired(wanted, current), current),
+      current,
+      safety.skips,
+    );
+    return {
+      hash: target,
+      safety: safety.hash,
+      safetyRef: safety.ref,
+      leftAlone: store.absolute(applied.leftAlone),
+    };
+  });
+}
+
+/** `revert(hash, paths?)`: the files that differ from checkpoint `hash`, under `paths` (default: all). */
+export async function revertToCheckpoint(
+  store: CheckpointStore,
+  target: string,
+  paths?: readonly string[],
+): Promise<RevertResult> {
+  store.assertRevision(target);
+  const selection =
+    paths === undefined
+      ? null
+      : await Promise.all(paths.map((p) => toWorkspaceGitPath(store.workspace, p, store.forbidden)));
+  return store.locked('checkpoint revert', async () => {
+    const wanted = await store.requireListing(target);
+    if (selection !== null) await assertKnownPaths(store, selection, wanted);
+    return revertLocked(store, (current) =>
+      changedBetween(wanted, current, selection).map((p) => [p, wanted.get(p) ?? null]),
+    );
+  });
+}
+
+/** `revert(patches)`: each file named by a patch, from the first patch naming it; absent there, deleted. */
+export async function revertPatches(
+  store: CheckpointStore,
+  target: readonly Patch[],
+  paths?: readonly string[],
+): Promise<RevertResult> {
+  if (paths !== undefined)
+    throw new InvalidArgumentError('revert(patches) takes no separate paths: list the files in the patches', {
+      details: {},
+    });
+  const pairs: Array<[string, string]> = [];
+  for (const patch of target) {
+    store.assertRevision(patch.hash);
+    for (const file of patch.files)
+      pairs.push([await toWorkspaceGitPath(store.workspace, file, store.forbidden), patch.hash]);
+  }
+  const sources = firstPatchWins(pairs);
+  return store.locked('checkpoint revert', async () => {
+    const listings = new Map<string, Map<string, TreeEntry>>();
+    for (const hash of new Set(target.map((p) => p.hash)))
+      listings.set(hash, await store.requireListing(hash));
+    return revertLocked(store, () =>
+      [...sources].map(([path, hash]) => [path, listings.get(hash)?.get(path) ?? null]),
+    );
+  });
+}
+
+async function revertLocked(
+  store: CheckpointStore,
+  desired: (current: ReadonlyMap<string, TreeEntry>) => Array<[string, TreeEntry | null]>,
+): Promise<RevertResult> {
+  const safety = await store.trackLocked('safety before revert', 'safety', false);
+  const current = await store.requireListing(safety.hash);
+  const applied = await store.apply(planChanges(desired(current), current), current, safety.skips);
+  return {
+    reverted: store.absolute(applied.written),
+    deleted: store.absolute(applied.deleted),
+    safety: safety.hash,
+    safetyRef: safety.ref,
+    leftAlone: store.absolute(applied.leftAlone),
+  };
+}
+
+/**
+ * Every path named by a revert must be known to the checkpoint or to the workspace now
+ * (PATH_NOT_FOUND otherwise), so that a typo is an error before anything changes.
+ */
+async function assertKnownPaths(
+  store: CheckpointStore,
+  selection: readonly string[],
+  wanted: ReadonlyMap<string, TreeEntry>,
+): Promise<void> {
+  const inCheckpoint = knownPaths(wanted.keys());
+  const unknown = selection.filter((sel) => !inCheckpoint.has(sel));
+  if (unknown.length === 0) return;
+  const inWorkspace = knownPaths((await listTree(store.repo, (await store.capture()).treeId))?.keys() ?? []);
+  const missing = unknown.filter((sel) => !inWorkspace.has(sel));
+  if (missing.length > 0) {
+    const abs = missing.map((p) => toAbsolute(store.workspace, p));
+    throw new PathNotFoundError(
+      `${abs.join(', ')}: neither the checkpoint nor the workspace has such a path; check the spelling (see "checkpoint patch HASH")`,
+      {
+        details: { paths: abs },
+      },
+    );
+  }
+}

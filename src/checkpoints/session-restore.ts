@@ -1,0 +1,115 @@
+import type { CheckpointEntry, SessionRestoreResult } from '../../types/checkpoint.js';
+import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js';
+import { listRefRecords } from '../git/refs.js';
+import { CHECKPOINT_REF_PREFIX, entryOf } from './message.js';
+import { planChanges, type Plan } from './plan.js';
+import { ownerOf, sessionChanges, type Step } from './sessions.js';
+import type { CheckpointStore } from './store.js';
+
+/**
+ * `checkpoint restore --prompt N --session ID` in a workspace other sessions and people work in
+ * too: only the files the session changed after its prompt N go back, and of those only the ones
+ * nobody else changed after the session last did (all of them with `force`). See sessions.ts for
+ * how a change is attributed.
+ */
+
+export interface SessionRestoreOptions {
+  /** Restore the files in conflict too (another session's or a person's later change is lost, the safety checkpoint keeps it). */
+  force?: boolean;
+  /** Work out the plan and change nothing: no safety checkpoint, no file written. */
+  dryRun?: boolean;
+}
+
+/** Restores `from` (the session's checkpoint before prompt N, found by the caller) for its session. */
+export function restoreSession(
+  store: CheckpointStore,
+  from: CheckpointEntry & { session: string; prompt: number },
+  opts: SessionRestoreOptions = {},
+): Promise<SessionRestoreResult> {
+  const force = opts.force === true;
+  const dryRun = opts.dryRun === true;
+  return store.locked('checkpoint restore', async () => {
+    const target = await store.requireListing(from.hash);
+    const captured = await store.capture();
+    const { changed, conflicts } = sessionChanges(
+      from.session,
+      await stepsAfter(store, from, captured.treeId),
+    );
+    const mine = await store.withoutNowIgnored(changed);
+    const current = await store.requireListing(captured.treeId);
+    // A file already as it was before the prompt is no conflict, whoever changed it last.
+    const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
+    const selection = force ? mine : mine.filter((p) => !inConflict.has(p));
+    const plan = planChanges(
+      selection.map((p): [string, TreeEntry | null] => [p, target.get(p) ?? null]),
+      current,
+    );
+    const base = {
+      hash: from.hash,
+      session: from.session,
+      prompt: from.prompt,
+      dryRun,
+      forced: force,
+      conflicts: store.absolute(mine.filter((p) => inConflict.has(p))),
+    };
+    if (dryRun) return { ...base, ...planned(store, plan), safety: null, safetyRef: null, leftAlone: [] };
+    const label = `prompt ${from.prompt} of session ${from.session}`;
+    const safety = await store.trackLocked(
+      `safety before restore of ${label}`,
+      'safety',
+      false,
+      {},
+      captured,
+    );
+    const applied = await store.apply(plan, current, safety.skips);
+    // What the restore wrote is the session's own change (a later restore of it is no conflict).
+    if (applied.written.length + applied.deleted.length > 0)
+      await store.trackLocked(`restore of ${label}`, 'track', false, {
+        session: from.session,
+        event: 'restore',
+        role: 'restore',
+      });
+    return {
+      ...base,
+      restored: store.absolute(applied.written),
+      deleted: store.absolute(applied.deleted),
+      safety: safety.hash,
+      safetyRef: safety.ref,
+      leftAlone: store.absolute(applied.leftAlone),
+    };
+  });
+}
+
+function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.oid === b.oid && a.mode === b.mode;
+}
+
+function planned(store: CheckpointStore, plan: Plan): { restored: string[]; deleted: string[] } {
+  return { restored: store.absolute(plan.writes.map((w) => w.path)), deleted: store.absolute(plan.deletes) };
+}
+
+/**
+ * The steps from checkpoint `from` to the workspace now (tree `now`): each checkpoint after it,
+ * oldest first, with its owner and the paths that changed since the one before it; the last step,
+ * from the newest checkpoint to now, is nobody's session.
+ */
+async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: string): Promise<Step[]> {
+  const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
+  const line = records.map(entryOf).reverse();
+  const at = line.findIndex((e) => e.ref === from.ref);
+  if (at < 0) throw store.notFound(from.hash);
+  const after = line.slice(at + 1);
+  const pairs = [
+    ...after.map((e, i) => ({
+      owner: ownerOf(e),
+      from: (i === 0 ? from : after[i - 1])?.hash ?? '',
+      to: e.hash,
+    })),
+    { owner: null, from: after.at(-1)?.hash ?? from.hash, to: now },
+  ].filter((p) => p.from !== p.to);
+  const paths = await changedPathsOfPairs(
+    store.repo,
+    pairs.map((p) => [p.from, p.to] as const),
+  );
+  return pairs.map((p, i) => ({ owner: p.owner, paths: paths[i] ?? [] }));
+}

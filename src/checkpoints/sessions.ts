@@ -1,0 +1,66 @@
+import type { CheckpointEntry } from '../../types/checkpoint.js';
+
+/**
+ * Which session changed what, from the checkpoints alone (pure). The checkpoints of one store form
+ * one line of states of the shared workspace, whoever made them; what changed between a
+ * checkpoint and the one before it belongs to the later one's owner: the session whose tool or
+ * turn (`change`) or restore (`restore`) it records. Everything else (a baseline, a prompt
+ * checkpoint, a manual or safety checkpoint, and the workspace now against the newest checkpoint)
+ * is nobody's session: another session's tool still running, or a person.
+ */
+
+type Attributed = Pick<CheckpointEntry, 'kind' | 'session' | 'prompt' | 'role'>;
+
+/** The session that made what changed just before this checkpoint, or null for "someone else". */
+export function ownerOf(e: Attributed): string | null {
+  if (e.kind === 'safety' || e.session === undefined) return null;
+  if (e.role !== undefined) return e.role === 'change' || e.role === 'restore' ? e.session : null;
+  // Recorded before roles were kept: a session's checkpoint without a prompt number was its
+  // baseline or a tool's; the tool's is far more common.
+  return e.prompt === undefined ? e.session : null;
+}
+
+/** The paths that changed in one step of the line, and whose step it was. */
+export interface Step {
+  owner: string | null;
+  paths: readonly string[];
+}
+
+/**
+ * Of the steps after a session's prompt checkpoint (oldest first, the last one the workspace now),
+ * the paths the session changed, and those of them someone else changed after the session last did.
+ */
+export function sessionChanges(
+  session: string,
+  steps: readonly Step[],
+): { changed: string[]; conflicts: string[] } {
+  const lastMine = new Map<string, number>();
+  const lastOther = new Map<string, number>();
+  steps.forEach((step, i) => {
+    const last = step.owner === session ? lastMine : lastOther;
+    for (const path of step.paths) last.set(path, i);
+  });
+  const changed = [...lastMine.keys()].sort();
+  const conflicts = changed.filter((p) => (lastOther.get(p) ?? -1) > (lastMine.get(p) ?? -1));
+  return { changed, conflicts };
+}
+
+/**
+ * `checkpoints.keep` as checkpoints are made (pure): of the checkpoints, newest first, those past
+ * the newest `keep` that can go without losing anything a restore needs. Only a session's `change`
+ * checkpoint followed by another checkpoint of the same session's own changes qualifies: the
+ * next one then covers both steps for the same owner. Baselines, prompt checkpoints, restores,
+ * manual and safety checkpoints, the last change of each run of one session's changes, and what
+ * a marker points at (`protectedOids`) are kept.
+ */
+export function thinnable<T extends Attributed & { oid: string }>(
+  newestFirst: readonly T[],
+  keep: number,
+  protectedOids: ReadonlySet<string>,
+): T[] {
+  return newestFirst.filter((e, i) => {
+    if (i < keep || e.role !== 'change' || protectedOids.has(e.oid)) return false;
+    const newer = newestFirst[i - 1];
+    return newer !== undefined && ownerOf(newer) === ownerOf(e);
+  });
+}

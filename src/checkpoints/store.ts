@@ -1,0 +1,273 @@
+import { access, readFile, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
+import type { SkippedFile, TrackResult } from '../../types/checkpoint.js';
+import {
+  DEFAULT_GIT_TIMEOUT_MS,
+  DEFAULT_KEEP,
+  DEFAULT_MAX_FILE_SIZE_BYTES,
+  DEFAULT_MAX_STORE_BYTES,
+} from '../../types/config.js';
+import { CheckpointNotFoundError, UnsafeWorkspaceError } from '../errors.js';
+import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
+import { ignoredPaths } from '../git/checkpoint-index.js';
+import {
+  checkpointRepo,
+  initCheckpointRepo,
+  probeWorkspace,
+  rootCommit,
+  type CheckpointRepo,
+} from '../git/checkpoint-repo.js';
+import { isCheckpointRevision, listTree, resolveTreeId, type TreeEntry } from '../git/checkpoint-trees.js';
+import { readRef } from '../git/refs.js';
+import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
+import { userExcludesFile } from '../git/user-ignore.js';
+import { layout, resolveHome } from '../store/paths.js';
+import { applyPlan, type Applied } from './apply.js';
+import { captureWorkspace, type Capture } from './capture.js';
+import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
+import type { CheckpointsOptions } from './options.js';
+import type { Plan } from './plan.js';
+import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
+import { recordCheckpoint } from './record.js';
+import type { Skip } from './skip-rules.js';
+import { repairOnAcquire } from './upkeep.js';
+import { toAbsolute, toGitPath } from './workspace-paths.js';
+
+export interface Tracked extends TrackResult {
+  skips: Skip[];
+}
+
+/**
+ * One opened checkpoint store and the primitives every operation is built from: the lock, a
+ * capture, recording a checkpoint, resolving a checkpoint, and writing a plan into the workspace.
+ * `Checkpoints` (checkpoints.ts) is the public face; compare.ts and restore.ts hold its reads and
+ * its writes to the workspace.
+ */
+export class CheckpointStore {
+  /** Whether the baseline marker is known to exist (track learns it from its ref read). */
+  baselineKnown = false;
+  private storeReady = false;
+
+  private constructor(
+    /** Real path of the workspace root (the repository's top level when it is one). */
+    readonly workspace: string,
+    readonly location: StoreLocation,
+    readonly repo: CheckpointRepo,
+    /** Git paths never captured or touched: our home and extra excludes inside the workspace. */
+    private readonly excluded: readonly string[],
+    /** The same, as absolute paths, for checking user-given paths. */
+    readonly forbidden: readonly string[],
+    private readonly maxFileSizeBytes: number,
+    private readonly lockTimeoutMs: number,
+    /** The user's global ignore file (core.excludesFile), mirrored into the repository's info/exclude. */
+    private readonly userExcludes: string | null,
+    readonly maxStoreBytes: number,
+    readonly keep: number,
+  ) {}
+
+  /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
+  private get staleIndexLockMs(): number {
+    return (this.repo.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS) + 5_000;
+  }
+
+  /**
+   * Opens (without creating) the checkpoint store of the workspace containing `dir`. Throws
+   * WORKSPACE_NOT_FOUND, or UNSAFE_WORKSPACE for `/`, a home directory, a `.git` directory or our
+   * own checkpoint directory.
+   */
+  static async open(dir: string, opts: CheckpointsOptions = {}): Promise<CheckpointStore> {
+    const real = await resolveWorkspaceDir(dir);
+    assertSafeWorkspace(real);
+    const gitOpts = {
+      ...(opts.identity ? { identity: opts.identity } : {}),
+      ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
+    // Independent of the probe (an explicit --file): started beside it, which an agent hook's wall time feels.
+    const userExcludes = userExcludesFile({
+      home: homedir(),
+      xdgConfigHome: process.env.XDG_CONFIG_HOME,
+      cwd: real,
+      ...gitOpts,
+    });
+    userExcludes.catch(() => undefined);
+    const probe = await probeWorkspace(real, gitOpts);
+    const root = probe.root;
+    // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
+    assertSafeWorkspace(root);
+    const home = await physicalPath(resolveHome(opts.home));
+    const checkpointsDir = layout(home).checkpoints;
+    if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
+      throw new UnsafeWorkspaceError(
+        `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
+        {
+          details: { workspace: root },
+        },
+      );
+    }
+    const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
+    const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
+    const location = await locateStore(checkpointsDir, root, () =>
+      probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null),
+    );
+    const repo = checkpointRepo({
+      workspace: root,
+      gitDir: location.gitDir,
+      indexFile: location.indexFile,
+      excludesFile: probe.excludesFile,
+      ...gitOpts,
+    });
+    const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
+    return new CheckpointStore(
+      root,
+      location,
+      repo,
+      excluded,
+      forbidden,
+      maxBytes,
+      opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      await userExcludes,
+      opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
+      opts.keep ?? DEFAULT_KEEP,
+    );
+  }
+
+  /** Runs `fn` holding the store lock, creating the store first if needed. */
+  locked<T>(purpose: string, fn: () => Promise<T>): Promise<T> {
+    return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
+      await repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs);
+      await this.ensureStore();
+      return fn();
+    });
+  }
+
+  async exists(): Promise<boolean> {
+    return (await readStoredWorkspace(this.location.metaFile)) === this.workspace;
+  }
+
+  /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
+  capture(): Promise<Capture> {
+    return captureWorkspace({
+      root: this.workspace,
+      repo: this.repo,
+      excluded: this.excluded,
+      maxFileSizeBytes: this.maxFileSizeBytes,
+    });
+  }
+
+  /** Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock. */
+  async trackLocked(
+    label: string | null,
+    kind: CheckpointMeta['kind'],
+    baseline: boolean,
+    tag: AgentTag = {},
+    captured?: Capture,
+  ): Promise<Tracked> {
+    const { treeId, skipped } = captured ?? (await this.capture());
+    const ref = await recordCheckpoint(this.repo, treeId, {
+      label,
+      kind,
+      setBaseline: baseline || !(await this.hasBaseline()),
+      tag,
+    });
+    this.baselineKnown = true;
+    return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+  }
+
+  /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
+  apply(plan: Plan, current: ReadonlyMap<string, TreeEntry>, skips: readonly Skip[]): Promise<Applied> {
+    const blocked = [...this.excluded, ...skips.map((s) => s.path)];
+    return applyPlan(
+      { root: this.workspace, repo: this.repo, tempDir: this.location.tempDir, current, blocked },
+      plan,
+    );
+  }
+
+  skippedFile(s: Skip): SkippedFile {
+    return { path: toAbsolute(this.workspace, s.path), reason: s.reason, size: s.size };
+  }
+
+  absolute(paths: readonly string[]): string[] {
+    return paths.map((p) => toAbsolute(this.workspace, p));
+  }
+
+  assertRevision(hash: string): void {
+    if (!isCheckpointRevision(hash)) throw this.notFound(hash);
+  }
+
+  notFound(hash: string): CheckpointNotFoundError {
+    return new CheckpointNotFoundError(
+      `no checkpoint ${JSON.stringify(hash.slice(0, 80))} in the store of ${this.workspace}; see "checkpoint list"`,
+      {
+        details: { hash: hash.slice(0, 200), workspace: this.workspace },
+      },
+    );
+  }
+
+  /** The tree id a checkpoint revision (tree id, commit id, ref) names; CHECKPOINT_NOT_FOUND otherwise. */
+  async requireTreeId(rev: string): Promise<string> {
+    const treeId = await resolveTreeId(this.repo, rev);
+    if (treeId === null) throw this.notFound(rev);
+    return treeId;
+  }
+
+  async requireListing(hash: string): Promise<Map<string, TreeEntry>> {
+    const listing = await listTree(this.repo, hash);
+    if (listing === null) throw this.notFound(hash);
+    return listing;
+  }
+
+  /**
+   * Drops paths that the ignore rules match now. A file captured at an earlier checkpoint and
+   * ignored since leaves later captures; it is not reported as changed (deleted), as git does not
+   * report an ignored file, and restore and revert never touch it.
+   */
+  async withoutNowIgnored(paths: readonly string[]): Promise<string[]> {
+    const ignored = await ignoredPaths(this.repo, paths);
+    return ignored.size === 0 ? [...paths] : paths.filter((p) => !ignored.has(p));
+  }
+
+  private async hasBaseline(): Promise<boolean> {
+    if (!this.baselineKnown) this.baselineKnown = (await readRef(this.repo, BASELINE_REF)) !== null;
+    return this.baselineKnown;
+  }
+
+  private async ensureStore(): Promise<void> {
+    if (this.storeReady) return;
+    if (!(await this.exists())) {
+      await initCheckpointRepo(this.repo);
+      await writeJsonAtomic(this.location.metaFile, {
+        workspace: this.workspace,
+        projectId: this.location.projectId,
+        createdAt: new Date().toISOString(),
+      });
+    }
+    await this.mirrorUserExcludes();
+    this.storeReady = true;
+  }
+
+  /**
+   * The repository's own info/exclude is already honoured as core.excludesFile; the user's global
+   * ignore file goes into the checkpoint repository's info/exclude (rewritten when it changed), so
+   * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
+   */
+  private async mirrorUserExcludes(): Promise<void> {
+    const wanted =
+      this.userExcludes === null ? '' : await readFile(this.userExcludes, 'utf8').catch(() => '');
+    const target = join(this.location.gitDir, 'info', 'exclude');
+    const have = await readFile(target, 'utf8').catch(() => null);
+    if (have !== wanted) await writeFileAtomic(target, wanted);
+  }
+}
+
+/** The real path when it exists (so that comparisons with real workspace paths hold), else the resolved one. */
+async function physicalPath(path: string): Promise<string> {
+  try {
+    await access(path);
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}

@@ -1,0 +1,57 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { AnchorReport } from '../../../types/anchor-report.js';
+import type { ReportFormat } from '../../../types/report.js';
+import { appendStepSummary } from '../../ci/github.js';
+import { replaceFileAtomic } from '../../fs/atomic.js';
+import { openRepo } from '../../git/repo.js';
+import { provenanceSources } from '../../provenance/sources.js';
+import { buildAnchorReport } from '../../report/anchor-model.js';
+import { renderAnchorDotenv, renderAnchorHtml, renderAnchorMarkdown } from '../../report/anchor-render.js';
+import type { Context } from '../context.js';
+import type { CommandResult } from '../spec.js';
+
+function render(report: AnchorReport, format: ReportFormat): string {
+  if (format === 'html') return renderAnchorHtml(report);
+  if (format === 'md') return renderAnchorMarkdown(report);
+  if (format === 'dotenv') return renderAnchorDotenv(report);
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/**
+ * `report --anchor REV`: the anchor of REV as computed now (and whether the recorded one says the
+ * same), per file its coverage, method, iterations with their gates, and the lines no run wrote.
+ */
+export async function reportAnchor(
+  ctx: Context,
+  rev: string,
+  format: ReportFormat,
+  output: string | undefined,
+  summaryFile: string | null,
+): Promise<CommandResult> {
+  const snapshotter = await ctx.snapshotter();
+  const repo = await openRepo(ctx.workspace, snapshotter.gitOptions());
+  const report = await buildAnchorReport(provenanceSources(snapshotter), repo, rev);
+  const text = render(report, format);
+  const commit = report.commit;
+  if (output !== undefined) {
+    const file = resolve(output);
+    await replaceFileAtomic(file, (temp) => writeFile(temp, text, { mode: 0o644 }));
+    const bytes = Buffer.byteLength(text, 'utf8');
+    return {
+      json: { file, format, commit, bytes },
+      human: () => `Wrote ${file} (${format}, anchor of ${commit.slice(0, 12)}, ${bytes} bytes)`,
+    };
+  }
+  if (summaryFile !== null) {
+    await appendStepSummary(summaryFile, text);
+    return {
+      json: { summary: summaryFile, format, commit },
+      human: () => `Appended the anchor of ${commit.slice(0, 12)} to $GITHUB_STEP_SUMMARY.`,
+    };
+  }
+  return {
+    json: format === 'json' ? report : { format, commit, text },
+    human: () => text.replace(/\n$/, ''),
+  };
+}

@@ -1,0 +1,130 @@
+import { decodeBytes } from '../../fs/path-bytes.js';
+import { readRawRecord, type RawEntry } from './diff-raw.js';
+import { unparseable } from './nul-records.js';
+import { ZTokens } from './z-tokens.js';
+
+/** One `@@ -a,b +c,d @@` hunk of a `-U0` patch, with the lines it adds (bytes as latin1 characters). */
+export interface Hunk {
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  added: string[];
+}
+
+/** One file of one pair: its raw record, its patch text (for `git patch-id`) and its hunks. */
+export interface PairFile {
+  entry: RawEntry;
+  /** The file's whole patch, latin1 (one character per byte, so it goes back to git unchanged). */
+  patch: string;
+  hunks: Hunk[];
+}
+
+export interface PairDiff {
+  from: string;
+  to: string;
+  files: PairFile[];
+}
+
+const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/**
+ * Parses ONE `diff-tree --stdin -r -z --raw -p -U0` process fed the lines `<from> <to>` (tree ids)
+ * in `pairs` order. For each pair git echoes the line, then the raw records (NUL-terminated), a
+ * NUL, and the patch, in the same file order (a typechange is two patches: a deletion and an
+ * addition). Pure; throws GIT_OUTPUT_UNPARSEABLE when the output does not have that shape.
+ */
+export function parseDiffStdin(buf: Buffer, pairs: ReadonlyArray<{ from: string; to: string }>): PairDiff[] {
+  const text = buf.toString('latin1');
+  const out: PairDiff[] = [];
+  let pos = 0;
+  pairs.forEach((pair, i) => {
+    const header = `${pair.from} ${pair.to}\n`;
+    if (!text.startsWith(header, pos)) throw unparseable('diff-tree --stdin', `missing header ${i}`);
+    pos += header.length;
+    const next = pairs[i + 1];
+    const end = next === undefined ? text.length : headerAt(text, `${next.from} ${next.to}\n`, pos);
+    out.push({ ...pair, files: parsePair(text.slice(pos, end)) });
+    pos = end;
+  });
+  if (pos !== text.length) throw unparseable('diff-tree --stdin', 'output after the last pair');
+  return out;
+}
+
+/** Where the next pair's header starts: at `from` or at the start of a later line. */
+function headerAt(text: string, header: string, from: number): number {
+  for (let at = text.indexOf(header, from); at >= 0; at = text.indexOf(header, at + 1))
+    if (at === from || text[at - 1] === '\n') return at;
+  throw unparseable('diff-tree --stdin', 'a pair header is missing');
+}
+
+function parsePair(chunk: string): PairFile[] {
+  if (chunk === '') return [];
+  const split = chunk.indexOf('\0\0');
+  if (split < 0) throw unparseable('diff-tree --stdin', 'raw records without a patch');
+  const tokens = new ZTokens(chunk.slice(0, split + 1), 'diff-tree --stdin --raw');
+  const entries: RawEntry[] = [];
+  while (!tokens.done) {
+    const e = readRawRecord(tokens);
+    entries.push({
+      ...e,
+      path: latinPath(e.path),
+      oldPath: e.oldPath === null ? null : latinPath(e.oldPath),
+    });
+  }
+  const patches = splitPatches(chunk.slice(split + 2));
+  const files: PairFile[] = [];
+  let p = 0;
+  for (const entry of entries) {
+    const take = entry.status === 'T' ? 2 : 1;
+    const parts = patches.slice(p, p + take);
+    if (parts.length !== take) throw unparseable('diff-tree --stdin', 'fewer patches than raw records');
+    p += take;
+    const patch = parts.join('');
+    files.push({ entry, patch, hunks: parseHunks(patch) });
+  }
+  if (p !== patches.length) throw unparseable('diff-tree --stdin', 'more patches than raw records');
+  return files;
+}
+
+function latinPath(s: string): string {
+  return decodeBytes(Buffer.from(s, 'latin1'));
+}
+
+/** Splits a patch at each `diff --git` line (content lines always start with a prefix character). */
+function splitPatches(patch: string): string[] {
+  if (patch === '') return [];
+  if (!patch.startsWith('diff --git ')) throw unparseable('diff-tree --stdin', 'patch does not start a file');
+  const out: string[] = [];
+  let start = 0;
+  for (let at = patch.indexOf('\ndiff --git ', 0); at >= 0; at = patch.indexOf('\ndiff --git ', at + 1)) {
+    out.push(patch.slice(start, at + 1));
+    start = at + 1;
+  }
+  out.push(patch.slice(start));
+  return out;
+}
+
+/** The hunks of one file's `-U0` patch (none for a binary file or a mode change). */
+export function parseHunks(patch: string): Hunk[] {
+  const hunks: Hunk[] = [];
+  let current: Hunk | null = null;
+  for (const line of patch.split('\n')) {
+    const m = HUNK.exec(line);
+    if (line.startsWith('diff --git ')) current = null;
+    else if (m) {
+      current = {
+        oldStart: Number(m[1]),
+        oldCount: m[2] === undefined ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newCount: m[4] === undefined ? 1 : Number(m[4]),
+        added: [],
+      };
+      hunks.push(current);
+    } else if (current !== null && line.startsWith('+')) current.added.push(line.slice(1));
+  }
+  for (const h of hunks)
+    if (h.added.length !== h.newCount)
+      throw unparseable('diff-tree --stdin', 'a hunk does not add what it says');
+  return hunks;
+}

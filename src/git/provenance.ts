@@ -1,0 +1,147 @@
+import { OBJECT_ID_PATTERN } from '../../types/ids.js';
+import { GitOutputUnparseableError } from '../errors.js';
+import { DIFF_BASE_ARGS } from './diff-stats.js';
+import { assertRevisionSyntax } from './refs.js';
+import { parseCatFileBatch } from './parsers/cat-file-batch.js';
+import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
+import { parseBlamePorcelain, type BlameLine } from './parsers/blame-porcelain.js';
+import { runGit, runGitBuffer, type GitOptions } from './runner.js';
+
+/** A commit's tree and parents, read from the object itself. */
+export interface CommitNode {
+  commit: string;
+  tree: string;
+  parents: string[];
+  /** The commit message (latin1; only compared with messages we wrote). */
+  message: string;
+}
+
+/** Most bytes of pathspec given to one git process (the rest go to another), far below ARG_MAX. */
+const MAX_PATHSPEC_BYTES = 256 * 1024;
+
+/**
+ * Tree and parents of many commits (full ids) in one `cat-file --batch` process. A name that is
+ * not a commit here is left out of the answer.
+ */
+export async function readCommitNodes(
+  repo: GitOptions,
+  commits: readonly string[],
+): Promise<Map<string, CommitNode>> {
+  const out = new Map<string, CommitNode>();
+  const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
+  if (unique.length === 0) return out;
+  const res = await runGitBuffer(repo, ['cat-file', '--batch'], {
+    input: unique.map((c) => `${c}\n`).join(''),
+  });
+  for (const obj of parseCatFileBatch(res.stdout)) {
+    if (obj.kind !== 'found' || obj.type !== 'commit') continue;
+    const head = obj.content.toString('latin1', 0, Math.min(obj.content.length, 64 * 1024));
+    const end = head.indexOf('\n\n');
+    const message = end < 0 ? '' : head.slice(end + 2);
+    const lines = (end < 0 ? head : head.slice(0, end)).split('\n');
+    const tree = /^tree ([0-9a-f]+)$/.exec(lines[0] ?? '')?.[1];
+    if (tree === undefined)
+      throw new GitOutputUnparseableError(`commit ${obj.oid} has no tree header`, {
+        details: { commit: obj.oid },
+      });
+    const parents = lines.filter((l) => l.startsWith('parent ')).map((l) => l.slice(7));
+    out.set(obj.oid, { commit: obj.oid, tree, parents, message });
+  }
+  return out;
+}
+
+/**
+ * The patches (`-U0`, with raw records) of many tree pairs, from ONE `diff-tree --stdin` process
+ * per slice of the pathspec (one process when there is none). Paths are literal, never globs.
+ */
+export async function diffTreePairs(
+  repo: GitOptions,
+  pairs: ReadonlyArray<{ from: string; to: string }>,
+  paths: readonly string[] | null,
+): Promise<PairDiff[]> {
+  if (pairs.length === 0) return [];
+  const input = pairs.map((p) => `${p.from} ${p.to}\n`).join('');
+  const run = async (spec: readonly string[]): Promise<PairDiff[]> => {
+    const args = ['--literal-pathspecs', 'diff-tree', '--stdin', '-z', '--raw', '-p', '-U0', '--no-color'];
+    args.push(
+      '--diff-algorithm=myers',
+      ...DIFF_BASE_ARGS.filter((a) => a !== '-C'),
+      ...(spec.length ? ['--', ...spec] : []),
+    );
+    const res = await runGitBuffer(repo, args, { input });
+    return parseDiffStdin(res.stdout, pairs);
+  };
+  if (paths === null) return run([]);
+  if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
+  const slices = slicePaths(paths);
+  const results: PairDiff[][] = [];
+  for (const slice of slices) results.push(await run(slice));
+  return pairs.map((p, i) => ({ ...p, files: results.flatMap((r) => r[i]?.files ?? []) }));
+}
+
+function slicePaths(paths: readonly string[]): string[][] {
+  const out: string[][] = [[]];
+  let bytes = 0;
+  for (const p of paths) {
+    const size = Buffer.byteLength(p) + 1;
+    if (bytes + size > MAX_PATHSPEC_BYTES && (out.at(-1) as string[]).length > 0) {
+      out.push([]);
+      bytes = 0;
+    }
+    (out.at(-1) as string[]).push(p);
+    bytes += size;
+  }
+  return out;
+}
+
+/**
+ * `git patch-id --stable` of many single-file patches in one process: each patch is given under a
+ * made-up commit line (its index), so git hashes each one on its own. null for a patch git gives
+ * no id (nothing but a mode change).
+ */
+export async function patchIds(
+  repo: GitOptions,
+  patches: readonly string[],
+  idLength: number,
+): Promise<Array<string | null>> {
+  if (patches.length === 0) return [];
+  const label = (i: number): string => i.toString(16).padStart(idLength, '0');
+  const input = Buffer.from(patches.map((p, i) => `commit ${label(i + 1)}\n${p}`).join(''), 'latin1');
+  const res = await runGit(repo, ['patch-id', '--stable'], { input });
+  const ids = new Map<string, string>();
+  for (const line of res.stdout.split('\n')) {
+    const m = /^([0-9a-f]+) ([0-9a-f]+)$/.exec(line);
+    if (m) ids.set(m[2] as string, m[1] as string);
+  }
+  return patches.map((_, i) => ids.get(label(i + 1)) ?? null);
+}
+
+/** Every commit reachable from `commit` and not from `notFrom` (what a merge brought in), newest first. */
+export async function commitsBroughtIn(
+  repo: GitOptions,
+  commit: string,
+  notFrom: readonly string[],
+): Promise<string[]> {
+  const res = await runGit(repo, ['rev-list', commit, '--not', ...notFrom, '--']);
+  return res.stdout.split('\n').filter(Boolean);
+}
+
+/** The first-parent commits of `from..to`, oldest first (`anchor --range`). */
+export async function firstParentRange(repo: GitOptions, from: string, to: string): Promise<string[]> {
+  const res = await runGit(repo, ['rev-list', '--first-parent', '--reverse', to, '--not', from, '--']);
+  return res.stdout.split('\n').filter(Boolean);
+}
+
+/** `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed. */
+export async function blame(
+  repo: GitOptions,
+  commit: string,
+  path: string,
+  range?: { start: number; end: number },
+): Promise<BlameLine[]> {
+  assertRevisionSyntax(commit);
+  const args = ['--literal-pathspecs', 'blame', '--porcelain', '--diff-algorithm=myers'];
+  if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
+  const res = await runGitBuffer(repo, [...args, commit, '--', path]);
+  return parseBlamePorcelain(res.stdout);
+}

@@ -1,0 +1,79 @@
+import type { HookAgent } from '../../types/agent-hooks.js';
+import type * as z from '../../types/zod.js';
+import type { AgentCheckpointKind } from './agent-hook.js';
+
+/**
+ * One agent's hook protocol, reduced to the one event model: which of its events keep which
+ * checkpoint kind, with which session id, in which workspace, and what its stdout must carry.
+ * The checkpoint itself is taken once, for every agent, by event-hook.ts.
+ */
+export interface HookAdapter {
+  agent: HookAgent;
+  /** Raw control characters inside JSON strings are escaped before parsing (Windsurf sends them). */
+  lenientJson?: boolean;
+  /**
+   * Exactly what stdout carries after the event, whatever happened ('' for nothing): the minimal
+   * "carry on" answer where the agent requires one, never an answer that blocks or steers it.
+   */
+  answer(event: string | undefined): string;
+  /** The event (`event` is what `--event NAME` gave) mapped onto a checkpoint, or why not. */
+  map(raw: unknown, opts: { event?: string | undefined }): Mapping;
+}
+
+export interface MappedEvent {
+  /** The agent's own name for the event, kept on the checkpoint. */
+  event: string;
+  session: string;
+  kind: AgentCheckpointKind;
+  /** The workspace root the agent names (Cursor's workspace_roots[0], Cline's workspaceRoots[0]). */
+  root?: string | undefined;
+  /** The directory the event happened in (may be below the workspace root). */
+  cwd?: string | undefined;
+  promptText?: string | undefined;
+  /** A word for the label: the session start's source, the tool's name. */
+  detail?: string | undefined;
+}
+
+export type Mapping =
+  | { mapped: MappedEvent }
+  | {
+      status: 'ignored' | 'invalid';
+      message: string;
+      event?: string | undefined;
+      session?: string | undefined;
+    };
+
+/** The kind an event keeps, or undefined (an own key only: `constructor` is no event). */
+export function kindOf(
+  kinds: Readonly<Record<string, AgentCheckpointKind>>,
+  event: string,
+): AgentCheckpointKind | undefined {
+  return Object.hasOwn(kinds, event) ? kinds[event] : undefined;
+}
+
+/** Parses `raw` with `schema`, or says which field is wrong. */
+export function parseEvent<T>(
+  schema: z.ZodMiniType<T>,
+  raw: unknown,
+  what: string,
+): { data: T } | { status: 'invalid'; message: string } {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { data: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? issue.path.join('.') : 'the event';
+  return { status: 'invalid', message: `not a ${what} hook event: ${where}: ${issue?.message ?? 'invalid'}` };
+}
+
+/** The refusal for an event that keeps no checkpoint. */
+export function noCheckpoint(
+  kinds: Readonly<Record<string, AgentCheckpointKind>>,
+  event: string,
+  session?: string,
+): Mapping {
+  return {
+    status: 'ignored',
+    message: `no checkpoint for event ${JSON.stringify(event)} (only ${Object.keys(kinds).join(', ')})`,
+    event,
+    session,
+  };
+}

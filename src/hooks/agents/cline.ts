@@ -1,0 +1,41 @@
+import { ClineEvent } from '../../../types/agent-hooks.js';
+import type { AgentCheckpointKind } from '../agent-hook.js';
+import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.js';
+
+/**
+ * Cline: a task is the session. UserPromptSubmit fires for the task's first message too (Cline's
+ * own hooks README: "initial task, resume, or feedback"), so TaskStart only keeps the baseline.
+ */
+const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
+  TaskStart: 'baseline',
+  TaskResume: 'baseline',
+  UserPromptSubmit: 'before-prompt',
+  PostToolUse: 'latest',
+  TaskComplete: 'latest',
+  TaskCancel: 'latest',
+};
+
+/** Cline blocks the action when a hook exits non-zero, prints invalid JSON or times out: it must read this. */
+export const CLINE_CARRY_ON = '{"cancel": false}';
+
+export const cline: HookAdapter = {
+  agent: 'cline',
+  answer: () => CLINE_CARRY_ON,
+  map(raw) {
+    const p = parseEvent(ClineEvent, raw, 'Cline');
+    if (!('data' in p)) return p;
+    const e = p.data;
+    const kind = kindOf(KINDS, e.hookName);
+    if (kind === undefined) return noCheckpoint(KINDS, e.hookName, e.taskId);
+    return {
+      mapped: {
+        event: e.hookName,
+        session: e.taskId,
+        kind,
+        root: e.workspaceRoots?.[0],
+        detail: e.postToolUse?.toolName,
+        promptText: kind === 'before-prompt' ? e.userPromptSubmit?.prompt : undefined,
+      },
+    };
+  },
+};

@@ -1,0 +1,56 @@
+import { CopilotEvent } from '../../../types/agent-hooks.js';
+import type { AgentCheckpointKind } from '../agent-hook.js';
+import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.js';
+
+/** Both of Copilot's dialects: camelCase (as `hook install copilot` writes it) and PascalCase. */
+const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
+  sessionStart: 'baseline',
+  userPromptSubmitted: 'before-prompt',
+  postToolUse: 'latest',
+  postToolUseFailure: 'latest',
+  agentStop: 'latest',
+  SessionStart: 'baseline',
+  UserPromptSubmit: 'before-prompt',
+  PostToolUse: 'latest',
+  PostToolUseFailure: 'latest',
+  Stop: 'latest',
+};
+
+/** A payload without a session id (older Copilot releases): its prompts are numbered in this one session. */
+const NO_SESSION = 'copilot';
+
+/**
+ * GitHub Copilot (CLI and cloud agent). Its camelCase payloads do not name their event: the
+ * command names it (`hook copilot --event NAME`). Stdout stays empty: a preToolUse answer could
+ * deny a tool (and we never install a pre-tool hook, which fails closed on a non-zero exit).
+ */
+export const copilot: HookAdapter = {
+  agent: 'copilot',
+  answer: () => '',
+  map(raw, opts) {
+    const p = parseEvent(CopilotEvent, raw, 'Copilot');
+    if (!('data' in p)) return p;
+    const e = p.data;
+    const event = opts.event ?? e.hook_event_name;
+    const session = e.sessionId ?? e.session_id ?? NO_SESSION;
+    if (event === undefined)
+      return {
+        status: 'invalid',
+        message:
+          'the event does not name itself (camelCase payload): run "hook copilot --event NAME", as "hook install copilot" writes it',
+        session,
+      };
+    const kind = kindOf(KINDS, event);
+    if (kind === undefined) return noCheckpoint(KINDS, event, session);
+    return {
+      mapped: {
+        event,
+        session,
+        kind,
+        cwd: e.cwd,
+        detail: e.toolName ?? e.tool_name ?? (kind === 'baseline' ? e.source : undefined),
+        promptText: kind === 'before-prompt' ? e.prompt : undefined,
+      },
+    };
+  },
+};

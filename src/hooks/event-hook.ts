@@ -1,0 +1,93 @@
+import type { HookAgent } from '../../types/agent-hooks.js';
+import type { HookOutcome } from '../../types/hooks.js';
+import { resolveHome } from '../store/paths.js';
+import type { HookAdapter, Mapping } from './adapter.js';
+import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
+import { ADAPTERS } from './agents/index.js';
+import { escapeControlCharsInStrings } from './lenient-json.js';
+import { hookWorkspace } from './workspace.js';
+
+export interface EventHookOptions extends AgentHookOptions {
+  /** The event's name where the payload has none (`--event`, Copilot's camelCase dialect). */
+  event?: string | undefined;
+  /** Where the hook runs: the workspace of an event that names none (default: process.cwd()). */
+  cwd?: string;
+  /** The home directory an event's workspace may not be (default: os.homedir()). */
+  homeDir?: string;
+}
+
+/** What one event did, and exactly what the hook prints on stdout for its agent (see HookAdapter.answer). */
+export type EventHookOutcome = HookOutcome & { answer: string };
+
+/**
+ * `hook <agent>`: one event as read from stdin (or why it could not be read) to the checkpoint its
+ * agent's adapter maps it to, in the workspace it names. Never throws; every outcome is logged to
+ * `<home>/logs/hooks.log`.
+ */
+export async function runEventHook(
+  agent: HookAgent,
+  input: string | { unreadable: string },
+  opts: EventHookOptions = {},
+): Promise<EventHookOutcome> {
+  const adapter = ADAPTERS[agent];
+  const outcome = await checkpointOf(adapter, input, opts);
+  return { ...outcome.outcome, answer: adapter.answer(outcome.event) };
+}
+
+async function checkpointOf(
+  adapter: HookAdapter,
+  input: string | { unreadable: string },
+  opts: EventHookOptions,
+): Promise<{ outcome: HookOutcome; event: string | undefined }> {
+  const agent = adapter.agent;
+  const home = opts.settings?.home ?? resolveHome(opts.home);
+  const refuse = async (
+    status: 'ignored' | 'invalid',
+    message: string,
+    event?: string,
+    session?: string,
+  ) => ({
+    event,
+    outcome: await logOutcome(
+      home,
+      {
+        agent,
+        ...(event === undefined ? {} : { event }),
+        ...(session === undefined ? {} : { session }),
+      },
+      { status, message },
+    ),
+  });
+  if (typeof input !== 'string') return refuse('invalid', input.unreadable, opts.event);
+  if (input.trim() === '') return refuse('ignored', 'no event on stdin (empty input)', opts.event);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(adapter.lenientJson === true ? escapeControlCharsInStrings(input) : input);
+  } catch (error) {
+    return refuse(
+      'invalid',
+      `stdin is not a JSON event (${(error as Error).message.slice(0, 200)})`,
+      opts.event,
+    );
+  }
+  const mapping: Mapping = adapter.map(raw, { event: opts.event });
+  if (!('mapped' in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
+  const e = mapping.mapped;
+  const where = await hookWorkspace(e.root ?? e.cwd ?? opts.cwd ?? process.cwd(), {
+    ...(opts.homeDir === undefined ? {} : { homeDir: opts.homeDir }),
+  });
+  if ('refused' in where) return refuse('ignored', `no checkpoint: ${where.refused}`, e.event, e.session);
+  const outcome = await runAgentHook(
+    {
+      agent,
+      workspace: where.workspace,
+      session: e.session,
+      event: e.event,
+      kind: e.kind,
+      ...(e.detail === undefined ? {} : { detail: e.detail }),
+      ...(e.promptText === undefined ? {} : { promptText: e.promptText }),
+    },
+    opts,
+  );
+  return { outcome, event: e.event };
+}

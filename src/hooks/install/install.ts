@@ -1,0 +1,72 @@
+import { readFile, rm } from 'node:fs/promises';
+import type { HookAgent } from '../../../types/hook-agents.js';
+import type { HookInstallResult } from '../../../types/hook-install.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import { hookCommand, type HookRunner } from './command.js';
+import { ourEntry } from './entries.js';
+import { planJsonConfig, type ConfigPlan } from './json-config.js';
+import { applyScripts, planScripts } from './scripts.js';
+import { installTarget, type TargetPlace } from './targets.js';
+import { planTomlConfig } from './toml-config.js';
+
+export interface HookInstallOptions extends TargetPlace {
+  /** What the hooks run (install only). */
+  runner: HookRunner;
+  dryRun?: boolean;
+}
+
+/**
+ * `hook install AGENT`: our hook entries merged into the agent's own config file, every entry that
+ * is not ours kept as it was. Idempotent (a second install changes nothing) and atomic (the file is
+ * replaced whole, through fs/atomic.ts). With `dryRun` nothing is written.
+ */
+export function installHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
+  return apply(agent, 'install', opts);
+}
+
+/** `hook uninstall AGENT`: our entries removed, every other entry kept. */
+export function uninstallHooks(agent: HookAgent, opts: HookInstallOptions): Promise<HookInstallResult> {
+  return apply(agent, 'uninstall', opts);
+}
+
+async function apply(
+  agent: HookAgent,
+  action: 'install' | 'uninstall',
+  opts: HookInstallOptions,
+): Promise<HookInstallResult> {
+  const target = installTarget(agent, opts);
+  const dryRun = opts.dryRun === true;
+  const install = action === 'install';
+  const commandOf = (event: string) =>
+    hookCommand(opts.runner, agent, target.shape === 'copilot' ? event : undefined);
+  const base = {
+    agent,
+    action,
+    scope: opts.scope,
+    file: target.file,
+    dryRun,
+    ...(install ? { command: commandOf(target.events[0] as string) } : {}),
+    notes: install ? [...target.notes] : [],
+  };
+  if (target.format === 'scripts') {
+    const plan = await planScripts(target, install ? commandOf('') : null);
+    const written = !dryRun && plan.writes.length > 0;
+    if (written) await applyScripts(plan);
+    return { ...base, written, changes: plan.changes, leftAlone: plan.leftAlone };
+  }
+  const before = await readFile(target.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
+  const plan: ConfigPlan =
+    target.format === 'toml'
+      ? planTomlConfig(target, before, entryOf)
+      : planJsonConfig(target, before, entryOf);
+  const written = !dryRun && plan.changes.length > 0;
+  if (written) {
+    if (plan.text === null) await rm(target.file, { force: true });
+    else await writeFileAtomic(target.file, plan.text);
+  }
+  return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
+}

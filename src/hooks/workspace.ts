@@ -1,0 +1,32 @@
+import { realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { parse, resolve } from 'node:path';
+
+/**
+ * Cursor on Windows sends `/c:/Users/...`: on Windows that is `c:/Users/...`. Elsewhere a path is
+ * taken as it is.
+ */
+export function nativePath(path: string, platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' && /^\/[A-Za-z]:[\\/]/.test(path) ? path.slice(1) : path;
+}
+
+/**
+ * The workspace an event names, or why it is not one to checkpoint: not a directory, the file
+ * system root or the home directory (an agent started there would checkpoint everything below).
+ */
+export async function hookWorkspace(
+  candidate: string,
+  opts: { homeDir?: string } = {},
+): Promise<{ workspace: string } | { refused: string }> {
+  const path = resolve(nativePath(candidate));
+  const isDir = await stat(path).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
+  if (!isDir) return { refused: `the workspace ${path} is not a directory` };
+  const real = await realpath(path);
+  const home = await realpath(opts.homeDir ?? homedir()).catch(() => opts.homeDir ?? homedir());
+  if (parse(real).root === real) return { refused: `the workspace ${real} is the file system root` };
+  if (real === home) return { refused: `the workspace ${real} is the home directory` };
+  return { workspace: real };
+}

@@ -1,0 +1,150 @@
+import type { Anchor, AnchorFile, AnchorOrigin, AnchorRun, TreeMatch } from '../../types/anchor.js';
+import type { FileStatus } from '../../types/snapshot.js';
+import { InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
+import type { RawStatus } from '../git/parsers/diff-raw.js';
+import { firstParentRange, readCommitNodes, type CommitNode } from '../git/provenance.js';
+import { resolveRevision } from '../git/refs.js';
+import type { Repo } from '../git/repo.js';
+import { loadRunChains, type Iteration } from './candidates.js';
+import { linkCommits, type FileLink } from './engine.js';
+import type { ProvenanceSources } from './sources.js';
+
+export interface AnchorOptions {
+  /** Narrow the candidate runs to these (`anchor --run`); default: every run of this repository in the store. */
+  runIds?: readonly string[];
+  /** The anchor's createdAt (tests). */
+  now?: Date;
+}
+
+const STATUS: Record<RawStatus, FileStatus> = {
+  A: 'added',
+  C: 'copied',
+  D: 'deleted',
+  M: 'modified',
+  R: 'renamed',
+  T: 'typechange',
+};
+
+/**
+ * The anchor of one commit: which runs and iterations produced the change `rev` made to its first
+ * parent, per file and in total. Computed, not recorded: `src.anchors.save` records it.
+ * Throws REVISION_NOT_FOUND, AMBIGUOUS_ID, RUN_NOT_FOUND (an unknown --run).
+ */
+export async function computeAnchor(
+  src: ProvenanceSources,
+  repo: Repo,
+  rev: string,
+  opts: AnchorOptions = {},
+): Promise<Anchor> {
+  const [anchor] = await computeAnchors(src, repo, [rev], opts);
+  return anchor as Anchor;
+}
+
+/** computeAnchor for many commits at once (the git work is batched over all of them), in the order given. */
+export async function computeAnchors(
+  src: ProvenanceSources,
+  repo: Repo,
+  revs: readonly string[],
+  opts: AnchorOptions = {},
+): Promise<Anchor[]> {
+  const commits: string[] = [];
+  for (const rev of revs) commits.push(await resolveRevision(repo, rev, 'commit'));
+  const nodes = await readCommitNodes(repo, commits);
+  const chains = await loadRunChains(src, repo, opts.runIds);
+  const links = await linkCommits(
+    repo,
+    commits.map((c) => nodes.get(c) as CommitNode),
+    chains,
+  );
+  const createdAt = (opts.now ?? new Date()).toISOString();
+  const onlyRuns = opts.runIds === undefined ? null : [...new Set(opts.runIds)].sort();
+  return links.map((l) => {
+    const files = l.files.map(anchorFile);
+    return {
+      commit: l.node.commit,
+      tree: l.node.tree,
+      parents: l.node.parents,
+      createdAt,
+      treeMatch: treeMatchOf(l.treeMatches),
+      runs: runsOf(files),
+      files,
+      coverage: {
+        files: files.length,
+        filesFromRuns: files.filter((f) => f.method !== 'none').length,
+        linesAdded: files.reduce((n, f) => n + f.linesAdded, 0),
+        linesFromRuns: files.reduce((n, f) => n + f.linesFromRuns, 0),
+      },
+      onlyRuns,
+    };
+  });
+}
+
+/** The anchors of every first-parent commit in `A..B`, oldest first (`anchor --range`). */
+export async function anchorRange(
+  src: ProvenanceSources,
+  repo: Repo,
+  range: string,
+  opts: AnchorOptions = {},
+): Promise<Anchor[]> {
+  const m = /^(.+?)\.\.(?!\.)(.+)$/.exec(range);
+  if (m === null)
+    throw new InvalidArgumentError(`${JSON.stringify(range)} is not a range; give A..B (two revisions)`, {
+      details: { range },
+    });
+  const from = await resolveRevision(repo, m[1] as string, 'commit');
+  const to = await resolveRevision(repo, m[2] as string, 'commit');
+  const commits = await firstParentRange(repo, from, to);
+  if (commits.length === 0)
+    throw new RevisionNotFoundError(`${range} holds no commit (is ${m[1]} already an ancestor of ${m[2]}?)`, {
+      details: { range },
+    });
+  return computeAnchors(src, repo, commits, opts);
+}
+
+/** Newest recorded wins: an iteration recorded later is the one a reader means. */
+function newestFirst(a: Iteration, b: Iteration): number {
+  const t = Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt);
+  return t !== 0 ? t : b.iteration - a.iteration || (a.snapshot.runId < b.snapshot.runId ? 1 : -1);
+}
+
+function treeMatchOf(matches: readonly Iteration[]): TreeMatch | null {
+  const it = [...matches].sort(newestFirst)[0];
+  return it === undefined
+    ? null
+    : { runId: it.snapshot.runId, iteration: it.iteration, afterSha: it.after.commit };
+}
+
+function anchorFile(f: FileLink): AnchorFile {
+  const e = f.file.entry;
+  const origins: AnchorOrigin[] = [];
+  for (const claim of f.claims) {
+    const counts = new Map<number, number>();
+    for (const o of claim.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
+    if (counts.size === 0) counts.set(claim.iteration.iteration, 0);
+    for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
+      origins.push({ runId: claim.runId, iteration, lines });
+  }
+  const fromRuns = f.added.filter((_, i) => f.claims.some((c) => (c.origins[i] ?? 0) >= 1)).length;
+  return {
+    path: e.path,
+    oldPath: e.oldPath,
+    status: STATUS[e.status],
+    linesAdded: f.added.length,
+    linesFromRuns: fromRuns,
+    method: f.claims[0]?.method ?? 'none',
+    origins,
+  };
+}
+
+function runsOf(files: readonly AnchorFile[]): AnchorRun[] {
+  const runs = new Map<string, Set<number>>();
+  for (const f of files)
+    for (const o of f.origins) {
+      const set = runs.get(o.runId) ?? new Set<number>();
+      if (o.iteration >= 1) set.add(o.iteration);
+      runs.set(o.runId, set);
+    }
+  return [...runs]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([runId, its]) => ({ runId, iterations: [...its].sort((a, b) => a - b) }));
+}

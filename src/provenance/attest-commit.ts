@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import { CommitNotGatedError } from '../errors.js';
+import { writeJsonAtomic } from '../fs/atomic.js';
+import { attestSources, buildStatement } from '../gates/attest.js';
+import { readCommitNodes } from '../git/provenance.js';
+import { resolveRevision } from '../git/refs.js';
+import type { Repo } from '../git/repo.js';
+import { loadRunChains } from './candidates.js';
+import type { ProvenanceSources } from './sources.js';
+
+/**
+ * `attest --commit REV`: a Statement whose one subject is REV (`gitCommit`), with the Test Result
+ * predicate of the iteration whose after tree is REV's tree (the one recorded last when several
+ * are). A verdict holds for the exact tree it judged: COMMIT_NOT_GATED (exit 3) otherwise.
+ */
+export async function writeCommitStatement(
+  src: ProvenanceSources,
+  repo: Repo,
+  rev: string,
+  file: string,
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ file: string; subjects: number; runId: string; iteration: number }> {
+  const commit = await resolveRevision(repo, rev, 'commit');
+  const node = (await readCommitNodes(repo, [commit])).get(commit);
+  const chains = await loadRunChains(src, repo);
+  const match = chains
+    .flatMap((c) => c.iterations)
+    .filter((it) => it.after.tree === node?.tree)
+    .sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
+  if (match === undefined)
+    throw new CommitNotGatedError(
+      `the tree of ${commit.slice(0, 12)} is no recorded iteration's after tree, so no gate judged it; attest the run instead ("attest --run ID"), or "anchor ${commit.slice(0, 12)}" to see which runs it came from`,
+      { details: { commit, tree: node?.tree ?? null } },
+    );
+  const statement = await buildStatement(attestSources(src.snapshotter), match.snapshot.runId, {
+    iteration: match.iteration,
+    ...(opts.env === undefined ? {} : { env: opts.env }),
+  });
+  statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
+  const path = resolve(opts.cwd ?? process.cwd(), file);
+  await writeJsonAtomic(path, statement);
+  return { file: path, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
+}

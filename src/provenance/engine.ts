@@ -1,0 +1,315 @@
+import type { AnchorMethod } from '../../types/anchor.js';
+import { isNullId } from '../git/ids.js';
+import type { PairDiff, PairFile } from '../git/parsers/diff-stdin.js';
+import {
+  commitsBroughtIn,
+  diffTreePairs,
+  patchIds,
+  readCommitNodes,
+  type CommitNode,
+} from '../git/provenance.js';
+import { emptyTreeId } from '../git/empty-tree.js';
+import type { Repo } from '../git/repo.js';
+import type { Iteration, RunChain } from './candidates.js';
+import { addedLines, applyHunks } from './lines.js';
+import { replayRun, type TreeState } from './replay.js';
+
+/** How one run explains one file of a commit's change. */
+export interface RunClaim {
+  runId: string;
+  method: Exclude<AnchorMethod, 'none'>;
+  /** The iteration whose version of the file the link was made with. */
+  iteration: Iteration;
+  /** For each line the commit adds (in `added` order): the iteration that wrote it, or null. */
+  origins: Array<number | null>;
+}
+
+export interface FileLink {
+  file: PairFile;
+  /** Line numbers the commit adds to the file, in its version of it. */
+  added: number[];
+  claims: RunClaim[];
+}
+
+export interface CommitLinks {
+  node: CommitNode;
+  files: FileLink[];
+  /** Iterations whose after tree is the commit's tree. */
+  treeMatches: Iteration[];
+}
+
+const STRENGTH: Record<AnchorMethod, number> = {
+  ancestry: 5,
+  tree: 4,
+  blob: 3,
+  'patch-id': 2,
+  lines: 1,
+  none: 0,
+};
+
+interface RunReplay {
+  chain: RunChain;
+  states: Map<number, TreeState>;
+}
+
+/**
+ * Links each commit's change to its first parent with the recorded runs, file by file: a fixed
+ * number of git processes for any number of commits, files and runs (one diff of the commits, one
+ * of every run's chain, one `patch-id`, one diff carrying the runs' lines onto the commits).
+ */
+export async function linkCommits(
+  repo: Repo,
+  nodes: readonly CommitNode[],
+  chains: readonly RunChain[],
+  only?: { paths: readonly string[]; keep: (commit: string, path: string) => boolean },
+): Promise<CommitLinks[]> {
+  const empty = await emptyTreeId(repo);
+  const parentTrees = await parentTreesOf(repo, nodes, empty);
+  const own = await diffTreePairs(
+    repo,
+    nodes.map((n) => ({ from: parentTrees.get(n.commit) as string, to: n.tree })),
+    only?.paths ?? null,
+  );
+  const files = nodes.map((n, i) =>
+    (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
+  );
+  const wanted = new Set(files.flat().flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]));
+  const relevant = chains.filter((c) => [...c.paths].some((p) => wanted.has(p)));
+  const paths = renameClosure(wanted, relevant);
+  const replays = await replayAll(repo, relevant, paths);
+  const brought = await broughtIn(repo, nodes);
+  const links = nodes.map((node, i) => ({
+    node,
+    files: (files[i] ?? []).map((file) => ({
+      file,
+      added: addedLines(file.hunks),
+      claims: [] as RunClaim[],
+    })),
+    treeMatches: relevant
+      .concat(chains.filter((c) => !relevant.includes(c)))
+      .flatMap((c) => c.iterations.filter((it) => it.after.tree === node.tree)),
+  }));
+  // 1. The file's content is an iteration's: ancestry, tree, blob.
+  for (const link of links)
+    for (const f of link.files)
+      for (const r of replays) {
+        const claim = blobClaim(link.node, f, r, brought.get(link.node.commit) as Set<string>);
+        if (claim !== null) f.claims.push(claim);
+      }
+  await patchIdClaims(repo, links, replays, paths, brought, empty);
+  await lineClaims(repo, links, replays, paths);
+  for (const link of links)
+    for (const f of link.files)
+      f.claims.sort((a, b) => STRENGTH[b.method] - STRENGTH[a.method] || cmp(a.runId, b.runId));
+  return links;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+async function parentTreesOf(
+  repo: Repo,
+  nodes: readonly CommitNode[],
+  empty: string,
+): Promise<Map<string, string>> {
+  const parents = await readCommitNodes(
+    repo,
+    nodes.flatMap((n) => n.parents.slice(0, 1)),
+  );
+  return new Map(
+    nodes.map((n) => [
+      n.commit,
+      n.parents[0] === undefined ? empty : (parents.get(n.parents[0])?.tree ?? empty),
+    ]),
+  );
+}
+
+/** Paths of interest, with every name a relevant run gave them (renames both ways). */
+function renameClosure(wanted: Set<string>, chains: readonly RunChain[]): string[] {
+  const out = new Set(wanted);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const c of chains)
+      for (const it of c.iterations)
+        for (const f of it.snapshot.files)
+          if (f.oldPath !== null && out.has(f.path) !== out.has(f.oldPath)) {
+            out.add(f.path);
+            out.add(f.oldPath);
+            grew = true;
+          }
+  }
+  return [...out].sort();
+}
+
+/** Every run's chain replayed over the paths of interest: one `diff-tree --stdin` for all of them. */
+async function replayAll(
+  repo: Repo,
+  chains: readonly RunChain[],
+  paths: readonly string[],
+): Promise<RunReplay[]> {
+  const pairs = new Map<string, { from: string; to: string }>();
+  for (const c of chains)
+    replayRun(c, (from, to) => {
+      pairs.set(`${from} ${to}`, { from, to });
+      return [];
+    });
+  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
+  return chains.map((chain) => ({
+    chain,
+    states: replayRun(chain, (from, to) => byPair.get(`${from} ${to}`) ?? []),
+  }));
+}
+
+/** What each commit brought in: itself, and for a merge what its other parents add to the first. */
+async function broughtIn(repo: Repo, nodes: readonly CommitNode[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (const n of nodes) {
+    const set = new Set([n.commit]);
+    if (n.parents.length > 1)
+      for (const c of await commitsBroughtIn(repo, n.commit, n.parents.slice(0, 1))) set.add(c);
+    out.set(n.commit, set);
+  }
+  return out;
+}
+
+function blobOf(f: PairFile): string | null {
+  return isNullId(f.entry.dstId) ? null : f.entry.dstId;
+}
+
+/** The run's iterations from the newest, with the file's state there when the run ever changed it. */
+function versions(
+  r: RunReplay,
+  path: string,
+): Array<{ it: Iteration; lines: ReadonlyArray<number | null>; blob: string | null | undefined }> {
+  const out = [];
+  for (const it of [...r.chain.iterations].reverse()) {
+    const s = r.states.get(it.iteration)?.get(path);
+    if (s !== undefined) out.push({ it, lines: s.origins, blob: s.blob });
+  }
+  return out;
+}
+
+function blobClaim(node: CommitNode, f: FileLink, r: RunReplay, brought: Set<string>): RunClaim | null {
+  const blob = blobOf(f.file);
+  let best: RunClaim | null = null;
+  for (const v of versions(r, f.file.entry.path)) {
+    if (v.blob !== blob) continue;
+    const method: RunClaim['method'] = brought.has(v.it.after.commit)
+      ? 'ancestry'
+      : v.it.after.tree === node.tree
+        ? 'tree'
+        : 'blob';
+    if (best === null || STRENGTH[method] > STRENGTH[best.method])
+      best = {
+        runId: r.chain.runId,
+        method,
+        iteration: v.it,
+        origins: f.added.map((n) => v.lines[n - 1] ?? null),
+      };
+  }
+  return best;
+}
+
+/**
+ * The file's change is the run's change to it (from the run's start, from its WIP commit, or one
+ * iteration's), applied where the base moved: same `patch-id --stable` of the `-U0` patches.
+ */
+async function patchIdClaims(
+  repo: Repo,
+  links: CommitLinks[],
+  replays: RunReplay[],
+  paths: readonly string[],
+  brought: Map<string, Set<string>>,
+  empty: string,
+): Promise<void> {
+  const open = links.flatMap((l) =>
+    l.files.flatMap((f) =>
+      replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r })),
+    ),
+  );
+  if (open.length === 0) return;
+  const pairs = new Map<string, { from: string; to: string; it: Iteration }>();
+  for (const { r } of open) {
+    const first = r.chain.iterations[0] as Iteration;
+    const starts = [first.wip?.base.tree ?? first.before.tree, ...(first.wip ? [first.wip.commit.tree] : [])];
+    for (const it of r.chain.iterations)
+      for (const from of [...starts, it.before.tree])
+        pairs.set(`${from} ${it.after.tree} ${it.snapshot.id}`, { from, to: it.after.tree, it });
+  }
+  const list = [...pairs.values()];
+  const diffs: PairDiff[] = await diffTreePairs(repo, list, paths);
+  const runFiles: Array<{ it: Iteration; file: PairFile }> = diffs.flatMap((d, i) =>
+    d.files.map((file) => ({ it: (list[i] as { it: Iteration }).it, file })),
+  );
+  const idLength = empty.length;
+  const ids = await patchIds(
+    repo,
+    [...open.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
+    idLength,
+  );
+  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open.length + i] ?? null }));
+  open.forEach(({ l, f, r }, i) => {
+    const id = ids[i];
+    if (id === null || id === undefined) return;
+    const match = runIds
+      .filter(
+        (x) =>
+          x.id === id && x.it.snapshot.runId === r.chain.runId && x.file.entry.path === f.file.entry.path,
+      )
+      .sort((a, b) => b.it.iteration - a.it.iteration)[0];
+    if (match === undefined) return;
+    const state = r.states.get(match.it.iteration)?.get(f.file.entry.path);
+    const theirs = addedLines(match.file.hunks);
+    f.claims.push({
+      runId: r.chain.runId,
+      method: (brought.get(l.node.commit) as Set<string>).has(match.it.after.commit)
+        ? 'ancestry'
+        : 'patch-id',
+      iteration: match.it,
+      origins: f.added.map((_, k) =>
+        theirs[k] === undefined ? null : (state?.origins[(theirs[k] as number) - 1] ?? null),
+      ),
+    });
+  });
+}
+
+/**
+ * What is left: the lines of the run's newest version of the file carried onto the commit's version
+ * by git's diff between the two; lines the diff keeps keep their iteration, the rest have none.
+ */
+async function lineClaims(
+  repo: Repo,
+  links: CommitLinks[],
+  replays: RunReplay[],
+  paths: readonly string[],
+): Promise<void> {
+  const open: Array<{ l: CommitLinks; f: FileLink; r: RunReplay; v: ReturnType<typeof versions>[number] }> =
+    [];
+  for (const l of links)
+    for (const f of l.files) {
+      if (f.added.length === 0) continue;
+      for (const r of replays) {
+        if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
+        const v = versions(r, f.file.entry.path).find((x) => x.blob !== null);
+        if (v !== undefined && v.lines.some((o) => o !== null)) open.push({ l, f, r, v });
+      }
+    }
+  if (open.length === 0) return;
+  const pairs = new Map<string, { from: string; to: string }>();
+  for (const o of open)
+    pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
+  const diffs = await diffTreePairs(repo, [...pairs.values()], paths);
+  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
+  for (const { l, f, r, v } of open) {
+    const path = f.file.entry.path;
+    const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
+      (x) => x.entry.path === path && (x.entry.oldPath ?? path) === path,
+    );
+    const carried = change === undefined ? v.lines : applyHunks(v.lines, change.hunks, null);
+    const origins = f.added.map((n) => carried[n - 1] ?? null);
+    if (origins.some((o) => o !== null))
+      f.claims.push({ runId: r.chain.runId, method: 'lines', iteration: v.it, origins });
+  }
+}

@@ -1,0 +1,41 @@
+import type { Hunk } from '../git/parsers/diff-stdin.js';
+
+/**
+ * Who last wrote each line of one file, within one run: `origins[i]` is the iteration that wrote
+ * line i+1 (0: the run's WIP before commit), or null. Lines past the end of the array are null
+ * (lines from before the run), so a file's state costs only as much as the run changed.
+ * `blob` is the file's blob id, null when the file is absent, undefined when never seen in a diff.
+ */
+export interface FileState {
+  origins: ReadonlyArray<number | null>;
+  blob: string | null | undefined;
+}
+
+/**
+ * Carries line origins through one `-U0` diff of the file: lines the diff keeps keep their origin
+ * (shifted as git's hunks say), lines it adds get `origin`, lines it removes are gone. Pure.
+ */
+export function applyHunks(
+  old: ReadonlyArray<number | null>,
+  hunks: readonly Hunk[],
+  origin: number | null,
+): Array<number | null> {
+  const out: Array<number | null> = [];
+  let next = 1;
+  for (const h of hunks) {
+    const keepTo = h.oldCount === 0 ? h.oldStart : h.oldStart - 1;
+    for (let i = next; i <= keepTo; i++) out.push(old[i - 1] ?? null);
+    next = keepTo + 1 + h.oldCount;
+    for (let j = 0; j < h.newCount; j++) out.push(origin);
+  }
+  for (let i = next; i <= old.length; i++) out.push(old[i - 1] ?? null);
+  while (out.length > 0 && out.at(-1) === null) out.pop();
+  return out;
+}
+
+/** The line numbers (1-based, in the new file) that a `-U0` diff adds, in order. */
+export function addedLines(hunks: readonly Hunk[]): number[] {
+  const out: number[] = [];
+  for (const h of hunks) for (let j = 0; j < h.newCount; j++) out.push(h.newStart + j);
+  return out;
+}

@@ -1,0 +1,81 @@
+import type { PairFile } from '../git/parsers/diff-stdin.js';
+import { isNullId } from '../git/ids.js';
+import type { CommitNode } from '../git/provenance.js';
+import type { Iteration, RunChain } from './candidates.js';
+import { applyHunks, type FileState } from './lines.js';
+
+/** A file's state at each point of a run: path -> who wrote each line and the blob. */
+export type TreeState = ReadonlyMap<string, FileState>;
+
+/** The diff between two trees, as the caller has it (restricted to the paths of interest). */
+export type TreeDiff = (fromTree: string, toTree: string) => readonly PairFile[];
+
+/**
+ * Walks a run's chain of commits: from where it started, through its WIP before commit (lines of
+ * iteration 0), each iteration's change (lines of iteration n), and whatever happened between
+ * iterations (a restart, a person's commit: lines of no iteration). Returns the state at each
+ * iteration's after commit. The walk depends on commit ids alone, so a first call with a diff
+ * that records what it is asked for plans every pair one `diff-tree --stdin` answers.
+ */
+export function replayRun(chain: RunChain, diff: TreeDiff): Map<number, TreeState> {
+  const at = new Map<string, { node: CommitNode; state: TreeState }>();
+  const first = chain.iterations[0] as Iteration;
+  const start = first.wip?.base ?? first.before;
+  at.set(start.commit, { node: start, state: new Map() });
+  let latest = start.commit;
+  const out = new Map<number, TreeState>();
+  for (const it of chain.iterations) {
+    const from = it.wip?.base ?? it.before;
+    let cur = at.get(from.commit)?.state;
+    if (cur === undefined) {
+      const prev = at.get(latest) as { node: CommitNode; state: TreeState };
+      cur = applyDiff(prev.state, diff(prev.node.tree, from.tree), null);
+    }
+    if (it.wip !== null) {
+      cur = applyDiff(cur, diff(it.wip.base.tree, it.wip.commit.tree), 0);
+      at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
+    }
+    cur = applyDiff(cur, diff(it.before.tree, it.after.tree), it.iteration);
+    at.set(it.after.commit, { node: it.after, state: cur });
+    latest = it.after.commit;
+    out.set(it.iteration, cur);
+  }
+  return out;
+}
+
+/** The state after one diff: changed files get new origins (`origin` for the lines it adds), the rest are shared. */
+export function applyDiff(state: TreeState, files: readonly PairFile[], origin: number | null): TreeState {
+  if (files.length === 0) return state;
+  const next = new Map(state);
+  const old = (p: string): ReadonlyArray<number | null> => state.get(p)?.origins ?? [];
+  for (const { entry: e, hunks } of files) {
+    const blob = isNullId(e.dstId) ? null : e.dstId;
+    switch (e.status) {
+      case 'D':
+        next.set(e.path, { origins: [], blob: null });
+        break;
+      case 'A':
+        next.set(e.path, { origins: applyHunks([], hunks, origin), blob });
+        break;
+      case 'T':
+        // Two patches: the old content removed, the new one added whole.
+        next.set(e.path, {
+          origins: applyHunks(
+            [],
+            hunks.filter((h) => h.oldCount === 0),
+            origin,
+          ),
+          blob,
+        });
+        break;
+      case 'R':
+      case 'C':
+        next.set(e.path, { origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin), blob });
+        if (e.status === 'R' && e.oldPath !== null) next.set(e.oldPath, { origins: [], blob: null });
+        break;
+      default:
+        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob });
+    }
+  }
+  return next;
+}

@@ -1,0 +1,134 @@
+import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
+import { PathNotFoundError } from '../errors.js';
+import { blame, readCommitNodes, type CommitNode } from '../git/provenance.js';
+import { batchCheck } from '../git/record-objects.js';
+import { resolveRevision } from '../git/refs.js';
+import type { Repo } from '../git/repo.js';
+import { loadRunChains, type Iteration, type RunChain } from './candidates.js';
+import { linkCommits, type CommitLinks } from './engine.js';
+import { newestVerdicts } from './gates.js';
+import type { ProvenanceSources } from './sources.js';
+
+export interface TraceOptions {
+  /** Default HEAD. */
+  rev?: string;
+  /** Only lines START..END (1-based, inclusive), as `-L START,END`. */
+  range?: { start: number; end: number };
+  runIds?: readonly string[];
+}
+
+interface LineOrigin {
+  it: Iteration;
+  /** 0: the line comes from the run's WIP before commit. */
+  iteration: number;
+  others: string[];
+}
+
+/**
+ * Blame by iteration: `git blame --porcelain` says which commit last changed each line at REV;
+ * the anchor engine says which run and iteration wrote that line of that commit's change (the
+ * run's chain of after commits replayed). A line no recorded iteration wrote has no origin.
+ * Throws PATH_NOT_FOUND when PATH is no file at REV.
+ */
+export async function computeTrace(
+  src: ProvenanceSources,
+  repo: Repo,
+  path: string,
+  opts: TraceOptions = {},
+): Promise<Trace> {
+  const rev = await resolveRevision(repo, opts.rev ?? 'HEAD', 'commit');
+  const [found] = await batchCheck(repo, [`${rev}:${path}`]);
+  if (found === undefined || !found.found || found.type !== 'blob')
+    throw new PathNotFoundError(
+      `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
+      { details: { path, rev } },
+    );
+  const lines = await blame(repo, rev, path, opts.range);
+  const chains = await loadRunChains(src, repo, opts.runIds);
+  const names = new Set(lines.map((l) => l.filename));
+  const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
+  const links = touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, touched);
+  const byRun = new Map(chains.map((c) => [c.runId, c]));
+  const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
+  const gates = new Map<string, Map<number, TraceGate[]>>();
+  for (const o of origins)
+    if (o !== null && !gates.has(o.it.snapshot.runId))
+      gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
+  const ranges: TraceRange[] = [];
+  lines.forEach((l, i) => {
+    const o = origins[i] ?? null;
+    const origin: TraceOrigin | null =
+      o === null
+        ? null
+        : {
+            runId: o.it.snapshot.runId,
+            iteration: o.iteration,
+            snapshotId: o.it.snapshot.id,
+            afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
+            gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
+          };
+    const last = ranges.at(-1);
+    if (
+      last !== undefined &&
+      last.end === l.finalLine - 1 &&
+      last.commit === l.commit &&
+      JSON.stringify([last.origin, last.alsoIn]) === JSON.stringify([origin, o?.others ?? []])
+    )
+      last.end = l.finalLine;
+    else
+      ranges.push({
+        start: l.finalLine,
+        end: l.finalLine,
+        commit: l.commit,
+        origin,
+        alsoIn: o?.others ?? [],
+      });
+  });
+  return { path, rev, ranges };
+}
+
+async function linkBlamed(
+  repo: Repo,
+  lines: ReadonlyArray<{ commit: string; filename: string }>,
+  chains: RunChain[],
+): Promise<Map<string, { link: CommitLinks; filename: string }>> {
+  const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
+  const nodes = await readCommitNodes(repo, [...fileOf.keys()]);
+  const list = [...fileOf.keys()].map((c) => nodes.get(c) as CommitNode);
+  const links = await linkCommits(repo, list, chains, {
+    paths: [...new Set(fileOf.values())],
+    keep: (commit, p) => fileOf.get(commit) === p,
+  });
+  return new Map(
+    links.map((l) => [l.node.commit, { link: l, filename: fileOf.get(l.node.commit) as string }]),
+  );
+}
+
+/** Of the runs whose iteration wrote the line, the one recorded last; the others are named too. */
+function originOf(
+  at: { link: CommitLinks; filename: string } | undefined,
+  filename: string,
+  line: number,
+  runs: ReadonlyMap<string, RunChain>,
+): LineOrigin | null {
+  const file = at?.link.files.find((f) => f.file.entry.path === filename);
+  if (file === undefined) return null;
+  const index = file.added.indexOf(line);
+  if (index < 0) return null;
+  const found: LineOrigin[] = [];
+  for (const claim of file.claims) {
+    const iteration = claim.origins[index];
+    if (iteration === null || iteration === undefined) continue;
+    const it = runs
+      .get(claim.runId)
+      ?.iterations.find((i) => (iteration === 0 ? i.wip !== null : i.iteration === iteration));
+    if (it !== undefined) found.push({ it, iteration, others: [] });
+  }
+  if (found.length === 0) return null;
+  found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
+  const best = found[0] as LineOrigin;
+  const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(
+    (r) => r !== best.it.snapshot.runId,
+  );
+  return { ...best, others: others.sort() };
+}

@@ -1,0 +1,48 @@
+import type { Identity } from '../../types/config.js';
+import type { AnchorMode } from '../../types/anchor-record.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { AnchorKeeper } from './anchor-records.js';
+
+export interface SharingOptions {
+  home: string;
+  artifactsDir: string;
+  identity: Identity;
+  gitTimeoutMs: number;
+  lockTimeoutMs: number;
+  /**
+   * A workspace on this machine (the CLI's `-C`) that stands in for a recorded workspace that is not
+   * here, as for the snapshotter: a copied home publishes its runs from the copied workspace.
+   */
+  localWorkspace?: string;
+  /** The largest patch one received record may hold (default MAX_PATCH_BYTES); counted at fetch, written only when asked for. */
+  maxPatchBytes?: number;
+  /** Whether push and export carry each gate verdict's log text (config `sharing.includeGateLogs`); the digest always travels. */
+  includeGateLogs?: boolean;
+  /** Provenance's side of anchor travel; without it no anchor travels. */
+  anchors?: AnchorKeeper;
+}
+
+/**
+ * Which runs: one, every run of this workspace recorded on this machine (the default: runs fetched
+ * or imported from elsewhere are not published again), or every record in the repository.
+ */
+export interface Selection {
+  workspace: string;
+  runId?: string;
+  all?: boolean;
+  /** Anchors beside the runs (default, when an AnchorKeeper is given), only anchors, or none. */
+  anchors?: AnchorMode;
+}
+
+/**
+ * The largest patch one received record may hold. A record names two trees, and a tiny
+ * pack (one compressible blob at many paths) can make their patch hundreds of MB: past this size
+ * git is stopped and the record refused; the others still land. Nothing is written at fetch.
+ */
+export const MAX_PATCH_BYTES = 512 * 1024 * 1024;
+
+/** What the parts of sharing (publish, receive, rebuild) use of `Sharing`. */
+export interface SharingCore {
+  readonly options: SharingOptions;
+  readonly store: SnapshotStore;
+}

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunRecord } from '../../types/run.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { ConcurrentUpdateError, RunNotFoundError, RunWorkspaceMismatchError } from '../errors.js';
+import { batchCheck, listRefsWithParents, objectFormat, writeObjects } from '../git/record-objects.js';
+import type { Repo } from '../git/repo.js';
+import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
+import { withRepoLock } from '../git/repo-lock.js';
+import { assertSafeId, layout } from '../store/paths.js';
+import { buildRecord, recordObjects, recordRef, RECORDS_PREFIX } from './records.js';
+import type { Selection, SharingCore } from './core.js';
+
+/** The runs a selection names (records of other workspaces cannot be built here). */
+async function selectRuns(core: SharingCore, repo: Repo, sel: Selection): Promise<RunRecord[]> {
+  if (sel.runId !== undefined) {
+    const run = await core.store.loadRun(assertSafeId(sel.runId, 'run id'));
+    if (run === null)
+      throw new RunNotFoundError(
+        `no run ${sel.runId} in ${core.store.home}; "runs" lists the recorded ones`,
+        { details: { runId: sel.runId } },
+      );
+    if ((await runsHere(core, repo, [run])).length === 0) {
+      throw new RunWorkspaceMismatchError(
+        `run ${sel.runId} belongs to ${run.workspace}, not ${repo.topLevel}; give that workspace with -C`,
+        {
+          details: { runId: sel.runId, workspace: run.workspace, given: repo.topLevel },
+        },
+      );
+    }
+    return [run];
+  }
+  const runs = await runsHere(core, repo, (await core.store.listRuns()).runs);
+  if (sel.all) return runs;
+  const made = await Promise.all(runs.map((r) => recordedHere(core, r.runId)));
+  return runs.filter((_, i) => made[i]);
+}
+
+/** Whether this machine recorded any iteration of the run (a fetched snapshot names where it was recorded). */
+async function recordedHere(core: SharingCore, runId: string): Promise<boolean> {
+  const { snapshots } = await core.store.inspectRun(runId);
+  return snapshots.length === 0 || snapshots.some((s) => s.recordedWorkspace === undefined);
+}
+
+/**
+ * The runs that belong to this repository: recorded here, or (when `-C` named it) recorded in a
+ * workspace that is not on this machine, a copied home, whose commits this repository holds. One
+ * object check for all of them.
+ */
+async function runsHere(core: SharingCore, repo: Repo, runs: readonly RunRecord[]): Promise<RunRecord[]> {
+  const here = runs.filter((r) => r.workspace === repo.topLevel);
+  if (core.options.localWorkspace === undefined) return here;
+  const gone = await Promise.all(
+    runs.map(
+      async (r) =>
+        r.workspace !== repo.topLevel &&
+        !(await stat(r.workspace).then(
+          (st) => st.isDirectory(),
+          () => false,
+        )),
+    ),
+  );
+  const orphans = await Promise.all(
+    runs
+      .filter((_, i) => gone[i])
+      .map(async (run) => ({
+        run,
+        shas: (await core.store.inspectRun(run.runId)).snapshots.map((sn) => sn.afterSha),
+      })),
+  );
+  const found = new Map(
+    (
+      await batchCheck(
+        repo,
+        orphans.flatMap((o) => o.shas.map((sha) => `${sha}^{commit}`)),
+      )
+    ).map((f) => [f.name, f.found]),
+  );
+  const adopted = orphans
+    .filter((o) => o.shas.length > 0 && o.shas.every((sha) => found.get(`${sha}^{commit}`) === true))
+    .map((o) => o.run);
+  return runs.filter((r) => here.includes(r) || adopted.includes(r));
+}
+
+/**
+ * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
+ * an existing record whose parent is the snapshot's after commit is kept as it is (records are
+ * immutable once made); a missing one is written (three hash-object processes and one ref
+ * transaction for all of them).
+ */
+export async function materialise(
+  core: SharingCore,
+  repo: Repo,
+  sel: Selection,
+): Promise<{ runs: string[]; refs: string[] }> {
+  return withRepoLock(repo, core.options.lockTimeoutMs, () => materialiseLocked(core, repo, sel));
+}
+
+async function materialiseLocked(
+  core: SharingCore,
+  repo: Repo,
+  sel: Selection,
+): Promise<{ runs: string[]; refs: string[] }> {
+  const runs = await selectRuns(core, repo, sel);
+  const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
+  const format = await objectFormat(repo);
+  const pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }> = [];
+  const refs: string[] = [];
+  for (const run of runs) {
+    const { snapshots } = await core.store.inspectRun(run.runId);
+    const latest = new Map<number, Snapshot>();
+    for (const s of snapshots) latest.set(s.iteration, s);
+    for (const snapshot of latest.values()) {
+      const ref = recordRef(run.runId, snapshot.iteration);
+      refs.push(ref);
+      const have = existing.get(ref);
+      if (
+        have &&
+        have.type === 'commit' &&
+        have.parents.length === 1 &&
+        have.parents[0] === snapshot.afterSha
+      )
+        continue;
+      pending.push({
+        ref,
+        objects: recordObjects(format, buildRecord(snapshot, run)),
+        old: have?.sha ?? null,
+      });
+    }
+  }
+  if (pending.length > 0) await writeRecordObjects(core, repo, pending);
+  return { runs: runs.map((r) => r.runId), refs };
+}
+
+async function writeRecordObjects(
+  core: SharingCore,
+  repo: Repo,
+  pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }>,
+): Promise<void> {
+  const dir = join(layout(core.options.home).home, 'tmp', `sharing-${randomBytes(6).toString('hex')}`);
+  await mkdir(dir, { recursive: true });
+  try {
+    for (const type of ['blob', 'tree', 'commit'] as const) {
+      const files = [];
+      for (const p of pending) {
+        const obj = p.objects[type];
+        const path = join(dir, `${type}-${obj.id}`);
+        await writeFile(path, obj.content);
+        files.push({ path, id: obj.id });
+      }
+      await writeObjects(repo, type, dedupe(files));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const updates: RefUpdate[] = pending.map((p) => ({
+    ref: p.ref,
+    newSha: p.objects.commit.id,
+    oldSha: p.old,
+  }));
+  try {
+    await updateRefs(repo, updates, { message: 'agentgate: record' });
+  } catch (error) {
+    // A concurrent push in this repository wrote the same records (they are deterministic): fine.
+    const now = new Map((await listRefs(repo, RECORDS_PREFIX)).map((r) => [r.ref, r.sha]));
+    if (!(error instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
+      throw error;
+  }
+}
+
+function dedupe<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
+}

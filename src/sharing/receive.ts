@@ -1,0 +1,204 @@
+import { join } from 'node:path';
+import {
+  RebuiltIndex,
+  RecordFile,
+  RECORD_FILE,
+  type ReceiveResult,
+  type RefusedRecord,
+} from '../../types/sharing.js';
+import { batchCheck, listRefsWithParents, readBlobs, type CommitRef } from '../git/record-objects.js';
+import type { Repo } from '../git/repo.js';
+import { deleteRefs, listRefs, type RefEntry } from '../git/refs.js';
+import { writeJsonAtomic } from '../fs/atomic.js';
+import { readJsonFile } from '../store/json-file.js';
+import { withLock } from '../fs/lock.js';
+import { withRepoLock } from '../git/repo-lock.js';
+import { layout } from '../store/paths.js';
+import {
+  INCOMING_PREFIX,
+  parseRecordRef,
+  PATCH_RECIPE_ARGS,
+  recordRef,
+  RECORDS_PREFIX,
+  relativePatchFile,
+} from './records.js';
+import { exists, rebuildAccepted, type Accepted } from './rebuild.js';
+import type { SharingCore } from './core.js';
+
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/**
+/** Above this many new records, one wildcard refspec instead of one per ref (command-line length). */
+const MAX_REFSPECS = 2000;
+
+/**
+ * Takes records in. `list` names the source's records (one ls-remote, or the bundle's heads); only
+ * those this repository does not hold already are fetched (`bring`, into refs/agentgate/incoming/),
+ * so a fetch with nothing new transfers nothing. Each record is then checked and rebuilt into the
+ * home, and only then moved to refs/agentgate/records/. Serialised per home; what a killed call
+ * left in incoming/ is swept first.
+ */
+export async function receive(
+  core: SharingCore,
+  repo: Repo,
+  list: () => Promise<Array<{ sha: string; ref: string }>>,
+  bring: (repo: Repo, refspecs: string[]) => Promise<void>,
+): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates' | 'anchors'>> {
+  const lockPath = join(layout(core.options.home).locks, 'sharing.lock');
+  // The repository's lock too: a fetch killed inside git leaves ref locks that its takeover clears.
+  return withLock(lockPath, { timeoutMs: core.options.lockTimeoutMs, purpose: 'sharing' }, () =>
+    withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+      await deleteRefs(repo, (await listRefs(repo, INCOMING_PREFIX)).map(toDelete));
+      const source = await list();
+      const local = await listRefsWithParents(repo, RECORDS_PREFIX);
+      const localSha = new Map(local.map((r) => [r.ref, r.sha]));
+      const refused: RefusedRecord[] = [];
+      const wanted = source.filter((r) => {
+        if (parseRecordRef(r.ref, RECORDS_PREFIX) !== null) return true;
+        refused.push({
+          ref: r.ref,
+          reason: 'not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)',
+        });
+        return false;
+      });
+      const toFetch = wanted.filter((r) => localSha.get(r.ref) !== r.sha);
+      if (toFetch.length > 0) {
+        const specs =
+          toFetch.length > MAX_REFSPECS
+            ? [`+${RECORDS_PREFIX}*:${INCOMING_PREFIX}*`]
+            : toFetch.map((r) => `+${r.ref}:${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}`);
+        await bring(repo, specs);
+      }
+      const incoming = toFetch.length > 0 ? await listRefsWithParents(repo, INCOMING_PREFIX) : [];
+      const wantedRefs = new Set(wanted.map((r) => r.ref));
+      // Records this repository already holds are rebuilt from its own refs (the home may be new).
+      const held = local
+        .filter((r) => wantedRefs.has(r.ref) && !toFetch.some((t) => t.ref === r.ref))
+        .map((r) => ({ ...r, ref: `${INCOMING_PREFIX}${r.ref.slice(RECORDS_PREFIX.length)}` }));
+      try {
+        const result = await rebuild(
+          core,
+          repo,
+          [
+            ...incoming.filter((r) =>
+              wantedRefs.has(`${RECORDS_PREFIX}${r.ref.slice(INCOMING_PREFIX.length)}`),
+            ),
+            ...held,
+          ],
+          local,
+        );
+        return { ...result, refused: [...refused, ...result.refused] };
+      } finally {
+        await deleteRefs(repo, incoming.map(toDelete));
+      }
+    }),
+  );
+}
+
+function indexPath(core: SharingCore): string {
+  return join(layout(core.options.home).home, 'sharing', 'rebuilt.json');
+}
+
+/** Checks each incoming record and rebuilds what is new: snapshot, patch artifact, run link, refs. */
+async function rebuild(
+  core: SharingCore,
+  repo: Repo,
+  incoming: CommitRef[],
+  localRefs: CommitRef[],
+): Promise<Omit<ReceiveResult, 'remote' | 'file' | 'gates' | 'anchors'>> {
+  const refused: RefusedRecord[] = [];
+  const refuse = (ref: string, reason: string) =>
+    refused.push({ ref: ref.replace(INCOMING_PREFIX, RECORDS_PREFIX), reason });
+  const local = new Map(localRefs.map((r) => [r.ref, r]));
+  const index = (await readJsonFile(indexPath(core), RebuiltIndex, 'sharing index').catch(() => null)) ?? {
+    records: {},
+  };
+  const runs = new Set<string>();
+  let unchanged = 0;
+  const candidates: Array<{ ref: CommitRef; runId: string; iteration: number }> = [];
+  for (const ref of incoming) {
+    const name = parseRecordRef(ref.ref, INCOMING_PREFIX);
+    if (!name) {
+      refuse(ref.ref, 'not a record ref name (refs/agentgate/records/<runId>/iteration-<n>)');
+      continue;
+    }
+    if (ref.type !== 'commit' || ref.parents.length !== 1) {
+      refuse(ref.ref, 'not a record commit (one parent: the after commit)');
+      continue;
+    }
+    const mine = local.get(recordRef(name.runId, name.iteration));
+    if (mine && mine.sha !== ref.sha) {
+      refuse(ref.ref, `conflicts with this repository's record ${mine.sha}; kept the local one`);
+      continue;
+    }
+    const known = index.records[ref.sha];
+    if (mine && known !== undefined && (await exists(core.store.snapshotPath(known)))) {
+      unchanged += 1;
+      runs.add(name.runId);
+      continue;
+    }
+    candidates.push({ ref, ...name });
+  }
+  const blobs = await batchCheck(
+    repo,
+    candidates.map((c) => `${c.ref.sha}:${RECORD_FILE}`),
+  );
+  const sizeOk = candidates.filter((c, i) => {
+    const b = blobs[i];
+    if (!b?.found || b.type !== 'blob') refuse(c.ref.ref, `has no ${RECORD_FILE}`);
+    else if (b.size > MAX_RECORD_BYTES)
+      refuse(c.ref.ref, `${RECORD_FILE} is larger than ${MAX_RECORD_BYTES} bytes`);
+    else return true;
+    return false;
+  });
+  const idOf = new Map(blobs.filter((b) => b.found).map((b) => [b.name, b.found ? b.id : '']));
+  const contents = await readBlobs(repo, [
+    ...new Set(sizeOk.map((c) => idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string)),
+  ]);
+  const accepted: Accepted[] = [];
+  for (const c of sizeOk) {
+    const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string) as Buffer;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString('utf8'));
+    } catch {
+      refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
+      continue;
+    }
+    const parsed = RecordFile.safeParse(json);
+    if (!parsed.success) {
+      refuse(
+        c.ref.ref,
+        `${RECORD_FILE} does not match the record schema: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.')}: ${i.message}`)
+          .join('; ')}`,
+      );
+      continue;
+    }
+    const rec = parsed.data;
+    const s = rec.snapshot;
+    const why =
+      s.runId !== c.runId || s.iteration !== c.iteration
+        ? `it describes run ${s.runId} iteration ${s.iteration}`
+        : c.ref.parents[0] !== s.afterSha
+          ? 'its parent is not the after commit it names'
+          : (rec.patch === null) !== (s.beforeSha === s.afterSha)
+            ? 'its patch recipe does not fit its commits'
+            : rec.patch !== null &&
+                (rec.patch.file !== relativePatchFile(c.runId, c.iteration) ||
+                  rec.patch.args.join(' ') !== PATCH_RECIPE_ARGS.join(' '))
+              ? 'its patch recipe is not the one this version writes'
+              : null;
+    if (why !== null) refuse(c.ref.ref, why);
+    else accepted.push({ ref: c.ref, record: rec });
+  }
+  const { done, kept } = await rebuildAccepted(core, repo, accepted, refuse, index);
+  for (const a of [...done, ...kept]) runs.add(a.record.snapshot.runId);
+  await writeJsonAtomic(indexPath(core), index);
+  return { runs: [...runs].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
+}
+
+/** A ref as deleteRefs takes it: only while it is still where it was listed. */
+function toDelete(r: RefEntry): { ref: string; oldSha: string } {
+  return { ref: r.ref, oldSha: r.sha };
+}

@@ -1,0 +1,287 @@
+import { dirname } from 'node:path';
+import { customAlphabet } from 'nanoid';
+import { sweepTempFiles } from '../fs/sweep.js';
+import type { AgentOutcome, BeforeState, DiffStats, Snapshot } from '../../types/snapshot.js';
+import { createSnapshotCommit } from '../git/commit.js';
+import { getCommitInfo } from '../git/commit-info.js';
+import { treeDiffStats } from '../git/diff-stats.js';
+import { assertNoLfs, openRepo, type Repo } from '../git/repo.js';
+import { getTree, isAncestor, objectExists, resolveRevision } from '../git/refs.js';
+import { getRepoHead, getRepoState, type RepoState } from '../git/state.js';
+import {
+  HistoryRewrittenError,
+  InvalidArgumentError,
+  IterationExistsError,
+  IterationOutOfOrderError,
+  NoBeforeStateError,
+  RunNotFoundError,
+  StoreCorruptError,
+} from '../errors.js';
+import { assertSafeId, patchPath } from '../store/paths.js';
+import { assertRunWorkspace } from '../store/run-records.js';
+import { iterationMessage } from './message.js';
+import { writePatchArtifact } from './patch-artifact.js';
+import { withRepoLock } from '../git/repo-lock.js';
+import { workspaceExcludes } from './excludes.js';
+import { assertNoLinkInside } from '../fs/inside.js';
+import { assertNoOperation, nameDetachedHead } from './before.js';
+import { DEFAULT_BRANCH, type SnapshotterCore } from './core.js';
+
+export interface AfterOptions {
+  runId: string;
+  iteration: number;
+  taskPrompt?: string;
+  gatePlanSource?: string;
+  /** Overrides the recorded before SHA (any revision the workspace can resolve). */
+  beforeSha?: string;
+}
+
+const newSnapshotId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 16);
+
+/**
+ * Commits everything the iteration changed and stores the snapshot. Compares against the before
+ * SHA, not against "dirty", so commits the agent made itself are part of the snapshot. With no
+ * change at all, nothing is committed and afterSha equals beforeSha.
+ */
+export async function captureAfterState(
+  core: SnapshotterCore,
+  workspace: string,
+  before: BeforeState | null,
+  opts: AfterOptions,
+  agent?: AgentOutcome,
+): Promise<Snapshot> {
+  const runId = assertSafeId(opts.runId, 'run id');
+  assertIteration(opts.iteration);
+  // Opened and checked here, on every call: `iterate` comes through here too once its agent has
+  // returned, because the agent may have rewritten the config, the attributes or `.git` itself.
+  const repo = await openRepo(workspace, core.gitOptions());
+  return withRepoLock(repo, core.options.lockTimeoutMs, (recovered) =>
+    afterIn(core, repo, recovered, before, { ...opts, runId }, agent),
+  );
+}
+
+/** The after step under the repository lock (see captureAfterState). */
+async function afterIn(
+  core: SnapshotterCore,
+  repo: Repo,
+  recovered: boolean,
+  before: BeforeState | null,
+  opts: AfterOptions,
+  agent?: AgentOutcome,
+): Promise<Snapshot> {
+  const { runId } = opts;
+  // A call killed between saving its snapshot and linking it left the snapshot unlinked.
+  if (recovered) {
+    await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
+    await core.store.sweepTempFiles();
+    await sweepTempFiles(dirname(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+  }
+  // HEAD, conflicts and operations come from HEAD and the index: add -A below is the one pass
+  // over the work tree (a status pass here would cost as much again on a large tree).
+  const head = await getRepoHead(repo);
+  const start = await startOf(core, repo, runId, opts.iteration, before, opts.beforeSha, head);
+  assertNoOperation(head);
+  await assertDescends(repo, start.sha, head);
+  const message = iterationMessage({
+    runId,
+    iteration: opts.iteration,
+    taskPrompt: opts.taskPrompt ?? '',
+    gatePlanSource: opts.gatePlanSource ?? '',
+    beforeSha: start.sha,
+  });
+  const excludes = await workspaceExcludes(repo.topLevel, core.options);
+  const done = await assertIterationFree(core, runId, opts.iteration, {
+    beforeSha: start.sha,
+    headSha: head.sha,
+    message,
+    isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
+  });
+  if (done) return done;
+  // Refused before anything is committed: an artifact path through a link the agent made.
+  const artifactPath = patchPath(core.options.artifactsDir, runId, opts.iteration);
+  await assertNoLinkInside(repo.topLevel, artifactPath);
+  await assertNoLfs(repo);
+  // An agent that detached HEAD gets a branch too, so that `branch` names where the commit is.
+  const detached = head.headState === 'detached' && head.sha !== null;
+  const branch = detached
+    ? await nameDetachedHead(repo, runId, head.sha as string)
+    : (head.branch ?? start.branch);
+  const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+  const commit = await createSnapshotCommit(repo, message, {
+    excludes,
+    alsoPoint: [ref],
+    ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
+  });
+  const afterSha = commit.sha;
+  // Usually the agent made no commit of its own, and the commit's parent is the before commit.
+  const beforeTree =
+    commit.parent === start.sha && commit.parentTree !== null
+      ? commit.parentTree
+      : await getTree(repo, start.sha);
+  const trees = { from: beforeTree, to: commit.tree };
+  // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
+  const ours =
+    commit.created ||
+    (afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
+  const [stats, artifact] = await Promise.all([
+    treeDiffStats(repo, trees),
+    afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath),
+  ]);
+  const snapshot: Snapshot = {
+    id: `snap-${newSnapshotId()}`,
+    runId,
+    iteration: opts.iteration,
+    beforeSha: start.sha,
+    afterSha,
+    branch,
+    commitMessage: ours ? message : '',
+    patchPath: artifact?.path ?? null,
+    patchSha256: artifact?.sha256 ?? null,
+    ...totals(stats),
+    createdAt: new Date().toISOString(),
+    files: stats.files,
+    workspace: repo.topLevel,
+    ref,
+    task: opts.taskPrompt ?? null,
+    gate: opts.gatePlanSource ?? null,
+    ...(commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
+    ...(agent === undefined ? {} : { agent }),
+  };
+  await core.store.save(snapshot);
+  await core.store.linkSnapshot(runId, repo.topLevel, snapshot.id, snapshot.iteration, start.usesBefore);
+  return snapshot;
+}
+
+/**
+ * Where the iteration started: the given state, else `--before SHA`, else the run's recorded
+ * before state, which one `after` uses up (a second needs a new `before`: NO_BEFORE_STATE).
+ * `usesBefore` tells whether the start is the run's before state.
+ */
+async function startOf(
+  core: SnapshotterCore,
+  repo: Repo,
+  runId: string,
+  iteration: number,
+  given: BeforeState | null,
+  beforeRev: string | undefined,
+  state: { branch: string | null },
+): Promise<{ sha: string; branch: string; usesBefore: boolean }> {
+  const run = await core.store.loadRun(runId);
+  assertRunWorkspace(run, runId, repo.topLevel);
+  if (given) return { ...given, usesBefore: true };
+  if (beforeRev !== undefined)
+    return {
+      sha: await resolveRevision(repo, beforeRev),
+      branch: run?.before?.branch ?? state.branch ?? DEFAULT_BRANCH,
+      usesBefore: false,
+    };
+  if (!run?.before) {
+    throw new RunNotFoundError(
+      `run ${runId} has no recorded before state; call "before --run ${runId}" first or pass --before SHA`,
+      { details: { runId } },
+    );
+  }
+  const usedBy = run.beforeUsedBy;
+  // The same or an earlier iteration again is a retry, ITERATION_EXISTS or ITERATION_OUT_OF_ORDER, decided by assertIterationFree.
+  if (usedBy && iteration > usedBy.iteration) {
+    throw new NoBeforeStateError(
+      `the before state of run ${runId} was used by iteration ${usedBy.iteration} (snapshot ${usedBy.snapshotId}); call "before --run ${runId}" before each iteration, or pass --before SHA`,
+      {
+        details: { runId, usedBy },
+      },
+    );
+  }
+  return { ...run.before, usesBefore: true };
+}
+
+/**
+ * One snapshot per iteration: a second one would replace the first one's patch artifact and
+ * iteration ref, and the first would no longer verify. The exception is a retry of the very same
+ * capture (same before, same message, HEAD still at its after commit, nothing new in the work
+ * tree), as an orchestrator makes when the first call was killed before it could report: that
+ * gets the stored snapshot back.
+ */
+export async function assertIterationFree(
+  core: SnapshotterCore,
+  runId: string,
+  iteration: number,
+  /** What a retry of the same capture would find; null when no retry is possible (iterate, before its agent ran). */
+  now: {
+    beforeSha: string;
+    headSha: string | null;
+    message: string;
+    isDirty: () => Promise<boolean>;
+  } | null,
+): Promise<Snapshot | null> {
+  const run = await core.store.loadRun(runId);
+  if (run === null) return null;
+  // Usually the next iteration, which the last snapshot alone shows without reading a long run's
+  // every file; a retry, a taken or an earlier iteration (or a damaged last link) looks at them all.
+  const last = await core.store.loadLast(run).catch((error: unknown) => {
+    if (error instanceof StoreCorruptError) return undefined;
+    throw error;
+  });
+  if (last === null || (last !== undefined && iteration > last.iteration)) return null;
+  const { snapshots } = await core.store.inspectRun(runId);
+  const taken = snapshots.find((s) => s.iteration === iteration);
+  const sameCapture =
+    taken !== undefined &&
+    now !== null &&
+    taken.beforeSha === now.beforeSha &&
+    taken.afterSha === now.headSha &&
+    (taken.commitMessage === now.message ||
+      (taken.commitMessage === '' && taken.afterSha === taken.beforeSha)) &&
+    !(await now.isDirty());
+  if (sameCapture) return taken;
+  if (taken) {
+    throw new IterationExistsError(
+      `iteration ${iteration} of run ${runId} is already captured as snapshot ${taken.id}; capture the next iteration, or delete ${taken.id} first`,
+      {
+        details: { runId, iteration, existing: taken.id },
+      },
+    );
+  }
+  const highest = Math.max(-1, ...snapshots.map((s) => s.iteration));
+  if (iteration < highest) {
+    throw new IterationOutOfOrderError(
+      `run ${runId} is already at iteration ${highest}; iterations only go forward, so capture ${highest + 1} or later`,
+      { details: { runId, iteration, last: highest } },
+    );
+  }
+  return null;
+}
+
+/** The iteration must build on its before SHA: a rewritten history cannot be snapshotted honestly. */
+async function assertDescends(repo: Repo, beforeSha: string, state: Pick<RepoState, 'sha'>): Promise<void> {
+  const fail = (why: string): never => {
+    throw new HistoryRewrittenError(
+      `${why}; the iteration's history was rewritten. Start a new iteration with "before"`,
+      {
+        details: { beforeSha, head: state.sha },
+      },
+    );
+  };
+  const head = state.sha;
+  if (!head) return fail('HEAD has no commit any more');
+  if (head === beforeSha) return;
+  // Both questions at once; a missing before commit makes merge-base fail, which the first answers.
+  const [exists, ancestor] = await Promise.all([
+    objectExists(repo, beforeSha),
+    isAncestor(repo, beforeSha, head).catch(() => false),
+  ]);
+  if (!exists) fail(`before commit ${beforeSha} no longer exists`);
+  if (!ancestor) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
+}
+
+/** Checked before anything is committed: the iteration becomes a ref name and a stored field. */
+export function assertIteration(iteration: number): void {
+  if (!Number.isSafeInteger(iteration) || iteration < 0) {
+    throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
+      details: { iteration },
+    });
+  }
+}
+
+function totals(stats: DiffStats): Pick<Snapshot, 'filesChanged' | 'insertions' | 'deletions'> {
+  return { filesChanged: stats.filesChanged, insertions: stats.insertions, deletions: stats.deletions };
+}

@@ -1,0 +1,253 @@
+import type { OnDirty } from '../../types/config.js';
+import type { RunRestart } from '../../types/run.js';
+import type { BeforeState } from '../../types/snapshot.js';
+import { createSnapshotCommit } from '../git/commit.js';
+import {
+  assertNoLfs,
+  assertSafeWorkspace,
+  excludeNestedRepositories,
+  initRepo,
+  openRepo,
+  type Repo,
+} from '../git/repo.js';
+import { isAncestor, readRef, switchToBranch } from '../git/refs.js';
+import { getRepoState, type RepoState } from '../git/state.js';
+import {
+  DirtyWorkspaceError,
+  InvalidArgumentError,
+  NotARepositoryError,
+  OperationInProgressError,
+  RunDivergedError,
+  UnmergedPathsError,
+} from '../errors.js';
+import { assertSafeId } from '../store/paths.js';
+import { assertRunWorkspace } from '../store/run-records.js';
+import { wipMessage } from './message.js';
+import { restartPoint } from './verify.js';
+import { withRepoLock } from '../git/repo-lock.js';
+import { hasUserFiles, workspaceExcludes } from './excludes.js';
+import { DEFAULT_BRANCH, type SnapshotterCore } from './core.js';
+
+export interface BeforeOptions {
+  runId: string;
+  onDirty?: OnDirty;
+  /**
+   * Initialise a directory that is not a repository yet (branch main) and commit its files as the
+   * root commit. Without it such a directory is NOT_A_REPOSITORY: creating a repository, and
+   * committing whatever lies there, must be a choice.
+   */
+  init?: boolean;
+  /**
+   * Commit the run on this branch instead of the checked-out one: it is created at HEAD when it does
+   * not exist, and HEAD is switched to it without a checkout (files and index stay as they are), so
+   * the WIP commit and every iteration land there and the user's branch never moves.
+   */
+  branch?: string;
+  /**
+   * Declares that the next iteration starts from iteration N's after commit (0: the run's first
+   * before SHA), where HEAD must be: the restart is recorded, and `verify` accepts it. Without it,
+   * a HEAD that does not build on the run's last iteration is RUN_DIVERGED.
+   */
+  restartFrom?: number;
+}
+
+const MAX_DETACHED_BRANCHES = 100;
+
+/**
+ * Records where the run's next iteration starts. A missing repository is initialised, an unborn
+ * branch gets a root commit, HEAD is switched to `branch` when one is given (otherwise a detached
+ * HEAD gets the branch `agentgate/<runId>`), and uncommitted work is saved as a WIP commit (or
+ * refused with DIRTY_WORKSPACE when onDirty is "error").
+ */
+export async function captureBeforeState(
+  core: SnapshotterCore,
+  workspace: string,
+  opts: BeforeOptions,
+): Promise<BeforeState> {
+  const runId = assertSafeId(opts.runId, 'run id');
+  const onDirty = opts.onDirty ?? core.options.onDirty;
+  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
+  return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
+    const excludes = await workspaceExcludes(repo.topLevel, core.options);
+    return beforeIn(core, repo, {
+      runId,
+      onDirty,
+      nested,
+      excludes,
+      branch: opts.branch,
+      restartFrom: opts.restartFrom,
+    });
+  });
+}
+
+/** The before state, under the repository lock, once the run record has been checked. */
+export async function beforeIn(
+  core: SnapshotterCore,
+  repo: Repo,
+  opts: {
+    runId: string;
+    onDirty: OnDirty;
+    nested: string[];
+    excludes: string[];
+    branch: string | undefined;
+    restartFrom: number | undefined;
+  },
+): Promise<BeforeState> {
+  const { runId, onDirty, nested, excludes } = opts;
+  const state = await getRepoState(repo, excludes);
+  assertNoOperation(state);
+  const restart = await startOfNext(core, repo, runId, state.sha, opts.restartFrom);
+  const dirty = state.isDirty;
+  if (dirty && onDirty === 'error') {
+    throw new DirtyWorkspaceError(
+      `${repo.topLevel} has uncommitted changes; commit or stash them, or use --on-dirty wip-commit`,
+      {
+        details: { workspace: repo.topLevel },
+      },
+    );
+  }
+  let branch = state.branch;
+  if (opts.branch !== undefined) {
+    await switchToBranch(repo, opts.branch, state.sha);
+    branch = opts.branch;
+  } else if (state.headState === 'detached' && state.sha) {
+    branch = await nameDetachedHead(repo, runId, state.sha);
+  }
+  const unborn = state.headState === 'unborn';
+  const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
+  if (dirty) await assertNoLfs(repo);
+  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
+  const wipSha = commit?.created && dirty ? commit.sha : null;
+  // Only an unborn HEAD has no SHA, and then the root commit was just made.
+  const sha = (commit?.sha ?? state.sha) as string;
+  const before: BeforeState = {
+    sha,
+    branch: branch ?? DEFAULT_BRANCH,
+    isDirty: wipSha !== null,
+    wipSha,
+    capturedAt: new Date().toISOString(),
+    runId,
+    headState: state.headState,
+    ...(nested.length > 0 ? { nestedRepositories: nested } : {}),
+    ...(commit !== null && commit.skipped.length > 0 ? { skipped: commit.skipped } : {}),
+  };
+  await core.store.recordBefore(runId, repo.topLevel, before, restart);
+  return before;
+}
+
+/**
+ * Where the run's next iteration may start, checked before anything is written: on HEAD when it
+ * builds on the run's last iteration (or on a restart declared since), else RUN_DIVERGED. With
+ * `restartFrom`, HEAD must be at that iteration's after commit, and the restart to record is returned.
+ */
+async function startOfNext(
+  core: SnapshotterCore,
+  repo: Repo,
+  runId: string,
+  head: string | null,
+  restartFrom: number | undefined,
+): Promise<RunRestart | null> {
+  const run = await core.store.loadRun(runId);
+  if (restartFrom !== undefined) {
+    const snapshots = run === null ? [] : await core.store.loadByRun(runId);
+    const last = snapshots.at(-1) ?? null;
+    const sha = restartPoint(snapshots, restartFrom);
+    if (last === null || sha === null)
+      throw new InvalidArgumentError(
+        `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? ' (no iteration was recorded yet)' : ''}`,
+        { details: { runId, restartFrom } },
+      );
+    if (head !== sha)
+      throw new RunDivergedError(
+        `HEAD is at ${head ?? '(no commit)'}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
+        { details: { runId, restartFrom, expected: sha, head } },
+      );
+    return { from: restartFrom, sha, lastIteration: last.iteration, at: new Date().toISOString() };
+  }
+  // The last iteration alone: reading every snapshot of a long run would cost each iteration more.
+  const last = run === null ? null : await core.store.loadLast(run);
+  if (last === null) return null;
+  const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+  const base = declared?.sha ?? last.afterSha;
+  if (head !== null && (head === base || (await isAncestor(repo, base, head).catch(() => false))))
+    return null;
+  throw new RunDivergedError(
+    `HEAD (${head ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
+    { details: { runId, expected: base, head, lastIteration: last.iteration } },
+  );
+}
+
+/** Opens the workspace's repository, or initialises one; with onDirty "error", files there refuse first (nothing is created). */
+export async function openOrInit(
+  core: SnapshotterCore,
+  workspace: string,
+  onDirty: OnDirty,
+  init: boolean,
+): Promise<{ repo: Repo; nested: string[] }> {
+  try {
+    return { repo: await openRepo(workspace, core.gitOptions()), nested: [] };
+  } catch (cause) {
+    if (!(cause instanceof NotARepositoryError)) throw cause;
+    const dir = typeof cause.details.workspace === 'string' ? cause.details.workspace : workspace;
+    assertSafeWorkspace(dir);
+    if (!init) {
+      throw new NotARepositoryError(
+        `${dir} is not a git repository; initialise it first, or let "before" do it (--init, or the init option), which commits the files there as the first commit`,
+        {
+          cause,
+          details: { workspace: dir },
+        },
+      );
+    }
+    if (onDirty === 'error' && (await hasUserFiles(dir, core.options))) {
+      throw new DirtyWorkspaceError(
+        `${dir} is not a repository yet and holds files that the first commit would take; use --on-dirty wip-commit, or commit them yourself`,
+        {
+          details: { workspace: dir },
+        },
+      );
+    }
+    const repo = await initRepo(workspace, DEFAULT_BRANCH, core.gitOptions());
+    // Repositories nested in the directory stay theirs: never recorded as gitlinks of ours.
+    return { repo, nested: await excludeNestedRepositories(repo) };
+  }
+}
+
+/**
+ * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched). If an earlier
+ * detached start of the run already took that name, `agentgate/<runId>-2`, `-3`, ... instead.
+ */
+export async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise<string> {
+  for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
+    const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
+    if ((await readRef(repo, `refs/heads/${name}`)) !== null) continue;
+    await switchToBranch(repo, name, sha);
+    return name;
+  }
+  throw new InvalidArgumentError(
+    `branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`,
+    {
+      details: { runId },
+    },
+  );
+}
+
+export function assertNoOperation(state: Pick<RepoState, 'unmergedPaths' | 'operation'>): void {
+  if (state.unmergedPaths.length > 0) {
+    throw new UnmergedPathsError(
+      `the workspace has unmerged paths (${state.unmergedPaths.slice(0, 5).join(', ')}); resolve the conflicts and commit, then retry`,
+      {
+        details: { paths: state.unmergedPaths },
+      },
+    );
+  }
+  if (state.operation) {
+    throw new OperationInProgressError(
+      `a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`,
+      {
+        details: { operation: state.operation },
+      },
+    );
+  }
+}

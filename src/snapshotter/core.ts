@@ -1,0 +1,32 @@
+import type { Identity, OnDirty } from '../../types/config.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
+
+export interface SnapshotterOptions {
+  home: string;
+  artifactsDir: string;
+  identity: Identity;
+  gitTimeoutMs: number;
+  lockTimeoutMs: number;
+  onDirty: OnDirty;
+  /**
+   * A workspace on this machine (the CLI's `-C`) that stands in for a recorded workspace that is not
+   * here: a store copied from, or fetched from, another machine.
+   */
+  localWorkspace?: string;
+}
+
+/**
+ * What the snapshotter's parts (before, after, iterate, patches, verify, maintenance) share: the
+ * `Snapshotter` itself, seen through the few members they use.
+ */
+export interface SnapshotterCore {
+  readonly options: SnapshotterOptions;
+  readonly store: SnapshotStore;
+  gitOptions(): { identity: Identity; timeoutMs: number };
+  withLocalPaths(snapshot: Snapshot): Promise<Snapshot>;
+  getSnapshot(idOrSha: string): Promise<Snapshot>;
+}
+
+/** The branch an initialised repository, or a start with no branch, gets. */
+export const DEFAULT_BRANCH = 'main';

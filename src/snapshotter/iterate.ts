@@ -1,0 +1,87 @@
+import type { OnDirty } from '../../types/config.js';
+import type { AgentOutcome, Snapshot } from '../../types/snapshot.js';
+import { resolveWorkspaceDir } from '../git/repo.js';
+import { runUserCommand } from '../process/user-command.js';
+import { AgentNotStartedError } from '../errors.js';
+import { assertSafeId } from '../store/paths.js';
+import { assertRunWorkspace } from '../store/run-records.js';
+import { withRepoLock } from '../git/repo-lock.js';
+import { workspaceExcludes } from './excludes.js';
+import { beforeIn, openOrInit } from './before.js';
+import { assertIteration, assertIterationFree, captureAfterState, type AfterOptions } from './after.js';
+import type { SnapshotterCore } from './core.js';
+
+export interface IterateOptions extends AfterOptions {
+  onDirty?: OnDirty;
+  init?: boolean;
+  branch?: string;
+  /** As for `before`: the iteration declared as the start of this one (0: the run's start). */
+  restartFrom?: number;
+  /** The agent: argv (never through a shell); with stdoutToStderr its stdout goes to our stderr. */
+  agent: { argv: readonly string[]; stdoutToStderr?: boolean };
+}
+
+/** What `iterate` returns: the iteration's snapshot and how its agent ended. */
+export type IterationSnapshot = Snapshot & { agent: AgentOutcome };
+
+/**
+ * Signals we receive while the agent runs and pass on to it. The agent stays in our process group,
+ * so a terminal's Ctrl-C reaches it directly too; a SIGINT sent to us alone (an orchestrator's
+ * kill) would not, hence it is forwarded as well.
+ */
+const AGENT_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * One whole iteration in one call: `before`, then the agent command in the workspace, then
+ * `after`, whatever the agent's exit status. The after step opens and checks the repository again,
+ * as a separate `after` does (the agent may have armed it); the repository lock is held by the
+ * before and the after steps,
+ * not while the agent runs (it may run git itself, for hours). An iteration number already taken
+ * is refused before anything is recorded. A killed call leaves the run where a killed `before`
+ * (before state recorded, no snapshot) or a killed `after` would.
+ */
+export async function iterate(
+  core: SnapshotterCore,
+  workspace: string,
+  opts: IterateOptions,
+): Promise<IterationSnapshot> {
+  const runId = assertSafeId(opts.runId, 'run id');
+  assertIteration(opts.iteration);
+  const onDirty = opts.onDirty ?? core.options.onDirty;
+  const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
+  const excludes = await workspaceExcludes(repo.topLevel, core.options);
+  const before = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
+    const run = await core.store.loadRun(runId);
+    assertRunWorkspace(run, runId, repo.topLevel);
+    if (run !== null) await assertIterationFree(core, runId, opts.iteration, null);
+    return beforeIn(core, repo, {
+      runId,
+      onDirty,
+      nested,
+      excludes,
+      branch: opts.branch,
+      restartFrom: opts.restartFrom,
+    });
+  });
+  const ran = await runUserCommand({
+    argv: opts.agent.argv,
+    cwd: await resolveWorkspaceDir(workspace),
+    stdio: 'inherit',
+    stdoutToStderr: opts.agent.stdoutToStderr === true,
+    forwardSignals: AGENT_SIGNALS,
+  });
+  if (ran.spawnError !== null) {
+    const errno = ran.spawnError.code ?? 'error';
+    throw new AgentNotStartedError(
+      `cannot start the agent command ${JSON.stringify(opts.agent.argv[0] ?? '')} (${errno}); check its name, PATH and permissions. The before state is recorded: run iterate again, or "after --run ${runId} --iteration ${opts.iteration}"`,
+      { details: { command: opts.agent.argv[0] ?? '', errno, runId } },
+    );
+  }
+  const agent: AgentOutcome = { exitCode: ran.exitCode, signal: ran.signal, durationMs: ran.durationMs };
+  // The agent had the repository to itself: it may have planted filters, hooks, includes,
+  // core.worktree or a `.git` file. Nothing opened before it ran is trusted now; the after step
+  // opens and checks the repository again exactly as a separate `after` process does (same code),
+  // and what that refuses fails this call the same way, with the before state recorded.
+  const snapshot = await captureAfterState(core, workspace, before, { ...opts, runId }, agent);
+  return { ...snapshot, agent };
+}

@@ -1,0 +1,64 @@
+import type { RunRecord } from '../../types/run.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import type { VerifyCheck, VerifyReport } from '../../types/verify.js';
+import { NothingToVerifyError, type StoreCorruptError } from '../errors.js';
+import { assertSafeId } from '../store/paths.js';
+import { continuityChecks, verifySnapshot } from './verify.js';
+import type { SnapshotterCore } from './core.js';
+import { buildReceivedArtifact } from './received-artifact.js';
+
+/** Verifies one snapshot, a run, or the whole store (including files that no longer load). */
+export async function verify(
+  core: SnapshotterCore,
+  target: { id: string } | { runId: string } | { all: true },
+): Promise<VerifyReport> {
+  const checks: VerifyCheck[] = [];
+  let snapshots: Snapshot[];
+  if ('id' in target) snapshots = [await core.getSnapshot(target.id)];
+  else if ('runId' in target) {
+    // A link to a missing or corrupt file is a failed check; the rest of the run is still verified.
+    const contents = await core.store.inspectRun(assertSafeId(target.runId, 'run id'));
+    snapshots = contents.snapshots;
+    checks.push(...contents.problems.map((p) => storeFileCheck(p, target.runId)));
+  } else {
+    const listed = await core.store.list();
+    snapshots = listed.snapshots;
+    const runs = await core.store.listRuns();
+    checks.push(...[...listed.problems, ...runs.problems].map((p) => storeFileCheck(p, null)));
+  }
+  if (snapshots.length === 0 && checks.length === 0) {
+    const what =
+      'id' in target
+        ? `snapshot ${target.id}`
+        : 'runId' in target
+          ? `run ${target.runId}`
+          : `the home ${core.store.home}`;
+    throw new NothingToVerifyError(
+      `${what} has no snapshots to verify; check --home (or AGENTGATE_HOME) and the run id: a gate that verifies nothing must not pass`,
+      { details: { home: core.store.home } },
+    );
+  }
+  const runs = new Map<string, RunRecord | null>();
+  const local: Snapshot[] = [];
+  for (const snapshot of snapshots) {
+    if (!runs.has(snapshot.runId))
+      runs.set(snapshot.runId, await core.store.loadRun(snapshot.runId).catch(() => null));
+    const here = await core.withLocalPaths(snapshot);
+    await buildReceivedArtifact(core, here);
+    local.push(here);
+    checks.push(...(await verifySnapshot(here, runs.get(snapshot.runId) ?? null, core.gitOptions())));
+  }
+  if (!('id' in target)) {
+    // Along each run's own links: a stray file of the run that it does not link is checked above, not here.
+    for (const [runId, run] of runs) {
+      const linked = local.filter((s) => s.runId === runId && (run?.snapshotIds.includes(s.id) ?? false));
+      checks.push(...(await continuityChecks(linked, core.gitOptions(), run?.restarts ?? [])));
+    }
+  }
+  return { ok: checks.every((c) => c.ok), checks };
+}
+
+/** A store file that does not load, as a failed check of `verify`. */
+function storeFileCheck(problem: StoreCorruptError, runId: string | null): VerifyCheck {
+  return { snapshotId: null, runId, check: 'store-file', ok: false, detail: problem.message };
+}

@@ -1,0 +1,28 @@
+/**
+ * One measure of a checkpoint store's size (issue 26 item 16): what `checkpoint gc` reports before
+ * and after is what `checkpoint status` and the budget count, and status shows when gc packed.
+ */
+import { describe, expect, it } from 'vitest';
+import { openCheckpoints } from '../helpers/checkpoints.js';
+import { repoWithCommit, writeFiles } from '../helpers/repo.js';
+
+describe('checkpoint gc and checkpoint status', () => {
+  it('report the same store size, and status says gc packed the store just now', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    for (let i = 0; i < 6; i++) {
+      writeFiles(ws, { [`f${i}.txt`]: `${'content '.repeat(200)}${i}\n`, 'a.txt': `edit ${i}\n` });
+      await cp.track(`turn ${i}`);
+    }
+    const before = await cp.status();
+    expect(before.lastPackedAt).toBeNull();
+    const startedAt = new Date().toISOString();
+    const gc = await cp.gc({ keep: 2 });
+    const after = await cp.status();
+    expect(gc.storeBytesBefore).toBe(before.storeBytes);
+    expect(gc.storeBytesAfter).toBe(after.storeBytes);
+    expect(after.lastPackedAt).not.toBeNull();
+    expect(after.lastPackedAt! >= startedAt).toBe(true);
+    expect(after.packs).toBeGreaterThan(0);
+  });
+});

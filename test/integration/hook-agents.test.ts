@@ -1,0 +1,256 @@
+/**
+ * Every agent's adapter on its real event shapes (fixtures/hooks/<agent>): a baseline, prompts
+ * numbered per session, edits by the agent's edit tool and by its shell tool, the end of a turn,
+ * and each prompt of the session restored by prompt and session.
+ */
+import { execSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { HookAgent } from '../../types/hook-agents.js';
+import { Checkpoints } from '../../src/checkpoints/index.js';
+import { runEventHook, type EventHookOutcome } from '../../src/hooks/index.js';
+import { agentEvent, eventOfFixture } from '../helpers/agent-hooks.js';
+import { treeState } from '../helpers/checkpoints.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+interface Script {
+  agent: HookAgent;
+  session: string;
+  start?: string;
+  prompt: string;
+  edit: string;
+  shell: string;
+  end: string;
+  answer: string;
+}
+
+const SCRIPTS: Script[] = [
+  {
+    agent: 'codex',
+    session: '019a5c2e-7b1d-7e40-9a3c-5f0e1d2c3b4a',
+    start: 'SessionStart',
+    prompt: 'UserPromptSubmit',
+    edit: 'PostToolUse-apply_patch',
+    shell: 'PostToolUse-shell',
+    end: 'Stop',
+    answer: '',
+  },
+  {
+    agent: 'gemini',
+    session: 'a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+    start: 'SessionStart',
+    prompt: 'BeforeAgent',
+    edit: 'AfterTool-write_file',
+    shell: 'AfterTool-run_shell_command',
+    end: 'AfterAgent',
+    answer: '{}',
+  },
+  {
+    agent: 'cursor',
+    session: 'c0ffee00-1111-4222-8333-444455556666',
+    start: 'sessionStart',
+    prompt: 'beforeSubmitPrompt',
+    edit: 'afterFileEdit',
+    shell: 'afterShellExecution',
+    end: 'stop',
+    answer: '{}',
+  },
+  {
+    agent: 'copilot',
+    session: '5f2c9a10-3b4d-4e5f-8a6b-7c8d9e0f1a2b',
+    start: 'sessionStart',
+    prompt: 'userPromptSubmitted',
+    edit: 'postToolUse-create',
+    shell: 'postToolUse-bash',
+    end: 'agentStop',
+    answer: '',
+  },
+  {
+    agent: 'qwen',
+    session: 'qwen-7d1e2f3a-4b5c',
+    start: 'SessionStart',
+    prompt: 'UserPromptSubmit',
+    edit: 'PostToolUse-write_file',
+    shell: 'PostToolUseFailure-run_shell_command',
+    end: 'Stop',
+    answer: '',
+  },
+  {
+    agent: 'cline',
+    session: '1795752000000',
+    start: 'TaskStart',
+    prompt: 'UserPromptSubmit',
+    edit: 'PostToolUse-write_to_file',
+    shell: 'PostToolUse-execute_command',
+    end: 'TaskComplete',
+    answer: '{"cancel": false}',
+  },
+  {
+    agent: 'windsurf',
+    session: 'traj-9c8b7a6f',
+    prompt: 'pre_user_prompt',
+    edit: 'post_write_code',
+    shell: 'post_run_command',
+    end: 'post_cascade_response',
+    answer: '',
+  },
+];
+
+/** What stdout must carry: Cursor lets a prompt through with `continue`. */
+function answerOf(s: Script, name: string): string {
+  return s.agent === 'cursor' && name === 'beforeSubmitPrompt' ? '{"continue":true}' : s.answer;
+}
+
+function fire(s: Script, name: string, ws: string, home: string): Promise<EventHookOutcome> {
+  return runEventHook(s.agent, agentEvent(s.agent, name, ws), {
+    home,
+    cwd: ws,
+    ...(s.agent === 'copilot' ? { event: eventOfFixture(name) } : {}),
+  });
+}
+
+describe.each(SCRIPTS)('hook $agent', (s) => {
+  it('keeps a baseline, numbered prompts, the edit tool, the shell tool and the turn end; restores each prompt by prompt and session', async () => {
+    const ws = repoWithCommit({ 'README.md': 'hello\n', 'gone.txt': 'here\n' });
+    const home = tempDir('agentgate-agents-home-');
+    const sh = (script: string) => execSync(script, { cwd: ws, stdio: 'ignore' });
+    const outcomes: EventHookOutcome[] = [];
+    const run = async (name: string) => {
+      const o = await fire(s, name, ws, home);
+      expect(o.status, `${name}: ${o.message}`).toBe('recorded');
+      expect(o.answer).toBe(answerOf(s, name));
+      outcomes.push(o);
+      return o;
+    };
+    if (s.start !== undefined) await run(s.start);
+    const before1 = treeState(ws);
+    expect((await run(s.prompt)).prompt).toBe(1);
+    writeFiles(ws, { 'factorial.py': 'def factorial(n):\n    return 1\n' });
+    await run(s.edit);
+    sh(`sed -i 's/return 1/return n/' factorial.py && mkdir -p src && echo x > src/x.txt`);
+    await run(s.shell);
+    const before2 = treeState(ws);
+    expect((await run(s.prompt)).prompt).toBe(2);
+    // A change no tool event reports (a failed tool, a person): the end of the turn keeps it.
+    sh('rm gone.txt && echo more >> README.md');
+    await run(s.end);
+    const end = treeState(ws);
+
+    const cp = await Checkpoints.open(ws, { home });
+    const mine = (await cp.list()).filter((e) => e.session === s.session).reverse();
+    expect(mine.map((e) => e.prompt).filter((p) => p !== undefined)).toEqual([1, 2]);
+    expect(mine.length).toBe(outcomes.length);
+    expect((await cp.patch((await cp.markers()).latest?.hash as string)).files).toEqual([]);
+    await cp.restore((await cp.beforePrompt(1, s.session)).hash);
+    expect(treeState(ws)).toEqual(before1);
+    await cp.restore((await cp.beforePrompt(2, s.session)).hash);
+    expect(treeState(ws)).toEqual(before2);
+    await cp.restore(mine[mine.length - 1]?.hash as string);
+    expect(treeState(ws)).toEqual(end);
+    const log = readFileSync(join(home, 'logs/hooks.log'), 'utf8');
+    expect(log.trim().split('\n')).toHaveLength(outcomes.length);
+    expect(log).toMatch(new RegExp(`^\\S+ ${s.agent} \\S+ session=${s.session} recorded: `, 'm'));
+  });
+
+  it('bad input, an event it does not checkpoint and a workspace that is /, the home directory or gone: no checkpoint, a log line, the same answer', async () => {
+    const home = tempDir('agentgate-agents-home-');
+    const homeDir = tempDir('agentgate-agents-user-');
+    const gone = tempDir('agentgate-agents-gone-');
+    rmSync(gone, { recursive: true });
+    const bad = await runEventHook(s.agent, '{"nope": ', { home });
+    expect([bad.status, bad.answer]).toEqual(['invalid', s.answer]);
+    expect((await runEventHook(s.agent, '{"hello": 1}', { home, event: 'x' })).status).toBe('invalid');
+    for (const where of ['/', homeDir, gone]) {
+      const o = await runEventHook(s.agent, agentEvent(s.agent, s.prompt, where), {
+        home,
+        cwd: where,
+        homeDir,
+        ...(s.agent === 'copilot' ? { event: eventOfFixture(s.prompt) } : {}),
+      });
+      expect([o.status, o.answer], o.message).toEqual(['ignored', answerOf(s, s.prompt)]);
+    }
+    const log = readFileSync(join(home, 'logs/hooks.log'), 'utf8');
+    expect(log).toMatch(/is the file system root/);
+    expect(log).toMatch(/is the home directory/);
+    expect(log).toMatch(/is not a directory/);
+  });
+});
+
+describe('agent quirks', () => {
+  it('Codex: a failed tool fires no PostToolUse; the Stop of its turn still keeps its change', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-home-');
+    const fire = (name: string) => runEventHook('codex', agentEvent('codex', name, ws), { home });
+    await fire('UserPromptSubmit');
+    writeFiles(ws, { 'half.txt': 'written before the tool failed\n' });
+    expect((await fire('Stop')).status).toBe('recorded');
+    const cp = await Checkpoints.open(ws, { home });
+    const latest = (await cp.markers()).latest;
+    expect(latest?.event).toBe('Stop');
+    expect((await cp.patch(latest?.hash as string)).files).toEqual([]);
+  });
+
+  it('Codex names its session session_id, thread_id or thread-id', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-home-');
+    for (const key of ['thread_id', 'thread-id']) {
+      const e = JSON.parse(agentEvent('codex', 'UserPromptSubmit', ws)) as Record<string, unknown>;
+      delete e.session_id;
+      e[key] = `t-${key}`;
+      expect((await runEventHook('codex', JSON.stringify(e), { home })).prompt).toBe(1);
+    }
+    const sessions = (await (await Checkpoints.open(ws, { home })).list()).map((e) => e.session);
+    expect(sessions.sort()).toEqual(['t-thread-id', 't-thread_id']);
+  });
+
+  it('Qwen: a UserPromptSubmit without submitted_prompt (a continuation) keeps the latest state and is not numbered', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-home-');
+    const fire = (name: string) => runEventHook('qwen', agentEvent('qwen', name, ws), { home });
+    expect((await fire('UserPromptSubmit')).prompt).toBe(1);
+    writeFiles(ws, { 'f.txt': 'x\n' });
+    const cont = await fire('UserPromptSubmit-continuation');
+    expect([cont.status, cont.prompt]).toEqual(['recorded', undefined]);
+    expect((await fire('UserPromptSubmit')).prompt).toBe(2);
+    const labels = (await (await Checkpoints.open(ws, { home })).list()).map((e) => e.label);
+    expect(labels).toContain('UserPromptSubmit continuation');
+    expect(labels).toContain('UserPromptSubmit: Add a factorial function');
+  });
+
+  it('Cursor: the workspace is workspace_roots[0], not the shell command`s cwd below it', async () => {
+    const ws = repoWithCommit();
+    writeFiles(ws, { 'src/a.txt': 'a\n' });
+    const home = tempDir('agentgate-agents-home-');
+    const o = await runEventHook('cursor', agentEvent('cursor', 'afterShellExecution', ws), { home });
+    expect(o.message).toContain(`in ${ws}`);
+  });
+
+  it('Copilot: a camelCase payload names no event; without --event it is refused and logged', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-home-');
+    const o = await runEventHook('copilot', agentEvent('copilot', 'postToolUse-bash', ws), { home });
+    expect([o.status, o.answer]).toEqual(['invalid', '']);
+    expect(o.message).toMatch(/--event NAME/);
+  });
+
+  it('Copilot: a PascalCase payload names its event (hook_event_name) and needs no --event', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-home-');
+    const event = { hook_event_name: 'UserPromptSubmit', session_id: 'pascal-1', cwd: ws, prompt: 'go' };
+    const o = await runEventHook('copilot', JSON.stringify(event), { home });
+    expect([o.status, o.prompt]).toEqual(['recorded', 1]);
+  });
+
+  it('Windsurf: raw control characters inside JSON strings are read as the characters they are', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-home-');
+    const o = await runEventHook('windsurf', agentEvent('windsurf', 'pre_user_prompt', ws), {
+      home,
+      cwd: ws,
+    });
+    expect(o.status).toBe('recorded');
+    const [entry] = await (await Checkpoints.open(ws, { home })).list();
+    expect(entry?.label).toBe('pre_user_prompt: Add a factorial function and test it');
+  });
+});

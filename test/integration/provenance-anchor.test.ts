@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { computeAnchor } from '../../src/provenance/anchor.js';
+import {
+  commitAll,
+  git,
+  lines,
+  recordRun,
+  squash,
+  writeFiles,
+  type RunSetup,
+} from '../helpers/provenance.js';
+
+let setups: RunSetup[] = [];
+afterEach(() => {
+  for (const s of setups) s.cleanup();
+  setups = [];
+});
+async function run(...args: Parameters<typeof recordRun>): Promise<RunSetup> {
+  const s = await recordRun(...args);
+  setups.push(s);
+  return s;
+}
+
+describe('anchor', () => {
+  it('a squash onto an unchanged main: tree, every line from the run, per iteration', async () => {
+    const s = await run([{ 'a.txt': lines('a', 3) }, { 'a.txt': lines('a', 5), 'b.txt': lines('b', 2) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.treeMatch).toMatchObject({ runId: 'run-a', iteration: 2 });
+    expect(anchor.coverage).toEqual({ files: 2, filesFromRuns: 2, linesAdded: 7, linesFromRuns: 7 });
+    const a = anchor.files.find((f) => f.path === 'a.txt');
+    expect(a).toMatchObject({ method: 'tree', linesAdded: 5, linesFromRuns: 5 });
+    expect(a?.origins).toEqual([
+      { runId: 'run-a', iteration: 1, lines: 3 },
+      { runId: 'run-a', iteration: 2, lines: 2 },
+    ]);
+    expect(anchor.runs).toEqual([{ runId: 'run-a', iterations: [1, 2] }]);
+  });
+
+  it('a squash after main moved: blob for files main did not touch, patch-id for one it did', async () => {
+    const s = await run([{ 'a.txt': lines('a', 10).replace('a 5\n', 'five\n'), 'n.txt': 'new\n' }], {
+      base: { 'a.txt': lines('a', 10) },
+    });
+    writeFiles(s.dir, { 'a.txt': `top\n${lines('a', 10)}` });
+    commitAll(s.dir, 'main moved');
+    const c = squash(s.dir, 'agent-run-a');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.treeMatch).toBeNull();
+    expect(anchor.files.find((f) => f.path === 'a.txt')).toMatchObject({
+      method: 'patch-id',
+      linesFromRuns: 1,
+    });
+    expect(anchor.files.find((f) => f.path === 'n.txt')).toMatchObject({ method: 'blob', linesFromRuns: 1 });
+  });
+
+  it('a merge commit and a fast-forward: ancestry', async () => {
+    const s = await run([{ 'a.txt': lines('a', 2) }, { 'a.txt': lines('a', 4) }]);
+    writeFiles(s.dir, { 'm.txt': 'main\n' });
+    commitAll(s.dir, 'main moved');
+    git(s.dir, ['merge', '-q', '--no-ff', '--no-edit', 'agent-run-a']);
+    const merge = git(s.dir, ['rev-parse', 'HEAD']);
+    const anchor = await computeAnchor(s.src, s.repo, merge);
+    expect(anchor.files).toEqual([
+      expect.objectContaining({ path: 'a.txt', method: 'ancestry', linesAdded: 4, linesFromRuns: 4 }),
+    ]);
+    const ff = await computeAnchor(s.src, s.repo, s.snapshots[1]?.afterSha as string);
+    expect(ff.files[0]).toMatchObject({
+      method: 'ancestry',
+      linesAdded: 2,
+      origins: [{ iteration: 2, lines: 2 }],
+    });
+  });
+
+  it("a person's edits and a new file after the run: lines, and none", async () => {
+    const s = await run([{ 'a.txt': lines('a', 6) }]);
+    git(s.dir, ['checkout', '-q', 'agent-run-a']);
+    writeFiles(s.dir, { 'a.txt': lines('a', 6).replace('a 3\n', 'person\n'), 'p.txt': 'mine\n' });
+    commitAll(s.dir, 'person');
+    git(s.dir, ['checkout', '-q', 'main']);
+    const c = squash(s.dir, 'agent-run-a');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files.find((f) => f.path === 'a.txt')).toMatchObject({
+      method: 'lines',
+      linesAdded: 6,
+      linesFromRuns: 5,
+    });
+    expect(anchor.files.find((f) => f.path === 'p.txt')).toMatchObject({
+      method: 'none',
+      linesFromRuns: 0,
+      origins: [],
+    });
+    expect(anchor.coverage).toEqual({ files: 2, filesFromRuns: 1, linesAdded: 7, linesFromRuns: 5 });
+  });
+
+  it('a WIP before commit: its lines are iteration 0 and not counted', async () => {
+    const s = await run([{ 'a.txt': `${lines('w', 2)}${lines('a', 1)}` }], {
+      dirty: { 'a.txt': lines('w', 2) },
+    });
+    const c = squash(s.dir, 'agent-run-a');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files[0]).toMatchObject({ linesAdded: 3, linesFromRuns: 1 });
+    expect(anchor.files[0]?.origins).toEqual([
+      { runId: 'run-a', iteration: 0, lines: 2 },
+      { runId: 'run-a', iteration: 1, lines: 1 },
+    ]);
+  });
+
+  it('two runs that can explain one file are both named', async () => {
+    const s = await run([{ 'a.txt': lines('a', 3) }]);
+    await run([{ 'a.txt': lines('a', 3) }], { setup: s, runId: 'run-b' });
+    setups.pop();
+    const c = squash(s.dir, 'agent-run-a');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files[0]?.origins.map((o) => o.runId)).toEqual(['run-a', 'run-b']);
+    expect(anchor.files[0]?.linesFromRuns).toBe(3);
+  });
+
+  it('cherry-pick onto another branch and a rebase merge', async () => {
+    const s = await run([{ 'a.txt': lines('a', 2) }, { 'b.txt': lines('b', 2) }], {
+      base: { 'a.txt': 'x\n', 'b.txt': 'y\n' },
+    });
+    writeFiles(s.dir, { 'a.txt': 'x\nmain\n' });
+    commitAll(s.dir, 'main moved');
+    git(s.dir, ['cherry-pick', s.snapshots[1]?.afterSha as string]);
+    const picked = await computeAnchor(s.src, s.repo, 'HEAD');
+    expect(picked.files[0]).toMatchObject({
+      path: 'b.txt',
+      method: 'blob',
+      origins: [{ iteration: 2, lines: 2 }],
+    });
+    git(s.dir, ['reset', '-q', '--hard', 'HEAD~1']);
+    git(s.dir, ['rebase', '-q', 'main', 'agent-run-a']);
+    const first = await computeAnchor(s.src, s.repo, 'HEAD~1');
+    expect(first.files[0]).toMatchObject({ path: 'a.txt', linesFromRuns: 2 });
+  });
+});

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { computeAnchor } from '../../src/provenance/anchor.js';
+import { writeCommitStatement } from '../../src/provenance/attest-commit.js';
+import { computeTrace } from '../../src/provenance/trace.js';
+import { verifyAnchor } from '../../src/provenance/verify-anchor.js';
+import { expectCode } from '../helpers/codes.js';
+import { recordVerdict } from '../helpers/gates.js';
+import {
+  commitAll,
+  git,
+  lines,
+  recordRun,
+  squash,
+  writeFiles,
+  type RunSetup,
+} from '../helpers/provenance.js';
+import { tempDir, remove } from '../helpers/repo.js';
+
+let setups: RunSetup[] = [];
+afterEach(() => {
+  for (const s of setups) s.cleanup();
+  setups = [];
+});
+async function run(...args: Parameters<typeof recordRun>): Promise<RunSetup> {
+  const s = await recordRun(...args);
+  setups.push(s);
+  return s;
+}
+const machine = (s: RunSetup) => ({
+  dir: s.dir,
+  home: s.snap.options.home,
+  artifacts: s.snap.options.artifactsDir,
+  snap: s.snap,
+});
+
+describe('trace', () => {
+  it('blame by iteration after a squash: origins, newest verdicts, lines before the run and after it', async () => {
+    const s = await run(
+      [
+        { 'a.txt': `${lines('a', 2)}${lines('i1', 2)}` },
+        { 'a.txt': `${lines('a', 2)}${lines('i1', 2)}${lines('i2', 1)}` },
+      ],
+      {
+        base: { 'a.txt': lines('a', 2) },
+      },
+    );
+    await recordVerdict(machine(s), 'run-a', 1, 'test', {
+      verdict: 'fail',
+      startedAt: '2026-01-01T00:00:00Z',
+    });
+    await recordVerdict(machine(s), 'run-a', 1, 'test', {
+      verdict: 'pass',
+      startedAt: '2026-01-01T00:01:00Z',
+    });
+    squash(s.dir, 'agent-run-a');
+    writeFiles(s.dir, { 'a.txt': `${lines('a', 2)}${lines('i1', 2)}${lines('i2', 1)}person\n` });
+    commitAll(s.dir, 'person');
+    const t = await computeTrace(s.src, s.repo, 'a.txt');
+    const squashSha = git(s.dir, ['rev-parse', 'HEAD~1']);
+    expect(t.ranges.map((r) => [r.start, r.end, r.origin?.iteration ?? null])).toEqual([
+      [1, 2, null],
+      [3, 4, 1],
+      [5, 5, 2],
+      [6, 6, null],
+    ]);
+    expect(t.ranges[1]?.commit).toBe(squashSha);
+    expect(t.ranges[1]?.origin?.gates).toEqual([{ name: 'test', verdict: 'pass' }]);
+    expect(t.ranges[1]?.origin?.snapshotId).toBe(s.snapshots[0]?.id);
+    const part = await computeTrace(s.src, s.repo, 'a.txt', { range: { start: 4, end: 5 } });
+    expect(part.ranges.map((r) => [r.start, r.end])).toEqual([
+      [4, 4],
+      [5, 5],
+    ]);
+  });
+
+  it('WIP lines are iteration 0; two runs on one line: the newest recorded, and alsoIn', async () => {
+    const s = await run([{ 'a.txt': `${lines('w', 1)}${lines('x', 1)}` }], {
+      dirty: { 'a.txt': lines('w', 1) },
+    });
+    await run([{ 'b.txt': lines('b', 2) }], { setup: s, runId: 'run-b' });
+    setups.pop();
+    await run([{ 'b.txt': lines('b', 2) }], { setup: s, runId: 'run-c' });
+    setups.pop();
+    squash(s.dir, 'agent-run-a');
+    squash(s.dir, 'agent-run-b');
+    const a = await computeTrace(s.src, s.repo, 'a.txt');
+    expect(a.ranges.map((r) => r.origin?.iteration)).toEqual([0, 1]);
+    const b = await computeTrace(s.src, s.repo, 'b.txt');
+    expect(b.ranges).toHaveLength(1);
+    expect(b.ranges[0]?.origin?.runId).toBe('run-c');
+    expect(b.ranges[0]?.alsoIn).toEqual(['run-b']);
+  });
+
+  it('bad paths and revisions', async () => {
+    const s = await run([{ 'a.txt': 'x\n' }]);
+    await expectCode(computeTrace(s.src, s.repo, 'missing.txt'), 'PATH_NOT_FOUND');
+    await expectCode(computeTrace(s.src, s.repo, 'a.txt', { rev: 'no-such-rev' }), 'REVISION_NOT_FOUND');
+    await expectCode(computeAnchor(s.src, s.repo, 'no-such-rev'), 'REVISION_NOT_FOUND');
+    await expectCode(computeAnchor(s.src, s.repo, 'HEAD', { runIds: ['nope'] }), 'RUN_NOT_FOUND');
+  });
+});
+
+describe('verify --anchor and attest --commit', () => {
+  it('recomputes a recorded anchor, fails on a forged one, and says when there is none', async () => {
+    const s = await run([{ 'a.txt': lines('a', 3) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    await expectCode(verifyAnchor(s.src, s.repo, c), 'ANCHOR_NOT_FOUND');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    await s.src.anchors.save(anchor);
+    expect((await verifyAnchor(s.src, s.repo, c)).ok).toBe(true);
+    await s.src.anchors.save({ ...anchor, coverage: { ...anchor.coverage, linesFromRuns: 99 } });
+    const forged = await verifyAnchor(s.src, s.repo, c);
+    expect(forged.ok).toBe(false);
+    expect(forged.checks[0]?.detail).toContain('coverage');
+  });
+
+  it("attests a commit whose tree is an iteration's after tree, and refuses any other", async () => {
+    const s = await run([{ 'a.txt': lines('a', 3) }]);
+    await recordVerdict(machine(s), 'run-a', 1, 'test');
+    const c = squash(s.dir, 'agent-run-a');
+    const out = tempDir('agentgate-attest-');
+    try {
+      const written = await writeCommitStatement(s.src, s.repo, c, join(out, 's.json'));
+      expect(written).toMatchObject({ subjects: 1, runId: 'run-a', iteration: 1 });
+      const statement = JSON.parse(readFileSync(written.file, 'utf8'));
+      expect(statement.subject).toEqual([{ name: `commit/${c}`, digest: { gitCommit: c } }]);
+      expect(statement.predicate.result).toBe('PASSED');
+      writeFiles(s.dir, { 'a.txt': 'edited\n' });
+      commitAll(s.dir, 'person');
+      const err = (await writeCommitStatement(s.src, s.repo, 'HEAD', join(out, 't.json')).catch(
+        (e: unknown) => e,
+      )) as {
+        code: string;
+        exitCode: number;
+      };
+      expect([err.code, err.exitCode]).toEqual(['COMMIT_NOT_GATED', 3]);
+    } finally {
+      remove(out);
+    }
+  });
+});

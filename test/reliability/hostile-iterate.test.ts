@@ -1,0 +1,183 @@
+/**
+ * An agent under `iterate` that arms the repository during its own turn. The after phase must open
+ * and check the repository again exactly as a separate `after` process does: no planted program may
+ * run (the marker directory stays empty), no file outside the workspace may enter the after commit
+ * or the patch, and a repository that a separate `after` refuses makes `iterate` fail with the same
+ * code, with only the before state recorded.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AgentgateError } from '../../src/errors.js';
+import { git, oracleEnv, repoWithCommit, tempDir } from '../helpers/repo.js';
+import { newSnapshotter } from '../helpers/snapshotter.js';
+
+const SECRET = 'TOP-SECRET-7f3a91';
+
+/** A directory outside the workspace with the marker programs and an empty marker directory. */
+function armoury(): { bin: string; markers: string } {
+  const root = tempDir('agentgate-armoury-');
+  const bin = join(root, 'bin');
+  const markers = join(root, 'markers');
+  mkdirSync(join(bin, 'hooks'), { recursive: true });
+  mkdirSync(markers);
+  // mark-cat NAME: a filter or textconv that records that it ran and passes its input through.
+  writeFileSync(join(bin, 'mark-cat'), `#!/bin/sh\ntouch "${markers}/$1"\nexec cat\n`);
+  writeFileSync(join(bin, 'mark-exit'), `#!/bin/sh\ntouch "${markers}/$1"\nexit 0\n`);
+  chmodSync(join(bin, 'mark-cat'), 0o755);
+  chmodSync(join(bin, 'mark-exit'), 0o755);
+  return { bin, markers };
+}
+
+/** Every object in the repository (loose and packed), contents included. */
+function allObjects(dir: string): string {
+  return execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], {
+    cwd: dir,
+    env: oracleEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString('latin1');
+}
+
+/** The agent: a shell script run as argv (sh -c), in the workspace. */
+function agent(script: string): readonly string[] {
+  return ['sh', '-c', `set -e\n${script}`];
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AgentgateError);
+  return (error as AgentgateError).code;
+}
+
+describe('iterate after an agent that armed the repository', () => {
+  it('runs none of the programs the agent planted during its turn, and commits exactly the workspace', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const { bin, markers } = armoury();
+    const hooks = ['pre-commit', 'post-commit', 'commit-msg', 'reference-transaction', 'post-index-change'];
+    for (const h of hooks) {
+      writeFileSync(join(bin, 'hooks', h), `#!/bin/sh\ntouch "${markers}/hookspath-${h}"\n`, { mode: 0o755 });
+    }
+    writeFileSync(join(bin, 'include.cfg'), `[filter "inc"]\n\tclean = ${bin}/mark-cat include-clean\n`);
+    writeFileSync(
+      join(bin, 'includeif.cfg'),
+      `[filter "incif"]\n\tclean = ${bin}/mark-cat includeif-clean\n`,
+    );
+    const cfg = (key: string, value: string) => `git config --file .git/config '${key}' '${value}'`;
+    const script = [
+      // Attributes that route every kind of file through a planted driver.
+      `printf '*.txt filter=x diff=y\\n*.dat filter=p\\n*.md filter=inc\\n*.js filter=incif\\n' > .gitattributes`,
+      cfg('filter.x.clean', `${bin}/mark-cat clean`),
+      cfg('filter.x.smudge', `${bin}/mark-cat smudge`),
+      cfg('filter.x.required', 'true'),
+      cfg('filter.p.process', `${bin}/mark-exit process`),
+      cfg('core.fsmonitor', `${bin}/mark-exit fsmonitor`),
+      cfg('core.hooksPath', join(bin, 'hooks')),
+      cfg('diff.external', `${bin}/mark-exit diff-external`),
+      cfg('diff.y.textconv', `${bin}/mark-cat textconv`),
+      cfg('include.path', join(bin, 'include.cfg')),
+      cfg('includeIf.onbranch:main.path', join(bin, 'includeif.cfg')),
+      ...hooks.map(
+        (h) =>
+          `printf '#!/bin/sh\\ntouch "${markers}/hook-${h}"\\n' > .git/hooks/${h}; chmod +x .git/hooks/${h}`,
+      ),
+      `printf 'two\\n' > a.txt`,
+      `printf 'data\\n' > b.dat`,
+      `printf '# doc\\n' > c.md`,
+      `printf 'x = 1\\n' > d.js`,
+    ].join('\n');
+    const snapshotter = newSnapshotter();
+    const snapshot = await snapshotter.iterate(ws, {
+      runId: 'r1',
+      iteration: 1,
+      agent: { argv: agent(script) },
+    });
+
+    expect(snapshot.agent.exitCode).toBe(0);
+    expect(readdirSync(markers), 'planted programs that ran').toEqual([]);
+    expect(snapshot.files.map((f) => f.path).sort()).toEqual([
+      '.gitattributes',
+      'a.txt',
+      'b.dat',
+      'c.md',
+      'd.js',
+    ]);
+    // The commit holds the files' own bytes, and nothing from outside the workspace.
+    expect(git(ws, ['cat-file', 'blob', `${snapshot.afterSha}:a.txt`])).toBe('two');
+    expect(git(ws, ['ls-tree', '-r', '--name-only', snapshot.afterSha]).split('\n').sort()).toEqual([
+      '.gitattributes',
+      'a.txt',
+      'b.dat',
+      'c.md',
+      'd.js',
+    ]);
+    const patch = await snapshotter.generatePatch(snapshot);
+    expect(patch).toContain('+two');
+    expect(readdirSync(markers), 'planted programs that ran for patch').toEqual([]);
+    expect((await snapshotter.verify({ runId: 'r1' })).ok).toBe(true);
+    expect(readdirSync(markers), 'planted programs that ran for verify').toEqual([]);
+
+    // Control: the arming is live for a git that does not neutralise it.
+    // (It may fail too: the planted process filter exits 1.)
+    try {
+      execFileSync('git', ['diff', 'HEAD~1', 'HEAD'], { cwd: ws, env: oracleEnv(), stdio: 'ignore' });
+    } catch {
+      // the markers tell
+    }
+    expect(readdirSync(markers)).toContain('diff-external');
+  });
+
+  it('fails as after does when the agent points core.worktree outside, and commits nothing from there', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const outside = tempDir('agentgate-outside-');
+    writeFileSync(join(outside, 'secret.txt'), `${SECRET}\n`);
+    const snapshotter = newSnapshotter();
+    const script = `printf 'two\\n' > a.txt\ngit config --file .git/config core.worktree '${outside}'`;
+    const code = await codeOf(
+      snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } }),
+    );
+
+    expect(code).toBe('UNSAFE_WORKSPACE');
+    // The same code as a separate after on the same repository: the same code path.
+    expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 1 }))).toBe(code);
+    expect(allObjects(ws)).not.toContain(SECRET);
+    // What is recorded: the before state, unused; no snapshot, no iteration ref, no patch artifact.
+    const run = await snapshotter.store.loadRun('r1');
+    expect(run?.before).not.toBeNull();
+    expect(run?.beforeUsedBy ?? null).toBeNull();
+    expect(run?.snapshotIds).toEqual([]);
+    expect(git(ws, ['for-each-ref', 'refs/agentgate/'])).toBe('');
+    expect(existsSync(join(snapshotter.options.artifactsDir, 'r1'))).toBe(false);
+
+    // Once the setting is gone, "after" records the iteration from the recorded before state.
+    git(ws, ['config', '--file', '.git/config', '--unset', 'core.worktree']);
+    const after = await snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 1 });
+    expect(after.files.map((f) => f.path)).toEqual(['a.txt']);
+    expect(allObjects(ws)).not.toContain(SECRET);
+  });
+
+  it('fails as after does when the agent replaces .git with a file that points into another checkout', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const other = repoWithCommit({ 'secret.txt': `${SECRET}\n` });
+    const otherRefs = git(other, ['for-each-ref']);
+    const otherObjects = allObjects(other);
+    const moved = join(tempDir('agentgate-moved-'), 'git');
+    const snapshotter = newSnapshotter();
+    const script = `printf 'two\\n' > a.txt\nmv .git '${moved}'\nprintf 'gitdir: ${other}/.git\\n' > .git`;
+    const code = await codeOf(
+      snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } }),
+    );
+
+    expect(code).toBe('UNSAFE_WORKSPACE');
+    expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 1 }))).toBe(code);
+    // Neither repository took anything: the other checkout is as it was, the moved one has no iteration.
+    expect(git(other, ['for-each-ref'])).toBe(otherRefs);
+    expect(allObjects(other)).toBe(otherObjects);
+    expect(readFileSync(join(ws, '.git'), 'utf8')).toContain(other);
+    const run = await snapshotter.store.loadRun('r1');
+    expect(run?.snapshotIds).toEqual([]);
+  });
+});

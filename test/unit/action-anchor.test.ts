@@ -1,0 +1,51 @@
+/** The Action's mode anchor: which commits it anchors, from its inputs or the event GitHub describes. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { anchorTarget } from '../../action/src/anchor.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agentgate-action-anchor-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+const M = 'c'.repeat(40);
+
+function target(inputs: Record<string, string>, event: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+  const path = join(dir, `event-${Math.random().toString(36).slice(2)}.json`);
+  if (event !== undefined) writeFileSync(path, typeof event === 'string' ? event : JSON.stringify(event));
+  return anchorTarget(
+    { input: (name, fallback = '') => inputs[name] ?? fallback },
+    { ...env, ...(event === undefined ? {} : { GITHUB_EVENT_PATH: path }) },
+  );
+}
+
+describe('mode anchor: what it anchors', () => {
+  it('a push: every commit of before..after', () => {
+    expect(target({}, { before: A, after: B })).toEqual(['--range', `${A}..${B}`]);
+  });
+  it("a new branch's push (before all zeros): its last commit", () => {
+    expect(target({}, { before: '0'.repeat(40), after: B })).toEqual([B]);
+  });
+  it("a merged pull request: its merge commit; a closed one that was not merged: the event's sha", () => {
+    expect(target({}, { action: 'closed', pull_request: { merged: true, merge_commit_sha: M } })).toEqual([
+      M,
+    ]);
+    expect(
+      target(
+        {},
+        { action: 'closed', pull_request: { merged: false, merge_commit_sha: M } },
+        { GITHUB_SHA: A },
+      ),
+    ).toEqual([A]);
+  });
+  it('the range and commit inputs win over the event', () => {
+    expect(target({ range: 'v1..v2' }, { before: A, after: B })).toEqual(['--range', 'v1..v2']);
+    expect(target({ commit: 'HEAD~1' }, { before: A, after: B })).toEqual(['HEAD~1']);
+  });
+  it('no event, or one that is not JSON: GITHUB_SHA, else HEAD', () => {
+    expect(target({}, undefined, { GITHUB_SHA: A })).toEqual([A]);
+    expect(target({}, 'not json')).toEqual(['HEAD']);
+  });
+});
