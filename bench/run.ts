@@ -4,6 +4,7 @@
 //   AGENTGATE_BENCH_REPS=5                    timed repetitions per contestant (after one warm-up)
 //   AGENTGATE_BENCH_CASES=iteration,track,... run only some cases (names below)
 //   AGENTGATE_BENCH_REPORT_MB=577            the text change of the report-memory case (default 200)
+//   AGENTGATE_BENCH_JUNIT_MB=500             the JUnit file of the junit-memory case (default 500)
 //   AGENTGATE_BENCH_DIR=/tmp/agentgate-bench  where repositories are cached and scratch goes
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -13,6 +14,7 @@ import { gatesCase } from './cases/gates.js';
 import { hookAgentCase } from './cases/hook-agents.js';
 import { hookCase, hookStoreCase } from './cases/hooks.js';
 import { changeSizeCase, iterateCase, iterationCase } from './cases/iteration.js';
+import { junitMemoryCase } from './cases/junit-memory.js';
 import { longRunCase } from './cases/long-run.js';
 import { memoryCase } from './cases/memory.js';
 import { profileCase, type IterationProfile } from './cases/profile.js';
@@ -38,6 +40,7 @@ const CASES: Record<string, (bench: Bench) => Promise<void>> = {
   store: storeCase,
   memory: memoryCase,
   'report-memory': reportMemoryCase,
+  'junit-memory': junitMemoryCase,
   profile: profileCase,
   sharing: sharingCase,
   startup: startupCase,

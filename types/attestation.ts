@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { DurationMs } from './duration.js';
 import { GateVerdict, TestTotals } from './gate.js';
 import { SafeId, Sha } from './snapshot.js';
 
@@ -35,7 +36,7 @@ export const GateAnnotations = z.object({
   afterSha: Sha,
   command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
   exitCode: z.nullable(z.int()),
-  durationMs: z.int().check(z.nonnegative()),
+  durationMs: DurationMs,
   tests: z.nullable(TestTotals),
   logSha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
@@ -52,6 +53,15 @@ export type GateConfiguration = z.infer<typeof GateConfiguration>;
 export const TestResult = z.enum(['PASSED', 'WARNED', 'FAILED']);
 export type TestResult = z.infer<typeof TestResult>;
 
+/** An iteration a declared restart set aside: named by a run-level statement, not covered by it. */
+export const SetAsideIteration = z.object({
+  name: Name,
+  afterSha: Sha,
+  restartFrom: z.int().check(z.nonnegative()),
+  declaredAt: z.string().check(z.maxLength(64)),
+});
+export type SetAsideIteration = z.infer<typeof SetAsideIteration>;
+
 export const TestResultPredicate = z.object({
   result: TestResult,
   configuration: z.array(GateConfiguration).check(z.maxLength(100_000)),
@@ -59,6 +69,8 @@ export const TestResultPredicate = z.object({
   passedTests: z.array(Name).check(z.maxLength(100_000)),
   warnedTests: z.array(Name).check(z.maxLength(100_000)),
   failedTests: z.array(Name).check(z.maxLength(100_000)),
+  /** Run-level statements only, when a restart set iterations aside: those left out of `subject`. */
+  setAside: z.optional(z.array(SetAsideIteration).check(z.maxLength(100_000))),
 });
 export type TestResultPredicate = z.infer<typeof TestResultPredicate>;
 

@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { TimeoutMs } from './duration.js';
 
 export const OnDirty = z.enum(['wip-commit', 'error']);
 export type OnDirty = z.infer<typeof OnDirty>;
@@ -32,8 +33,8 @@ export const Config = z.strictObject({
   artifactsDir: z.optional(z.string().check(z.minLength(1))),
   identity: z.optional(Identity),
   onDirty: z.optional(OnDirty),
-  gitTimeoutMs: z.optional(z.int().check(z.positive())),
-  lockTimeoutMs: z.optional(z.int().check(z.positive())),
+  gitTimeoutMs: z.optional(TimeoutMs),
+  lockTimeoutMs: z.optional(TimeoutMs),
   checkpoints: z.optional(
     z.strictObject({
       maxFileSizeBytes: z.optional(z.int().check(z.positive())),
@@ -43,7 +44,7 @@ export const Config = z.strictObject({
   ),
   hooks: z.optional(
     z.strictObject({
-      timeoutMs: z.optional(z.int().check(z.positive())),
+      timeoutMs: z.optional(TimeoutMs),
       /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
       recordPrompts: z.optional(z.boolean()),
     }),

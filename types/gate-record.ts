@@ -19,8 +19,11 @@ export const TravellingGateLog = z.strictObject({
 });
 export type TravellingGateLog = z.infer<typeof TravellingGateLog>;
 
+// When this home received a verdict is this home's fact: it never travels, and a remote cannot set it.
+const travellingShape = z.omit(GateResult, { receivedAt: true }).shape;
+
 /** GateResult without machine paths: the log keeps only its digest and size. */
-export const TravellingGate = z.strictObject({ ...GateResult.shape, log: z.nullable(TravellingGateLog) });
+export const TravellingGate = z.strictObject({ ...travellingShape, log: z.nullable(TravellingGateLog) });
 export type TravellingGate = z.infer<typeof TravellingGate>;
 
 export const GateRecordFile = z.strictObject({

@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { DurationMs, TimeoutMs } from './duration.js';
 import { IsoDate, SafeId, Sha } from './snapshot.js';
 
 /** At most this many failed test cases are kept in a verdict; the counts stay exact. */
@@ -61,7 +62,7 @@ export const GateResult = z.object({
   observed: z.boolean(),
   isolated: z.boolean(),
   startedAt: IsoDate,
-  durationMs: z.int().check(z.nonnegative()),
+  durationMs: DurationMs,
   exitCode: z.nullable(z.int()),
   signal: z.nullable(z.string().check(z.maxLength(32))),
   timedOut: z.boolean(),
@@ -77,7 +78,12 @@ export const GateResult = z.object({
   /** `--min-tests` as given, or null. */
   minTests: z.optional(z.nullable(z.int().check(z.nonnegative()))),
   /** `--timeout` in milliseconds, or null. */
-  timeoutMs: z.optional(z.nullable(z.int().check(z.positive()))),
+  timeoutMs: z.optional(z.nullable(TimeoutMs)),
+  /**
+   * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
+   * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
+   */
+  receivedAt: z.optional(IsoDate),
 });
 export type GateResult = z.infer<typeof GateResult>;
 
@@ -92,11 +98,4 @@ export function testTotals(tests: TestCounts | null): TestTotals | null {
       errors: tests.errors,
     }
   );
-}
-
-/** `gate list` order: by `startedAt`, then `id`, so every machine agrees on "the newest verdict". */
-export function compareGateResults(a: GateResult, b: GateResult): number {
-  const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);
-  if (at !== 0) return at;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { DurationMs } from './duration.js';
 import { GateVerdict, TestFailure, TestTotals } from './gate.js';
 import { SafeId } from './snapshot.js';
 
@@ -10,7 +11,7 @@ export const ReportVerdict = z.object({
   verdict: GateVerdict,
   observed: z.boolean(),
   reason: z.string(),
-  durationMs: z.int().check(z.nonnegative()),
+  durationMs: DurationMs,
   /** Null when the gate had no JUnit file. */
   tests: z.nullable(TestTotals),
   /** The failed test cases the verdict kept (at most 50). */

@@ -1,6 +1,7 @@
 import * as z from './zod.js';
 import { RunRecord } from './run.js';
-import { IsoDate, Sha, Snapshot } from './snapshot.js';
+import { IsoDate, SafeId, Sha, Snapshot } from './snapshot.js';
+import { GateVerdict } from './gate.js';
 import { ReportGates } from './report-gates.js';
 import { VerifyReport } from './verify.js';
 
@@ -14,6 +15,14 @@ export type ReportFormat = z.infer<typeof ReportFormat>;
 export const ReportSnapshot = z.extend(Snapshot, {
   task: z.nullable(z.string()),
   gate: z.nullable(z.string()),
+  /** Set when a declared restart set this iteration aside: the restart point and when it was declared. */
+  setAside: z.optional(
+    z.nullable(z.object({ restartFrom: z.int().check(z.nonnegative()), declaredAt: IsoDate })),
+  ),
+  /** The newest verdict of each gate on this iteration (in the one order), by gate name. */
+  verdicts: z.optional(
+    z.array(z.object({ name: SafeId, verdict: GateVerdict, attempt: z.int().check(z.positive()) })),
+  ),
 });
 export type ReportSnapshot = z.infer<typeof ReportSnapshot>;
 

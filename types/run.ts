@@ -14,6 +14,15 @@ export const RunRestart = z.strictObject({
 });
 export type RunRestart = z.infer<typeof RunRestart>;
 
+/**
+ * The declared restart that set `iteration` aside (it lies after the restart point and at or
+ * before the run's last iteration when the restart was declared), or undefined: the iteration is on
+ * the run's accepted line.
+ */
+export function setAsideBy(restarts: readonly RunRestart[], iteration: number): RunRestart | undefined {
+  return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
+}
+
 export const RunRecord = z.object({
   runId: SafeId,
   workspace: z.string().check(z.minLength(1)),

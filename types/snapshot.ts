@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { DurationMs } from './duration.js';
 import { OBJECT_ID_PATTERN } from './ids.js';
 
 /** Safe characters for anything that becomes a file or ref name (no path traversal, no option look-alikes). */
@@ -73,7 +74,7 @@ export type CommitInfo = z.infer<typeof CommitInfo>;
 export const AgentOutcome = z.object({
   exitCode: z.nullable(z.int()),
   signal: z.nullable(z.string()),
-  durationMs: z.int().check(z.nonnegative()),
+  durationMs: DurationMs,
 });
 export type AgentOutcome = z.infer<typeof AgentOutcome>;
 

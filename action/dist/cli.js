@@ -3030,12 +3030,28 @@ var init_zod = __esm({
   }
 });
 
+// types/duration.ts
+function timeoutProblem(ms, what, min = 1) {
+  return Number.isInteger(ms) && ms >= min && ms <= MAX_DURATION_MS ? null : `${what} must be a whole number of milliseconds from ${min} to ${MAX_DURATION_MS} (about 24.8 days), not ${ms}`;
+}
+var MAX_DURATION_MS, DurationMs, TimeoutMs;
+var init_duration = __esm({
+  "types/duration.ts"() {
+    "use strict";
+    init_zod();
+    MAX_DURATION_MS = 2147483647;
+    DurationMs = int().check(_nonnegative(), _lte(MAX_DURATION_MS));
+    TimeoutMs = int().check(_positive(), _lte(MAX_DURATION_MS));
+  }
+});
+
 // types/config.ts
 var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_REPORT_MAX_FILE_DIFF_BYTES, DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES, DEFAULT_MAX_STORE_BYTES, DEFAULT_HOOK_TIMEOUT_MS, Config;
 var init_config = __esm({
   "types/config.ts"() {
     "use strict";
     init_zod();
+    init_duration();
     OnDirty = _enum(["wip-commit", "error"]);
     Identity = strictObject({
       name: string2().check(_minLength(1)),
@@ -3054,8 +3070,8 @@ var init_config = __esm({
       artifactsDir: optional(string2().check(_minLength(1))),
       identity: optional(Identity),
       onDirty: optional(OnDirty),
-      gitTimeoutMs: optional(int().check(_positive())),
-      lockTimeoutMs: optional(int().check(_positive())),
+      gitTimeoutMs: optional(TimeoutMs),
+      lockTimeoutMs: optional(TimeoutMs),
       checkpoints: optional(
         strictObject({
           maxFileSizeBytes: optional(int().check(_positive())),
@@ -3065,7 +3081,7 @@ var init_config = __esm({
       ),
       hooks: optional(
         strictObject({
-          timeoutMs: optional(int().check(_positive())),
+          timeoutMs: optional(TimeoutMs),
           /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
           recordPrompts: optional(boolean2())
         })
@@ -3097,10 +3113,11 @@ function visibleWidth(text) {
   return text.replace(ANSI, "").length;
 }
 function printable(text) {
-  return text.replace(CONTROL, (c) => {
+  return text.replace(HIDDEN, (c) => {
     if (c.length > 1) return c;
     const named = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
-    return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+    const code2 = c.charCodeAt(0);
+    return named[c] ?? (code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`);
   });
 }
 function noWorkflowCommands(text) {
@@ -3134,13 +3151,14 @@ function storeWarning(p) {
     file: typeof p.details.path === "string" ? p.details.path : null
   };
 }
-var CODES, ANSI, CONTROL, COMMAND_LINE;
+var CODES, ANSI, HIDDEN, COMMAND_LINE;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 };
     ANSI = /\u001b\[[0-9;]*m/g;
-    CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f]/g;
+    HIDDEN = // eslint-disable-next-line no-control-regex -- control characters are what we look for
+    /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
     COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
   }
 });
@@ -3562,8 +3580,9 @@ function afterOutputs(s, task) {
     deletions: s.deletions,
     "run-id": s.runId,
     iteration: s.iteration,
-    // Step outputs share a 1 MiB budget per job: a long task file is cut.
-    task: (task ?? "").slice(0, 64 * 1024)
+    // Step outputs share a 1 MiB budget per job: a long task file is cut. A task file's final line
+    // break is no part of the task (it read as an extra blank line at the end of the output).
+    task: (task ?? "").slice(0, 64 * 1024).replace(/(\r?\n)+$/, "")
   };
 }
 var BEFORE_OPTIONS, before, AFTER_OPTIONS, after, iterate, CAPTURE_COMMANDS;
@@ -3743,6 +3762,7 @@ var init_snapshot = __esm({
   "types/snapshot.ts"() {
     "use strict";
     init_zod();
+    init_duration();
     init_ids();
     SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
     SafeId = string2().check(
@@ -3797,7 +3817,7 @@ var init_snapshot = __esm({
     AgentOutcome = object({
       exitCode: nullable(int()),
       signal: nullable(string2()),
-      durationMs: int().check(_nonnegative())
+      durationMs: DurationMs
     });
     Snapshot = object({
       id: SafeId,
@@ -4391,8 +4411,10 @@ async function runGitStream(opts, args, consume) {
   return spawnGit(opts, args, {}, consume);
 }
 async function spawnGit(opts, args, run, consume) {
-  spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  const tooLong2 = timeoutProblem(timeoutMs, "the git timeout (gitTimeoutMs)");
+  if (tooLong2 !== null) throw new InvalidArgumentError(tooLong2, { details: { gitTimeoutMs: timeoutMs } });
+  spawned += 1;
   const signal = opts.signal === void 0 ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]);
   const safeDirectories = run.withoutUserSafeDirectories ? [] : await userSafeDirectories();
   const configArgs = [...HARDENING_CONFIG, ...safeDirectories, ...opts.config ?? []].flatMap((c) => [
@@ -4524,6 +4546,7 @@ var init_runner = __esm({
   "src/git/runner.ts"() {
     "use strict";
     init_config();
+    init_duration();
     init_errors();
     init_hardening();
     spawned = 0;
@@ -4730,16 +4753,12 @@ function testTotals(tests) {
     errors: tests.errors
   };
 }
-function compareGateResults(a, b) {
-  const at = Date.parse(a.startedAt) - Date.parse(b.startedAt);
-  if (at !== 0) return at;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
 var MAX_RECORDED_FAILURES, GateName, GateVerdict, TestFailure, TestCounts, TestTotals, GateLog, GateResult;
 var init_gate = __esm({
   "types/gate.ts"() {
     "use strict";
     init_zod();
+    init_duration();
     init_snapshot();
     MAX_RECORDED_FAILURES = 50;
     GateName = SafeId;
@@ -4781,7 +4800,7 @@ var init_gate = __esm({
       observed: boolean2(),
       isolated: boolean2(),
       startedAt: IsoDate,
-      durationMs: int().check(_nonnegative()),
+      durationMs: DurationMs,
       exitCode: nullable(int()),
       signal: nullable(string2().check(_maxLength(32))),
       timedOut: boolean2(),
@@ -4797,7 +4816,12 @@ var init_gate = __esm({
       /** `--min-tests` as given, or null. */
       minTests: optional(nullable(int().check(_nonnegative()))),
       /** `--timeout` in milliseconds, or null. */
-      timeoutMs: optional(nullable(int().check(_positive())))
+      timeoutMs: optional(nullable(TimeoutMs)),
+      /**
+       * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
+       * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
+       */
+      receivedAt: optional(IsoDate)
     });
   }
 });
@@ -6680,11 +6704,12 @@ var init_atomic = __esm({
 });
 
 // types/attestation.ts
-var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
+var STATEMENT_TYPE, TEST_RESULT_PREDICATE_TYPE, Name, Subject, GateAnnotations, GateConfiguration, TestResult, SetAsideIteration, TestResultPredicate, Statement, AttestResult, AttestationCheck, AttestationReport;
 var init_attestation = __esm({
   "types/attestation.ts"() {
     "use strict";
     init_zod();
+    init_duration();
     init_gate();
     init_snapshot();
     STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
@@ -6708,7 +6733,7 @@ var init_attestation = __esm({
       afterSha: Sha,
       command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
       exitCode: nullable(int()),
-      durationMs: int().check(_nonnegative()),
+      durationMs: DurationMs,
       tests: nullable(TestTotals),
       logSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/)))
     });
@@ -6718,13 +6743,21 @@ var init_attestation = __esm({
       annotations: GateAnnotations
     });
     TestResult = _enum(["PASSED", "WARNED", "FAILED"]);
+    SetAsideIteration = object({
+      name: Name,
+      afterSha: Sha,
+      restartFrom: int().check(_nonnegative()),
+      declaredAt: string2().check(_maxLength(64))
+    });
     TestResultPredicate = object({
       result: TestResult,
       configuration: array(GateConfiguration).check(_maxLength(1e5)),
       url: optional(url().check(_maxLength(4096))),
       passedTests: array(Name).check(_maxLength(1e5)),
       warnedTests: array(Name).check(_maxLength(1e5)),
-      failedTests: array(Name).check(_maxLength(1e5))
+      failedTests: array(Name).check(_maxLength(1e5)),
+      /** Run-level statements only, when a restart set iterations aside: those left out of `subject`. */
+      setAside: optional(array(SetAsideIteration).check(_maxLength(1e5)))
     });
     Statement = object({
       _type: literal(STATEMENT_TYPE),
@@ -6739,6 +6772,94 @@ var init_attestation = __esm({
       file: string2(),
       runId: nullable(SafeId),
       checks: array(AttestationCheck)
+    });
+  }
+});
+
+// types/gate-rules.ts
+function describeCounts(c) {
+  const parts = [`${c.passed} of ${c.total} tests passed`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  if (c.errors > 0) parts.push(`${c.errors} errored`);
+  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+  return parts.join(", ");
+}
+function recomputeVerdict(f) {
+  if (f.timedOut) return "error";
+  if (f.exitCode === null && f.signal === null) return "error";
+  if (f.tests === null && (f.junit ?? []).length > 0) return "error";
+  if (f.exitCode !== 0) return "fail";
+  if (f.tests === null) return "pass";
+  if (f.tests.failed > 0 || f.tests.errors > 0) return "fail";
+  return f.tests.total - f.tests.skipped < (f.minTests ?? 1) ? "fail" : "pass";
+}
+function verdictContradiction(g) {
+  const t = g.tests;
+  if (t !== null && t.passed + t.failed + t.skipped + t.errors !== t.total)
+    return `its test counts do not add up (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.errors} errored of ${t.total})`;
+  if (t !== null && t.failures.length > t.failed + t.errors)
+    return `it lists ${t.failures.length} failed tests but counts ${t.failed + t.errors}`;
+  const want = recomputeVerdict(g);
+  if (want === g.verdict) return null;
+  const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? "none"}`;
+  return `it says ${g.verdict}, but its own facts (${exit}${g.timedOut ? ", timed out" : ""}${t === null ? "" : `, ${describeCounts(t)}`}) make it ${want}`;
+}
+function afterDates(snapshots) {
+  const dates = /* @__PURE__ */ new Map();
+  for (const s of snapshots) {
+    const at = Date.parse(s.createdAt);
+    dates.set(s.afterSha, Math.min(at, dates.get(s.afterSha) ?? at));
+  }
+  return dates;
+}
+function orderTime(g, dates = /* @__PURE__ */ new Map()) {
+  const started = Date.parse(g.startedAt);
+  if (g.receivedAt === void 0) return started;
+  return Math.min(Math.max(started, dates.get(g.afterSha) ?? -Infinity), Date.parse(g.receivedAt));
+}
+function gateOrder(dates = /* @__PURE__ */ new Map()) {
+  return (a, b) => orderTime(a, dates) - orderTime(b, dates) || Number(b.receivedAt !== void 0) - Number(a.receivedAt !== void 0) || Date.parse(a.startedAt) - Date.parse(b.startedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+function sortGateResults(results, snapshots = []) {
+  return [...results].sort(gateOrder(afterDates(snapshots)));
+}
+var init_gate_rules = __esm({
+  "types/gate-rules.ts"() {
+    "use strict";
+  }
+});
+
+// types/run.ts
+function setAsideBy(restarts, iteration) {
+  return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
+}
+var RunRestart, RunRecord;
+var init_run = __esm({
+  "types/run.ts"() {
+    "use strict";
+    init_zod();
+    init_snapshot();
+    RunRestart = strictObject({
+      from: int().check(_nonnegative()),
+      sha: Sha,
+      lastIteration: int().check(_nonnegative()),
+      at: IsoDate
+    });
+    RunRecord = object({
+      runId: SafeId,
+      workspace: string2().check(_minLength(1)),
+      createdAt: IsoDate,
+      updatedAt: IsoDate,
+      before: nullable(BeforeState),
+      /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
+      beforeUsedBy: optional(
+        nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
+      ),
+      snapshotIds: array(SafeId),
+      /** Declared restarts, oldest first; absent when there were none. */
+      restarts: optional(array(RunRestart)),
+      /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
+      recordedWorkspace: optional(string2().check(_minLength(1)))
     });
   }
 });
@@ -6912,6 +7033,8 @@ async function withLock(path2, opts, fn) {
 }
 async function acquire(path2, opts) {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const tooLong2 = timeoutProblem(timeoutMs, "the lock timeout (lockTimeoutMs)", 0);
+  if (tooLong2 !== null) throw new InvalidArgumentError(tooLong2, { details: { lockTimeoutMs: timeoutMs } });
   const startTime = processStartTime(process.pid);
   const owner = {
     pid: process.pid,
@@ -7067,6 +7190,7 @@ var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
   "src/fs/lock.ts"() {
     "use strict";
+    init_duration();
     init_errors();
     init_atomic();
     DEFAULT_LOCK_TIMEOUT_MS = 3e4;
@@ -7167,7 +7291,7 @@ function validate2(value) {
   return parsed.data;
 }
 function sameVerdict(a, b) {
-  const strip = (r) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  const strip = ({ receivedAt: _, ...r }) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
   return strip(a) === strip(b);
 }
 var newGateId, GateStore;
@@ -7176,6 +7300,7 @@ var init_gate_store = __esm({
     "use strict";
     init_nanoid();
     init_gate();
+    init_gate_rules();
     init_errors();
     init_atomic();
     init_lock();
@@ -7212,12 +7337,12 @@ var init_gate_store = __esm({
         });
       }
       /**
-       * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
-       * again is a no-op and returns false; a different verdict under a known id is refused
+       * Stores a verdict recorded elsewhere (fetched or imported) under its own id, with `receivedAt`
+       * (now: it bounds the verdict's place in the order). The same verdict again is a no-op and returns false; a different verdict under a known id is refused
        * (CONCURRENT_UPDATE): a stored attempt is never replaced.
        */
-      async receive(result) {
-        const valid = validate2(result);
+      async receive(result, now = /* @__PURE__ */ new Date()) {
+        const valid = validate2({ ...result, receivedAt: now.toISOString() });
         return this.withRunLock(valid.runId, async () => {
           const existing = await this.load(valid.runId, valid.id);
           if (existing !== null) {
@@ -7247,7 +7372,7 @@ var init_gate_store = __esm({
           "gate verdict",
           (id2) => this.load(runId, id2)
         );
-        return { results: items.sort(compareGateResults), problems };
+        return { results: sortGateResults(items), problems };
       }
       /** Every run that has verdicts here. */
       async runIds() {
@@ -7286,8 +7411,11 @@ function ciRunUrl(env) {
 }
 async function buildStatement(src, runId, opts = {}) {
   assertSafeId(runId, "run id");
-  const snapshots = (await src.snapshotter.listByRun(runId)).filter(
-    (s) => opts.iteration === void 0 || s.iteration === opts.iteration
+  const all = await src.snapshotter.listByRun(runId);
+  const aside = opts.iteration === void 0 ? await setAsideOf(src, runId, all) : [];
+  const skipped = new Set(aside.map((a) => a.iteration));
+  const snapshots = all.filter(
+    (s) => opts.iteration === void 0 ? !skipped.has(s.iteration) : s.iteration === opts.iteration
   );
   if (snapshots.length === 0)
     throw new SnapshotNotFoundError(
@@ -7307,8 +7435,29 @@ async function buildStatement(src, runId, opts = {}) {
     _type: STATEMENT_TYPE,
     subject,
     predicateType: TEST_RESULT_PREDICATE_TYPE,
-    predicate: { ...predicateOf(newestOfEach(verdicts)), ...url2 === void 0 ? {} : { url: url2 } }
+    predicate: {
+      ...predicateOf(newestOfEach(verdicts, snapshots)),
+      ...url2 === void 0 ? {} : { url: url2 },
+      ...aside.length === 0 ? {} : { setAside: aside.map((a) => a.entry) }
+    }
   };
+}
+async function setAsideOf(src, runId, snapshots) {
+  const restarts = (await src.snapshotter.store.loadRun(runId))?.restarts ?? [];
+  return snapshots.flatMap((s) => {
+    const r = setAsideBy(restarts, s.iteration);
+    return r === void 0 ? [] : [
+      {
+        iteration: s.iteration,
+        entry: {
+          name: `${runId}/iteration-${s.iteration}`,
+          afterSha: s.afterSha,
+          restartFrom: r.from,
+          declaredAt: r.at
+        }
+      }
+    ];
+  });
 }
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
@@ -7327,9 +7476,9 @@ async function patchSubject(s) {
     );
   return { name: name2, digest: { sha256: s.patchSha256 } };
 }
-function newestOfEach(verdicts) {
+function newestOfEach(verdicts, snapshots) {
   const newest = /* @__PURE__ */ new Map();
-  for (const g of [...verdicts].sort(compareGateResults)) newest.set(`${g.iteration}/${g.name}`, g);
+  for (const g of sortGateResults(verdicts, snapshots)) newest.set(`${g.iteration}/${g.name}`, g);
   return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
 }
 function testName(g) {
@@ -7398,9 +7547,13 @@ async function verifyStatement(src, file, cwd = process.cwd()) {
     ok: true,
     detail: `run ${runId}, ${parsed.data.subject.length} subjects`
   });
-  const snapshots = new Map((await src.snapshotter.listByRun(runId)).map((s) => [s.iteration, s]));
+  const listed = await src.snapshotter.listByRun(runId);
+  const snapshots = new Map(listed.map((s) => [s.iteration, s]));
   for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
-  checks.push(...await checkPredicate(src, runId, parsed.data.predicate));
+  const attested = new Set(parsed.data.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
+  checks.push(...await checkPredicate(src, runId, parsed.data.predicate, attested, listed));
+  if (parsed.data.predicate.setAside !== void 0)
+    checks.push(await checkSetAside(src, runId, parsed.data.predicate.setAside, listed));
   return done(runId);
 }
 function runOf(statement) {
@@ -7437,7 +7590,15 @@ async function checkSubject(subject, snapshots) {
     };
   return { check, ok: true, detail: `sha256 ${want}` };
 }
-async function checkPredicate(src, runId, predicate) {
+async function checkSetAside(src, runId, stated, snapshots) {
+  const here = (await setAsideOf(src, runId, snapshots)).map((a) => a.entry);
+  return JSON.stringify(here) === JSON.stringify(stated) ? { check: "set aside", ok: true, detail: `${here.length} iterations set aside by restarts` } : {
+    check: "set aside",
+    ok: false,
+    detail: `the restarts recorded here set aside ${JSON.stringify(here.map((a) => a.name))}, the statement says ${JSON.stringify(stated.map((a) => a.name))}`
+  };
+}
+async function checkPredicate(src, runId, predicate, attested, snapshots) {
   const checks = [];
   const named = [];
   for (const entry of predicate.configuration) {
@@ -7461,6 +7622,7 @@ async function checkPredicate(src, runId, predicate) {
       }
     );
   }
+  checks.push(await checkComplete(src, runId, named, attested, snapshots));
   const want = predicateOf(named);
   const same = want.result === predicate.result && [want.passedTests, want.warnedTests, want.failedTests].every(
     (list5, i) => JSON.stringify(list5) === JSON.stringify([predicate.passedTests, predicate.warnedTests, predicate.failedTests][i])
@@ -7474,12 +7636,37 @@ async function checkPredicate(src, runId, predicate) {
   );
   return checks;
 }
+async function checkComplete(src, runId, named, attested, snapshots) {
+  const local = (await src.gates.list(runId)).results.filter((g) => attested.has(g.iteration));
+  const newest = newestOfEach(local, snapshots);
+  const namedIds = new Set(named.map((g) => g.id));
+  const newestIds = new Set(newest.map((g) => g.id));
+  const missing = newest.filter((g) => !namedIds.has(g.id));
+  const stale = named.filter((g) => !newestIds.has(g.id));
+  if (missing.length === 0 && stale.length === 0)
+    return {
+      check: "complete",
+      ok: true,
+      detail: `names the newest verdict of each of ${newest.length} gates`
+    };
+  const say = (g) => `${testName(g)} (${g.verdict}, ${g.id})`;
+  return {
+    check: "complete",
+    ok: false,
+    detail: [
+      missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(", ")}` : "",
+      stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(", ")}` : ""
+    ].filter(Boolean).join("; ")
+  };
+}
 var MAX_STATEMENT_BYTES, SUBJECT_NAME;
 var init_attest = __esm({
   "src/gates/attest.ts"() {
     "use strict";
     init_attestation();
     init_gate();
+    init_gate_rules();
+    init_run();
     init_errors();
     init_atomic();
     init_patch_artifact();
@@ -7577,10 +7764,13 @@ var init_sources = __esm({
 });
 
 // src/provenance/gates.ts
-async function newestVerdicts(gates, runId) {
-  const { results } = await gates.list(runId);
+async function newestVerdicts(src, runId) {
+  const [{ results }, snapshots] = await Promise.all([
+    src.gates.list(runId),
+    src.snapshotter.listByRun(runId)
+  ]);
   const newest = /* @__PURE__ */ new Map();
-  for (const g of [...results].sort(compareGateResults))
+  for (const g of sortGateResults(results, snapshots))
     newest.set(`${g.iteration}\0${g.name}`, { iteration: g.iteration, name: g.name, verdict: g.verdict });
   const out = /* @__PURE__ */ new Map();
   for (const g of [...newest.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) {
@@ -7593,7 +7783,7 @@ async function newestVerdicts(gates, runId) {
 var init_gates = __esm({
   "src/provenance/gates.ts"() {
     "use strict";
-    init_gate();
+    init_gate_rules();
   }
 });
 
@@ -7626,7 +7816,7 @@ async function computeTrace(src, repo, path2, opts = {}) {
   const gates = /* @__PURE__ */ new Map();
   for (const o of origins)
     if (o !== null && !gates.has(o.it.snapshot.runId))
-      gates.set(o.it.snapshot.runId, await newestVerdicts(src.gates, o.it.snapshot.runId));
+      gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
   const ranges = [];
   lines.forEach((l, i) => {
     const o = origins[i] ?? null;
@@ -8387,6 +8577,9 @@ function runUserCommand(options) {
       windowsHide: true
     });
     let timedOut = false;
+    let exited = null;
+    let outlived = false;
+    let settled = false;
     let forwarded = null;
     let spawnError = null;
     const timers = [];
@@ -8406,6 +8599,7 @@ function runUserCommand(options) {
     if (options.timeoutMs !== void 0) {
       timers.push(
         setTimeout(() => {
+          if (exited !== null) return;
           timedOut = true;
           kill("SIGTERM");
           timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
@@ -8423,8 +8617,9 @@ function runUserCommand(options) {
       } catch {
       }
     };
-    child.on("exit", endGroup);
-    child.on("close", (code2, signal) => {
+    const finish = (code2, signal) => {
+      if (settled) return;
+      settled = true;
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
@@ -8435,9 +8630,23 @@ function runUserCommand(options) {
         durationMs: Math.round(performance.now() - started),
         timedOut,
         spawnError: null,
-        forwarded
+        forwarded,
+        outlived
       });
+    };
+    child.on("exit", (code2, signal) => {
+      exited = { code: code2, signal };
+      endGroup();
+      timers.push(
+        setTimeout(() => {
+          outlived = true;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish(code2, signal);
+        }, OUTLIVED_GRACE_MS)
+      );
     });
+    child.on("close", (code2, signal) => finish(exited?.code ?? code2, exited?.signal ?? signal));
   });
 }
 function tee(stdout, stderr, options) {
@@ -8470,14 +8679,16 @@ function notStarted(error2, started) {
     durationMs: Math.round(performance.now() - started),
     timedOut: false,
     spawnError: error2,
-    forwarded: null
+    forwarded: null,
+    outlived: false
   };
 }
-var KILL_GRACE_MS;
+var KILL_GRACE_MS, OUTLIVED_GRACE_MS;
 var init_user_command = __esm({
   "src/process/user-command.ts"() {
     "use strict";
     KILL_GRACE_MS = 2e3;
+    OUTLIVED_GRACE_MS = 2e3;
   }
 });
 
@@ -8642,4422 +8853,1928 @@ var init_isolated = __esm({
   }
 });
 
-// node_modules/fast-xml-parser/src/util.js
-function getAllMatches(string3, regex) {
-  const matches = [];
-  let match = regex.exec(string3);
-  while (match) {
-    const allmatches = [];
-    allmatches.startIndex = regex.lastIndex - match[0].length;
-    const len = match.length;
-    for (let index = 0; index < len; index++) {
-      allmatches.push(match[index]);
-    }
-    matches.push(allmatches);
-    match = regex.exec(string3);
-  }
-  return matches;
-}
-function isExist(v) {
-  return typeof v !== "undefined";
-}
-var nameStartChar, nameChar, nameRegexp, regexName, isName, DANGEROUS_PROPERTY_NAMES, criticalProperties;
-var init_util2 = __esm({
-  "node_modules/fast-xml-parser/src/util.js"() {
+// node_modules/xmlchars/xml/1.0/ed5.js
+var require_ed5 = __commonJS({
+  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
     "use strict";
-    nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
-    nameChar = nameStartChar + "\\-.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040";
-    nameRegexp = "[" + nameStartChar + "][" + nameChar + "]*";
-    regexName = new RegExp("^" + nameRegexp + "$");
-    isName = function(string3) {
-      const match = regexName.exec(string3);
-      return !(match === null || typeof match === "undefined");
-    };
-    DANGEROUS_PROPERTY_NAMES = [
-      // '__proto__',
-      // 'constructor',
-      // 'prototype',
-      "hasOwnProperty",
-      "toString",
-      "valueOf",
-      "__defineGetter__",
-      "__defineSetter__",
-      "__lookupGetter__",
-      "__lookupSetter__"
-    ];
-    criticalProperties = ["__proto__", "constructor", "prototype"];
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
+    exports.S = " 	\r\n";
+    exports.NAME_START_CHAR = ":A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    exports.NAME_CHAR = "-" + exports.NAME_START_CHAR + ".0-9\xB7\u0300-\u036F\u203F-\u2040";
+    exports.CHAR_RE = new RegExp("^[" + exports.CHAR + "]$", "u");
+    exports.S_RE = new RegExp("^[" + exports.S + "]+$", "u");
+    exports.NAME_START_CHAR_RE = new RegExp("^[" + exports.NAME_START_CHAR + "]$", "u");
+    exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
+    exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
+    exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
+    var TAB = 9;
+    var NL = 10;
+    var CR = 13;
+    var SPACE = 32;
+    exports.S_LIST = [SPACE, NL, CR, TAB];
+    function isChar(c) {
+      return c >= SPACE && c <= 55295 || c === NL || c === CR || c === TAB || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+    }
+    exports.isChar = isChar;
+    function isS(c) {
+      return c === SPACE || c === NL || c === CR || c === TAB;
+    }
+    exports.isS = isS;
+    function isNameStartChar(c) {
+      return c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 58 || c === 95 || c === 8204 || c === 8205 || c >= 192 && c <= 214 || c >= 216 && c <= 246 || c >= 248 && c <= 767 || c >= 880 && c <= 893 || c >= 895 && c <= 8191 || c >= 8304 && c <= 8591 || c >= 11264 && c <= 12271 || c >= 12289 && c <= 55295 || c >= 63744 && c <= 64975 || c >= 65008 && c <= 65533 || c >= 65536 && c <= 983039;
+    }
+    exports.isNameStartChar = isNameStartChar;
+    function isNameChar(c) {
+      return isNameStartChar(c) || c >= 48 && c <= 57 || c === 45 || c === 46 || c === 183 || c >= 768 && c <= 879 || c >= 8255 && c <= 8256;
+    }
+    exports.isNameChar = isNameChar;
   }
 });
 
-// node_modules/fast-xml-parser/src/validator.js
-function validate3(xmlData, options) {
-  options = Object.assign({}, defaultOptions, options);
-  const tags = [];
-  let tagFound = false;
-  let reachedRoot = false;
-  if (xmlData[0] === "\uFEFF") {
-    xmlData = xmlData.substr(1);
-  }
-  for (let i = 0; i < xmlData.length; i++) {
-    if (xmlData[i] === "<" && xmlData[i + 1] === "?") {
-      i += 2;
-      i = readPI(xmlData, i);
-      if (i.err) return i;
-    } else if (xmlData[i] === "<") {
-      let tagStartPos = i;
-      i++;
-      if (xmlData[i] === "!") {
-        i = readCommentAndCDATA(xmlData, i);
-        continue;
-      } else {
-        let closingTag = false;
-        if (xmlData[i] === "/") {
-          closingTag = true;
-          i++;
-        }
-        let tagName = "";
-        for (; i < xmlData.length && xmlData[i] !== ">" && xmlData[i] !== " " && xmlData[i] !== "	" && xmlData[i] !== "\n" && xmlData[i] !== "\r"; i++) {
-          tagName += xmlData[i];
-        }
-        tagName = tagName.trim();
-        if (tagName[tagName.length - 1] === "/") {
-          tagName = tagName.substring(0, tagName.length - 1);
-          i--;
-        }
-        if (!validateTagName(tagName)) {
-          let msg;
-          if (tagName.trim().length === 0) {
-            msg = "Invalid space after '<'.";
-          } else {
-            msg = "Tag '" + tagName + "' is an invalid name.";
-          }
-          return getErrorObject("InvalidTag", msg, getLineNumberForPosition(xmlData, i));
-        }
-        const result = readAttributeStr(xmlData, i);
-        if (result === false) {
-          return getErrorObject("InvalidAttr", "Attributes for '" + tagName + "' have open quote.", getLineNumberForPosition(xmlData, i));
-        }
-        let attrStr = result.value;
-        i = result.index;
-        if (attrStr[attrStr.length - 1] === "/") {
-          const attrStrStart = i - attrStr.length;
-          attrStr = attrStr.substring(0, attrStr.length - 1);
-          const isValid = validateAttributeString(attrStr, options);
-          if (isValid === true) {
-            tagFound = true;
-          } else {
-            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, attrStrStart + isValid.err.line));
-          }
-        } else if (closingTag) {
-          if (!result.tagClosed) {
-            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' doesn't have proper closing.", getLineNumberForPosition(xmlData, i));
-          } else if (attrStr.trim().length > 0) {
-            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' can't have attributes or invalid starting.", getLineNumberForPosition(xmlData, tagStartPos));
-          } else if (tags.length === 0) {
-            return getErrorObject("InvalidTag", "Closing tag '" + tagName + "' has not been opened.", getLineNumberForPosition(xmlData, tagStartPos));
-          } else {
-            const otg = tags.pop();
-            if (tagName !== otg.tagName) {
-              let openPos = getLineNumberForPosition(xmlData, otg.tagStartPos);
-              return getErrorObject(
-                "InvalidTag",
-                "Expected closing tag '" + otg.tagName + "' (opened in line " + openPos.line + ", col " + openPos.col + ") instead of closing tag '" + tagName + "'.",
-                getLineNumberForPosition(xmlData, tagStartPos)
-              );
-            }
-            if (tags.length == 0) {
-              reachedRoot = true;
-            }
-          }
-        } else {
-          const isValid = validateAttributeString(attrStr, options);
-          if (isValid !== true) {
-            return getErrorObject(isValid.err.code, isValid.err.msg, getLineNumberForPosition(xmlData, i - attrStr.length + isValid.err.line));
-          }
-          if (reachedRoot === true) {
-            return getErrorObject("InvalidXml", "Multiple possible root nodes found.", getLineNumberForPosition(xmlData, i));
-          } else if (options.unpairedTags.indexOf(tagName) !== -1) {
-          } else {
-            tags.push({ tagName, tagStartPos });
-          }
-          tagFound = true;
-        }
-        for (i++; i < xmlData.length; i++) {
-          if (xmlData[i] === "<") {
-            if (xmlData[i + 1] === "!") {
-              i++;
-              i = readCommentAndCDATA(xmlData, i);
-              continue;
-            } else if (xmlData[i + 1] === "?") {
-              i = readPI(xmlData, ++i);
-              if (i.err) return i;
-            } else {
-              break;
-            }
-          } else if (xmlData[i] === "&") {
-            const afterAmp = validateAmpersand(xmlData, i);
-            if (afterAmp == -1)
-              return getErrorObject("InvalidChar", "char '&' is not expected.", getLineNumberForPosition(xmlData, i));
-            i = afterAmp;
-          } else {
-            if (reachedRoot === true && !isWhiteSpace(xmlData[i])) {
-              return getErrorObject("InvalidXml", "Extra text at the end", getLineNumberForPosition(xmlData, i));
-            }
-          }
-        }
-        if (xmlData[i] === "<") {
-          i--;
-        }
-      }
-    } else {
-      if (isWhiteSpace(xmlData[i])) {
-        continue;
-      }
-      return getErrorObject("InvalidChar", "char '" + xmlData[i] + "' is not expected.", getLineNumberForPosition(xmlData, i));
-    }
-  }
-  if (!tagFound) {
-    return getErrorObject("InvalidXml", "Start tag expected.", 1);
-  } else if (tags.length == 1) {
-    return getErrorObject("InvalidTag", "Unclosed tag '" + tags[0].tagName + "'.", getLineNumberForPosition(xmlData, tags[0].tagStartPos));
-  } else if (tags.length > 0) {
-    return getErrorObject("InvalidXml", "Invalid '" + JSON.stringify(tags.map((t) => t.tagName), null, 4).replace(/\r?\n/g, "") + "' found.", { line: 1, col: 1 });
-  }
-  return true;
-}
-function isWhiteSpace(char) {
-  return char === " " || char === "	" || char === "\n" || char === "\r";
-}
-function readPI(xmlData, i) {
-  const start = i;
-  for (; i < xmlData.length; i++) {
-    if (xmlData[i] == "?" || xmlData[i] == " ") {
-      const tagname = xmlData.substr(start, i - start);
-      if (i > 5 && tagname === "xml") {
-        return getErrorObject("InvalidXml", "XML declaration allowed only at the start of the document.", getLineNumberForPosition(xmlData, i));
-      } else if (xmlData[i] == "?" && xmlData[i + 1] == ">") {
-        i++;
-        break;
-      } else {
-        continue;
-      }
-    }
-  }
-  return i;
-}
-function readCommentAndCDATA(xmlData, i) {
-  if (xmlData.length > i + 5 && xmlData[i + 1] === "-" && xmlData[i + 2] === "-") {
-    for (i += 3; i < xmlData.length; i++) {
-      if (xmlData[i] === "-" && xmlData[i + 1] === "-" && xmlData[i + 2] === ">") {
-        i += 2;
-        break;
-      }
-    }
-  } else if (xmlData.length > i + 8 && xmlData[i + 1] === "D" && xmlData[i + 2] === "O" && xmlData[i + 3] === "C" && xmlData[i + 4] === "T" && xmlData[i + 5] === "Y" && xmlData[i + 6] === "P" && xmlData[i + 7] === "E") {
-    let angleBracketsCount = 1;
-    for (i += 8; i < xmlData.length; i++) {
-      if (xmlData[i] === "<") {
-        angleBracketsCount++;
-      } else if (xmlData[i] === ">") {
-        angleBracketsCount--;
-        if (angleBracketsCount === 0) {
-          break;
-        }
-      }
-    }
-  } else if (xmlData.length > i + 9 && xmlData[i + 1] === "[" && xmlData[i + 2] === "C" && xmlData[i + 3] === "D" && xmlData[i + 4] === "A" && xmlData[i + 5] === "T" && xmlData[i + 6] === "A" && xmlData[i + 7] === "[") {
-    for (i += 8; i < xmlData.length; i++) {
-      if (xmlData[i] === "]" && xmlData[i + 1] === "]" && xmlData[i + 2] === ">") {
-        i += 2;
-        break;
-      }
-    }
-  }
-  return i;
-}
-function readAttributeStr(xmlData, i) {
-  let attrStr = "";
-  let startChar = "";
-  let tagClosed = false;
-  for (; i < xmlData.length; i++) {
-    if (xmlData[i] === doubleQuote || xmlData[i] === singleQuote) {
-      if (startChar === "") {
-        startChar = xmlData[i];
-      } else if (startChar !== xmlData[i]) {
-      } else {
-        startChar = "";
-      }
-    } else if (xmlData[i] === ">") {
-      if (startChar === "") {
-        tagClosed = true;
-        break;
-      }
-    }
-    attrStr += xmlData[i];
-  }
-  if (startChar !== "") {
-    return false;
-  }
-  return {
-    value: attrStr,
-    index: i,
-    tagClosed
-  };
-}
-function scanAttributeTokens(attrStr) {
-  const tokens = [];
-  const len = attrStr.length;
-  let i = 0;
-  while (i < len) {
-    const tokenStart = i;
-    while (i < len && isWhiteSpace(attrStr[i])) i++;
-    if (i >= len) break;
-    if (attrStr[i] === "=") {
-      i++;
-      continue;
-    }
-    const leadingWs = attrStr.slice(tokenStart, i);
-    const nameStart = i;
-    while (i < len && !isWhiteSpace(attrStr[i]) && attrStr[i] !== "=") i++;
-    const name2 = attrStr.slice(nameStart, i);
-    let equalsGroup;
-    let j = i;
-    while (j < len && isWhiteSpace(attrStr[j])) j++;
-    if (j < len && attrStr[j] === "=") {
-      equalsGroup = attrStr.slice(i, j + 1);
-      i = j + 1;
-    }
-    let quoteChar;
-    let value;
-    let k = i;
-    while (k < len && isWhiteSpace(attrStr[k])) k++;
-    if (k < len && (attrStr[k] === '"' || attrStr[k] === "'")) {
-      const valueStart = k + 1;
-      const closeIdx = attrStr.indexOf(attrStr[k], valueStart);
-      if (closeIdx !== -1) {
-        quoteChar = attrStr[k];
-        value = attrStr.slice(valueStart, closeIdx);
-        i = closeIdx + 1;
-      }
-    }
-    const token = { startIndex: tokenStart };
-    token[1] = leadingWs;
-    token[2] = name2;
-    token[3] = equalsGroup;
-    token[4] = quoteChar !== void 0 ? true : void 0;
-    token[5] = quoteChar;
-    token[6] = value;
-    tokens.push(token);
-  }
-  return tokens;
-}
-function validateAttributeString(attrStr, options) {
-  const matches = scanAttributeTokens(attrStr);
-  const attrNames = {};
-  for (let i = 0; i < matches.length; i++) {
-    if (matches[i][1].length === 0) {
-      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' has no space in starting.", getPositionFromMatch(matches[i]));
-    } else if (matches[i][3] !== void 0 && matches[i][4] === void 0) {
-      return getErrorObject("InvalidAttr", "Attribute '" + matches[i][2] + "' is without value.", getPositionFromMatch(matches[i]));
-    } else if (matches[i][3] === void 0 && !options.allowBooleanAttributes) {
-      return getErrorObject("InvalidAttr", "boolean attribute '" + matches[i][2] + "' is not allowed.", getPositionFromMatch(matches[i]));
-    }
-    const attrName = matches[i][2];
-    if (!validateAttrName(attrName)) {
-      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is an invalid name.", getPositionFromMatch(matches[i]));
-    }
-    if (!Object.prototype.hasOwnProperty.call(attrNames, attrName)) {
-      attrNames[attrName] = 1;
-    } else {
-      return getErrorObject("InvalidAttr", "Attribute '" + attrName + "' is repeated.", getPositionFromMatch(matches[i]));
-    }
-  }
-  return true;
-}
-function validateNumberAmpersand(xmlData, i) {
-  let re = /\d/;
-  if (xmlData[i] === "x") {
-    i++;
-    re = /[\da-fA-F]/;
-  }
-  for (; i < xmlData.length; i++) {
-    if (xmlData[i] === ";")
-      return i;
-    if (!xmlData[i].match(re))
-      break;
-  }
-  return -1;
-}
-function validateAmpersand(xmlData, i) {
-  i++;
-  if (xmlData[i] === ";")
-    return -1;
-  if (xmlData[i] === "#") {
-    i++;
-    return validateNumberAmpersand(xmlData, i);
-  }
-  let count = 0;
-  for (; i < xmlData.length; i++, count++) {
-    if (xmlData[i].match(/\w/) && count < 20)
-      continue;
-    if (xmlData[i] === ";")
-      break;
-    return -1;
-  }
-  return i;
-}
-function getErrorObject(code2, message, lineNumber) {
-  return {
-    err: {
-      code: code2,
-      msg: message,
-      line: lineNumber.line || lineNumber,
-      col: lineNumber.col
-    }
-  };
-}
-function validateAttrName(attrName) {
-  return isName(attrName);
-}
-function validateTagName(tagname) {
-  return isName(tagname);
-}
-function getLineNumberForPosition(xmlData, index) {
-  const lines = xmlData.substring(0, index).split(/\r?\n/);
-  return {
-    line: lines.length,
-    // column number is last line's length + 1, because column numbering starts at 1:
-    col: lines[lines.length - 1].length + 1
-  };
-}
-function getPositionFromMatch(match) {
-  return match.startIndex + match[1].length;
-}
-var defaultOptions, doubleQuote, singleQuote;
-var init_validator = __esm({
-  "node_modules/fast-xml-parser/src/validator.js"() {
+// node_modules/xmlchars/xml/1.1/ed2.js
+var require_ed2 = __commonJS({
+  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
     "use strict";
-    init_util2();
-    defaultOptions = {
-      allowBooleanAttributes: false,
-      //A tag can have attributes without any value
-      unpairedTags: []
-    };
-    doubleQuote = '"';
-    singleQuote = "'";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
+    exports.RESTRICTED_CHAR = "-\b\v\f-\x7F-\x84\x86-\x9F";
+    exports.S = " 	\r\n";
+    exports.NAME_START_CHAR = ":A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    exports.NAME_CHAR = "-" + exports.NAME_START_CHAR + ".0-9\xB7\u0300-\u036F\u203F-\u2040";
+    exports.CHAR_RE = new RegExp("^[" + exports.CHAR + "]$", "u");
+    exports.RESTRICTED_CHAR_RE = new RegExp("^[" + exports.RESTRICTED_CHAR + "]$", "u");
+    exports.S_RE = new RegExp("^[" + exports.S + "]+$", "u");
+    exports.NAME_START_CHAR_RE = new RegExp("^[" + exports.NAME_START_CHAR + "]$", "u");
+    exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
+    exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
+    exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
+    var TAB = 9;
+    var NL = 10;
+    var CR = 13;
+    var SPACE = 32;
+    exports.S_LIST = [SPACE, NL, CR, TAB];
+    function isChar(c) {
+      return c >= 1 && c <= 55295 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+    }
+    exports.isChar = isChar;
+    function isRestrictedChar(c) {
+      return c >= 1 && c <= 8 || c === 11 || c === 12 || c >= 14 && c <= 31 || c >= 127 && c <= 132 || c >= 134 && c <= 159;
+    }
+    exports.isRestrictedChar = isRestrictedChar;
+    function isCharAndNotRestricted(c) {
+      return c === 9 || c === 10 || c === 13 || c > 31 && c < 127 || c === 133 || c > 159 && c <= 55295 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+    }
+    exports.isCharAndNotRestricted = isCharAndNotRestricted;
+    function isS(c) {
+      return c === SPACE || c === NL || c === CR || c === TAB;
+    }
+    exports.isS = isS;
+    function isNameStartChar(c) {
+      return c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 58 || c === 95 || c === 8204 || c === 8205 || c >= 192 && c <= 214 || c >= 216 && c <= 246 || c >= 248 && c <= 767 || c >= 880 && c <= 893 || c >= 895 && c <= 8191 || c >= 8304 && c <= 8591 || c >= 11264 && c <= 12271 || c >= 12289 && c <= 55295 || c >= 63744 && c <= 64975 || c >= 65008 && c <= 65533 || c >= 65536 && c <= 983039;
+    }
+    exports.isNameStartChar = isNameStartChar;
+    function isNameChar(c) {
+      return isNameStartChar(c) || c >= 48 && c <= 57 || c === 45 || c === 46 || c === 183 || c >= 768 && c <= 879 || c >= 8255 && c <= 8256;
+    }
+    exports.isNameChar = isNameChar;
   }
 });
 
-// node_modules/@nodable/entities/src/entities.js
-var CURRENCY, XML, COMMON_HTML;
-var init_entities = __esm({
-  "node_modules/@nodable/entities/src/entities.js"() {
-    CURRENCY = {
-      cent: "\xA2",
-      pound: "\xA3",
-      curren: "\xA4",
-      yen: "\xA5",
-      euro: "\u20AC",
-      dollar: "$",
-      fnof: "\u0192",
-      inr: "\u20B9",
-      af: "\u060B",
-      birr: "\u1265\u122D",
-      peso: "\u20B1",
-      rub: "\u20BD",
-      won: "\u20A9",
-      yuan: "\xA5",
-      cedil: "\xB8"
+// node_modules/xmlchars/xmlns/1.0/ed3.js
+var require_ed3 = __commonJS({
+  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    exports.NC_NAME_CHAR = "-" + exports.NC_NAME_START_CHAR + ".0-9\xB7\u0300-\u036F\u203F-\u2040";
+    exports.NC_NAME_START_CHAR_RE = new RegExp("^[" + exports.NC_NAME_START_CHAR + "]$", "u");
+    exports.NC_NAME_CHAR_RE = new RegExp("^[" + exports.NC_NAME_CHAR + "]$", "u");
+    exports.NC_NAME_RE = new RegExp("^[" + exports.NC_NAME_START_CHAR + "][" + exports.NC_NAME_CHAR + "]*$", "u");
+    function isNCNameStartChar(c) {
+      return c >= 65 && c <= 90 || c === 95 || c >= 97 && c <= 122 || c >= 192 && c <= 214 || c >= 216 && c <= 246 || c >= 248 && c <= 767 || c >= 880 && c <= 893 || c >= 895 && c <= 8191 || c >= 8204 && c <= 8205 || c >= 8304 && c <= 8591 || c >= 11264 && c <= 12271 || c >= 12289 && c <= 55295 || c >= 63744 && c <= 64975 || c >= 65008 && c <= 65533 || c >= 65536 && c <= 983039;
+    }
+    exports.isNCNameStartChar = isNCNameStartChar;
+    function isNCNameChar(c) {
+      return isNCNameStartChar(c) || (c === 45 || c === 46 || c >= 48 && c <= 57 || c === 183 || c >= 768 && c <= 879 || c >= 8255 && c <= 8256);
+    }
+    exports.isNCNameChar = isNCNameChar;
+  }
+});
+
+// node_modules/saxes/saxes.js
+var require_saxes = __commonJS({
+  "node_modules/saxes/saxes.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.SaxesParser = exports.EVENTS = void 0;
+    var ed5 = require_ed5();
+    var ed2 = require_ed2();
+    var NSed3 = require_ed3();
+    var isS = ed5.isS;
+    var isChar10 = ed5.isChar;
+    var isNameStartChar = ed5.isNameStartChar;
+    var isNameChar = ed5.isNameChar;
+    var S_LIST = ed5.S_LIST;
+    var NAME_RE = ed5.NAME_RE;
+    var isChar11 = ed2.isChar;
+    var isNCNameStartChar = NSed3.isNCNameStartChar;
+    var isNCNameChar = NSed3.isNCNameChar;
+    var NC_NAME_RE = NSed3.NC_NAME_RE;
+    var XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
+    var XMLNS_NAMESPACE = "http://www.w3.org/2000/xmlns/";
+    var rootNS = {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
+      __proto__: null,
+      xml: XML_NAMESPACE,
+      xmlns: XMLNS_NAMESPACE
     };
-    XML = {
+    var XML_ENTITIES = {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
+      __proto__: null,
       amp: "&",
-      apos: "'",
       gt: ">",
       lt: "<",
-      quot: '"'
+      quot: '"',
+      apos: "'"
     };
-    COMMON_HTML = {
-      nbsp: "\xA0",
-      copy: "\xA9",
-      reg: "\xAE",
-      trade: "\u2122",
-      mdash: "\u2014",
-      ndash: "\u2013",
-      hellip: "\u2026",
-      laquo: "\xAB",
-      raquo: "\xBB",
-      lsquo: "\u2018",
-      rsquo: "\u2019",
-      ldquo: "\u201C",
-      rdquo: "\u201D",
-      bull: "\u2022",
-      para: "\xB6",
-      sect: "\xA7",
-      deg: "\xB0",
-      frac12: "\xBD",
-      frac14: "\xBC",
-      frac34: "\xBE"
-    };
-  }
-});
-
-// node_modules/@nodable/entities/src/EntityDecoder.js
-function validateEntityName(name2) {
-  if (name2[0] === "#") {
-    throw new Error(`[EntityReplacer] Invalid character '#' in entity name: "${name2}"`);
-  }
-  for (const ch of name2) {
-    if (SPECIAL_CHARS.has(ch)) {
-      throw new Error(`[EntityReplacer] Invalid character '${ch}' in entity name: "${name2}"`);
-    }
-  }
-  return name2;
-}
-function mergeEntityMaps(...maps) {
-  const out = /* @__PURE__ */ Object.create(null);
-  for (const map of maps) {
-    if (!map) continue;
-    for (const key of Object.keys(map)) {
-      const raw = map[key];
-      if (typeof raw === "string") {
-        out[key] = raw;
-      } else if (raw && typeof raw === "object" && raw.val !== void 0) {
-        const val = raw.val;
-        if (typeof val === "string") {
-          out[key] = val;
-        }
+    var EOC = -1;
+    var NL_LIKE = -2;
+    var S_BEGIN = 0;
+    var S_BEGIN_WHITESPACE = 1;
+    var S_DOCTYPE = 2;
+    var S_DOCTYPE_QUOTE = 3;
+    var S_DTD = 4;
+    var S_DTD_QUOTED = 5;
+    var S_DTD_OPEN_WAKA = 6;
+    var S_DTD_OPEN_WAKA_BANG = 7;
+    var S_DTD_COMMENT = 8;
+    var S_DTD_COMMENT_ENDING = 9;
+    var S_DTD_COMMENT_ENDED = 10;
+    var S_DTD_PI = 11;
+    var S_DTD_PI_ENDING = 12;
+    var S_TEXT = 13;
+    var S_ENTITY = 14;
+    var S_OPEN_WAKA = 15;
+    var S_OPEN_WAKA_BANG = 16;
+    var S_COMMENT = 17;
+    var S_COMMENT_ENDING = 18;
+    var S_COMMENT_ENDED = 19;
+    var S_CDATA = 20;
+    var S_CDATA_ENDING = 21;
+    var S_CDATA_ENDING_2 = 22;
+    var S_PI_FIRST_CHAR = 23;
+    var S_PI_REST = 24;
+    var S_PI_BODY = 25;
+    var S_PI_ENDING = 26;
+    var S_XML_DECL_NAME_START = 27;
+    var S_XML_DECL_NAME = 28;
+    var S_XML_DECL_EQ = 29;
+    var S_XML_DECL_VALUE_START = 30;
+    var S_XML_DECL_VALUE = 31;
+    var S_XML_DECL_SEPARATOR = 32;
+    var S_XML_DECL_ENDING = 33;
+    var S_OPEN_TAG = 34;
+    var S_OPEN_TAG_SLASH = 35;
+    var S_ATTRIB = 36;
+    var S_ATTRIB_NAME = 37;
+    var S_ATTRIB_NAME_SAW_WHITE = 38;
+    var S_ATTRIB_VALUE = 39;
+    var S_ATTRIB_VALUE_QUOTED = 40;
+    var S_ATTRIB_VALUE_CLOSED = 41;
+    var S_ATTRIB_VALUE_UNQUOTED = 42;
+    var S_CLOSE_TAG = 43;
+    var S_CLOSE_TAG_SAW_WHITE = 44;
+    var TAB = 9;
+    var NL = 10;
+    var CR = 13;
+    var SPACE = 32;
+    var BANG = 33;
+    var DQUOTE = 34;
+    var AMP = 38;
+    var SQUOTE = 39;
+    var MINUS = 45;
+    var FORWARD_SLASH = 47;
+    var SEMICOLON = 59;
+    var LESS = 60;
+    var EQUAL = 61;
+    var GREATER = 62;
+    var QUESTION = 63;
+    var OPEN_BRACKET = 91;
+    var CLOSE_BRACKET = 93;
+    var NEL = 133;
+    var LS = 8232;
+    var isQuote = (c) => c === DQUOTE || c === SQUOTE;
+    var QUOTES = [DQUOTE, SQUOTE];
+    var DOCTYPE_TERMINATOR = [...QUOTES, OPEN_BRACKET, GREATER];
+    var DTD_TERMINATOR = [...QUOTES, LESS, CLOSE_BRACKET];
+    var XML_DECL_NAME_TERMINATOR = [EQUAL, QUESTION, ...S_LIST];
+    var ATTRIB_VALUE_UNQUOTED_TERMINATOR = [...S_LIST, GREATER, AMP, LESS];
+    function nsPairCheck(parser, prefix, uri) {
+      switch (prefix) {
+        case "xml":
+          if (uri !== XML_NAMESPACE) {
+            parser.fail(`xml prefix must be bound to ${XML_NAMESPACE}.`);
+          }
+          break;
+        case "xmlns":
+          if (uri !== XMLNS_NAMESPACE) {
+            parser.fail(`xmlns prefix must be bound to ${XMLNS_NAMESPACE}.`);
+          }
+          break;
+        default:
+      }
+      switch (uri) {
+        case XMLNS_NAMESPACE:
+          parser.fail(prefix === "" ? `the default namespace may not be set to ${uri}.` : `may not assign a prefix (even "xmlns") to the URI ${XMLNS_NAMESPACE}.`);
+          break;
+        case XML_NAMESPACE:
+          switch (prefix) {
+            case "xml":
+              break;
+            case "":
+              parser.fail(`the default namespace may not be set to ${uri}.`);
+              break;
+            default:
+              parser.fail("may not assign the xml namespace to another prefix.");
+          }
+          break;
+        default:
       }
     }
-  }
-  return out;
-}
-function parseLimitTiers(raw) {
-  if (!raw || raw === LIMIT_TIER_EXTERNAL) return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
-  if (raw === LIMIT_TIER_ALL) return /* @__PURE__ */ new Set([LIMIT_TIER_ALL]);
-  if (raw === LIMIT_TIER_BASE) return /* @__PURE__ */ new Set([LIMIT_TIER_BASE]);
-  if (Array.isArray(raw)) return new Set(raw);
-  return /* @__PURE__ */ new Set([LIMIT_TIER_EXTERNAL]);
-}
-function parseNCRConfig(ncr) {
-  if (!ncr) {
-    return { xmlVersion: 1, onLevel: NCR_LEVEL.allow, nullLevel: NCR_LEVEL.remove };
-  }
-  const xmlVersion = ncr.xmlVersion === 1.1 ? 1.1 : 1;
-  const onLevel = NCR_LEVEL[ncr.onNCR] ?? NCR_LEVEL.allow;
-  const nullLevel = NCR_LEVEL[ncr.nullNCR] ?? NCR_LEVEL.remove;
-  const clampedNull = Math.max(nullLevel, NCR_LEVEL.remove);
-  return { xmlVersion, onLevel, nullLevel: clampedNull };
-}
-var ENTITY_ACTION, SPECIAL_CHARS, LIMIT_TIER_EXTERNAL, LIMIT_TIER_BASE, LIMIT_TIER_ALL, NCR_LEVEL, XML10_ALLOWED_C0, EntityDecoder;
-var init_EntityDecoder = __esm({
-  "node_modules/@nodable/entities/src/EntityDecoder.js"() {
-    init_entities();
-    ENTITY_ACTION = Object.freeze({
-      /** Resolve and expand the entity normally. */
-      ALLOW: "allow",
-      /** Silently skip this entity — it will not be registered. */
-      BLOCK: "block",
-      /** Throw an error, aborting entity registration entirely. */
-      THROW: "throw"
-    });
-    SPECIAL_CHARS = new Set("!?\\\\/[]$%{}^&*()<>|+");
-    LIMIT_TIER_EXTERNAL = "external";
-    LIMIT_TIER_BASE = "base";
-    LIMIT_TIER_ALL = "all";
-    NCR_LEVEL = Object.freeze({ allow: 0, leave: 1, remove: 2, throw: 3 });
-    XML10_ALLOWED_C0 = /* @__PURE__ */ new Set([9, 10, 13]);
-    EntityDecoder = class {
+    function nsMappingCheck(parser, mapping) {
+      for (const local of Object.keys(mapping)) {
+        nsPairCheck(parser, local, mapping[local]);
+      }
+    }
+    var isNCName = (name2) => NC_NAME_RE.test(name2);
+    var isName = (name2) => NAME_RE.test(name2);
+    var FORBIDDEN_START = 0;
+    var FORBIDDEN_BRACKET = 1;
+    var FORBIDDEN_BRACKET_BRACKET = 2;
+    exports.EVENTS = [
+      "xmldecl",
+      "text",
+      "processinginstruction",
+      "doctype",
+      "comment",
+      "opentagstart",
+      "attribute",
+      "opentag",
+      "closetag",
+      "cdata",
+      "error",
+      "end",
+      "ready"
+    ];
+    var EVENT_NAME_TO_HANDLER_NAME = {
+      xmldecl: "xmldeclHandler",
+      text: "textHandler",
+      processinginstruction: "piHandler",
+      doctype: "doctypeHandler",
+      comment: "commentHandler",
+      opentagstart: "openTagStartHandler",
+      attribute: "attributeHandler",
+      opentag: "openTagHandler",
+      closetag: "closeTagHandler",
+      cdata: "cdataHandler",
+      error: "errorHandler",
+      end: "endHandler",
+      ready: "readyHandler"
+    };
+    var SaxesParser2 = class {
       /**
-       * @param {object} [options]
-       * @param {object|null}  [options.namedEntities]        — extra named entities merged into base map
-       * @param {object}  [options.limit]                 — security limits
-       * @param {number}       [options.limit.maxTotalExpansions=0]  — 0 = unlimited
-       * @param {number}       [options.limit.maxExpandedLength=0]   — 0 = unlimited
-       * @param {'external'|'base'|'all'|string[]} [options.limit.applyLimitsTo='external']
-       *   Which entity tiers count against the security limits:
-       *   - 'external' (default) — only input/runtime + persistent external entities
-       *   - 'base'               — only DEFAULT_XML_ENTITIES + namedEntities
-       *   - 'all'                — every entity regardless of tier
-       *   - string[]             — explicit combination, e.g. ['external', 'base']
-       * @param {((resolved: string, original: string) => string)|null} [options.postCheck=null]
-       * @param {string[]} [options.remove=[]] — entity names (e.g. ['nbsp', '#13']) to delete (replace with empty string)
-       * @param {string[]} [options.leave=[]]  — entity names to keep as literal (unchanged in output)
-       * @param {object}   [options.ncr]       — Numeric Character Reference controls
-       * @param {1.0|1.1}  [options.ncr.xmlVersion=1.0]
-       *   XML version governing which codepoint ranges are restricted:
-       *   - 1.0 — C0 controls U+0001–U+001F (except U+0009/000A/000D) are prohibited
-       *   - 1.1 — C0 controls are allowed when written as NCRs; C1 (U+007F–U+009F) decoded as-is
-       * @param {'allow'|'leave'|'remove'|'throw'} [options.ncr.onNCR='allow']
-       *   Base action for numeric references. Severity order: allow < leave < remove < throw.
-       *   For codepoint ranges that carry a minimum level (surrogates → remove, XML 1.0 C0 → remove),
-       *   the effective action is max(onNCR, rangeMinimum).
-       * @param {'remove'|'throw'} [options.ncr.nullNCR='remove']
-       *   Action for U+0000 (null). 'allow' and 'leave' are clamped to 'remove' since null is never safe.
-       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onExternalEntity=null]
-       *   Hook called when an external entity is registered via `setExternalEntities()` or
-       *   `addExternalEntity()`. Return `ENTITY_ACTION.ALLOW` to accept the entity,
-       *   `ENTITY_ACTION.BLOCK` to silently skip it, or `ENTITY_ACTION.THROW` to abort with an error.
-       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} [options.onInputEntity=null]
-       *   Hook called when an input entity is registered via `addInputEntities()`. Return
-       *   `ENTITY_ACTION.ALLOW` to accept, `ENTITY_ACTION.BLOCK` to silently skip, or
-       *   `ENTITY_ACTION.THROW` to abort with an error.
+       * @param opt The parser options.
        */
-      constructor(options = {}) {
-        this._limit = options.limit || {};
-        this._maxTotalExpansions = this._limit.maxTotalExpansions || 0;
-        this._maxExpandedLength = this._limit.maxExpandedLength || 0;
-        this._postCheck = typeof options.postCheck === "function" ? options.postCheck : (r) => r;
-        this._limitTiers = parseLimitTiers(this._limit.applyLimitsTo ?? LIMIT_TIER_EXTERNAL);
-        this._numericAllowed = options.numericAllowed ?? true;
-        this._baseMap = mergeEntityMaps(XML, options.namedEntities || null);
-        this._externalMap = /* @__PURE__ */ Object.create(null);
-        this._inputMap = /* @__PURE__ */ Object.create(null);
-        this._totalExpansions = 0;
-        this._expandedLength = 0;
-        this._removeSet = new Set(options.remove && Array.isArray(options.remove) ? options.remove : []);
-        this._leaveSet = new Set(options.leave && Array.isArray(options.leave) ? options.leave : []);
-        const ncrCfg = parseNCRConfig(options.ncr);
-        this._ncrXmlVersion = ncrCfg.xmlVersion;
-        this._ncrOnLevel = ncrCfg.onLevel;
-        this._ncrNullLevel = ncrCfg.nullLevel;
-        this._onExternalEntity = typeof options.onExternalEntity === "function" ? options.onExternalEntity : null;
-        this._onInputEntity = typeof options.onInputEntity === "function" ? options.onInputEntity : null;
+      constructor(opt) {
+        this.opt = opt !== null && opt !== void 0 ? opt : {};
+        this.fragmentOpt = !!this.opt.fragment;
+        const xmlnsOpt = this.xmlnsOpt = !!this.opt.xmlns;
+        this.trackPosition = this.opt.position !== false;
+        this.fileName = this.opt.fileName;
+        if (xmlnsOpt) {
+          this.nameStartCheck = isNCNameStartChar;
+          this.nameCheck = isNCNameChar;
+          this.isName = isNCName;
+          this.processAttribs = this.processAttribsNS;
+          this.pushAttrib = this.pushAttribNS;
+          this.ns = Object.assign({ __proto__: null }, rootNS);
+          const additional = this.opt.additionalNamespaces;
+          if (additional != null) {
+            nsMappingCheck(this, additional);
+            Object.assign(this.ns, additional);
+          }
+        } else {
+          this.nameStartCheck = isNameStartChar;
+          this.nameCheck = isNameChar;
+          this.isName = isName;
+          this.processAttribs = this.processAttribsPlain;
+          this.pushAttrib = this.pushAttribPlain;
+        }
+        this.stateTable = [
+          /* eslint-disable @typescript-eslint/unbound-method */
+          this.sBegin,
+          this.sBeginWhitespace,
+          this.sDoctype,
+          this.sDoctypeQuote,
+          this.sDTD,
+          this.sDTDQuoted,
+          this.sDTDOpenWaka,
+          this.sDTDOpenWakaBang,
+          this.sDTDComment,
+          this.sDTDCommentEnding,
+          this.sDTDCommentEnded,
+          this.sDTDPI,
+          this.sDTDPIEnding,
+          this.sText,
+          this.sEntity,
+          this.sOpenWaka,
+          this.sOpenWakaBang,
+          this.sComment,
+          this.sCommentEnding,
+          this.sCommentEnded,
+          this.sCData,
+          this.sCDataEnding,
+          this.sCDataEnding2,
+          this.sPIFirstChar,
+          this.sPIRest,
+          this.sPIBody,
+          this.sPIEnding,
+          this.sXMLDeclNameStart,
+          this.sXMLDeclName,
+          this.sXMLDeclEq,
+          this.sXMLDeclValueStart,
+          this.sXMLDeclValue,
+          this.sXMLDeclSeparator,
+          this.sXMLDeclEnding,
+          this.sOpenTag,
+          this.sOpenTagSlash,
+          this.sAttrib,
+          this.sAttribName,
+          this.sAttribNameSawWhite,
+          this.sAttribValue,
+          this.sAttribValueQuoted,
+          this.sAttribValueClosed,
+          this.sAttribValueUnquoted,
+          this.sCloseTag,
+          this.sCloseTagSawWhite
+          /* eslint-enable @typescript-eslint/unbound-method */
+        ];
+        this._init();
       }
-      // -------------------------------------------------------------------------
-      // Private: registration hook dispatch
-      // -------------------------------------------------------------------------
       /**
-       * Invoke a registration hook for a single entity name/value pair.
-       * Returns true when the entity should be accepted, false when it should be
-       * silently skipped (BLOCK), and throws when the hook returns THROW.
+       * Indicates whether or not the parser is closed. If ``true``, wait for
+       * the ``ready`` event to write again.
+       */
+      get closed() {
+        return this._closed;
+      }
+      _init() {
+        var _a3;
+        this.openWakaBang = "";
+        this.text = "";
+        this.name = "";
+        this.piTarget = "";
+        this.entity = "";
+        this.q = null;
+        this.tags = [];
+        this.tag = null;
+        this.topNS = null;
+        this.chunk = "";
+        this.chunkPosition = 0;
+        this.i = 0;
+        this.prevI = 0;
+        this.carriedFromPrevious = void 0;
+        this.forbiddenState = FORBIDDEN_START;
+        this.attribList = [];
+        const { fragmentOpt } = this;
+        this.state = fragmentOpt ? S_TEXT : S_BEGIN;
+        this.reportedTextBeforeRoot = this.reportedTextAfterRoot = this.closedRoot = this.sawRoot = fragmentOpt;
+        this.xmlDeclPossible = !fragmentOpt;
+        this.xmlDeclExpects = ["version"];
+        this.entityReturnState = void 0;
+        let { defaultXMLVersion } = this.opt;
+        if (defaultXMLVersion === void 0) {
+          if (this.opt.forceXMLVersion === true) {
+            throw new Error("forceXMLVersion set but defaultXMLVersion is not set");
+          }
+          defaultXMLVersion = "1.0";
+        }
+        this.setXMLVersion(defaultXMLVersion);
+        this.positionAtNewLine = 0;
+        this.doctype = false;
+        this._closed = false;
+        this.xmlDecl = {
+          version: void 0,
+          encoding: void 0,
+          standalone: void 0
+        };
+        this.line = 1;
+        this.column = 0;
+        this.ENTITIES = Object.create(XML_ENTITIES);
+        (_a3 = this.readyHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this);
+      }
+      /**
+       * The stream position the parser is currently looking at. This field is
+       * zero-based.
        *
-       * @param {((name: string, value: string) => 'allow'|'block'|'throw')|null} hook
-       * @param {string} name
-       * @param {string} value
-       * @param {string} context  — used in error messages ('external' | 'input')
-       * @returns {boolean}  true = accept, false = skip
+       * This field is not based on counting Unicode characters but is to be
+       * interpreted as a plain index into a JavaScript string.
        */
-      _applyRegistrationHook(hook, name2, value, context) {
-        if (!hook) return true;
-        const action = hook(name2, value);
-        if (action === ENTITY_ACTION.BLOCK) return false;
-        if (action === ENTITY_ACTION.THROW) {
-          throw new Error(
-            `[EntityDecoder] Registration of ${context} entity "&${name2};" was rejected by hook`
-          );
-        }
-        return true;
-      }
-      // -------------------------------------------------------------------------
-      // Persistent external entity registration
-      // -------------------------------------------------------------------------
-      /**
-       * Replace the full set of persistent external entities.
-       * All keys are validated — throws on invalid characters.
-       * If `onExternalEntity` is set, it is called once per entry; entries that
-       * return `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW`
-       * aborts the whole call.
-       * @param {Record<string, string | { regex?: RegExp, val: string }>} map
-       */
-      setExternalEntities(map) {
-        if (map) {
-          for (const key of Object.keys(map)) {
-            validateEntityName(key);
-          }
-        }
-        if (!this._onExternalEntity) {
-          this._externalMap = mergeEntityMaps(map);
-          return;
-        }
-        const flat = mergeEntityMaps(map);
-        const filtered = /* @__PURE__ */ Object.create(null);
-        for (const [name2, value] of Object.entries(flat)) {
-          if (this._applyRegistrationHook(this._onExternalEntity, name2, value, "external")) {
-            filtered[name2] = value;
-          }
-        }
-        this._externalMap = filtered;
+      get position() {
+        return this.chunkPosition + this.i;
       }
       /**
-       * Add a single persistent external entity.
-       * If `onExternalEntity` is set it is called before the entity is stored;
-       * `ENTITY_ACTION.BLOCK` silently skips storage, `ENTITY_ACTION.THROW` raises.
-       * @param {string} key
-       * @param {string} value
+       * The column number of the next character to be read by the parser.  *
+       * This field is zero-based. (The first column in a line is 0.)
+       *
+       * This field reports the index at which the next character would be in the
+       * line if the line were represented as a JavaScript string.  Note that this
+       * *can* be different to a count based on the number of *Unicode characters*
+       * due to how JavaScript handles astral plane characters.
+       *
+       * See [[column]] for a number that corresponds to a count of Unicode
+       * characters.
        */
-      addExternalEntity(key, value) {
-        validateEntityName(key);
-        if (typeof value === "string" && value.indexOf("&") === -1) {
-          if (this._applyRegistrationHook(this._onExternalEntity, key, value, "external")) {
-            this._externalMap[key] = value;
-          }
-        }
+      get columnIndex() {
+        return this.position - this.positionAtNewLine;
       }
-      // -------------------------------------------------------------------------
-      // Input / runtime entity registration (per document)
-      // -------------------------------------------------------------------------
       /**
-       * Inject DOCTYPE entities for the current document.
-       * Also resets per-document expansion counters.
-       * If `onInputEntity` is set it is called once per entry; entries returning
-       * `ENTITY_ACTION.BLOCK` are silently omitted, `ENTITY_ACTION.THROW` aborts.
-       * @param {Record<string, string | { regx?: RegExp, regex?: RegExp, val: string }>} map
+       * Set an event listener on an event. The parser supports one handler per
+       * event type. If you try to set an event handler over an existing handler,
+       * the old handler is silently overwritten.
+       *
+       * @param name The event to listen to.
+       *
+       * @param handler The handler to set.
        */
-      addInputEntities(map) {
-        this._totalExpansions = 0;
-        this._expandedLength = 0;
-        if (!this._onInputEntity) {
-          this._inputMap = mergeEntityMaps(map);
-          return;
-        }
-        const flat = mergeEntityMaps(map);
-        const filtered = /* @__PURE__ */ Object.create(null);
-        for (const [name2, value] of Object.entries(flat)) {
-          if (this._applyRegistrationHook(this._onInputEntity, name2, value, "input")) {
-            filtered[name2] = value;
-          }
-        }
-        this._inputMap = filtered;
+      on(name2, handler) {
+        this[EVENT_NAME_TO_HANDLER_NAME[name2]] = handler;
       }
-      // -------------------------------------------------------------------------
-      // Per-document reset
-      // -------------------------------------------------------------------------
       /**
-       * Wipe input/runtime entities and reset counters.
-       * Call this before processing each new document.
-       * @returns {this}
+       * Unset an event handler.
+       *
+       * @parma name The event to stop listening to.
        */
-      reset() {
-        this._inputMap = /* @__PURE__ */ Object.create(null);
-        this._totalExpansions = 0;
-        this._expandedLength = 0;
+      off(name2) {
+        this[EVENT_NAME_TO_HANDLER_NAME[name2]] = void 0;
+      }
+      /**
+       * Make an error object. The error object will have a message that contains
+       * the ``fileName`` option passed at the creation of the parser. If position
+       * tracking was turned on, it will also have line and column number
+       * information.
+       *
+       * @param message The message describing the error to report.
+       *
+       * @returns An error object with a properly formatted message.
+       */
+      makeError(message) {
+        var _a3;
+        let msg = (_a3 = this.fileName) !== null && _a3 !== void 0 ? _a3 : "";
+        if (this.trackPosition) {
+          if (msg.length > 0) {
+            msg += ":";
+          }
+          msg += `${this.line}:${this.column}`;
+        }
+        if (msg.length > 0) {
+          msg += ": ";
+        }
+        return new Error(msg + message);
+      }
+      /**
+       * Report a parsing error. This method is made public so that client code may
+       * check for issues that are outside the scope of this project and can report
+       * errors.
+       *
+       * @param message The error to report.
+       *
+       * @returns this
+       */
+      fail(message) {
+        const err = this.makeError(message);
+        const handler = this.errorHandler;
+        if (handler === void 0) {
+          throw err;
+        } else {
+          handler(err);
+        }
         return this;
       }
-      // -------------------------------------------------------------------------
-      // XML version (can be set after construction, e.g. once parser reads <?xml?>)
-      // -------------------------------------------------------------------------
       /**
-       * Update the XML version used for NCR classification.
-       * Call this as soon as the document's `<?xml version="...">` declaration is parsed.
-       * @param {1.0|1.1|number} version
-       */
-      setXmlVersion(version2) {
-        this._ncrXmlVersion = version2 === 1.1 ? 1.1 : 1;
-      }
-      // -------------------------------------------------------------------------
-      // Primary API
-      // -------------------------------------------------------------------------
-      /**
-       * Replace all entity references in `str` in a single pass.
+       * Write a XML data to the parser.
        *
-       * @param {string} str
-       * @returns {string}
+       * @param chunk The XML data to write.
+       *
+       * @returns this
        */
-      decode(str) {
-        if (typeof str !== "string" || str.length === 0) return str;
-        if (str.indexOf("&") === -1) return str;
-        const original = str;
-        const chunks = [];
-        const len = str.length;
-        let last = 0;
-        let i = 0;
-        const limitExpansions = this._maxTotalExpansions > 0;
-        const limitLength = this._maxExpandedLength > 0;
-        const checkLimits = limitExpansions || limitLength;
-        while (i < len) {
-          if (str.charCodeAt(i) !== 38) {
-            i++;
-            continue;
+      // We do need object for the type here. Yes, it often causes problems
+      // but not in this case.
+      write(chunk) {
+        if (this.closed) {
+          return this.fail("cannot write after close; assign an onready handler.");
+        }
+        let end = false;
+        if (chunk === null) {
+          end = true;
+          chunk = "";
+        } else if (typeof chunk === "object") {
+          chunk = chunk.toString();
+        }
+        if (this.carriedFromPrevious !== void 0) {
+          chunk = `${this.carriedFromPrevious}${chunk}`;
+          this.carriedFromPrevious = void 0;
+        }
+        let limit = chunk.length;
+        const lastCode = chunk.charCodeAt(limit - 1);
+        if (!end && // A trailing CR or surrogate must be carried over to the next
+        // chunk.
+        (lastCode === CR || lastCode >= 55296 && lastCode <= 56319)) {
+          this.carriedFromPrevious = chunk[limit - 1];
+          limit--;
+          chunk = chunk.slice(0, limit);
+        }
+        const { stateTable } = this;
+        this.chunk = chunk;
+        this.i = 0;
+        while (this.i < limit) {
+          stateTable[this.state].call(this);
+        }
+        this.chunkPosition += limit;
+        return end ? this.end() : this;
+      }
+      /**
+       * Close the current stream. Perform final well-formedness checks and reset
+       * the parser tstate.
+       *
+       * @returns this
+       */
+      close() {
+        return this.write(null);
+      }
+      /**
+       * Get a single code point out of the current chunk. This updates the current
+       * position if we do position tracking.
+       *
+       * This is the algorithm to use for XML 1.0.
+       *
+       * @returns The character read.
+       */
+      getCode10() {
+        const { chunk, i } = this;
+        this.prevI = i;
+        this.i = i + 1;
+        if (i >= chunk.length) {
+          return EOC;
+        }
+        const code2 = chunk.charCodeAt(i);
+        this.column++;
+        if (code2 < 55296) {
+          if (code2 >= SPACE || code2 === TAB) {
+            return code2;
           }
-          let j = i + 1;
-          while (j < len && str.charCodeAt(j) !== 59 && j - i <= 32) j++;
-          if (j >= len || str.charCodeAt(j) !== 59) {
-            i++;
-            continue;
-          }
-          const token = str.slice(i + 1, j);
-          if (token.length === 0) {
-            i++;
-            continue;
-          }
-          let replacement;
-          let tier;
-          if (this._removeSet.has(token)) {
-            replacement = "";
-            if (tier === void 0) {
-              tier = LIMIT_TIER_EXTERNAL;
-            }
-          } else if (this._leaveSet.has(token)) {
-            i++;
-            continue;
-          } else if (token.charCodeAt(0) === 35) {
-            const ncrResult = this._resolveNCR(token);
-            if (ncrResult === void 0) {
-              i++;
-              continue;
-            }
-            replacement = ncrResult;
-            tier = LIMIT_TIER_BASE;
-          } else {
-            const resolved = this._resolveName(token);
-            replacement = resolved?.value;
-            tier = resolved?.tier;
-          }
-          if (replacement === void 0) {
-            i++;
-            continue;
-          }
-          if (i > last) chunks.push(str.slice(last, i));
-          chunks.push(replacement);
-          last = j + 1;
-          i = last;
-          if (checkLimits && this._tierCounts(tier)) {
-            if (limitExpansions) {
-              this._totalExpansions++;
-              if (this._totalExpansions > this._maxTotalExpansions) {
-                throw new Error(
-                  `[EntityReplacer] Entity expansion count limit exceeded: ${this._totalExpansions} > ${this._maxTotalExpansions}`
-                );
+          switch (code2) {
+            case NL:
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL;
+            case CR:
+              if (chunk.charCodeAt(i + 1) === NL) {
+                this.i = i + 2;
               }
-            }
-            if (limitLength) {
-              const delta = replacement.length - (token.length + 2);
-              if (delta > 0) {
-                this._expandedLength += delta;
-                if (this._expandedLength > this._maxExpandedLength) {
-                  throw new Error(
-                    `[EntityReplacer] Expanded content length limit exceeded: ${this._expandedLength} > ${this._maxExpandedLength}`
-                  );
-                }
-              }
-            }
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL_LIKE;
+            default:
+              this.fail("disallowed character.");
+              return code2;
           }
         }
-        if (last < len) chunks.push(str.slice(last));
-        const result = chunks.length === 0 ? str : chunks.join("");
-        return this._postCheck(result, original);
-      }
-      // -------------------------------------------------------------------------
-      // Private: limit tier check
-      // -------------------------------------------------------------------------
-      /**
-       * Returns true if a resolved entity of the given tier should count
-       * against the expansion/length limits.
-       * @param {string} tier  — LIMIT_TIER_EXTERNAL | LIMIT_TIER_BASE
-       * @returns {boolean}
-       */
-      _tierCounts(tier) {
-        if (this._limitTiers.has(LIMIT_TIER_ALL)) return true;
-        return this._limitTiers.has(tier);
-      }
-      // -------------------------------------------------------------------------
-      // Private: entity resolution
-      // -------------------------------------------------------------------------
-      /**
-       * Resolve a named entity token (without & and ;).
-       * Priority: inputMap > externalMap > baseMap
-       * Returns the resolved value tagged with its limit tier.
-       *
-       * @param {string} name
-       * @returns {{ value: string, tier: string }|undefined}
-       */
-      _resolveName(name2) {
-        if (name2 in this._inputMap) return { value: this._inputMap[name2], tier: LIMIT_TIER_EXTERNAL };
-        if (name2 in this._externalMap) return { value: this._externalMap[name2], tier: LIMIT_TIER_EXTERNAL };
-        if (name2 in this._baseMap) return { value: this._baseMap[name2], tier: LIMIT_TIER_BASE };
-        return void 0;
-      }
-      /**
-       * Classify a codepoint and return the minimum action level that must be applied.
-       * Returns -1 when no minimum is imposed (normal allow path).
-       *
-       * Ranges checked (in priority order):
-       *   1. U+0000            — null, governed by nullNCR (always ≥ remove)
-       *   2. U+D800–U+DFFF     — surrogates, always prohibited (min: remove)
-       *   3. U+0001–U+001F \ {0x09,0x0A,0x0D}  — XML 1.0 restricted C0 (min: remove)
-       *      (skipped in XML 1.1 — C0 controls are allowed when written as NCRs)
-       *
-       * @param {number} cp  — codepoint
-       * @returns {number}   — minimum NCR_LEVEL value, or -1 for no restriction
-       */
-      _classifyNCR(cp) {
-        if (cp === 0) return this._ncrNullLevel;
-        if (cp >= 55296 && cp <= 57343) return NCR_LEVEL.remove;
-        if (this._ncrXmlVersion === 1) {
-          if (cp >= 1 && cp <= 31 && !XML10_ALLOWED_C0.has(cp)) return NCR_LEVEL.remove;
+        if (code2 > 56319) {
+          if (!(code2 >= 57344 && code2 <= 65533)) {
+            this.fail("disallowed character.");
+          }
+          return code2;
         }
-        return -1;
+        const final = 65536 + (code2 - 55296) * 1024 + (chunk.charCodeAt(i + 1) - 56320);
+        this.i = i + 2;
+        if (final > 1114111) {
+          this.fail("disallowed character.");
+        }
+        return final;
       }
       /**
-       * Execute a resolved NCR action.
+       * Get a single code point out of the current chunk. This updates the current
+       * position if we do position tracking.
        *
-       * @param {number} action   — NCR_LEVEL value
-       * @param {string} token    — raw token (e.g. '#38') for error messages
-       * @param {number} cp       — codepoint, used only for error messages
-       * @returns {string|undefined}
-       *   - decoded character string  → 'allow'
-       *   - ''                        → 'remove'
-       *   - undefined                 → 'leave' (caller must skip past '&' only)
-       *   - throws Error              → 'throw'
+       * This is the algorithm to use for XML 1.1.
+       *
+       * @returns {number} The character read.
        */
-      _applyNCRAction(action, token, cp) {
-        switch (action) {
-          case NCR_LEVEL.allow:
-            return String.fromCodePoint(cp);
-          case NCR_LEVEL.remove:
-            return "";
-          case NCR_LEVEL.leave:
-            return void 0;
-          // signal: keep literal
-          case NCR_LEVEL.throw:
-            throw new Error(
-              `[EntityDecoder] Prohibited numeric character reference &${token}; (U+${cp.toString(16).toUpperCase().padStart(4, "0")})`
-            );
+      getCode11() {
+        const { chunk, i } = this;
+        this.prevI = i;
+        this.i = i + 1;
+        if (i >= chunk.length) {
+          return EOC;
+        }
+        const code2 = chunk.charCodeAt(i);
+        this.column++;
+        if (code2 < 55296) {
+          if (code2 > 31 && code2 < 127 || code2 > 159 && code2 !== LS || code2 === TAB) {
+            return code2;
+          }
+          switch (code2) {
+            case NL:
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL;
+            case CR: {
+              const next = chunk.charCodeAt(i + 1);
+              if (next === NL || next === NEL) {
+                this.i = i + 2;
+              }
+            }
+            /* yes, fall through */
+            case NEL:
+            // 0x85
+            case LS:
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL_LIKE;
+            default:
+              this.fail("disallowed character.");
+              return code2;
+          }
+        }
+        if (code2 > 56319) {
+          if (!(code2 >= 57344 && code2 <= 65533)) {
+            this.fail("disallowed character.");
+          }
+          return code2;
+        }
+        const final = 65536 + (code2 - 55296) * 1024 + (chunk.charCodeAt(i + 1) - 56320);
+        this.i = i + 2;
+        if (final > 1114111) {
+          this.fail("disallowed character.");
+        }
+        return final;
+      }
+      /**
+       * Like ``getCode`` but with the return value normalized so that ``NL`` is
+       * returned for ``NL_LIKE``.
+       */
+      getCodeNorm() {
+        const c = this.getCode();
+        return c === NL_LIKE ? NL : c;
+      }
+      unget() {
+        this.i = this.prevI;
+        this.column--;
+      }
+      /**
+       * Capture characters into a buffer until encountering one of a set of
+       * characters.
+       *
+       * @param chars An array of codepoints. Encountering a character in the array
+       * ends the capture. (``chars`` may safely contain ``NL``.)
+       *
+       * @return The character code that made the capture end, or ``EOC`` if we hit
+       * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
+       * instead.
+       */
+      captureTo(chars) {
+        let { i: start } = this;
+        const { chunk } = this;
+        while (true) {
+          const c = this.getCode();
+          const isNLLike = c === NL_LIKE;
+          const final = isNLLike ? NL : c;
+          if (final === EOC || chars.includes(final)) {
+            this.text += chunk.slice(start, this.prevI);
+            return final;
+          }
+          if (isNLLike) {
+            this.text += `${chunk.slice(start, this.prevI)}
+`;
+            start = this.i;
+          }
+        }
+      }
+      /**
+       * Capture characters into a buffer until encountering a character.
+       *
+       * @param char The codepoint that ends the capture. **NOTE ``char`` MAY NOT
+       * CONTAIN ``NL``.** Passing ``NL`` will result in buggy behavior.
+       *
+       * @return ``true`` if we ran into the character. Otherwise, we ran into the
+       * end of the current chunk.
+       */
+      captureToChar(char) {
+        let { i: start } = this;
+        const { chunk } = this;
+        while (true) {
+          let c = this.getCode();
+          switch (c) {
+            case NL_LIKE:
+              this.text += `${chunk.slice(start, this.prevI)}
+`;
+              start = this.i;
+              c = NL;
+              break;
+            case EOC:
+              this.text += chunk.slice(start);
+              return false;
+            default:
+          }
+          if (c === char) {
+            this.text += chunk.slice(start, this.prevI);
+            return true;
+          }
+        }
+      }
+      /**
+       * Capture characters that satisfy ``isNameChar`` into the ``name`` field of
+       * this parser.
+       *
+       * @return The character code that made the test fail, or ``EOC`` if we hit
+       * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
+       * instead.
+       */
+      captureNameChars() {
+        const { chunk, i: start } = this;
+        while (true) {
+          const c = this.getCode();
+          if (c === EOC) {
+            this.name += chunk.slice(start);
+            return EOC;
+          }
+          if (!isNameChar(c)) {
+            this.name += chunk.slice(start, this.prevI);
+            return c === NL_LIKE ? NL : c;
+          }
+        }
+      }
+      /**
+       * Skip white spaces.
+       *
+       * @return The character that ended the skip, or ``EOC`` if we hit
+       * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
+       * instead.
+       */
+      skipSpaces() {
+        while (true) {
+          const c = this.getCodeNorm();
+          if (c === EOC || !isS(c)) {
+            return c;
+          }
+        }
+      }
+      setXMLVersion(version2) {
+        this.currentXMLVersion = version2;
+        if (version2 === "1.0") {
+          this.isChar = isChar10;
+          this.getCode = this.getCode10;
+        } else {
+          this.isChar = isChar11;
+          this.getCode = this.getCode11;
+        }
+      }
+      // STATE ENGINE METHODS
+      // This needs to be a state separate from S_BEGIN_WHITESPACE because we want
+      // to be sure never to come back to this state later.
+      sBegin() {
+        if (this.chunk.charCodeAt(0) === 65279) {
+          this.i++;
+          this.column++;
+        }
+        this.state = S_BEGIN_WHITESPACE;
+      }
+      sBeginWhitespace() {
+        const iBefore = this.i;
+        const c = this.skipSpaces();
+        if (this.prevI !== iBefore) {
+          this.xmlDeclPossible = false;
+        }
+        switch (c) {
+          case LESS:
+            this.state = S_OPEN_WAKA;
+            if (this.text.length !== 0) {
+              throw new Error("no-empty text at start");
+            }
+            break;
+          case EOC:
+            break;
           default:
-            return String.fromCodePoint(cp);
+            this.unget();
+            this.state = S_TEXT;
+            this.xmlDeclPossible = false;
         }
       }
-      /**
-       * Full NCR resolution pipeline for a numeric token.
-       *
-       * Steps:
-       *   1. Parse the codepoint (decimal or hex).
-       *   2. Validate the raw codepoint range (NaN, <0, >0x10FFFF).
-       *   3. If numericAllowed is false and no minimum restriction applies → leave as-is.
-       *   4. Classify the codepoint to find the minimum required action level.
-       *   5. Resolve effective action = max(onNCR, minimum).
-       *   6. Apply and return.
-       *
-       * @param {string} token  — e.g. '#38', '#x26', '#X26'
-       * @returns {string|undefined}
-       *   - string (incl. '')  — replacement ('' = remove)
-       *   - undefined          — leave original &token; as-is
-       */
-      _resolveNCR(token) {
-        const second = token.charCodeAt(1);
-        let cp;
-        if (second === 120 || second === 88) {
-          cp = parseInt(token.slice(2), 16);
-        } else {
-          cp = parseInt(token.slice(1), 10);
-        }
-        if (Number.isNaN(cp) || cp < 0 || cp > 1114111) return void 0;
-        const minimum = this._classifyNCR(cp);
-        if (!this._numericAllowed && minimum < NCR_LEVEL.remove) return void 0;
-        const effective = minimum === -1 ? this._ncrOnLevel : Math.max(this._ncrOnLevel, minimum);
-        return this._applyNCRAction(effective, token, cp);
-      }
-    };
-  }
-});
-
-// node_modules/@nodable/entities/src/index.js
-var init_src = __esm({
-  "node_modules/@nodable/entities/src/index.js"() {
-    init_EntityDecoder();
-    init_entities();
-  }
-});
-
-// node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
-function validatePropertyName(propertyName, optionName) {
-  if (typeof propertyName !== "string") {
-    return;
-  }
-  const normalized = propertyName.toLowerCase();
-  if (DANGEROUS_PROPERTY_NAMES.some((dangerous) => normalized === dangerous.toLowerCase())) {
-    throw new Error(
-      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
-    );
-  }
-  if (criticalProperties.some((dangerous) => normalized === dangerous.toLowerCase())) {
-    throw new Error(
-      `[SECURITY] Invalid ${optionName}: "${propertyName}" is a reserved JavaScript keyword that could cause prototype pollution`
-    );
-  }
-}
-function normalizeProcessEntities(value, htmlEntities) {
-  if (typeof value === "boolean") {
-    return {
-      enabled: value,
-      // true or false
-      maxEntitySize: 1e4,
-      maxExpansionDepth: 1e4,
-      maxTotalExpansions: Infinity,
-      maxExpandedLength: 1e5,
-      maxEntityCount: 1e3,
-      allowedTags: null,
-      tagFilter: null,
-      appliesTo: "all"
-    };
-  }
-  if (typeof value === "object" && value !== null) {
-    return {
-      enabled: value.enabled !== false,
-      maxEntitySize: Math.max(1, value.maxEntitySize ?? 1e4),
-      maxExpansionDepth: Math.max(1, value.maxExpansionDepth ?? 1e4),
-      maxTotalExpansions: Math.max(1, value.maxTotalExpansions ?? Infinity),
-      maxExpandedLength: Math.max(1, value.maxExpandedLength ?? 1e5),
-      maxEntityCount: Math.max(1, value.maxEntityCount ?? 1e3),
-      allowedTags: value.allowedTags ?? null,
-      tagFilter: value.tagFilter ?? null,
-      appliesTo: value.appliesTo ?? "all"
-    };
-  }
-  return normalizeProcessEntities(true);
-}
-var defaultOnDangerousProperty, defaultOptions2, buildOptions;
-var init_OptionsBuilder = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js"() {
-    init_util2();
-    defaultOnDangerousProperty = (name2) => {
-      if (DANGEROUS_PROPERTY_NAMES.includes(name2)) {
-        return "__" + name2;
-      }
-      return name2;
-    };
-    defaultOptions2 = {
-      preserveOrder: false,
-      attributeNamePrefix: "@_",
-      attributesGroupName: false,
-      textNodeName: "#text",
-      ignoreAttributes: true,
-      removeNSPrefix: false,
-      // remove NS from tag name or attribute name if true
-      allowBooleanAttributes: false,
-      //a tag can have attributes without any value
-      //ignoreRootElement : false,
-      parseTagValue: true,
-      parseAttributeValue: false,
-      trimValues: true,
-      //Trim string values of tag and attributes
-      cdataPropName: false,
-      numberParseOptions: {
-        hex: true,
-        leadingZeros: true,
-        eNotation: true,
-        unicode: false
-      },
-      tagValueProcessor: function(tagName, val) {
-        return val;
-      },
-      attributeValueProcessor: function(attrName, val) {
-        return val;
-      },
-      stopNodes: [],
-      //nested tags will not be parsed even for errors
-      alwaysCreateTextNode: false,
-      isArray: () => false,
-      commentPropName: false,
-      unpairedTags: [],
-      processEntities: true,
-      htmlEntities: false,
-      entityDecoder: null,
-      ignoreDeclaration: false,
-      ignorePiTags: false,
-      transformTagName: false,
-      transformAttributeName: false,
-      updateTag: function(tagName, jPath, attrs) {
-        return tagName;
-      },
-      // skipEmptyListItem: false
-      captureMetaData: false,
-      maxNestedTags: 100,
-      strictReservedNames: true,
-      jPath: true,
-      // if true, pass jPath string to callbacks; if false, pass matcher instance
-      onDangerousProperty: defaultOnDangerousProperty
-    };
-    buildOptions = function(options) {
-      const built = Object.assign({}, defaultOptions2, options);
-      const propertyNameOptions = [
-        { value: built.attributeNamePrefix, name: "attributeNamePrefix" },
-        { value: built.attributesGroupName, name: "attributesGroupName" },
-        { value: built.textNodeName, name: "textNodeName" },
-        { value: built.cdataPropName, name: "cdataPropName" },
-        { value: built.commentPropName, name: "commentPropName" }
-      ];
-      for (const { value, name: name2 } of propertyNameOptions) {
-        if (value) {
-          validatePropertyName(value, name2);
-        }
-      }
-      if (built.onDangerousProperty === null) {
-        built.onDangerousProperty = defaultOnDangerousProperty;
-      }
-      built.processEntities = normalizeProcessEntities(built.processEntities, built.htmlEntities);
-      built.unpairedTagsSet = new Set(built.unpairedTags);
-      if (built.stopNodes && Array.isArray(built.stopNodes)) {
-        built.stopNodes = built.stopNodes.map((node) => {
-          if (typeof node === "string" && node.startsWith("*.")) {
-            return ".." + node.substring(2);
+      sDoctype() {
+        var _a3;
+        const c = this.captureTo(DOCTYPE_TERMINATOR);
+        switch (c) {
+          case GREATER: {
+            (_a3 = this.doctypeHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, this.text);
+            this.text = "";
+            this.state = S_TEXT;
+            this.doctype = true;
+            break;
           }
-          return node;
-        });
+          case EOC:
+            break;
+          default:
+            this.text += String.fromCodePoint(c);
+            if (c === OPEN_BRACKET) {
+              this.state = S_DTD;
+            } else if (isQuote(c)) {
+              this.state = S_DOCTYPE_QUOTE;
+              this.q = c;
+            }
+        }
       }
-      return built;
-    };
-  }
-});
-
-// node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
-var METADATA_SYMBOL, XmlNode;
-var init_xmlNode = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/xmlNode.js"() {
-    "use strict";
-    if (typeof Symbol !== "function") {
-      METADATA_SYMBOL = "@@xmlMetadata";
-    } else {
-      METADATA_SYMBOL = /* @__PURE__ */ Symbol("XML Node Metadata");
-    }
-    XmlNode = class {
-      constructor(tagname) {
-        this.tagname = tagname;
-        this.child = [];
-        this[":@"] = /* @__PURE__ */ Object.create(null);
+      sDoctypeQuote() {
+        const q = this.q;
+        if (this.captureToChar(q)) {
+          this.text += String.fromCodePoint(q);
+          this.q = null;
+          this.state = S_DOCTYPE;
+        }
       }
-      add(key, val) {
-        if (key === "__proto__") key = "#__proto__";
-        this.child.push({ [key]: val });
+      sDTD() {
+        const c = this.captureTo(DTD_TERMINATOR);
+        if (c === EOC) {
+          return;
+        }
+        this.text += String.fromCodePoint(c);
+        if (c === CLOSE_BRACKET) {
+          this.state = S_DOCTYPE;
+        } else if (c === LESS) {
+          this.state = S_DTD_OPEN_WAKA;
+        } else if (isQuote(c)) {
+          this.state = S_DTD_QUOTED;
+          this.q = c;
+        }
       }
-      addChild(node, startIndex) {
-        if (node.tagname === "__proto__") node.tagname = "#__proto__";
-        if (node[":@"] && Object.keys(node[":@"]).length > 0) {
-          this.child.push({ [node.tagname]: node.child, [":@"]: node[":@"] });
+      sDTDQuoted() {
+        const q = this.q;
+        if (this.captureToChar(q)) {
+          this.text += String.fromCodePoint(q);
+          this.state = S_DTD;
+          this.q = null;
+        }
+      }
+      sDTDOpenWaka() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        switch (c) {
+          case BANG:
+            this.state = S_DTD_OPEN_WAKA_BANG;
+            this.openWakaBang = "";
+            break;
+          case QUESTION:
+            this.state = S_DTD_PI;
+            break;
+          default:
+            this.state = S_DTD;
+        }
+      }
+      sDTDOpenWakaBang() {
+        const char = String.fromCodePoint(this.getCodeNorm());
+        const owb = this.openWakaBang += char;
+        this.text += char;
+        if (owb !== "-") {
+          this.state = owb === "--" ? S_DTD_COMMENT : S_DTD;
+          this.openWakaBang = "";
+        }
+      }
+      sDTDComment() {
+        if (this.captureToChar(MINUS)) {
+          this.text += "-";
+          this.state = S_DTD_COMMENT_ENDING;
+        }
+      }
+      sDTDCommentEnding() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        this.state = c === MINUS ? S_DTD_COMMENT_ENDED : S_DTD_COMMENT;
+      }
+      sDTDCommentEnded() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        if (c === GREATER) {
+          this.state = S_DTD;
         } else {
-          this.child.push({ [node.tagname]: node.child });
-        }
-        this.addStartIndex(startIndex);
-      }
-      addStartIndex(startIndex) {
-        if (startIndex !== void 0) {
-          this.child[this.child.length - 1][METADATA_SYMBOL] = { startIndex };
+          this.fail("malformed comment.");
+          this.state = S_DTD_COMMENT;
         }
       }
-      addEndIndex(endIndex) {
-        const lastChild = this.child[this.child.length - 1];
-        if (lastChild !== void 0 && lastChild[METADATA_SYMBOL] !== void 0 && lastChild[METADATA_SYMBOL].endIndex === void 0) {
-          lastChild[METADATA_SYMBOL].endIndex = endIndex;
+      sDTDPI() {
+        if (this.captureToChar(QUESTION)) {
+          this.text += "?";
+          this.state = S_DTD_PI_ENDING;
         }
       }
-      /** symbol used for metadata */
-      static getMetaDataSymbol() {
-        return METADATA_SYMBOL;
+      sDTDPIEnding() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        if (c === GREATER) {
+          this.state = S_DTD;
+        }
       }
-    };
-  }
-});
-
-// node_modules/xml-naming/src/index.js
-var nameStartChar10, nameChar10, nameStartChar11, nameChar11, buildRegexes, regexes10, regexes11, nameStartCharAscii, nameCharAscii, regexesAscii, getRegexes, qName;
-var init_src2 = __esm({
-  "node_modules/xml-naming/src/index.js"() {
-    nameStartChar10 = ":A-Za-z_\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD";
-    nameChar10 = nameStartChar10 + "\\-\\.\\d\xB7\u0300-\u036F\u203F-\u2040";
-    nameStartChar11 = ":A-Za-z_\xC0-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
-    nameChar11 = nameStartChar11 + "\\-\\.\\d\xB7\u0300-\u036F\u0487\u203F-\u2040";
-    buildRegexes = (startChar, char, flags = "") => {
-      const ncStart = startChar.replace(":", "");
-      const ncChar = char.replace(":", "");
-      const ncNamePat = `[${ncStart}][${ncChar}]*`;
-      return {
-        name: new RegExp(`^[${startChar}][${char}]*$`, flags),
-        ncName: new RegExp(`^${ncNamePat}$`, flags),
-        qName: new RegExp(`^${ncNamePat}(?::${ncNamePat})?$`, flags),
-        nmToken: new RegExp(`^[${char}]+$`, flags),
-        nmTokens: new RegExp(`^[${char}]+(?:\\s+[${char}]+)*$`, flags)
-      };
-    };
-    regexes10 = buildRegexes(nameStartChar10, nameChar10);
-    regexes11 = buildRegexes(nameStartChar11, nameChar11, "u");
-    nameStartCharAscii = ":A-Za-z_";
-    nameCharAscii = nameStartCharAscii + "\\-\\.\\d";
-    regexesAscii = buildRegexes(nameStartCharAscii, nameCharAscii);
-    getRegexes = (xmlVersion = "1.0", asciiOnly = false) => {
-      if (asciiOnly) return regexesAscii;
-      return xmlVersion === "1.1" ? regexes11 : regexes10;
-    };
-    qName = (str, { xmlVersion = "1.0", asciiOnly = false } = {}) => getRegexes(xmlVersion, asciiOnly).qName.test(str);
-  }
-});
-
-// node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
-function hasSeq(data, seq, i) {
-  for (let j = 0; j < seq.length; j++) {
-    if (seq[j] !== data[i + j + 1]) return false;
-  }
-  return true;
-}
-function validateEntityName2(name2, xmlVersion) {
-  if (qName(name2, { xmlVersion }))
-    return name2;
-  else
-    throw new Error(`Invalid entity name ${name2}`);
-}
-var DocTypeReader, skipWhitespace;
-var init_DocTypeReader = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js"() {
-    init_src2();
-    DocTypeReader = class {
-      constructor(options, xmlVersion) {
-        this.suppressValidationErr = !options;
-        this.options = options;
-        this.xmlVersion = xmlVersion || 1;
+      sText() {
+        if (this.tags.length !== 0) {
+          this.handleTextInRoot();
+        } else {
+          this.handleTextOutsideRoot();
+        }
       }
-      setXmlVersion(xmlVersion = 1) {
-        this.xmlVersion = xmlVersion;
-      }
-      readDocType(xmlData, i) {
-        const entities = /* @__PURE__ */ Object.create(null);
-        let entityCount = 0;
-        if (xmlData[i + 3] === "O" && xmlData[i + 4] === "C" && xmlData[i + 5] === "T" && xmlData[i + 6] === "Y" && xmlData[i + 7] === "P" && xmlData[i + 8] === "E") {
-          i = i + 9;
-          let angleBracketsCount = 1;
-          let hasBody = false, comment = false;
-          let quoteChar = null;
-          let exp = "";
-          for (; i < xmlData.length; i++) {
-            if (quoteChar !== null) {
-              if (xmlData[i] === quoteChar) quoteChar = null;
-              exp += xmlData[i];
-              continue;
-            }
-            if (!hasBody && !comment && (xmlData[i] === '"' || xmlData[i] === "'")) {
-              quoteChar = xmlData[i];
-              exp += xmlData[i];
-              continue;
-            }
-            if (xmlData[i] === "<" && !comment) {
-              if (hasBody && hasSeq(xmlData, "!ENTITY", i)) {
-                i += 7;
-                let entityName, val;
-                [entityName, val, i] = this.readEntityExp(xmlData, i + 1, this.suppressValidationErr);
-                if (val.indexOf("&") === -1) {
-                  if (this.options.enabled !== false && this.options.maxEntityCount != null && entityCount >= this.options.maxEntityCount) {
-                    throw new Error(
-                      `Entity count (${entityCount + 1}) exceeds maximum allowed (${this.options.maxEntityCount})`
-                    );
-                  }
-                  entities[entityName] = val;
-                  entityCount++;
-                }
-              } else if (hasBody && hasSeq(xmlData, "!ELEMENT", i)) {
-                i += 8;
-                const { index } = this.readElementExp(xmlData, i + 1);
-                i = index;
-              } else if (hasBody && hasSeq(xmlData, "!ATTLIST", i)) {
-                i += 8;
-              } else if (hasBody && hasSeq(xmlData, "!NOTATION", i)) {
-                i += 9;
-                const { index } = this.readNotationExp(xmlData, i + 1, this.suppressValidationErr);
-                i = index;
-              } else if (hasSeq(xmlData, "!--", i)) comment = true;
-              else throw new Error(`Invalid DOCTYPE`);
-              angleBracketsCount++;
-              exp = "";
-            } else if (xmlData[i] === ">") {
-              if (comment) {
-                if (xmlData[i - 1] === "-" && xmlData[i - 2] === "-") {
-                  comment = false;
-                  angleBracketsCount--;
-                }
-              } else {
-                angleBracketsCount--;
-              }
-              if (angleBracketsCount === 0) {
+      sEntity() {
+        let { i: start } = this;
+        const { chunk } = this;
+        loop:
+          while (true) {
+            switch (this.getCode()) {
+              case NL_LIKE:
+                this.entity += `${chunk.slice(start, this.prevI)}
+`;
+                start = this.i;
                 break;
+              case SEMICOLON: {
+                const { entityReturnState } = this;
+                const entity = this.entity + chunk.slice(start, this.prevI);
+                this.state = entityReturnState;
+                let parsed;
+                if (entity === "") {
+                  this.fail("empty entity name.");
+                  parsed = "&;";
+                } else {
+                  parsed = this.parseEntity(entity);
+                  this.entity = "";
+                }
+                if (entityReturnState !== S_TEXT || this.textHandler !== void 0) {
+                  this.text += parsed;
+                }
+                break loop;
               }
-            } else if (xmlData[i] === "[") {
-              hasBody = true;
+              case EOC:
+                this.entity += chunk.slice(start);
+                break loop;
+              default:
+            }
+          }
+      }
+      sOpenWaka() {
+        const c = this.getCode();
+        if (isNameStartChar(c)) {
+          this.state = S_OPEN_TAG;
+          this.unget();
+          this.xmlDeclPossible = false;
+        } else {
+          switch (c) {
+            case FORWARD_SLASH:
+              this.state = S_CLOSE_TAG;
+              this.xmlDeclPossible = false;
+              break;
+            case BANG:
+              this.state = S_OPEN_WAKA_BANG;
+              this.openWakaBang = "";
+              this.xmlDeclPossible = false;
+              break;
+            case QUESTION:
+              this.state = S_PI_FIRST_CHAR;
+              break;
+            default:
+              this.fail("disallowed character in tag name");
+              this.state = S_TEXT;
+              this.xmlDeclPossible = false;
+          }
+        }
+      }
+      sOpenWakaBang() {
+        this.openWakaBang += String.fromCodePoint(this.getCodeNorm());
+        switch (this.openWakaBang) {
+          case "[CDATA[":
+            if (!this.sawRoot && !this.reportedTextBeforeRoot) {
+              this.fail("text data outside of root node.");
+              this.reportedTextBeforeRoot = true;
+            }
+            if (this.closedRoot && !this.reportedTextAfterRoot) {
+              this.fail("text data outside of root node.");
+              this.reportedTextAfterRoot = true;
+            }
+            this.state = S_CDATA;
+            this.openWakaBang = "";
+            break;
+          case "--":
+            this.state = S_COMMENT;
+            this.openWakaBang = "";
+            break;
+          case "DOCTYPE":
+            this.state = S_DOCTYPE;
+            if (this.doctype || this.sawRoot) {
+              this.fail("inappropriately located doctype declaration.");
+            }
+            this.openWakaBang = "";
+            break;
+          default:
+            if (this.openWakaBang.length >= 7) {
+              this.fail("incorrect syntax.");
+            }
+        }
+      }
+      sComment() {
+        if (this.captureToChar(MINUS)) {
+          this.state = S_COMMENT_ENDING;
+        }
+      }
+      sCommentEnding() {
+        var _a3;
+        const c = this.getCodeNorm();
+        if (c === MINUS) {
+          this.state = S_COMMENT_ENDED;
+          (_a3 = this.commentHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, this.text);
+          this.text = "";
+        } else {
+          this.text += `-${String.fromCodePoint(c)}`;
+          this.state = S_COMMENT;
+        }
+      }
+      sCommentEnded() {
+        const c = this.getCodeNorm();
+        if (c !== GREATER) {
+          this.fail("malformed comment.");
+          this.text += `--${String.fromCodePoint(c)}`;
+          this.state = S_COMMENT;
+        } else {
+          this.state = S_TEXT;
+        }
+      }
+      sCData() {
+        if (this.captureToChar(CLOSE_BRACKET)) {
+          this.state = S_CDATA_ENDING;
+        }
+      }
+      sCDataEnding() {
+        const c = this.getCodeNorm();
+        if (c === CLOSE_BRACKET) {
+          this.state = S_CDATA_ENDING_2;
+        } else {
+          this.text += `]${String.fromCodePoint(c)}`;
+          this.state = S_CDATA;
+        }
+      }
+      sCDataEnding2() {
+        var _a3;
+        const c = this.getCodeNorm();
+        switch (c) {
+          case GREATER: {
+            (_a3 = this.cdataHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, this.text);
+            this.text = "";
+            this.state = S_TEXT;
+            break;
+          }
+          case CLOSE_BRACKET:
+            this.text += "]";
+            break;
+          default:
+            this.text += `]]${String.fromCodePoint(c)}`;
+            this.state = S_CDATA;
+        }
+      }
+      // We need this separate state to check the first character fo the pi target
+      // with this.nameStartCheck which allows less characters than this.nameCheck.
+      sPIFirstChar() {
+        const c = this.getCodeNorm();
+        if (this.nameStartCheck(c)) {
+          this.piTarget += String.fromCodePoint(c);
+          this.state = S_PI_REST;
+        } else if (c === QUESTION || isS(c)) {
+          this.fail("processing instruction without a target.");
+          this.state = c === QUESTION ? S_PI_ENDING : S_PI_BODY;
+        } else {
+          this.fail("disallowed character in processing instruction name.");
+          this.piTarget += String.fromCodePoint(c);
+          this.state = S_PI_REST;
+        }
+      }
+      sPIRest() {
+        const { chunk, i: start } = this;
+        while (true) {
+          const c = this.getCodeNorm();
+          if (c === EOC) {
+            this.piTarget += chunk.slice(start);
+            return;
+          }
+          if (!this.nameCheck(c)) {
+            this.piTarget += chunk.slice(start, this.prevI);
+            const isQuestion = c === QUESTION;
+            if (isQuestion || isS(c)) {
+              if (this.piTarget === "xml") {
+                if (!this.xmlDeclPossible) {
+                  this.fail("an XML declaration must be at the start of the document.");
+                }
+                this.state = isQuestion ? S_XML_DECL_ENDING : S_XML_DECL_NAME_START;
+              } else {
+                this.state = isQuestion ? S_PI_ENDING : S_PI_BODY;
+              }
             } else {
-              exp += xmlData[i];
+              this.fail("disallowed character in processing instruction name.");
+              this.piTarget += String.fromCodePoint(c);
             }
-          }
-          if (quoteChar !== null || angleBracketsCount !== 0) {
-            throw new Error(`Unclosed DOCTYPE`);
-          }
-        } else {
-          throw new Error(`Invalid Tag instead of DOCTYPE`);
-        }
-        return { entities, i };
-      }
-      readEntityExp(xmlData, i) {
-        i = skipWhitespace(xmlData, i);
-        const startIndex = i;
-        while (i < xmlData.length && !/\s/.test(xmlData[i]) && xmlData[i] !== '"' && xmlData[i] !== "'") {
-          i++;
-        }
-        let entityName = xmlData.substring(startIndex, i);
-        validateEntityName2(entityName, { xmlVersion: this.xmlVersion });
-        i = skipWhitespace(xmlData, i);
-        if (!this.suppressValidationErr) {
-          if (xmlData.substring(i, i + 6).toUpperCase() === "SYSTEM") {
-            throw new Error("External entities are not supported");
-          } else if (xmlData[i] === "%") {
-            throw new Error("Parameter entities are not supported");
-          }
-        }
-        let entityValue = "";
-        [i, entityValue] = this.readIdentifierVal(xmlData, i, "entity");
-        if (this.options.enabled !== false && this.options.maxEntitySize != null && entityValue.length > this.options.maxEntitySize) {
-          throw new Error(
-            `Entity "${entityName}" size (${entityValue.length}) exceeds maximum allowed size (${this.options.maxEntitySize})`
-          );
-        }
-        i--;
-        return [entityName, entityValue, i];
-      }
-      readNotationExp(xmlData, i) {
-        i = skipWhitespace(xmlData, i);
-        const startIndex = i;
-        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-          i++;
-        }
-        let notationName = xmlData.substring(startIndex, i);
-        !this.suppressValidationErr && validateEntityName2(notationName, { xmlVersion: this.xmlVersion });
-        i = skipWhitespace(xmlData, i);
-        const identifierType = xmlData.substring(i, i + 6).toUpperCase();
-        if (!this.suppressValidationErr && identifierType !== "SYSTEM" && identifierType !== "PUBLIC") {
-          throw new Error(`Expected SYSTEM or PUBLIC, found "${identifierType}"`);
-        }
-        i += identifierType.length;
-        i = skipWhitespace(xmlData, i);
-        let publicIdentifier = null;
-        let systemIdentifier = null;
-        if (identifierType === "PUBLIC") {
-          [i, publicIdentifier] = this.readIdentifierVal(xmlData, i, "publicIdentifier");
-          i = skipWhitespace(xmlData, i);
-          if (xmlData[i] === '"' || xmlData[i] === "'") {
-            [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
-          }
-        } else if (identifierType === "SYSTEM") {
-          [i, systemIdentifier] = this.readIdentifierVal(xmlData, i, "systemIdentifier");
-          if (!this.suppressValidationErr && !systemIdentifier) {
-            throw new Error("Missing mandatory system identifier for SYSTEM notation");
-          }
-        }
-        return { notationName, publicIdentifier, systemIdentifier, index: --i };
-      }
-      readIdentifierVal(xmlData, i, type) {
-        let identifierVal = "";
-        const startChar = xmlData[i];
-        if (startChar !== '"' && startChar !== "'") {
-          throw new Error(`Expected quoted string, found "${startChar}"`);
-        }
-        i++;
-        const startIndex = i;
-        while (i < xmlData.length && xmlData[i] !== startChar) {
-          i++;
-        }
-        identifierVal = xmlData.substring(startIndex, i);
-        if (xmlData[i] !== startChar) {
-          throw new Error(`Unterminated ${type} value`);
-        }
-        i++;
-        return [i, identifierVal];
-      }
-      readElementExp(xmlData, i) {
-        i = skipWhitespace(xmlData, i);
-        const startIndex = i;
-        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-          i++;
-        }
-        let elementName = xmlData.substring(startIndex, i);
-        if (!this.suppressValidationErr && !qName(elementName, { xmlVersion: this.xmlVersion })) {
-          throw new Error(`Invalid element name: "${elementName}"`);
-        }
-        i = skipWhitespace(xmlData, i);
-        let contentModel = "";
-        if (xmlData[i] === "E" && hasSeq(xmlData, "MPTY", i)) i += 4;
-        else if (xmlData[i] === "A" && hasSeq(xmlData, "NY", i)) i += 2;
-        else if (xmlData[i] === "(") {
-          i++;
-          const startIndex2 = i;
-          while (i < xmlData.length && xmlData[i] !== ")") {
-            i++;
-          }
-          contentModel = xmlData.substring(startIndex2, i);
-          if (xmlData[i] !== ")") {
-            throw new Error("Unterminated content model");
-          }
-        } else if (!this.suppressValidationErr) {
-          throw new Error(`Invalid Element Expression, found "${xmlData[i]}"`);
-        }
-        return {
-          elementName,
-          contentModel: contentModel.trim(),
-          index: i
-        };
-      }
-      readAttlistExp(xmlData, i) {
-        i = skipWhitespace(xmlData, i);
-        let startIndex = i;
-        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-          i++;
-        }
-        let elementName = xmlData.substring(startIndex, i);
-        validateEntityName2(elementName, { xmlVersion: this.xmlVersion });
-        i = skipWhitespace(xmlData, i);
-        startIndex = i;
-        while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-          i++;
-        }
-        let attributeName = xmlData.substring(startIndex, i);
-        if (!validateEntityName2(attributeName, { xmlVersion: this.xmlVersion })) {
-          throw new Error(`Invalid attribute name: "${attributeName}"`);
-        }
-        i = skipWhitespace(xmlData, i);
-        let attributeType = "";
-        if (xmlData.substring(i, i + 8).toUpperCase() === "NOTATION") {
-          attributeType = "NOTATION";
-          i += 8;
-          i = skipWhitespace(xmlData, i);
-          if (xmlData[i] !== "(") {
-            throw new Error(`Expected '(', found "${xmlData[i]}"`);
-          }
-          i++;
-          let allowedNotations = [];
-          while (i < xmlData.length && xmlData[i] !== ")") {
-            const startIndex2 = i;
-            while (i < xmlData.length && xmlData[i] !== "|" && xmlData[i] !== ")") {
-              i++;
-            }
-            let notation = xmlData.substring(startIndex2, i);
-            notation = notation.trim();
-            if (!validateEntityName2(notation, { xmlVersion: this.xmlVersion })) {
-              throw new Error(`Invalid notation name: "${notation}"`);
-            }
-            allowedNotations.push(notation);
-            if (xmlData[i] === "|") {
-              i++;
-              i = skipWhitespace(xmlData, i);
-            }
-          }
-          if (xmlData[i] !== ")") {
-            throw new Error("Unterminated list of notations");
-          }
-          i++;
-          attributeType += " (" + allowedNotations.join("|") + ")";
-        } else {
-          const startIndex2 = i;
-          while (i < xmlData.length && !/\s/.test(xmlData[i])) {
-            i++;
-          }
-          attributeType += xmlData.substring(startIndex2, i);
-          const validTypes = ["CDATA", "ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES", "NMTOKEN", "NMTOKENS"];
-          if (!this.suppressValidationErr && !validTypes.includes(attributeType.toUpperCase())) {
-            throw new Error(`Invalid attribute type: "${attributeType}"`);
-          }
-        }
-        i = skipWhitespace(xmlData, i);
-        let defaultValue = "";
-        if (xmlData.substring(i, i + 8).toUpperCase() === "#REQUIRED") {
-          defaultValue = "#REQUIRED";
-          i += 8;
-        } else if (xmlData.substring(i, i + 7).toUpperCase() === "#IMPLIED") {
-          defaultValue = "#IMPLIED";
-          i += 7;
-        } else {
-          [i, defaultValue] = this.readIdentifierVal(xmlData, i, "ATTLIST");
-        }
-        return {
-          elementName,
-          attributeName,
-          attributeType,
-          defaultValue,
-          index: i
-        };
-      }
-    };
-    skipWhitespace = (data, index) => {
-      while (index < data.length && /\s/.test(data[index])) {
-        index++;
-      }
-      return index;
-    };
-  }
-});
-
-// node_modules/anynum/digitTable.js
-var SCRIPT_ZEROS, NOT_DIGIT, HIGH_MAP, LOW_MAX, LOW_MIN, TABLE_OFFSET, TABLE_SIZE, TABLE;
-var init_digitTable = __esm({
-  "node_modules/anynum/digitTable.js"() {
-    SCRIPT_ZEROS = [
-      // Basic Latin (ASCII) — included for completeness / pass-through
-      48,
-      // 0-9
-      // Arabic scripts
-      1632,
-      // Arabic-Indic ٠١٢٣٤٥٦٧٨٩
-      1776,
-      // Extended Arabic-Indic (Urdu/Persian/Sindhi) ۰۱۲۳
-      // Indic scripts
-      2406,
-      // Devanagari ०१२३४५६७८९
-      2534,
-      // Bengali ০১২৩৪৫৬৭৮৯
-      2662,
-      // Gurmukhi ੦੧੨੩੪੫੬੭੮੯
-      2790,
-      // Gujarati ૦૧૨૩૪૫૬૭૮૯
-      2918,
-      // Odia ୦୧୨୩୪୫୬୭୮୯
-      3046,
-      // Tamil ௦௧௨௩௪௫௬௭௮௯
-      3174,
-      // Telugu ౦౧౨౩౪౫౬౭౮౯
-      3302,
-      // Kannada ೦೧೨೩೪೫೬೭೮೯
-      3430,
-      // Malayalam ൦൧൨൩൪൫൬൭൮൯
-      3558,
-      // Sinhala Archaic ෦෧෨෩෪෫෬෭෮෯
-      // Southeast Asian scripts
-      3664,
-      // Thai ๐๑๒๓๔๕๖๗๘๙
-      3792,
-      // Lao ໐໑໒໓໔໕໖໗໘໙
-      3872,
-      // Tibetan ༠༡༢༣༤༥༦༧༨༩
-      4160,
-      // Myanmar ၀၁၂၃၄၅၆၇၈၉
-      4240,
-      // Myanmar Shan ႐႑႒႓႔႕႖႗႘႙
-      6112,
-      // Khmer ០១២៣៤៥៦៧៨៩
-      6160,
-      // Mongolian ᠐᠑᠒᠓᠔᠕᠖᠗᠘᠙
-      6470,
-      // Limbu ᥆᥇᥈᥉᥊᥋᥌᥍᥎᥏
-      6608,
-      // New Tai Lue ᧐᧑᧒᧓᧔᧕᧖᧗᧘᧙
-      6784,
-      // Tai Tham Hora ᪀᪁᪂᪃᪄᪅᪆᪇᪈᪉
-      6800,
-      // Tai Tham Tham ᪐᪑᪒᪓᪔᪕᪖᪗᪘᪙
-      6992,
-      // Balinese ᭐᭑᭒᭓᭔᭕᭖᭗᭘᭙
-      7088,
-      // Sundanese ᮰᮱᮲᮳᮴᮵᮶᮷᮸᮹
-      7232,
-      // Lepcha ᱀᱁᱂᱃᱄᱅᱆᱇᱈᱉
-      7248,
-      // Ol Chiki ᱐᱑᱒᱓᱔᱕᱖᱗᱘᱙
-      // Fullwidth (CJK context)
-      65296,
-      // Fullwidth ０１２３４５６７８９
-      // Mathematical digit variants (Unicode math block)
-      120782,
-      // Mathematical Bold
-      120792,
-      // Mathematical Double-Struck
-      120802,
-      // Mathematical Sans-Serif
-      120812,
-      // Mathematical Sans-Serif Bold
-      120822,
-      // Mathematical Monospace
-      // Other scripts
-      66720,
-      // Osmanya 𐒠𐒡𐒢𐒣𐒤𐒥𐒦𐒧𐒨𐒩
-      68912,
-      // Hanifi Rohingya 𐴰𐴱𐴲𐴳𐴴𐴵𐴶𐴷𐴸𐴹
-      69734,
-      // Brahmi 𑁦𑁧𑁨𑁩𑁪𑁫𑁬𑁭𑁮𑁯
-      69872,
-      // Sora Sompeng 𑃰𑃱𑃲𑃳𑃴𑃵𑃶𑃷𑃸𑃹
-      69942,
-      // Chakma 𑄶𑄷𑄸𑄹𑄺𑄻𑄼𑄽𑄾𑄿
-      70096,
-      // Sharada 𑇐𑇑𑇒𑇓𑇔𑇕𑇖𑇗𑇘𑇙
-      70384,
-      // Khudawadi 𑋰𑋱𑋲𑋳𑋴𑋵𑋶𑋷𑋸𑋹
-      70736,
-      // Newa 𑑐𑑑𑑒𑑓𑑔𑑕𑑖𑑗𑑘𑑙
-      70864,
-      // Tirhuta 𑓐𑓑𑓒𑓓𑓔𑓕𑓖𑓗𑓘𑓙
-      71248,
-      // Modi 𑙐𑙑𑙒𑙓𑙔𑙕𑙖𑙗𑙘𑙙
-      71360,
-      // Takri 𑛀𑛁𑛂𑛃𑛄𑛅𑛆𑛇𑛈𑛉
-      71472,
-      // Ahom 𑜰𑜱𑜲𑜳𑜴𑜵𑜶𑜷𑜸𑜹
-      71904,
-      // Warang Citi 𑣠𑣡𑣢𑣣𑣤𑣥𑣦𑣧𑣨𑣩
-      72016,
-      // Dives Akuru 𑥐𑥑𑥒𑥓𑥔𑥕𑥖𑥗𑥘𑥙
-      72688,
-      // Khitan Small Script 𑯰𑯱𑯲𑯳𑯴𑯵𑯶𑯷𑯸𑯹
-      72784,
-      // Bhaiksuki 𑱐𑱑𑱒𑱓𑱔𑱕𑱖𑱗𑱘𑱙
-      73040,
-      // Masaram Gondi 𑵐𑵑𑵒𑵓𑵔𑵕𑵖𑵗𑵘𑵙
-      73120,
-      // Gunjala Gondi 𑶠𑶡𑶢𑶣𑶤𑶥𑶦𑶧𑶨𑶩
-      73552,
-      // Kawi 𑽐𑽑𑽒𑽓𑽔𑽕𑽖𑽗𑽘𑽙
-      92768,
-      // Mro 𖩠𖩡𖩢𖩣𖩤𖩥𖩦𖩧𖩨𖩩
-      92864,
-      // Tangsa 𖫀𖫁𖫂𖫃𖫄𖫅𖫆𖫇𖫈𖫉
-      93008,
-      // Pahawh Hmong 𖭐𖭑𖭒𖭓𖭔𖭕𖭖𖭗𖭘𖭙
-      123200,
-      // Nyiakeng Puachue Hmong 𞅀𞅁𞅂𞅃𞅄𞅅𞅆𞅇𞅈𞅉
-      123632,
-      // Wancho 𞋰𞋱𞋲𞋳𞋴𞋵𞋶𞋷𞋸𞋹
-      124144,
-      // Nag Mundari 𞓰𞓱𞓲𞓳𞓴𞓵𞓶𞓷𞓸𞓹
-      125264,
-      // Adlam 𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙
-      130032
-      // Segmented digit symbols 🯰🯱🯲🯳🯴🯵🯶🯷🯸🯹
-    ];
-    NOT_DIGIT = 255;
-    HIGH_MAP = /* @__PURE__ */ new Map();
-    LOW_MAX = 65535;
-    LOW_MIN = 1632;
-    TABLE_OFFSET = LOW_MIN;
-    TABLE_SIZE = LOW_MAX - LOW_MIN + 1;
-    TABLE = new Uint8Array(TABLE_SIZE).fill(NOT_DIGIT);
-    for (const zero of SCRIPT_ZEROS) {
-      for (let d = 0; d < 10; d++) {
-        const cp = zero + d;
-        if (cp <= LOW_MAX) {
-          TABLE[cp - TABLE_OFFSET] = d;
-        } else {
-          HIGH_MAP.set(cp, d);
-        }
-      }
-    }
-  }
-});
-
-// node_modules/anynum/anynum.js
-function anynum(str) {
-  if (typeof str !== "string") return str;
-  const len = str.length;
-  if (len === 0) return str;
-  let firstHit = -1;
-  for (let i = 0; i < len; i++) {
-    const cc = str.charCodeAt(i);
-    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) continue;
-    if (cc < TABLE_OFFSET) {
-      if (MINUS_SET.has(cc)) {
-        firstHit = i;
-        break;
-      }
-      continue;
-    }
-    if (cc >= 55296 && cc <= 56319) {
-      if (i + 1 < len) {
-        const low = str.charCodeAt(i + 1);
-        if (low >= 56320 && low <= 57343) {
-          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
-          if (HIGH_MAP.has(cp)) {
-            firstHit = i;
             break;
           }
         }
       }
-      continue;
-    }
-    if (TABLE[cc - TABLE_OFFSET] !== NOT_DIGIT || MINUS_SET.has(cc)) {
-      firstHit = i;
-      break;
-    }
-  }
-  if (firstHit === -1) return str;
-  const chars = [];
-  if (firstHit > 0) chars.push(str.slice(0, firstHit));
-  for (let i = firstHit; i < len; i++) {
-    const cc = str.charCodeAt(i);
-    if (cc >= CHAR_0 && cc <= CHAR_9 || cc === CHAR_MINUS) {
-      chars.push(str[i]);
-      continue;
-    }
-    if (cc < TABLE_OFFSET) {
-      chars.push(MINUS_SET.has(cc) ? "-" : str[i]);
-      continue;
-    }
-    if (cc >= 55296 && cc <= 56319) {
-      if (i + 1 < len) {
-        const low = str.charCodeAt(i + 1);
-        if (low >= 56320 && low <= 57343) {
-          const cp = 65536 + (cc - 55296 << 10) + (low - 56320);
-          const d2 = HIGH_MAP.get(cp);
-          if (d2 !== void 0) {
-            chars.push(String.fromCharCode(d2 + 48));
-            i++;
-            continue;
+      sPIBody() {
+        if (this.text.length === 0) {
+          const c = this.getCodeNorm();
+          if (c === QUESTION) {
+            this.state = S_PI_ENDING;
+          } else if (!isS(c)) {
+            this.text = String.fromCodePoint(c);
           }
+        } else if (this.captureToChar(QUESTION)) {
+          this.state = S_PI_ENDING;
         }
       }
-      chars.push(str[i]);
-      continue;
-    }
-    if (MINUS_SET.has(cc)) {
-      chars.push("-");
-      continue;
-    }
-    const d = TABLE[cc - TABLE_OFFSET];
-    chars.push(d !== NOT_DIGIT ? String.fromCharCode(d + 48) : str[i]);
-  }
-  return chars.join("");
-}
-var CHAR_0, CHAR_9, CHAR_MINUS, MINUS_SET, anynum_default;
-var init_anynum = __esm({
-  "node_modules/anynum/anynum.js"() {
-    "use strict";
-    init_digitTable();
-    CHAR_0 = 48;
-    CHAR_9 = 57;
-    CHAR_MINUS = 45;
-    MINUS_SET = /* @__PURE__ */ new Set([8722, 65293, 65123]);
-    anynum_default = anynum;
-  }
-});
-
-// node_modules/strnum/strnum.js
-function toNumber(str, options = {}) {
-  options = Object.assign({}, consider, options);
-  if (!str || typeof str !== "string") return str;
-  let trimmedStr = str.trim();
-  if (trimmedStr.length === 0) return str;
-  else if (options.skipLike !== void 0 && options.skipLike.test(trimmedStr)) return str;
-  else if (trimmedStr === "0") return 0;
-  if (options.unicode) {
-    trimmedStr = anynum_default(trimmedStr);
-    if (trimmedStr === "0") return 0;
-  }
-  if (options.hex && hexRegex.test(trimmedStr)) {
-    return parse_int(trimmedStr, 16);
-  } else if (options.binary && binRegex.test(trimmedStr)) {
-    return parse_int(trimmedStr, 2);
-  } else if (options.octal && octRegex.test(trimmedStr)) {
-    return parse_int(trimmedStr, 8);
-  } else if (!isFinite(trimmedStr)) {
-    const num = Number(trimmedStr);
-    if (Number.isNaN(num)) return str;
-    return handleInfinity(str, num, options);
-  } else if (trimmedStr.includes("e") || trimmedStr.includes("E")) {
-    return resolveEnotation(str, trimmedStr, options);
-  } else {
-    const match = numRegex.exec(trimmedStr);
-    if (match) {
-      const sign = match[1] || "";
-      const leadingZeros = match[2];
-      let numTrimmedByZeros = trimZeros(match[3]);
-      const decimalAdjacentToLeadingZeros = sign ? (
-        // 0., -00., 000.
-        trimmedStr[leadingZeros.length + 1] === "."
-      ) : trimmedStr[leadingZeros.length] === ".";
-      if (!options.leadingZeros && (leadingZeros.length > 1 || leadingZeros.length === 1 && !decimalAdjacentToLeadingZeros)) {
-        return str;
-      } else {
-        const num = Number(trimmedStr);
-        const parsedStr = String(num);
-        if (num === 0) return num;
-        if (parsedStr.search(/[eE]/) !== -1) {
-          if (options.eNotation) return num;
-          else return str;
-        } else if (trimmedStr.indexOf(".") !== -1) {
-          if (parsedStr === "0") return num;
-          else if (parsedStr === numTrimmedByZeros) return num;
-          else if (parsedStr === `${sign}${numTrimmedByZeros}`) return num;
-          else return str;
-        }
-        let n = leadingZeros ? numTrimmedByZeros : trimmedStr;
-        if (leadingZeros) {
-          return n === parsedStr || sign + n === parsedStr ? num : str;
-        } else {
-          return n === parsedStr || n === sign + parsedStr ? num : str;
-        }
-      }
-    } else {
-      return str;
-    }
-  }
-}
-function resolveEnotation(str, trimmedStr, options) {
-  if (!options.eNotation) return str;
-  const notation = trimmedStr.match(eNotationRegx);
-  if (notation) {
-    let sign = notation[1] || "";
-    const eChar = notation[3].indexOf("e") === -1 ? "E" : "e";
-    const leadingZeros = notation[2];
-    const eAdjacentToLeadingZeros = sign ? (
-      // 0E.
-      trimmedStr[leadingZeros.length + 1] === eChar
-    ) : trimmedStr[leadingZeros.length] === eChar;
-    if (leadingZeros.length > 1 && eAdjacentToLeadingZeros) return str;
-    else if (leadingZeros.length === 1 && (notation[3].startsWith(`.${eChar}`) || notation[3][0] === eChar)) {
-      return Number(trimmedStr);
-    } else if (leadingZeros.length > 0) {
-      if (options.leadingZeros && !eAdjacentToLeadingZeros) {
-        return Number(trimmedStr);
-      } else return str;
-    } else {
-      return Number(trimmedStr);
-    }
-  } else {
-    return str;
-  }
-}
-function trimZeros(numStr) {
-  if (numStr && numStr.indexOf(".") !== -1) {
-    let end = numStr.length;
-    while (end > 0 && numStr.charCodeAt(end - 1) === 48) end--;
-    numStr = numStr.slice(0, end);
-    if (numStr === ".") numStr = "0";
-    else if (numStr[0] === ".") numStr = "0" + numStr;
-    else if (numStr[numStr.length - 1] === ".") numStr = numStr.substring(0, numStr.length - 1);
-    return numStr;
-  }
-  return numStr;
-}
-function parse_int(numStr, base) {
-  const str = numStr.trim();
-  if (base === 2 || base === 8) numStr = str.substring(2);
-  if (parseInt) return parseInt(numStr, base);
-  else if (Number.parseInt) return Number.parseInt(numStr, base);
-  else if (window && window.parseInt) return window.parseInt(numStr, base);
-  else throw new Error("parseInt, Number.parseInt, window.parseInt are not supported");
-}
-function handleInfinity(str, num, options) {
-  const isPositive = num === Infinity;
-  switch (options.infinity.toLowerCase()) {
-    case "null":
-      return null;
-    case "infinity":
-      return num;
-    // Return Infinity or -Infinity
-    case "string":
-      return isPositive ? "Infinity" : "-Infinity";
-    case "original":
-    default:
-      return str;
-  }
-}
-var hexRegex, binRegex, octRegex, numRegex, consider, eNotationRegx;
-var init_strnum = __esm({
-  "node_modules/strnum/strnum.js"() {
-    init_anynum();
-    hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
-    binRegex = /^0b[01]+$/;
-    octRegex = /^0o[0-7]+$/;
-    numRegex = /^([\-\+])?(0*)([0-9]*(\.[0-9]*)?)$/;
-    consider = {
-      hex: true,
-      binary: false,
-      octal: false,
-      leadingZeros: true,
-      decimalPoint: ".",
-      eNotation: true,
-      //skipLike: /regex/,
-      infinity: "original",
-      // "null", "infinity" (Infinity type), "string" ("Infinity" (the string literal))
-      unicode: false
-    };
-    eNotationRegx = /^([-+])?(0*)(\d*(\.\d*)?[eE][-\+]?\d+)$/;
-  }
-});
-
-// node_modules/fast-xml-parser/src/ignoreAttributes.js
-function getIgnoreAttributesFn(ignoreAttributes) {
-  if (typeof ignoreAttributes === "function") {
-    return ignoreAttributes;
-  }
-  if (Array.isArray(ignoreAttributes)) {
-    return (attrName) => {
-      for (const pattern of ignoreAttributes) {
-        if (typeof pattern === "string" && attrName === pattern) {
-          return true;
-        }
-        if (pattern instanceof RegExp && pattern.test(attrName)) {
-          return true;
-        }
-      }
-    };
-  }
-  return () => false;
-}
-var init_ignoreAttributes = __esm({
-  "node_modules/fast-xml-parser/src/ignoreAttributes.js"() {
-  }
-});
-
-// node_modules/path-expression-matcher/src/Expression.js
-var Expression;
-var init_Expression = __esm({
-  "node_modules/path-expression-matcher/src/Expression.js"() {
-    Expression = class {
-      /**
-       * Create a new Expression
-       * @param {string} pattern - Pattern string (e.g., "root.users.user", "..user[id]")
-       * @param {Object} options - Configuration options
-       * @param {string} options.separator - Path separator (default: '.')
-       */
-      constructor(pattern, options = {}, data) {
-        this.pattern = pattern;
-        this.separator = options.separator || ".";
-        this.segments = this._parse(pattern);
-        this.data = data;
-        this._hasDeepWildcard = this.segments.some((seg) => seg.type === "deep-wildcard");
-        this._hasAttributeCondition = this.segments.some((seg) => seg.attrName !== void 0);
-        this._hasPositionSelector = this.segments.some((seg) => seg.position !== void 0);
-      }
-      /**
-       * Parse pattern string into segments
-       * @private
-       * @param {string} pattern - Pattern to parse
-       * @returns {Array} Array of segment objects
-       */
-      _parse(pattern) {
-        const segments = [];
-        let i = 0;
-        let currentPart = "";
-        while (i < pattern.length) {
-          if (pattern[i] === this.separator) {
-            if (i + 1 < pattern.length && pattern[i + 1] === this.separator) {
-              if (currentPart.trim()) {
-                segments.push(this._parseSegment(currentPart.trim()));
-                currentPart = "";
-              }
-              segments.push({ type: "deep-wildcard" });
-              i += 2;
-            } else {
-              if (currentPart.trim()) {
-                segments.push(this._parseSegment(currentPart.trim()));
-              }
-              currentPart = "";
-              i++;
-            }
-          } else {
-            currentPart += pattern[i];
-            i++;
+      sPIEnding() {
+        var _a3;
+        const c = this.getCodeNorm();
+        if (c === GREATER) {
+          const { piTarget } = this;
+          if (piTarget.toLowerCase() === "xml") {
+            this.fail("the XML declaration must appear at the start of the document.");
           }
-        }
-        if (currentPart.trim()) {
-          segments.push(this._parseSegment(currentPart.trim()));
-        }
-        return segments;
-      }
-      /**
-       * Parse a single segment
-       * @private
-       * @param {string} part - Segment string (e.g., "user", "ns::user", "user[id]", "ns::user:first")
-       * @returns {Object} Segment object
-       */
-      _parseSegment(part) {
-        const segment = { type: "tag" };
-        let bracketContent = null;
-        let withoutBrackets = part;
-        const bracketMatch = part.match(/^([^\[]+)(\[[^\]]*\])(.*)$/);
-        if (bracketMatch) {
-          withoutBrackets = bracketMatch[1] + bracketMatch[3];
-          if (bracketMatch[2]) {
-            const content = bracketMatch[2].slice(1, -1);
-            if (content) {
-              bracketContent = content;
-            }
-          }
-        }
-        let namespace = void 0;
-        let tagAndPosition = withoutBrackets;
-        if (withoutBrackets.includes("::")) {
-          const nsIndex = withoutBrackets.indexOf("::");
-          namespace = withoutBrackets.substring(0, nsIndex).trim();
-          tagAndPosition = withoutBrackets.substring(nsIndex + 2).trim();
-          if (!namespace) {
-            throw new Error(`Invalid namespace in pattern: ${part}`);
-          }
-        }
-        let tag = void 0;
-        let positionMatch = null;
-        if (tagAndPosition.includes(":")) {
-          const colonIndex = tagAndPosition.lastIndexOf(":");
-          const tagPart = tagAndPosition.substring(0, colonIndex).trim();
-          const posPart = tagAndPosition.substring(colonIndex + 1).trim();
-          const isPositionKeyword = ["first", "last", "odd", "even"].includes(posPart) || /^nth\(\d+\)$/.test(posPart);
-          if (isPositionKeyword) {
-            tag = tagPart;
-            positionMatch = posPart;
-          } else {
-            tag = tagAndPosition;
-          }
-        } else {
-          tag = tagAndPosition;
-        }
-        if (!tag) {
-          throw new Error(`Invalid segment pattern: ${part}`);
-        }
-        segment.tag = tag;
-        if (namespace) {
-          segment.namespace = namespace;
-        }
-        if (bracketContent) {
-          if (bracketContent.includes("=")) {
-            const eqIndex = bracketContent.indexOf("=");
-            segment.attrName = bracketContent.substring(0, eqIndex).trim();
-            segment.attrValue = bracketContent.substring(eqIndex + 1).trim();
-          } else {
-            segment.attrName = bracketContent.trim();
-          }
-        }
-        if (positionMatch) {
-          const nthMatch = positionMatch.match(/^nth\((\d+)\)$/);
-          if (nthMatch) {
-            segment.position = "nth";
-            segment.positionValue = parseInt(nthMatch[1], 10);
-          } else {
-            segment.position = positionMatch;
-          }
-        }
-        return segment;
-      }
-      /**
-       * Get the number of segments
-       * @returns {number}
-       */
-      get length() {
-        return this.segments.length;
-      }
-      /**
-       * Check if expression contains deep wildcard
-       * @returns {boolean}
-       */
-      hasDeepWildcard() {
-        return this._hasDeepWildcard;
-      }
-      /**
-       * Check if expression has attribute conditions
-       * @returns {boolean}
-       */
-      hasAttributeCondition() {
-        return this._hasAttributeCondition;
-      }
-      /**
-       * Check if expression has position selectors
-       * @returns {boolean}
-       */
-      hasPositionSelector() {
-        return this._hasPositionSelector;
-      }
-      /**
-       * Get string representation
-       * @returns {string}
-       */
-      toString() {
-        return this.pattern;
-      }
-    };
-  }
-});
-
-// node_modules/path-expression-matcher/src/ExpressionSet.js
-var ExpressionSet;
-var init_ExpressionSet = __esm({
-  "node_modules/path-expression-matcher/src/ExpressionSet.js"() {
-    ExpressionSet = class {
-      constructor() {
-        this._byDepthAndTag = /* @__PURE__ */ new Map();
-        this._wildcardByDepth = /* @__PURE__ */ new Map();
-        this._deepWildcards = [];
-        this._deepByTerminalTag = /* @__PURE__ */ new Map();
-        this._patterns = /* @__PURE__ */ new Set();
-        this._sealed = false;
-      }
-      /**
-       * Add an Expression to the set.
-       * Duplicate patterns (same pattern string) are silently ignored.
-       *
-       * @param {import('./Expression.js').default} expression - A pre-constructed Expression instance
-       * @returns {this} for chaining
-       * @throws {TypeError} if called after seal()
-       *
-       * @example
-       * set.add(new Expression('root.users.user'));
-       * set.add(new Expression('..script'));
-       */
-      add(expression) {
-        if (this._sealed) {
-          throw new TypeError(
-            "ExpressionSet is sealed. Create a new ExpressionSet to add more expressions."
-          );
-        }
-        if (this._patterns.has(expression.pattern)) return this;
-        this._patterns.add(expression.pattern);
-        if (expression.hasDeepWildcard()) {
-          const lastSeg2 = expression.segments[expression.segments.length - 1];
-          if (lastSeg2 && lastSeg2.type !== "deep-wildcard" && lastSeg2.tag !== "*") {
-            const tag2 = lastSeg2.tag;
-            if (!this._deepByTerminalTag.has(tag2)) this._deepByTerminalTag.set(tag2, []);
-            this._deepByTerminalTag.get(tag2).push(expression);
-          } else {
-            this._deepWildcards.push(expression);
-          }
-          return this;
-        }
-        const depth = expression.length;
-        const lastSeg = expression.segments[expression.segments.length - 1];
-        const tag = lastSeg?.tag;
-        if (!tag || tag === "*") {
-          if (!this._wildcardByDepth.has(depth)) this._wildcardByDepth.set(depth, []);
-          this._wildcardByDepth.get(depth).push(expression);
-        } else {
-          const key = `${depth}:${tag}`;
-          if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
-          this._byDepthAndTag.get(key).push(expression);
-        }
-        return this;
-      }
-      /**
-       * Add multiple expressions at once.
-       *
-       * @param {import('./Expression.js').default[]} expressions - Array of Expression instances
-       * @returns {this} for chaining
-       *
-       * @example
-       * set.addAll([
-       *   new Expression('root.users.user'),
-       *   new Expression('root.config.setting'),
-       * ]);
-       */
-      addAll(expressions) {
-        for (const expr of expressions) this.add(expr);
-        return this;
-      }
-      /**
-       * Check whether a pattern string is already present in the set.
-       *
-       * @param {import('./Expression.js').default} expression
-       * @returns {boolean}
-       */
-      has(expression) {
-        return this._patterns.has(expression.pattern);
-      }
-      /**
-       * Number of expressions in the set.
-       * @type {number}
-       */
-      get size() {
-        return this._patterns.size;
-      }
-      /**
-       * Seal the set against further modifications.
-       * Useful to prevent accidental mutations after config is built.
-       * Calling add() or addAll() on a sealed set throws a TypeError.
-       *
-       * @returns {this}
-       */
-      seal() {
-        this._sealed = true;
-        return this;
-      }
-      /**
-       * Whether the set has been sealed.
-       * @type {boolean}
-       */
-      get isSealed() {
-        return this._sealed;
-      }
-      /**
-       * Test whether the matcher's current path matches any expression in the set.
-       *
-       * Evaluation order (cheapest → most expensive):
-       *  1. Exact depth + tag bucket  — O(1) lookup, typically 0–2 expressions
-       *  2. Depth-only wildcard bucket — O(1) lookup, rare
-       *  3. Deep-wildcard list         — always checked, but usually small
-       *
-       * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
-       * @returns {boolean} true if any expression matches the current path
-       *
-       * @example
-       * if (stopNodes.matchesAny(matcher)) {
-       *   // handle stop node
-       * }
-       */
-      matchesAny(matcher) {
-        return this.findMatch(matcher) !== null;
-      }
-      /**
-      * Find and return the first Expression that matches the matcher's current path.
-      *
-      * Uses the same evaluation order as matchesAny (cheapest → most expensive):
-      *  1. Exact depth + tag bucket
-      *  2. Depth-only wildcard bucket
-      *  3. Deep-wildcard list
-      *
-      * @param {import('./Matcher.js').default} matcher - Matcher instance (or readOnly view)
-      * @returns {import('./Expression.js').default | null} the first matching Expression, or null
-      *
-      * @example
-      * const expr = stopNodes.findMatch(matcher);
-      * if (expr) {
-      *   // access expr.config, expr.pattern, etc.
-      * }
-      */
-      findMatch(matcher) {
-        const depth = matcher.getDepth();
-        const tag = matcher.getCurrentTag();
-        const exactKey = `${depth}:${tag}`;
-        const exactBucket = this._byDepthAndTag.get(exactKey);
-        if (exactBucket) {
-          for (let i = 0; i < exactBucket.length; i++) {
-            if (matcher.matches(exactBucket[i])) return exactBucket[i];
-          }
-        }
-        const wildcardBucket = this._wildcardByDepth.get(depth);
-        if (wildcardBucket) {
-          for (let i = 0; i < wildcardBucket.length; i++) {
-            if (matcher.matches(wildcardBucket[i])) return wildcardBucket[i];
-          }
-        }
-        const deepBucket = this._deepByTerminalTag.get(tag);
-        if (deepBucket) {
-          for (let i = 0; i < deepBucket.length; i++) {
-            if (matcher.matches(deepBucket[i])) return deepBucket[i];
-          }
-        }
-        for (let i = 0; i < this._deepWildcards.length; i++) {
-          if (matcher.matches(this._deepWildcards[i])) return this._deepWildcards[i];
-        }
-        return null;
-      }
-    };
-  }
-});
-
-// node_modules/path-expression-matcher/src/Matcher.js
-var MatcherView, Matcher;
-var init_Matcher = __esm({
-  "node_modules/path-expression-matcher/src/Matcher.js"() {
-    MatcherView = class {
-      /**
-       * @param {Matcher} matcher - The parent Matcher instance to read from.
-       */
-      constructor(matcher) {
-        this._matcher = matcher;
-      }
-      /**
-       * Get the path separator used by the parent matcher.
-       * @returns {string}
-       */
-      get separator() {
-        return this._matcher.separator;
-      }
-      /**
-       * Get current tag name.
-       * @returns {string|undefined}
-       */
-      getCurrentTag() {
-        const path2 = this._matcher.path;
-        return path2.length > 0 ? path2[path2.length - 1].tag : void 0;
-      }
-      /**
-       * Get current namespace.
-       * @returns {string|undefined}
-       */
-      getCurrentNamespace() {
-        const path2 = this._matcher.path;
-        return path2.length > 0 ? path2[path2.length - 1].namespace : void 0;
-      }
-      /**
-       * Get current node's attribute value.
-       * @param {string} attrName
-       * @returns {*}
-       */
-      getAttrValue(attrName) {
-        const path2 = this._matcher.path;
-        if (path2.length === 0) return void 0;
-        return path2[path2.length - 1].values?.[attrName];
-      }
-      /**
-       * Check if current node has an attribute.
-       * @param {string} attrName
-       * @returns {boolean}
-       */
-      hasAttr(attrName) {
-        const path2 = this._matcher.path;
-        if (path2.length === 0) return false;
-        const current = path2[path2.length - 1];
-        return current.values !== void 0 && attrName in current.values;
-      }
-      /**
-       * Get the value of a "kept" attribute from the nearest ancestor (or
-       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
-       * @param {string} attrName
-       * @returns {*}
-       */
-      getAnyParentAttr(attrName) {
-        return this._matcher.getAnyParentAttr(attrName);
-      }
-      /**
-       * Check whether any ancestor (or the current node) kept the given
-       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
-       * @param {string} attrName
-       * @returns {boolean}
-       */
-      hasAnyParentAttr(attrName) {
-        return this._matcher.hasAnyParentAttr(attrName);
-      }
-      /**
-       * Get current node's sibling position (child index in parent).
-       * @returns {number}
-       */
-      getPosition() {
-        const path2 = this._matcher.path;
-        if (path2.length === 0) return -1;
-        return path2[path2.length - 1].position ?? 0;
-      }
-      /**
-       * Get current node's repeat counter (occurrence count of this tag name).
-       * @returns {number}
-       */
-      getCounter() {
-        const path2 = this._matcher.path;
-        if (path2.length === 0) return -1;
-        return path2[path2.length - 1].counter ?? 0;
-      }
-      /**
-       * Get current node's sibling index (alias for getPosition).
-       * @returns {number}
-       * @deprecated Use getPosition() or getCounter() instead
-       */
-      getIndex() {
-        return this.getPosition();
-      }
-      /**
-       * Get current path depth.
-       * @returns {number}
-       */
-      getDepth() {
-        return this._matcher.path.length;
-      }
-      /**
-       * Get path as string.
-       * @param {string} [separator] - Optional separator (uses default if not provided)
-       * @param {boolean} [includeNamespace=true]
-       * @returns {string}
-       */
-      toString(separator, includeNamespace = true) {
-        return this._matcher.toString(separator, includeNamespace);
-      }
-      /**
-       * Get path as array of tag names.
-       * @returns {string[]}
-       */
-      toArray() {
-        return this._matcher.path.map((n) => n.tag);
-      }
-      /**
-       * Match current path against an Expression.
-       * @param {Expression} expression
-       * @returns {boolean}
-       */
-      matches(expression) {
-        return this._matcher.matches(expression);
-      }
-      /**
-       * Match any expression in the given set against the current path.
-       * @param {ExpressionSet} exprSet
-       * @returns {boolean}
-       */
-      matchesAny(exprSet) {
-        return exprSet.matchesAny(this._matcher);
-      }
-    };
-    Matcher = class {
-      /**
-       * Create a new Matcher.
-       * @param {Object} [options={}]
-       * @param {string} [options.separator='.'] - Default path separator
-       */
-      constructor(options = {}) {
-        this.separator = options.separator || ".";
-        this.path = [];
-        this.siblingStacks = [];
-        this._pathStringCache = null;
-        this._view = new MatcherView(this);
-        this._keptAttrs = [];
-      }
-      /**
-       * Push a new tag onto the path.
-       * @param {string} tagName
-       * @param {Object|null} [attrValues=null]
-       * @param {string|null} [namespace=null]
-       * @param {Object|null} [options=null]
-       * @param {string[]} [options.keep] - Names of attributes (from attrValues)
-       */
-      push(tagName, attrValues = null, namespace = null, options = null) {
-        this._pathStringCache = null;
-        if (this.path.length > 0) {
-          this.path[this.path.length - 1].values = void 0;
-        }
-        const currentLevel = this.path.length;
-        let level = this.siblingStacks[currentLevel];
-        if (!level) {
-          level = { counts: /* @__PURE__ */ new Map(), total: 0 };
-          this.siblingStacks[currentLevel] = level;
-        }
-        const siblingKey = namespace ? `${namespace}:${tagName}` : tagName;
-        const counter = level.counts.get(siblingKey) || 0;
-        const position = level.total;
-        level.counts.set(siblingKey, counter + 1);
-        level.total++;
-        const node = {
-          tag: tagName,
-          position,
-          counter
-        };
-        if (namespace !== null && namespace !== void 0) {
-          node.namespace = namespace;
-        }
-        if (attrValues !== null && attrValues !== void 0) {
-          node.values = attrValues;
-        }
-        this.path.push(node);
-        const depth = this.path.length;
-        const keep = options !== null ? options.keep : null;
-        if (keep !== null && keep !== void 0 && keep.length > 0 && attrValues) {
-          for (let i = 0; i < keep.length; i++) {
-            const name2 = keep[i];
-            if (attrValues[name2] !== void 0) {
-              this._keptAttrs.push({ depth, name: name2, value: attrValues[name2] });
-            }
-          }
-        }
-      }
-      /**
-       * Pop the last tag from the path.
-       * @returns {Object|undefined} The popped node
-       */
-      pop() {
-        if (this.path.length === 0) return void 0;
-        this._pathStringCache = null;
-        const node = this.path.pop();
-        if (this.siblingStacks.length > this.path.length + 1) {
-          this.siblingStacks.length = this.path.length + 1;
-        }
-        const poppedDepth = this.path.length + 1;
-        while (this._keptAttrs.length > 0 && this._keptAttrs[this._keptAttrs.length - 1].depth >= poppedDepth) {
-          this._keptAttrs.pop();
-        }
-        return node;
-      }
-      /**
-       * Update current node's attribute values.
-       * Useful when attributes are parsed after push.
-       * @param {Object} attrValues
-       */
-      updateCurrent(attrValues) {
-        if (this.path.length > 0) {
-          const current = this.path[this.path.length - 1];
-          if (attrValues !== null && attrValues !== void 0) {
-            current.values = attrValues;
-          }
-        }
-      }
-      /**
-       * Get current tag name.
-       * @returns {string|undefined}
-       */
-      getCurrentTag() {
-        return this.path.length > 0 ? this.path[this.path.length - 1].tag : void 0;
-      }
-      /**
-       * Get current namespace.
-       * @returns {string|undefined}
-       */
-      getCurrentNamespace() {
-        return this.path.length > 0 ? this.path[this.path.length - 1].namespace : void 0;
-      }
-      /**
-       * Get current node's attribute value.
-       * @param {string} attrName
-       * @returns {*}
-       */
-      getAttrValue(attrName) {
-        if (this.path.length === 0) return void 0;
-        return this.path[this.path.length - 1].values?.[attrName];
-      }
-      /**
-       * Check if current node has an attribute.
-       * @param {string} attrName
-       * @returns {boolean}
-       */
-      hasAttr(attrName) {
-        if (this.path.length === 0) return false;
-        const current = this.path[this.path.length - 1];
-        return current.values !== void 0 && attrName in current.values;
-      }
-      /**
-       * Get the value of a "kept" attribute from the nearest ancestor (or
-       * current node) that declared it via `push(tag, attrs, ns, { keep: [...] })`.
-       * Unlike getAttrValue(), this works regardless of how deep the path has
-       * gone since the attribute was pushed — but only for attribute names that
-       * were explicitly marked with `keep` at push time. Cost is proportional to
-       * the number of currently-kept attributes (typically 0-3), not path depth.
-       * @param {string} attrName
-       * @returns {*} the value, or undefined if no ancestor kept this attribute
-       */
-      getAnyParentAttr(attrName) {
-        const kept = this._keptAttrs;
-        for (let i = kept.length - 1; i >= 0; i--) {
-          if (kept[i].name === attrName) return kept[i].value;
-        }
-        return void 0;
-      }
-      /**
-       * Check whether any ancestor (or the current node) kept the given
-       * attribute via `push(tag, attrs, ns, { keep: [...] })`.
-       * @param {string} attrName
-       * @returns {boolean}
-       */
-      hasAnyParentAttr(attrName) {
-        const kept = this._keptAttrs;
-        for (let i = kept.length - 1; i >= 0; i--) {
-          if (kept[i].name === attrName) return true;
-        }
-        return false;
-      }
-      /**
-       * Get current node's sibling position (child index in parent).
-       * @returns {number}
-       */
-      getPosition() {
-        if (this.path.length === 0) return -1;
-        return this.path[this.path.length - 1].position ?? 0;
-      }
-      /**
-       * Get current node's repeat counter (occurrence count of this tag name).
-       * @returns {number}
-       */
-      getCounter() {
-        if (this.path.length === 0) return -1;
-        return this.path[this.path.length - 1].counter ?? 0;
-      }
-      /**
-       * Get current node's sibling index (alias for getPosition).
-       * @returns {number}
-       * @deprecated Use getPosition() or getCounter() instead
-       */
-      getIndex() {
-        return this.getPosition();
-      }
-      /**
-       * Get current path depth.
-       * @returns {number}
-       */
-      getDepth() {
-        return this.path.length;
-      }
-      /**
-       * Get path as string.
-       * @param {string} [separator] - Optional separator (uses default if not provided)
-       * @param {boolean} [includeNamespace=true]
-       * @returns {string}
-       */
-      toString(separator, includeNamespace = true) {
-        const sep10 = separator || this.separator;
-        const isDefault = sep10 === this.separator && includeNamespace === true;
-        if (isDefault) {
-          if (this._pathStringCache !== null) {
-            return this._pathStringCache;
-          }
-          const result = this.path.map(
-            (n) => n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-          ).join(sep10);
-          this._pathStringCache = result;
-          return result;
-        }
-        return this.path.map(
-          (n) => includeNamespace && n.namespace ? `${n.namespace}:${n.tag}` : n.tag
-        ).join(sep10);
-      }
-      /**
-       * Get path as array of tag names.
-       * @returns {string[]}
-       */
-      toArray() {
-        return this.path.map((n) => n.tag);
-      }
-      /**
-       * Reset the path to empty.
-       */
-      reset() {
-        this._pathStringCache = null;
-        this.path = [];
-        this.siblingStacks = [];
-        this._keptAttrs = [];
-      }
-      /**
-       * Match current path against an Expression.
-       * @param {Expression} expression
-       * @returns {boolean}
-       */
-      matches(expression) {
-        const segments = expression.segments;
-        if (segments.length === 0) {
-          return false;
-        }
-        if (expression.hasDeepWildcard()) {
-          return this._matchWithDeepWildcard(segments);
-        }
-        return this._matchSimple(segments);
-      }
-      /**
-       * @private
-       */
-      _matchSimple(segments) {
-        if (this.path.length !== segments.length) {
-          return false;
-        }
-        for (let i = 0; i < segments.length; i++) {
-          if (!this._matchSegment(segments[i], this.path[i], i === this.path.length - 1)) {
-            return false;
-          }
-        }
-        return true;
-      }
-      /**
-       * @private
-       */
-      _matchWithDeepWildcard(segments) {
-        let pathIdx = this.path.length - 1;
-        let segIdx = segments.length - 1;
-        while (segIdx >= 0 && pathIdx >= 0) {
-          const segment = segments[segIdx];
-          if (segment.type === "deep-wildcard") {
-            segIdx--;
-            if (segIdx < 0) {
-              return true;
-            }
-            const nextSeg = segments[segIdx];
-            let found = false;
-            for (let i = pathIdx; i >= 0; i--) {
-              if (this._matchSegment(nextSeg, this.path[i], i === this.path.length - 1)) {
-                pathIdx = i - 1;
-                segIdx--;
-                found = true;
-                break;
-              }
-            }
-            if (!found) {
-              return false;
-            }
-          } else {
-            if (!this._matchSegment(segment, this.path[pathIdx], pathIdx === this.path.length - 1)) {
-              return false;
-            }
-            pathIdx--;
-            segIdx--;
-          }
-        }
-        return segIdx < 0;
-      }
-      /**
-       * @private
-       */
-      _matchSegment(segment, node, isCurrentNode) {
-        if (segment.tag !== "*" && segment.tag !== node.tag) {
-          return false;
-        }
-        if (segment.namespace !== void 0) {
-          if (segment.namespace !== "*" && segment.namespace !== node.namespace) {
-            return false;
-          }
-        }
-        if (segment.attrName !== void 0) {
-          if (!isCurrentNode) {
-            return false;
-          }
-          if (!node.values || !(segment.attrName in node.values)) {
-            return false;
-          }
-          if (segment.attrValue !== void 0) {
-            if (String(node.values[segment.attrName]) !== String(segment.attrValue)) {
-              return false;
-            }
-          }
-        }
-        if (segment.position !== void 0) {
-          if (!isCurrentNode) {
-            return false;
-          }
-          const counter = node.counter ?? 0;
-          if (segment.position === "first" && counter !== 0) {
-            return false;
-          } else if (segment.position === "odd" && counter % 2 !== 1) {
-            return false;
-          } else if (segment.position === "even" && counter % 2 !== 0) {
-            return false;
-          } else if (segment.position === "nth" && counter !== segment.positionValue) {
-            return false;
-          }
-        }
-        return true;
-      }
-      /**
-       * Match any expression in the given set against the current path.
-       * @param {ExpressionSet} exprSet
-       * @returns {boolean}
-       */
-      matchesAny(exprSet) {
-        return exprSet.matchesAny(this);
-      }
-      /**
-       * Create a snapshot of current state.
-       * @returns {Object}
-       */
-      snapshot() {
-        return {
-          path: this.path.map((node) => ({ ...node })),
-          siblingStacks: this.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level),
-          keptAttrs: this._keptAttrs.map((entry) => ({ ...entry }))
-        };
-      }
-      /**
-       * Restore state from snapshot.
-       * @param {Object} snapshot
-       */
-      restore(snapshot) {
-        this._pathStringCache = null;
-        this.path = snapshot.path.map((node) => ({ ...node }));
-        this.siblingStacks = snapshot.siblingStacks.map((level) => level ? { counts: new Map(level.counts), total: level.total } : level);
-        this._keptAttrs = (snapshot.keptAttrs || []).map((entry) => ({ ...entry }));
-      }
-      /**
-       * Return the read-only {@link MatcherView} for this matcher.
-       *
-       * The same instance is returned on every call — no allocation occurs.
-       * It always reflects the current parser state and is safe to pass to
-       * user callbacks without risk of accidental mutation.
-       *
-       * @returns {MatcherView}
-       *
-       * @example
-       * const view = matcher.readOnly();
-       * // pass view to callbacks — it stays in sync automatically
-       * view.matches(expr);       // ✓
-       * view.getCurrentTag();     // ✓
-       * // view.push(...)         // ✗ method does not exist — caught by TypeScript
-       */
-      readOnly() {
-        return this._view;
-      }
-    };
-  }
-});
-
-// node_modules/path-expression-matcher/src/index.js
-var init_src3 = __esm({
-  "node_modules/path-expression-matcher/src/index.js"() {
-    init_Expression();
-    init_Matcher();
-    init_ExpressionSet();
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/html.js
-var HTML_PATTERNS, html_default;
-var init_html = __esm({
-  "node_modules/is-unsafe/src/contexts/html.js"() {
-    HTML_PATTERNS = [
-      {
-        id: "html-script-open",
-        description: "<script opening tag",
-        pattern: /<script[\s>/]/i
-      },
-      {
-        id: "html-script-close",
-        description: "</script closing tag",
-        pattern: /<\/script[\s>]/i
-      },
-      {
-        id: "html-javascript-protocol",
-        description: "javascript: URI scheme (with optional whitespace/encoding)",
-        // Handles j&#x61;vascript:, j\u0061vascript:, and whitespace variants
-        pattern: /j[\t\n\r ]*a[\t\n\r ]*v[\t\n\r ]*a[\t\n\r ]*s[\t\n\r ]*c[\t\n\r ]*r[\t\n\r ]*i[\t\n\r ]*p[\t\n\r ]*t[\t\n\r ]*:/i
-      },
-      {
-        id: "html-vbscript-protocol",
-        description: "vbscript: URI scheme",
-        pattern: /vbscript[\t\n\r ]*:/i
-      },
-      {
-        id: "html-data-html",
-        description: "data:text/html URI \u2014 can execute scripts in browsers",
-        pattern: /data[\t\n\r ]*:[\t\n\r ]*text\/html/i
-      },
-      {
-        id: "html-data-xhtml",
-        description: "data:application/xhtml+xml URI",
-        pattern: /data[\t\n\r ]*:[\t\n\r ]*application\/xhtml/i
-      },
-      {
-        id: "html-data-svg",
-        description: "data:image/svg+xml URI \u2014 can execute scripts",
-        pattern: /data[\t\n\r ]*:[\t\n\r ]*image\/svg\+xml/i
-      },
-      {
-        id: "html-inline-event-handler",
-        description: "Inline event handler attributes: onclick=, onerror=, onload=, etc.",
-        // \bon ensures we match a word boundary so "phonetic=" is not caught
-        pattern: /\bon\w{1,30}\s*=/i
-      },
-      {
-        id: "html-entity-obfuscated-script",
-        description: "HTML-entity-encoded <script (e.g. &#x3C;script or &lt;script)",
-        // Entities include optional trailing semicolon: &#x3C; or &#x3C (both valid in HTML5)
-        pattern: /(?:&#x0*3[Cc];?|&#0*60;?|&lt;)\s*script/i
-      },
-      {
-        id: "html-entity-obfuscated-javascript",
-        description: 'HTML-entity-encoded javascript: (partial \u2014 catches common &#106; or &#x6a; for "j")',
-        pattern: /(?:&#x0*6[Aa];?|&#0*106;?)\s*(?:&#x0*61;?|a)[\s\S]{0,80}script\s*:/i
-      },
-      {
-        id: "html-style-expression",
-        description: "CSS expression() \u2014 IE-era code execution in style attributes",
-        pattern: /style[\s\S]{0,20}expression\s*\(/i
-      },
-      {
-        id: "html-object-embed",
-        description: "<object or <embed tags that can load active content",
-        pattern: /<(?:object|embed)[\s>/]/i
-      },
-      {
-        id: "html-base-tag",
-        description: "<base href= \u2014 can hijack all relative URLs on a page",
-        pattern: /<base[\s>]/i
-      },
-      {
-        id: "html-meta-refresh",
-        description: '<meta http-equiv="refresh" \u2014 can redirect users',
-        pattern: /<meta[\s\S]{0,40}http-equiv[\s\S]{0,20}refresh/i
-      },
-      {
-        id: "html-srcdoc",
-        description: "srcdoc= attribute on iframes \u2014 embeds HTML that can run scripts",
-        pattern: /srcdoc\s*=/i
-      },
-      {
-        id: "html-iframe",
-        description: "<iframe tag",
-        pattern: /<iframe[\s>/]/i
-      },
-      {
-        id: "html-form",
-        description: "<form tag \u2014 can be used for phishing / credential harvesting injection",
-        pattern: /<form[\s>/]/i
-      }
-    ];
-    html_default = HTML_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/xml.js
-var XML_PATTERNS, xml_default;
-var init_xml = __esm({
-  "node_modules/is-unsafe/src/contexts/xml.js"() {
-    XML_PATTERNS = [
-      {
-        id: "xml-cdata-injection",
-        description: "CDATA section injection: <![CDATA[ breaks out of text node context",
-        pattern: /<!\[CDATA\[/i
-      },
-      {
-        id: "xml-cdata-close",
-        description: "CDATA close sequence: ]]> can terminate an enclosing CDATA section",
-        pattern: /\]\]>/
-      },
-      {
-        id: "xml-processing-instruction",
-        description: "XML processing instruction: <?xml-stylesheet or <?php etc.",
-        pattern: /<\?(?:xml[\- ]|php|asp)/i
-      },
-      {
-        id: "xml-doctype-injection",
-        description: "DOCTYPE declaration embedded in content \u2014 can define entities",
-        // Match <!DOCTYPE followed by end-of-string, whitespace, or [ (internal subset)
-        pattern: /<!DOCTYPE(?:[\s[]|$)/i
-      },
-      {
-        id: "xml-entity-system",
-        description: "SYSTEM keyword \u2014 used in external entity declarations (XXE)",
-        pattern: /\bSYSTEM\s+["']/i
-      },
-      {
-        id: "xml-entity-public",
-        description: "PUBLIC keyword \u2014 used in external entity declarations (XXE)",
-        pattern: /\bPUBLIC\s+["']/i
-      },
-      {
-        id: "xml-entity-declaration",
-        description: "<!ENTITY declaration \u2014 defines entities, potential XXE or entity expansion",
-        pattern: /<!ENTITY[\s%]/i
-      },
-      {
-        id: "xml-billion-laughs",
-        description: "Entity reference chaining / billion laughs: repeated &eX; style references",
-        // Heuristic: 3+ consecutive entity refs suggests expansion attack
-        pattern: /(?:&\w{1,20};){3,}/
-      },
-      {
-        id: "xml-namespace-confusion",
-        description: "xmlns: attribute injection \u2014 can redefine namespaces to confuse parsers",
-        // pattern: /\bxmlns\s*(?::\w{1,40})?\s*=/i,
-        pattern: /\bxmlns(?::\w{1,40})?\s*=/i
-      },
-      {
-        id: "xml-comment-injection",
-        description: "<!-- comment injection \u2014 can hide content from some parsers",
-        pattern: /<!--/
-      },
-      {
-        id: "xml-comment-close",
-        description: "--> closes an enclosing XML comment",
-        pattern: /-->/
-      },
-      {
-        id: "xml-pi-close",
-        description: "?> closes an enclosing processing instruction",
-        pattern: /\?>/
-      }
-    ];
-    xml_default = XML_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/svg.js
-var SVG_PATTERNS, svg_default;
-var init_svg = __esm({
-  "node_modules/is-unsafe/src/contexts/svg.js"() {
-    SVG_PATTERNS = [
-      {
-        id: "svg-script-element",
-        description: "<script element inside SVG executes JavaScript",
-        pattern: /<script[\s>/]/i
-      },
-      {
-        id: "svg-xlink-href-javascript",
-        description: "xlink:href with javascript: \u2014 classic SVG XSS via <a> or <use>",
-        pattern: /xlink\s*:\s*href\s*=\s*["']?\s*javascript\s*:/i
-      },
-      {
-        id: "svg-href-javascript",
-        description: "href= with javascript: in SVG context (<a>, <animate>, etc.)",
-        pattern: /href\s*=\s*["']?\s*javascript\s*:/i
-      },
-      {
-        id: "svg-foreignobject",
-        description: "<foreignObject embeds HTML inside SVG \u2014 can execute scripts",
-        pattern: /<foreignObject[\s>/]/i
-      },
-      {
-        id: "svg-use-external",
-        description: "<use xlink:href or href pointing to external resource (non-fragment URL)",
-        // Match <use with href= where the value starts with a non-# character (external URL)
-        // [\"'][^#] catches quoted values not starting with #; [^\"'#\s>] catches unquoted
-        pattern: /<use[\s\S]{0,60}(?:xlink\s*:\s*)?href\s*=\s*(?:["'][^#]|[^"'#\s>])/i
-      },
-      {
-        id: "svg-animate-href",
-        description: '<animate attributeName="href" \u2014 can dynamically change href to javascript:',
-        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*href["']/i
-      },
-      {
-        id: "svg-animate-xlinkhref",
-        description: '<animate attributeName="xlink:href"',
-        pattern: /<animate[\s\S]{0,80}attributeName\s*=\s*["'][\s]*xlink\s*:\s*href["']/i
-      },
-      {
-        id: "svg-set-javascript",
-        description: '<set to="javascript:..." \u2014 sets an attribute to a javascript: URI',
-        pattern: /<set[\s\S]{0,80}to\s*=\s*["']?\s*javascript\s*:/i
-      },
-      {
-        id: "svg-event-handler",
-        description: "SVG-specific event handler attributes: onload=, onerror=, onactivate=, etc.",
-        pattern: /\bon(?:load|error|activate|begin|end|repeat|focus|blur|click|mouse\w{1,20}|key\w{1,20})\s*=/i
-      },
-      {
-        id: "svg-handler-generic",
-        description: "Generic on* handler catch-all for SVG attributes",
-        pattern: /\bon\w{1,30}\s*=/i
-      },
-      {
-        id: "svg-filter-feimage",
-        description: "<feImage href= \u2014 filter primitive that can load external resources",
-        pattern: /<feImage[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=/i
-      },
-      {
-        id: "svg-image-external",
-        description: "<image xlink:href with http/https or javascript protocol",
-        pattern: /<image[\s\S]{0,80}(?:xlink\s*:\s*)?href\s*=\s*["']?\s*(?:https?|javascript)\s*:/i
-      },
-      {
-        id: "svg-style-javascript",
-        description: "style= attribute containing javascript: (e.g. background:url(javascript:...))",
-        pattern: /style\s*=[\s\S]{0,60}javascript\s*:/i
-      }
-    ];
-    svg_default = SVG_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/sql.js
-var SQL_PATTERNS, sql_default;
-var init_sql = __esm({
-  "node_modules/is-unsafe/src/contexts/sql.js"() {
-    SQL_PATTERNS = [
-      {
-        id: "sql-block-comment-open",
-        description: "SQL block comment open: /* ... */ \u2014 unusual in legitimate user text",
-        pattern: /\/\*/
-      },
-      {
-        id: "sql-union-select",
-        description: "UNION SELECT \u2014 most common SQL injection aggregation attack",
-        pattern: /\bUNION\s{1,20}(?:ALL\s{1,20})?SELECT\b/i
-      },
-      {
-        id: "sql-drop-table",
-        description: "DROP TABLE \u2014 destructive DDL injection",
-        pattern: /\bDROP\s{1,20}TABLE\b/i
-      },
-      {
-        id: "sql-drop-database",
-        description: "DROP DATABASE \u2014 destructive DDL injection",
-        pattern: /\bDROP\s{1,20}DATABASE\b/i
-      },
-      {
-        id: "sql-insert-into",
-        description: "INSERT INTO \u2014 data injection",
-        pattern: /\bINSERT\s{1,20}INTO\b/i
-      },
-      {
-        id: "sql-delete-from",
-        description: "DELETE FROM \u2014 data deletion injection",
-        pattern: /\bDELETE\s{1,20}FROM\b/i
-      },
-      {
-        id: "sql-update-set",
-        description: "UPDATE ... SET \u2014 data modification injection",
-        // Allows arbitrary content between UPDATE and SET (table name, alias, etc.)
-        pattern: /\bUPDATE\b[\s\S]{1,60}\bSET\b/i
-      },
-      {
-        id: "sql-exec-xp",
-        description: "EXEC xp_ \u2014 MSSQL extended stored procedure execution",
-        pattern: /\bEXEC(?:UTE)?\s{1,20}xp_/i
-      },
-      {
-        id: "sql-tautology-string",
-        description: `Classic string tautology: ' OR '1'='1 or " OR "1"="1"`,
-        // Last quote is optional — injection may truncate it: ' OR '1'='1--
-        pattern: /'\s{0,10}OR\s{0,10}'[^']{0,20}'\s*=\s*'[^']{0,20}/i
-      },
-      {
-        id: "sql-tautology-numeric",
-        description: "Numeric tautology: OR 1=1",
-        pattern: /\bOR\s{1,10}1\s*=\s*1\b/i
-      },
-      {
-        id: "sql-always-true-zero",
-        description: "Numeric tautology: OR 0=0",
-        pattern: /\bOR\s{1,10}0\s*=\s*0\b/i
-      },
-      {
-        id: "sql-sleep-benchmark",
-        description: "Time-based blind injection: SLEEP() or BENCHMARK()",
-        pattern: /\b(?:SLEEP|BENCHMARK)\s*\(/i
-      },
-      {
-        id: "sql-waitfor-delay",
-        description: "MSSQL time-based blind injection: WAITFOR DELAY",
-        pattern: /\bWAITFOR\s{1,20}DELAY\b/i
-      },
-      {
-        id: "sql-char-function",
-        description: "CHAR() function \u2014 used to obfuscate injected strings",
-        pattern: /\bCHAR\s*\(\s*\d{1,3}/i
-      },
-      {
-        id: "sql-information-schema",
-        description: "INFORMATION_SCHEMA \u2014 reconnaissance query for table/column enumeration",
-        pattern: /\bINFORMATION_SCHEMA\b/i
-      }
-    ];
-    sql_default = SQL_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/shell.js
-var SHELL_PATTERNS, shell_default;
-var init_shell = __esm({
-  "node_modules/is-unsafe/src/contexts/shell.js"() {
-    SHELL_PATTERNS = [
-      {
-        id: "shell-path-traversal-unix",
-        description: "Unix path traversal: ../  \u2014 climbing the directory tree",
-        pattern: /\.\.\//
-      },
-      {
-        id: "shell-path-traversal-windows",
-        description: "Windows path traversal: ..\\ \u2014 climbing the directory tree",
-        pattern: /\.\.\\/
-      },
-      {
-        id: "shell-path-traversal-encoded",
-        description: "URL-encoded path traversal: %2e%2e or %2f variants",
-        pattern: /%2e%2e|%2f\.\.|\.\.%2f/i
-      },
-      {
-        id: "shell-null-byte",
-        description: "Null byte injection: \\x00 or %00 \u2014 truncates strings in C-backed functions",
-        pattern: /\x00|%00/
-      },
-      {
-        id: "shell-semicolon",
-        description: "Semicolon command separator: cmd1; cmd2",
-        pattern: /;/
-      },
-      {
-        id: "shell-pipe",
-        description: "Pipe operator: cmd1 | cmd2",
-        pattern: /\|/
-      },
-      {
-        id: "shell-and-operator",
-        description: "AND operator: cmd1 && cmd2",
-        pattern: /&&/
-      },
-      {
-        id: "shell-or-operator",
-        description: "OR operator: cmd1 || cmd2",
-        pattern: /\|\|/
-      },
-      {
-        id: "shell-backtick",
-        description: "Backtick command substitution: `cmd`",
-        pattern: /`/
-      },
-      {
-        id: "shell-dollar-paren",
-        description: "Dollar-paren command substitution: $(cmd)",
-        pattern: /\$\(/
-      },
-      {
-        id: "shell-dollar-brace",
-        description: "Dollar-brace variable expansion: ${var} \u2014 can be abused for injection",
-        pattern: /\$\{/
-      },
-      {
-        id: "shell-redirect-out",
-        description: "Output redirection: cmd > file or cmd >> file",
-        pattern: />{1,2}/
-      },
-      {
-        id: "shell-redirect-in",
-        description: "Input redirection: cmd < file",
-        pattern: /</
-      },
-      {
-        id: "shell-newline-injection",
-        description: "Newline injection: \\n or \\r \u2014 can inject new shell commands",
-        pattern: /[\n\r]/
-      },
-      {
-        id: "shell-glob-star",
-        description: "Glob expansion: * or ? \u2014 can expand to unintended files",
-        // Only flag when combined with path separators to reduce false positives
-        pattern: /[/\\][*?]/
-      },
-      {
-        id: "shell-absolute-root",
-        description: "Absolute root path injection: string starting with / or \\ (Windows UNC)",
-        pattern: /^(?:\/|\\\\)/
-      },
-      {
-        id: "shell-windows-drive",
-        description: "Windows drive letter path injection: C:\\ or D:/",
-        pattern: /^[a-zA-Z]:[/\\]/
-      },
-      {
-        id: "shell-curl-wget",
-        description: "curl/wget with URL or flags \u2014 can exfiltrate data or download payloads",
-        // Require a URL scheme (http/https/ftp) or a flag (-) to reduce false positives
-        // "curl is a tool" won't match; "curl http://..." or "curl -s ..." will
-        pattern: /\b(?:curl|wget)\s+(?:https?:\/\/|ftp:\/\/|-)/i
-      }
-    ];
-    shell_default = SHELL_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/redos.js
-var REDOS_PATTERNS, redos_default;
-var init_redos = __esm({
-  "node_modules/is-unsafe/src/contexts/redos.js"() {
-    REDOS_PATTERNS = [
-      {
-        id: "redos-nested-quantifier-plus",
-        description: "Nested + quantifier inside a group with outer quantifier: (a+)+, (.+b)*, etc.",
-        // Matches any group containing a + quantifier, with an outer * or + — catches (a+)+, (.+b)*, etc.
-        pattern: /\([^)]*\+[^)]*\)[+*]/
-      },
-      {
-        id: "redos-nested-quantifier-star",
-        description: "Nested * quantifier: (a*)* or (a*)+ \u2014 catastrophic backtracking",
-        pattern: /\([^)]*\*[^)]*\)[*+]/
-      },
-      {
-        id: "redos-nested-groups",
-        description: "Doubly nested quantified groups: ((a+)+) \u2014 guaranteed catastrophic",
-        pattern: /\(\([^)]{0,40}\)[+*]\)[+*]/
-      },
-      {
-        id: "redos-alternation-overlap",
-        description: "Overlapping alternation under quantifier: (a|a)+ \u2014 ambiguous NFA paths",
-        // Detect repeated identical alternatives under a quantifier
-        pattern: /\(([^|()]{1,20})\|(?:\1)(?:\|[^|()]{1,20}){0,5}\)[+*?]{1,2}/
-      },
-      {
-        id: "redos-star-plus-concat",
-        description: "(x*x)+ pattern \u2014 triggers super-linear backtracking",
-        pattern: /\([^)]{0,10}\*[^)]{0,10}\)[+*]/
-      },
-      {
-        id: "redos-dot-star-greedy",
-        description: "(.*){n,} or (.+){n,} \u2014 repeated greedy dot quantifiers",
-        pattern: /\(\.[*+]\)\{?\d/
-      },
-      {
-        id: "redos-large-repetition",
-        description: "Very large fixed or range repetition count {1000,} or {1000,n} \u2014 denial of service via backtracking",
-        // Matches { followed by 4+ digits (≥1000), then optional ,digits }
-        pattern: /\{\d{4,}(?:,\d*)?\}/
-      },
-      {
-        id: "redos-catastrophic-alternation",
-        description: "Long alternation with many similar branches \u2014 polynomial backtracking risk",
-        // Heuristic: 10+ pipe-separated alternatives in a single group
-        pattern: /\([^)]{0,200}(?:\|[^|)]{0,50}){9,}\)/
-      }
-    ];
-    redos_default = REDOS_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/nosql.js
-var sep5, NOSQL_PATTERNS, nosql_default;
-var init_nosql = __esm({
-  "node_modules/is-unsafe/src/contexts/nosql.js"() {
-    sep5 = `["'\\s]*:`;
-    NOSQL_PATTERNS = [
-      // ─── MongoDB $ operator injection ────────────────────────────────────────
-      {
-        id: "nosql-where-operator",
-        description: "$where \u2014 executes arbitrary JavaScript server-side in MongoDB",
-        pattern: new RegExp(`\\$where${sep5}`, "i")
-      },
-      {
-        id: "nosql-ne-operator",
-        description: '$ne \u2014 "not equal" operator used to bypass equality checks',
-        pattern: new RegExp(`\\$ne${sep5}`, "i")
-      },
-      {
-        id: "nosql-gt-operator",
-        description: '$gt \u2014 "greater than" used to bypass password/value checks',
-        pattern: new RegExp(`\\$gte?${sep5}`, "i")
-      },
-      {
-        id: "nosql-lt-operator",
-        description: '$lt / $lte \u2014 "less than" bypass variants',
-        pattern: new RegExp(`\\$lte?${sep5}`, "i")
-      },
-      {
-        id: "nosql-regex-operator",
-        description: "$regex \u2014 can be used to extract data character by character (blind injection)",
-        pattern: new RegExp(`\\$regex${sep5}`, "i")
-      },
-      {
-        id: "nosql-or-operator",
-        description: "$or \u2014 logical OR; used to create always-true conditions",
-        pattern: new RegExp(`\\$or${sep5}\\s*\\[`, "i")
-      },
-      {
-        id: "nosql-and-operator",
-        description: "$and \u2014 logical AND operator injection",
-        pattern: new RegExp(`\\$and${sep5}\\s*\\[`, "i")
-      },
-      {
-        id: "nosql-nor-operator",
-        description: "$nor \u2014 logical NOR operator injection",
-        pattern: new RegExp(`\\$nor${sep5}\\s*\\[`, "i")
-      },
-      {
-        id: "nosql-exists-operator",
-        description: "$exists \u2014 can enumerate fields to determine schema",
-        pattern: new RegExp(`\\$exists${sep5}`, "i")
-      },
-      {
-        id: "nosql-in-operator",
-        description: "$in \u2014 matches any value in a list; can enumerate values",
-        pattern: new RegExp(`\\$in${sep5}\\s*\\[`, "i")
-      },
-      {
-        id: "nosql-expr-operator",
-        description: "$expr \u2014 allows aggregation expressions in queries (MongoDB 3.6+)",
-        pattern: new RegExp(`\\$expr${sep5}`, "i")
-      },
-      {
-        id: "nosql-function-operator",
-        description: "$function \u2014 executes arbitrary JavaScript in MongoDB 4.4+",
-        pattern: new RegExp(`\\$function${sep5}`, "i")
-      },
-      {
-        id: "nosql-accumulator-operator",
-        description: "$accumulator \u2014 custom aggregation with arbitrary JS execution",
-        pattern: new RegExp(`\\$accumulator${sep5}`, "i")
-      },
-      // ─── Prototype pollution ─────────────────────────────────────────────────
-      {
-        id: "nosql-proto-pollution",
-        description: "__proto__ \u2014 prototype pollution via object key injection",
-        pattern: /__proto__/
-      },
-      {
-        id: "nosql-constructor-prototype",
-        description: "constructor.prototype \u2014 alternative prototype pollution vector (dot notation or JSON key)",
-        // Matches dot-notation (obj.constructor.prototype) and JSON key adjacency
-        // ("constructor": {"prototype": ...})
-        pattern: /constructor[\s"':.,{\[]*prototype/i
-      },
-      {
-        id: "nosql-proto-bracket",
-        description: '["__proto__"] \u2014 bracket-notation prototype pollution',
-        pattern: /\[["']__proto__["']\]/
-      }
-    ];
-    nosql_default = NOSQL_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/log.js
-var LOG_PATTERNS, log_default;
-var init_log = __esm({
-  "node_modules/is-unsafe/src/contexts/log.js"() {
-    LOG_PATTERNS = [
-      // ─── CRLF / newline injection ─────────────────────────────────────────────
-      {
-        id: "log-crlf-injection",
-        description: "CRLF injection: literal \\r or \\n embeds fake log lines",
-        pattern: /[\r\n]/
-      },
-      {
-        id: "log-url-encoded-crlf",
-        description: "URL-encoded CRLF: %0d, %0a, %0D, %0A \u2014 decoded by some log parsers",
-        pattern: /%0[dDaA]/
-      },
-      {
-        id: "log-unicode-newline",
-        description: "Unicode newline variants: U+2028 (line separator), U+2029 (paragraph separator)",
-        pattern: /[\u2028\u2029]/
-      },
-      // ─── Log4Shell / JNDI injection (CVE-2021-44228) ─────────────────────────
-      {
-        id: "log-log4shell-jndi",
-        description: "Log4Shell: ${jndi:...} triggers remote code execution in Apache Log4j",
-        pattern: /\$\{jndi\s*:/i
-      },
-      {
-        id: "log-log4shell-obfuscated",
-        description: "Obfuscated Log4Shell: ${::-j}... lookup-bypass prefix used to evade WAF detection",
-        // ${::- is the Log4j lookup-bypass escape sequence; presence alone is suspicious
-        pattern: /\$\{::-/
-      },
-      {
-        id: "log-log4j-lookup",
-        description: "Log4j lookup syntax: ${env:...}, ${sys:...}, ${ctx:...} \u2014 data exfiltration",
-        pattern: /\$\{(?:env|sys|ctx|main|map|sd|web|docker|k8s|spring)\s*:/i
-      },
-      // ─── Server-Side Template Injection (SSTI) in log messages ───────────────
-      {
-        id: "log-ssti-double-brace",
-        description: "SSTI double-brace: {{expression}} \u2014 Jinja2, Twig, Handlebars, etc.",
-        pattern: /\{\{[\s\S]{0,80}\}\}/
-      },
-      {
-        id: "log-ssti-hash-brace",
-        description: "SSTI hash-brace: #{expression} \u2014 Thymeleaf, Velocity, Ruby ERB",
-        pattern: /#\{[\s\S]{0,80}\}/
-      },
-      {
-        id: "log-ssti-dollar-brace",
-        description: "SSTI/EL injection: ${expression with operators or method calls} \u2014 JSP EL, Freemarker, SpEL",
-        // Require that the ${...} content looks like an expression, not a plain variable name.
-        // Flags if the content contains: . ( * + operators, or known SSTI keywords.
-        // This avoids flagging ${PATH}, ${HOME} etc. (plain shell variables).
-        pattern: /\$\{[^}]*(?:\.|\(|\*|\+|\bclass\b|\bruntime\b|\bprocess\b|\bexec\b)[^}]{0,80}\}/i
-      },
-      {
-        id: "log-ssti-percent-tag",
-        description: "SSTI ERB/ASP tag: <%= expression %> \u2014 Ruby ERB, ASP",
-        pattern: /<%=[\s\S]{0,80}%>/
-      },
-      // ─── Null byte ────────────────────────────────────────────────────────────
-      {
-        id: "log-null-byte",
-        description: "Null byte: \\x00 or %00 \u2014 can truncate log entries in C-backed loggers",
-        pattern: /\x00|%00/
-      },
-      // ─── ANSI escape injection ────────────────────────────────────────────────
-      {
-        id: "log-ansi-escape",
-        description: "ANSI escape sequence: ESC[ \u2014 can manipulate terminal output when logs are tailed",
-        pattern: /\x1b\[/
-      }
-    ];
-    log_default = LOG_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/contexts/sql-strict.js
-var SQL_STRICT_EXTRA, SQL_STRICT_PATTERNS, sql_strict_default;
-var init_sql_strict = __esm({
-  "node_modules/is-unsafe/src/contexts/sql-strict.js"() {
-    init_sql();
-    SQL_STRICT_EXTRA = [
-      {
-        id: "sql-line-comment",
-        description: "SQL line comment: -- followed by whitespace or end of string",
-        pattern: /--(?:\s|$)/
-      },
-      {
-        id: "sql-stacked-query",
-        description: "Stacked queries: semicolon immediately followed by a SQL keyword",
-        pattern: /;\s{0,10}(?:SELECT|INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|EXEC)\b/i
-      },
-      {
-        id: "sql-hex-encoding",
-        description: "Hex-encoded string injection: 0x41414141 style (MySQL)",
-        pattern: /\b0x[0-9a-f]{4,}/i
-      }
-    ];
-    SQL_STRICT_PATTERNS = [...sql_default, ...SQL_STRICT_EXTRA];
-    sql_strict_default = SQL_STRICT_PATTERNS;
-  }
-});
-
-// node_modules/is-unsafe/src/util/decode-entities.js
-function decodeEntities(input) {
-  if (input.indexOf("&") === -1) return input;
-  return input.replace(ENTITY_RE, (match, hex, dec, name2) => {
-    if (name2 !== void 0) {
-      return Object.prototype.hasOwnProperty.call(NAMED, name2) ? NAMED[name2] : match;
-    }
-    const cp = hex !== void 0 ? parseInt(hex, 16) : parseInt(dec, 10);
-    if (!Number.isFinite(cp) || cp > 1114111) return match;
-    return String.fromCodePoint(cp);
-  });
-}
-var NAMED, ENTITY_RE;
-var init_decode_entities = __esm({
-  "node_modules/is-unsafe/src/util/decode-entities.js"() {
-    NAMED = Object.freeze({
-      colon: ":",
-      Tab: "	",
-      NewLine: "\n"
-    });
-    ENTITY_RE = /&(?:#[xX]0*([0-9a-fA-F]{1,6});?|#0*([0-9]{1,7});?|([a-zA-Z][a-zA-Z0-9]{1,15});)/g;
-  }
-});
-
-// node_modules/is-unsafe/src/index.js
-function assertString(value) {
-  if (typeof value !== "string") {
-    throw new TypeError(
-      `is-unsafe: first argument must be a string, got ${typeof value}`
-    );
-  }
-}
-function assertContext(context) {
-  if (context instanceof RegExp) return;
-  if (Array.isArray(context)) {
-    if (context.length === 0) {
-      throw new TypeError("is-unsafe: context must not be an empty array");
-    }
-    if (Array.isArray(context[0])) {
-      for (const list5 of context) {
-        if (!Array.isArray(list5) || list5.length === 0) {
-          throw new TypeError(
-            "is-unsafe: each context in the array must be a non-empty pattern array (PatternList)"
-          );
-        }
-      }
-    }
-    return;
-  }
-  throw new TypeError(
-    `is-unsafe: second argument must be a PatternList (e.g. HTML), an array of PatternLists (e.g. [HTML, XML]), or a RegExp. Got: ${typeof context}`
-  );
-}
-function normalise(context) {
-  if (context instanceof RegExp) return { lists: null, regex: context };
-  if (Array.isArray(context[0])) return { lists: context, regex: null };
-  return { lists: [context], regex: null };
-}
-function decodedCopy(value, list5) {
-  if (!list5.decodeEntities) return null;
-  const decoded = decodeEntities(value);
-  return decoded === value ? null : decoded;
-}
-function matchList(value, list5) {
-  const label = list5.label ?? "CUSTOM";
-  const decoded = decodedCopy(value, list5);
-  for (const rule of list5) {
-    if (rule.pattern.test(value) || decoded !== null && rule.pattern.test(decoded)) {
-      return { context: label, id: rule.id, description: rule.description, pattern: rule.pattern };
-    }
-  }
-  return null;
-}
-function isUnsafe(value, context) {
-  assertString(value);
-  assertContext(context);
-  const { lists, regex } = normalise(context);
-  if (regex) return regex.test(value);
-  for (const list5 of lists) {
-    if (matchList(value, list5) !== null) return true;
-  }
-  return false;
-}
-var VALID_CONTEXTS;
-var init_src4 = __esm({
-  "node_modules/is-unsafe/src/index.js"() {
-    init_html();
-    init_xml();
-    init_sql_strict();
-    init_decode_entities();
-    init_html();
-    init_xml();
-    init_svg();
-    init_sql();
-    init_shell();
-    init_redos();
-    init_nosql();
-    init_log();
-    html_default.label = "HTML";
-    xml_default.label = "XML";
-    svg_default.label = "SVG";
-    html_default.decodeEntities = true;
-    xml_default.decodeEntities = true;
-    svg_default.decodeEntities = true;
-    sql_default.label = "SQL";
-    sql_strict_default.label = "SQL-STRICT";
-    shell_default.label = "SHELL";
-    redos_default.label = "REDOS";
-    nosql_default.label = "NOSQL";
-    log_default.label = "LOG";
-    VALID_CONTEXTS = Object.freeze({
-      HTML: html_default,
-      XML: xml_default,
-      SVG: svg_default,
-      SQL: sql_default,
-      "SQL-STRICT": sql_strict_default,
-      SHELL: shell_default,
-      REDOS: redos_default,
-      NOSQL: nosql_default,
-      LOG: log_default
-    });
-  }
-});
-
-// node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
-function extractRawAttributes(prefixedAttrs, options) {
-  if (!prefixedAttrs) return {};
-  const attrs = options.attributesGroupName ? prefixedAttrs[options.attributesGroupName] : prefixedAttrs;
-  if (!attrs) return {};
-  const rawAttrs = {};
-  for (const key in attrs) {
-    if (key.startsWith(options.attributeNamePrefix)) {
-      const rawName = key.substring(options.attributeNamePrefix.length);
-      rawAttrs[rawName] = attrs[key];
-    } else {
-      rawAttrs[key] = attrs[key];
-    }
-  }
-  return rawAttrs;
-}
-function extractNamespace(rawTagName) {
-  if (!rawTagName || typeof rawTagName !== "string") return void 0;
-  const colonIndex = rawTagName.indexOf(":");
-  if (colonIndex !== -1 && colonIndex > 0) {
-    const ns = rawTagName.substring(0, colonIndex);
-    if (ns !== "xmlns") {
-      return ns;
-    }
-  }
-  return void 0;
-}
-function parseTextData(val, tagName, jPath, dontTrim, hasAttributes, isLeafNode, escapeEntities) {
-  const options = this.options;
-  if (val !== void 0) {
-    if (options.trimValues && !dontTrim) {
-      val = val.trim();
-    }
-    if (val.length > 0) {
-      if (!escapeEntities) val = this.replaceEntitiesValue(val, tagName, jPath);
-      const jPathOrMatcher = options.jPath ? jPath.toString() : jPath;
-      const newval = options.tagValueProcessor(tagName, val, jPathOrMatcher, hasAttributes, isLeafNode);
-      if (newval === null || newval === void 0) {
-        return val;
-      } else if (typeof newval !== typeof val || newval !== val) {
-        return newval;
-      } else if (options.trimValues) {
-        return parseValue(val, options.parseTagValue, options.numberParseOptions);
-      } else {
-        const trimmedVal = val.trim();
-        if (trimmedVal === val) {
-          return parseValue(val, options.parseTagValue, options.numberParseOptions);
-        } else {
-          return val;
-        }
-      }
-    }
-  }
-}
-function resolveNameSpace(tagname) {
-  if (this.options.removeNSPrefix) {
-    const tags = tagname.split(":");
-    const prefix = tagname.charAt(0) === "/" ? "/" : "";
-    if (tags[0] === "xmlns") {
-      return "";
-    }
-    if (tags.length === 2) {
-      tagname = prefix + tags[1];
-    }
-  }
-  return tagname;
-}
-function attrValue(match) {
-  return match[3] !== void 0 ? match[3] : match[4];
-}
-function buildAttributesMap(attrStr, jPath, tagName, force = false) {
-  const options = this.options;
-  if (force === true || options.ignoreAttributes !== true && typeof attrStr === "string") {
-    const matches = getAllMatches(attrStr, attrsRegx);
-    const len = matches.length;
-    const attrs = {};
-    const processedVals = new Array(len);
-    let hasRawAttrs = false;
-    const rawAttrsForMatcher = {};
-    for (let i = 0; i < len; i++) {
-      const attrName = this.resolveNameSpace(matches[i][1]);
-      const oldVal = attrValue(matches[i]);
-      if (attrName.length && oldVal !== void 0) {
-        let val = oldVal;
-        if (options.trimValues) val = val.trim();
-        val = this.replaceEntitiesValue(val, tagName, this.readonlyMatcher);
-        processedVals[i] = val;
-        rawAttrsForMatcher[attrName] = val;
-        hasRawAttrs = true;
-      }
-    }
-    if (hasRawAttrs && typeof jPath === "object" && jPath.updateCurrent) {
-      jPath.updateCurrent(rawAttrsForMatcher);
-    }
-    const jPathStr = options.jPath ? jPath.toString() : this.readonlyMatcher;
-    let hasAttrs = false;
-    for (let i = 0; i < len; i++) {
-      const attrName = this.resolveNameSpace(matches[i][1]);
-      if (this.ignoreAttributesFn(attrName, jPathStr)) continue;
-      let aName = options.attributeNamePrefix + attrName;
-      if (attrName.length) {
-        if (options.transformAttributeName) {
-          aName = options.transformAttributeName(aName);
-        }
-        aName = sanitizeName(aName, options);
-        if (attrValue(matches[i]) !== void 0) {
-          const oldVal = processedVals[i];
-          const newVal = options.attributeValueProcessor(attrName, oldVal, jPathStr);
-          if (newVal === null || newVal === void 0) {
-            attrs[aName] = oldVal;
-          } else if (typeof newVal !== typeof oldVal || newVal !== oldVal) {
-            attrs[aName] = newVal;
-          } else {
-            attrs[aName] = parseValue(oldVal, options.parseAttributeValue, options.numberParseOptions);
-          }
-          hasAttrs = true;
-        } else if (options.allowBooleanAttributes) {
-          attrs[aName] = true;
-          hasAttrs = true;
-        }
-      }
-    }
-    if (!hasAttrs) return;
-    if (options.attributesGroupName && !options.preserveOrder) {
-      const attrCollection = {};
-      attrCollection[options.attributesGroupName] = attrs;
-      return attrCollection;
-    }
-    return attrs;
-  }
-}
-function getOriginalIndex(index, crlfPositions) {
-  let low = 0;
-  let high = crlfPositions.length;
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
-    if (crlfPositions[middle] < index) low = middle + 1;
-    else high = middle;
-  }
-  return index + low;
-}
-function addChild(currentNode, childNode, matcher, startIndex) {
-  if (!this.options.captureMetaData) startIndex = void 0;
-  const jPathOrMatcher = this.options.jPath ? matcher.toString() : matcher;
-  const result = this.options.updateTag(childNode.tagname, jPathOrMatcher, childNode[":@"]);
-  if (result === false) {
-  } else if (typeof result === "string") {
-    childNode.tagname = result;
-    currentNode.addChild(childNode, startIndex);
-  } else {
-    currentNode.addChild(childNode, startIndex);
-  }
-}
-function replaceEntitiesValue(val, tagName, jPath) {
-  const entityConfig = this.options.processEntities;
-  if (!entityConfig || !entityConfig.enabled) {
-    return val;
-  }
-  if (entityConfig.allowedTags) {
-    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
-    const allowed = Array.isArray(entityConfig.allowedTags) ? entityConfig.allowedTags.includes(tagName) : entityConfig.allowedTags(tagName, jPathOrMatcher);
-    if (!allowed) {
-      return val;
-    }
-  }
-  if (entityConfig.tagFilter) {
-    const jPathOrMatcher = this.options.jPath ? jPath.toString() : jPath;
-    if (!entityConfig.tagFilter(tagName, jPathOrMatcher)) {
-      return val;
-    }
-  }
-  return this.entityDecoder.decode(val);
-}
-function saveTextToParentTag(textData, parentNode, matcher, isLeafNode) {
-  if (textData) {
-    if (isLeafNode === void 0) isLeafNode = parentNode.child.length === 0;
-    textData = this.parseTextData(
-      textData,
-      parentNode.tagname,
-      matcher,
-      false,
-      parentNode[":@"] ? Object.keys(parentNode[":@"]).length !== 0 : false,
-      isLeafNode
-    );
-    if (textData !== void 0 && textData !== "")
-      parentNode.add(this.options.textNodeName, textData);
-    textData = "";
-  }
-  return textData;
-}
-function isItStopNode() {
-  if (this.stopNodeExpressionsSet.size === 0) return false;
-  return this.matcher.matchesAny(this.stopNodeExpressionsSet);
-}
-function tagExpWithClosingIndex(xmlData, i, closingChar = ">") {
-  const len = xmlData.length;
-  const closeCode0 = closingChar.charCodeAt(0);
-  const closeCode1 = closingChar.length > 1 ? closingChar.charCodeAt(1) : -1;
-  let result = "";
-  let segmentStart = i;
-  for (let index = i; index < len; index++) {
-    const code2 = xmlData.charCodeAt(index);
-    if (code2 === 34 || code2 === 39) {
-      index = xmlData.indexOf(xmlData[index], index + 1);
-      if (index === -1) return;
-    } else if (code2 === closeCode0) {
-      if (closeCode1 !== -1) {
-        if (xmlData.charCodeAt(index + 1) === closeCode1) {
-          result += xmlData.substring(segmentStart, index);
-          return { data: result, index };
-        }
-      } else {
-        result += xmlData.substring(segmentStart, index);
-        return { data: result, index };
-      }
-    } else if (code2 === 9) {
-      result += xmlData.substring(segmentStart, index) + " ";
-      segmentStart = index + 1;
-    }
-  }
-}
-function findClosingIndex(xmlData, str, i, errMsg) {
-  const closingIndex = xmlData.indexOf(str, i);
-  if (closingIndex === -1) {
-    throw new Error(errMsg);
-  } else {
-    return closingIndex + str.length - 1;
-  }
-}
-function findClosingChar(xmlData, char, i, errMsg) {
-  const closingIndex = xmlData.indexOf(char, i);
-  if (closingIndex === -1) throw new Error(errMsg);
-  return closingIndex;
-}
-function readTagExp(xmlData, i, removeNSPrefix, closingChar = ">") {
-  const result = tagExpWithClosingIndex(xmlData, i + 1, closingChar);
-  if (!result) return;
-  let tagExp = result.data;
-  const closeIndex = result.index;
-  const separatorIndex = tagExp.search(/\s/);
-  let tagName = tagExp;
-  let attrExpPresent = true;
-  if (separatorIndex !== -1) {
-    tagName = tagExp.substring(0, separatorIndex);
-    tagExp = tagExp.substring(separatorIndex + 1).trimStart();
-  }
-  const rawTagName = tagName;
-  if (removeNSPrefix) {
-    const colonIndex = tagName.indexOf(":");
-    if (colonIndex !== -1) {
-      tagName = tagName.substr(colonIndex + 1);
-      attrExpPresent = tagName !== result.data.substr(colonIndex + 1);
-    }
-  }
-  return {
-    tagName,
-    tagExp,
-    closeIndex,
-    attrExpPresent,
-    rawTagName
-  };
-}
-function readStopNodeData(xmlData, tagName, i) {
-  const startIndex = i;
-  let openTagCount = 1;
-  let lenient = false;
-  let nextGt = -1;
-  const xmllen = xmlData.length;
-  for (; i < xmllen; i++) {
-    if (xmlData[i] === "<") {
-      const c1 = xmlData.charCodeAt(i + 1);
-      if (c1 === 47) {
-        const closeIndex = findClosingChar(xmlData, ">", i, `${tagName} is not closed`);
-        let closeTagName = xmlData.substring(i + 2, closeIndex).trim();
-        if (closeTagName === tagName) {
-          openTagCount--;
-          if (openTagCount === 0) {
-            return {
-              tagContent: xmlData.substring(startIndex, i),
-              i: closeIndex
-            };
-          }
-        }
-        i = closeIndex;
-      } else if (c1 === 63) {
-        const closeIndex = findClosingIndex(xmlData, "?>", i + 1, "StopNode is not closed.");
-        i = closeIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
-        const closeIndex = findClosingIndex(xmlData, "-->", i + 3, "StopNode is not closed.");
-        i = closeIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
-        const closeIndex = findClosingIndex(xmlData, "]]>", i, "StopNode is not closed.") - 2;
-        i = closeIndex;
-      } else {
-        const tagData = lenient ? void 0 : readTagExp(xmlData, i, false);
-        if (tagData) {
-          const openTagName = tagData.tagName;
-          if (openTagName === tagName && tagData.tagExp[tagData.tagExp.length - 1] !== "/") {
-            openTagCount++;
-          }
-          i = tagData.closeIndex;
-        } else {
-          lenient = true;
-          if (nextGt < i) {
-            nextGt = xmlData.indexOf(">", i);
-            if (nextGt === -1) return;
-          }
-          const nextLt = xmlData.indexOf("<", i + 1);
-          if (nextLt === -1 || nextLt > nextGt) {
-            const exp = xmlData.substring(i + 1, nextGt);
-            const sep10 = exp.search(/\s/);
-            const name2 = sep10 === -1 ? exp : exp.substring(0, sep10);
-            if (name2 === tagName && exp[exp.length - 1] !== "/") openTagCount++;
-            i = nextGt;
-          }
-        }
-      }
-    }
-  }
-}
-function parseValue(val, shouldParse, options) {
-  if (shouldParse && typeof val === "string") {
-    const newval = val.trim();
-    if (newval === "true") return true;
-    else if (newval === "false") return false;
-    else return toNumber(val, options);
-  } else {
-    if (isExist(val)) {
-      return val;
-    } else {
-      return "";
-    }
-  }
-}
-function transformTagName(fn, tagName, tagExp, options) {
-  if (fn) {
-    const newTagName = fn(tagName);
-    if (tagExp === tagName) {
-      tagExp = newTagName;
-    }
-    tagName = newTagName;
-  }
-  tagName = sanitizeName(tagName, options);
-  return { tagName, tagExp };
-}
-function sanitizeName(name2, options) {
-  if (criticalProperties.includes(name2)) {
-    throw new Error(`[SECURITY] Invalid name: "${name2}" is a reserved JavaScript keyword that could cause prototype pollution`);
-  } else if (DANGEROUS_PROPERTY_NAMES.includes(name2)) {
-    return options.onDangerousProperty(name2);
-  }
-  return name2;
-}
-var OrderedObjParser, attrsRegx, parseXml;
-var init_OrderedObjParser = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js"() {
-    "use strict";
-    init_util2();
-    init_xmlNode();
-    init_DocTypeReader();
-    init_strnum();
-    init_ignoreAttributes();
-    init_src3();
-    init_src3();
-    init_src();
-    init_src4();
-    OrderedObjParser = class {
-      constructor(options, externalEntities) {
-        this.options = options;
-        this.currentNode = null;
-        this.tagsNodeStack = [];
-        this.parseXml = parseXml;
-        this.parseTextData = parseTextData;
-        this.resolveNameSpace = resolveNameSpace;
-        this.buildAttributesMap = buildAttributesMap;
-        this.isItStopNode = isItStopNode;
-        this.replaceEntitiesValue = replaceEntitiesValue;
-        this.readStopNodeData = readStopNodeData;
-        this.saveTextToParentTag = saveTextToParentTag;
-        this.addChild = addChild;
-        this.ignoreAttributesFn = getIgnoreAttributesFn(this.options.ignoreAttributes);
-        this.entityExpansionCount = 0;
-        this.currentExpandedLength = 0;
-        this.doctypefound = false;
-        let namedEntities = { ...XML };
-        if (this.options.entityDecoder) {
-          this.entityDecoder = this.options.entityDecoder;
-        } else {
-          if (typeof this.options.htmlEntities === "object") namedEntities = this.options.htmlEntities;
-          else if (this.options.htmlEntities === true) namedEntities = { ...COMMON_HTML, ...CURRENCY };
-          this.entityDecoder = new EntityDecoder({
-            namedEntities: { ...namedEntities, ...externalEntities },
-            numericAllowed: this.options.htmlEntities,
-            limit: {
-              maxTotalExpansions: this.options.processEntities.maxTotalExpansions,
-              maxExpandedLength: this.options.processEntities.maxExpandedLength,
-              applyLimitsTo: this.options.processEntities.appliesTo
-            },
-            // onExternalEntity: (name, value) => isUnsafe(value) ? 'block' : 'allow',
-            onInputEntity: (name2, value) => (
-              //TODO: VALID_CONTEXTS.HTML should be set only if this.options.htmlEntities
-              isUnsafe(value, [html_default, xml_default]) ? ENTITY_ACTION.BLOCK : ENTITY_ACTION.ALLOW
-            )
-            //postCheck: resolved => resolved
+          (_a3 = this.piHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, {
+            target: piTarget,
+            body: this.text
           });
+          this.piTarget = this.text = "";
+          this.state = S_TEXT;
+        } else if (c === QUESTION) {
+          this.text += "?";
+        } else {
+          this.text += `?${String.fromCodePoint(c)}`;
+          this.state = S_PI_BODY;
         }
-        this.matcher = new Matcher();
-        this.readonlyMatcher = this.matcher.readOnly();
-        this.isCurrentNodeStopNode = false;
-        this.stopNodeExpressionsSet = new ExpressionSet();
-        const stopNodesOpts = this.options.stopNodes;
-        if (stopNodesOpts && stopNodesOpts.length > 0) {
-          for (let i = 0; i < stopNodesOpts.length; i++) {
-            const stopNodeExp = stopNodesOpts[i];
-            if (typeof stopNodeExp === "string") {
-              this.stopNodeExpressionsSet.add(new Expression(stopNodeExp));
-            } else if (stopNodeExp instanceof Expression) {
-              this.stopNodeExpressionsSet.add(stopNodeExp);
-            }
-          }
-          this.stopNodeExpressionsSet.seal();
+        this.xmlDeclPossible = false;
+      }
+      sXMLDeclNameStart() {
+        const c = this.skipSpaces();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          return;
+        }
+        if (c !== EOC) {
+          this.state = S_XML_DECL_NAME;
+          this.name = String.fromCodePoint(c);
         }
       }
-    };
-    attrsRegx = /([^\s=]+)\s*(=\s*(?:"([^"]*)"|'([^']*)'))?/gm;
-    parseXml = function(xmlData) {
-      const options = this.options;
-      const crlfPositions = options.captureMetaData ? [] : void 0;
-      xmlData = xmlData.replace(/\r\n?/g, options.captureMetaData ? (newline, index) => {
-        if (newline.length === 2) {
-          crlfPositions.push(index - crlfPositions.length);
+      sXMLDeclName() {
+        const c = this.captureTo(XML_DECL_NAME_TERMINATOR);
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.name += this.text;
+          this.text = "";
+          this.fail("XML declaration is incomplete.");
+          return;
         }
-        return "\n";
-      } : "\n");
-      const xmlObj = new XmlNode("!xml");
-      let currentNode = xmlObj;
-      let textData = "";
-      this.matcher.reset();
-      this.entityDecoder.reset();
-      this.entityExpansionCount = 0;
-      this.currentExpandedLength = 0;
-      this.doctypefound = false;
-      const docTypeReader = new DocTypeReader(options.processEntities);
-      const xmlLen = xmlData.length;
-      for (let i = 0; i < xmlLen; i++) {
-        const ch = xmlData[i];
-        if (ch === "<") {
-          const c1 = xmlData.charCodeAt(i + 1);
-          if (c1 === 47) {
-            const closeIndex = findClosingIndex(xmlData, ">", i, "Closing Tag is not closed.");
-            let tagName = xmlData.substring(i + 2, closeIndex).trim();
-            if (options.removeNSPrefix) {
-              const colonIndex = tagName.indexOf(":");
-              if (colonIndex !== -1) {
-                tagName = tagName.substr(colonIndex + 1);
-              }
+        if (!(isS(c) || c === EQUAL)) {
+          return;
+        }
+        this.name += this.text;
+        this.text = "";
+        if (!this.xmlDeclExpects.includes(this.name)) {
+          switch (this.name.length) {
+            case 0:
+              this.fail("did not expect any more name/value pairs.");
+              break;
+            case 1:
+              this.fail(`expected the name ${this.xmlDeclExpects[0]}.`);
+              break;
+            default:
+              this.fail(`expected one of ${this.xmlDeclExpects.join(", ")}`);
+          }
+        }
+        this.state = c === EQUAL ? S_XML_DECL_VALUE_START : S_XML_DECL_EQ;
+      }
+      sXMLDeclEq() {
+        const c = this.getCodeNorm();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.fail("XML declaration is incomplete.");
+          return;
+        }
+        if (isS(c)) {
+          return;
+        }
+        if (c !== EQUAL) {
+          this.fail("value required.");
+        }
+        this.state = S_XML_DECL_VALUE_START;
+      }
+      sXMLDeclValueStart() {
+        const c = this.getCodeNorm();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.fail("XML declaration is incomplete.");
+          return;
+        }
+        if (isS(c)) {
+          return;
+        }
+        if (!isQuote(c)) {
+          this.fail("value must be quoted.");
+          this.q = SPACE;
+        } else {
+          this.q = c;
+        }
+        this.state = S_XML_DECL_VALUE;
+      }
+      sXMLDeclValue() {
+        const c = this.captureTo([this.q, QUESTION]);
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.text = "";
+          this.fail("XML declaration is incomplete.");
+          return;
+        }
+        if (c === EOC) {
+          return;
+        }
+        const value = this.text;
+        this.text = "";
+        switch (this.name) {
+          case "version": {
+            this.xmlDeclExpects = ["encoding", "standalone"];
+            const version2 = value;
+            this.xmlDecl.version = version2;
+            if (!/^1\.[0-9]+$/.test(version2)) {
+              this.fail("version number must match /^1\\.[0-9]+$/.");
+            } else if (!this.opt.forceXMLVersion) {
+              this.setXMLVersion(version2);
             }
-            tagName = transformTagName(options.transformTagName, tagName, "", options).tagName;
-            if (currentNode) {
-              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
+            break;
+          }
+          case "encoding":
+            if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) {
+              this.fail("encoding value must match /^[A-Za-z0-9][A-Za-z0-9._-]*$/.");
             }
-            const lastTagName = this.matcher.getCurrentTag();
-            if (tagName && options.unpairedTagsSet.has(tagName)) {
-              throw new Error(`Unpaired tag can not be used as closing tag: </${tagName}>`);
+            this.xmlDeclExpects = ["standalone"];
+            this.xmlDecl.encoding = value;
+            break;
+          case "standalone":
+            if (value !== "yes" && value !== "no") {
+              this.fail('standalone value must match "yes" or "no".');
             }
-            if (lastTagName && options.unpairedTagsSet.has(lastTagName)) {
-              this.matcher.pop();
-              this.tagsNodeStack.pop();
+            this.xmlDeclExpects = [];
+            this.xmlDecl.standalone = value;
+            break;
+          default:
+        }
+        this.name = "";
+        this.state = S_XML_DECL_SEPARATOR;
+      }
+      sXMLDeclSeparator() {
+        const c = this.getCodeNorm();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          return;
+        }
+        if (!isS(c)) {
+          this.fail("whitespace required.");
+          this.unget();
+        }
+        this.state = S_XML_DECL_NAME_START;
+      }
+      sXMLDeclEnding() {
+        var _a3;
+        const c = this.getCodeNorm();
+        if (c === GREATER) {
+          if (this.piTarget !== "xml") {
+            this.fail("processing instructions are not allowed before root.");
+          } else if (this.name !== "version" && this.xmlDeclExpects.includes("version")) {
+            this.fail("XML declaration must contain a version.");
+          }
+          (_a3 = this.xmldeclHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, this.xmlDecl);
+          this.name = "";
+          this.piTarget = this.text = "";
+          this.state = S_TEXT;
+        } else {
+          this.fail("The character ? is disallowed anywhere in XML declarations.");
+        }
+        this.xmlDeclPossible = false;
+      }
+      sOpenTag() {
+        var _a3;
+        const c = this.captureNameChars();
+        if (c === EOC) {
+          return;
+        }
+        const tag = this.tag = {
+          name: this.name,
+          attributes: /* @__PURE__ */ Object.create(null)
+        };
+        this.name = "";
+        if (this.xmlnsOpt) {
+          this.topNS = tag.ns = /* @__PURE__ */ Object.create(null);
+        }
+        (_a3 = this.openTagStartHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, tag);
+        this.sawRoot = true;
+        if (!this.fragmentOpt && this.closedRoot) {
+          this.fail("documents may contain only one root.");
+        }
+        switch (c) {
+          case GREATER:
+            this.openTag();
+            break;
+          case FORWARD_SLASH:
+            this.state = S_OPEN_TAG_SLASH;
+            break;
+          default:
+            if (!isS(c)) {
+              this.fail("disallowed character in tag name.");
             }
-            this.matcher.pop();
-            this.isCurrentNodeStopNode = false;
-            currentNode = this.tagsNodeStack.pop() || xmlObj;
-            if (options.captureMetaData && currentNode) {
-              currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
-            }
-            textData = "";
-            i = closeIndex;
-          } else if (c1 === 63) {
-            let tagData = readTagExp(xmlData, i, false, "?>");
-            if (!tagData) throw new Error("Pi Tag is not closed.");
-            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
-            const attsMap = this.buildAttributesMap(tagData.tagExp, this.matcher, tagData.tagName, true);
-            if (attsMap) {
-              const ver = attsMap[this.options.attributeNamePrefix + "version"];
-              this.entityDecoder.setXmlVersion(Number(ver) || 1);
-              docTypeReader.setXmlVersion(Number(ver) || 1);
-            }
-            if (options.ignoreDeclaration && tagData.tagName === "?xml" || options.ignorePiTags) {
+            this.state = S_ATTRIB;
+        }
+      }
+      sOpenTagSlash() {
+        if (this.getCode() === GREATER) {
+          this.openSelfClosingTag();
+        } else {
+          this.fail("forward-slash in opening tag not followed by >.");
+          this.state = S_ATTRIB;
+        }
+      }
+      sAttrib() {
+        const c = this.skipSpaces();
+        if (c === EOC) {
+          return;
+        }
+        if (isNameStartChar(c)) {
+          this.unget();
+          this.state = S_ATTRIB_NAME;
+        } else if (c === GREATER) {
+          this.openTag();
+        } else if (c === FORWARD_SLASH) {
+          this.state = S_OPEN_TAG_SLASH;
+        } else {
+          this.fail("disallowed character in attribute name.");
+        }
+      }
+      sAttribName() {
+        const c = this.captureNameChars();
+        if (c === EQUAL) {
+          this.state = S_ATTRIB_VALUE;
+        } else if (isS(c)) {
+          this.state = S_ATTRIB_NAME_SAW_WHITE;
+        } else if (c === GREATER) {
+          this.fail("attribute without value.");
+          this.pushAttrib(this.name, this.name);
+          this.name = this.text = "";
+          this.openTag();
+        } else if (c !== EOC) {
+          this.fail("disallowed character in attribute name.");
+        }
+      }
+      sAttribNameSawWhite() {
+        const c = this.skipSpaces();
+        switch (c) {
+          case EOC:
+            return;
+          case EQUAL:
+            this.state = S_ATTRIB_VALUE;
+            break;
+          default:
+            this.fail("attribute without value.");
+            this.text = "";
+            this.name = "";
+            if (c === GREATER) {
+              this.openTag();
+            } else if (isNameStartChar(c)) {
+              this.unget();
+              this.state = S_ATTRIB_NAME;
             } else {
-              const childNode = new XmlNode(tagData.tagName);
-              childNode.add(options.textNodeName, "");
-              if (tagData.tagName !== tagData.tagExp && tagData.attrExpPresent && options.ignoreAttributes !== true) {
-                childNode[":@"] = attsMap;
-              }
-              const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
-              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-              if (options.captureMetaData) {
-                currentNode.addEndIndex(getOriginalIndex(tagData.closeIndex + 2, crlfPositions));
-              }
+              this.fail("disallowed character in attribute name.");
+              this.state = S_ATTRIB;
             }
-            i = tagData.closeIndex + 1;
-          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
-            const endIndex = findClosingIndex(xmlData, "-->", i + 4, "Comment is not closed.");
-            if (options.commentPropName) {
-              const comment = xmlData.substring(i + 4, endIndex - 2);
-              textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
-              currentNode.add(options.commentPropName, [{ [options.textNodeName]: comment }]);
+        }
+      }
+      sAttribValue() {
+        const c = this.getCodeNorm();
+        if (isQuote(c)) {
+          this.q = c;
+          this.state = S_ATTRIB_VALUE_QUOTED;
+        } else if (!isS(c)) {
+          this.fail("unquoted attribute value.");
+          this.state = S_ATTRIB_VALUE_UNQUOTED;
+          this.unget();
+        }
+      }
+      sAttribValueQuoted() {
+        const { q, chunk } = this;
+        let { i: start } = this;
+        while (true) {
+          switch (this.getCode()) {
+            case q:
+              this.pushAttrib(this.name, this.text + chunk.slice(start, this.prevI));
+              this.name = this.text = "";
+              this.q = null;
+              this.state = S_ATTRIB_VALUE_CLOSED;
+              return;
+            case AMP:
+              this.text += chunk.slice(start, this.prevI);
+              this.state = S_ENTITY;
+              this.entityReturnState = S_ATTRIB_VALUE_QUOTED;
+              return;
+            case NL:
+            case NL_LIKE:
+            case TAB:
+              this.text += `${chunk.slice(start, this.prevI)} `;
+              start = this.i;
+              break;
+            case LESS:
+              this.text += chunk.slice(start, this.prevI);
+              this.fail("disallowed character.");
+              return;
+            case EOC:
+              this.text += chunk.slice(start);
+              return;
+            default:
+          }
+        }
+      }
+      sAttribValueClosed() {
+        const c = this.getCodeNorm();
+        if (isS(c)) {
+          this.state = S_ATTRIB;
+        } else if (c === GREATER) {
+          this.openTag();
+        } else if (c === FORWARD_SLASH) {
+          this.state = S_OPEN_TAG_SLASH;
+        } else if (isNameStartChar(c)) {
+          this.fail("no whitespace between attributes.");
+          this.unget();
+          this.state = S_ATTRIB_NAME;
+        } else {
+          this.fail("disallowed character in attribute name.");
+        }
+      }
+      sAttribValueUnquoted() {
+        const c = this.captureTo(ATTRIB_VALUE_UNQUOTED_TERMINATOR);
+        switch (c) {
+          case AMP:
+            this.state = S_ENTITY;
+            this.entityReturnState = S_ATTRIB_VALUE_UNQUOTED;
+            break;
+          case LESS:
+            this.fail("disallowed character.");
+            break;
+          case EOC:
+            break;
+          default:
+            if (this.text.includes("]]>")) {
+              this.fail('the string "]]>" is disallowed in char data.');
             }
-            i = endIndex;
-          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 68) {
-            if (this.doctypefound) throw new Error("Multiple DOCTYPE declarations found.");
-            this.doctypefound = true;
-            const result = docTypeReader.readDocType(xmlData, i);
-            this.entityDecoder.addInputEntities(result.entities);
-            i = result.i;
-          } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
-            const closeIndex = findClosingIndex(xmlData, "]]>", i, "CDATA is not closed.") - 2;
-            const tagExp = xmlData.substring(i + 9, closeIndex);
-            textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
-            let val = this.parseTextData(tagExp, currentNode.tagname, this.readonlyMatcher, true, false, true, true);
-            if (val == void 0) val = "";
-            if (options.cdataPropName) {
-              currentNode.add(options.cdataPropName, [{ [options.textNodeName]: tagExp }]);
+            this.pushAttrib(this.name, this.text);
+            this.name = this.text = "";
+            if (c === GREATER) {
+              this.openTag();
             } else {
-              currentNode.add(options.textNodeName, val);
+              this.state = S_ATTRIB;
             }
-            i = closeIndex + 2;
+        }
+      }
+      sCloseTag() {
+        const c = this.captureNameChars();
+        if (c === GREATER) {
+          this.closeTag();
+        } else if (isS(c)) {
+          this.state = S_CLOSE_TAG_SAW_WHITE;
+        } else if (c !== EOC) {
+          this.fail("disallowed character in closing tag.");
+        }
+      }
+      sCloseTagSawWhite() {
+        switch (this.skipSpaces()) {
+          case GREATER:
+            this.closeTag();
+            break;
+          case EOC:
+            break;
+          default:
+            this.fail("disallowed character in closing tag.");
+        }
+      }
+      // END OF STATE ENGINE METHODS
+      handleTextInRoot() {
+        let { i: start, forbiddenState } = this;
+        const { chunk, textHandler: handler } = this;
+        scanLoop:
+          while (true) {
+            switch (this.getCode()) {
+              case LESS: {
+                this.state = S_OPEN_WAKA;
+                if (handler !== void 0) {
+                  const { text } = this;
+                  const slice = chunk.slice(start, this.prevI);
+                  if (text.length !== 0) {
+                    handler(text + slice);
+                    this.text = "";
+                  } else if (slice.length !== 0) {
+                    handler(slice);
+                  }
+                }
+                forbiddenState = FORBIDDEN_START;
+                break scanLoop;
+              }
+              case AMP:
+                this.state = S_ENTITY;
+                this.entityReturnState = S_TEXT;
+                if (handler !== void 0) {
+                  this.text += chunk.slice(start, this.prevI);
+                }
+                forbiddenState = FORBIDDEN_START;
+                break scanLoop;
+              case CLOSE_BRACKET:
+                switch (forbiddenState) {
+                  case FORBIDDEN_START:
+                    forbiddenState = FORBIDDEN_BRACKET;
+                    break;
+                  case FORBIDDEN_BRACKET:
+                    forbiddenState = FORBIDDEN_BRACKET_BRACKET;
+                    break;
+                  case FORBIDDEN_BRACKET_BRACKET:
+                    break;
+                  default:
+                    throw new Error("impossible state");
+                }
+                break;
+              case GREATER:
+                if (forbiddenState === FORBIDDEN_BRACKET_BRACKET) {
+                  this.fail('the string "]]>" is disallowed in char data.');
+                }
+                forbiddenState = FORBIDDEN_START;
+                break;
+              case NL_LIKE:
+                if (handler !== void 0) {
+                  this.text += `${chunk.slice(start, this.prevI)}
+`;
+                }
+                start = this.i;
+                forbiddenState = FORBIDDEN_START;
+                break;
+              case EOC:
+                if (handler !== void 0) {
+                  this.text += chunk.slice(start);
+                }
+                break scanLoop;
+              default:
+                forbiddenState = FORBIDDEN_START;
+            }
+          }
+        this.forbiddenState = forbiddenState;
+      }
+      handleTextOutsideRoot() {
+        let { i: start } = this;
+        const { chunk, textHandler: handler } = this;
+        let nonSpace = false;
+        outRootLoop:
+          while (true) {
+            const code2 = this.getCode();
+            switch (code2) {
+              case LESS: {
+                this.state = S_OPEN_WAKA;
+                if (handler !== void 0) {
+                  const { text } = this;
+                  const slice = chunk.slice(start, this.prevI);
+                  if (text.length !== 0) {
+                    handler(text + slice);
+                    this.text = "";
+                  } else if (slice.length !== 0) {
+                    handler(slice);
+                  }
+                }
+                break outRootLoop;
+              }
+              case AMP:
+                this.state = S_ENTITY;
+                this.entityReturnState = S_TEXT;
+                if (handler !== void 0) {
+                  this.text += chunk.slice(start, this.prevI);
+                }
+                nonSpace = true;
+                break outRootLoop;
+              case NL_LIKE:
+                if (handler !== void 0) {
+                  this.text += `${chunk.slice(start, this.prevI)}
+`;
+                }
+                start = this.i;
+                break;
+              case EOC:
+                if (handler !== void 0) {
+                  this.text += chunk.slice(start);
+                }
+                break outRootLoop;
+              default:
+                if (!isS(code2)) {
+                  nonSpace = true;
+                }
+            }
+          }
+        if (!nonSpace) {
+          return;
+        }
+        if (!this.sawRoot && !this.reportedTextBeforeRoot) {
+          this.fail("text data outside of root node.");
+          this.reportedTextBeforeRoot = true;
+        }
+        if (this.closedRoot && !this.reportedTextAfterRoot) {
+          this.fail("text data outside of root node.");
+          this.reportedTextAfterRoot = true;
+        }
+      }
+      pushAttribNS(name2, value) {
+        var _a3;
+        const { prefix, local } = this.qname(name2);
+        const attr = { name: name2, prefix, local, value };
+        this.attribList.push(attr);
+        (_a3 = this.attributeHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, attr);
+        if (prefix === "xmlns") {
+          const trimmed = value.trim();
+          if (this.currentXMLVersion === "1.0" && trimmed === "") {
+            this.fail("invalid attempt to undefine prefix in XML 1.0");
+          }
+          this.topNS[local] = trimmed;
+          nsPairCheck(this, local, trimmed);
+        } else if (name2 === "xmlns") {
+          const trimmed = value.trim();
+          this.topNS[""] = trimmed;
+          nsPairCheck(this, "", trimmed);
+        }
+      }
+      pushAttribPlain(name2, value) {
+        var _a3;
+        const attr = { name: name2, value };
+        this.attribList.push(attr);
+        (_a3 = this.attributeHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, attr);
+      }
+      /**
+       * End parsing. This performs final well-formedness checks and resets the
+       * parser to a clean state.
+       *
+       * @returns this
+       */
+      end() {
+        var _a3, _b;
+        if (!this.sawRoot) {
+          this.fail("document must contain a root element.");
+        }
+        const { tags } = this;
+        while (tags.length > 0) {
+          const tag = tags.pop();
+          this.fail(`unclosed tag: ${tag.name}`);
+        }
+        if (this.state !== S_BEGIN && this.state !== S_TEXT) {
+          this.fail("unexpected end.");
+        }
+        const { text } = this;
+        if (text.length !== 0) {
+          (_a3 = this.textHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, text);
+          this.text = "";
+        }
+        this._closed = true;
+        (_b = this.endHandler) === null || _b === void 0 ? void 0 : _b.call(this);
+        this._init();
+        return this;
+      }
+      /**
+       * Resolve a namespace prefix.
+       *
+       * @param prefix The prefix to resolve.
+       *
+       * @returns The namespace URI or ``undefined`` if the prefix is not defined.
+       */
+      resolve(prefix) {
+        var _a3, _b;
+        let uri = this.topNS[prefix];
+        if (uri !== void 0) {
+          return uri;
+        }
+        const { tags } = this;
+        for (let index = tags.length - 1; index >= 0; index--) {
+          uri = tags[index].ns[prefix];
+          if (uri !== void 0) {
+            return uri;
+          }
+        }
+        uri = this.ns[prefix];
+        if (uri !== void 0) {
+          return uri;
+        }
+        return (_b = (_a3 = this.opt).resolvePrefix) === null || _b === void 0 ? void 0 : _b.call(_a3, prefix);
+      }
+      /**
+       * Parse a qname into its prefix and local name parts.
+       *
+       * @param name The name to parse
+       *
+       * @returns
+       */
+      qname(name2) {
+        const colon = name2.indexOf(":");
+        if (colon === -1) {
+          return { prefix: "", local: name2 };
+        }
+        const local = name2.slice(colon + 1);
+        const prefix = name2.slice(0, colon);
+        if (prefix === "" || local === "" || local.includes(":")) {
+          this.fail(`malformed name: ${name2}.`);
+        }
+        return { prefix, local };
+      }
+      processAttribsNS() {
+        var _a3;
+        const { attribList } = this;
+        const tag = this.tag;
+        {
+          const { prefix, local } = this.qname(tag.name);
+          tag.prefix = prefix;
+          tag.local = local;
+          const uri = tag.uri = (_a3 = this.resolve(prefix)) !== null && _a3 !== void 0 ? _a3 : "";
+          if (prefix !== "") {
+            if (prefix === "xmlns") {
+              this.fail('tags may not have "xmlns" as prefix.');
+            }
+            if (uri === "") {
+              this.fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
+              tag.uri = prefix;
+            }
+          }
+        }
+        if (attribList.length === 0) {
+          return;
+        }
+        const { attributes } = tag;
+        const seen = /* @__PURE__ */ new Set();
+        for (const attr of attribList) {
+          const { name: name2, prefix, local } = attr;
+          let uri;
+          let eqname;
+          if (prefix === "") {
+            uri = name2 === "xmlns" ? XMLNS_NAMESPACE : "";
+            eqname = name2;
           } else {
-            let result = readTagExp(xmlData, i, options.removeNSPrefix);
-            if (!result) {
-              const context = xmlData.substring(Math.max(0, i - 50), Math.min(xmlLen, i + 50));
-              throw new Error(`readTagExp returned undefined at position ${i}. Context: "${context}"`);
+            uri = this.resolve(prefix);
+            if (uri === void 0) {
+              this.fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
+              uri = prefix;
             }
-            let tagName = result.tagName;
-            const rawTagName = result.rawTagName;
-            let tagExp = result.tagExp;
-            let attrExpPresent = result.attrExpPresent;
-            let closeIndex = result.closeIndex;
-            ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
-            if (options.strictReservedNames && (tagName === options.commentPropName || tagName === options.cdataPropName || tagName === options.textNodeName || tagName === options.attributesGroupName)) {
-              throw new Error(`Invalid tag name: ${tagName}`);
-            }
-            if (currentNode && textData) {
-              if (currentNode.tagname !== "!xml") {
-                textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher, false);
-              }
-            }
-            const lastTag = currentNode;
-            if (lastTag && options.unpairedTagsSet.has(lastTag.tagname)) {
-              currentNode = this.tagsNodeStack.pop();
-              this.matcher.pop();
-            }
-            let isSelfClosing = false;
-            if (tagExp.length > 0 && tagExp.lastIndexOf("/") === tagExp.length - 1) {
-              isSelfClosing = true;
-              if (tagName[tagName.length - 1] === "/") {
-                tagName = tagName.substr(0, tagName.length - 1);
-                tagExp = tagName;
-              } else {
-                tagExp = tagExp.substr(0, tagExp.length - 1);
-              }
-              attrExpPresent = tagName !== tagExp;
-            }
-            let prefixedAttrs = null;
-            let rawAttrs = {};
-            let namespace = void 0;
-            namespace = extractNamespace(rawTagName);
-            if (tagName !== xmlObj.tagname) {
-              this.matcher.push(tagName, {}, namespace);
-            }
-            if (tagName !== tagExp && attrExpPresent) {
-              prefixedAttrs = this.buildAttributesMap(tagExp, this.matcher, tagName);
-              if (prefixedAttrs) {
-                rawAttrs = extractRawAttributes(prefixedAttrs, options);
-              }
-            }
-            if (tagName !== xmlObj.tagname) {
-              this.isCurrentNodeStopNode = this.isItStopNode();
-            }
-            const startIndex = options.captureMetaData ? getOriginalIndex(i, crlfPositions) : i;
-            if (this.isCurrentNodeStopNode) {
-              let tagContent = "";
-              if (isSelfClosing) {
-                i = result.closeIndex;
-              } else if (options.unpairedTagsSet.has(tagName)) {
-                i = result.closeIndex;
-              } else {
-                const result2 = this.readStopNodeData(xmlData, rawTagName, closeIndex + 1);
-                if (!result2) throw new Error(`Unexpected end of ${rawTagName}`);
-                i = result2.i;
-                tagContent = result2.tagContent;
-              }
-              const childNode = new XmlNode(tagName);
-              if (prefixedAttrs) {
-                childNode[":@"] = prefixedAttrs;
-              }
-              childNode.add(options.textNodeName, tagContent);
-              this.matcher.pop();
-              this.isCurrentNodeStopNode = false;
-              this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-              if (options.captureMetaData) {
-                currentNode.addEndIndex(getOriginalIndex(i + 1, crlfPositions));
-              }
-            } else {
-              if (isSelfClosing) {
-                ({ tagName, tagExp } = transformTagName(options.transformTagName, tagName, tagExp, options));
-                const childNode = new XmlNode(tagName);
-                if (prefixedAttrs) {
-                  childNode[":@"] = prefixedAttrs;
-                }
-                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-                if (options.captureMetaData) {
-                  currentNode.addEndIndex(getOriginalIndex(closeIndex + 1, crlfPositions));
-                }
-                this.matcher.pop();
-                this.isCurrentNodeStopNode = false;
-              } else if (options.unpairedTagsSet.has(tagName)) {
-                const childNode = new XmlNode(tagName);
-                if (prefixedAttrs) {
-                  childNode[":@"] = prefixedAttrs;
-                }
-                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-                if (options.captureMetaData) {
-                  currentNode.addEndIndex(getOriginalIndex(result.closeIndex + 1, crlfPositions));
-                }
-                this.matcher.pop();
-                this.isCurrentNodeStopNode = false;
-                i = result.closeIndex;
-                continue;
-              } else {
-                const childNode = new XmlNode(tagName);
-                if (this.tagsNodeStack.length > options.maxNestedTags) {
-                  throw new Error("Maximum nested tags exceeded");
-                }
-                this.tagsNodeStack.push(currentNode);
-                if (prefixedAttrs) {
-                  childNode[":@"] = prefixedAttrs;
-                }
-                this.addChild(currentNode, childNode, this.readonlyMatcher, startIndex);
-                currentNode = childNode;
-              }
-              textData = "";
-              i = closeIndex;
-            }
+            eqname = `{${uri}}${local}`;
           }
-        } else {
-          textData += xmlData[i];
+          if (seen.has(eqname)) {
+            this.fail(`duplicate attribute: ${eqname}.`);
+          }
+          seen.add(eqname);
+          attr.uri = uri;
+          attributes[name2] = attr;
         }
+        this.attribList = [];
       }
-      return xmlObj.child;
-    };
-  }
-});
-
-// node_modules/fast-xml-parser/src/xmlparser/node2json.js
-function stripAttributePrefix(attrs, prefix) {
-  if (!attrs || typeof attrs !== "object") return {};
-  if (!prefix) return attrs;
-  const rawAttrs = {};
-  for (const key in attrs) {
-    if (key.startsWith(prefix)) {
-      const rawName = key.substring(prefix.length);
-      rawAttrs[rawName] = attrs[key];
-    } else {
-      rawAttrs[key] = attrs[key];
-    }
-  }
-  return rawAttrs;
-}
-function prettify(node, options, matcher, readonlyMatcher) {
-  return compress(node, options, matcher, readonlyMatcher);
-}
-function compress(arr, options, matcher, readonlyMatcher) {
-  let text;
-  const compressedObj = {};
-  for (let i = 0; i < arr.length; i++) {
-    const tagObj = arr[i];
-    const property = propName(tagObj);
-    if (property !== void 0 && property !== options.textNodeName) {
-      const rawAttrs = stripAttributePrefix(
-        tagObj[":@"] || {},
-        options.attributeNamePrefix
-      );
-      matcher.push(property, rawAttrs);
-    }
-    if (property === options.textNodeName) {
-      if (text === void 0) text = tagObj[property];
-      else text += "" + tagObj[property];
-    } else if (property === void 0) {
-      continue;
-    } else if (tagObj[property]) {
-      let val = compress(tagObj[property], options, matcher, readonlyMatcher);
-      const isLeaf = isLeafTag(val, options);
-      if (Object.keys(val).length === 0 && options.alwaysCreateTextNode) {
-        val[options.textNodeName] = "";
-      }
-      if (tagObj[":@"]) {
-        assignAttributes(val, tagObj[":@"], readonlyMatcher, options);
-      } else if (Object.keys(val).length === 1 && val[options.textNodeName] !== void 0 && !options.alwaysCreateTextNode) {
-        val = val[options.textNodeName];
-      } else if (Object.keys(val).length === 0) {
-        if (options.alwaysCreateTextNode) val[options.textNodeName] = "";
-        else val = "";
-      }
-      if (tagObj[METADATA_SYMBOL2] !== void 0 && typeof val === "object" && val !== null) {
-        val[METADATA_SYMBOL2] = tagObj[METADATA_SYMBOL2];
-      }
-      if (compressedObj[property] !== void 0 && Object.prototype.hasOwnProperty.call(compressedObj, property)) {
-        if (!Array.isArray(compressedObj[property])) {
-          compressedObj[property] = [compressedObj[property]];
+      processAttribsPlain() {
+        const { attribList } = this;
+        const attributes = this.tag.attributes;
+        for (const { name: name2, value } of attribList) {
+          if (attributes[name2] !== void 0) {
+            this.fail(`duplicate attribute: ${name2}.`);
+          }
+          attributes[name2] = value;
         }
-        compressedObj[property].push(val);
-      } else {
-        const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() : readonlyMatcher;
-        if (options.isArray(property, jPathOrMatcher, isLeaf)) {
-          compressedObj[property] = [val];
-        } else {
-          compressedObj[property] = val;
-        }
-      }
-      if (property !== void 0 && property !== options.textNodeName) {
-        matcher.pop();
-      }
-    }
-  }
-  if (typeof text === "string") {
-    if (text.length > 0) compressedObj[options.textNodeName] = text;
-  } else if (text !== void 0) compressedObj[options.textNodeName] = text;
-  return compressedObj;
-}
-function propName(obj) {
-  const keys = Object.keys(obj);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (key !== ":@") return key;
-  }
-}
-function assignAttributes(obj, attrMap, readonlyMatcher, options) {
-  if (attrMap) {
-    const keys = Object.keys(attrMap);
-    const len = keys.length;
-    for (let i = 0; i < len; i++) {
-      const atrrName = keys[i];
-      const rawAttrName = atrrName.startsWith(options.attributeNamePrefix) ? atrrName.substring(options.attributeNamePrefix.length) : atrrName;
-      const jPathOrMatcher = options.jPath ? readonlyMatcher.toString() + "." + rawAttrName : readonlyMatcher;
-      if (options.isArray(atrrName, jPathOrMatcher, true, true)) {
-        obj[atrrName] = [attrMap[atrrName]];
-      } else {
-        obj[atrrName] = attrMap[atrrName];
-      }
-    }
-  }
-}
-function isLeafTag(obj, options) {
-  const { textNodeName } = options;
-  const propCount = Object.keys(obj).length;
-  if (propCount === 0) {
-    return true;
-  }
-  if (propCount === 1 && (obj[textNodeName] || typeof obj[textNodeName] === "boolean" || obj[textNodeName] === 0)) {
-    return true;
-  }
-  return false;
-}
-var METADATA_SYMBOL2;
-var init_node2json = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/node2json.js"() {
-    "use strict";
-    init_xmlNode();
-    METADATA_SYMBOL2 = XmlNode.getMetaDataSymbol();
-  }
-});
-
-// node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
-var XMLParser;
-var init_XMLParser = __esm({
-  "node_modules/fast-xml-parser/src/xmlparser/XMLParser.js"() {
-    init_OptionsBuilder();
-    init_OrderedObjParser();
-    init_node2json();
-    init_validator();
-    init_xmlNode();
-    XMLParser = class {
-      constructor(options) {
-        this.externalEntities = {};
-        this.options = buildOptions(options);
+        this.attribList = [];
       }
       /**
-       * Parse XML dats to JS object 
-       * @param {string|Uint8Array} xmlData 
-       * @param {boolean|Object} validationOption 
+       * Handle a complete open tag. This parser code calls this once it has seen
+       * the whole tag. This method checks for well-formeness and then emits
+       * ``onopentag``.
        */
-      parse(xmlData, validationOption) {
-        if (typeof xmlData !== "string" && xmlData.toString) {
-          if (xmlData instanceof Uint8Array && !(typeof Buffer !== "undefined" && Buffer.isBuffer(xmlData))) {
-            xmlData = new TextDecoder("utf-8", { ignoreBOM: true }).decode(xmlData);
-          } else {
-            xmlData = xmlData.toString();
-          }
-        } else if (typeof xmlData !== "string") {
-          throw new Error("XML data is accepted in String or Bytes[] form.");
-        }
-        if (validationOption) {
-          if (validationOption === true) validationOption = {};
-          const result = validate3(xmlData, validationOption);
-          if (result !== true) {
-            throw Error(`${result.err.msg}:${result.err.line}:${result.err.col}`);
-          }
-        }
-        const orderedObjParser = new OrderedObjParser(this.options, this.externalEntities);
-        const orderedResult = orderedObjParser.parseXml(xmlData);
-        if (this.options.preserveOrder || orderedResult === void 0) return orderedResult;
-        else return prettify(orderedResult, this.options, orderedObjParser.matcher, orderedObjParser.readonlyMatcher);
+      openTag() {
+        var _a3;
+        this.processAttribs();
+        const { tags } = this;
+        const tag = this.tag;
+        tag.isSelfClosing = false;
+        (_a3 = this.openTagHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, tag);
+        tags.push(tag);
+        this.state = S_TEXT;
+        this.name = "";
       }
       /**
-       * Add Entity which is not by default supported by this library
-       * @param {string} key 
-       * @param {string} value 
+       * Handle a complete self-closing tag. This parser code calls this once it has
+       * seen the whole tag. This method checks for well-formeness and then emits
+       * ``onopentag`` and ``onclosetag``.
        */
-      addEntity(key, value) {
-        if (value.indexOf("&") !== -1) {
-          throw new Error("Entity value can't have '&'");
-        } else if (key.indexOf("&") !== -1 || key.indexOf(";") !== -1) {
-          throw new Error("An entity must be set without '&' and ';'. Eg. use '#xD' for '&#xD;'");
-        } else if (value === "&") {
-          throw new Error("An entity with value '&' is not permitted");
-        } else {
-          this.externalEntities[key] = value;
+      openSelfClosingTag() {
+        var _a3, _b, _c;
+        this.processAttribs();
+        const { tags } = this;
+        const tag = this.tag;
+        tag.isSelfClosing = true;
+        (_a3 = this.openTagHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, tag);
+        (_b = this.closeTagHandler) === null || _b === void 0 ? void 0 : _b.call(this, tag);
+        const top = this.tag = (_c = tags[tags.length - 1]) !== null && _c !== void 0 ? _c : null;
+        if (top === null) {
+          this.closedRoot = true;
+        }
+        this.state = S_TEXT;
+        this.name = "";
+      }
+      /**
+       * Handle a complete close tag. This parser code calls this once it has seen
+       * the whole tag. This method checks for well-formeness and then emits
+       * ``onclosetag``.
+       */
+      closeTag() {
+        const { tags, name: name2 } = this;
+        this.state = S_TEXT;
+        this.name = "";
+        if (name2 === "") {
+          this.fail("weird empty close tag.");
+          this.text += "</>";
+          return;
+        }
+        const handler = this.closeTagHandler;
+        let l = tags.length;
+        while (l-- > 0) {
+          const tag = this.tag = tags.pop();
+          this.topNS = tag.ns;
+          handler === null || handler === void 0 ? void 0 : handler(tag);
+          if (tag.name === name2) {
+            break;
+          }
+          this.fail("unexpected close tag.");
+        }
+        if (l === 0) {
+          this.closedRoot = true;
+        } else if (l < 0) {
+          this.fail(`unmatched closing tag: ${name2}.`);
+          this.text += `</${name2}>`;
         }
       }
       /**
-       * Returns a Symbol that can be used to access the metadata
-       * property on a node.
-       * 
-       * If Symbol is not available in the environment, an ordinary property is used
-       * and the name of the property is here returned.
-       * 
-       * The XMLMetaData property is only present when `captureMetaData`
-       * is true in the options.
+       * Resolves an entity. Makes any necessary well-formedness checks.
+       *
+       * @param entity The entity to resolve.
+       *
+       * @returns The parsed entity.
        */
-      static getMetaDataSymbol() {
-        return XmlNode.getMetaDataSymbol();
+      parseEntity(entity) {
+        if (entity[0] !== "#") {
+          const defined = this.ENTITIES[entity];
+          if (defined !== void 0) {
+            return defined;
+          }
+          this.fail(this.isName(entity) ? "undefined entity." : "disallowed character in entity name.");
+          return `&${entity};`;
+        }
+        let num = NaN;
+        if (entity[1] === "x" && /^#x[0-9a-f]+$/i.test(entity)) {
+          num = parseInt(entity.slice(2), 16);
+        } else if (/^#[0-9]+$/.test(entity)) {
+          num = parseInt(entity.slice(1), 10);
+        }
+        if (!this.isChar(num)) {
+          this.fail("malformed character entity.");
+          return `&${entity};`;
+        }
+        return String.fromCodePoint(num);
       }
     };
-  }
-});
-
-// node_modules/fast-xml-parser/src/fxp.js
-var XMLValidator;
-var init_fxp = __esm({
-  "node_modules/fast-xml-parser/src/fxp.js"() {
-    "use strict";
-    init_validator();
-    init_XMLParser();
-    XMLValidator = {
-      validate: validate3
-    };
+    exports.SaxesParser = SaxesParser2;
   }
 });
 
 // src/gates/junit.ts
 var junit_exports = {};
 __export(junit_exports, {
+  JunitCounter: () => JunitCounter,
   JunitParseError: () => JunitParseError,
+  MAX_DEPTH: () => MAX_DEPTH,
   addCounts: () => addCounts,
   emptyCounts: () => emptyCounts,
   parseJunit: () => parseJunit
 });
 function parseJunit(xml) {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    throw new JunitParseError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  }
-  const doc = parser.parse(xml);
-  let root;
-  if (doc.testsuites !== void 0) root = doc.testsuites === "" ? {} : doc.testsuites;
-  else if (doc.testsuite !== void 0) root = { testsuite: doc.testsuite };
-  else throw new JunitParseError("the root element is neither <testsuites> nor <testsuite>");
-  const counts = emptyCounts();
-  walk(root, "", counts);
-  return counts;
+  const counter = new JunitCounter();
+  counter.write(xml);
+  return counter.end();
 }
 function emptyCounts() {
   return { total: 0, passed: 0, failed: 0, skipped: 0, errors: 0, failures: [] };
@@ -13072,68 +10789,151 @@ function addCounts(a, b) {
     failures: [...a.failures, ...b.failures].slice(0, MAX_RECORDED_FAILURES)
   };
 }
-function walk(suite, suiteName, counts) {
-  for (const c of suite.testcase ?? []) {
-    const node = typeof c === "object" ? c : {};
-    counts.total += 1;
-    const problem = node.failure?.[0] ?? node.error?.[0];
-    if (problem !== void 0) {
-      if (node.failure !== void 0) counts.failed += 1;
-      else counts.errors += 1;
-      if (counts.failures.length < MAX_RECORDED_FAILURES)
-        counts.failures.push(failureOf(node, problem, suiteName));
-    } else if (node.skipped !== void 0) counts.skipped += 1;
-    else counts.passed += 1;
-  }
-  for (const child of suite.testsuite ?? []) {
-    const node = typeof child === "object" ? child : {};
-    walk(node, node.$?.name ?? suiteName, counts);
-  }
-}
-function failureOf(c, problem, suiteName) {
-  const p = typeof problem === "object" ? problem : { "#text": problem };
-  const message = p.$?.message ?? p["#text"] ?? "";
+function failureOf(c) {
   return {
-    suite: cut(suiteName || (c.$?.classname ?? ""), MAX_NAME),
-    name: cut(c.$?.name ?? "", MAX_NAME),
-    message: cut(message, MAX_MESSAGE)
+    suite: cut(c.suite || c.classname, MAX_NAME),
+    name: cut(c.name, MAX_NAME),
+    message: cut(c.problem?.message ?? c.problem?.text.trim() ?? "", MAX_MESSAGE)
   };
 }
 function cut(text, max) {
   return text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`;
 }
-var JunitParseError, MAX_NAME, MAX_MESSAGE, ARRAYS, parser;
+var import_saxes, JunitParseError, MAX_NAME, MAX_MESSAGE, MAX_DEPTH, JunitCounter;
 var init_junit = __esm({
   "src/gates/junit.ts"() {
     "use strict";
-    init_fxp();
+    import_saxes = __toESM(require_saxes(), 1);
     init_gate();
     JunitParseError = class extends Error {
     };
     MAX_NAME = 1e3;
     MAX_MESSAGE = 4e3;
-    ARRAYS = /* @__PURE__ */ new Set(["testsuite", "testcase", "failure", "error", "skipped"]);
-    parser = new XMLParser({
-      ignoreAttributes: false,
-      attributeNamePrefix: "",
-      attributesGroupName: "$",
-      textNodeName: "#text",
-      parseTagValue: false,
-      parseAttributeValue: false,
-      processEntities: true,
-      htmlEntities: true,
-      ignoreDeclaration: true,
-      ignorePiTags: true,
-      isArray: (name2, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(name2)
-    });
+    MAX_DEPTH = 100;
+    JunitCounter = class {
+      parser = new import_saxes.SaxesParser({
+        xmlns: false,
+        position: true
+      });
+      counts = emptyCounts();
+      /** Element names from the root down; suites' names beside them. */
+      path = [];
+      suites = [];
+      open = null;
+      rootSeen = false;
+      failure = null;
+      constructor() {
+        const p = this.parser;
+        p.on("error", (e) => {
+          if (/(disallowed character|malformed character entity)\.$/.test(e.message)) return;
+          this.fail(`not well-formed XML (${e.message})`);
+        });
+        p.on(
+          "doctype",
+          () => this.fail("it has a DOCTYPE: entities and external references are not read in a JUnit report")
+        );
+        p.on("opentag", (tag) => this.openTag(tag));
+        p.on("closetag", (tag) => this.closeTag(tag.name));
+        p.on("text", (text) => this.addText(text));
+        p.on("cdata", (text) => this.addText(text));
+      }
+      write(chunk) {
+        this.guard(() => this.parser.write(chunk));
+      }
+      end() {
+        this.guard(() => this.parser.close());
+        if (!this.rootSeen) this.fail("not well-formed XML (no root element)");
+        return this.counts;
+      }
+      fail(message) {
+        this.failure ??= new JunitParseError(message);
+        throw this.failure;
+      }
+      /** A parser error becomes this report's JunitParseError; a string too long for V8 is one too. */
+      guard(fn) {
+        if (this.failure !== null) throw this.failure;
+        try {
+          fn();
+        } catch (error2) {
+          if (error2 instanceof JunitParseError) throw error2;
+          if (error2 instanceof RangeError) this.fail("a text or attribute too long to read");
+          this.fail(`not well-formed XML (${error2.message})`);
+        }
+      }
+      openTag(tag) {
+        const parent = this.path.at(-1);
+        this.path.push(tag.name);
+        if (this.path.length > MAX_DEPTH) this.fail(`elements are nested more than ${MAX_DEPTH} deep`);
+        const attr = (name2) => tag.attributes[name2];
+        if (parent === void 0) {
+          if (tag.name !== "testsuites" && tag.name !== "testsuite")
+            this.fail("the root element is neither <testsuites> nor <testsuite>");
+          this.rootSeen = true;
+        }
+        const inSuites = parent === void 0 || parent === "testsuite" || parent === "testsuites";
+        if (tag.name === "testsuite" && inSuites && this.open === null) {
+          this.suites.push(attr("name") ?? this.suites.at(-1) ?? "");
+        } else if (tag.name === "testcase" && parent !== void 0 && inSuites && this.open === null) {
+          this.open = {
+            depth: this.path.length,
+            suite: this.suites.at(-1) ?? "",
+            name: attr("name") ?? "",
+            classname: attr("classname") ?? "",
+            failed: false,
+            errored: false,
+            skipped: false,
+            problem: null
+          };
+        } else if (this.open !== null && this.path.length === this.open.depth + 1) {
+          const c = this.open;
+          const isFailure = tag.name === "failure";
+          if (isFailure) c.failed = true;
+          else if (tag.name === "error") c.errored = true;
+          else if (tag.name === "skipped") c.skipped = true;
+          if ((isFailure || tag.name === "error") && (c.problem === null || isFailure && !c.problem.fromFailure))
+            c.problem = {
+              fromFailure: isFailure,
+              message: attr("message") ?? null,
+              text: "",
+              depth: this.path.length
+            };
+        }
+      }
+      closeTag(name2) {
+        const depth = this.path.length;
+        this.path.pop();
+        const c = this.open;
+        if (c !== null && depth === c.depth) {
+          this.closeCase(c);
+          this.open = null;
+        } else if (c === null && name2 === "testsuite" && this.suites.length > 0) this.suites.pop();
+      }
+      closeCase(c) {
+        const counts = this.counts;
+        counts.total += 1;
+        if (c.failed || c.errored) {
+          if (c.failed) counts.failed += 1;
+          else counts.errors += 1;
+          if (counts.failures.length < MAX_RECORDED_FAILURES) counts.failures.push(failureOf(c));
+        } else if (c.skipped) counts.skipped += 1;
+        else counts.passed += 1;
+      }
+      /** Only a failure's own text is kept, and only up to the cut: a huge <system-out> costs nothing. */
+      addText(text) {
+        const p = this.open?.problem;
+        if (p === void 0 || p === null || this.path.length < p.depth || p.message !== null) return;
+        if (p.text.length <= MAX_MESSAGE) p.text += text.slice(0, MAX_MESSAGE + 1 - p.text.length);
+      }
+    };
   }
 });
 
 // src/gates/junit-files.ts
-import { readFile as readFile9, stat as stat6 } from "node:fs/promises";
+import { createReadStream as createReadStream2 } from "node:fs";
+import { stat as stat6 } from "node:fs/promises";
 import { resolve as resolve9 } from "node:path";
 async function readJunitFiles(files, cwd, notBefore) {
-  const { addCounts: addCounts2, emptyCounts: emptyCounts2, JunitParseError: JunitParseError2, parseJunit: parseJunit2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
+  const { addCounts: addCounts2, emptyCounts: emptyCounts2, JunitCounter: JunitCounter2, JunitParseError: JunitParseError2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
   let counts = emptyCounts2();
   for (const file of files) {
     const shown = JSON.stringify(file);
@@ -13149,12 +10949,15 @@ async function readJunitFiles(files, cwd, notBefore) {
       return { problem: `${shown} is older than this run (left by an earlier one?)` };
     if (info.size > MAX_JUNIT_BYTES)
       return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
-    const text = await readFile9(path2, "utf8").catch((e) => e);
-    if (text instanceof Error) return { problem: `${shown} cannot be read (${text.code ?? text.message})` };
+    const counter = new JunitCounter2();
     try {
-      counts = addCounts2(counts, parseJunit2(text));
+      for await (const chunk of createReadStream2(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
+        counter.write(chunk);
+      counts = addCounts2(counts, counter.end());
     } catch (error2) {
       if (error2 instanceof JunitParseError2) return { problem: `${shown}: ${error2.message}` };
+      const code2 = error2.code;
+      if (code2 !== void 0) return { problem: `${shown} cannot be read (${code2})` };
       throw error2;
     }
   }
@@ -13171,8 +10974,8 @@ var init_junit_files = __esm({
 
 // src/gates/log.ts
 import { createHash as createHash4, randomBytes as randomBytes5 } from "node:crypto";
-import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { mkdir as mkdir5, open as open3, rename as rename3 } from "node:fs/promises";
+import { createReadStream as createReadStream3, createWriteStream as createWriteStream2 } from "node:fs";
+import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
 import { dirname as dirname5, join as join15 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
@@ -13201,6 +11004,11 @@ async function openLogSink(dir, name2) {
       await syncFile(temp);
       return { sha256: hash.digest("hex"), bytes };
     },
+    async discard() {
+      if (!counter.writableEnded) counter.end();
+      await written;
+      await rm7(temp, { force: true });
+    },
     async moveTo(path2) {
       await mkdir5(dirname5(path2), { recursive: true });
       await rename3(temp, path2).catch((cause) => {
@@ -13210,13 +11018,13 @@ async function openLogSink(dir, name2) {
   };
 }
 async function copyIntoSink(file, sink) {
-  await pipeline2(createReadStream2(file), sink.stream, { end: false });
+  await pipeline2(createReadStream3(file), sink.stream, { end: false });
   return sink.finish();
 }
 async function digestFile(path2) {
   const hash = createHash4("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream2(path2)) {
+  for await (const chunk of createReadStream3(path2)) {
     hash.update(chunk);
     bytes += chunk.length;
   }
@@ -13236,7 +11044,7 @@ function writeFailed(path2, cause) {
     details: { path: path2 }
   });
 }
-var init_log2 = __esm({
+var init_log = __esm({
   "src/gates/log.ts"() {
     "use strict";
     init_errors();
@@ -13247,6 +11055,20 @@ var init_log2 = __esm({
 
 // src/gates/verdict.ts
 function decideVerdict(input) {
+  const decided = decideOnFacts(input);
+  if (input.outlived !== true) return decided;
+  const [code2, rest] = /^[A-Z_]+: /.test(decided.reason) ? [
+    decided.reason.slice(0, decided.reason.indexOf(" ") + 1),
+    decided.reason.slice(decided.reason.indexOf(" ") + 1)
+  ] : ["", decided.reason];
+  return {
+    verdict: decided.verdict,
+    reason: oneLine2(
+      `${code2}${rest}; a process it started outlived the check (its output was no longer read)`
+    )
+  };
+}
+function decideOnFacts(input) {
   const error2 = (reason) => ({ verdict: "error", reason: oneLine2(reason) });
   const fail2 = (reason) => ({ verdict: "fail", reason: oneLine2(reason) });
   if (input.spawnError !== null) {
@@ -13260,12 +11082,14 @@ function decideVerdict(input) {
       `GATE_TIMEOUT: still running after ${(input.timeoutMs ?? 0) / 1e3} s; its process group was killed`
     );
   }
-  if (input.junit !== null && "problem" in input.junit) return error2(`JUNIT_INVALID: ${input.junit.problem}`);
+  if (input.junit !== null && "problem" in input.junit) {
+    const ran2 = input.exitCode === 0 ? "" : `the command ${howItEnded(input)}, then `;
+    return error2(`JUNIT_INVALID: ${ran2}${input.junit.problem}`);
+  }
   const counts = input.junit?.counts ?? null;
   const tests = counts === null ? "" : `; ${describeCounts(counts)}`;
   if (input.exitCode !== 0) {
-    const how = input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
-    return fail2(`the command ${how}${tests}`);
+    return fail2(`the command ${howItEnded(input)}${tests}`);
   }
   if (counts === null) return { verdict: "pass", reason: "the command exited with 0" };
   if (counts.failed > 0 || counts.errors > 0)
@@ -13277,12 +11101,8 @@ function decideVerdict(input) {
   if (ran < min) return fail2(`${ran} tests ran, fewer than --min-tests ${min}`);
   return { verdict: "pass", reason: `the command exited with 0${tests}` };
 }
-function describeCounts(c) {
-  const parts = [`${c.passed} of ${c.total} tests passed`];
-  if (c.failed > 0) parts.push(`${c.failed} failed`);
-  if (c.errors > 0) parts.push(`${c.errors} errored`);
-  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
-  return parts.join(", ");
+function howItEnded(input) {
+  return input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
 }
 function oneLine2(text) {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
@@ -13292,6 +11112,8 @@ var MAX_REASON;
 var init_verdict = __esm({
   "src/gates/verdict.ts"() {
     "use strict";
+    init_gate_rules();
+    init_gate_rules();
     MAX_REASON = 900;
   }
 });
@@ -13356,6 +11178,12 @@ async function verdictChecks(result, input, repos) {
       );
     }
   }
+  const contradiction = verdictContradiction(result);
+  add(
+    "gate-verdict",
+    contradiction === null,
+    contradiction ?? `${result.verdict} follows from its own facts`
+  );
   const earlier = (n) => input.results.some((r) => r.iteration === result.iteration && r.name === result.name && r.attempt === n);
   const inOrder = result.attempt === 1 || earlier(result.attempt - 1);
   const replayOk = result.replayOf === null || result.replayOf < result.attempt && earlier(result.replayOf);
@@ -13395,7 +11223,10 @@ function requireChecks(input) {
   const checks = [];
   for (const snapshot of judged2) {
     for (const name2 of names) {
-      const newest = input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name2).sort(compareGateResults).at(-1);
+      const newest = sortGateResults(
+        input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name2),
+        input.snapshots
+      ).at(-1);
       const ok = newest !== void 0 && newest.observed && newest.verdict === "pass";
       const where = `gate ${name2} on iteration ${snapshot.iteration}`;
       checks.push({
@@ -13412,11 +11243,11 @@ function requireChecks(input) {
 var init_verify = __esm({
   "src/gates/verify.ts"() {
     "use strict";
-    init_gate();
+    init_gate_rules();
     init_refs();
     init_repo();
     init_paths();
-    init_log2();
+    init_log();
   }
 });
 
@@ -13425,11 +11256,14 @@ var gates_exports = {};
 __export(gates_exports, {
   Gates: () => Gates
 });
-import { realpath as realpath4, rm as rm7, stat as stat8 } from "node:fs/promises";
+import { realpath as realpath4, rm as rm8, stat as stat8 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname6, join as join16, resolve as resolve10 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
+  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
+  if (tooLong2 !== null)
+    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
   if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
     throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
       details: { minTests: opts.minTests }
@@ -13441,7 +11275,7 @@ async function removeCommittedReports(dir, junit) {
     const path2 = resolve10(root, file);
     const parent = await realpath4(dirname6(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm7(join16(parent, basename3(path2)), { force: true }).catch(() => void 0);
+      await rm8(join16(parent, basename3(path2)), { force: true }).catch(() => void 0);
   }
 }
 function judged(snapshot, treeId, name2) {
@@ -13458,7 +11292,8 @@ var Gates;
 var init_gates2 = __esm({
   "src/gates/gates.ts"() {
     "use strict";
-    init_gate();
+    init_gate_rules();
+    init_duration();
     init_errors();
     init_refs();
     init_repo();
@@ -13469,7 +11304,7 @@ var init_gates2 = __esm({
     init_excludes();
     init_isolated();
     init_junit_files();
-    init_log2();
+    init_log();
     init_verdict();
     init_verify();
     Gates = class {
@@ -13540,19 +11375,21 @@ var init_gates2 = __esm({
         };
         return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
       }
-      /** Verdicts in `gate list` order (startedAt, then id), and the files that do not load. */
+      /** Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load. */
       async list(filter = {}) {
         const runIds = filter.runId === void 0 ? await this.store.runIds() : [assertSafeId(filter.runId, "run id")];
         const results = [];
         const problems = [];
+        const snapshots = [];
         for (const runId of runIds) {
+          snapshots.push(...await this.snapshotter.listByRun(runId));
           const listed = await this.store.list(runId);
           results.push(
             ...listed.results.filter((r) => filter.iteration === void 0 || r.iteration === filter.iteration)
           );
           problems.push(...listed.problems);
         }
-        return { results: results.sort(compareGateResults), problems };
+        return { results: sortGateResults(results, snapshots), problems };
       }
       /**
        * Runs a recorded command again on the iteration's tree in a temporary checkout, records it as a
@@ -13634,6 +11471,16 @@ var init_gates2 = __esm({
           opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit)
         ]);
         const sink = await openLogSink(this.logDir(snapshot), opts.name);
+        try {
+          return await this.observeAndStore(repo, treeId, snapshot, sink, opts, replayOf);
+        } catch (error2) {
+          await sink.discard().catch(() => void 0);
+          throw error2;
+        }
+      }
+      /** Runs the check (in an isolated checkout when asked), reads its reports and stores the verdict. */
+      async observeAndStore(repo, treeId, snapshot, sink, opts, replayOf) {
+        const junit = opts.junit ?? [];
         const observe = async (cwd) => {
           const startedAt2 = /* @__PURE__ */ new Date();
           const ran2 = await runUserCommand({
@@ -13668,7 +11515,8 @@ var init_gates2 = __esm({
           spawnError: ran.spawnError === null ? null : ran.spawnError.code ?? ran.spawnError.message,
           command: opts.command,
           junit: tests,
-          minTests: opts.minTests ?? null
+          minTests: opts.minTests ?? null,
+          outlived: ran.outlived
         });
         const result = {
           ...judged(snapshot, treeId, opts.name),
@@ -13769,38 +11617,6 @@ var init_gates2 = __esm({
         return found;
       }
     };
-  }
-});
-
-// types/run.ts
-var RunRestart, RunRecord;
-var init_run = __esm({
-  "types/run.ts"() {
-    "use strict";
-    init_zod();
-    init_snapshot();
-    RunRestart = strictObject({
-      from: int().check(_nonnegative()),
-      sha: Sha,
-      lastIteration: int().check(_nonnegative()),
-      at: IsoDate
-    });
-    RunRecord = object({
-      runId: SafeId,
-      workspace: string2().check(_minLength(1)),
-      createdAt: IsoDate,
-      updatedAt: IsoDate,
-      before: nullable(BeforeState),
-      /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-      beforeUsedBy: optional(
-        nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
-      ),
-      snapshotIds: array(SafeId),
-      /** Declared restarts, oldest first; absent when there were none. */
-      restarts: optional(array(RunRestart)),
-      /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-      recordedWorkspace: optional(string2().check(_minLength(1)))
-    });
   }
 });
 
@@ -13953,7 +11769,7 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { rm as rm8, stat as stat9 } from "node:fs/promises";
+import { rm as rm9, stat as stat9 } from "node:fs/promises";
 import { join as join18, resolve as resolve11 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
@@ -13971,7 +11787,7 @@ async function removeFile(path2) {
   );
   if (!exists4) return false;
   try {
-    await rm8(path2, { force: true });
+    await rm9(path2, { force: true });
     return true;
   } catch (cause) {
     throw new WriteFailedError(`could not remove ${path2} (${errnoOf(cause)}); check permissions`, {
@@ -14289,7 +12105,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { relative as relative3, resolve as resolve12, sep as sep6 } from "node:path";
+import { relative as relative3, resolve as resolve12, sep as sep5 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -14348,7 +12164,7 @@ async function excludePathspecs(topLevel, excludes) {
     const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative3(topLevel, inside).split(sep6).join("/");
+    const rel = relative3(topLevel, inside).split(sep5).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path2 }
@@ -14375,7 +12191,7 @@ var init_commit = __esm({
 });
 
 // src/git/apply-check.ts
-import { mkdtemp as mkdtemp2, rm as rm9 } from "node:fs/promises";
+import { mkdtemp as mkdtemp2, rm as rm10 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join19 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
@@ -14386,7 +12202,7 @@ async function treeAfterApplying(repo, base, patchFile) {
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
     return (await runGit(scratch, ["write-tree"])).stdout.trim();
   } finally {
-    await rm9(dir, { recursive: true, force: true });
+    await rm10(dir, { recursive: true, force: true });
   }
 }
 var init_apply_check = __esm({
@@ -15215,8 +13031,8 @@ var init_received_artifact = __esm({
 });
 
 // src/snapshotter/read.ts
-import { createReadStream as createReadStream3 } from "node:fs";
-import { readFile as readFile10 } from "node:fs/promises";
+import { createReadStream as createReadStream4 } from "node:fs";
+import { readFile as readFile9 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha) {
   assertSafeId(idOrSha, "snapshot id");
@@ -15257,7 +13073,7 @@ async function generatePatch(core, snapshot, outputFile) {
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await copyFileAtomic(artifact, outputFile);
-    return outputFile ? "" : readFile10(artifact, "utf8");
+    return outputFile ? "" : readFile9(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
@@ -15271,7 +13087,7 @@ async function streamPatch(core, snapshot, consume) {
   snapshot = await core.withLocalPaths(snapshot);
   await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
-  if (artifact !== null) return consume(createReadStream3(artifact));
+  if (artifact !== null) return consume(createReadStream4(artifact));
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
 }
@@ -15353,7 +13169,7 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp3, readFile as readFile11, rm as rm10, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readFile as readFile10, rm as rm11, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename4, join as join21 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
@@ -15386,10 +13202,10 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   const origHead = join21(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile11(origHead).catch(() => null);
+  const savedOrigHead = await readFile10(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
-    await (savedOrigHead === null ? rm10(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
+    await (savedOrigHead === null ? rm11(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
     await assertRestored(repo, before2);
   };
   let files;
@@ -15408,7 +13224,7 @@ async function pickInWorktree(repo, source, ontoRef) {
   await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
   const dir = await mkdtemp3(join21(tmpdir3(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
-    await rm10(dir, { recursive: true, force: true });
+    await rm11(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
       `the temp directory ${dir} is inside the workspace; set TMPDIR elsewhere`,
       { details: { tmpdir: dir } }
@@ -15486,8 +13302,8 @@ async function removeWorktree(repo, dir, path2, quiet) {
   try {
     const admin = join21(await commonDir(repo.gitDir), "worktrees", basename4(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
-    await rm10(dir, { recursive: true, force: true });
-    await rm10(admin, { recursive: true, force: true });
+    await rm11(dir, { recursive: true, force: true });
+    await rm11(admin, { recursive: true, force: true });
   } catch (error2) {
     if (!quiet) throw error2;
   }
@@ -15514,7 +13330,7 @@ var init_cherry_pick = __esm({
 });
 
 // src/snapshotter/maintenance.ts
-import { rm as rm11, rmdir } from "node:fs/promises";
+import { rm as rm12, rmdir } from "node:fs/promises";
 import { dirname as dirname8 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
   const id2 = await core.getSnapshot(idOrSha).then(
@@ -15534,7 +13350,7 @@ async function removeArtifact(core, snapshot) {
   const local = await core.withLocalPaths(snapshot);
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
-  await rm11(local.patchPath, { force: true });
+  await rm12(local.patchPath, { force: true });
   await rmdir(dirname8(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, idOrSha, onto) {
@@ -15685,7 +13501,7 @@ var init_snapshotter = __esm({
 });
 
 // src/demo/demo.ts
-import { mkdtemp as mkdtemp4, rename as rename4, rm as rm12, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rename as rename4, rm as rm13, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import { dirname as dirname9, join as join22 } from "node:path";
 import { Writable } from "node:stream";
@@ -15694,7 +13510,7 @@ async function runDemo(opts = {}) {
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
-    if (opts.keep !== true) await rm12(root, { recursive: true, force: true });
+    if (opts.keep !== true) await rm13(root, { recursive: true, force: true });
   }
 }
 async function demoIn(root) {
@@ -15814,7 +13630,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm12(join22(ws, "NOTES.txt"));
+          await rm13(join22(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -16203,7 +14019,7 @@ var init_transport = __esm({
 
 // src/git/bundle-pack.ts
 import { createHash as createHash5 } from "node:crypto";
-import { createReadStream as createReadStream4 } from "node:fs";
+import { createReadStream as createReadStream5 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
   let hash = null;
@@ -16211,7 +14027,7 @@ async function bundlePackIntact(file) {
   let tail = Buffer.alloc(0);
   let packBytes = 0;
   let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream4(file)) {
+  for await (const chunk of createReadStream5(file)) {
     let data = chunk;
     if (header !== null) {
       header = Buffer.concat([header, data]);
@@ -16425,7 +14241,7 @@ var init_records = __esm({
 });
 
 // types/gate-record.ts
-var GATE_RECORD_FORMAT, GATE_RECORD_FILE, GATE_LOG_FILE, TravellingGateLog, TravellingGate, GateRecordFile;
+var GATE_RECORD_FORMAT, GATE_RECORD_FILE, GATE_LOG_FILE, TravellingGateLog, travellingShape, TravellingGate, GateRecordFile;
 var init_gate_record = __esm({
   "types/gate-record.ts"() {
     "use strict";
@@ -16438,7 +14254,8 @@ var init_gate_record = __esm({
       sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
       bytes: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER))
     });
-    TravellingGate = strictObject({ ...GateResult.shape, log: nullable(TravellingGateLog) });
+    travellingShape = omit2(GateResult, { receivedAt: true }).shape;
+    TravellingGate = strictObject({ ...travellingShape, log: nullable(TravellingGateLog) });
     GateRecordFile = strictObject({
       format: literal(GATE_RECORD_FORMAT),
       gate: TravellingGate
@@ -16448,7 +14265,7 @@ var init_gate_record = __esm({
 
 // src/sharing/gate-records.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
-import { mkdir as mkdir7, rm as rm13, stat as stat14, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir7, rm as rm14, stat as stat14, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id2}`;
@@ -16470,7 +14287,7 @@ function receivedLogPath(artifactsDir, g) {
     `gate-${assertSafeId(g.name, "gate name")}-${g.attempt}-${assertSafeId(g.id, "gate id")}.log`
   );
 }
-function travellingGate(result) {
+function travellingGate({ receivedAt: _, ...result }) {
   return {
     ...result,
     log: result.log === null ? null : { sha256: result.log.sha256, bytes: result.log.bytes }
@@ -16508,6 +14325,7 @@ var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_REFSPECS, Gat
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
     "use strict";
+    init_gate_rules();
     init_gate_record();
     init_snapshot();
     init_errors();
@@ -16591,7 +14409,7 @@ var init_gate_records = __esm({
             );
           }
         } finally {
-          await rm13(dir, { recursive: true, force: true });
+          await rm14(dir, { recursive: true, force: true });
         }
         const updates = pending.map((g, i) => ({
           ref: gateRef(g.runId, g.id),
@@ -16729,7 +14547,7 @@ var init_gate_records = __esm({
           }
           const g = parsed.data.gate;
           const afterOf = await this.iterationAfter(runSnapshots, g.runId, g.iteration);
-          const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : null;
+          const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : verdictContradiction(g);
           if (why !== null) refuse(s.ref.ref, why);
           else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
         }
@@ -16789,7 +14607,7 @@ var init_gate_records = __esm({
 
 // src/sharing/publish.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
-import { mkdir as mkdir8, rm as rm14, stat as stat15, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir8, rm as rm15, stat as stat15, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join24 } from "node:path";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
@@ -16888,7 +14706,7 @@ async function writeRecordObjects(core, repo, pending) {
       await writeObjects(repo, type, dedupe(files));
     }
   } finally {
-    await rm14(dir, { recursive: true, force: true });
+    await rm15(dir, { recursive: true, force: true });
   }
   const updates = pending.map((p) => ({
     ref: p.ref,
@@ -17356,7 +15174,7 @@ var init_anchor_objects = __esm({
 
 // src/sharing/anchor-records.ts
 import { randomBytes as randomBytes8 } from "node:crypto";
-import { mkdir as mkdir9, rm as rm15, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir9, rm as rm16, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join26 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
@@ -17438,7 +15256,7 @@ var init_anchor_records = __esm({
             );
           }
         } finally {
-          await rm15(dir, { recursive: true, force: true });
+          await rm16(dir, { recursive: true, force: true });
         }
         const updates = pending.map((p) => ({
           ref: anchorRef(p.anchor.commit),
@@ -17986,6 +15804,7 @@ var init_report_gates = __esm({
   "types/report-gates.ts"() {
     "use strict";
     init_zod();
+    init_duration();
     init_gate();
     init_snapshot();
     ReportVerdict = object({
@@ -17995,7 +15814,7 @@ var init_report_gates = __esm({
       verdict: GateVerdict,
       observed: boolean2(),
       reason: string2(),
-      durationMs: int().check(_nonnegative()),
+      durationMs: DurationMs,
       /** Null when the gate had no JUnit file. */
       tests: nullable(TestTotals),
       /** The failed test cases the verdict kept (at most 50). */
@@ -18045,12 +15864,21 @@ var init_report = __esm({
     init_zod();
     init_run();
     init_snapshot();
+    init_gate();
     init_report_gates();
     init_verify3();
     ReportFormat = _enum(["html", "md", "json", "dotenv"]);
     ReportSnapshot = extend2(Snapshot, {
       task: nullable(string2()),
-      gate: nullable(string2())
+      gate: nullable(string2()),
+      /** Set when a declared restart set this iteration aside: the restart point and when it was declared. */
+      setAside: optional(
+        nullable(object({ restartFrom: int().check(_nonnegative()), declaredAt: IsoDate }))
+      ),
+      /** The newest verdict of each gate on this iteration (in the one order), by gate name. */
+      verdicts: optional(
+        array(object({ name: SafeId, verdict: GateVerdict, attempt: int().check(_positive()) }))
+      )
     });
     RunReport = object({
       kind: literal("agentgate-run-report"),
@@ -18076,12 +15904,12 @@ var init_report = __esm({
 });
 
 // src/report/gates.ts
-async function buildGateReport(gates, runId) {
+async function buildGateReport(gates, runId, snapshots) {
   const results = (await gates.list(runId)).results;
-  return gateReportOf(results);
+  return gateReportOf(results, snapshots);
 }
-function gateReportOf(results) {
-  const sorted = [...results].sort(compareGateResults);
+function gateReportOf(results, snapshots = []) {
+  const sorted = sortGateResults(results, snapshots);
   const byIteration = /* @__PURE__ */ new Map();
   for (const g of sorted) byIteration.set(g.iteration, [...byIteration.get(g.iteration) ?? [], g]);
   const iterations = [...byIteration.keys()].sort((a, b) => a - b);
@@ -18231,6 +16059,7 @@ var init_gates3 = __esm({
   "src/report/gates.ts"() {
     "use strict";
     init_gate();
+    init_gate_rules();
     init_github();
     MAX_GATE_ANNOTATIONS = 10;
     GATE_STYLE = ".gate-pass{color:#1a7f37;font-weight:600}.gate-fail,.gate-error{color:#cf222e;font-weight:600}#gates table{margin-bottom:1em}.failures pre{white-space:pre-wrap;margin:.2em 0}";
@@ -18246,7 +16075,7 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
     now
   });
   const verdicts = /* @__PURE__ */ new Map();
-  for (const r of anchor3.runs) verdicts.set(r.runId, await newestVerdicts(src.gates, r.runId));
+  for (const r of anchor3.runs) verdicts.set(r.runId, await newestVerdicts(src, r.runId));
   const brought = new Set(
     await commitsBroughtIn(repo, commit, anchor3.parents.length > 0 ? [anchor3.parents[0]] : [])
   );
@@ -18380,7 +16209,17 @@ var init_visible = __esm({
 // src/report/model.ts
 async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date()) {
   const run = await pickRun(snapshotter, runId);
-  const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
+  const recorded = await snapshotter.listByRun(run.runId);
+  const gates = await buildGateReport(
+    new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+    run.runId,
+    recorded
+  );
+  const snapshots = recorded.map((s) => ({
+    ...withTaskAndGate(s),
+    setAside: asideOf(run, s.iteration),
+    verdicts: newestVerdicts2(gates, s.iteration)
+  }));
   const verification = snapshots.length === 0 ? {
     ok: false,
     checks: [
@@ -18392,7 +16231,10 @@ async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date
         detail: "the run has no iterations yet: nothing was captured to verify"
       }
     ]
-  } : await snapshotter.verify({ runId: run.runId });
+  } : (
+    // The same checks as `verify --run` (snapshots and gate verdicts): one count in every place.
+    await new Gates(snapshotter).verify({ runId: run.runId })
+  );
   const first = snapshots[0];
   const last = snapshots.at(-1);
   return {
@@ -18411,11 +16253,23 @@ async function buildRunReport(snapshotter, runId, now = /* @__PURE__ */ new Date
     },
     snapshots,
     verification,
-    gates: await buildGateReport(
-      new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
-      run.runId
-    )
+    gates
   };
+}
+function asideOf(run, iteration) {
+  const r = setAsideBy(run.restarts ?? [], iteration);
+  return r === void 0 ? null : { restartFrom: r.from, declaredAt: r.at };
+}
+function newestVerdicts2(gates, iteration) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const v of gates.iterations.find((i) => i.iteration === iteration)?.verdicts ?? [])
+    newest.set(v.name, v);
+  return [...newest.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0).map((v) => ({ name: v.name, verdict: v.verdict, attempt: v.attempt }));
+}
+function asidePhrase(s) {
+  if (!s.setAside) return null;
+  const from = s.setAside.restartFrom === 0 ? "the run's start" : `iteration ${s.setAside.restartFrom}`;
+  return `set aside by the restart from ${from}`;
 }
 function restartPhrases(run) {
   return (run.restarts ?? []).map(
@@ -18457,9 +16311,11 @@ function sum(items, of) {
 var init_model = __esm({
   "src/report/model.ts"() {
     "use strict";
+    init_run();
     init_errors();
     init_paths();
     init_gate_store();
+    init_gates2();
     init_gates3();
   }
 });
@@ -18479,7 +16335,7 @@ async function writeHtml({ report: report3, diffs, assets }, write2) {
     "form-action 'none'"
   ].join("; ");
   const rows = report3.snapshots.map(
-    (s) => `<tr data-iteration="${s.iteration}"><td class="num">${s.iteration}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td></tr>`
+    (s) => `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ""}><td class="num">${s.iteration}${asideMark(s)}</td><td class="num">${s.filesChanged}</td><td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td><td><code title="${esc2(s.afterSha)}">${esc2(s.afterSha.slice(0, 12))}</code></td><td class="text">${s.task === null ? '<span class="none">-</span>' : esc2(s.task)}</td><td class="text">${s.gate === null ? '<span class="none">-</span>' : esc2(s.gate)}</td><td class="verdicts">${verdictCells(s)}</td></tr>`
   ).join("\n");
   const checks = failed.map(
     (c) => `<li><b>${esc2(c.check)}</b> ${c.snapshotId ? `<code>${esc2(c.snapshotId)}</code> ` : ""}${esc2(c.detail)}</li>`
@@ -18512,7 +16368,7 @@ ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${ch
 </header>
 <main>
 <h2>Iterations</h2>
-${report3.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>
+${report3.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th><th>Verdicts</th></tr></thead><tbody>
 ${rows}
 </tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
 ${gateHtml(report3.gates, esc2)}
@@ -18561,11 +16417,23 @@ function jsonForScript(value) {
     (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`
   );
 }
+function asideMark(s) {
+  const phrase = asidePhrase(s);
+  return phrase === null ? "" : ` <span class="aside" title="${esc2(phrase)}">set aside</span>`;
+}
+function verdictCells(s) {
+  const verdicts = s.verdicts ?? [];
+  if (verdicts.length === 0) return '<span class="none">-</span>';
+  return verdicts.map(
+    (v) => `<span class="gate-${v.verdict}" data-gate="${esc2(v.name)}">${esc2(v.name)}: ${v.verdict}</span>`
+  ).join(" ");
+}
 var EAGER_FILES, FILES_PAGE, STYLE, CLIENT;
-var init_html2 = __esm({
+var init_html = __esm({
   "src/report/html.ts"() {
     "use strict";
     init_visible();
+    init_model();
     init_gates3();
     init_model();
     EAGER_FILES = 200;
@@ -18576,6 +16444,7 @@ h1{font-size:22px;margin:8px 0 12px}h2{font-size:17px;margin:24px 0 8px}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px;word-break:break-all}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.facts dt{color:#59636e}.facts dd{margin:0}
 .ok{color:#1a7f37;font-weight:600}.failed{color:#d1242f;font-weight:600}.add{color:#1a7f37}.del{color:#d1242f}.none{color:#8c959f}
+tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}td.verdicts span{margin-right:8px;white-space:nowrap}
 .failed-checks{border:1px solid #ffcecb;background:#fff6f5;border-radius:6px;padding:4px 16px;margin-top:12px}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.num{text-align:right;white-space:nowrap}td.text{white-space:pre-wrap;word-break:break-word}
@@ -18714,12 +16583,16 @@ function renderMarkdown(report3, limit = STEP_SUMMARY_LIMIT) {
     section([
       "### Iterations",
       "",
-      "| # | Files | + | - | After | Task | Gate |",
-      "|--:|--:|--:|--:|---|---|---|"
+      "| # | Files | + | - | After | Task | Gate | Verdicts |",
+      "|--:|--:|--:|--:|---|---|---|---|"
     ]);
     for (const s of report3.snapshots) {
+      const aside = asidePhrase(s);
+      const verdicts = (s.verdicts ?? []).map(
+        (v2) => `${v2.name}: ${v2.verdict === "pass" ? "pass" : `**${v2.verdict}**`}`
+      );
       row(
-        `| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} |`
+        `| ${s.iteration}${aside === null ? "" : ` _(${aside})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? "-" : cell(s.task)} | ${s.gate === null ? "-" : cell(s.gate)} | ${verdicts.length === 0 ? "-" : verdicts.join(", ")} |`
       );
     }
     section([""]);
@@ -18897,7 +16770,7 @@ var init_anchor_render = __esm({
   "src/report/anchor-render.ts"() {
     "use strict";
     init_dotenv();
-    init_html2();
+    init_html();
     init_markdown();
     RECORDED = {
       same: "the recorded anchor recomputes the same",
@@ -19225,7 +17098,7 @@ var init_report2 = __esm({
     init_atomic();
     init_assets();
     init_dotenv();
-    init_html2();
+    init_html();
     init_markdown();
     init_model();
     init_patches();
@@ -19244,7 +17117,8 @@ __export(report_exports, {
 async function failedGateCommands(ctx, github, runId) {
   if (!github) return {};
   const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
-  const commands = gateAnnotations(await buildGateReport(gates, runId));
+  const snapshots = await (await ctx.snapshotter()).listByRun(runId);
+  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots));
   return commands.length > 0 ? { workflowCommands: commands } : {};
 }
 var REPORT_COMMAND;
@@ -19397,7 +17271,7 @@ var init_serve = __esm({
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -19433,28 +17307,28 @@ var require_identity = __commonJS({
       return false;
     }
     var hasAnchor = (node) => (isScalar(node) || isCollection(node)) && !!node.anchor;
-    exports2.ALIAS = ALIAS;
-    exports2.DOC = DOC;
-    exports2.MAP = MAP;
-    exports2.NODE_TYPE = NODE_TYPE;
-    exports2.PAIR = PAIR;
-    exports2.SCALAR = SCALAR;
-    exports2.SEQ = SEQ;
-    exports2.hasAnchor = hasAnchor;
-    exports2.isAlias = isAlias;
-    exports2.isCollection = isCollection;
-    exports2.isDocument = isDocument;
-    exports2.isMap = isMap;
-    exports2.isNode = isNode;
-    exports2.isPair = isPair;
-    exports2.isScalar = isScalar;
-    exports2.isSeq = isSeq;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap;
+    exports.isNode = isNode;
+    exports.isPair = isPair;
+    exports.isScalar = isScalar;
+    exports.isSeq = isSeq;
   }
 });
 
 // node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports2) {
+  "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -19605,14 +17479,14 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports2.visit = visit;
-    exports2.visitAsync = visitAsync;
+    exports.visit = visit;
+    exports.visitAsync = visitAsync;
   }
 });
 
 // node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -19777,13 +17651,13 @@ var require_directives = __commonJS({
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
     Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports2.Directives = Directives;
+    exports.Directives = Directives;
   }
 });
 
 // node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -19844,16 +17718,16 @@ var require_anchors = __commonJS({
         sourceObjects
       };
     }
-    exports2.anchorIsValid = anchorIsValid;
-    exports2.anchorNames = anchorNames;
-    exports2.createNodeAnchors = createNodeAnchors;
-    exports2.findNewAnchor = findNewAnchor;
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
   }
 });
 
 // node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -19897,13 +17771,13 @@ var require_applyReviver = __commonJS({
       }
       return reviver.call(obj, key, val);
     }
-    exports2.applyReviver = applyReviver;
+    exports.applyReviver = applyReviver;
   }
 });
 
 // node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -19927,13 +17801,13 @@ var require_toJS = __commonJS({
         return Number(value);
       return value;
     }
-    exports2.toJS = toJS;
+    exports.toJS = toJS;
   }
 });
 
 // node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -19968,13 +17842,13 @@ var require_Node = __commonJS({
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
-    exports2.NodeBase = NodeBase;
+    exports.NodeBase = NodeBase;
   }
 });
 
 // node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -20086,13 +17960,13 @@ var require_Alias = __commonJS({
       }
       return 1;
     }
-    exports2.Alias = Alias;
+    exports.Alias = Alias;
   }
 });
 
 // node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -20115,14 +17989,14 @@ var require_Scalar = __commonJS({
     Scalar.PLAIN = "PLAIN";
     Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
     Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports2.Scalar = Scalar;
-    exports2.isScalarValue = isScalarValue;
+    exports.Scalar = Scalar;
+    exports.isScalarValue = isScalarValue;
   }
 });
 
 // node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -20191,13 +18065,13 @@ var require_createNode = __commonJS({
         ref.node = node;
       return node;
     }
-    exports2.createNode = createNode;
+    exports.createNode = createNode;
   }
 });
 
 // node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -20332,15 +18206,15 @@ var require_Collection = __commonJS({
         }
       }
     };
-    exports2.Collection = Collection;
-    exports2.collectionFromPath = collectionFromPath;
-    exports2.isEmptyPath = isEmptyPath;
+    exports.Collection = Collection;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -20349,15 +18223,15 @@ var require_stringifyComment = __commonJS({
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
     var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
-    exports2.indentComment = indentComment;
-    exports2.lineComment = lineComment;
-    exports2.stringifyComment = stringifyComment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
   }
 });
 
 // node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -20484,16 +18358,16 @@ ${indent}${text.slice(fold + 1, end2)}`;
       }
       return end;
     }
-    exports2.FOLD_BLOCK = FOLD_BLOCK;
-    exports2.FOLD_FLOW = FOLD_FLOW;
-    exports2.FOLD_QUOTED = FOLD_QUOTED;
-    exports2.foldFlowLines = foldFlowLines;
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -20610,9 +18484,9 @@ ${indent}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function quotedString(value, ctx) {
-      const { singleQuote: singleQuote2 } = ctx.options;
+      const { singleQuote } = ctx.options;
       let qs;
-      if (singleQuote2 === false)
+      if (singleQuote === false)
         qs = doubleQuotedString;
       else {
         const hasDouble = value.includes('"');
@@ -20622,7 +18496,7 @@ ${indent}`) + "'";
         else if (hasSingle && !hasDouble)
           qs = doubleQuotedString;
         else
-          qs = singleQuote2 ? singleQuotedString : doubleQuotedString;
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
       }
       return qs(value, ctx);
     }
@@ -20770,13 +18644,13 @@ ${indent}`);
       }
       return res;
     }
-    exports2.stringifyString = stringifyString;
+    exports.stringifyString = stringifyString;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -20893,14 +18767,14 @@ var require_stringify = __commonJS({
       return identity.isScalar(node) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
 ${ctx.indent}${str}`;
     }
-    exports2.createStringifyContext = createStringifyContext;
-    exports2.stringify = stringify2;
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify2;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21027,13 +18901,13 @@ ${ctx.indent}`;
       }
       return str;
     }
-    exports2.stringifyPair = stringifyPair;
+    exports.stringifyPair = stringifyPair;
   }
 });
 
 // node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports2) {
+  "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -21048,14 +18922,14 @@ var require_log = __commonJS({
           console.warn(warning);
       }
     }
-    exports2.debug = debug;
-    exports2.warn = warn;
+    exports.debug = debug;
+    exports.warn = warn;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -21107,15 +18981,15 @@ var require_merge = __commonJS({
     function resolveAliasValue(ctx, value) {
       return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
-    exports2.addMergeToJSMap = addMergeToJSMap;
-    exports2.isMergeKey = isMergeKey;
-    exports2.merge = merge2;
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge2;
   }
 });
 
 // node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -21173,13 +19047,13 @@ var require_addPairToJSMap = __commonJS({
       }
       return JSON.stringify(jsKey);
     }
-    exports2.addPairToJSMap = addPairToJSMap;
+    exports.addPairToJSMap = addPairToJSMap;
   }
 });
 
 // node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -21212,14 +19086,14 @@ var require_Pair = __commonJS({
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
       }
     };
-    exports2.Pair = Pair;
-    exports2.createPair = createPair;
+    exports.Pair = Pair;
+    exports.createPair = createPair;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -21364,13 +19238,13 @@ ${indent}${end}`;
         lines.push(ic.trimStart());
       }
     }
-    exports2.stringifyCollection = stringifyCollection;
+    exports.stringifyCollection = stringifyCollection;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -21507,14 +19381,14 @@ var require_YAMLMap = __commonJS({
         });
       }
     };
-    exports2.YAMLMap = YAMLMap;
-    exports2.findPair = findPair;
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair;
   }
 });
 
 // node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -21530,13 +19404,13 @@ var require_map = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
     };
-    exports2.map = map;
+    exports.map = map;
   }
 });
 
 // node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -21646,13 +19520,13 @@ var require_YAMLSeq = __commonJS({
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
     }
-    exports2.YAMLSeq = YAMLSeq;
+    exports.YAMLSeq = YAMLSeq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -21668,13 +19542,13 @@ var require_seq = __commonJS({
       },
       createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
     };
-    exports2.seq = seq;
+    exports.seq = seq;
   }
 });
 
 // node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -21687,13 +19561,13 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports2.string = string3;
+    exports.string = string3;
   }
 });
 
 // node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -21705,13 +19579,13 @@ var require_null = __commonJS({
       resolve: () => new Scalar.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
-    exports2.nullTag = nullTag;
+    exports.nullTag = nullTag;
   }
 });
 
 // node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -21729,13 +19603,13 @@ var require_bool = __commonJS({
         return value ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
-    exports2.boolTag = boolTag;
+    exports.boolTag = boolTag;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -21756,13 +19630,13 @@ var require_stringifyNumber = __commonJS({
       }
       return n;
     }
-    exports2.stringifyNumber = stringifyNumber;
+    exports.stringifyNumber = stringifyNumber;
   }
 });
 
 // node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -21800,15 +19674,15 @@ var require_float = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports2.float = float;
-    exports2.floatExp = floatExp;
-    exports2.floatNaN = floatNaN;
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -21845,15 +19719,15 @@ var require_int = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
-    exports2.int = int2;
-    exports2.intHex = intHex;
-    exports2.intOct = intOct;
+    exports.int = int2;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -21875,13 +19749,13 @@ var require_schema = __commonJS({
       float.floatExp,
       float.float
     ];
-    exports2.schema = schema;
+    exports.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -21942,13 +19816,13 @@ var require_schema2 = __commonJS({
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports2.schema = schema;
+    exports.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -22008,13 +19882,13 @@ var require_binary = __commonJS({
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
     };
-    exports2.binary = binary;
+    exports.binary = binary;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22084,15 +19958,15 @@ ${cn.comment}` : item.comment;
       resolve: resolvePairs,
       createNode: createPairs
     };
-    exports2.createPairs = createPairs;
-    exports2.pairs = pairs;
-    exports2.resolvePairs = resolvePairs;
+    exports.createPairs = createPairs;
+    exports.pairs = pairs;
+    exports.resolvePairs = resolvePairs;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -22163,14 +20037,14 @@ var require_omap = __commonJS({
       },
       createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
     };
-    exports2.YAMLOMap = YAMLOMap;
-    exports2.omap = omap;
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -22195,14 +20069,14 @@ var require_bool2 = __commonJS({
       resolve: () => new Scalar.Scalar(false),
       stringify: boolStringify
     };
-    exports2.falseTag = falseTag;
-    exports2.trueTag = trueTag;
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -22243,15 +20117,15 @@ var require_float2 = __commonJS({
       },
       stringify: stringifyNumber.stringifyNumber
     };
-    exports2.float = float;
-    exports2.floatExp = floatExp;
-    exports2.floatNaN = floatNaN;
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -22321,16 +20195,16 @@ var require_int2 = __commonJS({
       resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
-    exports2.int = int2;
-    exports2.intBin = intBin;
-    exports2.intHex = intHex;
-    exports2.intOct = intOct;
+    exports.int = int2;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22412,14 +20286,14 @@ var require_set = __commonJS({
         return map;
       }
     };
-    exports2.YAMLSet = YAMLSet;
-    exports2.set = set;
+    exports.YAMLSet = YAMLSet;
+    exports.set = set;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -22499,15 +20373,15 @@ var require_timestamp = __commonJS({
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
-    exports2.floatTime = floatTime;
-    exports2.intTime = intTime;
-    exports2.timestamp = timestamp;
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp;
   }
 });
 
 // node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22545,13 +20419,13 @@ var require_schema3 = __commonJS({
       timestamp.floatTime,
       timestamp.timestamp
     ];
-    exports2.schema = schema;
+    exports.schema = schema;
   }
 });
 
 // node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -22638,14 +20512,14 @@ var require_tags = __commonJS({
         return tags2;
       }, []);
     }
-    exports2.coreKnownTags = coreKnownTags;
-    exports2.getTags = getTags;
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
   }
 });
 
 // node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -22671,13 +20545,13 @@ var require_Schema = __commonJS({
         return copy;
       }
     };
-    exports2.Schema = Schema;
+    exports.Schema = Schema;
   }
 });
 
 // node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -22751,13 +20625,13 @@ var require_stringifyDocument = __commonJS({
       }
       return lines.join("\n") + "\n";
     }
-    exports2.stringifyDocument = stringifyDocument;
+    exports.stringifyDocument = stringifyDocument;
   }
 });
 
 // node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -23060,13 +20934,13 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports2.Document = Document;
+    exports.Document = Document;
   }
 });
 
 // node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports2) {
+  "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -23122,16 +20996,16 @@ ${pointer}
 `;
       }
     };
-    exports2.YAMLError = YAMLError;
-    exports2.YAMLParseError = YAMLParseError;
-    exports2.YAMLWarning = YAMLWarning;
-    exports2.prettifyError = prettifyError2;
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError2;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -23259,13 +21133,13 @@ var require_resolve_props = __commonJS({
         start: start ?? end
       };
     }
-    exports2.resolveProps = resolveProps;
+    exports.resolveProps = resolveProps;
   }
 });
 
 // node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -23301,13 +21175,13 @@ var require_util_contains_newline = __commonJS({
           return true;
       }
     }
-    exports2.containsNewline = containsNewline;
+    exports.containsNewline = containsNewline;
   }
 });
 
 // node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -23319,13 +21193,13 @@ var require_util_flow_indent_check = __commonJS({
         }
       }
     }
-    exports2.flowIndentCheck = flowIndentCheck;
+    exports.flowIndentCheck = flowIndentCheck;
   }
 });
 
 // node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -23335,13 +21209,13 @@ var require_util_map_includes = __commonJS({
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
       return items.some((pair) => isEqual(pair.key, search));
     }
-    exports2.mapIncludes = mapIncludes;
+    exports.mapIncludes = mapIncludes;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -23358,10 +21232,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23375,7 +21249,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep10) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23399,7 +21273,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23415,7 +21289,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23443,13 +21317,13 @@ var require_resolve_block_map = __commonJS({
       map.range = [bm.offset, offset, commentEnd ?? offset];
       return map;
     }
-    exports2.resolveBlockMap = resolveBlockMap;
+    exports.resolveBlockMap = resolveBlockMap;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -23494,19 +21368,19 @@ var require_resolve_block_seq = __commonJS({
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
     }
-    exports2.resolveBlockSeq = resolveBlockSeq;
+    exports.resolveBlockSeq = resolveBlockSeq;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep10 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23520,13 +21394,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep10 + cb;
-              sep10 = "";
+                comment += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep10 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -23537,13 +21411,13 @@ var require_resolve_end = __commonJS({
       }
       return { comment, offset };
     }
-    exports2.resolveEnd = resolveEnd;
+    exports.resolveEnd = resolveEnd;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -23569,18 +21443,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep10 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -23634,8 +21508,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep10 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
+        if (!isMap && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -23647,7 +21521,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -23658,8 +21532,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep10)
-                for (const st of sep10) {
+              if (sep9)
+                for (const st of sep9) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -23676,7 +21550,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -23731,13 +21605,13 @@ var require_resolve_flow_collection = __commonJS({
       }
       return coll;
     }
-    exports2.resolveFlowCollection = resolveFlowCollection;
+    exports.resolveFlowCollection = resolveFlowCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -23796,13 +21670,13 @@ var require_compose_collection = __commonJS({
         node.format = tag.format;
       return node;
     }
-    exports2.composeCollection = composeCollection;
+    exports.composeCollection = composeCollection;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -23856,7 +21730,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep10 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -23873,24 +21747,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep10 === " ")
-            sep10 = "\n";
-          else if (!prevMoreIndented && sep10 === "\n")
-            sep10 = "\n\n";
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep10 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep10 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep10 + content;
-          sep10 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23979,13 +21853,13 @@ var require_resolve_block_scalar = __commonJS({
         lines.push([split[i], split[i + 1]]);
       return lines;
     }
-    exports2.resolveBlockScalar = resolveBlockScalar;
+    exports.resolveBlockScalar = resolveBlockScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -24073,25 +21947,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep10 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep10 === "\n")
-            res += sep10;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep10 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep10 + lm;
-          sep10 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep10 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24200,13 +22074,13 @@ var require_resolve_flow_scalar = __commonJS({
         return raw;
       }
     }
-    exports2.resolveFlowScalar = resolveFlowScalar;
+    exports.resolveFlowScalar = resolveFlowScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -24281,13 +22155,13 @@ var require_compose_scalar = __commonJS({
       }
       return tag;
     }
-    exports2.composeScalar = composeScalar;
+    exports.composeScalar = composeScalar;
   }
 });
 
 // node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -24311,13 +22185,13 @@ var require_util_empty_scalar_position = __commonJS({
       }
       return offset;
     }
-    exports2.emptyScalarPosition = emptyScalarPosition;
+    exports.emptyScalarPosition = emptyScalarPosition;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -24416,14 +22290,14 @@ var require_compose_node = __commonJS({
         alias.comment = re.comment;
       return alias;
     }
-    exports2.composeEmptyNode = composeEmptyNode;
-    exports2.composeNode = composeNode;
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
   }
 });
 
 // node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -24460,13 +22334,13 @@ var require_compose_doc = __commonJS({
       doc.range = [offset, contentEnd, re.offset];
       return doc;
     }
-    exports2.composeDoc = composeDoc;
+    exports.composeDoc = composeDoc;
   }
 });
 
 // node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -24668,13 +22542,13 @@ ${end.comment}` : end.comment;
         }
       }
     };
-    exports2.Composer = Composer;
+    exports.Composer = Composer;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -24851,15 +22725,15 @@ var require_cst_scalar = __commonJS({
         }
       }
     }
-    exports2.createScalarToken = createScalarToken;
-    exports2.resolveAsScalar = resolveAsScalar;
-    exports2.setScalarValue = setScalarValue;
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -24901,26 +22775,26 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep10, value }) {
+    function stringifyItem({ start, key, sep: sep9, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep10)
-        for (const st of sep10)
+      if (sep9)
+        for (const st of sep9)
           res += st.source;
       if (value)
         res += stringifyToken(value);
       return res;
     }
-    exports2.stringify = stringify2;
+    exports.stringify = stringify2;
   }
 });
 
 // node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -24976,13 +22850,13 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path2) : ctrl;
     }
-    exports2.visit = visit;
+    exports.visit = visit;
   }
 });
 
 // node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -25066,25 +22940,25 @@ var require_cst = __commonJS({
       }
       return null;
     }
-    exports2.createScalarToken = cstScalar.createScalarToken;
-    exports2.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports2.setScalarValue = cstScalar.setScalarValue;
-    exports2.stringify = cstStringify.stringify;
-    exports2.visit = cstVisit.visit;
-    exports2.BOM = BOM;
-    exports2.DOCUMENT = DOCUMENT;
-    exports2.FLOW_END = FLOW_END;
-    exports2.SCALAR = SCALAR;
-    exports2.isCollection = isCollection;
-    exports2.isScalar = isScalar;
-    exports2.prettyToken = prettyToken;
-    exports2.tokenType = tokenType;
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
   }
 });
 
 // node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -25667,13 +23541,13 @@ var require_lexer = __commonJS({
         return yield* this.pushToIndex(i, false);
       }
     };
-    exports2.Lexer = Lexer;
+    exports.Lexer = Lexer;
   }
 });
 
 // node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -25698,13 +23572,13 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports2.LineCounter = LineCounter;
+    exports.LineCounter = LineCounter;
   }
 });
 
 // node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -26075,18 +23949,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep10;
+          let sep9;
           if (scalar.end) {
-            sep10 = scalar.end;
-            sep10.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep10 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep10 }]
+            items: [{ start, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -26239,15 +24113,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep10 = it.sep;
-                  sep10.push(this.sourceToken);
+                  const sep9 = it.sep;
+                  sep9.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep10 }]
+                    items: [{ start: start2, key, sep: sep9 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26441,13 +24315,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep10 = fc.end.splice(1, fc.end.length);
-            sep10.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep10 }]
+              items: [{ start, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -26572,13 +24446,13 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports2.Parser = Parser;
+    exports.Parser = Parser;
   }
 });
 
 // node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports2) {
+  "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26586,7 +24460,7 @@ var require_public_api = __commonJS({
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
-    var parser2 = require_parser();
+    var parser = require_parser();
     function parseOptions(options) {
       const prettyErrors = options.prettyErrors !== false;
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
@@ -26594,7 +24468,7 @@ var require_public_api = __commonJS({
     }
     function parseAllDocuments(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
       const docs = Array.from(composer$1.compose(parser$1.parse(source)));
       if (prettyErrors && lineCounter2)
@@ -26608,7 +24482,7 @@ var require_public_api = __commonJS({
     }
     function parseDocument2(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser2.Parser(lineCounter2?.addNewLine);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
       let doc = null;
       for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
@@ -26666,16 +24540,16 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports2.parse = parse5;
-    exports2.parseAllDocuments = parseAllDocuments;
-    exports2.parseDocument = parseDocument2;
-    exports2.stringify = stringify2;
+    exports.parse = parse5;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify2;
   }
 });
 
 // node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports2) {
+  "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26690,38 +24564,38 @@ var require_dist = __commonJS({
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
-    var parser2 = require_parser();
+    var parser = require_parser();
     var publicApi = require_public_api();
     var visit = require_visit();
-    exports2.Composer = composer.Composer;
-    exports2.Document = Document.Document;
-    exports2.Schema = Schema.Schema;
-    exports2.YAMLError = errors.YAMLError;
-    exports2.YAMLParseError = errors.YAMLParseError;
-    exports2.YAMLWarning = errors.YAMLWarning;
-    exports2.Alias = Alias.Alias;
-    exports2.isAlias = identity.isAlias;
-    exports2.isCollection = identity.isCollection;
-    exports2.isDocument = identity.isDocument;
-    exports2.isMap = identity.isMap;
-    exports2.isNode = identity.isNode;
-    exports2.isPair = identity.isPair;
-    exports2.isScalar = identity.isScalar;
-    exports2.isSeq = identity.isSeq;
-    exports2.Pair = Pair.Pair;
-    exports2.Scalar = Scalar.Scalar;
-    exports2.YAMLMap = YAMLMap.YAMLMap;
-    exports2.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports2.CST = cst;
-    exports2.Lexer = lexer.Lexer;
-    exports2.LineCounter = lineCounter.LineCounter;
-    exports2.Parser = parser2.Parser;
-    exports2.parse = publicApi.parse;
-    exports2.parseAllDocuments = publicApi.parseAllDocuments;
-    exports2.parseDocument = publicApi.parseDocument;
-    exports2.stringify = publicApi.stringify;
-    exports2.visit = visit.visit;
-    exports2.visitAsync = visit.visitAsync;
+    exports.Composer = composer.Composer;
+    exports.Document = Document.Document;
+    exports.Schema = Schema.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity.isAlias;
+    exports.isCollection = identity.isCollection;
+    exports.isDocument = identity.isDocument;
+    exports.isMap = identity.isMap;
+    exports.isNode = identity.isNode;
+    exports.isPair = identity.isPair;
+    exports.isScalar = identity.isScalar;
+    exports.isSeq = identity.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit.visit;
+    exports.visitAsync = visit.visitAsync;
   }
 });
 
@@ -26812,7 +24686,7 @@ var init_config_parse = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
 import { dirname as dirname10, join as join27, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
@@ -26853,7 +24727,7 @@ async function readConfig(opts) {
   const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join27(resolve17(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile12(file, "utf8");
+    text = await readFile11(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -26962,7 +24836,7 @@ var init_context = __esm({
 });
 
 // src/cli/json-stream.ts
-import { createReadStream as createReadStream5 } from "node:fs";
+import { createReadStream as createReadStream6 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
 import { pipeline as pipeline3 } from "node:stream/promises";
 import { StringDecoder } from "node:string_decoder";
@@ -26981,7 +24855,7 @@ function jsonStringBody() {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream5(doc.file).pipe(jsonStringBody());
+    yield* createReadStream6(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
   await pipeline3(Readable2.from(parts()), out, { end: false });
@@ -27583,9 +25457,9 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname11, join as join29, relative as relative4, resolve as resolve19, sep as sep7 } from "node:path";
+import { basename as basename5, dirname as dirname11, join as join29, relative as relative4, resolve as resolve19, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep7).join("/");
+  return relative4(root, abs).split(sep6).join("/");
 }
 function toAbsolute(root, gitPath) {
   return gitPath === "" ? root : join29(root, ...gitPath.split("/"));
@@ -28095,8 +25969,8 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { randomBytes as randomBytes10 } from "node:crypto";
-import { mkdir as mkdir11, open as open5, rename as rename5, rm as rm16, stat as stat18, symlink } from "node:fs/promises";
-import { dirname as dirname12, join as join31, sep as sep8 } from "node:path";
+import { mkdir as mkdir11, open as open5, rename as rename5, rm as rm17, stat as stat18, symlink } from "node:fs/promises";
+import { dirname as dirname12, join as join31, sep as sep7 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes10(6).toString("hex")}.tmp`;
 }
@@ -28125,15 +25999,15 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm16(temp, { force: true });
+    await rm17(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname12(item.dest)}${sep8}${tempName()}`;
+  const beside = `${dirname12(item.dest)}${sep7}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm16(fsPath(beside), { force: true });
+    await rm17(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -28396,7 +26270,7 @@ var init_capture = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir8, readFile as readFile13 } from "node:fs/promises";
+import { readdir as readdir8, readFile as readFile12 } from "node:fs/promises";
 import { join as join32 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -28426,7 +26300,7 @@ async function locateStore(checkpointsDir, root, rootCommit2) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile13(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile12(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -28476,7 +26350,7 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile14, rm as rm17, stat as stat19 } from "node:fs/promises";
+import { readFile as readFile13, rm as rm18, stat as stat19 } from "node:fs/promises";
 import { dirname as dirname15 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -28518,7 +26392,7 @@ async function thinCheckpoints(repo, keep) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm17(location.tempDir, { recursive: true, force: true });
+    await rm18(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
@@ -28578,7 +26452,7 @@ async function keepWithinBudget(repo, location, maxStoreBytes) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile14(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -28625,9 +26499,9 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access4, readFile as readFile15, realpath as realpath9 } from "node:fs/promises";
+import { access as access4, readFile as readFile14, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join33, sep as sep9 } from "node:path";
+import { join as join33, sep as sep8 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access4(path2);
@@ -28713,7 +26587,7 @@ var init_store = __esm({
         assertSafeWorkspace(root);
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
-        if (root.split(sep9).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep8).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
@@ -28849,9 +26723,9 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile15(this.userExcludes, "utf8").catch(() => "");
+        const wanted = this.userExcludes === null ? "" : await readFile14(this.userExcludes, "utf8").catch(() => "");
         const target = join33(this.location.gitDir, "info", "exclude");
-        const have = await readFile15(target, "utf8").catch(() => null);
+        const have = await readFile14(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
     };
@@ -29171,7 +27045,7 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile9 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
 import { join as join34, resolve as resolve20 } from "node:path";
 function open6(ctx) {
@@ -29313,7 +27187,7 @@ var init_checkpoint2 = __esm({
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
         const dir = await mkdtemp5(join34(tmpdir5(), "agentgate-cpdiff-"));
         const file = join34(dir, "diff.patch");
-        const cleanup = () => rm18(dir, { recursive: true, force: true });
+        const cleanup = () => rm19(dir, { recursive: true, force: true });
         try {
           await writeFile9(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -29546,6 +27420,7 @@ var EXIT, COLOUR, FORWARDED, RUN, ITERATION, NAME, JUNIT, MIN_TESTS, gate, recor
 var init_gate2 = __esm({
   "src/cli/commands/gate.ts"() {
     "use strict";
+    init_duration();
     init_errors();
     init_output();
     init_spec();
@@ -29603,7 +27478,10 @@ var init_gate2 = __esm({
         'gate --run "$RUN" --name test --junit junit.xml -- node --test --test-reporter=junit --test-reporter-destination=junit.xml'
       ],
       async run(ctx, values, command) {
-        if (values.timeout === 0) throw new UsageError("--timeout must be at least 1 second");
+        if (values.timeout !== void 0 && (values.timeout < 1 || values.timeout * 1e3 > MAX_DURATION_MS))
+          throw new UsageError(
+            `--timeout must be from 1 to ${Math.floor(MAX_DURATION_MS / 1e3)} seconds (about 24.8 days: the longest any duration can be)`
+          );
         const gates = await ctx.gates();
         const result = await gates.run(ctx.workspace, {
           runId: values.run,
@@ -29645,6 +27523,9 @@ var init_gate2 = __esm({
         'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log'
       ],
       async run(ctx, values) {
+        const duration3 = values["duration-ms"];
+        if (duration3 !== void 0 && (duration3 < 0 || duration3 > MAX_DURATION_MS))
+          throw new UsageError(`--duration-ms must be from 0 to ${MAX_DURATION_MS} (about 24.8 days)`);
         const gates = await ctx.gates();
         const result = await gates.record(ctx.workspace, {
           runId: values.run,
@@ -29662,7 +27543,7 @@ var init_gate2 = __esm({
     list4 = defineCommand({
       name: "gate list",
       usage: "gate list [--run ID] [--iteration N]",
-      summary: "List recorded gate verdicts, oldest first (by startedAt, then id).",
+      summary: "List recorded gate verdicts, oldest first (by startedAt; a fetched one no later than when it was received).",
       options: {
         run: { ...RUN, description: "only this run" },
         iteration: { type: "integer", valueName: "N", description: "only this iteration" }
@@ -29691,7 +27572,9 @@ var init_gate2 = __esm({
               short(r.afterSha),
               r.reason
             ]);
-            const warnings = problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, "yellow", colour));
+            const warnings = problems.map(
+              (p) => paint(`warning: ${p.code}: ${printable(p.message)}`, "yellow", colour)
+            );
             return [
               rows.length ? table(
                 ["RUN", "ITER", "GATE", "ATTEMPT", "VERDICT", "TESTS", "TIME", "WHERE", "AFTER", "REASON"],
@@ -29880,7 +27763,7 @@ async function appendHookLog(file, line) {
   }
 }
 var HOOK_LOG_MAX_BYTES, MAX_LINE;
-var init_log3 = __esm({
+var init_log2 = __esm({
   "src/hooks/log.ts"() {
     "use strict";
     init_atomic();
@@ -29983,7 +27866,7 @@ var init_agent_hook = __esm({
     init_config2();
     init_paths();
     init_budget();
-    init_log3();
+    init_log2();
     PROMPT_LABEL_CHARS = 60;
     RECORDED_PROMPT_MAX = 1e4;
   }
@@ -30629,23 +28512,23 @@ var init_entries = __esm({
 
 // node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
-  "node_modules/jsonc-parser/lib/umd/main.js"(exports2, module) {
+  "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
     (function(factory) {
       if (typeof module === "object" && typeof module.exports === "object") {
-        var v = factory(__require, exports2);
+        var v = factory(__require, exports);
         if (v !== void 0) module.exports = v;
       } else if (typeof define === "function" && define.amd) {
         define(["require", "exports", "./impl/format", "./impl/edit", "./impl/scanner", "./impl/parser"], factory);
       }
-    })(function(require2, exports3) {
+    })(function(require2, exports2) {
       "use strict";
-      Object.defineProperty(exports3, "__esModule", { value: true });
-      exports3.applyEdits = exports3.modify = exports3.format = exports3.printParseErrorCode = exports3.ParseErrorCode = exports3.stripComments = exports3.visit = exports3.getNodeValue = exports3.getNodePath = exports3.findNodeAtOffset = exports3.findNodeAtLocation = exports3.parseTree = exports3.parse = exports3.getLocation = exports3.SyntaxKind = exports3.ScanError = exports3.createScanner = void 0;
+      Object.defineProperty(exports2, "__esModule", { value: true });
+      exports2.applyEdits = exports2.modify = exports2.format = exports2.printParseErrorCode = exports2.ParseErrorCode = exports2.stripComments = exports2.visit = exports2.getNodeValue = exports2.getNodePath = exports2.findNodeAtOffset = exports2.findNodeAtLocation = exports2.parseTree = exports2.parse = exports2.getLocation = exports2.SyntaxKind = exports2.ScanError = exports2.createScanner = void 0;
       const formatter = require2("./impl/format");
       const edit = require2("./impl/edit");
       const scanner = require2("./impl/scanner");
-      const parser2 = require2("./impl/parser");
-      exports3.createScanner = scanner.createScanner;
+      const parser = require2("./impl/parser");
+      exports2.createScanner = scanner.createScanner;
       var ScanError;
       (function(ScanError2) {
         ScanError2[ScanError2["None"] = 0] = "None";
@@ -30655,7 +28538,7 @@ var require_main = __commonJS({
         ScanError2[ScanError2["InvalidUnicode"] = 4] = "InvalidUnicode";
         ScanError2[ScanError2["InvalidEscapeCharacter"] = 5] = "InvalidEscapeCharacter";
         ScanError2[ScanError2["InvalidCharacter"] = 6] = "InvalidCharacter";
-      })(ScanError || (exports3.ScanError = ScanError = {}));
+      })(ScanError || (exports2.ScanError = ScanError = {}));
       var SyntaxKind;
       (function(SyntaxKind2) {
         SyntaxKind2[SyntaxKind2["OpenBraceToken"] = 1] = "OpenBraceToken";
@@ -30675,16 +28558,16 @@ var require_main = __commonJS({
         SyntaxKind2[SyntaxKind2["Trivia"] = 15] = "Trivia";
         SyntaxKind2[SyntaxKind2["Unknown"] = 16] = "Unknown";
         SyntaxKind2[SyntaxKind2["EOF"] = 17] = "EOF";
-      })(SyntaxKind || (exports3.SyntaxKind = SyntaxKind = {}));
-      exports3.getLocation = parser2.getLocation;
-      exports3.parse = parser2.parse;
-      exports3.parseTree = parser2.parseTree;
-      exports3.findNodeAtLocation = parser2.findNodeAtLocation;
-      exports3.findNodeAtOffset = parser2.findNodeAtOffset;
-      exports3.getNodePath = parser2.getNodePath;
-      exports3.getNodeValue = parser2.getNodeValue;
-      exports3.visit = parser2.visit;
-      exports3.stripComments = parser2.stripComments;
+      })(SyntaxKind || (exports2.SyntaxKind = SyntaxKind = {}));
+      exports2.getLocation = parser.getLocation;
+      exports2.parse = parser.parse;
+      exports2.parseTree = parser.parseTree;
+      exports2.findNodeAtLocation = parser.findNodeAtLocation;
+      exports2.findNodeAtOffset = parser.findNodeAtOffset;
+      exports2.getNodePath = parser.getNodePath;
+      exports2.getNodeValue = parser.getNodeValue;
+      exports2.visit = parser.visit;
+      exports2.stripComments = parser.stripComments;
       var ParseErrorCode;
       (function(ParseErrorCode2) {
         ParseErrorCode2[ParseErrorCode2["InvalidSymbol"] = 1] = "InvalidSymbol";
@@ -30703,7 +28586,7 @@ var require_main = __commonJS({
         ParseErrorCode2[ParseErrorCode2["InvalidUnicode"] = 14] = "InvalidUnicode";
         ParseErrorCode2[ParseErrorCode2["InvalidEscapeCharacter"] = 15] = "InvalidEscapeCharacter";
         ParseErrorCode2[ParseErrorCode2["InvalidCharacter"] = 16] = "InvalidCharacter";
-      })(ParseErrorCode || (exports3.ParseErrorCode = ParseErrorCode = {}));
+      })(ParseErrorCode || (exports2.ParseErrorCode = ParseErrorCode = {}));
       function printParseErrorCode2(code2) {
         switch (code2) {
           case 1:
@@ -30741,15 +28624,15 @@ var require_main = __commonJS({
         }
         return "<unknown ParseErrorCode>";
       }
-      exports3.printParseErrorCode = printParseErrorCode2;
+      exports2.printParseErrorCode = printParseErrorCode2;
       function format(documentText, range, options) {
         return formatter.format(documentText, range, options);
       }
-      exports3.format = format;
+      exports2.format = format;
       function modify2(text, path2, value, options) {
         return edit.setProperty(text, path2, value, options);
       }
-      exports3.modify = modify2;
+      exports2.modify = modify2;
       function applyEdits2(text, edits) {
         let sortedEdits = edits.slice(0).sort((a, b) => {
           const diff2 = a.offset - b.offset;
@@ -30770,7 +28653,7 @@ var require_main = __commonJS({
         }
         return text;
       }
-      exports3.applyEdits = applyEdits2;
+      exports2.applyEdits = applyEdits2;
     });
   }
 });
@@ -30849,7 +28732,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile16, rm as rm19 } from "node:fs/promises";
+import { chmod, readFile as readFile15, rm as rm20 } from "node:fs/promises";
 import { join as join36 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -30861,7 +28744,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
     const file = join36(target.file, event);
-    const current = await readFile16(file, "utf8").catch(() => null);
+    const current = await readFile15(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
       if (command !== null) plan.leftAlone.push(file);
@@ -30879,7 +28762,7 @@ async function planScripts(target, command) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm19(file, { force: true });
+    if (text === null) await rm20(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -31507,7 +29390,7 @@ function skipVoid(ctx, banNewLines, banComments) {
     skipComment(ctx);
   }
 }
-var init_util3 = __esm({
+var init_util2 = __esm({
   "node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
@@ -31633,7 +29516,7 @@ var init_struct = __esm({
   "node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
-    init_util3();
+    init_util2();
     init_error();
   }
 });
@@ -31784,7 +29667,7 @@ var init_parse3 = __esm({
   "node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
-    init_util3();
+    init_util2();
     init_error();
   }
 });
@@ -32104,7 +29987,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile17, rm as rm20 } from "node:fs/promises";
+import { readFile as readFile16, rm as rm21 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -32131,7 +30014,7 @@ async function apply(agent, action, opts) {
     if (written2) await applyScripts(plan2);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const before2 = await readFile17(target.file, "utf8").catch((error2) => {
+  const before2 = await readFile16(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw error2;
   });
@@ -32139,7 +30022,7 @@ async function apply(agent, action, opts) {
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
-    if (plan.text === null) await rm20(target.file, { force: true });
+    if (plan.text === null) await rm21(target.file, { force: true });
     else await writeFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
@@ -32241,7 +30124,7 @@ var init_hook_install = __esm({
 
 // src/cli/main.ts
 init_errors();
-import { createReadStream as createReadStream6 } from "node:fs";
+import { createReadStream as createReadStream7 } from "node:fs";
 import { pipeline as pipeline4 } from "node:stream/promises";
 
 // src/cli/groups.ts
@@ -32426,7 +30309,7 @@ async function emit(result, json) {
   if ("streamFile" in result || "streamJson" in result) {
     try {
       if ("streamFile" in result)
-        await pipeline4(createReadStream6(result.streamFile), process.stdout, { end: false });
+        await pipeline4(createReadStream7(result.streamFile), process.stdout, { end: false });
       else await writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;

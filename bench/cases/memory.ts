@@ -59,6 +59,8 @@ export async function measure(
   args: string[],
   env: NodeJS.ProcessEnv,
   nodeReport: string | null,
+  /** Exit statuses that are no failure (`gate` exits 3 for a failed verdict). */
+  okExit: readonly number[] = [0],
 ): Promise<{ peak: PeakMemory; stdout: string; bytes: number }> {
   const useTime = existsSync(TIME);
   const [bin, argv] = useTime ? [TIME, ['-v', cmd, ...args]] : [cmd, args];
@@ -90,7 +92,8 @@ export async function measure(
   await sampler;
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const stderr = Buffer.concat(err).toString('utf8');
-  if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}): ${stderr.slice(-2000)}`);
+  if (code === null || !okExit.includes(code))
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}): ${stderr.slice(-2000)}`);
   const timeReport = useTime ? parseTimeVerbose(stderr) : null;
   const nodeBytes = nodeReport && existsSync(nodeReport) ? Number(await readFile(nodeReport, 'utf8')) : null;
   return {

@@ -19,19 +19,33 @@ export function visibleWidth(text: string): number {
   return text.replace(ANSI, '').length;
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are what we look for
-const CONTROL = /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f]/g;
+/**
+ * What printable() shows escaped: C0 and C1 controls; the bidirectional-text controls that reorder
+ * what is shown around them (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: the Trojan
+ * Source characters); the line and paragraph separators U+2028 and U+2029; and the invisible
+ * format characters that hide text or join what looks apart (U+00AD, U+200B-U+200D, U+2060-U+2064,
+ * U+FEFF). Our own colour codes are matched first and kept.
+ */
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- control characters are what we look for
+  /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
- * One line of text for people, whatever a file name, branch or record held: control characters
- * are shown escaped (`\n`, `\x1b`), so a name cannot break a table row, start a line that CI
- * reads as a workflow command (`::warning::`), or drive the terminal. Colour codes stay.
+ * The one function that makes text from elsewhere (a file name, a branch, a fetched verdict's
+ * command or reason, a record) visible as it is, on one line, for people: every character in
+ * HIDDEN is shown escaped (`\n`, `\x1b`, `\u202e`), so what a person reads is what the text holds
+ * and what would run. A name cannot break a table row, start a line that CI reads as a workflow
+ * command (`::warning::`), drive the terminal, or reorder or hide what is around it.
  */
 export function printable(text: string): string {
-  return text.replace(CONTROL, (c) => {
+  return text.replace(HIDDEN, (c) => {
     if (c.length > 1) return c;
     const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-    return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+    const code = c.charCodeAt(0);
+    return (
+      named[c] ??
+      (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+    );
   });
 }
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { LockTimeoutError, WriteFailedError } from '../errors.js';
+import { timeoutProblem } from '../../types/duration.js';
+import { InvalidArgumentError, LockTimeoutError, WriteFailedError } from '../errors.js';
 import { errnoOf } from './atomic.js';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
@@ -59,6 +60,9 @@ export async function withLock<T>(
 
 async function acquire(path: string, opts: LockOptions): Promise<LockHandle> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  // 0: try once, do not wait.
+  const tooLong = timeoutProblem(timeoutMs, 'the lock timeout (lockTimeoutMs)', 0);
+  if (tooLong !== null) throw new InvalidArgumentError(tooLong, { details: { lockTimeoutMs: timeoutMs } });
   const startTime = processStartTime(process.pid);
   const owner: LockOwner = {
     pid: process.pid,

@@ -4,13 +4,16 @@ import {
   AttestationReport,
   type AttestationCheck,
   type GateConfiguration,
+  type SetAsideIteration,
   type Subject,
   Statement,
   STATEMENT_TYPE,
   TEST_RESULT_PREDICATE_TYPE,
   type TestResultPredicate,
 } from '../../types/attestation.js';
-import { compareGateResults, testTotals, type GateResult } from '../../types/gate.js';
+import { testTotals, type GateResult } from '../../types/gate.js';
+import { sortGateResults } from '../../types/gate-rules.js';
+import { setAsideBy } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { InvalidArgumentError, SnapshotNotFoundError, StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
@@ -45,7 +48,9 @@ export function ciRunUrl(env: NodeJS.ProcessEnv): string | undefined {
 /**
  * The Statement for a run (or one iteration of it): subjects are each iteration's patch artifact
  * (sha256 of the file, which must still be the one recorded) and after commit; the predicate is
- * built from the newest verdict of each gate name on each of those iterations.
+ * built from the newest verdict of each gate name on each of those iterations. A run-level
+ * statement covers the run's accepted line: iterations a declared restart set aside are not its
+ * subjects and their verdicts do not count; `predicate.setAside` names them.
  */
 export async function buildStatement(
   src: AttestSources,
@@ -53,8 +58,11 @@ export async function buildStatement(
   opts: { iteration?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Statement> {
   assertSafeId(runId, 'run id');
-  const snapshots = (await src.snapshotter.listByRun(runId)).filter(
-    (s) => opts.iteration === undefined || s.iteration === opts.iteration,
+  const all = await src.snapshotter.listByRun(runId);
+  const aside = opts.iteration === undefined ? await setAsideOf(src, runId, all) : [];
+  const skipped = new Set(aside.map((a) => a.iteration));
+  const snapshots = all.filter((s) =>
+    opts.iteration === undefined ? !skipped.has(s.iteration) : s.iteration === opts.iteration,
   );
   if (snapshots.length === 0)
     throw new SnapshotNotFoundError(
@@ -74,8 +82,37 @@ export async function buildStatement(
     _type: STATEMENT_TYPE,
     subject,
     predicateType: TEST_RESULT_PREDICATE_TYPE,
-    predicate: { ...predicateOf(newestOfEach(verdicts)), ...(url === undefined ? {} : { url }) },
+    predicate: {
+      ...predicateOf(newestOfEach(verdicts, snapshots)),
+      ...(url === undefined ? {} : { url }),
+      ...(aside.length === 0 ? {} : { setAside: aside.map((a) => a.entry) }),
+    },
   };
+}
+
+/** The run's iterations that a declared restart set aside, each with its entry in `predicate.setAside`. */
+async function setAsideOf(
+  src: AttestSources,
+  runId: string,
+  snapshots: readonly Snapshot[],
+): Promise<Array<{ iteration: number; entry: SetAsideIteration }>> {
+  const restarts = (await src.snapshotter.store.loadRun(runId))?.restarts ?? [];
+  return snapshots.flatMap((s) => {
+    const r = setAsideBy(restarts, s.iteration);
+    return r === undefined
+      ? []
+      : [
+          {
+            iteration: s.iteration,
+            entry: {
+              name: `${runId}/iteration-${s.iteration}`,
+              afterSha: s.afterSha,
+              restartFrom: r.from,
+              declaredAt: r.at,
+            },
+          },
+        ];
+  });
 }
 
 /** Writes the statement of `buildStatement` to `file` (atomically). */
@@ -104,9 +141,9 @@ async function patchSubject(s: Snapshot): Promise<Subject | null> {
 }
 
 /** The newest verdict of each (iteration, name), in `gate list` order. */
-function newestOfEach(verdicts: GateResult[]): GateResult[] {
+function newestOfEach(verdicts: GateResult[], snapshots: readonly Snapshot[]): GateResult[] {
   const newest = new Map<string, GateResult>();
-  for (const g of [...verdicts].sort(compareGateResults)) newest.set(`${g.iteration}/${g.name}`, g);
+  for (const g of sortGateResults(verdicts, snapshots)) newest.set(`${g.iteration}/${g.name}`, g);
   return [...newest.values()].sort((a, b) => a.iteration - b.iteration || (a.name < b.name ? -1 : 1));
 }
 
@@ -201,9 +238,13 @@ export async function verifyStatement(
     ok: true,
     detail: `run ${runId}, ${parsed.data.subject.length} subjects`,
   });
-  const snapshots = new Map((await src.snapshotter.listByRun(runId)).map((s) => [s.iteration, s]));
+  const listed = await src.snapshotter.listByRun(runId);
+  const snapshots = new Map(listed.map((s) => [s.iteration, s]));
   for (const subject of parsed.data.subject) checks.push(await checkSubject(subject, snapshots));
-  checks.push(...(await checkPredicate(src, runId, parsed.data.predicate)));
+  const attested = new Set(parsed.data.subject.map((s) => Number(SUBJECT_NAME.exec(s.name)?.[2])));
+  checks.push(...(await checkPredicate(src, runId, parsed.data.predicate, attested, listed)));
+  if (parsed.data.predicate.setAside !== undefined)
+    checks.push(await checkSetAside(src, runId, parsed.data.predicate.setAside, listed));
   return done(runId);
 }
 
@@ -247,10 +288,29 @@ async function checkSubject(subject: Subject, snapshots: Map<number, Snapshot>):
   return { check, ok: true, detail: `sha256 ${want}` };
 }
 
+/** A statement's `setAside` must name exactly the iterations the run's restarts set aside here. */
+async function checkSetAside(
+  src: AttestSources,
+  runId: string,
+  stated: readonly SetAsideIteration[],
+  snapshots: readonly Snapshot[],
+): Promise<AttestationCheck> {
+  const here = (await setAsideOf(src, runId, snapshots)).map((a) => a.entry);
+  return JSON.stringify(here) === JSON.stringify(stated)
+    ? { check: 'set aside', ok: true, detail: `${here.length} iterations set aside by restarts` }
+    : {
+        check: 'set aside',
+        ok: false,
+        detail: `the restarts recorded here set aside ${JSON.stringify(here.map((a) => a.name))}, the statement says ${JSON.stringify(stated.map((a) => a.name))}`,
+      };
+}
+
 async function checkPredicate(
   src: AttestSources,
   runId: string,
   predicate: TestResultPredicate,
+  attested: ReadonlySet<number>,
+  snapshots: readonly Snapshot[],
 ): Promise<AttestationCheck[]> {
   const checks: AttestationCheck[] = [];
   const named: GateResult[] = [];
@@ -277,6 +337,7 @@ async function checkPredicate(
           },
     );
   }
+  checks.push(await checkComplete(src, runId, named, attested, snapshots));
   const want = predicateOf(named);
   const same =
     want.result === predicate.result &&
@@ -295,4 +356,41 @@ async function checkPredicate(
         },
   );
   return checks;
+}
+
+/**
+ * The statement names the newest verdict (here, in the one order) of every gate of every iteration
+ * it attests, and nothing else: a re-run that failed after the statement was written, or a failing
+ * gate left out, makes it stale.
+ */
+async function checkComplete(
+  src: AttestSources,
+  runId: string,
+  named: readonly GateResult[],
+  attested: ReadonlySet<number>,
+  snapshots: readonly Snapshot[],
+): Promise<AttestationCheck> {
+  const local = (await src.gates.list(runId)).results.filter((g) => attested.has(g.iteration));
+  const newest = newestOfEach(local, snapshots);
+  const namedIds = new Set(named.map((g) => g.id));
+  const newestIds = new Set(newest.map((g) => g.id));
+  const missing = newest.filter((g) => !namedIds.has(g.id));
+  const stale = named.filter((g) => !newestIds.has(g.id));
+  if (missing.length === 0 && stale.length === 0)
+    return {
+      check: 'complete',
+      ok: true,
+      detail: `names the newest verdict of each of ${newest.length} gates`,
+    };
+  const say = (g: GateResult) => `${testName(g)} (${g.verdict}, ${g.id})`;
+  return {
+    check: 'complete',
+    ok: false,
+    detail: [
+      missing.length > 0 ? `leaves out the newest verdicts ${missing.map(say).join(', ')}` : '',
+      stale.length > 0 ? `names verdicts that are not the newest here ${stale.map(say).join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
+  };
 }

@@ -6,7 +6,9 @@
 import { realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { compareGateResults, type GateResult, type TestCounts } from '../../types/gate.js';
+import type { GateResult, TestCounts } from '../../types/gate.js';
+import { sortGateResults } from '../../types/gate-rules.js';
+import { timeoutProblem } from '../../types/duration.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
 import {
@@ -157,7 +159,7 @@ export class Gates {
     return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
   }
 
-  /** Verdicts in `gate list` order (startedAt, then id), and the files that do not load. */
+  /** Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load. */
   async list(
     filter: { runId?: string; iteration?: number } = {},
   ): Promise<{ results: GateResult[]; problems: StoreCorruptError[] }> {
@@ -165,14 +167,16 @@ export class Gates {
       filter.runId === undefined ? await this.store.runIds() : [assertSafeId(filter.runId, 'run id')];
     const results: GateResult[] = [];
     const problems: StoreCorruptError[] = [];
+    const snapshots: Snapshot[] = [];
     for (const runId of runIds) {
+      snapshots.push(...(await this.snapshotter.listByRun(runId)));
       const listed = await this.store.list(runId);
       results.push(
         ...listed.results.filter((r) => filter.iteration === undefined || r.iteration === filter.iteration),
       );
       problems.push(...listed.problems);
     }
-    return { results: results.sort(compareGateResults), problems };
+    return { results: sortGateResults(results, snapshots), problems };
   }
 
   /**
@@ -267,6 +271,25 @@ export class Gates {
       opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit),
     ]);
     const sink = await openLogSink(this.logDir(snapshot), opts.name);
+    try {
+      return await this.observeAndStore(repo, treeId, snapshot, sink, opts, replayOf);
+    } catch (error) {
+      // Whatever failed, no temp log stays behind (a killed call's is swept by the next one).
+      await sink.discard().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Runs the check (in an isolated checkout when asked), reads its reports and stores the verdict. */
+  private async observeAndStore(
+    repo: Repo,
+    treeId: string,
+    snapshot: Snapshot,
+    sink: LogSink,
+    opts: GateRunOptions,
+    replayOf: number | null,
+  ): Promise<GateResult> {
+    const junit = opts.junit ?? [];
     const observe = async (cwd: string) => {
       const startedAt = new Date();
       const ran = await runUserCommand({
@@ -306,6 +329,7 @@ export class Gates {
       command: opts.command,
       junit: tests,
       minTests: opts.minTests ?? null,
+      outlived: ran.outlived,
     });
     const result: NewGateResult = {
       ...judged(snapshot, treeId, opts.name),
@@ -428,9 +452,18 @@ function checkOptions(opts: {
   runId: string;
   junit?: readonly string[];
   minTests?: number;
+  timeoutMs?: number;
+  durationMs?: number;
 }): void {
   assertSafeId(opts.runId, 'run id');
   assertSafeId(opts.name, 'gate name');
+  const tooLong =
+    (opts.timeoutMs === undefined ? null : timeoutProblem(opts.timeoutMs, 'the gate timeout')) ??
+    (opts.durationMs === undefined || opts.durationMs === 0
+      ? null
+      : timeoutProblem(opts.durationMs, 'the duration'));
+  if (tooLong !== null)
+    throw new InvalidArgumentError(tooLong, { details: { timeoutMs: opts.timeoutMs ?? null } });
   if (opts.minTests !== undefined && (opts.junit ?? []).length === 0)
     throw new InvalidArgumentError('--min-tests counts the tests of the JUnit files: give --junit FILE too', {
       details: { minTests: opts.minTests },

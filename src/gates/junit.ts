@@ -1,11 +1,14 @@
 /**
- * JUnit XML, as the runners write it (pure: text in, counts out). JUnit is a family of dialects:
- * the root is `<testsuites>` or `<testsuite>`, suites nest (Node, PHPUnit), test cases may sit
- * directly under `<testsuites>` (Node's reporter), `<error>` stands beside `<failure>`, and the
- * count attributes of a suite often disagree with what it holds (runners that crash half-way,
- * reruns). Only the elements are counted; the attributes are never trusted.
+ * JUnit XML, as the runners write it, read as a stream (text chunks in, counts out; memory does not
+ * grow with the file). JUnit is a family of dialects: the root is `<testsuites>` or `<testsuite>`,
+ * suites nest (Node, PHPUnit), test cases may sit directly under `<testsuites>` (Node's reporter),
+ * `<error>` stands beside `<failure>`, and the count attributes of a suite often disagree with what
+ * it holds (runners that crash half-way, reruns). Only the elements are counted; the attributes are
+ * never trusted. The file is untrusted too: no DOCTYPE (so no entity is declared, expanded or
+ * fetched: only XML's five and character references, one character each), at most MAX_DEPTH
+ * nested elements, and only the first MAX_MESSAGE characters of a failure's text are kept.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_RECORDED_FAILURES, type TestCounts, type TestFailure } from '../../types/gate.js';
 
 /** Why a text is not a JUnit report; the caller adds which file. */
@@ -15,57 +18,157 @@ export class JunitParseError extends Error {}
 const MAX_NAME = 1_000;
 const MAX_MESSAGE = 4_000;
 
-interface Attrs {
-  name?: string;
-  classname?: string;
-  message?: string;
-}
-interface Problem {
-  $?: Attrs;
-  '#text'?: string;
-}
-interface Case {
-  $?: Attrs;
-  failure?: Problem[];
-  error?: Problem[];
-  skipped?: Problem[];
-}
-interface Suite {
-  $?: Attrs;
-  testsuite?: Suite[];
-  testcase?: Case[];
+/** Deeper nesting than any runner writes (suites of suites stay under ten). */
+export const MAX_DEPTH = 100;
+
+/** The test case being read: what decides how it counts, and what a failure keeps. */
+interface OpenCase {
+  depth: number;
+  suite: string;
+  name: string;
+  classname: string;
+  failed: boolean;
+  errored: boolean;
+  skipped: boolean;
+  /** The first <failure> (else <error>): its message attribute, or its text as it is read. */
+  problem: { fromFailure: boolean; message: string | null; text: string; depth: number } | null;
 }
 
-const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped']);
+/** Counts one JUnit document written to it in chunks; `end` gives the counts or throws JunitParseError. */
+export class JunitCounter {
+  private readonly parser = new SaxesParser<{ xmlns: false; position: true }>({
+    xmlns: false,
+    position: true,
+  });
+  private readonly counts = emptyCounts();
+  /** Element names from the root down; suites' names beside them. */
+  private readonly path: string[] = [];
+  private readonly suites: string[] = [];
+  private open: OpenCase | null = null;
+  private rootSeen = false;
+  private failure: JunitParseError | null = null;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  attributesGroupName: '$',
-  textNodeName: '#text',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: true,
-  htmlEntities: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(name),
-});
+  constructor() {
+    const p = this.parser;
+    p.on('error', (e) => {
+      // A character XML 1.0 forbids, raw or as a reference (the escape of a coloured message; Node's
+      // reporter writes it raw): kept as written, as every runner's reader does.
+      if (/(disallowed character|malformed character entity)\.$/.test(e.message)) return;
+      this.fail(`not well-formed XML (${e.message})`);
+    });
+    p.on('doctype', () =>
+      this.fail('it has a DOCTYPE: entities and external references are not read in a JUnit report'),
+    );
+    p.on('opentag', (tag) => this.openTag(tag));
+    p.on('closetag', (tag) => this.closeTag(tag.name));
+    p.on('text', (text) => this.addText(text));
+    p.on('cdata', (text) => this.addText(text));
+  }
+
+  write(chunk: string): void {
+    this.guard(() => this.parser.write(chunk));
+  }
+
+  end(): TestCounts {
+    this.guard(() => this.parser.close());
+    if (!this.rootSeen) this.fail('not well-formed XML (no root element)');
+    return this.counts;
+  }
+
+  private fail(message: string): never {
+    this.failure ??= new JunitParseError(message);
+    throw this.failure;
+  }
+
+  /** A parser error becomes this report's JunitParseError; a string too long for V8 is one too. */
+  private guard(fn: () => void): void {
+    if (this.failure !== null) throw this.failure;
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof JunitParseError) throw error;
+      if (error instanceof RangeError) this.fail('a text or attribute too long to read');
+      this.fail(`not well-formed XML (${(error as Error).message})`);
+    }
+  }
+
+  private openTag(tag: SaxesTagPlain): void {
+    const parent = this.path.at(-1);
+    this.path.push(tag.name);
+    if (this.path.length > MAX_DEPTH) this.fail(`elements are nested more than ${MAX_DEPTH} deep`);
+    const attr = (name: string) => tag.attributes[name];
+    if (parent === undefined) {
+      if (tag.name !== 'testsuites' && tag.name !== 'testsuite')
+        this.fail('the root element is neither <testsuites> nor <testsuite>');
+      this.rootSeen = true;
+    }
+    const inSuites = parent === undefined || parent === 'testsuite' || parent === 'testsuites';
+    if (tag.name === 'testsuite' && inSuites && this.open === null) {
+      this.suites.push(attr('name') ?? this.suites.at(-1) ?? '');
+    } else if (tag.name === 'testcase' && parent !== undefined && inSuites && this.open === null) {
+      this.open = {
+        depth: this.path.length,
+        suite: this.suites.at(-1) ?? '',
+        name: attr('name') ?? '',
+        classname: attr('classname') ?? '',
+        failed: false,
+        errored: false,
+        skipped: false,
+        problem: null,
+      };
+    } else if (this.open !== null && this.path.length === this.open.depth + 1) {
+      const c = this.open;
+      const isFailure = tag.name === 'failure';
+      if (isFailure) c.failed = true;
+      else if (tag.name === 'error') c.errored = true;
+      else if (tag.name === 'skipped') c.skipped = true;
+      if (
+        (isFailure || tag.name === 'error') &&
+        (c.problem === null || (isFailure && !c.problem.fromFailure))
+      )
+        c.problem = {
+          fromFailure: isFailure,
+          message: attr('message') ?? null,
+          text: '',
+          depth: this.path.length,
+        };
+    }
+  }
+
+  private closeTag(name: string): void {
+    const depth = this.path.length;
+    this.path.pop();
+    const c = this.open;
+    if (c !== null && depth === c.depth) {
+      this.closeCase(c);
+      this.open = null;
+    } else if (c === null && name === 'testsuite' && this.suites.length > 0) this.suites.pop();
+  }
+
+  private closeCase(c: OpenCase): void {
+    const counts = this.counts;
+    counts.total += 1;
+    if (c.failed || c.errored) {
+      if (c.failed) counts.failed += 1;
+      else counts.errors += 1;
+      if (counts.failures.length < MAX_RECORDED_FAILURES) counts.failures.push(failureOf(c));
+    } else if (c.skipped) counts.skipped += 1;
+    else counts.passed += 1;
+  }
+
+  /** Only a failure's own text is kept, and only up to the cut: a huge <system-out> costs nothing. */
+  private addText(text: string): void {
+    const p = this.open?.problem;
+    if (p === undefined || p === null || this.path.length < p.depth || p.message !== null) return;
+    if (p.text.length <= MAX_MESSAGE) p.text += text.slice(0, MAX_MESSAGE + 1 - p.text.length);
+  }
+}
 
 /** The counts of one JUnit document. Throws JunitParseError when it is not well-formed JUnit. */
 export function parseJunit(xml: string): TestCounts {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    throw new JunitParseError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  }
-  const doc = parser.parse(xml) as { testsuites?: Suite | ''; testsuite?: Suite[] };
-  let root: Suite;
-  if (doc.testsuites !== undefined) root = doc.testsuites === '' ? {} : doc.testsuites;
-  else if (doc.testsuite !== undefined) root = { testsuite: doc.testsuite };
-  else throw new JunitParseError('the root element is neither <testsuites> nor <testsuite>');
-  const counts = emptyCounts();
-  walk(root, '', counts);
-  return counts;
+  const counter = new JunitCounter();
+  counter.write(xml);
+  return counter.end();
 }
 
 export function emptyCounts(): TestCounts {
@@ -84,33 +187,11 @@ export function addCounts(a: TestCounts, b: TestCounts): TestCounts {
   };
 }
 
-/** Each test case counts once: failed if it has a <failure>, else errored if an <error>, else skipped if a <skipped>. */
-function walk(suite: Suite, suiteName: string, counts: TestCounts): void {
-  for (const c of suite.testcase ?? []) {
-    const node = typeof c === 'object' ? c : {};
-    counts.total += 1;
-    const problem = node.failure?.[0] ?? node.error?.[0];
-    if (problem !== undefined) {
-      if (node.failure !== undefined) counts.failed += 1;
-      else counts.errors += 1;
-      if (counts.failures.length < MAX_RECORDED_FAILURES)
-        counts.failures.push(failureOf(node, problem, suiteName));
-    } else if (node.skipped !== undefined) counts.skipped += 1;
-    else counts.passed += 1;
-  }
-  for (const child of suite.testsuite ?? []) {
-    const node = typeof child === 'object' ? child : {};
-    walk(node, node.$?.name ?? suiteName, counts);
-  }
-}
-
-function failureOf(c: Case, problem: Problem | string, suiteName: string): TestFailure {
-  const p: Problem = typeof problem === 'object' ? problem : { '#text': problem };
-  const message = p.$?.message ?? p['#text'] ?? '';
+function failureOf(c: OpenCase): TestFailure {
   return {
-    suite: cut(suiteName || (c.$?.classname ?? ''), MAX_NAME),
-    name: cut(c.$?.name ?? '', MAX_NAME),
-    message: cut(message, MAX_MESSAGE),
+    suite: cut(c.suite || c.classname, MAX_NAME),
+    name: cut(c.name, MAX_NAME),
+    message: cut(c.problem?.message ?? c.problem?.text.trim() ?? '', MAX_MESSAGE),
   };
 }
 

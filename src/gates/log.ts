@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,6 +25,8 @@ export interface LogSink {
   finish(): Promise<LogDigest>;
   /** Moves the finished log to its final name. */
   moveTo(path: string): Promise<void>;
+  /** Ends the stream and removes the temp log (the call failed before a verdict was stored). */
+  discard(): Promise<void>;
 }
 
 /**
@@ -55,6 +57,11 @@ export async function openLogSink(dir: string, name: string): Promise<LogSink> {
       if (failure !== undefined) throw writeFailed(temp, failure);
       await syncFile(temp);
       return { sha256: hash.digest('hex'), bytes };
+    },
+    async discard() {
+      if (!counter.writableEnded) counter.end();
+      await written;
+      await rm(temp, { force: true });
     },
     async moveTo(path) {
       await mkdir(dirname(path), { recursive: true });

@@ -4,6 +4,9 @@
  * JUNIT_INVALID), so that a script can tell why without parsing prose.
  */
 import type { GateVerdict, TestCounts } from '../../types/gate.js';
+import { describeCounts } from '../../types/gate-rules.js';
+
+export { describeCounts, recomputeVerdict, verdictContradiction } from '../../types/gate-rules.js';
 
 export interface VerdictInput {
   exitCode: number | null;
@@ -17,12 +20,32 @@ export interface VerdictInput {
   junit: { counts: TestCounts } | { problem: string } | null;
   /** `--min-tests`; with --junit and none given, 1 ("no tests ran" is a failure). */
   minTests: number | null;
+  /** A process the command started outlived it, holding its output open; not waited for. */
+  outlived?: boolean;
 }
 
 /** The most of a reason kept (the schema allows 1000 characters, one line). */
 const MAX_REASON = 900;
 
 export function decideVerdict(input: VerdictInput): { verdict: GateVerdict; reason: string } {
+  const decided = decideOnFacts(input);
+  if (input.outlived !== true) return decided;
+  // Said first: the tail of a long reason is what gets cut.
+  const [code, rest] = /^[A-Z_]+: /.test(decided.reason)
+    ? [
+        decided.reason.slice(0, decided.reason.indexOf(' ') + 1),
+        decided.reason.slice(decided.reason.indexOf(' ') + 1),
+      ]
+    : ['', decided.reason];
+  return {
+    verdict: decided.verdict,
+    reason: oneLine(
+      `${code}${rest}; a process it started outlived the check (its output was no longer read)`,
+    ),
+  };
+}
+
+function decideOnFacts(input: VerdictInput): { verdict: GateVerdict; reason: string } {
   const error = (reason: string) => ({ verdict: 'error' as const, reason: oneLine(reason) });
   const fail = (reason: string) => ({ verdict: 'fail' as const, reason: oneLine(reason) });
   if (input.spawnError !== null) {
@@ -38,12 +61,15 @@ export function decideVerdict(input: VerdictInput): { verdict: GateVerdict; reas
       `GATE_TIMEOUT: still running after ${(input.timeoutMs ?? 0) / 1000} s; its process group was killed`,
     );
   }
-  if (input.junit !== null && 'problem' in input.junit) return error(`JUNIT_INVALID: ${input.junit.problem}`);
+  if (input.junit !== null && 'problem' in input.junit) {
+    // A missing report usually follows a failed command (a mistyped script): say that first.
+    const ran = input.exitCode === 0 ? '' : `the command ${howItEnded(input)}, then `;
+    return error(`JUNIT_INVALID: ${ran}${input.junit.problem}`);
+  }
   const counts = input.junit?.counts ?? null;
   const tests = counts === null ? '' : `; ${describeCounts(counts)}`;
   if (input.exitCode !== 0) {
-    const how = input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
-    return fail(`the command ${how}${tests}`);
+    return fail(`the command ${howItEnded(input)}${tests}`);
   }
   if (counts === null) return { verdict: 'pass', reason: 'the command exited with 0' };
   if (counts.failed > 0 || counts.errors > 0)
@@ -56,12 +82,8 @@ export function decideVerdict(input: VerdictInput): { verdict: GateVerdict; reas
   return { verdict: 'pass', reason: `the command exited with 0${tests}` };
 }
 
-export function describeCounts(c: TestCounts): string {
-  const parts = [`${c.passed} of ${c.total} tests passed`];
-  if (c.failed > 0) parts.push(`${c.failed} failed`);
-  if (c.errors > 0) parts.push(`${c.errors} errored`);
-  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
-  return parts.join(', ');
+function howItEnded(input: Pick<VerdictInput, 'exitCode' | 'signal'>): string {
+  return input.signal !== null ? `was ended by ${input.signal}` : `exited with ${input.exitCode}`;
 }
 
 /** One line, printable, bounded: control characters (newlines, escapes) become spaces. */

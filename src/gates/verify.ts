@@ -3,7 +3,8 @@
  * digest, attempts in order), and `--require-gate` on the run's last iteration (or every one).
  */
 import { stat } from 'node:fs/promises';
-import { compareGateResults, type GateResult } from '../../types/gate.js';
+import type { GateResult } from '../../types/gate.js';
+import { sortGateResults, verdictContradiction } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyCheck } from '../../types/verify.js';
 import type { StoreCorruptError } from '../errors.js';
@@ -101,6 +102,12 @@ async function verdictChecks(
       );
     }
   }
+  const contradiction = verdictContradiction(result);
+  add(
+    'gate-verdict',
+    contradiction === null,
+    contradiction ?? `${result.verdict} follows from its own facts`,
+  );
   const earlier = (n: number) =>
     input.results.some((r) => r.iteration === result.iteration && r.name === result.name && r.attempt === n);
   const inOrder = result.attempt === 1 || earlier(result.attempt - 1);
@@ -151,10 +158,10 @@ function requireChecks(input: GateVerifyInput): VerifyCheck[] {
   const checks: VerifyCheck[] = [];
   for (const snapshot of judged) {
     for (const name of names) {
-      const newest = input.results
-        .filter((r) => r.iteration === snapshot.iteration && r.name === name)
-        .sort(compareGateResults)
-        .at(-1);
+      const newest = sortGateResults(
+        input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name),
+        input.snapshots,
+      ).at(-1);
       const ok = newest !== undefined && newest.observed && newest.verdict === 'pass';
       const where = `gate ${name} on iteration ${snapshot.iteration}`;
       checks.push({

@@ -4,12 +4,14 @@ import { readFile } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
+import { timeoutProblem } from '../../types/duration.js';
 import {
   DiskFullError,
   GitFailedError,
   GitNotFoundError,
   GitTimeoutError,
   IndexLockedError,
+  InvalidArgumentError,
   ObjectMissingError,
   OutputTooLargeError,
   UnsafeRepositoryOwnerError,
@@ -159,8 +161,11 @@ async function spawnGit(
   run: RunOptions,
   consume: (stdout: Readable) => Promise<unknown>,
 ): Promise<number> {
-  spawned += 1;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+  // A longer timer fires at once (Node's limit): every git call would fail as timed out.
+  const tooLong = timeoutProblem(timeoutMs, 'the git timeout (gitTimeoutMs)');
+  if (tooLong !== null) throw new InvalidArgumentError(tooLong, { details: { gitTimeoutMs: timeoutMs } });
+  spawned += 1;
   const signal =
     opts.signal === undefined
       ? AbortSignal.timeout(timeoutMs)

@@ -43,10 +43,18 @@ export interface UserCommandResult {
   spawnError: NodeJS.ErrnoException | null;
   /** The signal we received and forwarded, if any. */
   forwarded: NodeJS.Signals | null;
+  /**
+   * A process the command started outside its group (`setsid`, a daemon) still held the output
+   * pipes OUTLIVED_GRACE_MS after the command itself ended: we stopped reading and did not wait.
+   */
+  outlived: boolean;
 }
 
 /** How long a timed-out group gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 2_000;
+
+/** How long the output pipes may stay open after the command itself ended (what is still in them is read). */
+export const OUTLIVED_GRACE_MS = 2_000;
 
 /** Runs the command to its end; never throws for anything the command itself does. */
 export function runUserCommand(options: UserCommandOptions): Promise<UserCommandResult> {
@@ -69,6 +77,9 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
       windowsHide: true,
     });
     let timedOut = false;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let outlived = false;
+    let settled = false;
     let forwarded: NodeJS.Signals | null = null;
     let spawnError: NodeJS.ErrnoException | null = null;
     const timers: NodeJS.Timeout[] = [];
@@ -89,6 +100,8 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
     if (options.timeoutMs !== undefined) {
       timers.push(
         setTimeout(() => {
+          // The limit bounds the command, not a process that outlived it.
+          if (exited !== null) return;
           timedOut = true;
           kill('SIGTERM');
           timers.push(setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS).unref());
@@ -110,8 +123,9 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
         // Nothing left.
       }
     };
-    child.on('exit', endGroup);
-    child.on('close', (code, signal) => {
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
@@ -123,8 +137,24 @@ export function runUserCommand(options: UserCommandOptions): Promise<UserCommand
         timedOut,
         spawnError: null,
         forwarded,
+        outlived,
       });
+    };
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      endGroup();
+      // A process in a session of its own (setsid) escapes the group kill and may hold the pipes for
+      // ever: after a grace, stop reading them and report the command's own exit.
+      timers.push(
+        setTimeout(() => {
+          outlived = true;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish(code, signal);
+        }, OUTLIVED_GRACE_MS),
+      );
     });
+    child.on('close', (code, signal) => finish(exited?.code ?? code, exited?.signal ?? signal));
   });
 }
 
@@ -165,5 +195,6 @@ function notStarted(error: NodeJS.ErrnoException, started: number): UserCommandR
     timedOut: false,
     spawnError: error,
     forwarded: null,
+    outlived: false,
   };
 }

@@ -1,15 +1,21 @@
-import { compareGateResults } from '../../types/gate.js';
+import { sortGateResults } from '../../types/gate-rules.js';
 import type { TraceGate } from '../../types/anchor.js';
-import type { GateStore } from '../store/gate-store.js';
+import type { ProvenanceSources } from './sources.js';
 
 /**
- * The newest verdict of each gate on each iteration of a run, in the gates feature's own order
- * (`compareGateResults`, the order of `gate list`): whatever that order is, the last one wins.
+ * The newest verdict of each gate on each iteration of a run, in the one order of verdicts
+ * (`sortGateResults`, the order of `gate list`, with the run's after dates): the last one wins.
  */
-export async function newestVerdicts(gates: GateStore, runId: string): Promise<Map<number, TraceGate[]>> {
-  const { results } = await gates.list(runId);
+export async function newestVerdicts(
+  src: Pick<ProvenanceSources, 'gates' | 'snapshotter'>,
+  runId: string,
+): Promise<Map<number, TraceGate[]>> {
+  const [{ results }, snapshots] = await Promise.all([
+    src.gates.list(runId),
+    src.snapshotter.listByRun(runId),
+  ]);
   const newest = new Map<string, TraceGate & { iteration: number }>();
-  for (const g of [...results].sort(compareGateResults))
+  for (const g of sortGateResults(results, snapshots))
     newest.set(`${g.iteration}\0${g.name}`, { iteration: g.iteration, name: g.name, verdict: g.verdict });
   const out = new Map<number, TraceGate[]>();
   for (const g of [...newest.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {

@@ -67,7 +67,7 @@ export async function computeTrace(
   const gates = new Map<string, Map<number, TraceGate[]>>();
   for (const o of origins)
     if (o !== null && !gates.has(o.it.snapshot.runId))
-      gates.set(o.it.snapshot.runId, await newestVerdicts(src.gates, o.it.snapshot.runId));
+      gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
   const ranges: TraceRange[] = [];
   lines.forEach((l, i) => {
     const o = origins[i] ?? null;

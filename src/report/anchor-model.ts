@@ -31,7 +31,7 @@ export async function buildAnchorReport(
     now,
   });
   const verdicts = new Map<string, Map<number, TraceGate[]>>();
-  for (const r of anchor.runs) verdicts.set(r.runId, await newestVerdicts(src.gates, r.runId));
+  for (const r of anchor.runs) verdicts.set(r.runId, await newestVerdicts(src, r.runId));
   const brought = new Set(
     await commitsBroughtIn(repo, commit, anchor.parents.length > 0 ? [anchor.parents[0] as string] : []),
   );

@@ -4,7 +4,9 @@
  * failed gate becomes an `::error`. Kept apart from the rest of the report so each renderer only
  * adds one call.
  */
-import { compareGateResults, testTotals, type GateResult } from '../../types/gate.js';
+import { testTotals, type GateResult } from '../../types/gate.js';
+import { sortGateResults } from '../../types/gate-rules.js';
+import type { Snapshot } from '../../types/snapshot.js';
 import type { ReportGates, ReportGateSummary, ReportVerdict } from '../../types/report-gates.js';
 import { escapeData, escapeProperty } from '../ci/github.js';
 import type { GateStore } from '../store/gate-store.js';
@@ -13,14 +15,21 @@ import type { GateStore } from '../store/gate-store.js';
 const MAX_GATE_ANNOTATIONS = 10;
 
 /** Every verdict of the run by iteration (gate list order) and the summary per gate name. */
-export async function buildGateReport(gates: GateStore, runId: string): Promise<ReportGates> {
+export async function buildGateReport(
+  gates: GateStore,
+  runId: string,
+  snapshots: readonly Snapshot[],
+): Promise<ReportGates> {
   const results = (await gates.list(runId)).results;
-  return gateReportOf(results);
+  return gateReportOf(results, snapshots);
 }
 
 /** Pure: verdicts (any order) to the report's `gates` part. */
-export function gateReportOf(results: readonly GateResult[]): ReportGates {
-  const sorted = [...results].sort(compareGateResults);
+export function gateReportOf(
+  results: readonly GateResult[],
+  snapshots: readonly Snapshot[] = [],
+): ReportGates {
+  const sorted = sortGateResults(results, snapshots);
   const byIteration = new Map<number, GateResult[]>();
   for (const g of sorted) byIteration.set(g.iteration, [...(byIteration.get(g.iteration) ?? []), g]);
   const iterations = [...byIteration.keys()].sort((a, b) => a - b);

@@ -12,6 +12,7 @@ import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
 import { showBidi } from './visible.js';
+import { asidePhrase } from './model.js';
 import { GATE_STYLE, gateHtml } from './gates.js';
 import { restartPhrases } from './model.js';
 
@@ -51,11 +52,12 @@ export async function writeHtml(
   const rows = report.snapshots
     .map(
       (s) =>
-        `<tr data-iteration="${s.iteration}"><td class="num">${s.iteration}</td><td class="num">${s.filesChanged}</td>` +
+        `<tr data-iteration="${s.iteration}"${s.setAside ? ' class="set-aside"' : ''}><td class="num">${s.iteration}${asideMark(s)}</td><td class="num">${s.filesChanged}</td>` +
         `<td class="num add">+${s.insertions}</td><td class="num del">-${s.deletions}</td>` +
         `<td><code title="${esc(s.afterSha)}">${esc(s.afterSha.slice(0, 12))}</code></td>` +
         `<td class="text">${s.task === null ? '<span class="none">-</span>' : esc(s.task)}</td>` +
-        `<td class="text">${s.gate === null ? '<span class="none">-</span>' : esc(s.gate)}</td></tr>`,
+        `<td class="text">${s.gate === null ? '<span class="none">-</span>' : esc(s.gate)}</td>` +
+        `<td class="verdicts">${verdictCells(s)}</td></tr>`,
     )
     .join('\n');
   const checks = failed
@@ -95,7 +97,7 @@ ${failed.length ? `<section class="failed-checks"><h2>Failed checks</h2><ul>${ch
 </header>
 <main>
 <h2>Iterations</h2>
-${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
+${report.snapshots.length ? `<table id="iterations"><thead><tr><th>#</th><th>Files</th><th>+</th><th>-</th><th>After</th><th>Task</th><th>Gate</th><th>Verdicts</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p class="none">No iterations recorded yet.</p>'}
 ${gateHtml(report.gates, esc)}
 <h2>Changes</h2>
 <div class="toolbar" role="radiogroup" aria-label="Diff view">Diff view:
@@ -156,6 +158,7 @@ h1{font-size:22px;margin:8px 0 12px}h2{font-size:17px;margin:24px 0 8px}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f6f8fa;padding:1px 4px;border-radius:4px;word-break:break-all}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.facts dt{color:#59636e}.facts dd{margin:0}
 .ok{color:#1a7f37;font-weight:600}.failed{color:#d1242f;font-weight:600}.add{color:#1a7f37}.del{color:#d1242f}.none{color:#8c959f}
+tr.set-aside td{color:#59636e;background:#f6f8fa}.aside{font-size:12px;border:1px solid #d1d9e0;border-radius:10px;padding:0 6px;white-space:nowrap}td.verdicts span{margin-right:8px;white-space:nowrap}
 .failed-checks{border:1px solid #ffcecb;background:#fff6f5;border-radius:6px;padding:4px 16px;margin-top:12px}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d1d9e0;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.num{text-align:right;white-space:nowrap}td.text{white-space:pre-wrap;word-break:break-word}
@@ -261,3 +264,20 @@ const CLIENT = `(function () {
   });
 })();
 `;
+
+/** The mark of an iteration a restart set aside (its row is dimmed by `tr.set-aside`). */
+function asideMark(s: ReportSnapshot): string {
+  const phrase = asidePhrase(s);
+  return phrase === null ? '' : ` <span class="aside" title="${esc(phrase)}">set aside</span>`;
+}
+
+/** The newest verdict of each gate on the iteration, coloured as in the gates section. */
+function verdictCells(s: ReportSnapshot): string {
+  const verdicts = s.verdicts ?? [];
+  if (verdicts.length === 0) return '<span class="none">-</span>';
+  return verdicts
+    .map(
+      (v) => `<span class="gate-${v.verdict}" data-gate="${esc(v.name)}">${esc(v.name)}: ${v.verdict}</span>`,
+    )
+    .join(' ');
+}

@@ -5,7 +5,7 @@
 import type { RunReport } from '../../types/report.js';
 import { showBidi } from './visible.js';
 import { gateMarkdownBlocks } from './gates.js';
-import { restartPhrases } from './model.js';
+import { asidePhrase, restartPhrases } from './model.js';
 
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -41,12 +41,16 @@ export function renderMarkdown(report: RunReport, limit = STEP_SUMMARY_LIMIT): s
     section([
       '### Iterations',
       '',
-      '| # | Files | + | - | After | Task | Gate |',
-      '|--:|--:|--:|--:|---|---|---|',
+      '| # | Files | + | - | After | Task | Gate | Verdicts |',
+      '|--:|--:|--:|--:|---|---|---|---|',
     ]);
     for (const s of report.snapshots) {
+      const aside = asidePhrase(s);
+      const verdicts = (s.verdicts ?? []).map(
+        (v) => `${v.name}: ${v.verdict === 'pass' ? 'pass' : `**${v.verdict}**`}`,
+      );
       row(
-        `| ${s.iteration} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? '-' : cell(s.task)} | ${s.gate === null ? '-' : cell(s.gate)} |`,
+        `| ${s.iteration}${aside === null ? '' : ` _(${aside})_`} | ${s.filesChanged} | +${s.insertions} | -${s.deletions} | \`${s.afterSha.slice(0, 12)}\` | ${s.task === null ? '-' : cell(s.task)} | ${s.gate === null ? '-' : cell(s.gate)} | ${verdicts.length === 0 ? '-' : verdicts.join(', ')} |`,
       );
     }
     section(['']);

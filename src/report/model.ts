@@ -1,5 +1,6 @@
 /** Gathers one run into the report document every format renders. */
-import type { RunRecord } from '../../types/run.js';
+import { setAsideBy, type RunRecord } from '../../types/run.js';
+import type { ReportGates, ReportVerdict } from '../../types/report-gates.js';
 import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyReport } from '../../types/verify.js';
@@ -7,6 +8,7 @@ import { RunNotFoundError } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import { GateStore } from '../store/gate-store.js';
+import { Gates } from '../gates/gates.js';
 import { buildGateReport } from './gates.js';
 
 /** The run (default: the one updated last), its snapshots by iteration, and their verification. */
@@ -16,7 +18,17 @@ export async function buildRunReport(
   now: Date = new Date(),
 ): Promise<RunReport> {
   const run = await pickRun(snapshotter, runId);
-  const snapshots = (await snapshotter.listByRun(run.runId)).map(withTaskAndGate);
+  const recorded = await snapshotter.listByRun(run.runId);
+  const gates = await buildGateReport(
+    new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
+    run.runId,
+    recorded,
+  );
+  const snapshots = recorded.map((s) => ({
+    ...withTaskAndGate(s),
+    setAside: asideOf(run, s.iteration),
+    verdicts: newestVerdicts(gates, s.iteration),
+  }));
   // A run whose agent loop died before its first `after` still gets its report, failed.
   const verification: VerifyReport =
     snapshots.length === 0
@@ -32,7 +44,8 @@ export async function buildRunReport(
             },
           ],
         }
-      : await snapshotter.verify({ runId: run.runId });
+      : // The same checks as `verify --run` (snapshots and gate verdicts): one count in every place.
+        await new Gates(snapshotter).verify({ runId: run.runId });
   const first = snapshots[0];
   const last = snapshots.at(-1);
   return {
@@ -51,11 +64,31 @@ export async function buildRunReport(
     },
     snapshots,
     verification,
-    gates: await buildGateReport(
-      new GateStore(snapshotter.options.home, { lockTimeoutMs: snapshotter.options.lockTimeoutMs }),
-      run.runId,
-    ),
+    gates,
   };
+}
+
+/** The restart that set `iteration` aside, as the report shows it, or null. */
+function asideOf(run: RunRecord, iteration: number): ReportSnapshot['setAside'] {
+  const r = setAsideBy(run.restarts ?? [], iteration);
+  return r === undefined ? null : { restartFrom: r.from, declaredAt: r.at };
+}
+
+/** The newest verdict of each gate on `iteration` (the gates part lists them oldest first), by name. */
+function newestVerdicts(gates: ReportGates, iteration: number): NonNullable<ReportSnapshot['verdicts']> {
+  const newest = new Map<string, ReportVerdict>();
+  for (const v of gates.iterations.find((i) => i.iteration === iteration)?.verdicts ?? [])
+    newest.set(v.name, v);
+  return [...newest.values()]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((v) => ({ name: v.name, verdict: v.verdict, attempt: v.attempt }));
+}
+
+/** "iteration 2 (set aside by the restart from iteration 1)" and the like, for md and html. */
+export function asidePhrase(s: ReportSnapshot): string | null {
+  if (!s.setAside) return null;
+  const from = s.setAside.restartFrom === 0 ? "the run's start" : `iteration ${s.setAside.restartFrom}`;
+  return `set aside by the restart from ${from}`;
 }
 
 /** One phrase per declared restart, for the md and html reports: "after iteration 2, restarted from iteration 1 (abc1234567)". */

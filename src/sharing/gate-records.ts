@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateResult } from '../../types/gate.js';
+import { verdictContradiction } from '../../types/gate-rules.js';
 import {
   GATE_LOG_FILE,
   GATE_RECORD_FILE,
@@ -76,7 +77,7 @@ export function receivedLogPath(artifactsDir: string, g: TravellingGate): string
 }
 
 /** The verdict as it travels: no path of this machine. */
-export function travellingGate(result: GateResult): TravellingGate {
+export function travellingGate({ receivedAt: _, ...result }: GateResult): TravellingGate {
   return {
     ...result,
     log: result.log === null ? null : { sha256: result.log.sha256, bytes: result.log.bytes },
@@ -377,7 +378,7 @@ export class GateRecords {
                   ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}`
                   : s.log !== null && (g.log === null || s.log.size !== g.log.bytes)
                     ? `its ${GATE_LOG_FILE} is not the log the verdict describes`
-                    : null;
+                    : verdictContradiction(g);
       if (why !== null) refuse(s.ref.ref, why);
       else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
     }

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { customAlphabet } from 'nanoid';
-import { compareGateResults, GateResult } from '../../types/gate.js';
+import { GateResult } from '../../types/gate.js';
+import { sortGateResults } from '../../types/gate-rules.js';
 import { ConcurrentUpdateError, InvalidArgumentError, type StoreCorruptError } from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
@@ -60,12 +61,12 @@ export class GateStore {
   }
 
   /**
-   * Stores a verdict recorded elsewhere (fetched or imported) under its own id. The same verdict
-   * again is a no-op and returns false; a different verdict under a known id is refused
+   * Stores a verdict recorded elsewhere (fetched or imported) under its own id, with `receivedAt`
+   * (now: it bounds the verdict's place in the order). The same verdict again is a no-op and returns false; a different verdict under a known id is refused
    * (CONCURRENT_UPDATE): a stored attempt is never replaced.
    */
-  async receive(result: GateResult): Promise<boolean> {
-    const valid = validate(result);
+  async receive(result: GateResult, now: Date = new Date()): Promise<boolean> {
+    const valid = validate({ ...result, receivedAt: now.toISOString() });
     return this.withRunLock(valid.runId, async () => {
       const existing = await this.load(valid.runId, valid.id);
       if (existing !== null) {
@@ -95,7 +96,7 @@ export class GateStore {
     const { items, problems } = await loadAll(this.runDir(runId), 'gate verdict', (id) =>
       this.load(runId, id),
     );
-    return { results: items.sort(compareGateResults), problems };
+    return { results: sortGateResults(items), problems };
   }
 
   /** Every run that has verdicts here. */
@@ -129,8 +130,9 @@ function validate(value: unknown): GateResult {
   return parsed.data;
 }
 
-/** Two copies of one verdict; the log's path is this machine's and may differ. */
+/** Two copies of one verdict; the log's path and when it was received are this machine's and may differ. */
 function sameVerdict(a: GateResult, b: GateResult): boolean {
-  const strip = (r: GateResult) => JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
+  const strip = ({ receivedAt: _, ...r }: GateResult) =>
+    JSON.stringify({ ...r, log: r.log && { ...r.log, path: null } });
   return strip(a) === strip(b);
 }

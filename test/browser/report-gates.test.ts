@@ -12,6 +12,7 @@ import { renderReport } from '../../src/report/index.js';
 import { launchBrowser, openFile } from '../helpers/browser.js';
 import { recordVerdict } from '../helpers/gates.js';
 import { recordRun } from '../helpers/report-run.js';
+import { git, writeFiles } from '../helpers/repo.js';
 
 const HOSTILE_TEST = '<img src=x onerror="window.__xss=5">::error::%0A';
 const HOSTILE_MESSAGE = '</pre><script>window.__xss=6</script>\nline two';
@@ -80,6 +81,80 @@ describe('report --format html: gates', () => {
       expect(blocked).toEqual([]);
       expect(consoleErrors).toEqual([]);
       await page.context().close();
+    } finally {
+      run.cleanup();
+    }
+  });
+
+  it('the Iterations table marks the iterations a restart set aside, each row with its verdicts', async () => {
+    const run = await recordRun({ runId: 'restarted-run' });
+    try {
+      const m = {
+        dir: run.dir,
+        home: run.home,
+        artifacts: join(run.home, 'artifacts'),
+        snap: run.snapshotter,
+      };
+      const at = (h: number) => new Date(Date.UTC(2026, 0, 1, h)).toISOString();
+      await recordVerdict(m, run.runId, 1, 'test', { startedAt: at(1) });
+      await recordVerdict(m, run.runId, 2, 'test', { verdict: 'fail', startedAt: at(2) });
+      await recordVerdict(m, run.runId, 2, 'lint', { startedAt: at(3) });
+      // Iteration 2 is rejected: back to iteration 1's after commit, and a new iteration 3 from there.
+      git(run.dir, ['reset', '-q', '--hard', run.snapshots[0]!.afterSha]);
+      await run.snapshotter.captureBeforeState(run.dir, { runId: run.runId, restartFrom: 1 });
+      writeFiles(run.dir, { 'src/retry.ts': 'export const retry = 1;\n' });
+      await run.snapshotter.captureAfterState(run.dir, null, { runId: run.runId, iteration: 3 });
+      await recordVerdict(m, run.runId, 3, 'test', { startedAt: at(4) });
+
+      const { text } = await renderReport(run.snapshotter, 'html', run.runId);
+      const file = join(out, 'restarted.html');
+      writeFileSync(file, text);
+      const { page, blocked, consoleErrors } = await openFile(browser, pathToFileURL(file).href);
+      const rows = await page.$$eval('#iterations tbody tr', (trs) =>
+        trs.map((tr) => ({
+          iteration: tr.getAttribute('data-iteration'),
+          aside: tr.classList.contains('set-aside'),
+          mark: tr.querySelector('.aside')?.getAttribute('title') ?? null,
+          verdicts: [...tr.querySelectorAll('td.verdicts span[data-gate]')].map((s) => [
+            s.textContent,
+            s.className,
+          ]),
+        })),
+      );
+      expect(rows).toEqual([
+        { iteration: '1', aside: false, mark: null, verdicts: [['test: pass', 'gate-pass']] },
+        {
+          iteration: '2',
+          aside: true,
+          mark: 'set aside by the restart from iteration 1',
+          verdicts: [
+            ['lint: pass', 'gate-pass'],
+            ['test: fail', 'gate-fail'],
+          ],
+        },
+        { iteration: '3', aside: false, mark: null, verdicts: [['test: pass', 'gate-pass']] },
+      ]);
+      expect(blocked).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+      await page.context().close();
+
+      // md and json carry the same.
+      const md = (await renderReport(run.snapshotter, 'md', run.runId)).text;
+      expect(md).toContain('| 2 _(set aside by the restart from iteration 1)_ |');
+      expect(md).toMatch(/\| 2 _\(set aside[^\n]*\| lint: pass, test: \*\*fail\*\* \|/);
+      const json = (await renderReport(run.snapshotter, 'json', run.runId)).report;
+      expect(json.snapshots.map((s) => [s.iteration, s.setAside?.restartFrom ?? null, s.verdicts])).toEqual([
+        [1, null, [{ name: 'test', verdict: 'pass', attempt: 1 }]],
+        [
+          2,
+          1,
+          [
+            { name: 'lint', verdict: 'pass', attempt: 1 },
+            { name: 'test', verdict: 'fail', attempt: 1 },
+          ],
+        ],
+        [3, null, [{ name: 'test', verdict: 'pass', attempt: 1 }]],
+      ]);
     } finally {
       run.cleanup();
     }

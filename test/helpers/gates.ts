@@ -53,7 +53,8 @@ export async function recordVerdict(
     isolated: true,
     startedAt: opts.startedAt ?? new Date().toISOString(),
     durationMs: opts.durationMs ?? 1200,
-    exitCode: verdict === 'pass' ? 0 : 1,
+    // Facts that give the verdict (verify recomputes it): an error is a command that could not start.
+    exitCode: verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : null,
     signal: null,
     timedOut: false,
     verdict,
@@ -69,8 +70,10 @@ export async function verdictsOf(home: string, runId: string): Promise<GateResul
   return (await new GateStore(home).list(runId)).results;
 }
 
-/** A verdict without this machine's paths: what must be equal on every machine. */
-export function portable(g: GateResult): Omit<GateResult, 'log'> & { log: unknown } {
+/** A verdict without this machine's paths and receipt date: what must be equal on every machine. */
+export function portable({ receivedAt: _, ...g }: GateResult): Omit<GateResult, 'log' | 'receivedAt'> & {
+  log: unknown;
+} {
   return { ...g, log: g.log && { sha256: g.log.sha256, bytes: g.log.bytes } };
 }
 /** A Node test file: `pass` tests that pass and `fail` that fail. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GateResult } from '../../types/gate.js';
+import { GateStore } from '../../src/store/gate-store.js';
 import { runCli } from '../helpers/cli.js';
 import { nodeTestCommand, nodeTests } from '../helpers/gates.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
@@ -82,6 +83,22 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
     ]);
   });
 
+  it('a mistyped script (npm run tset): the reason says first that the command exited 1, then that the JUnit file was not written', () => {
+    const dir = repoWithCommit({
+      'package.json': JSON.stringify({ name: 'app', private: true, scripts: { test: 'node --test' } }),
+      '.gitignore': 'junit*.xml\n',
+    });
+    const home = tempDir('agentgate-home-');
+    const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
+    expect(cli('before', '--run', 'r1').status).toBe(0);
+    writeFiles(dir, { 't.test.mjs': nodeTests(1) });
+    expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
+    const res = cli(...TEST_GATE, '--', 'npm', 'run', 'tset');
+    expect(res.status).toBe(1);
+    const line = res.stdout.split('\n').find((l) => l.startsWith('ERROR')) ?? '';
+    expect(line).toMatch(/JUNIT_INVALID: the command exited with 1, then "junit\.xml" was not written/);
+  });
+
   it('GATE_TREE_MISMATCH on a dirty workspace; --isolated runs anyway', () => {
     const { dir, cli } = cliRun();
     writeFiles(dir, { 'stray.txt': 'x\n' });
@@ -146,6 +163,43 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
     expect(res.stdout.split('\n').filter((line) => line.startsWith('::'))).toEqual([]);
     const listed = cli('gate', 'list', '--run', 'r1', '--json');
     expect((listed.json() as GateResult[])[0]?.tests?.failures[0]?.name).toBe('t\n::error file=x::pwned\r');
+  });
+
+  it('a fetched command and reason with bidi controls and U+2028 are shown escaped (gate replay, gate list)', async () => {
+    const dir = repoWithCommit({ 'README.md': 'hello\n' });
+    const home = tempDir('agentgate-home-');
+    const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
+    expect(cli('before', '--run', 'r1').status).toBe(0);
+    writeFiles(dir, { 'a.txt': 'one\n' });
+    expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
+    const ran = GateResult.parse(cli('gate', '--run', 'r1', '--name', 'test', '--json', '--', 'true').json());
+    // What a hostile publisher can send: "rm -rf ~ #" shown as harmless by a right-to-left override.
+    // The store gives the new verdict its own id and attempt.
+    const stored = await new GateStore(home).append({
+      ...ran,
+      command: ['sh', '-c', 'echo safe \u202e# ; rm -rf ~ \u2066', '\u2028next'],
+      reason: 'the command exited with 0 \u202egnissap\u2029',
+    });
+    const refused = cli(
+      'gate',
+      'replay',
+      '--run',
+      'r1',
+      '--iteration',
+      '1',
+      '--name',
+      'test',
+      '--attempt',
+      String(stored.attempt),
+    );
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('REPLAY_NOT_CONFIRMED');
+    expect(refused.stderr).toContain('\\u202e# ; rm -rf ~ \\u2066');
+    expect(refused.stderr).toContain('\\u2028next');
+    const listed = cli('gate', 'list', '--run', 'r1');
+    expect(listed.stdout).toContain('\\u202egnissap\\u2029');
+    for (const out of [refused.stderr, listed.stdout])
+      expect(out).not.toMatch(/[\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
   });
 
   it('gate replay: refused without --yes (printing the command), then reproduces', () => {

@@ -5,7 +5,8 @@
  * fetches sees them all, and "the newest verdict of NAME" is the same everywhere.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareGateResults, type GateResult } from '../../types/gate.js';
+import type { GateResult } from '../../types/gate.js';
+import { sortGateResults } from '../../types/gate-rules.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { recordVerdict, verdictsOf } from '../helpers/gates.js';
 import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
@@ -24,7 +25,7 @@ async function cli(m: Machine, args: string[]): Promise<unknown> {
 
 function newest(results: GateResult[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const g of [...results].sort(compareGateResults)) out[g.name] = g.id;
+  for (const g of sortGateResults(results)) out[g.name] = g.id;
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORDED_FAILURES, TestCounts } from '../../types/gate.js';
-import { addCounts, JunitParseError, parseJunit } from '../../src/gates/junit.js';
+import { addCounts, JunitCounter, JunitParseError, parseJunit } from '../../src/gates/junit.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/junit/${name}`, import.meta.url), 'utf8');
@@ -107,16 +107,51 @@ describe('parseJunit on odd and hostile input', () => {
       '<testsuite name="s&#10;::error::x"><testcase name="a&#27;[31m&#10;::warning::b"><failure message="line1&#10;line2 &lt;script&gt;"/></testcase></testsuite>',
     );
     expect(c.failures[0]).toMatchObject({ suite: 's\n::error::x', message: 'line1\nline2 <script>' });
-    // XML 1.0 has no escape character: the parser drops the reference; the rest stays.
-    expect(c.failures[0]?.name).toBe('a[31m\n::warning::b');
+    // XML 1.0 has no escape character: the reference is kept as written; the rest stays.
+    expect(c.failures[0]?.name).toBe('a&#27;[31m\n::warning::b');
   });
 
-  it('a DOCTYPE entity is not expanded (no entity bombs)', () => {
-    const c = parseJunit(
-      '<!DOCTYPE t [<!ENTITY a "AAAAAAAAAA">]><testsuite><testcase name="&a;"><failure message="x"/></testcase></testsuite>',
-    );
-    expect(c.total).toBe(1);
-    expect(c.failures[0]?.name.length).toBeLessThan(20);
+  it.each([
+    [
+      'an internal entity (a billion laughs)',
+      '<!DOCTYPE t [<!ENTITY a "AAAAAAAAAA"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><testsuite><testcase name="&b;"/></testsuite>',
+    ],
+    [
+      'an external (SYSTEM) entity',
+      '<!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><testsuite><testcase name="&x;"/></testsuite>',
+    ],
+    [
+      'an entity expanding past 100,000 characters',
+      `<!DOCTYPE t [<!ENTITY a "${'A'.repeat(100_001)}">]><testsuite><testcase name="&a;"/></testsuite>`,
+    ],
+    ['an undeclared entity', '<testsuite><testcase name="&nope;"/></testsuite>'],
+    [
+      'more than 100 nested elements',
+      `<testsuites>${'<testsuite>'.repeat(100)}${'</testsuite>'.repeat(100)}</testsuites>`,
+    ],
+  ])('%s is a JunitParseError, never expanded or fetched', (_what, text) => {
+    expect(() => parseJunit(text)).toThrow(JunitParseError);
+  });
+
+  it('100 nested elements are read', () => {
+    const text = `<testsuites>${'<testsuite>'.repeat(98)}<testcase name="deep"/>${'</testsuite>'.repeat(98)}</testsuites>`;
+    expect(numbers(parseJunit(text))).toMatchObject({ total: 1, passed: 1 });
+  });
+
+  it('streamed in chunks cut anywhere, the counts are the same; a huge <system-out> is not kept', () => {
+    const whole = fixture('surefire.xml');
+    const counter = new JunitCounter();
+    for (let i = 0; i < whole.length; i += 7) counter.write(whole.slice(i, i + 7));
+    expect(counter.end()).toEqual(parseJunit(whole));
+    const big = new JunitCounter();
+    big.write('<testsuite><testcase name="a"><failure>');
+    for (let i = 0; i < 100; i++) big.write('x'.repeat(100_000));
+    big.write('</failure><system-out>');
+    for (let i = 0; i < 100; i++) big.write('y'.repeat(100_000));
+    big.write('</system-out></testcase></testsuite>');
+    const c = big.end();
+    expect(c.failed).toBe(1);
+    expect(c.failures[0]?.message.length).toBeLessThanOrEqual(4_000);
   });
 
   it.each([

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCounts } from '../../types/gate.js';
-import { decideVerdict, oneLine, type VerdictInput } from '../../src/gates/verdict.js';
+import {
+  decideVerdict,
+  oneLine,
+  recomputeVerdict,
+  verdictContradiction,
+  type VerdictInput,
+} from '../../src/gates/verdict.js';
 
 const counts = (over: Partial<TestCounts> = {}): TestCounts => ({
   total: 3,
@@ -76,6 +82,9 @@ describe("decideVerdict (the contract's rules)", () => {
     expect(decideVerdict(ran({ junit: { problem: '"x.xml" was not written' } })).reason).toBe(
       'JUNIT_INVALID: "x.xml" was not written',
     );
+    expect(decideVerdict(ran({ exitCode: 1, junit: { problem: '"x.xml" was not written' } })).reason).toBe(
+      'JUNIT_INVALID: the command exited with 1, then "x.xml" was not written',
+    );
   });
 
   it('the reason is always one bounded line', () => {
@@ -85,5 +94,54 @@ describe("decideVerdict (the contract's rules)", () => {
     expect(r.reason).toMatch(/^[^\r\n]*$/);
     expect(r.reason.length).toBeLessThanOrEqual(1000);
     expect(oneLine('a\r\n\u2028b')).toBe('a b');
+  });
+});
+
+describe('recomputeVerdict: a record decides its verdict again from its own facts', () => {
+  it('agrees with decideVerdict on every combination of exit, signal, timeout, JUnit and --min-tests', () => {
+    const junits: VerdictInput['junit'][] = [
+      null,
+      { problem: '"junit.xml" was not written' },
+      { counts: counts() },
+      { counts: counts({ total: 0, passed: 0 }) },
+      { counts: counts({ passed: 2, failed: 1 }) },
+      { counts: counts({ passed: 2, errors: 1 }) },
+      { counts: counts({ total: 3, passed: 0, skipped: 3 }) },
+    ];
+    for (const exitCode of [0, 1, null])
+      for (const signal of [null, 'SIGKILL'])
+        for (const timedOut of [false, true])
+          for (const spawnError of [null, 'ENOENT'])
+            for (const junit of junits)
+              for (const minTests of [null, 0, 3, 4]) {
+                if (spawnError !== null && (exitCode !== null || signal !== null || timedOut)) continue;
+                if (exitCode !== null && signal !== null) continue;
+                if (exitCode === null && signal === null && spawnError === null) continue;
+                if (minTests !== null && junit === null) continue;
+                const decided = decideVerdict(
+                  ran({ exitCode, signal, timedOut, spawnError, junit, minTests }),
+                );
+                const tests = junit !== null && 'counts' in junit ? junit.counts : null;
+                const facts = {
+                  exitCode,
+                  signal,
+                  timedOut,
+                  tests,
+                  minTests,
+                  junit: junit ? ['junit.xml'] : [],
+                };
+                expect(recomputeVerdict(facts), JSON.stringify({ facts, decided })).toBe(decided.verdict);
+              }
+  });
+
+  it('names the contradiction of an edited record: a fail turned into "pass", counts that do not add up', () => {
+    const failed = counts({ passed: 2, failed: 1, failures: [{ suite: 's', name: 't', message: 'm' }] });
+    const edited = { exitCode: 1, signal: null, timedOut: false, tests: failed, junit: ['j.xml'] };
+    expect(verdictContradiction({ ...edited, verdict: 'pass' })).toContain('make it fail');
+    expect(verdictContradiction({ ...edited, verdict: 'fail' })).toBeNull();
+    const hidden = { ...edited, exitCode: 0, tests: counts({ passed: 3, failures: failed.failures }) };
+    expect(verdictContradiction({ ...hidden, verdict: 'pass' })).toContain('lists 1 failed tests');
+    const short = { ...edited, exitCode: 0, tests: counts({ total: 9 }) };
+    expect(verdictContradiction({ ...short, verdict: 'pass' })).toContain('do not add up');
   });
 });

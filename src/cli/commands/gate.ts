@@ -1,3 +1,4 @@
+import { MAX_DURATION_MS } from '../../../types/duration.js';
 import type { GateResult } from '../../../types/gate.js';
 import { UsageError } from '../../errors.js';
 import { paint, printable, short, storeWarning, table, type Colour } from '../output.js';
@@ -63,7 +64,10 @@ const gate = defineCommand({
     'gate --run "$RUN" --name test --junit junit.xml -- node --test --test-reporter=junit --test-reporter-destination=junit.xml',
   ],
   async run(ctx, values, command) {
-    if (values.timeout === 0) throw new UsageError('--timeout must be at least 1 second');
+    if (values.timeout !== undefined && (values.timeout < 1 || values.timeout * 1000 > MAX_DURATION_MS))
+      throw new UsageError(
+        `--timeout must be from 1 to ${Math.floor(MAX_DURATION_MS / 1000)} seconds (about 24.8 days: the longest any duration can be)`,
+      );
     const gates = await ctx.gates();
     const result = await gates.run(ctx.workspace, {
       runId: values.run,
@@ -108,6 +112,9 @@ const record = defineCommand({
     'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log',
   ],
   async run(ctx, values) {
+    const duration = values['duration-ms'];
+    if (duration !== undefined && (duration < 0 || duration > MAX_DURATION_MS))
+      throw new UsageError(`--duration-ms must be from 0 to ${MAX_DURATION_MS} (about 24.8 days)`);
     const gates = await ctx.gates();
     const result = await gates.record(ctx.workspace, {
       runId: values.run,
@@ -126,7 +133,8 @@ const record = defineCommand({
 const list = defineCommand({
   name: 'gate list',
   usage: 'gate list [--run ID] [--iteration N]',
-  summary: 'List recorded gate verdicts, oldest first (by startedAt, then id).',
+  summary:
+    'List recorded gate verdicts, oldest first (by startedAt; a fetched one no later than when it was received).',
   options: {
     run: { ...RUN, description: 'only this run' },
     iteration: { type: 'integer', valueName: 'N', description: 'only this iteration' },
@@ -155,7 +163,9 @@ const list = defineCommand({
           short(r.afterSha),
           r.reason,
         ]);
-        const warnings = problems.map((p) => paint(`warning: ${p.code}: ${p.message}`, 'yellow', colour));
+        const warnings = problems.map((p) =>
+          paint(`warning: ${p.code}: ${printable(p.message)}`, 'yellow', colour),
+        );
         return [
           rows.length
             ? table(

@@ -136,6 +136,7 @@ async function failedGateCommands(
 ): Promise<{ workflowCommands?: string[] }> {
   if (!github) return {};
   const gates = new GateStore(ctx.settings.home, { lockTimeoutMs: ctx.settings.lockTimeoutMs });
-  const commands = gateAnnotations(await buildGateReport(gates, runId));
+  const snapshots = await (await ctx.snapshotter()).listByRun(runId);
+  const commands = gateAnnotations(await buildGateReport(gates, runId, snapshots));
   return commands.length > 0 ? { workflowCommands: commands } : {};
 }

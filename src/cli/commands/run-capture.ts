@@ -233,8 +233,9 @@ function afterOutputs(s: Snapshot, task: string | undefined): Record<string, str
     deletions: s.deletions,
     'run-id': s.runId,
     iteration: s.iteration,
-    // Step outputs share a 1 MiB budget per job: a long task file is cut.
-    task: (task ?? '').slice(0, 64 * 1024),
+    // Step outputs share a 1 MiB budget per job: a long task file is cut. A task file's final line
+    // break is no part of the task (it read as an extra blank line at the end of the output).
+    task: (task ?? '').slice(0, 64 * 1024).replace(/(\r?\n)+$/, ''),
   };
 }
 

@@ -1,0 +1,70 @@
+/**
+ * What one CI step shows must agree (issue 26, item 14): the step summary's check count is
+ * `verify`'s count, and the `task` output carries the task without its file's final line break.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VerifyReport } from '../../types/verify.js';
+import { runCli } from '../helpers/cli.js';
+import { recordVerdict } from '../helpers/gates.js';
+import { writeFiles } from '../helpers/repo.js';
+import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+
+let w: World;
+afterEach(() => w?.cleanup());
+
+function cli(m: Machine, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCli(['-C', m.dir, '--home', m.home, ...args], {
+    env: {
+      AGENTGATE_ARTIFACTS_DIR: '',
+      GITHUB_ACTIONS: '',
+      GITHUB_STEP_SUMMARY: '',
+      GITHUB_OUTPUT: '',
+      ...env,
+    },
+  });
+}
+
+describe('one CI step, one story', () => {
+  it('the step summary counts the checks verify prints (gate verdicts included)', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run-1', 2);
+    await recordVerdict(a, 'run-1', 0, 'test', { verdict: 'fail' });
+    await recordVerdict(a, 'run-1', 1, 'test');
+    const verified = cli(a, ['verify', '--run', 'run-1', '--json']);
+    expect(verified.status, verified.stderr).toBe(0);
+    const checks = VerifyReport.parse(verified.json()).checks.length;
+    expect(cli(a, ['verify', '--run', 'run-1']).stdout).toContain(`All ${checks} checks passed.`);
+    const summary = join(w.root, 'summary.md');
+    writeFileSync(summary, '');
+    const res = cli(a, ['report', '--run', 'run-1', '--format', 'md', '--ci', 'github'], {
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(res.status, res.stderr).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toContain(`passed (${checks} checks)`);
+  });
+
+  it('the task output ends with the task, not with a blank line', () => {
+    w = world();
+    const a = w.machine('a');
+    const outputs = join(w.root, 'outputs');
+    writeFileSync(outputs, '');
+    const taskFile = join(w.root, 'task.md');
+    writeFileSync(taskFile, 'Fix the parser\n\nand its tests\n');
+    expect(cli(a, ['before', '--run', 'r']).status).toBe(0);
+    writeFiles(a.dir, { 'x.txt': 'x\n' });
+    const res = cli(
+      a,
+      ['after', '--run', 'r', '--iteration', '1', '--task-file', taskFile, '--ci', 'github'],
+      {
+        GITHUB_OUTPUT: outputs,
+      },
+    );
+    expect(res.status, res.stderr).toBe(0);
+    const text = readFileSync(outputs, 'utf8');
+    const block = /task<<(\S+)\n([\s\S]*?)\n\1\n/.exec(text);
+    expect(block?.[2]).toBe('Fix the parser\n\nand its tests');
+  });
+});

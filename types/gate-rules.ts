@@ -1,0 +1,107 @@
+/**
+ * The rules every reader of a gate verdict applies the same way, wherever the verdict was recorded
+ * (pure functions over records: `gate`, `verify`, `fetch`/`import`, `report` and `attest` share them).
+ */
+import type { GateResult, GateVerdict, TestCounts } from './gate.js';
+
+export function describeCounts(c: TestCounts): string {
+  const parts = [`${c.passed} of ${c.total} tests passed`];
+  if (c.failed > 0) parts.push(`${c.failed} failed`);
+  if (c.errors > 0) parts.push(`${c.errors} errored`);
+  if (c.skipped > 0) parts.push(`${c.skipped} skipped`);
+  return parts.join(', ');
+}
+
+/** What a stored verdict records about its run: enough to decide its verdict again. */
+export interface VerdictFacts {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  tests: TestCounts | null;
+  minTests?: number | null | undefined;
+  /** The JUnit files it read; absent in verdicts stored before they were recorded. */
+  junit?: readonly string[] | undefined;
+}
+
+/**
+ * The contract's rules over a record's own facts (pure): what `decideVerdict` decided when the
+ * verdict was recorded, recomputed wherever the record is read (`verify`, `fetch`, `import`), so
+ * that an edited `"verdict"` cannot contradict the exit code and tests it travels with. A command
+ * that could not start shows as no exit code and no signal; a JUnit problem as JUnit files with no
+ * counts.
+ */
+export function recomputeVerdict(f: VerdictFacts): GateVerdict {
+  if (f.timedOut) return 'error';
+  if (f.exitCode === null && f.signal === null) return 'error';
+  if (f.tests === null && (f.junit ?? []).length > 0) return 'error';
+  if (f.exitCode !== 0) return 'fail';
+  if (f.tests === null) return 'pass';
+  if (f.tests.failed > 0 || f.tests.errors > 0) return 'fail';
+  return f.tests.total - f.tests.skipped < (f.minTests ?? 1) ? 'fail' : 'pass';
+}
+
+/**
+ * Why a record contradicts itself, or null: its verdict is not the one its facts give, or its test
+ * counts do not add up (the parts are the total; no more failed tests listed than failed).
+ */
+export function verdictContradiction(g: VerdictFacts & { verdict: GateVerdict }): string | null {
+  const t = g.tests;
+  if (t !== null && t.passed + t.failed + t.skipped + t.errors !== t.total)
+    return `its test counts do not add up (${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped, ${t.errors} errored of ${t.total})`;
+  if (t !== null && t.failures.length > t.failed + t.errors)
+    return `it lists ${t.failures.length} failed tests but counts ${t.failed + t.errors}`;
+  const want = recomputeVerdict(g);
+  if (want === g.verdict) return null;
+  const exit = g.signal !== null ? `ended by ${g.signal}` : `exit code ${g.exitCode ?? 'none'}`;
+  return `it says ${g.verdict}, but its own facts (${exit}${g.timedOut ? ', timed out' : ''}${t === null ? '' : `, ${describeCounts(t)}`}) make it ${want}`;
+}
+
+/** The after commits' dates (the earliest each iteration was recorded), from a run's snapshots. */
+export function afterDates(
+  snapshots: ReadonlyArray<{ afterSha: string; createdAt: string }>,
+): Map<string, number> {
+  const dates = new Map<string, number>();
+  for (const s of snapshots) {
+    const at = Date.parse(s.createdAt);
+    dates.set(s.afterSha, Math.min(at, dates.get(s.afterSha) ?? at));
+  }
+  return dates;
+}
+
+type Ordered = Pick<GateResult, 'id' | 'startedAt' | 'afterSha' | 'receivedAt'>;
+
+/**
+ * When a verdict counts as started, for "the newest verdict" (docs/gates.md, "Which verdict is the
+ * newest"). A verdict recorded here: its `startedAt`. One received from elsewhere: its `startedAt`
+ * bounded to no later than when this home received it (a clock another machine alone controls,
+ * 2099, cannot outrank what runs here later) and no earlier than its after commit's date.
+ */
+export function orderTime(g: Ordered, dates: ReadonlyMap<string, number> = new Map()): number {
+  const started = Date.parse(g.startedAt);
+  if (g.receivedAt === undefined) return started;
+  return Math.min(Math.max(started, dates.get(g.afterSha) ?? -Infinity), Date.parse(g.receivedAt));
+}
+
+/**
+ * The one order of verdicts, oldest first (`gate list`, `verify --require-gate`, `report`,
+ * `attest`): by `orderTime`; at the same moment a verdict recorded here comes after a received one
+ * (a re-run here supersedes what was fetched); then by `startedAt` as recorded (verdicts the bounds
+ * moved to one moment keep their own order); then by `id`, so every reader agrees.
+ */
+export function gateOrder(
+  dates: ReadonlyMap<string, number> = new Map(),
+): (a: Ordered, b: Ordered) => number {
+  return (a, b) =>
+    orderTime(a, dates) - orderTime(b, dates) ||
+    Number(b.receivedAt !== undefined) - Number(a.receivedAt !== undefined) ||
+    Date.parse(a.startedAt) - Date.parse(b.startedAt) ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** `results` in the one order, oldest first, with the after dates of `snapshots` as floors. */
+export function sortGateResults<T extends Ordered>(
+  results: readonly T[],
+  snapshots: ReadonlyArray<{ afterSha: string; createdAt: string }> = [],
+): T[] {
+  return [...results].sort(gateOrder(afterDates(snapshots)));
+}
