@@ -3386,9 +3386,9 @@ function optionLines(decls) {
     return d.type === "boolean" ? flag : `${flag} ${placeholder(d)}`;
   });
   const width = Math.max(...heads.map((h) => h.length));
-  return Object.values(decls).map((d, i) => `  ${heads[i].padEnd(width)}  ${describe2(d)}`).join("\n");
+  return Object.values(decls).map((d, i) => `  ${heads[i].padEnd(width)}  ${describeOption(d)}`).join("\n");
 }
-function describe2(d) {
+function describeOption(d) {
   const notes = [];
   if (d.type === "string" && d.choices) notes.push(`one of: ${d.choices.join(", ")}`);
   if (d.type !== "boolean" && d.required === true) notes.push("required");
@@ -3442,8 +3442,21 @@ var init_spec = __esm({
   }
 });
 
+// src/fs/random.ts
+import { createRequire } from "node:module";
+function randomHex(bytes) {
+  crypto ??= createRequire(import.meta.url)("node:crypto");
+  return crypto.randomBytes(bytes).toString("hex");
+}
+var crypto;
+var init_random = __esm({
+  "src/fs/random.ts"() {
+    "use strict";
+    crypto = null;
+  }
+});
+
 // src/ci/github.ts
-import { randomBytes } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 function detectCi(flag, env = process.env) {
   if (flag !== void 0) {
@@ -3483,7 +3496,7 @@ ${delimiter}
   return out;
 }
 function randomDelimiter() {
-  return `ghadelimiter_${randomBytes(16).toString("hex")}`;
+  return `ghadelimiter_${randomHex(16)}`;
 }
 async function appendKeyValues(file, values) {
   await appendFile(file, formatKeyValues(values), "utf8");
@@ -3517,6 +3530,7 @@ var init_github = __esm({
   "src/ci/github.ts"() {
     "use strict";
     init_errors();
+    init_random();
     CI_MODES = ["github", "none"];
     MAX_ANNOTATIONS = 10;
   }
@@ -3669,11 +3683,10 @@ var init_attestation = __esm({
 });
 
 // src/fs/atomic.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join as join2 } from "node:path";
 function tempPathBeside(path) {
-  return join2(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+  return join2(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(6)}.tmp`);
 }
 async function replaceFileAtomic(path, fill) {
   const dir = dirname(path);
@@ -3735,6 +3748,7 @@ var init_atomic = __esm({
   "src/fs/atomic.ts"() {
     "use strict";
     init_errors();
+    init_random();
     TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
   }
 });
@@ -4435,16 +4449,16 @@ var init_patch_artifact = __esm({
 });
 
 // node_modules/nanoid/index.js
-import { webcrypto as crypto } from "node:crypto";
+import { webcrypto as crypto2 } from "node:crypto";
 function fillPool(bytes) {
   if (bytes < 0) throw new RangeError("Wrong ID size");
   try {
     if (!pool || pool.length < bytes) {
       pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
-      crypto.getRandomValues(pool);
+      crypto2.getRandomValues(pool);
       poolOffset = 0;
     } else if (poolOffset + bytes > pool.length) {
-      crypto.getRandomValues(pool);
+      crypto2.getRandomValues(pool);
       poolOffset = 0;
     }
   } catch (e) {
@@ -4501,7 +4515,6 @@ var init_nanoid = __esm({
 });
 
 // src/fs/lock.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { link, mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm2, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -4521,7 +4534,7 @@ async function acquire(path, opts) {
     pid: process.pid,
     hostname: hostname(),
     createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomBytes3(12).toString("hex"),
+    token: randomHex(12),
     purpose: opts.purpose ?? "agentgate",
     ...startTime === null ? {} : { startTime }
   };
@@ -4641,7 +4654,7 @@ function processStat(pid) {
   }
 }
 async function removeIfStill(path, stale) {
-  const grave = `${path}.${randomBytes3(6).toString("hex")}.stale`;
+  const grave = `${path}.${randomHex(6)}.stale`;
   try {
     await rename2(path, grave);
   } catch {
@@ -4673,6 +4686,7 @@ var init_lock = __esm({
     "use strict";
     init_errors();
     init_atomic();
+    init_random();
     DEFAULT_LOCK_TIMEOUT_MS = 3e4;
     HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
   }
@@ -6789,12 +6803,12 @@ var init_checkout_tree = __esm({
 });
 
 // src/gates/isolated.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir as mkdir4, readdir as readdir6, rm as rm6, stat as stat5 } from "node:fs/promises";
 import { join as join13 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join13(root, randomBytes4(8).toString("hex"));
+  const base = join13(root, randomBytes(8).toString("hex"));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
       const dir = join13(base, "tree");
@@ -11368,7 +11382,7 @@ var init_junit_files = __esm({
 });
 
 // src/gates/log.ts
-import { createHash as createHash3, randomBytes as randomBytes5 } from "node:crypto";
+import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
 import { mkdir as mkdir5, open as open2, rename as rename3 } from "node:fs/promises";
 import { dirname as dirname5, join as join14 } from "node:path";
@@ -11377,7 +11391,7 @@ import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join14(dir, `.gate-${name}.${process.pid}.${randomBytes5(6).toString("hex")}.tmp`);
+  const temp = join14(dir, `.gate-${name}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
   const hash = createHash3("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -14593,7 +14607,7 @@ var init_gate_record = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 import { mkdir as mkdir7, rm as rm13, stat as stat13, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join22 } from "node:path";
 function gateRef(runId, id, prefix = GATES_PREFIX) {
@@ -14715,7 +14729,7 @@ var init_gate_records = __esm({
         const objects = pending.map(
           (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
         );
-        const dir = join22(layout(this.options.home).home, "tmp", `gates-${randomBytes6(6).toString("hex")}`);
+        const dir = join22(layout(this.options.home).home, "tmp", `gates-${randomBytes3(6).toString("hex")}`);
         await mkdir7(dir, { recursive: true });
         try {
           const kinds = [
@@ -14934,7 +14948,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { randomBytes as randomBytes7 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir8, rm as rm14, stat as stat14, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join23, resolve as resolve12 } from "node:path";
 function withGates(records, gates) {
@@ -15258,7 +15272,7 @@ var init_sharing2 = __esm({
         return { runs: runs2.map((r) => r.runId), refs };
       }
       async writeRecordObjects(repo, pending) {
-        const dir = join23(layout(this.options.home).home, "tmp", `sharing-${randomBytes7(6).toString("hex")}`);
+        const dir = join23(layout(this.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
         await mkdir8(dir, { recursive: true });
         try {
           for (const type of ["blob", "tree", "commit"]) {
@@ -25048,11 +25062,11 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes8 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 import { mkdir as mkdir10, open as open4, rename as rename5, rm as rm15, stat as stat15, symlink } from "node:fs/promises";
 import { dirname as dirname10, join as join27, sep as sep7 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes8(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir10(preferred, { recursive: true });
@@ -25405,7 +25419,7 @@ var init_capture = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes9 } from "node:crypto";
+import { randomBytes as randomBytes6 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -25429,7 +25443,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes9(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt } = decodeMessage(r.body, r.date);
@@ -26664,7 +26678,7 @@ function verdictResult(result) {
     json: result,
     exitCode: EXIT[result.verdict],
     human: (colour) => [
-      `${paint(result.verdict.toUpperCase(), COLOUR[result.verdict], colour)} ${describe3(result)}`,
+      `${paint(result.verdict.toUpperCase(), COLOUR[result.verdict], colour)} ${describe2(result)}`,
       ...(result.tests?.failures ?? []).map(
         (f) => `  failed: ${printable(f.suite)} ${printable(f.name)}: ${printable(f.message.split("\n")[0] ?? "")}`
       ),
@@ -26672,7 +26686,7 @@ function verdictResult(result) {
     ].join("\n")
   };
 }
-function describe3(r) {
+function describe2(r) {
   return printable(
     `gate ${r.name} attempt ${r.attempt} on iteration ${r.iteration} (${short(r.afterSha)}): ${r.verdict}, ${r.reason} [${r.durationMs} ms]`
   );
@@ -26873,8 +26887,8 @@ var init_gate2 = __esm({
           exitCode: out.reproduced ? 0 : VERIFY_FAILED_EXIT,
           human: (colour) => [
             out.reproduced ? paint("Reproduced: same verdict and test counts.", "green", colour) : paint("NOT reproduced: the verdict or the test counts differ.", "red", colour),
-            `  original  ${describe3(out.original)}`,
-            `  replay    ${describe3(out.replay)}`
+            `  original  ${describe2(out.original)}`,
+            `  replay    ${describe2(out.replay)}`
           ].join("\n")
         };
       }
