@@ -24383,6 +24383,10 @@ var init_context = __esm({
 });
 
 // src/cli/json-stream.ts
+var json_stream_exports = {};
+__export(json_stream_exports, {
+  writeStreamedJson: () => writeStreamedJson
+});
 import { createReadStream as createReadStream5 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
 import { pipeline as pipeline3 } from "node:stream/promises";
@@ -27247,8 +27251,7 @@ var init_hook = __esm({
 
 // src/cli/main.ts
 init_errors();
-import { createReadStream as createReadStream6 } from "node:fs";
-import { pipeline as pipeline4 } from "node:stream/promises";
+import { createReadStream as createReadStream6, writeSync } from "node:fs";
 
 // src/cli/groups.ts
 var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
@@ -27309,7 +27312,6 @@ async function loadAllCommands() {
 }
 
 // src/cli/main.ts
-init_json_stream();
 init_output();
 init_spec();
 
@@ -27359,8 +27361,9 @@ function packageVersion() {
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
-  process.stdout.on("error", onStdoutError);
   const { words, rest } = findCommand(argv);
+  if (words.length > 0 || !(options.includes("--version") || options.includes("-V")))
+    process.stdout.on("error", onStdoutError);
   const name = words.join(" ");
   try {
     if (words.length === 0 || COMMAND_GROUPS.includes(name) && !COMMAND_NAMES.includes(name))
@@ -27450,18 +27453,30 @@ function printHelp(text, json) {
   return 0;
 }
 function printVersion(json) {
-  process.stdout.write(json ? `${JSON.stringify({ version: packageVersion() })}
+  writeShort(json ? `${JSON.stringify({ version: packageVersion() })}
 ` : `${packageVersion()}
 `);
   return 0;
+}
+function writeShort(text) {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (error2) {
+    if (isClosedPipe(error2)) return;
+    if (process.stdout.listenerCount("error") === 0) process.stdout.on("error", onStdoutError);
+    process.stdout.write(bytes.subarray(done));
+  }
 }
 async function emit(result, json) {
   if ("silent" in result) return;
   if ("streamFile" in result || "streamJson" in result) {
     try {
-      if ("streamFile" in result)
+      if ("streamFile" in result) {
+        const { pipeline: pipeline4 } = await import("node:stream/promises");
         await pipeline4(createReadStream6(result.streamFile), process.stdout, { end: false });
-      else await writeStreamedJson(result.streamJson, process.stdout);
+      } else await (await Promise.resolve().then(() => (init_json_stream(), json_stream_exports))).writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
     } finally {

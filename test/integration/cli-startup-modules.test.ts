@@ -2,7 +2,8 @@
  * Start-up (issue 29 item 1): which of Node's own modules the built CLI loads. `--version` must not
  * build node:fs's ES facade (it reads fs.promises and the stream getters, loading fs/promises,
  * readline and the rest), and commands that only read the store must not load node:crypto (about
- * forty modules; it is loaded on the first random name a write needs, src/fs/random.ts).
+ * forty modules; it is loaded on the first random name a write needs, src/fs/random.ts), and
+ * `--version` writes its few bytes without making process.stdout and its streams.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,8 @@ describe('CLI start-up: Node modules loaded', () => {
     expect(modules).not.toContain('NativeModule internal/fs/promises');
     expect(modules).not.toContain('NativeModule internal/readline/interface');
     expect(modules).not.toContain('NativeModule crypto');
+    // Nor process.stdout and node:stream: a version is a few bytes written straight to fd 1.
+    expect(modules).not.toContain('NativeModule stream');
   });
 
   it('runs --json on an empty home does not load node:crypto', () => {
