@@ -3417,8 +3417,21 @@ var init_spec = __esm({
   }
 });
 
+// src/fs/random.ts
+import { createRequire } from "node:module";
+function randomHex(bytes) {
+  crypto ??= createRequire(import.meta.url)("node:crypto");
+  return crypto.randomBytes(bytes).toString("hex");
+}
+var crypto;
+var init_random = __esm({
+  "src/fs/random.ts"() {
+    "use strict";
+    crypto = null;
+  }
+});
+
 // src/ci/github.ts
-import { randomBytes } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 function detectCi(flag, env = process.env) {
   if (flag !== void 0) {
@@ -3458,7 +3471,7 @@ ${delimiter}
   return out;
 }
 function randomDelimiter() {
-  return `ghadelimiter_${randomBytes(16).toString("hex")}`;
+  return `ghadelimiter_${randomHex(16)}`;
 }
 async function appendKeyValues(file, values) {
   await appendFile(file, formatKeyValues(values), "utf8");
@@ -3492,6 +3505,7 @@ var init_github = __esm({
   "src/ci/github.ts"() {
     "use strict";
     init_errors();
+    init_random();
     CI_MODES = ["github", "none"];
     MAX_ANNOTATIONS = 10;
   }
@@ -6633,11 +6647,10 @@ var init_anchor2 = __esm({
 });
 
 // src/fs/atomic.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir2, open, rename, rm as rm3 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname3, join as join7 } from "node:path";
 function tempPathBeside(path2) {
-  return join7(dirname3(path2), `.${basename2(path2)}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+  return join7(dirname3(path2), `.${basename2(path2)}.${process.pid}.${randomHex(6)}.tmp`);
 }
 async function replaceFileAtomic(path2, fill) {
   const dir = dirname3(path2);
@@ -6699,6 +6712,7 @@ var init_atomic = __esm({
   "src/fs/atomic.ts"() {
     "use strict";
     init_errors();
+    init_random();
     TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
   }
 });
@@ -6952,16 +6966,16 @@ var init_patch_artifact = __esm({
 });
 
 // node_modules/nanoid/index.js
-import { webcrypto as crypto } from "node:crypto";
+import { webcrypto as crypto2 } from "node:crypto";
 function fillPool(bytes) {
   if (bytes < 0) throw new RangeError("Wrong ID size");
   try {
     if (!pool || pool.length < bytes) {
       pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
-      crypto.getRandomValues(pool);
+      crypto2.getRandomValues(pool);
       poolOffset = 0;
     } else if (poolOffset + bytes > pool.length) {
-      crypto.getRandomValues(pool);
+      crypto2.getRandomValues(pool);
       poolOffset = 0;
     }
   } catch (e) {
@@ -7018,7 +7032,6 @@ var init_nanoid = __esm({
 });
 
 // src/fs/lock.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { link, mkdir as mkdir3, readFile as readFile5, rename as rename2, rm as rm4, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -7040,7 +7053,7 @@ async function acquire(path2, opts) {
     pid: process.pid,
     hostname: hostname(),
     createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomBytes3(12).toString("hex"),
+    token: randomHex(12),
     purpose: opts.purpose ?? "agentgate",
     ...startTime === null ? {} : { startTime }
   };
@@ -7160,7 +7173,7 @@ function processStat(pid) {
   }
 }
 async function removeIfStill(path2, stale) {
-  const grave = `${path2}.${randomBytes3(6).toString("hex")}.stale`;
+  const grave = `${path2}.${randomHex(6)}.stale`;
   try {
     await rename2(path2, grave);
   } catch {
@@ -7193,6 +7206,7 @@ var init_lock = __esm({
     init_duration();
     init_errors();
     init_atomic();
+    init_random();
     DEFAULT_LOCK_TIMEOUT_MS = 3e4;
     HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
   }
@@ -8802,12 +8816,12 @@ var init_checkout_tree = __esm({
 });
 
 // src/gates/isolated.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir as mkdir4, readdir as readdir6, rm as rm6, stat as stat5 } from "node:fs/promises";
 import { join as join14 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join14(root, randomBytes4(8).toString("hex"));
+  const base = join14(root, randomBytes(8).toString("hex"));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
       const dir = join14(base, "tree");
@@ -10973,7 +10987,7 @@ var init_junit_files = __esm({
 });
 
 // src/gates/log.ts
-import { createHash as createHash4, randomBytes as randomBytes5 } from "node:crypto";
+import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
 import { createReadStream as createReadStream3, createWriteStream as createWriteStream2 } from "node:fs";
 import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
 import { dirname as dirname5, join as join15 } from "node:path";
@@ -10982,7 +10996,7 @@ import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir5(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join15(dir, `.gate-${name2}.${process.pid}.${randomBytes5(6).toString("hex")}.tmp`);
+  const temp = join15(dir, `.gate-${name2}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
   const hash = createHash4("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -14264,7 +14278,7 @@ var init_gate_record = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 import { mkdir as mkdir7, rm as rm14, stat as stat14, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
@@ -14387,7 +14401,7 @@ var init_gate_records = __esm({
         const objects = pending.map(
           (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
         );
-        const dir = join23(layout(this.options.home).home, "tmp", `gates-${randomBytes6(6).toString("hex")}`);
+        const dir = join23(layout(this.options.home).home, "tmp", `gates-${randomBytes3(6).toString("hex")}`);
         await mkdir7(dir, { recursive: true });
         try {
           const kinds = [
@@ -14606,7 +14620,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { randomBytes as randomBytes7 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir8, rm as rm15, stat as stat15, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join24 } from "node:path";
 async function selectRuns(core, repo, sel) {
@@ -14692,7 +14706,7 @@ async function materialiseLocked(core, repo, sel) {
   return { runs: runs3.map((r) => r.runId), refs };
 }
 async function writeRecordObjects(core, repo, pending) {
-  const dir = join24(layout(core.options.home).home, "tmp", `sharing-${randomBytes7(6).toString("hex")}`);
+  const dir = join24(layout(core.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const type of ["blob", "tree", "commit"]) {
@@ -15173,7 +15187,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { randomBytes as randomBytes8 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 import { mkdir as mkdir9, rm as rm16, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join26 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
@@ -15234,7 +15248,7 @@ var init_anchor_records = __esm({
         });
       }
       async write(repo, pending) {
-        const dir = join26(layout(this.options.home).home, "tmp", `anchors-${randomBytes8(6).toString("hex")}`);
+        const dir = join26(layout(this.options.home).home, "tmp", `anchors-${randomBytes5(6).toString("hex")}`);
         await mkdir9(dir, { recursive: true });
         try {
           for (const [type, key] of [
@@ -24836,6 +24850,10 @@ var init_context = __esm({
 });
 
 // src/cli/json-stream.ts
+var json_stream_exports = {};
+__export(json_stream_exports, {
+  writeStreamedJson: () => writeStreamedJson
+});
 import { createReadStream as createReadStream6 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
 import { pipeline as pipeline3 } from "node:stream/promises";
@@ -25659,7 +25677,7 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes9 } from "node:crypto";
+import { randomBytes as randomBytes6 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -25683,7 +25701,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes9(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
@@ -25968,11 +25986,11 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes10 } from "node:crypto";
+import { randomBytes as randomBytes7 } from "node:crypto";
 import { mkdir as mkdir11, open as open5, rename as rename5, rm as rm17, stat as stat18, symlink } from "node:fs/promises";
 import { dirname as dirname12, join as join31, sep as sep7 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes10(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes7(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir11(preferred, { recursive: true });
@@ -30124,8 +30142,7 @@ var init_hook_install = __esm({
 
 // src/cli/main.ts
 init_errors();
-import { createReadStream as createReadStream7 } from "node:fs";
-import { pipeline as pipeline4 } from "node:stream/promises";
+import { createReadStream as createReadStream7, writeSync } from "node:fs";
 
 // src/cli/groups.ts
 var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
@@ -30195,7 +30212,6 @@ async function loadAllCommands() {
 }
 
 // src/cli/main.ts
-init_json_stream();
 init_output();
 init_spec();
 init_suggest();
@@ -30203,8 +30219,9 @@ init_version();
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
-  process.stdout.on("error", onStdoutError);
   const { words, rest } = findCommand(argv);
+  if (words.length > 0 || !(options.includes("--version") || options.includes("-V")))
+    process.stdout.on("error", onStdoutError);
   const name2 = words.join(" ");
   try {
     if (words.length === 0 || COMMAND_GROUPS.includes(name2) && !COMMAND_NAMES.includes(name2))
@@ -30299,18 +30316,30 @@ function printHelp(text, json) {
   return 0;
 }
 function printVersion(json) {
-  process.stdout.write(json ? `${JSON.stringify({ version: packageVersion() })}
+  writeShort(json ? `${JSON.stringify({ version: packageVersion() })}
 ` : `${packageVersion()}
 `);
   return 0;
+}
+function writeShort(text) {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (error2) {
+    if (isClosedPipe(error2)) return;
+    if (process.stdout.listenerCount("error") === 0) process.stdout.on("error", onStdoutError);
+    process.stdout.write(bytes.subarray(done));
+  }
 }
 async function emit(result, json) {
   if ("silent" in result) return;
   if ("streamFile" in result || "streamJson" in result) {
     try {
-      if ("streamFile" in result)
+      if ("streamFile" in result) {
+        const { pipeline: pipeline4 } = await import("node:stream/promises");
         await pipeline4(createReadStream7(result.streamFile), process.stdout, { end: false });
-      else await writeStreamedJson(result.streamJson, process.stdout);
+      } else await (await Promise.resolve().then(() => (init_json_stream(), json_stream_exports))).writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
     } finally {

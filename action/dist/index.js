@@ -9,7 +9,6 @@ import { dirname, join as join2, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/ci/github.ts
-import { randomBytes } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 
 // src/errors.ts
@@ -32,6 +31,14 @@ var InvalidArgumentError = class extends AgentgateError {
   exitCode = 2;
 };
 
+// src/fs/random.ts
+import { createRequire } from "node:module";
+var crypto = null;
+function randomHex(bytes) {
+  crypto ??= createRequire(import.meta.url)("node:crypto");
+  return crypto.randomBytes(bytes).toString("hex");
+}
+
 // src/ci/github.ts
 function formatKeyValues(values, random = randomDelimiter) {
   let out = "";
@@ -49,7 +56,7 @@ ${delimiter}
   return out;
 }
 function randomDelimiter() {
-  return `ghadelimiter_${randomBytes(16).toString("hex")}`;
+  return `ghadelimiter_${randomHex(16)}`;
 }
 async function appendKeyValues(file, values) {
   await appendFile(file, formatKeyValues(values), "utf8");

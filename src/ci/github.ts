@@ -2,10 +2,10 @@
  * GitHub Actions without a toolkit: step outputs, environment and path files are plain appends,
  * annotations are workflow command lines. Nothing here prints: the CLI prints what it returns.
  */
-import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import type { VerifyCheck } from '../../types/verify.js';
 import { CiEnvironmentError, InvalidArgumentError } from '../errors.js';
+import { randomHex } from '../fs/random.js';
 
 export type CiMode = 'github' | 'none';
 export const CI_MODES: readonly CiMode[] = ['github', 'none'];
@@ -70,7 +70,7 @@ export function formatKeyValues(
 }
 
 function randomDelimiter(): string {
-  return `ghadelimiter_${randomBytes(16).toString('hex')}`;
+  return `ghadelimiter_${randomHex(16)}`;
 }
 
 /** Appends the values to the file in the multi-line-safe form (one append per call). */

@@ -3,12 +3,10 @@
  * its result and map every failure to a code. Kept light (no library import at the top): in the
  * bundle (scripts/bundle.mjs), a module's top-level code runs only when a command imports it.
  */
-import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
+import { createReadStream, writeSync } from 'node:fs';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_GROUPS } from './groups.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
-import { writeStreamedJson } from './json-stream.js';
 import { isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
 import {
   commandHelp,
@@ -27,8 +25,10 @@ async function main(argv: string[]): Promise<number> {
   // Only an option before `--`: after it, `--json` is a path (checkpoint revert HASH -- --json).
   const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   const json = options.includes('--json');
-  process.stdout.on('error', onStdoutError);
   const { words, rest } = findCommand(argv);
+  // `--version` alone writes with writeShort and never makes process.stdout.
+  if (words.length > 0 || !(options.includes('--version') || options.includes('-V')))
+    process.stdout.on('error', onStdoutError);
   const name = words.join(' ');
   try {
     if (words.length === 0 || (COMMAND_GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
@@ -141,17 +141,36 @@ function printHelp(text: string, json: boolean): number {
 
 /** `0.1.0`, or `{ "version": "0.1.0" }` with --json. */
 function printVersion(json: boolean): number {
-  process.stdout.write(json ? `${JSON.stringify({ version: packageVersion() })}\n` : `${packageVersion()}\n`);
+  writeShort(json ? `${JSON.stringify({ version: packageVersion() })}\n` : `${packageVersion()}\n`);
   return 0;
+}
+
+/**
+ * A few bytes to stdout without making process.stdout: its stream costs about a tenth of a bare
+ * Node start-up (measured with --version). A closed pipe is ignored, as onStdoutError does; a
+ * descriptor that would block (a non-blocking pipe that is full) gets the rest through the stream.
+ */
+function writeShort(text: string): void {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (error) {
+    if (isClosedPipe(error)) return;
+    if (process.stdout.listenerCount('error') === 0) process.stdout.on('error', onStdoutError);
+    process.stdout.write(bytes.subarray(done));
+  }
 }
 
 async function emit(result: CommandResult, json: boolean): Promise<void> {
   if ('silent' in result) return;
   if ('streamFile' in result || 'streamJson' in result) {
     try {
-      if ('streamFile' in result)
+      // Loaded here: node:stream is some twenty of Node's modules that `--version` never needs.
+      if ('streamFile' in result) {
+        const { pipeline } = await import('node:stream/promises');
         await pipeline(createReadStream(result.streamFile), process.stdout, { end: false });
-      else await writeStreamedJson(result.streamJson, process.stdout);
+      } else await (await import('./json-stream.js')).writeStreamedJson(result.streamJson, process.stdout);
     } catch (error) {
       if (!isClosedPipe(error)) throw error;
     } finally {

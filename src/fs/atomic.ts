@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AgentgateError, WriteFailedError } from '../errors.js';
+import { randomHex } from './random.js';
 
 /**
  * The one fsync policy of the project, for every file we create or replace:
@@ -21,7 +21,7 @@ export const TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
 
 /** A fresh temp path beside `path`. */
 function tempPathBeside(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomHex(6)}.tmp`);
 }
 
 /**

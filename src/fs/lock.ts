@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -6,6 +5,7 @@ import { dirname } from 'node:path';
 import { timeoutProblem } from '../../types/duration.js';
 import { InvalidArgumentError, LockTimeoutError, WriteFailedError } from '../errors.js';
 import { errnoOf } from './atomic.js';
+import { randomHex } from './random.js';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 
@@ -68,7 +68,7 @@ async function acquire(path: string, opts: LockOptions): Promise<LockHandle> {
     pid: process.pid,
     hostname: hostname(),
     createdAt: new Date().toISOString(),
-    token: randomBytes(12).toString('hex'),
+    token: randomHex(12),
     purpose: opts.purpose ?? 'agentgate',
     ...(startTime === null ? {} : { startTime }),
   };
@@ -234,7 +234,7 @@ function processStat(pid: number): { state: string; startTime: string } | null {
  * removal atomic, and a live lock moved by mistake is put back.
  */
 async function removeIfStill(path: string, stale: LockOwner): Promise<boolean> {
-  const grave = `${path}.${randomBytes(6).toString('hex')}.stale`;
+  const grave = `${path}.${randomHex(6)}.stale`;
   try {
     await rename(path, grave);
   } catch {
