@@ -13,7 +13,17 @@ import {
   WriteFailedError,
 } from '../errors.js';
 import { errnoOf, writeJsonAtomic } from '../fs/atomic.js';
-import { asStoreProblem, corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
+import {
+  asStoreProblem,
+  corruptFile,
+  describeIssues,
+  listJsonNames,
+  loadAll,
+  mapLimit,
+  parseJsonText,
+  readJsonText,
+} from './json-file.js';
+import { SnapshotScan, type SnapshotText } from './snapshot-scan.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withLock } from '../fs/lock.js';
 import { assertSafeId, layout } from './paths.js';
 import { RunRecords } from './run-records.js';
@@ -107,11 +117,35 @@ export class SnapshotStore {
 
   /** The snapshot, or null when there is none; STORE_CORRUPT when its file is unusable. */
   async load(id: string): Promise<Snapshot | null> {
+    const text = await readJsonText(this.snapshotPath(id), 'snapshot');
+    return text === null ? null : this.parseText({ id, text });
+  }
+
+  /** A snapshot file's text as the snapshot; STORE_CORRUPT when unusable or holding another id. */
+  private parseText({ id, text }: SnapshotText): Snapshot {
     const path = this.snapshotPath(id);
-    const snapshot = await readJsonFile(path, Snapshot, 'snapshot');
-    if (snapshot !== null && snapshot.id !== id)
+    const snapshot = parseJsonText(path, text, Snapshot, 'snapshot');
+    if (snapshot.id !== id)
       throw corruptFile(path, 'snapshot', `it holds snapshot ${JSON.stringify(snapshot.id)}`);
     return snapshot;
+  }
+
+  /**
+   * Every snapshot file read, none parsed yet (`list` without the parsing): provenance picks the
+   * few that name a path. Files that cannot be read or named are left out, as `list` reports them.
+   */
+  async scan(): Promise<SnapshotScan> {
+    const texts: SnapshotText[] = [];
+    await mapLimit(await listJsonNames(layout(this.home).snapshots), async (id) => {
+      try {
+        const text = await readJsonText(this.snapshotPath(id), 'snapshot');
+        if (text !== null) texts.push({ id, text });
+      } catch {
+        // An unusable name or file: `list` reports it; it names no path here.
+      }
+    });
+    texts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return new SnapshotScan(texts, (t) => this.parseText(t));
   }
 
   /**
@@ -331,7 +365,8 @@ export class SnapshotStore {
   }
 }
 
-function byRunThenIteration(a: Snapshot, b: Snapshot): number {
+/** `list`'s order of snapshots. */
+export function byRunThenIteration(a: Snapshot, b: Snapshot): number {
   return (
     a.runId.localeCompare(b.runId) ||
     a.iteration - b.iteration ||
