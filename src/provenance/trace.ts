@@ -157,7 +157,7 @@ function originOf(
       ?.iterations.find((i) => (iteration === 0 ? i.wip !== null : i.iteration === iteration));
     if (it !== undefined) found.push({ it, iteration, others: [] });
   }
-  if (found.length === 0) return null;
+  if (found.length <= 1) return found[0] ?? null;
   found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
   const best = found[0] as LineOrigin;
   const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(
