@@ -2,10 +2,10 @@ import type { Anchor, AnchorFile, AnchorOrigin, AnchorRun, TreeMatch } from '../
 import type { FileStatus } from '../../types/snapshot.js';
 import { InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
 import type { RawStatus } from '../git/parsers/diff-raw.js';
-import { firstParentRange, readCommitNodes, type CommitNode } from '../git/provenance.js';
+import { firstParentRange, type CommitNode } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
-import { loadRunChains, type Iteration } from './candidates.js';
+import { loadRunChainsWith, type Iteration } from './candidates.js';
 import { linkCommits, type FileLink } from './engine.js';
 import type { ProvenanceSources } from './sources.js';
 
@@ -49,12 +49,14 @@ export async function computeAnchors(
 ): Promise<Anchor[]> {
   const commits: string[] = [];
   for (const rev of revs) commits.push(await resolveRevision(repo, rev, 'commit'));
-  const nodes = await readCommitNodes(repo, commits);
-  const chains = await loadRunChains(src, repo, opts.runIds);
+  // The commits are read with the runs' commits, in one process.
+  const { chains, nodes } = await loadRunChainsWith(src, repo, { runIds: opts.runIds, alsoRead: commits });
   const links = await linkCommits(
     repo,
     commits.map((c) => nodes.get(c) as CommitNode),
     chains,
+    undefined,
+    nodes,
   );
   const createdAt = (opts.now ?? new Date()).toISOString();
   const onlyRuns = opts.runIds === undefined ? null : [...new Set(opts.runIds)].sort();

@@ -4,6 +4,7 @@ import { readCommitNodes, type CommitNode } from '../git/provenance.js';
 import type { Repo } from '../git/repo.js';
 import { wipMessage } from '../snapshotter/message.js';
 import { assertSafeId } from '../store/paths.js';
+import { byRunThenIteration } from '../store/snapshot-store.js';
 import type { ProvenanceSources } from './sources.js';
 
 /** One recorded iteration, with what git says of its commits here. */
@@ -36,44 +37,103 @@ export async function loadRunChains(
   runIds?: readonly string[],
   touching?: ReadonlySet<string>,
 ): Promise<RunChain[]> {
-  let snapshots: Snapshot[] = [];
-  if (runIds !== undefined) {
-    for (const runId of new Set(runIds)) {
-      assertSafeId(runId, 'run id');
-      if ((await src.snapshotter.store.loadRun(runId)) === null)
-        throw new RunNotFoundError(`no run ${runId} in this home; "runs" lists the recorded runs`, {
-          details: { runId },
-        });
-      snapshots.push(...(await src.snapshotter.store.loadByRun(runId)));
-    }
-  } else snapshots.push(...(await src.snapshotter.store.list()).snapshots);
-  if (touching !== undefined) {
-    // Only runs whose records say they changed one of these paths: their commits alone are read.
-    const runs = new Set(
-      snapshots
-        .filter((s) =>
-          s.files.some((f) => touching.has(f.path) || (f.oldPath !== null && touching.has(f.oldPath))),
-        )
-        .map((s) => s.runId),
-    );
-    snapshots = snapshots.filter((s) => runs.has(s.runId));
-  }
-  const nodes = await readCommitNodes(
-    repo,
-    snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
-  );
+  return (await loadRunChainsWith(src, repo, { runIds, touching })).chains;
+}
+
+export interface ChainQuery {
+  runIds?: readonly string[] | undefined;
+  touching?: ReadonlySet<string> | undefined;
+  /** More commits to read in the same `cat-file --batch` (the caller's own): their nodes come back too. */
+  alsoRead?: readonly string[];
+}
+
+/** loadRunChains, with the nodes of every commit read (the runs' and `alsoRead`), in one process. */
+export async function loadRunChainsWith(
+  src: ProvenanceSources,
+  repo: Repo,
+  q: ChainQuery,
+): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
+  const snapshots = await candidateSnapshots(src, q.runIds, q.touching);
+  const nodes = await readCommitNodes(repo, [
+    ...snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
+    ...(q.alsoRead ?? []),
+  ]);
   // Only a WIP before commit needs its parent: most runs have none, and then no second process runs.
   const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
   const wipParents = await readCommitNodes(
     repo,
-    wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? []),
+    wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? []).filter((c) => !nodes.has(c)),
   );
+  for (const [id, node] of wipParents) nodes.set(id, node);
+  return { chains: chainsOf(snapshots, nodes), nodes };
+}
+
+/** Whether the snapshot's records name one of `paths` (a file it changed, or a rename's source). */
+function names(s: Snapshot, paths: ReadonlySet<string>): boolean {
+  return s.files.some((f) => paths.has(f.path) || (f.oldPath !== null && paths.has(f.oldPath)));
+}
+
+async function candidateSnapshots(
+  src: ProvenanceSources,
+  runIds?: readonly string[],
+  touching?: ReadonlySet<string>,
+): Promise<Snapshot[]> {
+  const store = src.snapshotter.store;
+  if (runIds === undefined && touching !== undefined) {
+    // Only runs whose records name one of these paths, and all of their snapshots: the files that
+    // may name a path are parsed, then those that may name such a run; the rest are read, not parsed.
+    const scan = await store.scan();
+    const runs = [
+      ...new Set(
+        scan
+          .pick([...touching])
+          .filter((s) => names(s, touching))
+          .map((s) => s.runId),
+      ),
+    ];
+    const set = new Set(runs);
+    // In `list`'s order: a re-captured iteration's snapshots keep their order in the chain.
+    return runs.length === 0
+      ? []
+      : scan
+          .pick(runs)
+          .filter((s) => set.has(s.runId))
+          .sort(sameAsList);
+  }
+  let snapshots: Snapshot[] = [];
+  if (runIds !== undefined) {
+    for (const runId of new Set(runIds)) {
+      assertSafeId(runId, 'run id');
+      if ((await store.loadRun(runId)) === null)
+        throw new RunNotFoundError(`no run ${runId} in this home; "runs" lists the recorded runs`, {
+          details: { runId },
+        });
+      snapshots.push(...(await store.loadByRun(runId)));
+    }
+  } else snapshots = (await store.list()).snapshots;
+  if (touching !== undefined) {
+    const runs = new Set(snapshots.filter((s) => names(s, touching)).map((s) => s.runId));
+    snapshots = snapshots.filter((s) => runs.has(s.runId));
+  }
+  return snapshots;
+}
+
+/**
+ * An order that keeps a run's snapshots of one iteration (a re-captured iteration) as `list` has
+ * them, which is all a chain keeps of that order; the rest by code unit, without a locale compare.
+ */
+function sameAsList(a: Snapshot, b: Snapshot): number {
+  if (a.runId !== b.runId) return a.runId < b.runId ? -1 : 1;
+  return a.iteration - b.iteration || byRunThenIteration(a, b);
+}
+
+function chainsOf(snapshots: readonly Snapshot[], nodes: ReadonlyMap<string, CommitNode>): RunChain[] {
   const byRun = new Map<string, Iteration[]>();
   for (const s of snapshots) {
     const before = nodes.get(s.beforeSha);
     const after = nodes.get(s.afterSha);
     if (before === undefined || after === undefined) continue;
-    const parent = before.parents.length === 1 ? wipParents.get(before.parents[0] as string) : undefined;
+    const parent = before.parents.length === 1 ? nodes.get(before.parents[0] as string) : undefined;
     const wip =
       before.message === wipMessage(s.runId) && parent !== undefined
         ? { commit: before, base: parent }

@@ -51,27 +51,34 @@ interface RunReplay {
  * Links each commit's change to its first parent with the recorded runs, file by file: a fixed
  * number of git processes for any number of commits, files and runs (one diff of the commits, one
  * of every run's chain, one `patch-id`, one diff carrying the runs' lines onto the commits).
+ * `known`: commits already read (the runs'), whose trees need no second look.
  */
 export async function linkCommits(
   repo: Repo,
   nodes: readonly CommitNode[],
   chains: readonly RunChain[],
   only?: { paths: readonly string[]; keep: (commit: string, path: string) => boolean },
+  known: ReadonlyMap<string, CommitNode> = new Map(),
 ): Promise<CommitLinks[]> {
-  // Without a path filter the runs to replay depend on the commit's own diff; with one, they run side by side.
-  const early = only === undefined ? null : startReplays(repo, chains, only.paths);
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : '';
-  const parentTrees = await parentTreesOf(repo, nodes, empty);
-  const own = await diffTreePairs(
-    repo,
-    nodes.map((n) => ({ from: parentTrees.get(n.commit) as string, to: n.tree })),
-    only?.paths ?? null,
-  );
+  const parentTrees = await parentTreesOf(repo, nodes, empty, known);
+  const ownPairs = nodes.map((n) => ({ from: parentTrees.get(n.commit) as string, to: n.tree }));
+  let own: PairDiff[];
+  let started: ReturnType<typeof startReplays>;
+  if (only === undefined) {
+    // The runs to replay depend on the commits' own diff: one after the other.
+    own = await diffTreePairs(repo, ownPairs, null);
+    const wanted = own.flatMap((d) =>
+      d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]),
+    );
+    started = startReplays(repo, chains, wanted);
+  } else {
+    ({ own, started } = await ownAndReplays(repo, ownPairs, chains, only.paths));
+  }
   const files = nodes.map((n, i) =>
     (own[i]?.files ?? []).filter((f) => only === undefined || only.keep(n.commit, f.entry.path)),
   );
-  const wanted = new Set(files.flat().flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]));
-  const { relevant, paths, replays: replaying } = early ?? startReplays(repo, chains, [...wanted]);
+  const { relevant, paths, replays: replaying } = started;
   const [replays, brought] = await Promise.all([replaying, broughtIn(repo, nodes)]);
   const links = nodes.map((node, i) => ({
     node,
@@ -119,17 +126,21 @@ async function parentTreesOf(
   repo: Repo,
   nodes: readonly CommitNode[],
   empty: string,
+  known: ReadonlyMap<string, CommitNode>,
 ): Promise<Map<string, string>> {
-  // The first parent's tree by name (`<parent>^{tree}`): one batch-check, no commit read.
-  const withParent = nodes.filter((n) => n.parents[0] !== undefined);
+  // A parent already read gives its tree; the others' by name (`<parent>^{tree}`): one batch-check.
+  const trees = new Map<string, string>();
+  for (const n of nodes) {
+    const tree = n.parents[0] === undefined ? empty : known.get(n.parents[0])?.tree;
+    if (tree !== undefined) trees.set(n.commit, tree);
+  }
+  const ask = nodes.filter((n) => !trees.has(n.commit));
   const answers = await batchCheck(
     repo,
-    withParent.map((n) => `${n.parents[0] as string}^{tree}`),
+    ask.map((n) => `${n.parents[0] as string}^{tree}`),
   );
-  const trees = new Map(
-    withParent.map((n, i) => [n.commit, answers[i]?.found === true ? answers[i].id : empty]),
-  );
-  return new Map(nodes.map((n) => [n.commit, trees.get(n.commit) ?? empty]));
+  ask.forEach((n, i) => trees.set(n.commit, answers[i]?.found === true ? answers[i].id : empty));
+  return trees;
 }
 
 /** Paths of interest, with every name a relevant run gave them (renames both ways). */
@@ -155,18 +166,58 @@ async function replayAll(
   chains: readonly RunChain[],
   paths: readonly string[],
 ): Promise<RunReplay[]> {
+  const diffs = await diffOfInterest(repo, replayPairs(chains), paths);
+  return statesOf(chains, new Map(diffs.map((d) => [pairKey(d), d.files])));
+}
+
+function pairKey(p: { from: string; to: string }): string {
+  return `${p.from} ${p.to}`;
+}
+
+/** Each step of the runs' chains, once. */
+function replayPairs(chains: readonly RunChain[]): Array<{ from: string; to: string }> {
   const pairs = new Map<string, { from: string; to: string }>();
   for (const c of chains)
     replayRun(c, (from, to) => {
-      pairs.set(`${from} ${to}`, { from, to });
+      pairs.set(pairKey({ from, to }), { from, to });
       return [];
     });
-  const diffs = await diffOfInterest(repo, [...pairs.values()], paths);
-  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
+  return [...pairs.values()];
+}
+
+function statesOf(chains: readonly RunChain[], byPair: ReadonlyMap<string, PairFile[]>): RunReplay[] {
   return chains.map((chain) => ({
     chain,
-    states: replayRun(chain, (from, to) => byPair.get(`${from} ${to}`) ?? []),
+    states: replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []),
   }));
+}
+
+/**
+ * With a path filter (`trace`): the commits' own diff, and the runs that changed those paths
+ * replayed. When both give git the same few paths (no rename widened them), one `diff-tree
+ * --stdin` answers both, each pair once: the commits `trace` blames are mostly the runs' own steps.
+ */
+async function ownAndReplays(
+  repo: Repo,
+  ownPairs: ReadonlyArray<{ from: string; to: string }>,
+  chains: readonly RunChain[],
+  onlyPaths: readonly string[],
+): Promise<{ own: PairDiff[]; started: ReturnType<typeof startReplays> }> {
+  const set = new Set(onlyPaths);
+  const spec = [...set].sort();
+  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
+  const paths = renameClosure(set, relevant);
+  if (paths.length > MAX_PATHSPECS || paths.join('\0') !== spec.join('\0')) {
+    const started = { relevant, paths, replays: replayAll(repo, relevant, paths) };
+    return { own: await diffTreePairs(repo, ownPairs, onlyPaths), started };
+  }
+  const union = new Map([...ownPairs, ...replayPairs(relevant)].map((p) => [pairKey(p), p]));
+  const diffs = await diffTreePairs(repo, [...union.values()], paths);
+  const byPair = new Map(diffs.map((d) => [pairKey(d), d.files]));
+  return {
+    own: ownPairs.map((p) => ({ ...p, files: byPair.get(pairKey(p)) ?? [] })),
+    started: { relevant, paths, replays: Promise.resolve(statesOf(relevant, byPair)) },
+  };
 }
 
 /** Pathspecs beyond this many cost git more than they save (each tree entry is matched against every one). */

@@ -1,11 +1,11 @@
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
 import { PathNotFoundError } from '../errors.js';
-import { blame, isFileAt, readCommitNodes, type CommitNode } from '../git/provenance.js';
+import { blame, isFileAt, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
-import { loadRunChains, type Iteration, type RunChain } from './candidates.js';
-import { linkCommits, type CommitLinks } from './engine.js';
+import { loadRunChainsWith, type Iteration, type RunChain } from './candidates.js';
+import { linkCommits, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
 import type { ProvenanceSources } from './sources.js';
 
@@ -55,13 +55,15 @@ export async function computeTrace(
   const lines = await blame(repo, rev, path, opts.range);
   // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
-  const [chains, blamed] = await Promise.all([
-    loadRunChains(src, repo, opts.runIds, new Set([path, ...names])),
-    readCommitNodes(repo, [...new Set(lines.map((l) => l.commit))]),
-  ]);
+  // The blamed commits are read with the runs' commits, in one process.
+  const { chains, nodes } = await loadRunChainsWith(src, repo, {
+    runIds: opts.runIds,
+    touching: new Set([path, ...names]),
+    alsoRead: [...new Set(lines.map((l) => l.commit))],
+  });
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
   const links =
-    touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, blamed, touched);
+    touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, nodes, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
   const gates = new Map<string, Map<number, TraceGate[]>>();
@@ -69,6 +71,9 @@ export async function computeTrace(
     if (o !== null && !gates.has(o.it.snapshot.runId))
       gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
   const ranges: TraceRange[] = [];
+  // A line joins the range before it when their origins are equal: the snapshot, the iteration and
+  // the other runs decide the whole origin (runId, afterSha and gates follow from them).
+  let lastKey = '';
   lines.forEach((l, i) => {
     const o = origins[i] ?? null;
     const origin: TraceOrigin | null =
@@ -81,15 +86,12 @@ export async function computeTrace(
             afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
             gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
           };
+    const key = o === null ? '' : `${o.it.snapshot.id}\0${o.iteration}\0${o.others.join('\0')}`;
     const last = ranges.at(-1);
-    if (
-      last !== undefined &&
-      last.end === l.finalLine - 1 &&
-      last.commit === l.commit &&
-      JSON.stringify([last.origin, last.alsoIn]) === JSON.stringify([origin, o?.others ?? []])
-    )
+    if (last !== undefined && last.end === l.finalLine - 1 && last.commit === l.commit && lastKey === key)
       last.end = l.finalLine;
-    else
+    else {
+      lastKey = key;
       ranges.push({
         start: l.finalLine,
         end: l.finalLine,
@@ -97,6 +99,7 @@ export async function computeTrace(
         origin,
         alsoIn: o?.others ?? [],
       });
+    }
   });
   return { path, rev, ranges };
 }
@@ -109,13 +112,29 @@ async function linkBlamed(
 ): Promise<Map<string, { link: CommitLinks; filename: string }>> {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
   const list = [...fileOf.keys()].map((c) => nodes.get(c) as CommitNode);
-  const links = await linkCommits(repo, list, chains, {
-    paths: [...new Set(fileOf.values())],
-    keep: (commit, p) => fileOf.get(commit) === p,
-  });
+  const links = await linkCommits(
+    repo,
+    list,
+    chains,
+    { paths: [...new Set(fileOf.values())], keep: (commit, p) => fileOf.get(commit) === p },
+    nodes,
+  );
   return new Map(
     links.map((l) => [l.node.commit, { link: l, filename: fileOf.get(l.node.commit) as string }]),
   );
+}
+
+const addedIndexes = new WeakMap<FileLink, Map<number, number>>();
+
+/** Where each line the commit adds stands in `added` (its first place, as indexOf gives). */
+function addedIndex(file: FileLink): Map<number, number> {
+  let index = addedIndexes.get(file);
+  if (index === undefined) {
+    index = new Map();
+    for (let i = file.added.length - 1; i >= 0; i--) index.set(file.added[i] as number, i);
+    addedIndexes.set(file, index);
+  }
+  return index;
 }
 
 /** Of the runs whose iteration wrote the line, the one recorded last; the others are named too. */
@@ -127,7 +146,7 @@ function originOf(
 ): LineOrigin | null {
   const file = at?.link.files.find((f) => f.file.entry.path === filename);
   if (file === undefined) return null;
-  const index = file.added.indexOf(line);
+  const index = addedIndex(file).get(line) ?? -1;
   if (index < 0) return null;
   const found: LineOrigin[] = [];
   for (const claim of file.claims) {
@@ -138,7 +157,7 @@ function originOf(
       ?.iterations.find((i) => (iteration === 0 ? i.wip !== null : i.iteration === iteration));
     if (it !== undefined) found.push({ it, iteration, others: [] });
   }
-  if (found.length === 0) return null;
+  if (found.length <= 1) return found[0] ?? null;
   found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
   const best = found[0] as LineOrigin;
   const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(

@@ -21,13 +21,27 @@ export async function readJsonFile<S extends z.ZodMiniType>(
   schema: S,
   what: string,
 ): Promise<z.output<S> | null> {
-  let text: string;
+  const text = await readJsonText(path, what);
+  return text === null ? null : parseJsonText(path, text, schema, what);
+}
+
+/** One store file's text: null when missing, STORE_CORRUPT when unreadable. */
+export async function readJsonText(path: string, what: string): Promise<string | null> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw corruptFile(path, what, `unreadable (${errnoOf(cause)})`, cause);
   }
+}
+
+/** A store file's text (read from `path`) parsed and validated; STORE_CORRUPT naming the file. */
+export function parseJsonText<S extends z.ZodMiniType>(
+  path: string,
+  text: string,
+  schema: S,
+  what: string,
+): z.output<S> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

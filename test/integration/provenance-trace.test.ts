@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
 import { writeCommitStatement } from '../../src/provenance/attest-commit.js';
 import { computeTrace } from '../../src/provenance/trace.js';
+import { gitCallCount } from '../../src/git/runner.js';
 import { verifyAnchor } from '../../src/provenance/verify-anchor.js';
 import { expectCode } from '../helpers/codes.js';
 import { recordVerdict } from '../helpers/gates.js';
@@ -91,6 +92,46 @@ describe('trace', () => {
     expect(b.ranges).toHaveLength(1);
     expect(b.ranges[0]?.origin?.runId).toBe('run-c');
     expect(b.ranges[0]?.alsoIn).toEqual(['run-b']);
+  });
+
+  it("every iteration of a run that names the path is kept, whatever it names; other runs' snapshots are not needed", async () => {
+    const s = await run([
+      { 'a.txt': lines('a', 2) },
+      { 'b.txt': lines('b', 2) },
+      { 'a.txt': `${lines('a', 2)}${lines('a3', 1)}` },
+    ]);
+    await run([{ 'c.txt': lines('c', 1) }], { setup: s, runId: 'run-c' });
+    setups.pop();
+    squash(s.dir, 'agent-run-a');
+    squash(s.dir, 'agent-run-c');
+    const scanned = await computeTrace(s.src, s.repo, 'a.txt');
+    // --run reads the runs through their records, without the scan: the same answer.
+    expect(await computeTrace(s.src, s.repo, 'a.txt', { runIds: ['run-a', 'run-c'] })).toEqual(scanned);
+    expect(scanned.ranges.map((r) => [r.start, r.end, r.origin?.iteration])).toEqual([
+      [1, 2, 1],
+      [3, 3, 3],
+    ]);
+  });
+
+  it('a fixed number of git processes, whatever the lines, iterations and runs', async () => {
+    const count = async (iterations: number, runs: number): Promise<number> => {
+      const s = await run(
+        Array.from({ length: iterations }, (_, i) => ({ 'a.txt': lines('a', 10 * (i + 1)) })),
+      );
+      for (let r = 1; r < runs; r++) {
+        await run([{ [`other${r}.txt`]: 'x\n', 'a.txt': lines('r', r) }], { setup: s, runId: `run-${r}` });
+        setups.pop();
+      }
+      squash(s.dir, 'agent-run-a');
+      const before = gitCallCount();
+      const t = await computeTrace(s.src, s.repo, 'a.txt');
+      expect(t.ranges.at(-1)?.origin?.iteration).toBe(iterations);
+      return gitCallCount() - before;
+    };
+    // Other runs that wrote a.txt add the patch-id and lines steps (3 processes), once for all of them.
+    expect(await count(6, 5)).toBe(await count(1, 2));
+    // REV and PATH, blame, the runs' and the blamed commits, one diff of the blamed commits and the runs' steps.
+    expect(await count(6, 1)).toBe(4);
   });
 
   it('bad paths and revisions', async () => {

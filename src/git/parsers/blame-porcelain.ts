@@ -27,7 +27,9 @@ export function parseBlamePorcelain(buf: Buffer): BlameLine[] {
   while (pos < text.length) {
     let eol = text.indexOf('\n', pos);
     if (eol < 0) eol = text.length;
-    const line = text.slice(pos, eol);
+    // A content line (after a TAB) is not kept: skipped without copying it.
+    const content = pending !== null && text.charCodeAt(pos) === 9;
+    const line = content ? '\t' : text.slice(pos, eol);
     pos = eol + 1;
     if (pending === null) {
       const m = LINE_HEADER.exec(line);
