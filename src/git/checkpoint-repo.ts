@@ -1,5 +1,5 @@
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError } from '../errors.js';
@@ -115,6 +115,27 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
   // core.worktree or a foreign .git file must not widen the checkpoints beyond the workspace.
   await assertOwnWorkTree(await realpath(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
+}
+
+/**
+ * The entries whose state decides what probeWorkspace answers for `dir` (as long as git and its
+ * environment, which the runner fixes, stay the same), or null when the answer is not one to
+ * keep: a workspace below its top level, a `.git` file or a linked worktree. In a repository: the
+ * work tree and its `.git` directory (their owners: safe.directory), the config that could set
+ * core.worktree or core.bare, and `commondir`. Outside one: a `.git` or a bare repository's
+ * `HEAD` in the directory or any above it, where discovery would stop.
+ */
+export function probeInputs(dir: string, probe: WorkspaceProbe): string[] | null {
+  if (probe.isRepository) {
+    const gitDir = join(dir, '.git');
+    if (probe.root !== dir || probe.excludesFile !== join(gitDir, 'info', 'exclude')) return null;
+    return [dir, gitDir, join(gitDir, 'config'), join(gitDir, 'config.worktree'), join(gitDir, 'commondir')];
+  }
+  const inputs: string[] = [];
+  for (let p = dir; ; p = dirname(p)) {
+    inputs.push(join(p, '.git'), join(p, 'HEAD'));
+    if (dirname(p) === p) return inputs;
+  }
 }
 
 /**
