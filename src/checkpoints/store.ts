@@ -38,6 +38,8 @@ import { toAbsolute, toGitPath } from './workspace-paths.js';
 
 export interface Tracked extends TrackResult {
   skips: Skip[];
+  /** The checkpoint's commit. */
+  commit: string;
 }
 
 /**
@@ -174,14 +176,14 @@ export class CheckpointStore {
     captured?: Capture,
   ): Promise<Tracked> {
     const { treeId, skipped } = captured ?? (await this.capture());
-    const ref = await recordCheckpoint(this.repo, treeId, {
+    const { ref, commit } = await recordCheckpoint(this.repo, treeId, {
       label,
       kind,
       setBaseline: baseline || !(await this.hasBaseline()),
       tag,
     });
     this.baselineKnown = true;
-    return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+    return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
   }
 
   /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */

@@ -1,4 +1,4 @@
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
@@ -163,6 +163,15 @@ export async function gcCheckpointRepo(repo: CheckpointRepo, pruneAge: string): 
 /** Loose and packed objects and their sizes (`git count-objects -v`). */
 export async function countObjects(repo: CheckpointRepo): Promise<ObjectCounts> {
   return parseCountObjects((await runGit(repo, ['count-objects', '-v'])).stdout);
+}
+
+/**
+ * What one loose object adds to count-objects' `size`: the blocks it takes on disk (its size where
+ * the file system reports no blocks); 0 when it is not a loose object.
+ */
+export async function looseObjectBytes(repo: CheckpointRepo, oid: string): Promise<number> {
+  const st = await stat(join(repo.gitDir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 
 /**
