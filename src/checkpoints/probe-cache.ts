@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ProbeCacheRecord } from '../../types/checkpoint.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { isRacy, stampsHold, stampsOf, type Stamp } from '../fs/stamps.js';
@@ -34,7 +35,14 @@ export async function readCachedAnswers(
   ]);
   const out: CachedAnswers = {};
   const p = record.probe;
-  if (p !== undefined && stampsHold(p.stamps, probeNow)) {
+  // Only the shape saveAnswers keeps is taken: a hand-made record cannot point a capture elsewhere.
+  const expected = p?.isRepository ? join(workspace, '.git', 'info', 'exclude') : null;
+  if (
+    p !== undefined &&
+    p.root === workspace &&
+    p.excludesFile === expected &&
+    stampsHold(p.stamps, probeNow)
+  ) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
   if (record.userExcludes !== undefined && stampsHold(record.userExcludes.stamps, configNow)) {

@@ -3,7 +3,7 @@
  * an agent hook starts no `rev-parse` or `git config` per event, and every change that could
  * change git's answer is seen on the next open.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Checkpoints } from '../../src/checkpoints/index.js';
@@ -124,5 +124,25 @@ describe('the workspace probe kept per store (probe.json)', () => {
     later();
     await Checkpoints.open(ws, { home });
     expect((await openCost(ws, home)).processes).toBeGreaterThan(0);
+  });
+
+  it('a probe.json naming another root is not taken: the workspace stays the directory given', async () => {
+    const ws = repoWithCommit({ 'README.md': 'hi\n' });
+    const home = tempDir('agentgate-cp-home-');
+    const cp = await Checkpoints.open(ws, { home });
+    await cp.track('one');
+    later();
+    await Checkpoints.open(ws, { home });
+    const file = join(cp.location.dir, 'probe.json');
+    const record = JSON.parse(readFileSync(file, 'utf8')) as {
+      probe: { root: string; excludesFile: string };
+    };
+    const elsewhere = repoWithCommit({ 'other.txt': 'x\n' });
+    record.probe.root = elsewhere;
+    record.probe.excludesFile = join(elsewhere, '.git', 'info', 'exclude');
+    writeFileSync(file, JSON.stringify(record));
+    const { cp: reopened, processes } = await openCost(ws, home);
+    expect(reopened.workspace).toBe(ws);
+    expect(processes).toBeGreaterThan(0);
   });
 });
