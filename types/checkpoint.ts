@@ -121,6 +121,27 @@ export const UpkeepRecord = z.object({
 });
 export type UpkeepRecord = z.infer<typeof UpkeepRecord>;
 
+/** One entry's identity (src/fs/stamps.ts) when a cached answer was derived from it. */
+const StampRecord = z.object({ path: z.string(), sig: z.string() });
+
+/**
+ * `<store>/probe.json`: what git said about the workspace (the probe) and the user's
+ * `core.excludesFile` setting, each with the stamps of the entries that decide it (probe-cache.ts).
+ */
+export const ProbeCacheRecord = z.object({
+  workspace: z.string(),
+  probe: z.optional(
+    z.object({
+      root: z.string(),
+      isRepository: z.boolean(),
+      excludesFile: z.nullable(z.string()),
+      stamps: z.array(StampRecord),
+    }),
+  ),
+  userExcludes: z.optional(z.object({ configured: z.nullable(z.string()), stamps: z.array(StampRecord) })),
+});
+export type ProbeCacheRecord = z.infer<typeof ProbeCacheRecord>;
+
 /** `checkpoint status`: the store's size against its budget, and what automatic upkeep did. */
 export const StoreStatus = z.object({
   workspace: z.string(),

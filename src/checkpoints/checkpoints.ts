@@ -12,7 +12,7 @@ import type {
 import { DEFAULT_KEEP } from '../../types/config.js';
 import { CheckpointNotFoundError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
-import { countObjects } from '../git/checkpoint-repo.js';
+import { countObjects, looseObjectBytes } from '../git/checkpoint-repo.js';
 import { listRefRecords } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { diffBytesSince, diffFullBetween, patchSince } from './compare.js';
@@ -118,11 +118,28 @@ export class Checkpoints {
         const skipped = captured.skipped.map((s) => store.skippedFile(s));
         return { hash: captured.treeId, ref, skipped, unchanged: true };
       }
-      const t = await store.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
-      // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook.
+      // The budget's count runs beside commit-tree and update-ref: the capture has written every
+      // object but the commit, which is then added by its own size (an upper bound if the count saw
+      // it too). One step fewer for an agent hook, which feels every process.
+      const counting = countObjects(store.repo);
+      counting.catch(() => undefined);
+      const t = await store
+        .trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured)
+        .catch(async (error: unknown) => {
+          await counting.catch(() => undefined);
+          throw error;
+        });
+      // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook:
+      // it deletes refs only, so the count still holds.
       const upkeep = async () => {
+        const [counts, commitBytes] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
         if (role !== 'change') await thinCheckpoints(store.repo, store.keep);
-        await keepWithinBudget(store.repo, store.location, store.maxStoreBytes);
+        const withCommit = {
+          ...counts,
+          loose: counts.loose + 1,
+          looseBytes: counts.looseBytes + commitBytes,
+        };
+        await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit);
       };
       const upkeepError = await upkeep().then(
         () => undefined,

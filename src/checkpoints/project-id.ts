@@ -10,6 +10,7 @@ import { join } from 'node:path';
  *       index        the persistent index (GIT_INDEX_FILE): repeated captures only re-stat files
  *       store.json   { workspace, projectId, createdAt }, written last when the store is created
  *       upkeep.json  what automatic packing and pruning did last (upkeep.ts)
+ *       probe.json   what git said about the workspace, with the stamps that keep it true (probe-cache.ts)
  *       lock         cross-process lock serialising every operation that writes the store
  *       tmp/         temporary indexes used while writing files back
  *
@@ -30,6 +31,8 @@ export interface StoreLocation {
   metaFile: string;
   /** What automatic upkeep did last (upkeep.ts). */
   upkeepFile: string;
+  /** The workspace probe's cached answer (probe-cache.ts). */
+  probeFile: string;
   lockPath: string;
   tempDir: string;
 }
@@ -50,6 +53,7 @@ export function storeLayout(checkpointsDir: string, projectId: string, worktreeK
     indexFile: join(dir, 'index'),
     metaFile: join(dir, 'store.json'),
     upkeepFile: join(dir, 'upkeep.json'),
+    probeFile: join(dir, 'probe.json'),
     lockPath: join(dir, 'lock'),
     tempDir: join(dir, 'tmp'),
   };
@@ -64,13 +68,20 @@ export async function locateStore(
   root: string,
   rootCommit: () => Promise<string | null>,
 ): Promise<StoreLocation> {
+  const existing = await existingStore(checkpointsDir, root);
+  if (existing !== null) return existing;
+  const projectId = (await rootCommit()) ?? `path-${pathKey(root)}`;
+  return storeLayout(checkpointsDir, projectId, `wt-${pathKey(root)}`);
+}
+
+/** The store whose `store.json` names the work tree at `root` (a real path), under any project id; null if none. */
+export async function existingStore(checkpointsDir: string, root: string): Promise<StoreLocation | null> {
   const worktreeKey = `wt-${pathKey(root)}`;
   for (const projectId of await listDir(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
     if ((await readStoredWorkspace(candidate.metaFile)) === root) return candidate;
   }
-  const projectId = (await rootCommit()) ?? `path-${pathKey(root)}`;
-  return storeLayout(checkpointsDir, projectId, worktreeKey);
+  return null;
 }
 
 /** The workspace recorded in a store's `store.json`, or null when there is no readable one. */

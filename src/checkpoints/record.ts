@@ -14,13 +14,13 @@ import {
 /**
  * Makes a captured tree a checkpoint: a parentless commit (so old checkpoints never keep each
  * other alive) under a new `refs/checkpoints/<time>-<random>` ref, plus the markers, in one ref
- * transaction. Returns the new ref. The caller holds the checkpoint lock.
+ * transaction. Returns the new ref and the commit. The caller holds the checkpoint lock.
  */
 export async function recordCheckpoint(
   repo: CheckpointRepo,
   treeId: string,
   meta: { label: string | null; kind: CheckpointMeta['kind']; setBaseline: boolean; tag?: AgentTag },
-): Promise<string> {
+): Promise<{ ref: string; commit: string }> {
   const commit = await commitTree(
     repo,
     treeId,
@@ -35,7 +35,7 @@ export async function recordCheckpoint(
   if (meta.kind === 'safety') updates.push({ ref: SAFETY_REF, newSha: commit });
   if (meta.setBaseline) updates.push({ ref: BASELINE_REF, newSha: commit });
   await updateRefs(repo, updates, { message: 'agentgate checkpoint' });
-  return ref;
+  return { ref, commit };
 }
 
 /** Every path of a tree listing and every directory above one: what a user-given path may name. */

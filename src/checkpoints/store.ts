@@ -22,14 +22,15 @@ import {
 import { isCheckpointRevision, listTree, resolveTreeId, type TreeEntry } from '../git/checkpoint-trees.js';
 import { readRef } from '../git/refs.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
-import { userExcludesFile } from '../git/user-ignore.js';
+import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
 import { captureWorkspace, type Capture } from './capture.js';
 import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
 import type { CheckpointsOptions } from './options.js';
 import type { Plan } from './plan.js';
-import { locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
+import { existingStore, locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
+import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
 import type { Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
@@ -37,6 +38,8 @@ import { toAbsolute, toGitPath } from './workspace-paths.js';
 
 export interface Tracked extends TrackResult {
   skips: Skip[];
+  /** The checkpoint's commit. */
+  commit: string;
 }
 
 /**
@@ -85,20 +88,21 @@ export class CheckpointStore {
       ...(opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
+    const home = await physicalPath(resolveHome(opts.home));
+    const checkpointsDir = layout(home).checkpoints;
+    const ignoreOpts = { home: homedir(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: real, ...gitOpts };
+    const configFiles = userIgnoreConfigFiles(ignoreOpts);
+    // An existing store of this directory keeps what git said last time (probe-cache.ts).
+    const known = await existingStore(checkpointsDir, real);
+    const cached = known === null ? {} : await readCachedAnswers(known, real, configFiles);
     // Independent of the probe (an explicit --file): started beside it, which an agent hook's wall time feels.
-    const userExcludes = userExcludesFile({
-      home: homedir(),
-      xdgConfigHome: process.env.XDG_CONFIG_HOME,
-      cwd: real,
-      ...gitOpts,
-    });
-    userExcludes.catch(() => undefined);
-    const probe = await probeWorkspace(real, gitOpts);
+    const configured =
+      cached.configured !== undefined ? Promise.resolve(cached.configured) : userExcludesSetting(ignoreOpts);
+    configured.catch(() => undefined);
+    const probe = cached.probe ?? (await probeWorkspace(real, gitOpts));
     const root = probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
     assertSafeWorkspace(root);
-    const home = await physicalPath(resolveHome(opts.home));
-    const checkpointsDir = layout(home).checkpoints;
     if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
       throw new UnsafeWorkspaceError(
         `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
@@ -109,9 +113,15 @@ export class CheckpointStore {
     }
     const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
     const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-    const location = await locateStore(checkpointsDir, root, () =>
-      probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null),
-    );
+    const location =
+      known !== null && root === real
+        ? known
+        : await locateStore(checkpointsDir, root, () =>
+            probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null),
+          );
+    const setting = await configured;
+    if (known !== null && (cached.probe === undefined || cached.configured === undefined))
+      await saveAnswers(known, real, configFiles, { probe, configured: setting });
     const repo = checkpointRepo({
       workspace: root,
       gitDir: location.gitDir,
@@ -128,7 +138,7 @@ export class CheckpointStore {
       forbidden,
       maxBytes,
       opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-      await userExcludes,
+      await userExcludesPath(setting, ignoreOpts),
       opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
       opts.keep ?? DEFAULT_KEEP,
     );
@@ -166,14 +176,14 @@ export class CheckpointStore {
     captured?: Capture,
   ): Promise<Tracked> {
     const { treeId, skipped } = captured ?? (await this.capture());
-    const ref = await recordCheckpoint(this.repo, treeId, {
+    const { ref, commit } = await recordCheckpoint(this.repo, treeId, {
       label,
       kind,
       setBaseline: baseline || !(await this.hasBaseline()),
       tag,
     });
     this.baselineKnown = true;
-    return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+    return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
   }
 
   /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */

@@ -137,13 +137,16 @@ export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Pr
  * unprotected checkpoints (baseline, latest and the last safety checkpoint are kept) in `pruningOrder`, a quarter
  * of them per round, each round followed by a gc that drops their objects, until it is down to
  * PRUNE_TARGET of the budget or only protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
+ * `counted`: a count taken since the last object was written, or one that covers those written
+ * after it (an upper bound is enough: see track); default: one taken now.
  */
 export async function keepWithinBudget(
   repo: CheckpointRepo,
   location: StoreLocation,
   maxStoreBytes: number,
+  counted?: ObjectCounts,
 ): Promise<void> {
-  let counts = await countObjects(repo);
+  let counts = counted ?? (await countObjects(repo));
   if (counts.packs >= PACKS_LIMIT) {
     await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
     await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));

@@ -1,5 +1,5 @@
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Identity } from '../../types/config.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { GitFailedError } from '../errors.js';
@@ -118,6 +118,27 @@ export async function probeWorkspace(dir: string, opts: ProbeOptions = {}): Prom
 }
 
 /**
+ * The entries whose state decides what probeWorkspace answers for `dir` (as long as git and its
+ * environment, which the runner fixes, stay the same), or null when the answer is not one to
+ * keep: a workspace below its top level, a `.git` file or a linked worktree. In a repository: the
+ * work tree and its `.git` directory (their owners: safe.directory), the config that could set
+ * core.worktree or core.bare, and `commondir`. Outside one: a `.git` or a bare repository's
+ * `HEAD` in the directory or any above it, where discovery would stop.
+ */
+export function probeInputs(dir: string, probe: WorkspaceProbe): string[] | null {
+  if (probe.isRepository) {
+    const gitDir = join(dir, '.git');
+    if (probe.root !== dir || probe.excludesFile !== join(gitDir, 'info', 'exclude')) return null;
+    return [dir, gitDir, join(gitDir, 'config'), join(gitDir, 'config.worktree'), join(gitDir, 'commondir')];
+  }
+  const inputs: string[] = [];
+  for (let p = dir; ; p = dirname(p)) {
+    inputs.push(join(p, '.git'), join(p, 'HEAD'));
+    if (dirname(p) === p) return inputs;
+  }
+}
+
+/**
  * The root commit that identifies a repository's history: the first one `rev-list
  * --max-parents=0 HEAD` lists (a history with merged-in unrelated roots has several). Null when
  * HEAD is unborn or the history cannot be read.
@@ -142,6 +163,15 @@ export async function gcCheckpointRepo(repo: CheckpointRepo, pruneAge: string): 
 /** Loose and packed objects and their sizes (`git count-objects -v`). */
 export async function countObjects(repo: CheckpointRepo): Promise<ObjectCounts> {
   return parseCountObjects((await runGit(repo, ['count-objects', '-v'])).stdout);
+}
+
+/**
+ * What one loose object adds to count-objects' `size`: the blocks it takes on disk (its size where
+ * the file system reports no blocks); 0 when it is not a loose object.
+ */
+export async function looseObjectBytes(repo: CheckpointRepo, oid: string): Promise<number> {
+  const st = await stat(join(repo.gitDir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 
 /**

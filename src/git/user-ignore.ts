@@ -23,12 +23,21 @@ export interface UserIgnoreOptions {
 
 /** Absolute path of the user's global ignore file when one is configured (or the default exists), else null. */
 export async function userExcludesFile(o: UserIgnoreOptions): Promise<string | null> {
-  const xdg = o.xdgConfigHome && isAbsolute(o.xdgConfigHome) ? o.xdgConfigHome : join(o.home, '.config');
-  let configured: string | null = null;
-  for (const file of userConfigFiles({
+  return userExcludesPath(await userExcludesSetting(o), o);
+}
+
+/** The global config files that can set `core.excludesFile`, in git's order (the later wins). */
+export function userIgnoreConfigFiles(o: Pick<UserIgnoreOptions, 'home' | 'xdgConfigHome'>): string[] {
+  return userConfigFiles({
     HOME: o.home,
     ...(o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}),
-  }).global) {
+  }).global;
+}
+
+/** The user's `core.excludesFile` setting as written (one git process per existing config file), or null. */
+export async function userExcludesSetting(o: UserIgnoreOptions): Promise<string | null> {
+  let configured: string | null = null;
+  for (const file of userIgnoreConfigFiles(o)) {
     if (!(await exists(file))) continue;
     const res = await runGit(
       {
@@ -42,6 +51,15 @@ export async function userExcludesFile(o: UserIgnoreOptions): Promise<string | n
     const value = res.exitCode === 0 ? res.stdout.trim() : '';
     if (value !== '') configured = value;
   }
+  return configured;
+}
+
+/** Where a `core.excludesFile` setting (null: none) points, if that file exists; git's default otherwise. */
+export async function userExcludesPath(
+  configured: string | null,
+  o: Pick<UserIgnoreOptions, 'home' | 'xdgConfigHome'>,
+): Promise<string | null> {
+  const xdg = o.xdgConfigHome && isAbsolute(o.xdgConfigHome) ? o.xdgConfigHome : join(o.home, '.config');
   const path = configured === null ? join(xdg, 'git', 'ignore') : expandHome(configured, o.home);
   return isAbsolute(path) && (await exists(path)) ? path : null;
 }

@@ -50,6 +50,28 @@ describe('bounded checkpoint store', () => {
     expect(treeState(ws)).toEqual(latestState);
   });
 
+  it('the budget counts the checkpoint just made: a new commit alone that crosses the budget is pruned back under it', async () => {
+    const ws = repoWithCommit({ 'README.md': 'hello\n' });
+    const home = tempDir('agentgate-cp-home-');
+    const roomy = await openCheckpoints(ws, { home });
+    await roomy.startSession('baseline');
+    writeFiles(ws, { 'a.txt': randomBytes(20 * 1024).toString('base64') });
+    await roomy.track('a');
+    writeFiles(ws, { 'a.txt': randomBytes(20 * 1024).toString('base64') });
+    await roomy.track('b');
+    const before = (await roomy.status()).storeBytes;
+    // The next checkpoint of the same state writes a commit and nothing else: that commit alone
+    // takes the store over a budget just above its size now (the count of the upkeep runs beside
+    // commit-tree, so the commit must be added to it).
+    const budget = before + 64;
+    const tight = await openCheckpoints(ws, { home, maxStoreBytes: budget });
+    const t = await tight.track('same state');
+    expect(t.upkeepError).toBeUndefined();
+    const status = await tight.status();
+    expect(status.storeBytes).toBeLessThanOrEqual(budget);
+    expect(status.pruned.length).toBe(1);
+  });
+
   it('packs loose objects once they pile up, without a manual gc', async () => {
     const ws = repoWithCommit();
     const files = Object.fromEntries(
