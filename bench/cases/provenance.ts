@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Snapshot } from '../../types/snapshot.js';
+import type { RunRecord } from '../../types/run.js';
 import { git, gitEnv } from '../git.js';
 import { addRows, scratch, timed, type Bench } from '../results.js';
 import { CLI } from './iteration.js';
@@ -114,10 +115,21 @@ function readMarks(dir: string): Array<[number, string]> {
     });
 }
 
-/** One snapshot JSON per iteration of each run, as `after` writes them. */
+/** One snapshot JSON per iteration of each run, and the run's record, as `after` writes them. */
 export function store(home: string, dir: string, runs: Map<string, string[]>): void {
   mkdirSync(join(home, 'snapshots'), { recursive: true });
-  for (const [runId, chain] of runs)
+  mkdirSync(join(home, 'runs'), { recursive: true });
+  for (const [runId, chain] of runs) {
+    const at = new Date(1_700_000_000_000).toISOString();
+    const record: RunRecord = {
+      runId,
+      workspace: dir,
+      createdAt: at,
+      updatedAt: at,
+      before: null,
+      snapshotIds: chain.slice(1).map((_, i) => `${runId}-it${i + 1}`),
+    };
+    writeFileSync(join(home, 'runs', `${runId}.json`), JSON.stringify(record));
     for (let i = 1; i < chain.length; i++) {
       const files = git(dir, [
         'diff-tree',
@@ -156,6 +168,7 @@ export function store(home: string, dir: string, runs: Map<string, string[]>): v
       };
       writeFileSync(join(home, 'snapshots', `${s.id}.json`), JSON.stringify(s));
     }
+  }
 }
 
 function cli(dir: string, home: string, args: string[]): void {
