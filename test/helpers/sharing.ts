@@ -129,9 +129,9 @@ export function recordOf(
   };
 }
 
-/** The built CLI on machine `m`: its repository and home, artifacts beside the home. */
-export function machineCli(m: Machine, args: string[]) {
-  return runCli(['-C', m.dir, '--home', m.home, ...args], { env: { AGENTGATE_ARTIFACTS_DIR: '' } });
+/** The built CLI on machine `m`: its repository and home, artifacts beside the home, `env` added. */
+export function machineCli(m: Machine, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCli(['-C', m.dir, '--home', m.home, ...args], { env: { AGENTGATE_ARTIFACTS_DIR: '', ...env } });
 }
 
 /** `machineCli` with --json, which must exit 0: its JSON document. */
