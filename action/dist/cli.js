@@ -8335,521 +8335,61 @@ var init_run_snapshots = __esm({
   }
 });
 
-// src/git/parsers/ls-files-unmerged.ts
-function parseUnmergedPaths(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const paths = [];
-  for (const record3 of text.split("\0")) {
-    if (record3 === "") continue;
-    const tab = record3.indexOf("	");
-    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
-      throw new GitOutputUnparseableError(
-        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
-        { details: { record: record3.slice(0, 200) } }
-      );
-    }
-    const path2 = record3.slice(tab + 1);
-    if (paths.at(-1) !== path2) paths.push(path2);
-  }
-  return paths;
-}
-var UNMERGED_HEAD;
-var init_ls_files_unmerged = __esm({
-  "src/git/parsers/ls-files-unmerged.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
-  }
-});
-
-// src/git/parsers/status.ts
-function parseStatusV2(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const records = text.split("\0");
-  if (records.at(-1) === "") records.pop();
-  const report3 = {
-    oid: null,
-    head: null,
-    upstream: null,
-    ahead: null,
-    behind: null,
-    entries: []
-  };
-  for (let i = 0; i < records.length; i++) {
-    const record3 = records[i];
-    const kind = record3.slice(0, 2);
-    if (kind === "# ") readHeader(report3, record3);
-    else if (kind === "? ")
-      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
-    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
-    else if (kind === "1 " || kind === "u ") {
-      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
-      const entry = { xy: fields[1], submodule: fields[2], path: path2 };
-      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
-    } else if (kind === "2 ") {
-      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
-      const origPath = records[++i];
-      if (origPath === void 0 || origPath === "")
-        throw malformed2("rename without its original path", record3);
-      report3.entries.push({
-        kind: "renamed",
-        xy: fields[1],
-        submodule: fields[2],
-        score: fields[8],
-        path: path2,
-        origPath
-      });
-    } else throw malformed2("unknown record", record3);
-  }
-  return report3;
-}
-function readHeader(report3, record3) {
-  const space = record3.indexOf(" ", 2);
-  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
-  const value = space < 0 ? "" : record3.slice(space + 1);
-  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
-  else if (key === "branch.head")
-    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
-  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
-  else if (key === "branch.ab") {
-    const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (!m) throw malformed2("bad ahead/behind header", record3);
-    report3.ahead = Number(m[1]);
-    report3.behind = Number(m[2]);
-  }
-}
-function splitFields(record3, count) {
-  const fields = [];
-  let start = 0;
-  for (let n = 0; n < count; n++) {
-    const space = record3.indexOf(" ", start);
-    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record3);
-    fields.push(record3.slice(start, space));
-    start = space + 1;
-  }
-  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record3);
-  return [fields, nonEmpty(record3.slice(start), record3)];
-}
-function hexId(value, record3) {
-  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record3);
-  return value;
-}
-function nonEmpty(value, record3) {
-  if (value === "") throw malformed2("empty field", record3);
-  return value;
-}
-function malformed2(reason, record3) {
-  return new GitOutputUnparseableError(
-    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
-    {
-      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
-    }
-  );
-}
-var FIELDS_BEFORE_PATH;
-var init_status = __esm({
-  "src/git/parsers/status.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
-  }
-});
-
-// src/git/state.ts
-import { access, readFile as readFile8 } from "node:fs/promises";
-import { join as join11, sep as sep4 } from "node:path";
-async function getRepoState(repo, ignore = []) {
-  const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
-  const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
-  return {
-    topLevel: repo.topLevel,
-    headState,
-    branch: report3.head,
-    sha: report3.oid,
-    isDirty: hasChangesOutside(report3.entries, ignore),
-    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
-    operation
-  };
-}
-async function getRepoHead(repo) {
-  const [head, unmerged, operation] = await Promise.all([
-    readHead(repo),
-    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
-    detectOperation(repo.gitDir)
-  ]);
-  const branchRef2 = head.ref?.startsWith("refs/heads/") ? head.ref : null;
-  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
-  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
-  return {
-    headState,
-    ref: branchRef2,
-    branch,
-    sha: head.sha,
-    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
-    operation
-  };
-}
-function hasChangesOutside(entries, excludes) {
-  const prefixes = excludes.map((x) => x.split(sep4).join("/").replace(/\/+$/, ""));
-  const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
-  return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
-}
-async function readStatus(opts) {
-  const args = [
-    "--no-optional-locks",
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    "--untracked-files=normal",
-    "--ignore-submodules=dirty"
-  ];
-  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
-}
-async function detectOperation(gitDir) {
-  const names = [
-    "rebase-merge",
-    "rebase-apply",
-    "rebase-apply/applying",
-    "MERGE_HEAD",
-    "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",
-    "BISECT_LOG"
-  ];
-  const found = await Promise.all(names.map((n) => exists(join11(gitDir, n))));
-  const has = (n) => found[names.indexOf(n)] === true;
-  if (has("rebase-apply/applying")) return "am";
-  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
-  if (has("MERGE_HEAD")) return "merge";
-  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
-  if (has("REVERT_HEAD")) return "revert";
-  const sequenced = await sequencerOperation(gitDir);
-  if (sequenced !== null) return sequenced;
-  return has("BISECT_LOG") ? "bisect" : null;
-}
-async function sequencerOperation(gitDir) {
-  let todo;
-  try {
-    todo = await readFile8(join11(gitDir, "sequencer", "todo"), "utf8");
-  } catch {
-    return null;
-  }
-  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
-  if (first === void 0) return null;
-  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
-}
-async function exists(path2) {
-  try {
-    await access(path2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-var init_state = __esm({
-  "src/git/state.ts"() {
-    "use strict";
-    init_ls_files_unmerged();
-    init_status();
-    init_refs();
-    init_runner();
-  }
-});
-
-// src/process/user-command.ts
-import { spawn as spawn2 } from "node:child_process";
-function runUserCommand(options) {
-  const started = performance.now();
-  const [file, ...args] = options.argv;
-  if (file === void 0 || file === "") {
-    const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
-    return Promise.resolve(notStarted(error2, started));
-  }
-  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve22) => {
-    const child = spawn2(file, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio,
-      detached: options.group === true,
-      windowsHide: true
+// src/gates/attempt.ts
+function checkOptions(opts) {
+  assertSafeId(opts.runId, "run id");
+  assertSafeId(opts.name, "gate name");
+  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
+  if (tooLong2 !== null)
+    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
+  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
+      details: { minTests: opts.minTests }
     });
-    let timedOut = false;
-    let exited = null;
-    let outlived = false;
-    let settled = false;
-    let forwarded = null;
-    let spawnError = null;
-    const timers = [];
-    const kill = (signal) => {
-      if (child.pid === void 0) return;
-      try {
-        if (options.group) process.kill(-child.pid, signal);
-        else child.kill(signal);
-      } catch {
-      }
-    };
-    const forward = (signal) => {
-      forwarded = signal;
-      kill(signal);
-    };
-    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
-    if (options.timeoutMs !== void 0) {
-      timers.push(
-        setTimeout(() => {
-          if (exited !== null) return;
-          timedOut = true;
-          kill("SIGTERM");
-          timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
-        }, options.timeoutMs)
-      );
-    }
-    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
-    child.on("error", (error2) => {
-      spawnError = error2;
-    });
-    const endGroup = () => {
-      if (!options.group || child.pid === void 0) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-      }
-    };
-    const finish = (code2, signal) => {
-      if (settled) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      for (const s of options.forwardSignals ?? []) process.off(s, forward);
-      endGroup();
-      if (spawnError !== null) return resolve22(notStarted(spawnError, started));
-      resolve22({
-        exitCode: code2,
-        signal,
-        durationMs: Math.round(performance.now() - started),
-        timedOut,
-        spawnError: null,
-        forwarded,
-        outlived
-      });
-    };
-    child.on("exit", (code2, signal) => {
-      exited = { code: code2, signal };
-      endGroup();
-      timers.push(
-        setTimeout(() => {
-          outlived = true;
-          child.stdout?.destroy();
-          child.stderr?.destroy();
-          finish(code2, signal);
-        }, OUTLIVED_GRACE_MS)
-      );
-    });
-    child.on("close", (code2, signal) => finish(exited?.code ?? code2, exited?.signal ?? signal));
+}
+async function findIteration(snapshotter, runId, iteration) {
+  const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
+  if (snapshots.length === 0 && await snapshotter.store.loadRun(runId) === null)
+    throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+  const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
+  if (found === void 0) {
+    const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+    throw new IterationNotFoundError(
+      `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
+      { details: { runId, iteration: iteration ?? null } }
+    );
+  }
+  return found;
+}
+function logDir(snapshotter, snapshot) {
+  return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
+}
+async function appendWithLog(ctx, result, sink) {
+  return ctx.store.append(result, async (attempt) => {
+    if (sink === null || result.log === null) return result;
+    const path2 = gateLogPath(
+      ctx.snapshotter.options.artifactsDir,
+      result.runId,
+      result.iteration,
+      result.name,
+      attempt
+    );
+    await sink.moveTo(path2);
+    return { ...result, log: { ...result.log, path: path2 } };
   });
 }
-function tee(stdout, stderr, options) {
-  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
-  const route = (from, to) => {
-    from?.on("data", (chunk) => {
-      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
-      const full = targets.filter((t) => !t.write(chunk));
-      if (full.length === 0) return;
-      from.pause();
-      let waiting = full.length;
-      for (const t of full) {
-        const resume = () => {
-          t.off("drain", resume);
-          t.off("close", resume);
-          if (--waiting === 0) from.resume();
-        };
-        t.on("drain", resume);
-        t.on("close", resume);
-      }
-    });
-  };
-  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
-  route(stderr, echo.stderr);
+function judged(snapshot, treeId, name2) {
+  return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
 }
-function notStarted(error2, started) {
-  return {
-    exitCode: null,
-    signal: null,
-    durationMs: Math.round(performance.now() - started),
-    timedOut: false,
-    spawnError: error2,
-    forwarded: null,
-    outlived: false
-  };
+function countsOf(tests) {
+  return tests !== null && "counts" in tests ? tests.counts : null;
 }
-var KILL_GRACE_MS, OUTLIVED_GRACE_MS;
-var init_user_command = __esm({
-  "src/process/user-command.ts"() {
+var init_attempt = __esm({
+  "src/gates/attempt.ts"() {
     "use strict";
-    KILL_GRACE_MS = 2e3;
-    OUTLIVED_GRACE_MS = 2e3;
-  }
-});
-
-// src/snapshotter/excludes.ts
-import { readdir as readdir4 } from "node:fs/promises";
-import { join as join12, relative as relative2 } from "node:path";
-async function workspaceExcludes(topLevel, dirs) {
-  const out = [];
-  for (const [what, dir] of [
-    ["agentgate home", dirs.home],
-    ["artifacts directory", dirs.artifactsDir]
-  ]) {
-    const real = await realPathOf(dir);
-    if (real === topLevel) {
-      throw new UnsafeWorkspaceError(
-        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
-        {
-          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
-        }
-      );
-    }
-    if (isInside(topLevel, real)) out.push(relative2(topLevel, real));
-  }
-  return out;
-}
-async function hasUserFiles(dir, dirs) {
-  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir4(dir);
-  return entries.some((name2) => !ours.some((own2) => isInside(join12(dir, name2), own2)));
-}
-var init_excludes = __esm({
-  "src/snapshotter/excludes.ts"() {
-    "use strict";
+    init_duration();
     init_errors();
-    init_repo();
-    init_inside();
-  }
-});
-
-// src/fs/sweep.ts
-import { readdir as readdir5, rm as rm5, stat as stat4 } from "node:fs/promises";
-import { join as join13 } from "node:path";
-async function sweepTempFiles(dir, opts = {}) {
-  const removed = [];
-  for (const name2 of await listDir(dir)) {
-    const m = (opts.pattern ?? TEMP_NAME).exec(name2);
-    if (m === null) continue;
-    const path2 = join13(dir, name2);
-    const info = await stat4(path2).catch(() => null);
-    if (info === null) continue;
-    const pid = Number(m[1]);
-    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
-      await rm5(path2, { force: true });
-      removed.push(path2);
-    }
-  }
-  return removed;
-}
-async function sweepGitTemporaries(gitDir) {
-  const removed = [];
-  const objects = join13(gitDir, "objects");
-  const dirs = [
-    objects,
-    join13(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join13(objects, n))
-  ];
-  for (const dir of dirs) {
-    for (const name2 of await listDir(dir)) {
-      if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join13(dir, name2);
-      await rm5(path2, { force: true, recursive: true });
-      removed.push(path2);
-    }
-  }
-  await rm5(join13(gitDir, "gc.pid"), { force: true });
-  return removed;
-}
-async function listDir(dir) {
-  try {
-    return await readdir5(dir);
-  } catch {
-    return [];
-  }
-}
-var TEMP_SWEEP_AGE_MS, GIT_TEMPORARY;
-var init_sweep = __esm({
-  "src/fs/sweep.ts"() {
-    "use strict";
-    init_atomic();
-    init_lock();
-    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
-    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
-  }
-});
-
-// src/git/checkout-tree.ts
-async function checkoutTreeInto(repo, tree, dir, indexFile) {
-  if (!isFullId(tree))
-    throw new InvalidArgumentError(`${JSON.stringify(tree)} is not a full tree id`, { details: { tree } });
-  const opts = { ...repo, cwd: dir, workTree: dir, indexFile };
-  await runGit(opts, ["read-tree", tree]);
-  await runGit(opts, ["checkout-index", "--all", "--force"]);
-}
-var init_checkout_tree = __esm({
-  "src/git/checkout-tree.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_runner();
-  }
-});
-
-// src/gates/isolated.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir4, readdir as readdir6, rm as rm6, stat as stat5 } from "node:fs/promises";
-import { join as join14 } from "node:path";
-async function withIsolatedCheckout(repo, tree, root, fn) {
-  await sweepIsolatedCheckouts(root);
-  const base = join14(root, randomBytes4(8).toString("hex"));
-  return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
-    try {
-      const dir = join14(base, "tree");
-      await mkdir4(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join14(base, "index"));
-      return await fn(dir);
-    } finally {
-      await removeTree(base);
-    }
-  });
-}
-async function sweepIsolatedCheckouts(root) {
-  const names = await readdir6(root).catch(() => []);
-  const removed = [];
-  for (const name2 of names) {
-    const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
-    const base = lockName.slice(0, -".lock".length);
-    if (!CHECKOUT_NAME.test(base) || name2 === lockName && names.includes(base)) continue;
-    const owner = await readOwner(join14(root, lockName));
-    const gone = owner === null ? await olderThan(join14(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
-    if (!gone) continue;
-    await removeTree(join14(root, base));
-    await rm6(join14(root, lockName), { force: true });
-    removed.push(join14(root, base));
-  }
-  return removed;
-}
-async function olderThan(path2, ageMs) {
-  const info = await stat5(path2).catch(() => null);
-  return info !== null && Date.now() - info.mtimeMs >= ageMs;
-}
-async function removeTree(path2) {
-  await rm6(path2, { recursive: true, force: true, maxRetries: 2 }).catch(() => void 0);
-}
-var CHECKOUT_NAME;
-var init_isolated = __esm({
-  "src/gates/isolated.ts"() {
-    "use strict";
-    init_lock();
-    init_sweep();
-    init_checkout_tree();
-    CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+    init_paths();
   }
 });
 
@@ -10930,7 +10470,7 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { createReadStream as createReadStream2 } from "node:fs";
-import { stat as stat6 } from "node:fs/promises";
+import { stat as stat4 } from "node:fs/promises";
 import { resolve as resolve9 } from "node:path";
 async function readJunitFiles(files, cwd, notBefore) {
   const { addCounts: addCounts2, emptyCounts: emptyCounts2, JunitCounter: JunitCounter2, JunitParseError: JunitParseError2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
@@ -10938,7 +10478,7 @@ async function readJunitFiles(files, cwd, notBefore) {
   for (const file of files) {
     const shown = JSON.stringify(file);
     const path2 = resolve9(cwd, file);
-    const info = await stat6(path2).catch((e) => e);
+    const info = await stat4(path2).catch((e) => e);
     if (info instanceof Error) {
       return {
         problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
@@ -10972,17 +10512,73 @@ var init_junit_files = __esm({
   }
 });
 
+// src/fs/sweep.ts
+import { readdir as readdir4, rm as rm5, stat as stat5 } from "node:fs/promises";
+import { join as join11 } from "node:path";
+async function sweepTempFiles(dir, opts = {}) {
+  const removed = [];
+  for (const name2 of await listDir(dir)) {
+    const m = (opts.pattern ?? TEMP_NAME).exec(name2);
+    if (m === null) continue;
+    const path2 = join11(dir, name2);
+    const info = await stat5(path2).catch(() => null);
+    if (info === null) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
+      await rm5(path2, { force: true });
+      removed.push(path2);
+    }
+  }
+  return removed;
+}
+async function sweepGitTemporaries(gitDir) {
+  const removed = [];
+  const objects = join11(gitDir, "objects");
+  const dirs = [
+    objects,
+    join11(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join11(objects, n))
+  ];
+  for (const dir of dirs) {
+    for (const name2 of await listDir(dir)) {
+      if (!GIT_TEMPORARY.test(name2)) continue;
+      const path2 = join11(dir, name2);
+      await rm5(path2, { force: true, recursive: true });
+      removed.push(path2);
+    }
+  }
+  await rm5(join11(gitDir, "gc.pid"), { force: true });
+  return removed;
+}
+async function listDir(dir) {
+  try {
+    return await readdir4(dir);
+  } catch {
+    return [];
+  }
+}
+var TEMP_SWEEP_AGE_MS, GIT_TEMPORARY;
+var init_sweep = __esm({
+  "src/fs/sweep.ts"() {
+    "use strict";
+    init_atomic();
+    init_lock();
+    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
+    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+  }
+});
+
 // src/gates/log.ts
-import { createHash as createHash4, randomBytes as randomBytes5 } from "node:crypto";
+import { createHash as createHash4, randomBytes as randomBytes4 } from "node:crypto";
 import { createReadStream as createReadStream3, createWriteStream as createWriteStream2 } from "node:fs";
-import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
-import { dirname as dirname5, join as join15 } from "node:path";
+import { mkdir as mkdir4, open as open3, rename as rename3, rm as rm6 } from "node:fs/promises";
+import { dirname as dirname5, join as join12 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
-  await mkdir5(dir, { recursive: true });
+  await mkdir4(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join15(dir, `.gate-${name2}.${process.pid}.${randomBytes5(6).toString("hex")}.tmp`);
+  const temp = join12(dir, `.gate-${name2}.${process.pid}.${randomBytes4(6).toString("hex")}.tmp`);
   const hash = createHash4("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -11007,10 +10603,10 @@ async function openLogSink(dir, name2) {
     async discard() {
       if (!counter.writableEnded) counter.end();
       await written;
-      await rm7(temp, { force: true });
+      await rm6(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir5(dirname5(path2), { recursive: true });
+      await mkdir4(dirname5(path2), { recursive: true });
       await rename3(temp, path2).catch((cause) => {
         throw writeFailed(path2, cause);
       });
@@ -11118,8 +10714,735 @@ var init_verdict = __esm({
   }
 });
 
+// src/gates/record.ts
+import { stat as stat6 } from "node:fs/promises";
+async function recordGate(ctx, workspace, opts) {
+  checkOptions(opts);
+  const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
+  const repo = await openRepo(workspace, ctx.snapshotter.gitOptions());
+  const treeId = await getTree(repo, snapshot.afterSha);
+  const junit = opts.junit ?? [];
+  const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);
+  const durationMs = opts.durationMs ?? 0;
+  const { verdict, reason } = decideVerdict({
+    exitCode: opts.exitCode,
+    signal: null,
+    timedOut: false,
+    timeoutMs: null,
+    spawnError: null,
+    command: null,
+    junit: tests,
+    minTests: opts.minTests ?? null
+  });
+  let sink = null;
+  let log = null;
+  if (opts.logFile !== void 0) {
+    const info = await stat6(opts.logFile).catch(() => null);
+    if (info === null || !info.isFile())
+      throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
+        details: { path: opts.logFile }
+      });
+    sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+    log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
+  }
+  const result = {
+    ...judged(snapshot, treeId, opts.name),
+    command: null,
+    observed: false,
+    isolated: false,
+    startedAt: new Date(Date.now() - durationMs).toISOString(),
+    durationMs,
+    exitCode: opts.exitCode,
+    signal: null,
+    timedOut: false,
+    verdict,
+    reason,
+    tests: countsOf(tests),
+    log,
+    replayOf: null,
+    junit: [...junit],
+    minTests: opts.minTests ?? null,
+    timeoutMs: null
+  };
+  return appendWithLog(ctx, result, sink);
+}
+var init_record = __esm({
+  "src/gates/record.ts"() {
+    "use strict";
+    init_errors();
+    init_refs();
+    init_repo();
+    init_attempt();
+    init_junit_files();
+    init_log();
+    init_verdict();
+  }
+});
+
+// src/git/parsers/ls-files-unmerged.ts
+function parseUnmergedPaths(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const paths = [];
+  for (const record3 of text.split("\0")) {
+    if (record3 === "") continue;
+    const tab = record3.indexOf("	");
+    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
+      throw new GitOutputUnparseableError(
+        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
+        { details: { record: record3.slice(0, 200) } }
+      );
+    }
+    const path2 = record3.slice(tab + 1);
+    if (paths.at(-1) !== path2) paths.push(path2);
+  }
+  return paths;
+}
+var UNMERGED_HEAD;
+var init_ls_files_unmerged = __esm({
+  "src/git/parsers/ls-files-unmerged.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
+  }
+});
+
+// src/git/parsers/status.ts
+function parseStatusV2(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const records = text.split("\0");
+  if (records.at(-1) === "") records.pop();
+  const report3 = {
+    oid: null,
+    head: null,
+    upstream: null,
+    ahead: null,
+    behind: null,
+    entries: []
+  };
+  for (let i = 0; i < records.length; i++) {
+    const record3 = records[i];
+    const kind = record3.slice(0, 2);
+    if (kind === "# ") readHeader(report3, record3);
+    else if (kind === "? ")
+      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "1 " || kind === "u ") {
+      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
+      const entry = { xy: fields[1], submodule: fields[2], path: path2 };
+      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
+    } else if (kind === "2 ") {
+      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
+      const origPath = records[++i];
+      if (origPath === void 0 || origPath === "")
+        throw malformed2("rename without its original path", record3);
+      report3.entries.push({
+        kind: "renamed",
+        xy: fields[1],
+        submodule: fields[2],
+        score: fields[8],
+        path: path2,
+        origPath
+      });
+    } else throw malformed2("unknown record", record3);
+  }
+  return report3;
+}
+function readHeader(report3, record3) {
+  const space = record3.indexOf(" ", 2);
+  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
+  const value = space < 0 ? "" : record3.slice(space + 1);
+  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
+  else if (key === "branch.head")
+    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
+  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
+  else if (key === "branch.ab") {
+    const m = /^\+(\d+) -(\d+)$/.exec(value);
+    if (!m) throw malformed2("bad ahead/behind header", record3);
+    report3.ahead = Number(m[1]);
+    report3.behind = Number(m[2]);
+  }
+}
+function splitFields(record3, count) {
+  const fields = [];
+  let start = 0;
+  for (let n = 0; n < count; n++) {
+    const space = record3.indexOf(" ", start);
+    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record3);
+    fields.push(record3.slice(start, space));
+    start = space + 1;
+  }
+  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record3);
+  return [fields, nonEmpty(record3.slice(start), record3)];
+}
+function hexId(value, record3) {
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record3);
+  return value;
+}
+function nonEmpty(value, record3) {
+  if (value === "") throw malformed2("empty field", record3);
+  return value;
+}
+function malformed2(reason, record3) {
+  return new GitOutputUnparseableError(
+    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
+    {
+      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
+    }
+  );
+}
+var FIELDS_BEFORE_PATH;
+var init_status = __esm({
+  "src/git/parsers/status.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
+  }
+});
+
+// src/git/state.ts
+import { access, readFile as readFile8 } from "node:fs/promises";
+import { join as join13, sep as sep4 } from "node:path";
+async function getRepoState(repo, ignore = []) {
+  const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
+  const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
+  return {
+    topLevel: repo.topLevel,
+    headState,
+    branch: report3.head,
+    sha: report3.oid,
+    isDirty: hasChangesOutside(report3.entries, ignore),
+    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
+    operation
+  };
+}
+async function getRepoHead(repo) {
+  const [head, unmerged, operation] = await Promise.all([
+    readHead(repo),
+    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
+    detectOperation(repo.gitDir)
+  ]);
+  const branchRef2 = head.ref?.startsWith("refs/heads/") ? head.ref : null;
+  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
+  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
+  return {
+    headState,
+    ref: branchRef2,
+    branch,
+    sha: head.sha,
+    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    operation
+  };
+}
+function hasChangesOutside(entries, excludes) {
+  const prefixes = excludes.map((x) => x.split(sep4).join("/").replace(/\/+$/, ""));
+  const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
+  return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
+}
+async function readStatus(opts) {
+  const args = [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=normal",
+    "--ignore-submodules=dirty"
+  ];
+  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
+}
+async function detectOperation(gitDir) {
+  const names = [
+    "rebase-merge",
+    "rebase-apply",
+    "rebase-apply/applying",
+    "MERGE_HEAD",
+    "CHERRY_PICK_HEAD",
+    "REVERT_HEAD",
+    "BISECT_LOG"
+  ];
+  const found = await Promise.all(names.map((n) => exists(join13(gitDir, n))));
+  const has = (n) => found[names.indexOf(n)] === true;
+  if (has("rebase-apply/applying")) return "am";
+  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
+  if (has("MERGE_HEAD")) return "merge";
+  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
+  if (has("REVERT_HEAD")) return "revert";
+  const sequenced = await sequencerOperation(gitDir);
+  if (sequenced !== null) return sequenced;
+  return has("BISECT_LOG") ? "bisect" : null;
+}
+async function sequencerOperation(gitDir) {
+  let todo;
+  try {
+    todo = await readFile8(join13(gitDir, "sequencer", "todo"), "utf8");
+  } catch {
+    return null;
+  }
+  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
+  if (first === void 0) return null;
+  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
+}
+async function exists(path2) {
+  try {
+    await access(path2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+var init_state = __esm({
+  "src/git/state.ts"() {
+    "use strict";
+    init_ls_files_unmerged();
+    init_status();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/process/user-command.ts
+import { spawn as spawn2 } from "node:child_process";
+function runUserCommand(options) {
+  const started = performance.now();
+  const [file, ...args] = options.argv;
+  if (file === void 0 || file === "") {
+    const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
+    return Promise.resolve(notStarted(error2, started));
+  }
+  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
+  return new Promise((resolve22) => {
+    const child = spawn2(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio,
+      detached: options.group === true,
+      windowsHide: true
+    });
+    let timedOut = false;
+    let exited = null;
+    let outlived = false;
+    let settled = false;
+    let forwarded = null;
+    let spawnError = null;
+    const timers = [];
+    const kill = (signal) => {
+      if (child.pid === void 0) return;
+      try {
+        if (options.group) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+      }
+    };
+    const forward = (signal) => {
+      forwarded = signal;
+      kill(signal);
+    };
+    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    if (options.timeoutMs !== void 0) {
+      timers.push(
+        setTimeout(() => {
+          if (exited !== null) return;
+          timedOut = true;
+          kill("SIGTERM");
+          timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
+        }, options.timeoutMs)
+      );
+    }
+    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
+    child.on("error", (error2) => {
+      spawnError = error2;
+    });
+    const endGroup = () => {
+      if (!options.group || child.pid === void 0) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+      }
+    };
+    const finish = (code2, signal) => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      endGroup();
+      if (spawnError !== null) return resolve22(notStarted(spawnError, started));
+      resolve22({
+        exitCode: code2,
+        signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        spawnError: null,
+        forwarded,
+        outlived
+      });
+    };
+    child.on("exit", (code2, signal) => {
+      exited = { code: code2, signal };
+      endGroup();
+      timers.push(
+        setTimeout(() => {
+          outlived = true;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish(code2, signal);
+        }, OUTLIVED_GRACE_MS)
+      );
+    });
+    child.on("close", (code2, signal) => finish(exited?.code ?? code2, exited?.signal ?? signal));
+  });
+}
+function tee(stdout, stderr, options) {
+  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  const route = (from, to) => {
+    from?.on("data", (chunk) => {
+      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
+      const full = targets.filter((t) => !t.write(chunk));
+      if (full.length === 0) return;
+      from.pause();
+      let waiting = full.length;
+      for (const t of full) {
+        const resume = () => {
+          t.off("drain", resume);
+          t.off("close", resume);
+          if (--waiting === 0) from.resume();
+        };
+        t.on("drain", resume);
+        t.on("close", resume);
+      }
+    });
+  };
+  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
+  route(stderr, echo.stderr);
+}
+function notStarted(error2, started) {
+  return {
+    exitCode: null,
+    signal: null,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: false,
+    spawnError: error2,
+    forwarded: null,
+    outlived: false
+  };
+}
+var KILL_GRACE_MS, OUTLIVED_GRACE_MS;
+var init_user_command = __esm({
+  "src/process/user-command.ts"() {
+    "use strict";
+    KILL_GRACE_MS = 2e3;
+    OUTLIVED_GRACE_MS = 2e3;
+  }
+});
+
+// src/snapshotter/excludes.ts
+import { readdir as readdir5 } from "node:fs/promises";
+import { join as join14, relative as relative2 } from "node:path";
+async function workspaceExcludes(topLevel, dirs) {
+  const out = [];
+  for (const [what, dir] of [
+    ["agentgate home", dirs.home],
+    ["artifacts directory", dirs.artifactsDir]
+  ]) {
+    const real = await realPathOf(dir);
+    if (real === topLevel) {
+      throw new UnsafeWorkspaceError(
+        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        {
+          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
+        }
+      );
+    }
+    if (isInside(topLevel, real)) out.push(relative2(topLevel, real));
+  }
+  return out;
+}
+async function hasUserFiles(dir, dirs) {
+  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
+  const entries = await readdir5(dir);
+  return entries.some((name2) => !ours.some((own2) => isInside(join14(dir, name2), own2)));
+}
+var init_excludes = __esm({
+  "src/snapshotter/excludes.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+    init_inside();
+  }
+});
+
+// src/git/checkout-tree.ts
+async function checkoutTreeInto(repo, tree, dir, indexFile) {
+  if (!isFullId(tree))
+    throw new InvalidArgumentError(`${JSON.stringify(tree)} is not a full tree id`, { details: { tree } });
+  const opts = { ...repo, cwd: dir, workTree: dir, indexFile };
+  await runGit(opts, ["read-tree", tree]);
+  await runGit(opts, ["checkout-index", "--all", "--force"]);
+}
+var init_checkout_tree = __esm({
+  "src/git/checkout-tree.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_runner();
+  }
+});
+
+// src/gates/isolated.ts
+import { randomBytes as randomBytes5 } from "node:crypto";
+import { mkdir as mkdir5, readdir as readdir6, rm as rm7, stat as stat7 } from "node:fs/promises";
+import { join as join15 } from "node:path";
+async function withIsolatedCheckout(repo, tree, root, fn) {
+  await sweepIsolatedCheckouts(root);
+  const base = join15(root, randomBytes5(8).toString("hex"));
+  return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
+    try {
+      const dir = join15(base, "tree");
+      await mkdir5(dir, { recursive: true });
+      await checkoutTreeInto(repo, tree, dir, join15(base, "index"));
+      return await fn(dir);
+    } finally {
+      await removeTree(base);
+    }
+  });
+}
+async function sweepIsolatedCheckouts(root) {
+  const names = await readdir6(root).catch(() => []);
+  const removed = [];
+  for (const name2 of names) {
+    const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
+    const base = lockName.slice(0, -".lock".length);
+    if (!CHECKOUT_NAME.test(base) || name2 === lockName && names.includes(base)) continue;
+    const owner = await readOwner(join15(root, lockName));
+    const gone = owner === null ? await olderThan(join15(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
+    if (!gone) continue;
+    await removeTree(join15(root, base));
+    await rm7(join15(root, lockName), { force: true });
+    removed.push(join15(root, base));
+  }
+  return removed;
+}
+async function olderThan(path2, ageMs) {
+  const info = await stat7(path2).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs >= ageMs;
+}
+async function removeTree(path2) {
+  await rm7(path2, { recursive: true, force: true, maxRetries: 2 }).catch(() => void 0);
+}
+var CHECKOUT_NAME;
+var init_isolated = __esm({
+  "src/gates/isolated.ts"() {
+    "use strict";
+    init_lock();
+    init_sweep();
+    init_checkout_tree();
+    CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+  }
+});
+
+// src/gates/run.ts
+import { realpath as realpath4, rm as rm8 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname6, join as join16, resolve as resolve10 } from "node:path";
+async function runGate(ctx, workspace, opts, replayOf) {
+  checkOptions(opts);
+  if (opts.command.length === 0 || opts.command[0] === "")
+    throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+  const junit = opts.junit ?? [];
+  const [snapshot, repo] = await Promise.all([
+    findIteration(ctx.snapshotter, opts.runId, opts.iteration),
+    openRepo(workspace, ctx.snapshotter.gitOptions())
+  ]);
+  const [treeId] = await Promise.all([
+    getTree(repo, snapshot.afterSha),
+    opts.isolated === true ? null : assertAtAfter(ctx.snapshotter, repo, snapshot, junit)
+  ]);
+  const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+  try {
+    return await observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf);
+  } catch (error2) {
+    await sink.discard().catch(() => void 0);
+    throw error2;
+  }
+}
+async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf) {
+  const junit = opts.junit ?? [];
+  const observe = async (cwd) => {
+    const startedAt2 = /* @__PURE__ */ new Date();
+    const ran2 = await runUserCommand({
+      argv: opts.command,
+      cwd,
+      stdio: "tee",
+      log: sink.stream,
+      stdoutToStderr: opts.stdoutToStderr === true,
+      ...opts.echo ? { echo: opts.echo } : {},
+      ...opts.timeoutMs === void 0 ? {} : { timeoutMs: opts.timeoutMs },
+      group: true,
+      forwardSignals: opts.forwardSignals ?? []
+    });
+    const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime());
+    return { startedAt: startedAt2, ran: ran2, tests: tests2 };
+  };
+  const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
+    repo,
+    treeId,
+    layout(ctx.snapshotter.options.home).gateCheckouts,
+    async (dir) => {
+      await removeCommittedReports(dir, junit);
+      return observe(dir);
+    }
+  ) : await observe(repo.topLevel);
+  const digest = await sink.finish();
+  const { verdict, reason } = decideVerdict({
+    exitCode: ran.exitCode,
+    signal: ran.signal,
+    timedOut: ran.timedOut,
+    timeoutMs: opts.timeoutMs ?? null,
+    spawnError: ran.spawnError === null ? null : ran.spawnError.code ?? ran.spawnError.message,
+    command: opts.command,
+    junit: tests,
+    minTests: opts.minTests ?? null,
+    outlived: ran.outlived
+  });
+  const result = {
+    ...judged(snapshot, treeId, opts.name),
+    command: [...opts.command],
+    observed: true,
+    isolated: opts.isolated === true,
+    startedAt: startedAt.toISOString(),
+    durationMs: ran.durationMs,
+    exitCode: ran.exitCode,
+    signal: ran.signal,
+    timedOut: ran.timedOut,
+    verdict,
+    reason,
+    tests: countsOf(tests),
+    log: { path: null, ...digest },
+    replayOf,
+    junit: [...junit],
+    minTests: opts.minTests ?? null,
+    timeoutMs: opts.timeoutMs ?? null
+  };
+  return appendWithLog(ctx, result, sink);
+}
+async function assertAtAfter(snapshotter, repo, snapshot, junit) {
+  const excludes = [
+    ...await workspaceExcludes(repo.topLevel, snapshotter.options),
+    // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
+    ...junit.filter((f) => !f.startsWith("/") && !f.split("/").includes(".."))
+  ];
+  const state = await getRepoState(repo, excludes);
+  if (state.sha === snapshot.afterSha && !state.isDirty) return;
+  const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : "the workspace has uncommitted changes";
+  throw new GateTreeMismatchError(
+    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
+    {
+      details: {
+        runId: snapshot.runId,
+        iteration: snapshot.iteration,
+        head: state.sha,
+        afterSha: snapshot.afterSha
+      }
+    }
+  );
+}
+async function removeCommittedReports(dir, junit) {
+  const root = await realpath4(dir);
+  for (const file of junit) {
+    const path2 = resolve10(root, file);
+    const parent = await realpath4(dirname6(path2)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm8(join16(parent, basename3(path2)), { force: true }).catch(() => void 0);
+  }
+}
+var init_run2 = __esm({
+  "src/gates/run.ts"() {
+    "use strict";
+    init_errors();
+    init_refs();
+    init_repo();
+    init_state();
+    init_user_command();
+    init_paths();
+    init_excludes();
+    init_attempt();
+    init_isolated();
+    init_junit_files();
+    init_log();
+    init_verdict();
+  }
+});
+
+// src/gates/replay.ts
+async function replayGate(ctx, workspace, opts) {
+  const original = await findAttempt(ctx.store, opts);
+  const command = original.command;
+  if (!opts.confirmed) {
+    throw new ReplayNotConfirmedError(
+      `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
+      { details: { command, junit: original.junit ?? [], attempt: original.attempt } }
+    );
+  }
+  const replay2 = await runGate(
+    ctx,
+    workspace,
+    {
+      runId: original.runId,
+      iteration: original.iteration,
+      name: original.name,
+      command,
+      junit: original.junit ?? [],
+      ...original.timeoutMs ? { timeoutMs: original.timeoutMs } : {},
+      ...original.minTests === null || original.minTests === void 0 ? {} : { minTests: original.minTests },
+      isolated: true,
+      ...opts.echo ? { echo: opts.echo } : {},
+      ...opts.stdoutToStderr ? { stdoutToStderr: true } : {},
+      ...opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}
+    },
+    original.attempt
+  );
+  const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
+  return { reproduced, original, replay: replay2 };
+}
+async function findAttempt(store, opts) {
+  assertSafeId(opts.name, "gate name");
+  const { results } = await store.list(assertSafeId(opts.runId, "run id"));
+  const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
+  const found = opts.attempt === void 0 ? mine.filter((r) => r.command !== null).at(-1) : mine.find((r) => r.attempt === opts.attempt);
+  if (found === void 0)
+    throw new GateNotFoundError(
+      `no ${opts.attempt === void 0 ? "replayable verdict" : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
+      {
+        details: {
+          runId: opts.runId,
+          iteration: opts.iteration,
+          name: opts.name,
+          attempt: opts.attempt ?? null
+        }
+      }
+    );
+  if (found.command === null)
+    throw new GateNotReplayableError(
+      `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
+      { details: { attempt: found.attempt } }
+    );
+  return found;
+}
+function sameCounts(a, b) {
+  if (a === null || b === null) return a === b;
+  return a.total === b.total && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped && a.errors === b.errors;
+}
+var init_replay2 = __esm({
+  "src/gates/replay.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+    init_run2();
+  }
+});
+
 // src/gates/verify.ts
-import { stat as stat7 } from "node:fs/promises";
+import { stat as stat8 } from "node:fs/promises";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -11197,7 +11520,7 @@ async function verdictChecks(result, input, repos) {
 async function logHere(result, artifactsDir) {
   const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of [result.log?.path, local]) {
-    if (path2 && await stat7(path2).then(
+    if (path2 && await stat8(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -11256,56 +11579,16 @@ var gates_exports = {};
 __export(gates_exports, {
   Gates: () => Gates
 });
-import { realpath as realpath4, rm as rm8, stat as stat8 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join16, resolve as resolve10 } from "node:path";
-function checkOptions(opts) {
-  assertSafeId(opts.runId, "run id");
-  assertSafeId(opts.name, "gate name");
-  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
-  if (tooLong2 !== null)
-    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
-  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
-    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
-      details: { minTests: opts.minTests }
-    });
-}
-async function removeCommittedReports(dir, junit) {
-  const root = await realpath4(dir);
-  for (const file of junit) {
-    const path2 = resolve10(root, file);
-    const parent = await realpath4(dirname6(path2)).catch(() => null);
-    if (parent !== null && isInside(root, parent))
-      await rm8(join16(parent, basename3(path2)), { force: true }).catch(() => void 0);
-  }
-}
-function judged(snapshot, treeId, name2) {
-  return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
-}
-function countsOf(tests) {
-  return tests !== null && "counts" in tests ? tests.counts : null;
-}
-function sameCounts(a, b) {
-  if (a === null || b === null) return a === b;
-  return a.total === b.total && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped && a.errors === b.errors;
-}
 var Gates;
 var init_gates2 = __esm({
   "src/gates/gates.ts"() {
     "use strict";
     init_gate_rules();
-    init_duration();
-    init_errors();
-    init_refs();
-    init_repo();
-    init_state();
-    init_user_command();
     init_gate_store();
     init_paths();
-    init_excludes();
-    init_isolated();
-    init_junit_files();
-    init_log();
-    init_verdict();
+    init_record();
+    init_replay2();
+    init_run2();
     init_verify();
     Gates = class {
       constructor(snapshotter) {
@@ -11322,58 +11605,11 @@ var init_gates2 = __esm({
        * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
        */
       async run(workspace, opts) {
-        return this.execute(workspace, opts, null);
+        return runGate(this, workspace, opts, null);
       }
       /** Records a verdict the caller observed itself (`observed: false`). */
       async record(workspace, opts) {
-        checkOptions(opts);
-        const snapshot = await this.iteration(opts.runId, opts.iteration);
-        const repo = await openRepo(workspace, this.snapshotter.gitOptions());
-        const treeId = await getTree(repo, snapshot.afterSha);
-        const junit = opts.junit ?? [];
-        const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);
-        const durationMs = opts.durationMs ?? 0;
-        const { verdict, reason } = decideVerdict({
-          exitCode: opts.exitCode,
-          signal: null,
-          timedOut: false,
-          timeoutMs: null,
-          spawnError: null,
-          command: null,
-          junit: tests,
-          minTests: opts.minTests ?? null
-        });
-        let sink = null;
-        let log = null;
-        if (opts.logFile !== void 0) {
-          const info = await stat8(opts.logFile).catch(() => null);
-          if (info === null || !info.isFile())
-            throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
-              details: { path: opts.logFile }
-            });
-          sink = await openLogSink(this.logDir(snapshot), opts.name);
-          log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
-        }
-        const result = {
-          ...judged(snapshot, treeId, opts.name),
-          command: null,
-          observed: false,
-          isolated: false,
-          startedAt: new Date(Date.now() - durationMs).toISOString(),
-          durationMs,
-          exitCode: opts.exitCode,
-          signal: null,
-          timedOut: false,
-          verdict,
-          reason,
-          tests: countsOf(tests),
-          log,
-          replayOf: null,
-          junit: [...junit],
-          minTests: opts.minTests ?? null,
-          timeoutMs: null
-        };
-        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
+        return recordGate(this, workspace, opts);
       }
       /** Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load. */
       async list(filter = {}) {
@@ -11397,33 +11633,7 @@ var init_gates2 = __esm({
        * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
        */
       async replay(workspace, opts) {
-        const original = await this.findAttempt(opts);
-        const command = original.command;
-        if (!opts.confirmed) {
-          throw new ReplayNotConfirmedError(
-            `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
-            { details: { command, junit: original.junit ?? [], attempt: original.attempt } }
-          );
-        }
-        const replay2 = await this.execute(
-          workspace,
-          {
-            runId: original.runId,
-            iteration: original.iteration,
-            name: original.name,
-            command,
-            junit: original.junit ?? [],
-            ...original.timeoutMs ? { timeoutMs: original.timeoutMs } : {},
-            ...original.minTests === null || original.minTests === void 0 ? {} : { minTests: original.minTests },
-            isolated: true,
-            ...opts.echo ? { echo: opts.echo } : {},
-            ...opts.stdoutToStderr ? { stdoutToStderr: true } : {},
-            ...opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}
-          },
-          original.attempt
-        );
-        const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
-        return { reproduced, original, replay: replay2 };
+        return replayGate(this, workspace, opts);
       }
       /**
        * The snapshot checks of `target` (Snapshotter.verify) plus every gate verdict of the runs it
@@ -11456,165 +11666,6 @@ var init_gates2 = __esm({
           );
         }
         return { ok: checks.every((c) => c.ok), checks };
-      }
-      async execute(workspace, opts, replayOf) {
-        checkOptions(opts);
-        if (opts.command.length === 0 || opts.command[0] === "")
-          throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
-        const junit = opts.junit ?? [];
-        const [snapshot, repo] = await Promise.all([
-          this.iteration(opts.runId, opts.iteration),
-          openRepo(workspace, this.snapshotter.gitOptions())
-        ]);
-        const [treeId] = await Promise.all([
-          getTree(repo, snapshot.afterSha),
-          opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit)
-        ]);
-        const sink = await openLogSink(this.logDir(snapshot), opts.name);
-        try {
-          return await this.observeAndStore(repo, treeId, snapshot, sink, opts, replayOf);
-        } catch (error2) {
-          await sink.discard().catch(() => void 0);
-          throw error2;
-        }
-      }
-      /** Runs the check (in an isolated checkout when asked), reads its reports and stores the verdict. */
-      async observeAndStore(repo, treeId, snapshot, sink, opts, replayOf) {
-        const junit = opts.junit ?? [];
-        const observe = async (cwd) => {
-          const startedAt2 = /* @__PURE__ */ new Date();
-          const ran2 = await runUserCommand({
-            argv: opts.command,
-            cwd,
-            stdio: "tee",
-            log: sink.stream,
-            stdoutToStderr: opts.stdoutToStderr === true,
-            ...opts.echo ? { echo: opts.echo } : {},
-            ...opts.timeoutMs === void 0 ? {} : { timeoutMs: opts.timeoutMs },
-            group: true,
-            forwardSignals: opts.forwardSignals ?? []
-          });
-          const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime());
-          return { startedAt: startedAt2, ran: ran2, tests: tests2 };
-        };
-        const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
-          repo,
-          treeId,
-          layout(this.snapshotter.options.home).gateCheckouts,
-          async (dir) => {
-            await removeCommittedReports(dir, junit);
-            return observe(dir);
-          }
-        ) : await observe(repo.topLevel);
-        const digest = await sink.finish();
-        const { verdict, reason } = decideVerdict({
-          exitCode: ran.exitCode,
-          signal: ran.signal,
-          timedOut: ran.timedOut,
-          timeoutMs: opts.timeoutMs ?? null,
-          spawnError: ran.spawnError === null ? null : ran.spawnError.code ?? ran.spawnError.message,
-          command: opts.command,
-          junit: tests,
-          minTests: opts.minTests ?? null,
-          outlived: ran.outlived
-        });
-        const result = {
-          ...judged(snapshot, treeId, opts.name),
-          command: [...opts.command],
-          observed: true,
-          isolated: opts.isolated === true,
-          startedAt: startedAt.toISOString(),
-          durationMs: ran.durationMs,
-          exitCode: ran.exitCode,
-          signal: ran.signal,
-          timedOut: ran.timedOut,
-          verdict,
-          reason,
-          tests: countsOf(tests),
-          log: { path: null, ...digest },
-          replayOf,
-          junit: [...junit],
-          minTests: opts.minTests ?? null,
-          timeoutMs: opts.timeoutMs ?? null
-        };
-        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
-      }
-      /** Moves the attempt's log to its numbered name; the verdict records where. */
-      async placeLog(result, sink, attempt) {
-        if (sink === null || result.log === null) return result;
-        const path2 = gateLogPath(
-          this.snapshotter.options.artifactsDir,
-          result.runId,
-          result.iteration,
-          result.name,
-          attempt
-        );
-        await sink.moveTo(path2);
-        return { ...result, log: { ...result.log, path: path2 } };
-      }
-      logDir(snapshot) {
-        return iterationArtifactsDir(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
-      }
-      /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */
-      async iteration(runId, iteration) {
-        const snapshots = await this.snapshotter.listByRun(assertSafeId(runId, "run id"));
-        if (snapshots.length === 0 && await this.snapshotter.store.loadRun(runId) === null)
-          throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
-        const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
-        if (found === void 0) {
-          const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
-          throw new IterationNotFoundError(
-            `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
-            { details: { runId, iteration: iteration ?? null } }
-          );
-        }
-        return found;
-      }
-      /** Without --isolated the check judges the workspace itself: it must be exactly the after commit. */
-      async assertAtAfter(repo, snapshot, junit) {
-        const excludes = [
-          ...await workspaceExcludes(repo.topLevel, this.snapshotter.options),
-          // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
-          ...junit.filter((f) => !f.startsWith("/") && !f.split("/").includes(".."))
-        ];
-        const state = await getRepoState(repo, excludes);
-        if (state.sha === snapshot.afterSha && !state.isDirty) return;
-        const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : "the workspace has uncommitted changes";
-        throw new GateTreeMismatchError(
-          `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
-          {
-            details: {
-              runId: snapshot.runId,
-              iteration: snapshot.iteration,
-              head: state.sha,
-              afterSha: snapshot.afterSha
-            }
-          }
-        );
-      }
-      async findAttempt(opts) {
-        assertSafeId(opts.name, "gate name");
-        const { results } = await this.store.list(assertSafeId(opts.runId, "run id"));
-        const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
-        const found = opts.attempt === void 0 ? mine.filter((r) => r.command !== null).at(-1) : mine.find((r) => r.attempt === opts.attempt);
-        if (found === void 0)
-          throw new GateNotFoundError(
-            `no ${opts.attempt === void 0 ? "replayable verdict" : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
-            {
-              details: {
-                runId: opts.runId,
-                iteration: opts.iteration,
-                name: opts.name,
-                attempt: opts.attempt ?? null
-              }
-            }
-          );
-        if (found.command === null)
-          throw new GateNotReplayableError(
-            `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
-            { details: { attempt: found.attempt } }
-          );
-        return found;
       }
     };
   }
@@ -14263,10 +14314,45 @@ var init_gate_record = __esm({
   }
 });
 
-// src/sharing/gate-records.ts
+// src/sharing/record-objects.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
-import { mkdir as mkdir7, rm as rm14, stat as stat14, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join23 } from "node:path";
+async function writeRecordObjects(repo, home, label, records) {
+  const dir = join23(layout(home).home, "tmp", `${label}-${randomBytes6(6).toString("hex")}`);
+  await mkdir7(dir, { recursive: true });
+  try {
+    for (const [type, key] of [
+      ["blob", "json"],
+      ["tree", "tree"],
+      ["commit", "commit"]
+    ]) {
+      const files = /* @__PURE__ */ new Map();
+      for (const r of records) {
+        const path2 = join23(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
+        files.set(r[key].id, path2);
+      }
+      await writeObjects(
+        repo,
+        type,
+        [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
+      );
+    }
+  } finally {
+    await rm14(dir, { recursive: true, force: true });
+  }
+}
+var init_record_objects2 = __esm({
+  "src/sharing/record-objects.ts"() {
+    "use strict";
+    init_record_objects();
+    init_paths();
+  }
+});
+
+// src/sharing/gate-objects.ts
+import { join as join24 } from "node:path";
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id2}`;
 }
@@ -14280,7 +14366,7 @@ function gateRefspecs(runs3, all) {
   return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
 }
 function receivedLogPath(artifactsDir, g) {
-  return join23(
+  return join24(
     artifactsDir,
     assertSafeId(g.runId, "run id"),
     `iteration-${g.iteration}`,
@@ -14321,26 +14407,112 @@ ${message}`
     commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
   };
 }
-var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_REFSPECS, GateRecords;
-var init_gate_records = __esm({
-  "src/sharing/gate-records.ts"() {
+async function readGateCommits(repo, refs, refused, snapshots) {
+  const refuse = (ref, reason) => refused.push({ ref, reason });
+  const shaped = refs.filter((r) => {
+    if (r.type === "commit" && r.parents.length === 1) return true;
+    refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
+    return false;
+  });
+  const probes = await batchCheck(
+    repo,
+    shaped.flatMap((r) => [
+      `${r.sha}:${GATE_RECORD_FILE}`,
+      `${r.sha}:${GATE_LOG_FILE}`,
+      `${r.parents[0]}^{tree}`
+    ])
+  );
+  const sized = shaped.flatMap((r, i) => {
+    const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
+    if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
+    else if (json.size > MAX_GATE_RECORD_BYTES)
+      refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
+    else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
+    else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
+    else
+      return [
+        {
+          ref: r,
+          json: json.id,
+          log: log?.found ? { id: log.id, size: log.size } : null,
+          tree: tree.id
+        }
+      ];
+    return [];
+  });
+  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
+  const runSnapshots = /* @__PURE__ */ new Map();
+  const checked = [];
+  for (const s of sized) {
+    const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
+    let json;
+    try {
+      json = JSON.parse(contents.get(s.json).toString("utf8"));
+    } catch {
+      refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
+      continue;
+    }
+    const parsed = GateRecordFile.safeParse(json);
+    if (!parsed.success) {
+      refuse(
+        s.ref.ref,
+        `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+      );
+      continue;
+    }
+    const g = parsed.data.gate;
+    const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
+    const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : verdictContradiction(g);
+    if (why !== null) refuse(s.ref.ref, why);
+    else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
+  }
+  return checked;
+}
+async function iterationAfter(snapshots, cache2, runId, iteration) {
+  if (!cache2.has(runId)) {
+    const snaps = await snapshots.inspectRun(runId).then(
+      (c) => c.snapshots,
+      () => []
+    );
+    cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
+  }
+  return cache2.get(runId)?.get(iteration);
+}
+var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES;
+var init_gate_objects = __esm({
+  "src/sharing/gate-objects.ts"() {
     "use strict";
     init_gate_rules();
     init_gate_record();
     init_snapshot();
+    init_record_objects();
+    init_paths();
+    GATES_PREFIX = "refs/agentgate/gates/";
+    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
+    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+  }
+});
+
+// src/sharing/gate-records.ts
+import { stat as stat14 } from "node:fs/promises";
+import { join as join25 } from "node:path";
+var MAX_REFSPECS, GateRecords;
+var init_gate_records = __esm({
+  "src/sharing/gate-records.ts"() {
+    "use strict";
+    init_gate_record();
     init_errors();
     init_atomic();
     init_lock();
     init_record_objects();
     init_refs();
+    init_record_objects2();
     init_repo_lock();
     init_inside();
     init_patch_artifact();
     init_gate_store();
     init_paths();
-    GATES_PREFIX = "refs/agentgate/gates/";
-    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
-    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+    init_gate_objects();
     MAX_REFSPECS = 2e3;
     GateRecords = class {
       constructor(options, snapshots) {
@@ -14387,30 +14559,7 @@ var init_gate_records = __esm({
         const objects = pending.map(
           (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
         );
-        const dir = join23(layout(this.options.home).home, "tmp", `gates-${randomBytes6(6).toString("hex")}`);
-        await mkdir7(dir, { recursive: true });
-        try {
-          const kinds = [
-            ["blob", "json"],
-            ["tree", "tree"],
-            ["commit", "commit"]
-          ];
-          for (const [type, key] of kinds) {
-            const files = /* @__PURE__ */ new Map();
-            for (const o of objects) {
-              const path2 = join23(dir, `${type}-${o[key].id}`);
-              if (!files.has(o[key].id)) await writeFile4(path2, o[key].content);
-              files.set(o[key].id, path2);
-            }
-            await writeObjects(
-              repo,
-              type,
-              [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
-            );
-          }
-        } finally {
-          await rm14(dir, { recursive: true, force: true });
-        }
+        await writeRecordObjects(repo, this.options.home, "gates", objects);
         const updates = pending.map((g, i) => ({
           ref: gateRef(g.runId, g.id),
           newSha: objects[i].commit.id,
@@ -14437,7 +14586,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join23(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join25(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -14469,7 +14618,7 @@ var init_gate_records = __esm({
             const wanted = new Set(toFetch.map((r) => r.ref));
             const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
             try {
-              const checked = await this.check(repo, [...incoming, ...held], refused);
+              const checked = await readGateCommits(repo, [...incoming, ...held], refused, this.snapshots);
               const stored = await this.store(repo, checked, refused);
               await updateRefs(
                 repo,
@@ -14490,79 +14639,6 @@ var init_gate_records = __esm({
             }
           })
         );
-      }
-      /** Every check that needs no write: ref name, commit shape, schema, ids, the after commit and its tree. */
-      async check(repo, refs, refused) {
-        const refuse = (ref, reason) => refused.push({ ref, reason });
-        const shaped = refs.filter((r) => {
-          if (r.type === "commit" && r.parents.length === 1) return true;
-          refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
-          return false;
-        });
-        const probes = await batchCheck(
-          repo,
-          shaped.flatMap((r) => [
-            `${r.sha}:${GATE_RECORD_FILE}`,
-            `${r.sha}:${GATE_LOG_FILE}`,
-            `${r.parents[0]}^{tree}`
-          ])
-        );
-        const sized = shaped.flatMap((r, i) => {
-          const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
-          if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
-          else if (json.size > MAX_GATE_RECORD_BYTES)
-            refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
-          else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
-          else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
-          else
-            return [
-              {
-                ref: r,
-                json: json.id,
-                log: log?.found ? { id: log.id, size: log.size } : null,
-                tree: tree.id
-              }
-            ];
-          return [];
-        });
-        const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
-        const runSnapshots = /* @__PURE__ */ new Map();
-        const checked = [];
-        for (const s of sized) {
-          const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
-          let json;
-          try {
-            json = JSON.parse(contents.get(s.json).toString("utf8"));
-          } catch {
-            refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
-            continue;
-          }
-          const parsed = GateRecordFile.safeParse(json);
-          if (!parsed.success) {
-            refuse(
-              s.ref.ref,
-              `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
-            );
-            continue;
-          }
-          const g = parsed.data.gate;
-          const afterOf = await this.iterationAfter(runSnapshots, g.runId, g.iteration);
-          const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : verdictContradiction(g);
-          if (why !== null) refuse(s.ref.ref, why);
-          else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
-        }
-        return checked;
-      }
-      /** The after commit of a run's iteration in the local home (read once per run), or undefined. */
-      async iterationAfter(cache2, runId, iteration) {
-        if (!cache2.has(runId)) {
-          const snaps = await this.snapshots.inspectRun(runId).then(
-            (c) => c.snapshots,
-            () => []
-          );
-          cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
-        }
-        return cache2.get(runId)?.get(iteration);
       }
       /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
       async store(repo, checked, refused) {
@@ -14608,7 +14684,7 @@ var init_gate_records = __esm({
 // src/sharing/publish.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
 import { mkdir as mkdir8, rm as rm15, stat as stat15, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { join as join26 } from "node:path";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -14688,18 +14764,18 @@ async function materialiseLocked(core, repo, sel) {
       });
     }
   }
-  if (pending.length > 0) await writeRecordObjects(core, repo, pending);
+  if (pending.length > 0) await writeRecordObjects2(core, repo, pending);
   return { runs: runs3.map((r) => r.runId), refs };
 }
-async function writeRecordObjects(core, repo, pending) {
-  const dir = join24(layout(core.options.home).home, "tmp", `sharing-${randomBytes7(6).toString("hex")}`);
+async function writeRecordObjects2(core, repo, pending) {
+  const dir = join26(layout(core.options.home).home, "tmp", `sharing-${randomBytes7(6).toString("hex")}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const type of ["blob", "tree", "commit"]) {
       const files = [];
       for (const p of pending) {
         const obj = p.objects[type];
-        const path2 = join24(dir, `${type}-${obj.id}`);
+        const path2 = join26(dir, `${type}-${obj.id}`);
         await writeFile5(path2, obj.content);
         files.push({ path: path2, id: obj.id });
       }
@@ -14901,9 +14977,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join25 } from "node:path";
+import { join as join27 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join25(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join27(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -14949,7 +15025,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join25(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join27(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -15173,9 +15249,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { randomBytes as randomBytes8 } from "node:crypto";
-import { mkdir as mkdir9, rm as rm16, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join28 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -15183,6 +15257,7 @@ var init_anchor_records = __esm({
     init_lock();
     init_record_objects();
     init_refs();
+    init_record_objects2();
     init_repo_lock();
     init_paths();
     init_anchor_objects();
@@ -15234,30 +15309,12 @@ var init_anchor_records = __esm({
         });
       }
       async write(repo, pending) {
-        const dir = join26(layout(this.options.home).home, "tmp", `anchors-${randomBytes8(6).toString("hex")}`);
-        await mkdir9(dir, { recursive: true });
-        try {
-          for (const [type, key] of [
-            ["blob", "json"],
-            ["tree", "tree"],
-            ["commit", "commit"]
-          ]) {
-            const files = /* @__PURE__ */ new Map();
-            for (const p of pending) {
-              const obj = p.objects[key];
-              const path2 = join26(dir, `${type}-${obj.id}`);
-              if (!files.has(obj.id)) await writeFile6(path2, obj.content);
-              files.set(obj.id, path2);
-            }
-            await writeObjects(
-              repo,
-              type,
-              [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
-            );
-          }
-        } finally {
-          await rm16(dir, { recursive: true, force: true });
-        }
+        await writeRecordObjects(
+          repo,
+          this.options.home,
+          "anchors",
+          pending.map((p) => p.objects)
+        );
         const updates = pending.map((p) => ({
           ref: anchorRef(p.anchor.commit),
           newSha: p.objects.commit.id,
@@ -15275,7 +15332,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join26(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join28(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -15424,6 +15481,7 @@ var init_sharing2 = __esm({
     init_snapshot_store();
     init_records();
     init_gate_records();
+    init_gate_objects();
     init_publish();
     init_receive();
     init_anchor_records();
@@ -15511,37 +15569,30 @@ var init_sharing2 = __esm({
         const mode = this.anchorMode(sel);
         const bring = (specs) => fetchRefs(repo, remote.url, specs);
         const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
-        const result = mode === "only" ? NOTHING_RECEIVED : await receive(
-          this,
-          repo,
-          async () => {
-            const refs = await listRemoteRefs(repo, remote.url, prefix);
-            if (sel.runId !== void 0 && refs.length === 0)
-              throw new RunNotFoundError(
-                `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
-                { details: { runId: sel.runId, remote: remote.name } }
-              );
-            return refs;
-          },
-          (_r, specs) => bring(specs)
-        );
-        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(
-          repo,
-          await listRemoteRefs(
-            repo,
-            remote.url,
-            sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
-          ),
-          bring
-        );
-        const anchors = await this.receiveAnchors(
+        const received = await this.receiveAll(
           repo,
           mode,
-          () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX),
+          {
+            records: async () => {
+              const refs = await listRemoteRefs(repo, remote.url, prefix);
+              if (sel.runId !== void 0 && refs.length === 0)
+                throw new RunNotFoundError(
+                  `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
+                  { details: { runId: sel.runId, remote: remote.name } }
+                );
+              return refs;
+            },
+            gates: () => listRemoteRefs(
+              repo,
+              remote.url,
+              sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
+            ),
+            anchors: () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX)
+          },
           bring,
           sel.runId
         );
-        return { remote: remote.name, ...withAnchors(withGates(result, gates), anchors) };
+        return { remote: remote.name, ...received };
       }
       /** Writes the selected runs' records, and the anchors beside them, as one bundle file (atomically). */
       async export(sel, file, cwd = process.cwd()) {
@@ -15618,19 +15669,17 @@ var init_sharing2 = __esm({
           }
         };
         const mode = this.anchorMode(opts);
-        const result = mode === "only" ? NOTHING_RECEIVED : await receive(
-          this,
+        const received = await this.receiveAll(
           repo,
-          async () => records,
-          (_r, s) => bring(s)
-        );
-        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(
-          repo,
-          heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+          mode,
+          {
+            records: async () => records,
+            gates: async () => heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+            anchors: async () => anchorHeads
+          },
           bring
         );
-        const anchors = await this.receiveAnchors(repo, mode, async () => anchorHeads, bring);
-        return { file: path2, ...withAnchors(withGates(result, gates), anchors) };
+        return { file: path2, ...received };
       }
       /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
       anchorMode(sel) {
@@ -15640,6 +15689,13 @@ var init_sharing2 = __esm({
       async materialiseAnchors(repo, sel, mode) {
         if (mode === "none" || this.anchorRecords === null) return [];
         return this.anchorRecords.materialise(repo, sel.runId === void 0 ? null : [sel.runId]);
+      }
+      /** What fetch and import share: the records, then the verdicts, then the anchors (each listed only when it travels). */
+      async receiveAll(repo, mode, sources, bring, runId) {
+        const result = mode === "only" ? NOTHING_RECEIVED : await receive(this, repo, sources.records, (_r, specs) => bring(specs));
+        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(repo, await sources.gates(), bring);
+        const anchors = await this.receiveAnchors(repo, mode, sources.anchors, bring, runId);
+        return withAnchors(withGates(result, gates), anchors);
       }
       /** Takes the source's anchors in, after the runs they name (anchor-records.ts). */
       async receiveAnchors(repo, mode, list5, bring, runId) {
@@ -16804,7 +16860,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { writeFile as writeFile7 } from "node:fs/promises";
+import { writeFile as writeFile6 } from "node:fs/promises";
 import { resolve as resolve15 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
@@ -16821,7 +16877,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const commit = report3.commit;
   if (output !== void 0) {
     const file = resolve15(output);
-    await replaceFileAtomic(file, (temp) => writeFile7(temp, text, { mode: 420 }));
+    await replaceFileAtomic(file, (temp) => writeFile6(temp, text, { mode: 420 }));
     const bytes = Buffer.byteLength(text, "utf8");
     return {
       json: { file, format, commit, bytes },
@@ -24688,7 +24744,7 @@ var init_config_parse = __esm({
 // src/store/config.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname10, join as join27, resolve as resolve17 } from "node:path";
+import { dirname as dirname10, join as join29, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -24724,7 +24780,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join27(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join29(resolve17(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile11(file, "utf8");
@@ -24744,7 +24800,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join27(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join29(homedir3(), value.slice(2));
   return resolve17(base, value);
 }
 var init_config2 = __esm({
@@ -25100,8 +25156,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir10, realpath as realpath6, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join28 } from "node:path";
+import { mkdir as mkdir9, realpath as realpath6, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join30 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -25115,11 +25171,11 @@ function checkpointRepo(p) {
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir10(repo.gitDir, { recursive: true });
+  await mkdir9(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir10(join28(repo.gitDir, "info"), { recursive: true });
-  await writeFile8(join28(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join30(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join30(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -25144,8 +25200,8 @@ async function rootCommit(root, opts = {}) {
     okExitCodes: [128]
   });
   if (res.exitCode !== 0) return null;
-  const roots = res.stdout.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line));
-  return roots[0] ?? null;
+  const roots2 = res.stdout.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line));
+  return roots2[0] ?? null;
 }
 async function gcCheckpointRepo(repo, pruneAge) {
   await runGit(repo, ["gc", "--quiet", `--prune=${pruneAge}`]);
@@ -25457,19 +25513,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname11, join as join29, relative as relative4, resolve as resolve19, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname11, join as join31, relative as relative4, resolve as resolve19, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep6).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join29(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join31(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename5(abs)];
   let head = dirname11(abs);
   for (; ; ) {
     try {
-      return join29(await realpath7(head), ...tail.reverse());
+      return join31(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname11(head);
       if (up === head) return abs;
@@ -25659,7 +25715,7 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes9 } from "node:crypto";
+import { randomBytes as randomBytes8 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -25683,7 +25739,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes9(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes8(3).toString("hex")}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
@@ -25794,7 +25850,7 @@ function knownPaths(paths) {
   }
   return out;
 }
-var init_record = __esm({
+var init_record2 = __esm({
   "src/checkpoints/record.ts"() {
     "use strict";
     init_commit();
@@ -25891,7 +25947,7 @@ var init_restore = __esm({
     init_errors();
     init_checkpoint_trees();
     init_plan();
-    init_record();
+    init_record2();
     init_workspace_paths();
   }
 });
@@ -25926,9 +25982,9 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join30 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join32 } from "node:path";
 async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join30(o.home, ".config");
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join32(o.home, ".config");
   let configured = null;
   for (const file of userConfigFiles({
     HOME: o.home,
@@ -25947,11 +26003,11 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path2 = configured === null ? join30(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const path2 = configured === null ? join32(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join30(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join32(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -25968,14 +26024,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes10 } from "node:crypto";
-import { mkdir as mkdir11, open as open5, rename as rename5, rm as rm17, stat as stat18, symlink } from "node:fs/promises";
-import { dirname as dirname12, join as join31, sep as sep7 } from "node:path";
+import { randomBytes as randomBytes9 } from "node:crypto";
+import { mkdir as mkdir10, open as open5, rename as rename5, rm as rm16, stat as stat18, symlink } from "node:fs/promises";
+import { dirname as dirname12, join as join33, sep as sep7 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes10(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes9(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir11(preferred, { recursive: true });
+  await mkdir10(preferred, { recursive: true });
   const [a, b] = await Promise.all([stat18(root), stat18(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
@@ -25983,8 +26039,8 @@ async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
     const parent = dirname12(item.dest);
-    await mkdir11(fsPath(parent), { recursive: true });
-    await placeOne(item, join31(stagingDir, tempName()));
+    await mkdir10(fsPath(parent), { recursive: true });
+    await placeOne(item, join33(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname12(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -25999,7 +26055,7 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm17(temp, { force: true });
+    await rm16(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname12(item.dest)}${sep7}${tempName()}`;
@@ -26007,7 +26063,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm17(fsPath(beside), { force: true });
+    await rm16(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -26271,22 +26327,22 @@ var init_capture = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
 import { readdir as readdir8, readFile as readFile12 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join34 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join32(checkpointsDir, projectId, worktreeKey);
+  const dir = join34(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join32(dir, "git"),
-    indexFile: join32(dir, "index"),
-    metaFile: join32(dir, "store.json"),
-    upkeepFile: join32(dir, "upkeep.json"),
-    lockPath: join32(dir, "lock"),
-    tempDir: join32(dir, "tmp")
+    gitDir: join34(dir, "git"),
+    indexFile: join34(dir, "index"),
+    metaFile: join34(dir, "store.json"),
+    upkeepFile: join34(dir, "upkeep.json"),
+    lockPath: join34(dir, "lock"),
+    tempDir: join34(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -26350,7 +26406,7 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile13, rm as rm18, stat as stat19 } from "node:fs/promises";
+import { readFile as readFile13, rm as rm17, stat as stat19 } from "node:fs/promises";
 import { dirname as dirname15 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -26392,7 +26448,7 @@ async function thinCheckpoints(repo, keep) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm18(location.tempDir, { recursive: true, force: true });
+    await rm17(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
@@ -26501,7 +26557,7 @@ var init_upkeep = __esm({
 // src/checkpoints/store.ts
 import { access as access4, readFile as readFile14, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join33, sep as sep8 } from "node:path";
+import { join as join35, sep as sep8 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access4(path2);
@@ -26529,7 +26585,7 @@ var init_store = __esm({
     init_capture();
     init_message2();
     init_project_id();
-    init_record();
+    init_record2();
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
@@ -26724,7 +26780,7 @@ var init_store = __esm({
        */
       async mirrorUserExcludes() {
         const wanted = this.userExcludes === null ? "" : await readFile14(this.userExcludes, "utf8").catch(() => "");
-        const target = join33(this.location.gitDir, "info", "exclude");
+        const target = join35(this.location.gitDir, "info", "exclude");
         const have = await readFile14(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -27045,9 +27101,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join34, resolve as resolve20 } from "node:path";
+import { join as join36, resolve as resolve20 } from "node:path";
 function open6(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -27185,11 +27241,11 @@ var init_checkpoint2 = __esm({
         const cp = await open6(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join34(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join34(dir, "diff.patch");
-        const cleanup = () => rm19(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join36(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join36(dir, "diff.patch");
+        const cleanup = () => rm18(dir, { recursive: true, force: true });
         try {
-          await writeFile9(file, await cp.diffBytes(hash));
+          await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -27632,7 +27688,7 @@ var init_gate2 = __esm({
 });
 
 // types/agent-hooks.ts
-var id, name, path, word, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
+var id, name, path, word, roots, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
 var init_agent_hooks = __esm({
   "types/agent-hooks.ts"() {
     "use strict";
@@ -27642,6 +27698,7 @@ var init_agent_hooks = __esm({
     name = string2().check(_minLength(1), _maxLength(100));
     path = string2().check(_minLength(1), _maxLength(4096));
     word = string2().check(_maxLength(200));
+    roots = array(path).check(_maxLength(100));
     ClaudeStyleEvent = object({
       session_id: optional(id),
       thread_id: optional(id),
@@ -27668,7 +27725,7 @@ var init_agent_hooks = __esm({
       hook_event_name: name,
       conversation_id: id,
       generation_id: optional(word),
-      workspace_roots: optional(array(path).check(_maxLength(100))),
+      workspace_roots: optional(roots),
       cwd: optional(path),
       prompt: optional(string2()),
       file_path: optional(path),
@@ -27688,7 +27745,7 @@ var init_agent_hooks = __esm({
     ClineEvent = object({
       hookName: name,
       taskId: id,
-      workspaceRoots: optional(array(path).check(_maxLength(100))),
+      workspaceRoots: optional(roots),
       userPromptSubmit: optional(object({ prompt: optional(string2()) })),
       postToolUse: optional(object({ toolName: optional(word), success: optional(boolean2()) })),
       taskStart: optional(
@@ -27744,12 +27801,12 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir12, rename as rename6, stat as stat20 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat20 } from "node:fs/promises";
 import { dirname as dirname16 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
-    await mkdir12(dirname16(file), { recursive: true });
+    await mkdir11(dirname16(file), { recursive: true });
     const size = await stat20(file).then(
       (st) => st.size,
       () => 0
@@ -27773,7 +27830,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join35 } from "node:path";
+import { join as join37 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -27790,7 +27847,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join35(layout(home).logs, "hooks.log");
+  return join37(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -28732,8 +28789,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile15, rm as rm20 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { chmod, readFile as readFile15, rm as rm19 } from "node:fs/promises";
+import { join as join38 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -28743,7 +28800,7 @@ exec ${command}
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
-    const file = join36(target.file, event);
+    const file = join38(target.file, event);
     const current = await readFile15(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
@@ -28762,7 +28819,7 @@ async function planScripts(target, command) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm20(file, { force: true });
+    if (text === null) await rm19(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -28779,10 +28836,10 @@ var init_scripts = __esm({
 });
 
 // src/hooks/install/targets.ts
-import { join as join37 } from "node:path";
+import { join as join39 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join37(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join39(base, place.scope === "project" ? project : user);
   switch (agent) {
     case "claude-code":
       return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
@@ -29987,7 +30044,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile16, rm as rm21 } from "node:fs/promises";
+import { readFile as readFile16, rm as rm20 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -30022,7 +30079,7 @@ async function apply(agent, action, opts) {
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
-    if (plan.text === null) await rm21(target.file, { force: true });
+    if (plan.text === null) await rm20(target.file, { force: true });
     else await writeFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
