@@ -20,6 +20,17 @@ cmd=$1
 ws=$2
 cd "$ws"
 
+# Points git at the private git dir $1 (its own index and objects) for the rest of the script,
+# stages the workspace there and sets $tree. Not in a subshell: the exports must stay.
+private_tree() {
+  GIT_DIR=$1
+  GIT_WORK_TREE=$ws
+  GIT_INDEX_FILE=$1/index
+  export GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+  git add -A
+  tree=$(git write-tree)
+}
+
 case "$cmd" in
 before)
   head=$(git rev-parse --verify HEAD)
@@ -46,22 +57,12 @@ after)
   echo "$commit"
   ;;
 track)
-  GIT_DIR=$3
-  GIT_WORK_TREE=$ws
-  GIT_INDEX_FILE=$3/index
-  export GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
-  git add -A
-  tree=$(git write-tree)
+  private_tree "$3"
   git update-ref refs/floor/latest "$tree"
   echo "$tree"
   ;;
 checkpoint)
-  GIT_DIR=$3
-  GIT_WORK_TREE=$ws
-  GIT_INDEX_FILE=$3/index
-  export GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
-  git add -A
-  tree=$(git write-tree)
+  private_tree "$3"
   commit=$(printf 'floor checkpoint\n' | git commit-tree "$tree")
   git update-ref refs/floor/latest "$commit"
   echo "$commit"

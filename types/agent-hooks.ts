@@ -11,6 +11,8 @@ const id = z.string().check(z.minLength(1), z.maxLength(256));
 const name = z.string().check(z.minLength(1), z.maxLength(100));
 const path = z.string().check(z.minLength(1), z.maxLength(4096));
 const word = z.string().check(z.maxLength(200));
+/** A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`). */
+const roots = z.array(path).check(z.maxLength(100));
 
 /**
  * Claude Code and the agents that copied its protocol: Codex (plus `turn_id`; the session may come
@@ -48,7 +50,7 @@ export const CursorEvent = z.object({
   hook_event_name: name,
   conversation_id: id,
   generation_id: z.optional(word),
-  workspace_roots: z.optional(z.array(path).check(z.maxLength(100))),
+  workspace_roots: z.optional(roots),
   cwd: z.optional(path),
   prompt: z.optional(z.string()),
   file_path: z.optional(path),
@@ -77,7 +79,7 @@ export type CopilotEvent = z.infer<typeof CopilotEvent>;
 export const ClineEvent = z.object({
   hookName: name,
   taskId: id,
-  workspaceRoots: z.optional(z.array(path).check(z.maxLength(100))),
+  workspaceRoots: z.optional(roots),
   userPromptSubmit: z.optional(z.object({ prompt: z.optional(z.string()) })),
   postToolUse: z.optional(z.object({ toolName: z.optional(word), success: z.optional(z.boolean()) })),
   taskStart: z.optional(

@@ -3330,10 +3330,10 @@ function convert(name2, decl, value, help) {
   }
   return value;
 }
-function atMostOne(values, names) {
-  const given = names.filter((n) => values[n] !== void 0 && values[n] !== false);
+function atMostOne(values, names2) {
+  const given = names2.filter((n) => values[n] !== void 0 && values[n] !== false);
   if (given.length > 1)
-    throw new UsageError(`give ${names.map((n) => `--${n}`).join(" or ")}, not both`, {
+    throw new UsageError(`give ${names2.map((n) => `--${n}`).join(" or ")}, not both`, {
       details: { options: given }
     });
 }
@@ -5000,8 +5000,8 @@ var init_agent_trace = __esm({
 
 // src/fs/path-bytes.ts
 function decodeBytes(buf) {
-  const plain = buf.toString("utf8");
-  if (!plain.includes("\uFFFD") || Buffer.from(plain, "utf8").equals(buf)) return plain;
+  const plain2 = buf.toString("utf8");
+  if (!plain2.includes("\uFFFD") || Buffer.from(plain2, "utf8").equals(buf)) return plain2;
   let out = "";
   let i = 0;
   while (i < buf.length) {
@@ -5090,12 +5090,12 @@ var init_empty_tree = __esm({
 });
 
 // src/git/parsers/batch-check.ts
-function parseBatchCheck(names, output) {
+function parseBatchCheck(names2, output) {
   const lines = output.split("\n");
-  if (lines.pop() !== "" || lines.length !== names.length) {
-    throw malformed(`${names.length} names asked, ${lines.length} answer lines`);
+  if (lines.pop() !== "" || lines.length !== names2.length) {
+    throw malformed(`${names2.length} names asked, ${lines.length} answer lines`);
   }
-  return names.map((name2, i) => answer(name2, lines[i]));
+  return names2.map((name2, i) => answer(name2, lines[i]));
 }
 function answer(name2, line) {
   if (line === `${name2} missing`) return { name: name2, found: false, reason: "missing" };
@@ -5259,12 +5259,12 @@ var init_diff_changes = __esm({
 // src/git/diff-stats.ts
 async function resolveDiffTrees(repo, from, to) {
   const revs = (from === null ? [to] : [from, to]).map(checkRevision);
-  const names = revs.flatMap((rev) => [`${rev}^{tree}`, rev]);
+  const names2 = revs.flatMap((rev) => [`${rev}^{tree}`, rev]);
   const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
-    input: names.map((n) => `${n}
+    input: names2.map((n) => `${n}
 `).join("")
   });
-  const answers = parseBatchCheck(names, out.stdout.toString("utf8"));
+  const answers = parseBatchCheck(names2, out.stdout.toString("utf8"));
   const ids = revs.map((rev, i) => {
     const [tree, bare] = [answers[2 * i], answers[2 * i + 1]];
     if (tree?.found) return tree.id;
@@ -5432,17 +5432,17 @@ async function resolveRevision(repo, rev, peel = "commit") {
   const { stdout } = await runGit(repo, ["cat-file", "--batch-check"], { input: `${wanted}
 ${rev}
 ` });
-  const [peeled = "", plain = ""] = stdout.split("\n");
+  const [peeled = "", plain2 = ""] = stdout.split("\n");
   const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
   if (hit) return assertGitId(hit[1], "cat-file --batch-check");
-  if (plain === `${rev} ambiguous`) {
+  if (plain2 === `${rev} ambiguous`) {
     const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
     throw new AmbiguousIdError(
       `${rev} matches ${candidates.length} objects; give more characters of the id`,
       { details: { rev, candidates } }
     );
   }
-  const other = /^[0-9a-f]+ ([a-z]+) \d+$/.exec(plain);
+  const other = /^[0-9a-f]+ ([a-z]+) \d+$/.exec(plain2);
   const why = other ? `it is a ${other[1]}, not a ${peel}` : "no such revision";
   throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, {
     details: { rev, peel, ...other ? { type: other[1] } : {} }
@@ -5801,25 +5801,26 @@ var init_diff_stdin = __esm({
 function parseBlamePorcelain(buf) {
   const text = buf.toString("latin1");
   const out = [];
-  const names = /* @__PURE__ */ new Map();
+  const names2 = /* @__PURE__ */ new Map();
   let pending = null;
   let pos = 0;
   while (pos < text.length) {
     let eol = text.indexOf("\n", pos);
     if (eol < 0) eol = text.length;
-    const line = text.slice(pos, eol);
+    const content = pending !== null && text.charCodeAt(pos) === 9;
+    const line = content ? "	" : text.slice(pos, eol);
     pos = eol + 1;
     if (pending === null) {
       const m = LINE_HEADER.exec(line);
       if (!m) throw unparseable("blame --porcelain", "expected a line header", line);
       pending = { commit: m[1], origLine: Number(m[2]), finalLine: Number(m[3]) };
     } else if (line.startsWith("	")) {
-      const filename = names.get(pending.commit);
+      const filename = names2.get(pending.commit);
       if (filename === void 0) throw unparseable("blame --porcelain", `no filename for ${pending.commit}`);
       out.push({ ...pending, filename });
       pending = null;
     } else if (line.startsWith("filename ")) {
-      names.set(pending.commit, unquotePath(line.slice(9)));
+      names2.set(pending.commit, unquotePath(line.slice(9)));
     }
   }
   if (pending !== null) throw unparseable("blame --porcelain", "output ends inside a line");
@@ -6026,42 +6027,1007 @@ var init_message = __esm({
   }
 });
 
+// src/fs/atomic.ts
+import { mkdir as mkdir2, open, rename, rm as rm3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname3, join as join7 } from "node:path";
+function tempPathBeside(path2) {
+  return join7(dirname3(path2), `.${basename2(path2)}.${process.pid}.${randomHex(6)}.tmp`);
+}
+async function replaceFileAtomic(path2, fill) {
+  const dir = dirname3(path2);
+  const temp = tempPathBeside(path2);
+  try {
+    await mkdir2(dir, { recursive: true });
+    const result = await fill(temp);
+    await fsyncFile(temp);
+    await rename(temp, path2);
+    await fsyncDir(dir);
+    return result;
+  } catch (cause) {
+    await rm3(temp, { force: true }).catch(() => void 0);
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(
+      `could not write ${path2} (${errnoOf(cause)}); check free space and permissions, then retry`,
+      { cause, details: { path: path2 } }
+    );
+  }
+}
+async function writeFileAtomic(path2, data) {
+  await replaceFileAtomic(path2, async (temp) => {
+    const handle = await open(temp, "wx", 420);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function writeJsonAtomic(path2, value) {
+  await writeFileAtomic(path2, `${JSON.stringify(value, null, 2)}
+`);
+}
+async function fsyncFile(path2) {
+  const handle = await open(path2, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function fsyncDir(dir) {
+  let handle;
+  try {
+    handle = await open(dir, "r");
+    await handle.sync();
+  } catch {
+  } finally {
+    await handle?.close().catch(() => void 0);
+  }
+}
+function errnoOf(cause) {
+  const code2 = cause?.code;
+  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
+}
+var TEMP_NAME;
+var init_atomic = __esm({
+  "src/fs/atomic.ts"() {
+    "use strict";
+    init_errors();
+    init_random();
+    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  }
+});
+
+// src/fs/lock.ts
+import { readFileSync } from "node:fs";
+import { link, mkdir as mkdir3, readFile as readFile5, rename as rename2, rm as rm4, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { dirname as dirname4 } from "node:path";
+async function withLock(path2, opts, fn) {
+  const handle = await acquire(path2, opts);
+  try {
+    return await fn(handle);
+  } finally {
+    await release(handle);
+  }
+}
+async function acquire(path2, opts) {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const tooLong2 = timeoutProblem(timeoutMs, "the lock timeout (lockTimeoutMs)", 0);
+  if (tooLong2 !== null) throw new InvalidArgumentError(tooLong2, { details: { lockTimeoutMs: timeoutMs } });
+  const startTime = processStartTime(process.pid);
+  const owner = {
+    pid: process.pid,
+    hostname: hostname(),
+    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
+    token: randomHex(12),
+    purpose: opts.purpose ?? "agentgate",
+    ...startTime === null ? {} : { startTime }
+  };
+  HELD.add(owner.token);
+  try {
+    return await waitFor(path2, owner, timeoutMs);
+  } catch (error2) {
+    HELD.delete(owner.token);
+    throw error2;
+  }
+}
+async function waitFor(path2, owner, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 5;
+  for (; ; ) {
+    if (await tryCreate(path2, owner)) return { path: path2, owner, recovered: null };
+    const current = await readOwner(path2);
+    if (current !== null && isProvablyDead(current) && await takeOver(path2, current, owner)) {
+      return { path: path2, owner, recovered: current };
+    }
+    if (Date.now() >= deadline) {
+      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
+      throw new LockTimeoutError(
+        `${path2} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
+        { details: { path: path2, owner: current, timeoutMs } }
+      );
+    }
+    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
+    delay = Math.min(delay * 2, 100);
+  }
+}
+async function tryCreate(path2, owner) {
+  const temp = `${path2}.${owner.token}.tmp`;
+  const failed = (cause) => new WriteFailedError(
+    `could not create lock ${path2} (${errnoOf(cause)}); check permissions and free space`,
+    { cause, details: { path: path2 } }
+  );
+  try {
+    try {
+      await mkdir3(dirname4(path2), { recursive: true });
+      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    } catch (cause) {
+      throw failed(cause);
+    }
+    try {
+      await link(temp, path2);
+      return true;
+    } catch (cause) {
+      if (cause.code === "EEXIST") return false;
+      throw failed(cause);
+    }
+  } finally {
+    await rm4(temp, { force: true }).catch(() => void 0);
+  }
+}
+async function takeOver(path2, stale, owner) {
+  const breaker2 = `${path2}.break`;
+  if (!await tryCreate(breaker2, owner)) {
+    const other = await readOwner(breaker2);
+    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
+    return false;
+  }
+  const temp = `${path2}.${owner.token}.tmp`;
+  try {
+    if ((await readOwner(path2))?.token !== stale.token) return false;
+    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
+    await rename2(temp, path2);
+    return true;
+  } catch (cause) {
+    throw new WriteFailedError(
+      `could not take over lock ${path2} (${errnoOf(cause)}); check permissions and free space`,
+      { cause, details: { path: path2 } }
+    );
+  } finally {
+    await rm4(temp, { force: true }).catch(() => void 0);
+    await rm4(breaker2, { force: true }).catch(() => void 0);
+  }
+}
+async function readOwner(path2) {
+  try {
+    const parsed = JSON.parse(await readFile5(path2, "utf8"));
+    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
+      return { createdAt: "", purpose: "unknown", ...parsed };
+    }
+  } catch {
+  }
+  return null;
+}
+function isProcessGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (cause) {
+    return cause.code === "ESRCH";
+  }
+}
+function isProvablyDead(owner) {
+  if (owner.hostname !== hostname()) return false;
+  if (owner.pid === process.pid) return !HELD.has(owner.token);
+  if (isProcessGone(owner.pid)) return true;
+  const now = processStat(owner.pid);
+  if (now === null) return false;
+  if (now.state === "Z" || now.state === "X") return true;
+  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
+}
+function processStartTime(pid) {
+  return processStat(pid)?.startTime ?? null;
+}
+function processStat(pid) {
+  try {
+    const stat23 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat23.slice(stat23.lastIndexOf(")") + 2).split(" ");
+    const [state, startTime] = [fields[0], fields[19]];
+    return state === void 0 || startTime === void 0 ? null : { state, startTime };
+  } catch {
+    return null;
+  }
+}
+async function removeIfStill(path2, stale) {
+  const grave = `${path2}.${randomHex(6)}.stale`;
+  try {
+    await rename2(path2, grave);
+  } catch {
+    return false;
+  }
+  const moved = await readOwner(grave);
+  if (moved?.token !== stale.token) {
+    await link(grave, path2).catch(() => void 0);
+    await rm4(grave, { force: true });
+    return false;
+  }
+  await rm4(grave, { force: true });
+  return true;
+}
+async function release(handle) {
+  try {
+    const current = await readOwner(handle.path);
+    if (current?.token === handle.owner.token) await rm4(handle.path, { force: true });
+  } finally {
+    HELD.delete(handle.owner.token);
+  }
+}
+function sleep(ms) {
+  return new Promise((resolve22) => setTimeout(resolve22, ms));
+}
+var DEFAULT_LOCK_TIMEOUT_MS, HELD;
+var init_lock = __esm({
+  "src/fs/lock.ts"() {
+    "use strict";
+    init_duration();
+    init_errors();
+    init_atomic();
+    init_random();
+    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
+    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
+  }
+});
+
+// src/fs/sweep.ts
+import { readdir as readdir2, rm as rm5, stat as stat3 } from "node:fs/promises";
+import { join as join8 } from "node:path";
+async function sweepTempFiles(dir, opts = {}) {
+  const removed = [];
+  for (const name2 of await listDir(dir)) {
+    const m = (opts.pattern ?? TEMP_NAME).exec(name2);
+    if (m === null) continue;
+    const path2 = join8(dir, name2);
+    const info = await stat3(path2).catch(() => null);
+    if (info === null) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
+      await rm5(path2, { force: true });
+      removed.push(path2);
+    }
+  }
+  return removed;
+}
+async function sweepGitTemporaries(gitDir) {
+  const removed = [];
+  const objects = join8(gitDir, "objects");
+  const dirs = [
+    objects,
+    join8(objects, "pack"),
+    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join8(objects, n))
+  ];
+  for (const dir of dirs) {
+    for (const name2 of await listDir(dir)) {
+      if (!GIT_TEMPORARY.test(name2)) continue;
+      const path2 = join8(dir, name2);
+      await rm5(path2, { force: true, recursive: true });
+      removed.push(path2);
+    }
+  }
+  await rm5(join8(gitDir, "gc.pid"), { force: true });
+  return removed;
+}
+async function listDir(dir) {
+  try {
+    return await readdir2(dir);
+  } catch {
+    return [];
+  }
+}
+var TEMP_SWEEP_AGE_MS, GIT_TEMPORARY;
+var init_sweep = __esm({
+  "src/fs/sweep.ts"() {
+    "use strict";
+    init_atomic();
+    init_lock();
+    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
+    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+  }
+});
+
+// src/store/json-file.ts
+import { readdir as readdir3, readFile as readFile6 } from "node:fs/promises";
+import { join as join9 } from "node:path";
+function corruptFile(path2, what, reason, cause) {
+  return new StoreCorruptError(
+    `${path2} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
+    { cause, details: { path: path2, reason } }
+  );
+}
+async function readJsonFile(path2, schema, what) {
+  const text = await readJsonText(path2, what);
+  return text === null ? null : parseJsonText(path2, text, schema, what);
+}
+async function readJsonText(path2, what) {
+  try {
+    return await readFile6(path2, "utf8");
+  } catch (cause) {
+    if (cause.code === "ENOENT") return null;
+    throw corruptFile(path2, what, `unreadable (${errnoOf(cause)})`, cause);
+  }
+}
+function parseJsonText(path2, text, schema, what) {
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw corruptFile(
+      path2,
+      what,
+      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
+      cause
+    );
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw corruptFile(path2, what, describeIssues(parsed.error.issues), parsed.error);
+  return parsed.data;
+}
+function describeIssues(issues) {
+  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
+}
+async function listJsonNames(dir) {
+  let entries;
+  try {
+    entries = await readdir3(dir);
+  } catch (cause) {
+    if (cause.code === "ENOENT") return [];
+    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
+  }
+  return entries.filter((name2) => name2.endsWith(".json") && !name2.startsWith(".")).map((name2) => name2.slice(0, -".json".length)).sort();
+}
+async function mapLimit(items, fn, limit = 32) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+async function loadAll(dir, what, load) {
+  const items = [];
+  const problems = [];
+  await mapLimit(await listJsonNames(dir), async (name2) => {
+    try {
+      const item = await load(name2);
+      if (item !== null) items.push(item);
+    } catch (error2) {
+      problems.push(asStoreProblem(error2, join9(dir, `${name2}.json`), what));
+    }
+  });
+  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
+  return { items, problems };
+}
+function asStoreProblem(error2, path2, what) {
+  if (error2 instanceof StoreCorruptError) return error2;
+  if (error2 instanceof InvalidIdError)
+    return corruptFile(path2, what, "its file name is not a valid id", error2);
+  throw error2;
+}
+var init_json_file = __esm({
+  "src/store/json-file.ts"() {
+    "use strict";
+    init_errors();
+    init_atomic();
+  }
+});
+
+// src/store/snapshot-scan.ts
+function mayHoldString(text, strings) {
+  if (text.includes("\\u") || text.includes("\\/")) return true;
+  return strings.some((s) => text.includes(JSON.stringify(s)));
+}
+var SnapshotScan;
+var init_snapshot_scan = __esm({
+  "src/store/snapshot-scan.ts"() {
+    "use strict";
+    SnapshotScan = class {
+      constructor(texts, parse5) {
+        this.texts = texts;
+        this.parse = parse5;
+      }
+      texts;
+      parse;
+      parsed = /* @__PURE__ */ new Map();
+      /**
+       * The usable snapshots whose text may hold one of `strings` (a superset: check the fields), plus
+       * every one picked before. A file that does not parse or validate is left out, as `list` does.
+       */
+      pick(strings) {
+        const out = [];
+        for (const t of this.texts) {
+          if (!this.parsed.has(t.id) && mayHoldString(t.text, strings)) this.parsed.set(t.id, this.tryParse(t));
+          const s = this.parsed.get(t.id);
+          if (s !== void 0 && s !== null) out.push(s);
+        }
+        return out;
+      }
+      tryParse(t) {
+        try {
+          return this.parse(t);
+        } catch {
+          return null;
+        }
+      }
+    };
+  }
+});
+
+// types/run.ts
+function setAsideBy(restarts, iteration) {
+  return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
+}
+var RunRestart, RunRecord;
+var init_run = __esm({
+  "types/run.ts"() {
+    "use strict";
+    init_zod();
+    init_snapshot();
+    RunRestart = strictObject({
+      from: int().check(_nonnegative()),
+      sha: Sha,
+      lastIteration: int().check(_nonnegative()),
+      at: IsoDate
+    });
+    RunRecord = object({
+      runId: SafeId,
+      workspace: string2().check(_minLength(1)),
+      createdAt: IsoDate,
+      updatedAt: IsoDate,
+      before: nullable(BeforeState),
+      /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
+      beforeUsedBy: optional(
+        nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
+      ),
+      snapshotIds: array(SafeId),
+      /** Declared restarts, oldest first; absent when there were none. */
+      restarts: optional(array(RunRestart)),
+      /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
+      recordedWorkspace: optional(string2().check(_minLength(1)))
+    });
+  }
+});
+
+// src/store/run-records.ts
+import { join as join10 } from "node:path";
+function requireWorkspace(workspace) {
+  if (typeof workspace !== "string" || workspace.length === 0)
+    throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
+  return workspace;
+}
+function assertRunWorkspace(run, runId, workspace) {
+  if (run === null || run.workspace === workspace) return;
+  throw new RunWorkspaceMismatchError(
+    `run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`,
+    {
+      details: { runId, workspace: run.workspace, given: workspace }
+    }
+  );
+}
+var RunRecords;
+var init_run_records = __esm({
+  "src/store/run-records.ts"() {
+    "use strict";
+    init_snapshot();
+    init_run();
+    init_errors();
+    init_atomic();
+    init_json_file();
+    init_lock();
+    init_paths();
+    RunRecords = class {
+      constructor(home, lockTimeoutMs) {
+        this.home = home;
+        this.lockTimeoutMs = lockTimeoutMs;
+      }
+      home;
+      lockTimeoutMs;
+      path(runId) {
+        return join10(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
+      }
+      /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
+      async load(runId) {
+        const path2 = this.path(runId);
+        const record3 = await readJsonFile(path2, RunRecord, "run record");
+        if (record3 !== null && record3.runId !== runId)
+          throw corruptFile(path2, "run record", `it names run ${JSON.stringify(record3.runId)}`);
+        return record3;
+      }
+      /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
+      async list() {
+        const { items: runs3, problems } = await loadAll(
+          layout(this.home).runs,
+          "run record",
+          (name2) => this.load(name2)
+        );
+        runs3.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
+        return { runs: runs3, problems };
+      }
+      /** Ids of the runs whose records link `snapshotId` (a scan: used only to repair dangling links). */
+      async linking(snapshotId) {
+        const { runs: runs3 } = await this.list();
+        return runs3.filter((run) => run.snapshotIds.includes(snapshotId)).map((run) => run.runId);
+      }
+      /**
+       * Read-modify-write of one record under the run's lock. `change` gets the current record (a
+       * fresh one when `workspace` is given and none exists) and returns the next record, or null to
+       * leave the file untouched. Returns the record as stored afterwards.
+       */
+      async update(runId, workspace, change) {
+        const path2 = this.path(runId);
+        const lockPath = join10(layout(this.home).locks, `run-${runId}.lock`);
+        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
+          const now = (/* @__PURE__ */ new Date()).toISOString();
+          const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
+          if (current === null) return null;
+          if (workspace !== null) assertRunWorkspace(current, runId, workspace);
+          const next = await change(current);
+          if (next === null) return current;
+          const checked = RunRecord.safeParse({ ...next, updatedAt: now });
+          if (!checked.success)
+            throw new InvalidArgumentError(
+              `run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`,
+              { details: { runId, path: path2 } }
+            );
+          await writeJsonAtomic(path2, checked.data);
+          return checked.data;
+        });
+      }
+      /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
+      async recordBefore(runId, workspace, before2, restart = null) {
+        assertSafeId(runId, "run id");
+        const parsed = BeforeState.safeParse(before2);
+        if (!parsed.success)
+          throw new InvalidArgumentError(
+            `before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`,
+            { details: { runId } }
+          );
+        if (parsed.data.runId !== runId)
+          throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
+            details: { runId }
+          });
+        return await this.update(runId, requireWorkspace(workspace), (current) => ({
+          ...current,
+          before: parsed.data,
+          beforeUsedBy: null,
+          ...restart === null ? {} : { restarts: [...current.restarts ?? [], restart] }
+        }));
+      }
+      /**
+       * Links a snapshot into its run, keeping `snapshotIds` ordered by iteration. Linking an id that
+       * is already linked changes nothing. A second snapshot of an iteration that already has one is
+       * kept after it (both stay linked: nothing the store recorded is dropped silently). Positions
+       * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
+       * read keep their place.
+       */
+      async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false) {
+        assertSafeId(runId, "run id");
+        assertSafeId(snapshotId, "snapshot id");
+        if (!Number.isInteger(iteration) || iteration < 0)
+          throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, {
+            details: { iteration }
+          });
+        return await this.update(runId, requireWorkspace(workspace), async (current) => {
+          const used = usesBefore ? { beforeUsedBy: { snapshotId, iteration } } : {};
+          if (current.snapshotIds.includes(snapshotId))
+            return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
+          const ids = [...current.snapshotIds];
+          let at = ids.length;
+          while (at > 0) {
+            const previous = await iterationOf(ids[at - 1]);
+            if (previous === null || previous <= iteration) break;
+            at -= 1;
+          }
+          ids.splice(at, 0, snapshotId);
+          return { ...current, snapshotIds: ids, ...used };
+        });
+      }
+      /** Removes a link; true when the run had it. A run without a record has nothing to unlink. */
+      async unlink(runId, snapshotId) {
+        let removed = false;
+        await this.update(runId, null, (current) => {
+          if (!current.snapshotIds.includes(snapshotId)) return null;
+          removed = true;
+          return { ...current, snapshotIds: current.snapshotIds.filter((id2) => id2 !== snapshotId) };
+        });
+        return removed;
+      }
+    };
+  }
+});
+
+// src/store/snapshot-store.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+import { rm as rm6, stat as stat4 } from "node:fs/promises";
+import { join as join11, resolve as resolve4 } from "node:path";
+function byRunThenIteration(a, b) {
+  return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+}
+function danglingLink(runFile, id2, snapshotFile) {
+  return new StoreCorruptError(
+    `${runFile} links snapshot ${id2}, but ${snapshotFile} does not exist. Restore that file from a backup, or delete snapshot ${id2} to drop the link`,
+    { details: { path: runFile, snapshotId: id2, missing: snapshotFile } }
+  );
+}
+async function removeFile(path2) {
+  const exists4 = await stat4(path2).then(
+    () => true,
+    () => false
+  );
+  if (!exists4) return false;
+  try {
+    await rm6(path2, { force: true });
+    return true;
+  } catch (cause) {
+    throw new WriteFailedError(`could not remove ${path2} (${errnoOf(cause)}); check permissions`, {
+      cause,
+      details: { path: path2 }
+    });
+  }
+}
+var SCAN_SLICE, SnapshotStore;
+var init_snapshot_store = __esm({
+  "src/store/snapshot-store.ts"() {
+    "use strict";
+    init_sweep();
+    init_snapshot();
+    init_errors();
+    init_atomic();
+    init_json_file();
+    init_snapshot_scan();
+    init_lock();
+    init_paths();
+    init_run_records();
+    SCAN_SLICE = 128;
+    SnapshotStore = class {
+      home;
+      lockTimeoutMs;
+      runs;
+      constructor(home, options = {}) {
+        this.home = resolve4(home);
+        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+        this.runs = new RunRecords(this.home, this.lockTimeoutMs);
+      }
+      snapshotPath(id2) {
+        return join11(layout(this.home).snapshots, `${assertSafeId(id2, "snapshot id")}.json`);
+      }
+      runPath(runId) {
+        return this.runs.path(runId);
+      }
+      /**
+       * Validates and stores a snapshot. Saving the same snapshot again is a no-op (safe to retry);
+       * a different snapshot under an existing id is refused with CONCURRENT_UPDATE unless `replace`
+       * is set, because ids are unique and a silent overwrite would lose a record. Returns what was stored.
+       */
+      async save(snapshot, options = {}) {
+        const id2 = snapshot?.id;
+        if (typeof id2 === "string") assertSafeId(id2, "snapshot id");
+        const runId = snapshot?.runId;
+        if (typeof runId === "string") assertSafeId(runId, "run id");
+        const parsed = Snapshot.safeParse(snapshot);
+        if (!parsed.success) {
+          throw new InvalidArgumentError(
+            `snapshot ${typeof id2 === "string" ? id2 : "(no id)"} is not valid: ${describeIssues(parsed.error.issues)}`,
+            {
+              details: { issues: parsed.error.issues }
+            }
+          );
+        }
+        const valid = parsed.data;
+        const path2 = this.snapshotPath(valid.id);
+        await this.withSnapshotLock(valid.id, async () => {
+          if (!options.replace) {
+            const existing = await this.load(valid.id);
+            if (existing !== null && JSON.stringify(existing) === JSON.stringify(valid)) return;
+            if (existing !== null) {
+              throw new ConcurrentUpdateError(
+                `${path2} already holds a different snapshot ${valid.id}; snapshot ids are unique, so this is a second writer or a reused id`,
+                {
+                  details: { path: path2, id: valid.id }
+                }
+              );
+            }
+          }
+          await writeJsonAtomic(path2, valid);
+        });
+        return valid;
+      }
+      /** The snapshot, or null when there is none; STORE_CORRUPT when its file is unusable. */
+      async load(id2) {
+        const text = await readJsonText(this.snapshotPath(id2), "snapshot");
+        return text === null ? null : this.parseText({ id: id2, text });
+      }
+      /** A snapshot file's text as the snapshot; STORE_CORRUPT when unusable or holding another id. */
+      parseText({ id: id2, text }) {
+        const path2 = this.snapshotPath(id2);
+        const snapshot = parseJsonText(path2, text, Snapshot, "snapshot");
+        if (snapshot.id !== id2)
+          throw corruptFile(path2, "snapshot", `it holds snapshot ${JSON.stringify(snapshot.id)}`);
+        return snapshot;
+      }
+      /**
+       * Every snapshot file read, none parsed yet (`list` without the parsing): provenance picks the
+       * few that name a path. Files that cannot be read or named are left out, as `list` reports them.
+       * The reads are synchronous, in slices with a turn of the event loop between them: a file read
+       * through fs/promises costs four thread-pool round trips, and for hundreds of small files that
+       * was eight times the CPU of reading them here.
+       */
+      async scan() {
+        const texts = [];
+        const ids = await listJsonNames(layout(this.home).snapshots);
+        for (let i = 0; i < ids.length; i += SCAN_SLICE) {
+          if (i > 0) await new Promise((resolve22) => setImmediate(resolve22));
+          for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
+            try {
+              texts.push({ id: id2, text: readFileSync2(this.snapshotPath(id2), "utf8") });
+            } catch {
+            }
+          }
+        }
+        texts.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+        return new SnapshotScan(texts, (t) => this.parseText(t));
+      }
+      /**
+       * The run's snapshots ordered by iteration, read through its run record. RUN_NOT_FOUND without a
+       * record; STORE_CORRUPT when a linked snapshot is missing, unusable or belongs to another run
+       * (use `inspectRun` to get the rest anyway).
+       */
+      async loadByRun(runId) {
+        const { snapshots, problems } = await this.inspectRun(runId);
+        if (problems[0] !== void 0) throw problems[0];
+        return snapshots;
+      }
+      /** Like `loadByRun`, but a bad link is reported in `problems` instead of stopping the rest. */
+      async inspectRun(runId) {
+        const run = await this.loadRun(runId);
+        if (run === null)
+          throw new RunNotFoundError(
+            `no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`,
+            { details: { runId } }
+          );
+        const snapshots = [];
+        const problems = [];
+        for (const id2 of run.snapshotIds) {
+          try {
+            snapshots.push(await this.loadLinked(runId, id2));
+          } catch (error2) {
+            if (!(error2 instanceof StoreCorruptError)) throw error2;
+            problems.push(error2);
+          }
+        }
+        snapshots.sort((a, b) => a.iteration - b.iteration);
+        return { run, snapshots, problems };
+      }
+      /**
+       * The run's snapshot of the highest iteration, or null when it has none. Reads that one file
+       * alone: `link` keeps `snapshotIds` ordered by iteration. STORE_CORRUPT as `loadByRun`.
+       */
+      async loadLast(run) {
+        const id2 = run.snapshotIds.at(-1);
+        return id2 === void 0 ? null : this.loadLinked(run.runId, id2);
+      }
+      /** Snapshot `id`, linked from run `runId`: STORE_CORRUPT when it is missing, unusable or another run's. */
+      async loadLinked(runId, id2) {
+        const runFile = this.runPath(runId);
+        let snapshot;
+        try {
+          snapshot = await this.load(id2);
+        } catch (error2) {
+          throw asStoreProblem(error2, this.snapshotPath(id2), "snapshot");
+        }
+        if (snapshot === null) throw danglingLink(runFile, id2, this.snapshotPath(id2));
+        if (snapshot.runId !== runId)
+          throw corruptFile(
+            runFile,
+            "run record",
+            `it links snapshot ${id2}, which belongs to run ${snapshot.runId}`
+          );
+        return snapshot;
+      }
+      /**
+       * Removes the snapshot's metadata and its link from its run (under the run's lock, link first, so
+       * a crash in between leaves an unlinked file rather than a dangling link). A snapshot whose file
+       * is corrupt or already gone is unlinked from every run that still links it. SNAPSHOT_NOT_FOUND
+       * when there is neither a file nor a link.
+       */
+      async delete(id2) {
+        const path2 = this.snapshotPath(id2);
+        let owner = null;
+        let hasFile = true;
+        try {
+          owner = await this.load(id2);
+          hasFile = owner !== null;
+        } catch (error2) {
+          if (!(error2 instanceof StoreCorruptError)) throw error2;
+        }
+        const runIds = owner !== null ? [owner.runId] : await this.runs.linking(id2);
+        if (!hasFile && runIds.length === 0) {
+          throw new SnapshotNotFoundError(
+            `no snapshot ${id2} in ${layout(this.home).snapshots}; "list" shows the stored ones`,
+            { details: { id: id2 } }
+          );
+        }
+        const unlinkedFrom = [];
+        for (const runId of runIds) if (await this.runs.unlink(runId, id2)) unlinkedFrom.push(runId);
+        const removedFile = await this.withSnapshotLock(id2, () => removeFile(path2));
+        return { id: id2, removedFile, unlinkedFrom };
+      }
+      /** Every snapshot that loads, by run then iteration, and one STORE_CORRUPT per file that does not. */
+      async list() {
+        const { items: snapshots, problems } = await loadAll(
+          layout(this.home).snapshots,
+          "snapshot",
+          (name2) => this.load(name2)
+        );
+        snapshots.sort(byRunThenIteration);
+        return { snapshots, problems };
+      }
+      /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
+      async listRuns() {
+        return this.runs.list();
+      }
+      /** The run's record, or null; STORE_CORRUPT when its file is unusable. */
+      async loadRun(runId) {
+        return this.runs.load(runId);
+      }
+      /**
+       * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
+       * returns the next record or null to leave it. Used by src/sharing to note where a fetched run was recorded.
+       */
+      async updateRun(runId, workspace, change) {
+        return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
+      }
+      /** Creates the run's record if needed (with `workspace`) and sets its latest before state (and a declared restart). */
+      async recordBefore(runId, workspace, before2, restart = null) {
+        return this.runs.recordBefore(runId, workspace, before2, restart);
+      }
+      /**
+       * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
+       * by iteration. Idempotent; a re-captured iteration keeps both snapshots, the newer after the older.
+       * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
+       * INVALID_ARGUMENT when it names another run or iteration.
+       */
+      async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false) {
+        assertSafeId(runId, "run id");
+        const snapshot = await this.load(snapshotId);
+        if (snapshot === null)
+          throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, {
+            details: { id: snapshotId, runId }
+          });
+        if (snapshot.runId !== runId || snapshot.iteration !== iteration) {
+          throw new InvalidArgumentError(
+            `snapshot ${snapshotId} is iteration ${snapshot.iteration} of run ${snapshot.runId}, not iteration ${iteration} of run ${runId}`,
+            {
+              details: { id: snapshotId, runId, iteration }
+            }
+          );
+        }
+        const iterationOf = async (id2) => {
+          try {
+            return (await this.load(id2))?.iteration ?? null;
+          } catch {
+            return null;
+          }
+        };
+        return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
+      }
+      /**
+       * Removes the temp files a killed writer left in the store (its atomic writes' `.<name>.<pid>.<hex>.tmp`):
+       * only ours, only once their writer is gone or an hour old. For recovery, after a lock takeover.
+       */
+      async sweepTempFiles() {
+        const dirs = layout(this.home);
+        const swept = await Promise.all([dirs.snapshots, dirs.runs].map((dir) => sweepTempFiles(dir)));
+        return swept.flat();
+      }
+      /**
+       * Links the stored snapshots of this run's iteration (taken in `workspace`) that the run does not
+       * link: what a process killed between saving a snapshot and linking it leaves behind. Scans the
+       * whole store, so it is for recovery only. Returns the ids it linked.
+       */
+      async linkUnlinked(runId, workspace, iteration) {
+        const linked = new Set((await this.loadRun(runId))?.snapshotIds ?? []);
+        const { snapshots } = await this.list();
+        const unlinked = snapshots.filter(
+          (s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id)
+        );
+        for (const s of unlinked) await this.linkSnapshot(runId, workspace, s.id, iteration);
+        return unlinked.map((s) => s.id);
+      }
+      /**
+       * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
+       * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has.
+       */
+      async findByPrefix(prefix) {
+        if (typeof prefix !== "string" || !SAFE_ID.test(prefix)) {
+          throw new InvalidIdError(
+            `${JSON.stringify(String(prefix).slice(0, 80))} is neither a snapshot id nor a SHA`,
+            { details: { value: String(prefix).slice(0, 200) } }
+          );
+        }
+        const { snapshots } = await this.list();
+        const exact = snapshots.filter((s) => s.id === prefix);
+        if (exact.length > 0) return exact;
+        const sha = /^[0-9a-f]{4,64}$/i.test(prefix) ? prefix.toLowerCase() : null;
+        return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
+      }
+      withSnapshotLock(id2, fn) {
+        const lockPath = join11(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
+        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
+      }
+    };
+  }
+});
+
 // src/provenance/candidates.ts
 async function loadRunChains(src, repo, runIds, touching) {
+  return (await loadRunChainsWith(src, repo, { runIds, touching })).chains;
+}
+async function loadRunChainsWith(src, repo, q) {
+  const snapshots = await candidateSnapshots(src, q.runIds, q.touching);
+  const nodes = await readCommitNodes(repo, [
+    ...snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
+    ...q.alsoRead ?? []
+  ]);
+  const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
+  const wipParents = await readCommitNodes(
+    repo,
+    wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? []).filter((c) => !nodes.has(c))
+  );
+  for (const [id2, node] of wipParents) nodes.set(id2, node);
+  return { chains: chainsOf(snapshots, nodes), nodes };
+}
+function names(s, paths) {
+  return s.files.some((f) => paths.has(f.path) || f.oldPath !== null && paths.has(f.oldPath));
+}
+async function candidateSnapshots(src, runIds, touching) {
+  const store = src.snapshotter.store;
+  if (runIds === void 0 && touching !== void 0) {
+    const scan = await store.scan();
+    const runs3 = [
+      ...new Set(
+        scan.pick([...touching]).filter((s) => names(s, touching)).map((s) => s.runId)
+      )
+    ];
+    const set = new Set(runs3);
+    return runs3.length === 0 ? [] : scan.pick(runs3).filter((s) => set.has(s.runId)).sort(sameAsList);
+  }
   let snapshots = [];
   if (runIds !== void 0) {
     for (const runId of new Set(runIds)) {
       assertSafeId(runId, "run id");
-      if (await src.snapshotter.store.loadRun(runId) === null)
+      if (await store.loadRun(runId) === null)
         throw new RunNotFoundError(`no run ${runId} in this home; "runs" lists the recorded runs`, {
           details: { runId }
         });
-      snapshots.push(...await src.snapshotter.store.loadByRun(runId));
+      snapshots.push(...await store.loadByRun(runId));
     }
-  } else snapshots.push(...(await src.snapshotter.store.list()).snapshots);
+  } else snapshots = (await store.list()).snapshots;
   if (touching !== void 0) {
-    const runs3 = new Set(
-      snapshots.filter(
-        (s) => s.files.some((f) => touching.has(f.path) || f.oldPath !== null && touching.has(f.oldPath))
-      ).map((s) => s.runId)
-    );
+    const runs3 = new Set(snapshots.filter((s) => names(s, touching)).map((s) => s.runId));
     snapshots = snapshots.filter((s) => runs3.has(s.runId));
   }
-  const nodes = await readCommitNodes(
-    repo,
-    snapshots.flatMap((s) => [s.beforeSha, s.afterSha])
-  );
-  const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
-  const wipParents = await readCommitNodes(
-    repo,
-    wips.flatMap((s) => nodes.get(s.beforeSha)?.parents ?? [])
-  );
+  return snapshots;
+}
+function sameAsList(a, b) {
+  if (a.runId !== b.runId) return a.runId < b.runId ? -1 : 1;
+  return a.iteration - b.iteration || byRunThenIteration(a, b);
+}
+function chainsOf(snapshots, nodes) {
   const byRun = /* @__PURE__ */ new Map();
   for (const s of snapshots) {
     const before2 = nodes.get(s.beforeSha);
     const after2 = nodes.get(s.afterSha);
     if (before2 === void 0 || after2 === void 0) continue;
-    const parent = before2.parents.length === 1 ? wipParents.get(before2.parents[0]) : void 0;
+    const parent = before2.parents.length === 1 ? nodes.get(before2.parents[0]) : void 0;
     const wip = before2.message === wipMessage(s.runId) && parent !== void 0 ? { commit: before2, base: parent } : null;
     const list5 = byRun.get(s.runId) ?? [];
     list5.push({ snapshot: s, iteration: s.iteration, before: before2, after: after2, wip });
@@ -6085,6 +7051,7 @@ var init_candidates = __esm({
     init_provenance();
     init_message();
     init_paths();
+    init_snapshot_store();
   }
 });
 
@@ -6169,13 +7136,13 @@ function parseRefsWithParents(stdout) {
     };
   });
 }
-async function batchCheck(repo, names) {
-  if (names.length === 0) return [];
+async function batchCheck(repo, names2) {
+  if (names2.length === 0) return [];
   const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
-    input: names.map((n) => `${n}
+    input: names2.map((n) => `${n}
 `).join("")
   });
-  return parseBatchCheck(names, out.stdout.toString("utf8"));
+  return parseBatchCheck(names2, out.stdout.toString("utf8"));
 }
 async function readBlobs(repo, ids) {
   const out = /* @__PURE__ */ new Map();
@@ -6305,20 +7272,25 @@ var init_replay = __esm({
 });
 
 // src/provenance/engine.ts
-async function linkCommits(repo, nodes, chains, only) {
-  const early = only === void 0 ? null : startReplays(repo, chains, only.paths);
+async function linkCommits(repo, nodes, chains, only, known = /* @__PURE__ */ new Map()) {
   const empty = nodes.some((n) => n.parents.length === 0) ? await emptyTreeId(repo) : "";
-  const parentTrees = await parentTreesOf(repo, nodes, empty);
-  const own2 = await diffTreePairs(
-    repo,
-    nodes.map((n) => ({ from: parentTrees.get(n.commit), to: n.tree })),
-    only?.paths ?? null
-  );
+  const parentTrees = await parentTreesOf(repo, nodes, empty, known);
+  const ownPairs = nodes.map((n) => ({ from: parentTrees.get(n.commit), to: n.tree }));
+  let own2;
+  let started;
+  if (only === void 0) {
+    own2 = await diffTreePairs(repo, ownPairs, null);
+    const wanted = own2.flatMap(
+      (d) => d.files.flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path])
+    );
+    started = startReplays(repo, chains, wanted);
+  } else {
+    ({ own: own2, started } = await ownAndReplays(repo, ownPairs, chains, only.paths));
+  }
   const files = nodes.map(
     (n, i) => (own2[i]?.files ?? []).filter((f) => only === void 0 || only.keep(n.commit, f.entry.path))
   );
-  const wanted = new Set(files.flat().flatMap((f) => [f.entry.path, f.entry.oldPath ?? f.entry.path]));
-  const { relevant, paths, replays: replaying } = early ?? startReplays(repo, chains, [...wanted]);
+  const { relevant, paths, replays: replaying } = started;
   const [replays, brought] = await Promise.all([replaying, broughtIn(repo, nodes)]);
   const links = nodes.map((node, i) => ({
     node,
@@ -6351,16 +7323,19 @@ function startReplays(repo, chains, wanted) {
 function cmp(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-async function parentTreesOf(repo, nodes, empty) {
-  const withParent = nodes.filter((n) => n.parents[0] !== void 0);
+async function parentTreesOf(repo, nodes, empty, known) {
+  const trees = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const tree = n.parents[0] === void 0 ? empty : known.get(n.parents[0])?.tree;
+    if (tree !== void 0) trees.set(n.commit, tree);
+  }
+  const ask = nodes.filter((n) => !trees.has(n.commit));
   const answers = await batchCheck(
     repo,
-    withParent.map((n) => `${n.parents[0]}^{tree}`)
+    ask.map((n) => `${n.parents[0]}^{tree}`)
   );
-  const trees = new Map(
-    withParent.map((n, i) => [n.commit, answers[i]?.found === true ? answers[i].id : empty])
-  );
-  return new Map(nodes.map((n) => [n.commit, trees.get(n.commit) ?? empty]));
+  ask.forEach((n, i) => trees.set(n.commit, answers[i]?.found === true ? answers[i].id : empty));
+  return trees;
 }
 function renameClosure(wanted, chains) {
   const out = new Set(wanted);
@@ -6378,18 +7353,43 @@ function renameClosure(wanted, chains) {
   return [...out].sort();
 }
 async function replayAll(repo, chains, paths) {
+  const diffs = await diffOfInterest(repo, replayPairs(chains), paths);
+  return statesOf(chains, new Map(diffs.map((d) => [pairKey(d), d.files])));
+}
+function pairKey(p) {
+  return `${p.from} ${p.to}`;
+}
+function replayPairs(chains) {
   const pairs = /* @__PURE__ */ new Map();
   for (const c of chains)
     replayRun(c, (from, to) => {
-      pairs.set(`${from} ${to}`, { from, to });
+      pairs.set(pairKey({ from, to }), { from, to });
       return [];
     });
-  const diffs = await diffOfInterest(repo, [...pairs.values()], paths);
-  const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
+  return [...pairs.values()];
+}
+function statesOf(chains, byPair) {
   return chains.map((chain) => ({
     chain,
-    states: replayRun(chain, (from, to) => byPair.get(`${from} ${to}`) ?? [])
+    states: replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? [])
   }));
+}
+async function ownAndReplays(repo, ownPairs, chains, onlyPaths) {
+  const set = new Set(onlyPaths);
+  const spec = [...set].sort();
+  const relevant = chains.filter((c) => [...c.paths].some((p) => set.has(p)));
+  const paths = renameClosure(set, relevant);
+  if (paths.length > MAX_PATHSPECS || paths.join("\0") !== spec.join("\0")) {
+    const started = { relevant, paths, replays: replayAll(repo, relevant, paths) };
+    return { own: await diffTreePairs(repo, ownPairs, onlyPaths), started };
+  }
+  const union2 = new Map([...ownPairs, ...replayPairs(relevant)].map((p) => [pairKey(p), p]));
+  const diffs = await diffTreePairs(repo, [...union2.values()], paths);
+  const byPair = new Map(diffs.map((d) => [pairKey(d), d.files]));
+  return {
+    own: ownPairs.map((p) => ({ ...p, files: byPair.get(pairKey(p)) ?? [] })),
+    started: { relevant, paths, replays: Promise.resolve(statesOf(relevant, byPair)) }
+  };
 }
 async function diffOfInterest(repo, pairs, paths) {
   if (paths.length <= MAX_PATHSPECS) return diffTreePairs(repo, pairs, paths);
@@ -6543,12 +7543,13 @@ async function computeAnchor(src, repo, rev, opts = {}) {
 async function computeAnchors(src, repo, revs, opts = {}) {
   const commits = [];
   for (const rev of revs) commits.push(await resolveRevision(repo, rev, "commit"));
-  const nodes = await readCommitNodes(repo, commits);
-  const chains = await loadRunChains(src, repo, opts.runIds);
+  const { chains, nodes } = await loadRunChainsWith(src, repo, { runIds: opts.runIds, alsoRead: commits });
   const links = await linkCommits(
     repo,
     commits.map((c) => nodes.get(c)),
-    chains
+    chains,
+    void 0,
+    nodes
   );
   const createdAt = (opts.now ?? /* @__PURE__ */ new Date()).toISOString();
   const onlyRuns = opts.runIds === void 0 ? null : [...new Set(opts.runIds)].sort();
@@ -6643,77 +7644,6 @@ var init_anchor2 = __esm({
       R: "renamed",
       T: "typechange"
     };
-  }
-});
-
-// src/fs/atomic.ts
-import { mkdir as mkdir2, open, rename, rm as rm3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname3, join as join7 } from "node:path";
-function tempPathBeside(path2) {
-  return join7(dirname3(path2), `.${basename2(path2)}.${process.pid}.${randomHex(6)}.tmp`);
-}
-async function replaceFileAtomic(path2, fill) {
-  const dir = dirname3(path2);
-  const temp = tempPathBeside(path2);
-  try {
-    await mkdir2(dir, { recursive: true });
-    const result = await fill(temp);
-    await fsyncFile(temp);
-    await rename(temp, path2);
-    await fsyncDir(dir);
-    return result;
-  } catch (cause) {
-    await rm3(temp, { force: true }).catch(() => void 0);
-    if (cause instanceof AgentgateError) throw cause;
-    throw new WriteFailedError(
-      `could not write ${path2} (${errnoOf(cause)}); check free space and permissions, then retry`,
-      { cause, details: { path: path2 } }
-    );
-  }
-}
-async function writeFileAtomic(path2, data) {
-  await replaceFileAtomic(path2, async (temp) => {
-    const handle = await open(temp, "wx", 420);
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
-  });
-}
-async function writeJsonAtomic(path2, value) {
-  await writeFileAtomic(path2, `${JSON.stringify(value, null, 2)}
-`);
-}
-async function fsyncFile(path2) {
-  const handle = await open(path2, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-async function fsyncDir(dir) {
-  let handle;
-  try {
-    handle = await open(dir, "r");
-    await handle.sync();
-  } catch {
-  } finally {
-    await handle?.close().catch(() => void 0);
-  }
-}
-function errnoOf(cause) {
-  const code2 = cause?.code;
-  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
-}
-var TEMP_NAME;
-var init_atomic = __esm({
-  "src/fs/atomic.ts"() {
-    "use strict";
-    init_errors();
-    init_random();
-    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
   }
 });
 
@@ -6843,44 +7773,9 @@ var init_gate_rules = __esm({
   }
 });
 
-// types/run.ts
-function setAsideBy(restarts, iteration) {
-  return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
-}
-var RunRestart, RunRecord;
-var init_run = __esm({
-  "types/run.ts"() {
-    "use strict";
-    init_zod();
-    init_snapshot();
-    RunRestart = strictObject({
-      from: int().check(_nonnegative()),
-      sha: Sha,
-      lastIteration: int().check(_nonnegative()),
-      at: IsoDate
-    });
-    RunRecord = object({
-      runId: SafeId,
-      workspace: string2().check(_minLength(1)),
-      createdAt: IsoDate,
-      updatedAt: IsoDate,
-      before: nullable(BeforeState),
-      /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-      beforeUsedBy: optional(
-        nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
-      ),
-      snapshotIds: array(SafeId),
-      /** Declared restarts, oldest first; absent when there were none. */
-      restarts: optional(array(RunRestart)),
-      /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-      recordedWorkspace: optional(string2().check(_minLength(1)))
-    });
-  }
-});
-
 // src/git/unified-diff.ts
 import { createHash as createHash2 } from "node:crypto";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -6893,7 +7788,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path2 = resolve4(file);
+  const path2 = resolve5(file);
   const bytes = await replaceFileAtomic(
     path2,
     (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
@@ -7031,270 +7926,9 @@ var init_nanoid = __esm({
   }
 });
 
-// src/fs/lock.ts
-import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir3, readFile as readFile5, rename as rename2, rm as rm4, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
-import { dirname as dirname4 } from "node:path";
-async function withLock(path2, opts, fn) {
-  const handle = await acquire(path2, opts);
-  try {
-    return await fn(handle);
-  } finally {
-    await release(handle);
-  }
-}
-async function acquire(path2, opts) {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const tooLong2 = timeoutProblem(timeoutMs, "the lock timeout (lockTimeoutMs)", 0);
-  if (tooLong2 !== null) throw new InvalidArgumentError(tooLong2, { details: { lockTimeoutMs: timeoutMs } });
-  const startTime = processStartTime(process.pid);
-  const owner = {
-    pid: process.pid,
-    hostname: hostname(),
-    createdAt: (/* @__PURE__ */ new Date()).toISOString(),
-    token: randomHex(12),
-    purpose: opts.purpose ?? "agentgate",
-    ...startTime === null ? {} : { startTime }
-  };
-  HELD.add(owner.token);
-  try {
-    return await waitFor(path2, owner, timeoutMs);
-  } catch (error2) {
-    HELD.delete(owner.token);
-    throw error2;
-  }
-}
-async function waitFor(path2, owner, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 5;
-  for (; ; ) {
-    if (await tryCreate(path2, owner)) return { path: path2, owner, recovered: null };
-    const current = await readOwner(path2);
-    if (current !== null && isProvablyDead(current) && await takeOver(path2, current, owner)) {
-      return { path: path2, owner, recovered: current };
-    }
-    if (Date.now() >= deadline) {
-      const who = current ? `process ${current.pid} on ${current.hostname} (${current.purpose}, since ${current.createdAt})` : "another process";
-      throw new LockTimeoutError(
-        `${path2} is held by ${who}; waited ${timeoutMs} ms. Retry when it finishes, or delete the lock file if that process is gone`,
-        { details: { path: path2, owner: current, timeoutMs } }
-      );
-    }
-    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
-    delay = Math.min(delay * 2, 100);
-  }
-}
-async function tryCreate(path2, owner) {
-  const temp = `${path2}.${owner.token}.tmp`;
-  const failed = (cause) => new WriteFailedError(
-    `could not create lock ${path2} (${errnoOf(cause)}); check permissions and free space`,
-    { cause, details: { path: path2 } }
-  );
-  try {
-    try {
-      await mkdir3(dirname4(path2), { recursive: true });
-      await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    } catch (cause) {
-      throw failed(cause);
-    }
-    try {
-      await link(temp, path2);
-      return true;
-    } catch (cause) {
-      if (cause.code === "EEXIST") return false;
-      throw failed(cause);
-    }
-  } finally {
-    await rm4(temp, { force: true }).catch(() => void 0);
-  }
-}
-async function takeOver(path2, stale, owner) {
-  const breaker2 = `${path2}.break`;
-  if (!await tryCreate(breaker2, owner)) {
-    const other = await readOwner(breaker2);
-    if (other !== null && isProvablyDead(other)) await removeIfStill(breaker2, other);
-    return false;
-  }
-  const temp = `${path2}.${owner.token}.tmp`;
-  try {
-    if ((await readOwner(path2))?.token !== stale.token) return false;
-    await writeFile(temp, JSON.stringify(owner), { flag: "wx" });
-    await rename2(temp, path2);
-    return true;
-  } catch (cause) {
-    throw new WriteFailedError(
-      `could not take over lock ${path2} (${errnoOf(cause)}); check permissions and free space`,
-      { cause, details: { path: path2 } }
-    );
-  } finally {
-    await rm4(temp, { force: true }).catch(() => void 0);
-    await rm4(breaker2, { force: true }).catch(() => void 0);
-  }
-}
-async function readOwner(path2) {
-  try {
-    const parsed = JSON.parse(await readFile5(path2, "utf8"));
-    if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
-      return { createdAt: "", purpose: "unknown", ...parsed };
-    }
-  } catch {
-  }
-  return null;
-}
-function isProcessGone(pid) {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (cause) {
-    return cause.code === "ESRCH";
-  }
-}
-function isProvablyDead(owner) {
-  if (owner.hostname !== hostname()) return false;
-  if (owner.pid === process.pid) return !HELD.has(owner.token);
-  if (isProcessGone(owner.pid)) return true;
-  const now = processStat(owner.pid);
-  if (now === null) return false;
-  if (now.state === "Z" || now.state === "X") return true;
-  return owner.startTime !== void 0 && now.startTime !== owner.startTime;
-}
-function processStartTime(pid) {
-  return processStat(pid)?.startTime ?? null;
-}
-function processStat(pid) {
-  try {
-    const stat22 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat22.slice(stat22.lastIndexOf(")") + 2).split(" ");
-    const [state, startTime] = [fields[0], fields[19]];
-    return state === void 0 || startTime === void 0 ? null : { state, startTime };
-  } catch {
-    return null;
-  }
-}
-async function removeIfStill(path2, stale) {
-  const grave = `${path2}.${randomHex(6)}.stale`;
-  try {
-    await rename2(path2, grave);
-  } catch {
-    return false;
-  }
-  const moved = await readOwner(grave);
-  if (moved?.token !== stale.token) {
-    await link(grave, path2).catch(() => void 0);
-    await rm4(grave, { force: true });
-    return false;
-  }
-  await rm4(grave, { force: true });
-  return true;
-}
-async function release(handle) {
-  try {
-    const current = await readOwner(handle.path);
-    if (current?.token === handle.owner.token) await rm4(handle.path, { force: true });
-  } finally {
-    HELD.delete(handle.owner.token);
-  }
-}
-function sleep(ms) {
-  return new Promise((resolve22) => setTimeout(resolve22, ms));
-}
-var DEFAULT_LOCK_TIMEOUT_MS, HELD;
-var init_lock = __esm({
-  "src/fs/lock.ts"() {
-    "use strict";
-    init_duration();
-    init_errors();
-    init_atomic();
-    init_random();
-    DEFAULT_LOCK_TIMEOUT_MS = 3e4;
-    HELD = globalThis[/* @__PURE__ */ Symbol.for("agentgate.heldLocks")] ??= /* @__PURE__ */ new Set();
-  }
-});
-
-// src/store/json-file.ts
-import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
-import { join as join8 } from "node:path";
-function corruptFile(path2, what, reason, cause) {
-  return new StoreCorruptError(
-    `${path2} is not a valid ${what}: ${reason}. Restore it from a backup or move it out of the store, then run "agentgate-snapshot verify --all"`,
-    { cause, details: { path: path2, reason } }
-  );
-}
-async function readJsonFile(path2, schema, what) {
-  let text;
-  try {
-    text = await readFile6(path2, "utf8");
-  } catch (cause) {
-    if (cause.code === "ENOENT") return null;
-    throw corruptFile(path2, what, `unreadable (${errnoOf(cause)})`, cause);
-  }
-  let raw;
-  try {
-    raw = JSON.parse(text);
-  } catch (cause) {
-    throw corruptFile(
-      path2,
-      what,
-      `invalid JSON (${cause instanceof Error ? cause.message : String(cause)}; truncated?)`,
-      cause
-    );
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw corruptFile(path2, what, describeIssues(parsed.error.issues), parsed.error);
-  return parsed.data;
-}
-function describeIssues(issues) {
-  return issues.slice(0, 5).map((issue2) => `${issue2.path.length > 0 ? issue2.path.join(".") : "(root)"}: ${issue2.message}`).join("; ");
-}
-async function listJsonNames(dir) {
-  let entries;
-  try {
-    entries = await readdir2(dir);
-  } catch (cause) {
-    if (cause.code === "ENOENT") return [];
-    throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
-  }
-  return entries.filter((name2) => name2.endsWith(".json") && !name2.startsWith(".")).map((name2) => name2.slice(0, -".json".length)).sort();
-}
-async function mapLimit(items, fn, limit = 32) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-async function loadAll(dir, what, load) {
-  const items = [];
-  const problems = [];
-  await mapLimit(await listJsonNames(dir), async (name2) => {
-    try {
-      const item = await load(name2);
-      if (item !== null) items.push(item);
-    } catch (error2) {
-      problems.push(asStoreProblem(error2, join8(dir, `${name2}.json`), what));
-    }
-  });
-  problems.sort((a, b) => String(a.details.path).localeCompare(String(b.details.path)));
-  return { items, problems };
-}
-function asStoreProblem(error2, path2, what) {
-  if (error2 instanceof StoreCorruptError) return error2;
-  if (error2 instanceof InvalidIdError)
-    return corruptFile(path2, what, "its file name is not a valid id", error2);
-  throw error2;
-}
-var init_json_file = __esm({
-  "src/store/json-file.ts"() {
-    "use strict";
-    init_errors();
-    init_atomic();
-  }
-});
-
 // src/store/gate-store.ts
-import { readdir as readdir3 } from "node:fs/promises";
-import { join as join9, resolve as resolve5 } from "node:path";
+import { readdir as readdir4 } from "node:fs/promises";
+import { join as join12, resolve as resolve6 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -7325,14 +7959,14 @@ var init_gate_store = __esm({
       home;
       lockTimeoutMs;
       constructor(home, options = {}) {
-        this.home = resolve5(home);
+        this.home = resolve6(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
-        return join9(layout(this.home).gates, assertSafeId(runId, "run id"));
+        return join12(layout(this.home).gates, assertSafeId(runId, "run id"));
       }
       path(runId, id2) {
-        return join9(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
+        return join12(this.runDir(runId), `${assertSafeId(id2, "gate id")}.json`);
       }
       /**
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
@@ -7391,7 +8025,7 @@ var init_gate_store = __esm({
       /** Every run that has verdicts here. */
       async runIds() {
         try {
-          return (await readdir3(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
+          return (await readdir4(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
         } catch (cause) {
           if (cause.code === "ENOENT") return [];
           throw cause;
@@ -7402,7 +8036,7 @@ var init_gate_store = __esm({
         return (await listJsonNames(this.runDir(runId))).length > 0;
       }
       withRunLock(runId, fn) {
-        const lockPath = join9(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
+        const lockPath = join12(layout(this.home).locks, `gates-${assertSafeId(runId, "run id")}.lock`);
         return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `gate verdicts of ${runId}` }, fn);
       }
     };
@@ -7410,8 +8044,8 @@ var init_gate_store = __esm({
 });
 
 // src/gates/attest.ts
-import { readFile as readFile7, stat as stat3 } from "node:fs/promises";
-import { resolve as resolve6 } from "node:path";
+import { readFile as readFile7, stat as stat5 } from "node:fs/promises";
+import { resolve as resolve7 } from "node:path";
 function attestSources(snapshotter) {
   return {
     snapshotter,
@@ -7475,7 +8109,7 @@ async function setAsideOf(src, runId, snapshots) {
 }
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
-  const path2 = resolve6(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve7(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: statement.subject.length };
 }
@@ -7527,8 +8161,8 @@ function predicateOf(verdicts) {
   return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
 }
 async function verifyStatement(src, file, cwd = process.cwd()) {
-  const path2 = resolve6(cwd, file);
-  const size = await stat3(path2).then(
+  const path2 = resolve7(cwd, file);
+  const size = await stat5(path2).then(
     (s) => s.isFile() ? s.size : -1,
     () => -1
   );
@@ -7692,7 +8326,7 @@ var init_attest = __esm({
 });
 
 // src/provenance/attest-commit.ts
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
   const node = (await readCommitNodes(repo, [commit])).get(commit);
@@ -7708,7 +8342,7 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
     ...opts.env === void 0 ? {} : { env: opts.env }
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
-  const path2 = resolve7(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve8(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
@@ -7725,7 +8359,7 @@ var init_attest_commit = __esm({
 });
 
 // src/provenance/anchor-store.ts
-import { join as join10, resolve as resolve8 } from "node:path";
+import { join as join13, resolve as resolve9 } from "node:path";
 var AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -7738,14 +8372,14 @@ var init_anchor_store = __esm({
     AnchorStore = class {
       dir;
       constructor(home) {
-        this.dir = join10(resolve8(home), "anchors");
+        this.dir = join13(resolve9(home), "anchors");
       }
       path(commit) {
         if (!OBJECT_ID_PATTERN.test(commit))
           throw new InvalidArgumentError(`${JSON.stringify(commit.slice(0, 80))} is not a full commit id`, {
             details: { commit: commit.slice(0, 200) }
           });
-        return join10(this.dir, `${commit}.json`);
+        return join13(this.dir, `${commit}.json`);
       }
       async save(anchor3) {
         const file = this.path(anchor3.commit);
@@ -7805,26 +8439,27 @@ var init_gates = __esm({
 async function computeTrace(src, repo, path2, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const plain = !/[\n\r]/.test(path2);
+  const plain2 = !/[\n\r]/.test(path2);
   const [commit, file] = await batchCheck(repo, [
     `${given}^{commit}`,
-    ...plain ? [`${given}^{commit}:${path2}`] : []
+    ...plain2 ? [`${given}^{commit}:${path2}`] : []
   ]);
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, "commit");
-  const isFile = plain ? file?.found === true && file.type === "blob" : await isFileAt(repo, rev, path2);
+  const isFile = plain2 ? file?.found === true && file.type === "blob" : await isFileAt(repo, rev, path2);
   if (!isFile)
     throw new PathNotFoundError(
       `${path2} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path: path2, rev } }
     );
   const lines = await blame(repo, rev, path2, opts.range);
-  const names = new Set(lines.map((l) => l.filename));
-  const [chains, blamed] = await Promise.all([
-    loadRunChains(src, repo, opts.runIds, /* @__PURE__ */ new Set([path2, ...names])),
-    readCommitNodes(repo, [...new Set(lines.map((l) => l.commit))])
-  ]);
-  const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
-  const links = touched.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, blamed, touched);
+  const names2 = new Set(lines.map((l) => l.filename));
+  const { chains, nodes } = await loadRunChainsWith(src, repo, {
+    runIds: opts.runIds,
+    touching: /* @__PURE__ */ new Set([path2, ...names2]),
+    alsoRead: [...new Set(lines.map((l) => l.commit))]
+  });
+  const touched = chains.filter((c) => [...names2].some((n) => c.paths.has(n)));
+  const links = touched.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, nodes, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
   const gates = /* @__PURE__ */ new Map();
@@ -7832,6 +8467,7 @@ async function computeTrace(src, repo, path2, opts = {}) {
     if (o !== null && !gates.has(o.it.snapshot.runId))
       gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
   const ranges = [];
+  let lastKey = "";
   lines.forEach((l, i) => {
     const o = origins[i] ?? null;
     const origin = o === null ? null : {
@@ -7841,10 +8477,12 @@ async function computeTrace(src, repo, path2, opts = {}) {
       afterSha: o.iteration === 0 ? o.it.wip?.commit.commit ?? o.it.before.commit : o.it.after.commit,
       gates: o.iteration === 0 ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
     };
+    const key = o === null ? "" : `${o.it.snapshot.id}\0${o.iteration}\0${o.others.join("\0")}`;
     const last = ranges.at(-1);
-    if (last !== void 0 && last.end === l.finalLine - 1 && last.commit === l.commit && JSON.stringify([last.origin, last.alsoIn]) === JSON.stringify([origin, o?.others ?? []]))
+    if (last !== void 0 && last.end === l.finalLine - 1 && last.commit === l.commit && lastKey === key)
       last.end = l.finalLine;
-    else
+    else {
+      lastKey = key;
       ranges.push({
         start: l.finalLine,
         end: l.finalLine,
@@ -7852,24 +8490,37 @@ async function computeTrace(src, repo, path2, opts = {}) {
         origin,
         alsoIn: o?.others ?? []
       });
+    }
   });
   return { path: path2, rev, ranges };
 }
 async function linkBlamed(repo, lines, nodes, chains) {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
   const list5 = [...fileOf.keys()].map((c) => nodes.get(c));
-  const links = await linkCommits(repo, list5, chains, {
-    paths: [...new Set(fileOf.values())],
-    keep: (commit, p) => fileOf.get(commit) === p
-  });
+  const links = await linkCommits(
+    repo,
+    list5,
+    chains,
+    { paths: [...new Set(fileOf.values())], keep: (commit, p) => fileOf.get(commit) === p },
+    nodes
+  );
   return new Map(
     links.map((l) => [l.node.commit, { link: l, filename: fileOf.get(l.node.commit) }])
   );
 }
+function addedIndex(file) {
+  let index = addedIndexes.get(file);
+  if (index === void 0) {
+    index = /* @__PURE__ */ new Map();
+    for (let i = file.added.length - 1; i >= 0; i--) index.set(file.added[i], i);
+    addedIndexes.set(file, index);
+  }
+  return index;
+}
 function originOf(at, filename, line, runs3) {
   const file = at?.link.files.find((f) => f.file.entry.path === filename);
   if (file === void 0) return null;
-  const index = file.added.indexOf(line);
+  const index = addedIndex(file).get(line) ?? -1;
   if (index < 0) return null;
   const found = [];
   for (const claim2 of file.claims) {
@@ -7878,7 +8529,7 @@ function originOf(at, filename, line, runs3) {
     const it = runs3.get(claim2.runId)?.iterations.find((i) => iteration === 0 ? i.wip !== null : i.iteration === iteration);
     if (it !== void 0) found.push({ it, iteration, others: [] });
   }
-  if (found.length === 0) return null;
+  if (found.length <= 1) return found[0] ?? null;
   found.sort((a, b) => Date.parse(b.it.snapshot.createdAt) - Date.parse(a.it.snapshot.createdAt));
   const best = found[0];
   const others = [...new Set(found.map((f) => f.it.snapshot.runId))].filter(
@@ -7886,6 +8537,7 @@ function originOf(at, filename, line, runs3) {
   );
   return { ...best, others: others.sort() };
 }
+var addedIndexes;
 var init_trace = __esm({
   "src/provenance/trace.ts"() {
     "use strict";
@@ -7896,6 +8548,7 @@ var init_trace = __esm({
     init_candidates();
     init_engine();
     init_gates();
+    addedIndexes = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -7956,12 +8609,12 @@ var init_verify_anchor = __esm({
 });
 
 // src/cli/version.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 function packageVersion() {
   if (typeof AGENTGATE_VERSION === "string") return AGENTGATE_VERSION;
   for (const up of ["../../../package.json", "../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync2(new URL(up, import.meta.url), "utf8"));
+      const pkg = JSON.parse(readFileSync3(new URL(up, import.meta.url), "utf8"));
       if (pkg.name === "agentgate-snapshotter" && typeof pkg.version === "string") return pkg.version;
     } catch {
     }
@@ -8349,521 +9002,61 @@ var init_run_snapshots = __esm({
   }
 });
 
-// src/git/parsers/ls-files-unmerged.ts
-function parseUnmergedPaths(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const paths = [];
-  for (const record3 of text.split("\0")) {
-    if (record3 === "") continue;
-    const tab = record3.indexOf("	");
-    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
-      throw new GitOutputUnparseableError(
-        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
-        { details: { record: record3.slice(0, 200) } }
-      );
-    }
-    const path2 = record3.slice(tab + 1);
-    if (paths.at(-1) !== path2) paths.push(path2);
-  }
-  return paths;
-}
-var UNMERGED_HEAD;
-var init_ls_files_unmerged = __esm({
-  "src/git/parsers/ls-files-unmerged.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
-  }
-});
-
-// src/git/parsers/status.ts
-function parseStatusV2(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  const records = text.split("\0");
-  if (records.at(-1) === "") records.pop();
-  const report3 = {
-    oid: null,
-    head: null,
-    upstream: null,
-    ahead: null,
-    behind: null,
-    entries: []
-  };
-  for (let i = 0; i < records.length; i++) {
-    const record3 = records[i];
-    const kind = record3.slice(0, 2);
-    if (kind === "# ") readHeader(report3, record3);
-    else if (kind === "? ")
-      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
-    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
-    else if (kind === "1 " || kind === "u ") {
-      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
-      const entry = { xy: fields[1], submodule: fields[2], path: path2 };
-      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
-    } else if (kind === "2 ") {
-      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
-      const origPath = records[++i];
-      if (origPath === void 0 || origPath === "")
-        throw malformed2("rename without its original path", record3);
-      report3.entries.push({
-        kind: "renamed",
-        xy: fields[1],
-        submodule: fields[2],
-        score: fields[8],
-        path: path2,
-        origPath
-      });
-    } else throw malformed2("unknown record", record3);
-  }
-  return report3;
-}
-function readHeader(report3, record3) {
-  const space = record3.indexOf(" ", 2);
-  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
-  const value = space < 0 ? "" : record3.slice(space + 1);
-  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
-  else if (key === "branch.head")
-    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
-  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
-  else if (key === "branch.ab") {
-    const m = /^\+(\d+) -(\d+)$/.exec(value);
-    if (!m) throw malformed2("bad ahead/behind header", record3);
-    report3.ahead = Number(m[1]);
-    report3.behind = Number(m[2]);
-  }
-}
-function splitFields(record3, count) {
-  const fields = [];
-  let start = 0;
-  for (let n = 0; n < count; n++) {
-    const space = record3.indexOf(" ", start);
-    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record3);
-    fields.push(record3.slice(start, space));
-    start = space + 1;
-  }
-  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record3);
-  return [fields, nonEmpty(record3.slice(start), record3)];
-}
-function hexId(value, record3) {
-  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record3);
-  return value;
-}
-function nonEmpty(value, record3) {
-  if (value === "") throw malformed2("empty field", record3);
-  return value;
-}
-function malformed2(reason, record3) {
-  return new GitOutputUnparseableError(
-    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
-    {
-      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
-    }
-  );
-}
-var FIELDS_BEFORE_PATH;
-var init_status = __esm({
-  "src/git/parsers/status.ts"() {
-    "use strict";
-    init_ids();
-    init_errors();
-    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
-  }
-});
-
-// src/git/state.ts
-import { access, readFile as readFile8 } from "node:fs/promises";
-import { join as join11, sep as sep4 } from "node:path";
-async function getRepoState(repo, ignore = []) {
-  const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
-  const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
-  return {
-    topLevel: repo.topLevel,
-    headState,
-    branch: report3.head,
-    sha: report3.oid,
-    isDirty: hasChangesOutside(report3.entries, ignore),
-    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
-    operation
-  };
-}
-async function getRepoHead(repo) {
-  const [head, unmerged, operation] = await Promise.all([
-    readHead(repo),
-    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
-    detectOperation(repo.gitDir)
-  ]);
-  const branchRef2 = head.ref?.startsWith("refs/heads/") ? head.ref : null;
-  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
-  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
-  return {
-    headState,
-    ref: branchRef2,
-    branch,
-    sha: head.sha,
-    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
-    operation
-  };
-}
-function hasChangesOutside(entries, excludes) {
-  const prefixes = excludes.map((x) => x.split(sep4).join("/").replace(/\/+$/, ""));
-  const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
-  return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
-}
-async function readStatus(opts) {
-  const args = [
-    "--no-optional-locks",
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    "--untracked-files=normal",
-    "--ignore-submodules=dirty"
-  ];
-  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
-}
-async function detectOperation(gitDir) {
-  const names = [
-    "rebase-merge",
-    "rebase-apply",
-    "rebase-apply/applying",
-    "MERGE_HEAD",
-    "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",
-    "BISECT_LOG"
-  ];
-  const found = await Promise.all(names.map((n) => exists(join11(gitDir, n))));
-  const has = (n) => found[names.indexOf(n)] === true;
-  if (has("rebase-apply/applying")) return "am";
-  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
-  if (has("MERGE_HEAD")) return "merge";
-  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
-  if (has("REVERT_HEAD")) return "revert";
-  const sequenced = await sequencerOperation(gitDir);
-  if (sequenced !== null) return sequenced;
-  return has("BISECT_LOG") ? "bisect" : null;
-}
-async function sequencerOperation(gitDir) {
-  let todo;
-  try {
-    todo = await readFile8(join11(gitDir, "sequencer", "todo"), "utf8");
-  } catch {
-    return null;
-  }
-  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
-  if (first === void 0) return null;
-  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
-}
-async function exists(path2) {
-  try {
-    await access(path2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-var init_state = __esm({
-  "src/git/state.ts"() {
-    "use strict";
-    init_ls_files_unmerged();
-    init_status();
-    init_refs();
-    init_runner();
-  }
-});
-
-// src/process/user-command.ts
-import { spawn as spawn2 } from "node:child_process";
-function runUserCommand(options) {
-  const started = performance.now();
-  const [file, ...args] = options.argv;
-  if (file === void 0 || file === "") {
-    const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
-    return Promise.resolve(notStarted(error2, started));
-  }
-  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve22) => {
-    const child = spawn2(file, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio,
-      detached: options.group === true,
-      windowsHide: true
+// src/gates/attempt.ts
+function checkOptions(opts) {
+  assertSafeId(opts.runId, "run id");
+  assertSafeId(opts.name, "gate name");
+  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
+  if (tooLong2 !== null)
+    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
+  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
+      details: { minTests: opts.minTests }
     });
-    let timedOut = false;
-    let exited = null;
-    let outlived = false;
-    let settled = false;
-    let forwarded = null;
-    let spawnError = null;
-    const timers = [];
-    const kill = (signal) => {
-      if (child.pid === void 0) return;
-      try {
-        if (options.group) process.kill(-child.pid, signal);
-        else child.kill(signal);
-      } catch {
-      }
-    };
-    const forward = (signal) => {
-      forwarded = signal;
-      kill(signal);
-    };
-    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
-    if (options.timeoutMs !== void 0) {
-      timers.push(
-        setTimeout(() => {
-          if (exited !== null) return;
-          timedOut = true;
-          kill("SIGTERM");
-          timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
-        }, options.timeoutMs)
-      );
-    }
-    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
-    child.on("error", (error2) => {
-      spawnError = error2;
-    });
-    const endGroup = () => {
-      if (!options.group || child.pid === void 0) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-      }
-    };
-    const finish = (code2, signal) => {
-      if (settled) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      for (const s of options.forwardSignals ?? []) process.off(s, forward);
-      endGroup();
-      if (spawnError !== null) return resolve22(notStarted(spawnError, started));
-      resolve22({
-        exitCode: code2,
-        signal,
-        durationMs: Math.round(performance.now() - started),
-        timedOut,
-        spawnError: null,
-        forwarded,
-        outlived
-      });
-    };
-    child.on("exit", (code2, signal) => {
-      exited = { code: code2, signal };
-      endGroup();
-      timers.push(
-        setTimeout(() => {
-          outlived = true;
-          child.stdout?.destroy();
-          child.stderr?.destroy();
-          finish(code2, signal);
-        }, OUTLIVED_GRACE_MS)
-      );
-    });
-    child.on("close", (code2, signal) => finish(exited?.code ?? code2, exited?.signal ?? signal));
+}
+async function findIteration(snapshotter, runId, iteration) {
+  const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
+  if (snapshots.length === 0 && await snapshotter.store.loadRun(runId) === null)
+    throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+  const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
+  if (found === void 0) {
+    const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+    throw new IterationNotFoundError(
+      `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
+      { details: { runId, iteration: iteration ?? null } }
+    );
+  }
+  return found;
+}
+function logDir(snapshotter, snapshot) {
+  return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
+}
+async function appendWithLog(ctx, result, sink) {
+  return ctx.store.append(result, async (attempt) => {
+    if (sink === null || result.log === null) return result;
+    const path2 = gateLogPath(
+      ctx.snapshotter.options.artifactsDir,
+      result.runId,
+      result.iteration,
+      result.name,
+      attempt
+    );
+    await sink.moveTo(path2);
+    return { ...result, log: { ...result.log, path: path2 } };
   });
 }
-function tee(stdout, stderr, options) {
-  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
-  const route = (from, to) => {
-    from?.on("data", (chunk) => {
-      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
-      const full = targets.filter((t) => !t.write(chunk));
-      if (full.length === 0) return;
-      from.pause();
-      let waiting = full.length;
-      for (const t of full) {
-        const resume = () => {
-          t.off("drain", resume);
-          t.off("close", resume);
-          if (--waiting === 0) from.resume();
-        };
-        t.on("drain", resume);
-        t.on("close", resume);
-      }
-    });
-  };
-  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
-  route(stderr, echo.stderr);
+function judged(snapshot, treeId, name2) {
+  return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
 }
-function notStarted(error2, started) {
-  return {
-    exitCode: null,
-    signal: null,
-    durationMs: Math.round(performance.now() - started),
-    timedOut: false,
-    spawnError: error2,
-    forwarded: null,
-    outlived: false
-  };
+function countsOf(tests) {
+  return tests !== null && "counts" in tests ? tests.counts : null;
 }
-var KILL_GRACE_MS, OUTLIVED_GRACE_MS;
-var init_user_command = __esm({
-  "src/process/user-command.ts"() {
+var init_attempt = __esm({
+  "src/gates/attempt.ts"() {
     "use strict";
-    KILL_GRACE_MS = 2e3;
-    OUTLIVED_GRACE_MS = 2e3;
-  }
-});
-
-// src/snapshotter/excludes.ts
-import { readdir as readdir4 } from "node:fs/promises";
-import { join as join12, relative as relative2 } from "node:path";
-async function workspaceExcludes(topLevel, dirs) {
-  const out = [];
-  for (const [what, dir] of [
-    ["agentgate home", dirs.home],
-    ["artifacts directory", dirs.artifactsDir]
-  ]) {
-    const real = await realPathOf(dir);
-    if (real === topLevel) {
-      throw new UnsafeWorkspaceError(
-        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
-        {
-          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
-        }
-      );
-    }
-    if (isInside(topLevel, real)) out.push(relative2(topLevel, real));
-  }
-  return out;
-}
-async function hasUserFiles(dir, dirs) {
-  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir4(dir);
-  return entries.some((name2) => !ours.some((own2) => isInside(join12(dir, name2), own2)));
-}
-var init_excludes = __esm({
-  "src/snapshotter/excludes.ts"() {
-    "use strict";
+    init_duration();
     init_errors();
-    init_repo();
-    init_inside();
-  }
-});
-
-// src/fs/sweep.ts
-import { readdir as readdir5, rm as rm5, stat as stat4 } from "node:fs/promises";
-import { join as join13 } from "node:path";
-async function sweepTempFiles(dir, opts = {}) {
-  const removed = [];
-  for (const name2 of await listDir(dir)) {
-    const m = (opts.pattern ?? TEMP_NAME).exec(name2);
-    if (m === null) continue;
-    const path2 = join13(dir, name2);
-    const info = await stat4(path2).catch(() => null);
-    if (info === null) continue;
-    const pid = Number(m[1]);
-    if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
-      await rm5(path2, { force: true });
-      removed.push(path2);
-    }
-  }
-  return removed;
-}
-async function sweepGitTemporaries(gitDir) {
-  const removed = [];
-  const objects = join13(gitDir, "objects");
-  const dirs = [
-    objects,
-    join13(objects, "pack"),
-    ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join13(objects, n))
-  ];
-  for (const dir of dirs) {
-    for (const name2 of await listDir(dir)) {
-      if (!GIT_TEMPORARY.test(name2)) continue;
-      const path2 = join13(dir, name2);
-      await rm5(path2, { force: true, recursive: true });
-      removed.push(path2);
-    }
-  }
-  await rm5(join13(gitDir, "gc.pid"), { force: true });
-  return removed;
-}
-async function listDir(dir) {
-  try {
-    return await readdir5(dir);
-  } catch {
-    return [];
-  }
-}
-var TEMP_SWEEP_AGE_MS, GIT_TEMPORARY;
-var init_sweep = __esm({
-  "src/fs/sweep.ts"() {
-    "use strict";
-    init_atomic();
-    init_lock();
-    TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
-    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
-  }
-});
-
-// src/git/checkout-tree.ts
-async function checkoutTreeInto(repo, tree, dir, indexFile) {
-  if (!isFullId(tree))
-    throw new InvalidArgumentError(`${JSON.stringify(tree)} is not a full tree id`, { details: { tree } });
-  const opts = { ...repo, cwd: dir, workTree: dir, indexFile };
-  await runGit(opts, ["read-tree", tree]);
-  await runGit(opts, ["checkout-index", "--all", "--force"]);
-}
-var init_checkout_tree = __esm({
-  "src/git/checkout-tree.ts"() {
-    "use strict";
-    init_errors();
-    init_ids2();
-    init_runner();
-  }
-});
-
-// src/gates/isolated.ts
-import { randomBytes } from "node:crypto";
-import { mkdir as mkdir4, readdir as readdir6, rm as rm6, stat as stat5 } from "node:fs/promises";
-import { join as join14 } from "node:path";
-async function withIsolatedCheckout(repo, tree, root, fn) {
-  await sweepIsolatedCheckouts(root);
-  const base = join14(root, randomBytes(8).toString("hex"));
-  return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
-    try {
-      const dir = join14(base, "tree");
-      await mkdir4(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join14(base, "index"));
-      return await fn(dir);
-    } finally {
-      await removeTree(base);
-    }
-  });
-}
-async function sweepIsolatedCheckouts(root) {
-  const names = await readdir6(root).catch(() => []);
-  const removed = [];
-  for (const name2 of names) {
-    const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
-    const base = lockName.slice(0, -".lock".length);
-    if (!CHECKOUT_NAME.test(base) || name2 === lockName && names.includes(base)) continue;
-    const owner = await readOwner(join14(root, lockName));
-    const gone = owner === null ? await olderThan(join14(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
-    if (!gone) continue;
-    await removeTree(join14(root, base));
-    await rm6(join14(root, lockName), { force: true });
-    removed.push(join14(root, base));
-  }
-  return removed;
-}
-async function olderThan(path2, ageMs) {
-  const info = await stat5(path2).catch(() => null);
-  return info !== null && Date.now() - info.mtimeMs >= ageMs;
-}
-async function removeTree(path2) {
-  await rm6(path2, { recursive: true, force: true, maxRetries: 2 }).catch(() => void 0);
-}
-var CHECKOUT_NAME;
-var init_isolated = __esm({
-  "src/gates/isolated.ts"() {
-    "use strict";
-    init_lock();
-    init_sweep();
-    init_checkout_tree();
-    CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+    init_paths();
   }
 });
 
@@ -10945,13 +11138,13 @@ var init_junit = __esm({
 // src/gates/junit-files.ts
 import { createReadStream as createReadStream2 } from "node:fs";
 import { stat as stat6 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function readJunitFiles(files, cwd, notBefore) {
   const { addCounts: addCounts2, emptyCounts: emptyCounts2, JunitCounter: JunitCounter2, JunitParseError: JunitParseError2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
   let counts = emptyCounts2();
   for (const file of files) {
     const shown = JSON.stringify(file);
-    const path2 = resolve9(cwd, file);
+    const path2 = resolve10(cwd, file);
     const info = await stat6(path2).catch((e) => e);
     if (info instanceof Error) {
       return {
@@ -10987,16 +11180,16 @@ var init_junit_files = __esm({
 });
 
 // src/gates/log.ts
-import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
+import { createHash as createHash4, randomBytes } from "node:crypto";
 import { createReadStream as createReadStream3, createWriteStream as createWriteStream2 } from "node:fs";
-import { mkdir as mkdir5, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
-import { dirname as dirname5, join as join15 } from "node:path";
+import { mkdir as mkdir4, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
+import { dirname as dirname5, join as join14 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
-  await mkdir5(dir, { recursive: true });
+  await mkdir4(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join15(dir, `.gate-${name2}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+  const temp = join14(dir, `.gate-${name2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   const hash = createHash4("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -11024,7 +11217,7 @@ async function openLogSink(dir, name2) {
       await rm7(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir5(dirname5(path2), { recursive: true });
+      await mkdir4(dirname5(path2), { recursive: true });
       await rename3(temp, path2).catch((cause) => {
         throw writeFailed(path2, cause);
       });
@@ -11132,8 +11325,735 @@ var init_verdict = __esm({
   }
 });
 
-// src/gates/verify.ts
+// src/gates/record.ts
 import { stat as stat7 } from "node:fs/promises";
+async function recordGate(ctx, workspace, opts) {
+  checkOptions(opts);
+  const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
+  const repo = await openRepo(workspace, ctx.snapshotter.gitOptions());
+  const treeId = await getTree(repo, snapshot.afterSha);
+  const junit = opts.junit ?? [];
+  const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);
+  const durationMs = opts.durationMs ?? 0;
+  const { verdict, reason } = decideVerdict({
+    exitCode: opts.exitCode,
+    signal: null,
+    timedOut: false,
+    timeoutMs: null,
+    spawnError: null,
+    command: null,
+    junit: tests,
+    minTests: opts.minTests ?? null
+  });
+  let sink = null;
+  let log = null;
+  if (opts.logFile !== void 0) {
+    const info = await stat7(opts.logFile).catch(() => null);
+    if (info === null || !info.isFile())
+      throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
+        details: { path: opts.logFile }
+      });
+    sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+    log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
+  }
+  const result = {
+    ...judged(snapshot, treeId, opts.name),
+    command: null,
+    observed: false,
+    isolated: false,
+    startedAt: new Date(Date.now() - durationMs).toISOString(),
+    durationMs,
+    exitCode: opts.exitCode,
+    signal: null,
+    timedOut: false,
+    verdict,
+    reason,
+    tests: countsOf(tests),
+    log,
+    replayOf: null,
+    junit: [...junit],
+    minTests: opts.minTests ?? null,
+    timeoutMs: null
+  };
+  return appendWithLog(ctx, result, sink);
+}
+var init_record = __esm({
+  "src/gates/record.ts"() {
+    "use strict";
+    init_errors();
+    init_refs();
+    init_repo();
+    init_attempt();
+    init_junit_files();
+    init_log();
+    init_verdict();
+  }
+});
+
+// src/git/parsers/ls-files-unmerged.ts
+function parseUnmergedPaths(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const paths = [];
+  for (const record3 of text.split("\0")) {
+    if (record3 === "") continue;
+    const tab = record3.indexOf("	");
+    if (tab < 0 || !UNMERGED_HEAD.test(record3.slice(0, tab))) {
+      throw new GitOutputUnparseableError(
+        `unexpected ls-files -u record ${JSON.stringify(record3.slice(0, 120))}`,
+        { details: { record: record3.slice(0, 200) } }
+      );
+    }
+    const path2 = record3.slice(tab + 1);
+    if (paths.at(-1) !== path2) paths.push(path2);
+  }
+  return paths;
+}
+var UNMERGED_HEAD;
+var init_ls_files_unmerged = __esm({
+  "src/git/parsers/ls-files-unmerged.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    UNMERGED_HEAD = new RegExp(`^[0-7]{6} ${OBJECT_ID_SOURCE} [1-3]$`);
+  }
+});
+
+// src/git/parsers/status.ts
+function parseStatusV2(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  const records = text.split("\0");
+  if (records.at(-1) === "") records.pop();
+  const report3 = {
+    oid: null,
+    head: null,
+    upstream: null,
+    ahead: null,
+    behind: null,
+    entries: []
+  };
+  for (let i = 0; i < records.length; i++) {
+    const record3 = records[i];
+    const kind = record3.slice(0, 2);
+    if (kind === "# ") readHeader(report3, record3);
+    else if (kind === "? ")
+      report3.entries.push({ kind: "untracked", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "! ") report3.entries.push({ kind: "ignored", path: nonEmpty(record3.slice(2), record3) });
+    else if (kind === "1 " || kind === "u ") {
+      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH[kind[0]]);
+      const entry = { xy: fields[1], submodule: fields[2], path: path2 };
+      report3.entries.push(kind === "1 " ? { kind: "ordinary", ...entry } : { kind: "unmerged", ...entry });
+    } else if (kind === "2 ") {
+      const [fields, path2] = splitFields(record3, FIELDS_BEFORE_PATH["2"]);
+      const origPath = records[++i];
+      if (origPath === void 0 || origPath === "")
+        throw malformed2("rename without its original path", record3);
+      report3.entries.push({
+        kind: "renamed",
+        xy: fields[1],
+        submodule: fields[2],
+        score: fields[8],
+        path: path2,
+        origPath
+      });
+    } else throw malformed2("unknown record", record3);
+  }
+  return report3;
+}
+function readHeader(report3, record3) {
+  const space = record3.indexOf(" ", 2);
+  const key = space < 0 ? record3.slice(2) : record3.slice(2, space);
+  const value = space < 0 ? "" : record3.slice(space + 1);
+  if (key === "branch.oid") report3.oid = value === "(initial)" ? null : hexId(value, record3);
+  else if (key === "branch.head")
+    report3.head = value === "(detached)" || value === "(null)" ? null : nonEmpty(value, record3);
+  else if (key === "branch.upstream") report3.upstream = nonEmpty(value, record3);
+  else if (key === "branch.ab") {
+    const m = /^\+(\d+) -(\d+)$/.exec(value);
+    if (!m) throw malformed2("bad ahead/behind header", record3);
+    report3.ahead = Number(m[1]);
+    report3.behind = Number(m[2]);
+  }
+}
+function splitFields(record3, count) {
+  const fields = [];
+  let start = 0;
+  for (let n = 0; n < count; n++) {
+    const space = record3.indexOf(" ", start);
+    if (space < 0) throw malformed2(`expected ${count} fields before the path`, record3);
+    fields.push(record3.slice(start, space));
+    start = space + 1;
+  }
+  if (!/^[.A-Z]{2}$/.test(fields[1])) throw malformed2("bad XY code", record3);
+  return [fields, nonEmpty(record3.slice(start), record3)];
+}
+function hexId(value, record3) {
+  if (!OBJECT_ID_PATTERN.test(value)) throw malformed2("bad object id", record3);
+  return value;
+}
+function nonEmpty(value, record3) {
+  if (value === "") throw malformed2("empty field", record3);
+  return value;
+}
+function malformed2(reason, record3) {
+  return new GitOutputUnparseableError(
+    `unexpected output from git status (${reason}): ${JSON.stringify(record3.slice(0, 120))}`,
+    {
+      details: { args: ["status", "--porcelain=v2", "-z"], reason, record: record3.slice(0, 200) }
+    }
+  );
+}
+var FIELDS_BEFORE_PATH;
+var init_status = __esm({
+  "src/git/parsers/status.ts"() {
+    "use strict";
+    init_ids();
+    init_errors();
+    FIELDS_BEFORE_PATH = { "1": 8, "2": 9, u: 10 };
+  }
+});
+
+// src/git/state.ts
+import { access, readFile as readFile8 } from "node:fs/promises";
+import { join as join15, sep as sep4 } from "node:path";
+async function getRepoState(repo, ignore = []) {
+  const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
+  const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
+  return {
+    topLevel: repo.topLevel,
+    headState,
+    branch: report3.head,
+    sha: report3.oid,
+    isDirty: hasChangesOutside(report3.entries, ignore),
+    unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
+    operation
+  };
+}
+async function getRepoHead(repo) {
+  const [head, unmerged, operation] = await Promise.all([
+    readHead(repo),
+    runGitBuffer(repo, ["ls-files", "-u", "-z"]),
+    detectOperation(repo.gitDir)
+  ]);
+  const branchRef2 = head.ref?.startsWith("refs/heads/") ? head.ref : null;
+  const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
+  const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
+  return {
+    headState,
+    ref: branchRef2,
+    branch,
+    sha: head.sha,
+    unmergedPaths: parseUnmergedPaths(unmerged.stdout),
+    operation
+  };
+}
+function hasChangesOutside(entries, excludes) {
+  const prefixes = excludes.map((x) => x.split(sep4).join("/").replace(/\/+$/, ""));
+  const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
+  return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
+}
+async function readStatus(opts) {
+  const args = [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=normal",
+    "--ignore-submodules=dirty"
+  ];
+  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
+}
+async function detectOperation(gitDir) {
+  const names2 = [
+    "rebase-merge",
+    "rebase-apply",
+    "rebase-apply/applying",
+    "MERGE_HEAD",
+    "CHERRY_PICK_HEAD",
+    "REVERT_HEAD",
+    "BISECT_LOG"
+  ];
+  const found = await Promise.all(names2.map((n) => exists(join15(gitDir, n))));
+  const has = (n) => found[names2.indexOf(n)] === true;
+  if (has("rebase-apply/applying")) return "am";
+  if (has("rebase-merge") || has("rebase-apply")) return "rebase";
+  if (has("MERGE_HEAD")) return "merge";
+  if (has("CHERRY_PICK_HEAD")) return "cherry-pick";
+  if (has("REVERT_HEAD")) return "revert";
+  const sequenced = await sequencerOperation(gitDir);
+  if (sequenced !== null) return sequenced;
+  return has("BISECT_LOG") ? "bisect" : null;
+}
+async function sequencerOperation(gitDir) {
+  let todo;
+  try {
+    todo = await readFile8(join15(gitDir, "sequencer", "todo"), "utf8");
+  } catch {
+    return null;
+  }
+  const first = todo.split("\n").find((l) => l.trim() !== "" && !l.startsWith("#"));
+  if (first === void 0) return null;
+  return /^revert\s/.test(first) ? "revert" : "cherry-pick";
+}
+async function exists(path2) {
+  try {
+    await access(path2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+var init_state = __esm({
+  "src/git/state.ts"() {
+    "use strict";
+    init_ls_files_unmerged();
+    init_status();
+    init_refs();
+    init_runner();
+  }
+});
+
+// src/process/user-command.ts
+import { spawn as spawn2 } from "node:child_process";
+function runUserCommand(options) {
+  const started = performance.now();
+  const [file, ...args] = options.argv;
+  if (file === void 0 || file === "") {
+    const error2 = Object.assign(new Error("empty command"), { code: "ENOENT" });
+    return Promise.resolve(notStarted(error2, started));
+  }
+  const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
+  return new Promise((resolve22) => {
+    const child = spawn2(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio,
+      detached: options.group === true,
+      windowsHide: true
+    });
+    let timedOut = false;
+    let exited = null;
+    let outlived = false;
+    let settled = false;
+    let forwarded = null;
+    let spawnError = null;
+    const timers = [];
+    const kill = (signal) => {
+      if (child.pid === void 0) return;
+      try {
+        if (options.group) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+      }
+    };
+    const forward = (signal) => {
+      forwarded = signal;
+      kill(signal);
+    };
+    for (const signal of options.forwardSignals ?? []) process.on(signal, forward);
+    if (options.timeoutMs !== void 0) {
+      timers.push(
+        setTimeout(() => {
+          if (exited !== null) return;
+          timedOut = true;
+          kill("SIGTERM");
+          timers.push(setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS).unref());
+        }, options.timeoutMs)
+      );
+    }
+    if (options.stdio === "tee") tee(child.stdout, child.stderr, options);
+    child.on("error", (error2) => {
+      spawnError = error2;
+    });
+    const endGroup = () => {
+      if (!options.group || child.pid === void 0) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+      }
+    };
+    const finish = (code2, signal) => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      for (const s of options.forwardSignals ?? []) process.off(s, forward);
+      endGroup();
+      if (spawnError !== null) return resolve22(notStarted(spawnError, started));
+      resolve22({
+        exitCode: code2,
+        signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        spawnError: null,
+        forwarded,
+        outlived
+      });
+    };
+    child.on("exit", (code2, signal) => {
+      exited = { code: code2, signal };
+      endGroup();
+      timers.push(
+        setTimeout(() => {
+          outlived = true;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish(code2, signal);
+        }, OUTLIVED_GRACE_MS)
+      );
+    });
+    child.on("close", (code2, signal) => finish(exited?.code ?? code2, exited?.signal ?? signal));
+  });
+}
+function tee(stdout, stderr, options) {
+  const echo = options.echo ?? { stdout: process.stdout, stderr: process.stderr };
+  const route = (from, to) => {
+    from?.on("data", (chunk) => {
+      const targets = [options.log, to].filter((t) => t !== void 0 && !t.destroyed);
+      const full = targets.filter((t) => !t.write(chunk));
+      if (full.length === 0) return;
+      from.pause();
+      let waiting = full.length;
+      for (const t of full) {
+        const resume = () => {
+          t.off("drain", resume);
+          t.off("close", resume);
+          if (--waiting === 0) from.resume();
+        };
+        t.on("drain", resume);
+        t.on("close", resume);
+      }
+    });
+  };
+  route(stdout, options.stdoutToStderr ? echo.stderr : echo.stdout);
+  route(stderr, echo.stderr);
+}
+function notStarted(error2, started) {
+  return {
+    exitCode: null,
+    signal: null,
+    durationMs: Math.round(performance.now() - started),
+    timedOut: false,
+    spawnError: error2,
+    forwarded: null,
+    outlived: false
+  };
+}
+var KILL_GRACE_MS, OUTLIVED_GRACE_MS;
+var init_user_command = __esm({
+  "src/process/user-command.ts"() {
+    "use strict";
+    KILL_GRACE_MS = 2e3;
+    OUTLIVED_GRACE_MS = 2e3;
+  }
+});
+
+// src/snapshotter/excludes.ts
+import { readdir as readdir5 } from "node:fs/promises";
+import { join as join16, relative as relative2 } from "node:path";
+async function workspaceExcludes(topLevel, dirs) {
+  const out = [];
+  for (const [what, dir] of [
+    ["agentgate home", dirs.home],
+    ["artifacts directory", dirs.artifactsDir]
+  ]) {
+    const real = await realPathOf(dir);
+    if (real === topLevel) {
+      throw new UnsafeWorkspaceError(
+        `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
+        {
+          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
+        }
+      );
+    }
+    if (isInside(topLevel, real)) out.push(relative2(topLevel, real));
+  }
+  return out;
+}
+async function hasUserFiles(dir, dirs) {
+  const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
+  const entries = await readdir5(dir);
+  return entries.some((name2) => !ours.some((own2) => isInside(join16(dir, name2), own2)));
+}
+var init_excludes = __esm({
+  "src/snapshotter/excludes.ts"() {
+    "use strict";
+    init_errors();
+    init_repo();
+    init_inside();
+  }
+});
+
+// src/git/checkout-tree.ts
+async function checkoutTreeInto(repo, tree, dir, indexFile) {
+  if (!isFullId(tree))
+    throw new InvalidArgumentError(`${JSON.stringify(tree)} is not a full tree id`, { details: { tree } });
+  const opts = { ...repo, cwd: dir, workTree: dir, indexFile };
+  await runGit(opts, ["read-tree", tree]);
+  await runGit(opts, ["checkout-index", "--all", "--force"]);
+}
+var init_checkout_tree = __esm({
+  "src/git/checkout-tree.ts"() {
+    "use strict";
+    init_errors();
+    init_ids2();
+    init_runner();
+  }
+});
+
+// src/gates/isolated.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir5, readdir as readdir6, rm as rm8, stat as stat8 } from "node:fs/promises";
+import { join as join17 } from "node:path";
+async function withIsolatedCheckout(repo, tree, root, fn) {
+  await sweepIsolatedCheckouts(root);
+  const base = join17(root, randomBytes2(8).toString("hex"));
+  return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
+    try {
+      const dir = join17(base, "tree");
+      await mkdir5(dir, { recursive: true });
+      await checkoutTreeInto(repo, tree, dir, join17(base, "index"));
+      return await fn(dir);
+    } finally {
+      await removeTree(base);
+    }
+  });
+}
+async function sweepIsolatedCheckouts(root) {
+  const names2 = await readdir6(root).catch(() => []);
+  const removed = [];
+  for (const name2 of names2) {
+    const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
+    const base = lockName.slice(0, -".lock".length);
+    if (!CHECKOUT_NAME.test(base) || name2 === lockName && names2.includes(base)) continue;
+    const owner = await readOwner(join17(root, lockName));
+    const gone = owner === null ? await olderThan(join17(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
+    if (!gone) continue;
+    await removeTree(join17(root, base));
+    await rm8(join17(root, lockName), { force: true });
+    removed.push(join17(root, base));
+  }
+  return removed;
+}
+async function olderThan(path2, ageMs) {
+  const info = await stat8(path2).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs >= ageMs;
+}
+async function removeTree(path2) {
+  await rm8(path2, { recursive: true, force: true, maxRetries: 2 }).catch(() => void 0);
+}
+var CHECKOUT_NAME;
+var init_isolated = __esm({
+  "src/gates/isolated.ts"() {
+    "use strict";
+    init_lock();
+    init_sweep();
+    init_checkout_tree();
+    CHECKOUT_NAME = /^[0-9a-f]{16}$/;
+  }
+});
+
+// src/gates/run.ts
+import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname6, join as join18, resolve as resolve11 } from "node:path";
+async function runGate(ctx, workspace, opts, replayOf) {
+  checkOptions(opts);
+  if (opts.command.length === 0 || opts.command[0] === "")
+    throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+  const junit = opts.junit ?? [];
+  const [snapshot, repo] = await Promise.all([
+    findIteration(ctx.snapshotter, opts.runId, opts.iteration),
+    openRepo(workspace, ctx.snapshotter.gitOptions())
+  ]);
+  const [treeId] = await Promise.all([
+    getTree(repo, snapshot.afterSha),
+    opts.isolated === true ? null : assertAtAfter(ctx.snapshotter, repo, snapshot, junit)
+  ]);
+  const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+  try {
+    return await observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf);
+  } catch (error2) {
+    await sink.discard().catch(() => void 0);
+    throw error2;
+  }
+}
+async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf) {
+  const junit = opts.junit ?? [];
+  const observe = async (cwd) => {
+    const startedAt2 = /* @__PURE__ */ new Date();
+    const ran2 = await runUserCommand({
+      argv: opts.command,
+      cwd,
+      stdio: "tee",
+      log: sink.stream,
+      stdoutToStderr: opts.stdoutToStderr === true,
+      ...opts.echo ? { echo: opts.echo } : {},
+      ...opts.timeoutMs === void 0 ? {} : { timeoutMs: opts.timeoutMs },
+      group: true,
+      forwardSignals: opts.forwardSignals ?? []
+    });
+    const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime());
+    return { startedAt: startedAt2, ran: ran2, tests: tests2 };
+  };
+  const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
+    repo,
+    treeId,
+    layout(ctx.snapshotter.options.home).gateCheckouts,
+    async (dir) => {
+      await removeCommittedReports(dir, junit);
+      return observe(dir);
+    }
+  ) : await observe(repo.topLevel);
+  const digest = await sink.finish();
+  const { verdict, reason } = decideVerdict({
+    exitCode: ran.exitCode,
+    signal: ran.signal,
+    timedOut: ran.timedOut,
+    timeoutMs: opts.timeoutMs ?? null,
+    spawnError: ran.spawnError === null ? null : ran.spawnError.code ?? ran.spawnError.message,
+    command: opts.command,
+    junit: tests,
+    minTests: opts.minTests ?? null,
+    outlived: ran.outlived
+  });
+  const result = {
+    ...judged(snapshot, treeId, opts.name),
+    command: [...opts.command],
+    observed: true,
+    isolated: opts.isolated === true,
+    startedAt: startedAt.toISOString(),
+    durationMs: ran.durationMs,
+    exitCode: ran.exitCode,
+    signal: ran.signal,
+    timedOut: ran.timedOut,
+    verdict,
+    reason,
+    tests: countsOf(tests),
+    log: { path: null, ...digest },
+    replayOf,
+    junit: [...junit],
+    minTests: opts.minTests ?? null,
+    timeoutMs: opts.timeoutMs ?? null
+  };
+  return appendWithLog(ctx, result, sink);
+}
+async function assertAtAfter(snapshotter, repo, snapshot, junit) {
+  const excludes = [
+    ...await workspaceExcludes(repo.topLevel, snapshotter.options),
+    // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
+    ...junit.filter((f) => !f.startsWith("/") && !f.split("/").includes(".."))
+  ];
+  const state = await getRepoState(repo, excludes);
+  if (state.sha === snapshot.afterSha && !state.isDirty) return;
+  const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : "the workspace has uncommitted changes";
+  throw new GateTreeMismatchError(
+    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
+    {
+      details: {
+        runId: snapshot.runId,
+        iteration: snapshot.iteration,
+        head: state.sha,
+        afterSha: snapshot.afterSha
+      }
+    }
+  );
+}
+async function removeCommittedReports(dir, junit) {
+  const root = await realpath4(dir);
+  for (const file of junit) {
+    const path2 = resolve11(root, file);
+    const parent = await realpath4(dirname6(path2)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm9(join18(parent, basename3(path2)), { force: true }).catch(() => void 0);
+  }
+}
+var init_run2 = __esm({
+  "src/gates/run.ts"() {
+    "use strict";
+    init_errors();
+    init_refs();
+    init_repo();
+    init_state();
+    init_user_command();
+    init_paths();
+    init_excludes();
+    init_attempt();
+    init_isolated();
+    init_junit_files();
+    init_log();
+    init_verdict();
+  }
+});
+
+// src/gates/replay.ts
+async function replayGate(ctx, workspace, opts) {
+  const original = await findAttempt(ctx.store, opts);
+  const command = original.command;
+  if (!opts.confirmed) {
+    throw new ReplayNotConfirmedError(
+      `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
+      { details: { command, junit: original.junit ?? [], attempt: original.attempt } }
+    );
+  }
+  const replay2 = await runGate(
+    ctx,
+    workspace,
+    {
+      runId: original.runId,
+      iteration: original.iteration,
+      name: original.name,
+      command,
+      junit: original.junit ?? [],
+      ...original.timeoutMs ? { timeoutMs: original.timeoutMs } : {},
+      ...original.minTests === null || original.minTests === void 0 ? {} : { minTests: original.minTests },
+      isolated: true,
+      ...opts.echo ? { echo: opts.echo } : {},
+      ...opts.stdoutToStderr ? { stdoutToStderr: true } : {},
+      ...opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}
+    },
+    original.attempt
+  );
+  const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
+  return { reproduced, original, replay: replay2 };
+}
+async function findAttempt(store, opts) {
+  assertSafeId(opts.name, "gate name");
+  const { results } = await store.list(assertSafeId(opts.runId, "run id"));
+  const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
+  const found = opts.attempt === void 0 ? mine.filter((r) => r.command !== null).at(-1) : mine.find((r) => r.attempt === opts.attempt);
+  if (found === void 0)
+    throw new GateNotFoundError(
+      `no ${opts.attempt === void 0 ? "replayable verdict" : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
+      {
+        details: {
+          runId: opts.runId,
+          iteration: opts.iteration,
+          name: opts.name,
+          attempt: opts.attempt ?? null
+        }
+      }
+    );
+  if (found.command === null)
+    throw new GateNotReplayableError(
+      `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
+      { details: { attempt: found.attempt } }
+    );
+  return found;
+}
+function sameCounts(a, b) {
+  if (a === null || b === null) return a === b;
+  return a.total === b.total && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped && a.errors === b.errors;
+}
+var init_replay2 = __esm({
+  "src/gates/replay.ts"() {
+    "use strict";
+    init_errors();
+    init_paths();
+    init_run2();
+  }
+});
+
+// src/gates/verify.ts
+import { stat as stat9 } from "node:fs/promises";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -11211,7 +12131,7 @@ async function verdictChecks(result, input, repos) {
 async function logHere(result, artifactsDir) {
   const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of [result.log?.path, local]) {
-    if (path2 && await stat7(path2).then(
+    if (path2 && await stat9(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -11220,8 +12140,8 @@ async function logHere(result, artifactsDir) {
   return null;
 }
 function requireChecks(input) {
-  const names = input.requireGates ?? [];
-  if (names.length === 0) return [];
+  const names2 = input.requireGates ?? [];
+  if (names2.length === 0) return [];
   const iterations = [...input.snapshots].sort((a, b) => a.iteration - b.iteration);
   const judged2 = input.eachIteration === true ? iterations : iterations.slice(-1);
   if (judged2.length === 0)
@@ -11236,7 +12156,7 @@ function requireChecks(input) {
     ];
   const checks = [];
   for (const snapshot of judged2) {
-    for (const name2 of names) {
+    for (const name2 of names2) {
       const newest = sortGateResults(
         input.results.filter((r) => r.iteration === snapshot.iteration && r.name === name2),
         input.snapshots
@@ -11270,56 +12190,16 @@ var gates_exports = {};
 __export(gates_exports, {
   Gates: () => Gates
 });
-import { realpath as realpath4, rm as rm8, stat as stat8 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join16, resolve as resolve10 } from "node:path";
-function checkOptions(opts) {
-  assertSafeId(opts.runId, "run id");
-  assertSafeId(opts.name, "gate name");
-  const tooLong2 = (opts.timeoutMs === void 0 ? null : timeoutProblem(opts.timeoutMs, "the gate timeout")) ?? (opts.durationMs === void 0 || opts.durationMs === 0 ? null : timeoutProblem(opts.durationMs, "the duration"));
-  if (tooLong2 !== null)
-    throw new InvalidArgumentError(tooLong2, { details: { timeoutMs: opts.timeoutMs ?? null } });
-  if (opts.minTests !== void 0 && (opts.junit ?? []).length === 0)
-    throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
-      details: { minTests: opts.minTests }
-    });
-}
-async function removeCommittedReports(dir, junit) {
-  const root = await realpath4(dir);
-  for (const file of junit) {
-    const path2 = resolve10(root, file);
-    const parent = await realpath4(dirname6(path2)).catch(() => null);
-    if (parent !== null && isInside(root, parent))
-      await rm8(join16(parent, basename3(path2)), { force: true }).catch(() => void 0);
-  }
-}
-function judged(snapshot, treeId, name2) {
-  return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
-}
-function countsOf(tests) {
-  return tests !== null && "counts" in tests ? tests.counts : null;
-}
-function sameCounts(a, b) {
-  if (a === null || b === null) return a === b;
-  return a.total === b.total && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped && a.errors === b.errors;
-}
 var Gates;
 var init_gates2 = __esm({
   "src/gates/gates.ts"() {
     "use strict";
     init_gate_rules();
-    init_duration();
-    init_errors();
-    init_refs();
-    init_repo();
-    init_state();
-    init_user_command();
     init_gate_store();
     init_paths();
-    init_excludes();
-    init_isolated();
-    init_junit_files();
-    init_log();
-    init_verdict();
+    init_record();
+    init_replay2();
+    init_run2();
     init_verify();
     Gates = class {
       constructor(snapshotter) {
@@ -11336,58 +12216,11 @@ var init_gates2 = __esm({
        * that is dirty or not at the after commit (GATE_TREE_MISMATCH).
        */
       async run(workspace, opts) {
-        return this.execute(workspace, opts, null);
+        return runGate(this, workspace, opts, null);
       }
       /** Records a verdict the caller observed itself (`observed: false`). */
       async record(workspace, opts) {
-        checkOptions(opts);
-        const snapshot = await this.iteration(opts.runId, opts.iteration);
-        const repo = await openRepo(workspace, this.snapshotter.gitOptions());
-        const treeId = await getTree(repo, snapshot.afterSha);
-        const junit = opts.junit ?? [];
-        const tests = junit.length === 0 ? null : await readJunitFiles(junit, process.cwd(), null);
-        const durationMs = opts.durationMs ?? 0;
-        const { verdict, reason } = decideVerdict({
-          exitCode: opts.exitCode,
-          signal: null,
-          timedOut: false,
-          timeoutMs: null,
-          spawnError: null,
-          command: null,
-          junit: tests,
-          minTests: opts.minTests ?? null
-        });
-        let sink = null;
-        let log = null;
-        if (opts.logFile !== void 0) {
-          const info = await stat8(opts.logFile).catch(() => null);
-          if (info === null || !info.isFile())
-            throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
-              details: { path: opts.logFile }
-            });
-          sink = await openLogSink(this.logDir(snapshot), opts.name);
-          log = { path: null, ...await copyIntoSink(opts.logFile, sink) };
-        }
-        const result = {
-          ...judged(snapshot, treeId, opts.name),
-          command: null,
-          observed: false,
-          isolated: false,
-          startedAt: new Date(Date.now() - durationMs).toISOString(),
-          durationMs,
-          exitCode: opts.exitCode,
-          signal: null,
-          timedOut: false,
-          verdict,
-          reason,
-          tests: countsOf(tests),
-          log,
-          replayOf: null,
-          junit: [...junit],
-          minTests: opts.minTests ?? null,
-          timeoutMs: null
-        };
-        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
+        return recordGate(this, workspace, opts);
       }
       /** Verdicts in the one order (types/gate-rules.ts, `gateOrder`), and the files that do not load. */
       async list(filter = {}) {
@@ -11411,33 +12244,7 @@ var init_gates2 = __esm({
        * `confirmed` (REPLAY_NOT_CONFIRMED): a fetched command is someone else's code.
        */
       async replay(workspace, opts) {
-        const original = await this.findAttempt(opts);
-        const command = original.command;
-        if (!opts.confirmed) {
-          throw new ReplayNotConfirmedError(
-            `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
-            { details: { command, junit: original.junit ?? [], attempt: original.attempt } }
-          );
-        }
-        const replay2 = await this.execute(
-          workspace,
-          {
-            runId: original.runId,
-            iteration: original.iteration,
-            name: original.name,
-            command,
-            junit: original.junit ?? [],
-            ...original.timeoutMs ? { timeoutMs: original.timeoutMs } : {},
-            ...original.minTests === null || original.minTests === void 0 ? {} : { minTests: original.minTests },
-            isolated: true,
-            ...opts.echo ? { echo: opts.echo } : {},
-            ...opts.stdoutToStderr ? { stdoutToStderr: true } : {},
-            ...opts.forwardSignals ? { forwardSignals: opts.forwardSignals } : {}
-          },
-          original.attempt
-        );
-        const reproduced = replay2.verdict === original.verdict && sameCounts(original.tests, replay2.tests);
-        return { reproduced, original, replay: replay2 };
+        return replayGate(this, workspace, opts);
       }
       /**
        * The snapshot checks of `target` (Snapshotter.verify) plus every gate verdict of the runs it
@@ -11470,606 +12277,6 @@ var init_gates2 = __esm({
           );
         }
         return { ok: checks.every((c) => c.ok), checks };
-      }
-      async execute(workspace, opts, replayOf) {
-        checkOptions(opts);
-        if (opts.command.length === 0 || opts.command[0] === "")
-          throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
-        const junit = opts.junit ?? [];
-        const [snapshot, repo] = await Promise.all([
-          this.iteration(opts.runId, opts.iteration),
-          openRepo(workspace, this.snapshotter.gitOptions())
-        ]);
-        const [treeId] = await Promise.all([
-          getTree(repo, snapshot.afterSha),
-          opts.isolated === true ? null : this.assertAtAfter(repo, snapshot, junit)
-        ]);
-        const sink = await openLogSink(this.logDir(snapshot), opts.name);
-        try {
-          return await this.observeAndStore(repo, treeId, snapshot, sink, opts, replayOf);
-        } catch (error2) {
-          await sink.discard().catch(() => void 0);
-          throw error2;
-        }
-      }
-      /** Runs the check (in an isolated checkout when asked), reads its reports and stores the verdict. */
-      async observeAndStore(repo, treeId, snapshot, sink, opts, replayOf) {
-        const junit = opts.junit ?? [];
-        const observe = async (cwd) => {
-          const startedAt2 = /* @__PURE__ */ new Date();
-          const ran2 = await runUserCommand({
-            argv: opts.command,
-            cwd,
-            stdio: "tee",
-            log: sink.stream,
-            stdoutToStderr: opts.stdoutToStderr === true,
-            ...opts.echo ? { echo: opts.echo } : {},
-            ...opts.timeoutMs === void 0 ? {} : { timeoutMs: opts.timeoutMs },
-            group: true,
-            forwardSignals: opts.forwardSignals ?? []
-          });
-          const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime());
-          return { startedAt: startedAt2, ran: ran2, tests: tests2 };
-        };
-        const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
-          repo,
-          treeId,
-          layout(this.snapshotter.options.home).gateCheckouts,
-          async (dir) => {
-            await removeCommittedReports(dir, junit);
-            return observe(dir);
-          }
-        ) : await observe(repo.topLevel);
-        const digest = await sink.finish();
-        const { verdict, reason } = decideVerdict({
-          exitCode: ran.exitCode,
-          signal: ran.signal,
-          timedOut: ran.timedOut,
-          timeoutMs: opts.timeoutMs ?? null,
-          spawnError: ran.spawnError === null ? null : ran.spawnError.code ?? ran.spawnError.message,
-          command: opts.command,
-          junit: tests,
-          minTests: opts.minTests ?? null,
-          outlived: ran.outlived
-        });
-        const result = {
-          ...judged(snapshot, treeId, opts.name),
-          command: [...opts.command],
-          observed: true,
-          isolated: opts.isolated === true,
-          startedAt: startedAt.toISOString(),
-          durationMs: ran.durationMs,
-          exitCode: ran.exitCode,
-          signal: ran.signal,
-          timedOut: ran.timedOut,
-          verdict,
-          reason,
-          tests: countsOf(tests),
-          log: { path: null, ...digest },
-          replayOf,
-          junit: [...junit],
-          minTests: opts.minTests ?? null,
-          timeoutMs: opts.timeoutMs ?? null
-        };
-        return this.store.append(result, (attempt) => this.placeLog(result, sink, attempt));
-      }
-      /** Moves the attempt's log to its numbered name; the verdict records where. */
-      async placeLog(result, sink, attempt) {
-        if (sink === null || result.log === null) return result;
-        const path2 = gateLogPath(
-          this.snapshotter.options.artifactsDir,
-          result.runId,
-          result.iteration,
-          result.name,
-          attempt
-        );
-        await sink.moveTo(path2);
-        return { ...result, log: { ...result.log, path: path2 } };
-      }
-      logDir(snapshot) {
-        return iterationArtifactsDir(this.snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
-      }
-      /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */
-      async iteration(runId, iteration) {
-        const snapshots = await this.snapshotter.listByRun(assertSafeId(runId, "run id"));
-        if (snapshots.length === 0 && await this.snapshotter.store.loadRun(runId) === null)
-          throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
-        const found = iteration === void 0 ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
-        if (found === void 0) {
-          const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
-          throw new IterationNotFoundError(
-            `run ${runId} has no iteration ${iteration ?? ""} (recorded: ${known}); run "after" first or give --iteration`,
-            { details: { runId, iteration: iteration ?? null } }
-          );
-        }
-        return found;
-      }
-      /** Without --isolated the check judges the workspace itself: it must be exactly the after commit. */
-      async assertAtAfter(repo, snapshot, junit) {
-        const excludes = [
-          ...await workspaceExcludes(repo.topLevel, this.snapshotter.options),
-          // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
-          ...junit.filter((f) => !f.startsWith("/") && !f.split("/").includes(".."))
-        ];
-        const state = await getRepoState(repo, excludes);
-        if (state.sha === snapshot.afterSha && !state.isDirty) return;
-        const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : "the workspace has uncommitted changes";
-        throw new GateTreeMismatchError(
-          `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
-          {
-            details: {
-              runId: snapshot.runId,
-              iteration: snapshot.iteration,
-              head: state.sha,
-              afterSha: snapshot.afterSha
-            }
-          }
-        );
-      }
-      async findAttempt(opts) {
-        assertSafeId(opts.name, "gate name");
-        const { results } = await this.store.list(assertSafeId(opts.runId, "run id"));
-        const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
-        const found = opts.attempt === void 0 ? mine.filter((r) => r.command !== null).at(-1) : mine.find((r) => r.attempt === opts.attempt);
-        if (found === void 0)
-          throw new GateNotFoundError(
-            `no ${opts.attempt === void 0 ? "replayable verdict" : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
-            {
-              details: {
-                runId: opts.runId,
-                iteration: opts.iteration,
-                name: opts.name,
-                attempt: opts.attempt ?? null
-              }
-            }
-          );
-        if (found.command === null)
-          throw new GateNotReplayableError(
-            `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
-            { details: { attempt: found.attempt } }
-          );
-        return found;
-      }
-    };
-  }
-});
-
-// src/store/run-records.ts
-import { join as join17 } from "node:path";
-function requireWorkspace(workspace) {
-  if (typeof workspace !== "string" || workspace.length === 0)
-    throw new InvalidArgumentError("a run record needs its workspace path", { details: { workspace } });
-  return workspace;
-}
-function assertRunWorkspace(run, runId, workspace) {
-  if (run === null || run.workspace === workspace) return;
-  throw new RunWorkspaceMismatchError(
-    `run ${runId} belongs to the workspace ${run.workspace}, not ${workspace}; use another run id for this workspace`,
-    {
-      details: { runId, workspace: run.workspace, given: workspace }
-    }
-  );
-}
-var RunRecords;
-var init_run_records = __esm({
-  "src/store/run-records.ts"() {
-    "use strict";
-    init_snapshot();
-    init_run();
-    init_errors();
-    init_atomic();
-    init_json_file();
-    init_lock();
-    init_paths();
-    RunRecords = class {
-      constructor(home, lockTimeoutMs) {
-        this.home = home;
-        this.lockTimeoutMs = lockTimeoutMs;
-      }
-      home;
-      lockTimeoutMs;
-      path(runId) {
-        return join17(layout(this.home).runs, `${assertSafeId(runId, "run id")}.json`);
-      }
-      /** The run's record, or null when it has none; STORE_CORRUPT when the file is unusable. */
-      async load(runId) {
-        const path2 = this.path(runId);
-        const record3 = await readJsonFile(path2, RunRecord, "run record");
-        if (record3 !== null && record3.runId !== runId)
-          throw corruptFile(path2, "run record", `it names run ${JSON.stringify(record3.runId)}`);
-        return record3;
-      }
-      /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
-      async list() {
-        const { items: runs3, problems } = await loadAll(
-          layout(this.home).runs,
-          "run record",
-          (name2) => this.load(name2)
-        );
-        runs3.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.runId.localeCompare(b.runId));
-        return { runs: runs3, problems };
-      }
-      /** Ids of the runs whose records link `snapshotId` (a scan: used only to repair dangling links). */
-      async linking(snapshotId) {
-        const { runs: runs3 } = await this.list();
-        return runs3.filter((run) => run.snapshotIds.includes(snapshotId)).map((run) => run.runId);
-      }
-      /**
-       * Read-modify-write of one record under the run's lock. `change` gets the current record (a
-       * fresh one when `workspace` is given and none exists) and returns the next record, or null to
-       * leave the file untouched. Returns the record as stored afterwards.
-       */
-      async update(runId, workspace, change) {
-        const path2 = this.path(runId);
-        const lockPath = join17(layout(this.home).locks, `run-${runId}.lock`);
-        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `run record ${runId}` }, async () => {
-          const now = (/* @__PURE__ */ new Date()).toISOString();
-          const current = await this.load(runId) ?? (workspace === null ? null : { runId, workspace, createdAt: now, updatedAt: now, before: null, snapshotIds: [] });
-          if (current === null) return null;
-          if (workspace !== null) assertRunWorkspace(current, runId, workspace);
-          const next = await change(current);
-          if (next === null) return current;
-          const checked = RunRecord.safeParse({ ...next, updatedAt: now });
-          if (!checked.success)
-            throw new InvalidArgumentError(
-              `run record ${runId} would be invalid: ${describeIssues(checked.error.issues)}`,
-              { details: { runId, path: path2 } }
-            );
-          await writeJsonAtomic(path2, checked.data);
-          return checked.data;
-        });
-      }
-      /** Creates the run's record if needed and sets its latest before state (and appends the restart it declares). */
-      async recordBefore(runId, workspace, before2, restart = null) {
-        assertSafeId(runId, "run id");
-        const parsed = BeforeState.safeParse(before2);
-        if (!parsed.success)
-          throw new InvalidArgumentError(
-            `before state for run ${runId} is invalid: ${describeIssues(parsed.error.issues)}`,
-            { details: { runId } }
-          );
-        if (parsed.data.runId !== runId)
-          throw new InvalidArgumentError(`before state belongs to run ${parsed.data.runId}, not ${runId}`, {
-            details: { runId }
-          });
-        return await this.update(runId, requireWorkspace(workspace), (current) => ({
-          ...current,
-          before: parsed.data,
-          beforeUsedBy: null,
-          ...restart === null ? {} : { restarts: [...current.restarts ?? [], restart] }
-        }));
-      }
-      /**
-       * Links a snapshot into its run, keeping `snapshotIds` ordered by iteration. Linking an id that
-       * is already linked changes nothing. A second snapshot of an iteration that already has one is
-       * kept after it (both stay linked: nothing the store recorded is dropped silently). Positions
-       * are found from the end, so the usual append reads one snapshot file; ids whose files cannot be
-       * read keep their place.
-       */
-      async link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore = false) {
-        assertSafeId(runId, "run id");
-        assertSafeId(snapshotId, "snapshot id");
-        if (!Number.isInteger(iteration) || iteration < 0)
-          throw new InvalidArgumentError(`iteration must be a non-negative integer, got ${iteration}`, {
-            details: { iteration }
-          });
-        return await this.update(runId, requireWorkspace(workspace), async (current) => {
-          const used = usesBefore ? { beforeUsedBy: { snapshotId, iteration } } : {};
-          if (current.snapshotIds.includes(snapshotId))
-            return usesBefore && current.beforeUsedBy?.snapshotId !== snapshotId ? { ...current, ...used } : null;
-          const ids = [...current.snapshotIds];
-          let at = ids.length;
-          while (at > 0) {
-            const previous = await iterationOf(ids[at - 1]);
-            if (previous === null || previous <= iteration) break;
-            at -= 1;
-          }
-          ids.splice(at, 0, snapshotId);
-          return { ...current, snapshotIds: ids, ...used };
-        });
-      }
-      /** Removes a link; true when the run had it. A run without a record has nothing to unlink. */
-      async unlink(runId, snapshotId) {
-        let removed = false;
-        await this.update(runId, null, (current) => {
-          if (!current.snapshotIds.includes(snapshotId)) return null;
-          removed = true;
-          return { ...current, snapshotIds: current.snapshotIds.filter((id2) => id2 !== snapshotId) };
-        });
-        return removed;
-      }
-    };
-  }
-});
-
-// src/store/snapshot-store.ts
-import { rm as rm9, stat as stat9 } from "node:fs/promises";
-import { join as join18, resolve as resolve11 } from "node:path";
-function byRunThenIteration(a, b) {
-  return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
-}
-function danglingLink(runFile, id2, snapshotFile) {
-  return new StoreCorruptError(
-    `${runFile} links snapshot ${id2}, but ${snapshotFile} does not exist. Restore that file from a backup, or delete snapshot ${id2} to drop the link`,
-    { details: { path: runFile, snapshotId: id2, missing: snapshotFile } }
-  );
-}
-async function removeFile(path2) {
-  const exists4 = await stat9(path2).then(
-    () => true,
-    () => false
-  );
-  if (!exists4) return false;
-  try {
-    await rm9(path2, { force: true });
-    return true;
-  } catch (cause) {
-    throw new WriteFailedError(`could not remove ${path2} (${errnoOf(cause)}); check permissions`, {
-      cause,
-      details: { path: path2 }
-    });
-  }
-}
-var SnapshotStore;
-var init_snapshot_store = __esm({
-  "src/store/snapshot-store.ts"() {
-    "use strict";
-    init_sweep();
-    init_snapshot();
-    init_errors();
-    init_atomic();
-    init_json_file();
-    init_lock();
-    init_paths();
-    init_run_records();
-    SnapshotStore = class {
-      home;
-      lockTimeoutMs;
-      runs;
-      constructor(home, options = {}) {
-        this.home = resolve11(home);
-        this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-        this.runs = new RunRecords(this.home, this.lockTimeoutMs);
-      }
-      snapshotPath(id2) {
-        return join18(layout(this.home).snapshots, `${assertSafeId(id2, "snapshot id")}.json`);
-      }
-      runPath(runId) {
-        return this.runs.path(runId);
-      }
-      /**
-       * Validates and stores a snapshot. Saving the same snapshot again is a no-op (safe to retry);
-       * a different snapshot under an existing id is refused with CONCURRENT_UPDATE unless `replace`
-       * is set, because ids are unique and a silent overwrite would lose a record. Returns what was stored.
-       */
-      async save(snapshot, options = {}) {
-        const id2 = snapshot?.id;
-        if (typeof id2 === "string") assertSafeId(id2, "snapshot id");
-        const runId = snapshot?.runId;
-        if (typeof runId === "string") assertSafeId(runId, "run id");
-        const parsed = Snapshot.safeParse(snapshot);
-        if (!parsed.success) {
-          throw new InvalidArgumentError(
-            `snapshot ${typeof id2 === "string" ? id2 : "(no id)"} is not valid: ${describeIssues(parsed.error.issues)}`,
-            {
-              details: { issues: parsed.error.issues }
-            }
-          );
-        }
-        const valid = parsed.data;
-        const path2 = this.snapshotPath(valid.id);
-        await this.withSnapshotLock(valid.id, async () => {
-          if (!options.replace) {
-            const existing = await this.load(valid.id);
-            if (existing !== null && JSON.stringify(existing) === JSON.stringify(valid)) return;
-            if (existing !== null) {
-              throw new ConcurrentUpdateError(
-                `${path2} already holds a different snapshot ${valid.id}; snapshot ids are unique, so this is a second writer or a reused id`,
-                {
-                  details: { path: path2, id: valid.id }
-                }
-              );
-            }
-          }
-          await writeJsonAtomic(path2, valid);
-        });
-        return valid;
-      }
-      /** The snapshot, or null when there is none; STORE_CORRUPT when its file is unusable. */
-      async load(id2) {
-        const path2 = this.snapshotPath(id2);
-        const snapshot = await readJsonFile(path2, Snapshot, "snapshot");
-        if (snapshot !== null && snapshot.id !== id2)
-          throw corruptFile(path2, "snapshot", `it holds snapshot ${JSON.stringify(snapshot.id)}`);
-        return snapshot;
-      }
-      /**
-       * The run's snapshots ordered by iteration, read through its run record. RUN_NOT_FOUND without a
-       * record; STORE_CORRUPT when a linked snapshot is missing, unusable or belongs to another run
-       * (use `inspectRun` to get the rest anyway).
-       */
-      async loadByRun(runId) {
-        const { snapshots, problems } = await this.inspectRun(runId);
-        if (problems[0] !== void 0) throw problems[0];
-        return snapshots;
-      }
-      /** Like `loadByRun`, but a bad link is reported in `problems` instead of stopping the rest. */
-      async inspectRun(runId) {
-        const run = await this.loadRun(runId);
-        if (run === null)
-          throw new RunNotFoundError(
-            `no run ${runId} in ${layout(this.home).runs}; "runs" lists the recorded ones`,
-            { details: { runId } }
-          );
-        const snapshots = [];
-        const problems = [];
-        for (const id2 of run.snapshotIds) {
-          try {
-            snapshots.push(await this.loadLinked(runId, id2));
-          } catch (error2) {
-            if (!(error2 instanceof StoreCorruptError)) throw error2;
-            problems.push(error2);
-          }
-        }
-        snapshots.sort((a, b) => a.iteration - b.iteration);
-        return { run, snapshots, problems };
-      }
-      /**
-       * The run's snapshot of the highest iteration, or null when it has none. Reads that one file
-       * alone: `link` keeps `snapshotIds` ordered by iteration. STORE_CORRUPT as `loadByRun`.
-       */
-      async loadLast(run) {
-        const id2 = run.snapshotIds.at(-1);
-        return id2 === void 0 ? null : this.loadLinked(run.runId, id2);
-      }
-      /** Snapshot `id`, linked from run `runId`: STORE_CORRUPT when it is missing, unusable or another run's. */
-      async loadLinked(runId, id2) {
-        const runFile = this.runPath(runId);
-        let snapshot;
-        try {
-          snapshot = await this.load(id2);
-        } catch (error2) {
-          throw asStoreProblem(error2, this.snapshotPath(id2), "snapshot");
-        }
-        if (snapshot === null) throw danglingLink(runFile, id2, this.snapshotPath(id2));
-        if (snapshot.runId !== runId)
-          throw corruptFile(
-            runFile,
-            "run record",
-            `it links snapshot ${id2}, which belongs to run ${snapshot.runId}`
-          );
-        return snapshot;
-      }
-      /**
-       * Removes the snapshot's metadata and its link from its run (under the run's lock, link first, so
-       * a crash in between leaves an unlinked file rather than a dangling link). A snapshot whose file
-       * is corrupt or already gone is unlinked from every run that still links it. SNAPSHOT_NOT_FOUND
-       * when there is neither a file nor a link.
-       */
-      async delete(id2) {
-        const path2 = this.snapshotPath(id2);
-        let owner = null;
-        let hasFile = true;
-        try {
-          owner = await this.load(id2);
-          hasFile = owner !== null;
-        } catch (error2) {
-          if (!(error2 instanceof StoreCorruptError)) throw error2;
-        }
-        const runIds = owner !== null ? [owner.runId] : await this.runs.linking(id2);
-        if (!hasFile && runIds.length === 0) {
-          throw new SnapshotNotFoundError(
-            `no snapshot ${id2} in ${layout(this.home).snapshots}; "list" shows the stored ones`,
-            { details: { id: id2 } }
-          );
-        }
-        const unlinkedFrom = [];
-        for (const runId of runIds) if (await this.runs.unlink(runId, id2)) unlinkedFrom.push(runId);
-        const removedFile = await this.withSnapshotLock(id2, () => removeFile(path2));
-        return { id: id2, removedFile, unlinkedFrom };
-      }
-      /** Every snapshot that loads, by run then iteration, and one STORE_CORRUPT per file that does not. */
-      async list() {
-        const { items: snapshots, problems } = await loadAll(
-          layout(this.home).snapshots,
-          "snapshot",
-          (name2) => this.load(name2)
-        );
-        snapshots.sort(byRunThenIteration);
-        return { snapshots, problems };
-      }
-      /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
-      async listRuns() {
-        return this.runs.list();
-      }
-      /** The run's record, or null; STORE_CORRUPT when its file is unusable. */
-      async loadRun(runId) {
-        return this.runs.load(runId);
-      }
-      /**
-       * Read-modify-write of a run record under its lock (created with `workspace` if missing); `change`
-       * returns the next record or null to leave it. Used by src/sharing to note where a fetched run was recorded.
-       */
-      async updateRun(runId, workspace, change) {
-        return this.runs.update(assertSafeId(runId, "run id"), workspace, change);
-      }
-      /** Creates the run's record if needed (with `workspace`) and sets its latest before state (and a declared restart). */
-      async recordBefore(runId, workspace, before2, restart = null) {
-        return this.runs.recordBefore(runId, workspace, before2, restart);
-      }
-      /**
-       * Links a stored snapshot into its run (creating the record with `workspace` if needed), ordered
-       * by iteration. Idempotent; a re-captured iteration keeps both snapshots, the newer after the older.
-       * The store never creates a dangling link: SNAPSHOT_NOT_FOUND unless the snapshot is saved first,
-       * INVALID_ARGUMENT when it names another run or iteration.
-       */
-      async linkSnapshot(runId, workspace, snapshotId, iteration, usesBefore = false) {
-        assertSafeId(runId, "run id");
-        const snapshot = await this.load(snapshotId);
-        if (snapshot === null)
-          throw new SnapshotNotFoundError(`cannot link snapshot ${snapshotId} to run ${runId}: save it first`, {
-            details: { id: snapshotId, runId }
-          });
-        if (snapshot.runId !== runId || snapshot.iteration !== iteration) {
-          throw new InvalidArgumentError(
-            `snapshot ${snapshotId} is iteration ${snapshot.iteration} of run ${snapshot.runId}, not iteration ${iteration} of run ${runId}`,
-            {
-              details: { id: snapshotId, runId, iteration }
-            }
-          );
-        }
-        const iterationOf = async (id2) => {
-          try {
-            return (await this.load(id2))?.iteration ?? null;
-          } catch {
-            return null;
-          }
-        };
-        return this.runs.link(runId, workspace, snapshotId, iteration, iterationOf, usesBefore);
-      }
-      /**
-       * Removes the temp files a killed writer left in the store (its atomic writes' `.<name>.<pid>.<hex>.tmp`):
-       * only ours, only once their writer is gone or an hour old. For recovery, after a lock takeover.
-       */
-      async sweepTempFiles() {
-        const dirs = layout(this.home);
-        const swept = await Promise.all([dirs.snapshots, dirs.runs].map((dir) => sweepTempFiles(dir)));
-        return swept.flat();
-      }
-      /**
-       * Links the stored snapshots of this run's iteration (taken in `workspace`) that the run does not
-       * link: what a process killed between saving a snapshot and linking it leaves behind. Scans the
-       * whole store, so it is for recovery only. Returns the ids it linked.
-       */
-      async linkUnlinked(runId, workspace, iteration) {
-        const linked = new Set((await this.loadRun(runId))?.snapshotIds ?? []);
-        const { snapshots } = await this.list();
-        const unlinked = snapshots.filter(
-          (s) => s.runId === runId && s.iteration === iteration && s.workspace === workspace && !linked.has(s.id)
-        );
-        for (const s of unlinked) await this.linkSnapshot(runId, workspace, s.id, iteration);
-        return unlinked.map((s) => s.id);
-      }
-      /**
-       * Snapshots whose id starts with `prefix`, or whose after SHA does (hexadecimal, at least 4
-       * characters, any case). An exact id wins alone. INVALID_ID for characters no id or SHA has.
-       */
-      async findByPrefix(prefix) {
-        if (typeof prefix !== "string" || !SAFE_ID.test(prefix)) {
-          throw new InvalidIdError(
-            `${JSON.stringify(String(prefix).slice(0, 80))} is neither a snapshot id nor a SHA`,
-            { details: { value: String(prefix).slice(0, 200) } }
-          );
-        }
-        const { snapshots } = await this.list();
-        const exact = snapshots.filter((s) => s.id === prefix);
-        if (exact.length > 0) return exact;
-        const sha = /^[0-9a-f]{4,64}$/i.test(prefix) ? prefix.toLowerCase() : null;
-        return snapshots.filter((s) => s.id.startsWith(prefix) || sha !== null && s.afterSha.startsWith(sha));
-      }
-      withSnapshotLock(id2, fn) {
-        const lockPath = join18(layout(this.home).locks, `snapshot-${assertSafeId(id2, "snapshot id")}.lock`);
-        return withLock(lockPath, { timeoutMs: this.lockTimeoutMs, purpose: `snapshot ${id2}` }, fn);
       }
     };
   }
@@ -13731,8 +13938,8 @@ import { readdir as readdir7 } from "node:fs/promises";
 function anchorKeeper(src) {
   return {
     list: async () => {
-      const names = await readdir7(src.anchors.dir).catch(() => []);
-      return names.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
+      const names2 = await readdir7(src.anchors.dir).catch(() => []);
+      return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
     },
     load: (commit) => src.anchors.load(commit),
     save: (anchor3) => src.anchors.save(anchor3),
@@ -14277,10 +14484,45 @@ var init_gate_record = __esm({
   }
 });
 
-// src/sharing/gate-records.ts
+// src/sharing/record-objects.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { mkdir as mkdir7, rm as rm14, stat as stat14, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join23 } from "node:path";
+async function writeRecordObjects(repo, home, label, records) {
+  const dir = join23(layout(home).home, "tmp", `${label}-${randomBytes3(6).toString("hex")}`);
+  await mkdir7(dir, { recursive: true });
+  try {
+    for (const [type, key] of [
+      ["blob", "json"],
+      ["tree", "tree"],
+      ["commit", "commit"]
+    ]) {
+      const files = /* @__PURE__ */ new Map();
+      for (const r of records) {
+        const path2 = join23(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
+        files.set(r[key].id, path2);
+      }
+      await writeObjects(
+        repo,
+        type,
+        [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
+      );
+    }
+  } finally {
+    await rm14(dir, { recursive: true, force: true });
+  }
+}
+var init_record_objects2 = __esm({
+  "src/sharing/record-objects.ts"() {
+    "use strict";
+    init_record_objects();
+    init_paths();
+  }
+});
+
+// src/sharing/gate-objects.ts
+import { join as join24 } from "node:path";
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id2}`;
 }
@@ -14294,7 +14536,7 @@ function gateRefspecs(runs3, all) {
   return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
 }
 function receivedLogPath(artifactsDir, g) {
-  return join23(
+  return join24(
     artifactsDir,
     assertSafeId(g.runId, "run id"),
     `iteration-${g.iteration}`,
@@ -14335,26 +14577,112 @@ ${message}`
     commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
   };
 }
-var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES, MAX_REFSPECS, GateRecords;
-var init_gate_records = __esm({
-  "src/sharing/gate-records.ts"() {
+async function readGateCommits(repo, refs, refused, snapshots) {
+  const refuse = (ref, reason) => refused.push({ ref, reason });
+  const shaped = refs.filter((r) => {
+    if (r.type === "commit" && r.parents.length === 1) return true;
+    refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
+    return false;
+  });
+  const probes = await batchCheck(
+    repo,
+    shaped.flatMap((r) => [
+      `${r.sha}:${GATE_RECORD_FILE}`,
+      `${r.sha}:${GATE_LOG_FILE}`,
+      `${r.parents[0]}^{tree}`
+    ])
+  );
+  const sized = shaped.flatMap((r, i) => {
+    const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
+    if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
+    else if (json.size > MAX_GATE_RECORD_BYTES)
+      refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
+    else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
+    else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
+    else
+      return [
+        {
+          ref: r,
+          json: json.id,
+          log: log?.found ? { id: log.id, size: log.size } : null,
+          tree: tree.id
+        }
+      ];
+    return [];
+  });
+  const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
+  const runSnapshots = /* @__PURE__ */ new Map();
+  const checked = [];
+  for (const s of sized) {
+    const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
+    let json;
+    try {
+      json = JSON.parse(contents.get(s.json).toString("utf8"));
+    } catch {
+      refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
+      continue;
+    }
+    const parsed = GateRecordFile.safeParse(json);
+    if (!parsed.success) {
+      refuse(
+        s.ref.ref,
+        `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
+      );
+      continue;
+    }
+    const g = parsed.data.gate;
+    const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
+    const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : verdictContradiction(g);
+    if (why !== null) refuse(s.ref.ref, why);
+    else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
+  }
+  return checked;
+}
+async function iterationAfter(snapshots, cache2, runId, iteration) {
+  if (!cache2.has(runId)) {
+    const snaps = await snapshots.inspectRun(runId).then(
+      (c) => c.snapshots,
+      () => []
+    );
+    cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
+  }
+  return cache2.get(runId)?.get(iteration);
+}
+var GATES_PREFIX, GATE_INCOMING_PREFIX, MAX_GATE_RECORD_BYTES;
+var init_gate_objects = __esm({
+  "src/sharing/gate-objects.ts"() {
     "use strict";
     init_gate_rules();
     init_gate_record();
     init_snapshot();
+    init_record_objects();
+    init_paths();
+    GATES_PREFIX = "refs/agentgate/gates/";
+    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
+    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+  }
+});
+
+// src/sharing/gate-records.ts
+import { stat as stat14 } from "node:fs/promises";
+import { join as join25 } from "node:path";
+var MAX_REFSPECS, GateRecords;
+var init_gate_records = __esm({
+  "src/sharing/gate-records.ts"() {
+    "use strict";
+    init_gate_record();
     init_errors();
     init_atomic();
     init_lock();
     init_record_objects();
     init_refs();
+    init_record_objects2();
     init_repo_lock();
     init_inside();
     init_patch_artifact();
     init_gate_store();
     init_paths();
-    GATES_PREFIX = "refs/agentgate/gates/";
-    GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
-    MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
+    init_gate_objects();
     MAX_REFSPECS = 2e3;
     GateRecords = class {
       constructor(options, snapshots) {
@@ -14401,30 +14729,7 @@ var init_gate_records = __esm({
         const objects = pending.map(
           (g, i) => gateObjects(format, travellingGate(g), logIds.get(logs[i] ?? "") ?? null)
         );
-        const dir = join23(layout(this.options.home).home, "tmp", `gates-${randomBytes3(6).toString("hex")}`);
-        await mkdir7(dir, { recursive: true });
-        try {
-          const kinds = [
-            ["blob", "json"],
-            ["tree", "tree"],
-            ["commit", "commit"]
-          ];
-          for (const [type, key] of kinds) {
-            const files = /* @__PURE__ */ new Map();
-            for (const o of objects) {
-              const path2 = join23(dir, `${type}-${o[key].id}`);
-              if (!files.has(o[key].id)) await writeFile4(path2, o[key].content);
-              files.set(o[key].id, path2);
-            }
-            await writeObjects(
-              repo,
-              type,
-              [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
-            );
-          }
-        } finally {
-          await rm14(dir, { recursive: true, force: true });
-        }
+        await writeRecordObjects(repo, this.options.home, "gates", objects);
         const updates = pending.map((g, i) => ({
           ref: gateRef(g.runId, g.id),
           newSha: objects[i].commit.id,
@@ -14451,7 +14756,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join23(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join25(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -14483,7 +14788,7 @@ var init_gate_records = __esm({
             const wanted = new Set(toFetch.map((r) => r.ref));
             const incoming = (toFetch.length > 0 ? await listRefsWithParents(repo, GATE_INCOMING_PREFIX) : []).map((r) => ({ ...r, ref: `${GATES_PREFIX}${r.ref.slice(GATE_INCOMING_PREFIX.length)}` })).filter((r) => wanted.has(r.ref));
             try {
-              const checked = await this.check(repo, [...incoming, ...held], refused);
+              const checked = await readGateCommits(repo, [...incoming, ...held], refused, this.snapshots);
               const stored = await this.store(repo, checked, refused);
               await updateRefs(
                 repo,
@@ -14504,79 +14809,6 @@ var init_gate_records = __esm({
             }
           })
         );
-      }
-      /** Every check that needs no write: ref name, commit shape, schema, ids, the after commit and its tree. */
-      async check(repo, refs, refused) {
-        const refuse = (ref, reason) => refused.push({ ref, reason });
-        const shaped = refs.filter((r) => {
-          if (r.type === "commit" && r.parents.length === 1) return true;
-          refuse(r.ref, "not a gate verdict commit (one parent: the after commit)");
-          return false;
-        });
-        const probes = await batchCheck(
-          repo,
-          shaped.flatMap((r) => [
-            `${r.sha}:${GATE_RECORD_FILE}`,
-            `${r.sha}:${GATE_LOG_FILE}`,
-            `${r.parents[0]}^{tree}`
-          ])
-        );
-        const sized = shaped.flatMap((r, i) => {
-          const [json, log, tree] = [probes[3 * i], probes[3 * i + 1], probes[3 * i + 2]];
-          if (!json?.found || json.type !== "blob") refuse(r.ref, `has no ${GATE_RECORD_FILE}`);
-          else if (json.size > MAX_GATE_RECORD_BYTES)
-            refuse(r.ref, `${GATE_RECORD_FILE} is larger than ${MAX_GATE_RECORD_BYTES} bytes`);
-          else if (log?.found && log.type !== "blob") refuse(r.ref, `${GATE_LOG_FILE} is not a file`);
-          else if (!tree?.found) refuse(r.ref, "its after commit is not in the repository");
-          else
-            return [
-              {
-                ref: r,
-                json: json.id,
-                log: log?.found ? { id: log.id, size: log.size } : null,
-                tree: tree.id
-              }
-            ];
-          return [];
-        });
-        const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.json))]);
-        const runSnapshots = /* @__PURE__ */ new Map();
-        const checked = [];
-        for (const s of sized) {
-          const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
-          let json;
-          try {
-            json = JSON.parse(contents.get(s.json).toString("utf8"));
-          } catch {
-            refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
-            continue;
-          }
-          const parsed = GateRecordFile.safeParse(json);
-          if (!parsed.success) {
-            refuse(
-              s.ref.ref,
-              `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
-            );
-            continue;
-          }
-          const g = parsed.data.gate;
-          const afterOf = await this.iterationAfter(runSnapshots, g.runId, g.iteration);
-          const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : verdictContradiction(g);
-          if (why !== null) refuse(s.ref.ref, why);
-          else checked.push({ ref: s.ref, gate: g, logBlob: s.log?.id ?? null });
-        }
-        return checked;
-      }
-      /** The after commit of a run's iteration in the local home (read once per run), or undefined. */
-      async iterationAfter(cache2, runId, iteration) {
-        if (!cache2.has(runId)) {
-          const snaps = await this.snapshots.inspectRun(runId).then(
-            (c) => c.snapshots,
-            () => []
-          );
-          cache2.set(runId, new Map(snaps.map((s) => [s.iteration, s.afterSha])));
-        }
-        return cache2.get(runId)?.get(iteration);
       }
       /** Writes each verdict's log text (digest verified before it is placed) and stores the verdict. */
       async store(repo, checked, refused) {
@@ -14622,7 +14854,7 @@ var init_gate_records = __esm({
 // src/sharing/publish.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir8, rm as rm15, stat as stat15, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { join as join26 } from "node:path";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -14702,18 +14934,18 @@ async function materialiseLocked(core, repo, sel) {
       });
     }
   }
-  if (pending.length > 0) await writeRecordObjects(core, repo, pending);
+  if (pending.length > 0) await writeRecordObjects2(core, repo, pending);
   return { runs: runs3.map((r) => r.runId), refs };
 }
-async function writeRecordObjects(core, repo, pending) {
-  const dir = join24(layout(core.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
+async function writeRecordObjects2(core, repo, pending) {
+  const dir = join26(layout(core.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
   await mkdir8(dir, { recursive: true });
   try {
     for (const type of ["blob", "tree", "commit"]) {
       const files = [];
       for (const p of pending) {
         const obj = p.objects[type];
-        const path2 = join24(dir, `${type}-${obj.id}`);
+        const path2 = join26(dir, `${type}-${obj.id}`);
         await writeFile5(path2, obj.content);
         files.push({ path: path2, id: obj.id });
       }
@@ -14915,9 +15147,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join25 } from "node:path";
+import { join as join27 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join25(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join27(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -14963,7 +15195,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join25(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join27(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -15187,9 +15419,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir9, rm as rm16, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join28 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -15197,6 +15427,7 @@ var init_anchor_records = __esm({
     init_lock();
     init_record_objects();
     init_refs();
+    init_record_objects2();
     init_repo_lock();
     init_paths();
     init_anchor_objects();
@@ -15248,30 +15479,12 @@ var init_anchor_records = __esm({
         });
       }
       async write(repo, pending) {
-        const dir = join26(layout(this.options.home).home, "tmp", `anchors-${randomBytes5(6).toString("hex")}`);
-        await mkdir9(dir, { recursive: true });
-        try {
-          for (const [type, key] of [
-            ["blob", "json"],
-            ["tree", "tree"],
-            ["commit", "commit"]
-          ]) {
-            const files = /* @__PURE__ */ new Map();
-            for (const p of pending) {
-              const obj = p.objects[key];
-              const path2 = join26(dir, `${type}-${obj.id}`);
-              if (!files.has(obj.id)) await writeFile6(path2, obj.content);
-              files.set(obj.id, path2);
-            }
-            await writeObjects(
-              repo,
-              type,
-              [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
-            );
-          }
-        } finally {
-          await rm16(dir, { recursive: true, force: true });
-        }
+        await writeRecordObjects(
+          repo,
+          this.options.home,
+          "anchors",
+          pending.map((p) => p.objects)
+        );
         const updates = pending.map((p) => ({
           ref: anchorRef(p.anchor.commit),
           newSha: p.objects.commit.id,
@@ -15289,7 +15502,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join26(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join28(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -15438,6 +15651,7 @@ var init_sharing2 = __esm({
     init_snapshot_store();
     init_records();
     init_gate_records();
+    init_gate_objects();
     init_publish();
     init_receive();
     init_anchor_records();
@@ -15525,37 +15739,30 @@ var init_sharing2 = __esm({
         const mode = this.anchorMode(sel);
         const bring = (specs) => fetchRefs(repo, remote.url, specs);
         const prefix = sel.runId === void 0 ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
-        const result = mode === "only" ? NOTHING_RECEIVED : await receive(
-          this,
-          repo,
-          async () => {
-            const refs = await listRemoteRefs(repo, remote.url, prefix);
-            if (sel.runId !== void 0 && refs.length === 0)
-              throw new RunNotFoundError(
-                `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
-                { details: { runId: sel.runId, remote: remote.name } }
-              );
-            return refs;
-          },
-          (_r, specs) => bring(specs)
-        );
-        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(
-          repo,
-          await listRemoteRefs(
-            repo,
-            remote.url,
-            sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
-          ),
-          bring
-        );
-        const anchors = await this.receiveAnchors(
+        const received = await this.receiveAll(
           repo,
           mode,
-          () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX),
+          {
+            records: async () => {
+              const refs = await listRemoteRefs(repo, remote.url, prefix);
+              if (sel.runId !== void 0 && refs.length === 0)
+                throw new RunNotFoundError(
+                  `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
+                  { details: { runId: sel.runId, remote: remote.name } }
+                );
+              return refs;
+            },
+            gates: () => listRemoteRefs(
+              repo,
+              remote.url,
+              sel.runId === void 0 ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`
+            ),
+            anchors: () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX)
+          },
           bring,
           sel.runId
         );
-        return { remote: remote.name, ...withAnchors(withGates(result, gates), anchors) };
+        return { remote: remote.name, ...received };
       }
       /** Writes the selected runs' records, and the anchors beside them, as one bundle file (atomically). */
       async export(sel, file, cwd = process.cwd()) {
@@ -15632,19 +15839,17 @@ var init_sharing2 = __esm({
           }
         };
         const mode = this.anchorMode(opts);
-        const result = mode === "only" ? NOTHING_RECEIVED : await receive(
-          this,
+        const received = await this.receiveAll(
           repo,
-          async () => records,
-          (_r, s) => bring(s)
-        );
-        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(
-          repo,
-          heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+          mode,
+          {
+            records: async () => records,
+            gates: async () => heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+            anchors: async () => anchorHeads
+          },
           bring
         );
-        const anchors = await this.receiveAnchors(repo, mode, async () => anchorHeads, bring);
-        return { file: path2, ...withAnchors(withGates(result, gates), anchors) };
+        return { file: path2, ...received };
       }
       /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
       anchorMode(sel) {
@@ -15654,6 +15859,13 @@ var init_sharing2 = __esm({
       async materialiseAnchors(repo, sel, mode) {
         if (mode === "none" || this.anchorRecords === null) return [];
         return this.anchorRecords.materialise(repo, sel.runId === void 0 ? null : [sel.runId]);
+      }
+      /** What fetch and import share: the records, then the verdicts, then the anchors (each listed only when it travels). */
+      async receiveAll(repo, mode, sources, bring, runId) {
+        const result = mode === "only" ? NOTHING_RECEIVED : await receive(this, repo, sources.records, (_r, specs) => bring(specs));
+        const gates = mode === "only" ? NO_GATES : await this.gateRecords.receive(repo, await sources.gates(), bring);
+        const anchors = await this.receiveAnchors(repo, mode, sources.anchors, bring, runId);
+        return withAnchors(withGates(result, gates), anchors);
       }
       /** Takes the source's anchors in, after the runs they name (anchor-records.ts). */
       async receiveAnchors(repo, mode, list5, bring, runId) {
@@ -15927,9 +16139,9 @@ function gateReportOf(results, snapshots = []) {
   const byIteration = /* @__PURE__ */ new Map();
   for (const g of sorted) byIteration.set(g.iteration, [...byIteration.get(g.iteration) ?? [], g]);
   const iterations = [...byIteration.keys()].sort((a, b) => a - b);
-  const names = [...new Set(sorted.map((g) => g.name))].sort();
+  const names2 = [...new Set(sorted.map((g) => g.name))].sort();
   const summary = [];
-  for (const name2 of names) {
+  for (const name2 of names2) {
     const newest = iterations.flatMap((i) => {
       const last = (byIteration.get(i) ?? []).filter((g) => g.name === name2).at(-1);
       return last === void 0 ? [] : [last];
@@ -16191,8 +16403,8 @@ function renderDotenv(report3) {
   return out;
 }
 function safeValue(text) {
-  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/["'`$\\]/g, "_").replace(/\s+/g, " ").trim();
-  return [...plain].slice(0, TEXT_LIMIT).join("");
+  const plain2 = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/["'`$\\]/g, "_").replace(/\s+/g, " ").trim();
+  return [...plain2].slice(0, TEXT_LIMIT).join("");
 }
 var DOTENV_MAX_VARIABLES, DOTENV_MAX_BYTES, TEXT_LIMIT;
 var init_dotenv = __esm({
@@ -16818,7 +17030,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { writeFile as writeFile7 } from "node:fs/promises";
+import { writeFile as writeFile6 } from "node:fs/promises";
 import { resolve as resolve15 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
@@ -16835,7 +17047,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const commit = report3.commit;
   if (output !== void 0) {
     const file = resolve15(output);
-    await replaceFileAtomic(file, (temp) => writeFile7(temp, text, { mode: 420 }));
+    await replaceFileAtomic(file, (temp) => writeFile6(temp, text, { mode: 420 }));
     const bytes = Buffer.byteLength(text, "utf8");
     return {
       json: { file, format, commit, bytes },
@@ -24702,7 +24914,7 @@ var init_config_parse = __esm({
 // src/store/config.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname10, join as join27, resolve as resolve17 } from "node:path";
+import { dirname as dirname10, join as join29, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -24738,7 +24950,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join27(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join29(resolve17(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile11(file, "utf8");
@@ -24758,7 +24970,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join27(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join29(homedir3(), value.slice(2));
   return resolve17(base, value);
 }
 var init_config2 = __esm({
@@ -25118,8 +25330,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir10, realpath as realpath6, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join28 } from "node:path";
+import { mkdir as mkdir9, realpath as realpath6, stat as stat18, writeFile as writeFile7 } from "node:fs/promises";
+import { dirname as dirname11, join as join30 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -25133,11 +25345,11 @@ function checkpointRepo(p) {
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir10(repo.gitDir, { recursive: true });
+  await mkdir9(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir10(join28(repo.gitDir, "info"), { recursive: true });
-  await writeFile8(join28(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join30(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join30(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -25157,19 +25369,35 @@ async function probeWorkspace(dir, opts = {}) {
   await assertOwnWorkTree(await realpath6(dir), root, gitDir);
   return { root, isRepository: true, excludesFile: exclude };
 }
+function probeInputs(dir, probe) {
+  if (probe.isRepository) {
+    const gitDir = join30(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join30(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join30(gitDir, "config"), join30(gitDir, "config.worktree"), join30(gitDir, "commondir")];
+  }
+  const inputs = [];
+  for (let p = dir; ; p = dirname11(p)) {
+    inputs.push(join30(p, ".git"), join30(p, "HEAD"));
+    if (dirname11(p) === p) return inputs;
+  }
+}
 async function rootCommit(root, opts = {}) {
   const res = await runGit({ cwd: root, ...opts }, ["rev-list", "--max-parents=0", "HEAD", "--"], {
     okExitCodes: [128]
   });
   if (res.exitCode !== 0) return null;
-  const roots = res.stdout.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line));
-  return roots[0] ?? null;
+  const roots2 = res.stdout.split("\n").filter((line) => OBJECT_ID_PATTERN.test(line));
+  return roots2[0] ?? null;
 }
 async function gcCheckpointRepo(repo, pruneAge) {
   await runGit(repo, ["gc", "--quiet", `--prune=${pruneAge}`]);
 }
 async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
+}
+async function looseObjectBytes(repo, oid) {
+  const st = await stat18(join30(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
   await runGit(repo, ["repack", "-d", "-q"]);
@@ -25475,21 +25703,21 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname11, join as join29, relative as relative4, resolve as resolve19, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname12, join as join31, relative as relative4, resolve as resolve19, sep as sep6 } from "node:path";
 function toGitPath(root, abs) {
   return relative4(root, abs).split(sep6).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join29(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join31(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename5(abs)];
-  let head = dirname11(abs);
+  let head = dirname12(abs);
   for (; ; ) {
     try {
-      return join29(await realpath7(head), ...tail.reverse());
+      return join31(await realpath7(head), ...tail.reverse());
     } catch {
-      const up = dirname11(head);
+      const up = dirname12(head);
       if (up === head) return abs;
       tail.push(basename5(head));
       head = up;
@@ -25579,7 +25807,7 @@ var init_compare2 = __esm({
 });
 
 // types/checkpoint.ts
-var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StoreStatus;
+var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StampRecord, ProbeCacheRecord, StoreStatus;
 var init_checkpoint = __esm({
   "types/checkpoint.ts"() {
     "use strict";
@@ -25662,6 +25890,19 @@ var init_checkpoint = __esm({
       lastPackedAt: nullable(IsoDate),
       pruned: array(PruneEvent)
     });
+    StampRecord = object({ path: string2(), sig: string2() });
+    ProbeCacheRecord = object({
+      workspace: string2(),
+      probe: optional(
+        object({
+          root: string2(),
+          isRepository: boolean2(),
+          excludesFile: nullable(string2()),
+          stamps: array(StampRecord)
+        })
+      ),
+      userExcludes: optional(object({ configured: nullable(string2()), stamps: array(StampRecord) }))
+    });
     StoreStatus = object({
       workspace: string2(),
       /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
@@ -25677,7 +25918,7 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -25701,7 +25942,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes6(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes5(3).toString("hex")}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
@@ -25802,7 +26043,7 @@ async function recordCheckpoint(repo, treeId, meta2) {
   if (meta2.kind === "safety") updates.push({ ref: SAFETY_REF, newSha: commit });
   if (meta2.setBaseline) updates.push({ ref: BASELINE_REF, newSha: commit });
   await updateRefs(repo, updates, { message: "agentgate checkpoint" });
-  return ref;
+  return { ref, commit };
 }
 function knownPaths(paths) {
   const out = /* @__PURE__ */ new Set();
@@ -25812,7 +26053,7 @@ function knownPaths(paths) {
   }
   return out;
 }
-var init_record = __esm({
+var init_record2 = __esm({
   "src/checkpoints/record.ts"() {
     "use strict";
     init_commit();
@@ -25909,7 +26150,7 @@ var init_restore = __esm({
     init_errors();
     init_checkpoint_trees();
     init_plan();
-    init_record();
+    init_record2();
     init_workspace_paths();
   }
 });
@@ -25944,14 +26185,16 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join30 } from "node:path";
-async function userExcludesFile(o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join30(o.home, ".config");
-  let configured = null;
-  for (const file of userConfigFiles({
+import { isAbsolute as isAbsolute5, join as join32 } from "node:path";
+function userIgnoreConfigFiles(o) {
+  return userConfigFiles({
     HOME: o.home,
     ...o.xdgConfigHome ? { XDG_CONFIG_HOME: o.xdgConfigHome } : {}
-  }).global) {
+  }).global;
+}
+async function userExcludesSetting(o) {
+  let configured = null;
+  for (const file of userIgnoreConfigFiles(o)) {
     if (!await exists3(file)) continue;
     const res = await runGit(
       {
@@ -25965,11 +26208,15 @@ async function userExcludesFile(o) {
     const value = res.exitCode === 0 ? res.stdout.trim() : "";
     if (value !== "") configured = value;
   }
-  const path2 = configured === null ? join30(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return configured;
+}
+async function userExcludesPath(configured, o) {
+  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join32(o.home, ".config");
+  const path2 = configured === null ? join32(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute5(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join30(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join32(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -25986,27 +26233,27 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes7 } from "node:crypto";
-import { mkdir as mkdir11, open as open5, rename as rename5, rm as rm17, stat as stat18, symlink } from "node:fs/promises";
-import { dirname as dirname12, join as join31, sep as sep7 } from "node:path";
+import { randomBytes as randomBytes6 } from "node:crypto";
+import { mkdir as mkdir10, open as open5, rename as rename5, rm as rm16, stat as stat19, symlink } from "node:fs/promises";
+import { dirname as dirname13, join as join33, sep as sep7 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes7(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes6(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir11(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat18(root), stat18(preferred)]);
+  await mkdir10(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat19(root), stat19(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname12(item.dest);
-    await mkdir11(fsPath(parent), { recursive: true });
-    await placeOne(item, join31(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname12(d)) {
+    const parent = dirname13(item.dest);
+    await mkdir10(fsPath(parent), { recursive: true });
+    await placeOne(item, join33(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname13(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname12(d) === d) break;
+      if (d === root || dirname13(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -26017,15 +26264,15 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm17(temp, { force: true });
+    await rm16(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname12(item.dest)}${sep7}${tempName()}`;
+  const beside = `${dirname13(item.dest)}${sep7}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm17(fsPath(beside), { force: true });
+    await rm16(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -26054,7 +26301,7 @@ var init_place = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname13 } from "node:path";
+import { dirname as dirname14 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat3(fsPath(abs));
@@ -26130,7 +26377,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname13(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname14(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -26237,7 +26484,7 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat5, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname14 } from "node:path";
+import { dirname as dirname15 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -26253,7 +26500,7 @@ async function captureWorkspace(ctx) {
   return { treeId: await writeTree(ctx.repo), skipped };
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname14(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname15(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -26289,32 +26536,38 @@ var init_capture = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
 import { readdir as readdir8, readFile as readFile12 } from "node:fs/promises";
-import { join as join32 } from "node:path";
+import { join as join34 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join32(checkpointsDir, projectId, worktreeKey);
+  const dir = join34(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join32(dir, "git"),
-    indexFile: join32(dir, "index"),
-    metaFile: join32(dir, "store.json"),
-    upkeepFile: join32(dir, "upkeep.json"),
-    lockPath: join32(dir, "lock"),
-    tempDir: join32(dir, "tmp")
+    gitDir: join34(dir, "git"),
+    indexFile: join34(dir, "index"),
+    metaFile: join34(dir, "store.json"),
+    upkeepFile: join34(dir, "upkeep.json"),
+    probeFile: join34(dir, "probe.json"),
+    lockPath: join34(dir, "lock"),
+    tempDir: join34(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
+  const existing = await existingStore(checkpointsDir, root);
+  if (existing !== null) return existing;
+  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
+  return storeLayout(checkpointsDir, projectId, `wt-${pathKey(root)}`);
+}
+async function existingStore(checkpointsDir, root) {
   const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId2 of await listDir2(checkpointsDir)) {
-    const candidate = storeLayout(checkpointsDir, projectId2, worktreeKey);
+  for (const projectId of await listDir2(checkpointsDir)) {
+    const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
     if (await readStoredWorkspace(candidate.metaFile) === root) return candidate;
   }
-  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
-  return storeLayout(checkpointsDir, projectId, worktreeKey);
+  return null;
 }
 async function readStoredWorkspace(metaFile) {
   try {
@@ -26334,6 +26587,105 @@ async function listDir2(dir) {
 var init_project_id = __esm({
   "src/checkpoints/project-id.ts"() {
     "use strict";
+  }
+});
+
+// src/fs/stamps.ts
+import { lstat as lstat6 } from "node:fs/promises";
+async function stampOf(path2) {
+  try {
+    const st = await lstat6(path2, { bigint: true });
+    if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
+    const kind = st.isFile() ? "file" : "other";
+    return {
+      path: path2,
+      sig: `${kind}:${st.ino}:${st.uid}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
+      ctimeNs: st.ctimeNs
+    };
+  } catch {
+    return { path: path2, sig: "none", ctimeNs: 0n };
+  }
+}
+function stampsOf(paths) {
+  return Promise.all(paths.map(stampOf));
+}
+function isRacy(stamps, nowMs = Date.now()) {
+  const now = BigInt(Math.floor(nowMs)) * 1000000n;
+  return stamps.some((s) => s.ctimeNs !== 0n && s.ctimeNs > now - RACY_NS);
+}
+function stampsHold(recorded, now) {
+  return recorded.length === now.length && recorded.every((r, i) => r.path === now[i]?.path && r.sig === now[i]?.sig);
+}
+var RACY_NS;
+var init_stamps = __esm({
+  "src/fs/stamps.ts"() {
+    "use strict";
+    RACY_NS = 2000000000n;
+  }
+});
+
+// src/checkpoints/probe-cache.ts
+import { readFile as readFile13 } from "node:fs/promises";
+import { join as join35 } from "node:path";
+async function readCachedAnswers(location, workspace, configFiles) {
+  const record3 = await readRecord(location);
+  if (record3 === null || record3.workspace !== workspace) return {};
+  const [probeNow, configNow] = await Promise.all([
+    stampsOf((record3.probe?.stamps ?? []).map((s) => s.path)),
+    stampsOf(configFiles)
+  ]);
+  const out = {};
+  const p = record3.probe;
+  const expected = p?.isRepository ? join35(workspace, ".git", "info", "exclude") : null;
+  if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
+    out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
+  }
+  if (record3.userExcludes !== void 0 && stampsHold(record3.userExcludes.stamps, configNow)) {
+    out.configured = record3.userExcludes.configured;
+  }
+  return out;
+}
+async function saveAnswers(location, workspace, configFiles, answers) {
+  const inputs = probeInputs(workspace, answers.probe);
+  const [probeStamps, configStamps] = await Promise.all([stampsOf(inputs ?? []), stampsOf(configFiles)]);
+  const keepProbe = inputs !== null && await acceptable(answers.probe, probeStamps);
+  const keepConfig = !isRacy(configStamps);
+  if (!keepProbe && !keepConfig) return;
+  const record3 = {
+    workspace,
+    ...keepProbe ? { probe: { ...answers.probe, stamps: probeStamps.map(plain) } } : {},
+    ...keepConfig ? { userExcludes: { configured: answers.configured, stamps: configStamps.map(plain) } } : {}
+  };
+  await writeJsonAtomic(location.probeFile, record3).catch(() => void 0);
+}
+async function acceptable(probe, stamps) {
+  if (isRacy(stamps)) return false;
+  if (!probe.isRepository) return stamps.every((s) => s.sig === "none");
+  const [, gitDir, config2, worktreeConfig, commondir] = stamps;
+  if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
+    return false;
+  if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
+  const text = await readFile13(config2.path, "utf8").catch(() => null);
+  return text !== null && !/^\s*\[\s*include/im.test(text);
+}
+function plain(s) {
+  return { path: s.path, sig: s.sig };
+}
+async function readRecord(location) {
+  try {
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile13(location.probeFile, "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+var init_probe_cache = __esm({
+  "src/checkpoints/probe-cache.ts"() {
+    "use strict";
+    init_checkpoint();
+    init_atomic();
+    init_stamps();
+    init_checkpoint_repo();
   }
 });
 
@@ -26368,8 +26720,8 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile13, rm as rm18, stat as stat19 } from "node:fs/promises";
-import { dirname as dirname15 } from "node:path";
+import { readFile as readFile14, rm as rm17, stat as stat20 } from "node:fs/promises";
+import { dirname as dirname16 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -26410,24 +26762,24 @@ async function thinCheckpoints(repo, keep) {
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm18(location.tempDir, { recursive: true, force: true });
+    await rm17(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
   } else {
     await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
   }
-  await sweepTempFiles(dirname15(location.metaFile));
+  await sweepTempFiles(dirname16(location.metaFile));
   await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
   await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
 async function storeBytes(repo, counts) {
-  const index = await stat19(repo.indexFile).then(
+  const index = await stat20(repo.indexFile).then(
     (st) => st.size,
     () => 0
   );
   return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
 }
-async function keepWithinBudget(repo, location, maxStoreBytes) {
-  let counts = await countObjects(repo);
+async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
+  let counts = counted ?? await countObjects(repo);
   if (counts.packs >= PACKS_LIMIT) {
     await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
     await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
@@ -26470,7 +26822,7 @@ async function keepWithinBudget(repo, location, maxStoreBytes) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile14(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -26517,9 +26869,9 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access4, readFile as readFile14, realpath as realpath9 } from "node:fs/promises";
+import { access as access4, readFile as readFile15, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join33, sep as sep8 } from "node:path";
+import { join as join36, sep as sep8 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access4(path2);
@@ -26547,7 +26899,8 @@ var init_store = __esm({
     init_capture();
     init_message2();
     init_project_id();
-    init_record();
+    init_probe_cache();
+    init_record2();
     init_upkeep();
     init_workspace_paths();
     CheckpointStore = class _CheckpointStore {
@@ -26593,18 +26946,17 @@ var init_store = __esm({
           ...opts.gitTimeoutMs ? { timeoutMs: opts.gitTimeoutMs } : {},
           ...opts.signal ? { signal: opts.signal } : {}
         };
-        const userExcludes = userExcludesFile({
-          home: homedir4(),
-          xdgConfigHome: process.env.XDG_CONFIG_HOME,
-          cwd: real,
-          ...gitOpts
-        });
-        userExcludes.catch(() => void 0);
-        const probe = await probeWorkspace(real, gitOpts);
-        const root = probe.root;
-        assertSafeWorkspace(root);
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
+        const ignoreOpts = { home: homedir4(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: real, ...gitOpts };
+        const configFiles = userIgnoreConfigFiles(ignoreOpts);
+        const known = await existingStore(checkpointsDir, real);
+        const cached2 = known === null ? {} : await readCachedAnswers(known, real, configFiles);
+        const configured = cached2.configured !== void 0 ? Promise.resolve(cached2.configured) : userExcludesSetting(ignoreOpts);
+        configured.catch(() => void 0);
+        const probe = cached2.probe ?? await probeWorkspace(real, gitOpts);
+        const root = probe.root;
+        assertSafeWorkspace(root);
         if (root.split(sep8).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
@@ -26615,11 +26967,14 @@ var init_store = __esm({
         }
         const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
         const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-        const location = await locateStore(
+        const location = known !== null && root === real ? known : await locateStore(
           checkpointsDir,
           root,
           () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)
         );
+        const setting = await configured;
+        if (known !== null && (cached2.probe === void 0 || cached2.configured === void 0))
+          await saveAnswers(known, real, configFiles, { probe, configured: setting });
         const repo = checkpointRepo({
           workspace: root,
           gitDir: location.gitDir,
@@ -26636,7 +26991,7 @@ var init_store = __esm({
           forbidden,
           maxBytes,
           opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
-          await userExcludes,
+          await userExcludesPath(setting, ignoreOpts),
           opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
           opts.keep ?? DEFAULT_KEEP
         );
@@ -26664,14 +27019,14 @@ var init_store = __esm({
       /** Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock. */
       async trackLocked(label, kind, baseline, tag = {}, captured) {
         const { treeId, skipped } = captured ?? await this.capture();
-        const ref = await recordCheckpoint(this.repo, treeId, {
+        const { ref, commit } = await recordCheckpoint(this.repo, treeId, {
           label,
           kind,
           setBaseline: baseline || !await this.hasBaseline(),
           tag
         });
         this.baselineKnown = true;
-        return { hash: treeId, ref, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+        return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
       }
       /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
       apply(plan, current, skips) {
@@ -26741,9 +27096,9 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile14(this.userExcludes, "utf8").catch(() => "");
-        const target = join33(this.location.gitDir, "info", "exclude");
-        const have = await readFile14(target, "utf8").catch(() => null);
+        const wanted = this.userExcludes === null ? "" : await readFile15(this.userExcludes, "utf8").catch(() => "");
+        const target = join36(this.location.gitDir, "info", "exclude");
+        const have = await readFile15(target, "utf8").catch(() => null);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
     };
@@ -26911,10 +27266,21 @@ var init_checkpoints = __esm({
             const skipped = captured.skipped.map((s) => store.skippedFile(s));
             return { hash: captured.treeId, ref, skipped, unchanged: true };
           }
-          const t = await store.trackLocked(label ?? null, "track", opts.baseline === true, tag, captured);
+          const counting = countObjects(store.repo);
+          counting.catch(() => void 0);
+          const t = await store.trackLocked(label ?? null, "track", opts.baseline === true, tag, captured).catch(async (error2) => {
+            await counting.catch(() => void 0);
+            throw error2;
+          });
           const upkeep = async () => {
+            const [counts, commitBytes] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
             if (role !== "change") await thinCheckpoints(store.repo, store.keep);
-            await keepWithinBudget(store.repo, store.location, store.maxStoreBytes);
+            const withCommit = {
+              ...counts,
+              loose: counts.loose + 1,
+              looseBytes: counts.looseBytes + commitBytes
+            };
+            await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit);
           };
           const upkeepError = await upkeep().then(
             () => void 0,
@@ -27063,9 +27429,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join34, resolve as resolve20 } from "node:path";
+import { join as join37, resolve as resolve20 } from "node:path";
 function open6(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -27203,11 +27569,11 @@ var init_checkpoint2 = __esm({
         const cp = await open6(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join34(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join34(dir, "diff.patch");
-        const cleanup = () => rm19(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join37(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join37(dir, "diff.patch");
+        const cleanup = () => rm18(dir, { recursive: true, force: true });
         try {
-          await writeFile9(file, await cp.diffBytes(hash));
+          await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -27650,7 +28016,7 @@ var init_gate2 = __esm({
 });
 
 // types/agent-hooks.ts
-var id, name, path, word, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
+var id, name, path, word, roots, ClaudeStyleEvent, GeminiEvent, CursorEvent, CopilotEvent, ClineEvent, WindsurfEvent;
 var init_agent_hooks = __esm({
   "types/agent-hooks.ts"() {
     "use strict";
@@ -27660,6 +28026,7 @@ var init_agent_hooks = __esm({
     name = string2().check(_minLength(1), _maxLength(100));
     path = string2().check(_minLength(1), _maxLength(4096));
     word = string2().check(_maxLength(200));
+    roots = array(path).check(_maxLength(100));
     ClaudeStyleEvent = object({
       session_id: optional(id),
       thread_id: optional(id),
@@ -27686,7 +28053,7 @@ var init_agent_hooks = __esm({
       hook_event_name: name,
       conversation_id: id,
       generation_id: optional(word),
-      workspace_roots: optional(array(path).check(_maxLength(100))),
+      workspace_roots: optional(roots),
       cwd: optional(path),
       prompt: optional(string2()),
       file_path: optional(path),
@@ -27706,7 +28073,7 @@ var init_agent_hooks = __esm({
     ClineEvent = object({
       hookName: name,
       taskId: id,
-      workspaceRoots: optional(array(path).check(_maxLength(100))),
+      workspaceRoots: optional(roots),
       userPromptSubmit: optional(object({ prompt: optional(string2()) })),
       postToolUse: optional(object({ toolName: optional(word), success: optional(boolean2()) })),
       taskStart: optional(
@@ -27762,13 +28129,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir12, rename as rename6, stat as stat20 } from "node:fs/promises";
-import { dirname as dirname16 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat21 } from "node:fs/promises";
+import { dirname as dirname17 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
-    await mkdir12(dirname16(file), { recursive: true });
-    const size = await stat20(file).then(
+    await mkdir11(dirname17(file), { recursive: true });
+    const size = await stat21(file).then(
       (st) => st.size,
       () => 0
     );
@@ -27791,7 +28158,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join35 } from "node:path";
+import { join as join38 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -27808,7 +28175,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join35(layout(home).logs, "hooks.log");
+  return join38(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -28245,7 +28612,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat21 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat22 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve21 } from "node:path";
 function nativePath(path2, platform = process.platform) {
@@ -28253,7 +28620,7 @@ function nativePath(path2, platform = process.platform) {
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve21(nativePath(candidate));
-  const isDir2 = await stat21(path2).then(
+  const isDir2 = await stat22(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -28750,8 +29117,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile15, rm as rm20 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { chmod, readFile as readFile16, rm as rm19 } from "node:fs/promises";
+import { join as join39 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -28761,8 +29128,8 @@ exec ${command}
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
-    const file = join36(target.file, event);
-    const current = await readFile15(file, "utf8").catch(() => null);
+    const file = join39(target.file, event);
+    const current = await readFile16(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
       if (command !== null) plan.leftAlone.push(file);
@@ -28780,7 +29147,7 @@ async function planScripts(target, command) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm20(file, { force: true });
+    if (text === null) await rm19(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -28797,10 +29164,10 @@ var init_scripts = __esm({
 });
 
 // src/hooks/install/targets.ts
-import { join as join37 } from "node:path";
+import { join as join40 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join37(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join40(base, place.scope === "project" ? project : user);
   switch (agent) {
     case "claude-code":
       return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
@@ -30005,7 +30372,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile16, rm as rm21 } from "node:fs/promises";
+import { readFile as readFile17, rm as rm20 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -30032,7 +30399,7 @@ async function apply(agent, action, opts) {
     if (written2) await applyScripts(plan2);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const before2 = await readFile16(target.file, "utf8").catch((error2) => {
+  const before2 = await readFile17(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw error2;
   });
@@ -30040,7 +30407,7 @@ async function apply(agent, action, opts) {
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
-    if (plan.text === null) await rm21(target.file, { force: true });
+    if (plan.text === null) await rm20(target.file, { force: true });
     else await writeFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };

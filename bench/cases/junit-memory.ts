@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { git } from '../git.js';
 import { addRows, scratch, type Bench } from '../results.js';
 import { CLI } from './iteration.js';
-import { measure } from './memory.js';
+import { measure, rssProbe } from './memory.js';
 
 const MB = 1000 * 1000;
 const OUT = 'x'.repeat(1000);
@@ -44,17 +44,11 @@ export async function junitMemoryCase(bench: Bench): Promise<void> {
   const ws = join(root, 'ws');
   const home = join(root, 'home');
   const junit = join(root, 'junit.xml');
-  const probe = join(root, 'rss-probe.mjs');
-  const nodeReport = join(root, 'node-maxrss');
-  await writeFile(
-    probe,
-    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(nodeReport)}, String(process.resourceUsage().maxRSS * 1024)));\n`,
-  );
+  const { env, nodeReport } = await rssProbe(root);
   git(root, ['init', '-q', '--initial-branch=main', ws]);
   await writeFile(join(ws, 'README.md'), 'junit memory case\n');
   git(ws, ['add', '-A']);
   git(ws, ['commit', '-q', '-m', 'base']);
-  const env = { ...process.env, NODE_OPTIONS: `--import=${probe}` };
   const cli = (args: string[]) =>
     measure(process.execPath, [CLI, '--home', home, '-C', ws, '--json', ...args], env, nodeReport, [0, 3]);
 

@@ -103,23 +103,31 @@ export async function measure(
   };
 }
 
+/**
+ * A preload in `root` that makes a Node process write its own peak RSS at exit into `nodeReport`
+ * (process.resourceUsage().maxRSS: this process only, in kilobytes, children excluded); `env`
+ * loads it.
+ */
+export async function rssProbe(root: string): Promise<{ env: NodeJS.ProcessEnv; nodeReport: string }> {
+  const probe = join(root, 'rss-probe.mjs');
+  const nodeReport = join(root, 'node-maxrss');
+  await writeFile(
+    probe,
+    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(nodeReport)}, String(process.resourceUsage().maxRSS * 1024)));\n`,
+  );
+  return { env: { ...process.env, NODE_OPTIONS: `--import=${probe}` }, nodeReport };
+}
+
 export async function memoryCase(bench: Bench): Promise<void> {
   const root = await scratch('memory');
   const ws = join(root, 'ws');
   const home = join(root, 'home');
-  const probe = join(root, 'rss-probe.mjs');
-  const report = join(root, 'node-maxrss');
-  // process.resourceUsage().maxRSS is this process only (kilobytes), children excluded.
-  await writeFile(
-    probe,
-    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(report)}, String(process.resourceUsage().maxRSS * 1024)));\n`,
-  );
+  const { env: cliEnv, nodeReport: report } = await rssProbe(root);
   git(root, ['init', '-q', '--initial-branch=main', ws]);
   git(ws, ['config', 'gc.auto', '0']);
   await writeFile(join(ws, 'README.md'), 'memory case\n');
   git(ws, ['add', '-A']);
   git(ws, ['commit', '-q', '-m', 'base']);
-  const cliEnv = { ...process.env, NODE_OPTIONS: `--import=${probe}` };
   const cli = (args: string[], json = true): Promise<{ peak: PeakMemory; stdout: string; bytes: number }> =>
     measure(
       process.execPath,

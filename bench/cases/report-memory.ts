@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { git } from '../git.js';
 import { addRows, scratch, type Bench } from '../results.js';
 import { CLI } from './iteration.js';
-import { measure, type PeakMemory } from './memory.js';
+import { measure, rssProbe, type PeakMemory } from './memory.js';
 
 const MB = 1000 * 1000;
 const SMALL_FILE = 200 * 1000;
@@ -34,18 +34,12 @@ export async function reportMemoryCase(bench: Bench): Promise<void> {
   const root = await scratch('report-memory');
   const ws = join(root, 'ws');
   const home = join(root, 'home');
-  const probe = join(root, 'rss-probe.mjs');
-  const nodeReport = join(root, 'node-maxrss');
-  await writeFile(
-    probe,
-    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(nodeReport)}, String(process.resourceUsage().maxRSS * 1024)));\n`,
-  );
+  const { env, nodeReport } = await rssProbe(root);
   git(root, ['init', '-q', '--initial-branch=main', ws]);
   git(ws, ['config', 'gc.auto', '0']);
   await writeFile(join(ws, 'README.md'), 'report memory case\n');
   git(ws, ['add', '-A']);
   git(ws, ['commit', '-q', '-m', 'base']);
-  const env = { ...process.env, NODE_OPTIONS: `--import=${probe}` };
   const cli = (args: string[]) =>
     measure(process.execPath, [CLI, ...args, '--home', home, '-C', ws, '--json'], env, nodeReport);
 

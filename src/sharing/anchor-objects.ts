@@ -11,6 +11,7 @@ import {
   type ObjectFormat,
 } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
+import type { RecordObjects } from './record-objects.js';
 
 /** Where anchors live, locally and on every remote: one ref per anchored commit. */
 export const ANCHORS_PREFIX = ANCHOR_REF_PREFIX;
@@ -32,11 +33,7 @@ export function parseAnchorRef(ref: string, prefix: string, format: ObjectFormat
   return OBJECT_ID_PATTERN.test(commit) && commit.length === length ? commit : null;
 }
 
-export interface AnchorObjects {
-  json: { id: string; content: Buffer };
-  tree: { id: string; content: Buffer };
-  commit: { id: string; content: Buffer };
-}
+export type AnchorObjects = RecordObjects;
 
 /**
  * The anchor's commit: its tree holds anchor.json, its only parent is the anchored commit (so that

@@ -1,19 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Anchor } from '../../types/anchor.js';
 import type { AnchorsReceived } from '../../types/anchor-record.js';
 import type { RefusedRecord } from '../../types/sharing.js';
 import { withLock } from '../fs/lock.js';
-import {
-  batchCheck,
-  listRefsWithParents,
-  objectFormat,
-  writeObjects,
-  type CommitRef,
-} from '../git/record-objects.js';
+import { batchCheck, listRefsWithParents, objectFormat, type CommitRef } from '../git/record-objects.js';
 import { deleteRefs, listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
+import { writeRecordObjects } from './record-objects.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { layout } from '../store/paths.js';
 import {
@@ -102,30 +95,12 @@ export class AnchorRecords {
     repo: Repo,
     pending: Array<{ anchor: Anchor; objects: AnchorObjects; old: string | null }>,
   ): Promise<void> {
-    const dir = join(layout(this.options.home).home, 'tmp', `anchors-${randomBytes(6).toString('hex')}`);
-    await mkdir(dir, { recursive: true });
-    try {
-      for (const [type, key] of [
-        ['blob', 'json'],
-        ['tree', 'tree'],
-        ['commit', 'commit'],
-      ] as const) {
-        const files = new Map<string, string>();
-        for (const p of pending) {
-          const obj = p.objects[key];
-          const path = join(dir, `${type}-${obj.id}`);
-          if (!files.has(obj.id)) await writeFile(path, obj.content);
-          files.set(obj.id, path);
-        }
-        await writeObjects(
-          repo,
-          type,
-          [...files].map(([id, path]) => ({ id, path })),
-        );
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await writeRecordObjects(
+      repo,
+      this.options.home,
+      'anchors',
+      pending.map((p) => p.objects),
+    );
     const updates: RefUpdate[] = pending.map((p) => ({
       ref: anchorRef(p.anchor.commit),
       newSha: p.objects.commit.id,

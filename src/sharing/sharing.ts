@@ -24,7 +24,8 @@ import { bundlePackIntact } from '../git/bundle-pack.js';
 import { assertSafeId } from '../store/paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { parseRecordRef, RECORDS_PREFIX } from './records.js';
-import { GateRecords, gateRefspecs, GATES_PREFIX, type GatesReceived } from './gate-records.js';
+import { GateRecords, type GatesReceived } from './gate-records.js';
+import { gateRefspecs, GATES_PREFIX } from './gate-objects.js';
 import type { Selection, SharingCore, SharingOptions } from './core.js';
 import { materialise } from './publish.js';
 import { receive } from './receive.js';
@@ -138,43 +139,31 @@ export class Sharing implements SharingCore {
     const mode = this.anchorMode(sel);
     const bring = (specs: string[]) => fetchRefs(repo, remote.url, specs);
     const prefix = sel.runId === undefined ? RECORDS_PREFIX : `${RECORDS_PREFIX}${sel.runId}/`;
-    const result =
-      mode === 'only'
-        ? NOTHING_RECEIVED
-        : await receive(
-            this,
-            repo,
-            async () => {
-              const refs = await listRemoteRefs(repo, remote.url, prefix);
-              if (sel.runId !== undefined && refs.length === 0)
-                throw new RunNotFoundError(
-                  `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
-                  { details: { runId: sel.runId, remote: remote.name } },
-                );
-              return refs;
-            },
-            (_r, specs) => bring(specs),
-          );
-    const gates =
-      mode === 'only'
-        ? NO_GATES
-        : await this.gateRecords.receive(
-            repo,
-            await listRemoteRefs(
-              repo,
-              remote.url,
-              sel.runId === undefined ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`,
-            ),
-            bring,
-          );
-    const anchors = await this.receiveAnchors(
+    const received = await this.receiveAll(
       repo,
       mode,
-      () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX),
+      {
+        records: async () => {
+          const refs = await listRemoteRefs(repo, remote.url, prefix);
+          if (sel.runId !== undefined && refs.length === 0)
+            throw new RunNotFoundError(
+              `${remote.name} has no records of run ${sel.runId}; "fetch" without --run takes every run it has`,
+              { details: { runId: sel.runId, remote: remote.name } },
+            );
+          return refs;
+        },
+        gates: () =>
+          listRemoteRefs(
+            repo,
+            remote.url,
+            sel.runId === undefined ? GATES_PREFIX : `${GATES_PREFIX}${sel.runId}/`,
+          ),
+        anchors: () => listRemoteRefs(repo, remote.url, ANCHORS_PREFIX),
+      },
       bring,
       sel.runId,
     );
-    return { remote: remote.name, ...withAnchors(withGates(result, gates), anchors) };
+    return { remote: remote.name, ...received };
   }
 
   /** Writes the selected runs' records, and the anchors beside them, as one bundle file (atomically). */
@@ -263,25 +252,17 @@ export class Sharing implements SharingCore {
       }
     };
     const mode = this.anchorMode(opts);
-    const result =
-      mode === 'only'
-        ? NOTHING_RECEIVED
-        : await receive(
-            this,
-            repo,
-            async () => records,
-            (_r, s) => bring(s),
-          );
-    const gates =
-      mode === 'only'
-        ? NO_GATES
-        : await this.gateRecords.receive(
-            repo,
-            heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
-            bring,
-          );
-    const anchors = await this.receiveAnchors(repo, mode, async () => anchorHeads, bring);
-    return { file: path, ...withAnchors(withGates(result, gates), anchors) };
+    const received = await this.receiveAll(
+      repo,
+      mode,
+      {
+        records: async () => records,
+        gates: async () => heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+        anchors: async () => anchorHeads,
+      },
+      bring,
+    );
+    return { file: path, ...received };
   }
 
   /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
@@ -293,6 +274,24 @@ export class Sharing implements SharingCore {
   private async materialiseAnchors(repo: Repo, sel: Selection, mode: AnchorMode): Promise<string[]> {
     if (mode === 'none' || this.anchorRecords === null) return [];
     return this.anchorRecords.materialise(repo, sel.runId === undefined ? null : [sel.runId]);
+  }
+
+  /** What fetch and import share: the records, then the verdicts, then the anchors (each listed only when it travels). */
+  private async receiveAll(
+    repo: Repo,
+    mode: AnchorMode,
+    sources: Record<'records' | 'gates' | 'anchors', () => Promise<Array<{ sha: string; ref: string }>>>,
+    bring: (specs: string[]) => Promise<void>,
+    runId?: string,
+  ) {
+    const result =
+      mode === 'only'
+        ? NOTHING_RECEIVED
+        : await receive(this, repo, sources.records, (_r, specs) => bring(specs));
+    const gates =
+      mode === 'only' ? NO_GATES : await this.gateRecords.receive(repo, await sources.gates(), bring);
+    const anchors = await this.receiveAnchors(repo, mode, sources.anchors, bring, runId);
+    return withAnchors(withGates(result, gates), anchors);
   }
 
   /** Takes the source's anchors in, after the runs they name (anchor-records.ts). */

@@ -1,5 +1,6 @@
 /** Provenance test set-ups: a repository with a recorded run on a branch, merged back the ways people do. */
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { openRepo, type Repo } from '../../src/git/repo.js';
 import { provenanceSources, type ProvenanceSources } from '../../src/provenance/sources.js';
 import type { Snapshotter } from '../../src/snapshotter/snapshotter.js';
@@ -74,6 +75,24 @@ async function freshSetup(base: Record<string, string>): Promise<RunSetup> {
 export function squash(dir: string, branch: string, message = 'squash'): string {
   git(dir, ['merge', '--squash', '-q', branch]);
   return commitAll(dir, message);
+}
+
+/**
+ * `recordRun` for a test file: every set-up it makes is cleaned up after each test. Call it once,
+ * at the file's top level (it registers the `afterEach`).
+ */
+export function recordRunsCleanedUp(): typeof recordRun {
+  let setups: RunSetup[] = [];
+  afterEach(() => {
+    for (const s of setups) s.cleanup();
+    setups = [];
+  });
+  return async (...args) => {
+    const s = await recordRun(...args);
+    // A run added to an earlier set-up (`setup`) is cleaned up with it.
+    if (!setups.includes(s)) setups.push(s);
+    return s;
+  };
 }
 
 export { commitAll, git, writeFiles };

@@ -1,9 +1,11 @@
 /** Machines for the sharing tests: clones of one bare repository, each with its own home. */
 import { mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { Sharing } from '../../src/sharing/sharing.js';
 import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
+import { runCli } from './cli.js';
 import { commitAll, git, tempDir, writeFiles } from './repo.js';
 
 export interface Machine {
@@ -125,4 +127,16 @@ export function recordOf(
   return JSON.parse(git(repo, ['show', `${ref}:record.json`])) as Record<string, unknown> & {
     snapshot: Record<string, unknown>;
   };
+}
+
+/** The built CLI on machine `m`: its repository and home, artifacts beside the home, `env` added. */
+export function machineCli(m: Machine, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCli(['-C', m.dir, '--home', m.home, ...args], { env: { AGENTGATE_ARTIFACTS_DIR: '', ...env } });
+}
+
+/** `machineCli` with --json, which must exit 0: its JSON document. */
+export function machineOk(m: Machine, args: string[]): unknown {
+  const res = machineCli(m, [...args, '--json']);
+  expect(res.status, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
+  return res.json();
 }

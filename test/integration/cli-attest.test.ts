@@ -8,23 +8,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Statement } from '../../types/attestation.js';
-import { runCli } from '../helpers/cli.js';
 import { recordVerdict } from '../helpers/gates.js';
-import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+import { machineCli, runIterations, world, type Machine, type World } from '../helpers/sharing.js';
 
 let w: World;
 afterEach(() => w?.cleanup());
 
+/** The CLI on `m` with the CI variables this file is about cleared (`env` may set them). */
 function cli(m: Machine, args: string[], env: NodeJS.ProcessEnv = {}) {
-  return runCli(['-C', m.dir, '--home', m.home, ...args], {
-    env: {
-      AGENTGATE_ARTIFACTS_DIR: '',
-      GITHUB_ACTIONS: '',
-      GITHUB_SERVER_URL: '',
-      GITHUB_REPOSITORY: '',
-      GITHUB_RUN_ID: '',
-      ...env,
-    },
+  return machineCli(m, args, {
+    GITHUB_ACTIONS: '',
+    GITHUB_SERVER_URL: '',
+    GITHUB_REPOSITORY: '',
+    GITHUB_RUN_ID: '',
+    ...env,
   });
 }
 

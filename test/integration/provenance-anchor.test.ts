@@ -1,27 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
 import { computeTrace } from '../../src/provenance/trace.js';
 import { gitCallCount } from '../../src/git/runner.js';
-import {
-  commitAll,
-  git,
-  lines,
-  recordRun,
-  squash,
-  writeFiles,
-  type RunSetup,
-} from '../helpers/provenance.js';
+import { commitAll, git, lines, recordRunsCleanedUp, squash, writeFiles } from '../helpers/provenance.js';
 
-let setups: RunSetup[] = [];
-afterEach(() => {
-  for (const s of setups) s.cleanup();
-  setups = [];
-});
-async function run(...args: Parameters<typeof recordRun>): Promise<RunSetup> {
-  const s = await recordRun(...args);
-  setups.push(s);
-  return s;
-}
+const run = recordRunsCleanedUp();
 
 describe('anchor', () => {
   it('a squash onto an unchanged main: tree, every line from the run, per iteration', async () => {
@@ -110,7 +93,6 @@ describe('anchor', () => {
   it('two runs that can explain one file are both named', async () => {
     const s = await run([{ 'a.txt': lines('a', 3) }]);
     await run([{ 'a.txt': lines('a', 3) }], { setup: s, runId: 'run-b' });
-    setups.pop();
     const c = squash(s.dir, 'agent-run-a');
     const anchor = await computeAnchor(s.src, s.repo, c);
     expect(anchor.files[0]?.origins.map((o) => o.runId)).toEqual(['run-a', 'run-b']);
@@ -168,7 +150,6 @@ describe('anchor', () => {
       const s = await run([many('a'), { ...many('a'), ...many('b') }]);
       for (let r = 1; r < runs; r++) {
         await run([{ [`other${r}.txt`]: 'x\n', 'a/f0.txt': lines('r', r) }], { setup: s, runId: `run-${r}` });
-        setups.pop();
       }
       const c = squash(s.dir, 'agent-run-a');
       const before = gitCallCount();

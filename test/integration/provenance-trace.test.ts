@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
 import { writeCommitStatement } from '../../src/provenance/attest-commit.js';
 import { computeTrace } from '../../src/provenance/trace.js';
@@ -12,23 +12,14 @@ import {
   commitAll,
   git,
   lines,
-  recordRun,
+  recordRunsCleanedUp,
   squash,
   writeFiles,
   type RunSetup,
 } from '../helpers/provenance.js';
 import { tempDir, remove } from '../helpers/repo.js';
 
-let setups: RunSetup[] = [];
-afterEach(() => {
-  for (const s of setups) s.cleanup();
-  setups = [];
-});
-async function run(...args: Parameters<typeof recordRun>): Promise<RunSetup> {
-  const s = await recordRun(...args);
-  setups.push(s);
-  return s;
-}
+const run = recordRunsCleanedUp();
 const machine = (s: RunSetup) => ({
   dir: s.dir,
   home: s.snap.options.home,
@@ -81,9 +72,7 @@ describe('trace', () => {
       dirty: { 'a.txt': lines('w', 1) },
     });
     await run([{ 'b.txt': lines('b', 2) }], { setup: s, runId: 'run-b' });
-    setups.pop();
     await run([{ 'b.txt': lines('b', 2) }], { setup: s, runId: 'run-c' });
-    setups.pop();
     squash(s.dir, 'agent-run-a');
     squash(s.dir, 'agent-run-b');
     const a = await computeTrace(s.src, s.repo, 'a.txt');

@@ -10,22 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Anchor } from '../../types/anchor.js';
 import type { ReceiveResult } from '../../types/sharing.js';
 import { anchorObjects } from '../../src/sharing/anchor-objects.js';
-import { runCli } from '../helpers/cli.js';
 import { commitAll, git, gitRaw, writeFiles } from '../helpers/repo.js';
-import { world, type Machine, type World } from '../helpers/sharing.js';
+import { machineCli as cli, machineOk as ok, world, type Machine, type World } from '../helpers/sharing.js';
 
 let w: World;
 afterEach(() => w?.cleanup());
-
-function cli(m: Machine, args: string[]) {
-  return runCli(['-C', m.dir, '--home', m.home, ...args], { env: { AGENTGATE_ARTIFACTS_DIR: '' } });
-}
-
-function ok(m: Machine, args: string[]): unknown {
-  const res = cli(m, [...args, '--json']);
-  expect(res.status, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
-  return res.json();
-}
 
 /** Machine a records run r1 (two iterations on main), a person commits on top; both commits are anchored. */
 function recordAndAnchor(a: Machine): { x: string; y: string } {

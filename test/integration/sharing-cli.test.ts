@@ -12,21 +12,11 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { deadPid } from '../helpers/node-child.js';
 import { git } from '../helpers/repo.js';
-import { runIterations, world, type Machine, type World } from '../helpers/sharing.js';
+import { machineCli as cli, machineOk as ok, runIterations, world, type World } from '../helpers/sharing.js';
 import { runAndKill } from '../reliability/support.js';
 
 let w: World;
 afterEach(() => w?.cleanup());
-
-function cli(m: Machine, args: string[]) {
-  return runCli(['-C', m.dir, '--home', m.home, ...args], { env: { AGENTGATE_ARTIFACTS_DIR: '' } });
-}
-
-function ok(m: Machine, args: string[]): unknown {
-  const res = cli(m, [...args, '--json']);
-  expect(res.status, `${args.join(' ')}: ${res.stdout}${res.stderr}`).toBe(0);
-  return res.json();
-}
 
 describe('sharing through the CLI', () => {
   it('push, fetch, export and import; then runs, list, show, patch and verify on the other machines', async () => {

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, readdirSync, readFileSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Sharing } from '../../src/sharing/sharing.js';
-import { receivedLogPath } from '../../src/sharing/gate-records.js';
+import { receivedLogPath } from '../../src/sharing/gate-objects.js';
 import { GateStore } from '../../src/store/gate-store.js';
 import { portable, recordVerdict, verdictsOf } from '../helpers/gates.js';
 import { git } from '../helpers/repo.js';

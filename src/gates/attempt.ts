@@ -1,0 +1,95 @@
+/**
+ * What every way of adding a verdict shares (run, record, replay): the options check, the iteration
+ * a verdict judges, and where an attempt's log goes.
+ */
+import type { GateResult, TestCounts } from '../../types/gate.js';
+import { timeoutProblem } from '../../types/duration.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { InvalidArgumentError, IterationNotFoundError, RunNotFoundError } from '../errors.js';
+import type { GateStore, NewGateResult } from '../store/gate-store.js';
+import { assertSafeId, gateLogPath, iterationArtifactsDir } from '../store/paths.js';
+import type { Snapshotter } from '../snapshotter/snapshotter.js';
+import type { readJunitFiles } from './junit-files.js';
+import type { LogSink } from './log.js';
+
+/** The services a gate operation works with (the `Gates` instance). */
+export interface GateContext {
+  readonly snapshotter: Snapshotter;
+  readonly store: GateStore;
+}
+
+export function checkOptions(opts: {
+  name: string;
+  runId: string;
+  junit?: readonly string[];
+  minTests?: number;
+  timeoutMs?: number;
+  durationMs?: number;
+}): void {
+  assertSafeId(opts.runId, 'run id');
+  assertSafeId(opts.name, 'gate name');
+  const tooLong =
+    (opts.timeoutMs === undefined ? null : timeoutProblem(opts.timeoutMs, 'the gate timeout')) ??
+    (opts.durationMs === undefined || opts.durationMs === 0
+      ? null
+      : timeoutProblem(opts.durationMs, 'the duration'));
+  if (tooLong !== null)
+    throw new InvalidArgumentError(tooLong, { details: { timeoutMs: opts.timeoutMs ?? null } });
+  if (opts.minTests !== undefined && (opts.junit ?? []).length === 0)
+    throw new InvalidArgumentError('--min-tests counts the tests of the JUnit files: give --junit FILE too', {
+      details: { minTests: opts.minTests },
+    });
+}
+
+/** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */
+export async function findIteration(
+  snapshotter: Snapshotter,
+  runId: string,
+  iteration: number | undefined,
+): Promise<Snapshot> {
+  const snapshots = await snapshotter.listByRun(assertSafeId(runId, 'run id'));
+  if (snapshots.length === 0 && (await snapshotter.store.loadRun(runId)) === null)
+    throw new RunNotFoundError(`no run ${runId}; "runs" lists the recorded runs`, { details: { runId } });
+  const found = iteration === undefined ? snapshots.at(-1) : snapshots.find((s) => s.iteration === iteration);
+  if (found === undefined) {
+    const known = snapshots.map((s) => s.iteration).join(', ') || 'none yet';
+    throw new IterationNotFoundError(
+      `run ${runId} has no iteration ${iteration ?? ''} (recorded: ${known}); run "after" first or give --iteration`,
+      { details: { runId, iteration: iteration ?? null } },
+    );
+  }
+  return found;
+}
+
+export function logDir(snapshotter: Snapshotter, snapshot: Snapshot): string {
+  return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
+}
+
+/** Appends the verdict; its log moves to the attempt's numbered name, which the verdict records. */
+export async function appendWithLog(
+  ctx: GateContext,
+  result: NewGateResult,
+  sink: LogSink | null,
+): Promise<GateResult> {
+  return ctx.store.append(result, async (attempt) => {
+    if (sink === null || result.log === null) return result;
+    const path = gateLogPath(
+      ctx.snapshotter.options.artifactsDir,
+      result.runId,
+      result.iteration,
+      result.name,
+      attempt,
+    );
+    await sink.moveTo(path);
+    return { ...result, log: { ...result.log, path } };
+  });
+}
+
+/** What a verdict is about: the run, the iteration, the gate and the exact tree it judged. */
+export function judged(snapshot: Snapshot, treeId: string, name: string) {
+  return { runId: snapshot.runId, iteration: snapshot.iteration, name, treeId, afterSha: snapshot.afterSha };
+}
+
+export function countsOf(tests: Awaited<ReturnType<typeof readJunitFiles>> | null): TestCounts | null {
+  return tests !== null && 'counts' in tests ? tests.counts : null;
+}

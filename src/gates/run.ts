@@ -1,0 +1,203 @@
+/**
+ * Running a check: refuse a workspace that is not the after tree (or use an isolated checkout), run
+ * the command with its output teed into the log, read its JUnit reports and store the verdict.
+ */
+import { realpath, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { GateResult } from '../../types/gate.js';
+import type { Snapshot } from '../../types/snapshot.js';
+import { GateTreeMismatchError, InvalidArgumentError } from '../errors.js';
+import { getTree } from '../git/refs.js';
+import { isInside, openRepo, type Repo } from '../git/repo.js';
+import { getRepoState } from '../git/state.js';
+import { runUserCommand } from '../process/user-command.js';
+import type { NewGateResult } from '../store/gate-store.js';
+import { layout } from '../store/paths.js';
+import { workspaceExcludes } from '../snapshotter/excludes.js';
+import type { Snapshotter } from '../snapshotter/snapshotter.js';
+import {
+  appendWithLog,
+  checkOptions,
+  countsOf,
+  findIteration,
+  judged,
+  logDir,
+  type GateContext,
+} from './attempt.js';
+import { withIsolatedCheckout } from './isolated.js';
+import { readJunitFiles } from './junit-files.js';
+import { openLogSink, type LogSink } from './log.js';
+import { decideVerdict } from './verdict.js';
+
+export interface GateRunOptions {
+  runId: string;
+  /** Default: the run's last iteration. */
+  iteration?: number;
+  name: string;
+  /** The check's argv; run directly, never through a shell. */
+  command: readonly string[];
+  /** JUnit files the check writes, relative to where it runs. */
+  junit?: readonly string[];
+  timeoutMs?: number;
+  /** Run in a temporary checkout of the after tree instead of the workspace. */
+  isolated?: boolean;
+  /** At least this many tests must run (needs `junit`); with `junit` and none given, 1. */
+  minTests?: number;
+  /** Where the check's output is echoed as it runs (default: our stdout and stderr). */
+  echo?: { stdout: Writable; stderr: Writable };
+  /** Echo the check's stdout to `echo.stderr` (the CLI's --json keeps stdout for the result). */
+  stdoutToStderr?: boolean;
+  /** Signals we receive that are passed on to the check's process group while it runs (the CLI: SIGINT, SIGTERM). */
+  forwardSignals?: readonly NodeJS.Signals[];
+}
+
+/** `Gates.run`, and a replay's run (`replayOf`: the attempt it replays). */
+export async function runGate(
+  ctx: GateContext,
+  workspace: string,
+  opts: GateRunOptions,
+  replayOf: number | null,
+): Promise<GateResult> {
+  checkOptions(opts);
+  if (opts.command.length === 0 || opts.command[0] === '')
+    throw new InvalidArgumentError('give the command to run after "--"', { details: {} });
+  const junit = opts.junit ?? [];
+  // Independent look-ups run together: a gate's own cost is on every CI step's path.
+  const [snapshot, repo] = await Promise.all([
+    findIteration(ctx.snapshotter, opts.runId, opts.iteration),
+    openRepo(workspace, ctx.snapshotter.gitOptions()),
+  ]);
+  const [treeId] = await Promise.all([
+    getTree(repo, snapshot.afterSha),
+    opts.isolated === true ? null : assertAtAfter(ctx.snapshotter, repo, snapshot, junit),
+  ]);
+  const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
+  try {
+    return await observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf);
+  } catch (error) {
+    // Whatever failed, no temp log stays behind (a killed call's is swept by the next one).
+    await sink.discard().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Runs the check (in an isolated checkout when asked), reads its reports and stores the verdict. */
+async function observeAndStore(
+  ctx: GateContext,
+  repo: Repo,
+  treeId: string,
+  snapshot: Snapshot,
+  sink: LogSink,
+  opts: GateRunOptions,
+  replayOf: number | null,
+): Promise<GateResult> {
+  const junit = opts.junit ?? [];
+  const observe = async (cwd: string) => {
+    const startedAt = new Date();
+    const ran = await runUserCommand({
+      argv: opts.command,
+      cwd,
+      stdio: 'tee',
+      log: sink.stream,
+      stdoutToStderr: opts.stdoutToStderr === true,
+      ...(opts.echo ? { echo: opts.echo } : {}),
+      ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+      group: true,
+      forwardSignals: opts.forwardSignals ?? [],
+    });
+    // Read before an isolated checkout is removed; a file left by an earlier run does not count.
+    const tests = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt.getTime());
+    return { startedAt, ran, tests };
+  };
+  const { startedAt, ran, tests } =
+    opts.isolated === true
+      ? await withIsolatedCheckout(
+          repo,
+          treeId,
+          layout(ctx.snapshotter.options.home).gateCheckouts,
+          async (dir) => {
+            await removeCommittedReports(dir, junit);
+            return observe(dir);
+          },
+        )
+      : await observe(repo.topLevel);
+  const digest = await sink.finish();
+  const { verdict, reason } = decideVerdict({
+    exitCode: ran.exitCode,
+    signal: ran.signal,
+    timedOut: ran.timedOut,
+    timeoutMs: opts.timeoutMs ?? null,
+    spawnError: ran.spawnError === null ? null : (ran.spawnError.code ?? ran.spawnError.message),
+    command: opts.command,
+    junit: tests,
+    minTests: opts.minTests ?? null,
+    outlived: ran.outlived,
+  });
+  const result: NewGateResult = {
+    ...judged(snapshot, treeId, opts.name),
+    command: [...opts.command],
+    observed: true,
+    isolated: opts.isolated === true,
+    startedAt: startedAt.toISOString(),
+    durationMs: ran.durationMs,
+    exitCode: ran.exitCode,
+    signal: ran.signal,
+    timedOut: ran.timedOut,
+    verdict,
+    reason,
+    tests: countsOf(tests),
+    log: { path: null, ...digest },
+    replayOf,
+    junit: [...junit],
+    minTests: opts.minTests ?? null,
+    timeoutMs: opts.timeoutMs ?? null,
+  };
+  return appendWithLog(ctx, result, sink);
+}
+
+/** Without --isolated the check judges the workspace itself: it must be exactly the after commit. */
+async function assertAtAfter(
+  snapshotter: Snapshotter,
+  repo: Repo,
+  snapshot: Snapshot,
+  junit: readonly string[],
+): Promise<void> {
+  const excludes = [
+    ...(await workspaceExcludes(repo.topLevel, snapshotter.options)),
+    // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
+    ...junit.filter((f) => !f.startsWith('/') && !f.split('/').includes('..')),
+  ];
+  const state = await getRepoState(repo, excludes);
+  if (state.sha === snapshot.afterSha && !state.isDirty) return;
+  const why =
+    state.sha !== snapshot.afterSha
+      ? `HEAD is ${state.sha ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
+      : 'the workspace has uncommitted changes';
+  throw new GateTreeMismatchError(
+    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
+    {
+      details: {
+        runId: snapshot.runId,
+        iteration: snapshot.iteration,
+        head: state.sha,
+        afterSha: snapshot.afterSha,
+      },
+    },
+  );
+}
+
+/**
+ * A report committed in the tree is no report of this run: only what the check writes counts, so
+ * the checkout's copies go first. Only inside the checkout, through real paths: a fetched
+ * verdict's paths are untrusted, and the tree may hold symbolic links pointing out of it.
+ */
+async function removeCommittedReports(dir: string, junit: readonly string[]): Promise<void> {
+  const root = await realpath(dir);
+  for (const file of junit) {
+    const path = resolve(root, file);
+    const parent = await realpath(dirname(path)).catch(() => null);
+    if (parent !== null && isInside(root, parent))
+      await rm(join(parent, basename(path)), { force: true }).catch(() => undefined);
+  }
+}
