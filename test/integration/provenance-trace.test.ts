@@ -90,7 +90,6 @@ describe('trace', () => {
       { 'a.txt': `${lines('a', 2)}${lines('a3', 1)}` },
     ]);
     await run([{ 'c.txt': lines('c', 1) }], { setup: s, runId: 'run-c' });
-    setups.pop();
     squash(s.dir, 'agent-run-a');
     squash(s.dir, 'agent-run-c');
     const scanned = await computeTrace(s.src, s.repo, 'a.txt');
@@ -109,7 +108,6 @@ describe('trace', () => {
       );
       for (let r = 1; r < runs; r++) {
         await run([{ [`other${r}.txt`]: 'x\n', 'a.txt': lines('r', r) }], { setup: s, runId: `run-${r}` });
-        setups.pop();
       }
       squash(s.dir, 'agent-run-a');
       const before = gitCallCount();
