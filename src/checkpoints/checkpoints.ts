@@ -129,6 +129,7 @@ export class Checkpoints {
           await counting.catch(() => undefined);
           throw error;
         });
+      await store.saveProbe();
       // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook:
       // it deletes refs only, so the count still holds.
       const upkeep = async () => {

@@ -51,6 +51,7 @@ export interface Tracked extends TrackResult {
 export class CheckpointStore {
   /** Whether the baseline marker is known to exist (track learns it from its ref read). */
   baselineKnown = false;
+  private unsavedProbe: (() => Promise<void>) | null = null;
   private storeReady = false;
 
   private constructor(
@@ -120,8 +121,6 @@ export class CheckpointStore {
             probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null),
           );
     const setting = await configured;
-    if (known !== null && (cached.probe === undefined || cached.configured === undefined))
-      await saveAnswers(known, real, configFiles, { probe, configured: setting });
     const repo = checkpointRepo({
       workspace: root,
       gitDir: location.gitDir,
@@ -130,7 +129,7 @@ export class CheckpointStore {
       ...gitOpts,
     });
     const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-    return new CheckpointStore(
+    const store = new CheckpointStore(
       root,
       location,
       repo,
@@ -142,6 +141,19 @@ export class CheckpointStore {
       opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
       opts.keep ?? DEFAULT_KEEP,
     );
+    if (known !== null && (cached.probe === undefined || cached.configured === undefined))
+      store.unsavedProbe = () => saveAnswers(known, real, configFiles, { probe, configured: setting });
+    return store;
+  }
+
+  /**
+   * Keeps git's answers for the next open (probe-cache.ts), once a checkpoint was written: a command
+   * that fails, or only reads, leaves the home as it found it.
+   */
+  async saveProbe(): Promise<void> {
+    const save = this.unsavedProbe;
+    this.unsavedProbe = null;
+    if (save !== null) await save();
   }
 
   /** Runs `fn` holding the store lock, creating the store first if needed. */

@@ -32,6 +32,11 @@ function later(): void {
   vi.setSystemTime(Date.now() + 60_000);
 }
 
+/** The answers are kept once a checkpoint is written (a command that fails or only reads writes nothing). */
+async function keepAnswers(ws: string, home: string): Promise<void> {
+  await (await Checkpoints.open(ws, { home })).track('answers kept');
+}
+
 /** Git processes one `Checkpoints.open` starts. */
 async function openCost(ws: string, home: string): Promise<{ cp: Checkpoints; processes: number }> {
   const before = gitCallCount();
@@ -50,7 +55,7 @@ describe('the workspace probe kept per store (probe.json)', () => {
     expect(first.processes).toBeGreaterThan(0);
     const t1 = await first.cp.track('one');
     later();
-    await Checkpoints.open(ws, { home });
+    await keepAnswers(ws, home);
     expect(existsSync(join(first.cp.location.dir, 'probe.json'))).toBe(true);
     const hit = await openCost(ws, home);
     expect(hit.processes).toBe(0);
@@ -66,7 +71,7 @@ describe('the workspace probe kept per store (probe.json)', () => {
     const home = tempDir('agentgate-cp-home-');
     await (await Checkpoints.open(ws, { home })).track('plain');
     later();
-    await Checkpoints.open(ws, { home });
+    await keepAnswers(ws, home);
     expect((await openCost(ws, home)).processes).toBe(0);
     initRepo(ws);
     writeFileSync(join(ws, '.git', 'info', 'exclude'), 'local.txt\n');
@@ -84,7 +89,7 @@ describe('the workspace probe kept per store (probe.json)', () => {
     const home = tempDir('agentgate-cp-home-');
     await (await Checkpoints.open(ws, { home })).track('plain');
     later();
-    await Checkpoints.open(ws, { home });
+    await keepAnswers(ws, home);
     expect((await openCost(ws, home)).processes).toBe(0);
     initRepo(parent);
     const cp = await Checkpoints.open(ws, { home });
@@ -96,7 +101,7 @@ describe('the workspace probe kept per store (probe.json)', () => {
     const home = tempDir('agentgate-cp-home-');
     await (await Checkpoints.open(ws, { home })).track('one');
     later();
-    await Checkpoints.open(ws, { home });
+    await keepAnswers(ws, home);
     writeFileSync(join(userHome, '.gitconfig'), '[core]\n\texcludesFile = ~/my-ignore\n');
     writeFileSync(join(userHome, 'my-ignore'), '*.secret\n');
     writeFiles(ws, { 'a.secret': 'token', 'b.txt': 'keep' });
@@ -110,7 +115,7 @@ describe('the workspace probe kept per store (probe.json)', () => {
     const home = tempDir('agentgate-cp-home-');
     await (await Checkpoints.open(ws, { home })).track('one');
     later();
-    await Checkpoints.open(ws, { home });
+    await keepAnswers(ws, home);
     expect((await openCost(ws, home)).processes).toBe(0);
     git(ws, ['config', 'core.worktree', tempDir()]);
     await expect(Checkpoints.open(ws, { home })).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
@@ -122,7 +127,7 @@ describe('the workspace probe kept per store (probe.json)', () => {
     const home = tempDir('agentgate-cp-home-');
     await (await Checkpoints.open(ws, { home })).track('one');
     later();
-    await Checkpoints.open(ws, { home });
+    await keepAnswers(ws, home);
     expect((await openCost(ws, home)).processes).toBeGreaterThan(0);
   });
 
@@ -132,7 +137,7 @@ describe('the workspace probe kept per store (probe.json)', () => {
     const cp = await Checkpoints.open(ws, { home });
     await cp.track('one');
     later();
-    await Checkpoints.open(ws, { home });
+    await keepAnswers(ws, home);
     const file = join(cp.location.dir, 'probe.json');
     const record = JSON.parse(readFileSync(file, 'utf8')) as {
       probe: { root: string; excludesFile: string };
