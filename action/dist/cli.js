@@ -26928,6 +26928,7 @@ var init_store = __esm({
       keep;
       /** Whether the baseline marker is known to exist (track learns it from its ref read). */
       baselineKnown = false;
+      unsavedProbe = null;
       storeReady = false;
       /** An index.lock older than this cannot belong to a live git call of ours (they time out sooner). */
       get staleIndexLockMs() {
@@ -26973,8 +26974,6 @@ var init_store = __esm({
           () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)
         );
         const setting = await configured;
-        if (known !== null && (cached2.probe === void 0 || cached2.configured === void 0))
-          await saveAnswers(known, real, configFiles, { probe, configured: setting });
         const repo = checkpointRepo({
           workspace: root,
           gitDir: location.gitDir,
@@ -26983,7 +26982,7 @@ var init_store = __esm({
           ...gitOpts
         });
         const maxBytes = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-        return new _CheckpointStore(
+        const store = new _CheckpointStore(
           root,
           location,
           repo,
@@ -26995,6 +26994,18 @@ var init_store = __esm({
           opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
           opts.keep ?? DEFAULT_KEEP
         );
+        if (known !== null && (cached2.probe === void 0 || cached2.configured === void 0))
+          store.unsavedProbe = () => saveAnswers(known, real, configFiles, { probe, configured: setting });
+        return store;
+      }
+      /**
+       * Keeps git's answers for the next open (probe-cache.ts), once a checkpoint was written: a command
+       * that fails, or only reads, leaves the home as it found it.
+       */
+      async saveProbe() {
+        const save = this.unsavedProbe;
+        this.unsavedProbe = null;
+        if (save !== null) await save();
       }
       /** Runs `fn` holding the store lock, creating the store first if needed. */
       locked(purpose, fn) {
@@ -27272,6 +27283,7 @@ var init_checkpoints = __esm({
             await counting.catch(() => void 0);
             throw error2;
           });
+          await store.saveProbe();
           const upkeep = async () => {
             const [counts, commitBytes] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
             if (role !== "change") await thinCheckpoints(store.repo, store.keep);
