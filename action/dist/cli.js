@@ -4998,6 +4998,82 @@ var init_agent_trace = __esm({
   }
 });
 
+// src/git/parsers/z-tokens.ts
+var ZTokens;
+var init_z_tokens = __esm({
+  "src/git/parsers/z-tokens.ts"() {
+    "use strict";
+    init_errors();
+    ZTokens = class {
+      constructor(output, what) {
+        this.what = what;
+        this.fields = output === "" ? [] : output.split("\0");
+        if (this.fields.length > 0 && this.fields.pop() !== "")
+          throw this.malformed("output does not end with NUL");
+      }
+      what;
+      fields;
+      index = 0;
+      /** True when every field has been consumed. */
+      get done() {
+        return this.index >= this.fields.length;
+      }
+      /** The next field without consuming it, or undefined at the end. */
+      peek() {
+        return this.fields[this.index];
+      }
+      /** Consumes and returns the next field; a missing field means the output was cut short. */
+      next() {
+        const field = this.fields[this.index];
+        if (field === void 0) throw this.malformed("output ends in the middle of a record");
+        this.index += 1;
+        return field;
+      }
+      /** The error to throw when git's output does not have the shape we parse. */
+      malformed(reason) {
+        return new GitOutputUnparseableError(
+          `unexpected output from git ${this.what}: ${reason}; please report this with your git version`,
+          {
+            details: { parser: this.what, field: this.index, reason }
+          }
+        );
+      }
+    };
+  }
+});
+
+// src/git/parsers/diff-raw.ts
+function atRawRecord(tokens) {
+  return tokens.peek()?.startsWith(":") ?? false;
+}
+function readRawRecord(tokens) {
+  const header = tokens.next();
+  const m = HEADER.exec(header);
+  if (m === null) throw tokens.malformed(`not a raw record header: ${JSON.stringify(header)}`);
+  const [, srcMode, dstMode, srcId, dstId, letter, digits] = m;
+  const twoPaths = letter === "R" || letter === "C";
+  const first = tokens.next();
+  const path2 = twoPaths ? tokens.next() : first;
+  const score = digits === "" ? null : Number(digits);
+  return { srcMode, dstMode, srcId, dstId, status: letter, score, path: path2, oldPath: twoPaths ? first : null };
+}
+var FILE_STATUS, HEADER;
+var init_diff_raw = __esm({
+  "src/git/parsers/diff-raw.ts"() {
+    "use strict";
+    init_z_tokens();
+    FILE_STATUS = {
+      A: "added",
+      C: "copied",
+      D: "deleted",
+      M: "modified",
+      R: "renamed",
+      T: "typechange"
+    };
+    HEADER = /^:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{4,64}) ([0-9a-f]{4,64}) ([ACDMRT])([0-9]{0,3})$/;
+  }
+});
+
 // src/fs/path-bytes.ts
 function decodeBytes(buf) {
   const plain2 = buf.toString("utf8");
@@ -5119,74 +5195,6 @@ var init_batch_check = __esm({
   }
 });
 
-// src/git/parsers/z-tokens.ts
-var ZTokens;
-var init_z_tokens = __esm({
-  "src/git/parsers/z-tokens.ts"() {
-    "use strict";
-    init_errors();
-    ZTokens = class {
-      constructor(output, what) {
-        this.what = what;
-        this.fields = output === "" ? [] : output.split("\0");
-        if (this.fields.length > 0 && this.fields.pop() !== "")
-          throw this.malformed("output does not end with NUL");
-      }
-      what;
-      fields;
-      index = 0;
-      /** True when every field has been consumed. */
-      get done() {
-        return this.index >= this.fields.length;
-      }
-      /** The next field without consuming it, or undefined at the end. */
-      peek() {
-        return this.fields[this.index];
-      }
-      /** Consumes and returns the next field; a missing field means the output was cut short. */
-      next() {
-        const field = this.fields[this.index];
-        if (field === void 0) throw this.malformed("output ends in the middle of a record");
-        this.index += 1;
-        return field;
-      }
-      /** The error to throw when git's output does not have the shape we parse. */
-      malformed(reason) {
-        return new GitOutputUnparseableError(
-          `unexpected output from git ${this.what}: ${reason}; please report this with your git version`,
-          {
-            details: { parser: this.what, field: this.index, reason }
-          }
-        );
-      }
-    };
-  }
-});
-
-// src/git/parsers/diff-raw.ts
-function atRawRecord(tokens) {
-  return tokens.peek()?.startsWith(":") ?? false;
-}
-function readRawRecord(tokens) {
-  const header = tokens.next();
-  const m = HEADER.exec(header);
-  if (m === null) throw tokens.malformed(`not a raw record header: ${JSON.stringify(header)}`);
-  const [, srcMode, dstMode, srcId, dstId, letter, digits] = m;
-  const twoPaths = letter === "R" || letter === "C";
-  const first = tokens.next();
-  const path2 = twoPaths ? tokens.next() : first;
-  const score = digits === "" ? null : Number(digits);
-  return { srcMode, dstMode, srcId, dstId, status: letter, score, path: path2, oldPath: twoPaths ? first : null };
-}
-var HEADER;
-var init_diff_raw = __esm({
-  "src/git/parsers/diff-raw.ts"() {
-    "use strict";
-    init_z_tokens();
-    HEADER = /^:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{4,64}) ([0-9a-f]{4,64}) ([ACDMRT])([0-9]{0,3})$/;
-  }
-});
-
 // src/git/parsers/diff-numstat.ts
 function readNumstatRecord(tokens) {
   const field = tokens.next();
@@ -5232,27 +5240,18 @@ function combine(raw, num, tokens) {
   return {
     path: raw.path,
     oldPath: raw.oldPath,
-    status: STATUS[raw.status],
+    status: FILE_STATUS[raw.status],
     insertions: num.insertions,
     deletions: num.deletions,
     binary: num.binary
   };
 }
-var STATUS;
 var init_diff_changes = __esm({
   "src/git/parsers/diff-changes.ts"() {
     "use strict";
     init_diff_raw();
     init_diff_numstat();
     init_z_tokens();
-    STATUS = {
-      A: "added",
-      C: "copied",
-      D: "deleted",
-      M: "modified",
-      R: "renamed",
-      T: "typechange"
-    };
   }
 });
 
@@ -7610,7 +7609,7 @@ function anchorFile(f) {
   return {
     path: e.path,
     oldPath: e.oldPath,
-    status: STATUS2[e.status],
+    status: FILE_STATUS[e.status],
     linesAdded: f.added.length,
     linesFromRuns: fromRuns,
     method: f.claims[0]?.method ?? "none",
@@ -7627,23 +7626,15 @@ function runsOf(files) {
     }
   return [...runs3].sort(([a], [b]) => a < b ? -1 : 1).map(([runId, its]) => ({ runId, iterations: [...its].sort((a, b) => a - b) }));
 }
-var STATUS2;
 var init_anchor2 = __esm({
   "src/provenance/anchor.ts"() {
     "use strict";
     init_errors();
+    init_diff_raw();
     init_provenance();
     init_refs();
     init_candidates();
     init_engine();
-    STATUS2 = {
-      A: "added",
-      C: "copied",
-      D: "deleted",
-      M: "modified",
-      R: "renamed",
-      T: "typechange"
-    };
   }
 });
 

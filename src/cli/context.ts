@@ -1,11 +1,17 @@
 import { resolve } from 'node:path';
-import type { Identity } from '../../types/config.js';
+import type { SharingOptions } from '../sharing/core.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { resolveHome } from '../store/paths.js';
 import { LocalPaths } from '../store/local-paths.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import type { Gates } from '../gates/gates.js';
+
+/** The options every run-snapshot service takes (the sharing service's are a superset). */
+type ServiceOptions = Pick<
+  SharingOptions,
+  'home' | 'artifactsDir' | 'identity' | 'gitTimeoutMs' | 'lockTimeoutMs' | 'localWorkspace'
+>;
 
 /** The global options a context is built from (see GLOBAL_OPTIONS in spec.ts). */
 export interface ContextValues {
@@ -49,14 +55,7 @@ export class Context {
   }
 
   /** What the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
-  get serviceOptions(): {
-    home: string;
-    artifactsDir: string;
-    identity: Identity;
-    gitTimeoutMs: number;
-    lockTimeoutMs: number;
-    localWorkspace?: string;
-  } {
+  get serviceOptions(): ServiceOptions {
     const { home, artifactsDir, identity, gitTimeoutMs, lockTimeoutMs } = this.settings;
     return {
       home,

@@ -1,7 +1,6 @@
 import type { Anchor, AnchorFile, AnchorOrigin, AnchorRun, TreeMatch } from '../../types/anchor.js';
-import type { FileStatus } from '../../types/snapshot.js';
 import { InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
-import type { RawStatus } from '../git/parsers/diff-raw.js';
+import { FILE_STATUS } from '../git/parsers/diff-raw.js';
 import { firstParentRange, type CommitNode } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -15,15 +14,6 @@ export interface AnchorOptions {
   /** The anchor's createdAt (tests). */
   now?: Date;
 }
-
-const STATUS: Record<RawStatus, FileStatus> = {
-  A: 'added',
-  C: 'copied',
-  D: 'deleted',
-  M: 'modified',
-  R: 'renamed',
-  T: 'typechange',
-};
 
 /**
  * The anchor of one commit: which runs and iterations produced the change `rev` made to its first
@@ -130,7 +120,7 @@ function anchorFile(f: FileLink): AnchorFile {
   return {
     path: e.path,
     oldPath: e.oldPath,
-    status: STATUS[e.status],
+    status: FILE_STATUS[e.status],
     linesAdded: f.added.length,
     linesFromRuns: fromRuns,
     method: f.claims[0]?.method ?? 'none',

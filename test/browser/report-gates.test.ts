@@ -27,17 +27,19 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
+/** The machine a recorded run lives on, as recordVerdict takes it. */
+function machineOf(run: Awaited<ReturnType<typeof recordRun>>) {
+  return { dir: run.dir, home: run.home, artifacts: join(run.home, 'artifacts'), snap: run.snapshotter };
+}
+
+/** Hour h of 2026-01-01, so verdicts sort as written. */
+const at = (h: number) => new Date(Date.UTC(2026, 0, 1, h)).toISOString();
+
 describe('report --format html: gates', () => {
   it('shows verdicts, red and green per gate and failed tests, with hostile text inert', async () => {
     const run = await recordRun({ runId: 'gates-run' });
     try {
-      const m = {
-        dir: run.dir,
-        home: run.home,
-        artifacts: join(run.home, 'artifacts'),
-        snap: run.snapshotter,
-      };
-      const at = (h: number) => new Date(Date.UTC(2026, 0, 1, h)).toISOString();
+      const m = machineOf(run);
       await recordVerdict(m, run.runId, 1, 'test', {
         verdict: 'fail',
         startedAt: at(1),
@@ -89,13 +91,7 @@ describe('report --format html: gates', () => {
   it('the Iterations table marks the iterations a restart set aside, each row with its verdicts', async () => {
     const run = await recordRun({ runId: 'restarted-run' });
     try {
-      const m = {
-        dir: run.dir,
-        home: run.home,
-        artifacts: join(run.home, 'artifacts'),
-        snap: run.snapshotter,
-      };
-      const at = (h: number) => new Date(Date.UTC(2026, 0, 1, h)).toISOString();
+      const m = machineOf(run);
       await recordVerdict(m, run.runId, 1, 'test', { startedAt: at(1) });
       await recordVerdict(m, run.runId, 2, 'test', { verdict: 'fail', startedAt: at(2) });
       await recordVerdict(m, run.runId, 2, 'lint', { startedAt: at(3) });

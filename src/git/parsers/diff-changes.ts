@@ -1,16 +1,7 @@
-import type { FileChange, FileStatus } from '../../../types/snapshot.js';
-import { atRawRecord, readRawRecord, type RawEntry, type RawStatus } from './diff-raw.js';
+import type { FileChange } from '../../../types/snapshot.js';
+import { atRawRecord, FILE_STATUS, readRawRecord, type RawEntry } from './diff-raw.js';
 import { readNumstatRecord, type NumstatEntry } from './diff-numstat.js';
 import { ZTokens } from './z-tokens.js';
-
-const STATUS: Record<RawStatus, FileStatus> = {
-  A: 'added',
-  C: 'copied',
-  D: 'deleted',
-  M: 'modified',
-  R: 'renamed',
-  T: 'typechange',
-};
 
 /**
  * Parses the output of ONE `diff-tree -r -z --raw --numstat` process into FileChanges. git prints
@@ -42,7 +33,7 @@ function combine(raw: RawEntry, num: NumstatEntry, tokens: ZTokens): FileChange 
   return {
     path: raw.path,
     oldPath: raw.oldPath,
-    status: STATUS[raw.status],
+    status: FILE_STATUS[raw.status],
     insertions: num.insertions,
     deletions: num.deletions,
     binary: num.binary,

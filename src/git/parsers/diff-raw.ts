@@ -1,7 +1,18 @@
+import type { FileStatus } from '../../../types/snapshot.js';
 import { ZTokens } from './z-tokens.js';
 
 /** Status letters of `--raw` output that a tree-to-tree diff can produce. */
 export type RawStatus = 'A' | 'C' | 'D' | 'M' | 'R' | 'T';
+
+/** A raw record's status letter as the FileChange status it stands for. */
+export const FILE_STATUS: Record<RawStatus, FileStatus> = {
+  A: 'added',
+  C: 'copied',
+  D: 'deleted',
+  M: 'modified',
+  R: 'renamed',
+  T: 'typechange',
+};
 
 /** One `--raw -z` record: `:<srcMode> <dstMode> <srcId> <dstId> <status>[score]\0<path>\0[<dst>\0]`. */
 export interface RawEntry {
