@@ -7,6 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { loadRunChainsWith, type Iteration, type RunChain } from './candidates.js';
 import { linkCommits, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
+import { treePath } from './tree-path.js';
 import type { ProvenanceSources } from './sources.js';
 
 export interface TraceOptions {
@@ -33,11 +34,12 @@ interface LineOrigin {
 export async function computeTrace(
   src: ProvenanceSources,
   repo: Repo,
-  path: string,
+  givenPath: string,
   opts: TraceOptions = {},
 ): Promise<Trace> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
+  const path = treePath(repo.topLevel, givenPath) ?? notInRepository(givenPath, repo.topLevel);
   // One process says what REV is and whether PATH is a file there (a name with a line break cannot
   // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
   const plain = !/[\n\r]/.test(path);
@@ -102,6 +104,13 @@ export async function computeTrace(
     }
   });
   return { path, rev, ranges };
+}
+
+function notInRepository(path: string, topLevel: string): never {
+  throw new PathNotFoundError(
+    `${path} is not inside the repository at ${topLevel}; give a file's path from its top level`,
+    { details: { path } },
+  );
 }
 
 async function linkBlamed(
