@@ -242,6 +242,25 @@ describe('agent quirks', () => {
     expect([o.status, o.prompt]).toEqual(['recorded', 1]);
   });
 
+  it('Windsurf: the workspace is the hook`s working directory (its workspace root), not a command`s cwd below it', async () => {
+    // docs.windsurf.com/windsurf/cascade/hooks: a hook runs in `working_directory`, by default the workspace root.
+    const ws = repoWithCommit();
+    writeFiles(ws, { 'src/a.txt': 'a\n' });
+    const home = tempDir('agentgate-agents-home-');
+    const fire = (name: string) =>
+      runEventHook('windsurf', agentEvent('windsurf', name, ws), { home, cwd: ws });
+    expect((await fire('pre_user_prompt')).prompt).toBe(1);
+    writeFiles(ws, { 'src/a.txt': 'changed by the command\n' });
+    const shell = await fire('post_run_command-subdir');
+    expect(shell.status).toBe('recorded');
+    expect(shell.message).toContain(`in ${ws}`);
+    expect(shell.message).not.toContain(`${ws}/src`);
+    const mine = (await (await Checkpoints.open(ws, { home })).list()).filter(
+      (e) => e.session === 'traj-9c8b7a6f',
+    );
+    expect(mine).toHaveLength(2);
+  });
+
   it('Windsurf: raw control characters inside JSON strings are read as the characters they are', async () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-agents-home-');
