@@ -87,6 +87,18 @@ const SCRIPTS: Script[] = [
     answer: '{"cancel": false}',
   },
   {
+    // The Cline CLI and other SDK hosts (cline/cline sdk/packages/core/src/hooks/hook-file-hooks.ts):
+    // the same hook files, but the payload's hookName is the SDK's event name.
+    agent: 'cline',
+    session: 'conv_01KB3C7Q2M4N5P6R7S8T9V0W1X',
+    start: 'sdk-agent_start',
+    prompt: 'sdk-prompt_submit',
+    edit: 'sdk-tool_result-editor',
+    shell: 'sdk-tool_result-run_commands',
+    end: 'sdk-agent_end',
+    answer: '{"cancel": false}',
+  },
+  {
     agent: 'windsurf',
     session: 'traj-9c8b7a6f',
     prompt: 'pre_user_prompt',
@@ -110,7 +122,7 @@ function fire(s: Script, name: string, ws: string, home: string): Promise<EventH
   });
 }
 
-describe.each(SCRIPTS)('hook $agent', (s) => {
+describe.each(SCRIPTS)('hook $agent ($start)', (s) => {
   it('keeps a baseline, numbered prompts, the edit tool, the shell tool and the turn end; restores each prompt by prompt and session', async () => {
     const ws = repoWithCommit({ 'README.md': 'hello\n', 'gone.txt': 'here\n' });
     const home = tempDir('agentgate-agents-home-');
