@@ -164,6 +164,18 @@ describe('hook install codex: the trust state Codex keeps under [hooks.state]', 
   });
 });
 
+describe('hook install: what the user still has to do', () => {
+  it('names the switches the agents have today (Gemini: hooksConfig.enabled, on by default; Cline: on by default)', () => {
+    const place = { scope: 'project' as const, workspace: '/w', homeDir: '/h' };
+    // google-gemini/gemini-cli #17867 removed tools.enableHooks; hooksConfig.enabled defaults to true.
+    const gemini = installTarget('gemini', place).notes.join(' ');
+    expect(gemini).toMatch(/hooksConfig\.enabled/);
+    expect(gemini).not.toMatch(/tools\.enableHooks/);
+    // cline/cline: getHooksEnabledSafe(setting ?? true); the SDK CLI has no hooks-enabled switch.
+    expect(installTarget('cline', place).notes.join(' ')).not.toMatch(/hooks-enabled=true/);
+  });
+});
+
 describe('hook install copilot: our own file', () => {
   it('is created by install and removed by uninstall when nothing of the user`s is in it', async () => {
     const { opts, file } = setup('copilot', null);
