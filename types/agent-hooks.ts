@@ -95,6 +95,7 @@ export const WindsurfEvent = z.object({
   execution_id: z.optional(word),
   tool_info: z.optional(
     z.object({
+      cwd: z.optional(path),
       file_path: z.optional(path),
       command_line: z.optional(z.string()),
       user_prompt: z.optional(z.string()),

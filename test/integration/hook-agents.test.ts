@@ -271,6 +271,16 @@ describe('agent quirks', () => {
       (e) => e.session === 'traj-9c8b7a6f',
     );
     expect(mine).toHaveLength(2);
+    // A hook run from a directory that does not hold the command's cwd: the cwd names the workspace.
+    const elsewhere = tempDir('agentgate-agents-elsewhere-');
+    const event = JSON.parse(agentEvent('windsurf', 'post_run_command-subdir', ws)) as {
+      tool_info: { cwd: string };
+    };
+    event.tool_info.cwd = ws;
+    writeFiles(ws, { 'src/a.txt': 'changed again\n' });
+    const named = await runEventHook('windsurf', JSON.stringify(event), { home, cwd: elsewhere });
+    expect(named.status).toBe('recorded');
+    expect(named.message).toContain(`in ${ws}`);
   });
 
   it('Windsurf: raw control characters inside JSON strings are read as the characters they are', async () => {

@@ -6,8 +6,8 @@ import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.j
  * Windsurf Cascade has no session-start event: a trajectory's first checkpoint of a store is its
  * baseline. The workspace is the directory Windsurf runs the hook in: a hook's `working_directory`
  * defaults to the workspace root (docs.windsurf.com/windsurf/cascade/hooks), and `hook install
- * windsurf` sets none. post_run_command's `tool_info.cwd` is where the command ran, which may be
- * below the root: taking it would put that session's shell changes into another store.
+ * windsurf` sets none. post_run_command's `tool_info.cwd` is where the command ran: below the
+ * root it counts as the root (`hooksRunInRoot`), else it names the workspace, as a `cwd` does.
  */
 const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   pre_user_prompt: 'before-prompt',
@@ -19,6 +19,7 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
 export const windsurf: HookAdapter = {
   agent: 'windsurf',
   lenientJson: true,
+  hooksRunInRoot: true,
   answer: () => '',
   map(raw) {
     const p = parseEvent(WindsurfEvent, raw, 'Windsurf');
@@ -31,6 +32,7 @@ export const windsurf: HookAdapter = {
         event: e.agent_action_name,
         session: e.trajectory_id,
         kind,
+        cwd: e.tool_info?.cwd,
         promptText: kind === 'before-prompt' ? e.tool_info?.user_prompt : undefined,
       },
     };
