@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { replaceFileAtomic } from '../fs/atomic.js';
 import { OutputTooLargeError } from '../errors.js';
 import { DIFF_BASE_ARGS, resolveDiffTrees, type DiffTrees } from './diff-stats.js';
+import { collectEvery } from '../memory.js';
 import { runGitBuffer, runGitStream, runGitToFile, type GitOptions } from './runner.js';
 
 /** Where a patch was written and how big it is. */
@@ -90,8 +91,12 @@ export async function writeTreeDiffToFile(
  */
 export async function treeDiffSha256(repo: GitOptions, trees: DiffTrees): Promise<string> {
   const hash = createHash('sha256');
+  const collect = collectEvery();
   await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) hash.update(chunk as Buffer);
+    for await (const chunk of stdout) {
+      hash.update(chunk as Buffer);
+      collect((chunk as Buffer).length);
+    }
   });
   return hash.digest('hex');
 }

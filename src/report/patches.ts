@@ -3,7 +3,9 @@
  * Only what fits the limits is kept, a section at a time, so a patch of any size costs bounded
  * memory (a 577 MiB patch never becomes one string).
  */
+import { StringDecoder } from 'node:string_decoder';
 import type { FileChange } from '../../types/snapshot.js';
+import { collectEvery } from '../memory.js';
 import { showBidi } from './visible.js';
 
 export interface DiffLimits {
@@ -91,8 +93,10 @@ export async function* fileDiffs(
       results[done] = null;
     }
   };
+  const collect = collectEvery();
   for await (const chunk of chunks) {
     reader.push(chunk);
+    collect(chunk.length);
     yield* ready(current);
   }
   reader.end();
@@ -110,14 +114,20 @@ interface SectionEvents {
   close(section: { text: string | null; bytes: number; binary: boolean }): void;
 }
 
-/** Cuts a byte stream into `diff --git` sections, holding at most one section's kept bytes. */
+/**
+ * Cuts a byte stream into `diff --git` sections, holding at most one section's kept bytes. Nothing
+ * it keeps refers to a chunk (the start of a line is copied, kept text decoded), so the source may
+ * reuse its buffer, and no kept slice holds on to a whole chunk.
+ */
 class SectionReader {
   private line: Buffer[] = [];
   private lineBytes = 0;
   private longLine = false;
   private open = false;
   private limit = -1;
-  private parts: Buffer[] = [];
+  /** The kept bytes, decoded as they come: strings live on the heap, which V8 collects as it goes. */
+  private parts: string[] = [];
+  private decoder = new StringDecoder('utf8');
   private bytes = 0;
   private binary = false;
 
@@ -144,7 +154,7 @@ class SectionReader {
       return;
     }
     if (endsLine && this.lineBytes === 0) return this.wholeLine(bytes);
-    this.line.push(bytes);
+    this.line.push(Buffer.from(bytes));
     this.lineBytes += bytes.length;
     if (endsLine) this.wholeLine(this.takeLine());
     else if (this.lineBytes > LINE_CAP) {
@@ -174,17 +184,17 @@ class SectionReader {
     if (!this.open) return;
     this.bytes += bytes.length;
     if (this.binary || this.bytes > this.limit) this.parts = [];
-    else this.parts.push(bytes);
+    else this.parts.push(this.decoder.write(bytes));
   }
 
   private finish(): void {
     if (!this.open) return;
     const kept = !this.binary && this.bytes <= this.limit;
-    // Copied out whole, so no kept slice holds on to a whole chunk of the stream.
-    const text = kept ? Buffer.concat(this.parts, this.bytes).toString('utf8') : null;
+    const text = kept ? this.parts.join('') + this.decoder.end() : null;
     this.events.close({ text, bytes: this.bytes, binary: this.binary });
     this.open = false;
     this.parts = [];
+    this.decoder = new StringDecoder('utf8');
     this.bytes = 0;
     this.binary = false;
   }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import type { DiffTrees } from '../git/diff-stats.js';
 import { writeTreeDiffToFile } from '../git/unified-diff.js';
 import type { GitOptions } from '../git/runner.js';
 import { replaceFileAtomic } from '../fs/atomic.js';
+import { readChunks } from '../fs/read-chunks.js';
 
 export interface PatchArtifact {
   path: string;
@@ -32,6 +32,6 @@ export async function copyFileAtomic(src: string, dest: string): Promise<void> {
 /** sha256 of a file, streamed. */
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  for await (const chunk of readChunks(path)) hash.update(chunk);
   return hash.digest('hex');
 }

@@ -181,6 +181,19 @@ describe('report renderers', () => {
     expect(await all(fileDiffs([], chunked('', 1), new DiffBudget(LIMITS)))).toEqual([]);
   });
 
+  it('decodes multi-byte characters split anywhere, and keeps nothing of a chunk once the next is asked for', async () => {
+    const patch = [
+      'diff --git a/é.txt b/é.txt\n--- a/é.txt\n+++ b/é.txt\n@@ -1 +1 @@\n-ça\n+€ 😀 naïve\n',
+      `diff --git a/long.txt b/long.txt\n@@ -0,0 +1 @@\n+${'ü'.repeat(40_000)}\n`,
+      'diff --git a/z.txt b/z.txt\n@@ -0,0 +1 @@\n+∑\n',
+    ];
+    const files = [file('é.txt'), file('long.txt'), file('z.txt')];
+    for (const size of [1, 2, 3, 5, 4096, 1 << 20]) {
+      const diffs = await all(fileDiffs(files, reused(patch.join(''), size), new DiffBudget(LIMITS)));
+      expect(diffs.map((d) => d.diff)).toEqual(patch);
+    }
+  });
+
   it('a type change (two sections) stays one file; a quoted name pairs in order', async () => {
     const typechange =
       'diff --git a/l b/l\ndeleted file mode 100644\n--- a/l\n+++ /dev/null\n@@ -1 +0,0 @@\n-t\n' +
@@ -249,6 +262,17 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** `text` as a stream of chunks of `size` bytes (cutting through lines and characters). */
+/** As readChunks hands them over: every chunk in one buffer, scribbled over once the next is asked for. */
+async function* reused(text: string, size: number): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text, 'utf8');
+  const buffer = Buffer.alloc(size);
+  for (let at = 0; at < bytes.length; at += size) {
+    const n = bytes.copy(buffer, 0, at, at + size);
+    yield buffer.subarray(0, n);
+    buffer.fill(0xff);
+  }
+}
+
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text, 'utf8');
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
