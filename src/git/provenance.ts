@@ -134,18 +134,29 @@ export async function firstParentRange(repo: GitOptions, from: string, to: strin
   return res.stdout.split('\n').filter(Boolean);
 }
 
-/** `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed. */
+/**
+ * `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed; `text`
+ * is false when the output holds a NUL byte (git's diff may take the file as binary). The
+ * repository's `blame.ignoreRevsFile` is cleared: each line goes to the commit whose own change
+ * wrote it, never to an older one a config file chose.
+ */
 export async function blame(
   repo: GitOptions,
   commit: string,
   path: string,
   range?: { start: number; end: number },
-): Promise<BlameLine[]> {
+): Promise<{ lines: BlameLine[]; text: boolean }> {
   assertRevisionSyntax(commit);
-  const args = ['--literal-pathspecs', 'blame', '--porcelain', '--diff-algorithm=myers'];
+  const args = [
+    '--literal-pathspecs',
+    'blame',
+    '--porcelain',
+    '--diff-algorithm=myers',
+    '--ignore-revs-file=',
+  ];
   if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
   const res = await runGitBuffer(repo, [...args, commit, '--', path]);
-  return parseBlamePorcelain(res.stdout);
+  return { lines: parseBlamePorcelain(res.stdout), text: !res.stdout.includes(0) };
 }
 
 /** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines included. */

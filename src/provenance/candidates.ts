@@ -53,10 +53,18 @@ export async function loadRunChainsWith(
   repo: Repo,
   q: ChainQuery,
 ): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
-  const snapshots = await candidateSnapshots(src, q.runIds, q.touching);
+  return readChains(repo, await candidateSnapshots(src, q.runIds, q.touching), q.alsoRead);
+}
+
+/** The chains of `snapshots` (candidateSnapshots' answer), their commits and `alsoRead` read in one process. */
+export async function readChains(
+  repo: Repo,
+  snapshots: readonly Snapshot[],
+  alsoRead: readonly string[] = [],
+): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
   const nodes = await readCommitNodes(repo, [
     ...snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
-    ...(q.alsoRead ?? []),
+    ...alsoRead,
   ]);
   // Only a WIP before commit needs its parent: most runs have none, and then no second process runs.
   const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
@@ -73,7 +81,11 @@ function names(s: Snapshot, paths: ReadonlySet<string>): boolean {
   return s.files.some((f) => paths.has(f.path) || (f.oldPath !== null && paths.has(f.oldPath)));
 }
 
-async function candidateSnapshots(
+/**
+ * The snapshots of the candidate runs (every run, or `runIds`; with `touching`, only runs whose
+ * records name one of those paths), from the store alone. RUN_NOT_FOUND for an unknown --run.
+ */
+export async function candidateSnapshots(
   src: ProvenanceSources,
   runIds?: readonly string[],
   touching?: ReadonlySet<string>,

@@ -4,10 +4,12 @@ import { blame, isFileAt, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
-import { loadRunChainsWith, type Iteration, type RunChain } from './candidates.js';
+import type { BlameLine } from '../git/parsers/blame-porcelain.js';
+import { candidateSnapshots, readChains, type Iteration, type RunChain } from './candidates.js';
 import { linkCommits, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
 import type { ProvenanceSources } from './sources.js';
+import { ancestryShortcut } from './trace-ancestry.js';
 
 export interface TraceOptions {
   /** Default HEAD. */
@@ -15,6 +17,11 @@ export interface TraceOptions {
   /** Only lines START..END (1-based, inclusive), as `-L START,END`. */
   range?: { start: number; end: number };
   runIds?: readonly string[];
+  /**
+   * false: every blamed commit goes through the link engine, none through the ancestry shortcut
+   * (the test that both give the same trace). Default true.
+   */
+  shortcut?: boolean;
 }
 
 interface LineOrigin {
@@ -28,6 +35,8 @@ interface LineOrigin {
  * Blame by iteration: `git blame --porcelain` says which commit last changed each line at REV;
  * the anchor engine says which run and iteration wrote that line of that commit's change (the
  * run's chain of after commits replayed). A line no recorded iteration wrote has no origin.
+ * A blamed commit that is exactly one iteration's own commit takes the ancestry shortcut
+ * (trace-ancestry.ts): the same answer, with no diff and no replay.
  * Throws PATH_NOT_FOUND when PATH is no file at REV.
  */
 export async function computeTrace(
@@ -38,6 +47,10 @@ export async function computeTrace(
 ): Promise<Trace> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
+  // The store is read while git works: the runs whose records name PATH (blame may show older
+  // names of the file, and then the store is asked again). Its errors wait their turn, after REV's.
+  const early = candidateSnapshots(src, opts.runIds, new Set([path]));
+  early.catch(() => undefined);
   // One process says what REV is and whether PATH is a file there (a name with a line break cannot
   // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
   const plain = !/[\n\r]/.test(path);
@@ -52,66 +65,114 @@ export async function computeTrace(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },
     );
-  const lines = await blame(repo, rev, path, opts.range);
+  const { lines, text } = await blame(repo, rev, path, opts.range);
   // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
+  const touching = new Set([path, ...names]);
+  const snapshots = touching.size === 1 ? await early : await candidateSnapshots(src, opts.runIds, touching);
+  const blamed = [...new Set(lines.map((l) => l.commit))];
   // The blamed commits are read with the runs' commits, in one process.
-  const { chains, nodes } = await loadRunChainsWith(src, repo, {
-    runIds: opts.runIds,
-    touching: new Set([path, ...names]),
-    alsoRead: [...new Set(lines.map((l) => l.commit))],
-  });
+  const { chains, nodes } = await readChains(repo, snapshots, blamed);
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
+  // The gates of every run that may be named are read while the engine works.
+  const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
+  for (const v of verdicts.values()) v.catch(() => undefined);
+  const shortcut =
+    opts.shortcut === false
+      ? new Map<string, Iteration>()
+      : ancestryShortcut(path, names, touched, blamed, text);
+  const rest = blamed.filter((c) => !shortcut.has(c));
   const links =
-    touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, nodes, touched);
+    touched.length === 0 || rest.length === 0
+      ? new Map<string, never>()
+      : await linkBlamed(repo, lines, rest, nodes, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
-  const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
+  const origins = lines.map((l): LineOrigin | null => {
+    const it = shortcut.get(l.commit);
+    if (it !== undefined) return { it, iteration: it.iteration, others: [] };
+    return originOf(links.get(l.commit), l.filename, l.origLine, byRun);
+  });
   const gates = new Map<string, Map<number, TraceGate[]>>();
   for (const o of origins)
     if (o !== null && !gates.has(o.it.snapshot.runId))
-      gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
-  const ranges: TraceRange[] = [];
-  // A line joins the range before it when their origins are equal: the snapshot, the iteration and
-  // the other runs decide the whole origin (runId, afterSha and gates follow from them).
-  let lastKey = '';
-  lines.forEach((l, i) => {
-    const o = origins[i] ?? null;
-    const origin: TraceOrigin | null =
-      o === null
-        ? null
-        : {
-            runId: o.it.snapshot.runId,
-            iteration: o.iteration,
-            snapshotId: o.it.snapshot.id,
-            afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
-            gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
-          };
-    const key = o === null ? '' : `${o.it.snapshot.id}\0${o.iteration}\0${o.others.join('\0')}`;
-    const last = ranges.at(-1);
-    if (last !== undefined && last.end === l.finalLine - 1 && last.commit === l.commit && lastKey === key)
-      last.end = l.finalLine;
-    else {
-      lastKey = key;
-      ranges.push({
-        start: l.finalLine,
-        end: l.finalLine,
-        commit: l.commit,
-        origin,
-        alsoIn: o?.others ?? [],
-      });
-    }
-  });
-  return { path, rev, ranges };
+      gates.set(
+        o.it.snapshot.runId,
+        await (verdicts.get(o.it.snapshot.runId) as Promise<Map<number, TraceGate[]>>),
+      );
+  return { path, rev, ranges: rangesOf(lines, origins, gates) };
 }
 
+/**
+ * The lines joined into ranges: a line joins the range before it when their origins are equal (the
+ * snapshot, the iteration and the other runs decide the whole origin: runId, afterSha and gates
+ * follow from them), so an origin is built once per range.
+ */
+function rangesOf(
+  lines: readonly BlameLine[],
+  origins: ReadonlyArray<LineOrigin | null>,
+  gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
+): TraceRange[] {
+  const ranges: TraceRange[] = [];
+  let last: TraceRange | undefined;
+  let lastOrigin: LineOrigin | null = null;
+  lines.forEach((l, i) => {
+    const o = origins[i] ?? null;
+    if (
+      last !== undefined &&
+      last.end === l.finalLine - 1 &&
+      last.commit === l.commit &&
+      sameOrigin(lastOrigin, o)
+    ) {
+      last.end = l.finalLine;
+      return;
+    }
+    lastOrigin = o;
+    last = {
+      start: l.finalLine,
+      end: l.finalLine,
+      commit: l.commit,
+      origin: traceOrigin(o, gates),
+      alsoIn: o?.others ?? [],
+    };
+    ranges.push(last);
+  });
+  return ranges;
+}
+
+function sameOrigin(a: LineOrigin | null, b: LineOrigin | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.it.snapshot.id === b.it.snapshot.id &&
+    a.iteration === b.iteration &&
+    a.others.length === b.others.length &&
+    a.others.every((r, i) => r === b.others[i])
+  );
+}
+
+function traceOrigin(
+  o: LineOrigin | null,
+  gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
+): TraceOrigin | null {
+  if (o === null) return null;
+  return {
+    runId: o.it.snapshot.runId,
+    iteration: o.iteration,
+    snapshotId: o.it.snapshot.id,
+    afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
+    gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
+  };
+}
+
+/** The engine on the blamed commits `commits`, over every name blame gave the file. */
 async function linkBlamed(
   repo: Repo,
   lines: ReadonlyArray<{ commit: string; filename: string }>,
+  commits: readonly string[],
   nodes: ReadonlyMap<string, CommitNode>,
   chains: RunChain[],
 ): Promise<Map<string, { link: CommitLinks; filename: string }>> {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
-  const list = [...fileOf.keys()].map((c) => nodes.get(c) as CommitNode);
+  const list = commits.map((c) => nodes.get(c) as CommitNode);
   const links = await linkCommits(
     repo,
     list,
