@@ -131,6 +131,21 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
   });
 });
 
+describe('trace and the repository’s blame settings', () => {
+  it('blame.ignoreRevsFile cannot move a line from the commit that wrote it to an older one', async () => {
+    const s = await run([{ 'a.txt': lines('i', 2) }, { 'a.txt': `${lines('i', 1)}i 2!\n` }], {
+      base: { 'a.txt': lines('a', 2) },
+    });
+    git(s.dir, ['merge', '--ff-only', '-q', 'agent-run-a']);
+    writeFiles(s.dir, { 'ignored-revs': `${s.snapshots[1]?.afterSha}\n` });
+    git(s.dir, ['config', 'blame.ignoreRevsFile', 'ignored-revs']);
+    expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual([
+      [1, 1, 1],
+      [2, 2, 2],
+    ]);
+  });
+});
+
 describe('real history: vercel/ms replayed as one run and fast-forwarded', () => {
   const BUNDLE = fileURLToPath(new URL('../../fixtures/real-history/vercel-ms.bundle', import.meta.url));
   const BASE = '9b88d1568a52ec9bb67ecc8d2aa224fa38fd41f4';
