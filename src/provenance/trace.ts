@@ -47,10 +47,6 @@ export async function computeTrace(
 ): Promise<Trace> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
-  // The store is read while git works: the runs whose records name PATH (blame may show older
-  // names of the file, and then the store is asked again). Its errors wait their turn, after REV's.
-  const early = candidateSnapshots(src, opts.runIds, new Set([path]));
-  early.catch(() => undefined);
   // One process says what REV is and whether PATH is a file there (a name with a line break cannot
   // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
   const plain = !/[\n\r]/.test(path);
@@ -65,7 +61,12 @@ export async function computeTrace(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },
     );
-  const { lines, text } = await blame(repo, rev, path, opts.range);
+  const blaming = blame(repo, rev, path, opts.range);
+  // The store is read while blame works: the runs whose records name PATH (blame may show older
+  // names of the file, and then the store is asked again). Its errors wait their turn, after blame's.
+  const early = candidateSnapshots(src, opts.runIds, new Set([path]));
+  early.catch(() => undefined);
+  const { lines, text } = await blaming;
   // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
   const touching = new Set([path, ...names]);

@@ -86,6 +86,29 @@ describe('parseBlamePorcelain', () => {
     ]);
   });
 
+  it('reads line headers of three and four numbers and 40- or 64-digit ids; refuses any other', () => {
+    const a = 'a'.repeat(40);
+    const b = 'b'.repeat(64);
+    const ok = `${a} 3 1 2\nfilename x.txt\n\tone\n${a} 4 2\n\ttwo\n${b} 7 3 1\nfilename y\n\t\n`;
+    expect(parseBlamePorcelain(Buffer.from(ok))).toEqual([
+      { commit: a, origLine: 3, finalLine: 1, filename: 'x.txt' },
+      { commit: a, origLine: 4, finalLine: 2, filename: 'x.txt' },
+      { commit: b, origLine: 7, finalLine: 3, filename: 'y' },
+    ]);
+    for (const header of [
+      `${a} 1`,
+      `${a} 1 2 3 4`,
+      `${a}  1 2`,
+      `${a} 1 2 `,
+      `${a} x 2`,
+      `${'a'.repeat(50)} 1 2`,
+      `${'A'.repeat(40)} 1 2`,
+    ])
+      expect(() => parseBlamePorcelain(Buffer.from(`${header}\nfilename f\n\tx\n`))).toThrow(
+        expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+      );
+  });
+
   it('unquotes C-quoted paths, octal bytes included', () => {
     expect(unquotePath('"a\\tb\\"c\\\\d"')).toBe('a\tb"c\\d');
     expect(unquotePath('"\\303\\274.txt"')).toBe('ü.txt');
