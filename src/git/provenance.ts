@@ -23,17 +23,29 @@ const MAX_PATHSPEC_BYTES = 256 * 1024;
 
 /**
  * Tree and parents of many commits (full ids) in one `cat-file --batch` process. A name that is
- * not a commit here is left out of the answer.
+ * not a commit here is left out of the answer. `later`: more commits, known only once some other
+ * work ends; git starts on `commits` at once and is given these when they come (none when the
+ * promise fails: its caller has that error).
  */
 export async function readCommitNodes(
   repo: GitOptions,
   commits: readonly string[],
+  later?: Promise<readonly string[]>,
 ): Promise<Map<string, CommitNode>> {
   const out = new Map<string, CommitNode>();
   const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
-  if (unique.length === 0) return out;
+  if (later === undefined && unique.length === 0) return out;
+  const lines = (ids: readonly string[]): string => ids.map((c) => `${c}\n`).join('');
+  async function* input(): AsyncGenerator<string> {
+    yield lines(unique);
+    const sent = new Set(unique);
+    const more = (await (later as Promise<readonly string[]>)).filter(
+      (c) => !sent.has(c) && OBJECT_ID_PATTERN.test(c),
+    );
+    yield lines([...new Set(more)]);
+  }
   const res = await runGitBuffer(repo, ['cat-file', '--batch'], {
-    input: unique.map((c) => `${c}\n`).join(''),
+    input: later === undefined ? lines(unique) : input(),
   });
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind !== 'found' || obj.type !== 'commit') continue;

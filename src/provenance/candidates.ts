@@ -56,16 +56,19 @@ export async function loadRunChainsWith(
   return readChains(repo, await candidateSnapshots(src, q.runIds, q.touching), q.alsoRead);
 }
 
-/** The chains of `snapshots` (candidateSnapshots' answer), their commits and `alsoRead` read in one process. */
+/**
+ * The chains of `snapshots` (candidateSnapshots' answer), their commits and `alsoRead` read in one
+ * process; `alsoRead` may come later (git reads the runs' commits meanwhile).
+ */
 export async function readChains(
   repo: Repo,
   snapshots: readonly Snapshot[],
-  alsoRead: readonly string[] = [],
+  alsoRead: readonly string[] | Promise<readonly string[]> = [],
 ): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
-  const nodes = await readCommitNodes(repo, [
-    ...snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
-    ...alsoRead,
-  ]);
+  const runs = snapshots.flatMap((s) => [s.beforeSha, s.afterSha]);
+  const nodes = Array.isArray(alsoRead)
+    ? await readCommitNodes(repo, [...runs, ...alsoRead])
+    : await readCommitNodes(repo, runs, alsoRead as Promise<readonly string[]>);
   // Only a WIP before commit needs its parent: most runs have none, and then no second process runs.
   const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
   const wipParents = await readCommitNodes(

@@ -62,18 +62,23 @@ export async function computeTrace(
       { details: { path, rev } },
     );
   const blaming = blame(repo, rev, path, opts.range);
-  // The store is read while blame works: the runs whose records name PATH (blame may show older
-  // names of the file, and then the store is asked again). Its errors wait their turn, after blame's.
-  const early = candidateSnapshots(src, opts.runIds, new Set([path]));
+  const blamedIds = blaming.then((b) => [...new Set(b.lines.map((l) => l.commit))]);
+  // While blame works, the store is read (the runs whose records name PATH) and one cat-file reads
+  // those runs' commits; it is given the blamed commits when blame answers. Blame may show older
+  // names of the file: then the store is asked again. Errors wait their turn, after blame's.
+  const early = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) =>
+    readChains(repo, snapshots, blamedIds),
+  );
   early.catch(() => undefined);
   const { lines, text } = await blaming;
+  const blamed = await blamedIds;
   // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
   const touching = new Set([path, ...names]);
-  const snapshots = touching.size === 1 ? await early : await candidateSnapshots(src, opts.runIds, touching);
-  const blamed = [...new Set(lines.map((l) => l.commit))];
-  // The blamed commits are read with the runs' commits, in one process.
-  const { chains, nodes } = await readChains(repo, snapshots, blamed);
+  const { chains, nodes } =
+    touching.size === 1
+      ? await early
+      : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
   // The gates of every run that may be named are read while the engine works.
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
