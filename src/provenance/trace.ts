@@ -1,4 +1,5 @@
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
+import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
 import { blame, isFileAt, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
@@ -47,6 +48,9 @@ export async function computeTrace(
 ): Promise<Trace> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
+  // A full object id names one commit whatever refs do meanwhile: its blame starts at once. Any
+  // other name is resolved first, so that the trace and its `rev` name the same commit.
+  const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path, opts) : undefined;
   // One process says what REV is and whether PATH is a file there (a name with a line break cannot
   // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
   const plain = !/[\n\r]/.test(path);
@@ -61,23 +65,15 @@ export async function computeTrace(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },
     );
-  const blaming = blame(repo, rev, path, opts.range);
-  const blamedIds = blaming.then((b) => [...new Set(b.lines.map((l) => l.commit))]);
-  // While blame works, the store is read (the runs whose records name PATH) and one cat-file reads
-  // those runs' commits; it is given the blamed commits when blame answers. Blame may show older
-  // names of the file: then the store is asked again. Errors wait their turn, after blame's.
-  const early = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) =>
-    readChains(repo, snapshots, blamedIds),
-  );
-  early.catch(() => undefined);
-  const { lines, text } = await blaming;
-  const blamed = await blamedIds;
+  const started = early ?? blameAndRuns(src, repo, rev, path, opts);
+  const { lines, text } = await started.blaming;
+  const blamed = await started.blamed;
   // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
   const touching = new Set([path, ...names]);
   const { chains, nodes } =
     touching.size === 1
-      ? await early
+      ? await started.chains
       : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
   // The gates of every run that may be named are read while the engine works.
@@ -106,6 +102,32 @@ export async function computeTrace(
         await (verdicts.get(o.it.snapshot.runId) as Promise<Map<number, TraceGate[]>>),
       );
   return { path, rev, ranges: rangesOf(lines, origins, gates) };
+}
+
+/**
+ * Blame of PATH at `at`, and while it works the store read (the runs whose records name PATH) and
+ * one cat-file reading those runs' commits, given the blamed commits when blame answers. Blame may
+ * show older names of the file: the caller then asks the store again. Every promise's error waits
+ * for the caller to await it (REV's and PATH's errors come first).
+ */
+function blameAndRuns(
+  src: ProvenanceSources,
+  repo: Repo,
+  at: string,
+  path: string,
+  opts: TraceOptions,
+): {
+  blaming: Promise<{ lines: BlameLine[]; text: boolean }>;
+  blamed: Promise<string[]>;
+  chains: Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }>;
+} {
+  const blaming = blame(repo, at, path, opts.range);
+  const blamed = blaming.then((b) => [...new Set(b.lines.map((l) => l.commit))]);
+  const chains = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) =>
+    readChains(repo, snapshots, blamed),
+  );
+  for (const p of [blaming, blamed, chains]) p.catch(() => undefined);
+  return { blaming, blamed, chains };
 }
 
 /**
