@@ -13,11 +13,13 @@ import { defineCommand, type CommandResult } from '../spec.js';
 import { packageVersion } from '../version.js';
 
 async function open(ctx: Context) {
-  const snapshotter = await ctx.snapshotter();
-  return {
-    src: provenanceSources(snapshotter),
-    repo: await openRepo(ctx.workspace, snapshotter.gitOptions()),
-  };
+  // The repository is opened (two git processes) while the snapshotter's code loads.
+  const { identity, gitTimeoutMs } = ctx.settings;
+  const [snapshotter, repo] = await Promise.all([
+    ctx.snapshotter(),
+    openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs }),
+  ]);
+  return { src: provenanceSources(snapshotter), repo };
 }
 
 function anchorText(a: Anchor): string {
