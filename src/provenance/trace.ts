@@ -89,11 +89,12 @@ export async function computeTrace(
       ? new Map<string, never>()
       : await linkBlamed(repo, lines, rest, nodes, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
-  const origins = lines.map((l): LineOrigin | null => {
-    const it = shortcut.get(l.commit);
-    if (it !== undefined) return { it, iteration: it.iteration, others: [] };
-    return originOf(links.get(l.commit), l.filename, l.origLine, byRun);
-  });
+  // A shortcut commit's lines share one origin.
+  const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
+  const origins = lines.map(
+    (l): LineOrigin | null =>
+      quick.get(l.commit) ?? originOf(links.get(l.commit), l.filename, l.origLine, byRun),
+  );
   const gates = new Map<string, Map<number, TraceGate[]>>();
   for (const o of origins)
     if (o !== null && !gates.has(o.it.snapshot.runId))
@@ -168,7 +169,8 @@ function rangesOf(
 }
 
 function sameOrigin(a: LineOrigin | null, b: LineOrigin | null): boolean {
-  if (a === null || b === null) return a === b;
+  if (a === b) return true;
+  if (a === null || b === null) return false;
   return (
     a.it.snapshot.id === b.it.snapshot.id &&
     a.iteration === b.iteration &&
