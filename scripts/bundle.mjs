@@ -30,7 +30,11 @@ const fsWithoutFacade = {
       const descriptors = Object.entries(
         Object.getOwnPropertyDescriptors(createRequire(import.meta.url)('node:fs')),
       );
-      const plain = descriptors.filter(([name, d]) => 'value' in d && /^[A-Za-z_$][\w$]*$/.test(name));
+      // Numbers are left out: fs.F_OK and its kin are deprecated (DEP0176, a getter that warns from
+      // Node 24 on), and a bundle built on an older Node would read them at every start.
+      const plain = descriptors.filter(
+        ([name, d]) => 'value' in d && typeof d.value !== 'number' && /^[A-Za-z_$][\w$]*$/.test(name),
+      );
       return {
         loader: 'js',
         contents: [

@@ -12,6 +12,12 @@ export interface HookAdapter {
   /** Raw control characters inside JSON strings are escaped before parsing (Windsurf sends them). */
   lenientJson?: boolean;
   /**
+   * The agent runs its hooks in the workspace root (Windsurf): an event's `cwd` at or below the
+   * hook's own directory counts as that directory, so that a command run in a subdirectory is
+   * checkpointed with the rest of the session. An unrelated `cwd` still names the workspace.
+   */
+  hooksRunInRoot?: boolean;
+  /**
    * Exactly what stdout carries after the event, whatever happened ('' for nothing): the minimal
    * "carry on" answer where the agent requires one, never an answer that blocks or steers it.
    */

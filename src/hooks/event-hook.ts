@@ -1,5 +1,7 @@
 import type { HookAgent } from '../../types/agent-hooks.js';
 import type { HookOutcome } from '../../types/hooks.js';
+import { resolve } from 'node:path';
+import { isInside } from '../fs/inside.js';
 import { resolveHome } from '../store/paths.js';
 import type { HookAdapter, Mapping } from './adapter.js';
 import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
@@ -73,7 +75,12 @@ async function checkpointOf(
   const mapping: Mapping = adapter.map(raw, { event: opts.event });
   if (!('mapped' in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
   const e = mapping.mapped;
-  const where = await hookWorkspace(e.root ?? e.cwd ?? opts.cwd ?? process.cwd(), {
+  const here = opts.cwd ?? process.cwd();
+  const cwd =
+    adapter.hooksRunInRoot === true && e.cwd !== undefined && isInside(here, resolve(here, e.cwd))
+      ? here
+      : e.cwd;
+  const where = await hookWorkspace(e.root ?? cwd ?? here, {
     ...(opts.homeDir === undefined ? {} : { homeDir: opts.homeDir }),
   });
   if ('refused' in where) return refuse('ignored', `no checkpoint: ${where.refused}`, e.event, e.session);

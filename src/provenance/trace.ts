@@ -9,6 +9,7 @@ import type { BlameLine } from '../git/parsers/blame-porcelain.js';
 import { candidateSnapshots, readChains, type Iteration, type RunChain } from './candidates.js';
 import { linkCommits, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
+import { treePath } from './tree-path.js';
 import type { ProvenanceSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
 
@@ -43,11 +44,12 @@ interface LineOrigin {
 export async function computeTrace(
   src: ProvenanceSources,
   repo: Repo,
-  path: string,
+  givenPath: string,
   opts: TraceOptions = {},
 ): Promise<Trace> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
+  const path = treePath(repo.topLevel, givenPath) ?? notInRepository(givenPath, repo.topLevel);
   // A full object id names one commit whatever refs do meanwhile: its blame starts at once. Any
   // other name is resolved first, so that the trace and its `rev` name the same commit.
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path, opts) : undefined;
@@ -191,6 +193,13 @@ function traceOrigin(
     afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
     gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
   };
+}
+
+function notInRepository(path: string, topLevel: string): never {
+  throw new PathNotFoundError(
+    `${path} is not inside the repository at ${topLevel}; give a file's path from its top level`,
+    { details: { path } },
+  );
 }
 
 /** The engine on the blamed commits `commits`, over every name blame gave the file. */

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-const EMPTY_GLOBAL = join(mkdtempSync(join(tmpdir(), 'agentgate-gitcfg-')), 'gitconfig');
-writeFileSync(EMPTY_GLOBAL, '');
+/** Git reads /dev/null as an empty global config; no test writes one (a file here would outlive the worker). */
+const EMPTY_GLOBAL = '/dev/null';
 
 /** Environment for the oracle git: pinned identity and dates, no system or global config, gpg off. */
 export function oracleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -87,6 +87,18 @@ const SCRIPTS: Script[] = [
     answer: '{"cancel": false}',
   },
   {
+    // The Cline CLI and other SDK hosts (cline/cline sdk/packages/core/src/hooks/hook-file-hooks.ts):
+    // the same hook files, but the payload's hookName is the SDK's event name.
+    agent: 'cline',
+    session: 'conv_01KB3C7Q2M4N5P6R7S8T9V0W1X',
+    start: 'sdk-agent_start',
+    prompt: 'sdk-prompt_submit',
+    edit: 'sdk-tool_result-editor',
+    shell: 'sdk-tool_result-run_commands',
+    end: 'sdk-agent_end',
+    answer: '{"cancel": false}',
+  },
+  {
     agent: 'windsurf',
     session: 'traj-9c8b7a6f',
     prompt: 'pre_user_prompt',
@@ -110,7 +122,7 @@ function fire(s: Script, name: string, ws: string, home: string): Promise<EventH
   });
 }
 
-describe.each(SCRIPTS)('hook $agent', (s) => {
+describe.each(SCRIPTS)('hook $agent ($start)', (s) => {
   it('keeps a baseline, numbered prompts, the edit tool, the shell tool and the turn end; restores each prompt by prompt and session', async () => {
     const ws = repoWithCommit({ 'README.md': 'hello\n', 'gone.txt': 'here\n' });
     const home = tempDir('agentgate-agents-home-');
@@ -240,6 +252,35 @@ describe('agent quirks', () => {
     const event = { hook_event_name: 'UserPromptSubmit', session_id: 'pascal-1', cwd: ws, prompt: 'go' };
     const o = await runEventHook('copilot', JSON.stringify(event), { home });
     expect([o.status, o.prompt]).toEqual(['recorded', 1]);
+  });
+
+  it('Windsurf: the workspace is the hook`s working directory (its workspace root), not a command`s cwd below it', async () => {
+    // docs.windsurf.com/windsurf/cascade/hooks: a hook runs in `working_directory`, by default the workspace root.
+    const ws = repoWithCommit();
+    writeFiles(ws, { 'src/a.txt': 'a\n' });
+    const home = tempDir('agentgate-agents-home-');
+    const fire = (name: string) =>
+      runEventHook('windsurf', agentEvent('windsurf', name, ws), { home, cwd: ws });
+    expect((await fire('pre_user_prompt')).prompt).toBe(1);
+    writeFiles(ws, { 'src/a.txt': 'changed by the command\n' });
+    const shell = await fire('post_run_command-subdir');
+    expect(shell.status).toBe('recorded');
+    expect(shell.message).toContain(`in ${ws}`);
+    expect(shell.message).not.toContain(`${ws}/src`);
+    const mine = (await (await Checkpoints.open(ws, { home })).list()).filter(
+      (e) => e.session === 'traj-9c8b7a6f',
+    );
+    expect(mine).toHaveLength(2);
+    // A hook run from a directory that does not hold the command's cwd: the cwd names the workspace.
+    const elsewhere = tempDir('agentgate-agents-elsewhere-');
+    const event = JSON.parse(agentEvent('windsurf', 'post_run_command-subdir', ws)) as {
+      tool_info: { cwd: string };
+    };
+    event.tool_info.cwd = ws;
+    writeFiles(ws, { 'src/a.txt': 'changed again\n' });
+    const named = await runEventHook('windsurf', JSON.stringify(event), { home, cwd: elsewhere });
+    expect(named.status).toBe('recorded');
+    expect(named.message).toContain(`in ${ws}`);
   });
 
   it('Windsurf: raw control characters inside JSON strings are read as the characters they are', async () => {

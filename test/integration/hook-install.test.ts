@@ -145,6 +145,37 @@ describe('hook install codex: a config.toml whose hooks table is inline', () => 
   });
 });
 
+describe('hook install codex: the trust state Codex keeps under [hooks.state]', () => {
+  it('is kept when the file is rewritten whole (an inline hooks table), and by uninstall', async () => {
+    // codex-rs config: `hooks.state."<key>" = { enabled, trusted_hash }` sits beside the event lists.
+    const { opts, file } = setup('codex', null);
+    mkdirSync(dirname(file), { recursive: true });
+    const inline =
+      'hooks = { Stop = [ { hooks = [ { type = "command", command = "notify" } ] } ], ' +
+      'state = { "config.toml:stop:0:0" = { enabled = true, trusted_hash = "sha256:ab12" } } }\n';
+    writeFileSync(file, inline);
+    await installHooks('codex', opts);
+    const state = { 'config.toml:stop:0:0': { enabled: true, trusted_hash: 'sha256:ab12' } };
+    expect((parseToml(readFileSync(file, 'utf8')) as { hooks: { state: unknown } }).hooks.state).toEqual(
+      state,
+    );
+    await uninstallHooks('codex', opts);
+    expect(parseToml(readFileSync(file, 'utf8'))).toEqual(parseToml(inline));
+  });
+});
+
+describe('hook install: what the user still has to do', () => {
+  it('names the switches the agents have today (Gemini: hooksConfig.enabled, on by default; Cline: on by default)', () => {
+    const place = { scope: 'project' as const, workspace: '/w', homeDir: '/h' };
+    // google-gemini/gemini-cli #17867 removed tools.enableHooks; hooksConfig.enabled defaults to true.
+    const gemini = installTarget('gemini', place).notes.join(' ');
+    expect(gemini).toMatch(/hooksConfig\.enabled/);
+    expect(gemini).not.toMatch(/tools\.enableHooks/);
+    // cline/cline: getHooksEnabledSafe(setting ?? true); the SDK CLI has no hooks-enabled switch.
+    expect(installTarget('cline', place).notes.join(' ')).not.toMatch(/hooks-enabled=true/);
+  });
+});
+
 describe('hook install copilot: our own file', () => {
   it('is created by install and removed by uninstall when nothing of the user`s is in it', async () => {
     const { opts, file } = setup('copilot', null);

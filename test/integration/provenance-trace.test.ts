@@ -124,6 +124,15 @@ describe('trace', () => {
   it('bad paths and revisions', async () => {
     const s = await run([{ 'a.txt': 'x\n' }]);
     await expectCode(computeTrace(s.src, s.repo, 'missing.txt'), 'PATH_NOT_FOUND');
+    // Outside the top level: git would refuse the path outright; we say it is no file of the repository.
+    await expectCode(computeTrace(s.src, s.repo, '../a.txt'), 'PATH_NOT_FOUND');
+    await expectCode(computeTrace(s.src, s.repo, join(s.dir, '..', 'a.txt')), 'PATH_NOT_FOUND');
+    // A path as a shell gives it names the file as its tree does.
+    const rev = { rev: 'agent-run-a' };
+    const plain = await computeTrace(s.src, s.repo, 'a.txt', rev);
+    expect(plain.ranges[0]?.origin?.iteration).toBe(1);
+    expect(await computeTrace(s.src, s.repo, './a.txt', rev)).toEqual(plain);
+    expect(await computeTrace(s.src, s.repo, join(s.repo.topLevel, 'a.txt'), rev)).toEqual(plain);
     await expectCode(computeTrace(s.src, s.repo, 'a.txt', { rev: 'no-such-rev' }), 'REVISION_NOT_FOUND');
     // A full id starts blame at once: the errors are the same.
     const full = git(s.dir, ['rev-parse', 'HEAD']);

@@ -5,6 +5,9 @@ import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.j
 /**
  * Cline: a task is the session. UserPromptSubmit fires for the task's first message too (Cline's
  * own hooks README: "initial task, resume, or feedback"), so TaskStart only keeps the baseline.
+ * Both of Cline's hook runners read the same hook files (named TaskStart, PostToolUse...): the VS
+ * Code extension sends that file's name as `hookName`, the SDK that the Cline CLI runs on sends its
+ * own event name (cline/cline sdk/packages/core/src/hooks/hook-file-config.ts maps one to the other).
  */
 const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   TaskStart: 'baseline',
@@ -13,6 +16,12 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   PostToolUse: 'latest',
   TaskComplete: 'latest',
   TaskCancel: 'latest',
+  agent_start: 'baseline',
+  agent_resume: 'baseline',
+  prompt_submit: 'before-prompt',
+  tool_result: 'latest',
+  agent_end: 'latest',
+  agent_abort: 'latest',
 };
 
 /** Cline blocks the action when a hook exits non-zero, prints invalid JSON or times out: it must read this. */

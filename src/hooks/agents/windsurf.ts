@@ -4,8 +4,10 @@ import { kindOf, noCheckpoint, parseEvent, type HookAdapter } from '../adapter.j
 
 /**
  * Windsurf Cascade has no session-start event: a trajectory's first checkpoint of a store is its
- * baseline. Only post_run_command names a directory; otherwise the workspace is the directory
- * Windsurf runs the hook in.
+ * baseline. The workspace is the directory Windsurf runs the hook in: a hook's `working_directory`
+ * defaults to the workspace root (docs.windsurf.com/windsurf/cascade/hooks), and `hook install
+ * windsurf` sets none. post_run_command's `tool_info.cwd` is where the command ran: below the
+ * root it counts as the root (`hooksRunInRoot`), else it names the workspace, as a `cwd` does.
  */
 const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
   pre_user_prompt: 'before-prompt',
@@ -17,6 +19,7 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
 export const windsurf: HookAdapter = {
   agent: 'windsurf',
   lenientJson: true,
+  hooksRunInRoot: true,
   answer: () => '',
   map(raw) {
     const p = parseEvent(WindsurfEvent, raw, 'Windsurf');

@@ -46,7 +46,7 @@ export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarg
     case 'gemini':
       return {
         ...grouped(agent, at('.gemini/settings.json', '.gemini/settings.json'), true, GEMINI_EVENTS, [
-          'Gemini CLI runs hooks when tools.enableHooks is on (older releases also need hooks.enabled); see "/hooks" in Gemini CLI.',
+          'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.',
         ]),
         extra: { name: 'agentgate-checkpoints' },
       };
@@ -112,7 +112,7 @@ export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarg
         comments: false,
         events: ['TaskStart', 'TaskResume', 'UserPromptSubmit', 'PostToolUse', 'TaskComplete', 'TaskCancel'],
         notes: [
-          'Cline runs hooks when "Enable Hooks" is on in its settings (the CLI: hooks-enabled=true; macOS and Linux only).',
+          'Cline runs these hooks unless "Enable Hooks" is off in its settings. On Windows the Cline extension runs only <Event>.ps1 files, which this install does not write.',
         ],
       };
   }

@@ -57,7 +57,9 @@ function rewritten(
 ): string {
   const hooks = { ...((value.hooks ?? {}) as Record<string, unknown>) };
   for (const event of new Set([...Object.keys(hooks), ...Object.keys(ours)])) {
-    const current = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
+    // Not an event's list (Codex keeps its trust state in the `hooks.state` table): the user's, kept.
+    if (hooks[event] !== undefined && !Array.isArray(hooks[event])) continue;
+    const current = (hooks[event] as unknown[] | undefined) ?? [];
     const list = [...current.filter((e) => !isOurEntry(e, target)), ...(ours[event] ?? [])];
     if (list.length > 0) hooks[event] = list;
     else delete hooks[event];
