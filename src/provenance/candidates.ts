@@ -5,7 +5,7 @@ import type { Repo } from '../git/repo.js';
 import { wipMessage } from '../snapshotter/message.js';
 import { assertSafeId } from '../store/paths.js';
 import { byRunThenIteration } from '../store/snapshot-store.js';
-import type { ProvenanceSources } from './sources.js';
+import type { RecordSources } from './sources.js';
 
 /** One recorded iteration, with what git says of its commits here. */
 export interface Iteration {
@@ -32,7 +32,7 @@ export interface RunChain {
  * records name one of those paths. RUN_NOT_FOUND for an unknown --run.
  */
 export async function loadRunChains(
-  src: ProvenanceSources,
+  src: RecordSources,
   repo: Repo,
   runIds?: readonly string[],
   touching?: ReadonlySet<string>,
@@ -49,7 +49,7 @@ export interface ChainQuery {
 
 /** loadRunChains, with the nodes of every commit read (the runs' and `alsoRead`), in one process. */
 export async function loadRunChainsWith(
-  src: ProvenanceSources,
+  src: RecordSources,
   repo: Repo,
   q: ChainQuery,
 ): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
@@ -89,7 +89,7 @@ function names(s: Snapshot, paths: ReadonlySet<string>): boolean {
  * records name one of those paths), from the store alone. RUN_NOT_FOUND for an unknown --run.
  */
 export async function candidateSnapshots(
-  src: ProvenanceSources,
+  src: RecordSources,
   runIds?: readonly string[],
   touching?: ReadonlySet<string>,
 ): Promise<Snapshot[]> {

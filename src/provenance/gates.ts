@@ -1,13 +1,13 @@
 import { sortGateResults } from '../../types/gate-rules.js';
 import type { TraceGate } from '../../types/anchor.js';
-import type { ProvenanceSources } from './sources.js';
+import type { RecordSources } from './sources.js';
 
 /**
  * The newest verdict of each gate on each iteration of a run, in the one order of verdicts
  * (`sortGateResults`, the order of `gate list`, with the run's after dates): the last one wins.
  */
 export async function newestVerdicts(
-  src: Pick<ProvenanceSources, 'gates' | 'snapshotter'>,
+  src: RecordSources,
   runId: string,
 ): Promise<Map<number, TraceGate[]>> {
   const { results } = await src.gates.list(runId);

@@ -10,7 +10,7 @@ import { candidateSnapshots, readChains, type Iteration, type RunChain } from '.
 import { linkCommits, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
 import { treePath } from './tree-path.js';
-import type { ProvenanceSources } from './sources.js';
+import type { RecordSources } from './sources.js';
 import { ancestryShortcut } from './trace-ancestry.js';
 
 export interface TraceOptions {
@@ -42,7 +42,7 @@ interface LineOrigin {
  * Throws PATH_NOT_FOUND when PATH is no file at REV.
  */
 export async function computeTrace(
-  src: ProvenanceSources,
+  src: RecordSources,
   repo: Repo,
   givenPath: string,
   opts: TraceOptions = {},
@@ -114,7 +114,7 @@ export async function computeTrace(
  * for the caller to await it (REV's and PATH's errors come first).
  */
 function blameAndRuns(
-  src: ProvenanceSources,
+  src: RecordSources,
   repo: Repo,
   at: string,
   path: string,

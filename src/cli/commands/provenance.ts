@@ -4,7 +4,7 @@ import { openRepo } from '../../git/repo.js';
 import { toAgentTrace } from '../../provenance/agent-trace.js';
 import { anchorRange, computeAnchor } from '../../provenance/anchor.js';
 import { writeCommitStatement } from '../../provenance/attest-commit.js';
-import { provenanceSources } from '../../provenance/sources.js';
+import { provenanceSources, recordSources } from '../../provenance/sources.js';
 import { computeTrace } from '../../provenance/trace.js';
 import { verifyAnchor } from '../../provenance/verify-anchor.js';
 import type { Context } from '../context.js';
@@ -125,7 +125,10 @@ const trace = defineCommand({
   positionals: { required: ['PATH'] },
   examples: ['trace src/index.ts', 'trace src/index.ts --format agent-trace > trace.json'],
   async run(ctx, values, [path]) {
-    const { src, repo } = await open(ctx);
+    // The store alone: the snapshotter's code is loaded only if a run's verdicts need ordering.
+    const { identity, gitTimeoutMs, lockTimeoutMs } = ctx.settings;
+    const src = recordSources(ctx.store, lockTimeoutMs, () => ctx.snapshotter());
+    const repo = await openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
     const range = parseLines(values.lines);
     const t = await computeTrace(src, repo, path as string, {
       rev: values.rev,
