@@ -6,8 +6,8 @@ import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseLsTree } from './parsers/ls-tree.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
-import { parseBlamePorcelain, type BlameLine } from './parsers/blame-porcelain.js';
-import { runGit, runGitBuffer, type GitOptions } from './runner.js';
+import { BlamePorcelainParser, type BlameLine } from './parsers/blame-porcelain.js';
+import { runGit, runGitBuffer, runGitStream, type GitOptions } from './runner.js';
 
 /** A commit's tree and parents, read from the object itself. */
 export interface CommitNode {
@@ -23,14 +23,14 @@ const MAX_PATHSPEC_BYTES = 256 * 1024;
 
 /**
  * Tree and parents of many commits (full ids) in one `cat-file --batch` process. A name that is
- * not a commit here is left out of the answer. `later`: more commits, known only once some other
- * work ends; git starts on `commits` at once and is given these when they come (none when the
- * promise fails: its caller has that error).
+ * not a commit here is left out of the answer. `later`: more commits, in batches as some other
+ * work finds them (blame); git starts on `commits` at once and is given each batch as it comes,
+ * until the batches end (or fail: their source has that error).
  */
 export async function readCommitNodes(
   repo: GitOptions,
   commits: readonly string[],
-  later?: Promise<readonly string[]>,
+  later?: AsyncIterable<readonly string[]>,
 ): Promise<Map<string, CommitNode>> {
   const out = new Map<string, CommitNode>();
   const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
@@ -39,10 +39,11 @@ export async function readCommitNodes(
   async function* input(): AsyncGenerator<string> {
     yield lines(unique);
     const sent = new Set(unique);
-    const more = (await (later as Promise<readonly string[]>)).filter(
-      (c) => !sent.has(c) && OBJECT_ID_PATTERN.test(c),
-    );
-    yield lines([...new Set(more)]);
+    for await (const batch of later as AsyncIterable<readonly string[]>) {
+      const more = batch.filter((c) => !sent.has(c) && OBJECT_ID_PATTERN.test(c));
+      for (const c of more) sent.add(c);
+      if (more.length > 0) yield lines(more);
+    }
   }
   const res = await runGitBuffer(repo, ['cat-file', '--batch'], {
     input: later === undefined ? lines(unique) : input(),
@@ -147,16 +148,18 @@ export async function firstParentRange(repo: GitOptions, from: string, to: strin
 }
 
 /**
- * `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed; `text`
- * is false when the output holds a NUL byte (git's diff may take the file as binary). The
- * repository's `blame.ignoreRevsFile` is cleared: each line goes to the commit whose own change
- * wrote it, never to an older one a config file chose.
+ * `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed as git
+ * writes it; `onCommit` hears each blamed commit the first time a line names it, while blame still
+ * works. `text` is false when the output holds a NUL byte (git's diff may take the file as
+ * binary). The repository's `blame.ignoreRevsFile` is cleared: each line goes to the commit whose
+ * own change wrote it, never to an older one a config file chose.
  */
 export async function blame(
   repo: GitOptions,
   commit: string,
   path: string,
   range?: { start: number; end: number },
+  onCommit?: (commit: string) => void,
 ): Promise<{ lines: BlameLine[]; text: boolean }> {
   assertRevisionSyntax(commit);
   const args = [
@@ -167,8 +170,15 @@ export async function blame(
     '--ignore-revs-file=',
   ];
   if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
-  const res = await runGitBuffer(repo, [...args, commit, '--', path]);
-  return { lines: parseBlamePorcelain(res.stdout), text: !res.stdout.includes(0) };
+  const parser = new BlamePorcelainParser(onCommit);
+  let text = true;
+  await runGitStream(repo, [...args, commit, '--', path], async (stdout) => {
+    for await (const chunk of stdout as AsyncIterable<Buffer>) {
+      if (text && chunk.includes(0)) text = false;
+      parser.push(chunk);
+    }
+  });
+  return { lines: parser.end(), text };
 }
 
 /** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines included. */

@@ -58,17 +58,17 @@ export async function loadRunChainsWith(
 
 /**
  * The chains of `snapshots` (candidateSnapshots' answer), their commits and `alsoRead` read in one
- * process; `alsoRead` may come later (git reads the runs' commits meanwhile).
+ * process; `alsoRead` may come in batches later (git reads the runs' commits meanwhile).
  */
 export async function readChains(
   repo: Repo,
   snapshots: readonly Snapshot[],
-  alsoRead: readonly string[] | Promise<readonly string[]> = [],
+  alsoRead: readonly string[] | AsyncIterable<readonly string[]> = [],
 ): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
   const runs = snapshots.flatMap((s) => [s.beforeSha, s.afterSha]);
   const nodes = Array.isArray(alsoRead)
     ? await readCommitNodes(repo, [...runs, ...alsoRead])
-    : await readCommitNodes(repo, runs, alsoRead as Promise<readonly string[]>);
+    : await readCommitNodes(repo, runs, alsoRead as AsyncIterable<readonly string[]>);
   // Only a WIP before commit needs its parent: most runs have none, and then no second process runs.
   const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
   const wipParents = await readCommitNodes(

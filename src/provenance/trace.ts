@@ -69,7 +69,7 @@ export async function computeTrace(
     );
   const started = early ?? blameAndRuns(src, repo, rev, path, opts);
   const { lines, text } = await started.blaming;
-  const blamed = await started.blamed;
+  const blamed = [...new Set(lines.map((l) => l.commit))];
   // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
   const touching = new Set([path, ...names]);
@@ -109,9 +109,9 @@ export async function computeTrace(
 
 /**
  * Blame of PATH at `at`, and while it works the store read (the runs whose records name PATH) and
- * one cat-file reading those runs' commits, given the blamed commits when blame answers. Blame may
- * show older names of the file: the caller then asks the store again. Every promise's error waits
- * for the caller to await it (REV's and PATH's errors come first).
+ * one cat-file reading those runs' commits, then each blamed commit as blame first names it. Blame
+ * may show older names of the file: the caller then asks the store again. Every promise's error
+ * waits for the caller to await it (REV's and PATH's errors come first).
  */
 function blameAndRuns(
   src: RecordSources,
@@ -121,16 +121,49 @@ function blameAndRuns(
   opts: TraceOptions,
 ): {
   blaming: Promise<{ lines: BlameLine[]; text: boolean }>;
-  blamed: Promise<string[]>;
   chains: Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }>;
 } {
-  const blaming = blame(repo, at, path, opts.range);
-  const blamed = blaming.then((b) => [...new Set(b.lines.map((l) => l.commit))]);
+  const named = batches<string>();
+  const blaming = blame(repo, at, path, opts.range, named.push);
+  blaming.then(named.end, named.end);
   const chains = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) =>
-    readChains(repo, snapshots, blamed),
+    readChains(repo, snapshots, named.batches),
   );
-  for (const p of [blaming, blamed, chains]) p.catch(() => undefined);
-  return { blaming, blamed, chains };
+  for (const p of [blaming, chains]) p.catch(() => undefined);
+  return { blaming, chains };
+}
+
+/** Values pushed one by one, read as the batches that came between two reads, until `end`. */
+function batches<T>(): { push: (v: T) => void; end: () => void; batches: AsyncIterable<T[]> } {
+  let buffer: T[] = [];
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const ring = (): void => {
+    wake?.();
+    wake = null;
+  };
+  return {
+    push: (v) => {
+      buffer.push(v);
+      ring();
+    },
+    end: () => {
+      ended = true;
+      ring();
+    },
+    batches: {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          if (buffer.length > 0) {
+            const out = buffer;
+            buffer = [];
+            yield out;
+          } else if (ended) return;
+          else await new Promise<void>((resolve) => (wake = resolve));
+        }
+      },
+    },
+  };
 }
 
 /**

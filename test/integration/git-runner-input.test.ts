@@ -34,13 +34,21 @@ describe('runner: stdin from an async iterable', () => {
     expect(res.stdout.trim().split('\n')).toHaveLength(1);
   });
 
-  it('readCommitNodes reads later commits in the same process, and none when they fail', async () => {
+  it('readCommitNodes reads later commits in the same process, batch by batch, and what came before a failure', async () => {
     const dir = repoWithCommit({ 'a.txt': 'a\n' });
     dirs.push(dir);
     const commit = head(dir);
-    const nodes = await readCommitNodes({ cwd: dir }, [], Promise.resolve([commit, commit, 'not-an-id']));
+    async function* batches(): AsyncGenerator<string[]> {
+      yield [commit];
+      yield [commit, 'not-an-id'];
+    }
+    const nodes = await readCommitNodes({ cwd: dir }, [], batches());
     expect([...nodes.keys()]).toEqual([commit]);
-    const none = await readCommitNodes({ cwd: dir }, [commit], Promise.reject(new Error('blame failed')));
+    async function* failing(): AsyncGenerator<string[]> {
+      yield [];
+      throw new Error('blame failed');
+    }
+    const none = await readCommitNodes({ cwd: dir }, [commit], failing());
     expect([...none.keys()]).toEqual([commit]);
   });
 });

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseBlamePorcelain, unquotePath } from '../../src/git/parsers/blame-porcelain.js';
+import {
+  BlamePorcelainParser,
+  parseBlamePorcelain,
+  unquotePath,
+} from '../../src/git/parsers/blame-porcelain.js';
 import { parseDiffStdin, parseHunks } from '../../src/git/parsers/diff-stdin.js';
 import { addedLines, applyHunks } from '../../src/provenance/lines.js';
 
@@ -107,6 +111,24 @@ describe('parseBlamePorcelain', () => {
       expect(() => parseBlamePorcelain(Buffer.from(`${header}\nfilename f\n\tx\n`))).toThrow(
         expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
       );
+  });
+
+  it('reads the same lines chunk by chunk, however git splits its output, and names each commit once', () => {
+    const whole = fixture('blame-porcelain.bin');
+    const expected = parseBlamePorcelain(whole);
+    for (const size of [1, 2, 3, 7, 41, 64, 1000]) {
+      const heard: string[] = [];
+      const parser = new BlamePorcelainParser((c) => heard.push(c));
+      for (let i = 0; i < whole.length; i += size) parser.push(whole.subarray(i, i + size));
+      expect(parser.end()).toEqual(expected);
+      expect(heard).toEqual([...new Set(expected.map((l) => l.commit))]);
+    }
+    // A long content line split across chunks, and a last line without its newline.
+    const a = 'a'.repeat(40);
+    const parser = new BlamePorcelainParser();
+    for (const part of [`${a} 1 1 2\nfilename f\n\t`, 'x'.repeat(100), 'y\n', `${a} 2 2\n\tlast`])
+      parser.push(Buffer.from(part));
+    expect(parser.end().map((l) => l.finalLine)).toEqual([1, 2]);
   });
 
   it('unquotes C-quoted paths, octal bytes included', () => {

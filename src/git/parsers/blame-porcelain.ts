@@ -18,36 +18,97 @@ export interface BlameLine {
  * `filename` headers become strings.
  */
 export function parseBlamePorcelain(buf: Buffer): BlameLine[] {
-  const text = buf.toString('latin1');
-  const out: BlameLine[] = [];
-  const names = new Map<string, string>();
-  let pending: { commit: string; origLine: number; finalLine: number } | null = null;
-  let pos = 0;
-  while (pos < text.length) {
-    let eol = text.indexOf('\n', pos);
-    if (eol < 0) eol = text.length;
-    const start = pos;
-    pos = eol + 1;
-    if (pending === null) {
-      pending = lineHeader(text, start, eol);
-      if (pending === null)
-        throw unparseable('blame --porcelain', 'expected a line header', text.slice(start, eol));
-    } else if (text.charCodeAt(start) === TAB) {
-      const filename = names.get(pending.commit);
-      if (filename === undefined) throw unparseable('blame --porcelain', `no filename for ${pending.commit}`);
-      out.push({
-        commit: pending.commit,
-        origLine: pending.origLine,
-        finalLine: pending.finalLine,
-        filename,
-      });
-      pending = null;
-    } else if (text.startsWith('filename ', start)) {
-      names.set(pending.commit, unquotePath(text.slice(start + 9, eol)));
+  const parser = new BlamePorcelainParser();
+  parser.push(buf);
+  return parser.end();
+}
+
+/**
+ * The same parse, chunk by chunk as git writes (a line may span chunks; latin1 keeps each byte
+ * one character, so a chunk boundary never splits one). `onCommit` hears each commit the first
+ * time a line names it, while blame still works. A content line is skipped as it streams by,
+ * however long.
+ */
+export class BlamePorcelainParser {
+  private readonly out: BlameLine[] = [];
+  private readonly names = new Map<string, string>();
+  private readonly seen = new Set<string>();
+  private pending: { commit: string; origLine: number; finalLine: number } | null = null;
+  /** The start of a line whose end has not come yet (never a content line: those are skipped). */
+  private rest = '';
+  private skipping = false;
+
+  constructor(private readonly onCommit: (commit: string) => void = () => undefined) {}
+
+  push(chunk: Buffer): void {
+    let text = chunk.toString('latin1');
+    let pos = 0;
+    if (this.skipping) {
+      const nl = text.indexOf('\n');
+      if (nl < 0) return;
+      this.skipping = false;
+      pos = nl + 1;
+    }
+    if (this.rest !== '') {
+      text = this.rest + text.slice(pos);
+      pos = 0;
+      this.rest = '';
+    }
+    while (pos < text.length) {
+      if (this.pending !== null && text.charCodeAt(pos) === TAB) {
+        this.content();
+        const nl = text.indexOf('\n', pos);
+        if (nl < 0) {
+          this.skipping = true;
+          return;
+        }
+        pos = nl + 1;
+        continue;
+      }
+      const eol = text.indexOf('\n', pos);
+      if (eol < 0) {
+        this.rest = text.slice(pos);
+        return;
+      }
+      this.header(text, pos, eol);
+      pos = eol + 1;
     }
   }
-  if (pending !== null) throw unparseable('blame --porcelain', 'output ends inside a line');
-  return out;
+
+  /** The lines, once git's output has ended. */
+  end(): BlameLine[] {
+    if (this.rest !== '') {
+      const last = this.rest;
+      this.rest = '';
+      this.header(last, 0, last.length);
+    }
+    if (this.pending !== null) throw unparseable('blame --porcelain', 'output ends inside a line');
+    return this.out;
+  }
+
+  /** A content line: the end of the pending line's record. */
+  private content(): void {
+    const p = this.pending as { commit: string; origLine: number; finalLine: number };
+    const filename = this.names.get(p.commit);
+    if (filename === undefined) throw unparseable('blame --porcelain', `no filename for ${p.commit}`);
+    this.out.push({ commit: p.commit, origLine: p.origLine, finalLine: p.finalLine, filename });
+    this.pending = null;
+  }
+
+  /** A line that is no content: a line header, or one of a commit's headers (only `filename` is kept). */
+  private header(text: string, start: number, eol: number): void {
+    if (this.pending === null) {
+      this.pending = lineHeader(text, start, eol);
+      if (this.pending === null)
+        throw unparseable('blame --porcelain', 'expected a line header', text.slice(start, eol));
+      if (!this.seen.has(this.pending.commit)) {
+        this.seen.add(this.pending.commit);
+        this.onCommit(this.pending.commit);
+      }
+    } else if (text.startsWith('filename ', start)) {
+      this.names.set(this.pending.commit, unquotePath(text.slice(start + 9, eol)));
+    }
+  }
 }
 
 const TAB = 9;
