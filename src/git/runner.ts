@@ -44,8 +44,8 @@ export interface RunOptions {
   /**
    * Bytes for git's standard input (closed after them). Without it, stdin is /dev/null. An async
    * iterable is written as it yields, so that git starts before all of its input is known (a
-   * `cat-file --batch` given more names once another process has answered); stdin is closed when
-   * it ends, or when it throws (git then answers what it was given).
+   * `cat-file --batch` given more names as another process finds them); stdin is closed when it
+   * ends, or when it throws (git then answers what it was given).
    */
   input?: string | Buffer | AsyncIterable<string>;
   /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
