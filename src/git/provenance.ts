@@ -181,6 +181,30 @@ export async function blame(
   return { lines: parser.end(), text };
 }
 
+/**
+ * The `diff` attribute of `path` as git's diff reads it (the work tree's `.gitattributes`, then
+ * the index's, `info/attributes`, `core.attributesFile`): `unspecified`, `set`, `unset` (the file
+ * is binary to diff whatever it holds) or a driver's name.
+ */
+export async function diffAttribute(repo: GitOptions, path: string): Promise<string> {
+  const res = await runGitBuffer(repo, ['check-attr', '-z', 'diff', '--', path]);
+  return parseCheckAttr(res.stdout);
+}
+
+/** `check-attr -z <attr> -- <one path>`: `<path> NUL <attr> NUL <value> NUL`; the value. Pure. */
+export function parseCheckAttr(buf: Buffer): string {
+  const fields = buf.toString('latin1').split('\0');
+  const value = fields.at(-2);
+  if (fields.length !== 4 || fields[3] !== '' || value === undefined || value === '')
+    throw new GitOutputUnparseableError(
+      'unexpected output from git check-attr; please report this with your git version',
+      {
+        details: { command: 'check-attr', sample: buf.toString('latin1').slice(0, 120) },
+      },
+    );
+  return value;
+}
+
 /** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines included. */
 export async function isFileAt(repo: GitOptions, commit: string, path: string): Promise<boolean> {
   assertRevisionSyntax(commit);

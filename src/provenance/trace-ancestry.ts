@@ -11,7 +11,8 @@ import type { Iteration, RunChain } from './candidates.js';
  * claim, no `alsoIn`), blame saw the file under one name and the run never renamed or copied it
  * (the engine's diff then has no rename either), no two of the run's snapshots share an iteration
  * number (the engine keys its replay by number), and git's diff takes the file as text (its
- * record says so and blame saw no NUL byte: for a binary file the engine's diff has no lines).
+ * record says so and blame saw no NUL byte: for a binary file the engine's diff has no lines; the
+ * caller also requires that no attribute makes it binary to diff).
  * Every other blamed commit (a squash, a person's edit, a cherry-pick, a WIP before commit) goes
  * through the engine. Returns blamed commit -> iteration.
  */

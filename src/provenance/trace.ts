@@ -1,7 +1,7 @@
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
-import { blame, isFileAt, type CommitNode } from '../git/provenance.js';
+import { blame, diffAttribute, isFileAt, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
@@ -81,10 +81,12 @@ export async function computeTrace(
   // The gates of every run that may be named are read while the engine works.
   const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
   for (const v of verdicts.values()) v.catch(() => undefined);
-  const shortcut =
+  let shortcut =
     opts.shortcut === false
       ? new Map<string, Iteration>()
       : ancestryShortcut(path, names, touched, blamed, text);
+  // A file whose attributes make it binary to git's diff has no lines there: the engine says so.
+  if (shortcut.size > 0 && !['unspecified', 'set'].includes(await started.attribute())) shortcut = new Map();
   const rest = blamed.filter((c) => !shortcut.has(c));
   const links =
     touched.length === 0 || rest.length === 0
@@ -109,9 +111,10 @@ export async function computeTrace(
 
 /**
  * Blame of PATH at `at`, and while it works the store read (the runs whose records name PATH) and
- * one cat-file reading those runs' commits, then each blamed commit as blame first names it. Blame
- * may show older names of the file: the caller then asks the store again. Every promise's error
- * waits for the caller to await it (REV's and PATH's errors come first).
+ * one cat-file reading those runs' commits, then each blamed commit as blame first names it. When
+ * one run names PATH and blame names one of its after commits, PATH's `diff` attribute is read
+ * too (the shortcut needs it). Blame may show older names of the file: the caller then asks the
+ * store again. Every promise's error waits for the caller to await it (REV's and PATH's first).
  */
 function blameAndRuns(
   src: RecordSources,
@@ -122,15 +125,35 @@ function blameAndRuns(
 ): {
   blaming: Promise<{ lines: BlameLine[]; text: boolean }>;
   chains: Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }>;
+  attribute: () => Promise<string>;
 } {
   const named = batches<string>();
-  const blaming = blame(repo, at, path, opts.range, named.push);
+  const heard: string[] = [];
+  let afters: ReadonlySet<string> | null = null;
+  let attribute: Promise<string> | undefined;
+  const readAttribute = (): Promise<string> => {
+    attribute ??= diffAttribute(repo, path);
+    attribute.catch(() => undefined);
+    return attribute;
+  };
+  const hear = (commit: string): void => {
+    if (afters?.has(commit) === true) void readAttribute();
+  };
+  const blaming = blame(repo, at, path, opts.range, (commit) => {
+    named.push(commit);
+    heard.push(commit);
+    hear(commit);
+  });
   blaming.then(named.end, named.end);
-  const chains = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) =>
-    readChains(repo, snapshots, named.batches),
-  );
+  const chains = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) => {
+    if (new Set(snapshots.map((s) => s.runId)).size === 1) {
+      afters = new Set(snapshots.map((s) => s.afterSha));
+      heard.forEach(hear);
+    }
+    return readChains(repo, snapshots, named.batches);
+  });
   for (const p of [blaming, chains]) p.catch(() => undefined);
-  return { blaming, chains };
+  return { blaming, chains, attribute: readAttribute };
 }
 
 /** Values pushed one by one, read as the batches that came between two reads, until `end`. */

@@ -3,6 +3,7 @@
  * link engine gives: every shape the other provenance tests build, and real history
  * (fixtures/real-history, vercel/ms replayed as one run and fast-forwarded), traced both ways.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
@@ -54,10 +55,16 @@ describe('trace: the ancestry shortcut and the engine agree', () => {
       [6, 7, 2],
     ]);
     expect(t.ranges[0]?.origin?.afterSha).toBe(s.snapshots[3]?.afterSha);
-    // REV and PATH, blame, the commits: no diff for the runs' own commits (the base is the run's start).
+    // REV and PATH, blame, the commits, b.txt's diff attribute: no diff for the runs' own commits.
     const before = gitCallCount();
     await computeTrace(s.src, s.repo, 'b.txt');
-    expect(gitCallCount() - before).toBe(3);
+    expect(gitCallCount() - before).toBe(4);
+    // Attributes that make the file binary to git's diff (not to blame): the engine's answer, no lines.
+    writeFiles(s.dir, { '.gitattributes': 'b.txt -diff\n' });
+    expect((await bothWays(s, 'b.txt')).ranges.map((r) => r.origin)).toEqual([null]);
+    writeFiles(s.dir, { '.gitattributes': 'b.txt diff\n' });
+    expect((await bothWays(s, 'b.txt')).ranges.map((r) => r.origin?.iteration)).toEqual([3]);
+    remove(join(s.dir, '.gitattributes'));
     writeFiles(s.dir, { 'a.txt': `person\n${lines('a', 2)}${lines('i1', 2)}${lines('i2', 2)}` });
     commitAll(s.dir, 'person');
     expect(iterationsOf(await bothWays(s, 'a.txt'))).toEqual([

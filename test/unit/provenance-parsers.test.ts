@@ -7,6 +7,7 @@ import {
 } from '../../src/git/parsers/blame-porcelain.js';
 import { parseDiffStdin, parseHunks } from '../../src/git/parsers/diff-stdin.js';
 import { addedLines, applyHunks } from '../../src/provenance/lines.js';
+import { parseCheckAttr } from '../../src/git/provenance.js';
 
 const fixture = (name: string): Buffer =>
   readFileSync(new URL(`../../fixtures/git-output/${name}`, import.meta.url));
@@ -129,6 +130,15 @@ describe('parseBlamePorcelain', () => {
     for (const part of [`${a} 1 1 2\nfilename f\n\t`, 'x'.repeat(100), 'y\n', `${a} 2 2\n\tlast`])
       parser.push(Buffer.from(part));
     expect(parser.end().map((l) => l.finalLine)).toEqual([1, 2]);
+  });
+
+  it('reads check-attr -z: the value of the one attribute of the one path', () => {
+    expect(parseCheckAttr(Buffer.from('a b\nc.txt\0diff\0unset\0', 'latin1'))).toBe('unset');
+    expect(parseCheckAttr(Buffer.from('f\0diff\0unspecified\0'))).toBe('unspecified');
+    for (const bad of ['', 'f\0diff\0', 'f\0diff\0set', 'f\0diff\0set\0g\0diff\0set\0'])
+      expect(() => parseCheckAttr(Buffer.from(bad))).toThrow(
+        expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+      );
   });
 
   it('unquotes C-quoted paths, octal bytes included', () => {
