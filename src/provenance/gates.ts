@@ -6,10 +6,7 @@ import type { RecordSources } from './sources.js';
  * The newest verdict of each gate on each iteration of a run, in the one order of verdicts
  * (`sortGateResults`, the order of `gate list`, with the run's after dates): the last one wins.
  */
-export async function newestVerdicts(
-  src: RecordSources,
-  runId: string,
-): Promise<Map<number, TraceGate[]>> {
+export async function newestVerdicts(src: RecordSources, runId: string): Promise<Map<number, TraceGate[]>> {
   const { results } = await src.gates.list(runId);
   // The run's snapshots only order verdicts: a run with none needs not read them.
   if (results.length === 0) return new Map();
