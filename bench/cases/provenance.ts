@@ -3,7 +3,8 @@
 //     change in 3 iterations, the others changed other files), at two repository sizes: the
 //     cost must follow the files changed and the runs, not the repository (CLI `anchor --json`);
 //   trace: a LINES-line file written over 50 iterations of one run, merged by fast-forward:
-//     CLI `trace --json` against `git blame --porcelain` of the same file, interleaved;
+//     CLI `trace --json`, the library, and Node spawning blame, against `git blame --porcelain`
+//     of the same file, interleaved (provenance-trace.ts);
 //   memory: peak resident memory of `anchor` on the largest repository.
 // Scale: AGENTGATE_BENCH_PROVENANCE=files,runs,lines (default 1000,200,5000), sizes from
 // AGENTGATE_BENCH_SIZES (largest and smallest). Histories come from one fast-import each; the
@@ -17,6 +18,7 @@ import { git, gitEnv } from '../git.js';
 import { addRows, scratch, timed, type Bench } from '../results.js';
 import { CLI } from './iteration.js';
 import { measure } from './memory.js';
+import { traceRounds } from './provenance-trace.js';
 
 interface Scale {
   files: number;
@@ -201,25 +203,8 @@ export async function provenanceCase(bench: Bench): Promise<void> {
     for (let r = 0; r < bench.reps; r++)
       samples[key].push((await timed(async () => cli(dir, home, ['anchor', squash]))).ms);
     largest = { dir, home, squash };
-    if (size === Math.max(...sizes)) {
-      const trace: Record<string, number[]> = { 'cli trace': [], 'git blame --porcelain': [] };
-      const tip = runs.get('trace')?.at(-1) as string;
-      cli(dir, home, ['trace', 'trace/big.txt', '--rev', tip]);
-      for (let r = 0; r < bench.reps; r++) {
-        trace['cli trace']?.push(
-          (await timed(async () => cli(dir, home, ['trace', 'trace/big.txt', '--rev', tip]))).ms,
-        );
-        trace['git blame --porcelain']?.push(
-          (await timed(async () => void git(dir, ['blame', '--porcelain', tip, '--', 'trace/big.txt']))).ms,
-        );
-      }
-      addRows(
-        bench,
-        { case: 'trace (50 iterations)', scale: `${s.lines}-line file` },
-        trace,
-        'git blame --porcelain',
-      );
-    }
+    if (size === Math.max(...sizes))
+      await traceRounds(bench, dir, home, runs.get('trace')?.at(-1) as string, s.lines);
   }
   addRows(
     bench,

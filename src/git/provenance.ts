@@ -6,8 +6,8 @@ import { parseCatFileBatch } from './parsers/cat-file-batch.js';
 import { parseLsTree } from './parsers/ls-tree.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { parseDiffStdin, type PairDiff } from './parsers/diff-stdin.js';
-import { parseBlamePorcelain, type BlameLine } from './parsers/blame-porcelain.js';
-import { runGit, runGitBuffer, type GitOptions } from './runner.js';
+import { BlamePorcelainParser, type BlameLine } from './parsers/blame-porcelain.js';
+import { runGit, runGitBuffer, runGitStream, type GitOptions } from './runner.js';
 
 /** A commit's tree and parents, read from the object itself. */
 export interface CommitNode {
@@ -23,17 +23,30 @@ const MAX_PATHSPEC_BYTES = 256 * 1024;
 
 /**
  * Tree and parents of many commits (full ids) in one `cat-file --batch` process. A name that is
- * not a commit here is left out of the answer.
+ * not a commit here is left out of the answer. `later`: more commits, in batches as some other
+ * work finds them (blame); git starts on `commits` at once and is given each batch as it comes,
+ * until the batches end (or fail: their source has that error).
  */
 export async function readCommitNodes(
   repo: GitOptions,
   commits: readonly string[],
+  later?: AsyncIterable<readonly string[]>,
 ): Promise<Map<string, CommitNode>> {
   const out = new Map<string, CommitNode>();
   const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
-  if (unique.length === 0) return out;
+  if (later === undefined && unique.length === 0) return out;
+  const lines = (ids: readonly string[]): string => ids.map((c) => `${c}\n`).join('');
+  async function* input(): AsyncGenerator<string> {
+    yield lines(unique);
+    const sent = new Set(unique);
+    for await (const batch of later as AsyncIterable<readonly string[]>) {
+      const more = batch.filter((c) => !sent.has(c) && OBJECT_ID_PATTERN.test(c));
+      for (const c of more) sent.add(c);
+      if (more.length > 0) yield lines(more);
+    }
+  }
   const res = await runGitBuffer(repo, ['cat-file', '--batch'], {
-    input: unique.map((c) => `${c}\n`).join(''),
+    input: later === undefined ? lines(unique) : input(),
   });
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind !== 'found' || obj.type !== 'commit') continue;
@@ -134,18 +147,62 @@ export async function firstParentRange(repo: GitOptions, from: string, to: strin
   return res.stdout.split('\n').filter(Boolean);
 }
 
-/** `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed. */
+/**
+ * `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed as git
+ * writes it; `onCommit` hears each blamed commit the first time a line names it, while blame still
+ * works. `text` is false when the output holds a NUL byte (git's diff may take the file as
+ * binary). The repository's `blame.ignoreRevsFile` is cleared: each line goes to the commit whose
+ * own change wrote it, never to an older one a config file chose.
+ */
 export async function blame(
   repo: GitOptions,
   commit: string,
   path: string,
   range?: { start: number; end: number },
-): Promise<BlameLine[]> {
+  onCommit?: (commit: string) => void,
+): Promise<{ lines: BlameLine[]; text: boolean }> {
   assertRevisionSyntax(commit);
-  const args = ['--literal-pathspecs', 'blame', '--porcelain', '--diff-algorithm=myers'];
+  const args = [
+    '--literal-pathspecs',
+    'blame',
+    '--porcelain',
+    '--diff-algorithm=myers',
+    '--ignore-revs-file=',
+  ];
   if (range !== undefined) args.push('-L', `${range.start},${range.end}`);
-  const res = await runGitBuffer(repo, [...args, commit, '--', path]);
-  return parseBlamePorcelain(res.stdout);
+  const parser = new BlamePorcelainParser(onCommit);
+  let text = true;
+  await runGitStream(repo, [...args, commit, '--', path], async (stdout) => {
+    for await (const chunk of stdout as AsyncIterable<Buffer>) {
+      if (text && chunk.includes(0)) text = false;
+      parser.push(chunk);
+    }
+  });
+  return { lines: parser.end(), text };
+}
+
+/**
+ * The `diff` attribute of `path` as git's diff reads it (the work tree's `.gitattributes`, then
+ * the index's, `info/attributes`, `core.attributesFile`): `unspecified`, `set`, `unset` (the file
+ * is binary to diff whatever it holds) or a driver's name.
+ */
+export async function diffAttribute(repo: GitOptions, path: string): Promise<string> {
+  const res = await runGitBuffer(repo, ['check-attr', '-z', 'diff', '--', path]);
+  return parseCheckAttr(res.stdout);
+}
+
+/** `check-attr -z <attr> -- <one path>`: `<path> NUL <attr> NUL <value> NUL`; the value. Pure. */
+export function parseCheckAttr(buf: Buffer): string {
+  const fields = buf.toString('latin1').split('\0');
+  const value = fields.at(-2);
+  if (fields.length !== 4 || fields[3] !== '' || value === undefined || value === '')
+    throw new GitOutputUnparseableError(
+      'unexpected output from git check-attr; please report this with your git version',
+      {
+        details: { command: 'check-attr', sample: buf.toString('latin1').slice(0, 120) },
+      },
+    );
+  return value;
 }
 
 /** True when `path` is a file (a blob) in `commit`'s tree; works for any name, newlines included. */

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { Transform, type Readable } from 'node:stream';
+import { once } from 'node:events';
+import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DEFAULT_GIT_TIMEOUT_MS, DEFAULT_IDENTITY, type Identity } from '../../types/config.js';
 import { timeoutProblem } from '../../types/duration.js';
@@ -40,8 +41,13 @@ export interface GitOptions {
 }
 
 export interface RunOptions {
-  /** Bytes for git's standard input (closed after them). Without it, stdin is /dev/null. */
-  input?: string | Buffer;
+  /**
+   * Bytes for git's standard input (closed after them). Without it, stdin is /dev/null. An async
+   * iterable is written as it yields, so that git starts before all of its input is known (a
+   * `cat-file --batch` given more names as another process finds them); stdin is closed when it
+   * ends, or when it throws (git then answers what it was given).
+   */
+  input?: string | Buffer | AsyncIterable<string>;
   /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
   okExitCodes?: readonly number[];
   /** Internal: the call that reads the user's safe.directory values runs without them. */
@@ -190,7 +196,8 @@ async function spawnGit(
   if (child.stdin) {
     // git may exit before reading all of its input (e.g. on a bad revision); that is not our error.
     child.stdin.on('error', () => undefined);
-    child.stdin.end(run.input);
+    if (typeof run.input === 'string' || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
+    else if (run.input !== undefined) void feed(child.stdin, run.input);
   }
   const exited = new Promise<number>((resolve, reject) => {
     child.once('error', reject);
@@ -233,6 +240,20 @@ async function spawnGit(
     throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
   }
   return exitCode;
+}
+
+/** Writes what `input` yields to git's stdin, waiting when the pipe is full, then closes it. */
+async function feed(stdin: Writable, input: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const chunk of input) {
+      if (stdin.destroyed) break;
+      if (!stdin.write(chunk)) await Promise.race([once(stdin, 'drain'), once(stdin, 'close')]);
+    }
+  } catch {
+    // The source failed: git answers what it was given; the caller sees the source's own error.
+  } finally {
+    stdin.end();
+  }
 }
 
 let safeDirectoryConfig: Promise<string[]> | undefined;

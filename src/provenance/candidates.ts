@@ -5,7 +5,7 @@ import type { Repo } from '../git/repo.js';
 import { wipMessage } from '../snapshotter/message.js';
 import { assertSafeId } from '../store/paths.js';
 import { byRunThenIteration } from '../store/snapshot-store.js';
-import type { ProvenanceSources } from './sources.js';
+import type { RecordSources } from './sources.js';
 
 /** One recorded iteration, with what git says of its commits here. */
 export interface Iteration {
@@ -32,7 +32,7 @@ export interface RunChain {
  * records name one of those paths. RUN_NOT_FOUND for an unknown --run.
  */
 export async function loadRunChains(
-  src: ProvenanceSources,
+  src: RecordSources,
   repo: Repo,
   runIds?: readonly string[],
   touching?: ReadonlySet<string>,
@@ -49,15 +49,26 @@ export interface ChainQuery {
 
 /** loadRunChains, with the nodes of every commit read (the runs' and `alsoRead`), in one process. */
 export async function loadRunChainsWith(
-  src: ProvenanceSources,
+  src: RecordSources,
   repo: Repo,
   q: ChainQuery,
 ): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
-  const snapshots = await candidateSnapshots(src, q.runIds, q.touching);
-  const nodes = await readCommitNodes(repo, [
-    ...snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
-    ...(q.alsoRead ?? []),
-  ]);
+  return readChains(repo, await candidateSnapshots(src, q.runIds, q.touching), q.alsoRead);
+}
+
+/**
+ * The chains of `snapshots` (candidateSnapshots' answer), their commits and `alsoRead` read in one
+ * process; `alsoRead` may come in batches later (git reads the runs' commits meanwhile).
+ */
+export async function readChains(
+  repo: Repo,
+  snapshots: readonly Snapshot[],
+  alsoRead: readonly string[] | AsyncIterable<readonly string[]> = [],
+): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
+  const runs = snapshots.flatMap((s) => [s.beforeSha, s.afterSha]);
+  const nodes = Array.isArray(alsoRead)
+    ? await readCommitNodes(repo, [...runs, ...alsoRead])
+    : await readCommitNodes(repo, runs, alsoRead as AsyncIterable<readonly string[]>);
   // Only a WIP before commit needs its parent: most runs have none, and then no second process runs.
   const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
   const wipParents = await readCommitNodes(
@@ -73,8 +84,12 @@ function names(s: Snapshot, paths: ReadonlySet<string>): boolean {
   return s.files.some((f) => paths.has(f.path) || (f.oldPath !== null && paths.has(f.oldPath)));
 }
 
-async function candidateSnapshots(
-  src: ProvenanceSources,
+/**
+ * The snapshots of the candidate runs (every run, or `runIds`; with `touching`, only runs whose
+ * records name one of those paths), from the store alone. RUN_NOT_FOUND for an unknown --run.
+ */
+export async function candidateSnapshots(
+  src: RecordSources,
   runIds?: readonly string[],
   touching?: ReadonlySet<string>,
 ): Promise<Snapshot[]> {

@@ -1,19 +1,16 @@
 import { sortGateResults } from '../../types/gate-rules.js';
 import type { TraceGate } from '../../types/anchor.js';
-import type { ProvenanceSources } from './sources.js';
+import type { RecordSources } from './sources.js';
 
 /**
  * The newest verdict of each gate on each iteration of a run, in the one order of verdicts
  * (`sortGateResults`, the order of `gate list`, with the run's after dates): the last one wins.
  */
-export async function newestVerdicts(
-  src: Pick<ProvenanceSources, 'gates' | 'snapshotter'>,
-  runId: string,
-): Promise<Map<number, TraceGate[]>> {
-  const [{ results }, snapshots] = await Promise.all([
-    src.gates.list(runId),
-    src.snapshotter.listByRun(runId),
-  ]);
+export async function newestVerdicts(src: RecordSources, runId: string): Promise<Map<number, TraceGate[]>> {
+  const { results } = await src.gates.list(runId);
+  // The run's snapshots only order verdicts: a run with none needs not read them.
+  if (results.length === 0) return new Map();
+  const snapshots = await src.snapshotter.listByRun(runId);
   const newest = new Map<string, TraceGate & { iteration: number }>();
   for (const g of sortGateResults(results, snapshots))
     newest.set(`${g.iteration}\0${g.name}`, { iteration: g.iteration, name: g.name, verdict: g.verdict });

@@ -1,14 +1,17 @@
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
+import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
-import { blame, isFileAt, type CommitNode } from '../git/provenance.js';
+import { blame, diffAttribute, isFileAt, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
-import { loadRunChainsWith, type Iteration, type RunChain } from './candidates.js';
+import type { BlameLine } from '../git/parsers/blame-porcelain.js';
+import { candidateSnapshots, readChains, type Iteration, type RunChain } from './candidates.js';
 import { linkCommits, type CommitLinks, type FileLink } from './engine.js';
 import { newestVerdicts } from './gates.js';
 import { treePath } from './tree-path.js';
-import type { ProvenanceSources } from './sources.js';
+import type { RecordSources } from './sources.js';
+import { ancestryShortcut } from './trace-ancestry.js';
 
 export interface TraceOptions {
   /** Default HEAD. */
@@ -16,6 +19,11 @@ export interface TraceOptions {
   /** Only lines START..END (1-based, inclusive), as `-L START,END`. */
   range?: { start: number; end: number };
   runIds?: readonly string[];
+  /**
+   * false: every blamed commit goes through the link engine, none through the ancestry shortcut
+   * (the test that both give the same trace). Default true.
+   */
+  shortcut?: boolean;
 }
 
 interface LineOrigin {
@@ -29,10 +37,12 @@ interface LineOrigin {
  * Blame by iteration: `git blame --porcelain` says which commit last changed each line at REV;
  * the anchor engine says which run and iteration wrote that line of that commit's change (the
  * run's chain of after commits replayed). A line no recorded iteration wrote has no origin.
+ * A blamed commit that is exactly one iteration's own commit takes the ancestry shortcut
+ * (trace-ancestry.ts): the same answer, with no diff and no replay.
  * Throws PATH_NOT_FOUND when PATH is no file at REV.
  */
 export async function computeTrace(
-  src: ProvenanceSources,
+  src: RecordSources,
   repo: Repo,
   givenPath: string,
   opts: TraceOptions = {},
@@ -40,6 +50,9 @@ export async function computeTrace(
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
   const path = treePath(repo.topLevel, givenPath) ?? notInRepository(givenPath, repo.topLevel);
+  // A full object id names one commit whatever refs do meanwhile: its blame starts at once. Any
+  // other name is resolved first, so that the trace and its `rev` name the same commit.
+  const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path, opts) : undefined;
   // One process says what REV is and whether PATH is a file there (a name with a line break cannot
   // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
   const plain = !/[\n\r]/.test(path);
@@ -54,56 +67,188 @@ export async function computeTrace(
       `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path, rev } },
     );
-  const lines = await blame(repo, rev, path, opts.range);
+  const started = early ?? blameAndRuns(src, repo, rev, path, opts);
+  const { lines, text } = await started.blaming;
+  const blamed = [...new Set(lines.map((l) => l.commit))];
   // Blame names every path the file had; only runs that changed one of them can have written a line.
   const names = new Set(lines.map((l) => l.filename));
-  // The blamed commits are read with the runs' commits, in one process.
-  const { chains, nodes } = await loadRunChainsWith(src, repo, {
-    runIds: opts.runIds,
-    touching: new Set([path, ...names]),
-    alsoRead: [...new Set(lines.map((l) => l.commit))],
-  });
+  const touching = new Set([path, ...names]);
+  const { chains, nodes } =
+    touching.size === 1
+      ? await started.chains
+      : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
   const touched = chains.filter((c) => [...names].some((n) => c.paths.has(n)));
+  // The gates of every run that may be named are read while the engine works.
+  const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
+  for (const v of verdicts.values()) v.catch(() => undefined);
+  let shortcut =
+    opts.shortcut === false
+      ? new Map<string, Iteration>()
+      : ancestryShortcut(path, names, touched, blamed, text);
+  // A file whose attributes make it binary to git's diff has no lines there: the engine says so.
+  if (shortcut.size > 0 && !['unspecified', 'set'].includes(await started.attribute())) shortcut = new Map();
+  const rest = blamed.filter((c) => !shortcut.has(c));
   const links =
-    touched.length === 0 ? new Map<string, never>() : await linkBlamed(repo, lines, nodes, touched);
+    touched.length === 0 || rest.length === 0
+      ? new Map<string, never>()
+      : await linkBlamed(repo, lines, rest, nodes, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
-  const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
+  // A shortcut commit's lines share one origin.
+  const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
+  const origins = lines.map(
+    (l): LineOrigin | null =>
+      quick.get(l.commit) ?? originOf(links.get(l.commit), l.filename, l.origLine, byRun),
+  );
   const gates = new Map<string, Map<number, TraceGate[]>>();
   for (const o of origins)
     if (o !== null && !gates.has(o.it.snapshot.runId))
-      gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
+      gates.set(
+        o.it.snapshot.runId,
+        await (verdicts.get(o.it.snapshot.runId) as Promise<Map<number, TraceGate[]>>),
+      );
+  return { path, rev, ranges: rangesOf(lines, origins, gates) };
+}
+
+/**
+ * Blame of PATH at `at`, and while it works the store read (the runs whose records name PATH) and
+ * one cat-file reading those runs' commits, then each blamed commit as blame first names it. When
+ * one run names PATH and blame names one of its after commits, PATH's `diff` attribute is read
+ * too (the shortcut needs it). Blame may show older names of the file: the caller then asks the
+ * store again. Every promise's error waits for the caller to await it (REV's and PATH's first).
+ */
+function blameAndRuns(
+  src: RecordSources,
+  repo: Repo,
+  at: string,
+  path: string,
+  opts: TraceOptions,
+): {
+  blaming: Promise<{ lines: BlameLine[]; text: boolean }>;
+  chains: Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }>;
+  attribute: () => Promise<string>;
+} {
+  const named = batches<string>();
+  const heard: string[] = [];
+  let afters: ReadonlySet<string> | null = null;
+  let attribute: Promise<string> | undefined;
+  const readAttribute = (): Promise<string> => {
+    attribute ??= diffAttribute(repo, path);
+    attribute.catch(() => undefined);
+    return attribute;
+  };
+  const hear = (commit: string): void => {
+    if (afters?.has(commit) === true) void readAttribute();
+  };
+  const blaming = blame(repo, at, path, opts.range, (commit) => {
+    named.push(commit);
+    heard.push(commit);
+    hear(commit);
+  });
+  blaming.then(named.end, named.end);
+  const chains = candidateSnapshots(src, opts.runIds, new Set([path])).then((snapshots) => {
+    if (new Set(snapshots.map((s) => s.runId)).size === 1) {
+      afters = new Set(snapshots.map((s) => s.afterSha));
+      heard.forEach(hear);
+    }
+    return readChains(repo, snapshots, named.batches);
+  });
+  for (const p of [blaming, chains]) p.catch(() => undefined);
+  return { blaming, chains, attribute: readAttribute };
+}
+
+/** Values pushed one by one, read as the batches that came between two reads, until `end`. */
+function batches<T>(): { push: (v: T) => void; end: () => void; batches: AsyncIterable<T[]> } {
+  let buffer: T[] = [];
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const ring = (): void => {
+    wake?.();
+    wake = null;
+  };
+  return {
+    push: (v) => {
+      buffer.push(v);
+      ring();
+    },
+    end: () => {
+      ended = true;
+      ring();
+    },
+    batches: {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          if (buffer.length > 0) {
+            const out = buffer;
+            buffer = [];
+            yield out;
+          } else if (ended) return;
+          else await new Promise<void>((resolve) => (wake = resolve));
+        }
+      },
+    },
+  };
+}
+
+/**
+ * The lines joined into ranges: a line joins the range before it when their origins are equal (the
+ * snapshot, the iteration and the other runs decide the whole origin: runId, afterSha and gates
+ * follow from them), so an origin is built once per range.
+ */
+function rangesOf(
+  lines: readonly BlameLine[],
+  origins: ReadonlyArray<LineOrigin | null>,
+  gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
+): TraceRange[] {
   const ranges: TraceRange[] = [];
-  // A line joins the range before it when their origins are equal: the snapshot, the iteration and
-  // the other runs decide the whole origin (runId, afterSha and gates follow from them).
-  let lastKey = '';
+  let last: TraceRange | undefined;
+  let lastOrigin: LineOrigin | null = null;
   lines.forEach((l, i) => {
     const o = origins[i] ?? null;
-    const origin: TraceOrigin | null =
-      o === null
-        ? null
-        : {
-            runId: o.it.snapshot.runId,
-            iteration: o.iteration,
-            snapshotId: o.it.snapshot.id,
-            afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
-            gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
-          };
-    const key = o === null ? '' : `${o.it.snapshot.id}\0${o.iteration}\0${o.others.join('\0')}`;
-    const last = ranges.at(-1);
-    if (last !== undefined && last.end === l.finalLine - 1 && last.commit === l.commit && lastKey === key)
+    if (
+      last !== undefined &&
+      last.end === l.finalLine - 1 &&
+      last.commit === l.commit &&
+      sameOrigin(lastOrigin, o)
+    ) {
       last.end = l.finalLine;
-    else {
-      lastKey = key;
-      ranges.push({
-        start: l.finalLine,
-        end: l.finalLine,
-        commit: l.commit,
-        origin,
-        alsoIn: o?.others ?? [],
-      });
+      return;
     }
+    lastOrigin = o;
+    last = {
+      start: l.finalLine,
+      end: l.finalLine,
+      commit: l.commit,
+      origin: traceOrigin(o, gates),
+      alsoIn: o?.others ?? [],
+    };
+    ranges.push(last);
   });
-  return { path, rev, ranges };
+  return ranges;
+}
+
+function sameOrigin(a: LineOrigin | null, b: LineOrigin | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  return (
+    a.it.snapshot.id === b.it.snapshot.id &&
+    a.iteration === b.iteration &&
+    a.others.length === b.others.length &&
+    a.others.every((r, i) => r === b.others[i])
+  );
+}
+
+function traceOrigin(
+  o: LineOrigin | null,
+  gates: ReadonlyMap<string, Map<number, TraceGate[]>>,
+): TraceOrigin | null {
+  if (o === null) return null;
+  return {
+    runId: o.it.snapshot.runId,
+    iteration: o.iteration,
+    snapshotId: o.it.snapshot.id,
+    afterSha: o.iteration === 0 ? (o.it.wip?.commit.commit ?? o.it.before.commit) : o.it.after.commit,
+    gates: o.iteration === 0 ? [] : (gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []),
+  };
 }
 
 function notInRepository(path: string, topLevel: string): never {
@@ -113,14 +258,16 @@ function notInRepository(path: string, topLevel: string): never {
   );
 }
 
+/** The engine on the blamed commits `commits`, over every name blame gave the file. */
 async function linkBlamed(
   repo: Repo,
   lines: ReadonlyArray<{ commit: string; filename: string }>,
+  commits: readonly string[],
   nodes: ReadonlyMap<string, CommitNode>,
   chains: RunChain[],
 ): Promise<Map<string, { link: CommitLinks; filename: string }>> {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
-  const list = [...fileOf.keys()].map((c) => nodes.get(c) as CommitNode);
+  const list = commits.map((c) => nodes.get(c) as CommitNode);
   const links = await linkCommits(
     repo,
     list,

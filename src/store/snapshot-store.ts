@@ -64,15 +64,18 @@ export class SnapshotStore {
   readonly home: string;
   private readonly lockTimeoutMs: number;
   private readonly runs: RunRecords;
+  /** layout(home).snapshots, once: `scan` names hundreds of files. */
+  private readonly snapshotsDir: string;
 
   constructor(home: string, options: SnapshotStoreOptions = {}) {
     this.home = resolve(home);
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     this.runs = new RunRecords(this.home, this.lockTimeoutMs);
+    this.snapshotsDir = layout(this.home).snapshots;
   }
 
   snapshotPath(id: string): string {
-    return join(layout(this.home).snapshots, `${assertSafeId(id, 'snapshot id')}.json`);
+    return join(this.snapshotsDir, `${assertSafeId(id, 'snapshot id')}.json`);
   }
 
   runPath(runId: string): string {

@@ -134,6 +134,17 @@ describe('trace', () => {
     expect(await computeTrace(s.src, s.repo, './a.txt', rev)).toEqual(plain);
     expect(await computeTrace(s.src, s.repo, join(s.repo.topLevel, 'a.txt'), rev)).toEqual(plain);
     await expectCode(computeTrace(s.src, s.repo, 'a.txt', { rev: 'no-such-rev' }), 'REVISION_NOT_FOUND');
+    // A full id starts blame at once: the errors are the same.
+    const full = git(s.dir, ['rev-parse', 'HEAD']);
+    await expectCode(computeTrace(s.src, s.repo, 'missing.txt', { rev: full }), 'PATH_NOT_FOUND');
+    await expectCode(computeTrace(s.src, s.repo, 'a.txt', { rev: 'f'.repeat(40) }), 'REVISION_NOT_FOUND');
+    await expectCode(
+      computeTrace(s.src, s.repo, 'README.md', { rev: full, runIds: ['nope'] }),
+      'RUN_NOT_FOUND',
+    );
+    expect(await computeTrace(s.src, s.repo, 'README.md', { rev: full })).toEqual(
+      await computeTrace(s.src, s.repo, 'README.md'),
+    );
     await expectCode(computeAnchor(s.src, s.repo, 'no-such-rev'), 'REVISION_NOT_FOUND');
     await expectCode(computeAnchor(s.src, s.repo, 'HEAD', { runIds: ['nope'] }), 'RUN_NOT_FOUND');
   });

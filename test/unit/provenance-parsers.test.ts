@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseBlamePorcelain, unquotePath } from '../../src/git/parsers/blame-porcelain.js';
+import {
+  BlamePorcelainParser,
+  parseBlamePorcelain,
+  unquotePath,
+} from '../../src/git/parsers/blame-porcelain.js';
 import { parseDiffStdin, parseHunks } from '../../src/git/parsers/diff-stdin.js';
 import { addedLines, applyHunks } from '../../src/provenance/lines.js';
+import { parseCheckAttr } from '../../src/git/provenance.js';
 
 const fixture = (name: string): Buffer =>
   readFileSync(new URL(`../../fixtures/git-output/${name}`, import.meta.url));
@@ -84,6 +89,56 @@ describe('parseBlamePorcelain', () => {
     expect(parseBlamePorcelain(fixture('blame-porcelain-range.bin')).map((l) => l.finalLine)).toEqual([
       2, 3, 4,
     ]);
+  });
+
+  it('reads line headers of three and four numbers and 40- or 64-digit ids; refuses any other', () => {
+    const a = 'a'.repeat(40);
+    const b = 'b'.repeat(64);
+    const ok = `${a} 3 1 2\nfilename x.txt\n\tone\n${a} 4 2\n\ttwo\n${b} 7 3 1\nfilename y\n\t\n`;
+    expect(parseBlamePorcelain(Buffer.from(ok))).toEqual([
+      { commit: a, origLine: 3, finalLine: 1, filename: 'x.txt' },
+      { commit: a, origLine: 4, finalLine: 2, filename: 'x.txt' },
+      { commit: b, origLine: 7, finalLine: 3, filename: 'y' },
+    ]);
+    for (const header of [
+      `${a} 1`,
+      `${a} 1 2 3 4`,
+      `${a}  1 2`,
+      `${a} 1 2 `,
+      `${a} x 2`,
+      `${'a'.repeat(50)} 1 2`,
+      `${'A'.repeat(40)} 1 2`,
+    ])
+      expect(() => parseBlamePorcelain(Buffer.from(`${header}\nfilename f\n\tx\n`))).toThrow(
+        expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+      );
+  });
+
+  it('reads the same lines chunk by chunk, however git splits its output, and names each commit once', () => {
+    const whole = fixture('blame-porcelain.bin');
+    const expected = parseBlamePorcelain(whole);
+    for (const size of [1, 2, 3, 7, 41, 64, 1000]) {
+      const heard: string[] = [];
+      const parser = new BlamePorcelainParser((c) => heard.push(c));
+      for (let i = 0; i < whole.length; i += size) parser.push(whole.subarray(i, i + size));
+      expect(parser.end()).toEqual(expected);
+      expect(heard).toEqual([...new Set(expected.map((l) => l.commit))]);
+    }
+    // A long content line split across chunks, and a last line without its newline.
+    const a = 'a'.repeat(40);
+    const parser = new BlamePorcelainParser();
+    for (const part of [`${a} 1 1 2\nfilename f\n\t`, 'x'.repeat(100), 'y\n', `${a} 2 2\n\tlast`])
+      parser.push(Buffer.from(part));
+    expect(parser.end().map((l) => l.finalLine)).toEqual([1, 2]);
+  });
+
+  it('reads check-attr -z: the value of the one attribute of the one path', () => {
+    expect(parseCheckAttr(Buffer.from('a b\nc.txt\0diff\0unset\0', 'latin1'))).toBe('unset');
+    expect(parseCheckAttr(Buffer.from('f\0diff\0unspecified\0'))).toBe('unspecified');
+    for (const bad of ['', 'f\0diff\0', 'f\0diff\0set', 'f\0diff\0set\0g\0diff\0set\0'])
+      expect(() => parseCheckAttr(Buffer.from(bad))).toThrow(
+        expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
+      );
   });
 
   it('unquotes C-quoted paths, octal bytes included', () => {

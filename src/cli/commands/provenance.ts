@@ -4,7 +4,7 @@ import { openRepo } from '../../git/repo.js';
 import { toAgentTrace } from '../../provenance/agent-trace.js';
 import { anchorRange, computeAnchor } from '../../provenance/anchor.js';
 import { writeCommitStatement } from '../../provenance/attest-commit.js';
-import { provenanceSources } from '../../provenance/sources.js';
+import { provenanceSources, recordSources } from '../../provenance/sources.js';
 import { computeTrace } from '../../provenance/trace.js';
 import { verifyAnchor } from '../../provenance/verify-anchor.js';
 import type { Context } from '../context.js';
@@ -13,11 +13,13 @@ import { defineCommand, type CommandResult } from '../spec.js';
 import { packageVersion } from '../version.js';
 
 async function open(ctx: Context) {
-  const snapshotter = await ctx.snapshotter();
-  return {
-    src: provenanceSources(snapshotter),
-    repo: await openRepo(ctx.workspace, snapshotter.gitOptions()),
-  };
+  // The repository is opened (two git processes) while the snapshotter's code loads.
+  const { identity, gitTimeoutMs } = ctx.settings;
+  const [snapshotter, repo] = await Promise.all([
+    ctx.snapshotter(),
+    openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs }),
+  ]);
+  return { src: provenanceSources(snapshotter), repo };
 }
 
 function anchorText(a: Anchor): string {
@@ -123,7 +125,10 @@ const trace = defineCommand({
   positionals: { required: ['PATH'] },
   examples: ['trace src/index.ts', 'trace src/index.ts --format agent-trace > trace.json'],
   async run(ctx, values, [path]) {
-    const { src, repo } = await open(ctx);
+    // The store alone: the snapshotter's code is loaded only if a run's verdicts need ordering.
+    const { identity, gitTimeoutMs, lockTimeoutMs } = ctx.settings;
+    const src = recordSources(ctx.store, lockTimeoutMs, () => ctx.snapshotter());
+    const repo = await openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
     const range = parseLines(values.lines);
     const t = await computeTrace(src, repo, path as string, {
       rev: values.rev,

@@ -1,5 +1,4 @@
 import { decodeBytes } from '../../fs/path-bytes.js';
-import { OBJECT_ID_SOURCE } from '../../../types/ids.js';
 import { unparseable } from './nul-records.js';
 
 /** One line of `git blame --porcelain`: the commit that last changed it, its number there and now, and its path there. */
@@ -11,41 +10,140 @@ export interface BlameLine {
   filename: string;
 }
 
-const LINE_HEADER = new RegExp(`^(${OBJECT_ID_SOURCE}) (\\d+) (\\d+)(?: (\\d+))?$`);
-
 /**
  * Parses `git blame --porcelain`: per line a header `<commit> <orig> <final> [<count>]`, the
  * commit's headers the first time it appears (`filename` with every group), then the content after
- * a TAB. Content may hold any byte but a newline and is not kept. Pure.
+ * a TAB. Content may hold any byte but a newline and is not kept. Pure. A 5,000-line file is some
+ * 10,000 lines of output: headers are read by character codes, and only a commit id and the
+ * `filename` headers become strings.
  */
 export function parseBlamePorcelain(buf: Buffer): BlameLine[] {
-  const text = buf.toString('latin1');
-  const out: BlameLine[] = [];
-  const names = new Map<string, string>();
-  let pending: { commit: string; origLine: number; finalLine: number } | null = null;
-  let pos = 0;
-  while (pos < text.length) {
-    let eol = text.indexOf('\n', pos);
-    if (eol < 0) eol = text.length;
-    // A content line (after a TAB) is not kept: skipped without copying it.
-    const content = pending !== null && text.charCodeAt(pos) === 9;
-    const line = content ? '\t' : text.slice(pos, eol);
-    pos = eol + 1;
-    if (pending === null) {
-      const m = LINE_HEADER.exec(line);
-      if (!m) throw unparseable('blame --porcelain', 'expected a line header', line);
-      pending = { commit: m[1] as string, origLine: Number(m[2]), finalLine: Number(m[3]) };
-    } else if (line.startsWith('\t')) {
-      const filename = names.get(pending.commit);
-      if (filename === undefined) throw unparseable('blame --porcelain', `no filename for ${pending.commit}`);
-      out.push({ ...pending, filename });
-      pending = null;
-    } else if (line.startsWith('filename ')) {
-      names.set(pending.commit, unquotePath(line.slice(9)));
+  const parser = new BlamePorcelainParser();
+  parser.push(buf);
+  return parser.end();
+}
+
+/**
+ * The same parse, chunk by chunk as git writes (a line may span chunks; latin1 keeps each byte
+ * one character, so a chunk boundary never splits one). `onCommit` hears each commit the first
+ * time a line names it, while blame still works. A content line is skipped as it streams by,
+ * however long.
+ */
+export class BlamePorcelainParser {
+  private readonly out: BlameLine[] = [];
+  private readonly names = new Map<string, string>();
+  private readonly seen = new Set<string>();
+  private pending: { commit: string; origLine: number; finalLine: number } | null = null;
+  /** The start of a line whose end has not come yet (never a content line: those are skipped). */
+  private rest = '';
+  private skipping = false;
+
+  constructor(private readonly onCommit: (commit: string) => void = () => undefined) {}
+
+  push(chunk: Buffer): void {
+    let text = chunk.toString('latin1');
+    let pos = 0;
+    if (this.skipping) {
+      const nl = text.indexOf('\n');
+      if (nl < 0) return;
+      this.skipping = false;
+      pos = nl + 1;
+    }
+    if (this.rest !== '') {
+      text = this.rest + text.slice(pos);
+      pos = 0;
+      this.rest = '';
+    }
+    while (pos < text.length) {
+      if (this.pending !== null && text.charCodeAt(pos) === TAB) {
+        this.content();
+        const nl = text.indexOf('\n', pos);
+        if (nl < 0) {
+          this.skipping = true;
+          return;
+        }
+        pos = nl + 1;
+        continue;
+      }
+      const eol = text.indexOf('\n', pos);
+      if (eol < 0) {
+        this.rest = text.slice(pos);
+        return;
+      }
+      this.header(text, pos, eol);
+      pos = eol + 1;
     }
   }
-  if (pending !== null) throw unparseable('blame --porcelain', 'output ends inside a line');
-  return out;
+
+  /** The lines, once git's output has ended. */
+  end(): BlameLine[] {
+    if (this.rest !== '') {
+      const last = this.rest;
+      this.rest = '';
+      this.header(last, 0, last.length);
+    }
+    if (this.pending !== null) throw unparseable('blame --porcelain', 'output ends inside a line');
+    return this.out;
+  }
+
+  /** A content line: the end of the pending line's record. */
+  private content(): void {
+    const p = this.pending as { commit: string; origLine: number; finalLine: number };
+    const filename = this.names.get(p.commit);
+    if (filename === undefined) throw unparseable('blame --porcelain', `no filename for ${p.commit}`);
+    this.out.push({ commit: p.commit, origLine: p.origLine, finalLine: p.finalLine, filename });
+    this.pending = null;
+  }
+
+  /** A line that is no content: a line header, or one of a commit's headers (only `filename` is kept). */
+  private header(text: string, start: number, eol: number): void {
+    if (this.pending === null) {
+      this.pending = lineHeader(text, start, eol);
+      if (this.pending === null)
+        throw unparseable('blame --porcelain', 'expected a line header', text.slice(start, eol));
+      if (!this.seen.has(this.pending.commit)) {
+        this.seen.add(this.pending.commit);
+        this.onCommit(this.pending.commit);
+      }
+    } else if (text.startsWith('filename ', start)) {
+      this.names.set(this.pending.commit, unquotePath(text.slice(start + 9, eol)));
+    }
+  }
+}
+
+const TAB = 9;
+const SPACE = 32;
+
+/** `<commit> <orig> <final>[ <count>]` between `start` and `end`, else null (the same lines as OBJECT_ID_SOURCE and three or four decimal numbers). */
+function lineHeader(
+  text: string,
+  start: number,
+  end: number,
+): { commit: string; origLine: number; finalLine: number } | null {
+  let i = start;
+  while (i < end && isLowerHex(text.charCodeAt(i))) i++;
+  const idLength = i - start;
+  if ((idLength !== 40 && idLength !== 64) || text.charCodeAt(i) !== SPACE) return null;
+  const numbers: number[] = [];
+  while (i < end && numbers.length < 3) {
+    if (text.charCodeAt(i) !== SPACE) return null;
+    let n = 0;
+    const from = ++i;
+    for (let c = text.charCodeAt(i); c >= 48 && c <= 57 && i < end; c = text.charCodeAt(++i))
+      n = n * 10 + (c - 48);
+    if (i === from) return null;
+    numbers.push(n);
+  }
+  if (i !== end || numbers.length < 2) return null;
+  return {
+    commit: text.slice(start, start + idLength),
+    origLine: numbers[0] as number,
+    finalLine: numbers[1] as number,
+  };
+}
+
+function isLowerHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
 }
 
 const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
