@@ -98,11 +98,15 @@ export class Checkpoints {
       // One read of the refs (the markers; the checkpoints too when a prompt is numbered) gives the
       // prompt number, latest's tree and whether there is a baseline. It does not touch what the
       // capture writes (the index, objects), so it runs beside it: an agent hook feels every process.
+      // The capture is started first: each spawn holds up the next, and its listing leads the
+      // longest chain of processes.
       const numbered = opts.beforePrompt === true && opts.session !== undefined;
-      const [records, captured] = await Promise.all([
-        listRefRecords(store.repo, numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX]),
-        store.capture(),
-      ]);
+      const capturing = store.capture();
+      const reading = listRefRecords(
+        store.repo,
+        numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX],
+      );
+      const [records, captured] = await Promise.all([reading, capturing]);
       if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
       const latestTree = records.find((r) => r.ref === LATEST_REF)?.tree ?? null;
       const prompt = numbered ? nextPromptOf(records, opts.session as string) : undefined;
