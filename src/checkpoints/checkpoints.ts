@@ -124,15 +124,18 @@ export class Checkpoints {
       }
       // The budget's count runs beside commit-tree and update-ref: the capture has written every
       // object but the commit, which is then added by its own size (an upper bound if the count saw
-      // it too). One step fewer for an agent hook, which feels every process.
+      // it too). One step fewer for an agent hook, which feels every process. It is started once
+      // commit-tree has been (setImmediate runs after the microtasks that lead to its spawn): a
+      // spawn blocks this thread for a while, and commit-tree leads the longer chain.
+      const tracking = store.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
+      tracking.catch(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
       const counting = countObjects(store.repo);
       counting.catch(() => undefined);
-      const t = await store
-        .trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured)
-        .catch(async (error: unknown) => {
-          await counting.catch(() => undefined);
-          throw error;
-        });
+      const t = await tracking.catch(async (error: unknown) => {
+        await counting.catch(() => undefined);
+        throw error;
+      });
       await store.saveProbe();
       // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook:
       // it deletes refs only, so the count still holds.

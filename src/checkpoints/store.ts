@@ -276,10 +276,11 @@ export class CheckpointStore {
    * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
    */
   private async mirrorUserExcludes(): Promise<void> {
-    const wanted =
-      this.userExcludes === null ? '' : await readFile(this.userExcludes, 'utf8').catch(() => '');
     const target = join(this.location.gitDir, 'info', 'exclude');
-    const have = await readFile(target, 'utf8').catch(() => null);
+    const [wanted, have] = await Promise.all([
+      this.userExcludes === null ? '' : readFile(this.userExcludes, 'utf8').catch(() => ''),
+      readFile(target, 'utf8').catch(() => null),
+    ]);
     if (have !== wanted) await writeFileAtomic(target, wanted);
   }
 }

@@ -97,16 +97,20 @@ export async function repairOnAcquire(
   recovered: boolean,
   staleIndexLockMs: number,
 ): Promise<void> {
+  const sweeps = () => [
+    sweepTempFiles(dirname(location.metaFile)),
+    sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
+    sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME }),
+  ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
     await rm(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
+    await Promise.all(sweeps());
   } else {
-    await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
+    // Different files and directories each: run together, as every agent hook pays for them.
+    await Promise.all([removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs), ...sweeps()]);
   }
-  await sweepTempFiles(dirname(location.metaFile));
-  await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
-  await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
 
 /**
