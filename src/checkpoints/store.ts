@@ -25,6 +25,7 @@ import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.
 import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
+import { dropBudget } from './budget-count.js';
 import { captureWorkspace, type Capture } from './capture.js';
 import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
 import type { CheckpointsOptions } from './options.js';
@@ -35,6 +36,9 @@ import { recordCheckpoint } from './record.js';
 import type { Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath } from './workspace-paths.js';
+
+/** The lock purpose of `Checkpoints.track`: the one operation that keeps budget.json (budget-count.ts). */
+export const TRACK_PURPOSE = 'checkpoint track';
 
 export interface Tracked extends TrackResult {
   skips: Skip[];
@@ -159,7 +163,12 @@ export class CheckpointStore {
   /** Runs `fn` holding the store lock, creating the store first if needed. */
   locked<T>(purpose: string, fn: () => Promise<T>): Promise<T> {
     return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-      await repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs);
+      // Only a track keeps the budget's count valid (budget-count.ts); a dead holder may have written anything.
+      const dropCount = purpose !== TRACK_PURPOSE || lock.recovered !== null;
+      await Promise.all([
+        repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs),
+        dropCount ? dropBudget(this.location) : undefined,
+      ]);
       await this.ensureStore();
       return fn();
     });
