@@ -17,9 +17,11 @@ import { LOOSE_OBJECTS_LIMIT, PACKS_LIMIT } from './upkeep.js';
  * and commit can have written (a blob per staged path, a tree per directory holding one, the
  * commit), each with the disk space it can take. A track counts again when that bound could reach
  * any limit the count is for (LOOSE_OBJECTS_LIMIT, PACKS_LIMIT, `checkpoints.maxStoreBytes`), when
- * its capture staged the whole tree (no bound), or after COUNT_EVERY tracks. Every other operation
- * that takes the store lock, a track that fails, and a lock taken over from a dead holder remove
- * budget.json first, so the next track counts: only tracks run between a count and its use.
+ * its capture staged the whole tree (no bound), or after COUNT_EVERY tracks. Every other writer
+ * of objects (a capture outside a track, gc), a track that fails, and a lock taken over from a dead
+ * holder remove budget.json first, so the next track counts: between a count and its use, only
+ * tracks wrote objects. (An operation that fails before writing anything leaves it, and the home, as
+ * they were.)
  */
 
 /** A track counts at least once in this many: a file that grows while it is being staged is larger than its listed size. */

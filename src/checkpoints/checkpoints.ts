@@ -37,7 +37,7 @@ import type {
 import type { StoreLocation } from './project-id.js';
 import { restoreTo, revertPatches, revertToCheckpoint } from './restore.js';
 import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
-import { CheckpointStore, TRACK_PURPOSE } from './store.js';
+import { CheckpointStore } from './store.js';
 import { dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
 import { gcStore, keepWithinBudget, readUpkeep, storeBytes, thinCheckpoints } from './upkeep.js';
@@ -96,7 +96,7 @@ export class Checkpoints {
    */
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
     const store = this.store;
-    return store.locked(TRACK_PURPOSE, () =>
+    return store.locked('checkpoint track', () =>
       this.trackLocked(label, opts).catch(async (error: unknown) => {
         // A track that failed may have written objects that no bound covers: the next track counts.
         await dropBudget(store.location).catch(() => undefined);
@@ -114,7 +114,7 @@ export class Checkpoints {
     // The capture is started first: each spawn holds up the next, and its listing leads the
     // longest chain of processes.
     const numbered = opts.beforePrompt === true && opts.session !== undefined;
-    const capturing = store.capture();
+    const capturing = store.capture({ forTrack: true });
     const reading = listRefRecords(
       store.repo,
       numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX],
@@ -338,9 +338,11 @@ export class Checkpoints {
     if (!(await this.store.exists())) {
       return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
     }
-    return this.store.locked('checkpoint gc', () =>
-      gcStore(this.store.repo, this.store.location, keep, pruneAge),
-    );
+    return this.store.locked('checkpoint gc', async () => {
+      // gc repacks: the budget's count no longer holds (budget-count.ts).
+      await dropBudget(this.store.location);
+      return gcStore(this.store.repo, this.store.location, keep, pruneAge);
+    });
   }
 
   /** The earlier name of gc(). */

@@ -37,9 +37,6 @@ import type { Skip } from './skip-rules.js';
 import { repairOnAcquire } from './upkeep.js';
 import { toAbsolute, toGitPath } from './workspace-paths.js';
 
-/** The lock purpose of `Checkpoints.track`: the one operation that keeps budget.json (budget-count.ts). */
-export const TRACK_PURPOSE = 'checkpoint track';
-
 export interface Tracked extends TrackResult {
   skips: Skip[];
   /** The checkpoint's commit. */
@@ -163,11 +160,11 @@ export class CheckpointStore {
   /** Runs `fn` holding the store lock, creating the store first if needed. */
   locked<T>(purpose: string, fn: () => Promise<T>): Promise<T> {
     return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-      // Only a track keeps the budget's count valid (budget-count.ts); a dead holder may have written anything.
-      const dropCount = purpose !== TRACK_PURPOSE || lock.recovered !== null;
+      const recovered = lock.recovered !== null;
       await Promise.all([
-        repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs),
-        dropCount ? dropBudget(this.location) : undefined,
+        repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
+        // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
+        recovered ? dropBudget(this.location) : undefined,
       ]);
       await this.ensureStore();
       return fn();
@@ -178,8 +175,13 @@ export class CheckpointStore {
     return (await readStoredWorkspace(this.location.metaFile)) === this.workspace;
   }
 
-  /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
-  capture(): Promise<Capture> {
+  /**
+   * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
+   * that only a track accounts for (`forTrack`): any other drops the budget's count first
+   * (budget-count.ts), so that the next track counts.
+   */
+  async capture(opts: { forTrack?: boolean } = {}): Promise<Capture> {
+    if (opts.forTrack !== true) await dropBudget(this.location);
     return captureWorkspace({
       root: this.workspace,
       repo: this.repo,
