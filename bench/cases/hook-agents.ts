@@ -57,6 +57,9 @@ export async function hookAgentCase(bench: Bench): Promise<void> {
     const idealDir = join(await scratch(`ideal-hook-agent-${size}`), 'git');
     git(repo.dir, ['init', '-q', '--bare', idealDir]);
     const idealCommand = [process.execPath, IDEAL_HOOK, idealDir].map(shWord).join(' ');
+    const shellDir = join(await scratch(`ideal-shell-hook-agent-${size}`), 'git');
+    git(repo.dir, ['init', '-q', '--bare', shellDir]);
+    const shellCommand = [process.execPath, IDEAL_HOOK, shellDir, 'one-shell'].map(shWord).join(' ');
     const event = (rep: number) => ({
       session_id: 'bench',
       turn_id: `turn-${rep}`,
@@ -73,6 +76,7 @@ export async function hookAgentCase(bench: Bench): Promise<void> {
     const contestants: Record<string, (rep: number) => Promise<unknown>> = {
       'installed hook (codex PostToolUse)': (rep) => shHook(command, home, event(rep)),
       'ideal Node hook': (rep) => shHook(idealCommand, home, event(rep)),
+      'ideal Node hook, one sh': (rep) => shHook(shellCommand, home, event(rep)),
       'node -e 0': () => run(process.execPath, ['-e', '0']),
       floor: () => run('sh', [FLOOR_SCRIPT, 'checkpoint', repo.dir, floorDir], { env: gitEnv() }),
     };
@@ -80,13 +84,14 @@ export async function hookAgentCase(bench: Bench): Promise<void> {
     await shHook(command, home, { ...event(-2), hook_event_name: 'SessionStart', source: 'startup' });
     await contestants.floor?.(-2);
     await contestants['ideal Node hook']?.(-2);
+    await contestants['ideal Node hook, one sh']?.(-2);
     const samples: Record<string, number[]> = Object.fromEntries(
       Object.keys(contestants).map((n) => [n, []]),
     );
     bench.log(`hook-agent @ ${size} files: ${bench.reps} repetitions`);
     for (let rep = -1; rep < bench.reps; rep++) {
       for (const name of rotate(Object.keys(contestants), rep)) {
-        const w = await applyWorkload(repo, `hook-agent-${name.split(' ')[0]}-${rep}`);
+        const w = await applyWorkload(repo, `hook-agent-${name.replace(/[^a-z0-9]+/gi, '-')}-${rep}`);
         const t = await timed(() => (contestants[name] as (r: number) => Promise<unknown>)(rep));
         resetRepo(repo, w.created);
         if (rep >= 0) samples[name]?.push(t.ms);
@@ -96,11 +101,13 @@ export async function hookAgentCase(bench: Bench): Promise<void> {
     const node = samples['node -e 0'] ?? [];
     const floor = samples.floor ?? [];
     const ideal = samples['ideal Node hook'] ?? [];
+    const oneShell = samples['ideal Node hook, one sh'] ?? [];
     // Per repetition: (hook - one Node start-up) / floor; the target is 1.3.
     const ratio = (of: number[]) =>
       Math.round(median(of.map((h, i) => (h - (node[i] as number)) / (floor[i] as number))) * 100) / 100;
     const beyondNode = ratio(hook);
     const idealBeyondNode = ratio(ideal);
+    const oneShellBeyondNode = ratio(oneShell);
     addRows(bench, { case: 'agent hook, post-tool event', scale: `${size} files` }, samples, 'floor', {
       'installed hook (codex PostToolUse)': {
         note: `sh -c <the command hook install writes>; (hook - node start-up) / floor = ${beyondNode} (target 1.3)`,
@@ -109,15 +116,19 @@ export async function hookAgentCase(bench: Bench): Promise<void> {
         gitProcesses: 4,
         note: `bench/ideal-hook.mjs: reads the event, spawns the floor's four commands; (ideal - node start-up) / floor = ${idealBeyondNode}`,
       },
+      'ideal Node hook, one sh': {
+        gitProcesses: 4,
+        note: `bench/ideal-hook.mjs one-shell: reads the event, spawns bench/floor.sh alone; (x - node start-up) / floor = ${oneShellBeyondNode}`,
+      },
       'node -e 0': { note: 'one Node start-up' },
       floor: {
         gitProcesses: 4,
         note: 'add -A, write-tree, commit-tree, update-ref (private git dir + index)',
       },
     });
-    bench.facts[`hookAgent${size}`] = { command, beyondNode, idealBeyondNode };
+    bench.facts[`hookAgent${size}`] = { command, beyondNode, idealBeyondNode, oneShellBeyondNode };
     bench.log(
-      `hook-agent @ ${size} files: (hook - node) / floor = ${beyondNode}, (ideal - node) / floor = ${idealBeyondNode}`,
+      `hook-agent @ ${size} files: (x - node) / floor: hook ${beyondNode}, ideal ${idealBeyondNode}, ideal one sh ${oneShellBeyondNode}`,
     );
   }
 }
