@@ -1,11 +1,12 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BudgetRecord } from '../../types/checkpoint.js';
+import type { Identity } from '../../types/config.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import type { StagedChanges } from './capture.js';
-import { decodeMessage, type CheckpointMeta } from './message.js';
+import { decodeMessage, encodeMessage, type CheckpointMeta } from './message.js';
 import type { StoreLocation } from './project-id.js';
 import { LOOSE_OBJECTS_LIMIT, PACKS_LIMIT } from './upkeep.js';
 
@@ -42,8 +43,15 @@ function objectsBytes(count: number, size: number): number {
   return Math.ceil(size + size / 100) + count * (256 + 2 * BLOCK);
 }
 
-/** A commit of ours: the tree id and our message (a label up to 10,000 characters, a few bytes of metadata each). */
-const COMMIT_BYTES = 64 * 1024;
+/**
+ * At least the size of the commit a track writes with `meta` (its message as encodeMessage makes
+ * it, without `uncounted`) by `identity`: the message, the tree line, author and committer lines,
+ * and room for the `uncounted` field.
+ */
+export function commitBytes(meta: CheckpointMeta, identity: Identity): number {
+  const person = Buffer.byteLength(`${identity.name} <${identity.email}> 99999999999 +0000`);
+  return Buffer.byteLength(encodeMessage(meta)) + 2 * person + 1024;
+}
 
 export function budgetFile(location: StoreLocation): string {
   return join(location.dir, 'budget.json');
@@ -83,6 +91,8 @@ export async function uncountedBound(opts: {
   staged: StagedChanges | undefined;
   indexFile: string;
   maxStoreBytes: number;
+  /** At least the size of the commit object the track writes (commitBytes). */
+  commitBytes: number;
 }): Promise<NonNullable<CheckpointMeta['uncounted']> | null> {
   const { budget, latest, staged } = opts;
   if (budget === null || latest === undefined || staged === undefined) return null;
@@ -106,7 +116,7 @@ export async function uncountedBound(opts: {
       before.bytes +
       objectsBytes(staged.paths, staged.bytes) +
       staged.dirs * objectBytes(indexBytes) +
-      objectBytes(COMMIT_BYTES),
+      objectBytes(opts.commitBytes),
   };
   const c = budget.counts;
   const storeBytes = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + indexBytes;

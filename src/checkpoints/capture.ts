@@ -34,8 +34,9 @@ export interface Capture {
   skipped: Skip[];
   /**
    * When the changed paths were staged one by one: how many, their sizes as listed (a symlink or a
-   * vanished file as LINK_BYTES), and how many directories hold them (the root included), which
-   * bounds the objects the capture wrote (budget-count.ts). Absent after add's full pass.
+   * vanished file as LINK_BYTES), and how many directories hold them or a path taken out of the
+   * index (the root included), which bounds the objects the capture wrote (budget-count.ts).
+   * Absent after add's full pass.
    */
   staged?: StagedChanges;
 }
@@ -62,7 +63,8 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
   ]);
   const sizes = new Map<string, number>();
   const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes);
-  await unstagePaths(ctx.repo, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
+  const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
+  await unstagePaths(ctx.repo, unstaged);
   const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
   const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
   // The listing already found every change: stage just those, unless there are so many (a first
@@ -72,7 +74,8 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
     const staged: StagedChanges = {
       paths: changed.length,
       bytes: changed.reduce((sum, p) => sum + (sizes.get(p) ?? LINK_BYTES), 0),
-      dirs: directoriesOf(changed),
+      // write-tree writes a new tree for every directory above a staged or unstaged path.
+      dirs: directoriesOf([...changed, ...unstaged]),
     };
     return { treeId: await writeTree(ctx.repo), skipped, staged };
   }

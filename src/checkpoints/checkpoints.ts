@@ -9,7 +9,7 @@ import type {
   StoreStatus,
   TrackResult,
 } from '../../types/checkpoint.js';
-import { DEFAULT_KEEP } from '../../types/config.js';
+import { DEFAULT_IDENTITY, DEFAULT_KEEP } from '../../types/config.js';
 import { CheckpointNotFoundError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { countObjects, looseObjectBytes } from '../git/checkpoint-repo.js';
@@ -38,7 +38,7 @@ import type { StoreLocation } from './project-id.js';
 import { restoreTo, revertPatches, revertToCheckpoint } from './restore.js';
 import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
 import { CheckpointStore } from './store.js';
-import { dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
+import { commitBytes, dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
 import { gcStore, keepWithinBudget, readUpkeep, storeBytes, thinCheckpoints } from './upkeep.js';
 
@@ -130,20 +130,24 @@ export class Checkpoints {
       return { hash: captured.treeId, ref, skipped, unchanged: true };
     }
     // Whether the budget's count may be left out (budget-count.ts): then the commit carries the bound.
+    const tagged: AgentTag = {
+      ...(opts.session === undefined ? {} : { session: opts.session }),
+      ...(opts.event === undefined ? {} : { event: opts.event }),
+      ...(prompt === undefined ? {} : { prompt }),
+      ...(role === undefined ? {} : { role }),
+    };
     const uncounted = await uncountedBound({
       budget,
       latest,
       staged: captured.staged,
       indexFile: store.repo.indexFile,
       maxStoreBytes: store.maxStoreBytes,
+      commitBytes: commitBytes(
+        { label: label ?? null, createdAt: new Date().toISOString(), kind: 'track', ...tagged },
+        store.repo.identity ?? DEFAULT_IDENTITY,
+      ),
     });
-    const tag: AgentTag = {
-      ...(opts.session === undefined ? {} : { session: opts.session }),
-      ...(opts.event === undefined ? {} : { event: opts.event }),
-      ...(prompt === undefined ? {} : { prompt }),
-      ...(role === undefined ? {} : { role }),
-      ...(uncounted === null ? {} : { uncounted }),
-    };
+    const tag: AgentTag = { ...tagged, ...(uncounted === null ? {} : { uncounted }) };
     const tracking = store.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
     tracking.catch(() => undefined);
     // The budget's count runs beside commit-tree and update-ref: the capture has written every

@@ -77,7 +77,7 @@ describe('budget count left out', () => {
     expect(new Set(processes).size).toBe(1);
   });
 
-  it('the bound holds: the store as counted plus the bound is never below what count-objects says', async () => {
+  it('the bound holds (big files, a path taken out of the index deep down, a long label): the store as counted plus the bound is never below what count-objects says', async () => {
     const ws = repoWithCommit();
     const cp = await openCheckpoints(ws);
     await cp.startSession('baseline');
@@ -85,9 +85,16 @@ describe('budget count left out', () => {
     const counted = JSON.parse(readFileSync(file, 'utf8')) as {
       counts: { loose: number; looseBytes: number };
     };
+    // Deep files the next .gitignore takes out of the index: their directories get new trees too.
+    writeFiles(ws, { 'deep/a/b/c/gone.log': 'log\n', 'deep/a/b/c/kept.txt': 'kept\n' });
+    await cp.track('deep');
+    expect(countState(ws, cp).uncounted).toBeDefined();
     for (let i = 1; i < 6; i += 1) {
       writeFiles(ws, { [`d${i}/e${i}/big.txt`]: 'x'.repeat(10_000 * i), 'README.md': `hello ${i}\n` });
-      await cp.track(`step ${i}`);
+      if (i === 2) writeFiles(ws, { '.gitignore': '*.log\n' });
+      // A label of control characters, each six bytes in the message's JSON.
+      await cp.track(i === 3 ? '\u0001'.repeat(20_000) : `step ${i}`);
+      expect(countState(ws, cp).uncounted).toBeDefined();
       const bound = countState(ws, cp).uncounted as { loose: number; bytes: number };
       const now = git(ws, [`--git-dir=${cp.location.gitDir}`, 'count-objects', '-v']);
       const value = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(now)?.[1]);
@@ -148,9 +155,10 @@ describe('budget count left out', () => {
     expect(s.countedAt).toBe(s.latest);
   });
 
+  // One tool's bound alone (two blobs, two trees, the commit, in whole blocks) is over 40 KiB.
   it('a budget the bound could reach: every track counts (and prunes as before)', async () => {
     const ws = repoWithCommit();
-    const cp = await openCheckpoints(ws, { maxStoreBytes: 64 * 1024 });
+    const cp = await openCheckpoints(ws, { maxStoreBytes: 40 * 1024 });
     await cp.startSession('baseline');
     for (let i = 1; i < 4; i += 1) {
       await step(ws, cp, i);
