@@ -3,7 +3,9 @@
 # (the order swapped every round), each with its own home, one Codex PostToolUse event per run on
 # one 1,000-file repository (one new and one changed file each time). Per run it prints the wall
 # and CPU time of the whole process tree (/usr/bin/time: node and every git it waited for) and the
-# number of git processes (a tracing `git` wrapper first on PATH).
+# number of git processes (a tracing `git` wrapper first on PATH); the summary gives the median and
+# the most per event (the budget's count runs on one event in 20: src/checkpoints/budget-count.ts;
+# the first round may still probe the workspace: probe.json).
 #
 #   bench/hook-paired.sh BEFORE_BIN AFTER_BIN [ROUNDS]
 #
@@ -43,6 +45,7 @@ for i in $(seq 1 "$rounds"); do
       /usr/bin/time -f "%e %U %S" -o "$work/time" node "${!n}" hook codex > /dev/null
     echo "$n $(cat "$work/time") $(wc -l < "$work/trace")"
   done
-done | awk '{print} {w[$1]=w[$1]" "$2; c[$1]=c[$1]" "($3+$4); g[$1]=$5}
+done | awk '{print} {w[$1]=w[$1]" "$2; c[$1]=c[$1]" "($3+$4); g[$1]=g[$1]" "$5}
   function med(s,  a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }; return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-  END { for (n in w) printf "%s: median wall %.3f s, median cpu %.3f s, git processes %d\n", n, med(w[n]), med(c[n]), g[n] }'
+  function most(s,  a, n, i, m) { n = split(s, a, " "); m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
+  END { for (n in w) printf "%s: median wall %.3f s, median cpu %.3f s, git processes median %d, most %d\n", n, med(w[n]), med(c[n]), med(g[n]), most(g[n]) }'

@@ -121,6 +121,26 @@ export const UpkeepRecord = z.object({
 });
 export type UpkeepRecord = z.infer<typeof UpkeepRecord>;
 
+/** `git count-objects -v` as src/git/parsers/count-objects.ts reads it; sizes in bytes. */
+const ObjectCountsRecord = z.object({
+  loose: z.int().check(z.nonnegative()),
+  looseBytes: z.int().check(z.nonnegative()),
+  packs: z.int().check(z.nonnegative()),
+  packBytes: z.int().check(z.nonnegative()),
+  garbageBytes: z.int().check(z.nonnegative()),
+});
+
+/**
+ * `<store>/budget.json`: the objects the store held (an upper bound) once the checkpoint `countedAt`
+ * (a commit id) was made, counted by its track; valid only until an operation other than a track
+ * takes the store lock (src/checkpoints/budget-count.ts).
+ */
+export const BudgetRecord = z.object({
+  countedAt: z.string().check(z.regex(/^[0-9a-f]{40,64}$/)),
+  counts: ObjectCountsRecord,
+});
+export type BudgetRecord = z.infer<typeof BudgetRecord>;
+
 /** One entry's identity (src/fs/stamps.ts) when a cached answer was derived from it. */
 const StampRecord = z.object({ path: z.string(), sig: z.string() });
 

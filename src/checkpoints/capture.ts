@@ -32,7 +32,23 @@ export interface CaptureContext {
 export interface Capture {
   treeId: string;
   skipped: Skip[];
+  /**
+   * When the changed paths were staged one by one: how many, their sizes as listed (a symlink or a
+   * vanished file as LINK_BYTES), and how many directories hold them or a path taken out of the
+   * index (the root included), which bounds the objects the capture wrote (budget-count.ts).
+   * Absent after add's full pass.
+   */
+  staged?: StagedChanges;
 }
+
+export interface StagedChanges {
+  paths: number;
+  bytes: number;
+  dirs: number;
+}
+
+/** At most what a symlink's blob holds (its target, PATH_MAX); a deleted file adds no blob. */
+const LINK_BYTES = 4096;
 
 /**
  * Captures everything the ignore rules do not exclude, except our home, nested repositories,
@@ -45,16 +61,35 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
     listCaptureCandidates(ctx.repo, ctx.excluded),
     listIgnoredTracked(ctx.repo),
   ]);
-  const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes);
-  await unstagePaths(ctx.repo, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
+  const sizes = new Map<string, number>();
+  const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes);
+  const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
+  await unstagePaths(ctx.repo, unstaged);
   const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
   const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
   // The listing already found every change: stage just those, unless there are so many (a first
   // capture) that add's parallel pass is faster, or the shape of the tree changed.
-  if (changed.length <= FEW_CHANGES && !(await unusualShapes(ctx.root, changed)))
+  if (changed.length <= FEW_CHANGES && !(await unusualShapes(ctx.root, changed))) {
     await stagePaths(ctx.repo, changed);
-  else await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
+    const staged: StagedChanges = {
+      paths: changed.length,
+      bytes: changed.reduce((sum, p) => sum + (sizes.get(p) ?? LINK_BYTES), 0),
+      // write-tree writes a new tree for every directory above a staged or unstaged path.
+      dirs: directoriesOf([...changed, ...unstaged]),
+    };
+    return { treeId: await writeTree(ctx.repo), skipped, staged };
+  }
+  await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
+}
+
+/** How many directories hold `paths` (git paths), each counted once, the root included. */
+function directoriesOf(paths: readonly string[]): number {
+  const dirs = new Set<string>(['']);
+  for (const path of paths)
+    for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1))
+      dirs.add(path.slice(0, at));
+  return dirs.size;
 }
 
 /**

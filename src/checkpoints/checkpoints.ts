@@ -9,10 +9,11 @@ import type {
   StoreStatus,
   TrackResult,
 } from '../../types/checkpoint.js';
-import { DEFAULT_KEEP } from '../../types/config.js';
+import { DEFAULT_IDENTITY, DEFAULT_KEEP } from '../../types/config.js';
 import { CheckpointNotFoundError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
 import { countObjects, looseObjectBytes } from '../git/checkpoint-repo.js';
+import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { listRefRecords } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { diffBytesSince, diffFullBetween, patchSince } from './compare.js';
@@ -37,6 +38,7 @@ import type { StoreLocation } from './project-id.js';
 import { restoreTo, revertPatches, revertToCheckpoint } from './restore.js';
 import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
 import { CheckpointStore } from './store.js';
+import { commitBytes, dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
 import { gcStore, keepWithinBudget, readUpkeep, storeBytes, thinCheckpoints } from './upkeep.js';
 
@@ -94,66 +96,106 @@ export class Checkpoints {
    */
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
     const store = this.store;
-    return store.locked('checkpoint track', async () => {
-      // One read of the refs (the markers; the checkpoints too when a prompt is numbered) gives the
-      // prompt number, latest's tree and whether there is a baseline. It does not touch what the
-      // capture writes (the index, objects), so it runs beside it: an agent hook feels every process.
-      const numbered = opts.beforePrompt === true && opts.session !== undefined;
-      const [records, captured] = await Promise.all([
-        listRefRecords(store.repo, numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX]),
-        store.capture(),
-      ]);
-      if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
-      const latestTree = records.find((r) => r.ref === LATEST_REF)?.tree ?? null;
-      const prompt = numbered ? nextPromptOf(records, opts.session as string) : undefined;
-      const role = roleOf(opts);
-      const tag: AgentTag = {
-        ...(opts.session === undefined ? {} : { session: opts.session }),
-        ...(opts.event === undefined ? {} : { event: opts.event }),
-        ...(prompt === undefined ? {} : { prompt }),
-        ...(role === undefined ? {} : { role }),
-      };
-      if (opts.unlessUnchanged && captured.treeId === latestTree) {
-        const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
-        const skipped = captured.skipped.map((s) => store.skippedFile(s));
-        return { hash: captured.treeId, ref, skipped, unchanged: true };
-      }
-      // The budget's count runs beside commit-tree and update-ref: the capture has written every
-      // object but the commit, which is then added by its own size (an upper bound if the count saw
-      // it too). One step fewer for an agent hook, which feels every process.
-      const counting = countObjects(store.repo);
-      counting.catch(() => undefined);
-      const t = await store
-        .trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured)
-        .catch(async (error: unknown) => {
-          await counting.catch(() => undefined);
-          throw error;
-        });
-      await store.saveProbe();
-      // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook:
-      // it deletes refs only, so the count still holds.
-      const upkeep = async () => {
-        const [counts, commitBytes] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
-        if (role !== 'change') await thinCheckpoints(store.repo, store.keep);
-        const withCommit = {
-          ...counts,
-          loose: counts.loose + 1,
-          looseBytes: counts.looseBytes + commitBytes,
-        };
-        await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit);
-      };
-      const upkeepError = await upkeep().then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      return {
-        hash: t.hash,
-        ref: t.ref,
-        skipped: t.skipped,
-        ...(prompt === undefined ? {} : { prompt }),
-        ...(upkeepError === undefined ? {} : { upkeepError }),
-      };
+    return store.locked('checkpoint track', () =>
+      this.trackLocked(label, opts).catch(async (error: unknown) => {
+        // A track that failed may have written objects that no bound covers: the next track counts.
+        await dropBudget(store.location).catch(() => undefined);
+        throw error;
+      }),
+    );
+  }
+
+  /** track() once the lock is held. */
+  private async trackLocked(label: string | undefined, opts: TrackOptions): Promise<TrackOutcome> {
+    const store = this.store;
+    // One read of the refs (the markers; the checkpoints too when a prompt is numbered) gives the
+    // prompt number, latest's tree and whether there is a baseline. It does not touch what the
+    // capture writes (the index, objects), so it runs beside it: an agent hook feels every process.
+    // The capture is started first: each spawn holds up the next, and its listing leads the
+    // longest chain of processes.
+    const numbered = opts.beforePrompt === true && opts.session !== undefined;
+    const capturing = store.capture({ forTrack: true });
+    const reading = listRefRecords(
+      store.repo,
+      numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX],
+    );
+    const [records, captured, budget] = await Promise.all([reading, capturing, readBudget(store.location)]);
+    if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
+    const latest = records.find((r) => r.ref === LATEST_REF);
+    const prompt = numbered ? nextPromptOf(records, opts.session as string) : undefined;
+    const role = roleOf(opts);
+    if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
+      const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
+      const skipped = captured.skipped.map((s) => store.skippedFile(s));
+      return { hash: captured.treeId, ref, skipped, unchanged: true };
+    }
+    // Whether the budget's count may be left out (budget-count.ts): then the commit carries the bound.
+    const tagged: AgentTag = {
+      ...(opts.session === undefined ? {} : { session: opts.session }),
+      ...(opts.event === undefined ? {} : { event: opts.event }),
+      ...(prompt === undefined ? {} : { prompt }),
+      ...(role === undefined ? {} : { role }),
+    };
+    const uncounted = await uncountedBound({
+      budget,
+      latest,
+      staged: captured.staged,
+      indexFile: store.repo.indexFile,
+      maxStoreBytes: store.maxStoreBytes,
+      commitBytes: commitBytes(
+        { label: label ?? null, createdAt: new Date().toISOString(), kind: 'track', ...tagged },
+        store.repo.identity ?? DEFAULT_IDENTITY,
+      ),
     });
+    const tag: AgentTag = { ...tagged, ...(uncounted === null ? {} : { uncounted }) };
+    const tracking = store.trackLocked(label ?? null, 'track', opts.baseline === true, tag, captured);
+    tracking.catch(() => undefined);
+    // The budget's count runs beside commit-tree and update-ref: the capture has written every
+    // object but the commit, which is then added by its own size (an upper bound if the count saw
+    // it too). One step fewer for an agent hook, which feels every process. It is started once
+    // commit-tree has been (setImmediate runs after the microtasks that lead to its spawn): a
+    // spawn blocks this thread for a while, and commit-tree leads the longer chain.
+    let counting: Promise<ObjectCounts> | null = null;
+    if (uncounted === null) {
+      await new Promise((resolve) => setImmediate(resolve));
+      counting = countObjects(store.repo);
+      counting.catch(() => undefined);
+    }
+    const t = await tracking.catch(async (error: unknown) => {
+      await counting?.catch(() => undefined);
+      throw error;
+    });
+    await store.saveProbe();
+    // Thinning once per prompt (not after every tool) bounds the count at no cost to a tool's hook:
+    // it deletes refs only, so the count still holds.
+    const upkeep = async () => {
+      if (role !== 'change') await thinCheckpoints(store.repo, store.keep);
+      if (counting === null) return;
+      const [counts, commitBytes] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
+      const withCommit = {
+        ...counts,
+        loose: counts.loose + 1,
+        looseBytes: counts.looseBytes + commitBytes,
+      };
+      // A count that upkeep made stale (it packed or pruned) is not kept: the next track counts.
+      if (await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit))
+        await dropBudget(store.location);
+      else await saveBudget(store.location, t.commit, withCommit);
+    };
+    const upkeepError = await upkeep().then(
+      () => undefined,
+      async (error: unknown) => {
+        await dropBudget(store.location).catch(() => undefined);
+        return error;
+      },
+    );
+    return {
+      hash: t.hash,
+      ref: t.ref,
+      skipped: t.skipped,
+      ...(prompt === undefined ? {} : { prompt }),
+      ...(upkeepError === undefined ? {} : { upkeepError }),
+    };
   }
 
   /**
@@ -300,9 +342,11 @@ export class Checkpoints {
     if (!(await this.store.exists())) {
       return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
     }
-    return this.store.locked('checkpoint gc', () =>
-      gcStore(this.store.repo, this.store.location, keep, pruneAge),
-    );
+    return this.store.locked('checkpoint gc', async () => {
+      // gc repacks: the budget's count no longer holds (budget-count.ts).
+      await dropBudget(this.store.location);
+      return gcStore(this.store.repo, this.store.location, keep, pruneAge);
+    });
   }
 
   /** The earlier name of gc(). */

@@ -15,11 +15,23 @@ export const CheckpointMeta = z.object({
   prompt: z.optional(z.int().check(z.positive())),
   /** What the checkpoint is to its session (absent on records made before roles were kept). */
   role: z.optional(CheckpointRole),
+  /**
+   * Set when the track did not count the store's objects: what the tracks since the count at commit
+   * `since` may have added at most (src/checkpoints/budget-count.ts).
+   */
+  uncounted: z.optional(
+    z.object({
+      since: z.string(),
+      events: z.int().check(z.positive()),
+      loose: z.int().check(z.nonnegative()),
+      bytes: z.int().check(z.nonnegative()),
+    }),
+  ),
 });
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 
 /** What an agent hook records about a checkpoint (see CheckpointMeta). */
-export type AgentTag = Pick<CheckpointMeta, 'session' | 'event' | 'prompt' | 'role'>;
+export type AgentTag = Pick<CheckpointMeta, 'session' | 'event' | 'prompt' | 'role' | 'uncounted'>;
 
 export const CHECKPOINT_REF_PREFIX = 'refs/checkpoints/';
 export const META_REF_PREFIX = 'refs/checkpoints-meta/';

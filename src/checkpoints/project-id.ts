@@ -11,6 +11,7 @@ import { join } from 'node:path';
  *       store.json   { workspace, projectId, createdAt }, written last when the store is created
  *       upkeep.json  what automatic packing and pruning did last (upkeep.ts)
  *       probe.json   what git said about the workspace, with the stamps that keep it true (probe-cache.ts)
+ *       budget.json  the last object count of a track and its commit, while it holds (budget-count.ts)
  *       lock         cross-process lock serialising every operation that writes the store
  *       tmp/         temporary indexes used while writing files back
  *

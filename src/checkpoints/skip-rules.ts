@@ -20,11 +20,14 @@ const STAT_BATCH = 64;
  * Decides what the capture skips: nested repositories (git reports them, it does not enter them),
  * entries git cannot read (FIFOs, sockets, devices, unreadable files) and regular files above `maxBytes` among the new and changed files git listed. Only those
  * candidates are stat'ed, never the whole tree. A file that vanished since the listing is ignored.
+ * The sizes seen go into `sizes` (what a capture may add to the store: budget-count.ts).
  */
 export async function findSkipped(
   root: string,
   listing: CandidateListing,
   maxBytes: number,
+  /** Filled with the size of every regular file among the candidates. */
+  sizes?: Map<string, number>,
 ): Promise<Skip[]> {
   const skipped: Skip[] = listing.nestedRepos.map((path) => ({
     path,
@@ -42,6 +45,7 @@ export async function findSkipped(
     batch.forEach((c, k) => {
       const shape = shapes[k];
       if (shape === undefined || shape === null) return;
+      if (typeof shape === 'number') sizes?.set(c.path, shape);
       if (shape === 'unreadable')
         skipped.push({ path: c.path, reason: 'unreadable', size: null, indexed: c.indexed });
       else if (shape > maxBytes)

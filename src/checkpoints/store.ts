@@ -25,6 +25,7 @@ import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.
 import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
+import { dropBudget } from './budget-count.js';
 import { captureWorkspace, type Capture } from './capture.js';
 import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
 import type { CheckpointsOptions } from './options.js';
@@ -159,7 +160,12 @@ export class CheckpointStore {
   /** Runs `fn` holding the store lock, creating the store first if needed. */
   locked<T>(purpose: string, fn: () => Promise<T>): Promise<T> {
     return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-      await repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs);
+      const recovered = lock.recovered !== null;
+      await Promise.all([
+        repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
+        // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
+        recovered ? dropBudget(this.location) : undefined,
+      ]);
       await this.ensureStore();
       return fn();
     });
@@ -169,8 +175,13 @@ export class CheckpointStore {
     return (await readStoredWorkspace(this.location.metaFile)) === this.workspace;
   }
 
-  /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
-  capture(): Promise<Capture> {
+  /**
+   * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
+   * that only a track accounts for (`forTrack`): any other drops the budget's count first
+   * (budget-count.ts), so that the next track counts.
+   */
+  async capture(opts: { forTrack?: boolean } = {}): Promise<Capture> {
+    if (opts.forTrack !== true) await dropBudget(this.location);
     return captureWorkspace({
       root: this.workspace,
       repo: this.repo,
@@ -276,10 +287,11 @@ export class CheckpointStore {
    * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
    */
   private async mirrorUserExcludes(): Promise<void> {
-    const wanted =
-      this.userExcludes === null ? '' : await readFile(this.userExcludes, 'utf8').catch(() => '');
     const target = join(this.location.gitDir, 'info', 'exclude');
-    const have = await readFile(target, 'utf8').catch(() => null);
+    const [wanted, have] = await Promise.all([
+      this.userExcludes === null ? '' : readFile(this.userExcludes, 'utf8').catch(() => ''),
+      readFile(target, 'utf8').catch(() => null),
+    ]);
     if (have !== wanted) await writeFileAtomic(target, wanted);
   }
 }

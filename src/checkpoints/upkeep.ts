@@ -97,16 +97,20 @@ export async function repairOnAcquire(
   recovered: boolean,
   staleIndexLockMs: number,
 ): Promise<void> {
+  const sweeps = () => [
+    sweepTempFiles(dirname(location.metaFile)),
+    sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
+    sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME }),
+  ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
     await rm(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
+    await Promise.all(sweeps());
   } else {
-    await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
+    // Different files and directories each: run together, as every agent hook pays for them.
+    await Promise.all([removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs), ...sweeps()]);
   }
-  await sweepTempFiles(dirname(location.metaFile));
-  await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
-  await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
 }
 
 /**
@@ -116,7 +120,7 @@ export async function repairOnAcquire(
  */
 export const LOOSE_OBJECTS_LIMIT = 1000;
 /** git's `gc.autoPackLimit`: past this many packs, they are repacked into one (with deltas across them). */
-const PACKS_LIMIT = 50;
+export const PACKS_LIMIT = 50;
 /** Pruning goes down to this share of the budget, so that a store at its budget is not pruned (and gc'd) at every checkpoint. */
 const PRUNE_TARGET = 0.8;
 /** Prune events kept in upkeep.json, newest first. */
@@ -138,26 +142,30 @@ export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Pr
  * of them per round, each round followed by a gc that drops their objects, until it is down to
  * PRUNE_TARGET of the budget or only protected checkpoints are left. What it did goes to upkeep.json. The caller holds the lock.
  * `counted`: a count taken since the last object was written, or one that covers those written
- * after it (an upper bound is enough: see track); default: one taken now.
+ * after it (an upper bound is enough: see track); default: one taken now. Returns whether it
+ * packed or pruned anything (then `counted` no longer holds).
  */
 export async function keepWithinBudget(
   repo: CheckpointRepo,
   location: StoreLocation,
   maxStoreBytes: number,
   counted?: ObjectCounts,
-): Promise<void> {
+): Promise<boolean> {
   let counts = counted ?? (await countObjects(repo));
+  let changed = false;
   if (counts.packs >= PACKS_LIMIT) {
+    changed = true;
     await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
     await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
     counts = await countObjects(repo);
   } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+    changed = true;
     await withSweep(location, () => packLooseObjects(repo));
     await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: new Date().toISOString() }));
     counts = await countObjects(repo);
   }
   const before = await storeBytes(repo, counts);
-  if (before <= maxStoreBytes) return;
+  if (before <= maxStoreBytes) return changed;
   let after = before;
   const removed: PruneEvent['removed'] = [];
   while (after > maxStoreBytes * PRUNE_TARGET) {
@@ -189,6 +197,7 @@ export async function keepWithinBudget(
     lastPackedAt: new Date().toISOString(),
     pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY),
   }));
+  return true;
 }
 
 /** What automatic upkeep recorded; an absent or unreadable file is an empty record. */

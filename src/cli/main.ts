@@ -3,7 +3,7 @@
  * its result and map every failure to a code. Kept light (no library import at the top): in the
  * bundle (scripts/bundle.mjs), a module's top-level code runs only when a command imports it.
  */
-import { createReadStream, writeSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_GROUPS } from './groups.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
@@ -18,6 +18,7 @@ import {
   type CommandResult,
   type GlobalValues,
 } from './spec.js';
+import { onStdoutError, stdoutStream, writeShort } from './stdout.js';
 import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
 
@@ -26,10 +27,11 @@ async function main(argv: string[]): Promise<number> {
   const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   const json = options.includes('--json');
   const { words, rest } = findCommand(argv);
-  // `--version` alone writes with writeShort and never makes process.stdout.
-  if (words.length > 0 || !(options.includes('--version') || options.includes('-V')))
-    process.stdout.on('error', onStdoutError);
   const name = words.join(' ');
+  // `--version` alone and an agent's hook write with writeShort and never make process.stdout.
+  const agentHook = words[0] === 'hook' && COMMAND_NAMES.includes(name) && !HOOK_SETUP.includes(name);
+  if (!agentHook && (words.length > 0 || !(options.includes('--version') || options.includes('-V'))))
+    process.stdout.on('error', onStdoutError);
   try {
     if (words.length === 0 || (COMMAND_GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
       return await withoutCommand(name, options, argv.length === 0, json);
@@ -51,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     return 'exitCode' in result ? (result.exitCode ?? 0) : 0;
   } catch (error) {
     // A hook never fails its agent, not even with a bad option or config file.
-    if (words[0] === 'hook' && COMMAND_NAMES.includes(name) && !HOOK_SETUP.includes(name))
+    if (agentHook)
       return (await import('./commands/hook.js')).hookCommandFailed(
         error,
         optionValue(options, '--home'),
@@ -135,7 +137,7 @@ async function programHelp(group: string): Promise<string> {
 
 /** With --json, stdout is one JSON document here too: `{ "help": TEXT }`. */
 function printHelp(text: string, json: boolean): number {
-  process.stdout.write(json ? `${JSON.stringify({ help: text })}\n` : `${noWorkflowCommands(text)}\n`);
+  stdoutStream().write(json ? `${JSON.stringify({ help: text })}\n` : `${noWorkflowCommands(text)}\n`);
   return 0;
 }
 
@@ -143,23 +145,6 @@ function printHelp(text: string, json: boolean): number {
 function printVersion(json: boolean): number {
   writeShort(json ? `${JSON.stringify({ version: packageVersion() })}\n` : `${packageVersion()}\n`);
   return 0;
-}
-
-/**
- * A few bytes to stdout without making process.stdout: its stream costs about a tenth of a bare
- * Node start-up (measured with --version). A closed pipe is ignored, as onStdoutError does; a
- * descriptor that would block (a non-blocking pipe that is full) gets the rest through the stream.
- */
-function writeShort(text: string): void {
-  const bytes = Buffer.from(text);
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(1, bytes, done);
-  } catch (error) {
-    if (isClosedPipe(error)) return;
-    if (process.stdout.listenerCount('error') === 0) process.stdout.on('error', onStdoutError);
-    process.stdout.write(bytes.subarray(done));
-  }
 }
 
 async function emit(result: CommandResult, json: boolean): Promise<void> {
@@ -189,15 +174,6 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
-}
-
-/** Without a listener, a failed write to stdout crashes the process with a stack trace. */
-function onStdoutError(error: NodeJS.ErrnoException): void {
-  if (isClosedPipe(error)) return;
-  process.stderr.write(
-    `${PROGRAM}: WRITE_FAILED: could not write the output (${error.code ?? error.message})\n`,
-  );
-  process.exitCode = 1;
 }
 
 function fail(error: unknown, json: boolean): number {

@@ -3,6 +3,7 @@ import type { HookOutcome } from '../../types/hooks.js';
 import { Checkpoints } from '../checkpoints/index.js';
 import { isAgentgateError } from '../errors.js';
 import { resolveSettings, type Settings } from '../store/config.js';
+import { saveParsedConfig } from '../store/config-cache.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { withinBudget } from './budget.js';
 import { appendHookLog } from './log.js';
@@ -106,6 +107,8 @@ async function checkpointFor(event: AgentEvent, opts: AgentHookOptions): Promise
       message: `checkpoint skipped: not done within hooks.timeoutMs (${budget} ms) in ${event.workspace}; raise hooks.timeoutMs in config.yaml for a very large workspace`,
     };
   const t = run.value;
+  // The next event's hook reads the config without the yaml parser (config-cache.ts).
+  await saveParsedConfig();
   const parts = [
     t.unchanged
       ? `unchanged since latest checkpoint ${t.hash.slice(0, 12)}`

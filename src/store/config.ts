@@ -18,6 +18,7 @@ import {
 import { ConfigInvalidError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from '../fs/lock.js';
+import { parseConfigCached } from './config-cache.js';
 import { layout } from './paths.js';
 
 /** Everything the services need, with every default applied and every path absolute. */
@@ -127,9 +128,8 @@ async function readConfig(opts: LoadConfigOptions): Promise<{ config: Config; fi
       details: { path: file, issues: [{ key: null, problem }] },
     });
   }
-  // The yaml parser is a sixth of the CLI's code and most runs have no config file: load it now.
-  const { parseConfig } = await import('./config-parse.js');
-  const config = parseConfig(file, text);
+  // Parsed by the yaml parser only when the text is not the one an agent hook cached (config-cache.ts).
+  const config = await parseConfigCached(resolve(opts.home), file, text);
   if (config.artifactsDir !== undefined) config.artifactsDir = expandPath(dirname(file), config.artifactsDir);
   return { config, file };
 }

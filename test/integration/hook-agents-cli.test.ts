@@ -3,11 +3,12 @@
  * must read to carry on (Gemini `{}`, Cline `{"cancel": false}`, Cursor `{"continue":true}` for a
  * prompt), or nothing, even for bad input and a bad option.
  */
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { HOOK_AGENTS, type HookAgent } from '../../types/hook-agents.js';
 import { agentEvent, eventOfFixture } from '../helpers/agent-hooks.js';
 import { treeState } from '../helpers/checkpoints.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const PROMPT: Readonly<Record<HookAgent, [string, string]>> = {
@@ -97,5 +98,24 @@ describe('hook CLI across agents', () => {
     const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env: { AGENTGATE_HOME: home } });
     expect(list.json()).toEqual([expect.objectContaining({ event: 'sessionStart' })]);
     expect(runCli(['hook', 'copilot', '--help']).stdout).toMatch(/--event NAME/);
+  });
+
+  it('an agent that closed its end of stdout: the answer is dropped, the hook exits 0 with nothing on stderr and the checkpoint is kept', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-agents-cli-');
+    const child = spawn(process.execPath, [CLI, 'hook', 'gemini'], {
+      cwd: ws,
+      env: { ...process.env, AGENTGATE_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    // Closed before the hook has even loaded: its answer ({}) meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end(agentEvent('gemini', 'BeforeAgent', ws));
+    expect([await closed, stderr]).toEqual([0, '']);
+    const list = runCli(['checkpoint', 'list', '--json', '-C', ws], { env: { AGENTGATE_HOME: home } });
+    expect(list.json()).toEqual([expect.objectContaining({ prompt: 1 })]);
   });
 });

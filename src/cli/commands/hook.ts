@@ -5,6 +5,7 @@ import { ADAPTERS, logOutcome, runEventHook } from '../../hooks/index.js';
 import { resolveHome } from '../../store/paths.js';
 import { printable } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
+import { writeShort } from '../stdout.js';
 
 /** A larger event is not read (agents' events are far smaller, even with a pasted file). */
 const MAX_EVENT_BYTES = 64 * 1024 * 1024;
@@ -70,7 +71,8 @@ function agentCommand(agent: HookAgent): Command {
         event,
       });
       report(outcome);
-      if (outcome.answer !== '') process.stdout.write(`${outcome.answer}\n`);
+      // Not through process.stdout: making its stream costs more than the few bytes (stdout.ts).
+      if (outcome.answer !== '') writeShort(`${outcome.answer}\n`);
       return { silent: true, exitCode: 0 };
     },
   });
@@ -135,7 +137,7 @@ export async function hookCommandFailed(
   );
   process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}\n`);
   const answer = ADAPTERS[agent].answer(undefined);
-  if (answer !== '') process.stdout.write(`${answer}\n`);
+  if (answer !== '') writeShort(`${answer}\n`);
   return 0;
 }
 

@@ -1,0 +1,85 @@
+/**
+ * How an agent's hook reads its event and answers (issue 28 item 7): the answer is written
+ * straight to fd 1, so that an event never makes process.stdout (its stream costs start-up every
+ * event would pay); the event is read whole from a pipe or a file, and the budget holds for an
+ * agent that never closes stdin. (stdin stays a stream: a read of fd 0 outside it cannot be
+ * cancelled, and would keep the process alive until the agent closes stdin.)
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CheckpointEntry } from '../../types/checkpoint.js';
+import { agentEvent } from '../helpers/agent-hooks.js';
+import { CLI, runCli } from '../helpers/cli.js';
+import { repoWithCommit, tempDir } from '../helpers/repo.js';
+
+function list(ws: string, home: string): CheckpointEntry[] {
+  return runCli(['checkpoint', 'list', '--json', '-C', ws], {
+    env: { AGENTGATE_HOME: home },
+  }).json() as CheckpointEntry[];
+}
+
+function logOf(home: string): string {
+  return readFileSync(join(home, 'logs', 'hooks.log'), 'utf8');
+}
+
+describe('hook stdin and stdout', () => {
+  it('a Gemini event on a pipe: answered ({}) and recorded without making process.stdout', () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-stdin-');
+    const dir = tempDir('agentgate-hook-stdin-spy-');
+    const made = join(dir, 'made.txt');
+    const preload = join(dir, 'spy.cjs');
+    // Records whether the CLI called the getter that makes process.stdout, when it exits.
+    writeFileSync(
+      preload,
+      `let used = 'no';
+const d = Object.getOwnPropertyDescriptor(process, 'stdout');
+Object.defineProperty(process, 'stdout', { configurable: true, enumerable: d.enumerable, get() { used = 'yes'; return d.get.call(process); } });
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(made)}, used));`,
+    );
+    const res = spawnSync(process.execPath, ['--require', preload, CLI, 'hook', 'gemini'], {
+      input: agentEvent('gemini', 'BeforeAgent', ws),
+      env: { ...process.env, AGENTGATE_HOME: home },
+      encoding: 'utf8',
+    });
+    expect([res.status, res.stdout, res.stderr]).toEqual([0, '{}\n', '']);
+    expect(readFileSync(made, 'utf8')).toBe('no');
+    expect(list(ws, home)).toEqual([expect.objectContaining({ prompt: 1 })]);
+  });
+
+  it('an event in a file on stdin (`< event.json`) is read whole and recorded', () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-stdin-');
+    const file = join(tempDir('agentgate-hook-stdin-event-'), 'event.json');
+    writeFileSync(file, agentEvent('codex', 'UserPromptSubmit', ws));
+    const res = spawnSync('sh', ['-c', '"$0" "$1" hook codex < "$2"', process.execPath, CLI, file], {
+      env: { ...process.env, AGENTGATE_HOME: home },
+      encoding: 'utf8',
+    });
+    expect([res.status, res.stdout, res.stderr]).toEqual([0, '', '']);
+    expect(list(ws, home)).toEqual([expect.objectContaining({ prompt: 1, event: 'UserPromptSubmit' })]);
+  });
+
+  it('an agent that never closes stdin: the hook gives up at hooks.timeoutMs, logs why and exits 0 while stdin is still open', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-stdin-');
+    writeFileSync(join(home, 'config.yaml'), 'hooks:\n  timeoutMs: 300\n');
+    const child = spawn(process.execPath, [CLI, 'hook', 'codex'], {
+      cwd: ws,
+      env: { ...process.env, AGENTGATE_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write(agentEvent('codex', 'UserPromptSubmit', ws).slice(0, 20));
+    const status = await closed;
+    child.stdin.destroy();
+    expect(status).toBe(0);
+    expect(stderr).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs \(300 ms\)/);
+    expect(logOf(home)).toMatch(/invalid: no complete event on stdin within hooks\.timeoutMs/);
+    expect(list(ws, home)).toEqual([]);
+  });
+});
