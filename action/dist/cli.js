@@ -4191,7 +4191,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve22) => setTimeout(resolve22, LOCK_SETTLE_MS));
+    await new Promise((resolve23) => setTimeout(resolve23, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
@@ -4377,6 +4377,7 @@ var init_hardening = __esm({
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { readFile as readFile3 } from "node:fs/promises";
+import { once } from "node:events";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 async function runGit(opts, args, run = {}) {
@@ -4449,11 +4450,12 @@ async function spawnGit(opts, args, run, consume) {
   });
   if (child.stdin) {
     child.stdin.on("error", () => void 0);
-    child.stdin.end(run.input);
+    if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
+    else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve22, reject) => {
+  const exited = new Promise((resolve23, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve22(code2 ?? -1));
+    child.once("close", (code2) => resolve23(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -4492,6 +4494,17 @@ async function spawnGit(opts, args, run, consume) {
     throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
   }
   return exitCode;
+}
+async function feed(stdin, input) {
+  try {
+    for await (const chunk of input) {
+      if (stdin.destroyed) break;
+      if (!stdin.write(chunk)) await Promise.race([once(stdin, "drain"), once(stdin, "close")]);
+    }
+  } catch {
+  } finally {
+    stdin.end();
+  }
 }
 function userSafeDirectories() {
   safeDirectoryConfig ??= (async () => {
@@ -5797,33 +5810,30 @@ var init_diff_stdin = __esm({
 });
 
 // src/git/parsers/blame-porcelain.ts
-function parseBlamePorcelain(buf) {
-  const text = buf.toString("latin1");
-  const out = [];
-  const names2 = /* @__PURE__ */ new Map();
-  let pending = null;
-  let pos = 0;
-  while (pos < text.length) {
-    let eol = text.indexOf("\n", pos);
-    if (eol < 0) eol = text.length;
-    const content = pending !== null && text.charCodeAt(pos) === 9;
-    const line = content ? "	" : text.slice(pos, eol);
-    pos = eol + 1;
-    if (pending === null) {
-      const m = LINE_HEADER.exec(line);
-      if (!m) throw unparseable("blame --porcelain", "expected a line header", line);
-      pending = { commit: m[1], origLine: Number(m[2]), finalLine: Number(m[3]) };
-    } else if (line.startsWith("	")) {
-      const filename = names2.get(pending.commit);
-      if (filename === void 0) throw unparseable("blame --porcelain", `no filename for ${pending.commit}`);
-      out.push({ ...pending, filename });
-      pending = null;
-    } else if (line.startsWith("filename ")) {
-      names2.set(pending.commit, unquotePath(line.slice(9)));
-    }
+function lineHeader(text, start, end) {
+  let i = start;
+  while (i < end && isLowerHex(text.charCodeAt(i))) i++;
+  const idLength = i - start;
+  if (idLength !== 40 && idLength !== 64 || text.charCodeAt(i) !== SPACE) return null;
+  const numbers = [];
+  while (i < end && numbers.length < 3) {
+    if (text.charCodeAt(i) !== SPACE) return null;
+    let n = 0;
+    const from = ++i;
+    for (let c = text.charCodeAt(i); c >= 48 && c <= 57 && i < end; c = text.charCodeAt(++i))
+      n = n * 10 + (c - 48);
+    if (i === from) return null;
+    numbers.push(n);
   }
-  if (pending !== null) throw unparseable("blame --porcelain", "output ends inside a line");
-  return out;
+  if (i !== end || numbers.length < 2) return null;
+  return {
+    commit: text.slice(start, start + idLength),
+    origLine: numbers[0],
+    finalLine: numbers[1]
+  };
+}
+function isLowerHex(c) {
+  return c >= 48 && c <= 57 || c >= 97 && c <= 102;
 }
 function unquotePath(field) {
   if (!field.startsWith('"')) return decodeBytes(Buffer.from(field, "latin1"));
@@ -5848,39 +5858,128 @@ function unquotePath(field) {
   }
   return decodeBytes(Buffer.from(bytes));
 }
-var LINE_HEADER, ESCAPES;
+var BlamePorcelainParser, TAB, SPACE, ESCAPES;
 var init_blame_porcelain = __esm({
   "src/git/parsers/blame-porcelain.ts"() {
     "use strict";
     init_path_bytes();
-    init_ids();
     init_nul_records();
-    LINE_HEADER = new RegExp(`^(${OBJECT_ID_SOURCE}) (\\d+) (\\d+)(?: (\\d+))?$`);
+    BlamePorcelainParser = class {
+      constructor(onCommit = () => void 0) {
+        this.onCommit = onCommit;
+      }
+      onCommit;
+      out = [];
+      names = /* @__PURE__ */ new Map();
+      seen = /* @__PURE__ */ new Set();
+      pending = null;
+      /** The start of a line whose end has not come yet (never a content line: those are skipped). */
+      rest = "";
+      skipping = false;
+      push(chunk) {
+        let text = chunk.toString("latin1");
+        let pos = 0;
+        if (this.skipping) {
+          const nl = text.indexOf("\n");
+          if (nl < 0) return;
+          this.skipping = false;
+          pos = nl + 1;
+        }
+        if (this.rest !== "") {
+          text = this.rest + text.slice(pos);
+          pos = 0;
+          this.rest = "";
+        }
+        while (pos < text.length) {
+          if (this.pending !== null && text.charCodeAt(pos) === TAB) {
+            this.content();
+            const nl = text.indexOf("\n", pos);
+            if (nl < 0) {
+              this.skipping = true;
+              return;
+            }
+            pos = nl + 1;
+            continue;
+          }
+          const eol = text.indexOf("\n", pos);
+          if (eol < 0) {
+            this.rest = text.slice(pos);
+            return;
+          }
+          this.header(text, pos, eol);
+          pos = eol + 1;
+        }
+      }
+      /** The lines, once git's output has ended. */
+      end() {
+        if (this.rest !== "") {
+          const last = this.rest;
+          this.rest = "";
+          this.header(last, 0, last.length);
+        }
+        if (this.pending !== null) throw unparseable("blame --porcelain", "output ends inside a line");
+        return this.out;
+      }
+      /** A content line: the end of the pending line's record. */
+      content() {
+        const p = this.pending;
+        const filename = this.names.get(p.commit);
+        if (filename === void 0) throw unparseable("blame --porcelain", `no filename for ${p.commit}`);
+        this.out.push({ commit: p.commit, origLine: p.origLine, finalLine: p.finalLine, filename });
+        this.pending = null;
+      }
+      /** A line that is no content: a line header, or one of a commit's headers (only `filename` is kept). */
+      header(text, start, eol) {
+        if (this.pending === null) {
+          this.pending = lineHeader(text, start, eol);
+          if (this.pending === null)
+            throw unparseable("blame --porcelain", "expected a line header", text.slice(start, eol));
+          if (!this.seen.has(this.pending.commit)) {
+            this.seen.add(this.pending.commit);
+            this.onCommit(this.pending.commit);
+          }
+        } else if (text.startsWith("filename ", start)) {
+          this.names.set(this.pending.commit, unquotePath(text.slice(start + 9, eol)));
+        }
+      }
+    };
+    TAB = 9;
+    SPACE = 32;
     ESCAPES = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
   }
 });
 
 // src/git/provenance.ts
-async function readCommitNodes(repo, commits) {
+async function readCommitNodes(repo, commits, later) {
   const out = /* @__PURE__ */ new Map();
   const unique = [...new Set(commits)].filter((c) => OBJECT_ID_PATTERN.test(c));
-  if (unique.length === 0) return out;
+  if (later === void 0 && unique.length === 0) return out;
+  const lines = (ids) => ids.map((c) => `${c}
+`).join("");
+  async function* input() {
+    yield lines(unique);
+    const sent = new Set(unique);
+    for await (const batch of later) {
+      const more = batch.filter((c) => !sent.has(c) && OBJECT_ID_PATTERN.test(c));
+      for (const c of more) sent.add(c);
+      if (more.length > 0) yield lines(more);
+    }
+  }
   const res = await runGitBuffer(repo, ["cat-file", "--batch"], {
-    input: unique.map((c) => `${c}
-`).join("")
+    input: later === void 0 ? lines(unique) : input()
   });
   for (const obj of parseCatFileBatch(res.stdout)) {
     if (obj.kind !== "found" || obj.type !== "commit") continue;
     const head = obj.content.toString("latin1", 0, Math.min(obj.content.length, 64 * 1024));
     const end = head.indexOf("\n\n");
     const message = end < 0 ? "" : head.slice(end + 2);
-    const lines = (end < 0 ? head : head.slice(0, end)).split("\n");
-    const tree = /^tree ([0-9a-f]+)$/.exec(lines[0] ?? "")?.[1];
+    const lines2 = (end < 0 ? head : head.slice(0, end)).split("\n");
+    const tree = /^tree ([0-9a-f]+)$/.exec(lines2[0] ?? "")?.[1];
     if (tree === void 0)
       throw new GitOutputUnparseableError(`commit ${obj.oid} has no tree header`, {
         details: { commit: obj.oid }
       });
-    const parents = lines.filter((l) => l.startsWith("parent ")).map((l) => l.slice(7));
+    const parents = lines2.filter((l) => l.startsWith("parent ")).map((l) => l.slice(7));
     out.set(obj.oid, { commit: obj.oid, tree, parents, message });
   }
   return out;
@@ -5941,12 +6040,41 @@ async function firstParentRange(repo, from, to) {
   const res = await runGit(repo, ["rev-list", "--first-parent", "--reverse", to, "--not", from, "--"]);
   return res.stdout.split("\n").filter(Boolean);
 }
-async function blame(repo, commit, path2, range) {
+async function blame(repo, commit, path2, range, onCommit) {
   assertRevisionSyntax(commit);
-  const args = ["--literal-pathspecs", "blame", "--porcelain", "--diff-algorithm=myers"];
+  const args = [
+    "--literal-pathspecs",
+    "blame",
+    "--porcelain",
+    "--diff-algorithm=myers",
+    "--ignore-revs-file="
+  ];
   if (range !== void 0) args.push("-L", `${range.start},${range.end}`);
-  const res = await runGitBuffer(repo, [...args, commit, "--", path2]);
-  return parseBlamePorcelain(res.stdout);
+  const parser = new BlamePorcelainParser(onCommit);
+  let text = true;
+  await runGitStream(repo, [...args, commit, "--", path2], async (stdout) => {
+    for await (const chunk of stdout) {
+      if (text && chunk.includes(0)) text = false;
+      parser.push(chunk);
+    }
+  });
+  return { lines: parser.end(), text };
+}
+async function diffAttribute(repo, path2) {
+  const res = await runGitBuffer(repo, ["check-attr", "-z", "diff", "--", path2]);
+  return parseCheckAttr(res.stdout);
+}
+function parseCheckAttr(buf) {
+  const fields = buf.toString("latin1").split("\0");
+  const value = fields.at(-2);
+  if (fields.length !== 4 || fields[3] !== "" || value === void 0 || value === "")
+    throw new GitOutputUnparseableError(
+      "unexpected output from git check-attr; please report this with your git version",
+      {
+        details: { command: "check-attr", sample: buf.toString("latin1").slice(0, 120) }
+      }
+    );
+  return value;
 }
 async function isFileAt(repo, commit, path2) {
   assertRevisionSyntax(commit);
@@ -6230,8 +6358,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat23 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat23.slice(stat23.lastIndexOf(")") + 2).split(" ");
+    const stat24 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat24.slice(stat24.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -6263,7 +6391,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve22) => setTimeout(resolve22, ms));
+  return new Promise((resolve23) => setTimeout(resolve23, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -6690,13 +6818,16 @@ var init_snapshot_store = __esm({
       home;
       lockTimeoutMs;
       runs;
+      /** layout(home).snapshots, once: `scan` names hundreds of files. */
+      snapshotsDir;
       constructor(home, options = {}) {
         this.home = resolve4(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
+        this.snapshotsDir = layout(this.home).snapshots;
       }
       snapshotPath(id2) {
-        return join11(layout(this.home).snapshots, `${assertSafeId(id2, "snapshot id")}.json`);
+        return join11(this.snapshotsDir, `${assertSafeId(id2, "snapshot id")}.json`);
       }
       runPath(runId) {
         return this.runs.path(runId);
@@ -6763,7 +6894,7 @@ var init_snapshot_store = __esm({
         const texts = [];
         const ids = await listJsonNames(layout(this.home).snapshots);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve22) => setImmediate(resolve22));
+          if (i > 0) await new Promise((resolve23) => setImmediate(resolve23));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               texts.push({ id: id2, text: readFileSync2(this.snapshotPath(id2), "utf8") });
@@ -6971,11 +7102,11 @@ async function loadRunChains(src, repo, runIds, touching) {
   return (await loadRunChainsWith(src, repo, { runIds, touching })).chains;
 }
 async function loadRunChainsWith(src, repo, q) {
-  const snapshots = await candidateSnapshots(src, q.runIds, q.touching);
-  const nodes = await readCommitNodes(repo, [
-    ...snapshots.flatMap((s) => [s.beforeSha, s.afterSha]),
-    ...q.alsoRead ?? []
-  ]);
+  return readChains(repo, await candidateSnapshots(src, q.runIds, q.touching), q.alsoRead);
+}
+async function readChains(repo, snapshots, alsoRead = []) {
+  const runs3 = snapshots.flatMap((s) => [s.beforeSha, s.afterSha]);
+  const nodes = Array.isArray(alsoRead) ? await readCommitNodes(repo, [...runs3, ...alsoRead]) : await readCommitNodes(repo, runs3, alsoRead);
   const wips = snapshots.filter((s) => nodes.get(s.beforeSha)?.message === wipMessage(s.runId));
   const wipParents = await readCommitNodes(
     repo,
@@ -7438,14 +7569,14 @@ function blobClaim(node, f, r, brought) {
   return best;
 }
 async function patchIdClaims(repo, links, replays, paths, brought) {
-  const open7 = links.flatMap(
+  const open8 = links.flatMap(
     (l) => l.files.flatMap(
       (f) => replays.filter((r) => !f.claims.some((c) => c.runId === r.chain.runId)).map((r) => ({ l, f, r }))
     )
   );
-  if (open7.length === 0) return;
+  if (open8.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const { r } of open7) {
+  for (const { r } of open8) {
     const first = r.chain.iterations[0];
     const starts = [first.wip?.base.tree ?? first.before.tree, ...first.wip ? [first.wip.commit.tree] : []];
     for (const it of r.chain.iterations)
@@ -7460,11 +7591,11 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   const idLength = (links[0]?.node.commit ?? "").length || 40;
   const ids = await patchIds(
     repo,
-    [...open7.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
+    [...open8.map((o) => o.f.file.patch), ...runFiles.map((x) => x.file.patch)],
     idLength
   );
-  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open7.length + i] ?? null }));
-  open7.forEach(({ l, f, r }, i) => {
+  const runIds = runFiles.map((x, i) => ({ ...x, id: ids[open8.length + i] ?? null }));
+  open8.forEach(({ l, f, r }, i) => {
     const id2 = ids[i];
     if (id2 === null || id2 === void 0) return;
     const match = runIds.filter(
@@ -7484,24 +7615,24 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
   });
 }
 async function lineClaims(repo, links, replays, paths) {
-  const open7 = [];
+  const open8 = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
         const v = versions(r, f.file.entry.path).find((x) => x.blob !== null);
-        if (v !== void 0 && v.lines.some((o) => o !== null)) open7.push({ l, f, r, v });
+        if (v !== void 0 && v.lines.some((o) => o !== null)) open8.push({ l, f, r, v });
       }
     }
-  if (open7.length === 0) return;
+  if (open8.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
-  for (const o of open7)
+  for (const o of open8)
     pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
-  const openPaths = [...new Set(open7.map((o) => o.f.file.entry.path))].filter((p) => paths.includes(p));
+  const openPaths = [...new Set(open8.map((o) => o.f.file.entry.path))].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v } of open7) {
+  for (const { l, f, r, v } of open8) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === path2
@@ -7764,6 +7895,31 @@ var init_gate_rules = __esm({
   }
 });
 
+// src/memory.ts
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+function collectEvery() {
+  let seen = 0;
+  return (bytes) => {
+    seen += bytes;
+    if (seen < EVERY) return;
+    seen = 0;
+    if (collect === null) {
+      setFlagsFromString("--expose-gc");
+      collect = runInNewContext("gc");
+    }
+    collect({ type: "minor" });
+  };
+}
+var EVERY, collect;
+var init_memory = __esm({
+  "src/memory.ts"() {
+    "use strict";
+    EVERY = 1024 * 1024;
+    collect = null;
+  }
+});
+
 // src/git/unified-diff.ts
 import { createHash as createHash2 } from "node:crypto";
 import { resolve as resolve5 } from "node:path";
@@ -7788,8 +7944,12 @@ async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
 }
 async function treeDiffSha256(repo, trees) {
   const hash = createHash2("sha256");
+  const collect2 = collectEvery();
   await runGitStream(repo, [...PATCH_ARGS, trees.from, trees.to], async (stdout) => {
-    for await (const chunk of stdout) hash.update(chunk);
+    for await (const chunk of stdout) {
+      hash.update(chunk);
+      collect2(chunk.length);
+    }
   });
   return hash.digest("hex");
 }
@@ -7813,6 +7973,7 @@ var init_unified_diff = __esm({
     init_atomic();
     init_errors();
     init_diff_stats();
+    init_memory();
     init_runner();
     PATCH_ARGS = [
       "diff-tree",
@@ -7827,9 +7988,29 @@ var init_unified_diff = __esm({
   }
 });
 
+// src/fs/read-chunks.ts
+import { open as open2 } from "node:fs/promises";
+async function* readChunks(path2, size = 1 << 20) {
+  const handle = await open2(path2, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(size);
+    for (; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, size, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+var init_read_chunks = __esm({
+  "src/fs/read-chunks.ts"() {
+    "use strict";
+  }
+});
+
 // src/snapshotter/patch-artifact.ts
 import { createHash as createHash3 } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { copyFile } from "node:fs/promises";
 async function writePatchArtifact(repo, trees, path2) {
   await writeTreeDiffToFile(repo, trees, path2);
@@ -7840,7 +8021,7 @@ async function copyFileAtomic(src, dest) {
 }
 async function sha256File(path2) {
   const hash = createHash3("sha256");
-  for await (const chunk of createReadStream(path2)) hash.update(chunk);
+  for await (const chunk of readChunks(path2)) hash.update(chunk);
   return hash.digest("hex");
 }
 var init_patch_artifact = __esm({
@@ -7848,6 +8029,7 @@ var init_patch_artifact = __esm({
     "use strict";
     init_unified_diff();
     init_atomic();
+    init_read_chunks();
   }
 });
 
@@ -8394,6 +8576,12 @@ function provenanceSources(snapshotter) {
     anchors: new AnchorStore(home)
   };
 }
+function recordSources(store, lockTimeoutMs, snapshotter) {
+  return {
+    snapshotter: { store, listByRun: async (runId) => (await snapshotter()).listByRun(runId) },
+    gates: new GateStore(store.home, { lockTimeoutMs })
+  };
+}
 var init_sources = __esm({
   "src/provenance/sources.ts"() {
     "use strict";
@@ -8404,10 +8592,9 @@ var init_sources = __esm({
 
 // src/provenance/gates.ts
 async function newestVerdicts(src, runId) {
-  const [{ results }, snapshots] = await Promise.all([
-    src.gates.list(runId),
-    src.snapshotter.listByRun(runId)
-  ]);
+  const { results } = await src.gates.list(runId);
+  if (results.length === 0) return /* @__PURE__ */ new Map();
+  const snapshots = await src.snapshotter.listByRun(runId);
   const newest = /* @__PURE__ */ new Map();
   for (const g of sortGateResults(results, snapshots))
     newest.set(`${g.iteration}\0${g.name}`, { iteration: g.iteration, name: g.name, verdict: g.verdict });
@@ -8426,10 +8613,57 @@ var init_gates = __esm({
   }
 });
 
+// src/provenance/tree-path.ts
+import { isAbsolute as isAbsolute4, posix, relative as relative2, sep as sep4 } from "node:path";
+function treePath(topLevel, path2) {
+  const local = isAbsolute4(path2) ? relative2(topLevel, path2).split(sep4).join("/") : path2;
+  const normal = posix.normalize(local).replace(/^\.\//, "");
+  const outside = normal === ".." || normal.startsWith("../") || posix.isAbsolute(normal);
+  return outside || normal === "" || normal === "." ? null : normal;
+}
+var init_tree_path = __esm({
+  "src/provenance/tree-path.ts"() {
+    "use strict";
+  }
+});
+
+// src/provenance/trace-ancestry.ts
+function ancestryShortcut(path2, names2, touched, blamed, text) {
+  const out = /* @__PURE__ */ new Map();
+  const chain = touched[0];
+  if (!text || touched.length !== 1 || chain === void 0 || names2.size !== 1 || !names2.has(path2))
+    return out;
+  const numbers = /* @__PURE__ */ new Set();
+  const byAfter = /* @__PURE__ */ new Map();
+  for (const it of chain.iterations) {
+    if (it.iteration < 1 || numbers.has(it.iteration)) return out;
+    numbers.add(it.iteration);
+    for (const f of it.snapshot.files)
+      if (f.oldPath !== null && f.path === path2 !== (f.oldPath === path2)) return out;
+    byAfter.set(it.after.commit, [...byAfter.get(it.after.commit) ?? [], it]);
+  }
+  for (const commit of blamed) {
+    const its = byAfter.get(commit);
+    const it = its?.length === 1 ? its[0] : void 0;
+    if (it === void 0 || it.after.parents.length !== 1 || it.after.parents[0] !== it.before.commit)
+      continue;
+    if (it.snapshot.files.some((f) => f.path === path2 && f.oldPath === null && !f.binary))
+      out.set(commit, it);
+  }
+  return out;
+}
+var init_trace_ancestry = __esm({
+  "src/provenance/trace-ancestry.ts"() {
+    "use strict";
+  }
+});
+
 // src/provenance/trace.ts
-async function computeTrace(src, repo, path2, opts = {}) {
+async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
+  const path2 = treePath(repo.topLevel, givenPath) ?? notInRepository(givenPath, repo.topLevel);
+  const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2);
   const [commit, file] = await batchCheck(repo, [
     `${given}^{commit}`,
@@ -8442,52 +8676,139 @@ async function computeTrace(src, repo, path2, opts = {}) {
       `${path2} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
       { details: { path: path2, rev } }
     );
-  const lines = await blame(repo, rev, path2, opts.range);
+  const started = early ?? blameAndRuns(src, repo, rev, path2, opts);
+  const { lines, text } = await started.blaming;
+  const blamed = [...new Set(lines.map((l) => l.commit))];
   const names2 = new Set(lines.map((l) => l.filename));
-  const { chains, nodes } = await loadRunChainsWith(src, repo, {
-    runIds: opts.runIds,
-    touching: /* @__PURE__ */ new Set([path2, ...names2]),
-    alsoRead: [...new Set(lines.map((l) => l.commit))]
-  });
+  const touching = /* @__PURE__ */ new Set([path2, ...names2]);
+  const { chains, nodes } = touching.size === 1 ? await started.chains : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
   const touched = chains.filter((c) => [...names2].some((n) => c.paths.has(n)));
-  const links = touched.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, nodes, touched);
+  const verdicts = new Map(touched.map((c) => [c.runId, newestVerdicts(src, c.runId)]));
+  for (const v of verdicts.values()) v.catch(() => void 0);
+  let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text);
+  if (shortcut.size > 0 && !["unspecified", "set"].includes(await started.attribute())) shortcut = /* @__PURE__ */ new Map();
+  const rest = blamed.filter((c) => !shortcut.has(c));
+  const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
-  const origins = lines.map((l) => originOf(links.get(l.commit), l.filename, l.origLine, byRun));
+  const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
+  const origins = lines.map(
+    (l) => quick.get(l.commit) ?? originOf(links.get(l.commit), l.filename, l.origLine, byRun)
+  );
   const gates = /* @__PURE__ */ new Map();
   for (const o of origins)
     if (o !== null && !gates.has(o.it.snapshot.runId))
-      gates.set(o.it.snapshot.runId, await newestVerdicts(src, o.it.snapshot.runId));
+      gates.set(
+        o.it.snapshot.runId,
+        await verdicts.get(o.it.snapshot.runId)
+      );
+  return { path: path2, rev, ranges: rangesOf(lines, origins, gates) };
+}
+function blameAndRuns(src, repo, at, path2, opts) {
+  const named = batches();
+  const heard = [];
+  let afters = null;
+  let attribute;
+  const readAttribute = () => {
+    attribute ??= diffAttribute(repo, path2);
+    attribute.catch(() => void 0);
+    return attribute;
+  };
+  const hear = (commit) => {
+    if (afters?.has(commit) === true) void readAttribute();
+  };
+  const blaming = blame(repo, at, path2, opts.range, (commit) => {
+    named.push(commit);
+    heard.push(commit);
+    hear(commit);
+  });
+  blaming.then(named.end, named.end);
+  const chains = candidateSnapshots(src, opts.runIds, /* @__PURE__ */ new Set([path2])).then((snapshots) => {
+    if (new Set(snapshots.map((s) => s.runId)).size === 1) {
+      afters = new Set(snapshots.map((s) => s.afterSha));
+      heard.forEach(hear);
+    }
+    return readChains(repo, snapshots, named.batches);
+  });
+  for (const p of [blaming, chains]) p.catch(() => void 0);
+  return { blaming, chains, attribute: readAttribute };
+}
+function batches() {
+  let buffer = [];
+  let ended = false;
+  let wake = null;
+  const ring = () => {
+    wake?.();
+    wake = null;
+  };
+  return {
+    push: (v) => {
+      buffer.push(v);
+      ring();
+    },
+    end: () => {
+      ended = true;
+      ring();
+    },
+    batches: {
+      async *[Symbol.asyncIterator]() {
+        for (; ; ) {
+          if (buffer.length > 0) {
+            const out = buffer;
+            buffer = [];
+            yield out;
+          } else if (ended) return;
+          else await new Promise((resolve23) => wake = resolve23);
+        }
+      }
+    }
+  };
+}
+function rangesOf(lines, origins, gates) {
   const ranges = [];
-  let lastKey = "";
+  let last;
+  let lastOrigin = null;
   lines.forEach((l, i) => {
     const o = origins[i] ?? null;
-    const origin = o === null ? null : {
-      runId: o.it.snapshot.runId,
-      iteration: o.iteration,
-      snapshotId: o.it.snapshot.id,
-      afterSha: o.iteration === 0 ? o.it.wip?.commit.commit ?? o.it.before.commit : o.it.after.commit,
-      gates: o.iteration === 0 ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
-    };
-    const key = o === null ? "" : `${o.it.snapshot.id}\0${o.iteration}\0${o.others.join("\0")}`;
-    const last = ranges.at(-1);
-    if (last !== void 0 && last.end === l.finalLine - 1 && last.commit === l.commit && lastKey === key)
+    if (last !== void 0 && last.end === l.finalLine - 1 && last.commit === l.commit && sameOrigin(lastOrigin, o)) {
       last.end = l.finalLine;
-    else {
-      lastKey = key;
-      ranges.push({
-        start: l.finalLine,
-        end: l.finalLine,
-        commit: l.commit,
-        origin,
-        alsoIn: o?.others ?? []
-      });
+      return;
     }
+    lastOrigin = o;
+    last = {
+      start: l.finalLine,
+      end: l.finalLine,
+      commit: l.commit,
+      origin: traceOrigin(o, gates),
+      alsoIn: o?.others ?? []
+    };
+    ranges.push(last);
   });
-  return { path: path2, rev, ranges };
+  return ranges;
 }
-async function linkBlamed(repo, lines, nodes, chains) {
+function sameOrigin(a, b) {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  return a.it.snapshot.id === b.it.snapshot.id && a.iteration === b.iteration && a.others.length === b.others.length && a.others.every((r, i) => r === b.others[i]);
+}
+function traceOrigin(o, gates) {
+  if (o === null) return null;
+  return {
+    runId: o.it.snapshot.runId,
+    iteration: o.iteration,
+    snapshotId: o.it.snapshot.id,
+    afterSha: o.iteration === 0 ? o.it.wip?.commit.commit ?? o.it.before.commit : o.it.after.commit,
+    gates: o.iteration === 0 ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
+  };
+}
+function notInRepository(path2, topLevel) {
+  throw new PathNotFoundError(
+    `${path2} is not inside the repository at ${topLevel}; give a file's path from its top level`,
+    { details: { path: path2 } }
+  );
+}
+async function linkBlamed(repo, lines, commits, nodes, chains) {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
-  const list5 = [...fileOf.keys()].map((c) => nodes.get(c));
+  const list5 = commits.map((c) => nodes.get(c));
   const links = await linkCommits(
     repo,
     list5,
@@ -8532,6 +8853,7 @@ var addedIndexes;
 var init_trace = __esm({
   "src/provenance/trace.ts"() {
     "use strict";
+    init_ids();
     init_errors();
     init_provenance();
     init_record_objects();
@@ -8539,6 +8861,8 @@ var init_trace = __esm({
     init_candidates();
     init_engine();
     init_gates();
+    init_tree_path();
+    init_trace_ancestry();
     addedIndexes = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -8625,12 +8949,13 @@ __export(provenance_exports, {
   attestCommitCommand: () => attestCommitCommand,
   verifyAnchorCommand: () => verifyAnchorCommand
 });
-async function open2(ctx) {
-  const snapshotter = await ctx.snapshotter();
-  return {
-    src: provenanceSources(snapshotter),
-    repo: await openRepo(ctx.workspace, snapshotter.gitOptions())
-  };
+async function open3(ctx) {
+  const { identity, gitTimeoutMs } = ctx.settings;
+  const [snapshotter, repo] = await Promise.all([
+    ctx.snapshotter(),
+    openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs })
+  ]);
+  return { src: provenanceSources(snapshotter), repo };
 }
 function anchorText(a) {
   const match = a.treeMatch ? `tree of run ${a.treeMatch.runId} iteration ${a.treeMatch.iteration}` : "no after tree";
@@ -8666,7 +8991,7 @@ function traceText(t) {
 ${table(["LINES", "COMMIT", "ORIGIN", "GATES"], rows)}`;
 }
 async function verifyAnchorCommand(ctx, rev) {
-  const { src, repo } = await open2(ctx);
+  const { src, repo } = await open3(ctx);
   const report3 = await verifyAnchor(src, repo, rev);
   const out = { ok: report3.ok, checks: report3.checks };
   return {
@@ -8678,7 +9003,7 @@ async function verifyAnchorCommand(ctx, rev) {
   };
 }
 async function attestCommitCommand(ctx, rev, file) {
-  const { src, repo } = await open2(ctx);
+  const { src, repo } = await open3(ctx);
   const written = await writeCommitStatement(src, repo, rev, file, { env: process.env });
   return {
     json: { file: written.file, subjects: written.subjects },
@@ -8723,7 +9048,7 @@ var init_provenance2 = __esm({
       async run(ctx, values, [rev]) {
         if (rev === void 0 === (values.range === void 0))
           throw new UsageError("give one of REV or --range A..B");
-        const { src, repo } = await open2(ctx);
+        const { src, repo } = await open3(ctx);
         const opts = values.run.length > 0 ? { runIds: values.run } : {};
         const anchors = values.range !== void 0 ? await anchorRange(src, repo, values.range, opts) : [await computeAnchor(src, repo, rev, opts)];
         for (const a of anchors) await src.anchors.save(a);
@@ -8757,7 +9082,9 @@ var init_provenance2 = __esm({
       positionals: { required: ["PATH"] },
       examples: ["trace src/index.ts", "trace src/index.ts --format agent-trace > trace.json"],
       async run(ctx, values, [path2]) {
-        const { src, repo } = await open2(ctx);
+        const { identity, gitTimeoutMs, lockTimeoutMs } = ctx.settings;
+        const src = recordSources(ctx.store, lockTimeoutMs, () => ctx.snapshotter());
+        const repo = await openRepo(ctx.workspace, { identity, timeoutMs: gitTimeoutMs });
         const range = parseLines(values.lines);
         const t = await computeTrace(src, repo, path2, {
           rev: values.rev,
@@ -9066,17 +9393,17 @@ var require_ed5 = __commonJS({
     exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
     exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
     exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
-    var TAB = 9;
+    var TAB2 = 9;
     var NL = 10;
     var CR = 13;
-    var SPACE = 32;
-    exports.S_LIST = [SPACE, NL, CR, TAB];
+    var SPACE2 = 32;
+    exports.S_LIST = [SPACE2, NL, CR, TAB2];
     function isChar(c) {
-      return c >= SPACE && c <= 55295 || c === NL || c === CR || c === TAB || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+      return c >= SPACE2 && c <= 55295 || c === NL || c === CR || c === TAB2 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
     }
     exports.isChar = isChar;
     function isS(c) {
-      return c === SPACE || c === NL || c === CR || c === TAB;
+      return c === SPACE2 || c === NL || c === CR || c === TAB2;
     }
     exports.isS = isS;
     function isNameStartChar(c) {
@@ -9107,11 +9434,11 @@ var require_ed2 = __commonJS({
     exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
     exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
     exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
-    var TAB = 9;
+    var TAB2 = 9;
     var NL = 10;
     var CR = 13;
-    var SPACE = 32;
-    exports.S_LIST = [SPACE, NL, CR, TAB];
+    var SPACE2 = 32;
+    exports.S_LIST = [SPACE2, NL, CR, TAB2];
     function isChar(c) {
       return c >= 1 && c <= 55295 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
     }
@@ -9125,7 +9452,7 @@ var require_ed2 = __commonJS({
     }
     exports.isCharAndNotRestricted = isCharAndNotRestricted;
     function isS(c) {
-      return c === SPACE || c === NL || c === CR || c === TAB;
+      return c === SPACE2 || c === NL || c === CR || c === TAB2;
     }
     exports.isS = isS;
     function isNameStartChar(c) {
@@ -9243,10 +9570,10 @@ var require_saxes = __commonJS({
     var S_ATTRIB_VALUE_UNQUOTED = 42;
     var S_CLOSE_TAG = 43;
     var S_CLOSE_TAG_SAW_WHITE = 44;
-    var TAB = 9;
+    var TAB2 = 9;
     var NL = 10;
     var CR = 13;
-    var SPACE = 32;
+    var SPACE2 = 32;
     var BANG = 33;
     var DQUOTE = 34;
     var AMP = 38;
@@ -9629,7 +9956,7 @@ var require_saxes = __commonJS({
         const code2 = chunk.charCodeAt(i);
         this.column++;
         if (code2 < 55296) {
-          if (code2 >= SPACE || code2 === TAB) {
+          if (code2 >= SPACE2 || code2 === TAB2) {
             return code2;
           }
           switch (code2) {
@@ -9682,7 +10009,7 @@ var require_saxes = __commonJS({
         const code2 = chunk.charCodeAt(i);
         this.column++;
         if (code2 < 55296) {
-          if (code2 > 31 && code2 < 127 || code2 > 159 && code2 !== LS || code2 === TAB) {
+          if (code2 > 31 && code2 < 127 || code2 > 159 && code2 !== LS || code2 === TAB2) {
             return code2;
           }
           switch (code2) {
@@ -10290,7 +10617,7 @@ var require_saxes = __commonJS({
         }
         if (!isQuote(c)) {
           this.fail("value must be quoted.");
-          this.q = SPACE;
+          this.q = SPACE2;
         } else {
           this.q = c;
         }
@@ -10494,7 +10821,7 @@ var require_saxes = __commonJS({
               return;
             case NL:
             case NL_LIKE:
-            case TAB:
+            case TAB2:
               this.text += `${chunk.slice(start, this.prevI)} `;
               start = this.i;
               break;
@@ -11127,7 +11454,7 @@ var init_junit = __esm({
 });
 
 // src/gates/junit-files.ts
-import { createReadStream as createReadStream2 } from "node:fs";
+import { createReadStream } from "node:fs";
 import { stat as stat6 } from "node:fs/promises";
 import { resolve as resolve10 } from "node:path";
 async function readJunitFiles(files, cwd, notBefore) {
@@ -11149,7 +11476,7 @@ async function readJunitFiles(files, cwd, notBefore) {
       return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
     const counter = new JunitCounter2();
     try {
-      for await (const chunk of createReadStream2(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
+      for await (const chunk of createReadStream(path2, { encoding: "utf8", highWaterMark: 1 << 16 }))
         counter.write(chunk);
       counts = addCounts2(counts, counter.end());
     } catch (error2) {
@@ -11172,8 +11499,8 @@ var init_junit_files = __esm({
 
 // src/gates/log.ts
 import { createHash as createHash4, randomBytes } from "node:crypto";
-import { createReadStream as createReadStream3, createWriteStream as createWriteStream2 } from "node:fs";
-import { mkdir as mkdir4, open as open3, rename as rename3, rm as rm7 } from "node:fs/promises";
+import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
+import { mkdir as mkdir4, open as open4, rename as rename3, rm as rm7 } from "node:fs/promises";
 import { dirname as dirname5, join as join14 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
@@ -11216,20 +11543,20 @@ async function openLogSink(dir, name2) {
   };
 }
 async function copyIntoSink(file, sink) {
-  await pipeline2(createReadStream3(file), sink.stream, { end: false });
+  await pipeline2(createReadStream2(file), sink.stream, { end: false });
   return sink.finish();
 }
 async function digestFile(path2) {
   const hash = createHash4("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream3(path2)) {
+  for await (const chunk of createReadStream2(path2)) {
     hash.update(chunk);
     bytes += chunk.length;
   }
   return { sha256: hash.digest("hex"), bytes };
 }
 async function syncFile(path2) {
-  const handle = await open3(path2, "r+");
+  const handle = await open4(path2, "r+");
   try {
     await handle.sync();
   } finally {
@@ -11505,7 +11832,7 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, readFile as readFile8 } from "node:fs/promises";
-import { join as join15, sep as sep4 } from "node:path";
+import { join as join15, sep as sep5 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
   const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
@@ -11538,7 +11865,7 @@ async function getRepoHead(repo) {
   };
 }
 function hasChangesOutside(entries, excludes) {
-  const prefixes = excludes.map((x) => x.split(sep4).join("/").replace(/\/+$/, ""));
+  const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
   const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
   return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
 }
@@ -11614,7 +11941,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve22) => {
+  return new Promise((resolve23) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -11669,8 +11996,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve22(notStarted(spawnError, started));
-      resolve22({
+      if (spawnError !== null) return resolve23(notStarted(spawnError, started));
+      resolve23({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -11740,7 +12067,7 @@ var init_user_command = __esm({
 
 // src/snapshotter/excludes.ts
 import { readdir as readdir5 } from "node:fs/promises";
-import { join as join16, relative as relative2 } from "node:path";
+import { join as join16, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [
@@ -11756,7 +12083,7 @@ async function workspaceExcludes(topLevel, dirs) {
         }
       );
     }
-    if (isInside(topLevel, real)) out.push(relative2(topLevel, real));
+    if (isInside(topLevel, real)) out.push(relative3(topLevel, real));
   }
   return out;
 }
@@ -12317,7 +12644,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { relative as relative3, resolve as resolve12, sep as sep5 } from "node:path";
+import { relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -12376,7 +12703,7 @@ async function excludePathspecs(topLevel, excludes) {
     const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative3(topLevel, inside).split(sep5).join("/");
+    const rel = relative4(topLevel, inside).split(sep6).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path2 }
@@ -13243,7 +13570,7 @@ var init_received_artifact = __esm({
 });
 
 // src/snapshotter/read.ts
-import { createReadStream as createReadStream4 } from "node:fs";
+import { createReadStream as createReadStream3 } from "node:fs";
 import { readFile as readFile9 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha) {
@@ -13299,7 +13626,7 @@ async function streamPatch(core, snapshot, consume) {
   snapshot = await core.withLocalPaths(snapshot);
   await buildReceivedArtifact(core, snapshot);
   const artifact = await intactArtifact(snapshot);
-  if (artifact !== null) return consume(createReadStream4(artifact));
+  if (artifact !== null) return consume(createReadStream3(artifact));
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   await streamUnifiedDiff(repo, snapshot.beforeSha, snapshot.afterSha, consume);
 }
@@ -13979,7 +14306,7 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute4, resolve as resolve13 } from "node:path";
+import { isAbsolute as isAbsolute5, resolve as resolve13 } from "node:path";
 import { stat as stat13 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
@@ -14028,7 +14355,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute4(url2) ? resolve13(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute5(url2) ? resolve13(repo.topLevel, url2) : url2
       };
     }
     if (!await isDir(resolve13(cwd, nameOrUrl))) {
@@ -14231,7 +14558,7 @@ var init_transport = __esm({
 
 // src/git/bundle-pack.ts
 import { createHash as createHash5 } from "node:crypto";
-import { createReadStream as createReadStream5 } from "node:fs";
+import { createReadStream as createReadStream4 } from "node:fs";
 async function bundlePackIntact(file) {
   let header = Buffer.alloc(0);
   let hash = null;
@@ -14239,7 +14566,7 @@ async function bundlePackIntact(file) {
   let tail = Buffer.alloc(0);
   let packBytes = 0;
   let magic = Buffer.alloc(0);
-  for await (const chunk of createReadStream5(file)) {
+  for await (const chunk of createReadStream4(file)) {
     let data = chunk;
     if (header !== null) {
       header = Buffer.concat([header, data]);
@@ -17080,6 +17407,7 @@ var init_assets = __esm({
 });
 
 // src/report/patches.ts
+import { StringDecoder } from "node:string_decoder";
 async function* fileDiffs(files, chunks, budget) {
   const results = files.map((f) => ({
     diff: "",
@@ -17121,8 +17449,10 @@ async function* fileDiffs(files, chunks, budget) {
       results[done] = null;
     }
   };
+  const collect2 = collectEvery();
   for await (const chunk of chunks) {
     reader.push(chunk);
+    collect2(chunk.length);
     yield* ready(current);
   }
   reader.end();
@@ -17138,6 +17468,7 @@ var DiffBudget, HEADER2, BINARY_MARKS, LINE_CAP, SectionReader;
 var init_patches = __esm({
   "src/report/patches.ts"() {
     "use strict";
+    init_memory();
     init_visible();
     DiffBudget = class {
       constructor(limits, remaining = limits.maxTotalDiffBytes) {
@@ -17160,7 +17491,9 @@ var init_patches = __esm({
       longLine = false;
       open = false;
       limit = -1;
+      /** The kept bytes, decoded as they come: strings live on the heap, which V8 collects as it goes. */
       parts = [];
+      decoder = new StringDecoder("utf8");
       bytes = 0;
       binary = false;
       push(chunk) {
@@ -17182,7 +17515,7 @@ var init_patches = __esm({
           return;
         }
         if (endsLine && this.lineBytes === 0) return this.wholeLine(bytes);
-        this.line.push(bytes);
+        this.line.push(Buffer.from(bytes));
         this.lineBytes += bytes.length;
         if (endsLine) this.wholeLine(this.takeLine());
         else if (this.lineBytes > LINE_CAP) {
@@ -17208,15 +17541,16 @@ var init_patches = __esm({
         if (!this.open) return;
         this.bytes += bytes.length;
         if (this.binary || this.bytes > this.limit) this.parts = [];
-        else this.parts.push(bytes);
+        else this.parts.push(this.decoder.write(bytes));
       }
       finish() {
         if (!this.open) return;
         const kept = !this.binary && this.bytes <= this.limit;
-        const text = kept ? Buffer.concat(this.parts, this.bytes).toString("utf8") : null;
+        const text = kept ? this.parts.join("") + this.decoder.end() : null;
         this.events.close({ text, bytes: this.bytes, binary: this.binary });
         this.open = false;
         this.parts = [];
+        this.decoder = new StringDecoder("utf8");
         this.bytes = 0;
         this.binary = false;
       }
@@ -17225,7 +17559,7 @@ var init_patches = __esm({
 });
 
 // src/report/index.ts
-import { open as open4 } from "node:fs/promises";
+import { open as open5 } from "node:fs/promises";
 import { resolve as resolve16 } from "node:path";
 async function renderReport(snapshotter, format, runId, options = {}) {
   const parts = [];
@@ -17238,7 +17572,7 @@ async function writeReport(snapshotter, format, file, runId, options = {}) {
   const path2 = resolve16(file);
   let bytes = 0;
   const report3 = await replaceFileAtomic(path2, async (temp) => {
-    const handle = await open4(temp, "wx", 420);
+    const handle = await open5(temp, "wx", 420);
     try {
       let pending = [];
       let pendingLength = 0;
@@ -17483,6 +17817,21 @@ var init_serve = __esm({
       strictObject({ id: ServeRequestId, result: unknown(), exitCode: optional(int()) }),
       strictObject({ id: nullable(ServeRequestId), error: ServeError })
     ]);
+  }
+});
+
+// types/config-cache.ts
+var ConfigCacheRecord;
+var init_config_cache = __esm({
+  "types/config-cache.ts"() {
+    "use strict";
+    init_zod();
+    init_config();
+    ConfigCacheRecord = object({
+      file: string2(),
+      text: string2(),
+      config: Config
+    });
   }
 });
 
@@ -21449,10 +21798,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -21466,7 +21815,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep9) {
+          if (!keyProps.anchor && !keyProps.tag && !sep10) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -21490,7 +21839,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -21506,7 +21855,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -21597,7 +21946,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep9 = "";
+        let sep10 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -21611,13 +21960,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep9 + cb;
-              sep9 = "";
+                comment += sep10 + cb;
+              sep10 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep9 += source;
+                sep10 += source;
               hasSpace = true;
               break;
             default:
@@ -21660,18 +22009,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep9 && !value) {
+          if (!props.anchor && !props.tag && !sep10 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -21725,8 +22074,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep9 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
+        if (!isMap && !sep10 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -21738,7 +22087,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -21749,8 +22098,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep9)
-                for (const st of sep9) {
+              if (sep10)
+                for (const st of sep10) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -21767,7 +22116,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -21947,7 +22296,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep9 = "";
+      let sep10 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -21964,24 +22313,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep9 === " ")
-            sep9 = "\n";
-          else if (!prevMoreIndented && sep9 === "\n")
-            sep9 = "\n\n";
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          if (sep10 === " ")
+            sep10 = "\n";
+          else if (!prevMoreIndented && sep10 === "\n")
+            sep10 = "\n\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep9 === "\n")
+          if (sep10 === "\n")
             value += "\n";
           else
-            sep9 = "\n";
+            sep10 = "\n";
         } else {
-          value += sep9 + content;
-          sep9 = " ";
+          value += sep10 + content;
+          sep10 = " ";
           prevMoreIndented = false;
         }
       }
@@ -22164,25 +22513,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep9 = " ";
+      let sep10 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep9 === "\n")
-            res += sep9;
+          if (sep10 === "\n")
+            res += sep10;
           else
-            sep9 = "\n";
+            sep10 = "\n";
         } else {
-          res += sep9 + lm;
-          sep9 = " ";
+          res += sep10 + lm;
+          sep10 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep9 + (match?.[1] ?? "");
+      return res + sep10 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -22992,14 +23341,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep9, value }) {
+    function stringifyItem({ start, key, sep: sep10, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep9)
-        for (const st of sep9)
+      if (sep10)
+        for (const st of sep10)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -24166,18 +24515,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep9;
+          let sep10;
           if (scalar.end) {
-            sep9 = scalar.end;
-            sep9.push(this.sourceToken);
+            sep10 = scalar.end;
+            sep10.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep9 = [this.sourceToken];
+            sep10 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep9 }]
+            items: [{ start, key: scalar, sep: sep10 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -24330,15 +24679,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep9 = it.sep;
-                  sep9.push(this.sourceToken);
+                  const sep10 = it.sep;
+                  sep10.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep9 }]
+                    items: [{ start: start2, key, sep: sep10 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -24532,13 +24881,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep9 = fc.end.splice(1, fc.end.length);
-            sep9.push(this.sourceToken);
+            const sep10 = fc.end.splice(1, fc.end.length);
+            sep10.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep9 }]
+              items: [{ start, key: fc, sep: sep10 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -24902,10 +25251,47 @@ var init_config_parse = __esm({
   }
 });
 
-// src/store/config.ts
+// src/store/config-cache.ts
 import { readFile as readFile11 } from "node:fs/promises";
+import { join as join29 } from "node:path";
+function configCacheFile(home) {
+  return join29(home, "cache", "config.json");
+}
+async function parseConfigCached(home, file, text) {
+  const cached2 = await readRecord(home);
+  if (cached2 !== null && cached2.file === file && cached2.text === text) return cached2.config;
+  const { parseConfig: parseConfig3 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
+  const config2 = parseConfig3(file, text);
+  unsaved = { home, record: { file, text, config: structuredClone(config2) } };
+  return config2;
+}
+async function saveParsedConfig() {
+  const save = unsaved;
+  unsaved = null;
+  if (save !== null) await writeJsonAtomic(configCacheFile(save.home), save.record).catch(() => void 0);
+}
+async function readRecord(home) {
+  try {
+    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile11(configCacheFile(home), "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+var unsaved;
+var init_config_cache2 = __esm({
+  "src/store/config-cache.ts"() {
+    "use strict";
+    init_config_cache();
+    init_atomic();
+    unsaved = null;
+  }
+});
+
+// src/store/config.ts
+import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname10, join as join29, resolve as resolve17 } from "node:path";
+import { dirname as dirname10, join as join30, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -24941,10 +25327,10 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join29(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve17(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile11(file, "utf8");
+    text = await readFile12(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -24954,14 +25340,13 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const { parseConfig: parseConfig3 } = await Promise.resolve().then(() => (init_config_parse(), config_parse_exports));
-  const config2 = parseConfig3(file, text);
+  const config2 = await parseConfigCached(resolve17(opts.home), file, text);
   if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname10(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join29(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
   return resolve17(base, value);
 }
 var init_config2 = __esm({
@@ -24971,6 +25356,7 @@ var init_config2 = __esm({
     init_errors();
     init_atomic();
     init_lock();
+    init_config_cache2();
     init_paths();
   }
 });
@@ -25057,12 +25443,12 @@ var json_stream_exports = {};
 __export(json_stream_exports, {
   writeStreamedJson: () => writeStreamedJson
 });
-import { createReadStream as createReadStream6 } from "node:fs";
+import { createReadStream as createReadStream5 } from "node:fs";
 import { Readable as Readable2, Transform as Transform3 } from "node:stream";
 import { pipeline as pipeline3 } from "node:stream/promises";
-import { StringDecoder } from "node:string_decoder";
+import { StringDecoder as StringDecoder2 } from "node:string_decoder";
 function jsonStringBody() {
-  const decoder = new StringDecoder("utf8");
+  const decoder = new StringDecoder2("utf8");
   const escape = (text) => text.length === 0 ? "" : JSON.stringify(text).slice(1, -1);
   return new Transform3({
     transform(chunk, _encoding, done) {
@@ -25076,7 +25462,7 @@ function jsonStringBody() {
 async function writeStreamedJson(doc, out) {
   async function* parts() {
     yield doc.prefix;
-    yield* createReadStream6(doc.file).pipe(jsonStringBody());
+    yield* createReadStream5(doc.file).pipe(jsonStringBody());
     yield doc.suffix;
   }
   await pipeline3(Readable2.from(parts()), out, { end: false });
@@ -25245,8 +25631,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text) {
-  return new Promise((resolve22, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve22());
+  return new Promise((resolve23, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve23());
   });
 }
 var INHERITED, NOT_SERVED, OutputClosed;
@@ -25322,7 +25708,7 @@ var init_count_objects = __esm({
 
 // src/git/checkpoint-repo.ts
 import { mkdir as mkdir9, realpath as realpath6, stat as stat18, writeFile as writeFile7 } from "node:fs/promises";
-import { dirname as dirname11, join as join30 } from "node:path";
+import { dirname as dirname11, join as join31 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -25339,8 +25725,8 @@ async function initCheckpointRepo(repo) {
   await mkdir9(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join30(repo.gitDir, "info"), { recursive: true });
-  await writeFile7(join30(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir9(join31(repo.gitDir, "info"), { recursive: true });
+  await writeFile7(join31(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -25362,13 +25748,13 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join30(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join30(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join30(gitDir, "config"), join30(gitDir, "config.worktree"), join30(gitDir, "commondir")];
+    const gitDir = join31(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join31(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join31(gitDir, "config"), join31(gitDir, "config.worktree"), join31(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname11(p)) {
-    inputs.push(join30(p, ".git"), join30(p, "HEAD"));
+    inputs.push(join31(p, ".git"), join31(p, "HEAD"));
     if (dirname11(p) === p) return inputs;
   }
 }
@@ -25387,7 +25773,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat18(join30(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat18(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -25694,19 +26080,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname12, join as join31, relative as relative4, resolve as resolve19, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname12, join as join32, relative as relative5, resolve as resolve19, sep as sep7 } from "node:path";
 function toGitPath(root, abs) {
-  return relative4(root, abs).split(sep6).join("/");
+  return relative5(root, abs).split(sep7).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join31(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join32(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename5(abs)];
   let head = dirname12(abs);
   for (; ; ) {
     try {
-      return join31(await realpath7(head), ...tail.reverse());
+      return join32(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname12(head);
       if (up === head) return abs;
@@ -25798,7 +26184,7 @@ var init_compare2 = __esm({
 });
 
 // types/checkpoint.ts
-var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, StampRecord, ProbeCacheRecord, StoreStatus;
+var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, ObjectCountsRecord, BudgetRecord, StampRecord, ProbeCacheRecord, StoreStatus;
 var init_checkpoint = __esm({
   "types/checkpoint.ts"() {
     "use strict";
@@ -25880,6 +26266,17 @@ var init_checkpoint = __esm({
     UpkeepRecord = object({
       lastPackedAt: nullable(IsoDate),
       pruned: array(PruneEvent)
+    });
+    ObjectCountsRecord = object({
+      loose: int().check(_nonnegative()),
+      looseBytes: int().check(_nonnegative()),
+      packs: int().check(_nonnegative()),
+      packBytes: int().check(_nonnegative()),
+      garbageBytes: int().check(_nonnegative())
+    });
+    BudgetRecord = object({
+      countedAt: string2().check(_regex(/^[0-9a-f]{40,64}$/)),
+      counts: ObjectCountsRecord
     });
     StampRecord = object({ path: string2(), sig: string2() });
     ProbeCacheRecord = object({
@@ -25965,7 +26362,19 @@ var init_message2 = __esm({
       /** The N-th prompt of the session: this checkpoint is the state just before it. */
       prompt: optional(int().check(_positive())),
       /** What the checkpoint is to its session (absent on records made before roles were kept). */
-      role: optional(CheckpointRole)
+      role: optional(CheckpointRole),
+      /**
+       * Set when the track did not count the store's objects: what the tracks since the count at commit
+       * `since` may have added at most (src/checkpoints/budget-count.ts).
+       */
+      uncounted: optional(
+        object({
+          since: string2(),
+          events: int().check(_positive()),
+          loose: int().check(_nonnegative()),
+          bytes: int().check(_nonnegative())
+        })
+      )
     });
     CHECKPOINT_REF_PREFIX = "refs/checkpoints/";
     META_REF_PREFIX = "refs/checkpoints-meta/";
@@ -26176,7 +26585,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join32 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join33 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -26202,12 +26611,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute5(o.xdgConfigHome) ? o.xdgConfigHome : join32(o.home, ".config");
-  const path2 = configured === null ? join32(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute5(path2) && await exists3(path2) ? path2 : null;
+  const xdg = o.xdgConfigHome && isAbsolute6(o.xdgConfigHome) ? o.xdgConfigHome : join33(o.home, ".config");
+  const path2 = configured === null ? join33(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return isAbsolute6(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join32(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join33(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -26225,8 +26634,8 @@ var init_user_ignore = __esm({
 
 // src/fs/place.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
-import { mkdir as mkdir10, open as open5, rename as rename5, rm as rm16, stat as stat19, symlink } from "node:fs/promises";
-import { dirname as dirname13, join as join33, sep as sep7 } from "node:path";
+import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm16, stat as stat19, symlink } from "node:fs/promises";
+import { dirname as dirname13, join as join34, sep as sep8 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomBytes6(6).toString("hex")}.tmp`;
 }
@@ -26240,7 +26649,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname13(item.dest);
     await mkdir10(fsPath(parent), { recursive: true });
-    await placeOne(item, join33(stagingDir, tempName()));
+    await placeOne(item, join34(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname13(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -26258,7 +26667,7 @@ async function placeOne(item, temp) {
     await rm16(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname13(item.dest)}${sep7}${tempName()}`;
+  const beside = `${dirname13(item.dest)}${sep8}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
@@ -26272,7 +26681,7 @@ async function writeTemp(item, temp) {
     await symlink(item.content, temp);
     return;
   }
-  const handle = await open5(temp, "wx", item.kind === "executable" ? 511 : 438);
+  const handle = await open6(temp, "wx", item.kind === "executable" ? 511 : 438);
   try {
     await handle.writeFile(item.content);
     await handle.sync();
@@ -26421,10 +26830,260 @@ var init_apply = __esm({
   }
 });
 
+// src/checkpoints/sessions.ts
+function ownerOf(e) {
+  if (e.kind === "safety" || e.session === void 0) return null;
+  if (e.role !== void 0) return e.role === "change" || e.role === "restore" ? e.session : null;
+  return e.prompt === void 0 ? e.session : null;
+}
+function sessionChanges(session, steps) {
+  const lastMine = /* @__PURE__ */ new Map();
+  const lastOther = /* @__PURE__ */ new Map();
+  steps.forEach((step, i) => {
+    const last = step.owner === session ? lastMine : lastOther;
+    for (const path2 of step.paths) last.set(path2, i);
+  });
+  const changed = [...lastMine.keys()].sort();
+  const conflicts = changed.filter((p) => (lastOther.get(p) ?? -1) > (lastMine.get(p) ?? -1));
+  return { changed, conflicts };
+}
+function thinnable(newestFirst2, keep, protectedOids) {
+  return newestFirst2.filter((e, i) => {
+    if (i < keep || e.role !== "change" || protectedOids.has(e.oid)) return false;
+    const newer = newestFirst2[i - 1];
+    return newer !== void 0 && ownerOf(newer) === ownerOf(e);
+  });
+}
+var init_sessions = __esm({
+  "src/checkpoints/sessions.ts"() {
+    "use strict";
+  }
+});
+
+// src/checkpoints/upkeep.ts
+import { readFile as readFile13, rm as rm17, stat as stat20 } from "node:fs/promises";
+import { dirname as dirname15 } from "node:path";
+async function gcStore(repo, location, keep, pruneAge) {
+  const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const removals = selectRemovals(checkpoints, keep, protectedOids);
+  await deleteRefs(
+    repo,
+    removals.map((r) => ({ ref: r.ref, oldSha: r.oid }))
+  );
+  try {
+    await gcCheckpointRepo(repo, pruneAge);
+  } finally {
+    await sweepGitTemporaries(location.gitDir);
+  }
+  await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+  const storeBytesAfter = await storeBytes(repo, await countObjects(repo));
+  return {
+    kept: checkpoints.length - removals.length,
+    removed: removals.length,
+    pruneAge,
+    storeBytesBefore,
+    storeBytesAfter
+  };
+}
+async function thinCheckpoints(repo, keep) {
+  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+  const entries = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => ({ ...entryOf(r), oid: r.oid }));
+  const drop = thinnable(entries, keep, protectedOids);
+  if (drop.length > 0)
+    await deleteRefs(
+      repo,
+      drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
+    );
+  return drop.map(({ oid: _oid, ...entry }) => entry);
+}
+async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
+  const sweeps = () => [
+    sweepTempFiles(dirname15(location.metaFile)),
+    sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
+    sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
+  ];
+  if (recovered) {
+    await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
+    await rm17(location.tempDir, { recursive: true, force: true });
+    await sweepGitTemporaries(location.gitDir);
+    await Promise.all(sweeps());
+  } else {
+    await Promise.all([removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs), ...sweeps()]);
+  }
+}
+async function storeBytes(repo, counts) {
+  const index = await stat20(repo.indexFile).then(
+    (st) => st.size,
+    () => 0
+  );
+  return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
+}
+async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
+  let counts = counted ?? await countObjects(repo);
+  let changed = false;
+  if (counts.packs >= PACKS_LIMIT) {
+    changed = true;
+    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+    counts = await countObjects(repo);
+  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
+    changed = true;
+    await withSweep(location, () => packLooseObjects(repo));
+    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
+    counts = await countObjects(repo);
+  }
+  const before2 = await storeBytes(repo, counts);
+  if (before2 <= maxStoreBytes) return changed;
+  let after2 = before2;
+  const removed = [];
+  while (after2 > maxStoreBytes * PRUNE_TARGET) {
+    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
+    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
+    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => ({ ...entryOf(r), oid: r.oid }));
+    const tiers = pruningTiers(line, protectedOids);
+    const candidates = tiers.flat();
+    if (candidates.length === 0) break;
+    const drop = (tiers.find((t) => t.length > 0) ?? []).slice(0, Math.ceil(candidates.length / 4));
+    await deleteRefs(
+      repo,
+      drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
+    );
+    removed.push(...drop.map(({ oid: _oid, ...entry }) => entry));
+    await withSweep(location, () => gcCheckpointRepo(repo, "now"));
+    after2 = await storeBytes(repo, await countObjects(repo));
+  }
+  const event = {
+    at: (/* @__PURE__ */ new Date()).toISOString(),
+    removed,
+    storeBytesBefore: before2,
+    storeBytesAfter: after2
+  };
+  await updateUpkeep(location, (u) => ({
+    lastPackedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY)
+  }));
+  return true;
+}
+async function readUpkeep(location) {
+  try {
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
+    if (parsed.success) return parsed.data;
+  } catch {
+  }
+  return { lastPackedAt: null, pruned: [] };
+}
+async function updateUpkeep(location, change) {
+  await writeJsonAtomic(location.upkeepFile, change(await readUpkeep(location)));
+}
+async function withSweep(location, fn) {
+  try {
+    await fn();
+  } finally {
+    await sweepGitTemporaries(location.gitDir);
+  }
+}
+function pruningTiers(newestFirst2, protectedOids) {
+  const covered = new Set(thinnable(newestFirst2, 0, protectedOids));
+  const tiers = [[], [], []];
+  for (const e of [...newestFirst2].reverse()) {
+    if (protectedOids.has(e.oid)) continue;
+    tiers[covered.has(e) ? 0 : e.role === "baseline" || e.role === "prompt" ? 2 : 1].push(e);
+  }
+  return tiers;
+}
+var LOOSE_OBJECTS_LIMIT, PACKS_LIMIT, PRUNE_TARGET, PRUNE_HISTORY;
+var init_upkeep = __esm({
+  "src/checkpoints/upkeep.ts"() {
+    "use strict";
+    init_checkpoint();
+    init_atomic();
+    init_git_locks();
+    init_place();
+    init_sweep();
+    init_checkpoint_repo();
+    init_refs();
+    init_message2();
+    init_sessions();
+    init_retention();
+    LOOSE_OBJECTS_LIMIT = 1e3;
+    PACKS_LIMIT = 50;
+    PRUNE_TARGET = 0.8;
+    PRUNE_HISTORY = 20;
+  }
+});
+
+// src/checkpoints/budget-count.ts
+import { readFile as readFile14, rm as rm18, stat as stat21 } from "node:fs/promises";
+import { join as join35 } from "node:path";
+function objectBytes(size) {
+  return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
+}
+function objectsBytes(count, size) {
+  return Math.ceil(size + size / 100) + count * (256 + 2 * BLOCK);
+}
+function commitBytes(meta2, identity) {
+  const person = Buffer.byteLength(`${identity.name} <${identity.email}> 99999999999 +0000`);
+  return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
+}
+function budgetFile(location) {
+  return join35(location.dir, "budget.json");
+}
+async function readBudget(location) {
+  try {
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile14(budgetFile(location), "utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+async function saveBudget(location, commit, counts) {
+  await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
+}
+async function dropBudget(location) {
+  await rm18(budgetFile(location), { force: true });
+}
+async function uncountedBound(opts) {
+  const { budget, latest, staged } = opts;
+  if (budget === null || latest === void 0 || staged === void 0) return null;
+  const before2 = latest.oid === budget.countedAt ? { since: budget.countedAt, events: 0, loose: 0, bytes: 0 } : decodeMessage(latest.body, latest.date).uncounted;
+  if (before2 === void 0 || before2.since !== budget.countedAt) return null;
+  const indexBytes = await stat21(opts.indexFile).then(
+    (st) => st.size,
+    () => null
+  );
+  if (indexBytes === null) return null;
+  const bound = {
+    since: budget.countedAt,
+    events: before2.events + 1,
+    loose: before2.loose + staged.paths + staged.dirs + 1,
+    bytes: before2.bytes + objectsBytes(staged.paths, staged.bytes) + staged.dirs * objectBytes(indexBytes) + objectBytes(opts.commitBytes)
+  };
+  const c = budget.counts;
+  const storeBytes2 = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + indexBytes;
+  const withinLimits = bound.events < COUNT_EVERY && c.packs < PACKS_LIMIT && c.loose + bound.loose < LOOSE_OBJECTS_LIMIT && storeBytes2 <= opts.maxStoreBytes;
+  return withinLimits ? bound : null;
+}
+var COUNT_EVERY, BLOCK;
+var init_budget_count = __esm({
+  "src/checkpoints/budget-count.ts"() {
+    "use strict";
+    init_checkpoint();
+    init_atomic();
+    init_message2();
+    init_upkeep();
+    COUNT_EVERY = 20;
+    BLOCK = 4096;
+  }
+});
+
 // src/checkpoints/skip-rules.ts
 import { constants } from "node:fs";
 import { access as access3, lstat as lstat4 } from "node:fs/promises";
-async function findSkipped(root, listing, maxBytes) {
+async function findSkipped(root, listing, maxBytes, sizes) {
   const skipped = listing.nestedRepos.map((path2) => ({
     path: path2,
     reason: "nested-repository",
@@ -26441,6 +27100,7 @@ async function findSkipped(root, listing, maxBytes) {
     batch.forEach((c, k) => {
       const shape = shapes[k];
       if (shape === void 0 || shape === null) return;
+      if (typeof shape === "number") sizes?.set(c.path, shape);
       if (shape === "unreadable")
         skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
       else if (shape > maxBytes)
@@ -26475,23 +27135,40 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat5, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname15 } from "node:path";
+import { dirname as dirname16 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
     listIgnoredTracked(ctx.repo)
   ]);
-  const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes);
-  await unstagePaths(ctx.repo, [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)]);
+  const sizes = /* @__PURE__ */ new Map();
+  const skipped = await findSkipped(ctx.root, listing, ctx.maxFileSizeBytes, sizes);
+  const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
+  await unstagePaths(ctx.repo, unstaged);
   const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
   const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
-  if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed))
+  if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed)) {
     await stagePaths(ctx.repo, changed);
-  else await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
+    const staged = {
+      paths: changed.length,
+      bytes: changed.reduce((sum2, p) => sum2 + (sizes.get(p) ?? LINK_BYTES), 0),
+      // write-tree writes a new tree for every directory above a staged or unstaged path.
+      dirs: directoriesOf([...changed, ...unstaged])
+    };
+    return { treeId: await writeTree(ctx.repo), skipped, staged };
+  }
+  await stageWorkspace(ctx.repo, [...ctx.excluded, ...skipped.map((s) => s.path)]);
   return { treeId: await writeTree(ctx.repo), skipped };
 }
+function directoriesOf(paths) {
+  const dirs = /* @__PURE__ */ new Set([""]);
+  for (const path2 of paths)
+    for (let at = path2.lastIndexOf("/"); at > 0; at = path2.lastIndexOf("/", at - 1))
+      dirs.add(path2.slice(0, at));
+  return dirs.size;
+}
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname15(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname16(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -26512,7 +27189,7 @@ async function unusualShapes(root, paths) {
   ]);
   return dirs.includes(true) || links.includes(true);
 }
-var FEW_CHANGES;
+var FEW_CHANGES, LINK_BYTES;
 var init_capture = __esm({
   "src/checkpoints/capture.ts"() {
     "use strict";
@@ -26521,29 +27198,30 @@ var init_capture = __esm({
     init_skip_rules();
     init_workspace_paths();
     FEW_CHANGES = 1e3;
+    LINK_BYTES = 4096;
   }
 });
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir8, readFile as readFile12 } from "node:fs/promises";
-import { join as join34 } from "node:path";
+import { readdir as readdir8, readFile as readFile15 } from "node:fs/promises";
+import { join as join36 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join34(checkpointsDir, projectId, worktreeKey);
+  const dir = join36(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join34(dir, "git"),
-    indexFile: join34(dir, "index"),
-    metaFile: join34(dir, "store.json"),
-    upkeepFile: join34(dir, "upkeep.json"),
-    probeFile: join34(dir, "probe.json"),
-    lockPath: join34(dir, "lock"),
-    tempDir: join34(dir, "tmp")
+    gitDir: join36(dir, "git"),
+    indexFile: join36(dir, "index"),
+    metaFile: join36(dir, "store.json"),
+    upkeepFile: join36(dir, "upkeep.json"),
+    probeFile: join36(dir, "probe.json"),
+    lockPath: join36(dir, "lock"),
+    tempDir: join36(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -26562,7 +27240,7 @@ async function existingStore(checkpointsDir, root) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile12(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile15(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -26616,10 +27294,10 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFile as readFile13 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { readFile as readFile16 } from "node:fs/promises";
+import { join as join37 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles) {
-  const record3 = await readRecord(location);
+  const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
   const [probeNow, configNow] = await Promise.all([
     stampsOf((record3.probe?.stamps ?? []).map((s) => s.path)),
@@ -26627,7 +27305,7 @@ async function readCachedAnswers(location, workspace, configFiles) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join35(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join37(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -26656,15 +27334,15 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile13(config2.path, "utf8").catch(() => null);
+  const text = await readFile16(config2.path, "utf8").catch(() => null);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 function plain(s) {
   return { path: s.path, sig: s.sig };
 }
-async function readRecord(location) {
+async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile13(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile16(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -26680,189 +27358,10 @@ var init_probe_cache = __esm({
   }
 });
 
-// src/checkpoints/sessions.ts
-function ownerOf(e) {
-  if (e.kind === "safety" || e.session === void 0) return null;
-  if (e.role !== void 0) return e.role === "change" || e.role === "restore" ? e.session : null;
-  return e.prompt === void 0 ? e.session : null;
-}
-function sessionChanges(session, steps) {
-  const lastMine = /* @__PURE__ */ new Map();
-  const lastOther = /* @__PURE__ */ new Map();
-  steps.forEach((step, i) => {
-    const last = step.owner === session ? lastMine : lastOther;
-    for (const path2 of step.paths) last.set(path2, i);
-  });
-  const changed = [...lastMine.keys()].sort();
-  const conflicts = changed.filter((p) => (lastOther.get(p) ?? -1) > (lastMine.get(p) ?? -1));
-  return { changed, conflicts };
-}
-function thinnable(newestFirst2, keep, protectedOids) {
-  return newestFirst2.filter((e, i) => {
-    if (i < keep || e.role !== "change" || protectedOids.has(e.oid)) return false;
-    const newer = newestFirst2[i - 1];
-    return newer !== void 0 && ownerOf(newer) === ownerOf(e);
-  });
-}
-var init_sessions = __esm({
-  "src/checkpoints/sessions.ts"() {
-    "use strict";
-  }
-});
-
-// src/checkpoints/upkeep.ts
-import { readFile as readFile14, rm as rm17, stat as stat20 } from "node:fs/promises";
-import { dirname as dirname16 } from "node:path";
-async function gcStore(repo, location, keep, pruneAge) {
-  const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
-  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-  const checkpoints = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX));
-  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-  const removals = selectRemovals(checkpoints, keep, protectedOids);
-  await deleteRefs(
-    repo,
-    removals.map((r) => ({ ref: r.ref, oldSha: r.oid }))
-  );
-  try {
-    await gcCheckpointRepo(repo, pruneAge);
-  } finally {
-    await sweepGitTemporaries(location.gitDir);
-  }
-  await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
-  const storeBytesAfter = await storeBytes(repo, await countObjects(repo));
-  return {
-    kept: checkpoints.length - removals.length,
-    removed: removals.length,
-    pruneAge,
-    storeBytesBefore,
-    storeBytesAfter
-  };
-}
-async function thinCheckpoints(repo, keep) {
-  const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-  const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-  const entries = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => ({ ...entryOf(r), oid: r.oid }));
-  const drop = thinnable(entries, keep, protectedOids);
-  if (drop.length > 0)
-    await deleteRefs(
-      repo,
-      drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
-    );
-  return drop.map(({ oid: _oid, ...entry }) => entry);
-}
-async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
-  if (recovered) {
-    await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm17(location.tempDir, { recursive: true, force: true });
-    await sweepGitTemporaries(location.gitDir);
-  } else {
-    await removeLockOlderThan(`${repo.indexFile}.lock`, staleIndexLockMs);
-  }
-  await sweepTempFiles(dirname16(location.metaFile));
-  await sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME });
-  await sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME });
-}
-async function storeBytes(repo, counts) {
-  const index = await stat20(repo.indexFile).then(
-    (st) => st.size,
-    () => 0
-  );
-  return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
-}
-async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
-  let counts = counted ?? await countObjects(repo);
-  if (counts.packs >= PACKS_LIMIT) {
-    await withSweep(location, () => gcCheckpointRepo(repo, DEFAULT_PRUNE_AGE));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
-    counts = await countObjects(repo);
-  } else if (counts.loose >= LOOSE_OBJECTS_LIMIT) {
-    await withSweep(location, () => packLooseObjects(repo));
-    await updateUpkeep(location, (u) => ({ ...u, lastPackedAt: (/* @__PURE__ */ new Date()).toISOString() }));
-    counts = await countObjects(repo);
-  }
-  const before2 = await storeBytes(repo, counts);
-  if (before2 <= maxStoreBytes) return;
-  let after2 = before2;
-  const removed = [];
-  while (after2 > maxStoreBytes * PRUNE_TARGET) {
-    const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
-    const protectedOids = new Set(records.filter((r) => r.ref.startsWith(META_REF_PREFIX)).map((r) => r.oid));
-    const line = records.filter((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX)).map((r) => ({ ...entryOf(r), oid: r.oid }));
-    const tiers = pruningTiers(line, protectedOids);
-    const candidates = tiers.flat();
-    if (candidates.length === 0) break;
-    const drop = (tiers.find((t) => t.length > 0) ?? []).slice(0, Math.ceil(candidates.length / 4));
-    await deleteRefs(
-      repo,
-      drop.map((r) => ({ ref: r.ref, oldSha: r.oid }))
-    );
-    removed.push(...drop.map(({ oid: _oid, ...entry }) => entry));
-    await withSweep(location, () => gcCheckpointRepo(repo, "now"));
-    after2 = await storeBytes(repo, await countObjects(repo));
-  }
-  const event = {
-    at: (/* @__PURE__ */ new Date()).toISOString(),
-    removed,
-    storeBytesBefore: before2,
-    storeBytesAfter: after2
-  };
-  await updateUpkeep(location, (u) => ({
-    lastPackedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    pruned: [event, ...u.pruned].slice(0, PRUNE_HISTORY)
-  }));
-}
-async function readUpkeep(location) {
-  try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile14(location.upkeepFile, "utf8")));
-    if (parsed.success) return parsed.data;
-  } catch {
-  }
-  return { lastPackedAt: null, pruned: [] };
-}
-async function updateUpkeep(location, change) {
-  await writeJsonAtomic(location.upkeepFile, change(await readUpkeep(location)));
-}
-async function withSweep(location, fn) {
-  try {
-    await fn();
-  } finally {
-    await sweepGitTemporaries(location.gitDir);
-  }
-}
-function pruningTiers(newestFirst2, protectedOids) {
-  const covered = new Set(thinnable(newestFirst2, 0, protectedOids));
-  const tiers = [[], [], []];
-  for (const e of [...newestFirst2].reverse()) {
-    if (protectedOids.has(e.oid)) continue;
-    tiers[covered.has(e) ? 0 : e.role === "baseline" || e.role === "prompt" ? 2 : 1].push(e);
-  }
-  return tiers;
-}
-var LOOSE_OBJECTS_LIMIT, PACKS_LIMIT, PRUNE_TARGET, PRUNE_HISTORY;
-var init_upkeep = __esm({
-  "src/checkpoints/upkeep.ts"() {
-    "use strict";
-    init_checkpoint();
-    init_atomic();
-    init_git_locks();
-    init_place();
-    init_sweep();
-    init_checkpoint_repo();
-    init_refs();
-    init_message2();
-    init_sessions();
-    init_retention();
-    LOOSE_OBJECTS_LIMIT = 1e3;
-    PACKS_LIMIT = 50;
-    PRUNE_TARGET = 0.8;
-    PRUNE_HISTORY = 20;
-  }
-});
-
 // src/checkpoints/store.ts
-import { access as access4, readFile as readFile15, realpath as realpath9 } from "node:fs/promises";
+import { access as access4, readFile as readFile17, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join36, sep as sep8 } from "node:path";
+import { join as join38, sep as sep9 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access4(path2);
@@ -26887,6 +27386,7 @@ var init_store = __esm({
     init_user_ignore();
     init_paths();
     init_apply();
+    init_budget_count();
     init_capture();
     init_message2();
     init_project_id();
@@ -26949,7 +27449,7 @@ var init_store = __esm({
         const probe = cached2.probe ?? await probeWorkspace(real, gitOpts);
         const root = probe.root;
         assertSafeWorkspace(root);
-        if (root.split(sep8).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep9).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
@@ -27001,7 +27501,12 @@ var init_store = __esm({
       /** Runs `fn` holding the store lock, creating the store first if needed. */
       locked(purpose, fn) {
         return withLock(this.location.lockPath, { timeoutMs: this.lockTimeoutMs, purpose }, async (lock) => {
-          await repairOnAcquire(this.repo, this.location, lock.recovered !== null, this.staleIndexLockMs);
+          const recovered = lock.recovered !== null;
+          await Promise.all([
+            repairOnAcquire(this.repo, this.location, recovered, this.staleIndexLockMs),
+            // A dead holder may have written anything: the budget's count no longer holds (budget-count.ts).
+            recovered ? dropBudget(this.location) : void 0
+          ]);
           await this.ensureStore();
           return fn();
         });
@@ -27009,8 +27514,13 @@ var init_store = __esm({
       async exists() {
         return await readStoredWorkspace(this.location.metaFile) === this.workspace;
       }
-      /** Captures the workspace as a tree (capture.ts). Caller holds the lock. */
-      capture() {
+      /**
+       * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
+       * that only a track accounts for (`forTrack`): any other drops the budget's count first
+       * (budget-count.ts), so that the next track counts.
+       */
+      async capture(opts = {}) {
+        if (opts.forTrack !== true) await dropBudget(this.location);
         return captureWorkspace({
           root: this.workspace,
           repo: this.repo,
@@ -27098,9 +27608,11 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const wanted = this.userExcludes === null ? "" : await readFile15(this.userExcludes, "utf8").catch(() => "");
-        const target = join36(this.location.gitDir, "info", "exclude");
-        const have = await readFile15(target, "utf8").catch(() => null);
+        const target = join38(this.location.gitDir, "info", "exclude");
+        const [wanted, have] = await Promise.all([
+          this.userExcludes === null ? "" : readFile17(this.userExcludes, "utf8").catch(() => ""),
+          readFile17(target, "utf8").catch(() => null)
+        ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
     };
@@ -27221,6 +27733,7 @@ var init_checkpoints = __esm({
     init_restore();
     init_retention();
     init_store();
+    init_budget_count();
     init_session_restore();
     init_upkeep();
     Checkpoints = class _Checkpoints {
@@ -27247,56 +27760,91 @@ var init_checkpoints = __esm({
        */
       async track(label, opts = {}) {
         const store = this.store;
-        return store.locked("checkpoint track", async () => {
-          const numbered = opts.beforePrompt === true && opts.session !== void 0;
-          const [records, captured] = await Promise.all([
-            listRefRecords(store.repo, numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX]),
-            store.capture()
-          ]);
-          if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
-          const latestTree = records.find((r) => r.ref === LATEST_REF)?.tree ?? null;
-          const prompt = numbered ? nextPromptOf(records, opts.session) : void 0;
-          const role = roleOf(opts);
-          const tag = {
-            ...opts.session === void 0 ? {} : { session: opts.session },
-            ...opts.event === void 0 ? {} : { event: opts.event },
-            ...prompt === void 0 ? {} : { prompt },
-            ...role === void 0 ? {} : { role }
-          };
-          if (opts.unlessUnchanged && captured.treeId === latestTree) {
-            const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
-            const skipped = captured.skipped.map((s) => store.skippedFile(s));
-            return { hash: captured.treeId, ref, skipped, unchanged: true };
-          }
-          const counting = countObjects(store.repo);
-          counting.catch(() => void 0);
-          const t = await store.trackLocked(label ?? null, "track", opts.baseline === true, tag, captured).catch(async (error2) => {
-            await counting.catch(() => void 0);
+        return store.locked(
+          "checkpoint track",
+          () => this.trackLocked(label, opts).catch(async (error2) => {
+            await dropBudget(store.location).catch(() => void 0);
             throw error2;
-          });
-          await store.saveProbe();
-          const upkeep = async () => {
-            const [counts, commitBytes] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
-            if (role !== "change") await thinCheckpoints(store.repo, store.keep);
-            const withCommit = {
-              ...counts,
-              loose: counts.loose + 1,
-              looseBytes: counts.looseBytes + commitBytes
-            };
-            await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit);
-          };
-          const upkeepError = await upkeep().then(
-            () => void 0,
-            (error2) => error2
-          );
-          return {
-            hash: t.hash,
-            ref: t.ref,
-            skipped: t.skipped,
-            ...prompt === void 0 ? {} : { prompt },
-            ...upkeepError === void 0 ? {} : { upkeepError }
-          };
+          })
+        );
+      }
+      /** track() once the lock is held. */
+      async trackLocked(label, opts) {
+        const store = this.store;
+        const numbered = opts.beforePrompt === true && opts.session !== void 0;
+        const capturing = store.capture({ forTrack: true });
+        const reading = listRefRecords(
+          store.repo,
+          numbered ? [CHECKPOINT_REF_PREFIX, META_REF_PREFIX] : [META_REF_PREFIX]
+        );
+        const [records, captured, budget] = await Promise.all([reading, capturing, readBudget(store.location)]);
+        if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
+        const latest = records.find((r) => r.ref === LATEST_REF);
+        const prompt = numbered ? nextPromptOf(records, opts.session) : void 0;
+        const role = roleOf(opts);
+        if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
+          const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
+          const skipped = captured.skipped.map((s) => store.skippedFile(s));
+          return { hash: captured.treeId, ref, skipped, unchanged: true };
+        }
+        const tagged = {
+          ...opts.session === void 0 ? {} : { session: opts.session },
+          ...opts.event === void 0 ? {} : { event: opts.event },
+          ...prompt === void 0 ? {} : { prompt },
+          ...role === void 0 ? {} : { role }
+        };
+        const uncounted = await uncountedBound({
+          budget,
+          latest,
+          staged: captured.staged,
+          indexFile: store.repo.indexFile,
+          maxStoreBytes: store.maxStoreBytes,
+          commitBytes: commitBytes(
+            { label: label ?? null, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: "track", ...tagged },
+            store.repo.identity ?? DEFAULT_IDENTITY
+          )
         });
+        const tag = { ...tagged, ...uncounted === null ? {} : { uncounted } };
+        const tracking = store.trackLocked(label ?? null, "track", opts.baseline === true, tag, captured);
+        tracking.catch(() => void 0);
+        let counting = null;
+        if (uncounted === null) {
+          await new Promise((resolve23) => setImmediate(resolve23));
+          counting = countObjects(store.repo);
+          counting.catch(() => void 0);
+        }
+        const t = await tracking.catch(async (error2) => {
+          await counting?.catch(() => void 0);
+          throw error2;
+        });
+        await store.saveProbe();
+        const upkeep = async () => {
+          if (role !== "change") await thinCheckpoints(store.repo, store.keep);
+          if (counting === null) return;
+          const [counts, commitBytes2] = await Promise.all([counting, looseObjectBytes(store.repo, t.commit)]);
+          const withCommit = {
+            ...counts,
+            loose: counts.loose + 1,
+            looseBytes: counts.looseBytes + commitBytes2
+          };
+          if (await keepWithinBudget(store.repo, store.location, store.maxStoreBytes, withCommit))
+            await dropBudget(store.location);
+          else await saveBudget(store.location, t.commit, withCommit);
+        };
+        const upkeepError = await upkeep().then(
+          () => void 0,
+          async (error2) => {
+            await dropBudget(store.location).catch(() => void 0);
+            return error2;
+          }
+        );
+        return {
+          hash: t.hash,
+          ref: t.ref,
+          skipped: t.skipped,
+          ...prompt === void 0 ? {} : { prompt },
+          ...upkeepError === void 0 ? {} : { upkeepError }
+        };
       }
       /**
        * The checkpoint taken just before the `prompt`-th prompt of `session` (default: the session of
@@ -27405,10 +27953,10 @@ var init_checkpoints = __esm({
         if (!await this.store.exists()) {
           return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
         }
-        return this.store.locked(
-          "checkpoint gc",
-          () => gcStore(this.store.repo, this.store.location, keep, pruneAge)
-        );
+        return this.store.locked("checkpoint gc", async () => {
+          await dropBudget(this.store.location);
+          return gcStore(this.store.repo, this.store.location, keep, pruneAge);
+        });
       }
       /** The earlier name of gc(). */
       async cleanup(opts = {}) {
@@ -27432,10 +27980,10 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join37, resolve as resolve20 } from "node:path";
-function open6(ctx) {
+import { join as join39, resolve as resolve20 } from "node:path";
+function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
     home: s.home,
@@ -27525,7 +28073,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: [] },
       examples: ['checkpoint track --label "before tool call" --json'],
       async run(ctx, values) {
-        const { upkeepError, ...result } = await (await open6(ctx)).track(values.label);
+        const { upkeepError, ...result } = await (await open7(ctx)).track(values.label);
         const warnings = upkeepError === void 0 ? [] : [{ code: "UPKEEP_FAILED", message: upkeepText(upkeepError), file: null }];
         return {
           json: result,
@@ -27549,7 +28097,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint patch latest"],
       async run(ctx, _values, [name2]) {
-        const cp = await open6(ctx);
+        const cp = await open7(ctx);
         const result = await cp.patch(await resolveCheckpoint(cp, name2));
         return {
           json: result,
@@ -27569,12 +28117,12 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["HASH"] },
       examples: ["checkpoint diff latest > since-latest.diff"],
       async run(ctx, _values, [name2]) {
-        const cp = await open6(ctx);
+        const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join37(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join37(dir, "diff.patch");
-        const cleanup = () => rm18(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join39(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join39(dir, "diff.patch");
+        const cleanup = () => rm19(dir, { recursive: true, force: true });
         try {
           await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -27593,7 +28141,7 @@ var init_checkpoint2 = __esm({
       positionals: { required: ["FROM"], optional: ["TO"] },
       examples: ["checkpoint diff-full baseline latest --json"],
       async run(ctx, _values, [from, to]) {
-        const cp = await open6(ctx);
+        const cp = await open7(ctx);
         const diffs = await cp.diffFull(
           await resolveCheckpoint(cp, from),
           to === void 0 ? void 0 : await resolveCheckpoint(cp, to)
@@ -27643,7 +28191,7 @@ var init_checkpoint2 = __esm({
         for (const [option, given] of Object.entries(withPrompt))
           if (given === true && values.prompt === void 0)
             throw new UsageError(`--${option} goes with --prompt N`);
-        const cp = await open6(ctx);
+        const cp = await open7(ctx);
         if (values.prompt !== void 0)
           return restorePrompt(
             await cp.restorePrompt(values.prompt, values.session, {
@@ -27672,7 +28220,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
           throw new UsageError(
             "an empty PATH names nothing; give files or directories inside the workspace, or no PATH to mean every changed file"
           );
-        const cp = await open6(ctx);
+        const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         const result = paths.length ? await cp.revert(
           hash,
@@ -27697,7 +28245,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint list --json"],
       async run(ctx) {
-        const entries = await (await open6(ctx)).list();
+        const entries = await (await open7(ctx)).list();
         return {
           json: entries,
           human: () => entries.length ? table(
@@ -27738,7 +28286,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint gc --keep 20 --prune 1.day.ago"],
       async run(ctx, values) {
-        const result = await (await open6(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
+        const result = await (await open7(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
           human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
@@ -27754,7 +28302,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
       positionals: { required: [] },
       examples: ["checkpoint status --json"],
       async run(ctx) {
-        const st = await (await open6(ctx)).status();
+        const st = await (await open7(ctx)).status();
         const removed = st.pruned.reduce((n, p) => n + p.removed.length, 0);
         return {
           json: st,
@@ -28103,8 +28651,8 @@ var init_agent_hooks = __esm({
 async function withinBudget(ms, fn) {
   const controller = new AbortController();
   let timer;
-  const deadline = new Promise((resolve22) => {
-    timer = setTimeout(() => resolve22("late"), ms);
+  const deadline = new Promise((resolve23) => {
+    timer = setTimeout(() => resolve23("late"), ms);
   });
   const work = fn(controller.signal);
   const wrapped = work.then((value) => ({ value }));
@@ -28120,7 +28668,7 @@ async function withinBudget(ms, fn) {
     () => void 0,
     () => void 0
   );
-  await Promise.race([settled, new Promise((resolve22) => setTimeout(resolve22, WIND_DOWN_MS).unref())]);
+  await Promise.race([settled, new Promise((resolve23) => setTimeout(resolve23, WIND_DOWN_MS).unref())]);
   return { done: false };
 }
 var WIND_DOWN_MS;
@@ -28132,13 +28680,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat21 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat22 } from "node:fs/promises";
 import { dirname as dirname17 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
     await mkdir11(dirname17(file), { recursive: true });
-    const size = await stat21(file).then(
+    const size = await stat22(file).then(
       (st) => st.size,
       () => 0
     );
@@ -28161,7 +28709,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join38 } from "node:path";
+import { join as join40 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -28178,7 +28726,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join38(layout(home).logs, "hooks.log");
+  return join40(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -28213,6 +28761,7 @@ async function checkpointFor(event, opts) {
       message: `checkpoint skipped: not done within hooks.timeoutMs (${budget} ms) in ${event.workspace}; raise hooks.timeoutMs in config.yaml for a very large workspace`
     };
   const t = run.value;
+  await saveParsedConfig();
   const parts = [
     t.unchanged ? `unchanged since latest checkpoint ${t.hash.slice(0, 12)}` : `${event.kind} checkpoint ${t.hash.slice(0, 12)}`,
     t.prompt === void 0 ? null : `prompt ${t.prompt}`,
@@ -28252,6 +28801,7 @@ var init_agent_hook = __esm({
     init_checkpoints2();
     init_errors();
     init_config2();
+    init_config_cache2();
     init_paths();
     init_budget();
     init_log2();
@@ -28371,7 +28921,13 @@ var init_cline = __esm({
       UserPromptSubmit: "before-prompt",
       PostToolUse: "latest",
       TaskComplete: "latest",
-      TaskCancel: "latest"
+      TaskCancel: "latest",
+      agent_start: "baseline",
+      agent_resume: "baseline",
+      prompt_submit: "before-prompt",
+      tool_result: "latest",
+      agent_end: "latest",
+      agent_abort: "latest"
     };
     CLINE_CARRY_ON = '{"cancel": false}';
     cline = {
@@ -28544,6 +29100,7 @@ var init_windsurf = __esm({
     windsurf = {
       agent: "windsurf",
       lenientJson: true,
+      hooksRunInRoot: true,
       answer: () => "",
       map(raw) {
         const p = parseEvent(WindsurfEvent, raw, "Windsurf");
@@ -28615,7 +29172,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat22 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat23 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve21 } from "node:path";
 function nativePath(path2, platform = process.platform) {
@@ -28623,7 +29180,7 @@ function nativePath(path2, platform = process.platform) {
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve21(nativePath(candidate));
-  const isDir2 = await stat22(path2).then(
+  const isDir2 = await stat23(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -28641,6 +29198,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
+import { resolve as resolve22 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -28676,7 +29234,9 @@ async function checkpointOf(adapter, input, opts) {
   const mapping = adapter.map(raw, { event: opts.event });
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
   const e = mapping.mapped;
-  const where = await hookWorkspace(e.root ?? e.cwd ?? opts.cwd ?? process.cwd(), {
+  const here = opts.cwd ?? process.cwd();
+  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve22(here, e.cwd)) ? here : e.cwd;
+  const where = await hookWorkspace(e.root ?? cwd ?? here, {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
   if ("refused" in where) return refuse("ignored", `no checkpoint: ${where.refused}`, e.event, e.session);
@@ -28697,6 +29257,7 @@ async function checkpointOf(adapter, input, opts) {
 var init_event_hook = __esm({
   "src/hooks/event-hook.ts"() {
     "use strict";
+    init_inside();
     init_paths();
     init_agent_hook();
     init_agents();
@@ -28721,6 +29282,38 @@ var init_hooks = __esm({
     init_claude_code();
     init_event_hook();
     init_agents();
+  }
+});
+
+// src/cli/stdout.ts
+import { writeSync } from "node:fs";
+function onStdoutError(error2) {
+  if (isClosedPipe(error2)) return;
+  process.stderr.write(
+    `${PROGRAM}: WRITE_FAILED: could not write the output (${error2.code ?? error2.message})
+`
+  );
+  process.exitCode = 1;
+}
+function stdoutStream() {
+  if (process.stdout.listenerCount("error") === 0) process.stdout.on("error", onStdoutError);
+  return process.stdout;
+}
+function writeShort(text) {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (error2) {
+    if (isClosedPipe(error2)) return;
+    stdoutStream().write(bytes.subarray(done));
+  }
+}
+var init_stdout = __esm({
+  "src/cli/stdout.ts"() {
+    "use strict";
+    init_output();
+    init_spec();
   }
 });
 
@@ -28752,7 +29345,7 @@ function agentCommand(agent) {
         event
       });
       report(outcome);
-      if (outcome.answer !== "") process.stdout.write(`${outcome.answer}
+      if (outcome.answer !== "") writeShort(`${outcome.answer}
 `);
       return { silent: true, exitCode: 0 };
     }
@@ -28768,14 +29361,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve22) => {
+  const result = await new Promise((resolve23) => {
     const timer = setTimeout(
-      () => resolve22({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve23({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timeoutMs
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve22(value);
+      resolve23(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -28802,7 +29395,7 @@ async function hookCommandFailed(error2, home, command) {
   process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}
 `);
   const answer2 = ADAPTERS[agent].answer(void 0);
-  if (answer2 !== "") process.stdout.write(`${answer2}
+  if (answer2 !== "") writeShort(`${answer2}
 `);
   return 0;
 }
@@ -28816,6 +29409,7 @@ var init_hook = __esm({
     init_paths();
     init_output();
     init_spec();
+    init_stdout();
     MAX_EVENT_BYTES = 64 * 1024 * 1024;
     EVENTS = {
       "claude-code": "SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt, PostToolUse and Stop the latest state.",
@@ -29120,8 +29714,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile16, rm as rm19 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { chmod, readFile as readFile18, rm as rm20 } from "node:fs/promises";
+import { join as join41 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -29131,8 +29725,8 @@ exec ${command}
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
-    const file = join39(target.file, event);
-    const current = await readFile16(file, "utf8").catch(() => null);
+    const file = join41(target.file, event);
+    const current = await readFile18(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
       if (command !== null) plan.leftAlone.push(file);
@@ -29150,7 +29744,7 @@ async function planScripts(target, command) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm19(file, { force: true });
+    if (text === null) await rm20(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -29167,10 +29761,10 @@ var init_scripts = __esm({
 });
 
 // src/hooks/install/targets.ts
-import { join as join40 } from "node:path";
+import { join as join42 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join40(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join42(base, place.scope === "project" ? project : user);
   switch (agent) {
     case "claude-code":
       return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
@@ -29179,7 +29773,7 @@ function installTarget(agent, place) {
     case "gemini":
       return {
         ...grouped(agent, at(".gemini/settings.json", ".gemini/settings.json"), true, GEMINI_EVENTS, [
-          'Gemini CLI runs hooks when tools.enableHooks is on (older releases also need hooks.enabled); see "/hooks" in Gemini CLI.'
+          'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.'
         ]),
         extra: { name: "agentgate-checkpoints" }
       };
@@ -29243,7 +29837,7 @@ function installTarget(agent, place) {
         comments: false,
         events: ["TaskStart", "TaskResume", "UserPromptSubmit", "PostToolUse", "TaskComplete", "TaskCancel"],
         notes: [
-          'Cline runs hooks when "Enable Hooks" is on in its settings (the CLI: hooks-enabled=true; macOS and Linux only).'
+          'Cline runs these hooks unless "Enable Hooks" is off in its settings. On Windows the Cline extension runs only <Event>.ps1 files, which this install does not write.'
         ]
       };
   }
@@ -30294,7 +30888,8 @@ function planTomlConfig(target, before2, entryOf2) {
 function rewritten(value, ours, target) {
   const hooks = { ...value.hooks ?? {} };
   for (const event of /* @__PURE__ */ new Set([...Object.keys(hooks), ...Object.keys(ours)])) {
-    const current = Array.isArray(hooks[event]) ? hooks[event] : [];
+    if (hooks[event] !== void 0 && !Array.isArray(hooks[event])) continue;
+    const current = hooks[event] ?? [];
     const list5 = [...current.filter((e) => !isOurEntry(e, target)), ...ours[event] ?? []];
     if (list5.length > 0) hooks[event] = list5;
     else delete hooks[event];
@@ -30375,7 +30970,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile17, rm as rm20 } from "node:fs/promises";
+import { readFile as readFile19, rm as rm21 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -30402,7 +30997,7 @@ async function apply(agent, action, opts) {
     if (written2) await applyScripts(plan2);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const before2 = await readFile17(target.file, "utf8").catch((error2) => {
+  const before2 = await readFile19(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw error2;
   });
@@ -30410,7 +31005,7 @@ async function apply(agent, action, opts) {
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
-    if (plan.text === null) await rm20(target.file, { force: true });
+    if (plan.text === null) await rm21(target.file, { force: true });
     else await writeFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
@@ -30512,7 +31107,7 @@ var init_hook_install = __esm({
 
 // src/cli/main.ts
 init_errors();
-import { createReadStream as createReadStream7, writeSync } from "node:fs";
+import { createReadStream as createReadStream6 } from "node:fs";
 
 // src/cli/groups.ts
 var COMMAND_GROUPS = ["checkpoint", "gate", "hook"];
@@ -30584,15 +31179,17 @@ async function loadAllCommands() {
 // src/cli/main.ts
 init_output();
 init_spec();
+init_stdout();
 init_suggest();
 init_version();
 async function main(argv) {
   const options = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
   const json = options.includes("--json");
   const { words, rest } = findCommand(argv);
-  if (words.length > 0 || !(options.includes("--version") || options.includes("-V")))
-    process.stdout.on("error", onStdoutError);
   const name2 = words.join(" ");
+  const agentHook = words[0] === "hook" && COMMAND_NAMES.includes(name2) && !HOOK_SETUP.includes(name2);
+  if (!agentHook && (words.length > 0 || !(options.includes("--version") || options.includes("-V"))))
+    process.stdout.on("error", onStdoutError);
   try {
     if (words.length === 0 || COMMAND_GROUPS.includes(name2) && !COMMAND_NAMES.includes(name2))
       return await withoutCommand(name2, options, argv.length === 0, json);
@@ -30613,7 +31210,7 @@ async function main(argv) {
     await emit(result, json);
     return "exitCode" in result ? result.exitCode ?? 0 : 0;
   } catch (error2) {
-    if (words[0] === "hook" && COMMAND_NAMES.includes(name2) && !HOOK_SETUP.includes(name2))
+    if (agentHook)
       return (await Promise.resolve().then(() => (init_hook(), hook_exports))).hookCommandFailed(
         error2,
         optionValue(options, "--home"),
@@ -30680,7 +31277,7 @@ ${optionLines(GLOBAL_OPTIONS)}`,
   ].join("\n\n");
 }
 function printHelp(text, json) {
-  process.stdout.write(json ? `${JSON.stringify({ help: text })}
+  stdoutStream().write(json ? `${JSON.stringify({ help: text })}
 ` : `${noWorkflowCommands(text)}
 `);
   return 0;
@@ -30691,24 +31288,13 @@ function printVersion(json) {
 `);
   return 0;
 }
-function writeShort(text) {
-  const bytes = Buffer.from(text);
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(1, bytes, done);
-  } catch (error2) {
-    if (isClosedPipe(error2)) return;
-    if (process.stdout.listenerCount("error") === 0) process.stdout.on("error", onStdoutError);
-    process.stdout.write(bytes.subarray(done));
-  }
-}
 async function emit(result, json) {
   if ("silent" in result) return;
   if ("streamFile" in result || "streamJson" in result) {
     try {
       if ("streamFile" in result) {
         const { pipeline: pipeline4 } = await import("node:stream/promises");
-        await pipeline4(createReadStream7(result.streamFile), process.stdout, { end: false });
+        await pipeline4(createReadStream6(result.streamFile), process.stdout, { end: false });
       } else await (await Promise.resolve().then(() => (init_json_stream(), json_stream_exports))).writeStreamedJson(result.streamJson, process.stdout);
     } catch (error2) {
       if (!isClosedPipe(error2)) throw error2;
@@ -30729,14 +31315,6 @@ async function emit(result, json) {
   const commands = result.workflowCommands ?? [];
   if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join("\n")}
 `);
-}
-function onStdoutError(error2) {
-  if (isClosedPipe(error2)) return;
-  process.stderr.write(
-    `${PROGRAM}: WRITE_FAILED: could not write the output (${error2.code ?? error2.message})
-`
-  );
-  process.exitCode = 1;
 }
 function fail(error2, json) {
   if (!isAgentgateError(error2)) {
