@@ -185,6 +185,7 @@ export async function provenanceCase(bench: Bench): Promise<void> {
   const s = scale();
   const sizes = [...new Set([Math.min(...bench.sizes), Math.max(...bench.sizes)])];
   const samples: Record<string, number[]> = {};
+  const gitDiff: Record<string, number[]> = {};
   let largest: { dir: string; home: string; squash: string } | null = null;
   for (const size of sizes) {
     const root = await scratch('provenance');
@@ -199,9 +200,16 @@ export async function provenanceCase(bench: Bench): Promise<void> {
     const squash = git(dir, ['rev-parse', 'HEAD']).trim();
     cli(dir, home, ['anchor', squash]); // warm-up
     const key = `anchor @ ${size} files`;
+    // git's own diff of the squash, in the same rounds: what the change costs git at this size.
+    const diffKey = `git diff-tree -r @ ${size} files`;
     samples[key] = [];
-    for (let r = 0; r < bench.reps; r++)
+    gitDiff[diffKey] = [];
+    for (let r = 0; r < bench.reps; r++) {
       samples[key].push((await timed(async () => cli(dir, home, ['anchor', squash]))).ms);
+      gitDiff[diffKey].push(
+        (await timed(async () => void git(dir, ['diff-tree', '-r', '--raw', `${squash}^`, squash]))).ms,
+      );
+    }
     largest = { dir, home, squash };
     if (size === Math.max(...sizes))
       await traceRounds(bench, dir, home, runs.get('trace')?.at(-1) as string, s.lines);
@@ -211,6 +219,12 @@ export async function provenanceCase(bench: Bench): Promise<void> {
     { case: `anchor (squash of ${s.files} files)`, scale: `${s.runs} runs in the store` },
     samples,
     `anchor @ ${Math.min(...sizes)} files`,
+  );
+  addRows(
+    bench,
+    { case: `git's diff of the squash (${s.files} files)`, scale: 'the same repositories' },
+    gitDiff,
+    `git diff-tree -r @ ${Math.min(...sizes)} files`,
   );
   if (largest !== null) {
     const { peak } = await measure(
