@@ -1,8 +1,8 @@
 /**
  * The four sharing commands through the built CLI: a run made on machine A is published, fetched on
  * B and imported from a bundle on C, where runs, list, show, patch and verify work as on A; a copied
- * home verifies with --home and --artifacts-dir; push and fetch killed with SIGKILL are mended by
- * the next call.
+ * home verifies with --home and --artifacts-dir; a fetch killed inside git is mended by the next.
+ * (push and fetch killed at any moment: test/reliability/crash-sharing.test.ts.)
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -13,7 +13,6 @@ import { runCli } from '../helpers/cli.js';
 import { deadPid } from '../helpers/node-child.js';
 import { git } from '../helpers/repo.js';
 import { machineCli as cli, machineOk as ok, runIterations, world, type World } from '../helpers/sharing.js';
-import { runAndKill } from '../reliability/support.js';
 
 let w: World;
 afterEach(() => w?.cleanup());
@@ -167,34 +166,5 @@ describe('sharing through the CLI', () => {
     expect(ok(b, ['fetch'])).toMatchObject({ snapshots: 2, refused: [] });
     expect(existsSync(refLock)).toBe(false);
     expect(ok(b, ['verify', '--run', 'locked'])).toMatchObject({ ok: true });
-  });
-
-  it('push and fetch killed with SIGKILL leave nothing that the next call does not mend', async () => {
-    w = world();
-    const [a, b] = [w.machine('a'), w.machine('b')];
-    await runIterations(a, 'k', 12);
-    const env = { AGENTGATE_ARTIFACTS_DIR: '' };
-    let kills = 0;
-    for (const delay of [60, 120, 180, 240, 320, 450])
-      kills += Number(
-        (await runAndKill(['-C', a.dir, '--home', a.home, 'push'], delay, 'group', { env })).killed,
-      );
-    expect(kills).toBeGreaterThan(0);
-    expect(ok(a, ['push'])).toMatchObject({ refs: 12 });
-    expect(
-      git(w.origin, ['for-each-ref', '--format=%(refname)', 'refs/agentgate/records/k/']).split('\n'),
-    ).toHaveLength(12);
-    kills = 0;
-    for (const delay of [60, 120, 180, 240, 320, 450, 600])
-      kills += Number(
-        (await runAndKill(['-C', b.dir, '--home', b.home, 'fetch'], delay, 'group', { env })).killed,
-      );
-    expect(kills).toBeGreaterThan(0);
-    const got = ok(b, ['fetch']) as { snapshots: number; unchanged: number; refused: unknown[] };
-    expect(got.refused).toEqual([]);
-    expect(got.snapshots + got.unchanged).toBe(12);
-    expect(ok(b, ['verify', '--run', 'k'])).toMatchObject({ ok: true });
-    expect(git(b.dir, ['for-each-ref', 'refs/agentgate/incoming/'])).toBe('');
-    expect(git(b.dir, ['fsck', '--no-dangling', '--connectivity-only'])).toBe('');
   });
 });
