@@ -45,8 +45,9 @@ interface Contestant {
   iterate(repo: BenchRepo, rep: number, work: (nonce: string) => Promise<Workload>): Promise<Outcome>;
 }
 
-function libraryContestant(home: string): Contestant {
-  const snapshotter = new Snapshotter({
+/** The library as the bench drives it: generous timeouts, the home's artifacts, WIP commits. */
+export function benchSnapshotter(home: string): Snapshotter {
+  return new Snapshotter({
     home,
     artifactsDir: join(home, 'artifacts'),
     identity: DEFAULT_IDENTITY,
@@ -54,6 +55,10 @@ function libraryContestant(home: string): Contestant {
     lockTimeoutMs: 60_000,
     onDirty: 'wip-commit',
   });
+}
+
+function libraryContestant(home: string): Contestant {
+  const snapshotter = benchSnapshotter(home);
   return {
     name: 'library',
     async iterate(repo, rep, work) {

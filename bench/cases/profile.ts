@@ -1,15 +1,12 @@
 // Where the time goes: one untimed iteration of the library and one of the CLI on the largest
 // repository, with every git process recorded by the PATH wrapper (bench/trace.ts). Reports the
 // calls in order, how long git ran, and how much of the wall time was spent outside git.
-import { join } from 'node:path';
-import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { Checkpoints } from '../../src/checkpoints/index.js';
-import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
 import { run } from '../git.js';
 import { applyWorkload, ensureRepo, resetRepo } from '../repos.js';
 import { scratch, timed, type Bench } from '../results.js';
 import { createTracer, withTracer, type GitCall, type Tracer } from '../trace.js';
-import { CLI } from './iteration.js';
+import { benchSnapshotter, CLI } from './iteration.js';
 
 export interface PhaseProfile {
   wallMs: number;
@@ -49,14 +46,7 @@ export async function profileCase(bench: Bench): Promise<void> {
   bench.log(`profile: git processes of one library and one CLI iteration @ ${size} files`);
   const tracer = await createTracer(await scratch('trace'));
   const home = await scratch('home-profile');
-  const snapshotter = new Snapshotter({
-    home,
-    artifactsDir: join(home, 'artifacts'),
-    identity: DEFAULT_IDENTITY,
-    gitTimeoutMs: 600_000,
-    lockTimeoutMs: 60_000,
-    onDirty: 'wip-commit',
-  });
+  const snapshotter = benchSnapshotter(home);
 
   const lb = await traced(tracer, () => snapshotter.captureBeforeState(repo.dir, { runId: 'profile-lib' }));
   const w1 = await applyWorkload(repo, 'profile-lib');

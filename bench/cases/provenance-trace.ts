@@ -7,15 +7,12 @@
 //                          floor for any command-line tool written for Node;
 //   git blame --porcelain  the baseline.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { openRepo } from '../../src/git/repo.js';
 import { provenanceSources } from '../../src/provenance/sources.js';
 import { computeTrace } from '../../src/provenance/trace.js';
-import { Snapshotter } from '../../src/snapshotter/snapshotter.js';
-import { DEFAULT_IDENTITY } from '../../types/config.js';
 import { git, gitEnv } from '../git.js';
 import { addRows, timed, type Bench } from '../results.js';
-import { CLI } from './iteration.js';
+import { benchSnapshotter, CLI } from './iteration.js';
 
 const PATH = 'trace/big.txt';
 
@@ -47,14 +44,7 @@ export async function traceRounds(
       [CLI, '-C', dir, '--home', home, 'trace', PATH, '--rev', tip, '--json'],
       'cli trace',
     );
-  const snapshotter = new Snapshotter({
-    home,
-    artifactsDir: join(home, 'artifacts'),
-    identity: DEFAULT_IDENTITY,
-    gitTimeoutMs: 600_000,
-    lockTimeoutMs: 60_000,
-    onDirty: 'wip-commit',
-  });
+  const snapshotter = benchSnapshotter(home);
   const src = provenanceSources(snapshotter);
   const repo = await openRepo(dir, snapshotter.gitOptions());
   const library = async (): Promise<void> => {
