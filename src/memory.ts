@@ -22,10 +22,19 @@ export function collectEvery(): (bytes: number) => void {
     seen += bytes;
     if (seen < EVERY) return;
     seen = 0;
-    if (collect === null) {
-      setFlagsFromString('--expose-gc');
-      collect = runInNewContext('gc') as Collect;
-    }
+    collect ??= exposeGc();
     collect({ type: 'minor' });
   };
+}
+
+/** V8's collector, or a no-op where the host does not let a flag expose it: memory, not results, is at stake. */
+function exposeGc(): Collect {
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    if (typeof gc === 'function') return gc as Collect;
+  } catch {
+    // Fall through.
+  }
+  return () => undefined;
 }
