@@ -101,3 +101,9 @@ export function storeWarning(p: StoreCorruptError): { code: string; message: str
     file: typeof p.details.path === 'string' ? p.details.path : null,
   };
 }
+
+/**
+ * The exit status of a check that ran and failed (`verify`, a failing gate, a `gate replay` that did
+ * not reproduce), apart from 1 (the tool itself failed) and 2 (usage).
+ */
+export const VERIFY_FAILED_EXIT = 3;

@@ -1,9 +1,8 @@
 import { MAX_DURATION_MS } from '../../../types/duration.js';
 import type { GateResult } from '../../../types/gate.js';
 import { UsageError } from '../../errors.js';
-import { paint, printable, short, storeWarning, table, type Colour } from '../output.js';
+import { paint, printable, short, storeWarning, table, VERIFY_FAILED_EXIT, type Colour } from '../output.js';
 import { defineCommand, type Command, type CommandResult } from '../spec.js';
-import { VERIFY_FAILED_EXIT } from './run-snapshots.js';
 
 /** `gate`'s exit status per verdict (CONTRACT.md): 0 pass, 3 fail, 1 error (2 is usage). */
 const EXIT: Record<GateResult['verdict'], number> = { pass: 0, fail: VERIFY_FAILED_EXIT, error: 1 };

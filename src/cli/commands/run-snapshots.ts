@@ -3,8 +3,6 @@ import { CAPTURE_COMMANDS } from './run-capture.js';
 import { INSPECT_COMMANDS } from './run-inspect.js';
 import { VERIFY_COMMAND } from './run-verify.js';
 
-export { VERIFY_FAILED_EXIT } from './run-verify.js';
-
 /**
  * The run snapshot commands, in the order `--help` lists them: capturing (run-capture.ts), reading
  * and changing stored snapshots (run-inspect.ts), verifying (run-verify.ts).

@@ -1,11 +1,8 @@
 import { UsageError } from '../../errors.js';
-import { paint, table } from '../output.js';
+import { paint, table, VERIFY_FAILED_EXIT } from '../output.js';
 import { CI_OPTION, defineCommand } from '../spec.js';
 import { detectCi, errorAnnotations } from '../../ci/github.js';
 import { RUN_ID } from './run-output.js';
-
-/** verify's exit status when a check fails, apart from 1 (the tool itself failed) and 2 (usage). */
-export const VERIFY_FAILED_EXIT = 3;
 
 export const VERIFY_COMMAND = defineCommand({
   name: 'verify',
