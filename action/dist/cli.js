@@ -3151,7 +3151,7 @@ function storeWarning(p) {
     file: typeof p.details.path === "string" ? p.details.path : null
   };
 }
-var CODES, ANSI, HIDDEN, COMMAND_LINE;
+var CODES, ANSI, HIDDEN, COMMAND_LINE, VERIFY_FAILED_EXIT;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
@@ -3160,6 +3160,7 @@ var init_output = __esm({
     HIDDEN = // eslint-disable-next-line no-control-regex -- control characters are what we look for
     /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
     COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
+    VERIFY_FAILED_EXIT = 3;
   }
 });
 
@@ -7904,12 +7905,18 @@ function collectEvery() {
     seen += bytes;
     if (seen < EVERY) return;
     seen = 0;
-    if (collect === null) {
-      setFlagsFromString("--expose-gc");
-      collect = runInNewContext("gc");
-    }
+    collect ??= exposeGc();
     collect({ type: "minor" });
   };
+}
+function exposeGc() {
+  try {
+    setFlagsFromString("--expose-gc");
+    const gc2 = runInNewContext("gc");
+    if (typeof gc2 === "function") return gc2;
+  } catch {
+  }
+  return () => void 0;
 }
 var EVERY, collect;
 var init_memory = __esm({
@@ -9191,7 +9198,7 @@ var init_attest2 = __esm({
 });
 
 // src/cli/commands/run-verify.ts
-var VERIFY_FAILED_EXIT, VERIFY_COMMAND;
+var VERIFY_COMMAND;
 var init_run_verify = __esm({
   "src/cli/commands/run-verify.ts"() {
     "use strict";
@@ -9200,7 +9207,6 @@ var init_run_verify = __esm({
     init_spec();
     init_github();
     init_run_output();
-    VERIFY_FAILED_EXIT = 3;
     VERIFY_COMMAND = defineCommand({
       name: "verify",
       usage: "verify [ID | --run ID | --all | --attestation FILE | --anchor REV] [--require-gate NAME]... [--each-iteration] [--ci github|none]",
@@ -9294,8 +9300,7 @@ var init_run_verify = __esm({
 // src/cli/commands/run-snapshots.ts
 var run_snapshots_exports = {};
 __export(run_snapshots_exports, {
-  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS,
-  VERIFY_FAILED_EXIT: () => VERIFY_FAILED_EXIT
+  RUN_SNAPSHOT_COMMANDS: () => RUN_SNAPSHOT_COMMANDS
 });
 var show2, list2, runs2, patch2, stats2, del2, cherryPick2, RUN_SNAPSHOT_COMMANDS;
 var init_run_snapshots = __esm({
@@ -9303,7 +9308,6 @@ var init_run_snapshots = __esm({
     "use strict";
     init_run_capture();
     init_run_inspect();
-    init_run_verify();
     init_run_verify();
     ({ show: show2, list: list2, runs: runs2, patch: patch2, stats: stats2, del: del2, cherryPick: cherryPick2 } = INSPECT_COMMANDS);
     RUN_SNAPSHOT_COMMANDS = [
@@ -28359,7 +28363,6 @@ var init_gate2 = __esm({
     init_errors();
     init_output();
     init_spec();
-    init_run_snapshots();
     EXIT = { pass: 0, fail: VERIFY_FAILED_EXIT, error: 1 };
     COLOUR = { pass: "green", fail: "red", error: "red" };
     FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
