@@ -2,16 +2,9 @@ import { ANCHOR_REF_PREFIX, type Anchor } from '../../types/anchor.js';
 import { ANCHOR_RECORD_FILE, ANCHOR_RECORD_FORMAT, AnchorRecordFile } from '../../types/anchor-record.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import type { RefusedRecord } from '../../types/sharing.js';
-import {
-  batchCheck,
-  objectId,
-  readBlobs,
-  treeContent,
-  type CommitRef,
-  type ObjectFormat,
-} from '../git/record-objects.js';
+import { batchCheck, readBlobs, type CommitRef, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
-import type { RecordObjects } from './record-objects.js';
+import { recordCommit, type RecordObjects } from './record-objects.js';
 
 /** Where anchors live, locally and on every remote: one ref per anchored commit. */
 export const ANCHORS_PREFIX = ANCHOR_REF_PREFIX;
@@ -43,21 +36,14 @@ export type AnchorObjects = RecordObjects;
  */
 export function anchorObjects(format: ObjectFormat, anchor: Anchor): AnchorObjects {
   const file: AnchorRecordFile = { format: ANCHOR_RECORD_FORMAT, anchor };
-  const json = Buffer.from(`${JSON.stringify(AnchorRecordFile.parse(file), null, 2)}\n`);
-  const jsonId = objectId(format, 'blob', json);
-  const treeBuf = treeContent([{ name: ANCHOR_RECORD_FILE, blob: jsonId }]);
-  const tree = objectId(format, 'tree', treeBuf);
-  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(anchor.createdAt) / 1000)} +0000`;
   const c = anchor.coverage;
-  const message = `[agentgate] Anchor of ${anchor.commit}: ${c.linesFromRuns} of ${c.linesAdded} added lines from runs\n\nAgentgate-Anchor: ${anchor.commit}\n`;
-  const commitBuf = Buffer.from(
-    `tree ${tree}\nparent ${anchor.commit}\nauthor ${who}\ncommitter ${who}\n\n${message}`,
-  );
-  return {
-    json: { id: jsonId, content: json },
-    tree: { id: tree, content: treeBuf },
-    commit: { id: objectId(format, 'commit', commitBuf), content: commitBuf },
-  };
+  return recordCommit(format, {
+    file: ANCHOR_RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(AnchorRecordFile.parse(file), null, 2)}\n`),
+    parent: anchor.commit,
+    at: anchor.createdAt,
+    message: `[agentgate] Anchor of ${anchor.commit}: ${c.linesFromRuns} of ${c.linesAdded} added lines from runs\n\nAgentgate-Anchor: ${anchor.commit}\n`,
+  });
 }
 
 /**

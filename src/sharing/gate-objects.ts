@@ -14,18 +14,11 @@ import {
 } from '../../types/gate-record.js';
 import type { RefusedRecord } from '../../types/sharing.js';
 import { SafeId } from '../../types/snapshot.js';
-import {
-  batchCheck,
-  objectId,
-  readBlobs,
-  treeContent,
-  type CommitRef,
-  type ObjectFormat,
-} from '../git/record-objects.js';
+import { batchCheck, readBlobs, type CommitRef, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { assertSafeId } from '../store/paths.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
-import type { RecordObjects } from './record-objects.js';
+import { recordCommit, type RecordObjects } from './record-objects.js';
 
 /** One ref per verdict: verdicts of one iteration pushed at once from several machines never meet. */
 export const GATES_PREFIX = 'refs/agentgate/gates/';
@@ -83,22 +76,14 @@ export function gateObjects(
   logBlob: string | null,
 ): RecordObjects {
   const record: GateRecordFile = { format: GATE_RECORD_FORMAT, gate };
-  const json = Buffer.from(`${JSON.stringify(GateRecordFile.parse(record), null, 2)}\n`);
-  const jsonId = objectId(format, 'blob', json);
-  const entries = [{ name: GATE_RECORD_FILE, blob: jsonId }];
-  if (logBlob !== null) entries.push({ name: GATE_LOG_FILE, blob: logBlob });
-  const treeBuf = treeContent(entries);
-  const tree = objectId(format, 'tree', treeBuf);
-  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(gate.startedAt) / 1000)} +0000`;
-  const message = `[agentgate] Gate ${gate.name} of run ${gate.runId} iteration ${gate.iteration}: ${gate.verdict}\n\nAgentgate-Gate: ${gate.id}\n`;
-  const commitBuf = Buffer.from(
-    `tree ${tree}\nparent ${gate.afterSha}\nauthor ${who}\ncommitter ${who}\n\n${message}`,
-  );
-  return {
-    json: { id: jsonId, content: json },
-    tree: { id: tree, content: treeBuf },
-    commit: { id: objectId(format, 'commit', commitBuf), content: commitBuf },
-  };
+  return recordCommit(format, {
+    file: GATE_RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(GateRecordFile.parse(record), null, 2)}\n`),
+    also: logBlob === null ? [] : [{ name: GATE_LOG_FILE, blob: logBlob }],
+    parent: gate.afterSha,
+    at: gate.startedAt,
+    message: `[agentgate] Gate ${gate.name} of run ${gate.runId} iteration ${gate.iteration}: ${gate.verdict}\n\nAgentgate-Gate: ${gate.id}\n`,
+  });
 }
 
 /** A verdict commit from elsewhere that passed every check, with what goes into the home. */

@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { RunRecord } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { ConcurrentUpdateError, RunNotFoundError, RunWorkspaceMismatchError } from '../errors.js';
-import { batchCheck, listRefsWithParents, objectFormat, writeObjects } from '../git/record-objects.js';
+import { batchCheck, listRefsWithParents, objectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { listRefs, updateRefs, type RefUpdate } from '../git/refs.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import { assertSafeId, layout } from '../store/paths.js';
+import { assertSafeId } from '../store/paths.js';
 import { buildRecord, recordObjects, recordRef, RECORDS_PREFIX } from './records.js';
+import { writeRecordObjects, type RecordObjects } from './record-objects.js';
 import type { Selection, SharingCore } from './core.js';
 
 /** The runs a selection names (records of other workspaces cannot be built here). */
@@ -105,7 +104,7 @@ async function materialiseLocked(
   const runs = await selectRuns(core, repo, sel);
   const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
   const format = await objectFormat(repo);
-  const pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }> = [];
+  const pending: Array<{ ref: string; objects: RecordObjects; old: string | null }> = [];
   const refs: string[] = [];
   for (const run of runs) {
     const { snapshots } = await core.store.inspectRun(run.runId);
@@ -129,31 +128,22 @@ async function materialiseLocked(
       });
     }
   }
-  if (pending.length > 0) await writeRecordObjects(core, repo, pending);
+  if (pending.length > 0) await publishRecords(core, repo, pending);
   return { runs: runs.map((r) => r.runId), refs };
 }
 
-async function writeRecordObjects(
+/** Writes the records' objects, then points their refs at them. */
+async function publishRecords(
   core: SharingCore,
   repo: Repo,
-  pending: Array<{ ref: string; objects: ReturnType<typeof recordObjects>; old: string | null }>,
+  pending: Array<{ ref: string; objects: RecordObjects; old: string | null }>,
 ): Promise<void> {
-  const dir = join(layout(core.options.home).home, 'tmp', `sharing-${randomBytes(6).toString('hex')}`);
-  await mkdir(dir, { recursive: true });
-  try {
-    for (const type of ['blob', 'tree', 'commit'] as const) {
-      const files = [];
-      for (const p of pending) {
-        const obj = p.objects[type];
-        const path = join(dir, `${type}-${obj.id}`);
-        await writeFile(path, obj.content);
-        files.push({ path, id: obj.id });
-      }
-      await writeObjects(repo, type, dedupe(files));
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await writeRecordObjects(
+    repo,
+    core.options.home,
+    'sharing',
+    pending.map((p) => p.objects),
+  );
   const updates: RefUpdate[] = pending.map((p) => ({
     ref: p.ref,
     newSha: p.objects.commit.id,
@@ -167,9 +157,4 @@ async function writeRecordObjects(
     if (!(error instanceof ConcurrentUpdateError) || !updates.every((u) => now.get(u.ref) === u.newSha))
       throw error;
   }
-}
-
-function dedupe<T extends { id: string }>(items: T[]): T[] {
-  const seen = new Set<string>();
-  return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
 }

@@ -1,11 +1,12 @@
 /**
- * A travelling record's three objects (its JSON blob, the tree holding it, the commit) and the one
- * way they are written: each kind through a temp file per object, then `writeObjects`.
+ * A travelling record's three objects (its JSON blob, the tree holding it, the commit), the one
+ * way they are made (recordCommit) and the one way they are written: each kind through a temp file
+ * per object, then `writeObjects`.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeObjects } from '../git/record-objects.js';
+import { objectId, treeContent, writeObjects, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { layout } from '../store/paths.js';
 
@@ -13,6 +14,39 @@ export interface RecordObjects {
   json: { id: string; content: Buffer };
   tree: { id: string; content: Buffer };
   commit: { id: string; content: Buffer };
+}
+
+/** What a record commit is made of: the record's JSON under `file`, and where and when it stands. */
+export interface RecordCommitSpec {
+  file: string;
+  json: Buffer;
+  /** Other blobs of its tree, already in the object store (a gate verdict's log). */
+  also?: ReadonlyArray<{ name: string; blob: string }>;
+  /** Its only parent: the commit the record is about, so that it travels with the record. */
+  parent: string;
+  /** The author and committer date (ISO-8601), taken from the record itself. */
+  at: string;
+  message: string;
+}
+
+/**
+ * A record commit's objects with their ids (computed here; git checks them when writing). Author,
+ * committer and date are fixed by the record, so the same record gives the same commit id on every
+ * machine, and a received one can be checked by making it again.
+ */
+export function recordCommit(format: ObjectFormat, spec: RecordCommitSpec): RecordObjects {
+  const jsonId = objectId(format, 'blob', spec.json);
+  const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...(spec.also ?? [])]);
+  const tree = objectId(format, 'tree', treeBuf);
+  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(spec.at) / 1000)} +0000`;
+  const commitBuf = Buffer.from(
+    `tree ${tree}\nparent ${spec.parent}\nauthor ${who}\ncommitter ${who}\n\n${spec.message}`,
+  );
+  return {
+    json: { id: jsonId, content: spec.json },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, 'commit', commitBuf), content: commitBuf },
+  };
 }
 
 /** Writes every record's objects (blobs, then trees, then commits) in a temp dir of `home` (`label` names it). */

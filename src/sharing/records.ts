@@ -7,7 +7,8 @@ import {
 } from '../../types/sharing.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import { SafeId } from '../../types/snapshot.js';
-import { objectId, treeContent, type ObjectFormat } from '../git/record-objects.js';
+import type { ObjectFormat } from '../git/record-objects.js';
+import { recordCommit, type RecordObjects } from './record-objects.js';
 import { PATCH_ARGS } from '../git/unified-diff.js';
 
 /** Where the records live, locally and on every remote: one ref per iteration. */
@@ -78,33 +79,17 @@ export function buildRecord(snapshot: Snapshot, run: RunRecord): RecordFileType 
   });
 }
 
-/** The three objects of a record commit, with their ids (computed here; git checks them when writing). */
-export interface RecordObjects {
-  blob: { id: string; content: Buffer };
-  tree: { id: string; content: Buffer };
-  commit: { id: string; content: Buffer };
-}
-
 /**
  * The record commit: its tree holds `record.json`, its only parent is the after commit (so that the
- * iteration's history travels with it), and author, committer and date are fixed, so the same
- * record gives the same commit id on every machine (a repeated publication is "up to date").
+ * iteration's history travels with it), dated by the snapshot (a repeated publication is "up to date").
  */
 export function recordObjects(format: ObjectFormat, record: RecordFileType): RecordObjects {
-  const blobContent = Buffer.from(`${JSON.stringify(record, null, 2)}\n`);
-  const blob = objectId(format, 'blob', blobContent);
-  const treeBuf = treeContent([{ name: RECORD_FILE, blob }]);
-  const tree = objectId(format, 'tree', treeBuf);
-  const seconds = Math.floor(Date.parse(record.snapshot.createdAt) / 1000);
-  const who = `agentgate <agentgate@localhost> ${seconds} +0000`;
   const s = record.snapshot;
-  const message = `[agentgate] Record of run ${s.runId} iteration ${s.iteration}\n\nAgentgate-Snapshot: ${s.id}\n`;
-  const commitBuf = Buffer.from(
-    `tree ${tree}\nparent ${s.afterSha}\nauthor ${who}\ncommitter ${who}\n\n${message}`,
-  );
-  return {
-    blob: { id: blob, content: blobContent },
-    tree: { id: tree, content: treeBuf },
-    commit: { id: objectId(format, 'commit', commitBuf), content: commitBuf },
-  };
+  return recordCommit(format, {
+    file: RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(record, null, 2)}\n`),
+    parent: s.afterSha,
+    at: s.createdAt,
+    message: `[agentgate] Record of run ${s.runId} iteration ${s.iteration}\n\nAgentgate-Snapshot: ${s.id}\n`,
+  });
 }

@@ -112,7 +112,7 @@ describe('record objects', () => {
     try {
       const hash = (type: string, content: Buffer) =>
         gitRaw(dir, ['hash-object', '--literally', '-t', type, '--stdin'], content).toString().trim();
-      expect(hash('blob', objects.blob.content)).toBe(objects.blob.id);
+      expect(hash('blob', objects.json.content)).toBe(objects.json.id);
       expect(hash('tree', objects.tree.content)).toBe(objects.tree.id);
       expect(hash('commit', objects.commit.content)).toBe(objects.commit.id);
       expect(recordObjects('sha1', record).commit.id).toBe(objects.commit.id);
