@@ -4,7 +4,7 @@ import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import type { RefusedRecord } from '../../types/sharing.js';
 import { batchCheck, readBlobs, type CommitRef, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
-import { recordCommit, type RecordObjects } from './record-objects.js';
+import { parseReceivedFile, recordCommit, type RecordObjects } from './record-objects.js';
 
 /** Where anchors live, locally and on every remote: one ref per anchored commit. */
 export const ANCHORS_PREFIX = ANCHOR_REF_PREFIX;
@@ -80,17 +80,14 @@ export async function readAnchorCommits(
   });
   const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
   return sized.flatMap((s) => {
-    let json: unknown;
-    try {
-      json = JSON.parse((contents.get(s.blob) as Buffer).toString('utf8'));
-    } catch {
-      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} is not JSON`);
-      return [];
-    }
-    const parsed = AnchorRecordFile.safeParse(json);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`);
-      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} does not match the anchor schema: ${issues.join('; ')}`);
+    const parsed = parseReceivedFile(
+      contents.get(s.blob) as Buffer,
+      AnchorRecordFile,
+      ANCHOR_RECORD_FILE,
+      'anchor',
+    );
+    if ('refused' in parsed) {
+      refuse(s.ref.ref, parsed.refused);
       return [];
     }
     const anchor = parsed.data.anchor;

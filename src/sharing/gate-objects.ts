@@ -18,7 +18,7 @@ import { batchCheck, readBlobs, type CommitRef, type ObjectFormat } from '../git
 import type { Repo } from '../git/repo.js';
 import { assertSafeId } from '../store/paths.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
-import { recordCommit, type RecordObjects } from './record-objects.js';
+import { parseReceivedFile, recordCommit, type RecordObjects } from './record-objects.js';
 
 /** One ref per verdict: verdicts of one iteration pushed at once from several machines never meet. */
 export const GATES_PREFIX = 'refs/agentgate/gates/';
@@ -137,22 +137,14 @@ export async function readGateCommits(
   const checked: CheckedGate[] = [];
   for (const s of sized) {
     const name = parseGateRef(s.ref.ref, GATES_PREFIX) as { runId: string; id: string };
-    let json: unknown;
-    try {
-      json = JSON.parse((contents.get(s.json) as Buffer).toString('utf8'));
-    } catch {
-      refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
-      continue;
-    }
-    const parsed = GateRecordFile.safeParse(json);
-    if (!parsed.success) {
-      refuse(
-        s.ref.ref,
-        `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.join('.')}: ${i.message}`)
-          .join('; ')}`,
-      );
+    const parsed = parseReceivedFile(
+      contents.get(s.json) as Buffer,
+      GateRecordFile,
+      GATE_RECORD_FILE,
+      'gate verdict',
+    );
+    if ('refused' in parsed) {
+      refuse(s.ref.ref, parsed.refused);
       continue;
     }
     const g = parsed.data.gate;

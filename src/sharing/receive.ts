@@ -7,6 +7,7 @@ import {
   type RefusedRecord,
 } from '../../types/sharing.js';
 import { batchCheck, listRefsWithParents, readBlobs, type CommitRef } from '../git/record-objects.js';
+import { parseReceivedFile } from './record-objects.js';
 import type { Repo } from '../git/repo.js';
 import { deleteRefs, listRefs, type RefEntry } from '../git/refs.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
@@ -157,22 +158,9 @@ async function rebuild(
   const accepted: Accepted[] = [];
   for (const c of sizeOk) {
     const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string) as Buffer;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.toString('utf8'));
-    } catch {
-      refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
-      continue;
-    }
-    const parsed = RecordFile.safeParse(json);
-    if (!parsed.success) {
-      refuse(
-        c.ref.ref,
-        `${RECORD_FILE} does not match the record schema: ${parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.join('.')}: ${i.message}`)
-          .join('; ')}`,
-      );
+    const parsed = parseReceivedFile(raw, RecordFile, RECORD_FILE, 'record');
+    if ('refused' in parsed) {
+      refuse(c.ref.ref, parsed.refused);
       continue;
     }
     const rec = parsed.data;

@@ -8,6 +8,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { objectId, treeContent, writeObjects, type ObjectFormat } from '../git/record-objects.js';
 import type { Repo } from '../git/repo.js';
+import type * as z from '../../types/zod.js';
+import { describeIssues } from '../store/json-file.js';
 import { layout } from '../store/paths.js';
 
 export interface RecordObjects {
@@ -79,4 +81,26 @@ export async function writeRecordObjects(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A record file received from elsewhere (`file` in a record commit's tree), parsed and checked
+ * against its schema: its data, or why the record is refused (`what` names the schema).
+ */
+export function parseReceivedFile<S extends z.ZodMiniType>(
+  content: Buffer,
+  schema: S,
+  file: string,
+  what: string,
+): { data: z.output<S> } | { refused: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(content.toString('utf8'));
+  } catch {
+    return { refused: `${file} is not JSON` };
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success
+    ? { data: parsed.data }
+    : { refused: `${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}` };
 }
