@@ -14695,6 +14695,73 @@ var init_sharing = __esm({
   }
 });
 
+// src/sharing/record-objects.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join23 } from "node:path";
+function recordCommit(format, spec) {
+  const jsonId = objectId(format, "blob", spec.json);
+  const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
+  const tree = objectId(format, "tree", treeBuf);
+  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(spec.at) / 1e3)} +0000`;
+  const commitBuf = Buffer.from(
+    `tree ${tree}
+parent ${spec.parent}
+author ${who}
+committer ${who}
+
+${spec.message}`
+  );
+  return {
+    json: { id: jsonId, content: spec.json },
+    tree: { id: tree, content: treeBuf },
+    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
+  };
+}
+async function writeRecordObjects(repo, home, label, records) {
+  const dir = join23(layout(home).home, "tmp", `${label}-${randomBytes3(6).toString("hex")}`);
+  await mkdir7(dir, { recursive: true });
+  try {
+    for (const [type, key] of [
+      ["blob", "json"],
+      ["tree", "tree"],
+      ["commit", "commit"]
+    ]) {
+      const files = /* @__PURE__ */ new Map();
+      for (const r of records) {
+        const path2 = join23(dir, `${type}-${r[key].id}`);
+        if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
+        files.set(r[key].id, path2);
+      }
+      await writeObjects(
+        repo,
+        type,
+        [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
+      );
+    }
+  } finally {
+    await rm14(dir, { recursive: true, force: true });
+  }
+}
+function parseReceivedFile(content, schema, file, what) {
+  let json;
+  try {
+    json = JSON.parse(content.toString("utf8"));
+  } catch {
+    return { refused: `${file} is not JSON` };
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? { data: parsed.data } : { refused: `${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}` };
+}
+var init_record_objects2 = __esm({
+  "src/sharing/record-objects.ts"() {
+    "use strict";
+    init_record_objects();
+    init_json_file();
+    init_paths();
+  }
+});
+
 // src/sharing/records.ts
 function recordRef(runId, iteration, prefix = RECORDS_PREFIX) {
   return `${prefix}${runId}/iteration-${iteration}`;
@@ -14742,31 +14809,18 @@ function buildRecord(snapshot, run) {
   });
 }
 function recordObjects(format, record3) {
-  const blobContent = Buffer.from(`${JSON.stringify(record3, null, 2)}
-`);
-  const blob = objectId(format, "blob", blobContent);
-  const treeBuf = treeContent([{ name: RECORD_FILE, blob }]);
-  const tree = objectId(format, "tree", treeBuf);
-  const seconds = Math.floor(Date.parse(record3.snapshot.createdAt) / 1e3);
-  const who = `agentgate <agentgate@localhost> ${seconds} +0000`;
   const s = record3.snapshot;
-  const message = `[agentgate] Record of run ${s.runId} iteration ${s.iteration}
+  return recordCommit(format, {
+    file: RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(record3, null, 2)}
+`),
+    parent: s.afterSha,
+    at: s.createdAt,
+    message: `[agentgate] Record of run ${s.runId} iteration ${s.iteration}
 
 Agentgate-Snapshot: ${s.id}
-`;
-  const commitBuf = Buffer.from(
-    `tree ${tree}
-parent ${s.afterSha}
-author ${who}
-committer ${who}
-
-${message}`
-  );
-  return {
-    blob: { id: blob, content: blobContent },
-    tree: { id: tree, content: treeBuf },
-    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
-  };
+`
+  });
 }
 var RECORDS_PREFIX, INCOMING_PREFIX, RUNS_PREFIX, PATCH_RECIPE_ARGS;
 var init_records = __esm({
@@ -14774,7 +14828,7 @@ var init_records = __esm({
     "use strict";
     init_sharing();
     init_snapshot();
-    init_record_objects();
+    init_record_objects2();
     init_unified_diff();
     RECORDS_PREFIX = "refs/agentgate/records/";
     INCOMING_PREFIX = "refs/agentgate/incoming/";
@@ -14803,43 +14857,6 @@ var init_gate_record = __esm({
       format: literal(GATE_RECORD_FORMAT),
       gate: TravellingGate
     });
-  }
-});
-
-// src/sharing/record-objects.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join23 } from "node:path";
-async function writeRecordObjects(repo, home, label, records) {
-  const dir = join23(layout(home).home, "tmp", `${label}-${randomBytes3(6).toString("hex")}`);
-  await mkdir7(dir, { recursive: true });
-  try {
-    for (const [type, key] of [
-      ["blob", "json"],
-      ["tree", "tree"],
-      ["commit", "commit"]
-    ]) {
-      const files = /* @__PURE__ */ new Map();
-      for (const r of records) {
-        const path2 = join23(dir, `${type}-${r[key].id}`);
-        if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
-        files.set(r[key].id, path2);
-      }
-      await writeObjects(
-        repo,
-        type,
-        [...files].map(([id2, path2]) => ({ id: id2, path: path2 }))
-      );
-    }
-  } finally {
-    await rm14(dir, { recursive: true, force: true });
-  }
-}
-var init_record_objects2 = __esm({
-  "src/sharing/record-objects.ts"() {
-    "use strict";
-    init_record_objects();
-    init_paths();
   }
 });
 
@@ -14873,31 +14890,18 @@ function travellingGate({ receivedAt: _, ...result }) {
 }
 function gateObjects(format, gate2, logBlob) {
   const record3 = { format: GATE_RECORD_FORMAT, gate: gate2 };
-  const json = Buffer.from(`${JSON.stringify(GateRecordFile.parse(record3), null, 2)}
-`);
-  const jsonId = objectId(format, "blob", json);
-  const entries = [{ name: GATE_RECORD_FILE, blob: jsonId }];
-  if (logBlob !== null) entries.push({ name: GATE_LOG_FILE, blob: logBlob });
-  const treeBuf = treeContent(entries);
-  const tree = objectId(format, "tree", treeBuf);
-  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(gate2.startedAt) / 1e3)} +0000`;
-  const message = `[agentgate] Gate ${gate2.name} of run ${gate2.runId} iteration ${gate2.iteration}: ${gate2.verdict}
+  return recordCommit(format, {
+    file: GATE_RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(GateRecordFile.parse(record3), null, 2)}
+`),
+    also: logBlob === null ? [] : [{ name: GATE_LOG_FILE, blob: logBlob }],
+    parent: gate2.afterSha,
+    at: gate2.startedAt,
+    message: `[agentgate] Gate ${gate2.name} of run ${gate2.runId} iteration ${gate2.iteration}: ${gate2.verdict}
 
 Agentgate-Gate: ${gate2.id}
-`;
-  const commitBuf = Buffer.from(
-    `tree ${tree}
-parent ${gate2.afterSha}
-author ${who}
-committer ${who}
-
-${message}`
-  );
-  return {
-    json: { id: jsonId, content: json },
-    tree: { id: tree, content: treeBuf },
-    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
-  };
+`
+  });
 }
 async function readGateCommits(repo, refs, refused, snapshots) {
   const refuse = (ref, reason) => refused.push({ ref, reason });
@@ -14937,19 +14941,14 @@ async function readGateCommits(repo, refs, refused, snapshots) {
   const checked = [];
   for (const s of sized) {
     const name2 = parseGateRef(s.ref.ref, GATES_PREFIX);
-    let json;
-    try {
-      json = JSON.parse(contents.get(s.json).toString("utf8"));
-    } catch {
-      refuse(s.ref.ref, `${GATE_RECORD_FILE} is not JSON`);
-      continue;
-    }
-    const parsed = GateRecordFile.safeParse(json);
-    if (!parsed.success) {
-      refuse(
-        s.ref.ref,
-        `${GATE_RECORD_FILE} does not match the gate verdict schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
-      );
+    const parsed = parseReceivedFile(
+      contents.get(s.json),
+      GateRecordFile,
+      GATE_RECORD_FILE,
+      "gate verdict"
+    );
+    if ("refused" in parsed) {
+      refuse(s.ref.ref, parsed.refused);
       continue;
     }
     const g = parsed.data.gate;
@@ -14979,6 +14978,7 @@ var init_gate_objects = __esm({
     init_snapshot();
     init_record_objects();
     init_paths();
+    init_record_objects2();
     GATES_PREFIX = "refs/agentgate/gates/";
     GATE_INCOMING_PREFIX = "refs/agentgate/incoming/gates/";
     MAX_GATE_RECORD_BYTES = 16 * 1024 * 1024;
@@ -15174,9 +15174,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir8, rm as rm15, stat as stat15, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { stat as stat15 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -15256,26 +15254,16 @@ async function materialiseLocked(core, repo, sel) {
       });
     }
   }
-  if (pending.length > 0) await writeRecordObjects2(core, repo, pending);
+  if (pending.length > 0) await publishRecords(core, repo, pending);
   return { runs: runs3.map((r) => r.runId), refs };
 }
-async function writeRecordObjects2(core, repo, pending) {
-  const dir = join26(layout(core.options.home).home, "tmp", `sharing-${randomBytes4(6).toString("hex")}`);
-  await mkdir8(dir, { recursive: true });
-  try {
-    for (const type of ["blob", "tree", "commit"]) {
-      const files = [];
-      for (const p of pending) {
-        const obj = p.objects[type];
-        const path2 = join26(dir, `${type}-${obj.id}`);
-        await writeFile5(path2, obj.content);
-        files.push({ path: path2, id: obj.id });
-      }
-      await writeObjects(repo, type, dedupe(files));
-    }
-  } finally {
-    await rm15(dir, { recursive: true, force: true });
-  }
+async function publishRecords(core, repo, pending) {
+  await writeRecordObjects(
+    repo,
+    core.options.home,
+    "sharing",
+    pending.map((p) => p.objects)
+  );
   const updates = pending.map((p) => ({
     ref: p.ref,
     newSha: p.objects.commit.id,
@@ -15289,10 +15277,6 @@ async function writeRecordObjects2(core, repo, pending) {
       throw error2;
   }
 }
-function dedupe(items) {
-  const seen = /* @__PURE__ */ new Set();
-  return items.filter((i) => seen.has(i.id) ? false : (seen.add(i.id), true));
-}
 var init_publish = __esm({
   "src/sharing/publish.ts"() {
     "use strict";
@@ -15302,6 +15286,7 @@ var init_publish = __esm({
     init_repo_lock();
     init_paths();
     init_records();
+    init_record_objects2();
   }
 });
 
@@ -15469,9 +15454,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join27 } from "node:path";
+import { join as join26 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join27(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join26(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -15517,7 +15502,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join27(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join26(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -15571,19 +15556,9 @@ async function rebuild(core, repo, incoming, localRefs) {
   const accepted = [];
   for (const c of sizeOk) {
     const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
-    let json;
-    try {
-      json = JSON.parse(raw.toString("utf8"));
-    } catch {
-      refuse(c.ref.ref, `${RECORD_FILE} is not JSON`);
-      continue;
-    }
-    const parsed = RecordFile.safeParse(json);
-    if (!parsed.success) {
-      refuse(
-        c.ref.ref,
-        `${RECORD_FILE} does not match the record schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`
-      );
+    const parsed = parseReceivedFile(raw, RecordFile, RECORD_FILE, "record");
+    if ("refused" in parsed) {
+      refuse(c.ref.ref, parsed.refused);
       continue;
     }
     const rec = parsed.data;
@@ -15606,6 +15581,7 @@ var init_receive = __esm({
     "use strict";
     init_sharing();
     init_record_objects();
+    init_record_objects2();
     init_refs();
     init_atomic();
     init_json_file();
@@ -15656,30 +15632,18 @@ function parseAnchorRef(ref, prefix, format) {
 }
 function anchorObjects(format, anchor3) {
   const file = { format: ANCHOR_RECORD_FORMAT, anchor: anchor3 };
-  const json = Buffer.from(`${JSON.stringify(AnchorRecordFile.parse(file), null, 2)}
-`);
-  const jsonId = objectId(format, "blob", json);
-  const treeBuf = treeContent([{ name: ANCHOR_RECORD_FILE, blob: jsonId }]);
-  const tree = objectId(format, "tree", treeBuf);
-  const who = `agentgate <agentgate@localhost> ${Math.floor(Date.parse(anchor3.createdAt) / 1e3)} +0000`;
   const c = anchor3.coverage;
-  const message = `[agentgate] Anchor of ${anchor3.commit}: ${c.linesFromRuns} of ${c.linesAdded} added lines from runs
+  return recordCommit(format, {
+    file: ANCHOR_RECORD_FILE,
+    json: Buffer.from(`${JSON.stringify(AnchorRecordFile.parse(file), null, 2)}
+`),
+    parent: anchor3.commit,
+    at: anchor3.createdAt,
+    message: `[agentgate] Anchor of ${anchor3.commit}: ${c.linesFromRuns} of ${c.linesAdded} added lines from runs
 
 Agentgate-Anchor: ${anchor3.commit}
-`;
-  const commitBuf = Buffer.from(
-    `tree ${tree}
-parent ${anchor3.commit}
-author ${who}
-committer ${who}
-
-${message}`
-  );
-  return {
-    json: { id: jsonId, content: json },
-    tree: { id: tree, content: treeBuf },
-    commit: { id: objectId(format, "commit", commitBuf), content: commitBuf }
-  };
+`
+  });
 }
 async function readAnchorCommits(repo, format, refs, refused) {
   const refuse = (ref, reason) => refused.push({ ref, reason });
@@ -15705,17 +15669,14 @@ async function readAnchorCommits(repo, format, refs, refused) {
   });
   const contents = await readBlobs(repo, [...new Set(sized.map((s) => s.blob))]);
   return sized.flatMap((s) => {
-    let json;
-    try {
-      json = JSON.parse(contents.get(s.blob).toString("utf8"));
-    } catch {
-      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} is not JSON`);
-      return [];
-    }
-    const parsed = AnchorRecordFile.safeParse(json);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
-      refuse(s.ref.ref, `${ANCHOR_RECORD_FILE} does not match the anchor schema: ${issues.join("; ")}`);
+    const parsed = parseReceivedFile(
+      contents.get(s.blob),
+      AnchorRecordFile,
+      ANCHOR_RECORD_FILE,
+      "anchor"
+    );
+    if ("refused" in parsed) {
+      refuse(s.ref.ref, parsed.refused);
       return [];
     }
     const anchor3 = parsed.data.anchor;
@@ -15734,6 +15695,7 @@ var init_anchor_objects = __esm({
     init_anchor_record();
     init_ids();
     init_record_objects();
+    init_record_objects2();
     ANCHORS_PREFIX = ANCHOR_REF_PREFIX;
     ANCHOR_INCOMING_PREFIX = "refs/agentgate/incoming/anchors/";
     MAX_ANCHOR_BYTES = 64 * 1024 * 1024;
@@ -15741,7 +15703,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join28 } from "node:path";
+import { join as join27 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -15824,7 +15786,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join28(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join27(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -17352,7 +17314,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 });
 
 // src/cli/commands/report-anchor.ts
-import { writeFile as writeFile6 } from "node:fs/promises";
+import { writeFile as writeFile5 } from "node:fs/promises";
 import { resolve as resolve15 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
@@ -17369,7 +17331,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const commit = report3.commit;
   if (output !== void 0) {
     const file = resolve15(output);
-    await replaceFileAtomic(file, (temp) => writeFile6(temp, text, { mode: 420 }));
+    await replaceFileAtomic(file, (temp) => writeFile5(temp, text, { mode: 420 }));
     const bytes = Buffer.byteLength(text, "utf8");
     return {
       json: { file, format, commit, bytes },
@@ -25257,9 +25219,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile11 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { join as join28 } from "node:path";
 function configCacheFile(home) {
-  return join29(home, "cache", "config.json");
+  return join28(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -25295,7 +25257,7 @@ var init_config_cache2 = __esm({
 // src/store/config.ts
 import { readFile as readFile12 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname10, join as join30, resolve as resolve17 } from "node:path";
+import { dirname as dirname10, join as join29, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -25331,7 +25293,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join29(resolve17(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile12(file, "utf8");
@@ -25350,7 +25312,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join29(homedir3(), value.slice(2));
   return resolve17(base, value);
 }
 var init_config2 = __esm({
@@ -25711,8 +25673,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir9, realpath as realpath6, stat as stat18, writeFile as writeFile7 } from "node:fs/promises";
-import { dirname as dirname11, join as join31 } from "node:path";
+import { mkdir as mkdir8, realpath as realpath6, stat as stat18, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname11, join as join30 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -25726,11 +25688,11 @@ function checkpointRepo(p) {
   };
 }
 async function initCheckpointRepo(repo) {
-  await mkdir9(repo.gitDir, { recursive: true });
+  await mkdir8(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir9(join31(repo.gitDir, "info"), { recursive: true });
-  await writeFile7(join31(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir8(join30(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join30(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -25752,13 +25714,13 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join31(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join31(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join31(gitDir, "config"), join31(gitDir, "config.worktree"), join31(gitDir, "commondir")];
+    const gitDir = join30(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join30(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join30(gitDir, "config"), join30(gitDir, "config.worktree"), join30(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname11(p)) {
-    inputs.push(join31(p, ".git"), join31(p, "HEAD"));
+    inputs.push(join30(p, ".git"), join30(p, "HEAD"));
     if (dirname11(p) === p) return inputs;
   }
 }
@@ -25777,7 +25739,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat18(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat18(join30(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -26084,19 +26046,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname12, join as join32, relative as relative5, resolve as resolve19, sep as sep7 } from "node:path";
+import { basename as basename5, dirname as dirname12, join as join31, relative as relative5, resolve as resolve19, sep as sep7 } from "node:path";
 function toGitPath(root, abs) {
   return relative5(root, abs).split(sep7).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join32(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join31(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename5(abs)];
   let head = dirname12(abs);
   for (; ; ) {
     try {
-      return join32(await realpath7(head), ...tail.reverse());
+      return join31(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname12(head);
       if (up === head) return abs;
@@ -26310,7 +26272,7 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -26334,7 +26296,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes5(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes4(3).toString("hex")}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
@@ -26589,7 +26551,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join33 } from "node:path";
+import { isAbsolute as isAbsolute6, join as join32 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -26615,12 +26577,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute6(o.xdgConfigHome) ? o.xdgConfigHome : join33(o.home, ".config");
-  const path2 = configured === null ? join33(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute6(o.xdgConfigHome) ? o.xdgConfigHome : join32(o.home, ".config");
+  const path2 = configured === null ? join32(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute6(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join33(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join32(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -26637,14 +26599,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
-import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm16, stat as stat19, symlink } from "node:fs/promises";
-import { dirname as dirname13, join as join34, sep as sep8 } from "node:path";
+import { randomBytes as randomBytes5 } from "node:crypto";
+import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm15, stat as stat19, symlink } from "node:fs/promises";
+import { dirname as dirname13, join as join33, sep as sep8 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes6(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir10(preferred, { recursive: true });
+  await mkdir9(preferred, { recursive: true });
   const [a, b] = await Promise.all([stat19(root), stat19(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
@@ -26652,8 +26614,8 @@ async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
     const parent = dirname13(item.dest);
-    await mkdir10(fsPath(parent), { recursive: true });
-    await placeOne(item, join34(stagingDir, tempName()));
+    await mkdir9(fsPath(parent), { recursive: true });
+    await placeOne(item, join33(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname13(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -26668,7 +26630,7 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm16(temp, { force: true });
+    await rm15(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname13(item.dest)}${sep8}${tempName()}`;
@@ -26676,7 +26638,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm16(fsPath(beside), { force: true });
+    await rm15(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -26865,7 +26827,7 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile13, rm as rm17, stat as stat20 } from "node:fs/promises";
+import { readFile as readFile13, rm as rm16, stat as stat20 } from "node:fs/promises";
 import { dirname as dirname15 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -26912,7 +26874,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm17(location.tempDir, { recursive: true, force: true });
+    await rm16(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -27021,8 +26983,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile14, rm as rm18, stat as stat21 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { readFile as readFile14, rm as rm17, stat as stat21 } from "node:fs/promises";
+import { join as join34 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -27034,7 +26996,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join35(location.dir, "budget.json");
+  return join34(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -27048,7 +27010,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm18(budgetFile(location), { force: true });
+  await rm17(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -27209,23 +27171,23 @@ var init_capture = __esm({
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
 import { readdir as readdir8, readFile as readFile15 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { join as join35 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join36(checkpointsDir, projectId, worktreeKey);
+  const dir = join35(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join36(dir, "git"),
-    indexFile: join36(dir, "index"),
-    metaFile: join36(dir, "store.json"),
-    upkeepFile: join36(dir, "upkeep.json"),
-    probeFile: join36(dir, "probe.json"),
-    lockPath: join36(dir, "lock"),
-    tempDir: join36(dir, "tmp")
+    gitDir: join35(dir, "git"),
+    indexFile: join35(dir, "index"),
+    metaFile: join35(dir, "store.json"),
+    upkeepFile: join35(dir, "upkeep.json"),
+    probeFile: join35(dir, "probe.json"),
+    lockPath: join35(dir, "lock"),
+    tempDir: join35(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -27299,7 +27261,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFile as readFile16 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { join as join36 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -27309,7 +27271,7 @@ async function readCachedAnswers(location, workspace, configFiles) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join37(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join36(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -27365,7 +27327,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { access as access4, readFile as readFile17, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join38, sep as sep9 } from "node:path";
+import { join as join37, sep as sep9 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access4(path2);
@@ -27612,7 +27574,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join38(this.location.gitDir, "info", "exclude");
+        const target = join37(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile17(this.userExcludes, "utf8").catch(() => ""),
           readFile17(target, "utf8").catch(() => null)
@@ -27984,9 +27946,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join39, resolve as resolve20 } from "node:path";
+import { join as join38, resolve as resolve20 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -28124,11 +28086,11 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join39(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join39(dir, "diff.patch");
-        const cleanup = () => rm19(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join38(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join38(dir, "diff.patch");
+        const cleanup = () => rm18(dir, { recursive: true, force: true });
         try {
-          await writeFile8(file, await cp.diffBytes(hash));
+          await writeFile7(file, await cp.diffBytes(hash));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -28683,12 +28645,12 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat22 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat22 } from "node:fs/promises";
 import { dirname as dirname17 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
-    await mkdir11(dirname17(file), { recursive: true });
+    await mkdir10(dirname17(file), { recursive: true });
     const size = await stat22(file).then(
       (st) => st.size,
       () => 0
@@ -28712,7 +28674,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join40 } from "node:path";
+import { join as join39 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -28729,7 +28691,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join40(layout(home).logs, "hooks.log");
+  return join39(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -29717,8 +29679,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile18, rm as rm20 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { chmod, readFile as readFile18, rm as rm19 } from "node:fs/promises";
+import { join as join40 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -29728,7 +29690,7 @@ exec ${command}
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
-    const file = join41(target.file, event);
+    const file = join40(target.file, event);
     const current = await readFile18(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
@@ -29747,7 +29709,7 @@ async function planScripts(target, command) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm20(file, { force: true });
+    if (text === null) await rm19(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -29764,10 +29726,10 @@ var init_scripts = __esm({
 });
 
 // src/hooks/install/targets.ts
-import { join as join42 } from "node:path";
+import { join as join41 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join42(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join41(base, place.scope === "project" ? project : user);
   switch (agent) {
     case "claude-code":
       return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
@@ -30973,7 +30935,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile19, rm as rm21 } from "node:fs/promises";
+import { readFile as readFile19, rm as rm20 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -31008,7 +30970,7 @@ async function apply(agent, action, opts) {
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
-    if (plan.text === null) await rm21(target.file, { force: true });
+    if (plan.text === null) await rm20(target.file, { force: true });
     else await writeFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
