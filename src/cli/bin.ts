@@ -14,7 +14,7 @@
  * their meaning: Node applies both before this file runs.
  */
 import { lstatSync, mkdirSync } from 'node:fs';
-import module from 'node:module';
+import { enableCompileCache } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -31,9 +31,10 @@ function privateCacheDir(): string | null {
 try {
   if (process.env.NODE_COMPILE_CACHE === undefined && process.env.NODE_DISABLE_COMPILE_CACHE === undefined) {
     const dir = privateCacheDir();
-    if (dir !== null) module.enableCompileCache?.(dir);
+    if (dir !== null) enableCompileCache(dir);
   }
 } catch {
   // An optimisation only.
 }
-await import('./main.js');
+// Bundled, this is require('./main.js') (scripts/bundle.mjs).
+void import('./main.js');
