@@ -801,9 +801,9 @@ function $constructor(name2, initializer2, proto, params) {
   function _(def) {
     const inst = params?.Parent ? newError(Definition) : this;
     init(inst, def);
-    const deferred = inst._zod.deferred;
-    if (deferred) {
-      for (const fn of deferred) {
+    const deferred2 = inst._zod.deferred;
+    if (deferred2) {
+      for (const fn of deferred2) {
         fn();
       }
       inst._zod.deferred = void 0;
@@ -3020,6 +3020,22 @@ var init_mini = __esm({
 });
 
 // types/zod.ts
+function deferred(build) {
+  let built;
+  const schema = () => built ??= build();
+  return new Proxy({}, {
+    get: (_, key) => Reflect.get(schema(), key),
+    set: (_, key, value) => Reflect.set(schema(), key, value),
+    has: (_, key) => Reflect.has(schema(), key),
+    ownKeys: () => Reflect.ownKeys(schema()),
+    // Reported configurable: a proxy may not report a non-configurable property its own target lacks.
+    getOwnPropertyDescriptor: (_, key) => {
+      const found = Reflect.getOwnPropertyDescriptor(schema(), key);
+      return found === void 0 ? void 0 : { ...found, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(schema())
+  });
+}
 var init_zod = __esm({
   "types/zod.ts"() {
     "use strict";
@@ -3039,9 +3055,10 @@ var init_duration = __esm({
   "types/duration.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     MAX_DURATION_MS = 2147483647;
-    DurationMs = int().check(_nonnegative(), _lte(MAX_DURATION_MS));
-    TimeoutMs = int().check(_positive(), _lte(MAX_DURATION_MS));
+    DurationMs = deferred(() => int().check(_nonnegative(), _lte(MAX_DURATION_MS)));
+    TimeoutMs = deferred(() => int().check(_positive(), _lte(MAX_DURATION_MS)));
   }
 });
 
@@ -3051,12 +3068,15 @@ var init_config = __esm({
   "types/config.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_duration();
-    OnDirty = _enum(["wip-commit", "error"]);
-    Identity = strictObject({
-      name: string2().check(_minLength(1)),
-      email: string2().check(_minLength(1))
-    });
+    OnDirty = deferred(() => _enum(["wip-commit", "error"]));
+    Identity = deferred(
+      () => strictObject({
+        name: string2().check(_minLength(1)),
+        email: string2().check(_minLength(1))
+      })
+    );
     DEFAULT_IDENTITY = { name: "agentgate", email: "agentgate@localhost" };
     DEFAULT_ON_DIRTY = "wip-commit";
     DEFAULT_GIT_TIMEOUT_MS = 12e4;
@@ -3066,45 +3086,47 @@ var init_config = __esm({
     DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES = 20 * 1024 * 1024;
     DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
     DEFAULT_HOOK_TIMEOUT_MS = 5e3;
-    Config = strictObject({
-      artifactsDir: optional(string2().check(_minLength(1))),
-      identity: optional(Identity),
-      onDirty: optional(OnDirty),
-      gitTimeoutMs: optional(TimeoutMs),
-      lockTimeoutMs: optional(TimeoutMs),
-      checkpoints: optional(
-        strictObject({
-          maxFileSizeBytes: optional(int().check(_positive())),
-          keep: optional(int().check(_positive())),
-          maxStoreBytes: optional(int().check(_positive()))
-        })
-      ),
-      hooks: optional(
-        strictObject({
-          timeoutMs: optional(TimeoutMs),
-          /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
-          recordPrompts: optional(boolean2())
-        })
-      ),
-      report: optional(
-        strictObject({
-          maxFileDiffBytes: optional(int().check(_nonnegative())),
-          maxTotalDiffBytes: optional(int().check(_nonnegative()))
-        })
-      ),
-      sharing: optional(
-        strictObject({
-          /** Whether push and export carry each gate verdict's log text (its digest always travels). */
-          includeGateLogs: optional(boolean2())
-        })
-      )
-    });
+    Config = deferred(
+      () => strictObject({
+        artifactsDir: optional(string2().check(_minLength(1))),
+        identity: optional(Identity),
+        onDirty: optional(OnDirty),
+        gitTimeoutMs: optional(TimeoutMs),
+        lockTimeoutMs: optional(TimeoutMs),
+        checkpoints: optional(
+          strictObject({
+            maxFileSizeBytes: optional(int().check(_positive())),
+            keep: optional(int().check(_positive())),
+            maxStoreBytes: optional(int().check(_positive()))
+          })
+        ),
+        hooks: optional(
+          strictObject({
+            timeoutMs: optional(TimeoutMs),
+            /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
+            recordPrompts: optional(boolean2())
+          })
+        ),
+        report: optional(
+          strictObject({
+            maxFileDiffBytes: optional(int().check(_nonnegative())),
+            maxTotalDiffBytes: optional(int().check(_nonnegative()))
+          })
+        ),
+        sharing: optional(
+          strictObject({
+            /** Whether push and export carry each gate verdict's log text (its digest always travels). */
+            includeGateLogs: optional(boolean2())
+          })
+        )
+      })
+    );
   }
 });
 
 // src/cli/output.ts
-function useColour(stream) {
-  return Boolean(stream.isTTY) && process.env.NO_COLOR === void 0 && process.env.TERM !== "dumb";
+function useColour(terminal) {
+  return terminal && process.env.NO_COLOR === void 0 && process.env.TERM !== "dumb";
 }
 function paint(text, colour, on) {
   return on ? `\x1B[${CODES[colour]}m${text}\x1B[0m` : text;
@@ -3777,90 +3799,111 @@ var init_snapshot = __esm({
   "types/snapshot.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_duration();
     init_ids();
     SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-    SafeId = string2().check(
-      _regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"),
-      refine(
-        (s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."),
-        'must not contain ".." or end with "." or ".lock"'
+    SafeId = deferred(
+      () => string2().check(
+        _regex(SAFE_ID, "use 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"),
+        refine(
+          (s) => !s.includes("..") && !s.endsWith(".lock") && !s.endsWith("."),
+          'must not contain ".." or end with "." or ".lock"'
+        )
       )
     );
-    Sha = string2().check(_regex(OBJECT_ID_PATTERN, "a full hexadecimal object id"));
-    IsoDate = iso_exports.datetime({ offset: true });
-    HeadState = _enum(["branch", "detached", "unborn"]);
-    SkippedPath = object({
-      path: string2().check(_minLength(1)),
-      reason: _enum(["special-file", "unreadable"])
-    });
-    BeforeState = object({
-      sha: Sha,
-      branch: string2().check(_minLength(1)),
-      isDirty: boolean2(),
-      wipSha: nullable(Sha),
-      capturedAt: IsoDate,
-      runId: SafeId,
-      headState: HeadState,
-      /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
-      nestedRepositories: optional(array(string2())),
-      /** Paths the WIP commit could not take. */
-      skipped: optional(array(SkippedPath))
-    });
-    FileStatus = _enum(["added", "modified", "deleted", "renamed", "copied", "typechange"]);
-    FileChange = object({
-      path: string2().check(_minLength(1)),
-      oldPath: nullable(string2().check(_minLength(1))),
-      status: FileStatus,
-      insertions: int().check(_nonnegative()),
-      deletions: int().check(_nonnegative()),
-      binary: boolean2()
-    });
-    DiffStats = object({
-      filesChanged: int().check(_nonnegative()),
-      insertions: int().check(_nonnegative()),
-      deletions: int().check(_nonnegative()),
-      files: array(FileChange)
-    });
-    CommitInfo = object({
-      sha: Sha,
-      message: string2(),
-      author: string2(),
-      date: IsoDate,
-      parents: array(Sha)
-    });
-    AgentOutcome = object({
-      exitCode: nullable(int()),
-      signal: nullable(string2()),
-      durationMs: DurationMs
-    });
-    Snapshot = object({
-      id: SafeId,
-      runId: SafeId,
-      iteration: int().check(_nonnegative()),
-      beforeSha: Sha,
-      afterSha: Sha,
-      branch: string2().check(_minLength(1)),
-      commitMessage: string2(),
-      patchPath: nullable(string2()),
-      patchSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/))),
-      filesChanged: int().check(_nonnegative()),
-      insertions: int().check(_nonnegative()),
-      deletions: int().check(_nonnegative()),
-      createdAt: IsoDate,
-      files: array(FileChange),
-      workspace: string2().check(_minLength(1)),
-      ref: nullable(string2()),
-      /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
-      task: optional(nullable(string2())),
-      /** Paths the iteration's commit could not take (left as they were). */
-      skipped: optional(array(SkippedPath)),
-      gate: optional(nullable(string2())),
-      /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
-      recordedWorkspace: optional(string2().check(_minLength(1))),
-      /** Set by `iterate`: how the agent command it ran between before and after ended. */
-      agent: optional(AgentOutcome)
-    });
+    Sha = deferred(
+      () => string2().check(_regex(OBJECT_ID_PATTERN, "a full hexadecimal object id"))
+    );
+    IsoDate = deferred(() => iso_exports.datetime({ offset: true }));
+    HeadState = deferred(() => _enum(["branch", "detached", "unborn"]));
+    SkippedPath = deferred(
+      () => object({
+        path: string2().check(_minLength(1)),
+        reason: _enum(["special-file", "unreadable"])
+      })
+    );
+    BeforeState = deferred(
+      () => object({
+        sha: Sha,
+        branch: string2().check(_minLength(1)),
+        isDirty: boolean2(),
+        wipSha: nullable(Sha),
+        capturedAt: IsoDate,
+        runId: SafeId,
+        headState: HeadState,
+        /** With `before --init`: repositories found nested in the directory, left out of the first commit (and of later ones, through info/exclude). */
+        nestedRepositories: optional(array(string2())),
+        /** Paths the WIP commit could not take. */
+        skipped: optional(array(SkippedPath))
+      })
+    );
+    FileStatus = deferred(
+      () => _enum(["added", "modified", "deleted", "renamed", "copied", "typechange"])
+    );
+    FileChange = deferred(
+      () => object({
+        path: string2().check(_minLength(1)),
+        oldPath: nullable(string2().check(_minLength(1))),
+        status: FileStatus,
+        insertions: int().check(_nonnegative()),
+        deletions: int().check(_nonnegative()),
+        binary: boolean2()
+      })
+    );
+    DiffStats = deferred(
+      () => object({
+        filesChanged: int().check(_nonnegative()),
+        insertions: int().check(_nonnegative()),
+        deletions: int().check(_nonnegative()),
+        files: array(FileChange)
+      })
+    );
+    CommitInfo = deferred(
+      () => object({
+        sha: Sha,
+        message: string2(),
+        author: string2(),
+        date: IsoDate,
+        parents: array(Sha)
+      })
+    );
+    AgentOutcome = deferred(
+      () => object({
+        exitCode: nullable(int()),
+        signal: nullable(string2()),
+        durationMs: DurationMs
+      })
+    );
+    Snapshot = deferred(
+      () => object({
+        id: SafeId,
+        runId: SafeId,
+        iteration: int().check(_nonnegative()),
+        beforeSha: Sha,
+        afterSha: Sha,
+        branch: string2().check(_minLength(1)),
+        commitMessage: string2(),
+        patchPath: nullable(string2()),
+        patchSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/))),
+        filesChanged: int().check(_nonnegative()),
+        insertions: int().check(_nonnegative()),
+        deletions: int().check(_nonnegative()),
+        createdAt: IsoDate,
+        files: array(FileChange),
+        workspace: string2().check(_minLength(1)),
+        ref: nullable(string2()),
+        /** The whole task prompt and the gate plan source given to `after` (the commit message keeps the task's first 100 characters). */
+        task: optional(nullable(string2())),
+        /** Paths the iteration's commit could not take (left as they were). */
+        skipped: optional(array(SkippedPath)),
+        gate: optional(nullable(string2())),
+        /** For a snapshot rebuilt from a fetched or imported record: the workspace where it was recorded (`workspace` is the one on this machine). */
+        recordedWorkspace: optional(string2().check(_minLength(1))),
+        /** Set by `iterate`: how the agent command it ran between before and after ended. */
+        agent: optional(AgentOutcome)
+      })
+    );
   }
 });
 
@@ -4786,71 +4829,80 @@ var init_gate = __esm({
   "types/gate.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_duration();
     init_snapshot();
     MAX_RECORDED_FAILURES = 50;
     GateName = SafeId;
-    GateVerdict = _enum(["pass", "fail", "error"]);
-    TestFailure = object({
-      suite: string2().check(_maxLength(4096)),
-      name: string2().check(_maxLength(4096)),
-      message: string2().check(_maxLength(65536))
-    });
-    TestCounts = object({
-      total: int().check(_nonnegative()),
-      passed: int().check(_nonnegative()),
-      failed: int().check(_nonnegative()),
-      skipped: int().check(_nonnegative()),
-      errors: int().check(_nonnegative()),
-      failures: array(TestFailure).check(_maxLength(MAX_RECORDED_FAILURES))
-    });
-    TestTotals = omit2(TestCounts, { failures: true });
-    GateLog = object({
-      /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
-      path: nullable(string2().check(_minLength(1))),
-      sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
-      bytes: int().check(_nonnegative())
-    });
-    GateResult = object({
-      /** Unique across machines (random, like snapshot ids). */
-      id: SafeId,
-      runId: SafeId,
-      iteration: int().check(_nonnegative()),
-      name: GateName,
-      /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
-      attempt: int().check(_positive()),
-      /** The tree of the after commit the gate judged. */
-      treeId: Sha,
-      afterSha: Sha,
-      /** The argv that ran; null for `gate record`. */
-      command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
-      /** True when agentgate ran the command itself; false for a verdict the caller reported. */
-      observed: boolean2(),
-      isolated: boolean2(),
-      startedAt: IsoDate,
-      durationMs: DurationMs,
-      exitCode: nullable(int()),
-      signal: nullable(string2().check(_maxLength(32))),
-      timedOut: boolean2(),
-      verdict: GateVerdict,
-      /** One line saying why. */
-      reason: string2().check(_maxLength(1e3), _regex(/^[^\r\n]*$/)),
-      tests: nullable(TestCounts),
-      log: nullable(GateLog),
-      /** The attempt this one replayed (`gate replay`), or null. */
-      replayOf: nullable(int().check(_positive())),
-      /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
-      junit: optional(array(string2().check(_minLength(1), _maxLength(4096))).check(_maxLength(100))),
-      /** `--min-tests` as given, or null. */
-      minTests: optional(nullable(int().check(_nonnegative()))),
-      /** `--timeout` in milliseconds, or null. */
-      timeoutMs: optional(nullable(TimeoutMs)),
-      /**
-       * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
-       * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
-       */
-      receivedAt: optional(IsoDate)
-    });
+    GateVerdict = deferred(() => _enum(["pass", "fail", "error"]));
+    TestFailure = deferred(
+      () => object({
+        suite: string2().check(_maxLength(4096)),
+        name: string2().check(_maxLength(4096)),
+        message: string2().check(_maxLength(65536))
+      })
+    );
+    TestCounts = deferred(
+      () => object({
+        total: int().check(_nonnegative()),
+        passed: int().check(_nonnegative()),
+        failed: int().check(_nonnegative()),
+        skipped: int().check(_nonnegative()),
+        errors: int().check(_nonnegative()),
+        failures: array(TestFailure).check(_maxLength(MAX_RECORDED_FAILURES))
+      })
+    );
+    TestTotals = deferred(() => omit2(TestCounts, { failures: true }));
+    GateLog = deferred(
+      () => object({
+        /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
+        path: nullable(string2().check(_minLength(1))),
+        sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
+        bytes: int().check(_nonnegative())
+      })
+    );
+    GateResult = deferred(
+      () => object({
+        /** Unique across machines (random, like snapshot ids). */
+        id: SafeId,
+        runId: SafeId,
+        iteration: int().check(_nonnegative()),
+        name: GateName,
+        /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
+        attempt: int().check(_positive()),
+        /** The tree of the after commit the gate judged. */
+        treeId: Sha,
+        afterSha: Sha,
+        /** The argv that ran; null for `gate record`. */
+        command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
+        /** True when agentgate ran the command itself; false for a verdict the caller reported. */
+        observed: boolean2(),
+        isolated: boolean2(),
+        startedAt: IsoDate,
+        durationMs: DurationMs,
+        exitCode: nullable(int()),
+        signal: nullable(string2().check(_maxLength(32))),
+        timedOut: boolean2(),
+        verdict: GateVerdict,
+        /** One line saying why. */
+        reason: string2().check(_maxLength(1e3), _regex(/^[^\r\n]*$/)),
+        tests: nullable(TestCounts),
+        log: nullable(GateLog),
+        /** The attempt this one replayed (`gate replay`), or null. */
+        replayOf: nullable(int().check(_positive())),
+        /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
+        junit: optional(array(string2().check(_minLength(1), _maxLength(4096))).check(_maxLength(100))),
+        /** `--min-tests` as given, or null. */
+        minTests: optional(nullable(int().check(_nonnegative()))),
+        /** `--timeout` in milliseconds, or null. */
+        timeoutMs: optional(nullable(TimeoutMs)),
+        /**
+         * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
+         * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
+         */
+        receivedAt: optional(IsoDate)
+      })
+    );
   }
 });
 
@@ -4860,102 +4912,127 @@ var init_anchor = __esm({
   "types/anchor.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_gate();
     init_snapshot();
     ANCHOR_METHODS = ["ancestry", "tree", "blob", "patch-id", "lines", "none"];
-    AnchorMethod = _enum(ANCHOR_METHODS);
-    Count = int().check(_nonnegative());
-    Path = string2().check(_minLength(1), _maxLength(4096));
+    AnchorMethod = deferred(() => _enum(ANCHOR_METHODS));
+    Count = deferred(() => int().check(_nonnegative()));
+    Path = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
     MAX_FILES = 1e6;
-    AnchorOrigin = object({
-      runId: SafeId,
-      iteration: Count,
-      lines: Count
-    });
-    AnchorFile = object({
-      path: Path,
-      /** The path at the first parent, for a rename or copy; else null. */
-      oldPath: optional(nullable(Path)),
-      status: FileStatus,
-      /** Lines the commit adds to the file. */
-      linesAdded: Count,
-      /** Of those, lines that a recorded iteration (1 or later) wrote; lines of a WIP before commit (iteration 0) are not counted. */
-      linesFromRuns: Count,
-      method: AnchorMethod,
-      /** Every run that explains the file (two runs can both), each with the iterations that wrote its lines. */
-      origins: array(AnchorOrigin).check(_maxLength(1e5))
-    });
-    TreeMatch = object({ runId: SafeId, iteration: Count, afterSha: Sha });
-    AnchorRun = object({ runId: SafeId, iterations: array(Count).check(_maxLength(1e5)) });
-    AnchorCoverage = object({
-      files: Count,
-      filesFromRuns: Count,
-      linesAdded: Count,
-      linesFromRuns: Count
-    });
-    Anchor = object({
-      commit: Sha,
-      tree: Sha,
-      parents: array(Sha).check(_maxLength(1e3)),
-      createdAt: IsoDate,
-      treeMatch: nullable(TreeMatch),
-      runs: array(AnchorRun).check(_maxLength(1e5)),
-      files: array(AnchorFile).check(_maxLength(MAX_FILES)),
-      coverage: AnchorCoverage,
-      /** The runs the computation was narrowed to (`anchor --run`), so that a recomputation asks the same; null: every run of the repository. */
-      onlyRuns: optional(nullable(array(SafeId).check(_maxLength(1e4))))
-    });
-    TraceGate = object({ name: GateName, verdict: GateVerdict });
-    TraceOrigin = object({
-      runId: SafeId,
-      iteration: Count,
-      snapshotId: SafeId,
-      afterSha: Sha,
-      gates: array(TraceGate)
-    });
-    TraceRange = object({
-      start: int().check(_positive()),
-      end: int().check(_positive()),
-      /** The commit `git blame` gives for these lines at the traced revision. */
-      commit: Sha,
-      /** null: no recorded iteration wrote these lines (they predate the run, or a person wrote them). */
-      origin: nullable(TraceOrigin),
-      /** Other runs that explain the same lines (origin names the one whose iteration was recorded last). */
-      alsoIn: array(SafeId)
-    });
-    Trace = object({
-      path: Path,
-      /** The traced revision, as a full commit id. */
-      rev: Sha,
-      ranges: array(TraceRange)
-    });
+    AnchorOrigin = deferred(
+      () => object({
+        runId: SafeId,
+        iteration: Count,
+        lines: Count
+      })
+    );
+    AnchorFile = deferred(
+      () => object({
+        path: Path,
+        /** The path at the first parent, for a rename or copy; else null. */
+        oldPath: optional(nullable(Path)),
+        status: FileStatus,
+        /** Lines the commit adds to the file. */
+        linesAdded: Count,
+        /** Of those, lines that a recorded iteration (1 or later) wrote; lines of a WIP before commit (iteration 0) are not counted. */
+        linesFromRuns: Count,
+        method: AnchorMethod,
+        /** Every run that explains the file (two runs can both), each with the iterations that wrote its lines. */
+        origins: array(AnchorOrigin).check(_maxLength(1e5))
+      })
+    );
+    TreeMatch = deferred(() => object({ runId: SafeId, iteration: Count, afterSha: Sha }));
+    AnchorRun = deferred(
+      () => object({ runId: SafeId, iterations: array(Count).check(_maxLength(1e5)) })
+    );
+    AnchorCoverage = deferred(
+      () => object({
+        files: Count,
+        filesFromRuns: Count,
+        linesAdded: Count,
+        linesFromRuns: Count
+      })
+    );
+    Anchor = deferred(
+      () => object({
+        commit: Sha,
+        tree: Sha,
+        parents: array(Sha).check(_maxLength(1e3)),
+        createdAt: IsoDate,
+        treeMatch: nullable(TreeMatch),
+        runs: array(AnchorRun).check(_maxLength(1e5)),
+        files: array(AnchorFile).check(_maxLength(MAX_FILES)),
+        coverage: AnchorCoverage,
+        /** The runs the computation was narrowed to (`anchor --run`), so that a recomputation asks the same; null: every run of the repository. */
+        onlyRuns: optional(nullable(array(SafeId).check(_maxLength(1e4))))
+      })
+    );
+    TraceGate = deferred(() => object({ name: GateName, verdict: GateVerdict }));
+    TraceOrigin = deferred(
+      () => object({
+        runId: SafeId,
+        iteration: Count,
+        snapshotId: SafeId,
+        afterSha: Sha,
+        gates: array(TraceGate)
+      })
+    );
+    TraceRange = deferred(
+      () => object({
+        start: int().check(_positive()),
+        end: int().check(_positive()),
+        /** The commit `git blame` gives for these lines at the traced revision. */
+        commit: Sha,
+        /** null: no recorded iteration wrote these lines (they predate the run, or a person wrote them). */
+        origin: nullable(TraceOrigin),
+        /** Other runs that explain the same lines (origin names the one whose iteration was recorded last). */
+        alsoIn: array(SafeId)
+      })
+    );
+    Trace = deferred(
+      () => object({
+        path: Path,
+        /** The traced revision, as a full commit id. */
+        rev: Sha,
+        ranges: array(TraceRange)
+      })
+    );
     ANCHOR_REF_PREFIX = "refs/agentgate/anchors/";
     AGENT_TRACE_VERSION = "0.1.0";
-    AgentTraceContributor = object({
-      type: _enum(["human", "ai", "mixed", "unknown"]),
-      model_id: optional(string2().check(_maxLength(250)))
-    });
-    AgentTraceRange = object({
-      start_line: int().check(_positive()),
-      end_line: int().check(_positive()),
-      content_hash: optional(string2()),
-      contributor: optional(AgentTraceContributor)
-    });
-    AgentTraceConversation = object({
-      url: optional(string2()),
-      contributor: optional(AgentTraceContributor),
-      ranges: array(AgentTraceRange),
-      related: optional(array(object({ type: string2(), url: string2() })))
-    });
-    AgentTraceRecord = object({
-      version: literal(AGENT_TRACE_VERSION),
-      id: string2().check(uuid2()),
-      timestamp: IsoDate,
-      vcs: object({ type: literal("git"), revision: Sha }),
-      tool: object({ name: string2(), version: string2() }),
-      files: array(object({ path: Path, conversations: array(AgentTraceConversation) })),
-      metadata: optional(record(string2(), unknown()))
-    });
+    AgentTraceContributor = deferred(
+      () => object({
+        type: _enum(["human", "ai", "mixed", "unknown"]),
+        model_id: optional(string2().check(_maxLength(250)))
+      })
+    );
+    AgentTraceRange = deferred(
+      () => object({
+        start_line: int().check(_positive()),
+        end_line: int().check(_positive()),
+        content_hash: optional(string2()),
+        contributor: optional(AgentTraceContributor)
+      })
+    );
+    AgentTraceConversation = deferred(
+      () => object({
+        url: optional(string2()),
+        contributor: optional(AgentTraceContributor),
+        ranges: array(AgentTraceRange),
+        related: optional(array(object({ type: string2(), url: string2() })))
+      })
+    );
+    AgentTraceRecord = deferred(
+      () => object({
+        version: literal(AGENT_TRACE_VERSION),
+        id: string2().check(uuid2()),
+        timestamp: IsoDate,
+        vcs: object({ type: literal("git"), revision: Sha }),
+        tool: object({ name: string2(), version: string2() }),
+        files: array(object({ path: Path, conversations: array(AgentTraceConversation) })),
+        metadata: optional(record(string2(), unknown()))
+      })
+    );
   }
 });
 
@@ -6598,29 +6675,34 @@ var init_run = __esm({
   "types/run.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_snapshot();
-    RunRestart = strictObject({
-      from: int().check(_nonnegative()),
-      sha: Sha,
-      lastIteration: int().check(_nonnegative()),
-      at: IsoDate
-    });
-    RunRecord = object({
-      runId: SafeId,
-      workspace: string2().check(_minLength(1)),
-      createdAt: IsoDate,
-      updatedAt: IsoDate,
-      before: nullable(BeforeState),
-      /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-      beforeUsedBy: optional(
-        nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
-      ),
-      snapshotIds: array(SafeId),
-      /** Declared restarts, oldest first; absent when there were none. */
-      restarts: optional(array(RunRestart)),
-      /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-      recordedWorkspace: optional(string2().check(_minLength(1)))
-    });
+    RunRestart = deferred(
+      () => strictObject({
+        from: int().check(_nonnegative()),
+        sha: Sha,
+        lastIteration: int().check(_nonnegative()),
+        at: IsoDate
+      })
+    );
+    RunRecord = deferred(
+      () => object({
+        runId: SafeId,
+        workspace: string2().check(_minLength(1)),
+        createdAt: IsoDate,
+        updatedAt: IsoDate,
+        before: nullable(BeforeState),
+        /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
+        beforeUsedBy: optional(
+          nullable(object({ snapshotId: SafeId, iteration: int().check(_nonnegative()) }))
+        ),
+        snapshotIds: array(SafeId),
+        /** Declared restarts, oldest first; absent when there were none. */
+        restarts: optional(array(RunRestart)),
+        /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
+        recordedWorkspace: optional(string2().check(_minLength(1)))
+      })
+    );
   }
 });
 
@@ -7776,70 +7858,89 @@ var init_attestation = __esm({
   "types/attestation.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_duration();
     init_gate();
     init_snapshot();
     STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
     TEST_RESULT_PREDICATE_TYPE = "https://in-toto.io/attestation/test-result/v0.1";
-    Name = string2().check(_minLength(1), _maxLength(4096));
-    Subject = object({
-      name: Name,
-      digest: union([
-        object({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
-        object({ gitCommit: Sha })
-      ])
-    });
-    GateAnnotations = object({
-      runId: SafeId,
-      iteration: int().check(_nonnegative()),
-      gate: SafeId,
-      gateId: SafeId,
-      attempt: int().check(_positive()),
-      verdict: GateVerdict,
-      observed: boolean2(),
-      afterSha: Sha,
-      command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
-      exitCode: nullable(int()),
-      durationMs: DurationMs,
-      tests: nullable(TestTotals),
-      logSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/)))
-    });
-    GateConfiguration = object({
-      name: Name,
-      digest: object({ gitTree: Sha }),
-      annotations: GateAnnotations
-    });
-    TestResult = _enum(["PASSED", "WARNED", "FAILED"]);
-    SetAsideIteration = object({
-      name: Name,
-      afterSha: Sha,
-      restartFrom: int().check(_nonnegative()),
-      declaredAt: string2().check(_maxLength(64))
-    });
-    TestResultPredicate = object({
-      result: TestResult,
-      configuration: array(GateConfiguration).check(_maxLength(1e5)),
-      url: optional(url().check(_maxLength(4096))),
-      passedTests: array(Name).check(_maxLength(1e5)),
-      warnedTests: array(Name).check(_maxLength(1e5)),
-      failedTests: array(Name).check(_maxLength(1e5)),
-      /** Run-level statements only, when a restart set iterations aside: those left out of `subject`. */
-      setAside: optional(array(SetAsideIteration).check(_maxLength(1e5)))
-    });
-    Statement = object({
-      _type: literal(STATEMENT_TYPE),
-      subject: array(Subject).check(_minLength(1), _maxLength(1e5)),
-      predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
-      predicate: TestResultPredicate
-    });
-    AttestResult = object({ file: string2(), subjects: int().check(_positive()) });
-    AttestationCheck = object({ check: string2(), ok: boolean2(), detail: string2() });
-    AttestationReport = object({
-      ok: boolean2(),
-      file: string2(),
-      runId: nullable(SafeId),
-      checks: array(AttestationCheck)
-    });
+    Name = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
+    Subject = deferred(
+      () => object({
+        name: Name,
+        digest: union([
+          object({ sha256: string2().check(_regex(/^[0-9a-f]{64}$/)) }),
+          object({ gitCommit: Sha })
+        ])
+      })
+    );
+    GateAnnotations = deferred(
+      () => object({
+        runId: SafeId,
+        iteration: int().check(_nonnegative()),
+        gate: SafeId,
+        gateId: SafeId,
+        attempt: int().check(_positive()),
+        verdict: GateVerdict,
+        observed: boolean2(),
+        afterSha: Sha,
+        command: nullable(array(string2().check(_maxLength(1e6))).check(_maxLength(1e4))),
+        exitCode: nullable(int()),
+        durationMs: DurationMs,
+        tests: nullable(TestTotals),
+        logSha256: nullable(string2().check(_regex(/^[0-9a-f]{64}$/)))
+      })
+    );
+    GateConfiguration = deferred(
+      () => object({
+        name: Name,
+        digest: object({ gitTree: Sha }),
+        annotations: GateAnnotations
+      })
+    );
+    TestResult = deferred(() => _enum(["PASSED", "WARNED", "FAILED"]));
+    SetAsideIteration = deferred(
+      () => object({
+        name: Name,
+        afterSha: Sha,
+        restartFrom: int().check(_nonnegative()),
+        declaredAt: string2().check(_maxLength(64))
+      })
+    );
+    TestResultPredicate = deferred(
+      () => object({
+        result: TestResult,
+        configuration: array(GateConfiguration).check(_maxLength(1e5)),
+        url: optional(url().check(_maxLength(4096))),
+        passedTests: array(Name).check(_maxLength(1e5)),
+        warnedTests: array(Name).check(_maxLength(1e5)),
+        failedTests: array(Name).check(_maxLength(1e5)),
+        /** Run-level statements only, when a restart set iterations aside: those left out of `subject`. */
+        setAside: optional(array(SetAsideIteration).check(_maxLength(1e5)))
+      })
+    );
+    Statement = deferred(
+      () => object({
+        _type: literal(STATEMENT_TYPE),
+        subject: array(Subject).check(_minLength(1), _maxLength(1e5)),
+        predicateType: literal(TEST_RESULT_PREDICATE_TYPE),
+        predicate: TestResultPredicate
+      })
+    );
+    AttestResult = deferred(
+      () => object({ file: string2(), subjects: int().check(_positive()) })
+    );
+    AttestationCheck = deferred(
+      () => object({ check: string2(), ok: boolean2(), detail: string2() })
+    );
+    AttestationReport = deferred(
+      () => object({
+        ok: boolean2(),
+        file: string2(),
+        runId: nullable(SafeId),
+        checks: array(AttestationCheck)
+      })
+    );
   }
 });
 
@@ -14609,89 +14710,102 @@ var init_sharing = __esm({
   "types/sharing.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_run();
     init_snapshot();
     RECORD_FORMAT = "agentgate-record/1";
     RECORD_FILE = "record.json";
-    PatchRecipe = strictObject({
-      /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
-      file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
-      args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
-    });
-    TravellingSnapshot = strictObject({
-      ...pick2(Snapshot, {
-        id: true,
-        runId: true,
-        beforeSha: true,
-        afterSha: true,
-        patchSha256: true,
-        filesChanged: true,
-        insertions: true,
-        deletions: true,
-        createdAt: true,
-        files: true,
-        skipped: true
-      }).shape,
-      iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
-      // A git branch name never holds a control character (git check-ref-format).
-      branch: string2().check(
-        _minLength(1),
-        _maxLength(4096),
-        // eslint-disable-next-line no-control-regex -- control characters are what we refuse
-        _regex(/^[^\u0000-\u001f\u007f]+$/)
-      ),
-      commitMessage: string2().check(_maxLength(1e6)),
-      task: nullable(string2().check(_maxLength(1e7))),
-      gate: nullable(string2().check(_maxLength(1e6)))
-    });
-    RecordFile = strictObject({
-      format: literal(RECORD_FORMAT),
-      snapshot: TravellingSnapshot,
-      /** The workspace where the run was recorded (informational: never used as a path here). */
-      workspace: string2().check(_minLength(1), _maxLength(4096)),
-      /** Null when the iteration changed nothing (no patch). */
-      patch: nullable(PatchRecipe),
-      run: strictObject({
-        createdAt: IsoDate,
-        before: nullable(BeforeState),
-        /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
-        restart: optional(RunRestart)
+    PatchRecipe = deferred(
+      () => strictObject({
+        /** Relative to the artifacts directory: `<runId>/iteration-<n>/patch.diff`. */
+        file: string2().check(_regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/iteration-\d{1,15}\/patch\.diff$/)),
+        args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
       })
-    });
-    PushResult = object({
-      remote: string2(),
-      runs: array(SafeId),
-      refs: int().check(_nonnegative()),
-      /** Refs the remote took now (created or moved forward). */
-      updated: array(string2()),
-      /** Refs the remote already had with the same content. */
-      upToDate: array(string2()),
-      /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
-      anchors: array(Sha)
-    });
-    RefusedRecord = object({ ref: string2(), reason: string2() });
-    ReceiveResult = object({
-      remote: optional(string2()),
-      file: optional(string2()),
-      runs: array(SafeId),
-      /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
-      snapshots: int().check(_nonnegative()),
-      /** Records already present and unchanged. */
-      unchanged: int().check(_nonnegative()),
-      refused: array(RefusedRecord),
-      /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
-      gates: int().check(_nonnegative()),
-      /** The commits whose anchors were kept by this call: each recomputed the same here. */
-      anchors: array(Sha)
-    });
-    ExportResult = object({
-      file: string2(),
-      runs: array(SafeId),
-      refs: int().check(_nonnegative()),
-      /** The commits whose anchors the bundle carries. */
-      anchors: array(Sha)
-    });
-    RebuiltIndex = object({ records: record(Sha, SafeId) });
+    );
+    TravellingSnapshot = deferred(
+      () => strictObject({
+        ...pick2(Snapshot, {
+          id: true,
+          runId: true,
+          beforeSha: true,
+          afterSha: true,
+          patchSha256: true,
+          filesChanged: true,
+          insertions: true,
+          deletions: true,
+          createdAt: true,
+          files: true,
+          skipped: true
+        }).shape,
+        iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
+        // A git branch name never holds a control character (git check-ref-format).
+        branch: string2().check(
+          _minLength(1),
+          _maxLength(4096),
+          // eslint-disable-next-line no-control-regex -- control characters are what we refuse
+          _regex(/^[^\u0000-\u001f\u007f]+$/)
+        ),
+        commitMessage: string2().check(_maxLength(1e6)),
+        task: nullable(string2().check(_maxLength(1e7))),
+        gate: nullable(string2().check(_maxLength(1e6)))
+      })
+    );
+    RecordFile = deferred(
+      () => strictObject({
+        format: literal(RECORD_FORMAT),
+        snapshot: TravellingSnapshot,
+        /** The workspace where the run was recorded (informational: never used as a path here). */
+        workspace: string2().check(_minLength(1), _maxLength(4096)),
+        /** Null when the iteration changed nothing (no patch). */
+        patch: nullable(PatchRecipe),
+        run: strictObject({
+          createdAt: IsoDate,
+          before: nullable(BeforeState),
+          /** The restart this iteration started from (`before --restart-from`), so that verify accepts it elsewhere. */
+          restart: optional(RunRestart)
+        })
+      })
+    );
+    PushResult = deferred(
+      () => object({
+        remote: string2(),
+        runs: array(SafeId),
+        refs: int().check(_nonnegative()),
+        /** Refs the remote took now (created or moved forward). */
+        updated: array(string2()),
+        /** Refs the remote already had with the same content. */
+        upToDate: array(string2()),
+        /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
+        anchors: array(Sha)
+      })
+    );
+    RefusedRecord = deferred(() => object({ ref: string2(), reason: string2() }));
+    ReceiveResult = deferred(
+      () => object({
+        remote: optional(string2()),
+        file: optional(string2()),
+        runs: array(SafeId),
+        /** Snapshots rebuilt in the local home by this call (0 when nothing was new). */
+        snapshots: int().check(_nonnegative()),
+        /** Records already present and unchanged. */
+        unchanged: int().check(_nonnegative()),
+        refused: array(RefusedRecord),
+        /** Gate verdicts stored in the local home by this call (0 when nothing was new). */
+        gates: int().check(_nonnegative()),
+        /** The commits whose anchors were kept by this call: each recomputed the same here. */
+        anchors: array(Sha)
+      })
+    );
+    ExportResult = deferred(
+      () => object({
+        file: string2(),
+        runs: array(SafeId),
+        refs: int().check(_nonnegative()),
+        /** The commits whose anchors the bundle carries. */
+        anchors: array(Sha)
+      })
+    );
+    RebuiltIndex = deferred(() => object({ records: record(Sha, SafeId) }));
   }
 });
 
@@ -14843,20 +14957,27 @@ var init_gate_record = __esm({
   "types/gate-record.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_gate();
     GATE_RECORD_FORMAT = "agentgate-gate/1";
     GATE_RECORD_FILE = "gate.json";
     GATE_LOG_FILE = "gate.log";
-    TravellingGateLog = strictObject({
-      sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
-      bytes: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER))
-    });
+    TravellingGateLog = deferred(
+      () => strictObject({
+        sha256: string2().check(_regex(/^[0-9a-f]{64}$/)),
+        bytes: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER))
+      })
+    );
     travellingShape = omit2(GateResult, { receivedAt: true }).shape;
-    TravellingGate = strictObject({ ...travellingShape, log: nullable(TravellingGateLog) });
-    GateRecordFile = strictObject({
-      format: literal(GATE_RECORD_FORMAT),
-      gate: TravellingGate
-    });
+    TravellingGate = deferred(
+      () => strictObject({ ...travellingShape, log: nullable(TravellingGateLog) })
+    );
+    GateRecordFile = deferred(
+      () => strictObject({
+        format: literal(GATE_RECORD_FORMAT),
+        gate: TravellingGate
+      })
+    );
   }
 });
 
@@ -15601,22 +15722,27 @@ var init_anchor_record = __esm({
   "types/anchor-record.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_anchor();
     init_sharing();
     init_snapshot();
     ANCHOR_RECORD_FORMAT = "agentgate-anchor/1";
     ANCHOR_RECORD_FILE = "anchor.json";
-    AnchorRecordFile = strictObject({
-      format: literal(ANCHOR_RECORD_FORMAT),
-      anchor: Anchor
-    });
+    AnchorRecordFile = deferred(
+      () => strictObject({
+        format: literal(ANCHOR_RECORD_FORMAT),
+        anchor: Anchor
+      })
+    );
     ANCHOR_MODES = ["with", "only", "none"];
-    AnchorMode = _enum(ANCHOR_MODES);
-    AnchorsReceived = object({
-      anchors: array(Sha),
-      unchanged: int().check(_nonnegative()),
-      refused: array(RefusedRecord)
-    });
+    AnchorMode = deferred(() => _enum(ANCHOR_MODES));
+    AnchorsReceived = deferred(
+      () => object({
+        anchors: array(Sha),
+        unchanged: int().check(_nonnegative()),
+        refused: array(RefusedRecord)
+      })
+    );
   }
 });
 
@@ -16314,38 +16440,45 @@ var init_report_gates = __esm({
   "types/report-gates.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_duration();
     init_gate();
     init_snapshot();
-    ReportVerdict = object({
-      id: SafeId,
-      name: SafeId,
-      attempt: int().check(_positive()),
-      verdict: GateVerdict,
-      observed: boolean2(),
-      reason: string2(),
-      durationMs: DurationMs,
-      /** Null when the gate had no JUnit file. */
-      tests: nullable(TestTotals),
-      /** The failed test cases the verdict kept (at most 50). */
-      failures: array(TestFailure)
-    });
-    ReportGateSummary = object({
-      name: SafeId,
-      /** The iteration of `latest`: the last one this gate ran on. */
-      iteration: int().check(_nonnegative()),
-      latest: ReportVerdict,
-      /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
-      firstRed: nullable(int().check(_nonnegative())),
-      /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
-      greenAgain: nullable(int().check(_nonnegative()))
-    });
-    ReportGates = object({
-      iterations: array(
-        object({ iteration: int().check(_nonnegative()), verdicts: array(ReportVerdict) })
-      ),
-      summary: array(ReportGateSummary)
-    });
+    ReportVerdict = deferred(
+      () => object({
+        id: SafeId,
+        name: SafeId,
+        attempt: int().check(_positive()),
+        verdict: GateVerdict,
+        observed: boolean2(),
+        reason: string2(),
+        durationMs: DurationMs,
+        /** Null when the gate had no JUnit file. */
+        tests: nullable(TestTotals),
+        /** The failed test cases the verdict kept (at most 50). */
+        failures: array(TestFailure)
+      })
+    );
+    ReportGateSummary = deferred(
+      () => object({
+        name: SafeId,
+        /** The iteration of `latest`: the last one this gate ran on. */
+        iteration: int().check(_nonnegative()),
+        latest: ReportVerdict,
+        /** The first iteration whose newest verdict of this gate was not a pass (null: never red). */
+        firstRed: nullable(int().check(_nonnegative())),
+        /** The first iteration after `firstRed` whose newest verdict was a pass again (null: not yet). */
+        greenAgain: nullable(int().check(_nonnegative()))
+      })
+    );
+    ReportGates = deferred(
+      () => object({
+        iterations: array(
+          object({ iteration: int().check(_nonnegative()), verdicts: array(ReportVerdict) })
+        ),
+        summary: array(ReportGateSummary)
+      })
+    );
   }
 });
 
@@ -16355,14 +16488,17 @@ var init_verify3 = __esm({
   "types/verify.ts"() {
     "use strict";
     init_zod();
-    VerifyCheck = object({
-      snapshotId: nullable(string2()),
-      runId: nullable(string2()),
-      check: string2(),
-      ok: boolean2(),
-      detail: string2()
-    });
-    VerifyReport = object({ ok: boolean2(), checks: array(VerifyCheck) });
+    init_zod();
+    VerifyCheck = deferred(
+      () => object({
+        snapshotId: nullable(string2()),
+        runId: nullable(string2()),
+        check: string2(),
+        ok: boolean2(),
+        detail: string2()
+      })
+    );
+    VerifyReport = deferred(() => object({ ok: boolean2(), checks: array(VerifyCheck) }));
   }
 });
 
@@ -16372,44 +16508,49 @@ var init_report = __esm({
   "types/report.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_run();
     init_snapshot();
     init_gate();
     init_report_gates();
     init_verify3();
-    ReportFormat = _enum(["html", "md", "json", "dotenv"]);
-    ReportSnapshot = extend2(Snapshot, {
-      task: nullable(string2()),
-      gate: nullable(string2()),
-      /** Set when a declared restart set this iteration aside: the restart point and when it was declared. */
-      setAside: optional(
-        nullable(object({ restartFrom: int().check(_nonnegative()), declaredAt: IsoDate }))
-      ),
-      /** The newest verdict of each gate on this iteration (in the one order), by gate name. */
-      verdicts: optional(
-        array(object({ name: SafeId, verdict: GateVerdict, attempt: int().check(_positive()) }))
-      )
-    });
-    RunReport = object({
-      kind: literal("agentgate-run-report"),
-      version: literal(1),
-      generatedAt: IsoDate,
-      run: RunRecord,
-      /** The run's first before SHA and its last after SHA (null before the first iteration). */
-      beforeSha: nullable(Sha),
-      afterSha: nullable(Sha),
-      branch: nullable(string2()),
-      totals: object({
-        iterations: int().check(_nonnegative()),
-        filesChanged: int().check(_nonnegative()),
-        insertions: int().check(_nonnegative()),
-        deletions: int().check(_nonnegative())
-      }),
-      snapshots: array(ReportSnapshot),
-      verification: VerifyReport,
-      /** The run's gate verdicts (absent only in reports made before gates existed). */
-      gates: optional(ReportGates)
-    });
+    ReportFormat = deferred(() => _enum(["html", "md", "json", "dotenv"]));
+    ReportSnapshot = deferred(
+      () => extend2(Snapshot, {
+        task: nullable(string2()),
+        gate: nullable(string2()),
+        /** Set when a declared restart set this iteration aside: the restart point and when it was declared. */
+        setAside: optional(
+          nullable(object({ restartFrom: int().check(_nonnegative()), declaredAt: IsoDate }))
+        ),
+        /** The newest verdict of each gate on this iteration (in the one order), by gate name. */
+        verdicts: optional(
+          array(object({ name: SafeId, verdict: GateVerdict, attempt: int().check(_positive()) }))
+        )
+      })
+    );
+    RunReport = deferred(
+      () => object({
+        kind: literal("agentgate-run-report"),
+        version: literal(1),
+        generatedAt: IsoDate,
+        run: RunRecord,
+        /** The run's first before SHA and its last after SHA (null before the first iteration). */
+        beforeSha: nullable(Sha),
+        afterSha: nullable(Sha),
+        branch: nullable(string2()),
+        totals: object({
+          iterations: int().check(_nonnegative()),
+          filesChanged: int().check(_nonnegative()),
+          insertions: int().check(_nonnegative()),
+          deletions: int().check(_nonnegative())
+        }),
+        snapshots: array(ReportSnapshot),
+        verification: VerifyReport,
+        /** The run's gate verdicts (absent only in reports made before gates existed). */
+        gates: optional(ReportGates)
+      })
+    );
   }
 });
 
@@ -17758,31 +17899,38 @@ var init_serve = __esm({
   "types/serve.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     SERVE_MAX_LINE_BYTES = 1024 * 1024;
-    ServeRequestId = union([
-      string2().check(_maxLength(200)),
-      int().check(_gte(Number.MIN_SAFE_INTEGER), _lte(Number.MAX_SAFE_INTEGER))
-    ]);
-    ServeRequest = strictObject({
-      id: ServeRequestId,
-      command: string2().check(_minLength(1), _maxLength(100)),
-      args: _default(
-        array(string2().check(_maxLength(SERVE_MAX_LINE_BYTES))).check(_maxLength(1e4)),
-        []
-      ),
-      options: _default(
-        record(
-          string2().check(_regex(/^[a-z][a-z0-9-]{0,63}$/)),
-          union([string2(), boolean2(), int().check(_gte(0), _lte(Number.MAX_SAFE_INTEGER))])
+    ServeRequestId = deferred(
+      () => union([
+        string2().check(_maxLength(200)),
+        int().check(_gte(Number.MIN_SAFE_INTEGER), _lte(Number.MAX_SAFE_INTEGER))
+      ])
+    );
+    ServeRequest = deferred(
+      () => strictObject({
+        id: ServeRequestId,
+        command: string2().check(_minLength(1), _maxLength(100)),
+        args: _default(
+          array(string2().check(_maxLength(SERVE_MAX_LINE_BYTES))).check(_maxLength(1e4)),
+          []
         ),
-        {}
-      )
-    });
-    ServeError = object({ code: string2(), message: string2() });
-    ServeResponse = union([
-      strictObject({ id: ServeRequestId, result: unknown(), exitCode: optional(int()) }),
-      strictObject({ id: nullable(ServeRequestId), error: ServeError })
-    ]);
+        options: _default(
+          record(
+            string2().check(_regex(/^[a-z][a-z0-9-]{0,63}$/)),
+            union([string2(), boolean2(), int().check(_gte(0), _lte(Number.MAX_SAFE_INTEGER))])
+          ),
+          {}
+        )
+      })
+    );
+    ServeError = deferred(() => object({ code: string2(), message: string2() }));
+    ServeResponse = deferred(
+      () => union([
+        strictObject({ id: ServeRequestId, result: unknown(), exitCode: optional(int()) }),
+        strictObject({ id: nullable(ServeRequestId), error: ServeError })
+      ])
+    );
   }
 });
 
@@ -17792,12 +17940,15 @@ var init_config_cache = __esm({
   "types/config-cache.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_config();
-    ConfigCacheRecord = object({
-      file: string2(),
-      text: string2(),
-      config: Config
-    });
+    ConfigCacheRecord = deferred(
+      () => object({
+        file: string2(),
+        text: string2(),
+        config: Config
+      })
+    );
   }
 });
 
@@ -26155,119 +26306,148 @@ var init_checkpoint = __esm({
   "types/checkpoint.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_snapshot();
-    SkippedFile = object({
-      path: string2(),
-      /** `unreadable`: a FIFO, socket, device or a file that cannot be read; git cannot stage it. */
-      reason: _enum(["too-large", "nested-repository", "unreadable"]),
-      size: nullable(int().check(_nonnegative()))
-    });
-    TrackResult = object({ hash: Sha, ref: string2(), skipped: array(SkippedFile) });
-    Patch = object({ hash: Sha, files: array(string2()) });
-    FileDiff = object({
-      file: string2(),
-      before: string2(),
-      after: string2(),
-      additions: int().check(_nonnegative()),
-      deletions: int().check(_nonnegative()),
-      status: _enum(["added", "modified", "deleted"]),
-      binary: boolean2()
-    });
-    CheckpointRole = _enum(["baseline", "prompt", "change", "restore"]);
-    CheckpointEntry = object({
-      ref: string2(),
-      hash: Sha,
-      label: nullable(string2()),
-      createdAt: IsoDate,
-      /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
-      kind: optional(_enum(["track", "safety"])),
-      /** Checkpoints taken by agent hooks: the agent's session id and the hook event (`UserPromptSubmit`, `turn.start`, ...). */
-      session: optional(string2()),
-      event: optional(string2()),
-      /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
-      prompt: optional(int().check(_positive())),
-      /** A session's checkpoints (absent on those made before roles were recorded): see CheckpointRole. */
-      role: optional(CheckpointRole)
-    });
-    SessionRestoreResult = object({
-      hash: Sha,
-      session: string2(),
-      prompt: int().check(_positive()),
-      dryRun: boolean2(),
-      forced: boolean2(),
-      restored: array(string2()),
-      deleted: array(string2()),
-      conflicts: array(string2()),
-      safety: nullable(Sha),
-      safetyRef: nullable(string2()),
-      leftAlone: array(string2())
-    });
-    RestoreResult = object({
-      hash: Sha,
-      safety: Sha,
-      safetyRef: string2(),
-      /** Absolute paths the checkpoint knows but that were not touched (ignored, skipped, or in the way). */
-      leftAlone: array(string2())
-    });
-    RevertResult = object({
-      reverted: array(string2()),
-      deleted: array(string2()),
-      safety: Sha,
-      safetyRef: string2(),
-      leftAlone: array(string2())
-    });
-    GcResult = object({
-      kept: int().check(_nonnegative()),
-      removed: int().check(_nonnegative()),
-      pruneAge: string2(),
-      storeBytesBefore: int().check(_nonnegative()),
-      storeBytesAfter: int().check(_nonnegative())
-    });
-    PruneEvent = object({
-      at: IsoDate,
-      removed: array(CheckpointEntry),
-      storeBytesBefore: int().check(_nonnegative()),
-      storeBytesAfter: int().check(_nonnegative())
-    });
-    UpkeepRecord = object({
-      lastPackedAt: nullable(IsoDate),
-      pruned: array(PruneEvent)
-    });
-    ObjectCountsRecord = object({
-      loose: int().check(_nonnegative()),
-      looseBytes: int().check(_nonnegative()),
-      packs: int().check(_nonnegative()),
-      packBytes: int().check(_nonnegative()),
-      garbageBytes: int().check(_nonnegative())
-    });
-    BudgetRecord = object({
-      countedAt: string2().check(_regex(/^[0-9a-f]{40,64}$/)),
-      counts: ObjectCountsRecord
-    });
-    StampRecord = object({ path: string2(), sig: string2() });
-    ProbeCacheRecord = object({
-      workspace: string2(),
-      probe: optional(
-        object({
-          root: string2(),
-          isRepository: boolean2(),
-          excludesFile: nullable(string2()),
-          stamps: array(StampRecord)
-        })
-      ),
-      userExcludes: optional(object({ configured: nullable(string2()), stamps: array(StampRecord) }))
-    });
-    StoreStatus = object({
-      workspace: string2(),
-      /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
-      storeBytes: int().check(_nonnegative()),
-      budgetBytes: int().check(_positive()),
-      checkpoints: int().check(_nonnegative()),
-      looseObjects: int().check(_nonnegative()),
-      packs: int().check(_nonnegative()),
-      lastPackedAt: nullable(IsoDate),
-      pruned: array(PruneEvent)
-    });
+    SkippedFile = deferred(
+      () => object({
+        path: string2(),
+        /** `unreadable`: a FIFO, socket, device or a file that cannot be read; git cannot stage it. */
+        reason: _enum(["too-large", "nested-repository", "unreadable"]),
+        size: nullable(int().check(_nonnegative()))
+      })
+    );
+    TrackResult = deferred(
+      () => object({ hash: Sha, ref: string2(), skipped: array(SkippedFile) })
+    );
+    Patch = deferred(() => object({ hash: Sha, files: array(string2()) }));
+    FileDiff = deferred(
+      () => object({
+        file: string2(),
+        before: string2(),
+        after: string2(),
+        additions: int().check(_nonnegative()),
+        deletions: int().check(_nonnegative()),
+        status: _enum(["added", "modified", "deleted"]),
+        binary: boolean2()
+      })
+    );
+    CheckpointRole = deferred(() => _enum(["baseline", "prompt", "change", "restore"]));
+    CheckpointEntry = deferred(
+      () => object({
+        ref: string2(),
+        hash: Sha,
+        label: nullable(string2()),
+        createdAt: IsoDate,
+        /** `safety`: taken automatically just before a restore or revert, so that it can be undone. */
+        kind: optional(_enum(["track", "safety"])),
+        /** Checkpoints taken by agent hooks: the agent's session id and the hook event (`UserPromptSubmit`, `turn.start`, ...). */
+        session: optional(string2()),
+        event: optional(string2()),
+        /** Only on the checkpoint taken just before the N-th prompt of its session: N. */
+        prompt: optional(int().check(_positive())),
+        /** A session's checkpoints (absent on those made before roles were recorded): see CheckpointRole. */
+        role: optional(CheckpointRole)
+      })
+    );
+    SessionRestoreResult = deferred(
+      () => object({
+        hash: Sha,
+        session: string2(),
+        prompt: int().check(_positive()),
+        dryRun: boolean2(),
+        forced: boolean2(),
+        restored: array(string2()),
+        deleted: array(string2()),
+        conflicts: array(string2()),
+        safety: nullable(Sha),
+        safetyRef: nullable(string2()),
+        leftAlone: array(string2())
+      })
+    );
+    RestoreResult = deferred(
+      () => object({
+        hash: Sha,
+        safety: Sha,
+        safetyRef: string2(),
+        /** Absolute paths the checkpoint knows but that were not touched (ignored, skipped, or in the way). */
+        leftAlone: array(string2())
+      })
+    );
+    RevertResult = deferred(
+      () => object({
+        reverted: array(string2()),
+        deleted: array(string2()),
+        safety: Sha,
+        safetyRef: string2(),
+        leftAlone: array(string2())
+      })
+    );
+    GcResult = deferred(
+      () => object({
+        kept: int().check(_nonnegative()),
+        removed: int().check(_nonnegative()),
+        pruneAge: string2(),
+        storeBytesBefore: int().check(_nonnegative()),
+        storeBytesAfter: int().check(_nonnegative())
+      })
+    );
+    PruneEvent = deferred(
+      () => object({
+        at: IsoDate,
+        removed: array(CheckpointEntry),
+        storeBytesBefore: int().check(_nonnegative()),
+        storeBytesAfter: int().check(_nonnegative())
+      })
+    );
+    UpkeepRecord = deferred(
+      () => object({
+        lastPackedAt: nullable(IsoDate),
+        pruned: array(PruneEvent)
+      })
+    );
+    ObjectCountsRecord = deferred(
+      () => object({
+        loose: int().check(_nonnegative()),
+        looseBytes: int().check(_nonnegative()),
+        packs: int().check(_nonnegative()),
+        packBytes: int().check(_nonnegative()),
+        garbageBytes: int().check(_nonnegative())
+      })
+    );
+    BudgetRecord = deferred(
+      () => object({
+        countedAt: string2().check(_regex(/^[0-9a-f]{40,64}$/)),
+        counts: ObjectCountsRecord
+      })
+    );
+    StampRecord = deferred(() => object({ path: string2(), sig: string2() }));
+    ProbeCacheRecord = deferred(
+      () => object({
+        workspace: string2(),
+        probe: optional(
+          object({
+            root: string2(),
+            isRepository: boolean2(),
+            excludesFile: nullable(string2()),
+            stamps: array(StampRecord)
+          })
+        ),
+        userExcludes: optional(object({ configured: nullable(string2()), stamps: array(StampRecord) }))
+      })
+    );
+    StoreStatus = deferred(
+      () => object({
+        workspace: string2(),
+        /** Object store (loose, packed, leftovers) plus the index; `checkpoints.maxStoreBytes` bounds it. */
+        storeBytes: int().check(_nonnegative()),
+        budgetBytes: int().check(_positive()),
+        checkpoints: int().check(_nonnegative()),
+        looseObjects: int().check(_nonnegative()),
+        packs: int().check(_nonnegative()),
+        lastPackedAt: nullable(IsoDate),
+        pruned: array(PruneEvent)
+      })
+    );
   }
 });
 
@@ -28537,78 +28717,91 @@ var init_agent_hooks = __esm({
   "types/agent-hooks.ts"() {
     "use strict";
     init_zod();
+    init_zod();
     init_hook_agents();
-    id = string2().check(_minLength(1), _maxLength(256));
-    name = string2().check(_minLength(1), _maxLength(100));
-    path = string2().check(_minLength(1), _maxLength(4096));
-    word = string2().check(_maxLength(200));
-    roots = array(path).check(_maxLength(100));
-    ClaudeStyleEvent = object({
-      session_id: optional(id),
-      thread_id: optional(id),
-      "thread-id": optional(id),
-      cwd: path,
-      hook_event_name: name,
-      /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
-      source: optional(word),
-      /** UserPromptSubmit: the prompt as the model gets it. */
-      prompt: optional(string2()),
-      /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
-      submitted_prompt: optional(string2()),
-      tool_name: optional(word)
-    });
-    GeminiEvent = object({
-      session_id: id,
-      cwd: path,
-      hook_event_name: name,
-      source: optional(word),
-      prompt: optional(string2()),
-      tool_name: optional(word)
-    });
-    CursorEvent = object({
-      hook_event_name: name,
-      conversation_id: id,
-      generation_id: optional(word),
-      workspace_roots: optional(roots),
-      cwd: optional(path),
-      prompt: optional(string2()),
-      file_path: optional(path),
-      tool_name: optional(word),
-      status: optional(word)
-    });
-    CopilotEvent = object({
-      sessionId: optional(id),
-      session_id: optional(id),
-      hook_event_name: optional(name),
-      cwd: path,
-      toolName: optional(word),
-      tool_name: optional(word),
-      prompt: optional(string2()),
-      source: optional(word)
-    });
-    ClineEvent = object({
-      hookName: name,
-      taskId: id,
-      workspaceRoots: optional(roots),
-      userPromptSubmit: optional(object({ prompt: optional(string2()) })),
-      postToolUse: optional(object({ toolName: optional(word), success: optional(boolean2()) })),
-      taskStart: optional(
-        object({ taskMetadata: optional(object({ initialTask: optional(string2()) })) })
-      )
-    });
-    WindsurfEvent = object({
-      agent_action_name: name,
-      trajectory_id: id,
-      execution_id: optional(word),
-      tool_info: optional(
-        object({
-          cwd: optional(path),
-          file_path: optional(path),
-          command_line: optional(string2()),
-          user_prompt: optional(string2())
-        })
-      )
-    });
+    id = deferred(() => string2().check(_minLength(1), _maxLength(256)));
+    name = deferred(() => string2().check(_minLength(1), _maxLength(100)));
+    path = deferred(() => string2().check(_minLength(1), _maxLength(4096)));
+    word = deferred(() => string2().check(_maxLength(200)));
+    roots = deferred(() => array(path).check(_maxLength(100)));
+    ClaudeStyleEvent = deferred(
+      () => object({
+        session_id: optional(id),
+        thread_id: optional(id),
+        "thread-id": optional(id),
+        cwd: path,
+        hook_event_name: name,
+        /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
+        source: optional(word),
+        /** UserPromptSubmit: the prompt as the model gets it. */
+        prompt: optional(string2()),
+        /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
+        submitted_prompt: optional(string2()),
+        tool_name: optional(word)
+      })
+    );
+    GeminiEvent = deferred(
+      () => object({
+        session_id: id,
+        cwd: path,
+        hook_event_name: name,
+        source: optional(word),
+        prompt: optional(string2()),
+        tool_name: optional(word)
+      })
+    );
+    CursorEvent = deferred(
+      () => object({
+        hook_event_name: name,
+        conversation_id: id,
+        generation_id: optional(word),
+        workspace_roots: optional(roots),
+        cwd: optional(path),
+        prompt: optional(string2()),
+        file_path: optional(path),
+        tool_name: optional(word),
+        status: optional(word)
+      })
+    );
+    CopilotEvent = deferred(
+      () => object({
+        sessionId: optional(id),
+        session_id: optional(id),
+        hook_event_name: optional(name),
+        cwd: path,
+        toolName: optional(word),
+        tool_name: optional(word),
+        prompt: optional(string2()),
+        source: optional(word)
+      })
+    );
+    ClineEvent = deferred(
+      () => object({
+        hookName: name,
+        taskId: id,
+        workspaceRoots: optional(roots),
+        userPromptSubmit: optional(object({ prompt: optional(string2()) })),
+        postToolUse: optional(object({ toolName: optional(word), success: optional(boolean2()) })),
+        taskStart: optional(
+          object({ taskMetadata: optional(object({ initialTask: optional(string2()) })) })
+        )
+      })
+    );
+    WindsurfEvent = deferred(
+      () => object({
+        agent_action_name: name,
+        trajectory_id: id,
+        execution_id: optional(word),
+        tool_info: optional(
+          object({
+            cwd: optional(path),
+            file_path: optional(path),
+            command_line: optional(string2()),
+            user_prompt: optional(string2())
+          })
+        )
+      })
+    );
   }
 });
 
@@ -29260,25 +29453,46 @@ function onStdoutError(error2) {
   );
   process.exitCode = 1;
 }
-function stdoutStream() {
-  if (process.stdout.listenerCount("error") === 0) process.stdout.on("error", onStdoutError);
-  return process.stdout;
+function listenWhenStdoutIsMade() {
+  const made = Object.getOwnPropertyDescriptor(process, "stdout");
+  const get = made?.get;
+  if (get === void 0 || made?.configurable !== true) {
+    process.stdout.on("error", onStdoutError);
+    return;
+  }
+  Object.defineProperty(process, "stdout", {
+    configurable: true,
+    enumerable: made.enumerable ?? true,
+    get() {
+      if (stream === null) {
+        stream = get.call(process);
+        stream.on("error", onStdoutError);
+      }
+      return stream;
+    }
+  });
 }
-function writeShort(text) {
+function writeStdout(text) {
+  if (stream !== null) {
+    stream.write(text);
+    return;
+  }
   const bytes = Buffer.from(text);
   let done = 0;
   try {
     while (done < bytes.length) done += writeSync(1, bytes, done);
   } catch (error2) {
     if (isClosedPipe(error2)) return;
-    stdoutStream().write(bytes.subarray(done));
+    process.stdout.write(bytes.subarray(done));
   }
 }
+var stream;
 var init_stdout = __esm({
   "src/cli/stdout.ts"() {
     "use strict";
     init_output();
     init_spec();
+    stream = null;
   }
 });
 
@@ -29310,7 +29524,7 @@ function agentCommand(agent) {
         event
       });
       report(outcome);
-      if (outcome.answer !== "") writeShort(`${outcome.answer}
+      if (outcome.answer !== "") writeStdout(`${outcome.answer}
 `);
       return { silent: true, exitCode: 0 };
     }
@@ -29360,7 +29574,7 @@ async function hookCommandFailed(error2, home, command) {
   process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}
 `);
   const answer2 = ADAPTERS[agent].answer(void 0);
-  if (answer2 !== "") writeShort(`${answer2}
+  if (answer2 !== "") writeStdout(`${answer2}
 `);
   return 0;
 }
@@ -31153,8 +31367,7 @@ async function main(argv) {
   const { words, rest } = findCommand(argv);
   const name2 = words.join(" ");
   const agentHook = words[0] === "hook" && COMMAND_NAMES.includes(name2) && !HOOK_SETUP.includes(name2);
-  if (!agentHook && (words.length > 0 || !(options.includes("--version") || options.includes("-V"))))
-    process.stdout.on("error", onStdoutError);
+  listenWhenStdoutIsMade();
   try {
     if (words.length === 0 || COMMAND_GROUPS.includes(name2) && !COMMAND_NAMES.includes(name2))
       return await withoutCommand(name2, options, argv.length === 0, json);
@@ -31242,13 +31455,13 @@ ${optionLines(GLOBAL_OPTIONS)}`,
   ].join("\n\n");
 }
 function printHelp(text, json) {
-  stdoutStream().write(json ? `${JSON.stringify({ help: text })}
+  writeStdout(json ? `${JSON.stringify({ help: text })}
 ` : `${noWorkflowCommands(text)}
 `);
   return 0;
 }
 function printVersion(json) {
-  writeShort(json ? `${JSON.stringify({ version: packageVersion() })}
+  writeStdout(json ? `${JSON.stringify({ version: packageVersion() })}
 ` : `${packageVersion()}
 `);
   return 0;
@@ -31268,8 +31481,8 @@ async function emit(result, json) {
     }
     return;
   }
-  const text = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour(process.stdout)));
-  if (text.length > 0) process.stdout.write(`${text}
+  const text = json ? JSON.stringify(result.json, null, 2) : noWorkflowCommands(result.human(useColour((await import("node:tty")).isatty(1))));
+  if (text.length > 0) writeStdout(`${text}
 `);
   if (json && result.warnings !== void 0 && result.warnings.length > 0)
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}
@@ -31278,7 +31491,10 @@ async function emit(result, json) {
   if (notices.length > 0) process.stderr.write(`${notices.join("\n")}
 `);
   const commands = result.workflowCommands ?? [];
-  if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join("\n")}
+  if (commands.length === 0) return;
+  if (json) process.stderr.write(`${commands.join("\n")}
+`);
+  else writeStdout(`${commands.join("\n")}
 `);
 }
 function fail(error2, json) {
@@ -31298,10 +31514,8 @@ var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSP
 function report2(code2, message, json, status2, details = {}) {
   const hasDetails = Object.keys(details).length > 0;
   if (json)
-    process.stdout.write(
-      `${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
-`
-    );
+    writeStdout(`${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
+`);
   else {
     process.stderr.write(`${PROGRAM}: ${code2}: ${printable(message)}
 `);

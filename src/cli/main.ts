@@ -18,7 +18,7 @@ import {
   type CommandResult,
   type GlobalValues,
 } from './spec.js';
-import { onStdoutError, stdoutStream, writeShort } from './stdout.js';
+import { listenWhenStdoutIsMade, writeStdout } from './stdout.js';
 import { nearestName } from './suggest.js';
 import { packageVersion } from './version.js';
 
@@ -28,10 +28,8 @@ async function main(argv: string[]): Promise<number> {
   const json = options.includes('--json');
   const { words, rest } = findCommand(argv);
   const name = words.join(' ');
-  // `--version` alone and an agent's hook write with writeShort and never make process.stdout.
   const agentHook = words[0] === 'hook' && COMMAND_NAMES.includes(name) && !HOOK_SETUP.includes(name);
-  if (!agentHook && (words.length > 0 || !(options.includes('--version') || options.includes('-V'))))
-    process.stdout.on('error', onStdoutError);
+  listenWhenStdoutIsMade();
   try {
     if (words.length === 0 || (COMMAND_GROUPS.includes(name) && !COMMAND_NAMES.includes(name)))
       return await withoutCommand(name, options, argv.length === 0, json);
@@ -137,13 +135,13 @@ async function programHelp(group: string): Promise<string> {
 
 /** With --json, stdout is one JSON document here too: `{ "help": TEXT }`. */
 function printHelp(text: string, json: boolean): number {
-  stdoutStream().write(json ? `${JSON.stringify({ help: text })}\n` : `${noWorkflowCommands(text)}\n`);
+  writeStdout(json ? `${JSON.stringify({ help: text })}\n` : `${noWorkflowCommands(text)}\n`);
   return 0;
 }
 
 /** `0.1.0`, or `{ "version": "0.1.0" }` with --json. */
 function printVersion(json: boolean): number {
-  writeShort(json ? `${JSON.stringify({ version: packageVersion() })}\n` : `${packageVersion()}\n`);
+  writeStdout(json ? `${JSON.stringify({ version: packageVersion() })}\n` : `${packageVersion()}\n`);
   return 0;
 }
 
@@ -164,16 +162,19 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
     return;
   }
   // JSON escapes every line break, so only the text for people can hold a line CI would obey.
+  // node:tty is loaded for people only: it brings node:net and the streams (stdout.ts).
   const text = json
     ? JSON.stringify(result.json, null, 2)
-    : noWorkflowCommands(result.human(useColour(process.stdout)));
-  if (text.length > 0) process.stdout.write(`${text}\n`);
+    : noWorkflowCommands(result.human(useColour((await import('node:tty')).isatty(1))));
+  if (text.length > 0) writeStdout(`${text}\n`);
   if (json && result.warnings !== undefined && result.warnings.length > 0)
     process.stderr.write(`${JSON.stringify({ warnings: result.warnings })}\n`);
   const notices = (result.notices ?? []).map((n) => noWorkflowCommands(printable(n)));
   if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
   const commands = result.workflowCommands ?? [];
-  if (commands.length > 0) (json ? process.stderr : process.stdout).write(`${commands.join('\n')}\n`);
+  if (commands.length === 0) return;
+  if (json) process.stderr.write(`${commands.join('\n')}\n`);
+  else writeStdout(`${commands.join('\n')}\n`);
 }
 
 function fail(error: unknown, json: boolean): number {
@@ -206,9 +207,7 @@ function report(
 ): number {
   const hasDetails = Object.keys(details).length > 0;
   if (json)
-    process.stdout.write(
-      `${JSON.stringify({ error: { code, message, ...(hasDetails ? { details } : {}) } })}\n`,
-    );
+    writeStdout(`${JSON.stringify({ error: { code, message, ...(hasDetails ? { details } : {}) } })}\n`);
   else {
     process.stderr.write(`${PROGRAM}: ${code}: ${printable(message)}\n`);
     if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '')

@@ -1,7 +1,7 @@
 import type { StoreCorruptError } from '../errors.js';
 /** Everything the CLI shows people: plain tables, colour only on a TTY and never with NO_COLOR. */
-export function useColour(stream: NodeJS.WriteStream): boolean {
-  return Boolean(stream.isTTY) && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb';
+export function useColour(terminal: boolean): boolean {
+  return terminal && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb';
 }
 
 const CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 } as const;

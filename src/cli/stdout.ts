@@ -1,7 +1,8 @@
 /**
- * Writing to stdout. process.stdout's stream costs about a tenth of a bare Node start-up
- * (measured with --version), so short answers (the version, an agent hook's reply) go out with
- * writeShort and never make it; everything else uses the stream, with onStdoutError listening.
+ * Writing to stdout. Making process.stdout's stream costs about a tenth of a bare Node start-up
+ * (for a pipe it is a socket: net, streams and their kin), so the CLI's own answers go out with
+ * writeStdout, which writes the descriptor directly while nothing has made the stream. Whatever
+ * does make it (a gate's echo, a streamed patch, serve) gets onStdoutError at once.
  */
 import { writeSync } from 'node:fs';
 import { isClosedPipe } from './output.js';
@@ -16,24 +17,49 @@ export function onStdoutError(error: NodeJS.ErrnoException): void {
   process.exitCode = 1;
 }
 
-/** process.stdout, with onStdoutError listening (made here if nothing made it yet). */
-export function stdoutStream(): NodeJS.WriteStream {
-  if (process.stdout.listenerCount('error') === 0) process.stdout.on('error', onStdoutError);
-  return process.stdout;
+/** process.stdout once something made it, else null. */
+let stream: NodeJS.WriteStream | null = null;
+
+/**
+ * Puts onStdoutError on process.stdout when the stream is made, by whoever makes it. Node defines
+ * process.stdout as a configurable getter that makes the stream on first use; this wraps it.
+ */
+export function listenWhenStdoutIsMade(): void {
+  const made = Object.getOwnPropertyDescriptor(process, 'stdout');
+  const get = made?.get;
+  if (get === undefined || made?.configurable !== true) {
+    process.stdout.on('error', onStdoutError);
+    return;
+  }
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: made.enumerable ?? true,
+    get(): NodeJS.WriteStream {
+      if (stream === null) {
+        stream = get.call(process) as NodeJS.WriteStream;
+        stream.on('error', onStdoutError);
+      }
+      return stream;
+    },
+  });
 }
 
 /**
- * A few bytes to stdout without making process.stdout. A closed pipe is ignored, as onStdoutError
- * does; a descriptor that would block (a non-blocking pipe that is full) gets the rest through the
- * stream.
+ * `text` to stdout, in order with everything written before. While no stream exists it goes to the
+ * descriptor directly; a closed pipe is ignored, as onStdoutError does, and a descriptor that would
+ * block (a non-blocking pipe that is full) gets the rest through the stream, as does every later write.
  */
-export function writeShort(text: string): void {
+export function writeStdout(text: string): void {
+  if (stream !== null) {
+    stream.write(text);
+    return;
+  }
   const bytes = Buffer.from(text);
   let done = 0;
   try {
     while (done < bytes.length) done += writeSync(1, bytes, done);
   } catch (error) {
     if (isClosedPipe(error)) return;
-    stdoutStream().write(bytes.subarray(done));
+    process.stdout.write(bytes.subarray(done));
   }
 }

@@ -5,7 +5,7 @@ import { ADAPTERS, logOutcome, runEventHook } from '../../hooks/index.js';
 import { resolveHome } from '../../store/paths.js';
 import { printable } from '../output.js';
 import { defineCommand, PROGRAM, type Command } from '../spec.js';
-import { writeShort } from '../stdout.js';
+import { writeStdout } from '../stdout.js';
 
 /** A larger event is not read (agents' events are far smaller, even with a pasted file). */
 const MAX_EVENT_BYTES = 64 * 1024 * 1024;
@@ -72,7 +72,7 @@ function agentCommand(agent: HookAgent): Command {
       });
       report(outcome);
       // Not through process.stdout: making its stream costs more than the few bytes (stdout.ts).
-      if (outcome.answer !== '') writeShort(`${outcome.answer}\n`);
+      if (outcome.answer !== '') writeStdout(`${outcome.answer}\n`);
       return { silent: true, exitCode: 0 };
     },
   });
@@ -137,7 +137,7 @@ export async function hookCommandFailed(
   );
   process.stderr.write(`${PROGRAM} hook: failed: ${printable(outcome.message)}\n`);
   const answer = ADAPTERS[agent].answer(undefined);
-  if (answer !== '') writeShort(`${answer}\n`);
+  if (answer !== '') writeStdout(`${answer}\n`);
   return 0;
 }
 

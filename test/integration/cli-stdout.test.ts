@@ -1,0 +1,93 @@
+/**
+ * stdout through the built CLI (src/cli/stdout.ts): the CLI's own answer goes to the descriptor
+ * directly until something makes process.stdout, and in order with what went through the stream
+ * after that; a stream made by a command (a gate's echo) still ignores a closed pipe.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, runCli } from '../helpers/cli.js';
+import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+
+/** A workspace with run r1's first iteration recorded, its home, and the CLI bound to both. */
+function recordedRun(): { dir: string; home: string; cli: (...args: string[]) => ReturnType<typeof runCli> } {
+  const dir = repoWithCommit({ 'a.txt': 'one\n' });
+  const home = tempDir('agentgate-stdout-');
+  const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
+  expect(cli('before', '--run', 'r1').status).toBe(0);
+  writeFiles(dir, { 'a.txt': 'two\n' });
+  expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
+  return { dir, home, cli };
+}
+
+describe('the CLI on stdout', () => {
+  it("a gate's echoed output (through the stream) comes before the verdict (written after it)", () => {
+    const { cli } = recordedRun();
+    const lines = Array.from({ length: 2000 }, (_, i) => `check-line-${i}`);
+    const res = cli(
+      'gate',
+      '--run',
+      'r1',
+      '--name',
+      'echo',
+      '--',
+      'sh',
+      '-c',
+      `printf '%s\\n' ${lines.join(' ')}`,
+    );
+    expect(res.status, res.stderr).toBe(0);
+    const printed = res.stdout.split('\n');
+    expect(printed.slice(0, lines.length)).toEqual(lines);
+    expect(printed.slice(lines.length).join('\n')).toMatch(/pass/);
+  });
+
+  it('a gate whose echo meets a closed pipe (| head): its own status, nothing on stderr', () => {
+    const { dir, home } = recordedRun();
+    const errFile = join(home, 'stderr.txt');
+    const piped = spawnSync(
+      'bash',
+      [
+        '-c',
+        `"$0" "$@" 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
+        process.execPath,
+        CLI,
+        'gate',
+        '--run',
+        'r1',
+        '--name',
+        'loud',
+        '-C',
+        dir,
+        '--home',
+        home,
+        '--',
+        'sh',
+        '-c',
+        'i=0; while [ $i -lt 20000 ]; do echo "a line of the check that fills the pipe $i"; i=$((i+1)); done',
+      ],
+      { env: { ...process.env, ERR_FILE: errFile } },
+    );
+    expect(readFileSync(errFile, 'utf8')).toBe('');
+    expect(piped.status).toBe(0);
+  });
+
+  it('runs --json and --version make no process.stdout: neither node:net nor node:tty is loaded', () => {
+    const home = tempDir('agentgate-stdout-');
+    const probe = join(home, 'probe.mjs');
+    const loaded = join(home, 'loaded.txt');
+    writeFiles(home, {
+      'probe.mjs': `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
+    });
+    for (const args of [['runs', '--json', '--home', home], ['--version']]) {
+      const res = spawnSync(process.execPath, ['--import', probe, CLI, ...args], { encoding: 'utf8' });
+      expect(res.status, res.stderr).toBe(0);
+      const modules = readFileSync(loaded, 'utf8').split('\n');
+      expect(
+        modules.filter((m) => /^NativeModule (net|tty)$/.test(m)),
+        args.join(' '),
+      ).toEqual([]);
+    }
+    expect(runCli(['runs', '--json', '--home', home]).stdout).toBe('[]\n');
+  });
+});
