@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { deferred } from './zod.js';
 
 /**
  * The hook events of every agent `hook <agent>` reads, as they arrive on stdin. Only the fields
@@ -7,101 +8,113 @@ import * as z from './zod.js';
  * hook reference (docs/checkpoints.md lists them).
  */
 
-const id = z.string().check(z.minLength(1), z.maxLength(256));
-const name = z.string().check(z.minLength(1), z.maxLength(100));
-const path = z.string().check(z.minLength(1), z.maxLength(4096));
-const word = z.string().check(z.maxLength(200));
+const id = deferred(() => z.string().check(z.minLength(1), z.maxLength(256)));
+const name = deferred(() => z.string().check(z.minLength(1), z.maxLength(100)));
+const path = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)));
+const word = deferred(() => z.string().check(z.maxLength(200)));
 /** A workspace's folders (Cursor's `workspace_roots`, Cline's `workspaceRoots`). */
-const roots = z.array(path).check(z.maxLength(100));
+const roots = deferred(() => z.array(path).check(z.maxLength(100)));
 
 /**
  * Claude Code and the agents that copied its protocol: Codex (plus `turn_id`; the session may come
  * as `thread_id` or `thread-id`), Qwen Code (plus `submitted_prompt`), Copilot's PascalCase dialect.
  */
-export const ClaudeStyleEvent = z.object({
-  session_id: z.optional(id),
-  thread_id: z.optional(id),
-  'thread-id': z.optional(id),
-  cwd: path,
-  hook_event_name: name,
-  /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
-  source: z.optional(word),
-  /** UserPromptSubmit: the prompt as the model gets it. */
-  prompt: z.optional(z.string()),
-  /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
-  submitted_prompt: z.optional(z.string()),
-  tool_name: z.optional(word),
-});
+export const ClaudeStyleEvent = deferred(() =>
+  z.object({
+    session_id: z.optional(id),
+    thread_id: z.optional(id),
+    'thread-id': z.optional(id),
+    cwd: path,
+    hook_event_name: name,
+    /** SessionStart: `startup`, `resume`, `clear` or `compact`. */
+    source: z.optional(word),
+    /** UserPromptSubmit: the prompt as the model gets it. */
+    prompt: z.optional(z.string()),
+    /** Qwen Code: the text a person typed (absent for continuations after a tool result). */
+    submitted_prompt: z.optional(z.string()),
+    tool_name: z.optional(word),
+  }),
+);
 export type ClaudeStyleEvent = z.infer<typeof ClaudeStyleEvent>;
 
 /** Gemini CLI: `BeforeAgent` carries the prompt; `AfterTool` follows a tool, `AfterAgent` a turn. */
-export const GeminiEvent = z.object({
-  session_id: id,
-  cwd: path,
-  hook_event_name: name,
-  source: z.optional(word),
-  prompt: z.optional(z.string()),
-  tool_name: z.optional(word),
-});
+export const GeminiEvent = deferred(() =>
+  z.object({
+    session_id: id,
+    cwd: path,
+    hook_event_name: name,
+    source: z.optional(word),
+    prompt: z.optional(z.string()),
+    tool_name: z.optional(word),
+  }),
+);
 export type GeminiEvent = z.infer<typeof GeminiEvent>;
 
 /** Cursor: `conversation_id` is the session, `workspace_roots[0]` the workspace (a shell's `cwd` may be below it). */
-export const CursorEvent = z.object({
-  hook_event_name: name,
-  conversation_id: id,
-  generation_id: z.optional(word),
-  workspace_roots: z.optional(roots),
-  cwd: z.optional(path),
-  prompt: z.optional(z.string()),
-  file_path: z.optional(path),
-  tool_name: z.optional(word),
-  status: z.optional(word),
-});
+export const CursorEvent = deferred(() =>
+  z.object({
+    hook_event_name: name,
+    conversation_id: id,
+    generation_id: z.optional(word),
+    workspace_roots: z.optional(roots),
+    cwd: z.optional(path),
+    prompt: z.optional(z.string()),
+    file_path: z.optional(path),
+    tool_name: z.optional(word),
+    status: z.optional(word),
+  }),
+);
 export type CursorEvent = z.infer<typeof CursorEvent>;
 
 /**
  * GitHub Copilot (CLI and cloud agent). camelCase dialect: no event name in the payload (the
  * command names it, `--event`); PascalCase dialect: Claude Code's field names.
  */
-export const CopilotEvent = z.object({
-  sessionId: z.optional(id),
-  session_id: z.optional(id),
-  hook_event_name: z.optional(name),
-  cwd: path,
-  toolName: z.optional(word),
-  tool_name: z.optional(word),
-  prompt: z.optional(z.string()),
-  source: z.optional(word),
-});
+export const CopilotEvent = deferred(() =>
+  z.object({
+    sessionId: z.optional(id),
+    session_id: z.optional(id),
+    hook_event_name: z.optional(name),
+    cwd: path,
+    toolName: z.optional(word),
+    tool_name: z.optional(word),
+    prompt: z.optional(z.string()),
+    source: z.optional(word),
+  }),
+);
 export type CopilotEvent = z.infer<typeof CopilotEvent>;
 
 /** Cline: camelCase, the event in `hookName`, its data under a key named after it. */
-export const ClineEvent = z.object({
-  hookName: name,
-  taskId: id,
-  workspaceRoots: z.optional(roots),
-  userPromptSubmit: z.optional(z.object({ prompt: z.optional(z.string()) })),
-  postToolUse: z.optional(z.object({ toolName: z.optional(word), success: z.optional(z.boolean()) })),
-  taskStart: z.optional(
-    z.object({ taskMetadata: z.optional(z.object({ initialTask: z.optional(z.string()) })) }),
-  ),
-});
+export const ClineEvent = deferred(() =>
+  z.object({
+    hookName: name,
+    taskId: id,
+    workspaceRoots: z.optional(roots),
+    userPromptSubmit: z.optional(z.object({ prompt: z.optional(z.string()) })),
+    postToolUse: z.optional(z.object({ toolName: z.optional(word), success: z.optional(z.boolean()) })),
+    taskStart: z.optional(
+      z.object({ taskMetadata: z.optional(z.object({ initialTask: z.optional(z.string()) })) }),
+    ),
+  }),
+);
 export type ClineEvent = z.infer<typeof ClineEvent>;
 
 /** Windsurf Cascade: the event in `agent_action_name`, the session in `trajectory_id`, details in `tool_info`. */
-export const WindsurfEvent = z.object({
-  agent_action_name: name,
-  trajectory_id: id,
-  execution_id: z.optional(word),
-  tool_info: z.optional(
-    z.object({
-      cwd: z.optional(path),
-      file_path: z.optional(path),
-      command_line: z.optional(z.string()),
-      user_prompt: z.optional(z.string()),
-    }),
-  ),
-});
+export const WindsurfEvent = deferred(() =>
+  z.object({
+    agent_action_name: name,
+    trajectory_id: id,
+    execution_id: z.optional(word),
+    tool_info: z.optional(
+      z.object({
+        cwd: z.optional(path),
+        file_path: z.optional(path),
+        command_line: z.optional(z.string()),
+        user_prompt: z.optional(z.string()),
+      }),
+    ),
+  }),
+);
 export type WindsurfEvent = z.infer<typeof WindsurfEvent>;
 
 export { HOOK_AGENTS, type HookAgent } from './hook-agents.js';

@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { deferred } from './zod.js';
 import { DurationMs } from './duration.js';
 import { GateVerdict, TestTotals } from './gate.js';
 import { SafeId, Sha } from './snapshot.js';
@@ -12,89 +13,107 @@ import { SafeId, Sha } from './snapshot.js';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1' as const;
 export const TEST_RESULT_PREDICATE_TYPE = 'https://in-toto.io/attestation/test-result/v0.1' as const;
 
-const Name = z.string().check(z.minLength(1), z.maxLength(4096));
+const Name = deferred(() => z.string().check(z.minLength(1), z.maxLength(4096)));
 
 /** A subject: a patch artifact (`sha256`) or an after commit (`gitCommit`). */
-export const Subject = z.object({
-  name: Name,
-  digest: z.union([
-    z.object({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
-    z.object({ gitCommit: Sha }),
-  ]),
-});
+export const Subject = deferred(() =>
+  z.object({
+    name: Name,
+    digest: z.union([
+      z.object({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)) }),
+      z.object({ gitCommit: Sha }),
+    ]),
+  }),
+);
 export type Subject = z.infer<typeof Subject>;
 
 /** What one configuration entry says about the verdict it stands for. */
-export const GateAnnotations = z.object({
-  runId: SafeId,
-  iteration: z.int().check(z.nonnegative()),
-  gate: SafeId,
-  gateId: SafeId,
-  attempt: z.int().check(z.positive()),
-  verdict: GateVerdict,
-  observed: z.boolean(),
-  afterSha: Sha,
-  command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
-  exitCode: z.nullable(z.int()),
-  durationMs: DurationMs,
-  tests: z.nullable(TestTotals),
-  logSha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
-});
+export const GateAnnotations = deferred(() =>
+  z.object({
+    runId: SafeId,
+    iteration: z.int().check(z.nonnegative()),
+    gate: SafeId,
+    gateId: SafeId,
+    attempt: z.int().check(z.positive()),
+    verdict: GateVerdict,
+    observed: z.boolean(),
+    afterSha: Sha,
+    command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
+    exitCode: z.nullable(z.int()),
+    durationMs: DurationMs,
+    tests: z.nullable(TestTotals),
+    logSha256: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+  }),
+);
 export type GateAnnotations = z.infer<typeof GateAnnotations>;
 
 /** A ResourceDescriptor naming one verdict: `iteration-<n>/<gate>`, the tree it judged, and the verdict. */
-export const GateConfiguration = z.object({
-  name: Name,
-  digest: z.object({ gitTree: Sha }),
-  annotations: GateAnnotations,
-});
+export const GateConfiguration = deferred(() =>
+  z.object({
+    name: Name,
+    digest: z.object({ gitTree: Sha }),
+    annotations: GateAnnotations,
+  }),
+);
 export type GateConfiguration = z.infer<typeof GateConfiguration>;
 
-export const TestResult = z.enum(['PASSED', 'WARNED', 'FAILED']);
+export const TestResult = deferred(() => z.enum(['PASSED', 'WARNED', 'FAILED']));
 export type TestResult = z.infer<typeof TestResult>;
 
 /** An iteration a declared restart set aside: named by a run-level statement, not covered by it. */
-export const SetAsideIteration = z.object({
-  name: Name,
-  afterSha: Sha,
-  restartFrom: z.int().check(z.nonnegative()),
-  declaredAt: z.string().check(z.maxLength(64)),
-});
+export const SetAsideIteration = deferred(() =>
+  z.object({
+    name: Name,
+    afterSha: Sha,
+    restartFrom: z.int().check(z.nonnegative()),
+    declaredAt: z.string().check(z.maxLength(64)),
+  }),
+);
 export type SetAsideIteration = z.infer<typeof SetAsideIteration>;
 
-export const TestResultPredicate = z.object({
-  result: TestResult,
-  configuration: z.array(GateConfiguration).check(z.maxLength(100_000)),
-  url: z.optional(z.url().check(z.maxLength(4096))),
-  passedTests: z.array(Name).check(z.maxLength(100_000)),
-  warnedTests: z.array(Name).check(z.maxLength(100_000)),
-  failedTests: z.array(Name).check(z.maxLength(100_000)),
-  /** Run-level statements only, when a restart set iterations aside: those left out of `subject`. */
-  setAside: z.optional(z.array(SetAsideIteration).check(z.maxLength(100_000))),
-});
+export const TestResultPredicate = deferred(() =>
+  z.object({
+    result: TestResult,
+    configuration: z.array(GateConfiguration).check(z.maxLength(100_000)),
+    url: z.optional(z.url().check(z.maxLength(4096))),
+    passedTests: z.array(Name).check(z.maxLength(100_000)),
+    warnedTests: z.array(Name).check(z.maxLength(100_000)),
+    failedTests: z.array(Name).check(z.maxLength(100_000)),
+    /** Run-level statements only, when a restart set iterations aside: those left out of `subject`. */
+    setAside: z.optional(z.array(SetAsideIteration).check(z.maxLength(100_000))),
+  }),
+);
 export type TestResultPredicate = z.infer<typeof TestResultPredicate>;
 
-export const Statement = z.object({
-  _type: z.literal(STATEMENT_TYPE),
-  subject: z.array(Subject).check(z.minLength(1), z.maxLength(100_000)),
-  predicateType: z.literal(TEST_RESULT_PREDICATE_TYPE),
-  predicate: TestResultPredicate,
-});
+export const Statement = deferred(() =>
+  z.object({
+    _type: z.literal(STATEMENT_TYPE),
+    subject: z.array(Subject).check(z.minLength(1), z.maxLength(100_000)),
+    predicateType: z.literal(TEST_RESULT_PREDICATE_TYPE),
+    predicate: TestResultPredicate,
+  }),
+);
 export type Statement = z.infer<typeof Statement>;
 
 /** `attest` prints this. */
-export const AttestResult = z.object({ file: z.string(), subjects: z.int().check(z.positive()) });
+export const AttestResult = deferred(() =>
+  z.object({ file: z.string(), subjects: z.int().check(z.positive()) }),
+);
 export type AttestResult = z.infer<typeof AttestResult>;
 
 /** One check of `verify --attestation`. */
-export const AttestationCheck = z.object({ check: z.string(), ok: z.boolean(), detail: z.string() });
+export const AttestationCheck = deferred(() =>
+  z.object({ check: z.string(), ok: z.boolean(), detail: z.string() }),
+);
 export type AttestationCheck = z.infer<typeof AttestationCheck>;
 
 /** `verify --attestation FILE` prints this; exit 3 unless `ok`. */
-export const AttestationReport = z.object({
-  ok: z.boolean(),
-  file: z.string(),
-  runId: z.nullable(SafeId),
-  checks: z.array(AttestationCheck),
-});
+export const AttestationReport = deferred(() =>
+  z.object({
+    ok: z.boolean(),
+    file: z.string(),
+    runId: z.nullable(SafeId),
+    checks: z.array(AttestationCheck),
+  }),
+);
 export type AttestationReport = z.infer<typeof AttestationReport>;

@@ -1,13 +1,16 @@
 import * as z from './zod.js';
+import { deferred } from './zod.js';
 import { TimeoutMs } from './duration.js';
 
-export const OnDirty = z.enum(['wip-commit', 'error']);
+export const OnDirty = deferred(() => z.enum(['wip-commit', 'error']));
 export type OnDirty = z.infer<typeof OnDirty>;
 
-export const Identity = z.strictObject({
-  name: z.string().check(z.minLength(1)),
-  email: z.string().check(z.minLength(1)),
-});
+export const Identity = deferred(() =>
+  z.strictObject({
+    name: z.string().check(z.minLength(1)),
+    email: z.string().check(z.minLength(1)),
+  }),
+);
 export type Identity = z.infer<typeof Identity>;
 
 export const DEFAULT_IDENTITY: Identity = { name: 'agentgate', email: 'agentgate@localhost' };
@@ -29,37 +32,39 @@ export const DEFAULT_MAX_STORE_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 
 /** `<home>/config.yaml`. Every key is optional; unknown keys are refused so typos surface. */
-export const Config = z.strictObject({
-  artifactsDir: z.optional(z.string().check(z.minLength(1))),
-  identity: z.optional(Identity),
-  onDirty: z.optional(OnDirty),
-  gitTimeoutMs: z.optional(TimeoutMs),
-  lockTimeoutMs: z.optional(TimeoutMs),
-  checkpoints: z.optional(
-    z.strictObject({
-      maxFileSizeBytes: z.optional(z.int().check(z.positive())),
-      keep: z.optional(z.int().check(z.positive())),
-      maxStoreBytes: z.optional(z.int().check(z.positive())),
-    }),
-  ),
-  hooks: z.optional(
-    z.strictObject({
-      timeoutMs: z.optional(TimeoutMs),
-      /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
-      recordPrompts: z.optional(z.boolean()),
-    }),
-  ),
-  report: z.optional(
-    z.strictObject({
-      maxFileDiffBytes: z.optional(z.int().check(z.nonnegative())),
-      maxTotalDiffBytes: z.optional(z.int().check(z.nonnegative())),
-    }),
-  ),
-  sharing: z.optional(
-    z.strictObject({
-      /** Whether push and export carry each gate verdict's log text (its digest always travels). */
-      includeGateLogs: z.optional(z.boolean()),
-    }),
-  ),
-});
+export const Config = deferred(() =>
+  z.strictObject({
+    artifactsDir: z.optional(z.string().check(z.minLength(1))),
+    identity: z.optional(Identity),
+    onDirty: z.optional(OnDirty),
+    gitTimeoutMs: z.optional(TimeoutMs),
+    lockTimeoutMs: z.optional(TimeoutMs),
+    checkpoints: z.optional(
+      z.strictObject({
+        maxFileSizeBytes: z.optional(z.int().check(z.positive())),
+        keep: z.optional(z.int().check(z.positive())),
+        maxStoreBytes: z.optional(z.int().check(z.positive())),
+      }),
+    ),
+    hooks: z.optional(
+      z.strictObject({
+        timeoutMs: z.optional(TimeoutMs),
+        /** Keep the whole prompt in a hook's checkpoint label (default: a short label only). */
+        recordPrompts: z.optional(z.boolean()),
+      }),
+    ),
+    report: z.optional(
+      z.strictObject({
+        maxFileDiffBytes: z.optional(z.int().check(z.nonnegative())),
+        maxTotalDiffBytes: z.optional(z.int().check(z.nonnegative())),
+      }),
+    ),
+    sharing: z.optional(
+      z.strictObject({
+        /** Whether push and export carry each gate verdict's log text (its digest always travels). */
+        includeGateLogs: z.optional(z.boolean()),
+      }),
+    ),
+  }),
+);
 export type Config = z.infer<typeof Config>;

@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { deferred } from './zod.js';
 
 /**
  * The longest duration anything takes (timeouts, limits, recorded durations), in milliseconds:
@@ -9,10 +10,10 @@ import * as z from './zod.js';
 export const MAX_DURATION_MS = 2_147_483_647;
 
 /** A duration in milliseconds, 0 to MAX_DURATION_MS (a recorded duration). */
-export const DurationMs = z.int().check(z.nonnegative(), z.lte(MAX_DURATION_MS));
+export const DurationMs = deferred(() => z.int().check(z.nonnegative(), z.lte(MAX_DURATION_MS)));
 
 /** A time limit in milliseconds, 1 to MAX_DURATION_MS. */
-export const TimeoutMs = z.int().check(z.positive(), z.lte(MAX_DURATION_MS));
+export const TimeoutMs = deferred(() => z.int().check(z.positive(), z.lte(MAX_DURATION_MS)));
 
 /** Why `ms` is no usable time limit (from `min`: 0 where "do not wait" means something), naming it as `what`, or null. */
 export function timeoutProblem(ms: number, what: string, min = 1): string | null {

@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { deferred } from './zod.js';
 import { GateResult } from './gate.js';
 
 /**
@@ -13,21 +14,27 @@ export const GATE_RECORD_FILE = 'gate.json';
 export const GATE_LOG_FILE = 'gate.log';
 
 /** The log's digest and size travel always; its path is the recording machine's and never does. */
-export const TravellingGateLog = z.strictObject({
-  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-  bytes: z.int().check(z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER)),
-});
+export const TravellingGateLog = deferred(() =>
+  z.strictObject({
+    sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+    bytes: z.int().check(z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER)),
+  }),
+);
 export type TravellingGateLog = z.infer<typeof TravellingGateLog>;
 
 // When this home received a verdict is this home's fact: it never travels, and a remote cannot set it.
 const travellingShape = z.omit(GateResult, { receivedAt: true }).shape;
 
 /** GateResult without machine paths: the log keeps only its digest and size. */
-export const TravellingGate = z.strictObject({ ...travellingShape, log: z.nullable(TravellingGateLog) });
+export const TravellingGate = deferred(() =>
+  z.strictObject({ ...travellingShape, log: z.nullable(TravellingGateLog) }),
+);
 export type TravellingGate = z.infer<typeof TravellingGate>;
 
-export const GateRecordFile = z.strictObject({
-  format: z.literal(GATE_RECORD_FORMAT),
-  gate: TravellingGate,
-});
+export const GateRecordFile = deferred(() =>
+  z.strictObject({
+    format: z.literal(GATE_RECORD_FORMAT),
+    gate: TravellingGate,
+  }),
+);
 export type GateRecordFile = z.infer<typeof GateRecordFile>;

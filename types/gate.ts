@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { deferred } from './zod.js';
 import { DurationMs, TimeoutMs } from './duration.js';
 import { IsoDate, SafeId, Sha } from './snapshot.js';
 
@@ -8,83 +9,91 @@ export const MAX_RECORDED_FAILURES = 50;
 /** A gate's name becomes part of a file name (`gate-<name>-<attempt>.log`): a safe id. */
 export const GateName = SafeId;
 
-export const GateVerdict = z.enum(['pass', 'fail', 'error']);
+export const GateVerdict = deferred(() => z.enum(['pass', 'fail', 'error']));
 export type GateVerdict = z.infer<typeof GateVerdict>;
 
-export const TestFailure = z.object({
-  suite: z.string().check(z.maxLength(4096)),
-  name: z.string().check(z.maxLength(4096)),
-  message: z.string().check(z.maxLength(65_536)),
-});
+export const TestFailure = deferred(() =>
+  z.object({
+    suite: z.string().check(z.maxLength(4096)),
+    name: z.string().check(z.maxLength(4096)),
+    message: z.string().check(z.maxLength(65_536)),
+  }),
+);
 export type TestFailure = z.infer<typeof TestFailure>;
 
 /** What the JUnit files of one gate run say, summed over the files. */
-export const TestCounts = z.object({
-  total: z.int().check(z.nonnegative()),
-  passed: z.int().check(z.nonnegative()),
-  failed: z.int().check(z.nonnegative()),
-  skipped: z.int().check(z.nonnegative()),
-  errors: z.int().check(z.nonnegative()),
-  failures: z.array(TestFailure).check(z.maxLength(MAX_RECORDED_FAILURES)),
-});
+export const TestCounts = deferred(() =>
+  z.object({
+    total: z.int().check(z.nonnegative()),
+    passed: z.int().check(z.nonnegative()),
+    failed: z.int().check(z.nonnegative()),
+    skipped: z.int().check(z.nonnegative()),
+    errors: z.int().check(z.nonnegative()),
+    failures: z.array(TestFailure).check(z.maxLength(MAX_RECORDED_FAILURES)),
+  }),
+);
 export type TestCounts = z.infer<typeof TestCounts>;
 
 /** The counts alone, without the failed-test details (what reports and attestations summarise). */
-export const TestTotals = z.omit(TestCounts, { failures: true });
+export const TestTotals = deferred(() => z.omit(TestCounts, { failures: true }));
 export type TestTotals = z.infer<typeof TestTotals>;
 
-export const GateLog = z.object({
-  /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
-  path: z.nullable(z.string().check(z.minLength(1))),
-  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-  bytes: z.int().check(z.nonnegative()),
-});
+export const GateLog = deferred(() =>
+  z.object({
+    /** Absolute path on the machine that prints it; for a fetched verdict without its text, null. */
+    path: z.nullable(z.string().check(z.minLength(1))),
+    sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+    bytes: z.int().check(z.nonnegative()),
+  }),
+);
 export type GateLog = z.infer<typeof GateLog>;
 
 /**
  * One attempt of one gate on one iteration (CONTRACT.md, "Gate verdicts"). Append-only: stored at
  * `<home>/gates/<runId>/<id>.json` and never rewritten.
  */
-export const GateResult = z.object({
-  /** Unique across machines (random, like snapshot ids). */
-  id: SafeId,
-  runId: SafeId,
-  iteration: z.int().check(z.nonnegative()),
-  name: GateName,
-  /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
-  attempt: z.int().check(z.positive()),
-  /** The tree of the after commit the gate judged. */
-  treeId: Sha,
-  afterSha: Sha,
-  /** The argv that ran; null for `gate record`. */
-  command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
-  /** True when agentgate ran the command itself; false for a verdict the caller reported. */
-  observed: z.boolean(),
-  isolated: z.boolean(),
-  startedAt: IsoDate,
-  durationMs: DurationMs,
-  exitCode: z.nullable(z.int()),
-  signal: z.nullable(z.string().check(z.maxLength(32))),
-  timedOut: z.boolean(),
-  verdict: GateVerdict,
-  /** One line saying why. */
-  reason: z.string().check(z.maxLength(1000), z.regex(/^[^\r\n]*$/)),
-  tests: z.nullable(TestCounts),
-  log: z.nullable(GateLog),
-  /** The attempt this one replayed (`gate replay`), or null. */
-  replayOf: z.nullable(z.int().check(z.positive())),
-  /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
-  junit: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(4096))).check(z.maxLength(100))),
-  /** `--min-tests` as given, or null. */
-  minTests: z.optional(z.nullable(z.int().check(z.nonnegative()))),
-  /** `--timeout` in milliseconds, or null. */
-  timeoutMs: z.optional(z.nullable(TimeoutMs)),
-  /**
-   * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
-   * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
-   */
-  receivedAt: z.optional(IsoDate),
-});
+export const GateResult = deferred(() =>
+  z.object({
+    /** Unique across machines (random, like snapshot ids). */
+    id: SafeId,
+    runId: SafeId,
+    iteration: z.int().check(z.nonnegative()),
+    name: GateName,
+    /** 1, 2, ... per iteration and name, as numbered where it was recorded. */
+    attempt: z.int().check(z.positive()),
+    /** The tree of the after commit the gate judged. */
+    treeId: Sha,
+    afterSha: Sha,
+    /** The argv that ran; null for `gate record`. */
+    command: z.nullable(z.array(z.string().check(z.maxLength(1_000_000))).check(z.maxLength(10_000))),
+    /** True when agentgate ran the command itself; false for a verdict the caller reported. */
+    observed: z.boolean(),
+    isolated: z.boolean(),
+    startedAt: IsoDate,
+    durationMs: DurationMs,
+    exitCode: z.nullable(z.int()),
+    signal: z.nullable(z.string().check(z.maxLength(32))),
+    timedOut: z.boolean(),
+    verdict: GateVerdict,
+    /** One line saying why. */
+    reason: z.string().check(z.maxLength(1000), z.regex(/^[^\r\n]*$/)),
+    tests: z.nullable(TestCounts),
+    log: z.nullable(GateLog),
+    /** The attempt this one replayed (`gate replay`), or null. */
+    replayOf: z.nullable(z.int().check(z.positive())),
+    /** The JUnit files as given (relative to where the command ran), so that `gate replay` reads the same ones. */
+    junit: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(4096))).check(z.maxLength(100))),
+    /** `--min-tests` as given, or null. */
+    minTests: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+    /** `--timeout` in milliseconds, or null. */
+    timeoutMs: z.optional(z.nullable(TimeoutMs)),
+    /**
+     * Only on a verdict recorded elsewhere: when this home received it (`fetch`, `import`). Never
+     * travels; it bounds the verdict's place in the order (types/gate-rules.ts, `gateOrder`).
+     */
+    receivedAt: z.optional(IsoDate),
+  }),
+);
 export type GateResult = z.infer<typeof GateResult>;
 
 /** A verdict's test counts without its failed-test details (what reports and attestations summarise). */

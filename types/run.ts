@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { deferred } from './zod.js';
 import { BeforeState, IsoDate, SafeId, Sha } from './snapshot.js';
 
 /**
@@ -6,12 +7,14 @@ import { BeforeState, IsoDate, SafeId, Sha } from './snapshot.js';
  * iteration `from`'s after commit (0: the run's first before SHA) instead of building on
  * `lastIteration`, the run's last iteration when it was declared.
  */
-export const RunRestart = z.strictObject({
-  from: z.int().check(z.nonnegative()),
-  sha: Sha,
-  lastIteration: z.int().check(z.nonnegative()),
-  at: IsoDate,
-});
+export const RunRestart = deferred(() =>
+  z.strictObject({
+    from: z.int().check(z.nonnegative()),
+    sha: Sha,
+    lastIteration: z.int().check(z.nonnegative()),
+    at: IsoDate,
+  }),
+);
 export type RunRestart = z.infer<typeof RunRestart>;
 
 /**
@@ -23,20 +26,22 @@ export function setAsideBy(restarts: readonly RunRestart[], iteration: number): 
   return restarts.find((r) => r.from < iteration && iteration <= r.lastIteration);
 }
 
-export const RunRecord = z.object({
-  runId: SafeId,
-  workspace: z.string().check(z.minLength(1)),
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
-  before: z.nullable(BeforeState),
-  /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
-  beforeUsedBy: z.optional(
-    z.nullable(z.object({ snapshotId: SafeId, iteration: z.int().check(z.nonnegative()) })),
-  ),
-  snapshotIds: z.array(SafeId),
-  /** Declared restarts, oldest first; absent when there were none. */
-  restarts: z.optional(z.array(RunRestart)),
-  /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
-  recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
-});
+export const RunRecord = deferred(() =>
+  z.object({
+    runId: SafeId,
+    workspace: z.string().check(z.minLength(1)),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    before: z.nullable(BeforeState),
+    /** The snapshot whose `after` used `before` up: a second `after` needs a new `before` (or an explicit --before). */
+    beforeUsedBy: z.optional(
+      z.nullable(z.object({ snapshotId: SafeId, iteration: z.int().check(z.nonnegative()) })),
+    ),
+    snapshotIds: z.array(SafeId),
+    /** Declared restarts, oldest first; absent when there were none. */
+    restarts: z.optional(z.array(RunRestart)),
+    /** For a run rebuilt from fetched or imported records: the workspace where it was recorded. */
+    recordedWorkspace: z.optional(z.string().check(z.minLength(1))),
+  }),
+);
 export type RunRecord = z.infer<typeof RunRecord>;

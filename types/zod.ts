@@ -19,3 +19,26 @@ import en from 'zod/v4/locales/en.js';
 if (!config().localeError) config(en());
 
 export * from 'zod/mini';
+
+/**
+ * A schema built when it is first used, not when its module is loaded. Building a zod schema runs
+ * a constructor per node, and every CLI process loads the schemas of each module it imports, most
+ * of which it never parses with (`runs` on an empty home parses nothing). The proxy forwards
+ * everything to the schema, so it composes, parses and infers exactly as the schema does.
+ */
+export function deferred<T extends object>(build: () => T): T {
+  let built: T | undefined;
+  const schema = (): T => (built ??= build());
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(schema(), key),
+    set: (_, key, value) => Reflect.set(schema(), key, value),
+    has: (_, key) => Reflect.has(schema(), key),
+    ownKeys: () => Reflect.ownKeys(schema()),
+    // Reported configurable: a proxy may not report a non-configurable property its own target lacks.
+    getOwnPropertyDescriptor: (_, key) => {
+      const found = Reflect.getOwnPropertyDescriptor(schema(), key);
+      return found === undefined ? undefined : { ...found, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
+  });
+}
