@@ -26,6 +26,7 @@ import { addRows, scratch, timed, type Bench } from '../results.js';
 export const FLOOR_SCRIPT = fileURLToPath(new URL('../floor.sh', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/bin/agentgate-snapshot.js', import.meta.url));
 const AGENT = fileURLToPath(new URL('../agent.mjs', import.meta.url));
+const IDEAL_ITERATE = fileURLToPath(new URL('../ideal-iterate.mjs', import.meta.url));
 
 /** Files one workload changes: 10 modified, 2 added, 1 deleted, 1 renamed, 1 binary. */
 export const WORKLOAD_FILES = 15;
@@ -353,7 +354,7 @@ export async function iterateCase(bench: Bench): Promise<void> {
     resetRepo(repo);
     const home = await scratch(`home-iterate-${size}`);
     const plans = await scratch(`plans-iterate-${size}`);
-    const names = ['iterate', 'floor+agent', 'node -e 0'] as const;
+    const names = ['iterate', 'floor+agent', 'ideal Node iterate', 'node -e 0'] as const;
     const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     bench.log(`iterate @ ${size} files: ${bench.reps} repetitions of ${names.join(', ')}`);
     for (let rep = -1; rep < bench.reps; rep++) {
@@ -363,7 +364,7 @@ export async function iterateCase(bench: Bench): Promise<void> {
           if (rep >= 0) samples[name]?.push(ms);
           continue;
         }
-        const nonce = `${name === 'iterate' ? 'it' : 'fl'}-${rep}-${size}`;
+        const nonce = `${{ iterate: 'it', 'floor+agent': 'fl', 'ideal Node iterate': 'id' }[name]}-${rep}-${size}`;
         const { plan, workload } = workloadPlan(repo, nonce);
         const planFile = join(plans, `${nonce}.json`);
         await writeFile(planFile, JSON.stringify(plan));
@@ -378,6 +379,10 @@ export async function iterateCase(bench: Bench): Promise<void> {
               'bench gate',
             ]);
             return (JSON.parse(printed) as { filesChanged: number }).filesChanged;
+          }
+          if (name === 'ideal Node iterate') {
+            await run(process.execPath, [IDEAL_ITERATE, repo.dir, out, ...agent], { env: gitEnv() });
+            return floorFiles(out);
           }
           const before = await run('sh', [FLOOR_SCRIPT, 'before', repo.dir], { env: gitEnv() });
           await run(agent[0] as string, agent.slice(1), { cwd: repo.dir });
@@ -395,14 +400,21 @@ export async function iterateCase(bench: Bench): Promise<void> {
     addRows(bench, { case: 'iterate (before+agent+after)', scale: `${size} files` }, samples, 'floor+agent', {
       iterate: { note: 'one CLI process: before, the agent (node bench/agent.mjs PLAN), after' },
       'floor+agent': { note: 'floor.sh before; node bench/agent.mjs PLAN; floor.sh after' },
+      'ideal Node iterate': {
+        note: "node bench/ideal-iterate.mjs: the floor's git commands and the agent, spawned from Node, nothing else",
+      },
       'node -e 0': { note: 'a bare Node start-up, in the same rounds' },
     });
-    // Per repetition: how many bare Node start-ups iterate spends above the floor.
-    const it = samples.iterate ?? [];
-    const above = it.map(
-      (ms, i) => (ms - (samples['floor+agent']?.[i] ?? 0)) / (samples['node -e 0']?.[i] ?? Number.NaN),
-    );
+    // Per repetition: how many bare Node start-ups iterate (and the ideal Node iterate) spend above the floor.
+    const startupsAbove = (name: (typeof names)[number]) =>
+      median(
+        (samples[name] ?? []).map(
+          (ms, i) => (ms - (samples['floor+agent']?.[i] ?? 0)) / (samples['node -e 0']?.[i] ?? Number.NaN),
+        ),
+      );
     const startups = (bench.facts.iterateStartupsAboveFloor ??= {}) as Record<string, number>;
-    startups[`${size} files`] = Math.round(median(above) * 100) / 100;
+    startups[`${size} files`] = Math.round(startupsAbove('iterate') * 100) / 100;
+    const ideal = (bench.facts.idealIterateStartupsAboveFloor ??= {}) as Record<string, number>;
+    ideal[`${size} files`] = Math.round(startupsAbove('ideal Node iterate') * 100) / 100;
   }
 }
