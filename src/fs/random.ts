@@ -8,8 +8,13 @@ import type * as Crypto from 'node:crypto';
 
 let crypto: typeof Crypto | null = null;
 
+/** `count` random bytes from the crypto RNG. */
+export function randomBytes(count: number): Buffer {
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto;
+  return crypto.randomBytes(count);
+}
+
 /** `bytes` random bytes from the crypto RNG, as lower-case hex (two characters a byte). */
 export function randomHex(bytes: number): string {
-  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto;
-  return crypto.randomBytes(bytes).toString('hex');
+  return randomBytes(bytes).toString('hex');
 }

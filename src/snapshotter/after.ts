@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { customAlphabet } from 'nanoid';
+import { idGenerator } from '../fs/random-id.js';
 import { sweepTempFiles } from '../fs/sweep.js';
 import type { AgentOutcome, BeforeState, DiffStats, Snapshot } from '../../types/snapshot.js';
 import { createSnapshotCommit } from '../git/commit.js';
@@ -36,7 +36,7 @@ export interface AfterOptions {
   beforeSha?: string;
 }
 
-const newSnapshotId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 16);
+const newSnapshotId = idGenerator(16);
 
 /**
  * Commits everything the iteration changed and stores the snapshot. Compares against the before

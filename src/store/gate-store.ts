@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { customAlphabet } from 'nanoid';
+import { idGenerator } from '../fs/random-id.js';
 import { GateResult } from '../../types/gate.js';
 import { sortGateResults } from '../../types/gate-rules.js';
 import { ConcurrentUpdateError, InvalidArgumentError, type StoreCorruptError } from '../errors.js';
@@ -10,7 +10,7 @@ import { corruptFile, describeIssues, listJsonNames, loadAll, readJsonFile } fro
 import { assertSafeId, layout } from './paths.js';
 
 /** Random, file- and ref-name safe, unique across machines (a CI matrix records verdicts at once). */
-const newGateId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 20);
+const newGateId = idGenerator(20);
 
 /** A verdict as the caller builds it: the store numbers the attempt and gives the id. */
 export type NewGateResult = Omit<GateResult, 'id' | 'attempt'>;
