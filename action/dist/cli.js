@@ -3442,9 +3442,12 @@ var init_spec = __esm({
 
 // src/fs/random.ts
 import { createRequire } from "node:module";
-function randomHex(bytes) {
+function randomBytes(count) {
   crypto ??= createRequire(import.meta.url)("node:crypto");
-  return crypto.randomBytes(bytes).toString("hex");
+  return crypto.randomBytes(count);
+}
+function randomHex(bytes) {
+  return randomBytes(bytes).toString("hex");
 }
 var crypto;
 var init_random = __esm({
@@ -3478,14 +3481,14 @@ function githubFileFor(flag, variable) {
   const ci = detectCi(flag);
   return ci.mode === "github" ? githubFile(variable, ci.forced) : null;
 }
-function formatKeyValues(values, random2 = randomDelimiter) {
+function formatKeyValues(values, random = randomDelimiter) {
   let out = "";
   for (const [name2, raw] of Object.entries(values)) {
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name2))
       throw new InvalidArgumentError(`output name ${JSON.stringify(name2)} is not valid`);
     const value = raw === null ? "" : String(raw);
-    let delimiter = random2();
-    while (value.includes(delimiter) || name2.includes(delimiter)) delimiter = random2();
+    let delimiter = random();
+    while (value.includes(delimiter) || name2.includes(delimiter)) delimiter = random();
     out += `${name2}<<${delimiter}
 ${value}
 ${delimiter}
@@ -4419,8 +4422,7 @@ var init_hardening = __esm({
 
 // src/git/runner.ts
 import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-import { readFile as readFile3 } from "node:fs/promises";
+import { createWriteStream, readFileSync } from "node:fs";
 import { once } from "node:events";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -4555,7 +4557,7 @@ function userSafeDirectories() {
     const { system, global } = userConfigFiles();
     const perFile = await Promise.all(
       [...system, ...global].map(async (file) => {
-        const text = await readFile3(file, "utf8").catch(() => "");
+        const text = readTextOrEmpty(file);
         if (!/directory/i.test(text)) return [];
         const res = await runGit({ cwd: "/" }, ["config", "--file", file, "--get-all", "safe.directory"], {
           okExitCodes: [1],
@@ -4567,6 +4569,13 @@ function userSafeDirectories() {
     return perFile.flat().map((v) => `safe.directory=${v}`);
   })();
   return safeDirectoryConfig;
+}
+function readTextOrEmpty(file) {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
 }
 function locationArgs(opts) {
   const out = [];
@@ -4625,7 +4634,7 @@ var init_runner = __esm({
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat as lstat2, mkdir, readFile as readFile4, realpath as realpath3, stat as stat2 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat2, mkdir, readFile as readFile3, realpath as realpath3, stat as stat2 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
 import { dirname as dirname2, join as join6, resolve as resolve3, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
@@ -4731,7 +4740,7 @@ async function configValue(file, key) {
   return res.exitCode === 0 ? res.stdout.trim() : null;
 }
 async function readPointer(file) {
-  const text = await readFile4(file, "utf8").catch(() => null);
+  const text = await readFile3(file, "utf8").catch(() => null);
   if (text === null) return null;
   return text.replace(/^gitdir: /, "").trim() || null;
 }
@@ -4768,7 +4777,7 @@ async function assertNoLfs(repo) {
     join6(repo.topLevel, ".gitattributes"),
     join6(await commonDir(repo.gitDir), "info", "attributes")
   ]) {
-    const text = await readFile4(file, "utf8").catch(() => "");
+    const text = await readFile3(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
       throw new LfsUnsupportedError(
         `${file} sends files through Git LFS, which agentgate does not run; snapshot this repository without LFS-tracked changes, or take the snapshot with your own git (see "Git LFS" in the README)`,
@@ -6304,8 +6313,8 @@ var init_atomic = __esm({
 });
 
 // src/fs/lock.ts
-import { readFileSync } from "node:fs";
-import { link, mkdir as mkdir3, readFile as readFile5, rename as rename2, rm as rm4, writeFile } from "node:fs/promises";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { link, mkdir as mkdir3, readFile as readFile4, rename as rename2, rm as rm4, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname as dirname4 } from "node:path";
 async function withLock(path2, opts, fn) {
@@ -6406,7 +6415,7 @@ async function takeOver(path2, stale, owner) {
 }
 async function readOwner(path2) {
   try {
-    const parsed = JSON.parse(await readFile5(path2, "utf8"));
+    const parsed = JSON.parse(await readFile4(path2, "utf8"));
     if (typeof parsed.pid === "number" && typeof parsed.token === "string" && typeof parsed.hostname === "string") {
       return { createdAt: "", purpose: "unknown", ...parsed };
     }
@@ -6436,7 +6445,7 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat24 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat24 = readFileSync2(`/proc/${pid}/stat`, "utf8");
     const fields = stat24.slice(stat24.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
@@ -6541,7 +6550,7 @@ var init_sweep = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir as readdir3, readFile as readFile6 } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile5 } from "node:fs/promises";
 import { join as join9 } from "node:path";
 function corruptFile(path2, what, reason, cause) {
   return new StoreCorruptError(
@@ -6555,7 +6564,7 @@ async function readJsonFile(path2, schema, what) {
 }
 async function readJsonText(path2, what) {
   try {
-    return await readFile6(path2, "utf8");
+    return await readFile5(path2, "utf8");
   } catch (cause) {
     if (cause.code === "ENOENT") return null;
     throw corruptFile(path2, what, `unreadable (${errnoOf(cause)})`, cause);
@@ -6855,7 +6864,7 @@ var init_run_records = __esm({
 });
 
 // src/store/snapshot-store.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 import { rm as rm6, stat as stat4 } from "node:fs/promises";
 import { join as join11, resolve as resolve4 } from "node:path";
 function byRunThenIteration(a, b) {
@@ -6980,7 +6989,7 @@ var init_snapshot_store = __esm({
           if (i > 0) await new Promise((resolve23) => setImmediate(resolve23));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
-              texts.push({ id: id2, text: readFileSync2(this.snapshotPath(id2), "utf8") });
+              texts.push({ id: id2, text: readFileSync3(this.snapshotPath(id2), "utf8") });
             } catch {
             }
           }
@@ -8142,28 +8151,6 @@ var init_patch_artifact = __esm({
 });
 
 // node_modules/nanoid/index.js
-import { webcrypto as crypto2 } from "node:crypto";
-function fillPool(bytes) {
-  if (bytes < 0) throw new RangeError("Wrong ID size");
-  try {
-    if (!pool || pool.length < bytes) {
-      pool = Buffer.allocUnsafe(bytes * POOL_SIZE_MULTIPLIER);
-      crypto2.getRandomValues(pool);
-      poolOffset = 0;
-    } else if (poolOffset + bytes > pool.length) {
-      crypto2.getRandomValues(pool);
-      poolOffset = 0;
-    }
-  } catch (e) {
-    pool = void 0;
-    throw e;
-  }
-  poolOffset += bytes;
-}
-function random(bytes) {
-  fillPool(bytes |= 0);
-  return pool.subarray(poolOffset - bytes, poolOffset);
-}
 function customRandom(alphabet, defaultSize, getRandom) {
   let safeByteCutoff = 256 - 256 % alphabet.length;
   if (safeByteCutoff === 256) {
@@ -8197,13 +8184,20 @@ function customRandom(alphabet, defaultSize, getRandom) {
     }
   };
 }
-function customAlphabet(alphabet, size = 21) {
-  return customRandom(alphabet, size, random);
-}
-var POOL_SIZE_MULTIPLIER, pool, poolOffset;
 var init_nanoid = __esm({
   "node_modules/nanoid/index.js"() {
-    POOL_SIZE_MULTIPLIER = 128;
+  }
+});
+
+// src/fs/random-id.ts
+function idGenerator(length) {
+  return customRandom("0123456789abcdefghijklmnopqrstuvwxyz", length, randomBytes);
+}
+var init_random_id = __esm({
+  "src/fs/random-id.ts"() {
+    "use strict";
+    init_nanoid();
+    init_random();
   }
 });
 
@@ -8227,7 +8221,7 @@ var newGateId, GateStore;
 var init_gate_store = __esm({
   "src/store/gate-store.ts"() {
     "use strict";
-    init_nanoid();
+    init_random_id();
     init_gate();
     init_gate_rules();
     init_errors();
@@ -8235,7 +8229,7 @@ var init_gate_store = __esm({
     init_lock();
     init_json_file();
     init_paths();
-    newGateId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 20);
+    newGateId = idGenerator(20);
     GateStore = class {
       home;
       lockTimeoutMs;
@@ -8325,7 +8319,7 @@ var init_gate_store = __esm({
 });
 
 // src/gates/attest.ts
-import { readFile as readFile7, stat as stat5 } from "node:fs/promises";
+import { readFile as readFile6, stat as stat5 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 function attestSources(snapshotter) {
   return {
@@ -8456,7 +8450,7 @@ async function verifyStatement(src, file, cwd = process.cwd()) {
   const done = (runId2) => AttestationReport.parse({ ok: checks.every((c) => c.ok), file: path2, runId: runId2, checks });
   let json;
   try {
-    json = JSON.parse(await readFile7(path2, "utf8"));
+    json = JSON.parse(await readFile6(path2, "utf8"));
   } catch {
     checks.push({ check: "statement", ok: false, detail: "not JSON" });
     return done(null);
@@ -9032,12 +9026,12 @@ var init_verify_anchor = __esm({
 });
 
 // src/cli/version.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 function packageVersion() {
   if (typeof AGENTGATE_VERSION === "string") return AGENTGATE_VERSION;
   for (const up of ["../../../package.json", "../../package.json"]) {
     try {
-      const pkg = JSON.parse(readFileSync3(new URL(up, import.meta.url), "utf8"));
+      const pkg = JSON.parse(readFileSync4(new URL(up, import.meta.url), "utf8"));
       if (pkg.name === "agentgate-snapshotter" && typeof pkg.version === "string") return pkg.version;
     } catch {
     }
@@ -11603,7 +11597,7 @@ var init_junit_files = __esm({
 });
 
 // src/gates/log.ts
-import { createHash as createHash4, randomBytes } from "node:crypto";
+import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
 import { mkdir as mkdir4, open as open4, rename as rename3, rm as rm7 } from "node:fs/promises";
 import { dirname as dirname5, join as join14 } from "node:path";
@@ -11612,7 +11606,7 @@ import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir4(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join14(dir, `.gate-${name2}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join14(dir, `.gate-${name2}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
   const hash = createHash4("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -11936,7 +11930,7 @@ var init_status = __esm({
 });
 
 // src/git/state.ts
-import { access, readFile as readFile8 } from "node:fs/promises";
+import { access, readFile as readFile7 } from "node:fs/promises";
 import { join as join15, sep as sep5 } from "node:path";
 async function getRepoState(repo, ignore = []) {
   const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
@@ -12010,7 +12004,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile8(join15(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile7(join15(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -12224,12 +12218,13 @@ var init_checkout_tree = __esm({
 });
 
 // src/gates/isolated.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdir as mkdir5, readdir as readdir6, rm as rm8, stat as stat8 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join17(root, randomBytes2(8).toString("hex"));
+  const base = join17(root, randomBytes3(8).toString("hex"));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
       const dir = join17(base, "tree");
@@ -12237,7 +12232,7 @@ async function withIsolatedCheckout(repo, tree, root, fn) {
       await checkoutTreeInto(repo, tree, dir, join17(base, "index"));
       return await fn(dir);
     } finally {
-      await removeTree(base);
+      removeTree(base);
     }
   });
 }
@@ -12251,7 +12246,7 @@ async function sweepIsolatedCheckouts(root) {
     const owner = await readOwner(join17(root, lockName));
     const gone = owner === null ? await olderThan(join17(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
     if (!gone) continue;
-    await removeTree(join17(root, base));
+    removeTree(join17(root, base));
     await rm8(join17(root, lockName), { force: true });
     removed.push(join17(root, base));
   }
@@ -12261,8 +12256,11 @@ async function olderThan(path2, ageMs) {
   const info = await stat8(path2).catch(() => null);
   return info !== null && Date.now() - info.mtimeMs >= ageMs;
 }
-async function removeTree(path2) {
-  await rm8(path2, { recursive: true, force: true, maxRetries: 2 }).catch(() => void 0);
+function removeTree(path2) {
+  try {
+    rmSync(path2, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+  }
 }
 var CHECKOUT_NAME;
 var init_isolated = __esm({
@@ -13566,7 +13564,7 @@ var newSnapshotId;
 var init_after = __esm({
   "src/snapshotter/after.ts"() {
     "use strict";
-    init_nanoid();
+    init_random_id();
     init_sweep();
     init_commit();
     init_commit_info();
@@ -13584,7 +13582,7 @@ var init_after = __esm({
     init_inside();
     init_before();
     init_core3();
-    newSnapshotId = customAlphabet("0123456789abcdefghijklmnopqrstuvwxyz", 16);
+    newSnapshotId = idGenerator(16);
   }
 });
 
@@ -13676,7 +13674,7 @@ var init_received_artifact = __esm({
 
 // src/snapshotter/read.ts
 import { createReadStream as createReadStream3 } from "node:fs";
-import { readFile as readFile9 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import { Readable } from "node:stream";
 async function getSnapshot(core, idOrSha) {
   assertSafeId(idOrSha, "snapshot id");
@@ -13717,7 +13715,7 @@ async function generatePatch(core, snapshot, outputFile) {
   const artifact = await intactArtifact(snapshot);
   if (artifact !== null) {
     if (outputFile) await copyFileAtomic(artifact, outputFile);
-    return outputFile ? "" : readFile9(artifact, "utf8");
+    return outputFile ? "" : readFile8(artifact, "utf8");
   }
   const repo = await openRepo(snapshot.workspace, core.gitOptions());
   if (outputFile) {
@@ -13813,7 +13811,7 @@ var init_verify_store = __esm({
 });
 
 // src/git/cherry-pick.ts
-import { mkdtemp as mkdtemp3, readFile as readFile10, rm as rm11, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdtemp as mkdtemp3, readFile as readFile9, rm as rm11, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { basename as basename4, join as join21 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
@@ -13846,7 +13844,7 @@ async function pickInWorkspace(repo, source, ignore) {
     );
   }
   const origHead = join21(repo.gitDir, "ORIG_HEAD");
-  const savedOrigHead = await readFile10(origHead).catch(() => null);
+  const savedOrigHead = await readFile9(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
     await (savedOrigHead === null ? rm11(origHead, { force: true }) : writeFile2(origHead, savedOrigHead));
@@ -14810,7 +14808,7 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 function recordCommit(format, spec) {
@@ -14833,7 +14831,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join23(layout(home).home, "tmp", `${label}-${randomBytes3(6).toString("hex")}`);
+  const dir = join23(layout(home).home, "tmp", `${label}-${randomBytes4(6).toString("hex")}`);
   await mkdir7(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -25369,7 +25367,7 @@ var init_config_parse = __esm({
 });
 
 // src/store/config-cache.ts
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 import { join as join28 } from "node:path";
 function configCacheFile(home) {
   return join28(home, "cache", "config.json");
@@ -25389,7 +25387,7 @@ async function saveParsedConfig() {
 }
 async function readRecord(home) {
   try {
-    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile11(configCacheFile(home), "utf8")));
+    const parsed = ConfigCacheRecord.safeParse(JSON.parse(await readFile10(configCacheFile(home), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -25406,7 +25404,7 @@ var init_config_cache2 = __esm({
 });
 
 // src/store/config.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
 import { dirname as dirname10, join as join29, resolve as resolve17 } from "node:path";
 async function resolveSettings(opts) {
@@ -25447,7 +25445,7 @@ async function readConfig(opts) {
   const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join29(resolve17(opts.home), "config.yaml");
   let text;
   try {
-    text = await readFile12(file, "utf8");
+    text = await readFile11(file, "utf8");
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOENT" && !explicit) return { config: {}, file: null };
@@ -26452,7 +26450,7 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -26476,7 +26474,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes4(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes5(3).toString("hex")}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
@@ -26779,11 +26777,11 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
+import { randomBytes as randomBytes6 } from "node:crypto";
 import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm15, stat as stat19, symlink } from "node:fs/promises";
 import { dirname as dirname13, join as join33, sep as sep8 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes5(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomBytes6(6).toString("hex")}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir9(preferred, { recursive: true });
@@ -27007,7 +27005,7 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile13, rm as rm16, stat as stat20 } from "node:fs/promises";
+import { readFile as readFile12, rm as rm16, stat as stat20 } from "node:fs/promises";
 import { dirname as dirname15 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -27116,7 +27114,7 @@ async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile12(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -27163,7 +27161,7 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile14, rm as rm17, stat as stat21 } from "node:fs/promises";
+import { readFile as readFile13, rm as rm17, stat as stat21 } from "node:fs/promises";
 import { join as join34 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
@@ -27180,7 +27178,7 @@ function budgetFile(location) {
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile14(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile13(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -27350,7 +27348,7 @@ var init_capture = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir8, readFile as readFile15 } from "node:fs/promises";
+import { readdir as readdir8, readFile as readFile14 } from "node:fs/promises";
 import { join as join35 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -27386,7 +27384,7 @@ async function existingStore(checkpointsDir, root) {
 }
 async function readStoredWorkspace(metaFile) {
   try {
-    const parsed = JSON.parse(await readFile15(metaFile, "utf8"));
+    const parsed = JSON.parse(await readFile14(metaFile, "utf8"));
     return typeof parsed.workspace === "string" ? parsed.workspace : null;
   } catch {
     return null;
@@ -27440,7 +27438,7 @@ var init_stamps = __esm({
 });
 
 // src/checkpoints/probe-cache.ts
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 import { join as join36 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles) {
   const record3 = await readRecord2(location);
@@ -27480,7 +27478,7 @@ async function acceptable(probe, stamps) {
   if (!gitDir?.sig.startsWith("dir:") || commondir?.sig !== "none" || worktreeConfig?.sig !== "none")
     return false;
   if (config2 === void 0 || !config2.sig.startsWith("file:")) return false;
-  const text = await readFile16(config2.path, "utf8").catch(() => null);
+  const text = await readFile15(config2.path, "utf8").catch(() => null);
   return text !== null && !/^\s*\[\s*include/im.test(text);
 }
 function plain(s) {
@@ -27488,7 +27486,7 @@ function plain(s) {
 }
 async function readRecord2(location) {
   try {
-    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile16(location.probeFile, "utf8")));
+    const parsed = ProbeCacheRecord.safeParse(JSON.parse(await readFile15(location.probeFile, "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -27505,7 +27503,7 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access4, readFile as readFile17, realpath as realpath9 } from "node:fs/promises";
+import { access as access4, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join37, sep as sep9 } from "node:path";
 async function physicalPath(path2) {
@@ -27756,8 +27754,8 @@ var init_store = __esm({
       async mirrorUserExcludes() {
         const target = join37(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
-          this.userExcludes === null ? "" : readFile17(this.userExcludes, "utf8").catch(() => ""),
-          readFile17(target, "utf8").catch(() => null)
+          this.userExcludes === null ? "" : readFile16(this.userExcludes, "utf8").catch(() => ""),
+          readFile16(target, "utf8").catch(() => null)
         ]);
         if (have !== wanted) await writeFileAtomic(target, wanted);
       }
@@ -29893,7 +29891,7 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile18, rm as rm19 } from "node:fs/promises";
+import { chmod, readFile as readFile17, rm as rm19 } from "node:fs/promises";
 import { join as join40 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
@@ -29905,7 +29903,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
     const file = join40(target.file, event);
-    const current = await readFile18(file, "utf8").catch(() => null);
+    const current = await readFile17(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
       if (command !== null) plan.leftAlone.push(file);
@@ -31149,7 +31147,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile19, rm as rm20 } from "node:fs/promises";
+import { readFile as readFile18, rm as rm20 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -31176,7 +31174,7 @@ async function apply(agent, action, opts) {
     if (written2) await applyScripts(plan2);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
   }
-  const before2 = await readFile19(target.file, "utf8").catch((error2) => {
+  const before2 = await readFile18(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
     throw error2;
   });

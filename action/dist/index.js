@@ -34,9 +34,12 @@ var InvalidArgumentError = class extends AgentgateError {
 // src/fs/random.ts
 import { createRequire } from "node:module";
 var crypto = null;
-function randomHex(bytes) {
+function randomBytes(count) {
   crypto ??= createRequire(import.meta.url)("node:crypto");
-  return crypto.randomBytes(bytes).toString("hex");
+  return crypto.randomBytes(count);
+}
+function randomHex(bytes) {
+  return randomBytes(bytes).toString("hex");
 }
 
 // src/ci/github.ts
