@@ -2,7 +2,9 @@ import * as z from './zod.js';
 import { deferred } from './zod.js';
 import { TimeoutMs } from './duration.js';
 
-export const OnDirty = deferred(() => z.enum(['wip-commit', 'error']));
+/** What `before` does with uncommitted work (a plain list too: an option's choices need no schema). */
+export const ON_DIRTY = ['wip-commit', 'error'] as const;
+export const OnDirty = deferred(() => z.enum(ON_DIRTY));
 export type OnDirty = z.infer<typeof OnDirty>;
 
 export const Identity = deferred(() =>

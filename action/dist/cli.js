@@ -3063,14 +3063,15 @@ var init_duration = __esm({
 });
 
 // types/config.ts
-var OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_REPORT_MAX_FILE_DIFF_BYTES, DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES, DEFAULT_MAX_STORE_BYTES, DEFAULT_HOOK_TIMEOUT_MS, Config;
+var ON_DIRTY, OnDirty, Identity, DEFAULT_IDENTITY, DEFAULT_ON_DIRTY, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_MAX_FILE_SIZE_BYTES, DEFAULT_KEEP, DEFAULT_REPORT_MAX_FILE_DIFF_BYTES, DEFAULT_REPORT_MAX_TOTAL_DIFF_BYTES, DEFAULT_MAX_STORE_BYTES, DEFAULT_HOOK_TIMEOUT_MS, Config;
 var init_config = __esm({
   "types/config.ts"() {
     "use strict";
     init_zod();
     init_zod();
     init_duration();
-    OnDirty = deferred(() => _enum(["wip-commit", "error"]));
+    ON_DIRTY = ["wip-commit", "error"];
+    OnDirty = deferred(() => _enum(ON_DIRTY));
     Identity = deferred(
       () => strictObject({
         name: string2().check(_minLength(1)),
@@ -3638,7 +3639,7 @@ var init_run_capture = __esm({
     BEFORE_OPTIONS = {
       "on-dirty": {
         type: "string",
-        choices: OnDirty.options,
+        choices: ON_DIRTY,
         description: 'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
         defaultText: "onDirty in the config, else wip-commit"
       },

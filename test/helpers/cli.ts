@@ -1,5 +1,7 @@
 /** Runs the bundled CLI (dist/bin/, the package's `bin`, built by the global setup) as a child process. */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/bin/agentgate-snapshot.js', import.meta.url));
@@ -45,4 +47,29 @@ export function runCliAsync(
       resolve({ status, stdout, stderr, json: () => JSON.parse(stdout) as unknown }),
     );
   });
+}
+
+/**
+ * The CLI with its stdout piped into `head -c 1`, which closes the pipe after one byte (stdin from
+ * `stdinFile` when given): its exit status and what it wrote on stderr.
+ */
+export function runCliIntoClosedPipe(
+  args: string[],
+  scratchDir: string,
+  stdinFile?: string,
+): { status: number | null; stderr: string } {
+  const errFile = join(scratchDir, 'closed-pipe-stderr.txt');
+  const input = stdinFile === undefined ? '' : ' <"$IN_FILE"';
+  const piped = spawnSync(
+    'bash',
+    [
+      '-c',
+      `"$0" "$@"${input} 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
+      process.execPath,
+      CLI,
+      ...args,
+    ],
+    { env: { ...process.env, ERR_FILE: errFile, IN_FILE: stdinFile ?? '' } },
+  );
+  return { status: piped.status, stderr: readFileSync(errFile, 'utf8') };
 }

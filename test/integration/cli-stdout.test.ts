@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../helpers/cli.js';
+import { CLI, runCli, runCliIntoClosedPipe } from '../helpers/cli.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 /** A workspace with run r1's first iteration recorded, its home, and the CLI bound to both. */
@@ -44,31 +44,11 @@ describe('the CLI on stdout', () => {
 
   it('a gate whose echo meets a closed pipe (| head): its own status, nothing on stderr', () => {
     const { dir, home } = recordedRun();
-    const errFile = join(home, 'stderr.txt');
-    const piped = spawnSync(
-      'bash',
-      [
-        '-c',
-        `"$0" "$@" 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
-        process.execPath,
-        CLI,
-        'gate',
-        '--run',
-        'r1',
-        '--name',
-        'loud',
-        '-C',
-        dir,
-        '--home',
-        home,
-        '--',
-        'sh',
-        '-c',
-        'i=0; while [ $i -lt 20000 ]; do echo "a line of the check that fills the pipe $i"; i=$((i+1)); done',
-      ],
-      { env: { ...process.env, ERR_FILE: errFile } },
-    );
-    expect(readFileSync(errFile, 'utf8')).toBe('');
+    const loud =
+      'i=0; while [ $i -lt 20000 ]; do echo "a line of the check that fills the pipe $i"; i=$((i+1)); done';
+    const args = ['gate', '--run', 'r1', '--name', 'loud', '-C', dir, '--home', home, '--', 'sh', '-c', loud];
+    const piped = runCliIntoClosedPipe(args, home);
+    expect(piped.stderr).toBe('');
     expect(piped.status).toBe(0);
   });
 

@@ -5,13 +5,12 @@
  * Rows alternate between human output (stderr `agentgate-snapshot: CODE: message`) and `--json`.
  * Two valid extremes close it: a 1 MB task prompt and one full of control characters.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../types/snapshot.js';
-import { CLI, runCli } from '../helpers/cli.js';
+import { runCli, runCliIntoClosedPipe } from '../helpers/cli.js';
 import { git, gitRaw, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 import { diskState, report, STACK_LINE } from './support.js';
 
@@ -493,25 +492,10 @@ describe('valid extremes', () => {
 
   it("a reader that closes the pipe early (| head): no stack trace, no error, the command's own status", () => {
     const { home, id } = snapshotWithLargePatch();
-    const errFile = join(home, 'stderr.txt');
     for (const args of [['patch', id], ['patch', id, '--json'], ['show', id, '--json'], ['list']]) {
-      const piped = spawnSync(
-        'bash',
-        [
-          '-c',
-          `"$0" "$@" 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
-          process.execPath,
-          CLI,
-          ...args,
-          '--home',
-          home,
-        ],
-        {
-          env: { ...process.env, ERR_FILE: errFile },
-        },
-      );
+      const piped = runCliIntoClosedPipe([...args, '--home', home], home);
       expect(piped.status, args.join(' ')).toBe(0);
-      expect(readFileSync(errFile, 'utf8'), args.join(' ')).toBe('');
+      expect(piped.stderr, args.join(' ')).toBe('');
     }
     report('bad-input', { valid: ['1 MB task prompt', 'control characters', 'pipe closed early'] });
   });
@@ -523,23 +507,8 @@ describe('valid extremes', () => {
       JSON.stringify({ id: i, command: i % 2 ? 'patch' : 'show', args: [id] }),
     );
     writeFileSync(requests, `${lines.join('\n')}\n`);
-    const errFile = join(home, 'stderr.txt');
-    const piped = spawnSync(
-      'bash',
-      [
-        '-c',
-        `"$0" "$@" <"$REQ_FILE" 2>"$ERR_FILE" | head -c 1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
-        process.execPath,
-        CLI,
-        'serve',
-        '-C',
-        ws,
-        '--home',
-        home,
-      ],
-      { env: { ...process.env, ERR_FILE: errFile, REQ_FILE: requests } },
-    );
-    expect(readFileSync(errFile, 'utf8')).toBe('');
+    const piped = runCliIntoClosedPipe(['serve', '-C', ws, '--home', home], home, requests);
+    expect(piped.stderr).toBe('');
     expect(piped.status).toBe(0);
   });
 });

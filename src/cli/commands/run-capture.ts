@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
-import { OnDirty } from '../../../types/config.js';
+import { ON_DIRTY } from '../../../types/config.js';
 import type { AgentOutcome, Snapshot } from '../../../types/snapshot.js';
 import { InvalidArgumentError } from '../../errors.js';
 import { printable, short } from '../output.js';
@@ -12,7 +12,7 @@ import { RUN_ID, snapshotResult } from './run-output.js';
 const BEFORE_OPTIONS = {
   'on-dirty': {
     type: 'string',
-    choices: OnDirty.options,
+    choices: ON_DIRTY,
     description:
       'what to do with uncommitted work: commit it as "[agentgate] WIP before run", or refuse with DIRTY_WORKSPACE',
     defaultText: 'onDirty in the config, else wip-commit',
