@@ -1,4 +1,4 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BudgetRecord } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
@@ -89,7 +89,8 @@ export async function uncountedBound(opts: {
   budget: BudgetRecord | null;
   latest: RefRecord | undefined;
   staged: StagedChanges | undefined;
-  indexFile: string;
+  /** The index's size as it is now (write-tree has written it; indexBytes), null without one. */
+  indexBytes: number | null;
   maxStoreBytes: number;
   /** At least the size of the commit object the track writes (commitBytes). */
   commitBytes: number;
@@ -102,11 +103,8 @@ export async function uncountedBound(opts: {
       ? { since: budget.countedAt, events: 0, loose: 0, bytes: 0 }
       : decodeMessage(latest.body, latest.date).uncounted;
   if (before === undefined || before.since !== budget.countedAt) return null;
-  // The index is measured as it is now (write-tree has written it); trees are no larger than it.
-  const indexBytes = await stat(opts.indexFile).then(
-    (st) => st.size,
-    () => null,
-  );
+  // Trees are no larger than the index.
+  const { indexBytes } = opts;
   if (indexBytes === null) return null;
   const bound = {
     since: budget.countedAt,

@@ -1,4 +1,4 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   UpkeepRecord,
@@ -13,6 +13,7 @@ import { sweepGitTemporaries, sweepTempFiles } from '../fs/sweep.js';
 import {
   countObjects,
   gcCheckpointRepo,
+  indexBytes,
   packLooseObjects,
   type CheckpointRepo,
 } from '../git/checkpoint-repo.js';
@@ -128,10 +129,7 @@ const PRUNE_HISTORY = 20;
 
 /** The store's size as `checkpoint status` and the budget count it: objects (loose, packed, leftovers) plus the index. */
 export async function storeBytes(repo: CheckpointRepo, counts: ObjectCounts): Promise<number> {
-  const index = await stat(repo.indexFile).then(
-    (st) => st.size,
-    () => 0,
-  );
+  const index = (await indexBytes(repo)) ?? 0;
   return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
 }
 

@@ -35,17 +35,18 @@ export async function sweepTempFiles(dir: string, opts: SweepOptions = {}): Prom
 }
 
 /** Names git gives to half-written packs and objects: left behind only when a process died mid-write. */
-const GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+const GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_|sharedindex_)/;
 
 /**
- * Removes git's temporary packs and objects (`objects/pack/tmp_pack_*`, `.tmp-*`, loose `tmp_obj_*`)
- * and a stale `gc.pid` from a git dir only we use. Only safe while holding our lock, when no git
+ * Removes git's temporary packs and objects (`objects/pack/tmp_pack_*`, `.tmp-*`, loose `tmp_obj_*`),
+ * half-written shared indexes (`sharedindex_*`) and a stale `gc.pid` from a git dir only we use. Only safe while holding our lock, when no git
  * process of ours is writing. Returns the removed paths.
  */
 export async function sweepGitTemporaries(gitDir: string): Promise<string[]> {
   const removed: string[] = [];
   const objects = join(gitDir, 'objects');
   const dirs = [
+    gitDir,
     objects,
     join(objects, 'pack'),
     ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join(objects, n)),
