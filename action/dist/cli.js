@@ -6446,8 +6446,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat24 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat24.slice(stat24.lastIndexOf(")") + 2).split(" ");
+    const stat22 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat22.slice(stat22.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -6517,6 +6517,7 @@ async function sweepGitTemporaries(gitDir) {
   const removed = [];
   const objects = join8(gitDir, "objects");
   const dirs = [
+    gitDir,
     objects,
     join8(objects, "pack"),
     ...(await listDir(objects)).filter((n) => /^[0-9a-f]{2}$/.test(n)).map((n) => join8(objects, n))
@@ -6546,7 +6547,7 @@ var init_sweep = __esm({
     init_atomic();
     init_lock();
     TEMP_SWEEP_AGE_MS = 60 * 60 * 1e3;
-    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_)/;
+    GIT_TEMPORARY = /^(tmp_pack_|tmp_idx_|tmp_rev_|tmp_mtimes_|\.tmp-|tmp_obj_|sharedindex_)/;
   }
 });
 
@@ -25823,7 +25824,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, realpath as realpath6, stat as stat18, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir8, readdir as readdir8, realpath as realpath6, stat as stat18, writeFile as writeFile6 } from "node:fs/promises";
 import { dirname as dirname11, join as join30 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -25831,11 +25832,25 @@ function checkpointRepo(p) {
     gitDir: p.gitDir,
     workTree: p.workspace,
     indexFile: p.indexFile,
-    config: p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`],
+    config: [...INDEX_CONFIG, ...p.excludesFile === null ? [] : [`core.excludesFile=${p.excludesFile}`]],
     ...p.identity === void 0 ? {} : { identity: p.identity },
     ...p.timeoutMs === void 0 ? {} : { timeoutMs: p.timeoutMs },
     ...p.signal === void 0 ? {} : { signal: p.signal }
   };
+}
+async function indexBytes(repo) {
+  const index = await stat18(repo.indexFile).catch(() => null);
+  if (index === null) return null;
+  const names2 = await readdir8(repo.gitDir).catch(() => []);
+  const shared = await Promise.all(
+    names2.filter((name2) => name2.startsWith("sharedindex.")).map(
+      (name2) => stat18(join30(repo.gitDir, name2)).then(
+        (st) => st.size,
+        () => 0
+      )
+    )
+  );
+  return shared.reduce((sum2, size) => sum2 + size, index.size);
 }
 async function initCheckpointRepo(repo) {
   await mkdir8(repo.gitDir, { recursive: true });
@@ -25895,7 +25910,7 @@ async function looseObjectBytes(repo, oid) {
 async function packLooseObjects(repo) {
   await runGit(repo, ["repack", "-d", "-q"]);
 }
-var REPO_CONFIG, REPO_ATTRIBUTES;
+var INDEX_CONFIG, REPO_CONFIG, REPO_ATTRIBUTES;
 var init_checkpoint_repo = __esm({
   "src/git/checkpoint-repo.ts"() {
     "use strict";
@@ -25904,6 +25919,7 @@ var init_checkpoint_repo = __esm({
     init_count_objects();
     init_repo();
     init_runner();
+    INDEX_CONFIG = ["core.splitIndex=true", "splitIndex.sharedIndexExpire=1.hour.ago"];
     REPO_CONFIG = [
       // Checkpoints are byte-exact: no line-ending conversion in either direction.
       ["core.autocrlf", "false"],
@@ -27006,7 +27022,7 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile12, rm as rm16, stat as stat20 } from "node:fs/promises";
+import { readFile as readFile12, rm as rm16 } from "node:fs/promises";
 import { dirname as dirname15 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -27061,10 +27077,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   }
 }
 async function storeBytes(repo, counts) {
-  const index = await stat20(repo.indexFile).then(
-    (st) => st.size,
-    () => 0
-  );
+  const index = await indexBytes(repo) ?? 0;
   return counts.looseBytes + counts.packBytes + counts.garbageBytes + index;
 }
 async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
@@ -27162,7 +27175,7 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile13, rm as rm17, stat as stat21 } from "node:fs/promises";
+import { readFile as readFile13, rm as rm17 } from "node:fs/promises";
 import { join as join34 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
@@ -27196,19 +27209,16 @@ async function uncountedBound(opts) {
   if (budget === null || latest === void 0 || staged === void 0) return null;
   const before2 = latest.oid === budget.countedAt ? { since: budget.countedAt, events: 0, loose: 0, bytes: 0 } : decodeMessage(latest.body, latest.date).uncounted;
   if (before2 === void 0 || before2.since !== budget.countedAt) return null;
-  const indexBytes = await stat21(opts.indexFile).then(
-    (st) => st.size,
-    () => null
-  );
-  if (indexBytes === null) return null;
+  const { indexBytes: indexBytes2 } = opts;
+  if (indexBytes2 === null) return null;
   const bound = {
     since: budget.countedAt,
     events: before2.events + 1,
     loose: before2.loose + staged.paths + staged.dirs + 1,
-    bytes: before2.bytes + objectsBytes(staged.paths, staged.bytes) + staged.dirs * objectBytes(indexBytes) + objectBytes(opts.commitBytes)
+    bytes: before2.bytes + objectsBytes(staged.paths, staged.bytes) + staged.dirs * objectBytes(indexBytes2) + objectBytes(opts.commitBytes)
   };
   const c = budget.counts;
-  const storeBytes2 = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + indexBytes;
+  const storeBytes2 = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + indexBytes2;
   const withinLimits = bound.events < COUNT_EVERY && c.packs < PACKS_LIMIT && c.loose + bound.loose < LOOSE_OBJECTS_LIMIT && storeBytes2 <= opts.maxStoreBytes;
   return withinLimits ? bound : null;
 }
@@ -27349,7 +27359,7 @@ var init_capture = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir8, readFile as readFile14 } from "node:fs/promises";
+import { readdir as readdir9, readFile as readFile14 } from "node:fs/promises";
 import { join as join35 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
@@ -27393,7 +27403,7 @@ async function readStoredWorkspace(metaFile) {
 }
 async function listDir2(dir) {
   try {
-    return (await readdir8(dir)).sort();
+    return (await readdir9(dir)).sort();
   } catch {
     return [];
   }
@@ -27942,7 +27952,7 @@ var init_checkpoints = __esm({
           budget,
           latest,
           staged: captured.staged,
-          indexFile: store.repo.indexFile,
+          indexBytes: await indexBytes(store.repo),
           maxStoreBytes: store.maxStoreBytes,
           commitBytes: commitBytes(
             { label: label ?? null, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: "track", ...tagged },
@@ -28837,13 +28847,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat22 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat20 } from "node:fs/promises";
 import { dirname as dirname17 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
     await mkdir10(dirname17(file), { recursive: true });
-    const size = await stat22(file).then(
+    const size = await stat20(file).then(
       (st) => st.size,
       () => 0
     );
@@ -29329,7 +29339,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat23 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat21 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve21 } from "node:path";
 function nativePath(path2, platform = process.platform) {
@@ -29337,7 +29347,7 @@ function nativePath(path2, platform = process.platform) {
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve21(nativePath(candidate));
-  const isDir2 = await stat23(path2).then(
+  const isDir2 = await stat21(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
