@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoWithCommit, tempDir, writeFiles } from './repo.js';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/bin/agentgate-snapshot.js', import.meta.url));
@@ -72,4 +73,22 @@ export function runCliIntoClosedPipe(
     { env: { ...process.env, ERR_FILE: errFile, IN_FILE: stdinFile ?? '' } },
   );
   return { status: piped.status, stderr: readFileSync(errFile, 'utf8') };
+}
+
+/**
+ * A workspace (a README committed) with run r1's first iteration recorded through the CLI, the
+ * iteration writing `files`; its own home; and the CLI bound to both.
+ */
+export function recordedCliRun(files: Record<string, string>): {
+  dir: string;
+  home: string;
+  cli: (...args: string[]) => CliResult;
+} {
+  const dir = repoWithCommit({ 'README.md': 'hello\n' });
+  const home = tempDir('agentgate-home-');
+  const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
+  if (cli('before', '--run', 'r1').status !== 0) throw new Error('before failed');
+  writeFiles(dir, files);
+  if (cli('after', '--run', 'r1', '--iteration', '1').status !== 0) throw new Error('after failed');
+  return { dir, home, cli };
 }

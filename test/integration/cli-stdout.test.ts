@@ -7,23 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, runCliIntoClosedPipe } from '../helpers/cli.js';
-import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
-
-/** A workspace with run r1's first iteration recorded, its home, and the CLI bound to both. */
-function recordedRun(): { dir: string; home: string; cli: (...args: string[]) => ReturnType<typeof runCli> } {
-  const dir = repoWithCommit({ 'a.txt': 'one\n' });
-  const home = tempDir('agentgate-stdout-');
-  const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
-  expect(cli('before', '--run', 'r1').status).toBe(0);
-  writeFiles(dir, { 'a.txt': 'two\n' });
-  expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
-  return { dir, home, cli };
-}
+import { CLI, recordedCliRun, runCli, runCliIntoClosedPipe } from '../helpers/cli.js';
+import { tempDir, writeFiles } from '../helpers/repo.js';
 
 describe('the CLI on stdout', () => {
   it("a gate's echoed output (through the stream) comes before the verdict (written after it)", () => {
-    const { cli } = recordedRun();
+    const { cli } = recordedCliRun({ 'a.txt': 'two\n' });
     const lines = Array.from({ length: 2000 }, (_, i) => `check-line-${i}`);
     const res = cli(
       'gate',
@@ -43,7 +32,7 @@ describe('the CLI on stdout', () => {
   });
 
   it('a gate whose echo meets a closed pipe (| head): its own status, nothing on stderr', () => {
-    const { dir, home } = recordedRun();
+    const { dir, home } = recordedCliRun({ 'a.txt': 'two\n' });
     const loud =
       'i=0; while [ $i -lt 20000 ]; do echo "a line of the check that fills the pipe $i"; i=$((i+1)); done';
     const args = ['gate', '--run', 'r1', '--name', 'loud', '-C', dir, '--home', home, '--', 'sh', '-c', loud];

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GateResult } from '../../types/gate.js';
 import { GateStore } from '../../src/store/gate-store.js';
-import { runCli } from '../helpers/cli.js';
+import { recordedCliRun, runCli } from '../helpers/cli.js';
 import { nodeTestCommand, nodeTests } from '../helpers/gates.js';
 import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -166,12 +166,7 @@ describe('agentgate-snapshot gate (the built CLI)', () => {
   });
 
   it('a fetched command and reason with bidi controls and U+2028 are shown escaped (gate replay, gate list)', async () => {
-    const dir = repoWithCommit({ 'README.md': 'hello\n' });
-    const home = tempDir('agentgate-home-');
-    const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
-    expect(cli('before', '--run', 'r1').status).toBe(0);
-    writeFiles(dir, { 'a.txt': 'one\n' });
-    expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
+    const { home, cli } = recordedCliRun({ 'a.txt': 'one\n' });
     const ran = GateResult.parse(cli('gate', '--run', 'r1', '--name', 'test', '--json', '--', 'true').json());
     // What a hostile publisher can send: "rm -rf ~ #" shown as harmless by a right-to-left override.
     // The store gives the new verdict its own id and attempt.

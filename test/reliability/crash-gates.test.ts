@@ -6,19 +6,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../helpers/cli.js';
+import { CLI, recordedCliRun } from '../helpers/cli.js';
 import { finished } from '../helpers/node-child.js';
-import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { tempDir, writeFiles } from '../helpers/repo.js';
 import { fingerprint } from '../helpers/snapshotter.js';
 
 describe('gate --isolated under SIGKILL', () => {
   it("leaves the workspace untouched; the next call removes the dead call's checkout and temp log", async () => {
-    const dir = repoWithCommit({ 'README.md': 'hello\n' });
-    const home = tempDir('agentgate-home-');
-    const cli = (...args: string[]) => runCli(['-C', dir, '--home', home, ...args], { cwd: dir });
-    expect(cli('before', '--run', 'r1').status).toBe(0);
-    writeFiles(dir, { 'a.txt': 'iteration one\n' });
-    expect(cli('after', '--run', 'r1', '--iteration', '1').status).toBe(0);
+    const { dir, home, cli } = recordedCliRun({ 'a.txt': 'iteration one\n' });
     writeFiles(dir, { 'a.txt': 'the agent is still editing\n' });
     const before = fingerprint(dir);
 
