@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { access, lstat } from 'node:fs/promises';
+import { accessSync, constants, lstatSync } from 'node:fs';
 import { fsPath } from '../fs/path-bytes.js';
 import type { CandidateListing } from '../git/parsers/ls-files-tagged.js';
 import { toAbsolute } from './workspace-paths.js';
@@ -13,8 +12,13 @@ export interface Skip {
   indexed: boolean;
 }
 
-/** How many lstat calls run at once: enough to keep the thread pool busy, few enough to bound memory. */
-const STAT_BATCH = 64;
+/**
+ * How many candidates are stat'ed between two turns of the event loop. The calls are synchronous:
+ * two thread-pool round trips per file (lstat, access) cost far more than the calls themselves
+ * (100,000 files: 1.5 s in batches of 64 promises, 0.26 s so); the turns keep timers, such as an
+ * agent hook's budget, running.
+ */
+const STAT_SLICE = 512;
 
 /**
  * Decides what the capture skips: nested repositories (git reports them, it does not enter them),
@@ -39,18 +43,17 @@ export async function findSkipped(
     ...listing.untracked.map((path) => ({ path, indexed: false })),
     ...listing.modified.map((path) => ({ path, indexed: true })),
   ];
-  for (let i = 0; i < candidates.length; i += STAT_BATCH) {
-    const batch = candidates.slice(i, i + STAT_BATCH);
-    const shapes = await Promise.all(batch.map((c) => fileShape(toAbsolute(root, c.path))));
-    batch.forEach((c, k) => {
-      const shape = shapes[k];
-      if (shape === undefined || shape === null) return;
+  for (let i = 0; i < candidates.length; i += STAT_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const c of candidates.slice(i, i + STAT_SLICE)) {
+      const shape = fileShape(toAbsolute(root, c.path));
+      if (shape === null) continue;
       if (typeof shape === 'number') sizes?.set(c.path, shape);
       if (shape === 'unreadable')
         skipped.push({ path: c.path, reason: 'unreadable', size: null, indexed: c.indexed });
       else if (shape > maxBytes)
         skipped.push({ path: c.path, reason: 'too-large', size: shape, indexed: c.indexed });
-    });
+    }
   }
   return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -60,17 +63,20 @@ export async function findSkipped(
  * file we may not read); null for anything else (directories, symlinks, which are captured as their
  * target text) or a vanished path.
  */
-async function fileShape(path: string): Promise<number | 'unreadable' | null> {
+function fileShape(path: string): number | 'unreadable' | null {
+  let st;
   try {
-    const st = await lstat(fsPath(path));
-    if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return 'unreadable';
-    if (!st.isFile()) return null;
-    const readable = await access(fsPath(path), constants.R_OK).then(
-      () => true,
-      () => false,
-    );
-    return readable ? st.size : 'unreadable';
+    st = lstatSync(fsPath(path), { throwIfNoEntry: false });
   } catch {
     return null;
+  }
+  if (st === undefined) return null;
+  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return 'unreadable';
+  if (!st.isFile()) return null;
+  try {
+    accessSync(fsPath(path), constants.R_OK);
+    return st.size;
+  } catch {
+    return 'unreadable';
   }
 }
