@@ -27236,8 +27236,7 @@ var init_budget_count = __esm({
 });
 
 // src/checkpoints/skip-rules.ts
-import { constants } from "node:fs";
-import { access as access3, lstat as lstat4 } from "node:fs/promises";
+import { accessSync, constants, lstatSync } from "node:fs";
 async function findSkipped(root, listing, maxBytes, sizes) {
   const skipped = listing.nestedRepos.map((path2) => ({
     path: path2,
@@ -27249,47 +27248,49 @@ async function findSkipped(root, listing, maxBytes, sizes) {
     ...listing.untracked.map((path2) => ({ path: path2, indexed: false })),
     ...listing.modified.map((path2) => ({ path: path2, indexed: true }))
   ];
-  for (let i = 0; i < candidates.length; i += STAT_BATCH) {
-    const batch = candidates.slice(i, i + STAT_BATCH);
-    const shapes = await Promise.all(batch.map((c) => fileShape(toAbsolute(root, c.path))));
-    batch.forEach((c, k) => {
-      const shape = shapes[k];
-      if (shape === void 0 || shape === null) return;
+  for (let i = 0; i < candidates.length; i += STAT_SLICE) {
+    if (i > 0) await new Promise((resolve23) => setImmediate(resolve23));
+    for (const c of candidates.slice(i, i + STAT_SLICE)) {
+      const shape = fileShape(toAbsolute(root, c.path));
+      if (shape === null) continue;
       if (typeof shape === "number") sizes?.set(c.path, shape);
       if (shape === "unreadable")
         skipped.push({ path: c.path, reason: "unreadable", size: null, indexed: c.indexed });
       else if (shape > maxBytes)
         skipped.push({ path: c.path, reason: "too-large", size: shape, indexed: c.indexed });
-    });
+    }
   }
   return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
-async function fileShape(path2) {
+function fileShape(path2) {
+  let st;
   try {
-    const st = await lstat4(fsPath(path2));
-    if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
-    if (!st.isFile()) return null;
-    const readable = await access3(fsPath(path2), constants.R_OK).then(
-      () => true,
-      () => false
-    );
-    return readable ? st.size : "unreadable";
+    st = lstatSync(fsPath(path2), { throwIfNoEntry: false });
   } catch {
     return null;
   }
+  if (st === void 0) return null;
+  if (st.isFIFO() || st.isSocket() || st.isCharacterDevice() || st.isBlockDevice()) return "unreadable";
+  if (!st.isFile()) return null;
+  try {
+    accessSync(fsPath(path2), constants.R_OK);
+    return st.size;
+  } catch {
+    return "unreadable";
+  }
 }
-var STAT_BATCH;
+var STAT_SLICE;
 var init_skip_rules = __esm({
   "src/checkpoints/skip-rules.ts"() {
     "use strict";
     init_path_bytes();
     init_workspace_paths();
-    STAT_BATCH = 64;
+    STAT_SLICE = 512;
   }
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat5, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat4, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname16 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -27327,7 +27328,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat5(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat4(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -27415,10 +27416,10 @@ var init_project_id = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat6 } from "node:fs/promises";
+import { lstat as lstat5 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat6(path2, { bigint: true });
+    const st = await lstat5(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -27514,12 +27515,12 @@ var init_probe_cache = __esm({
 });
 
 // src/checkpoints/store.ts
-import { access as access4, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
+import { access as access3, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
 import { join as join37, sep as sep9 } from "node:path";
 async function physicalPath(path2) {
   try {
-    await access4(path2);
+    await access3(path2);
     return await realpath9(path2);
   } catch {
     return path2;
