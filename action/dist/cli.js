@@ -7192,11 +7192,8 @@ var init_snapshot_store = __esm({
 });
 
 // src/provenance/candidates.ts
-async function loadRunChains(src, repo, runIds, touching) {
-  return (await loadRunChainsWith(src, repo, { runIds, touching })).chains;
-}
-async function loadRunChainsWith(src, repo, q) {
-  return readChains(repo, await candidateSnapshots(src, q.runIds, q.touching), q.alsoRead);
+async function loadRunChains(src, repo, runIds, alsoRead = []) {
+  return readChains(repo, await candidateSnapshots(src, runIds), alsoRead);
 }
 async function readChains(repo, snapshots, alsoRead = []) {
   const runs3 = snapshots.flatMap((s) => [s.beforeSha, s.afterSha]);
@@ -7767,7 +7764,7 @@ async function computeAnchor(src, repo, rev, opts = {}) {
 async function computeAnchors(src, repo, revs, opts = {}) {
   const commits = [];
   for (const rev of revs) commits.push(await resolveRevision(repo, rev, "commit"));
-  const { chains, nodes } = await loadRunChainsWith(src, repo, { runIds: opts.runIds, alsoRead: commits });
+  const { chains, nodes } = await loadRunChains(src, repo, opts.runIds, commits);
   const links = await linkCommits(
     repo,
     commits.map((c) => nodes.get(c)),
@@ -8607,7 +8604,7 @@ import { resolve as resolve8 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
   const node = (await readCommitNodes(repo, [commit])).get(commit);
-  const chains = await loadRunChains(src, repo);
+  const { chains } = await loadRunChains(src, repo);
   const match = chains.flatMap((c) => c.iterations).filter((it) => it.after.tree === node?.tree).sort((a, b) => Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt))[0];
   if (match === void 0)
     throw new CommitNotGatedError(
@@ -11599,7 +11596,7 @@ var init_junit_files = __esm({
 });
 
 // src/gates/log.ts
-import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
 import { mkdir as mkdir4, open as open4, rename as rename3, rm as rm7 } from "node:fs/promises";
 import { dirname as dirname5, join as join14 } from "node:path";
@@ -11608,7 +11605,7 @@ import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir4(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join14(dir, `.gate-${name2}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`);
+  const temp = join14(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash = createHash4("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -11676,6 +11673,7 @@ var init_log = __esm({
     init_errors();
     init_atomic();
     init_sweep();
+    init_random();
   }
 });
 
@@ -12220,13 +12218,12 @@ var init_checkout_tree = __esm({
 });
 
 // src/gates/isolated.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir as mkdir5, readdir as readdir6, rm as rm8, stat as stat8 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join17(root, randomBytes3(8).toString("hex"));
+  const base = join17(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
       const dir = join17(base, "tree");
@@ -12271,6 +12268,7 @@ var init_isolated = __esm({
     init_lock();
     init_sweep();
     init_checkout_tree();
+    init_random();
     CHECKOUT_NAME = /^[0-9a-f]{16}$/;
   }
 });
@@ -14810,7 +14808,6 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 function recordCommit(format, spec) {
@@ -14833,7 +14830,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join23(layout(home).home, "tmp", `${label}-${randomBytes4(6).toString("hex")}`);
+  const dir = join23(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir7(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -14873,6 +14870,7 @@ var init_record_objects2 = __esm({
     init_record_objects();
     init_json_file();
     init_paths();
+    init_random();
   }
 });
 
@@ -26467,7 +26465,6 @@ var init_checkpoint = __esm({
 });
 
 // src/checkpoints/message.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
 function encodeMessage(meta2) {
   const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
@@ -26491,7 +26488,7 @@ function newCheckpointRef(now = Date.now()) {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString();
   const stamp = iso.replace(/[-:]/g, "").replace(".", "");
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes5(3).toString("hex")}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
 }
 function entryOf(r) {
   const { label, createdAt, kind, session, event, prompt, role } = decodeMessage(r.body, r.date);
@@ -26513,6 +26510,7 @@ var init_message2 = __esm({
     "use strict";
     init_zod();
     init_checkpoint();
+    init_random();
     CheckpointMeta = object({
       label: nullable(string2()),
       createdAt: string2(),
@@ -26794,11 +26792,10 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
 import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm15, stat as stat19, symlink } from "node:fs/promises";
 import { dirname as dirname13, join as join33, sep as sep8 } from "node:path";
 function tempName() {
-  return `.agentgate-${process.pid}-${randomBytes6(6).toString("hex")}.tmp`;
+  return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir9(preferred, { recursive: true });
@@ -26856,6 +26853,7 @@ var init_place = __esm({
     "use strict";
     init_atomic();
     init_path_bytes();
+    init_random();
     PLACE_TEMP_NAME = /^\.agentgate-(\d+)-[0-9a-f]{12}\.tmp$/;
   }
 });
@@ -27209,16 +27207,16 @@ async function uncountedBound(opts) {
   if (budget === null || latest === void 0 || staged === void 0) return null;
   const before2 = latest.oid === budget.countedAt ? { since: budget.countedAt, events: 0, loose: 0, bytes: 0 } : decodeMessage(latest.body, latest.date).uncounted;
   if (before2 === void 0 || before2.since !== budget.countedAt) return null;
-  const { indexBytes: indexBytes2 } = opts;
-  if (indexBytes2 === null) return null;
+  const index = await indexBytes(opts.repo);
+  if (index === null) return null;
   const bound = {
     since: budget.countedAt,
     events: before2.events + 1,
     loose: before2.loose + staged.paths + staged.dirs + 1,
-    bytes: before2.bytes + objectsBytes(staged.paths, staged.bytes) + staged.dirs * objectBytes(indexBytes2) + objectBytes(opts.commitBytes)
+    bytes: before2.bytes + objectsBytes(staged.paths, staged.bytes) + staged.dirs * objectBytes(index) + objectBytes(opts.commitBytes)
   };
   const c = budget.counts;
-  const storeBytes2 = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + indexBytes2;
+  const storeBytes2 = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + index;
   const withinLimits = bound.events < COUNT_EVERY && c.packs < PACKS_LIMIT && c.loose + bound.loose < LOOSE_OBJECTS_LIMIT && storeBytes2 <= opts.maxStoreBytes;
   return withinLimits ? bound : null;
 }
@@ -27228,6 +27226,7 @@ var init_budget_count = __esm({
     "use strict";
     init_checkpoint();
     init_atomic();
+    init_checkpoint_repo();
     init_message2();
     init_upkeep();
     COUNT_EVERY = 20;
@@ -27953,7 +27952,7 @@ var init_checkpoints = __esm({
           budget,
           latest,
           staged: captured.staged,
-          indexBytes: await indexBytes(store.repo),
+          repo: store.repo,
           maxStoreBytes: store.maxStoreBytes,
           commitBytes: commitBytes(
             { label: label ?? null, createdAt: (/* @__PURE__ */ new Date()).toISOString(), kind: "track", ...tagged },

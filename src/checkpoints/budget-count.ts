@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BudgetRecord } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
+import { indexBytes, type CheckpointRepo } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import type { StagedChanges } from './capture.js';
@@ -89,8 +90,8 @@ export async function uncountedBound(opts: {
   budget: BudgetRecord | null;
   latest: RefRecord | undefined;
   staged: StagedChanges | undefined;
-  /** The index's size as it is now (write-tree has written it; indexBytes), null without one. */
-  indexBytes: number | null;
+  /** The store's repository: its index is measured as it is now (write-tree has written it). */
+  repo: CheckpointRepo;
   maxStoreBytes: number;
   /** At least the size of the commit object the track writes (commitBytes). */
   commitBytes: number;
@@ -104,8 +105,8 @@ export async function uncountedBound(opts: {
       : decodeMessage(latest.body, latest.date).uncounted;
   if (before === undefined || before.since !== budget.countedAt) return null;
   // Trees are no larger than the index.
-  const { indexBytes } = opts;
-  if (indexBytes === null) return null;
+  const index = await indexBytes(opts.repo);
+  if (index === null) return null;
   const bound = {
     since: budget.countedAt,
     events: before.events + 1,
@@ -113,11 +114,11 @@ export async function uncountedBound(opts: {
     bytes:
       before.bytes +
       objectsBytes(staged.paths, staged.bytes) +
-      staged.dirs * objectBytes(indexBytes) +
+      staged.dirs * objectBytes(index) +
       objectBytes(opts.commitBytes),
   };
   const c = budget.counts;
-  const storeBytes = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + indexBytes;
+  const storeBytes = c.looseBytes + bound.bytes + c.packBytes + c.garbageBytes + index;
   const withinLimits =
     bound.events < COUNT_EVERY &&
     c.packs < PACKS_LIMIT &&

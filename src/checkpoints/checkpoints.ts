@@ -12,7 +12,7 @@ import type {
 import { DEFAULT_IDENTITY, DEFAULT_KEEP } from '../../types/config.js';
 import { CheckpointNotFoundError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
-import { countObjects, indexBytes, looseObjectBytes } from '../git/checkpoint-repo.js';
+import { countObjects, looseObjectBytes } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { listRefRecords } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
@@ -140,7 +140,7 @@ export class Checkpoints {
       budget,
       latest,
       staged: captured.staged,
-      indexBytes: await indexBytes(store.repo),
+      repo: store.repo,
       maxStoreBytes: store.maxStoreBytes,
       commitBytes: commitBytes(
         { label: label ?? null, createdAt: new Date().toISOString(), kind: 'track', ...tagged },

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import * as z from '../../types/zod.js';
 import { CheckpointRole, type CheckpointEntry } from '../../types/checkpoint.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
+import { randomHex } from '../fs/random.js';
 
 /** What a checkpoint commit records about itself, as one JSON line in its message body. */
 export const CheckpointMeta = z.object({
@@ -71,7 +71,7 @@ export function newCheckpointRef(now: number = Date.now()): string {
   lastStamp = Math.max(now, lastStamp + 1);
   const iso = new Date(lastStamp).toISOString(); // 2025-01-02T03:04:05.678Z
   const stamp = iso.replace(/[-:]/g, '').replace('.', '');
-  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomBytes(3).toString('hex')}`;
+  return `${CHECKPOINT_REF_PREFIX}${stamp}-${randomHex(3)}`;
 }
 
 /** A checkpoint ref as listed: its tree and what its message records. */

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat, symlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { fsyncDir } from './atomic.js';
 import { fsPath } from './path-bytes.js';
+import { randomHex } from './random.js';
 
 /**
  * Writes files into a workspace (a checkpoint restore or revert) under the fsync policy of
@@ -29,7 +29,7 @@ export interface PlaceItem {
 }
 
 function tempName(): string {
-  return `.agentgate-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+  return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 
 /** The directory for temp files: `preferred` when it shares `root`'s filesystem, else `root` itself. */

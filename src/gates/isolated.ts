@@ -5,7 +5,6 @@
  * (`<name>.lock`, our pid and start time); a checkout whose owner was killed (SIGKILL gives no
  * chance to clean up) is swept by the next call.
  */
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { isProvablyDead, readOwner, withLock } from '../fs/lock.js';
 import { TEMP_SWEEP_AGE_MS } from '../fs/sweep.js';
 import { checkoutTreeInto } from '../git/checkout-tree.js';
 import type { Repo } from '../git/repo.js';
+import { randomHex } from '../fs/random.js';
 
 const CHECKOUT_NAME = /^[0-9a-f]{16}$/;
 
@@ -24,7 +24,7 @@ export async function withIsolatedCheckout<T>(
   fn: (dir: string) => Promise<T>,
 ): Promise<T> {
   await sweepIsolatedCheckouts(root);
-  const base = join(root, randomBytes(8).toString('hex'));
+  const base = join(root, randomHex(8));
   // The lock exists before the directory and outlives it: a sweeper never sees an unowned checkout of a live call.
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: 'isolated gate checkout' }, async () => {
     try {

@@ -3,7 +3,7 @@
  * while it streams, hashed on the way (never held in memory), then renamed to
  * `gate-<name>-<attempt>.log` once the store has numbered the attempt.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { WriteFailedError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 import { sweepTempFiles } from '../fs/sweep.js';
+import { randomHex } from '../fs/random.js';
 
 export interface LogDigest {
   sha256: string;
@@ -36,7 +37,7 @@ export interface LogSink {
 export async function openLogSink(dir: string, name: string): Promise<LogSink> {
   await mkdir(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join(dir, `.gate-${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.gate-${name}.${process.pid}.${randomHex(6)}.tmp`);
   const hash = createHash('sha256');
   let bytes = 0;
   const counter = new Transform({

@@ -4,7 +4,7 @@ import { FILE_STATUS } from '../git/parsers/diff-raw.js';
 import { firstParentRange, type CommitNode } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
 import type { Repo } from '../git/repo.js';
-import { loadRunChainsWith, type Iteration } from './candidates.js';
+import { loadRunChains, type Iteration } from './candidates.js';
 import { linkCommits, type FileLink } from './engine.js';
 import type { ProvenanceSources } from './sources.js';
 
@@ -40,7 +40,7 @@ export async function computeAnchors(
   const commits: string[] = [];
   for (const rev of revs) commits.push(await resolveRevision(repo, rev, 'commit'));
   // The commits are read with the runs' commits, in one process.
-  const { chains, nodes } = await loadRunChainsWith(src, repo, { runIds: opts.runIds, alsoRead: commits });
+  const { chains, nodes } = await loadRunChains(src, repo, opts.runIds, commits);
   const links = await linkCommits(
     repo,
     commits.map((c) => nodes.get(c) as CommitNode),

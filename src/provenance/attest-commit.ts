@@ -22,7 +22,7 @@ export async function writeCommitStatement(
 ): Promise<{ file: string; subjects: number; runId: string; iteration: number }> {
   const commit = await resolveRevision(repo, rev, 'commit');
   const node = (await readCommitNodes(repo, [commit])).get(commit);
-  const chains = await loadRunChains(src, repo);
+  const { chains } = await loadRunChains(src, repo);
   const match = chains
     .flatMap((c) => c.iterations)
     .filter((it) => it.after.tree === node?.tree)

@@ -27,33 +27,17 @@ export interface RunChain {
 
 /**
  * The candidate runs: every run in the store (or only `runIds`) that has an iteration whose before
- * and after commits are in this repository. One `cat-file --batch` for all of them, so the cost
- * grows with the runs in the store, never with the repository. With `touching`, only runs whose
- * records name one of those paths. RUN_NOT_FOUND for an unknown --run.
+ * and after commits are in this repository, with the nodes of every commit read (the runs' and
+ * `alsoRead`, the caller's own) in one `cat-file --batch`, so the cost grows with the runs in the
+ * store, never with the repository. RUN_NOT_FOUND for an unknown --run.
  */
 export async function loadRunChains(
   src: RecordSources,
   repo: Repo,
   runIds?: readonly string[],
-  touching?: ReadonlySet<string>,
-): Promise<RunChain[]> {
-  return (await loadRunChainsWith(src, repo, { runIds, touching })).chains;
-}
-
-export interface ChainQuery {
-  runIds?: readonly string[] | undefined;
-  touching?: ReadonlySet<string> | undefined;
-  /** More commits to read in the same `cat-file --batch` (the caller's own): their nodes come back too. */
-  alsoRead?: readonly string[];
-}
-
-/** loadRunChains, with the nodes of every commit read (the runs' and `alsoRead`), in one process. */
-export async function loadRunChainsWith(
-  src: RecordSources,
-  repo: Repo,
-  q: ChainQuery,
+  alsoRead: readonly string[] = [],
 ): Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }> {
-  return readChains(repo, await candidateSnapshots(src, q.runIds, q.touching), q.alsoRead);
+  return readChains(repo, await candidateSnapshots(src, runIds), alsoRead);
 }
 
 /**

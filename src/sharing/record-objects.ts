@@ -3,7 +3,6 @@
  * way they are made (recordCommit) and the one way they are written: each kind through a temp file
  * per object, then `writeObjects`.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { objectId, treeContent, writeObjects, type ObjectFormat } from '../git/record-objects.js';
@@ -11,6 +10,7 @@ import type { Repo } from '../git/repo.js';
 import type * as z from '../../types/zod.js';
 import { describeIssues } from '../store/json-file.js';
 import { layout } from '../store/paths.js';
+import { randomHex } from '../fs/random.js';
 
 export interface RecordObjects {
   json: { id: string; content: Buffer };
@@ -58,7 +58,7 @@ export async function writeRecordObjects(
   label: string,
   records: readonly RecordObjects[],
 ): Promise<void> {
-  const dir = join(layout(home).home, 'tmp', `${label}-${randomBytes(6).toString('hex')}`);
+  const dir = join(layout(home).home, 'tmp', `${label}-${randomHex(6)}`);
   await mkdir(dir, { recursive: true });
   try {
     for (const [type, key] of [
