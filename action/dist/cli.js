@@ -14854,15 +14854,18 @@ async function writeRecordObjects(repo, home, label, records) {
     await rm14(dir, { recursive: true, force: true });
   }
 }
-function parseReceivedFile(content, schema, file, what) {
+function parseReceivedFile(content, schema, file, what, refuse) {
   let json;
   try {
     json = JSON.parse(content.toString("utf8"));
   } catch {
-    return { refused: `${file} is not JSON` };
+    refuse(`${file} is not JSON`);
+    return null;
   }
   const parsed = schema.safeParse(json);
-  return parsed.success ? { data: parsed.data } : { refused: `${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}` };
+  if (parsed.success) return parsed.data;
+  refuse(`${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}`);
+  return null;
 }
 var init_record_objects2 = __esm({
   "src/sharing/record-objects.ts"() {
@@ -15064,13 +15067,11 @@ async function readGateCommits(repo, refs, refused, snapshots) {
       contents.get(s.json),
       GateRecordFile,
       GATE_RECORD_FILE,
-      "gate verdict"
+      "gate verdict",
+      (why2) => refuse(s.ref.ref, why2)
     );
-    if ("refused" in parsed) {
-      refuse(s.ref.ref, parsed.refused);
-      continue;
-    }
-    const g = parsed.data.gate;
+    if (parsed === null) continue;
+    const g = parsed.gate;
     const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
     const why = g.runId !== name2.runId || g.id !== name2.id ? `it describes verdict ${g.id} of run ${g.runId}` : s.ref.parents[0] !== g.afterSha ? "its parent is not the after commit it names" : s.tree !== g.treeId ? `its treeId ${g.treeId} is not the tree of its after commit ${g.afterSha}` : afterOf === void 0 ? `iteration ${g.iteration} of run ${g.runId} is not recorded here` : afterOf !== g.afterSha ? `iteration ${g.iteration} of run ${g.runId} here has after commit ${afterOf}, not ${g.afterSha}` : s.log !== null && (g.log === null || s.log.size !== g.log.bytes) ? `its ${GATE_LOG_FILE} is not the log the verdict describes` : verdictContradiction(g);
     if (why !== null) refuse(s.ref.ref, why);
@@ -15675,12 +15676,8 @@ async function rebuild(core, repo, incoming, localRefs) {
   const accepted = [];
   for (const c of sizeOk) {
     const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`));
-    const parsed = parseReceivedFile(raw, RecordFile, RECORD_FILE, "record");
-    if ("refused" in parsed) {
-      refuse(c.ref.ref, parsed.refused);
-      continue;
-    }
-    const rec = parsed.data;
+    const rec = parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", (why2) => refuse(c.ref.ref, why2));
+    if (rec === null) continue;
     const s = rec.snapshot;
     const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : null;
     if (why !== null) refuse(c.ref.ref, why);
@@ -15797,13 +15794,11 @@ async function readAnchorCommits(repo, format, refs, refused) {
       contents.get(s.blob),
       AnchorRecordFile,
       ANCHOR_RECORD_FILE,
-      "anchor"
+      "anchor",
+      (why) => refuse(s.ref.ref, why)
     );
-    if ("refused" in parsed) {
-      refuse(s.ref.ref, parsed.refused);
-      return [];
-    }
-    const anchor3 = parsed.data.anchor;
+    if (parsed === null) return [];
+    const anchor3 = parsed.anchor;
     if (anchor3.commit !== s.commit) refuse(s.ref.ref, `it describes commit ${anchor3.commit}`);
     else if (anchorObjects(format, anchor3).commit.id !== s.ref.sha)
       refuse(s.ref.ref, "its commit is not the one this version writes for the anchor it holds");

@@ -85,12 +85,10 @@ export async function readAnchorCommits(
       AnchorRecordFile,
       ANCHOR_RECORD_FILE,
       'anchor',
+      (why) => refuse(s.ref.ref, why),
     );
-    if ('refused' in parsed) {
-      refuse(s.ref.ref, parsed.refused);
-      return [];
-    }
-    const anchor = parsed.data.anchor;
+    if (parsed === null) return [];
+    const anchor = parsed.anchor;
     if (anchor.commit !== s.commit) refuse(s.ref.ref, `it describes commit ${anchor.commit}`);
     else if (anchorObjects(format, anchor).commit.id !== s.ref.sha)
       refuse(s.ref.ref, 'its commit is not the one this version writes for the anchor it holds');

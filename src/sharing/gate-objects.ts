@@ -142,12 +142,10 @@ export async function readGateCommits(
       GateRecordFile,
       GATE_RECORD_FILE,
       'gate verdict',
+      (why) => refuse(s.ref.ref, why),
     );
-    if ('refused' in parsed) {
-      refuse(s.ref.ref, parsed.refused);
-      continue;
-    }
-    const g = parsed.data.gate;
+    if (parsed === null) continue;
+    const g = parsed.gate;
     const afterOf = await iterationAfter(snapshots, runSnapshots, g.runId, g.iteration);
     const why =
       g.runId !== name.runId || g.id !== name.id

@@ -158,12 +158,8 @@ async function rebuild(
   const accepted: Accepted[] = [];
   for (const c of sizeOk) {
     const raw = contents.get(idOf.get(`${c.ref.sha}:${RECORD_FILE}`) as string) as Buffer;
-    const parsed = parseReceivedFile(raw, RecordFile, RECORD_FILE, 'record');
-    if ('refused' in parsed) {
-      refuse(c.ref.ref, parsed.refused);
-      continue;
-    }
-    const rec = parsed.data;
+    const rec = parseReceivedFile(raw, RecordFile, RECORD_FILE, 'record', (why) => refuse(c.ref.ref, why));
+    if (rec === null) continue;
     const s = rec.snapshot;
     const why =
       s.runId !== c.runId || s.iteration !== c.iteration

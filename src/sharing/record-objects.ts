@@ -85,22 +85,24 @@ export async function writeRecordObjects(
 
 /**
  * A record file received from elsewhere (`file` in a record commit's tree), parsed and checked
- * against its schema: its data, or why the record is refused (`what` names the schema).
+ * against its schema (`what` names it): its data, or null once `refuse` was told why.
  */
 export function parseReceivedFile<S extends z.ZodMiniType>(
   content: Buffer,
   schema: S,
   file: string,
   what: string,
-): { data: z.output<S> } | { refused: string } {
+  refuse: (why: string) => void,
+): z.output<S> | null {
   let json: unknown;
   try {
     json = JSON.parse(content.toString('utf8'));
   } catch {
-    return { refused: `${file} is not JSON` };
+    refuse(`${file} is not JSON`);
+    return null;
   }
   const parsed = schema.safeParse(json);
-  return parsed.success
-    ? { data: parsed.data }
-    : { refused: `${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}` };
+  if (parsed.success) return parsed.data;
+  refuse(`${file} does not match the ${what} schema: ${describeIssues(parsed.error.issues)}`);
+  return null;
 }
