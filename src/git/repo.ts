@@ -39,6 +39,11 @@ export interface OpenOptions {
 export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Repo> {
   const real = await resolveWorkspaceDir(dir);
   const base: GitOptions = { cwd: real, ...opts };
+  // Most workspaces are the top level of a plain `.git` directory: its config is read while
+  // rev-parse runs, and used only if rev-parse names that very directory (one git round less).
+  const guess = join(real, '.git');
+  const early = driverKeys(base, configFiles(guess, guess));
+  early.catch(() => undefined);
   let out: string;
   try {
     out = (
@@ -74,9 +79,11 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
     );
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
-  const config = neutraliseDrivers(
-    await driverKeys(base, [join(commonDir, 'config'), join(gitDir, 'config.worktree')]),
-  );
+  const keys =
+    gitDir === guess && commonDir === guess
+      ? await early
+      : await driverKeys(base, configFiles(commonDir, gitDir));
+  const config = neutraliseDrivers(keys);
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
 }
 
@@ -118,6 +125,11 @@ async function dotGitOwner(dir: string): Promise<{ dir: string; isFile: boolean 
     if (info !== null) return { dir: at, isFile: info.isFile() };
     if (dirname(at) === at) return null;
   }
+}
+
+/** The config files of a repository: the shared one, and this work tree's own (read whether or not it is enabled). */
+function configFiles(commonDir: string, gitDir: string): string[] {
+  return [join(commonDir, 'config'), join(gitDir, 'config.worktree')];
 }
 
 /** The driver keys of every config file of the repository and of every file they include, whatever the include's condition. */

@@ -1,0 +1,56 @@
+/**
+ * openRepo reads the repository's driver names while rev-parse runs, from the `.git` directory it
+ * expects; whatever git then reports, the drivers of the config git really uses are switched off.
+ */
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openRepo } from '../../src/git/repo.js';
+import { gitCallCount } from '../../src/git/runner.js';
+import { git, repoWithCommit, tempDir } from '../helpers/repo.js';
+
+const NEUTRALISED = ['filter.armed.clean=', 'filter.armed.smudge=', 'filter.armed.process='];
+
+function armed(dir: string): string {
+  git(dir, ['config', 'filter.armed.clean', 'touch /never']);
+  return dir;
+}
+
+describe('openRepo', () => {
+  it('at the top level: two git processes, the config read while rev-parse runs', async () => {
+    const dir = armed(repoWithCommit());
+    const calls = gitCallCount();
+    const repo = await openRepo(dir);
+    expect(gitCallCount() - calls).toBe(2);
+    expect(repo.topLevel).toBe(realpathSync(dir));
+    expect(repo.config).toEqual(expect.arrayContaining(NEUTRALISED));
+  });
+
+  it('from a subdirectory: nothing is guessed, the drivers are still found', async () => {
+    const dir = armed(repoWithCommit());
+    mkdirSync(join(dir, 'sub'));
+    const calls = gitCallCount();
+    const repo = await openRepo(join(dir, 'sub'));
+    expect(gitCallCount() - calls).toBe(2);
+    expect(repo.topLevel).toBe(realpathSync(dir));
+    expect(repo.config).toEqual(expect.arrayContaining(NEUTRALISED));
+  });
+
+  it('a linked worktree: the shared config is read, not the guessed .git', async () => {
+    const main = armed(repoWithCommit());
+    const linked = join(tempDir('agentgate-linked-'), 'wt');
+    git(main, ['worktree', 'add', '-q', '-b', 'side', linked]);
+    const repo = await openRepo(linked);
+    expect(repo.topLevel).toBe(realpathSync(linked));
+    expect(repo.config).toEqual(expect.arrayContaining(NEUTRALISED));
+  });
+
+  it('a .git directory git does not take for a repository is never trusted', async () => {
+    // inner/.git holds only a config: git walks up to the outer repository, which we refuse.
+    const outer = armed(repoWithCommit());
+    const inner = join(outer, 'inner');
+    mkdirSync(join(inner, '.git'), { recursive: true });
+    writeFileSync(join(inner, '.git', 'config'), '[core]\n\tbare = false\n');
+    await expect(openRepo(inner)).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
+  });
+});
