@@ -6,7 +6,7 @@ import { batchCheck } from '../git/record-objects.js';
 import { emptyTreeId } from '../git/empty-tree.js';
 import type { Repo } from '../git/repo.js';
 import type { Iteration, RunChain } from './candidates.js';
-import { addedLines, applyHunks } from './lines.js';
+import { addedLines, applyHunks, type FileState } from './lines.js';
 import { replayRun, type TreeState } from './replay.js';
 
 /** How one run explains one file of a commit's change. */
@@ -17,6 +17,8 @@ export interface RunClaim {
   iteration: Iteration;
   /** For each line the commit adds (in `added` order): the iteration that wrote it, or null. */
   origins: Array<number | null>;
+  /** The iteration whose change left the file as matched (0: the WIP commit; null: no iteration's). */
+  writer: number | null;
 }
 
 export interface FileLink {
@@ -261,14 +263,11 @@ function blobOf(f: PairFile): string | null {
 }
 
 /** The run's iterations from the newest, with the file's state there when the run ever changed it. */
-function versions(
-  r: RunReplay,
-  path: string,
-): Array<{ it: Iteration; lines: ReadonlyArray<number | null>; blob: string | null | undefined }> {
+function versions(r: RunReplay, path: string): Array<{ it: Iteration; state: FileState }> {
   const out = [];
   for (const it of [...r.chain.iterations].reverse()) {
-    const s = r.states.get(it.iteration)?.get(path);
-    if (s !== undefined) out.push({ it, lines: s.origins, blob: s.blob });
+    const state = r.states.get(it.iteration)?.get(path);
+    if (state !== undefined) out.push({ it, state });
   }
   return out;
 }
@@ -277,7 +276,7 @@ function blobClaim(node: CommitNode, f: FileLink, r: RunReplay, brought: Set<str
   const blob = blobOf(f.file);
   let best: RunClaim | null = null;
   for (const v of versions(r, f.file.entry.path)) {
-    if (v.blob !== blob) continue;
+    if (v.state.blob !== blob) continue;
     const method: RunClaim['method'] = brought.has(v.it.after.commit)
       ? 'ancestry'
       : v.it.after.tree === node.tree
@@ -288,7 +287,8 @@ function blobClaim(node: CommitNode, f: FileLink, r: RunReplay, brought: Set<str
         runId: r.chain.runId,
         method,
         iteration: v.it,
-        origins: f.added.map((n) => v.lines[n - 1] ?? null),
+        origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
+        writer: v.state.writer,
       };
   }
   return best;
@@ -352,6 +352,7 @@ async function patchIdClaims(
       origins: f.added.map((_, k) =>
         theirs[k] === undefined ? null : (state?.origins[(theirs[k] as number) - 1] ?? null),
       ),
+      writer: match.it.iteration,
     });
   });
 }
@@ -373,8 +374,8 @@ async function lineClaims(
       if (f.added.length === 0) continue;
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
-        const v = versions(r, f.file.entry.path).find((x) => x.blob !== null);
-        if (v !== undefined && v.lines.some((o) => o !== null)) open.push({ l, f, r, v });
+        const v = versions(r, f.file.entry.path).find((x) => x.state.blob !== null);
+        if (v !== undefined && v.state.origins.some((o) => o !== null)) open.push({ l, f, r, v });
       }
     }
   if (open.length === 0) return;
@@ -390,9 +391,16 @@ async function lineClaims(
     const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path && (x.entry.oldPath ?? path) === path,
     );
-    const carried = change === undefined ? v.lines : applyHunks(v.lines, change.hunks, null);
+    const lines = v.state.origins;
+    const carried = change === undefined ? lines : applyHunks(lines, change.hunks, null);
     const origins = f.added.map((n) => carried[n - 1] ?? null);
     if (origins.some((o) => o !== null))
-      f.claims.push({ runId: r.chain.runId, method: 'lines', iteration: v.it, origins });
+      f.claims.push({
+        runId: r.chain.runId,
+        method: 'lines',
+        iteration: v.it,
+        origins,
+        writer: v.state.writer,
+      });
   }
 }

@@ -5,10 +5,13 @@ import type { Hunk } from '../git/parsers/diff-stdin.js';
  * line i+1 (0: the run's WIP before commit), or null. Lines past the end of the array are null
  * (lines from before the run), so a file's state costs only as much as the run changed.
  * `blob` is the file's blob id, null when the file is absent, undefined when never seen in a diff.
+ * A file the run deleted, or one with no lines (empty, binary), is known by its `writer` alone.
  */
 export interface FileState {
   origins: ReadonlyArray<number | null>;
   blob: string | null | undefined;
+  /** The iteration whose change left the file so (0: the WIP commit; null: a commit between iterations). */
+  writer: number | null;
 }
 
 /**

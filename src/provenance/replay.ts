@@ -52,10 +52,10 @@ export function applyDiff(state: TreeState, files: readonly PairFile[], origin: 
     const blob = isNullId(e.dstId) ? null : e.dstId;
     switch (e.status) {
       case 'D':
-        next.set(e.path, { origins: [], blob: null });
+        next.set(e.path, { origins: [], blob: null, writer: origin });
         break;
       case 'A':
-        next.set(e.path, { origins: applyHunks([], hunks, origin), blob });
+        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, writer: origin });
         break;
       case 'T':
         // Two patches: the old content removed, the new one added whole.
@@ -66,15 +66,21 @@ export function applyDiff(state: TreeState, files: readonly PairFile[], origin: 
             origin,
           ),
           blob,
+          writer: origin,
         });
         break;
       case 'R':
       case 'C':
-        next.set(e.path, { origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin), blob });
-        if (e.status === 'R' && e.oldPath !== null) next.set(e.oldPath, { origins: [], blob: null });
+        next.set(e.path, {
+          origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin),
+          blob,
+          writer: origin,
+        });
+        if (e.status === 'R' && e.oldPath !== null)
+          next.set(e.oldPath, { origins: [], blob: null, writer: origin });
         break;
       default:
-        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob });
+        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, writer: origin });
     }
   }
   return next;

@@ -38,6 +38,37 @@ describe('anchor', () => {
     expect(anchor.files.find((f) => f.path === 'n.txt')).toMatchObject({ method: 'blob', linesFromRuns: 1 });
   });
 
+  it('a file with no line of the change (deleted, binary, empty) names the iteration that left it so', async () => {
+    const s = await run(
+      [{ 'gone.txt': null, 'b.dat': '\0bin', 'empty.txt': '' }, { 'keep.txt': 'k\nit2\n' }],
+      {
+        base: { 'gone.txt': 'g\n', 'keep.txt': 'k\n' },
+      },
+    );
+    const onlyFirst = (a: Awaited<ReturnType<typeof computeAnchor>>) => {
+      for (const path of ['gone.txt', 'b.dat', 'empty.txt'])
+        expect(a.files.find((f) => f.path === path)?.origins).toEqual([
+          { runId: 'run-a', iteration: 1, lines: 0 },
+        ]);
+    };
+    // Squashed onto an unchanged main: iteration 2's tree, but iteration 1 made these files so.
+    const squashed = await computeAnchor(s.src, s.repo, squash(s.dir, 'agent-run-a'));
+    expect(squashed.files.find((f) => f.path === 'gone.txt')?.method).toBe('tree');
+    onlyFirst(squashed);
+    expect(squashed.files.find((f) => f.path === 'keep.txt')?.origins).toEqual([
+      { runId: 'run-a', iteration: 2, lines: 1 },
+    ]);
+    // Iteration 1's commit rebased onto a main that moved: blob, still iteration 1 and only it.
+    git(s.dir, ['reset', '-q', '--hard', 'HEAD~1']);
+    writeFiles(s.dir, { 'm.txt': 'main\n' });
+    commitAll(s.dir, 'main moved');
+    git(s.dir, ['cherry-pick', '--allow-empty', s.snapshots[0]?.afterSha as string]);
+    const rebased = await computeAnchor(s.src, s.repo, git(s.dir, ['rev-parse', 'HEAD']));
+    expect(rebased.files.find((f) => f.path === 'gone.txt')?.method).toBe('blob');
+    onlyFirst(rebased);
+    expect(rebased.runs).toEqual([{ runId: 'run-a', iterations: [1] }]);
+  });
+
   it('a merge commit and a fast-forward: ancestry', async () => {
     const s = await run([{ 'a.txt': lines('a', 2) }, { 'a.txt': lines('a', 4) }]);
     writeFiles(s.dir, { 'm.txt': 'main\n' });
