@@ -81,6 +81,15 @@ describe('hook claude-code', () => {
     expect(human).toMatch(new RegExp(`${SESSION}\\s+1\\s+UserPromptSubmit`));
   });
 
+  it('a prompt holding NUL and other control characters still gets its numbered checkpoint', () => {
+    const ws = repoWithCommit({ 'README.md': 'hello\n' });
+    const home = tempDir('agentgate-hook-home-');
+    expectQuiet(hook(event('UserPromptSubmit', ws, { prompt: 'fix\u0000this\u0007\u001b[31m now' }), home));
+    const [entry] = list(ws, home);
+    expect(entry).toMatchObject({ prompt: 1, label: 'UserPromptSubmit: fix\u0000this\u0007\u001b[31m now' });
+    expect(logOf(home)).toMatch(/recorded: before-prompt checkpoint \w+, prompt 1/);
+  });
+
   it('undoes any prompt of a session, shell-made changes included: restore --prompt N matches the state before prompt N file by file', () => {
     const ws = repoWithCommit({ 'keep.txt': 'keep\n', 'edit.txt': 'v0\n', 'gone.txt': 'here\n' });
     const home = tempDir('agentgate-hook-home-');
