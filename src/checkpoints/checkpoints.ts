@@ -12,7 +12,7 @@ import type {
 import { DEFAULT_IDENTITY, DEFAULT_KEEP } from '../../types/config.js';
 import { CheckpointNotFoundError } from '../errors.js';
 import { decodeBytes } from '../fs/path-bytes.js';
-import { countObjects, looseObjectBytes } from '../git/checkpoint-repo.js';
+import { countObjects, isExpiryDate, looseObjectBytes } from '../git/checkpoint-repo.js';
 import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { listRefRecords } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
@@ -36,7 +36,7 @@ import type {
 } from './options.js';
 import type { StoreLocation } from './project-id.js';
 import { restoreTo, revertPatches, revertToCheckpoint } from './restore.js';
-import { assertRetention, DEFAULT_PRUNE_AGE } from './retention.js';
+import { assertRetention, badPruneAge, DEFAULT_PRUNE_AGE } from './retention.js';
 import { CheckpointStore } from './store.js';
 import { commitBytes, dropBudget, readBudget, saveBudget, uncountedBound } from './budget-count.js';
 import { restoreSession, type SessionRestoreOptions } from './session-restore.js';
@@ -342,6 +342,8 @@ export class Checkpoints {
     if (!(await this.store.exists())) {
       return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
     }
+    // Asked of git before any checkpoint is dropped: gc would refuse it only after retention.
+    if (!(await isExpiryDate(this.store.repo, pruneAge))) throw badPruneAge(pruneAge);
     return this.store.locked('checkpoint gc', async () => {
       // gc repacks: the budget's count no longer holds (budget-count.ts).
       await dropBudget(this.store.location);

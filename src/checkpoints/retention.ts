@@ -13,12 +13,15 @@ export function assertRetention(keep: number, pruneAge: string): void {
       { details: { keep } },
     );
   }
-  if (!PRUNE_AGE.test(pruneAge)) {
-    throw new InvalidArgumentError(
-      `prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`,
-      { details: { pruneAge } },
-    );
-  }
+  if (!PRUNE_AGE.test(pruneAge)) throw badPruneAge(pruneAge);
+}
+
+/** The refusal of a prune age that is not a git date (by its shape here, or by git itself). */
+export function badPruneAge(pruneAge: string): InvalidArgumentError {
+  return new InvalidArgumentError(
+    `prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`,
+    { details: { pruneAge } },
+  );
 }
 
 /**

@@ -190,6 +190,16 @@ export async function gcCheckpointRepo(repo: CheckpointRepo, pruneAge: string): 
   await runGit(repo, ['gc', '--quiet', `--prune=${pruneAge}`]);
 }
 
+/** Whether git reads `value` as an expiry date, as `gc --prune=<date>` does: `now`, `2.weeks.ago`, `2025-01-31`. */
+export async function isExpiryDate(repo: CheckpointRepo, value: string): Promise<boolean> {
+  const res = await runGit(
+    repo,
+    ['config', '--file', '/dev/null', '--type=expiry-date', '--default', value, '--get', 'agentgate.prune'],
+    { okExitCodes: [128] },
+  );
+  return res.exitCode === 0;
+}
+
 /** Loose and packed objects and their sizes (`git count-objects -v`). */
 export async function countObjects(repo: CheckpointRepo): Promise<ObjectCounts> {
   return parseCountObjects((await runGit(repo, ['count-objects', '-v'])).stdout);

@@ -25,4 +25,16 @@ describe('checkpoint gc and checkpoint status', () => {
     expect(after.lastPackedAt! >= startedAt).toBe(true);
     expect(after.packs).toBeGreaterThan(0);
   });
+
+  it('a prune age git does not read as a date is refused before any checkpoint is dropped', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    const cp = await openCheckpoints(ws);
+    for (let i = 0; i < 4; i++) {
+      writeFiles(ws, { 'a.txt': `edit ${i}\n` });
+      await cp.track(`turn ${i}`);
+    }
+    await expect(cp.gc({ keep: 1, pruneAge: 'garbage' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await cp.list()).toHaveLength(4);
+    await expect(cp.gc({ keep: 1, pruneAge: '1.day.ago' })).resolves.toMatchObject({ pruneAge: '1.day.ago', removed: 2 });
+  });
 });
