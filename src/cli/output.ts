@@ -11,6 +11,15 @@ export function paint(text: string, colour: Colour, on: boolean): string {
   return on ? `\u001b[${CODES[colour]}m${text}\u001b[0m` : text;
 }
 
+/** A table cell we coloured ourselves (a verdict, "ok"): shown as it is, where any other cell is made printable. */
+export class Painted {
+  constructor(readonly text: string) {}
+}
+
+export function paintCell(text: string, colour: Colour, on: boolean): Painted {
+  return new Painted(paint(text, colour, on));
+}
+
 // eslint-disable-next-line no-control-regex -- the escape character is what we strip
 const ANSI = /\u001b\[[0-9;]*m/g;
 
@@ -24,11 +33,12 @@ export function visibleWidth(text: string): number {
  * what is shown around them (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: the Trojan
  * Source characters); the line and paragraph separators U+2028 and U+2029; and the invisible
  * format characters that hide text or join what looks apart (U+00AD, U+200B-U+200D, U+2060-U+2064,
- * U+FEFF). Our own colour codes are matched first and kept.
+ * U+FEFF). The escape character too, whatever follows it: a colour code in a file name could
+ * hide what follows it (ESC[8m) or pass for one of ours.
  */
 const HIDDEN =
   // eslint-disable-next-line no-control-regex -- control characters are what we look for
-  /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
  * The one function that makes text from elsewhere (a file name, a branch, a fetched verdict's
@@ -39,7 +49,6 @@ const HIDDEN =
  */
 export function printable(text: string): string {
   return text.replace(HIDDEN, (c) => {
-    if (c.length > 1) return c;
     const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
     const code = c.charCodeAt(0);
     return (
@@ -64,8 +73,8 @@ export function noWorkflowCommands(text: string): string {
 }
 
 /** A left-aligned table of printable cells; numeric-looking columns are right-aligned. Widths ignore colour codes. */
-export function table(headers: string[], cells: string[][]): string {
-  const rows = cells.map((r) => r.map(printable));
+export function table(headers: string[], cells: Array<Array<string | Painted>>): string {
+  const rows = cells.map((r) => r.map((c) => (c instanceof Painted ? c.text : printable(c))));
   const widths = headers.map((h, i) =>
     Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))),
   );

@@ -12,7 +12,7 @@ import {
   loadAllCommands,
   loadCommand,
 } from '../../src/cli/commands/index.js';
-import { paint, table, visibleWidth } from '../../src/cli/output.js';
+import { paintCell, printable, table, visibleWidth } from '../../src/cli/output.js';
 import {
   commandHelp,
   defineCommand,
@@ -174,14 +174,26 @@ describe('command registry', () => {
 describe('tables', () => {
   it('align coloured cells as they align plain ones', () => {
     const rows = (on: boolean) => [
-      [paint('ok', 'green', on), 'snap-1', '12'],
-      [paint('FAIL', 'red', on), 'snap-22', '3'],
+      [paintCell('ok', 'green', on), 'snap-1', '12'],
+      [paintCell('FAIL', 'red', on), 'snap-22', '3'],
     ];
     const plain = table(['', 'SNAPSHOT', 'N'], rows(false)).split('\n');
     const coloured = table(['', 'SNAPSHOT', 'N'], rows(true)).split('\n');
     expect(coloured.map(visibleWidth)).toEqual(plain.map((l) => l.length));
     // eslint-disable-next-line no-control-regex -- the escape codes are what we strip
     expect(coloured.map((l) => l.replace(/\u001b\[[0-9;]*m/g, ''))).toEqual(plain);
+  });
+
+  it("show data's own colour codes escaped, in cells and in printable text, with colour on or off", () => {
+    const name = 'g\u001b[33mh\u001b[8mhidden\u001b[0m';
+    const shown = 'g\\x1b[33mh\\x1b[8mhidden\\x1b[0m';
+    expect(printable(name)).toBe(shown);
+    for (const on of [true, false]) {
+      const out = table(['', 'FILE'], [[paintCell('ok', 'green', on), name]]);
+      expect(out).toContain(shown);
+      expect(out.includes('\u001b[33m')).toBe(false);
+      expect(out.includes('\u001b[32mok')).toBe(on);
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { attestSources, verifyStatement, writeStatement } from '../../gates/atte
 import { errorAnnotations } from '../../ci/github.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
-import { paint, printable, table } from '../output.js';
+import { paint, paintCell, printable, table } from '../output.js';
 import { defineCommand, type CommandResult } from '../spec.js';
 
 /** `attest`: an in-toto Statement of a run's iterations and their gate verdicts. */
@@ -70,7 +70,7 @@ export async function verifyAttestation(ctx: Context, file: string, github: bool
     ...(github ? { workflowCommands: errorAnnotations(checks) } : {}),
     human: (colour) => {
       const rows = report.checks.map((c) => [
-        c.ok ? paint('ok', 'green', colour) : paint('FAIL', 'red', colour),
+        c.ok ? paintCell('ok', 'green', colour) : paintCell('FAIL', 'red', colour),
         printable(c.check),
         printable(c.detail),
       ]);

@@ -1,7 +1,16 @@
 import { MAX_DURATION_MS } from '../../../types/duration.js';
 import type { GateResult } from '../../../types/gate.js';
 import { UsageError } from '../../errors.js';
-import { paint, printable, short, storeWarning, table, VERIFY_FAILED_EXIT, type Colour } from '../output.js';
+import {
+  paint,
+  paintCell,
+  printable,
+  short,
+  storeWarning,
+  table,
+  VERIFY_FAILED_EXIT,
+  type Colour,
+} from '../output.js';
 import { defineCommand, type Command, type CommandResult } from '../spec.js';
 
 /** `gate`'s exit status per verdict (CONTRACT.md): 0 pass, 3 fail, 1 error (2 is usage). */
@@ -155,7 +164,7 @@ const list = defineCommand({
           String(r.iteration),
           r.name,
           String(r.attempt),
-          paint(r.verdict, COLOUR[r.verdict], colour),
+          paintCell(r.verdict, COLOUR[r.verdict], colour),
           r.tests === null ? '-' : `${r.tests.passed}/${r.tests.total}`,
           `${r.durationMs} ms`,
           r.observed ? (r.isolated ? 'isolated' : 'workspace') : 'recorded',

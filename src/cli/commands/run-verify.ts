@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { paint, table, VERIFY_FAILED_EXIT } from '../output.js';
+import { paint, paintCell, table, VERIFY_FAILED_EXIT } from '../output.js';
 import { CI_OPTION, defineCommand } from '../spec.js';
 import { detectCi, errorAnnotations } from '../../ci/github.js';
 import { RUN_ID } from './run-output.js';
@@ -83,7 +83,7 @@ export const VERIFY_COMMAND = defineCommand({
       ...(ci.mode === 'github' ? { workflowCommands: errorAnnotations(report.checks) } : {}),
       human: (colour) => {
         const rows = report.checks.map((c) => [
-          c.ok ? paint('ok', 'green', colour) : paint('FAIL', 'red', colour),
+          c.ok ? paintCell('ok', 'green', colour) : paintCell('FAIL', 'red', colour),
           c.snapshotId ?? '-',
           c.check,
           c.detail,
