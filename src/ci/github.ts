@@ -4,7 +4,8 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { VerifyCheck } from '../../types/verify.js';
-import { CiEnvironmentError, InvalidArgumentError } from '../errors.js';
+import { CiEnvironmentError, InvalidArgumentError, WriteFailedError } from '../errors.js';
+import { errnoOf } from '../fs/atomic.js';
 import { randomHex } from '../fs/random.js';
 
 export type CiMode = 'github' | 'none';
@@ -78,19 +79,29 @@ export async function appendKeyValues(
   file: string,
   values: Record<string, string | number | boolean | null>,
 ): Promise<void> {
-  await appendFile(file, formatKeyValues(values), 'utf8');
+  await appendTo(file, formatKeyValues(values));
 }
 
 /** Appends Markdown to the step summary file. */
 export async function appendStepSummary(file: string, markdown: string): Promise<void> {
-  await appendFile(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`, 'utf8');
+  await appendTo(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 }
 
 /** Appends a directory to $GITHUB_PATH (one line; a path with a newline cannot be put there). */
 export async function appendPath(file: string, dir: string): Promise<void> {
   if (/[\r\n]/.test(dir))
     throw new InvalidArgumentError('a directory with a line break cannot go on $GITHUB_PATH');
-  await appendFile(file, `${dir}\n`, 'utf8');
+  await appendTo(file, `${dir}\n`);
+}
+
+/** One append to a file the runner named; a file that cannot take it (no such directory, a directory) is WRITE_FAILED. */
+async function appendTo(file: string, text: string): Promise<void> {
+  await appendFile(file, text, 'utf8').catch((cause: unknown) => {
+    throw new WriteFailedError(
+      `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
+      { cause, details: { path: file } },
+    );
+  });
 }
 
 export const MAX_ANNOTATIONS = 10;

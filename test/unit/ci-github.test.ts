@@ -49,6 +49,15 @@ describe('GitHub Actions files', () => {
     expect(githubFile('GITHUB_OUTPUT', true, { GITHUB_OUTPUT: '/x' })).toBe('/x');
   });
 
+  it('a file the runner named that cannot be appended to (no such directory, a directory) is WRITE_FAILED', async () => {
+    const dir = tmp();
+    for (const file of [join(dir, 'missing', 'out'), dir]) {
+      await expect(appendKeyValues(file, { a: 1 })).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+      await expect(appendStepSummary(file, '# x')).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+      await expect(appendPath(file, '/bin')).rejects.toMatchObject({ code: 'WRITE_FAILED' });
+    }
+  });
+
   it('writes values with newlines, = and delimiter look-alikes so that GitHub reads them back exactly', async () => {
     const file = join(tmp(), 'out');
     writeFileSync(file, 'earlier=kept\n');
