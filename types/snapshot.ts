@@ -97,9 +97,17 @@ export const AgentOutcome = deferred(() =>
 );
 export type AgentOutcome = z.infer<typeof AgentOutcome>;
 
+/**
+ * A snapshot's id: a safe id that no one can take for a commit (CONTRACT.md: never the bare SHA).
+ * An id of hex digits alone would shadow the snapshot whose after SHA it spells (`show <sha>`).
+ */
+export const SnapshotId = deferred(() =>
+  SafeId.check(z.refine((s) => !/^[0-9a-f]{4,64}$/i.test(s), 'must not be hex digits alone (a commit id)')),
+);
+
 export const Snapshot = deferred(() =>
   z.object({
-    id: SafeId,
+    id: SnapshotId,
     runId: SafeId,
     iteration: z.int().check(z.nonnegative()),
     beforeSha: Sha,

@@ -75,6 +75,13 @@ describe('hostile remotes', () => {
       }),
     );
     forge(w.origin, 'refs/agentgate/records/notjson/iteration-0', parent, '{ nope');
+    // An id that spells a commit would take `show <sha>` from the snapshot whose after commit it is.
+    forge(
+      w.origin,
+      'refs/agentgate/records/shaid/iteration-0',
+      parent,
+      json({ ...good, snapshot: { ...good.snapshot, runId: 'shaid', id: good.snapshot.afterSha } }),
+    );
     forge(
       w.origin,
       'refs/agentgate/records/wrongparent/iteration-0',
@@ -93,10 +100,12 @@ describe('hostile remotes', () => {
         'refs/agentgate/records/nested/dir/iteration-0',
         'refs/agentgate/records/notjson/iteration-0',
         'refs/agentgate/records/other/iteration-0',
+        'refs/agentgate/records/shaid/iteration-0',
         'refs/agentgate/records/traversal/iteration-0',
         'refs/agentgate/records/wrongparent/iteration-0',
       ].sort(),
     );
+    expect(got.refused.find((r) => r.ref.includes('/shaid/'))?.reason).toMatch(/commit id/);
     // Nothing of the refused records reached the home or the repository's records.
     expect(readdirSync(join(b.home, 'runs'))).toEqual(['good.json']);
     expect(
