@@ -3,7 +3,7 @@
  * the command with its output teed into the log, read its JUnit reports and store the verdict.
  */
 import { realpath, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { GateResult } from '../../types/gate.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -163,12 +163,14 @@ async function assertAtAfter(
   snapshot: Snapshot,
   junit: readonly string[],
 ): Promise<void> {
-  const excludes = [
-    ...(await workspaceExcludes(repo.topLevel, snapshotter.options)),
-    // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
-    ...junit.filter((f) => !f.startsWith('/') && !f.split('/').includes('..')),
-  ];
-  const state = await getRepoState(repo, excludes);
+  // The check's own reports, left by an earlier attempt, do not make the workspace dirty: each is
+  // named file by file (a report in a new directory would otherwise be that directory).
+  const reports = junit.flatMap((f) => {
+    const path = relative(repo.topLevel, resolve(repo.topLevel, f));
+    return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path) ? [] : [path];
+  });
+  const excludes = [...(await workspaceExcludes(repo.topLevel, snapshotter.options)), ...reports];
+  const state = await getRepoState(repo, excludes, reports.length > 0 ? 'all' : 'normal');
   if (state.sha === snapshot.afterSha && !state.isDirty) return;
   const why =
     state.sha !== snapshot.afterSha

@@ -28,8 +28,12 @@ export interface RepoState {
  * Read-only: `--no-optional-locks` keeps status from rewriting the index behind a concurrent agent.
  * Changes under `ignore` (workspace-relative directories: our own artifacts) do not make it dirty.
  */
-export async function getRepoState(repo: Repo, ignore: readonly string[] = []): Promise<RepoState> {
-  const [report, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
+export async function getRepoState(
+  repo: Repo,
+  ignore: readonly string[] = [],
+  untracked: UntrackedListing = 'normal',
+): Promise<RepoState> {
+  const [report, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
   const headState: HeadState = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
   return {
     topLevel: repo.topLevel,
@@ -90,6 +94,12 @@ export function hasChangesOutside(entries: readonly StatusEntry[], excludes: rea
 }
 
 /**
+ * How untracked files are listed: `normal` names a directory holding only untracked files once
+ * (`dir/`); `all` names each file, so that one file can be left out of a dirtiness check.
+ */
+export type UntrackedListing = 'normal' | 'all';
+
+/**
  * Runs `git status --porcelain=v2 -z --branch` and parses it. The options a repository's config
  * could change (untracked listing, submodule ignoring) are set explicitly.
  *
@@ -98,14 +108,17 @@ export function hasChangesOutside(entries: readonly StatusEntry[], excludes: rea
  * the submodule's own config, whose filters we have not neutralised (its clean filter would run).
  * A snapshot records only the submodule's commit anyway.
  */
-export async function readStatus(opts: GitOptions): Promise<StatusReport> {
+export async function readStatus(
+  opts: GitOptions,
+  untracked: UntrackedListing = 'normal',
+): Promise<StatusReport> {
   const args = [
     '--no-optional-locks',
     'status',
     '--porcelain=v2',
     '-z',
     '--branch',
-    '--untracked-files=normal',
+    `--untracked-files=${untracked}`,
     '--ignore-submodules=dirty',
   ];
   return parseStatusV2((await runGitBuffer(opts, args)).stdout);

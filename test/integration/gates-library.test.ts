@@ -169,6 +169,46 @@ describe('gate: run a check on the after tree and record what it observed', () =
     expect((await gates.list({ runId: 'r1' })).results).toHaveLength(1);
   });
 
+  it("a retry is not refused for the earlier attempt's report, wherever it is named (a new directory, ./x, absolute)", async () => {
+    const { dir, gates } = await gatedRun([TEST_FILE]);
+    const report = '<testsuite><testcase name="a"/></testsuite>';
+    const write = (path: string) => [
+      'sh',
+      '-c',
+      `mkdir -p "$(dirname "${path}")" && echo '${report}' > "${path}"`,
+    ];
+    const cases = [
+      ['out/report.xml', 'out'],
+      ['./j.xml', 'j.xml'],
+      [join(dir, 'abs', 'j.xml'), 'abs'],
+    ] as const;
+    for (const [junit, made] of cases) {
+      for (const attempt of [1, 2]) {
+        const result = await gates.run(dir, {
+          runId: 'r1',
+          name: 'j',
+          command: write(junit),
+          junit: [junit],
+          echo: quiet(),
+        });
+        expect([result.verdict, result.tests?.total], `${junit} attempt ${attempt}`).toEqual(['pass', 1]);
+      }
+      rmSync(join(dir, made), { recursive: true });
+    }
+    // Anything else beside a report still makes the workspace dirty.
+    writeFiles(dir, { 'out/report.xml': report, 'out/stray.txt': 'not a report\n' });
+    await expectCode(
+      gates.run(dir, {
+        runId: 'r1',
+        name: 'j',
+        command: ['true'],
+        junit: ['reports/junit.xml'],
+        echo: quiet(),
+      }),
+      'GATE_TREE_MISMATCH',
+    );
+  });
+
   it('a missing, malformed or stale JUnit file is an error JUNIT_INVALID', async () => {
     const { dir, gates } = await gatedRun([TEST_FILE]);
     const reasonOf = async (command: string[]) =>
