@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { TestCounts } from '../../types/gate.js';
@@ -9,23 +10,42 @@ const MAX_JUNIT_BYTES = 512 * 1024 * 1024;
 /** A file written this long before the command started still counts (coarse file-system clocks). */
 const MTIME_SLACK_MS = 2_000;
 
+/** A file's version: device, inode, size and times to the nanosecond. Any write changes it. */
+function versionOf(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/** The versions of the reports that exist before the check runs (by real path): what it must change. */
+export async function reportVersions(files: readonly string[], cwd: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const file of files) {
+    const path = resolve(cwd, file);
+    const info = await stat(path, { bigint: true }).catch(() => null);
+    if (info?.isFile() === true) out.set(path, versionOf(info));
+  }
+  return out;
+}
+
 /**
- * Reads and sums the JUnit files, relative to `cwd`. A missing, stale (older than `notBefore`:
- * left by an earlier run), oversized, unreadable or malformed file gives the problem instead,
- * one line naming the file as given.
+ * Reads and sums the JUnit files, relative to `cwd`; a file named twice (or by two names) counts
+ * once. A missing, stale (older than `notBefore`, or the very version `earlier` saw: left by an
+ * earlier run), oversized, unreadable or malformed file gives the problem instead, one line naming
+ * the file as given.
  */
 export async function readJunitFiles(
   files: readonly string[],
   cwd: string,
   notBefore: number | null,
+  earlier: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ counts: TestCounts } | { problem: string }> {
   // The XML parser is loaded only by a gate that reads reports, not by every gate call.
   const { addCounts, emptyCounts, JunitCounter, JunitParseError } = await import('./junit.js');
   let counts = emptyCounts();
+  const read = new Set<string>();
   for (const file of files) {
     const shown = JSON.stringify(file);
     const path = resolve(cwd, file);
-    const info = await stat(path).catch((e: NodeJS.ErrnoException) => e);
+    const info = await stat(path, { bigint: true }).catch((e: NodeJS.ErrnoException) => e);
     if (info instanceof Error) {
       return {
         problem:
@@ -35,8 +55,13 @@ export async function readJunitFiles(
       };
     }
     if (!info.isFile()) return { problem: `${shown} is not a file` };
-    if (notBefore !== null && info.mtimeMs < notBefore - MTIME_SLACK_MS)
-      return { problem: `${shown} is older than this run (left by an earlier one?)` };
+    const stale =
+      (notBefore !== null && Number(info.mtimeMs) < notBefore - MTIME_SLACK_MS) ||
+      earlier.get(path) === versionOf(info);
+    if (stale) return { problem: `${shown} is older than this run (left by an earlier one?)` };
+    const identity = `${info.dev}:${info.ino}`;
+    if (read.has(identity)) continue;
+    read.add(identity);
     if (info.size > MAX_JUNIT_BYTES)
       return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
     // Streamed: memory stays flat whatever the file's size (the parser keeps counts, not a tree).

@@ -26,7 +26,7 @@ import {
   type GateContext,
 } from './attempt.js';
 import { withIsolatedCheckout } from './isolated.js';
-import { readJunitFiles } from './junit-files.js';
+import { readJunitFiles, reportVersions } from './junit-files.js';
 import { openLogSink, type LogSink } from './log.js';
 import { decideVerdict } from './verdict.js';
 
@@ -94,6 +94,7 @@ async function observeAndStore(
 ): Promise<GateResult> {
   const junit = opts.junit ?? [];
   const observe = async (cwd: string) => {
+    const earlier = await reportVersions(junit, cwd);
     const startedAt = new Date();
     const ran = await runUserCommand({
       argv: opts.command,
@@ -107,7 +108,7 @@ async function observeAndStore(
       forwardSignals: opts.forwardSignals ?? [],
     });
     // Read before an isolated checkout is removed; a file left by an earlier run does not count.
-    const tests = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt.getTime());
+    const tests = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt.getTime(), earlier);
     return { startedAt, ran, tests };
   };
   const { startedAt, ran, tests } =

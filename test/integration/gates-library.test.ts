@@ -221,6 +221,25 @@ describe('gate: run a check on the after tree and record what it observed', () =
     writeFileSync(join(dir, 'junit.xml'), '<testsuite><testcase name="old"/></testsuite>');
     utimesSync(join(dir, 'junit.xml'), new Date(2020, 0, 1), new Date(2020, 0, 1));
     expect(await reasonOf(['true'])).toMatch(/^JUNIT_INVALID: "junit.xml" is older than this run/);
+    // Written by the gate before, a moment ago: still not this run's.
+    expect(
+      await reasonOf(['sh', '-c', 'echo "<testsuite><testcase name=\\"a\\"/></testsuite>" > junit.xml']),
+    ).toBe('the command exited with 0; 1 of 1 tests passed');
+    expect(await reasonOf(['true'])).toMatch(/^JUNIT_INVALID: "junit.xml" is older than this run/);
+  });
+
+  it('a report named twice, or by two names, counts once', async () => {
+    const { dir, gates } = await gatedRun([TEST_FILE]);
+    const result = await gates.run(dir, {
+      runId: 'r1',
+      name: 'twice',
+      command: ['sh', '-c', 'echo "<testsuite><testcase name=\\"a\\"/></testsuite>" > junit.xml'],
+      junit: ['junit.xml', 'junit.xml', './junit.xml', join(dir, 'junit.xml')],
+      minTests: 2,
+      echo: quiet(),
+    });
+    expect(result.tests?.total).toBe(1);
+    expect(result.verdict).toBe('fail');
   });
 
   it('--isolated: a JUnit report committed in the tree does not stand in for one the check did not write', async () => {
