@@ -2,6 +2,8 @@
  * What every way of adding a verdict shares (run, record, replay): the options check, the iteration
  * a verdict judges, and where an attempt's log goes.
  */
+import { readdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { GateResult, TestCounts } from '../../types/gate.js';
 import { timeoutProblem } from '../../types/duration.js';
 import type { Snapshot } from '../../types/snapshot.js';
@@ -71,18 +73,30 @@ export async function appendWithLog(
   result: NewGateResult,
   sink: LogSink | null,
 ): Promise<GateResult> {
-  return ctx.store.append(result, async (attempt) => {
-    if (sink === null || result.log === null) return result;
-    const path = gateLogPath(
-      ctx.snapshotter.options.artifactsDir,
-      result.runId,
-      result.iteration,
-      result.name,
-      attempt,
-    );
-    await sink.moveTo(path);
-    return { ...result, log: { ...result.log, path } };
-  });
+  const logPath = (attempt: number) =>
+    gateLogPath(ctx.snapshotter.options.artifactsDir, result.runId, result.iteration, result.name, attempt);
+  return ctx.store.append(
+    result,
+    async (attempt) => {
+      if (sink === null || result.log === null) return result;
+      const path = logPath(attempt);
+      await sink.moveTo(path);
+      return { ...result, log: { ...result.log, path } };
+    },
+    // A log outlives a verdict file that was damaged: its attempt number stays taken.
+    () => highestLoggedAttempt(dirname(logPath(1)), result.name),
+  );
+}
+
+/** The highest attempt number of the gate's logs in an iteration's artifacts directory (0: none). */
+async function highestLoggedAttempt(dir: string, name: string): Promise<number> {
+  const prefix = `gate-${name}-`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.reduce((max, file) => {
+    const n =
+      file.startsWith(prefix) && file.endsWith('.log') ? file.slice(prefix.length, -'.log'.length) : '';
+    return /^[1-9]\d{0,15}$/.test(n) ? Math.max(max, Number(n)) : max;
+  }, 0);
 }
 
 /** What a verdict is about: the run, the iteration, the gate and the exact tree it judged. */

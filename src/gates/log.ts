@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { WriteFailedError } from '../errors.js';
+import { ConcurrentUpdateError, WriteFailedError } from '../errors.js';
 import { errnoOf } from '../fs/atomic.js';
 import { sweepTempFiles } from '../fs/sweep.js';
 import { randomHex } from '../fs/random.js';
@@ -66,6 +66,17 @@ export async function openLogSink(dir: string, name: string): Promise<LogSink> {
     },
     async moveTo(path) {
       await mkdir(dirname(path), { recursive: true });
+      // Never over another attempt's log: the caller numbers attempts past every log there is.
+      if (
+        await lstat(path).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new ConcurrentUpdateError(
+          `a gate log is already at ${path}; it is never replaced. Move it away if it is not an attempt's log, then run the gate again`,
+          { details: { path } },
+        );
       await rename(temp, path).catch((cause: unknown) => {
         throw writeFailed(path, cause);
       });

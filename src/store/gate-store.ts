@@ -40,11 +40,14 @@ export class GateStore {
    * Stores a new local attempt: the next attempt number for its iteration and name (after every
    * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
    * when given, runs under the lock once the attempt number is known (to move the attempt's log
-   * to its numbered name) and returns the verdict to store.
+   * to its numbered name) and returns the verdict to store. `used`, when given, says the highest
+   * attempt number something else already holds (a log whose verdict file no longer loads): the
+   * new attempt comes after it too.
    */
   async append(
     result: NewGateResult,
     place?: (attempt: number) => Promise<NewGateResult>,
+    used?: () => Promise<number>,
   ): Promise<GateResult> {
     return this.withRunLock(result.runId, async () => {
       const { results } = await this.list(result.runId);
@@ -52,7 +55,7 @@ export class GateStore {
         1 +
         results
           .filter((r) => r.iteration === result.iteration && r.name === result.name)
-          .reduce((max, r) => Math.max(max, r.attempt), 0);
+          .reduce((max, r) => Math.max(max, r.attempt), used === undefined ? 0 : await used());
       const placed = place === undefined ? result : await place(attempt);
       const stored = validate({ ...placed, id: newGateId(), attempt });
       await writeJsonAtomic(this.path(stored.runId, stored.id), stored);

@@ -73,6 +73,18 @@ describe('gate: run a check on the after tree and record what it observed', () =
     expect(existsSync(first.log?.path as string) && existsSync(second.log?.path as string)).toBe(true);
   });
 
+  it("a damaged verdict file does not free its attempt number: the next attempt never replaces that attempt's log", async () => {
+    const { dir, gates } = await gatedRun([TEST_FILE]);
+    const opts = (word: string) => ({ runId: 'r1', name: 'det', command: ['echo', word], echo: quiet() });
+    const first = await gates.run(dir, opts('FIRST'));
+    const file = gates.store.path('r1', first.id);
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100));
+    const second = await gates.run(dir, opts('SECOND'));
+    expect(second.attempt).toBe(2);
+    expect(readFileSync(first.log?.path as string, 'utf8')).toBe('FIRST\n');
+    expect(readFileSync(second.log?.path as string, 'utf8')).toBe('SECOND\n');
+  });
+
   it('--junit with zero tests is a fail: "no tests ran"', async () => {
     const skipped = "import { test } from 'node:test';\ntest('later', { skip: true }, () => {});\n";
     const { dir, gates } = await gatedRun([{ 't.test.mjs': skipped }]);
