@@ -1,5 +1,5 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { AgentgateError, WriteFailedError } from '../errors.js';
 import { randomHex } from './random.js';
 
@@ -60,6 +60,39 @@ export async function writeFileAtomic(path: string, data: string | Buffer): Prom
       await handle.close();
     }
   });
+}
+
+/**
+ * Replaces a person's own file (an agent's settings) atomically as writeFileAtomic does, but as
+ * they keep it: through a symbolic link (the file it names is replaced, the link stays) and with
+ * the file's permissions (a settings file of mode 0600 holds secrets). A new file gets 0644.
+ */
+export async function writeOwnFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  const target = await linkTarget(path);
+  const mode = await stat(target).then(
+    (st) => st.mode & 0o7777,
+    () => 0o644,
+  );
+  await replaceFileAtomic(target, async (temp) => {
+    const handle = await open(temp, 'wx', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.chmod(mode); // the umask took bits from the mode open() was given
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** The file a path names at the end of its symbolic links (followed one by one, so a dangling one counts). */
+async function linkTarget(path: string): Promise<string> {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const st = await lstat(at).catch(() => null);
+    if (st === null || !st.isSymbolicLink()) return at;
+    at = resolve(dirname(at), await readlink(at));
+  }
+  throw new WriteFailedError(`could not write ${path}: too many symbolic links`, { details: { path } });
 }
 
 /** Writes a value as pretty JSON, atomically. */

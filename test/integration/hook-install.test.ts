@@ -8,9 +8,11 @@ import {
   chmodSync,
   copyFileSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -251,5 +253,33 @@ describe('hook install (CLI)', () => {
     expect(readFileSync(broken, 'utf8')).toBe(
       readFileSync(join(AGENT_FIXTURES, 'config/gemini.settings.json'), 'utf8'),
     );
+  });
+});
+
+describe('hook install keeps a settings file as its owner keeps it', () => {
+  it('through a symbolic link (the file it names is edited) and with its mode (0600 stays 0600)', async () => {
+    const ws = repoWithCommit();
+    const homeDir = tempDir('agentgate-install-user-');
+    const dotfiles = join(homeDir, 'dotfiles', 'claude.json');
+    mkdirSync(dirname(dotfiles), { recursive: true });
+    writeFileSync(dotfiles, '{"env":{"ANTHROPIC_API_KEY":"sk-secret"}}\n', { mode: 0o600 });
+    chmodSync(dotfiles, 0o600);
+    const opts = { scope: 'user' as const, workspace: ws, homeDir, runner: RUNNER };
+    const link = installTarget('claude-code', opts).file;
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync('../dotfiles/claude.json', link);
+    await installHooks('claude-code', opts);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(statSync(dotfiles).mode & 0o777).toBe(0o600);
+    const settings = parseJsonc(readFileSync(dotfiles, 'utf8')) as { env: unknown; hooks: unknown };
+    expect(settings.env).toEqual({ ANTHROPIC_API_KEY: 'sk-secret' });
+    expect(Object.keys(settings.hooks as object).length).toBeGreaterThan(0);
+  });
+
+  it('a project install into a workspace that does not exist is WORKSPACE_NOT_FOUND and creates nothing', async () => {
+    const missing = join(tempDir('agentgate-install-'), 'no', 'such');
+    const opts = { scope: 'project' as const, workspace: missing, homeDir: tempDir(), runner: RUNNER };
+    await expect(installHooks('claude-code', opts)).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    expect(existsSync(dirname(missing))).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
-import { writeFileAtomic } from '../../fs/atomic.js';
+import { writeOwnFileAtomic } from '../../fs/atomic.js';
+import { resolveWorkspaceDir } from '../../git/repo.js';
 import { hookCommand, type HookRunner } from './command.js';
 import { ourEntry } from './entries.js';
 import { planJsonConfig, type ConfigPlan } from './json-config.js';
@@ -34,7 +35,10 @@ async function apply(
   action: 'install' | 'uninstall',
   opts: HookInstallOptions,
 ): Promise<HookInstallResult> {
-  const target = installTarget(agent, opts);
+  // A project's config goes into a workspace that exists: a mistyped -C creates nothing.
+  const place =
+    opts.scope === 'project' ? { ...opts, workspace: await resolveWorkspaceDir(opts.workspace) } : opts;
+  const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === 'install';
   const commandOf = (event: string) =>
@@ -66,7 +70,7 @@ async function apply(
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
     if (plan.text === null) await rm(target.file, { force: true });
-    else await writeFileAtomic(target.file, plan.text);
+    else await writeOwnFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
 }
