@@ -22,11 +22,8 @@ const PROMPT: Readonly<Record<HookAgent, [string, string]>> = {
   windsurf: ['pre_user_prompt', ''],
 };
 
-/** What the agent reads when the event is not one we could use. */
-const FALLBACK: Readonly<Record<HookAgent, string>> = {
-  ...Object.fromEntries(HOOK_AGENTS.map((a) => [a, PROMPT[a][1]])),
-  cursor: '{}\n',
-} as Record<HookAgent, string>;
+/** What the agent reads when the event is not one we could use: the prompt's answer (it may be one). */
+const FALLBACK = Object.fromEntries(HOOK_AGENTS.map((a) => [a, PROMPT[a][1]])) as Record<HookAgent, string>;
 
 const AGENTS = HOOK_AGENTS.filter((a) => a !== 'claude-code');
 

@@ -19,7 +19,7 @@ const EVENTS: Readonly<Record<HookAgent, string>> = {
   gemini:
     'SessionStart keeps a baseline, BeforeAgent the state just before the prompt, AfterTool and AfterAgent the latest state. Prints {} (Gemini parses stdout as JSON).',
   cursor:
-    'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in workspace_roots[0]. Prints {"continue":true} for beforeSubmitPrompt, else {}.',
+    'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in workspace_roots[0]. Prints {"continue":true} for beforeSubmitPrompt and for an event it cannot read, else {}.',
   copilot:
     'sessionStart keeps a baseline, userPromptSubmitted the state just before the prompt, postToolUse, postToolUseFailure and agentStop the latest state. camelCase payloads do not name their event: --event names it.',
   qwen: 'SessionStart keeps a baseline, UserPromptSubmit with submitted_prompt (typed by a person) the state just before the prompt, PostToolUse, PostToolUseFailure, Stop and a continuation the latest state.',

@@ -15,11 +15,12 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
 
 /**
  * Cursor reads JSON from every hook; beforeSubmitPrompt's `continue` lets the prompt through, and
- * `{}` asks for nothing (no permission decision, no follow-up message).
+ * `{}` asks for nothing (no permission decision, no follow-up message). An event we could not read
+ * might be a prompt: it gets `continue` too, which lets anything through.
  */
 export const cursor: HookAdapter = {
   agent: 'cursor',
-  answer: (event) => (event === 'beforeSubmitPrompt' ? '{"continue":true}' : '{}'),
+  answer: (event) => (event === 'beforeSubmitPrompt' || event === undefined ? '{"continue":true}' : '{}'),
   map(raw) {
     const p = parseEvent(CursorEvent, raw, 'Cursor');
     if (!('data' in p)) return p;
