@@ -46,10 +46,15 @@ export async function getSnapshot(core: SnapshotterCore, idOrSha: string): Promi
  * The run's snapshots, ordered by iteration, with this machine's paths. A fetched run's patch
  * artifacts are built here when missing: its reader (a report, an attestation, a gate) needs them.
  */
-export async function listByRun(core: SnapshotterCore, runId: string): Promise<Snapshot[]> {
-  const snapshots = await Promise.all(
-    (await core.store.loadByRun(assertSafeId(runId, 'run id'))).map((s) => core.withLocalPaths(s)),
-  );
+export async function listByRun(
+  core: SnapshotterCore,
+  runId: string,
+  opts: { loadable?: boolean } = {},
+): Promise<Snapshot[]> {
+  const id = assertSafeId(runId, 'run id');
+  // `loadable`: a linked file that is missing or does not load is left out (verify reports it) instead of thrown.
+  const stored = opts.loadable ? (await core.store.inspectRun(id)).snapshots : await core.store.loadByRun(id);
+  const snapshots = await Promise.all(stored.map((s) => core.withLocalPaths(s)));
   for (const snapshot of snapshots) await buildReceivedArtifact(core, snapshot);
   return snapshots;
 }

@@ -66,9 +66,12 @@ export class Snapshotter implements SnapshotterCore {
     return getSnapshot(this, idOrSha);
   }
 
-  /** The run's snapshots, ordered by iteration, with this machine's paths. */
-  listByRun(runId: string): Promise<Snapshot[]> {
-    return listByRun(this, runId);
+  /**
+   * The run's snapshots, ordered by iteration, with this machine's paths. STORE_CORRUPT when a
+   * linked file is missing or does not load; with `loadable`, such a snapshot is left out.
+   */
+  listByRun(runId: string, opts: { loadable?: boolean } = {}): Promise<Snapshot[]> {
+    return listByRun(this, runId, opts);
   }
 
   /**

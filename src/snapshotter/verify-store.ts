@@ -24,7 +24,13 @@ export async function verify(
     const listed = await core.store.list();
     snapshots = listed.snapshots;
     const runs = await core.store.listRuns();
-    checks.push(...[...listed.problems, ...runs.problems].map((p) => storeFileCheck(p, null)));
+    // A run's link to a file that is gone is found along the run (listing the files cannot see it).
+    const linked = await Promise.all(
+      runs.runs.map(async (r) => (await core.store.inspectRun(r.runId)).problems),
+    );
+    const problems = [...listed.problems, ...runs.problems, ...linked.flat()];
+    const once = [...new Map(problems.map((p) => [p.message, p])).values()];
+    checks.push(...once.map((p) => storeFileCheck(p, null)));
   }
   if (snapshots.length === 0 && checks.length === 0) {
     const what =

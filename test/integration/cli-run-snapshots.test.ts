@@ -248,6 +248,25 @@ describe('CLI run snapshots', () => {
     expect(list.stdout).toContain('warning: STORE_CORRUPT');
   });
 
+  it("a run's linked snapshot file that is gone fails verify, --all and --run (exit 3), not only a listing", () => {
+    const dir = repoWithCommit();
+    const { home, run } = cliFor(dir);
+    const ids: string[] = [];
+    for (const iteration of [1, 2]) {
+      run(['before', '--run', 'm']);
+      writeFiles(dir, { 'x.txt': `${iteration}\n` });
+      ids.push(ok(run(['after', '--run', 'm', '--iteration', String(iteration), '--json']), Snapshot).id);
+    }
+    rmSync(join(home, 'snapshots', `${ids[1]}.json`));
+    for (const args of [['verify'], ['verify', '--all'], ['verify', '--run', 'm']]) {
+      const res = run([...args, '--json']);
+      expect(res.status, args.join(' ')).toBe(3);
+      const failed = VerifyReport.parse(res.json()).checks.filter((c) => !c.ok);
+      expect(failed.map((c) => c.check)).toEqual(['store-file']);
+      expect(failed[0]?.detail).toContain(ids[1]);
+    }
+  });
+
   it('honours --artifacts-dir, $AGENTGATE_ARTIFACTS_DIR, --home and -C', () => {
     const dir = repoWithCommit();
     const elsewhere = tempDir('agentgate-cwd-');
