@@ -25,7 +25,7 @@ export interface SnapshotterCore {
   readonly store: SnapshotStore;
   gitOptions(): { identity: Identity; timeoutMs: number };
   withLocalPaths(snapshot: Snapshot): Promise<Snapshot>;
-  getSnapshot(idOrSha: string): Promise<Snapshot>;
+  getSnapshot(idOrSha: string, opts?: { exact?: boolean }): Promise<Snapshot>;
 }
 
 /** The branch an initialised repository, or a start with no branch, gets. */

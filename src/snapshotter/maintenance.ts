@@ -14,7 +14,8 @@ import type { SnapshotterCore } from './core.js';
 /** Removes the snapshot's metadata and its link from the run. The commit and its ref stay in git. */
 export async function deleteSnapshot(core: SnapshotterCore, idOrSha: string): Promise<string> {
   // A corrupt or missing file behind a run's link is still deletable by its exact id.
-  const id = await core.getSnapshot(idOrSha).then(
+  // A SHA several snapshots share names none of them for a deletion (AMBIGUOUS_ID: give the id).
+  const id = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
     (error: unknown) => {
       if (

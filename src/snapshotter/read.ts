@@ -13,8 +13,16 @@ import { copyFileAtomic, sha256File } from './patch-artifact.js';
 import type { SnapshotterCore } from './core.js';
 import { buildReceivedArtifact } from './received-artifact.js';
 
-/** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
-export async function getSnapshot(core: SnapshotterCore, idOrSha: string): Promise<Snapshot> {
+/**
+ * One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. With
+ * `exact` (a deletion), a SHA that several snapshots share is ambiguous even where one of them
+ * made the commit.
+ */
+export async function getSnapshot(
+  core: SnapshotterCore,
+  idOrSha: string,
+  opts: { exact?: boolean } = {},
+): Promise<Snapshot> {
   // Every id and SHA (full or abbreviated) is in the safe set: anything else is no id at all.
   assertSafeId(idOrSha, 'snapshot id');
   const direct = await core.store.load(idOrSha);
@@ -23,7 +31,7 @@ export async function getSnapshot(core: SnapshotterCore, idOrSha: string): Promi
   if (matches.length === 1) return core.withLocalPaths(matches[0] as Snapshot);
   // A no-change iteration shares its after SHA with the iteration that made that commit: the SHA names the one that made it.
   const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-  if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
+  if (!opts.exact && makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
     return core.withLocalPaths(makers[0] as Snapshot);
   if (matches.length > 1) {
     throw new AmbiguousIdError(

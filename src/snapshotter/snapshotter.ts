@@ -62,8 +62,8 @@ export class Snapshotter implements SnapshotterCore {
   }
 
   /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
-  getSnapshot(idOrSha: string): Promise<Snapshot> {
-    return getSnapshot(this, idOrSha);
+  getSnapshot(idOrSha: string, opts: { exact?: boolean } = {}): Promise<Snapshot> {
+    return getSnapshot(this, idOrSha, opts);
   }
 
   /**

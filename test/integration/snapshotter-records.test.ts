@@ -204,6 +204,10 @@ describe('list, show and delete', () => {
     const none = await iteration(s, ws, 'r', 2, {});
     expect(none.afterSha).toBe(made.afterSha);
     expect((await s.getSnapshot(made.afterSha.slice(0, 10))).id).toBe(made.id);
+    // A deletion takes no guess: the shared SHA is ambiguous, the ids are not.
+    await expectCode(s.delete(made.afterSha.slice(0, 10)), 'AMBIGUOUS_ID');
+    expect(await s.delete(none.id)).toBe(none.id);
+    expect(await s.delete(made.afterSha)).toBe(made.id);
   });
 
   it('delete removes the patch artifact with the record', async () => {
