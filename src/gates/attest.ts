@@ -15,7 +15,12 @@ import { testTotals, type GateResult } from '../../types/gate.js';
 import { sortGateResults } from '../../types/gate-rules.js';
 import { setAsideBy } from '../../types/run.js';
 import type { Snapshot } from '../../types/snapshot.js';
-import { InvalidArgumentError, SnapshotNotFoundError, StoreCorruptError } from '../errors.js';
+import {
+  InvalidArgumentError,
+  PathNotFoundError,
+  SnapshotNotFoundError,
+  StoreCorruptError,
+} from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { sha256File } from '../snapshotter/patch-artifact.js';
 import type { Snapshotter } from '../snapshotter/snapshotter.js';
@@ -203,7 +208,11 @@ export async function verifyStatement(
     (s) => (s.isFile() ? s.size : -1),
     () => -1,
   );
-  if (size < 0 || size > MAX_STATEMENT_BYTES)
+  if (size < 0)
+    throw new PathNotFoundError(`${path} is not a readable file; give the file "attest -o" wrote`, {
+      details: { file: path },
+    });
+  if (size > MAX_STATEMENT_BYTES)
     throw new InvalidArgumentError(
       `${path} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
       { details: { file: path } },

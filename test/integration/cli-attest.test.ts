@@ -170,9 +170,11 @@ describe('verify --attestation', () => {
     }
     writeFileSync(join(w.root, 'garbage.json'), '{not json');
     expect(cli(b, ['verify', '--attestation', join(w.root, 'garbage.json')]).status).toBe(3);
-    expect(cli(b, ['verify', '--attestation', join(w.root, 'missing.json'), '--json']).json()).toMatchObject({
-      error: { code: 'INVALID_ARGUMENT' },
-    });
+    // A file that cannot be read: exit 1 (docs/gates.md), for a missing file and a directory.
+    for (const unreadable of [join(w.root, 'missing.json'), w.root]) {
+      const res = cli(b, ['verify', '--attestation', unreadable, '--json']);
+      expect([res.status, res.json()]).toMatchObject([1, { error: { code: 'PATH_NOT_FOUND' } }]);
+    }
     expect(cli(b, ['verify', '--run', 'run-1', '--attestation', file]).status).toBe(2);
   });
 });
