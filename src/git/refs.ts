@@ -47,10 +47,14 @@ export async function resolveRevision(
 ): Promise<string> {
   assertRevisionSyntax(rev);
   const wanted = peel === 'none' ? rev : `${rev}^{${peel}}`;
-  const { stdout } = await runGit(repo, ['cat-file', '--batch-check'], { input: `${wanted}\n${rev}\n` });
+  const stdout = await batchCheckText(repo, `${wanted}\n${rev}\n`, rev, peel);
   const [peeled = '', plain = ''] = stdout.split('\n');
   const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
   if (hit) return assertGitId(hit[1] as string, 'cat-file --batch-check');
+  // `:/text` reads the whole rest as its text, `^{commit}` included: peel what it names instead.
+  const named = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain);
+  if (named && peel !== 'none' && rev.startsWith(':/'))
+    return resolveRevision(repo, named[1] as string, peel);
   if (plain === `${rev} ambiguous`) {
     const candidates = (await runGit(repo, ['rev-parse', `--disambiguate=${rev}`])).stdout
       .split('\n')
@@ -65,6 +69,23 @@ export async function resolveRevision(
   throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, {
     details: { rev, peel, ...(other ? { type: other[1] } : {}) },
   });
+}
+
+/** cat-file's answers; a revision git cannot even look up (`HEAD@{u}` with no upstream) is REVISION_NOT_FOUND. */
+async function batchCheckText(repo: GitOptions, input: string, rev: string, peel: PeelTo): Promise<string> {
+  try {
+    return (await runGit(repo, ['cat-file', '--batch-check'], { input })).stdout;
+  } catch (cause) {
+    if (!(cause instanceof GitFailedError)) throw cause;
+    const why = String(cause.details.stderr ?? '').split('\n')[0] ?? '';
+    throw new RevisionNotFoundError(
+      `revision ${rev} not found in this repository (${why.replace(/^fatal: /, '')})`,
+      {
+        cause,
+        details: { rev, peel },
+      },
+    );
+  }
 }
 
 /** The tree of a revision (full id). Throws REVISION_NOT_FOUND. */

@@ -42,6 +42,12 @@ describe('refs', () => {
       details: { type: 'blob' },
     });
     await expect(resolveRevision(repo, '--all')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    // `:/text` searches messages: git reads the whole rest as the text, so it is peeled apart.
+    const message = git(dir, ['log', '-1', '--format=%s', first]);
+    expect(await resolveRevision(repo, `:/${message}`)).toBe(first);
+    expect(await getTree(repo, `:/${message}`)).toBe(git(dir, ['rev-parse', `${first}^{tree}`]));
+    // A revision git cannot even look up: no upstream is configured.
+    await expect(resolveRevision(repo, 'HEAD@{u}')).rejects.toMatchObject({ code: 'REVISION_NOT_FOUND' });
   });
 
   it('reads HEAD on a branch, detached and unborn', async () => {
