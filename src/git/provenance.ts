@@ -1,5 +1,5 @@
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
-import { GitOutputUnparseableError } from '../errors.js';
+import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
 import { DIFF_BASE_ARGS } from './diff-stats.js';
 import { assertRevisionSyntax } from './refs.js';
 import { parseCatFileBatch } from './parsers/cat-file-batch.js';
@@ -177,6 +177,16 @@ export async function blame(
       if (text && chunk.includes(0)) text = false;
       parser.push(chunk);
     }
+  }).catch((cause: unknown) => {
+    // -L past the end: git names the file's length, which is what the caller needs to hear.
+    const short = /has only (\d+) lines?/.exec(
+      cause instanceof GitFailedError ? String(cause.details.stderr) : '',
+    );
+    if (range === undefined || short === null) throw cause;
+    throw new InvalidArgumentError(
+      `-L ${range.start},${range.end} starts past the end of ${path}, which has ${short[1]} lines at ${commit.slice(0, 12)}`,
+      { cause, details: { path, start: range.start, end: range.end, lines: Number(short[1]) } },
+    );
   });
   return { lines: parser.end(), text };
 }

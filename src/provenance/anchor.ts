@@ -78,7 +78,8 @@ export async function anchorRange(
   range: string,
   opts: AnchorOptions = {},
 ): Promise<Anchor[]> {
-  const m = /^(.+?)\.\.(?!\.)(.+)$/.exec(range);
+  // A...B (the commits on either side) has no first-parent order to anchor in: refused, not misread.
+  const m = range.includes('...') ? null : /^(.+?)\.\.(.+)$/.exec(range);
   if (m === null)
     throw new InvalidArgumentError(`${JSON.stringify(range)} is not a range; give A..B (two revisions)`, {
       details: { range },

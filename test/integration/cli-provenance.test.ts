@@ -95,6 +95,16 @@ describe('anchor, trace, verify --anchor, attest --commit (CLI)', () => {
     expect((forged.json() as { ok: boolean }).ok).toBe(false);
     expect(cli(['anchor']).status).toBe(2);
     expect(cli(['anchor', 'HEAD', '--range', 'a..b']).status).toBe(2);
+    const symmetric = cli(['anchor', '--range', 'HEAD~1...HEAD', '--json']);
+    expect([symmetric.status, (symmetric.json() as { error: { code: string } }).error.code]).toEqual([
+      2,
+      'INVALID_ARGUMENT',
+    ]);
+    const past = cli(['trace', 'a.txt', '-L', '999,1000', '--json']);
+    expect([past.status, (past.json() as { error: { code: string } }).error.code]).toEqual([
+      2,
+      'INVALID_ARGUMENT',
+    ]);
     const reversed = cli(['trace', 'a.txt', '-L', '5,2', '--json']);
     expect([reversed.status, (reversed.json() as { error: { code: string } }).error.code]).toEqual([
       2,
