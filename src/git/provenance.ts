@@ -88,6 +88,17 @@ export async function diffTreePairs(
   };
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
+  if (!paths.every((p) => p.isWellFormed())) {
+    // A name that is not UTF-8 cannot be a pathspec (arguments reach git as UTF-8): git diffs
+    // everything and the files are picked here.
+    const wanted = new Set(paths);
+    return (await run([])).map((d) => ({
+      ...d,
+      files: d.files.filter(
+        (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
+      ),
+    }));
+  }
   const slices = slicePaths(paths);
   const results: PairDiff[][] = [];
   for (const slice of slices) results.push(await run(slice));
@@ -162,6 +173,12 @@ export async function blame(
   onCommit?: (commit: string) => void,
 ): Promise<{ lines: BlameLine[]; text: boolean }> {
   assertRevisionSyntax(commit);
+  // An argument reaches git as UTF-8: a name that is not (its bytes kept as lone surrogates) cannot be named.
+  if (!path.isWellFormed())
+    throw new InvalidArgumentError(
+      `${JSON.stringify(path)} is not valid UTF-8; git blame cannot be given that file name from here`,
+      { details: { path } },
+    );
   const args = [
     '--literal-pathspecs',
     'blame',

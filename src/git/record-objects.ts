@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GitFailedError, GitOutputUnparseableError, InvalidArgumentError } from '../errors.js';
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import { parseBatchCheck, type BatchCheckAnswer } from './parsers/batch-check.js';
 import { assertGitId, isFullId } from './ids.js';
 import { runGit, runGitBuffer, runGitToFile, type GitOptions } from './runner.js';
@@ -130,13 +131,16 @@ export function parseRefsWithParents(stdout: string): CommitRef[] {
     });
 }
 
-/** `cat-file --batch-check` for many names in one process (names must not hold newlines). */
+/**
+ * `cat-file --batch-check` for many names in one process (names must not hold newlines). Names
+ * travel as bytes both ways (`rev:path` with a path that is not UTF-8 is asked and answered exactly).
+ */
 export async function batchCheck(repo: GitOptions, names: readonly string[]): Promise<BatchCheckAnswer[]> {
   if (names.length === 0) return [];
   const out = await runGitBuffer(repo, ['cat-file', '--batch-check'], {
-    input: names.map((n) => `${n}\n`).join(''),
+    input: encodeBytes(names.map((n) => `${n}\n`).join('')),
   });
-  return parseBatchCheck(names, out.stdout.toString('utf8'));
+  return parseBatchCheck(names, decodeBytes(out.stdout));
 }
 
 /**

@@ -39,7 +39,8 @@ export async function buildAnchorReport(
   const files: AnchorReportFile[] = [];
   for (const f of anchor.files) {
     const needs = f.status !== 'deleted' && f.linesFromRuns < f.linesAdded;
-    const list = needs && listed < MAX_LISTED;
+    // A name that is not UTF-8 cannot be blamed (git/provenance.ts): its lines are not listed.
+    const list = needs && listed < MAX_LISTED && f.path.isWellFormed();
     if (list) listed += 1;
     files.push({
       path: f.path,

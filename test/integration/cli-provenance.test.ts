@@ -1,5 +1,5 @@
 /** The provenance commands through the built CLI: JSON documents, the recorded anchor, exit statuses and codes. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Anchor, Trace } from '../../types/anchor.js';
@@ -121,5 +121,28 @@ describe('anchor, trace, verify --anchor, attest --commit (CLI)', () => {
     ]);
     const missing = cli(['trace', 'nope.txt', '--json']);
     expect((missing.json() as { error: { code: string } }).error.code).toBe('PATH_NOT_FOUND');
+  });
+});
+
+describe('file names that are not UTF-8', () => {
+  it('are linked like any other (tree), and report --anchor lists what it cannot blame as not listed', async () => {
+    s = await recordRun([]);
+    git(s.dir, ['checkout', '-q', '-b', 'agent']);
+    const agent = 'printf "x\\n" > "$(printf "caf\\351.txt")"; printf "ok\\n" > ok.txt';
+    const run = cli(['iterate', '--run', 'r', '--iteration', '1', '--', 'sh', '-c', agent]);
+    expect(run.status, run.stderr).toBe(0);
+    git(s.dir, ['checkout', '-q', 'main']);
+    squash(s.dir, 'agent');
+    const anchor = Anchor.parse(cli(['anchor', 'HEAD', '--json']).json());
+    expect(anchor.files.map((f) => [f.path.isWellFormed(), f.method])).toEqual([
+      [false, 'tree'],
+      [true, 'tree'],
+    ]);
+    // A person's commit of another such file: no run wrote it, and its lines cannot be blamed from here.
+    writeFileSync(Buffer.from(`${s.dir}/na\xefve.txt`, 'latin1'), 'by hand\n');
+    commitAll(s.dir, 'by hand');
+    const report = cli(['report', '--anchor', 'HEAD', '--format', 'md']);
+    expect(report.status, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/\| none \| 0\/1 \| - \| not listed \|/);
   });
 });
