@@ -215,13 +215,25 @@ export function gateDotenvVariables(
     ['AGENTGATE_GATES_FAILED', failed.length],
     ['AGENTGATE_GATES_FAILED_NAMES', failed.map((s) => s.name).join(',')],
   ];
+  // Names that differ only in case or punctuation (unit-test, unit.test) share a variable: it holds
+  // the worst of their verdicts and names them all, so that a failing gate is never hidden.
+  const byKey = new Map<string, ReportGateSummary[]>();
   for (const s of gates.summary) {
     const key = `AGENTGATE_GATE_${s.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), s]);
+  }
+  for (const [key, group] of byKey) {
+    const s = group.reduce((worst, g) =>
+      SEVERITY[g.latest.verdict] > SEVERITY[worst.latest.verdict] ? g : worst,
+    );
     const t = testCounts(s.latest);
+    const names = group.length > 1 ? ` gates=${group.map((g) => g.name).join(',')}` : '';
     vars.push([
       key,
-      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? '-'} green_again=${s.greenAgain ?? '-'}`,
+      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? '-'} green_again=${s.greenAgain ?? '-'}${names}`,
     ]);
   }
   return vars.slice(0, budget);
 }
+
+const SEVERITY: Record<GateResult['verdict'], number> = { pass: 0, fail: 1, error: 2 };

@@ -127,4 +127,21 @@ describe('Markdown and dotenv', () => {
       expect.stringMatching(/^fail iteration=0 passed=2 failed=1 first_red=0/) as string,
     ]);
   });
+
+  it('gates whose names make one variable share it: the worst verdict, every name, a failure never hidden', () => {
+    const vars = gateDotenvVariables(
+      gateReportOf([
+        verdict(1, 'unit-test', 'fail'),
+        verdict(1, 'unit.test', 'pass'),
+        verdict(1, 'lint', 'pass'),
+      ]),
+      50,
+    );
+    const gateVars = vars.filter(([k]) => k.startsWith('AGENTGATE_GATE_'));
+    expect(gateVars.map(([k]) => k).sort()).toEqual(['AGENTGATE_GATE_LINT', 'AGENTGATE_GATE_UNIT_TEST']);
+    expect(gateVars.find(([k]) => k === 'AGENTGATE_GATE_UNIT_TEST')?.[1]).toMatch(
+      /^fail iteration=1 .* gates=(unit-test,unit\.test|unit\.test,unit-test)$/,
+    );
+    expect(gateVars.find(([k]) => k === 'AGENTGATE_GATE_LINT')?.[1]).not.toContain('gates=');
+  });
 });
