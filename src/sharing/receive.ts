@@ -5,7 +5,9 @@ import {
   RECORD_FILE,
   type ReceiveResult,
   type RefusedRecord,
+  type TravellingSnapshot,
 } from '../../types/sharing.js';
+import type { BeforeState } from '../../types/snapshot.js';
 import { batchCheck, listRefsWithParents, readBlobs, type CommitRef } from '../git/record-objects.js';
 import { parseReceivedFile } from './record-objects.js';
 import type { Repo } from '../git/repo.js';
@@ -172,7 +174,9 @@ async function rebuild(
                 (rec.patch.file !== relativePatchFile(c.runId, c.iteration) ||
                   rec.patch.args.join(' ') !== PATCH_RECIPE_ARGS.join(' '))
               ? 'its patch recipe is not the one this version writes'
-              : null;
+              : rec.run.before !== null && !beforeFits(rec.run.before, s)
+                ? 'its run before state does not fit its commits (a before state travels with the iteration that starts from it)'
+                : null;
     if (why !== null) refuse(c.ref.ref, why);
     else accepted.push({ ref: c.ref, record: rec });
   }
@@ -180,6 +184,21 @@ async function rebuild(
   for (const a of [...done, ...kept]) runs.add(a.record.snapshot.runId);
   await writeJsonAtomic(indexPath(core), index);
   return { runs: [...runs].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
+}
+
+/**
+ * A before state as buildRecord sends it: the run's own, taken where this iteration starts (its WIP
+ * commit, when there is one, is that start), on a branch git could name.
+ */
+function beforeFits(before: BeforeState, s: TravellingSnapshot): boolean {
+  return (
+    before.runId === s.runId &&
+    before.sha === s.beforeSha &&
+    (before.wipSha === null || before.wipSha === before.sha) &&
+    before.isDirty === (before.wipSha !== null) &&
+    // eslint-disable-next-line no-control-regex -- control characters are what we refuse
+    !/[\u0000-\u001f\u007f]/.test(before.branch)
+  );
 }
 
 /** A ref as deleteRefs takes it: only while it is still where it was listed. */

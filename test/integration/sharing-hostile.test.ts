@@ -119,6 +119,48 @@ describe('hostile remotes', () => {
     expect(existsSync(join(w.root, 'outside'))).toBe(false);
   });
 
+  it('refuses a record whose run before state does not fit its commits; the same record with its own is taken', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'good', 1);
+    await a.share.push({ workspace: a.dir });
+    const ref = 'refs/agentgate/records/good/iteration-0';
+    const parent = git(w.origin, ['rev-parse', `${ref}^`]);
+    const good = recordOf(w.origin, ref) as ReturnType<typeof recordOf> & { patch: { file: string } | null };
+    const fits = {
+      sha: good.snapshot.beforeSha as string,
+      branch: 'main',
+      isDirty: false,
+      wipSha: null,
+      capturedAt: new Date().toISOString(),
+      headState: 'branch',
+    };
+    const as = (runId: string, before: Record<string, unknown>) =>
+      `${JSON.stringify({
+        ...good,
+        snapshot: { ...good.snapshot, runId, id: `snap-${runId}` },
+        patch: good.patch === null ? null : { ...good.patch, file: `${runId}/iteration-0/patch.diff` },
+        run: { ...(good.run as object), before: { runId, ...before } },
+      })}\n`;
+    forge(w.origin, 'refs/agentgate/records/own/iteration-0', parent, as('own', fits));
+    const lies = {
+      'other-run': { ...fits, runId: 'other' },
+      'other-sha': { ...fits, sha: 'd'.repeat(40) },
+      'wip-not-start': { ...fits, isDirty: true, wipSha: 'e'.repeat(40) },
+      'branch-line': { ...fits, branch: 'main\n::error::x' },
+    };
+    for (const [runId, before] of Object.entries(lies))
+      forge(w.origin, `refs/agentgate/records/${runId}/iteration-0`, parent, as(runId, before));
+    const b = w.machine('b');
+    const got = await b.share.fetch({ workspace: b.dir });
+    expect(got.runs).toEqual(['good', 'own']);
+    expect(got.refused.map((r) => [r.ref.split('/')[3], r.reason])).toEqual(
+      Object.keys(lies)
+        .sort()
+        .map((runId) => [runId, expect.stringContaining('run before state does not fit')]),
+    );
+  });
+
   it('takes in a record edited on the remote, and verify fails it (counts, patch, task)', async () => {
     w = world();
     const a = w.machine('a');
