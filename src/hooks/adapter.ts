@@ -18,6 +18,12 @@ export interface HookAdapter {
    */
   hooksRunInRoot?: boolean;
   /**
+   * The variable in which the agent gives its hooks the project's root (`CLAUDE_PROJECT_DIR`): an
+   * event whose `cwd` lies below it is checkpointed there, so that a directory outside git keeps
+   * one store whichever subdirectory a shell event ran in.
+   */
+  projectDirVariable?: string;
+  /**
    * Exactly what stdout carries after the event, whatever happened ('' for nothing): the minimal
    * "carry on" answer where the agent requires one, never an answer that blocks or steers it.
    */

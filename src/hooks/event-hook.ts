@@ -16,6 +16,8 @@ export interface EventHookOptions extends AgentHookOptions {
   cwd?: string;
   /** The home directory an event's workspace may not be (default: os.homedir()). */
   homeDir?: string;
+  /** Where the agent's variables are read (its project directory): default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What one event did, and exactly what the hook prints on stdout for its agent (see HookAdapter.answer). */
@@ -80,7 +82,10 @@ async function checkpointOf(
     adapter.hooksRunInRoot === true && e.cwd !== undefined && isInside(here, resolve(here, e.cwd))
       ? here
       : e.cwd;
-  const where = await hookWorkspace(e.root ?? cwd ?? here, {
+  const named = e.root ?? cwd ?? here;
+  const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
+  const inProject = e.root === undefined && project && isInside(resolve(project), resolve(here, named));
+  const where = await hookWorkspace(inProject ? project : named, {
     ...(opts.homeDir === undefined ? {} : { homeDir: opts.homeDir }),
   });
   if ('refused' in where) return refuse('ignored', `no checkpoint: ${where.refused}`, e.event, e.session);

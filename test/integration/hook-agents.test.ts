@@ -191,6 +191,30 @@ describe.each(SCRIPTS)('hook $agent ($start)', (s) => {
 });
 
 describe('agent quirks', () => {
+  it.each([
+    ['claude-code', 'CLAUDE_PROJECT_DIR', ['SessionStart', 'UserPromptSubmit', 'PostToolUse']],
+    ['gemini', 'GEMINI_PROJECT_DIR', ['SessionStart', 'BeforeAgent', 'AfterTool-run_shell_command']],
+    ['qwen', 'QWEN_PROJECT_DIR', ['SessionStart', 'UserPromptSubmit', 'PostToolUse-write_file']],
+  ] as const)(
+    '%s outside git: a shell event in a subdirectory is checkpointed in the project its %s names',
+    async (agent, variable, [start, prompt, tool]) => {
+      const root = tempDir('agentgate-agents-plain-');
+      writeFiles(root, { 'a.txt': 'one\n', 'sub/b.txt': 'bee\n' });
+      const home = tempDir('agentgate-agents-home-');
+      const env = { [variable]: root };
+      const fire = (name: string, cwd: string) =>
+        runEventHook(agent, agentEvent(agent, name, cwd), { home, env, cwd });
+      expect((await fire(start, root)).status).toBe('recorded');
+      expect((await fire(prompt, join(root, 'sub'))).status).toBe('recorded');
+      writeFiles(root, { 'a.txt': 'changed\n' });
+      expect((await fire(tool, join(root, 'sub'))).status).toBe('recorded');
+      const cp = await Checkpoints.open(root, { home });
+      expect(await cp.list()).toHaveLength(3);
+      expect((await cp.restorePrompt(1)).restored).toEqual([join(root, 'a.txt')]);
+      expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n');
+    },
+  );
+
   it('Codex: a failed tool fires no PostToolUse; the Stop of its turn still keeps its change', async () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-agents-home-');

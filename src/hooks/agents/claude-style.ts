@@ -35,6 +35,7 @@ function missingSession(what: string): Mapping {
 
 export const claudeCode: HookAdapter = {
   agent: 'claude-code',
+  projectDirVariable: 'CLAUDE_PROJECT_DIR',
   answer: () => '',
   map(raw) {
     const p = parseEvent(ClaudeStyleEvent, raw, 'Claude Code');
@@ -72,6 +73,7 @@ const QWEN_KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
  */
 export const qwen: HookAdapter = {
   agent: 'qwen',
+  projectDirVariable: 'QWEN_PROJECT_DIR',
   answer: () => '',
   map(raw) {
     const p = parseEvent(ClaudeStyleEvent, raw, 'Qwen Code');

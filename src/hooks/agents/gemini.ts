@@ -13,6 +13,7 @@ const KINDS: Readonly<Record<string, AgentCheckpointKind>> = {
 /** Gemini parses the stdout of a hook that exits 0 as JSON: `{}` asks for nothing. */
 export const gemini: HookAdapter = {
   agent: 'gemini',
+  projectDirVariable: 'GEMINI_PROJECT_DIR',
   answer: () => '{}',
   map(raw) {
     const p = parseEvent(GeminiEvent, raw, 'Gemini CLI');
