@@ -283,3 +283,35 @@ describe('hook install keeps a settings file as its owner keeps it', () => {
     expect(existsSync(dirname(missing))).toBe(false);
   });
 });
+
+describe('hook install edits an event list entry by entry', () => {
+  it("keeps a comment and the layout inside a list that holds the user's own entry, through install and uninstall", async () => {
+    const ws = repoWithCommit();
+    const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
+    const file = installTarget('gemini', opts).file;
+    mkdirSync(dirname(file), { recursive: true });
+    const mine = [
+      '{',
+      '  "hooks": {',
+      '    "AfterTool": [',
+      '      // my formatter',
+      '      { "hooks": [ { "type": "command", "command": "./mine.sh" } ] }',
+      '    ]',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(file, mine);
+    await installHooks('gemini', opts);
+    const installed = readFileSync(file, 'utf8');
+    expect(installed).toContain(
+      '      // my formatter\n      { "hooks": [ { "type": "command", "command": "./mine.sh" } ] },',
+    );
+    const hooks = (parseJsonc(installed) as { hooks: Record<string, unknown[]> }).hooks;
+    expect(hooks.AfterTool).toHaveLength(2);
+    await uninstallHooks('gemini', opts);
+    expect(readFileSync(file, 'utf8')).toContain(
+      '// my formatter\n      { "hooks": [ { "type": "command", "command": "./mine.sh" } ] }',
+    );
+  });
+});

@@ -1,6 +1,15 @@
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import { AgentConfigInvalidError } from '../../errors.js';
-import { nextList, type EntryChange } from './entries.js';
+import { isOurEntry, nextList, type EntryChange } from './entries.js';
 import type { InstallTarget } from './targets.js';
 
 /** What a planned edit of a config file does. */
@@ -42,8 +51,7 @@ export function planJsonConfig(
     const next = nextList(current, target, wanted);
     if (next === null) continue;
     changes.push({ event, change: next.change });
-    const value = next.list.length === 0 ? undefined : next.list;
-    text = applyEdits(text, modify(text, ['hooks', event], value, FORMAT));
+    text = editList(target, text, event, current, wanted, next.list);
   }
   if (changes.length === 0) return { text: before, changes, notes: [] };
   if (entryOf !== null)
@@ -55,6 +63,64 @@ export function planJsonConfig(
   if (entryOf === null && target.shape === 'copilot' && onlyOurRoot(target, parseConfig(target, text)))
     return { text: null, changes, notes: [] };
   return { text: text.endsWith('\n') ? text : `${text}\n`, changes, notes: [] };
+}
+
+/**
+ * One event's list edited entry by entry: ours taken out, the new one appended, so that the user's
+ * entries keep their comments and layout. A list that appears or empties is written whole; so is
+ * any edit whose result would not parse to exactly `list` (jsonc-parser's edits are then not trusted).
+ */
+function editList(
+  target: InstallTarget,
+  text: string,
+  event: string,
+  current: readonly unknown[],
+  wanted: Record<string, unknown> | null,
+  list: readonly unknown[],
+): string {
+  const whole = () =>
+    applyEdits(text, modify(text, ['hooks', event], list.length === 0 ? undefined : list, FORMAT));
+  if (current.length === 0 || list.length === 0) return whole();
+  // Cut and pasted here: jsonc-parser's own edits reformat the neighbouring entries.
+  let out = text;
+  for (let i = current.length - 1; i >= 0; i--)
+    if (isOurEntry(current[i], target)) out = removeEntry(out, event, i);
+  if (wanted !== null) out = appendEntry(out, event, wanted);
+  try {
+    const hooks = parseConfig(target, out).hooks as Record<string, unknown> | undefined;
+    return JSON.stringify(hooks?.[event]) === JSON.stringify(list) ? out : whole();
+  } catch {
+    return whole();
+  }
+}
+
+/** The entries of an event's list, as jsonc-parser locates them in `text`. */
+function entriesOf(text: string, event: string): Node[] {
+  const tree = parseTree(text, [], { allowTrailingComma: true }) as Node;
+  return findNodeAtLocation(tree, ['hooks', event])?.children ?? [];
+}
+
+/** The list without its `i`-th entry: from the end of the entry before (or to the start of the one after). */
+function removeEntry(text: string, event: string, i: number): string {
+  const items = entriesOf(text, event);
+  const node = items[i] as Node;
+  const end = node.offset + node.length;
+  const prev = items[i - 1];
+  if (prev !== undefined) return text.slice(0, prev.offset + prev.length) + text.slice(end);
+  const next = items[i + 1];
+  return text.slice(0, node.offset) + text.slice(next === undefined ? end : next.offset);
+}
+
+/** `entry` after the last entry of the event's list, indented as that entry's line is. */
+function appendEntry(text: string, event: string, entry: Record<string, unknown>): string {
+  const last = entriesOf(text, event).at(-1);
+  if (last === undefined)
+    return applyEdits(text, modify(text, ['hooks', event, -1], entry, { isArrayInsertion: true }));
+  const lineStart = text.lastIndexOf('\n', last.offset - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? '';
+  const end = last.offset + last.length;
+  const body = JSON.stringify(entry, null, 2).split('\n').join(`\n${indent}`);
+  return `${text.slice(0, end)},\n${indent}${body}${text.slice(end)}`;
 }
 
 function onlyOurRoot(target: InstallTarget, root: Record<string, unknown>): boolean {
