@@ -1,6 +1,8 @@
 import { access, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { HeadState } from '../../types/snapshot.js';
+import { decodeBytes } from '../fs/path-bytes.js';
+import { parseAssumedUnchanged } from './parsers/ls-files-tagged.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
@@ -91,6 +93,14 @@ export function hasChangesOutside(entries: readonly StatusEntry[], excludes: rea
   const prefixes = excludes.map((x) => x.split(sep).join('/').replace(/\/+$/, ''));
   const excluded = (path: string): boolean => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
   return entries.some((e) => e.kind !== 'ignored' && !excluded(e.path));
+}
+
+/**
+ * The tracked paths git is told to take as unchanged (`update-index --assume-unchanged`): status,
+ * diff and add never look at them, so a change there is invisible to every check built on them.
+ */
+export async function listAssumedUnchanged(repo: GitOptions): Promise<string[]> {
+  return parseAssumedUnchanged(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v'])).stdout));
 }
 
 /**

@@ -103,6 +103,18 @@ describe('gate: run a check on the after tree and record what it observed', () =
     expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
   });
 
+  it('refuses a workspace where a file is marked assume-unchanged: git would not see what it holds', async () => {
+    const { dir, gates } = await gatedRun([TEST_FILE]);
+    git(dir, ['update-index', '--assume-unchanged', 'README.md']);
+    writeFiles(dir, { 'README.md': 'not the after tree\n' });
+    const opts = { runId: 'r1', name: 'au', command: ['true'], echo: quiet() };
+    await expectCode(gates.run(dir, opts), 'GATE_TREE_MISMATCH');
+    expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
+    git(dir, ['update-index', '--no-assume-unchanged', 'README.md']);
+    git(dir, ['checkout', '--', 'README.md']);
+    expect((await gates.run(dir, opts)).verdict).toBe('pass');
+  });
+
   it('--isolated runs on exactly the after tree; workspace, index, HEAD and branches untouched, nothing left', async () => {
     const { dir, gates, snapshots } = await gatedRun([TEST_FILE, { 'b.txt': 'iteration two\n' }]);
     writeFiles(dir, { 'README.md': 'edited, not committed\n', 'stray.txt': 'x\n' });

@@ -28,3 +28,18 @@ export function parseCandidateListing(text: string): CandidateListing {
   }
   return out;
 }
+
+/**
+ * Parses `ls-files -z -v`: the paths whose tag is a lower-case letter, which git marks "assume
+ * unchanged" (`update-index --assume-unchanged`) and then never compares with the work tree.
+ */
+export function parseAssumedUnchanged(text: string): string[] {
+  const out: string[] = [];
+  for (const record of splitNul(text)) {
+    const tag = record.slice(0, 2);
+    if (!/^[A-Za-z?] $/.test(tag) || record.length < 3)
+      throw unparseable('ls-files -v', `unexpected tag ${JSON.stringify(tag)}`, record);
+    if (tag[0] !== (tag[0] as string).toUpperCase()) out.push(record.slice(2));
+  }
+  return out;
+}
