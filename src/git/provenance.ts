@@ -162,7 +162,7 @@ export async function firstParentRange(repo: GitOptions, from: string, to: strin
  * `git blame --porcelain` of one file at one commit, optionally of lines START..END, parsed as git
  * writes it; `onCommit` hears each blamed commit the first time a line names it, while blame still
  * works. `text` is false when the output holds a NUL byte (git's diff may take the file as
- * binary). The repository's `blame.ignoreRevsFile` is cleared: each line goes to the commit whose
+ * binary); `renames` names, for each blamed commit that renamed the file, its path in the parent. The repository's `blame.ignoreRevsFile` is cleared: each line goes to the commit whose
  * own change wrote it, never to an older one a config file chose.
  */
 export async function blame(
@@ -171,7 +171,7 @@ export async function blame(
   path: string,
   range?: { start: number; end: number },
   onCommit?: (commit: string) => void,
-): Promise<{ lines: BlameLine[]; text: boolean }> {
+): Promise<{ lines: BlameLine[]; text: boolean; renames: Map<string, string> }> {
   assertRevisionSyntax(commit);
   // An argument reaches git as UTF-8: a name that is not (its bytes kept as lone surrogates) cannot be named.
   if (!path.isWellFormed())
@@ -205,7 +205,7 @@ export async function blame(
       { cause, details: { path, start: range.start, end: range.end, lines: Number(short[1]) } },
     );
   });
-  return { lines: parser.end(), text };
+  return { lines: parser.end(), text, renames: parser.renames() };
 }
 
 /**

@@ -367,15 +367,27 @@ async function lineClaims(
   replays: RunReplay[],
   paths: readonly string[],
 ): Promise<void> {
-  const open: Array<{ l: CommitLinks; f: FileLink; r: RunReplay; v: ReturnType<typeof versions>[number] }> =
-    [];
+  type Open = {
+    l: CommitLinks;
+    f: FileLink;
+    r: RunReplay;
+    v: ReturnType<typeof versions>[number];
+    name: string;
+  };
+  const open: Open[] = [];
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
+      // The run's version under the file's name, or under the name it had before the commit renamed it.
+      const names = [f.file.entry.path, ...(f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath])];
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
-        const v = versions(r, f.file.entry.path).find((x) => x.state.blob !== null);
-        if (v !== undefined && v.state.origins.some((o) => o !== null)) open.push({ l, f, r, v });
+        for (const name of names) {
+          const v = versions(r, name).find((x) => x.state.blob !== null);
+          if (v === undefined) continue;
+          if (v.state.origins.some((o) => o !== null)) open.push({ l, f, r, v, name });
+          break;
+        }
       }
     }
   if (open.length === 0) return;
@@ -383,14 +395,17 @@ async function lineClaims(
   for (const o of open)
     pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
   // From a run's version to the commit's, main's own changes come too: only the open files are asked for.
-  const openPaths = [...new Set(open.map((o) => o.f.file.entry.path))].filter((p) => paths.includes(p));
+  const asked = open.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v } of open) {
+  for (const { l, f, r, v, name } of open) {
     const path = f.file.entry.path;
     const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
-      (x) => x.entry.path === path && (x.entry.oldPath ?? path) === path,
+      (x) => x.entry.path === path && (x.entry.oldPath ?? path) === name,
     );
+    // Renamed, the file must come from the run's one by git's own rename detection; else no line carries.
+    if (change === undefined && name !== path) continue;
     const lines = v.state.origins;
     const carried = change === undefined ? lines : applyHunks(lines, change.hunks, null);
     const origins = f.added.map((n) => carried[n - 1] ?? null);

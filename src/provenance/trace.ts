@@ -68,10 +68,11 @@ export async function computeTrace(
       { details: { path, rev } },
     );
   const started = early ?? blameAndRuns(src, repo, rev, path, opts);
-  const { lines, text } = await started.blaming;
+  const { lines, text, renames } = await started.blaming;
   const blamed = [...new Set(lines.map((l) => l.commit))];
   // Blame names every path the file had; only runs that changed one of them can have written a line.
-  const names = new Set(lines.map((l) => l.filename));
+  // ... and the path a blamed commit renamed it from: a run may have written the lines under that name.
+  const names = new Set([...lines.map((l) => l.filename), ...renames.values()]);
   const touching = new Set([path, ...names]);
   const { chains, nodes } =
     touching.size === 1
@@ -91,7 +92,7 @@ export async function computeTrace(
   const links =
     touched.length === 0 || rest.length === 0
       ? new Map<string, never>()
-      : await linkBlamed(repo, lines, rest, nodes, touched);
+      : await linkBlamed(repo, lines, rest, nodes, touched, renames);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   // A shortcut commit's lines share one origin.
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
@@ -123,7 +124,7 @@ function blameAndRuns(
   path: string,
   opts: TraceOptions,
 ): {
-  blaming: Promise<{ lines: BlameLine[]; text: boolean }>;
+  blaming: ReturnType<typeof blame>;
   chains: Promise<{ chains: RunChain[]; nodes: Map<string, CommitNode> }>;
   attribute: () => Promise<string>;
 } {
@@ -265,14 +266,17 @@ async function linkBlamed(
   commits: readonly string[],
   nodes: ReadonlyMap<string, CommitNode>,
   chains: RunChain[],
+  renames: ReadonlyMap<string, string>,
 ): Promise<Map<string, { link: CommitLinks; filename: string }>> {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
   const list = commits.map((c) => nodes.get(c) as CommitNode);
+  // A renaming commit's diff is asked under both names, so that git pairs them as a rename.
+  const paths = [...new Set([...fileOf.values(), ...commits.flatMap((c) => renames.get(c) ?? [])])];
   const links = await linkCommits(
     repo,
     list,
     chains,
-    { paths: [...new Set(fileOf.values())], keep: (commit, p) => fileOf.get(commit) === p },
+    { paths, keep: (commit, p) => fileOf.get(commit) === p },
     nodes,
   );
   return new Map(

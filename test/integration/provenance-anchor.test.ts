@@ -69,6 +69,32 @@ describe('anchor', () => {
     expect(rebased.runs).toEqual([{ runId: 'run-a', iterations: [1] }]);
   });
 
+  it("a commit that lands the run's change and renames the file falls back to lines under the new name", async () => {
+    const s = await run([{ 'g.txt': lines('g', 10).replace('g 3\n', 'g 3 agent\n') }], {
+      base: { 'g.txt': lines('g', 10) },
+    });
+    git(s.dir, ['checkout', 'agent-run-a', '--', 'g.txt']);
+    git(s.dir, ['mv', 'g.txt', 'h.txt']);
+    const c = commitAll(s.dir, 'land the change, renamed');
+    const anchor = await computeAnchor(s.src, s.repo, c);
+    expect(anchor.files).toEqual([
+      expect.objectContaining({
+        path: 'h.txt',
+        oldPath: 'g.txt',
+        method: 'lines',
+        linesFromRuns: 1,
+        origins: [{ runId: 'run-a', iteration: 1, lines: 1 }],
+      }),
+    ]);
+    // trace follows blame's rename: the line is the run's, the others are from before it.
+    const trace = await computeTrace(s.src, s.repo, 'h.txt', { rev: c });
+    expect(trace.ranges.map((r) => [r.start, r.end, r.origin?.iteration ?? null])).toEqual([
+      [1, 2, null],
+      [3, 3, 1],
+      [4, 10, null],
+    ]);
+  });
+
   it('a merge commit and a fast-forward: ancestry', async () => {
     const s = await run([{ 'a.txt': lines('a', 2) }, { 'a.txt': lines('a', 4) }]);
     writeFiles(s.dir, { 'm.txt': 'main\n' });

@@ -91,6 +91,15 @@ describe('parseBlamePorcelain', () => {
     ]);
   });
 
+  it("keeps the path a blamed commit renamed the file from (its 'previous' header), none for the others", () => {
+    const [a, b, p] = ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40)];
+    const out = `${a} 3 1 1\nprevious ${p} "old name\\tx.txt"\nfilename new.txt\n\tone\n${b} 2 2 1\nprevious ${p} new.txt\nfilename new.txt\n\ttwo\n`;
+    const parser = new BlamePorcelainParser();
+    parser.push(Buffer.from(out));
+    expect(parser.end().map((l) => l.filename)).toEqual(['new.txt', 'new.txt']);
+    expect([...parser.renames()]).toEqual([[a, 'old name\tx.txt']]);
+  });
+
   it('reads line headers of three and four numbers and 40- or 64-digit ids; refuses any other', () => {
     const a = 'a'.repeat(40);
     const b = 'b'.repeat(64);

@@ -32,6 +32,7 @@ export function parseBlamePorcelain(buf: Buffer): BlameLine[] {
 export class BlamePorcelainParser {
   private readonly out: BlameLine[] = [];
   private readonly names = new Map<string, string>();
+  private readonly previous = new Map<string, string>();
   private readonly seen = new Set<string>();
   private pending: { commit: string; origLine: number; finalLine: number } | null = null;
   /** The start of a line whose end has not come yet (never a content line: those are skipped). */
@@ -95,7 +96,7 @@ export class BlamePorcelainParser {
     this.pending = null;
   }
 
-  /** A line that is no content: a line header, or one of a commit's headers (only `filename` is kept). */
+  /** A line that is no content: a line header, or one of a commit's headers (only `filename` and `previous` are kept). */
   private header(text: string, start: number, eol: number): void {
     if (this.pending === null) {
       this.pending = lineHeader(text, start, eol);
@@ -107,7 +108,20 @@ export class BlamePorcelainParser {
       }
     } else if (text.startsWith('filename ', start)) {
       this.names.set(this.pending.commit, unquotePath(text.slice(start + 9, eol)));
+    } else if (text.startsWith('previous ', start)) {
+      // `previous <parent> <path>`: the path the lines had before this commit.
+      const space = text.indexOf(' ', start + 9);
+      if (space > 0 && space < eol)
+        this.previous.set(this.pending.commit, unquotePath(text.slice(space + 1, eol)));
     }
+  }
+
+  /** The blamed commits that renamed the file: commit -> the file's path in its parent. */
+  renames(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [commit, before] of this.previous)
+      if (before !== this.names.get(commit)) out.set(commit, before);
+    return out;
   }
 }
 
