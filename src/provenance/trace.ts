@@ -1,6 +1,8 @@
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
+import { realPathOf } from '../fs/inside.js';
 import { blame, diffAttribute, isFileAt, type CommitNode } from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { assertRevisionSyntax, resolveRevision } from '../git/refs.js';
@@ -49,7 +51,11 @@ export async function computeTrace(
 ): Promise<Trace> {
   const given = opts.rev ?? 'HEAD';
   assertRevisionSyntax(given);
-  const path = treePath(repo.topLevel, givenPath) ?? notInRepository(givenPath, repo.topLevel);
+  // An absolute path may reach the top level through a symbolic link (macOS /tmp): its directory's real path counts.
+  const named = isAbsolute(givenPath)
+    ? join(await realPathOf(dirname(givenPath)), basename(givenPath))
+    : givenPath;
+  const path = treePath(repo.topLevel, named) ?? notInRepository(givenPath, repo.topLevel);
   // A full object id names one commit whatever refs do meanwhile: its blame starts at once. Any
   // other name is resolved first, so that the trace and its `rev` name the same commit.
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path, opts) : undefined;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
@@ -133,6 +133,10 @@ describe('trace', () => {
     expect(plain.ranges[0]?.origin?.iteration).toBe(1);
     expect(await computeTrace(s.src, s.repo, './a.txt', rev)).toEqual(plain);
     expect(await computeTrace(s.src, s.repo, join(s.repo.topLevel, 'a.txt'), rev)).toEqual(plain);
+    // An absolute path through a symbolic link to the repository (macOS /tmp) names the same file.
+    const link = join(tempDir('agentgate-link-'), 'repo');
+    symlinkSync(s.repo.topLevel, link);
+    expect(await computeTrace(s.src, s.repo, join(link, 'a.txt'), rev)).toEqual(plain);
     await expectCode(computeTrace(s.src, s.repo, 'a.txt', { rev: 'no-such-rev' }), 'REVISION_NOT_FOUND');
     // A full id starts blame at once: the errors are the same.
     const full = git(s.dir, ['rev-parse', 'HEAD']);
