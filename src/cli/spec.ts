@@ -31,12 +31,15 @@
  * up) and 'boolean'. A value is `T | undefined` unless the option is `required: true` or has a
  * `default`. The parser reports an unknown option, a missing value or a missing required option
  * as USAGE (exit 2), and a value of the wrong form (not a whole number, not one of the choices,
- * an empty required value) as INVALID_ARGUMENT (exit 2), naming the option.
+ * an empty required value, an empty FILE or DIR) as INVALID_ARGUMENT (exit 2), naming the option.
  */
 import { InvalidArgumentError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import type { StreamedJson } from './json-stream.js';
 import { nearestName } from './suggest.js';
+
+/** Value names of options that name a file or a directory: never empty. */
+const PATHS = ['FILE', 'DIR'];
 
 export const PROGRAM = 'agentgate-snapshot';
 
@@ -322,7 +325,8 @@ function convert(
       });
     return undefined;
   }
-  if (decl.required === true && value === '')
+  // A file or directory named by nothing would be written to or read from nowhere, silently.
+  if ((decl.required === true || PATHS.includes(decl.valueName ?? '')) && value === '')
     throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
   if (decl.type === 'integer') {
     if (!/^\d{1,9}$/.test(value))

@@ -95,6 +95,9 @@ const ROWS: Row[] = [
   { name: 'run id with ..', args: () => ['before', '--run', '../x'], code: 'INVALID_ID', status: 1 },
   { name: 'run id with /', args: () => ['before', '--run', 'a/b'], code: 'INVALID_ID', status: 1 },
   { name: 'empty run id', args: () => ['before', '--run', ''], code: 'INVALID_ARGUMENT', status: 2 },
+  // A file or directory named by nothing.
+  { name: 'empty patch file', args: () => ['patch', 'x', '-o', ''], code: 'INVALID_ARGUMENT', status: 2 },
+  { name: 'empty report file', args: () => ['report', '--output='], code: 'INVALID_ARGUMENT', status: 2 },
   { name: 'run id that is an option', args: () => ['before', '--run=-rf'], code: 'INVALID_ID', status: 1 },
   { name: 'run id of 200 characters', args: () => ['before', '--run', LONG], code: 'INVALID_ID', status: 1 },
   {
