@@ -37,7 +37,10 @@ export const ServeRequest = deferred(() =>
 );
 export type ServeRequest = z.infer<typeof ServeRequest>;
 
-export const ServeError = deferred(() => z.object({ code: z.string(), message: z.string() }));
+/** An error as the command line prints it with --json: its code, message and, when it has any, details. */
+export const ServeError = deferred(() =>
+  z.object({ code: z.string(), message: z.string(), details: z.optional(z.record(z.string(), z.unknown())) }),
+);
 
 /**
  * One line of `serve`'s output: the command's JSON document (what it prints with --json) or its

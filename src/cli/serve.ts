@@ -188,14 +188,15 @@ async function streamResult(
   }
 }
 
+/** `{ id, error: { code, message, details } }`, as the command line prints an error with --json (details when there are any). */
 function errorLine(id: RequestId | null, error: unknown): string {
-  const { code, message } = isAgentgateError(error)
-    ? error
-    : {
-        code: 'INTERNAL',
-        message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent`,
-      };
-  return `${JSON.stringify({ id, error: { code, message } })}\n`;
+  if (!isAgentgateError(error)) {
+    const message = `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent`;
+    return `${JSON.stringify({ id, error: { code: 'INTERNAL', message } })}\n`;
+  }
+  const { code, message, details } = error;
+  const some = Object.keys(details).length > 0;
+  return `${JSON.stringify({ id, error: { code, message, ...(some ? { details } : {}) } })}\n`;
 }
 
 /** Our output's reader went away: told apart from a command's own failures, which get an error line. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ServeResponse, SERVE_MAX_LINE_BYTES } from '../../types/serve.js';
 import { BeforeState, Snapshot } from '../../types/snapshot.js';
 import { VerifyReport } from '../../types/verify.js';
-import { CLI } from '../helpers/cli.js';
+import { CLI, runCli } from '../helpers/cli.js';
 import { head, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 interface Served {
@@ -147,6 +147,10 @@ describe('serve (JSON lines over stdio)', () => {
       [12, 'ok'],
     ]);
     expect(errorCode(served.responses[0])).toBe('INVALID_REQUEST');
+    // The same details the command line prints with --json.
+    const unsafe = served.responses.find((r) => r.id === 9);
+    const cli = runCli(['show', '../etc', '--json', '-C', dir], { env: { AGENTGATE_HOME: home } }).json();
+    expect(unsafe && 'error' in unsafe ? unsafe.error : null).toEqual((cli as { error: unknown }).error);
   });
 
   it('streams a patch larger than one read chunk inside one response line, and reports a failed verify with exitCode 1', async () => {
