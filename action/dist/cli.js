@@ -3132,12 +3132,14 @@ function useColour(terminal) {
 function paint(text, colour, on) {
   return on ? `\x1B[${CODES[colour]}m${text}\x1B[0m` : text;
 }
+function paintCell(text, colour, on) {
+  return new Painted(paint(text, colour, on));
+}
 function visibleWidth(text) {
   return text.replace(ANSI, "").length;
 }
 function printable(text) {
   return text.replace(HIDDEN, (c) => {
-    if (c.length > 1) return c;
     const named = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
     const code2 = c.charCodeAt(0);
     return named[c] ?? (code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`);
@@ -3147,7 +3149,7 @@ function noWorkflowCommands(text) {
   return text.replace(COMMAND_LINE, "$1\\x3a");
 }
 function table(headers, cells) {
-  const rows = cells.map((r) => r.map(printable));
+  const rows = cells.map((r) => r.map((c) => c instanceof Painted ? c.text : printable(c)));
   const widths = headers.map(
     (h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? "")))
   );
@@ -3174,14 +3176,20 @@ function storeWarning(p) {
     file: typeof p.details.path === "string" ? p.details.path : null
   };
 }
-var CODES, ANSI, HIDDEN, COMMAND_LINE, VERIFY_FAILED_EXIT;
+var CODES, Painted, ANSI, HIDDEN, COMMAND_LINE, VERIFY_FAILED_EXIT;
 var init_output = __esm({
   "src/cli/output.ts"() {
     "use strict";
     CODES = { red: 31, green: 32, yellow: 33, dim: 2, bold: 1 };
+    Painted = class {
+      constructor(text) {
+        this.text = text;
+      }
+      text;
+    };
     ANSI = /\u001b\[[0-9;]*m/g;
     HIDDEN = // eslint-disable-next-line no-control-regex -- control characters are what we look for
-    /\u001b\[[0-9;]*m|[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
     COMMAND_LINE = /^([^\S\r\n]*):(?=:)/gm;
     VERIFY_FAILED_EXIT = 3;
   }
@@ -3336,7 +3344,7 @@ function convert(name2, decl, value, help) {
       });
     return void 0;
   }
-  if (decl.required === true && value === "")
+  if ((decl.required === true || PATHS.includes(decl.valueName ?? "")) && value === "")
     throw new InvalidArgumentError(`--${name2} must not be empty`, { details: { option: `--${name2}` } });
   if (decl.type === "integer") {
     if (!/^\d{1,9}$/.test(value))
@@ -3395,12 +3403,13 @@ function describeOption(d) {
   if (dflt !== void 0) notes.push(`default: ${dflt}`);
   return notes.length > 0 ? `${d.description} (${notes.join("; ")})` : d.description;
 }
-var PROGRAM, CI_OPTION, GLOBAL_OPTIONS;
+var PATHS, PROGRAM, CI_OPTION, GLOBAL_OPTIONS;
 var init_spec = __esm({
   "src/cli/spec.ts"() {
     "use strict";
     init_errors();
     init_suggest();
+    PATHS = ["FILE", "DIR"];
     PROGRAM = "agentgate-snapshot";
     CI_OPTION = {
       type: "string",
@@ -3458,6 +3467,102 @@ var init_random = __esm({
   }
 });
 
+// src/fs/atomic.ts
+import { lstat, mkdir, open, readlink, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+function tempPathBeside(path2) {
+  return join(dirname(path2), `.${basename(path2)}.${process.pid}.${randomHex(6)}.tmp`);
+}
+async function replaceFileAtomic(path2, fill) {
+  const dir = dirname(path2);
+  const temp = tempPathBeside(path2);
+  try {
+    await mkdir(dir, { recursive: true });
+    const result = await fill(temp);
+    await fsyncFile(temp);
+    await rename(temp, path2);
+    await fsyncDir(dir);
+    return result;
+  } catch (cause) {
+    await rm(temp, { force: true }).catch(() => void 0);
+    if (cause instanceof AgentgateError) throw cause;
+    throw new WriteFailedError(
+      `could not write ${path2} (${errnoOf(cause)}); check free space and permissions, then retry`,
+      { cause, details: { path: path2 } }
+    );
+  }
+}
+async function writeFileAtomic(path2, data) {
+  await replaceFileAtomic(path2, async (temp) => {
+    const handle = await open(temp, "wx", 420);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function writeOwnFileAtomic(path2, data) {
+  const target = await linkTarget(path2);
+  const mode = await stat(target).then(
+    (st) => st.mode & 4095,
+    () => 420
+  );
+  await replaceFileAtomic(target, async (temp) => {
+    const handle = await open(temp, "wx", mode);
+    try {
+      await handle.writeFile(data);
+      await handle.chmod(mode);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+async function linkTarget(path2) {
+  let at = path2;
+  for (let hops = 0; hops < 40; hops++) {
+    const st = await lstat(at).catch(() => null);
+    if (st === null || !st.isSymbolicLink()) return at;
+    at = resolve(dirname(at), await readlink(at));
+  }
+  throw new WriteFailedError(`could not write ${path2}: too many symbolic links`, { details: { path: path2 } });
+}
+async function writeJsonAtomic(path2, value) {
+  await writeFileAtomic(path2, `${JSON.stringify(value, null, 2)}
+`);
+}
+async function fsyncFile(path2) {
+  const handle = await open(path2, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+async function fsyncDir(dir) {
+  let handle;
+  try {
+    handle = await open(dir, "r");
+    await handle.sync();
+  } catch {
+  } finally {
+    await handle?.close().catch(() => void 0);
+  }
+}
+function errnoOf(cause) {
+  const code2 = cause?.code;
+  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
+}
+var TEMP_NAME;
+var init_atomic = __esm({
+  "src/fs/atomic.ts"() {
+    "use strict";
+    init_errors();
+    init_random();
+    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  }
+});
+
 // src/ci/github.ts
 import { appendFile } from "node:fs/promises";
 function detectCi(flag, env = process.env) {
@@ -3501,11 +3606,19 @@ function randomDelimiter() {
   return `ghadelimiter_${randomHex(16)}`;
 }
 async function appendKeyValues(file, values) {
-  await appendFile(file, formatKeyValues(values), "utf8");
+  await appendTo(file, formatKeyValues(values));
 }
 async function appendStepSummary(file, markdown) {
-  await appendFile(file, markdown.endsWith("\n") ? markdown : `${markdown}
-`, "utf8");
+  await appendTo(file, markdown.endsWith("\n") ? markdown : `${markdown}
+`);
+}
+async function appendTo(file, text) {
+  await appendFile(file, text, "utf8").catch((cause) => {
+    throw new WriteFailedError(
+      `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
+      { cause, details: { path: file } }
+    );
+  });
 }
 function errorAnnotations(checks, max = MAX_ANNOTATIONS) {
   const failed = checks.filter((c) => !c.ok);
@@ -3532,6 +3645,7 @@ var init_github = __esm({
   "src/ci/github.ts"() {
     "use strict";
     init_errors();
+    init_atomic();
     init_random();
     CI_MODES = ["github", "none"];
     MAX_ANNOTATIONS = 10;
@@ -3798,7 +3912,7 @@ var init_ids = __esm({
 });
 
 // types/snapshot.ts
-var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, AgentOutcome, Snapshot;
+var SAFE_ID, SafeId, Sha, IsoDate, HeadState, SkippedPath, BeforeState, FileStatus, FileChange, DiffStats, CommitInfo, AgentOutcome, SnapshotId, Snapshot;
 var init_snapshot = __esm({
   "types/snapshot.ts"() {
     "use strict";
@@ -3879,9 +3993,12 @@ var init_snapshot = __esm({
         durationMs: DurationMs
       })
     );
+    SnapshotId = deferred(
+      () => SafeId.check(refine((s) => !/^[0-9a-f]{4,64}$/i.test(s), "must not be hex digits alone (a commit id)"))
+    );
     Snapshot = deferred(
       () => object({
-        id: SafeId,
+        id: SnapshotId,
         runId: SafeId,
         iteration: int().check(_nonnegative()),
         beforeSha: Sha,
@@ -3913,24 +4030,24 @@ var init_snapshot = __esm({
 
 // src/store/paths.ts
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join as join2, resolve as resolve2 } from "node:path";
 function resolveHome(explicit) {
   const chosen = explicit ?? process.env.AGENTGATE_HOME;
-  return chosen ? resolve(chosen) : join(homedir(), ".agentgate");
+  return chosen ? resolve2(chosen) : join2(homedir(), ".agentgate");
 }
 function layout(home) {
   return {
     home,
-    snapshots: join(home, "snapshots"),
-    runs: join(home, "runs"),
-    gates: join(home, "gates"),
-    artifacts: join(home, "artifacts"),
-    checkpoints: join(home, "checkpoints"),
-    locks: join(home, "locks"),
+    snapshots: join2(home, "snapshots"),
+    runs: join2(home, "runs"),
+    gates: join2(home, "gates"),
+    artifacts: join2(home, "artifacts"),
+    checkpoints: join2(home, "checkpoints"),
+    locks: join2(home, "locks"),
     /** Temporary checkouts of gates run with --isolated (swept when their owner is gone). */
-    gateCheckouts: join(home, "tmp", "gates"),
-    logs: join(home, "logs"),
-    config: join(home, "config.yaml")
+    gateCheckouts: join2(home, "tmp", "gates"),
+    logs: join2(home, "logs"),
+    config: join2(home, "config.yaml")
   };
 }
 function assertSafeId(value, what) {
@@ -3944,13 +4061,13 @@ function assertSafeId(value, what) {
   return value;
 }
 function iterationArtifactsDir(artifactsDir, runId, iteration) {
-  return join(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`);
+  return join2(artifactsDir, assertSafeId(runId, "run id"), `iteration-${iteration}`);
 }
 function patchPath(artifactsDir, runId, iteration) {
-  return join(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
+  return join2(iterationArtifactsDir(artifactsDir, runId, iteration), "patch.diff");
 }
 function gateLogPath(artifactsDir, runId, iteration, name2, attempt) {
-  return join(
+  return join2(
     iterationArtifactsDir(artifactsDir, runId, iteration),
     `gate-${assertSafeId(name2, "gate name")}-${attempt}.log`
   );
@@ -3964,9 +4081,9 @@ var init_paths = __esm({
 });
 
 // src/cli/commands/run-inspect.ts
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm as rm2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 async function statsFor(ctx, runId, positionals) {
   const [from, to] = positionals;
   if (runId !== void 0 && positionals.length > 0)
@@ -4109,9 +4226,9 @@ var init_run_inspect = __esm({
           await snapshotter.generatePatch(snapshot, output);
           return { json: { id: snapshot.id, path: output }, human: () => `Wrote ${output}` };
         }
-        const dir = await mkdtemp(join2(tmpdir(), "agentgate-patch-"));
-        const file = join2(dir, "patch.diff");
-        const cleanup = () => rm(dir, { recursive: true, force: true });
+        const dir = await mkdtemp(join3(tmpdir(), "agentgate-patch-"));
+        const file = join3(dir, "patch.diff");
+        const cleanup = () => rm2(dir, { recursive: true, force: true });
         try {
           await snapshotter.generatePatch(snapshot, file);
         } catch (error2) {
@@ -4191,38 +4308,38 @@ var init_run_inspect = __esm({
 });
 
 // src/fs/git-locks.ts
-import { readdir, readFile as readFile2, readlink, realpath, rm as rm2, stat } from "node:fs/promises";
-import { isAbsolute, join as join3, resolve as resolve2, sep } from "node:path";
+import { readdir, readFile as readFile2, readlink as readlink2, realpath, rm as rm3, stat as stat2 } from "node:fs/promises";
+import { isAbsolute, join as join4, resolve as resolve3, sep } from "node:path";
 async function removeOrphanedGitLocks(o) {
   if (!Number.isFinite(o.ownerSince)) return [];
   const common = await commonDir(o.gitDir);
-  const refLocks = (await readdir(join3(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join3(common, "refs", name2));
+  const refLocks = (await readdir(join4(common, "refs"), { recursive: true }).catch(() => [])).filter((name2) => name2.endsWith(".lock")).map((name2) => join4(common, "refs", name2));
   const candidates = [
-    `${o.indexFile ?? join3(o.gitDir, "index")}.lock`,
-    join3(o.gitDir, "HEAD.lock"),
-    join3(common, "packed-refs.lock"),
+    `${o.indexFile ?? join4(o.gitDir, "index")}.lock`,
+    join4(o.gitDir, "HEAD.lock"),
+    join4(common, "packed-refs.lock"),
     ...refLocks
   ];
   const removed = [];
   for (const path2 of candidates) {
-    const info = await stat(path2).catch(() => null);
+    const info = await stat2(path2).catch(() => null);
     if (info?.isFile() && info.mtimeMs >= o.ownerSince - 1e3) {
-      await rm2(path2, { force: true });
+      await rm3(path2, { force: true });
       removed.push(path2);
     }
   }
   return removed;
 }
 async function removeLockOlderThan(path2, olderThanMs) {
-  const info = await stat(path2).catch(() => null);
+  const info = await stat2(path2).catch(() => null);
   if (info === null || Date.now() - info.mtimeMs < olderThanMs) return false;
-  await rm2(path2, { force: true });
+  await rm3(path2, { force: true });
   return true;
 }
 async function commonDir(gitDir) {
-  const named = (await readFile2(join3(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  const named = (await readFile2(join4(gitDir, "commondir"), "utf8").catch(() => "")).trim();
   if (named === "") return gitDir;
-  return isAbsolute(named) ? named : join3(gitDir, named);
+  return isAbsolute(named) ? named : join4(gitDir, named);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -4232,19 +4349,19 @@ async function removeAbandonedLock(path2, repository, waitMs) {
   const deadline = Date.now() + waitMs;
   let unowned = 0;
   for (; ; ) {
-    if (await stat(path2).catch(() => null) === null) return "absent";
+    if (await stat2(path2).catch(() => null) === null) return "absent";
     unowned = await mayBeOwned(path2, repo) ? 0 : unowned + 1;
     if (unowned === 2) {
-      await rm2(path2, { force: true });
+      await rm3(path2, { force: true });
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve23) => setTimeout(resolve23, LOCK_SETTLE_MS));
+    await new Promise((resolve24) => setTimeout(resolve24, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
   const pids = await readdir("/proc").catch(() => null);
-  if (pids === null || await stat("/proc/self/fd").catch(() => null) === null) return true;
+  if (pids === null || await stat2("/proc/self/fd").catch(() => null) === null) return true;
   for (const pid of pids) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     if (await holdsOpen(pid, path2) || await isGitIn(pid, repo)) return true;
@@ -4253,14 +4370,14 @@ async function mayBeOwned(path2, repo) {
 }
 async function holdsOpen(pid, path2) {
   const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
-  for (const fd of fds) if (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "") === path2) return true;
+  for (const fd of fds) if (await readlink2(`/proc/${pid}/fd/${fd}`).catch(() => "") === path2) return true;
   return false;
 }
 async function isGitIn(pid, repo) {
   const status2 = await readFile2(`/proc/${pid}/stat`, "utf8").catch(() => "");
   const name2 = /\((.*)\) (\S)/s.exec(status2);
   if (name2 === null || !name2[1]?.startsWith("git") || "ZX".includes(name2[2] ?? "X")) return false;
-  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
+  const cwd = await readlink2(`/proc/${pid}/cwd`).catch(() => null);
   const environ = await readFile2(`/proc/${pid}/environ`, "utf8").catch(() => null);
   const cmdline = await readFile2(`/proc/${pid}/cmdline`, "utf8").catch(() => null);
   if (cwd === null || environ === null || cmdline === null) return true;
@@ -4268,7 +4385,7 @@ async function isGitIn(pid, repo) {
   if (args.some((a) => DAEMONS.includes(a))) return false;
   const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
   const named = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
-  if (named !== void 0 && named !== "") return await realOrSelf(resolve2(cwd, named)) === repo.gitDir;
+  if (named !== void 0 && named !== "") return await realOrSelf(resolve3(cwd, named)) === repo.gitDir;
   return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
 }
 function within(path2, dir) {
@@ -4287,8 +4404,8 @@ var init_git_locks = __esm({
 });
 
 // src/fs/inside.ts
-import { lstat, realpath as realpath2 } from "node:fs/promises";
-import { basename, dirname, isAbsolute as isAbsolute2, join as join4, relative, sep as sep2 } from "node:path";
+import { lstat as lstat2, realpath as realpath2 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, isAbsolute as isAbsolute2, join as join5, relative, sep as sep2 } from "node:path";
 function isInside(parent, child) {
   const rel = relative(parent, child);
   return rel === "" || !rel.startsWith("..") && !isAbsolute2(rel);
@@ -4296,19 +4413,19 @@ function isInside(parent, child) {
 async function realPathOf(path2) {
   const real = await realpath2(path2).catch(() => null);
   if (real !== null) return real;
-  const parent = dirname(path2);
-  return parent === path2 ? path2 : join4(await realPathOf(parent), basename(path2));
+  const parent = dirname2(path2);
+  return parent === path2 ? path2 : join5(await realPathOf(parent), basename2(path2));
 }
 async function assertNoLinkInside(topLevel, file) {
-  const real = await realPathOf(dirname(file));
+  const real = await realPathOf(dirname2(file));
   const lexical = relative(topLevel, file);
   const inside = isInside(topLevel, real) || !lexical.startsWith("..") && lexical !== "";
   if (!inside) return;
-  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join4(real, basename(file)));
+  const rel = isInside(topLevel, file) ? lexical : relative(topLevel, join5(real, basename2(file)));
   let at = topLevel;
   for (const part of rel.split(sep2).slice(0, -1)) {
-    at = join4(at, part);
-    const info = await lstat(at).catch(() => null);
+    at = join5(at, part);
+    const info = await lstat2(at).catch(() => null);
     if (info?.isSymbolicLink()) {
       throw new UnsafeWorkspaceError(
         `${at} inside the workspace is a symbolic link, so writing ${file} would follow it elsewhere; remove the link (or keep artifacts outside the workspace) and retry`,
@@ -4327,7 +4444,7 @@ var init_inside = __esm({
 });
 
 // src/git/hardening.ts
-import { isAbsolute as isAbsolute3, join as join5 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join6 } from "node:path";
 function parseConfigEntries(out) {
   return out.split("\0").filter((record3) => record3 !== "").map((record3) => {
     const nl = record3.indexOf("\n");
@@ -4379,8 +4496,8 @@ function buildEnv(identity, indexFile) {
 }
 function userConfigFiles(env = process.env) {
   const home = env.HOME ?? "";
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join5(home, ".config");
-  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join5(xdg, "git", "config"), join5(home, ".gitconfig")];
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute3(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join6(home, ".config");
+  const global = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : home === "" ? [] : [join6(xdg, "git", "config"), join6(home, ".gitconfig")];
   return { system: env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"], global };
 }
 var HARDENING_CONFIG, STAGING_CONFIG, DRIVER_KEYS, DRIVER_AND_INCLUDE_PATTERN, PASS_THROUGH;
@@ -4500,9 +4617,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve23, reject) => {
+  const exited = new Promise((resolve24, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve23(code2 ?? -1));
+    child.once("close", (code2) => resolve24(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -4635,12 +4752,15 @@ var init_runner = __esm({
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat as lstat2, mkdir, readFile as readFile3, realpath as realpath3, stat as stat2 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat3, mkdir as mkdir2, readFile as readFile3, realpath as realpath3, stat as stat3 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
-import { dirname as dirname2, join as join6, resolve as resolve3, sep as sep3 } from "node:path";
+import { dirname as dirname3, join as join7, resolve as resolve4, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
   const real = await resolveWorkspaceDir(dir);
   const base = { cwd: real, ...opts };
+  const guess = join7(real, ".git");
+  const early = driverKeys(base, configFiles(guess, guess));
+  early.catch(() => void 0);
   let out;
   try {
     out = (await runGit(base, [
@@ -4674,9 +4794,8 @@ async function openRepo(dir, opts = {}) {
     );
   }
   await assertOwnWorkTree(real, topLevel, gitDir);
-  const config2 = neutraliseDrivers(
-    await driverKeys(base, [join6(commonDir2, "config"), join6(gitDir, "config.worktree")])
-  );
+  const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
+  const config2 = neutraliseDrivers(keys);
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
 async function assertOwnWorkTree(real, topLevel, gitDir) {
@@ -4692,21 +4811,24 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
     return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
   if (!owner.isFile) return;
   const realGitDir = await realpath3(gitDir);
-  const named = await readPointer(join6(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve3(realGitDir, named)) === join6(owner.dir, ".git"))
+  const named = await readPointer(join7(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve4(realGitDir, named)) === join7(owner.dir, ".git"))
     return;
-  const worktree = await configValue(join6(realGitDir, "config"), "core.worktree");
-  if (worktree !== null && await realpathOrNull(resolve3(realGitDir, worktree)) === owner.dir) return;
+  const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
+  if (worktree !== null && await realpathOrNull(resolve4(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep3).includes(".git")) {
-    refuse(`${join6(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
+    refuse(`${join7(owner.dir, ".git")} points into another repository's git dir (${realGitDir})`);
   }
 }
 async function dotGitOwner(dir) {
-  for (let at = dir; ; at = dirname2(at)) {
-    const info = await lstat2(join6(at, ".git")).catch(() => null);
+  for (let at = dir; ; at = dirname3(at)) {
+    const info = await lstat3(join7(at, ".git")).catch(() => null);
     if (info !== null) return { dir: at, isFile: info.isFile() };
-    if (dirname2(at) === at) return null;
+    if (dirname3(at) === at) return null;
   }
+}
+function configFiles(commonDir2, gitDir) {
+  return [join7(commonDir2, "config"), join7(gitDir, "config.worktree")];
 }
 async function driverKeys(base, files) {
   const keys = [];
@@ -4716,7 +4838,7 @@ async function driverKeys(base, files) {
     const file = queue.shift();
     if (seen.has(file)) continue;
     seen.add(file);
-    if ((await stat2(file).catch(() => null))?.isFile() !== true) continue;
+    if ((await stat3(file).catch(() => null))?.isFile() !== true) continue;
     const res = await runGit(
       base,
       ["config", "--file", file, "-z", "--get-regexp", DRIVER_AND_INCLUDE_PATTERN],
@@ -4730,12 +4852,12 @@ async function driverKeys(base, files) {
   return keys;
 }
 function includedFile(path2, from) {
-  if (path2 === "~" || path2.startsWith("~/")) return join6(process.env.HOME ?? homedir2(), path2.slice(1));
-  return resolve3(dirname2(from), path2);
+  if (path2 === "~" || path2.startsWith("~/")) return join7(process.env.HOME ?? homedir2(), path2.slice(1));
+  return resolve4(dirname3(from), path2);
 }
 async function configValue(file, key) {
-  if ((await stat2(file).catch(() => null))?.isFile() !== true) return null;
-  const res = await runGit({ cwd: dirname2(file) }, ["config", "--file", file, "--get", key], {
+  if ((await stat3(file).catch(() => null))?.isFile() !== true) return null;
+  const res = await runGit({ cwd: dirname3(file) }, ["config", "--file", file, "--get", key], {
     okExitCodes: [1]
   });
   return res.exitCode === 0 ? res.stdout.trim() : null;
@@ -4759,12 +4881,12 @@ async function excludeNestedRepositories(repo) {
   const nested = listed.stdout.split("\0").filter((p) => p.endsWith("/"));
   const found = [];
   for (const dir of nested)
-    if (await lstat2(join6(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
+    if (await lstat3(join7(repo.topLevel, dir, ".git")).catch(() => null)) found.push(dir.replace(/\/$/, ""));
   if (found.length > 0) {
     const lines = found.map((p) => `/${p.replace(/([*?[\\!#])/g, "\\$1")}/`).join("\n");
-    await mkdir(join6(repo.gitDir, "info"), { recursive: true });
+    await mkdir2(join7(repo.gitDir, "info"), { recursive: true });
     await appendFile2(
-      join6(repo.gitDir, "info", "exclude"),
+      join7(repo.gitDir, "info", "exclude"),
       `
 # nested repositories, left out by agentgate-snapshot before --init
 ${lines}
@@ -4775,8 +4897,8 @@ ${lines}
 }
 async function assertNoLfs(repo) {
   for (const file of [
-    join6(repo.topLevel, ".gitattributes"),
-    join6(await commonDir(repo.gitDir), "info", "attributes")
+    join7(repo.topLevel, ".gitattributes"),
+    join7(await commonDir(repo.gitDir), "info", "attributes")
   ]) {
     const text = await readFile3(file, "utf8").catch(() => "");
     if (/(^|\s)filter=lfs(\s|$)/m.test(text)) {
@@ -4790,10 +4912,10 @@ async function assertNoLfs(repo) {
   }
 }
 async function resolveWorkspaceDir(dir) {
-  const abs = resolve3(dir);
+  const abs = resolve4(dir);
   try {
     const real = await realpath3(abs);
-    if ((await stat2(real)).isDirectory()) return real;
+    if ((await stat3(real)).isDirectory()) return real;
   } catch (cause) {
     throw new WorkspaceNotFoundError(
       `workspace ${abs} does not exist; give the path of an existing directory`,
@@ -4805,8 +4927,8 @@ async function resolveWorkspaceDir(dir) {
   });
 }
 function assertSafeWorkspace(dir) {
-  const home = process.env.HOME ? resolve3(process.env.HOME) : homedir2();
-  if (dir === sep3 || dir === resolve3("/") || dir === home || dir === homedir2()) {
+  const home = process.env.HOME ? resolve4(process.env.HOME) : homedir2();
+  if (dir === sep3 || dir === resolve4("/") || dir === home || dir === homedir2()) {
     throw new UnsafeWorkspaceError(
       `refusing to use ${dir} as a workspace: it is the filesystem root or a home directory; give the path of a project directory`,
       { details: { workspace: dir } }
@@ -5529,12 +5651,15 @@ function assertRefName(ref) {
 async function resolveRevision(repo, rev, peel = "commit") {
   assertRevisionSyntax(rev);
   const wanted = peel === "none" ? rev : `${rev}^{${peel}}`;
-  const { stdout } = await runGit(repo, ["cat-file", "--batch-check"], { input: `${wanted}
+  const stdout = await batchCheckText(repo, `${wanted}
 ${rev}
-` });
+`, rev, peel);
   const [peeled = "", plain2 = ""] = stdout.split("\n");
   const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
   if (hit) return assertGitId(hit[1], "cat-file --batch-check");
+  const named = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain2);
+  if (named && peel !== "none" && rev.startsWith(":/"))
+    return resolveRevision(repo, named[1], peel);
   if (plain2 === `${rev} ambiguous`) {
     const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
     throw new AmbiguousIdError(
@@ -5547,6 +5672,21 @@ ${rev}
   throw new RevisionNotFoundError(`revision ${rev} not found in this repository (${why})`, {
     details: { rev, peel, ...other ? { type: other[1] } : {} }
   });
+}
+async function batchCheckText(repo, input, rev, peel) {
+  try {
+    return (await runGit(repo, ["cat-file", "--batch-check"], { input })).stdout;
+  } catch (cause) {
+    if (!(cause instanceof GitFailedError)) throw cause;
+    const why = String(cause.details.stderr ?? "").split("\n")[0] ?? "";
+    throw new RevisionNotFoundError(
+      `revision ${rev} not found in this repository (${why.replace(/^fatal: /, "")})`,
+      {
+        cause,
+        details: { rev, peel }
+      }
+    );
+  }
 }
 async function getTree(repo, rev) {
   return resolveRevision(repo, rev, "tree");
@@ -5959,6 +6099,7 @@ var init_blame_porcelain = __esm({
       onCommit;
       out = [];
       names = /* @__PURE__ */ new Map();
+      previous = /* @__PURE__ */ new Map();
       seen = /* @__PURE__ */ new Set();
       pending = null;
       /** The start of a line whose end has not come yet (never a content line: those are skipped). */
@@ -6016,7 +6157,7 @@ var init_blame_porcelain = __esm({
         this.out.push({ commit: p.commit, origLine: p.origLine, finalLine: p.finalLine, filename });
         this.pending = null;
       }
-      /** A line that is no content: a line header, or one of a commit's headers (only `filename` is kept). */
+      /** A line that is no content: a line header, or one of a commit's headers (only `filename` and `previous` are kept). */
       header(text, start, eol) {
         if (this.pending === null) {
           this.pending = lineHeader(text, start, eol);
@@ -6028,7 +6169,18 @@ var init_blame_porcelain = __esm({
           }
         } else if (text.startsWith("filename ", start)) {
           this.names.set(this.pending.commit, unquotePath(text.slice(start + 9, eol)));
+        } else if (text.startsWith("previous ", start)) {
+          const space = text.indexOf(" ", start + 9);
+          if (space > 0 && space < eol)
+            this.previous.set(this.pending.commit, unquotePath(text.slice(space + 1, eol)));
         }
+      }
+      /** The blamed commits that renamed the file: commit -> the file's path in its parent. */
+      renames() {
+        const out = /* @__PURE__ */ new Map();
+        for (const [commit, before2] of this.previous)
+          if (before2 !== this.names.get(commit)) out.set(commit, before2);
+        return out;
       }
     };
     TAB = 9;
@@ -6088,6 +6240,15 @@ async function diffTreePairs(repo, pairs, paths) {
   };
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
+  if (!paths.every((p) => p.isWellFormed())) {
+    const wanted = new Set(paths);
+    return (await run([])).map((d) => ({
+      ...d,
+      files: d.files.filter(
+        (f) => wanted.has(f.entry.path) || f.entry.oldPath !== null && wanted.has(f.entry.oldPath)
+      )
+    }));
+  }
   const slices = slicePaths(paths);
   const results = [];
   for (const slice of slices) results.push(await run(slice));
@@ -6130,6 +6291,11 @@ async function firstParentRange(repo, from, to) {
 }
 async function blame(repo, commit, path2, range, onCommit) {
   assertRevisionSyntax(commit);
+  if (!path2.isWellFormed())
+    throw new InvalidArgumentError(
+      `${JSON.stringify(path2)} is not valid UTF-8; git blame cannot be given that file name from here`,
+      { details: { path: path2 } }
+    );
   const args = [
     "--literal-pathspecs",
     "blame",
@@ -6145,8 +6311,17 @@ async function blame(repo, commit, path2, range, onCommit) {
       if (text && chunk.includes(0)) text = false;
       parser.push(chunk);
     }
+  }).catch((cause) => {
+    const short2 = /has only (\d+) lines?/.exec(
+      cause instanceof GitFailedError ? String(cause.details.stderr) : ""
+    );
+    if (range === void 0 || short2 === null) throw cause;
+    throw new InvalidArgumentError(
+      `-L ${range.start},${range.end} starts past the end of ${path2}, which has ${short2[1]} lines at ${commit.slice(0, 12)}`,
+      { cause, details: { path: path2, start: range.start, end: range.end, lines: Number(short2[1]) } }
+    );
   });
-  return { lines: parser.end(), text };
+  return { lines: parser.end(), text, renames: parser.renames() };
 }
 async function diffAttribute(repo, path2) {
   const res = await runGitBuffer(repo, ["check-attr", "-z", "diff", "--", path2]);
@@ -6239,77 +6414,6 @@ var init_message = __esm({
     "use strict";
     WIP_SUBJECT = "[agentgate] WIP before run";
     TASK_LIMIT = 100;
-  }
-});
-
-// src/fs/atomic.ts
-import { mkdir as mkdir2, open, rename, rm as rm3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname3, join as join7 } from "node:path";
-function tempPathBeside(path2) {
-  return join7(dirname3(path2), `.${basename2(path2)}.${process.pid}.${randomHex(6)}.tmp`);
-}
-async function replaceFileAtomic(path2, fill) {
-  const dir = dirname3(path2);
-  const temp = tempPathBeside(path2);
-  try {
-    await mkdir2(dir, { recursive: true });
-    const result = await fill(temp);
-    await fsyncFile(temp);
-    await rename(temp, path2);
-    await fsyncDir(dir);
-    return result;
-  } catch (cause) {
-    await rm3(temp, { force: true }).catch(() => void 0);
-    if (cause instanceof AgentgateError) throw cause;
-    throw new WriteFailedError(
-      `could not write ${path2} (${errnoOf(cause)}); check free space and permissions, then retry`,
-      { cause, details: { path: path2 } }
-    );
-  }
-}
-async function writeFileAtomic(path2, data) {
-  await replaceFileAtomic(path2, async (temp) => {
-    const handle = await open(temp, "wx", 420);
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
-  });
-}
-async function writeJsonAtomic(path2, value) {
-  await writeFileAtomic(path2, `${JSON.stringify(value, null, 2)}
-`);
-}
-async function fsyncFile(path2) {
-  const handle = await open(path2, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-async function fsyncDir(dir) {
-  let handle;
-  try {
-    handle = await open(dir, "r");
-    await handle.sync();
-  } catch {
-  } finally {
-    await handle?.close().catch(() => void 0);
-  }
-}
-function errnoOf(cause) {
-  const code2 = cause?.code;
-  return typeof code2 === "string" ? code2 : cause instanceof Error ? cause.message : String(cause);
-}
-var TEMP_NAME;
-var init_atomic = __esm({
-  "src/fs/atomic.ts"() {
-    "use strict";
-    init_errors();
-    init_random();
-    TEMP_NAME = /^\..*\.(\d+)\.[0-9a-f]{12}\.tmp$/;
   }
 });
 
@@ -6446,8 +6550,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat22 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat22.slice(stat22.lastIndexOf(")") + 2).split(" ");
+    const stat23 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat23.slice(stat23.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -6479,7 +6583,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve23) => setTimeout(resolve23, ms));
+  return new Promise((resolve24) => setTimeout(resolve24, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -6495,7 +6599,7 @@ var init_lock = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir2, rm as rm5, stat as stat3 } from "node:fs/promises";
+import { readdir as readdir2, rm as rm5, stat as stat4 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 async function sweepTempFiles(dir, opts = {}) {
   const removed = [];
@@ -6503,7 +6607,7 @@ async function sweepTempFiles(dir, opts = {}) {
     const m = (opts.pattern ?? TEMP_NAME).exec(name2);
     if (m === null) continue;
     const path2 = join8(dir, name2);
-    const info = await stat3(path2).catch(() => null);
+    const info = await stat4(path2).catch(() => null);
     if (info === null) continue;
     const pid = Number(m[1]);
     if (pid !== process.pid && isProcessGone(pid) || Date.now() - info.mtimeMs >= TEMP_SWEEP_AGE_MS) {
@@ -6867,8 +6971,8 @@ var init_run_records = __esm({
 
 // src/store/snapshot-store.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-import { rm as rm6, stat as stat4 } from "node:fs/promises";
-import { join as join11, resolve as resolve4 } from "node:path";
+import { rm as rm6, stat as stat5 } from "node:fs/promises";
+import { join as join11, resolve as resolve5 } from "node:path";
 function byRunThenIteration(a, b) {
   return a.runId.localeCompare(b.runId) || a.iteration - b.iteration || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
@@ -6879,7 +6983,7 @@ function danglingLink(runFile, id2, snapshotFile) {
   );
 }
 async function removeFile(path2) {
-  const exists4 = await stat4(path2).then(
+  const exists4 = await stat5(path2).then(
     () => true,
     () => false
   );
@@ -6915,7 +7019,7 @@ var init_snapshot_store = __esm({
       /** layout(home).snapshots, once: `scan` names hundreds of files. */
       snapshotsDir;
       constructor(home, options = {}) {
-        this.home = resolve4(home);
+        this.home = resolve5(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
         this.runs = new RunRecords(this.home, this.lockTimeoutMs);
         this.snapshotsDir = layout(this.home).snapshots;
@@ -6988,7 +7092,7 @@ var init_snapshot_store = __esm({
         const texts = [];
         const ids = await listJsonNames(layout(this.home).snapshots);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve23) => setImmediate(resolve23));
+          if (i > 0) await new Promise((resolve24) => setImmediate(resolve24));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               texts.push({ id: id2, text: readFileSync3(this.snapshotPath(id2), "utf8") });
@@ -7360,10 +7464,10 @@ function parseRefsWithParents(stdout) {
 async function batchCheck(repo, names2) {
   if (names2.length === 0) return [];
   const out = await runGitBuffer(repo, ["cat-file", "--batch-check"], {
-    input: names2.map((n) => `${n}
-`).join("")
+    input: encodeBytes(names2.map((n) => `${n}
+`).join(""))
   });
-  return parseBatchCheck(names2, out.stdout.toString("utf8"));
+  return parseBatchCheck(names2, decodeBytes(out.stdout));
 }
 async function readBlobs(repo, ids) {
   const out = /* @__PURE__ */ new Map();
@@ -7393,6 +7497,7 @@ var init_record_objects = __esm({
   "src/git/record-objects.ts"() {
     "use strict";
     init_errors();
+    init_path_bytes();
     init_batch_check();
     init_ids2();
     init_runner();
@@ -7458,10 +7563,10 @@ function applyDiff(state, files, origin) {
     const blob = isNullId(e.dstId) ? null : e.dstId;
     switch (e.status) {
       case "D":
-        next.set(e.path, { origins: [], blob: null });
+        next.set(e.path, { origins: [], blob: null, writer: origin });
         break;
       case "A":
-        next.set(e.path, { origins: applyHunks([], hunks, origin), blob });
+        next.set(e.path, { origins: applyHunks([], hunks, origin), blob, writer: origin });
         break;
       case "T":
         next.set(e.path, {
@@ -7470,16 +7575,22 @@ function applyDiff(state, files, origin) {
             hunks.filter((h) => h.oldCount === 0),
             origin
           ),
-          blob
+          blob,
+          writer: origin
         });
         break;
       case "R":
       case "C":
-        next.set(e.path, { origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin), blob });
-        if (e.status === "R" && e.oldPath !== null) next.set(e.oldPath, { origins: [], blob: null });
+        next.set(e.path, {
+          origins: applyHunks(old(e.oldPath ?? e.path), hunks, origin),
+          blob,
+          writer: origin
+        });
+        if (e.status === "R" && e.oldPath !== null)
+          next.set(e.oldPath, { origins: [], blob: null, writer: origin });
         break;
       default:
-        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob });
+        next.set(e.path, { origins: applyHunks(old(e.path), hunks, origin), blob, writer: origin });
     }
   }
   return next;
@@ -7638,8 +7749,8 @@ function blobOf(f) {
 function versions(r, path2) {
   const out = [];
   for (const it of [...r.chain.iterations].reverse()) {
-    const s = r.states.get(it.iteration)?.get(path2);
-    if (s !== void 0) out.push({ it, lines: s.origins, blob: s.blob });
+    const state = r.states.get(it.iteration)?.get(path2);
+    if (state !== void 0) out.push({ it, state });
   }
   return out;
 }
@@ -7647,14 +7758,15 @@ function blobClaim(node, f, r, brought) {
   const blob = blobOf(f.file);
   let best = null;
   for (const v of versions(r, f.file.entry.path)) {
-    if (v.blob !== blob) continue;
+    if (v.state.blob !== blob) continue;
     const method = brought.has(v.it.after.commit) ? "ancestry" : v.it.after.tree === node.tree ? "tree" : "blob";
     if (best === null || STRENGTH[method] > STRENGTH[best.method])
       best = {
         runId: r.chain.runId,
         method,
         iteration: v.it,
-        origins: f.added.map((n) => v.lines[n - 1] ?? null)
+        origins: f.added.map((n) => v.state.origins[n - 1] ?? null),
+        writer: v.state.writer
       };
   }
   return best;
@@ -7701,7 +7813,8 @@ async function patchIdClaims(repo, links, replays, paths, brought) {
       iteration: match.it,
       origins: f.added.map(
         (_, k) => theirs[k] === void 0 ? null : state?.origins[theirs[k] - 1] ?? null
-      )
+      ),
+      writer: match.it.iteration
     });
   });
 }
@@ -7710,28 +7823,42 @@ async function lineClaims(repo, links, replays, paths) {
   for (const l of links)
     for (const f of l.files) {
       if (f.added.length === 0) continue;
+      const names2 = [f.file.entry.path, ...f.file.entry.oldPath === null ? [] : [f.file.entry.oldPath]];
       for (const r of replays) {
         if (f.claims.some((c) => c.runId === r.chain.runId)) continue;
-        const v = versions(r, f.file.entry.path).find((x) => x.blob !== null);
-        if (v !== void 0 && v.lines.some((o) => o !== null)) open8.push({ l, f, r, v });
+        for (const name2 of names2) {
+          const v = versions(r, name2).find((x) => x.state.blob !== null);
+          if (v === void 0) continue;
+          if (v.state.origins.some((o) => o !== null)) open8.push({ l, f, r, v, name: name2 });
+          break;
+        }
       }
     }
   if (open8.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
   for (const o of open8)
     pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
-  const openPaths = [...new Set(open8.map((o) => o.f.file.entry.path))].filter((p) => paths.includes(p));
+  const asked = open8.flatMap((o) => [o.f.file.entry.path, o.name]);
+  const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
-  for (const { l, f, r, v } of open8) {
+  for (const { l, f, r, v, name: name2 } of open8) {
     const path2 = f.file.entry.path;
     const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
-      (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === path2
+      (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
     );
-    const carried = change === void 0 ? v.lines : applyHunks(v.lines, change.hunks, null);
+    if (change === void 0 && name2 !== path2) continue;
+    const lines = v.state.origins;
+    const carried = change === void 0 ? lines : applyHunks(lines, change.hunks, null);
     const origins = f.added.map((n) => carried[n - 1] ?? null);
     if (origins.some((o) => o !== null))
-      f.claims.push({ runId: r.chain.runId, method: "lines", iteration: v.it, origins });
+      f.claims.push({
+        runId: r.chain.runId,
+        method: "lines",
+        iteration: v.it,
+        origins,
+        writer: v.state.writer
+      });
   }
 }
 var STRENGTH, MAX_PATHSPECS;
@@ -7795,7 +7922,7 @@ async function computeAnchors(src, repo, revs, opts = {}) {
   });
 }
 async function anchorRange(src, repo, range, opts = {}) {
-  const m = /^(.+?)\.\.(?!\.)(.+)$/.exec(range);
+  const m = range.includes("...") ? null : /^(.+?)\.\.(.+)$/.exec(range);
   if (m === null)
     throw new InvalidArgumentError(`${JSON.stringify(range)} is not a range; give A..B (two revisions)`, {
       details: { range }
@@ -7823,7 +7950,7 @@ function anchorFile(f) {
   for (const claim2 of f.claims) {
     const counts = /* @__PURE__ */ new Map();
     for (const o of claim2.origins) if (o !== null) counts.set(o, (counts.get(o) ?? 0) + 1);
-    if (counts.size === 0) counts.set(claim2.iteration.iteration, 0);
+    if (counts.size === 0) counts.set(claim2.writer ?? claim2.iteration.iteration, 0);
     for (const [iteration, lines] of [...counts].sort(([a], [b]) => a - b))
       origins.push({ runId: claim2.runId, iteration, lines });
   }
@@ -8038,7 +8165,7 @@ var init_memory = __esm({
 
 // src/git/unified-diff.ts
 import { createHash as createHash2 } from "node:crypto";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 async function unifiedDiff(repo, from, to) {
   const trees = await resolveDiffTrees(repo, from, to);
   return (await runGitBuffer(repo, [...PATCH_ARGS, trees.from, trees.to])).stdout.toString("utf8");
@@ -8051,7 +8178,7 @@ async function writeUnifiedDiffToFile(repo, from, to, file) {
   return writeTreeDiffToFile(repo, await resolveDiffTrees(repo, from, to), file);
 }
 async function writeTreeDiffToFile(repo, trees, file, limit = {}) {
-  const path2 = resolve5(file);
+  const path2 = resolve6(file);
   const bytes = await replaceFileAtomic(
     path2,
     (temp) => runGitToFile(repo, [...PATCH_ARGS, trees.from, trees.to], temp, limit)
@@ -8202,7 +8329,7 @@ var init_random_id = __esm({
 
 // src/store/gate-store.ts
 import { readdir as readdir4 } from "node:fs/promises";
-import { join as join12, resolve as resolve6 } from "node:path";
+import { join as join12, resolve as resolve7 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
   if (!parsed.success) {
@@ -8233,7 +8360,7 @@ var init_gate_store = __esm({
       home;
       lockTimeoutMs;
       constructor(home, options = {}) {
-        this.home = resolve6(home);
+        this.home = resolve7(home);
         this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
       }
       runDir(runId) {
@@ -8246,12 +8373,14 @@ var init_gate_store = __esm({
        * Stores a new local attempt: the next attempt number for its iteration and name (after every
        * attempt known here, fetched ones included) and a fresh id. Returns what was stored. `place`,
        * when given, runs under the lock once the attempt number is known (to move the attempt's log
-       * to its numbered name) and returns the verdict to store.
+       * to its numbered name) and returns the verdict to store. `used`, when given, says the highest
+       * attempt number something else already holds (a log whose verdict file no longer loads): the
+       * new attempt comes after it too.
        */
-      async append(result, place) {
+      async append(result, place, used) {
         return this.withRunLock(result.runId, async () => {
           const { results } = await this.list(result.runId);
-          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), 0);
+          const attempt = 1 + results.filter((r) => r.iteration === result.iteration && r.name === result.name).reduce((max, r) => Math.max(max, r.attempt), used === void 0 ? 0 : await used());
           const placed = place === void 0 ? result : await place(attempt);
           const stored = validate2({ ...placed, id: newGateId(), attempt });
           await writeJsonAtomic(this.path(stored.runId, stored.id), stored);
@@ -8318,8 +8447,8 @@ var init_gate_store = __esm({
 });
 
 // src/gates/attest.ts
-import { readFile as readFile6, stat as stat5 } from "node:fs/promises";
-import { resolve as resolve7 } from "node:path";
+import { readFile as readFile6, stat as stat6 } from "node:fs/promises";
+import { resolve as resolve8 } from "node:path";
 function attestSources(snapshotter) {
   return {
     snapshotter,
@@ -8383,7 +8512,7 @@ async function setAsideOf(src, runId, snapshots) {
 }
 async function writeStatement(src, runId, file, opts = {}) {
   const statement = await buildStatement(src, runId, opts);
-  const path2 = resolve7(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve8(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: statement.subject.length };
 }
@@ -8435,12 +8564,16 @@ function predicateOf(verdicts) {
   return { result, configuration: verdicts.map(configurationOf), passedTests, warnedTests, failedTests };
 }
 async function verifyStatement(src, file, cwd = process.cwd()) {
-  const path2 = resolve7(cwd, file);
-  const size = await stat5(path2).then(
+  const path2 = resolve8(cwd, file);
+  const size = await stat6(path2).then(
     (s) => s.isFile() ? s.size : -1,
     () => -1
   );
-  if (size < 0 || size > MAX_STATEMENT_BYTES)
+  if (size < 0)
+    throw new PathNotFoundError(`${path2} is not a readable file; give the file "attest -o" wrote`, {
+      details: { file: path2 }
+    });
+  if (size > MAX_STATEMENT_BYTES)
     throw new InvalidArgumentError(
       `${path2} is not a readable file of at most ${MAX_STATEMENT_BYTES} bytes; give the file "attest -o" wrote`,
       { details: { file: path2 } }
@@ -8600,7 +8733,7 @@ var init_attest = __esm({
 });
 
 // src/provenance/attest-commit.ts
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function writeCommitStatement(src, repo, rev, file, opts = {}) {
   const commit = await resolveRevision(repo, rev, "commit");
   const node = (await readCommitNodes(repo, [commit])).get(commit);
@@ -8616,7 +8749,7 @@ async function writeCommitStatement(src, repo, rev, file, opts = {}) {
     ...opts.env === void 0 ? {} : { env: opts.env }
   });
   statement.subject = [{ name: `commit/${commit}`, digest: { gitCommit: commit } }];
-  const path2 = resolve8(opts.cwd ?? process.cwd(), file);
+  const path2 = resolve9(opts.cwd ?? process.cwd(), file);
   await writeJsonAtomic(path2, statement);
   return { file: path2, subjects: 1, runId: match.snapshot.runId, iteration: match.iteration };
 }
@@ -8633,7 +8766,7 @@ var init_attest_commit = __esm({
 });
 
 // src/provenance/anchor-store.ts
-import { join as join13, resolve as resolve9 } from "node:path";
+import { join as join13, resolve as resolve10 } from "node:path";
 var AnchorStore;
 var init_anchor_store = __esm({
   "src/provenance/anchor-store.ts"() {
@@ -8646,7 +8779,7 @@ var init_anchor_store = __esm({
     AnchorStore = class {
       dir;
       constructor(home) {
-        this.dir = join13(resolve9(home), "anchors");
+        this.dir = join13(resolve10(home), "anchors");
       }
       path(commit) {
         if (!OBJECT_ID_PATTERN.test(commit))
@@ -8760,10 +8893,12 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
+import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join14 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const path2 = treePath(repo.topLevel, givenPath) ?? notInRepository(givenPath, repo.topLevel);
+  const named = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
+  const path2 = treePath(repo.topLevel, named) ?? notInRepository(givenPath, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2);
   const [commit, file] = await batchCheck(repo, [
@@ -8778,9 +8913,9 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
       { details: { path: path2, rev } }
     );
   const started = early ?? blameAndRuns(src, repo, rev, path2, opts);
-  const { lines, text } = await started.blaming;
+  const { lines, text, renames } = await started.blaming;
   const blamed = [...new Set(lines.map((l) => l.commit))];
-  const names2 = new Set(lines.map((l) => l.filename));
+  const names2 = /* @__PURE__ */ new Set([...lines.map((l) => l.filename), ...renames.values()]);
   const touching = /* @__PURE__ */ new Set([path2, ...names2]);
   const { chains, nodes } = touching.size === 1 ? await started.chains : await readChains(repo, await candidateSnapshots(src, opts.runIds, touching), blamed);
   const touched = chains.filter((c) => [...names2].some((n) => c.paths.has(n)));
@@ -8789,7 +8924,7 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   let shortcut = opts.shortcut === false ? /* @__PURE__ */ new Map() : ancestryShortcut(path2, names2, touched, blamed, text);
   if (shortcut.size > 0 && !["unspecified", "set"].includes(await started.attribute())) shortcut = /* @__PURE__ */ new Map();
   const rest = blamed.filter((c) => !shortcut.has(c));
-  const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched);
+  const links = touched.length === 0 || rest.length === 0 ? /* @__PURE__ */ new Map() : await linkBlamed(repo, lines, rest, nodes, touched, renames);
   const byRun = new Map(chains.map((c) => [c.runId, c]));
   const quick = new Map([...shortcut].map(([c, it]) => [c, { it, iteration: it.iteration, others: [] }]));
   const origins = lines.map(
@@ -8858,7 +8993,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve23) => wake = resolve23);
+          else await new Promise((resolve24) => wake = resolve24);
         }
       }
     }
@@ -8907,14 +9042,15 @@ function notInRepository(path2, topLevel) {
     { details: { path: path2 } }
   );
 }
-async function linkBlamed(repo, lines, commits, nodes, chains) {
+async function linkBlamed(repo, lines, commits, nodes, chains, renames) {
   const fileOf = new Map(lines.map((l) => [l.commit, l.filename]));
   const list5 = commits.map((c) => nodes.get(c));
+  const paths = [.../* @__PURE__ */ new Set([...fileOf.values(), ...commits.flatMap((c) => renames.get(c) ?? [])])];
   const links = await linkCommits(
     repo,
     list5,
     chains,
-    { paths: [...new Set(fileOf.values())], keep: (commit, p) => fileOf.get(commit) === p },
+    { paths, keep: (commit, p) => fileOf.get(commit) === p },
     nodes
   );
   return new Map(
@@ -8956,6 +9092,7 @@ var init_trace = __esm({
     "use strict";
     init_ids();
     init_errors();
+    init_inside();
     init_provenance();
     init_record_objects();
     init_refs();
@@ -9219,7 +9356,7 @@ async function verifyAttestation(ctx, file, github) {
     ...github ? { workflowCommands: errorAnnotations(checks) } : {},
     human: (colour) => {
       const rows = report3.checks.map((c) => [
-        c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+        c.ok ? paintCell("ok", "green", colour) : paintCell("FAIL", "red", colour),
         printable(c.check),
         printable(c.detail)
       ]);
@@ -9372,7 +9509,7 @@ var init_run_verify = __esm({
           ...ci.mode === "github" ? { workflowCommands: errorAnnotations(report3.checks) } : {},
           human: (colour) => {
             const rows = report3.checks.map((c) => [
-              c.ok ? paint("ok", "green", colour) : paint("FAIL", "red", colour),
+              c.ok ? paintCell("ok", "green", colour) : paintCell("FAIL", "red", colour),
               c.snapshotId ?? "-",
               c.check,
               c.detail
@@ -9419,6 +9556,8 @@ var init_run_snapshots = __esm({
 });
 
 // src/gates/attempt.ts
+import { readdir as readdir5 } from "node:fs/promises";
+import { dirname as dirname6 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
   assertSafeId(opts.name, "gate name");
@@ -9448,18 +9587,26 @@ function logDir(snapshotter, snapshot) {
   return iterationArtifactsDir(snapshotter.options.artifactsDir, snapshot.runId, snapshot.iteration);
 }
 async function appendWithLog(ctx, result, sink) {
-  return ctx.store.append(result, async (attempt) => {
-    if (sink === null || result.log === null) return result;
-    const path2 = gateLogPath(
-      ctx.snapshotter.options.artifactsDir,
-      result.runId,
-      result.iteration,
-      result.name,
-      attempt
-    );
-    await sink.moveTo(path2);
-    return { ...result, log: { ...result.log, path: path2 } };
-  });
+  const logPath = (attempt) => gateLogPath(ctx.snapshotter.options.artifactsDir, result.runId, result.iteration, result.name, attempt);
+  return ctx.store.append(
+    result,
+    async (attempt) => {
+      if (sink === null || result.log === null) return result;
+      const path2 = logPath(attempt);
+      await sink.moveTo(path2);
+      return { ...result, log: { ...result.log, path: path2 } };
+    },
+    // A log outlives a verdict file that was damaged: its attempt number stays taken.
+    () => highestLoggedAttempt(dirname6(logPath(1)), result.name)
+  );
+}
+async function highestLoggedAttempt(dir, name2) {
+  const prefix = `gate-${name2}-`;
+  const names2 = await readdir5(dir).catch(() => []);
+  return names2.reduce((max, file) => {
+    const n = file.startsWith(prefix) && file.endsWith(".log") ? file.slice(prefix.length, -".log".length) : "";
+    return /^[1-9]\d{0,15}$/.test(n) ? Math.max(max, Number(n)) : max;
+  }, 0);
 }
 function judged(snapshot, treeId, name2) {
   return { runId: snapshot.runId, iteration: snapshot.iteration, name: name2, treeId, afterSha: snapshot.afterSha };
@@ -11553,23 +11700,39 @@ var init_junit = __esm({
 
 // src/gates/junit-files.ts
 import { createReadStream } from "node:fs";
-import { stat as stat6 } from "node:fs/promises";
-import { resolve as resolve10 } from "node:path";
-async function readJunitFiles(files, cwd, notBefore) {
+import { stat as stat7 } from "node:fs/promises";
+import { resolve as resolve11 } from "node:path";
+function versionOf(info) {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+async function reportVersions(files, cwd) {
+  const out = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    const path2 = resolve11(cwd, file);
+    const info = await stat7(path2, { bigint: true }).catch(() => null);
+    if (info?.isFile() === true) out.set(path2, versionOf(info));
+  }
+  return out;
+}
+async function readJunitFiles(files, cwd, notBefore, earlier = /* @__PURE__ */ new Map()) {
   const { addCounts: addCounts2, emptyCounts: emptyCounts2, JunitCounter: JunitCounter2, JunitParseError: JunitParseError2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
   let counts = emptyCounts2();
+  const read = /* @__PURE__ */ new Set();
   for (const file of files) {
     const shown = JSON.stringify(file);
-    const path2 = resolve10(cwd, file);
-    const info = await stat6(path2).catch((e) => e);
+    const path2 = resolve11(cwd, file);
+    const info = await stat7(path2, { bigint: true }).catch((e) => e);
     if (info instanceof Error) {
       return {
         problem: info.code === "ENOENT" ? `${shown} was not written` : `${shown} cannot be read (${info.code ?? info.message})`
       };
     }
     if (!info.isFile()) return { problem: `${shown} is not a file` };
-    if (notBefore !== null && info.mtimeMs < notBefore - MTIME_SLACK_MS)
-      return { problem: `${shown} is older than this run (left by an earlier one?)` };
+    const stale = notBefore !== null && Number(info.mtimeMs) < notBefore - MTIME_SLACK_MS || earlier.get(path2) === versionOf(info);
+    if (stale) return { problem: `${shown} is older than this run (left by an earlier one?)` };
+    const identity = `${info.dev}:${info.ino}`;
+    if (read.has(identity)) continue;
+    read.add(identity);
     if (info.size > MAX_JUNIT_BYTES)
       return { problem: `${shown} is ${info.size} bytes, more than ${MAX_JUNIT_BYTES}` };
     const counter = new JunitCounter2();
@@ -11598,14 +11761,14 @@ var init_junit_files = __esm({
 // src/gates/log.ts
 import { createHash as createHash4 } from "node:crypto";
 import { createReadStream as createReadStream2, createWriteStream as createWriteStream2 } from "node:fs";
-import { mkdir as mkdir4, open as open4, rename as rename3, rm as rm7 } from "node:fs/promises";
-import { dirname as dirname5, join as join14 } from "node:path";
+import { lstat as lstat4, mkdir as mkdir4, open as open4, rename as rename3, rm as rm7 } from "node:fs/promises";
+import { dirname as dirname7, join as join15 } from "node:path";
 import { Transform as Transform2 } from "node:stream";
 import { pipeline as pipeline2 } from "node:stream/promises";
 async function openLogSink(dir, name2) {
   await mkdir4(dir, { recursive: true });
   await sweepTempFiles(dir);
-  const temp = join14(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
+  const temp = join15(dir, `.gate-${name2}.${process.pid}.${randomHex(6)}.tmp`);
   const hash = createHash4("sha256");
   let bytes = 0;
   const counter = new Transform2({
@@ -11633,7 +11796,15 @@ async function openLogSink(dir, name2) {
       await rm7(temp, { force: true });
     },
     async moveTo(path2) {
-      await mkdir4(dirname5(path2), { recursive: true });
+      await mkdir4(dirname7(path2), { recursive: true });
+      if (await lstat4(path2).then(
+        () => true,
+        () => false
+      ))
+        throw new ConcurrentUpdateError(
+          `a gate log is already at ${path2}; it is never replaced. Move it away if it is not an attempt's log, then run the gate again`,
+          { details: { path: path2 } }
+        );
       await rename3(temp, path2).catch((cause) => {
         throw writeFailed(path2, cause);
       });
@@ -11743,7 +11914,7 @@ var init_verdict = __esm({
 });
 
 // src/gates/record.ts
-import { stat as stat7 } from "node:fs/promises";
+import { stat as stat8 } from "node:fs/promises";
 async function recordGate(ctx, workspace, opts) {
   checkOptions(opts);
   const snapshot = await findIteration(ctx.snapshotter, opts.runId, opts.iteration);
@@ -11765,7 +11936,7 @@ async function recordGate(ctx, workspace, opts) {
   let sink = null;
   let log = null;
   if (opts.logFile !== void 0) {
-    const info = await stat7(opts.logFile).catch(() => null);
+    const info = await stat8(opts.logFile).catch(() => null);
     if (info === null || !info.isFile())
       throw new PathNotFoundError(`--log ${JSON.stringify(opts.logFile)} is not a file`, {
         details: { path: opts.logFile }
@@ -11804,6 +11975,43 @@ var init_record = __esm({
     init_junit_files();
     init_log();
     init_verdict();
+  }
+});
+
+// src/git/parsers/ls-files-tagged.ts
+function parseCandidateListing(text) {
+  const out = { untracked: [], modified: [], nestedRepos: [] };
+  const seenModified = /* @__PURE__ */ new Set();
+  for (const record3 of splitNul(text)) {
+    const tag = record3.slice(0, 2);
+    const path2 = record3.slice(2);
+    if (path2 === "") throw unparseable("ls-files -t", "record without a path", record3);
+    if (tag === "? ") {
+      if (path2.endsWith("/")) out.nestedRepos.push(path2.slice(0, -1));
+      else out.untracked.push(path2);
+    } else if (tag === "C " || tag === "R ") {
+      if (!seenModified.has(path2)) out.modified.push(path2);
+      seenModified.add(path2);
+    } else {
+      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record3);
+    }
+  }
+  return out;
+}
+function parseAssumedUnchanged(text) {
+  const out = [];
+  for (const record3 of splitNul(text)) {
+    const tag = record3.slice(0, 2);
+    if (!/^[A-Za-z?] $/.test(tag) || record3.length < 3)
+      throw unparseable("ls-files -v", `unexpected tag ${JSON.stringify(tag)}`, record3);
+    if (tag[0] !== tag[0].toUpperCase()) out.push(record3.slice(2));
+  }
+  return out;
+}
+var init_ls_files_tagged = __esm({
+  "src/git/parsers/ls-files-tagged.ts"() {
+    "use strict";
+    init_nul_records();
   }
 });
 
@@ -11931,9 +12139,9 @@ var init_status = __esm({
 
 // src/git/state.ts
 import { access, readFile as readFile7 } from "node:fs/promises";
-import { join as join15, sep as sep5 } from "node:path";
-async function getRepoState(repo, ignore = []) {
-  const [report3, operation] = await Promise.all([readStatus(repo), detectOperation(repo.gitDir)]);
+import { join as join16, sep as sep5 } from "node:path";
+async function getRepoState(repo, ignore = [], untracked = "normal") {
+  const [report3, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
   const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
   return {
     topLevel: repo.topLevel,
@@ -11968,14 +12176,17 @@ function hasChangesOutside(entries, excludes) {
   const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
   return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
 }
-async function readStatus(opts) {
+async function listAssumedUnchanged(repo) {
+  return parseAssumedUnchanged(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v"])).stdout));
+}
+async function readStatus(opts, untracked = "normal") {
   const args = [
     "--no-optional-locks",
     "status",
     "--porcelain=v2",
     "-z",
     "--branch",
-    "--untracked-files=normal",
+    `--untracked-files=${untracked}`,
     "--ignore-submodules=dirty"
   ];
   return parseStatusV2((await runGitBuffer(opts, args)).stdout);
@@ -11990,7 +12201,7 @@ async function detectOperation(gitDir) {
     "REVERT_HEAD",
     "BISECT_LOG"
   ];
-  const found = await Promise.all(names2.map((n) => exists(join15(gitDir, n))));
+  const found = await Promise.all(names2.map((n) => exists(join16(gitDir, n))));
   const has = (n) => found[names2.indexOf(n)] === true;
   if (has("rebase-apply/applying")) return "am";
   if (has("rebase-merge") || has("rebase-apply")) return "rebase";
@@ -12004,7 +12215,7 @@ async function detectOperation(gitDir) {
 async function sequencerOperation(gitDir) {
   let todo;
   try {
-    todo = await readFile7(join15(gitDir, "sequencer", "todo"), "utf8");
+    todo = await readFile7(join16(gitDir, "sequencer", "todo"), "utf8");
   } catch {
     return null;
   }
@@ -12023,6 +12234,8 @@ async function exists(path2) {
 var init_state = __esm({
   "src/git/state.ts"() {
     "use strict";
+    init_path_bytes();
+    init_ls_files_tagged();
     init_ls_files_unmerged();
     init_status();
     init_refs();
@@ -12040,7 +12253,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve23) => {
+  return new Promise((resolve24) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -12095,8 +12308,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve23(notStarted(spawnError, started));
-      resolve23({
+      if (spawnError !== null) return resolve24(notStarted(spawnError, started));
+      resolve24({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -12165,8 +12378,8 @@ var init_user_command = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { readdir as readdir5 } from "node:fs/promises";
-import { join as join16, relative as relative3 } from "node:path";
+import { readdir as readdir6 } from "node:fs/promises";
+import { join as join17, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [
@@ -12188,8 +12401,8 @@ async function workspaceExcludes(topLevel, dirs) {
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir5(dir);
-  return entries.some((name2) => !ours.some((own2) => isInside(join16(dir, name2), own2)));
+  const entries = await readdir6(dir);
+  return entries.some((name2) => !ours.some((own2) => isInside(join17(dir, name2), own2)));
 }
 var init_excludes = __esm({
   "src/snapshotter/excludes.ts"() {
@@ -12219,16 +12432,16 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir5, readdir as readdir6, rm as rm8, stat as stat8 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { mkdir as mkdir5, readdir as readdir7, rm as rm8, stat as stat9 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
-  const base = join17(root, randomHex(8));
+  const base = join18(root, randomHex(8));
   return withLock(`${base}.lock`, { timeoutMs: 0, purpose: "isolated gate checkout" }, async () => {
     try {
-      const dir = join17(base, "tree");
+      const dir = join18(base, "tree");
       await mkdir5(dir, { recursive: true });
-      await checkoutTreeInto(repo, tree, dir, join17(base, "index"));
+      await checkoutTreeInto(repo, tree, dir, join18(base, "index"));
       return await fn(dir);
     } finally {
       removeTree(base);
@@ -12236,23 +12449,23 @@ async function withIsolatedCheckout(repo, tree, root, fn) {
   });
 }
 async function sweepIsolatedCheckouts(root) {
-  const names2 = await readdir6(root).catch(() => []);
+  const names2 = await readdir7(root).catch(() => []);
   const removed = [];
   for (const name2 of names2) {
     const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
     const base = lockName.slice(0, -".lock".length);
     if (!CHECKOUT_NAME.test(base) || name2 === lockName && names2.includes(base)) continue;
-    const owner = await readOwner(join17(root, lockName));
-    const gone = owner === null ? await olderThan(join17(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
+    const owner = await readOwner(join18(root, lockName));
+    const gone = owner === null ? await olderThan(join18(root, name2), TEMP_SWEEP_AGE_MS) : isProvablyDead(owner);
     if (!gone) continue;
-    removeTree(join17(root, base));
-    await rm8(join17(root, lockName), { force: true });
-    removed.push(join17(root, base));
+    removeTree(join18(root, base));
+    await rm8(join18(root, lockName), { force: true });
+    removed.push(join18(root, base));
   }
   return removed;
 }
 async function olderThan(path2, ageMs) {
-  const info = await stat8(path2).catch(() => null);
+  const info = await stat9(path2).catch(() => null);
   return info !== null && Date.now() - info.mtimeMs >= ageMs;
 }
 function removeTree(path2) {
@@ -12275,7 +12488,7 @@ var init_isolated = __esm({
 
 // src/gates/run.ts
 import { realpath as realpath4, rm as rm9 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, join as join18, resolve as resolve11 } from "node:path";
+import { basename as basename4, dirname as dirname8, isAbsolute as isAbsolute6, join as join19, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function runGate(ctx, workspace, opts, replayOf) {
   checkOptions(opts);
   if (opts.command.length === 0 || opts.command[0] === "")
@@ -12300,6 +12513,7 @@ async function runGate(ctx, workspace, opts, replayOf) {
 async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf) {
   const junit = opts.junit ?? [];
   const observe = async (cwd) => {
+    const earlier = await reportVersions(junit, cwd);
     const startedAt2 = /* @__PURE__ */ new Date();
     const ran2 = await runUserCommand({
       argv: opts.command,
@@ -12312,7 +12526,7 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
       group: true,
       forwardSignals: opts.forwardSignals ?? []
     });
-    const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime());
+    const tests2 = junit.length === 0 ? null : await readJunitFiles(junit, cwd, startedAt2.getTime(), earlier);
     return { startedAt: startedAt2, ran: ran2, tests: tests2 };
   };
   const { startedAt, ran, tests } = opts.isolated === true ? await withIsolatedCheckout(
@@ -12358,14 +12572,17 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
   return appendWithLog(ctx, result, sink);
 }
 async function assertAtAfter(snapshotter, repo, snapshot, junit) {
-  const excludes = [
-    ...await workspaceExcludes(repo.topLevel, snapshotter.options),
-    // The check's own reports, left by an earlier attempt, do not make the workspace dirty.
-    ...junit.filter((f) => !f.startsWith("/") && !f.split("/").includes(".."))
-  ];
-  const state = await getRepoState(repo, excludes);
-  if (state.sha === snapshot.afterSha && !state.isDirty) return;
-  const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : "the workspace has uncommitted changes";
+  const reports = junit.flatMap((f) => {
+    const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute6(path2) ? [] : [path2];
+  });
+  const excludes = [...await workspaceExcludes(repo.topLevel, snapshotter.options), ...reports];
+  const [state, assumed] = await Promise.all([
+    getRepoState(repo, excludes, reports.length > 0 ? "all" : "normal"),
+    listAssumedUnchanged(repo)
+  ]);
+  if (state.sha === snapshot.afterSha && !state.isDirty && assumed.length === 0) return;
+  const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : state.isDirty ? "the workspace has uncommitted changes" : `${assumed.length} file(s) are marked assume-unchanged (${assumed.slice(0, 3).join(", ")}), so git does not compare them with the after tree; clear it with "git update-index --no-assume-unchanged"`;
   throw new GateTreeMismatchError(
     `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
     {
@@ -12381,10 +12598,10 @@ async function assertAtAfter(snapshotter, repo, snapshot, junit) {
 async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
   for (const file of junit) {
-    const path2 = resolve11(root, file);
-    const parent = await realpath4(dirname6(path2)).catch(() => null);
+    const path2 = resolve12(root, file);
+    const parent = await realpath4(dirname8(path2)).catch(() => null);
     if (parent !== null && isInside(root, parent))
-      await rm9(join18(parent, basename3(path2)), { force: true }).catch(() => void 0);
+      await rm9(join19(parent, basename4(path2)), { force: true }).catch(() => void 0);
   }
 }
 var init_run2 = __esm({
@@ -12474,7 +12691,7 @@ var init_replay2 = __esm({
 });
 
 // src/gates/verify.ts
-import { stat as stat9 } from "node:fs/promises";
+import { stat as stat10 } from "node:fs/promises";
 async function verifyGates(input) {
   const checks = input.problems.map((p) => ({
     snapshotId: null,
@@ -12552,7 +12769,7 @@ async function verdictChecks(result, input, repos) {
 async function logHere(result, artifactsDir) {
   const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
   for (const path2 of [result.log?.path, local]) {
-    if (path2 && await stat9(path2).then(
+    if (path2 && await stat10(path2).then(
       (s) => s.isFile(),
       () => false
     ))
@@ -12616,6 +12833,7 @@ var init_gates2 = __esm({
   "src/gates/gates.ts"() {
     "use strict";
     init_gate_rules();
+    init_errors();
     init_gate_store();
     init_paths();
     init_record();
@@ -12684,7 +12902,10 @@ var init_gates2 = __esm({
         else runIds = await this.store.runIds();
         for (const runId of runIds) {
           const { results, problems } = await this.store.list(runId);
-          const snapshots = await this.snapshotter.listByRun(runId);
+          const snapshots = await this.snapshotter.listByRun(runId, { loadable: true }).catch((error2) => {
+            if (error2 instanceof RunNotFoundError) return [];
+            throw error2;
+          });
           checks.push(
             ...await verifyGates({
               runId,
@@ -12704,9 +12925,9 @@ var init_gates2 = __esm({
 });
 
 // src/store/local-paths.ts
-import { stat as stat10 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 async function isA(path2, kind) {
-  return stat10(path2).then(
+  return stat11(path2).then(
     (s) => kind === "file" ? s.isFile() : s.isDirectory(),
     () => false
   );
@@ -12747,7 +12968,7 @@ var init_local_paths = __esm({
 
 // src/git/commit.ts
 import { realpath as realpath5 } from "node:fs/promises";
-import { relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { relative as relative5, resolve as resolve13, sep as sep7 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
@@ -12802,11 +13023,11 @@ async function commitTree(repo, tree, parents, message) {
 async function excludePathspecs(topLevel, excludes) {
   const out = [];
   for (const path2 of excludes) {
-    const abs = resolve12(topLevel, path2);
+    const abs = resolve13(topLevel, path2);
     const real = await realpath5(abs).catch(() => abs);
     const inside = [abs, real].find((p) => isInside(topLevel, p));
     if (inside === void 0) continue;
-    const rel = relative4(topLevel, inside).split(sep6).join("/");
+    const rel = relative5(topLevel, inside).split(sep7).join("/");
     if (rel === "")
       throw new InvalidArgumentError(`exclude ${path2} is the whole workspace; nothing would be snapshotted`, {
         details: { exclude: path2 }
@@ -12835,10 +13056,10 @@ var init_commit = __esm({
 // src/git/apply-check.ts
 import { mkdtemp as mkdtemp2, rm as rm10 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 async function treeAfterApplying(repo, base, patchFile) {
-  const dir = await mkdtemp2(join19(tmpdir2(), "agentgate-apply-"));
-  const scratch = { ...repo, indexFile: join19(dir, "index") };
+  const dir = await mkdtemp2(join20(tmpdir2(), "agentgate-apply-"));
+  const scratch = { ...repo, indexFile: join20(dir, "index") };
   try {
     await runGit(scratch, ["read-tree", `${base}^{tree}`]);
     await runGit(scratch, ["apply", "--cached", "--binary", "--whitespace=nowarn", patchFile]);
@@ -12929,7 +13150,7 @@ var init_commit_info = __esm({
 });
 
 // src/snapshotter/verify.ts
-import { stat as stat11 } from "node:fs/promises";
+import { stat as stat12 } from "node:fs/promises";
 async function verifySnapshot(snapshot, run, git) {
   const checks = [];
   const add = (check, ok, detail) => checks.push({ check, ok, detail });
@@ -12976,7 +13197,7 @@ async function artifactCheck(snapshot, add) {
     add("patch-artifact", ok2, ok2 ? "no change, no artifact" : "changed snapshot has no patch artifact");
     return ok2;
   }
-  const exists4 = await stat11(snapshot.patchPath).then(
+  const exists4 = await stat12(snapshot.patchPath).then(
     (s) => s.isFile(),
     () => false
   );
@@ -13182,10 +13403,10 @@ var init_verify2 = __esm({
 });
 
 // src/git/repo-lock.ts
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 async function withRepoLock(repo, timeoutMs, fn) {
   return withLock(
-    join20(repo.gitDir, "agentgate.lock"),
+    join21(repo.gitDir, "agentgate.lock"),
     { timeoutMs, purpose: `snapshot ${repo.topLevel}` },
     async (lock) => {
       if (lock.recovered)
@@ -13199,7 +13420,7 @@ async function withRepoLock(repo, timeoutMs, fn) {
   );
 }
 async function recoverIndexLock(repo, timeoutMs) {
-  const path2 = join20(repo.gitDir, "index.lock");
+  const path2 = join21(repo.gitDir, "index.lock");
   const found = await removeAbandonedLock(path2, { workTree: repo.topLevel, gitDir: repo.gitDir }, timeoutMs);
   if (found !== "held") return;
   throw new IndexLockedError(
@@ -13395,7 +13616,7 @@ var init_before = __esm({
 });
 
 // src/snapshotter/after.ts
-import { dirname as dirname7 } from "node:path";
+import { dirname as dirname9 } from "node:path";
 async function captureAfterState(core, workspace, before2, opts, agent) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
@@ -13411,7 +13632,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   if (recovered) {
     await core.store.linkUnlinked(runId, repo.topLevel, opts.iteration);
     await core.store.sweepTempFiles();
-    await sweepTempFiles(dirname7(patchPath(core.options.artifactsDir, runId, opts.iteration)));
+    await sweepTempFiles(dirname9(patchPath(core.options.artifactsDir, runId, opts.iteration)));
   }
   const head = await getRepoHead(repo);
   const start = await startOf(core, repo, runId, opts.iteration, before2, opts.beforeSha, head);
@@ -13642,11 +13863,11 @@ var init_iterate = __esm({
 });
 
 // src/snapshotter/received-artifact.ts
-import { stat as stat12 } from "node:fs/promises";
+import { stat as stat13 } from "node:fs/promises";
 async function buildReceivedArtifact(core, snapshot) {
   const path2 = snapshot.patchPath;
   if (path2 === null || snapshot.recordedWorkspace === void 0) return false;
-  if ((await stat12(path2).catch(() => null))?.isFile() === true) return true;
+  if ((await stat13(path2).catch(() => null))?.isFile() === true) return true;
   try {
     const repo = await openRepo(snapshot.workspace, core.gitOptions());
     await assertNoLinkInside(repo.topLevel, path2);
@@ -13676,14 +13897,14 @@ var init_received_artifact = __esm({
 import { createReadStream as createReadStream3 } from "node:fs";
 import { readFile as readFile8 } from "node:fs/promises";
 import { Readable } from "node:stream";
-async function getSnapshot(core, idOrSha) {
+async function getSnapshot(core, idOrSha, opts = {}) {
   assertSafeId(idOrSha, "snapshot id");
   const direct = await core.store.load(idOrSha);
   if (direct) return core.withLocalPaths(direct);
   const matches = await core.store.findByPrefix(idOrSha);
   if (matches.length === 1) return core.withLocalPaths(matches[0]);
   const makers = matches.filter((m) => m.beforeSha !== m.afterSha);
-  if (makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
+  if (!opts.exact && makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
     return core.withLocalPaths(makers[0]);
   if (matches.length > 1) {
     throw new AmbiguousIdError(
@@ -13698,10 +13919,10 @@ async function getSnapshot(core, idOrSha) {
     { details: { id: idOrSha.slice(0, 200) } }
   );
 }
-async function listByRun(core, runId) {
-  const snapshots = await Promise.all(
-    (await core.store.loadByRun(assertSafeId(runId, "run id"))).map((s) => core.withLocalPaths(s))
-  );
+async function listByRun(core, runId, opts = {}) {
+  const id2 = assertSafeId(runId, "run id");
+  const stored = opts.loadable ? (await core.store.inspectRun(id2)).snapshots : await core.store.loadByRun(id2);
+  const snapshots = await Promise.all(stored.map((s) => core.withLocalPaths(s)));
   for (const snapshot of snapshots) await buildReceivedArtifact(core, snapshot);
   return snapshots;
 }
@@ -13770,7 +13991,12 @@ async function verify(core, target) {
     const listed = await core.store.list();
     snapshots = listed.snapshots;
     const runs4 = await core.store.listRuns();
-    checks.push(...[...listed.problems, ...runs4.problems].map((p) => storeFileCheck(p, null)));
+    const linked = await Promise.all(
+      runs4.runs.map(async (r) => (await core.store.inspectRun(r.runId)).problems)
+    );
+    const problems = [...listed.problems, ...runs4.problems, ...linked.flat()];
+    const once2 = [...new Map(problems.map((p) => [p.message, p])).values()];
+    checks.push(...once2.map((p) => storeFileCheck(p, null)));
   }
   if (snapshots.length === 0 && checks.length === 0) {
     const what = "id" in target ? `snapshot ${target.id}` : "runId" in target ? `run ${target.runId}` : `the home ${core.store.home}`;
@@ -13813,7 +14039,7 @@ var init_verify_store = __esm({
 // src/git/cherry-pick.ts
 import { mkdtemp as mkdtemp3, readFile as readFile9, rm as rm11, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { basename as basename4, join as join21 } from "node:path";
+import { basename as basename5, join as join22 } from "node:path";
 async function cherryPick3(repo, rev, opts = {}) {
   const onto = opts.onto?.replace(/^refs\/heads\//, "");
   const ontoRef = onto === void 0 ? null : await branchRef(repo, onto);
@@ -13843,7 +14069,7 @@ async function pickInWorkspace(repo, source, ignore) {
       { details: { workspace: repo.topLevel } }
     );
   }
-  const origHead = join21(repo.gitDir, "ORIG_HEAD");
+  const origHead = join22(repo.gitDir, "ORIG_HEAD");
   const savedOrigHead = await readFile9(origHead).catch(() => null);
   const abort = async () => {
     await runGit(pickOptions(repo), ["cherry-pick", "--abort"]);
@@ -13864,7 +14090,7 @@ async function pickInWorkspace(repo, source, ignore) {
 async function pickInWorktree(repo, source, ontoRef) {
   const old = await resolveRevision(repo, ontoRef);
   await assertNotCheckedOut(repo, ontoRef, "cherry-pick there instead");
-  const dir = await mkdtemp3(join21(tmpdir3(), "agentgate-pick-"));
+  const dir = await mkdtemp3(join22(tmpdir3(), "agentgate-pick-"));
   if (isInside(repo.topLevel, dir)) {
     await rm11(dir, { recursive: true, force: true });
     throw new InvalidArgumentError(
@@ -13872,7 +14098,7 @@ async function pickInWorktree(repo, source, ontoRef) {
       { details: { tmpdir: dir } }
     );
   }
-  const path2 = join21(dir, basename4(dir));
+  const path2 = join22(dir, basename5(dir));
   let failure3 = null;
   try {
     await runGit(repo, ["worktree", "add", "--detach", "--quiet", path2, old]);
@@ -13942,7 +14168,7 @@ async function assertRestored(repo, sha) {
 }
 async function removeWorktree(repo, dir, path2, quiet) {
   try {
-    const admin = join21(await commonDir(repo.gitDir), "worktrees", basename4(path2));
+    const admin = join22(await commonDir(repo.gitDir), "worktrees", basename5(path2));
     await runGit(repo, ["worktree", "remove", "--force", "--force", path2]).catch(() => void 0);
     await rm11(dir, { recursive: true, force: true });
     await rm11(admin, { recursive: true, force: true });
@@ -13973,9 +14199,9 @@ var init_cherry_pick = __esm({
 
 // src/snapshotter/maintenance.ts
 import { rm as rm12, rmdir } from "node:fs/promises";
-import { dirname as dirname8 } from "node:path";
+import { dirname as dirname10 } from "node:path";
 async function deleteSnapshot(core, idOrSha) {
-  const id2 = await core.getSnapshot(idOrSha).then(
+  const id2 = await core.getSnapshot(idOrSha, { exact: true }).then(
     (snapshot) => snapshot.id,
     (error2) => {
       if (error2 instanceof StoreCorruptError || error2 instanceof SnapshotNotFoundError && SafeId.safeParse(idOrSha).success)
@@ -13993,7 +14219,7 @@ async function removeArtifact(core, snapshot) {
   if (local.patchPath === null || local.patchSha256 === null) return;
   if (await sha256File(local.patchPath).catch(() => null) !== local.patchSha256) return;
   await rm12(local.patchPath, { force: true });
-  await rmdir(dirname8(local.patchPath)).catch(() => void 0);
+  await rmdir(dirname10(local.patchPath)).catch(() => void 0);
 }
 async function cherryPick4(core, idOrSha, onto) {
   const snapshot = await core.getSnapshot(idOrSha);
@@ -14087,12 +14313,15 @@ var init_snapshotter = __esm({
         return iterate2(this, workspace, opts);
       }
       /** One snapshot by id, or by a full or abbreviated after SHA when that is unambiguous. */
-      getSnapshot(idOrSha) {
-        return getSnapshot(this, idOrSha);
+      getSnapshot(idOrSha, opts = {}) {
+        return getSnapshot(this, idOrSha, opts);
       }
-      /** The run's snapshots, ordered by iteration, with this machine's paths. */
-      listByRun(runId) {
-        return listByRun(this, runId);
+      /**
+       * The run's snapshots, ordered by iteration, with this machine's paths. STORE_CORRUPT when a
+       * linked file is missing or does not load; with `loadable`, such a snapshot is left out.
+       */
+      listByRun(runId, opts = {}) {
+        return listByRun(this, runId, opts);
       }
       /**
        * The snapshot's patch: the artifact when it is intact, else regenerated from git. Writes it to
@@ -14145,10 +14374,10 @@ var init_snapshotter = __esm({
 // src/demo/demo.ts
 import { mkdtemp as mkdtemp4, rename as rename4, rm as rm13, writeFile as writeFile3, mkdir as mkdir6 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname9, join as join22 } from "node:path";
+import { dirname as dirname11, join as join23 } from "node:path";
 import { Writable } from "node:stream";
 async function runDemo(opts = {}) {
-  const root = await mkdtemp4(join22(tmpdir4(), "agentgate-demo-"));
+  const root = await mkdtemp4(join23(tmpdir4(), "agentgate-demo-"));
   try {
     return { ...await demoIn(root), kept: opts.keep === true };
   } finally {
@@ -14156,14 +14385,14 @@ async function runDemo(opts = {}) {
   }
 }
 async function demoIn(root) {
-  const workspace = join22(root, "workspace");
-  const home = join22(root, "home");
+  const workspace = join23(root, "workspace");
+  const home = join23(root, "home");
   await put(workspace, "README.md", "# demo\n\nA throwaway workspace.\n");
   await put(workspace, "package.json", '{ "name": "demo", "private": true, "type": "module" }\n');
   await put(workspace, "NOTES.txt", "uncommitted notes from before the run\n");
   const snapshotter = new Snapshotter({
     home,
-    artifactsDir: join22(home, "artifacts"),
+    artifactsDir: join23(home, "artifacts"),
     identity: DEFAULT_IDENTITY,
     gitTimeoutMs: 6e4,
     lockTimeoutMs: 1e4,
@@ -14218,8 +14447,8 @@ async function testGate(gates, workspace, runId, iteration) {
   return { name: result.name, verdict: result.verdict, reason: result.reason, tests: result.tests };
 }
 async function put(root, rel, content) {
-  const path2 = join22(root, rel);
-  await mkdir6(dirname9(path2), { recursive: true });
+  const path2 = join23(root, rel);
+  await mkdir6(dirname11(path2), { recursive: true });
   await writeFile3(path2, content);
 }
 var greetTest, ITERATIONS, TEST_GATE;
@@ -14254,7 +14483,7 @@ var init_demo = __esm({
       {
         task: "Rename the module, add a logo, and make the greeting friendlier",
         edit: async (ws) => {
-          await rename4(join22(ws, "src/greet.js"), join22(ws, "src/hello.js"));
+          await rename4(join23(ws, "src/greet.js"), join23(ws, "src/hello.js"));
           await put(
             ws,
             "src/hello.js",
@@ -14272,7 +14501,7 @@ var init_demo = __esm({
         task: "Update the test for the new greeting, remove the notes file and update the logo",
         edit: async (ws) => {
           await put(ws, "test/greet.test.js", greetTest("hello.js", "Hi there, Ada!"));
-          await rm13(join22(ws, "NOTES.txt"));
+          await rm13(join23(ws, "NOTES.txt"));
           await put(
             ws,
             "assets/logo.png",
@@ -14355,11 +14584,11 @@ var init_demo2 = __esm({
 });
 
 // src/provenance/anchor-keeper.ts
-import { readdir as readdir7 } from "node:fs/promises";
+import { readdir as readdir8 } from "node:fs/promises";
 function anchorKeeper(src) {
   return {
     list: async () => {
-      const names2 = await readdir7(src.anchors.dir).catch(() => []);
+      const names2 = await readdir8(src.anchors.dir).catch(() => []);
       return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
     },
     load: (commit) => src.anchors.load(commit),
@@ -14409,8 +14638,8 @@ var init_anchor_keeper = __esm({
 });
 
 // src/git/transport.ts
-import { isAbsolute as isAbsolute5, resolve as resolve13 } from "node:path";
-import { stat as stat13 } from "node:fs/promises";
+import { isAbsolute as isAbsolute7, resolve as resolve14 } from "node:path";
+import { stat as stat14 } from "node:fs/promises";
 function checkRemoteUrl(url2) {
   const refuse = (why) => {
     throw new UnsafeRemoteError(
@@ -14458,10 +14687,10 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
       const kind2 = checkRemoteUrl(url2);
       return {
         name: nameOrUrl,
-        url: kind2 === "local" && !isAbsolute5(url2) ? resolve13(repo.topLevel, url2) : url2
+        url: kind2 === "local" && !isAbsolute7(url2) ? resolve14(repo.topLevel, url2) : url2
       };
     }
-    if (!await isDir(resolve13(cwd, nameOrUrl))) {
+    if (!await isDir(resolve14(cwd, nameOrUrl))) {
       throw new RemoteNotFoundError(
         `no remote named ${JSON.stringify(nameOrUrl)} in ${repo.topLevel}; "git remote -v" lists them, or give a URL`,
         {
@@ -14472,7 +14701,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   }
   const kind = checkRemoteUrl(nameOrUrl);
   if (kind === "local") {
-    const path2 = resolve13(cwd, nameOrUrl);
+    const path2 = resolve14(cwd, nameOrUrl);
     if (!await isDir(path2))
       throw new RemoteNotFoundError(`remote ${path2} does not exist; give an existing repository`, {
         details: { remote: path2 }
@@ -14482,7 +14711,7 @@ async function resolveRemoteUrl(repo, nameOrUrl, cwd) {
   return { name: nameOrUrl, url: nameOrUrl };
 }
 async function isDir(path2) {
-  return stat13(path2).then(
+  return stat14(path2).then(
     (s) => s.isDirectory(),
     () => false
   );
@@ -14809,7 +15038,7 @@ var init_sharing = __esm({
 
 // src/sharing/record-objects.ts
 import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -14830,7 +15059,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join23(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join24(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir7(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -14840,7 +15069,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join23(dir, `${type}-${r[key].id}`);
+        const path2 = join24(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -14983,7 +15212,7 @@ var init_gate_record = __esm({
 });
 
 // src/sharing/gate-objects.ts
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id2}`;
 }
@@ -14997,7 +15226,7 @@ function gateRefspecs(runs3, all) {
   return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
 }
 function receivedLogPath(artifactsDir, g) {
-  return join24(
+  return join25(
     artifactsDir,
     assertSafeId(g.runId, "run id"),
     `iteration-${g.iteration}`,
@@ -15106,8 +15335,8 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat14 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { stat as stat15 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -15182,7 +15411,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat14(g.log.path).then(
+        const size = await stat15(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -15198,7 +15427,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join25(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join26(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -15294,7 +15523,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat15 } from "node:fs/promises";
+import { stat as stat16 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -15327,7 +15556,7 @@ async function runsHere(core, repo, runs3) {
   if (core.options.localWorkspace === void 0) return here;
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat15(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat16(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -15420,7 +15649,7 @@ var init_core4 = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat16 } from "node:fs/promises";
+import { stat as stat17 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
@@ -15548,7 +15777,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists2(path2) {
-  return stat16(path2).then(
+  return stat17(path2).then(
     () => true,
     () => false
   );
@@ -15574,9 +15803,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join26(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join27(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -15622,7 +15851,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join26(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join27(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -15679,7 +15908,7 @@ async function rebuild(core, repo, incoming, localRefs) {
     const rec = parseReceivedFile(raw, RecordFile, RECORD_FILE, "record", (why2) => refuse(c.ref.ref, why2));
     if (rec === null) continue;
     const s = rec.snapshot;
-    const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : null;
+    const why = s.runId !== c.runId || s.iteration !== c.iteration ? `it describes run ${s.runId} iteration ${s.iteration}` : c.ref.parents[0] !== s.afterSha ? "its parent is not the after commit it names" : rec.patch === null !== (s.beforeSha === s.afterSha) ? "its patch recipe does not fit its commits" : rec.patch !== null && (rec.patch.file !== relativePatchFile(c.runId, c.iteration) || rec.patch.args.join(" ") !== PATCH_RECIPE_ARGS.join(" ")) ? "its patch recipe is not the one this version writes" : rec.run.before !== null && !beforeFits(rec.run.before, s) ? "its run before state does not fit its commits (a before state travels with the iteration that starts from it)" : null;
     if (why !== null) refuse(c.ref.ref, why);
     else accepted.push({ ref: c.ref, record: rec });
   }
@@ -15687,6 +15916,10 @@ async function rebuild(core, repo, incoming, localRefs) {
   for (const a of [...done, ...kept]) runs3.add(a.record.snapshot.runId);
   await writeJsonAtomic(indexPath(core), index);
   return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
+}
+function beforeFits(before2, s) {
+  return before2.runId === s.runId && before2.sha === s.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null) && // eslint-disable-next-line no-control-regex -- control characters are what we refuse
+  !/[\u0000-\u001f\u007f]/.test(before2.branch);
 }
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
@@ -15822,7 +16055,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -15905,7 +16138,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join27(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join28(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -16013,8 +16246,8 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat17 } from "node:fs/promises";
-import { resolve as resolve14 } from "node:path";
+import { stat as stat18 } from "node:fs/promises";
+import { resolve as resolve15 } from "node:path";
 function withGates(records, gates) {
   return {
     ...records,
@@ -16190,7 +16423,7 @@ var init_sharing2 = __esm({
             `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
-        const path2 = resolve14(cwd, file);
+        const path2 = resolve15(cwd, file);
         const refs = [...chosen, ...gates].map((r) => r.ref).concat(anchorRefs);
         await replaceFileAtomic(path2, (temp) => createBundle(repo, temp, refs));
         return {
@@ -16206,8 +16439,8 @@ var init_sharing2 = __esm({
        */
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
-        const path2 = resolve14(cwd, file);
-        const isFile = await stat17(path2).then(
+        const path2 = resolve15(cwd, file);
+        const isFile = await stat18(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -16688,17 +16921,25 @@ function gateDotenvVariables(gates, budget) {
     ["AGENTGATE_GATES_FAILED", failed.length],
     ["AGENTGATE_GATES_FAILED_NAMES", failed.map((s) => s.name).join(",")]
   ];
+  const byKey = /* @__PURE__ */ new Map();
   for (const s of gates.summary) {
     const key = `AGENTGATE_GATE_${s.name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
+    byKey.set(key, [...byKey.get(key) ?? [], s]);
+  }
+  for (const [key, group] of byKey) {
+    const s = group.reduce(
+      (worst, g) => SEVERITY[g.latest.verdict] > SEVERITY[worst.latest.verdict] ? g : worst
+    );
     const t = testCounts(s.latest);
+    const names2 = group.length > 1 ? ` gates=${group.map((g) => g.name).join(",")}` : "";
     vars.push([
       key,
-      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? "-"} green_again=${s.greenAgain ?? "-"}`
+      `${s.latest.verdict} iteration=${s.iteration} passed=${t.passed} failed=${t.failed} first_red=${s.firstRed ?? "-"} green_again=${s.greenAgain ?? "-"}${names2}`
     ]);
   }
   return vars.slice(0, budget);
 }
-var MAX_GATE_ANNOTATIONS, GATE_STYLE;
+var MAX_GATE_ANNOTATIONS, GATE_STYLE, SEVERITY;
 var init_gates3 = __esm({
   "src/report/gates.ts"() {
     "use strict";
@@ -16707,6 +16948,7 @@ var init_gates3 = __esm({
     init_github();
     MAX_GATE_ANNOTATIONS = 10;
     GATE_STYLE = ".gate-pass{color:#1a7f37;font-weight:600}.gate-fail,.gate-error{color:#cf222e;font-weight:600}#gates table{margin-bottom:1em}.failures pre{white-space:pre-wrap;margin:.2em 0}";
+    SEVERITY = { pass: 0, fail: 1, error: 2 };
   }
 });
 
@@ -16727,7 +16969,7 @@ async function buildAnchorReport(src, repo, rev, now = /* @__PURE__ */ new Date(
   const files = [];
   for (const f of anchor3.files) {
     const needs = f.status !== "deleted" && f.linesFromRuns < f.linesAdded;
-    const list5 = needs && listed < MAX_LISTED;
+    const list5 = needs && listed < MAX_LISTED && f.path.isWellFormed();
     if (list5) listed += 1;
     files.push({
       path: f.path,
@@ -17449,7 +17691,7 @@ tr.method-none td.method{color:#cf222e;font-weight:600}
 
 // src/cli/commands/report-anchor.ts
 import { writeFile as writeFile5 } from "node:fs/promises";
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 function render(report3, format) {
   if (format === "html") return renderAnchorHtml(report3);
   if (format === "md") return renderAnchorMarkdown(report3);
@@ -17464,7 +17706,7 @@ async function reportAnchor(ctx, rev, format, output, summaryFile) {
   const text = render(report3, format);
   const commit = report3.commit;
   if (output !== void 0) {
-    const file = resolve15(output);
+    const file = resolve16(output);
     await replaceFileAtomic(file, (temp) => writeFile5(temp, text, { mode: 420 }));
     const bytes = Buffer.byteLength(text, "utf8");
     return {
@@ -17660,7 +17902,7 @@ var init_patches = __esm({
 
 // src/report/index.ts
 import { open as open5 } from "node:fs/promises";
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 async function renderReport(snapshotter, format, runId, options = {}) {
   const parts = [];
   const report3 = await render2(snapshotter, format, runId, options, async (part) => {
@@ -17669,7 +17911,7 @@ async function renderReport(snapshotter, format, runId, options = {}) {
   return { report: report3, text: parts.join("") };
 }
 async function writeReport(snapshotter, format, file, runId, options = {}) {
-  const path2 = resolve16(file);
+  const path2 = resolve17(file);
   let bytes = 0;
   const report3 = await replaceFileAtomic(path2, async (temp) => {
     const handle = await open5(temp, "wx", 420);
@@ -17917,7 +18159,9 @@ var init_serve = __esm({
         )
       })
     );
-    ServeError = deferred(() => object({ code: string2(), message: string2() }));
+    ServeError = deferred(
+      () => object({ code: string2(), message: string2(), details: optional(record(string2(), unknown())) })
+    );
     ServeResponse = deferred(
       () => union([
         strictObject({ id: ServeRequestId, result: unknown(), exitCode: optional(int()) }),
@@ -21908,10 +22152,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -21925,7 +22169,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep10) {
+          if (!keyProps.anchor && !keyProps.tag && !sep11) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -21949,7 +22193,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep11 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -21965,7 +22209,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep11, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -22056,7 +22300,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep10 = "";
+        let sep11 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -22070,13 +22314,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep10 + cb;
-              sep10 = "";
+                comment += sep11 + cb;
+              sep11 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep10 += source;
+                sep11 += source;
               hasSpace = true;
               break;
             default:
@@ -22119,18 +22363,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep10 && !value) {
+          if (!props.anchor && !props.tag && !sep11 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -22184,8 +22428,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep10 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
+        if (!isMap && !sep11 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep11, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -22197,7 +22441,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep11 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -22208,8 +22452,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep10)
-                for (const st of sep10) {
+              if (sep11)
+                for (const st of sep11) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -22226,7 +22470,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep11, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -22406,7 +22650,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep10 = "";
+      let sep11 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -22423,24 +22667,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep10 === " ")
-            sep10 = "\n";
-          else if (!prevMoreIndented && sep10 === "\n")
-            sep10 = "\n\n";
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          if (sep11 === " ")
+            sep11 = "\n";
+          else if (!prevMoreIndented && sep11 === "\n")
+            sep11 = "\n\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep10 === "\n")
+          if (sep11 === "\n")
             value += "\n";
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          value += sep10 + content;
-          sep10 = " ";
+          value += sep11 + content;
+          sep11 = " ";
           prevMoreIndented = false;
         }
       }
@@ -22623,25 +22867,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep10 = " ";
+      let sep11 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep10 === "\n")
-            res += sep10;
+          if (sep11 === "\n")
+            res += sep11;
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          res += sep10 + lm;
-          sep10 = " ";
+          res += sep11 + lm;
+          sep11 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep10 + (match?.[1] ?? "");
+      return res + sep11 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -23451,14 +23695,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep10, value }) {
+    function stringifyItem({ start, key, sep: sep11, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep10)
-        for (const st of sep10)
+      if (sep11)
+        for (const st of sep11)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -24625,18 +24869,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep10;
+          let sep11;
           if (scalar.end) {
-            sep10 = scalar.end;
-            sep10.push(this.sourceToken);
+            sep11 = scalar.end;
+            sep11.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep10 = [this.sourceToken];
+            sep11 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep10 }]
+            items: [{ start, key: scalar, sep: sep11 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -24789,15 +25033,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep10 = it.sep;
-                  sep10.push(this.sourceToken);
+                  const sep11 = it.sep;
+                  sep11.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep10 }]
+                    items: [{ start: start2, key, sep: sep11 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -24991,13 +25235,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep10 = fc.end.splice(1, fc.end.length);
-            sep10.push(this.sourceToken);
+            const sep11 = fc.end.splice(1, fc.end.length);
+            sep11.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep10 }]
+              items: [{ start, key: fc, sep: sep11 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -25363,9 +25607,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile10 } from "node:fs/promises";
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 function configCacheFile(home) {
-  return join28(home, "cache", "config.json");
+  return join29(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -25401,14 +25645,14 @@ var init_config_cache2 = __esm({
 // src/store/config.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname10, join as join29, resolve as resolve17 } from "node:path";
+import { dirname as dirname12, join as join30, resolve as resolve18 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
 }
 function applySettings(config2, configFile, opts) {
   const cwd = opts.cwd ?? process.cwd();
-  const home = resolve17(cwd, opts.home);
+  const home = resolve18(cwd, opts.home);
   const fromEnv = (opts.env ?? process.env).AGENTGATE_ARTIFACTS_DIR;
   const artifactsDir = opts.artifactsDir !== void 0 ? expandPath(cwd, opts.artifactsDir) : fromEnv ? expandPath(cwd, fromEnv) : config2.artifactsDir ?? layout(home).artifacts;
   return {
@@ -25437,7 +25681,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve17(opts.cwd ?? process.cwd(), opts.configFile) : join29(resolve17(opts.home), "config.yaml");
+  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve18(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile11(file, "utf8");
@@ -25450,14 +25694,14 @@ async function readConfig(opts) {
       details: { path: file, issues: [{ key: null, problem }] }
     });
   }
-  const config2 = await parseConfigCached(resolve17(opts.home), file, text);
-  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname10(file), config2.artifactsDir);
+  const config2 = await parseConfigCached(resolve18(opts.home), file, text);
+  if (config2.artifactsDir !== void 0) config2.artifactsDir = expandPath(dirname12(file), config2.artifactsDir);
   return { config: config2, file };
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join29(homedir3(), value.slice(2));
-  return resolve17(base, value);
+  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
+  return resolve18(base, value);
 }
 var init_config2 = __esm({
   "src/store/config.ts"() {
@@ -25476,7 +25720,7 @@ var context_exports = {};
 __export(context_exports, {
   Context: () => Context
 });
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 var Context;
 var init_context = __esm({
   "src/cli/context.ts"() {
@@ -25506,7 +25750,7 @@ var init_context = __esm({
           artifactsDir: values["artifacts-dir"]
         });
         return new _Context(
-          resolve18(values.workspace ?? "."),
+          resolve19(values.workspace ?? "."),
           settings,
           values.json,
           values.workspace !== void 0
@@ -25730,19 +25974,22 @@ async function streamResult(output, head, result) {
   }
 }
 function errorLine(id2, error2) {
-  const { code: code2, message } = isAgentgateError(error2) ? error2 : {
-    code: "INTERNAL",
-    message: `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent`
-  };
-  return `${JSON.stringify({ id: id2, error: { code: code2, message } })}
+  if (!isAgentgateError(error2)) {
+    const message2 = `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent`;
+    return `${JSON.stringify({ id: id2, error: { code: "INTERNAL", message: message2 } })}
+`;
+  }
+  const { code: code2, message, details } = error2;
+  const some = Object.keys(details).length > 0;
+  return `${JSON.stringify({ id: id2, error: { code: code2, message, ...some ? { details } : {} } })}
 `;
 }
 function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text) {
-  return new Promise((resolve23, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve23());
+  return new Promise((resolve24, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve24());
   });
 }
 var INHERITED, NOT_SERVED, OutputClosed;
@@ -25817,8 +26064,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir8, realpath as realpath6, stat as stat18, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname11, join as join30 } from "node:path";
+import { mkdir as mkdir8, readdir as readdir9, realpath as realpath6, stat as stat19, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname13, join as join31 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -25832,12 +26079,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat18(repo.indexFile).catch(() => null);
+  const index = await stat19(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir8(repo.gitDir).catch(() => []);
+  const names2 = await readdir9(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat18(join30(repo.gitDir, name2)).then(
+      (name2) => stat19(join31(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -25849,8 +26096,8 @@ async function initCheckpointRepo(repo) {
   await mkdir8(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir8(join30(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join30(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir8(join31(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join31(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -25872,14 +26119,14 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join30(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join30(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join30(gitDir, "config"), join30(gitDir, "config.worktree"), join30(gitDir, "commondir")];
+    const gitDir = join31(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join31(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join31(gitDir, "config"), join31(gitDir, "config.worktree"), join31(gitDir, "commondir")];
   }
   const inputs = [];
-  for (let p = dir; ; p = dirname11(p)) {
-    inputs.push(join30(p, ".git"), join30(p, "HEAD"));
-    if (dirname11(p) === p) return inputs;
+  for (let p = dir; ; p = dirname13(p)) {
+    inputs.push(join31(p, ".git"), join31(p, "HEAD"));
+    if (dirname13(p) === p) return inputs;
   }
 }
 async function rootCommit(root, opts = {}) {
@@ -25893,11 +26140,19 @@ async function rootCommit(root, opts = {}) {
 async function gcCheckpointRepo(repo, pruneAge) {
   await runGit(repo, ["gc", "--quiet", `--prune=${pruneAge}`]);
 }
+async function isExpiryDate(repo, value) {
+  const res = await runGit(
+    repo,
+    ["config", "--file", "/dev/null", "--type=expiry-date", "--default", value, "--get", "agentgate.prune"],
+    { okExitCodes: [128] }
+  );
+  return res.exitCode === 0;
+}
 async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat18(join30(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat19(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -25924,33 +26179,6 @@ var init_checkpoint_repo = __esm({
       ["core.symlinks", "true"]
     ];
     REPO_ATTRIBUTES = "* -text -eol -crlf -ident -filter -working-tree-encoding\n";
-  }
-});
-
-// src/git/parsers/ls-files-tagged.ts
-function parseCandidateListing(text) {
-  const out = { untracked: [], modified: [], nestedRepos: [] };
-  const seenModified = /* @__PURE__ */ new Set();
-  for (const record3 of splitNul(text)) {
-    const tag = record3.slice(0, 2);
-    const path2 = record3.slice(2);
-    if (path2 === "") throw unparseable("ls-files -t", "record without a path", record3);
-    if (tag === "? ") {
-      if (path2.endsWith("/")) out.nestedRepos.push(path2.slice(0, -1));
-      else out.untracked.push(path2);
-    } else if (tag === "C " || tag === "R ") {
-      if (!seenModified.has(path2)) out.modified.push(path2);
-      seenModified.add(path2);
-    } else {
-      throw unparseable("ls-files -t", `unexpected tag ${JSON.stringify(tag)}`, record3);
-    }
-  }
-  return out;
-}
-var init_ls_files_tagged = __esm({
-  "src/git/parsers/ls-files-tagged.ts"() {
-    "use strict";
-    init_nul_records();
   }
 });
 
@@ -26205,23 +26433,23 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname12, join as join31, relative as relative5, resolve as resolve19, sep as sep7 } from "node:path";
+import { basename as basename6, dirname as dirname14, join as join32, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
-  return relative5(root, abs).split(sep7).join("/");
+  return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join31(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join32(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
-  const tail = [basename5(abs)];
-  let head = dirname12(abs);
+  const tail = [basename6(abs)];
+  let head = dirname14(abs);
   for (; ; ) {
     try {
-      return join31(await realpath7(head), ...tail.reverse());
+      return join32(await realpath7(head), ...tail.reverse());
     } catch {
-      const up = dirname12(head);
+      const up = dirname14(head);
       if (up === head) return abs;
-      tail.push(basename5(head));
+      tail.push(basename6(head));
       head = up;
     }
   }
@@ -26238,7 +26466,7 @@ async function toWorkspaceGitPath(root, input, forbidden) {
       { details: { path: input } }
     );
   if (input.includes("\0")) refuse("is not a usable path");
-  const abs = resolve19(root, input);
+  const abs = resolve20(root, input);
   const real = abs === root ? root : await physical(abs);
   if (!isInside(root, real)) refuse("is outside the workspace");
   const gitPath = toGitPath(root, real);
@@ -26461,7 +26689,7 @@ var init_checkpoint = __esm({
 
 // src/checkpoints/message.ts
 function encodeMessage(meta2) {
-  const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72) ?? "";
+  const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72).replace(/[\u0000-\u001f\u007f]/g, " ") ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
   return `${subject}${firstLine2 ? `: ${firstLine2}` : ""}
 
@@ -26717,12 +26945,13 @@ function assertRetention(keep, pruneAge) {
       { details: { keep } }
     );
   }
-  if (!PRUNE_AGE.test(pruneAge)) {
-    throw new InvalidArgumentError(
-      `prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`,
-      { details: { pruneAge } }
-    );
-  }
+  if (!PRUNE_AGE.test(pruneAge)) throw badPruneAge(pruneAge);
+}
+function badPruneAge(pruneAge) {
+  return new InvalidArgumentError(
+    `prune age ${JSON.stringify(pruneAge)} is not a git date such as "now", "2.weeks.ago" or "2025-01-31"`,
+    { details: { pruneAge } }
+  );
 }
 function selectRemovals(newestFirst2, keep, protectedOids) {
   return newestFirst2.slice(keep).filter((r) => !protectedOids.has(r.oid));
@@ -26739,7 +26968,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join32 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join33 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -26765,12 +26994,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute6(o.xdgConfigHome) ? o.xdgConfigHome : join32(o.home, ".config");
-  const path2 = configured === null ? join32(xdg, "git", "ignore") : expandHome(configured, o.home);
-  return isAbsolute6(path2) && await exists3(path2) ? path2 : null;
+  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join33(o.home, ".config");
+  const path2 = configured === null ? join33(xdg, "git", "ignore") : expandHome(configured, o.home);
+  return isAbsolute8(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join32(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join33(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -26787,26 +27016,26 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm15, stat as stat19, symlink } from "node:fs/promises";
-import { dirname as dirname13, join as join33, sep as sep8 } from "node:path";
+import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm15, stat as stat20, symlink } from "node:fs/promises";
+import { dirname as dirname15, join as join34, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir9(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat19(root), stat19(preferred)]);
+  const [a, b] = await Promise.all([stat20(root), stat20(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname13(item.dest);
+    const parent = dirname15(item.dest);
     await mkdir9(fsPath(parent), { recursive: true });
-    await placeOne(item, join33(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname13(d)) {
+    await placeOne(item, join34(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname15(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname13(d) === d) break;
+      if (d === root || dirname15(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -26820,7 +27049,7 @@ async function placeOne(item, temp) {
     await rm15(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname13(item.dest)}${sep8}${tempName()}`;
+  const beside = `${dirname15(item.dest)}${sep9}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
@@ -26854,11 +27083,11 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat3, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname14 } from "node:path";
+import { lstat as lstat5, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { dirname as dirname16 } from "node:path";
 async function kindOf(abs) {
   try {
-    const st = await lstat3(fsPath(abs));
+    const st = await lstat5(fsPath(abs));
     if (st.isDirectory()) return "dir";
     if (st.isSymbolicLink()) return "link";
     return st.isFile() ? "file" : "other";
@@ -26931,7 +27160,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname14(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname16(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -27016,7 +27245,7 @@ var init_sessions = __esm({
 
 // src/checkpoints/upkeep.ts
 import { readFile as readFile12, rm as rm16 } from "node:fs/promises";
-import { dirname as dirname15 } from "node:path";
+import { dirname as dirname17 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -27056,7 +27285,7 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname15(location.metaFile)),
+    sweepTempFiles(dirname17(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
@@ -27169,7 +27398,7 @@ var init_upkeep = __esm({
 
 // src/checkpoints/budget-count.ts
 import { readFile as readFile13, rm as rm17 } from "node:fs/promises";
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -27181,7 +27410,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join34(location.dir, "budget.json");
+  return join35(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -27243,7 +27472,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
     ...listing.modified.map((path2) => ({ path: path2, indexed: true }))
   ];
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve23) => setImmediate(resolve23));
+    if (i > 0) await new Promise((resolve24) => setImmediate(resolve24));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const shape = fileShape(toAbsolute(root, c.path));
       if (shape === null) continue;
@@ -27284,8 +27513,8 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat4, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname16 } from "node:path";
+import { lstat as lstat6, realpath as realpath8 } from "node:fs/promises";
+import { dirname as dirname18 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -27318,11 +27547,11 @@ function directoriesOf(paths) {
   return dirs.size;
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname16(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname18(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat4(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat6(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -27354,24 +27583,24 @@ var init_capture = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir9, readFile as readFile14 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { readdir as readdir10, readFile as readFile14 } from "node:fs/promises";
+import { join as join36 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join35(checkpointsDir, projectId, worktreeKey);
+  const dir = join36(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join35(dir, "git"),
-    indexFile: join35(dir, "index"),
-    metaFile: join35(dir, "store.json"),
-    upkeepFile: join35(dir, "upkeep.json"),
-    probeFile: join35(dir, "probe.json"),
-    lockPath: join35(dir, "lock"),
-    tempDir: join35(dir, "tmp")
+    gitDir: join36(dir, "git"),
+    indexFile: join36(dir, "index"),
+    metaFile: join36(dir, "store.json"),
+    upkeepFile: join36(dir, "upkeep.json"),
+    probeFile: join36(dir, "probe.json"),
+    lockPath: join36(dir, "lock"),
+    tempDir: join36(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -27398,7 +27627,7 @@ async function readStoredWorkspace(metaFile) {
 }
 async function listDir2(dir) {
   try {
-    return (await readdir9(dir)).sort();
+    return (await readdir10(dir)).sort();
   } catch {
     return [];
   }
@@ -27410,10 +27639,10 @@ var init_project_id = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat5 } from "node:fs/promises";
+import { lstat as lstat7 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat5(path2, { bigint: true });
+    const st = await lstat7(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -27445,17 +27674,17 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFile as readFile15 } from "node:fs/promises";
-import { join as join36 } from "node:path";
-async function readCachedAnswers(location, workspace, configFiles) {
+import { join as join37 } from "node:path";
+async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
   const [probeNow, configNow] = await Promise.all([
     stampsOf((record3.probe?.stamps ?? []).map((s) => s.path)),
-    stampsOf(configFiles)
+    stampsOf(configFiles2)
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join36(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join37(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -27464,9 +27693,9 @@ async function readCachedAnswers(location, workspace, configFiles) {
   }
   return out;
 }
-async function saveAnswers(location, workspace, configFiles, answers) {
+async function saveAnswers(location, workspace, configFiles2, answers) {
   const inputs = probeInputs(workspace, answers.probe);
-  const [probeStamps, configStamps] = await Promise.all([stampsOf(inputs ?? []), stampsOf(configFiles)]);
+  const [probeStamps, configStamps] = await Promise.all([stampsOf(inputs ?? []), stampsOf(configFiles2)]);
   const keepProbe = inputs !== null && await acceptable(answers.probe, probeStamps);
   const keepConfig = !isRacy(configStamps);
   if (!keepProbe && !keepConfig) return;
@@ -27511,7 +27740,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { access as access3, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join37, sep as sep9 } from "node:path";
+import { join as join38, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -27591,15 +27820,15 @@ var init_store = __esm({
         const home = await physicalPath(resolveHome(opts.home));
         const checkpointsDir = layout(home).checkpoints;
         const ignoreOpts = { home: homedir4(), xdgConfigHome: process.env.XDG_CONFIG_HOME, cwd: real, ...gitOpts };
-        const configFiles = userIgnoreConfigFiles(ignoreOpts);
+        const configFiles2 = userIgnoreConfigFiles(ignoreOpts);
         const known = await existingStore(checkpointsDir, real);
-        const cached2 = known === null ? {} : await readCachedAnswers(known, real, configFiles);
+        const cached2 = known === null ? {} : await readCachedAnswers(known, real, configFiles2);
         const configured = cached2.configured !== void 0 ? Promise.resolve(cached2.configured) : userExcludesSetting(ignoreOpts);
         configured.catch(() => void 0);
         const probe = cached2.probe ?? await probeWorkspace(real, gitOpts);
         const root = probe.root;
         assertSafeWorkspace(root);
-        if (root.split(sep9).includes(".git") || root === home || isInside(checkpointsDir, root)) {
+        if (root.split(sep10).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
             `refusing to use ${root} as a workspace: it is a .git directory or agentgate's own data; give the path of a project directory`,
             {
@@ -27636,7 +27865,7 @@ var init_store = __esm({
           opts.keep ?? DEFAULT_KEEP
         );
         if (known !== null && (cached2.probe === void 0 || cached2.configured === void 0))
-          store.unsavedProbe = () => saveAnswers(known, real, configFiles, { probe, configured: setting });
+          store.unsavedProbe = () => saveAnswers(known, real, configFiles2, { probe, configured: setting });
         return store;
       }
       /**
@@ -27758,7 +27987,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join37(this.location.gitDir, "info", "exclude");
+        const target = join38(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile16(this.userExcludes, "utf8").catch(() => ""),
           readFile16(target, "utf8").catch(() => null)
@@ -27959,7 +28188,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve23) => setImmediate(resolve23));
+          await new Promise((resolve24) => setImmediate(resolve24));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -28103,6 +28332,7 @@ var init_checkpoints = __esm({
         if (!await this.store.exists()) {
           return { kept: 0, removed: 0, pruneAge, storeBytesBefore: 0, storeBytesAfter: 0 };
         }
+        if (!await isExpiryDate(this.store.repo, pruneAge)) throw badPruneAge(pruneAge);
         return this.store.locked("checkpoint gc", async () => {
           await dropBudget(this.store.location);
           return gcStore(this.store.repo, this.store.location, keep, pruneAge);
@@ -28132,7 +28362,7 @@ __export(checkpoint_exports, {
 });
 import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join38, resolve as resolve20 } from "node:path";
+import { join as join39, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -28270,8 +28500,8 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join38(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join38(dir, "diff.patch");
+        const dir = await mkdtemp5(join39(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join39(dir, "diff.patch");
         const cleanup = () => rm18(dir, { recursive: true, force: true });
         try {
           await writeFile7(file, await cp.diffBytes(hash));
@@ -28374,7 +28604,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         const hash = await resolveCheckpoint(cp, name2);
         const result = paths.length ? await cp.revert(
           hash,
-          paths.map((p) => resolve20(ctx.workspace, p))
+          paths.map((p) => resolve21(ctx.workspace, p))
         ) : await cp.revert(hash);
         return {
           json: result,
@@ -28649,7 +28879,7 @@ var init_gate2 = __esm({
               String(r.iteration),
               r.name,
               String(r.attempt),
-              paint(r.verdict, COLOUR[r.verdict], colour),
+              paintCell(r.verdict, COLOUR[r.verdict], colour),
               r.tests === null ? "-" : `${r.tests.passed}/${r.tests.total}`,
               `${r.durationMs} ms`,
               r.observed ? r.isolated ? "isolated" : "workspace" : "recorded",
@@ -28813,8 +29043,8 @@ var init_agent_hooks = __esm({
 async function withinBudget(ms, fn) {
   const controller = new AbortController();
   let timer;
-  const deadline = new Promise((resolve23) => {
-    timer = setTimeout(() => resolve23("late"), ms);
+  const deadline = new Promise((resolve24) => {
+    timer = setTimeout(() => resolve24("late"), ms);
   });
   const work = fn(controller.signal);
   const wrapped = work.then((value) => ({ value }));
@@ -28830,7 +29060,7 @@ async function withinBudget(ms, fn) {
     () => void 0,
     () => void 0
   );
-  await Promise.race([settled, new Promise((resolve23) => setTimeout(resolve23, WIND_DOWN_MS).unref())]);
+  await Promise.race([settled, new Promise((resolve24) => setTimeout(resolve24, WIND_DOWN_MS).unref())]);
   return { done: false };
 }
 var WIND_DOWN_MS;
@@ -28842,13 +29072,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat20 } from "node:fs/promises";
-import { dirname as dirname17 } from "node:path";
+import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat21 } from "node:fs/promises";
+import { dirname as dirname19 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
-    await mkdir10(dirname17(file), { recursive: true });
-    const size = await stat20(file).then(
+    await mkdir10(dirname19(file), { recursive: true });
+    const size = await stat21(file).then(
       (st) => st.size,
       () => 0
     );
@@ -28871,7 +29101,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -28888,7 +29118,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join39(layout(home).logs, "hooks.log");
+  return join40(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -29029,6 +29259,7 @@ var init_claude_style = __esm({
     };
     claudeCode = {
       agent: "claude-code",
+      projectDirVariable: "CLAUDE_PROJECT_DIR",
       answer: () => "",
       map(raw) {
         const p = parseEvent(ClaudeStyleEvent, raw, "Claude Code");
@@ -29054,6 +29285,7 @@ var init_claude_style = __esm({
     };
     qwen = {
       agent: "qwen",
+      projectDirVariable: "QWEN_PROJECT_DIR",
       answer: () => "",
       map(raw) {
         const p = parseEvent(ClaudeStyleEvent, raw, "Qwen Code");
@@ -29186,7 +29418,7 @@ var init_cursor = __esm({
     };
     cursor = {
       agent: "cursor",
-      answer: (event) => event === "beforeSubmitPrompt" ? '{"continue":true}' : "{}",
+      answer: (event) => event === "beforeSubmitPrompt" || event === void 0 ? '{"continue":true}' : "{}",
       map(raw) {
         const p = parseEvent(CursorEvent, raw, "Cursor");
         if (!("data" in p)) return p;
@@ -29224,6 +29456,7 @@ var init_gemini = __esm({
     };
     gemini = {
       agent: "gemini",
+      projectDirVariable: "GEMINI_PROJECT_DIR",
       answer: () => "{}",
       map(raw) {
         const p = parseEvent(GeminiEvent, raw, "Gemini CLI");
@@ -29334,15 +29567,15 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat21 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat22 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
-import { parse as parse2, resolve as resolve21 } from "node:path";
+import { parse as parse2, resolve as resolve22 } from "node:path";
 function nativePath(path2, platform = process.platform) {
   return platform === "win32" && /^\/[A-Za-z]:[\\/]/.test(path2) ? path2.slice(1) : path2;
 }
 async function hookWorkspace(candidate, opts = {}) {
-  const path2 = resolve21(nativePath(candidate));
-  const isDir2 = await stat21(path2).then(
+  const path2 = resolve22(nativePath(candidate));
+  const isDir2 = await stat22(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -29360,7 +29593,7 @@ var init_workspace = __esm({
 });
 
 // src/hooks/event-hook.ts
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve23 } from "node:path";
 async function runEventHook(agent, input, opts = {}) {
   const adapter = ADAPTERS[agent];
   const outcome = await checkpointOf(adapter, input, opts);
@@ -29397,8 +29630,11 @@ async function checkpointOf(adapter, input, opts) {
   if (!("mapped" in mapping)) return refuse(mapping.status, mapping.message, mapping.event, mapping.session);
   const e = mapping.mapped;
   const here = opts.cwd ?? process.cwd();
-  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve22(here, e.cwd)) ? here : e.cwd;
-  const where = await hookWorkspace(e.root ?? cwd ?? here, {
+  const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve23(here, e.cwd)) ? here : e.cwd;
+  const named = e.root ?? cwd ?? here;
+  const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
+  const inProject = e.root === void 0 && project && isInside(resolve23(project), resolve23(here, named));
+  const where = await hookWorkspace(inProject ? project : named, {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
   if ("refused" in where) return refuse("ignored", `no checkpoint: ${where.refused}`, e.event, e.session);
@@ -29509,7 +29745,7 @@ __export(hook_exports, {
 function agentCommand(agent) {
   return defineCommand({
     name: `hook ${agent}`,
-    summary: `Keep checkpoints from a ${TITLES[agent]} hook: reads one hook event (JSON) on stdin.`,
+    summary: `Keep checkpoints from ${TITLES[agent]} hooks: reads one hook event (JSON) on stdin.`,
     description: `${EVENTS[agent]} Prompts are numbered per session ("checkpoint restore --prompt N --session ID"). Always exits 0; stdout carries only what the agent must read to carry on; problems go to stderr and <home>/logs/hooks.log. Within hooks.timeoutMs (default 5000) or the checkpoint is skipped. Installed by "hook install ${agent}".`,
     options: agent === "copilot" ? EVENT_OPTION : {},
     positionals: { required: [] },
@@ -29544,14 +29780,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve23) => {
+  const result = await new Promise((resolve24) => {
     const timer = setTimeout(
-      () => resolve23({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve24({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timeoutMs
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve23(value);
+      resolve24(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -29598,7 +29834,7 @@ var init_hook = __esm({
       "claude-code": "SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt, PostToolUse and Stop the latest state.",
       codex: "SessionStart keeps a baseline, UserPromptSubmit the state just before the prompt, PostToolUse and Stop the latest state (Stop also catches a failed tool, which fires no PostToolUse). The session is session_id (or thread_id).",
       gemini: "SessionStart keeps a baseline, BeforeAgent the state just before the prompt, AfterTool and AfterAgent the latest state. Prints {} (Gemini parses stdout as JSON).",
-      cursor: 'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in workspace_roots[0]. Prints {"continue":true} for beforeSubmitPrompt, else {}.',
+      cursor: 'sessionStart keeps a baseline, beforeSubmitPrompt the state just before the prompt, afterFileEdit, afterShellExecution, postToolUse and stop the latest state, in workspace_roots[0]. Prints {"continue":true} for beforeSubmitPrompt and for an event it cannot read, else {}.',
       copilot: "sessionStart keeps a baseline, userPromptSubmitted the state just before the prompt, postToolUse, postToolUseFailure and agentStop the latest state. camelCase payloads do not name their event: --event names it.",
       qwen: "SessionStart keeps a baseline, UserPromptSubmit with submitted_prompt (typed by a person) the state just before the prompt, PostToolUse, PostToolUseFailure, Stop and a continuation the latest state.",
       cline: 'TaskStart and TaskResume keep a baseline, UserPromptSubmit the state just before the prompt, PostToolUse, TaskComplete and TaskCancel the latest state, in workspaceRoots[0]. Prints {"cancel": false}.',
@@ -29844,8 +30080,7 @@ function planJsonConfig(target, before2, entryOf2) {
     const next = nextList(current, target, wanted);
     if (next === null) continue;
     changes.push({ event, change: next.change });
-    const value = next.list.length === 0 ? void 0 : next.list;
-    text = (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks", event], value, FORMAT));
+    text = editList(target, text, event, current, wanted, next.list);
   }
   if (changes.length === 0) return { text: before2, changes, notes: [] };
   if (entryOf2 !== null) {
@@ -29858,6 +30093,45 @@ function planJsonConfig(target, before2, entryOf2) {
     return { text: null, changes, notes: [] };
   return { text: text.endsWith("\n") ? text : `${text}
 `, changes, notes: [] };
+}
+function editList(target, text, event, current, wanted, list5) {
+  const whole = () => (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks", event], list5.length === 0 ? void 0 : list5, FORMAT));
+  if (current.length === 0 || list5.length === 0) return whole();
+  let out = text;
+  for (let i = current.length - 1; i >= 0; i--)
+    if (isOurEntry(current[i], target)) out = removeEntry(out, event, i);
+  if (wanted !== null) out = appendEntry(out, event, wanted);
+  try {
+    const hooks = parseConfig2(target, out).hooks;
+    return JSON.stringify(hooks?.[event]) === JSON.stringify(list5) ? out : whole();
+  } catch {
+    return whole();
+  }
+}
+function entriesOf(text, event) {
+  const tree = (0, import_jsonc_parser.parseTree)(text, [], { allowTrailingComma: true });
+  return (0, import_jsonc_parser.findNodeAtLocation)(tree, ["hooks", event])?.children ?? [];
+}
+function removeEntry(text, event, i) {
+  const items = entriesOf(text, event);
+  const node = items[i];
+  const end = node.offset + node.length;
+  const prev = items[i - 1];
+  if (prev !== void 0) return text.slice(0, prev.offset + prev.length) + text.slice(end);
+  const next = items[i + 1];
+  return text.slice(0, node.offset) + text.slice(next === void 0 ? end : next.offset);
+}
+function appendEntry(text, event, entry) {
+  const last = entriesOf(text, event).at(-1);
+  if (last === void 0)
+    return (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks", event, -1], entry, { isArrayInsertion: true }));
+  const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? "";
+  const end = last.offset + last.length;
+  const body = JSON.stringify(entry, null, 2).split("\n").join(`
+${indent}`);
+  return `${text.slice(0, end)},
+${indent}${body}${text.slice(end)}`;
 }
 function onlyOurRoot(target, root) {
   return Object.keys(root).every((k) => Object.hasOwn(target.root ?? {}, k));
@@ -29898,7 +30172,7 @@ var init_json_config = __esm({
 
 // src/hooks/install/scripts.ts
 import { chmod, readFile as readFile17, rm as rm19 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -29908,7 +30182,7 @@ exec ${command}
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
-    const file = join40(target.file, event);
+    const file = join41(target.file, event);
     const current = await readFile17(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
@@ -29944,10 +30218,10 @@ var init_scripts = __esm({
 });
 
 // src/hooks/install/targets.ts
-import { join as join41 } from "node:path";
+import { join as join42 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join41(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join42(base, place.scope === "project" ? project : user);
   switch (agent) {
     case "claude-code":
       return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
@@ -31161,7 +31435,8 @@ function uninstallHooks(agent, opts) {
   return apply(agent, "uninstall", opts);
 }
 async function apply(agent, action, opts) {
-  const target = installTarget(agent, opts);
+  const place = opts.scope === "project" ? { ...opts, workspace: await resolveWorkspaceDir(opts.workspace) } : opts;
+  const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === "install";
   const commandOf = (event) => hookCommand(opts.runner, agent, target.shape === "copilot" ? event : void 0);
@@ -31189,7 +31464,7 @@ async function apply(agent, action, opts) {
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
     if (plan.text === null) await rm20(target.file, { force: true });
-    else await writeFileAtomic(target.file, plan.text);
+    else await writeOwnFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
 }
@@ -31197,6 +31472,7 @@ var init_install = __esm({
   "src/hooks/install/install.ts"() {
     "use strict";
     init_atomic();
+    init_repo();
     init_command();
     init_entries();
     init_json_config();

@@ -30,6 +30,9 @@ var InvalidArgumentError = class extends AgentgateError {
   code = "INVALID_ARGUMENT";
   exitCode = 2;
 };
+var WriteFailedError = class extends AgentgateError {
+  code = "WRITE_FAILED";
+};
 
 // src/fs/random.ts
 import { createRequire } from "node:module";
@@ -40,6 +43,12 @@ function randomBytes(count) {
 }
 function randomHex(bytes) {
   return randomBytes(bytes).toString("hex");
+}
+
+// src/fs/atomic.ts
+function errnoOf(cause) {
+  const code = cause?.code;
+  return typeof code === "string" ? code : cause instanceof Error ? cause.message : String(cause);
 }
 
 // src/ci/github.ts
@@ -62,13 +71,21 @@ function randomDelimiter() {
   return `ghadelimiter_${randomHex(16)}`;
 }
 async function appendKeyValues(file, values) {
-  await appendFile(file, formatKeyValues(values), "utf8");
+  await appendTo(file, formatKeyValues(values));
 }
 async function appendPath(file, dir) {
   if (/[\r\n]/.test(dir))
     throw new InvalidArgumentError("a directory with a line break cannot go on $GITHUB_PATH");
-  await appendFile(file, `${dir}
-`, "utf8");
+  await appendTo(file, `${dir}
+`);
+}
+async function appendTo(file, text) {
+  await appendFile(file, text, "utf8").catch((cause) => {
+    throw new WriteFailedError(
+      `could not append to ${file} (${errnoOf(cause)}), the file GitHub Actions named for this step; check the variable that names it`,
+      { cause, details: { path: file } }
+    );
+  });
 }
 function escapeData(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
