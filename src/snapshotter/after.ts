@@ -94,6 +94,8 @@ async function afterIn(
     beforeSha: start.sha,
     headSha: head.sha,
     message,
+    task: opts.taskPrompt ?? null,
+    gate: opts.gatePlanSource ?? null,
     isDirty: async () => (await getRepoState(repo, excludes)).isDirty,
   });
   if (done) return done;
@@ -210,6 +212,9 @@ export async function assertIterationFree(
     beforeSha: string;
     headSha: string | null;
     message: string;
+    /** What a no-change snapshot, which has no commit message, records instead. */
+    task: string | null;
+    gate: string | null;
     isDirty: () => Promise<boolean>;
   } | null,
 ): Promise<Snapshot | null> {
@@ -230,7 +235,10 @@ export async function assertIterationFree(
     taken.beforeSha === now.beforeSha &&
     taken.afterSha === now.headSha &&
     (taken.commitMessage === now.message ||
-      (taken.commitMessage === '' && taken.afterSha === taken.beforeSha)) &&
+      (taken.commitMessage === '' &&
+        taken.afterSha === taken.beforeSha &&
+        (taken.task ?? null) === now.task &&
+        (taken.gate ?? null) === now.gate)) &&
     !(await now.isDirty());
   if (sameCapture) return taken;
   if (taken) {

@@ -73,6 +73,20 @@ describe('a before is used up by its after, and iterations only go forward', () 
     const first = await s.captureAfterState(ws, null, { runId: 'r', iteration: 1, taskPrompt: 't' });
     const again = await s.captureAfterState(ws, null, { runId: 'r', iteration: 1, taskPrompt: 't' });
     expect(again.id).toBe(first.id);
+    // One that changed nothing has no commit message: its task and gate tell a retry from another capture.
+    await s.captureBeforeState(ws, { runId: 'r' });
+    const none = await s.captureAfterState(ws, null, { runId: 'r', iteration: 2, taskPrompt: 'u' });
+    expect((await s.captureAfterState(ws, null, { runId: 'r', iteration: 2, taskPrompt: 'u' })).id).toBe(
+      none.id,
+    );
+    await expectCode(
+      s.captureAfterState(ws, null, { runId: 'r', iteration: 2, taskPrompt: 'different' }),
+      'ITERATION_EXISTS',
+    );
+    await expectCode(
+      s.captureAfterState(ws, null, { runId: 'r', iteration: 2, taskPrompt: 'u', gatePlanSource: 'g' }),
+      'ITERATION_EXISTS',
+    );
   });
 
   it('an earlier iteration number is ITERATION_OUT_OF_ORDER, the same one ITERATION_EXISTS', async () => {
