@@ -39,13 +39,15 @@ export const LATEST_REF = `${META_REF_PREFIX}latest`;
 export const BASELINE_REF = `${META_REF_PREFIX}baseline`;
 export const SAFETY_REF = `${META_REF_PREFIX}safety`;
 
+// eslint-disable-next-line no-control-regex -- control characters are what is taken out
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
 /**
  * Commit message: a readable subject, then the metadata as JSON (labels may hold any text: the
  * JSON escapes it). The subject has no control character: git refuses a message with a NUL byte.
  */
 export function encodeMessage(meta: CheckpointMeta): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is taken out
-  const firstLine = meta.label?.split('\n')[0]?.slice(0, 72).replace(/[\u0000-\u001f\u007f]/g, ' ') ?? '';
+  const firstLine = meta.label?.split('\n')[0]?.slice(0, 72).replace(CONTROL, ' ') ?? '';
   const subject = meta.kind === 'safety' ? 'agentgate safety checkpoint' : 'agentgate checkpoint';
   return `${subject}${firstLine ? `: ${firstLine}` : ''}\n\n${JSON.stringify(meta)}\n`;
 }

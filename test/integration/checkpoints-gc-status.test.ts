@@ -35,6 +35,9 @@ describe('checkpoint gc and checkpoint status', () => {
     }
     await expect(cp.gc({ keep: 1, pruneAge: 'garbage' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(await cp.list()).toHaveLength(4);
-    await expect(cp.gc({ keep: 1, pruneAge: '1.day.ago' })).resolves.toMatchObject({ pruneAge: '1.day.ago', removed: 2 });
+    await expect(cp.gc({ keep: 1, pruneAge: '1.day.ago' })).resolves.toMatchObject({
+      pruneAge: '1.day.ago',
+      removed: 2,
+    });
   });
 });
