@@ -13650,6 +13650,8 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
     beforeSha: start.sha,
     headSha: head.sha,
     message,
+    task: opts.taskPrompt ?? null,
+    gate: opts.gatePlanSource ?? null,
     isDirty: async () => (await getRepoState(repo, excludes)).isDirty
   });
   if (done) return done;
@@ -13733,7 +13735,7 @@ async function assertIterationFree(core, runId, iteration, now) {
   if (last === null || last !== void 0 && iteration > last.iteration) return null;
   const { snapshots } = await core.store.inspectRun(runId);
   const taken = snapshots.find((s) => s.iteration === iteration);
-  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && !await now.isDirty();
+  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha && (taken.task ?? null) === now.task && (taken.gate ?? null) === now.gate) && !await now.isDirty();
   if (sameCapture) return taken;
   if (taken) {
     throw new IterationExistsError(
@@ -26689,7 +26691,7 @@ var init_checkpoint = __esm({
 
 // src/checkpoints/message.ts
 function encodeMessage(meta2) {
-  const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72).replace(/[\u0000-\u001f\u007f]/g, " ") ?? "";
+  const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72).replace(CONTROL, " ") ?? "";
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
   return `${subject}${firstLine2 ? `: ${firstLine2}` : ""}
 
@@ -26727,7 +26729,7 @@ function entryOf(r) {
     ...role === void 0 ? {} : { role }
   };
 }
-var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, lastStamp;
+var CheckpointMeta, CHECKPOINT_REF_PREFIX, META_REF_PREFIX, LATEST_REF, BASELINE_REF, SAFETY_REF, CONTROL, lastStamp;
 var init_message2 = __esm({
   "src/checkpoints/message.ts"() {
     "use strict";
@@ -26763,6 +26765,7 @@ var init_message2 = __esm({
     LATEST_REF = `${META_REF_PREFIX}latest`;
     BASELINE_REF = `${META_REF_PREFIX}baseline`;
     SAFETY_REF = `${META_REF_PREFIX}safety`;
+    CONTROL = /[\u0000-\u001f\u007f]/g;
     lastStamp = 0;
   }
 });
