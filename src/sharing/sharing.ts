@@ -18,7 +18,9 @@ import {
   pushRefs,
   resolveRemote,
   verifyBundle,
+  type PushedRef,
 } from '../git/transport.js';
+import { clearStaleRemoteRefLocks } from '../git/remote-locks.js';
 import { replaceFileAtomic } from '../fs/atomic.js';
 import { bundlePackIntact } from '../git/bundle-pack.js';
 import { assertSafeId } from '../store/paths.js';
@@ -86,7 +88,7 @@ export class Sharing implements SharingCore {
           ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`]
           : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)),
     ];
-    const results = await pushRefs(repo, remote.url, specs);
+    const results = await pushWithLockRepair(repo, remote.url, specs);
     const updated = results.filter((r) => r.flag === '*' || r.flag === ' ').map((r) => r.ref);
     const upToDate = results.filter((r) => r.flag === '=').map((r) => r.ref);
     let rejected = results.filter((r) => r.flag === '!');
@@ -313,6 +315,29 @@ export class Sharing implements SharingCore {
 
 /** Everything published lives under here: records, gate verdicts and anchors. */
 const SHARED_PREFIX = 'refs/agentgate/';
+
+/**
+ * One push; refs the remote could not lock are pushed once more after the stale locks a killed push
+ * left there are removed (a remote on this machine only: git/remote-locks.ts).
+ */
+async function pushWithLockRepair(repo: Repo, url: string, specs: readonly string[]): Promise<PushedRef[]> {
+  const results = await pushRefs(repo, url, specs);
+  const locked = results.filter((r) => r.flag === '!' && /failed to (update|lock) ref/.test(r.summary));
+  if (
+    locked.length === 0 ||
+    !(await clearStaleRemoteRefLocks(
+      url,
+      locked.map((r) => r.ref),
+    ))
+  )
+    return results;
+  const again = await pushRefs(
+    repo,
+    url,
+    locked.map((r) => `${r.ref}:${r.ref}`),
+  );
+  return [...results.filter((r) => !locked.includes(r)), ...again];
+}
 
 /** The records received, plus the gate verdicts received after them. */
 function withGates(

@@ -3,7 +3,7 @@
  * pushed, fetched and verified on another, or carried there in one bundle.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitCallCount } from '../../src/git/runner.js';
@@ -22,7 +22,7 @@ describe('push and fetch', () => {
     await runIterations(a, 'run-1', 2);
     const pushed = await a.share.push({ workspace: a.dir });
     expect(pushed.runs).toEqual(['run-1']);
-    expect(pushed.updated).toEqual([
+    expect(pushed.updated.sort()).toEqual([
       'refs/agentgate/records/run-1/iteration-0',
       'refs/agentgate/records/run-1/iteration-1',
     ]);
@@ -192,6 +192,33 @@ describe('push and fetch', () => {
     // The other iteration landed; the first publication is intact.
     expect(error.details.updated).toEqual(['refs/agentgate/records/same/iteration-1']);
     expect(git(w.origin, ['rev-parse', 'refs/agentgate/records/same/iteration-0'])).toBe(remoteBefore);
+  });
+
+  it('mends the ref locks a killed push left in a remote on this machine', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'lk', 1);
+    await a.share.push({ workspace: a.dir });
+    await runIterations(a, 'lk', 2, 1);
+    // What a push killed with its receive-pack leaves: the lock of a ref it was about to write.
+    const lock = join(w.origin, 'refs/agentgate/records/lk/iteration-1.lock');
+    writeFileSync(lock, '');
+    const aged = new Date(Date.now() - 60_000);
+    utimesSync(lock, aged, aged);
+    const pushed = await a.share.push({ workspace: a.dir });
+    expect(pushed.updated.sort()).toEqual([
+      'refs/agentgate/records/lk/iteration-1',
+      'refs/agentgate/records/lk/iteration-2',
+    ]);
+    expect(existsSync(lock)).toBe(false);
+    // A lock taken a moment ago is waited for until it is stale, then mended the same way.
+    await runIterations(a, 'lk', 1, 3);
+    const fresh = join(w.origin, 'refs/agentgate/records/lk/iteration-3.lock');
+    writeFileSync(fresh, '');
+    expect((await a.share.push({ workspace: a.dir })).updated).toEqual([
+      'refs/agentgate/records/lk/iteration-3',
+    ]);
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it('refuses every record of a run that shares its id with another run here, and leaves that run as it was', async () => {
