@@ -22,7 +22,8 @@ export class LocalPaths {
     if (out.patchPath === null) return out;
     const here = patchPath(this.artifactsDir, out.runId, out.iteration);
     if (here === out.patchPath) return out;
-    if (await isA(here, 'file')) out = { ...out, patchPath: here };
+    // A received snapshot's artifact is built on demand: where the artifacts directory in use says.
+    if (out.recordedWorkspace !== undefined || (await isA(here, 'file'))) out = { ...out, patchPath: here };
     return out;
   }
 

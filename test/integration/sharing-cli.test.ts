@@ -68,6 +68,22 @@ describe('sharing through the CLI', () => {
     );
   });
 
+  it("a fetched run's artifacts are built where --artifacts-dir says, not where they were at fetch", async () => {
+    w = world();
+    const [a, b] = [w.machine('a'), w.machine('b')];
+    await runIterations(a, 'art', 1);
+    ok(a, ['push']);
+    const first = join(w.root, 'art-at-fetch');
+    ok(b, ['fetch', '--artifacts-dir', first]);
+    const later = join(w.root, 'art-later');
+    const verified = ok(b, ['verify', '--run', 'art', '--artifacts-dir', later]) as { ok: boolean };
+    expect(verified.ok).toBe(true);
+    const [snap] = ok(b, ['list', '--artifacts-dir', later]) as Snapshot[];
+    expect(snap?.patchPath).toBe(join(later, 'art', 'iteration-0', 'patch.diff'));
+    expect(existsSync(snap?.patchPath as string)).toBe(true);
+    expect(existsSync(join(first, 'art'))).toBe(false);
+  });
+
   it('a home and workspace copied to another place verify and patch with -C, --home and --artifacts-dir once the originals are gone', async () => {
     w = world();
     const a = w.machine('a');
