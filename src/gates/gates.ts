@@ -105,6 +105,7 @@ export class Gates implements GateContext {
           results: only === null ? results : results.filter((r) => r.iteration === only.iteration),
           problems,
           snapshots,
+          restarts: (await this.snapshotter.store.loadRun(runId).catch(() => null))?.restarts ?? [],
           artifactsDir: this.snapshotter.options.artifactsDir,
           git: this.snapshotter.gitOptions(),
           ...opts,

@@ -4,6 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { GateResult } from '../../types/gate.js';
+import { setAsideBy, type RunRestart } from '../../types/run.js';
 import { sortGateResults, verdictContradiction } from '../../types/gate-rules.js';
 import type { Snapshot } from '../../types/snapshot.js';
 import type { VerifyCheck } from '../../types/verify.js';
@@ -26,6 +27,8 @@ export interface GateVerifyInput extends GateVerifyOptions {
   problems: readonly StoreCorruptError[];
   /** The run's snapshots, with this machine's paths. */
   snapshots: readonly Snapshot[];
+  /** The run's declared restarts: the iterations they set aside are not asked for gates. */
+  restarts?: readonly RunRestart[];
   artifactsDir: string;
   git: OpenOptions;
 }
@@ -143,7 +146,10 @@ async function logHere(result: GateResult, artifactsDir: string): Promise<string
 function requireChecks(input: GateVerifyInput): VerifyCheck[] {
   const names = input.requireGates ?? [];
   if (names.length === 0) return [];
-  const iterations = [...input.snapshots].sort((a, b) => a.iteration - b.iteration);
+  // The run's accepted line, as attest sees it: an iteration a restart set aside needs no gate.
+  const iterations = [...input.snapshots]
+    .filter((s) => setAsideBy(input.restarts ?? [], s.iteration) === undefined)
+    .sort((a, b) => a.iteration - b.iteration);
   const judged = input.eachIteration === true ? iterations : iterations.slice(-1);
   if (judged.length === 0)
     return [

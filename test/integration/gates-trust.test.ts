@@ -171,5 +171,15 @@ describe('attest --run after a restart covers the accepted line and names what w
     const two = await buildStatement(src, 'run-1', { iteration: 2 });
     expect(two.predicate).toMatchObject({ result: 'FAILED', failedTests: ['iteration-2/test'] });
     expect(two.predicate.setAside).toBeUndefined();
+    // verify --require-gate --each-iteration asks the same accepted line.
+    const gates = new Gates(a.snap);
+    const each = await gates.verify({ runId: 'run-1' }, { requireGates: ['test'], eachIteration: true });
+    expect(
+      each.checks.filter((c) => c.check === 'require-gate').map((c) => [c.snapshotId !== null, c.ok]),
+    ).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+    expect(each.ok).toBe(true);
   });
 });
