@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { ReportSnapshot, RunReport } from '../../types/report.js';
 import type { FileDiffText } from './patches.js';
 import type { ReportAssets } from './assets.js';
-import { showBidi } from './visible.js';
+import { showBidi, showPath } from './visible.js';
 import { asidePhrase } from './model.js';
 import { GATE_STYLE, gateHtml } from './gates.js';
 import { restartPhrases } from './model.js';
@@ -118,8 +118,8 @@ ${gateHtml(report.gates, esc)}
       shown.push(rest);
     });
     const files = s.files.map((f, j) => ({
-      p: showBidi(f.path),
-      o: f.oldPath === null ? null : showBidi(f.oldPath),
+      p: showPath(f.path),
+      o: f.oldPath === null ? null : showPath(f.oldPath),
       s: f.status,
       a: f.insertions,
       d: f.deletions,
@@ -127,7 +127,7 @@ ${gateHtml(report.gates, esc)}
       t: shown[j]?.tooLarge ?? false,
       u: shown[j]?.unavailable === true,
     }));
-    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showBidi(s.patchPath), files };
+    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showPath(s.patchPath), files };
     await write(`],${jsonForScript(head).slice(1)}`);
   }
   await write(`]}</script>

@@ -6,8 +6,21 @@ const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** `text` with every bidirectional-text control written as `<U+XXXX>`. */
 export function showBidi(text: string): string {
-  return text.replace(
-    BIDI_CONTROLS,
-    (c) => `<U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}>`,
-  );
+  return text.replace(BIDI_CONTROLS, codePoint);
+}
+
+/** `<U+XXXX>` for one character. */
+function codePoint(c: string): string {
+  return `<U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what is shown
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * A file name as the reports show it: `showBidi`, and control characters as `<U+XXXX>` too (a
+ * newline in a name would read as a space, or as a line break between two names).
+ */
+export function showPath(path: string): string {
+  return showBidi(path).replace(CONTROLS, codePoint);
 }

@@ -114,13 +114,13 @@ describe('report --format html at scale', () => {
     expect(readFileSync(none, 'utf8')).not.toContain('m0 line 0000000');
   }, 300_000);
 
-  it('shows bidirectional-text controls in file names and task text as visible escapes', async () => {
+  it('shows bidirectional-text controls in file names and task text, and control characters in file names, as visible escapes', async () => {
     const dir = repoWithCommit({ 'README.md': 'hello\n' });
     const snapshotter = newSnapshotter();
     cleanup.push(dir, snapshotter.options.home);
     const name = 'invoice\u202Efdp.sh';
     await snapshotter.captureBeforeState(dir, { runId: 'bidi-run' });
-    writeFiles(dir, { [name]: 'echo pwned\n' });
+    writeFiles(dir, { [name]: 'echo pwned\n', 'new\nline.txt': 'two names?\n' });
     await snapshotter.captureAfterState(dir, null, {
       runId: 'bidi-run',
       iteration: 1,
@@ -134,6 +134,10 @@ describe('report --format html at scale', () => {
     const { page, blocked, consoleErrors } = await openFile(browser, pathToFileURL(file).href);
     const entry = page.locator('details.file').first();
     expect(await entry.locator('.path').innerText()).toBe('invoice<U+202E>fdp.sh');
+    // A newline in a name is shown too: it would read as a space, or as two names.
+    expect(await page.locator('details.file').nth(1).locator('.path').innerText()).toBe(
+      'new<U+000A>line.txt',
+    );
     expect(await page.locator('#iterations tbody td.text').first().innerText()).toBe(
       'Send <U+2066>the<U+2069> invoice<U+202E>fdp.sh',
     );
