@@ -44,17 +44,9 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   const guess = join(real, '.git');
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => undefined);
-  let out: string;
+  let paths: string[];
   try {
-    out = (
-      await runGit(base, [
-        'rev-parse',
-        '--path-format=absolute',
-        '--show-toplevel',
-        '--git-dir',
-        '--git-common-dir',
-      ])
-    ).stdout;
+    paths = await repoPaths(base);
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
       throw new NotARepositoryError(
@@ -64,7 +56,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
     }
     throw cause;
   }
-  const [topLevel, gitDir, commonDir] = out.split('\n');
+  const [topLevel, gitDir, commonDir] = paths;
   if (!topLevel || !gitDir || !commonDir) {
     throw new NotARepositoryError(
       `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
@@ -85,6 +77,21 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
       : await driverKeys(base, configFiles(commonDir, gitDir));
   const config = neutraliseDrivers(keys);
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
+}
+
+const PATH_QUESTIONS = ['--show-toplevel', '--git-dir', '--git-common-dir'];
+
+/**
+ * The work tree's top level, the git dir and the common dir, absolute, in one rev-parse; one each
+ * when a path holds a line break (rev-parse has no -z: its lines could not be told apart).
+ */
+async function repoPaths(base: GitOptions): Promise<string[]> {
+  const ask = async (questions: string[]) =>
+    (await runGit(base, ['rev-parse', '--path-format=absolute', ...questions])).stdout;
+  const lines = (await ask(PATH_QUESTIONS)).split('\n');
+  if (lines.length <= PATH_QUESTIONS.length + 1) return lines;
+  const one = await Promise.all(PATH_QUESTIONS.map((q) => ask([q])));
+  return one.map((o) => (o.endsWith('\n') ? o.slice(0, -1) : o));
 }
 
 /**

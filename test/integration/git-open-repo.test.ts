@@ -54,3 +54,14 @@ describe('openRepo', () => {
     await expect(openRepo(inner)).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
   });
 });
+
+describe('openRepo of a path with a line break', () => {
+  it('reads the top level and git dir whole (rev-parse is asked one question at a time)', async () => {
+    const dir = join(tempDir('agentgate-nl-'), 'x\ny');
+    mkdirSync(dir);
+    git(dir, ['init', '-q', '-b', 'main']);
+    const repo = await openRepo(dir);
+    expect(repo.topLevel).toBe(realpathSync(dir));
+    expect(repo.gitDir).toBe(join(realpathSync(dir), '.git'));
+  });
+});
