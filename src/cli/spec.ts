@@ -331,7 +331,7 @@ function convert(
   if (decl.type === 'integer') {
     if (!/^\d{1,9}$/.test(value))
       throw new InvalidArgumentError(
-        `--${name} must be a whole number from 0 up, not ${JSON.stringify(value.slice(0, 40))}`,
+        `--${name} must be a whole number from 0 to 999999999, not ${JSON.stringify(value.slice(0, 40))}`,
         { details: { option: `--${name}` } },
       );
     return Number(value);
