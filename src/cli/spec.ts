@@ -27,8 +27,8 @@
  *     },
  *   });
  *
- * Types: 'string' (a `choices` list narrows it to those words), 'integer' (a whole number from 0
- * up) and 'boolean'. A value is `T | undefined` unless the option is `required: true` or has a
+ * Types: 'string' (a `choices` list narrows it to those words), 'integer' (a whole number from 0 to
+ * 999999999) and 'boolean'. A value is `T | undefined` unless the option is `required: true` or has a
  * `default`. The parser reports an unknown option, a missing value or a missing required option
  * as USAGE (exit 2), and a value of the wrong form (not a whole number, not one of the choices,
  * an empty required value, an empty FILE or DIR) as INVALID_ARGUMENT (exit 2), naming the option.
