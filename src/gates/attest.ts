@@ -348,23 +348,27 @@ async function checkPredicate(
   }
   checks.push(await checkComplete(src, runId, named, attested, snapshots));
   const want = predicateOf(named);
-  const same =
-    want.result === predicate.result &&
-    [want.passedTests, want.warnedTests, want.failedTests].every(
-      (list, i) =>
-        JSON.stringify(list) ===
-        JSON.stringify([predicate.passedTests, predicate.warnedTests, predicate.failedTests][i]),
-    );
+  const lists = (['passedTests', 'warnedTests', 'failedTests'] as const).filter(
+    (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k]),
+  );
+  const differs = [
+    ...(want.result === predicate.result
+      ? []
+      : [`result ${predicate.result}, the verdicts give ${want.result}`]),
+    ...lists.map((k) => `${k} ${listText(predicate[k])}, the verdicts give ${listText(want[k])}`),
+  ];
   checks.push(
-    same
+    differs.length === 0
       ? { check: 'result', ok: true, detail: predicate.result }
-      : {
-          check: 'result',
-          ok: false,
-          detail: `the verdicts named give ${want.result} (${want.failedTests.length} failed), the statement says ${predicate.result}`,
-        },
+      : { check: 'result', ok: false, detail: `the statement says ${differs.join('; ')}` },
   );
   return checks;
+}
+
+/** A test list in a check's detail: its first names and how many there are. */
+function listText(list: readonly string[]): string {
+  const shown = list.slice(0, 3).join(', ');
+  return `[${shown}${list.length > 3 ? `, … ${list.length} in all` : ''}]`;
 }
 
 /**

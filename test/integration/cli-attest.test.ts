@@ -168,6 +168,16 @@ describe('verify --attestation', () => {
         label,
       ).toContain(check);
     }
+    // The result check names the list that differs, not only the result.
+    const moved = structuredClone(original);
+    moved.predicate.passedTests.push(...moved.predicate.failedTests.splice(0));
+    writeFileSync(join(w.root, 'moved.json'), JSON.stringify(moved));
+    const movedReport = cli(b, ['verify', '--attestation', join(w.root, 'moved.json'), '--json']).json() as {
+      checks: Array<{ check: string; ok: boolean; detail: string }>;
+    };
+    expect(movedReport.checks.find((c) => c.check === 'result')?.detail).toMatch(
+      /^the statement says passedTests \[.*\], the verdicts give \[.*\]; failedTests \[\], the verdicts give \[/,
+    );
     writeFileSync(join(w.root, 'garbage.json'), '{not json');
     expect(cli(b, ['verify', '--attestation', join(w.root, 'garbage.json')]).status).toBe(3);
     // A file that cannot be read: exit 1 (docs/gates.md), for a missing file and a directory.
