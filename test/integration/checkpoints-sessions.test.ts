@@ -4,7 +4,7 @@
  * session or a person changed after it. Hooks are played through `track` with the options the agent
  * hooks pass (src/hooks/agent-hook.ts).
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionRestoreResult } from '../../types/checkpoint.js';
@@ -248,5 +248,31 @@ describe('checkpoint restore --prompt through the CLI', () => {
       });
       expect(usage.status, option).toBe(2);
     }
+  });
+});
+
+describe('a directory the agent replaced by a symbolic link', () => {
+  it('patch, diff, diff-full and restore --prompt see it (d/x gone, d a link) instead of failing in check-ignore', async () => {
+    const ws = repoWithCommit({ 'd/x': 'x\n', 'e/y': 'y\n' });
+    const cp = await openCheckpoints(ws);
+    const s = session(cp, 's');
+    await s.start();
+    const first = await s.prompt();
+    rmSync(join(ws, 'd'), { recursive: true });
+    symlinkSync('e', join(ws, 'd'));
+    await s.tool();
+    expect((await cp.patch(first.hash)).files.sort()).toEqual([join(ws, 'd'), join(ws, 'd/x')]);
+    expect(await cp.diff(first.hash)).toContain('deleted file mode 100644');
+    expect((await cp.diffFull(first.hash)).map((f) => [f.file, f.status])).toEqual([
+      ['d', 'added'],
+      ['d/x', 'deleted'],
+    ]);
+    const plan = await cp.restorePrompt(1, 's', { dryRun: true });
+    expect(plan.restored.sort()).toEqual([join(ws, 'd/x')]);
+    await cp.restorePrompt(1, 's');
+    expect(read(ws, 'd/x')).toBe('x\n');
+    // Put back as a directory: nothing was written through the link.
+    expect(lstatSync(join(ws, 'd')).isDirectory()).toBe(true);
+    expect(existsSync(join(ws, 'e/x'))).toBe(false);
   });
 });
