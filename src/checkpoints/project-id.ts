@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -80,19 +80,32 @@ export async function existingStore(checkpointsDir: string, root: string): Promi
   const worktreeKey = `wt-${pathKey(root)}`;
   for (const projectId of await listDir(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
-    if ((await readStoredWorkspace(candidate.metaFile)) === root) return candidate;
+    if ((await storeOf(candidate, root)) !== 'none') return candidate;
   }
   return null;
 }
 
-/** The workspace recorded in a store's `store.json`, or null when there is no readable one. */
-export async function readStoredWorkspace(metaFile: string): Promise<string | null> {
+/**
+ * Whether the store at `location` is the one of the work tree at `root`: `intact` when its
+ * `store.json` names `root`; `damaged` when that file does not read but the store's repository is
+ * there (its directory is named by root's hash: the checkpoints are kept and the file written
+ * again); else `none`.
+ */
+export async function storeOf(location: StoreLocation, root: string): Promise<'intact' | 'damaged' | 'none'> {
+  let text: string;
   try {
-    const parsed = JSON.parse(await readFile(metaFile, 'utf8')) as { workspace?: unknown };
-    return typeof parsed.workspace === 'string' ? parsed.workspace : null;
+    text = await readFile(location.metaFile, 'utf8');
   } catch {
-    return null;
+    return 'none';
   }
+  try {
+    const parsed = JSON.parse(text) as { workspace?: unknown };
+    if (typeof parsed.workspace === 'string') return parsed.workspace === root ? 'intact' : 'none';
+  } catch {
+    // Not JSON: damaged, as below.
+  }
+  const head = await stat(join(location.gitDir, 'HEAD')).catch(() => null);
+  return head?.isFile() === true ? 'damaged' : 'none';
 }
 
 async function listDir(dir: string): Promise<string[]> {

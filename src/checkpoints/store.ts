@@ -30,7 +30,7 @@ import { captureWorkspace, type Capture } from './capture.js';
 import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
 import type { CheckpointsOptions } from './options.js';
 import type { Plan } from './plan.js';
-import { existingStore, locateStore, readStoredWorkspace, type StoreLocation } from './project-id.js';
+import { existingStore, locateStore, storeOf, type StoreLocation } from './project-id.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
 import type { Skip } from './skip-rules.js';
@@ -172,7 +172,7 @@ export class CheckpointStore {
   }
 
   async exists(): Promise<boolean> {
-    return (await readStoredWorkspace(this.location.metaFile)) === this.workspace;
+    return (await storeOf(this.location, this.workspace)) !== 'none';
   }
 
   /**
@@ -269,14 +269,15 @@ export class CheckpointStore {
 
   private async ensureStore(): Promise<void> {
     if (this.storeReady) return;
-    if (!(await this.exists())) {
-      await initCheckpointRepo(this.repo);
+    const state = await storeOf(this.location, this.workspace);
+    if (state === 'none') await initCheckpointRepo(this.repo);
+    // A damaged store.json is written again: the checkpoints in the repository stay.
+    if (state !== 'intact')
       await writeJsonAtomic(this.location.metaFile, {
         workspace: this.workspace,
         projectId: this.location.projectId,
         createdAt: new Date().toISOString(),
       });
-    }
     await this.mirrorUserExcludes();
     this.storeReady = true;
   }
