@@ -70,7 +70,7 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
       { details: { workspace: real, topLevel } },
     );
   }
-  await assertOwnWorkTree(real, topLevel, gitDir);
+  await assertOwnWorkTree(real, topLevel, gitDir, commonDir);
   const keys =
     gitDir === guess && commonDir === guess
       ? await early
@@ -102,7 +102,12 @@ async function repoPaths(base: GitOptions): Promise<string[]> {
  * submodule (its git dir's `core.worktree` names us back) and a separate git dir that is not
  * another checkout's `.git`.
  */
-export async function assertOwnWorkTree(real: string, topLevel: string, gitDir: string): Promise<void> {
+export async function assertOwnWorkTree(
+  real: string,
+  topLevel: string,
+  gitDir: string,
+  commonDir: string = gitDir,
+): Promise<void> {
   const owner = await dotGitOwner(real);
   const refuse = (why: string): never => {
     throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
@@ -113,11 +118,22 @@ export async function assertOwnWorkTree(real: string, topLevel: string, gitDir: 
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel)
     return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
-  if (!owner.isFile) return;
+  const dotGit = join(owner.dir, '.git');
   const realGitDir = await realpath(gitDir);
+  // A common dir elsewhere holds the objects and branches our commits would move: only a linked worktree has one.
+  const shared = (await realpathOrNull(commonDir)) !== realGitDir;
+  const sharing = () =>
+    refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir})`);
+  if (owner.kind === 'dir') return shared ? sharing() : undefined;
+  if (owner.kind === 'link') {
+    if (shared) return sharing();
+    if (realGitDir !== dotGit && realGitDir.split(sep).includes('.git'))
+      return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
+    return;
+  }
   const named = await readPointer(join(realGitDir, 'gitdir'));
-  if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === join(owner.dir, '.git'))
-    return; // a linked worktree
+  if (named !== null && (await realpathOrNull(resolve(realGitDir, named))) === dotGit) return; // a linked worktree
+  if (shared) return sharing();
   const worktree = await configValue(join(realGitDir, 'config'), 'core.worktree');
   if (worktree !== null && (await realpathOrNull(resolve(realGitDir, worktree))) === owner.dir) return; // a submodule
   if (realGitDir.split(sep).includes('.git')) {
@@ -125,11 +141,12 @@ export async function assertOwnWorkTree(real: string, topLevel: string, gitDir: 
   }
 }
 
-/** The nearest directory from `dir` upwards that holds a `.git` entry, and whether it is a file. */
-async function dotGitOwner(dir: string): Promise<{ dir: string; isFile: boolean } | null> {
+/** The nearest directory from `dir` upwards that holds a `.git` entry, and what that entry is. */
+async function dotGitOwner(dir: string): Promise<{ dir: string; kind: 'dir' | 'file' | 'link' } | null> {
   for (let at = dir; ; at = dirname(at)) {
     const info = await lstat(join(at, '.git')).catch(() => null);
-    if (info !== null) return { dir: at, isFile: info.isFile() };
+    if (info !== null)
+      return { dir: at, kind: info.isSymbolicLink() ? 'link' : info.isFile() ? 'file' : 'dir' };
     if (dirname(at) === at) return null;
   }
 }

@@ -2,7 +2,7 @@
  * openRepo reads the repository's driver names while rev-parse runs, from the `.git` directory it
  * expects; whatever git then reports, the drivers of the config git really uses are switched off.
  */
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
@@ -63,5 +63,18 @@ describe('openRepo of a path with a line break', () => {
     const repo = await openRepo(dir);
     expect(repo.topLevel).toBe(realpathSync(dir));
     expect(repo.gitDir).toBe(join(realpathSync(dir), '.git'));
+  });
+});
+
+describe('openRepo of a .git that takes another repository for its own', () => {
+  it('a commondir file in a .git directory, or a .git symlink to another checkout, is UNSAFE_WORKSPACE', async () => {
+    const victim = repoWithCommit({ 'v.txt': 'victim\n' });
+    const planted = repoWithCommit();
+    writeFileSync(join(planted, '.git', 'commondir'), `${join(victim, '.git')}\n`);
+    await expect(openRepo(planted)).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
+    const linked = join(tempDir('agentgate-link-'), 'ws');
+    mkdirSync(linked);
+    symlinkSync(join(victim, '.git'), join(linked, '.git'));
+    await expect(openRepo(linked)).rejects.toMatchObject({ code: 'UNSAFE_WORKSPACE' });
   });
 });

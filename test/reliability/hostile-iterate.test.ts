@@ -180,4 +180,38 @@ describe('iterate after an agent that armed the repository', () => {
     const run = await snapshotter.store.loadRun('r1');
     expect(run?.snapshotIds).toEqual([]);
   });
+
+  it.each([
+    [
+      'a commondir file naming its .git',
+      (other: string) => `printf '%s\\n' '${other}/.git' > .git/commondir`,
+    ],
+    [
+      'a .git symbolic link to its .git',
+      (other: string) => `mv .git ../moved-git\nln -s '${other}/.git' .git`,
+    ],
+  ])(
+    'fails as after does when the agent plants %s: the other checkout takes nothing',
+    async (_what, plant) => {
+      const ws = join(tempDir('agentgate-ws-'), 'ws');
+      mkdirSync(ws);
+      git(ws, ['init', '-q', '-b', 'main']);
+      writeFileSync(join(ws, 'a.txt'), 'one\n');
+      git(ws, ['add', '-A']);
+      git(ws, ['commit', '-q', '-m', 'initial']);
+      const other = repoWithCommit({ 'secret.txt': `${SECRET}\n` });
+      const otherRefs = git(other, ['for-each-ref']);
+      const otherObjects = allObjects(other);
+      const snapshotter = newSnapshotter();
+      const script = `printf 'two\\n' > a.txt\n${plant(other)}`;
+      const code = await codeOf(
+        snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } }),
+      );
+      expect(code).toBe('UNSAFE_WORKSPACE');
+      expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 1 }))).toBe(code);
+      expect(git(other, ['for-each-ref'])).toBe(otherRefs);
+      expect(allObjects(other)).toBe(otherObjects);
+      expect((await snapshotter.store.loadRun('r1'))?.snapshotIds).toEqual([]);
+    },
+  );
 });
