@@ -10,7 +10,7 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { GateTreeMismatchError, InvalidArgumentError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
-import { getRepoState, listAssumedUnchanged } from '../git/state.js';
+import { getRepoState, listUncompared } from '../git/state.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
 import { layout } from '../store/paths.js';
@@ -171,18 +171,18 @@ async function assertAtAfter(
     return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path) ? [] : [path];
   });
   const excludes = [...(await workspaceExcludes(repo.topLevel, snapshotter.options)), ...reports];
-  // A file marked assume-unchanged is one status does not look at: its content is unknown.
-  const [state, assumed] = await Promise.all([
+  // A file marked assume-unchanged or skip-worktree is one status does not look at: its content is unknown.
+  const [state, uncompared] = await Promise.all([
     getRepoState(repo, excludes, reports.length > 0 ? 'all' : 'normal'),
-    listAssumedUnchanged(repo),
+    listUncompared(repo),
   ]);
-  if (state.sha === snapshot.afterSha && !state.isDirty && assumed.length === 0) return;
+  if (state.sha === snapshot.afterSha && !state.isDirty && uncompared.length === 0) return;
   const why =
     state.sha !== snapshot.afterSha
       ? `HEAD is ${state.sha ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
       : state.isDirty
         ? 'the workspace has uncommitted changes'
-        : `${assumed.length} file(s) are marked assume-unchanged (${assumed.slice(0, 3).join(', ')}), so git does not compare them with the after tree; clear it with "git update-index --no-assume-unchanged"`;
+        : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${uncompared.slice(0, 3).join(', ')}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
   throw new GateTreeMismatchError(
     `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
     {

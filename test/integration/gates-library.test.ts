@@ -103,7 +103,7 @@ describe('gate: run a check on the after tree and record what it observed', () =
     expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
   });
 
-  it('refuses a workspace where a file is marked assume-unchanged: git would not see what it holds', async () => {
+  it('refuses a workspace where a file is marked assume-unchanged or skip-worktree: git would not see what it holds', async () => {
     const { dir, gates } = await gatedRun([TEST_FILE]);
     git(dir, ['update-index', '--assume-unchanged', 'README.md']);
     writeFiles(dir, { 'README.md': 'not the after tree\n' });
@@ -113,6 +113,10 @@ describe('gate: run a check on the after tree and record what it observed', () =
     git(dir, ['update-index', '--no-assume-unchanged', 'README.md']);
     git(dir, ['checkout', '--', 'README.md']);
     expect((await gates.run(dir, opts)).verdict).toBe('pass');
+    // skip-worktree hides a file from status the same way.
+    git(dir, ['update-index', '--skip-worktree', 'README.md']);
+    writeFiles(dir, { 'README.md': 'not the after tree either\n' });
+    await expectCode(gates.run(dir, opts), 'GATE_TREE_MISMATCH');
   });
 
   it('--isolated runs on exactly the after tree; workspace, index, HEAD and branches untouched, nothing left', async () => {

@@ -30,16 +30,18 @@ export function parseCandidateListing(text: string): CandidateListing {
 }
 
 /**
- * Parses `ls-files -z -v`: the paths whose tag is a lower-case letter, which git marks "assume
- * unchanged" (`update-index --assume-unchanged`) and then never compares with the work tree.
+ * Parses `ls-files -z -v`: the paths git never compares with the work tree, so that a change there
+ * is invisible to status, diff and add: marked assume-unchanged (a lower-case tag) or skip-worktree
+ * (`S`, as a sparse checkout marks the files it leaves out).
  */
-export function parseAssumedUnchanged(text: string): string[] {
+export function parseUncompared(text: string): string[] {
   const out: string[] = [];
   for (const record of splitNul(text)) {
     const tag = record.slice(0, 2);
     if (!/^[A-Za-z?] $/.test(tag) || record.length < 3)
       throw unparseable('ls-files -v', `unexpected tag ${JSON.stringify(tag)}`, record);
-    if (tag[0] !== (tag[0] as string).toUpperCase()) out.push(record.slice(2));
+    const letter = tag[0] as string;
+    if (letter !== letter.toUpperCase() || letter === 'S') out.push(record.slice(2));
   }
   return out;
 }
