@@ -23,11 +23,15 @@ export const IsoDate = deferred(() => z.iso.datetime({ offset: true }));
 export const HeadState = deferred(() => z.enum(['branch', 'detached', 'unborn']));
 export type HeadState = z.infer<typeof HeadState>;
 
-/** A path the capture could not stage (a FIFO or socket where a file was, a file it may not read): left as the index had it. */
+/**
+ * A path the capture did not stage (a FIFO or socket where a file was, a file it may not read, a
+ * file marked assume-unchanged or skip-worktree whose change git does not look at): left as the
+ * index had it.
+ */
 export const SkippedPath = deferred(() =>
   z.object({
     path: z.string().check(z.minLength(1)),
-    reason: z.enum(['special-file', 'unreadable']),
+    reason: z.enum(['special-file', 'unreadable', 'not-compared']),
   }),
 );
 export type SkippedPath = z.infer<typeof SkippedPath>;

@@ -182,7 +182,12 @@ async function assertAtAfter(
       ? `HEAD is ${state.sha ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
       : state.isDirty
         ? 'the workspace has uncommitted changes'
-        : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${uncompared.slice(0, 3).join(', ')}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
+        : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${uncompared
+            .slice(0, 3)
+            .map((e) => e.path)
+            .join(
+              ', ',
+            )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
   throw new GateTreeMismatchError(
     `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
     {

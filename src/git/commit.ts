@@ -1,11 +1,14 @@
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { GitFailedError, InvalidArgumentError } from '../errors.js';
+import { encodeBytes, fsPath } from '../fs/path-bytes.js';
 import { assertGitId, isFullId } from './ids.js';
 import { getTree, readHead, updateRefs, type HeadInfo } from './refs.js';
 import { isInside, type Repo } from './repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { runGit, type GitOptions } from './runner.js';
+import { listUncompared } from './state.js';
+import type { UncomparedEntry } from './parsers/ls-files-tagged.js';
 
 export interface SnapshotCommitOptions {
   /**
@@ -57,10 +60,12 @@ export async function createSnapshotCommit(
   const parent = opts.expectedHead === undefined ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
   // The parent's tree is looked up while add scans the work tree.
-  const [skipped, parentTree] = await Promise.all([
+  const [staged, parentTree, hidden] = await Promise.all([
     stageAll(repo, excludes),
     parent === null ? null : getTree(repo, parent),
+    hiddenChanges(repo),
   ]);
+  const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
   const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
   if (parent !== null && parentTree === tree) {
@@ -80,8 +85,37 @@ export async function createSnapshotCommit(
 /** A path `add -A` cannot stage, left as the index had it. */
 export interface UnstageablePath {
   path: string;
-  /** `special-file`: a FIFO, socket or device where a file was; `unreadable`: no permission to read it. */
-  reason: 'special-file' | 'unreadable';
+  /**
+   * `special-file`: a FIFO, socket or device where a file was; `unreadable`: no permission to read
+   * it; `not-compared`: marked assume-unchanged or skip-worktree, and not what the index holds (add
+   * does not look at it: the change is not in the commit).
+   */
+  reason: 'special-file' | 'unreadable' | 'not-compared';
+}
+
+/**
+ * Tracked files git does not compare with the work tree (assume-unchanged, skip-worktree) whose
+ * content is not the index's: add leaves them out, so the snapshot says so instead of passing
+ * their change over in silence. The marks are the user's: they are left as they are. One
+ * `ls-files`, and a `hash-object` only when there are such files.
+ */
+async function hiddenChanges(repo: Repo): Promise<UnstageablePath[]> {
+  const present: UncomparedEntry[] = [];
+  for (const e of await listUncompared(repo)) {
+    const st = await lstat(fsPath(resolve(repo.topLevel, e.path))).catch(() => null);
+    // A file a sparse checkout left out is absent: nothing hides there.
+    if (st?.isFile() === true) present.push(e);
+  }
+  if (present.length === 0) return [];
+  const plain = present.filter((e) => !e.path.includes('\n'));
+  const res = await runGit(repo, ['hash-object', '--stdin-paths'], {
+    input: encodeBytes(plain.map((e) => `${e.path}\n`).join('')),
+  });
+  const ids = res.stdout.split('\n');
+  // A name with a line break cannot be asked on that stdin: it counts as changed.
+  return present
+    .filter((e) => !plain.includes(e) || ids[plain.indexOf(e)] !== e.oid)
+    .map((e) => ({ path: e.path, reason: 'not-compared' as const }));
 }
 
 const UNSTAGEABLE: ReadonlyArray<[RegExp, UnstageablePath['reason']]> = [

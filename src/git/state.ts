@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { HeadState } from '../../types/snapshot.js';
 import { decodeBytes } from '../fs/path-bytes.js';
-import { parseUncompared } from './parsers/ls-files-tagged.js';
+import { parseUncompared, type UncomparedEntry } from './parsers/ls-files-tagged.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
 import { readHead } from './refs.js';
@@ -100,8 +100,8 @@ export function hasChangesOutside(entries: readonly StatusEntry[], excludes: rea
  * `--skip-worktree`): status, diff and add never look at them, so a change there is invisible to
  * every check built on them.
  */
-export async function listUncompared(repo: GitOptions): Promise<string[]> {
-  return parseUncompared(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v'])).stdout));
+export async function listUncompared(repo: GitOptions): Promise<UncomparedEntry[]> {
+  return parseUncompared(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
 }
 
 /**

@@ -214,4 +214,23 @@ describe('iterate after an agent that armed the repository', () => {
       expect((await snapshotter.store.loadRun('r1'))?.snapshotIds).toEqual([]);
     },
   );
+
+  it('names the files whose change the agent hid behind assume-unchanged or skip-worktree, and leaves the marks', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n', 'b.txt': 'bee\n', 'c.txt': 'sea\n', 'same.txt': 'same\n' });
+    const snapshotter = newSnapshotter();
+    const script = [
+      `printf 'hidden\\n' >> a.txt`,
+      'git update-index --assume-unchanged a.txt same.txt',
+      `printf 'hidden too\\n' >> b.txt`,
+      'git update-index --skip-worktree b.txt',
+      `printf 'seen\\n' >> c.txt`,
+    ].join('\n');
+    const snap = await snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } });
+    expect(snap.files.map((f) => f.path)).toEqual(['c.txt']);
+    expect(snap.skipped).toEqual([
+      { path: 'a.txt', reason: 'not-compared' },
+      { path: 'b.txt', reason: 'not-compared' },
+    ]);
+    expect(git(ws, ['ls-files', '-v', 'a.txt', 'b.txt'])).toBe('h a.txt\nS b.txt');
+  });
 });

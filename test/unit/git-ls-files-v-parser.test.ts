@@ -4,15 +4,20 @@ import { parseUncompared } from '../../src/git/parsers/ls-files-tagged.js';
 
 const canned = readFileSync(new URL('../../fixtures/git-output/ls-files-v.bin', import.meta.url), 'utf8');
 
-describe('parseUncompared (ls-files -z -v)', () => {
+describe('parseUncompared (ls-files -z -v -s)', () => {
   it('names the entries with a lower-case tag (assume-unchanged) or S (skip-worktree), whatever their names hold', () => {
-    expect(parseUncompared(canned)).toEqual(['assumed.txt', 'odd name\nh.txt', 'skipped.txt']);
+    expect(parseUncompared(canned).map((e) => e.path)).toEqual([
+      'assumed.txt',
+      'odd name\nh.txt',
+      'skipped.txt',
+    ]);
+    expect(parseUncompared(canned).every((e) => /^[0-9a-f]{40}$/.test(e.oid))).toBe(true);
   });
 
   it('an empty index has none; a record it cannot read is GIT_OUTPUT_UNPARSEABLE', () => {
     expect(parseUncompared('')).toEqual([]);
     expect(() => parseUncompared('H\0')).toThrow(expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }));
-    expect(() => parseUncompared('12 x\0')).toThrow(
+    expect(() => parseUncompared('h 100644 xyz 0\tx\0')).toThrow(
       expect.objectContaining({ code: 'GIT_OUTPUT_UNPARSEABLE' }),
     );
   });

@@ -29,19 +29,26 @@ export function parseCandidateListing(text: string): CandidateListing {
   return out;
 }
 
+/** A tracked file git does not compare with the work tree, and the blob the index holds for it. */
+export interface UncomparedEntry {
+  path: string;
+  oid: string;
+}
+
 /**
- * Parses `ls-files -z -v`: the paths git never compares with the work tree, so that a change there
- * is invisible to status, diff and add: marked assume-unchanged (a lower-case tag) or skip-worktree
- * (`S`, as a sparse checkout marks the files it leaves out).
+ * Parses `ls-files -z -v -s` (`<tag> <mode> <oid> <stage>\t<path>`): the entries git never
+ * compares with the work tree, so that a change there is invisible to status, diff and add:
+ * marked assume-unchanged (a lower-case tag) or skip-worktree (`S`, as a sparse checkout marks
+ * the files it leaves out).
  */
-export function parseUncompared(text: string): string[] {
-  const out: string[] = [];
+export function parseUncompared(text: string): UncomparedEntry[] {
+  const out: UncomparedEntry[] = [];
   for (const record of splitNul(text)) {
-    const tag = record.slice(0, 2);
-    if (!/^[A-Za-z?] $/.test(tag) || record.length < 3)
-      throw unparseable('ls-files -v', `unexpected tag ${JSON.stringify(tag)}`, record);
-    const letter = tag[0] as string;
-    if (letter !== letter.toUpperCase() || letter === 'S') out.push(record.slice(2));
+    const m = /^([A-Za-z?]) [0-7]{6} ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record);
+    if (m === null) throw unparseable('ls-files -v -s', 'unexpected record', record);
+    const letter = m[1] as string;
+    if (letter !== letter.toUpperCase() || letter === 'S')
+      out.push({ path: m[3] as string, oid: m[2] as string });
   }
   return out;
 }
