@@ -15,7 +15,7 @@ import { assertNotCheckedOut, branchRef, readHead, resolveRevision, updateRef } 
 import { commonDir } from '../fs/git-locks.js';
 import { isInside, type Repo } from './repo.js';
 import { runGit, type GitOptions } from './runner.js';
-import { detectOperation, getRepoState, readStatus } from './state.js';
+import { detectOperation, getRepoState, operationInProgress, readStatus } from './state.js';
 
 export interface CherryPickOptions {
   /** Branch to apply onto (short name or refs/heads/...). Default: the checked-out branch (or detached HEAD). */
@@ -52,8 +52,9 @@ async function pickInWorkspace(
 ): Promise<CommitInfo> {
   const state = await getRepoState(repo, ignore);
   if (state.operation !== null) {
+    const op = operationInProgress(state.operation);
     throw new OperationInProgressError(
-      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
+      `${op.what} in ${repo.topLevel}; finish it or give it up (${op.giveUp}) first`,
       { details: { operation: state.operation } },
     );
   }

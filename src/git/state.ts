@@ -12,6 +12,14 @@ import { runGitBuffer, type GitOptions } from './runner.js';
 /** A multi-step operation git has stopped in the middle of (`am` shares rebase's machinery). */
 export type RepoOperation = 'merge' | 'rebase' | 'am' | 'cherry-pick' | 'revert' | 'bisect';
 
+/** For a message: "a merge is in progress; ... (git merge --abort)", "an am", "git bisect reset". */
+export function operationInProgress(op: RepoOperation): { what: string; giveUp: string } {
+  return {
+    what: `${op === 'am' ? 'an' : 'a'} ${op} is in progress`,
+    giveUp: op === 'bisect' ? 'git bisect reset' : `git ${op} --abort`,
+  };
+}
+
 export interface RepoState {
   topLevel: string;
   headState: HeadState;

@@ -11,7 +11,7 @@ import {
   type Repo,
 } from '../git/repo.js';
 import { isAncestor, readRef, switchToBranch } from '../git/refs.js';
-import { getRepoState, type RepoState } from '../git/state.js';
+import { getRepoState, operationInProgress, type RepoState } from '../git/state.js';
 import {
   DirtyWorkspaceError,
   InvalidArgumentError,
@@ -243,11 +243,9 @@ export function assertNoOperation(state: Pick<RepoState, 'unmergedPaths' | 'oper
     );
   }
   if (state.operation) {
-    throw new OperationInProgressError(
-      `a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`,
-      {
-        details: { operation: state.operation },
-      },
-    );
+    const { what, giveUp } = operationInProgress(state.operation);
+    throw new OperationInProgressError(`${what}; finish it or give it up (${giveUp}), then retry`, {
+      details: { operation: state.operation },
+    });
   }
 }

@@ -34,11 +34,15 @@ export async function getSnapshot(
   if (!opts.exact && makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
     return core.withLocalPaths(makers[0] as Snapshot);
   if (matches.length > 1) {
+    // Several snapshots of one after commit (iterations that changed nothing) share even a full SHA.
+    const oneCommit = matches.every((m) => m.afterSha === matches[0]?.afterSha);
     throw new AmbiguousIdError(
       `${idOrSha} matches ${matches.length} snapshots (${matches
         .slice(0, 5)
         .map((m) => m.id)
-        .join(', ')}); give more characters`,
+        .join(
+          ', ',
+        )}); ${oneCommit ? 'they share that after commit: give the snapshot id' : 'give more characters'}`,
       {
         details: { matches: matches.map((m) => m.id) },
       },
