@@ -5,7 +5,12 @@ import { cherryPick as cherryPickCommit } from '../git/cherry-pick.js';
 import { commitTree } from '../git/commit.js';
 import { openRepo } from '../git/repo.js';
 import { getTree } from '../git/refs.js';
-import { EmptySnapshotError, SnapshotNotFoundError, StoreCorruptError } from '../errors.js';
+import {
+  CherryPickConflictError,
+  EmptySnapshotError,
+  SnapshotNotFoundError,
+  StoreCorruptError,
+} from '../errors.js';
 import { sha256File } from './patch-artifact.js';
 import { withRepoLock } from '../git/repo-lock.js';
 import { workspaceExcludes } from './excludes.js';
@@ -64,6 +69,16 @@ export async function cherryPick(core: SnapshotterCore, idOrSha: string, onto?: 
       message,
     );
     const ignore = await workspaceExcludes(repo.topLevel, core.options);
-    return cherryPickCommit(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) });
+    return cherryPickCommit(repo, squashed, { ignore, ...(onto === undefined ? {} : { onto }) }).catch(
+      (error: unknown) => {
+        // The commit git tried is one made here for the purpose: the user knows the snapshot.
+        if (!(error instanceof CherryPickConflictError)) throw error;
+        const { files, onto: target } = error.details as { files: string[]; onto: string };
+        throw new CherryPickConflictError(
+          `cherry-picking snapshot ${snapshot.id} (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}) onto ${target} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(', ')}; nothing was changed`,
+          { cause: error, details: { ...error.details, id: snapshot.id, afterSha: snapshot.afterSha } },
+        );
+      },
+    );
   });
 }

@@ -384,6 +384,12 @@ describe('CLI errors', () => {
     let print = fingerprint(dir);
     failsWith(run(['cherry-pick', snap.id, '--onto', 'clash']), 'CHERRY_PICK_CONFLICT');
     expect(fingerprint(dir)).toBe(print);
+    // It names the snapshot and its commits, not the commit made here to apply them.
+    const conflict = run(['cherry-pick', snap.id, '--onto', 'clash', '--json']).json() as {
+      error: { message: string; details: { id: string; afterSha: string } };
+    };
+    expect(conflict.error.message).toContain(`snapshot ${snap.id} (${snap.beforeSha.slice(0, 12)}..`);
+    expect(conflict.error.details).toMatchObject({ id: snap.id, afterSha: snap.afterSha });
 
     run(['before', '--run', 'x']);
     git(dir, ['commit', '-q', '--amend', '-m', 'rewritten']);
