@@ -66,7 +66,10 @@ export async function captureWorkspace(ctx: CaptureContext): Promise<Capture> {
   const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
   await unstagePaths(ctx.repo, unstaged);
   const leaveOut = new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
-  const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
+  const nested = skipped.filter((s) => s.reason === 'nested-repository').map((s) => `${s.path}/`);
+  const changed = [...listing.untracked, ...listing.modified].filter(
+    (p) => !leaveOut.has(p) && !nested.some((d) => p.startsWith(d)),
+  );
   // The listing already found every change: stage just those, unless there are so many (a first
   // capture) that add's parallel pass is faster, or the shape of the tree changed.
   if (changed.length <= FEW_CHANGES && !(await unusualShapes(ctx.root, changed))) {

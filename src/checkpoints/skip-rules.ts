@@ -43,9 +43,18 @@ export async function findSkipped(
     ...listing.untracked.map((path) => ({ path, indexed: false })),
     ...listing.modified.map((path) => ({ path, indexed: true })),
   ];
+  const repoDirs = new Map<string, boolean>();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
+      // A directory the store already held that has become a repository of its own: git still
+      // lists the files below it, as it had them. It leaves the capture whole, as a nested one does.
+      const nested = nestedRepositoryAbove(root, c.path, repoDirs);
+      if (nested !== null) {
+        if (!skipped.some((s) => s.path === nested))
+          skipped.push({ path: nested, reason: 'nested-repository', size: null, indexed: true });
+        continue;
+      }
       const shape = fileShape(toAbsolute(root, c.path));
       if (shape === null) continue;
       if (typeof shape === 'number') sizes?.set(c.path, shape);
@@ -56,6 +65,24 @@ export async function findSkipped(
     }
   }
   return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The nearest directory above `path` (below the root) that holds a `.git`, or null; `seen` caches each directory's answer. */
+function nestedRepositoryAbove(root: string, path: string, seen: Map<string, boolean>): string | null {
+  for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) {
+    const dir = path.slice(0, at);
+    let isRepo = seen.get(dir);
+    if (isRepo === undefined) {
+      try {
+        isRepo = lstatSync(fsPath(toAbsolute(root, `${dir}/.git`)), { throwIfNoEntry: false }) !== undefined;
+      } catch {
+        isRepo = false; // not a directory any more (ENOTDIR), or unreadable: no repository git would take
+      }
+      seen.set(dir, isRepo);
+    }
+    if (isRepo) return dir;
+  }
+  return null;
 }
 
 /**

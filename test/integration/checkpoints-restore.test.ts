@@ -143,3 +143,23 @@ describe('checkpoint restore', () => {
     expect(r.leftAlone).toEqual([join(ws, 'out')]);
   });
 });
+
+describe('a captured directory that becomes a repository of its own', () => {
+  it('leaves the capture as a nested repository does, and restore leaves it alone', async () => {
+    const ws = repoWithCommit({ 'top.txt': 'top\n' });
+    writeFiles(ws, { 'lib/a': 'v1\n' });
+    const cp = await openCheckpoints(ws);
+    const first = await cp.track('A');
+    writeFiles(ws, { 'lib/a': 'v2\n', 'lib/b': 'new\n' });
+    git(join(ws, 'lib'), ['init', '-q', '-b', 'main']);
+    git(join(ws, 'lib'), ['add', '-A']);
+    git(join(ws, 'lib'), ['commit', '-q', '-m', 'its own']);
+    const second = await cp.track('B');
+    expect(second.skipped).toEqual([{ path: join(ws, 'lib'), reason: 'nested-repository', size: null }]);
+    expect((await cp.patch(first.hash)).files).toEqual([join(ws, 'lib/a')]);
+    const r = RestoreResult.parse(await cp.restore(first.hash));
+    expect(r.leftAlone).toContain(join(ws, 'lib/a'));
+    expect(readFileSync(join(ws, 'lib/a'), 'utf8')).toBe('v2\n');
+    expect(git(join(ws, 'lib'), ['status', '--porcelain'])).toBe('');
+  });
+});
