@@ -26,12 +26,13 @@ export async function clearStaleRemoteRefLocks(url: string, refs: readonly strin
   for (const ref of locks) {
     const lock = join(gitDir, `${ref}.lock`);
     const first = await stat(lock).catch(() => null);
-    if (first === null) continue;
-    const young = STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs);
+    if (first === null || !first.isFile()) continue;
+    // At most STALE_REMOTE_LOCK_MS, whatever the file's time says (a clock ahead, a date in the future).
+    const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
     if (young > 0) await new Promise((resolve) => setTimeout(resolve, young));
     // Taken again meanwhile (a live push): left alone.
     const again = await stat(lock).catch(() => null);
-    if (again === null || again.mtimeMs !== first.mtimeMs) continue;
+    if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm(lock, { force: true });
     removed = true;
   }

@@ -219,6 +219,15 @@ describe('push and fetch', () => {
       'refs/agentgate/records/lk/iteration-3',
     ]);
     expect(existsSync(fresh)).toBe(false);
+    // A lock dated in the future (a clock ahead) is waited for no longer than a fresh one.
+    await runIterations(a, 'lk', 1, 4);
+    const future = join(w.origin, 'refs/agentgate/records/lk/iteration-4.lock');
+    writeFileSync(future, '');
+    const ahead = new Date(Date.now() + 3_600_000);
+    utimesSync(future, ahead, ahead);
+    expect((await a.share.push({ workspace: a.dir })).updated).toEqual([
+      'refs/agentgate/records/lk/iteration-4',
+    ]);
   });
 
   it('refuses every record of a run that shares its id with another run here, and leaves that run as it was', async () => {
