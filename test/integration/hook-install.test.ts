@@ -314,4 +314,29 @@ describe('hook install edits an event list entry by entry', () => {
       '// my formatter\n      { "hooks": [ { "type": "command", "command": "./mine.sh" } ] }',
     );
   });
+
+  it("replaces our entry where it came first: the comment above the user's entry stays, on its line", async () => {
+    const ws = repoWithCommit();
+    const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
+    const file = installTarget('qwen', opts).file;
+    mkdirSync(dirname(file), { recursive: true });
+    const old = `${process.execPath} /old/place/agentgate-snapshot.js hook qwen`;
+    writeFileSync(
+      file,
+      [
+        '{ "hooks": { "Stop": [',
+        `      {"hooks": [{"type": "command", "command": "${old}"}]},`,
+        '      // my linter hook: keep me!',
+        '      {"hooks": [{"type": "command", "command": "echo user"}]}',
+        '] } }',
+        '',
+      ].join('\n'),
+    );
+    await installHooks('qwen', opts);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(
+      '{ "hooks": { "Stop": [\n      // my linter hook: keep me!\n      {"hooks": [{"type": "command", "command": "echo user"}]},',
+    );
+    expect(text).not.toContain('/old/place');
+  });
 });

@@ -100,15 +100,28 @@ function entriesOf(text: string, event: string): Node[] {
   return findNodeAtLocation(tree, ['hooks', event])?.children ?? [];
 }
 
-/** The list without its `i`-th entry: from the end of the entry before (or to the start of the one after). */
+/**
+ * The list without its `i`-th entry: from the end of the entry before, or (the first entry) up to
+ * its comma and the blanks after it, so that a comment above the next entry stays with it. A line
+ * left holding only blanks goes too.
+ */
 function removeEntry(text: string, event: string, i: number): string {
   const items = entriesOf(text, event);
   const node = items[i] as Node;
-  const end = node.offset + node.length;
   const prev = items[i - 1];
-  if (prev !== undefined) return text.slice(0, prev.offset + prev.length) + text.slice(end);
-  const next = items[i + 1];
-  return text.slice(0, node.offset) + text.slice(next === undefined ? end : next.offset);
+  let start = prev === undefined ? node.offset : prev.offset + prev.length;
+  let end = node.offset + node.length;
+  if (prev === undefined && items[i + 1] !== undefined) {
+    end = text.indexOf(',', end) + 1;
+    while (text[end] === ' ' || text[end] === '\t') end += 1;
+  }
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const eol = /^\r?\n/.exec(text.slice(end));
+  if (eol !== null && /^[ \t]*$/.test(text.slice(lineStart, start))) {
+    start = lineStart;
+    end += eol[0].length;
+  }
+  return text.slice(0, start) + text.slice(end);
 }
 
 /** `entry` after the last entry of the event's list, indented as that entry's line is. */
