@@ -276,6 +276,18 @@ describe('hook install keeps a settings file as its owner keeps it', () => {
     expect(Object.keys(settings.hooks as object).length).toBeGreaterThan(0);
   });
 
+  it('a directory where the settings file goes, or a file where its directory goes, is AGENT_CONFIG_INVALID', async () => {
+    for (const make of [
+      (ws: string) => mkdirSync(join(ws, '.claude', 'settings.json'), { recursive: true }),
+      (ws: string) => writeFileSync(join(ws, '.claude'), ''),
+    ]) {
+      const ws = repoWithCommit();
+      make(ws);
+      const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
+      await expect(installHooks('claude-code', opts)).rejects.toMatchObject({ code: 'AGENT_CONFIG_INVALID' });
+    }
+  });
+
   it('a project install into a workspace that does not exist is WORKSPACE_NOT_FOUND and creates nothing', async () => {
     const missing = join(tempDir('agentgate-install-'), 'no', 'such');
     const opts = { scope: 'project' as const, workspace: missing, homeDir: tempDir(), runner: RUNNER };

@@ -1,6 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import type { HookAgent } from '../../../types/hook-agents.js';
 import type { HookInstallResult } from '../../../types/hook-install.js';
+import { AgentConfigInvalidError } from '../../errors.js';
 import { writeOwnFileAtomic } from '../../fs/atomic.js';
 import { resolveWorkspaceDir } from '../../git/repo.js';
 import { hookCommand, type HookRunner } from './command.js';
@@ -60,7 +61,11 @@ async function apply(
   }
   const before = await readFile(target.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
-    throw error;
+    // A directory where the file goes, a file where a directory of its path goes: nothing to merge into.
+    throw new AgentConfigInvalidError(
+      `cannot read ${target.file} (${error.code ?? error.message}); move what stands there aside and run the command again`,
+      { cause: error, details: { file: target.file } },
+    );
   });
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
   const plan: ConfigPlan =
