@@ -61,7 +61,8 @@ export async function computeTrace(
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path, opts) : undefined;
   // One process says what REV is and whether PATH is a file there (a name with a line break cannot
   // go on batch-check's stdin: ls-tree then); the resolver explains a missing REV.
-  const plain = !/[\n\r]/.test(path);
+  // `:/text` reads all that follows as its text: `:/text:path` would search for "text:path".
+  const plain = !/[\n\r]/.test(path) && !given.startsWith(':/');
   const [commit, file] = await batchCheck(repo, [
     `${given}^{commit}`,
     ...(plain ? [`${given}^{commit}:${path}`] : []),

@@ -212,7 +212,7 @@ export async function assertIterationFree(
     beforeSha: string;
     headSha: string | null;
     message: string;
-    /** What a no-change snapshot, which has no commit message, records instead. */
+    /** The whole task and gate (the commit message holds a cut of the task; a no-change snapshot has none). */
     task: string | null;
     gate: string | null;
     isDirty: () => Promise<boolean>;
@@ -235,10 +235,10 @@ export async function assertIterationFree(
     taken.beforeSha === now.beforeSha &&
     taken.afterSha === now.headSha &&
     (taken.commitMessage === now.message ||
-      (taken.commitMessage === '' &&
-        taken.afterSha === taken.beforeSha &&
-        (taken.task ?? null) === now.task &&
-        (taken.gate ?? null) === now.gate)) &&
+      (taken.commitMessage === '' && taken.afterSha === taken.beforeSha)) &&
+    // The message keeps only the task's first 100 characters: the whole task and gate must match too.
+    (taken.task ?? null) === now.task &&
+    (taken.gate ?? null) === now.gate &&
     !(await now.isDirty());
   if (sameCapture) return taken;
   if (taken) {

@@ -138,6 +138,9 @@ describe('trace', () => {
     symlinkSync(s.repo.topLevel, link);
     expect(await computeTrace(s.src, s.repo, join(link, 'a.txt'), rev)).toEqual(plain);
     await expectCode(computeTrace(s.src, s.repo, 'a.txt', { rev: 'no-such-rev' }), 'REVISION_NOT_FOUND');
+    // A message search names the commit too: `:/text:path` would be a search for "text:path".
+    expect(git(s.dir, ['log', '-1', '--format=%s', 'agent-run-a'])).toContain('Run run-a iteration 1');
+    expect(await computeTrace(s.src, s.repo, 'a.txt', { rev: ':/Run run-a iteration 1' })).toEqual(plain);
     // A full id starts blame at once: the errors are the same.
     const full = git(s.dir, ['rev-parse', 'HEAD']);
     await expectCode(computeTrace(s.src, s.repo, 'missing.txt', { rev: full }), 'PATH_NOT_FOUND');

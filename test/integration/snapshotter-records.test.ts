@@ -73,6 +73,11 @@ describe('a before is used up by its after, and iterations only go forward', () 
     const first = await s.captureAfterState(ws, null, { runId: 'r', iteration: 1, taskPrompt: 't' });
     const again = await s.captureAfterState(ws, null, { runId: 'r', iteration: 1, taskPrompt: 't' });
     expect(again.id).toBe(first.id);
+    // The message holds 100 characters of the task: a longer one that differs after them is another capture.
+    await expectCode(
+      s.captureAfterState(ws, null, { runId: 'r', iteration: 1, taskPrompt: `t${'x'.repeat(150)}` }),
+      'ITERATION_EXISTS',
+    );
     // One that changed nothing has no commit message: its task and gate tell a retry from another capture.
     await s.captureBeforeState(ws, { runId: 'r' });
     const none = await s.captureAfterState(ws, null, { runId: 'r', iteration: 2, taskPrompt: 'u' });
