@@ -1,4 +1,5 @@
 import type { FileDiff, Patch } from '../../types/checkpoint.js';
+import { decodeBytes } from '../fs/path-bytes.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
 import { changedPaths, diffTrees, readObjects, unifiedTreeDiff } from '../git/checkpoint-trees.js';
 import { isNullId } from '../git/ids.js';
@@ -45,7 +46,11 @@ export function diffFullBetween(store: CheckpointStore, from: string, to?: strin
       .flatMap((r) => [r.srcId, r.dstId])
       .filter((o) => !isNullId(o));
     const blobs = await readObjects(store.repo, wanted);
-    const text = (oid: string): string => (isNullId(oid) ? '' : (blobs.get(oid)?.toString('utf8') ?? ''));
+    // Bytes that are not UTF-8 become U+DC80..U+DCFF (fs/path-bytes.ts), as in `diff --json`: nothing is lost.
+    const text = (oid: string): string => {
+      const blob = isNullId(oid) ? undefined : blobs.get(oid);
+      return blob === undefined ? '' : decodeBytes(blob);
+    };
     return records.map((r) => ({
       file: r.path,
       before: r.binary ? '' : text(r.srcId),

@@ -128,8 +128,11 @@ describe('checkpoint diff is byte-exact (issue 11 item 17)', () => {
     execFileSync('git', ['apply', '--binary', '-'], { cwd: copy, input: patch, env: oracleEnv() });
     for (const name of ['latin1.txt', 'blob.bin', 'keep.txt'])
       expect(readFileSync(join(copy, name)).equals(readFileSync(join(ws, name)))).toBe(true);
-    // The string form is lossless too: invalid bytes are escaped, not replaced.
+    // The string form is lossless too: invalid bytes are escaped, not replaced; diff-full's contents as well.
     expect(await cp.diff(t1.hash)).not.toContain('\ufffd');
+    const full = (await cp.diffFull(t1.hash)).find((f) => f.file === 'latin1.txt');
+    expect(full?.after).not.toContain('\ufffd');
+    expect(full?.after).toMatch(/[\udc80-\udcff]/);
   });
 
   it('the CLI streams the same bytes', async () => {
