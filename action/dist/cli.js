@@ -3349,7 +3349,7 @@ function convert(name2, decl, value, help) {
   if (decl.type === "integer") {
     if (!/^\d{1,9}$/.test(value))
       throw new InvalidArgumentError(
-        `--${name2} must be a whole number from 0 up, not ${JSON.stringify(value.slice(0, 40))}`,
+        `--${name2} must be a whole number from 0 to 999999999, not ${JSON.stringify(value.slice(0, 40))}`,
         { details: { option: `--${name2}` } }
       );
     return Number(value);
@@ -3938,7 +3938,7 @@ var init_snapshot = __esm({
     SkippedPath = deferred(
       () => object({
         path: string2().check(_minLength(1)),
-        reason: _enum(["special-file", "unreadable"])
+        reason: _enum(["special-file", "unreadable", "not-compared"])
       })
     );
     BeforeState = deferred(
@@ -4761,15 +4761,9 @@ async function openRepo(dir, opts = {}) {
   const guess = join7(real, ".git");
   const early = driverKeys(base, configFiles(guess, guess));
   early.catch(() => void 0);
-  let out;
+  let paths;
   try {
-    out = (await runGit(base, [
-      "rev-parse",
-      "--path-format=absolute",
-      "--show-toplevel",
-      "--git-dir",
-      "--git-common-dir"
-    ])).stdout;
+    paths = await repoPaths(base);
   } catch (cause) {
     if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
       throw new NotARepositoryError(
@@ -4779,7 +4773,7 @@ async function openRepo(dir, opts = {}) {
     }
     throw cause;
   }
-  const [topLevel, gitDir, commonDir2] = out.split("\n");
+  const [topLevel, gitDir, commonDir2] = paths;
   if (!topLevel || !gitDir || !commonDir2) {
     throw new NotARepositoryError(
       `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
@@ -4793,12 +4787,19 @@ async function openRepo(dir, opts = {}) {
       { details: { workspace: real, topLevel } }
     );
   }
-  await assertOwnWorkTree(real, topLevel, gitDir);
+  await assertOwnWorkTree(real, topLevel, gitDir, commonDir2);
   const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
   const config2 = neutraliseDrivers(keys);
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
 }
-async function assertOwnWorkTree(real, topLevel, gitDir) {
+async function repoPaths(base) {
+  const ask = async (questions) => (await runGit(base, ["rev-parse", "--path-format=absolute", ...questions])).stdout;
+  const lines = (await ask(PATH_QUESTIONS)).split("\n");
+  if (lines.length <= PATH_QUESTIONS.length + 1) return lines;
+  const one = await Promise.all(PATH_QUESTIONS.map((q) => ask([q])));
+  return one.map((o) => o.endsWith("\n") ? o.slice(0, -1) : o);
+}
+async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
   const owner = await dotGitOwner(real);
   const refuse = (why) => {
     throw new UnsafeWorkspaceError(`${why}; refusing to work outside the workspace ${real}`, {
@@ -4809,11 +4810,20 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
     return refuse(`no .git was found from ${real} upwards, yet git found the repository at ${gitDir}`);
   if (owner.dir !== topLevel)
     return refuse(`the repository in ${owner.dir} puts its work tree at ${topLevel} (core.worktree)`);
-  if (!owner.isFile) return;
+  const dotGit = join7(owner.dir, ".git");
   const realGitDir = await realpath3(gitDir);
-  const named = await readPointer(join7(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve4(realGitDir, named)) === join7(owner.dir, ".git"))
+  const shared = await realpathOrNull(commonDir2) !== realGitDir;
+  const sharing2 = () => refuse(`${dotGit} takes its objects and branches from another repository (commondir: ${commonDir2})`);
+  if (owner.kind === "dir") return shared ? sharing2() : void 0;
+  if (owner.kind === "link") {
+    if (shared) return sharing2();
+    if (realGitDir !== dotGit && realGitDir.split(sep3).includes(".git"))
+      return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return;
+  }
+  const named = await readPointer(join7(realGitDir, "gitdir"));
+  if (named !== null && await realpathOrNull(resolve4(realGitDir, named)) === dotGit) return;
+  if (shared) return sharing2();
   const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve4(realGitDir, worktree)) === owner.dir) return;
   if (realGitDir.split(sep3).includes(".git")) {
@@ -4823,7 +4833,8 @@ async function assertOwnWorkTree(real, topLevel, gitDir) {
 async function dotGitOwner(dir) {
   for (let at = dir; ; at = dirname3(at)) {
     const info = await lstat3(join7(at, ".git")).catch(() => null);
-    if (info !== null) return { dir: at, isFile: info.isFile() };
+    if (info !== null)
+      return { dir: at, kind: info.isSymbolicLink() ? "link" : info.isFile() ? "file" : "dir" };
     if (dirname3(at) === at) return null;
   }
 }
@@ -4935,6 +4946,7 @@ function assertSafeWorkspace(dir) {
     );
   }
 }
+var PATH_QUESTIONS;
 var init_repo = __esm({
   "src/git/repo.ts"() {
     "use strict";
@@ -4943,6 +4955,7 @@ var init_repo = __esm({
     init_inside();
     init_hardening();
     init_runner();
+    PATH_QUESTIONS = ["--show-toplevel", "--git-dir", "--git-common-dir"];
   }
 });
 
@@ -6550,8 +6563,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat23 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat23.slice(stat23.lastIndexOf(")") + 2).split(" ");
+    const stat25 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat25.slice(stat25.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -8668,9 +8681,9 @@ async function checkPredicate(src, runId, predicate, attested, snapshots) {
       continue;
     }
     named.push(g);
-    const same2 = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
+    const same = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
     checks.push(
-      same2 ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
+      same ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
         check,
         ok: false,
         detail: `the statement does not match verdict ${g.id} as recorded (${g.verdict}, tree ${g.treeId})`
@@ -8679,17 +8692,21 @@ async function checkPredicate(src, runId, predicate, attested, snapshots) {
   }
   checks.push(await checkComplete(src, runId, named, attested, snapshots));
   const want = predicateOf(named);
-  const same = want.result === predicate.result && [want.passedTests, want.warnedTests, want.failedTests].every(
-    (list5, i) => JSON.stringify(list5) === JSON.stringify([predicate.passedTests, predicate.warnedTests, predicate.failedTests][i])
+  const lists = ["passedTests", "warnedTests", "failedTests"].filter(
+    (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k])
   );
+  const differs = [
+    ...want.result === predicate.result ? [] : [`result ${predicate.result}, the verdicts give ${want.result}`],
+    ...lists.map((k) => `${k} ${listText(predicate[k])}, the verdicts give ${listText(want[k])}`)
+  ];
   checks.push(
-    same ? { check: "result", ok: true, detail: predicate.result } : {
-      check: "result",
-      ok: false,
-      detail: `the verdicts named give ${want.result} (${want.failedTests.length} failed), the statement says ${predicate.result}`
-    }
+    differs.length === 0 ? { check: "result", ok: true, detail: predicate.result } : { check: "result", ok: false, detail: `the statement says ${differs.join("; ")}` }
   );
   return checks;
+}
+function listText(list5) {
+  const shown = list5.slice(0, 3).join(", ");
+  return `[${shown}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}]`;
 }
 async function checkComplete(src, runId, named, attested, snapshots) {
   const local = (await src.gates.list(runId)).results.filter((g) => attested.has(g.iteration));
@@ -8900,7 +8917,7 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   const named = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
   const path2 = treePath(repo.topLevel, named) ?? notInRepository(givenPath, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
-  const plain2 = !/[\n\r]/.test(path2);
+  const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
   const [commit, file] = await batchCheck(repo, [
     `${given}^{commit}`,
     ...plain2 ? [`${given}^{commit}:${path2}`] : []
@@ -11998,13 +12015,14 @@ function parseCandidateListing(text) {
   }
   return out;
 }
-function parseAssumedUnchanged(text) {
+function parseUncompared(text) {
   const out = [];
   for (const record3 of splitNul(text)) {
-    const tag = record3.slice(0, 2);
-    if (!/^[A-Za-z?] $/.test(tag) || record3.length < 3)
-      throw unparseable("ls-files -v", `unexpected tag ${JSON.stringify(tag)}`, record3);
-    if (tag[0] !== tag[0].toUpperCase()) out.push(record3.slice(2));
+    const m = /^([A-Za-z?]) [0-7]{6} ([0-9a-f]{40,64}) [0-3]\t(.+)$/s.exec(record3);
+    if (m === null) throw unparseable("ls-files -v -s", "unexpected record", record3);
+    const letter = m[1];
+    if (letter !== letter.toUpperCase() || letter === "S")
+      out.push({ path: m[3], oid: m[2] });
   }
   return out;
 }
@@ -12140,6 +12158,12 @@ var init_status = __esm({
 // src/git/state.ts
 import { access, readFile as readFile7 } from "node:fs/promises";
 import { join as join16, sep as sep5 } from "node:path";
+function operationInProgress(op) {
+  return {
+    what: `${op === "am" ? "an" : "a"} ${op} is in progress`,
+    giveUp: op === "bisect" ? "git bisect reset" : `git ${op} --abort`
+  };
+}
 async function getRepoState(repo, ignore = [], untracked = "normal") {
   const [report3, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
   const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
@@ -12176,8 +12200,8 @@ function hasChangesOutside(entries, excludes) {
   const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
   return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
 }
-async function listAssumedUnchanged(repo) {
-  return parseAssumedUnchanged(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v"])).stdout));
+async function listUncompared(repo) {
+  return parseUncompared(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
 }
 async function readStatus(opts, untracked = "normal") {
   const args = [
@@ -12577,12 +12601,14 @@ async function assertAtAfter(snapshotter, repo, snapshot, junit) {
     return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute6(path2) ? [] : [path2];
   });
   const excludes = [...await workspaceExcludes(repo.topLevel, snapshotter.options), ...reports];
-  const [state, assumed] = await Promise.all([
+  const [state, uncompared] = await Promise.all([
     getRepoState(repo, excludes, reports.length > 0 ? "all" : "normal"),
-    listAssumedUnchanged(repo)
+    listUncompared(repo)
   ]);
-  if (state.sha === snapshot.afterSha && !state.isDirty && assumed.length === 0) return;
-  const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : state.isDirty ? "the workspace has uncommitted changes" : `${assumed.length} file(s) are marked assume-unchanged (${assumed.slice(0, 3).join(", ")}), so git does not compare them with the after tree; clear it with "git update-index --no-assume-unchanged"`;
+  if (state.sha === snapshot.afterSha && !state.isDirty && uncompared.length === 0) return;
+  const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : state.isDirty ? "the workspace has uncommitted changes" : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${uncompared.slice(0, 3).map((e) => e.path).join(
+    ", "
+  )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
   throw new GateTreeMismatchError(
     `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
     {
@@ -12780,7 +12806,7 @@ async function logHere(result, artifactsDir) {
 function requireChecks(input) {
   const names2 = input.requireGates ?? [];
   if (names2.length === 0) return [];
-  const iterations = [...input.snapshots].sort((a, b) => a.iteration - b.iteration);
+  const iterations = [...input.snapshots].filter((s) => setAsideBy(input.restarts ?? [], s.iteration) === void 0).sort((a, b) => a.iteration - b.iteration);
   const judged2 = input.eachIteration === true ? iterations : iterations.slice(-1);
   if (judged2.length === 0)
     return [
@@ -12815,6 +12841,7 @@ function requireChecks(input) {
 var init_verify = __esm({
   "src/gates/verify.ts"() {
     "use strict";
+    init_run();
     init_gate_rules();
     init_refs();
     init_repo();
@@ -12912,6 +12939,7 @@ var init_gates2 = __esm({
               results: only === null ? results : results.filter((r) => r.iteration === only.iteration),
               problems,
               snapshots,
+              restarts: (await this.snapshotter.store.loadRun(runId).catch(() => null))?.restarts ?? [],
               artifactsDir: this.snapshotter.options.artifactsDir,
               git: this.snapshotter.gitOptions(),
               ...opts
@@ -12950,7 +12978,7 @@ var init_local_paths = __esm({
         if (out.patchPath === null) return out;
         const here = patchPath(this.artifactsDir, out.runId, out.iteration);
         if (here === out.patchPath) return out;
-        if (await isA(here, "file")) out = { ...out, patchPath: here };
+        if (out.recordedWorkspace !== void 0 || await isA(here, "file")) out = { ...out, patchPath: here };
         return out;
       }
       async run(run) {
@@ -12967,17 +12995,19 @@ var init_local_paths = __esm({
 });
 
 // src/git/commit.ts
-import { realpath as realpath5 } from "node:fs/promises";
+import { lstat as lstat5, realpath as realpath5 } from "node:fs/promises";
 import { relative as relative5, resolve as resolve13, sep as sep7 } from "node:path";
 async function createSnapshotCommit(repo, message, opts = {}) {
   const head = opts.head ?? await readHead(repo);
   const ref = head.ref ?? "HEAD";
   const parent = opts.expectedHead === void 0 ? head.sha : opts.expectedHead;
   const excludes = await excludePathspecs(repo.topLevel, opts.excludes ?? []);
-  const [skipped, parentTree] = await Promise.all([
+  const [staged, parentTree, hidden] = await Promise.all([
     stageAll(repo, excludes),
-    parent === null ? null : getTree(repo, parent)
+    parent === null ? null : getTree(repo, parent),
+    hiddenChanges(repo)
   ]);
+  const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
   const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha2 }));
   if (parent !== null && parentTree === tree) {
@@ -12991,6 +13021,21 @@ async function createSnapshotCommit(repo, message, opts = {}) {
     noDeref: head.ref === null
   });
   return { sha, tree, parent, parentTree, created: true, ref, skipped };
+}
+async function hiddenChanges(repo) {
+  const present = [];
+  for (const e of await listUncompared(repo)) {
+    const st = await lstat5(fsPath(resolve13(repo.topLevel, e.path))).catch(() => null);
+    if (st?.isFile() === true) present.push(e);
+  }
+  if (present.length === 0) return [];
+  const plain2 = present.filter((e) => !e.path.includes("\n"));
+  const res = await runGit(repo, ["hash-object", "--stdin-paths"], {
+    input: encodeBytes(plain2.map((e) => `${e.path}
+`).join(""))
+  });
+  const ids = res.stdout.split("\n");
+  return present.filter((e) => !plain2.includes(e) || ids[plain2.indexOf(e)] !== e.oid).map((e) => ({ path: e.path, reason: "not-compared" }));
 }
 async function stageAll(repo, excludes) {
   const skipped = [];
@@ -13041,11 +13086,13 @@ var init_commit = __esm({
   "src/git/commit.ts"() {
     "use strict";
     init_errors();
+    init_path_bytes();
     init_ids2();
     init_refs();
     init_repo();
     init_hardening();
     init_runner();
+    init_state();
     UNSTAGEABLE = [
       [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
       [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"]
@@ -13587,12 +13634,10 @@ function assertNoOperation(state) {
     );
   }
   if (state.operation) {
-    throw new OperationInProgressError(
-      `a ${state.operation} is in progress; finish it or abort it (git ${state.operation} --abort), then retry`,
-      {
-        details: { operation: state.operation }
-      }
-    );
+    const { what, giveUp } = operationInProgress(state.operation);
+    throw new OperationInProgressError(`${what}; finish it or give it up (${giveUp}), then retry`, {
+      details: { operation: state.operation }
+    });
   }
 }
 var MAX_DETACHED_BRANCHES;
@@ -13735,7 +13780,8 @@ async function assertIterationFree(core, runId, iteration, now) {
   if (last === null || last !== void 0 && iteration > last.iteration) return null;
   const { snapshots } = await core.store.inspectRun(runId);
   const taken = snapshots.find((s) => s.iteration === iteration);
-  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha && (taken.task ?? null) === now.task && (taken.gate ?? null) === now.gate) && !await now.isDirty();
+  const sameCapture = taken !== void 0 && now !== null && taken.beforeSha === now.beforeSha && taken.afterSha === now.headSha && (taken.commitMessage === now.message || taken.commitMessage === "" && taken.afterSha === taken.beforeSha) && // The message keeps only the task's first 100 characters: the whole task and gate must match too.
+  (taken.task ?? null) === now.task && (taken.gate ?? null) === now.gate && !await now.isDirty();
   if (sameCapture) return taken;
   if (taken) {
     throw new IterationExistsError(
@@ -13909,8 +13955,11 @@ async function getSnapshot(core, idOrSha, opts = {}) {
   if (!opts.exact && makers.length === 1 && matches.every((m) => m.afterSha === makers[0]?.afterSha))
     return core.withLocalPaths(makers[0]);
   if (matches.length > 1) {
+    const oneCommit = matches.every((m) => m.afterSha === matches[0]?.afterSha);
     throw new AmbiguousIdError(
-      `${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(", ")}); give more characters`,
+      `${idOrSha} matches ${matches.length} snapshots (${matches.slice(0, 5).map((m) => m.id).join(
+        ", "
+      )}); ${oneCommit ? "they share that after commit: give the snapshot id" : "give more characters"}`,
       {
         details: { matches: matches.map((m) => m.id) }
       }
@@ -14055,8 +14104,9 @@ async function cherryPick3(repo, rev, opts = {}) {
 async function pickInWorkspace(repo, source, ignore) {
   const state = await getRepoState(repo, ignore);
   if (state.operation !== null) {
+    const op = operationInProgress(state.operation);
     throw new OperationInProgressError(
-      `a ${state.operation} is in progress in ${repo.topLevel}; finish or abort it first`,
+      `${op.what} in ${repo.topLevel}; finish it or give it up (${op.giveUp}) first`,
       { details: { operation: state.operation } }
     );
   }
@@ -14241,7 +14291,16 @@ async function cherryPick4(core, idOrSha, onto) {
       message
     );
     const ignore = await workspaceExcludes(repo.topLevel, core.options);
-    return cherryPick3(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } });
+    return cherryPick3(repo, squashed, { ignore, ...onto === void 0 ? {} : { onto } }).catch(
+      (error2) => {
+        if (!(error2 instanceof CherryPickConflictError)) throw error2;
+        const { files, onto: target } = error2.details;
+        throw new CherryPickConflictError(
+          `cherry-picking snapshot ${snapshot.id} (${snapshot.beforeSha.slice(0, 12)}..${snapshot.afterSha.slice(0, 12)}) onto ${target} conflicts in ${files.length} file(s): ${files.slice(0, 5).join(", ")}; nothing was changed`,
+          { cause: error2, details: { ...error2.details, id: snapshot.id, afterSha: snapshot.afterSha } }
+        );
+      }
+    );
   });
 }
 var init_maintenance = __esm({
@@ -14890,6 +14949,44 @@ var init_transport = __esm({
   }
 });
 
+// src/git/remote-locks.ts
+import { rm as rm14, stat as stat15 } from "node:fs/promises";
+import { join as join24 } from "node:path";
+import { fileURLToPath } from "node:url";
+async function clearStaleRemoteRefLocks(url2, refs) {
+  const kind = checkRemoteUrl(url2);
+  if (kind !== "local" && kind !== "file") return false;
+  const gitDir = await localGitDir(kind === "file" ? fileURLToPath(url2) : url2);
+  if (gitDir === null) return false;
+  const locks = refs.filter((r) => /^refs\/agentgate\/[^\s]+$/.test(r) && !r.split("/").includes(".."));
+  let removed = false;
+  for (const ref of locks) {
+    const lock = join24(gitDir, `${ref}.lock`);
+    const first = await stat15(lock).catch(() => null);
+    if (first === null || !first.isFile()) continue;
+    const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
+    if (young > 0) await new Promise((resolve24) => setTimeout(resolve24, young));
+    const again = await stat15(lock).catch(() => null);
+    if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
+    await rm14(lock, { force: true });
+    removed = true;
+  }
+  return removed;
+}
+async function localGitDir(path2) {
+  const isDir2 = async (p) => (await stat15(p).catch(() => null))?.isDirectory() === true;
+  if (await isDir2(join24(path2, "refs")) && await isDir2(join24(path2, "objects"))) return path2;
+  return await isDir2(join24(path2, ".git", "refs")) ? join24(path2, ".git") : null;
+}
+var STALE_REMOTE_LOCK_MS;
+var init_remote_locks = __esm({
+  "src/git/remote-locks.ts"() {
+    "use strict";
+    init_transport();
+    STALE_REMOTE_LOCK_MS = 2e3;
+  }
+});
+
 // src/git/bundle-pack.ts
 import { createHash as createHash5 } from "node:crypto";
 import { createReadStream as createReadStream4 } from "node:fs";
@@ -15039,8 +15136,8 @@ var init_sharing = __esm({
 });
 
 // src/sharing/record-objects.ts
-import { mkdir as mkdir7, rm as rm14, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { mkdir as mkdir7, rm as rm15, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 function recordCommit(format, spec) {
   const jsonId = objectId(format, "blob", spec.json);
   const treeBuf = treeContent([{ name: spec.file, blob: jsonId }, ...spec.also ?? []]);
@@ -15061,7 +15158,7 @@ ${spec.message}`
   };
 }
 async function writeRecordObjects(repo, home, label, records) {
-  const dir = join24(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
+  const dir = join25(layout(home).home, "tmp", `${label}-${randomHex(6)}`);
   await mkdir7(dir, { recursive: true });
   try {
     for (const [type, key] of [
@@ -15071,7 +15168,7 @@ async function writeRecordObjects(repo, home, label, records) {
     ]) {
       const files = /* @__PURE__ */ new Map();
       for (const r of records) {
-        const path2 = join24(dir, `${type}-${r[key].id}`);
+        const path2 = join25(dir, `${type}-${r[key].id}`);
         if (!files.has(r[key].id)) await writeFile4(path2, r[key].content);
         files.set(r[key].id, path2);
       }
@@ -15082,7 +15179,7 @@ async function writeRecordObjects(repo, home, label, records) {
       );
     }
   } finally {
-    await rm14(dir, { recursive: true, force: true });
+    await rm15(dir, { recursive: true, force: true });
   }
 }
 function parseReceivedFile(content, schema, file, what, refuse) {
@@ -15214,7 +15311,7 @@ var init_gate_record = __esm({
 });
 
 // src/sharing/gate-objects.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 function gateRef(runId, id2, prefix = GATES_PREFIX) {
   return `${prefix}${runId}/${id2}`;
 }
@@ -15228,7 +15325,7 @@ function gateRefspecs(runs3, all) {
   return all ? [`${GATES_PREFIX}*:${GATES_PREFIX}*`] : runs3.map((r) => `${GATES_PREFIX}${r}/*:${GATES_PREFIX}${r}/*`);
 }
 function receivedLogPath(artifactsDir, g) {
-  return join25(
+  return join26(
     artifactsDir,
     assertSafeId(g.runId, "run id"),
     `iteration-${g.iteration}`,
@@ -15337,8 +15434,8 @@ var init_gate_objects = __esm({
 });
 
 // src/sharing/gate-records.ts
-import { stat as stat15 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { stat as stat16 } from "node:fs/promises";
+import { join as join27 } from "node:path";
 var MAX_REFSPECS, GateRecords;
 var init_gate_records = __esm({
   "src/sharing/gate-records.ts"() {
@@ -15413,7 +15510,7 @@ var init_gate_records = __esm({
       /** The verdict's log file when it is here and still has the recorded digest; else null (the text stays home). */
       async intactLog(g) {
         if (g.log === null || g.log.path === null) return null;
-        const size = await stat15(g.log.path).then(
+        const size = await stat16(g.log.path).then(
           (s) => s.isFile() ? s.size : -1,
           () => -1
         );
@@ -15429,7 +15526,7 @@ var init_gate_records = __esm({
        */
       async receive(repo, source, bring) {
         if (source.length === 0) return { gates: 0, runs: [], refused: [] };
-        const lockPath = join26(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join27(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -15525,7 +15622,7 @@ var init_gate_records = __esm({
 });
 
 // src/sharing/publish.ts
-import { stat as stat16 } from "node:fs/promises";
+import { stat as stat17 } from "node:fs/promises";
 async function selectRuns(core, repo, sel) {
   if (sel.runId !== void 0) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, "run id"));
@@ -15558,7 +15655,7 @@ async function runsHere(core, repo, runs3) {
   if (core.options.localWorkspace === void 0) return here;
   const gone = await Promise.all(
     runs3.map(
-      async (r) => r.workspace !== repo.topLevel && !await stat16(r.workspace).then(
+      async (r) => r.workspace !== repo.topLevel && !await stat17(r.workspace).then(
         (st) => st.isDirectory(),
         () => false
       )
@@ -15651,7 +15748,7 @@ var init_core4 = __esm({
 });
 
 // src/sharing/rebuild.ts
-import { stat as stat17 } from "node:fs/promises";
+import { stat as stat18 } from "node:fs/promises";
 async function rebuildAccepted(core, repo, accepted, refuse, index) {
   if (accepted.length === 0) return { done: [], kept: [] };
   const iterationRefs = new Map((await listRefs(repo, "refs/agentgate/runs/")).map((r) => [r.ref, r.sha]));
@@ -15779,7 +15876,7 @@ async function checkPatch(core, repo, trees, patch4) {
   }
 }
 async function exists2(path2) {
-  return stat17(path2).then(
+  return stat18(path2).then(
     () => true,
     () => false
   );
@@ -15805,9 +15902,9 @@ var init_rebuild = __esm({
 });
 
 // src/sharing/receive.ts
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 async function receive(core, repo, list5, bring) {
-  const lockPath = join27(layout(core.options.home).locks, "sharing.lock");
+  const lockPath = join28(layout(core.options.home).locks, "sharing.lock");
   return withLock(
     lockPath,
     { timeoutMs: core.options.lockTimeoutMs, purpose: "sharing" },
@@ -15853,7 +15950,7 @@ async function receive(core, repo, list5, bring) {
   );
 }
 function indexPath(core) {
-  return join27(layout(core.options.home).home, "sharing", "rebuilt.json");
+  return join28(layout(core.options.home).home, "sharing", "rebuilt.json");
 }
 async function rebuild(core, repo, incoming, localRefs) {
   const refused = [];
@@ -16057,7 +16154,7 @@ var init_anchor_objects = __esm({
 });
 
 // src/sharing/anchor-records.ts
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 var MAX_REFSPECS3, AnchorRecords;
 var init_anchor_records = __esm({
   "src/sharing/anchor-records.ts"() {
@@ -16140,7 +16237,7 @@ var init_anchor_records = __esm({
        */
       async receive(repo, source, bring, runIds) {
         if (source.length === 0) return { anchors: [], unchanged: 0, refused: [] };
-        const lockPath = join28(layout(this.options.home).locks, "sharing.lock");
+        const lockPath = join29(layout(this.options.home).locks, "sharing.lock");
         return withLock(
           lockPath,
           { timeoutMs: this.options.lockTimeoutMs, purpose: "sharing" },
@@ -16248,8 +16345,23 @@ var init_anchor_records = __esm({
 });
 
 // src/sharing/sharing.ts
-import { stat as stat18 } from "node:fs/promises";
+import { stat as stat19 } from "node:fs/promises";
 import { resolve as resolve15 } from "node:path";
+async function pushWithLockRepair(repo, url2, specs) {
+  const results = await pushRefs(repo, url2, specs);
+  const locked = results.filter((r) => r.flag === "!" && /failed to (update|lock) ref/.test(r.summary));
+  if (locked.length === 0 || !await clearStaleRemoteRefLocks(
+    url2,
+    locked.map((r) => r.ref)
+  ))
+    return results;
+  const again = await pushRefs(
+    repo,
+    url2,
+    locked.map((r) => `${r.ref}:${r.ref}`)
+  );
+  return [...results.filter((r) => !locked.includes(r)), ...again];
+}
 function withGates(records, gates) {
   return {
     ...records,
@@ -16283,6 +16395,7 @@ var init_sharing2 = __esm({
     init_repo();
     init_refs();
     init_transport();
+    init_remote_locks();
     init_atomic();
     init_bundle_pack();
     init_paths();
@@ -16330,7 +16443,7 @@ var init_sharing2 = __esm({
           ...mode === "only" ? [] : gateRefspecs(runs3, sel.all === true),
           ...mode === "none" ? [] : sel.all ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`] : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)
         ];
-        const results = await pushRefs(repo, remote.url, specs);
+        const results = await pushWithLockRepair(repo, remote.url, specs);
         const updated = results.filter((r) => r.flag === "*" || r.flag === " ").map((r) => r.ref);
         const upToDate = results.filter((r) => r.flag === "=").map((r) => r.ref);
         let rejected = results.filter((r) => r.flag === "!");
@@ -16442,7 +16555,7 @@ var init_sharing2 = __esm({
       async import(workspace, file, cwd = process.cwd(), opts = {}) {
         const repo = await this.open(workspace);
         const path2 = resolve15(cwd, file);
-        const isFile = await stat18(path2).then(
+        const isFile = await stat19(path2).then(
           (s) => s.isFile(),
           () => false
         );
@@ -17081,16 +17194,20 @@ var init_dotenv = __esm({
 
 // src/report/visible.ts
 function showBidi(text) {
-  return text.replace(
-    BIDI_CONTROLS,
-    (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`
-  );
+  return text.replace(BIDI_CONTROLS, codePoint);
 }
-var BIDI_CONTROLS;
+function codePoint(c) {
+  return `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
+}
+function showPath(path2) {
+  return showBidi(path2).replace(CONTROLS, codePoint);
+}
+var BIDI_CONTROLS, CONTROLS;
 var init_visible = __esm({
   "src/report/visible.ts"() {
     "use strict";
     BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+    CONTROLS = /[\u0000-\u001f\u007f]/g;
   }
 });
 
@@ -17277,8 +17394,8 @@ ${gateHtml(report3.gates, esc2)}
       shown.push(rest);
     });
     const files = s.files.map((f, j) => ({
-      p: showBidi(f.path),
-      o: f.oldPath === null ? null : showBidi(f.oldPath),
+      p: showPath(f.path),
+      o: f.oldPath === null ? null : showPath(f.oldPath),
       s: f.status,
       a: f.insertions,
       d: f.deletions,
@@ -17286,7 +17403,7 @@ ${gateHtml(report3.gates, esc2)}
       t: shown[j]?.tooLarge ?? false,
       u: shown[j]?.unavailable === true
     }));
-    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showBidi(s.patchPath), files };
+    const head = { iteration: s.iteration, id: s.id, patch: s.patchPath && showPath(s.patchPath), files };
     await write2(`],${jsonForScript(head).slice(1)}`);
   }
   await write2(`]}</script>
@@ -25609,9 +25726,9 @@ var init_config_parse = __esm({
 
 // src/store/config-cache.ts
 import { readFile as readFile10 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { join as join30 } from "node:path";
 function configCacheFile(home) {
-  return join29(home, "cache", "config.json");
+  return join30(home, "cache", "config.json");
 }
 async function parseConfigCached(home, file, text) {
   const cached2 = await readRecord(home);
@@ -25647,7 +25764,7 @@ var init_config_cache2 = __esm({
 // src/store/config.ts
 import { readFile as readFile11 } from "node:fs/promises";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname12, join as join30, resolve as resolve18 } from "node:path";
+import { dirname as dirname12, join as join31, resolve as resolve18 } from "node:path";
 async function resolveSettings(opts) {
   const { config: config2, file } = await readConfig(opts);
   return applySettings(config2, file, opts);
@@ -25683,7 +25800,7 @@ function applySettings(config2, configFile, opts) {
 }
 async function readConfig(opts) {
   const explicit = opts.configFile !== void 0;
-  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join30(resolve18(opts.home), "config.yaml");
+  const file = explicit ? resolve18(opts.cwd ?? process.cwd(), opts.configFile) : join31(resolve18(opts.home), "config.yaml");
   let text;
   try {
     text = await readFile11(file, "utf8");
@@ -25702,7 +25819,7 @@ async function readConfig(opts) {
 }
 function expandPath(base, value) {
   if (value === "~") return homedir3();
-  if (value.startsWith("~/")) return join30(homedir3(), value.slice(2));
+  if (value.startsWith("~/")) return join31(homedir3(), value.slice(2));
   return resolve18(base, value);
 }
 var init_config2 = __esm({
@@ -26066,8 +26183,8 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir9, realpath as realpath6, stat as stat19, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname13, join as join31 } from "node:path";
+import { mkdir as mkdir8, readdir as readdir9, realpath as realpath6, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname13, join as join32 } from "node:path";
 function checkpointRepo(p) {
   return {
     cwd: p.workspace,
@@ -26081,12 +26198,12 @@ function checkpointRepo(p) {
   };
 }
 async function indexBytes(repo) {
-  const index = await stat19(repo.indexFile).catch(() => null);
+  const index = await stat20(repo.indexFile).catch(() => null);
   if (index === null) return null;
   const names2 = await readdir9(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
-      (name2) => stat19(join31(repo.gitDir, name2)).then(
+      (name2) => stat20(join32(repo.gitDir, name2)).then(
         (st) => st.size,
         () => 0
       )
@@ -26098,8 +26215,8 @@ async function initCheckpointRepo(repo) {
   await mkdir8(repo.gitDir, { recursive: true });
   await runGit(repo, ["init", "--quiet"]);
   for (const [key, value] of REPO_CONFIG) await runGit(repo, ["config", key, value]);
-  await mkdir8(join31(repo.gitDir, "info"), { recursive: true });
-  await writeFile6(join31(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
+  await mkdir8(join32(repo.gitDir, "info"), { recursive: true });
+  await writeFile6(join32(repo.gitDir, "info", "attributes"), REPO_ATTRIBUTES);
 }
 async function probeWorkspace(dir, opts = {}) {
   const res = await runGit({ cwd: dir, ...opts }, [
@@ -26121,13 +26238,13 @@ async function probeWorkspace(dir, opts = {}) {
 }
 function probeInputs(dir, probe) {
   if (probe.isRepository) {
-    const gitDir = join31(dir, ".git");
-    if (probe.root !== dir || probe.excludesFile !== join31(gitDir, "info", "exclude")) return null;
-    return [dir, gitDir, join31(gitDir, "config"), join31(gitDir, "config.worktree"), join31(gitDir, "commondir")];
+    const gitDir = join32(dir, ".git");
+    if (probe.root !== dir || probe.excludesFile !== join32(gitDir, "info", "exclude")) return null;
+    return [dir, gitDir, join32(gitDir, "config"), join32(gitDir, "config.worktree"), join32(gitDir, "commondir")];
   }
   const inputs = [];
   for (let p = dir; ; p = dirname13(p)) {
-    inputs.push(join31(p, ".git"), join31(p, "HEAD"));
+    inputs.push(join32(p, ".git"), join32(p, "HEAD"));
     if (dirname13(p) === p) return inputs;
   }
 }
@@ -26154,7 +26271,7 @@ async function countObjects(repo) {
   return parseCountObjects((await runGit(repo, ["count-objects", "-v"])).stdout);
 }
 async function looseObjectBytes(repo, oid) {
-  const st = await stat19(join31(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
+  const st = await stat20(join32(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => null);
   return st === null ? 0 : Math.max(st.blocks > 0 ? st.blocks * 512 : 0, st.size);
 }
 async function packLooseObjects(repo) {
@@ -26185,6 +26302,8 @@ var init_checkpoint_repo = __esm({
 });
 
 // src/git/checkpoint-index.ts
+import { lstat as lstat6 } from "node:fs/promises";
+import { join as join33 } from "node:path";
 function excludeSpec(path2) {
   return `:(exclude,literal)${path2}`;
 }
@@ -26245,12 +26364,28 @@ async function writeTree(repo) {
   return assertGitId(res.stdout.trim(), "write-tree");
 }
 async function ignoredPaths(repo, paths) {
-  if (paths.length === 0) return /* @__PURE__ */ new Set();
+  const kinds = /* @__PURE__ */ new Map();
+  const askable = [];
+  for (const path2 of paths) if (await belowRealDirs(repo.workTree, path2, kinds)) askable.push(path2);
+  if (askable.length === 0) return /* @__PURE__ */ new Set();
   const res = await runGitBuffer(repo, ["check-ignore", "-z", "--stdin", "--no-index"], {
-    input: nulInput(paths),
+    input: nulInput(askable),
     okExitCodes: [1]
   });
   return new Set(splitNul(decodeBytes(res.stdout)));
+}
+async function belowRealDirs(workTree, path2, real) {
+  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
+    const dir = path2.slice(0, at);
+    let ok = real.get(dir);
+    if (ok === void 0) {
+      const st = await lstat6(fsPath(join33(workTree, dir))).catch(() => null);
+      ok = st === null || st.isDirectory();
+      real.set(dir, ok);
+    }
+    if (!ok) return false;
+  }
+  return true;
 }
 var init_checkpoint_index = __esm({
   "src/git/checkpoint-index.ts"() {
@@ -26435,19 +26570,19 @@ var init_checkpoint_trees = __esm({
 
 // src/checkpoints/workspace-paths.ts
 import { realpath as realpath7 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname14, join as join32, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
+import { basename as basename6, dirname as dirname14, join as join34, relative as relative6, resolve as resolve20, sep as sep8 } from "node:path";
 function toGitPath(root, abs) {
   return relative6(root, abs).split(sep8).join("/");
 }
 function toAbsolute(root, gitPath) {
-  return gitPath === "" ? root : join32(root, ...gitPath.split("/"));
+  return gitPath === "" ? root : join34(root, ...gitPath.split("/"));
 }
 async function physical(abs) {
   const tail = [basename6(abs)];
   let head = dirname14(abs);
   for (; ; ) {
     try {
-      return join32(await realpath7(head), ...tail.reverse());
+      return join34(await realpath7(head), ...tail.reverse());
     } catch {
       const up = dirname14(head);
       if (up === head) return abs;
@@ -26516,7 +26651,10 @@ function diffFullBetween(store, from, to) {
     const records = all.filter((r) => kept.has(r.path));
     const wanted = records.filter((r) => !r.binary).flatMap((r) => [r.srcId, r.dstId]).filter((o) => !isNullId(o));
     const blobs = await readObjects(store.repo, wanted);
-    const text = (oid) => isNullId(oid) ? "" : blobs.get(oid)?.toString("utf8") ?? "";
+    const text = (oid) => {
+      const blob = isNullId(oid) ? void 0 : blobs.get(oid);
+      return blob === void 0 ? "" : decodeBytes(blob);
+    };
     return records.map((r) => ({
       file: r.path,
       before: r.binary ? "" : text(r.srcId),
@@ -26531,6 +26669,7 @@ function diffFullBetween(store, from, to) {
 var init_compare2 = __esm({
   "src/checkpoints/compare.ts"() {
     "use strict";
+    init_path_bytes();
     init_checkpoint_index();
     init_checkpoint_trees();
     init_ids2();
@@ -26971,7 +27110,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute8, join as join33 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join35 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -26997,12 +27136,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join33(o.home, ".config");
-  const path2 = configured === null ? join33(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join35(o.home, ".config");
+  const path2 = configured === null ? join35(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute8(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join33(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join35(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -27019,14 +27158,14 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm15, stat as stat20, symlink } from "node:fs/promises";
-import { dirname as dirname15, join as join34, sep as sep9 } from "node:path";
+import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm16, stat as stat21, symlink } from "node:fs/promises";
+import { dirname as dirname15, join as join36, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
   await mkdir9(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat20(root), stat20(preferred)]);
+  const [a, b] = await Promise.all([stat21(root), stat21(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
@@ -27034,7 +27173,7 @@ async function placeFiles(root, stagingDir, items) {
   for (const item of items) {
     const parent = dirname15(item.dest);
     await mkdir9(fsPath(parent), { recursive: true });
-    await placeOne(item, join34(stagingDir, tempName()));
+    await placeOne(item, join36(stagingDir, tempName()));
     for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname15(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
@@ -27049,7 +27188,7 @@ async function placeOne(item, temp) {
     await rename5(temp, fsPath(item.dest));
     return;
   } catch (error2) {
-    await rm15(temp, { force: true });
+    await rm16(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
   const beside = `${dirname15(item.dest)}${sep9}${tempName()}`;
@@ -27057,7 +27196,7 @@ async function placeOne(item, temp) {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
   } catch (error2) {
-    await rm15(fsPath(beside), { force: true });
+    await rm16(fsPath(beside), { force: true });
     throw error2;
   }
 }
@@ -27086,11 +27225,11 @@ var init_place = __esm({
 });
 
 // src/checkpoints/apply.ts
-import { lstat as lstat5, rmdir as rmdir2, unlink } from "node:fs/promises";
+import { lstat as lstat7, rmdir as rmdir2, unlink } from "node:fs/promises";
 import { dirname as dirname16 } from "node:path";
 async function kindOf(abs) {
   try {
-    const st = await lstat5(fsPath(abs));
+    const st = await lstat7(fsPath(abs));
     if (st.isDirectory()) return "dir";
     if (st.isSymbolicLink()) return "link";
     return st.isFile() ? "file" : "other";
@@ -27247,7 +27386,7 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile12, rm as rm16 } from "node:fs/promises";
+import { readFile as readFile12, rm as rm17 } from "node:fs/promises";
 import { dirname as dirname17 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
@@ -27294,7 +27433,7 @@ async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   ];
   if (recovered) {
     await removeOrphanedGitLocks({ gitDir: location.gitDir, indexFile: repo.indexFile, ownerSince: 0 });
-    await rm16(location.tempDir, { recursive: true, force: true });
+    await rm17(location.tempDir, { recursive: true, force: true });
     await sweepGitTemporaries(location.gitDir);
     await Promise.all(sweeps());
   } else {
@@ -27400,8 +27539,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile13, rm as rm17 } from "node:fs/promises";
-import { join as join35 } from "node:path";
+import { readFile as readFile13, rm as rm18 } from "node:fs/promises";
+import { join as join37 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -27413,7 +27552,7 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join35(location.dir, "budget.json");
+  return join37(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
@@ -27427,7 +27566,7 @@ async function saveBudget(location, commit, counts) {
   await writeJsonAtomic(budgetFile(location), { countedAt: commit, counts });
 }
 async function dropBudget(location) {
-  await rm17(budgetFile(location), { force: true });
+  await rm18(budgetFile(location), { force: true });
 }
 async function uncountedBound(opts) {
   const { budget, latest, staged } = opts;
@@ -27474,9 +27613,16 @@ async function findSkipped(root, listing, maxBytes, sizes) {
     ...listing.untracked.map((path2) => ({ path: path2, indexed: false })),
     ...listing.modified.map((path2) => ({ path: path2, indexed: true }))
   ];
+  const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
     if (i > 0) await new Promise((resolve24) => setImmediate(resolve24));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
+      const nested = nestedRepositoryAbove(root, c.path, repoDirs);
+      if (nested !== null) {
+        if (!skipped.some((s) => s.path === nested))
+          skipped.push({ path: nested, reason: "nested-repository", size: null, indexed: true });
+        continue;
+      }
       const shape = fileShape(toAbsolute(root, c.path));
       if (shape === null) continue;
       if (typeof shape === "number") sizes?.set(c.path, shape);
@@ -27487,6 +27633,22 @@ async function findSkipped(root, listing, maxBytes, sizes) {
     }
   }
   return skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function nestedRepositoryAbove(root, path2, seen) {
+  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
+    const dir = path2.slice(0, at);
+    let isRepo = seen.get(dir);
+    if (isRepo === void 0) {
+      try {
+        isRepo = lstatSync(fsPath(toAbsolute(root, `${dir}/.git`)), { throwIfNoEntry: false }) !== void 0;
+      } catch {
+        isRepo = false;
+      }
+      seen.set(dir, isRepo);
+    }
+    if (isRepo) return dir;
+  }
+  return null;
 }
 function fileShape(path2) {
   let st;
@@ -27516,7 +27678,7 @@ var init_skip_rules = __esm({
 });
 
 // src/checkpoints/capture.ts
-import { lstat as lstat6, realpath as realpath8 } from "node:fs/promises";
+import { lstat as lstat8, realpath as realpath8 } from "node:fs/promises";
 import { dirname as dirname18 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
@@ -27528,7 +27690,10 @@ async function captureWorkspace(ctx) {
   const unstaged = [...ignoredTracked, ...skipped.filter((s) => s.indexed).map((s) => s.path)];
   await unstagePaths(ctx.repo, unstaged);
   const leaveOut = /* @__PURE__ */ new Set([...ignoredTracked, ...skipped.map((s) => s.path)]);
-  const changed = [...listing.untracked, ...listing.modified].filter((p) => !leaveOut.has(p));
+  const nested = skipped.filter((s) => s.reason === "nested-repository").map((s) => `${s.path}/`);
+  const changed = [...listing.untracked, ...listing.modified].filter(
+    (p) => !leaveOut.has(p) && !nested.some((d) => p.startsWith(d))
+  );
   if (changed.length <= FEW_CHANGES && !await unusualShapes(ctx.root, changed)) {
     await stagePaths(ctx.repo, changed);
     const staged = {
@@ -27554,7 +27719,7 @@ async function unusualShapes(root, paths) {
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
-        (p) => lstat6(fsPath(toAbsolute(root, p))).then(
+        (p) => lstat8(fsPath(toAbsolute(root, p))).then(
           (st) => st.isDirectory(),
           () => false
         )
@@ -27586,24 +27751,24 @@ var init_capture = __esm({
 
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir10, readFile as readFile14 } from "node:fs/promises";
-import { join as join36 } from "node:path";
+import { readdir as readdir10, readFile as readFile14, stat as stat22 } from "node:fs/promises";
+import { join as join38 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
 function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join36(checkpointsDir, projectId, worktreeKey);
+  const dir = join38(checkpointsDir, projectId, worktreeKey);
   return {
     projectId,
     worktreeKey,
     dir,
-    gitDir: join36(dir, "git"),
-    indexFile: join36(dir, "index"),
-    metaFile: join36(dir, "store.json"),
-    upkeepFile: join36(dir, "upkeep.json"),
-    probeFile: join36(dir, "probe.json"),
-    lockPath: join36(dir, "lock"),
-    tempDir: join36(dir, "tmp")
+    gitDir: join38(dir, "git"),
+    indexFile: join38(dir, "index"),
+    metaFile: join38(dir, "store.json"),
+    upkeepFile: join38(dir, "upkeep.json"),
+    probeFile: join38(dir, "probe.json"),
+    lockPath: join38(dir, "lock"),
+    tempDir: join38(dir, "tmp")
   };
 }
 async function locateStore(checkpointsDir, root, rootCommit2) {
@@ -27616,17 +27781,24 @@ async function existingStore(checkpointsDir, root) {
   const worktreeKey = `wt-${pathKey(root)}`;
   for (const projectId of await listDir2(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
-    if (await readStoredWorkspace(candidate.metaFile) === root) return candidate;
+    if (await storeOf(candidate, root) !== "none") return candidate;
   }
   return null;
 }
-async function readStoredWorkspace(metaFile) {
+async function storeOf(location, root) {
+  let text;
   try {
-    const parsed = JSON.parse(await readFile14(metaFile, "utf8"));
-    return typeof parsed.workspace === "string" ? parsed.workspace : null;
+    text = await readFile14(location.metaFile, "utf8");
   } catch {
-    return null;
+    return "none";
   }
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
+  } catch {
+  }
+  const head = await stat22(join38(location.gitDir, "HEAD")).catch(() => null);
+  return head?.isFile() === true ? "damaged" : "none";
 }
 async function listDir2(dir) {
   try {
@@ -27642,10 +27814,10 @@ var init_project_id = __esm({
 });
 
 // src/fs/stamps.ts
-import { lstat as lstat7 } from "node:fs/promises";
+import { lstat as lstat9 } from "node:fs/promises";
 async function stampOf(path2) {
   try {
-    const st = await lstat7(path2, { bigint: true });
+    const st = await lstat9(path2, { bigint: true });
     if (st.isDirectory()) return { path: path2, sig: `dir:${st.ino}:${st.uid}`, ctimeNs: 0n };
     const kind = st.isFile() ? "file" : "other";
     return {
@@ -27677,7 +27849,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFile as readFile15 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { join as join39 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -27687,7 +27859,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join37(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join39(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -27743,7 +27915,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { access as access3, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join38, sep as sep10 } from "node:path";
+import { join as join40, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -27894,7 +28066,7 @@ var init_store = __esm({
         });
       }
       async exists() {
-        return await readStoredWorkspace(this.location.metaFile) === this.workspace;
+        return await storeOf(this.location, this.workspace) !== "none";
       }
       /**
        * Captures the workspace as a tree (capture.ts). Caller holds the lock. A capture writes objects
@@ -27973,14 +28145,14 @@ var init_store = __esm({
       }
       async ensureStore() {
         if (this.storeReady) return;
-        if (!await this.exists()) {
-          await initCheckpointRepo(this.repo);
+        const state = await storeOf(this.location, this.workspace);
+        if (state === "none") await initCheckpointRepo(this.repo);
+        if (state !== "intact")
           await writeJsonAtomic(this.location.metaFile, {
             workspace: this.workspace,
             projectId: this.location.projectId,
             createdAt: (/* @__PURE__ */ new Date()).toISOString()
           });
-        }
         await this.mirrorUserExcludes();
         this.storeReady = true;
       }
@@ -27990,7 +28162,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join38(this.location.gitDir, "info", "exclude");
+        const target = join40(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile16(this.userExcludes, "utf8").catch(() => ""),
           readFile16(target, "utf8").catch(() => null)
@@ -28363,9 +28535,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm18, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile7 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join39, resolve as resolve21 } from "node:path";
+import { join as join41, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -28503,9 +28675,9 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join39(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join39(dir, "diff.patch");
-        const cleanup = () => rm18(dir, { recursive: true, force: true });
+        const dir = await mkdtemp5(join41(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join41(dir, "diff.patch");
+        const cleanup = () => rm19(dir, { recursive: true, force: true });
         try {
           await writeFile7(file, await cp.diffBytes(hash));
         } catch (error2) {
@@ -29075,13 +29247,13 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat21 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname19 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
     await mkdir10(dirname19(file), { recursive: true });
-    const size = await stat21(file).then(
+    const size = await stat23(file).then(
       (st) => st.size,
       () => 0
     );
@@ -29104,7 +29276,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join40 } from "node:path";
+import { join as join42 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -29121,7 +29293,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join40(layout(home).logs, "hooks.log");
+  return join42(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -29570,7 +29742,7 @@ var init_lenient_json = __esm({
 });
 
 // src/hooks/workspace.ts
-import { realpath as realpath10, stat as stat22 } from "node:fs/promises";
+import { realpath as realpath10, stat as stat24 } from "node:fs/promises";
 import { homedir as homedir5 } from "node:os";
 import { parse as parse2, resolve as resolve22 } from "node:path";
 function nativePath(path2, platform = process.platform) {
@@ -29578,7 +29750,7 @@ function nativePath(path2, platform = process.platform) {
 }
 async function hookWorkspace(candidate, opts = {}) {
   const path2 = resolve22(nativePath(candidate));
-  const isDir2 = await stat22(path2).then(
+  const isDir2 = await stat24(path2).then(
     (st) => st.isDirectory(),
     () => false
   );
@@ -30118,11 +30290,20 @@ function entriesOf(text, event) {
 function removeEntry(text, event, i) {
   const items = entriesOf(text, event);
   const node = items[i];
-  const end = node.offset + node.length;
   const prev = items[i - 1];
-  if (prev !== void 0) return text.slice(0, prev.offset + prev.length) + text.slice(end);
-  const next = items[i + 1];
-  return text.slice(0, node.offset) + text.slice(next === void 0 ? end : next.offset);
+  let start = prev === void 0 ? node.offset : prev.offset + prev.length;
+  let end = node.offset + node.length;
+  if (prev === void 0 && items[i + 1] !== void 0) {
+    end = text.indexOf(",", end) + 1;
+    while (text[end] === " " || text[end] === "	") end += 1;
+  }
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const eol = /^\r?\n/.exec(text.slice(end));
+  if (eol !== null && /^[ \t]*$/.test(text.slice(lineStart, start))) {
+    start = lineStart;
+    end += eol[0].length;
+  }
+  return text.slice(0, start) + text.slice(end);
 }
 function appendEntry(text, event, entry) {
   const last = entriesOf(text, event).at(-1);
@@ -30174,8 +30355,8 @@ var init_json_config = __esm({
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile17, rm as rm19 } from "node:fs/promises";
-import { join as join41 } from "node:path";
+import { chmod, readFile as readFile17, rm as rm20 } from "node:fs/promises";
+import { join as join43 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -30185,7 +30366,7 @@ exec ${command}
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   for (const event of target.events) {
-    const file = join41(target.file, event);
+    const file = join43(target.file, event);
     const current = await readFile17(file, "utf8").catch(() => null);
     const ours = current !== null && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
@@ -30204,7 +30385,7 @@ async function planScripts(target, command) {
 }
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
-    if (text === null) await rm19(file, { force: true });
+    if (text === null) await rm20(file, { force: true });
     else {
       await writeFileAtomic(file, text);
       await chmod(file, 493);
@@ -30221,10 +30402,10 @@ var init_scripts = __esm({
 });
 
 // src/hooks/install/targets.ts
-import { join as join42 } from "node:path";
+import { join as join44 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join42(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join44(base, place.scope === "project" ? project : user);
   switch (agent) {
     case "claude-code":
       return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
@@ -31430,7 +31611,7 @@ var init_toml_config = __esm({
 });
 
 // src/hooks/install/install.ts
-import { readFile as readFile18, rm as rm20 } from "node:fs/promises";
+import { readFile as readFile18, rm as rm21 } from "node:fs/promises";
 function installHooks(agent, opts) {
   return apply(agent, "install", opts);
 }
@@ -31460,13 +31641,16 @@ async function apply(agent, action, opts) {
   }
   const before2 = await readFile18(target.file, "utf8").catch((error2) => {
     if (error2.code === "ENOENT") return null;
-    throw error2;
+    throw new AgentConfigInvalidError(
+      `cannot read ${target.file} (${error2.code ?? error2.message}); move what stands there aside and run the command again`,
+      { cause: error2, details: { file: target.file } }
+    );
   });
   const entryOf2 = install ? (event) => ourEntry(target, commandOf(event)) : null;
   const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
-    if (plan.text === null) await rm20(target.file, { force: true });
+    if (plan.text === null) await rm21(target.file, { force: true });
     else await writeOwnFileAtomic(target.file, plan.text);
   }
   return { ...base, written, changes: plan.changes, leftAlone: [], notes: [...plan.notes, ...base.notes] };
@@ -31474,6 +31658,7 @@ async function apply(agent, action, opts) {
 var init_install = __esm({
   "src/hooks/install/install.ts"() {
     "use strict";
+    init_errors();
     init_atomic();
     init_repo();
     init_command();
