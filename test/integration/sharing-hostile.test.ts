@@ -12,6 +12,17 @@ import { failsWith, forge, recordOf, runIterations, world, type World } from '..
 let w: World;
 afterEach(() => w?.cleanup());
 
+/** A remote that machine a pushed run "good" (one iteration) to: its record's ref, the ref's parent and the record. */
+async function remoteWithGoodRun() {
+  w = world();
+  const a = w.machine('a');
+  await runIterations(a, 'good', 1);
+  await a.share.push({ workspace: a.dir });
+  const ref = 'refs/agentgate/records/good/iteration-0';
+  const good = recordOf(w.origin, ref) as ReturnType<typeof recordOf> & { patch: { file: string } | null };
+  return { ref, parent: git(w.origin, ['rev-parse', `${ref}^`]), good };
+}
+
 describe('hostile remotes', () => {
   it('refuses ext:: and other program-running transports before git runs', async () => {
     w = world();
@@ -46,13 +57,7 @@ describe('hostile remotes', () => {
   });
 
   it('refuses odd ref names and records that fail the schema, and writes nothing for them', async () => {
-    w = world();
-    const a = w.machine('a');
-    await runIterations(a, 'good', 1);
-    await a.share.push({ workspace: a.dir });
-    const ref = 'refs/agentgate/records/good/iteration-0';
-    const parent = git(w.origin, ['rev-parse', `${ref}^`]);
-    const good = recordOf(w.origin, ref);
+    const { ref, parent, good } = await remoteWithGoodRun();
     const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
     forge(w.origin, 'refs/agentgate/records/-x/iteration-0', parent, json(good));
     forge(w.origin, 'refs/agentgate/records/nested/dir/iteration-0', parent, json(good));
@@ -120,13 +125,7 @@ describe('hostile remotes', () => {
   });
 
   it('refuses a record whose run before state does not fit its commits; the same record with its own is taken', async () => {
-    w = world();
-    const a = w.machine('a');
-    await runIterations(a, 'good', 1);
-    await a.share.push({ workspace: a.dir });
-    const ref = 'refs/agentgate/records/good/iteration-0';
-    const parent = git(w.origin, ['rev-parse', `${ref}^`]);
-    const good = recordOf(w.origin, ref) as ReturnType<typeof recordOf> & { patch: { file: string } | null };
+    const { parent, good } = await remoteWithGoodRun();
     const fits = {
       sha: good.snapshot.beforeSha as string,
       branch: 'main',

@@ -6,7 +6,7 @@
  * code, with only the before state recorded.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentgateError } from '../../src/errors.js';
@@ -159,29 +159,11 @@ describe('iterate after an agent that armed the repository', () => {
     expect(allObjects(ws)).not.toContain(SECRET);
   });
 
-  it('fails as after does when the agent replaces .git with a file that points into another checkout', async () => {
-    const ws = repoWithCommit({ 'a.txt': 'one\n' });
-    const other = repoWithCommit({ 'secret.txt': `${SECRET}\n` });
-    const otherRefs = git(other, ['for-each-ref']);
-    const otherObjects = allObjects(other);
-    const moved = join(tempDir('agentgate-moved-'), 'git');
-    const snapshotter = newSnapshotter();
-    const script = `printf 'two\\n' > a.txt\nmv .git '${moved}'\nprintf 'gitdir: ${other}/.git\\n' > .git`;
-    const code = await codeOf(
-      snapshotter.iterate(ws, { runId: 'r1', iteration: 1, agent: { argv: agent(script) } }),
-    );
-
-    expect(code).toBe('UNSAFE_WORKSPACE');
-    expect(await codeOf(snapshotter.captureAfterState(ws, null, { runId: 'r1', iteration: 1 }))).toBe(code);
-    // Neither repository took anything: the other checkout is as it was, the moved one has no iteration.
-    expect(git(other, ['for-each-ref'])).toBe(otherRefs);
-    expect(allObjects(other)).toBe(otherObjects);
-    expect(readFileSync(join(ws, '.git'), 'utf8')).toContain(other);
-    const run = await snapshotter.store.loadRun('r1');
-    expect(run?.snapshotIds).toEqual([]);
-  });
-
   it.each([
+    [
+      'a .git file pointing into its .git',
+      (other: string) => `mv .git ../moved-git\nprintf 'gitdir: %s\\n' '${other}/.git' > .git`,
+    ],
     [
       'a commondir file naming its .git',
       (other: string) => `printf '%s\\n' '${other}/.git' > .git/commondir`,
