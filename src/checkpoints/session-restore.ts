@@ -36,6 +36,9 @@ export function restoreSession(
       await stepsAfter(store, from, captured.treeId),
     );
     const mine = await store.withoutNowIgnored(changed);
+    // The session's files that the ignore rules match now are left alone, and said to be.
+    const kept = new Set(mine);
+    const ignored = changed.filter((p) => !kept.has(p));
     const current = await store.requireListing(captured.treeId);
     // A file already as it was before the prompt is no conflict, whoever changed it last.
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
@@ -52,7 +55,14 @@ export function restoreSession(
       forced: force,
       conflicts: store.absolute(mine.filter((p) => inConflict.has(p))),
     };
-    if (dryRun) return { ...base, ...planned(store, plan), safety: null, safetyRef: null, leftAlone: [] };
+    if (dryRun)
+      return {
+        ...base,
+        ...planned(store, plan),
+        safety: null,
+        safetyRef: null,
+        leftAlone: store.absolute([...ignored].sort()),
+      };
     const label = `prompt ${from.prompt} of session ${from.session}`;
     const safety = await store.trackLocked(
       `safety before restore of ${label}`,
@@ -75,7 +85,7 @@ export function restoreSession(
       deleted: store.absolute(applied.deleted),
       safety: safety.hash,
       safetyRef: safety.ref,
-      leftAlone: store.absolute(applied.leftAlone),
+      leftAlone: store.absolute([...applied.leftAlone, ...ignored].sort()),
     };
   });
 }

@@ -275,4 +275,21 @@ describe('a directory the agent replaced by a symbolic link', () => {
     expect(lstatSync(join(ws, 'd')).isDirectory()).toBe(true);
     expect(existsSync(join(ws, 'e/x'))).toBe(false);
   });
+
+  it("the session's files that are ignored now are left alone and listed, in the plan and in the restore", async () => {
+    const ws = repoWithCommit({ 'f.txt': 'f0\n', 'g.txt': 'g0\n' });
+    const cp = await openCheckpoints(ws);
+    const s = session(cp, 's');
+    await s.start();
+    await s.prompt();
+    writeFiles(ws, { 'f.txt': 'f1\n', 'g.txt': 'g1\n', 'n.log': 'made\n' });
+    await s.tool();
+    writeFiles(ws, { '.gitignore': 'g.txt\n*.log\n' });
+    const plan = await cp.restorePrompt(1, 's', { dryRun: true });
+    expect(plan.leftAlone).toEqual([join(ws, 'g.txt'), join(ws, 'n.log')]);
+    const done = await cp.restorePrompt(1, 's');
+    expect(done.restored).toEqual([join(ws, 'f.txt')]);
+    expect(done.leftAlone).toEqual([join(ws, 'g.txt'), join(ws, 'n.log')]);
+    expect([read(ws, 'g.txt'), read(ws, 'n.log')]).toEqual(['g1\n', 'made\n']);
+  });
 });
