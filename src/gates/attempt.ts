@@ -41,6 +41,18 @@ export function checkOptions(opts: {
     throw new InvalidArgumentError('--min-tests counts the tests of the JUnit files: give --junit FILE too', {
       details: { minTests: opts.minTests },
     });
+  // Checked here, before anything runs: the stored verdict's schema would refuse it only afterwards.
+  if (opts.minTests !== undefined && !(Number.isSafeInteger(opts.minTests) && opts.minTests >= 0))
+    throw new InvalidArgumentError(
+      `minTests must be a whole number from 0 up, not ${String(opts.minTests)}`,
+      {
+        details: { minTests: opts.minTests },
+      },
+    );
+  if ((opts.junit ?? []).some((f) => typeof f !== 'string' || f === ''))
+    throw new InvalidArgumentError('a JUnit file is named by an empty path; give the file the check writes', {
+      details: { junit: opts.junit },
+    });
 }
 
 /** The run's snapshot for `iteration` (default: its last). RUN_NOT_FOUND, ITERATION_NOT_FOUND. */

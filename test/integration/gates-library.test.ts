@@ -327,6 +327,14 @@ describe('gate: run a check on the after tree and record what it observed', () =
     await expectCode(gates.run(dir, { ...base, name: '../etc' }), 'INVALID_ID');
     await expectCode(gates.run(dir, { ...base, minTests: 3 }), 'INVALID_ARGUMENT');
     await expectCode(gates.run(dir, { ...base, command: [] }), 'INVALID_ARGUMENT');
+    // A minTests the verdict could not hold, or an empty report name: refused before the command runs.
+    const marks = ['sh', '-c', 'touch MARK'];
+    for (const bad of [{ minTests: -1 }, { minTests: 1.5 }, { junit: [''] }])
+      await expectCode(
+        gates.run(dir, { ...base, command: marks, junit: ['j.xml'], ...bad }),
+        'INVALID_ARGUMENT',
+      );
+    expect(existsSync(join(dir, 'MARK'))).toBe(false);
     expect((await gates.list({ runId: 'r1' })).results).toEqual([]);
   });
 
