@@ -1,5 +1,7 @@
 import type { CheckpointEntry, TrackResult } from '../../types/checkpoint.js';
 import type { Identity } from '../../types/config.js';
+import { timeoutProblem } from '../../types/duration.js';
+import { InvalidArgumentError } from '../errors.js';
 
 export interface CheckpointsOptions {
   /** The agentgate home (default: $AGENTGATE_HOME, else ~/.agentgate). */
@@ -59,4 +61,26 @@ export interface CheckpointMarkers {
   baseline: CheckpointEntry | null;
   latest: CheckpointEntry | null;
   safety: CheckpointEntry | null;
+}
+
+/**
+ * The numbers a caller of the library may give, checked as config.yaml checks its own (a budget of
+ * 0 would prune every checkpoint it may): INVALID_ARGUMENT naming the option.
+ */
+export function assertCheckpointsOptions(opts: CheckpointsOptions): void {
+  const counts = {
+    maxFileSizeBytes: opts.maxFileSizeBytes,
+    maxStoreBytes: opts.maxStoreBytes,
+    keep: opts.keep,
+  };
+  for (const [name, value] of Object.entries(counts))
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
+      throw new InvalidArgumentError(`${name} must be a whole number above 0, not ${String(value)}`, {
+        details: { [name]: value },
+      });
+  const timeouts = { gitTimeoutMs: opts.gitTimeoutMs, lockTimeoutMs: opts.lockTimeoutMs };
+  for (const [name, value] of Object.entries(timeouts)) {
+    const problem = value === undefined ? null : timeoutProblem(value, name);
+    if (problem !== null) throw new InvalidArgumentError(problem, { details: { [name]: value } });
+  }
 }

@@ -28,7 +28,7 @@ import { applyPlan, type Applied } from './apply.js';
 import { dropBudget } from './budget-count.js';
 import { captureWorkspace, type Capture } from './capture.js';
 import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
-import type { CheckpointsOptions } from './options.js';
+import { assertCheckpointsOptions, type CheckpointsOptions } from './options.js';
 import type { Plan } from './plan.js';
 import { existingStore, locateStore, storeOf, type StoreLocation } from './project-id.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
@@ -83,6 +83,7 @@ export class CheckpointStore {
    * own checkpoint directory.
    */
   static async open(dir: string, opts: CheckpointsOptions = {}): Promise<CheckpointStore> {
+    assertCheckpointsOptions(opts);
     const real = await resolveWorkspaceDir(dir);
     assertSafeWorkspace(real);
     const gitOpts = {

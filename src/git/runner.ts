@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { Transform, type Readable, type Writable } from 'node:stream';
@@ -182,12 +182,18 @@ async function spawnGit(
   ]);
   const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
+  // Under a caller's time budget (an agent hook), git runs in a process group of its own, and the
+  // whole group is stopped when the budget runs out: `repack` and `gc` start further git processes
+  // that would outlive it, and would write the store beside the next call that takes its lock.
+  const budgeted = opts.signal !== undefined;
   const child = spawn(opts.binary ?? 'git', fullArgs, {
     cwd: opts.cwd,
     env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
     stdio: [run.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     signal,
+    detached: budgeted,
   });
+  if (budgeted) stopGroupOnAbort(child, signal);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     if (stderr.length < 65_536) stderr += chunk.toString('utf8');
@@ -239,6 +245,20 @@ async function spawnGit(
     throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
   }
   return exitCode;
+}
+
+/** On `signal`, SIGTERM to the child's whole process group (it leads one: spawned detached), until it has exited. */
+function stopGroupOnAbort(child: ChildProcess, signal: AbortSignal): void {
+  const stop = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // The group is gone already.
+    }
+  };
+  if (signal.aborted) return stop();
+  signal.addEventListener('abort', stop, { once: true });
+  child.once('close', () => signal.removeEventListener('abort', stop));
 }
 
 /** Writes what `input` yields to git's stdin, waiting when the pipe is full, then closes it. */

@@ -1,35 +1,36 @@
-/** After the budget, how long a stopped checkpoint gets to release its lock and git processes. */
+/** At most this long before the deadline, a checkpoint is told to stop, so that it can release its lock and git processes in time. */
 const WIND_DOWN_MS = 1000;
 
 /**
- * Runs `fn` within `ms`: at the deadline its signal is aborted (which stops its git processes),
- * and the result is `{ done: false }` whether or not `fn` has wound down by then (it gets
- * WIND_DOWN_MS to do so, so that its lock is released in order). Errors of `fn` are rethrown.
+ * Runs `fn` within `ms`, wind-down included: at the stop point (WIND_DOWN_MS before the deadline,
+ * or half-way for a short budget) its signal is aborted, which stops its git processes, and it
+ * gets until the deadline to wind down (its lock is released in order). `{ done: false }` when it
+ * has not finished by then; a value it still produced meanwhile is kept (a checkpoint recorded
+ * before its upkeep was stopped is recorded). Errors of `fn` before the stop are rethrown.
  */
 export async function withinBudget<T>(
   ms: number,
   fn: (signal: AbortSignal) => Promise<T>,
 ): Promise<{ done: true; value: T } | { done: false }> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), ms);
-  });
+  const stopAt = Math.max(ms - WIND_DOWN_MS, Math.ceil(ms / 2));
   const work = fn(controller.signal);
   const wrapped = work.then((value) => ({ value }));
-  // A failure after the deadline is nobody's to handle: it must not become an unhandled rejection.
+  // A failure after the stop is nobody's to handle: it must not become an unhandled rejection.
   wrapped.catch(() => undefined);
-  try {
-    const first = await Promise.race([wrapped, deadline]);
-    if (first !== 'late') return { done: true, value: first.value };
-  } finally {
-    clearTimeout(timer);
-  }
+  let timer: NodeJS.Timeout | undefined;
+  const stop = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), stopAt);
+  });
+  const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
+  if (first !== 'late') return { done: true, value: first.value };
   controller.abort();
-  const settled = work.then(
-    () => undefined,
-    () => undefined,
+  const settled = wrapped.then(
+    (v) => v,
+    () => null,
   );
-  await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, WIND_DOWN_MS).unref())]);
-  return { done: false };
+  // The wind-down's timer does not keep the process alive: what it waits for does, while it runs.
+  const windDown = new Promise<null>((resolve) => setTimeout(() => resolve(null), ms - stopAt).unref());
+  const last = await Promise.race([settled, windDown]);
+  return last === null ? { done: false } : { done: true, value: last.value };
 }

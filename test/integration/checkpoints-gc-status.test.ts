@@ -40,4 +40,21 @@ describe('checkpoint gc and checkpoint status', () => {
       removed: 2,
     });
   });
+
+  it('a budget, keep, size cap or timeout the config would refuse is INVALID_ARGUMENT when given to the library', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'one\n' });
+    for (const bad of [
+      { maxStoreBytes: 0 },
+      { maxStoreBytes: -1 },
+      { keep: 0 },
+      { keep: Number.NaN },
+      { maxFileSizeBytes: -1 },
+      { gitTimeoutMs: 0 },
+      { lockTimeoutMs: 1.5 },
+      { maxStoreBytes: 'abc' as unknown as number },
+    ])
+      await expect(openCheckpoints(ws, bad), JSON.stringify(bad)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
+  });
 });

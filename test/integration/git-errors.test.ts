@@ -1,6 +1,6 @@
 /** Every error code the git layer can throw, each triggered for real. */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cherryPick } from '../../src/git/cherry-pick.js';
@@ -83,6 +83,24 @@ describe('error codes of the git layer', () => {
     expect(
       (await runGit({ ...repo, timeoutMs: 10_000 }, ['hash-object', '--stdin'], { input: '' })).stdout.trim(),
     ).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+  });
+
+  it("a caller's budget running out stops git and every process git started (repack's pack-objects)", async () => {
+    const repo = await openRepo(repoWithCommit());
+    const dir = tempDir();
+    const marker = join(dir, 'outlived');
+    // A git that starts a child of its own which would write after the budget, as repack's pack-objects does.
+    const git = join(dir, 'git');
+    writeFileSync(git, `#!/bin/sh\n(sleep 1; touch '${marker}') &\nexec sleep 30\n`, { mode: 0o755 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await expect(
+      runGit({ ...repo, binary: git, signal: controller.signal }, ['repack']),
+    ).rejects.toMatchObject({
+      code: 'GIT_TIMEOUT',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('WORKSPACE_NOT_FOUND: a missing directory, and a file', async () => {

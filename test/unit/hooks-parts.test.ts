@@ -67,6 +67,15 @@ describe('withinBudget', () => {
     });
     expect(late).toEqual({ done: false });
     expect(aborted).toBe(true);
+    // Stopped before the deadline, so that it winds down by then: a value that still comes in time is kept.
+    let stoppedWhile = true;
+    const kept = await withinBudget(400, (signal) => {
+      return new Promise((resolve) =>
+        signal.addEventListener('abort', () => setTimeout(() => resolve(9), 20)),
+      ).finally(() => (stoppedWhile = signal.aborted));
+    });
+    expect(kept).toEqual({ done: true, value: 9 });
+    expect(stoppedWhile).toBe(true);
     await expect(withinBudget(1000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
   });
 });
