@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * Where one workspace's checkpoint store lives:
@@ -81,6 +81,23 @@ export async function existingStore(checkpointsDir: string, root: string): Promi
   for (const projectId of await listDir(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
     if ((await storeOf(candidate, root)) !== 'none') return candidate;
+  }
+  return null;
+}
+
+/**
+ * Outside git, the nearest directory above `dir` that already has a store (below the home
+ * directory and the root, which never do): an agent's shell event in a subdirectory belongs to the
+ * workspace its session started in, as git's top level decides inside a repository. Null if none.
+ */
+export async function storeAbove(
+  checkpointsDir: string,
+  dir: string,
+  home: string,
+): Promise<{ root: string; location: StoreLocation } | null> {
+  for (let at = dirname(dir); at !== dirname(at) && at !== home; at = dirname(at)) {
+    const location = await existingStore(checkpointsDir, at);
+    if (location !== null) return { root: at, location };
   }
   return null;
 }

@@ -30,7 +30,7 @@ import { captureWorkspace, type Capture } from './capture.js';
 import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
 import { assertCheckpointsOptions, type CheckpointsOptions } from './options.js';
 import type { Plan } from './plan.js';
-import { existingStore, locateStore, storeOf, type StoreLocation } from './project-id.js';
+import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
 import { readCachedAnswers, saveAnswers } from './probe-cache.js';
 import { recordCheckpoint } from './record.js';
 import type { Skip } from './skip-rules.js';
@@ -103,7 +103,9 @@ export class CheckpointStore {
       cached.configured !== undefined ? Promise.resolve(cached.configured) : userExcludesSetting(ignoreOpts);
     configured.catch(() => undefined);
     const probe = cached.probe ?? (await probeWorkspace(real, gitOpts));
-    const root = probe.root;
+    const above =
+      probe.isRepository || known !== null ? null : await storeAbove(checkpointsDir, real, homedir());
+    const root = above?.root ?? probe.root;
     // probeWorkspace refused a work tree that git places elsewhere (core.worktree, a `.git` file).
     assertSafeWorkspace(root);
     if (root.split(sep).includes('.git') || root === home || isInside(checkpointsDir, root)) {
@@ -117,11 +119,12 @@ export class CheckpointStore {
     const forbidden = [home, ...(await Promise.all((opts.excludePaths ?? []).map(physicalPath)))];
     const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
     const location =
-      known !== null && root === real
+      above?.location ??
+      (known !== null && root === real
         ? known
         : await locateStore(checkpointsDir, root, () =>
             probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null),
-          );
+          ));
     const setting = await configured;
     const repo = checkpointRepo({
       workspace: root,

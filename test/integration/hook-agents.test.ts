@@ -215,6 +215,21 @@ describe('agent quirks', () => {
     },
   );
 
+  it('outside git, with no project root given (Codex): an event in a subdirectory joins the store its session started', async () => {
+    const root = tempDir('agentgate-agents-plain-');
+    writeFiles(root, { 'keep.txt': 'k\n', 'docs/readme.txt': 'r\n' });
+    const home = tempDir('agentgate-agents-home-');
+    const fire = (name: string, cwd: string) =>
+      runEventHook('codex', agentEvent('codex', name, cwd), { home, cwd });
+    expect((await fire('SessionStart', root)).status).toBe('recorded');
+    expect((await fire('UserPromptSubmit', root)).status).toBe('recorded');
+    writeFiles(root, { 'a.txt': 'a\n', 'docs/b.txt': 'b\n' });
+    expect((await fire('PostToolUse-shell', join(root, 'docs'))).status).toBe('recorded');
+    const cp = await Checkpoints.open(root, { home });
+    expect(await cp.list()).toHaveLength(3);
+    expect((await Checkpoints.open(join(root, 'docs'), { home })).location).toEqual(cp.location);
+  });
+
   it('Codex: a failed tool fires no PostToolUse; the Stop of its turn still keeps its change', async () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-agents-home-');
