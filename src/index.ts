@@ -56,6 +56,8 @@ export type { GateVerifyOptions } from './gates/verify.js';
 export { parseJunit } from './gates/junit.js';
 export { decideVerdict, type VerdictInput } from './gates/verdict.js';
 export { GateStore, type NewGateResult } from './store/gate-store.js';
+// The repository computeAnchor and computeTrace take: opened (and checked) as every command opens it.
+export { openRepo, type Repo } from './git/repo.js';
 export {
   computeAnchor,
   computeAnchors,

@@ -1,4 +1,4 @@
-import type { OnDirty } from '../../types/config.js';
+import { ON_DIRTY, type OnDirty } from '../../types/config.js';
 import type { RunRestart } from '../../types/run.js';
 import type { BeforeState } from '../../types/snapshot.js';
 import { createSnapshotCommit } from '../git/commit.js';
@@ -66,6 +66,14 @@ export async function captureBeforeState(
 ): Promise<BeforeState> {
   const runId = assertSafeId(opts.runId, 'run id');
   const onDirty = opts.onDirty ?? core.options.onDirty;
+  // A misspelt word must not mean "commit": a WIP commit of someone's work is not undone by a retry.
+  if (!(ON_DIRTY as readonly string[]).includes(onDirty))
+    throw new InvalidArgumentError(
+      `onDirty must be one of ${ON_DIRTY.join(', ')}, not ${JSON.stringify(onDirty)}`,
+      {
+        details: { onDirty },
+      },
+    );
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);

@@ -218,3 +218,16 @@ describe('anchor', () => {
     expect(await count(40, 6)).toBe(small);
   });
 });
+
+describe('provenance through the package entry point', () => {
+  it('openRepo is exported, so computeAnchor and computeTrace can be called with what the package gives', async () => {
+    const lib = await import('../../src/index.js');
+    const s = await run([{ 'a.txt': lines('a', 3) }]);
+    const c = squash(s.dir, 'agent-run-a');
+    const repo = await lib.openRepo(s.dir);
+    const anchor = await lib.computeAnchor(lib.provenanceSources(s.snap), repo, c);
+    expect(anchor.files[0]).toMatchObject({ path: 'a.txt', method: 'tree' });
+    const trace = await lib.computeTrace(lib.provenanceSources(s.snap), repo, 'a.txt');
+    expect(trace.ranges[0]?.origin?.iteration).toBe(1);
+  });
+});

@@ -76,6 +76,12 @@ describe('captureBeforeState', () => {
     await expectCode(s.captureBeforeState(dir, { runId: 'r', onDirty: 'error' }), 'DIRTY_WORKSPACE');
     expect(fingerprint(dir)).toBe(print);
     expect(await s.store.loadRun('r')).toBeNull();
+    // A misspelt value is refused, never taken for "wip-commit".
+    await expectCode(
+      s.captureBeforeState(dir, { runId: 'r', onDirty: 'eror' as unknown as 'error' }),
+      'INVALID_ARGUMENT',
+    );
+    expect(fingerprint(dir)).toBe(print);
   });
 
   it('initialises a directory that is not a repository only when asked (init), with a root commit of its files', async () => {
