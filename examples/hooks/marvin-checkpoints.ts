@@ -3,9 +3,10 @@
  * `~/.config/marvin/hooks/` in a project that has agentgate-snapshotter installed.
  *
  * - `session.start` and `session.resume`: a baseline checkpoint of the workspace.
- * - `turn.start`: a checkpoint of the state just before the turn, numbered per session, so that
- *   `agentgate-snapshot checkpoint restore --prompt N` undoes turn N and everything after it,
- *   shell-made changes included.
+ * - `turn.start`: first the state the previous turn left, as this session's own change (Marvin has
+ *   no end-of-turn event), then a checkpoint of the state just before the turn, numbered per
+ *   session, so that `agentgate-snapshot checkpoint restore --prompt N` undoes turn N and everything
+ *   the session did after it, shell-made changes included.
  *
  * Checkpoints live in agentgate's private object store (`<home>/checkpoints/`), never in the
  * project's `.git`, and work outside git too. A handler never throws and never takes longer than
@@ -30,27 +31,32 @@ export interface MarvinHookApi {
   on(event: string, handler: (event: unknown, ctx: MarvinHookContext) => Promise<void> | void): void;
 }
 
-const EVENTS: ReadonlyArray<readonly [string, AgentCheckpointKind]> = [
-  ['session.start', 'baseline'],
-  ['session.resume', 'baseline'],
-  ['turn.start', 'before-prompt'],
+const EVENTS: ReadonlyArray<readonly [string, readonly AgentCheckpointKind[]]> = [
+  ['session.start', ['baseline']],
+  ['session.resume', ['baseline']],
+  // What the last turn changed is the session's (restore --prompt puts back only a session's own changes).
+  ['turn.start', ['latest', 'before-prompt']],
 ];
 
 export default function marvinCheckpoints(marvin: MarvinHookApi): void {
   // Marvin's events carry no session id we can rely on: one per load of the hook.
   const session = `marvin-${new Date().toISOString().replace(/[-:.]/g, '')}-${process.pid}`;
-  for (const [name, kind] of EVENTS) {
+  for (const [name, kinds] of EVENTS) {
     marvin.on(name, async (event, ctx) => {
       try {
-        const outcome = await runAgentHook({
-          agent: 'marvin',
-          workspace: ctx.cwd,
-          session: sessionOf(event) ?? session,
-          event: name,
-          kind,
-        });
-        if (outcome.status !== 'recorded')
-          console.error(`[agentgate] ${name}: ${outcome.status}: ${outcome.message}`);
+        for (const kind of kinds) {
+          const outcome = await runAgentHook({
+            agent: 'marvin',
+            workspace: ctx.cwd,
+            session: sessionOf(event) ?? session,
+            event: name,
+            kind,
+          });
+          if (outcome.status !== 'recorded') {
+            console.error(`[agentgate] ${name}: ${outcome.status}: ${outcome.message}`);
+            break;
+          }
+        }
       } catch (error) {
         // runAgentHook does not throw; this guards Marvin against anything unforeseen.
         console.error(`[agentgate] ${name}: ${error instanceof Error ? error.message : String(error)}`);

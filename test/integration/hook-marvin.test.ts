@@ -51,14 +51,20 @@ describe('Marvin hook (examples/hooks/marvin-checkpoints.ts)', () => {
 
     const cp = await Checkpoints.open(ws);
     const entries = (await cp.list()).reverse();
-    expect(entries.map((e) => [e.event, e.prompt])).toEqual([
-      ['session.start', undefined],
-      ['turn.start', 1],
-      ['turn.start', 2],
-      ['session.resume', undefined],
+    // Turn 1's change is recorded at turn 2's start, as the session's own, before turn 2's checkpoint.
+    expect(entries.map((e) => [e.event, e.prompt, e.role])).toEqual([
+      ['session.start', undefined, 'baseline'],
+      ['turn.start', 1, 'prompt'],
+      ['turn.start', undefined, 'change'],
+      ['turn.start', 2, 'prompt'],
+      ['session.resume', undefined, 'baseline'],
     ]);
     expect(new Set(entries.map((e) => e.session)).size).toBe(1);
     expect((await cp.markers()).baseline?.event).toBe('session.resume');
+    // restore --prompt 1 puts back what the session did since turn 1 (b.txt goes); a.txt, deleted
+    // after the session's last checkpoint, is no change of the session's and is left as a conflict.
+    const undone = await cp.restorePrompt(1);
+    expect([undone.deleted, undone.conflicts]).toEqual([[join(ws, 'b.txt')], [join(ws, 'a.txt')]]);
     await cp.restore((await cp.beforePrompt(2)).hash);
     expect(treeState(ws)).toEqual(beforeTurn2);
     await cp.restore((await cp.beforePrompt(1)).hash);
