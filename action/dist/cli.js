@@ -4602,12 +4602,15 @@ async function spawnGit(opts, args, run, consume) {
   ]);
   const fullArgs = [...configArgs, ...locationArgs(opts), ...args];
   const details = { args: [...locationArgs(opts), ...args], cwd: opts.cwd };
+  const budgeted = opts.signal !== void 0;
   const child = spawn(opts.binary ?? "git", fullArgs, {
     cwd: opts.cwd,
     env: buildEnv(opts.identity ?? DEFAULT_IDENTITY, opts.indexFile),
     stdio: [run.input === void 0 ? "ignore" : "pipe", "pipe", "pipe"],
-    signal
+    signal,
+    detached: budgeted
   });
+  if (budgeted) stopGroupOnAbort(child, signal);
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
     if (stderr.length < 65536) stderr += chunk.toString("utf8");
@@ -4658,6 +4661,17 @@ async function spawnGit(opts, args, run, consume) {
     throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
   }
   return exitCode;
+}
+function stopGroupOnAbort(child, signal) {
+  const stop = () => {
+    try {
+      if (child.pid !== void 0) process.kill(-child.pid, "SIGTERM");
+    } catch {
+    }
+  };
+  if (signal.aborted) return stop();
+  signal.addEventListener("abort", stop, { once: true });
+  child.once("close", () => signal.removeEventListener("abort", stop));
 }
 async function feed(stdin, input) {
   try {
@@ -9585,6 +9599,17 @@ function checkOptions(opts) {
     throw new InvalidArgumentError("--min-tests counts the tests of the JUnit files: give --junit FILE too", {
       details: { minTests: opts.minTests }
     });
+  if (opts.minTests !== void 0 && !(Number.isSafeInteger(opts.minTests) && opts.minTests >= 0))
+    throw new InvalidArgumentError(
+      `minTests must be a whole number from 0 up, not ${String(opts.minTests)}`,
+      {
+        details: { minTests: opts.minTests }
+      }
+    );
+  if ((opts.junit ?? []).some((f) => typeof f !== "string" || f === ""))
+    throw new InvalidArgumentError("a JUnit file is named by an empty path; give the file the check writes", {
+      details: { junit: opts.junit }
+    });
 }
 async function findIteration(snapshotter, runId, iteration) {
   const snapshots = await snapshotter.listByRun(assertSafeId(runId, "run id"));
@@ -13497,6 +13522,13 @@ var init_core3 = __esm({
 async function captureBeforeState(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
   const onDirty = opts.onDirty ?? core.options.onDirty;
+  if (!ON_DIRTY.includes(onDirty))
+    throw new InvalidArgumentError(
+      `onDirty must be one of ${ON_DIRTY.join(", ")}, not ${JSON.stringify(onDirty)}`,
+      {
+        details: { onDirty }
+      }
+    );
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
@@ -13644,6 +13676,7 @@ var MAX_DETACHED_BRANCHES;
 var init_before = __esm({
   "src/snapshotter/before.ts"() {
     "use strict";
+    init_config();
     init_commit();
     init_repo();
     init_refs();
@@ -27749,10 +27782,36 @@ var init_capture = __esm({
   }
 });
 
+// src/checkpoints/options.ts
+function assertCheckpointsOptions(opts) {
+  const counts = {
+    maxFileSizeBytes: opts.maxFileSizeBytes,
+    maxStoreBytes: opts.maxStoreBytes,
+    keep: opts.keep
+  };
+  for (const [name2, value] of Object.entries(counts))
+    if (value !== void 0 && !(Number.isSafeInteger(value) && value > 0))
+      throw new InvalidArgumentError(`${name2} must be a whole number above 0, not ${String(value)}`, {
+        details: { [name2]: value }
+      });
+  const timeouts = { gitTimeoutMs: opts.gitTimeoutMs, lockTimeoutMs: opts.lockTimeoutMs };
+  for (const [name2, value] of Object.entries(timeouts)) {
+    const problem = value === void 0 ? null : timeoutProblem(value, name2);
+    if (problem !== null) throw new InvalidArgumentError(problem, { details: { [name2]: value } });
+  }
+}
+var init_options = __esm({
+  "src/checkpoints/options.ts"() {
+    "use strict";
+    init_duration();
+    init_errors();
+  }
+});
+
 // src/checkpoints/project-id.ts
 import { createHash as createHash7 } from "node:crypto";
 import { readdir as readdir10, readFile as readFile14, stat as stat22 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { dirname as dirname19, join as join38 } from "node:path";
 function pathKey(realPath) {
   return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
 }
@@ -27782,6 +27841,13 @@ async function existingStore(checkpointsDir, root) {
   for (const projectId of await listDir2(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
     if (await storeOf(candidate, root) !== "none") return candidate;
+  }
+  return null;
+}
+async function storeAbove(checkpointsDir, dir, home) {
+  for (let at = dirname19(dir); at !== dirname19(at) && at !== home; at = dirname19(at)) {
+    const location = await existingStore(checkpointsDir, at);
+    if (location !== null) return { root: at, location };
   }
   return null;
 }
@@ -27943,6 +28009,7 @@ var init_store = __esm({
     init_budget_count();
     init_capture();
     init_message2();
+    init_options();
     init_project_id();
     init_probe_cache();
     init_record2();
@@ -27985,6 +28052,7 @@ var init_store = __esm({
        * own checkpoint directory.
        */
       static async open(dir, opts = {}) {
+        assertCheckpointsOptions(opts);
         const real = await resolveWorkspaceDir(dir);
         assertSafeWorkspace(real);
         const gitOpts = {
@@ -28001,7 +28069,8 @@ var init_store = __esm({
         const configured = cached2.configured !== void 0 ? Promise.resolve(cached2.configured) : userExcludesSetting(ignoreOpts);
         configured.catch(() => void 0);
         const probe = cached2.probe ?? await probeWorkspace(real, gitOpts);
-        const root = probe.root;
+        const above = probe.isRepository || known !== null ? null : await storeAbove(checkpointsDir, real, homedir4());
+        const root = above?.root ?? probe.root;
         assertSafeWorkspace(root);
         if (root.split(sep10).includes(".git") || root === home || isInside(checkpointsDir, root)) {
           throw new UnsafeWorkspaceError(
@@ -28013,11 +28082,11 @@ var init_store = __esm({
         }
         const forbidden = [home, ...await Promise.all((opts.excludePaths ?? []).map(physicalPath))];
         const excluded = forbidden.filter((p) => p !== root && isInside(root, p)).map((p) => toGitPath(root, p));
-        const location = known !== null && root === real ? known : await locateStore(
+        const location = above?.location ?? (known !== null && root === real ? known : await locateStore(
           checkpointsDir,
           root,
           () => probe.isRepository ? rootCommit(root, gitOpts) : Promise.resolve(null)
-        );
+        ));
         const setting = await configured;
         const repo = checkpointRepo({
           workspace: root,
@@ -28185,6 +28254,8 @@ function restoreSession(store, from, opts = {}) {
       await stepsAfter(store, from, captured.treeId)
     );
     const mine = await store.withoutNowIgnored(changed);
+    const kept = new Set(mine);
+    const ignored = changed.filter((p) => !kept.has(p));
     const current = await store.requireListing(captured.treeId);
     const inConflict = new Set(conflicts.filter((p) => !sameEntry(target.get(p), current.get(p))));
     const selection2 = force ? mine : mine.filter((p) => !inConflict.has(p));
@@ -28200,7 +28271,14 @@ function restoreSession(store, from, opts = {}) {
       forced: force,
       conflicts: store.absolute(mine.filter((p) => inConflict.has(p)))
     };
-    if (dryRun) return { ...base, ...planned(store, plan), safety: null, safetyRef: null, leftAlone: [] };
+    if (dryRun)
+      return {
+        ...base,
+        ...planned(store, plan),
+        safety: null,
+        safetyRef: null,
+        leftAlone: store.absolute([...ignored].sort())
+      };
     const label = `prompt ${from.prompt} of session ${from.session}`;
     const safety = await store.trackLocked(
       `safety before restore of ${label}`,
@@ -28222,7 +28300,7 @@ function restoreSession(store, from, opts = {}) {
       deleted: store.absolute(applied.deleted),
       safety: safety.hash,
       safetyRef: safety.ref,
-      leftAlone: store.absolute(applied.leftAlone)
+      leftAlone: store.absolute([...applied.leftAlone, ...ignored].sort())
     };
   });
 }
@@ -29217,26 +29295,24 @@ var init_agent_hooks = __esm({
 // src/hooks/budget.ts
 async function withinBudget(ms, fn) {
   const controller = new AbortController();
-  let timer;
-  const deadline = new Promise((resolve24) => {
-    timer = setTimeout(() => resolve24("late"), ms);
-  });
+  const stopAt = Math.max(ms - WIND_DOWN_MS, Math.ceil(ms / 2));
   const work = fn(controller.signal);
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
-  try {
-    const first = await Promise.race([wrapped, deadline]);
-    if (first !== "late") return { done: true, value: first.value };
-  } finally {
-    clearTimeout(timer);
-  }
+  let timer;
+  const stop = new Promise((resolve24) => {
+    timer = setTimeout(() => resolve24("late"), stopAt);
+  });
+  const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
+  if (first !== "late") return { done: true, value: first.value };
   controller.abort();
-  const settled = work.then(
-    () => void 0,
-    () => void 0
+  const settled = wrapped.then(
+    (v) => v,
+    () => null
   );
-  await Promise.race([settled, new Promise((resolve24) => setTimeout(resolve24, WIND_DOWN_MS).unref())]);
-  return { done: false };
+  const windDown = new Promise((resolve24) => setTimeout(() => resolve24(null), ms - stopAt).unref());
+  const last = await Promise.race([settled, windDown]);
+  return last === null ? { done: false } : { done: true, value: last.value };
 }
 var WIND_DOWN_MS;
 var init_budget = __esm({
@@ -29248,11 +29324,11 @@ var init_budget = __esm({
 
 // src/hooks/log.ts
 import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat23 } from "node:fs/promises";
-import { dirname as dirname19 } from "node:path";
+import { dirname as dirname20 } from "node:path";
 async function appendHookLog(file, line) {
   const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
   try {
-    await mkdir10(dirname19(file), { recursive: true });
+    await mkdir10(dirname20(file), { recursive: true });
     const size = await stat23(file).then(
       (st) => st.size,
       () => 0
