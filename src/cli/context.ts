@@ -37,6 +37,8 @@ export class Context {
     readonly json: boolean,
     /** Whether -C named the workspace: then it also stands in for a recorded workspace that is not on this machine. */
     readonly workspaceGiven: boolean,
+    /** Whether --home named the home: then the hooks `hook install` writes name it too. */
+    readonly homeGiven: boolean,
   ) {}
 
   static async create(values: ContextValues): Promise<Context> {
@@ -51,6 +53,7 @@ export class Context {
       settings,
       values.json,
       values.workspace !== undefined,
+      values.home !== undefined,
     );
   }
 

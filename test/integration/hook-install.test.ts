@@ -351,4 +351,20 @@ describe('hook install edits an event list entry by entry', () => {
     );
     expect(text).not.toContain('/old/place');
   });
+
+  it('with --home the command it writes names that home, and it is still ours: a second install changes nothing, uninstall removes it', async () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-install-home-');
+    const opts = {
+      scope: 'project' as const,
+      workspace: ws,
+      homeDir: tempDir(),
+      runner: { ...RUNNER, home },
+    };
+    const first = await installHooks('claude-code', opts);
+    expect(first.command).toContain(` hook claude-code --home ${home}`);
+    expect((await installHooks('claude-code', opts)).written).toBe(false);
+    await uninstallHooks('claude-code', opts);
+    expect(readFileSync(installTarget('claude-code', opts).file, 'utf8')).not.toContain('agentgate-snapshot');
+  });
 });

@@ -36,7 +36,11 @@ function setupCommand(action: 'install' | 'uninstall'): Command {
         scope: values.user ? ('user' as const) : ('project' as const),
         workspace: ctx.workspace,
         homeDir: homedir(),
-        runner: { node: process.execPath, bin: installedBin() },
+        runner: {
+          node: process.execPath,
+          bin: installedBin(),
+          ...(ctx.homeGiven ? { home: ctx.settings.home } : {}),
+        },
         dryRun: values['dry-run'],
       };
       const result =

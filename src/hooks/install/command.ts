@@ -6,6 +6,8 @@ export interface HookRunner {
   node: string;
   /** The installed bin, dist/bin/agentgate-snapshot.js (absolute, symlinks resolved). */
   bin: string;
+  /** The home the hooks keep their checkpoints in, when `hook install --home` named one (absolute). */
+  home?: string;
 }
 
 /** A POSIX shell word: agents run a hook's command through `sh -c` (Windows: Git Bash or PowerShell). */
@@ -15,7 +17,14 @@ export function shellWord(word: string): string {
 
 /** The command line of one installed hook. */
 export function hookCommand(runner: HookRunner, agent: HookAgent, event?: string): string {
-  const words = [runner.node, runner.bin, 'hook', agent, ...(event === undefined ? [] : ['--event', event])];
+  const words = [
+    runner.node,
+    runner.bin,
+    'hook',
+    agent,
+    ...(runner.home === undefined ? [] : ['--home', runner.home]),
+    ...(event === undefined ? [] : ['--event', event]),
+  ];
   return words.map(shellWord).join(' ');
 }
 
