@@ -25882,16 +25882,18 @@ var init_context = __esm({
     init_local_paths();
     init_snapshot_store();
     Context = class _Context {
-      constructor(workspace, settings, json, workspaceGiven) {
+      constructor(workspace, settings, json, workspaceGiven, homeGiven) {
         this.workspace = workspace;
         this.settings = settings;
         this.json = json;
         this.workspaceGiven = workspaceGiven;
+        this.homeGiven = homeGiven;
       }
       workspace;
       settings;
       json;
       workspaceGiven;
+      homeGiven;
       snapshotterInstance = null;
       gatesInstance = null;
       static async create(values) {
@@ -25905,7 +25907,8 @@ var init_context = __esm({
           resolve19(values.workspace ?? "."),
           settings,
           values.json,
-          values.workspace !== void 0
+          values.workspace !== void 0,
+          values.home !== void 0
         );
       }
       /** What the run-snapshot services (snapshotter, sharing) take from the settings and from -C. */
@@ -30117,7 +30120,14 @@ function shellWord(word2) {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(word2) ? word2 : `'${word2.replaceAll("'", `'\\''`)}'`;
 }
 function hookCommand(runner, agent, event) {
-  const words = [runner.node, runner.bin, "hook", agent, ...event === void 0 ? [] : ["--event", event]];
+  const words = [
+    runner.node,
+    runner.bin,
+    "hook",
+    agent,
+    ...runner.home === void 0 ? [] : ["--home", runner.home],
+    ...event === void 0 ? [] : ["--event", event]
+  ];
   return words.map(shellWord).join(" ");
 }
 function isOurCommand(command, agent) {
@@ -31769,7 +31779,11 @@ function setupCommand(action) {
         scope: values.user ? "user" : "project",
         workspace: ctx.workspace,
         homeDir: homedir6(),
-        runner: { node: process.execPath, bin: installedBin() },
+        runner: {
+          node: process.execPath,
+          bin: installedBin(),
+          ...ctx.homeGiven ? { home: ctx.settings.home } : {}
+        },
         dryRun: values["dry-run"]
       };
       const result = action === "install" ? await installHooks(agent, opts) : await uninstallHooks(agent, opts);
