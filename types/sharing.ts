@@ -22,6 +22,10 @@ export const PatchRecipe = deferred(() =>
 );
 export type PatchRecipe = z.infer<typeof PatchRecipe>;
 
+/** A git branch name never holds a control character (git check-ref-format): what a received one must be. */
+// eslint-disable-next-line no-control-regex -- control characters are what we refuse
+export const BRANCH_NAME = /^[^\u0000-\u001f\u007f]+$/;
+
 /**
  * A snapshot as it travels: the stored fields that describe the iteration itself (not this
  * machine's paths or ref), every string bounded, `task` and `gate` always present.
@@ -42,13 +46,7 @@ export const TravellingSnapshot = deferred(() =>
       skipped: true,
     }).shape,
     iteration: z.int().check(z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER)),
-    // A git branch name never holds a control character (git check-ref-format).
-    branch: z.string().check(
-      z.minLength(1),
-      z.maxLength(4096),
-      // eslint-disable-next-line no-control-regex -- control characters are what we refuse
-      z.regex(/^[^\u0000-\u001f\u007f]+$/),
-    ),
+    branch: z.string().check(z.minLength(1), z.maxLength(4096), z.regex(BRANCH_NAME)),
     commitMessage: z.string().check(z.maxLength(1_000_000)),
     task: z.nullable(z.string().check(z.maxLength(10_000_000))),
     gate: z.nullable(z.string().check(z.maxLength(1_000_000))),

@@ -6267,19 +6267,20 @@ async function diffTreePairs(repo, pairs, paths) {
   };
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
-  if (!paths.every((p) => p.isWellFormed())) {
-    const wanted = new Set(paths);
-    return (await run([])).map((d) => ({
-      ...d,
-      files: d.files.filter(
-        (f) => wanted.has(f.entry.path) || f.entry.oldPath !== null && wanted.has(f.entry.oldPath)
-      )
-    }));
-  }
+  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths);
   const slices = slicePaths(paths);
   const results = [];
   for (const slice of slices) results.push(await run(slice));
   return pairs.map((p, i) => ({ ...p, files: results.flatMap((r) => r[i]?.files ?? []) }));
+}
+async function diffTreePairsPicked(repo, pairs, paths) {
+  const wanted = new Set(paths);
+  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
+    ...d,
+    files: d.files.filter(
+      (f) => wanted.has(f.entry.path) || f.entry.oldPath !== null && wanted.has(f.entry.oldPath)
+    )
+  }));
 }
 function slicePaths(paths) {
   const out = [[]];
@@ -7751,14 +7752,7 @@ async function ownAndReplays(repo, ownPairs, chains, onlyPaths) {
   };
 }
 async function diffOfInterest(repo, pairs, paths) {
-  if (paths.length <= MAX_PATHSPECS) return diffTreePairs(repo, pairs, paths);
-  const wanted = new Set(paths);
-  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
-    ...d,
-    files: d.files.filter(
-      (f) => wanted.has(f.entry.path) || f.entry.oldPath !== null && wanted.has(f.entry.oldPath)
-    )
-  }));
+  return paths.length <= MAX_PATHSPECS ? diffTreePairs(repo, pairs, paths) : diffTreePairsPicked(repo, pairs, paths);
 }
 async function broughtIn(repo, nodes) {
   const out = /* @__PURE__ */ new Map();
@@ -15064,7 +15058,7 @@ var init_bundle_pack = __esm({
 });
 
 // types/sharing.ts
-var RECORD_FORMAT, RECORD_FILE, PatchRecipe, TravellingSnapshot, RecordFile, PushResult, RefusedRecord, ReceiveResult, ExportResult, RebuiltIndex;
+var RECORD_FORMAT, RECORD_FILE, PatchRecipe, BRANCH_NAME, TravellingSnapshot, RecordFile, PushResult, RefusedRecord, ReceiveResult, ExportResult, RebuiltIndex;
 var init_sharing = __esm({
   "types/sharing.ts"() {
     "use strict";
@@ -15081,6 +15075,7 @@ var init_sharing = __esm({
         args: array(string2().check(_regex(/^-/), _maxLength(200))).check(_maxLength(64))
       })
     );
+    BRANCH_NAME = /^[^\u0000-\u001f\u007f]+$/;
     TravellingSnapshot = deferred(
       () => strictObject({
         ...pick2(Snapshot, {
@@ -15097,13 +15092,7 @@ var init_sharing = __esm({
           skipped: true
         }).shape,
         iteration: int().check(_nonnegative(), _lte(Number.MAX_SAFE_INTEGER)),
-        // A git branch name never holds a control character (git check-ref-format).
-        branch: string2().check(
-          _minLength(1),
-          _maxLength(4096),
-          // eslint-disable-next-line no-control-regex -- control characters are what we refuse
-          _regex(/^[^\u0000-\u001f\u007f]+$/)
-        ),
+        branch: string2().check(_minLength(1), _maxLength(4096), _regex(BRANCH_NAME)),
         commitMessage: string2().check(_maxLength(1e6)),
         task: nullable(string2().check(_maxLength(1e7))),
         gate: nullable(string2().check(_maxLength(1e6)))
@@ -16050,8 +16039,7 @@ async function rebuild(core, repo, incoming, localRefs) {
   return { runs: [...runs3].sort(), snapshots: done.length, unchanged: unchanged + kept.length, refused };
 }
 function beforeFits(before2, s) {
-  return before2.runId === s.runId && before2.sha === s.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null) && // eslint-disable-next-line no-control-regex -- control characters are what we refuse
-  !/[\u0000-\u001f\u007f]/.test(before2.branch);
+  return before2.runId === s.runId && before2.sha === s.beforeSha && (before2.wipSha === null || before2.wipSha === before2.sha) && before2.isDirty === (before2.wipSha !== null) && BRANCH_NAME.test(before2.branch);
 }
 function toDelete(r) {
   return { ref: r.ref, oldSha: r.sha };
@@ -26337,9 +26325,30 @@ var init_checkpoint_repo = __esm({
   }
 });
 
-// src/git/checkpoint-index.ts
+// src/fs/leading-dirs.ts
 import { lstat as lstat6 } from "node:fs/promises";
 import { join as join33 } from "node:path";
+async function leadingDirsAreReal(root, path2, real = /* @__PURE__ */ new Map()) {
+  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
+    const dir = path2.slice(0, at);
+    let ok = real.get(dir);
+    if (ok === void 0) {
+      const st = await lstat6(fsPath(join33(root, dir))).catch(() => null);
+      ok = st === null || st.isDirectory();
+      real.set(dir, ok);
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+var init_leading_dirs = __esm({
+  "src/fs/leading-dirs.ts"() {
+    "use strict";
+    init_path_bytes();
+  }
+});
+
+// src/git/checkpoint-index.ts
 function excludeSpec(path2) {
   return `:(exclude,literal)${path2}`;
 }
@@ -26400,9 +26409,9 @@ async function writeTree(repo) {
   return assertGitId(res.stdout.trim(), "write-tree");
 }
 async function ignoredPaths(repo, paths) {
-  const kinds = /* @__PURE__ */ new Map();
+  const real = /* @__PURE__ */ new Map();
   const askable = [];
-  for (const path2 of paths) if (await belowRealDirs(repo.workTree, path2, kinds)) askable.push(path2);
+  for (const path2 of paths) if (await leadingDirsAreReal(repo.workTree, path2, real)) askable.push(path2);
   if (askable.length === 0) return /* @__PURE__ */ new Set();
   const res = await runGitBuffer(repo, ["check-ignore", "-z", "--stdin", "--no-index"], {
     input: nulInput(askable),
@@ -26410,22 +26419,10 @@ async function ignoredPaths(repo, paths) {
   });
   return new Set(splitNul(decodeBytes(res.stdout)));
 }
-async function belowRealDirs(workTree, path2, real) {
-  for (let at = path2.indexOf("/"); at > 0; at = path2.indexOf("/", at + 1)) {
-    const dir = path2.slice(0, at);
-    let ok = real.get(dir);
-    if (ok === void 0) {
-      const st = await lstat6(fsPath(join33(workTree, dir))).catch(() => null);
-      ok = st === null || st.isDirectory();
-      real.set(dir, ok);
-    }
-    if (!ok) return false;
-  }
-  return true;
-}
 var init_checkpoint_index = __esm({
   "src/git/checkpoint-index.ts"() {
     "use strict";
+    init_leading_dirs();
     init_path_bytes();
     init_hardening();
     init_ids2();
@@ -27273,20 +27270,6 @@ async function kindOf(abs) {
     return "missing";
   }
 }
-async function leadingDirsAreReal(root, path2, cache2) {
-  const parts = path2.split("/");
-  for (let i = 1; i < parts.length; i += 1) {
-    const dir = parts.slice(0, i).join("/");
-    let kind = cache2.get(dir);
-    if (kind === void 0) {
-      kind = await kindOf(toAbsolute(root, dir));
-      cache2.set(dir, kind);
-    }
-    if (kind === "missing") return true;
-    if (kind !== "dir") return false;
-  }
-  return true;
-}
 async function applyPlan(ctx, plan) {
   const out = { written: [], deleted: [], leftAlone: [] };
   const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b));
@@ -27382,6 +27365,7 @@ var init_apply = __esm({
     "use strict";
     init_errors();
     init_atomic();
+    init_leading_dirs();
     init_path_bytes();
     init_place();
     init_checkpoint_index();
@@ -27839,17 +27823,18 @@ async function locateStore(checkpointsDir, root, rootCommit2) {
   const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
   return storeLayout(checkpointsDir, projectId, `wt-${pathKey(root)}`);
 }
-async function existingStore(checkpointsDir, root) {
+async function existingStore(checkpointsDir, root, projects) {
   const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId of await listDir2(checkpointsDir)) {
+  for (const projectId of projects ?? await listDir2(checkpointsDir)) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
     if (await storeOf(candidate, root) !== "none") return candidate;
   }
   return null;
 }
 async function storeAbove(checkpointsDir, dir, home) {
+  const projects = await listDir2(checkpointsDir);
   for (let at = dirname19(dir); at !== dirname19(at) && at !== home; at = dirname19(at)) {
-    const location = await existingStore(checkpointsDir, at);
+    const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
   return null;

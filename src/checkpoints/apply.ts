@@ -2,6 +2,7 @@ import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { WriteFailedError } from '../errors.js';
 import { errnoOf, fsyncDir } from '../fs/atomic.js';
+import { leadingDirsAreReal } from '../fs/leading-dirs.js';
 import { fsPath } from '../fs/path-bytes.js';
 import { chooseStagingDir, placeFiles, type PlaceItem } from '../fs/place.js';
 import { ignoredPaths } from '../git/checkpoint-index.js';
@@ -40,22 +41,6 @@ async function kindOf(abs: string): Promise<Kind> {
   }
 }
 
-/** True when every existing leading directory of `path` is a real directory (no link, no file in the way). */
-async function leadingDirsAreReal(root: string, path: string, cache: Map<string, Kind>): Promise<boolean> {
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i += 1) {
-    const dir = parts.slice(0, i).join('/');
-    let kind = cache.get(dir);
-    if (kind === undefined) {
-      kind = await kindOf(toAbsolute(root, dir));
-      cache.set(dir, kind);
-    }
-    if (kind === 'missing') return true;
-    if (kind !== 'dir') return false;
-  }
-  return true;
-}
-
 /**
  * Carries out a plan, touching only what the safety capture covers. The rule that keeps it safe:
  * nothing on disk that the safety checkpoint did not capture is overwritten or removed, so that
@@ -80,7 +65,7 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
   for (const p of plan.uncovered)
     if ((await kindOf(toAbsolute(ctx.root, p))) !== 'missing') out.leftAlone.push(p);
 
-  const cache = new Map<string, Kind>();
+  const cache = new Map<string, boolean>();
   const ready: TreeEntry[] = [];
   const fresh: TreeEntry[] = [];
   for (const entry of plan.writes) {
@@ -106,7 +91,7 @@ export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied>
 }
 
 async function applyDeletes(ctx: ApplyContext, paths: readonly string[], out: Applied): Promise<void> {
-  const cache = new Map<string, Kind>();
+  const cache = new Map<string, boolean>();
   const emptied = new Set<string>();
   for (const path of paths) {
     const abs = toAbsolute(ctx.root, path);

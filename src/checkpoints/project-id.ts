@@ -76,9 +76,13 @@ export async function locateStore(
 }
 
 /** The store whose `store.json` names the work tree at `root` (a real path), under any project id; null if none. */
-export async function existingStore(checkpointsDir: string, root: string): Promise<StoreLocation | null> {
+export async function existingStore(
+  checkpointsDir: string,
+  root: string,
+  projects?: readonly string[],
+): Promise<StoreLocation | null> {
   const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId of await listDir(checkpointsDir)) {
+  for (const projectId of projects ?? (await listDir(checkpointsDir))) {
     const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
     if ((await storeOf(candidate, root)) !== 'none') return candidate;
   }
@@ -95,8 +99,9 @@ export async function storeAbove(
   dir: string,
   home: string,
 ): Promise<{ root: string; location: StoreLocation } | null> {
+  const projects = await listDir(checkpointsDir);
   for (let at = dirname(dir); at !== dirname(at) && at !== home; at = dirname(at)) {
-    const location = await existingStore(checkpointsDir, at);
+    const location = await existingStore(checkpointsDir, at, projects);
     if (location !== null) return { root: at, location };
   }
   return null;

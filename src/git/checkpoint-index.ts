@@ -1,6 +1,5 @@
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { decodeBytes, encodeBytes, fsPath } from '../fs/path-bytes.js';
+import { leadingDirsAreReal } from '../fs/leading-dirs.js';
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 import type { CheckpointRepo } from './checkpoint-repo.js';
 import { STAGING_CONFIG } from './hardening.js';
 import { assertGitId } from './ids.js';
@@ -110,28 +109,13 @@ export async function writeTree(repo: CheckpointRepo): Promise<string> {
  * none: ignore rules do not reach there, and git would refuse the whole question.
  */
 export async function ignoredPaths(repo: CheckpointRepo, paths: readonly string[]): Promise<Set<string>> {
-  const kinds = new Map<string, boolean>();
+  const real = new Map<string, boolean>();
   const askable: string[] = [];
-  for (const path of paths) if (await belowRealDirs(repo.workTree, path, kinds)) askable.push(path);
+  for (const path of paths) if (await leadingDirsAreReal(repo.workTree, path, real)) askable.push(path);
   if (askable.length === 0) return new Set();
   const res = await runGitBuffer(repo, ['check-ignore', '-z', '--stdin', '--no-index'], {
     input: nulInput(askable),
     okExitCodes: [1],
   });
   return new Set(splitNul(decodeBytes(res.stdout)));
-}
-
-/** Whether every leading directory of `path` in the work tree is a directory or absent (`real` caches the answers). */
-async function belowRealDirs(workTree: string, path: string, real: Map<string, boolean>): Promise<boolean> {
-  for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) {
-    const dir = path.slice(0, at);
-    let ok = real.get(dir);
-    if (ok === undefined) {
-      const st = await lstat(fsPath(join(workTree, dir))).catch(() => null);
-      ok = st === null || st.isDirectory();
-      real.set(dir, ok);
-    }
-    if (!ok) return false;
-  }
-  return true;
 }

@@ -88,21 +88,31 @@ export async function diffTreePairs(
   };
   if (paths === null) return run([]);
   if (paths.length === 0) return pairs.map((p) => ({ ...p, files: [] }));
-  if (!paths.every((p) => p.isWellFormed())) {
-    // A name that is not UTF-8 cannot be a pathspec (arguments reach git as UTF-8): git diffs
-    // everything and the files are picked here.
-    const wanted = new Set(paths);
-    return (await run([])).map((d) => ({
-      ...d,
-      files: d.files.filter(
-        (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
-      ),
-    }));
-  }
+  // A name that is not UTF-8 cannot be a pathspec (arguments reach git as UTF-8).
+  if (!paths.every((p) => p.isWellFormed())) return diffTreePairsPicked(repo, pairs, paths);
   const slices = slicePaths(paths);
   const results: PairDiff[][] = [];
   for (const slice of slices) results.push(await run(slice));
   return pairs.map((p, i) => ({ ...p, files: results.flatMap((r) => r[i]?.files ?? []) }));
+}
+
+/**
+ * diffTreePairs with no pathspec, keeping the files named by `paths` (by their name or the name
+ * they were renamed from): for paths git is not given, because it cannot take them or because
+ * matching many against every tree entry costs more than picking them here.
+ */
+export async function diffTreePairsPicked(
+  repo: GitOptions,
+  pairs: ReadonlyArray<{ from: string; to: string }>,
+  paths: readonly string[],
+): Promise<PairDiff[]> {
+  const wanted = new Set(paths);
+  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
+    ...d,
+    files: d.files.filter(
+      (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
+    ),
+  }));
 }
 
 function slicePaths(paths: readonly string[]): string[][] {

@@ -1,7 +1,13 @@
 import type { AnchorMethod } from '../../types/anchor.js';
 import { isNullId } from '../git/ids.js';
 import type { PairDiff, PairFile } from '../git/parsers/diff-stdin.js';
-import { commitsBroughtIn, diffTreePairs, patchIds, type CommitNode } from '../git/provenance.js';
+import {
+  commitsBroughtIn,
+  diffTreePairs,
+  diffTreePairsPicked,
+  patchIds,
+  type CommitNode,
+} from '../git/provenance.js';
 import { batchCheck } from '../git/record-objects.js';
 import { emptyTreeId } from '../git/empty-tree.js';
 import type { Repo } from '../git/repo.js';
@@ -236,14 +242,9 @@ async function diffOfInterest(
   pairs: ReadonlyArray<{ from: string; to: string }>,
   paths: readonly string[],
 ): Promise<PairDiff[]> {
-  if (paths.length <= MAX_PATHSPECS) return diffTreePairs(repo, pairs, paths);
-  const wanted = new Set(paths);
-  return (await diffTreePairs(repo, pairs, null)).map((d) => ({
-    ...d,
-    files: d.files.filter(
-      (f) => wanted.has(f.entry.path) || (f.entry.oldPath !== null && wanted.has(f.entry.oldPath)),
-    ),
-  }));
+  return paths.length <= MAX_PATHSPECS
+    ? diffTreePairs(repo, pairs, paths)
+    : diffTreePairsPicked(repo, pairs, paths);
 }
 
 /** What each commit brought in: itself, and for a merge what its other parents add to the first. */

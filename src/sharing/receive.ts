@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  BRANCH_NAME,
   RebuiltIndex,
   RecordFile,
   RECORD_FILE,
@@ -196,8 +197,7 @@ function beforeFits(before: BeforeState, s: TravellingSnapshot): boolean {
     before.sha === s.beforeSha &&
     (before.wipSha === null || before.wipSha === before.sha) &&
     before.isDirty === (before.wipSha !== null) &&
-    // eslint-disable-next-line no-control-regex -- control characters are what we refuse
-    !/[\u0000-\u001f\u007f]/.test(before.branch)
+    BRANCH_NAME.test(before.branch)
   );
 }
 
