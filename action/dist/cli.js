@@ -3176,6 +3176,9 @@ function storeWarning(p) {
     file: typeof p.details.path === "string" ? p.details.path : null
   };
 }
+function errorJson(code2, message, details = {}) {
+  return { code: code2, message, ...Object.keys(details).length > 0 ? { details } : {} };
+}
 var CODES, Painted, ANSI, HIDDEN, COMMAND_LINE, VERIFY_FAILED_EXIT;
 var init_output = __esm({
   "src/cli/output.ts"() {
@@ -26118,13 +26121,11 @@ async function streamResult(output, head, result) {
 }
 function errorLine(id2, error2) {
   if (!isAgentgateError(error2)) {
-    const message2 = `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent`;
-    return `${JSON.stringify({ id: id2, error: { code: "INTERNAL", message: message2 } })}
+    const message = `unexpected failure: ${error2 instanceof Error ? error2.message : String(error2)}; please report it with the request you sent`;
+    return `${JSON.stringify({ id: id2, error: { code: "INTERNAL", message } })}
 `;
   }
-  const { code: code2, message, details } = error2;
-  const some = Object.keys(details).length > 0;
-  return `${JSON.stringify({ id: id2, error: { code: code2, message, ...some ? { details } : {} } })}
+  return `${JSON.stringify({ id: id2, error: errorJson(error2.code, error2.message, error2.details) })}
 `;
 }
 function closedOr(error2) {
@@ -32055,9 +32056,7 @@ function fail(error2, json) {
 }
 var WORKSPACE_CODES = ["WORKSPACE_NOT_FOUND", "NOT_A_REPOSITORY", "UNSAFE_WORKSPACE"];
 function report2(code2, message, json, status2, details = {}) {
-  const hasDetails = Object.keys(details).length > 0;
-  if (json)
-    writeStdout(`${JSON.stringify({ error: { code: code2, message, ...hasDetails ? { details } : {} } })}
+  if (json) writeStdout(`${JSON.stringify({ error: errorJson(code2, message, details) })}
 `);
   else {
     process.stderr.write(`${PROGRAM}: ${code2}: ${printable(message)}

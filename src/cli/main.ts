@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { isAgentgateError, UsageError } from '../errors.js';
 import { COMMAND_GROUPS } from './groups.js';
 import { COMMAND_NAMES, loadAllCommands, loadCommand } from './commands/index.js';
-import { isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
+import { errorJson, isClosedPipe, noWorkflowCommands, printable, useColour } from './output.js';
 import {
   commandHelp,
   GLOBAL_OPTIONS,
@@ -205,9 +205,7 @@ function report(
   status: number,
   details: Record<string, unknown> = {},
 ): number {
-  const hasDetails = Object.keys(details).length > 0;
-  if (json)
-    writeStdout(`${JSON.stringify({ error: { code, message, ...(hasDetails ? { details } : {}) } })}\n`);
+  if (json) writeStdout(`${JSON.stringify({ error: errorJson(code, message, details) })}\n`);
   else {
     process.stderr.write(`${PROGRAM}: ${code}: ${printable(message)}\n`);
     if (process.env.AGENTGATE_DEBUG === '1' && typeof details.stderr === 'string' && details.stderr !== '')

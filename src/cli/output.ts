@@ -116,3 +116,12 @@ export function storeWarning(p: StoreCorruptError): { code: string; message: str
  * not reproduce), apart from 1 (the tool itself failed) and 2 (usage).
  */
 export const VERIFY_FAILED_EXIT = 3;
+
+/** An error as `--json` (and `serve`) prints it: its code, message and, when it has any, details. */
+export function errorJson(
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): { code: string; message: string; details?: Record<string, unknown> } {
+  return { code, message, ...(Object.keys(details).length > 0 ? { details } : {}) };
+}

@@ -8,7 +8,7 @@ import {
 import { InvalidRequestError, isAgentgateError, UsageError } from '../errors.js';
 import { Context } from './context.js';
 import { writeStreamedJson } from './json-stream.js';
-import { isClosedPipe } from './output.js';
+import { errorJson, isClosedPipe } from './output.js';
 import { parseCommandLine, type Command, type CommandResult, type GlobalValues } from './spec.js';
 
 /** Options `serve` itself was started with that every request inherits unless it gives its own. */
@@ -194,9 +194,7 @@ function errorLine(id: RequestId | null, error: unknown): string {
     const message = `unexpected failure: ${error instanceof Error ? error.message : String(error)}; please report it with the request you sent`;
     return `${JSON.stringify({ id, error: { code: 'INTERNAL', message } })}\n`;
   }
-  const { code, message, details } = error;
-  const some = Object.keys(details).length > 0;
-  return `${JSON.stringify({ id, error: { code, message, ...(some ? { details } : {}) } })}\n`;
+  return `${JSON.stringify({ id, error: errorJson(error.code, error.message, error.details) })}\n`;
 }
 
 /** Our output's reader went away: told apart from a command's own failures, which get an error line. */
