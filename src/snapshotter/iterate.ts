@@ -47,6 +47,15 @@ export async function iterate(
 ): Promise<IterationSnapshot> {
   const runId = assertSafeId(opts.runId, 'run id');
   assertIteration(opts.iteration);
+  return core.store.whileIterating(runId, opts.iteration, () => iterateAlone(core, workspace, runId, opts));
+}
+
+async function iterateAlone(
+  core: SnapshotterCore,
+  workspace: string,
+  runId: string,
+  opts: IterateOptions,
+): Promise<IterationSnapshot> {
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   const excludes = await workspaceExcludes(repo.topLevel, core.options);

@@ -1,10 +1,15 @@
 import { join } from 'node:path';
 import { BeforeState } from '../../types/snapshot.js';
 import { RunRecord, type RunRestart } from '../../types/run.js';
-import { InvalidArgumentError, type StoreCorruptError, RunWorkspaceMismatchError } from '../errors.js';
+import {
+  InvalidArgumentError,
+  LockTimeoutError,
+  type StoreCorruptError,
+  RunWorkspaceMismatchError,
+} from '../errors.js';
 import { writeJsonAtomic } from '../fs/atomic.js';
 import { corruptFile, describeIssues, loadAll, readJsonFile } from './json-file.js';
-import { withLock } from '../fs/lock.js';
+import { readOwner, withLock } from '../fs/lock.js';
 import { assertSafeId, layout } from './paths.js';
 
 /** The iteration of a stored snapshot, or null when its file is missing or unusable. */
@@ -47,6 +52,31 @@ export class RunRecords {
   async linking(snapshotId: string): Promise<string[]> {
     const { runs } = await this.list();
     return runs.filter((run) => run.snapshotIds.includes(snapshotId)).map((run) => run.runId);
+  }
+
+  /**
+   * Runs `fn` (a whole `iterate`: before, the agent, after) while no other process iterates the
+   * run. The repository lock is let go while the agent runs, so without this a second call for the
+   * run would start a second agent on the same workspace and fail only at its end. Refused at once
+   * (LOCK_TIMEOUT): an agent may run for hours. A holder that died is taken over.
+   */
+  async whileIterating<T>(runId: string, iteration: number, fn: () => Promise<T>): Promise<T> {
+    const lockPath = join(layout(this.home).locks, `iterate-${assertSafeId(runId, 'run id')}.lock`);
+    let entered = false;
+    try {
+      return await withLock(lockPath, { timeoutMs: 0, purpose: `iterate ${runId} ${iteration}` }, () => {
+        entered = true;
+        return fn();
+      });
+    } catch (error) {
+      if (entered || !(error instanceof LockTimeoutError)) throw error;
+      const owner = await readOwner(lockPath);
+      const who = owner === null ? 'another process' : `process ${owner.pid} on ${owner.hostname}`;
+      throw new LockTimeoutError(
+        `run ${runId} is being iterated by ${who} (${owner?.purpose ?? 'iterate'}, since ${owner?.createdAt ?? 'now'}); wait for that call to end, then run the next iteration`,
+        { cause: error, details: { path: lockPath, owner, runId, iteration } },
+      );
+    }
   }
 
   /**

@@ -260,6 +260,11 @@ export class SnapshotStore {
   }
 
   /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
+  /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
+  whileIterating<T>(runId: string, iteration: number, fn: () => Promise<T>): Promise<T> {
+    return this.runs.whileIterating(runId, iteration, fn);
+  }
+
   async listRuns(): Promise<{ runs: RunRecord[]; problems: StoreCorruptError[] }> {
     return this.runs.list();
   }

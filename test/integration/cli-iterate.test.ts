@@ -139,6 +139,42 @@ describe('iterate', () => {
     expect(git(ws, ['status', '--porcelain'])).toBe('');
   });
 
+  it('refuses a second iterate of the run while one runs its agent, before the second agent starts', async () => {
+    const { ws, env, run } = setup();
+    const dir = tempDir('agentgate-signals-');
+    const [ready, go, second] = ['ready', 'go', 'second'].map((name) => join(dir, name)) as [
+      string,
+      string,
+      string,
+    ];
+    // The first agent says it runs, then waits for "go" (a file, polled: no clock in the verdict).
+    const script = `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(ready)}, ''); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); fs.writeFileSync('b.txt', 'two\\n'); } }, 10);`;
+    const child = spawn(process.execPath, [CLI, ...ITERATE, '--json', '-C', ws, '--', ...agent(script)], {
+      cwd: tempDir('agentgate-cwd-'),
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (!existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const touch = `require('fs').writeFileSync(${JSON.stringify(second)}, '')`;
+    for (const iteration of ['1', '2']) {
+      const res = run(['iterate', '--run', 'r1', '--iteration', iteration, '--json', '--', ...agent(touch)]);
+      expect(res.status, res.stderr).toBe(1);
+      expect((res.json() as { error: { code: string } }).error.code).toBe('LOCK_TIMEOUT');
+    }
+    expect(existsSync(second)).toBe(false);
+
+    writeFiles(dir, { go: '' });
+    expect(await closed).toBe(0);
+    expect(IterationSnapshot.parse(JSON.parse(stdout)).files.map((f) => f.path)).toEqual(['b.txt']);
+    const next = run(['iterate', '--run', 'r1', '--iteration', '2', '--json', '--', ...agent(touch)]);
+    expect(next.status, next.stderr).toBe(0);
+    expect(existsSync(second)).toBe(true);
+  });
+
   it('forwards SIGTERM to the agent and still records the iteration', async () => {
     const { ws, env } = setup();
     const ready = join(tempDir('agentgate-ready-'), 'ready');
