@@ -365,6 +365,47 @@ describe('hook install edits an event list entry by entry', () => {
     expect(first.command).toContain(` hook claude-code --home ${home}`);
     expect((await installHooks('claude-code', opts)).written).toBe(false);
     await uninstallHooks('claude-code', opts);
-    expect(readFileSync(installTarget('claude-code', opts).file, 'utf8')).not.toContain('agentgate-snapshot');
+    // The file install created held only ours: uninstall removes it.
+    expect(existsSync(installTarget('claude-code', opts).file)).toBe(false);
+  });
+
+  it("adds a new event after a one-line event list of the user's without reformatting it", async () => {
+    const ws = repoWithCommit();
+    const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
+    const file = installTarget('claude-code', opts).file;
+    mkdirSync(dirname(file), { recursive: true });
+    const mine =
+      '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}';
+    writeFileSync(file, `${mine}\n`);
+    await installHooks('claude-code', opts);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith(mine.slice(0, -2))).toBe(true);
+    const hooks = (parseJsonc(text) as { hooks: Record<string, unknown[]> }).hooks;
+    expect(Object.keys(hooks)).toEqual(['PreToolUse', ...installTarget('claude-code', opts).events]);
+    await uninstallHooks('claude-code', opts);
+    expect(readFileSync(file, 'utf8')).toBe(`${mine}\n`);
+
+    // Laid out on lines, the new events follow the user's with its indent.
+    const lines = ['{', '  "hooks": {', '    "PreToolUse": [{"matcher": "Bash"}]', '  }', '}', ''].join('\n');
+    writeFileSync(file, lines);
+    await installHooks('claude-code', opts);
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /^\{\n {2}"hooks": \{\n {4}"PreToolUse": \[\{"matcher": "Bash"\}\],\n {4}"SessionStart": \[\n/,
+    );
+  });
+
+  it('uninstall removes a file left with nothing of the user`s, and keeps one with a comment or a key of theirs', async () => {
+    const ws = repoWithCommit();
+    const opts = { scope: 'project' as const, workspace: ws, homeDir: tempDir(), runner: RUNNER };
+    const file = installTarget('gemini', opts).file;
+    await installHooks('gemini', opts);
+    await uninstallHooks('gemini', opts);
+    expect(existsSync(file)).toBe(false);
+    for (const kept of ['// mine\n{}\n', '{"model": {"name": "x"}}\n']) {
+      writeFileSync(file, kept);
+      await installHooks('gemini', opts);
+      await uninstallHooks('gemini', opts);
+      expect(readFileSync(file, 'utf8')).toBe(kept);
+    }
   });
 });

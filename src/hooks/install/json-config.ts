@@ -56,12 +56,12 @@ export function planJsonConfig(
   if (changes.length === 0) return { text: before, changes, notes: [] };
   if (entryOf !== null)
     for (const [key, value] of Object.entries(target.root ?? {}))
-      if (root[key] === undefined) text = applyEdits(text, modify(text, [key], value, FORMAT));
+      if (root[key] === undefined) text = addProperty(target, text, [], key, value);
   if (entryOf === null && Object.keys(parseConfig(target, text).hooks ?? {}).length === 0)
-    text = applyEdits(text, modify(text, ['hooks'], undefined, FORMAT));
-  // Our own file (Copilot's agentgate.json) with nothing but what we wrote goes away on uninstall.
-  if (entryOf === null && target.shape === 'copilot' && onlyOurRoot(target, parseConfig(target, text)))
-    return { text: null, changes, notes: [] };
+    text = cutOrEdit(target, text, [], 'hooks');
+  // A file left holding nothing but what we wrote (no key, comment or setting of the user's) goes
+  // away on uninstall: it is the file install created, or one that says nothing.
+  if (entryOf === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes: [] };
   return { text: text.endsWith('\n') ? text : `${text}\n`, changes, notes: [] };
 }
 
@@ -80,7 +80,11 @@ function editList(
 ): string {
   const whole = () =>
     applyEdits(text, modify(text, ['hooks', event], list.length === 0 ? undefined : list, FORMAT));
-  if (current.length === 0 || list.length === 0) return whole();
+  if (list.length === 0) return cutOrEdit(target, text, ['hooks'], event);
+  if (current.length === 0)
+    return nodeAt(text, ['hooks']) === undefined
+      ? addProperty(target, text, [], 'hooks', { [event]: list })
+      : addProperty(target, text, ['hooks'], event, list);
   // Cut and pasted here: jsonc-parser's own edits reformat the neighbouring entries.
   let out = text;
   for (let i = current.length - 1; i >= 0; i--)
@@ -94,20 +98,81 @@ function editList(
   }
 }
 
-/** The entries of an event's list, as jsonc-parser locates them in `text`. */
-function entriesOf(text: string, event: string): Node[] {
-  const tree = parseTree(text, [], { allowTrailingComma: true }) as Node;
-  return findNodeAtLocation(tree, ['hooks', event])?.children ?? [];
+/**
+ * The object at `path` with `key: value` added after its last property, laid out as that property
+ * is: on its line when the object is written on one line, else on a line of its own with its
+ * indent, so that no neighbour is reformatted. Through jsonc-parser's edit when the object is
+ * empty or the paste would not parse to the same value.
+ */
+function addProperty(
+  target: InstallTarget,
+  text: string,
+  path: string[],
+  key: string,
+  value: unknown,
+): string {
+  const edited = applyEdits(text, modify(text, [...path, key], value, FORMAT));
+  const parent = nodeAt(text, path);
+  const last = parent?.type === 'object' ? parent.children?.at(-1) : undefined;
+  if (parent === undefined || last === undefined) return edited;
+  const end = last.offset + last.length;
+  const name = JSON.stringify(key);
+  let pasted: string;
+  if (!text.slice(parent.offset, last.offset).includes('\n')) {
+    pasted = `${text.slice(0, end)}, ${name}: ${JSON.stringify(value)}${text.slice(end)}`;
+  } else {
+    const lineStart = text.lastIndexOf('\n', last.offset - 1) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? '';
+    const body = JSON.stringify(value, null, 2).split('\n').join(`\n${indent}`);
+    pasted = `${text.slice(0, end)},\n${indent}${name}: ${body}${text.slice(end)}`;
+  }
+  const same = JSON.stringify(parseConfig(target, pasted)) === JSON.stringify(parseConfig(target, edited));
+  return same ? pasted : edited;
 }
 
 /**
- * The list without its `i`-th entry: from the end of the entry before, or (the first entry) up to
- * its comma and the blanks after it, so that a comment above the next entry stays with it. A line
- * left holding only blanks goes too.
+ * The object at `path` without its property `key`, cut out as removeChild cuts (no neighbour is
+ * reformatted); through jsonc-parser's edit when the cut would not parse to the same value.
  */
+function cutOrEdit(target: InstallTarget, text: string, path: string[], key: string): string {
+  const edited = applyEdits(text, modify(text, [...path, key], undefined, FORMAT));
+  const parent = nodeAt(text, path);
+  const i = parent?.children?.findIndex((p) => p.children?.[0]?.value === key) ?? -1;
+  if (i < 0) return edited;
+  const cut = removeChild(text, path, i);
+  const same = JSON.stringify(parseConfig(target, cut)) === JSON.stringify(parseConfig(target, edited));
+  return same ? cut : edited;
+}
+
+function nodeAt(text: string, path: string[]): Node | undefined {
+  return findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) as Node, path);
+}
+
+/** The entries of an event's list, as jsonc-parser locates them in `text`. */
+function entriesOf(text: string, event: string): Node[] {
+  return nodeAt(text, ['hooks', event])?.children ?? [];
+}
+
 function removeEntry(text: string, event: string, i: number): string {
-  const items = entriesOf(text, event);
+  return removeChild(text, ['hooks', event], i);
+}
+
+/**
+ * The list or object at `path` without its `i`-th child: from the end of the child before, or (the
+ * first child) up to its comma and the blanks after it, so that a comment above the next child stays
+ * with it. A line left holding only blanks goes too; a container left with only blanks becomes `{}`
+ * or `[]`.
+ */
+function removeChild(text: string, path: string[], i: number): string {
+  const parent = nodeAt(text, path) as Node;
+  const items = parent.children ?? [];
   const node = items[i] as Node;
+  const [open, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  if (
+    items.length === 1 &&
+    /^\s*$/.test(text.slice(open, node.offset) + text.slice(node.offset + node.length, close))
+  )
+    return text.slice(0, open) + text.slice(close);
   const prev = items[i - 1];
   let start = prev === undefined ? node.offset : prev.offset + prev.length;
   let end = node.offset + node.length;
@@ -136,8 +201,14 @@ function appendEntry(text: string, event: string, entry: Record<string, unknown>
   return `${text.slice(0, end)},\n${indent}${body}${text.slice(end)}`;
 }
 
-function onlyOurRoot(target: InstallTarget, root: Record<string, unknown>): boolean {
-  return Object.keys(root).every((k) => Object.hasOwn(target.root ?? {}, k));
+function holdsNothingOfTheUsers(target: InstallTarget, text: string): boolean {
+  const root = parseConfig(target, text);
+  const ours = target.root ?? {};
+  const onlyOurs = Object.entries(root).every(
+    ([k, v]) => Object.hasOwn(ours, k) && JSON.stringify(v) === JSON.stringify(ours[k]),
+  );
+  // Any character beyond the values' own (a comment) is the user's.
+  return onlyOurs && text.replace(/\s/g, '') === JSON.stringify(root);
 }
 
 function parseConfig(target: InstallTarget, text: string): Record<string, unknown> & { hooks?: unknown } {
