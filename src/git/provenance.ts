@@ -131,7 +131,8 @@ function slicePaths(paths: readonly string[]): string[][] {
 }
 
 /**
- * `git patch-id --stable` of many single-file patches in one process: each patch is given under a
+ * `git patch-id --verbatim` of many single-file patches in one process (whitespace counts: a
+ * person who re-indents or pads an agent's line changed it): each patch is given under a
  * made-up commit line (its index), so git hashes each one on its own. null for a patch git gives
  * no id (nothing but a mode change).
  */
@@ -143,7 +144,7 @@ export async function patchIds(
   if (patches.length === 0) return [];
   const label = (i: number): string => i.toString(16).padStart(idLength, '0');
   const input = Buffer.from(patches.map((p, i) => `commit ${label(i + 1)}\n${p}`).join(''), 'latin1');
-  const res = await runGit(repo, ['patch-id', '--stable'], { input });
+  const res = await runGit(repo, ['patch-id', '--verbatim'], { input });
   const ids = new Map<string, string>();
   for (const line of res.stdout.split('\n')) {
     const m = /^([0-9a-f]+) ([0-9a-f]+)$/.exec(line);
@@ -193,6 +194,9 @@ export async function blame(
     '--literal-pathspecs',
     'blame',
     '--porcelain',
+    // The bytes git stores: a textconv driver (emptied by the hardening, but blame would still
+    // try to run it) must not turn the file into another text.
+    '--no-textconv',
     '--diff-algorithm=myers',
     '--ignore-revs-file=',
   ];

@@ -297,7 +297,7 @@ function blobClaim(node: CommitNode, f: FileLink, r: RunReplay, brought: Set<str
 
 /**
  * The file's change is the run's change to it (from the run's start, from its WIP commit, or one
- * iteration's), applied where the base moved: same `patch-id --stable` of the `-U0` patches.
+ * iteration's), applied where the base moved: same `patch-id --verbatim` of the `-U0` patches.
  */
 async function patchIdClaims(
   repo: Repo,

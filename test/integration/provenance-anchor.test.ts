@@ -38,6 +38,27 @@ describe('anchor', () => {
     expect(anchor.files.find((f) => f.path === 'n.txt')).toMatchObject({ method: 'blob', linesFromRuns: 1 });
   });
 
+  it("a person's whitespace edit of the run's lines is the person's: no patch-id, no credit", async () => {
+    const s = await run([{ 'clean.sh': '#!/bin/sh\nrm -rf ./build\n', 'x.py': 'a = 1\nrun()\n' }], {
+      base: { 'clean.sh': '#!/bin/sh\n', 'x.py': 'a = 1\n' },
+    });
+    writeFiles(s.dir, { 'top.txt': 'main moved\n' });
+    commitAll(s.dir, 'main moved');
+    git(s.dir, ['merge', '--squash', '-q', 'agent-run-a']);
+    // One space that deletes the whole tree, one indent that changes what runs: not the agent's lines.
+    writeFiles(s.dir, { 'clean.sh': '#!/bin/sh\nrm -rf . /build\n', 'x.py': 'a = 1\n    run()\n' });
+    const anchor = await computeAnchor(s.src, s.repo, commitAll(s.dir, 'squash, edited'));
+    for (const path of ['clean.sh', 'x.py'])
+      expect(
+        anchor.files.find((f) => f.path === path),
+        path,
+      ).toMatchObject({
+        linesAdded: 1,
+        linesFromRuns: 0,
+        method: 'none',
+      });
+  });
+
   it('a file with no line of the change (deleted, binary, empty) names the iteration that left it so', async () => {
     const s = await run(
       [{ 'gone.txt': null, 'b.dat': '\0bin', 'empty.txt': '' }, { 'keep.txt': 'k\nit2\n' }],

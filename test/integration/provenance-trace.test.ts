@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { computeAnchor } from '../../src/provenance/anchor.js';
 import { writeCommitStatement } from '../../src/provenance/attest-commit.js';
 import { computeTrace } from '../../src/provenance/trace.js';
+import { openRepo } from '../../src/git/repo.js';
 import { gitCallCount } from '../../src/git/runner.js';
 import { verifyAnchor } from '../../src/provenance/verify-anchor.js';
 import { expectCode } from '../helpers/codes.js';
@@ -64,6 +65,19 @@ describe('trace', () => {
     expect(part.ranges.map((r) => [r.start, r.end])).toEqual([
       [4, 4],
       [5, 5],
+    ]);
+  });
+
+  it("blames the stored bytes when the repository's config names a textconv driver for the file", async () => {
+    const s = await run([{ 'notes.txt': 'one\ntwo\n' }], {
+      base: { 'notes.txt': 'one\n', '.gitattributes': 'notes.txt diff=crypt\n' },
+    });
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-a']);
+    git(s.dir, ['config', 'diff.crypt.textconv', 'cat']);
+    const t = await computeTrace(s.src, await openRepo(s.dir), 'notes.txt');
+    expect(t.ranges.map((r) => [r.start, r.end, r.origin?.iteration ?? null])).toEqual([
+      [1, 1, null],
+      [2, 2, 1],
     ]);
   });
 
