@@ -129,8 +129,11 @@ async function verdictChecks(
 
 /** The recorded log path, else where this machine's artifacts directory would keep it, else null. */
 async function logHere(result: GateResult, artifactsDir: string): Promise<string | null> {
+  // A verdict received without its log text has none here: the file under its attempt number, if
+  // any, is the log of this machine's own attempt of that number (a matrix numbers attempts apart).
+  if (result.log === null || result.log.path === null) return null;
   const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
-  for (const path of [result.log?.path, local]) {
+  for (const path of [result.log.path, local]) {
     if (
       path &&
       (await stat(path).then(

@@ -80,3 +80,36 @@ describe('a CI matrix pushes the verdicts of one iteration from several machines
     }
   });
 });
+
+describe('two runners that each ran attempt 1 of a gate', () => {
+  it("verify on either, after fetching the other's verdict, checks each log against its own verdict", async () => {
+    w = world();
+    const agent = w.machine('agent');
+    await runIterations(agent, 'run-1', 1);
+    await cli(agent, ['push', '--run', 'run-1']);
+    const [x, y] = [w.machine('x'), w.machine('y')];
+    // Both fetch before either pushes: each records attempt 1, with a log of its own.
+    for (const m of [x, y]) await cli(m, ['fetch', '--run', 'run-1']);
+    for (const m of [x, y]) {
+      const g = (await cli(m, [
+        'gate',
+        '--run',
+        'run-1',
+        '--name',
+        't',
+        '--isolated',
+        '--json',
+        '--',
+        'echo',
+        m.name,
+      ])) as GateResult;
+      expect(g.attempt).toBe(1);
+      await cli(m, ['push', '--run', 'run-1']);
+    }
+    for (const m of [x, y]) {
+      await cli(m, ['fetch', '--run', 'run-1']);
+      const verified = (await cli(m, ['verify', '--run', 'run-1'])) as { ok: boolean };
+      expect(verified.ok).toBe(true);
+    }
+  });
+});
