@@ -49,11 +49,35 @@ async function kindOf(abs: string): Promise<Kind> {
  *   directories emptied by that are removed, nothing else;
  * - a write is left alone when a leading directory is a link or a file, when a directory stands at
  *   the path, when an uncaptured file stands there, or when the path is new and ignored now;
- * - blocked paths (nested repositories, skipped files, our home) are never touched.
+ * - blocked paths (nested repositories, skipped files, our home) are never touched;
+ * - a plan that changes `.gitignore` files applies them first; a delete that the rules then ignore
+ *   is left alone (the target did not capture it: it was ignored there, not absent).
  * Files are written whole and renamed into place (never through a symbolic link), and every file
  * and directory that changed is fsynced before this returns (see fs/place.ts).
  */
 export async function applyPlan(ctx: ApplyContext, plan: Plan): Promise<Applied> {
+  const rules = (p: string) => p === '.gitignore' || p.endsWith('/.gitignore');
+  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path))) return applyPart(ctx, plan);
+  // The plan changes ignore rules. Under the rules it puts back, a file it would delete may be one the
+  // target never captured because it was ignored then (a person's local.env that the agent
+  // un-ignored): the rules go first, then what they ignore is left alone rather than deleted.
+  const part = (keep: (p: string) => boolean): Plan => ({
+    writes: plan.writes.filter((w) => keep(w.path)),
+    deletes: plan.deletes.filter(keep),
+    uncovered: plan.uncovered.filter(keep),
+  });
+  const first = await applyPart(ctx, part(rules));
+  const rest = part((p) => !rules(p));
+  const hidden = await ignoredPaths(ctx.repo, rest.deletes);
+  const second = await applyPart(ctx, { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) });
+  return {
+    written: [...first.written, ...second.written].sort(),
+    deleted: [...first.deleted, ...second.deleted].sort(),
+    leftAlone: [...first.leftAlone, ...second.leftAlone, ...hidden].sort(),
+  };
+}
+
+async function applyPart(ctx: ApplyContext, plan: Plan): Promise<Applied> {
   const out: Applied = { written: [], deleted: [], leftAlone: [] };
   const blocked = (p: string): boolean => ctx.blocked.some((b) => isUnder(p, b));
   await applyDeletes(

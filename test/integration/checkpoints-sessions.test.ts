@@ -292,4 +292,46 @@ describe('a directory the agent replaced by a symbolic link', () => {
     expect(done.leftAlone).toEqual([join(ws, 'g.txt'), join(ws, 'n.log')]);
     expect([read(ws, 'g.txt'), read(ws, 'n.log')]).toEqual(['g1\n', 'made\n']);
   });
+
+  it("a person's ignored file that the session un-ignored is not deleted by restore --prompt, nor by undoing it", async () => {
+    const ws = repoWithCommit({ '.gitignore': 'local.env\n', 'a.txt': 'a0\n' });
+    writeFiles(ws, { 'local.env': 'API_KEY=secret\n' });
+    const cp = await openCheckpoints(ws);
+    const s = session(cp, 's');
+    await s.start();
+    await s.prompt();
+    writeFiles(ws, { '.gitignore': '', 'a.txt': 'a1\n' });
+    await s.tool();
+    const r = await cp.restorePrompt(1, 's');
+    expect(r.deleted).toEqual([]);
+    expect(r.leftAlone).toEqual([join(ws, 'local.env')]);
+    expect([read(ws, '.gitignore'), read(ws, 'a.txt'), read(ws, 'local.env')]).toEqual([
+      'local.env\n',
+      'a0\n',
+      'API_KEY=secret\n',
+    ]);
+    // The undo puts the session's state back and still leaves the file alone.
+    await cp.restore(r.safety ?? '');
+    expect([read(ws, '.gitignore'), read(ws, 'a.txt'), read(ws, 'local.env')]).toEqual([
+      '',
+      'a1\n',
+      'API_KEY=secret\n',
+    ]);
+  });
+
+  it('undoing a restore keeps a file the safety checkpoint did not hold because it was ignored then', async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a0\n' });
+    writeFiles(ws, { 'notes.txt': 'v1\n' });
+    const cp = await openCheckpoints(ws);
+    const s = session(cp, 's');
+    await s.start();
+    await s.prompt();
+    writeFiles(ws, { '.gitignore': 'notes.txt\n' });
+    await s.tool();
+    writeFiles(ws, { 'notes.txt': 'v2 work\n' });
+    const r = await cp.restorePrompt(1, 's');
+    expect([read(ws, '.gitignore'), read(ws, 'notes.txt')]).toEqual([null, 'v2 work\n']);
+    await cp.restore(r.safety ?? '');
+    expect([read(ws, '.gitignore'), read(ws, 'notes.txt')]).toEqual(['notes.txt\n', 'v2 work\n']);
+  });
 });
