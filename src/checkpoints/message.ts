@@ -2,6 +2,7 @@ import * as z from '../../types/zod.js';
 import { CheckpointRole, type CheckpointEntry } from '../../types/checkpoint.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { randomHex } from '../fs/random.js';
+import { firstChars } from '../text.js';
 
 /** What a checkpoint commit records about itself, as one JSON line in its message body. */
 export const CheckpointMeta = z.object({
@@ -15,6 +16,13 @@ export const CheckpointMeta = z.object({
   prompt: z.optional(z.int().check(z.positive())),
   /** What the checkpoint is to its session (absent on records made before roles were kept). */
   role: z.optional(CheckpointRole),
+  /**
+   * Its place in the store's line of checkpoints (sessions.ts linePosition): `seq` counts them as
+   * recorded, `span` is the seq from which the step into it is its owner's alone, so that a step
+   * whose checkpoints in between were pruned is not handed to the next one's owner.
+   */
+  seq: z.optional(z.int().check(z.nonnegative())),
+  span: z.optional(z.int().check(z.nonnegative())),
   /**
    * Set when the track did not count the store's objects: what the tracks since the count at commit
    * `since` may have added at most (src/checkpoints/budget-count.ts).
@@ -31,7 +39,10 @@ export const CheckpointMeta = z.object({
 export type CheckpointMeta = z.infer<typeof CheckpointMeta>;
 
 /** What an agent hook records about a checkpoint (see CheckpointMeta). */
-export type AgentTag = Pick<CheckpointMeta, 'session' | 'event' | 'prompt' | 'role' | 'uncounted'>;
+export type AgentTag = Pick<
+  CheckpointMeta,
+  'session' | 'event' | 'prompt' | 'role' | 'uncounted' | 'seq' | 'span'
+>;
 
 export const CHECKPOINT_REF_PREFIX = 'refs/checkpoints/';
 export const META_REF_PREFIX = 'refs/checkpoints-meta/';
@@ -47,7 +58,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/g;
  * JSON escapes it). The subject has no control character: git refuses a message with a NUL byte.
  */
 export function encodeMessage(meta: CheckpointMeta): string {
-  const firstLine = meta.label?.split('\n')[0]?.slice(0, 72).replace(CONTROL, ' ') ?? '';
+  const line = meta.label?.split('\n')[0] ?? '';
+  const firstLine = firstChars(line, 72).text.replace(CONTROL, ' ');
   const subject = meta.kind === 'safety' ? 'agentgate safety checkpoint' : 'agentgate checkpoint';
   return `${subject}${firstLine ? `: ${firstLine}` : ''}\n\n${JSON.stringify(meta)}\n`;
 }

@@ -5,6 +5,7 @@ import { isAgentgateError } from '../errors.js';
 import { resolveSettings, type Settings } from '../store/config.js';
 import { saveParsedConfig } from '../store/config-cache.js';
 import { layout, resolveHome } from '../store/paths.js';
+import { firstChars } from '../text.js';
 import { withinBudget } from './budget.js';
 import { appendHookLog } from './log.js';
 
@@ -131,8 +132,8 @@ function labelOf(event: AgentEvent, recordPrompts: boolean): string {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ''}`;
   if (event.promptText === undefined) return head;
   const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, ' ');
-  const max = recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS;
-  return `${head}: ${text.length > max ? `${text.slice(0, max)}…` : text}`;
+  const kept = firstChars(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS);
+  return `${head}: ${kept.text}${kept.cut ? '…' : ''}`;
 }
 
 function failure(error: unknown): HookOutcome {

@@ -3,6 +3,7 @@ import type { HookOutcome } from '../../types/hooks.js';
 import { resolve } from 'node:path';
 import { isInside } from '../fs/inside.js';
 import { resolveHome } from '../store/paths.js';
+import { firstChars } from '../text.js';
 import type { HookAdapter, Mapping } from './adapter.js';
 import { logOutcome, runAgentHook, type AgentHookOptions } from './agent-hook.js';
 import { ADAPTERS } from './agents/index.js';
@@ -70,7 +71,7 @@ async function checkpointOf(
   } catch (error) {
     return refuse(
       'invalid',
-      `stdin is not a JSON event (${(error as Error).message.slice(0, 200)})`,
+      `stdin is not a JSON event (${firstChars((error as Error).message, 200).text})`,
       opts.event,
     );
   }

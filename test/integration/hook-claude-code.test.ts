@@ -255,6 +255,18 @@ describe('hook claude-code', () => {
     expect(list(ws, home)[0]?.label).toBe('UserPromptSubmit: line one\nline two');
   });
 
+  it('a prompt is cut where a character ends: no half of a surrogate pair in the label (60) or the recorded prompt (10,000)', () => {
+    const ws = repoWithCommit();
+    const home = tempDir('agentgate-hook-home-');
+    expectQuiet(hook(event('UserPromptSubmit', ws, { prompt: `${'a'.repeat(59)}😀tail` }), home));
+    expect(list(ws, home)[0]?.label).toBe(`UserPromptSubmit: ${'a'.repeat(59)}😀…`);
+    writeFileSync(join(home, 'config.yaml'), 'hooks:\n  recordPrompts: true\n');
+    expectQuiet(hook(event('UserPromptSubmit', ws, { prompt: `${'a'.repeat(9_999)}😀tail` }), home));
+    const label = list(ws, home)[0]?.label as string;
+    expect(label).toBe(`UserPromptSubmit: ${'a'.repeat(9_999)}😀…`);
+    expect(label.isWellFormed()).toBe(true);
+  });
+
   it('hooks.timeoutMs: a checkpoint that cannot finish in time is skipped and logged, and the store stays usable', () => {
     const ws = repoWithCommit();
     writeFiles(ws, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}.txt`, `${i}\n`])));

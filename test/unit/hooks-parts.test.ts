@@ -36,6 +36,19 @@ describe('appendHookLog', () => {
     expect(lines[1]).toHaveLength(2000);
   });
 
+  it('escapes control characters (a terminal escape in a session id does not run on cat) and cuts on a character', async () => {
+    const file = join(tempDir('hooklog-'), 'hooks.log');
+    expect(
+      await appendHookLog(file, 'session=s\u001b[31mred\u0007 \u009b2J \u202eevil\ttab \ud83d.'),
+    ).toBeNull();
+    expect(await appendHookLog(file, `${'x'.repeat(1999)}😀`)).toBeNull();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[0]).toBe('session=s\\x1b[31mred\\x07 \\x9b2J \\u202eevil\\x09tab \\ud83d.');
+    expect(lines[1]).toBe(`${'x'.repeat(1999)}😀`);
+    expect(await appendHookLog(file, `${'x'.repeat(1999)}😀😀`)).toBeNull();
+    expect(readFileSync(file, 'utf8').split('\n')[2]).toBe(`${'x'.repeat(1999)}😀`);
+  });
+
   it('rotates past 1 MiB: the log stays bounded, the previous one kept as hooks.log.1', async () => {
     const file = join(tempDir('hooklog-'), 'hooks.log');
     writeFileSync(file, 'y'.repeat(HOOK_LOG_MAX_BYTES));
