@@ -81,7 +81,7 @@ const track = defineCommand({
             (s) =>
               `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? '' : ` (${s.size} bytes)`}`,
           ),
-          ...warnings.map((w) => `  warning: ${w.message}`),
+          ...warnings.map((w) => `  warning: ${printable(w.message)}`),
         ].join('\n'),
     };
   },
@@ -158,7 +158,7 @@ const diffFull = defineCommand({
 
 /** One file of diff-full for people: a header with its counts, then its contents before and after. */
 function fullText(d: FileDiff): string {
-  const head = `=== ${d.status} ${d.file} (${d.binary ? 'binary' : `+${d.additions} -${d.deletions}`})`;
+  const head = `=== ${d.status} ${printable(d.file)} (${d.binary ? 'binary' : `+${d.additions} -${d.deletions}`})`;
   if (d.binary) return head;
   const body = (label: string, text: string, present: boolean) =>
     present
@@ -231,7 +231,8 @@ const restore = defineCommand({
 
 /** A session's restore for people; files left alone in conflict make it RESTORE_CONFLICT (exit 3). */
 function restorePrompt(r: SessionRestoreResult) {
-  const of = `session ${r.session} before prompt ${r.prompt}`;
+  const session = printable(r.session);
+  const of = `session ${session} before prompt ${r.prompt}`;
   const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
   if (!r.dryRun && !r.forced && r.conflicts.length > 0)
     throw new RestoreConflictError(
@@ -247,7 +248,7 @@ function restorePrompt(r: SessionRestoreResult) {
     ...(r.conflicts.length === 0
       ? []
       : [
-          `${r.forced ? 'Overwrote' : 'In conflict'} (changed by another session or a person after ${r.session}):`,
+          `${r.forced ? 'Overwrote' : 'In conflict'} (changed by another session or a person after ${session}):`,
           ...r.conflicts.map((p) => `  ${printable(p)}`),
         ]),
     ...undo,
@@ -351,7 +352,7 @@ const gc = defineCommand({
     return {
       json: result,
       human: () =>
-        `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`,
+        `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`,
     };
   },
 });
