@@ -19,6 +19,7 @@ export {
 } from './checkpoints/index.js';
 export {
   runAgentHook,
+  logOutcome,
   runClaudeCodeHook,
   runEventHook,
   ADAPTERS,

@@ -1,6 +1,6 @@
 /** examples/hooks/opencode-checkpoints.ts under a fake OpenCode host: baseline, numbered prompts, tools, idle, never a throw. */
 import { execSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import OpenCodeCheckpoints, { type OpenCodeHooks } from '../../examples/hooks/opencode-checkpoints.js';
@@ -70,7 +70,7 @@ describe('OpenCode plugin (examples/hooks/opencode-checkpoints.ts)', () => {
     expect(treeState(ws)).toEqual(before2);
   });
 
-  it('never throws: a worktree that is gone, a session id that is not one, an invalid config each become a log line or nothing', async () => {
+  it('never throws: a worktree that is gone, a session id that is not one, an invalid config each become a log line', async () => {
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const gone = tempDir('opencode-gone-');
     rmSync(gone, { recursive: true });
@@ -89,9 +89,45 @@ describe('OpenCode plugin (examples/hooks/opencode-checkpoints.ts)', () => {
     process.env.AGENTGATE_HOME = home;
     expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual([
       expect.stringMatching(/^\[agentgate\] chat\.message: failed: .*WORKSPACE_NOT_FOUND/),
+      expect.stringMatching(/^\[agentgate\] session\.idle: invalid: no session id/),
       expect.stringMatching(/^\[agentgate\] session\.idle: failed: .*CONFIG_INVALID/),
     ]);
     expect(log).toMatch(/opencode session\.idle session=ses_\S+ failed: checkpoint failed: CONFIG_INVALID/);
+    stderr.mockRestore();
+  });
+
+  it('every handler is total: null, undefined and odd shapes resolve; a missing session id is logged, not skipped silently', async () => {
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logFile = join(process.env.AGENTGATE_HOME as string, 'logs/hooks.log');
+    const logged = existsSync(logFile) ? readFileSync(logFile, 'utf8').length : 0;
+    const ws = repoWithCommit();
+    const hooks = await OpenCodeCheckpoints({ directory: ws, worktree: ws });
+    const loose = hooks as unknown as Record<string, (...args: unknown[]) => Promise<void>>;
+    const calls: Array<[string, unknown[]]> = [
+      ['event', [{ event: null }]],
+      ['event', [undefined]],
+      ['event', [{ event: { type: 'session.created', properties: { info: null } } }]],
+      ['chat.message', [{ sessionID: 's' }, undefined]],
+      ['chat.message', [{ sessionID: 's' }, { parts: [null, 7, { type: 'text', text: 42 }] }]],
+      ['chat.message', [undefined, { parts: 'not a list' }]],
+      ['tool.execute.after', [undefined, {}]],
+      ['tool.execute.after', [{ tool: 'edit' }, null]],
+    ];
+    for (const [name, args] of calls)
+      await expect(loose[name]?.(...args), `${name} ${JSON.stringify(args)}`).resolves.toBeUndefined();
+    // The two messages with a session id are numbered checkpoints, their text parts unreadable.
+    const entries = (await (await Checkpoints.open(ws)).list()).reverse();
+    expect(entries.map((e) => [e.event, e.prompt, e.label])).toEqual([
+      ['chat.message', 1, 'chat.message'],
+      ['chat.message', 2, 'chat.message'],
+    ]);
+    const log = readFileSync(logFile, 'utf8').slice(logged);
+    expect(log.match(/opencode \S+ invalid: no session id/g)).toEqual([
+      'opencode session.created invalid: no session id',
+      'opencode chat.message invalid: no session id',
+      'opencode tool.execute.after invalid: no session id',
+    ]);
+    expect(stderr).toHaveBeenCalledTimes(3);
     stderr.mockRestore();
   });
 });
