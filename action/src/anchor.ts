@@ -4,7 +4,7 @@
  * merge commit), publish the anchors (`push --anchors only`), and write the step summary and
  * outputs. The commits come from the `range` or `commit` input, else from the event.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface ActionIo {
@@ -70,13 +70,7 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
     }),
     { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 },
   );
-  const last = anchors.at(-1) as AnchorDoc;
-  const report = join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
-  io.cliJson(['report', '--anchor', last.commit, '--format', 'html', '-o', report, '--ci', 'none'], 'report');
-  if (io.stepSummary !== null && io.flag('summary', true))
-    for (const a of anchors.slice(-SUMMARY_ANCHORS))
-      io.cliJson(['report', '--anchor', a.commit, '--format', 'md', '--ci', 'github'], 'summary');
-  if (io.flag('publish', true)) io.cliJson(['push', '--anchors', 'only', ...remote], 'push');
+  const report = reportAndPublish(io, anchors, remote);
   await io.setOutputs({
     commits: anchors.map((a) => a.commit).join(','),
     runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(','),
@@ -99,4 +93,28 @@ export async function anchor(io: ActionIo, env: NodeJS.ProcessEnv): Promise<void
         `${total.linesFromRuns} of ${total.linesAdded} added lines (${got}%) come from recorded runs, below min-coverage ${wanted}%`,
       );
   }
+}
+
+/**
+ * The HTML report of the last anchor, a step summary section per anchor, and the anchors pushed;
+ * returns the report's path. A push that brought no new first-parent commit anchors nothing: a
+ * summary line, no report ('') and nothing to publish.
+ */
+function reportAndPublish(io: ActionIo, anchors: readonly AnchorDoc[], remote: string[]): string {
+  const last = anchors.at(-1);
+  const report = last === undefined ? '' : join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
+  if (last !== undefined)
+    io.cliJson(
+      ['report', '--anchor', last.commit, '--format', 'html', '-o', report, '--ci', 'none'],
+      'report',
+    );
+  if (io.stepSummary !== null && io.flag('summary', true)) {
+    if (last === undefined)
+      appendFileSync(io.stepSummary, '## agentgate anchor\n\nNo new first-parent commit to anchor.\n');
+    for (const a of anchors.slice(-SUMMARY_ANCHORS))
+      io.cliJson(['report', '--anchor', a.commit, '--format', 'md', '--ci', 'github'], 'summary');
+  }
+  if (io.flag('publish', true) && last !== undefined)
+    io.cliJson(['push', '--anchors', 'only', ...remote], 'push');
+  return report;
 }

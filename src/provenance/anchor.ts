@@ -1,5 +1,5 @@
 import type { Anchor, AnchorFile, AnchorOrigin, AnchorRun, TreeMatch } from '../../types/anchor.js';
-import { InvalidArgumentError, RevisionNotFoundError } from '../errors.js';
+import { InvalidArgumentError } from '../errors.js';
 import { FILE_STATUS } from '../git/parsers/diff-raw.js';
 import { firstParentRange, type CommitNode } from '../git/provenance.js';
 import { resolveRevision } from '../git/refs.js';
@@ -71,7 +71,7 @@ export async function computeAnchors(
   });
 }
 
-/** The anchors of every first-parent commit in `A..B`, oldest first (`anchor --range`). */
+/** The anchors of every first-parent commit in `A..B`, oldest first (`anchor --range`); none for an empty range. */
 export async function anchorRange(
   src: ProvenanceSources,
   repo: Repo,
@@ -87,11 +87,8 @@ export async function anchorRange(
   const from = await resolveRevision(repo, m[1] as string, 'commit');
   const to = await resolveRevision(repo, m[2] as string, 'commit');
   const commits = await firstParentRange(repo, from, to);
-  if (commits.length === 0)
-    throw new RevisionNotFoundError(`${range} holds no commit (is ${m[1]} already an ancestor of ${m[2]}?)`, {
-      details: { range },
-    });
-  return computeAnchors(src, repo, commits, opts);
+  // A push that brought no new first-parent commit (B already in A) has nothing to anchor: not an error.
+  return commits.length === 0 ? [] : computeAnchors(src, repo, commits, opts);
 }
 
 /** Newest recorded wins: an iteration recorded later is the one a reader means. */

@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import type { Trace, TraceOrigin, TraceRange, TraceGate } from '../../types/anchor.js';
 import { OBJECT_ID_PATTERN } from '../../types/ids.js';
 import { PathNotFoundError } from '../errors.js';
@@ -55,7 +55,7 @@ export async function computeTrace(
   const named = isAbsolute(givenPath)
     ? join(await realPathOf(dirname(givenPath)), basename(givenPath))
     : givenPath;
-  const path = treePath(repo.topLevel, named) ?? notInRepository(givenPath, repo.topLevel);
+  const path = treePath(repo.topLevel, named) ?? notInRepository(givenPath, named, repo.topLevel);
   // A full object id names one commit whatever refs do meanwhile: its blame starts at once. Any
   // other name is resolved first, so that the trace and its `rev` name the same commit.
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path, opts) : undefined;
@@ -69,11 +69,15 @@ export async function computeTrace(
   ]);
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, 'commit');
   const isFile = plain ? file?.found === true && file.type === 'blob' : await isFileAt(repo, rev, path);
-  if (!isFile)
+  if (!isFile) {
+    const directory = plain && file?.found === true && file.type === 'tree';
     throw new PathNotFoundError(
-      `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
-      { details: { path, rev } },
+      directory
+        ? `${path} is a directory at ${rev.slice(0, 12)}; give the path of a file in it`
+        : `${path} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
+      { details: { path, rev, ...(directory ? { type: 'tree' } : {}) } },
     );
+  }
   const started = early ?? blameAndRuns(src, repo, rev, path, opts);
   const { lines, text, renames } = await started.blaming;
   const blamed = [...new Set(lines.map((l) => l.commit))];
@@ -259,7 +263,13 @@ function traceOrigin(
   };
 }
 
-function notInRepository(path: string, topLevel: string): never {
+function notInRepository(path: string, named: string, topLevel: string): never {
+  // `.`, `./`, `sub/..`, the top level's absolute path: a file below it would be named by its own name.
+  if (treePath(topLevel, isAbsolute(named) ? join(named, 'f') : posix.join(named, 'f')) === 'f')
+    throw new PathNotFoundError(
+      `${path} is the repository's top level, a directory; give the path of a file in it`,
+      { details: { path, type: 'tree' } },
+    );
   throw new PathNotFoundError(
     `${path} is not inside the repository at ${topLevel}; give a file's path from its top level`,
     { details: { path } },

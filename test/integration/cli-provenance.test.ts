@@ -124,6 +124,34 @@ describe('anchor, trace, verify --anchor, attest --commit (CLI)', () => {
   });
 });
 
+describe('anchor and trace edges (CLI)', () => {
+  it('an empty range anchors nothing: [] with --json, one line for people, exit 0', async () => {
+    s = await recordRun([{ 'a.txt': lines('a', 3) }]);
+    squash(s.dir, 'agent-run-a');
+    for (const range of ['main..main', 'HEAD..HEAD~1']) {
+      const json = cli(['anchor', '--range', range, '--json']);
+      expect([json.status, json.json()], json.stderr).toEqual([0, []]);
+      const text = cli(['anchor', '--range', range]);
+      expect(text.status, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(/^No first-parent commit in .*: nothing to anchor\.\n$/);
+    }
+    expect(existsSync(join(s.snap.options.home, 'anchors'))).toBe(false);
+  });
+
+  it('trace of a directory (the top level or one at REV) is PATH_NOT_FOUND naming it a tree', async () => {
+    s = await recordRun([{ 'sub/a.txt': lines('a', 3) }]);
+    squash(s.dir, 'agent-run-a');
+    for (const path of ['.', './', 'sub/..', s.dir, 'sub', 'sub/']) {
+      const res = cli(['trace', path, '--json']);
+      const error = (res.json() as { error: { code: string; details: { type?: string } } }).error;
+      expect([res.status, error.code, error.details.type], path).toEqual([1, 'PATH_NOT_FOUND', 'tree']);
+    }
+    const outside = cli(['trace', '..', '--json']);
+    const error = (outside.json() as { error: { code: string; details: { type?: string } } }).error;
+    expect([error.code, error.details.type]).toEqual(['PATH_NOT_FOUND', undefined]);
+  });
+});
+
 describe('file names that are not UTF-8', () => {
   it('are linked like any other (tree), and report --anchor lists what it cannot blame as not listed', async () => {
     s = await recordRun([]);

@@ -1,9 +1,9 @@
 /** The Action's mode anchor: which commits it anchors, from its inputs or the event GitHub describes. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anchorTarget } from '../../action/src/anchor.js';
+import { anchor, anchorTarget, type ActionIo } from '../../action/src/anchor.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentgate-action-anchor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,5 +47,43 @@ describe('mode anchor: what it anchors', () => {
   it('no event, or one that is not JSON: GITHUB_SHA, else HEAD', () => {
     expect(target({}, undefined, { GITHUB_SHA: A })).toEqual([A]);
     expect(target({}, 'not json')).toEqual(['HEAD']);
+  });
+});
+
+describe('mode anchor: a push that brought no new first-parent commit', () => {
+  it('anchors nothing and passes: empty outputs, a summary line, no report and nothing pushed, min-coverage met', async () => {
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, '');
+    const calls: string[][] = [];
+    let outputs: Record<string, string> = {};
+    const inputs: Record<string, string> = { range: `${A}..${A}`, 'min-coverage': '80' };
+    const io: ActionIo = {
+      input: (name, fallback = '') => inputs[name] ?? fallback,
+      flag: (_name, fallback) => fallback,
+      cli: () => ({ status: 0, stdout: '' }),
+      cliJson: (args) => {
+        calls.push(args);
+        return args[0] === 'anchor' ? [] : {};
+      },
+      setOutputs: async (values) => {
+        outputs = values;
+      },
+      stepSummary: summary,
+      outputDir: dir,
+      fail: (message) => new Error(message),
+    };
+    await anchor(io, {});
+    expect(calls.map((c) => c[0])).toEqual(['fetch', 'anchor']);
+    expect(outputs).toEqual({
+      commits: '',
+      runs: '',
+      files: '0',
+      'files-from-runs': '0',
+      'lines-added': '0',
+      'lines-from-runs': '0',
+      coverage: '',
+      'report-path': '',
+    });
+    expect(readFileSync(summary, 'utf8')).toMatch(/No new first-parent commit to anchor/);
   });
 });

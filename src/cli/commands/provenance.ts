@@ -42,7 +42,7 @@ const anchor = defineCommand({
   summary:
     'Work out which runs and iterations produced the change a commit made to its first parent (ancestry, tree, blob, patch-id, lines), and record it.',
   description:
-    'Links are computed from content, never from commit messages. A file or line no recorded iteration explains is reported as such. The anchor is recorded at <home>/anchors/<commit>.json; "verify --anchor REV" recomputes it. With --range, every first-parent commit of A..B, oldest first.',
+    'Links are computed from content, never from commit messages. A file or line no recorded iteration explains is reported as such. The anchor is recorded at <home>/anchors/<commit>.json; "verify --anchor REV" recomputes it. With --range, every first-parent commit of A..B, oldest first; a range with none (a push that brought no new commit) anchors nothing and exits 0.',
   options: {
     range: {
       type: 'string',
@@ -70,7 +70,10 @@ const anchor = defineCommand({
     for (const a of anchors) await src.anchors.save(a);
     return {
       json: values.range !== undefined ? anchors : anchors[0],
-      human: () => anchors.map(anchorText).join('\n\n'),
+      human: () =>
+        anchors.length === 0
+          ? `No first-parent commit in ${printable(values.range ?? '')}: nothing to anchor.`
+          : anchors.map(anchorText).join('\n\n'),
     };
   },
 });
