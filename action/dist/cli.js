@@ -267,7 +267,7 @@ var init_hook_agents = __esm({
   }
 });
 
-// node_modules/zod/v4/core/util.js
+// ../../work/main/node_modules/zod/v4/core/util.js
 function getEnumValues(entries) {
   const numericValues = Object.values(entries).filter((v) => typeof v === "number");
   const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
@@ -691,7 +691,7 @@ function installLazyProp(inst, key, make, enumerable) {
 }
 var Cached, captureStackTrace, propertyKeyTypes, NUMBER_FORMAT_RANGES, highSurrogate, installing, broke, breaker;
 var init_util = __esm({
-  "node_modules/zod/v4/core/util.js"() {
+  "../../work/main/node_modules/zod/v4/core/util.js"() {
     Cached = class {
       constructor(getter) {
         this._getter = getter;
@@ -728,7 +728,7 @@ var init_util = __esm({
   }
 });
 
-// node_modules/zod/v4/core/core.js
+// ../../work/main/node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E = _E;
   if (E) {
@@ -831,7 +831,7 @@ function config(newConfig) {
 }
 var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
 var init_core = __esm({
-  "node_modules/zod/v4/core/core.js"() {
+  "../../work/main/node_modules/zod/v4/core/core.js"() {
     init_util();
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
@@ -845,7 +845,7 @@ var init_core = __esm({
   }
 });
 
-// node_modules/zod/v4/core/errors.js
+// ../../work/main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -856,7 +856,7 @@ function _setMessage(value) {
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "node_modules/zod/v4/core/errors.js"() {
+  "../../work/main/node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -897,7 +897,7 @@ var init_errors2 = __esm({
   }
 });
 
-// node_modules/zod/v4/core/parse.js
+// ../../work/main/node_modules/zod/v4/core/parse.js
 function failure(Err, issues, ctx) {
   let error2;
   return {
@@ -919,7 +919,7 @@ function failure(Err, issues, ctx) {
 }
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync;
 var init_parse = __esm({
-  "node_modules/zod/v4/core/parse.js"() {
+  "../../work/main/node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors2();
     init_util();
@@ -976,7 +976,7 @@ var init_parse = __esm({
   }
 });
 
-// node_modules/zod/v4/core/regexes.js
+// ../../work/main/node_modules/zod/v4/core/regexes.js
 function anchor(source) {
   return new RegExp(`^${source}$`);
 }
@@ -998,7 +998,7 @@ function datetime(args) {
 }
 var duration, uuid, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
-  "node_modules/zod/v4/core/regexes.js"() {
+  "../../work/main/node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     uuid = (version2) => {
       if (!version2)
@@ -1014,10 +1014,10 @@ var init_regexes = __esm({
   }
 });
 
-// node_modules/zod/v4/core/checks.js
+// ../../work/main/node_modules/zod/v4/core/checks.js
 var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckStringFormat, $ZodCheckRegex;
 var init_checks = __esm({
-  "node_modules/zod/v4/core/checks.js"() {
+  "../../work/main/node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
@@ -1228,16 +1228,16 @@ var init_checks = __esm({
   }
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../../work/main/node_modules/zod/v4/core/doc.js
 var init_doc = __esm({
-  "node_modules/zod/v4/core/doc.js"() {
+  "../../work/main/node_modules/zod/v4/core/doc.js"() {
   }
 });
 
-// node_modules/zod/v4/core/versions.js
+// ../../work/main/node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "node_modules/zod/v4/core/versions.js"() {
+  "../../work/main/node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -1246,7 +1246,7 @@ var init_versions = __esm({
   }
 });
 
-// node_modules/zod/v4/core/schemas.js
+// ../../work/main/node_modules/zod/v4/core/schemas.js
 async function validateAsync(inst, value) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
@@ -1486,7 +1486,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCustom;
 var init_schemas = __esm({
-  "node_modules/zod/v4/core/schemas.js"() {
+  "../../work/main/node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_regexes();
@@ -2240,13 +2240,13 @@ var init_schemas = __esm({
   }
 });
 
-// node_modules/zod/v4/core/memoizer.js
+// ../../work/main/node_modules/zod/v4/core/memoizer.js
 var init_memoizer = __esm({
-  "node_modules/zod/v4/core/memoizer.js"() {
+  "../../work/main/node_modules/zod/v4/core/memoizer.js"() {
   }
 });
 
-// node_modules/zod/v4/locales/en.js
+// ../../work/main/node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error()
@@ -2254,7 +2254,7 @@ function en_default() {
 }
 var error;
 var init_en = __esm({
-  "node_modules/zod/v4/locales/en.js"() {
+  "../../work/main/node_modules/zod/v4/locales/en.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -2377,19 +2377,19 @@ var init_en = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/index.js
+// ../../work/main/node_modules/zod/v4/locales/index.js
 var init_locales = __esm({
-  "node_modules/zod/v4/locales/index.js"() {
+  "../../work/main/node_modules/zod/v4/locales/index.js"() {
   }
 });
 
-// node_modules/zod/v4/core/registries.js
+// ../../work/main/node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "node_modules/zod/v4/core/registries.js"() {
+  "../../work/main/node_modules/zod/v4/core/registries.js"() {
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
@@ -2435,13 +2435,13 @@ var init_registries = __esm({
   }
 });
 
-// node_modules/zod/v4/core/compile.js
+// ../../work/main/node_modules/zod/v4/core/compile.js
 var init_compile = __esm({
-  "node_modules/zod/v4/core/compile.js"() {
+  "../../work/main/node_modules/zod/v4/core/compile.js"() {
   }
 });
 
-// node_modules/zod/v4/core/api.js
+// ../../work/main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -2613,27 +2613,27 @@ function _refine(Class, fn, _params) {
   return schema;
 }
 var init_api = __esm({
-  "node_modules/zod/v4/core/api.js"() {
+  "../../work/main/node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_util();
   }
 });
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../../work/main/node_modules/zod/v4/core/to-json-schema.js
 var init_to_json_schema = __esm({
-  "node_modules/zod/v4/core/to-json-schema.js"() {
+  "../../work/main/node_modules/zod/v4/core/to-json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/json-schema.js
+// ../../work/main/node_modules/zod/v4/core/json-schema.js
 var init_json_schema = __esm({
-  "node_modules/zod/v4/core/json-schema.js"() {
+  "../../work/main/node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/index.js
+// ../../work/main/node_modules/zod/v4/core/index.js
 var init_core2 = __esm({
-  "node_modules/zod/v4/core/index.js"() {
+  "../../work/main/node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -2653,14 +2653,14 @@ var init_core2 = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/parse.js
+// ../../work/main/node_modules/zod/v4/mini/parse.js
 var init_parse2 = __esm({
-  "node_modules/zod/v4/mini/parse.js"() {
+  "../../work/main/node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/schemas.js
+// ../../work/main/node_modules/zod/v4/mini/schemas.js
 // @__NO_SIDE_EFFECTS__
 function string2(params) {
   return _string(ZodMiniString, params);
@@ -2798,7 +2798,7 @@ function refine(fn, _params = {}) {
 }
 var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCustom;
 var init_schemas2 = __esm({
-  "node_modules/zod/v4/mini/schemas.js"() {
+  "../../work/main/node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_util();
     init_parse2();
@@ -2933,14 +2933,14 @@ var init_schemas2 = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/checks.js
+// ../../work/main/node_modules/zod/v4/mini/checks.js
 var init_checks2 = __esm({
-  "node_modules/zod/v4/mini/checks.js"() {
+  "../../work/main/node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/iso.js
+// ../../work/main/node_modules/zod/v4/mini/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodMiniISODate: () => ZodMiniISODate,
@@ -2970,7 +2970,7 @@ function duration2(params) {
 }
 var ZodMiniISODateTime, ZodMiniISODate, ZodMiniISOTime, ZodMiniISODuration;
 var init_iso = __esm({
-  "node_modules/zod/v4/mini/iso.js"() {
+  "../../work/main/node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas2();
     ZodMiniISODateTime = /* @__PURE__ */ $constructor("ZodMiniISODateTime", (inst, def) => {
@@ -2992,15 +2992,15 @@ var init_iso = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/coerce.js
+// ../../work/main/node_modules/zod/v4/mini/coerce.js
 var init_coerce = __esm({
-  "node_modules/zod/v4/mini/coerce.js"() {
+  "../../work/main/node_modules/zod/v4/mini/coerce.js"() {
   }
 });
 
-// node_modules/zod/v4/mini/external.js
+// ../../work/main/node_modules/zod/v4/mini/external.js
 var init_external = __esm({
-  "node_modules/zod/v4/mini/external.js"() {
+  "../../work/main/node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse2();
     init_schemas2();
@@ -3012,9 +3012,9 @@ var init_external = __esm({
   }
 });
 
-// node_modules/zod/mini/index.js
+// ../../work/main/node_modules/zod/mini/index.js
 var init_mini = __esm({
-  "node_modules/zod/mini/index.js"() {
+  "../../work/main/node_modules/zod/mini/index.js"() {
     init_external();
   }
 });
@@ -6304,7 +6304,7 @@ async function patchIds(repo, patches, idLength) {
   const label = (i) => i.toString(16).padStart(idLength, "0");
   const input = Buffer.from(patches.map((p, i) => `commit ${label(i + 1)}
 ${p}`).join(""), "latin1");
-  const res = await runGit(repo, ["patch-id", "--stable"], { input });
+  const res = await runGit(repo, ["patch-id", "--verbatim"], { input });
   const ids = /* @__PURE__ */ new Map();
   for (const line of res.stdout.split("\n")) {
     const m = /^([0-9a-f]+) ([0-9a-f]+)$/.exec(line);
@@ -6331,6 +6331,9 @@ async function blame(repo, commit, path2, range, onCommit) {
     "--literal-pathspecs",
     "blame",
     "--porcelain",
+    // The bytes git stores: a textconv driver (emptied by the hardening, but blame would still
+    // try to run it) must not turn the file into another text.
+    "--no-textconv",
     "--diff-algorithm=myers",
     "--ignore-revs-file="
   ];
@@ -6913,6 +6916,30 @@ var init_run_records = __esm({
         return runs3.filter((run) => run.snapshotIds.includes(snapshotId)).map((run) => run.runId);
       }
       /**
+       * Runs `fn` (a whole `iterate`: before, the agent, after) while no other process iterates the
+       * run. The repository lock is let go while the agent runs, so without this a second call for the
+       * run would start a second agent on the same workspace and fail only at its end. Refused at once
+       * (LOCK_TIMEOUT): an agent may run for hours. A holder that died is taken over.
+       */
+      async whileIterating(runId, iteration, fn) {
+        const lockPath = join10(layout(this.home).locks, `iterate-${assertSafeId(runId, "run id")}.lock`);
+        let entered = false;
+        try {
+          return await withLock(lockPath, { timeoutMs: 0, purpose: `iterate ${runId} ${iteration}` }, () => {
+            entered = true;
+            return fn();
+          });
+        } catch (error2) {
+          if (entered || !(error2 instanceof LockTimeoutError)) throw error2;
+          const owner = await readOwner(lockPath);
+          const who = owner === null ? "another process" : `process ${owner.pid} on ${owner.hostname}`;
+          throw new LockTimeoutError(
+            `run ${runId} is being iterated by ${who} (${owner?.purpose ?? "iterate"}, since ${owner?.createdAt ?? "now"}); wait for that call to end, then run the next iteration`,
+            { cause: error2, details: { path: lockPath, owner, runId, iteration } }
+          );
+        }
+      }
+      /**
        * Read-modify-write of one record under the run's lock. `change` gets the current record (a
        * fresh one when `workspace` is given and none exists) and returns the next record, or null to
        * leave the file untouched. Returns the record as stored afterwards.
@@ -7230,6 +7257,10 @@ var init_snapshot_store = __esm({
         return { snapshots, problems };
       }
       /** Every run record that loads, oldest first, and one STORE_CORRUPT per file that does not. */
+      /** See RunRecords.whileIterating: one `iterate` of a run at a time. */
+      whileIterating(runId, iteration, fn) {
+        return this.runs.whileIterating(runId, iteration, fn);
+      }
       async listRuns() {
         return this.runs.list();
       }
@@ -7954,11 +7985,7 @@ async function anchorRange(src, repo, range, opts = {}) {
   const from = await resolveRevision(repo, m[1], "commit");
   const to = await resolveRevision(repo, m[2], "commit");
   const commits = await firstParentRange(repo, from, to);
-  if (commits.length === 0)
-    throw new RevisionNotFoundError(`${range} holds no commit (is ${m[1]} already an ancestor of ${m[2]}?)`, {
-      details: { range }
-    });
-  return computeAnchors(src, repo, commits, opts);
+  return commits.length === 0 ? [] : computeAnchors(src, repo, commits, opts);
 }
 function newestFirst(a, b) {
   const t = Date.parse(b.snapshot.createdAt) - Date.parse(a.snapshot.createdAt);
@@ -8300,7 +8327,7 @@ var init_patch_artifact = __esm({
   }
 });
 
-// node_modules/nanoid/index.js
+// ../../work/main/node_modules/nanoid/index.js
 function customRandom(alphabet, defaultSize, getRandom) {
   let safeByteCutoff = 256 - 256 % alphabet.length;
   if (safeByteCutoff === 256) {
@@ -8335,7 +8362,7 @@ function customRandom(alphabet, defaultSize, getRandom) {
   };
 }
 var init_nanoid = __esm({
-  "node_modules/nanoid/index.js"() {
+  "../../work/main/node_modules/nanoid/index.js"() {
   }
 });
 
@@ -8921,12 +8948,12 @@ var init_trace_ancestry = __esm({
 });
 
 // src/provenance/trace.ts
-import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join14 } from "node:path";
+import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, join as join14, posix as posix2 } from "node:path";
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
   const named = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
-  const path2 = treePath(repo.topLevel, named) ?? notInRepository(givenPath, repo.topLevel);
+  const path2 = treePath(repo.topLevel, named) ?? notInRepository(givenPath, named, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
   const [commit, file] = await batchCheck(repo, [
@@ -8935,11 +8962,13 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   ]);
   const rev = commit?.found === true ? commit.id : await resolveRevision(repo, given, "commit");
   const isFile = plain2 ? file?.found === true && file.type === "blob" : await isFileAt(repo, rev, path2);
-  if (!isFile)
+  if (!isFile) {
+    const directory = plain2 && file?.found === true && file.type === "tree";
     throw new PathNotFoundError(
-      `${path2} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
-      { details: { path: path2, rev } }
+      directory ? `${path2} is a directory at ${rev.slice(0, 12)}; give the path of a file in it` : `${path2} is not a file at ${rev.slice(0, 12)}; give its path from the repository's top level`,
+      { details: { path: path2, rev, ...directory ? { type: "tree" } : {} } }
     );
+  }
   const started = early ?? blameAndRuns(src, repo, rev, path2, opts);
   const { lines, text, renames } = await started.blaming;
   const blamed = [...new Set(lines.map((l) => l.commit))];
@@ -9064,7 +9093,12 @@ function traceOrigin(o, gates) {
     gates: o.iteration === 0 ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
   };
 }
-function notInRepository(path2, topLevel) {
+function notInRepository(path2, named, topLevel) {
+  if (treePath(topLevel, isAbsolute5(named) ? join14(named, "f") : posix2.join(named, "f")) === "f")
+    throw new PathNotFoundError(
+      `${path2} is the repository's top level, a directory; give the path of a file in it`,
+      { details: { path: path2, type: "tree" } }
+    );
   throw new PathNotFoundError(
     `${path2} is not inside the repository at ${topLevel}; give a file's path from its top level`,
     { details: { path: path2 } }
@@ -9295,7 +9329,7 @@ var init_provenance2 = __esm({
       name: "anchor",
       usage: "anchor (REV | --range A..B) [--run ID]...",
       summary: "Work out which runs and iterations produced the change a commit made to its first parent (ancestry, tree, blob, patch-id, lines), and record it.",
-      description: 'Links are computed from content, never from commit messages. A file or line no recorded iteration explains is reported as such. The anchor is recorded at <home>/anchors/<commit>.json; "verify --anchor REV" recomputes it. With --range, every first-parent commit of A..B, oldest first.',
+      description: 'Links are computed from content, never from commit messages. A file or line no recorded iteration explains is reported as such. The anchor is recorded at <home>/anchors/<commit>.json; "verify --anchor REV" recomputes it. With --range, every first-parent commit of A..B, oldest first; a range with none (a push that brought no new commit) anchors nothing and exits 0.',
       options: {
         range: {
           type: "string",
@@ -9320,7 +9354,7 @@ var init_provenance2 = __esm({
         for (const a of anchors) await src.anchors.save(a);
         return {
           json: values.range !== void 0 ? anchors : anchors[0],
-          human: () => anchors.map(anchorText).join("\n\n")
+          human: () => anchors.length === 0 ? `No first-parent commit in ${printable(values.range ?? "")}: nothing to anchor.` : anchors.map(anchorText).join("\n\n")
         };
       }
     });
@@ -9662,9 +9696,9 @@ var init_attempt = __esm({
   }
 });
 
-// node_modules/xmlchars/xml/1.0/ed5.js
+// ../../work/main/node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
-  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -9701,9 +9735,9 @@ var require_ed5 = __commonJS({
   }
 });
 
-// node_modules/xmlchars/xml/1.1/ed2.js
+// ../../work/main/node_modules/xmlchars/xml/1.1/ed2.js
 var require_ed2 = __commonJS({
-  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -9750,9 +9784,9 @@ var require_ed2 = __commonJS({
   }
 });
 
-// node_modules/xmlchars/xmlns/1.0/ed3.js
+// ../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js
 var require_ed3 = __commonJS({
-  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+  "../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -9771,9 +9805,9 @@ var require_ed3 = __commonJS({
   }
 });
 
-// node_modules/saxes/saxes.js
+// ../../work/main/node_modules/saxes/saxes.js
 var require_saxes = __commonJS({
-  "node_modules/saxes/saxes.js"(exports) {
+  "../../work/main/node_modules/saxes/saxes.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SaxesParser = exports.EVENTS = void 0;
@@ -12815,8 +12849,9 @@ async function verdictChecks(result, input, repos) {
   return out;
 }
 async function logHere(result, artifactsDir) {
+  if (result.log === null || result.log.path === null) return null;
   const local = gateLogPath(artifactsDir, result.runId, result.iteration, result.name, result.attempt);
-  for (const path2 of [result.log?.path, local]) {
+  for (const path2 of [result.log.path, local]) {
     if (path2 && await stat10(path2).then(
       (s) => s.isFile(),
       () => false
@@ -13889,6 +13924,9 @@ var init_after = __esm({
 async function iterate2(core, workspace, opts) {
   const runId = assertSafeId(opts.runId, "run id");
   assertIteration(opts.iteration);
+  return core.store.whileIterating(runId, opts.iteration, () => iterateAlone(core, workspace, runId, opts));
+}
+async function iterateAlone(core, workspace, runId, opts) {
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   const excludes = await workspaceExcludes(repo.topLevel, core.options);
@@ -18332,9 +18370,9 @@ var init_config_cache = __esm({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../../work/main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -18389,9 +18427,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../../work/main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -18547,9 +18585,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../../work/main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -18718,9 +18756,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../../work/main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -18788,9 +18826,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../../work/main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -18838,9 +18876,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../../work/main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -18868,9 +18906,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../../work/main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -18909,9 +18947,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../../work/main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -19027,9 +19065,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../../work/main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -19057,9 +19095,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../../work/main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -19132,9 +19170,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../../work/main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -19275,9 +19313,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -19292,9 +19330,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -19428,9 +19466,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -19711,9 +19749,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -19835,9 +19873,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -19968,9 +20006,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../../work/main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -19990,9 +20028,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -20050,9 +20088,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -20114,9 +20152,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../../work/main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -20154,9 +20192,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -20305,9 +20343,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -20449,9 +20487,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../../work/main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -20471,9 +20509,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -20587,9 +20625,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../../work/main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -20609,9 +20647,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../../work/main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -20628,9 +20666,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../../work/main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -20646,9 +20684,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../../work/main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -20670,9 +20708,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -20697,9 +20735,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../../work/main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -20743,9 +20781,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../../work/main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -20788,9 +20826,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -20816,9 +20854,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -20883,9 +20921,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -20949,9 +20987,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -21027,9 +21065,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -21105,9 +21143,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -21137,9 +21175,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -21186,9 +21224,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -21265,9 +21303,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -21354,9 +21392,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -21442,9 +21480,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -21486,9 +21524,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../../work/main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -21580,9 +21618,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../../work/main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -21612,9 +21650,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -21692,9 +21730,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../../work/main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -22001,9 +22039,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../../work/main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -22066,9 +22104,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -22200,9 +22238,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -22242,9 +22280,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -22260,9 +22298,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../../work/main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -22276,9 +22314,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -22384,9 +22422,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -22435,9 +22473,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -22478,9 +22516,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22672,9 +22710,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -22737,9 +22775,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -22920,9 +22958,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -23141,9 +23179,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -23222,9 +23260,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -23252,9 +23290,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -23358,9 +23396,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../../work/main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -23401,9 +23439,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../../work/main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -23609,9 +23647,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -23794,9 +23832,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -23855,9 +23893,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../../work/main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -23917,9 +23955,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../../work/main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -24019,9 +24057,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../../work/main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -24608,9 +24646,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../../work/main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -24639,9 +24677,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../../work/main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -25513,9 +25551,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../../work/main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -25610,9 +25648,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../../work/main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../../work/main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26862,9 +26900,47 @@ var init_checkpoint = __esm({
   }
 });
 
+// src/text.ts
+function extendsPrevious(cp) {
+  return cp === ZWJ || cp >= 127995 && cp <= 127999 || cp >= 917536 && cp <= 917631 || MARK.test(String.fromCodePoint(cp));
+}
+function firstChars2(text, max) {
+  if (text.length <= max) return { text, cut: false };
+  const starts = [];
+  let end = 0;
+  for (const char of text) {
+    if (starts.length === max) break;
+    starts.push(end);
+    end += char.length;
+  }
+  if (end === text.length) return { text, cut: false };
+  starts.push(end);
+  let keep = max;
+  while (keep > 0 && splits(text, starts, keep)) keep -= 1;
+  return { text: text.slice(0, starts[keep === 0 ? max : keep]), cut: true };
+}
+function splits(text, starts, k) {
+  const next = text.codePointAt(starts[k]);
+  if (extendsPrevious(next) || text.codePointAt(starts[k - 1]) === ZWJ) return true;
+  if (!isRegionalIndicator(next)) return false;
+  let run = 0;
+  for (let i = k - 1; i >= 0 && isRegionalIndicator(text.codePointAt(starts[i])); i--) run += 1;
+  return run % 2 === 1;
+}
+var MARK, ZWJ, isRegionalIndicator;
+var init_text = __esm({
+  "src/text.ts"() {
+    "use strict";
+    MARK = new RegExp("^\\p{M}$", "u");
+    ZWJ = 8205;
+    isRegionalIndicator = (cp) => cp !== void 0 && cp >= 127462 && cp <= 127487;
+  }
+});
+
 // src/checkpoints/message.ts
 function encodeMessage(meta2) {
-  const firstLine2 = meta2.label?.split("\n")[0]?.slice(0, 72).replace(CONTROL, " ") ?? "";
+  const line = meta2.label?.split("\n")[0] ?? "";
+  const firstLine2 = firstChars2(line, 72).text.replace(CONTROL, " ");
   const subject = meta2.kind === "safety" ? "agentgate safety checkpoint" : "agentgate checkpoint";
   return `${subject}${firstLine2 ? `: ${firstLine2}` : ""}
 
@@ -26909,6 +26985,7 @@ var init_message2 = __esm({
     init_zod();
     init_checkpoint();
     init_random();
+    init_text();
     CheckpointMeta = object({
       label: nullable(string2()),
       createdAt: string2(),
@@ -26920,6 +26997,13 @@ var init_message2 = __esm({
       prompt: optional(int().check(_positive())),
       /** What the checkpoint is to its session (absent on records made before roles were kept). */
       role: optional(CheckpointRole),
+      /**
+       * Its place in the store's line of checkpoints (sessions.ts linePosition): `seq` counts them as
+       * recorded, `span` is the seq from which the step into it is its owner's alone, so that a step
+       * whose checkpoints in between were pruned is not handed to the next one's owner.
+       */
+      seq: optional(int().check(_nonnegative())),
+      span: optional(int().check(_nonnegative())),
       /**
        * Set when the track did not count the store's objects: what the tracks since the count at commit
        * `since` may have added at most (src/checkpoints/budget-count.ts).
@@ -27272,6 +27356,24 @@ async function kindOf(abs) {
   }
 }
 async function applyPlan(ctx, plan) {
+  const rules = (p) => p === ".gitignore" || p.endsWith("/.gitignore");
+  if (!plan.deletes.some(rules) && !plan.writes.some((w) => rules(w.path))) return applyPart(ctx, plan);
+  const part = (keep) => ({
+    writes: plan.writes.filter((w) => keep(w.path)),
+    deletes: plan.deletes.filter(keep),
+    uncovered: plan.uncovered.filter(keep)
+  });
+  const first = await applyPart(ctx, part(rules));
+  const rest = part((p) => !rules(p));
+  const hidden = await ignoredPaths(ctx.repo, rest.deletes);
+  const second = await applyPart(ctx, { ...rest, deletes: rest.deletes.filter((p) => !hidden.has(p)) });
+  return {
+    written: [...first.written, ...second.written].sort(),
+    deleted: [...first.deleted, ...second.deleted].sort(),
+    leftAlone: [...first.leftAlone, ...second.leftAlone, ...hidden].sort()
+  };
+}
+async function applyPart(ctx, plan) {
   const out = { written: [], deleted: [], leftAlone: [] };
   const blocked = (p) => ctx.blocked.some((b) => isUnder(p, b));
   await applyDeletes(
@@ -28634,7 +28736,7 @@ async function resolveCheckpoint(cp, name2) {
   return entries.find((e) => e.label === name2)?.hash ?? name2;
 }
 function fullText(d) {
-  const head = `=== ${d.status} ${d.file} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
+  const head = `=== ${d.status} ${printable(d.file)} (${d.binary ? "binary" : `+${d.additions} -${d.deletions}`})`;
   if (d.binary) return head;
   const body = (label, text, present) => present ? `--- ${label}
 ${text}${text === "" || text.endsWith("\n") ? "" : "\n\\ No newline at end of file\n"}` : `--- ${label}: (none)
@@ -28646,7 +28748,8 @@ ${body("before", d.before, d.status !== "added")}${body("after", d.after, d.stat
   );
 }
 function restorePrompt(r) {
-  const of = `session ${r.session} before prompt ${r.prompt}`;
+  const session = printable(r.session);
+  const of = `session ${session} before prompt ${r.prompt}`;
   const undo = r.safety === null ? [] : [`Undo with: ${PROGRAM} checkpoint restore ${r.safety}`];
   if (!r.dryRun && !r.forced && r.conflicts.length > 0)
     throw new RestoreConflictError(
@@ -28658,7 +28761,7 @@ function restorePrompt(r) {
     ...r.restored.map((p) => `  restore ${printable(p)}`),
     ...r.deleted.map((p) => `  delete  ${printable(p)}`),
     ...r.conflicts.length === 0 ? [] : [
-      `${r.forced ? "Overwrote" : "In conflict"} (changed by another session or a person after ${r.session}):`,
+      `${r.forced ? "Overwrote" : "In conflict"} (changed by another session or a person after ${session}):`,
       ...r.conflicts.map((p) => `  ${printable(p)}`)
     ],
     ...undo
@@ -28705,7 +28808,7 @@ var init_checkpoint2 = __esm({
             ...result.skipped.map(
               (s) => `  skipped ${printable(s.path)}: ${s.reason}${s.size === null ? "" : ` (${s.size} bytes)`}`
             ),
-            ...warnings.map((w) => `  warning: ${w.message}`)
+            ...warnings.map((w) => `  warning: ${printable(w.message)}`)
           ].join("\n")
         };
       }
@@ -28911,7 +29014,7 @@ Undo with: ${PROGRAM} checkpoint restore ${result.safety}`
         const result = await (await open7(ctx)).gc({ keep: values.keep ?? ctx.settings.checkpoints.keep, pruneAge: values.prune });
         return {
           json: result,
-          human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${result.pruneAge}).`
+          human: () => `Kept ${result.kept} checkpoints, removed ${result.removed}; store ${result.storeBytesBefore} -> ${result.storeBytesAfter} bytes (pruned objects older than ${printable(result.pruneAge)}).`
         };
       }
     });
@@ -29315,7 +29418,7 @@ var init_budget = __esm({
 import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function appendHookLog(file, line) {
-  const text = line.replace(/[\r\n]+/g, " ").slice(0, MAX_LINE);
+  const text = firstChars2(escapeHidden(line.replace(/[\r\n]+/g, " ")), MAX_LINE).text;
   try {
     await mkdir10(dirname20(file), { recursive: true });
     const size = await stat23(file).then(
@@ -29330,13 +29433,22 @@ async function appendHookLog(file, line) {
     return `could not write the hook log ${file} (${errnoOf(error2)})`;
   }
 }
-var HOOK_LOG_MAX_BYTES, MAX_LINE;
+function escapeHidden(text) {
+  return text.replace(HIDDEN2, (c) => {
+    const code2 = c.charCodeAt(0);
+    return code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`;
+  });
+}
+var HOOK_LOG_MAX_BYTES, MAX_LINE, HIDDEN2;
 var init_log2 = __esm({
   "src/hooks/log.ts"() {
     "use strict";
     init_atomic();
+    init_text();
     HOOK_LOG_MAX_BYTES = 1024 * 1024;
     MAX_LINE = 2e3;
+    HIDDEN2 = // eslint-disable-next-line no-control-regex -- control characters are what we look for
+    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
   }
 });
 
@@ -29412,8 +29524,8 @@ function labelOf(event, recordPrompts) {
   const head = `${event.event}${event.detail ? ` ${event.detail}` : ""}`;
   if (event.promptText === void 0) return head;
   const text = recordPrompts ? event.promptText : event.promptText.trim().replace(/\s+/g, " ");
-  const max = recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS;
-  return `${head}: ${text.length > max ? `${text.slice(0, max)}\u2026` : text}`;
+  const kept = firstChars2(text, recordPrompts ? RECORDED_PROMPT_MAX : PROMPT_LABEL_CHARS);
+  return `${head}: ${kept.text}${kept.cut ? "\u2026" : ""}`;
 }
 function failure2(error2) {
   return {
@@ -29435,6 +29547,7 @@ var init_agent_hook = __esm({
     init_config2();
     init_config_cache2();
     init_paths();
+    init_text();
     init_budget();
     init_log2();
     PROMPT_LABEL_CHARS = 60;
@@ -29862,7 +29975,7 @@ async function checkpointOf(adapter, input, opts) {
   } catch (error2) {
     return refuse(
       "invalid",
-      `stdin is not a JSON event (${error2.message.slice(0, 200)})`,
+      `stdin is not a JSON event (${firstChars2(error2.message, 200).text})`,
       opts.event
     );
   }
@@ -29897,6 +30010,7 @@ var init_event_hook = __esm({
     "use strict";
     init_inside();
     init_paths();
+    init_text();
     init_agent_hook();
     init_agents();
     init_lenient_json();
@@ -30158,9 +30272,9 @@ var init_entries = __esm({
   }
 });
 
-// node_modules/jsonc-parser/lib/umd/main.js
+// ../../work/main/node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
-  "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
+  "../../work/main/node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
     (function(factory) {
       if (typeof module === "object" && typeof module.exports === "object") {
         var v = factory(__require, exports);
@@ -30332,18 +30446,19 @@ function planJsonConfig(target, before2, entryOf2) {
   if (changes.length === 0) return { text: before2, changes, notes: [] };
   if (entryOf2 !== null) {
     for (const [key, value] of Object.entries(target.root ?? {}))
-      if (root[key] === void 0) text = (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, [key], value, FORMAT));
+      if (root[key] === void 0) text = addProperty(target, text, [], key, value);
   }
   if (entryOf2 === null && Object.keys(parseConfig2(target, text).hooks ?? {}).length === 0)
-    text = (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks"], void 0, FORMAT));
-  if (entryOf2 === null && target.shape === "copilot" && onlyOurRoot(target, parseConfig2(target, text)))
-    return { text: null, changes, notes: [] };
+    text = cutOrEdit(target, text, [], "hooks");
+  if (entryOf2 === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes: [] };
   return { text: text.endsWith("\n") ? text : `${text}
 `, changes, notes: [] };
 }
 function editList(target, text, event, current, wanted, list5) {
   const whole = () => (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks", event], list5.length === 0 ? void 0 : list5, FORMAT));
-  if (current.length === 0 || list5.length === 0) return whole();
+  if (list5.length === 0) return cutOrEdit(target, text, ["hooks"], event);
+  if (current.length === 0)
+    return nodeAt(text, ["hooks"]) === void 0 ? addProperty(target, text, [], "hooks", { [event]: list5 }) : addProperty(target, text, ["hooks"], event, list5);
   let out = text;
   for (let i = current.length - 1; i >= 0; i--)
     if (isOurEntry(current[i], target)) out = removeEntry(out, event, i);
@@ -30355,13 +30470,52 @@ function editList(target, text, event, current, wanted, list5) {
     return whole();
   }
 }
+function addProperty(target, text, path2, key, value) {
+  const edited = (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, [...path2, key], value, FORMAT));
+  const parent = nodeAt(text, path2);
+  const last = parent?.type === "object" ? parent.children?.at(-1) : void 0;
+  if (parent === void 0 || last === void 0) return edited;
+  const end = last.offset + last.length;
+  const name2 = JSON.stringify(key);
+  let pasted;
+  if (!text.slice(parent.offset, last.offset).includes("\n")) {
+    pasted = `${text.slice(0, end)}, ${name2}: ${JSON.stringify(value)}${text.slice(end)}`;
+  } else {
+    const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart, last.offset))?.[0] ?? "";
+    const body = JSON.stringify(value, null, 2).split("\n").join(`
+${indent}`);
+    pasted = `${text.slice(0, end)},
+${indent}${name2}: ${body}${text.slice(end)}`;
+  }
+  const same = JSON.stringify(parseConfig2(target, pasted)) === JSON.stringify(parseConfig2(target, edited));
+  return same ? pasted : edited;
+}
+function cutOrEdit(target, text, path2, key) {
+  const edited = (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, [...path2, key], void 0, FORMAT));
+  const parent = nodeAt(text, path2);
+  const i = parent?.children?.findIndex((p) => p.children?.[0]?.value === key) ?? -1;
+  if (i < 0) return edited;
+  const cut2 = removeChild(text, path2, i);
+  const same = JSON.stringify(parseConfig2(target, cut2)) === JSON.stringify(parseConfig2(target, edited));
+  return same ? cut2 : edited;
+}
+function nodeAt(text, path2) {
+  return (0, import_jsonc_parser.findNodeAtLocation)((0, import_jsonc_parser.parseTree)(text, [], { allowTrailingComma: true }), path2);
+}
 function entriesOf(text, event) {
-  const tree = (0, import_jsonc_parser.parseTree)(text, [], { allowTrailingComma: true });
-  return (0, import_jsonc_parser.findNodeAtLocation)(tree, ["hooks", event])?.children ?? [];
+  return nodeAt(text, ["hooks", event])?.children ?? [];
 }
 function removeEntry(text, event, i) {
-  const items = entriesOf(text, event);
+  return removeChild(text, ["hooks", event], i);
+}
+function removeChild(text, path2, i) {
+  const parent = nodeAt(text, path2);
+  const items = parent.children ?? [];
   const node = items[i];
+  const [open8, close] = [parent.offset + 1, parent.offset + parent.length - 1];
+  if (items.length === 1 && /^\s*$/.test(text.slice(open8, node.offset) + text.slice(node.offset + node.length, close)))
+    return text.slice(0, open8) + text.slice(close);
   const prev = items[i - 1];
   let start = prev === void 0 ? node.offset : prev.offset + prev.length;
   let end = node.offset + node.length;
@@ -30389,8 +30543,13 @@ ${indent}`);
   return `${text.slice(0, end)},
 ${indent}${body}${text.slice(end)}`;
 }
-function onlyOurRoot(target, root) {
-  return Object.keys(root).every((k) => Object.hasOwn(target.root ?? {}, k));
+function holdsNothingOfTheUsers(target, text) {
+  const root = parseConfig2(target, text);
+  const ours = target.root ?? {};
+  const onlyOurs = Object.entries(root).every(
+    ([k, v]) => Object.hasOwn(ours, k) && JSON.stringify(v) === JSON.stringify(ours[k])
+  );
+  return onlyOurs && text.replace(/\s/g, "") === JSON.stringify(root);
 }
 function parseConfig2(target, text) {
   const errors = [];
@@ -30568,7 +30727,7 @@ var init_targets = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/error.js
+// ../../work/main/node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
   let lines = string3.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -30594,7 +30753,7 @@ function makeCodeBlock(string3, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "node_modules/smol-toml/dist/error.js"() {
+  "../../work/main/node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -30617,7 +30776,7 @@ ${codeblock}`, options);
   }
 });
 
-// node_modules/smol-toml/dist/primitive.js
+// ../../work/main/node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -30718,15 +30877,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "node_modules/smol-toml/dist/primitive.js"() {
+  "../../work/main/node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/date.js
+// ../../work/main/node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "node_modules/smol-toml/dist/date.js"() {
+  "../../work/main/node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -30843,7 +31002,7 @@ var init_date = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/extract.js
+// ../../work/main/node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -31052,7 +31211,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "node_modules/smol-toml/dist/extract.js"() {
+  "../../work/main/node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -31060,7 +31219,7 @@ var init_extract = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/util.js
+// ../../work/main/node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -31086,12 +31245,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "node_modules/smol-toml/dist/util.js"() {
+  "../../work/main/node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/struct.js
+// ../../work/main/node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -31208,7 +31367,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "node_modules/smol-toml/dist/struct.js"() {
+  "../../work/main/node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -31216,7 +31375,7 @@ var init_struct = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/parse.js
+// ../../work/main/node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table2, meta2, type) {
   let t = table2;
   let m = meta2;
@@ -31359,7 +31518,7 @@ function parse4(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "node_modules/smol-toml/dist/parse.js"() {
+  "../../work/main/node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -31367,7 +31526,7 @@ var init_parse3 = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/stringify.js
+// ../../work/main/node_modules/smol-toml/dist/stringify.js
 function extendedTypeOf(obj) {
   let type = typeof obj;
   if (type === "object") {
@@ -31552,15 +31711,15 @@ function stringify(obj, { maxDepth = 1e3, numbersAsFloat = false, strictTemporal
 }
 var BARE_KEY, HAS_WELLFORMED;
 var init_stringify = __esm({
-  "node_modules/smol-toml/dist/stringify.js"() {
+  "../../work/main/node_modules/smol-toml/dist/stringify.js"() {
     BARE_KEY = /^[a-z0-9-_]+$/i;
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// node_modules/smol-toml/dist/index.js
+// ../../work/main/node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "node_modules/smol-toml/dist/index.js"() {
+  "../../work/main/node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();

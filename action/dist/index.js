@@ -92,7 +92,7 @@ function escapeData(text) {
 }
 
 // action/src/anchor.ts
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 var ZERO = /^0+$/;
 var SUMMARY_ANCHORS = 20;
@@ -134,13 +134,7 @@ async function anchor(io, env) {
     }),
     { files: 0, filesFromRuns: 0, linesAdded: 0, linesFromRuns: 0 }
   );
-  const last = anchors.at(-1);
-  const report = join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
-  io.cliJson(["report", "--anchor", last.commit, "--format", "html", "-o", report, "--ci", "none"], "report");
-  if (io.stepSummary !== null && io.flag("summary", true))
-    for (const a of anchors.slice(-SUMMARY_ANCHORS))
-      io.cliJson(["report", "--anchor", a.commit, "--format", "md", "--ci", "github"], "summary");
-  if (io.flag("publish", true)) io.cliJson(["push", "--anchors", "only", ...remote], "push");
+  const report = reportAndPublish(io, anchors, remote);
   await io.setOutputs({
     commits: anchors.map((a) => a.commit).join(","),
     runs: [...new Set(anchors.flatMap((a) => a.runs.map((r) => r.runId)))].sort().join(","),
@@ -162,6 +156,24 @@ async function anchor(io, env) {
         `${total.linesFromRuns} of ${total.linesAdded} added lines (${got}%) come from recorded runs, below min-coverage ${wanted}%`
       );
   }
+}
+function reportAndPublish(io, anchors, remote) {
+  const last = anchors.at(-1);
+  const report = last === void 0 ? "" : join(io.outputDir, `agentgate-anchor-${last.commit}.html`);
+  if (last !== void 0)
+    io.cliJson(
+      ["report", "--anchor", last.commit, "--format", "html", "-o", report, "--ci", "none"],
+      "report"
+    );
+  if (io.stepSummary !== null && io.flag("summary", true)) {
+    if (last === void 0)
+      appendFileSync(io.stepSummary, "## agentgate anchor\n\nNo new first-parent commit to anchor.\n");
+    for (const a of anchors.slice(-SUMMARY_ANCHORS))
+      io.cliJson(["report", "--anchor", a.commit, "--format", "md", "--ci", "github"], "summary");
+  }
+  if (io.flag("publish", true) && last !== void 0)
+    io.cliJson(["push", "--anchors", "only", ...remote], "push");
+  return report;
 }
 
 // action/src/main.ts
