@@ -130,12 +130,13 @@ export class Checkpoints {
       return { hash: captured.treeId, ref, skipped, unchanged: true };
     }
     // Whether the budget's count may be left out (budget-count.ts): then the commit carries the bound.
-    const tagged: AgentTag = {
+    const owned: AgentTag = {
       ...(opts.session === undefined ? {} : { session: opts.session }),
       ...(opts.event === undefined ? {} : { event: opts.event }),
       ...(prompt === undefined ? {} : { prompt }),
       ...(role === undefined ? {} : { role }),
     };
+    const tagged: AgentTag = { ...owned, ...store.placeAfter(latest, 'track', owned) };
     const uncounted = await uncountedBound({
       budget,
       latest,

@@ -1,9 +1,9 @@
 import type { CheckpointEntry, SessionRestoreResult } from '../../types/checkpoint.js';
 import { changedPathsOfPairs, type TreeEntry } from '../git/checkpoint-trees.js';
 import { listRefRecords } from '../git/refs.js';
-import { CHECKPOINT_REF_PREFIX, entryOf } from './message.js';
+import { CHECKPOINT_REF_PREFIX, decodeMessage, entryOf } from './message.js';
 import { planChanges, type Plan } from './plan.js';
-import { ownerOf, sessionChanges, type Step } from './sessions.js';
+import { ownerOf, ownsStep, sessionChanges, type LinePosition, type Step } from './sessions.js';
 import type { CheckpointStore } from './store.js';
 
 /**
@@ -105,21 +105,35 @@ function planned(store: CheckpointStore, plan: Plan): { restored: string[]; dele
  */
 async function stepsAfter(store: CheckpointStore, from: CheckpointEntry, now: string): Promise<Step[]> {
   const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
-  const line = records.map(entryOf).reverse();
+  const line = records.map((r) => ({ ...entryOf(r), ...decodeMessage(r.body, r.date) })).reverse();
   const at = line.findIndex((e) => e.ref === from.ref);
   if (at < 0) throw store.notFound(from.hash);
-  const after = line.slice(at + 1);
+  const after = line.slice(at);
   const pairs = [
-    ...after.map((e, i) => ({
-      owner: ownerOf(e),
-      from: (i === 0 ? from : after[i - 1])?.hash ?? '',
-      to: e.hash,
-    })),
-    { owner: null, from: after.at(-1)?.hash ?? from.hash, to: now },
+    ...after.slice(1).map((e, i) => {
+      const previous = after[i] as (typeof after)[number];
+      return { owner: stepOwner(previous, e), from: previous.hash, to: e.hash };
+    }),
+    { owner: null, from: (after.at(-1) as (typeof after)[number]).hash, to: now },
   ].filter((p) => p.from !== p.to);
   const paths = await changedPathsOfPairs(
     store.repo,
     pairs.map((p) => [p.from, p.to] as const),
   );
   return pairs.map((p, i) => ({ owner: p.owner, paths: paths[i] ?? [] }));
+}
+
+/**
+ * Whose the step between two neighbours of the line is: the later one's owner, unless checkpoints
+ * in between were pruned by the budget (sessions.ts ownsStep), or the earlier one is the safety
+ * checkpoint of a restore or revert that recorded no checkpoint of its own (one by hand): that
+ * step holds the restore's change, which is nobody's session.
+ */
+function stepOwner(
+  previous: CheckpointEntry & LinePosition,
+  next: CheckpointEntry & LinePosition,
+): string | null {
+  if (!ownsStep(previous, next)) return null;
+  if (previous.kind === 'safety' && next.role !== 'restore') return null;
+  return ownerOf(next);
 }

@@ -11,6 +11,37 @@ import type { CheckpointEntry } from '../../types/checkpoint.js';
 
 type Attributed = Pick<CheckpointEntry, 'kind' | 'session' | 'prompt' | 'role'>;
 
+/** Where a checkpoint stands in the line (see CheckpointMeta's seq and span). */
+export interface LinePosition {
+  seq?: number;
+  span?: number;
+}
+
+/**
+ * The place of a checkpoint recorded after `previous` (the newest one, or null for the first): the
+ * next seq; its span reaches back as long as the steps before it are the same owner's (a session's
+ * run of tool checkpoints), else to `previous` alone.
+ */
+export function linePosition(
+  previous: (Attributed & LinePosition) | null,
+  next: Attributed,
+): { seq: number; span: number } {
+  if (previous === null) return { seq: 1, span: 0 };
+  const seq = (previous.seq ?? 0) + 1;
+  const owner = ownerOf(next);
+  const continues = owner !== null && ownerOf(previous) === owner && previous.span !== undefined;
+  return { seq, span: continues ? (previous.span as number) : seq - 1 };
+}
+
+/**
+ * Whether the step from `previous` (the checkpoint before it in the line as it is now) to `next` is
+ * `next`'s owner's: every checkpoint recorded between them, now pruned, was that owner's too.
+ * Records made before positions were kept are taken as they come.
+ */
+export function ownsStep(previous: LinePosition, next: LinePosition): boolean {
+  return previous.seq === undefined || next.span === undefined || previous.seq >= next.span;
+}
+
 /** The session that made what changed just before this checkpoint, or null for "someone else". */
 export function ownerOf(e: Attributed): string | null {
   if (e.kind === 'safety' || e.session === undefined) return null;

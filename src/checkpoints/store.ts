@@ -20,14 +20,23 @@ import {
   type CheckpointRepo,
 } from '../git/checkpoint-repo.js';
 import { isCheckpointRevision, listTree, resolveTreeId, type TreeEntry } from '../git/checkpoint-trees.js';
-import { readRef } from '../git/refs.js';
+import { listRefRecords, readRef } from '../git/refs.js';
+import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { assertSafeWorkspace, isInside, resolveWorkspaceDir } from '../git/repo.js';
 import { userExcludesPath, userExcludesSetting, userIgnoreConfigFiles } from '../git/user-ignore.js';
 import { layout, resolveHome } from '../store/paths.js';
 import { applyPlan, type Applied } from './apply.js';
 import { dropBudget } from './budget-count.js';
 import { captureWorkspace, type Capture } from './capture.js';
-import { BASELINE_REF, type AgentTag, type CheckpointMeta } from './message.js';
+import {
+  BASELINE_REF,
+  decodeMessage,
+  LATEST_REF,
+  META_REF_PREFIX,
+  type AgentTag,
+  type CheckpointMeta,
+} from './message.js';
+import { linePosition } from './sessions.js';
 import { assertCheckpointsOptions, type CheckpointsOptions } from './options.js';
 import type { Plan } from './plan.js';
 import { existingStore, locateStore, storeAbove, storeOf, type StoreLocation } from './project-id.js';
@@ -202,15 +211,40 @@ export class CheckpointStore {
     tag: AgentTag = {},
     captured?: Capture,
   ): Promise<Tracked> {
-    const { treeId, skipped } = captured ?? (await this.capture());
+    // The markers give the newest checkpoint (its place in the line) and whether a baseline exists.
+    const [{ treeId, skipped }, markers] = await Promise.all([
+      captured ?? this.capture(),
+      tag.seq === undefined ? listRefRecords(this.repo, [META_REF_PREFIX]) : null,
+    ]);
+    if (markers?.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
+    const line =
+      markers === null
+        ? {}
+        : this.placeAfter(
+            markers.find((r) => r.ref === LATEST_REF),
+            kind,
+            tag,
+          );
     const { ref, commit } = await recordCheckpoint(this.repo, treeId, {
       label,
       kind,
       setBaseline: baseline || !(await this.hasBaseline()),
-      tag,
+      tag: { ...tag, ...line },
     });
     this.baselineKnown = true;
     return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+  }
+
+  /** The line position (sessions.ts) of a checkpoint `kind`/`tag` recorded after the one `latest` marks. */
+  placeAfter(
+    latest: RefRecord | undefined,
+    kind: CheckpointMeta['kind'],
+    tag: AgentTag,
+  ): { seq: number; span: number } {
+    return linePosition(latest === undefined ? null : decodeMessage(latest.body, latest.date), {
+      kind,
+      ...tag,
+    });
   }
 
   /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */

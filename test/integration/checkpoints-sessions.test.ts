@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionRestoreResult } from '../../types/checkpoint.js';
 import { fingerprint, openCheckpoints, sessionHooks as session, treeState } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
-import { repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
+import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const read = (ws: string, path: string): string | null =>
   existsSync(join(ws, path)) ? readFileSync(join(ws, path), 'utf8') : null;
@@ -292,7 +292,9 @@ describe('a directory the agent replaced by a symbolic link', () => {
     expect(done.leftAlone).toEqual([join(ws, 'g.txt'), join(ws, 'n.log')]);
     expect([read(ws, 'g.txt'), read(ws, 'n.log')]).toEqual(['g1\n', 'made\n']);
   });
+});
 
+describe('restores beside other work: ignore rules, pruned steps, restores by hand', () => {
   it("a person's ignored file that the session un-ignored is not deleted by restore --prompt, nor by undoing it", async () => {
     const ws = repoWithCommit({ '.gitignore': 'local.env\n', 'a.txt': 'a0\n' });
     writeFiles(ws, { 'local.env': 'API_KEY=secret\n' });
@@ -333,5 +335,66 @@ describe('a directory the agent replaced by a symbolic link', () => {
     expect([read(ws, '.gitignore'), read(ws, 'notes.txt')]).toEqual([null, 'v2 work\n']);
     await cp.restore(r.safety ?? '');
     expect([read(ws, '.gitignore'), read(ws, 'notes.txt')]).toEqual(['notes.txt\n', 'v2 work\n']);
+  });
+
+  it("a step whose checkpoints in between were pruned is nobody's: another session's change in it is not restored away", async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
+    const cp = await openCheckpoints(ws);
+    const [s1, s2] = [session(cp, 's1'), session(cp, 's2')];
+    await s1.start();
+    await s2.start();
+    await s2.prompt();
+    await s1.prompt();
+    writeFiles(ws, { 'b.txt': 'b1\n' });
+    await s2.tool();
+    writeFiles(ws, { 'a.txt': 'a1\n', 's1-file.txt': 'by s1\n' });
+    const s1Change = await s1.tool();
+    writeFiles(ws, { 'b.txt': 'b2\n' });
+    await s2.tool();
+    // The budget drops s1's checkpoint (it deletes its ref, as upkeep.ts does).
+    git(ws, [`--git-dir=${cp.location.gitDir}`, 'update-ref', '-d', s1Change.ref]);
+
+    const r = await cp.restorePrompt(1, 's2');
+    expect([read(ws, 'a.txt'), read(ws, 's1-file.txt')]).toEqual(['a1\n', 'by s1\n']);
+    expect(r.deleted).toEqual([]);
+    // s2's own change in the merged step is no longer known to be its own: a conflict.
+    expect(r.conflicts).toEqual([join(ws, 'b.txt')]);
+    expect(read(ws, 'b.txt')).toBe('b2\n');
+  });
+
+  it("thinning a run of one session's own tool checkpoints keeps them its own", async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a0\n' });
+    const cp = await openCheckpoints(ws);
+    const s = session(cp, 's');
+    await s.start();
+    await s.prompt();
+    writeFiles(ws, { 'a.txt': 'a1\n' });
+    const first = await s.tool();
+    writeFiles(ws, { 'n.txt': 'new\n' });
+    await s.tool();
+    git(ws, [`--git-dir=${cp.location.gitDir}`, 'update-ref', '-d', first.ref]);
+    const r = await cp.restorePrompt(1, 's');
+    expect(r.conflicts).toEqual([]);
+    expect([read(ws, 'a.txt'), read(ws, 'n.txt')]).toEqual(['a0\n', null]);
+  });
+
+  it("a person's restore by hash is nobody's change: the next tool checkpoint of a session does not make it that session's", async () => {
+    const ws = repoWithCommit({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
+    const cp = await openCheckpoints(ws);
+    const [s1, s2] = [session(cp, 's1'), session(cp, 's2')];
+    const base = await s1.start();
+    await s2.start();
+    await s1.prompt();
+    writeFiles(ws, { 'a.txt': 'a-s1\n' });
+    await s1.tool();
+    await s2.prompt();
+    await cp.restore(base.hash);
+    writeFiles(ws, { 'b.txt': 'b-s2\n' });
+    await s2.tool();
+    const r = await cp.restorePrompt(1, 's2');
+    expect(read(ws, 'a.txt')).toBe('a0\n');
+    // s2's own change came in the same step as the restore's: not known to be s2's, left as it is.
+    expect([r.restored, r.deleted, r.conflicts]).toEqual([[], [], []]);
+    expect(read(ws, 'b.txt')).toBe('b-s2\n');
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ownerOf, sessionChanges, thinnable } from '../../src/checkpoints/sessions.js';
+import {
+  ownerOf,
+  sessionChanges,
+  thinnable,
+  linePosition,
+  ownsStep,
+} from '../../src/checkpoints/sessions.js';
 
 describe('ownerOf: whose change the step before a checkpoint is', () => {
   it("a session's change or restore is the session's; a baseline, prompt, manual or safety checkpoint is nobody's", () => {
@@ -72,5 +78,37 @@ describe('thinnable: checkpoints.keep as checkpoints are made', () => {
       cp('m'),
     ];
     expect(thinnable(line, 0, new Set())).toEqual([]);
+  });
+});
+
+describe('linePosition and ownsStep: a pruned step is not handed to the next owner', () => {
+  const change = (session: string) => ({ kind: 'track' as const, session, role: 'change' as const });
+  const prompt = (session: string) => ({
+    kind: 'track' as const,
+    session,
+    role: 'prompt' as const,
+    prompt: 1,
+  });
+
+  it("counts the line and reaches back over one owner's run of changes only", () => {
+    const p = { ...prompt('a'), ...linePosition(null, prompt('a')) };
+    const a1 = { ...change('a'), ...linePosition(p, change('a')) };
+    const a2 = { ...change('a'), ...linePosition(a1, change('a')) };
+    const b1 = { ...change('b'), ...linePosition(a2, change('b')) };
+    expect([p, a1, a2, b1].map((e) => [e.seq, e.span])).toEqual([
+      [1, 0],
+      [2, 1],
+      [3, 1],
+      [4, 3],
+    ]);
+    expect(ownsStep(p, a2)).toBe(true); // a1 pruned: a2 covers it, both a's
+    expect(ownsStep(a1, b1)).toBe(false); // a2 pruned: its change would be b's
+    expect(ownsStep(a2, b1)).toBe(true);
+  });
+
+  it('takes records without a position as they come', () => {
+    expect(ownsStep({}, { seq: 9, span: 8 })).toBe(true);
+    expect(ownsStep({ seq: 2 }, {})).toBe(true);
+    expect(linePosition({ ...change('a') }, change('a'))).toEqual({ seq: 1, span: 0 });
   });
 });
