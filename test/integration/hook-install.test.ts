@@ -225,7 +225,8 @@ describe('hook install (CLI)', () => {
   it('--user writes the user`s file, prints what changed and the trust step; --dry-run writes nothing; a broken file is refused with a code', () => {
     const ws = repoWithCommit();
     const homeDir = tempDir('agentgate-install-user-');
-    const env = { HOME: homeDir };
+    // CODEX_HOME unset: the file goes under HOME.
+    const env = { HOME: homeDir, CODEX_HOME: '' };
     const dry = runCli(['hook', 'install', 'codex', '--user', '--dry-run', '-C', ws], { env });
     expect(dry.status).toBe(0);
     expect(dry.stdout).toMatch(/would change .*\.codex\/config\.toml \(dry run: nothing written\)/);

@@ -77,7 +77,11 @@ const SIGN = { added: '+', updated: '~', removed: '-' } as const;
 function describe(r: HookInstallResult): string {
   const verb = r.action === 'install' ? 'install' : 'remove';
   if (r.changes.length === 0 && r.leftAlone.length === 0)
-    return `${r.agent}: nothing to ${verb} in ${r.file} (${r.action === 'install' ? 'already installed' : 'none of ours there'})`;
+    // The notes too: the file may turn the installed hooks off.
+    return [
+      `${r.agent}: nothing to ${verb} in ${r.file} (${r.action === 'install' ? 'already installed' : 'none of ours there'})`,
+      ...r.notes.map((note) => `Next: ${note}`),
+    ].join('\n');
   const head = r.dryRun
     ? `${r.agent}: would change ${r.file} (dry run: nothing written):`
     : `${r.agent}: ${r.written ? 'changed' : 'left'} ${r.file}:`;

@@ -70,7 +70,7 @@ async function apply(
   const entryOf = install ? (event: string) => ourEntry(target, commandOf(event)) : null;
   const plan: ConfigPlan =
     target.format === 'toml'
-      ? planTomlConfig(target, before, entryOf)
+      ? planTomlConfig(target, before, entryOf, dryRun)
       : planJsonConfig(target, before, entryOf);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {

@@ -9,7 +9,8 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 import { AgentConfigInvalidError } from '../../errors.js';
-import { isOurEntry, nextList, type EntryChange } from './entries.js';
+import { describeValue, isRecord, nextList, type EntryChange, type ListEdit } from './entries.js';
+import { hooksOffNotes } from './hooks-off.js';
 import type { InstallTarget } from './targets.js';
 
 /** What a planned edit of a config file does. */
@@ -34,26 +35,25 @@ export function planJsonConfig(
 ): ConfigPlan {
   let text = before ?? '{}';
   const root = parseConfig(target, text);
-  const hooks = root.hooks ?? {};
-  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))
-    throw invalid(target, '"hooks" is not an object');
-  const table = hooks as Record<string, unknown>;
+  // null is not "no hooks": the agents refuse it too, and it cannot hold ours.
+  const hooks = root.hooks === undefined ? {} : root.hooks;
+  if (!isRecord(hooks)) throw invalid(target, `"hooks" is ${describeValue(hooks)}, not an object`);
+  const notes = entryOf === null ? [] : hooksOffNotes(target, root);
   const changes: ConfigPlan['changes'] = [];
-  const events = new Set([...(entryOf === null ? [] : target.events), ...Object.keys(table)]);
+  const events = new Set([...(entryOf === null ? [] : target.events), ...Object.keys(hooks)]);
   for (const event of events) {
-    const current = table[event] ?? [];
+    const ours = entryOf !== null && target.events.includes(event);
+    const current = hooks[event] === undefined ? [] : hooks[event];
     if (!Array.isArray(current)) {
-      if (entryOf !== null && target.events.includes(event))
-        throw invalid(target, `"hooks.${event}" is not a list`);
+      if (ours) throw invalid(target, `"hooks.${event}" is ${describeValue(current)}, not a list`);
       continue;
     }
-    const wanted = entryOf !== null && target.events.includes(event) ? entryOf(event) : null;
-    const next = nextList(current, target, wanted);
+    const next = nextList(current, target, ours ? entryOf(event) : null);
     if (next === null) continue;
     changes.push({ event, change: next.change });
-    text = editList(target, text, event, current, wanted, next.list);
+    text = editList(target, text, event, current, next);
   }
-  if (changes.length === 0) return { text: before, changes, notes: [] };
+  if (changes.length === 0) return { text: before, changes, notes };
   if (entryOf !== null)
     for (const [key, value] of Object.entries(target.root ?? {}))
       if (root[key] === undefined) text = addProperty(target, text, [], key, value);
@@ -61,23 +61,24 @@ export function planJsonConfig(
     text = cutOrEdit(target, text, [], 'hooks');
   // A file left holding nothing but what we wrote (no key, comment or setting of the user's) goes
   // away on uninstall: it is the file install created, or one that says nothing.
-  if (entryOf === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes: [] };
-  return { text: text.endsWith('\n') ? text : `${text}\n`, changes, notes: [] };
+  if (entryOf === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes };
+  return { text: text.endsWith('\n') ? text : `${text}\n`, changes, notes };
 }
 
 /**
- * One event's list edited entry by entry: ours taken out, the new one appended, so that the user's
- * entries keep their comments and layout. A list that appears or empties is written whole; so is
- * any edit whose result would not parse to exactly `list` (jsonc-parser's edits are then not trusted).
+ * One event's list edited entry by entry (nextList's edits: ours taken out, our hook's command set
+ * where it shares a group, the new one appended), so that the user's entries keep their comments
+ * and layout. A list that appears or empties is written whole; so is any edit whose result would
+ * not parse to exactly the new list (jsonc-parser's edits are then not trusted).
  */
 function editList(
   target: InstallTarget,
   text: string,
   event: string,
   current: readonly unknown[],
-  wanted: Record<string, unknown> | null,
-  list: readonly unknown[],
+  next: { list: readonly unknown[]; edits: readonly ListEdit[] },
 ): string {
+  const { list } = next;
   const whole = () =>
     applyEdits(text, modify(text, ['hooks', event], list.length === 0 ? undefined : list, FORMAT));
   if (list.length === 0) return cutOrEdit(target, text, ['hooks'], event);
@@ -87,9 +88,14 @@ function editList(
       : addProperty(target, text, ['hooks'], event, list);
   // Cut and pasted here: jsonc-parser's own edits reformat the neighbouring entries.
   let out = text;
-  for (let i = current.length - 1; i >= 0; i--)
-    if (isOurEntry(current[i], target)) out = removeEntry(out, event, i);
-  if (wanted !== null) out = appendEntry(out, event, wanted);
+  for (const edit of next.edits) {
+    if (edit.op === 'remove') out = removeChild(out, ['hooks', event], edit.i);
+    else if (edit.op === 'removeHook') out = removeChild(out, ['hooks', event, edit.i, 'hooks'], edit.j);
+    else if (edit.op === 'setCommand') {
+      const path = ['hooks', event, edit.i, 'hooks', edit.j, 'command'];
+      out = applyEdits(out, modify(out, path, edit.command, FORMAT));
+    } else out = appendEntry(out, event, edit.entry);
+  }
   try {
     const hooks = parseConfig(target, out).hooks as Record<string, unknown> | undefined;
     return JSON.stringify(hooks?.[event]) === JSON.stringify(list) ? out : whole();
@@ -144,7 +150,7 @@ function cutOrEdit(target: InstallTarget, text: string, path: string[], key: str
   return same ? cut : edited;
 }
 
-function nodeAt(text: string, path: string[]): Node | undefined {
+function nodeAt(text: string, path: Array<string | number>): Node | undefined {
   return findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true }) as Node, path);
 }
 
@@ -153,17 +159,13 @@ function entriesOf(text: string, event: string): Node[] {
   return nodeAt(text, ['hooks', event])?.children ?? [];
 }
 
-function removeEntry(text: string, event: string, i: number): string {
-  return removeChild(text, ['hooks', event], i);
-}
-
 /**
  * The list or object at `path` without its `i`-th child: from the end of the child before, or (the
  * first child) up to its comma and the blanks after it, so that a comment above the next child stays
  * with it. A line left holding only blanks goes too; a container left with only blanks becomes `{}`
  * or `[]`.
  */
-function removeChild(text: string, path: string[], i: number): string {
+function removeChild(text: string, path: Array<string | number>, i: number): string {
   const parent = nodeAt(text, path) as Node;
   const items = parent.children ?? [];
   const node = items[i] as Node;

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { HookAgent } from '../../../types/hook-agents.js';
 
 export type InstallScope = 'project' | 'user';
@@ -32,12 +32,22 @@ export interface TargetPlace {
   workspace: string;
   /** The user's home directory (--user). */
   homeDir: string;
+  /** Where CODEX_HOME and COPILOT_HOME are read (--user): default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Where `hook install AGENT` writes, for --project or --user. */
 export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarget {
   const base = place.scope === 'project' ? place.workspace : place.homeDir;
   const at = (project: string, user: string) => join(base, place.scope === 'project' ? project : user);
+  // Codex and the Copilot CLI read the user's files under $CODEX_HOME and $COPILOT_HOME when set.
+  const env = place.env ?? process.env;
+  const under = (variable: string, project: string, dir: string, file: string) => {
+    const home = env[variable];
+    return place.scope === 'user' && home !== undefined && home.trim() !== ''
+      ? resolve(home, file)
+      : at(project, join(dir, file));
+  };
   switch (agent) {
     case 'claude-code':
       return grouped(agent, at('.claude/settings.json', '.claude/settings.json'), false, CLAUDE_EVENTS, []);
@@ -48,12 +58,12 @@ export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarg
         ...grouped(agent, at('.gemini/settings.json', '.gemini/settings.json'), true, GEMINI_EVENTS, [
           'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.',
         ]),
-        extra: { name: 'agentgate-checkpoints' },
+        extra: { name: GEMINI_HOOK_NAME },
       };
     case 'codex':
       return {
         agent,
-        file: at('.codex/config.toml', '.codex/config.toml'),
+        file: under('CODEX_HOME', '.codex/config.toml', '.codex', 'config.toml'),
         format: 'toml',
         shape: 'grouped',
         comments: true,
@@ -81,7 +91,7 @@ export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarg
     case 'copilot':
       return {
         agent,
-        file: at('.github/hooks/agentgate.json', '.copilot/hooks/agentgate.json'),
+        file: under('COPILOT_HOME', '.github/hooks/agentgate.json', '.copilot', 'hooks/agentgate.json'),
         format: 'json',
         shape: 'copilot',
         comments: false,
@@ -117,6 +127,9 @@ export function installTarget(agent: HookAgent, place: TargetPlace): InstallTarg
       };
   }
 }
+
+/** The name our Gemini hooks carry (`hooksConfig.disabled` may list it). */
+export const GEMINI_HOOK_NAME = 'agentgate-checkpoints';
 
 const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop'];
 const QWEN_EVENTS = [...CLAUDE_EVENTS, 'PostToolUseFailure'];

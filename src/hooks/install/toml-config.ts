@@ -1,8 +1,11 @@
 import { parse, stringify, TomlError } from 'smol-toml';
 import { AgentConfigInvalidError } from '../../errors.js';
-import { isOurEntry } from './entries.js';
+import { isOurCommand } from './command.js';
+import { canonical, describeValue, isOurEntry, isRecord, nextList, type ListEdit } from './entries.js';
+import { hooksOffNotes } from './hooks-off.js';
 import type { ConfigPlan } from './json-config.js';
 import type { InstallTarget } from './targets.js';
+import { editSections } from './toml-sections.js';
 
 /** Our entries in config.toml sit between these lines, so that the rest of the file (comments too) is never rewritten. */
 const BEGIN =
@@ -11,77 +14,100 @@ const END = '# <<< agentgate-snapshotter checkpoints <<<';
 
 /**
  * Our `[[hooks.<Event>]]` tables merged into (entryOf null: removed from) Codex's config.toml. They
- * are appended as one marked block, which leaves every other line of the file as it was; only when
- * the file's own hooks cannot take them that way (an inline `hooks` table) is the file rewritten
+ * are appended as one marked block, which leaves every other line of the file as it was; a hook of
+ * ours outside the block (in a group of the user's) is edited on its own lines. Only when the
+ * file's own hooks cannot take them that way (an inline `hooks` table) is the file rewritten
  * through smol-toml, which drops its comments, and the plan says so.
  */
 export function planTomlConfig(
   target: InstallTarget,
   before: string | null,
   entryOf: ((event: string) => Record<string, unknown>) | null,
+  dryRun = false,
 ): ConfigPlan {
   const original = before ?? '';
   const beforeValue = parseToml(target, original);
   const rest = withoutBlock(original);
   const restValue = parseToml(target, rest);
-  const hooks = (restValue.hooks ?? {}) as Record<string, unknown>;
-  const ours: Record<string, unknown[]> = {};
-  if (entryOf !== null) for (const event of target.events) ours[event] = [entryOf(event)];
-  const hasStray = Object.values(hooks).some((l) => Array.isArray(l) && l.some((e) => isOurEntry(e, target)));
-  let text: string;
-  const notes: string[] = [];
-  if (!hasStray) {
-    text = entryOf === null ? rest : appendBlock(rest, stringify({ hooks: ours }));
-    if (entryOf !== null && !parses(text)) {
-      text = rewritten(restValue, ours, target);
-      notes.push(
-        `${target.file} was rewritten whole (its "hooks" table is inline): its comments were not kept`,
-      );
+  const hooks = restValue.hooks === undefined ? {} : restValue.hooks;
+  if (!isRecord(hooks)) throw invalid(target, `"hooks" is ${describeValue(hooks)}, not a table`);
+  const notes = entryOf === null ? [] : hooksOffNotes(target, beforeValue);
+  const nextHooks: Record<string, unknown> = { ...hooks };
+  const edits: Record<string, ListEdit[]> = {};
+  const appended: Record<string, unknown[]> = {};
+  for (const event of new Set([...(entryOf === null ? [] : target.events), ...Object.keys(hooks)])) {
+    const ours = entryOf !== null && target.events.includes(event);
+    const current = hooks[event] === undefined ? [] : hooks[event];
+    // Not an event's list (Codex keeps its trust state in the `hooks.state` table): the user's, kept.
+    if (!Array.isArray(current)) {
+      if (ours) throw invalid(target, `"hooks.${event}" is ${describeValue(current)}, not a list`);
+      continue;
     }
-  } else {
-    text = rewritten(restValue, ours, target);
-    notes.push(
-      `${target.file} was rewritten whole (agentgate hooks outside the marked block): its comments were not kept`,
-    );
+    const next = nextList(current, target, ours ? entryOf(event) : null);
+    if (next === null) continue;
+    if (next.list.length > 0) nextHooks[event] = next.list;
+    else delete nextHooks[event];
+    edits[event] = next.edits.filter((e) => e.op !== 'append');
+    const add = next.edits.flatMap((e) => (e.op === 'append' ? [e.entry] : []));
+    if (add.length > 0) appended[event] = add;
   }
-  const changes = diffOurs(target, beforeValue, parseToml(target, text));
-  if (changes.length === 0) return { text: before, changes, notes: [] };
-  return { text, changes, notes };
+  const expected = withHooks(restValue, nextHooks);
+  const changes = diffOurs(target, beforeValue, expected);
+  if (changes.length === 0) return { text: before, changes, notes };
+  const edited = editSections(rest, edits);
+  const text =
+    edited === null || Object.keys(appended).length === 0
+      ? edited
+      : appendBlock(edited, stringify({ hooks: appended }));
+  if (text !== null && sameConfig(text, expected)) return { text, changes, notes };
+  const strays = Object.values(edits).some((list) => list.length > 0);
+  const why = strays ? 'hooks of ours outside the marked block' : 'its "hooks" table is inline';
+  const verb = dryRun ? 'would be' : 'was';
+  return {
+    text: `${stringify(expected, { numbersAsFloat: true }).trimEnd()}\n`,
+    changes,
+    notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes],
+  };
 }
 
-/** Every table but ours as it was, then ours, written by smol-toml. */
-function rewritten(
-  value: Record<string, unknown>,
-  ours: Record<string, unknown[]>,
-  target: InstallTarget,
-): string {
-  const hooks = { ...((value.hooks ?? {}) as Record<string, unknown>) };
-  for (const event of new Set([...Object.keys(hooks), ...Object.keys(ours)])) {
-    // Not an event's list (Codex keeps its trust state in the `hooks.state` table): the user's, kept.
-    if (hooks[event] !== undefined && !Array.isArray(hooks[event])) continue;
-    const current = (hooks[event] as unknown[] | undefined) ?? [];
-    const list = [...current.filter((e) => !isOurEntry(e, target)), ...(ours[event] ?? [])];
-    if (list.length > 0) hooks[event] = list;
-    else delete hooks[event];
-  }
+/** The parsed file with `hooks` in its place (or taken out, when empty). */
+function withHooks(value: Record<string, unknown>, hooks: Record<string, unknown>): Record<string, unknown> {
   const next = { ...value, hooks };
   if (Object.keys(hooks).length === 0) delete (next as { hooks?: unknown }).hooks;
-  return `${stringify(next)}\n`;
+  return next;
 }
 
-/** Per event, whether our entry came, changed or went between two parsed files. */
+/** Whether `text` parses to `expected` (a `[hooks]` header left with nothing under it counts as none). */
+function sameConfig(text: string, expected: Record<string, unknown>): boolean {
+  const drop = (v: Record<string, unknown>) =>
+    isRecord(v.hooks) && Object.keys(v.hooks).length === 0 ? { ...v, hooks: undefined } : v;
+  try {
+    return canonical(drop(parseValue(text))) === canonical(drop(expected));
+  } catch {
+    return false;
+  }
+}
+
+/** Per event, whether our hooks came, changed or went between two parsed files. */
 function diffOurs(
   target: InstallTarget,
   before: Record<string, unknown>,
   after: Record<string, unknown>,
 ): ConfigPlan['changes'] {
   const oursOf = (value: Record<string, unknown>) => {
-    const hooks = (value.hooks ?? {}) as Record<string, unknown>;
+    const hooks = isRecord(value.hooks) ? value.hooks : {};
     const out = new Map<string, string>();
     for (const [event, list] of Object.entries(hooks))
       if (Array.isArray(list)) {
-        const mine = list.filter((e) => isOurEntry(e, target));
-        if (mine.length > 0) out.set(event, JSON.stringify(mine));
+        // Our whole entries, and our hooks in the groups we share with the user.
+        const mine = list.flatMap((e: unknown) =>
+          isOurEntry(e, target)
+            ? [e]
+            : isRecord(e) && Array.isArray(e.hooks)
+              ? e.hooks.filter((h: unknown) => isRecord(h) && isOurCommand(h.command, target.agent))
+              : [],
+        );
+        if (mine.length > 0) out.set(event, canonical(mine));
       }
     return out;
   };
@@ -112,24 +138,24 @@ function appendBlock(text: string, tables: string): string {
   return `${head}${BEGIN}\n${tables.trimEnd()}\n${END}\n`;
 }
 
-function parses(text: string): boolean {
-  try {
-    parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+/** Integers as BigInt, so that a rewrite writes 1.0 as 1.0 and 1 as 1 (stringify's numbersAsFloat). */
+function parseValue(text: string): Record<string, unknown> {
+  return parse(text, { integersAsBigInt: true }) as Record<string, unknown>;
 }
 
 function parseToml(target: InstallTarget, text: string): Record<string, unknown> {
   try {
-    return parse(text) as Record<string, unknown>;
+    return parseValue(text);
   } catch (error) {
     const why =
       error instanceof TomlError ? `line ${error.line}: ${error.message.split('\n')[0]}` : String(error);
-    throw new AgentConfigInvalidError(
-      `cannot merge hooks into ${target.file}: not valid TOML (${why}); fix the file and run the command again`,
-      { details: { file: target.file } },
-    );
+    throw invalid(target, `not valid TOML (${why})`);
   }
+}
+
+function invalid(target: InstallTarget, why: string): AgentConfigInvalidError {
+  return new AgentConfigInvalidError(
+    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
+    { details: { file: target.file } },
+  );
 }

@@ -1,0 +1,42 @@
+import { isOurCommand } from './command.js';
+import { isRecord } from './entries.js';
+import { GEMINI_HOOK_NAME, type InstallTarget } from './targets.js';
+
+/**
+ * What in the config file we install into keeps the agent from running our hooks, each as a note
+ * that says what to change: the switches each agent documents for turning hooks off.
+ * - Claude Code, Qwen Code: `"disableAllHooks": true`;
+ * - Gemini CLI: `"hooksConfig": {"enabled": false}`, or our hook's name or command in `hooksConfig.disabled`;
+ * - Codex: `[features] hooks = false` (or its deprecated alias `codex_hooks`).
+ */
+export function hooksOffNotes(target: InstallTarget, config: Record<string, unknown>): string[] {
+  const file = target.file;
+  const why = 'so the agent runs none of the hooks installed here';
+  switch (target.agent) {
+    case 'claude-code':
+    case 'qwen':
+      return config.disableAllHooks === true
+        ? [`${file} sets "disableAllHooks": true, ${why}: remove it (or set it to false)`]
+        : [];
+    case 'gemini': {
+      const settings = isRecord(config.hooksConfig) ? config.hooksConfig : {};
+      const notes: string[] = [];
+      if (settings.enabled === false)
+        notes.push(`${file} sets "hooksConfig.enabled": false, ${why}: remove it (or set it to true)`);
+      const disabled = Array.isArray(settings.disabled) ? settings.disabled : [];
+      if (disabled.some((d) => d === GEMINI_HOOK_NAME || isOurCommand(d, target.agent)))
+        notes.push(
+          `${file} lists our hook in "hooksConfig.disabled", so Gemini CLI skips it: take it out of that list (or enable it in /hooks)`,
+        );
+      return notes;
+    }
+    case 'codex': {
+      const features = isRecord(config.features) ? config.features : {};
+      return ['hooks', 'codex_hooks']
+        .filter((key) => features[key] === false)
+        .map((key) => `${file} sets [features] ${key} = false, ${why}: remove that line (or set it to true)`);
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,123 @@
+import { parse, stringify } from 'smol-toml';
+import { isRecord, type ListEdit } from './entries.js';
+
+/** Lines [start, end) of config.toml: one `[[hooks.<Event>]]` group or `[[hooks.<Event>.hooks]]` hook, its sub-tables included. */
+interface Span {
+  start: number;
+  end: number;
+}
+
+interface Header {
+  line: number;
+  array: boolean;
+  path: string[];
+}
+
+/**
+ * nextList's edits of hooks that sit outside our marked block (a hook of ours in a group of the
+ * user's, an entry of ours the user moved), made on the lines of the tables that hold them, so
+ * that every other line stays as it was. Null when a table is not written as `[[...]]` headers
+ * (an inline array): the caller then rewrites the file. The caller checks the result parses to
+ * what it expects; a header this line scan misreads (inside a multi-line string) fails that check.
+ */
+export function editSections(
+  text: string,
+  edits: Readonly<Record<string, readonly ListEdit[]>>,
+): string | null {
+  const lines = text.split('\n');
+  const { groups, hooks } = spans(lines);
+  const cuts: Span[] = [];
+  const sets: Array<{ line: number; text: string }> = [];
+  for (const [event, list] of Object.entries(edits))
+    for (const edit of list) {
+      if (edit.op === 'append') continue;
+      const span = edit.op === 'remove' ? groups.get(event)?.[edit.i] : hooks.get(event)?.[edit.i]?.[edit.j];
+      if (span === undefined) return null;
+      if (edit.op !== 'setCommand') {
+        cuts.push(trimmed(lines, span));
+        continue;
+      }
+      const at = lines.findIndex((l, n) => n > span.start && n < span.end && /^\s*command\s*=/.test(l));
+      if (at < 0) return null;
+      const line = lines[at] as string;
+      const indent = /^\s*/.exec(line)?.[0] ?? '';
+      const cr = line.endsWith('\r') ? '\r' : '';
+      sets.push({ line: at, text: `${indent}${stringify({ command: edit.command }).trim()}${cr}` });
+    }
+  if (cuts.length + sets.length === 0) return text;
+  for (const { line, text: replaced } of sets) lines[line] = replaced;
+  // From the bottom up, so that each span still names its lines.
+  for (const { start, end } of cuts.sort((a, b) => b.start - a.start)) lines.splice(start, end - start);
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`.replace(/^\n$/, '');
+}
+
+/**
+ * A span without the comments that end it (they stand above the next table, and belong to it), but
+ * with the blank lines after its last line of its own.
+ */
+function trimmed(lines: readonly string[], span: Span): Span {
+  const blankOrComment = (n: number) => /^\s*(#.*)?\r?$/.test(lines[n] as string);
+  let end = span.end;
+  while (end > span.start + 1 && blankOrComment(end - 1)) end -= 1;
+  while (end < span.end && /^\s*\r?$/.test(lines[end] as string)) end += 1;
+  return { start: span.start, end };
+}
+
+/** Where each group and each hook of each event's array of tables is, as TOML numbers them. */
+function spans(lines: readonly string[]): {
+  groups: Map<string, Span[]>;
+  hooks: Map<string, Span[][]>;
+} {
+  const headers = lines.flatMap((line, n) => {
+    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
+    const path = m === null ? null : keyPath(m[2] as string);
+    return path === null ? [] : [{ line: n, array: m?.[1] === '[[', path }];
+  });
+  const groups = new Map<string, Span[]>();
+  const hooks = new Map<string, Span[][]>();
+  headers.forEach((h, k) => {
+    if (!h.array || h.path[0] !== 'hooks') return;
+    const event = h.path[1] as string;
+    if (h.path.length === 2) {
+      const list = groups.get(event) ?? [];
+      list.push(extent(headers, k, lines.length, 2));
+      groups.set(event, list);
+      hooks.set(event, [...(hooks.get(event) ?? []), []]);
+    } else if (h.path.length === 3 && h.path[2] === 'hooks') {
+      hooks
+        .get(event)
+        ?.at(-1)
+        ?.push(extent(headers, k, lines.length, 3));
+    }
+  });
+  return { groups, hooks };
+}
+
+/** The header's lines and those of the tables below it that belong to it (paths longer than `depth` under it). */
+function extent(headers: readonly Header[], k: number, count: number, depth: number): Span {
+  const own = headers[k] as Header;
+  const prefix = own.path.slice(0, depth);
+  let next = k + 1;
+  for (; next < headers.length; next += 1) {
+    const path = (headers[next] as Header).path;
+    if (path.length <= depth || prefix.some((p, i) => path[i] !== p)) break;
+  }
+  return { start: own.line, end: headers[next]?.line ?? count };
+}
+
+/** A header's dotted key as its parts (quoted or bare), as TOML reads it. */
+function keyPath(key: string): string[] | null {
+  try {
+    let value: unknown = parse(`${key} = 0`);
+    const path: string[] = [];
+    while (isRecord(value)) {
+      const keys = Object.keys(value);
+      if (keys.length !== 1) return null;
+      path.push(keys[0] as string);
+      value = value[keys[0] as string];
+    }
+    return path;
+  } catch {
+    return null;
+  }
+}
