@@ -1277,23 +1277,23 @@ function canParseURL(input) {
     return false;
   }
 }
-function validateURL(trimmed, def) {
+function validateURL(trimmed2, def) {
   if (!("normalize" in def) && !("hostname" in def) && !("protocol" in def)) {
-    return canParseURL(trimmed) || URL_UNPARSEABLE;
+    return canParseURL(trimmed2) || URL_UNPARSEABLE;
   }
-  return parseURLObject(trimmed, def);
+  return parseURLObject(trimmed2, def);
 }
-function parseURLObject(trimmed, def) {
-  if (!def.normalize && def.protocol?.source === httpProtocol.source && !/^https?:\/\//i.test(trimmed)) {
+function parseURLObject(trimmed2, def) {
+  if (!def.normalize && def.protocol?.source === httpProtocol.source && !/^https?:\/\//i.test(trimmed2)) {
     return URL_BAD_FORMAT;
   }
   try {
     if (typeof URL !== "undefined") {
       const URLStatic = URL;
       if (typeof URLStatic.parse === "function")
-        return URLStatic.parse(trimmed) ?? URL_UNPARSEABLE;
+        return URLStatic.parse(trimmed2) ?? URL_UNPARSEABLE;
     }
-    return new URL(trimmed);
+    return new URL(trimmed2);
   } catch {
     return URL_UNPARSEABLE;
   }
@@ -1654,8 +1654,8 @@ var init_schemas = __esm({
       $ZodStringFormat.init(inst, def);
       inst._zod.check = (payload) => {
         try {
-          const trimmed = payload.value.trim();
-          const url2 = validateURL(trimmed, def);
+          const trimmed2 = payload.value.trim();
+          const url2 = validateURL(trimmed2, def);
           if (url2 === URL_BAD_FORMAT) {
             payload.issues.push({
               code: "invalid_format",
@@ -1678,7 +1678,7 @@ var init_schemas = __esm({
             return;
           }
           if (url2 === true) {
-            payload.value = stripTabAndNewline(trimmed);
+            payload.value = stripTabAndNewline(trimmed2);
             return;
           }
           if (def.hostname && !urlHostnameOk(url2, def.hostname)) {
@@ -1703,7 +1703,7 @@ var init_schemas = __esm({
               continue: !def.abort
             });
           }
-          payload.value = def.normalize ? url2.href : stripTabAndNewline(trimmed);
+          payload.value = def.normalize ? url2.href : stripTabAndNewline(trimmed2);
           return;
         } catch (_) {
           payload.issues.push({
@@ -4359,7 +4359,7 @@ async function removeAbandonedLock(path2, repository, waitMs) {
       return "removed";
     }
     if (Date.now() >= deadline) return "held";
-    await new Promise((resolve24) => setTimeout(resolve24, LOCK_SETTLE_MS));
+    await new Promise((resolve25) => setTimeout(resolve25, LOCK_SETTLE_MS));
   }
 }
 async function mayBeOwned(path2, repo) {
@@ -4623,9 +4623,9 @@ async function spawnGit(opts, args, run, consume) {
     if (typeof run.input === "string" || Buffer.isBuffer(run.input)) child.stdin.end(run.input);
     else if (run.input !== void 0) void feed(child.stdin, run.input);
   }
-  const exited = new Promise((resolve24, reject) => {
+  const exited = new Promise((resolve25, reject) => {
     child.once("error", reject);
-    child.once("close", (code2) => resolve24(code2 ?? -1));
+    child.once("close", (code2) => resolve25(code2 ?? -1));
   });
   let consumeError = null;
   const consumed = consume(child.stdout).catch((error2) => {
@@ -6584,8 +6584,8 @@ function processStartTime(pid) {
 }
 function processStat(pid) {
   try {
-    const stat25 = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat25.slice(stat25.lastIndexOf(")") + 2).split(" ");
+    const stat26 = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat26.slice(stat26.lastIndexOf(")") + 2).split(" ");
     const [state, startTime] = [fields[0], fields[19]];
     return state === void 0 || startTime === void 0 ? null : { state, startTime };
   } catch {
@@ -6617,7 +6617,7 @@ async function release(handle) {
   }
 }
 function sleep(ms) {
-  return new Promise((resolve24) => setTimeout(resolve24, ms));
+  return new Promise((resolve25) => setTimeout(resolve25, ms));
 }
 var DEFAULT_LOCK_TIMEOUT_MS, HELD;
 var init_lock = __esm({
@@ -7150,7 +7150,7 @@ var init_snapshot_store = __esm({
         const texts = [];
         const ids = await listJsonNames(layout(this.home).snapshots);
         for (let i = 0; i < ids.length; i += SCAN_SLICE) {
-          if (i > 0) await new Promise((resolve24) => setImmediate(resolve24));
+          if (i > 0) await new Promise((resolve25) => setImmediate(resolve25));
           for (const id2 of ids.slice(i, i + SCAN_SLICE)) {
             try {
               texts.push({ id: id2, text: readFileSync3(this.snapshotPath(id2), "utf8") });
@@ -9050,7 +9050,7 @@ function batches() {
             buffer = [];
             yield out;
           } else if (ended) return;
-          else await new Promise((resolve24) => wake = resolve24);
+          else await new Promise((resolve25) => wake = resolve25);
         }
       }
     }
@@ -11352,16 +11352,16 @@ var require_saxes = __commonJS({
         this.attribList.push(attr);
         (_a3 = this.attributeHandler) === null || _a3 === void 0 ? void 0 : _a3.call(this, attr);
         if (prefix === "xmlns") {
-          const trimmed = value.trim();
-          if (this.currentXMLVersion === "1.0" && trimmed === "") {
+          const trimmed2 = value.trim();
+          if (this.currentXMLVersion === "1.0" && trimmed2 === "") {
             this.fail("invalid attempt to undefine prefix in XML 1.0");
           }
-          this.topNS[local] = trimmed;
-          nsPairCheck(this, local, trimmed);
+          this.topNS[local] = trimmed2;
+          nsPairCheck(this, local, trimmed2);
         } else if (name2 === "xmlns") {
-          const trimmed = value.trim();
-          this.topNS[""] = trimmed;
-          nsPairCheck(this, "", trimmed);
+          const trimmed2 = value.trim();
+          this.topNS[""] = trimmed2;
+          nsPairCheck(this, "", trimmed2);
         }
       }
       pushAttribPlain(name2, value) {
@@ -12333,7 +12333,7 @@ function runUserCommand(options) {
     return Promise.resolve(notStarted(error2, started));
   }
   const stdio = options.stdio === "inherit" ? ["inherit", options.stdoutToStderr ? process.stderr : "inherit", "inherit"] : ["ignore", "pipe", "pipe"];
-  return new Promise((resolve24) => {
+  return new Promise((resolve25) => {
     const child = spawn2(file, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
@@ -12388,8 +12388,8 @@ function runUserCommand(options) {
       for (const timer of timers) clearTimeout(timer);
       for (const s of options.forwardSignals ?? []) process.off(s, forward);
       endGroup();
-      if (spawnError !== null) return resolve24(notStarted(spawnError, started));
-      resolve24({
+      if (spawnError !== null) return resolve25(notStarted(spawnError, started));
+      resolve25({
         exitCode: code2,
         signal,
         durationMs: Math.round(performance.now() - started),
@@ -14963,7 +14963,7 @@ async function createBundle(repo, file, refs) {
 ` });
 }
 async function verifyBundle(repo, file) {
-  const invalid3 = (why, cause) => new BundleInvalidError(
+  const invalid4 = (why, cause) => new BundleInvalidError(
     `${file} is not a usable agentgate bundle: ${why}; use a file written by "export"`,
     { cause, details: { file } }
   );
@@ -14972,13 +14972,13 @@ async function verifyBundle(repo, file) {
     const heads = (await runGit(withTransport(repo), ["bundle", "list-heads", file])).stdout;
     return heads.split("\n").filter(Boolean).map((line) => {
       const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (\S+)$/.exec(line);
-      if (!m) throw invalid3(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
+      if (!m) throw invalid4(`unexpected line ${JSON.stringify(line.slice(0, 100))} in its list of refs`);
       return { sha: m[1], ref: m[2] };
     });
   } catch (cause) {
     if (cause instanceof BundleInvalidError) throw cause;
     if (cause instanceof GitFailedError)
-      throw invalid3(
+      throw invalid4(
         String(cause.details.stderr ?? cause.message).split("\n").slice(-2).join(" "),
         cause
       );
@@ -15033,7 +15033,7 @@ async function clearStaleRemoteRefLocks(url2, refs) {
     const first = await stat15(lock).catch(() => null);
     if (first === null || !first.isFile()) continue;
     const young = Math.min(STALE_REMOTE_LOCK_MS, STALE_REMOTE_LOCK_MS - (Date.now() - first.mtimeMs));
-    if (young > 0) await new Promise((resolve24) => setTimeout(resolve24, young));
+    if (young > 0) await new Promise((resolve25) => setTimeout(resolve25, young));
     const again = await stat15(lock).catch(() => null);
     if (again === null || !again.isFile() || again.mtimeMs !== first.mtimeMs) continue;
     await rm14(lock, { force: true });
@@ -17181,14 +17181,14 @@ async function notFromRuns(src, repo, commit, path2, brought, anchor3) {
     rev: commit,
     ...anchor3.onlyRuns ? { runIds: anchor3.onlyRuns } : {}
   });
-  const spans2 = [];
+  const spans3 = [];
   for (const r of trace2.ranges) {
     if (r.origin !== null && r.origin.iteration !== 0 || !brought.has(r.commit)) continue;
-    const last = spans2.at(-1);
+    const last = spans3.at(-1);
     if (last !== void 0 && last.end === r.start - 1) last.end = r.end;
-    else spans2.push({ start: r.start, end: r.end });
+    else spans3.push({ start: r.start, end: r.end });
   }
-  return spans2;
+  return spans3;
 }
 var MAX_LISTED;
 var init_anchor_model = __esm({
@@ -26170,8 +26170,8 @@ function closedOr(error2) {
   return isClosedPipe(error2) ? new OutputClosed("output closed", { cause: error2 }) : error2;
 }
 function write(output, text) {
-  return new Promise((resolve24, reject) => {
-    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve24());
+  return new Promise((resolve25, reject) => {
+    output.write(text, (error2) => error2 ? reject(closedOr(error2)) : resolve25());
   });
 }
 var INHERITED, NOT_SERVED, OutputClosed;
@@ -27479,6 +27479,16 @@ var init_apply = __esm({
 });
 
 // src/checkpoints/sessions.ts
+function linePosition(previous, next) {
+  if (previous === null) return { seq: 1, span: 0 };
+  const seq = (previous.seq ?? 0) + 1;
+  const owner = ownerOf(next);
+  const continues = owner !== null && ownerOf(previous) === owner && previous.span !== void 0;
+  return { seq, span: continues ? previous.span : seq - 1 };
+}
+function ownsStep(previous, next) {
+  return previous.seq === void 0 || next.span === void 0 || previous.seq >= next.span;
+}
 function ownerOf(e) {
   if (e.kind === "safety" || e.session === void 0) return null;
   if (e.role !== void 0) return e.role === "change" || e.role === "restore" ? e.session : null;
@@ -27738,7 +27748,7 @@ async function findSkipped(root, listing, maxBytes, sizes) {
   ];
   const repoDirs = /* @__PURE__ */ new Map();
   for (let i = 0; i < candidates.length; i += STAT_SLICE) {
-    if (i > 0) await new Promise((resolve24) => setImmediate(resolve24));
+    if (i > 0) await new Promise((resolve25) => setImmediate(resolve25));
     for (const c of candidates.slice(i, i + STAT_SLICE)) {
       const nested = nestedRepositoryAbove(root, c.path, repoDirs);
       if (nested !== null) {
@@ -28100,6 +28110,7 @@ var init_store = __esm({
     init_budget_count();
     init_capture();
     init_message2();
+    init_sessions();
     init_options();
     init_project_id();
     init_probe_cache();
@@ -28244,15 +28255,31 @@ var init_store = __esm({
       }
       /** Records a capture (default: a new one) as a checkpoint (record.ts). Caller holds the lock. */
       async trackLocked(label, kind, baseline, tag = {}, captured) {
-        const { treeId, skipped } = captured ?? await this.capture();
+        const [{ treeId, skipped }, markers] = await Promise.all([
+          captured ?? this.capture(),
+          tag.seq === void 0 ? listRefRecords(this.repo, [META_REF_PREFIX]) : null
+        ]);
+        if (markers?.some((r) => r.ref === BASELINE_REF)) this.baselineKnown = true;
+        const line = markers === null ? {} : this.placeAfter(
+          markers.find((r) => r.ref === LATEST_REF),
+          kind,
+          tag
+        );
         const { ref, commit } = await recordCheckpoint(this.repo, treeId, {
           label,
           kind,
           setBaseline: baseline || !await this.hasBaseline(),
-          tag
+          tag: { ...tag, ...line }
         });
         this.baselineKnown = true;
         return { hash: treeId, ref, commit, skipped: skipped.map((s) => this.skippedFile(s)), skips: skipped };
+      }
+      /** The line position (sessions.ts) of a checkpoint `kind`/`tag` recorded after the one `latest` marks. */
+      placeAfter(latest, kind, tag) {
+        return linePosition(latest === void 0 ? null : decodeMessage(latest.body, latest.date), {
+          kind,
+          ...tag
+        });
       }
       /** Writes a plan into the workspace (apply.ts), never touching excluded or skipped paths. */
       apply(plan, current, skips) {
@@ -28403,23 +28430,27 @@ function planned(store, plan) {
 }
 async function stepsAfter(store, from, now) {
   const records = await listRefRecords(store.repo, [CHECKPOINT_REF_PREFIX]);
-  const line = records.map(entryOf).reverse();
+  const line = records.map((r) => ({ ...entryOf(r), ...decodeMessage(r.body, r.date) })).reverse();
   const at = line.findIndex((e) => e.ref === from.ref);
   if (at < 0) throw store.notFound(from.hash);
-  const after2 = line.slice(at + 1);
+  const after2 = line.slice(at);
   const pairs = [
-    ...after2.map((e, i) => ({
-      owner: ownerOf(e),
-      from: (i === 0 ? from : after2[i - 1])?.hash ?? "",
-      to: e.hash
-    })),
-    { owner: null, from: after2.at(-1)?.hash ?? from.hash, to: now }
+    ...after2.slice(1).map((e, i) => {
+      const previous = after2[i];
+      return { owner: stepOwner(previous, e), from: previous.hash, to: e.hash };
+    }),
+    { owner: null, from: after2.at(-1).hash, to: now }
   ].filter((p) => p.from !== p.to);
   const paths = await changedPathsOfPairs(
     store.repo,
     pairs.map((p) => [p.from, p.to])
   );
   return pairs.map((p, i) => ({ owner: p.owner, paths: paths[i] ?? [] }));
+}
+function stepOwner(previous, next) {
+  if (!ownsStep(previous, next)) return null;
+  if (previous.kind === "safety" && next.role !== "restore") return null;
+  return ownerOf(next);
 }
 var init_session_restore = __esm({
   "src/checkpoints/session-restore.ts"() {
@@ -28510,12 +28541,13 @@ var init_checkpoints = __esm({
           const skipped = captured.skipped.map((s) => store.skippedFile(s));
           return { hash: captured.treeId, ref, skipped, unchanged: true };
         }
-        const tagged = {
+        const owned = {
           ...opts.session === void 0 ? {} : { session: opts.session },
           ...opts.event === void 0 ? {} : { event: opts.event },
           ...prompt === void 0 ? {} : { prompt },
           ...role === void 0 ? {} : { role }
         };
+        const tagged = { ...owned, ...store.placeAfter(latest, "track", owned) };
         const uncounted = await uncountedBound({
           budget,
           latest,
@@ -28532,7 +28564,7 @@ var init_checkpoints = __esm({
         tracking.catch(() => void 0);
         let counting = null;
         if (uncounted === null) {
-          await new Promise((resolve24) => setImmediate(resolve24));
+          await new Promise((resolve25) => setImmediate(resolve25));
           counting = countObjects(store.repo);
           counting.catch(() => void 0);
         }
@@ -29392,8 +29424,8 @@ async function withinBudget(ms, fn) {
   const wrapped = work.then((value) => ({ value }));
   wrapped.catch(() => void 0);
   let timer;
-  const stop = new Promise((resolve24) => {
-    timer = setTimeout(() => resolve24("late"), stopAt);
+  const stop = new Promise((resolve25) => {
+    timer = setTimeout(() => resolve25("late"), stopAt);
   });
   const first = await Promise.race([wrapped, stop]).finally(() => clearTimeout(timer));
   if (first !== "late") return { done: true, value: first.value };
@@ -29402,7 +29434,7 @@ async function withinBudget(ms, fn) {
     (v) => v,
     () => null
   );
-  const windDown = new Promise((resolve24) => setTimeout(() => resolve24(null), ms - stopAt).unref());
+  const windDown = new Promise((resolve25) => setTimeout(() => resolve25(null), ms - stopAt).unref());
   const last = await Promise.race([settled, windDown]);
   return last === null ? { done: false } : { done: true, value: last.value };
 }
@@ -30134,14 +30166,14 @@ async function readEvent(timeoutMs) {
   if (stdin.isTTY) return { unreadable: "stdin is a terminal; a hook reads its event from a pipe" };
   const chunks = [];
   let size = 0;
-  const result = await new Promise((resolve24) => {
+  const result = await new Promise((resolve25) => {
     const timer = setTimeout(
-      () => resolve24({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
+      () => resolve25({ unreadable: `no complete event on stdin within hooks.timeoutMs (${timeoutMs} ms)` }),
       timeoutMs
     );
     const done = (value) => {
       clearTimeout(timer);
-      resolve24(value);
+      resolve25(value);
     };
     stdin.on("data", (chunk) => {
       size += chunk.length;
@@ -30248,22 +30280,92 @@ function ourEntry(target, command) {
   return { command, ...target.extra };
 }
 function isOurEntry(entry, target) {
-  if (typeof entry !== "object" || entry === null) return false;
-  const e = entry;
+  if (!isRecord(entry)) return false;
   const agent = target.agent;
   if (target.shape === "grouped") {
-    const hooks = e.hooks;
+    const hooks = entry.hooks;
     return Array.isArray(hooks) && hooks.length > 0 && hooks.every((h) => isOurCommand(h?.command, agent));
   }
-  return isOurCommand(target.shape === "copilot" ? e.bash : e.command, agent);
+  return isOurCommand(target.shape === "copilot" ? entry.bash : entry.command, agent);
+}
+function sharedHooks(current, target) {
+  if (target.shape !== "grouped") return [];
+  return current.flatMap((entry, i) => {
+    if (!isRecord(entry) || !Array.isArray(entry.hooks) || isOurEntry(entry, target)) return [];
+    return entry.hooks.flatMap(
+      (h, j) => isRecord(h) && isOurCommand(h.command, target.agent) ? [[i, j]] : []
+    );
+  });
 }
 function nextList(current, target, wanted) {
-  const theirs = current.filter((e) => !isOurEntry(e, target));
-  const ours = current.filter((e) => isOurEntry(e, target));
-  const list5 = wanted === null ? theirs : [...theirs, wanted];
-  if (JSON.stringify(list5) === JSON.stringify(current)) return null;
-  if (wanted === null) return ours.length > 0 ? { list: list5, change: "removed" } : null;
-  return { list: list5, change: ours.length > 0 ? "updated" : "added" };
+  const whole = current.flatMap((e, i) => isOurEntry(e, target) ? [i] : []);
+  const shared = sharedHooks(current, target);
+  const edits = [];
+  const removeHook = ([i, j]) => ({ op: "removeHook", i, j });
+  if (wanted === null) {
+    edits.push(...whole.map((i) => ({ op: "remove", i })), ...shared.map(removeHook));
+  } else if (shared.length > 0) {
+    const [[i, j], ...others] = shared;
+    const command = commandOf(wanted);
+    if (hookAt(current, i, j)?.command !== command) edits.push({ op: "setCommand", i, j, command });
+    edits.push(...others.map(removeHook), ...whole.map((k) => ({ op: "remove", i: k })));
+  } else {
+    const keep = whole.find((i) => sameValue(current[i], wanted));
+    edits.push(...whole.filter((i) => i !== keep).map((i) => ({ op: "remove", i })));
+    if (keep === void 0) edits.push({ op: "append", entry: wanted });
+  }
+  if (edits.length === 0) return null;
+  const rank = (e) => e.op === "append" ? [-1, 0] : [e.i, e.op === "remove" ? 0 : e.j];
+  edits.sort((a, b) => {
+    const [[ai, aj], [bi, bj]] = [rank(a), rank(b)];
+    return bi - ai || bj - aj;
+  });
+  const change = wanted === null ? "removed" : whole.length + shared.length > 0 ? "updated" : "added";
+  return { list: applyListEdits(current, edits), change, edits };
+}
+function applyListEdits(current, edits) {
+  const list5 = [...current];
+  for (const edit of edits) {
+    if (edit.op === "append") list5.push(edit.entry);
+    else if (edit.op === "remove") list5.splice(edit.i, 1);
+    else {
+      const group = list5[edit.i];
+      const hooks = [...group.hooks];
+      if (edit.op === "removeHook") hooks.splice(edit.j, 1);
+      else hooks[edit.j] = { ...hooks[edit.j], command: edit.command };
+      list5[edit.i] = { ...group, hooks };
+    }
+  }
+  return list5;
+}
+function commandOf(entry) {
+  const hook = Array.isArray(entry.hooks) ? entry.hooks[0] : entry;
+  return String(hook.command ?? hook.bash);
+}
+function hookAt(list5, i, j) {
+  const hooks = list5[i].hooks;
+  return hooks[j];
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+function describeValue2(value) {
+  if (value === null) return "null";
+  if (value instanceof Date) return "a date";
+  return Array.isArray(value) ? "a list" : `a ${typeof value === "bigint" ? "number" : typeof value}`;
+}
+function canonical(value) {
+  return JSON.stringify(value, (_key, v) => {
+    if (typeof v === "bigint") return `${v}n`;
+    if (isRecord(v))
+      return Object.fromEntries(
+        Object.keys(v).sort().map((k) => [k, v[k]])
+      );
+    return v;
+  });
+}
+function sameValue(a, b) {
+  return canonical(a) === canonical(b);
 }
 var init_entries = __esm({
   "src/hooks/install/entries.ts"() {
@@ -30420,49 +30522,191 @@ var require_main = __commonJS({
   }
 });
 
+// src/hooks/install/targets.ts
+import { join as join43, resolve as resolve24 } from "node:path";
+function installTarget(agent, place) {
+  const base = place.scope === "project" ? place.workspace : place.homeDir;
+  const at = (project, user) => join43(base, place.scope === "project" ? project : user);
+  const env = place.env ?? process.env;
+  const under = (variable, project, dir, file) => {
+    const home = env[variable];
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve24(home, file) : at(project, join43(dir, file));
+  };
+  switch (agent) {
+    case "claude-code":
+      return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
+    case "qwen":
+      return grouped(agent, at(".qwen/settings.json", ".qwen/settings.json"), true, QWEN_EVENTS, []);
+    case "gemini":
+      return {
+        ...grouped(agent, at(".gemini/settings.json", ".gemini/settings.json"), true, GEMINI_EVENTS, [
+          'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.'
+        ]),
+        extra: { name: GEMINI_HOOK_NAME }
+      };
+    case "codex":
+      return {
+        agent,
+        file: under("CODEX_HOME", ".codex/config.toml", ".codex", "config.toml"),
+        format: "toml",
+        shape: "grouped",
+        comments: true,
+        events: CLAUDE_EVENTS,
+        notes: [
+          "Codex skips hooks it has not trusted: start Codex, run /hooks, review the agentgate entries and trust them (again after each install that changed them).",
+          ...place.scope === "project" ? [
+            "Codex loads project hooks only when it trusts the project: trust it when Codex asks (or in ~/.codex/config.toml)."
+          ] : []
+        ]
+      };
+    case "cursor":
+      return {
+        agent,
+        file: at(".cursor/hooks.json", ".cursor/hooks.json"),
+        format: "json",
+        shape: "flat",
+        comments: false,
+        events: ["sessionStart", "beforeSubmitPrompt", "afterFileEdit", "afterShellExecution", "stop"],
+        root: { version: 1 },
+        notes: ["Cursor reloads hooks.json by itself; check Settings > Hooks if the hooks do not show."]
+      };
+    case "copilot":
+      return {
+        agent,
+        file: under("COPILOT_HOME", ".github/hooks/agentgate.json", ".copilot", "hooks/agentgate.json"),
+        format: "json",
+        shape: "copilot",
+        comments: false,
+        // Never preToolUse: Copilot fails a command preToolUse hook closed on a non-zero exit.
+        events: ["sessionStart", "userPromptSubmitted", "postToolUse", "postToolUseFailure", "agentStop"],
+        root: { version: 1 },
+        notes: [
+          "The command is an absolute path on this machine: the Copilot cloud agent (which reads .github/hooks/*.json from the default branch) cannot run it."
+        ]
+      };
+    case "windsurf":
+      return {
+        agent,
+        file: at(".windsurf/hooks.json", ".codeium/windsurf/hooks.json"),
+        format: "json",
+        shape: "flat",
+        comments: false,
+        events: ["pre_user_prompt", "post_write_code", "post_run_command", "post_cascade_response"],
+        extra: { show_output: false },
+        notes: []
+      };
+    case "cline":
+      return {
+        agent,
+        file: at(".clinerules/hooks", "Documents/Cline/Hooks"),
+        format: "scripts",
+        shape: "scripts",
+        comments: false,
+        events: ["TaskStart", "TaskResume", "UserPromptSubmit", "PostToolUse", "TaskComplete", "TaskCancel"],
+        notes: [
+          'Cline runs these hooks unless "Enable Hooks" is off in its settings. On Windows the Cline extension runs only <Event>.ps1 files, which this install does not write.'
+        ]
+      };
+  }
+}
+function grouped(agent, file, comments, events, notes) {
+  return { agent, file, format: "json", shape: "grouped", comments, events, notes };
+}
+var GEMINI_HOOK_NAME, CLAUDE_EVENTS, QWEN_EVENTS, GEMINI_EVENTS;
+var init_targets = __esm({
+  "src/hooks/install/targets.ts"() {
+    "use strict";
+    GEMINI_HOOK_NAME = "agentgate-checkpoints";
+    CLAUDE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"];
+    QWEN_EVENTS = [...CLAUDE_EVENTS, "PostToolUseFailure"];
+    GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "AfterAgent"];
+  }
+});
+
+// src/hooks/install/hooks-off.ts
+function hooksOffNotes(target, config2) {
+  const file = target.file;
+  const why = "so the agent runs none of the hooks installed here";
+  switch (target.agent) {
+    case "claude-code":
+    case "qwen":
+      return config2.disableAllHooks === true ? [`${file} sets "disableAllHooks": true, ${why}: remove it (or set it to false)`] : [];
+    case "gemini": {
+      const settings = isRecord(config2.hooksConfig) ? config2.hooksConfig : {};
+      const notes = [];
+      if (settings.enabled === false)
+        notes.push(`${file} sets "hooksConfig.enabled": false, ${why}: remove it (or set it to true)`);
+      const disabled = Array.isArray(settings.disabled) ? settings.disabled : [];
+      if (disabled.some((d) => d === GEMINI_HOOK_NAME || isOurCommand(d, target.agent)))
+        notes.push(
+          `${file} lists our hook in "hooksConfig.disabled", so Gemini CLI skips it: take it out of that list (or enable it in /hooks)`
+        );
+      return notes;
+    }
+    case "codex": {
+      const features = isRecord(config2.features) ? config2.features : {};
+      return ["hooks", "codex_hooks"].filter((key) => features[key] === false).map((key) => `${file} sets [features] ${key} = false, ${why}: remove that line (or set it to true)`);
+    }
+    default:
+      return [];
+  }
+}
+var init_hooks_off = __esm({
+  "src/hooks/install/hooks-off.ts"() {
+    "use strict";
+    init_command();
+    init_entries();
+    init_targets();
+  }
+});
+
 // src/hooks/install/json-config.ts
 function planJsonConfig(target, before2, entryOf2) {
   let text = before2 ?? "{}";
   const root = parseConfig2(target, text);
-  const hooks = root.hooks ?? {};
-  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
-    throw invalid2(target, '"hooks" is not an object');
-  const table2 = hooks;
+  const hooks = root.hooks === void 0 ? {} : root.hooks;
+  if (!isRecord(hooks)) throw invalid2(target, `"hooks" is ${describeValue2(hooks)}, not an object`);
+  const notes = entryOf2 === null ? [] : hooksOffNotes(target, root);
   const changes = [];
-  const events = /* @__PURE__ */ new Set([...entryOf2 === null ? [] : target.events, ...Object.keys(table2)]);
+  const events = /* @__PURE__ */ new Set([...entryOf2 === null ? [] : target.events, ...Object.keys(hooks)]);
   for (const event of events) {
-    const current = table2[event] ?? [];
+    const ours = entryOf2 !== null && target.events.includes(event);
+    const current = hooks[event] === void 0 ? [] : hooks[event];
     if (!Array.isArray(current)) {
-      if (entryOf2 !== null && target.events.includes(event))
-        throw invalid2(target, `"hooks.${event}" is not a list`);
+      if (ours) throw invalid2(target, `"hooks.${event}" is ${describeValue2(current)}, not a list`);
       continue;
     }
-    const wanted = entryOf2 !== null && target.events.includes(event) ? entryOf2(event) : null;
-    const next = nextList(current, target, wanted);
+    const next = nextList(current, target, ours ? entryOf2(event) : null);
     if (next === null) continue;
     changes.push({ event, change: next.change });
-    text = editList(target, text, event, current, wanted, next.list);
+    text = editList(target, text, event, current, next);
   }
-  if (changes.length === 0) return { text: before2, changes, notes: [] };
+  if (changes.length === 0) return { text: before2, changes, notes };
   if (entryOf2 !== null) {
     for (const [key, value] of Object.entries(target.root ?? {}))
       if (root[key] === void 0) text = addProperty(target, text, [], key, value);
   }
   if (entryOf2 === null && Object.keys(parseConfig2(target, text).hooks ?? {}).length === 0)
     text = cutOrEdit(target, text, [], "hooks");
-  if (entryOf2 === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes: [] };
+  if (entryOf2 === null && holdsNothingOfTheUsers(target, text)) return { text: null, changes, notes };
   return { text: text.endsWith("\n") ? text : `${text}
-`, changes, notes: [] };
+`, changes, notes };
 }
-function editList(target, text, event, current, wanted, list5) {
+function editList(target, text, event, current, next) {
+  const { list: list5 } = next;
   const whole = () => (0, import_jsonc_parser.applyEdits)(text, (0, import_jsonc_parser.modify)(text, ["hooks", event], list5.length === 0 ? void 0 : list5, FORMAT));
   if (list5.length === 0) return cutOrEdit(target, text, ["hooks"], event);
   if (current.length === 0)
     return nodeAt(text, ["hooks"]) === void 0 ? addProperty(target, text, [], "hooks", { [event]: list5 }) : addProperty(target, text, ["hooks"], event, list5);
   let out = text;
-  for (let i = current.length - 1; i >= 0; i--)
-    if (isOurEntry(current[i], target)) out = removeEntry(out, event, i);
-  if (wanted !== null) out = appendEntry(out, event, wanted);
+  for (const edit of next.edits) {
+    if (edit.op === "remove") out = removeChild(out, ["hooks", event], edit.i);
+    else if (edit.op === "removeHook") out = removeChild(out, ["hooks", event, edit.i, "hooks"], edit.j);
+    else if (edit.op === "setCommand") {
+      const path2 = ["hooks", event, edit.i, "hooks", edit.j, "command"];
+      out = (0, import_jsonc_parser.applyEdits)(out, (0, import_jsonc_parser.modify)(out, path2, edit.command, FORMAT));
+    } else out = appendEntry(out, event, edit.entry);
+  }
   try {
     const hooks = parseConfig2(target, out).hooks;
     return JSON.stringify(hooks?.[event]) === JSON.stringify(list5) ? out : whole();
@@ -30505,9 +30749,6 @@ function nodeAt(text, path2) {
 }
 function entriesOf(text, event) {
   return nodeAt(text, ["hooks", event])?.children ?? [];
-}
-function removeEntry(text, event, i) {
-  return removeChild(text, ["hooks", event], i);
 }
 function removeChild(text, path2, i) {
   const parent = nodeAt(text, path2);
@@ -30581,13 +30822,14 @@ var init_json_config = __esm({
     import_jsonc_parser = __toESM(require_main(), 1);
     init_errors();
     init_entries();
+    init_hooks_off();
     FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
   }
 });
 
 // src/hooks/install/scripts.ts
-import { chmod, readFile as readFile17, rm as rm20 } from "node:fs/promises";
-import { join as join43 } from "node:path";
+import { chmod, readFile as readFile17, rm as rm20, stat as stat25 } from "node:fs/promises";
+import { join as join44 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -30596,10 +30838,11 @@ exec ${command}
 }
 async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
+  await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join43(target.file, event);
-    const current = await readFile17(file, "utf8").catch(() => null);
-    const ours = current !== null && current.split("\n").includes(MARKER);
+    const file = join44(target.file, event);
+    const current = await readHook(file);
+    const ours = typeof current === "string" && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
       if (command !== null) plan.leftAlone.push(file);
       continue;
@@ -30614,6 +30857,26 @@ async function planScripts(target, command) {
   }
   return plan;
 }
+async function assertDirectory(dir) {
+  const stats4 = await stat25(dir).catch((error2) => {
+    if (error2.code === "ENOENT") return null;
+    throw cannotUse(dir, error2.code ?? error2.message, error2);
+  });
+  if (stats4 !== null && !stats4.isDirectory()) throw cannotUse(dir, "not a directory");
+}
+async function readHook(file) {
+  return readFile17(file, "utf8").catch((error2) => {
+    if (error2.code === "ENOENT") return null;
+    if (error2.code === "EISDIR") return { directory: true };
+    throw cannotUse(file, error2.code ?? error2.message, error2);
+  });
+}
+function cannotUse(path2, why, cause) {
+  return new AgentConfigInvalidError(
+    `cannot use ${path2} for Cline's hooks (${why}); move what stands there aside and run the command again`,
+    { ...cause === void 0 ? {} : { cause }, details: { file: path2 } }
+  );
+}
 async function applyScripts(plan) {
   for (const { file, text } of plan.writes) {
     if (text === null) await rm20(file, { force: true });
@@ -30627,103 +30890,9 @@ var MARKER;
 var init_scripts = __esm({
   "src/hooks/install/scripts.ts"() {
     "use strict";
+    init_errors();
     init_atomic();
     MARKER = '# agentgate-snapshotter checkpoints (written by "hook install cline"; "hook uninstall cline" removes it)';
-  }
-});
-
-// src/hooks/install/targets.ts
-import { join as join44 } from "node:path";
-function installTarget(agent, place) {
-  const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join44(base, place.scope === "project" ? project : user);
-  switch (agent) {
-    case "claude-code":
-      return grouped(agent, at(".claude/settings.json", ".claude/settings.json"), false, CLAUDE_EVENTS, []);
-    case "qwen":
-      return grouped(agent, at(".qwen/settings.json", ".qwen/settings.json"), true, QWEN_EVENTS, []);
-    case "gemini":
-      return {
-        ...grouped(agent, at(".gemini/settings.json", ".gemini/settings.json"), true, GEMINI_EVENTS, [
-          'Gemini CLI runs hooks unless hooksConfig.enabled is false, and only in a folder it trusts; "/hooks" in Gemini CLI lists them.'
-        ]),
-        extra: { name: "agentgate-checkpoints" }
-      };
-    case "codex":
-      return {
-        agent,
-        file: at(".codex/config.toml", ".codex/config.toml"),
-        format: "toml",
-        shape: "grouped",
-        comments: true,
-        events: CLAUDE_EVENTS,
-        notes: [
-          "Codex skips hooks it has not trusted: start Codex, run /hooks, review the agentgate entries and trust them (again after each install that changed them).",
-          ...place.scope === "project" ? [
-            "Codex loads project hooks only when it trusts the project: trust it when Codex asks (or in ~/.codex/config.toml)."
-          ] : []
-        ]
-      };
-    case "cursor":
-      return {
-        agent,
-        file: at(".cursor/hooks.json", ".cursor/hooks.json"),
-        format: "json",
-        shape: "flat",
-        comments: false,
-        events: ["sessionStart", "beforeSubmitPrompt", "afterFileEdit", "afterShellExecution", "stop"],
-        root: { version: 1 },
-        notes: ["Cursor reloads hooks.json by itself; check Settings > Hooks if the hooks do not show."]
-      };
-    case "copilot":
-      return {
-        agent,
-        file: at(".github/hooks/agentgate.json", ".copilot/hooks/agentgate.json"),
-        format: "json",
-        shape: "copilot",
-        comments: false,
-        // Never preToolUse: Copilot fails a command preToolUse hook closed on a non-zero exit.
-        events: ["sessionStart", "userPromptSubmitted", "postToolUse", "postToolUseFailure", "agentStop"],
-        root: { version: 1 },
-        notes: [
-          "The command is an absolute path on this machine: the Copilot cloud agent (which reads .github/hooks/*.json from the default branch) cannot run it."
-        ]
-      };
-    case "windsurf":
-      return {
-        agent,
-        file: at(".windsurf/hooks.json", ".codeium/windsurf/hooks.json"),
-        format: "json",
-        shape: "flat",
-        comments: false,
-        events: ["pre_user_prompt", "post_write_code", "post_run_command", "post_cascade_response"],
-        extra: { show_output: false },
-        notes: []
-      };
-    case "cline":
-      return {
-        agent,
-        file: at(".clinerules/hooks", "Documents/Cline/Hooks"),
-        format: "scripts",
-        shape: "scripts",
-        comments: false,
-        events: ["TaskStart", "TaskResume", "UserPromptSubmit", "PostToolUse", "TaskComplete", "TaskCancel"],
-        notes: [
-          'Cline runs these hooks unless "Enable Hooks" is off in its settings. On Windows the Cline extension runs only <Event>.ps1 files, which this install does not write.'
-        ]
-      };
-  }
-}
-function grouped(agent, file, comments, events, notes) {
-  return { agent, file, format: "json", shape: "grouped", comments, events, notes };
-}
-var CLAUDE_EVENTS, QWEN_EVENTS, GEMINI_EVENTS;
-var init_targets = __esm({
-  "src/hooks/install/targets.ts"() {
-    "use strict";
-    CLAUDE_EVENTS = ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"];
-    QWEN_EVENTS = [...CLAUDE_EVENTS, "PostToolUseFailure"];
-    GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "AfterTool", "AfterAgent"];
   }
 });
 
@@ -31727,58 +31896,162 @@ var init_dist = __esm({
   }
 });
 
+// src/hooks/install/toml-sections.ts
+function editSections(text, edits) {
+  const lines = text.split("\n");
+  const { groups, hooks } = spans2(lines);
+  const cuts = [];
+  const sets = [];
+  for (const [event, list5] of Object.entries(edits))
+    for (const edit of list5) {
+      if (edit.op === "append") continue;
+      const span = edit.op === "remove" ? groups.get(event)?.[edit.i] : hooks.get(event)?.[edit.i]?.[edit.j];
+      if (span === void 0) return null;
+      if (edit.op !== "setCommand") {
+        cuts.push(trimmed(lines, span));
+        continue;
+      }
+      const at = lines.findIndex((l, n) => n > span.start && n < span.end && /^\s*command\s*=/.test(l));
+      if (at < 0) return null;
+      const line = lines[at];
+      const indent = /^\s*/.exec(line)?.[0] ?? "";
+      const cr = line.endsWith("\r") ? "\r" : "";
+      sets.push({ line: at, text: `${indent}${stringify({ command: edit.command }).trim()}${cr}` });
+    }
+  if (cuts.length + sets.length === 0) return text;
+  for (const { line, text: replaced } of sets) lines[line] = replaced;
+  for (const { start, end } of cuts.sort((a, b) => b.start - a.start)) lines.splice(start, end - start);
+  return `${lines.join("\n").replace(/\n+$/, "")}
+`.replace(/^\n$/, "");
+}
+function trimmed(lines, span) {
+  const blankOrComment = (n) => /^\s*(#.*)?\r?$/.test(lines[n]);
+  let end = span.end;
+  while (end > span.start + 1 && blankOrComment(end - 1)) end -= 1;
+  while (end < span.end && /^\s*\r?$/.test(lines[end])) end += 1;
+  return { start: span.start, end };
+}
+function spans2(lines) {
+  const headers = lines.flatMap((line, n) => {
+    const m = /^\s*(\[\[?)([^[\]]+)\]\]?\s*(?:#.*)?\r?$/.exec(line);
+    const path2 = m === null ? null : keyPath(m[2]);
+    return path2 === null ? [] : [{ line: n, array: m?.[1] === "[[", path: path2 }];
+  });
+  const groups = /* @__PURE__ */ new Map();
+  const hooks = /* @__PURE__ */ new Map();
+  headers.forEach((h, k) => {
+    if (!h.array || h.path[0] !== "hooks") return;
+    const event = h.path[1];
+    if (h.path.length === 2) {
+      const list5 = groups.get(event) ?? [];
+      list5.push(extent(headers, k, lines.length, 2));
+      groups.set(event, list5);
+      hooks.set(event, [...hooks.get(event) ?? [], []]);
+    } else if (h.path.length === 3 && h.path[2] === "hooks") {
+      hooks.get(event)?.at(-1)?.push(extent(headers, k, lines.length, 3));
+    }
+  });
+  return { groups, hooks };
+}
+function extent(headers, k, count, depth) {
+  const own2 = headers[k];
+  const prefix = own2.path.slice(0, depth);
+  let next = k + 1;
+  for (; next < headers.length; next += 1) {
+    const path2 = headers[next].path;
+    if (path2.length <= depth || prefix.some((p, i) => path2[i] !== p)) break;
+  }
+  return { start: own2.line, end: headers[next]?.line ?? count };
+}
+function keyPath(key) {
+  try {
+    let value = parse4(`${key} = 0`);
+    const path2 = [];
+    while (isRecord(value)) {
+      const keys = Object.keys(value);
+      if (keys.length !== 1) return null;
+      path2.push(keys[0]);
+      value = value[keys[0]];
+    }
+    return path2;
+  } catch {
+    return null;
+  }
+}
+var init_toml_sections = __esm({
+  "src/hooks/install/toml-sections.ts"() {
+    "use strict";
+    init_dist();
+    init_entries();
+  }
+});
+
 // src/hooks/install/toml-config.ts
-function planTomlConfig(target, before2, entryOf2) {
+function planTomlConfig(target, before2, entryOf2, dryRun = false) {
   const original = before2 ?? "";
   const beforeValue = parseToml(target, original);
   const rest = withoutBlock(original);
   const restValue = parseToml(target, rest);
-  const hooks = restValue.hooks ?? {};
-  const ours = {};
-  if (entryOf2 !== null) for (const event of target.events) ours[event] = [entryOf2(event)];
-  const hasStray = Object.values(hooks).some((l) => Array.isArray(l) && l.some((e) => isOurEntry(e, target)));
-  let text;
-  const notes = [];
-  if (!hasStray) {
-    text = entryOf2 === null ? rest : appendBlock(rest, stringify({ hooks: ours }));
-    if (entryOf2 !== null && !parses(text)) {
-      text = rewritten(restValue, ours, target);
-      notes.push(
-        `${target.file} was rewritten whole (its "hooks" table is inline): its comments were not kept`
-      );
+  const hooks = restValue.hooks === void 0 ? {} : restValue.hooks;
+  if (!isRecord(hooks)) throw invalid3(target, `"hooks" is ${describeValue2(hooks)}, not a table`);
+  const notes = entryOf2 === null ? [] : hooksOffNotes(target, beforeValue);
+  const nextHooks = { ...hooks };
+  const edits = {};
+  const appended = {};
+  for (const event of /* @__PURE__ */ new Set([...entryOf2 === null ? [] : target.events, ...Object.keys(hooks)])) {
+    const ours = entryOf2 !== null && target.events.includes(event);
+    const current = hooks[event] === void 0 ? [] : hooks[event];
+    if (!Array.isArray(current)) {
+      if (ours) throw invalid3(target, `"hooks.${event}" is ${describeValue2(current)}, not a list`);
+      continue;
     }
-  } else {
-    text = rewritten(restValue, ours, target);
-    notes.push(
-      `${target.file} was rewritten whole (agentgate hooks outside the marked block): its comments were not kept`
-    );
+    const next = nextList(current, target, ours ? entryOf2(event) : null);
+    if (next === null) continue;
+    if (next.list.length > 0) nextHooks[event] = next.list;
+    else delete nextHooks[event];
+    edits[event] = next.edits.filter((e) => e.op !== "append");
+    const add = next.edits.flatMap((e) => e.op === "append" ? [e.entry] : []);
+    if (add.length > 0) appended[event] = add;
   }
-  const changes = diffOurs(target, beforeValue, parseToml(target, text));
-  if (changes.length === 0) return { text: before2, changes, notes: [] };
-  return { text, changes, notes };
+  const expected = withHooks(restValue, nextHooks);
+  const changes = diffOurs(target, beforeValue, expected);
+  if (changes.length === 0) return { text: before2, changes, notes };
+  const edited = editSections(rest, edits);
+  const text = edited === null || Object.keys(appended).length === 0 ? edited : appendBlock(edited, stringify({ hooks: appended }));
+  if (text !== null && sameConfig(text, expected)) return { text, changes, notes };
+  const strays = Object.values(edits).some((list5) => list5.length > 0);
+  const why = strays ? "hooks of ours outside the marked block" : 'its "hooks" table is inline';
+  const verb = dryRun ? "would be" : "was";
+  return {
+    text: `${stringify(expected, { numbersAsFloat: true }).trimEnd()}
+`,
+    changes,
+    notes: [`${target.file} ${verb} rewritten whole (${why}): its comments were not kept`, ...notes]
+  };
 }
-function rewritten(value, ours, target) {
-  const hooks = { ...value.hooks ?? {} };
-  for (const event of /* @__PURE__ */ new Set([...Object.keys(hooks), ...Object.keys(ours)])) {
-    if (hooks[event] !== void 0 && !Array.isArray(hooks[event])) continue;
-    const current = hooks[event] ?? [];
-    const list5 = [...current.filter((e) => !isOurEntry(e, target)), ...ours[event] ?? []];
-    if (list5.length > 0) hooks[event] = list5;
-    else delete hooks[event];
-  }
+function withHooks(value, hooks) {
   const next = { ...value, hooks };
   if (Object.keys(hooks).length === 0) delete next.hooks;
-  return `${stringify(next)}
-`;
+  return next;
+}
+function sameConfig(text, expected) {
+  const drop = (v) => isRecord(v.hooks) && Object.keys(v.hooks).length === 0 ? { ...v, hooks: void 0 } : v;
+  try {
+    return canonical(drop(parseValue(text))) === canonical(drop(expected));
+  } catch {
+    return false;
+  }
 }
 function diffOurs(target, before2, after2) {
   const oursOf = (value) => {
-    const hooks = value.hooks ?? {};
+    const hooks = isRecord(value.hooks) ? value.hooks : {};
     const out = /* @__PURE__ */ new Map();
     for (const [event, list5] of Object.entries(hooks))
       if (Array.isArray(list5)) {
-        const mine = list5.filter((e) => isOurEntry(e, target));
-        if (mine.length > 0) out.set(event, JSON.stringify(mine));
+        const mine = list5.flatMap(
+          (e) => isOurEntry(e, target) ? [e] : isRecord(e) && Array.isArray(e.hooks) ? e.hooks.filter((h) => isRecord(h) && isOurCommand(h.command, target.agent)) : []
+        );
+        if (mine.length > 0) out.set(event, canonical(mine));
       }
     return out;
   };
@@ -31810,24 +32083,22 @@ ${tables.trimEnd()}
 ${END}
 `;
 }
-function parses(text) {
-  try {
-    parse4(text);
-    return true;
-  } catch {
-    return false;
-  }
+function parseValue(text) {
+  return parse4(text, { integersAsBigInt: true });
 }
 function parseToml(target, text) {
   try {
-    return parse4(text);
+    return parseValue(text);
   } catch (error2) {
     const why = error2 instanceof TomlError ? `line ${error2.line}: ${error2.message.split("\n")[0]}` : String(error2);
-    throw new AgentConfigInvalidError(
-      `cannot merge hooks into ${target.file}: not valid TOML (${why}); fix the file and run the command again`,
-      { details: { file: target.file } }
-    );
+    throw invalid3(target, `not valid TOML (${why})`);
   }
+}
+function invalid3(target, why) {
+  return new AgentConfigInvalidError(
+    `cannot merge hooks into ${target.file}: ${why}; fix the file (or move it aside) and run the command again`,
+    { details: { file: target.file } }
+  );
 }
 var BEGIN, END;
 var init_toml_config = __esm({
@@ -31835,7 +32106,10 @@ var init_toml_config = __esm({
     "use strict";
     init_dist();
     init_errors();
+    init_command();
     init_entries();
+    init_hooks_off();
+    init_toml_sections();
     BEGIN = '# >>> agentgate-snapshotter checkpoints (written by "hook install codex"; "hook uninstall codex" removes it) >>>';
     END = "# <<< agentgate-snapshotter checkpoints <<<";
   }
@@ -31854,18 +32128,18 @@ async function apply(agent, action, opts) {
   const target = installTarget(agent, place);
   const dryRun = opts.dryRun === true;
   const install = action === "install";
-  const commandOf = (event) => hookCommand(opts.runner, agent, target.shape === "copilot" ? event : void 0);
+  const commandOf2 = (event) => hookCommand(opts.runner, agent, target.shape === "copilot" ? event : void 0);
   const base = {
     agent,
     action,
     scope: opts.scope,
     file: target.file,
     dryRun,
-    ...install ? { command: commandOf(target.events[0]) } : {},
+    ...install ? { command: commandOf2(target.events[0]) } : {},
     notes: install ? [...target.notes] : []
   };
   if (target.format === "scripts") {
-    const plan2 = await planScripts(target, install ? commandOf("") : null);
+    const plan2 = await planScripts(target, install ? commandOf2("") : null);
     const written2 = !dryRun && plan2.writes.length > 0;
     if (written2) await applyScripts(plan2);
     return { ...base, written: written2, changes: plan2.changes, leftAlone: plan2.leftAlone };
@@ -31877,8 +32151,8 @@ async function apply(agent, action, opts) {
       { cause: error2, details: { file: target.file } }
     );
   });
-  const entryOf2 = install ? (event) => ourEntry(target, commandOf(event)) : null;
-  const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2) : planJsonConfig(target, before2, entryOf2);
+  const entryOf2 = install ? (event) => ourEntry(target, commandOf2(event)) : null;
+  const plan = target.format === "toml" ? planTomlConfig(target, before2, entryOf2, dryRun) : planJsonConfig(target, before2, entryOf2);
   const written = !dryRun && plan.changes.length > 0;
   if (written) {
     if (plan.text === null) await rm21(target.file, { force: true });
@@ -31958,7 +32232,10 @@ function installedBin() {
 function describe3(r) {
   const verb = r.action === "install" ? "install" : "remove";
   if (r.changes.length === 0 && r.leftAlone.length === 0)
-    return `${r.agent}: nothing to ${verb} in ${r.file} (${r.action === "install" ? "already installed" : "none of ours there"})`;
+    return [
+      `${r.agent}: nothing to ${verb} in ${r.file} (${r.action === "install" ? "already installed" : "none of ours there"})`,
+      ...r.notes.map((note) => `Next: ${note}`)
+    ].join("\n");
   const head = r.dryRun ? `${r.agent}: would change ${r.file} (dry run: nothing written):` : `${r.agent}: ${r.written ? "changed" : "left"} ${r.file}:`;
   const lines = [head, ...r.changes.map((c) => `  ${SIGN[c.change]} ${c.event} (${c.change})`)];
   for (const file of r.leftAlone)
