@@ -67,13 +67,30 @@ export function sessionChanges(
 ): { changed: string[]; conflicts: string[] } {
   const lastMine = new Map<string, number>();
   const lastOther = new Map<string, number>();
+  // The last other step that changed something below a directory: a file the session deleted
+  // there cannot come back past another's file standing where its directory was, and vice versa.
+  const lastOtherBelow = new Map<string, number>();
   steps.forEach((step, i) => {
-    const last = step.owner === session ? lastMine : lastOther;
-    for (const path of step.paths) last.set(path, i);
+    const mine = step.owner === session;
+    for (const path of step.paths) {
+      (mine ? lastMine : lastOther).set(path, i);
+      if (!mine) for (const dir of parentsOf(path)) lastOtherBelow.set(dir, i);
+    }
   });
   const changed = [...lastMine.keys()].sort();
-  const conflicts = changed.filter((p) => (lastOther.get(p) ?? -1) > (lastMine.get(p) ?? -1));
+  const conflicts = changed.filter((p) => {
+    const mine = lastMine.get(p) ?? -1;
+    const others = [p, ...parentsOf(p)].map((q) => lastOther.get(q) ?? -1);
+    return Math.max(lastOtherBelow.get(p) ?? -1, ...others) > mine;
+  });
   return { changed, conflicts };
+}
+
+/** `a/b/c` -> `a/b`, `a`. */
+function parentsOf(path: string): string[] {
+  const out: string[] = [];
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) out.push(path.slice(0, i));
+  return out;
 }
 
 /**

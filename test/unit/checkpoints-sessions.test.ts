@@ -112,3 +112,14 @@ describe('linePosition and ownsStep: a pruned step is not handed to the next own
     expect(linePosition({ ...change('a') }, change('a'))).toEqual({ seq: 1, span: 0 });
   });
 });
+
+describe('sessionChanges: a path blocked by another change above or below it', () => {
+  it('is a conflict: a file where the directory was, or files where the file was', () => {
+    const steps = [
+      { owner: 'a', paths: ['d/x', 'f'] },
+      { owner: 'b', paths: ['d', 'f/y'] },
+    ];
+    expect(sessionChanges('a', steps)).toEqual({ changed: ['d/x', 'f'], conflicts: ['d/x', 'f'] });
+    expect(sessionChanges('a', [{ owner: 'b', paths: ['d'] }, ...steps.slice(0, 1)]).conflicts).toEqual([]);
+  });
+});
