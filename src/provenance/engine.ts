@@ -52,7 +52,10 @@ const STRENGTH: Record<AnchorMethod, number> = {
 
 interface RunReplay {
   chain: RunChain;
+  /** The state at each iteration's after commit. */
   states: Map<number, TreeState>;
+  /** The state at each iteration's WIP before commit. */
+  wips: Map<number, TreeState>;
 }
 
 /**
@@ -194,10 +197,10 @@ function replayPairs(chains: readonly RunChain[]): Array<{ from: string; to: str
 }
 
 function statesOf(chains: readonly RunChain[], byPair: ReadonlyMap<string, PairFile[]>): RunReplay[] {
-  return chains.map((chain) => ({
-    chain,
-    states: replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []),
-  }));
+  return chains.map((chain) => {
+    const { after, wip } = replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []);
+    return { chain, states: after, wips: wip };
+  });
 }
 
 /**
@@ -263,12 +266,20 @@ function blobOf(f: PairFile): string | null {
   return isNullId(f.entry.dstId) ? null : f.entry.dstId;
 }
 
-/** The run's iterations from the newest, with the file's state there when the run ever changed it. */
-function versions(r: RunReplay, path: string): Array<{ it: Iteration; state: FileState }> {
+/**
+ * The run's commits from the newest (each iteration's after commit, then its WIP before commit),
+ * with the file's state there when the run ever changed it.
+ */
+function versions(
+  r: RunReplay,
+  path: string,
+): Array<{ it: Iteration; commit: CommitNode; state: FileState }> {
   const out = [];
   for (const it of [...r.chain.iterations].reverse()) {
     const state = r.states.get(it.iteration)?.get(path);
-    if (state !== undefined) out.push({ it, state });
+    if (state !== undefined) out.push({ it, commit: it.after, state });
+    const wip = r.wips.get(it.iteration)?.get(path);
+    if (it.wip !== null && wip !== undefined) out.push({ it, commit: it.wip.commit, state: wip });
   }
   return out;
 }
@@ -278,9 +289,9 @@ function blobClaim(node: CommitNode, f: FileLink, r: RunReplay, brought: Set<str
   let best: RunClaim | null = null;
   for (const v of versions(r, f.file.entry.path)) {
     if (v.state.blob !== blob) continue;
-    const method: RunClaim['method'] = brought.has(v.it.after.commit)
+    const method: RunClaim['method'] = brought.has(v.commit.commit)
       ? 'ancestry'
-      : v.it.after.tree === node.tree
+      : v.commit.tree === node.tree
         ? 'tree'
         : 'blob';
     if (best === null || STRENGTH[method] > STRENGTH[best.method])
@@ -394,7 +405,7 @@ async function lineClaims(
   if (open.length === 0) return;
   const pairs = new Map<string, { from: string; to: string }>();
   for (const o of open)
-    pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
+    pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
   // From a run's version to the commit's, main's own changes come too: only the open files are asked for.
   const asked = open.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
@@ -402,7 +413,7 @@ async function lineClaims(
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
   for (const { l, f, r, v, name } of open) {
     const path = f.file.entry.path;
-    const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
+    const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path && (x.entry.oldPath ?? path) === name,
     );
     // Renamed, the file must come from the run's one by git's own rename detection; else no line carries.

@@ -7,6 +7,12 @@ import { applyHunks, type FileState } from './lines.js';
 /** A file's state at each point of a run: path -> who wrote each line and the blob. */
 export type TreeState = ReadonlyMap<string, FileState>;
 
+/** The state at each iteration's after commit, and at the WIP before commit of those that have one. */
+export interface RunStates {
+  after: Map<number, TreeState>;
+  wip: Map<number, TreeState>;
+}
+
 /** The diff between two trees, as the caller has it (restricted to the paths of interest). */
 export type TreeDiff = (fromTree: string, toTree: string) => readonly PairFile[];
 
@@ -14,16 +20,17 @@ export type TreeDiff = (fromTree: string, toTree: string) => readonly PairFile[]
  * Walks a run's chain of commits: from where it started, through its WIP before commit (lines of
  * iteration 0), each iteration's change (lines of iteration n), and whatever happened between
  * iterations (a restart, a person's commit: lines of no iteration). Returns the state at each
- * iteration's after commit. The walk depends on commit ids alone, so a first call with a diff
- * that records what it is asked for plans every pair one `diff-tree --stdin` answers.
+ * iteration's after commit, and at its WIP before commit. The walk depends on commit ids alone, so
+ * a first call with a diff that records what it is asked for plans every pair one `diff-tree
+ * --stdin` answers.
  */
-export function replayRun(chain: RunChain, diff: TreeDiff): Map<number, TreeState> {
+export function replayRun(chain: RunChain, diff: TreeDiff): RunStates {
   const at = new Map<string, { node: CommitNode; state: TreeState }>();
   const first = chain.iterations[0] as Iteration;
   const start = first.wip?.base ?? first.before;
   at.set(start.commit, { node: start, state: new Map() });
   let latest = start.commit;
-  const out = new Map<number, TreeState>();
+  const out: RunStates = { after: new Map(), wip: new Map() };
   for (const it of chain.iterations) {
     const from = it.wip?.base ?? it.before;
     let cur = at.get(from.commit)?.state;
@@ -34,11 +41,12 @@ export function replayRun(chain: RunChain, diff: TreeDiff): Map<number, TreeStat
     if (it.wip !== null) {
       cur = applyDiff(cur, diff(it.wip.base.tree, it.wip.commit.tree), 0);
       at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
+      out.wip.set(it.iteration, cur);
     }
     cur = applyDiff(cur, diff(it.before.tree, it.after.tree), it.iteration);
     at.set(it.after.commit, { node: it.after, state: cur });
     latest = it.after.commit;
-    out.set(it.iteration, cur);
+    out.after.set(it.iteration, cur);
   }
   return out;
 }

@@ -168,6 +168,26 @@ describe('anchor', () => {
     ]);
   });
 
+  it("a WIP before commit landed by fast-forward: each file is the WIP's own content (ancestry), not lines", async () => {
+    const s = await run([{ 'a.txt': `${lines('w', 2)}${lines('a', 1)}`, 'b.txt': lines('b', 1) }], {
+      base: { 'a.txt': 'base\n', 'c.txt': 'c\n' },
+      dirty: { 'a.txt': lines('w', 2), 'c.txt': 'c\nmore\n' },
+    });
+    git(s.dir, ['merge', '-q', '--ff-only', 'agent-run-a']);
+    const wip = s.snapshots[0]?.beforeSha as string;
+    const anchor = await computeAnchor(s.src, s.repo, wip);
+    expect(anchor.files.map((f) => [f.path, f.method, f.linesAdded, f.linesFromRuns, f.origins])).toEqual([
+      ['a.txt', 'ancestry', 2, 0, [{ runId: 'run-a', iteration: 0, lines: 2 }]],
+      ['c.txt', 'ancestry', 1, 0, [{ runId: 'run-a', iteration: 0, lines: 1 }]],
+    ]);
+    // The iteration's own commit is unchanged: ancestry, its line iteration 1's.
+    const after = await computeAnchor(s.src, s.repo, s.snapshots[0]?.afterSha as string);
+    expect(after.files.map((f) => [f.path, f.method, f.linesFromRuns])).toEqual([
+      ['a.txt', 'ancestry', 1],
+      ['b.txt', 'ancestry', 1],
+    ]);
+  });
+
   it('two runs that can explain one file are both named', async () => {
     const s = await run([{ 'a.txt': lines('a', 3) }]);
     await run([{ 'a.txt': lines('a', 3) }], { setup: s, runId: 'run-b' });
