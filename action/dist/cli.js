@@ -7598,7 +7598,7 @@ function replayRun(chain, diff2) {
   const start = first.wip?.base ?? first.before;
   at.set(start.commit, { node: start, state: /* @__PURE__ */ new Map() });
   let latest = start.commit;
-  const out = /* @__PURE__ */ new Map();
+  const out = { after: /* @__PURE__ */ new Map(), wip: /* @__PURE__ */ new Map() };
   for (const it of chain.iterations) {
     const from = it.wip?.base ?? it.before;
     let cur = at.get(from.commit)?.state;
@@ -7609,11 +7609,12 @@ function replayRun(chain, diff2) {
     if (it.wip !== null) {
       cur = applyDiff(cur, diff2(it.wip.base.tree, it.wip.commit.tree), 0);
       at.set(it.wip.commit.commit, { node: it.wip.commit, state: cur });
+      out.wip.set(it.iteration, cur);
     }
     cur = applyDiff(cur, diff2(it.before.tree, it.after.tree), it.iteration);
     at.set(it.after.commit, { node: it.after, state: cur });
     latest = it.after.commit;
-    out.set(it.iteration, cur);
+    out.after.set(it.iteration, cur);
   }
   return out;
 }
@@ -7763,10 +7764,10 @@ function replayPairs(chains) {
   return [...pairs.values()];
 }
 function statesOf(chains, byPair) {
-  return chains.map((chain) => ({
-    chain,
-    states: replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? [])
-  }));
+  return chains.map((chain) => {
+    const { after: after2, wip } = replayRun(chain, (from, to) => byPair.get(pairKey({ from, to })) ?? []);
+    return { chain, states: after2, wips: wip };
+  });
 }
 async function ownAndReplays(repo, ownPairs, chains, onlyPaths) {
   const set = new Set(onlyPaths);
@@ -7805,7 +7806,9 @@ function versions(r, path2) {
   const out = [];
   for (const it of [...r.chain.iterations].reverse()) {
     const state = r.states.get(it.iteration)?.get(path2);
-    if (state !== void 0) out.push({ it, state });
+    if (state !== void 0) out.push({ it, commit: it.after, state });
+    const wip = r.wips.get(it.iteration)?.get(path2);
+    if (it.wip !== null && wip !== void 0) out.push({ it, commit: it.wip.commit, state: wip });
   }
   return out;
 }
@@ -7814,7 +7817,7 @@ function blobClaim(node, f, r, brought) {
   let best = null;
   for (const v of versions(r, f.file.entry.path)) {
     if (v.state.blob !== blob) continue;
-    const method = brought.has(v.it.after.commit) ? "ancestry" : v.it.after.tree === node.tree ? "tree" : "blob";
+    const method = brought.has(v.commit.commit) ? "ancestry" : v.commit.tree === node.tree ? "tree" : "blob";
     if (best === null || STRENGTH[method] > STRENGTH[best.method])
       best = {
         runId: r.chain.runId,
@@ -7892,14 +7895,14 @@ async function lineClaims(repo, links, replays, paths) {
   if (open8.length === 0) return;
   const pairs = /* @__PURE__ */ new Map();
   for (const o of open8)
-    pairs.set(`${o.v.it.after.tree} ${o.l.node.tree}`, { from: o.v.it.after.tree, to: o.l.node.tree });
+    pairs.set(`${o.v.commit.tree} ${o.l.node.tree}`, { from: o.v.commit.tree, to: o.l.node.tree });
   const asked = open8.flatMap((o) => [o.f.file.entry.path, o.name]);
   const openPaths = [...new Set(asked)].filter((p) => paths.includes(p));
   const diffs = await diffTreePairs(repo, [...pairs.values()], openPaths);
   const byPair = new Map(diffs.map((d) => [`${d.from} ${d.to}`, d.files]));
   for (const { l, f, r, v, name: name2 } of open8) {
     const path2 = f.file.entry.path;
-    const change = (byPair.get(`${v.it.after.tree} ${l.node.tree}`) ?? []).find(
+    const change = (byPair.get(`${v.commit.tree} ${l.node.tree}`) ?? []).find(
       (x) => x.entry.path === path2 && (x.entry.oldPath ?? path2) === name2
     );
     if (change === void 0 && name2 !== path2) continue;
@@ -27497,13 +27500,26 @@ function ownerOf(e) {
 function sessionChanges(session, steps) {
   const lastMine = /* @__PURE__ */ new Map();
   const lastOther = /* @__PURE__ */ new Map();
+  const lastOtherBelow = /* @__PURE__ */ new Map();
   steps.forEach((step, i) => {
-    const last = step.owner === session ? lastMine : lastOther;
-    for (const path2 of step.paths) last.set(path2, i);
+    const mine = step.owner === session;
+    for (const path2 of step.paths) {
+      (mine ? lastMine : lastOther).set(path2, i);
+      if (!mine) for (const dir of parentsOf(path2)) lastOtherBelow.set(dir, i);
+    }
   });
   const changed = [...lastMine.keys()].sort();
-  const conflicts = changed.filter((p) => (lastOther.get(p) ?? -1) > (lastMine.get(p) ?? -1));
+  const conflicts = changed.filter((p) => {
+    const mine = lastMine.get(p) ?? -1;
+    const others = [p, ...parentsOf(p)].map((q) => lastOther.get(q) ?? -1);
+    return Math.max(lastOtherBelow.get(p) ?? -1, ...others) > mine;
+  });
   return { changed, conflicts };
+}
+function parentsOf(path2) {
+  const out = [];
+  for (let i = path2.lastIndexOf("/"); i > 0; i = path2.lastIndexOf("/", i - 1)) out.push(path2.slice(0, i));
+  return out;
 }
 function thinnable(newestFirst2, keep, protectedOids) {
   return newestFirst2.filter((e, i) => {
