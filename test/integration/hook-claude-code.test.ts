@@ -215,6 +215,26 @@ describe('hook claude-code', () => {
     git(ws, ['status', '--porcelain']);
   });
 
+  it.runIf(existsSync('/proc/self'))(
+    'a home where the file system never answers (under /proc): ends at hooks.timeoutMs with exit 0 and the answer',
+    () => {
+      const ws = repoWithCommit({ 'a.txt': 'one\n' });
+      const config = join(tempDir('agentgate-hook-proc-'), 'config.yaml');
+      writeFileSync(config, 'hooks:\n  timeoutMs: 1000\n');
+      // Node's recursive mkdir spins there for ever; the spawn's own timeout only guards this test.
+      const res = spawnSync(process.execPath, [CLI, 'hook', 'gemini', '--config', config], {
+        input: event('PostToolUse', ws),
+        env: { ...process.env, AGENTGATE_HOME: '/proc/self/agentgate-home' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(res.signal).toBeNull();
+      expect(res.status, res.stderr).toBe(0);
+      expect(res.stdout).toBe('{}\n');
+      expect(res.stderr).toMatch(/hook: skipped: not done within hooks\.timeoutMs/);
+    },
+  );
+
   it('two hooks of one session at once: the store lock serialises them; both prompts are recorded with distinct numbers', async () => {
     const ws = repoWithCommit();
     const home = tempDir('agentgate-hook-home-');

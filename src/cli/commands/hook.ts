@@ -62,6 +62,19 @@ function agentCommand(agent: HookAgent): Command {
     async run(ctx, values) {
       const started = Date.now();
       const budget = ctx.settings.hooks.timeoutMs;
+      let answered = false;
+      const answer = (text: string) => {
+        if (answered) return;
+        answered = true;
+        if (text !== '') writeStdout(`${text}\n`);
+      };
+      // The last word on "within hooks.timeoutMs": whatever still runs then (a file system that never
+      // answers: Node's recursive mkdir spins for ever under /proc) is left, the agent gets its answer.
+      setTimeout(() => {
+        process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)\n`);
+        answer(ADAPTERS[agent].answer(undefined));
+        process.exit(0);
+      }, budget + HARD_STOP_GRACE_MS).unref();
       const input = await readEvent(budget);
       const left = Math.max(1, budget - (Date.now() - started));
       const given = (values as { event?: unknown }).event;
@@ -72,11 +85,14 @@ function agentCommand(agent: HookAgent): Command {
       });
       report(outcome);
       // Not through process.stdout: making its stream costs more than the few bytes (stdout.ts).
-      if (outcome.answer !== '') writeStdout(`${outcome.answer}\n`);
+      answer(outcome.answer);
       return { silent: true, exitCode: 0 };
     },
   });
 }
+
+/** How long past hooks.timeoutMs a hook may take to log what it did before it is ended regardless. */
+const HARD_STOP_GRACE_MS = 100;
 
 /** Problems go to stderr (agents show a hook's stderr to the user, not to the model). */
 function report(outcome: HookOutcome): void {
