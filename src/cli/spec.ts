@@ -27,11 +27,12 @@
  *     },
  *   });
  *
- * Types: 'string' (a `choices` list narrows it to those words), 'integer' (a whole number from 0 to
- * 999999999) and 'boolean'. A value is `T | undefined` unless the option is `required: true` or has a
- * `default`. The parser reports an unknown option, a missing value or a missing required option
- * as USAGE (exit 2), and a value of the wrong form (not a whole number, not one of the choices,
- * an empty required value, an empty FILE or DIR) as INVALID_ARGUMENT (exit 2), naming the option.
+ * Types: 'string' (a `choices` list narrows it to those words), 'integer' (a whole number from `min`
+ * to `max`, by default 0 to 999999999) and 'boolean'. A value is `T | undefined` unless the option
+ * is `required: true` or has a `default`. The parser reports an unknown option, a missing value or a
+ * missing required option as USAGE (exit 2), and a value of the wrong form (not a whole number in
+ * its range, not one of the choices, an empty required value, an empty FILE or DIR) as
+ * INVALID_ARGUMENT (exit 2), naming the option.
  */
 import { InvalidArgumentError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
@@ -73,6 +74,9 @@ export interface IntegerOption extends OptionBase {
   type: 'integer';
   default?: number;
   required?: boolean;
+  /** The range taken (default 0 to 999999999): one check and one message for a value of any other form. */
+  min?: number;
+  max?: number;
 }
 export interface BooleanOption extends OptionBase {
   type: 'boolean';
@@ -137,9 +141,12 @@ export type CommandResult =
       exitCode?: number;
       /**
        * CI workflow command lines (`::error ...`). Printed on stdout after the output for people;
-       * with --json on stderr, so that stdout stays one JSON document (GitHub reads both streams).
+       * with --json (or `documentOnStdout`) on stderr, so that stdout stays one document (GitHub
+       * reads both streams).
        */
       workflowCommands?: string[];
+      /** stdout is a document (a report printed without -o): workflow commands go to stderr, as with --json. */
+      documentOnStdout?: boolean;
       /** Problems that do not stop the command (a store file that does not load): with --json, one `{"warnings":[...]}` line on stderr. */
       warnings?: Array<{ code: string; message: string; file: string | null }>;
       /** Lines for people on stderr, with or without --json (what a fetch refused, say); stdout keeps the result. */
@@ -329,10 +336,11 @@ function convert(
   if ((decl.required === true || PATHS.includes(decl.valueName ?? '')) && value === '')
     throw new InvalidArgumentError(`--${name} must not be empty`, { details: { option: `--${name}` } });
   if (decl.type === 'integer') {
-    if (!/^\d{1,9}$/.test(value))
+    const [min, max] = [decl.min ?? 0, decl.max ?? 999_999_999];
+    if (!/^\d{1,15}$/.test(value) || Number(value) < min || Number(value) > max)
       throw new InvalidArgumentError(
-        `--${name} must be a whole number from 0 to 999999999, not ${JSON.stringify(value.slice(0, 40))}`,
-        { details: { option: `--${name}` } },
+        `--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value.slice(0, 40))}`,
+        { details: { option: `--${name}`, min, max } },
       );
     return Number(value);
   }

@@ -3,7 +3,13 @@
  * record it as a new attempt (`replayOf`) and say whether verdict and test counts reproduce.
  */
 import type { GateResult, TestCounts } from '../../types/gate.js';
-import { GateNotFoundError, GateNotReplayableError, ReplayNotConfirmedError } from '../errors.js';
+import {
+  AmbiguousIdError,
+  GateNotFoundError,
+  GateNotReplayableError,
+  InvalidArgumentError,
+  ReplayNotConfirmedError,
+} from '../errors.js';
 import type { GateStore } from '../store/gate-store.js';
 import { assertSafeId } from '../store/paths.js';
 import type { GateContext } from './attempt.js';
@@ -11,10 +17,13 @@ import { runGate, type GateRunOptions } from './run.js';
 
 export interface GateReplayOptions {
   runId: string;
-  iteration: number;
-  name: string;
-  /** Default: the newest attempt that has a command. */
+  /** With `name`, the gate whose attempt is replayed; needed unless `id` names the verdict. */
+  iteration?: number;
+  name?: string;
+  /** Default: the newest attempt that has a command. Two machines may both have recorded attempt K: then give `id`. */
   attempt?: number;
+  /** The verdict to replay, by its id (`iteration` and `name`, when given, must be its own). */
+  id?: string;
   /** The caller agreed to run the recorded command (`--yes`): it may come from another machine. */
   confirmed: boolean;
   echo?: GateRunOptions['echo'];
@@ -38,8 +47,8 @@ export async function replayGate(
   const command = original.command as string[];
   if (!opts.confirmed) {
     throw new ReplayNotConfirmedError(
-      `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ''} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
-      { details: { command, junit: original.junit ?? [], attempt: original.attempt } },
+      `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ''} (recorded in attempt ${original.attempt} of gate ${original.name}, verdict ${original.id}); it may come from another machine, so read it and add --yes to run it`,
+      { details: { command, junit: original.junit ?? [], attempt: original.attempt, id: original.id } },
     );
   }
   const replay = await runGate(
@@ -66,32 +75,94 @@ export async function replayGate(
   return { reproduced, original, replay };
 }
 
+/** The verdict to replay: by id, else by iteration, name and attempt (which must name exactly one). */
 async function findAttempt(store: GateStore, opts: GateReplayOptions): Promise<GateResult> {
-  assertSafeId(opts.name, 'gate name');
-  const { results } = await store.list(assertSafeId(opts.runId, 'run id'));
-  const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
-  const found =
-    opts.attempt === undefined
-      ? mine.filter((r) => r.command !== null).at(-1)
-      : mine.find((r) => r.attempt === opts.attempt);
-  if (found === undefined)
-    throw new GateNotFoundError(
-      `no ${opts.attempt === undefined ? 'replayable verdict' : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
+  const runId = assertSafeId(opts.runId, 'run id');
+  if (opts.id !== undefined && opts.attempt !== undefined)
+    throw new InvalidArgumentError('give the attempt or the id of the verdict to replay, not both', {
+      details: { attempt: opts.attempt, id: opts.id },
+    });
+  if (opts.id === undefined && (opts.iteration === undefined || opts.name === undefined))
+    throw new InvalidArgumentError(
+      'give the iteration and the gate name of the verdict to replay, or its id',
       {
-        details: {
-          runId: opts.runId,
-          iteration: opts.iteration,
-          name: opts.name,
-          attempt: opts.attempt ?? null,
-        },
+        details: { iteration: opts.iteration ?? null, name: opts.name ?? null },
       },
     );
+  if (opts.name !== undefined) assertSafeId(opts.name, 'gate name');
+  const found =
+    opts.id !== undefined ? await byId(store, runId, opts) : byAttempt(await store.list(runId), opts);
   if (found.command === null)
     throw new GateNotReplayableError(
-      `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
-      { details: { attempt: found.attempt } },
+      `attempt ${found.attempt} of gate ${found.name} (verdict ${found.id}) was given to "gate record": there is no command to replay`,
+      { details: { attempt: found.attempt, id: found.id } },
     );
   return found;
+}
+
+async function byId(store: GateStore, runId: string, opts: GateReplayOptions): Promise<GateResult> {
+  const found = await store.load(runId, assertSafeId(opts.id as string, 'gate id'));
+  if (
+    found === null ||
+    (opts.iteration !== undefined && found.iteration !== opts.iteration) ||
+    (opts.name !== undefined && found.name !== opts.name)
+  )
+    throw notFound(opts, `verdict ${opts.id}`);
+  return found;
+}
+
+function byAttempt({ results }: { results: readonly GateResult[] }, opts: GateReplayOptions): GateResult {
+  const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
+  if (opts.attempt === undefined) {
+    const newest = mine.filter((r) => r.command !== null).at(-1);
+    if (newest === undefined) throw notFound(opts, 'replayable verdict');
+    return newest;
+  }
+  const numbered = mine.filter((r) => r.attempt === opts.attempt);
+  const [only] = numbered;
+  if (only === undefined) throw notFound(opts, `attempt ${opts.attempt}`);
+  if (numbered.length === 1) return only;
+  // Attempts are numbered where each verdict was recorded: two runners of a matrix both record
+  // attempt 1. Which one to replay is the caller's choice, never the store's order.
+  const candidates = numbered.map((r) => ({
+    id: r.id,
+    replayable: r.command !== null,
+    startedAt: r.startedAt,
+    received: r.receivedAt !== undefined,
+  }));
+  throw new AmbiguousIdError(
+    `${numbered.length} verdicts of gate ${opts.name} on iteration ${opts.iteration} are attempt ${opts.attempt} (recorded on different machines): ${candidates
+      .map((c) => `${c.id} (${c.replayable ? 'replayable' : 'gate record, no command'})`)
+      .join(', ')}; give the one to replay with --id`,
+    {
+      details: {
+        runId: opts.runId,
+        iteration: opts.iteration,
+        name: opts.name,
+        attempt: opts.attempt,
+        candidates,
+      },
+    },
+  );
+}
+
+function notFound(opts: GateReplayOptions, what: string): GateNotFoundError {
+  const where =
+    opts.name === undefined
+      ? ''
+      : ` of gate ${opts.name}${opts.iteration === undefined ? '' : ` on iteration ${opts.iteration}`}`;
+  return new GateNotFoundError(
+    `no ${what}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
+    {
+      details: {
+        runId: opts.runId,
+        iteration: opts.iteration ?? null,
+        name: opts.name ?? null,
+        attempt: opts.attempt ?? null,
+        id: opts.id ?? null,
+      },
+    },
+  );
 }
 
 function sameCounts(a: TestCounts | null, b: TestCounts | null): boolean {

@@ -10,12 +10,12 @@ import type { Snapshot } from '../../types/snapshot.js';
 import { GateTreeMismatchError, InvalidArgumentError } from '../errors.js';
 import { getTree } from '../git/refs.js';
 import { isInside, openRepo, type Repo } from '../git/repo.js';
-import { getRepoState, listUncompared } from '../git/state.js';
+import { hasChangesOutside, listUncompared, readStatus } from '../git/state.js';
+import type { StatusEntry } from '../git/parsers/status.js';
 import { runUserCommand } from '../process/user-command.js';
 import type { NewGateResult } from '../store/gate-store.js';
 import { layout } from '../store/paths.js';
 import { workspaceExcludes } from '../snapshotter/excludes.js';
-import type { Snapshotter } from '../snapshotter/snapshotter.js';
 import {
   appendWithLog,
   checkOptions,
@@ -70,7 +70,7 @@ export async function runGate(
   ]);
   const [treeId] = await Promise.all([
     getTree(repo, snapshot.afterSha),
-    opts.isolated === true ? null : assertAtAfter(ctx.snapshotter, repo, snapshot, junit),
+    opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit),
   ]);
   const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
   try {
@@ -157,48 +157,111 @@ async function observeAndStore(
   return appendWithLog(ctx, result, sink);
 }
 
-/** Without --isolated the check judges the workspace itself: it must be exactly the after commit. */
+/**
+ * Without --isolated the check judges the workspace itself: it must be exactly the after commit,
+ * with no change and no untracked file git does not ignore, except the JUnit reports of this gate
+ * (`junit`) and, untracked only, those that earlier gates of this iteration wrote here (docs/gates.md).
+ */
 async function assertAtAfter(
-  snapshotter: Snapshotter,
+  ctx: GateContext,
   repo: Repo,
   snapshot: Snapshot,
   junit: readonly string[],
 ): Promise<void> {
   // The check's own reports, left by an earlier attempt, do not make the workspace dirty: each is
   // named file by file (a report in a new directory would otherwise be that directory).
-  const reports = junit.flatMap((f) => {
-    const path = relative(repo.topLevel, resolve(repo.topLevel, f));
-    return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path) ? [] : [path];
-  });
-  const excludes = [...(await workspaceExcludes(repo.topLevel, snapshotter.options)), ...reports];
+  const reports = reportPaths(repo, junit);
+  const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
+  // Our own directories as prefixes; a report as exactly that file (a directory named by --junit excuses nothing).
+  const outside = (e: StatusEntry) => hasChangesOutside([e], ours) && !reports.includes(e.path);
   // A file marked assume-unchanged or skip-worktree is one status does not look at: its content is unknown.
-  const [state, uncompared] = await Promise.all([
-    getRepoState(repo, excludes, reports.length > 0 ? 'all' : 'normal'),
+  const [status, uncompared] = await Promise.all([
+    readStatus(repo, reports.length > 0 ? 'all' : 'normal'),
     listUncompared(repo),
   ]);
-  if (state.sha === snapshot.afterSha && !state.isDirty && uncompared.length === 0) return;
-  const why =
-    state.sha !== snapshot.afterSha
-      ? `HEAD is ${state.sha ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
-      : state.isDirty
-        ? 'the workspace has uncommitted changes'
-        : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${uncompared
-            .slice(0, 3)
-            .map((e) => e.path)
-            .join(
-              ', ',
-            )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
+  const atAfter = status.oid === snapshot.afterSha;
+  let changed = status.entries.filter(outside);
+  if (atAfter && changed.some((e) => e.kind === 'untracked'))
+    changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, reports.length > 0);
+  if (atAfter && changed.length === 0 && uncompared.length === 0) return;
+  const why = !atAfter
+    ? `HEAD is ${status.oid ?? 'unborn'}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}`
+    : changed.length > 0
+      ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}`
+      : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${named(
+          uncompared.map((e) => e.path),
+        )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
   throw new GateTreeMismatchError(
-    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
+    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
     {
       details: {
         runId: snapshot.runId,
         iteration: snapshot.iteration,
-        head: state.sha,
+        head: status.oid,
         afterSha: snapshot.afterSha,
+        paths: (atAfter ? changed.map((e) => e.path) : []).slice(0, MAX_PATHS_IN_DETAILS),
       },
     },
   );
+}
+
+/** Paths of JUnit reports inside the workspace, relative to its top level ('/'-separated, as git prints them). */
+function reportPaths(repo: Repo, junit: readonly string[]): string[] {
+  return junit.flatMap((f) => {
+    const path = relative(repo.topLevel, resolve(repo.topLevel, f));
+    return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)
+      ? []
+      : [path.split(sep).join('/')];
+  });
+}
+
+/**
+ * The untracked files left once those that earlier gates of this iteration named as their JUnit
+ * reports are set aside: verdicts observed here, in this workspace (not isolated, not received), on
+ * this very after commit. Only untracked files: a tracked file changed is a change of the tree.
+ */
+async function withoutEarlierReports(
+  ctx: GateContext,
+  repo: Repo,
+  snapshot: Snapshot,
+  outside: (e: StatusEntry) => boolean,
+  changed: StatusEntry[],
+  listedAll: boolean,
+): Promise<StatusEntry[]> {
+  const earlier = new Set(
+    (await ctx.store.list(snapshot.runId)).results
+      .filter(
+        (r) =>
+          r.iteration === snapshot.iteration &&
+          r.afterSha === snapshot.afterSha &&
+          r.observed &&
+          !r.isolated &&
+          r.receivedAt === undefined,
+      )
+      .flatMap((r) => reportPaths(repo, r.junit ?? [])),
+  );
+  if (earlier.size === 0) return changed;
+  // A report in a directory of its own shows as that directory: list the files one by one.
+  const entries =
+    listedAll || !changed.some((e) => e.path.endsWith('/'))
+      ? changed
+      : (await readStatus(repo, 'all')).entries.filter(outside);
+  return entries.filter((e) => !(e.kind === 'untracked' && earlier.has(e.path)));
+}
+
+const MAX_PATHS_IN_MESSAGE = 5;
+const MAX_PATHS_IN_DETAILS = 100;
+
+function describeEntry(e: StatusEntry): string {
+  return e.kind === 'untracked' ? `${e.path} (untracked)` : e.path;
+}
+
+/** The first few, and how many more. */
+function named(paths: readonly string[]): string {
+  const shown = paths.slice(0, MAX_PATHS_IN_MESSAGE).join(', ');
+  return paths.length > MAX_PATHS_IN_MESSAGE
+    ? `${shown} and ${paths.length - MAX_PATHS_IN_MESSAGE} more`
+    : shown;
 }
 
 /**

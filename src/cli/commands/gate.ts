@@ -17,6 +17,9 @@ import { defineCommand, type Command, type CommandResult } from '../spec.js';
 const EXIT: Record<GateResult['verdict'], number> = { pass: 0, fail: VERIFY_FAILED_EXIT, error: 1 };
 const COLOUR: Record<GateResult['verdict'], Colour> = { pass: 'green', fail: 'red', error: 'red' };
 
+/** The longest --timeout in seconds: every duration fits Node's timers (types/duration.ts). */
+const MAX_TIMEOUT_S = Math.floor(MAX_DURATION_MS / 1000);
+
 /** Signals passed on to the check's process group, so a cancelled CI job still records what happened. */
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -63,7 +66,13 @@ const gate = defineCommand({
     iteration: ITERATION,
     name: NAME,
     junit: JUNIT,
-    timeout: { type: 'integer', valueName: 'S', description: 'kill the whole process group after S seconds' },
+    timeout: {
+      type: 'integer',
+      valueName: 'S',
+      min: 1,
+      max: MAX_TIMEOUT_S,
+      description: `kill the whole process group after S seconds (1 to ${MAX_TIMEOUT_S}: about 24.8 days, the longest any duration can be)`,
+    },
     isolated: { type: 'boolean', description: 'run in a temporary checkout of the after tree' },
     'min-tests': MIN_TESTS,
   },
@@ -72,10 +81,6 @@ const gate = defineCommand({
     'gate --run "$RUN" --name test --junit junit.xml -- node --test --test-reporter=junit --test-reporter-destination=junit.xml',
   ],
   async run(ctx, values, command) {
-    if (values.timeout !== undefined && (values.timeout < 1 || values.timeout * 1000 > MAX_DURATION_MS))
-      throw new UsageError(
-        `--timeout must be from 1 to ${Math.floor(MAX_DURATION_MS / 1000)} seconds (about 24.8 days: the longest any duration can be)`,
-      );
     const gates = await ctx.gates();
     const result = await gates.run(ctx.workspace, {
       runId: values.run,
@@ -110,6 +115,7 @@ const record = defineCommand({
     'duration-ms': {
       type: 'integer',
       valueName: 'MS',
+      max: MAX_DURATION_MS,
       description: 'how long the check ran',
       defaultText: '0',
     },
@@ -120,9 +126,6 @@ const record = defineCommand({
     'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log',
   ],
   async run(ctx, values) {
-    const duration = values['duration-ms'];
-    if (duration !== undefined && (duration < 0 || duration > MAX_DURATION_MS))
-      throw new UsageError(`--duration-ms must be from 0 to ${MAX_DURATION_MS} (about 24.8 days)`);
     const gates = await ctx.gates();
     const result = await gates.record(ctx.workspace, {
       runId: values.run,
@@ -164,6 +167,7 @@ const list = defineCommand({
           String(r.iteration),
           r.name,
           String(r.attempt),
+          r.id,
           paintCell(r.verdict, COLOUR[r.verdict], colour),
           r.tests === null ? '-' : `${r.tests.passed}/${r.tests.total}`,
           `${r.durationMs} ms`,
@@ -177,7 +181,19 @@ const list = defineCommand({
         return [
           rows.length
             ? table(
-                ['RUN', 'ITER', 'GATE', 'ATTEMPT', 'VERDICT', 'TESTS', 'TIME', 'WHERE', 'AFTER', 'REASON'],
+                [
+                  'RUN',
+                  'ITER',
+                  'GATE',
+                  'ATTEMPT',
+                  'ID',
+                  'VERDICT',
+                  'TESTS',
+                  'TIME',
+                  'WHERE',
+                  'AFTER',
+                  'REASON',
+                ],
                 rows,
               )
             : 'No gate verdicts.',
@@ -190,31 +206,47 @@ const list = defineCommand({
 
 const replay = defineCommand({
   name: 'gate replay',
-  usage: 'gate replay --run ID --iteration N --name NAME [--attempt K] --yes',
+  usage: 'gate replay --run ID (--iteration N --name NAME [--attempt K] | --id GATE_ID) --yes',
   summary: 'Run a recorded gate command again on the recorded tree, in isolation, and compare.',
-  description:
+  description: [
     'The command may come from another machine (after fetch): without --yes nothing runs (REPLAY_NOT_CONFIRMED) and the command is printed. The replay is recorded as a new attempt with replayOf. Exit status: 0 verdict and test counts reproduced, 3 they differ, 1 error.',
+    'Attempts are numbered where each verdict was recorded, so in a CI matrix two runners may both have an attempt 1: --attempt K naming more than one verdict is AMBIGUOUS_ID (the message lists their ids); pick one with --id (gate list shows the ids).',
+  ].join('\n'),
   options: {
     run: { ...RUN, required: true },
-    iteration: { type: 'integer', valueName: 'N', required: true, description: 'the iteration' },
-    name: NAME,
+    iteration: { type: 'integer', valueName: 'N', description: 'the iteration (needed without --id)' },
+    name: { ...NAME, required: false, description: `${NAME.description} (needed without --id)` },
     attempt: {
       type: 'integer',
       valueName: 'K',
       description: 'the attempt to replay',
       defaultText: 'the newest with a command',
     },
+    id: {
+      type: 'string',
+      valueName: 'GATE_ID',
+      description:
+        'the verdict to replay, by its id (gate list shows them); --iteration and --name may be left out',
+    },
     yes: { type: 'boolean', description: 'run the recorded command' },
   },
   positionals: { required: [] },
-  examples: ['gate replay --run "$RUN" --iteration 2 --name test --yes'],
+  examples: [
+    'gate replay --run "$RUN" --iteration 2 --name test --yes',
+    'gate replay --run "$RUN" --id "$GATE_ID" --yes',
+  ],
   async run(ctx, values) {
+    if (values.id !== undefined && values.attempt !== undefined)
+      throw new UsageError('give --attempt K or --id GATE_ID, not both');
+    if (values.id === undefined && (values.iteration === undefined || values.name === undefined))
+      throw new UsageError('give --iteration N and --name NAME (and --attempt K), or --id GATE_ID');
     const gates = await ctx.gates();
     const out = await gates.replay(ctx.workspace, {
       runId: values.run,
-      iteration: values.iteration,
-      name: values.name,
+      ...(values.iteration === undefined ? {} : { iteration: values.iteration }),
+      ...(values.name === undefined ? {} : { name: values.name }),
       ...(values.attempt === undefined ? {} : { attempt: values.attempt }),
+      ...(values.id === undefined ? {} : { id: values.id }),
       confirmed: values.yes,
       stdoutToStderr: ctx.json,
       forwardSignals: FORWARDED,

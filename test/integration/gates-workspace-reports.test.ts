@@ -1,0 +1,80 @@
+/**
+ * Gates in the workspace one after another (docs/gates.md's example): the JUnit report an earlier
+ * gate of the iteration left untracked does not make the next gate's workspace dirty, anything
+ * else still does, and GATE_TREE_MISMATCH names the paths.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GateTreeMismatchError } from '../../src/errors.js';
+import { Gates } from '../../src/gates/gates.js';
+import { quiet } from '../helpers/gates.js';
+import { repoWithCommit, writeFiles } from '../helpers/repo.js';
+import { newSnapshotter } from '../helpers/snapshotter.js';
+
+/** A check that writes a one-test JUnit report at `path` (its directory made as needed). */
+function writesReport(path: string): string[] {
+  const xml = '<testsuite name="s"><testcase name="t"/></testsuite>';
+  return ['sh', '-c', `mkdir -p "$(dirname "$1")" && printf '%s' '${xml}' > "$1"`, 'sh', path];
+}
+
+/** Run r1 with one iteration; nothing in .gitignore names the reports. */
+async function oneIteration(): Promise<{ dir: string; gates: Gates }> {
+  const dir = repoWithCommit({ 'README.md': 'hello\n' });
+  const snapshotter = newSnapshotter();
+  await snapshotter.captureBeforeState(dir, { runId: 'r1' });
+  writeFiles(dir, { 'a.txt': 'a\n' });
+  await snapshotter.captureAfterState(dir, null, { runId: 'r1', iteration: 1 });
+  return { dir, gates: new Gates(snapshotter) };
+}
+
+async function mismatch(promise: Promise<unknown>): Promise<GateTreeMismatchError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GateTreeMismatchError);
+  return error as GateTreeMismatchError;
+}
+
+describe('gates of one iteration in the workspace, one after another', () => {
+  it("a later gate runs beside the earlier gates' untracked reports (at the top level and in a new directory)", async () => {
+    const { dir, gates } = await oneIteration();
+    const run = (name: string, command: string[], junit: string[] = []) =>
+      gates.run(dir, { runId: 'r1', name, command, junit, echo: quiet() });
+    expect((await run('test', writesReport('junit.xml'), ['junit.xml'])).verdict).toBe('pass');
+    expect((await run('e2e', writesReport('reports/e2e.xml'), ['reports/e2e.xml'])).verdict).toBe('pass');
+    expect((await run('lint', ['true'])).verdict).toBe('pass');
+    expect((await run('test', writesReport('junit.xml'), ['junit.xml'])).attempt).toBe(2);
+  });
+
+  it('anything else untracked, or a report path changed while tracked, is GATE_TREE_MISMATCH naming the paths', async () => {
+    const { dir, gates } = await oneIteration();
+    const run = (name: string, command: string[], junit: string[] = []) =>
+      gates.run(dir, { runId: 'r1', name, command, junit, echo: quiet() });
+    await run('test', writesReport('junit.xml'), ['junit.xml']);
+    writeFileSync(join(dir, 'stray.txt'), 'x\n');
+    expect((await mismatch(run('lint', ['true']))).details.paths).toEqual(['stray.txt']);
+    rmSync(join(dir, 'stray.txt'));
+    // A tracked file is part of the tree: an earlier gate that named it as its report excuses nothing.
+    expect((await run('readme', writesReport('README.md'), ['README.md'])).verdict).toBe('pass');
+    expect((await mismatch(run('lint', ['true']))).details.paths).toEqual(['README.md']);
+  });
+
+  it("an isolated gate's reports never reach the workspace: they excuse nothing there", async () => {
+    const { dir, gates } = await oneIteration();
+    await gates.run(dir, {
+      runId: 'r1',
+      name: 'test',
+      command: writesReport('junit.xml'),
+      junit: ['junit.xml'],
+      isolated: true,
+      echo: quiet(),
+    });
+    writeFileSync(join(dir, 'junit.xml'), '<testsuite/>');
+    const refused = await mismatch(
+      gates.run(dir, { runId: 'r1', name: 'lint', command: ['true'], echo: quiet() }),
+    );
+    expect(refused.details.paths).toEqual(['junit.xml']);
+  });
+});
