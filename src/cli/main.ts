@@ -173,7 +173,7 @@ async function emit(result: CommandResult, json: boolean): Promise<void> {
   if (notices.length > 0) process.stderr.write(`${notices.join('\n')}\n`);
   const commands = result.workflowCommands ?? [];
   if (commands.length === 0) return;
-  if (json) process.stderr.write(`${commands.join('\n')}\n`);
+  if (json || result.documentOnStdout === true) process.stderr.write(`${commands.join('\n')}\n`);
   else writeStdout(`${commands.join('\n')}\n`);
 }
 

@@ -2,7 +2,7 @@
  * `report` carries the run's gate verdicts in every format (json, md, dotenv) and, on GitHub, a
  * failed gate is an `::error` whose hostile test names and messages stay inside one command.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../types/report.js';
@@ -80,5 +80,37 @@ describe('report with gate verdicts', () => {
     expect(errors[0]).toContain('adds::error::pwned%0A%250A 100%25');
     expect(cli(a, ['report', '--run', 'run-1', '-o', out, '--ci', 'none']).stdout).not.toContain('::error');
     expect(cli(a, ['report', '--run', 'run-1', '-o', out, '--ci', 'github']).stdout).toContain('::error');
+  });
+});
+
+describe('report printed on GitHub without -o', () => {
+  it('stdout is the document alone (json, html, dotenv, md): the ::error goes to stderr; the step summary holds only Markdown', async () => {
+    w = world();
+    const a = w.machine('a');
+    await runIterations(a, 'run-1', 1);
+    await recordVerdict(a, 'run-1', 0, 'lint', failing);
+    const gh = { GITHUB_ACTIONS: 'true' };
+    const annotated = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('::error'));
+    for (const format of ['json', 'html', 'dotenv', 'md']) {
+      const res = cli(a, ['report', '--run', 'run-1', '--format', format], gh);
+      expect(res.status, res.stderr).toBe(0);
+      expect(res.stdout).not.toMatch(/^::/m);
+      expect(annotated(res.stderr), format).toHaveLength(1);
+    }
+    const json = cli(a, ['report', '--run', 'run-1', '--format', 'json'], gh);
+    expect((JSON.parse(json.stdout) as RunReport).run.runId).toBe('run-1');
+    expect(cli(a, ['report', '--run', 'run-1', '--format', 'html'], gh).stdout).toMatch(/<\/html>\n$/);
+
+    const summary = join(w.root, 'summary.md');
+    writeFileSync(summary, '');
+    const md = cli(a, ['report', '--run', 'run-1', '--format', 'md'], {
+      ...gh,
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(md.status, md.stderr).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toContain('### Gates');
+    expect(readFileSync(summary, 'utf8')).not.toMatch(/^::/m);
+    // stdout carries one line for people there, and GitHub reads the annotation after it.
+    expect(md.stdout.split('\n').filter((l) => l.startsWith('::error'))).toHaveLength(1);
   });
 });

@@ -120,8 +120,10 @@ export const REPORT_COMMAND = defineCommand({
       };
     }
     // --json promises one JSON document: the json format is that document, the others travel inside one.
+    // Either way stdout is the document: the annotations go to stderr (jq, a page saved by redirection).
     return {
       ...annotations,
+      documentOnStdout: true,
       json: format === 'json' ? report : { format, runId: report.run.runId, text },
       human: () => text.replace(/\n$/, ''),
     };
