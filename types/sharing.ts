@@ -82,6 +82,8 @@ export const PushResult = deferred(() =>
     updated: z.array(z.string()),
     /** Refs the remote already had with the same content. */
     upToDate: z.array(z.string()),
+    /** Gate verdict refs pushed (refs/agentgate/gates/<runId>/<gateId>), new or already there. */
+    gates: z.int().check(z.nonnegative()),
     /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
     anchors: z.array(Sha),
   }),
@@ -117,6 +119,8 @@ export const ExportResult = deferred(() =>
     file: z.string(),
     runs: z.array(SafeId),
     refs: z.int().check(z.nonnegative()),
+    /** Gate verdict refs the bundle carries. */
+    gates: z.int().check(z.nonnegative()),
     /** The commits whose anchors the bundle carries. */
     anchors: z.array(Sha),
   }),

@@ -69,18 +69,24 @@ export class GateRecords {
   }
 
   /**
-   * Makes sure every verdict of `runIds` has its commit under refs/agentgate/gates/ (under the
-   * repository's lock). A verdict whose tree is not its after commit's tree, or whose after commit
-   * is not here, is never published (STORE_CORRUPT: `verify` names it).
+   * Makes sure every verdict of `runIds`, and every verdict recorded on this machine (not received)
+   * of `ownOn` (runs fetched from elsewhere), has its commit under refs/agentgate/gates/ (under the
+   * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
+   * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
+   * after commit's tree, or whose after commit is not here, is never published (STORE_CORRUPT:
+   * `verify` names it).
    */
-  async materialise(repo: Repo, runIds: readonly string[]): Promise<void> {
-    await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+  async materialise(repo: Repo, runIds: readonly string[], ownOn: readonly string[] = []): Promise<string[]> {
+    return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
       const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
-      const pending: GateResult[] = [];
-      for (const runId of runIds)
-        for (const g of (await this.gates.list(runId)).results)
-          if (!existing.has(gateRef(g.runId, g.id))) pending.push(g);
-      if (pending.length === 0) return;
+      const whole: GateResult[] = [];
+      const own: GateResult[] = [];
+      for (const runId of runIds) whole.push(...(await this.gates.list(runId)).results);
+      for (const runId of ownOn)
+        own.push(...(await this.gates.list(runId)).results.filter((g) => g.receivedAt === undefined));
+      const pending = [...whole, ...own].filter((g) => !existing.has(gateRef(g.runId, g.id)));
+      const ownRefs = own.map((g) => gateRef(g.runId, g.id));
+      if (pending.length === 0) return ownRefs;
       const trees = await batchCheck(
         repo,
         pending.map((g) => `${g.afterSha}^{tree}`),
@@ -94,6 +100,7 @@ export class GateRecords {
           );
       });
       await this.writeCommits(repo, pending);
+      return ownRefs;
     });
   }
 

@@ -11,8 +11,16 @@ import { buildRecord, recordObjects, recordRef, RECORDS_PREFIX } from './records
 import { writeRecordObjects, type RecordObjects } from './record-objects.js';
 import type { Selection, SharingCore } from './core.js';
 
-/** The runs a selection names (records of other workspaces cannot be built here). */
-async function selectRuns(core: SharingCore, repo: Repo, sel: Selection): Promise<RunRecord[]> {
+/**
+ * The runs a selection names (records of other workspaces cannot be built here), and for the
+ * default selection the runs of this workspace fetched or imported from elsewhere, which it leaves
+ * out (only this machine's own verdicts on them travel: sharing.ts).
+ */
+async function selectRuns(
+  core: SharingCore,
+  repo: Repo,
+  sel: Selection,
+): Promise<{ runs: RunRecord[]; fetched: RunRecord[] }> {
   if (sel.runId !== undefined) {
     const run = await core.store.loadRun(assertSafeId(sel.runId, 'run id'));
     if (run === null)
@@ -28,12 +36,12 @@ async function selectRuns(core: SharingCore, repo: Repo, sel: Selection): Promis
         },
       );
     }
-    return [run];
+    return { runs: [run], fetched: [] };
   }
   const runs = await runsHere(core, repo, (await core.store.listRuns()).runs);
-  if (sel.all) return runs;
+  if (sel.all) return { runs, fetched: [] };
   const made = await Promise.all(runs.map((r) => recordedHere(core, r.runId)));
-  return runs.filter((_, i) => made[i]);
+  return { runs: runs.filter((_, i) => made[i]), fetched: runs.filter((_, i) => !made[i]) };
 }
 
 /** Whether this machine recorded any iteration of the run (a fetched snapshot names where it was recorded). */
@@ -82,26 +90,26 @@ async function runsHere(core: SharingCore, repo: Repo, runs: readonly RunRecord[
   return runs.filter((r) => here.includes(r) || adopted.includes(r));
 }
 
+/** The runs whose records a push or export carries, their record refs, and the fetched runs left out. */
+export interface Materialised {
+  runs: string[];
+  refs: string[];
+  /** Runs of this workspace recorded elsewhere that the default selection leaves out (sorted). */
+  fetched: string[];
+}
+
 /**
  * Makes sure every selected run's iteration has its record commit under refs/agentgate/records/:
  * an existing record whose parent is the snapshot's after commit is kept as it is (records are
  * immutable once made); a missing one is written (three hash-object processes and one ref
  * transaction for all of them).
  */
-export async function materialise(
-  core: SharingCore,
-  repo: Repo,
-  sel: Selection,
-): Promise<{ runs: string[]; refs: string[] }> {
+export async function materialise(core: SharingCore, repo: Repo, sel: Selection): Promise<Materialised> {
   return withRepoLock(repo, core.options.lockTimeoutMs, () => materialiseLocked(core, repo, sel));
 }
 
-async function materialiseLocked(
-  core: SharingCore,
-  repo: Repo,
-  sel: Selection,
-): Promise<{ runs: string[]; refs: string[] }> {
-  const runs = await selectRuns(core, repo, sel);
+async function materialiseLocked(core: SharingCore, repo: Repo, sel: Selection): Promise<Materialised> {
+  const { runs, fetched } = await selectRuns(core, repo, sel);
   const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
   const format = await objectFormat(repo);
   const pending: Array<{ ref: string; objects: RecordObjects; old: string | null }> = [];
@@ -129,7 +137,7 @@ async function materialiseLocked(
     }
   }
   if (pending.length > 0) await publishRecords(core, repo, pending);
-  return { runs: runs.map((r) => r.runId), refs };
+  return { runs: runs.map((r) => r.runId), refs, fetched: fetched.map((r) => r.runId).sort() };
 }
 
 /** Writes the records' objects, then points their refs at them. */

@@ -60,21 +60,23 @@ export class Sharing implements SharingCore {
   }
 
   /**
-   * Publishes the selected runs' records, and the anchors beside them, to a remote (default
-   * `origin`) in one push. PUSH_REJECTED when the remote holds another record for an iteration, or
-   * another anchor of a commit: nothing is overwritten.
+   * Publishes the selected runs' records and verdicts, and the anchors beside them, to a remote
+   * (default `origin`) in one push; by default also this machine's own verdicts on runs of this
+   * workspace fetched from elsewhere. PUSH_REJECTED when the remote holds another record for an
+   * iteration, or another anchor of a commit: nothing is overwritten.
    */
   async push(sel: Selection, remoteName = 'origin', cwd = process.cwd()): Promise<PushResult> {
     const repo = await this.open(sel.workspace);
     const remote = await resolveRemote(repo, remoteName, cwd);
     const mode = this.anchorMode(sel);
-    const { runs, refs } = mode === 'only' ? { runs: [], refs: [] } : await materialise(this, repo, sel);
-    if (mode !== 'only') await this.gateRecords.materialise(repo, runs);
+    const { runs, refs, ownGates } = await this.materialiseRuns(repo, sel, mode);
     const anchors = await this.materialiseAnchors(repo, sel, mode);
     const count =
       (mode === 'only' ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) +
+      ownGates.length +
       (mode !== 'none' && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
-    if (count === 0) return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [], anchors: [] };
+    if (count === 0)
+      return { remote: remote.name, runs, refs: 0, updated: [], upToDate: [], gates: 0, anchors: [] };
     const specs = [
       ...(mode === 'only'
         ? []
@@ -82,6 +84,7 @@ export class Sharing implements SharingCore {
           ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`]
           : runs.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`)),
       ...(mode === 'only' ? [] : gateRefspecs(runs, sel.all === true)),
+      ...ownGates.map((r) => `${r}:${r}`),
       ...(mode === 'none'
         ? []
         : sel.all
@@ -129,6 +132,7 @@ export class Sharing implements SharingCore {
       refs: results.length,
       updated,
       upToDate,
+      gates: results.filter((r) => r.ref.startsWith(GATES_PREFIX)).length,
       anchors: anchorsOf(results.map((r) => r.ref)),
     };
   }
@@ -172,15 +176,15 @@ export class Sharing implements SharingCore {
   async export(sel: Selection, file: string, cwd = process.cwd()): Promise<ExportResult> {
     const repo = await this.open(sel.workspace);
     const mode = this.anchorMode(sel);
-    const { runs } = mode === 'only' ? { runs: [] } : await materialise(this, repo, sel);
-    if (mode !== 'only') await this.gateRecords.materialise(repo, runs);
+    const { runs, ownGates } = await this.materialiseRuns(repo, sel, mode);
     const anchors = await this.materialiseAnchors(repo, sel, mode);
     const all = mode === 'only' ? [] : await listRefs(repo, RECORDS_PREFIX);
     const chosen = sel.all
       ? all
       : all.filter((r) => runs.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
     const gates = (mode === 'only' ? [] : await listRefs(repo, GATES_PREFIX)).filter(
-      (r) => sel.all || runs.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`)),
+      (r) =>
+        sel.all || ownGates.includes(r.ref) || runs.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`)),
     );
     const anchorRefs =
       mode !== 'none' && sel.all
@@ -191,9 +195,9 @@ export class Sharing implements SharingCore {
         `no anchor of ${repo.topLevel}'s commits is recorded in this home; "anchor REV" records one`,
         { details: { workspace: repo.topLevel } },
       );
-    if (chosen.length === 0 && anchorRefs.length === 0)
+    if (chosen.length === 0 && gates.length === 0 && anchorRefs.length === 0)
       throw new RunNotFoundError(
-        `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
+        `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
         { details: { workspace: repo.topLevel } },
       );
     const path = resolve(cwd, file);
@@ -203,6 +207,7 @@ export class Sharing implements SharingCore {
       file: path,
       runs: runsOf(chosen.map((r) => r.ref)),
       refs: refs.length,
+      gates: gates.length,
       anchors: anchorsOf(anchorRefs),
     };
   }
@@ -234,10 +239,12 @@ export class Sharing implements SharingCore {
         { details: { file: path } },
       );
     const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+    const gateHeads = heads.filter((h) => h.ref.startsWith(GATES_PREFIX));
     const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
-    if (records.length === 0 && anchorHeads.length === 0) {
+    // A bundle of verdicts alone is what "export" writes from a fetched run this machine gated.
+    if (records.length === 0 && gateHeads.length === 0 && anchorHeads.length === 0) {
       throw new BundleInvalidError(
-        `${path} holds no agentgate records (no ${RECORDS_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
+        `${path} holds no agentgate records (no ${RECORDS_PREFIX}, ${GATES_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
         { details: { file: path } },
       );
     }
@@ -259,12 +266,27 @@ export class Sharing implements SharingCore {
       mode,
       {
         records: async () => records,
-        gates: async () => heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+        gates: async () => gateHeads,
         anchors: async () => anchorHeads,
       },
       bring,
     );
     return { file: path, ...received };
+  }
+
+  /**
+   * The selected runs' records and verdicts, made into refs; `ownGates`: the refs of this machine's
+   * own verdicts on fetched runs of this workspace, which the default selection publishes without
+   * those runs' records (a CI runner that fetches, gates and pushes loses no verdict; docs/travel.md).
+   */
+  private async materialiseRuns(
+    repo: Repo,
+    sel: Selection,
+    mode: AnchorMode,
+  ): Promise<{ runs: string[]; refs: string[]; ownGates: string[] }> {
+    if (mode === 'only') return { runs: [], refs: [], ownGates: [] };
+    const { runs, refs, fetched } = await materialise(this, repo, sel);
+    return { runs, refs, ownGates: await this.gateRecords.materialise(repo, runs, fetched) };
   }
 
   /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */

@@ -5,7 +5,9 @@
  * fetches sees them all, and "the newest verdict of NAME" is the same everywhere.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import type { GateResult } from '../../types/gate.js';
+import type { ExportResult, PushResult, ReceiveResult } from '../../types/sharing.js';
 import { sortGateResults } from '../../types/gate-rules.js';
 import { runCliAsync } from '../helpers/cli.js';
 import { recordVerdict, verdictsOf } from '../helpers/gates.js';
@@ -111,5 +113,43 @@ describe('two runners that each ran attempt 1 of a gate', () => {
       const verified = (await cli(m, ['verify', '--run', 'run-1'])) as { ok: boolean };
       expect(verified.ok).toBe(true);
     }
+  });
+});
+
+describe('a runner that fetched the run and gated it publishes with a plain push', () => {
+  it("its own verdict lands; the run's records and the other runners' verdicts are not published again", async () => {
+    w = world();
+    const agent = w.machine('agent');
+    await runIterations(agent, 'run-1', 1);
+    await cli(agent, ['push']);
+    const [x, y, z] = [w.machine('x'), w.machine('y'), w.machine('z')];
+    const ref = (g: GateResult) => `refs/agentgate/gates/run-1/${g.id}`;
+    const mine = new Map<string, GateResult>();
+    for (const m of [x, y, z]) await cli(m, ['fetch']);
+    for (const m of [x, y]) {
+      const args = ['gate', '--run', 'run-1', '--name', `t-${m.name}`, '--isolated', '--json', '--', 'true'];
+      mine.set(m.name, (await cli(m, args)) as GateResult);
+    }
+    const gx = mine.get('x') as GateResult;
+    const gy = mine.get('y') as GateResult;
+
+    const px = (await cli(x, ['push'])) as PushResult;
+    expect(px).toMatchObject({ runs: [], gates: 1, updated: [ref(gx)], upToDate: [] });
+    // y holds x's verdict now; its plain push still carries only its own.
+    await cli(y, ['fetch']);
+    const py = (await cli(y, ['push'])) as PushResult;
+    expect(py).toMatchObject({ runs: [], gates: 1, updated: [ref(gy)], upToDate: [] });
+    expect(((await cli(y, ['push'])) as PushResult).upToDate).toEqual([ref(gy)]);
+
+    const fetched = (await cli(agent, ['fetch'])) as ReceiveResult;
+    expect(fetched).toMatchObject({ gates: 2, refused: [] });
+    expect((await verdictsOf(agent.home, 'run-1')).map((g) => g.id).sort()).toEqual([gx.id, gy.id].sort());
+
+    // export without --run carries the same as push: x's own verdict, which z (holding the run) takes in.
+    const file = join(w.root, 'x.bundle');
+    expect((await cli(x, ['export', '-o', file])) as ExportResult).toMatchObject({ runs: [], gates: 1 });
+    const imported = (await cli(z, ['import', file])) as ReceiveResult;
+    expect(imported).toMatchObject({ gates: 1, refused: [] });
+    expect((await verdictsOf(z.home, 'run-1')).map((g) => g.id)).toEqual([gx.id]);
   });
 });

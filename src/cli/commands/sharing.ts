@@ -62,7 +62,7 @@ const push = defineCommand({
   usage: 'push [--run ID | --all] [--remote NAME|URL]',
   summary: 'Publish runs under refs/agentgate/records/ with one git push; never forced.',
   description:
-    'Default: every run of this workspace. One ref per iteration; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.',
+    'Default: every run of this workspace recorded on this machine, with its gate verdicts, and the verdicts recorded on this machine of runs fetched from elsewhere (their records and other verdicts stay where they came from: --run ID or --all publishes them). One ref per iteration and per verdict; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.',
   options: { ...SELECT, remote: REMOTE, ...ANCHORS },
   positionals: { required: [] },
   examples: [
@@ -76,8 +76,8 @@ const push = defineCommand({
       json: result,
       human: () =>
         result.refs === 0
-          ? 'No run records or anchors to publish.'
-          : `Published ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`,
+          ? 'No run records, gate verdicts or anchors to publish.'
+          : `Published ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`,
     };
   },
 });
@@ -100,7 +100,8 @@ const fetch = defineCommand({
 const exportCommand = defineCommand({
   name: 'export',
   usage: 'export [--run ID | --all] -o FILE',
-  summary: 'Write runs (default: every run of this workspace) as one git bundle file.',
+  summary:
+    'Write runs (default: every run of this workspace recorded here, and the verdicts recorded here of runs fetched from elsewhere) as one git bundle file.',
   options: {
     ...SELECT,
     output: {
@@ -119,7 +120,7 @@ const exportCommand = defineCommand({
     return {
       json: result,
       human: () =>
-        `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.file}.`,
+        `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.file}.`,
     };
   },
 });
