@@ -267,7 +267,7 @@ var init_hook_agents = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 function getEnumValues(entries) {
   const numericValues = Object.values(entries).filter((v) => typeof v === "number");
   const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
@@ -691,7 +691,7 @@ function installLazyProp(inst, key, make, enumerable) {
 }
 var Cached, captureStackTrace, propertyKeyTypes, NUMBER_FORMAT_RANGES, highSurrogate, installing, broke, breaker;
 var init_util = __esm({
-  "../../work/main/node_modules/zod/v4/core/util.js"() {
+  "node_modules/zod/v4/core/util.js"() {
     Cached = class {
       constructor(getter) {
         this._getter = getter;
@@ -728,7 +728,7 @@ var init_util = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 function newError(Definition) {
   const E = _E;
   if (E) {
@@ -831,7 +831,7 @@ function config(newConfig) {
 }
 var _a, _zodDesc, _E, $ZodAsyncError, globalConfig;
 var init_core = __esm({
-  "../../work/main/node_modules/zod/v4/core/core.js"() {
+  "node_modules/zod/v4/core/core.js"() {
     init_util();
     _zodDesc = { value: void 0, enumerable: false };
     _E = "captureStackTrace" in Error ? Error : null;
@@ -845,7 +845,7 @@ var init_core = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -856,7 +856,7 @@ function _setMessage(value) {
 }
 var _messageDesc, _issuesDesc, _installedToString, initializer, $ZodError, $ZodRealError;
 var init_errors2 = __esm({
-  "../../work/main/node_modules/zod/v4/core/errors.js"() {
+  "node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     _messageDesc = {
@@ -897,7 +897,7 @@ var init_errors2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function failure(Err, issues, ctx) {
   let error2;
   return {
@@ -919,7 +919,7 @@ function failure(Err, issues, ctx) {
 }
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync;
 var init_parse = __esm({
-  "../../work/main/node_modules/zod/v4/core/parse.js"() {
+  "node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors2();
     init_util();
@@ -976,7 +976,7 @@ var init_parse = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 function anchor(source) {
   return new RegExp(`^${source}$`);
 }
@@ -998,7 +998,7 @@ function datetime(args) {
 }
 var duration, uuid, httpProtocol, dateSource, date, anyString, number, boolean;
 var init_regexes = __esm({
-  "../../work/main/node_modules/zod/v4/core/regexes.js"() {
+  "node_modules/zod/v4/core/regexes.js"() {
     duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
     uuid = (version2) => {
       if (!version2)
@@ -1014,10 +1014,10 @@ var init_regexes = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck, _whenHasLength, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckNumberFormat, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckStringFormat, $ZodCheckRegex;
 var init_checks = __esm({
-  "../../work/main/node_modules/zod/v4/core/checks.js"() {
+  "node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
@@ -1228,16 +1228,16 @@ var init_checks = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var init_doc = __esm({
-  "../../work/main/node_modules/zod/v4/core/doc.js"() {
+  "node_modules/zod/v4/core/doc.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "../../work/main/node_modules/zod/v4/core/versions.js"() {
+  "node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 6,
@@ -1246,7 +1246,7 @@ var init_versions = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 async function validateAsync(inst, value) {
   const ctx = { async: true };
   return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
@@ -1486,7 +1486,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, toStandardResult, $ZodString, $ZodStringFormat, $ZodUUID, URL_BAD_FORMAT, URL_UNPARSEABLE, asciiTabOrNewline, $ZodURL, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodUnknown, $ZodNever, arraySize, $ZodArray, NO_SYMBOL_KEYS, $ZodObject, $ZodUnion, $ZodRecord, $ZodEnum, $ZodLiteral, $ZodOptional, $ZodNullable, $ZodDefault, $ZodCustom;
 var init_schemas = __esm({
-  "../../work/main/node_modules/zod/v4/core/schemas.js"() {
+  "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_regexes();
@@ -2240,13 +2240,13 @@ var init_schemas = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var init_memoizer = __esm({
-  "../../work/main/node_modules/zod/v4/core/memoizer.js"() {
+  "node_modules/zod/v4/core/memoizer.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error()
@@ -2254,7 +2254,7 @@ function en_default() {
 }
 var error;
 var init_en = __esm({
-  "../../work/main/node_modules/zod/v4/locales/en.js"() {
+  "node_modules/zod/v4/locales/en.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -2377,19 +2377,19 @@ var init_en = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var init_locales = __esm({
-  "../../work/main/node_modules/zod/v4/locales/index.js"() {
+  "node_modules/zod/v4/locales/index.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var _a2, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "../../work/main/node_modules/zod/v4/core/registries.js"() {
+  "node_modules/zod/v4/core/registries.js"() {
     $ZodRegistry = class {
       constructor() {
         this._map = /* @__PURE__ */ new WeakMap();
@@ -2435,13 +2435,13 @@ var init_registries = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var init_compile = __esm({
-  "../../work/main/node_modules/zod/v4/core/compile.js"() {
+  "node_modules/zod/v4/core/compile.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -2613,27 +2613,27 @@ function _refine(Class, fn, _params) {
   return schema;
 }
 var init_api = __esm({
-  "../../work/main/node_modules/zod/v4/core/api.js"() {
+  "node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_util();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 var init_to_json_schema = __esm({
-  "../../work/main/node_modules/zod/v4/core/to-json-schema.js"() {
+  "node_modules/zod/v4/core/to-json-schema.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var init_json_schema = __esm({
-  "../../work/main/node_modules/zod/v4/core/json-schema.js"() {
+  "node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var init_core2 = __esm({
-  "../../work/main/node_modules/zod/v4/core/index.js"() {
+  "node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors2();
@@ -2653,14 +2653,14 @@ var init_core2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/parse.js
+// node_modules/zod/v4/mini/parse.js
 var init_parse2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/parse.js"() {
+  "node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/schemas.js
+// node_modules/zod/v4/mini/schemas.js
 // @__NO_SIDE_EFFECTS__
 function string2(params) {
   return _string(ZodMiniString, params);
@@ -2798,7 +2798,7 @@ function refine(fn, _params = {}) {
 }
 var ZodMiniType, ZodMiniString, ZodMiniStringFormat, ZodMiniUUID, ZodMiniURL, ZodMiniNumber, ZodMiniNumberFormat, ZodMiniBoolean, ZodMiniUnknown, ZodMiniNever, ZodMiniArray, ZodMiniObject, ZodMiniUnion, ZodMiniRecord, ZodMiniEnum, ZodMiniLiteral, ZodMiniOptional, ZodMiniNullable, ZodMiniDefault, ZodMiniCustom;
 var init_schemas2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/schemas.js"() {
+  "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_util();
     init_parse2();
@@ -2933,14 +2933,14 @@ var init_schemas2 = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/checks.js
+// node_modules/zod/v4/mini/checks.js
 var init_checks2 = __esm({
-  "../../work/main/node_modules/zod/v4/mini/checks.js"() {
+  "node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/iso.js
+// node_modules/zod/v4/mini/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodMiniISODate: () => ZodMiniISODate,
@@ -2970,7 +2970,7 @@ function duration2(params) {
 }
 var ZodMiniISODateTime, ZodMiniISODate, ZodMiniISOTime, ZodMiniISODuration;
 var init_iso = __esm({
-  "../../work/main/node_modules/zod/v4/mini/iso.js"() {
+  "node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas2();
     ZodMiniISODateTime = /* @__PURE__ */ $constructor("ZodMiniISODateTime", (inst, def) => {
@@ -2992,15 +2992,15 @@ var init_iso = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/coerce.js
+// node_modules/zod/v4/mini/coerce.js
 var init_coerce = __esm({
-  "../../work/main/node_modules/zod/v4/mini/coerce.js"() {
+  "node_modules/zod/v4/mini/coerce.js"() {
   }
 });
 
-// ../../work/main/node_modules/zod/v4/mini/external.js
+// node_modules/zod/v4/mini/external.js
 var init_external = __esm({
-  "../../work/main/node_modules/zod/v4/mini/external.js"() {
+  "node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse2();
     init_schemas2();
@@ -3012,9 +3012,9 @@ var init_external = __esm({
   }
 });
 
-// ../../work/main/node_modules/zod/mini/index.js
+// node_modules/zod/mini/index.js
 var init_mini = __esm({
-  "../../work/main/node_modules/zod/mini/index.js"() {
+  "node_modules/zod/mini/index.js"() {
     init_external();
   }
 });
@@ -3140,9 +3140,9 @@ function visibleWidth(text) {
 }
 function printable(text) {
   return text.replace(HIDDEN, (c) => {
-    const named = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
+    const named2 = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
     const code2 = c.charCodeAt(0);
-    return named[c] ?? (code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`);
+    return named2[c] ?? (code2 <= 255 ? `\\x${code2.toString(16).padStart(2, "0")}` : `\\u${code2.toString(16).padStart(4, "0")}`);
   });
 }
 function noWorkflowCommands(text) {
@@ -3350,10 +3350,11 @@ function convert(name2, decl, value, help) {
   if ((decl.required === true || PATHS.includes(decl.valueName ?? "")) && value === "")
     throw new InvalidArgumentError(`--${name2} must not be empty`, { details: { option: `--${name2}` } });
   if (decl.type === "integer") {
-    if (!/^\d{1,9}$/.test(value))
+    const [min, max] = [decl.min ?? 0, decl.max ?? 999999999];
+    if (!/^\d{1,15}$/.test(value) || Number(value) < min || Number(value) > max)
       throw new InvalidArgumentError(
-        `--${name2} must be a whole number from 0 to 999999999, not ${JSON.stringify(value.slice(0, 40))}`,
-        { details: { option: `--${name2}` } }
+        `--${name2} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value.slice(0, 40))}`,
+        { details: { option: `--${name2}`, min, max } }
       );
     return Number(value);
   }
@@ -3941,7 +3942,7 @@ var init_snapshot = __esm({
     SkippedPath = deferred(
       () => object({
         path: string2().check(_minLength(1)),
-        reason: _enum(["special-file", "unreadable", "not-compared"])
+        reason: _enum(["special-file", "unreadable", "not-compared", "nested-repository"])
       })
     );
     BeforeState = deferred(
@@ -4340,9 +4341,9 @@ async function removeLockOlderThan(path2, olderThanMs) {
   return true;
 }
 async function commonDir(gitDir) {
-  const named = (await readFile2(join4(gitDir, "commondir"), "utf8").catch(() => "")).trim();
-  if (named === "") return gitDir;
-  return isAbsolute(named) ? named : join4(gitDir, named);
+  const named2 = (await readFile2(join4(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+  if (named2 === "") return gitDir;
+  return isAbsolute(named2) ? named2 : join4(gitDir, named2);
 }
 async function removeAbandonedLock(path2, repository, waitMs) {
   const repo = {
@@ -4387,8 +4388,8 @@ async function isGitIn(pid, repo) {
   const args = cmdline.split("\0");
   if (args.some((a) => DAEMONS.includes(a))) return false;
   const option = args.findIndex((a) => a === "--git-dir" || a.startsWith("--git-dir="));
-  const named = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
-  if (named !== void 0 && named !== "") return await realOrSelf(resolve3(cwd, named)) === repo.gitDir;
+  const named2 = option >= 0 ? (args[option]?.slice("--git-dir=".length) ?? "") || (args[option + 1] ?? "") : environ.split("\0").find((e) => e.startsWith("GIT_DIR="))?.slice("GIT_DIR=".length);
+  if (named2 !== void 0 && named2 !== "") return await realOrSelf(resolve3(cwd, named2)) === repo.gitDir;
   return within(cwd, repo.workTree) || within(cwd, repo.gitDir);
 }
 function within(path2, dir) {
@@ -4541,6 +4542,77 @@ var init_hardening = __esm({
   }
 });
 
+// src/fs/path-bytes.ts
+function decodeBytes(buf) {
+  const plain2 = buf.toString("utf8");
+  if (!plain2.includes("\uFFFD") || Buffer.from(plain2, "utf8").equals(buf)) return plain2;
+  let out = "";
+  let i = 0;
+  while (i < buf.length) {
+    const len = validSequenceLength(buf, i);
+    if (len === 0) {
+      out += String.fromCharCode(56320 + buf[i]);
+      i += 1;
+    } else {
+      out += buf.toString("utf8", i, i + len);
+      i += len;
+    }
+  }
+  return out;
+}
+function encodeBytes(text) {
+  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
+  const parts = [];
+  let run = "";
+  for (const ch of text) {
+    const code2 = ch.charCodeAt(0);
+    if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
+      if (run !== "") parts.push(Buffer.from(run, "utf8"));
+      run = "";
+      parts.push(Buffer.from([code2 - 56320]));
+    } else {
+      run += ch;
+    }
+  }
+  if (run !== "") parts.push(Buffer.from(run, "utf8"));
+  return Buffer.concat(parts);
+}
+function hasEscapedBytes(text) {
+  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
+}
+function fsPath(path2) {
+  return hasEscapedBytes(path2) ? encodeBytes(path2) : path2;
+}
+function validSequenceLength(buf, i) {
+  const b0 = buf[i];
+  if (b0 < 128) return 1;
+  const cont = (k) => i + k < buf.length && (buf[i + k] & 192) === 128;
+  if (b0 >= 194 && b0 <= 223) return cont(1) ? 2 : 0;
+  if (b0 >= 224 && b0 <= 239) {
+    if (!cont(1) || !cont(2)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 224 && b1 < 160) return 0;
+    if (b0 === 237 && b1 >= 160) return 0;
+    return 3;
+  }
+  if (b0 >= 240 && b0 <= 244) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const b1 = buf[i + 1];
+    if (b0 === 240 && b1 < 144) return 0;
+    if (b0 === 244 && b1 >= 144) return 0;
+    return 4;
+  }
+  return 0;
+}
+var LOW, HIGH;
+var init_path_bytes = __esm({
+  "src/fs/path-bytes.ts"() {
+    "use strict";
+    LOW = 56448;
+    HIGH = 56575;
+  }
+});
+
 // src/git/runner.ts
 import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
@@ -4614,9 +4686,12 @@ async function spawnGit(opts, args, run, consume) {
     detached: budgeted
   });
   if (budgeted) stopGroupOnAbort(child, signal);
-  let stderr = "";
+  const stderrChunks = [];
+  let stderrBytes = 0;
   child.stderr?.on("data", (chunk) => {
-    if (stderr.length < 65536) stderr += chunk.toString("utf8");
+    if (stderrBytes >= 65536) return;
+    stderrChunks.push(chunk);
+    stderrBytes += chunk.length;
   });
   if (child.stdin) {
     child.stdin.on("error", () => void 0);
@@ -4661,7 +4736,8 @@ async function spawnGit(opts, args, run, consume) {
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
+    const stderr = decodeBytes(Buffer.concat(stderrChunks)).trim();
+    throw gitFailure(args, exitCode, stderr, { ...details, exitCode, stderr });
   }
   return exitCode;
 }
@@ -4764,12 +4840,13 @@ var init_runner = __esm({
     init_duration();
     init_errors();
     init_hardening();
+    init_path_bytes();
     spawned = 0;
   }
 });
 
 // src/git/repo.ts
-import { appendFile as appendFile2, lstat as lstat3, mkdir as mkdir2, readFile as readFile3, realpath as realpath3, stat as stat3 } from "node:fs/promises";
+import { appendFile as appendFile2, lstat as lstat3, mkdir as mkdir2, readdir as readdir2, readFile as readFile3, realpath as realpath3, stat as stat3 } from "node:fs/promises";
 import { homedir as homedir2 } from "node:os";
 import { dirname as dirname3, join as join7, resolve as resolve4, sep as sep3 } from "node:path";
 async function openRepo(dir, opts = {}) {
@@ -4782,21 +4859,18 @@ async function openRepo(dir, opts = {}) {
   try {
     paths = await repoPaths(base);
   } catch (cause) {
-    if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
+    const stderr = cause instanceof GitFailedError ? String(cause.details.stderr) : "";
+    if (/not a git repository/i.test(stderr)) {
       throw new NotARepositoryError(
         `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
         { cause, details: { workspace: real } }
       );
     }
+    if (/must be run in a work tree/i.test(stderr)) throw noWorkTree(real, cause);
     throw cause;
   }
   const [topLevel, gitDir, commonDir2] = paths;
-  if (!topLevel || !gitDir || !commonDir2) {
-    throw new NotARepositoryError(
-      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
-      { details: { workspace: real } }
-    );
-  }
+  if (!topLevel || !gitDir || !commonDir2) throw noWorkTree(real);
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
     throw new UnsafeWorkspaceError(
@@ -4808,6 +4882,12 @@ async function openRepo(dir, opts = {}) {
   const keys = gitDir === guess && commonDir2 === guess ? await early : await driverKeys(base, configFiles(commonDir2, gitDir));
   const config2 = neutraliseDrivers(keys);
   return { ...base, cwd: topLevel, topLevel, gitDir, config: config2 };
+}
+function noWorkTree(real, cause) {
+  return new UnsafeWorkspaceError(
+    `${real} is a bare repository or lies inside a git dir, so it has no work tree to snapshot; give the path of a checked-out work tree`,
+    { cause, details: { workspace: real } }
+  );
 }
 async function repoPaths(base) {
   const ask = async (questions) => (await runGit(base, ["rev-parse", "--path-format=absolute", ...questions])).stdout;
@@ -4838,8 +4918,8 @@ async function assertOwnWorkTree(real, topLevel, gitDir, commonDir2 = gitDir) {
       return refuse(`${dotGit} is a symbolic link into another repository's git dir (${realGitDir})`);
     return;
   }
-  const named = await readPointer(join7(realGitDir, "gitdir"));
-  if (named !== null && await realpathOrNull(resolve4(realGitDir, named)) === dotGit) return;
+  const named2 = await readPointer(join7(realGitDir, "gitdir"));
+  if (named2 !== null && await realpathOrNull(resolve4(realGitDir, named2)) === dotGit) return;
   if (shared) return sharing2();
   const worktree = await configValue(join7(realGitDir, "config"), "core.worktree");
   if (worktree !== null && await realpathOrNull(resolve4(realGitDir, worktree)) === owner.dir) return;
@@ -4945,6 +5025,12 @@ async function resolveWorkspaceDir(dir) {
     const real = await realpath3(abs);
     if ((await stat3(real)).isDirectory()) return real;
   } catch (cause) {
+    const odd = await notUtf8Component(abs);
+    if (odd !== null)
+      throw new UnsafeWorkspaceError(
+        `the path ${abs} holds a name that is not UTF-8 (${JSON.stringify(odd)}, shown with U+FFFD); Node.js cannot pass such a path on its command line or as its working directory, so rename that directory to a UTF-8 name`,
+        { cause, details: { workspace: abs, name: odd } }
+      );
     throw new WorkspaceNotFoundError(
       `workspace ${abs} does not exist; give the path of an existing directory`,
       { cause, details: { workspace: abs } }
@@ -4953,6 +5039,19 @@ async function resolveWorkspaceDir(dir) {
   throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
     details: { workspace: abs }
   });
+}
+async function notUtf8Component(abs) {
+  if (!abs.includes("\uFFFD")) return null;
+  let at = sep3;
+  for (const part of abs.split(sep3).filter((p) => p !== "")) {
+    if (part.includes("\uFFFD")) {
+      const entries = await readdir2(at, { encoding: "buffer" }).catch(() => []);
+      const odd = entries.some((e) => e.toString("utf8") === part && !Buffer.from(part, "utf8").equals(e));
+      if (odd) return part;
+    }
+    at = join7(at, part);
+  }
+  return null;
 }
 function assertSafeWorkspace(dir) {
   const home = process.env.HOME ? resolve4(process.env.HOME) : homedir2();
@@ -5327,77 +5426,6 @@ var init_diff_raw = __esm({
   }
 });
 
-// src/fs/path-bytes.ts
-function decodeBytes(buf) {
-  const plain2 = buf.toString("utf8");
-  if (!plain2.includes("\uFFFD") || Buffer.from(plain2, "utf8").equals(buf)) return plain2;
-  let out = "";
-  let i = 0;
-  while (i < buf.length) {
-    const len = validSequenceLength(buf, i);
-    if (len === 0) {
-      out += String.fromCharCode(56320 + buf[i]);
-      i += 1;
-    } else {
-      out += buf.toString("utf8", i, i + len);
-      i += len;
-    }
-  }
-  return out;
-}
-function encodeBytes(text) {
-  if (!hasEscapedBytes(text)) return Buffer.from(text, "utf8");
-  const parts = [];
-  let run = "";
-  for (const ch of text) {
-    const code2 = ch.charCodeAt(0);
-    if (ch.length === 1 && code2 >= LOW && code2 <= HIGH) {
-      if (run !== "") parts.push(Buffer.from(run, "utf8"));
-      run = "";
-      parts.push(Buffer.from([code2 - 56320]));
-    } else {
-      run += ch;
-    }
-  }
-  if (run !== "") parts.push(Buffer.from(run, "utf8"));
-  return Buffer.concat(parts);
-}
-function hasEscapedBytes(text) {
-  return /[\udc80-\udcff]/.test(text) && /(?<![\ud800-\udbff])[\udc80-\udcff]/.test(text);
-}
-function fsPath(path2) {
-  return hasEscapedBytes(path2) ? encodeBytes(path2) : path2;
-}
-function validSequenceLength(buf, i) {
-  const b0 = buf[i];
-  if (b0 < 128) return 1;
-  const cont = (k) => i + k < buf.length && (buf[i + k] & 192) === 128;
-  if (b0 >= 194 && b0 <= 223) return cont(1) ? 2 : 0;
-  if (b0 >= 224 && b0 <= 239) {
-    if (!cont(1) || !cont(2)) return 0;
-    const b1 = buf[i + 1];
-    if (b0 === 224 && b1 < 160) return 0;
-    if (b0 === 237 && b1 >= 160) return 0;
-    return 3;
-  }
-  if (b0 >= 240 && b0 <= 244) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    const b1 = buf[i + 1];
-    if (b0 === 240 && b1 < 144) return 0;
-    if (b0 === 244 && b1 >= 144) return 0;
-    return 4;
-  }
-  return 0;
-}
-var LOW, HIGH;
-var init_path_bytes = __esm({
-  "src/fs/path-bytes.ts"() {
-    "use strict";
-    LOW = 56448;
-    HIGH = 56575;
-  }
-});
-
 // src/git/empty-tree.ts
 async function emptyTreeId(repo) {
   const key = `${repo.gitDir ?? ""}\0${repo.cwd}`;
@@ -5687,9 +5715,9 @@ ${rev}
   const [peeled = "", plain2 = ""] = stdout.split("\n");
   const hit = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(peeled);
   if (hit) return assertGitId(hit[1], "cat-file --batch-check");
-  const named = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain2);
-  if (named && peel !== "none" && rev.startsWith(":/"))
-    return resolveRevision(repo, named[1], peel);
+  const named2 = /^([0-9a-f]+) ([a-z]+) \d+$/.exec(plain2);
+  if (named2 && peel !== "none" && rev.startsWith(":/"))
+    return resolveRevision(repo, named2[1], peel);
   if (plain2 === `${rev} ambiguous`) {
     const candidates = (await runGit(repo, ["rev-parse", `--disambiguate=${rev}`])).stdout.split("\n").filter(Boolean);
     throw new AmbiguousIdError(
@@ -5735,11 +5763,11 @@ async function objectExists(repo, id2) {
 }
 async function readHead(repo) {
   const [symbolic, resolved] = await Promise.all([
-    runGit(repo, ["symbolic-ref", "-q", "HEAD"], { okExitCodes: [1] }),
+    runGitBuffer(repo, ["symbolic-ref", "-q", "HEAD"], { okExitCodes: [1] }),
     runGit(repo, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], { okExitCodes: [1] })
   ]);
   return {
-    ref: symbolic.exitCode === 0 ? symbolic.stdout.trim() : null,
+    ref: symbolic.exitCode === 0 ? decodeBytes(symbolic.stdout).trim() : null,
     sha: resolved.exitCode === 0 ? assertGitId(resolved.stdout.trim(), "rev-parse HEAD") : null
   };
 }
@@ -5793,7 +5821,7 @@ async function updateRefs(repo, updates, opts = {}) {
     "-z"
   ];
   const guarded = updates.find((u) => u.oldSha !== void 0);
-  const run = () => runGit(repo, args, { input: `${records.join("\0")}\0` });
+  const run = () => runGit(repo, args, { input: encodeBytes(`${records.join("\0")}\0`) });
   await withCompareAndSwap(
     repo,
     guarded?.ref ?? updates[0].ref,
@@ -5901,6 +5929,7 @@ var init_refs = __esm({
     init_ids2();
     init_for_each_ref();
     init_runner();
+    init_path_bytes();
   }
 });
 
@@ -6430,6 +6459,16 @@ function wipMessage(runId) {
 Agentgate-Run: ${runId}
 `;
 }
+function wipStagedMessage(runId) {
+  return `${WIP_SUBJECT}: staged
+
+Agentgate-Run: ${runId}
+`;
+}
+function trailer(message, key) {
+  const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
+  return line === void 0 ? null : line.slice(key.length + 2).trim();
+}
 function firstChars(text, limit) {
   let out = "";
   let count = 0;
@@ -6633,7 +6672,7 @@ var init_lock = __esm({
 });
 
 // src/fs/sweep.ts
-import { readdir as readdir2, rm as rm5, stat as stat4 } from "node:fs/promises";
+import { readdir as readdir3, rm as rm5, stat as stat4 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 async function sweepTempFiles(dir, opts = {}) {
   const removed = [];
@@ -6673,7 +6712,7 @@ async function sweepGitTemporaries(gitDir) {
 }
 async function listDir(dir) {
   try {
-    return await readdir2(dir);
+    return await readdir3(dir);
   } catch {
     return [];
   }
@@ -6690,7 +6729,7 @@ var init_sweep = __esm({
 });
 
 // src/store/json-file.ts
-import { readdir as readdir3, readFile as readFile5 } from "node:fs/promises";
+import { readdir as readdir4, readFile as readFile5 } from "node:fs/promises";
 import { join as join9 } from "node:path";
 function corruptFile(path2, what, reason, cause) {
   return new StoreCorruptError(
@@ -6732,7 +6771,7 @@ function describeIssues(issues) {
 async function listJsonNames(dir) {
   let entries;
   try {
-    entries = await readdir3(dir);
+    entries = await readdir4(dir);
   } catch (cause) {
     if (cause.code === "ENOENT") return [];
     throw corruptFile(dir, "store directory", `unreadable (${errnoOf(cause)})`, cause);
@@ -8330,7 +8369,7 @@ var init_patch_artifact = __esm({
   }
 });
 
-// ../../work/main/node_modules/nanoid/index.js
+// node_modules/nanoid/index.js
 function customRandom(alphabet, defaultSize, getRandom) {
   let safeByteCutoff = 256 - 256 % alphabet.length;
   if (safeByteCutoff === 256) {
@@ -8365,7 +8404,7 @@ function customRandom(alphabet, defaultSize, getRandom) {
   };
 }
 var init_nanoid = __esm({
-  "../../work/main/node_modules/nanoid/index.js"() {
+  "node_modules/nanoid/index.js"() {
   }
 });
 
@@ -8382,7 +8421,7 @@ var init_random_id = __esm({
 });
 
 // src/store/gate-store.ts
-import { readdir as readdir4 } from "node:fs/promises";
+import { readdir as readdir5 } from "node:fs/promises";
 import { join as join12, resolve as resolve7 } from "node:path";
 function validate2(value) {
   const parsed = GateResult.safeParse(value);
@@ -8482,7 +8521,7 @@ var init_gate_store = __esm({
       /** Every run that has verdicts here. */
       async runIds() {
         try {
-          return (await readdir4(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
+          return (await readdir5(layout(this.home).gates)).filter((name2) => !name2.startsWith(".")).sort();
         } catch (cause) {
           if (cause.code === "ENOENT") return [];
           throw cause;
@@ -8709,7 +8748,7 @@ async function checkSetAside(src, runId, stated, snapshots) {
 }
 async function checkPredicate(src, runId, predicate, attested, snapshots) {
   const checks = [];
-  const named = [];
+  const named2 = [];
   for (const entry of predicate.configuration) {
     const check = `verdict ${entry.name}`;
     const g = await src.gates.load(runId, entry.annotations.gateId).catch(() => null);
@@ -8721,7 +8760,7 @@ async function checkPredicate(src, runId, predicate, attested, snapshots) {
       });
       continue;
     }
-    named.push(g);
+    named2.push(g);
     const same = JSON.stringify(configurationOf(g)) === JSON.stringify(entry);
     checks.push(
       same ? { check, ok: true, detail: `${g.verdict}, attempt ${g.attempt}` } : {
@@ -8731,8 +8770,8 @@ async function checkPredicate(src, runId, predicate, attested, snapshots) {
       }
     );
   }
-  checks.push(await checkComplete(src, runId, named, attested, snapshots));
-  const want = predicateOf(named);
+  checks.push(await checkComplete(src, runId, named2, attested, snapshots));
+  const want = predicateOf(named2);
   const lists = ["passedTests", "warnedTests", "failedTests"].filter(
     (k) => JSON.stringify(want[k]) !== JSON.stringify(predicate[k])
   );
@@ -8749,13 +8788,13 @@ function listText(list5) {
   const shown = list5.slice(0, 3).join(", ");
   return `[${shown}${list5.length > 3 ? `, \u2026 ${list5.length} in all` : ""}]`;
 }
-async function checkComplete(src, runId, named, attested, snapshots) {
+async function checkComplete(src, runId, named2, attested, snapshots) {
   const local = (await src.gates.list(runId)).results.filter((g) => attested.has(g.iteration));
   const newest = newestOfEach(local, snapshots);
-  const namedIds = new Set(named.map((g) => g.id));
+  const namedIds = new Set(named2.map((g) => g.id));
   const newestIds = new Set(newest.map((g) => g.id));
   const missing = newest.filter((g) => !namedIds.has(g.id));
-  const stale = named.filter((g) => !newestIds.has(g.id));
+  const stale = named2.filter((g) => !newestIds.has(g.id));
   if (missing.length === 0 && stale.length === 0)
     return {
       check: "complete",
@@ -8955,8 +8994,8 @@ import { basename as basename3, dirname as dirname5, isAbsolute as isAbsolute5, 
 async function computeTrace(src, repo, givenPath, opts = {}) {
   const given = opts.rev ?? "HEAD";
   assertRevisionSyntax(given);
-  const named = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
-  const path2 = treePath(repo.topLevel, named) ?? notInRepository(givenPath, named, repo.topLevel);
+  const named2 = isAbsolute5(givenPath) ? join14(await realPathOf(dirname5(givenPath)), basename3(givenPath)) : givenPath;
+  const path2 = treePath(repo.topLevel, named2) ?? notInRepository(givenPath, named2, repo.topLevel);
   const early = OBJECT_ID_PATTERN.test(given) ? blameAndRuns(src, repo, given, path2, opts) : void 0;
   const plain2 = !/[\n\r]/.test(path2) && !given.startsWith(":/");
   const [commit, file] = await batchCheck(repo, [
@@ -9000,7 +9039,7 @@ async function computeTrace(src, repo, givenPath, opts = {}) {
   return { path: path2, rev, ranges: rangesOf(lines, origins, gates) };
 }
 function blameAndRuns(src, repo, at, path2, opts) {
-  const named = batches();
+  const named2 = batches();
   const heard = [];
   let afters = null;
   let attribute;
@@ -9013,17 +9052,17 @@ function blameAndRuns(src, repo, at, path2, opts) {
     if (afters?.has(commit) === true) void readAttribute();
   };
   const blaming = blame(repo, at, path2, opts.range, (commit) => {
-    named.push(commit);
+    named2.push(commit);
     heard.push(commit);
     hear(commit);
   });
-  blaming.then(named.end, named.end);
+  blaming.then(named2.end, named2.end);
   const chains = candidateSnapshots(src, opts.runIds, /* @__PURE__ */ new Set([path2])).then((snapshots) => {
     if (new Set(snapshots.map((s) => s.runId)).size === 1) {
       afters = new Set(snapshots.map((s) => s.afterSha));
       heard.forEach(hear);
     }
-    return readChains(repo, snapshots, named.batches);
+    return readChains(repo, snapshots, named2.batches);
   });
   for (const p of [blaming, chains]) p.catch(() => void 0);
   return { blaming, chains, attribute: readAttribute };
@@ -9096,8 +9135,8 @@ function traceOrigin(o, gates) {
     gates: o.iteration === 0 ? [] : gates.get(o.it.snapshot.runId)?.get(o.iteration) ?? []
   };
 }
-function notInRepository(path2, named, topLevel) {
-  if (treePath(topLevel, isAbsolute5(named) ? join14(named, "f") : posix2.join(named, "f")) === "f")
+function notInRepository(path2, named2, topLevel) {
+  if (treePath(topLevel, isAbsolute5(named2) ? join14(named2, "f") : posix2.join(named2, "f")) === "f")
     throw new PathNotFoundError(
       `${path2} is the repository's top level, a directory; give the path of a file in it`,
       { details: { path: path2, type: "tree" } }
@@ -9621,7 +9660,7 @@ var init_run_snapshots = __esm({
 });
 
 // src/gates/attempt.ts
-import { readdir as readdir5 } from "node:fs/promises";
+import { readdir as readdir6 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
 function checkOptions(opts) {
   assertSafeId(opts.runId, "run id");
@@ -9678,7 +9717,7 @@ async function appendWithLog(ctx, result, sink) {
 }
 async function highestLoggedAttempt(dir, name2) {
   const prefix = `gate-${name2}-`;
-  const names2 = await readdir5(dir).catch(() => []);
+  const names2 = await readdir6(dir).catch(() => []);
   return names2.reduce((max, file) => {
     const n = file.startsWith(prefix) && file.endsWith(".log") ? file.slice(prefix.length, -".log".length) : "";
     return /^[1-9]\d{0,15}$/.test(n) ? Math.max(max, Number(n)) : max;
@@ -9699,9 +9738,9 @@ var init_attempt = __esm({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xml/1.0/ed5.js
+// node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
+  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -9738,9 +9777,9 @@ var require_ed5 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xml/1.1/ed2.js
+// node_modules/xmlchars/xml/1.1/ed2.js
 var require_ed2 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
+  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
@@ -9787,9 +9826,9 @@ var require_ed2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js
+// node_modules/xmlchars/xmlns/1.0/ed3.js
 var require_ed3 = __commonJS({
-  "../../work/main/node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
@@ -9808,9 +9847,9 @@ var require_ed3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/saxes/saxes.js
+// node_modules/saxes/saxes.js
 var require_saxes = __commonJS({
-  "../../work/main/node_modules/saxes/saxes.js"(exports) {
+  "node_modules/saxes/saxes.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SaxesParser = exports.EVENTS = void 0;
@@ -12225,13 +12264,16 @@ function operationInProgress(op) {
 }
 async function getRepoState(repo, ignore = [], untracked = "normal") {
   const [report3, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
-  const headState = report3.oid === null ? "unborn" : report3.head === null ? "detached" : "branch";
+  const branch = report3.head !== null && hasEscapedBytes(report3.head) ? null : report3.head;
+  const headState = report3.oid === null ? "unborn" : branch === null ? "detached" : "branch";
+  const entries = report3.entries.filter((e) => !excludedBy(ignore)(e.path));
   return {
     topLevel: repo.topLevel,
     headState,
-    branch: report3.head,
+    branch,
     sha: report3.oid,
-    isDirty: hasChangesOutside(report3.entries, ignore),
+    isDirty: entries.some((e) => e.kind !== "ignored"),
+    partlyStaged: entries.some((e) => (e.kind === "ordinary" || e.kind === "renamed") && !e.xy.includes(".")),
     unmergedPaths: report3.entries.filter((e) => e.kind === "unmerged").map((e) => e.path),
     operation
   };
@@ -12242,7 +12284,7 @@ async function getRepoHead(repo) {
     runGitBuffer(repo, ["ls-files", "-u", "-z"]),
     detectOperation(repo.gitDir)
   ]);
-  const branchRef2 = head.ref?.startsWith("refs/heads/") ? head.ref : null;
+  const branchRef2 = head.ref?.startsWith("refs/heads/") === true && !hasEscapedBytes(head.ref) ? head.ref : null;
   const headState = head.sha === null ? "unborn" : branchRef2 === null ? "detached" : "branch";
   const branch = branchRef2 === null ? null : branchRef2.slice("refs/heads/".length);
   return {
@@ -12255,12 +12297,22 @@ async function getRepoHead(repo) {
   };
 }
 function hasChangesOutside(entries, excludes) {
-  const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
-  const excluded = (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
+  const excluded = excludedBy(excludes);
   return entries.some((e) => e.kind !== "ignored" && !excluded(e.path));
+}
+function excludedBy(excludes) {
+  const prefixes = excludes.map((x) => x.split(sep5).join("/").replace(/\/+$/, ""));
+  return (path2) => prefixes.some((x) => path2 === x || path2.startsWith(`${x}/`));
 }
 async function listUncompared(repo) {
   return parseUncompared(decodeBytes((await runGitBuffer(repo, ["ls-files", "-z", "-v", "-s"])).stdout));
+}
+async function firstTrackedIn(repo, dirs) {
+  if (dirs.length === 0) return null;
+  const specs = dirs.map((d) => `:(top,literal)${d.split(sep5).join("/")}`);
+  const listed = await runGitBuffer(repo, ["ls-files", "-z", "--cached", "--", ...specs]);
+  const first = listed.stdout.indexOf(0);
+  return first <= 0 ? null : decodeBytes(listed.stdout.subarray(0, first));
 }
 async function readStatus(opts, untracked = "normal") {
   const args = [
@@ -12272,7 +12324,7 @@ async function readStatus(opts, untracked = "normal") {
     `--untracked-files=${untracked}`,
     "--ignore-submodules=dirty"
   ];
-  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
+  return parseStatusV2(decodeBytes((await runGitBuffer(opts, args)).stdout));
 }
 async function detectOperation(gitDir) {
   const names2 = [
@@ -12461,9 +12513,27 @@ var init_user_command = __esm({
 });
 
 // src/snapshotter/excludes.ts
-import { readdir as readdir6 } from "node:fs/promises";
+import { readdir as readdir7 } from "node:fs/promises";
 import { join as join17, relative as relative3 } from "node:path";
 async function workspaceExcludes(topLevel, dirs) {
+  return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
+}
+async function captureExcludes(repo, dirs) {
+  const inside = await ownDirsInside(repo.topLevel, dirs);
+  for (const { what, dir, rel } of inside) {
+    const tracked = await firstTrackedIn(repo, [rel]);
+    if (tracked === null) continue;
+    throw new UnsafeWorkspaceError(
+      `the ${what} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } }
+    );
+  }
+  return inside.map((d) => d.rel);
+}
+function detailKey(what) {
+  return what === "agentgate home" ? "home" : "artifactsDir";
+}
+async function ownDirsInside(topLevel, dirs) {
   const out = [];
   for (const [what, dir] of [
     ["agentgate home", dirs.home],
@@ -12474,17 +12544,17 @@ async function workspaceExcludes(topLevel, dirs) {
       throw new UnsafeWorkspaceError(
         `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
         {
-          details: { workspace: topLevel, [what === "agentgate home" ? "home" : "artifactsDir"]: dir }
+          details: { workspace: topLevel, [detailKey(what)]: dir }
         }
       );
     }
-    if (isInside(topLevel, real)) out.push(relative3(topLevel, real));
+    if (isInside(topLevel, real)) out.push({ what, dir, rel: relative3(topLevel, real) });
   }
   return out;
 }
 async function hasUserFiles(dir, dirs) {
   const ours = [await realPathOf(dirs.home), await realPathOf(dirs.artifactsDir)];
-  const entries = await readdir6(dir);
+  const entries = await readdir7(dir);
   return entries.some((name2) => !ours.some((own2) => isInside(join17(dir, name2), own2)));
 }
 var init_excludes = __esm({
@@ -12492,6 +12562,7 @@ var init_excludes = __esm({
     "use strict";
     init_errors();
     init_repo();
+    init_state();
     init_inside();
   }
 });
@@ -12515,7 +12586,7 @@ var init_checkout_tree = __esm({
 
 // src/gates/isolated.ts
 import { rmSync } from "node:fs";
-import { mkdir as mkdir5, readdir as readdir7, rm as rm8, stat as stat9 } from "node:fs/promises";
+import { mkdir as mkdir5, readdir as readdir8, rm as rm8, stat as stat9 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 async function withIsolatedCheckout(repo, tree, root, fn) {
   await sweepIsolatedCheckouts(root);
@@ -12532,7 +12603,7 @@ async function withIsolatedCheckout(repo, tree, root, fn) {
   });
 }
 async function sweepIsolatedCheckouts(root) {
-  const names2 = await readdir7(root).catch(() => []);
+  const names2 = await readdir8(root).catch(() => []);
   const removed = [];
   for (const name2 of names2) {
     const lockName = name2.endsWith(".lock") ? name2 : `${name2}.lock`;
@@ -12583,7 +12654,7 @@ async function runGate(ctx, workspace, opts, replayOf) {
   ]);
   const [treeId] = await Promise.all([
     getTree(repo, snapshot.afterSha),
-    opts.isolated === true ? null : assertAtAfter(ctx.snapshotter, repo, snapshot, junit)
+    opts.isolated === true ? null : assertAtAfter(ctx, repo, snapshot, junit)
   ]);
   const sink = await openLogSink(logDir(ctx.snapshotter, snapshot), opts.name);
   try {
@@ -12654,31 +12725,57 @@ async function observeAndStore(ctx, repo, treeId, snapshot, sink, opts, replayOf
   };
   return appendWithLog(ctx, result, sink);
 }
-async function assertAtAfter(snapshotter, repo, snapshot, junit) {
-  const reports = junit.flatMap((f) => {
-    const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
-    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute6(path2) ? [] : [path2];
-  });
-  const excludes = [...await workspaceExcludes(repo.topLevel, snapshotter.options), ...reports];
-  const [state, uncompared] = await Promise.all([
-    getRepoState(repo, excludes, reports.length > 0 ? "all" : "normal"),
+async function assertAtAfter(ctx, repo, snapshot, junit) {
+  const reports = reportPaths(repo, junit);
+  const ours = await workspaceExcludes(repo.topLevel, ctx.snapshotter.options);
+  const outside = (e) => hasChangesOutside([e], ours) && !reports.includes(e.path);
+  const [status2, uncompared] = await Promise.all([
+    readStatus(repo, reports.length > 0 ? "all" : "normal"),
     listUncompared(repo)
   ]);
-  if (state.sha === snapshot.afterSha && !state.isDirty && uncompared.length === 0) return;
-  const why = state.sha !== snapshot.afterSha ? `HEAD is ${state.sha ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : state.isDirty ? "the workspace has uncommitted changes" : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${uncompared.slice(0, 3).map((e) => e.path).join(
-    ", "
+  const atAfter = status2.oid === snapshot.afterSha;
+  let changed = status2.entries.filter(outside);
+  if (atAfter && changed.some((e) => e.kind === "untracked"))
+    changed = await withoutEarlierReports(ctx, repo, snapshot, outside, changed, reports.length > 0);
+  if (atAfter && changed.length === 0 && uncompared.length === 0) return;
+  const why = !atAfter ? `HEAD is ${status2.oid ?? "unborn"}, not iteration ${snapshot.iteration}'s after commit ${snapshot.afterSha}` : changed.length > 0 ? `the workspace has uncommitted changes: ${named(changed.map(describeEntry))}` : `${uncompared.length} file(s) are marked assume-unchanged or skip-worktree (${named(
+    uncompared.map((e) => e.path)
   )}), so git does not compare them with the after tree; clear the mark ("git update-index --no-assume-unchanged --no-skip-worktree")`;
   throw new GateTreeMismatchError(
-    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated`,
+    `${why}; the verdict would not be about that tree. Commit or stash, check out the after commit, or use --isolated (write JUnit reports where git ignores them)`,
     {
       details: {
         runId: snapshot.runId,
         iteration: snapshot.iteration,
-        head: state.sha,
-        afterSha: snapshot.afterSha
+        head: status2.oid,
+        afterSha: snapshot.afterSha,
+        paths: (atAfter ? changed.map((e) => e.path) : []).slice(0, MAX_PATHS_IN_DETAILS)
       }
     }
   );
+}
+function reportPaths(repo, junit) {
+  return junit.flatMap((f) => {
+    const path2 = relative4(repo.topLevel, resolve12(repo.topLevel, f));
+    return path2 === "" || path2 === ".." || path2.startsWith(`..${sep6}`) || isAbsolute6(path2) ? [] : [path2.split(sep6).join("/")];
+  });
+}
+async function withoutEarlierReports(ctx, repo, snapshot, outside, changed, listedAll) {
+  const earlier = new Set(
+    (await ctx.store.list(snapshot.runId)).results.filter(
+      (r) => r.iteration === snapshot.iteration && r.afterSha === snapshot.afterSha && r.observed && !r.isolated && r.receivedAt === void 0
+    ).flatMap((r) => reportPaths(repo, r.junit ?? []))
+  );
+  if (earlier.size === 0) return changed;
+  const entries = listedAll || !changed.some((e) => e.path.endsWith("/")) ? changed : (await readStatus(repo, "all")).entries.filter(outside);
+  return entries.filter((e) => !(e.kind === "untracked" && earlier.has(e.path)));
+}
+function describeEntry(e) {
+  return e.kind === "untracked" ? `${e.path} (untracked)` : e.path;
+}
+function named(paths) {
+  const shown = paths.slice(0, MAX_PATHS_IN_MESSAGE).join(", ");
+  return paths.length > MAX_PATHS_IN_MESSAGE ? `${shown} and ${paths.length - MAX_PATHS_IN_MESSAGE} more` : shown;
 }
 async function removeCommittedReports(dir, junit) {
   const root = await realpath4(dir);
@@ -12689,6 +12786,7 @@ async function removeCommittedReports(dir, junit) {
       await rm9(join19(parent, basename4(path2)), { force: true }).catch(() => void 0);
   }
 }
+var MAX_PATHS_IN_MESSAGE, MAX_PATHS_IN_DETAILS;
 var init_run2 = __esm({
   "src/gates/run.ts"() {
     "use strict";
@@ -12704,6 +12802,8 @@ var init_run2 = __esm({
     init_junit_files();
     init_log();
     init_verdict();
+    MAX_PATHS_IN_MESSAGE = 5;
+    MAX_PATHS_IN_DETAILS = 100;
   }
 });
 
@@ -12713,8 +12813,8 @@ async function replayGate(ctx, workspace, opts) {
   const command = original.command;
   if (!opts.confirmed) {
     throw new ReplayNotConfirmedError(
-      `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}); it may come from another machine, so read it and add --yes to run it`,
-      { details: { command, junit: original.junit ?? [], attempt: original.attempt } }
+      `replaying would run ${JSON.stringify(command)}${(original.junit ?? []).length > 0 ? ` and read ${JSON.stringify(original.junit)}` : ""} (recorded in attempt ${original.attempt} of gate ${original.name}, verdict ${original.id}); it may come from another machine, so read it and add --yes to run it`,
+      { details: { command, junit: original.junit ?? [], attempt: original.attempt, id: original.id } }
     );
   }
   const replay2 = await runGate(
@@ -12739,28 +12839,77 @@ async function replayGate(ctx, workspace, opts) {
   return { reproduced, original, replay: replay2 };
 }
 async function findAttempt(store, opts) {
-  assertSafeId(opts.name, "gate name");
-  const { results } = await store.list(assertSafeId(opts.runId, "run id"));
-  const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
-  const found = opts.attempt === void 0 ? mine.filter((r) => r.command !== null).at(-1) : mine.find((r) => r.attempt === opts.attempt);
-  if (found === void 0)
-    throw new GateNotFoundError(
-      `no ${opts.attempt === void 0 ? "replayable verdict" : `attempt ${opts.attempt}`} of gate ${opts.name} on iteration ${opts.iteration} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them`,
+  const runId = assertSafeId(opts.runId, "run id");
+  if (opts.id !== void 0 && opts.attempt !== void 0)
+    throw new InvalidArgumentError("give the attempt or the id of the verdict to replay, not both", {
+      details: { attempt: opts.attempt, id: opts.id }
+    });
+  if (opts.id === void 0 && (opts.iteration === void 0 || opts.name === void 0))
+    throw new InvalidArgumentError(
+      "give the iteration and the gate name of the verdict to replay, or its id",
       {
-        details: {
-          runId: opts.runId,
-          iteration: opts.iteration,
-          name: opts.name,
-          attempt: opts.attempt ?? null
-        }
+        details: { iteration: opts.iteration ?? null, name: opts.name ?? null }
       }
     );
+  if (opts.name !== void 0) assertSafeId(opts.name, "gate name");
+  const found = opts.id !== void 0 ? await byId(store, runId, opts) : byAttempt(await store.list(runId), opts);
   if (found.command === null)
     throw new GateNotReplayableError(
-      `attempt ${found.attempt} of gate ${found.name} was given to "gate record": there is no command to replay`,
-      { details: { attempt: found.attempt } }
+      `attempt ${found.attempt} of gate ${found.name} (verdict ${found.id}) was given to "gate record": there is no command to replay`,
+      { details: { attempt: found.attempt, id: found.id } }
     );
   return found;
+}
+async function byId(store, runId, opts) {
+  const found = await store.load(runId, assertSafeId(opts.id, "gate id"));
+  if (found === null || opts.iteration !== void 0 && found.iteration !== opts.iteration || opts.name !== void 0 && found.name !== opts.name)
+    throw notFound(opts, `verdict ${opts.id}`);
+  return found;
+}
+function byAttempt({ results }, opts) {
+  const mine = results.filter((r) => r.iteration === opts.iteration && r.name === opts.name);
+  if (opts.attempt === void 0) {
+    const newest = mine.filter((r) => r.command !== null).at(-1);
+    if (newest === void 0) throw notFound(opts, "replayable verdict");
+    return newest;
+  }
+  const numbered = mine.filter((r) => r.attempt === opts.attempt);
+  const [only] = numbered;
+  if (only === void 0) throw notFound(opts, `attempt ${opts.attempt}`);
+  if (numbered.length === 1) return only;
+  const candidates = numbered.map((r) => ({
+    id: r.id,
+    replayable: r.command !== null,
+    startedAt: r.startedAt,
+    received: r.receivedAt !== void 0
+  }));
+  throw new AmbiguousIdError(
+    `${numbered.length} verdicts of gate ${opts.name} on iteration ${opts.iteration} are attempt ${opts.attempt} (recorded on different machines): ${candidates.map((c) => `${c.id} (${c.replayable ? "replayable" : "gate record, no command"})`).join(", ")}; give the one to replay with --id`,
+    {
+      details: {
+        runId: opts.runId,
+        iteration: opts.iteration,
+        name: opts.name,
+        attempt: opts.attempt,
+        candidates
+      }
+    }
+  );
+}
+function notFound(opts, what) {
+  const where = opts.name === void 0 ? "" : ` of gate ${opts.name}${opts.iteration === void 0 ? "" : ` on iteration ${opts.iteration}`}`;
+  return new GateNotFoundError(
+    `no ${what}${where} of run ${opts.runId}; "gate list --run ${opts.runId}" shows them with their ids`,
+    {
+      details: {
+        runId: opts.runId,
+        iteration: opts.iteration ?? null,
+        name: opts.name ?? null,
+        attempt: opts.attempt ?? null,
+        id: opts.id ?? null
+      }
+    }
+  );
 }
 function sameCounts(a, b) {
   if (a === null || b === null) return a === b;
@@ -12915,6 +13064,14 @@ var gates_exports = {};
 __export(gates_exports, {
   Gates: () => Gates
 });
+function assertIterationKnown(runId, iteration, snapshots) {
+  if (snapshots.some((s) => s.iteration === iteration)) return;
+  const known = snapshots.map((s) => s.iteration).join(", ") || "none yet";
+  throw new IterationNotFoundError(
+    `run ${runId} has no iteration ${iteration} (recorded: ${known}); "gate list --run ${runId}" lists its verdicts`,
+    { details: { runId, iteration } }
+  );
+}
 var Gates;
 var init_gates2 = __esm({
   "src/gates/gates.ts"() {
@@ -12962,6 +13119,8 @@ var init_gates2 = __esm({
           );
           problems.push(...listed.problems);
         }
+        if (filter.runId !== void 0 && filter.iteration !== void 0 && results.length === 0)
+          assertIterationKnown(filter.runId, filter.iteration, snapshots);
         return { results: sortGateResults(results, snapshots), problems };
       }
       /**
@@ -13070,7 +13229,7 @@ async function createSnapshotCommit(repo, message, opts = {}) {
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ["write-tree"])).stdout.trim(), "write-tree");
   const also = (sha2) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha2 }));
-  if (parent !== null && parentTree === tree) {
+  if (parent !== null && parentTree === tree && await opts.commitUnchanged?.(parent) !== true) {
     await updateRefs(repo, also(parent), { message: "agentgate: keep snapshot reachable" });
     return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
   }
@@ -13081,6 +13240,17 @@ async function createSnapshotCommit(repo, message, opts = {}) {
     noDeref: head.ref === null
   });
   return { sha, tree, parent, parentTree, created: true, ref, skipped };
+}
+async function commitIndex(repo, message) {
+  const [head, written] = await Promise.all([readHead(repo), runGit(repo, ["write-tree"])]);
+  const tree = assertGitId(written.stdout.trim(), "write-tree");
+  const sha = await commitTree(repo, tree, head.sha === null ? [] : [head.sha], message);
+  const subject = message.split("\n", 1)[0] ?? "";
+  await updateRefs(repo, [{ ref: head.ref ?? "HEAD", newSha: sha, oldSha: head.sha }], {
+    message: `agentgate snapshot: ${subject}`.slice(0, 200),
+    noDeref: head.ref === null
+  });
+  return { ref: head.ref, sha };
 }
 async function hiddenChanges(repo) {
   const present = [];
@@ -13100,9 +13270,13 @@ async function hiddenChanges(repo) {
 async function stageAll(repo, excludes) {
   const skipped = [];
   for (; ; ) {
-    const left = skipped.map((s) => `:(exclude,top,literal)${s.path}`);
+    const specs = [":(top)", ...excludes, ...skipped.map((s) => `:(exclude,top,literal)${s.path}`)];
     try {
-      await runGit(repo, [...STAGING_CONFIG, "add", "-A", "--sparse", "--", ":(top)", ...excludes, ...left]);
+      await runGit(
+        repo,
+        [...STAGING_CONFIG, "add", "-A", "--sparse", "--pathspec-from-file=-", "--pathspec-file-nul"],
+        { input: encodeBytes(specs.map((p) => `${p}\0`).join("")) }
+      );
       return skipped;
     } catch (error2) {
       const stderr = error2 instanceof GitFailedError ? String(error2.details.stderr ?? "") : "";
@@ -13155,7 +13329,8 @@ var init_commit = __esm({
     init_state();
     UNSTAGEABLE = [
       [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, "special-file"],
-      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"]
+      [/^error: open\("(.+)"\): Permission denied$/gm, "unreadable"],
+      [/^error: '(.+)\/' does not have a commit checked out$/gm, "nested-repository"]
     ];
   }
 });
@@ -13451,10 +13626,6 @@ async function messageChecks(repo, snapshot, add) {
     taskOk && gateOk ? "task and gate match the commit's Task and Gate lines" : `the stored ${taskOk ? "gate" : "task"} does not match the commit's ${taskOk ? "Gate" : "Task"} line`
   );
 }
-function trailer(message, key) {
-  const line = message.split("\n").find((l) => l.startsWith(`${key}: `));
-  return line === void 0 ? null : line.slice(key.length + 2).trim();
-}
 async function continuityChecks(snapshots, git, restarts = []) {
   const checks = [];
   const ordered = [...snapshots].sort((a, b) => a.iteration - b.iteration);
@@ -13567,7 +13738,7 @@ async function captureBeforeState(core, workspace, opts) {
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
-    const excludes = await workspaceExcludes(repo.topLevel, core.options);
+    const excludes = await captureExcludes(repo, core.options);
     return beforeIn(core, repo, {
       runId,
       onDirty,
@@ -13603,7 +13774,8 @@ async function beforeIn(core, repo, opts) {
   const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}
 ` : wipMessage(runId);
   if (dirty) await assertNoLfs(repo);
-  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
+  const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : void 0;
+  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes, ...staged ? { head: staged } : {} }) : null;
   const wipSha = commit?.created && dirty ? commit.sha : null;
   const sha = commit?.sha ?? state.sha;
   const before2 = {
@@ -13624,11 +13796,11 @@ async function startOfNext(core, repo, runId, head, restartFrom) {
   const run = await core.store.loadRun(runId);
   if (restartFrom !== void 0) {
     const snapshots = run === null ? [] : await core.store.loadByRun(runId);
-    const last2 = snapshots.at(-1) ?? null;
+    const last = snapshots.at(-1) ?? null;
     const sha = restartPoint(snapshots, restartFrom);
-    if (last2 === null || sha === null)
+    if (last === null || sha === null)
       throw new InvalidArgumentError(
-        `run ${runId} has no iteration ${restartFrom} to restart from${last2 === null ? " (no iteration was recorded yet)" : ""}`,
+        `run ${runId} has no iteration ${restartFrom} to restart from${last === null ? " (no iteration was recorded yet)" : ""}`,
         { details: { runId, restartFrom } }
       );
     if (head !== sha)
@@ -13636,17 +13808,21 @@ async function startOfNext(core, repo, runId, head, restartFrom) {
         `HEAD is at ${head ?? "(no commit)"}, not at ${restartFrom === 0 ? "the run's start" : `iteration ${restartFrom}'s after commit`} ${sha}; check that commit out (for example "git reset --hard ${sha}"), then retry`,
         { details: { runId, restartFrom, expected: sha, head } }
       );
-    return { from: restartFrom, sha, lastIteration: last2.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
+    return { from: restartFrom, sha, lastIteration: last.iteration, at: (/* @__PURE__ */ new Date()).toISOString() };
   }
+  await assertBuildsOnRun(core, repo, run, head, "HEAD");
+  return null;
+}
+async function assertBuildsOnRun(core, repo, run, start, what, iteration) {
   const last = run === null ? null : await core.store.loadLast(run);
-  if (last === null) return null;
-  const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+  if (run === null || last === null || iteration !== void 0 && iteration <= last.iteration) return;
+  const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
   const base = declared?.sha ?? last.afterSha;
-  if (head !== null && (head === base || await isAncestor(repo, base, head).catch(() => false)))
-    return null;
+  if (start !== null && (start === base || await isAncestor(repo, base, start).catch(() => false))) return;
+  const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
   throw new RunDivergedError(
-    `HEAD (${head ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
-    { details: { runId, expected: base, head, lastIteration: last.iteration } }
+    `${what} (${start ?? "no commit"}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === "HEAD" ? "" : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
+    { details: { runId: run.runId, expected: base, head: start, lastIteration: last.iteration } }
   );
 }
 async function openOrInit(core, workspace, onDirty, init) {
@@ -13678,14 +13854,21 @@ async function openOrInit(core, workspace, onDirty, init) {
   }
 }
 async function nameDetachedHead(repo, runId, sha) {
-  for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
-    const name2 = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
-    if (await readRef(repo, `refs/heads/${name2}`) !== null) continue;
-    await switchToBranch(repo, name2, sha);
-    return name2;
+  const branches = (await listRefs(repo, "refs/heads/")).map((r) => r.ref);
+  const clashes = (name2) => {
+    const ref = `refs/heads/${name2}`;
+    return branches.some((b) => b === ref || b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
+  };
+  for (const prefix of ["agentgate/", "agentgate-"]) {
+    for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
+      const name2 = n === 1 ? `${prefix}${runId}` : `${prefix}${runId}-${n}`;
+      if (clashes(name2)) continue;
+      await switchToBranch(repo, name2, sha);
+      return name2;
+    }
   }
   throw new InvalidArgumentError(
-    `branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`,
+    `no branch agentgate/${runId}, agentgate/${runId}-N or agentgate-${runId}(-N) up to ${MAX_DETACHED_BRANCHES} can be made beside the existing branches; delete the old ones, check out a branch, or name one with --branch`,
     {
       details: { runId }
     }
@@ -13758,7 +13941,7 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
     gatePlanSource: opts.gatePlanSource ?? "",
     beforeSha: start.sha
   });
-  const excludes = await workspaceExcludes(repo.topLevel, core.options);
+  const excludes = await captureExcludes(repo, core.options);
   const done = await assertIterationFree(core, runId, opts.iteration, {
     beforeSha: start.sha,
     headSha: head.sha,
@@ -13774,15 +13957,19 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
   const detached = head.headState === "detached" && head.sha !== null;
   const branch = detached ? await nameDetachedHead(repo, runId, head.sha) : head.branch ?? start.branch;
   const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+  const messageOf = commitMessages(repo);
   const commit = await createSnapshotCommit(repo, message, {
     excludes,
     alsoPoint: [ref],
-    ...detached ? {} : { head: { ref: head.ref, sha: head.sha } }
+    ...detached ? {} : { head: { ref: head.ref, sha: head.sha } },
+    // HEAD at a commit another snapshot made (a second run in this workspace, or its WIP commit):
+    // this iteration still gets its own commit, whose message and trailers verify checks.
+    commitUnchanged: async (parent) => parent !== start.sha && isOtherSnapshot(await messageOf(parent), message)
   });
   const afterSha = commit.sha;
   const beforeTree = commit.parent === start.sha && commit.parentTree !== null ? commit.parentTree : await getTree(repo, start.sha);
   const trees = { from: beforeTree, to: commit.tree };
-  const ours = commit.created || afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, "");
+  const ours = commit.created || afterSha !== start.sha && await messageOf(afterSha) === message.replace(/\n$/, "");
   const [stats4, artifact] = await Promise.all([
     treeDiffStats(repo, trees),
     afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath)
@@ -13814,6 +14001,12 @@ async function afterIn(core, repo, recovered, before2, opts, agent) {
 async function startOf(core, repo, runId, iteration, given, beforeRev, state) {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
+  const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
+  const what = beforeRev === void 0 ? "the before state" : "the start given with --before";
+  await assertBuildsOnRun(core, repo, run, start.sha, what, iteration);
+  return start;
+}
+async function givenStart(repo, { runId, run, iteration }, given, beforeRev, state) {
   if (given) return { ...given, usesBefore: true };
   if (beforeRev !== void 0)
     return {
@@ -13887,6 +14080,17 @@ async function assertDescends(repo, beforeSha, state) {
   if (!exists4) fail2(`before commit ${beforeSha} no longer exists`);
   if (!ancestor) fail2(`before commit ${beforeSha} is not an ancestor of HEAD`);
 }
+function commitMessages(repo) {
+  const read = /* @__PURE__ */ new Map();
+  return (sha) => {
+    const known = read.get(sha) ?? getCommitInfo(repo, sha).then((c) => c.message);
+    read.set(sha, known);
+    return known;
+  };
+}
+function isOtherSnapshot(headMessage, message) {
+  return headMessage !== message.replace(/\n$/, "") && trailer(headMessage, "Agentgate-Run") !== null;
+}
 function assertIteration(iteration) {
   if (!Number.isSafeInteger(iteration) || iteration < 0) {
     throw new InvalidArgumentError(`iteration must be a whole number from 0 up, not ${String(iteration)}`, {
@@ -13932,7 +14136,7 @@ async function iterate2(core, workspace, opts) {
 async function iterateAlone(core, workspace, runId, opts) {
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
-  const excludes = await workspaceExcludes(repo.topLevel, core.options);
+  const excludes = await captureExcludes(repo, core.options);
   const before2 = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     const run = await core.store.loadRun(runId);
     assertRunWorkspace(run, runId, repo.topLevel);
@@ -14716,11 +14920,11 @@ var init_demo2 = __esm({
 });
 
 // src/provenance/anchor-keeper.ts
-import { readdir as readdir8 } from "node:fs/promises";
+import { readdir as readdir9 } from "node:fs/promises";
 function anchorKeeper(src) {
   return {
     list: async () => {
-      const names2 = await readdir8(src.anchors.dir).catch(() => []);
+      const names2 = await readdir9(src.anchors.dir).catch(() => []);
       return names2.flatMap((n) => ANCHOR_FILE.exec(n)?.[1] ?? []).sort();
     },
     load: (commit) => src.anchors.load(commit),
@@ -15167,6 +15371,8 @@ var init_sharing = __esm({
         updated: array(string2()),
         /** Refs the remote already had with the same content. */
         upToDate: array(string2()),
+        /** Gate verdict refs pushed (refs/agentgate/gates/<runId>/<gateId>), new or already there. */
+        gates: int().check(_nonnegative()),
         /** The commits whose anchors were published (refs/agentgate/anchors/<commit>). */
         anchors: array(Sha)
       })
@@ -15193,6 +15399,8 @@ var init_sharing = __esm({
         file: string2(),
         runs: array(SafeId),
         refs: int().check(_nonnegative()),
+        /** Gate verdict refs the bundle carries. */
+        gates: int().check(_nonnegative()),
         /** The commits whose anchors the bundle carries. */
         anchors: array(Sha)
       })
@@ -15530,18 +15738,24 @@ var init_gate_records = __esm({
       snapshots;
       gates;
       /**
-       * Makes sure every verdict of `runIds` has its commit under refs/agentgate/gates/ (under the
-       * repository's lock). A verdict whose tree is not its after commit's tree, or whose after commit
-       * is not here, is never published (STORE_CORRUPT: `verify` names it).
+       * Makes sure every verdict of `runIds`, and every verdict recorded on this machine (not received)
+       * of `ownOn` (runs fetched from elsewhere), has its commit under refs/agentgate/gates/ (under the
+       * repository's lock). Returns the refs of those own verdicts on `ownOn`, which travel one by one: a
+       * fetched run's other verdicts are not this machine's to publish. A verdict whose tree is not its
+       * after commit's tree, or whose after commit is not here, is never published (STORE_CORRUPT:
+       * `verify` names it).
        */
-      async materialise(repo, runIds) {
-        await withRepoLock(repo, this.options.lockTimeoutMs, async () => {
+      async materialise(repo, runIds, ownOn = []) {
+        return withRepoLock(repo, this.options.lockTimeoutMs, async () => {
           const existing = new Set((await listRefs(repo, GATES_PREFIX)).map((r) => r.ref));
-          const pending = [];
-          for (const runId of runIds)
-            for (const g of (await this.gates.list(runId)).results)
-              if (!existing.has(gateRef(g.runId, g.id))) pending.push(g);
-          if (pending.length === 0) return;
+          const whole = [];
+          const own2 = [];
+          for (const runId of runIds) whole.push(...(await this.gates.list(runId)).results);
+          for (const runId of ownOn)
+            own2.push(...(await this.gates.list(runId)).results.filter((g) => g.receivedAt === void 0));
+          const pending = [...whole, ...own2].filter((g) => !existing.has(gateRef(g.runId, g.id)));
+          const ownRefs = own2.map((g) => gateRef(g.runId, g.id));
+          if (pending.length === 0) return ownRefs;
           const trees = await batchCheck(
             repo,
             pending.map((g) => `${g.afterSha}^{tree}`)
@@ -15555,6 +15769,7 @@ var init_gate_records = __esm({
               );
           });
           await this.writeCommits(repo, pending);
+          return ownRefs;
         });
       }
       async writeCommits(repo, pending) {
@@ -15705,12 +15920,12 @@ async function selectRuns(core, repo, sel) {
         }
       );
     }
-    return [run];
+    return { runs: [run], fetched: [] };
   }
   const runs3 = await runsHere(core, repo, (await core.store.listRuns()).runs);
-  if (sel.all) return runs3;
+  if (sel.all) return { runs: runs3, fetched: [] };
   const made = await Promise.all(runs3.map((r) => recordedHere(core, r.runId)));
-  return runs3.filter((_, i) => made[i]);
+  return { runs: runs3.filter((_, i) => made[i]), fetched: runs3.filter((_, i) => !made[i]) };
 }
 async function recordedHere(core, runId) {
   const { snapshots } = await core.store.inspectRun(runId);
@@ -15746,7 +15961,7 @@ async function materialise(core, repo, sel) {
   return withRepoLock(repo, core.options.lockTimeoutMs, () => materialiseLocked(core, repo, sel));
 }
 async function materialiseLocked(core, repo, sel) {
-  const runs3 = await selectRuns(core, repo, sel);
+  const { runs: runs3, fetched } = await selectRuns(core, repo, sel);
   const existing = new Map((await listRefsWithParents(repo, RECORDS_PREFIX)).map((r) => [r.ref, r]));
   const format = await objectFormat(repo);
   const pending = [];
@@ -15769,7 +15984,7 @@ async function materialiseLocked(core, repo, sel) {
     }
   }
   if (pending.length > 0) await publishRecords(core, repo, pending);
-  return { runs: runs3.map((r) => r.runId), refs };
+  return { runs: runs3.map((r) => r.runId), refs, fetched: fetched.map((r) => r.runId).sort() };
 }
 async function publishRecords(core, repo, pending) {
   await writeRecordObjects(
@@ -16314,7 +16529,7 @@ var init_anchor_records = __esm({
             );
             const format = await objectFormat(repo);
             const refused = [];
-            const named = source.filter((r) => {
+            const named2 = source.filter((r) => {
               if (parseAnchorRef(r.ref, ANCHORS_PREFIX, format) !== null) return true;
               refused.push({
                 ref: r.ref,
@@ -16323,8 +16538,8 @@ var init_anchor_records = __esm({
               return false;
             });
             const local = new Map((await listRefsWithParents(repo, ANCHORS_PREFIX)).map((r) => [r.ref, r]));
-            const toFetch = named.filter((r) => local.get(r.ref)?.sha !== r.sha);
-            const { held, unchanged } = await this.alreadyHeld(named, local);
+            const toFetch = named2.filter((r) => local.get(r.ref)?.sha !== r.sha);
+            const { held, unchanged } = await this.alreadyHeld(named2, local);
             if (toFetch.length > 0)
               await bring(
                 toFetch.length > MAX_REFSPECS3 ? [`+${ANCHORS_PREFIX}*:${ANCHOR_INCOMING_PREFIX}*`] : toFetch.map(
@@ -16490,22 +16705,24 @@ var init_sharing2 = __esm({
       /** The anchors, which travel beside the runs they name (anchor-records.ts); null without a keeper. */
       anchorRecords;
       /**
-       * Publishes the selected runs' records, and the anchors beside them, to a remote (default
-       * `origin`) in one push. PUSH_REJECTED when the remote holds another record for an iteration, or
-       * another anchor of a commit: nothing is overwritten.
+       * Publishes the selected runs' records and verdicts, and the anchors beside them, to a remote
+       * (default `origin`) in one push; by default also this machine's own verdicts on runs of this
+       * workspace fetched from elsewhere. PUSH_REJECTED when the remote holds another record for an
+       * iteration, or another anchor of a commit: nothing is overwritten.
        */
       async push(sel, remoteName = "origin", cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const remote = await resolveRemote(repo, remoteName, cwd);
         const mode = this.anchorMode(sel);
-        const { runs: runs3, refs } = mode === "only" ? { runs: [], refs: [] } : await materialise(this, repo, sel);
-        if (mode !== "only") await this.gateRecords.materialise(repo, runs3);
+        const { runs: runs3, refs, ownGates } = await this.materialiseRuns(repo, sel, mode);
         const anchors = await this.materialiseAnchors(repo, sel, mode);
-        const count = (mode === "only" ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) + (mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
-        if (count === 0) return { remote: remote.name, runs: runs3, refs: 0, updated: [], upToDate: [], anchors: [] };
+        const count = (mode === "only" ? 0 : sel.all ? (await listRefs(repo, RECORDS_PREFIX)).length : refs.length) + ownGates.length + (mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).length : anchors.length);
+        if (count === 0)
+          return { remote: remote.name, runs: runs3, refs: 0, updated: [], upToDate: [], gates: 0, anchors: [] };
         const specs = [
           ...mode === "only" ? [] : sel.all ? [`${RECORDS_PREFIX}*:${RECORDS_PREFIX}*`] : runs3.map((r) => `${RECORDS_PREFIX}${r}/*:${RECORDS_PREFIX}${r}/*`),
           ...mode === "only" ? [] : gateRefspecs(runs3, sel.all === true),
+          ...ownGates.map((r) => `${r}:${r}`),
           ...mode === "none" ? [] : sel.all ? [`${ANCHORS_PREFIX}*:${ANCHORS_PREFIX}*`] : anchors.map((c) => `${anchorRef(c)}:${anchorRef(c)}`)
         ];
         const results = await pushWithLockRepair(repo, remote.url, specs);
@@ -16544,6 +16761,7 @@ var init_sharing2 = __esm({
           refs: results.length,
           updated,
           upToDate,
+          gates: results.filter((r) => r.ref.startsWith(GATES_PREFIX)).length,
           anchors: anchorsOf(results.map((r) => r.ref))
         };
       }
@@ -16584,13 +16802,12 @@ var init_sharing2 = __esm({
       async export(sel, file, cwd = process.cwd()) {
         const repo = await this.open(sel.workspace);
         const mode = this.anchorMode(sel);
-        const { runs: runs3 } = mode === "only" ? { runs: [] } : await materialise(this, repo, sel);
-        if (mode !== "only") await this.gateRecords.materialise(repo, runs3);
+        const { runs: runs3, ownGates } = await this.materialiseRuns(repo, sel, mode);
         const anchors = await this.materialiseAnchors(repo, sel, mode);
         const all = mode === "only" ? [] : await listRefs(repo, RECORDS_PREFIX);
         const chosen = sel.all ? all : all.filter((r) => runs3.some((run) => r.ref.startsWith(`${RECORDS_PREFIX}${run}/`)));
         const gates = (mode === "only" ? [] : await listRefs(repo, GATES_PREFIX)).filter(
-          (r) => sel.all || runs3.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
+          (r) => sel.all || ownGates.includes(r.ref) || runs3.some((run) => r.ref.startsWith(`${GATES_PREFIX}${run}/`))
         );
         const anchorRefs = mode !== "none" && sel.all ? (await listRefs(repo, ANCHORS_PREFIX)).map((r) => r.ref) : anchors.map((c) => anchorRef(c));
         if (mode === "only" && anchorRefs.length === 0)
@@ -16598,9 +16815,9 @@ var init_sharing2 = __esm({
             `no anchor of ${repo.topLevel}'s commits is recorded in this home; "anchor REV" records one`,
             { details: { workspace: repo.topLevel } }
           );
-        if (chosen.length === 0 && anchorRefs.length === 0)
+        if (chosen.length === 0 && gates.length === 0 && anchorRefs.length === 0)
           throw new RunNotFoundError(
-            `no run recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
+            `no run or gate verdict recorded here to export from ${repo.topLevel}; capture a run first, name one with --run, or take every record (fetched ones included) with --all`,
             { details: { workspace: repo.topLevel } }
           );
         const path2 = resolve15(cwd, file);
@@ -16610,6 +16827,7 @@ var init_sharing2 = __esm({
           file: path2,
           runs: runsOf2(chosen.map((r) => r.ref)),
           refs: refs.length,
+          gates: gates.length,
           anchors: anchorsOf(anchorRefs)
         };
       }
@@ -16635,10 +16853,11 @@ var init_sharing2 = __esm({
             { details: { file: path2 } }
           );
         const records = heads.filter((h) => h.ref.startsWith(RECORDS_PREFIX));
+        const gateHeads = heads.filter((h) => h.ref.startsWith(GATES_PREFIX));
         const anchorHeads = heads.filter((h) => h.ref.startsWith(ANCHORS_PREFIX));
-        if (records.length === 0 && anchorHeads.length === 0) {
+        if (records.length === 0 && gateHeads.length === 0 && anchorHeads.length === 0) {
           throw new BundleInvalidError(
-            `${path2} holds no agentgate records (no ${RECORDS_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
+            `${path2} holds no agentgate records (no ${RECORDS_PREFIX}, ${GATES_PREFIX} or ${ANCHORS_PREFIX} refs); use a file written by "export"`,
             { details: { file: path2 } }
           );
         }
@@ -16660,12 +16879,22 @@ var init_sharing2 = __esm({
           mode,
           {
             records: async () => records,
-            gates: async () => heads.filter((h) => h.ref.startsWith(GATES_PREFIX)),
+            gates: async () => gateHeads,
             anchors: async () => anchorHeads
           },
           bring
         );
         return { file: path2, ...received };
+      }
+      /**
+       * The selected runs' records and verdicts, made into refs; `ownGates`: the refs of this machine's
+       * own verdicts on fetched runs of this workspace, which the default selection publishes without
+       * those runs' records (a CI runner that fetches, gates and pushes loses no verdict; docs/travel.md).
+       */
+      async materialiseRuns(repo, sel, mode) {
+        if (mode === "only") return { runs: [], refs: [], ownGates: [] };
+        const { runs: runs3, refs, fetched } = await materialise(this, repo, sel);
+        return { runs: runs3, refs, ownGates: await this.gateRecords.materialise(repo, runs3, fetched) };
       }
       /** Which anchors travel: none without a keeper; else as the selection says (default: beside the runs). */
       anchorMode(sel) {
@@ -16769,7 +16998,7 @@ var init_sharing3 = __esm({
       name: "push",
       usage: "push [--run ID | --all] [--remote NAME|URL]",
       summary: "Publish runs under refs/agentgate/records/ with one git push; never forced.",
-      description: "Default: every run of this workspace. One ref per iteration; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.",
+      description: "Default: every run of this workspace recorded on this machine, with its gate verdicts, and the verdicts recorded on this machine of runs fetched from elsewhere (their records and other verdicts stay where they came from: --run ID or --all publishes them). One ref per iteration and per verdict; a ref the remote already holds with other content is refused with PUSH_REJECTED and the others still land.",
       options: { ...SELECT, remote: REMOTE, ...ANCHORS },
       positionals: { required: [] },
       examples: [
@@ -16781,7 +17010,7 @@ var init_sharing3 = __esm({
         const result = await (await sharing(ctx, values.anchors)).push(selection(ctx, values), values.remote);
         return {
           json: result,
-          human: () => result.refs === 0 ? "No run records or anchors to publish." : `Published ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`
+          human: () => result.refs === 0 ? "No run records, gate verdicts or anchors to publish." : `Published ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.remote}: ${result.updated.length} ref(s) new, ${result.upToDate.length} already there.`
         };
       }
     });
@@ -16801,7 +17030,7 @@ var init_sharing3 = __esm({
     exportCommand = defineCommand({
       name: "export",
       usage: "export [--run ID | --all] -o FILE",
-      summary: "Write runs (default: every run of this workspace) as one git bundle file.",
+      summary: "Write runs (default: every run of this workspace recorded here, and the verdicts recorded here of runs fetched from elsewhere) as one git bundle file.",
       options: {
         ...SELECT,
         output: {
@@ -16819,7 +17048,7 @@ var init_sharing3 = __esm({
         const result = await (await sharing(ctx, values.anchors)).export(selection(ctx, values), values.output);
         return {
           json: result,
-          human: () => `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s) and ${result.anchors.length} anchor(s) to ${result.file}.`
+          human: () => `Wrote ${result.refs} ref(s) of ${result.runs.length} run(s), ${result.gates} gate verdict(s) and ${result.anchors.length} anchor(s) to ${result.file}.`
         };
       }
     });
@@ -18304,6 +18533,7 @@ var init_report3 = __esm({
         }
         return {
           ...annotations,
+          documentOnStdout: true,
           json: format === "json" ? report3 : { format, runId: report3.run.runId, text },
           human: () => text.replace(/\n$/, "")
         };
@@ -18373,9 +18603,9 @@ var init_config_cache = __esm({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -18430,9 +18660,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../../work/main/node_modules/yaml/dist/visit.js"(exports) {
+  "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -18588,9 +18818,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/directives.js"(exports) {
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -18759,9 +18989,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
     var visit = require_visit();
@@ -18829,9 +19059,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -18879,9 +19109,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -18909,9 +19139,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -18950,9 +19180,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit = require_visit();
@@ -19068,9 +19298,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -19098,9 +19328,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -19173,9 +19403,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -19316,9 +19546,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -19333,9 +19563,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -19469,9 +19699,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -19752,9 +19982,9 @@ ${indent}`);
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -19876,9 +20106,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -20009,9 +20239,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../../work/main/node_modules/yaml/dist/log.js"(exports) {
+  "node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -20031,9 +20261,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -20091,9 +20321,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
@@ -20155,9 +20385,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -20195,9 +20425,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -20346,9 +20576,9 @@ ${indent}${end}`;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -20490,9 +20720,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -20512,9 +20742,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -20628,9 +20858,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -20650,9 +20880,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string3 = {
@@ -20669,9 +20899,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -20687,9 +20917,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -20711,9 +20941,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -20738,9 +20968,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -20784,9 +21014,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -20829,9 +21059,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -20857,9 +21087,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map = require_map();
@@ -20924,9 +21154,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -20990,9 +21220,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -21068,9 +21298,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -21146,9 +21376,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -21178,9 +21408,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -21227,9 +21457,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -21306,9 +21536,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -21395,9 +21625,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -21483,9 +21713,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -21527,9 +21757,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/tags.js"(exports) {
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map = require_map();
     var _null3 = require_null();
@@ -21621,9 +21851,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../../work/main/node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity = require_identity();
     var map = require_map();
@@ -21653,9 +21883,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../../work/main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
     var stringify2 = require_stringify();
@@ -21733,9 +21963,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../../work/main/node_modules/yaml/dist/doc/Document.js"(exports) {
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -22042,9 +22272,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "../../work/main/node_modules/yaml/dist/errors.js"(exports) {
+  "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name2, pos, code2, message) {
@@ -22107,9 +22337,9 @@ ${pointer}
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -22241,9 +22471,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -22283,9 +22513,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -22301,9 +22531,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -22317,9 +22547,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -22425,9 +22655,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -22476,9 +22706,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -22519,9 +22749,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -22713,9 +22943,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -22778,9 +23008,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -22961,9 +23191,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -23182,9 +23412,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -23263,9 +23493,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before2, pos) {
       if (before2) {
@@ -23293,9 +23523,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -23399,9 +23629,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -23442,9 +23672,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../../work/main/node_modules/yaml/dist/compose/composer.js"(exports) {
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -23650,9 +23880,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -23835,9 +24065,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -23896,9 +24126,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -23958,9 +24188,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/cst.js"(exports) {
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -24060,9 +24290,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -24649,9 +24879,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -24680,9 +24910,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../../work/main/node_modules/yaml/dist/parse/parser.js"(exports) {
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -25554,9 +25784,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../../work/main/node_modules/yaml/dist/public-api.js"(exports) {
+  "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -25651,9 +25881,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "../../work/main/node_modules/yaml/dist/index.js"(exports) {
+  "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -26249,7 +26479,7 @@ var init_count_objects = __esm({
 });
 
 // src/git/checkpoint-repo.ts
-import { mkdir as mkdir8, readdir as readdir9, realpath as realpath6, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir8, readdir as readdir10, realpath as realpath6, stat as stat20, writeFile as writeFile6 } from "node:fs/promises";
 import { dirname as dirname13, join as join32 } from "node:path";
 function checkpointRepo(p) {
   return {
@@ -26266,7 +26496,7 @@ function checkpointRepo(p) {
 async function indexBytes(repo) {
   const index = await stat20(repo.indexFile).catch(() => null);
   if (index === null) return null;
-  const names2 = await readdir9(repo.gitDir).catch(() => []);
+  const names2 = await readdir10(repo.gitDir).catch(() => []);
   const shared = await Promise.all(
     names2.filter((name2) => name2.startsWith("sharedindex.")).map(
       (name2) => stat20(join32(repo.gitDir, name2)).then(
@@ -26752,6 +26982,119 @@ var init_compare2 = __esm({
   }
 });
 
+// src/checkpoints/project-id.ts
+import { createHash as createHash7 } from "node:crypto";
+import { readdir as readdir11, readFile as readFile12, stat as stat21 } from "node:fs/promises";
+import { dirname as dirname15, join as join35 } from "node:path";
+function pathKey(realPath) {
+  return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
+}
+function storeLayout(checkpointsDir, projectId, worktreeKey) {
+  const dir = join35(checkpointsDir, projectId, worktreeKey);
+  return {
+    projectId,
+    worktreeKey,
+    dir,
+    gitDir: join35(dir, "git"),
+    indexFile: join35(dir, "index"),
+    metaFile: join35(dir, "store.json"),
+    upkeepFile: join35(dir, "upkeep.json"),
+    probeFile: join35(dir, "probe.json"),
+    promptsDir: join35(dir, "prompts"),
+    lockPath: join35(dir, "lock"),
+    tempDir: join35(dir, "tmp")
+  };
+}
+async function locateStore(checkpointsDir, root, rootCommit2) {
+  const existing = await existingStore(checkpointsDir, root);
+  if (existing !== null) return existing;
+  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
+  return storeLayout(checkpointsDir, projectId, `wt-${pathKey(root)}`);
+}
+async function existingStore(checkpointsDir, root, projects) {
+  const worktreeKey = `wt-${pathKey(root)}`;
+  for (const projectId of projects ?? await listDir2(checkpointsDir)) {
+    const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
+    if (await storeOf(candidate, root) !== "none") return candidate;
+  }
+  return null;
+}
+async function storeAbove(checkpointsDir, dir, home) {
+  const projects = await listDir2(checkpointsDir);
+  for (let at = dirname15(dir); at !== dirname15(at) && at !== home; at = dirname15(at)) {
+    const location = await existingStore(checkpointsDir, at, projects);
+    if (location !== null) return { root: at, location };
+  }
+  return null;
+}
+async function storeOf(location, root) {
+  let text;
+  try {
+    text = await readFile12(location.metaFile, "utf8");
+  } catch {
+    return "none";
+  }
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
+  } catch {
+  }
+  const head = await stat21(join35(location.gitDir, "HEAD")).catch(() => null);
+  return head?.isFile() === true ? "damaged" : "none";
+}
+async function listDir2(dir) {
+  try {
+    return (await readdir11(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+var init_project_id = __esm({
+  "src/checkpoints/project-id.ts"() {
+    "use strict";
+  }
+});
+
+// src/checkpoints/prompt-numbers.ts
+import { mkdir as mkdir9, readdir as readdir12, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join36 } from "node:path";
+function sessionDir(promptsDir, session) {
+  return join36(promptsDir, pathKey(session));
+}
+async function claimPromptNumber(promptsDir, session) {
+  const dir = sessionDir(promptsDir, session);
+  try {
+    await mkdir9(dir, { recursive: true });
+    let n = Math.max(0, ...(await readdir12(dir)).map((name2) => /^\d+$/.test(name2) ? Number(name2) : 0)) + 1;
+    for (; ; ) {
+      if (await create(join36(dir, String(n)))) return n;
+      n += 1;
+    }
+  } catch {
+    return null;
+  }
+}
+async function notePromptNumber(promptsDir, session, n) {
+  const dir = sessionDir(promptsDir, session);
+  await mkdir9(dir, { recursive: true }).catch(() => void 0);
+  await create(join36(dir, String(n))).catch(() => void 0);
+}
+async function create(path2) {
+  try {
+    await writeFile7(path2, "", { flag: "wx" });
+    return true;
+  } catch (error2) {
+    if (error2.code === "EEXIST") return false;
+    throw error2;
+  }
+}
+var init_prompt_numbers = __esm({
+  "src/checkpoints/prompt-numbers.ts"() {
+    "use strict";
+    init_project_id();
+  }
+});
+
 // types/checkpoint.ts
 var SkippedFile, TrackResult, Patch, FileDiff, CheckpointRole, CheckpointEntry, SessionRestoreResult, RestoreResult, RevertResult, GcResult, PruneEvent, UpkeepRecord, ObjectCountsRecord, BudgetRecord, StampRecord, ProbeCacheRecord, StoreStatus;
 var init_checkpoint = __esm({
@@ -27231,7 +27574,7 @@ var init_retention = __esm({
 
 // src/git/user-ignore.ts
 import { access as access2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute8, join as join35 } from "node:path";
+import { isAbsolute as isAbsolute8, join as join37 } from "node:path";
 function userIgnoreConfigFiles(o) {
   return userConfigFiles({
     HOME: o.home,
@@ -27257,12 +27600,12 @@ async function userExcludesSetting(o) {
   return configured;
 }
 async function userExcludesPath(configured, o) {
-  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join35(o.home, ".config");
-  const path2 = configured === null ? join35(xdg, "git", "ignore") : expandHome(configured, o.home);
+  const xdg = o.xdgConfigHome && isAbsolute8(o.xdgConfigHome) ? o.xdgConfigHome : join37(o.home, ".config");
+  const path2 = configured === null ? join37(xdg, "git", "ignore") : expandHome(configured, o.home);
   return isAbsolute8(path2) && await exists3(path2) ? path2 : null;
 }
 function expandHome(path2, home) {
-  return path2 === "~" ? home : path2.startsWith("~/") ? join35(home, path2.slice(2)) : path2;
+  return path2 === "~" ? home : path2.startsWith("~/") ? join37(home, path2.slice(2)) : path2;
 }
 async function exists3(path2) {
   return access2(path2).then(
@@ -27279,26 +27622,26 @@ var init_user_ignore = __esm({
 });
 
 // src/fs/place.ts
-import { mkdir as mkdir9, open as open6, rename as rename5, rm as rm16, stat as stat21, symlink } from "node:fs/promises";
-import { dirname as dirname15, join as join36, sep as sep9 } from "node:path";
+import { mkdir as mkdir10, open as open6, rename as rename5, rm as rm16, stat as stat22, symlink } from "node:fs/promises";
+import { dirname as dirname16, join as join38, sep as sep9 } from "node:path";
 function tempName() {
   return `.agentgate-${process.pid}-${randomHex(6)}.tmp`;
 }
 async function chooseStagingDir(root, preferred) {
-  await mkdir9(preferred, { recursive: true });
-  const [a, b] = await Promise.all([stat21(root), stat21(preferred)]);
+  await mkdir10(preferred, { recursive: true });
+  const [a, b] = await Promise.all([stat22(root), stat22(preferred)]);
   return a.dev === b.dev ? preferred : root;
 }
 async function placeFiles(root, stagingDir, items) {
   const dirs = /* @__PURE__ */ new Set();
   for (const item of items) {
-    const parent = dirname15(item.dest);
-    await mkdir9(fsPath(parent), { recursive: true });
-    await placeOne(item, join36(stagingDir, tempName()));
-    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname15(d)) {
+    const parent = dirname16(item.dest);
+    await mkdir10(fsPath(parent), { recursive: true });
+    await placeOne(item, join38(stagingDir, tempName()));
+    for (let d = parent; d.length >= root.length && d.startsWith(root); d = dirname16(d)) {
       if (dirs.has(d)) break;
       dirs.add(d);
-      if (d === root || dirname15(d) === d) break;
+      if (d === root || dirname16(d) === d) break;
     }
   }
   for (const d of dirs) await fsyncDir(fsPath(d));
@@ -27312,7 +27655,7 @@ async function placeOne(item, temp) {
     await rm16(temp, { force: true });
     if (error2.code !== "EXDEV") throw error2;
   }
-  const beside = `${dirname15(item.dest)}${sep9}${tempName()}`;
+  const beside = `${dirname16(item.dest)}${sep9}${tempName()}`;
   try {
     await writeTemp(item, fsPath(beside));
     await rename5(fsPath(beside), fsPath(item.dest));
@@ -27347,7 +27690,7 @@ var init_place = __esm({
 
 // src/checkpoints/apply.ts
 import { lstat as lstat7, rmdir as rmdir2, unlink } from "node:fs/promises";
-import { dirname as dirname16 } from "node:path";
+import { dirname as dirname17 } from "node:path";
 async function kindOf(abs) {
   try {
     const st = await lstat7(fsPath(abs));
@@ -27427,7 +27770,7 @@ async function applyDeletes(ctx, paths, out) {
     if (slash > 0) emptied.add(path2.slice(0, slash));
   }
   await removeEmptyDirs(ctx.root, emptied);
-  for (const dir of new Set(out.deleted.map((path2) => dirname16(toAbsolute(ctx.root, path2)))))
+  for (const dir of new Set(out.deleted.map((path2) => dirname17(toAbsolute(ctx.root, path2)))))
     await fsyncDir(fsPath(dir));
 }
 async function writeEntries(ctx, entries) {
@@ -27535,8 +27878,8 @@ var init_sessions = __esm({
 });
 
 // src/checkpoints/upkeep.ts
-import { readFile as readFile12, rm as rm17 } from "node:fs/promises";
-import { dirname as dirname17 } from "node:path";
+import { readFile as readFile13, rm as rm17 } from "node:fs/promises";
+import { dirname as dirname18 } from "node:path";
 async function gcStore(repo, location, keep, pruneAge) {
   const storeBytesBefore = await storeBytes(repo, await countObjects(repo));
   const records = await listRefRecords(repo, [CHECKPOINT_REF_PREFIX, META_REF_PREFIX]);
@@ -27576,7 +27919,7 @@ async function thinCheckpoints(repo, keep) {
 }
 async function repairOnAcquire(repo, location, recovered, staleIndexLockMs) {
   const sweeps = () => [
-    sweepTempFiles(dirname17(location.metaFile)),
+    sweepTempFiles(dirname18(location.metaFile)),
     sweepTempFiles(location.tempDir, { pattern: PLACE_TEMP_NAME }),
     sweepTempFiles(repo.workTree, { pattern: PLACE_TEMP_NAME })
   ];
@@ -27641,7 +27984,7 @@ async function keepWithinBudget(repo, location, maxStoreBytes, counted) {
 }
 async function readUpkeep(location) {
   try {
-    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile12(location.upkeepFile, "utf8")));
+    const parsed = UpkeepRecord.safeParse(JSON.parse(await readFile13(location.upkeepFile, "utf8")));
     if (parsed.success) return parsed.data;
   } catch {
   }
@@ -27688,8 +28031,8 @@ var init_upkeep = __esm({
 });
 
 // src/checkpoints/budget-count.ts
-import { readFile as readFile13, rm as rm18 } from "node:fs/promises";
-import { join as join37 } from "node:path";
+import { readFile as readFile14, rm as rm18 } from "node:fs/promises";
+import { join as join39 } from "node:path";
 function objectBytes(size) {
   return (Math.ceil((size + Math.ceil(size / 100) + 256) / BLOCK) + 1) * BLOCK;
 }
@@ -27701,11 +28044,11 @@ function commitBytes(meta2, identity) {
   return Buffer.byteLength(encodeMessage(meta2)) + 2 * person + 1024;
 }
 function budgetFile(location) {
-  return join37(location.dir, "budget.json");
+  return join39(location.dir, "budget.json");
 }
 async function readBudget(location) {
   try {
-    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile13(budgetFile(location), "utf8")));
+    const parsed = BudgetRecord.safeParse(JSON.parse(await readFile14(budgetFile(location), "utf8")));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -27828,7 +28171,7 @@ var init_skip_rules = __esm({
 
 // src/checkpoints/capture.ts
 import { lstat as lstat8, realpath as realpath8 } from "node:fs/promises";
-import { dirname as dirname18 } from "node:path";
+import { dirname as dirname19 } from "node:path";
 async function captureWorkspace(ctx) {
   const [listing, ignoredTracked] = await Promise.all([
     listCaptureCandidates(ctx.repo, ctx.excluded),
@@ -27864,7 +28207,7 @@ function directoriesOf(paths) {
   return dirs.size;
 }
 async function unusualShapes(root, paths) {
-  const parents = [...new Set(paths.map((p) => dirname18(toAbsolute(root, p))))];
+  const parents = [...new Set(paths.map((p) => dirname19(toAbsolute(root, p))))];
   const [dirs, links] = await Promise.all([
     Promise.all(
       paths.map(
@@ -27924,78 +28267,6 @@ var init_options = __esm({
   }
 });
 
-// src/checkpoints/project-id.ts
-import { createHash as createHash7 } from "node:crypto";
-import { readdir as readdir10, readFile as readFile14, stat as stat22 } from "node:fs/promises";
-import { dirname as dirname19, join as join38 } from "node:path";
-function pathKey(realPath) {
-  return createHash7("sha256").update(realPath).digest("hex").slice(0, 16);
-}
-function storeLayout(checkpointsDir, projectId, worktreeKey) {
-  const dir = join38(checkpointsDir, projectId, worktreeKey);
-  return {
-    projectId,
-    worktreeKey,
-    dir,
-    gitDir: join38(dir, "git"),
-    indexFile: join38(dir, "index"),
-    metaFile: join38(dir, "store.json"),
-    upkeepFile: join38(dir, "upkeep.json"),
-    probeFile: join38(dir, "probe.json"),
-    lockPath: join38(dir, "lock"),
-    tempDir: join38(dir, "tmp")
-  };
-}
-async function locateStore(checkpointsDir, root, rootCommit2) {
-  const existing = await existingStore(checkpointsDir, root);
-  if (existing !== null) return existing;
-  const projectId = await rootCommit2() ?? `path-${pathKey(root)}`;
-  return storeLayout(checkpointsDir, projectId, `wt-${pathKey(root)}`);
-}
-async function existingStore(checkpointsDir, root, projects) {
-  const worktreeKey = `wt-${pathKey(root)}`;
-  for (const projectId of projects ?? await listDir2(checkpointsDir)) {
-    const candidate = storeLayout(checkpointsDir, projectId, worktreeKey);
-    if (await storeOf(candidate, root) !== "none") return candidate;
-  }
-  return null;
-}
-async function storeAbove(checkpointsDir, dir, home) {
-  const projects = await listDir2(checkpointsDir);
-  for (let at = dirname19(dir); at !== dirname19(at) && at !== home; at = dirname19(at)) {
-    const location = await existingStore(checkpointsDir, at, projects);
-    if (location !== null) return { root: at, location };
-  }
-  return null;
-}
-async function storeOf(location, root) {
-  let text;
-  try {
-    text = await readFile14(location.metaFile, "utf8");
-  } catch {
-    return "none";
-  }
-  try {
-    const parsed = JSON.parse(text);
-    if (typeof parsed.workspace === "string") return parsed.workspace === root ? "intact" : "none";
-  } catch {
-  }
-  const head = await stat22(join38(location.gitDir, "HEAD")).catch(() => null);
-  return head?.isFile() === true ? "damaged" : "none";
-}
-async function listDir2(dir) {
-  try {
-    return (await readdir10(dir)).sort();
-  } catch {
-    return [];
-  }
-}
-var init_project_id = __esm({
-  "src/checkpoints/project-id.ts"() {
-    "use strict";
-  }
-});
-
 // src/fs/stamps.ts
 import { lstat as lstat9 } from "node:fs/promises";
 async function stampOf(path2) {
@@ -28032,7 +28303,7 @@ var init_stamps = __esm({
 
 // src/checkpoints/probe-cache.ts
 import { readFile as readFile15 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 async function readCachedAnswers(location, workspace, configFiles2) {
   const record3 = await readRecord2(location);
   if (record3 === null || record3.workspace !== workspace) return {};
@@ -28042,7 +28313,7 @@ async function readCachedAnswers(location, workspace, configFiles2) {
   ]);
   const out = {};
   const p = record3.probe;
-  const expected = p?.isRepository ? join39(workspace, ".git", "info", "exclude") : null;
+  const expected = p?.isRepository ? join40(workspace, ".git", "info", "exclude") : null;
   if (p !== void 0 && p.root === workspace && p.excludesFile === expected && stampsHold(p.stamps, probeNow)) {
     out.probe = { root: p.root, isRepository: p.isRepository, excludesFile: p.excludesFile };
   }
@@ -28098,7 +28369,7 @@ var init_probe_cache = __esm({
 // src/checkpoints/store.ts
 import { access as access3, readFile as readFile16, realpath as realpath9 } from "node:fs/promises";
 import { homedir as homedir4 } from "node:os";
-import { join as join40, sep as sep10 } from "node:path";
+import { join as join41, sep as sep10 } from "node:path";
 async function physicalPath(path2) {
   try {
     await access3(path2);
@@ -28365,7 +28636,7 @@ var init_store = __esm({
        * that checkpoints ignore what the user's git ignores, and nothing else of the user's config.
        */
       async mirrorUserExcludes() {
-        const target = join40(this.location.gitDir, "info", "exclude");
+        const target = join41(this.location.gitDir, "info", "exclude");
         const [wanted, have] = await Promise.all([
           this.userExcludes === null ? "" : readFile16(this.userExcludes, "utf8").catch(() => ""),
           readFile16(target, "utf8").catch(() => null)
@@ -28499,6 +28770,7 @@ var init_checkpoints = __esm({
     init_checkpoint_repo();
     init_refs();
     init_compare2();
+    init_prompt_numbers();
     init_message2();
     init_restore();
     init_retention();
@@ -28530,16 +28802,17 @@ var init_checkpoints = __esm({
        */
       async track(label, opts = {}) {
         const store = this.store;
+        const claimed = opts.beforePrompt === true && opts.session !== void 0 ? await claimPromptNumber(store.location.promptsDir, opts.session) : null;
         return store.locked(
           "checkpoint track",
-          () => this.trackLocked(label, opts).catch(async (error2) => {
+          () => this.trackLocked(label, opts, claimed).catch(async (error2) => {
             await dropBudget(store.location).catch(() => void 0);
             throw error2;
           })
         );
       }
       /** track() once the lock is held. */
-      async trackLocked(label, opts) {
+      async trackLocked(label, opts, claimed) {
         const store = this.store;
         const numbered = opts.beforePrompt === true && opts.session !== void 0;
         const capturing = store.capture({ forTrack: true });
@@ -28550,7 +28823,9 @@ var init_checkpoints = __esm({
         const [records, captured, budget] = await Promise.all([reading, capturing, readBudget(store.location)]);
         if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
         const latest = records.find((r) => r.ref === LATEST_REF);
-        const prompt = numbered ? nextPromptOf(records, opts.session) : void 0;
+        const prompt = numbered ? Math.max(claimed ?? 0, nextPromptOf(records, opts.session)) : void 0;
+        if (prompt !== void 0 && prompt !== claimed)
+          await notePromptNumber(store.location.promptsDir, opts.session, prompt);
         const role = roleOf(opts);
         if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
           const ref = (await this.markers()).latest?.ref ?? LATEST_REF;
@@ -28708,8 +28983,8 @@ var init_checkpoints = __esm({
         const find = (meta2) => {
           const marker = records.find((r) => r.ref === meta2);
           if (marker === void 0) return null;
-          const named = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
-          return entryOf(named ?? marker);
+          const named2 = records.find((r) => r.ref.startsWith(CHECKPOINT_REF_PREFIX) && r.oid === marker.oid);
+          return entryOf(named2 ?? marker);
         };
         return { baseline: find(BASELINE_REF), latest: find(LATEST_REF), safety: find(SAFETY_REF) };
       }
@@ -28752,9 +29027,9 @@ var checkpoint_exports = {};
 __export(checkpoint_exports, {
   CHECKPOINT_COMMANDS: () => CHECKPOINT_COMMANDS
 });
-import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile7 } from "node:fs/promises";
+import { mkdtemp as mkdtemp5, rm as rm19, writeFile as writeFile8 } from "node:fs/promises";
 import { tmpdir as tmpdir5 } from "node:os";
-import { join as join41, resolve as resolve21 } from "node:path";
+import { join as join42, resolve as resolve21 } from "node:path";
 function open7(ctx) {
   const s = ctx.settings;
   return Checkpoints.open(ctx.workspace, {
@@ -28893,11 +29168,11 @@ var init_checkpoint2 = __esm({
         const cp = await open7(ctx);
         const hash = await resolveCheckpoint(cp, name2);
         if (ctx.json) return { json: { diff: await cp.diff(hash) }, human: () => "" };
-        const dir = await mkdtemp5(join41(tmpdir5(), "agentgate-cpdiff-"));
-        const file = join41(dir, "diff.patch");
+        const dir = await mkdtemp5(join42(tmpdir5(), "agentgate-cpdiff-"));
+        const file = join42(dir, "diff.patch");
         const cleanup = () => rm19(dir, { recursive: true, force: true });
         try {
-          await writeFile7(file, await cp.diffBytes(hash));
+          await writeFile8(file, await cp.diffBytes(hash));
         } catch (error2) {
           await cleanup();
           throw error2;
@@ -29124,7 +29399,7 @@ function describe2(r) {
     `gate ${r.name} attempt ${r.attempt} on iteration ${r.iteration} (${short(r.afterSha)}): ${r.verdict}, ${r.reason} [${r.durationMs} ms]`
   );
 }
-var EXIT, COLOUR, FORWARDED, RUN, ITERATION, NAME, JUNIT, MIN_TESTS, gate, record2, list4, replay, GATE_COMMANDS;
+var EXIT, COLOUR, MAX_TIMEOUT_S, FORWARDED, RUN, ITERATION, NAME, JUNIT, MIN_TESTS, gate, record2, list4, replay, GATE_COMMANDS;
 var init_gate2 = __esm({
   "src/cli/commands/gate.ts"() {
     "use strict";
@@ -29134,6 +29409,7 @@ var init_gate2 = __esm({
     init_spec();
     EXIT = { pass: 0, fail: VERIFY_FAILED_EXIT, error: 1 };
     COLOUR = { pass: "green", fail: "red", error: "red" };
+    MAX_TIMEOUT_S = Math.floor(MAX_DURATION_MS / 1e3);
     FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
     RUN = { type: "string", valueName: "ID", description: "the run" };
     ITERATION = {
@@ -29176,7 +29452,13 @@ var init_gate2 = __esm({
         iteration: ITERATION,
         name: NAME,
         junit: JUNIT,
-        timeout: { type: "integer", valueName: "S", description: "kill the whole process group after S seconds" },
+        timeout: {
+          type: "integer",
+          valueName: "S",
+          min: 1,
+          max: MAX_TIMEOUT_S,
+          description: `kill the whole process group after S seconds (1 to ${MAX_TIMEOUT_S}: about 24.8 days, the longest any duration can be)`
+        },
         isolated: { type: "boolean", description: "run in a temporary checkout of the after tree" },
         "min-tests": MIN_TESTS
       },
@@ -29185,10 +29467,6 @@ var init_gate2 = __esm({
         'gate --run "$RUN" --name test --junit junit.xml -- node --test --test-reporter=junit --test-reporter-destination=junit.xml'
       ],
       async run(ctx, values, command) {
-        if (values.timeout !== void 0 && (values.timeout < 1 || values.timeout * 1e3 > MAX_DURATION_MS))
-          throw new UsageError(
-            `--timeout must be from 1 to ${Math.floor(MAX_DURATION_MS / 1e3)} seconds (about 24.8 days: the longest any duration can be)`
-          );
         const gates = await ctx.gates();
         const result = await gates.run(ctx.workspace, {
           runId: values.run,
@@ -29220,6 +29498,7 @@ var init_gate2 = __esm({
         "duration-ms": {
           type: "integer",
           valueName: "MS",
+          max: MAX_DURATION_MS,
           description: "how long the check ran",
           defaultText: "0"
         },
@@ -29230,9 +29509,6 @@ var init_gate2 = __esm({
         'gate record --run "$RUN" --name test-container --exit-code 0 --junit out/junit.xml --log out/test.log'
       ],
       async run(ctx, values) {
-        const duration3 = values["duration-ms"];
-        if (duration3 !== void 0 && (duration3 < 0 || duration3 > MAX_DURATION_MS))
-          throw new UsageError(`--duration-ms must be from 0 to ${MAX_DURATION_MS} (about 24.8 days)`);
         const gates = await ctx.gates();
         const result = await gates.record(ctx.workspace, {
           runId: values.run,
@@ -29272,6 +29548,7 @@ var init_gate2 = __esm({
               String(r.iteration),
               r.name,
               String(r.attempt),
+              r.id,
               paintCell(r.verdict, COLOUR[r.verdict], colour),
               r.tests === null ? "-" : `${r.tests.passed}/${r.tests.total}`,
               `${r.durationMs} ms`,
@@ -29284,7 +29561,19 @@ var init_gate2 = __esm({
             );
             return [
               rows.length ? table(
-                ["RUN", "ITER", "GATE", "ATTEMPT", "VERDICT", "TESTS", "TIME", "WHERE", "AFTER", "REASON"],
+                [
+                  "RUN",
+                  "ITER",
+                  "GATE",
+                  "ATTEMPT",
+                  "ID",
+                  "VERDICT",
+                  "TESTS",
+                  "TIME",
+                  "WHERE",
+                  "AFTER",
+                  "REASON"
+                ],
                 rows
               ) : "No gate verdicts.",
               ...warnings
@@ -29295,30 +29584,46 @@ var init_gate2 = __esm({
     });
     replay = defineCommand({
       name: "gate replay",
-      usage: "gate replay --run ID --iteration N --name NAME [--attempt K] --yes",
+      usage: "gate replay --run ID (--iteration N --name NAME [--attempt K] | --id GATE_ID) --yes",
       summary: "Run a recorded gate command again on the recorded tree, in isolation, and compare.",
-      description: "The command may come from another machine (after fetch): without --yes nothing runs (REPLAY_NOT_CONFIRMED) and the command is printed. The replay is recorded as a new attempt with replayOf. Exit status: 0 verdict and test counts reproduced, 3 they differ, 1 error.",
+      description: [
+        "The command may come from another machine (after fetch): without --yes nothing runs (REPLAY_NOT_CONFIRMED) and the command is printed. The replay is recorded as a new attempt with replayOf. Exit status: 0 verdict and test counts reproduced, 3 they differ, 1 error.",
+        "Attempts are numbered where each verdict was recorded, so in a CI matrix two runners may both have an attempt 1: --attempt K naming more than one verdict is AMBIGUOUS_ID (the message lists their ids); pick one with --id (gate list shows the ids)."
+      ].join("\n"),
       options: {
         run: { ...RUN, required: true },
-        iteration: { type: "integer", valueName: "N", required: true, description: "the iteration" },
-        name: NAME,
+        iteration: { type: "integer", valueName: "N", description: "the iteration (needed without --id)" },
+        name: { ...NAME, required: false, description: `${NAME.description} (needed without --id)` },
         attempt: {
           type: "integer",
           valueName: "K",
           description: "the attempt to replay",
           defaultText: "the newest with a command"
         },
+        id: {
+          type: "string",
+          valueName: "GATE_ID",
+          description: "the verdict to replay, by its id (gate list shows them); --iteration and --name may be left out"
+        },
         yes: { type: "boolean", description: "run the recorded command" }
       },
       positionals: { required: [] },
-      examples: ['gate replay --run "$RUN" --iteration 2 --name test --yes'],
+      examples: [
+        'gate replay --run "$RUN" --iteration 2 --name test --yes',
+        'gate replay --run "$RUN" --id "$GATE_ID" --yes'
+      ],
       async run(ctx, values) {
+        if (values.id !== void 0 && values.attempt !== void 0)
+          throw new UsageError("give --attempt K or --id GATE_ID, not both");
+        if (values.id === void 0 && (values.iteration === void 0 || values.name === void 0))
+          throw new UsageError("give --iteration N and --name NAME (and --attempt K), or --id GATE_ID");
         const gates = await ctx.gates();
         const out = await gates.replay(ctx.workspace, {
           runId: values.run,
-          iteration: values.iteration,
-          name: values.name,
+          ...values.iteration === void 0 ? {} : { iteration: values.iteration },
+          ...values.name === void 0 ? {} : { name: values.name },
           ...values.attempt === void 0 ? {} : { attempt: values.attempt },
+          ...values.id === void 0 ? {} : { id: values.id },
           confirmed: values.yes,
           stdoutToStderr: ctx.json,
           forwardSignals: FORWARDED
@@ -29463,12 +29768,12 @@ var init_budget = __esm({
 });
 
 // src/hooks/log.ts
-import { appendFile as appendFile3, mkdir as mkdir10, rename as rename6, stat as stat23 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir11, rename as rename6, stat as stat23 } from "node:fs/promises";
 import { dirname as dirname20 } from "node:path";
 async function appendHookLog(file, line) {
   const text = firstChars2(escapeHidden(line.replace(/[\r\n]+/g, " ")), MAX_LINE).text;
   try {
-    await mkdir10(dirname20(file), { recursive: true });
+    await mkdir11(dirname20(file), { recursive: true });
     const size = await stat23(file).then(
       (st) => st.size,
       () => 0
@@ -29501,7 +29806,7 @@ var init_log2 = __esm({
 });
 
 // src/hooks/agent-hook.ts
-import { join as join42 } from "node:path";
+import { join as join43 } from "node:path";
 async function runAgentHook(event, opts = {}) {
   const home = opts.settings?.home ?? resolveHome(opts.home);
   const outcome = await checkpointFor(event, opts).catch(failure2);
@@ -29518,7 +29823,7 @@ async function logOutcome(home, event, outcome) {
   return outcome;
 }
 function logFile(home) {
-  return join42(layout(home).logs, "hooks.log");
+  return join43(layout(home).logs, "hooks.log");
 }
 async function checkpointFor(event, opts) {
   const settings = opts.settings ?? await resolveSettings({
@@ -30032,10 +30337,10 @@ async function checkpointOf(adapter, input, opts) {
   const e = mapping.mapped;
   const here = opts.cwd ?? process.cwd();
   const cwd = adapter.hooksRunInRoot === true && e.cwd !== void 0 && isInside(here, resolve23(here, e.cwd)) ? here : e.cwd;
-  const named = e.root ?? cwd ?? here;
+  const named2 = e.root ?? cwd ?? here;
   const project = adapter.projectDirVariable && (opts.env ?? process.env)[adapter.projectDirVariable];
-  const inProject = e.root === void 0 && project && isInside(resolve23(project), resolve23(here, named));
-  const where = await hookWorkspace(inProject ? project : named, {
+  const inProject = e.root === void 0 && project && isInside(resolve23(project), resolve23(here, named2));
+  const where = await hookWorkspace(inProject ? project : named2, {
     ...opts.homeDir === void 0 ? {} : { homeDir: opts.homeDir }
   });
   if ("refused" in where) return refuse("ignored", `no checkpoint: ${where.refused}`, e.event, e.session);
@@ -30157,6 +30462,19 @@ function agentCommand(agent) {
     async run(ctx, values) {
       const started = Date.now();
       const budget = ctx.settings.hooks.timeoutMs;
+      let answered = false;
+      const answer2 = (text) => {
+        if (answered) return;
+        answered = true;
+        if (text !== "") writeStdout(`${text}
+`);
+      };
+      setTimeout(() => {
+        process.stderr.write(`${PROGRAM} hook: skipped: not done within hooks.timeoutMs (${budget} ms)
+`);
+        answer2(ADAPTERS[agent].answer(void 0));
+        process.exit(0);
+      }, budget + HARD_STOP_GRACE_MS).unref();
       const input = await readEvent(budget);
       const left = Math.max(1, budget - (Date.now() - started));
       const given = values.event;
@@ -30166,8 +30484,7 @@ function agentCommand(agent) {
         event
       });
       report(outcome);
-      if (outcome.answer !== "") writeStdout(`${outcome.answer}
-`);
+      answer2(outcome.answer);
       return { silent: true, exitCode: 0 };
     }
   });
@@ -30220,7 +30537,7 @@ async function hookCommandFailed(error2, home, command) {
 `);
   return 0;
 }
-var MAX_EVENT_BYTES, EVENTS, TITLES, EVENT_OPTION, HOOK_COMMANDS;
+var MAX_EVENT_BYTES, EVENTS, TITLES, EVENT_OPTION, HARD_STOP_GRACE_MS, HOOK_COMMANDS;
 var init_hook = __esm({
   "src/cli/commands/hook.ts"() {
     "use strict";
@@ -30259,6 +30576,7 @@ var init_hook = __esm({
         description: "the event, for payloads that do not name it (Copilot camelCase: sessionStart, ...)"
       }
     };
+    HARD_STOP_GRACE_MS = 100;
     HOOK_COMMANDS = HOOK_AGENTS.map(agentCommand);
   }
 });
@@ -30390,9 +30708,9 @@ var init_entries = __esm({
   }
 });
 
-// ../../work/main/node_modules/jsonc-parser/lib/umd/main.js
+// node_modules/jsonc-parser/lib/umd/main.js
 var require_main = __commonJS({
-  "../../work/main/node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
+  "node_modules/jsonc-parser/lib/umd/main.js"(exports, module) {
     (function(factory) {
       if (typeof module === "object" && typeof module.exports === "object") {
         var v = factory(__require, exports);
@@ -30539,14 +30857,14 @@ var require_main = __commonJS({
 });
 
 // src/hooks/install/targets.ts
-import { join as join43, resolve as resolve24 } from "node:path";
+import { join as join44, resolve as resolve24 } from "node:path";
 function installTarget(agent, place) {
   const base = place.scope === "project" ? place.workspace : place.homeDir;
-  const at = (project, user) => join43(base, place.scope === "project" ? project : user);
+  const at = (project, user) => join44(base, place.scope === "project" ? project : user);
   const env = place.env ?? process.env;
   const under = (variable, project, dir, file) => {
     const home = env[variable];
-    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve24(home, file) : at(project, join43(dir, file));
+    return place.scope === "user" && home !== void 0 && home.trim() !== "" ? resolve24(home, file) : at(project, join44(dir, file));
   };
   switch (agent) {
     case "claude-code":
@@ -30845,7 +31163,7 @@ var init_json_config = __esm({
 
 // src/hooks/install/scripts.ts
 import { chmod, readFile as readFile17, rm as rm20, stat as stat25 } from "node:fs/promises";
-import { join as join44 } from "node:path";
+import { join as join45 } from "node:path";
 function clineScript(command) {
   return `#!/bin/sh
 ${MARKER}
@@ -30856,7 +31174,7 @@ async function planScripts(target, command) {
   const plan = { writes: [], changes: [], leftAlone: [] };
   await assertDirectory(target.file);
   for (const event of target.events) {
-    const file = join44(target.file, event);
+    const file = join45(target.file, event);
     const current = await readHook(file);
     const ours = typeof current === "string" && current.split("\n").includes(MARKER);
     if (current !== null && !ours) {
@@ -30912,7 +31230,7 @@ var init_scripts = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/error.js
+// node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string3, ptr) {
   let lines = string3.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -30938,7 +31256,7 @@ function makeCodeBlock(string3, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "../../work/main/node_modules/smol-toml/dist/error.js"() {
+  "node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -30961,7 +31279,7 @@ ${codeblock}`, options);
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/primitive.js
+// node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -31062,15 +31380,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "../../work/main/node_modules/smol-toml/dist/primitive.js"() {
+  "node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/date.js
+// node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "../../work/main/node_modules/smol-toml/dist/date.js"() {
+  "node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -31187,7 +31505,7 @@ var init_date = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/extract.js
+// node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -31396,7 +31714,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "../../work/main/node_modules/smol-toml/dist/extract.js"() {
+  "node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -31404,7 +31722,7 @@ var init_extract = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/util.js
+// node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -31430,12 +31748,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "../../work/main/node_modules/smol-toml/dist/util.js"() {
+  "node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/struct.js
+// node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -31552,7 +31870,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "../../work/main/node_modules/smol-toml/dist/struct.js"() {
+  "node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -31560,7 +31878,7 @@ var init_struct = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/parse.js
+// node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table2, meta2, type) {
   let t = table2;
   let m = meta2;
@@ -31703,7 +32021,7 @@ function parse4(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "../../work/main/node_modules/smol-toml/dist/parse.js"() {
+  "node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -31711,7 +32029,7 @@ var init_parse3 = __esm({
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/stringify.js
+// node_modules/smol-toml/dist/stringify.js
 function extendedTypeOf(obj) {
   let type = typeof obj;
   if (type === "object") {
@@ -31896,15 +32214,15 @@ function stringify(obj, { maxDepth = 1e3, numbersAsFloat = false, strictTemporal
 }
 var BARE_KEY, HAS_WELLFORMED;
 var init_stringify = __esm({
-  "../../work/main/node_modules/smol-toml/dist/stringify.js"() {
+  "node_modules/smol-toml/dist/stringify.js"() {
     BARE_KEY = /^[a-z0-9-_]+$/i;
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// ../../work/main/node_modules/smol-toml/dist/index.js
+// node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "../../work/main/node_modules/smol-toml/dist/index.js"() {
+  "node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();
@@ -32488,7 +32806,7 @@ async function emit(result, json) {
 `);
   const commands = result.workflowCommands ?? [];
   if (commands.length === 0) return;
-  if (json) process.stderr.write(`${commands.join("\n")}
+  if (json || result.documentOnStdout === true) process.stderr.write(`${commands.join("\n")}
 `);
   else writeStdout(`${commands.join("\n")}
 `);
