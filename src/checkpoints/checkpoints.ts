@@ -17,6 +17,7 @@ import type { ObjectCounts } from '../git/parsers/count-objects.js';
 import { listRefRecords } from '../git/refs.js';
 import type { RefRecord } from '../git/parsers/for-each-ref.js';
 import { diffBytesSince, diffFullBetween, patchSince } from './compare.js';
+import { claimPromptNumber, notePromptNumber } from './prompt-numbers.js';
 import {
   BASELINE_REF,
   CHECKPOINT_REF_PREFIX,
@@ -96,8 +97,13 @@ export class Checkpoints {
    */
   async track(label?: string, opts: TrackOptions = {}): Promise<TrackOutcome> {
     const store = this.store;
+    // The prompt's number is taken first: a checkpoint skipped later (no lock in time) keeps it.
+    const claimed =
+      opts.beforePrompt === true && opts.session !== undefined
+        ? await claimPromptNumber(store.location.promptsDir, opts.session)
+        : null;
     return store.locked('checkpoint track', () =>
-      this.trackLocked(label, opts).catch(async (error: unknown) => {
+      this.trackLocked(label, opts, claimed).catch(async (error: unknown) => {
         // A track that failed may have written objects that no bound covers: the next track counts.
         await dropBudget(store.location).catch(() => undefined);
         throw error;
@@ -106,7 +112,11 @@ export class Checkpoints {
   }
 
   /** track() once the lock is held. */
-  private async trackLocked(label: string | undefined, opts: TrackOptions): Promise<TrackOutcome> {
+  private async trackLocked(
+    label: string | undefined,
+    opts: TrackOptions,
+    claimed: number | null,
+  ): Promise<TrackOutcome> {
     const store = this.store;
     // One read of the refs (the markers; the checkpoints too when a prompt is numbered) gives the
     // prompt number, latest's tree and whether there is a baseline. It does not touch what the
@@ -122,7 +132,12 @@ export class Checkpoints {
     const [records, captured, budget] = await Promise.all([reading, capturing, readBudget(store.location)]);
     if (records.some((r) => r.ref === BASELINE_REF)) store.baselineKnown = true;
     const latest = records.find((r) => r.ref === LATEST_REF);
-    const prompt = numbered ? nextPromptOf(records, opts.session as string) : undefined;
+    const prompt = numbered
+      ? Math.max(claimed ?? 0, nextPromptOf(records, opts.session as string))
+      : undefined;
+    // A store whose checkpoints were numbered before claims were kept: the claims continue from it.
+    if (prompt !== undefined && prompt !== claimed)
+      await notePromptNumber(store.location.promptsDir, opts.session as string, prompt);
     const role = roleOf(opts);
     if (opts.unlessUnchanged && captured.treeId === (latest?.tree ?? null)) {
       const ref = (await this.markers()).latest?.ref ?? LATEST_REF;

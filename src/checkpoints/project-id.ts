@@ -34,6 +34,8 @@ export interface StoreLocation {
   upkeepFile: string;
   /** The workspace probe's cached answer (probe-cache.ts). */
   probeFile: string;
+  /** Prompt numbers claimed per session (prompt-numbers.ts). */
+  promptsDir: string;
   lockPath: string;
   tempDir: string;
 }
@@ -55,6 +57,7 @@ export function storeLayout(checkpointsDir: string, projectId: string, worktreeK
     metaFile: join(dir, 'store.json'),
     upkeepFile: join(dir, 'upkeep.json'),
     probeFile: join(dir, 'probe.json'),
+    promptsDir: join(dir, 'prompts'),
     lockPath: join(dir, 'lock'),
     tempDir: join(dir, 'tmp'),
   };

@@ -4,12 +4,14 @@
  * session or a person changed after it. Hooks are played through `track` with the options the agent
  * hooks pass (src/hooks/agent-hook.ts).
  */
-import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionRestoreResult } from '../../types/checkpoint.js';
 import { fingerprint, openCheckpoints, sessionHooks as session, treeState } from '../helpers/checkpoints.js';
 import { runCli } from '../helpers/cli.js';
+import { expectCode } from '../helpers/codes.js';
 import { git, repoWithCommit, tempDir, writeFiles } from '../helpers/repo.js';
 
 const read = (ws: string, path: string): string | null =>
@@ -396,5 +398,30 @@ describe('restores beside other work: ignore rules, pruned steps, restores by ha
     // s2's own change came in the same step as the restore's: not known to be s2's, left as it is.
     expect([r.restored, r.deleted, r.conflicts]).toEqual([[], [], []]);
     expect(read(ws, 'b.txt')).toBe('b-s2\n');
+  });
+
+  it('a prompt whose checkpoint was skipped keeps its number: prompt N stays the N-th prompt', async () => {
+    const ws = repoWithCommit({ 'f.txt': 'v0\n' });
+    const home = tempDir('agentgate-cp-home-');
+    const cp = await openCheckpoints(ws, { home });
+    const s = session(cp, 's');
+    await s.start();
+    await s.prompt();
+    writeFiles(ws, { 'f.txt': 'v1\n' });
+    await s.tool();
+    // The second prompt's hook finds the store locked by another live process and gives up.
+    const owner = { pid: process.ppid, hostname: hostname(), token: 'held', createdAt: '', purpose: 'test' };
+    writeFileSync(cp.location.lockPath, JSON.stringify(owner));
+    const impatient = await openCheckpoints(ws, { home, lockTimeoutMs: 1 });
+    await expectCode(session(impatient, 's').prompt(), 'LOCK_TIMEOUT');
+    rmSync(cp.location.lockPath);
+    writeFiles(ws, { 'f.txt': 'v2\n' });
+    await s.tool();
+    expect((await s.prompt()).prompt).toBe(3);
+    await expectCode(cp.beforePrompt(2, 's'), 'CHECKPOINT_NOT_FOUND');
+    writeFiles(ws, { 'f.txt': 'v3\n' });
+    await s.tool();
+    await cp.restorePrompt(3, 's');
+    expect(read(ws, 'f.txt')).toBe('v2\n');
   });
 });
