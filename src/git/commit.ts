@@ -25,6 +25,11 @@ export interface SnapshotCommitOptions {
   head?: HeadInfo;
   /** Further refs to point at the resulting commit, in the same transaction (e.g. an iteration ref). */
   alsoPoint?: readonly string[];
+  /**
+   * Asked only when the staged tree is the parent's: true makes a commit all the same (a commit of
+   * its own, with this message, on a parent that another snapshot made).
+   */
+  commitUnchanged?: (parent: string) => Promise<boolean>;
 }
 
 export interface SnapshotCommit {
@@ -68,7 +73,7 @@ export async function createSnapshotCommit(
   const skipped = [...staged, ...hidden];
   const tree = assertGitId((await runGit(repo, ['write-tree'])).stdout.trim(), 'write-tree');
   const also = (sha: string) => (opts.alsoPoint ?? []).map((r) => ({ ref: r, newSha: sha }));
-  if (parent !== null && parentTree === tree) {
+  if (parent !== null && parentTree === tree && (await opts.commitUnchanged?.(parent)) !== true) {
     await updateRefs(repo, also(parent), { message: 'agentgate: keep snapshot reachable' });
     return { sha: parent, tree, parent, parentTree, created: false, ref, skipped };
   }
@@ -82,15 +87,33 @@ export async function createSnapshotCommit(
   return { sha, tree, parent, parentTree, created: true, ref, skipped };
 }
 
+/**
+ * Commits the index as it stands (`write-tree`, `commit-tree`) on HEAD and moves HEAD's branch by
+ * compare-and-swap: what the user staged is kept as a commit of its own before the work tree is
+ * staged over it. Returns HEAD as it now is.
+ */
+export async function commitIndex(repo: Repo, message: string): Promise<HeadInfo & { sha: string }> {
+  const [head, written] = await Promise.all([readHead(repo), runGit(repo, ['write-tree'])]);
+  const tree = assertGitId(written.stdout.trim(), 'write-tree');
+  const sha = await commitTree(repo, tree, head.sha === null ? [] : [head.sha], message);
+  const subject = message.split('\n', 1)[0] ?? '';
+  await updateRefs(repo, [{ ref: head.ref ?? 'HEAD', newSha: sha, oldSha: head.sha }], {
+    message: `agentgate snapshot: ${subject}`.slice(0, 200),
+    noDeref: head.ref === null,
+  });
+  return { ref: head.ref, sha };
+}
+
 /** A path `add -A` cannot stage, left as the index had it. */
 export interface UnstageablePath {
   path: string;
   /**
    * `special-file`: a FIFO, socket or device where a file was; `unreadable`: no permission to read
    * it; `not-compared`: marked assume-unchanged or skip-worktree, and not what the index holds (add
-   * does not look at it: the change is not in the commit).
+   * does not look at it: the change is not in the commit); `nested-repository`: a repository in the
+   * workspace with no commit checked out (`git init` in a subdirectory), which git cannot record.
    */
-  reason: 'special-file' | 'unreadable' | 'not-compared';
+  reason: 'special-file' | 'unreadable' | 'not-compared' | 'nested-repository';
 }
 
 /**
@@ -121,19 +144,26 @@ async function hiddenChanges(repo: Repo): Promise<UnstageablePath[]> {
 const UNSTAGEABLE: ReadonlyArray<[RegExp, UnstageablePath['reason']]> = [
   [/^error: (.+): can only add regular files, symbolic links or git-directories$/gm, 'special-file'],
   [/^error: open\("(.+)"\): Permission denied$/gm, 'unreadable'],
+  [/^error: '(.+)\/' does not have a commit checked out$/gm, 'nested-repository'],
 ];
 
 /**
  * `add -A --sparse` (a new file outside a sparse checkout's cone is the agent's work too). A path
- * git cannot stage (a FIFO or socket where a tracked file was, a file we may not read) would fail
- * the whole capture: it is left out, as the index had it, and reported; the rest is staged.
+ * git cannot stage (a FIFO or socket where a tracked file was, a file we may not read, a nested
+ * repository with no commit) would fail the whole capture: it is left out, as the index had it,
+ * and reported; the rest is staged. The pathspecs go in on stdin as bytes, so that a name that is
+ * not UTF-8 (read back from git's message) is left out as itself.
  */
 async function stageAll(repo: Repo, excludes: readonly string[]): Promise<UnstageablePath[]> {
   const skipped: UnstageablePath[] = [];
   for (;;) {
-    const left = skipped.map((s) => `:(exclude,top,literal)${s.path}`);
+    const specs = [':(top)', ...excludes, ...skipped.map((s) => `:(exclude,top,literal)${s.path}`)];
     try {
-      await runGit(repo, [...STAGING_CONFIG, 'add', '-A', '--sparse', '--', ':(top)', ...excludes, ...left]);
+      await runGit(
+        repo,
+        [...STAGING_CONFIG, 'add', '-A', '--sparse', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        { input: encodeBytes(specs.map((p) => `${p}\0`).join('')) },
+      );
       return skipped;
     } catch (error) {
       const stderr = error instanceof GitFailedError ? String(error.details.stderr ?? '') : '';

@@ -9,7 +9,8 @@ import {
 import { assertGitId, isFullId } from './ids.js';
 import type { Repo } from './repo.js';
 import { parseRefRecords, REF_RECORD_FORMAT, type RefRecord } from './parsers/for-each-ref.js';
-import { runGit, type GitOptions } from './runner.js';
+import { runGit, runGitBuffer, type GitOptions } from './runner.js';
+import { decodeBytes, encodeBytes } from '../fs/path-bytes.js';
 
 /** Rejects revision strings that could be read as options or break line-based git input. */
 export function assertRevisionSyntax(rev: string): void {
@@ -115,14 +116,17 @@ export interface HeadInfo {
   sha: string | null;
 }
 
-/** Reads HEAD without touching anything. */
+/**
+ * Reads HEAD without touching anything. A ref name that is not UTF-8 keeps its bytes (escaped as
+ * `decodeBytes` does), so that it is never mistaken for another ref.
+ */
 export async function readHead(repo: GitOptions): Promise<HeadInfo> {
   const [symbolic, resolved] = await Promise.all([
-    runGit(repo, ['symbolic-ref', '-q', 'HEAD'], { okExitCodes: [1] }),
+    runGitBuffer(repo, ['symbolic-ref', '-q', 'HEAD'], { okExitCodes: [1] }),
     runGit(repo, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { okExitCodes: [1] }),
   ]);
   return {
-    ref: symbolic.exitCode === 0 ? symbolic.stdout.trim() : null,
+    ref: symbolic.exitCode === 0 ? decodeBytes(symbolic.stdout).trim() : null,
     sha: resolved.exitCode === 0 ? assertGitId(resolved.stdout.trim(), 'rev-parse HEAD') : null,
   };
 }
@@ -215,7 +219,8 @@ export async function updateRefs(
     '-z',
   ];
   const guarded = updates.find((u) => u.oldSha !== undefined);
-  const run = () => runGit(repo, args, { input: `${records.join('\0')}\0` });
+  // As bytes: a ref name read back from git that is not UTF-8 (escaped) must name that very ref.
+  const run = () => runGit(repo, args, { input: encodeBytes(`${records.join('\0')}\0`) });
   await withCompareAndSwap(
     repo,
     guarded?.ref ?? updates[0]!.ref,

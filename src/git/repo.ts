@@ -1,4 +1,4 @@
-import { appendFile, lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Identity } from '../../types/config.js';
@@ -48,21 +48,18 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
   try {
     paths = await repoPaths(base);
   } catch (cause) {
-    if (cause instanceof GitFailedError && /not a git repository/i.test(String(cause.details.stderr))) {
+    const stderr = cause instanceof GitFailedError ? String(cause.details.stderr) : '';
+    if (/not a git repository/i.test(stderr)) {
       throw new NotARepositoryError(
         `${real} is not inside a git repository; run "git init" there or give the path of a repository`,
         { cause, details: { workspace: real } },
       );
     }
+    if (/must be run in a work tree/i.test(stderr)) throw noWorkTree(real, cause);
     throw cause;
   }
   const [topLevel, gitDir, commonDir] = paths;
-  if (!topLevel || !gitDir || !commonDir) {
-    throw new NotARepositoryError(
-      `${real} has no work tree (bare repository?); give the path of a checked-out repository`,
-      { details: { workspace: real } },
-    );
-  }
+  if (!topLevel || !gitDir || !commonDir) throw noWorkTree(real);
   assertSafeWorkspace(topLevel);
   if (!isInside(topLevel, real)) {
     throw new UnsafeWorkspaceError(
@@ -77,6 +74,17 @@ export async function openRepo(dir: string, opts: OpenOptions = {}): Promise<Rep
       : await driverKeys(base, configFiles(commonDir, gitDir));
   const config = neutraliseDrivers(keys);
   return { ...base, cwd: topLevel, topLevel, gitDir, config };
+}
+
+/**
+ * A bare repository, or a directory inside a git dir: no work tree to snapshot. Never NOT_A_REPOSITORY,
+ * which `--init` would answer with a `git init` inside the git dir.
+ */
+function noWorkTree(real: string, cause?: unknown): UnsafeWorkspaceError {
+  return new UnsafeWorkspaceError(
+    `${real} is a bare repository or lies inside a git dir, so it has no work tree to snapshot; give the path of a checked-out work tree`,
+    { cause, details: { workspace: real } },
+  );
 }
 
 const PATH_QUESTIONS = ['--show-toplevel', '--git-dir', '--git-common-dir'];
@@ -258,13 +266,22 @@ export async function assertNoLfs(repo: Repo): Promise<void> {
   }
 }
 
-/** Resolves `dir` to its real path, or throws WORKSPACE_NOT_FOUND if it is missing or not a directory. */
+/**
+ * Resolves `dir` to its real path, or throws WORKSPACE_NOT_FOUND if it is missing or not a
+ * directory, UNSAFE_WORKSPACE if its path holds a name that is not UTF-8.
+ */
 export async function resolveWorkspaceDir(dir: string): Promise<string> {
   const abs = resolve(dir);
   try {
     const real = await realpath(abs);
     if ((await stat(real)).isDirectory()) return real;
   } catch (cause) {
+    const odd = await notUtf8Component(abs);
+    if (odd !== null)
+      throw new UnsafeWorkspaceError(
+        `the path ${abs} holds a name that is not UTF-8 (${JSON.stringify(odd)}, shown with U+FFFD); Node.js cannot pass such a path on its command line or as its working directory, so rename that directory to a UTF-8 name`,
+        { cause, details: { workspace: abs, name: odd } },
+      );
     throw new WorkspaceNotFoundError(
       `workspace ${abs} does not exist; give the path of an existing directory`,
       { cause, details: { workspace: abs } },
@@ -273,6 +290,25 @@ export async function resolveWorkspaceDir(dir: string): Promise<string> {
   throw new WorkspaceNotFoundError(`workspace ${abs} is not a directory; give the path of a directory`, {
     details: { workspace: abs },
   });
+}
+
+/**
+ * Node decodes argv and the working directory as UTF-8, so a directory whose name is not UTF-8
+ * reaches us with U+FFFD in its place and is not found. The first such component of `abs` whose
+ * directory holds an entry with that very (mis)decoding, as bytes that are not UTF-8; else null.
+ */
+async function notUtf8Component(abs: string): Promise<string | null> {
+  if (!abs.includes('\ufffd')) return null;
+  let at: string = sep;
+  for (const part of abs.split(sep).filter((p) => p !== '')) {
+    if (part.includes('\ufffd')) {
+      const entries = await readdir(at, { encoding: 'buffer' }).catch(() => []);
+      const odd = entries.some((e) => e.toString('utf8') === part && !Buffer.from(part, 'utf8').equals(e));
+      if (odd) return part;
+    }
+    at = join(at, part);
+  }
+  return null;
 }
 
 /** Snapshotting `/` or a home directory has filled disks in other tools: refuse. */

@@ -19,6 +19,7 @@ import {
   type AgentgateError,
 } from '../errors.js';
 import { buildEnv, HARDENING_CONFIG, userConfigFiles } from './hardening.js';
+import { decodeBytes } from '../fs/path-bytes.js';
 
 /** How to reach one repository: where git runs, and optionally a private git dir, work tree and index. */
 export interface GitOptions {
@@ -194,9 +195,13 @@ async function spawnGit(
     detached: budgeted,
   });
   if (budgeted) stopGroupOnAbort(child, signal);
-  let stderr = '';
+  // Kept as bytes and decoded once whole: a name in git's message that is not UTF-8 keeps its bytes.
+  const stderrChunks: Buffer[] = [];
+  let stderrBytes = 0;
   child.stderr?.on('data', (chunk: Buffer) => {
-    if (stderr.length < 65_536) stderr += chunk.toString('utf8');
+    if (stderrBytes >= 65_536) return;
+    stderrChunks.push(chunk);
+    stderrBytes += chunk.length;
   });
   if (child.stdin) {
     // git may exit before reading all of its input (e.g. on a bad revision); that is not our error.
@@ -242,7 +247,8 @@ async function spawnGit(
   }
   if (consumeError !== null) throw consumeError;
   if (exitCode !== 0 && !(run.okExitCodes ?? []).includes(exitCode)) {
-    throw gitFailure(args, exitCode, stderr.trim(), { ...details, exitCode, stderr: stderr.trim() });
+    const stderr = decodeBytes(Buffer.concat(stderrChunks)).trim();
+    throw gitFailure(args, exitCode, stderr, { ...details, exitCode, stderr });
   }
   return exitCode;
 }

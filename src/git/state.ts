@@ -1,7 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { HeadState } from '../../types/snapshot.js';
-import { decodeBytes } from '../fs/path-bytes.js';
+import { decodeBytes, hasEscapedBytes } from '../fs/path-bytes.js';
 import { parseUncompared, type UncomparedEntry } from './parsers/ls-files-tagged.js';
 import { parseUnmergedPaths } from './parsers/ls-files-unmerged.js';
 import { parseStatusV2, type StatusEntry, type StatusReport } from './parsers/status.js';
@@ -29,6 +29,11 @@ export interface RepoState {
   sha: string | null;
   /** Tracked changes (staged or not) or untracked files that are not ignored. */
   isDirty: boolean;
+  /**
+   * A path whose staged content differs both from HEAD's and from the work tree's (`MM`): staging
+   * the work tree would drop that staged version.
+   */
+  partlyStaged: boolean;
   unmergedPaths: string[];
   operation: RepoOperation | null;
 }
@@ -44,13 +49,18 @@ export async function getRepoState(
   untracked: UntrackedListing = 'normal',
 ): Promise<RepoState> {
   const [report, operation] = await Promise.all([readStatus(repo, untracked), detectOperation(repo.gitDir)]);
-  const headState: HeadState = report.oid === null ? 'unborn' : report.head === null ? 'detached' : 'branch';
+  // A branch whose name is not UTF-8 cannot be named in a record or an argument: like a ref outside
+  // refs/heads/, it is no branch to commit on (the run gets a branch of its own).
+  const branch = report.head !== null && hasEscapedBytes(report.head) ? null : report.head;
+  const headState: HeadState = report.oid === null ? 'unborn' : branch === null ? 'detached' : 'branch';
+  const entries = report.entries.filter((e) => !excludedBy(ignore)(e.path));
   return {
     topLevel: repo.topLevel,
     headState,
-    branch: report.head,
+    branch,
     sha: report.oid,
-    isDirty: hasChangesOutside(report.entries, ignore),
+    isDirty: entries.some((e) => e.kind !== 'ignored'),
+    partlyStaged: entries.some((e) => (e.kind === 'ordinary' || e.kind === 'renamed') && !e.xy.includes('.')),
     unmergedPaths: report.entries.filter((e) => e.kind === 'unmerged').map((e) => e.path),
     operation,
   };
@@ -78,9 +88,11 @@ export async function getRepoHead(repo: Repo): Promise<RepoHead> {
     runGitBuffer(repo, ['ls-files', '-u', '-z']),
     detectOperation(repo.gitDir),
   ]);
-  // HEAD on a ref outside refs/heads/ (a remote-tracking ref, one of ours) is no branch to commit
-  // on: it is handled as detached, so the iteration gets a branch of its own.
-  const branchRef = head.ref?.startsWith('refs/heads/') ? head.ref : null;
+  // HEAD on a ref outside refs/heads/ (a remote-tracking ref, one of ours), or on a branch whose
+  // name is not UTF-8, is no branch to commit on: it is handled as detached, so the iteration gets
+  // a branch of its own.
+  const branchRef =
+    head.ref?.startsWith('refs/heads/') === true && !hasEscapedBytes(head.ref) ? head.ref : null;
   const headState: HeadState = head.sha === null ? 'unborn' : branchRef === null ? 'detached' : 'branch';
   const branch = branchRef === null ? null : branchRef.slice('refs/heads/'.length);
   return {
@@ -98,9 +110,14 @@ export async function getRepoHead(repo: Repo): Promise<RepoHead> {
  * our own artifacts directory inside the workspace). Ignored files never count.
  */
 export function hasChangesOutside(entries: readonly StatusEntry[], excludes: readonly string[]): boolean {
-  const prefixes = excludes.map((x) => x.split(sep).join('/').replace(/\/+$/, ''));
-  const excluded = (path: string): boolean => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
+  const excluded = excludedBy(excludes);
   return entries.some((e) => e.kind !== 'ignored' && !excluded(e.path));
+}
+
+/** Whether a status path lies in one of `excludes` (workspace-relative directories). */
+function excludedBy(excludes: readonly string[]): (path: string) => boolean {
+  const prefixes = excludes.map((x) => x.split(sep).join('/').replace(/\/+$/, ''));
+  return (path) => prefixes.some((x) => path === x || path.startsWith(`${x}/`));
 }
 
 /**
@@ -110,6 +127,18 @@ export function hasChangesOutside(entries: readonly StatusEntry[], excludes: rea
  */
 export async function listUncompared(repo: GitOptions): Promise<UncomparedEntry[]> {
   return parseUncompared(decodeBytes((await runGitBuffer(repo, ['ls-files', '-z', '-v', '-s'])).stdout));
+}
+
+/**
+ * The first tracked file under one of `dirs` (workspace-relative directories), or null: the index
+ * is asked, not the work tree.
+ */
+export async function firstTrackedIn(repo: Repo, dirs: readonly string[]): Promise<string | null> {
+  if (dirs.length === 0) return null;
+  const specs = dirs.map((d) => `:(top,literal)${d.split(sep).join('/')}`);
+  const listed = await runGitBuffer(repo, ['ls-files', '-z', '--cached', '--', ...specs]);
+  const first = listed.stdout.indexOf(0);
+  return first <= 0 ? null : decodeBytes(listed.stdout.subarray(0, first));
 }
 
 /**
@@ -140,7 +169,8 @@ export async function readStatus(
     `--untracked-files=${untracked}`,
     '--ignore-submodules=dirty',
   ];
-  return parseStatusV2((await runGitBuffer(opts, args)).stdout);
+  // Decoded losslessly: a branch or file name that is not UTF-8 keeps its bytes (escaped).
+  return parseStatusV2(decodeBytes((await runGitBuffer(opts, args)).stdout));
 }
 
 /**

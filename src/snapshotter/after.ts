@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { idGenerator } from '../fs/random-id.js';
 import { sweepTempFiles } from '../fs/sweep.js';
+import type { RunRecord } from '../../types/run.js';
 import type { AgentOutcome, BeforeState, DiffStats, Snapshot } from '../../types/snapshot.js';
 import { createSnapshotCommit } from '../git/commit.js';
 import { getCommitInfo } from '../git/commit-info.js';
@@ -19,12 +20,12 @@ import {
 } from '../errors.js';
 import { assertSafeId, patchPath } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
-import { iterationMessage } from './message.js';
+import { iterationMessage, trailer } from './message.js';
 import { writePatchArtifact } from './patch-artifact.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import { workspaceExcludes } from './excludes.js';
+import { captureExcludes } from './excludes.js';
 import { assertNoLinkInside } from '../fs/inside.js';
-import { assertNoOperation, nameDetachedHead } from './before.js';
+import { assertBuildsOnRun, assertNoOperation, nameDetachedHead } from './before.js';
 import { DEFAULT_BRANCH, type SnapshotterCore } from './core.js';
 
 export interface AfterOptions {
@@ -89,7 +90,7 @@ async function afterIn(
     gatePlanSource: opts.gatePlanSource ?? '',
     beforeSha: start.sha,
   });
-  const excludes = await workspaceExcludes(repo.topLevel, core.options);
+  const excludes = await captureExcludes(repo, core.options);
   const done = await assertIterationFree(core, runId, opts.iteration, {
     beforeSha: start.sha,
     headSha: head.sha,
@@ -109,10 +110,15 @@ async function afterIn(
     ? await nameDetachedHead(repo, runId, head.sha as string)
     : (head.branch ?? start.branch);
   const ref = `refs/agentgate/runs/${runId}/iteration-${opts.iteration}`;
+  const messageOf = commitMessages(repo);
   const commit = await createSnapshotCommit(repo, message, {
     excludes,
     alsoPoint: [ref],
     ...(detached ? {} : { head: { ref: head.ref, sha: head.sha } }),
+    // HEAD at a commit another snapshot made (a second run in this workspace, or its WIP commit):
+    // this iteration still gets its own commit, whose message and trailers verify checks.
+    commitUnchanged: async (parent) =>
+      parent !== start.sha && isOtherSnapshot(await messageOf(parent), message),
   });
   const afterSha = commit.sha;
   // Usually the agent made no commit of its own, and the commit's parent is the before commit.
@@ -123,8 +129,7 @@ async function afterIn(
   const trees = { from: beforeTree, to: commit.tree };
   // A retry after a call killed once its commit was made finds HEAD at that commit: still ours.
   const ours =
-    commit.created ||
-    (afterSha !== start.sha && (await getCommitInfo(repo, afterSha)).message === message.replace(/\n$/, ''));
+    commit.created || (afterSha !== start.sha && (await messageOf(afterSha)) === message.replace(/\n$/, ''));
   const [stats, artifact] = await Promise.all([
     treeDiffStats(repo, trees),
     afterSha === start.sha ? null : writePatchArtifact(repo, trees, artifactPath),
@@ -170,6 +175,21 @@ async function startOf(
 ): Promise<{ sha: string; branch: string; usesBefore: boolean }> {
   const run = await core.store.loadRun(runId);
   assertRunWorkspace(run, runId, repo.topLevel);
+  const start = await givenStart(repo, { runId, run, iteration }, given, beforeRev, state);
+  // As `before` checks HEAD: a start that skips the run's last iteration would break its continuity.
+  const what = beforeRev === undefined ? 'the before state' : 'the start given with --before';
+  await assertBuildsOnRun(core, repo, run, start.sha, what, iteration);
+  return start;
+}
+
+/** The given before state, else `--before SHA`, else the run's recorded before state (see startOf). */
+async function givenStart(
+  repo: Repo,
+  { runId, run, iteration }: { runId: string; run: RunRecord | null; iteration: number },
+  given: BeforeState | null,
+  beforeRev: string | undefined,
+  state: { branch: string | null },
+): Promise<{ sha: string; branch: string; usesBefore: boolean }> {
   if (given) return { ...given, usesBefore: true };
   if (beforeRev !== undefined)
     return {
@@ -279,6 +299,21 @@ async function assertDescends(repo: Repo, beforeSha: string, state: Pick<RepoSta
   ]);
   if (!exists) fail(`before commit ${beforeSha} no longer exists`);
   if (!ancestor) fail(`before commit ${beforeSha} is not an ancestor of HEAD`);
+}
+
+/** Reads commit messages, each once. */
+function commitMessages(repo: Repo): (sha: string) => Promise<string> {
+  const read = new Map<string, Promise<string>>();
+  return (sha) => {
+    const known = read.get(sha) ?? getCommitInfo(repo, sha).then((c) => c.message);
+    read.set(sha, known);
+    return known;
+  };
+}
+
+/** A commit we made for another snapshot or before state (it carries our run trailer), not this one. */
+function isOtherSnapshot(headMessage: string, message: string): boolean {
+  return headMessage !== message.replace(/\n$/, '') && trailer(headMessage, 'Agentgate-Run') !== null;
 }
 
 /** Checked before anything is committed: the iteration becomes a ref name and a stored field. */

@@ -1,7 +1,7 @@
 import { ON_DIRTY, type OnDirty } from '../../types/config.js';
-import type { RunRestart } from '../../types/run.js';
+import type { RunRecord, RunRestart } from '../../types/run.js';
 import type { BeforeState } from '../../types/snapshot.js';
-import { createSnapshotCommit } from '../git/commit.js';
+import { commitIndex, createSnapshotCommit } from '../git/commit.js';
 import {
   assertNoLfs,
   assertSafeWorkspace,
@@ -10,7 +10,7 @@ import {
   openRepo,
   type Repo,
 } from '../git/repo.js';
-import { isAncestor, readRef, switchToBranch } from '../git/refs.js';
+import { isAncestor, listRefs, switchToBranch } from '../git/refs.js';
 import { getRepoState, operationInProgress, type RepoState } from '../git/state.js';
 import {
   DirtyWorkspaceError,
@@ -22,10 +22,10 @@ import {
 } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
-import { wipMessage } from './message.js';
+import { wipMessage, wipStagedMessage } from './message.js';
 import { restartPoint } from './verify.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import { hasUserFiles, workspaceExcludes } from './excludes.js';
+import { captureExcludes, hasUserFiles } from './excludes.js';
 import { DEFAULT_BRANCH, type SnapshotterCore } from './core.js';
 
 export interface BeforeOptions {
@@ -77,7 +77,7 @@ export async function captureBeforeState(
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
   return withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     assertRunWorkspace(await core.store.loadRun(runId), runId, repo.topLevel);
-    const excludes = await workspaceExcludes(repo.topLevel, core.options);
+    const excludes = await captureExcludes(repo, core.options);
     return beforeIn(core, repo, {
       runId,
       onDirty,
@@ -125,8 +125,15 @@ export async function beforeIn(
   const unborn = state.headState === 'unborn';
   const message = unborn && !dirty ? `[agentgate] Root commit before run ${runId}\n` : wipMessage(runId);
   if (dirty) await assertNoLfs(repo);
-  const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes }) : null;
-  const wipSha = commit?.created && dirty ? commit.sha : null;
+  // A staged version that is neither HEAD's nor the work tree's would be lost by staging the work
+  // tree: it is committed first, as it stands, and the WIP commit (the work tree) goes on top.
+  const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : undefined;
+  const commit =
+    dirty || unborn
+      ? await createSnapshotCommit(repo, message, { excludes, ...(staged ? { head: staged } : {}) })
+      : null;
+  // With the staged commit made, HEAD moved even when the work tree added nothing to it.
+  const wipSha = dirty && commit !== null && (commit.created || staged !== undefined) ? commit.sha : null;
   // Only an unborn HEAD has no SHA, and then the root commit was just made.
   const sha = (commit?.sha ?? state.sha) as string;
   const before: BeforeState = {
@@ -173,16 +180,33 @@ async function startOfNext(
       );
     return { from: restartFrom, sha, lastIteration: last.iteration, at: new Date().toISOString() };
   }
+  await assertBuildsOnRun(core, repo, run, head, 'HEAD');
+  return null;
+}
+
+/**
+ * RUN_DIVERGED unless `start` (HEAD for `before`, the start of an `after`) builds on the run's
+ * last iteration, or on the restart declared since. `what` names the start in the message.
+ */
+export async function assertBuildsOnRun(
+  core: SnapshotterCore,
+  repo: Repo,
+  run: RunRecord | null,
+  start: string | null,
+  what: string,
+  /** The iteration that will start there: an earlier or the same one is for the iteration checks to refuse or return. */
+  iteration?: number,
+): Promise<void> {
   // The last iteration alone: reading every snapshot of a long run would cost each iteration more.
   const last = run === null ? null : await core.store.loadLast(run);
-  if (last === null) return null;
-  const declared = (run?.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
+  if (run === null || last === null || (iteration !== undefined && iteration <= last.iteration)) return;
+  const declared = (run.restarts ?? []).filter((r) => r.lastIteration === last.iteration).at(-1);
   const base = declared?.sha ?? last.afterSha;
-  if (head !== null && (head === base || (await isAncestor(repo, base, head).catch(() => false))))
-    return null;
+  if (start !== null && (start === base || (await isAncestor(repo, base, start).catch(() => false)))) return;
+  const restart = `check out iteration N's after commit and run "before --run ${run.runId} --restart-from N" (N = 0: the run's start)`;
   throw new RunDivergedError(
-    `HEAD (${head ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; to start over from an earlier point, check out iteration N's after commit and run "before --run ${runId} --restart-from N" (N = 0: the run's start)`,
-    { details: { runId, expected: base, head, lastIteration: last.iteration } },
+    `${what} (${start ?? 'no commit'}) does not build on ${declared ? `the restart from iteration ${declared.from}` : `iteration ${last.iteration}'s after commit`} ${base}; ${what === 'HEAD' ? '' : `start the iteration there or later (--before ${base}), or `}to start over from an earlier point, ${restart}`,
+    { details: { runId: run.runId, expected: base, head: start, lastIteration: last.iteration } },
   );
 }
 
@@ -223,18 +247,27 @@ export async function openOrInit(
 }
 
 /**
- * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched). If an earlier
- * detached start of the run already took that name, `agentgate/<runId>-2`, `-3`, ... instead.
+ * Gives a detached HEAD the branch `agentgate/<runId>` (files and index untouched). If that name is
+ * taken, or cannot be made beside an existing branch (`agentgate/<runId>/x`, or a branch named
+ * `agentgate`, which no `agentgate/...` can sit beside), the next free one of
+ * `agentgate/<runId>-2`, `-3`, ..., then `agentgate-<runId>`, `agentgate-<runId>-2`, ...
  */
 export async function nameDetachedHead(repo: Repo, runId: string, sha: string): Promise<string> {
-  for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
-    const name = n === 1 ? `agentgate/${runId}` : `agentgate/${runId}-${n}`;
-    if ((await readRef(repo, `refs/heads/${name}`)) !== null) continue;
-    await switchToBranch(repo, name, sha);
-    return name;
+  const branches = (await listRefs(repo, 'refs/heads/')).map((r) => r.ref);
+  const clashes = (name: string): boolean => {
+    const ref = `refs/heads/${name}`;
+    return branches.some((b) => b === ref || b.startsWith(`${ref}/`) || ref.startsWith(`${b}/`));
+  };
+  for (const prefix of ['agentgate/', 'agentgate-']) {
+    for (let n = 1; n <= MAX_DETACHED_BRANCHES; n++) {
+      const name = n === 1 ? `${prefix}${runId}` : `${prefix}${runId}-${n}`;
+      if (clashes(name)) continue;
+      await switchToBranch(repo, name, sha);
+      return name;
+    }
   }
   throw new InvalidArgumentError(
-    `branches agentgate/${runId} to agentgate/${runId}-${MAX_DETACHED_BRANCHES} all exist; delete the old ones or check out a branch`,
+    `no branch agentgate/${runId}, agentgate/${runId}-N or agentgate-${runId}(-N) up to ${MAX_DETACHED_BRANCHES} can be made beside the existing branches; delete the old ones, check out a branch, or name one with --branch`,
     {
       details: { runId },
     },

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { UnsafeWorkspaceError } from '../errors.js';
-import { isInside } from '../git/repo.js';
+import { isInside, type Repo } from '../git/repo.js';
+import { firstTrackedIn } from '../git/state.js';
 import { realPathOf } from '../fs/inside.js';
 
 /** Our own directories, as configured. */
@@ -17,7 +18,39 @@ export interface OwnDirs {
  * directory that is the workspace itself cannot be left out of it: UNSAFE_WORKSPACE.
  */
 export async function workspaceExcludes(topLevel: string, dirs: OwnDirs): Promise<string[]> {
-  const out: string[] = [];
+  return (await ownDirsInside(topLevel, dirs)).map((d) => d.rel);
+}
+
+/**
+ * workspaceExcludes for a capture (`before`, `after`, `iterate`), before anything is written: a
+ * directory of ours inside the workspace that holds tracked files would silently take the agent's
+ * changes there out of every snapshot, so it is refused (UNSAFE_WORKSPACE).
+ */
+export async function captureExcludes(repo: Repo, dirs: OwnDirs): Promise<string[]> {
+  const inside = await ownDirsInside(repo.topLevel, dirs);
+  for (const { what, dir, rel } of inside) {
+    const tracked = await firstTrackedIn(repo, [rel]);
+    if (tracked === null) continue;
+    throw new UnsafeWorkspaceError(
+      `the ${what} ${dir} lies inside the workspace and holds tracked files (${tracked}), which would be left out of every snapshot; put it outside the workspace or in a directory of its own (--home, --artifacts-dir)`,
+      { details: { workspace: repo.topLevel, [detailKey(what)]: dir, tracked } },
+    );
+  }
+  return inside.map((d) => d.rel);
+}
+
+type OwnDir = 'agentgate home' | 'artifacts directory';
+
+function detailKey(what: OwnDir): 'home' | 'artifactsDir' {
+  return what === 'agentgate home' ? 'home' : 'artifactsDir';
+}
+
+/** Our directories inside the workspace, with their workspace-relative paths. */
+async function ownDirsInside(
+  topLevel: string,
+  dirs: OwnDirs,
+): Promise<Array<{ what: OwnDir; dir: string; rel: string }>> {
+  const out: Array<{ what: OwnDir; dir: string; rel: string }> = [];
   for (const [what, dir] of [
     ['agentgate home', dirs.home],
     ['artifacts directory', dirs.artifactsDir],
@@ -27,11 +60,11 @@ export async function workspaceExcludes(topLevel: string, dirs: OwnDirs): Promis
       throw new UnsafeWorkspaceError(
         `the ${what} ${dir} is the workspace itself, so its files would be snapshotted; put it outside the workspace (--home, --artifacts-dir)`,
         {
-          details: { workspace: topLevel, [what === 'agentgate home' ? 'home' : 'artifactsDir']: dir },
+          details: { workspace: topLevel, [detailKey(what)]: dir },
         },
       );
     }
-    if (isInside(topLevel, real)) out.push(relative(topLevel, real));
+    if (isInside(topLevel, real)) out.push({ what, dir, rel: relative(topLevel, real) });
   }
   return out;
 }

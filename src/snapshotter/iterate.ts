@@ -6,7 +6,7 @@ import { AgentNotStartedError } from '../errors.js';
 import { assertSafeId } from '../store/paths.js';
 import { assertRunWorkspace } from '../store/run-records.js';
 import { withRepoLock } from '../git/repo-lock.js';
-import { workspaceExcludes } from './excludes.js';
+import { captureExcludes } from './excludes.js';
 import { beforeIn, openOrInit } from './before.js';
 import { assertIteration, assertIterationFree, captureAfterState, type AfterOptions } from './after.js';
 import type { SnapshotterCore } from './core.js';
@@ -58,7 +58,7 @@ async function iterateAlone(
 ): Promise<IterationSnapshot> {
   const onDirty = opts.onDirty ?? core.options.onDirty;
   const { repo, nested } = await openOrInit(core, workspace, onDirty, opts.init === true);
-  const excludes = await workspaceExcludes(repo.topLevel, core.options);
+  const excludes = await captureExcludes(repo, core.options);
   const before = await withRepoLock(repo, core.options.lockTimeoutMs, async () => {
     const run = await core.store.loadRun(runId);
     assertRunWorkspace(run, runId, repo.topLevel);

@@ -42,6 +42,20 @@ export function wipMessage(runId: string): string {
 }
 
 /**
+ * The commit of what was staged, made under the WIP commit when a path's staged content is neither
+ * HEAD's nor the work tree's (staging the work tree would drop it).
+ */
+export function wipStagedMessage(runId: string): string {
+  return `${WIP_SUBJECT}: staged\n\nAgentgate-Run: ${runId}\n`;
+}
+
+/** The value of a `Key: value` line of a commit message, or null. */
+export function trailer(message: string, key: string): string | null {
+  const line = message.split('\n').find((l) => l.startsWith(`${key}: `));
+  return line === undefined ? null : line.slice(key.length + 2).trim();
+}
+
+/**
  * The first `limit` characters, counted in code points: cutting UTF-16 units could split a
  * surrogate pair and leave a lone half, which git would store as U+FFFD.
  */

@@ -9,7 +9,7 @@ import { getTree, isAncestor, objectExists, readRef } from '../git/refs.js';
 import type { RunRecord, RunRestart } from '../../types/run.js';
 import { sha256File } from './patch-artifact.js';
 import { getCommitInfo } from '../git/commit-info.js';
-import { gateLine, taskLine } from './message.js';
+import { gateLine, taskLine, trailer } from './message.js';
 import { GitOutputUnparseableError } from '../errors.js';
 
 type Check = Omit<VerifyCheck, 'snapshotId' | 'runId'>;
@@ -298,11 +298,6 @@ async function messageChecks(repo: Repo, snapshot: Snapshot, add: Add): Promise<
       ? "task and gate match the commit's Task and Gate lines"
       : `the stored ${taskOk ? 'gate' : 'task'} does not match the commit's ${taskOk ? 'Gate' : 'Task'} line`,
   );
-}
-
-function trailer(message: string, key: string): string | null {
-  const line = message.split('\n').find((l) => l.startsWith(`${key}: `));
-  return line === undefined ? null : line.slice(key.length + 2).trim();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo.js';
@@ -33,6 +33,7 @@ describe('getRepoState', () => {
       branch: 'main',
       sha: head(dir),
       isDirty: false,
+      partlyStaged: false,
       unmergedPaths: [],
       operation: null,
     });
@@ -73,6 +74,18 @@ describe('getRepoState', () => {
     writeFiles(dir, { 'a.txt': 'changed\n' });
     git(dir, ['add', 'a.txt']);
     expect((await getRepoState(repo)).isDirty).toBe(true);
+  });
+
+  it("tells a path whose staged content is neither HEAD's nor the work tree's (partlyStaged)", async () => {
+    const dir = repoWithCommit({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const repo = await openRepo(dir);
+    writeFiles(dir, { 'a.txt': 'staged\n', 'b.txt': 'unstaged\n' });
+    git(dir, ['add', 'a.txt']);
+    expect(await getRepoState(repo)).toMatchObject({ isDirty: true, partlyStaged: false });
+    writeFiles(dir, { 'a.txt': 'a\n' });
+    expect(await getRepoState(repo)).toMatchObject({ isDirty: true, partlyStaged: true });
+    writeFiles(dir, { 'a.txt': 'work tree\n' });
+    expect((await getRepoState(repo)).partlyStaged).toBe(true);
   });
 
   const operations: [RepoOperation, (dir: string) => void][] = [
@@ -131,6 +144,18 @@ describe('getRepoState', () => {
 });
 
 describe('getRepoHead (no work-tree scan)', () => {
+  it('takes a branch whose name is not UTF-8 for no branch to commit on, as getRepoState does', async () => {
+    const dir = repoWithCommit();
+    // The oracle's arguments are strings: the branch is written as git keeps a loose ref.
+    const name = Buffer.concat([Buffer.from('refs/heads/br'), Buffer.from([0xff]), Buffer.from('x')]);
+    writeFileSync(Buffer.concat([Buffer.from(join(dir, '.git/')), name]), `${head(dir)}\n`);
+    writeFileSync(join(dir, '.git', 'HEAD'), Buffer.concat([Buffer.from('ref: '), name, Buffer.from('\n')]));
+    const repo = await openRepo(dir);
+    const [full, light] = await Promise.all([getRepoState(repo), getRepoHead(repo)]);
+    expect(full).toMatchObject({ headState: 'detached', branch: null, sha: head(dir) });
+    expect(light).toMatchObject({ headState: 'detached', branch: null, ref: null, sha: head(dir) });
+  });
+
   it('agrees with getRepoState on head, branch, conflicts and operation, in every head state', async () => {
     const unborn = initRepo();
     const detached = repoWithCommit();

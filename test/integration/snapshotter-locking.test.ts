@@ -34,11 +34,15 @@ describe('repository lock', () => {
       s1.captureAfterState(dir, b1, { runId: 'one', iteration: 1 }),
       s2.captureAfterState(dir, b2, { runId: 'two', iteration: 1 }),
     ]);
-    // Whoever ran first committed the change; the second found nothing left and points at that commit.
-    expect(x.afterSha).toBe(head(dir));
-    expect(y.afterSha).toBe(head(dir));
-    expect(git(dir, ['rev-list', '--count', `${b1.sha}..HEAD`])).toBe('1');
+    // Whoever ran first committed the change; the second found nothing left and, HEAD being the
+    // other run's commit, made a commit of its own on top of it, so that both records verify.
+    const [first, second] = y.afterSha === head(dir) ? [x, y] : [y, x];
+    expect(second.afterSha).toBe(head(dir));
+    expect(git(dir, ['rev-parse', 'HEAD^'])).toBe(first.afterSha);
+    expect(git(dir, ['rev-list', '--count', `${b1.sha}..HEAD`])).toBe('2');
     expect([x.filesChanged, y.filesChanged]).toEqual([2, 2]);
+    expect((await s1.verify({ runId: 'one' })).ok).toBe(true);
+    expect((await s2.verify({ runId: 'two' })).ok).toBe(true);
     expectIntact(dir);
   });
 
@@ -58,8 +62,9 @@ describe('repository lock', () => {
     );
     for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);
     const afters = results.map((r) => (JSON.parse(r.stdout) as { afterSha: string }).afterSha);
-    expect(afters).toEqual([head(dir), head(dir)]);
-    expect(git(dir, ['rev-list', '--count', 'HEAD'])).toBe('2');
+    // The second made a commit of its own on the first's (see above).
+    expect(afters.sort()).toEqual([head(dir), git(dir, ['rev-parse', 'HEAD^'])].sort());
+    expect(git(dir, ['rev-list', '--count', 'HEAD'])).toBe('3');
     expectIntact(dir);
   });
 
