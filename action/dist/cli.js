@@ -13776,7 +13776,7 @@ async function beforeIn(core, repo, opts) {
   if (dirty) await assertNoLfs(repo);
   const staged = dirty && state.partlyStaged ? await commitIndex(repo, wipStagedMessage(runId)) : void 0;
   const commit = dirty || unborn ? await createSnapshotCommit(repo, message, { excludes, ...staged ? { head: staged } : {} }) : null;
-  const wipSha = commit?.created && dirty ? commit.sha : null;
+  const wipSha = dirty && commit !== null && (commit.created || staged !== void 0) ? commit.sha : null;
   const sha = commit?.sha ?? state.sha;
   const before2 = {
     sha,
