@@ -8,6 +8,7 @@
  * fetched: only XML's five and character references, one character each), at most MAX_DEPTH
  * nested elements, and only the first MAX_MESSAGE characters of a failure's text are kept.
  */
+import { firstChars } from '../text.js';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_RECORDED_FAILURES, type TestCounts, type TestFailure } from '../../types/gate.js';
 
@@ -160,7 +161,7 @@ export class JunitCounter {
   private addText(text: string): void {
     const p = this.open?.problem;
     if (p === undefined || p === null || this.path.length < p.depth || p.message !== null) return;
-    if (p.text.length <= MAX_MESSAGE) p.text += text.slice(0, MAX_MESSAGE + 1 - p.text.length);
+    if (p.text.length <= MAX_MESSAGE) p.text += firstChars(text, MAX_MESSAGE + 1 - p.text.length).text;
   }
 }
 
@@ -196,5 +197,6 @@ function failureOf(c: OpenCase): TestFailure {
 }
 
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  const kept = firstChars(text, max - 1);
+  return text.length <= max || !kept.cut ? text : `${kept.text}…`;
 }

@@ -172,3 +172,15 @@ describe('parseJunit on odd and hostile input', () => {
     expect(sum.failures).toHaveLength(MAX_RECORDED_FAILURES);
   });
 });
+
+describe('parseJunit cuts a long failure text on a character', () => {
+  it('keeps no half of a surrogate pair, from a message attribute or from the text', () => {
+    const emoji = '😀'.repeat(5000);
+    for (const failure of [`<failure message="${emoji}"/>`, `<failure>${emoji}</failure>`]) {
+      const c = parseJunit(`<testsuite><testcase name="t">${failure}</testcase></testsuite>`);
+      const message = c.failures[0]?.message ?? '';
+      expect(message.endsWith('…')).toBe(true);
+      expect(message.isWellFormed()).toBe(true);
+    }
+  });
+});
